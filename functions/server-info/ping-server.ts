@@ -1,0 +1,3 @@
+import { publicHandler } from '#shared/http/public-handler.ts';
+
+export const handler = publicHandler({}, () => ({ res: 'pong' }));

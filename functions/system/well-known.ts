@@ -1,0 +1,4 @@
+import { wellKnown } from '#shared/domain/server-info.ts';
+import { publicHandler } from '#shared/http/public-handler.ts';
+
+export const handler = publicHandler({}, () => wellKnown);

@@ -1,0 +1,59 @@
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+import { bundling } from './bundling.ts';
+import { defaultMemoryMb, kebab, type Route } from './routes.ts';
+
+const root = join(import.meta.dirname, '..');
+
+export interface ApiFunctionProps {
+  route: Route;
+  table: ITableV2;
+}
+
+/**
+ * One Lambda function for one route, with every house default in one place: Node 24 on arm64,
+ * ESM bundle (AWS SDK included, so its version is ours), its own log group with a retention, and
+ * exactly the table access its route row declares.
+ */
+export class ApiFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, { route, table }: ApiFunctionProps) {
+    const name = kebab(route.operationId);
+    super(scope, id, {
+      entry: join(root, route.entry),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      memorySize: route.memory ?? defaultMemoryMb,
+      timeout: Duration.seconds(29),
+      description: `Immich API ${route.operationId} (${route.method} ${route.path})`,
+      environment: route.data === 'none' ? {} : { TABLE_NAME: table.tableName },
+      depsLockFilePath: join(root, 'package-lock.json'),
+      projectRoot: root,
+      logGroup: new LogGroup(scope, `${id}Logs`, {
+        logGroupName: undefined,
+        retention: RetentionDays.ONE_MONTH,
+        // Logs are operational, not the library: they go with the stack.
+        removalPolicy: RemovalPolicy.DESTROY,
+      }),
+      bundling: {
+        format: OutputFormat.ESM,
+        target: bundling.target,
+        minify: bundling.minify,
+        sourceMap: bundling.sourceMap,
+        mainFields: [...bundling.mainFields],
+        banner: bundling.banner,
+        externalModules: [],
+        bundleAwsSDK: true,
+        esbuildArgs: { '--alias': Object.entries(bundling.alias).map(([from, to]) => `${from}=${to}`) },
+      },
+    });
+    this.node.addMetadata('route', `${route.method} ${route.path} (${name})`);
+    if (route.data === 'read') table.grantReadData(this);
+    if (route.data === 'write') table.grantReadWriteData(this);
+  }
+}

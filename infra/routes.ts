@@ -1,0 +1,33 @@
+/**
+ * The one route table. The CDK stack makes one Lambda function and one HTTP API route from each
+ * row; the local server serves the same handler modules from the same rows. Adding an operation
+ * is one handler file under functions/ plus one row here (and its tests).
+ */
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
+
+export interface Route {
+  /** Immich's operationId (the @immich/sdk function name). */
+  operationId: string;
+  method: Method;
+  /** Full path with API Gateway `{param}` placeholders, or `$default` for the fallback route. */
+  path: string;
+  /** Handler module, relative to the project root; it exports `handler`. */
+  entry: string;
+  /** What the function may do to the table; the stack grants exactly this. */
+  data: 'none' | 'read' | 'write';
+  /** Lambda memory in MB; password hashing (argon2id, 19 MiB) and CPU want more. */
+  memory?: number;
+}
+
+export const routes: readonly Route[] = [
+  { operationId: 'pingServer', method: 'GET', path: '/api/server-info/ping', entry: 'functions/server-info/ping-server.ts', data: 'none' },
+  { operationId: 'getServerVersion', method: 'GET', path: '/api/server-info/version', entry: 'functions/server-info/get-server-version.ts', data: 'none' },
+  { operationId: 'getSupportedMediaTypes', method: 'GET', path: '/api/server-info/media-types', entry: 'functions/server-info/get-supported-media-types.ts', data: 'none' },
+  { operationId: 'wellKnown', method: 'GET', path: '/.well-known/immich', entry: 'functions/system/well-known.ts', data: 'none' },
+  { operationId: 'notFound', method: 'ANY', path: '$default', entry: 'functions/system/not-found.ts', data: 'none' },
+];
+
+export const defaultMemoryMb = 512;
+
+/** `pingServer` → `ping-server`: the name used for the Lambda function's id and log group. */
+export const kebab = (operationId: string): string => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

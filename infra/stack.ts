@@ -1,0 +1,52 @@
+import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { Construct } from 'constructs';
+import { table as tableDefinition } from '#shared/db/table.ts';
+import { ApiFunction } from './api-function.ts';
+import { routes, type Route } from './routes.ts';
+
+const pascal = (operationId: string): string => operationId.charAt(0).toUpperCase() + operationId.slice(1);
+
+/** The whole deployment: one table, one HTTP API, one function per row of the route table. */
+export class ImmichStack extends Stack {
+  readonly table: TableV2;
+  readonly api: HttpApi;
+
+  constructor(scope: Construct, id: string, props: StackProps & { routes?: readonly Route[] } = {}) {
+    super(scope, id, props);
+
+    this.table = new TableV2(this, 'Table', {
+      partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
+      billing: Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: tableDefinition.ttlAttribute,
+      globalSecondaryIndexes: tableDefinition.indexes.map((index) => ({
+        indexName: index.name,
+        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+        sortKey: { name: index.sortKey, type: AttributeType.STRING },
+      })),
+      // RETAIN: deleting the stack must never delete someone's library.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.api = new HttpApi(this, 'Api', { description: 'Immich v1.100-compatible media library API' });
+
+    for (const route of props.routes ?? routes) {
+      const id = pascal(route.operationId);
+      const fn = new ApiFunction(this, id, { route, table: this.table });
+      const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
+      if (route.path === '$default') {
+        this.api.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration });
+        this.api.addRoutes({ path: '/', methods: [HttpMethod.ANY], integration });
+      } else {
+        this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration });
+      }
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/api`, description: 'Point Immich clients here' });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName });
+  }
+}

@@ -1,0 +1,43 @@
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+
+/**
+ * The single table, defined once: the CDK stack, the local server and the tests all build it
+ * from here. Attribute names are generic (`pk`, `sk`, `gsi1pk`...) because every entity shares
+ * them; what each entity puts in them is in shared/db/keys.ts and docs/data-model.md.
+ */
+export const table = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  /** Epoch seconds; DynamoDB deletes the item some time after (sessions). Reads also check it. */
+  ttlAttribute: 'ttl',
+  indexes: [
+    // gsi1: an item's second home, e.g. an owner's assets ordered by fileCreatedAt.
+    { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+    // gsi2: the inverse of a relation, e.g. a person's faces or an album's links.
+    { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+  ],
+} as const;
+
+export type IndexName = (typeof table.indexes)[number]['name'];
+
+/** CreateTable input for DynamoDB Local (npm start, tests). The stack builds the same from `table`. */
+export const createTableInput = (tableName: string): CreateTableCommandInput => {
+  const keyNames = [table.partitionKey, table.sortKey, ...table.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: keyNames.map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+    KeySchema: [
+      { AttributeName: table.partitionKey, KeyType: 'HASH' },
+      { AttributeName: table.sortKey, KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: table.indexes.map((index) => ({
+      IndexName: index.name,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: 'HASH' },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' },
+      ],
+      Projection: { ProjectionType: 'ALL' },
+    })),
+  };
+};

@@ -1,0 +1,41 @@
+/**
+ * `npm run bench`: measurements that must never be timed tests. Prints each section and rewrites
+ * it in docs/benchmarks.md between its `<!-- bench:NAME -->` markers.
+ *   node test/bench/run.ts            all sections
+ *   node test/bench/run.ts functions  only the named sections
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { functionsSection } from './functions.ts';
+import { overheadSection } from './overhead.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const docPath = join(root, 'docs', 'benchmarks.md');
+
+export interface Section {
+  name: string;
+  run(): Promise<string>;
+}
+
+const sections: Section[] = [functionsSection, overheadSection];
+
+const replaceSection = (doc: string, name: string, body: string): string => {
+  const start = `<!-- bench:${name} -->`;
+  const end = `<!-- /bench:${name} -->`;
+  const block = `${start}\n${body.trim()}\n${end}`;
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end);
+  if (from < 0 || to < 0) return `${doc.trimEnd()}\n\n${block}\n`;
+  return doc.slice(0, from) + block + doc.slice(to + end.length);
+};
+
+const wanted = process.argv.slice(2);
+let doc = readFileSync(docPath, 'utf8');
+for (const section of sections.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
+  console.log(`\n## ${section.name}`);
+  const body = await section.run();
+  console.log(body);
+  doc = replaceSection(doc, section.name, `_Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}._\n\n${body}`);
+}
+writeFileSync(docPath, doc);
+console.log(`\nwrote ${docPath}`);

@@ -1,0 +1,84 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { dto } from '#shared/schemas/common.ts';
+import { BadRequestException } from '#shared/http/errors.ts';
+import { publicHandler } from '#shared/http/public-handler.ts';
+import { HttpResponse } from '#shared/http/response.ts';
+import { invoke } from '../support/invoke.ts';
+
+// A handler built with the same stack every route uses, exercising each stage of it.
+const echo = publicHandler(
+  {
+    status: 201,
+    body: dto({
+      name: v.pipe(v.string('$property must be a string'), v.nonEmpty('$property should not be empty')),
+      count: v.optional(v.pipe(v.number('$property must be a number'), v.integer('$property must be an integer number'))),
+    }),
+    params: dto({ id: v.pipe(v.string(), v.uuid('$property must be a UUID')) }),
+    query: dto({ tag: v.optional(v.union([v.string(), v.array(v.string())])) }),
+  },
+  ({ body, params, query }) => {
+    if (body.name === 'boom') throw new Error('secret internals: arn:aws:dynamodb:table/x');
+    if (body.name === 'refuse') throw new BadRequestException('Refused');
+    if (body.name === 'cookie') return new HttpResponse({ ok: true }, { status: 200, cookies: ['a=1; HttpOnly'] });
+    return { ...body, ...params, tag: query.tag };
+  },
+);
+
+const id = '6f2d0c1e-8a36-4c5b-9f4e-2b7a1c3d4e5f';
+const call = (body: unknown, extra: { headers?: Record<string, string>; query?: Record<string, string | string[]> } = {}) =>
+  invoke(echo, { method: 'POST', path: `/api/echo/${id}`, pathParameters: { id }, body, ...extra });
+
+describe('the shared middy stack', () => {
+  it('parses, validates and answers with the declared status', async () => {
+    const reply = await call({ name: 'x', count: 2, extra: 'stripped' }, { query: { tag: ['a', 'b'] } });
+    expect(reply).toMatchObject({ status: 201, body: { name: 'x', count: 2, id, tag: ['a', 'b'] } });
+    expect(reply.body).not.toHaveProperty('extra');
+  });
+
+  it('turns malformed JSON into a 400 in Immich shape, never a 500', async () => {
+    const reply = await invoke(echo, {
+      method: 'POST', path: `/api/echo/${id}`, pathParameters: { id },
+      headers: { 'content-type': 'application/json' }, body: '{"name": ',
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ error: 'Bad Request', statusCode: 400 });
+    expect(typeof reply.body.message).toBe('string');
+    expect(reply.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('reports every invalid field with class-validator wording', async () => {
+    const reply = await call({ name: '', count: 1.5 });
+    expect(reply).toMatchObject({
+      status: 400,
+      body: { message: ['name should not be empty', 'count must be an integer number'], error: 'Bad Request', statusCode: 400 },
+    });
+  });
+
+  it('treats a missing or non-JSON body as an empty object, as Express does', async () => {
+    for (const reply of [await call(undefined), await call('name=x', { headers: { 'content-type': 'text/plain' } })]) {
+      expect(reply).toMatchObject({ status: 400, body: { message: ['name must be a string'] } });
+    }
+  });
+
+  it('validates path parameters', async () => {
+    const reply = await invoke(echo, { method: 'POST', path: '/api/echo/nope', pathParameters: { id: 'nope' }, body: { name: 'x' } });
+    expect(reply).toMatchObject({ status: 400, body: { message: ['id must be a UUID'] } });
+  });
+
+  it('passes typed errors through and hides unexpected ones behind a fixed 500 with the request id', async () => {
+    expect(await call({ name: 'refuse' })).toMatchObject({ status: 400, body: { message: 'Refused', error: 'Bad Request' } });
+    const reply = await call({ name: 'boom' });
+    expect(reply.status).toBe(500);
+    expect(reply.body).toEqual({
+      message: `Internal server error (request id ${reply.headers['x-request-id']})`,
+      error: 'Internal Server Error',
+      statusCode: 500,
+    });
+    expect(JSON.stringify(reply.body)).not.toContain('secret');
+  });
+
+  it('lets a handler set cookies and its own status', async () => {
+    expect(await call({ name: 'cookie' })).toMatchObject({ status: 200, body: { ok: true }, cookies: ['a=1; HttpOnly'] });
+  });
+});

@@ -1,0 +1,95 @@
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes, type Route } from '#infra/routes.ts';
+import { ImmichStack } from '#infra/stack.ts';
+
+// No bundling in assertion tests: they check the stack's shape, the synth test builds the code.
+const synth = (rows?: readonly Route[]): Template => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  return Template.fromStack(new ImmichStack(app, 'Test', rows ? { routes: rows } : {}));
+};
+
+type Resource = { Properties: Record<string, any> };
+const values = (resources: Record<string, Record<string, any>>): Resource[] => Object.values(resources) as Resource[];
+
+describe('ImmichStack', () => {
+  let template: Template;
+  beforeAll(() => {
+    template = synth();
+  });
+
+  it('has one on-demand table with point-in-time recovery, TTL, the GSIs, and RETAIN', () => {
+    template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+        TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+        GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'gsi1' }), Match.objectLike({ IndexName: 'gsi2' })],
+        Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+      }),
+    });
+  });
+
+  it('has one HTTP API with a route for every row and $default for the rest', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
+    const keys = values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
+    for (const route of routes.filter((r) => r.path !== '$default')) expect(keys).toContain(`${route.method} ${route.path}`);
+    expect(keys).toContain('ANY /{proxy+}');
+  });
+
+  it('makes one arm64 nodejs24.x function per route, each with its own log group', () => {
+    const functions = values(template.findResources('AWS::Lambda::Function'));
+    expect(functions).toHaveLength(routes.length);
+    for (const fn of functions) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
+      expect(fn.Properties.LoggingConfig?.LogGroup).toBeDefined();
+    }
+    template.resourceCountIs('AWS::Logs::LogGroup', routes.length);
+    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+  });
+
+  it('outputs the API URL under /api', () => {
+    const output = template.findOutputs('ApiUrl');
+    expect(JSON.stringify(output)).toContain('/api');
+  });
+});
+
+describe('least-privilege grants from the route table', () => {
+  const rows: Route[] = [
+    { operationId: 'readsOnly', method: 'GET', path: '/api/r', entry: 'functions/server-info/ping-server.ts', data: 'read' },
+    { operationId: 'writes', method: 'POST', path: '/api/w', entry: 'functions/server-info/ping-server.ts', data: 'write', memory: 1024 },
+    { operationId: 'touchesNothing', method: 'GET', path: '/api/n', entry: 'functions/server-info/ping-server.ts', data: 'none' },
+  ];
+  const template = synth(rows);
+  const policies = values(template.findResources('AWS::IAM::Policy'));
+  const actionsOf = (operationId: string): string[] => {
+    const policy = policies.find((p) => JSON.stringify(p.Properties.Roles).includes(operationId.charAt(0).toUpperCase() + operationId.slice(1)));
+    return (policy?.Properties.PolicyDocument.Statement ?? []).flatMap((s: { Action: string | string[] }) => [s.Action].flat());
+  };
+
+  it('gives a read route only read actions', () => {
+    const actions = actionsOf('readsOnly');
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem']));
+    expect(actions.filter((a) => /Put|Update|Delete|Write/.test(a))).toEqual([]);
+  });
+
+  it('gives a write route write actions', () => {
+    expect(actionsOf('writes')).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']));
+  });
+
+  it('gives a route without data no policy and no table name', () => {
+    expect(actionsOf('touchesNothing')).toEqual([]);
+    const fn = values(template.findResources('AWS::Lambda::Function')).find((f) => String(f.Properties.Description).includes('touchesNothing'));
+    expect(fn?.Properties.Environment?.Variables?.TABLE_NAME).toBeUndefined();
+  });
+
+  it('sets memory from the row', () => {
+    const fn = values(template.findResources('AWS::Lambda::Function')).find((f) => String(f.Properties.Description).includes('writes'));
+    expect(fn?.Properties.MemorySize).toBe(1024);
+  });
+});

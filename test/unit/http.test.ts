@@ -1,0 +1,78 @@
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { toApiGatewayEvent } from '#infra/local/http-event.ts';
+import { BadRequestException, UnauthorizedException } from '#shared/http/errors.ts';
+import { parseQuery } from '#shared/http/query.ts';
+import { formatIssues } from '#shared/http/validation.ts';
+
+describe('parseQuery', () => {
+  it('keeps single values as strings and repeated keys as arrays, in order', () => {
+    expect(parseQuery('a=1&b=x%2Cy&a=2&a=3')).toEqual({ a: ['1', '2', '3'], b: 'x,y' });
+  });
+
+  it('reads key[]= as an array even when it appears once', () => {
+    expect(parseQuery('personIds[]=p1')).toEqual({ personIds: ['p1'] });
+  });
+
+  it('ignores prototype-polluting keys and empty strings', () => {
+    expect(parseQuery('__proto__=1&constructor=2')).toEqual({});
+    expect(parseQuery('')).toEqual({});
+    expect(Object.getPrototypeOf(parseQuery('__proto__[polluted]=1'))).toBe(Object.prototype);
+  });
+});
+
+describe('API Gateway v2 events', () => {
+  it('lower-cases headers, moves cookies out of them and keeps the raw query string', () => {
+    const event = toApiGatewayEvent(
+      { method: 'get', url: '/api/x?b=1&b=2&c=%20', headers: { 'X-Api-Key': 'k', Cookie: 'a=1; b=2' } },
+      { routeKey: 'GET /api/x' },
+    );
+    expect(event).toMatchObject({
+      version: '2.0',
+      routeKey: 'GET /api/x',
+      rawPath: '/api/x',
+      rawQueryString: 'b=1&b=2&c=%20',
+      cookies: ['a=1', 'b=2'],
+      headers: { 'x-api-key': 'k' },
+      queryStringParameters: { b: '1,2', c: ' ' },
+      requestContext: { http: { method: 'GET', path: '/api/x' }, stage: '$default' },
+      isBase64Encoded: false,
+    });
+    expect(event.headers.cookie).toBeUndefined();
+    expect(event.requestContext.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('passes JSON as text and base64-encodes binary bodies', () => {
+    const json = toApiGatewayEvent({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }, { routeKey: '$default' });
+    expect(json).toMatchObject({ body: '{"a":1}', isBase64Encoded: false });
+    const bytes = Buffer.from([0xff, 0xd8, 0x00, 0x01]);
+    const binary = toApiGatewayEvent({ method: 'POST', url: '/', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: bytes }, { routeKey: '$default' });
+    expect(binary.isBase64Encoded).toBe(true);
+    expect(Buffer.from(binary.body ?? '', 'base64')).toEqual(bytes);
+  });
+});
+
+describe('error bodies', () => {
+  it('are NestJS-shaped, without `error` when no message was given', () => {
+    expect(new BadRequestException('User exists').toBody()).toEqual({ message: 'User exists', error: 'Bad Request', statusCode: 400 });
+    expect(new UnauthorizedException().toBody()).toEqual({ message: 'Unauthorized', statusCode: 401 });
+  });
+});
+
+describe('validation messages', () => {
+  const schema = v.object({
+    ffmpeg: v.object({ crf: v.pipe(v.number('$property must be a number'), v.maxValue(51, '$property must not be greater than 51')) }),
+    library: v.object({ scan: v.object({ cron: v.custom(() => false, 'Invalid cron expression') }) }),
+    email: v.pipe(v.string('$property must be a string'), v.email('$property must be an email')),
+  });
+
+  it('name the property and prefix its parent path, as class-validator does', () => {
+    const result = v.safeParse(schema, { ffmpeg: { crf: 52 }, library: { scan: { cron: 'x' } }, email: 'nope' });
+    expect(result.success).toBe(false);
+    expect(formatIssues(result.issues ?? [])).toEqual([
+      'ffmpeg.crf must not be greater than 51',
+      'library.scan.Invalid cron expression',
+      'email must be an email',
+    ]);
+  });
+});

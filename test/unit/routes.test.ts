@@ -1,0 +1,53 @@
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createRouteMatcher } from '#infra/local/route-matcher.ts';
+import { routes } from '#infra/routes.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const handlerFiles = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? handlerFiles(join(dir, entry.name)) : [relative(root, join(dir, entry.name))],
+  );
+
+describe('route table', () => {
+  it('has exactly one route per file under functions/, and one file per route', () => {
+    expect(routes.map((route) => route.entry).sort()).toEqual(handlerFiles(join(root, 'functions')).sort());
+  });
+
+  it('has unique operation ids and unique method + path pairs', () => {
+    expect(new Set(routes.map((route) => route.operationId)).size).toBe(routes.length);
+    expect(new Set(routes.map((route) => `${route.method} ${route.path}`)).size).toBe(routes.length);
+  });
+
+  it('points every row at a module that exports a handler function', async () => {
+    for (const route of routes) {
+      const module = (await import(join(root, route.entry))) as { handler?: unknown };
+      expect(typeof module.handler, route.entry).toBe('function');
+    }
+  });
+
+  it('keeps every API route under /api, except the discovery document and the fallback', () => {
+    const outside = routes.filter((route) => !route.path.startsWith('/api/')).map((route) => route.path);
+    expect(outside.sort()).toEqual(['$default', '/.well-known/immich']);
+  });
+});
+
+describe('route matcher', () => {
+  const match = createRouteMatcher([
+    { operationId: 'byId', method: 'GET', path: '/api/shared-link/{id}', entry: 'x', data: 'none' },
+    { operationId: 'me', method: 'GET', path: '/api/shared-link/me', entry: 'x', data: 'none' },
+    { operationId: 'fallback', method: 'ANY', path: '$default', entry: 'x', data: 'none' },
+  ]);
+
+  it('prefers a literal segment over a parameter, as API Gateway does', () => {
+    expect(match('GET', '/api/shared-link/me')?.route.operationId).toBe('me');
+    expect(match('GET', '/api/shared-link/abc')).toMatchObject({ route: { operationId: 'byId' }, pathParameters: { id: 'abc' } });
+  });
+
+  it('decodes path parameters and sends other methods and paths to $default', () => {
+    expect(match('GET', '/api/shared-link/a%20b')?.pathParameters).toEqual({ id: 'a b' });
+    expect(match('POST', '/api/shared-link/me')).toMatchObject({ routeKey: '$default' });
+    expect(match('GET', '/api/shared-link/me/extra')).toMatchObject({ routeKey: '$default' });
+  });
+});
