@@ -19,11 +19,25 @@ export interface Route {
   memory?: number;
 }
 
+// argon2id wants 19 MiB per hash, and Lambda gives CPU in proportion to memory.
+const hashing = 1024;
+
 export const routes: readonly Route[] = [
   { operationId: 'pingServer', method: 'GET', path: '/api/server-info/ping', entry: 'functions/server-info/ping-server.ts', data: 'none' },
   { operationId: 'getServerVersion', method: 'GET', path: '/api/server-info/version', entry: 'functions/server-info/get-server-version.ts', data: 'none' },
   { operationId: 'getSupportedMediaTypes', method: 'GET', path: '/api/server-info/media-types', entry: 'functions/server-info/get-supported-media-types.ts', data: 'none' },
   { operationId: 'wellKnown', method: 'GET', path: '/.well-known/immich', entry: 'functions/system/well-known.ts', data: 'none' },
+  { operationId: 'signUpAdmin', method: 'POST', path: '/api/auth/admin-sign-up', entry: 'functions/auth/sign-up-admin.ts', data: 'write', memory: hashing },
+  { operationId: 'login', method: 'POST', path: '/api/auth/login', entry: 'functions/auth/login.ts', data: 'write', memory: hashing },
+  { operationId: 'logout', method: 'POST', path: '/api/auth/logout', entry: 'functions/auth/logout.ts', data: 'write' },
+  { operationId: 'validateAccessToken', method: 'POST', path: '/api/auth/validateToken', entry: 'functions/auth/validate-access-token.ts', data: 'read' },
+  { operationId: 'changePassword', method: 'POST', path: '/api/auth/change-password', entry: 'functions/auth/change-password.ts', data: 'write', memory: hashing },
+  { operationId: 'getMyUserInfo', method: 'GET', path: '/api/user/me', entry: 'functions/user/get-my-user-info.ts', data: 'read' },
+  { operationId: 'createUser', method: 'POST', path: '/api/user', entry: 'functions/user/create-user.ts', data: 'write', memory: hashing },
+  { operationId: 'createApiKey', method: 'POST', path: '/api/api-key', entry: 'functions/api-key/create-api-key.ts', data: 'write' },
+  { operationId: 'getApiKeys', method: 'GET', path: '/api/api-key', entry: 'functions/api-key/get-api-keys.ts', data: 'read' },
+  { operationId: 'getApiKey', method: 'GET', path: '/api/api-key/{id}', entry: 'functions/api-key/get-api-key.ts', data: 'read' },
+  { operationId: 'deleteApiKey', method: 'DELETE', path: '/api/api-key/{id}', entry: 'functions/api-key/delete-api-key.ts', data: 'write' },
   { operationId: 'notFound', method: 'ANY', path: '$default', entry: 'functions/system/not-found.ts', data: 'none' },
 ];
 

@@ -1,8 +1,11 @@
 import * as v from 'valibot';
 
 /**
- * Building blocks for request DTOs with class-validator's behaviour and wording (Immich's
- * messages). Messages use `$property`; shared/http/validation.ts fills in the name and path.
+ * Building blocks for request DTOs with class-validator's behaviour and wording, so that errors
+ * read exactly as Immich's. Messages use `$property`; shared/http/validation.ts fills in the name
+ * and the parent path. A field is a pipe of `v.check` rules on `unknown`, which (unlike a typed
+ * schema) all run, so a missing value gets every message class-validator would give, listed in
+ * Immich's order (the reverse of the DTO's decorators).
  */
 
 const isPlainObject = (input: unknown): input is Record<string, unknown> =>
@@ -24,22 +27,41 @@ export const dto = <const TEntries extends v.ObjectEntries>(entries: TEntries, m
     v.object(entries),
   );
 
+/** Ends a pipe of checks on `unknown` with the type they established. */
+export const as = <T>() => v.transform((input: unknown) => input as T);
+
+export const rules = {
+  isString: v.check((x: unknown) => typeof x === 'string', '$property must be a string'),
+  // class-validator's isNotEmpty: anything but '', null and undefined.
+  isNotEmpty: v.check((x: unknown) => x !== '' && x !== null && x !== undefined, '$property should not be empty'),
+  minLength: (n: number) =>
+    v.check((x: unknown) => typeof x === 'string' && x.length >= n, `$property must be longer than or equal to ${n} characters`),
+  isNumber: v.check(
+    (x: unknown) => typeof x === 'number' && Number.isFinite(x),
+    '$property must be a number conforming to the specified constraints',
+  ),
+  isPositive: v.check((x: unknown) => typeof x === 'number' && x > 0, '$property must be a positive number'),
+};
+
+/** `@IsString() @IsNotEmpty()`: a required, non-empty string. */
+export const nonEmptyString = () => v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>());
+
+/** `@Optional()`: null and undefined skip every rule (and come out as they went in), as IsOptional does. */
+export const optional = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);
+
 /** Immich's UUID params and ids are UUID v4 (`ValidateUUID`). */
 export const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 export const uuid = (message = '$property must be a UUID') =>
-  v.pipe(v.string(message), v.regex(uuidV4, message));
+  v.pipe(v.unknown(), v.check((x) => typeof x === 'string' && uuidV4.test(x), message), as<string>());
 
-/** `{ id }` path parameters, as `UUIDParamDto`. */
+/** `{ id }` path parameters, as Immich's `UUIDParamDto`. */
 export const IdParams = dto({ id: uuid() });
 
-/** A required, non-empty string: `IsString() IsNotEmpty()` in class-validator's reverse order. */
-export const nonEmptyString = () =>
-  v.pipe(v.string('$property must be a string'), v.nonEmpty('$property should not be empty'));
-
-/** A boolean that also accepts the strings "true"/"false" (Immich's `Optional() ValidateBoolean()`). */
+/** `@ValidateBoolean()`: true/false, or the strings "true"/"false" (query strings, form fields). */
 export const booleanish = (message = '$property must be a boolean value') =>
   v.pipe(
-    v.union([v.boolean(), v.picklist(['true', 'false'])], message),
-    v.transform((value) => value === true || value === 'true'),
+    v.unknown(),
+    v.check((x) => x === true || x === false || x === 'true' || x === 'false', message),
+    v.transform((x) => x === true || x === 'true'),
   );

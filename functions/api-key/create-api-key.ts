@@ -1,0 +1,5 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { APIKeyCreateDto } from '#shared/schemas/api-key.ts';
+import { createApiKey } from '#shared/services/api-key.service.ts';
+
+export const handler = httpHandler({ access: 'user', body: APIKeyCreateDto, status: 201 }, ({ auth, body }) => createApiKey(auth, body));

@@ -1,0 +1,27 @@
+import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { db, tableName } from './client.ts';
+
+/** All items of a partition whose sort key begins with `prefix`, following pagination. */
+export const queryPrefix = async <T extends Record<string, unknown>>(
+  pk: string,
+  prefix: string,
+  options: Partial<Pick<QueryCommandInput, 'ProjectionExpression' | 'ExpressionAttributeNames' | 'ConsistentRead'>> = {},
+): Promise<T[]> => {
+  const items: T[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+        ConsistentRead: true,
+        ...options,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    items.push(...((result.Items ?? []) as T[]));
+    start = result.LastEvaluatedKey;
+  } while (start);
+  return items;
+};

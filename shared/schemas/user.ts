@@ -1,0 +1,76 @@
+import sanitize from 'sanitize-filename';
+import * as v from 'valibot';
+import { as, booleanish, dto, nonEmptyString, optional, rules } from './common.ts';
+
+// validator.js isEmail with require_tld:false, as Immich uses it: `admin@local` is an email.
+const emailPattern =
+  /^(?!\.)(?!.*\.\.)[\w!#$%&'*+/=?^`{|}~.-]+(?<!\.)@(?=.{1,253}$)[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?(?:\.[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?)*$/i;
+
+const toLowerCase = v.transform((x: unknown) => (typeof x === 'string' ? x.toLowerCase() : x));
+const isEmail = v.check((x: unknown) => typeof x === 'string' && x.length <= 254 && emailPattern.test(x), '$property must be an email');
+
+/** `@IsEmail({require_tld:false}) @Transform(toEmail)`: lower-cased before it is checked. */
+export const email = () => v.pipe(v.unknown(), toLowerCase, isEmail, as<string>());
+
+/** The same plus `@IsNotEmpty()`, as on login and admin sign-up. */
+export const requiredEmail = () => v.pipe(v.unknown(), toLowerCase, rules.isNotEmpty, isEmail, as<string>());
+
+/**
+ * Immich's `toSanitized`: every `.` removed, then sanitize-filename (the library Immich uses), so
+ * `my.label/../x` becomes `mylabelx`. Any non-string, `null` included, becomes `""` (Immich's quirk).
+ */
+export const sanitizeStorageLabel = (value: unknown): string =>
+  sanitize((typeof value === 'string' ? value : '').replaceAll('.', ''));
+
+export const LoginCredentialDto = dto({ email: requiredEmail(), password: nonEmptyString() });
+
+export const SignUpDto = dto({ email: requiredEmail(), password: nonEmptyString(), name: nonEmptyString() });
+
+export const CreateUserDto = dto({
+  email: email(),
+  password: v.pipe(v.unknown(), rules.isString, rules.isNotEmpty, as<string>()),
+  name: v.pipe(v.unknown(), rules.isString, rules.isNotEmpty, as<string>()),
+  storageLabel: v.optional(v.pipe(v.unknown(), v.transform(sanitizeStorageLabel))),
+  memoriesEnabled: optional(booleanish()),
+  quotaSizeInBytes: optional(v.pipe(v.unknown(), rules.isPositive, rules.isNumber, as<number>())),
+  shouldChangePassword: optional(booleanish()),
+});
+
+export const ChangePasswordDto = dto({
+  password: nonEmptyString(),
+  newPassword: v.pipe(v.unknown(), rules.minLength(8), rules.isNotEmpty, rules.isString, as<string>()),
+});
+
+export const UserAvatarColor = v.picklist(['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber']);
+
+/** UserResponseDto (spec 2.1): every key always present, `null` where Immich has null. */
+export const UserResponseDto = v.strictObject({
+  id: v.string(),
+  email: v.string(),
+  name: v.string(),
+  profileImagePath: v.string(),
+  avatarColor: UserAvatarColor,
+  storageLabel: v.nullable(v.string()),
+  shouldChangePassword: v.boolean(),
+  isAdmin: v.boolean(),
+  createdAt: v.pipe(v.string(), v.isoTimestamp()),
+  deletedAt: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+  updatedAt: v.pipe(v.string(), v.isoTimestamp()),
+  oauthId: v.string(),
+  memoriesEnabled: v.boolean(),
+  quotaSizeInBytes: v.nullable(v.number()),
+  quotaUsageInBytes: v.number(),
+  status: v.picklist(['active', 'removing', 'deleted']),
+});
+export type UserResponse = v.InferOutput<typeof UserResponseDto>;
+
+export const LoginResponseDto = v.strictObject({
+  accessToken: v.string(),
+  userId: v.string(),
+  userEmail: v.string(),
+  name: v.string(),
+  isAdmin: v.boolean(),
+  profileImagePath: v.string(),
+  shouldChangePassword: v.boolean(),
+});
+export type LoginResponse = v.InferOutput<typeof LoginResponseDto>;

@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type * as v from 'valibot';
+import type { Auth } from '../auth/authenticate.ts';
+import { hashSecret, newSecret } from '../auth/crypto.ts';
+import { createApiKey as insertApiKey, deleteApiKey as removeApiKey, getUserApiKey, listApiKeys, type ApiKeyListing } from '../db/api-key.repository.ts';
+import { BadRequestException } from '../http/errors.ts';
+import type { APIKeyCreateDto, APIKeyCreateResponse, APIKeyResponse } from '../schemas/api-key.ts';
+
+const mapApiKey = (key: ApiKeyListing): APIKeyResponse => ({ id: key.id, name: key.name, createdAt: key.createdAt, updatedAt: key.updatedAt });
+
+/** POST /api-key: the secret is returned once and stored only as its SHA-256. */
+export const createApiKey = async (auth: Auth, input: v.InferOutput<typeof APIKeyCreateDto>): Promise<APIKeyCreateResponse> => {
+  const secret = newSecret();
+  const now = new Date().toISOString();
+  const key = {
+    id: randomUUID(),
+    name: input.name ?? 'API Key',
+    keyHash: hashSecret(secret),
+    userId: auth.user.id,
+    email: auth.user.email,
+    isAdmin: auth.user.isAdmin,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await insertApiKey(key);
+  return { secret, apiKey: mapApiKey(key) };
+};
+
+export const getApiKeys = async (auth: Auth): Promise<APIKeyResponse[]> =>
+  (await listApiKeys(auth.user.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map(mapApiKey);
+
+const ownKey = async (auth: Auth, id: string): Promise<ApiKeyListing> => {
+  const key = await getUserApiKey(auth.user.id, id);
+  if (!key) throw new BadRequestException('API Key not found');
+  return key;
+};
+
+export const getApiKey = async (auth: Auth, id: string): Promise<APIKeyResponse> => mapApiKey(await ownKey(auth, id));
+
+export const deleteApiKey = async (auth: Auth, id: string): Promise<void> => {
+  await removeApiKey(auth.user.id, await ownKey(auth, id));
+};

@@ -1,0 +1,67 @@
+import type * as v from 'valibot';
+import type { Auth } from '../auth/authenticate.ts';
+import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '../auth/crypto.ts';
+import { createSession, deleteSession, deleteUserSessions, sessionLifetimeSeconds } from '../db/session.repository.ts';
+import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
+import { BadRequestException, UnauthorizedException } from '../http/errors.ts';
+import { mapUser } from '../mappers/user.mapper.ts';
+import type { ChangePasswordDto, LoginCredentialDto, LoginResponse } from '../schemas/user.ts';
+
+export interface Device {
+  deviceType: string;
+  deviceOS: string;
+}
+
+/**
+ * POST /auth/login. A wrong password and an unknown email give the same answer after the same
+ * work (an unknown email is checked against a decoy hash), so neither timing nor message tells
+ * which emails exist.
+ */
+export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, device: Device): Promise<LoginResponse> => {
+  const user = await getUserByEmail(input.email);
+  const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
+  if (!user || !valid || user.deletedAt) throw new UnauthorizedException('Incorrect email or password');
+
+  const accessToken = newSecret();
+  const now = new Date();
+  await createSession({
+    tokenHash: hashSecret(accessToken),
+    userId: user.id,
+    email: user.email,
+    isAdmin: user.isAdmin,
+    ...device,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    ttl: Math.floor(now.getTime() / 1000) + sessionLifetimeSeconds,
+  });
+  return {
+    accessToken,
+    userId: user.id,
+    userEmail: user.email,
+    name: user.name,
+    isAdmin: user.isAdmin,
+    profileImagePath: user.profileImagePath,
+    shouldChangePassword: user.shouldChangePassword,
+  };
+};
+
+/** POST /auth/logout: ends the caller's session (an API key has none to end). */
+export const logout = async (auth: Auth) => {
+  if (auth.sessionHash) await deleteSession(auth.user.id, auth.sessionHash);
+  return { successful: true, redirectUri: '/auth/login?autoLaunch=0' };
+};
+
+/**
+ * POST /auth/change-password. Better than Immich v1.100: every other session of the user ends
+ * (the caller's own stays valid); API keys stay valid.
+ */
+export const changePassword = async (auth: Auth, input: v.InferOutput<typeof ChangePasswordDto>) => {
+  const user = await getUser(auth.user.id);
+  if (!user) throw new UnauthorizedException();
+  if (!(await verifyPassword(input.password, user.passwordHash))) throw new BadRequestException('Wrong password');
+  const updated = await replacePasswordHash(user.id, user.passwordHash, await hashPassword(input.newPassword));
+  // Another change won the race against the same old password: this one's password is no longer current.
+  if (!updated) throw new BadRequestException('Wrong password');
+  await deleteUserSessions(user.id, auth.sessionHash);
+  return mapUser(updated);
+};

@@ -1,0 +1,55 @@
+import { randomUUID } from 'node:crypto';
+import type * as v from 'valibot';
+import type { Auth } from '../auth/authenticate.ts';
+import { hashPassword } from '../auth/crypto.ts';
+import { createUser as insertUser, getUser, type UserRecord } from '../db/user.repository.ts';
+import { BadRequestException } from '../http/errors.ts';
+import { mapUser } from '../mappers/user.mapper.ts';
+import { sanitizeStorageLabel, type CreateUserDto, type SignUpDto } from '../schemas/user.ts';
+
+type NewUser = v.InferOutput<typeof CreateUserDto> & { isAdmin?: boolean };
+
+/** A user record with Immich's defaults (`shouldChangePassword` true, memories on, no quota). */
+const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
+  const now = new Date().toISOString();
+  const storageLabel = input.storageLabel === undefined ? null : input.storageLabel && sanitizeStorageLabel(input.storageLabel);
+  return {
+    id: randomUUID(),
+    email: input.email,
+    name: input.name,
+    isAdmin: input.isAdmin ?? false,
+    passwordHash: await hashPassword(input.password),
+    storageLabel,
+    shouldChangePassword: input.shouldChangePassword ?? true,
+    memoriesEnabled: input.memoriesEnabled ?? true,
+    profileImagePath: '',
+    oauthId: '',
+    status: 'active',
+    deletedAt: null,
+    quotaSizeInBytes: input.quotaSizeInBytes ?? null,
+    quotaUsageInBytes: 0,
+    createdAt: now,
+    updatedAt: now,
+    defaultLibraryId: randomUUID(),
+  };
+};
+
+/** POST /user (admin only): email and storage label unique; an admin must already exist. */
+export const createUser = async (input: v.InferOutput<typeof CreateUserDto>) => {
+  const user = await newUserRecord(input);
+  await insertUser(user);
+  return mapUser(user);
+};
+
+/** POST /auth/admin-sign-up: the first and only admin, with storage label `admin`. */
+export const signUpAdmin = async (input: v.InferOutput<typeof SignUpDto>) => {
+  const user = await newUserRecord({ ...input, isAdmin: true, storageLabel: 'admin' });
+  await insertUser(user);
+  return mapUser(user);
+};
+
+export const getMyUserInfo = async (auth: Auth) => {
+  const user = await getUser(auth.user.id);
+  if (!user) throw new BadRequestException('User not found');
+  return mapUser(user);
+};

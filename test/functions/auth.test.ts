@@ -1,0 +1,196 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import { handler as changePassword } from '#functions/auth/change-password.ts';
+import { handler as loginHandler } from '#functions/auth/login.ts';
+import { handler as logout } from '#functions/auth/logout.ts';
+import { handler as signUpAdminHandler } from '#functions/auth/sign-up-admin.ts';
+import { handler as validateAccessToken } from '#functions/auth/validate-access-token.ts';
+import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
+import { UserResponseDto } from '#shared/schemas/user.ts';
+import { bearer, createApiKey, createUser, fixtures, login } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+
+const signUp = (body: unknown) => invoke(signUpAdminHandler, { method: 'POST', path: '/api/auth/admin-sign-up', body });
+const loginCall = (body: unknown, headers: Record<string, string> = {}) =>
+  invoke(loginHandler, { method: 'POST', path: '/api/auth/login', body, headers });
+const me = (headers: Record<string, string>) => invoke(getMyUserInfo, { path: '/api/user/me', headers });
+
+describe('POST /auth/admin-sign-up', () => {
+  it.each([
+    ['an email address', { password: 'password', name: 'Immich Admin' }, ['email should not be empty', 'email must be an email']],
+    ['a password', { email: 'admin@immich.cloud', name: 'Immich Admin' }, ['password should not be empty', 'password must be a string']],
+    ['a name', { email: 'admin@immich.cloud', password: 'password' }, ['name should not be empty', 'name must be a string']],
+    ['a valid email', { email: 'immich', password: 'password', name: 'Immich Admin' }, ['email must be an email']],
+  ])('requires %s', async (_what, body, message) => {
+    expect(await signUp(body)).toMatchObject({ status: 400, body: { message, error: 'Bad Request', statusCode: 400 } });
+  });
+
+  it('signs up the admin, lower-casing the email, with Immich defaults', async () => {
+    const reply = await signUp({ ...fixtures.admin, email: 'aDmIn@IMMICH.cloud' });
+    expect(reply.status).toBe(201);
+    expect(v.parse(UserResponseDto, reply.body)).toEqual({
+      id: expect.any(String),
+      email: 'admin@immich.cloud',
+      name: 'Immich Admin',
+      storageLabel: 'admin',
+      profileImagePath: '',
+      avatarColor: 'orange',
+      shouldChangePassword: true,
+      isAdmin: true,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      deletedAt: null,
+      oauthId: '',
+      memoriesEnabled: true,
+      quotaSizeInBytes: null,
+      quotaUsageInBytes: 0,
+      status: 'active',
+    });
+  });
+
+  it('does not allow a second admin to sign up', async () => {
+    expect(await signUp({ email: 'other@immich.cloud', password: 'password', name: 'Other' })).toMatchObject({
+      status: 400,
+      body: { message: 'The server already has an admin', error: 'Bad Request', statusCode: 400 },
+    });
+  });
+});
+
+describe('POST /auth/login', () => {
+  it('rejects an incorrect password and an unknown email alike', async () => {
+    for (const body of [{ ...fixtures.admin, password: 'wrong' }, { email: 'nobody@immich.cloud', password: 'password' }]) {
+      expect(await loginCall(body)).toMatchObject({
+        status: 401,
+        body: { message: 'Incorrect email or password', error: 'Unauthorized', statusCode: 401 },
+      });
+    }
+  });
+
+  it.each([
+    ['null email', { email: null, password: 'password' }],
+    ['null password', { email: 'admin@immich.cloud', password: null }],
+  ])('does not allow %s', async (_what, body) => {
+    expect((await loginCall(body)).status).toBe(400);
+  });
+
+  it('accepts a correct password: 201, the login response and Immich\'s three cookies', async () => {
+    const reply = await loginCall({ email: 'ADMIN@immich.cloud', password: 'password' });
+    expect(reply.status).toBe(201);
+    expect(reply.body).toEqual({
+      accessToken: expect.stringMatching(/^\w{40,44}$/),
+      userId: expect.any(String),
+      userEmail: 'admin@immich.cloud',
+      name: 'Immich Admin',
+      isAdmin: true,
+      profileImagePath: '',
+      shouldChangePassword: true,
+    });
+    const token = reply.body.accessToken;
+    expect(reply.cookies).toEqual([
+      `immich_access_token=${token}; HttpOnly; Path=/; Max-Age=34560000; SameSite=Lax;`,
+      'immich_auth_type=password; HttpOnly; Path=/; Max-Age=34560000; SameSite=Lax;',
+      'immich_is_authenticated=true; Path=/; Max-Age=34560000; SameSite=Lax;',
+    ]);
+  });
+
+  it('marks the cookies Secure behind HTTPS', async () => {
+    const reply = await loginCall(fixtures.admin, { 'x-forwarded-proto': 'https' });
+    expect(reply.cookies[0]).toMatch(/; HttpOnly; Secure; Path=\//);
+    expect(reply.cookies[2]).toBe('immich_is_authenticated=true; Secure; Path=/; Max-Age=34560000; SameSite=Lax;');
+  });
+});
+
+describe('POST /auth/validateToken', () => {
+  it('rejects an invalid token', async () => {
+    expect(await invoke(validateAccessToken, { method: 'POST', path: '/api/auth/validateToken', headers: { authorization: 'Bearer 123' } })).toMatchObject({
+      status: 401,
+      body: { message: 'Invalid user token', error: 'Unauthorized', statusCode: 401 },
+    });
+  });
+
+  it('accepts a valid one', async () => {
+    const { accessToken } = await login(fixtures.admin);
+    expect(await invoke(validateAccessToken, { method: 'POST', path: '/api/auth/validateToken', headers: bearer(accessToken) })).toMatchObject({
+      status: 200,
+      body: { authStatus: true },
+    });
+  });
+});
+
+describe('POST /auth/change-password', () => {
+  let admin: { accessToken: string };
+  beforeAll(async () => {
+    admin = await login(fixtures.admin);
+    await createUser(admin.accessToken, { email: 'changer@immich.cloud', password: 'password1', name: 'Changer' });
+  });
+  const change = (headers: Record<string, string>, body: unknown) =>
+    invoke(changePassword, { method: 'POST', path: '/api/auth/change-password', headers, body });
+
+  it('requires authentication', async () => {
+    expect(await change({}, { password: 'password1', newPassword: 'Password1234' })).toMatchObject({
+      status: 401,
+      body: { message: 'Authentication required', error: 'Unauthorized', statusCode: 401 },
+    });
+  });
+
+  it('requires the current password', async () => {
+    const { accessToken } = await login({ email: 'changer@immich.cloud', password: 'password1' });
+    expect(await change(bearer(accessToken), { password: 'wrong-password', newPassword: 'Password1234' })).toMatchObject({
+      status: 400,
+      body: { message: 'Wrong password', error: 'Bad Request', statusCode: 400 },
+    });
+  });
+
+  it('requires a new password of at least 8 characters', async () => {
+    const { accessToken } = await login({ email: 'changer@immich.cloud', password: 'password1' });
+    expect(await change(bearer(accessToken), { password: 'password1', newPassword: 'short' })).toMatchObject({
+      status: 400,
+      body: { message: ['newPassword must be longer than or equal to 8 characters'] },
+    });
+  });
+
+  it('changes the password, keeps the caller\'s session, ends the other sessions and keeps API keys', async () => {
+    const credentials = { email: 'changer@immich.cloud', password: 'password1' };
+    const caller = await login(credentials);
+    const other = await login(credentials);
+    const key = await createApiKey(caller.accessToken);
+
+    const reply = await change(bearer(caller.accessToken), { password: 'password1', newPassword: 'Password1234' });
+    expect(reply.status).toBe(200);
+    expect(v.parse(UserResponseDto, reply.body)).toMatchObject({ email: 'changer@immich.cloud', shouldChangePassword: true });
+
+    expect((await me(bearer(caller.accessToken))).status).toBe(200);
+    expect(await me(bearer(other.accessToken))).toMatchObject({ status: 401, body: { message: 'Invalid user token' } });
+    expect((await me({ 'x-api-key': key.secret })).status).toBe(200);
+
+    expect((await loginCall(credentials)).status).toBe(401);
+    expect((await loginCall({ ...credentials, password: 'Password1234' })).status).toBe(201);
+  });
+
+  it('works with an API key, ending every session', async () => {
+    const credentials = { email: 'changer@immich.cloud', password: 'Password1234' };
+    const session = await login(credentials);
+    const key = await createApiKey(session.accessToken);
+    expect((await change({ 'x-api-key': key.secret }, { password: 'Password1234', newPassword: 'Password5678' })).status).toBe(200);
+    expect((await me(bearer(session.accessToken))).status).toBe(401);
+    expect((await me({ 'x-api-key': key.secret })).status).toBe(200);
+  });
+});
+
+describe('POST /auth/logout', () => {
+  it('requires authentication', async () => {
+    expect((await invoke(logout, { method: 'POST', path: '/api/auth/logout' })).status).toBe(401);
+  });
+
+  it('logs the user out: ends the session and clears the cookies', async () => {
+    const { accessToken } = await login(fixtures.admin);
+    const reply = await invoke(logout, { method: 'POST', path: '/api/auth/logout', headers: bearer(accessToken) });
+    expect(reply).toMatchObject({ status: 200, body: { successful: true, redirectUri: '/auth/login?autoLaunch=0' } });
+    expect(reply.cookies).toEqual([
+      'immich_access_token=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT',
+      'immich_auth_type=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT',
+      'immich_is_authenticated=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT',
+    ]);
+    expect(await me(bearer(accessToken))).toMatchObject({ status: 401, body: { message: 'Invalid user token' } });
+  });
+});

@@ -1,0 +1,52 @@
+import { expect } from 'vitest';
+import { handler as createApiKeyHandler } from '#functions/api-key/create-api-key.ts';
+import { handler as loginHandler } from '#functions/auth/login.ts';
+import { handler as signUpAdminHandler } from '#functions/auth/sign-up-admin.ts';
+import { handler as createUserHandler } from '#functions/user/create-user.ts';
+import { invoke } from './invoke.ts';
+
+/** Immich's own e2e fixtures (e2e/src/fixtures.ts). */
+export const fixtures = {
+  admin: { email: 'admin@immich.cloud', password: 'password', name: 'Immich Admin' },
+  user1: { email: 'user1@immich.cloud', password: 'password1', name: 'User 1' },
+  user2: { email: 'user2@immich.cloud', password: 'password12', name: 'User 2' },
+};
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export const signUpAdmin = async (dto = fixtures.admin) => {
+  const reply = await invoke(signUpAdminHandler, { method: 'POST', path: '/api/auth/admin-sign-up', body: dto });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body as { id: string; email: string };
+};
+
+export const login = async (credentials: { email: string; password: string }) => {
+  const reply = await invoke(loginHandler, { method: 'POST', path: '/api/auth/login', body: credentials });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body as { accessToken: string; userId: string };
+};
+
+export const createUser = async (adminToken: string, dto: Record<string, unknown>) => {
+  const reply = await invoke(createUserHandler, { method: 'POST', path: '/api/user', headers: bearer(adminToken), body: dto });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body as { id: string; email: string };
+};
+
+export const createApiKey = async (token: string, name?: string) => {
+  const reply = await invoke(createApiKeyHandler, { method: 'POST', path: '/api/api-key', headers: bearer(token), body: name ? { name } : {} });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  return reply.body as { secret: string; apiKey: { id: string; name: string } };
+};
+
+/** An admin and two users, each signed in: what most handler tests start from. */
+export const setupAccounts = async () => {
+  await signUpAdmin();
+  const admin = await login(fixtures.admin);
+  const user1 = await createUser(admin.accessToken, fixtures.user1);
+  const user2 = await createUser(admin.accessToken, fixtures.user2);
+  return {
+    admin,
+    user1: { ...user1, ...(await login(fixtures.user1)) },
+    user2: { ...user2, ...(await login(fixtures.user2)) },
+  };
+};
