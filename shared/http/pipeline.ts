@@ -138,7 +138,7 @@ export const createHandler = <
     });
   }
 
-  return stack.handler(async (event, context) => {
+  const handler = stack.handler(async (event, context) => {
     const requestId = requestIdOf(event, context);
     const input = {
       auth: event.auth as TAuth,
@@ -150,4 +150,6 @@ export const createHandler = <
     };
     return toResult(await fn(input), status);
   });
+  // The declared access travels with the handler, so tests can check every admin route at once.
+  return Object.assign(handler, { access: endpoint.access });
 };

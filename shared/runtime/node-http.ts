@@ -1,11 +1,14 @@
 /**
- * Stand-in for `node:http` inside Lambda bundles (esbuild alias, infra/bundling.ts). middy's
- * util imports `STATUS_CODES` from node:http; an ESM import of node:http costs ~20–30 ms of cold
- * start on Node 24, a `require` of it ~3 ms. Any other name imported from node:http fails the
- * build, so this can never silently hand out something incomplete.
+ * Stand-ins for `node:http` and `node:https` inside Lambda bundles (esbuild alias, see
+ * infra/bundling.ts). An ESM import of either costs ~20–30 ms of cold start on Node 24; a
+ * `require` of it ~3 ms. middy's util and the AWS SDK's HTTP handler import them. Only the names
+ * those imports use are exported: anything else imported from node:http fails the build, so a
+ * bundle can never silently get something incomplete.
  */
 import { createRequire } from 'node:module';
 
 const http = createRequire(import.meta.url)('node:http') as typeof import('node:http');
 
+export default http;
 export const STATUS_CODES = http.STATUS_CODES;
+export const request = http.request;

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { handler as loginHandler } from '#functions/auth/login.ts';
+import { handler as signUpAdminHandler } from '#functions/auth/sign-up-admin.ts';
+import { handler as createUserHandler } from '#functions/user/create-user.ts';
+import { createUser } from '#shared/services/user.service.ts';
+import { bearer, login } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+
+// This file's table starts empty: the first test runs before any admin exists.
+describe('users under concurrency, on a fresh table', () => {
+  let adminToken: string;
+
+  it('refuses a regular user before the admin exists', async () => {
+    await expect(createUser({ email: 'early@immich.cloud', password: 'p', name: 'Early' })).rejects.toMatchObject({
+      statusCode: 400,
+      messages: 'The first registered account must the administrator.',
+    });
+  });
+
+  it('lets exactly one of several simultaneous admin sign-ups win', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        invoke(signUpAdminHandler, { method: 'POST', path: '/api/auth/admin-sign-up', body: { email: `admin${i}@immich.cloud`, password: `password${i}`, name: `Admin ${i}` } }),
+      ),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400]);
+    for (const reply of replies.filter((r) => r.status === 400)) expect(reply.body.message).toBe('The server already has an admin');
+  });
+
+  it('lets exactly one of several simultaneous creates with one email win, and stores nothing of the others', async () => {
+    const winner = (await Promise.all(Array.from({ length: 5 }, (_, i) =>
+      invoke(loginHandler, { method: 'POST', path: '/api/auth/login', body: { email: `admin${i}@immich.cloud`, password: `password${i}` } }),
+    ))).find((r) => r.status === 201);
+    adminToken = winner?.body.accessToken as string;
+
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        invoke(createUserHandler, { method: 'POST', path: '/api/user', headers: bearer(adminToken), body: { email: 'same@immich.cloud', password: `secret-${i}`, name: `Same ${i}`, storageLabel: `label${i}` } }),
+      ),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400]);
+    for (const reply of replies.filter((r) => r.status === 400)) expect(reply.body.message).toBe('User exists');
+
+    // Only the winner's password opens the account; the losers' labels were not taken either.
+    const won = replies.findIndex((r) => r.status === 201);
+    await login({ email: 'same@immich.cloud', password: `secret-${won}` });
+    const loser = won === 0 ? 1 : 0;
+    expect((await invoke(loginHandler, { method: 'POST', path: '/api/auth/login', body: { email: 'same@immich.cloud', password: `secret-${loser}` } })).status).toBe(401);
+    expect((await invoke(createUserHandler, { method: 'POST', path: '/api/user', headers: bearer(adminToken), body: { email: 'free@immich.cloud', password: 'p', name: 'F', storageLabel: `label${loser}` } })).status).toBe(201);
+  });
+
+  it('lets exactly one of several simultaneous creates with one storage label win', async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        invoke(createUserHandler, { method: 'POST', path: '/api/user', headers: bearer(adminToken), body: { email: `racer${i}@immich.cloud`, password: 'p', name: `Racer ${i}`, storageLabel: 'contested' } }),
+      ),
+    );
+    expect(replies.map((r) => r.status).sort()).toEqual([201, 400, 400, 400]);
+    for (const reply of replies.filter((r) => r.status === 400)) expect(reply.body.message).toBe('Storage label already in use by another account');
+    // A loser's email was not taken by its failed transaction.
+    const loser = replies.findIndex((r) => r.status === 400);
+    expect((await invoke(createUserHandler, { method: 'POST', path: '/api/user', headers: bearer(adminToken), body: { email: `racer${loser}@immich.cloud`, password: 'p', name: 'Again' } })).status).toBe(201);
+  });
+});

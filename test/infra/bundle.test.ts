@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+import { esbuildOptions } from '#infra/bundling.ts';
+import { routes } from '#infra/routes.ts';
+import { invoke } from '../support/invoke.ts';
+
+const out = mkdtempSync(join(tmpdir(), 'bundles-'));
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+/** Bundles a route exactly as the stack does (aliases for node:http(s) and credentials included). */
+const bundled = async (operationId: string) => {
+  const route = routes.find((r) => r.operationId === operationId);
+  if (!route) throw new Error(operationId);
+  const file = join(out, `${operationId}.mjs`);
+  await build(esbuildOptions(route.entry, file));
+  return ((await import(pathToFileURL(file).href)) as { handler: Parameters<typeof invoke>[0] }).handler;
+};
+
+describe('deployed bundles', () => {
+  it('run against DynamoDB with the env-only credential provider and the node:http(s) shims', async () => {
+    const signUp = await bundled('signUpAdmin');
+    const login = await bundled('login');
+    const me = await bundled('getMyUserInfo');
+    const credentials = { email: 'bundle@immich.cloud', password: 'password', name: 'Bundle' };
+    expect((await invoke(signUp, { method: 'POST', path: '/api/auth/admin-sign-up', body: credentials })).status).toBe(201);
+    const session = await invoke(login, { method: 'POST', path: '/api/auth/login', body: credentials });
+    expect(session.status).toBe(201);
+    const reply = await invoke(me, { path: '/api/user/me', headers: { authorization: `Bearer ${session.body.accessToken}` } });
+    expect(reply).toMatchObject({ status: 200, body: { email: 'bundle@immich.cloud', isAdmin: true } });
+  });
+});

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { keys, type Key } from '#shared/db/keys.ts';
+
+const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'data-model.md'), 'utf8');
+
+/** The entity chart of docs/data-model.md: entity name → the pk and sk it documents. */
+const documented = (): Map<string, Key> => {
+  const section = doc.slice(doc.indexOf('## Entities'), doc.indexOf('## Access patterns'));
+  const rows = new Map<string, Key>();
+  for (const line of section.split('\n')) {
+    const cells = line.split('|').map((cell) => cell.trim());
+    const [, entity, pk, sk] = cells;
+    if (!entity || !pk?.startsWith('`') || !sk?.startsWith('`')) continue;
+    rows.set(entity, { pk: pk.replaceAll('`', ''), sk: sk.replaceAll('`', '') });
+  }
+  return rows;
+};
+
+// Every key builder, called with the placeholders the document uses.
+const built: Record<string, Key> = {
+  user: keys.user('<userId>'),
+  emailGuard: keys.email('<email>'),
+  storageLabelGuard: keys.storageLabel('<label>'),
+  adminGuard: keys.admin(),
+  session: keys.session('<tokenHash>'),
+  userSession: keys.userSession('<userId>', '<tokenHash>'),
+  apiKey: keys.apiKey('<keyHash>'),
+  userApiKey: keys.userApiKey('<userId>', '<apiKeyId>'),
+};
+
+describe('docs/data-model.md', () => {
+  it('documents exactly the key shapes shared/db/keys.ts builds', () => {
+    expect(Object.fromEntries(documented())).toEqual(built);
+  });
+
+  it('has a builder for every key function', () => {
+    expect(Object.keys(keys).length).toBe(Object.keys(built).length);
+  });
+});
