@@ -23,6 +23,8 @@ export const bundling = {
     'node:http': join(runtime, 'node-http.ts'),
     'node:https': join(runtime, 'node-https.ts'),
     '@aws-sdk/credential-provider-node': join(runtime, 'credentials.ts'),
+    // Optional for Handlebars (source maps of compiled templates, never used here).
+    'source-map': join(runtime, 'empty.ts'),
   },
 } as const;
 

@@ -38,6 +38,10 @@ export const routes: readonly Route[] = [
   { operationId: 'getApiKeys', method: 'GET', path: '/api/api-key', entry: 'functions/api-key/get-api-keys.ts', data: 'read' },
   { operationId: 'getApiKey', method: 'GET', path: '/api/api-key/{id}', entry: 'functions/api-key/get-api-key.ts', data: 'read' },
   { operationId: 'deleteApiKey', method: 'DELETE', path: '/api/api-key/{id}', entry: 'functions/api-key/delete-api-key.ts', data: 'write' },
+  { operationId: 'getConfig', method: 'GET', path: '/api/system-config', entry: 'functions/system-config/get-config.ts', data: 'read' },
+  { operationId: 'getConfigDefaults', method: 'GET', path: '/api/system-config/defaults', entry: 'functions/system-config/get-config-defaults.ts', data: 'read' },
+  { operationId: 'updateConfig', method: 'PUT', path: '/api/system-config', entry: 'functions/system-config/update-config.ts', data: 'write' },
+  { operationId: 'getStorageTemplateOptions', method: 'GET', path: '/api/system-config/storage-template-options', entry: 'functions/system-config/get-storage-template-options.ts', data: 'read' },
   { operationId: 'notFound', method: 'ANY', path: '$default', entry: 'functions/system/not-found.ts', data: 'none' },
 ];
 

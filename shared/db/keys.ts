@@ -24,6 +24,8 @@ export const keys = {
   apiKey: (keyHash: string): Key => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' }),
   /** The same key listed under its user, by its public id. */
   userApiKey: (userId: string, apiKeyId: string): Key => ({ pk: `USER#${userId}`, sk: `APIKEY#${apiKeyId}` }),
+  /** The system configuration: one item holding the differences from the defaults. */
+  config: (): Key => ({ pk: 'CONFIG', sk: 'CONFIG' }),
 } as const;
 
 /** Prefixes of the sort keys queried with begins_with. */

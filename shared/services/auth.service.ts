@@ -5,6 +5,7 @@ import { createSession, deleteSession, deleteUserSessions, sessionLifetimeSecond
 import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
 import { BadRequestException, UnauthorizedException } from '../http/errors.ts';
 import { mapUser } from '../mappers/user.mapper.ts';
+import { readConfig } from './config.reader.ts';
 import type { ChangePasswordDto, LoginCredentialDto, LoginResponse } from '../schemas/user.ts';
 
 export interface Device {
@@ -18,6 +19,7 @@ export interface Device {
  * which emails exist.
  */
 export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, device: Device): Promise<LoginResponse> => {
+  if (!(await readConfig()).passwordLogin.enabled) throw new UnauthorizedException('Password login has been disabled');
   const user = await getUserByEmail(input.email);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
   if (!user || !valid || user.deletedAt) throw new UnauthorizedException('Incorrect email or password');

@@ -32,4 +32,23 @@ describe('deployed bundles', () => {
     const reply = await invoke(me, { path: '/api/user/me', headers: { authorization: `Bearer ${session.body.accessToken}` } });
     expect(reply).toMatchObject({ status: 200, body: { email: 'bundle@immich.cloud', isAdmin: true } });
   });
+
+  it('validate the configuration in the bundled updateConfig (Handlebars without source-map, croner)', async () => {
+    const login = await bundled('login');
+    const getConfig = await bundled('getConfig');
+    const updateConfig = await bundled('updateConfig');
+    const session = await invoke(login, { method: 'POST', path: '/api/auth/login', body: { email: 'bundle@immich.cloud', password: 'password' } });
+    const headers = { authorization: `Bearer ${session.body.accessToken}` };
+    const config = (await invoke(getConfig, { path: '/api/system-config', headers })).body;
+    const put = (body: unknown) => invoke(updateConfig, { method: 'PUT', path: '/api/system-config', headers, body });
+    expect(await put({ ...config, storageTemplate: { ...config.storageTemplate, template: '{{foo}}' } })).toMatchObject({
+      status: 400,
+      body: { message: 'Invalid storage template: Error: "foo" not defined in [object Object] - 1:2' },
+    });
+    expect(await put({ ...config, library: { ...config.library, scan: { enabled: true, cronExpression: '60 * * * *' } } })).toMatchObject({
+      status: 400,
+      body: { message: ['library.scan.Invalid cron expression'] },
+    });
+    expect(await put({ ...config, storageTemplate: { ...config.storageTemplate, template: '{{y}}/{{#if album}}{{album}}{{else}}Other{{/if}}/{{filename}}' } })).toMatchObject({ status: 200 });
+  });
 });

@@ -28,6 +28,7 @@ const built: Record<string, Key> = {
   userSession: keys.userSession('<userId>', '<tokenHash>'),
   apiKey: keys.apiKey('<keyHash>'),
   userApiKey: keys.userApiKey('<userId>', '<apiKeyId>'),
+  config: keys.config(),
 };
 
 describe('docs/data-model.md', () => {

@@ -1,0 +1,227 @@
+import { Cron } from 'croner';
+import * as v from 'valibot';
+import { as, booleanish, rules } from './common.ts';
+
+/**
+ * SystemConfigDto (spec 2.8; Immich `dto/system-config.dto.ts`): every section and field
+ * required, Immich's enums, ranges and conditional rules, numeric strings accepted where Immich
+ * converts them, unknown keys stripped. Each field lists its rules in Immich's message order
+ * (the reverse of its decorators).
+ */
+
+const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+
+// class-transformer's @Type(() => Number): strings go through Number(), other values stay.
+const toNumber = v.transform((x: unknown) => (typeof x === 'string' ? Number(x) : x));
+const isInt = v.check((x: unknown) => Number.isInteger(x), '$property must be an integer number');
+const isNumber = v.check((x: unknown) => typeof x === 'number' && Number.isFinite(x), '$property must be a number conforming to the specified constraints');
+const min = (n: number) => v.check((x: unknown) => typeof x === 'number' && x >= n, `$property must not be less than ${n}`);
+const max = (n: number) => v.check((x: unknown) => typeof x === 'number' && x <= n, `$property must not be greater than ${n}`);
+
+type Range = { min?: number; max?: number; convert?: boolean };
+const numberRules = ({ min: lo, max: hi }: Range) => [...(hi === undefined ? [] : [max(hi)]), ...(lo === undefined ? [] : [min(lo)])];
+
+/** `@IsInt() [@Min] [@Max] [@Type(Number)]` */
+const int = (range: Range = {}): v.GenericSchema<unknown, number> =>
+  v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), ...numberRules(range), isInt, as<number>()) as v.GenericSchema<unknown, number>;
+/** `@IsNumber() [@Min] [@Max] [@Type(Number)]` */
+const number = (range: Range = {}): v.GenericSchema<unknown, number> =>
+  v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), ...numberRules(range), isNumber, as<number>()) as v.GenericSchema<unknown, number>;
+/** `@IsInt() @IsPositive()` */
+const positiveInt = () => v.pipe(v.unknown(), rules.isPositive, isInt, as<number>());
+const string = () => v.pipe(v.unknown(), rules.isString, as<string>());
+const nonEmptyString = () => v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>());
+const boolean = () => booleanish();
+const oneOf = <const T extends readonly string[]>(values: T) =>
+  v.pipe(v.unknown(), v.check((x) => values.includes(x as string), `$property must be one of the following values: ${values.join(', ')}`), as<T[number]>());
+const eachOneOf = <const T extends readonly string[]>(values: T) =>
+  v.pipe(
+    v.unknown(),
+    v.check(
+      (x) => (Array.isArray(x) ? x : [x]).every((item) => values.includes(item as string)),
+      `each value in $property must be one of the following values: ${values.join(', ')}`,
+    ),
+    v.transform((x) => (Array.isArray(x) ? x : [x]) as T[number][]),
+  );
+
+/** A nested section: `@Type() @ValidateNested() @IsObject()`, with class-validator's two messages. */
+const section = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
+  v.pipe(
+    v.unknown(),
+    v.check(isPlainObject, '$property must be an object'),
+    v.check((x) => x === undefined || isPlainObject(x), 'nested property $property must be either object or array'),
+    v.transform((input) => {
+      const filled: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+      for (const key of Object.keys(entries)) if (!(key in filled)) filled[key] = undefined;
+      return filled;
+    }),
+    v.object(entries),
+  );
+
+/** `@ValidateIf(condition)` on a field: the rule applies only when the section says so. */
+// The forwarded check must fit whichever section's pipe it is placed in.
+type AnySection = any;
+const when = <T extends Record<string, unknown>>(condition: (section: T) => boolean, field: keyof T & string, check: (value: unknown) => boolean, message: string) =>
+  v.forward(v.check((s: T) => !condition(s) || check(s[field]), message), [field] as never) as v.BaseValidation<AnySection, AnySection, v.BaseIssue<unknown>>;
+
+// validator.js isURL, as Immich calls it for the ML url (require_tld false, underscores allowed)
+// and with defaults (a top-level domain required) for the mobile redirect URI.
+const urlPattern = (tld: boolean, underscores: boolean) => {
+  const label = underscores ? '[a-z\\d_](?:[a-z\\d_-]*[a-z\\d_])?' : '[a-z\\d](?:[a-z\\d-]*[a-z\\d])?';
+  const host = tld ? `(?:${label}\\.)+[a-z\\u00a1-\\uffff]{2,}` : `${label}(?:\\.${label})*`;
+  return new RegExp(`^(?:[a-z][a-z\\d+.-]*://)?(?:[^\\s:@/]+(?::[^\\s@/]*)?@)?(?:${host}|\\d{1,3}(?:\\.\\d{1,3}){3}|\\[[\\da-f:]+\\])(?::\\d{1,5})?(?:[/?#][^\\s]*)?$`, 'i');
+};
+const isUrl = (pattern: RegExp) => (x: unknown) => typeof x === 'string' && x.length <= 2083 && pattern.test(x);
+const mlUrl = isUrl(urlPattern(false, true));
+const strictUrl = isUrl(urlPattern(true, false));
+const isNonEmptyString = (x: unknown) => typeof x === 'string' && x !== '';
+
+const videoCodecs = ['h264', 'hevc', 'vp9'] as const;
+const audioCodecs = ['mp3', 'aac', 'libopus'] as const;
+const modelTypes = ['facial-recognition', 'clip'] as const;
+
+const job = () => section({ concurrency: positiveInt() });
+
+const ffmpeg = section({
+  crf: int({ min: 0, max: 51, convert: true }),
+  threads: int({ min: 0, convert: true }),
+  preset: string(),
+  targetVideoCodec: oneOf(videoCodecs),
+  acceptedVideoCodecs: eachOneOf(videoCodecs),
+  targetAudioCodec: oneOf(audioCodecs),
+  acceptedAudioCodecs: eachOneOf(audioCodecs),
+  targetResolution: string(),
+  maxBitrate: string(),
+  bframes: int({ min: -1, max: 16, convert: true }),
+  refs: int({ min: 0, max: 6, convert: true }),
+  gopSize: int({ min: 0, convert: true }),
+  npl: int({ min: 0, convert: true }),
+  temporalAQ: boolean(),
+  cqMode: oneOf(['auto', 'cqp', 'icq']),
+  twoPass: boolean(),
+  preferredHwDevice: string(),
+  transcode: oneOf(['all', 'optimal', 'bitrate', 'required', 'disabled']),
+  accel: oneOf(['nvenc', 'qsv', 'vaapi', 'rkmpp', 'disabled']),
+  tonemap: oneOf(['hable', 'mobius', 'reinhard', 'disabled']),
+});
+
+const machineLearning = v.pipe(
+  section({
+    enabled: boolean(),
+    url: v.pipe(v.unknown(), as<string>()),
+    clip: section({
+      enabled: boolean(),
+      modelName: nonEmptyString(),
+      modelType: v.optional(oneOf(modelTypes)),
+      mode: v.optional(oneOf(['vision', 'text'])),
+    }),
+    facialRecognition: section({
+      enabled: boolean(),
+      modelName: nonEmptyString(),
+      modelType: v.optional(oneOf(modelTypes)),
+      minScore: number({ min: 0, max: 1, convert: true }),
+      maxDistance: number({ min: 0, max: 2, convert: true }),
+      minFaces: number({ min: 1, convert: true }),
+    }),
+  }),
+  when((s: { enabled: boolean; url: string }) => s.enabled, 'url', mlUrl, '$property must be a URL address'),
+);
+
+type OAuth = { enabled: boolean; mobileOverrideEnabled: boolean; clientId: string; clientSecret: string; issuerUrl: string; mobileRedirectUri: string };
+const oauthRequired = (field: 'clientId' | 'clientSecret' | 'issuerUrl') => [
+  when((s: OAuth) => s.enabled, field, isNonEmptyString, '$property should not be empty'),
+  when((s: OAuth) => s.enabled, field, (x) => typeof x === 'string', '$property must be a string'),
+];
+
+const oauth = v.pipe(
+  section({
+    autoLaunch: boolean(),
+    autoRegister: boolean(),
+    buttonText: string(),
+    clientId: v.pipe(v.unknown(), as<string>()),
+    clientSecret: v.pipe(v.unknown(), as<string>()),
+    defaultStorageQuota: number({ min: 0 }),
+    enabled: boolean(),
+    issuerUrl: v.pipe(v.unknown(), as<string>()),
+    mobileOverrideEnabled: boolean(),
+    mobileRedirectUri: v.pipe(v.unknown(), as<string>()),
+    scope: string(),
+    signingAlgorithm: nonEmptyString(),
+    storageLabelClaim: string(),
+    storageQuotaClaim: string(),
+  }),
+  ...oauthRequired('clientId'),
+  ...oauthRequired('clientSecret'),
+  ...oauthRequired('issuerUrl'),
+  when((s: OAuth) => s.mobileOverrideEnabled, 'mobileRedirectUri', strictUrl, '$property must be a URL address'),
+);
+
+type Scan = { enabled: boolean; cronExpression: string };
+const library = section({
+  scan: v.pipe(
+    section({ enabled: boolean(), cronExpression: v.pipe(v.unknown(), as<string>()) }),
+    when((s: Scan) => s.enabled, 'cronExpression', (x) => typeof x === 'string', '$property must be a string'),
+    when((s: Scan) => s.enabled, 'cronExpression', (x) => isCron(x), 'Invalid cron expression'),
+    when((s: Scan) => s.enabled, 'cronExpression', isNonEmptyString, '$property should not be empty'),
+  ),
+  watch: section({ enabled: boolean() }),
+});
+
+/**
+ * Immich checks cron expressions with the `cron` package (5 or 6 fields, or an `@daily`-style
+ * alias). croner (no dependencies; `cron` brings luxon, ~80 KB more in this bundle) parses the
+ * same syntax and also Quartz extensions (`L`, `W`, `#`, `?`, a 7th year field) that `cron`
+ * rejects, so those are refused first. test/unit/cron.test.ts pins the agreement.
+ */
+export const isCron = (expression: unknown): boolean => {
+  if (typeof expression !== 'string') return false;
+  const trimmed = expression.trim();
+  const fields = trimmed.split(/\s+/).length;
+  if (!trimmed.startsWith('@') && (fields < 5 || fields > 6 || /[LW#?]/i.test(trimmed))) return false;
+  try {
+    new Cron(trimmed, { paused: true });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export const SystemConfigDto = v.object({
+  ffmpeg,
+  job: section({
+    backgroundTask: job(), smartSearch: job(), metadataExtraction: job(), faceDetection: job(), search: job(),
+    sidecar: job(), library: job(), migration: job(), thumbnailGeneration: job(), videoConversion: job(),
+  }),
+  logging: section({ enabled: boolean(), level: oneOf(['verbose', 'debug', 'log', 'warn', 'error', 'fatal']) }),
+  machineLearning,
+  map: section({ enabled: boolean(), lightStyle: string(), darkStyle: string() }),
+  newVersionCheck: section({ enabled: boolean() }),
+  oauth,
+  passwordLogin: section({ enabled: boolean() }),
+  reverseGeocoding: section({ enabled: boolean() }),
+  storageTemplate: section({ enabled: boolean(), hashVerificationEnabled: boolean(), template: nonEmptyString() }),
+  thumbnail: section({
+    webpSize: int({ min: 1, convert: true }),
+    jpegSize: int({ min: 1, convert: true }),
+    quality: int({ min: 1, max: 100, convert: true }),
+    colorspace: oneOf(['srgb', 'p3']),
+  }),
+  trash: section({ enabled: boolean(), days: int({ min: 0, convert: true }) }),
+  theme: section({ customCss: string() }),
+  library,
+  server: section({ externalDomain: string(), loginPageMessage: string() }),
+  user: section({ deleteDelay: int({ min: 1, convert: true }) }),
+});
+
+/** The whole body is itself required to be an object; its sections are checked as Immich does. */
+export const SystemConfigBody = v.pipe(
+  v.unknown(),
+  v.transform((input) => {
+    const filled: Record<string, unknown> = isPlainObject(input) ? { ...input } : {};
+    for (const key of Object.keys(SystemConfigDto.entries)) if (!(key in filled)) filled[key] = undefined;
+    return filled;
+  }),
+  SystemConfigDto,
+);
+
+export type SystemConfig = v.InferOutput<typeof SystemConfigDto>;

@@ -1,0 +1,54 @@
+import Handlebars from 'handlebars';
+import { isDeepStrictEqual } from 'node:util';
+import { configKeys } from '../domain/system-config.ts';
+import { replaceStoredConfig } from '../db/config.repository.ts';
+import { BadRequestException } from '../http/errors.ts';
+import { isCron, type SystemConfig } from '../schemas/system-config.ts';
+import { clearConfigCache, defaultConfig, mergeConfig, readStoredConfig } from './config.reader.ts';
+
+// Immich renders a candidate template with a sample asset; strict mode makes unknown variables fail.
+const sampleTemplateData: Record<string, string> = {
+  filename: 'IMG_123', ext: 'jpg', filetype: 'IMG', filetypefull: 'IMAGE', assetId: 'd587e44b-f8c0-4832-9ba3-43268bbf5d4e',
+  album: 'album', y: '2022', yy: '22', M: '2', MM: '02', MMM: 'Feb', MMMM: 'February', W: '9', WW: '09', d: '6', dd: '06',
+  h: '3', hh: '03', H: '15', HH: '15', m: '4', mm: '04', s: '5', ss: '05', SSS: '006',
+};
+
+/** Immich's service-level checks, run on every update whatever is enabled; each a plain 400. */
+const validate = (config: SystemConfig): void => {
+  try {
+    Handlebars.compile(config.storageTemplate.template, { knownHelpers: undefined, strict: true })(sampleTemplateData);
+  } catch (error) {
+    throw new BadRequestException(`Invalid storage template: ${String(error)}`);
+  }
+  if (!isCron(config.library.scan.cronExpression)) {
+    throw new BadRequestException(`Invalid cron expression ${config.library.scan.cronExpression}`);
+  }
+};
+
+const valueAt = (config: SystemConfig, path: string): unknown =>
+  path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], config);
+
+/** What Immich stores: each key whose value is set and differs from its default; `null` or `""` resets. */
+const differences = (config: SystemConfig): Record<string, unknown> => {
+  const defaults = defaultConfig();
+  const overrides: Record<string, unknown> = {};
+  for (const path of configKeys) {
+    const value = valueAt(config, path);
+    if (value === undefined || value === null || value === '' || isDeepStrictEqual(value, valueAt(defaults, path))) continue;
+    overrides[path] = value;
+  }
+  return overrides;
+};
+
+/**
+ * PUT /system-config: validate, store the differences from the defaults, answer the merged
+ * result. The write is conditional on the version read here, so concurrent updates cannot both
+ * land: one gets 409 and nothing is silently lost.
+ */
+export const updateConfig = async (config: SystemConfig): Promise<SystemConfig> => {
+  validate(config);
+  const { version } = await readStoredConfig();
+  const stored = await replaceStoredConfig(differences(config), version);
+  clearConfigCache();
+  return mergeConfig(stored.overrides);
+};
