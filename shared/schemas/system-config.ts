@@ -156,13 +156,13 @@ const oauth = v.pipe(
   when((s: OAuth) => s.mobileOverrideEnabled, 'mobileRedirectUri', strictUrl, '$property must be a URL address'),
 );
 
-type Scan = { enabled: boolean; cronExpression: string };
+type LibraryScan = { enabled: boolean; cronExpression: string };
 const library = section({
   scan: v.pipe(
     section({ enabled: boolean(), cronExpression: v.pipe(v.unknown(), as<string>()) }),
-    when((s: Scan) => s.enabled, 'cronExpression', (x) => typeof x === 'string', '$property must be a string'),
-    when((s: Scan) => s.enabled, 'cronExpression', (x) => isCron(x), 'Invalid cron expression'),
-    when((s: Scan) => s.enabled, 'cronExpression', isNonEmptyString, '$property should not be empty'),
+    when((s: LibraryScan) => s.enabled, 'cronExpression', (x) => typeof x === 'string', '$property must be a string'),
+    when((s: LibraryScan) => s.enabled, 'cronExpression', (x) => isCron(x), 'Invalid cron expression'),
+    when((s: LibraryScan) => s.enabled, 'cronExpression', isNonEmptyString, '$property should not be empty'),
   ),
   watch: section({ enabled: boolean() }),
 });

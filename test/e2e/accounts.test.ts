@@ -8,15 +8,11 @@ import {
   signUpAdmin,
   validateAccessToken,
 } from '@immich/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../support/server.ts';
 
 describe('accounts through @immich/sdk 1.100.0 and the local server', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(() => server.close());
+  const server = useServer();
 
   it('signs up the admin, logs in, creates a user who changes password and makes an API key', async () => {
     const baseUrl = server.baseUrl;

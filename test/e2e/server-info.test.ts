@@ -1,13 +1,9 @@
 import { getServerVersion, getSupportedMediaTypes, pingServer } from '@immich/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../support/server.ts';
 
 describe('the local server, through @immich/sdk 1.100.0', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(() => server.close());
+  const server = useServer();
 
   it('answers pingServer, getServerVersion and getSupportedMediaTypes', async () => {
     const opts = { baseUrl: server.baseUrl };

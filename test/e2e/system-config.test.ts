@@ -1,13 +1,9 @@
 import { getConfig, getConfigDefaults, login, signUpAdmin, updateConfig, isHttpError } from '@immich/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../support/server.ts';
+import { describe, expect, it } from 'vitest';
+import { useServer } from '../support/server.ts';
 
 describe('system config through @immich/sdk 1.100.0', () => {
-  let server: RunningServer;
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(() => server.close());
+  const server = useServer();
 
   it('reads the defaults and the config, updates it, and reports a bad template as Immich does', async () => {
     const baseUrl = server.baseUrl;

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createLocalServer } from '#infra/local/http-server.ts';
 
@@ -23,5 +24,26 @@ export const startServer = async (): Promise<RunningServer> => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+};
+
+/** Starts the local server before this file's tests and stops it after; call at the top of a describe. */
+export const useServer = (): { readonly baseUrl: string; readonly origin: string } => {
+  let server: RunningServer | undefined;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server?.close());
+  const running = (): RunningServer => {
+    if (!server) throw new Error('the server starts in beforeAll');
+    return server;
+  };
+  return {
+    get baseUrl() {
+      return running().baseUrl;
+    },
+    get origin() {
+      return running().origin;
+    },
   };
 };
