@@ -10,6 +10,8 @@ import { transact } from './transact.ts';
  * user's id, email and role so that authenticating a request is one GetItem.
  */
 export interface SessionRecord {
+  /** The public id (Immich's auth device id); the token hash is never shown. */
+  id: string;
   tokenHash: string;
   userId: string;
   email: string;
@@ -22,6 +24,13 @@ export interface SessionRecord {
   ttl: number;
 }
 
+/** What a user's list of sessions (their auth devices) holds of each session. */
+export type SessionListing = Pick<SessionRecord, 'id' | 'tokenHash' | 'deviceType' | 'deviceOS' | 'createdAt' | 'updatedAt' | 'ttl'>;
+
+const listingOf = (s: SessionRecord): SessionListing => ({
+  id: s.id, tokenHash: s.tokenHash, deviceType: s.deviceType, deviceOS: s.deviceOS, createdAt: s.createdAt, updatedAt: s.updatedAt, ttl: s.ttl,
+});
+
 /** Sessions last as long as Immich's login cookie: 400 days. */
 export const sessionLifetimeSeconds = 34_560_000;
 
@@ -33,7 +42,7 @@ export const createSession = async (session: SessionRecord): Promise<void> => {
       item: {
         Put: {
           TableName: tableName,
-          Item: { ...keys.userSession(session.userId, session.tokenHash), type: 'userSession', tokenHash: session.tokenHash, createdAt: session.createdAt, ttl: session.ttl },
+          Item: { ...keys.userSession(session.userId, session.tokenHash), type: 'userSession', ...listingOf(session) },
           ConditionExpression: absent,
         },
       },
@@ -53,6 +62,12 @@ export const deleteSession = async (userId: string, tokenHash: string): Promise<
     { item: { Delete: { TableName: tableName, Key: keys.session(tokenHash) } } },
     { item: { Delete: { TableName: tableName, Key: keys.userSession(userId, tokenHash) } } },
   ]);
+};
+
+/** A user's live sessions (expired ones are left for TTL to delete). */
+export const listUserSessions = async (userId: string): Promise<SessionListing[]> => {
+  const now = Math.floor(Date.now() / 1000);
+  return (await queryPrefix<SessionListing>(keys.user(userId).pk, prefixes.userSessions)).filter((entry) => entry.ttl > now);
 };
 
 /** Ends every session of a user except `keep` (the caller's own, when it has one). */

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
 import type { Auth } from '../auth/authenticate.ts';
 import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '../auth/crypto.ts';
-import { createSession, deleteSession, deleteUserSessions, sessionLifetimeSeconds } from '../db/session.repository.ts';
+import { createSession, deleteSession, deleteUserSessions, listUserSessions, sessionLifetimeSeconds } from '../db/session.repository.ts';
 import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
 import { BadRequestException, UnauthorizedException } from '../http/errors.ts';
 import { mapUser } from '../mappers/user.mapper.ts';
@@ -27,6 +28,7 @@ export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, dev
   const accessToken = newSecret();
   const now = new Date();
   await createSession({
+    id: randomUUID(),
     tokenHash: hashSecret(accessToken),
     userId: user.id,
     email: user.email,
@@ -66,4 +68,29 @@ export const changePassword = async (auth: Auth, input: v.InferOutput<typeof Cha
   if (!updated) throw new BadRequestException('Wrong password');
   await deleteUserSessions(user.id, auth.sessionHash);
   return mapUser(updated);
+};
+
+/** GET /auth/devices: the caller's sessions, most recently used first, the current one marked. */
+export const getAuthDevices = async (auth: Auth) =>
+  (await listUserSessions(auth.user.id))
+    .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))
+    .map((session) => ({
+      id: session.id,
+      createdAt: session.createdAt,
+      updatedAt: session.updatedAt,
+      current: session.tokenHash === auth.sessionHash,
+      deviceType: session.deviceType,
+      deviceOS: session.deviceOS,
+    }));
+
+/** DELETE /auth/devices/:id: ends one of the caller's sessions. */
+export const logoutAuthDevice = async (auth: Auth, id: string): Promise<void> => {
+  const session = (await listUserSessions(auth.user.id)).find((entry) => entry.id === id);
+  if (!session) throw new BadRequestException('Not found or no authDevice.delete access');
+  await deleteSession(auth.user.id, session.tokenHash);
+};
+
+/** DELETE /auth/devices: ends every session of the caller but the current one. */
+export const logoutAuthDevices = async (auth: Auth): Promise<void> => {
+  await deleteUserSessions(auth.user.id, auth.sessionHash);
 };

@@ -1,6 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { handler as changePassword } from '#functions/auth/change-password.ts';
+import { handler as getAuthDevices } from '#functions/auth/get-auth-devices.ts';
+import { handler as logoutAuthDevice } from '#functions/auth/logout-auth-device.ts';
+import { handler as logoutAuthDevices } from '#functions/auth/logout-auth-devices.ts';
 import { handler as loginHandler } from '#functions/auth/login.ts';
 import { handler as logout } from '#functions/auth/logout.ts';
 import { handler as signUpAdminHandler } from '#functions/auth/sign-up-admin.ts';
@@ -192,5 +195,62 @@ describe('POST /auth/logout', () => {
       'immich_is_authenticated=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT',
     ]);
     expect(await me(bearer(accessToken))).toMatchObject({ status: 401, body: { message: 'Invalid user token' } });
+  });
+});
+
+describe('auth devices (sessions)', () => {
+  const devices = (token: string) => invoke(getAuthDevices, { path: '/api/auth/devices', headers: bearer(token) });
+  const logoutDevice = (token: string, id: string) =>
+    invoke(logoutAuthDevice, { method: 'DELETE', path: `/api/auth/devices/${id}`, pathParameters: { id }, headers: bearer(token) });
+  const credentials = { email: 'devices@immich.cloud', password: 'password1' };
+  beforeAll(async () => {
+    const { accessToken } = await login(fixtures.admin);
+    await createUser(accessToken, { ...credentials, name: 'Devices' });
+  });
+
+  it('lists only my sessions, newest first, marking the current one', async () => {
+    const first = await login(credentials);
+    const second = await login(credentials);
+    const reply = await devices(second.accessToken);
+    expect(reply.status).toBe(200);
+    expect(reply.body.length).toBeGreaterThanOrEqual(2);
+    expect(reply.body.filter((d: { current: boolean }) => d.current)).toHaveLength(1);
+    expect(reply.body[0]).toEqual({ id: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String), current: true, deviceType: '', deviceOS: '' });
+    const adminDevices = (await devices((await login(fixtures.admin)).accessToken)).body.map((d: { id: string }) => d.id);
+    for (const device of reply.body) expect(adminDevices).not.toContain(device.id);
+    expect(reply.body.map((d: { id: string }) => d.id)).toHaveLength(new Set(reply.body.map((d: { id: string }) => d.id)).size);
+    expect((await me(bearer(first.accessToken))).status).toBe(200);
+  });
+
+  it('rejects an unknown device id, and another user\'s, with Immich\'s message', async () => {
+    const mine = await login(credentials);
+    const admin = await login(fixtures.admin);
+    const adminDevice = (await devices(admin.accessToken)).body[0].id as string;
+    for (const id of ['00000000-0000-4000-a000-000000000000', adminDevice]) {
+      expect(await logoutDevice(mine.accessToken, id)).toMatchObject({
+        status: 400,
+        body: { message: 'Not found or no authDevice.delete access', error: 'Bad Request', statusCode: 400 },
+      });
+    }
+    expect(await me(bearer(admin.accessToken))).toMatchObject({ status: 200 });
+  });
+
+  it('logs out one device: its token stops working', async () => {
+    const target = await login(credentials);
+    const caller = await login(credentials);
+    const id = (await devices(target.accessToken)).body.find((d: { current: boolean }) => d.current).id as string;
+    expect((await logoutDevice(caller.accessToken, id)).status).toBe(204);
+    expect(await me(bearer(target.accessToken))).toMatchObject({ status: 401, body: { message: 'Invalid user token' } });
+    expect((await me(bearer(caller.accessToken))).status).toBe(200);
+  });
+
+  it('logs out all other devices with 204, keeping only the current session', async () => {
+    const other = await login(credentials);
+    const caller = await login(credentials);
+    expect((await invoke(logoutAuthDevices, { method: 'DELETE', path: '/api/auth/devices', headers: bearer(caller.accessToken) })).status).toBe(204);
+    const left = (await devices(caller.accessToken)).body;
+    expect(left).toHaveLength(1);
+    expect(left[0].current).toBe(true);
+    expect((await me(bearer(other.accessToken))).status).toBe(401);
   });
 });

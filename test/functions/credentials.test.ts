@@ -50,6 +50,7 @@ describe('where credentials are read from', () => {
     const token = newSecret();
     const past = new Date(Date.now() - 60_000).toISOString();
     await createSession({
+      id: '3f0c8a52-6b1e-4c7d-9a2f-5e8d1b4c7a90',
       tokenHash: hashSecret(token), userId: accounts.user1.id, email: fixtures.user1.email, isAdmin: false,
       deviceType: '', deviceOS: '', createdAt: past, updatedAt: past, ttl: Math.floor(Date.now() / 1000) - 1,
     });

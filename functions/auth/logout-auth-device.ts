@@ -1,0 +1,5 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { logoutAuthDevice } from '#shared/services/auth.service.ts';
+
+export const handler = httpHandler({ access: 'user', params: IdParams, status: 204 }, ({ auth, params }) => logoutAuthDevice(auth, params.id));
