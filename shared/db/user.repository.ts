@@ -79,9 +79,17 @@ export const getUser = async (userId: string): Promise<UserRecord | undefined> =
   return Item ? fromItem(Item) : undefined;
 };
 
+// No user has this id (ids are random UUIDs v4; this one is not version 4).
+const noUser = '00000000-0000-0000-0000-000000000000';
+
+/**
+ * The user with this email. Always two reads, also when the email is unknown (the second then
+ * reads a key that cannot exist), so the time a login takes does not tell whether an email exists.
+ */
 export const getUserByEmail = async (email: string): Promise<UserRecord | undefined> => {
   const { Item: guard } = await db.send(new GetCommand({ TableName: tableName, Key: keys.email(email), ConsistentRead: true }));
-  return typeof guard?.userId === 'string' ? getUser(guard.userId) : undefined;
+  const user = await getUser(typeof guard?.userId === 'string' ? guard.userId : noUser);
+  return user?.email === email ? user : undefined;
 };
 
 /**

@@ -12,6 +12,7 @@ import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { UserResponseDto } from '#shared/schemas/user.ts';
 import { bearer, createApiKey, createUser, fixtures, login } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
+import { countRoundTrips } from '../support/round-trips.ts';
 
 const signUp = (body: unknown) => invoke(signUpAdminHandler, { method: 'POST', path: '/api/auth/admin-sign-up', body });
 const loginCall = (body: unknown, headers: Record<string, string> = {}) =>
@@ -67,6 +68,14 @@ describe('POST /auth/login', () => {
         body: { message: 'Incorrect email or password', error: 'Unauthorized', statusCode: 401 },
       });
     }
+  });
+
+  it('makes the same DynamoDB calls for an unknown email as for a wrong password', async () => {
+    await loginCall({ email: 'warm@immich.cloud', password: 'x' }); // the config cache and decoy hash are warm
+    const unknown = await countRoundTrips(() => loginCall({ email: 'nobody@immich.cloud', password: 'password' }));
+    const wrong = await countRoundTrips(() => loginCall({ ...fixtures.admin, password: 'wrong' }));
+    expect(unknown).toEqual(['GetItemCommand', 'GetItemCommand']);
+    expect(wrong).toEqual(unknown);
   });
 
   it.each([
