@@ -63,6 +63,17 @@ describe('PUT /system-config', () => {
     expect(await getConfig()).toEqual(reply.body);
   });
 
+  it('stores only the differences from the defaults, and strips unknown keys', async () => {
+    const defaults = structuredClone(configDefaults) as Config & Record<string, unknown>;
+    const body = { ...withValue(defaults, 'thumbnail.quality', 90), extra: true, ffmpeg: { ...defaults.ffmpeg, unknownField: 1 } };
+    const reply = await put(body);
+    expect(reply.status).toBe(200);
+    expect((await getStoredConfig()).overrides).toEqual({ 'thumbnail.quality': 90 });
+    expect(reply.body).not.toHaveProperty('extra');
+    expect(reply.body.ffmpeg).not.toHaveProperty('unknownField');
+    expect(await getConfig()).toEqual(withValue(configDefaults, 'thumbnail.quality', 90));
+  });
+
   it('resets a field to its default when it is sent as ""', async () => {
     const changed = (await put(withValue(await getConfig(), 'ffmpeg.preset', 'slow'))).body as Config;
     expect(changed.ffmpeg.preset).toBe('slow');
