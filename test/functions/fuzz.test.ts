@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '#infra/routes.ts';
+import { bearer, fixtures, login, setupAccounts } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+
+// A small seeded generator (mulberry32), so a failure can be replayed exactly.
+const random = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+
+const strings = ['', ' ', 'a', 'true', 'false', '0', '-1', '1e309', 'null', '{{foo}}', '__proto__', 'admin@immich.cloud', 'x'.repeat(300), '../../etc', '💥', '00000000-0000-4000-a000-000000000000'];
+
+const value = (next: () => number, depth = 0): unknown => {
+  const pick = Math.floor(next() * (depth > 2 ? 6 : 8));
+  switch (pick) {
+    case 0: return null;
+    case 1: return next() < 0.5;
+    case 2: return [0, -1, 1.5, 1e308, -0, 51, 52, Number.MAX_SAFE_INTEGER][Math.floor(next() * 8)];
+    case 3: case 4: return strings[Math.floor(next() * strings.length)];
+    case 5: return undefined;
+    case 6: return Array.from({ length: Math.floor(next() * 3) }, () => value(next, depth + 1));
+    default: {
+      const keys = ['email', 'password', 'name', 'newPassword', 'storageLabel', 'quotaSizeInBytes', 'memoriesEnabled', 'ffmpeg', 'crf', 'library', 'scan', 'trash', 'days', 'passwordLogin', 'enabled', '__proto__', 'constructor'];
+      return Object.fromEntries(Array.from({ length: Math.floor(next() * 5) }, () => [keys[Math.floor(next() * keys.length)], value(next, depth + 1)]));
+    }
+  }
+};
+
+beforeAll(async () => {
+  await setupAccounts();
+});
+
+describe('random input, as an admin, to every route', () => {
+  const root = join(import.meta.dirname, '..', '..');
+
+  it('never gets a 5xx, and every answer is JSON in Immich\'s error shape or a success', async () => {
+    const next = random(20261122);
+    const seen = { success: 0, validation: 0, otherClientError: 0 };
+    for (const route of routes) {
+      const { handler } = (await import(join(root, route.entry))) as { handler: Parameters<typeof invoke>[0] };
+      // A fresh session per route: logout and logoutAuthDevices end sessions on purpose.
+      const { accessToken } = await login(fixtures.admin);
+      for (let i = 0; i < 25; i++) {
+        const body = value(next);
+        const id = String(value(next) ?? 'x');
+        const reply = await invoke(handler, {
+          method: route.method === 'ANY' ? 'POST' : route.method,
+          path: route.path.replace('{id}', encodeURIComponent(id)),
+          pathParameters: route.path.includes('{id}') ? { id } : undefined,
+          query: { size: String(value(next)), key: i % 7 === 0 ? 'k' : '' },
+          headers: { ...bearer(accessToken), 'content-type': 'application/json' },
+          body: i % 5 === 0 ? '{"broken": ' : body === undefined ? undefined : JSON.stringify(body),
+        });
+        const context = `${route.operationId} #${i}: ${JSON.stringify(body)} -> ${JSON.stringify(reply.body)}`;
+        expect(reply.status, context).toBeLessThan(500);
+        if (reply.status >= 400) expect(reply.body, context).toMatchObject({ statusCode: reply.status, message: expect.anything() });
+        if (reply.status < 300) seen.success++;
+        else if (reply.status === 400 && Array.isArray(reply.body.message)) seen.validation++;
+        else seen.otherClientError++;
+      }
+    }
+    // The inputs reached every stage: successes, field validation, and other refusals.
+    expect(seen.success).toBeGreaterThan(20);
+    expect(seen.validation).toBeGreaterThan(20);
+    expect(seen.otherClientError).toBeGreaterThan(20);
+  }, 120_000);
+});
