@@ -9,10 +9,8 @@ import { hashSecret } from './crypto.ts';
 /** Who is calling: the user, and which credential they used. */
 export interface Auth {
   user: { id: string; email: string; isAdmin: boolean };
-  /** Set when the caller signed in with a session token (its SHA-256). */
+  /** Set when the caller signed in with a session token (its SHA-256); absent for an API key. */
   sessionHash?: string;
-  /** Set when the caller used an API key. */
-  apiKeyId?: string;
 }
 
 const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value) || undefined;
@@ -71,7 +69,7 @@ export const authenticate = async (event: APIGatewayProxyEventV2, access: Access
     case 'apiKey': {
       const key = await getApiKeyByHash(hashSecret(credentials.secret));
       if (!key) throw new UnauthorizedException('Invalid API key');
-      auth = { user: { id: key.userId, email: key.email, isAdmin: key.isAdmin }, apiKeyId: key.id };
+      auth = { user: { id: key.userId, email: key.email, isAdmin: key.isAdmin } };
       break;
     }
   }

@@ -32,7 +32,6 @@ export interface HandlerInput<TAuth, TBody, TParams, TQuery> {
   params: Out<TParams>;
   query: Out<TQuery>;
   event: APIGatewayProxyEventV2;
-  requestId: string;
 }
 
 /** Resolves the caller for an access level, or throws 401/403. Supplied by the auth module. */
@@ -138,15 +137,13 @@ export const createHandler = <
     });
   }
 
-  const handler = stack.handler(async (event, context) => {
-    const requestId = requestIdOf(event, context);
+  const handler = stack.handler(async (event) => {
     const input = {
       auth: event.auth as TAuth,
       body: (endpoint.body ? parseOrThrow(endpoint.body, event.parsedBody) : undefined) as Out<TBody>,
       params: (endpoint.params ? parseOrThrow(endpoint.params, event.pathParameters ?? {}) : undefined) as Out<TParams>,
       query: (endpoint.query ? parseOrThrow(endpoint.query, parseQuery(event.rawQueryString)) : undefined) as Out<TQuery>,
       event,
-      requestId,
     };
     return toResult(await fn(input), status);
   });

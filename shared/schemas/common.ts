@@ -8,8 +8,20 @@ import * as v from 'valibot';
  * Immich's order (the reverse of the DTO's decorators).
  */
 
-const isPlainObject = (input: unknown): input is Record<string, unknown> =>
+export const isPlainObject = (input: unknown): input is Record<string, unknown> =>
   typeof input === 'object' && input !== null && !Array.isArray(input);
+
+/**
+ * Gives every key of `entries` absent from the input an explicit `undefined`, so that the
+ * following `v.object` runs that field's own rules (class-validator's behaviour) instead of
+ * reporting an "invalid key". Anything but an object becomes `{}`.
+ */
+export const fillKeys = (entries: v.ObjectEntries) =>
+  v.transform((input: unknown) => {
+    const filled: Record<string, unknown> = isPlainObject(input) ? { ...input } : {};
+    for (const key of Object.keys(entries)) if (!(key in filled)) filled[key] = undefined;
+    return filled;
+  });
 
 /**
  * An object DTO. Unlike `v.object`, a missing key runs that field's own rules on `undefined`
@@ -18,12 +30,9 @@ const isPlainObject = (input: unknown): input is Record<string, unknown> =>
  */
 export const dto = <const TEntries extends v.ObjectEntries>(entries: TEntries, message = '$property must be an object') =>
   v.pipe(
-    v.custom<Record<string, unknown>>(isPlainObject, message),
-    v.transform((input) => {
-      const filled: Record<string, unknown> = { ...input };
-      for (const key of Object.keys(entries)) if (!(key in filled)) filled[key] = undefined;
-      return filled;
-    }),
+    v.unknown(),
+    v.check(isPlainObject, message),
+    fillKeys(entries),
     v.object(entries),
   );
 

@@ -1,6 +1,6 @@
 import { Cron } from 'croner';
 import * as v from 'valibot';
-import { as, booleanish, rules } from './common.ts';
+import { as, booleanish, fillKeys, isPlainObject, rules } from './common.ts';
 
 /**
  * SystemConfigDto (spec 2.8; Immich `dto/system-config.dto.ts`): every section and field
@@ -8,8 +8,6 @@ import { as, booleanish, rules } from './common.ts';
  * converts them, unknown keys stripped. Each field lists its rules in Immich's message order
  * (the reverse of its decorators).
  */
-
-const isPlainObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 
 // class-transformer's @Type(() => Number): strings go through Number(), other values stay.
 const toNumber = v.transform((x: unknown) => (typeof x === 'string' ? Number(x) : x));
@@ -50,11 +48,7 @@ const section = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
     v.unknown(),
     v.check(isPlainObject, '$property must be an object'),
     v.check((x) => x === undefined || isPlainObject(x), 'nested property $property must be either object or array'),
-    v.transform((input) => {
-      const filled: Record<string, unknown> = { ...(input as Record<string, unknown>) };
-      for (const key of Object.keys(entries)) if (!(key in filled)) filled[key] = undefined;
-      return filled;
-    }),
+    fillKeys(entries),
     v.object(entries),
   );
 
@@ -214,14 +208,6 @@ export const SystemConfigDto = v.object({
 });
 
 /** The whole body is itself required to be an object; its sections are checked as Immich does. */
-export const SystemConfigBody = v.pipe(
-  v.unknown(),
-  v.transform((input) => {
-    const filled: Record<string, unknown> = isPlainObject(input) ? { ...input } : {};
-    for (const key of Object.keys(SystemConfigDto.entries)) if (!(key in filled)) filled[key] = undefined;
-    return filled;
-  }),
-  SystemConfigDto,
-);
+export const SystemConfigBody = v.pipe(v.unknown(), fillKeys(SystemConfigDto.entries), SystemConfigDto);
 
 export type SystemConfig = v.InferOutput<typeof SystemConfigDto>;

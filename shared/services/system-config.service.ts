@@ -1,10 +1,10 @@
 import Handlebars from 'handlebars';
 import { isDeepStrictEqual } from 'node:util';
 import { configKeys } from '../domain/system-config.ts';
-import { replaceStoredConfig } from '../db/config.repository.ts';
+import { getStoredConfig, replaceStoredConfig } from '../db/config.repository.ts';
 import { BadRequestException } from '../http/errors.ts';
 import { isCron, type SystemConfig } from '../schemas/system-config.ts';
-import { clearConfigCache, defaultConfig, mergeConfig, readStoredConfig } from './config.reader.ts';
+import { clearConfigCache, defaultConfig, mergeConfig } from './config.reader.ts';
 
 // Immich renders a candidate template with a sample asset; strict mode makes unknown variables fail.
 const sampleTemplateData: Record<string, string> = {
@@ -47,7 +47,7 @@ const differences = (config: SystemConfig): Record<string, unknown> => {
  */
 export const updateConfig = async (config: SystemConfig): Promise<SystemConfig> => {
   validate(config);
-  const { version } = await readStoredConfig();
+  const { version } = await getStoredConfig();
   const stored = await replaceStoredConfig(differences(config), version);
   clearConfigCache();
   return mergeConfig(stored.overrides);
