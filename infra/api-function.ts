@@ -1,27 +1,30 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
 import { bundling } from './bundling.ts';
-import { defaultMemoryMb, kebab, type Route } from './routes.ts';
+import { defaultMemoryMb, deployedUploadLimitMb, kebab, type Route } from './routes.ts';
 
 const root = join(import.meta.dirname, '..');
 
 export interface ApiFunctionProps {
   route: Route;
   table: ITableV2;
+  originals: IBucket;
 }
 
 /**
  * One Lambda function for one route, with every house default in one place: Node 24 on arm64,
  * ESM bundle (AWS SDK included, so its version is ours), its own log group with a retention, and
- * exactly the table access its route row declares.
+ * exactly the table and originals-bucket access its route row declares.
  */
 export class ApiFunction extends NodejsFunction {
-  constructor(scope: Construct, id: string, { route, table }: ApiFunctionProps) {
+  constructor(scope: Construct, id: string, { route, table, originals }: ApiFunctionProps) {
     const name = kebab(route.operationId);
     super(scope, id, {
       entry: join(root, route.entry),
@@ -31,7 +34,10 @@ export class ApiFunction extends NodejsFunction {
       memorySize: route.memory ?? defaultMemoryMb,
       timeout: Duration.seconds(29),
       description: `Immich API ${route.operationId} (${route.method} ${route.path})`,
-      environment: route.data === 'none' ? {} : { TABLE_NAME: table.tableName },
+      environment: {
+        ...(route.data === 'none' ? {} : { TABLE_NAME: table.tableName }),
+        ...(route.store ? { ORIGINALS_BUCKET: originals.bucketName, MAX_UPLOAD_MB: String(deployedUploadLimitMb) } : {}),
+      },
       depsLockFilePath: join(root, 'package-lock.json'),
       projectRoot: root,
       logGroup: new LogGroup(scope, `${id}Logs`, {
@@ -55,5 +61,13 @@ export class ApiFunction extends NodejsFunction {
     this.node.addMetadata('route', `${route.method} ${route.path} (${name})`);
     if (route.data === 'read') table.grantReadData(this);
     if (route.data === 'write') table.grantReadWriteData(this);
+    if (route.store === 'read') originals.grantRead(this);
+    // Put, and delete (of the exact version it wrote) when recording the upload fails.
+    if (route.store === 'write') {
+      originals.grantRead(this);
+      originals.grantPut(this);
+      originals.grantDelete(this);
+      this.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObjectVersion'], resources: [originals.arnForObjects('*')] }));
+    }
   }
 }

@@ -15,12 +15,16 @@ export interface Route {
   entry: string;
   /** What the function may do to the table; the stack grants exactly this. */
   data: 'none' | 'read' | 'write';
+  /** What the function may do to the originals store (the S3 bucket); none when absent. */
+  store?: 'read' | 'write';
   /** Lambda memory in MB; password hashing (argon2id, 19 MiB) and CPU want more. */
   memory?: number;
 }
 
 // argon2id wants 19 MiB per hash, and Lambda gives CPU in proportion to memory.
 const hashing = 1024;
+// An upload holds the file (up to the request limit) a few times over and reads its metadata.
+const media = 1024;
 
 export const routes: readonly Route[] = [
   { operationId: 'pingServer', method: 'GET', path: '/api/server-info/ping', entry: 'functions/server-info/ping-server.ts', data: 'none' },
@@ -45,10 +49,23 @@ export const routes: readonly Route[] = [
   { operationId: 'getConfigDefaults', method: 'GET', path: '/api/system-config/defaults', entry: 'functions/system-config/get-config-defaults.ts', data: 'read' },
   { operationId: 'updateConfig', method: 'PUT', path: '/api/system-config', entry: 'functions/system-config/update-config.ts', data: 'write' },
   { operationId: 'getStorageTemplateOptions', method: 'GET', path: '/api/system-config/storage-template-options', entry: 'functions/system-config/get-storage-template-options.ts', data: 'read' },
+  { operationId: 'uploadFile', method: 'POST', path: '/api/asset/upload', entry: 'functions/asset/upload-file.ts', data: 'write', store: 'write', memory: media },
+  { operationId: 'checkBulkUpload', method: 'POST', path: '/api/asset/bulk-upload-check', entry: 'functions/asset/check-bulk-upload.ts', data: 'read' },
+  { operationId: 'getAssetInfo', method: 'GET', path: '/api/asset/{id}', entry: 'functions/asset/get-asset-info.ts', data: 'read' },
+  { operationId: 'getAllPeople', method: 'GET', path: '/api/person', entry: 'functions/person/get-all-people.ts', data: 'read' },
+  { operationId: 'getPerson', method: 'GET', path: '/api/person/{id}', entry: 'functions/person/get-person.ts', data: 'read' },
+  { operationId: 'updatePerson', method: 'PUT', path: '/api/person/{id}', entry: 'functions/person/update-person.ts', data: 'write' },
   { operationId: 'notFound', method: 'ANY', path: '$default', entry: 'functions/system/not-found.ts', data: 'none' },
 ];
 
 export const defaultMemoryMb = 512;
+
+/**
+ * Largest upload body when deployed. Lambda accepts a 6 MB (6,291,456-byte) request payload, and
+ * API Gateway passes a binary body base64-encoded (4/3 of its size) inside a JSON event with the
+ * headers, so 4.5 MB of body is what reliably fits. Larger requests get a 413 naming this limit.
+ */
+export const deployedUploadLimitMb = 4.5;
 
 /** `pingServer` → `ping-server`: the name used for the Lambda function's id and log group. */
 export const kebab = (operationId: string): string => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -2,6 +2,7 @@ import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { table as tableDefinition } from '#shared/db/table.ts';
 import { ApiFunction } from './api-function.ts';
@@ -9,9 +10,10 @@ import { routes, type Route } from './routes.ts';
 
 const pascal = (operationId: string): string => operationId.charAt(0).toUpperCase() + operationId.slice(1);
 
-/** The whole deployment: one table, one HTTP API, one function per row of the route table. */
+/** The whole deployment: one table, one originals bucket, one HTTP API, one function per row of the route table. */
 export class ImmichStack extends Stack {
   readonly table: TableV2;
+  readonly originals: Bucket;
   readonly api: HttpApi;
 
   constructor(scope: Construct, id: string, props: StackProps & { routes?: readonly Route[] } = {}) {
@@ -32,11 +34,21 @@ export class ImmichStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    // The originals: private, encrypted, versioned, and like the table kept when the stack goes.
+    this.originals = new Bucket(this, 'Originals', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
     this.api = new HttpApi(this, 'Api', { description: 'Immich v1.100-compatible media library API' });
 
     for (const route of props.routes ?? routes) {
       const id = pascal(route.operationId);
-      const fn = new ApiFunction(this, id, { route, table: this.table });
+      const fn = new ApiFunction(this, id, { route, table: this.table, originals: this.originals });
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
       if (route.path === '$default') {
         this.api.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration });
@@ -48,5 +60,6 @@ export class ImmichStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/api`, description: 'Point Immich clients here' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
+    new CfnOutput(this, 'OriginalsBucket', { value: this.originals.bucketName });
   }
 }

@@ -26,10 +26,33 @@ export const keys = {
   userApiKey: (userId: string, apiKeyId: string): Key => ({ pk: `USER#${userId}`, sk: `APIKEY#${apiKeyId}` }),
   /** The system configuration: one item holding the differences from the defaults. */
   config: (): Key => ({ pk: 'CONFIG', sk: 'CONFIG' }),
+  /** An asset. Its partition also holds the asset's faces. */
+  asset: (assetId: string): Key => ({ pk: `ASSET#${assetId}`, sk: 'ASSET' }),
+  /** One face on an asset (a named XMP face region), in the asset's partition. */
+  assetFace: (assetId: string, faceId: string): Key => ({ pk: `ASSET#${assetId}`, sk: `FACE#${faceId}` }),
+  /** Uniqueness of a file per owner: SHA-1 (hex) → assetId. Bulk upload checks read these. */
+  checksum: (ownerId: string, sha1Hex: string): Key => ({ pk: `CHECKSUM#${ownerId}#${sha1Hex}`, sk: 'CHECKSUM' }),
+  /** A person, under its owner: reading it by the caller's id is also the access check. */
+  person: (ownerId: string, personId: string): Key => ({ pk: `USER#${ownerId}`, sk: `PERSON#${personId}` }),
+  /** Uniqueness of a person's name per owner (case-insensitive), by hash of the folded name → personId. */
+  personName: (ownerId: string, nameHash: string): Key => ({ pk: `USER#${ownerId}`, sk: `PERSONNAME#${nameHash}` }),
+} as const;
+
+/** Secondary-index keys: an owner's timeline (gsi1) and a person's faces (gsi2). */
+export const indexKeys = {
+  /** gsi1: an owner's assets ordered by fileCreatedAt (ties by id). */
+  timeline: (ownerId: string, fileCreatedAt: string, assetId: string) => ({ gsi1pk: `TIMELINE#${ownerId}`, gsi1sk: `${fileCreatedAt}#${assetId}` }),
+  /** gsi2: a person's faces, ordered by their asset's fileCreatedAt. */
+  personFaces: (personId: string, fileCreatedAt: string, assetId: string, faceId: string) => ({
+    gsi2pk: `PERSON#${personId}`,
+    gsi2sk: `${fileCreatedAt}#${assetId}#${faceId}`,
+  }),
 } as const;
 
 /** Prefixes of the sort keys queried with begins_with. */
 export const prefixes = {
   userSessions: 'SESSION#',
   userApiKeys: 'APIKEY#',
+  userPeople: 'PERSON#',
+  assetFaces: 'FACE#',
 } as const;

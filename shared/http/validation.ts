@@ -11,7 +11,8 @@ import { BadRequestException } from './errors.ts';
 export const formatIssue = (issue: v.BaseIssue<unknown>): string => {
   const keys = (issue.path ?? [])
     .map((item) => item.key)
-    .filter((key): key is string => typeof key === 'string');
+    // Array items are named by their index, as Nest does: `assets.0.checksum should not be empty`.
+    .flatMap((key) => (typeof key === 'string' ? [key] : typeof key === 'number' ? [String(key)] : []));
   const property = keys.at(-1) ?? 'value';
   const parents = keys.slice(0, -1);
   const message = issue.message.replaceAll('$property', property);

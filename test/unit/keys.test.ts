@@ -29,6 +29,11 @@ const built: Record<string, Key> = {
   apiKey: keys.apiKey('<keyHash>'),
   userApiKey: keys.userApiKey('<userId>', '<apiKeyId>'),
   config: keys.config(),
+  asset: keys.asset('<assetId>'),
+  face: keys.assetFace('<assetId>', '<faceId>'),
+  checksum: keys.checksum('<ownerId>', '<sha1Hex>'),
+  person: keys.person('<ownerId>', '<personId>'),
+  personName: keys.personName('<ownerId>', '<nameHash>'),
 };
 
 describe('docs/data-model.md', () => {

@@ -1,0 +1,6 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { PersonUpdateDto } from '#shared/schemas/person.ts';
+import { updatePerson } from '#shared/services/person.service.ts';
+
+export const handler = httpHandler({ access: 'user', params: IdParams, body: PersonUpdateDto }, ({ auth, params, body }) => updatePerson(auth, params.id, body));

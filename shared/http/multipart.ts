@@ -1,0 +1,103 @@
+import busboy from 'busboy';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { BadRequestException, PayloadTooLargeException } from './errors.ts';
+
+export interface UploadedFile {
+  field: string;
+  /** The client's file name, as sent (Immich keeps it as `originalFileName`). */
+  fileName: string;
+  mimeType: string;
+  data: Buffer;
+}
+
+export interface MultipartForm {
+  fields: Record<string, string>;
+  files: Record<string, UploadedFile>;
+}
+
+export interface MultipartOptions {
+  /** The file fields accepted, at most one file each (multer's `fields([{ name, maxCount: 1 }])`). */
+  fileFields: readonly string[];
+  /** Largest accepted request body, in bytes; larger is a 413 that names the limit. */
+  maxBytes: number;
+  /** Called as each file starts, before its bytes are read; throws to refuse it (e.g. its type). */
+  accept?: (field: string, fileName: string) => void;
+}
+
+const megabytes = (bytes: number): string => `${Number((bytes / 1024 / 1024).toFixed(2))} MB`;
+
+export const tooLarge = (maxBytes: number): PayloadTooLargeException =>
+  new PayloadTooLargeException(`Request body is larger than the upload limit of ${megabytes(maxBytes)}`);
+
+/** The raw request body, whether API Gateway passed it as text or base64. */
+export const bodyBytes = (event: APIGatewayProxyEventV2): Buffer =>
+  event.body === undefined || event.body === null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+
+/**
+ * Parses a multipart/form-data body with busboy, with Immich's (multer's) rules: only the listed
+ * file fields, one file each; text fields as strings. A body that is not multipart has no fields
+ * and no files (Express leaves it unparsed), so the caller reports what is missing. Broken
+ * multipart is a 400 with busboy's reason; an oversize body is a 413.
+ */
+export const parseMultipart = (event: APIGatewayProxyEventV2, options: MultipartOptions): Promise<MultipartForm> => {
+  const contentType = event.headers['content-type'] ?? '';
+  const declared = Number(event.headers['content-length']);
+  if (Number.isFinite(declared) && declared > options.maxBytes) return Promise.reject(tooLarge(options.maxBytes));
+  const body = bodyBytes(event);
+  if (body.length > options.maxBytes) return Promise.reject(tooLarge(options.maxBytes));
+  if (!/^multipart\/form-data/i.test(contentType)) return Promise.resolve({ fields: {}, files: {} });
+
+  return new Promise((resolve, reject) => {
+    const form: MultipartForm = { fields: {}, files: {} };
+    let failure: Error | undefined;
+    const fail = (error: Error): void => {
+      failure ??= error;
+    };
+
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        limits: { files: options.fileFields.length, fields: 100, fieldSize: 1024 * 1024, parts: 200, fileSize: options.maxBytes },
+      });
+    } catch (error) {
+      reject(new BadRequestException(error instanceof Error ? error.message : 'Malformed multipart body'));
+      return;
+    }
+
+    parser.on('file', (field, stream, info) => {
+      const chunks: Buffer[] = [];
+      try {
+        if (!options.fileFields.includes(field) || form.files[field]) throw new BadRequestException(`Unexpected field - ${field}`);
+        options.accept?.(field, info.filename ?? '');
+      } catch (error) {
+        fail(error as Error);
+        stream.resume();
+        return;
+      }
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('error', (error: Error) => fail(new BadRequestException(error.message)));
+      stream.on('limit', () => fail(tooLarge(options.maxBytes)));
+      stream.on('end', () => {
+        form.files[field] = { field, fileName: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) };
+      });
+    });
+    parser.on('field', (name, value) => {
+      // Express/multer keep the last of repeated text fields' values... as an array; Immich's DTOs
+      // then reject it as "must be a string". Keep the first, which is what a client means.
+      if (!(name in form.fields)) form.fields[name] = value;
+    });
+    parser.on('filesLimit', () => fail(new BadRequestException('Too many files')));
+    parser.on('fieldsLimit', () => fail(new BadRequestException('Too many fields')));
+    parser.on('partsLimit', () => fail(new BadRequestException('Too many parts')));
+    parser.on('error', (error: Error) => reject(failure ?? new BadRequestException(error.message)));
+    parser.on('close', () => (failure ? reject(failure) : resolve(form)));
+    try {
+      parser.end(body);
+    } catch (error) {
+      // busboy throws (as well as emitting) for a body that ends mid-form.
+      reject(failure ?? new BadRequestException(error instanceof Error ? error.message : 'Malformed multipart body'));
+    }
+  });
+};
+

@@ -1,0 +1,102 @@
+import type { AssetRecord, FaceRecord } from '../db/asset.repository.ts';
+import type { PersonRecord } from '../db/person.repository.ts';
+import type { UserRecord } from '../db/user.repository.ts';
+import type { ExifInfo } from '../media/metadata.ts';
+import type { UserResponse } from '../schemas/user.ts';
+import { peopleWithFaces, type PersonWithFacesResponseDto } from './person.mapper.ts';
+import { mapUser } from './user.mapper.ts';
+
+export type ExifResponseDto = ExifInfo;
+
+/** AssetResponseDto (spec 2.2), keys in Immich's order. */
+export interface AssetResponseDto {
+  id: string;
+  deviceAssetId: string;
+  ownerId: string;
+  owner?: UserResponse;
+  deviceId: string;
+  libraryId: string;
+  type: AssetRecord['type'];
+  originalPath: string;
+  originalFileName: string;
+  resized: boolean;
+  thumbhash: string | null;
+  fileCreatedAt: string;
+  fileModifiedAt: string;
+  localDateTime: string;
+  updatedAt: string;
+  isFavorite: boolean;
+  isArchived: boolean;
+  isTrashed: boolean;
+  duration: string;
+  exifInfo?: ExifResponseDto;
+  livePhotoVideoId: string | null;
+  tags?: unknown[];
+  people: PersonWithFacesResponseDto[];
+  checksum: string;
+  stackCount: number | null;
+  isExternal: boolean;
+  isOffline: boolean;
+  isReadOnly: boolean;
+  hasMetadata: boolean;
+}
+
+export interface MapAssetOptions {
+  /** The caller: only the owner sees the real isFavorite / isArchived (Immich's rule). */
+  callerId?: string;
+  withExif?: boolean;
+  owner?: UserRecord;
+  faces?: readonly FaceRecord[];
+  people?: ReadonlyMap<string, PersonRecord>;
+  /** Loaded tags (GET /asset/:id loads them; none exist here yet, so `[]`). */
+  withTags?: boolean;
+}
+
+const exifKeys: readonly (keyof ExifInfo)[] = [
+  'make', 'model', 'exifImageWidth', 'exifImageHeight', 'fileSizeInByte', 'orientation', 'dateTimeOriginal', 'modifyDate',
+  'timeZone', 'lensModel', 'fNumber', 'focalLength', 'iso', 'exposureTime', 'latitude', 'longitude', 'city', 'state',
+  'country', 'description', 'projectionType',
+];
+
+/** ExifResponseDto: every key, null where unknown, in Immich's order. */
+export const mapExif = (exif: Partial<ExifInfo>): ExifResponseDto =>
+  Object.fromEntries(exifKeys.map((key) => [key, exif[key] ?? null])) as unknown as ExifResponseDto;
+
+/** SHA-1 hex (stored) → base64 (28 characters, as Immich sends). */
+export const checksumBase64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
+
+/** The one way an asset leaves the API (Immich's `mapAsset`); undefined fields are left out of the JSON. */
+export const mapAsset = (asset: AssetRecord, options: MapAssetOptions = {}): AssetResponseDto => {
+  const isOwner = options.callerId !== undefined && options.callerId === asset.ownerId;
+  return {
+    id: asset.id,
+    deviceAssetId: asset.deviceAssetId,
+    ownerId: asset.ownerId,
+    ...(options.owner ? { owner: mapUser(options.owner) } : {}),
+    deviceId: asset.deviceId,
+    libraryId: asset.libraryId,
+    type: asset.type,
+    originalPath: asset.originalPath,
+    originalFileName: asset.originalFileName,
+    resized: Boolean(asset.resizePath),
+    thumbhash: asset.thumbhash,
+    fileCreatedAt: asset.fileCreatedAt,
+    fileModifiedAt: asset.fileModifiedAt,
+    localDateTime: asset.localDateTime,
+    updatedAt: asset.updatedAt,
+    isFavorite: isOwner ? asset.isFavorite : false,
+    isArchived: isOwner ? asset.isArchived : false,
+    isTrashed: asset.deletedAt !== null,
+    duration: asset.duration ?? '0:00:00.00000',
+    ...(options.withExif ? { exifInfo: mapExif(asset.exif) } : {}),
+    livePhotoVideoId: asset.livePhotoVideoId,
+    ...(options.withTags ? { tags: [] } : {}),
+    people: options.faces && options.people ? peopleWithFaces(options.faces, options.people) : [],
+    checksum: checksumBase64(asset.checksum),
+    stackCount: null,
+    isExternal: asset.isExternal,
+    isOffline: asset.isOffline,
+    isReadOnly: asset.isReadOnly,
+    hasMetadata: true,
+  };
+};

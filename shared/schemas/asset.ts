@@ -1,0 +1,79 @@
+import * as v from 'valibot';
+import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
+
+/**
+ * validator.js `isISO8601` (class-validator's `isDateString`): calendar, week and ordinal dates,
+ * optional time with fractions and an offset.
+ */
+const iso8601 =
+  /^([+-]?\d{4}(?!\d{2}\b))((-?)((0[1-9]|1[0-2])(\3([12]\d|0[1-9]|3[01]))?|W([0-4]\d|5[0-3])(-?[1-7])?|(00[1-9]|0[1-9]\d|[12]\d{2}|3([0-5]\d|6[1-6])))([T\s]((([01]\d|2[0-3])((:?)[0-5]\d)?|24:?00)([.,]\d+(?!:))?)?(\17[0-5]\d([.,]\d+)?)?([zZ]|([+-])([01]\d|2[0-3]):?([0-5]\d)?)?)?)?$/;
+
+export const isDateString = (value: unknown): value is string => typeof value === 'string' && iso8601.test(value);
+
+/**
+ * `@ValidateDate()`: a date string becomes a Date, then IsDate and IsNotEmpty run. (A present value
+ * that is not a date string stops the whole request first: see `dateStringErrors`.)
+ */
+const validateDate = () =>
+  v.pipe(
+    v.unknown(),
+    v.transform((x: unknown) => (isDateString(x) ? new Date(x) : x)),
+    v.check((x: unknown) => x instanceof Date && !Number.isNaN(x.getTime()), '$property must be a Date instance'),
+    rules.isNotEmpty,
+    as<Date>(),
+  );
+
+const dateFields = ['fileCreatedAt', 'fileModifiedAt'];
+
+/**
+ * Immich converts date fields while it transforms the body, before validating, and throws
+ * `<field> must be a date string` (a single string, not a list) for the first bad one, in the
+ * order the client sent the fields.
+ */
+export const dateStringError = (fields: Record<string, unknown>): string | undefined => {
+  const bad = Object.keys(fields).find((key) => dateFields.includes(key) && fields[key] !== undefined && !isDateString(fields[key]));
+  return bad === undefined ? undefined : `${bad} must be a date string`;
+};
+
+/** The text fields of POST /asset/upload (`CreateAssetDto`); the files are checked before these. */
+export const CreateAssetDto = dto({
+  // `@IsNotEmpty() @IsString()`: messages in class-validator's order (the decorators reversed).
+  deviceAssetId: v.pipe(v.unknown(), rules.isString, rules.isNotEmpty, as<string>()),
+  deviceId: v.pipe(v.unknown(), rules.isString, rules.isNotEmpty, as<string>()),
+  fileCreatedAt: validateDate(),
+  fileModifiedAt: validateDate(),
+  duration: optional(v.pipe(v.unknown(), rules.isString, as<string>())),
+  libraryId: optional(uuid()),
+  isFavorite: optional(booleanish()),
+  isArchived: optional(booleanish()),
+  isVisible: optional(booleanish()),
+  isOffline: optional(booleanish()),
+  isReadOnly: optional(booleanish()),
+});
+export type CreateAssetInput = v.InferOutput<typeof CreateAssetDto>;
+
+const BulkUploadCheckItem = dto({
+  id: v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>()),
+  checksum: v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>()),
+});
+
+export const AssetBulkUploadCheckDto = dto({
+  assets: v.pipe(
+    v.unknown(),
+    v.check((x: unknown) => Array.isArray(x), '$property must be an array'),
+    as<unknown[]>(),
+    v.array(v.pipe(v.unknown(), v.check((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'nested property $property must be either object or array'), BulkUploadCheckItem)),
+  ),
+});
+
+export interface AssetBulkUploadCheckResult {
+  id: string;
+  action: 'accept' | 'reject';
+  reason?: 'duplicate' | 'unsupported-format';
+  assetId?: string;
+}
+
+export interface AssetFileUploadResponseDto {
+  id: string;
+  duplicate: boolean;
+}

@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { assertSafeKey, type OriginalsStore, type StoredObject } from './originals.ts';
+
+/** Originals in a folder (npm start, tests). Writes go to a temporary name first, so a reader never sees half a file. */
+export class FileStore implements OriginalsStore {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = root;
+  }
+
+  private path(key: string): string {
+    assertSafeKey(key);
+    return join(this.root, ...key.split('/'));
+  }
+
+  async put(key: string, body: Buffer): Promise<StoredObject> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true });
+    const temporary = `${path}.${randomUUID()}.partial`;
+    try {
+      await writeFile(temporary, body, { flag: 'wx' });
+      await rename(temporary, path);
+      return { key };
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    try {
+      return await readFile(this.path(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async delete(objects: readonly StoredObject[]): Promise<void> {
+    await Promise.all(objects.map(({ key }) => rm(this.path(key), { force: true })));
+  }
+}

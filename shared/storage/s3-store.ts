@@ -1,0 +1,51 @@
+import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { assertSafeKey, type OriginalsStore, type StoredObject } from './originals.ts';
+
+/**
+ * Originals in an S3 bucket (deployed; the stack makes it private, encrypted and versioned). The
+ * SDK finds the bucket's endpoint itself; `AWS_ENDPOINT_URL_S3` points it at an S3-compatible
+ * server instead (tests), which usually wants path-style addressing (`S3_FORCE_PATH_STYLE=true`).
+ */
+export class S3Store implements OriginalsStore {
+  private readonly client: S3Client;
+  readonly bucket: string;
+
+  constructor(bucket: string) {
+    this.bucket = bucket;
+    this.client = new S3Client({
+      forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+      // PutObject of a Buffer needs no trailing checksum; S3 checks Content-Length and stores it encrypted.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  async put(key: string, body: Buffer, contentType: string): Promise<StoredObject> {
+    assertSafeKey(key);
+    const result = await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+    return result.VersionId ? { key, version: result.VersionId } : { key };
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    assertSafeKey(key);
+    try {
+      const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return result.Body ? Buffer.from(await result.Body.transformToByteArray()) : undefined;
+    } catch (error) {
+      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw error;
+    }
+  }
+
+  async delete(objects: readonly StoredObject[]): Promise<void> {
+    // One DeleteObject per object: an upload has at most two (original and sidecar), and unlike
+    // DeleteObjects it needs no Content-MD5. Deleting the exact version leaves no delete marker
+    // and no noncurrent copy behind in the versioned bucket.
+    await Promise.all(
+      objects.map(({ key, version }) => {
+        assertSafeKey(key);
+        return this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key, ...(version ? { VersionId: version } : {}) }));
+      }),
+    );
+  }
+}

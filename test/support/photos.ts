@@ -1,0 +1,310 @@
+/**
+ * Test photos built from scratch: a real, decodable JPEG (jpeg-js) with the metadata segments a
+ * camera and a photo manager write — EXIF (TIFF IFDs: camera, exposure, dates, GPS), XMP (location,
+ * projection, MWG and Microsoft face regions) and IPTC (location) — plus standalone XMP sidecars.
+ * Every value is chosen by the test, so a test can compare what the API reports with what it wrote.
+ */
+import jpeg from 'jpeg-js';
+
+export interface FaceRegion {
+  name?: string;
+  /** Normalised, top-left based (the test's view); each writer converts to its own convention. */
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** MWG region type; default `Face`. */
+  type?: string;
+}
+
+export interface PhotoSpec {
+  width?: number;
+  height?: number;
+  /** RGB of the whole picture. */
+  color?: [number, number, number];
+  /** Random pixels instead of one colour: a file that barely compresses (size tests). */
+  noise?: boolean;
+  /** Written as a JPEG comment; defaults to a counter, so every generated file is distinct. */
+  comment?: string;
+  make?: string;
+  model?: string;
+  lensModel?: string;
+  /** Seconds, e.g. 0.004 for 1/250. */
+  exposureTime?: number;
+  fNumber?: number;
+  focalLength?: number;
+  iso?: number;
+  orientation?: number;
+  description?: string;
+  /** EXIF wall-clock form `YYYY:MM:DD HH:mm:ss`. */
+  dateTimeOriginal?: string;
+  /** `+02:00` style. */
+  offsetTimeOriginal?: string;
+  modifyDate?: string;
+  latitude?: number;
+  longitude?: number;
+  /** Written to XMP (photoshop:City...) unless `iptcLocation` is set. */
+  city?: string;
+  state?: string;
+  country?: string;
+  iptcLocation?: boolean;
+  projectionType?: string;
+  /** MWG regions (mwg-rs), with AppliedToDimensions = the image size. */
+  mwgFaces?: FaceRegion[];
+  /** Microsoft Photo regions (MP:RegionInfo). */
+  microsoftFaces?: FaceRegion[];
+}
+
+// --- TIFF / EXIF -------------------------------------------------------------------------------
+
+type Entry = { tag: number; type: 2 | 3 | 4 | 5; values: number[] | string };
+
+const typeSize = { 2: 1, 3: 2, 4: 4, 5: 8 } as const;
+
+const rational = (value: number): [number, number] => {
+  const denominator = 10_000;
+  return [Math.round(value * denominator), denominator];
+};
+
+/** One IFD at `offset` (from the TIFF header), big-endian; returns its bytes. */
+const writeIfd = (entries: Entry[], offset: number): Buffer => {
+  const sorted = [...entries].sort((a, b) => a.tag - b.tag);
+  const headerSize = 2 + sorted.length * 12 + 4;
+  const table = Buffer.alloc(headerSize);
+  const data: Buffer[] = [];
+  let dataOffset = offset + headerSize;
+  table.writeUInt16BE(sorted.length, 0);
+  sorted.forEach((entry, index) => {
+    const at = 2 + index * 12;
+    let payload: Buffer;
+    let count: number;
+    if (entry.type === 2) {
+      payload = Buffer.from(`${String(entry.values)}\0`, 'latin1');
+      count = payload.length;
+    } else {
+      const values = entry.values as number[];
+      count = entry.type === 5 ? values.length / 2 : values.length;
+      payload = Buffer.alloc(values.length * (entry.type === 5 ? 4 : typeSize[entry.type]));
+      values.forEach((value, i) => {
+        if (entry.type === 3) payload.writeUInt16BE(value, i * 2);
+        else payload.writeUInt32BE(value, i * 4);
+      });
+    }
+    table.writeUInt16BE(entry.tag, at);
+    table.writeUInt16BE(entry.type, at + 2);
+    table.writeUInt32BE(count, at + 4);
+    if (payload.length <= 4) payload.copy(table, at + 8);
+    else {
+      table.writeUInt32BE(dataOffset, at + 8);
+      const padded = payload.length % 2 ? Buffer.concat([payload, Buffer.alloc(1)]) : payload;
+      data.push(padded);
+      dataOffset += padded.length;
+    }
+  });
+  return Buffer.concat([table, ...data]);
+};
+
+const exifSegment = (spec: PhotoSpec, width: number, height: number): Buffer | undefined => {
+  const ifd0: Entry[] = [];
+  const exif: Entry[] = [];
+  const gps: Entry[] = [];
+  if (spec.make) ifd0.push({ tag: 0x010f, type: 2, values: spec.make });
+  if (spec.model) ifd0.push({ tag: 0x0110, type: 2, values: spec.model });
+  if (spec.description) ifd0.push({ tag: 0x010e, type: 2, values: spec.description });
+  if (spec.orientation) ifd0.push({ tag: 0x0112, type: 3, values: [spec.orientation] });
+  if (spec.modifyDate) ifd0.push({ tag: 0x0132, type: 2, values: spec.modifyDate });
+  if (spec.exposureTime) exif.push({ tag: 0x829a, type: 5, values: rational(spec.exposureTime) });
+  if (spec.fNumber) exif.push({ tag: 0x829d, type: 5, values: rational(spec.fNumber) });
+  if (spec.iso) exif.push({ tag: 0x8827, type: 3, values: [spec.iso] });
+  if (spec.dateTimeOriginal) exif.push({ tag: 0x9003, type: 2, values: spec.dateTimeOriginal });
+  if (spec.offsetTimeOriginal) exif.push({ tag: 0x9011, type: 2, values: spec.offsetTimeOriginal });
+  if (spec.focalLength) exif.push({ tag: 0x920a, type: 5, values: rational(spec.focalLength) });
+  if (spec.lensModel) exif.push({ tag: 0xa434, type: 2, values: spec.lensModel });
+  if (exif.length > 0) {
+    exif.push({ tag: 0xa002, type: 4, values: [width] }, { tag: 0xa003, type: 4, values: [height] });
+  }
+  if (spec.latitude !== undefined && spec.longitude !== undefined) {
+    const dms = (value: number): number[] => {
+      const abs = Math.abs(value);
+      const degrees = Math.floor(abs);
+      const minutes = Math.floor((abs - degrees) * 60);
+      const seconds = (abs - degrees - minutes / 60) * 3600;
+      return [degrees, 1, minutes, 1, ...rational(seconds)];
+    };
+    gps.push(
+      { tag: 0x0001, type: 2, values: spec.latitude < 0 ? 'S' : 'N' },
+      { tag: 0x0002, type: 5, values: dms(spec.latitude) },
+      { tag: 0x0003, type: 2, values: spec.longitude < 0 ? 'W' : 'E' },
+      { tag: 0x0004, type: 5, values: dms(spec.longitude) },
+    );
+  }
+  if (ifd0.length + exif.length + gps.length === 0) return undefined;
+
+  // Pointers are placeholders first, so IFD0's size (and so every later offset) is known.
+  const pointers: Entry[] = [];
+  if (exif.length) pointers.push({ tag: 0x8769, type: 4, values: [0] });
+  if (gps.length) pointers.push({ tag: 0x8825, type: 4, values: [0] });
+  const ifd0Size = writeIfd([...ifd0, ...pointers], 8).length;
+  const exifOffset = 8 + ifd0Size;
+  const exifIfd = exif.length ? writeIfd(exif, exifOffset) : Buffer.alloc(0);
+  const gpsOffset = exifOffset + exifIfd.length;
+  const gpsIfd = gps.length ? writeIfd(gps, gpsOffset) : Buffer.alloc(0);
+  for (const pointer of pointers) pointer.values = [pointer.tag === 0x8769 ? exifOffset : gpsOffset];
+  const tiffHeader = Buffer.from([0x4d, 0x4d, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x08]);
+  const tiff = Buffer.concat([tiffHeader, writeIfd([...ifd0, ...pointers], 8), exifIfd, gpsIfd]);
+  return Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+};
+
+// --- XMP ---------------------------------------------------------------------------------------
+
+const escapeXml = (text: string): string =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+const round = (value: number): string => String(Math.round(value * 1e6) / 1e6);
+
+/** An XMP packet (the body of an APP1 XMP segment or of a sidecar file). */
+export const xmpPacket = (spec: PhotoSpec, sidecar: boolean): string => {
+  const width = spec.width ?? 64;
+  const height = spec.height ?? 48;
+  const attributes: string[] = [];
+  const children: string[] = [];
+  if (spec.city && !spec.iptcLocation) attributes.push(`photoshop:City="${escapeXml(spec.city)}"`);
+  if (spec.state && !spec.iptcLocation) attributes.push(`photoshop:State="${escapeXml(spec.state)}"`);
+  if (spec.country && !spec.iptcLocation) attributes.push(`photoshop:Country="${escapeXml(spec.country)}"`);
+  if (spec.projectionType) attributes.push(`GPano:ProjectionType="${escapeXml(spec.projectionType)}"`);
+  if (spec.mwgFaces?.length) {
+    const regions = spec.mwgFaces
+      .map(
+        (face) => `
+       <rdf:li rdf:parseType="Resource">
+        <mwg-rs:Area stArea:x="${round(face.x + face.w / 2)}" stArea:y="${round(face.y + face.h / 2)}" stArea:w="${round(face.w)}" stArea:h="${round(face.h)}" stArea:unit="normalized"/>
+        <mwg-rs:Type>${face.type ?? 'Face'}</mwg-rs:Type>${face.name === undefined ? '' : `
+        <mwg-rs:Name>${escapeXml(face.name)}</mwg-rs:Name>`}
+       </rdf:li>`,
+      )
+      .join('');
+    children.push(`
+   <mwg-rs:Regions rdf:parseType="Resource">
+    <mwg-rs:AppliedToDimensions stDim:w="${width}" stDim:h="${height}" stDim:unit="pixel"/>
+    <mwg-rs:RegionList>
+     <rdf:Bag>${regions}
+     </rdf:Bag>
+    </mwg-rs:RegionList>
+   </mwg-rs:Regions>`);
+  }
+  if (spec.microsoftFaces?.length) {
+    const regions = spec.microsoftFaces
+      .map(
+        (face) => `
+       <rdf:li MPReg:Rectangle="${round(face.x)}, ${round(face.y)}, ${round(face.w)}, ${round(face.h)}"${face.name === undefined ? '' : ` MPReg:PersonDisplayName="${escapeXml(face.name)}"`}/>`,
+      )
+      .join('');
+    children.push(`
+   <MP:RegionInfo rdf:parseType="Resource">
+    <MPRI:Regions>
+     <rdf:Bag>${regions}
+     </rdf:Bag>
+    </MPRI:Regions>
+   </MP:RegionInfo>`);
+  }
+  if (sidecar && spec.description) {
+    // A sidecar-style description (dc:description is a language alternative).
+    children.push(`
+   <dc:description><rdf:Alt><rdf:li xml:lang="x-default">${escapeXml(spec.description)}</rdf:li></rdf:Alt></dc:description>`);
+  }
+  if (sidecar && spec.dateTimeOriginal) {
+    // Sidecars carry the date as XMP (photo managers write exif:DateTimeOriginal in ISO form).
+    const iso = spec.dateTimeOriginal.replace(/^(\d{4}):(\d{2}):(\d{2}) /, '$1-$2-$3T') + (spec.offsetTimeOriginal ?? '');
+    attributes.push(`exif:DateTimeOriginal="${iso}"`);
+  }
+  return `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about=""
+    xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/"
+    xmlns:GPano="http://ns.google.com/photos/1.0/panorama/"
+    xmlns:exif="http://ns.adobe.com/exif/1.0/"
+    xmlns:dc="http://purl.org/dc/elements/1.1/"
+    xmlns:mwg-rs="http://www.metadataworkinggroup.com/schemas/regions/"
+    xmlns:stArea="http://ns.adobe.com/xmp/sType/Area#"
+    xmlns:stDim="http://ns.adobe.com/xap/1.0/sType/Dimensions#"
+    xmlns:MP="http://ns.microsoft.com/photo/1.2/"
+    xmlns:MPRI="http://ns.microsoft.com/photo/1.2/t/RegionInfo#"
+    xmlns:MPReg="http://ns.microsoft.com/photo/1.2/t/Region#"${attributes.length ? `\n    ${attributes.join('\n    ')}` : ''}>${children.join('')}
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="w"?>`;
+};
+
+const hasXmp = (spec: PhotoSpec): boolean =>
+  Boolean(
+    ((spec.city || spec.state || spec.country) && !spec.iptcLocation) ||
+      spec.projectionType ||
+      spec.mwgFaces?.length ||
+      spec.microsoftFaces?.length,
+  );
+
+// --- IPTC (Photoshop APP13) ----------------------------------------------------------------------
+
+const iptcSegment = (spec: PhotoSpec): Buffer | undefined => {
+  if (!spec.iptcLocation) return undefined;
+  const records: Buffer[] = [];
+  const dataset = (record: number, number: number, value: Buffer): void => {
+    const header = Buffer.from([0x1c, record, number, 0, 0]);
+    header.writeUInt16BE(value.length, 3);
+    records.push(header, value);
+  };
+  // 1:90 CodedCharacterSet = ESC % G: the text is UTF-8.
+  dataset(1, 90, Buffer.from([0x1b, 0x25, 0x47]));
+  for (const [number, value] of [[90, spec.city], [95, spec.state], [101, spec.country]] as const) {
+    dataset(2, number, Buffer.from(value ?? '', 'utf8'));
+  }
+  const iim = Buffer.concat(records);
+  const resource = Buffer.concat([
+    Buffer.from('8BIM', 'latin1'),
+    Buffer.from([0x04, 0x04, 0, 0]), // resource 0x0404 (IPTC-NAA), empty Pascal name padded
+    Buffer.alloc(4),
+    iim,
+    iim.length % 2 ? Buffer.alloc(1) : Buffer.alloc(0),
+  ]);
+  resource.writeUInt32BE(iim.length, 8);
+  return Buffer.concat([Buffer.from('Photoshop 3.0\0', 'latin1'), resource]);
+};
+
+// --- JPEG --------------------------------------------------------------------------------------
+
+const segment = (marker: number, payload: Buffer): Buffer => {
+  const header = Buffer.from([0xff, marker, 0, 0]);
+  header.writeUInt16BE(payload.length + 2, 2);
+  return Buffer.concat([header, payload]);
+};
+
+let generated = 0;
+
+/** A decodable JPEG of the given size and colour, with the metadata of `spec`. */
+export const makeJpeg = (spec: PhotoSpec = {}): Buffer => {
+  const width = spec.width ?? 64;
+  const height = spec.height ?? 48;
+  const [r, g, b] = spec.color ?? [200, 120, 40];
+  const pixels = Buffer.alloc(width * height * 4);
+  for (let i = 0; i < width * height; i++) {
+    pixels.set(spec.noise ? [Math.random() * 256, Math.random() * 256, Math.random() * 256, 255] : [r, g, b, 255], i * 4);
+  }
+  const encoded = jpeg.encode({ data: pixels, width, height }, 90).data;
+  const segments: Buffer[] = [];
+  const exif = exifSegment(spec, width, height);
+  if (exif) segments.push(segment(0xe1, exif));
+  if (hasXmp(spec)) {
+    const packet = xmpPacket({ ...spec, width, height }, false);
+    segments.push(segment(0xe1, Buffer.concat([Buffer.from('http://ns.adobe.com/xap/1.0/\0', 'latin1'), Buffer.from(packet, 'utf8')])));
+  }
+  const iptc = iptcSegment(spec);
+  if (iptc) segments.push(segment(0xed, iptc));
+  segments.push(segment(0xfe, Buffer.from(spec.comment ?? `test photo ${++generated}`, 'utf8')));
+  // SOI, then our segments, then the encoder's own (JFIF APP0 onwards).
+  return Buffer.concat([encoded.subarray(0, 2), ...segments, encoded.subarray(2)]);
+};
+
+/** A sidecar `.xmp` file with the given values (dates as XMP, description as dc:description). */
+export const makeSidecar = (spec: PhotoSpec): Buffer => Buffer.from(xmpPacket(spec, true), 'utf8');
