@@ -52,6 +52,8 @@ export interface FaceRecord {
   boundingBoxY1: number;
   boundingBoxX2: number;
   boundingBoxY2: number;
+  /** Position among the asset's regions, as the file lists them: faces are returned in this order. */
+  index: number;
 }
 
 const strip = <T>(item: Record<string, unknown>): T => {
@@ -84,7 +86,11 @@ export const getAssetWithFaces = async (assetId: string): Promise<{ asset: Asset
   } while (start);
   const asset = items.find((item) => item.type === 'asset');
   if (!asset) return undefined;
-  return { asset: fromAssetItem(asset), faces: items.filter((item) => item.type === 'face').map((item) => strip<FaceRecord>(item)) };
+  return { asset: fromAssetItem(asset), faces: items
+      .filter((item) => item.type === 'face')
+      .map((item) => strip<FaceRecord>(item))
+      .sort((a, b) => (a.index ?? 0) - (b.index ?? 0)),
+  };
 };
 
 /** The owner's assets with these checksums (hex): checksum → assetId. */

@@ -83,3 +83,9 @@ export class PayloadTooLargeException extends HttpError {
     super(413, message);
   }
 }
+
+const megabytes = (bytes: number): string => `${Number((bytes / 1024 / 1024).toFixed(2))} MB`;
+
+/** 413 for a request body over `maxBytes`, naming the limit (the upload handler and the local server). */
+export const tooLarge = (maxBytes: number): PayloadTooLargeException =>
+  new PayloadTooLargeException(`Request body is larger than the upload limit of ${megabytes(maxBytes)}`);

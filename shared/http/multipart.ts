@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { BadRequestException, PayloadTooLargeException } from './errors.ts';
+import { BadRequestException, tooLarge } from './errors.ts';
 
 export interface UploadedFile {
   field: string;
@@ -24,10 +24,6 @@ export interface MultipartOptions {
   accept?: (field: string, fileName: string) => void;
 }
 
-const megabytes = (bytes: number): string => `${Number((bytes / 1024 / 1024).toFixed(2))} MB`;
-
-export const tooLarge = (maxBytes: number): PayloadTooLargeException =>
-  new PayloadTooLargeException(`Request body is larger than the upload limit of ${megabytes(maxBytes)}`);
 
 /** The raw request body, whether API Gateway passed it as text or base64. */
 export const bodyBytes = (event: APIGatewayProxyEventV2): Buffer =>

@@ -84,7 +84,7 @@ const resolvePeople = async (ownerId: string, assetId: string, regions: readonly
   const known = await findPeopleByName(ownerId, regions.map((region) => region.name));
   const created = new Map<string, PersonRecord>();
   const existingPeople = new Map<string, number>();
-  const faces = regions.map((region): FaceRecord => {
+  const faces = regions.map((region, index): FaceRecord => {
     const folded = foldName(region.name);
     let personId = known.get(folded);
     if (personId) existingPeople.set(personId, (existingPeople.get(personId) ?? 0) + 1);
@@ -108,7 +108,7 @@ const resolvePeople = async (ownerId: string, assetId: string, regions: readonly
       personId = person.id;
     }
     const { name: _name, ...box } = region;
-    return { id: randomUUID(), assetId, personId, ownerId, ...box };
+    return { id: randomUUID(), assetId, personId, ownerId, ...box, index };
   });
   return { newPeople: [...created.values()], existingPeople, faces };
 };
