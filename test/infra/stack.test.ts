@@ -53,6 +53,36 @@ describe('ImmichStack', () => {
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
+  it('keeps originals in one private, encrypted, versioned bucket that outlives the stack', () => {
+    template.resourceCountIs('AWS::S3::Bucket', 1);
+    template.hasResource('AWS::S3::Bucket', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        VersioningConfiguration: { Status: 'Enabled' },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      }),
+    });
+    // enforceSSL: a bucket policy denying plain HTTP.
+    expect(JSON.stringify(template.findResources('AWS::S3::BucketPolicy'))).toContain('aws:SecureTransport');
+  });
+
+  it('lets only the upload function touch the bucket, with the deployed upload limit', () => {
+    const functions = values(template.findResources('AWS::Lambda::Function'));
+    const upload = functions.find((f) => String(f.Properties.Description).includes('uploadFile'));
+    expect(upload?.Properties.Environment.Variables).toMatchObject({ ORIGINALS_BUCKET: expect.anything(), MAX_UPLOAD_MB: '4.5' });
+    expect(upload?.Properties.MemorySize).toBe(1024);
+    const withBucket = functions.filter((f) => f.Properties.Environment?.Variables?.ORIGINALS_BUCKET !== undefined);
+    expect(withBucket).toHaveLength(1);
+    const policies = values(template.findResources('AWS::IAM::Policy'));
+    const s3Policies = policies.filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('"s3:'));
+    expect(s3Policies).toHaveLength(1);
+    expect(JSON.stringify(s3Policies[0]?.Properties.Roles)).toContain('UploadFile');
+    const actions = JSON.stringify(s3Policies[0]?.Properties.PolicyDocument);
+    for (const action of ['s3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject']) expect(actions).toContain(action);
+  });
+
   it('outputs the API URL under /api', () => {
     const output = template.findOutputs('ApiUrl');
     expect(JSON.stringify(output)).toContain('/api');
