@@ -25,6 +25,7 @@ const sections: Section[] = [
   (await import('./functions.ts')).functionsSection,
   (await import('./overhead.ts')).overheadSection,
   (await import('./auth.ts')).authSection,
+  (await import('./uploads.ts')).uploadsSection,
 ];
 
 const replaceSection = (doc: string, name: string, body: string): string => {

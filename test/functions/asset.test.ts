@@ -4,6 +4,7 @@ import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.
 import { handler as uploadHandler } from '#functions/asset/upload-file.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
+import { countRoundTrips } from '../support/round-trips.ts';
 import { makeJpeg, makeSidecar, type PhotoSpec } from '../support/photos.ts';
 import { uploadFootprint } from '../support/table-items.ts';
 import { cliFields, multipart, sha1, storedFiles, upload } from '../support/uploads.ts';
@@ -113,6 +114,19 @@ describe('POST /asset/upload', () => {
     });
     expect(asset.body.checksum).toHaveLength(28);
     expect(await storedFiles()).toContain(asset.body.originalPath);
+  });
+
+  it('costs five DynamoDB calls, four in sequence: auth; checksum and user together; names; one transaction', async () => {
+    const data = makeJpeg({ mwgFaces: [{ name: 'Counted', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
+    let reply: Awaited<ReturnType<typeof upload>> | undefined;
+    const calls = await countRoundTrips(async () => {
+      reply = await upload(accounts.user1.accessToken, { data });
+    });
+    expect(reply?.status).toBe(201);
+    expect(calls.sort()).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    // A duplicate stops after the checksum read (which runs beside the user read).
+    const again = await countRoundTrips(() => upload(accounts.user1.accessToken, { data }));
+    expect(again.sort()).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand']);
   });
 
   it('the same file again is 200 {id of the first, duplicate:true} and stores nothing more', async () => {
