@@ -1,9 +1,10 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { FaceRegion } from '../media/faces.ts';
 import type { ExifInfo } from '../media/metadata.ts';
 import { batchGet } from './batch.ts';
-import { db, tableName } from './client.ts';
+import { tableName } from './client.ts';
 import { indexKeys, keys } from './keys.ts';
 import { personItem, personNameItem, type PersonRecord } from './person.repository.ts';
+import { queryPrefix } from './query.ts';
 import { transact, type Write } from './transact.ts';
 
 export type AssetType = 'IMAGE' | 'VIDEO' | 'AUDIO' | 'OTHER';
@@ -40,18 +41,12 @@ export interface AssetRecord {
   exif: ExifInfo;
 }
 
-/** A face on an asset (item type `face`). */
-export interface FaceRecord {
+/** A face on an asset (item type `face`): a named region of the file, attached to a person. */
+export interface FaceRecord extends Omit<FaceRegion, 'name'> {
   id: string;
   assetId: string;
   personId: string;
   ownerId: string;
-  imageWidth: number;
-  imageHeight: number;
-  boundingBoxX1: number;
-  boundingBoxY1: number;
-  boundingBoxX2: number;
-  boundingBoxY2: number;
   /** Position among the asset's regions, as the file lists them: faces are returned in this order. */
   index: number;
 }
@@ -69,21 +64,7 @@ export const fromAssetItem = (item: Record<string, unknown>): AssetRecord => {
 
 /** An asset and its faces: one Query on the asset's partition. */
 export const getAssetWithFaces = async (assetId: string): Promise<{ asset: AssetRecord; faces: FaceRecord[] } | undefined> => {
-  const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.asset(assetId).pk },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    items.push(...(result.Items ?? []));
-    start = result.LastEvaluatedKey;
-  } while (start);
+  const items = await queryPrefix<Record<string, unknown>>(keys.asset(assetId).pk, undefined);
   const asset = items.find((item) => item.type === 'asset');
   if (!asset) return undefined;
   return { asset: fromAssetItem(asset), faces: items

@@ -1,10 +1,10 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 
-/** All items of a partition whose sort key begins with `prefix`, following pagination. */
+/** All items of a partition (whose sort key begins with `prefix`, if given), following pagination. */
 export const queryPrefix = async <T extends Record<string, unknown>>(
   pk: string,
-  prefix: string,
+  prefix: string | undefined,
   options: Partial<Pick<QueryCommandInput, 'ProjectionExpression' | 'ExpressionAttributeNames' | 'ConsistentRead'>> = {},
 ): Promise<T[]> => {
   const items: T[] = [];
@@ -13,8 +13,8 @@ export const queryPrefix = async <T extends Record<string, unknown>>(
     const result = await db.send(
       new QueryCommand({
         TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+        KeyConditionExpression: prefix === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: prefix === undefined ? { ':pk': pk } : { ':pk': pk, ':prefix': prefix },
         ConsistentRead: true,
         ...options,
         ...(start ? { ExclusiveStartKey: start } : {}),
