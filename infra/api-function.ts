@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -16,6 +17,8 @@ export interface ApiFunctionProps {
   route: Route;
   table: ITableV2;
   originals: IBucket;
+  /** The shared-link key secret, for routes with `secrets`. */
+  linkSecret: ISecret;
 }
 
 /**
@@ -24,7 +27,7 @@ export interface ApiFunctionProps {
  * exactly the table and originals-bucket access its route row declares.
  */
 export class ApiFunction extends NodejsFunction {
-  constructor(scope: Construct, id: string, { route, table, originals }: ApiFunctionProps) {
+  constructor(scope: Construct, id: string, { route, table, originals, linkSecret }: ApiFunctionProps) {
     const name = kebab(route.operationId);
     super(scope, id, {
       entry: join(root, route.entry),
@@ -37,6 +40,9 @@ export class ApiFunction extends NodejsFunction {
       environment: {
         ...(route.data === 'none' ? {} : { TABLE_NAME: table.tableName }),
         ...(route.store ? { ORIGINALS_BUCKET: originals.bucketName, MAX_UPLOAD_MB: String(deployedUploadLimitMb) } : {}),
+        // A CloudFormation dynamic reference: the template holds `{{resolve:secretsmanager:…}}`,
+        // never the value; Lambda keeps it in the function's (KMS-encrypted) environment.
+        ...(route.secrets ? { SHARED_LINK_SECRET: linkSecret.secretValue.unsafeUnwrap() } : {}),
       },
       depsLockFilePath: join(root, 'package-lock.json'),
       projectRoot: root,

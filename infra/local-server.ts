@@ -3,6 +3,8 @@
  * AWS_ENDPOINT_URL_DYNAMODB points elsewhere), creates the table if missing, and serves every
  * route of infra/routes.ts at http://localhost:$PORT/api. Ctrl-C stops everything it started.
  */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureTable, hasJava, javaInstallHint, localAwsEnv, startDynamoDbLocal, type DynamoDbLocal } from './local/dynamodb-local.ts';
 import { createLocalServer } from './local/http-server.ts';
@@ -11,6 +13,16 @@ const port = Number(process.env.PORT ?? 3000);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const tableName = process.env.TABLE_NAME ?? 'immich';
 const maxBodyMb = Number(process.env.MAX_UPLOAD_MB ?? 100);
+
+/** The local shared-link key secret: made once, kept beside the data (keys are derived from it). */
+const sharedLinkSecret = (dir: string): string => {
+  const file = join(dir, 'shared-link-secret');
+  if (!existsSync(file)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600, flag: 'wx' });
+  }
+  return readFileSync(file, 'utf8').trim();
+};
 
 const main = async (): Promise<void> => {
   let dynamo: DynamoDbLocal | undefined;
@@ -29,6 +41,7 @@ const main = async (): Promise<void> => {
     process.env[key] ??= value;
   }
   const table = await ensureTable(endpoint, tableName);
+  process.env.SHARED_LINK_SECRET ??= sharedLinkSecret(dataDir);
 
   const server = createLocalServer({ maxBodyBytes: maxBodyMb * 1024 * 1024 });
   await new Promise<void>((ready, fail) => {

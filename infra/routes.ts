@@ -17,6 +17,8 @@ export interface Route {
   data: 'none' | 'read' | 'write';
   /** What the function may do to the originals store (the S3 bucket); none when absent. */
   store?: 'read' | 'write';
+  /** Needs the shared-link key secret (`SHARED_LINK_SECRET`) to show links' keys. */
+  secrets?: boolean;
   /** Lambda memory in MB; password hashing (argon2id, 19 MiB) and CPU want more. */
   memory?: number;
 }
@@ -55,6 +57,20 @@ export const routes: readonly Route[] = [
   { operationId: 'getAllPeople', method: 'GET', path: '/api/person', entry: 'functions/person/get-all-people.ts', data: 'read' },
   { operationId: 'getPerson', method: 'GET', path: '/api/person/{id}', entry: 'functions/person/get-person.ts', data: 'read' },
   { operationId: 'updatePerson', method: 'PUT', path: '/api/person/{id}', entry: 'functions/person/update-person.ts', data: 'write' },
+  { operationId: 'updateAsset', method: 'PUT', path: '/api/asset/{id}', entry: 'functions/asset/update-asset.ts', data: 'write' },
+  { operationId: 'deleteAssets', method: 'DELETE', path: '/api/asset', entry: 'functions/asset/delete-assets.ts', data: 'write', store: 'write' },
+  { operationId: 'getPersonAssets', method: 'GET', path: '/api/person/{id}/assets', entry: 'functions/person/get-person-assets.ts', data: 'read' },
+  { operationId: 'createAlbum', method: 'POST', path: '/api/album', entry: 'functions/album/create-album.ts', data: 'write' },
+  { operationId: 'getAllAlbums', method: 'GET', path: '/api/album', entry: 'functions/album/get-all-albums.ts', data: 'read' },
+  { operationId: 'getAlbumInfo', method: 'GET', path: '/api/album/{id}', entry: 'functions/album/get-album-info.ts', data: 'read' },
+  { operationId: 'addAssetsToAlbum', method: 'PUT', path: '/api/album/{id}/assets', entry: 'functions/album/add-assets-to-album.ts', data: 'write' },
+  { operationId: 'removeAssetFromAlbum', method: 'DELETE', path: '/api/album/{id}/assets', entry: 'functions/album/remove-asset-from-album.ts', data: 'write' },
+  { operationId: 'createSharedLink', method: 'POST', path: '/api/shared-link', entry: 'functions/shared-link/create-shared-link.ts', data: 'write', memory: hashing, secrets: true },
+  { operationId: 'getAllSharedLinks', method: 'GET', path: '/api/shared-link', entry: 'functions/shared-link/get-all-shared-links.ts', data: 'read', secrets: true },
+  { operationId: 'getMySharedLink', method: 'GET', path: '/api/shared-link/me', entry: 'functions/shared-link/get-my-shared-link.ts', data: 'read', memory: hashing },
+  { operationId: 'getSharedLinkById', method: 'GET', path: '/api/shared-link/{id}', entry: 'functions/shared-link/get-shared-link-by-id.ts', data: 'read', secrets: true },
+  { operationId: 'updateSharedLink', method: 'PATCH', path: '/api/shared-link/{id}', entry: 'functions/shared-link/update-shared-link.ts', data: 'write', memory: hashing, secrets: true },
+  { operationId: 'removeSharedLink', method: 'DELETE', path: '/api/shared-link/{id}', entry: 'functions/shared-link/remove-shared-link.ts', data: 'write' },
   { operationId: 'notFound', method: 'ANY', path: '$default', entry: 'functions/system/not-found.ts', data: 'none' },
 ];
 

@@ -3,6 +3,7 @@ import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { table as tableDefinition } from '#shared/db/table.ts';
 import { ApiFunction } from './api-function.ts';
@@ -44,11 +45,19 @@ export class ImmichStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
+    // Shared-link keys are derived from this secret (shared/auth/crypto.ts): it must outlive the
+    // stack like the table that holds the keys' hashes, or existing links stop matching their keys.
+    const linkSecret = new Secret(this, 'SharedLinkSecret', {
+      description: 'Derives shared-link keys (HMAC); replacing it breaks every existing link',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
     this.api = new HttpApi(this, 'Api', { description: 'Immich v1.100-compatible media library API' });
 
     for (const route of props.routes ?? routes) {
       const id = pascal(route.operationId);
-      const fn = new ApiFunction(this, id, { route, table: this.table, originals: this.originals });
+      const fn = new ApiFunction(this, id, { route, table: this.table, originals: this.originals, linkSecret });
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
       if (route.path === '$default') {
         this.api.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration });

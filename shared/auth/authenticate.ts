@@ -1,16 +1,20 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { getApiKeyByHash } from '../db/api-key.repository.ts';
 import { getSession } from '../db/session.repository.ts';
+import { getSharedLinkByKeyHash } from '../db/shared-link.repository.ts';
 import { ForbiddenException, UnauthorizedException } from '../http/errors.ts';
 import type { Access } from '../http/pipeline.ts';
 import { parseQuery } from '../http/query.ts';
-import { hashSecret } from './crypto.ts';
+import { hashSecret, hashSharedLinkKey } from './crypto.ts';
 
 /** Who is calling: the user, and which credential they used. */
 export interface Auth {
+  /** For a shared-link visitor: the link's creator (as in Immich). */
   user: { id: string; email: string; isAdmin: boolean };
   /** Set when the caller signed in with a session token (its SHA-256); absent for an API key. */
   sessionHash?: string;
+  /** Set for a shared-link visitor: the link (and the key they presented). */
+  sharedLink?: { id: string; key: string };
 }
 
 const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value) || undefined;
@@ -57,9 +61,14 @@ export const authenticate = async (event: APIGatewayProxyEventV2, access: Access
 
   let auth: Auth;
   switch (credentials.kind) {
-    case 'shareKey':
-      // Shared links arrive with their own issue; until then no key can be valid.
-      throw new UnauthorizedException('Invalid share key');
+    case 'shareKey': {
+      const link = await getSharedLinkByKeyHash(hashSharedLinkKey(credentials.secret));
+      if (!link || (link.expiresAt !== null && new Date(link.expiresAt).getTime() <= Date.now())) throw new UnauthorizedException('Invalid share key');
+      // A valid key on a route that is not a shared-link route: Nest's guard says no.
+      if (access !== 'shared') throw new ForbiddenException();
+      auth = { user: { id: link.userId, email: link.email, isAdmin: link.isAdmin }, sharedLink: { id: link.linkId, key: credentials.secret } };
+      break;
+    }
     case 'session': {
       const session = await getSession(hashSecret(credentials.secret));
       if (!session) throw new UnauthorizedException('Invalid user token');

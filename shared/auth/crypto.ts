@@ -1,4 +1,4 @@
-import { argon2, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { argon2, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
  * Secrets. Session tokens and API keys are random and stored only as SHA-256 hashes; passwords
@@ -49,3 +49,25 @@ export const verifyPassword = async (password: string, stored: string | null | u
 // same time as a wrong password, so login timing does not tell which emails exist.
 let decoy: Promise<string> | undefined;
 export const decoyHash = (): Promise<string> => (decoy ??= hashPassword(newSecret()));
+
+/**
+ * Shared-link keys. Immich shows a link's key to its creator on every read, so the key cannot be
+ * a random value stored only as a hash; storing it in clear would put a credential in the table.
+ * Instead the key is derived: HMAC-SHA512 of the link id under a deployment secret
+ * (`SHARED_LINK_SECRET`), cut to Immich's 50 bytes and sent base64url (67 characters). The table
+ * holds only its SHA-256 (what a visitor's request is looked up by) and can recompute nothing.
+ */
+export const sharedLinkKey = (linkId: string): string => {
+  const secret = process.env.SHARED_LINK_SECRET;
+  if (!secret) throw new Error('SHARED_LINK_SECRET is not set');
+  return createHmac('sha512', secret).update(linkId).digest().subarray(0, 50).toString('base64url');
+};
+
+/** Immich reads a 100-character key as hex, anything else as base64url. */
+export const sharedLinkKeyBytes = (key: string): Buffer => (key.length === 100 ? Buffer.from(key, 'hex') : Buffer.from(key, 'base64url'));
+
+/** The stored form of a shared-link key: SHA-256 (base64url) of its bytes. */
+export const hashSharedLinkKey = (key: string): string => createHash('sha256').update(sharedLinkKeyBytes(key)).digest('base64url');
+
+/** Immich's shared-link token for a password: SHA-256 (base64) of `<linkId>-<password>`. */
+export const sharedLinkToken = (linkId: string, password: string): string => createHash('sha256').update(`${linkId}-${password}`).digest('base64');

@@ -1,10 +1,10 @@
 import type { FaceRegion } from '../media/faces.ts';
 import type { ExifInfo } from '../media/metadata.ts';
-import { batchGet } from './batch.ts';
+import { batchDelete, batchGet } from './batch.ts';
 import { tableName } from './client.ts';
-import { indexKeys, keys } from './keys.ts';
+import { indexKeys, keys, type Key } from './keys.ts';
 import { personItem, personNameItem, type PersonRecord } from './person.repository.ts';
-import { queryPrefix } from './query.ts';
+import { queryIndex, queryPrefix } from './query.ts';
 import { transact, type Write } from './transact.ts';
 
 export type AssetType = 'IMAGE' | 'VIDEO' | 'AUDIO' | 'OTHER';
@@ -55,6 +55,25 @@ const strip = <T>(item: Record<string, unknown>): T => {
   const { pk: _pk, sk: _sk, type: _type, gsi1pk: _g1, gsi1sk: _g1s, gsi2pk: _g2, gsi2sk: _g2s, ...rest } = item;
   return rest as T;
 };
+
+/**
+ * What faces and album entries copy from their asset, so that a person's or an album's list can
+ * be filtered (trashed, archived, hidden) and ordered without reading every asset. Every change
+ * of these on an asset rewrites the copies (`updateAsset`).
+ */
+export interface AssetStatus {
+  fileCreatedAt: string;
+  deletedAt: string | null;
+  isArchived: boolean;
+  isVisible: boolean;
+}
+
+export const statusOf = (asset: AssetRecord): AssetStatus => ({
+  fileCreatedAt: asset.fileCreatedAt,
+  deletedAt: asset.deletedAt,
+  isArchived: asset.isArchived,
+  isVisible: asset.isVisible,
+});
 
 /** The item's `type` is the entity (`asset`); the asset's own type is stored as `assetType`. */
 export const fromAssetItem = (item: Record<string, unknown>): AssetRecord => {
@@ -167,7 +186,13 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
         item: {
           Put: {
             TableName: tableName,
-            Item: { ...keys.assetFace(asset.id, face.id), ...indexKeys.personFaces(face.personId, asset.fileCreatedAt, asset.id, face.id), type: 'face', ...face },
+            Item: {
+              ...keys.assetFace(asset.id, face.id),
+              ...indexKeys.personFaces(face.personId, asset.fileCreatedAt, asset.id, face.id),
+              type: 'face',
+              ...face,
+              ...statusOf(asset),
+            },
             ConditionExpression: absent,
           },
         },
@@ -179,3 +204,105 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
 
 /** Most items one upload transaction may need besides faces and people (checksum, asset, usage). */
 export const fixedUploadWrites = 3;
+
+/** Assets by id (BatchGetItem, 100 a call), in the order asked, missing ones left out. */
+export const getAssets = async (assetIds: readonly string[]): Promise<AssetRecord[]> =>
+  (await batchGet<Record<string, unknown>>([...new Set(assetIds)].map((id) => keys.asset(id)))).map(fromAssetItem);
+
+/** The albums and shared links an asset is in (gsi2). */
+const dependentsOf = async (assetId: string) => {
+  const [albums, links] = await Promise.all([
+    queryIndex<Record<string, unknown>>('gsi2', indexKeys.assetAlbums(assetId, '').gsi2pk),
+    queryIndex<Record<string, unknown>>('gsi2', indexKeys.assetLinks(assetId, '').gsi2pk),
+  ]);
+  return { albums: albums.map((item) => String(item.albumId)), links: links.map((item) => String(item.linkId)) };
+};
+
+const chunks = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+export type AssetChanges = Partial<Pick<AssetRecord, 'isFavorite' | 'isArchived' | 'deletedAt' | 'exif'>>;
+
+/**
+ * Changes an asset and, in the same transaction, the status its faces and album entries copy.
+ * Past 100 writes the copies follow in further transactions; each sets absolute values, so a
+ * retry after a failure converges.
+ */
+export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord[], changes: AssetChanges): Promise<AssetRecord> => {
+  const updated: AssetRecord = { ...asset, ...changes, updatedAt: new Date().toISOString() };
+  const status = statusOf(updated);
+  const fields = Object.keys({ ...changes, updatedAt: true }) as (keyof AssetRecord)[];
+  const assetWrite: Write = {
+    item: {
+      Update: {
+        TableName: tableName,
+        Key: keys.asset(asset.id),
+        UpdateExpression: `SET ${fields.map((field) => `#${field} = :${field}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: Object.fromEntries(fields.map((field) => [`#${field}`, field])),
+        ExpressionAttributeValues: Object.fromEntries(fields.map((field) => [`:${field}`, updated[field]])),
+      },
+    },
+  };
+  const statusChanged = (Object.keys(status) as (keyof AssetStatus)[]).some((key) => status[key] !== statusOf(asset)[key]);
+  const copies: Write[] = [];
+  if (statusChanged) {
+    const { albums } = await dependentsOf(asset.id);
+    const setStatus = (key: Key): Write => ({
+      item: {
+        Update: {
+          TableName: tableName,
+          Key: key,
+          UpdateExpression: 'SET deletedAt = :deletedAt, isArchived = :isArchived, isVisible = :isVisible',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':deletedAt': status.deletedAt, ':isArchived': status.isArchived, ':isVisible': status.isVisible },
+        },
+      },
+    });
+    copies.push(...faces.map((face) => setStatus(keys.assetFace(asset.id, face.id))), ...albums.map((albumId) => setStatus(keys.albumAsset(albumId, asset.id))));
+  }
+  const [first = [], ...rest] = chunks(copies, 99);
+  await transact([assetWrite, ...first]);
+  for (const part of rest) await transact(part);
+  return updated;
+};
+
+/**
+ * Deletes an asset for good: the asset, its checksum (so the file can be uploaded again), its
+ * faces (and their people's counts), its album and shared-link entries, and the owner's usage.
+ * The originals are removed by the caller once this has succeeded.
+ */
+export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<void> => {
+  const { albums, links } = await dependentsOf(asset.id);
+  const perPerson = new Map<string, number>();
+  for (const face of faces) perPerson.set(face.personId, (perPerson.get(face.personId) ?? 0) + 1);
+  const writes: Write[] = [
+    { item: { Delete: { TableName: tableName, Key: keys.asset(asset.id), ConditionExpression: 'attribute_exists(pk)' } } },
+    { item: { Delete: { TableName: tableName, Key: keys.checksum(asset.ownerId, asset.checksum) } } },
+    {
+      item: {
+        Update: {
+          TableName: tableName,
+          Key: keys.user(asset.ownerId),
+          UpdateExpression: 'ADD quotaUsageInBytes :size',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':size': -(asset.exif.fileSizeInByte ?? 0) },
+        },
+      },
+    },
+    ...[...perPerson].map(
+      ([personId, count]): Write => ({
+        item: { Update: { TableName: tableName, Key: keys.person(asset.ownerId, personId), UpdateExpression: 'ADD faceCount :n', ExpressionAttributeValues: { ':n': -count } } },
+      }),
+    ),
+  ];
+  const [first = [], ...rest] = chunks(writes, 100);
+  await transact(first);
+  for (const part of rest) await transact(part);
+  // What only pointed at the asset goes after it: idempotent, retried by BatchWriteItem.
+  await batchDelete([
+    ...faces.map((face) => keys.assetFace(asset.id, face.id)),
+    ...albums.map((albumId) => keys.albumAsset(albumId, asset.id)),
+    ...links.map((linkId) => keys.sharedLinkAsset(linkId, asset.id)),
+  ]);
+};

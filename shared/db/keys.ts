@@ -36,6 +36,16 @@ export const keys = {
   person: (ownerId: string, personId: string): Key => ({ pk: `USER#${ownerId}`, sk: `PERSON#${personId}` }),
   /** Uniqueness of a person's name per owner (case-insensitive), by hash of the folded name → personId. */
   personName: (ownerId: string, nameHash: string): Key => ({ pk: `USER#${ownerId}`, sk: `PERSONNAME#${nameHash}` }),
+  /** An album, under its owner: reading it by the caller's id is also the ownership check. */
+  album: (ownerId: string, albumId: string): Key => ({ pk: `USER#${ownerId}`, sk: `ALBUM#${albumId}` }),
+  /** An asset in an album, in the album's partition. */
+  albumAsset: (albumId: string, assetId: string): Key => ({ pk: `ALBUM#${albumId}`, sk: `ASSET#${assetId}` }),
+  /** A shared link, under its creator. */
+  sharedLink: (ownerId: string, linkId: string): Key => ({ pk: `USER#${ownerId}`, sk: `SHAREDLINK#${linkId}` }),
+  /** A shared link by SHA-256 of its key: the one GetItem of a visitor's request. */
+  sharedLinkKey: (keyHash: string): Key => ({ pk: `SHAREDLINKKEY#${keyHash}`, sk: 'SHAREDLINKKEY' }),
+  /** An asset of an INDIVIDUAL shared link, in the link's partition. */
+  sharedLinkAsset: (linkId: string, assetId: string): Key => ({ pk: `SHAREDLINK#${linkId}`, sk: `ASSET#${assetId}` }),
 } as const;
 
 /** Secondary-index keys: an owner's timeline (gsi1) and a person's faces (gsi2). */
@@ -47,6 +57,10 @@ export const indexKeys = {
     gsi2pk: `PERSON#${personId}`,
     gsi2sk: `${fileCreatedAt}#${assetId}#${faceId}`,
   }),
+  /** gsi2: the albums an asset is in (kept in step when the asset is trashed, archived or deleted). */
+  assetAlbums: (assetId: string, albumId: string) => ({ gsi2pk: `ASSETALBUMS#${assetId}`, gsi2sk: albumId }),
+  /** gsi2: the shared links an asset is in. */
+  assetLinks: (assetId: string, linkId: string) => ({ gsi2pk: `ASSETLINKS#${assetId}`, gsi2sk: linkId }),
 } as const;
 
 /** Prefixes of the sort keys queried with begins_with. */
@@ -54,5 +68,8 @@ export const prefixes = {
   userSessions: 'SESSION#',
   userApiKeys: 'APIKEY#',
   userPeople: 'PERSON#',
+  userAlbums: 'ALBUM#',
+  userSharedLinks: 'SHAREDLINK#',
   assetFaces: 'FACE#',
+  members: 'ASSET#',
 } as const;

@@ -5,7 +5,8 @@ import { createHandler, type Endpoint, type HandlerInput } from './pipeline.ts';
 type Signed = Exclude<Endpoint['access'], 'public'>;
 
 /**
- * A handler for a signed-in caller: `access: 'user'` (session or API key) or `'admin'`. The
+ * A handler for a signed-in caller: `access: 'user'` (session or API key), `'admin'`, or `'shared'`
+ * (also a shared-link key). The
  * handler receives the resolved `auth`; 401/403 are answered before the body is validated.
  */
 export const httpHandler = <

@@ -8,8 +8,11 @@ import { parseQuery } from './query.ts';
 import { HttpResponse, jsonResult, type LambdaResult } from './response.ts';
 import { parseOrThrow } from './validation.ts';
 
-/** Who may call a route. `user` is any signed-in user (session or API key); `admin` also needs the role. */
-export type Access = 'public' | 'user' | 'admin';
+/**
+ * Who may call a route. `user` is any signed-in user (session or API key); `admin` also needs the
+ * role; `shared` also lets a shared-link visitor in (Immich's `@SharedLinkRoute()`).
+ */
+export type Access = 'public' | 'user' | 'admin' | 'shared';
 
 export interface Endpoint<
   TBody extends v.GenericSchema | undefined = undefined,

@@ -100,3 +100,32 @@ export const mapAsset = (asset: AssetRecord, options: MapAssetOptions = {}): Ass
     hasMetadata: true,
   };
 };
+
+/** The reduced asset a shared-link visitor gets when the link hides metadata (`showMetadata: false`). */
+export interface SanitizedAssetResponseDto {
+  id: string;
+  type: AssetRecord['type'];
+  thumbhash: string | null;
+  localDateTime: string;
+  resized: boolean;
+  duration: string;
+  livePhotoVideoId: string | null;
+  hasMetadata: false;
+}
+
+export const mapSanitizedAsset = (asset: AssetRecord): SanitizedAssetResponseDto => ({
+  id: asset.id,
+  type: asset.type,
+  thumbhash: asset.thumbhash,
+  localDateTime: asset.localDateTime,
+  resized: Boolean(asset.resizePath),
+  duration: asset.duration ?? '0:00:00.00000',
+  livePhotoVideoId: asset.livePhotoVideoId,
+  hasMetadata: false,
+});
+
+/** fileCreatedAt, then id: the order Immich's lists use (ties broken by id so pages are stable). */
+export const byFileCreatedAt =
+  (order: 'asc' | 'desc') =>
+  (a: { fileCreatedAt: string; id: string }, b: { fileCreatedAt: string; id: string }): number =>
+    (order === 'asc' ? a.fileCreatedAt.localeCompare(b.fileCreatedAt) : b.fileCreatedAt.localeCompare(a.fileCreatedAt)) || a.id.localeCompare(b.id);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
+import { as, booleanish, dto, optional, rules, uuid, uuidV4 } from './common.ts';
 
 /**
  * validator.js `isISO8601` (class-validator's `isDateString`): calendar, week and ordinal dates,
@@ -23,15 +23,13 @@ const validateDate = () =>
     as<Date>(),
   );
 
-const dateFields = ['fileCreatedAt', 'fileModifiedAt'];
-
 /**
  * Immich converts date fields while it transforms the body, before validating, and throws
  * `<field> must be a date string` (a single string, not a list) for the first bad one, in the
  * order the client sent the fields.
  */
-export const dateStringError = (fields: Record<string, unknown>): string | undefined => {
-  const bad = Object.keys(fields).find((key) => dateFields.includes(key) && fields[key] !== undefined && !isDateString(fields[key]));
+export const dateStringError = (values: Record<string, unknown>, dateFields: readonly string[]): string | undefined => {
+  const bad = Object.keys(values).find((key) => dateFields.includes(key) && values[key] !== undefined && values[key] !== null && !isDateString(values[key]));
   return bad === undefined ? undefined : `${bad} must be a date string`;
 };
 
@@ -77,3 +75,29 @@ export interface AssetFileUploadResponseDto {
   id: string;
   duplicate: boolean;
 }
+
+const eachUuid = v.check((x: unknown) => !Array.isArray(x) || x.every((id) => typeof id === 'string' && uuidV4.test(id)), 'each value in $property must be a UUID');
+const isArray = v.check((x: unknown) => Array.isArray(x), '$property must be an array');
+
+/** `@ValidateUUID({ each: true })`: a required list of UUIDs (`BulkIdsDto`). */
+export const uuidList = () => v.pipe(v.unknown(), eachUuid, rules.isNotEmpty, isArray, as<string[]>());
+
+/** `@ValidateUUID({ each: true, optional: true })`. */
+export const optionalUuidList = () => optional(v.pipe(v.unknown(), eachUuid, isArray, as<string[]>()));
+
+export const BulkIdsDto = dto({ ids: uuidList() });
+
+export const AssetBulkDeleteDto = dto({ ids: uuidList(), force: optional(booleanish()) });
+
+const isLatitude = (x: unknown) => (typeof x === 'number' || (typeof x === 'string' && x.trim() !== '')) && Math.abs(Number(x)) <= 90;
+const isLongitude = (x: unknown) => (typeof x === 'number' || (typeof x === 'string' && x.trim() !== '')) && Math.abs(Number(x)) <= 180;
+
+/** `UpdateAssetDto` (PUT /asset/:id). */
+export const UpdateAssetDto = dto({
+  isFavorite: optional(booleanish()),
+  isArchived: optional(booleanish()),
+  description: optional(v.pipe(v.unknown(), rules.isString, as<string>())),
+  dateTimeOriginal: optional(v.pipe(v.unknown(), rules.isString, as<string>())),
+  latitude: optional(v.pipe(v.unknown(), v.check(isLatitude, '$property must be a latitude string or number'), v.transform(Number))),
+  longitude: optional(v.pipe(v.unknown(), v.check(isLongitude, '$property must be a longitude string or number'), v.transform(Number))),
+});

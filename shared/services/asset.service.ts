@@ -1,10 +1,13 @@
 import type { Auth } from '../auth/authenticate.ts';
-import { findByChecksums, getAssetWithFaces } from '../db/asset.repository.ts';
+import { findByChecksums, getAssets, getAssetWithFaces, updateAsset as writeAsset, type AssetRecord, type FaceRecord } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { BadRequestException } from '../http/errors.ts';
 import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
-import type { AssetBulkUploadCheckResult } from '../schemas/asset.ts';
+import type { AssetBulkUploadCheckResult, UpdateAssetDto } from '../schemas/asset.ts';
+import type * as v from 'valibot';
+
+type UpdateAssetInput = v.InferOutput<typeof UpdateAssetDto>;
 
 /**
  * POST /asset/bulk-upload-check: for each file, `accept`, or `reject` as a `duplicate` of the
@@ -21,11 +24,19 @@ export const checkBulkUpload = async (auth: Auth, assets: readonly { id: string;
   };
 };
 
+const ownAsset = async (auth: Auth, id: string, permission: string): Promise<{ asset: AssetRecord; faces: FaceRecord[] }> => {
+  const found = await getAssetWithFaces(id);
+  if (!found || found.asset.ownerId !== auth.user.id) throw new BadRequestException(`Not found or no ${permission} access`);
+  return found;
+};
+
 /** GET /asset/:id: the owner's asset with EXIF, owner, tags and people. */
 export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetResponseDto> => {
-  const found = await getAssetWithFaces(id);
-  if (!found || found.asset.ownerId !== auth.user.id) throw new BadRequestException('Not found or no asset.read access');
-  const { asset, faces } = found;
+  const { asset, faces } = await ownAsset(auth, id, 'asset.read');
+  return mapFull(auth, asset, faces);
+};
+
+const mapFull = async (auth: Auth, asset: AssetRecord, faces: readonly FaceRecord[]): Promise<AssetResponseDto> => {
   const [owner, people] = await Promise.all([
     getUser(asset.ownerId),
     faces.length > 0 ? getPeople(asset.ownerId, faces.map((face) => face.personId)) : Promise.resolve([]),
@@ -40,3 +51,23 @@ export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetRespons
   });
 };
 
+/**
+ * PUT /asset/:id: favourite, archive, and the EXIF fields Immich lets a user edit (description,
+ * date taken, position). A changed archive flag is copied to the asset's faces and album entries
+ * in the same transaction.
+ */
+export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput): Promise<AssetResponseDto> => {
+  const { asset, faces } = await ownAsset(auth, id, 'asset.update');
+  const exifChanges = {
+    ...(dto.description !== undefined && dto.description !== null ? { description: dto.description } : {}),
+    ...(dto.dateTimeOriginal !== undefined && dto.dateTimeOriginal !== null ? { dateTimeOriginal: dto.dateTimeOriginal } : {}),
+    ...(dto.latitude !== undefined && dto.latitude !== null ? { latitude: dto.latitude } : {}),
+    ...(dto.longitude !== undefined && dto.longitude !== null ? { longitude: dto.longitude } : {}),
+  };
+  const updated = await writeAsset(asset, faces, {
+    ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
+    ...(dto.isArchived !== undefined && dto.isArchived !== null ? { isArchived: dto.isArchived } : {}),
+    ...(Object.keys(exifChanges).length > 0 ? { exif: { ...asset.exif, ...exifChanges } } : {}),
+  });
+  return mapFull(auth, updated, faces);
+};

@@ -1,7 +1,9 @@
 import type { Auth } from '../auth/authenticate.ts';
-import { getAssetWithFaces } from '../db/asset.repository.ts';
+import { getAssets, getAssetWithFaces, type AssetStatus, type FaceRecord } from '../db/asset.repository.ts';
+import { queryIndex } from '../db/query.ts';
 import { getPerson as readPerson, listPeople, updatePerson as writePerson, type PersonChanges, type PersonRecord } from '../db/person.repository.ts';
 import { BadRequestException } from '../http/errors.ts';
+import { byFileCreatedAt, mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
 import { mapPerson, type PersonResponseDto } from '../mappers/person.mapper.ts';
 import type { PersonUpdateInput } from '../schemas/person.ts';
 
@@ -55,4 +57,31 @@ export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInpu
   const updated = await writePerson(person, changes);
   if (!updated) throw new BadRequestException('Not found or no person.write access');
   return mapPerson(updated);
+};
+
+/** Most assets GET /person/:id/assets returns (Immich's limit; it has no paging). */
+export const personAssetsLimit = 1000;
+
+/**
+ * GET /person/:id/assets: the owner's visible, unarchived, untrashed assets showing this person,
+ * newest first (ties by id), at most 1000, with EXIF and `people` = this person with their faces
+ * on that asset. One Query on the person's faces (gsi2, which carries each asset's status), then
+ * BatchGetItem of the assets in chunks of 100.
+ */
+export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetResponseDto[]> => {
+  const person = await ownPerson(auth, id, 'read');
+  const faces = (await queryIndex<Record<string, unknown>>('gsi2', `PERSON#${person.id}`, { descending: true }) as unknown as (FaceRecord & AssetStatus)[]).filter(
+    (face) => face.deletedAt === null && face.isArchived === false && face.isVisible !== false,
+  );
+  const facesByAsset = new Map<string, (FaceRecord & AssetStatus)[]>();
+  for (const face of faces) facesByAsset.set(face.assetId, [...(facesByAsset.get(face.assetId) ?? []), face]);
+  const order = [...facesByAsset.keys()]
+    .map((assetId) => ({ id: assetId, fileCreatedAt: facesByAsset.get(assetId)?.[0]?.fileCreatedAt ?? '' }))
+    .sort(byFileCreatedAt('desc'))
+    .slice(0, personAssetsLimit);
+  const assets = (await getAssets(order.map((entry) => entry.id)))
+    .filter((asset) => asset.ownerId === auth.user.id && asset.deletedAt === null && !asset.isArchived && asset.isVisible)
+    .sort(byFileCreatedAt('desc'));
+  const people = new Map([[person.id, person]]);
+  return assets.map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true, faces: facesByAsset.get(asset.id) ?? [], people }));
 };

@@ -130,7 +130,7 @@ export const uploadFile = async (auth: Auth, event: APIGatewayProxyEventV2): Pro
   });
   const file = form.files[uploadFields.asset];
   if (!file || file.data.length === 0) throw new BadRequestException(`Field(s) ${uploadFields.asset} should not be empty`);
-  const dateError = dateStringError(form.fields);
+  const dateError = dateStringError(form.fields, ['fileCreatedAt', 'fileModifiedAt']);
   if (dateError) throw new BadRequestException(dateError);
   const dto = parseOrThrow(CreateAssetDto, form.fields);
   if (form.files[uploadFields.livePhoto]) throw new BadRequestException('Live photo uploads are not supported');

@@ -68,19 +68,30 @@ describe('ImmichStack', () => {
     expect(JSON.stringify(template.findResources('AWS::S3::BucketPolicy'))).toContain('aws:SecureTransport');
   });
 
-  it('lets only the upload function touch the bucket, with the deployed upload limit', () => {
+  it('lets only the routes with store access touch the bucket; the upload function has the deployed upload limit', () => {
     const functions = values(template.findResources('AWS::Lambda::Function'));
     const upload = functions.find((f) => String(f.Properties.Description).includes('uploadFile'));
     expect(upload?.Properties.Environment.Variables).toMatchObject({ ORIGINALS_BUCKET: expect.anything(), MAX_UPLOAD_MB: '4.5' });
     expect(upload?.Properties.MemorySize).toBe(1024);
+    const storeRoutes = routes.filter((route) => route.store).map((route) => route.operationId.charAt(0).toUpperCase() + route.operationId.slice(1));
+    expect(storeRoutes).toEqual(['UploadFile', 'DeleteAssets']);
     const withBucket = functions.filter((f) => f.Properties.Environment?.Variables?.ORIGINALS_BUCKET !== undefined);
-    expect(withBucket).toHaveLength(1);
+    expect(withBucket).toHaveLength(storeRoutes.length);
     const policies = values(template.findResources('AWS::IAM::Policy'));
     const s3Policies = policies.filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('"s3:'));
-    expect(s3Policies).toHaveLength(1);
-    expect(JSON.stringify(s3Policies[0]?.Properties.Roles)).toContain('UploadFile');
-    const actions = JSON.stringify(s3Policies[0]?.Properties.PolicyDocument);
-    for (const action of ['s3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject']) expect(actions).toContain(action);
+    expect(s3Policies.map((p) => storeRoutes.find((name) => JSON.stringify(p.Properties.Roles).includes(name))).sort()).toEqual([...storeRoutes].sort());
+    const uploadPolicy = JSON.stringify(s3Policies.find((p) => JSON.stringify(p.Properties.Roles).includes('UploadFile'))?.Properties.PolicyDocument);
+    for (const action of ['s3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject']) expect(uploadPolicy).toContain(action);
+  });
+
+  it('gives the shared-link key secret only to routes that show keys, as a dynamic reference', () => {
+    const functions = values(template.findResources('AWS::Lambda::Function'));
+    const withSecret = functions.filter((f) => f.Properties.Environment?.Variables?.SHARED_LINK_SECRET !== undefined);
+    expect(withSecret.map((f) => String(f.Properties.Description).split(' ')[2]).sort()).toEqual(
+      routes.filter((route) => route.secrets).map((route) => route.operationId).sort(),
+    );
+    expect(JSON.stringify(withSecret[0]?.Properties.Environment.Variables.SHARED_LINK_SECRET)).toContain('{{resolve:secretsmanager:');
+    template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
   });
 
   it('outputs the API URL under /api', () => {

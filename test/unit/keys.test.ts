@@ -34,6 +34,11 @@ const built: Record<string, Key> = {
   checksum: keys.checksum('<ownerId>', '<sha1Hex>'),
   person: keys.person('<ownerId>', '<personId>'),
   personName: keys.personName('<ownerId>', '<nameHash>'),
+  album: keys.album('<ownerId>', '<albumId>'),
+  albumAsset: keys.albumAsset('<albumId>', '<assetId>'),
+  sharedLink: keys.sharedLink('<ownerId>', '<linkId>'),
+  sharedLinkKey: keys.sharedLinkKey('<keyHash>'),
+  sharedLinkAsset: keys.sharedLinkAsset('<linkId>', '<assetId>'),
 };
 
 describe('docs/data-model.md', () => {

@@ -1,0 +1,5 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { AssetBulkDeleteDto } from '#shared/schemas/asset.ts';
+import { deleteAssets } from '#shared/services/trash.service.ts';
+
+export const handler = httpHandler({ access: 'user', body: AssetBulkDeleteDto, status: 204 }, ({ auth, body }) => deleteAssets(auth, body.ids, body.force ?? false));

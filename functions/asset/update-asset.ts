@@ -1,0 +1,6 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { UpdateAssetDto } from '#shared/schemas/asset.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { updateAsset } from '#shared/services/asset.service.ts';
+
+export const handler = httpHandler({ access: 'user', params: IdParams, body: UpdateAssetDto }, ({ auth, params, body }) => updateAsset(auth, params.id, body));

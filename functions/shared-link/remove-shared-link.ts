@@ -1,0 +1,5 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { deleteSharedLink } from '#shared/services/shared-link.service.ts';
+
+export const handler = httpHandler({ access: 'user', params: IdParams }, ({ auth, params }) => deleteSharedLink(auth, params.id));

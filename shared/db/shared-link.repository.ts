@@ -1,0 +1,151 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { batchDelete } from './batch.ts';
+import { db, tableName } from './client.ts';
+import { indexKeys, keys, prefixes } from './keys.ts';
+import { queryPrefix } from './query.ts';
+import { transact, type Write } from './transact.ts';
+
+export type SharedLinkType = 'ALBUM' | 'INDIVIDUAL';
+
+/** A shared link (item type `sharedLink`), under its creator. No secret in clear: see `sharedLinkKey`. */
+export interface SharedLinkRecord {
+  id: string;
+  userId: string;
+  type: SharedLinkType;
+  albumId: string | null;
+  description: string | null;
+  /** argon2id of the link's password, or null for none. */
+  passwordHash: string | null;
+  /** SHA-256 of the token a correct password earns (Immich's `sha256(<id>-<password>)`). */
+  tokenHash: string | null;
+  keyHash: string;
+  createdAt: string;
+  expiresAt: string | null;
+  allowUpload: boolean;
+  allowDownload: boolean;
+  showExif: boolean;
+}
+
+/** What a visitor's key resolves to in one GetItem: the link and its creator. */
+export interface SharedLinkKeyRecord {
+  linkId: string;
+  userId: string;
+  email: string;
+  isAdmin: boolean;
+  expiresAt: string | null;
+}
+
+const strip = <T>(item: Record<string, unknown>): T => {
+  const { pk: _pk, sk: _sk, type: _type, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest } = item;
+  return rest as T;
+};
+
+const absent = 'attribute_not_exists(pk)';
+
+// The item's `type` is the entity; the link's own type is stored as `linkType`.
+const linkItem = (link: SharedLinkRecord) => ({ ...link, ...keys.sharedLink(link.userId, link.id), type: 'sharedLink', linkType: link.type });
+
+const fromLinkItem = (item: Record<string, unknown>): SharedLinkRecord => {
+  const { linkType, ...rest } = strip<Record<string, unknown>>(item);
+  return { ...rest, type: linkType } as SharedLinkRecord;
+};
+
+const chunks = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/**
+ * Creates the link, its key item and its asset entries. The link, key and up to 98 entries are
+ * one transaction (with the album's link count); further entries follow, and a failure among
+ * them deletes everything again.
+ */
+export const createSharedLink = async (link: SharedLinkRecord, owner: { email: string; isAdmin: boolean }, assetIds: readonly string[]): Promise<void> => {
+  const keyItem: SharedLinkKeyRecord = { linkId: link.id, userId: link.userId, email: owner.email, isAdmin: owner.isAdmin, expiresAt: link.expiresAt };
+  const writes: Write[] = [
+    { item: { Put: { TableName: tableName, Item: linkItem(link), ConditionExpression: absent } } },
+    { item: { Put: { TableName: tableName, Item: { ...keys.sharedLinkKey(link.keyHash), type: 'sharedLinkKey', ...keyItem }, ConditionExpression: absent } } },
+  ];
+  if (link.albumId) {
+    writes.push({
+      item: {
+        Update: {
+          TableName: tableName,
+          Key: keys.album(link.userId, link.albumId),
+          UpdateExpression: 'ADD sharedLinkCount :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1 },
+        },
+      },
+    });
+  }
+  const entries = assetIds.map(
+    (assetId): Write => ({
+      item: { Put: { TableName: tableName, Item: { ...keys.sharedLinkAsset(link.id, assetId), ...indexKeys.assetLinks(assetId, link.id), type: 'sharedLinkAsset', linkId: link.id, assetId } } },
+    }),
+  );
+  const room = 100 - writes.length;
+  await transact([...writes, ...entries.slice(0, room)]);
+  try {
+    for (const part of chunks(entries.slice(room), 100)) await transact(part);
+  } catch (error) {
+    await deleteSharedLink(link, assetIds);
+    throw error;
+  }
+};
+
+export const getSharedLink = async (userId: string, linkId: string): Promise<SharedLinkRecord | undefined> => {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.sharedLink(userId, linkId), ConsistentRead: true }));
+  return Item ? fromLinkItem(Item) : undefined;
+};
+
+export const getSharedLinkByKeyHash = async (keyHash: string): Promise<SharedLinkKeyRecord | undefined> => {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.sharedLinkKey(keyHash), ConsistentRead: true }));
+  return Item ? strip<SharedLinkKeyRecord>(Item) : undefined;
+};
+
+export const listSharedLinks = async (userId: string): Promise<SharedLinkRecord[]> =>
+  (await queryPrefix<Record<string, unknown>>(keys.user(userId).pk, prefixes.userSharedLinks)).map(fromLinkItem);
+
+/** The asset ids of an INDIVIDUAL link: one Query on the link's partition. */
+export const listSharedLinkAssetIds = async (linkId: string): Promise<string[]> =>
+  (await queryPrefix<{ assetId: string }>(`SHAREDLINK#${linkId}`, prefixes.members)).map((item) => item.assetId);
+
+/** Replaces the link and keeps its key item's expiry in step, in one transaction. */
+export const replaceSharedLink = async (link: SharedLinkRecord): Promise<void> => {
+  await transact([
+    { item: { Put: { TableName: tableName, Item: linkItem(link), ConditionExpression: 'attribute_exists(pk)' } } },
+    {
+      item: {
+        Update: {
+          TableName: tableName,
+          Key: keys.sharedLinkKey(link.keyHash),
+          UpdateExpression: 'SET expiresAt = :expiresAt',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':expiresAt': link.expiresAt },
+        },
+      },
+    },
+  ]);
+};
+
+/** Deletes the link and its key (one transaction, so the key stops working at once), then its entries. */
+export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonly string[]): Promise<void> => {
+  const writes: Write[] = [
+    { item: { Delete: { TableName: tableName, Key: keys.sharedLink(link.userId, link.id) } } },
+    { item: { Delete: { TableName: tableName, Key: keys.sharedLinkKey(link.keyHash) } } },
+  ];
+  if (link.albumId) {
+    writes.push({
+      item: {
+        Update: {
+          TableName: tableName,
+          Key: keys.album(link.userId, link.albumId),
+          UpdateExpression: 'ADD sharedLinkCount :minusOne',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':minusOne': -1 },
+        },
+      },
+    });
+  }
+  await transact(writes);
+  await batchDelete(assetIds.map((assetId) => keys.sharedLinkAsset(link.id, assetId)));
+};

@@ -1,0 +1,59 @@
+import type { AlbumMember, AlbumRecord } from '../db/album.repository.ts';
+import type { UserRecord } from '../db/user.repository.ts';
+import type { UserResponse } from '../schemas/user.ts';
+import type { AssetResponseDto } from './asset.mapper.ts';
+import { mapUser } from './user.mapper.ts';
+
+/** AlbumResponseDto (spec 2.6), keys in Immich's order; `startDate`/`endDate` are left out for an empty album. */
+export interface AlbumResponseDto {
+  albumName: string;
+  description: string;
+  albumThumbnailAssetId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  id: string;
+  ownerId: string;
+  owner: UserResponse;
+  sharedUsers: UserResponse[];
+  shared: boolean;
+  hasSharedLink: boolean;
+  startDate?: string;
+  endDate?: string;
+  assets: AssetResponseDto[];
+  assetCount: number;
+  isActivityEnabled: boolean;
+  order: 'asc' | 'desc';
+}
+
+export interface MapAlbumOptions {
+  owner: UserRecord;
+  /** The album's entries; trashed ones do not count (Immich's joins leave them out). */
+  members: readonly AlbumMember[];
+  /** The album's assets, already mapped and ordered, when the response carries them. */
+  assets?: AssetResponseDto[];
+  /** Whether the link relation was loaded (it is not when an album is shown inside a shared link). */
+  withLinks?: boolean;
+}
+
+export const mapAlbum = (album: AlbumRecord, options: MapAlbumOptions): AlbumResponseDto => {
+  const live = options.members.filter((member) => member.deletedAt === null).map((member) => member.fileCreatedAt).sort();
+  const hasSharedLink = options.withLinks !== false && album.sharedLinkCount > 0;
+  return {
+    albumName: album.albumName,
+    description: album.description,
+    albumThumbnailAssetId: album.albumThumbnailAssetId,
+    createdAt: album.createdAt,
+    updatedAt: album.updatedAt,
+    id: album.id,
+    ownerId: album.ownerId,
+    owner: mapUser(options.owner),
+    sharedUsers: [],
+    shared: hasSharedLink,
+    hasSharedLink,
+    ...(live.length > 0 ? { startDate: live[0], endDate: live.at(-1) } : {}),
+    assets: options.assets ?? [],
+    assetCount: live.length,
+    isActivityEnabled: album.isActivityEnabled,
+    order: album.order,
+  };
+};

@@ -1,0 +1,59 @@
+import * as v from 'valibot';
+import { BadRequestException } from '../http/errors.ts';
+import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
+import { isDateString, optionalUuidList } from './asset.ts';
+
+const linkTypes = ['ALBUM', 'INDIVIDUAL'] as const;
+
+const optionalString = () => optional(v.pipe(v.unknown(), rules.isString, as<string>()));
+
+/**
+ * `@ValidateDate({ optional: true, nullable: true })`. Immich converts the value while it
+ * transforms the body, before any validation, and a value that is not a date string stops the
+ * request there with a single string message: thrown here for the same effect.
+ */
+const optionalDate = () =>
+  optional(
+    v.pipe(
+      v.unknown(),
+      v.transform((x: unknown) => {
+        if (!isDateString(x)) throw new BadRequestException('expiresAt must be a date string');
+        return new Date(x);
+      }),
+      v.check((x: unknown) => x instanceof Date && !Number.isNaN(x.getTime()), '$property must be a Date instance'),
+      as<Date>(),
+    ),
+  );
+
+/** `SharedLinkCreateDto`. */
+export const SharedLinkCreateDto = dto({
+  type: v.pipe(
+    v.unknown(),
+    v.check((x: unknown) => linkTypes.includes(x as (typeof linkTypes)[number]), `$property must be one of the following values: ${linkTypes.join(', ')}`),
+    as<(typeof linkTypes)[number]>(),
+  ),
+  assetIds: optionalUuidList(),
+  albumId: optional(uuid()),
+  description: optionalString(),
+  password: optionalString(),
+  expiresAt: optionalDate(),
+  allowUpload: optional(booleanish()),
+  allowDownload: optional(booleanish()),
+  showMetadata: optional(booleanish()),
+});
+export type SharedLinkCreateInput = v.InferOutput<typeof SharedLinkCreateDto>;
+
+/** `SharedLinkEditDto` (PATCH). */
+export const SharedLinkEditDto = dto({
+  description: optionalString(),
+  password: optionalString(),
+  expiresAt: optionalDate(),
+  allowUpload: optional(booleanish()),
+  allowDownload: optional(booleanish()),
+  showMetadata: optional(booleanish()),
+  changeExpiryTime: optional(booleanish()),
+});
+export type SharedLinkEditInput = v.InferOutput<typeof SharedLinkEditDto>;
+
+/** `SharedLinkPasswordDto` (GET /shared-link/me query; `key` is the credential, read by auth). */
+export const SharedLinkPasswordDto = dto({ password: optionalString(), token: optionalString(), key: optionalString() });

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { Auth } from '../auth/authenticate.ts';
+import { addMembers, createAlbum as insertAlbum, getAlbum, listAlbums, listMembers, removeMembers, type AlbumMember, type AlbumRecord } from '../db/album.repository.ts';
+import { getAssets, type AssetRecord } from '../db/asset.repository.ts';
+import { queryIndex } from '../db/query.ts';
+import { indexKeys } from '../db/keys.ts';
+import { getUser, type UserRecord } from '../db/user.repository.ts';
+import { BadRequestException } from '../http/errors.ts';
+import { mapAlbum, type AlbumResponseDto } from '../mappers/album.mapper.ts';
+import { byFileCreatedAt, mapAsset } from '../mappers/asset.mapper.ts';
+import type { CreateAlbumInput } from '../schemas/album.ts';
+
+export interface BulkIdResponseDto {
+  id: string;
+  success: boolean;
+  error?: 'duplicate' | 'no_permission' | 'not_found';
+}
+
+const owner = async (auth: Auth): Promise<UserRecord> => {
+  const user = await getUser(auth.user.id);
+  if (!user) throw new BadRequestException('User not found');
+  return user;
+};
+
+/** The caller's album, or Immich's 400 (another user's album and an unknown id look the same). */
+export const ownAlbum = async (auth: Auth, id: string, permission = 'album.read'): Promise<AlbumRecord> => {
+  const album = await getAlbum(auth.user.id, id);
+  if (!album) throw new BadRequestException(`Not found or no ${permission} access`);
+  return album;
+};
+
+/** The caller's own assets among `ids` (trashed ones included, as Immich's asset.share access does). */
+export const ownAssets = async (auth: Auth, ids: readonly string[]): Promise<AssetRecord[]> =>
+  (await getAssets(ids)).filter((asset) => asset.ownerId === auth.user.id);
+
+/** An album's live (not trashed) assets, mapped with EXIF, in the album's order. */
+export const albumAssets = async (auth: Auth, album: AlbumRecord, members: readonly AlbumMember[]) => {
+  const live = members.filter((member) => member.deletedAt === null).map((member) => member.assetId);
+  const assets = (await getAssets(live)).filter((asset) => asset.deletedAt === null).sort(byFileCreatedAt(album.order));
+  return assets.map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true }));
+};
+
+/** POST /album: the caller's own assets among `assetIds` go in (others are left out, as in Immich). */
+export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<AlbumResponseDto> => {
+  if (dto.sharedWithUserIds && dto.sharedWithUserIds.length > 0) throw new BadRequestException('Sharing albums with other users is not supported');
+  const [user, assets] = await Promise.all([owner(auth), ownAssets(auth, dto.assetIds ?? [])]);
+  const now = new Date().toISOString();
+  const album: AlbumRecord = {
+    id: randomUUID(),
+    ownerId: auth.user.id,
+    albumName: dto.albumName,
+    description: dto.description ?? '',
+    albumThumbnailAssetId: assets[0]?.id ?? null,
+    createdAt: now,
+    updatedAt: now,
+    isActivityEnabled: true,
+    order: 'desc',
+    sharedLinkCount: 0,
+  };
+  await insertAlbum(album, assets);
+  const members = await listMembers(album.id);
+  return mapAlbum(album, { owner: user, members, assets: await albumAssets(auth, album, members) });
+};
+
+/** GET /album: the caller's albums, newest first (`shared=true`: none, albums are not shared with users here). */
+export const getAllAlbums = async (auth: Auth, query: { shared?: boolean | null; assetId?: string | null }): Promise<AlbumResponseDto[]> => {
+  if (query.shared === true) return [];
+  let albums: AlbumRecord[];
+  if (query.assetId) {
+    const entries = await queryIndex<{ albumId: string }>('gsi2', indexKeys.assetAlbums(query.assetId, '').gsi2pk);
+    const ids = new Set(entries.map((entry) => entry.albumId));
+    albums = (await listAlbums(auth.user.id)).filter((album) => ids.has(album.id));
+  } else {
+    albums = await listAlbums(auth.user.id);
+  }
+  const user = await owner(auth);
+  const members = await Promise.all(albums.map((album) => listMembers(album.id)));
+  return albums
+    .map((album, index) => mapAlbum(album, { owner: user, members: members[index] ?? [] }))
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+};
+
+/** GET /album/:id (with its assets unless `withoutAssets`). */
+export const getAlbumInfo = async (auth: Auth, id: string, withoutAssets: boolean): Promise<AlbumResponseDto> => {
+  const album = await ownAlbum(auth, id);
+  const [user, members] = await Promise.all([owner(auth), listMembers(album.id)]);
+  return mapAlbum(album, { owner: user, members, assets: withoutAssets ? [] : await albumAssets(auth, album, members) });
+};
+
+/** PUT /album/:id/assets: per id `success`, or `duplicate` (already in), or `no_permission` (not the caller's). */
+export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResponseDto[]> => {
+  const album = await ownAlbum(auth, id);
+  const [members, allowed] = await Promise.all([listMembers(album.id), ownAssets(auth, ids)]);
+  const present = new Set(members.map((member) => member.assetId));
+  const allowedById = new Map(allowed.map((asset) => [asset.id, asset]));
+  const added: AssetRecord[] = [];
+  const results = ids.map((assetId): BulkIdResponseDto => {
+    if (present.has(assetId)) return { id: assetId, success: false, error: 'duplicate' };
+    const asset = allowedById.get(assetId);
+    if (!asset) return { id: assetId, success: false, error: 'no_permission' };
+    present.add(assetId);
+    added.push(asset);
+    return { id: assetId, success: true };
+  });
+  if (added.length > 0) await addMembers(album, added, album.albumThumbnailAssetId ?? added[0]?.id ?? null);
+  return results;
+};
+
+/** DELETE /album/:id/assets: per id `success`, or `not_found` (not in the album). */
+export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResponseDto[]> => {
+  const album = await ownAlbum(auth, id);
+  const members = await listMembers(album.id);
+  const present = new Set(members.map((member) => member.assetId));
+  const results = ids.map((assetId): BulkIdResponseDto => {
+    if (!present.has(assetId)) return { id: assetId, success: false, error: 'not_found' };
+    present.delete(assetId);
+    return { id: assetId, success: true };
+  });
+  const removed = results.filter((result) => result.success).map((result) => result.id);
+  if (removed.length > 0) {
+    // Immich's updateThumbnails: a removed thumbnail is replaced by the newest remaining asset.
+    let thumbnail = album.albumThumbnailAssetId;
+    if (thumbnail && removed.includes(thumbnail)) {
+      const remaining = members.filter((member) => present.has(member.assetId) && member.deletedAt === null);
+      thumbnail = remaining.sort((a, b) => b.fileCreatedAt.localeCompare(a.fileCreatedAt))[0]?.assetId ?? null;
+    }
+    await removeMembers(album, removed, thumbnail);
+  }
+  return results;
+};

@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import type { Auth } from '../auth/authenticate.ts';
+import { hashPassword, hashSecret, hashSharedLinkKey, sharedLinkKey, sharedLinkKeyBytes, sharedLinkToken, verifyPassword } from '../auth/crypto.ts';
+import { getAlbum, listMembers } from '../db/album.repository.ts';
+import { getAssets, type AssetRecord } from '../db/asset.repository.ts';
+import {
+  createSharedLink as insertLink,
+  deleteSharedLink as removeLink,
+  getSharedLink,
+  listSharedLinkAssetIds,
+  listSharedLinks,
+  replaceSharedLink,
+  type SharedLinkRecord,
+} from '../db/shared-link.repository.ts';
+import { getUser } from '../db/user.repository.ts';
+import { BadRequestException, UnauthorizedException } from '../http/errors.ts';
+import { HttpResponse } from '../http/response.ts';
+import { mapAlbum, type AlbumResponseDto } from '../mappers/album.mapper.ts';
+import { byFileCreatedAt, mapAsset, mapSanitizedAsset, type AssetResponseDto, type SanitizedAssetResponseDto } from '../mappers/asset.mapper.ts';
+import type { SharedLinkCreateInput, SharedLinkEditInput } from '../schemas/shared-link.ts';
+import { ownAlbum, ownAssets } from './album.service.ts';
+
+/** SharedLinkResponseDto (spec 2.7). `password` is always null: only its hash is stored. */
+export interface SharedLinkResponseDto {
+  id: string;
+  description: string | null;
+  password: string | null;
+  token?: string;
+  userId: string;
+  key: string;
+  type: SharedLinkRecord['type'];
+  createdAt: string;
+  expiresAt: string | null;
+  assets: (AssetResponseDto | SanitizedAssetResponseDto)[];
+  album?: AlbumResponseDto;
+  allowUpload: boolean;
+  allowDownload: boolean;
+  showMetadata: boolean;
+}
+
+const notFound = () => new BadRequestException('Shared link not found');
+
+const ownLink = async (auth: Auth, id: string): Promise<SharedLinkRecord> => {
+  const link = await getSharedLink(auth.user.id, id);
+  if (!link) throw notFound();
+  return link;
+};
+
+interface LinkContents {
+  assets: AssetRecord[];
+  album?: AlbumResponseDto;
+}
+
+/**
+ * What a link shows: its own assets, then its album's, each list by fileCreatedAt ascending,
+ * without duplicates (the first kept) and without trashed assets; and the album (its count and
+ * dates, no assets, no link flags: Immich does not load those relations here).
+ */
+const contentsOf = async (link: SharedLinkRecord): Promise<LinkContents> => {
+  const [ownIds, album, members, owner] = await Promise.all([
+    listSharedLinkAssetIds(link.id),
+    link.albumId ? getAlbum(link.userId, link.albumId) : Promise.resolve(undefined),
+    link.albumId ? listMembers(link.albumId) : Promise.resolve([]),
+    link.albumId ? getUser(link.userId) : Promise.resolve(undefined),
+  ]);
+  const albumIds = members.filter((member) => member.deletedAt === null).map((member) => member.assetId);
+  const byId = new Map((await getAssets([...ownIds, ...albumIds])).filter((asset) => asset.deletedAt === null).map((asset) => [asset.id, asset]));
+  const pick = (ids: string[]) => ids.flatMap((id) => byId.get(id) ?? []).sort(byFileCreatedAt('asc'));
+  const seen = new Set<string>();
+  const assets = [...pick(ownIds), ...pick(albumIds)].filter((asset) => !seen.has(asset.id) && seen.add(asset.id));
+  return {
+    assets,
+    ...(album && owner ? { album: mapAlbum(album, { owner, members, withLinks: false }) } : {}),
+  };
+};
+
+const mapLink = (link: SharedLinkRecord, key: string, contents: LinkContents | undefined, view: { callerId?: string; withExif: boolean }): SharedLinkResponseDto => ({
+  id: link.id,
+  description: link.description,
+  password: null,
+  userId: link.userId,
+  key,
+  type: link.type,
+  createdAt: link.createdAt,
+  expiresAt: link.expiresAt,
+  assets: (contents?.assets ?? []).map((asset) =>
+    view.withExif ? mapAsset(asset, { withExif: true, ...(view.callerId ? { callerId: view.callerId } : {}) }) : mapSanitizedAsset(asset),
+  ),
+  ...(contents?.album ? { album: contents.album } : {}),
+  allowUpload: link.allowUpload,
+  allowDownload: link.allowDownload,
+  showMetadata: link.showExif,
+});
+
+/** POST /shared-link: Immich's rules and messages. The answer has no assets and no album yet (as Immich's). */
+export const createSharedLink = async (auth: Auth, dto: SharedLinkCreateInput): Promise<SharedLinkResponseDto> => {
+  let assetIds: string[] = [];
+  if (dto.type === 'ALBUM') {
+    if (!dto.albumId) throw new BadRequestException('Invalid albumId');
+    await ownAlbum(auth, dto.albumId, 'album.share');
+  } else {
+    if (!dto.assetIds || dto.assetIds.length === 0) throw new BadRequestException('Invalid assetIds');
+    assetIds = [...new Set(dto.assetIds)];
+    if ((await ownAssets(auth, assetIds)).length !== assetIds.length) throw new BadRequestException('Not found or no asset.share access');
+  }
+  const id = randomUUID();
+  const key = sharedLinkKey(id);
+  const password = dto.password || null;
+  const link: SharedLinkRecord = {
+    id,
+    userId: auth.user.id,
+    type: dto.type,
+    albumId: dto.type === 'ALBUM' ? (dto.albumId ?? null) : null,
+    description: dto.description ?? null,
+    passwordHash: password ? await hashPassword(password) : null,
+    tokenHash: password ? hashSecret(sharedLinkToken(id, password)) : null,
+    keyHash: hashSharedLinkKey(key),
+    createdAt: new Date().toISOString(),
+    expiresAt: dto.expiresAt ? dto.expiresAt.toISOString() : null,
+    allowUpload: dto.allowUpload ?? true,
+    allowDownload: dto.allowDownload ?? true,
+    showExif: dto.showMetadata ?? true,
+  };
+  await insertLink(link, auth.user, assetIds);
+  return mapLink(link, key, undefined, { withExif: true });
+};
+
+/** GET /shared-link: the caller's links, newest first, each with its contents. */
+export const getAllSharedLinks = async (auth: Auth): Promise<SharedLinkResponseDto[]> => {
+  const links = (await listSharedLinks(auth.user.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+  const contents = await Promise.all(links.map(contentsOf));
+  return links.map((link, index) => mapLink(link, sharedLinkKey(link.id), contents[index], { callerId: auth.user.id, withExif: true }));
+};
+
+/** GET /shared-link/:id: the creator's view (always with metadata; expiry not checked, as in Immich). */
+export const getSharedLinkById = async (auth: Auth, id: string): Promise<SharedLinkResponseDto> => {
+  const link = await ownLink(auth, id);
+  return mapLink(link, sharedLinkKey(link.id), await contentsOf(link), { callerId: auth.user.id, withExif: true });
+};
+
+/** PATCH /shared-link/:id. `changeExpiryTime` without `expiresAt` removes the expiry (Immich's rule). */
+export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEditInput): Promise<SharedLinkResponseDto> => {
+  const link = await ownLink(auth, id);
+  const expiresAt = dto.changeExpiryTime && !dto.expiresAt ? null : dto.expiresAt === undefined ? undefined : (dto.expiresAt?.toISOString() ?? null);
+  const updated: SharedLinkRecord = {
+    ...link,
+    ...(dto.description !== undefined && dto.description !== null ? { description: dto.description } : {}),
+    ...(expiresAt !== undefined ? { expiresAt } : {}),
+    ...(dto.allowUpload !== undefined && dto.allowUpload !== null ? { allowUpload: dto.allowUpload } : {}),
+    ...(dto.allowDownload !== undefined && dto.allowDownload !== null ? { allowDownload: dto.allowDownload } : {}),
+    ...(dto.showMetadata !== undefined && dto.showMetadata !== null ? { showExif: dto.showMetadata } : {}),
+  };
+  if (dto.password !== undefined && dto.password !== null) {
+    updated.passwordHash = dto.password ? await hashPassword(dto.password) : null;
+    updated.tokenHash = dto.password ? hashSecret(sharedLinkToken(link.id, dto.password)) : null;
+  }
+  await replaceSharedLink(updated);
+  return mapLink(updated, sharedLinkKey(updated.id), await contentsOf(updated), { callerId: auth.user.id, withExif: true });
+};
+
+/** DELETE /shared-link/:id: the key stops working at once. */
+export const deleteSharedLink = async (auth: Auth, id: string): Promise<void> => {
+  const link = await ownLink(auth, id);
+  await removeLink(link, await listSharedLinkAssetIds(link.id));
+};
+
+const tokenCookie = 'immich_shared_link_token';
+
+/**
+ * GET /shared-link/me: the visitor's view. A password link needs `password` (or a token a
+ * password earned, from `token` or the cookie), else 401 `Invalid password`; the answer then
+ * carries the token and sets it as a cookie. With `showMetadata: false` every asset is reduced to
+ * Immich's sanitized form: no EXIF, no GPS, no file names, no dates but the local one.
+ */
+export const getMySharedLink = async (auth: Auth, dto: { password?: string | null; token?: string | null }, cookies: readonly string[]): Promise<HttpResponse<SharedLinkResponseDto>> => {
+  if (!auth.sharedLink) throw new UnauthorizedException('Invalid share key');
+  const link = await getSharedLink(auth.user.id, auth.sharedLink.id);
+  if (!link) throw new UnauthorizedException('Invalid share key');
+  let token: string | undefined;
+  if (link.passwordHash) {
+    const cookieToken = cookies.map((entry) => entry.split('=')).find(([name]) => name?.trim() === tokenCookie)?.[1];
+    const tokens = (dto.token ?? (cookieToken ? decodeURIComponent(cookieToken) : '')).split(',').filter(Boolean);
+    const held = tokens.find((candidate) => hashSecret(candidate) === link.tokenHash);
+    if (!held) {
+      if (!dto.password || !(await verifyPassword(dto.password, link.passwordHash))) throw new UnauthorizedException('Invalid password');
+      tokens.push(sharedLinkToken(link.id, dto.password));
+    }
+    token = tokens.join(',');
+  }
+  const key = sharedLinkKeyBytes(auth.sharedLink.key).toString('base64url');
+  const body = { ...mapLink(link, key, await contentsOf(link), { withExif: link.showExif }), ...(token ? { token } : {}) };
+  return new HttpResponse(body, token ? { cookies: [`${tokenCookie}=${encodeURIComponent(token)}; HttpOnly; Path=/; Max-Age=86400; SameSite=Lax;`] } : {});
+};
