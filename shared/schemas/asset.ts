@@ -76,7 +76,8 @@ export interface AssetFileUploadResponseDto {
   duplicate: boolean;
 }
 
-const eachUuid = v.check((x: unknown) => !Array.isArray(x) || x.every((id) => typeof id === 'string' && uuidV4.test(id)), 'each value in $property must be a UUID');
+// class-validator's `each`: a non-array value is checked as if it were the one element.
+const eachUuid = v.check((x: unknown) => (Array.isArray(x) ? x : [x]).every((id) => typeof id === 'string' && uuidV4.test(id)), 'each value in $property must be a UUID');
 const isArray = v.check((x: unknown) => Array.isArray(x), '$property must be an array');
 
 /** `@ValidateUUID({ each: true })`: a required list of UUIDs (`BulkIdsDto`). */

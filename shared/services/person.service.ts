@@ -75,6 +75,8 @@ export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetResp
   );
   const facesByAsset = new Map<string, (FaceRecord & AssetStatus)[]>();
   for (const face of faces) facesByAsset.set(face.assetId, [...(facesByAsset.get(face.assetId) ?? []), face]);
+  // Faces in the order the file lists them (the index sorts by date and random face ids).
+  for (const list of facesByAsset.values()) list.sort((a, b) => a.index - b.index);
   const order = [...facesByAsset.keys()]
     .map((assetId) => ({ id: assetId, fileCreatedAt: facesByAsset.get(assetId)?.[0]?.fileCreatedAt ?? '' }))
     .sort(byFileCreatedAt('desc'))

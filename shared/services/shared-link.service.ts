@@ -13,7 +13,7 @@ import {
   type SharedLinkRecord,
 } from '../db/shared-link.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import { BadRequestException, UnauthorizedException } from '../http/errors.ts';
+import { BadRequestException, ForbiddenException, UnauthorizedException } from '../http/errors.ts';
 import { HttpResponse } from '../http/response.ts';
 import { mapAlbum, type AlbumResponseDto } from '../mappers/album.mapper.ts';
 import { byFileCreatedAt, mapAsset, mapSanitizedAsset, type AssetResponseDto, type SanitizedAssetResponseDto } from '../mappers/asset.mapper.ts';
@@ -173,7 +173,8 @@ const tokenCookie = 'immich_shared_link_token';
  * Immich's sanitized form: no EXIF, no GPS, no file names, no dates but the local one.
  */
 export const getMySharedLink = async (auth: Auth, dto: { password?: string | null; token?: string | null }, cookies: readonly string[]): Promise<HttpResponse<SharedLinkResponseDto>> => {
-  if (!auth.sharedLink) throw new UnauthorizedException('Invalid share key');
+  // A signed-in user without a key has no link to look at (Immich: 403).
+  if (!auth.sharedLink) throw new ForbiddenException();
   const link = await getSharedLink(auth.user.id, auth.sharedLink.id);
   if (!link) throw new UnauthorizedException('Invalid share key');
   let token: string | undefined;

@@ -1,0 +1,137 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as addAssetsHandler } from '#functions/album/add-assets-to-album.ts';
+import { handler as createAlbumHandler } from '#functions/album/create-album.ts';
+import { handler as getAlbumInfoHandler } from '#functions/album/get-album-info.ts';
+import { handler as getAllAlbumsHandler } from '#functions/album/get-all-albums.ts';
+import { handler as removeAssetsHandler } from '#functions/album/remove-asset-from-album.ts';
+import { bearer, setupAccounts } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { addPhoto, createAlbum, trash } from '../support/library.ts';
+
+let accounts: Awaited<ReturnType<typeof setupAccounts>>;
+beforeAll(async () => {
+  accounts = await setupAccounts();
+});
+
+const info = (token: string, id: string, query: Record<string, string> = {}) =>
+  invoke(getAlbumInfoHandler, { path: `/api/album/${id}`, query, headers: bearer(token), pathParameters: { id } });
+const all = (token: string, query: Record<string, string> = {}) => invoke(getAllAlbumsHandler, { path: '/api/album', query, headers: bearer(token) });
+const add = (token: string, id: string, ids: unknown) =>
+  invoke(addAssetsHandler, { method: 'PUT', path: `/api/album/${id}/assets`, headers: bearer(token), pathParameters: { id }, body: { ids } });
+const remove = (token: string, id: string, ids: unknown) =>
+  invoke(removeAssetsHandler, { method: 'DELETE', path: `/api/album/${id}/assets`, headers: bearer(token), pathParameters: { id }, body: { ids } });
+
+describe('albums', () => {
+  it('POST /album: 201 with the album fields of spec 2.6; only the caller’s assets go in', async () => {
+    const token = accounts.user1.accessToken;
+    const a = await addPhoto(token, { make: 'A' }, new Date('2021-01-01T00:00:00.000Z'));
+    const b = await addPhoto(token, {}, new Date('2022-01-01T00:00:00.000Z'));
+    const foreign = await addPhoto(accounts.user2.accessToken);
+    const album = await createAlbum(token, { albumName: 'Trip', description: 'summer', assetIds: [a, b, foreign] });
+    expect(album).toEqual({
+      albumName: 'Trip',
+      description: 'summer',
+      albumThumbnailAssetId: a,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      id: expect.any(String),
+      ownerId: accounts.user1.userId,
+      owner: expect.objectContaining({ id: accounts.user1.userId, email: 'user1@immich.cloud' }),
+      sharedUsers: [],
+      shared: false,
+      hasSharedLink: false,
+      startDate: '2021-01-01T00:00:00.000Z',
+      endDate: '2022-01-01T00:00:00.000Z',
+      assets: [expect.objectContaining({ id: b }), expect.objectContaining({ id: a, exifInfo: expect.objectContaining({ make: 'A' }) })],
+      assetCount: 2,
+      isActivityEnabled: true,
+      order: 'desc',
+    });
+    const empty = await createAlbum(token, { albumName: 'Empty' });
+    expect(empty).toMatchObject({ assets: [], assetCount: 0, albumThumbnailAssetId: null, description: '' });
+    expect(empty.startDate).toBeUndefined();
+  });
+
+  it('GET /album lists mine (newest first, without assets); GET /album/:id; another user gets 400', async () => {
+    const token = accounts.user1.accessToken;
+    const list = await all(token);
+    expect(list.status).toBe(200);
+    expect(list.body.map((album: { albumName: string }) => album.albumName)).toEqual(['Empty', 'Trip']);
+    expect(list.body[1]).toMatchObject({ assets: [], assetCount: 2 });
+    expect((await all(accounts.user2.accessToken)).body).toEqual([]);
+    expect((await all(token, { shared: 'true' })).body).toEqual([]);
+    const trip = list.body[1];
+    const one = await info(token, trip.id);
+    expect(one.body).toMatchObject({ id: trip.id, assetCount: 2 });
+    expect(one.body.assets).toHaveLength(2);
+    expect((await info(token, trip.id, { withoutAssets: 'true' })).body.assets).toEqual([]);
+    expect((await info(accounts.user2.accessToken, trip.id)).body).toEqual({ message: 'Not found or no album.read access', error: 'Bad Request', statusCode: 400 });
+    expect((await info(token, 'invalid-uuid')).body.message).toEqual(['id must be a UUID']);
+    // ?assetId= finds the albums holding an asset.
+    const holding = await all(token, { assetId: trip.assets?.[0]?.id ?? one.body.assets[0].id });
+    expect(holding.body.map((album: { id: string }) => album.id)).toEqual([trip.id]);
+  });
+
+  it('PUT /album/:id/assets: per-id results as Immich (success, duplicate, no_permission); the thumbnail is set', async () => {
+    const token = accounts.user1.accessToken;
+    const album = await createAlbum(token, { albumName: 'Adds' });
+    const mine = await addPhoto(token);
+    const theirs = await addPhoto(accounts.user2.accessToken);
+    const missing = '00000000-0000-4000-a000-000000000000';
+    const reply = await add(token, album.id, [mine, mine, theirs, missing]);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual([
+      { id: mine, success: true },
+      { id: mine, success: false, error: 'duplicate' },
+      { id: theirs, success: false, error: 'no_permission' },
+      { id: missing, success: false, error: 'no_permission' },
+    ]);
+    expect((await add(token, album.id, [mine])).body).toEqual([{ id: mine, success: false, error: 'duplicate' }]);
+    expect((await info(token, album.id)).body).toMatchObject({ assetCount: 1, albumThumbnailAssetId: mine });
+    expect((await add(accounts.user2.accessToken, album.id, [theirs])).body.message).toBe('Not found or no album.read access');
+  });
+
+  it('DELETE /album/:id/assets: success or not_found; a removed thumbnail moves to the newest remaining asset', async () => {
+    const token = accounts.user1.accessToken;
+    const older = await addPhoto(token, {}, new Date('2020-01-01T00:00:00.000Z'));
+    const newer = await addPhoto(token, {}, new Date('2023-01-01T00:00:00.000Z'));
+    const album = await createAlbum(token, { albumName: 'Removes', assetIds: [older, newer] });
+    expect(album.albumThumbnailAssetId).toBe(older);
+    const reply = await remove(token, album.id, [older, older]);
+    expect(reply.body).toEqual([{ id: older, success: true }, { id: older, success: false, error: 'not_found' }]);
+    expect((await info(token, album.id)).body).toMatchObject({ assetCount: 1, albumThumbnailAssetId: newer });
+  });
+
+  it('trashed assets leave the album’s assets, count and dates', async () => {
+    const token = accounts.user1.accessToken;
+    const kept = await addPhoto(token, {}, new Date('2019-05-05T00:00:00.000Z'));
+    const gone = await addPhoto(token, {}, new Date('2024-05-05T00:00:00.000Z'));
+    const album = await createAlbum(token, { albumName: 'Trash', assetIds: [kept, gone] });
+    expect(album).toMatchObject({ assetCount: 2, endDate: '2024-05-05T00:00:00.000Z' });
+    await trash(token, [gone]);
+    const after = (await info(token, album.id)).body;
+    expect(after).toMatchObject({ assetCount: 1, startDate: '2019-05-05T00:00:00.000Z', endDate: '2019-05-05T00:00:00.000Z' });
+    expect(after.assets.map((asset: { id: string }) => asset.id)).toEqual([kept]);
+    const listed = (await all(token)).body.find((a: { id: string }) => a.id === album.id);
+    expect(listed.assetCount).toBe(1);
+  });
+
+  it.each([
+    [{}, ['albumName must be a string']],
+    [{ albumName: 'x', assetIds: ['nope'] }, ['each value in assetIds must be a UUID']],
+    [{ albumName: 'x', assetIds: 'nope' }, ['each value in assetIds must be a UUID', 'assetIds must be an array']],
+    [{ albumName: 'x', sharedWithUserIds: ['00000000-0000-4000-a000-000000000000'] }, 'Sharing albums with other users is not supported'],
+  ])('POST /album %j → 400 %j', async (body, message) => {
+    const reply = await invoke(createAlbumHandler, { method: 'POST', path: '/api/album', headers: bearer(accounts.user1.accessToken), body });
+    expect({ status: reply.status, message: reply.body.message }).toEqual({ status: 400, message });
+  });
+
+  it.each([
+    [{}, ['each value in ids must be a UUID', 'ids should not be empty', 'ids must be an array']],
+    [{ ids: ['x'] }, ['each value in ids must be a UUID']],
+  ])('PUT /album/:id/assets %j → 400 %j', async (body, message) => {
+    const album = (await all(accounts.user1.accessToken)).body[0];
+    const reply = await invoke(addAssetsHandler, { method: 'PUT', path: `/api/album/${album.id}/assets`, headers: bearer(accounts.user1.accessToken), pathParameters: { id: album.id }, body });
+    expect({ status: reply.status, message: reply.body.message }).toEqual({ status: 400, message });
+  });
+});

@@ -1,0 +1,90 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.ts';
+import { handler as getAllPeopleHandler } from '#functions/person/get-all-people.ts';
+import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
+import { bearer, setupAccounts } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { addPhoto, trash, updateAsset } from '../support/library.ts';
+import { makeJpeg } from '../support/photos.ts';
+import { uploadFootprint } from '../support/table-items.ts';
+import { storedFiles, upload } from '../support/uploads.ts';
+
+let accounts: Awaited<ReturnType<typeof setupAccounts>>;
+beforeAll(async () => {
+  accounts = await setupAccounts();
+});
+
+const asset = (token: string, id: string) => invoke(getAssetInfoHandler, { path: `/api/asset/${id}`, headers: bearer(token), pathParameters: { id } });
+
+describe('PUT /asset/:id', () => {
+  it('sets favourite, archive, description and position for the owner', async () => {
+    const token = accounts.user1.accessToken;
+    const id = await addPhoto(token, { description: 'before' });
+    const reply = await updateAsset(token, id, { isFavorite: true, isArchived: true, description: 'after', latitude: 10.5, longitude: '-20.25' });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ id, isFavorite: true, isArchived: true, exifInfo: { description: 'after', latitude: 10.5, longitude: -20.25 } });
+    expect((await asset(token, id)).body).toMatchObject({ isFavorite: true, isArchived: true, exifInfo: { description: 'after' } });
+  });
+
+  it.each([
+    [{ isFavorite: 'yes' }, ['isFavorite must be a boolean value']],
+    [{ latitude: 91 }, ['latitude must be a latitude string or number']],
+    [{ longitude: 'east' }, ['longitude must be a longitude string or number']],
+    [{ description: 5 }, ['description must be a string']],
+  ])('%j → 400 %j', async (body, message) => {
+    const id = await addPhoto(accounts.user1.accessToken);
+    const reply = await updateAsset(accounts.user1.accessToken, id, body);
+    expect({ status: reply.status, message: reply.body.message }).toEqual({ status: 400, message });
+  });
+
+  it("another user's asset: 400 Not found or no asset.update access, unchanged", async () => {
+    const id = await addPhoto(accounts.user1.accessToken);
+    expect((await updateAsset(accounts.user2.accessToken, id, { isFavorite: true })).body.message).toBe('Not found or no asset.update access');
+    expect((await asset(accounts.user1.accessToken, id)).body.isFavorite).toBe(false);
+  });
+});
+
+describe('DELETE /asset', () => {
+  it('moves to the trash (still readable, isTrashed) and out of people lists', async () => {
+    const token = accounts.user2.accessToken;
+    const id = await addPhoto(token, { mwgFaces: [{ name: 'Gus', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
+    const reply = await trash(token, [id]);
+    expect(reply.status).toBe(204);
+    expect((await asset(token, id)).body).toMatchObject({ id, isTrashed: true });
+  });
+
+  it('with force: deleted for good — asset, original, checksum (the file can come again), faces, usage', async () => {
+    const token = accounts.user1.accessToken;
+    const data = makeJpeg({ mwgFaces: [{ name: 'Hana', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
+    const before = { footprint: await uploadFootprint(), files: await storedFiles(), usage: (await invoke(getMyUserInfo, { path: '/api/user/me', headers: bearer(token) })).body.quotaUsageInBytes };
+    const first = await upload(token, { data });
+    expect(first.status).toBe(201);
+    expect((await trash(token, [first.body.id], true)).status).toBe(204);
+    expect((await asset(token, first.body.id)).body.message).toBe('Not found or no asset.read access');
+    const after = await uploadFootprint();
+    expect({ ...after, people: before.footprint.people, names: before.footprint.names }).toEqual(before.footprint);
+    expect(await storedFiles()).toEqual(before.files);
+    expect((await invoke(getMyUserInfo, { path: '/api/user/me', headers: bearer(token) })).body.quotaUsageInBytes).toBe(before.usage);
+    const people = (await invoke(getAllPeopleHandler, { path: '/api/person', headers: bearer(token) })).body.people;
+    expect(people.map((p: { name: string }) => p.name)).not.toContain('Hana');
+    const again = await upload(token, { data });
+    expect(again).toMatchObject({ status: 201, body: { duplicate: false } });
+  });
+
+  it("one id that is not the caller's: 400 and nothing is trashed", async () => {
+    const mine = await addPhoto(accounts.user1.accessToken);
+    const theirs = await addPhoto(accounts.user2.accessToken);
+    const reply = await trash(accounts.user1.accessToken, [mine, theirs]);
+    expect(reply.body).toEqual({ message: 'Not found or no asset.delete access', error: 'Bad Request', statusCode: 400 });
+    expect((await asset(accounts.user1.accessToken, mine)).body.isTrashed).toBe(false);
+  });
+
+  it.each([
+    [{}, ['each value in ids must be a UUID', 'ids should not be empty', 'ids must be an array']],
+    [{ ids: ['00000000-0000-4000-a000-000000000000'], force: 'always' }, ['force must be a boolean value']],
+  ])('%j → 400 %j', async (body, message) => {
+    const { handler } = await import('#functions/asset/delete-assets.ts');
+    const reply = await invoke(handler, { method: 'DELETE', path: '/api/asset', headers: bearer(accounts.user1.accessToken), body });
+    expect({ status: reply.status, message: reply.body.message }).toEqual({ status: 400, message });
+  });
+});
