@@ -26,6 +26,7 @@ const sections: Section[] = [
   (await import('./overhead.ts')).overheadSection,
   (await import('./auth.ts')).authSection,
   (await import('./uploads.ts')).uploadsSection,
+  (await import('./reads.ts')).readsSection,
 ];
 
 const replaceSection = (doc: string, name: string, body: string): string => {

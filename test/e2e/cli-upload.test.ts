@@ -3,7 +3,23 @@ import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
-import { checkBulkUpload, createApiKey, createUser, getAllPeople, getAssetInfo, login, signUpAdmin, type AssetResponseDto } from '@immich/sdk';
+import {
+  checkBulkUpload,
+  createApiKey,
+  createSharedLink,
+  createUser,
+  getAllAlbums,
+  getAllPeople,
+  getAlbumInfo,
+  getAssetInfo,
+  getMySharedLink,
+  getPersonAssets,
+  getSharedLinkById,
+  login,
+  SharedLinkType,
+  signUpAdmin,
+  type AssetResponseDto,
+} from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { useServer } from '../support/server.ts';
@@ -117,5 +133,31 @@ describe('the immich CLI (2.1.0) uploads a library into the local server', () =>
       expect(foreign).toBe(400);
     }
     expect((await getAllPeople({}, other)).people).toEqual([]);
+
+    // --album: one album per folder, through getAllAlbums, createAlbum and addAssetsToAlbum.
+    const albums = await immich(config, 'upload', '--recursive', '--album', join(root, 'photos'));
+    expect(albums.stdout).toMatch(/Successfully created 3 new albums/);
+    const byName = new Map((await getAllAlbums({}, asUser)).map((album) => [album.albumName, album]));
+    expect([...byName.keys()].sort()).toEqual(['day 2', 'photos', 'trip']);
+    expect(byName.get('day 2')?.assetCount).toBe(2);
+    const again = await immich(config, 'upload', '--recursive', '--album', join(root, 'photos'));
+    expect(again.stdout).toMatch(/Successfully created 0 new albums/);
+    expect((await getAllAlbums({}, asUser)).length).toBe(3);
+
+    // People's assets, and an album shared by link: what a visitor sees.
+    const ingrid = people.people.find((person) => person.name.toLowerCase() === 'ingrid');
+    const ingridAssets = await getPersonAssets({ id: ingrid?.id ?? '' }, asUser);
+    expect(ingridAssets.map((asset) => asset.originalFileName)).toEqual(['fjord.jpg', 'harbour.jpg']);
+    expect(ingridAssets.every((asset) => asset.people?.length === 1 && asset.people[0]?.id === ingrid?.id)).toBe(true);
+
+    const day2 = byName.get('day 2');
+    const link = await createSharedLink({ sharedLinkCreateDto: { type: SharedLinkType.Album, albumId: day2?.id ?? '', showMetadata: false } }, asUser);
+    const creatorView = await getSharedLinkById({ id: link.id }, asUser);
+    expect(creatorView.album?.albumName).toBe('day 2');
+    expect(creatorView.assets.map((asset) => asset.originalFileName).sort()).toEqual(['edited.jpg', 'fjord.jpg']);
+    const visitor = await getMySharedLink({ key: link.key }, { baseUrl: server.baseUrl });
+    expect(visitor.assets).toHaveLength(2);
+    expect(JSON.stringify(visitor.assets)).not.toMatch(/exifInfo|originalPath|originalFileName|fjord/);
+    expect((await getAlbumInfo({ id: day2?.id ?? '' }, asUser)).assets).toHaveLength(2);
   });
 });

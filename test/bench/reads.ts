@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureTable, localAwsEnv, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import type { AssetRecord } from '#shared/db/asset.repository.ts';
+import { median, percentile, table } from './stats.ts';
+
+/**
+ * The read paths of people and shared links at size, through the local server on DynamoDB Local:
+ * GET /person/:id/assets for a person on 1,000 assets, GET /shared-link/:id for a 500-asset album.
+ * The library is written through the repositories (the same items an upload writes).
+ */
+const measure = async (): Promise<string> => {
+  const dynamo = await startDynamoDbLocal();
+  const work = mkdtempSync(join(tmpdir(), 'bench-reads-'));
+  const tableName = `bench-${Date.now()}`;
+  Object.assign(process.env, localAwsEnv, {
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    TABLE_NAME: tableName,
+    ORIGINALS_DIR: join(work, 'originals'),
+    SHARED_LINK_SECRET: randomUUID(),
+  });
+  await ensureTable(dynamo.endpoint, tableName);
+  const { createLocalServer } = await import('#infra/local/http-server.ts');
+  const { recordUpload } = await import('#shared/db/asset.repository.ts');
+  const { createAlbum } = await import('#shared/db/album.repository.ts');
+  const { countRoundTrips } = await import('../support/round-trips.ts');
+  const sdk = await import('@immich/sdk');
+  const server = createLocalServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+  try {
+    const admin = await sdk.signUpAdmin({ signUpDto: { email: 'bench@immich.cloud', password: 'password', name: 'Bench' } }, { baseUrl });
+    const session = await sdk.login({ loginCredentialDto: { email: 'bench@immich.cloud', password: 'password' } }, { baseUrl });
+    const auth = { baseUrl, headers: { Authorization: `Bearer ${session.accessToken}` } };
+    const me = await sdk.getMyUserInfo(auth);
+    const libraryId = randomUUID();
+    const person = { id: randomUUID(), ownerId: admin.id, name: 'Bench Person', birthDate: null, isHidden: false, thumbnailPath: '', faceAssetId: null, faceCount: 0, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+    const assets: AssetRecord[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const id = randomUUID();
+      const when = new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString();
+      const asset: AssetRecord = {
+        id, ownerId: me.id, libraryId, deviceAssetId: `bench-${i}`, deviceId: 'bench', type: 'IMAGE', originalPath: `upload/${me.id}/${id}.jpg`, originalFileName: `bench-${i}.jpg`,
+        sidecarPath: null, checksum: randomUUID().replaceAll('-', '').padEnd(40, '0'), fileCreatedAt: when, fileModifiedAt: when, localDateTime: when, createdAt: when, updatedAt: when,
+        deletedAt: null, isFavorite: false, isArchived: false, isVisible: true, isOffline: false, isReadOnly: false, isExternal: false, duration: null, livePhotoVideoId: null, thumbhash: null, resizePath: null,
+        exif: { make: 'Bench', model: 'B1', exifImageWidth: 4000, exifImageHeight: 3000, fileSizeInByte: 1, orientation: '1', dateTimeOriginal: when, modifyDate: when, timeZone: 'UTC', lensModel: null, fNumber: 2.8, focalLength: 35, iso: 100, exposureTime: '1/100', latitude: 1, longitude: 2, city: 'Bench City', state: null, country: null, description: '', projectionType: null },
+      };
+      assets.push(asset);
+    }
+    // Eight uploads at a time, as eight clients would; the first creates the person.
+    const write = async (asset: (typeof assets)[number], index: number) =>
+      recordUpload({
+        asset,
+        faces: [{ id: randomUUID(), assetId: asset.id, personId: person.id, ownerId: me.id, imageWidth: 4000, imageHeight: 3000, boundingBoxX1: 1, boundingBoxY1: 1, boundingBoxX2: 2, boundingBoxY2: 2, index: 0 }],
+        newPeople: index === 0 ? [person] : [],
+        existingPeople: index === 0 ? new Map() : new Map([[person.id, 1]]),
+        quota: { sizeInBytes: null, usageInBytes: 0 },
+      });
+    await write(assets[0]!, 0);
+    for (let i = 1; i < assets.length; i += 8) await Promise.all(assets.slice(i, i + 8).map((asset, j) => write(asset, i + j)));
+    const album = { id: randomUUID(), ownerId: me.id, albumName: 'Bench album', description: '', albumThumbnailAssetId: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z', isActivityEnabled: true, order: 'desc' as const, sharedLinkCount: 0 };
+    await createAlbum(album, assets.slice(0, 500));
+    const link = await sdk.createSharedLink({ sharedLinkCreateDto: { type: sdk.SharedLinkType.Album, albumId: album.id } }, auth);
+
+    const cases = [
+      { name: 'GET /person/:id/assets (1,000 assets)', call: () => sdk.getPersonAssets({ id: person.id }, auth), expect: 1000 },
+      { name: 'GET /shared-link/:id (500-asset album)', call: async () => (await sdk.getSharedLinkById({ id: link.id }, auth)).assets, expect: 500 },
+      { name: 'GET /shared-link/me (visitor, same link)', call: async () => (await sdk.getMySharedLink({ key: link.key }, { baseUrl })).assets, expect: 500 },
+    ];
+    const rows: (string | number)[][] = [];
+    for (const c of cases) {
+      const got = await c.call();
+      if (got.length !== c.expect) throw new Error(`${c.name}: ${got.length} assets`);
+      const calls = await countRoundTrips(c.call);
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const start = performance.now();
+        await c.call();
+        times.push(performance.now() - start);
+      }
+      const byCommand = Object.entries(calls.reduce<Record<string, number>>((all, name) => ({ ...all, [name]: (all[name] ?? 0) + 1 }), {}))
+        .map(([name, count]) => `${count} ${name.replace('Command', '')}`)
+        .join(', ');
+      rows.push([c.name, calls.length, byCommand, median(times).toFixed(1), percentile(times, 95).toFixed(1)]);
+    }
+    return [
+      'Through the local server on DynamoDB Local, 20 requests each after one warm-up; round trips counted on the DynamoDB client (BatchGetItem reads 100 keys a call).',
+      '',
+      table(['request', 'DynamoDB calls', 'which', 'median ms', 'p95 ms'], rows),
+    ].join('\n');
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await dynamo.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+};
+
+// Handlers read TABLE_NAME and the endpoint when first imported: this section runs in its own process.
+if (import.meta.main) process.stdout.write(await measure());
+
+export const readsSection = {
+  name: 'reads',
+  run: async (): Promise<string> =>
+    execFileSync(process.execPath, [fileURLToPath(import.meta.url)], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'silent' }, maxBuffer: 1 << 24 }),
+};
