@@ -71,6 +71,8 @@ export const routes: readonly Route[] = [
   { operationId: 'getSharedLinkById', method: 'GET', path: '/api/shared-link/{id}', entry: 'functions/shared-link/get-shared-link-by-id.ts', data: 'read', secrets: true },
   { operationId: 'updateSharedLink', method: 'PATCH', path: '/api/shared-link/{id}', entry: 'functions/shared-link/update-shared-link.ts', data: 'write', memory: hashing, secrets: true },
   { operationId: 'removeSharedLink', method: 'DELETE', path: '/api/shared-link/{id}', entry: 'functions/shared-link/remove-shared-link.ts', data: 'write' },
+  { operationId: 'addSharedLinkAssets', method: 'PUT', path: '/api/shared-link/{id}/assets', entry: 'functions/shared-link/add-shared-link-assets.ts', data: 'write' },
+  { operationId: 'removeSharedLinkAssets', method: 'DELETE', path: '/api/shared-link/{id}/assets', entry: 'functions/shared-link/remove-shared-link-assets.ts', data: 'write' },
   { operationId: 'notFound', method: 'ANY', path: '$default', entry: 'functions/system/not-found.ts', data: 'none' },
 ];
 

@@ -77,11 +77,7 @@ export const createSharedLink = async (link: SharedLinkRecord, owner: { email: s
       },
     });
   }
-  const entries = assetIds.map(
-    (assetId): Write => ({
-      item: { Put: { TableName: tableName, Item: { ...keys.sharedLinkAsset(link.id, assetId), ...indexKeys.assetLinks(assetId, link.id), type: 'sharedLinkAsset', linkId: link.id, assetId } } },
-    }),
-  );
+  const entries = assetIds.map((assetId): Write => ({ item: { Put: { TableName: tableName, Item: assetEntry(link.id, assetId) } } }));
   const room = 100 - writes.length;
   await transact([...writes, ...entries.slice(0, room)]);
   try {
@@ -148,4 +144,15 @@ export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonl
   }
   await transact(writes);
   await batchDelete(assetIds.map((assetId) => keys.sharedLinkAsset(link.id, assetId)));
+};
+
+const assetEntry = (linkId: string, assetId: string) => ({ ...keys.sharedLinkAsset(linkId, assetId), ...indexKeys.assetLinks(assetId, linkId), type: 'sharedLinkAsset', linkId, assetId });
+
+/** Adds entries to an INDIVIDUAL link (idempotent puts, 100 a transaction). */
+export const addSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<void> => {
+  for (const part of chunks(assetIds, 100)) await transact(part.map((assetId): Write => ({ item: { Put: { TableName: tableName, Item: assetEntry(linkId, assetId) } } })));
+};
+
+export const removeSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<void> => {
+  await batchDelete(assetIds.map((assetId) => keys.sharedLinkAsset(linkId, assetId)));
 };

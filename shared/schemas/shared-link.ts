@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { BadRequestException } from '../http/errors.ts';
 import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
-import { isDateString, optionalUuidList } from './asset.ts';
+import { isDateString, optionalUuidList, uuidList } from './asset.ts';
 
 const linkTypes = ['ALBUM', 'INDIVIDUAL'] as const;
 
@@ -57,3 +57,6 @@ export type SharedLinkEditInput = v.InferOutput<typeof SharedLinkEditDto>;
 
 /** `SharedLinkPasswordDto` (GET /shared-link/me query; `key` is the credential, read by auth). */
 export const SharedLinkPasswordDto = dto({ password: optionalString(), token: optionalString(), key: optionalString() });
+
+/** `AssetIdsDto` (PUT / DELETE /shared-link/:id/assets). */
+export const AssetIdsDto = dto({ assetIds: uuidList() });

@@ -4,11 +4,13 @@ import { hashPassword, hashSecret, hashSharedLinkKey, sharedLinkKey, sharedLinkK
 import { getAlbum, listMembers } from '../db/album.repository.ts';
 import { getAssets, type AssetRecord } from '../db/asset.repository.ts';
 import {
+  addSharedLinkAssets as addLinkAssets,
   createSharedLink as insertLink,
   deleteSharedLink as removeLink,
   getSharedLink,
   listSharedLinkAssetIds,
   listSharedLinks,
+  removeSharedLinkAssets as removeLinkAssets,
   replaceSharedLink,
   type SharedLinkRecord,
 } from '../db/shared-link.repository.ts';
@@ -162,6 +164,44 @@ export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEd
 export const deleteSharedLink = async (auth: Auth, id: string): Promise<void> => {
   const link = await ownLink(auth, id);
   await removeLink(link, await listSharedLinkAssetIds(link.id));
+};
+
+export interface AssetIdsResponseDto {
+  assetId: string;
+  success: boolean;
+  error?: 'duplicate' | 'no_permission' | 'not_found';
+}
+
+const individualLink = async (auth: Auth, id: string): Promise<{ link: SharedLinkRecord; present: Set<string> }> => {
+  const link = await ownLink(auth, id);
+  if (link.type !== 'INDIVIDUAL') throw new BadRequestException('Invalid shared link type');
+  return { link, present: new Set(await listSharedLinkAssetIds(link.id)) };
+};
+
+/** PUT /shared-link/:id/assets (INDIVIDUAL links): per id `success`, `duplicate` or `no_permission`. */
+export const addSharedLinkAssets = async (auth: Auth, id: string, assetIds: readonly string[]): Promise<AssetIdsResponseDto[]> => {
+  const { link, present } = await individualLink(auth, id);
+  const allowed = new Set((await ownAssets(auth, assetIds.filter((assetId) => !present.has(assetId)))).map((asset) => asset.id));
+  const results = assetIds.map((assetId): AssetIdsResponseDto => {
+    if (present.has(assetId)) return { assetId, success: false, error: 'duplicate' };
+    if (!allowed.has(assetId)) return { assetId, success: false, error: 'no_permission' };
+    present.add(assetId);
+    return { assetId, success: true };
+  });
+  await addLinkAssets(link.id, results.filter((result) => result.success).map((result) => result.assetId));
+  return results;
+};
+
+/** DELETE /shared-link/:id/assets (INDIVIDUAL links): per id `success` or `not_found`. */
+export const removeSharedLinkAssets = async (auth: Auth, id: string, assetIds: readonly string[]): Promise<AssetIdsResponseDto[]> => {
+  const { link, present } = await individualLink(auth, id);
+  const results = assetIds.map((assetId): AssetIdsResponseDto => {
+    if (!present.has(assetId)) return { assetId, success: false, error: 'not_found' };
+    present.delete(assetId);
+    return { assetId, success: true };
+  });
+  await removeLinkAssets(link.id, results.filter((result) => result.success).map((result) => result.assetId));
+  return results;
 };
 
 const tokenCookie = 'immich_shared_link_token';

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as addLinkAssetsHandler } from '#functions/shared-link/add-shared-link-assets.ts';
 import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
+import { handler as removeLinkAssetsHandler } from '#functions/shared-link/remove-shared-link-assets.ts';
 import { handler as getAllLinksHandler } from '#functions/shared-link/get-all-shared-links.ts';
 import { handler as getMyLinkHandler } from '#functions/shared-link/get-my-shared-link.ts';
 import { handler as getLinkHandler } from '#functions/shared-link/get-shared-link-by-id.ts';
@@ -216,5 +218,40 @@ describe('GET /shared-link, PATCH, DELETE', () => {
     expect((await invoke(handler, { path: '/api/album', headers: bearer(token) })).body[0]).toMatchObject({ id: album.id, shared: true, hasSharedLink: true });
     await remove(token, link.id);
     expect((await invoke(handler, { path: '/api/album', headers: bearer(token) })).body[0]).toMatchObject({ shared: false, hasSharedLink: false });
+  });
+});
+
+describe('PUT / DELETE /shared-link/:id/assets', () => {
+  const put = (token: string, id: string, assetIds: unknown) =>
+    invoke(addLinkAssetsHandler, { method: 'PUT', path: `/api/shared-link/${id}/assets`, headers: bearer(token), pathParameters: { id }, body: { assetIds } });
+  const del = (token: string, id: string, assetIds: unknown) =>
+    invoke(removeLinkAssetsHandler, { method: 'DELETE', path: `/api/shared-link/${id}/assets`, headers: bearer(token), pathParameters: { id }, body: { assetIds } });
+
+  it('an INDIVIDUAL link gains and loses assets with per-id results', async () => {
+    const token = accounts.user1.accessToken;
+    const [a, b] = [await addPhoto(token), await addPhoto(token)];
+    const theirs = await addPhoto(accounts.user2.accessToken);
+    const link = (await create(token, { type: 'INDIVIDUAL', assetIds: [a] })).body;
+    expect((await put(token, link.id, [a, b, theirs])).body).toEqual([
+      { assetId: a, success: false, error: 'duplicate' },
+      { assetId: b, success: true },
+      { assetId: theirs, success: false, error: 'no_permission' },
+    ]);
+    expect((await get(token, link.id)).body.assets.map((asset: { id: string }) => asset.id).sort()).toEqual([a, b].sort());
+    expect((await del(token, link.id, [a, theirs])).body).toEqual([
+      { assetId: a, success: true },
+      { assetId: theirs, success: false, error: 'not_found' },
+    ]);
+    expect((await get(token, link.id)).body.assets.map((asset: { id: string }) => asset.id)).toEqual([b]);
+    expect((await put(accounts.user2.accessToken, link.id, [theirs])).body.message).toBe('Shared link not found');
+    expect((await put(token, link.id, ['x'])).body.message).toEqual(['each value in assetIds must be a UUID']);
+  });
+
+  it('an ALBUM link: 400 Invalid shared link type', async () => {
+    const album = await createAlbum(accounts.user1.accessToken, { albumName: 'typed' });
+    const link = (await create(accounts.user1.accessToken, { type: 'ALBUM', albumId: album.id })).body;
+    const asset = await addPhoto(accounts.user1.accessToken);
+    expect((await put(accounts.user1.accessToken, link.id, [asset])).body.message).toBe('Invalid shared link type');
+    expect((await del(accounts.user1.accessToken, link.id, [asset])).body.message).toBe('Invalid shared link type');
   });
 });

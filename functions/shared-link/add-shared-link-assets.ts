@@ -1,0 +1,6 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { AssetIdsDto } from '#shared/schemas/shared-link.ts';
+import { addSharedLinkAssets } from '#shared/services/shared-link.service.ts';
+
+export const handler = httpHandler({ access: 'user', params: IdParams, body: AssetIdsDto }, ({ auth, params, body }) => addSharedLinkAssets(auth, params.id, body.assetIds));
