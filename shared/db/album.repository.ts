@@ -58,37 +58,58 @@ export const listAlbums = async (ownerId: string): Promise<AlbumRecord[]> =>
 export const listMembers = async (albumId: string): Promise<AlbumMember[]> =>
   (await queryPrefix<Record<string, unknown>>(`ALBUM#${albumId}`, prefixes.members)).map((item) => strip<AlbumMember>(item));
 
+/** An entry and its asset's album count, written together: the entry must be new. */
+const joinWrites = (albumId: string, asset: AssetRecord, addedAt: string): Write[] => [
+  { item: { Put: { TableName: tableName, Item: memberItem(albumId, asset, addedAt), ConditionExpression: 'attribute_not_exists(pk)' } } },
+  {
+    item: {
+      Update: { TableName: tableName, Key: keys.asset(asset.id), UpdateExpression: 'ADD albumCount :one', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':one': 1 } },
+    },
+  },
+];
+
+const leaveWrites = (albumId: string, assetId: string): Write[] => [
+  { item: { Delete: { TableName: tableName, Key: keys.albumAsset(albumId, assetId), ConditionExpression: 'attribute_exists(pk)' } } },
+  {
+    item: {
+      Update: { TableName: tableName, Key: keys.asset(assetId), UpdateExpression: 'ADD albumCount :minusOne', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':minusOne': -1 } },
+    },
+  },
+];
+
 /**
- * Creates an album with its first assets. The album and up to 99 entries are one transaction;
- * entries past those follow in further transactions, and if one fails everything written is
- * deleted again, so a failed create leaves nothing.
+ * Creates an album with its first assets: the album and up to 49 entries (each with its asset's
+ * album count) are one transaction; further entries follow 50 a transaction, and if one fails
+ * everything written is undone, so a failed create leaves nothing.
  */
 export const createAlbum = async (album: AlbumRecord, assets: readonly AssetRecord[]): Promise<void> => {
   const albumWrite: Write = {
     item: { Put: { TableName: tableName, Item: { ...keys.album(album.ownerId, album.id), type: 'album', ...album }, ConditionExpression: 'attribute_not_exists(pk)' } },
   };
-  const entries = assets.map((asset): Write => ({ item: { Put: { TableName: tableName, Item: memberItem(album.id, asset, album.createdAt) } } }));
-  const [first = [], ...rest] = chunks(entries, 99);
-  await transact([albumWrite, ...first]);
+  const [first = [], ...rest] = [assets.slice(0, 49), ...chunks(assets.slice(49), 50)];
+  await transact([albumWrite, ...first.flatMap((asset) => joinWrites(album.id, asset, album.createdAt))]);
+  const done: AssetRecord[] = [...first];
   try {
-    for (const part of rest) await transact(part);
+    for (const part of rest) {
+      await transact(part.flatMap((asset) => joinWrites(album.id, asset, album.createdAt)));
+      done.push(...part);
+    }
   } catch (error) {
-    await batchDelete([keys.album(album.ownerId, album.id), ...assets.map((asset) => keys.albumAsset(album.id, asset.id))]);
+    for (const part of chunks(done, 50)) await transact(part.flatMap((asset) => leaveWrites(album.id, asset.id)));
+    await batchDelete([keys.album(album.ownerId, album.id)]);
     throw error;
   }
 };
 
-/** Adds entries (idempotent puts, 100 a transaction) and sets the album's thumbnail and updatedAt. */
+/** Adds new entries (50 a transaction, each with its asset's album count), then sets the thumbnail and updatedAt. */
 export const addMembers = async (album: AlbumRecord, assets: readonly AssetRecord[], thumbnailId: string | null): Promise<void> => {
   const now = new Date().toISOString();
-  for (const part of chunks(assets, 100)) {
-    await transact(part.map((asset): Write => ({ item: { Put: { TableName: tableName, Item: memberItem(album.id, asset, now) } } })));
-  }
+  for (const part of chunks(assets, 50)) await transact(part.flatMap((asset) => joinWrites(album.id, asset, now)));
   await touchAlbum(album, thumbnailId, now);
 };
 
 export const removeMembers = async (album: AlbumRecord, assetIds: readonly string[], thumbnailId: string | null): Promise<void> => {
-  await batchDelete(assetIds.map((assetId) => keys.albumAsset(album.id, assetId)));
+  for (const part of chunks(assetIds, 50)) await transact(part.flatMap((assetId) => leaveWrites(album.id, assetId)));
   await touchAlbum(album, thumbnailId, new Date().toISOString());
 };
 

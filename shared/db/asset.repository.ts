@@ -39,7 +39,27 @@ export interface AssetRecord {
   thumbhash: string | null;
   resizePath: string | null;
   exif: ExifInfo;
+  /** The people whose faces are on it, and those faces (set at upload; search reads them). */
+  personIds: string[];
+  faceIds: string[];
+  /** How many albums hold it (GET /assets isNotInAlbum). Kept by album changes. */
+  albumCount: number;
 }
+
+/** The EXIF values GET /assets finds through an index (table.ts), each sparse and per owner. */
+export const searchIndexes = ['make', 'model', 'lensModel', 'city', 'state', 'country'] as const;
+export type SearchIndex = (typeof searchIndexes)[number];
+
+/** An index's partition value: `<ownerId>#<value>`, exact and case-sensitive as Immich's filters. */
+export const searchKey = (ownerId: string, value: string): string => `${ownerId}#${value}`;
+
+const searchAttributes = (asset: AssetRecord): Record<string, string> =>
+  Object.fromEntries(
+    searchIndexes.flatMap((field) => {
+      const value = asset.exif[field];
+      return typeof value === 'string' && value !== '' ? [[`ix_${field}`, searchKey(asset.ownerId, value)]] : [];
+    }),
+  );
 
 /** A face on an asset (item type `face`): a named region of the file, attached to a person. */
 export interface FaceRecord extends Omit<FaceRegion, 'name'> {
@@ -78,7 +98,8 @@ export const statusOf = (asset: AssetRecord): AssetStatus => ({
 /** The item's `type` is the entity (`asset`); the asset's own type is stored as `assetType`. */
 export const fromAssetItem = (item: Record<string, unknown>): AssetRecord => {
   const { assetType, ...rest } = strip<Record<string, unknown>>(item);
-  return { ...rest, type: assetType } as AssetRecord;
+  for (const field of searchIndexes) delete rest[`ix_${field}`];
+  return { personIds: [], faceIds: [], albumCount: 0, ...rest, type: assetType } as unknown as AssetRecord;
 };
 
 /** An asset and its faces: one Query on the asset's partition. */
@@ -123,7 +144,8 @@ const absent = 'attribute_not_exists(pk)';
  * a concurrent upload of the same file, or a concurrent new person of the same name, cancels it.
  */
 export const recordUpload = async (upload: NewUpload): Promise<void> => {
-  const { asset, faces, newPeople, existingPeople, quota } = upload;
+  const { faces, newPeople, existingPeople, quota } = upload;
+  const asset: AssetRecord = { ...upload.asset, personIds: [...new Set(faces.map((face) => face.personId))], faceIds: faces.map((face) => face.id) };
   const faceCounts = new Map<string, number>();
   for (const face of faces) faceCounts.set(face.personId, (faceCounts.get(face.personId) ?? 0) + 1);
   const usage: Write = {
@@ -154,7 +176,14 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
       item: {
         Put: {
           TableName: tableName,
-          Item: { ...asset, ...keys.asset(asset.id), ...indexKeys.timeline(asset.ownerId, asset.fileCreatedAt, asset.id), type: 'asset', assetType: asset.type },
+          Item: {
+            ...asset,
+            ...keys.asset(asset.id),
+            ...indexKeys.timeline(asset.ownerId, asset.fileCreatedAt, asset.id),
+            ...searchAttributes(asset),
+            type: 'asset',
+            assetType: asset.type,
+          },
           ConditionExpression: absent,
         },
       },

@@ -1,6 +1,6 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import type { IndexName } from './table.ts';
+import { indexPartitionKey, type IndexName } from './table.ts';
 
 /** All items of a partition (whose sort key begins with `prefix`, if given), following pagination. */
 export const queryPrefix = async <T extends Record<string, unknown>>(
@@ -41,7 +41,7 @@ export const queryIndex = async <T extends Record<string, unknown>>(
         TableName: tableName,
         IndexName: index,
         KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': `${index}pk` },
+        ExpressionAttributeNames: { '#pk': indexPartitionKey(index) },
         ExpressionAttributeValues: { ':pk': value },
         ScanIndexForward: !options.descending,
         ...(start ? { ExclusiveStartKey: start } : {}),

@@ -15,14 +15,25 @@ export const table = {
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     // gsi2: the inverse of a relation, e.g. a person's faces or an album's links.
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    // Search (GET /assets): an owner's assets with one EXIF value, in timeline order. Sparse: an
+    // asset is in an index only when it has that value. They share gsi1's sort key.
+    { name: 'make', partitionKey: 'ix_make', sortKey: 'gsi1sk' },
+    { name: 'model', partitionKey: 'ix_model', sortKey: 'gsi1sk' },
+    { name: 'lensModel', partitionKey: 'ix_lensModel', sortKey: 'gsi1sk' },
+    { name: 'city', partitionKey: 'ix_city', sortKey: 'gsi1sk' },
+    { name: 'state', partitionKey: 'ix_state', sortKey: 'gsi1sk' },
+    { name: 'country', partitionKey: 'ix_country', sortKey: 'gsi1sk' },
   ],
 } as const;
 
 export type IndexName = (typeof table.indexes)[number]['name'];
 
+/** The partition-key attribute of an index. */
+export const indexPartitionKey = (name: IndexName): string => table.indexes.find((index) => index.name === name)?.partitionKey ?? `${name}pk`;
+
 /** CreateTable input for DynamoDB Local (npm start, tests). The stack builds the same from `table`. */
 export const createTableInput = (tableName: string): CreateTableCommandInput => {
-  const keyNames = [table.partitionKey, table.sortKey, ...table.indexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  const keyNames = [...new Set([table.partitionKey, table.sortKey, ...table.indexes.flatMap((i) => [i.partitionKey, i.sortKey])])];
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',

@@ -226,6 +226,9 @@ const newAsset = (
     thumbhash: null,
     resizePath: null,
     exif: { ...metadata.exif, dateTimeOriginal: metadata.exif.dateTimeOriginal ?? fileCreatedAt },
+    personIds: [],
+    faceIds: [],
+    albumCount: 0,
   };
 };
 

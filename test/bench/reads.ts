@@ -48,6 +48,7 @@ const measure = async (): Promise<string> => {
         id, ownerId: me.id, libraryId, deviceAssetId: `bench-${i}`, deviceId: 'bench', type: 'IMAGE', originalPath: `upload/${me.id}/${id}.jpg`, originalFileName: `bench-${i}.jpg`,
         sidecarPath: null, checksum: randomUUID().replaceAll('-', '').padEnd(40, '0'), fileCreatedAt: when, fileModifiedAt: when, localDateTime: when, createdAt: when, updatedAt: when,
         deletedAt: null, isFavorite: false, isArchived: false, isVisible: true, isOffline: false, isReadOnly: false, isExternal: false, duration: null, livePhotoVideoId: null, thumbhash: null, resizePath: null,
+        personIds: [], faceIds: [], albumCount: 0,
         exif: { make: 'Bench', model: 'B1', exifImageWidth: 4000, exifImageHeight: 3000, fileSizeInByte: 1, orientation: '1', dateTimeOriginal: when, modifyDate: when, timeZone: 'UTC', lensModel: null, fNumber: 2.8, focalLength: 35, iso: 100, exposureTime: '1/100', latitude: 1, longitude: 2, city: 'Bench City', state: null, country: null, description: '', projectionType: null },
       };
       assets.push(asset);

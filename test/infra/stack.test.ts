@@ -28,7 +28,7 @@ describe('ImmichStack', () => {
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
-        GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'gsi1' }), Match.objectLike({ IndexName: 'gsi2' })],
+        GlobalSecondaryIndexes: ['gsi1', 'gsi2', 'make', 'model', 'lensModel', 'city', 'state', 'country'].map((name) => Match.objectLike({ IndexName: name })),
         Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
       }),
     });

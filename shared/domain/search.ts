@@ -1,0 +1,81 @@
+import type { AssetRecord } from '../db/asset.repository.ts';
+import type { SearchAssetsInput } from '../schemas/search.ts';
+
+/** Lower-cased, accents removed (PostgreSQL's f_unaccent + ILIKE). */
+export const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** `ILIKE '%value%'`: a substring, where `%` and `_` in the value are wildcards (as in Immich). */
+const likePattern = (value: string): RegExp =>
+  new RegExp(
+    fold(value)
+      .split('')
+      .map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join(''),
+    's',
+  );
+
+const checksumHex = (checksum: string): string => (checksum.length === 28 ? Buffer.from(checksum, 'base64').toString('hex') : checksum.toLowerCase());
+
+const within = (value: string | null, after?: string | null, before?: string | null): boolean => {
+  if (!after && !before) return true;
+  if (value === null) return false;
+  const time = Date.parse(value);
+  return (!after || time >= Date.parse(after)) && (!before || time <= Date.parse(before));
+};
+
+/**
+ * Immich v1.100's metadata search (`searchAssetBuilder`) as a predicate on one of the caller's
+ * assets. Exact, case-sensitive EXIF and field matches; a partial, case- and accent-insensitive
+ * file name; inclusive date bounds; all-of people; trashed only with withDeleted (which a trashed
+ * bound turns on); archived only with withArchived or isArchived.
+ */
+export const matchesSearch = (asset: AssetRecord, f: SearchAssetsInput): boolean => {
+  const exact = <K extends keyof AssetRecord>(key: K, value: AssetRecord[K] | null | undefined) => value === undefined || value === null || asset[key] === value;
+  const exif = (key: 'make' | 'model' | 'lensModel' | 'city' | 'state' | 'country', value: string | null | undefined) =>
+    value === undefined || value === null || asset.exif[key] === value;
+  const trashedBound = Boolean(f.trashedAfter || f.trashedBefore);
+  const withDeleted = f.withDeleted ?? trashedBound;
+  return (
+    exact('id', f.id) &&
+    exact('libraryId', f.libraryId) &&
+    exact('deviceId', f.deviceId) &&
+    exact('deviceAssetId', f.deviceAssetId) &&
+    exact('type', f.type) &&
+    exact('originalPath', f.originalPath) &&
+    exact('isFavorite', f.isFavorite) &&
+    exact('isOffline', f.isOffline) &&
+    exact('isReadOnly', f.isReadOnly) &&
+    exact('isExternal', f.isExternal) &&
+    exact('isVisible', f.isVisible) &&
+    (f.resizePath === undefined || f.resizePath === null || asset.resizePath === f.resizePath) &&
+    // Thumbnails (webp) and transcodes do not exist here: those paths never match.
+    (f.webpPath === undefined || f.webpPath === null) &&
+    (f.encodedVideoPath === undefined || f.encodedVideoPath === null) &&
+    (f.checksum === undefined || f.checksum === null || asset.checksum === checksumHex(f.checksum)) &&
+    (f.originalFileName === undefined || f.originalFileName === null || likePattern(f.originalFileName).test(fold(asset.originalFileName))) &&
+    exif('make', f.make) &&
+    exif('model', f.model) &&
+    exif('lensModel', f.lensModel) &&
+    exif('city', f.city) &&
+    exif('state', f.state) &&
+    exif('country', f.country) &&
+    (f.isArchived !== undefined && f.isArchived !== null ? asset.isArchived === f.isArchived : f.withArchived === true || !asset.isArchived) &&
+    (f.isEncoded !== true) &&
+    (f.isMotion !== true || asset.livePhotoVideoId !== null) &&
+    (f.isNotInAlbum !== true || (asset.albumCount === 0 && asset.isVisible)) &&
+    (!f.personIds || f.personIds.every((id) => asset.personIds.includes(id))) &&
+    within(asset.createdAt, f.createdAfter, f.createdBefore) &&
+    within(asset.updatedAt, f.updatedAfter, f.updatedBefore) &&
+    within(asset.fileCreatedAt, f.takenAfter, f.takenBefore) &&
+    (trashedBound ? asset.deletedAt !== null && within(asset.deletedAt, f.trashedAfter, f.trashedBefore) : true) &&
+    (withDeleted || asset.deletedAt === null)
+  );
+};
+
+/** Result order: fileCreatedAt, then id, both in the requested direction (the indexes' own order). */
+export const searchOrder =
+  (order: 'asc' | 'desc') =>
+  (a: AssetRecord, b: AssetRecord): number => {
+    const byKey = `${a.fileCreatedAt}#${a.id}`.localeCompare(`${b.fileCreatedAt}#${b.id}`);
+    return order === 'asc' ? byKey : -byKey;
+  };

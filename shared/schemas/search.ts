@@ -1,0 +1,111 @@
+import * as v from 'valibot';
+import { BadRequestException } from '../http/errors.ts';
+import { isDateString } from './asset.ts';
+import { as, booleanish, dto, optional, rules, uuid, uuidV4 } from './common.ts';
+
+const assetTypes = ['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const;
+
+/** `@IsString() @IsNotEmpty() @Optional()`. */
+const text = () => optional(v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>()));
+
+/** `@ValidateDate({ optional: true })`: a value that is not a date string stops the request (Immich throws in its transform). */
+const date = (field: string) =>
+  optional(
+    v.pipe(
+      v.unknown(),
+      v.transform((x: unknown) => {
+        if (!isDateString(x)) throw new BadRequestException(`${field} must be a date string`);
+        return new Date(x).toISOString();
+      }),
+    ),
+  );
+
+/** `@IsInt() @Min(1) [@Max(1000)] @Type(() => Number) @Optional()`, messages in class-validator's order. */
+const integer = (max = Number.POSITIVE_INFINITY) =>
+  optional(
+    v.pipe(
+      v.unknown(),
+      v.transform((x: unknown) => (typeof x === 'string' || typeof x === 'number' ? Number(x) : Number.NaN)),
+      v.check((x: number) => max === Number.POSITIVE_INFINITY || x <= max, `$property must not be greater than ${max}`),
+      v.check((x: number) => x >= 1, '$property must not be less than 1'),
+      v.check((x: number) => Number.isInteger(x), '$property must be an integer number'),
+    ),
+  );
+
+const enumOf = <const T extends readonly string[]>(values: T) =>
+  optional(v.pipe(v.unknown(), v.check((x: unknown) => values.includes(x as string), `$property must be one of the following values: ${values.join(', ')}`), as<T[number]>()));
+
+/** `personIds`: UUIDs, repeated in the query; a single value is accepted too (better than v1.100). */
+const personIds = () =>
+  optional(
+    v.pipe(
+      v.unknown(),
+      v.transform((x: unknown) => (typeof x === 'string' ? [x] : x)),
+      v.check((x: unknown) => (Array.isArray(x) ? x : [x]).every((id) => typeof id === 'string' && uuidV4.test(id)), 'each value in $property must be a UUID'),
+      v.check((x: unknown) => Array.isArray(x), '$property must be an array'),
+      as<string[]>(),
+    ),
+  );
+
+/** GET /assets query (`MetadataSearchDto` read from the query string). */
+export const SearchAssetsDto = dto({
+  id: optional(uuid()),
+  libraryId: optional(uuid()),
+  deviceAssetId: text(),
+  deviceId: text(),
+  type: enumOf(assetTypes),
+  isArchived: optional(booleanish()),
+  withArchived: optional(booleanish()),
+  isEncoded: optional(booleanish()),
+  isExternal: optional(booleanish()),
+  isFavorite: optional(booleanish()),
+  isMotion: optional(booleanish()),
+  isOffline: optional(booleanish()),
+  isReadOnly: optional(booleanish()),
+  isVisible: optional(booleanish()),
+  withDeleted: optional(booleanish()),
+  withStacked: optional(booleanish()),
+  withExif: optional(booleanish()),
+  withPeople: optional(booleanish()),
+  isNotInAlbum: optional(booleanish()),
+  createdBefore: date('createdBefore'),
+  createdAfter: date('createdAfter'),
+  updatedBefore: date('updatedBefore'),
+  updatedAfter: date('updatedAfter'),
+  trashedBefore: date('trashedBefore'),
+  trashedAfter: date('trashedAfter'),
+  takenBefore: date('takenBefore'),
+  takenAfter: date('takenAfter'),
+  city: text(),
+  state: text(),
+  country: text(),
+  make: text(),
+  model: text(),
+  lensModel: text(),
+  checksum: text(),
+  originalFileName: text(),
+  originalPath: text(),
+  resizePath: text(),
+  webpPath: text(),
+  encodedVideoPath: text(),
+  personIds: personIds(),
+  order: enumOf(['asc', 'desc'] as const),
+  page: integer(),
+  size: integer(1000),
+});
+export type SearchAssetsInput = v.InferOutput<typeof SearchAssetsDto>;
+
+/** GET /search query (`SearchDto`). */
+export const SearchDto = dto({
+  q: text(),
+  query: text(),
+  smart: optional(booleanish()),
+  clip: optional(booleanish()),
+  withArchived: optional(booleanish()),
+  type: enumOf(assetTypes),
+  recent: optional(booleanish()),
+  motion: optional(booleanish()),
+  page: integer(),
+  size: integer(1000),
+});
+export type SearchInput = v.InferOutput<typeof SearchDto>;

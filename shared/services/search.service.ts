@@ -1,0 +1,170 @@
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Auth } from '../auth/authenticate.ts';
+import { fromAssetItem, getAssets, searchKey, type AssetRecord, type FaceRecord, type SearchIndex } from '../db/asset.repository.ts';
+import { batchGet } from '../db/batch.ts';
+import { db, tableName } from '../db/client.ts';
+import { keys } from '../db/keys.ts';
+import { getPeople, type PersonRecord } from '../db/person.repository.ts';
+import { indexPartitionKey, type IndexName } from '../db/table.ts';
+import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
+import type { SearchAssetsInput } from '../schemas/search.ts';
+import { matchesSearch, searchOrder } from '../domain/search.ts';
+
+type Order = 'asc' | 'desc';
+
+/**
+ * A source of candidate assets in the result's order: the most selective condition of the
+ * request, read page by page. Every candidate is then checked against every filter.
+ */
+type Driver = AsyncGenerator<AssetRecord[], void, void>;
+
+const pageSize = (wanted: number): number => Math.min(Math.max(wanted, 50), 1000);
+
+/** An index partition (timeline or one EXIF value), in fileCreatedAt order, optionally within [after, before]. */
+async function* indexDriver(index: IndexName, value: string, order: Order, wanted: number, after?: string, before?: string): Driver {
+  const names: Record<string, string> = { '#pk': indexPartitionKey(index) };
+  const values: Record<string, unknown> = { ':pk': value };
+  let condition = '#pk = :pk';
+  // The sort key is `<fileCreatedAt>#<id>`: an inclusive window on the date is a key range.
+  if (after || before) names['#sk'] = 'gsi1sk';
+  if (after) values[':from'] = after;
+  if (before) values[':to'] = `${before}#\uffff`;
+  if (after && before) condition += ' AND #sk BETWEEN :from AND :to';
+  else if (after) condition += ' AND #sk >= :from';
+  else if (before) condition += ' AND #sk <= :to';
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: index,
+        KeyConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ScanIndexForward: order === 'asc',
+        Limit: pageSize(wanted),
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    yield (result.Items ?? []).map(fromAssetItem);
+    start = result.LastEvaluatedKey;
+  } while (start);
+}
+
+/** A person's faces (gsi2, in fileCreatedAt order), their assets read 100 at a time. */
+async function* personDriver(personId: string, order: Order, wanted: number): Driver {
+  const seen = new Set<string>();
+  let start: Record<string, unknown> | undefined;
+  do {
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': `PERSON#${personId}` },
+        ProjectionExpression: 'assetId',
+        ScanIndexForward: order === 'asc',
+        Limit: pageSize(wanted),
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    const ids = (result.Items ?? []).map((item) => String(item.assetId)).filter((id) => !seen.has(id) && seen.add(id));
+    yield await getAssets(ids);
+    start = result.LastEvaluatedKey;
+  } while (start);
+}
+
+async function* pointDriver(lookup: () => Promise<AssetRecord | undefined>): Driver {
+  const asset = await lookup();
+  yield asset ? [asset] : [];
+}
+
+const getAsset = async (id: string): Promise<AssetRecord | undefined> => {
+  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.asset(id), ConsistentRead: true }));
+  return Item ? fromAssetItem(Item) : undefined;
+};
+
+/** SHA-1 as Immich reads it: 28 characters are base64, anything else hex. */
+export const checksumHex = (checksum: string): string =>
+  checksum.length === 28 ? Buffer.from(checksum, 'base64').toString('hex') : checksum.toLowerCase();
+
+// Rough selectivity of the EXIF filters, most selective first: it picks the index to read.
+const exifPreference: readonly SearchIndex[] = ['city', 'lensModel', 'model', 'state', 'make', 'country'];
+
+const idInPath = /^upload\/[^/]+\/[^/]+\/[^/]+\/([0-9a-f-]{36})\.[a-z0-9]+$/;
+
+/**
+ * Picks the driver for a request: a point lookup (id, original path, checksum), else the person
+ * with the fewest faces, else the most selective EXIF index, else the owner's timeline. A taken
+ * window narrows an index's key range. Returns undefined when nothing can match.
+ */
+const chooseDriver = async (auth: Auth, filters: SearchAssetsInput, order: Order, wanted: number): Promise<Driver | undefined> => {
+  const owner = auth.user.id;
+  if (filters.id) return pointDriver(() => getAsset(filters.id ?? ''));
+  if (filters.originalPath) {
+    const id = idInPath.exec(filters.originalPath)?.[1];
+    return id ? pointDriver(() => getAsset(id)) : undefined;
+  }
+  if (filters.checksum) {
+    const hex = checksumHex(filters.checksum);
+    return pointDriver(async () => {
+      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.checksum(owner, hex), ConsistentRead: true }));
+      return typeof Item?.assetId === 'string' ? getAsset(Item.assetId) : undefined;
+    });
+  }
+  if (filters.personIds && filters.personIds.length > 0) {
+    const wantedIds = [...new Set(filters.personIds)];
+    const people = await getPeople(owner, wantedIds);
+    if (people.length !== wantedIds.length) return undefined;
+    const rarest = [...people].sort((a, b) => a.faceCount - b.faceCount)[0];
+    return rarest ? personDriver(rarest.id, order, wanted) : undefined;
+  }
+  const exif = exifPreference.find((field) => filters[field]);
+  if (exif) return indexDriver(exif, searchKey(owner, filters[exif] ?? ''), order, wanted, filters.takenAfter ?? undefined, filters.takenBefore ?? undefined);
+  return indexDriver('gsi1', `TIMELINE#${owner}`, order, wanted, filters.takenAfter ?? undefined, filters.takenBefore ?? undefined);
+};
+
+/** Loaded faces and people for `withPeople`: the assets' faces by key (their ids are on the asset), then their people. */
+const peopleOf = async (owner: string, assets: readonly AssetRecord[]) => {
+  const faces = await batchGet<Record<string, unknown>>(assets.flatMap((asset) => asset.faceIds.map((faceId) => keys.assetFace(asset.id, faceId))));
+  const people = await getPeople(owner, [...new Set(assets.flatMap((asset) => asset.personIds))]);
+  const byAsset = new Map<string, FaceRecord[]>();
+  for (const face of faces as unknown as FaceRecord[]) byAsset.set(face.assetId, [...(byAsset.get(face.assetId) ?? []), face]);
+  for (const list of byAsset.values()) list.sort((a, b) => a.index - b.index);
+  return { byAsset, people: new Map<string, PersonRecord>(people.map((person) => [person.id, person])) };
+};
+
+/** Most candidates one request may examine when only unindexed filters apply (e.g. a file-name substring). */
+export const maxExamined = 100_000;
+
+/**
+ * GET /assets (searchAssets): Immich's metadata search over the caller's assets. The result is
+ * exactly the in-memory filter of the library in (fileCreatedAt, id) order, paged by page/size;
+ * the work follows the driver (see chooseDriver and docs/data-model.md).
+ */
+export const searchAssets = async (auth: Auth, filters: SearchAssetsInput): Promise<AssetResponseDto[]> => {
+  const order: Order = filters.order ?? 'desc';
+  const size = filters.size ?? 250;
+  const page = filters.page ?? 1;
+  const wanted = page * size;
+  const driver = await chooseDriver(auth, filters, order, wanted);
+  const found: AssetRecord[] = [];
+  let examined = 0;
+  if (driver) {
+    for await (const batch of driver) {
+      examined += batch.length;
+      found.push(...batch.filter((asset) => asset.ownerId === auth.user.id && matchesSearch(asset, filters)));
+      if (found.length >= wanted || examined >= maxExamined) break;
+    }
+  }
+  // Drivers deliver in index order already; sorting again makes point and person drivers exact too.
+  const pageItems = found.sort(searchOrder(order)).slice((page - 1) * size, page * size);
+  const loaded = filters.withPeople ? await peopleOf(auth.user.id, pageItems) : undefined;
+  return pageItems.map((asset) =>
+    mapAsset(asset, {
+      callerId: auth.user.id,
+      withExif: filters.withExif === true,
+      ...(loaded ? { faces: loaded.byAsset.get(asset.id) ?? [], people: loaded.people } : {}),
+    }),
+  );
+};

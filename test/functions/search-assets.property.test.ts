@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as searchAssetsHandler } from '#functions/search/search-assets.ts';
+import { createAlbum } from '#shared/db/album.repository.ts';
+import { recordUpload, updateAsset, type AssetRecord } from '#shared/db/asset.repository.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { personItem, type PersonRecord } from '#shared/db/person.repository.ts';
+import { bearer, createUser, login, signUpAdmin, fixtures } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+
+// Property: for random libraries and random filter sets, GET /assets returns exactly what a
+// straightforward in-memory filter of the same library returns, in the same order. The oracle
+// below is written from the reference (section 9), independently of shared/domain/search.ts.
+
+const dates = ['2020-01-01T00:00:00.000Z', '2021-06-15T12:00:00.000Z', '2021-06-15T12:00:00.000Z', '2022-03-03T03:03:03.000Z', '2023-12-31T23:59:59.000Z'];
+const makes = ['Canon', 'canon', 'Nikon', null];
+const cities = ['Oslo', 'Paris', 'Île', null];
+const names = ['IMG_0001.jpg', 'île de ré.JPG', 'Holiday_pic.png', 'clip.mp4', '100%.jpg'];
+
+const assetArb = fc.record({
+  fileCreatedAt: fc.constantFrom(...dates),
+  createdAt: fc.constantFrom(...dates),
+  make: fc.constantFrom(...makes),
+  model: fc.constantFrom('R5', 'Z6', null),
+  city: fc.constantFrom(...cities),
+  country: fc.constantFrom('Norway', 'France', null),
+  type: fc.constantFrom('IMAGE' as const, 'VIDEO' as const),
+  originalFileName: fc.constantFrom(...names),
+  isFavorite: fc.boolean(),
+  isArchived: fc.boolean(),
+  isVisible: fc.constantFrom(true, true, true, false),
+  trashed: fc.constantFrom(null, null, null, '2024-02-02T00:00:00.000Z', '2024-05-05T00:00:00.000Z'),
+  people: fc.subarray([0, 1, 2]),
+  inAlbum: fc.boolean(),
+});
+type AssetSpec = typeof assetArb extends fc.Arbitrary<infer T> ? T : never;
+
+const filterArb = (ids: string[], checksums: string[], personIds: string[]) => {
+  const generators = {
+      make: fc.constantFrom('Canon', 'canon', 'Nikon'),
+      model: fc.constantFrom('R5', 'Z6'),
+      city: fc.constantFrom('Oslo', 'Paris', 'Île'),
+      country: fc.constantFrom('Norway', 'France'),
+      type: fc.constantFrom('IMAGE', 'VIDEO'),
+      isFavorite: fc.constantFrom('true', 'false'),
+      isArchived: fc.constantFrom('true', 'false'),
+      withArchived: fc.constantFrom('true', 'false'),
+      withDeleted: fc.constantFrom('true', 'false'),
+      isVisible: fc.constantFrom('true', 'false'),
+      isNotInAlbum: fc.constantFrom('true', 'false'),
+      takenAfter: fc.constantFrom(...dates),
+      takenBefore: fc.constantFrom(...dates),
+      createdAfter: fc.constantFrom(...dates),
+      trashedAfter: fc.constantFrom('2024-01-01T00:00:00.000Z', '2024-03-01T00:00:00.000Z'),
+      originalFileName: fc.constantFrom('img', 'ILE', 'pic', '%', '_', '.jpg', 'ré'),
+      id: fc.constantFrom(...ids),
+      checksum: fc.constantFrom(...checksums),
+      personIds: fc.subarray(personIds, { minLength: 1, maxLength: 2 }),
+      order: fc.constantFrom('asc', 'desc'),
+      page: fc.integer({ min: 1, max: 3 }).map(String),
+      size: fc.integer({ min: 1, max: 6 }).map(String),
+  };
+  // A few filters at a time, so that every filter also drives a request on its own.
+  return fc
+    .subarray(Object.keys(generators) as (keyof typeof generators)[], { maxLength: 4 })
+    .chain((keys) => fc.record(Object.fromEntries(keys.map((key) => [key, generators[key]])) as Partial<typeof generators>));
+};
+
+/** The reference's semantics, plainly. */
+const oracle = (library: AssetRecord[], owner: string, f: Record<string, unknown>): string[] => {
+  const bool = (key: string) => (f[key] === undefined ? undefined : f[key] === 'true');
+  const trashedBound = f.trashedAfter !== undefined;
+  const withDeleted = bool('withDeleted') ?? trashedBound;
+  const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  const like = (value: string, pattern: string) => new RegExp(fold(pattern).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll('%', '.*').replaceAll('_', '.')).test(fold(value));
+  const selected = library.filter((a) => {
+    if (a.ownerId !== owner) return false;
+    if (f.id !== undefined && a.id !== f.id) return false;
+    if (f.checksum !== undefined && a.checksum !== Buffer.from(String(f.checksum), 'base64').toString('hex')) return false;
+    for (const key of ['make', 'model', 'city', 'country'] as const) if (f[key] !== undefined && a.exif[key] !== f[key]) return false;
+    if (f.type !== undefined && a.type !== f.type) return false;
+    if (bool('isFavorite') !== undefined && a.isFavorite !== bool('isFavorite')) return false;
+    if (bool('isVisible') !== undefined && a.isVisible !== bool('isVisible')) return false;
+    if (bool('isArchived') !== undefined) {
+      if (a.isArchived !== bool('isArchived')) return false;
+    } else if (!bool('withArchived') && a.isArchived) return false;
+    if (bool('isNotInAlbum') === true && (a.albumCount > 0 || !a.isVisible)) return false;
+    if (f.takenAfter !== undefined && a.fileCreatedAt < String(f.takenAfter)) return false;
+    if (f.takenBefore !== undefined && a.fileCreatedAt > String(f.takenBefore)) return false;
+    if (f.createdAfter !== undefined && a.createdAt < String(f.createdAfter)) return false;
+    if (trashedBound && (a.deletedAt === null || a.deletedAt < String(f.trashedAfter))) return false;
+    if (!withDeleted && a.deletedAt !== null) return false;
+    if (f.originalFileName !== undefined && !like(a.originalFileName, String(f.originalFileName))) return false;
+    if (f.personIds !== undefined && !(f.personIds as string[]).every((id) => a.personIds.includes(id))) return false;
+    return true;
+  });
+  const asc = f.order === 'asc';
+  selected.sort((x, y) => {
+    const c = x.fileCreatedAt === y.fileCreatedAt ? x.id.localeCompare(y.id) : x.fileCreatedAt.localeCompare(y.fileCreatedAt);
+    return asc ? c : -c;
+  });
+  const size = Number(f.size ?? 250);
+  const page = Number(f.page ?? 1);
+  return selected.slice((page - 1) * size, page * size).map((a) => a.id);
+};
+
+let adminToken = '';
+beforeAll(async () => {
+  await signUpAdmin();
+  adminToken = (await login(fixtures.admin)).accessToken;
+});
+
+/** A user with a library written through the repositories (as uploads, albums and trash write it). */
+const buildLibrary = async (specs: AssetSpec[]) => {
+  const email = `p${randomUUID().slice(0, 8)}@immich.cloud`;
+  const user = await createUser(adminToken, { email, password: 'password', name: 'P' });
+  const token = (await login({ email, password: 'password' })).accessToken;
+  const now = '2024-01-01T00:00:00.000Z';
+  const people: PersonRecord[] = [0, 1, 2].map((i) => ({ id: randomUUID(), ownerId: user.id, name: `Person ${i}`, birthDate: null, isHidden: false, thumbnailPath: '', faceAssetId: null, faceCount: 1, createdAt: now, updatedAt: now }));
+  for (const person of people) await db.send(new PutCommand({ TableName: tableName, Item: personItem(person) }));
+  const library: AssetRecord[] = [];
+  for (const spec of specs) {
+    const id = randomUUID();
+    let asset: AssetRecord = {
+      id, ownerId: user.id, libraryId: randomUUID(), deviceAssetId: `d-${id}`, deviceId: 'prop', type: spec.type, originalPath: `upload/${user.id}/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}.jpg`,
+      originalFileName: spec.originalFileName, sidecarPath: null, checksum: randomUUID().replaceAll('-', '').padEnd(40, 'a'), fileCreatedAt: spec.fileCreatedAt, fileModifiedAt: spec.fileCreatedAt,
+      localDateTime: spec.fileCreatedAt, createdAt: spec.createdAt, updatedAt: now, deletedAt: null, isFavorite: spec.isFavorite, isArchived: false, isVisible: spec.isVisible,
+      isOffline: false, isReadOnly: false, isExternal: false, duration: null, livePhotoVideoId: null, thumbhash: null, resizePath: null, personIds: [], faceIds: [], albumCount: 0,
+      exif: { make: spec.make, model: spec.model, exifImageWidth: 1, exifImageHeight: 1, fileSizeInByte: 1, orientation: null, dateTimeOriginal: spec.fileCreatedAt, modifyDate: null, timeZone: null, lensModel: null, fNumber: null, focalLength: null, iso: null, exposureTime: null, latitude: null, longitude: null, city: spec.city, state: null, country: spec.country, description: '', projectionType: null },
+    };
+    const faces = spec.people.map((i, index) => ({ id: randomUUID(), assetId: id, personId: people[i]!.id, ownerId: user.id, imageWidth: 10, imageHeight: 10, boundingBoxX1: 0, boundingBoxY1: 0, boundingBoxX2: 1, boundingBoxY2: 1, index }));
+    await recordUpload({ asset, faces, newPeople: [], existingPeople: new Map(faces.map((face) => [face.personId, 1])), quota: { sizeInBytes: null, usageInBytes: 0 } });
+    asset = { ...asset, personIds: [...new Set(faces.map((face) => face.personId))], faceIds: faces.map((face) => face.id) };
+    if (spec.isArchived || spec.trashed) asset = await updateAsset(asset, faces, { isArchived: spec.isArchived, deletedAt: spec.trashed });
+    library.push(asset);
+  }
+  const albumMembers = library.filter((_, index) => specs[index]?.inAlbum);
+  if (albumMembers.length > 0) {
+    await createAlbum({ id: randomUUID(), ownerId: user.id, albumName: 'a', description: '', albumThumbnailAssetId: null, createdAt: now, updatedAt: now, isActivityEnabled: true, order: 'desc', sharedLinkCount: 0 }, albumMembers);
+    for (const asset of albumMembers) asset.albumCount = 1;
+  }
+  return { user, token, library, people };
+};
+
+describe('GET /assets agrees with the in-memory oracle', () => {
+  it('for random libraries and random filter sets (fast-check)', async () => {
+    let other: Awaited<ReturnType<typeof buildLibrary>> | undefined;
+    await fc.assert(
+      fc.asyncProperty(fc.array(assetArb, { minLength: 0, maxLength: 14 }), async (specs) => {
+        const { user, token, library, people } = await buildLibrary(specs);
+        // Another user's library with the same values must never show up.
+        other ??= await buildLibrary(specs.slice(0, 5));
+        const ids = library.length ? library.map((a) => a.id) : [randomUUID()];
+        const checksums = library.length ? library.map((a) => Buffer.from(a.checksum, 'hex').toString('base64')) : [Buffer.alloc(20).toString('base64')];
+        const filters = fc.sample(filterArb(ids, checksums, people.map((p) => p.id)), { numRuns: 25 });
+        for (const f of filters) {
+          const query = Object.fromEntries(Object.entries(f).filter(([, value]) => value !== undefined)) as Record<string, string | string[]>;
+          const reply = await invoke(searchAssetsHandler, { path: '/api/assets', query, headers: bearer(token) });
+          expect(reply.status, JSON.stringify({ query, body: reply.body })).toBe(200);
+          expect(reply.body.map((a: { id: string }) => a.id), JSON.stringify(query)).toEqual(oracle(library, user.id, query));
+        }
+      }),
+      { numRuns: 12, seed: Number(process.env.PROPERTY_SEED ?? 20261122) },
+    );
+  });
+});
