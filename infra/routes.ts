@@ -74,6 +74,7 @@ export const routes: readonly Route[] = [
   { operationId: 'addSharedLinkAssets', method: 'PUT', path: '/api/shared-link/{id}/assets', entry: 'functions/shared-link/add-shared-link-assets.ts', data: 'write' },
   { operationId: 'removeSharedLinkAssets', method: 'DELETE', path: '/api/shared-link/{id}/assets', entry: 'functions/shared-link/remove-shared-link-assets.ts', data: 'write' },
   { operationId: 'searchAssets', method: 'GET', path: '/api/assets', entry: 'functions/search/search-assets.ts', data: 'read' },
+  { operationId: 'search', method: 'GET', path: '/api/search', entry: 'functions/search/search.ts', data: 'read' },
   { operationId: 'notFound', method: 'ANY', path: '$default', entry: 'functions/system/not-found.ts', data: 'none' },
 ];
 

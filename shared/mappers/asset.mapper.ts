@@ -30,6 +30,7 @@ export interface AssetResponseDto {
   isTrashed: boolean;
   duration: string;
   exifInfo?: ExifResponseDto;
+  smartInfo?: { tags: string[]; objects: string[] };
   livePhotoVideoId: string | null;
   tags?: unknown[];
   people: PersonWithFacesResponseDto[];
@@ -50,6 +51,8 @@ export interface MapAssetOptions {
   people?: ReadonlyMap<string, PersonRecord>;
   /** Loaded tags (GET /asset/:id loads them; none exist here yet, so `[]`). */
   withTags?: boolean;
+  /** Loaded smart info (GET /search text mode): `{tags: [], objects: []}` without machine learning. */
+  withSmartInfo?: boolean;
 }
 
 const exifKeys: readonly (keyof ExifInfo)[] = [
@@ -89,6 +92,7 @@ export const mapAsset = (asset: AssetRecord, options: MapAssetOptions = {}): Ass
     isTrashed: asset.deletedAt !== null,
     duration: asset.duration ?? '0:00:00.00000',
     ...(options.withExif ? { exifInfo: mapExif(asset.exif) } : {}),
+    ...(options.withSmartInfo ? { smartInfo: { tags: [], objects: [] } } : {}),
     livePhotoVideoId: asset.livePhotoVideoId,
     ...(options.withTags ? { tags: [] } : {}),
     people: options.faces && options.people ? peopleWithFaces(options.faces, options.people) : [],

@@ -2,6 +2,8 @@ import type { Auth } from '../auth/authenticate.ts';
 import { findByChecksums, getAssets, getAssetWithFaces, updateAsset as writeAsset, type AssetRecord, type FaceRecord } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { getUser } from '../db/user.repository.ts';
+import { postingsOf, writePostings } from '../db/term.repository.ts';
+import { words } from '../domain/terms.ts';
 import { BadRequestException } from '../http/errors.ts';
 import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
 import type { AssetBulkUploadCheckResult, UpdateAssetDto } from '../schemas/asset.ts';
@@ -64,6 +66,7 @@ export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput)
     ...(dto.latitude !== undefined && dto.latitude !== null ? { latitude: dto.latitude } : {}),
     ...(dto.longitude !== undefined && dto.longitude !== null ? { longitude: dto.longitude } : {}),
   };
+  if (exifChanges.description !== undefined) await writePostings(auth.user.id, postingsOf(asset, words(exifChanges.description)));
   const updated = await writeAsset(asset, faces, {
     ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
     ...(dto.isArchived !== undefined && dto.isArchived !== null ? { isArchived: dto.isArchived } : {}),

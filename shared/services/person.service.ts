@@ -1,6 +1,8 @@
 import type { Auth } from '../auth/authenticate.ts';
 import { getAssets, getAssetWithFaces, type AssetStatus, type FaceRecord } from '../db/asset.repository.ts';
 import { queryIndex } from '../db/query.ts';
+import { postingsOf, writePostings } from '../db/term.repository.ts';
+import { words } from '../domain/terms.ts';
 import { getPerson as readPerson, listPeople, updatePerson as writePerson, type PersonChanges, type PersonRecord } from '../db/person.repository.ts';
 import { BadRequestException } from '../http/errors.ts';
 import { byFileCreatedAt, mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
@@ -53,6 +55,12 @@ export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInpu
     if (!found || found.asset.ownerId !== auth.user.id) throw new BadRequestException('Not found or no asset.read access');
     if (!found.faces.some((face) => face.personId === person.id)) throw new BadRequestException('Invalid assetId for feature face');
     changes.faceAssetId = dto.featureFaceAssetId;
+  }
+  if (changes.name !== undefined && words(changes.name).length > 0) {
+    // The person's assets become findable by the new name (postings first, as for uploads).
+    const faces = (await queryIndex<Record<string, unknown>>('gsi2', `PERSON#${person.id}`)) as unknown as (FaceRecord & AssetStatus)[];
+    const assets = new Map(faces.map((face) => [face.assetId, { id: face.assetId, fileCreatedAt: face.fileCreatedAt }]));
+    await writePostings(auth.user.id, [...assets.values()].flatMap((asset) => postingsOf(asset, words(changes.name))));
   }
   const updated = await writePerson(person, changes);
   if (!updated) throw new BadRequestException('Not found or no person.write access');

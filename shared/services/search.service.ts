@@ -7,7 +7,10 @@ import { keys } from '../db/keys.ts';
 import { getPeople, type PersonRecord } from '../db/person.repository.ts';
 import { indexPartitionKey, type IndexName } from '../db/table.ts';
 import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
-import type { SearchAssetsInput } from '../schemas/search.ts';
+import type { SearchAssetsInput, SearchInput } from '../schemas/search.ts';
+import { termKey } from '../db/term.repository.ts';
+import { assetTerms, words } from '../domain/terms.ts';
+import { BadRequestException } from '../http/errors.ts';
 import { matchesSearch, searchOrder } from '../domain/search.ts';
 
 type Order = 'asc' | 'desc';
@@ -167,4 +170,57 @@ export const searchAssets = async (auth: Auth, filters: SearchAssetsInput): Prom
       ...(loaded ? { faces: loaded.byAsset.get(asset.id) ?? [], people: loaded.people } : {}),
     }),
   );
+};
+
+export interface SearchResponseDto {
+  albums: { total: number; count: number; items: unknown[]; facets: unknown[] };
+  assets: { total: number; count: number; items: AssetResponseDto[]; facets: unknown[]; nextPage: string | null };
+}
+
+/**
+ * GET /search (deprecated), text mode: the caller's visible, unarchived, untrashed assets having
+ * every word of `q` (in make, model, lens, city, state, country, description, file name or a
+ * person's name), newest first, at most `size` (250). Served by the postings of the query's
+ * longest word (newest first), each candidate checked against the asset itself.
+ */
+export const searchText = async (auth: Auth, dto: SearchInput): Promise<SearchResponseDto> => {
+  const text = dto.q || dto.query;
+  if (!text) throw new BadRequestException('Missing query');
+  if (dto.smart || dto.clip) throw new BadRequestException('Smart search is not enabled');
+  const size = dto.size ?? 250;
+  const terms = words(text);
+  const items: AssetRecord[] = [];
+  const driver = [...terms].sort((a, b) => b.length - a.length)[0];
+  if (driver) {
+    const names = new Map<string, string>();
+    let start: Record<string, unknown> | undefined;
+    do {
+      const result = await db.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': termKey(auth.user.id, driver) },
+          ProjectionExpression: 'assetId',
+          ScanIndexForward: false,
+          Limit: pageSize(size * 2),
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      const candidates = (await getAssets((result.Items ?? []).map((item) => String(item.assetId)))).filter(
+        (asset) => asset.ownerId === auth.user.id && asset.isVisible && !asset.isArchived && asset.deletedAt === null,
+      );
+      const unknownPeople = [...new Set(candidates.flatMap((asset) => asset.personIds))].filter((id) => !names.has(id));
+      if (unknownPeople.length > 0) for (const person of await getPeople(auth.user.id, unknownPeople)) names.set(person.id, person.name);
+      for (const asset of candidates) {
+        const own = new Set(assetTerms(asset, asset.personIds.flatMap((id) => names.get(id) ?? [])));
+        if (terms.every((term) => own.has(term)) && !items.some((item) => item.id === asset.id)) items.push(asset);
+      }
+      start = result.LastEvaluatedKey;
+    } while (start && items.length < size);
+  }
+  const page = items.sort(searchOrder('desc')).slice(0, size).map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true, withSmartInfo: true }));
+  return {
+    albums: { total: 0, count: 0, items: [], facets: [] },
+    assets: { total: page.length, count: page.length, items: page, facets: [], nextPage: null },
+  };
 };

@@ -13,7 +13,9 @@ import {
   type FaceRecord,
 } from '../db/asset.repository.ts';
 import { findPeopleByName, foldName, getPeople, type PersonRecord } from '../db/person.repository.ts';
+import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
+import { assetTerms } from '../domain/terms.ts';
 import { assetTypeOf, mediaTypes, mimeTypeOf } from '../domain/media-types.ts';
 import { BadRequestException } from '../http/errors.ts';
 import { log } from '../http/log.ts';
@@ -159,6 +161,8 @@ export const uploadFile = async (auth: Auth, event: APIGatewayProxyEventV2): Pro
   }
 
   const asset = newAsset(auth.user.id, user.defaultLibraryId, file, sidecar, checksum, dto, metadata);
+  // Search postings first: harmless if the upload then fails, and the asset never lacks them.
+  await writePostings(auth.user.id, postingsOf(asset, assetTerms(asset, metadata.faces.map((face) => face.name))));
   const stored = await storeOriginals(asset, file, sidecar);
   try {
     const regions = metadata.faces.slice(0, maxFacesPerAsset);
