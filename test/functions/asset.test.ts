@@ -116,14 +116,14 @@ describe('POST /asset/upload', () => {
     expect(await storedFiles()).toContain(asset.body.originalPath);
   });
 
-  it('costs five DynamoDB calls, four in sequence: auth; checksum and user together; names; one transaction', async () => {
+  it('costs six DynamoDB calls, five in sequence: auth; checksum and user together; names; search postings; one transaction', async () => {
     const data = makeJpeg({ mwgFaces: [{ name: 'Counted', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
     let reply: Awaited<ReturnType<typeof upload>> | undefined;
     const calls = await countRoundTrips(async () => {
       reply = await upload(accounts.user1.accessToken, { data });
     });
     expect(reply?.status).toBe(201);
-    expect(calls.sort()).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(calls.sort()).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand', 'BatchWriteItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
     // A duplicate stops after the checksum read (which runs beside the user read).
     const again = await countRoundTrips(() => upload(accounts.user1.accessToken, { data }));
     expect(again.sort()).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand']);
