@@ -46,6 +46,8 @@ export const keys = {
   sharedLinkKey: (keyHash: string): Key => ({ pk: `SHAREDLINKKEY#${keyHash}`, sk: 'SHAREDLINKKEY' }),
   /** An asset of an INDIVIDUAL shared link, in the link's partition. */
   sharedLinkAsset: (linkId: string, assetId: string): Key => ({ pk: `SHAREDLINK#${linkId}`, sk: `ASSET#${assetId}` }),
+  /** A text-search posting: an owner's asset having a word, in date order. */
+  term: (ownerId: string, word: string, fileCreatedAt: string, assetId: string): Key => ({ pk: `TERM#${ownerId}#${word}`, sk: `${fileCreatedAt}#${assetId}` }),
 } as const;
 
 /** Secondary-index keys: an owner's timeline (gsi1) and a person's faces (gsi2). */

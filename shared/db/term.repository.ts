@@ -1,5 +1,6 @@
 import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
+import { keys } from './keys.ts';
 
 /**
  * Text-search postings (item type `term`): `TERM#<ownerId>#<word>` / `<fileCreatedAt>#<assetId>`.
@@ -7,7 +8,7 @@ import { db, tableName } from './client.ts';
  * never need deleting: a search checks every candidate against the asset itself, so a posting
  * whose asset is gone or no longer has that word is skipped.
  */
-export const termKey = (ownerId: string, term: string) => `TERM#${ownerId}#${term}`;
+export const termKey = (ownerId: string, term: string): string => keys.term(ownerId, term, '', '').pk;
 
 const chunk = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
@@ -26,7 +27,7 @@ export const postingsOf = (asset: { id: string; fileCreatedAt: string }, terms: 
 export const writePostings = async (ownerId: string, postings: readonly Posting[]): Promise<void> => {
   for (const part of chunk(postings, 25)) {
     let requests: NonNullable<BatchWriteCommandInput['RequestItems']>[string] = part.map((posting) => ({
-      PutRequest: { Item: { pk: termKey(ownerId, posting.term), sk: `${posting.fileCreatedAt}#${posting.assetId}`, type: 'term', assetId: posting.assetId } },
+      PutRequest: { Item: { ...keys.term(ownerId, posting.term, posting.fileCreatedAt, posting.assetId), type: 'term', assetId: posting.assetId } },
     }));
     for (let attempt = 0; requests.length > 0; attempt++) {
       if (attempt >= 8) throw new Error(`BatchWriteItem left ${requests.length} postings unprocessed`);

@@ -39,6 +39,7 @@ const built: Record<string, Key> = {
   sharedLink: keys.sharedLink('<ownerId>', '<linkId>'),
   sharedLinkKey: keys.sharedLinkKey('<keyHash>'),
   sharedLinkAsset: keys.sharedLinkAsset('<linkId>', '<assetId>'),
+  term: keys.term('<ownerId>', '<word>', '<fileCreatedAt>', '<assetId>'),
 };
 
 describe('docs/data-model.md', () => {
