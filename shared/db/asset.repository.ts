@@ -61,6 +61,16 @@ const searchAttributes = (asset: AssetRecord): Record<string, string> =>
     }),
   );
 
+/** The stored form of an asset: its keys, its timeline and search index keys. */
+export const assetItem = (asset: AssetRecord) => ({
+  ...asset,
+  ...keys.asset(asset.id),
+  ...indexKeys.timeline(asset.ownerId, asset.fileCreatedAt, asset.id),
+  ...searchAttributes(asset),
+  type: 'asset',
+  assetType: asset.type,
+});
+
 /** A face on an asset (item type `face`): a named region of the file, attached to a person. */
 export interface FaceRecord extends Omit<FaceRegion, 'name'> {
   id: string;
@@ -93,6 +103,15 @@ export const statusOf = (asset: AssetRecord): AssetStatus => ({
   deletedAt: asset.deletedAt,
   isArchived: asset.isArchived,
   isVisible: asset.isVisible,
+});
+
+/** The stored form of a face: in its asset's partition, on its person's gsi2 list, with the asset's status. */
+export const faceItem = (face: FaceRecord, asset: AssetRecord) => ({
+  ...keys.assetFace(asset.id, face.id),
+  ...indexKeys.personFaces(face.personId, asset.fileCreatedAt, asset.id, face.id),
+  type: 'face',
+  ...face,
+  ...statusOf(asset),
 });
 
 /** The item's `type` is the entity (`asset`); the asset's own type is stored as `assetType`. */
@@ -176,14 +195,7 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
       item: {
         Put: {
           TableName: tableName,
-          Item: {
-            ...asset,
-            ...keys.asset(asset.id),
-            ...indexKeys.timeline(asset.ownerId, asset.fileCreatedAt, asset.id),
-            ...searchAttributes(asset),
-            type: 'asset',
-            assetType: asset.type,
-          },
+          Item: assetItem(asset),
           ConditionExpression: absent,
         },
       },
@@ -215,13 +227,7 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
         item: {
           Put: {
             TableName: tableName,
-            Item: {
-              ...keys.assetFace(asset.id, face.id),
-              ...indexKeys.personFaces(face.personId, asset.fileCreatedAt, asset.id, face.id),
-              type: 'face',
-              ...face,
-              ...statusOf(asset),
-            },
+            Item: faceItem(face, asset),
             ConditionExpression: absent,
           },
         },

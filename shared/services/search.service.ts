@@ -21,7 +21,9 @@ type Order = 'asc' | 'desc';
  */
 type Driver = AsyncGenerator<AssetRecord[], void, void>;
 
-const pageSize = (wanted: number): number => Math.min(Math.max(wanted, 50), 1000);
+// A little over what is wanted, so that the few candidates the other filters drop (trashed,
+// archived…) rarely cost a second round trip.
+const pageSize = (wanted: number): number => Math.min(Math.max(Math.ceil(wanted * 1.2) + 10, 50), 1000);
 
 /** An index partition (timeline or one EXIF value), in fileCreatedAt order, optionally within [after, before]. */
 async function* indexDriver(index: IndexName, value: string, order: Order, wanted: number, after?: string, before?: string): Driver {

@@ -27,6 +27,7 @@ const sections: Section[] = [
   (await import('./auth.ts')).authSection,
   (await import('./uploads.ts')).uploadsSection,
   (await import('./reads.ts')).readsSection,
+  (await import('./search.ts')).searchSection,
 ];
 
 const replaceSection = (doc: string, name: string, body: string): string => {

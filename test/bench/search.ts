@@ -1,0 +1,176 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ensureTable, localAwsEnv, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import type { AssetRecord, FaceRecord } from '#shared/db/asset.repository.ts';
+import type { PersonRecord } from '#shared/db/person.repository.ts';
+import { median, percentile, table } from './stats.ts';
+
+/**
+ * Search at library scale: two users, each with 1k, then 10k, then 50k assets written through the
+ * repositories' item builders (the items an upload writes), then the selective searches of issue 7
+ * through the local server. For each: latency and the DynamoDB items read (Query ScannedCount,
+ * BatchGetItem and GetItem items) and read capacity (ReturnConsumedCapacity) per request.
+ */
+const sizes = (process.env.SEARCH_BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
+const pageSize = 100;
+
+// A seeded generator, so every run builds the same libraries.
+let seed = 20261122;
+const random = (): number => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+  return seed / 2_147_483_648;
+};
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const syllables = ['bra', 'vik', 'ost', 'lun', 'dal', 'mer', 'sol', 'ka', 'ri', 'tor', 'hav', 'en', 'gard', 'nes', 'by'];
+const placeName = (i: number): string => `${syllables[i % 15]}${syllables[Math.floor(i / 15) % 15]}${syllables[Math.floor(i / 225) % 15]}`.replace(/^./, (c) => c.toUpperCase());
+const brands = Array.from({ length: 100 }, (_, i) => `Brand${placeName(i + 300)}`); // make = one brand: 1%
+const cities = Array.from({ length: 200 }, (_, i) => placeName(i)); // city = one city: 0.5%
+const start = Date.UTC(2019, 0, 1);
+const span = 5 * 365 * 86_400_000;
+
+const measure = async (): Promise<string> => {
+  const dynamo = await startDynamoDbLocal();
+  const tableName = `bench-${Date.now()}`;
+  Object.assign(process.env, localAwsEnv, { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint, TABLE_NAME: tableName, SHARED_LINK_SECRET: randomUUID() });
+  await ensureTable(dynamo.endpoint, tableName);
+  const { createLocalServer } = await import('#infra/local/http-server.ts');
+  const { assetItem, faceItem } = await import('#shared/db/asset.repository.ts');
+  const { personItem } = await import('#shared/db/person.repository.ts');
+  const { postingsOf, writePostings } = await import('#shared/db/term.repository.ts');
+  const { assetTerms } = await import('#shared/domain/terms.ts');
+  const { db } = await import('#shared/db/client.ts');
+  const sdk = await import('@immich/sdk');
+  const server = createLocalServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+
+  // Items read and capacity, counted on the shared DynamoDB client.
+  const meter = { items: 0, capacity: 0 };
+  db.middlewareStack.add(
+    (next) => async (args) => {
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity = 'TOTAL';
+      const result = await next(args);
+      const output = result.output as Record<string, unknown>;
+      if (typeof output.ScannedCount === 'number') meter.items += output.ScannedCount;
+      else if (output.Responses && typeof output.Responses === 'object') meter.items += Object.values(output.Responses as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
+      else if ('Item' in output) meter.items += output.Item ? 1 : 0;
+      for (const used of [output.ConsumedCapacity].flat()) meter.capacity += Number((used as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0);
+      return result;
+    },
+    { step: 'initialize', name: 'bench-meter' },
+  );
+
+  try {
+    await sdk.signUpAdmin({ signUpDto: { email: 'admin@immich.cloud', password: 'password', name: 'Admin' } }, { baseUrl });
+    const adminAuth = { baseUrl, headers: { Authorization: `Bearer ${(await sdk.login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl })).accessToken}` } };
+    const users = await Promise.all(
+      ['one', 'two'].map(async (name) => {
+        const email = `${name}@immich.cloud`;
+        const user = await sdk.createUser({ createUserDto: { email, password: 'password', name } }, adminAuth);
+        const token = (await sdk.login({ loginCredentialDto: { email, password: 'password' } }, { baseUrl })).accessToken;
+        const now = new Date(start).toISOString();
+        const people: PersonRecord[] = Array.from({ length: 50 }, (_, i) => ({ id: randomUUID(), ownerId: user.id, name: `Person ${placeName(i + 600)}`, birthDate: null, isHidden: false, thumbnailPath: '', faceAssetId: null, faceCount: 0, createdAt: now, updatedAt: now }));
+        return { id: user.id, auth: { baseUrl, headers: { Authorization: `Bearer ${token}` } }, people, assets: [] as AssetRecord[] };
+      }),
+    );
+    const put = async (items: Record<string, unknown>[]) => {
+      const chunks = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
+      for (let i = 0; i < chunks.length; i += 8) {
+        await Promise.all(
+          chunks.slice(i, i + 8).map(async (part) => {
+            let requests = part.map((Item) => ({ PutRequest: { Item } }));
+            while (requests.length > 0) {
+              const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
+              requests = (result.UnprocessedItems?.[tableName] ?? []) as typeof requests;
+            }
+          }),
+        );
+      }
+    };
+    for (const user of users) await put(user.people.map(personItem));
+
+    const grow = async (user: (typeof users)[number], target: number) => {
+      const items: Record<string, unknown>[] = [];
+      const postings: ReturnType<typeof postingsOf> = [];
+      while (user.assets.length < target) {
+        const id = randomUUID();
+        const when = new Date(start + Math.floor(random() * span)).toISOString();
+        const city = pick(cities);
+        const faces: FaceRecord[] = random() < 0.3 ? [{ id: randomUUID(), assetId: id, personId: pick(user.people).id, ownerId: user.id, imageWidth: 4000, imageHeight: 3000, boundingBoxX1: 1, boundingBoxY1: 1, boundingBoxX2: 2, boundingBoxY2: 2, index: 0 }] : [];
+        const asset: AssetRecord = {
+          id, ownerId: user.id, libraryId: user.id, deviceAssetId: `bench-${user.assets.length}`, deviceId: 'bench', type: random() < 0.1 ? 'VIDEO' : 'IMAGE', originalPath: `upload/${user.id}/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}.jpg`,
+          originalFileName: `IMG_${String(user.assets.length).padStart(5, '0')}.jpg`, sidecarPath: null, checksum: randomUUID().replaceAll('-', '').padEnd(40, '0'), fileCreatedAt: when, fileModifiedAt: when, localDateTime: when, createdAt: when, updatedAt: when,
+          deletedAt: random() < 0.01 ? when : null, isFavorite: random() < 0.05, isArchived: random() < 0.02, isVisible: true, isOffline: false, isReadOnly: false, isExternal: false, duration: null, livePhotoVideoId: null, thumbhash: null, resizePath: null,
+          personIds: faces.map((face) => face.personId), faceIds: faces.map((face) => face.id), albumCount: 0,
+          exif: { make: pick(brands), model: 'Model', exifImageWidth: 4000, exifImageHeight: 3000, fileSizeInByte: 1, orientation: '1', dateTimeOriginal: when, modifyDate: when, timeZone: 'UTC', lensModel: null, fNumber: 2.8, focalLength: 35, iso: 100, exposureTime: '1/100', latitude: null, longitude: null, city, state: null, country: 'Benchland', description: '', projectionType: null },
+        };
+        user.assets.push(asset);
+        items.push(assetItem(asset), ...faces.map((face) => faceItem(face, asset)), { pk: `CHECKSUM#${user.id}#${asset.checksum}`, sk: 'CHECKSUM', type: 'checksum', checksum: asset.checksum, assetId: id });
+        postings.push(...postingsOf(asset, assetTerms(asset, [])));
+      }
+      await put(items);
+      for (let i = 0; i < postings.length; i += 2_000) await writePostings(user.id, postings.slice(i, i + 2_000));
+    };
+
+    const rows: (string | number)[][] = [];
+    for (const size of sizes) {
+      const built = performance.now();
+      await Promise.all(users.map((user) => grow(user, size)));
+      const buildSeconds = ((performance.now() - built) / 1000).toFixed(0);
+      const [user] = users;
+      if (!user) break;
+      const sample = user.assets[Math.floor(user.assets.length / 2)] as AssetRecord;
+      const day = sample.fileCreatedAt.slice(0, 10);
+      const person = user.people[7] as PersonRecord;
+      const cases: [string, () => Promise<unknown[]>][] = [
+        ['no filter, page 1', () => sdk.searchAssets({ size: pageSize }, user.auth)],
+        ['make = a 1% brand', () => sdk.searchAssets({ make: brands[7], size: pageSize }, user.auth)],
+        ['city = a 0.5% city', () => sdk.searchAssets({ city: cities[13], size: pageSize }, user.auth)],
+        ['one person', () => sdk.searchAssets({ personIds: [person.id], size: pageSize }, user.auth)],
+        ['checksum', () => sdk.searchAssets({ checksum: Buffer.from(sample.checksum, 'hex').toString('base64') }, user.auth)],
+        ['one-day taken window', () => sdk.searchAssets({ takenAfter: `${day}T00:00:00.000Z`, takenBefore: `${day}T23:59:59.999Z`, size: pageSize }, user.auth)],
+        ['q = a city (GET /search)', async () => (await sdk.search({ q: cities[13], size: pageSize }, user.auth)).assets.items],
+        ['deep page (page 20)', () => sdk.searchAssets({ page: 20, size: pageSize }, user.auth)],
+      ];
+      for (const [name, call] of cases) {
+        const results = await call();
+        const times: number[] = [];
+        const items: number[] = [];
+        const capacity: number[] = [];
+        for (let i = 0; i < 10; i++) {
+          meter.items = 0;
+          meter.capacity = 0;
+          const t = performance.now();
+          await call();
+          times.push(performance.now() - t);
+          items.push(meter.items);
+          capacity.push(meter.capacity);
+        }
+        rows.push([size.toLocaleString('en'), name, results.length, median(items), median(capacity).toFixed(1), median(times).toFixed(1), percentile(times, 95).toFixed(1)]);
+      }
+      rows.push([size.toLocaleString('en'), `(built ${size.toLocaleString('en')} assets × 2 users in ${buildSeconds} s)`, '', '', '', '', '']);
+    }
+    return [
+      `Two users with the same kind of library (dates over five years, 100 brands, 200 cities, 50 people on 30% of the assets, 1% trashed, 2% archived); searches of page size ${pageSize} by the first user through the local server on DynamoDB Local. "Items read" counts what DynamoDB read for the request (Query ScannedCount, BatchGetItem and GetItem items, authentication included); "RCU" is its ReturnConsumedCapacity. The selective rows should stay flat as the library grows; the deep page reads page × size by design (offset paging).`,
+      '',
+      table(['library', 'request', 'results', 'items read', 'RCU', 'median ms', 'p95 ms'], rows),
+    ].join('\n');
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await dynamo.stop();
+  }
+};
+
+// Handlers read TABLE_NAME and the endpoint when first imported: this section runs in its own process.
+if (import.meta.main) process.stdout.write(await measure());
+
+export const searchSection = {
+  name: 'search',
+  run: async (): Promise<string> =>
+    execFileSync(process.execPath, [fileURLToPath(import.meta.url)], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'silent' }, maxBuffer: 1 << 24 }),
+};
