@@ -27,6 +27,8 @@ const pageSize = (wanted: number): number => Math.min(Math.max(Math.ceil(wanted 
 
 /** An index partition (timeline or one EXIF value), in fileCreatedAt order, optionally within [after, before]. */
 async function* indexDriver(index: IndexName, value: string, order: Order, wanted: number, after?: string, before?: string): Driver {
+  // An empty window (DynamoDB refuses a BETWEEN whose bounds are reversed).
+  if (after && before && after > before) return;
   const names: Record<string, string> = { '#pk': indexPartitionKey(index) };
   const values: Record<string, unknown> = { ':pk': value };
   let condition = '#pk = :pk';
@@ -204,7 +206,7 @@ export const searchText = async (auth: Auth, dto: SearchInput): Promise<SearchRe
           ExpressionAttributeValues: { ':pk': termKey(auth.user.id, driver) },
           ProjectionExpression: 'assetId',
           ScanIndexForward: false,
-          Limit: pageSize(size * 2),
+          Limit: pageSize(size),
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),
       );
