@@ -26,6 +26,11 @@ const assetArb = fc.record({
   model: fc.constantFrom('R5', 'Z6', null),
   city: fc.constantFrom(...cities),
   country: fc.constantFrom('Norway', 'France', null),
+  state: fc.constantFrom('Viken', null),
+  lensModel: fc.constantFrom('RF 50mm', 'Z 24-70', null),
+  deviceId: fc.constantFrom('CLI', 'phone'),
+  library: fc.constantFrom(0, 1),
+  updatedAt: fc.constantFrom(...dates),
   type: fc.constantFrom('IMAGE' as const, 'VIDEO' as const),
   originalFileName: fc.constantFrom(...names),
   isFavorite: fc.boolean(),
@@ -37,8 +42,26 @@ const assetArb = fc.record({
 });
 type AssetSpec = typeof assetArb extends fc.Arbitrary<infer T> ? T : never;
 
-const filterArb = (ids: string[], checksums: string[], personIds: string[]) => {
+const libraries = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'];
+
+const filterArb = (ids: string[], checksums: string[], personIds: string[], paths: string[]) => {
   const generators = {
+      state: fc.constantFrom('Viken'),
+      lensModel: fc.constantFrom('RF 50mm', 'Z 24-70'),
+      deviceId: fc.constantFrom('CLI', 'phone'),
+      libraryId: fc.constantFrom(...libraries),
+      originalPath: fc.constantFrom(...paths),
+      updatedAfter: fc.constantFrom(...dates),
+      updatedBefore: fc.constantFrom(...dates),
+      createdBefore: fc.constantFrom(...dates),
+      trashedBefore: fc.constantFrom('2024-03-01T00:00:00.000Z', '2024-06-01T00:00:00.000Z'),
+      isOffline: fc.constantFrom('true', 'false'),
+      isReadOnly: fc.constantFrom('true', 'false'),
+      isExternal: fc.constantFrom('true', 'false'),
+      isMotion: fc.constantFrom('true', 'false'),
+      isEncoded: fc.constantFrom('true', 'false'),
+      withExif: fc.constantFrom('true', 'false'),
+      withPeople: fc.constantFrom('true', 'false'),
       make: fc.constantFrom('Canon', 'canon', 'Nikon'),
       model: fc.constantFrom('R5', 'Z6'),
       city: fc.constantFrom('Oslo', 'Paris', 'Île'),
@@ -71,7 +94,7 @@ const filterArb = (ids: string[], checksums: string[], personIds: string[]) => {
 /** The reference's semantics, plainly. */
 const oracle = (library: AssetRecord[], owner: string, f: Record<string, unknown>): string[] => {
   const bool = (key: string) => (f[key] === undefined ? undefined : f[key] === 'true');
-  const trashedBound = f.trashedAfter !== undefined;
+  const trashedBound = f.trashedAfter !== undefined || f.trashedBefore !== undefined;
   const withDeleted = bool('withDeleted') ?? trashedBound;
   const fold = (s: string) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
   const like = (value: string, pattern: string) => new RegExp(fold(pattern).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replaceAll('%', '.*').replaceAll('_', '.')).test(fold(value));
@@ -79,7 +102,14 @@ const oracle = (library: AssetRecord[], owner: string, f: Record<string, unknown
     if (a.ownerId !== owner) return false;
     if (f.id !== undefined && a.id !== f.id) return false;
     if (f.checksum !== undefined && a.checksum !== Buffer.from(String(f.checksum), 'base64').toString('hex')) return false;
-    for (const key of ['make', 'model', 'city', 'country'] as const) if (f[key] !== undefined && a.exif[key] !== f[key]) return false;
+    for (const key of ['make', 'model', 'city', 'country', 'state', 'lensModel'] as const) if (f[key] !== undefined && a.exif[key] !== f[key]) return false;
+    for (const key of ['deviceId', 'libraryId', 'originalPath'] as const) if (f[key] !== undefined && a[key] !== f[key]) return false;
+    // Nothing here is offline, read-only, external, a live photo or transcoded.
+    for (const key of ['isOffline', 'isReadOnly', 'isExternal'] as const) if (bool(key) === true) return false;
+    if (bool('isMotion') === true || bool('isEncoded') === true) return false;
+    if (f.updatedAfter !== undefined && a.updatedAt < String(f.updatedAfter)) return false;
+    if (f.updatedBefore !== undefined && a.updatedAt > String(f.updatedBefore)) return false;
+    if (f.createdBefore !== undefined && a.createdAt > String(f.createdBefore)) return false;
     if (f.type !== undefined && a.type !== f.type) return false;
     if (bool('isFavorite') !== undefined && a.isFavorite !== bool('isFavorite')) return false;
     if (bool('isVisible') !== undefined && a.isVisible !== bool('isVisible')) return false;
@@ -90,7 +120,7 @@ const oracle = (library: AssetRecord[], owner: string, f: Record<string, unknown
     if (f.takenAfter !== undefined && a.fileCreatedAt < String(f.takenAfter)) return false;
     if (f.takenBefore !== undefined && a.fileCreatedAt > String(f.takenBefore)) return false;
     if (f.createdAfter !== undefined && a.createdAt < String(f.createdAfter)) return false;
-    if (trashedBound && (a.deletedAt === null || a.deletedAt < String(f.trashedAfter))) return false;
+    if (trashedBound && (a.deletedAt === null || (f.trashedAfter !== undefined && a.deletedAt < String(f.trashedAfter)) || (f.trashedBefore !== undefined && a.deletedAt > String(f.trashedBefore)))) return false;
     if (!withDeleted && a.deletedAt !== null) return false;
     if (f.originalFileName !== undefined && !like(a.originalFileName, String(f.originalFileName))) return false;
     if (f.personIds !== undefined && !(f.personIds as string[]).every((id) => a.personIds.includes(id))) return false;
@@ -124,11 +154,11 @@ const buildLibrary = async (specs: AssetSpec[]) => {
   for (const spec of specs) {
     const id = randomUUID();
     let asset: AssetRecord = {
-      id, ownerId: user.id, libraryId: randomUUID(), deviceAssetId: `d-${id}`, deviceId: 'prop', type: spec.type, originalPath: `upload/${user.id}/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}.jpg`,
+      id, ownerId: user.id, libraryId: libraries[spec.library] ?? '', deviceAssetId: `d-${id}`, deviceId: spec.deviceId, type: spec.type, originalPath: `upload/${user.id}/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}.jpg`,
       originalFileName: spec.originalFileName, sidecarPath: null, checksum: randomUUID().replaceAll('-', '').padEnd(40, 'a'), fileCreatedAt: spec.fileCreatedAt, fileModifiedAt: spec.fileCreatedAt,
-      localDateTime: spec.fileCreatedAt, createdAt: spec.createdAt, updatedAt: now, deletedAt: null, isFavorite: spec.isFavorite, isArchived: false, isVisible: spec.isVisible,
+      localDateTime: spec.fileCreatedAt, createdAt: spec.createdAt, updatedAt: spec.updatedAt, deletedAt: null, isFavorite: spec.isFavorite, isArchived: false, isVisible: spec.isVisible,
       isOffline: false, isReadOnly: false, isExternal: false, duration: null, livePhotoVideoId: null, thumbhash: null, resizePath: null, personIds: [], faceIds: [], albumCount: 0,
-      exif: { make: spec.make, model: spec.model, exifImageWidth: 1, exifImageHeight: 1, fileSizeInByte: 1, orientation: null, dateTimeOriginal: spec.fileCreatedAt, modifyDate: null, timeZone: null, lensModel: null, fNumber: null, focalLength: null, iso: null, exposureTime: null, latitude: null, longitude: null, city: spec.city, state: null, country: spec.country, description: '', projectionType: null },
+      exif: { make: spec.make, model: spec.model, exifImageWidth: 1, exifImageHeight: 1, fileSizeInByte: 1, orientation: null, dateTimeOriginal: spec.fileCreatedAt, modifyDate: null, timeZone: null, lensModel: spec.lensModel, fNumber: null, focalLength: null, iso: null, exposureTime: null, latitude: null, longitude: null, city: spec.city, state: spec.state, country: spec.country, description: '', projectionType: null },
     };
     const faces = spec.people.map((i, index) => ({ id: randomUUID(), assetId: id, personId: people[i]!.id, ownerId: user.id, imageWidth: 10, imageHeight: 10, boundingBoxX1: 0, boundingBoxY1: 0, boundingBoxX2: 1, boundingBoxY2: 1, index }));
     await recordUpload({ asset, faces, newPeople: [], existingPeople: new Map(faces.map((face) => [face.personId, 1])), quota: { sizeInBytes: null, usageInBytes: 0 } });
@@ -155,12 +185,18 @@ describe('GET /assets agrees with the in-memory oracle', () => {
         const ids = library.length ? library.map((a) => a.id) : [randomUUID()];
         const checksums = library.length ? library.map((a) => Buffer.from(a.checksum, 'hex').toString('base64')) : [Buffer.alloc(20).toString('base64')];
         // Drawn from the property's own generator: seeded, and shrunk with the library when a case fails.
-        const filters = Array.from({ length: 25 }, () => g(() => filterArb(ids, checksums, people.map((p) => p.id))));
+        const paths = library.length ? library.map((a) => a.originalPath) : ['upload/x/00/00/00000000-0000-4000-a000-000000000000.jpg'];
+        const filters = Array.from({ length: 25 }, () => g(() => filterArb(ids, checksums, people.map((p) => p.id), paths)));
         for (const f of filters) {
           const query = Object.fromEntries(Object.entries(f).filter(([, value]) => value !== undefined)) as Record<string, string | string[]>;
           const reply = await invoke(searchAssetsHandler, { path: '/api/assets', query, headers: bearer(token) });
           expect(reply.status, JSON.stringify({ query, body: reply.body })).toBe(200);
           expect(reply.body.map((a: { id: string }) => a.id), JSON.stringify(query)).toEqual(oracle(library, user.id, query));
+          for (const item of reply.body as { id: string; exifInfo?: { city: string | null }; people: { id: string }[] }[]) {
+            const asset = library.find((a) => a.id === item.id);
+            expect(item.exifInfo?.city, 'withExif').toEqual(query.withExif === 'true' ? asset?.exif.city : undefined);
+            expect(item.people.map((p) => p.id).sort(), 'withPeople').toEqual(query.withPeople === 'true' ? [...(asset?.personIds ?? [])].sort() : []);
+          }
         }
       }),
       { numRuns: 12, seed: Number(process.env.PROPERTY_SEED ?? 20261122) },
