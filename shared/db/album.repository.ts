@@ -5,6 +5,7 @@ import { db, tableName } from './client.ts';
 import { indexKeys, keys, prefixes } from './keys.ts';
 import { queryPrefix } from './query.ts';
 import { transact, type Write } from './transact.ts';
+import { chunk, strip } from './items.ts';
 
 /** An album (item type `album`), under its owner. */
 export interface AlbumRecord {
@@ -28,11 +29,6 @@ export interface AlbumMember extends AssetStatus {
   addedAt: string;
 }
 
-const strip = <T>(item: Record<string, unknown>): T => {
-  const { pk: _pk, sk: _sk, type: _type, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest } = item;
-  return rest as T;
-};
-
 const memberItem = (albumId: string, asset: AssetRecord, addedAt: string) => ({
   ...keys.albumAsset(albumId, asset.id),
   ...indexKeys.assetAlbums(asset.id, albumId),
@@ -42,9 +38,6 @@ const memberItem = (albumId: string, asset: AssetRecord, addedAt: string) => ({
   addedAt,
   ...statusOf(asset),
 });
-
-const chunks = <T>(items: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 export const getAlbum = async (ownerId: string, albumId: string): Promise<AlbumRecord | undefined> => {
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.album(ownerId, albumId), ConsistentRead: true }));
@@ -86,7 +79,7 @@ export const createAlbum = async (album: AlbumRecord, assets: readonly AssetReco
   const albumWrite: Write = {
     item: { Put: { TableName: tableName, Item: { ...keys.album(album.ownerId, album.id), type: 'album', ...album }, ConditionExpression: 'attribute_not_exists(pk)' } },
   };
-  const [first = [], ...rest] = [assets.slice(0, 49), ...chunks(assets.slice(49), 50)];
+  const [first = [], ...rest] = [assets.slice(0, 49), ...chunk(assets.slice(49), 50)];
   await transact([albumWrite, ...first.flatMap((asset) => joinWrites(album.id, asset, album.createdAt))]);
   const done: AssetRecord[] = [...first];
   try {
@@ -95,7 +88,7 @@ export const createAlbum = async (album: AlbumRecord, assets: readonly AssetReco
       done.push(...part);
     }
   } catch (error) {
-    for (const part of chunks(done, 50)) await transact(part.flatMap((asset) => leaveWrites(album.id, asset.id)));
+    for (const part of chunk(done, 50)) await transact(part.flatMap((asset) => leaveWrites(album.id, asset.id)));
     await batchDelete([keys.album(album.ownerId, album.id)]);
     throw error;
   }
@@ -104,12 +97,12 @@ export const createAlbum = async (album: AlbumRecord, assets: readonly AssetReco
 /** Adds new entries (50 a transaction, each with its asset's album count), then sets the thumbnail and updatedAt. */
 export const addMembers = async (album: AlbumRecord, assets: readonly AssetRecord[], thumbnailId: string | null): Promise<void> => {
   const now = new Date().toISOString();
-  for (const part of chunks(assets, 50)) await transact(part.flatMap((asset) => joinWrites(album.id, asset, now)));
+  for (const part of chunk(assets, 50)) await transact(part.flatMap((asset) => joinWrites(album.id, asset, now)));
   await touchAlbum(album, thumbnailId, now);
 };
 
 export const removeMembers = async (album: AlbumRecord, assetIds: readonly string[], thumbnailId: string | null): Promise<void> => {
-  for (const part of chunks(assetIds, 50)) await transact(part.flatMap((assetId) => leaveWrites(album.id, assetId)));
+  for (const part of chunk(assetIds, 50)) await transact(part.flatMap((assetId) => leaveWrites(album.id, assetId)));
   await touchAlbum(album, thumbnailId, new Date().toISOString());
 };
 

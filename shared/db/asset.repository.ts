@@ -6,6 +6,7 @@ import { indexKeys, keys, type Key } from './keys.ts';
 import { personItem, personNameItem, type PersonRecord } from './person.repository.ts';
 import { queryIndex, queryPrefix } from './query.ts';
 import { transact, type Write } from './transact.ts';
+import { chunk, strip } from './items.ts';
 
 export type AssetType = 'IMAGE' | 'VIDEO' | 'AUDIO' | 'OTHER';
 
@@ -80,11 +81,6 @@ export interface FaceRecord extends Omit<FaceRegion, 'name'> {
   /** Position among the asset's regions, as the file lists them: faces are returned in this order. */
   index: number;
 }
-
-const strip = <T>(item: Record<string, unknown>): T => {
-  const { pk: _pk, sk: _sk, type: _type, gsi1pk: _g1, gsi1sk: _g1s, gsi2pk: _g2, gsi2sk: _g2s, ...rest } = item;
-  return rest as T;
-};
 
 /**
  * What faces and album entries copy from their asset, so that a person's or an album's list can
@@ -253,9 +249,6 @@ const dependentsOf = async (assetId: string) => {
   return { albums: albums.map((item) => String(item.albumId)), links: links.map((item) => String(item.linkId)) };
 };
 
-const chunks = <T>(items: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
-
 export type AssetChanges = Partial<Pick<AssetRecord, 'isFavorite' | 'isArchived' | 'deletedAt' | 'exif'>>;
 
 /**
@@ -296,7 +289,7 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     });
     copies.push(...faces.map((face) => setStatus(keys.assetFace(asset.id, face.id))), ...albums.map((albumId) => setStatus(keys.albumAsset(albumId, asset.id))));
   }
-  const [first = [], ...rest] = chunks(copies, 99);
+  const [first = [], ...rest] = chunk(copies, 99);
   await transact([assetWrite, ...first]);
   for (const part of rest) await transact(part);
   return updated;
@@ -331,7 +324,7 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
       }),
     ),
   ];
-  const [first = [], ...rest] = chunks(writes, 100);
+  const [first = [], ...rest] = chunk(writes, 100);
   await transact(first);
   for (const part of rest) await transact(part);
   // What only pointed at the asset goes after it: idempotent, retried by BatchWriteItem.

@@ -1,9 +1,7 @@
 import { BatchGetCommand, BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import type { Key } from './keys.ts';
-
-const chunk = <T>(items: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+import { chunk } from './items.ts';
 
 const backoff = (attempt: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 25 * 2 ** attempt)));
 

@@ -6,6 +6,7 @@ import { db, tableName } from './client.ts';
 import { keys, prefixes } from './keys.ts';
 import { queryPrefix } from './query.ts';
 import { transact } from './transact.ts';
+import { strip } from './items.ts';
 
 /** A person (item type `person`), stored under its owner. */
 export interface PersonRecord {
@@ -29,11 +30,6 @@ export const foldName = (name: string): string => name.normalize('NFKC').trim().
 
 /** Fixed-size key for a folded name (names can be longer than a sort key may be). */
 export const nameHash = (name: string): string => createHash('sha256').update(foldName(name)).digest('base64url');
-
-const strip = <T>(item: Record<string, unknown>): T => {
-  const { pk: _pk, sk: _sk, type: _type, gsi1pk: _g1, gsi1sk: _g1s, gsi2pk: _g2, gsi2sk: _g2s, ...rest } = item;
-  return rest as T;
-};
 
 export const personItem = (person: PersonRecord) => ({ ...keys.person(person.ownerId, person.id), type: 'person', ...person });
 

@@ -4,6 +4,7 @@ import { db, tableName } from './client.ts';
 import { indexKeys, keys, prefixes } from './keys.ts';
 import { queryPrefix } from './query.ts';
 import { transact, type Write } from './transact.ts';
+import { chunk, strip } from './items.ts';
 
 export type SharedLinkType = 'ALBUM' | 'INDIVIDUAL';
 
@@ -35,11 +36,6 @@ export interface SharedLinkKeyRecord {
   expiresAt: string | null;
 }
 
-const strip = <T>(item: Record<string, unknown>): T => {
-  const { pk: _pk, sk: _sk, type: _type, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest } = item;
-  return rest as T;
-};
-
 const absent = 'attribute_not_exists(pk)';
 
 // The item's `type` is the entity; the link's own type is stored as `linkType`.
@@ -50,8 +46,18 @@ const fromLinkItem = (item: Record<string, unknown>): SharedLinkRecord => {
   return { ...rest, type: linkType } as SharedLinkRecord;
 };
 
-const chunks = <T>(items: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+/** An ALBUM link counts on its album (Immich's `hasSharedLink`). */
+const countOnAlbum = (ownerId: string, albumId: string, delta: 1 | -1): Write => ({
+  item: {
+    Update: {
+      TableName: tableName,
+      Key: keys.album(ownerId, albumId),
+      UpdateExpression: 'ADD sharedLinkCount :delta',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  },
+});
 
 /**
  * Creates the link, its key item and its asset entries. The link, key and up to 98 entries are
@@ -64,24 +70,12 @@ export const createSharedLink = async (link: SharedLinkRecord, owner: { email: s
     { item: { Put: { TableName: tableName, Item: linkItem(link), ConditionExpression: absent } } },
     { item: { Put: { TableName: tableName, Item: { ...keys.sharedLinkKey(link.keyHash), type: 'sharedLinkKey', ...keyItem }, ConditionExpression: absent } } },
   ];
-  if (link.albumId) {
-    writes.push({
-      item: {
-        Update: {
-          TableName: tableName,
-          Key: keys.album(link.userId, link.albumId),
-          UpdateExpression: 'ADD sharedLinkCount :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':one': 1 },
-        },
-      },
-    });
-  }
+  if (link.albumId) writes.push(countOnAlbum(link.userId, link.albumId, 1));
   const entries = assetIds.map((assetId): Write => ({ item: { Put: { TableName: tableName, Item: assetEntry(link.id, assetId) } } }));
   const room = 100 - writes.length;
   await transact([...writes, ...entries.slice(0, room)]);
   try {
-    for (const part of chunks(entries.slice(room), 100)) await transact(part);
+    for (const part of chunk(entries.slice(room), 100)) await transact(part);
   } catch (error) {
     await deleteSharedLink(link, assetIds);
     throw error;
@@ -129,19 +123,7 @@ export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonl
     { item: { Delete: { TableName: tableName, Key: keys.sharedLink(link.userId, link.id) } } },
     { item: { Delete: { TableName: tableName, Key: keys.sharedLinkKey(link.keyHash) } } },
   ];
-  if (link.albumId) {
-    writes.push({
-      item: {
-        Update: {
-          TableName: tableName,
-          Key: keys.album(link.userId, link.albumId),
-          UpdateExpression: 'ADD sharedLinkCount :minusOne',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        },
-      },
-    });
-  }
+  if (link.albumId) writes.push(countOnAlbum(link.userId, link.albumId, -1));
   await transact(writes);
   await batchDelete(assetIds.map((assetId) => keys.sharedLinkAsset(link.id, assetId)));
 };
@@ -150,7 +132,7 @@ const assetEntry = (linkId: string, assetId: string) => ({ ...keys.sharedLinkAss
 
 /** Adds entries to an INDIVIDUAL link (idempotent puts, 100 a transaction). */
 export const addSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<void> => {
-  for (const part of chunks(assetIds, 100)) await transact(part.map((assetId): Write => ({ item: { Put: { TableName: tableName, Item: assetEntry(linkId, assetId) } } })));
+  for (const part of chunk(assetIds, 100)) await transact(part.map((assetId): Write => ({ item: { Put: { TableName: tableName, Item: assetEntry(linkId, assetId) } } })));
 };
 
 export const removeSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<void> => {

@@ -1,6 +1,7 @@
 import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { keys } from './keys.ts';
+import { chunk } from './items.ts';
 
 /**
  * Text-search postings (item type `term`): `TERM#<ownerId>#<word>` / `<fileCreatedAt>#<assetId>`.
@@ -9,9 +10,6 @@ import { keys } from './keys.ts';
  * whose asset is gone or no longer has that word is skipped.
  */
 export const termKey = (ownerId: string, term: string): string => keys.term(ownerId, term, '', '').pk;
-
-const chunk = <T>(items: readonly T[], size: number): T[][] =>
-  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 export interface Posting {
   assetId: string;

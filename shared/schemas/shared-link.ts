@@ -25,6 +25,16 @@ const optionalDate = () =>
     ),
   );
 
+/** What both creating and editing a link may set. */
+const linkOptions = {
+  description: optionalString(),
+  password: optionalString(),
+  expiresAt: optionalDate(),
+  allowUpload: optional(booleanish()),
+  allowDownload: optional(booleanish()),
+  showMetadata: optional(booleanish()),
+};
+
 /** `SharedLinkCreateDto`. */
 export const SharedLinkCreateDto = dto({
   type: v.pipe(
@@ -34,23 +44,13 @@ export const SharedLinkCreateDto = dto({
   ),
   assetIds: optionalUuidList(),
   albumId: optional(uuid()),
-  description: optionalString(),
-  password: optionalString(),
-  expiresAt: optionalDate(),
-  allowUpload: optional(booleanish()),
-  allowDownload: optional(booleanish()),
-  showMetadata: optional(booleanish()),
+  ...linkOptions,
 });
 export type SharedLinkCreateInput = v.InferOutput<typeof SharedLinkCreateDto>;
 
 /** `SharedLinkEditDto` (PATCH). */
 export const SharedLinkEditDto = dto({
-  description: optionalString(),
-  password: optionalString(),
-  expiresAt: optionalDate(),
-  allowUpload: optional(booleanish()),
-  allowDownload: optional(booleanish()),
-  showMetadata: optional(booleanish()),
+  ...linkOptions,
   changeExpiryTime: optional(booleanish()),
 });
 export type SharedLinkEditInput = v.InferOutput<typeof SharedLinkEditDto>;

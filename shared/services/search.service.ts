@@ -1,11 +1,12 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Auth } from '../auth/authenticate.ts';
 import { fromAssetItem, getAssets, searchKey, type AssetRecord, type FaceRecord, type SearchIndex } from '../db/asset.repository.ts';
 import { batchGet } from '../db/batch.ts';
 import { db, tableName } from '../db/client.ts';
 import { keys } from '../db/keys.ts';
 import { getPeople, type PersonRecord } from '../db/person.repository.ts';
-import { indexPartitionKey, type IndexName } from '../db/table.ts';
+import { indexQuery, queryPages } from '../db/query.ts';
+import type { IndexName } from '../db/table.ts';
 import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
 import type { SearchAssetsInput, SearchInput } from '../schemas/search.ts';
 import { termKey } from '../db/term.repository.ts';
@@ -29,56 +30,24 @@ const pageSize = (wanted: number): number => Math.min(Math.max(Math.ceil(wanted 
 async function* indexDriver(index: IndexName, value: string, order: Order, wanted: number, after?: string, before?: string): Driver {
   // An empty window (DynamoDB refuses a BETWEEN whose bounds are reversed).
   if (after && before && after > before) return;
-  const names: Record<string, string> = { '#pk': indexPartitionKey(index) };
-  const values: Record<string, unknown> = { ':pk': value };
-  let condition = '#pk = :pk';
+  const query = indexQuery(index, value, order === 'desc');
   // The sort key is `<fileCreatedAt>#<id>`: an inclusive window on the date is a key range.
-  if (after || before) names['#sk'] = 'gsi1sk';
-  if (after) values[':from'] = after;
-  if (before) values[':to'] = `${before}#\uffff`;
-  if (after && before) condition += ' AND #sk BETWEEN :from AND :to';
-  else if (after) condition += ' AND #sk >= :from';
-  else if (before) condition += ' AND #sk <= :to';
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: index,
-        KeyConditionExpression: condition,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ScanIndexForward: order === 'asc',
-        Limit: pageSize(wanted),
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    yield (result.Items ?? []).map(fromAssetItem);
-    start = result.LastEvaluatedKey;
-  } while (start);
+  if (after || before) query.ExpressionAttributeNames['#sk'] = 'gsi1sk';
+  if (after) query.ExpressionAttributeValues[':from'] = after;
+  if (before) query.ExpressionAttributeValues[':to'] = `${before}#\uffff`;
+  if (after && before) query.KeyConditionExpression += ' AND #sk BETWEEN :from AND :to';
+  else if (after) query.KeyConditionExpression += ' AND #sk >= :from';
+  else if (before) query.KeyConditionExpression += ' AND #sk <= :to';
+  for await (const page of queryPages({ ...query, Limit: pageSize(wanted) })) yield page.map(fromAssetItem);
 }
 
 /** A person's faces (gsi2, in fileCreatedAt order), their assets read 100 at a time. */
 async function* personDriver(personId: string, order: Order, wanted: number): Driver {
   const seen = new Set<string>();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const result = await db.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': `PERSON#${personId}` },
-        ProjectionExpression: 'assetId',
-        ScanIndexForward: order === 'asc',
-        Limit: pageSize(wanted),
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    const ids = (result.Items ?? []).map((item) => String(item.assetId)).filter((id) => !seen.has(id) && seen.add(id));
+  for await (const page of queryPages({ ...indexQuery('gsi2', `PERSON#${personId}`, order === 'desc'), ProjectionExpression: 'assetId', Limit: pageSize(wanted) })) {
+    const ids = page.map((item) => String(item.assetId)).filter((id) => !seen.has(id) && seen.add(id));
     yield await getAssets(ids);
-    start = result.LastEvaluatedKey;
-  } while (start);
+  }
 }
 
 async function* pointDriver(lookup: () => Promise<AssetRecord | undefined>): Driver {
@@ -197,20 +166,14 @@ export const searchText = async (auth: Auth, dto: SearchInput): Promise<SearchRe
   const driver = [...terms].sort((a, b) => b.length - a.length)[0];
   if (driver) {
     const names = new Map<string, string>();
-    let start: Record<string, unknown> | undefined;
-    do {
-      const result = await db.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': termKey(auth.user.id, driver) },
-          ProjectionExpression: 'assetId',
-          ScanIndexForward: false,
-          Limit: pageSize(size),
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      const candidates = (await getAssets((result.Items ?? []).map((item) => String(item.assetId)))).filter(
+    for await (const postings of queryPages({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': termKey(auth.user.id, driver) },
+      ProjectionExpression: 'assetId',
+      ScanIndexForward: false,
+      Limit: pageSize(size),
+    })) {
+      const candidates = (await getAssets(postings.map((item) => String(item.assetId)))).filter(
         (asset) => asset.ownerId === auth.user.id && asset.isVisible && !asset.isArchived && asset.deletedAt === null,
       );
       const unknownPeople = [...new Set(candidates.flatMap((asset) => asset.personIds))].filter((id) => !names.has(id));
@@ -219,8 +182,8 @@ export const searchText = async (auth: Auth, dto: SearchInput): Promise<SearchRe
         const own = new Set(assetTerms(asset, asset.personIds.flatMap((id) => names.get(id) ?? [])));
         if (terms.every((term) => own.has(term)) && !items.some((item) => item.id === asset.id)) items.push(asset);
       }
-      start = result.LastEvaluatedKey;
-    } while (start && items.length < size);
+      if (items.length >= size) break;
+    }
   }
   const page = items.sort(searchOrder('desc')).slice(0, size).map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true, withSmartInfo: true }));
   return {

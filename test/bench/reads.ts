@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { ensureTable, localAwsEnv, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { ownProcess, startLocalStack } from './local-stack.ts';
 import type { AssetRecord } from '#shared/db/asset.repository.ts';
 import { median, percentile, table } from './stats.ts';
 
@@ -15,28 +12,15 @@ import { median, percentile, table } from './stats.ts';
  * The library is written through the repositories (the same items an upload writes).
  */
 const measure = async (): Promise<string> => {
-  const dynamo = await startDynamoDbLocal();
   const work = mkdtempSync(join(tmpdir(), 'bench-reads-'));
-  const tableName = `bench-${Date.now()}`;
-  Object.assign(process.env, localAwsEnv, {
-    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
-    TABLE_NAME: tableName,
-    ORIGINALS_DIR: join(work, 'originals'),
-    SHARED_LINK_SECRET: randomUUID(),
-  });
-  await ensureTable(dynamo.endpoint, tableName);
-  const { createLocalServer } = await import('#infra/local/http-server.ts');
+  const stack = await startLocalStack({ ORIGINALS_DIR: join(work, 'originals') });
+  const { baseUrl } = stack;
   const { recordUpload } = await import('#shared/db/asset.repository.ts');
   const { createAlbum } = await import('#shared/db/album.repository.ts');
   const { countRoundTrips } = await import('../support/round-trips.ts');
   const sdk = await import('@immich/sdk');
-  const server = createLocalServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
   try {
-    const admin = await sdk.signUpAdmin({ signUpDto: { email: 'bench@immich.cloud', password: 'password', name: 'Bench' } }, { baseUrl });
-    const session = await sdk.login({ loginCredentialDto: { email: 'bench@immich.cloud', password: 'password' } }, { baseUrl });
-    const auth = { baseUrl, headers: { Authorization: `Bearer ${session.accessToken}` } };
+    const { admin, adminAuth: auth } = stack;
     const me = await sdk.getMyUserInfo(auth);
     const libraryId = randomUUID();
     const person = { id: randomUUID(), ownerId: admin.id, name: 'Bench Person', birthDate: null, isHidden: false, thumbnailPath: '', faceAssetId: null, faceCount: 0, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
@@ -95,9 +79,7 @@ const measure = async (): Promise<string> => {
       table(['request', 'DynamoDB calls', 'which', 'median ms', 'p95 ms'], rows),
     ].join('\n');
   } finally {
-    server.closeAllConnections();
-    server.close();
-    await dynamo.stop();
+    await stack.stop();
     rmSync(work, { recursive: true, force: true });
   }
 };
@@ -105,8 +87,4 @@ const measure = async (): Promise<string> => {
 // Handlers read TABLE_NAME and the endpoint when first imported: this section runs in its own process.
 if (import.meta.main) process.stdout.write(await measure());
 
-export const readsSection = {
-  name: 'reads',
-  run: async (): Promise<string> =>
-    execFileSync(process.execPath, [fileURLToPath(import.meta.url)], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'silent' }, maxBuffer: 1 << 24 }),
-};
+export const readsSection = { name: 'reads', run: ownProcess(import.meta.url) };

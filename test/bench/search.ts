@@ -1,9 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ensureTable, localAwsEnv, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { ownProcess, startLocalStack } from './local-stack.ts';
 import type { AssetRecord, FaceRecord } from '#shared/db/asset.repository.ts';
 import type { PersonRecord } from '#shared/db/person.repository.ts';
 import { median, percentile, table } from './stats.ts';
@@ -32,20 +29,14 @@ const start = Date.UTC(2019, 0, 1);
 const span = 5 * 365 * 86_400_000;
 
 const measure = async (): Promise<string> => {
-  const dynamo = await startDynamoDbLocal();
-  const tableName = `bench-${Date.now()}`;
-  Object.assign(process.env, localAwsEnv, { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint, TABLE_NAME: tableName, SHARED_LINK_SECRET: randomUUID() });
-  await ensureTable(dynamo.endpoint, tableName);
-  const { createLocalServer } = await import('#infra/local/http-server.ts');
+  const stack = await startLocalStack();
+  const { baseUrl, tableName } = stack;
   const { assetItem, faceItem } = await import('#shared/db/asset.repository.ts');
   const { personItem } = await import('#shared/db/person.repository.ts');
   const { postingsOf, writePostings } = await import('#shared/db/term.repository.ts');
   const { assetTerms } = await import('#shared/domain/terms.ts');
   const { db } = await import('#shared/db/client.ts');
   const sdk = await import('@immich/sdk');
-  const server = createLocalServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
 
   // Items read and capacity, counted on the shared DynamoDB client.
   const meter = { items: 0, capacity: 0 };
@@ -65,8 +56,7 @@ const measure = async (): Promise<string> => {
   );
 
   try {
-    await sdk.signUpAdmin({ signUpDto: { email: 'admin@immich.cloud', password: 'password', name: 'Admin' } }, { baseUrl });
-    const adminAuth = { baseUrl, headers: { Authorization: `Bearer ${(await sdk.login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl })).accessToken}` } };
+    const { adminAuth } = stack;
     const users = await Promise.all(
       ['one', 'two'].map(async (name) => {
         const email = `${name}@immich.cloud`;
@@ -160,17 +150,11 @@ const measure = async (): Promise<string> => {
       table(['library', 'request', 'results', 'items read', 'RCU', 'median ms', 'p95 ms'], rows),
     ].join('\n');
   } finally {
-    server.closeAllConnections();
-    server.close();
-    await dynamo.stop();
+    await stack.stop();
   }
 };
 
 // Handlers read TABLE_NAME and the endpoint when first imported: this section runs in its own process.
 if (import.meta.main) process.stdout.write(await measure());
 
-export const searchSection = {
-  name: 'search',
-  run: async (): Promise<string> =>
-    execFileSync(process.execPath, [fileURLToPath(import.meta.url)], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'silent' }, maxBuffer: 1 << 24 }),
-};
+export const searchSection = { name: 'search', run: ownProcess(import.meta.url) };

@@ -1,10 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { ensureTable, localAwsEnv, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
+import { ownProcess, startLocalStack } from './local-stack.ts';
 import { makeJpeg, type PhotoSpec } from '../support/photos.ts';
 import { median, percentile, table } from './stats.ts';
 
@@ -25,21 +22,13 @@ const measure = async (): Promise<string> => {
       { name: 'small photos (64×48, EXIF + 2 faces)', files: Array.from({ length: 300 }, () => makeJpeg(camera)) },
       { name: 'large photos (1024×768 noise, EXIF + 2 faces)', files: Array.from({ length: 24 }, () => makeJpeg({ ...camera, width: 1024, height: 768, noise: true })) },
     ];
-    const dynamo = await startDynamoDbLocal();
     const work = mkdtempSync(join(tmpdir(), 'bench-uploads-'));
-    const tableName = `bench-${Date.now()}`;
-    Object.assign(process.env, localAwsEnv, { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint, TABLE_NAME: tableName, ORIGINALS_DIR: join(work, 'originals') });
-    await ensureTable(dynamo.endpoint, tableName);
-    const { createLocalServer } = await import('#infra/local/http-server.ts');
+    const stack = await startLocalStack({ ORIGINALS_DIR: join(work, 'originals') });
+    const { baseUrl } = stack;
     const { extractMetadata } = await import('#shared/media/metadata.ts');
-    const { createApiKey, login, signUpAdmin } = await import('@immich/sdk');
-    const server = createLocalServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    const { createApiKey } = await import('@immich/sdk');
     try {
-      await signUpAdmin({ signUpDto: { email: 'bench@immich.cloud', password: 'password', name: 'Bench' } }, { baseUrl });
-      const session = await login({ loginCredentialDto: { email: 'bench@immich.cloud', password: 'password' } }, { baseUrl });
-      const { secret } = await createApiKey({ apiKeyCreateDto: {} }, { baseUrl, headers: { Authorization: `Bearer ${session.accessToken}` } });
+      const { secret } = await createApiKey({ apiKeyCreateDto: {} }, stack.adminAuth);
 
       const rows: (string | number)[][] = [];
       const metadataRows: (string | number)[][] = [];
@@ -81,9 +70,7 @@ const measure = async (): Promise<string> => {
         table(['files', 'median ms', 'p95 ms'], metadataRows),
       ].join('\n');
     } finally {
-      server.closeAllConnections();
-      server.close();
-      await dynamo.stop();
+      await stack.stop();
       rmSync(work, { recursive: true, force: true });
     }
 };
@@ -92,8 +79,4 @@ const measure = async (): Promise<string> => {
 // sections import it first: this section runs in a process of its own.
 if (import.meta.main) process.stdout.write(await measure());
 
-export const uploadsSection = {
-  name: 'uploads',
-  run: async (): Promise<string> =>
-    execFileSync(process.execPath, [fileURLToPath(import.meta.url)], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'silent' }, maxBuffer: 1 << 24 }),
-};
+export const uploadsSection = { name: 'uploads', run: ownProcess(import.meta.url) };
