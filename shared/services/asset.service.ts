@@ -1,5 +1,5 @@
 import type { Auth } from '../auth/authenticate.ts';
-import { findByChecksums, getAssets, getAssetWithFaces, updateAsset as writeAsset, type AssetRecord, type FaceRecord } from '../db/asset.repository.ts';
+import { findByChecksums, getAssetWithFaces, updateAsset as writeAsset, type AssetRecord, type FaceRecord } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';

@@ -5,14 +5,13 @@ import {
   DuplicateChecksumError,
   findByChecksums,
   fixedUploadWrites,
-  getAssetWithFaces,
   PersonNameTakenError,
   QuotaExceededError,
   recordUpload,
   type AssetRecord,
   type FaceRecord,
 } from '../db/asset.repository.ts';
-import { findPeopleByName, foldName, getPeople, type PersonRecord } from '../db/person.repository.ts';
+import { findPeopleByName, foldName, type PersonRecord } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { assetTerms } from '../domain/terms.ts';
@@ -22,13 +21,11 @@ import { log } from '../http/log.ts';
 import { parseMultipart, type UploadedFile } from '../http/multipart.ts';
 import { HttpResponse } from '../http/response.ts';
 import { parseOrThrow } from '../http/validation.ts';
-import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
 import { dimensionsOf, extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
 import type { FaceRegion } from '../media/faces.ts';
 import {
   CreateAssetDto,
   dateStringError,
-  type AssetBulkUploadCheckResult,
   type AssetFileUploadResponseDto,
   type CreateAssetInput,
 } from '../schemas/asset.ts';
