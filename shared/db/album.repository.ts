@@ -106,7 +106,7 @@ export const removeMembers = async (album: AlbumRecord, assetIds: readonly strin
   await touchAlbum(album, thumbnailId, new Date().toISOString());
 };
 
-const touchAlbum = async (album: AlbumRecord, thumbnailId: string | null, now: string): Promise<void> => {
+export const touchAlbum = async (album: AlbumRecord, thumbnailId: string | null, now: string): Promise<void> => {
   await db.send(
     new UpdateCommand({
       TableName: tableName,

@@ -298,9 +298,9 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
 /**
  * Deletes an asset for good: the asset, its checksum (so the file can be uploaded again), its
  * faces (and their people's counts), its album and shared-link entries, and the owner's usage.
- * The originals are removed by the caller once this has succeeded.
+ * Returns the albums it was in; the originals are removed by the caller once this has succeeded.
  */
-export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<void> => {
+export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<{ albums: string[] }> => {
   const { albums, links } = await dependentsOf(asset.id);
   const perPerson = new Map<string, number>();
   for (const face of faces) perPerson.set(face.personId, (perPerson.get(face.personId) ?? 0) + 1);
@@ -333,4 +333,5 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     ...albums.map((albumId) => keys.albumAsset(albumId, asset.id)),
     ...links.map((linkId) => keys.sharedLinkAsset(linkId, asset.id)),
   ]);
+  return { albums };
 };

@@ -1,7 +1,18 @@
 import type { Auth } from '../auth/authenticate.ts';
 import { deleteAsset, getAssets, getAssetWithFaces, updateAsset } from '../db/asset.repository.ts';
+import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
 import { BadRequestException } from '../http/errors.ts';
 import { originalsStore } from '../storage/originals.ts';
+
+/** Albums whose thumbnail was a deleted asset get their newest remaining asset (Immich's updateThumbnails). */
+const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], deletedId: string): Promise<void> => {
+  for (const albumId of albumIds) {
+    const album = await getAlbum(ownerId, albumId);
+    if (!album || album.albumThumbnailAssetId !== deletedId) continue;
+    const newest = (await listMembers(albumId)).filter((member) => member.assetId !== deletedId && member.deletedAt === null).sort((a, b) => b.fileCreatedAt.localeCompare(a.fileCreatedAt))[0];
+    await touchAlbum(album, newest?.assetId ?? null, new Date().toISOString());
+  }
+};
 
 /**
  * DELETE /asset: every id must be the caller's (else 400 and nothing changes). Without `force`
@@ -22,7 +33,8 @@ export const deleteAssets = async (auth: Auth, ids: readonly string[], force: bo
       if (found.asset.deletedAt === null) await updateAsset(found.asset, found.faces, { deletedAt: now });
       continue;
     }
-    await deleteAsset(found.asset, found.faces);
+    const { albums } = await deleteAsset(found.asset, found.faces);
+    await replaceThumbnails(auth.user.id, albums, found.asset.id);
     const store = await originalsStore();
     await store.delete([{ key: found.asset.originalPath }, ...(found.asset.sidecarPath ? [{ key: found.asset.sidecarPath }] : [])]);
   }

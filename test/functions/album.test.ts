@@ -102,6 +102,16 @@ describe('albums', () => {
     expect((await info(token, album.id)).body).toMatchObject({ assetCount: 1, albumThumbnailAssetId: newer });
   });
 
+  it('a thumbnail deleted for good is replaced by the newest remaining asset', async () => {
+    const token = accounts.user1.accessToken;
+    const first = await addPhoto(token, {}, new Date('2020-02-02T00:00:00.000Z'));
+    const second = await addPhoto(token, {}, new Date('2021-02-02T00:00:00.000Z'));
+    const album = await createAlbum(token, { albumName: 'Thumbs', assetIds: [first, second] });
+    expect(album.albumThumbnailAssetId).toBe(first);
+    expect((await trash(token, [first], true)).status).toBe(204);
+    expect((await info(token, album.id)).body).toMatchObject({ albumThumbnailAssetId: second, assetCount: 1 });
+  });
+
   it('trashed assets leave the album’s assets, count and dates', async () => {
     const token = accounts.user1.accessToken;
     const kept = await addPhoto(token, {}, new Date('2019-05-05T00:00:00.000Z'));
