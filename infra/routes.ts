@@ -59,6 +59,7 @@ export const routes: readonly Route[] = [
   { operationId: 'updatePerson', method: 'PUT', path: '/api/person/{id}', entry: 'functions/person/update-person.ts', data: 'write' },
   { operationId: 'updateAsset', method: 'PUT', path: '/api/asset/{id}', entry: 'functions/asset/update-asset.ts', data: 'write' },
   { operationId: 'deleteAssets', method: 'DELETE', path: '/api/asset', entry: 'functions/asset/delete-assets.ts', data: 'write', store: 'write' },
+  { operationId: 'restoreAssets', method: 'POST', path: '/api/trash/restore/assets', entry: 'functions/trash/restore-assets.ts', data: 'write' },
   { operationId: 'getPersonAssets', method: 'GET', path: '/api/person/{id}/assets', entry: 'functions/person/get-person-assets.ts', data: 'read' },
   { operationId: 'createAlbum', method: 'POST', path: '/api/album', entry: 'functions/album/create-album.ts', data: 'write' },
   { operationId: 'getAllAlbums', method: 'GET', path: '/api/album', entry: 'functions/album/get-all-albums.ts', data: 'read' },

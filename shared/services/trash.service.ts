@@ -39,3 +39,16 @@ export const deleteAssets = async (auth: Auth, ids: readonly string[], force: bo
     await store.delete([{ key: found.asset.originalPath }, ...(found.asset.sidecarPath ? [{ key: found.asset.sidecarPath }] : [])]);
   }
 };
+
+/** POST /trash/restore/assets: the caller's trashed assets come back (to people, albums, links and search). */
+export const restoreAssets = async (auth: Auth, ids: readonly string[]): Promise<void> => {
+  const unique = [...new Set(ids)];
+  const assets = await getAssets(unique);
+  if (assets.length !== unique.length || assets.some((asset) => asset.ownerId !== auth.user.id)) {
+    throw new BadRequestException('Not found or no asset.restore access');
+  }
+  for (const asset of assets) {
+    const found = await getAssetWithFaces(asset.id);
+    if (found && found.asset.deletedAt !== null) await updateAsset(found.asset, found.faces, { deletedAt: null });
+  }
+};

@@ -88,3 +88,17 @@ describe('DELETE /asset', () => {
     expect({ status: reply.status, message: reply.body.message }).toEqual({ status: 400, message });
   });
 });
+
+describe('POST /trash/restore/assets', () => {
+  it('brings trashed assets back; another user’s id is a 400', async () => {
+    const { handler } = await import('#functions/trash/restore-assets.ts');
+    const token = accounts.user2.accessToken;
+    const id = await addPhoto(token);
+    await trash(token, [id]);
+    expect((await asset(token, id)).body.isTrashed).toBe(true);
+    const restore = (who: string, ids: string[]) => invoke(handler, { method: 'POST', path: '/api/trash/restore/assets', headers: bearer(who), body: { ids } });
+    expect((await restore(accounts.user1.accessToken, [id])).body.message).toBe('Not found or no asset.restore access');
+    expect((await restore(token, [id])).status).toBe(204);
+    expect((await asset(token, id)).body.isTrashed).toBe(false);
+  });
+});
