@@ -39,7 +39,8 @@ export const mediaTypes = {
   sidecar: Object.keys(sidecar),
 };
 
-const extensionOf = (fileName: string): string => {
+/** `.JPG` → `.jpg`; '' without a dot. */
+export const extensionOf = (fileName: string): string => {
   const dot = fileName.lastIndexOf('.');
   return dot < 0 ? '' : fileName.slice(dot).toLowerCase();
 };

@@ -14,7 +14,8 @@ const likePattern = (value: string): RegExp =>
     's',
   );
 
-const checksumHex = (checksum: string): string => (checksum.length === 28 ? Buffer.from(checksum, 'base64').toString('hex') : checksum.toLowerCase());
+/** SHA-1 as Immich reads it: 28 characters are base64, anything else hex (stored form: lower-case hex). */
+export const checksumHex = (checksum: string): string => (checksum.length === 28 ? Buffer.from(checksum, 'base64').toString('hex') : checksum.toLowerCase());
 
 const within = (value: string | null, after?: string | null, before?: string | null): boolean => {
   if (!after && !before) return true;

@@ -87,6 +87,10 @@ export const getAlbumInfo = async (auth: Auth, id: string, withoutAssets: boolea
   return mapAlbum(album, { owner: user, members, assets: withoutAssets ? [] : await albumAssets(auth, album, members) });
 };
 
+/** Immich's `updateThumbnails` choice: the newest untrashed entry, or null. */
+export const newestLiveMember = (members: readonly AlbumMember[]): string | null =>
+  members.filter((member) => member.deletedAt === null).reduce<AlbumMember | undefined>((newest, member) => (!newest || member.fileCreatedAt > newest.fileCreatedAt ? member : newest), undefined)?.assetId ?? null;
+
 /** PUT /album/:id/assets: per id `success`, or `duplicate` (already in), or `no_permission` (not the caller's). */
 export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResponseDto[]> => {
   const album = await ownAlbum(auth, id);
@@ -121,8 +125,7 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
     // Immich's updateThumbnails: a removed thumbnail is replaced by the newest remaining asset.
     let thumbnail = album.albumThumbnailAssetId;
     if (thumbnail && removed.includes(thumbnail)) {
-      const remaining = members.filter((member) => present.has(member.assetId) && member.deletedAt === null);
-      thumbnail = remaining.sort((a, b) => b.fileCreatedAt.localeCompare(a.fileCreatedAt))[0]?.assetId ?? null;
+      thumbnail = newestLiveMember(members.filter((member) => present.has(member.assetId)));
     }
     await removeMembers(album, removed, thumbnail);
   }

@@ -4,6 +4,7 @@ import { getPeople } from '../db/person.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { words } from '../domain/terms.ts';
+import { checksumHex } from '../domain/search.ts';
 import { BadRequestException } from '../http/errors.ts';
 import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
 import type { AssetBulkUploadCheckResult, UpdateAssetDto } from '../schemas/asset.ts';
@@ -16,11 +17,10 @@ type UpdateAssetInput = v.InferOutput<typeof UpdateAssetDto>;
  * owner's existing asset. Checksums are SHA-1, hex (40) or base64 (28).
  */
 export const checkBulkUpload = async (auth: Auth, assets: readonly { id: string; checksum: string }[]): Promise<{ results: AssetBulkUploadCheckResult[] }> => {
-  const hexOf = (checksum: string): string => (checksum.length === 28 ? Buffer.from(checksum, 'base64').toString('hex') : checksum.toLowerCase());
-  const found = await findByChecksums(auth.user.id, assets.map((asset) => hexOf(asset.checksum)));
+  const found = await findByChecksums(auth.user.id, assets.map((asset) => checksumHex(asset.checksum)));
   return {
     results: assets.map(({ id, checksum }) => {
-      const assetId = found.get(hexOf(checksum));
+      const assetId = found.get(checksumHex(checksum));
       return assetId ? { id, assetId, action: 'reject', reason: 'duplicate' } : { id, action: 'accept' };
     }),
   };

@@ -12,7 +12,7 @@ import type { SearchAssetsInput, SearchInput } from '../schemas/search.ts';
 import { termKey } from '../db/term.repository.ts';
 import { assetTerms, words } from '../domain/terms.ts';
 import { BadRequestException } from '../http/errors.ts';
-import { matchesSearch, searchOrder } from '../domain/search.ts';
+import { checksumHex, matchesSearch, searchOrder } from '../domain/search.ts';
 
 type Order = 'asc' | 'desc';
 
@@ -59,10 +59,6 @@ const getAsset = async (id: string): Promise<AssetRecord | undefined> => {
   const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.asset(id), ConsistentRead: true }));
   return Item ? fromAssetItem(Item) : undefined;
 };
-
-/** SHA-1 as Immich reads it: 28 characters are base64, anything else hex. */
-export const checksumHex = (checksum: string): string =>
-  checksum.length === 28 ? Buffer.from(checksum, 'base64').toString('hex') : checksum.toLowerCase();
 
 // Rough selectivity of the EXIF filters, most selective first: it picks the index to read.
 const exifPreference: readonly SearchIndex[] = ['city', 'lensModel', 'model', 'state', 'make', 'country'];

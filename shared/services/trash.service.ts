@@ -2,6 +2,7 @@ import type { Auth } from '../auth/authenticate.ts';
 import { deleteAsset, getAssets, getAssetWithFaces, updateAsset } from '../db/asset.repository.ts';
 import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
 import { BadRequestException } from '../http/errors.ts';
+import { newestLiveMember } from './album.service.ts';
 import { originalsStore } from '../storage/originals.ts';
 
 /** Albums whose thumbnail was a deleted asset get their newest remaining asset (Immich's updateThumbnails). */
@@ -9,8 +10,8 @@ const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], d
   for (const albumId of albumIds) {
     const album = await getAlbum(ownerId, albumId);
     if (!album || album.albumThumbnailAssetId !== deletedId) continue;
-    const newest = (await listMembers(albumId)).filter((member) => member.assetId !== deletedId && member.deletedAt === null).sort((a, b) => b.fileCreatedAt.localeCompare(a.fileCreatedAt))[0];
-    await touchAlbum(album, newest?.assetId ?? null, new Date().toISOString());
+    const remaining = (await listMembers(albumId)).filter((member) => member.assetId !== deletedId);
+    await touchAlbum(album, newestLiveMember(remaining), new Date().toISOString());
   }
 };
 

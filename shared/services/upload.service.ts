@@ -15,7 +15,7 @@ import { findPeopleByName, foldName, type PersonRecord } from '../db/person.repo
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { assetTerms } from '../domain/terms.ts';
-import { assetTypeOf, mediaTypes, mimeTypeOf } from '../domain/media-types.ts';
+import { assetTypeOf, extensionOf, mediaTypes, mimeTypeOf } from '../domain/media-types.ts';
 import { BadRequestException } from '../http/errors.ts';
 import { log } from '../http/log.ts';
 import { parseMultipart, type UploadedFile } from '../http/multipart.ts';
@@ -42,11 +42,6 @@ export const uploadLimitBytes = (): number => {
 // A transaction holds at most 100 writes; an upload needs 3 plus, per person, 2 (new) or 1
 // (known), plus 1 per face. 32 faces of 32 different new people fit.
 const maxFacesPerAsset = Math.floor((100 - fixedUploadWrites) / 3);
-
-const extensionOf = (fileName: string): string => {
-  const dot = fileName.lastIndexOf('.');
-  return dot < 0 ? '' : fileName.slice(dot).toLowerCase();
-};
 
 /** Immich's upload filter: assets must be images or videos, sidecars `.xmp`, live-photo parts videos. */
 const acceptFile = (field: string, fileName: string): void => {
