@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { BuildOptions } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
-const runtime = join(root, 'shared', 'runtime');
+const runtime = join(root, 'infra', 'runtime');
 
 /**
  * How every function is bundled. The stack (NodejsFunction) and `npm run bench` both derive

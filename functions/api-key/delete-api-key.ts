@@ -1,5 +1,6 @@
 import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { deleteApiKey } from '#shared/services/api-key.service.ts';
 
-export const handler = httpHandler({ access: 'user', params: IdParams }, ({ auth, params }) => deleteApiKey(auth, params.id));
+export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams }, ({ auth, params }) => deleteApiKey(auth, params.id));

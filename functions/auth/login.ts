@@ -1,10 +1,11 @@
 import { isSecure, loginCookies } from '#shared/http/cookies.ts';
+import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import { LoginCredentialDto } from '#shared/schemas/user.ts';
+import { LoginCredentialDto, type LoginResponse } from '#shared/schemas/user.ts';
 import { login } from '#shared/services/auth.service.ts';
 
-export const handler = publicHandler({ body: LoginCredentialDto, status: 201 }, async ({ body, event }) => {
+export const handler = publicHandler({ returns: returns<LoginResponse>(), body: LoginCredentialDto, status: 201 }, async ({ body, event }) => {
   const device = { deviceType: event.headers.devicetype ?? '', deviceOS: event.headers.devicemodel ?? '' };
   const result = await login(body, device);
   return new HttpResponse(result, { cookies: loginCookies(result.accessToken, isSecure(event)) });

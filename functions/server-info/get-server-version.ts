@@ -1,4 +1,6 @@
 import { serverVersion } from '#shared/domain/server-info.ts';
+import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
+import type { ServerVersionResponseDto } from '#shared/domain/server-info.ts';
 
-export const handler = publicHandler({}, () => serverVersion);
+export const handler = publicHandler({ returns: returns<ServerVersionResponseDto>() }, () => serverVersion);

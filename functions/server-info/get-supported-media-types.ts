@@ -1,4 +1,6 @@
 import { mediaTypes } from '#shared/domain/media-types.ts';
+import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
+import type { ServerMediaTypesResponseDto } from '#shared/domain/media-types.ts';
 
-export const handler = publicHandler({}, () => mediaTypes);
+export const handler = publicHandler({ returns: returns<ServerMediaTypesResponseDto>() }, () => mediaTypes);

@@ -1,3 +1,5 @@
+import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
+import type { ServerPingResponse } from '#shared/domain/server-info.ts';
 
-export const handler = publicHandler({}, () => ({ res: 'pong' }));
+export const handler = publicHandler({ returns: returns<ServerPingResponse>() }, () => ({ res: 'pong' }));

@@ -1,8 +1,13 @@
+import { readCookie, sharedLinkTokenCookie, sharedLinkTokenCookieName } from '#shared/http/cookies.ts';
 import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { HttpResponse } from '#shared/http/response.ts';
 import { SharedLinkPasswordDto } from '#shared/schemas/shared-link.ts';
-import { getMySharedLink } from '#shared/services/shared-link.service.ts';
+import { getMySharedLink, type SharedLinkResponseDto } from '#shared/services/shared-link.service.ts';
 
 // The one route a shared-link key opens (`?key=` or x-immich-share-key); a user token gets 403.
-export const handler = httpHandler({ access: 'shared', query: SharedLinkPasswordDto }, ({ auth, query, event }) =>
-  getMySharedLink(auth, query, event.cookies ?? []),
-);
+// The tokens a password earned come from the query or the cookie, and go back as the cookie.
+export const handler = httpHandler({ access: 'shared', returns: returns<SharedLinkResponseDto>(), query: SharedLinkPasswordDto }, async ({ auth, query, event }) => {
+  const link = await getMySharedLink(auth, { password: query.password, token: query.token ?? readCookie(event, sharedLinkTokenCookieName) });
+  return new HttpResponse(link, link.token ? { cookies: [sharedLinkTokenCookie(link.token)] } : {});
+});

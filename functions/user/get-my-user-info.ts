@@ -1,4 +1,6 @@
 import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
 import { getMyUserInfo } from '#shared/services/user.service.ts';
+import type { UserResponse } from '#shared/schemas/user.ts';
 
-export const handler = httpHandler({ access: 'user' }, ({ auth }) => getMyUserInfo(auth));
+export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>() }, ({ auth }) => getMyUserInfo(auth));

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { tooLarge } from '#shared/http/errors.ts';
+import { bodyTooLarge } from '#shared/core/errors.ts';
 import { routes as allRoutes, type Route } from '../routes.ts';
 import { toApiGatewayEvent } from './http-event.ts';
 import { createRouteMatcher } from './route-matcher.ts';
@@ -80,8 +80,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
       if (!found) return sendJsonError(res, 404, 'Not Found', `Cannot ${method} ${url}`);
       const body = await readBody(req, maxBodyBytes);
       if (body === 'too-large') {
-        const error = tooLarge(maxBodyBytes);
-        return sendJsonError(res, error.statusCode, 'Payload Too Large', String(error.messages));
+        return sendJsonError(res, 413, 'Payload Too Large', bodyTooLarge(maxBodyBytes).message);
       }
       const event = toApiGatewayEvent(
         { method, url, headers: req.headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },

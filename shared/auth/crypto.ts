@@ -1,4 +1,5 @@
 import { argon2, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { env } from '../core/env.ts';
 
 /**
  * Secrets. Session tokens and API keys are random and stored only as SHA-256 hashes; passwords
@@ -58,9 +59,7 @@ export const decoyHash = (): Promise<string> => (decoy ??= hashPassword(newSecre
  * holds only its SHA-256 (what a visitor's request is looked up by) and can recompute nothing.
  */
 export const sharedLinkKey = (linkId: string): string => {
-  const secret = process.env.SHARED_LINK_SECRET;
-  if (!secret) throw new Error('SHARED_LINK_SECRET is not set');
-  return createHmac('sha512', secret).update(linkId).digest().subarray(0, 50).toString('base64url');
+  return createHmac('sha512', env.sharedLinkSecret()).update(linkId).digest().subarray(0, 50).toString('base64url');
 };
 
 /** Immich reads a 100-character key as hex, anything else as base64url. */

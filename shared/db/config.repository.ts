@@ -1,19 +1,17 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { ConflictException } from '../http/errors.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { Conflict } from '../core/errors.ts';
+import { StoredConfigSchema, type StoredConfig } from '../model/config.ts';
 import { db, tableName } from './client.ts';
+import { codec } from './codec.ts';
+import { getItem } from './get.ts';
 import { keys } from './keys.ts';
 
-/** The stored configuration: only the values that differ from the defaults, by dot path. */
-export interface StoredConfig {
-  overrides: Record<string, unknown>;
-  /** 0 when nothing was ever stored; each write adds one. */
-  version: number;
-}
+const configCodec = codec('config', StoredConfigSchema);
 
 export const getStoredConfig = async (): Promise<StoredConfig> => {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.config(), ConsistentRead: true }));
-  return Item ? { overrides: (Item.overrides ?? {}) as Record<string, unknown>, version: Number(Item.version) } : { overrides: {}, version: 0 };
+  const item = await getItem(keys.config());
+  return item ? configCodec.read(item) : { overrides: {}, version: 0 };
 };
 
 /**
@@ -33,7 +31,7 @@ export const replaceStoredConfig = async (overrides: Record<string, unknown>, ba
     );
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) {
-      throw new ConflictException('The configuration was changed by another request; read it again and retry');
+      throw new Conflict('The configuration was changed by another request; read it again and retry');
     }
     throw error;
   }

@@ -1,14 +1,28 @@
+import type { SearchableExifField } from '../model/asset.ts';
+import type { IndexName } from './table.ts';
+
 /**
- * Every key shape in the table, as pure functions. docs/data-model.md lists the same shapes, and
- * test/unit/keys.test.ts checks that the two agree.
+ * Every key shape in the table, as pure functions: item keys (`keys`), the secondary-index
+ * attributes items carry (`indexKeys`), and the partitions requests query (`partitions`).
+ * docs/data-model.md lists the same shapes, and test/unit/keys.test.ts checks that they agree.
  */
 export interface Key {
   pk: string;
   sk: string;
 }
 
+/**
+ * A partition a Query reads: of the table (`index` absent) or of a secondary index, optionally
+ * narrowed to the sort keys that begin with `prefix`.
+ */
+export interface Partition {
+  index?: IndexName;
+  value: string;
+  prefix?: string;
+}
+
 export const keys = {
-  /** A user's profile. Its partition also holds the user's session and API-key index entries. */
+  /** A user's profile. Its partition also holds the user's sessions, API keys, people, albums and links. */
   user: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'USER' }),
   /** Uniqueness of an email (lower-cased); holds the userId, so login finds the user by email. */
   email: (email: string): Key => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' }),
@@ -50,28 +64,59 @@ export const keys = {
   term: (ownerId: string, word: string, fileCreatedAt: string, assetId: string): Key => ({ pk: `TERM#${ownerId}#${word}`, sk: `${fileCreatedAt}#${assetId}` }),
 } as const;
 
-/** Secondary-index keys: an owner's timeline (gsi1) and a person's faces (gsi2). */
-export const indexKeys = {
+/** The sort key of everything listed in date order: `<fileCreatedAt>#<assetId>`. */
+export const dateOrder = (fileCreatedAt: string, assetId: string): string => `${fileCreatedAt}#${assetId}`;
+
+/** Every partition a request queries. */
+export const partitions = {
+  /** A user's sessions (auth devices). */
+  userSessions: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'SESSION#' }),
+  /** A user's API keys. */
+  userApiKeys: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'APIKEY#' }),
+  /** A user's people. */
+  userPeople: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'PERSON#' }),
+  /** A user's albums. */
+  userAlbums: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'ALBUM#' }),
+  /** A user's shared links. */
+  userSharedLinks: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'SHAREDLINK#' }),
+  /** An asset and its faces. */
+  asset: (assetId: string): Partition => ({ value: keys.asset(assetId).pk }),
+  /** An album's entries. */
+  albumAssets: (albumId: string): Partition => ({ value: `ALBUM#${albumId}`, prefix: 'ASSET#' }),
+  /** An INDIVIDUAL shared link's entries. */
+  sharedLinkAssets: (linkId: string): Partition => ({ value: `SHAREDLINK#${linkId}`, prefix: 'ASSET#' }),
+  /** The postings of one word of an owner's (GET /search), newest last. */
+  term: (ownerId: string, word: string): Partition => ({ value: `TERM#${ownerId}#${word}` }),
   /** gsi1: an owner's assets ordered by fileCreatedAt (ties by id). */
-  timeline: (ownerId: string, fileCreatedAt: string, assetId: string) => ({ gsi1pk: `TIMELINE#${ownerId}`, gsi1sk: `${fileCreatedAt}#${assetId}` }),
+  timeline: (ownerId: string): Partition => ({ index: 'gsi1', value: `TIMELINE#${ownerId}` }),
   /** gsi2: a person's faces, ordered by their asset's fileCreatedAt. */
-  personFaces: (personId: string, fileCreatedAt: string, assetId: string, faceId: string) => ({
-    gsi2pk: `PERSON#${personId}`,
-    gsi2sk: `${fileCreatedAt}#${assetId}#${faceId}`,
-  }),
+  personFaces: (personId: string): Partition => ({ index: 'gsi2', value: `PERSON#${personId}` }),
   /** gsi2: the albums an asset is in (kept in step when the asset is trashed, archived or deleted). */
-  assetAlbums: (assetId: string, albumId: string) => ({ gsi2pk: `ASSETALBUMS#${assetId}`, gsi2sk: albumId }),
+  assetAlbums: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETALBUMS#${assetId}` }),
   /** gsi2: the shared links an asset is in. */
-  assetLinks: (assetId: string, linkId: string) => ({ gsi2pk: `ASSETLINKS#${assetId}`, gsi2sk: linkId }),
+  assetLinks: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETLINKS#${assetId}` }),
+  /** An EXIF index (`make` … `country`): an owner's assets with one value, exact and case-sensitive, in date order. */
+  exif: (field: SearchableExifField, ownerId: string, value: string): Partition => ({ index: field, value: `${ownerId}#${value}` }),
 } as const;
 
-/** Prefixes of the sort keys queried with begins_with. */
-export const prefixes = {
-  userSessions: 'SESSION#',
-  userApiKeys: 'APIKEY#',
-  userPeople: 'PERSON#',
-  userAlbums: 'ALBUM#',
-  userSharedLinks: 'SHAREDLINK#',
-  assetFaces: 'FACE#',
-  members: 'ASSET#',
+/** The index attributes an item carries: built from the same partitions requests query. */
+export const indexKeys = {
+  timeline: (ownerId: string, fileCreatedAt: string, assetId: string) => ({
+    gsi1pk: partitions.timeline(ownerId).value,
+    gsi1sk: dateOrder(fileCreatedAt, assetId),
+  }),
+  personFaces: (personId: string, fileCreatedAt: string, assetId: string, faceId: string) => ({
+    gsi2pk: partitions.personFaces(personId).value,
+    gsi2sk: `${dateOrder(fileCreatedAt, assetId)}#${faceId}`,
+  }),
+  assetAlbums: (assetId: string, albumId: string) => ({ gsi2pk: partitions.assetAlbums(assetId).value, gsi2sk: albumId }),
+  assetLinks: (assetId: string, linkId: string) => ({ gsi2pk: partitions.assetLinks(assetId).value, gsi2sk: linkId }),
+  /** `ix_<field>` for each searchable EXIF value the asset has. */
+  exif: (ownerId: string, exif: Partial<Record<SearchableExifField, string | null>>, fields: readonly SearchableExifField[]): Record<string, string> =>
+    Object.fromEntries(
+      fields.flatMap((field) => {
+        const value = exif[field];
+        return typeof value === 'string' && value !== '' ? [[`ix_${field}`, partitions.exif(field, ownerId, value).value]] : [];
+      }),
+    ),
 } as const;

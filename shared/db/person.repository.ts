@@ -1,68 +1,40 @@
-import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { FaceEntry } from '../model/asset.ts';
+import { foldName, type PersonChanges, type PersonRecord } from '../model/person.ts';
 import { batchGet } from './batch.ts';
 import { db, tableName } from './client.ts';
-import { keys, prefixes } from './keys.ts';
-import { queryPrefix } from './query.ts';
-import { transact } from './transact.ts';
-import { strip } from './items.ts';
-
-/** A person (item type `person`), stored under its owner. */
-export interface PersonRecord {
-  id: string;
-  ownerId: string;
-  name: string;
-  /** `YYYY-MM-DD` or null. */
-  birthDate: string | null;
-  isHidden: boolean;
-  thumbnailPath: string;
-  /** The asset whose face is the person's feature face (PUT /person featureFaceAssetId). */
-  faceAssetId: string | null;
-  /** Faces of this person across the owner's assets (Immich orders people by it). */
-  faceCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** Names match case-insensitively (and whatever Unicode form the file used). */
-export const foldName = (name: string): string => name.normalize('NFKC').trim().toLowerCase();
-
-/** Fixed-size key for a folded name (names can be longer than a sort key may be). */
-export const nameHash = (name: string): string => createHash('sha256').update(foldName(name)).digest('base64url');
-
-export const personItem = (person: PersonRecord) => ({ ...keys.person(person.ownerId, person.id), type: 'person', ...person });
-
-export const personNameItem = (ownerId: string, name: string, personId: string) => ({
-  ...keys.personName(ownerId, nameHash(name)),
-  type: 'personName',
-  personId,
-  name: foldName(name),
-});
+import { faceEntryCodec } from './entities/face.ts';
+import { nameHash, personCodec, personNameItem } from './entities/person.ts';
+import { getItem } from './get.ts';
+import { keys, partitions } from './keys.ts';
+import { queryAll, queryPages } from './query.ts';
+import { deleteWrite, isCancelled, putWrite, setFields, transact, updateWrite } from './transact.ts';
 
 export const getPerson = async (ownerId: string, personId: string): Promise<PersonRecord | undefined> => {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.person(ownerId, personId), ConsistentRead: true }));
-  return Item ? strip<PersonRecord>(Item) : undefined;
+  const item = await getItem(keys.person(ownerId, personId));
+  return item ? personCodec.read(item) : undefined;
 };
 
-export const listPeople = async (ownerId: string): Promise<PersonRecord[]> =>
-  (await queryPrefix<Record<string, unknown>>(keys.user(ownerId).pk, prefixes.userPeople)).map((item) => strip<PersonRecord>(item));
+export const listPeople = async (ownerId: string): Promise<PersonRecord[]> => (await queryAll(partitions.userPeople(ownerId))).map(personCodec.read);
 
 export const getPeople = async (ownerId: string, personIds: readonly string[]): Promise<PersonRecord[]> =>
-  (await batchGet<Record<string, unknown>>([...new Set(personIds)].map((id) => keys.person(ownerId, id)))).map((item) => strip<PersonRecord>(item));
+  (await batchGet([...new Set(personIds)].map((id) => keys.person(ownerId, id)))).map(personCodec.read);
 
 /** The owner's people with these names (case-insensitive): folded name → personId. */
 export const findPeopleByName = async (ownerId: string, names: readonly string[]): Promise<Map<string, string>> => {
   const folded = [...new Set(names.map(foldName))];
-  const guards = await batchGet<{ personId: string; name: string }>(folded.map((name) => keys.personName(ownerId, nameHash(name))));
-  return new Map(guards.map((guard) => [guard.name, guard.personId]));
+  const guards = await batchGet(folded.map((name) => keys.personName(ownerId, nameHash(name))));
+  return new Map(guards.map((guard) => [String(guard.name), String(guard.personId)]));
 };
 
-export interface PersonChanges {
-  name?: string;
-  birthDate?: string | null;
-  isHidden?: boolean;
-  faceAssetId?: string;
+/** A person's faces with their assets' status (gsi2), in date order. */
+export const listPersonFaces = async (personId: string, options: { descending?: boolean } = {}): Promise<FaceEntry[]> =>
+  (await queryAll(partitions.personFaces(personId), options)).map(faceEntryCodec.read);
+
+/** The ids of the assets a person's faces are on, page by page in date order (a search driver). */
+export async function* personAssetIdPages(personId: string, options: { descending: boolean; pageSize: number }): AsyncGenerator<string[], void, void> {
+  for await (const page of queryPages(partitions.personFaces(personId), { ...options, attributes: ['assetId'] })) yield page.map((item) => String(item.assetId));
 }
 
 /**
@@ -72,44 +44,29 @@ export interface PersonChanges {
  */
 export const updatePerson = async (person: PersonRecord, changes: PersonChanges): Promise<PersonRecord | undefined> => {
   const now = new Date().toISOString();
-  const updated: PersonRecord = { ...person, ...changes, updatedAt: now } as PersonRecord;
-  const sets = Object.keys(changes).filter((key) => changes[key as keyof PersonChanges] !== undefined);
-  const names = Object.fromEntries([...sets, 'updatedAt'].map((key) => [`#${key}`, key]));
-  const values = Object.fromEntries([...sets, 'updatedAt'].map((key) => [`:${key}`, updated[key as keyof PersonRecord]]));
-  const update = {
-    TableName: tableName,
-    Key: keys.person(person.ownerId, person.id),
-    UpdateExpression: `SET ${[...sets, 'updatedAt'].map((key) => `#${key} = :${key}`).join(', ')}`,
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  };
+  const updated: PersonRecord = { ...person, ...changes, updatedAt: now };
+  const fields = Object.fromEntries(Object.entries({ ...changes, updatedAt: now }).filter(([, value]) => value !== undefined));
+  const { expression, names, values } = setFields(fields);
+  const key = keys.person(person.ownerId, person.id);
   const renamed = changes.name !== undefined && foldName(changes.name) !== foldName(person.name);
   try {
     if (renamed && foldName(changes.name ?? '')) {
       const moved = await transact([
-        { item: { Update: update } },
-        { item: { Put: { TableName: tableName, Item: personNameItem(person.ownerId, changes.name ?? '', person.id), ConditionExpression: 'attribute_not_exists(pk)' } } },
-        {
-          item: {
-            Delete: {
-              TableName: tableName,
-              Key: keys.personName(person.ownerId, nameHash(person.name)),
-              ConditionExpression: 'attribute_not_exists(pk) OR personId = :id',
-              ExpressionAttributeValues: { ':id': person.id },
-            },
-          },
-        },
+        updateWrite(key, expression, { condition: 'present', names, values }),
+        putWrite(personNameItem(person.ownerId, changes.name ?? '', person.id), { condition: 'absent' }),
+        deleteWrite(keys.personName(person.ownerId, nameHash(person.name)), { condition: 'attribute_not_exists(pk) OR personId = :id', values: { ':id': person.id } }),
       ]).then(
         () => true,
         (error: unknown) => {
-          if ((error as { name?: string }).name === 'TransactionCanceledException') return false;
+          if (isCancelled(error)) return false;
           throw error;
         },
       );
       if (moved) return updated;
     }
-    await db.send(new UpdateCommand(update));
+    await db.send(
+      new UpdateCommand({ TableName: tableName, Key: key, UpdateExpression: expression, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: names, ExpressionAttributeValues: values }),
+    );
     return updated;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;

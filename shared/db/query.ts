@@ -1,10 +1,67 @@
 import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
-import { indexPartitionKey, type IndexName } from './table.ts';
+import type { Partition } from './keys.ts';
+import { indexAttributes } from './table.ts';
 
-/** A Query's result pages, one call each, following LastEvaluatedKey (the table is filled in). */
-export async function* queryPages(input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>): AsyncGenerator<Record<string, unknown>[], void, void> {
-  let start: Record<string, unknown> | undefined;
+type Item = Record<string, unknown>;
+
+export interface PartitionQuery {
+  /** Newest (highest sort key) first. */
+  descending?: boolean;
+  /** Items per call; the pages follow LastEvaluatedKey. */
+  pageSize?: number;
+  /** Only sort keys within [from, to] (inclusive); either bound may be absent. */
+  from?: string;
+  to?: string;
+  /** Only these attributes. */
+  attributes?: readonly string[];
+}
+
+/** The Query input for one partition: its key condition, sort-key range, order and projection. */
+const queryInput = (partition: Partition, options: PartitionQuery): Omit<QueryCommandInput, 'TableName'> => {
+  const attributes = partition.index ? indexAttributes(partition.index) : { partitionKey: 'pk', sortKey: 'sk' };
+  const names: Record<string, string> = { '#pk': attributes.partitionKey };
+  const values: Record<string, unknown> = { ':pk': partition.value };
+  const conditions = ['#pk = :pk'];
+  const sortKey = (): string => {
+    names['#sk'] = attributes.sortKey;
+    return '#sk';
+  };
+  if (partition.prefix !== undefined) {
+    values[':prefix'] = partition.prefix;
+    conditions.push(`begins_with(${sortKey()}, :prefix)`);
+  } else if (options.from !== undefined && options.to !== undefined) {
+    Object.assign(values, { ':from': options.from, ':to': options.to });
+    conditions.push(`${sortKey()} BETWEEN :from AND :to`);
+  } else if (options.from !== undefined) {
+    values[':from'] = options.from;
+    conditions.push(`${sortKey()} >= :from`);
+  } else if (options.to !== undefined) {
+    values[':to'] = options.to;
+    conditions.push(`${sortKey()} <= :to`);
+  }
+  if (options.attributes) options.attributes.forEach((name, i) => (names[`#a${i}`] = name));
+  return {
+    ...(partition.index ? { IndexName: partition.index } : { ConsistentRead: true }),
+    KeyConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ScanIndexForward: !options.descending,
+    ...(options.pageSize ? { Limit: options.pageSize } : {}),
+    ...(options.attributes ? { ProjectionExpression: options.attributes.map((_, i) => `#a${i}`).join(', ') } : {}),
+  };
+};
+
+/**
+ * A partition's items page by page, one Query call each, following LastEvaluatedKey. Table
+ * partitions are read consistently (indexes cannot be). A caller may stop early: the next page
+ * is only asked for when it is wanted.
+ */
+export async function* queryPages(partition: Partition, options: PartitionQuery = {}): AsyncGenerator<Item[], void, void> {
+  // An empty range (DynamoDB refuses a BETWEEN whose bounds are reversed).
+  if (options.from !== undefined && options.to !== undefined && options.from > options.to) return;
+  const input = queryInput(partition, options);
+  let start: Item | undefined;
   do {
     const result = await db.send(new QueryCommand({ TableName: tableName, ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
     yield result.Items ?? [];
@@ -12,36 +69,9 @@ export async function* queryPages(input: Omit<QueryCommandInput, 'TableName' | '
   } while (start);
 }
 
-const all = async <T>(pages: AsyncGenerator<Record<string, unknown>[], void, void>): Promise<T[]> => {
-  const items: T[] = [];
-  for await (const page of pages) items.push(...(page as T[]));
+/** Every item of a partition. */
+export const queryAll = async (partition: Partition, options: PartitionQuery = {}): Promise<Item[]> => {
+  const items: Item[] = [];
+  for await (const page of queryPages(partition, options)) items.push(...page);
   return items;
 };
-
-/** All items of a partition (whose sort key begins with `prefix`, if given), consistently read. */
-export const queryPrefix = <T extends Record<string, unknown>>(
-  pk: string,
-  prefix: string | undefined,
-  options: Partial<Pick<QueryCommandInput, 'ProjectionExpression' | 'ExpressionAttributeNames' | 'ConsistentRead'>> = {},
-): Promise<T[]> =>
-  all<T>(
-    queryPages({
-      KeyConditionExpression: prefix === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :prefix)',
-      ExpressionAttributeValues: prefix === undefined ? { ':pk': pk } : { ':pk': pk, ':prefix': prefix },
-      ConsistentRead: true,
-      ...options,
-    }),
-  );
-
-/** The Query input for one partition of a secondary index, in its sort order (or reversed). */
-export const indexQuery = (index: IndexName, value: string, descending = false) => ({
-  IndexName: index,
-  KeyConditionExpression: '#pk = :pk',
-  ExpressionAttributeNames: { '#pk': indexPartitionKey(index) } as Record<string, string>,
-  ExpressionAttributeValues: { ':pk': value } as Record<string, unknown>,
-  ScanIndexForward: !descending,
-});
-
-/** All items of one partition of a secondary index. */
-export const queryIndex = <T extends Record<string, unknown>>(index: IndexName, value: string, options: { descending?: boolean } = {}): Promise<T[]> =>
-  all<T>(queryPages(indexQuery(index, value, options.descending)));

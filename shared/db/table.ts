@@ -1,4 +1,5 @@
 import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import { searchableExifFields } from '../model/asset.ts';
 
 /**
  * The single table, defined once: the CDK stack, the local server and the tests all build it
@@ -17,19 +18,18 @@ export const table = {
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
     // Search (GET /assets): an owner's assets with one EXIF value, in timeline order. Sparse: an
     // asset is in an index only when it has that value. They share gsi1's sort key.
-    { name: 'make', partitionKey: 'ix_make', sortKey: 'gsi1sk' },
-    { name: 'model', partitionKey: 'ix_model', sortKey: 'gsi1sk' },
-    { name: 'lensModel', partitionKey: 'ix_lensModel', sortKey: 'gsi1sk' },
-    { name: 'city', partitionKey: 'ix_city', sortKey: 'gsi1sk' },
-    { name: 'state', partitionKey: 'ix_state', sortKey: 'gsi1sk' },
-    { name: 'country', partitionKey: 'ix_country', sortKey: 'gsi1sk' },
+    ...searchableExifFields.map((field) => ({ name: field, partitionKey: `ix_${field}`, sortKey: 'gsi1sk' }) as const),
   ],
 } as const;
 
 export type IndexName = (typeof table.indexes)[number]['name'];
 
-/** The partition-key attribute of an index. */
-export const indexPartitionKey = (name: IndexName): string => table.indexes.find((index) => index.name === name)?.partitionKey ?? `${name}pk`;
+/** The key attributes of an index. */
+export const indexAttributes = (name: IndexName): { partitionKey: string; sortKey: string } => {
+  const index = table.indexes.find((candidate) => candidate.name === name);
+  if (!index) throw new Error(`No index ${name}`);
+  return index;
+};
 
 /** CreateTable input for DynamoDB Local (npm start, tests). The stack builds the same from `table`. */
 export const createTableInput = (tableName: string): CreateTableCommandInput => {

@@ -1,43 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { BadRequestException } from '../http/errors.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { UserRecord } from '../model/user.ts';
 import { db, tableName } from './client.ts';
+import { userCodec, userWrites } from './entities/user.ts';
+import { getItem } from './get.ts';
 import { keys } from './keys.ts';
 import { transact, type Write } from './transact.ts';
-
-export type UserStatus = 'active' | 'removing' | 'deleted';
-
-/** A user as stored (item type `user`). Only this module reads or writes the item. */
-export interface UserRecord {
-  id: string;
-  email: string;
-  name: string;
-  isAdmin: boolean;
-  /** argon2id, PHC string form. */
-  passwordHash: string;
-  storageLabel: string | null;
-  shouldChangePassword: boolean;
-  memoriesEnabled: boolean;
-  profileImagePath: string;
-  oauthId: string;
-  status: UserStatus;
-  deletedAt: string | null;
-  quotaSizeInBytes: number | null;
-  quotaUsageInBytes: number;
-  createdAt: string;
-  updatedAt: string;
-  /** The user's upload library, the `libraryId` of every asset they upload. */
-  defaultLibraryId: string;
-}
-
-const toItem = (user: UserRecord) => ({ ...keys.user(user.id), type: 'user', ...user });
-
-const fromItem = (item: Record<string, unknown>): UserRecord => {
-  const { pk: _pk, sk: _sk, type: _type, ...user } = item;
-  return user as unknown as UserRecord;
-};
-
-const absent = 'attribute_not_exists(pk)';
 
 /**
  * Creates a user with its guards in one transaction: the email (and storage label, if any) must
@@ -45,38 +13,18 @@ const absent = 'attribute_not_exists(pk)';
  * Two concurrent creates with the same email: exactly one wins.
  */
 export const createUser = async (user: UserRecord): Promise<void> => {
-  const admin: Write = user.isAdmin
-    ? {
-        item: { Put: { TableName: tableName, Item: { ...keys.admin(), type: 'adminGuard', userId: user.id }, ConditionExpression: absent } },
-        onConditionFailed: () => new BadRequestException('The server already has an admin'),
-      }
-    : {
-        item: { ConditionCheck: { TableName: tableName, Key: keys.admin(), ConditionExpression: 'attribute_exists(pk)' } },
-        // Immich's message, typo included.
-        onConditionFailed: () => new BadRequestException('The first registered account must the administrator.'),
-      };
   const writes: Write[] = [
-    admin,
-    {
-      item: { Put: { TableName: tableName, Item: { ...keys.email(user.email), type: 'emailGuard', userId: user.id }, ConditionExpression: absent } },
-      onConditionFailed: () => new BadRequestException('User exists'),
-    },
-    { item: { Put: { TableName: tableName, Item: toItem(user), ConditionExpression: absent } } },
+    user.isAdmin ? userWrites.claimAdmin(user.id) : userWrites.requireAdmin(),
+    userWrites.claimEmail(user.email, user.id),
+    userWrites.create(user),
   ];
-  if (user.storageLabel) {
-    writes.push({
-      item: {
-        Put: { TableName: tableName, Item: { ...keys.storageLabel(user.storageLabel), type: 'storageLabelGuard', userId: user.id }, ConditionExpression: absent },
-      },
-      onConditionFailed: () => new BadRequestException('Storage label already in use by another account'),
-    });
-  }
+  if (user.storageLabel) writes.push(userWrites.claimStorageLabel(user.storageLabel, user.id));
   await transact(writes);
 };
 
 export const getUser = async (userId: string): Promise<UserRecord | undefined> => {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.user(userId), ConsistentRead: true }));
-  return Item ? fromItem(Item) : undefined;
+  const item = await getItem(keys.user(userId));
+  return item ? userCodec.read(item) : undefined;
 };
 
 // No user has this id (ids are random UUIDs v4; this one is not version 4).
@@ -87,7 +35,7 @@ const noUser = '00000000-0000-0000-0000-000000000000';
  * reads a key that cannot exist), so the time a login takes does not tell whether an email exists.
  */
 export const getUserByEmail = async (email: string): Promise<UserRecord | undefined> => {
-  const { Item: guard } = await db.send(new GetCommand({ TableName: tableName, Key: keys.email(email), ConsistentRead: true }));
+  const guard = await getItem(keys.email(email));
   const user = await getUser(typeof guard?.userId === 'string' ? guard.userId : noUser);
   return user?.email === email ? user : undefined;
 };
@@ -108,7 +56,7 @@ export const replacePasswordHash = async (userId: string, previousHash: string, 
         ReturnValues: 'ALL_NEW',
       }),
     );
-    return Attributes ? fromItem(Attributes) : undefined;
+    return Attributes ? userCodec.read(Attributes) : undefined;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;

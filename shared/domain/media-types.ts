@@ -59,3 +59,6 @@ export const mimeTypeOf = (fileName: string): string => {
   const extension = extensionOf(fileName);
   return image[extension] ?? video[extension] ?? sidecar[extension] ?? 'application/octet-stream';
 };
+
+/** ServerMediaTypesResponseDto. */
+export type ServerMediaTypesResponseDto = typeof mediaTypes;

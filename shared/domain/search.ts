@@ -1,4 +1,4 @@
-import type { AssetRecord } from '../db/asset.repository.ts';
+import type { AssetRecord } from '../model/asset.ts';
 import type { SearchAssetsInput } from '../schemas/search.ts';
 
 /** Lower-cased, accents removed (PostgreSQL's f_unaccent + ILIKE). */

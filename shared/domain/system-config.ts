@@ -87,3 +87,6 @@ export const storageTemplateOptions = {
     '{{album}}/{{filename}}',
   ],
 };
+
+/** SystemConfigTemplateStorageOptionDto. */
+export type SystemConfigTemplateStorageOptionDto = typeof storageTemplateOptions;

@@ -1,4 +1,4 @@
-import type { AssetRecord } from '../db/asset.repository.ts';
+import type { AssetRecord } from '../model/asset.ts';
 import { fold } from './search.ts';
 
 /** Longest term kept (longer words are cut): a term is part of a key. */

@@ -1,24 +1,37 @@
+import { DomainError, type ErrorKind } from '../core/errors.ts';
+import { log } from '../core/log.ts';
+import { jsonResult, type LambdaResult } from './response.ts';
+
 /**
- * The error types services and middleware throw. One middleware (`error-handler.ts`) turns them
- * into Immich's (NestJS's) JSON body: `{ message, error, statusCode }`.
+ * The one mapping from errors to Immich's (NestJS's) JSON error body, `{ message, error,
+ * statusCode }`. Domain errors (shared/core/errors.ts) carry a kind; here each kind gets its
+ * status. Anything unexpected becomes a fixed 500 that names the request id and is logged with
+ * its stack; nothing internal reaches the body.
  */
 
 // Reason phrases kept here instead of reading node:http's STATUS_CODES: importing node:http from
-// an ESM bundle costs ~25 ms of cold start (see docs/benchmarks.md).
-export const reasonPhrases: Readonly<Record<number, string>> = {
+// an ESM bundle costs ~25 ms of cold start (docs/benchmarks.md).
+const reasonPhrases: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
-  405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity',
   500: 'Internal Server Error',
 };
 
 export const reasonPhrase = (statusCode: number): string => reasonPhrases[statusCode] ?? 'Error';
+
+/** Immich answers a missing or foreign resource with 400, like any other bad request (docs/immich-compatibility.md). */
+const statusOfKind: Readonly<Record<ErrorKind, number>> = {
+  invalid: 400,
+  'not-found': 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  conflict: 409,
+  'too-large': 413,
+};
 
 export interface ErrorBody {
   message: string | string[];
@@ -26,66 +39,34 @@ export interface ErrorBody {
   statusCode: number;
 }
 
+/** An error that only the HTTP edge can raise (an unknown route), with its own status. */
 export class HttpError extends Error {
   readonly statusCode: number;
-  readonly messages: string | string[];
-  /** NestJS omits `error` when an exception is created without a message. */
-  readonly bare: boolean;
 
-  constructor(statusCode: number, message?: string | string[]) {
-    const text = message ?? reasonPhrase(statusCode);
-    super(Array.isArray(text) ? text.join('; ') : text);
-    this.name = new.target.name;
+  constructor(statusCode: number, message: string) {
+    super(message);
+    this.name = 'HttpError';
     this.statusCode = statusCode;
-    this.messages = text;
-    this.bare = message === undefined;
-  }
-
-  toBody(): ErrorBody {
-    return this.bare
-      ? { message: this.messages, statusCode: this.statusCode }
-      : { message: this.messages, error: reasonPhrase(this.statusCode), statusCode: this.statusCode };
   }
 }
 
-export class BadRequestException extends HttpError {
-  constructor(message?: string | string[]) {
-    super(400, message);
+/** The status and body for an error, or undefined when it is not one we raise on purpose. */
+export const errorBody = (error: unknown): ErrorBody | undefined => {
+  if (error instanceof DomainError) {
+    const statusCode = statusOfKind[error.kind];
+    // NestJS omits `error` when an exception is created without a message.
+    return error.messages === undefined
+      ? { message: reasonPhrase(statusCode), statusCode }
+      : { message: error.messages, error: reasonPhrase(statusCode), statusCode };
   }
-}
+  if (error instanceof HttpError) return { message: error.message, error: reasonPhrase(error.statusCode), statusCode: error.statusCode };
+  return undefined;
+};
 
-export class UnauthorizedException extends HttpError {
-  constructor(message?: string) {
-    super(401, message);
-  }
-}
-
-export class ForbiddenException extends HttpError {
-  constructor(message = 'Forbidden resource') {
-    super(403, message);
-  }
-}
-
-export class NotFoundException extends HttpError {
-  constructor(message?: string) {
-    super(404, message);
-  }
-}
-
-export class ConflictException extends HttpError {
-  constructor(message?: string) {
-    super(409, message);
-  }
-}
-
-export class PayloadTooLargeException extends HttpError {
-  constructor(message?: string) {
-    super(413, message);
-  }
-}
-
-const megabytes = (bytes: number): string => `${Number((bytes / 1024 / 1024).toFixed(2))} MB`;
-
-/** 413 for a request body over `maxBytes`, naming the limit (the upload handler and the local server). */
-export const tooLarge = (maxBytes: number): PayloadTooLargeException =>
-  new PayloadTooLargeException(`Request body is larger than the upload limit of ${megabytes(maxBytes)}`);
+/** Maps anything thrown to Immich's JSON error body; unknown errors become a fixed 500. */
+export const errorResult = (error: unknown, requestId: string): LambdaResult => {
+  const body = errorBody(error);
+  if (body) return jsonResult(body.statusCode, body);
+  log.error('Unhandled error', { error: error instanceof Error ? error.stack : String(error) });
+  return jsonResult(500, { message: `Internal server error (request id ${requestId})`, error: reasonPhrase(500), statusCode: 500 });
+};

@@ -1,19 +1,20 @@
 import type * as v from 'valibot';
-import { authenticate, type Auth } from '../auth/authenticate.ts';
-import { createHandler, type Endpoint, type HandlerInput } from './pipeline.ts';
-
-type Signed = Exclude<Endpoint['access'], 'public'>;
+import { authenticate, type Access } from '../auth/authenticate.ts';
+import type { Auth } from '../model/user.ts';
+import { readCredentials } from './credentials.ts';
+import { createHandler, type Endpoint, type HandlerFn } from './pipeline.ts';
 
 /**
  * A handler for a signed-in caller: `access: 'user'` (session or API key), `'admin'`, or `'shared'`
- * (also a shared-link key). The
- * handler receives the resolved `auth`; 401/403 are answered before the body is validated.
+ * (also a shared-link key). The handler receives the resolved `auth`; 401/403 are answered before
+ * the body is validated.
  */
 export const httpHandler = <
   TBody extends v.GenericSchema | undefined = undefined,
   TParams extends v.GenericSchema | undefined = undefined,
   TQuery extends v.GenericSchema | undefined = undefined,
+  TResult = unknown,
 >(
-  endpoint: Endpoint<TBody, TParams, TQuery> & { access: Signed },
-  fn: (input: HandlerInput<Auth, TBody, TParams, TQuery>) => unknown,
-) => createHandler<Auth, TBody, TParams, TQuery>(endpoint, fn, authenticate as (...args: Parameters<typeof authenticate>) => Promise<Auth>);
+  endpoint: Endpoint<TBody, TParams, TQuery, TResult> & { access: Exclude<Access, 'public'> },
+  fn: HandlerFn<Auth, TBody, TParams, TQuery, NoInfer<TResult>>,
+) => createHandler<Auth, TBody, TParams, TQuery, TResult>(endpoint, fn, (event, access) => authenticate(readCredentials(event), access));

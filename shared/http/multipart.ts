@@ -1,14 +1,8 @@
 import busboy from 'busboy';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { BadRequestException, tooLarge } from './errors.ts';
+import { bodyTooLarge, Invalid } from '../core/errors.ts';
+import type { UploadedFile } from '../model/upload.ts';
 
-export interface UploadedFile {
-  field: string;
-  /** The client's file name, as sent (Immich keeps it as `originalFileName`). */
-  fileName: string;
-  mimeType: string;
-  data: Buffer;
-}
 
 export interface MultipartForm {
   fields: Record<string, string>;
@@ -38,9 +32,9 @@ export const bodyBytes = (event: APIGatewayProxyEventV2): Buffer =>
 export const parseMultipart = (event: APIGatewayProxyEventV2, options: MultipartOptions): Promise<MultipartForm> => {
   const contentType = event.headers['content-type'] ?? '';
   const declared = Number(event.headers['content-length']);
-  if (Number.isFinite(declared) && declared > options.maxBytes) return Promise.reject(tooLarge(options.maxBytes));
+  if (Number.isFinite(declared) && declared > options.maxBytes) return Promise.reject(bodyTooLarge(options.maxBytes));
   const body = bodyBytes(event);
-  if (body.length > options.maxBytes) return Promise.reject(tooLarge(options.maxBytes));
+  if (body.length > options.maxBytes) return Promise.reject(bodyTooLarge(options.maxBytes));
   if (!/^multipart\/form-data/i.test(contentType)) return Promise.resolve({ fields: {}, files: {} });
 
   return new Promise((resolve, reject) => {
@@ -57,14 +51,14 @@ export const parseMultipart = (event: APIGatewayProxyEventV2, options: Multipart
         limits: { files: options.fileFields.length, fields: 100, fieldSize: 1024 * 1024, parts: 200, fileSize: options.maxBytes },
       });
     } catch (error) {
-      reject(new BadRequestException(error instanceof Error ? error.message : 'Malformed multipart body'));
+      reject(new Invalid(error instanceof Error ? error.message : 'Malformed multipart body'));
       return;
     }
 
     parser.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
       try {
-        if (!options.fileFields.includes(field) || form.files[field]) throw new BadRequestException(`Unexpected field - ${field}`);
+        if (!options.fileFields.includes(field) || form.files[field]) throw new Invalid(`Unexpected field - ${field}`);
         options.accept?.(field, info.filename ?? '');
       } catch (error) {
         fail(error as Error);
@@ -72,8 +66,8 @@ export const parseMultipart = (event: APIGatewayProxyEventV2, options: Multipart
         return;
       }
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('error', (error: Error) => fail(new BadRequestException(error.message)));
-      stream.on('limit', () => fail(tooLarge(options.maxBytes)));
+      stream.on('error', (error: Error) => fail(new Invalid(error.message)));
+      stream.on('limit', () => fail(bodyTooLarge(options.maxBytes)));
       stream.on('end', () => {
         form.files[field] = { field, fileName: info.filename ?? '', mimeType: info.mimeType, data: Buffer.concat(chunks) };
       });
@@ -83,16 +77,16 @@ export const parseMultipart = (event: APIGatewayProxyEventV2, options: Multipart
       // then reject it as "must be a string". Keep the first, which is what a client means.
       if (!(name in form.fields)) form.fields[name] = value;
     });
-    parser.on('filesLimit', () => fail(new BadRequestException('Too many files')));
-    parser.on('fieldsLimit', () => fail(new BadRequestException('Too many fields')));
-    parser.on('partsLimit', () => fail(new BadRequestException('Too many parts')));
-    parser.on('error', (error: Error) => reject(failure ?? new BadRequestException(error.message)));
+    parser.on('filesLimit', () => fail(new Invalid('Too many files')));
+    parser.on('fieldsLimit', () => fail(new Invalid('Too many fields')));
+    parser.on('partsLimit', () => fail(new Invalid('Too many parts')));
+    parser.on('error', (error: Error) => reject(failure ?? new Invalid(error.message)));
     parser.on('close', () => (failure ? reject(failure) : resolve(form)));
     try {
       parser.end(body);
     } catch (error) {
       // busboy throws (as well as emitting) for a body that ends mid-form.
-      reject(failure ?? new BadRequestException(error instanceof Error ? error.message : 'Malformed multipart body'));
+      reject(failure ?? new Invalid(error instanceof Error ? error.message : 'Malformed multipart body'));
     }
   });
 };

@@ -2,29 +2,33 @@ import middy from '@middy/core';
 import jsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
-import { BadRequestException, HttpError, reasonPhrase } from './errors.ts';
-import { log, setLogRequestId } from './log.ts';
+import type { Access } from '../auth/authenticate.ts';
+import { Invalid } from '../core/errors.ts';
+import { withLogContext } from '../core/log.ts';
+import { parseOrThrow } from '../schemas/validate.ts';
+import { errorResult, HttpError, reasonPhrase } from './errors.ts';
 import { parseQuery } from './query.ts';
 import { HttpResponse, jsonResult, type LambdaResult } from './response.ts';
-import { parseOrThrow } from './validation.ts';
 
 /**
- * Who may call a route. `user` is any signed-in user (session or API key); `admin` also needs the
- * role; `shared` also lets a shared-link visitor in (Immich's `@SharedLinkRoute()`).
+ * The response type a route answers with. It is declared on the endpoint (`returns<UserResponse>()`)
+ * and checked against what the handler's function returns, so a service that changes its result
+ * type fails the compile at every route that serves it.
  */
-export type Access = 'public' | 'user' | 'admin' | 'shared';
+declare const resultType: unique symbol;
+export interface Returns<T> {
+  readonly [resultType]?: T;
+}
+export const returns = <T>(): Returns<T> => ({});
 
-export interface Endpoint<
-  TBody extends v.GenericSchema | undefined = undefined,
-  TParams extends v.GenericSchema | undefined = undefined,
-  TQuery extends v.GenericSchema | undefined = undefined,
-> {
+export interface Endpoint<TBody, TParams, TQuery, TResult> {
   access: Access;
   body?: TBody;
   params?: TParams;
   query?: TQuery;
   /** Success status; Immich answers 201 to POSTs unless told otherwise. */
   status?: number;
+  returns: Returns<TResult>;
 }
 
 type Out<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
@@ -37,41 +41,35 @@ export interface HandlerInput<TAuth, TBody, TParams, TQuery> {
   event: APIGatewayProxyEventV2;
 }
 
-/** Resolves the caller for an access level, or throws 401/403. Supplied by the auth module. */
-export type Authenticator<TAuth> = (event: APIGatewayProxyEventV2, access: Access) => Promise<TAuth>;
+export type HandlerFn<TAuth, TBody, TParams, TQuery, TResult> = (
+  input: HandlerInput<TAuth, TBody, TParams, TQuery>,
+) => TResult | HttpResponse<TResult> | Promise<TResult | HttpResponse<TResult>>;
+
+/** Resolves the caller for an access level, or throws. Supplied by the auth module. */
+export type Authenticator<TAuth> = (event: APIGatewayProxyEventV2, access: Exclude<Access, 'public'>) => Promise<TAuth>;
 
 /** The event as the stack leaves it for the handler: the parsed body and the resolved caller. */
 type Event = APIGatewayProxyEventV2 & { parsedBody?: unknown; auth?: unknown };
 
-const requestIdOf = (event: Event, context: Context): string =>
-  event.requestContext?.requestId ?? context.awsRequestId ?? 'local';
+const requestIdOf = (event: APIGatewayProxyEventV2, context: Context | undefined): string =>
+  event.requestContext?.requestId ?? context?.awsRequestId ?? 'local';
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Maps anything thrown to Immich's JSON error body; unknown errors become a fixed 500. */
-export const errorResult = (error: unknown, requestId: string): LambdaResult => {
-  if (error instanceof HttpError) return jsonResult(error.statusCode, error.toBody());
+/** @middy/http-json-body-parser's errors: malformed JSON is a 422 there and a 400 in Immich (Express body-parser). */
+const bodyParserError = (error: unknown): Error | undefined => {
   const status = isRecord(error) && typeof error.statusCode === 'number' ? error.statusCode : undefined;
-  // @middy/http-json-body-parser: malformed JSON is a 422 there and a 400 in Immich (Express body-parser).
   if (status === 415 || status === 422) {
     const cause = isRecord(error) && isRecord(error.cause) ? error.cause : {};
-    const message = typeof cause.message === 'string' ? cause.message : 'Invalid or malformed JSON was provided';
-    return jsonResult(400, new BadRequestException(message).toBody());
+    return new Invalid(typeof cause.message === 'string' ? cause.message : 'Invalid or malformed JSON was provided');
   }
   if (status !== undefined && status >= 400 && status < 500 && isRecord(error) && error.expose === true) {
-    const message = typeof error.message === 'string' ? error.message : reasonPhrase(status);
-    return jsonResult(status, { message, error: reasonPhrase(status), statusCode: status });
+    return new HttpError(status, typeof error.message === 'string' ? error.message : reasonPhrase(status));
   }
-  log.error('Unhandled error', { error: error instanceof Error ? error.stack : String(error) });
-  return jsonResult(500, {
-    message: `Internal server error (request id ${requestId})`,
-    error: reasonPhrase(500),
-    statusCode: 500,
-  });
+  return undefined;
 };
 
-const toResult = (output: unknown, status: number): LambdaResult => {
+const toResult = <T>(output: T | HttpResponse<T>, status: number): LambdaResult => {
   if (output instanceof HttpResponse) {
     const result = jsonResult(output.statusCode ?? status, output.body, output.headers);
     return output.cookies.length > 0 ? { ...result, cookies: output.cookies } : result;
@@ -82,18 +80,14 @@ const toResult = (output: unknown, status: number): LambdaResult => {
 const bodyParser = jsonBodyParser({ disableContentTypeError: true });
 
 /**
- * The middy stack every handler runs: request id → JSON body → authentication → validation of
- * body, path and query (valibot) → handler → JSON response; any error → Immich's JSON error body.
- * Authentication runs before validation, as Immich's guard does (a non-admin gets 403, not 400).
+ * The middy stack every handler runs: JSON body → authentication → validation of body, path and
+ * query (valibot) → handler → JSON response; any error → Immich's JSON error body. Authentication
+ * runs before validation, as Immich's guard does (a non-admin gets 403, not 400). The whole
+ * invocation runs in a log context carrying its request id (shared/core/log.ts).
  */
-export const createHandler = <
-  TAuth,
-  TBody extends v.GenericSchema | undefined = undefined,
-  TParams extends v.GenericSchema | undefined = undefined,
-  TQuery extends v.GenericSchema | undefined = undefined,
->(
-  endpoint: Endpoint<TBody, TParams, TQuery>,
-  fn: (input: HandlerInput<TAuth, TBody, TParams, TQuery>) => unknown,
+export const createHandler = <TAuth, TBody extends v.GenericSchema | undefined, TParams extends v.GenericSchema | undefined, TQuery extends v.GenericSchema | undefined, TResult>(
+  endpoint: Endpoint<TBody, TParams, TQuery, TResult>,
+  fn: HandlerFn<TAuth, TBody, TParams, TQuery, NoInfer<TResult>>,
   authenticate?: Authenticator<TAuth>,
 ) => {
   const status = endpoint.status ?? 200;
@@ -101,13 +95,12 @@ export const createHandler = <
 
   // Registered first so that its onError and after run last (middy runs them in reverse).
   stack.use({
-    before: (request) => setLogRequestId(requestIdOf(request.event, request.context)),
     after: (request) => {
       if (request.response) request.response.headers['x-request-id'] = requestIdOf(request.event, request.context);
     },
     onError: (request) => {
       const requestId = requestIdOf(request.event, request.context);
-      request.response = errorResult(request.error, requestId);
+      request.response = errorResult(bodyParserError(request.error) ?? request.error, requestId);
       request.response.headers['x-request-id'] = requestId;
     },
   });
@@ -129,19 +122,18 @@ export const createHandler = <
     });
   }
 
-  if (endpoint.access !== 'public' && !authenticate) {
-    throw new Error(`An endpoint with access '${endpoint.access}' needs an authenticator`);
-  }
-  if (authenticate) {
+  const access = endpoint.access;
+  if (access !== 'public') {
+    if (!authenticate) throw new Error(`An endpoint with access '${access}' needs an authenticator`);
     stack.use({
       before: async (request) => {
-        request.event.auth = await authenticate(request.event, endpoint.access);
+        request.event.auth = await authenticate(request.event, access);
       },
     });
   }
 
-  const handler = stack.handler(async (event) => {
-    const input = {
+  const middyHandler = stack.handler(async (event) => {
+    const input: HandlerInput<TAuth, TBody, TParams, TQuery> = {
       auth: event.auth as TAuth,
       body: (endpoint.body ? parseOrThrow(endpoint.body, event.parsedBody) : undefined) as Out<TBody>,
       params: (endpoint.params ? parseOrThrow(endpoint.params, event.pathParameters ?? {}) : undefined) as Out<TParams>,
@@ -150,6 +142,8 @@ export const createHandler = <
     };
     return toResult(await fn(input), status);
   });
+  const handler = (event: APIGatewayProxyEventV2, context: Context): Promise<LambdaResult> =>
+    withLogContext({ requestId: requestIdOf(event, context) }, () => middyHandler(event, context));
   // The declared access travels with the handler, so tests can check every admin route at once.
   return Object.assign(handler, { access: endpoint.access });
 };

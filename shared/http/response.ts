@@ -4,7 +4,7 @@ import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
  * What a handler may return when a bare JSON body is not enough: another status, extra headers,
  * cookies (API Gateway HTTP API writes each entry of `cookies` as its own Set-Cookie header).
  */
-export class HttpResponse<T = unknown> {
+export class HttpResponse<T> {
   readonly body: T;
   readonly statusCode: number | undefined;
   readonly headers: Record<string, string>;

@@ -1,10 +1,10 @@
-import type { AlbumMember, AlbumRecord } from '../db/album.repository.ts';
-import type { UserRecord } from '../db/user.repository.ts';
+import type { AlbumMember, AlbumRecord } from '../model/album.ts';
+import type { UserRecord } from '../model/user.ts';
 import type { UserResponse } from '../schemas/user.ts';
 import type { AssetResponseDto } from './asset.mapper.ts';
 import { mapUser } from './user.mapper.ts';
 
-/** AlbumResponseDto (spec 2.6), keys in Immich's order; `startDate`/`endDate` are left out for an empty album. */
+/** AlbumResponseDto (docs/immich-compatibility.md), keys in Immich's order; `startDate`/`endDate` are left out for an empty album. */
 export interface AlbumResponseDto {
   albumName: string;
   description: string;

@@ -1,14 +1,13 @@
-import type { AssetRecord, FaceRecord } from '../db/asset.repository.ts';
-import type { PersonRecord } from '../db/person.repository.ts';
-import type { UserRecord } from '../db/user.repository.ts';
-import type { ExifInfo } from '../media/metadata.ts';
+import type { AssetRecord, ExifInfo, FaceRecord } from '../model/asset.ts';
+import type { PersonRecord } from '../model/person.ts';
+import type { UserRecord } from '../model/user.ts';
 import type { UserResponse } from '../schemas/user.ts';
 import { peopleWithFaces, type PersonWithFacesResponseDto } from './person.mapper.ts';
 import { mapUser } from './user.mapper.ts';
 
 export type ExifResponseDto = ExifInfo;
 
-/** AssetResponseDto (spec 2.2), keys in Immich's order. */
+/** AssetResponseDto , keys in Immich's order. */
 export interface AssetResponseDto {
   id: string;
   deviceAssetId: string;
@@ -55,15 +54,30 @@ export interface MapAssetOptions {
   withSmartInfo?: boolean;
 }
 
-const exifKeys: readonly (keyof ExifInfo)[] = [
-  'make', 'model', 'exifImageWidth', 'exifImageHeight', 'fileSizeInByte', 'orientation', 'dateTimeOriginal', 'modifyDate',
-  'timeZone', 'lensModel', 'fNumber', 'focalLength', 'iso', 'exposureTime', 'latitude', 'longitude', 'city', 'state',
-  'country', 'description', 'projectionType',
-];
-
 /** ExifResponseDto: every key, null where unknown, in Immich's order. */
-export const mapExif = (exif: Partial<ExifInfo>): ExifResponseDto =>
-  Object.fromEntries(exifKeys.map((key) => [key, exif[key] ?? null])) as unknown as ExifResponseDto;
+export const mapExif = (exif: Partial<ExifInfo>): ExifResponseDto => ({
+  make: exif.make ?? null,
+  model: exif.model ?? null,
+  exifImageWidth: exif.exifImageWidth ?? null,
+  exifImageHeight: exif.exifImageHeight ?? null,
+  fileSizeInByte: exif.fileSizeInByte ?? null,
+  orientation: exif.orientation ?? null,
+  dateTimeOriginal: exif.dateTimeOriginal ?? null,
+  modifyDate: exif.modifyDate ?? null,
+  timeZone: exif.timeZone ?? null,
+  lensModel: exif.lensModel ?? null,
+  fNumber: exif.fNumber ?? null,
+  focalLength: exif.focalLength ?? null,
+  iso: exif.iso ?? null,
+  exposureTime: exif.exposureTime ?? null,
+  latitude: exif.latitude ?? null,
+  longitude: exif.longitude ?? null,
+  city: exif.city ?? null,
+  state: exif.state ?? null,
+  country: exif.country ?? null,
+  description: exif.description ?? null,
+  projectionType: exif.projectionType ?? null,
+});
 
 /** SHA-1 hex (stored) → base64 (28 characters, as Immich sends). */
 export const checksumBase64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');

@@ -1,7 +1,7 @@
-import type { FaceRecord } from '../db/asset.repository.ts';
-import type { PersonRecord } from '../db/person.repository.ts';
+import type { FaceRecord } from '../model/asset.ts';
+import type { PersonRecord } from '../model/person.ts';
 
-/** PersonResponseDto (spec 2.4 without faces). */
+/** PersonResponseDto without faces. */
 export interface PersonResponseDto {
   id: string;
   name: string;

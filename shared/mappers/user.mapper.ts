@@ -1,4 +1,4 @@
-import type { UserRecord } from '../db/user.repository.ts';
+import type { UserRecord } from '../model/user.ts';
 import type { UserResponse } from '../schemas/user.ts';
 
 const avatarColors = ['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber'] as const;

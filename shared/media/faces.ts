@@ -8,14 +8,11 @@
  * Only named face regions become faces: without machine learning a name is what makes a person.
  */
 
-export interface FaceRegion {
+import type { FaceBox } from '../model/asset.ts';
+
+/** A named face region: a would-be face of a person of that name. */
+export interface FaceRegion extends FaceBox {
   name: string;
-  imageWidth: number;
-  imageHeight: number;
-  boundingBoxX1: number;
-  boundingBoxY1: number;
-  boundingBoxX2: number;
-  boundingBoxY2: number;
 }
 
 type Tags = Record<string, unknown>;

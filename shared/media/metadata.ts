@@ -1,31 +1,9 @@
 import * as exifr from 'exifr/dist/full.esm.mjs';
 import { imageSize } from 'image-size';
+import type { ExifInfo } from '../model/asset.ts';
 import { faceRegionsOf, type FaceRegion } from './faces.ts';
 
 /** ExifResponseDto as Immich v1.100 stores it (`exif` table), minus the file size added by the caller. */
-export interface ExifInfo {
-  make: string | null;
-  model: string | null;
-  exifImageWidth: number | null;
-  exifImageHeight: number | null;
-  fileSizeInByte: number | null;
-  orientation: string | null;
-  dateTimeOriginal: string | null;
-  modifyDate: string | null;
-  timeZone: string | null;
-  lensModel: string | null;
-  fNumber: number | null;
-  focalLength: number | null;
-  iso: number | null;
-  exposureTime: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  city: string | null;
-  state: string | null;
-  country: string | null;
-  description: string | null;
-  projectionType: string | null;
-}
 
 export interface Metadata {
   exif: ExifInfo;

@@ -102,3 +102,7 @@ export const UpdateAssetDto = dto({
   latitude: optional(v.pipe(v.unknown(), v.check(isLatitude, '$property must be a latitude string or number'), v.transform(Number))),
   longitude: optional(v.pipe(v.unknown(), v.check(isLongitude, '$property must be a longitude string or number'), v.transform(Number))),
 });
+
+export interface AssetBulkUploadCheckResponseDto {
+  results: AssetBulkUploadCheckResult[];
+}

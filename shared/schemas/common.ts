@@ -2,7 +2,7 @@ import * as v from 'valibot';
 
 /**
  * Building blocks for request DTOs with class-validator's behaviour and wording, so that errors
- * read exactly as Immich's. Messages use `$property`; shared/http/validation.ts fills in the name
+ * read exactly as Immich's. Messages use `$property`; shared/schemas/validate.ts fills in the name
  * and the parent path. A field is a pipe of `v.check` rules on `unknown`, which (unlike a typed
  * schema) all run, so a missing value gets every message class-validator would give, listed in
  * Immich's order (the reverse of the DTO's decorators).

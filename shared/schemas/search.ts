@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { BadRequestException } from '../http/errors.ts';
+import { Invalid } from '../core/errors.ts';
 import { isDateString } from './asset.ts';
 import { as, booleanish, dto, optional, rules, uuid, uuidV4 } from './common.ts';
 
@@ -14,7 +14,7 @@ const date = (field: string) =>
     v.pipe(
       v.unknown(),
       v.transform((x: unknown) => {
-        if (!isDateString(x)) throw new BadRequestException(`${field} must be a date string`);
+        if (!isDateString(x)) throw new Invalid(`${field} must be a date string`);
         return new Date(x).toISOString();
       }),
     ),

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { BadRequestException } from '../http/errors.ts';
+import { Invalid } from '../core/errors.ts';
 import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
 import { isDateString, optionalUuidList, uuidList } from './asset.ts';
 
@@ -17,7 +17,7 @@ const optionalDate = () =>
     v.pipe(
       v.unknown(),
       v.transform((x: unknown) => {
-        if (!isDateString(x)) throw new BadRequestException('expiresAt must be a date string');
+        if (!isDateString(x)) throw new Invalid('expiresAt must be a date string');
         return new Date(x);
       }),
       v.check((x: unknown) => x instanceof Date && !Number.isNaN(x.getTime()), '$property must be a Date instance'),

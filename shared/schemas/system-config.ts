@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { as, booleanish, fillKeys, isPlainObject, rules } from './common.ts';
 
 /**
- * SystemConfigDto (spec 2.8; Immich `dto/system-config.dto.ts`): every section and field
+ * SystemConfigDto (Immich `dto/system-config.dto.ts`): every section and field
  * required, Immich's enums, ranges and conditional rules, numeric strings accepted where Immich
  * converts them, unknown keys stripped. Each field lists its rules in Immich's message order
  * (the reverse of its decorators).

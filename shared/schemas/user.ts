@@ -43,7 +43,7 @@ export const ChangePasswordDto = dto({
 
 export const UserAvatarColor = v.picklist(['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber']);
 
-/** UserResponseDto (spec 2.1): every key always present, `null` where Immich has null. */
+/** Immich's UserResponseDto: every key always present, `null` where Immich has null. */
 export const UserResponseDto = v.strictObject({
   id: v.string(),
   email: v.string(),
@@ -74,3 +74,7 @@ export const LoginResponseDto = v.strictObject({
   shouldChangePassword: v.boolean(),
 });
 export type LoginResponse = v.InferOutput<typeof LoginResponseDto>;
+
+export interface ValidateAccessTokenResponseDto {
+  authStatus: boolean;
+}

@@ -1,40 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type { Auth } from '../auth/authenticate.ts';
-import { addMembers, createAlbum as insertAlbum, getAlbum, listAlbums, listMembers, removeMembers, type AlbumMember, type AlbumRecord } from '../db/album.repository.ts';
-import { getAssets, type AssetRecord } from '../db/asset.repository.ts';
-import { queryIndex } from '../db/query.ts';
-import { indexKeys } from '../db/keys.ts';
-import { getUser, type UserRecord } from '../db/user.repository.ts';
-import { BadRequestException } from '../http/errors.ts';
+import { allowedAssets, Permission, requireAlbum } from '../access/access.ts';
+import { Invalid, NotFound } from '../core/errors.ts';
+import { addMembers, createAlbum as insertAlbum, listAlbumIdsOfAsset, listAlbums, listMembers, removeMembers } from '../db/album.repository.ts';
+import { getAssets } from '../db/asset.repository.ts';
+import { getUser } from '../db/user.repository.ts';
+import { newestLiveMember } from '../domain/album.ts';
 import { mapAlbum, type AlbumResponseDto } from '../mappers/album.mapper.ts';
-import { byFileCreatedAt, mapAsset } from '../mappers/asset.mapper.ts';
+import { byFileCreatedAt, mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
+import type { AlbumMember, AlbumRecord, BulkIdResponseDto } from '../model/album.ts';
+import type { AssetRecord } from '../model/asset.ts';
+import type { Auth, UserRecord } from '../model/user.ts';
 import type { CreateAlbumInput } from '../schemas/album.ts';
-
-export interface BulkIdResponseDto {
-  id: string;
-  success: boolean;
-  error?: 'duplicate' | 'no_permission' | 'not_found';
-}
 
 const owner = async (auth: Auth): Promise<UserRecord> => {
   const user = await getUser(auth.user.id);
-  if (!user) throw new BadRequestException('User not found');
+  if (!user) throw new NotFound('User not found');
   return user;
 };
 
-/** The caller's album, or Immich's 400 (another user's album and an unknown id look the same). */
-export const ownAlbum = async (auth: Auth, id: string, permission = 'album.read'): Promise<AlbumRecord> => {
-  const album = await getAlbum(auth.user.id, id);
-  if (!album) throw new BadRequestException(`Not found or no ${permission} access`);
-  return album;
-};
-
-/** The caller's own assets among `ids` (trashed ones included, as Immich's asset.share access does). */
-export const ownAssets = async (auth: Auth, ids: readonly string[]): Promise<AssetRecord[]> =>
-  (await getAssets(ids)).filter((asset) => asset.ownerId === auth.user.id);
-
 /** An album's live (not trashed) assets, mapped with EXIF, in the album's order. */
-export const albumAssets = async (auth: Auth, album: AlbumRecord, members: readonly AlbumMember[]) => {
+export const albumAssets = async (auth: Auth, album: AlbumRecord, members: readonly AlbumMember[]): Promise<AssetResponseDto[]> => {
   const live = members.filter((member) => member.deletedAt === null).map((member) => member.assetId);
   const assets = (await getAssets(live)).filter((asset) => asset.deletedAt === null).sort(byFileCreatedAt(album.order));
   return assets.map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true }));
@@ -42,8 +27,8 @@ export const albumAssets = async (auth: Auth, album: AlbumRecord, members: reado
 
 /** POST /album: the caller's own assets among `assetIds` go in (others are left out, as in Immich). */
 export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<AlbumResponseDto> => {
-  if (dto.sharedWithUserIds && dto.sharedWithUserIds.length > 0) throw new BadRequestException('Sharing albums with other users is not supported');
-  const [user, assets] = await Promise.all([owner(auth), ownAssets(auth, dto.assetIds ?? [])]);
+  if (dto.sharedWithUserIds && dto.sharedWithUserIds.length > 0) throw new Invalid('Sharing albums with other users is not supported');
+  const [user, assets] = await Promise.all([owner(auth), allowedAssets(auth, Permission.AssetShare, dto.assetIds ?? [])]);
   const now = new Date().toISOString();
   const album: AlbumRecord = {
     id: randomUUID(),
@@ -65,13 +50,10 @@ export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<Al
 /** GET /album: the caller's albums, newest first (`shared=true`: none, albums are not shared with users here). */
 export const getAllAlbums = async (auth: Auth, query: { shared?: boolean | null; assetId?: string | null }): Promise<AlbumResponseDto[]> => {
   if (query.shared === true) return [];
-  let albums: AlbumRecord[];
+  let albums = await listAlbums(auth.user.id);
   if (query.assetId) {
-    const entries = await queryIndex<{ albumId: string }>('gsi2', indexKeys.assetAlbums(query.assetId, '').gsi2pk);
-    const ids = new Set(entries.map((entry) => entry.albumId));
-    albums = (await listAlbums(auth.user.id)).filter((album) => ids.has(album.id));
-  } else {
-    albums = await listAlbums(auth.user.id);
+    const ids = new Set(await listAlbumIdsOfAsset(query.assetId));
+    albums = albums.filter((album) => ids.has(album.id));
   }
   const user = await owner(auth);
   const members = await Promise.all(albums.map((album) => listMembers(album.id)));
@@ -82,19 +64,15 @@ export const getAllAlbums = async (auth: Auth, query: { shared?: boolean | null;
 
 /** GET /album/:id (with its assets unless `withoutAssets`). */
 export const getAlbumInfo = async (auth: Auth, id: string, withoutAssets: boolean): Promise<AlbumResponseDto> => {
-  const album = await ownAlbum(auth, id);
+  const album = await requireAlbum(auth, Permission.AlbumRead, id);
   const [user, members] = await Promise.all([owner(auth), listMembers(album.id)]);
   return mapAlbum(album, { owner: user, members, assets: withoutAssets ? [] : await albumAssets(auth, album, members) });
 };
 
-/** Immich's `updateThumbnails` choice: the newest untrashed entry, or null. */
-export const newestLiveMember = (members: readonly AlbumMember[]): string | null =>
-  members.filter((member) => member.deletedAt === null).reduce<AlbumMember | undefined>((newest, member) => (!newest || member.fileCreatedAt > newest.fileCreatedAt ? member : newest), undefined)?.assetId ?? null;
-
 /** PUT /album/:id/assets: per id `success`, or `duplicate` (already in), or `no_permission` (not the caller's). */
 export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResponseDto[]> => {
-  const album = await ownAlbum(auth, id);
-  const [members, allowed] = await Promise.all([listMembers(album.id), ownAssets(auth, ids)]);
+  const album = await requireAlbum(auth, Permission.AlbumRead, id);
+  const [members, allowed] = await Promise.all([listMembers(album.id), allowedAssets(auth, Permission.AssetShare, ids)]);
   const present = new Set(members.map((member) => member.assetId));
   const allowedById = new Map(allowed.map((asset) => [asset.id, asset]));
   const added: AssetRecord[] = [];
@@ -112,7 +90,7 @@ export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly str
 
 /** DELETE /album/:id/assets: per id `success`, or `not_found` (not in the album). */
 export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResponseDto[]> => {
-  const album = await ownAlbum(auth, id);
+  const album = await requireAlbum(auth, Permission.AlbumRead, id);
   const members = await listMembers(album.id);
   const present = new Set(members.map((member) => member.assetId));
   const results = ids.map((assetId): BulkIdResponseDto => {

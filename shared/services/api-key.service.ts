@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
-import type { Auth } from '../auth/authenticate.ts';
 import { hashSecret, newSecret } from '../auth/crypto.ts';
-import { createApiKey as insertApiKey, deleteApiKey as removeApiKey, getUserApiKey, listApiKeys, type ApiKeyListing } from '../db/api-key.repository.ts';
-import { BadRequestException } from '../http/errors.ts';
+import { NotFound } from '../core/errors.ts';
+import { createApiKey as insertApiKey, deleteApiKey as removeApiKey, getUserApiKey, listApiKeys } from '../db/api-key.repository.ts';
+import type { ApiKeyListing } from '../model/api-key.ts';
+import type { Auth } from '../model/user.ts';
 import type { APIKeyCreateDto, APIKeyCreateResponse, APIKeyResponse } from '../schemas/api-key.ts';
 
 const mapApiKey = (key: ApiKeyListing): APIKeyResponse => ({ id: key.id, name: key.name, createdAt: key.createdAt, updatedAt: key.updatedAt });
@@ -31,7 +32,7 @@ export const getApiKeys = async (auth: Auth): Promise<APIKeyResponse[]> =>
 
 const ownKey = async (auth: Auth, id: string): Promise<ApiKeyListing> => {
   const key = await getUserApiKey(auth.user.id, id);
-  if (!key) throw new BadRequestException('API Key not found');
+  if (!key) throw new NotFound('API Key not found');
   return key;
 };
 

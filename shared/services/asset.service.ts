@@ -1,14 +1,15 @@
-import type { Auth } from '../auth/authenticate.ts';
-import { findByChecksums, getAssetWithFaces, updateAsset as writeAsset, type AssetRecord, type FaceRecord } from '../db/asset.repository.ts';
-import { getPeople } from '../db/person.repository.ts';
-import { getUser } from '../db/user.repository.ts';
-import { postingsOf, writePostings } from '../db/term.repository.ts';
-import { words } from '../domain/terms.ts';
-import { checksumHex } from '../domain/search.ts';
-import { BadRequestException } from '../http/errors.ts';
-import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
-import type { AssetBulkUploadCheckResult, UpdateAssetDto } from '../schemas/asset.ts';
 import type * as v from 'valibot';
+import { Permission, requireAsset } from '../access/access.ts';
+import { findByChecksums, updateAsset as writeAsset } from '../db/asset.repository.ts';
+import { getPeople } from '../db/person.repository.ts';
+import { postingsOf, writePostings } from '../db/term.repository.ts';
+import { getUser } from '../db/user.repository.ts';
+import { checksumHex } from '../domain/search.ts';
+import { words } from '../domain/terms.ts';
+import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
+import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import type { Auth } from '../model/user.ts';
+import type { AssetBulkUploadCheckResponseDto, UpdateAssetDto } from '../schemas/asset.ts';
 
 type UpdateAssetInput = v.InferOutput<typeof UpdateAssetDto>;
 
@@ -16,8 +17,11 @@ type UpdateAssetInput = v.InferOutput<typeof UpdateAssetDto>;
  * POST /asset/bulk-upload-check: for each file, `accept`, or `reject` as a `duplicate` of the
  * owner's existing asset. Checksums are SHA-1, hex (40) or base64 (28).
  */
-export const checkBulkUpload = async (auth: Auth, assets: readonly { id: string; checksum: string }[]): Promise<{ results: AssetBulkUploadCheckResult[] }> => {
-  const found = await findByChecksums(auth.user.id, assets.map((asset) => checksumHex(asset.checksum)));
+export const checkBulkUpload = async (auth: Auth, assets: readonly { id: string; checksum: string }[]): Promise<AssetBulkUploadCheckResponseDto> => {
+  const found = await findByChecksums(
+    auth.user.id,
+    assets.map((asset) => checksumHex(asset.checksum)),
+  );
   return {
     results: assets.map(({ id, checksum }) => {
       const assetId = found.get(checksumHex(checksum));
@@ -26,22 +30,21 @@ export const checkBulkUpload = async (auth: Auth, assets: readonly { id: string;
   };
 };
 
-const ownAsset = async (auth: Auth, id: string, permission: string): Promise<{ asset: AssetRecord; faces: FaceRecord[] }> => {
-  const found = await getAssetWithFaces(id);
-  if (!found || found.asset.ownerId !== auth.user.id) throw new BadRequestException(`Not found or no ${permission} access`);
-  return found;
-};
-
 /** GET /asset/:id: the owner's asset with EXIF, owner, tags and people. */
 export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetResponseDto> => {
-  const { asset, faces } = await ownAsset(auth, id, 'asset.read');
+  const { asset, faces } = await requireAsset(auth, Permission.AssetRead, id);
   return mapFull(auth, asset, faces);
 };
 
 const mapFull = async (auth: Auth, asset: AssetRecord, faces: readonly FaceRecord[]): Promise<AssetResponseDto> => {
   const [owner, people] = await Promise.all([
     getUser(asset.ownerId),
-    faces.length > 0 ? getPeople(asset.ownerId, faces.map((face) => face.personId)) : Promise.resolve([]),
+    faces.length > 0
+      ? getPeople(
+          asset.ownerId,
+          faces.map((face) => face.personId),
+        )
+      : Promise.resolve([]),
   ]);
   return mapAsset(asset, {
     callerId: auth.user.id,
@@ -59,7 +62,7 @@ const mapFull = async (auth: Auth, asset: AssetRecord, faces: readonly FaceRecor
  * in the same transaction.
  */
 export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput): Promise<AssetResponseDto> => {
-  const { asset, faces } = await ownAsset(auth, id, 'asset.update');
+  const { asset, faces } = await requireAsset(auth, Permission.AssetUpdate, id);
   const exifChanges = {
     ...(dto.description !== undefined && dto.description !== null ? { description: dto.description } : {}),
     ...(dto.dateTimeOriginal !== undefined && dto.dateTimeOriginal !== null ? { dateTimeOriginal: dto.dateTimeOriginal } : {}),

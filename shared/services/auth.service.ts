@@ -1,13 +1,29 @@
 import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
-import type { Auth } from '../auth/authenticate.ts';
 import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '../auth/crypto.ts';
-import { createSession, deleteSession, deleteUserSessions, listUserSessions, sessionLifetimeSeconds } from '../db/session.repository.ts';
+import { noAccess, Permission } from '../access/permission.ts';
+import { Invalid, Unauthenticated } from '../core/errors.ts';
+import { createSession, deleteSession, deleteUserSessions, listUserSessions } from '../db/session.repository.ts';
 import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
-import { BadRequestException, UnauthorizedException } from '../http/errors.ts';
+import { sessionLifetimeSeconds } from '../model/session.ts';
+import type { Auth } from '../model/user.ts';
 import { mapUser } from '../mappers/user.mapper.ts';
 import { readConfig } from './config.reader.ts';
-import type { ChangePasswordDto, LoginCredentialDto, LoginResponse } from '../schemas/user.ts';
+import type { ChangePasswordDto, LoginCredentialDto, LoginResponse, UserResponse } from '../schemas/user.ts';
+
+export interface LogoutResponse {
+  successful: boolean;
+  redirectUri: string;
+}
+
+export interface AuthDeviceResponseDto {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  current: boolean;
+  deviceType: string;
+  deviceOS: string;
+}
 
 export interface Device {
   deviceType: string;
@@ -20,10 +36,10 @@ export interface Device {
  * which emails exist.
  */
 export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, device: Device): Promise<LoginResponse> => {
-  if (!(await readConfig()).passwordLogin.enabled) throw new UnauthorizedException('Password login has been disabled');
+  if (!(await readConfig()).passwordLogin.enabled) throw new Unauthenticated('Password login has been disabled');
   const user = await getUserByEmail(input.email);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
-  if (!user || !valid || user.deletedAt) throw new UnauthorizedException('Incorrect email or password');
+  if (!user || !valid || user.deletedAt) throw new Unauthenticated('Incorrect email or password');
 
   const accessToken = newSecret();
   const now = new Date();
@@ -50,7 +66,7 @@ export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, dev
 };
 
 /** POST /auth/logout: ends the caller's session (an API key has none to end). */
-export const logout = async (auth: Auth) => {
+export const logout = async (auth: Auth): Promise<LogoutResponse> => {
   if (auth.sessionHash) await deleteSession(auth.user.id, auth.sessionHash);
   return { successful: true, redirectUri: '/auth/login?autoLaunch=0' };
 };
@@ -59,19 +75,19 @@ export const logout = async (auth: Auth) => {
  * POST /auth/change-password. Better than Immich v1.100: every other session of the user ends
  * (the caller's own stays valid); API keys stay valid.
  */
-export const changePassword = async (auth: Auth, input: v.InferOutput<typeof ChangePasswordDto>) => {
+export const changePassword = async (auth: Auth, input: v.InferOutput<typeof ChangePasswordDto>): Promise<UserResponse> => {
   const user = await getUser(auth.user.id);
-  if (!user) throw new UnauthorizedException();
-  if (!(await verifyPassword(input.password, user.passwordHash))) throw new BadRequestException('Wrong password');
+  if (!user) throw new Unauthenticated();
+  if (!(await verifyPassword(input.password, user.passwordHash))) throw new Invalid('Wrong password');
   const updated = await replacePasswordHash(user.id, user.passwordHash, await hashPassword(input.newPassword));
   // Another change won the race against the same old password: this one's password is no longer current.
-  if (!updated) throw new BadRequestException('Wrong password');
+  if (!updated) throw new Invalid('Wrong password');
   await deleteUserSessions(user.id, auth.sessionHash);
   return mapUser(updated);
 };
 
 /** GET /auth/devices: the caller's sessions, most recently used first, the current one marked. */
-export const getAuthDevices = async (auth: Auth) =>
+export const getAuthDevices = async (auth: Auth): Promise<AuthDeviceResponseDto[]> =>
   (await listUserSessions(auth.user.id))
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))
     .map((session) => ({
@@ -86,7 +102,7 @@ export const getAuthDevices = async (auth: Auth) =>
 /** DELETE /auth/devices/:id: ends one of the caller's sessions. */
 export const logoutAuthDevice = async (auth: Auth, id: string): Promise<void> => {
   const session = (await listUserSessions(auth.user.id)).find((entry) => entry.id === id);
-  if (!session) throw new BadRequestException('Not found or no authDevice.delete access');
+  if (!session) throw noAccess(Permission.AuthDeviceDelete);
   await deleteSession(auth.user.id, session.tokenHash);
 };
 

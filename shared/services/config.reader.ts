@@ -1,3 +1,4 @@
+import { env } from '../core/env.ts';
 import { configDefaults, configKeys } from '../domain/system-config.ts';
 import { getStoredConfig } from '../db/config.repository.ts';
 import type { SystemConfig } from '../schemas/system-config.ts';
@@ -7,8 +8,10 @@ const clone = <T>(value: T): T => structuredClone(value);
 /** The defaults, with Immich's environment overrides for machine learning. */
 export const defaultConfig = (): SystemConfig => {
   const config = clone(configDefaults) as SystemConfig;
-  if (process.env.IMMICH_MACHINE_LEARNING_ENABLED === 'false') config.machineLearning.enabled = false;
-  if (process.env.IMMICH_MACHINE_LEARNING_URL) config.machineLearning.url = process.env.IMMICH_MACHINE_LEARNING_URL;
+  const enabled = env.machineLearningEnabled();
+  const url = env.machineLearningUrl();
+  if (enabled !== undefined) config.machineLearning.enabled = enabled;
+  if (url) config.machineLearning.url = url;
   return config;
 };
 
@@ -21,7 +24,7 @@ export const mergeConfig = (overrides: Record<string, unknown>): SystemConfig =>
   for (const path of configKeys) {
     if (!(path in overrides)) continue;
     const parts = path.split('.');
-    let node = config as unknown as Record<string, unknown>;
+    let node: Record<string, unknown> = config;
     for (const part of parts.slice(0, -1)) node = node[part] as Record<string, unknown>;
     node[parts.at(-1) as string] = clone(overrides[path]);
   }
@@ -45,7 +48,7 @@ export const getConfig = async (): Promise<SystemConfig> => (await readStoredCon
 // Features that depend on the configuration (password login, later trash and ML) read it through
 // this cache: one GetItem per container every few seconds, not one per request. A function that
 // writes the configuration clears its own cache; other containers see the change within the TTL.
-const ttlMs = Number(process.env.CONFIG_CACHE_SECONDS ?? 5) * 1000;
+const ttlMs = env.configCacheMs();
 let cached: { config: SystemConfig; expires: number } | undefined;
 
 export const readConfig = async (): Promise<SystemConfig> => {

@@ -1,12 +1,14 @@
-import type { Auth } from '../auth/authenticate.ts';
-import { getAssets, getAssetWithFaces, type AssetStatus, type FaceRecord } from '../db/asset.repository.ts';
-import { queryIndex } from '../db/query.ts';
+import { noAccess, Permission, requireAsset, requirePerson } from '../access/access.ts';
+import { Invalid } from '../core/errors.ts';
+import { getAssets } from '../db/asset.repository.ts';
+import { listPeople, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { words } from '../domain/terms.ts';
-import { getPerson as readPerson, listPeople, updatePerson as writePerson, type PersonChanges, type PersonRecord } from '../db/person.repository.ts';
-import { BadRequestException } from '../http/errors.ts';
 import { byFileCreatedAt, mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
 import { mapPerson, type PersonResponseDto } from '../mappers/person.mapper.ts';
+import type { FaceEntry } from '../model/asset.ts';
+import type { PersonChanges } from '../model/person.ts';
+import type { Auth } from '../model/user.ts';
 import type { PersonUpdateInput } from '../schemas/person.ts';
 
 export interface PeopleResponseDto {
@@ -14,13 +16,6 @@ export interface PeopleResponseDto {
   hidden: number;
   people: PersonResponseDto[];
 }
-
-/** A person of the caller's, or Immich's 400 for anyone else's or a missing one. */
-const ownPerson = async (auth: Auth, id: string, permission: 'read' | 'write'): Promise<PersonRecord> => {
-  const person = await readPerson(auth.user.id, id);
-  if (!person) throw new BadRequestException(`Not found or no person.${permission} access`);
-  return person;
-};
 
 /**
  * GET /person, in Immich's order: visible before hidden, named before unnamed, more faces first,
@@ -41,29 +36,31 @@ export const getAllPeople = async (auth: Auth, withHidden: boolean): Promise<Peo
   return { total: all.length, hidden: all.filter((person) => person.isHidden).length, people: ordered.map(mapPerson) };
 };
 
-export const getPerson = async (auth: Auth, id: string): Promise<PersonResponseDto> => mapPerson(await ownPerson(auth, id, 'read'));
+export const getPerson = async (auth: Auth, id: string): Promise<PersonResponseDto> => mapPerson(await requirePerson(auth, Permission.PersonRead, id));
 
 /** PUT /person/:id: name, birth date, hidden, and the feature face (an asset of the caller's showing this person). */
 export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInput): Promise<PersonResponseDto> => {
-  const person = await ownPerson(auth, id, 'write');
+  const person = await requirePerson(auth, Permission.PersonWrite, id);
   const changes: PersonChanges = {};
   if (dto.name !== undefined) changes.name = dto.name;
   if (dto.birthDate !== undefined) changes.birthDate = dto.birthDate;
   if (dto.isHidden !== undefined) changes.isHidden = dto.isHidden;
   if (dto.featureFaceAssetId !== undefined) {
-    const found = await getAssetWithFaces(dto.featureFaceAssetId);
-    if (!found || found.asset.ownerId !== auth.user.id) throw new BadRequestException('Not found or no asset.read access');
-    if (!found.faces.some((face) => face.personId === person.id)) throw new BadRequestException('Invalid assetId for feature face');
+    const { faces } = await requireAsset(auth, Permission.AssetRead, dto.featureFaceAssetId);
+    if (!faces.some((face) => face.personId === person.id)) throw new Invalid('Invalid assetId for feature face');
     changes.faceAssetId = dto.featureFaceAssetId;
   }
   if (changes.name !== undefined && words(changes.name).length > 0) {
     // The person's assets become findable by the new name (postings first, as for uploads).
-    const faces = (await queryIndex<Record<string, unknown>>('gsi2', `PERSON#${person.id}`)) as unknown as (FaceRecord & AssetStatus)[];
+    const faces = await listPersonFaces(person.id);
     const assets = new Map(faces.map((face) => [face.assetId, { id: face.assetId, fileCreatedAt: face.fileCreatedAt }]));
-    await writePostings(auth.user.id, [...assets.values()].flatMap((asset) => postingsOf(asset, words(changes.name))));
+    await writePostings(
+      auth.user.id,
+      [...assets.values()].flatMap((asset) => postingsOf(asset, words(changes.name))),
+    );
   }
   const updated = await writePerson(person, changes);
-  if (!updated) throw new BadRequestException('Not found or no person.write access');
+  if (!updated) throw noAccess(Permission.PersonWrite);
   return mapPerson(updated);
 };
 
@@ -77,11 +74,9 @@ export const personAssetsLimit = 1000;
  * BatchGetItem of the assets in chunks of 100.
  */
 export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetResponseDto[]> => {
-  const person = await ownPerson(auth, id, 'read');
-  const faces = (await queryIndex<Record<string, unknown>>('gsi2', `PERSON#${person.id}`, { descending: true }) as unknown as (FaceRecord & AssetStatus)[]).filter(
-    (face) => face.deletedAt === null && face.isArchived === false && face.isVisible !== false,
-  );
-  const facesByAsset = new Map<string, (FaceRecord & AssetStatus)[]>();
+  const person = await requirePerson(auth, Permission.PersonRead, id);
+  const faces = (await listPersonFaces(person.id, { descending: true })).filter((face) => face.deletedAt === null && !face.isArchived && face.isVisible);
+  const facesByAsset = new Map<string, FaceEntry[]>();
   for (const face of faces) facesByAsset.set(face.assetId, [...(facesByAsset.get(face.assetId) ?? []), face]);
   // Faces in the order the file lists them (the index sorts by date and random face ids).
   for (const list of facesByAsset.values()) list.sort((a, b) => a.index - b.index);

@@ -1,18 +1,14 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { Auth } from '../auth/authenticate.ts';
-import { fromAssetItem, getAssets, searchKey, type AssetRecord, type FaceRecord, type SearchIndex } from '../db/asset.repository.ts';
-import { batchGet } from '../db/batch.ts';
-import { db, tableName } from '../db/client.ts';
-import { keys } from '../db/keys.ts';
-import { getPeople, type PersonRecord } from '../db/person.repository.ts';
-import { indexQuery, queryPages } from '../db/query.ts';
-import type { IndexName } from '../db/table.ts';
-import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
-import type { SearchAssetsInput, SearchInput } from '../schemas/search.ts';
-import { termKey } from '../db/term.repository.ts';
-import { assetTerms, words } from '../domain/terms.ts';
-import { BadRequestException } from '../http/errors.ts';
+import { Invalid } from '../core/errors.ts';
+import { exifPages, getAsset, getAssetByChecksum, getAssets, getFacesOf, timelinePages, type AssetPageOptions } from '../db/asset.repository.ts';
+import { getPeople, personAssetIdPages } from '../db/person.repository.ts';
+import { termAssetIdPages } from '../db/term.repository.ts';
 import { checksumHex, matchesSearch, searchOrder } from '../domain/search.ts';
+import { assetTerms, words } from '../domain/terms.ts';
+import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
+import type { AssetRecord, FaceRecord, SearchableExifField } from '../model/asset.ts';
+import type { PersonRecord } from '../model/person.ts';
+import type { Auth } from '../model/user.ts';
+import type { SearchAssetsInput, SearchInput } from '../schemas/search.ts';
 
 type Order = 'asc' | 'desc';
 
@@ -26,27 +22,11 @@ type Driver = AsyncGenerator<AssetRecord[], void, void>;
 // archived…) rarely cost a second round trip.
 const pageSize = (wanted: number): number => Math.min(Math.max(Math.ceil(wanted * 1.2) + 10, 50), 1000);
 
-/** An index partition (timeline or one EXIF value), in fileCreatedAt order, optionally within [after, before]. */
-async function* indexDriver(index: IndexName, value: string, order: Order, wanted: number, after?: string, before?: string): Driver {
-  // An empty window (DynamoDB refuses a BETWEEN whose bounds are reversed).
-  if (after && before && after > before) return;
-  const query = indexQuery(index, value, order === 'desc');
-  // The sort key is `<fileCreatedAt>#<id>`: an inclusive window on the date is a key range.
-  if (after || before) query.ExpressionAttributeNames['#sk'] = 'gsi1sk';
-  if (after) query.ExpressionAttributeValues[':from'] = after;
-  if (before) query.ExpressionAttributeValues[':to'] = `${before}#\uffff`;
-  if (after && before) query.KeyConditionExpression += ' AND #sk BETWEEN :from AND :to';
-  else if (after) query.KeyConditionExpression += ' AND #sk >= :from';
-  else if (before) query.KeyConditionExpression += ' AND #sk <= :to';
-  for await (const page of queryPages({ ...query, Limit: pageSize(wanted) })) yield page.map(fromAssetItem);
-}
-
 /** A person's faces (gsi2, in fileCreatedAt order), their assets read 100 at a time. */
 async function* personDriver(personId: string, order: Order, wanted: number): Driver {
   const seen = new Set<string>();
-  for await (const page of queryPages({ ...indexQuery('gsi2', `PERSON#${personId}`, order === 'desc'), ProjectionExpression: 'assetId', Limit: pageSize(wanted) })) {
-    const ids = page.map((item) => String(item.assetId)).filter((id) => !seen.has(id) && seen.add(id));
-    yield await getAssets(ids);
+  for await (const page of personAssetIdPages(personId, { descending: order === 'desc', pageSize: pageSize(wanted) })) {
+    yield await getAssets(page.filter((id) => !seen.has(id) && seen.add(id)));
   }
 }
 
@@ -55,13 +35,8 @@ async function* pointDriver(lookup: () => Promise<AssetRecord | undefined>): Dri
   yield asset ? [asset] : [];
 }
 
-const getAsset = async (id: string): Promise<AssetRecord | undefined> => {
-  const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.asset(id), ConsistentRead: true }));
-  return Item ? fromAssetItem(Item) : undefined;
-};
-
 // Rough selectivity of the EXIF filters, most selective first: it picks the index to read.
-const exifPreference: readonly SearchIndex[] = ['city', 'lensModel', 'model', 'state', 'make', 'country'];
+const exifPreference: readonly SearchableExifField[] = ['city', 'lensModel', 'model', 'state', 'make', 'country'];
 
 const idInPath = /^upload\/[^/]+\/[^/]+\/[^/]+\/([0-9a-f-]{36})\.[a-z0-9]+$/;
 
@@ -72,17 +47,17 @@ const idInPath = /^upload\/[^/]+\/[^/]+\/[^/]+\/([0-9a-f-]{36})\.[a-z0-9]+$/;
  */
 const chooseDriver = async (auth: Auth, filters: SearchAssetsInput, order: Order, wanted: number): Promise<Driver | undefined> => {
   const owner = auth.user.id;
-  if (filters.id) return pointDriver(() => getAsset(filters.id ?? ''));
+  if (filters.id) {
+    const id = filters.id;
+    return pointDriver(() => getAsset(id));
+  }
   if (filters.originalPath) {
     const id = idInPath.exec(filters.originalPath)?.[1];
     return id ? pointDriver(() => getAsset(id)) : undefined;
   }
   if (filters.checksum) {
     const hex = checksumHex(filters.checksum);
-    return pointDriver(async () => {
-      const { Item } = await db.send(new GetCommand({ TableName: tableName, Key: keys.checksum(owner, hex), ConsistentRead: true }));
-      return typeof Item?.assetId === 'string' ? getAsset(Item.assetId) : undefined;
-    });
+    return pointDriver(() => getAssetByChecksum(owner, hex));
   }
   if (filters.personIds && filters.personIds.length > 0) {
     const wantedIds = [...new Set(filters.personIds)];
@@ -91,17 +66,23 @@ const chooseDriver = async (auth: Auth, filters: SearchAssetsInput, order: Order
     const rarest = [...people].sort((a, b) => a.faceCount - b.faceCount)[0];
     return rarest ? personDriver(rarest.id, order, wanted) : undefined;
   }
+  const window: AssetPageOptions = {
+    descending: order === 'desc',
+    pageSize: pageSize(wanted),
+    ...(filters.takenAfter ? { takenAfter: filters.takenAfter } : {}),
+    ...(filters.takenBefore ? { takenBefore: filters.takenBefore } : {}),
+  };
   const exif = exifPreference.find((field) => filters[field]);
-  if (exif) return indexDriver(exif, searchKey(owner, filters[exif] ?? ''), order, wanted, filters.takenAfter ?? undefined, filters.takenBefore ?? undefined);
-  return indexDriver('gsi1', `TIMELINE#${owner}`, order, wanted, filters.takenAfter ?? undefined, filters.takenBefore ?? undefined);
+  if (exif) return exifPages(exif, owner, filters[exif] ?? '', window);
+  return timelinePages(owner, window);
 };
 
 /** Loaded faces and people for `withPeople`: the assets' faces by key (their ids are on the asset), then their people. */
 const peopleOf = async (owner: string, assets: readonly AssetRecord[]) => {
-  const faces = await batchGet<Record<string, unknown>>(assets.flatMap((asset) => asset.faceIds.map((faceId) => keys.assetFace(asset.id, faceId))));
+  const faces = await getFacesOf(assets);
   const people = await getPeople(owner, [...new Set(assets.flatMap((asset) => asset.personIds))]);
   const byAsset = new Map<string, FaceRecord[]>();
-  for (const face of faces as unknown as FaceRecord[]) byAsset.set(face.assetId, [...(byAsset.get(face.assetId) ?? []), face]);
+  for (const face of faces) byAsset.set(face.assetId, [...(byAsset.get(face.assetId) ?? []), face]);
   for (const list of byAsset.values()) list.sort((a, b) => a.index - b.index);
   return { byAsset, people: new Map<string, PersonRecord>(people.map((person) => [person.id, person])) };
 };
@@ -154,22 +135,16 @@ export interface SearchResponseDto {
  */
 export const searchText = async (auth: Auth, dto: SearchInput): Promise<SearchResponseDto> => {
   const text = dto.q || dto.query;
-  if (!text) throw new BadRequestException('Missing query');
-  if (dto.smart || dto.clip) throw new BadRequestException('Smart search is not enabled');
+  if (!text) throw new Invalid('Missing query');
+  if (dto.smart || dto.clip) throw new Invalid('Smart search is not enabled');
   const size = dto.size ?? 250;
   const terms = words(text);
   const items: AssetRecord[] = [];
   const driver = [...terms].sort((a, b) => b.length - a.length)[0];
   if (driver) {
     const names = new Map<string, string>();
-    for await (const postings of queryPages({
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': termKey(auth.user.id, driver) },
-      ProjectionExpression: 'assetId',
-      ScanIndexForward: false,
-      Limit: pageSize(size),
-    })) {
-      const candidates = (await getAssets(postings.map((item) => String(item.assetId)))).filter(
+    for await (const assetIds of termAssetIdPages(auth.user.id, driver, pageSize(size))) {
+      const candidates = (await getAssets(assetIds)).filter(
         (asset) => asset.ownerId === auth.user.id && asset.isVisible && !asset.isArchived && asset.deletedAt === null,
       );
       const unknownPeople = [...new Set(candidates.flatMap((asset) => asset.personIds))].filter((id) => !names.has(id));
@@ -181,7 +156,10 @@ export const searchText = async (auth: Auth, dto: SearchInput): Promise<SearchRe
       if (items.length >= size) break;
     }
   }
-  const page = items.sort(searchOrder('desc')).slice(0, size).map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true, withSmartInfo: true }));
+  const page = items
+    .sort(searchOrder('desc'))
+    .slice(0, size)
+    .map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true, withSmartInfo: true }));
   return {
     albums: { total: 0, count: 0, items: [], facets: [] },
     assets: { total: page.length, count: page.length, items: page, facets: [], nextPage: null },

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Auth } from '../auth/authenticate.ts';
+import { allowedAssets, Permission, requireAlbum, requireAssets, requireSharedLink } from '../access/access.ts';
 import { hashPassword, hashSecret, hashSharedLinkKey, sharedLinkKey, sharedLinkKeyBytes, sharedLinkToken, verifyPassword } from '../auth/crypto.ts';
+import { Forbidden, Invalid, Unauthenticated } from '../core/errors.ts';
 import { getAlbum, listMembers } from '../db/album.repository.ts';
-import { getAssets, type AssetRecord } from '../db/asset.repository.ts';
+import { getAssets } from '../db/asset.repository.ts';
 import {
   addSharedLinkAssets as addLinkAssets,
   createSharedLink as insertLink,
@@ -12,17 +13,16 @@ import {
   listSharedLinks,
   removeSharedLinkAssets as removeLinkAssets,
   replaceSharedLink,
-  type SharedLinkRecord,
 } from '../db/shared-link.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import { BadRequestException, ForbiddenException, UnauthorizedException } from '../http/errors.ts';
-import { HttpResponse } from '../http/response.ts';
 import { mapAlbum, type AlbumResponseDto } from '../mappers/album.mapper.ts';
 import { byFileCreatedAt, mapAsset, mapSanitizedAsset, type AssetResponseDto, type SanitizedAssetResponseDto } from '../mappers/asset.mapper.ts';
+import type { AssetRecord } from '../model/asset.ts';
+import type { SharedLinkRecord } from '../model/shared-link.ts';
+import type { Auth } from '../model/user.ts';
 import type { SharedLinkCreateInput, SharedLinkEditInput } from '../schemas/shared-link.ts';
-import { ownAlbum, ownAssets } from './album.service.ts';
 
-/** SharedLinkResponseDto (spec 2.7). `password` is always null: only its hash is stored. */
+/** Immich's SharedLinkResponseDto. `password` is always null: only its hash is stored (docs/immich-compatibility.md). */
 export interface SharedLinkResponseDto {
   id: string;
   description: string | null;
@@ -39,14 +39,6 @@ export interface SharedLinkResponseDto {
   allowDownload: boolean;
   showMetadata: boolean;
 }
-
-const notFound = () => new BadRequestException('Shared link not found');
-
-const ownLink = async (auth: Auth, id: string): Promise<SharedLinkRecord> => {
-  const link = await getSharedLink(auth.user.id, id);
-  if (!link) throw notFound();
-  return link;
-};
 
 interface LinkContents {
   assets: AssetRecord[];
@@ -98,12 +90,11 @@ const mapLink = (link: SharedLinkRecord, key: string, contents: LinkContents | u
 export const createSharedLink = async (auth: Auth, dto: SharedLinkCreateInput): Promise<SharedLinkResponseDto> => {
   let assetIds: string[] = [];
   if (dto.type === 'ALBUM') {
-    if (!dto.albumId) throw new BadRequestException('Invalid albumId');
-    await ownAlbum(auth, dto.albumId, 'album.share');
+    if (!dto.albumId) throw new Invalid('Invalid albumId');
+    await requireAlbum(auth, Permission.AlbumShare, dto.albumId);
   } else {
-    if (!dto.assetIds || dto.assetIds.length === 0) throw new BadRequestException('Invalid assetIds');
-    assetIds = [...new Set(dto.assetIds)];
-    if ((await ownAssets(auth, assetIds)).length !== assetIds.length) throw new BadRequestException('Not found or no asset.share access');
+    if (!dto.assetIds || dto.assetIds.length === 0) throw new Invalid('Invalid assetIds');
+    assetIds = (await requireAssets(auth, Permission.AssetShare, dto.assetIds)).map((asset) => asset.id);
   }
   const id = randomUUID();
   const key = sharedLinkKey(id);
@@ -136,13 +127,13 @@ export const getAllSharedLinks = async (auth: Auth): Promise<SharedLinkResponseD
 
 /** GET /shared-link/:id: the creator's view (always with metadata; expiry not checked, as in Immich). */
 export const getSharedLinkById = async (auth: Auth, id: string): Promise<SharedLinkResponseDto> => {
-  const link = await ownLink(auth, id);
+  const link = await requireSharedLink(auth, id);
   return mapLink(link, sharedLinkKey(link.id), await contentsOf(link), { callerId: auth.user.id, withExif: true });
 };
 
 /** PATCH /shared-link/:id. `changeExpiryTime` without `expiresAt` removes the expiry (Immich's rule). */
 export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEditInput): Promise<SharedLinkResponseDto> => {
-  const link = await ownLink(auth, id);
+  const link = await requireSharedLink(auth, id);
   const expiresAt = dto.changeExpiryTime && !dto.expiresAt ? null : dto.expiresAt === undefined ? undefined : (dto.expiresAt?.toISOString() ?? null);
   const updated: SharedLinkRecord = {
     ...link,
@@ -162,7 +153,7 @@ export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEd
 
 /** DELETE /shared-link/:id: the key stops working at once. */
 export const deleteSharedLink = async (auth: Auth, id: string): Promise<void> => {
-  const link = await ownLink(auth, id);
+  const link = await requireSharedLink(auth, id);
   await removeLink(link, await listSharedLinkAssetIds(link.id));
 };
 
@@ -173,15 +164,15 @@ export interface AssetIdsResponseDto {
 }
 
 const individualLink = async (auth: Auth, id: string): Promise<{ link: SharedLinkRecord; present: Set<string> }> => {
-  const link = await ownLink(auth, id);
-  if (link.type !== 'INDIVIDUAL') throw new BadRequestException('Invalid shared link type');
+  const link = await requireSharedLink(auth, id);
+  if (link.type !== 'INDIVIDUAL') throw new Invalid('Invalid shared link type');
   return { link, present: new Set(await listSharedLinkAssetIds(link.id)) };
 };
 
 /** PUT /shared-link/:id/assets (INDIVIDUAL links): per id `success`, `duplicate` or `no_permission`. */
 export const addSharedLinkAssets = async (auth: Auth, id: string, assetIds: readonly string[]): Promise<AssetIdsResponseDto[]> => {
   const { link, present } = await individualLink(auth, id);
-  const allowed = new Set((await ownAssets(auth, assetIds.filter((assetId) => !present.has(assetId)))).map((asset) => asset.id));
+  const allowed = new Set((await allowedAssets(auth, Permission.AssetShare, assetIds.filter((assetId) => !present.has(assetId)))).map((asset) => asset.id));
   const results = assetIds.map((assetId): AssetIdsResponseDto => {
     if (present.has(assetId)) return { assetId, success: false, error: 'duplicate' };
     if (!allowed.has(assetId)) return { assetId, success: false, error: 'no_permission' };
@@ -204,31 +195,33 @@ export const removeSharedLinkAssets = async (auth: Auth, id: string, assetIds: r
   return results;
 };
 
-const tokenCookie = 'immich_shared_link_token';
+export interface SharedLinkPasswordInput {
+  password?: string | null | undefined;
+  /** The tokens a password earned, comma-separated: from the query, else from the cookie. */
+  token?: string | null | undefined;
+}
 
 /**
  * GET /shared-link/me: the visitor's view. A password link needs `password` (or a token a
- * password earned, from `token` or the cookie), else 401 `Invalid password`; the answer then
- * carries the token and sets it as a cookie. With `showMetadata: false` every asset is reduced to
- * Immich's sanitized form: no EXIF, no GPS, no file names, no dates but the local one.
+ * password earned), else `Invalid password`; the answer then carries the tokens, for the caller
+ * to keep (the HTTP edge sets them as a cookie). With `showMetadata: false` every asset is reduced
+ * to Immich's sanitized form: no EXIF, no GPS, no file names, no dates but the local one.
  */
-export const getMySharedLink = async (auth: Auth, dto: { password?: string | null; token?: string | null }, cookies: readonly string[]): Promise<HttpResponse<SharedLinkResponseDto>> => {
+export const getMySharedLink = async (auth: Auth, dto: SharedLinkPasswordInput): Promise<SharedLinkResponseDto> => {
   // A signed-in user without a key has no link to look at (Immich: 403).
-  if (!auth.sharedLink) throw new ForbiddenException();
+  if (!auth.sharedLink) throw new Forbidden();
   const link = await getSharedLink(auth.user.id, auth.sharedLink.id);
-  if (!link) throw new UnauthorizedException('Invalid share key');
+  if (!link) throw new Unauthenticated('Invalid share key');
   let token: string | undefined;
   if (link.passwordHash) {
-    const cookieToken = cookies.map((entry) => entry.split('=')).find(([name]) => name?.trim() === tokenCookie)?.[1];
-    const tokens = (dto.token ?? (cookieToken ? decodeURIComponent(cookieToken) : '')).split(',').filter(Boolean);
+    const tokens = (dto.token ?? '').split(',').filter(Boolean);
     const held = tokens.find((candidate) => hashSecret(candidate) === link.tokenHash);
     if (!held) {
-      if (!dto.password || !(await verifyPassword(dto.password, link.passwordHash))) throw new UnauthorizedException('Invalid password');
+      if (!dto.password || !(await verifyPassword(dto.password, link.passwordHash))) throw new Unauthenticated('Invalid password');
       tokens.push(sharedLinkToken(link.id, dto.password));
     }
     token = tokens.join(',');
   }
   const key = sharedLinkKeyBytes(auth.sharedLink.key).toString('base64url');
-  const body = { ...mapLink(link, key, await contentsOf(link), { withExif: link.showExif }), ...(token ? { token } : {}) };
-  return new HttpResponse(body, token ? { cookies: [`${tokenCookie}=${encodeURIComponent(token)}; HttpOnly; Path=/; Max-Age=86400; SameSite=Lax;`] } : {});
+  return { ...mapLink(link, key, await contentsOf(link), { withExif: link.showExif }), ...(token ? { token } : {}) };
 };

@@ -2,7 +2,7 @@ import Handlebars from 'handlebars';
 import { isDeepStrictEqual } from 'node:util';
 import { configKeys } from '../domain/system-config.ts';
 import { getStoredConfig, replaceStoredConfig } from '../db/config.repository.ts';
-import { BadRequestException } from '../http/errors.ts';
+import { Invalid } from '../core/errors.ts';
 import { isCron, type SystemConfig } from '../schemas/system-config.ts';
 import { clearConfigCache, defaultConfig, mergeConfig } from './config.reader.ts';
 
@@ -18,10 +18,10 @@ const validate = (config: SystemConfig): void => {
   try {
     Handlebars.compile(config.storageTemplate.template, { knownHelpers: undefined, strict: true })(sampleTemplateData);
   } catch (error) {
-    throw new BadRequestException(`Invalid storage template: ${String(error)}`);
+    throw new Invalid(`Invalid storage template: ${String(error)}`);
   }
   if (!isCron(config.library.scan.cronExpression)) {
-    throw new BadRequestException(`Invalid cron expression ${config.library.scan.cronExpression}`);
+    throw new Invalid(`Invalid cron expression ${config.library.scan.cronExpression}`);
   }
 };
 

@@ -1,8 +1,8 @@
-import type { Auth } from '../auth/authenticate.ts';
-import { deleteAsset, getAssets, getAssetWithFaces, updateAsset } from '../db/asset.repository.ts';
+import { Permission, requireAssets } from '../access/access.ts';
 import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
-import { BadRequestException } from '../http/errors.ts';
-import { newestLiveMember } from './album.service.ts';
+import { deleteAsset, getAssetWithFaces, updateAsset } from '../db/asset.repository.ts';
+import { newestLiveMember } from '../domain/album.ts';
+import type { Auth } from '../model/user.ts';
 import { originalsStore } from '../storage/originals.ts';
 
 /** Albums whose thumbnail was a deleted asset get their newest remaining asset (Immich's updateThumbnails). */
@@ -21,11 +21,7 @@ const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], d
  * are deleted for good, originals included.
  */
 export const deleteAssets = async (auth: Auth, ids: readonly string[], force: boolean): Promise<void> => {
-  const unique = [...new Set(ids)];
-  const assets = await getAssets(unique);
-  if (assets.length !== unique.length || assets.some((asset) => asset.ownerId !== auth.user.id)) {
-    throw new BadRequestException('Not found or no asset.delete access');
-  }
+  const assets = await requireAssets(auth, Permission.AssetDelete, ids);
   const now = new Date().toISOString();
   for (const asset of assets) {
     const found = await getAssetWithFaces(asset.id);
@@ -43,11 +39,7 @@ export const deleteAssets = async (auth: Auth, ids: readonly string[], force: bo
 
 /** POST /trash/restore/assets: the caller's trashed assets come back (to people, albums, links and search). */
 export const restoreAssets = async (auth: Auth, ids: readonly string[]): Promise<void> => {
-  const unique = [...new Set(ids)];
-  const assets = await getAssets(unique);
-  if (assets.length !== unique.length || assets.some((asset) => asset.ownerId !== auth.user.id)) {
-    throw new BadRequestException('Not found or no asset.restore access');
-  }
+  const assets = await requireAssets(auth, Permission.AssetRestore, ids);
   for (const asset of assets) {
     const found = await getAssetWithFaces(asset.id);
     if (found && found.asset.deletedAt !== null) await updateAsset(found.asset, found.faces, { deletedAt: null });

@@ -1,50 +1,32 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import type { Auth } from '../auth/authenticate.ts';
-import {
-  DuplicateChecksumError,
-  findByChecksums,
-  fixedUploadWrites,
-  PersonNameTakenError,
-  QuotaExceededError,
-  recordUpload,
-  type AssetRecord,
-  type FaceRecord,
-} from '../db/asset.repository.ts';
-import { findPeopleByName, foldName, type PersonRecord } from '../db/person.repository.ts';
+import { Permission, requireLibrary } from '../access/access.ts';
+import { Invalid, NotFound } from '../core/errors.ts';
+import { log } from '../core/log.ts';
+import { DuplicateChecksumError, findByChecksums, fixedUploadWrites, PersonNameTakenError, QuotaExceededError, recordUpload } from '../db/asset.repository.ts';
+import { findPeopleByName } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import { assetTerms } from '../domain/terms.ts';
 import { assetTypeOf, extensionOf, mediaTypes, mimeTypeOf } from '../domain/media-types.ts';
-import { BadRequestException } from '../http/errors.ts';
-import { log } from '../http/log.ts';
-import { parseMultipart, type UploadedFile } from '../http/multipart.ts';
-import { HttpResponse } from '../http/response.ts';
-import { parseOrThrow } from '../http/validation.ts';
-import { dimensionsOf, extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
+import { assetTerms } from '../domain/terms.ts';
 import type { FaceRegion } from '../media/faces.ts';
-import {
-  CreateAssetDto,
-  dateStringError,
-  type AssetFileUploadResponseDto,
-  type CreateAssetInput,
-} from '../schemas/asset.ts';
+import { dimensionsOf, extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
+import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import { foldName, type PersonRecord } from '../model/person.ts';
+import type { UploadedFile } from '../model/upload.ts';
+import type { Auth } from '../model/user.ts';
+import { CreateAssetDto, dateStringError, type AssetFileUploadResponseDto, type CreateAssetInput } from '../schemas/asset.ts';
+import { parseOrThrow } from '../schemas/validate.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
 
-const uploadFields = { asset: 'assetData', livePhoto: 'livePhotoData', sidecar: 'sidecarData' } as const;
-
-/** The request body limit of POST /asset/upload: `MAX_UPLOAD_MB` (the stack sets what API Gateway + Lambda allow). */
-export const uploadLimitBytes = (): number => {
-  const megabytes = Number(process.env.MAX_UPLOAD_MB || 100);
-  return Math.floor((Number.isFinite(megabytes) && megabytes > 0 ? megabytes : 100) * 1024 * 1024);
-};
+/** The file fields of POST /asset/upload (Immich's `UploadFieldName`). */
+export const uploadFields = { asset: 'assetData', livePhoto: 'livePhotoData', sidecar: 'sidecarData' } as const;
 
 // A transaction holds at most 100 writes; an upload needs 3 plus, per person, 2 (new) or 1
 // (known), plus 1 per face. 32 faces of 32 different new people fit.
 const maxFacesPerAsset = Math.floor((100 - fixedUploadWrites) / 3);
 
-/** Immich's upload filter: assets must be images or videos, sidecars `.xmp`, live-photo parts videos. */
-const acceptFile = (field: string, fileName: string): void => {
+/** Immich's upload filter, run as each file starts: assets must be images or videos, sidecars `.xmp`, live-photo parts videos. */
+export const acceptUploadFile = (field: string, fileName: string): void => {
   const extension = extensionOf(fileName);
   const ok =
     field === uploadFields.sidecar
@@ -52,7 +34,7 @@ const acceptFile = (field: string, fileName: string): void => {
       : field === uploadFields.livePhoto
         ? mediaTypes.video.includes(extension)
         : assetTypeOf(fileName) !== undefined;
-  if (!ok) throw new BadRequestException(`Unsupported file type ${fileName}`);
+  if (!ok) throw new Invalid(`Unsupported file type ${fileName}`);
 };
 
 // Image formats whose header image-size reads: a file of one of these types that it cannot read is corrupt.
@@ -68,20 +50,20 @@ const originalKey = (ownerId: string, assetId: string, fileName: string): string
 
 interface People {
   newPeople: PersonRecord[];
-  existingPeople: Map<string, number>;
+  existingPeople: Set<string>;
   faces: FaceRecord[];
 }
 
 /** Matches the file's named regions to the owner's people by name (case-insensitive); new names become new people. */
 const resolvePeople = async (ownerId: string, assetId: string, regions: readonly FaceRegion[], now: string): Promise<People> => {
-  if (regions.length === 0) return { newPeople: [], existingPeople: new Map(), faces: [] };
+  if (regions.length === 0) return { newPeople: [], existingPeople: new Set(), faces: [] };
   const known = await findPeopleByName(ownerId, regions.map((region) => region.name));
   const created = new Map<string, PersonRecord>();
-  const existingPeople = new Map<string, number>();
+  const existingPeople = new Set<string>();
   const faces = regions.map((region, index): FaceRecord => {
     const folded = foldName(region.name);
     let personId = known.get(folded);
-    if (personId) existingPeople.set(personId, (existingPeople.get(personId) ?? 0) + 1);
+    if (personId) existingPeople.add(personId);
     else {
       let person = created.get(folded);
       if (!person) {
@@ -107,48 +89,47 @@ const resolvePeople = async (ownerId: string, assetId: string, regions: readonly
   return { newPeople: [...created.values()], existingPeople, faces };
 };
 
-const duplicateResponse = (id: string): HttpResponse => new HttpResponse<AssetFileUploadResponseDto>({ id, duplicate: true }, { status: 200 });
+export interface UploadInput {
+  /** The multipart form's text fields, as sent. */
+  fields: Record<string, string>;
+  files: Partial<Record<(typeof uploadFields)[keyof typeof uploadFields], UploadedFile>>;
+}
 
 /**
- * POST /asset/upload. In Immich's order: file types (as each file starts), the asset file's
- * presence, the text fields. Then: a duplicate (same SHA-1 for this owner) answers 200 with the
- * existing id and stores nothing; otherwise the original (and sidecar) are stored, and the asset,
- * its faces and people are recorded in one transaction. If recording fails, the stored objects
- * are removed again, so nothing is left half-written.
+ * POST /asset/upload, once the form is read (file types were checked as each file started). In
+ * Immich's order: the asset file's presence, the text fields. Then: a duplicate (same SHA-1 for
+ * this owner) answers with the existing id and stores nothing; otherwise the original (and
+ * sidecar) are stored, and the asset, its faces and people are recorded in one transaction. If
+ * recording fails, the stored objects are removed again, so nothing is left half-written.
  */
-export const uploadFile = async (auth: Auth, event: APIGatewayProxyEventV2): Promise<HttpResponse> => {
-  const form = await parseMultipart(event, {
-    fileFields: Object.values(uploadFields),
-    maxBytes: uploadLimitBytes(),
-    accept: acceptFile,
-  });
+export const uploadFile = async (auth: Auth, form: UploadInput): Promise<AssetFileUploadResponseDto> => {
   const file = form.files[uploadFields.asset];
-  if (!file || file.data.length === 0) throw new BadRequestException(`Field(s) ${uploadFields.asset} should not be empty`);
+  if (!file || file.data.length === 0) throw new Invalid(`Field(s) ${uploadFields.asset} should not be empty`);
   const dateError = dateStringError(form.fields, ['fileCreatedAt', 'fileModifiedAt']);
-  if (dateError) throw new BadRequestException(dateError);
+  if (dateError) throw new Invalid(dateError);
   const dto = parseOrThrow(CreateAssetDto, form.fields);
-  if (form.files[uploadFields.livePhoto]) throw new BadRequestException('Live photo uploads are not supported');
+  if (form.files[uploadFields.livePhoto]) throw new Invalid('Live photo uploads are not supported');
   const sidecar = form.files[uploadFields.sidecar];
 
   const checksum = sha1Hex(file.data);
   const [existing, user] = await Promise.all([findByChecksums(auth.user.id, [checksum]), getUser(auth.user.id)]);
   const duplicateId = existing.get(checksum);
-  if (duplicateId) return duplicateResponse(duplicateId);
-  if (!user) throw new BadRequestException('User not found');
-  if (dto.libraryId && dto.libraryId !== user.defaultLibraryId) throw new BadRequestException('Not found or no asset.upload access');
+  if (duplicateId) return { id: duplicateId, duplicate: true };
+  if (!user) throw new NotFound('User not found');
+  if (dto.libraryId) requireLibrary(Permission.AssetUpload, dto.libraryId, user);
   if (user.quotaSizeInBytes && user.quotaUsageInBytes + file.data.length > user.quotaSizeInBytes) {
-    throw new BadRequestException('Quota has been exceeded!');
+    throw new Invalid('Quota has been exceeded!');
   }
 
   const type = assetTypeOf(file.fileName) ?? 'OTHER';
   if (type === 'IMAGE' && checkedImageTypes.has(extensionOf(file.fileName)) && !dimensionsOf(file.data)) {
-    throw new BadRequestException(`Corrupt or unreadable image file ${file.fileName}`);
+    throw new Invalid(`Corrupt or unreadable image file ${file.fileName}`);
   }
   let metadata: Metadata;
   try {
     metadata = await extractMetadata(file.data, sidecar?.data);
   } catch (error) {
-    if (error instanceof InvalidSidecarError) throw new BadRequestException(`Invalid XMP sidecar ${sidecar?.fileName ?? ''}`);
+    if (error instanceof InvalidSidecarError) throw new Invalid(`Invalid XMP sidecar ${sidecar?.fileName ?? ''}`);
     throw error;
   }
 
@@ -163,8 +144,8 @@ export const uploadFile = async (auth: Auth, event: APIGatewayProxyEventV2): Pro
     for (let attempt = 1; ; attempt++) {
       const people = await resolvePeople(auth.user.id, asset.id, regions, asset.createdAt);
       try {
-        await recordUpload({ asset, ...people, quota: { sizeInBytes: user.quotaSizeInBytes, usageInBytes: user.quotaUsageInBytes } });
-        return new HttpResponse<AssetFileUploadResponseDto>({ id: asset.id, duplicate: false }, { status: 201 });
+        await recordUpload({ asset, ...people, quota: user.quotaSizeInBytes });
+        return { id: asset.id, duplicate: false };
       } catch (error) {
         if (!(error instanceof PersonNameTakenError) || attempt >= 3) throw error;
       }
@@ -173,9 +154,9 @@ export const uploadFile = async (auth: Auth, event: APIGatewayProxyEventV2): Pro
     await removeOriginals(stored);
     if (error instanceof DuplicateChecksumError) {
       const winner = (await findByChecksums(auth.user.id, [checksum])).get(checksum);
-      if (winner) return duplicateResponse(winner);
+      if (winner) return { id: winner, duplicate: true };
     }
-    if (error instanceof QuotaExceededError) throw new BadRequestException('Quota has been exceeded!');
+    if (error instanceof QuotaExceededError) throw new Invalid('Quota has been exceeded!');
     throw error;
   }
 };

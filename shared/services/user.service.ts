@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
-import type { Auth } from '../auth/authenticate.ts';
+
 import { hashPassword } from '../auth/crypto.ts';
-import { createUser as insertUser, getUser, type UserRecord } from '../db/user.repository.ts';
-import { BadRequestException } from '../http/errors.ts';
+import { NotFound } from '../core/errors.ts';
+import { createUser as insertUser, getUser } from '../db/user.repository.ts';
+import type { Auth, UserRecord } from '../model/user.ts';
 import { mapUser } from '../mappers/user.mapper.ts';
-import { sanitizeStorageLabel, type CreateUserDto, type SignUpDto } from '../schemas/user.ts';
+import { sanitizeStorageLabel, type CreateUserDto, type SignUpDto, type UserResponse } from '../schemas/user.ts';
 
 type NewUser = v.InferOutput<typeof CreateUserDto> & { isAdmin?: boolean };
 
@@ -35,21 +36,21 @@ const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
 };
 
 /** POST /user (admin only): email and storage label unique; an admin must already exist. */
-export const createUser = async (input: v.InferOutput<typeof CreateUserDto>) => {
+export const createUser = async (input: v.InferOutput<typeof CreateUserDto>): Promise<UserResponse> => {
   const user = await newUserRecord(input);
   await insertUser(user);
   return mapUser(user);
 };
 
 /** POST /auth/admin-sign-up: the first and only admin, with storage label `admin`. */
-export const signUpAdmin = async (input: v.InferOutput<typeof SignUpDto>) => {
+export const signUpAdmin = async (input: v.InferOutput<typeof SignUpDto>): Promise<UserResponse> => {
   const user = await newUserRecord({ ...input, isAdmin: true, storageLabel: 'admin' });
   await insertUser(user);
   return mapUser(user);
 };
 
-export const getMyUserInfo = async (auth: Auth) => {
+export const getMyUserInfo = async (auth: Auth): Promise<UserResponse> => {
   const user = await getUser(auth.user.id);
-  if (!user) throw new BadRequestException('User not found');
+  if (!user) throw new NotFound('User not found');
   return mapUser(user);
 };

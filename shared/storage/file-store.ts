@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { assertSafeKey, type OriginalsStore, type StoredObject } from './originals.ts';
+import { assertSafeKey, type OriginalsStore, type StoredObject } from './store.ts';
 
 /** Originals in a folder (npm start, tests). Writes go to a temporary name first, so a reader never sees half a file. */
 export class FileStore implements OriginalsStore {

@@ -1,5 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { assertSafeKey, type OriginalsStore, type StoredObject } from './originals.ts';
+import { assertSafeKey, type OriginalsStore, type StoredObject } from './store.ts';
+import { env } from '../core/env.ts';
 
 /**
  * Originals in an S3 bucket (deployed; the stack makes it private, encrypted and versioned). The
@@ -13,7 +14,7 @@ export class S3Store implements OriginalsStore {
   constructor(bucket: string) {
     this.bucket = bucket;
     this.client = new S3Client({
-      forcePathStyle: process.env.S3_FORCE_PATH_STYLE === 'true',
+      forcePathStyle: env.s3ForcePathStyle(),
       // PutObject of a Buffer needs no trailing checksum; S3 checks Content-Length and stores it encrypted.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',

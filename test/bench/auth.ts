@@ -1,5 +1,5 @@
 import { toApiGatewayEvent } from '#infra/local/http-event.ts';
-import { readCredentials } from '#shared/auth/authenticate.ts';
+import { readCredentials } from '#shared/http/credentials.ts';
 import { hashPassword, hashSecret, newSecret, verifyPassword } from '#shared/auth/crypto.ts';
 import { median, percentile, table } from './stats.ts';
 

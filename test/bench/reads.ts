@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ownProcess, startLocalStack } from './local-stack.ts';
-import type { AssetRecord } from '#shared/db/asset.repository.ts';
+import type { AssetRecord } from '#shared/model/asset.ts';
 import { median, percentile, table } from './stats.ts';
 
 /**
@@ -43,8 +43,8 @@ const measure = async (): Promise<string> => {
         asset,
         faces: [{ id: randomUUID(), assetId: asset.id, personId: person.id, ownerId: me.id, imageWidth: 4000, imageHeight: 3000, boundingBoxX1: 1, boundingBoxY1: 1, boundingBoxX2: 2, boundingBoxY2: 2, index: 0 }],
         newPeople: index === 0 ? [person] : [],
-        existingPeople: index === 0 ? new Map() : new Map([[person.id, 1]]),
-        quota: { sizeInBytes: null, usageInBytes: 0 },
+        existingPeople: index === 0 ? new Set<string>() : new Set([person.id]),
+        quota: null,
       });
     await write(assets[0]!, 0);
     for (let i = 1; i < assets.length; i += 8) await Promise.all(assets.slice(i, i + 8).map((asset, j) => write(asset, i + j)));

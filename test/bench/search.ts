@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { ownProcess, startLocalStack } from './local-stack.ts';
-import type { AssetRecord, FaceRecord } from '#shared/db/asset.repository.ts';
-import type { PersonRecord } from '#shared/db/person.repository.ts';
+import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';
+import type { PersonRecord } from '#shared/model/person.ts';
 import { median, percentile, table } from './stats.ts';
 
 /**
@@ -31,8 +31,9 @@ const span = 5 * 365 * 86_400_000;
 const measure = async (): Promise<string> => {
   const stack = await startLocalStack();
   const { baseUrl, tableName } = stack;
-  const { assetItem, faceItem } = await import('#shared/db/asset.repository.ts');
-  const { personItem } = await import('#shared/db/person.repository.ts');
+  const { assetItem, checksumItem } = await import('#shared/db/entities/asset.ts');
+  const { faceItem } = await import('#shared/db/entities/face.ts');
+  const { personItem } = await import('#shared/db/entities/person.ts');
   const { postingsOf, writePostings } = await import('#shared/db/term.repository.ts');
   const { assetTerms } = await import('#shared/domain/terms.ts');
   const { db } = await import('#shared/db/client.ts');
@@ -99,7 +100,7 @@ const measure = async (): Promise<string> => {
           exif: { make: pick(brands), model: 'Model', exifImageWidth: 4000, exifImageHeight: 3000, fileSizeInByte: 1, orientation: '1', dateTimeOriginal: when, modifyDate: when, timeZone: 'UTC', lensModel: null, fNumber: 2.8, focalLength: 35, iso: 100, exposureTime: '1/100', latitude: null, longitude: null, city, state: null, country: 'Benchland', description: '', projectionType: null },
         };
         user.assets.push(asset);
-        items.push(assetItem(asset), ...faces.map((face) => faceItem(face, asset)), { pk: `CHECKSUM#${user.id}#${asset.checksum}`, sk: 'CHECKSUM', type: 'checksum', checksum: asset.checksum, assetId: id });
+        items.push(assetItem(asset), ...faces.map((face) => faceItem(face, asset)), checksumItem(user.id, asset.checksum, id));
         postings.push(...postingsOf(asset, assetTerms(asset, [])));
       }
       await put(items);

@@ -12,7 +12,7 @@ describe('users under concurrency, on a fresh table', () => {
 
   it('refuses a regular user before the admin exists', async () => {
     await expect(createUser({ email: 'early@immich.cloud', password: 'p', name: 'Early' })).rejects.toMatchObject({
-      statusCode: 400,
+      kind: 'invalid',
       messages: 'The first registered account must the administrator.',
     });
   });

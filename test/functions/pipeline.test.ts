@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { dto } from '#shared/schemas/common.ts';
-import { BadRequestException } from '#shared/http/errors.ts';
+import { Invalid } from '#shared/core/errors.ts';
+import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { HttpResponse } from '#shared/http/response.ts';
 import { invoke } from '../support/invoke.ts';
@@ -9,6 +10,7 @@ import { invoke } from '../support/invoke.ts';
 // A handler built with the same stack every route uses, exercising each stage of it.
 const echo = publicHandler(
   {
+    returns: returns<{ name: string; count?: number | undefined; id: string; tag: string | string[] | undefined } | { ok: boolean }>(),
     status: 201,
     body: dto({
       name: v.pipe(v.string('$property must be a string'), v.nonEmpty('$property should not be empty')),
@@ -19,7 +21,7 @@ const echo = publicHandler(
   },
   ({ body, params, query }) => {
     if (body.name === 'boom') throw new Error('secret internals: arn:aws:dynamodb:table/x');
-    if (body.name === 'refuse') throw new BadRequestException('Refused');
+    if (body.name === 'refuse') throw new Invalid('Refused');
     if (body.name === 'cookie') return new HttpResponse({ ok: true }, { status: 200, cookies: ['a=1; HttpOnly'] });
     return { ...body, ...params, tag: query.tag };
   },

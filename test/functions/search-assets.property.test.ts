@@ -4,9 +4,11 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as searchAssetsHandler } from '#functions/search/search-assets.ts';
 import { createAlbum } from '#shared/db/album.repository.ts';
-import { recordUpload, updateAsset, type AssetRecord } from '#shared/db/asset.repository.ts';
+import { recordUpload, updateAsset } from '#shared/db/asset.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { personItem, type PersonRecord } from '#shared/db/person.repository.ts';
+import { personItem } from '#shared/db/entities/person.ts';
+import type { AssetRecord } from '#shared/model/asset.ts';
+import type { PersonRecord } from '#shared/model/person.ts';
 import { bearer, createUser, login, signUpAdmin, fixtures } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 
@@ -161,7 +163,7 @@ const buildLibrary = async (specs: AssetSpec[]) => {
       exif: { make: spec.make, model: spec.model, exifImageWidth: 1, exifImageHeight: 1, fileSizeInByte: 1, orientation: null, dateTimeOriginal: spec.fileCreatedAt, modifyDate: null, timeZone: null, lensModel: spec.lensModel, fNumber: null, focalLength: null, iso: null, exposureTime: null, latitude: null, longitude: null, city: spec.city, state: spec.state, country: spec.country, description: '', projectionType: null },
     };
     const faces = spec.people.map((i, index) => ({ id: randomUUID(), assetId: id, personId: people[i]!.id, ownerId: user.id, imageWidth: 10, imageHeight: 10, boundingBoxX1: 0, boundingBoxY1: 0, boundingBoxX2: 1, boundingBoxY2: 1, index }));
-    await recordUpload({ asset, faces, newPeople: [], existingPeople: new Map(faces.map((face) => [face.personId, 1])), quota: { sizeInBytes: null, usageInBytes: 0 } });
+    await recordUpload({ asset, faces, newPeople: [], existingPeople: new Set(faces.map((face) => face.personId)), quota: null });
     asset = { ...asset, personIds: [...new Set(faces.map((face) => face.personId))], faceIds: faces.map((face) => face.id) };
     if (spec.isArchived || spec.trashed) asset = await updateAsset(asset, faces, { isArchived: spec.isArchived, deletedAt: spec.trashed });
     library.push(asset);

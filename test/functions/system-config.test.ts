@@ -176,7 +176,7 @@ describe('PUT /system-config', () => {
     const results = await Promise.allSettled([replaceStoredConfig({ 'ffmpeg.crf': 40 }, version), replaceStoredConfig({ 'ffmpeg.crf': 41 }, version)]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const rejected = results.find((r) => r.status === 'rejected');
-    expect(rejected?.status === 'rejected' && rejected.reason).toMatchObject({ statusCode: 409 });
+    expect(rejected?.status === 'rejected' && rejected.reason).toMatchObject({ kind: 'conflict' });
     const winner = results.findIndex((r) => r.status === 'fulfilled');
     expect((await getConfig()).ffmpeg.crf).toBe(winner === 0 ? 40 : 41);
   });

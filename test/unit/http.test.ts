@@ -1,9 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { toApiGatewayEvent } from '#infra/local/http-event.ts';
-import { BadRequestException, UnauthorizedException } from '#shared/http/errors.ts';
+import { Invalid, NotFound, Unauthenticated } from '#shared/core/errors.ts';
+import { errorBody, HttpError } from '#shared/http/errors.ts';
 import { parseQuery } from '#shared/http/query.ts';
-import { formatIssues } from '#shared/http/validation.ts';
+import { formatIssues } from '#shared/schemas/validate.ts';
 
 describe('parseQuery', () => {
   it('keeps single values as strings and repeated keys as arrays, in order', () => {
@@ -54,8 +55,17 @@ describe('API Gateway v2 events', () => {
 
 describe('error bodies', () => {
   it('are NestJS-shaped, without `error` when no message was given', () => {
-    expect(new BadRequestException('User exists').toBody()).toEqual({ message: 'User exists', error: 'Bad Request', statusCode: 400 });
-    expect(new UnauthorizedException().toBody()).toEqual({ message: 'Unauthorized', statusCode: 401 });
+    expect(errorBody(new Invalid('User exists'))).toEqual({ message: 'User exists', error: 'Bad Request', statusCode: 400 });
+    expect(errorBody(new Unauthenticated())).toEqual({ message: 'Unauthorized', statusCode: 401 });
+  });
+
+  it('give a missing or foreign resource 400, as Immich does, and an unknown route 404', () => {
+    expect(errorBody(new NotFound('Not found or no album.read access'))).toEqual({ message: 'Not found or no album.read access', error: 'Bad Request', statusCode: 400 });
+    expect(errorBody(new HttpError(404, 'Cannot GET /api/nope'))).toEqual({ message: 'Cannot GET /api/nope', error: 'Not Found', statusCode: 404 });
+  });
+
+  it('are not made for errors nobody raised on purpose (those become a fixed 500)', () => {
+    expect(errorBody(new Error('internals'))).toBeUndefined();
   });
 });
 

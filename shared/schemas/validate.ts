@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { BadRequestException } from './errors.ts';
+import { Invalid } from '../core/errors.ts';
 
 /**
  * Turns valibot issues into class-validator's messages, as Immich (NestJS ValidationPipe) sends
@@ -23,9 +23,9 @@ export const formatIssues = (issues: readonly v.BaseIssue<unknown>[]): string[] 
   ...new Set(issues.map(formatIssue)),
 ];
 
-/** Parses `input` with `schema`, or throws Immich's 400 with every message. */
+/** Parses `input` with `schema`, or throws `Invalid` with every message (Immich's 400). */
 export const parseOrThrow = <S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> => {
   const result = v.safeParse(schema, input);
-  if (!result.success) throw new BadRequestException(formatIssues(result.issues));
+  if (!result.success) throw new Invalid(formatIssues(result.issues));
   return result.output;
 };

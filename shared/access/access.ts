@@ -1,0 +1,71 @@
+import { NotFound } from '../core/errors.ts';
+import { getAlbum } from '../db/album.repository.ts';
+import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
+import { getPerson } from '../db/person.repository.ts';
+import { getSharedLink } from '../db/shared-link.repository.ts';
+import type { AlbumRecord } from '../model/album.ts';
+import type { AssetRecord, AssetWithFaces } from '../model/asset.ts';
+import type { PersonRecord } from '../model/person.ts';
+import type { SharedLinkRecord } from '../model/shared-link.ts';
+import type { Auth } from '../model/user.ts';
+import { noAccess, type Permission } from './permission.ts';
+
+export { noAccess, Permission } from './permission.ts';
+
+/**
+ * Who may do what to which ids: the one access module, as Immich's `AccessCore.requirePermission`.
+ * Every service asks here; nothing else decides. A resource that is missing and one that is
+ * someone else's get the same answer (Immich's 400 `Not found or no <permission> access`), so an
+ * id never reveals whether it exists.
+ *
+ * Each check also returns what it read to decide (the album, the asset with its faces…), so that
+ * the service does not read it again. The checks are separate functions, not one switch, so that
+ * esbuild keeps in each function's bundle only the repositories its checks need.
+ */
+/** Owners may do everything to their own resources; sharing with other users does not exist yet. */
+const owns = (auth: Auth, ownerId: string): boolean => ownerId === auth.user.id;
+
+/** The caller's album. */
+export const requireAlbum = async (auth: Auth, permission: Permission, albumId: string): Promise<AlbumRecord> => {
+  const album = await getAlbum(auth.user.id, albumId);
+  if (!album) throw noAccess(permission);
+  return album;
+};
+
+/** The caller's asset with its faces. */
+export const requireAsset = async (auth: Auth, permission: Permission, assetId: string): Promise<AssetWithFaces> => {
+  const found = await getAssetWithFaces(assetId);
+  if (!found || !owns(auth, found.asset.ownerId)) throw noAccess(permission);
+  return found;
+};
+
+/** The allowed ones among `assetIds` (trashed ones included, as Immich's checks do), in the order asked. */
+export const allowedAssets = async (auth: Auth, _permission: Permission, assetIds: readonly string[]): Promise<AssetRecord[]> =>
+  (await getAssets(assetIds)).filter((asset) => owns(auth, asset.ownerId));
+
+/** Every one of `assetIds` (duplicates ignored), or nothing: one id not allowed refuses them all. */
+export const requireAssets = async (auth: Auth, permission: Permission, assetIds: readonly string[]): Promise<AssetRecord[]> => {
+  const unique = [...new Set(assetIds)];
+  const allowed = await allowedAssets(auth, permission, unique);
+  if (allowed.length !== unique.length) throw noAccess(permission);
+  return allowed;
+};
+
+/** The caller's person. */
+export const requirePerson = async (auth: Auth, permission: Permission, personId: string): Promise<PersonRecord> => {
+  const person = await getPerson(auth.user.id, personId);
+  if (!person) throw noAccess(permission);
+  return person;
+};
+
+/** A library the caller may upload into: their own upload library. */
+export const requireLibrary = (permission: Permission, libraryId: string, user: { defaultLibraryId: string }): void => {
+  if (libraryId !== user.defaultLibraryId) throw noAccess(permission);
+};
+
+/** One of the caller's own shared links (Immich's shared-link service answers `Shared link not found`). */
+export const requireSharedLink = async (auth: Auth, linkId: string): Promise<SharedLinkRecord> => {
+  const link = await getSharedLink(auth.user.id, linkId);
+  if (!link) throw new NotFound('Shared link not found');
+  return link;
+};

@@ -1,0 +1,21 @@
+import { NotFound } from '../core/errors.ts';
+
+/** Immich's permissions, by the names its messages use (`Not found or no asset.read access`). */
+export const Permission = {
+  AssetRead: 'asset.read',
+  AssetUpdate: 'asset.update',
+  AssetDelete: 'asset.delete',
+  AssetRestore: 'asset.restore',
+  AssetShare: 'asset.share',
+  AssetUpload: 'asset.upload',
+  AlbumRead: 'album.read',
+  AlbumShare: 'album.share',
+  PersonRead: 'person.read',
+  PersonWrite: 'person.write',
+  AuthDeviceDelete: 'authDevice.delete',
+} as const;
+export type Permission = (typeof Permission)[keyof typeof Permission];
+
+/** Immich's answer to a caller without the permission (or to an id that does not exist). */
+export const noAccess = (permission: Permission): NotFound => new NotFound(`Not found or no ${permission} access`);
+

@@ -1,0 +1,40 @@
+/**
+ * Every setting the code reads from the environment, in one place. A required setting fails
+ * loudly when it is first read: modules that need one read it at import time (the table name,
+ * the bucket), so a misconfigured Lambda function fails its cold start instead of a request.
+ * Optional settings are read when used, so tests can change them between calls.
+ */
+const required = (name: string): string => {
+  const value = process.env[name];
+  if (!value) throw new Error(`Environment variable ${name} is required`);
+  return value;
+};
+
+const optional = (name: string): string | undefined => process.env[name] || undefined;
+
+const positiveNumber = (name: string, fallback: number): number => {
+  const value = Number(process.env[name] || fallback);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+
+export const env = {
+  /** The DynamoDB table (set by the stack; `npm start` and the tests set it too). */
+  tableName: (): string => required('TABLE_NAME'),
+  /** Derives shared-link keys (docs/immich-compatibility.md, "Shared links"). */
+  sharedLinkSecret: (): string => required('SHARED_LINK_SECRET'),
+  /** The originals bucket when deployed; unset locally, where originals live in a folder. */
+  originalsBucket: (): string | undefined => optional('ORIGINALS_BUCKET'),
+  /** The local originals folder: `ORIGINALS_DIR`, else `$DATA_DIR/originals`. */
+  originalsDir: (): string => optional('ORIGINALS_DIR') ?? `${optional('DATA_DIR') ?? '.data'}/originals`,
+  /** Path-style S3 addressing, for S3-compatible servers (tests). */
+  s3ForcePathStyle: (): boolean => process.env.S3_FORCE_PATH_STYLE === 'true',
+  /** Largest upload request body, in bytes (`MAX_UPLOAD_MB`, default 100; the stack sets 4.5). */
+  uploadLimitBytes: (): number => Math.floor(positiveNumber('MAX_UPLOAD_MB', 100) * 1024 * 1024),
+  /** How long a function re-uses the system configuration it read, in milliseconds. */
+  configCacheMs: (): number => Number(process.env.CONFIG_CACHE_SECONDS ?? 5) * 1000,
+  /** Immich's two machine-learning overrides of the configuration defaults. */
+  machineLearningEnabled: (): boolean | undefined => (process.env.IMMICH_MACHINE_LEARNING_ENABLED === 'false' ? false : undefined),
+  machineLearningUrl: (): string | undefined => optional('IMMICH_MACHINE_LEARNING_URL'),
+  /** `silent` turns logging off (tests). */
+  logLevel: (): string | undefined => optional('LOG_LEVEL'),
+};

@@ -1,0 +1,74 @@
+/**
+ * Domain errors: what went wrong in the terms of the library, not of HTTP. Services,
+ * repositories and the access module throw these; the HTTP edge (shared/http/error-mapping.ts)
+ * maps each kind once to Immich's status code and JSON body. Nothing below the edge knows a
+ * status code.
+ */
+export type ErrorKind =
+  /** The request is malformed or breaks a rule (Immich: 400). */
+  | 'invalid'
+  /** A resource the caller may not see, or that does not exist (Immich answers both with 400). */
+  | 'not-found'
+  /** No valid credentials (401). */
+  | 'unauthenticated'
+  /** Valid credentials without the right to do this (403). */
+  | 'forbidden'
+  /** A concurrent write won; reading again and retrying may succeed (409). */
+  | 'conflict'
+  /** The request carries more than a limit allows (413). */
+  | 'too-large';
+
+export class DomainError extends Error {
+  readonly kind: ErrorKind;
+  /** One message, or class-validator's list of messages. */
+  readonly messages: string | string[] | undefined;
+
+  constructor(kind: ErrorKind, messages?: string | string[]) {
+    super(messages === undefined ? kind : Array.isArray(messages) ? messages.join('; ') : messages);
+    this.name = new.target.name;
+    this.kind = kind;
+    this.messages = messages;
+  }
+}
+
+export class Invalid extends DomainError {
+  constructor(messages: string | string[]) {
+    super('invalid', messages);
+  }
+}
+
+export class NotFound extends DomainError {
+  constructor(message: string) {
+    super('not-found', message);
+  }
+}
+
+export class Unauthenticated extends DomainError {
+  /** Without a message Immich sends the bare `{ message: 'Unauthorized', statusCode: 401 }`. */
+  constructor(message?: string) {
+    super('unauthenticated', message);
+  }
+}
+
+export class Forbidden extends DomainError {
+  constructor(message = 'Forbidden resource') {
+    super('forbidden', message);
+  }
+}
+
+export class Conflict extends DomainError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}
+
+export class TooLarge extends DomainError {
+  constructor(message: string) {
+    super('too-large', message);
+  }
+}
+
+const megabytes = (bytes: number): string => `${Number((bytes / 1024 / 1024).toFixed(2))} MB`;
+
+/** A request body over `maxBytes`, naming the limit (the upload route and the local server). */
+export const bodyTooLarge = (maxBytes: number): TooLarge => new TooLarge(`Request body is larger than the upload limit of ${megabytes(maxBytes)}`);

@@ -1,0 +1,39 @@
+import { AlbumMemberSchema, AlbumRecordSchema, type AlbumRecord } from '../../model/album.ts';
+import { statusOf, type AssetRecord } from '../../model/asset.ts';
+import { codec } from '../codec.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { deleteWrite, putWrite, updateWrite, type Write } from '../transact.ts';
+import { assetWrites } from './asset.ts';
+
+export const albumCodec = codec('album', AlbumRecordSchema);
+export const albumMemberCodec = codec('albumAsset', AlbumMemberSchema);
+
+const memberItem = (albumId: string, asset: AssetRecord, addedAt: string) => ({
+  ...keys.albumAsset(albumId, asset.id),
+  ...indexKeys.assetAlbums(asset.id, albumId),
+  type: 'albumAsset',
+  albumId,
+  assetId: asset.id,
+  addedAt,
+  ...statusOf(asset),
+});
+
+export const albumWrites = {
+  create: (album: AlbumRecord): Write => putWrite({ ...keys.album(album.ownerId, album.id), type: 'album', ...album }, { condition: 'absent' }),
+  /** An entry and its asset's album count, written together: the entry must be new. */
+  join: (albumId: string, asset: AssetRecord, addedAt: string): Write[] => [
+    putWrite(memberItem(albumId, asset, addedAt), { condition: 'absent' }),
+    assetWrites.addAlbumCount(asset.id, 1),
+  ],
+  /** The reverse of `join`: the entry must exist. */
+  leave: (albumId: string, assetId: string): Write[] => [deleteWrite(keys.albumAsset(albumId, assetId), { condition: 'present' }), assetWrites.addAlbumCount(assetId, -1)],
+  /** One more (or one fewer) ALBUM shared link pointing at the album (Immich's `hasSharedLink`). */
+  addLinkCount: (ownerId: string, albumId: string, delta: 1 | -1): Write =>
+    updateWrite(keys.album(ownerId, albumId), 'ADD sharedLinkCount :delta', { condition: 'present', values: { ':delta': delta } }),
+  /** The thumbnail and `updatedAt`, after its assets changed. */
+  touch: (album: AlbumRecord, thumbnailId: string | null, now: string): Write =>
+    updateWrite(keys.album(album.ownerId, album.id), 'SET albumThumbnailAssetId = :thumbnail, updatedAt = :now', {
+      condition: 'present',
+      values: { ':thumbnail': thumbnailId, ':now': now },
+    }),
+};

@@ -1,0 +1,35 @@
+import { SharedLinkKeyRecordSchema, SharedLinkRecordSchema, type SharedLinkRecord } from '../../model/shared-link.ts';
+import { codec } from '../codec.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { deleteWrite, putWrite, updateWrite, type Write } from '../transact.ts';
+
+// The item's `type` is the entity; the link's own type is stored as `linkType`.
+export const sharedLinkCodec = codec('sharedLink', SharedLinkRecordSchema, { linkType: 'type' });
+export const sharedLinkKeyCodec = codec('sharedLinkKey', SharedLinkKeyRecordSchema);
+
+const linkItem = (link: SharedLinkRecord) => ({ ...link, ...keys.sharedLink(link.userId, link.id), type: 'sharedLink', linkType: link.type });
+
+export const entryItem = (linkId: string, assetId: string) => ({
+  ...keys.sharedLinkAsset(linkId, assetId),
+  ...indexKeys.assetLinks(assetId, linkId),
+  type: 'sharedLinkAsset',
+  linkId,
+  assetId,
+});
+
+export const sharedLinkWrites = {
+  create: (link: SharedLinkRecord): Write => putWrite(linkItem(link), { condition: 'absent' }),
+  replace: (link: SharedLinkRecord): Write => putWrite(linkItem(link), { condition: 'present' }),
+  delete: (link: SharedLinkRecord): Write => deleteWrite(keys.sharedLink(link.userId, link.id)),
+  /** The key item a visitor's request reads: the link, its creator, its expiry. */
+  createKey: (link: SharedLinkRecord, owner: { email: string; isAdmin: boolean }): Write =>
+    putWrite(
+      { ...keys.sharedLinkKey(link.keyHash), type: 'sharedLinkKey', linkId: link.id, userId: link.userId, email: owner.email, isAdmin: owner.isAdmin, expiresAt: link.expiresAt },
+      { condition: 'absent' },
+    ),
+  setKeyExpiry: (link: SharedLinkRecord): Write =>
+    updateWrite(keys.sharedLinkKey(link.keyHash), 'SET expiresAt = :expiresAt', { condition: 'present', values: { ':expiresAt': link.expiresAt } }),
+  deleteKey: (link: SharedLinkRecord): Write => deleteWrite(keys.sharedLinkKey(link.keyHash)),
+  /** An INDIVIDUAL link's asset (idempotent). */
+  addAsset: (linkId: string, assetId: string): Write => putWrite(entryItem(linkId, assetId)),
+};

@@ -1,0 +1,47 @@
+import { Invalid } from '../../core/errors.ts';
+import { UserRecordSchema, type UserRecord } from '../../model/user.ts';
+import { codec } from '../codec.ts';
+import { keys } from '../keys.ts';
+import { checkWrite, putWrite, updateWrite, type Write } from '../transact.ts';
+
+export const userCodec = codec('user', UserRecordSchema);
+
+const userItem = (user: UserRecord) => ({ ...keys.user(user.id), type: 'user', ...user });
+
+/** The writes of users and of their guards, composed by the user and asset repositories. */
+export const userWrites = {
+  create: (user: UserRecord): Write => putWrite(userItem(user), { condition: 'absent' }),
+  /** One user per email. */
+  claimEmail: (email: string, userId: string): Write =>
+    putWrite({ ...keys.email(email), type: 'emailGuard', userId }, { condition: 'absent', onConditionFailed: () => new Invalid('User exists') }),
+  /** One user per storage label. */
+  claimStorageLabel: (label: string, userId: string): Write =>
+    putWrite(
+      { ...keys.storageLabel(label), type: 'storageLabelGuard', userId },
+      { condition: 'absent', onConditionFailed: () => new Invalid('Storage label already in use by another account') },
+    ),
+  /** The one admin: only the first sign-up may claim it. */
+  claimAdmin: (userId: string): Write =>
+    putWrite({ ...keys.admin(), type: 'adminGuard', userId }, { condition: 'absent', onConditionFailed: () => new Invalid('The server already has an admin') }),
+  /** Any other user needs the admin to exist (Immich's message, typo included). */
+  requireAdmin: (): Write =>
+    checkWrite(keys.admin(), { condition: 'attribute_exists(pk)', onConditionFailed: () => new Invalid('The first registered account must the administrator.') }),
+  /**
+   * Adds `bytes` (negative to free them) to the user's usage. With a quota, the quota must be the
+   * one the caller read and still leave room; without one, it must still be unset.
+   */
+  addUsage: (userId: string, bytes: number, quota: number | null | 'unchecked', onConditionFailed?: () => Error): Write =>
+    quota === 'unchecked'
+      ? updateWrite(keys.user(userId), 'ADD quotaUsageInBytes :size', { condition: 'present', values: { ':size': bytes } })
+      : quota === null
+        ? updateWrite(keys.user(userId), 'ADD quotaUsageInBytes :size', {
+            condition: 'attribute_exists(pk) AND (attribute_not_exists(quotaSizeInBytes) OR attribute_type(quotaSizeInBytes, :null))',
+            values: { ':size': bytes, ':null': 'NULL' },
+            ...(onConditionFailed ? { onConditionFailed } : {}),
+          })
+        : updateWrite(keys.user(userId), 'ADD quotaUsageInBytes :size', {
+            condition: 'quotaSizeInBytes = :quota AND quotaUsageInBytes <= :maxUsage',
+            values: { ':size': bytes, ':quota': quota, ':maxUsage': quota - bytes },
+            ...(onConditionFailed ? { onConditionFailed } : {}),
+          }),
+};

@@ -1,0 +1,125 @@
+import * as v from 'valibot';
+import { id, instant, nullable } from './fields.ts';
+
+export const assetTypes = ['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const;
+export type AssetType = (typeof assetTypes)[number];
+
+/** What Immich keeps of a file's metadata (its `exif` row), null where unknown. */
+export const ExifInfoSchema = v.object({
+  make: nullable(v.string()),
+  model: nullable(v.string()),
+  exifImageWidth: nullable(v.number()),
+  exifImageHeight: nullable(v.number()),
+  fileSizeInByte: nullable(v.number()),
+  orientation: nullable(v.string()),
+  dateTimeOriginal: nullable(v.string()),
+  modifyDate: nullable(v.string()),
+  timeZone: nullable(v.string()),
+  lensModel: nullable(v.string()),
+  fNumber: nullable(v.number()),
+  focalLength: nullable(v.number()),
+  iso: nullable(v.number()),
+  exposureTime: nullable(v.string()),
+  latitude: nullable(v.number()),
+  longitude: nullable(v.number()),
+  city: nullable(v.string()),
+  state: nullable(v.string()),
+  country: nullable(v.string()),
+  description: nullable(v.string()),
+  projectionType: nullable(v.string()),
+});
+export type ExifInfo = v.InferOutput<typeof ExifInfoSchema>;
+
+/** The EXIF values GET /assets finds through an index of their own (docs/data-model.md), each sparse and per owner. */
+export const searchableExifFields = ['make', 'model', 'lensModel', 'city', 'state', 'country'] as const;
+export type SearchableExifField = (typeof searchableExifFields)[number];
+
+/** An asset with its EXIF, as Immich's `assets` + `exif` rows. */
+export const AssetRecordSchema = v.object({
+  id: id(),
+  ownerId: id(),
+  libraryId: id(),
+  deviceAssetId: v.string(),
+  deviceId: v.string(),
+  type: v.picklist(assetTypes),
+  originalPath: v.string(),
+  originalFileName: v.string(),
+  sidecarPath: nullable(v.string()),
+  /** SHA-1 of the file, hex. */
+  checksum: v.string(),
+  fileCreatedAt: instant(),
+  fileModifiedAt: instant(),
+  localDateTime: instant(),
+  createdAt: instant(),
+  updatedAt: instant(),
+  deletedAt: nullable(instant()),
+  isFavorite: v.boolean(),
+  isArchived: v.boolean(),
+  isVisible: v.boolean(),
+  isOffline: v.boolean(),
+  isReadOnly: v.boolean(),
+  isExternal: v.boolean(),
+  duration: nullable(v.string()),
+  livePhotoVideoId: nullable(id()),
+  thumbhash: nullable(v.string()),
+  resizePath: nullable(v.string()),
+  exif: ExifInfoSchema,
+  /** The people whose faces are on it, and those faces (set at upload; search reads them). */
+  personIds: v.optional(v.array(id()), []),
+  faceIds: v.optional(v.array(id()), []),
+  /** How many albums hold it (GET /assets isNotInAlbum). Kept by album changes. */
+  albumCount: v.optional(v.number(), 0),
+});
+export type AssetRecord = v.InferOutput<typeof AssetRecordSchema>;
+
+/**
+ * What faces and album entries copy from their asset, so that a person's or an album's list can
+ * be filtered (trashed, archived, hidden) and ordered without reading every asset. Every change
+ * of these on an asset rewrites the copies (the asset repository's `updateAsset`).
+ */
+export const AssetStatusSchema = v.object({
+  fileCreatedAt: instant(),
+  deletedAt: nullable(instant()),
+  isArchived: v.boolean(),
+  isVisible: v.optional(v.boolean(), true),
+});
+export type AssetStatus = v.InferOutput<typeof AssetStatusSchema>;
+
+export const statusOf = (asset: AssetRecord): AssetStatus => ({
+  fileCreatedAt: asset.fileCreatedAt,
+  deletedAt: asset.deletedAt,
+  isArchived: asset.isArchived,
+  isVisible: asset.isVisible,
+});
+
+/** A face's box in pixels on an image of a known size (Immich's `asset_faces` columns). */
+export const FaceBoxSchema = v.object({
+  imageWidth: v.number(),
+  imageHeight: v.number(),
+  boundingBoxX1: v.number(),
+  boundingBoxY1: v.number(),
+  boundingBoxX2: v.number(),
+  boundingBoxY2: v.number(),
+});
+export type FaceBox = v.InferOutput<typeof FaceBoxSchema>;
+
+/** A face on an asset: a named region of the file, attached to a person. */
+export const FaceRecordSchema = v.object({
+  ...FaceBoxSchema.entries,
+  id: id(),
+  assetId: id(),
+  personId: id(),
+  ownerId: id(),
+  /** Position among the asset's regions, as the file lists them: faces are returned in this order. */
+  index: v.optional(v.number(), 0),
+});
+export type FaceRecord = v.InferOutput<typeof FaceRecordSchema>;
+
+/** A face as a person's list holds it: with its asset's status. */
+export const FaceEntrySchema = v.object({ ...FaceRecordSchema.entries, ...AssetStatusSchema.entries });
+export type FaceEntry = v.InferOutput<typeof FaceEntrySchema>;
+
+export interface AssetWithFaces {
+  asset: AssetRecord;
+  faces: FaceRecord[];
+}

@@ -1,0 +1,27 @@
+import * as v from 'valibot';
+import { id, instant } from './fields.ts';
+import { CredentialUserSchema } from './user.ts';
+
+/** What a user's list of sessions (their auth devices) holds of each session. */
+export const SessionListingSchema = v.object({
+  /** The public id (Immich's auth device id); the token hash is never shown. */
+  id: id(),
+  tokenHash: v.string(),
+  deviceType: v.string(),
+  deviceOS: v.string(),
+  createdAt: instant(),
+  updatedAt: instant(),
+  /** Epoch seconds after which the session is void (DynamoDB TTL deletes it some time later). */
+  ttl: v.number(),
+});
+export type SessionListing = v.InferOutput<typeof SessionListingSchema>;
+
+/**
+ * A login session (Immich's `user_token`), stored under the SHA-256 of its token. It carries the
+ * user's id, email and role so that authenticating a request is one GetItem.
+ */
+export const SessionRecordSchema = v.object({ ...SessionListingSchema.entries, ...CredentialUserSchema.entries });
+export type SessionRecord = v.InferOutput<typeof SessionRecordSchema>;
+
+/** Sessions last as long as Immich's login cookie: 400 days. */
+export const sessionLifetimeSeconds = 34_560_000;

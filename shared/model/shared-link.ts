@@ -1,0 +1,34 @@
+import * as v from 'valibot';
+import { id, instant, nullable } from './fields.ts';
+import { CredentialUserSchema } from './user.ts';
+
+export const sharedLinkTypes = ['ALBUM', 'INDIVIDUAL'] as const;
+export type SharedLinkType = (typeof sharedLinkTypes)[number];
+
+/** A shared link, under its creator. No secret in clear (docs/immich-compatibility.md, "Shared links"). */
+export const SharedLinkRecordSchema = v.object({
+  id: id(),
+  userId: id(),
+  type: v.picklist(sharedLinkTypes),
+  albumId: nullable(id()),
+  description: nullable(v.string()),
+  /** argon2id of the link's password, or null for none. */
+  passwordHash: nullable(v.string()),
+  /** SHA-256 of the token a correct password earns. */
+  tokenHash: nullable(v.string()),
+  keyHash: v.string(),
+  createdAt: instant(),
+  expiresAt: nullable(instant()),
+  allowUpload: v.boolean(),
+  allowDownload: v.boolean(),
+  showExif: v.boolean(),
+});
+export type SharedLinkRecord = v.InferOutput<typeof SharedLinkRecordSchema>;
+
+/** What a visitor's key resolves to in one GetItem: the link and its creator. */
+export const SharedLinkKeyRecordSchema = v.object({
+  linkId: id(),
+  ...CredentialUserSchema.entries,
+  expiresAt: nullable(instant()),
+});
+export type SharedLinkKeyRecord = v.InferOutput<typeof SharedLinkKeyRecordSchema>;

@@ -1,0 +1,8 @@
+/** A file as a client sent it in a multipart upload. */
+export interface UploadedFile {
+  field: string;
+  /** The client's file name, as sent (Immich keeps it as `originalFileName`). */
+  fileName: string;
+  mimeType: string;
+  data: Buffer;
+}

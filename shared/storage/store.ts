@@ -1,0 +1,29 @@
+/**
+ * Where uploaded originals (and their sidecars) live: one small interface, two stores (a folder,
+ * an S3 bucket; `originals.ts` picks one). Keys are the asset's `originalPath`, made by the upload
+ * service only.
+ */
+
+/** What a put wrote: the key, and in a versioned bucket the exact version (so an undo removes it for good). */
+export interface StoredObject {
+  key: string;
+  version?: string;
+}
+
+export interface OriginalsStore {
+  /** Stores the bytes under `key`; keys are new asset ids, so nothing is replaced. */
+  put(key: string, body: Buffer, contentType: string): Promise<StoredObject>;
+  /** Reads an original back, or undefined if there is none. */
+  get(key: string): Promise<Buffer | undefined>;
+  /** Removes what `put` wrote; objects that do not exist are fine. */
+  delete(objects: readonly StoredObject[]): Promise<void>;
+}
+
+/** Keys are `upload/<uuid>/<hex>/<hex>/<uuid>.<ext>[.xmp]`: nothing that could leave the store. */
+export const safeKey = /^upload(\/[A-Za-z0-9._-]+)+$/;
+
+export const assertSafeKey = (key: string): void => {
+  if (!safeKey.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
+    throw new Error(`Refusing storage key ${JSON.stringify(key)}`);
+  }
+};
