@@ -25,6 +25,8 @@ export const bundling = {
     '@aws-sdk/credential-provider-node': join(runtime, 'credentials.ts'),
     // Optional for Handlebars (source maps of compiled templates, never used here).
     'source-map': join(runtime, 'empty.ts'),
+    // Loaded by the SDK only for event-stream operations, which no function calls.
+    '@smithy/core/event-streams': join(runtime, 'no-event-streams.ts'),
   },
 } as const;
 

@@ -2,7 +2,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import { env } from '#shared/core/env.ts';
+import * as env from '#shared/core/env.ts';
 import type { AssetFileUploadResponseDto } from '#shared/schemas/asset.ts';
 import { acceptUploadFile, uploadFields, uploadFile } from '#shared/services/upload.service.ts';
 

@@ -1,5 +1,5 @@
 import { argon2, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { env } from '../core/env.ts';
+import * as env from '../core/env.ts';
 
 /**
  * Secrets. Session tokens and API keys are random and stored only as SHA-256 hashes; passwords

@@ -17,24 +17,22 @@ const positiveNumber = (name: string, fallback: number): number => {
   return Number.isFinite(value) && value > 0 ? value : fallback;
 };
 
-export const env = {
-  /** The DynamoDB table (set by the stack; `npm start` and the tests set it too). */
-  tableName: (): string => required('TABLE_NAME'),
-  /** Derives shared-link keys (docs/immich-compatibility.md, "Shared links"). */
-  sharedLinkSecret: (): string => required('SHARED_LINK_SECRET'),
-  /** The originals bucket when deployed; unset locally, where originals live in a folder. */
-  originalsBucket: (): string | undefined => optional('ORIGINALS_BUCKET'),
-  /** The local originals folder: `ORIGINALS_DIR`, else `$DATA_DIR/originals`. */
-  originalsDir: (): string => optional('ORIGINALS_DIR') ?? `${optional('DATA_DIR') ?? '.data'}/originals`,
-  /** Path-style S3 addressing, for S3-compatible servers (tests). */
-  s3ForcePathStyle: (): boolean => process.env.S3_FORCE_PATH_STYLE === 'true',
-  /** Largest upload request body, in bytes (`MAX_UPLOAD_MB`, default 100; the stack sets 4.5). */
-  uploadLimitBytes: (): number => Math.floor(positiveNumber('MAX_UPLOAD_MB', 100) * 1024 * 1024),
-  /** How long a function re-uses the system configuration it read, in milliseconds. */
-  configCacheMs: (): number => Number(process.env.CONFIG_CACHE_SECONDS ?? 5) * 1000,
-  /** Immich's two machine-learning overrides of the configuration defaults. */
-  machineLearningEnabled: (): boolean | undefined => (process.env.IMMICH_MACHINE_LEARNING_ENABLED === 'false' ? false : undefined),
-  machineLearningUrl: (): string | undefined => optional('IMMICH_MACHINE_LEARNING_URL'),
-  /** `silent` turns logging off (tests). */
-  logLevel: (): string | undefined => optional('LOG_LEVEL'),
-};
+/** The DynamoDB table (set by the stack; `npm start` and the tests set it too). */
+export const tableName = (): string => required('TABLE_NAME');
+/** Derives shared-link keys (docs/immich-compatibility.md, "Shared links"). */
+export const sharedLinkSecret = (): string => required('SHARED_LINK_SECRET');
+/** The originals bucket when deployed; unset locally, where originals live in a folder. */
+export const originalsBucket = (): string | undefined => optional('ORIGINALS_BUCKET');
+/** The local originals folder: `ORIGINALS_DIR`, else `$DATA_DIR/originals`. */
+export const originalsDir = (): string => optional('ORIGINALS_DIR') ?? `${optional('DATA_DIR') ?? '.data'}/originals`;
+/** Path-style S3 addressing, for S3-compatible servers (tests). */
+export const s3ForcePathStyle = (): boolean => process.env.S3_FORCE_PATH_STYLE === 'true';
+/** Largest upload request body, in bytes (`MAX_UPLOAD_MB`, default 100; the stack sets 4.5). */
+export const uploadLimitBytes = (): number => Math.floor(positiveNumber('MAX_UPLOAD_MB', 100) * 1024 * 1024);
+/** How long a function re-uses the system configuration it read, in milliseconds. */
+export const configCacheMs = (): number => Number(process.env.CONFIG_CACHE_SECONDS ?? 5) * 1000;
+/** Immich's two machine-learning overrides of the configuration defaults. */
+export const machineLearningEnabled = (): boolean | undefined => (process.env.IMMICH_MACHINE_LEARNING_ENABLED === 'false' ? false : undefined);
+export const machineLearningUrl = (): string | undefined => optional('IMMICH_MACHINE_LEARNING_URL');
+/** `silent` turns logging off (tests). */
+export const logLevel = (): string | undefined => optional('LOG_LEVEL');

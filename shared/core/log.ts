@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { env } from './env.ts';
+import * as env from './env.ts';
 
 /**
  * Structured JSON logs, one line each, as CloudWatch Logs Insights reads them. Never pass a

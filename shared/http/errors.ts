@@ -39,17 +39,6 @@ export interface ErrorBody {
   statusCode: number;
 }
 
-/** An error that only the HTTP edge can raise (an unknown route), with its own status. */
-export class HttpError extends Error {
-  readonly statusCode: number;
-
-  constructor(statusCode: number, message: string) {
-    super(message);
-    this.name = 'HttpError';
-    this.statusCode = statusCode;
-  }
-}
-
 /** The status and body for an error, or undefined when it is not one we raise on purpose. */
 export const errorBody = (error: unknown): ErrorBody | undefined => {
   if (error instanceof DomainError) {
@@ -59,7 +48,6 @@ export const errorBody = (error: unknown): ErrorBody | undefined => {
       ? { message: reasonPhrase(statusCode), statusCode }
       : { message: error.messages, error: reasonPhrase(statusCode), statusCode };
   }
-  if (error instanceof HttpError) return { message: error.message, error: reasonPhrase(error.statusCode), statusCode: error.statusCode };
   return undefined;
 };
 

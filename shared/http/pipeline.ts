@@ -6,7 +6,7 @@ import type { Access } from '../auth/authenticate.ts';
 import { Invalid } from '../core/errors.ts';
 import { withLogContext } from '../core/log.ts';
 import { parseOrThrow } from '../schemas/validate.ts';
-import { errorResult, HttpError, reasonPhrase } from './errors.ts';
+import { errorResult } from './errors.ts';
 import { parseQuery } from './query.ts';
 import { HttpResponse, jsonResult, type LambdaResult } from './response.ts';
 
@@ -56,17 +56,11 @@ const requestIdOf = (event: APIGatewayProxyEventV2, context: Context | undefined
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** @middy/http-json-body-parser's errors: malformed JSON is a 422 there and a 400 in Immich (Express body-parser). */
+/** @middy/http-json-body-parser's errors: malformed JSON is a 422 there (415 a wrong type) and a 400 in Immich (Express body-parser). */
 const bodyParserError = (error: unknown): Error | undefined => {
-  const status = isRecord(error) && typeof error.statusCode === 'number' ? error.statusCode : undefined;
-  if (status === 415 || status === 422) {
-    const cause = isRecord(error) && isRecord(error.cause) ? error.cause : {};
-    return new Invalid(typeof cause.message === 'string' ? cause.message : 'Invalid or malformed JSON was provided');
-  }
-  if (status !== undefined && status >= 400 && status < 500 && isRecord(error) && error.expose === true) {
-    return new HttpError(status, typeof error.message === 'string' ? error.message : reasonPhrase(status));
-  }
-  return undefined;
+  if (!isRecord(error) || (error.statusCode !== 415 && error.statusCode !== 422)) return undefined;
+  const cause = isRecord(error.cause) ? error.cause : {};
+  return new Invalid(typeof cause.message === 'string' ? cause.message : 'Invalid or malformed JSON was provided');
 };
 
 const toResult = <T>(output: T | HttpResponse<T>, status: number): LambdaResult => {

@@ -1,4 +1,4 @@
-import { env } from '../core/env.ts';
+import * as env from '../core/env.ts';
 import { configDefaults, configKeys } from '../domain/system-config.ts';
 import { getStoredConfig } from '../db/config.repository.ts';
 import type { SystemConfig } from '../schemas/system-config.ts';

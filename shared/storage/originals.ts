@@ -5,7 +5,7 @@
  * the S3 client to write a file, nor the other way round.
  */
 import { resolve } from 'node:path';
-import { env } from '../core/env.ts';
+import * as env from '../core/env.ts';
 import type { OriginalsStore } from './store.ts';
 
 export type { OriginalsStore, StoredObject } from './store.ts';
