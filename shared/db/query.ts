@@ -40,7 +40,7 @@ const queryInput = (partition: Partition, options: PartitionQuery): Omit<QueryCo
     values[':to'] = options.to;
     conditions.push(`${sortKey()} <= :to`);
   }
-  if (options.attributes) options.attributes.forEach((name, i) => (names[`#a${i}`] = name));
+  for (const [i, name] of (options.attributes ?? []).entries()) names[`#a${i}`] = name;
   return {
     ...(partition.index ? { IndexName: partition.index } : { ConsistentRead: true }),
     KeyConditionExpression: conditions.join(' AND '),

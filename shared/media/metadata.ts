@@ -52,6 +52,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * multi-byte sequences is such a misreading: decode it again. Real Latin-1 text almost never is.
  */
 export const repairUtf8 = (value: string | null): string | null => {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find text that is all Latin-1, control range included.
   if (value === null || !/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
   try {
     return utf8.decode(Buffer.from(value, 'latin1'));

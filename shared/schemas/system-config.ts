@@ -54,6 +54,7 @@ const section = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
 
 /** `@ValidateIf(condition)` on a field: the rule applies only when the section says so. */
 // The forwarded check must fit whichever section's pipe it is placed in.
+// biome-ignore lint/suspicious/noExplicitAny: valibot types a forwarded check by its section; one helper serves every section.
 type AnySection = any;
 const when = <T extends Record<string, unknown>>(condition: (section: T) => boolean, field: keyof T & string, check: (value: unknown) => boolean, message: string) =>
   v.forward(v.check((s: T) => !condition(s) || check(s[field]), message), [field] as never) as v.BaseValidation<AnySection, AnySection, v.BaseIssue<unknown>>;

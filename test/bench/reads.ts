@@ -68,7 +68,12 @@ const measure = async (): Promise<string> => {
         await c.call();
         times.push(performance.now() - start);
       }
-      const byCommand = Object.entries(calls.reduce<Record<string, number>>((all, name) => ({ ...all, [name]: (all[name] ?? 0) + 1 }), {}))
+      const byCommand = Object.entries(
+        calls.reduce<Record<string, number>>((all, name) => {
+          all[name] = (all[name] ?? 0) + 1;
+          return all;
+        }, {}),
+      )
         .map(([name, count]) => `${count} ${name.replace('Command', '')}`)
         .join(', ');
       rows.push([c.name, calls.length, byCommand, median(times).toFixed(1), percentile(times, 95).toFixed(1)]);

@@ -178,6 +178,8 @@ const buildLibrary = async (specs: AssetSpec[]) => {
 
 describe('GET /assets agrees with the in-memory oracle', () => {
   it('for random libraries and random filter sets (fast-check)', async () => {
+    // Built once, on the first run, and kept for every later one.
+    // biome-ignore lint/correctness/noUnusedVariables: read by its own `??=`, which builds it once.
     let other: Awaited<ReturnType<typeof buildLibrary>> | undefined;
     await fc.assert(
       fc.asyncProperty(fc.array(assetArb, { minLength: 0, maxLength: 14 }), fc.gen(), async (specs, g) => {
