@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ensureTable, hasJava, javaInstallHint, localAwsEnv, startDynamoDbLocal, type DynamoDbLocal } from './local/dynamodb-local.ts';
+import { type DynamoDbLocal, ensureTable, hasJava, javaInstallHint, localAwsEnv, startDynamoDbLocal } from './local/dynamodb-local.ts';
 import { createLocalServer } from './local/http-server.ts';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -37,7 +37,12 @@ const main = async (): Promise<void> => {
     // Last resort: whatever way this process ends, the Java process ends with it.
     process.on('exit', () => dynamo?.process.kill('SIGKILL'));
   }
-  for (const [key, value] of Object.entries({ ...localAwsEnv, AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, DATA_DIR: dataDir })) {
+  for (const [key, value] of Object.entries({
+    ...localAwsEnv,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+    TABLE_NAME: tableName,
+    DATA_DIR: dataDir,
+  })) {
     process.env[key] ??= value;
   }
   const table = await ensureTable(endpoint, tableName);

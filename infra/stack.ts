@@ -7,7 +7,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { table as tableDefinition } from '#shared/db/table.ts';
 import { ApiFunction } from './api-function.ts';
-import { routes, type Route } from './routes.ts';
+import { type Route, routes } from './routes.ts';
 
 const pascal = (operationId: string): string => operationId.charAt(0).toUpperCase() + operationId.slice(1);
 

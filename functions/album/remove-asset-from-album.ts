@@ -1,8 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import type { BulkIdResponseDto } from '#shared/model/album.ts';
 import { BulkIdsDto } from '#shared/schemas/asset.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { removeAssetsFromAlbum } from '#shared/services/album.service.ts';
-import type { BulkIdResponseDto } from '#shared/model/album.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<BulkIdResponseDto[]>(), params: IdParams, body: BulkIdsDto }, ({ auth, params, body }) => removeAssetsFromAlbum(auth, params.id, body.ids));
+export const handler = httpHandler(
+  { access: 'user', returns: returns<BulkIdResponseDto[]>(), params: IdParams, body: BulkIdsDto },
+  ({ auth, params, body }) => removeAssetsFromAlbum(auth, params.id, body.ids),
+);

@@ -1,7 +1,10 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import type { APIKeyCreateResponse } from '#shared/schemas/api-key.ts';
 import { APIKeyCreateDto } from '#shared/schemas/api-key.ts';
 import { createApiKey } from '#shared/services/api-key.service.ts';
-import type { APIKeyCreateResponse } from '#shared/schemas/api-key.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<APIKeyCreateResponse>(), body: APIKeyCreateDto, status: 201 }, ({ auth, body }) => createApiKey(auth, body));
+export const handler = httpHandler(
+  { access: 'user', returns: returns<APIKeyCreateResponse>(), body: APIKeyCreateDto, status: 201 },
+  ({ auth, body }) => createApiKey(auth, body),
+);

@@ -3,4 +3,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { deleteApiKey } from '#shared/services/api-key.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams }, ({ auth, params }) => deleteApiKey(auth, params.id));
+export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams }, ({ auth, params }) =>
+  deleteApiKey(auth, params.id),
+);

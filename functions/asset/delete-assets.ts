@@ -3,4 +3,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { AssetBulkDeleteDto } from '#shared/schemas/asset.ts';
 import { deleteAssets } from '#shared/services/trash.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), body: AssetBulkDeleteDto, status: 204 }, ({ auth, body }) => deleteAssets(auth, body.ids, body.force ?? false));
+export const handler = httpHandler({ access: 'user', returns: returns<void>(), body: AssetBulkDeleteDto, status: 204 }, ({ auth, body }) =>
+  deleteAssets(auth, body.ids, body.force ?? false),
+);

@@ -1,8 +1,11 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import type { AssetResponseDto } from '#shared/mappers/asset.mapper.ts';
 import { UpdateAssetDto } from '#shared/schemas/asset.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { updateAsset } from '#shared/services/asset.service.ts';
-import type { AssetResponseDto } from '#shared/mappers/asset.mapper.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<AssetResponseDto>(), params: IdParams, body: UpdateAssetDto }, ({ auth, params, body }) => updateAsset(auth, params.id, body));
+export const handler = httpHandler(
+  { access: 'user', returns: returns<AssetResponseDto>(), params: IdParams, body: UpdateAssetDto },
+  ({ auth, params, body }) => updateAsset(auth, params.id, body),
+);

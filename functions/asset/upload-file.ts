@@ -1,15 +1,22 @@
+import * as env from '#shared/core/env.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import * as env from '#shared/core/env.ts';
 import type { AssetFileUploadResponseDto } from '#shared/schemas/asset.ts';
 import { acceptUploadFile, uploadFields, uploadFile } from '#shared/services/upload.service.ts';
 
 // The body is multipart/form-data: file types are refused as each file starts, then the service
 // checks the rest in Immich's order. A duplicate answers 200 with the existing id.
-export const handler = httpHandler({ access: 'user', returns: returns<AssetFileUploadResponseDto>(), status: 201 }, async ({ auth, event }) => {
-  const form = await parseMultipart(event, { fileFields: Object.values(uploadFields), maxBytes: env.uploadLimitBytes(), accept: acceptUploadFile });
-  const result = await uploadFile(auth, form);
-  return new HttpResponse(result, { status: result.duplicate ? 200 : 201 });
-});
+export const handler = httpHandler(
+  { access: 'user', returns: returns<AssetFileUploadResponseDto>(), status: 201 },
+  async ({ auth, event }) => {
+    const form = await parseMultipart(event, {
+      fileFields: Object.values(uploadFields),
+      maxBytes: env.uploadLimitBytes(),
+      accept: acceptUploadFile,
+    });
+    const result = await uploadFile(auth, form);
+    return new HttpResponse(result, { status: result.duplicate ? 200 : 201 });
+  },
+);

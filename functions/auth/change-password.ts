@@ -1,7 +1,9 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import type { UserResponse } from '#shared/schemas/user.ts';
 import { ChangePasswordDto } from '#shared/schemas/user.ts';
 import { changePassword } from '#shared/services/auth.service.ts';
-import type { UserResponse } from '#shared/schemas/user.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>(), body: ChangePasswordDto }, ({ auth, body }) => changePassword(auth, body));
+export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>(), body: ChangePasswordDto }, ({ auth, body }) =>
+  changePassword(auth, body),
+);

@@ -5,8 +5,11 @@ import { HttpResponse } from '#shared/http/response.ts';
 import { LoginCredentialDto, type LoginResponse } from '#shared/schemas/user.ts';
 import { login } from '#shared/services/auth.service.ts';
 
-export const handler = publicHandler({ returns: returns<LoginResponse>(), body: LoginCredentialDto, status: 201 }, async ({ body, event }) => {
-  const device = { deviceType: event.headers.devicetype ?? '', deviceOS: event.headers.devicemodel ?? '' };
-  const result = await login(body, device);
-  return new HttpResponse(result, { cookies: loginCookies(result.accessToken, isSecure(event)) });
-});
+export const handler = publicHandler(
+  { returns: returns<LoginResponse>(), body: LoginCredentialDto, status: 201 },
+  async ({ body, event }) => {
+    const device = { deviceType: event.headers.devicetype ?? '', deviceOS: event.headers.devicemodel ?? '' };
+    const result = await login(body, device);
+    return new HttpResponse(result, { cookies: loginCookies(result.accessToken, isSecure(event)) });
+  },
+);

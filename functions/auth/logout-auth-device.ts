@@ -3,4 +3,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { logoutAuthDevice } from '#shared/services/auth.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams, status: 204 }, ({ auth, params }) => logoutAuthDevice(auth, params.id));
+export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams, status: 204 }, ({ auth, params }) =>
+  logoutAuthDevice(auth, params.id),
+);

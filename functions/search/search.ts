@@ -1,7 +1,9 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { SearchDto } from '#shared/schemas/search.ts';
-import { searchText } from '#shared/services/search.service.ts';
 import type { SearchResponseDto } from '#shared/services/search.service.ts';
+import { searchText } from '#shared/services/search.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<SearchResponseDto>(), query: SearchDto }, ({ auth, query }) => searchText(auth, query));
+export const handler = httpHandler({ access: 'user', returns: returns<SearchResponseDto>(), query: SearchDto }, ({ auth, query }) =>
+  searchText(auth, query),
+);

@@ -1,6 +1,6 @@
+import type { ServerVersionResponseDto } from '#shared/domain/server-info.ts';
 import { serverVersion } from '#shared/domain/server-info.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
-import type { ServerVersionResponseDto } from '#shared/domain/server-info.ts';
 
 export const handler = publicHandler({ returns: returns<ServerVersionResponseDto>() }, () => serverVersion);

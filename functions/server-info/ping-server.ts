@@ -1,5 +1,5 @@
+import type { ServerPingResponse } from '#shared/domain/server-info.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
-import type { ServerPingResponse } from '#shared/domain/server-info.ts';
 
 export const handler = publicHandler({ returns: returns<ServerPingResponse>() }, () => ({ res: 'pong' }));

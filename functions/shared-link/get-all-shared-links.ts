@@ -1,6 +1,6 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { getAllSharedLinks } from '#shared/services/shared-link.service.ts';
 import type { SharedLinkResponseDto } from '#shared/services/shared-link.service.ts';
+import { getAllSharedLinks } from '#shared/services/shared-link.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<SharedLinkResponseDto[]>() }, ({ auth }) => getAllSharedLinks(auth));

@@ -7,7 +7,13 @@ import { getMySharedLink, type SharedLinkResponseDto } from '#shared/services/sh
 
 // The one route a shared-link key opens (`?key=` or x-immich-share-key); a user token gets 403.
 // The tokens a password earned come from the query or the cookie, and go back as the cookie.
-export const handler = httpHandler({ access: 'shared', returns: returns<SharedLinkResponseDto>(), query: SharedLinkPasswordDto }, async ({ auth, query, event }) => {
-  const link = await getMySharedLink(auth, { password: query.password, token: query.token ?? readCookie(event, sharedLinkTokenCookieName) });
-  return new HttpResponse(link, link.token ? { cookies: [sharedLinkTokenCookie(link.token)] } : {});
-});
+export const handler = httpHandler(
+  { access: 'shared', returns: returns<SharedLinkResponseDto>(), query: SharedLinkPasswordDto },
+  async ({ auth, query, event }) => {
+    const link = await getMySharedLink(auth, {
+      password: query.password,
+      token: query.token ?? readCookie(event, sharedLinkTokenCookieName),
+    });
+    return new HttpResponse(link, link.token ? { cookies: [sharedLinkTokenCookie(link.token)] } : {});
+  },
+);

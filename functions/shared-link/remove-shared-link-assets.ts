@@ -2,7 +2,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { AssetIdsDto } from '#shared/schemas/shared-link.ts';
-import { removeSharedLinkAssets } from '#shared/services/shared-link.service.ts';
 import type { AssetIdsResponseDto } from '#shared/services/shared-link.service.ts';
+import { removeSharedLinkAssets } from '#shared/services/shared-link.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<AssetIdsResponseDto[]>(), params: IdParams, body: AssetIdsDto }, ({ auth, params, body }) => removeSharedLinkAssets(auth, params.id, body.assetIds));
+export const handler = httpHandler(
+  { access: 'user', returns: returns<AssetIdsResponseDto[]>(), params: IdParams, body: AssetIdsDto },
+  ({ auth, params, body }) => removeSharedLinkAssets(auth, params.id, body.assetIds),
+);

@@ -3,4 +3,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { deleteSharedLink } from '#shared/services/shared-link.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams }, ({ auth, params }) => deleteSharedLink(auth, params.id));
+export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams }, ({ auth, params }) =>
+  deleteSharedLink(auth, params.id),
+);

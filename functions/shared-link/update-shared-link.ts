@@ -2,7 +2,10 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { SharedLinkEditDto } from '#shared/schemas/shared-link.ts';
-import { updateSharedLink } from '#shared/services/shared-link.service.ts';
 import type { SharedLinkResponseDto } from '#shared/services/shared-link.service.ts';
+import { updateSharedLink } from '#shared/services/shared-link.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<SharedLinkResponseDto>(), params: IdParams, body: SharedLinkEditDto }, ({ auth, params, body }) => updateSharedLink(auth, params.id, body));
+export const handler = httpHandler(
+  { access: 'user', returns: returns<SharedLinkResponseDto>(), params: IdParams, body: SharedLinkEditDto },
+  ({ auth, params, body }) => updateSharedLink(auth, params.id, body),
+);

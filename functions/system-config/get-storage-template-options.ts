@@ -1,6 +1,9 @@
+import type { SystemConfigTemplateStorageOptionDto } from '#shared/domain/system-config.ts';
 import { storageTemplateOptions } from '#shared/domain/system-config.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { SystemConfigTemplateStorageOptionDto } from '#shared/domain/system-config.ts';
 
-export const handler = httpHandler({ access: 'admin', returns: returns<SystemConfigTemplateStorageOptionDto>() }, () => storageTemplateOptions);
+export const handler = httpHandler(
+  { access: 'admin', returns: returns<SystemConfigTemplateStorageOptionDto>() },
+  () => storageTemplateOptions,
+);

@@ -1,7 +1,9 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import type { SystemConfig } from '#shared/schemas/system-config.ts';
 import { SystemConfigBody } from '#shared/schemas/system-config.ts';
 import { updateConfig } from '#shared/services/system-config.service.ts';
-import type { SystemConfig } from '#shared/schemas/system-config.ts';
 
-export const handler = httpHandler({ access: 'admin', returns: returns<SystemConfig>(), body: SystemConfigBody }, ({ body }) => updateConfig(body));
+export const handler = httpHandler({ access: 'admin', returns: returns<SystemConfig>(), body: SystemConfigBody }, ({ body }) =>
+  updateConfig(body),
+);

@@ -1,6 +1,6 @@
+import type { WellKnownResponseDto } from '#shared/domain/server-info.ts';
 import { wellKnown } from '#shared/domain/server-info.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
-import type { WellKnownResponseDto } from '#shared/domain/server-info.ts';
 
 export const handler = publicHandler({ returns: returns<WellKnownResponseDto>() }, () => wellKnown);

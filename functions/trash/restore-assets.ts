@@ -3,4 +3,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { BulkIdsDto } from '#shared/schemas/asset.ts';
 import { restoreAssets } from '#shared/services/trash.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), body: BulkIdsDto, status: 204 }, ({ auth, body }) => restoreAssets(auth, body.ids));
+export const handler = httpHandler({ access: 'user', returns: returns<void>(), body: BulkIdsDto, status: 204 }, ({ auth, body }) =>
+  restoreAssets(auth, body.ids),
+);

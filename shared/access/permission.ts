@@ -18,4 +18,3 @@ export type Permission = (typeof Permission)[keyof typeof Permission];
 
 /** Immich's answer to a caller without the permission (or to an id that does not exist). */
 export const noAccess = (permission: Permission): NotFound => new NotFound(`Not found or no ${permission} access`);
-

@@ -25,10 +25,14 @@ export const authenticate = async (credentials: Credentials | undefined, access:
   switch (credentials.kind) {
     case 'shareKey': {
       const link = await getSharedLinkByKeyHash(hashSharedLinkKey(credentials.secret));
-      if (!link || (link.expiresAt !== null && new Date(link.expiresAt).getTime() <= Date.now())) throw new Unauthenticated('Invalid share key');
+      if (!link || (link.expiresAt !== null && new Date(link.expiresAt).getTime() <= Date.now()))
+        throw new Unauthenticated('Invalid share key');
       // A valid key on a route that is not a shared-link route: Nest's guard says no.
       if (access !== 'shared') throw new Forbidden();
-      auth = { user: { id: link.userId, email: link.email, isAdmin: link.isAdmin }, sharedLink: { id: link.linkId, key: credentials.secret } };
+      auth = {
+        user: { id: link.userId, email: link.email, isAdmin: link.isAdmin },
+        sharedLink: { id: link.linkId, key: credentials.secret },
+      };
       break;
     }
     case 'session': {

@@ -69,4 +69,5 @@ export const sharedLinkKeyBytes = (key: string): Buffer => (key.length === 100 ?
 export const hashSharedLinkKey = (key: string): string => createHash('sha256').update(sharedLinkKeyBytes(key)).digest('base64url');
 
 /** Immich's shared-link token for a password: SHA-256 (base64) of `<linkId>-<password>`. */
-export const sharedLinkToken = (linkId: string, password: string): string => createHash('sha256').update(`${linkId}-${password}`).digest('base64');
+export const sharedLinkToken = (linkId: string, password: string): string =>
+  createHash('sha256').update(`${linkId}-${password}`).digest('base64');

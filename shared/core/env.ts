@@ -32,7 +32,8 @@ export const uploadLimitBytes = (): number => Math.floor(positiveNumber('MAX_UPL
 /** How long a function re-uses the system configuration it read, in milliseconds. */
 export const configCacheMs = (): number => Number(process.env.CONFIG_CACHE_SECONDS ?? 5) * 1000;
 /** Immich's two machine-learning overrides of the configuration defaults. */
-export const machineLearningEnabled = (): boolean | undefined => (process.env.IMMICH_MACHINE_LEARNING_ENABLED === 'false' ? false : undefined);
+export const machineLearningEnabled = (): boolean | undefined =>
+  process.env.IMMICH_MACHINE_LEARNING_ENABLED === 'false' ? false : undefined;
 export const machineLearningUrl = (): string | undefined => optional('IMMICH_MACHINE_LEARNING_URL');
 /** `silent` turns logging off (tests). */
 export const logLevel = (): string | undefined => optional('LOG_LEVEL');

@@ -13,10 +13,12 @@ export const getAlbum = async (ownerId: string, albumId: string): Promise<AlbumR
   return item ? albumCodec.read(item) : undefined;
 };
 
-export const listAlbums = async (ownerId: string): Promise<AlbumRecord[]> => (await queryAll(partitions.userAlbums(ownerId))).map(albumCodec.read);
+export const listAlbums = async (ownerId: string): Promise<AlbumRecord[]> =>
+  (await queryAll(partitions.userAlbums(ownerId))).map(albumCodec.read);
 
 /** Every entry of an album: one Query on the album's partition. */
-export const listMembers = async (albumId: string): Promise<AlbumMember[]> => (await queryAll(partitions.albumAssets(albumId))).map(albumMemberCodec.read);
+export const listMembers = async (albumId: string): Promise<AlbumMember[]> =>
+  (await queryAll(partitions.albumAssets(albumId))).map(albumMemberCodec.read);
 
 /** The ids of the albums an asset is in (gsi2). */
 export const listAlbumIdsOfAsset = async (assetId: string): Promise<string[]> =>

@@ -1,4 +1,4 @@
-import { ApiKeyListingSchema, ApiKeyRecordSchema, type ApiKeyListing, type ApiKeyRecord } from '../model/api-key.ts';
+import { type ApiKeyListing, ApiKeyListingSchema, type ApiKeyRecord, ApiKeyRecordSchema } from '../model/api-key.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { keys, partitions } from './keys.ts';
@@ -22,7 +22,8 @@ export const getApiKeyByHash = async (keyHash: string): Promise<ApiKeyRecord | u
   return item ? apiKeyCodec.read(item) : undefined;
 };
 
-export const listApiKeys = async (userId: string): Promise<ApiKeyListing[]> => (await queryAll(partitions.userApiKeys(userId))).map(listingCodec.read);
+export const listApiKeys = async (userId: string): Promise<ApiKeyListing[]> =>
+  (await queryAll(partitions.userApiKeys(userId))).map(listingCodec.read);
 
 export const getUserApiKey = async (userId: string, id: string): Promise<ApiKeyListing | undefined> => {
   const item = await getItem(keys.userApiKey(userId, id));

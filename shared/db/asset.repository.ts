@@ -1,4 +1,11 @@
-import { statusOf, type AssetRecord, type AssetStatus, type AssetWithFaces, type FaceRecord, type SearchableExifField } from '../model/asset.ts';
+import {
+  type AssetRecord,
+  type AssetStatus,
+  type AssetWithFaces,
+  type FaceRecord,
+  type SearchableExifField,
+  statusOf,
+} from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import { listAlbumIdsOfAsset } from './album.repository.ts';
 import { batchDelete, batchGet } from './batch.ts';
@@ -8,7 +15,7 @@ import { personWrites } from './entities/person.ts';
 import { userWrites } from './entities/user.ts';
 import { getItem } from './get.ts';
 import { chunk } from './items.ts';
-import { dateOrder, keys, partitions, type Partition } from './keys.ts';
+import { dateOrder, keys, type Partition, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
 import { transact, type Write } from './transact.ts';
@@ -64,14 +71,16 @@ async function* assetPages(partition: Partition, options: AssetPageOptions): Asy
     ...(options.takenAfter ? { from: options.takenAfter } : {}),
     ...(options.takenBefore ? { to: dateOrder(options.takenBefore, '\uffff') } : {}),
   };
-  for await (const page of queryPages(partition, { descending: options.descending, pageSize: options.pageSize, ...range })) yield page.map(assetCodec.read);
+  for await (const page of queryPages(partition, { descending: options.descending, pageSize: options.pageSize, ...range }))
+    yield page.map(assetCodec.read);
 }
 
 /** An owner's assets in date order (gsi1), page by page. */
 export const timelinePages = (ownerId: string, options: AssetPageOptions) => assetPages(partitions.timeline(ownerId), options);
 
 /** An owner's assets with one EXIF value, in date order (that value's index), page by page. */
-export const exifPages = (field: SearchableExifField, ownerId: string, value: string, options: AssetPageOptions) => assetPages(partitions.exif(field, ownerId, value), options);
+export const exifPages = (field: SearchableExifField, ownerId: string, value: string, options: AssetPageOptions) =>
+  assetPages(partitions.exif(field, ownerId, value), options);
 
 export interface NewUpload {
   asset: AssetRecord;
@@ -103,15 +112,24 @@ export const fixedUploadWrites = 3;
  */
 export const recordUpload = async (upload: NewUpload): Promise<void> => {
   const { faces, newPeople, existingPeople, quota } = upload;
-  const asset: AssetRecord = { ...upload.asset, personIds: [...new Set(faces.map((face) => face.personId))], faceIds: faces.map((face) => face.id) };
+  const asset: AssetRecord = {
+    ...upload.asset,
+    personIds: [...new Set(faces.map((face) => face.personId))],
+    faceIds: faces.map((face) => face.id),
+  };
   const faceCounts = countBy(faces, (face) => face.personId);
   const size = asset.exif.fileSizeInByte ?? 0;
   await transact([
     assetWrites.claimChecksum(asset),
     assetWrites.create(asset),
     userWrites.addUsage(asset.ownerId, size, quota, () => new QuotaExceededError()),
-    ...newPeople.flatMap((person) => [personWrites.claimName(person), personWrites.create({ ...person, faceCount: faceCounts.get(person.id) ?? 0 })]),
-    ...[...existingPeople].map((personId) => personWrites.addFaces(asset.ownerId, personId, faceCounts.get(personId) ?? 0, { mustExist: true })),
+    ...newPeople.flatMap((person) => [
+      personWrites.claimName(person),
+      personWrites.create({ ...person, faceCount: faceCounts.get(person.id) ?? 0 }),
+    ]),
+    ...[...existingPeople].map((personId) =>
+      personWrites.addFaces(asset.ownerId, personId, faceCounts.get(personId) ?? 0, { mustExist: true }),
+    ),
     ...faces.map((face) => faceWrites.create(face, asset)),
   ]);
 };
@@ -154,7 +172,9 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     assetWrites.delete(asset.id),
     assetWrites.releaseChecksum(asset),
     userWrites.addUsage(asset.ownerId, -(asset.exif.fileSizeInByte ?? 0), 'unchecked'),
-    ...[...countBy(faces, (face) => face.personId)].map(([personId, count]) => personWrites.addFaces(asset.ownerId, personId, -count, { mustExist: false })),
+    ...[...countBy(faces, (face) => face.personId)].map(([personId, count]) =>
+      personWrites.addFaces(asset.ownerId, personId, -count, { mustExist: false }),
+    ),
   ];
   const [first = [], ...rest] = chunk(writes, 100);
   await transact(first);
@@ -167,4 +187,3 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   ]);
   return { albums };
 };
-

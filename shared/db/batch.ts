@@ -26,7 +26,8 @@ const batchWrite = async (all: readonly WriteRequest[]): Promise<void> => {
 export const batchDelete = (keys: readonly Key[]): Promise<void> => batchWrite(keys.map((key) => ({ DeleteRequest: { Key: { ...key } } })));
 
 /** Puts the items (unconditional, so idempotent), 25 a call. */
-export const batchPut = (items: readonly Record<string, unknown>[]): Promise<void> => batchWrite(items.map((item) => ({ PutRequest: { Item: item } })));
+export const batchPut = (items: readonly Record<string, unknown>[]): Promise<void> =>
+  batchWrite(items.map((item) => ({ PutRequest: { Item: item } })));
 
 /**
  * Reads the keys in chunks of 100 (BatchGetItem's limit), retrying unprocessed keys, and returns
@@ -53,4 +54,3 @@ export const batchGet = async (keys: readonly Key[]): Promise<Record<string, unk
     return item ? [item] : [];
   });
 };
-

@@ -19,12 +19,17 @@ export class CorruptItemError extends Error {
  * the record's where they differ (an asset's type is stored as `assetType`, since `type` names
  * the entity on every item).
  */
-export const codec = <S extends v.GenericSchema<unknown, unknown>>(entity: string, schema: S, rename: Readonly<Record<string, string>> = {}) => {
+export const codec = <S extends v.GenericSchema<unknown, unknown>>(
+  entity: string,
+  schema: S,
+  rename: Readonly<Record<string, string>> = {},
+) => {
   const renamed = Object.entries(rename);
   return {
     entity,
     read(item: Item): v.InferOutput<S> {
-      const input = renamed.length === 0 ? item : { ...item, ...Object.fromEntries(renamed.map(([stored, field]) => [field, item[stored]])) };
+      const input =
+        renamed.length === 0 ? item : { ...item, ...Object.fromEntries(renamed.map(([stored, field]) => [field, item[stored]])) };
       const result = v.safeParse(schema, input);
       if (!result.success) throw new CorruptItemError(entity, item, result.issues);
       return result.output;

@@ -1,7 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { Conflict } from '../core/errors.ts';
-import { StoredConfigSchema, type StoredConfig } from '../model/config.ts';
+import { type StoredConfig, StoredConfigSchema } from '../model/config.ts';
 import { db, tableName } from './client.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';

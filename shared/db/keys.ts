@@ -61,7 +61,10 @@ export const keys = {
   /** An asset of an INDIVIDUAL shared link, in the link's partition. */
   sharedLinkAsset: (linkId: string, assetId: string): Key => ({ pk: `SHAREDLINK#${linkId}`, sk: `ASSET#${assetId}` }),
   /** A text-search posting: an owner's asset having a word, in date order. */
-  term: (ownerId: string, word: string, fileCreatedAt: string, assetId: string): Key => ({ pk: `TERM#${ownerId}#${word}`, sk: `${fileCreatedAt}#${assetId}` }),
+  term: (ownerId: string, word: string, fileCreatedAt: string, assetId: string): Key => ({
+    pk: `TERM#${ownerId}#${word}`,
+    sk: `${fileCreatedAt}#${assetId}`,
+  }),
 } as const;
 
 /** The sort key of everything listed in date order: `<fileCreatedAt>#<assetId>`. */
@@ -112,7 +115,11 @@ export const indexKeys = {
   assetAlbums: (assetId: string, albumId: string) => ({ gsi2pk: partitions.assetAlbums(assetId).value, gsi2sk: albumId }),
   assetLinks: (assetId: string, linkId: string) => ({ gsi2pk: partitions.assetLinks(assetId).value, gsi2sk: linkId }),
   /** `ix_<field>` for each searchable EXIF value the asset has. */
-  exif: (ownerId: string, exif: Partial<Record<SearchableExifField, string | null>>, fields: readonly SearchableExifField[]): Record<string, string> =>
+  exif: (
+    ownerId: string,
+    exif: Partial<Record<SearchableExifField, string | null>>,
+    fields: readonly SearchableExifField[],
+  ): Record<string, string> =>
     Object.fromEntries(
       fields.flatMap((field) => {
         const value = exif[field];

@@ -16,7 +16,8 @@ export const getPerson = async (ownerId: string, personId: string): Promise<Pers
   return item ? personCodec.read(item) : undefined;
 };
 
-export const listPeople = async (ownerId: string): Promise<PersonRecord[]> => (await queryAll(partitions.userPeople(ownerId))).map(personCodec.read);
+export const listPeople = async (ownerId: string): Promise<PersonRecord[]> =>
+  (await queryAll(partitions.userPeople(ownerId))).map(personCodec.read);
 
 export const getPeople = async (ownerId: string, personIds: readonly string[]): Promise<PersonRecord[]> =>
   (await batchGet([...new Set(personIds)].map((id) => keys.person(ownerId, id)))).map(personCodec.read);
@@ -33,8 +34,12 @@ export const listPersonFaces = async (personId: string, options: { descending?: 
   (await queryAll(partitions.personFaces(personId), options)).map(faceEntryCodec.read);
 
 /** The ids of the assets a person's faces are on, page by page in date order (a search driver). */
-export async function* personAssetIdPages(personId: string, options: { descending: boolean; pageSize: number }): AsyncGenerator<string[], void, void> {
-  for await (const page of queryPages(partitions.personFaces(personId), { ...options, attributes: ['assetId'] })) yield page.map((item) => String(item.assetId));
+export async function* personAssetIdPages(
+  personId: string,
+  options: { descending: boolean; pageSize: number },
+): AsyncGenerator<string[], void, void> {
+  for await (const page of queryPages(partitions.personFaces(personId), { ...options, attributes: ['assetId'] }))
+    yield page.map((item) => String(item.assetId));
 }
 
 /**
@@ -54,7 +59,10 @@ export const updatePerson = async (person: PersonRecord, changes: PersonChanges)
       const moved = await transact([
         updateWrite(key, expression, { condition: 'present', names, values }),
         putWrite(personNameItem(person.ownerId, changes.name ?? '', person.id), { condition: 'absent' }),
-        deleteWrite(keys.personName(person.ownerId, nameHash(person.name)), { condition: 'attribute_not_exists(pk) OR personId = :id', values: { ':id': person.id } }),
+        deleteWrite(keys.personName(person.ownerId, nameHash(person.name)), {
+          condition: 'attribute_not_exists(pk) OR personId = :id',
+          values: { ':id': person.id },
+        }),
       ]).then(
         () => true,
         (error: unknown) => {
@@ -65,7 +73,14 @@ export const updatePerson = async (person: PersonRecord, changes: PersonChanges)
       if (moved) return updated;
     }
     await db.send(
-      new UpdateCommand({ TableName: tableName, Key: key, UpdateExpression: expression, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: names, ExpressionAttributeValues: values }),
+      new UpdateCommand({
+        TableName: tableName,
+        Key: key,
+        UpdateExpression: expression,
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
     );
     return updated;
   } catch (error) {

@@ -1,4 +1,4 @@
-import { SessionListingSchema, SessionRecordSchema, type SessionListing, type SessionRecord } from '../model/session.ts';
+import { type SessionListing, SessionListingSchema, type SessionRecord, SessionRecordSchema } from '../model/session.ts';
 import { batchDelete } from './batch.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
@@ -22,7 +22,10 @@ const listingOf = (s: SessionRecord): SessionListing => ({
 export const createSession = async (session: SessionRecord): Promise<void> => {
   await transact([
     putWrite({ ...keys.session(session.tokenHash), type: 'session', ...session }, { condition: 'absent' }),
-    putWrite({ ...keys.userSession(session.userId, session.tokenHash), type: 'userSession', ...listingOf(session) }, { condition: 'absent' }),
+    putWrite(
+      { ...keys.userSession(session.userId, session.tokenHash), type: 'userSession', ...listingOf(session) },
+      { condition: 'absent' },
+    ),
   ]);
 };
 

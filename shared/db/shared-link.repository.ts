@@ -13,7 +13,11 @@ import { transact, type Write } from './transact.ts';
  * one transaction (with the album's link count); further entries follow, and a failure among
  * them deletes everything again.
  */
-export const createSharedLink = async (link: SharedLinkRecord, owner: { email: string; isAdmin: boolean }, assetIds: readonly string[]): Promise<void> => {
+export const createSharedLink = async (
+  link: SharedLinkRecord,
+  owner: { email: string; isAdmin: boolean },
+  assetIds: readonly string[],
+): Promise<void> => {
   const writes: Write[] = [sharedLinkWrites.create(link), sharedLinkWrites.createKey(link, owner)];
   if (link.albumId) writes.push(albumWrites.addLinkCount(link.userId, link.albumId, 1));
   const entries = assetIds.map((assetId) => sharedLinkWrites.addAsset(link.id, assetId));
@@ -37,7 +41,8 @@ export const getSharedLinkByKeyHash = async (keyHash: string): Promise<SharedLin
   return item ? sharedLinkKeyCodec.read(item) : undefined;
 };
 
-export const listSharedLinks = async (userId: string): Promise<SharedLinkRecord[]> => (await queryAll(partitions.userSharedLinks(userId))).map(sharedLinkCodec.read);
+export const listSharedLinks = async (userId: string): Promise<SharedLinkRecord[]> =>
+  (await queryAll(partitions.userSharedLinks(userId))).map(sharedLinkCodec.read);
 
 /** The asset ids of an INDIVIDUAL link: one Query on the link's partition. */
 export const listSharedLinkAssetIds = async (linkId: string): Promise<string[]> =>

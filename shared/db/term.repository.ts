@@ -20,9 +20,16 @@ export const postingsOf = (asset: { id: string; fileCreatedAt: string }, terms: 
 
 /** Idempotent puts, 25 a BatchWriteItem call, unprocessed ones retried. */
 export const writePostings = (ownerId: string, postings: readonly Posting[]): Promise<void> =>
-  batchPut(postings.map((posting) => ({ ...keys.term(ownerId, posting.term, posting.fileCreatedAt, posting.assetId), type: 'term', assetId: posting.assetId })));
+  batchPut(
+    postings.map((posting) => ({
+      ...keys.term(ownerId, posting.term, posting.fileCreatedAt, posting.assetId),
+      type: 'term',
+      assetId: posting.assetId,
+    })),
+  );
 
 /** The asset ids having a word, newest first, page by page. */
 export async function* termAssetIdPages(ownerId: string, term: string, pageSize: number): AsyncGenerator<string[], void, void> {
-  for await (const page of queryPages(partitions.term(ownerId, term), { descending: true, pageSize, attributes: ['assetId'] })) yield page.map((item) => String(item.assetId));
+  for await (const page of queryPages(partitions.term(ownerId, term), { descending: true, pageSize, attributes: ['assetId'] }))
+    yield page.map((item) => String(item.assetId));
 }

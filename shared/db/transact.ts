@@ -1,5 +1,5 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import type { Key } from './keys.ts';
 
@@ -22,7 +22,11 @@ export interface WriteOptions {
 
 const conditionOf = (options: WriteOptions) => {
   const expression =
-    options.condition === 'absent' ? 'attribute_not_exists(pk)' : options.condition === 'present' ? 'attribute_exists(pk)' : options.condition;
+    options.condition === 'absent'
+      ? 'attribute_not_exists(pk)'
+      : options.condition === 'present'
+        ? 'attribute_exists(pk)'
+        : options.condition;
   return {
     ...(expression ? { ConditionExpression: expression } : {}),
     ...(options.names ? { ExpressionAttributeNames: options.names } : {}),
@@ -34,18 +38,46 @@ const withHandler = (item: TransactItem, options: WriteOptions): Write =>
 
 /** Put an item (the write builders of each entity use these three). */
 export const putWrite = (item: Item, options: WriteOptions = {}): Write =>
-  withHandler({ Put: { TableName: tableName, Item: item, ...conditionOf(options), ...(options.values ? { ExpressionAttributeValues: options.values } : {}) } }, options);
+  withHandler(
+    {
+      Put: {
+        TableName: tableName,
+        Item: item,
+        ...conditionOf(options),
+        ...(options.values ? { ExpressionAttributeValues: options.values } : {}),
+      },
+    },
+    options,
+  );
 
 /** Update an item with an expression (`SET …`, `ADD …`). */
 export const updateWrite = (key: Key, expression: string, options: WriteOptions = {}): Write =>
   withHandler(
-    { Update: { TableName: tableName, Key: { ...key }, UpdateExpression: expression, ...conditionOf(options), ...(options.values ? { ExpressionAttributeValues: options.values } : {}) } },
+    {
+      Update: {
+        TableName: tableName,
+        Key: { ...key },
+        UpdateExpression: expression,
+        ...conditionOf(options),
+        ...(options.values ? { ExpressionAttributeValues: options.values } : {}),
+      },
+    },
     options,
   );
 
 /** Delete an item. */
 export const deleteWrite = (key: Key, options: WriteOptions = {}): Write =>
-  withHandler({ Delete: { TableName: tableName, Key: { ...key }, ...conditionOf(options), ...(options.values ? { ExpressionAttributeValues: options.values } : {}) } }, options);
+  withHandler(
+    {
+      Delete: {
+        TableName: tableName,
+        Key: { ...key },
+        ...conditionOf(options),
+        ...(options.values ? { ExpressionAttributeValues: options.values } : {}),
+      },
+    },
+    options,
+  );
 
 /** Check a condition on an item without writing it. */
 export const checkWrite = (key: Key, options: WriteOptions & { condition: string }): Write =>

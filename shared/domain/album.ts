@@ -4,4 +4,7 @@ import type { AlbumMember } from '../model/album.ts';
 export const newestLiveMember = (members: readonly AlbumMember[]): string | null =>
   members
     .filter((member) => member.deletedAt === null)
-    .reduce<AlbumMember | undefined>((newest, member) => (!newest || member.fileCreatedAt > newest.fileCreatedAt ? member : newest), undefined)?.assetId ?? null;
+    .reduce<AlbumMember | undefined>(
+      (newest, member) => (!newest || member.fileCreatedAt > newest.fileCreatedAt ? member : newest),
+      undefined,
+    )?.assetId ?? null;

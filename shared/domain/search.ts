@@ -15,7 +15,8 @@ const likePattern = (value: string): RegExp =>
   );
 
 /** SHA-1 as Immich reads it: 28 characters are base64, anything else hex (stored form: lower-case hex). */
-export const checksumHex = (checksum: string): string => (checksum.length === 28 ? Buffer.from(checksum, 'base64').toString('hex') : checksum.toLowerCase());
+export const checksumHex = (checksum: string): string =>
+  checksum.length === 28 ? Buffer.from(checksum, 'base64').toString('hex') : checksum.toLowerCase();
 
 const within = (value: string | null, after?: string | null, before?: string | null): boolean => {
   if (!after && !before) return true;
@@ -31,7 +32,8 @@ const within = (value: string | null, after?: string | null, before?: string | n
  * bound turns on); archived only with withArchived or isArchived.
  */
 export const matchesSearch = (asset: AssetRecord, f: SearchAssetsInput): boolean => {
-  const exact = <K extends keyof AssetRecord>(key: K, value: AssetRecord[K] | null | undefined) => value === undefined || value === null || asset[key] === value;
+  const exact = <K extends keyof AssetRecord>(key: K, value: AssetRecord[K] | null | undefined) =>
+    value === undefined || value === null || asset[key] === value;
   const exif = (key: 'make' | 'model' | 'lensModel' | 'city' | 'state' | 'country', value: string | null | undefined) =>
     value === undefined || value === null || asset.exif[key] === value;
   const trashedBound = Boolean(f.trashedAfter || f.trashedBefore);
@@ -53,15 +55,19 @@ export const matchesSearch = (asset: AssetRecord, f: SearchAssetsInput): boolean
     (f.webpPath === undefined || f.webpPath === null) &&
     (f.encodedVideoPath === undefined || f.encodedVideoPath === null) &&
     (f.checksum === undefined || f.checksum === null || asset.checksum === checksumHex(f.checksum)) &&
-    (f.originalFileName === undefined || f.originalFileName === null || likePattern(f.originalFileName).test(fold(asset.originalFileName))) &&
+    (f.originalFileName === undefined ||
+      f.originalFileName === null ||
+      likePattern(f.originalFileName).test(fold(asset.originalFileName))) &&
     exif('make', f.make) &&
     exif('model', f.model) &&
     exif('lensModel', f.lensModel) &&
     exif('city', f.city) &&
     exif('state', f.state) &&
     exif('country', f.country) &&
-    (f.isArchived !== undefined && f.isArchived !== null ? asset.isArchived === f.isArchived : f.withArchived === true || !asset.isArchived) &&
-    (f.isEncoded !== true) &&
+    (f.isArchived !== undefined && f.isArchived !== null
+      ? asset.isArchived === f.isArchived
+      : f.withArchived === true || !asset.isArchived) &&
+    f.isEncoded !== true &&
     (f.isMotion !== true || asset.livePhotoVideoId !== null) &&
     (f.isNotInAlbum !== true || (asset.albumCount === 0 && asset.isVisible)) &&
     (!f.personIds || f.personIds.every((id) => asset.personIds.includes(id))) &&

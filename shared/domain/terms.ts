@@ -10,7 +10,16 @@ const maxTermLength = 64;
  * which also stems words and drops stop words; here words match whole.)
  */
 export const words = (text: string | null | undefined): string[] =>
-  text ? [...new Set(fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean).map((word) => word.slice(0, maxTermLength)))] : [];
+  text
+    ? [
+        ...new Set(
+          fold(text)
+            .split(/[^\p{L}\p{N}]+/u)
+            .filter(Boolean)
+            .map((word) => word.slice(0, maxTermLength)),
+        ),
+      ]
+    : [];
 
 /** Every word an asset can be found by: camera, lens, place, description, file name and its people's names. */
 export const assetTerms = (asset: AssetRecord, peopleNames: readonly string[]): string[] => {

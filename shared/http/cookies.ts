@@ -9,7 +9,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 const maxAge = 34_560_000;
 
 /** HTTPS as the client saw it: API Gateway (always HTTPS) sets x-forwarded-proto. */
-export const isSecure = (event: APIGatewayProxyEventV2): boolean => (event.headers?.['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
+export const isSecure = (event: APIGatewayProxyEventV2): boolean =>
+  (event.headers?.['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
 
 /** The value of a request cookie (URI-decoded), or undefined when absent, empty or malformed. */
 export const readCookie = (event: APIGatewayProxyEventV2, name: string): string | undefined => {
@@ -38,9 +39,12 @@ export const loginCookies = (accessToken: string, secure: boolean): string[] => 
 
 /** What Express's clearCookie writes for each of them on logout. */
 export const clearedLoginCookies = (): string[] =>
-  ['immich_access_token', 'immich_auth_type', 'immich_is_authenticated'].map((name) => `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT`);
+  ['immich_access_token', 'immich_auth_type', 'immich_is_authenticated'].map(
+    (name) => `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT`,
+  );
 
 /** The cookie that keeps the tokens a shared link's password earned (one day, as Immich). */
 export const sharedLinkTokenCookieName = 'immich_shared_link_token';
 
-export const sharedLinkTokenCookie = (token: string): string => `${sharedLinkTokenCookieName}=${encodeURIComponent(token)}; HttpOnly; Path=/; Max-Age=86400; SameSite=Lax;`;
+export const sharedLinkTokenCookie = (token: string): string =>
+  `${sharedLinkTokenCookieName}=${encodeURIComponent(token)}; HttpOnly; Path=/; Max-Age=86400; SameSite=Lax;`;

@@ -19,7 +19,8 @@ export const readCredentials = (event: APIGatewayProxyEventV2): Credentials | un
   const query = event.rawQueryString ? parseQuery(event.rawQueryString) : {};
   const shareKey = headers['x-immich-share-key'] || first(query.key);
   if (shareKey) return { kind: 'shareKey', secret: shareKey };
-  const token = headers['x-immich-user-token'] || first(query.userToken) || bearer(headers.authorization) || readCookie(event, 'immich_access_token');
+  const token =
+    headers['x-immich-user-token'] || first(query.userToken) || bearer(headers.authorization) || readCookie(event, 'immich_access_token');
   if (token) return { kind: 'session', secret: token };
   const apiKey = headers['x-api-key'] || first(query.apiKey);
   if (apiKey) return { kind: 'apiKey', secret: apiKey };

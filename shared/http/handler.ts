@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { authenticate, type Access } from '../auth/authenticate.ts';
+import { type Access, authenticate } from '../auth/authenticate.ts';
 import type { Auth } from '../model/user.ts';
 import { readCredentials } from './credentials.ts';
 import { createHandler, type Endpoint, type HandlerFn } from './pipeline.ts';

@@ -1,8 +1,7 @@
-import busboy from 'busboy';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import busboy from 'busboy';
 import { bodyTooLarge, Invalid } from '../core/errors.ts';
 import type { UploadedFile } from '../model/upload.ts';
-
 
 export interface MultipartForm {
   fields: Record<string, string>;
@@ -17,7 +16,6 @@ export interface MultipartOptions {
   /** Called as each file starts, before its bytes are read; throws to refuse it (e.g. its type). */
   accept?: (field: string, fileName: string) => void;
 }
-
 
 /** The raw request body, whether API Gateway passed it as text or base64. */
 export const bodyBytes = (event: APIGatewayProxyEventV2): Buffer =>
@@ -90,4 +88,3 @@ export const parseMultipart = (event: APIGatewayProxyEventV2, options: Multipart
     }
   });
 };
-

@@ -79,7 +79,13 @@ const bodyParser = jsonBodyParser({ disableContentTypeError: true });
  * runs before validation, as Immich's guard does (a non-admin gets 403, not 400). The whole
  * invocation runs in a log context carrying its request id (shared/core/log.ts).
  */
-export const createHandler = <TAuth, TBody extends v.GenericSchema | undefined, TParams extends v.GenericSchema | undefined, TQuery extends v.GenericSchema | undefined, TResult>(
+export const createHandler = <
+  TAuth,
+  TBody extends v.GenericSchema | undefined,
+  TParams extends v.GenericSchema | undefined,
+  TQuery extends v.GenericSchema | undefined,
+  TResult,
+>(
   endpoint: Endpoint<TBody, TParams, TQuery, TResult>,
   fn: HandlerFn<TAuth, TBody, TParams, TQuery, NoInfer<TResult>>,
   authenticate?: Authenticator<TAuth>,

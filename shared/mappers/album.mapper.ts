@@ -36,7 +36,10 @@ export interface MapAlbumOptions {
 }
 
 export const mapAlbum = (album: AlbumRecord, options: MapAlbumOptions): AlbumResponseDto => {
-  const live = options.members.filter((member) => member.deletedAt === null).map((member) => member.fileCreatedAt).sort();
+  const live = options.members
+    .filter((member) => member.deletedAt === null)
+    .map((member) => member.fileCreatedAt)
+    .sort();
   const hasSharedLink = options.withLinks !== false && album.sharedLinkCount > 0;
   return {
     albumName: album.albumName,

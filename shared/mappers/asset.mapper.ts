@@ -2,7 +2,7 @@ import type { AssetRecord, ExifInfo, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { UserRecord } from '../model/user.ts';
 import type { UserResponse } from '../schemas/user.ts';
-import { peopleWithFaces, type PersonWithFacesResponseDto } from './person.mapper.ts';
+import { type PersonWithFacesResponseDto, peopleWithFaces } from './person.mapper.ts';
 import { mapUser } from './user.mapper.ts';
 
 export type ExifResponseDto = ExifInfo;
@@ -146,4 +146,5 @@ export const mapSanitizedAsset = (asset: AssetRecord): SanitizedAssetResponseDto
 export const byFileCreatedAt =
   (order: 'asc' | 'desc') =>
   (a: { fileCreatedAt: string; id: string }, b: { fileCreatedAt: string; id: string }): number =>
-    (order === 'asc' ? a.fileCreatedAt.localeCompare(b.fileCreatedAt) : b.fileCreatedAt.localeCompare(a.fileCreatedAt)) || a.id.localeCompare(b.id);
+    (order === 'asc' ? a.fileCreatedAt.localeCompare(b.fileCreatedAt) : b.fileCreatedAt.localeCompare(a.fileCreatedAt)) ||
+    a.id.localeCompare(b.id);

@@ -1,7 +1,7 @@
 import * as exifr from 'exifr/dist/full.esm.mjs';
 import { imageSize } from 'image-size';
 import type { ExifInfo } from '../model/asset.ts';
-import { faceRegionsOf, type FaceRegion } from './faces.ts';
+import { type FaceRegion, faceRegionsOf } from './faces.ts';
 
 /** ExifResponseDto as Immich v1.100 stores it (`exif` table), minus the file size added by the caller. */
 
@@ -172,7 +172,9 @@ const readTags = async (file: Buffer): Promise<Tags> => {
 const readSidecar = async (sidecar: Buffer): Promise<Tags | undefined> => {
   if (!/<x:xmpmeta|<rdf:RDF/.test(sidecar.toString('utf8'))) return undefined;
   try {
-    const parsed = (await exifr.sidecar(standalone(sidecar), { ...parseOptions, mergeOutput: true })) as Record<string, unknown> | undefined;
+    const parsed = (await exifr.sidecar(standalone(sidecar), { ...parseOptions, mergeOutput: true })) as
+      | Record<string, unknown>
+      | undefined;
     return parsed ? flattenSidecar(parsed) : {};
   } catch {
     return undefined;
@@ -223,7 +225,11 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer): Promise<M
     longitude = tags.longitude;
   }
   // Immich drops 0,0 (a camera without a fix) and anything off the globe.
-  if ((latitude === 0 && longitude === 0) || (latitude !== null && Math.abs(latitude) > 90) || (longitude !== null && Math.abs(longitude) > 180)) {
+  if (
+    (latitude === 0 && longitude === 0) ||
+    (latitude !== null && Math.abs(latitude) > 90) ||
+    (longitude !== null && Math.abs(longitude) > 180)
+  ) {
     latitude = null;
     longitude = null;
   }
@@ -259,9 +265,7 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer): Promise<M
 
   return {
     exif,
-    ...(clock
-      ? { takenAt: { instant: instantOf(clock).toISOString(), localDateTime: clock.local.toISOString(), timeZone } }
-      : {}),
+    ...(clock ? { takenAt: { instant: instantOf(clock).toISOString(), localDateTime: clock.local.toISOString(), timeZone } } : {}),
     faces: faceRegionsOf(tags, width && height ? { width, height } : undefined),
   };
 };

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
 import { optionalUuidList } from './asset.ts';
+import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
 
 /** `CreateAlbumDto`. */
 export const CreateAlbumDto = dto({

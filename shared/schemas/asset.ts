@@ -29,7 +29,9 @@ const validateDate = () =>
  * order the client sent the fields.
  */
 export const dateStringError = (values: Record<string, unknown>, dateFields: readonly string[]): string | undefined => {
-  const bad = Object.keys(values).find((key) => dateFields.includes(key) && values[key] !== undefined && values[key] !== null && !isDateString(values[key]));
+  const bad = Object.keys(values).find(
+    (key) => dateFields.includes(key) && values[key] !== undefined && values[key] !== null && !isDateString(values[key]),
+  );
   return bad === undefined ? undefined : `${bad} must be a date string`;
 };
 
@@ -60,7 +62,16 @@ export const AssetBulkUploadCheckDto = dto({
     v.unknown(),
     v.check((x: unknown) => Array.isArray(x), '$property must be an array'),
     as<unknown[]>(),
-    v.array(v.pipe(v.unknown(), v.check((x) => typeof x === 'object' && x !== null && !Array.isArray(x), 'nested property $property must be either object or array'), BulkUploadCheckItem)),
+    v.array(
+      v.pipe(
+        v.unknown(),
+        v.check(
+          (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
+          'nested property $property must be either object or array',
+        ),
+        BulkUploadCheckItem,
+      ),
+    ),
   ),
 });
 
@@ -77,7 +88,10 @@ export interface AssetFileUploadResponseDto {
 }
 
 // class-validator's `each`: a non-array value is checked as if it were the one element.
-const eachUuid = v.check((x: unknown) => (Array.isArray(x) ? x : [x]).every((id) => typeof id === 'string' && uuidV4.test(id)), 'each value in $property must be a UUID');
+const eachUuid = v.check(
+  (x: unknown) => (Array.isArray(x) ? x : [x]).every((id) => typeof id === 'string' && uuidV4.test(id)),
+  'each value in $property must be a UUID',
+);
 const isArray = v.check((x: unknown) => Array.isArray(x), '$property must be an array');
 
 /** `@ValidateUUID({ each: true })`: a required list of UUIDs (`BulkIdsDto`). */

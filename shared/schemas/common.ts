@@ -29,12 +29,7 @@ export const fillKeys = (entries: v.ObjectEntries) =>
  * stripped, as Immich's whitelisting ValidationPipe does.
  */
 export const dto = <const TEntries extends v.ObjectEntries>(entries: TEntries, message = '$property must be an object') =>
-  v.pipe(
-    v.unknown(),
-    v.check(isPlainObject, message),
-    fillKeys(entries),
-    v.object(entries),
-  );
+  v.pipe(v.unknown(), v.check(isPlainObject, message), fillKeys(entries), v.object(entries));
 
 /** Ends a pipe of checks on `unknown` with the type they established. */
 export const as = <T>() => v.transform((input: unknown) => input as T);
@@ -62,7 +57,11 @@ export const optional = <S extends v.GenericSchema>(schema: S) => v.nullish(sche
 export const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 
 export const uuid = (message = '$property must be a UUID') =>
-  v.pipe(v.unknown(), v.check((x) => typeof x === 'string' && uuidV4.test(x), message), as<string>());
+  v.pipe(
+    v.unknown(),
+    v.check((x) => typeof x === 'string' && uuidV4.test(x), message),
+    as<string>(),
+  );
 
 /** `{ id }` path parameters, as Immich's `UUIDParamDto`. */
 export const IdParams = dto({ id: uuid() });

@@ -33,7 +33,13 @@ const integer = (max = Number.POSITIVE_INFINITY) =>
   );
 
 const enumOf = <const T extends readonly string[]>(values: T) =>
-  optional(v.pipe(v.unknown(), v.check((x: unknown) => values.includes(x as string), `$property must be one of the following values: ${values.join(', ')}`), as<T[number]>()));
+  optional(
+    v.pipe(
+      v.unknown(),
+      v.check((x: unknown) => values.includes(x as string), `$property must be one of the following values: ${values.join(', ')}`),
+      as<T[number]>(),
+    ),
+  );
 
 /** `personIds`: UUIDs, repeated in the query; a single value is accepted too (better than v1.100). */
 const personIds = () =>
@@ -41,7 +47,10 @@ const personIds = () =>
     v.pipe(
       v.unknown(),
       v.transform((x: unknown) => (typeof x === 'string' ? [x] : x)),
-      v.check((x: unknown) => (Array.isArray(x) ? x : [x]).every((id) => typeof id === 'string' && uuidV4.test(id)), 'each value in $property must be a UUID'),
+      v.check(
+        (x: unknown) => (Array.isArray(x) ? x : [x]).every((id) => typeof id === 'string' && uuidV4.test(id)),
+        'each value in $property must be a UUID',
+      ),
       v.check((x: unknown) => Array.isArray(x), '$property must be an array'),
       as<string[]>(),
     ),

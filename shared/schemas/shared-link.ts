@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Invalid } from '../core/errors.ts';
-import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
 import { isDateString, optionalUuidList, uuidList } from './asset.ts';
+import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
 
 const linkTypes = ['ALBUM', 'INDIVIDUAL'] as const;
 
@@ -39,7 +39,10 @@ const linkOptions = {
 export const SharedLinkCreateDto = dto({
   type: v.pipe(
     v.unknown(),
-    v.check((x: unknown) => linkTypes.includes(x as (typeof linkTypes)[number]), `$property must be one of the following values: ${linkTypes.join(', ')}`),
+    v.check(
+      (x: unknown) => linkTypes.includes(x as (typeof linkTypes)[number]),
+      `$property must be one of the following values: ${linkTypes.join(', ')}`,
+    ),
     as<(typeof linkTypes)[number]>(),
   ),
   assetIds: optionalUuidList(),

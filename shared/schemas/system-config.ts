@@ -12,7 +12,10 @@ import { as, booleanish, fillKeys, isPlainObject, rules } from './common.ts';
 // class-transformer's @Type(() => Number): strings go through Number(), other values stay.
 const toNumber = v.transform((x: unknown) => (typeof x === 'string' ? Number(x) : x));
 const isInt = v.check((x: unknown) => Number.isInteger(x), '$property must be an integer number');
-const isNumber = v.check((x: unknown) => typeof x === 'number' && Number.isFinite(x), '$property must be a number conforming to the specified constraints');
+const isNumber = v.check(
+  (x: unknown) => typeof x === 'number' && Number.isFinite(x),
+  '$property must be a number conforming to the specified constraints',
+);
 const min = (n: number) => v.check((x: unknown) => typeof x === 'number' && x >= n, `$property must not be less than ${n}`);
 const max = (n: number) => v.check((x: unknown) => typeof x === 'number' && x <= n, `$property must not be greater than ${n}`);
 
@@ -24,14 +27,21 @@ const int = (range: Range = {}): v.GenericSchema<unknown, number> =>
   v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), ...numberRules(range), isInt, as<number>()) as v.GenericSchema<unknown, number>;
 /** `@IsNumber() [@Min] [@Max] [@Type(Number)]` */
 const number = (range: Range = {}): v.GenericSchema<unknown, number> =>
-  v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), ...numberRules(range), isNumber, as<number>()) as v.GenericSchema<unknown, number>;
+  v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), ...numberRules(range), isNumber, as<number>()) as v.GenericSchema<
+    unknown,
+    number
+  >;
 /** `@IsInt() @IsPositive()` */
 const positiveInt = () => v.pipe(v.unknown(), rules.isPositive, isInt, as<number>());
 const string = () => v.pipe(v.unknown(), rules.isString, as<string>());
 const nonEmptyString = () => v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>());
 const boolean = () => booleanish();
 const oneOf = <const T extends readonly string[]>(values: T) =>
-  v.pipe(v.unknown(), v.check((x) => values.includes(x as string), `$property must be one of the following values: ${values.join(', ')}`), as<T[number]>());
+  v.pipe(
+    v.unknown(),
+    v.check((x) => values.includes(x as string), `$property must be one of the following values: ${values.join(', ')}`),
+    as<T[number]>(),
+  );
 const eachOneOf = <const T extends readonly string[]>(values: T) =>
   v.pipe(
     v.unknown(),
@@ -56,15 +66,26 @@ const section = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
 // The forwarded check must fit whichever section's pipe it is placed in.
 // biome-ignore lint/suspicious/noExplicitAny: valibot types a forwarded check by its section; one helper serves every section.
 type AnySection = any;
-const when = <T extends Record<string, unknown>>(condition: (section: T) => boolean, field: keyof T & string, check: (value: unknown) => boolean, message: string) =>
-  v.forward(v.check((s: T) => !condition(s) || check(s[field]), message), [field] as never) as v.BaseValidation<AnySection, AnySection, v.BaseIssue<unknown>>;
+const when = <T extends Record<string, unknown>>(
+  condition: (section: T) => boolean,
+  field: keyof T & string,
+  check: (value: unknown) => boolean,
+  message: string,
+) =>
+  v.forward(
+    v.check((s: T) => !condition(s) || check(s[field]), message),
+    [field] as never,
+  ) as v.BaseValidation<AnySection, AnySection, v.BaseIssue<unknown>>;
 
 // validator.js isURL, as Immich calls it for the ML url (require_tld false, underscores allowed)
 // and with defaults (a top-level domain required) for the mobile redirect URI.
 const urlPattern = (tld: boolean, underscores: boolean) => {
   const label = underscores ? '[a-z\\d_](?:[a-z\\d_-]*[a-z\\d_])?' : '[a-z\\d](?:[a-z\\d-]*[a-z\\d])?';
   const host = tld ? `(?:${label}\\.)+[a-z\\u00a1-\\uffff]{2,}` : `${label}(?:\\.${label})*`;
-  return new RegExp(`^(?:[a-z][a-z\\d+.-]*://)?(?:[^\\s:@/]+(?::[^\\s@/]*)?@)?(?:${host}|\\d{1,3}(?:\\.\\d{1,3}){3}|\\[[\\da-f:]+\\])(?::\\d{1,5})?(?:[/?#][^\\s]*)?$`, 'i');
+  return new RegExp(
+    `^(?:[a-z][a-z\\d+.-]*://)?(?:[^\\s:@/]+(?::[^\\s@/]*)?@)?(?:${host}|\\d{1,3}(?:\\.\\d{1,3}){3}|\\[[\\da-f:]+\\])(?::\\d{1,5})?(?:[/?#][^\\s]*)?$`,
+    'i',
+  );
 };
 const isUrl = (pattern: RegExp) => (x: unknown) => typeof x === 'string' && x.length <= 2083 && pattern.test(x);
 const mlUrl = isUrl(urlPattern(false, true));
@@ -122,10 +143,22 @@ const machineLearning = v.pipe(
   when((s: { enabled: boolean; url: string }) => s.enabled, 'url', mlUrl, '$property must be a URL address'),
 );
 
-type OAuth = { enabled: boolean; mobileOverrideEnabled: boolean; clientId: string; clientSecret: string; issuerUrl: string; mobileRedirectUri: string };
+type OAuth = {
+  enabled: boolean;
+  mobileOverrideEnabled: boolean;
+  clientId: string;
+  clientSecret: string;
+  issuerUrl: string;
+  mobileRedirectUri: string;
+};
 const oauthRequired = (field: 'clientId' | 'clientSecret' | 'issuerUrl') => [
   when((s: OAuth) => s.enabled, field, isNonEmptyString, '$property should not be empty'),
-  when((s: OAuth) => s.enabled, field, (x) => typeof x === 'string', '$property must be a string'),
+  when(
+    (s: OAuth) => s.enabled,
+    field,
+    (x) => typeof x === 'string',
+    '$property must be a string',
+  ),
 ];
 
 const oauth = v.pipe(
@@ -155,8 +188,18 @@ type LibraryScan = { enabled: boolean; cronExpression: string };
 const library = section({
   scan: v.pipe(
     section({ enabled: boolean(), cronExpression: v.pipe(v.unknown(), as<string>()) }),
-    when((s: LibraryScan) => s.enabled, 'cronExpression', (x) => typeof x === 'string', '$property must be a string'),
-    when((s: LibraryScan) => s.enabled, 'cronExpression', (x) => isCron(x), 'Invalid cron expression'),
+    when(
+      (s: LibraryScan) => s.enabled,
+      'cronExpression',
+      (x) => typeof x === 'string',
+      '$property must be a string',
+    ),
+    when(
+      (s: LibraryScan) => s.enabled,
+      'cronExpression',
+      (x) => isCron(x),
+      'Invalid cron expression',
+    ),
     when((s: LibraryScan) => s.enabled, 'cronExpression', isNonEmptyString, '$property should not be empty'),
   ),
   watch: section({ enabled: boolean() }),
@@ -184,8 +227,16 @@ export const isCron = (expression: unknown): boolean => {
 export const SystemConfigDto = v.object({
   ffmpeg,
   job: section({
-    backgroundTask: job(), smartSearch: job(), metadataExtraction: job(), faceDetection: job(), search: job(),
-    sidecar: job(), library: job(), migration: job(), thumbnailGeneration: job(), videoConversion: job(),
+    backgroundTask: job(),
+    smartSearch: job(),
+    metadataExtraction: job(),
+    faceDetection: job(),
+    search: job(),
+    sidecar: job(),
+    library: job(),
+    migration: job(),
+    thumbnailGeneration: job(),
+    videoConversion: job(),
   }),
   logging: section({ enabled: boolean(), level: oneOf(['verbose', 'debug', 'log', 'warn', 'error', 'fatal']) }),
   machineLearning,

@@ -19,8 +19,7 @@ export const requiredEmail = () => v.pipe(v.unknown(), toLowerCase, rules.isNotE
  * Immich's `toSanitized`: every `.` removed, then sanitize-filename (the library Immich uses), so
  * `my.label/../x` becomes `mylabelx`. Any non-string, `null` included, becomes `""` (Immich's quirk).
  */
-export const sanitizeStorageLabel = (value: unknown): string =>
-  sanitize((typeof value === 'string' ? value : '').replaceAll('.', ''));
+export const sanitizeStorageLabel = (value: unknown): string => sanitize((typeof value === 'string' ? value : '').replaceAll('.', ''));
 
 export const LoginCredentialDto = dto({ email: requiredEmail(), password: nonEmptyString() });
 

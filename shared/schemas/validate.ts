@@ -19,9 +19,7 @@ export const formatIssue = (issue: v.BaseIssue<unknown>): string => {
   return parents.length > 0 ? `${parents.join('.')}.${message}` : message;
 };
 
-export const formatIssues = (issues: readonly v.BaseIssue<unknown>[]): string[] => [
-  ...new Set(issues.map(formatIssue)),
-];
+export const formatIssues = (issues: readonly v.BaseIssue<unknown>[]): string[] => [...new Set(issues.map(formatIssue))];
 
 /** Parses `input` with `schema`, or throws `Invalid` with every message (Immich's 400). */
 export const parseOrThrow = <S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> => {

@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { allowedAssets, Permission, requireAlbum } from '../access/access.ts';
 import { Invalid, NotFound } from '../core/errors.ts';
-import { addMembers, createAlbum as insertAlbum, listAlbumIdsOfAsset, listAlbums, listMembers, removeMembers } from '../db/album.repository.ts';
+import {
+  addMembers,
+  createAlbum as insertAlbum,
+  listAlbumIdsOfAsset,
+  listAlbums,
+  listMembers,
+  removeMembers,
+} from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { newestLiveMember } from '../domain/album.ts';
-import { mapAlbum, type AlbumResponseDto } from '../mappers/album.mapper.ts';
-import { byFileCreatedAt, mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
+import { type AlbumResponseDto, mapAlbum } from '../mappers/album.mapper.ts';
+import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../mappers/asset.mapper.ts';
 import type { AlbumMember, AlbumRecord, BulkIdResponseDto } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
@@ -48,7 +55,10 @@ export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<Al
 };
 
 /** GET /album: the caller's albums, newest first (`shared=true`: none, albums are not shared with users here). */
-export const getAllAlbums = async (auth: Auth, query: { shared?: boolean | null; assetId?: string | null }): Promise<AlbumResponseDto[]> => {
+export const getAllAlbums = async (
+  auth: Auth,
+  query: { shared?: boolean | null; assetId?: string | null },
+): Promise<AlbumResponseDto[]> => {
   if (query.shared === true) return [];
   let albums = await listAlbums(auth.user.id);
   if (query.assetId) {

@@ -2,12 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
 import { hashSecret, newSecret } from '../auth/crypto.ts';
 import { NotFound } from '../core/errors.ts';
-import { createApiKey as insertApiKey, deleteApiKey as removeApiKey, getUserApiKey, listApiKeys } from '../db/api-key.repository.ts';
+import { getUserApiKey, createApiKey as insertApiKey, listApiKeys, deleteApiKey as removeApiKey } from '../db/api-key.repository.ts';
 import type { ApiKeyListing } from '../model/api-key.ts';
 import type { Auth } from '../model/user.ts';
 import type { APIKeyCreateDto, APIKeyCreateResponse, APIKeyResponse } from '../schemas/api-key.ts';
 
-const mapApiKey = (key: ApiKeyListing): APIKeyResponse => ({ id: key.id, name: key.name, createdAt: key.createdAt, updatedAt: key.updatedAt });
+const mapApiKey = (key: ApiKeyListing): APIKeyResponse => ({
+  id: key.id,
+  name: key.name,
+  createdAt: key.createdAt,
+  updatedAt: key.updatedAt,
+});
 
 /** POST /api-key: the secret is returned once and stored only as its SHA-256. */
 export const createApiKey = async (auth: Auth, input: v.InferOutput<typeof APIKeyCreateDto>): Promise<APIKeyCreateResponse> => {

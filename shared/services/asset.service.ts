@@ -6,7 +6,7 @@ import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { checksumHex } from '../domain/search.ts';
 import { words } from '../domain/terms.ts';
-import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
+import { type AssetResponseDto, mapAsset } from '../mappers/asset.mapper.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
 import type { AssetBulkUploadCheckResponseDto, UpdateAssetDto } from '../schemas/asset.ts';
@@ -17,7 +17,10 @@ type UpdateAssetInput = v.InferOutput<typeof UpdateAssetDto>;
  * POST /asset/bulk-upload-check: for each file, `accept`, or `reject` as a `duplicate` of the
  * owner's existing asset. Checksums are SHA-1, hex (40) or base64 (28).
  */
-export const checkBulkUpload = async (auth: Auth, assets: readonly { id: string; checksum: string }[]): Promise<AssetBulkUploadCheckResponseDto> => {
+export const checkBulkUpload = async (
+  auth: Auth,
+  assets: readonly { id: string; checksum: string }[],
+): Promise<AssetBulkUploadCheckResponseDto> => {
   const found = await findByChecksums(
     auth.user.id,
     assets.map((asset) => checksumHex(asset.checksum)),

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
-import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '../auth/crypto.ts';
 import { noAccess, Permission } from '../access/permission.ts';
+import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '../auth/crypto.ts';
 import { Invalid, Unauthenticated } from '../core/errors.ts';
 import { createSession, deleteSession, deleteUserSessions, listUserSessions } from '../db/session.repository.ts';
 import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
+import { mapUser } from '../mappers/user.mapper.ts';
 import { sessionLifetimeSeconds } from '../model/session.ts';
 import type { Auth } from '../model/user.ts';
-import { mapUser } from '../mappers/user.mapper.ts';
-import { readConfig } from './config.reader.ts';
 import type { ChangePasswordDto, LoginCredentialDto, LoginResponse, UserResponse } from '../schemas/user.ts';
+import { readConfig } from './config.reader.ts';
 
 export interface LogoutResponse {
   successful: boolean;

@@ -1,6 +1,6 @@
 import * as env from '../core/env.ts';
-import { configDefaults, configKeys } from '../domain/system-config.ts';
 import { getStoredConfig } from '../db/config.repository.ts';
+import { configDefaults, configKeys } from '../domain/system-config.ts';
 import type { SystemConfig } from '../schemas/system-config.ts';
 
 const clone = <T>(value: T): T => structuredClone(value);

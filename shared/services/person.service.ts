@@ -4,7 +4,7 @@ import { getAssets } from '../db/asset.repository.ts';
 import { listPeople, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { words } from '../domain/terms.ts';
-import { byFileCreatedAt, mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
+import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../mappers/asset.mapper.ts';
 import { mapPerson, type PersonResponseDto } from '../mappers/person.mapper.ts';
 import type { FaceEntry } from '../model/asset.ts';
 import type { PersonChanges } from '../model/person.ts';
@@ -36,7 +36,8 @@ export const getAllPeople = async (auth: Auth, withHidden: boolean): Promise<Peo
   return { total: all.length, hidden: all.filter((person) => person.isHidden).length, people: ordered.map(mapPerson) };
 };
 
-export const getPerson = async (auth: Auth, id: string): Promise<PersonResponseDto> => mapPerson(await requirePerson(auth, Permission.PersonRead, id));
+export const getPerson = async (auth: Auth, id: string): Promise<PersonResponseDto> =>
+  mapPerson(await requirePerson(auth, Permission.PersonRead, id));
 
 /** PUT /person/:id: name, birth date, hidden, and the feature face (an asset of the caller's showing this person). */
 export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInput): Promise<PersonResponseDto> => {
@@ -75,7 +76,9 @@ export const personAssetsLimit = 1000;
  */
 export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetResponseDto[]> => {
   const person = await requirePerson(auth, Permission.PersonRead, id);
-  const faces = (await listPersonFaces(person.id, { descending: true })).filter((face) => face.deletedAt === null && !face.isArchived && face.isVisible);
+  const faces = (await listPersonFaces(person.id, { descending: true })).filter(
+    (face) => face.deletedAt === null && !face.isArchived && face.isVisible,
+  );
   const facesByAsset = new Map<string, FaceEntry[]>();
   for (const face of faces) facesByAsset.set(face.assetId, [...(facesByAsset.get(face.assetId) ?? []), face]);
   // Faces in the order the file lists them (the index sorts by date and random face ids).
@@ -88,5 +91,7 @@ export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetResp
     .filter((asset) => asset.ownerId === auth.user.id && asset.deletedAt === null && !asset.isArchived && asset.isVisible)
     .sort(byFileCreatedAt('desc'));
   const people = new Map([[person.id, person]]);
-  return assets.map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true, faces: facesByAsset.get(asset.id) ?? [], people }));
+  return assets.map((asset) =>
+    mapAsset(asset, { callerId: auth.user.id, withExif: true, faces: facesByAsset.get(asset.id) ?? [], people }),
+  );
 };

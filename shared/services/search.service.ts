@@ -1,10 +1,18 @@
 import { Invalid } from '../core/errors.ts';
-import { exifPages, getAsset, getAssetByChecksum, getAssets, getFacesOf, timelinePages, type AssetPageOptions } from '../db/asset.repository.ts';
+import {
+  type AssetPageOptions,
+  exifPages,
+  getAsset,
+  getAssetByChecksum,
+  getAssets,
+  getFacesOf,
+  timelinePages,
+} from '../db/asset.repository.ts';
 import { getPeople, personAssetIdPages } from '../db/person.repository.ts';
 import { termAssetIdPages } from '../db/term.repository.ts';
 import { checksumHex, matchesSearch, searchOrder } from '../domain/search.ts';
 import { assetTerms, words } from '../domain/terms.ts';
-import { mapAsset, type AssetResponseDto } from '../mappers/asset.mapper.ts';
+import { type AssetResponseDto, mapAsset } from '../mappers/asset.mapper.ts';
 import type { AssetRecord, FaceRecord, SearchableExifField } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
@@ -150,7 +158,12 @@ export const searchText = async (auth: Auth, dto: SearchInput): Promise<SearchRe
       const unknownPeople = [...new Set(candidates.flatMap((asset) => asset.personIds))].filter((id) => !names.has(id));
       if (unknownPeople.length > 0) for (const person of await getPeople(auth.user.id, unknownPeople)) names.set(person.id, person.name);
       for (const asset of candidates) {
-        const own = new Set(assetTerms(asset, asset.personIds.flatMap((id) => names.get(id) ?? [])));
+        const own = new Set(
+          assetTerms(
+            asset,
+            asset.personIds.flatMap((id) => names.get(id) ?? []),
+          ),
+        );
         if (terms.every((term) => own.has(term)) && !items.some((item) => item.id === asset.id)) items.push(asset);
       }
       if (items.length >= size) break;

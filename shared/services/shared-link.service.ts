@@ -1,22 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import { allowedAssets, Permission, requireAlbum, requireAssets, requireSharedLink } from '../access/access.ts';
-import { hashPassword, hashSecret, hashSharedLinkKey, sharedLinkKey, sharedLinkKeyBytes, sharedLinkToken, verifyPassword } from '../auth/crypto.ts';
+import {
+  hashPassword,
+  hashSecret,
+  hashSharedLinkKey,
+  sharedLinkKey,
+  sharedLinkKeyBytes,
+  sharedLinkToken,
+  verifyPassword,
+} from '../auth/crypto.ts';
 import { Forbidden, Invalid, Unauthenticated } from '../core/errors.ts';
 import { getAlbum, listMembers } from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import {
   addSharedLinkAssets as addLinkAssets,
-  createSharedLink as insertLink,
-  deleteSharedLink as removeLink,
   getSharedLink,
+  createSharedLink as insertLink,
   listSharedLinkAssetIds,
   listSharedLinks,
+  deleteSharedLink as removeLink,
   removeSharedLinkAssets as removeLinkAssets,
   replaceSharedLink,
 } from '../db/shared-link.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import { mapAlbum, type AlbumResponseDto } from '../mappers/album.mapper.ts';
-import { byFileCreatedAt, mapAsset, mapSanitizedAsset, type AssetResponseDto, type SanitizedAssetResponseDto } from '../mappers/asset.mapper.ts';
+import { type AlbumResponseDto, mapAlbum } from '../mappers/album.mapper.ts';
+import {
+  type AssetResponseDto,
+  byFileCreatedAt,
+  mapAsset,
+  mapSanitizedAsset,
+  type SanitizedAssetResponseDto,
+} from '../mappers/asset.mapper.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
@@ -58,7 +72,9 @@ const contentsOf = async (link: SharedLinkRecord): Promise<LinkContents> => {
     link.albumId ? getUser(link.userId) : Promise.resolve(undefined),
   ]);
   const albumIds = members.filter((member) => member.deletedAt === null).map((member) => member.assetId);
-  const byId = new Map((await getAssets([...ownIds, ...albumIds])).filter((asset) => asset.deletedAt === null).map((asset) => [asset.id, asset]));
+  const byId = new Map(
+    (await getAssets([...ownIds, ...albumIds])).filter((asset) => asset.deletedAt === null).map((asset) => [asset.id, asset]),
+  );
   const pick = (ids: string[]) => ids.flatMap((id) => byId.get(id) ?? []).sort(byFileCreatedAt('asc'));
   const seen = new Set<string>();
   const assets = [...pick(ownIds), ...pick(albumIds)].filter((asset) => !seen.has(asset.id) && seen.add(asset.id));
@@ -68,7 +84,12 @@ const contentsOf = async (link: SharedLinkRecord): Promise<LinkContents> => {
   };
 };
 
-const mapLink = (link: SharedLinkRecord, key: string, contents: LinkContents | undefined, view: { callerId?: string; withExif: boolean }): SharedLinkResponseDto => ({
+const mapLink = (
+  link: SharedLinkRecord,
+  key: string,
+  contents: LinkContents | undefined,
+  view: { callerId?: string; withExif: boolean },
+): SharedLinkResponseDto => ({
   id: link.id,
   description: link.description,
   password: null,
@@ -134,7 +155,8 @@ export const getSharedLinkById = async (auth: Auth, id: string): Promise<SharedL
 /** PATCH /shared-link/:id. `changeExpiryTime` without `expiresAt` removes the expiry (Immich's rule). */
 export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEditInput): Promise<SharedLinkResponseDto> => {
   const link = await requireSharedLink(auth, id);
-  const expiresAt = dto.changeExpiryTime && !dto.expiresAt ? null : dto.expiresAt === undefined ? undefined : (dto.expiresAt?.toISOString() ?? null);
+  const expiresAt =
+    dto.changeExpiryTime && !dto.expiresAt ? null : dto.expiresAt === undefined ? undefined : (dto.expiresAt?.toISOString() ?? null);
   const updated: SharedLinkRecord = {
     ...link,
     ...(dto.description !== undefined && dto.description !== null ? { description: dto.description } : {}),
@@ -172,14 +194,25 @@ const individualLink = async (auth: Auth, id: string): Promise<{ link: SharedLin
 /** PUT /shared-link/:id/assets (INDIVIDUAL links): per id `success`, `duplicate` or `no_permission`. */
 export const addSharedLinkAssets = async (auth: Auth, id: string, assetIds: readonly string[]): Promise<AssetIdsResponseDto[]> => {
   const { link, present } = await individualLink(auth, id);
-  const allowed = new Set((await allowedAssets(auth, Permission.AssetShare, assetIds.filter((assetId) => !present.has(assetId)))).map((asset) => asset.id));
+  const allowed = new Set(
+    (
+      await allowedAssets(
+        auth,
+        Permission.AssetShare,
+        assetIds.filter((assetId) => !present.has(assetId)),
+      )
+    ).map((asset) => asset.id),
+  );
   const results = assetIds.map((assetId): AssetIdsResponseDto => {
     if (present.has(assetId)) return { assetId, success: false, error: 'duplicate' };
     if (!allowed.has(assetId)) return { assetId, success: false, error: 'no_permission' };
     present.add(assetId);
     return { assetId, success: true };
   });
-  await addLinkAssets(link.id, results.filter((result) => result.success).map((result) => result.assetId));
+  await addLinkAssets(
+    link.id,
+    results.filter((result) => result.success).map((result) => result.assetId),
+  );
   return results;
 };
 
@@ -191,7 +224,10 @@ export const removeSharedLinkAssets = async (auth: Auth, id: string, assetIds: r
     present.delete(assetId);
     return { assetId, success: true };
   });
-  await removeLinkAssets(link.id, results.filter((result) => result.success).map((result) => result.assetId));
+  await removeLinkAssets(
+    link.id,
+    results.filter((result) => result.success).map((result) => result.assetId),
+  );
   return results;
 };
 

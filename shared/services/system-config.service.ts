@@ -1,16 +1,38 @@
-import Handlebars from 'handlebars';
 import { isDeepStrictEqual } from 'node:util';
-import { configKeys } from '../domain/system-config.ts';
-import { getStoredConfig, replaceStoredConfig } from '../db/config.repository.ts';
+import Handlebars from 'handlebars';
 import { Invalid } from '../core/errors.ts';
+import { getStoredConfig, replaceStoredConfig } from '../db/config.repository.ts';
+import { configKeys } from '../domain/system-config.ts';
 import { isCron, type SystemConfig } from '../schemas/system-config.ts';
 import { clearConfigCache, defaultConfig, mergeConfig } from './config.reader.ts';
 
 // Immich renders a candidate template with a sample asset; strict mode makes unknown variables fail.
 const sampleTemplateData: Record<string, string> = {
-  filename: 'IMG_123', ext: 'jpg', filetype: 'IMG', filetypefull: 'IMAGE', assetId: 'd587e44b-f8c0-4832-9ba3-43268bbf5d4e',
-  album: 'album', y: '2022', yy: '22', M: '2', MM: '02', MMM: 'Feb', MMMM: 'February', W: '9', WW: '09', d: '6', dd: '06',
-  h: '3', hh: '03', H: '15', HH: '15', m: '4', mm: '04', s: '5', ss: '05', SSS: '006',
+  filename: 'IMG_123',
+  ext: 'jpg',
+  filetype: 'IMG',
+  filetypefull: 'IMAGE',
+  assetId: 'd587e44b-f8c0-4832-9ba3-43268bbf5d4e',
+  album: 'album',
+  y: '2022',
+  yy: '22',
+  M: '2',
+  MM: '02',
+  MMM: 'Feb',
+  MMMM: 'February',
+  W: '9',
+  WW: '09',
+  d: '6',
+  dd: '06',
+  h: '3',
+  hh: '03',
+  H: '15',
+  HH: '15',
+  m: '4',
+  mm: '04',
+  s: '5',
+  ss: '05',
+  SSS: '006',
 };
 
 /** Immich's service-level checks, run on every update whatever is enabled; each a plain 400. */

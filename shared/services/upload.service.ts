@@ -2,7 +2,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Permission, requireLibrary } from '../access/access.ts';
 import { Invalid, NotFound } from '../core/errors.ts';
 import { log } from '../core/log.ts';
-import { DuplicateChecksumError, findByChecksums, fixedUploadWrites, PersonNameTakenError, QuotaExceededError, recordUpload } from '../db/asset.repository.ts';
+import {
+  DuplicateChecksumError,
+  findByChecksums,
+  fixedUploadWrites,
+  PersonNameTakenError,
+  QuotaExceededError,
+  recordUpload,
+} from '../db/asset.repository.ts';
 import { findPeopleByName } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
@@ -14,7 +21,7 @@ import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import { foldName, type PersonRecord } from '../model/person.ts';
 import type { UploadedFile } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
-import { CreateAssetDto, dateStringError, type AssetFileUploadResponseDto, type CreateAssetInput } from '../schemas/asset.ts';
+import { type AssetFileUploadResponseDto, CreateAssetDto, type CreateAssetInput, dateStringError } from '../schemas/asset.ts';
 import { parseOrThrow } from '../schemas/validate.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
 
@@ -38,7 +45,22 @@ export const acceptUploadFile = (field: string, fileName: string): void => {
 };
 
 // Image formats whose header image-size reads: a file of one of these types that it cannot read is corrupt.
-const checkedImageTypes = new Set(['.jpg', '.jpeg', '.jpe', '.png', '.gif', '.webp', '.bmp', '.tif', '.tiff', '.heic', '.heif', '.avif', '.jxl', '.psd']);
+const checkedImageTypes = new Set([
+  '.jpg',
+  '.jpeg',
+  '.jpe',
+  '.png',
+  '.gif',
+  '.webp',
+  '.bmp',
+  '.tif',
+  '.tiff',
+  '.heic',
+  '.heif',
+  '.avif',
+  '.jxl',
+  '.psd',
+]);
 
 const sha1Hex = (data: Buffer): string => createHash('sha1').update(data).digest('hex');
 
@@ -57,7 +79,10 @@ interface People {
 /** Matches the file's named regions to the owner's people by name (case-insensitive); new names become new people. */
 const resolvePeople = async (ownerId: string, assetId: string, regions: readonly FaceRegion[], now: string): Promise<People> => {
   if (regions.length === 0) return { newPeople: [], existingPeople: new Set(), faces: [] };
-  const known = await findPeopleByName(ownerId, regions.map((region) => region.name));
+  const known = await findPeopleByName(
+    ownerId,
+    regions.map((region) => region.name),
+  );
   const created = new Map<string, PersonRecord>();
   const existingPeople = new Set<string>();
   const faces = regions.map((region, index): FaceRecord => {
@@ -135,11 +160,21 @@ export const uploadFile = async (auth: Auth, form: UploadInput): Promise<AssetFi
 
   const asset = newAsset(auth.user.id, user.defaultLibraryId, file, sidecar, checksum, dto, metadata);
   // Search postings first: harmless if the upload then fails, and the asset never lacks them.
-  await writePostings(auth.user.id, postingsOf(asset, assetTerms(asset, metadata.faces.map((face) => face.name))));
+  await writePostings(
+    auth.user.id,
+    postingsOf(
+      asset,
+      assetTerms(
+        asset,
+        metadata.faces.map((face) => face.name),
+      ),
+    ),
+  );
   const stored = await storeOriginals(asset, file, sidecar);
   try {
     const regions = metadata.faces.slice(0, maxFacesPerAsset);
-    if (metadata.faces.length > regions.length) log.warn('Face regions over the limit were not recorded', { assetId: asset.id, faces: metadata.faces.length });
+    if (metadata.faces.length > regions.length)
+      log.warn('Face regions over the limit were not recorded', { assetId: asset.id, faces: metadata.faces.length });
     // A concurrent upload may create a person of the same name first: read the names again and retry.
     for (let attempt = 1; ; attempt++) {
       const people = await resolvePeople(auth.user.id, asset.id, regions, asset.createdAt);
@@ -228,6 +263,9 @@ const removeOriginals = async (stored: readonly StoredObject[]): Promise<void> =
     await (await originalsStore()).delete(stored);
   } catch (error) {
     // Logged with the keys so an operator can remove them; the request still reports its own error.
-    log.error('Could not remove stored originals after a failed upload', { keys: stored.map((object) => object.key), error: String(error) });
+    log.error('Could not remove stored originals after a failed upload', {
+      keys: stored.map((object) => object.key),
+      error: String(error),
+    });
   }
 };

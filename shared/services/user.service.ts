@@ -3,10 +3,10 @@ import type * as v from 'valibot';
 
 import { hashPassword } from '../auth/crypto.ts';
 import { NotFound } from '../core/errors.ts';
-import { createUser as insertUser, getUser } from '../db/user.repository.ts';
-import type { Auth, UserRecord } from '../model/user.ts';
+import { getUser, createUser as insertUser } from '../db/user.repository.ts';
 import { mapUser } from '../mappers/user.mapper.ts';
-import { sanitizeStorageLabel, type CreateUserDto, type SignUpDto, type UserResponse } from '../schemas/user.ts';
+import type { Auth, UserRecord } from '../model/user.ts';
+import { type CreateUserDto, type SignUpDto, sanitizeStorageLabel, type UserResponse } from '../schemas/user.ts';
 
 type NewUser = v.InferOutput<typeof CreateUserDto> & { isAdmin?: boolean };
 

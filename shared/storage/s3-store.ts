@@ -1,6 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { assertSafeKey, type OriginalsStore, type StoredObject } from './store.ts';
 import * as env from '../core/env.ts';
+import { assertSafeKey, type OriginalsStore, type StoredObject } from './store.ts';
 
 /**
  * Originals in an S3 bucket (deployed; the stack makes it private, encrypted and versioned). The

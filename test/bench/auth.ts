@@ -1,6 +1,6 @@
 import { toApiGatewayEvent } from '#infra/local/http-event.ts';
-import { readCredentials } from '#shared/http/credentials.ts';
 import { hashPassword, hashSecret, newSecret, verifyPassword } from '#shared/auth/crypto.ts';
+import { readCredentials } from '#shared/http/credentials.ts';
 import { median, percentile, table } from './stats.ts';
 
 /** Password hashing cost, and what authentication costs a request before its one GetItem. */

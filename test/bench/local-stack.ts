@@ -12,7 +12,12 @@ import { ensureTable, localAwsEnv, startDynamoDbLocal } from '#infra/local/dynam
 export const startLocalStack = async (env: Record<string, string> = {}) => {
   const dynamo = await startDynamoDbLocal();
   const tableName = `bench-${Date.now()}`;
-  Object.assign(process.env, localAwsEnv, { AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint, TABLE_NAME: tableName, SHARED_LINK_SECRET: randomUUID(), ...env });
+  Object.assign(process.env, localAwsEnv, {
+    AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,
+    TABLE_NAME: tableName,
+    SHARED_LINK_SECRET: randomUUID(),
+    ...env,
+  });
   await ensureTable(dynamo.endpoint, tableName);
   const { createLocalServer } = await import('#infra/local/http-server.ts');
   const sdk = await import('@immich/sdk');
@@ -36,4 +41,8 @@ export const startLocalStack = async (env: Record<string, string> = {}) => {
 
 /** A section that runs its module as a script in a process of its own (its own DynamoDB client and env). */
 export const ownProcess = (moduleUrl: string) => async (): Promise<string> =>
-  execFileSync(process.execPath, [fileURLToPath(moduleUrl)], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'silent' }, maxBuffer: 1 << 24 });
+  execFileSync(process.execPath, [fileURLToPath(moduleUrl)], {
+    encoding: 'utf8',
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+    maxBuffer: 1 << 24,
+  });

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { toApiGatewayEvent } from '#infra/local/http-event.ts';
 import { handler as pingServer } from '#functions/server-info/ping-server.ts';
+import { toApiGatewayEvent } from '#infra/local/http-event.ts';
 import { median, table } from './stats.ts';
 
 const context = { awsRequestId: 'bench', getRemainingTimeInMillis: () => 30_000 } as Context;

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ownProcess, startLocalStack } from './local-stack.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';
+import { ownProcess, startLocalStack } from './local-stack.ts';
 import { median, percentile, table } from './stats.ts';
 
 /**
@@ -23,17 +23,75 @@ const measure = async (): Promise<string> => {
     const { admin, adminAuth: auth } = stack;
     const me = await sdk.getMyUserInfo(auth);
     const libraryId = randomUUID();
-    const person = { id: randomUUID(), ownerId: admin.id, name: 'Bench Person', birthDate: null, isHidden: false, thumbnailPath: '', faceAssetId: null, faceCount: 0, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+    const person = {
+      id: randomUUID(),
+      ownerId: admin.id,
+      name: 'Bench Person',
+      birthDate: null,
+      isHidden: false,
+      thumbnailPath: '',
+      faceAssetId: null,
+      faceCount: 0,
+      createdAt: '2024-01-01T00:00:00.000Z',
+      updatedAt: '2024-01-01T00:00:00.000Z',
+    };
     const assets: AssetRecord[] = [];
     for (let i = 0; i < 1000; i++) {
       const id = randomUUID();
       const when = new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString();
       const asset: AssetRecord = {
-        id, ownerId: me.id, libraryId, deviceAssetId: `bench-${i}`, deviceId: 'bench', type: 'IMAGE', originalPath: `upload/${me.id}/${id}.jpg`, originalFileName: `bench-${i}.jpg`,
-        sidecarPath: null, checksum: randomUUID().replaceAll('-', '').padEnd(40, '0'), fileCreatedAt: when, fileModifiedAt: when, localDateTime: when, createdAt: when, updatedAt: when,
-        deletedAt: null, isFavorite: false, isArchived: false, isVisible: true, isOffline: false, isReadOnly: false, isExternal: false, duration: null, livePhotoVideoId: null, thumbhash: null, resizePath: null,
-        personIds: [], faceIds: [], albumCount: 0,
-        exif: { make: 'Bench', model: 'B1', exifImageWidth: 4000, exifImageHeight: 3000, fileSizeInByte: 1, orientation: '1', dateTimeOriginal: when, modifyDate: when, timeZone: 'UTC', lensModel: null, fNumber: 2.8, focalLength: 35, iso: 100, exposureTime: '1/100', latitude: 1, longitude: 2, city: 'Bench City', state: null, country: null, description: '', projectionType: null },
+        id,
+        ownerId: me.id,
+        libraryId,
+        deviceAssetId: `bench-${i}`,
+        deviceId: 'bench',
+        type: 'IMAGE',
+        originalPath: `upload/${me.id}/${id}.jpg`,
+        originalFileName: `bench-${i}.jpg`,
+        sidecarPath: null,
+        checksum: randomUUID().replaceAll('-', '').padEnd(40, '0'),
+        fileCreatedAt: when,
+        fileModifiedAt: when,
+        localDateTime: when,
+        createdAt: when,
+        updatedAt: when,
+        deletedAt: null,
+        isFavorite: false,
+        isArchived: false,
+        isVisible: true,
+        isOffline: false,
+        isReadOnly: false,
+        isExternal: false,
+        duration: null,
+        livePhotoVideoId: null,
+        thumbhash: null,
+        resizePath: null,
+        personIds: [],
+        faceIds: [],
+        albumCount: 0,
+        exif: {
+          make: 'Bench',
+          model: 'B1',
+          exifImageWidth: 4000,
+          exifImageHeight: 3000,
+          fileSizeInByte: 1,
+          orientation: '1',
+          dateTimeOriginal: when,
+          modifyDate: when,
+          timeZone: 'UTC',
+          lensModel: null,
+          fNumber: 2.8,
+          focalLength: 35,
+          iso: 100,
+          exposureTime: '1/100',
+          latitude: 1,
+          longitude: 2,
+          city: 'Bench City',
+          state: null,
+          country: null,
+          description: '',
+          projectionType: null,
+        },
       };
       assets.push(asset);
     }
@@ -41,21 +99,54 @@ const measure = async (): Promise<string> => {
     const write = async (asset: (typeof assets)[number], index: number) =>
       recordUpload({
         asset,
-        faces: [{ id: randomUUID(), assetId: asset.id, personId: person.id, ownerId: me.id, imageWidth: 4000, imageHeight: 3000, boundingBoxX1: 1, boundingBoxY1: 1, boundingBoxX2: 2, boundingBoxY2: 2, index: 0 }],
+        faces: [
+          {
+            id: randomUUID(),
+            assetId: asset.id,
+            personId: person.id,
+            ownerId: me.id,
+            imageWidth: 4000,
+            imageHeight: 3000,
+            boundingBoxX1: 1,
+            boundingBoxY1: 1,
+            boundingBoxX2: 2,
+            boundingBoxY2: 2,
+            index: 0,
+          },
+        ],
         newPeople: index === 0 ? [person] : [],
         existingPeople: index === 0 ? new Set<string>() : new Set([person.id]),
         quota: null,
       });
     await write(assets[0]!, 0);
     for (let i = 1; i < assets.length; i += 8) await Promise.all(assets.slice(i, i + 8).map((asset, j) => write(asset, i + j)));
-    const album = { id: randomUUID(), ownerId: me.id, albumName: 'Bench album', description: '', albumThumbnailAssetId: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z', isActivityEnabled: true, order: 'desc' as const, sharedLinkCount: 0 };
+    const album = {
+      id: randomUUID(),
+      ownerId: me.id,
+      albumName: 'Bench album',
+      description: '',
+      albumThumbnailAssetId: null,
+      createdAt: '2024-01-01T00:00:00.000Z',
+      updatedAt: '2024-01-01T00:00:00.000Z',
+      isActivityEnabled: true,
+      order: 'desc' as const,
+      sharedLinkCount: 0,
+    };
     await createAlbum(album, assets.slice(0, 500));
     const link = await sdk.createSharedLink({ sharedLinkCreateDto: { type: sdk.SharedLinkType.Album, albumId: album.id } }, auth);
 
     const cases = [
       { name: 'GET /person/:id/assets (1,000 assets)', call: () => sdk.getPersonAssets({ id: person.id }, auth), expect: 1000 },
-      { name: 'GET /shared-link/:id (500-asset album)', call: async () => (await sdk.getSharedLinkById({ id: link.id }, auth)).assets, expect: 500 },
-      { name: 'GET /shared-link/me (visitor, same link)', call: async () => (await sdk.getMySharedLink({ key: link.key }, { baseUrl })).assets, expect: 500 },
+      {
+        name: 'GET /shared-link/:id (500-asset album)',
+        call: async () => (await sdk.getSharedLinkById({ id: link.id }, auth)).assets,
+        expect: 500,
+      },
+      {
+        name: 'GET /shared-link/me (visitor, same link)',
+        call: async () => (await sdk.getMySharedLink({ key: link.key }, { baseUrl })).assets,
+        expect: 500,
+      },
     ];
     const rows: (string | number)[][] = [];
     for (const c of cases) {

@@ -46,7 +46,11 @@ for (const section of sections.filter((s) => wanted.length === 0 || wanted.inclu
   console.log(`\n## ${section.name}`);
   const body = await section.run();
   console.log(body);
-  doc = replaceSection(doc, section.name, `_Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}._\n\n${body}`);
+  doc = replaceSection(
+    doc,
+    section.name,
+    `_Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}._\n\n${body}`,
+  );
 }
 writeFileSync(docPath, doc);
 console.log(`\nwrote ${docPath}`);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { ownProcess, startLocalStack } from './local-stack.ts';
 import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';
 import type { PersonRecord } from '#shared/model/person.ts';
+import { ownProcess, startLocalStack } from './local-stack.ts';
 import { median, percentile, table } from './stats.ts';
 
 /**
@@ -22,7 +22,8 @@ const random = (): number => {
 };
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const syllables = ['bra', 'vik', 'ost', 'lun', 'dal', 'mer', 'sol', 'ka', 'ri', 'tor', 'hav', 'en', 'gard', 'nes', 'by'];
-const placeName = (i: number): string => `${syllables[i % 15]}${syllables[Math.floor(i / 15) % 15]}${syllables[Math.floor(i / 225) % 15]}`.replace(/^./, (c) => c.toUpperCase());
+const placeName = (i: number): string =>
+  `${syllables[i % 15]}${syllables[Math.floor(i / 15) % 15]}${syllables[Math.floor(i / 225) % 15]}`.replace(/^./, (c) => c.toUpperCase());
 const brands = Array.from({ length: 100 }, (_, i) => `Brand${placeName(i + 300)}`); // make = one brand: 1%
 const cities = Array.from({ length: 200 }, (_, i) => placeName(i)); // city = one city: 0.5%
 const start = Date.UTC(2019, 0, 1);
@@ -48,9 +49,11 @@ const measure = async (): Promise<string> => {
       const result = await next(args);
       const output = result.output as Record<string, unknown>;
       if (typeof output.ScannedCount === 'number') meter.items += output.ScannedCount;
-      else if (output.Responses && typeof output.Responses === 'object') meter.items += Object.values(output.Responses as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
+      else if (output.Responses && typeof output.Responses === 'object')
+        meter.items += Object.values(output.Responses as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
       else if ('Item' in output) meter.items += output.Item ? 1 : 0;
-      for (const used of [output.ConsumedCapacity].flat()) meter.capacity += Number((used as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0);
+      for (const used of [output.ConsumedCapacity].flat())
+        meter.capacity += Number((used as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0);
       return result;
     },
     { step: 'initialize', name: 'bench-meter' },
@@ -64,7 +67,18 @@ const measure = async (): Promise<string> => {
         const user = await sdk.createUser({ createUserDto: { email, password: 'password', name } }, adminAuth);
         const token = (await sdk.login({ loginCredentialDto: { email, password: 'password' } }, { baseUrl })).accessToken;
         const now = new Date(start).toISOString();
-        const people: PersonRecord[] = Array.from({ length: 50 }, (_, i) => ({ id: randomUUID(), ownerId: user.id, name: `Person ${placeName(i + 600)}`, birthDate: null, isHidden: false, thumbnailPath: '', faceAssetId: null, faceCount: 0, createdAt: now, updatedAt: now }));
+        const people: PersonRecord[] = Array.from({ length: 50 }, (_, i) => ({
+          id: randomUUID(),
+          ownerId: user.id,
+          name: `Person ${placeName(i + 600)}`,
+          birthDate: null,
+          isHidden: false,
+          thumbnailPath: '',
+          faceAssetId: null,
+          faceCount: 0,
+          createdAt: now,
+          updatedAt: now,
+        }));
         return { id: user.id, auth: { baseUrl, headers: { Authorization: `Bearer ${token}` } }, people, assets: [] as AssetRecord[] };
       }),
     );
@@ -91,13 +105,77 @@ const measure = async (): Promise<string> => {
         const id = randomUUID();
         const when = new Date(start + Math.floor(random() * span)).toISOString();
         const city = pick(cities);
-        const faces: FaceRecord[] = random() < 0.3 ? [{ id: randomUUID(), assetId: id, personId: pick(user.people).id, ownerId: user.id, imageWidth: 4000, imageHeight: 3000, boundingBoxX1: 1, boundingBoxY1: 1, boundingBoxX2: 2, boundingBoxY2: 2, index: 0 }] : [];
+        const faces: FaceRecord[] =
+          random() < 0.3
+            ? [
+                {
+                  id: randomUUID(),
+                  assetId: id,
+                  personId: pick(user.people).id,
+                  ownerId: user.id,
+                  imageWidth: 4000,
+                  imageHeight: 3000,
+                  boundingBoxX1: 1,
+                  boundingBoxY1: 1,
+                  boundingBoxX2: 2,
+                  boundingBoxY2: 2,
+                  index: 0,
+                },
+              ]
+            : [];
         const asset: AssetRecord = {
-          id, ownerId: user.id, libraryId: user.id, deviceAssetId: `bench-${user.assets.length}`, deviceId: 'bench', type: random() < 0.1 ? 'VIDEO' : 'IMAGE', originalPath: `upload/${user.id}/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}.jpg`,
-          originalFileName: `IMG_${String(user.assets.length).padStart(5, '0')}.jpg`, sidecarPath: null, checksum: randomUUID().replaceAll('-', '').padEnd(40, '0'), fileCreatedAt: when, fileModifiedAt: when, localDateTime: when, createdAt: when, updatedAt: when,
-          deletedAt: random() < 0.01 ? when : null, isFavorite: random() < 0.05, isArchived: random() < 0.02, isVisible: true, isOffline: false, isReadOnly: false, isExternal: false, duration: null, livePhotoVideoId: null, thumbhash: null, resizePath: null,
-          personIds: faces.map((face) => face.personId), faceIds: faces.map((face) => face.id), albumCount: 0,
-          exif: { make: pick(brands), model: 'Model', exifImageWidth: 4000, exifImageHeight: 3000, fileSizeInByte: 1, orientation: '1', dateTimeOriginal: when, modifyDate: when, timeZone: 'UTC', lensModel: null, fNumber: 2.8, focalLength: 35, iso: 100, exposureTime: '1/100', latitude: null, longitude: null, city, state: null, country: 'Benchland', description: '', projectionType: null },
+          id,
+          ownerId: user.id,
+          libraryId: user.id,
+          deviceAssetId: `bench-${user.assets.length}`,
+          deviceId: 'bench',
+          type: random() < 0.1 ? 'VIDEO' : 'IMAGE',
+          originalPath: `upload/${user.id}/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}.jpg`,
+          originalFileName: `IMG_${String(user.assets.length).padStart(5, '0')}.jpg`,
+          sidecarPath: null,
+          checksum: randomUUID().replaceAll('-', '').padEnd(40, '0'),
+          fileCreatedAt: when,
+          fileModifiedAt: when,
+          localDateTime: when,
+          createdAt: when,
+          updatedAt: when,
+          deletedAt: random() < 0.01 ? when : null,
+          isFavorite: random() < 0.05,
+          isArchived: random() < 0.02,
+          isVisible: true,
+          isOffline: false,
+          isReadOnly: false,
+          isExternal: false,
+          duration: null,
+          livePhotoVideoId: null,
+          thumbhash: null,
+          resizePath: null,
+          personIds: faces.map((face) => face.personId),
+          faceIds: faces.map((face) => face.id),
+          albumCount: 0,
+          exif: {
+            make: pick(brands),
+            model: 'Model',
+            exifImageWidth: 4000,
+            exifImageHeight: 3000,
+            fileSizeInByte: 1,
+            orientation: '1',
+            dateTimeOriginal: when,
+            modifyDate: when,
+            timeZone: 'UTC',
+            lensModel: null,
+            fNumber: 2.8,
+            focalLength: 35,
+            iso: 100,
+            exposureTime: '1/100',
+            latitude: null,
+            longitude: null,
+            city,
+            state: null,
+            country: 'Benchland',
+            description: '',
+            projectionType: null,
+          },
         };
         user.assets.push(asset);
         items.push(assetItem(asset), ...faces.map((face) => faceItem(face, asset)), checksumItem(user.id, asset.checksum, id));
@@ -123,7 +201,10 @@ const measure = async (): Promise<string> => {
         ['city = a 0.5% city', () => sdk.searchAssets({ city: cities[13], size: pageSize }, user.auth)],
         ['one person', () => sdk.searchAssets({ personIds: [person.id], size: pageSize }, user.auth)],
         ['checksum', () => sdk.searchAssets({ checksum: Buffer.from(sample.checksum, 'hex').toString('base64') }, user.auth)],
-        ['one-day taken window', () => sdk.searchAssets({ takenAfter: `${day}T00:00:00.000Z`, takenBefore: `${day}T23:59:59.999Z`, size: pageSize }, user.auth)],
+        [
+          'one-day taken window',
+          () => sdk.searchAssets({ takenAfter: `${day}T00:00:00.000Z`, takenBefore: `${day}T23:59:59.999Z`, size: pageSize }, user.auth),
+        ],
         ['q = a city (GET /search)', async () => (await sdk.search({ q: cities[13], size: pageSize }, user.auth)).assets.items],
         ['deep page (page 20)', () => sdk.searchAssets({ page: 20, size: pageSize }, user.auth)],
       ];
@@ -141,9 +222,25 @@ const measure = async (): Promise<string> => {
           items.push(meter.items);
           capacity.push(meter.capacity);
         }
-        rows.push([size.toLocaleString('en'), name, results.length, median(items), median(capacity).toFixed(1), median(times).toFixed(1), percentile(times, 95).toFixed(1)]);
+        rows.push([
+          size.toLocaleString('en'),
+          name,
+          results.length,
+          median(items),
+          median(capacity).toFixed(1),
+          median(times).toFixed(1),
+          percentile(times, 95).toFixed(1),
+        ]);
       }
-      rows.push([size.toLocaleString('en'), `(built ${size.toLocaleString('en')} assets × 2 users in ${buildSeconds} s)`, '', '', '', '', '']);
+      rows.push([
+        size.toLocaleString('en'),
+        `(built ${size.toLocaleString('en')} assets × 2 users in ${buildSeconds} s)`,
+        '',
+        '',
+        '',
+        '',
+        '',
+      ]);
     }
     return [
       `Two users with the same kind of library (dates over five years, 100 brands, 200 cities, 50 people on 30% of the assets, 1% trashed, 2% archived); searches of page size ${pageSize} by the first user through the local server on DynamoDB Local. "Items read" counts what DynamoDB read for the request (Query ScannedCount, BatchGetItem and GetItem items, authentication included); "RCU" is its ReturnConsumedCapacity. The selective rows should stay flat as the library grows; the deep page reads page × size by design (offset paging).`,

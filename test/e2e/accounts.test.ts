@@ -1,13 +1,4 @@
-import {
-  changePassword,
-  createApiKey,
-  createUser,
-  getMyUserInfo,
-  isHttpError,
-  login,
-  signUpAdmin,
-  validateAccessToken,
-} from '@immich/sdk';
+import { changePassword, createApiKey, createUser, getMyUserInfo, isHttpError, login, signUpAdmin, validateAccessToken } from '@immich/sdk';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../support/server.ts';
 
@@ -16,7 +7,10 @@ describe('accounts through @immich/sdk 1.100.0 and the local server', () => {
 
   it('signs up the admin, logs in, creates a user who changes password and makes an API key', async () => {
     const baseUrl = server.baseUrl;
-    const admin = await signUpAdmin({ signUpDto: { email: 'admin@immich.cloud', password: 'password', name: 'Immich Admin' } }, { baseUrl });
+    const admin = await signUpAdmin(
+      { signUpDto: { email: 'admin@immich.cloud', password: 'password', name: 'Immich Admin' } },
+      { baseUrl },
+    );
     expect(admin).toMatchObject({ email: 'admin@immich.cloud', isAdmin: true, storageLabel: 'admin' });
 
     const adminLogin = await login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl });
@@ -28,13 +22,17 @@ describe('accounts through @immich/sdk 1.100.0 and the local server', () => {
 
     const userLogin = await login({ loginCredentialDto: { email: 'user1@immich.cloud', password: 'password1' } }, { baseUrl });
     const asUser = { baseUrl, headers: { Authorization: `Bearer ${userLogin.accessToken}` } };
-    expect(await changePassword({ changePasswordDto: { password: 'password1', newPassword: 'new-password-1' } }, asUser)).toMatchObject({ id: user.id });
+    expect(await changePassword({ changePasswordDto: { password: 'password1', newPassword: 'new-password-1' } }, asUser)).toMatchObject({
+      id: user.id,
+    });
 
     const { secret } = await createApiKey({ apiKeyCreateDto: { name: 'cli' } }, asUser);
     expect(await getMyUserInfo({ baseUrl, headers: { 'x-api-key': secret } })).toMatchObject({ id: user.id, email: 'user1@immich.cloud' });
 
     // The SDK surfaces Immich-shaped errors.
-    const failure = await createUser({ createUserDto: { email: 'x@immich.cloud', password: 'p', name: 'X' } }, asUser).catch((error: unknown) => error);
+    const failure = await createUser({ createUserDto: { email: 'x@immich.cloud', password: 'p', name: 'X' } }, asUser).catch(
+      (error: unknown) => error,
+    );
     expect(isHttpError(failure) && failure.status).toBe(403);
     expect(isHttpError(failure) && failure.data).toEqual({ message: 'Forbidden resource', error: 'Forbidden', statusCode: 403 });
   });
@@ -54,7 +52,11 @@ describe('accounts through @immich/sdk 1.100.0 and the local server', () => {
   });
 
   it('answers malformed JSON with an Immich-shaped 400', async () => {
-    const response = await fetch(`${server.baseUrl}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
+    const response = await fetch(`${server.baseUrl}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"email":',
+    });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: 'Bad Request', statusCode: 400 });
   });

@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import {
+  type AssetResponseDto,
   checkBulkUpload,
   createApiKey,
   createSharedLink,
   createUser,
+  getAlbumInfo,
   getAllAlbums,
   getAllPeople,
-  getAlbumInfo,
   getAssetInfo,
   getMySharedLink,
   getPersonAssets,
@@ -18,7 +19,6 @@ import {
   login,
   SharedLinkType,
   signUpAdmin,
-  type AssetResponseDto,
 } from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
@@ -46,20 +46,71 @@ const writeLibrary = (root: string): LibraryFile[] => {
   const files: [string, Buffer, LibraryFile['expected']][] = [
     [
       'trip/harbour.jpg',
-      makeJpeg({ make: 'FUJIFILM', model: 'X-T5', lensModel: 'XF23mmF1.4 R LM WR', fNumber: 2, exposureTime: 1 / 500, iso: 160, focalLength: 23, dateTimeOriginal: '2023:08:14 18:02:03', offsetTimeOriginal: '+01:00', city: 'Bergen', country: 'Norway', latitude: 60.39, longitude: 5.32, mwgFaces: [{ name: 'Ingrid', x: 0.2, y: 0.2, w: 0.2, h: 0.3 }] }),
-      { fileCreatedAt: '2023-08-14T17:02:03.000Z', localDateTime: '2023-08-14T18:02:03.000Z', exifInfo: { make: 'FUJIFILM', model: 'X-T5', fNumber: 2, exposureTime: '1/500', iso: 160, focalLength: 23, timeZone: 'UTC+1', city: 'Bergen', country: 'Norway' }, people: ['Ingrid'] },
+      makeJpeg({
+        make: 'FUJIFILM',
+        model: 'X-T5',
+        lensModel: 'XF23mmF1.4 R LM WR',
+        fNumber: 2,
+        exposureTime: 1 / 500,
+        iso: 160,
+        focalLength: 23,
+        dateTimeOriginal: '2023:08:14 18:02:03',
+        offsetTimeOriginal: '+01:00',
+        city: 'Bergen',
+        country: 'Norway',
+        latitude: 60.39,
+        longitude: 5.32,
+        mwgFaces: [{ name: 'Ingrid', x: 0.2, y: 0.2, w: 0.2, h: 0.3 }],
+      }),
+      {
+        fileCreatedAt: '2023-08-14T17:02:03.000Z',
+        localDateTime: '2023-08-14T18:02:03.000Z',
+        exifInfo: {
+          make: 'FUJIFILM',
+          model: 'X-T5',
+          fNumber: 2,
+          exposureTime: '1/500',
+          iso: 160,
+          focalLength: 23,
+          timeZone: 'UTC+1',
+          city: 'Bergen',
+          country: 'Norway',
+        },
+        people: ['Ingrid'],
+      },
     ],
     [
       'trip/day 2/fjord.jpg',
-      makeJpeg({ make: 'Apple', model: 'iPhone 15', dateTimeOriginal: '2023:08:15 09:00:00', offsetTimeOriginal: '+02:00', microsoftFaces: [{ name: 'ingrid', x: 0.1, y: 0.1, w: 0.3, h: 0.3 }, { name: 'Olav', x: 0.6, y: 0.2, w: 0.2, h: 0.2 }] }),
-      { fileCreatedAt: '2023-08-15T07:00:00.000Z', exifInfo: { make: 'Apple', model: 'iPhone 15', timeZone: 'UTC+2' }, people: ['Ingrid', 'Olav'] },
+      makeJpeg({
+        make: 'Apple',
+        model: 'iPhone 15',
+        dateTimeOriginal: '2023:08:15 09:00:00',
+        offsetTimeOriginal: '+02:00',
+        microsoftFaces: [
+          { name: 'ingrid', x: 0.1, y: 0.1, w: 0.3, h: 0.3 },
+          { name: 'Olav', x: 0.6, y: 0.2, w: 0.2, h: 0.2 },
+        ],
+      }),
+      {
+        fileCreatedAt: '2023-08-15T07:00:00.000Z',
+        exifInfo: { make: 'Apple', model: 'iPhone 15', timeZone: 'UTC+2' },
+        people: ['Ingrid', 'Olav'],
+      },
     ],
     [
       'trip/day 2/edited.jpg',
       makeJpeg({ make: 'Apple', model: 'iPhone 15', dateTimeOriginal: '2023:08:15 10:00:00', description: 'in camera' }),
       { fileCreatedAt: '2023-08-16T12:00:00.000Z', exifInfo: { description: 'from Lightroom', timeZone: 'UTC+2' }, people: ['Olav'] },
     ],
-    ['scan.jpg', makeJpeg({ width: 32, height: 32 }), { fileCreatedAt: fileDate.toISOString(), localDateTime: fileDate.toISOString(), exifInfo: { make: null, dateTimeOriginal: fileDate.toISOString(), timeZone: null } }],
+    [
+      'scan.jpg',
+      makeJpeg({ width: 32, height: 32 }),
+      {
+        fileCreatedAt: fileDate.toISOString(),
+        localDateTime: fileDate.toISOString(),
+        exifInfo: { make: null, dateTimeOriginal: fileDate.toISOString(), timeZone: null },
+      },
+    ],
   ];
   const library: LibraryFile[] = [];
   for (const [relative, data, expected] of files) {
@@ -70,7 +121,12 @@ const writeLibrary = (root: string): LibraryFile[] => {
   }
   writeFileSync(
     join(root, 'trip', 'day 2', 'edited.jpg.xmp'),
-    makeSidecar({ description: 'from Lightroom', dateTimeOriginal: '2023:08:16 14:00:00', offsetTimeOriginal: '+02:00', mwgFaces: [{ name: 'Olav', x: 0.5, y: 0.5, w: 0.2, h: 0.2 }] }),
+    makeSidecar({
+      description: 'from Lightroom',
+      dateTimeOriginal: '2023:08:16 14:00:00',
+      offsetTimeOriginal: '+02:00',
+      mwgFaces: [{ name: 'Olav', x: 0.5, y: 0.5, w: 0.2, h: 0.2 }],
+    }),
   );
   writeFileSync(join(root, 'trip', 'notes.txt'), 'not a photo');
   return library;
@@ -88,7 +144,9 @@ describe('the immich CLI (2.1.0) uploads a library into the local server', () =>
     const asAdmin = { baseUrl, headers: { Authorization: `Bearer ${admin.accessToken}` } };
     await createUser({ createUserDto: { email: 'photographer@immich.cloud', password: 'password', name: 'Photographer' } }, asAdmin);
     const user = await login({ loginCredentialDto: { email: 'photographer@immich.cloud', password: 'password' } }, { baseUrl });
-    apiKey = (await createApiKey({ apiKeyCreateDto: { name: 'cli' } }, { baseUrl, headers: { Authorization: `Bearer ${user.accessToken}` } })).secret;
+    apiKey = (
+      await createApiKey({ apiKeyCreateDto: { name: 'cli' } }, { baseUrl, headers: { Authorization: `Bearer ${user.accessToken}` } })
+    ).secret;
     other = asAdmin;
   });
 
@@ -106,7 +164,10 @@ describe('the immich CLI (2.1.0) uploads a library into the local server', () =>
     expect(second.stdout).toMatch(/All assets were already uploaded, nothing to do/);
 
     const asUser = { baseUrl: server.baseUrl, headers: { 'x-api-key': apiKey } };
-    const check = await checkBulkUpload({ assetBulkUploadCheckDto: { assets: library.map((file) => ({ id: file.path, checksum: sha1(readFileSync(file.path)) })) } }, asUser);
+    const check = await checkBulkUpload(
+      { assetBulkUploadCheckDto: { assets: library.map((file) => ({ id: file.path, checksum: sha1(readFileSync(file.path)) })) } },
+      asUser,
+    );
     expect(check.results.every((result) => result.action === 'reject' && result.reason === 'duplicate' && result.assetId)).toBe(true);
 
     // One person per name, whatever the case (the first file uploaded gives the spelling).
@@ -127,7 +188,9 @@ describe('the immich CLI (2.1.0) uploads a library into the local server', () =>
         ...fields,
         exifInfo: { fileSizeInByte: data.length, exifImageWidth: expect.any(Number), ...exifInfo },
       });
-      expect((asset.people ?? []).map((person) => person.name.toLowerCase()).sort()).toEqual((names ?? []).map((name) => name.toLowerCase()).sort());
+      expect((asset.people ?? []).map((person) => person.name.toLowerCase()).sort()).toEqual(
+        (names ?? []).map((name) => name.toLowerCase()).sort(),
+      );
       // Nobody else sees it.
       const foreign = await getAssetInfo({ id: asset.id }, other).catch((error: { status?: number }) => error.status);
       expect(foreign).toBe(400);
@@ -151,7 +214,10 @@ describe('the immich CLI (2.1.0) uploads a library into the local server', () =>
     expect(ingridAssets.every((asset) => asset.people?.length === 1 && asset.people[0]?.id === ingrid?.id)).toBe(true);
 
     const day2 = byName.get('day 2');
-    const link = await createSharedLink({ sharedLinkCreateDto: { type: SharedLinkType.Album, albumId: day2?.id ?? '', showMetadata: false } }, asUser);
+    const link = await createSharedLink(
+      { sharedLinkCreateDto: { type: SharedLinkType.Album, albumId: day2?.id ?? '', showMetadata: false } },
+      asUser,
+    );
     const creatorView = await getSharedLinkById({ id: link.id }, asUser);
     expect(creatorView.album?.albumName).toBe('day 2');
     expect(creatorView.assets.map((asset) => asset.originalFileName).sort()).toEqual(['edited.jpg', 'fjord.jpg']);

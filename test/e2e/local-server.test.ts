@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +40,10 @@ const stop = (child: ChildProcess, signal: NodeJS.Signals): Promise<number | nul
   });
 
 const javaProcessesFor = (dir: string): string =>
-  spawnSync('pgrep', ['-af', 'DynamoDBLocal'], { encoding: 'utf8' }).stdout.split('\n').filter((line) => line.includes(dir)).join('\n');
+  spawnSync('pgrep', ['-af', 'DynamoDBLocal'], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((line) => line.includes(dir))
+    .join('\n');
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

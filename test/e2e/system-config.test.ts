@@ -1,4 +1,4 @@
-import { getConfig, getConfigDefaults, login, signUpAdmin, updateConfig, isHttpError } from '@immich/sdk';
+import { getConfig, getConfigDefaults, isHttpError, login, signUpAdmin, updateConfig } from '@immich/sdk';
 import { describe, expect, it } from 'vitest';
 import { useServer } from '../support/server.ts';
 

@@ -19,10 +19,13 @@ beforeAll(async () => {
   asUser = { baseUrl, headers: { 'x-api-key': secret } };
 });
 
-afterAll(() => new Promise<void>((resolve) => {
-  server.closeAllConnections();
-  server.close(() => resolve());
-}));
+afterAll(
+  () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+);
 
 const dto = (data: Buffer, name: string) => ({
   assetData: new File([new Uint8Array(data)], name),
@@ -39,7 +42,11 @@ describe('uploads over HTTP', () => {
     const created = await uploadFile({ createAssetDto: dto(data, 'sdk.jpg') }, asUser);
     expect(created).toEqual({ id: expect.any(String), duplicate: false });
     expect(await uploadFile({ createAssetDto: dto(data, 'again.jpg') }, asUser)).toEqual({ id: created.id, duplicate: true });
-    expect(await getAssetInfo({ id: created.id }, asUser)).toMatchObject({ originalFileName: 'sdk.jpg', isFavorite: true, exifInfo: { make: 'SDK' } });
+    expect(await getAssetInfo({ id: created.id }, asUser)).toMatchObject({
+      originalFileName: 'sdk.jpg',
+      isFavorite: true,
+      exifInfo: { make: 'SDK' },
+    });
   });
 
   it('a body over the server limit: 413 naming the limit, before any handler runs', async () => {
@@ -49,6 +56,10 @@ describe('uploads over HTTP', () => {
     for (const [key, value] of Object.entries(dto(big, 'big.jpg'))) form.append(key, value instanceof File ? value : String(value));
     const response = await fetch(`${baseUrl}/asset/upload`, { method: 'POST', headers: asUser.headers, body: form });
     expect(response.status).toBe(413);
-    expect(await response.json()).toEqual({ message: 'Request body is larger than the upload limit of 0.06 MB', error: 'Payload Too Large', statusCode: 413 });
+    expect(await response.json()).toEqual({
+      message: 'Request body is larger than the upload limit of 0.06 MB',
+      error: 'Payload Too Large',
+      statusCode: 413,
+    });
   });
 });

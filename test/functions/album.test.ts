@@ -15,11 +15,24 @@ beforeAll(async () => {
 
 const info = (token: string, id: string, query: Record<string, string> = {}) =>
   invoke(getAlbumInfoHandler, { path: `/api/album/${id}`, query, headers: bearer(token), pathParameters: { id } });
-const all = (token: string, query: Record<string, string> = {}) => invoke(getAllAlbumsHandler, { path: '/api/album', query, headers: bearer(token) });
+const all = (token: string, query: Record<string, string> = {}) =>
+  invoke(getAllAlbumsHandler, { path: '/api/album', query, headers: bearer(token) });
 const add = (token: string, id: string, ids: unknown) =>
-  invoke(addAssetsHandler, { method: 'PUT', path: `/api/album/${id}/assets`, headers: bearer(token), pathParameters: { id }, body: { ids } });
+  invoke(addAssetsHandler, {
+    method: 'PUT',
+    path: `/api/album/${id}/assets`,
+    headers: bearer(token),
+    pathParameters: { id },
+    body: { ids },
+  });
 const remove = (token: string, id: string, ids: unknown) =>
-  invoke(removeAssetsHandler, { method: 'DELETE', path: `/api/album/${id}/assets`, headers: bearer(token), pathParameters: { id }, body: { ids } });
+  invoke(removeAssetsHandler, {
+    method: 'DELETE',
+    path: `/api/album/${id}/assets`,
+    headers: bearer(token),
+    pathParameters: { id },
+    body: { ids },
+  });
 
 describe('albums', () => {
   it('POST /album: 201 with the album fields of spec 2.6; only the caller’s assets go in', async () => {
@@ -65,7 +78,11 @@ describe('albums', () => {
     expect(one.body).toMatchObject({ id: trip.id, assetCount: 2 });
     expect(one.body.assets).toHaveLength(2);
     expect((await info(token, trip.id, { withoutAssets: 'true' })).body.assets).toEqual([]);
-    expect((await info(accounts.user2.accessToken, trip.id)).body).toEqual({ message: 'Not found or no album.read access', error: 'Bad Request', statusCode: 400 });
+    expect((await info(accounts.user2.accessToken, trip.id)).body).toEqual({
+      message: 'Not found or no album.read access',
+      error: 'Bad Request',
+      statusCode: 400,
+    });
     expect((await info(token, 'invalid-uuid')).body.message).toEqual(['id must be a UUID']);
     // ?assetId= finds the albums holding an asset.
     const holding = await all(token, { assetId: trip.assets?.[0]?.id ?? one.body.assets[0].id });
@@ -98,7 +115,10 @@ describe('albums', () => {
     const album = await createAlbum(token, { albumName: 'Removes', assetIds: [older, newer] });
     expect(album.albumThumbnailAssetId).toBe(older);
     const reply = await remove(token, album.id, [older, older]);
-    expect(reply.body).toEqual([{ id: older, success: true }, { id: older, success: false, error: 'not_found' }]);
+    expect(reply.body).toEqual([
+      { id: older, success: true },
+      { id: older, success: false, error: 'not_found' },
+    ]);
     expect((await info(token, album.id)).body).toMatchObject({ assetCount: 1, albumThumbnailAssetId: newer });
   });
 
@@ -132,7 +152,12 @@ describe('albums', () => {
     [{ albumName: 'x', assetIds: 'nope' }, ['each value in assetIds must be a UUID', 'assetIds must be an array']],
     [{ albumName: 'x', sharedWithUserIds: ['00000000-0000-4000-a000-000000000000'] }, 'Sharing albums with other users is not supported'],
   ])('POST /album %j → 400 %j', async (body, message) => {
-    const reply = await invoke(createAlbumHandler, { method: 'POST', path: '/api/album', headers: bearer(accounts.user1.accessToken), body });
+    const reply = await invoke(createAlbumHandler, {
+      method: 'POST',
+      path: '/api/album',
+      headers: bearer(accounts.user1.accessToken),
+      body,
+    });
     expect({ status: reply.status, message: reply.body.message }).toEqual({ status: 400, message });
   });
 
@@ -141,7 +166,13 @@ describe('albums', () => {
     [{ ids: ['x'] }, ['each value in ids must be a UUID']],
   ])('PUT /album/:id/assets %j → 400 %j', async (body, message) => {
     const album = (await all(accounts.user1.accessToken)).body[0];
-    const reply = await invoke(addAssetsHandler, { method: 'PUT', path: `/api/album/${album.id}/assets`, headers: bearer(accounts.user1.accessToken), pathParameters: { id: album.id }, body });
+    const reply = await invoke(addAssetsHandler, {
+      method: 'PUT',
+      path: `/api/album/${album.id}/assets`,
+      headers: bearer(accounts.user1.accessToken),
+      pathParameters: { id: album.id },
+      body,
+    });
     expect({ status: reply.status, message: reply.body.message }).toEqual({ status: 400, message });
   });
 });

@@ -17,24 +17,40 @@ const byId = (handler: typeof getApiKey, method: string, id: string, token: stri
 
 describe('API keys', () => {
   it('creates a key named "API Key" by default, returning the secret once', async () => {
-    const reply = await invoke(createApiKeyHandler, { method: 'POST', path: '/api/api-key', headers: bearer(accounts.user1.accessToken), body: {} });
-    expect(reply).toMatchObject({ status: 201, body: { secret: expect.stringMatching(/^\w{30,43}$/), apiKey: { id: expect.any(String), name: 'API Key' } } });
+    const reply = await invoke(createApiKeyHandler, {
+      method: 'POST',
+      path: '/api/api-key',
+      headers: bearer(accounts.user1.accessToken),
+      body: {},
+    });
+    expect(reply).toMatchObject({
+      status: 201,
+      body: { secret: expect.stringMatching(/^\w{30,43}$/), apiKey: { id: expect.any(String), name: 'API Key' } },
+    });
     expect(Object.keys(reply.body.apiKey).sort()).toEqual(['createdAt', 'id', 'name', 'updatedAt']);
   });
 
   it('rejects an empty name', async () => {
-    const reply = await invoke(createApiKeyHandler, { method: 'POST', path: '/api/api-key', headers: bearer(accounts.user1.accessToken), body: { name: '' } });
+    const reply = await invoke(createApiKeyHandler, {
+      method: 'POST',
+      path: '/api/api-key',
+      headers: bearer(accounts.user1.accessToken),
+      body: { name: '' },
+    });
     expect(reply).toMatchObject({ status: 400, body: { message: ['name should not be empty'] } });
   });
 
-  it('authenticates with x-api-key or ?apiKey=, as the key\'s own user', async () => {
+  it("authenticates with x-api-key or ?apiKey=, as the key's own user", async () => {
     const key = await createApiKey(accounts.user1.accessToken, 'cli');
     for (const call of [{ headers: { 'x-api-key': key.secret } }, { query: { apiKey: key.secret } }]) {
-      expect(await invoke(getMyUserInfo, { path: '/api/user/me', ...call })).toMatchObject({ status: 200, body: { id: accounts.user1.id } });
+      expect(await invoke(getMyUserInfo, { path: '/api/user/me', ...call })).toMatchObject({
+        status: 200,
+        body: { id: accounts.user1.id },
+      });
     }
   });
 
-  it('lists only the caller\'s keys, newest first', async () => {
+  it("lists only the caller's keys, newest first", async () => {
     const mine = await createApiKey(accounts.user2.accessToken, 'second user key');
     const reply = await invoke(getApiKeys, { path: '/api/api-key', headers: bearer(accounts.user2.accessToken) });
     expect(reply.status).toBe(200);
@@ -44,9 +60,12 @@ describe('API keys', () => {
     expect(user1Keys.map((key: { id: string }) => key.id)).not.toContain(mine.apiKey.id);
   });
 
-  it('never shows or deletes another user\'s key', async () => {
+  it("never shows or deletes another user's key", async () => {
     const theirs = await createApiKey(accounts.user2.accessToken, 'theirs');
-    for (const [handler, method] of [[getApiKey, 'GET'], [deleteApiKey, 'DELETE']] as const) {
+    for (const [handler, method] of [
+      [getApiKey, 'GET'],
+      [deleteApiKey, 'DELETE'],
+    ] as const) {
       expect(await byId(handler, method, theirs.apiKey.id, accounts.user1.accessToken)).toMatchObject({
         status: 400,
         body: { message: 'API Key not found', error: 'Bad Request', statusCode: 400 },
@@ -57,7 +76,10 @@ describe('API keys', () => {
 
   it('deletes a key, after which it no longer authenticates', async () => {
     const key = await createApiKey(accounts.user1.accessToken, 'temporary');
-    expect(await byId(getApiKey, 'GET', key.apiKey.id, accounts.user1.accessToken)).toMatchObject({ status: 200, body: { name: 'temporary' } });
+    expect(await byId(getApiKey, 'GET', key.apiKey.id, accounts.user1.accessToken)).toMatchObject({
+      status: 200,
+      body: { name: 'temporary' },
+    });
     expect((await byId(deleteApiKey, 'DELETE', key.apiKey.id, accounts.user1.accessToken)).status).toBe(200);
     expect(await invoke(getMyUserInfo, { path: '/api/user/me', headers: { 'x-api-key': key.secret } })).toMatchObject({
       status: 401,

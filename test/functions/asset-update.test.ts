@@ -14,15 +14,27 @@ beforeAll(async () => {
   accounts = await setupAccounts();
 });
 
-const asset = (token: string, id: string) => invoke(getAssetInfoHandler, { path: `/api/asset/${id}`, headers: bearer(token), pathParameters: { id } });
+const asset = (token: string, id: string) =>
+  invoke(getAssetInfoHandler, { path: `/api/asset/${id}`, headers: bearer(token), pathParameters: { id } });
 
 describe('PUT /asset/:id', () => {
   it('sets favourite, archive, description and position for the owner', async () => {
     const token = accounts.user1.accessToken;
     const id = await addPhoto(token, { description: 'before' });
-    const reply = await updateAsset(token, id, { isFavorite: true, isArchived: true, description: 'after', latitude: 10.5, longitude: '-20.25' });
+    const reply = await updateAsset(token, id, {
+      isFavorite: true,
+      isArchived: true,
+      description: 'after',
+      latitude: 10.5,
+      longitude: '-20.25',
+    });
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ id, isFavorite: true, isArchived: true, exifInfo: { description: 'after', latitude: 10.5, longitude: -20.25 } });
+    expect(reply.body).toMatchObject({
+      id,
+      isFavorite: true,
+      isArchived: true,
+      exifInfo: { description: 'after', latitude: 10.5, longitude: -20.25 },
+    });
     expect((await asset(token, id)).body).toMatchObject({ isFavorite: true, isArchived: true, exifInfo: { description: 'after' } });
   });
 
@@ -39,7 +51,9 @@ describe('PUT /asset/:id', () => {
 
   it("another user's asset: 400 Not found or no asset.update access, unchanged", async () => {
     const id = await addPhoto(accounts.user1.accessToken);
-    expect((await updateAsset(accounts.user2.accessToken, id, { isFavorite: true })).body.message).toBe('Not found or no asset.update access');
+    expect((await updateAsset(accounts.user2.accessToken, id, { isFavorite: true })).body.message).toBe(
+      'Not found or no asset.update access',
+    );
     expect((await asset(accounts.user1.accessToken, id)).body.isFavorite).toBe(false);
   });
 });
@@ -56,7 +70,11 @@ describe('DELETE /asset', () => {
   it('with force: deleted for good — asset, original, checksum (the file can come again), faces, usage', async () => {
     const token = accounts.user1.accessToken;
     const data = makeJpeg({ mwgFaces: [{ name: 'Hana', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
-    const before = { footprint: await uploadFootprint(), files: await storedFiles(), usage: (await invoke(getMyUserInfo, { path: '/api/user/me', headers: bearer(token) })).body.quotaUsageInBytes };
+    const before = {
+      footprint: await uploadFootprint(),
+      files: await storedFiles(),
+      usage: (await invoke(getMyUserInfo, { path: '/api/user/me', headers: bearer(token) })).body.quotaUsageInBytes,
+    };
     const first = await upload(token, { data });
     expect(first.status).toBe(201);
     expect((await trash(token, [first.body.id], true)).status).toBe(204);
@@ -96,7 +114,8 @@ describe('POST /trash/restore/assets', () => {
     const id = await addPhoto(token);
     await trash(token, [id]);
     expect((await asset(token, id)).body.isTrashed).toBe(true);
-    const restore = (who: string, ids: string[]) => invoke(handler, { method: 'POST', path: '/api/trash/restore/assets', headers: bearer(who), body: { ids } });
+    const restore = (who: string, ids: string[]) =>
+      invoke(handler, { method: 'POST', path: '/api/trash/restore/assets', headers: bearer(who), body: { ids } });
     expect((await restore(accounts.user1.accessToken, [id])).body.message).toBe('Not found or no asset.restore access');
     expect((await restore(token, [id])).status).toBe(204);
     expect((await asset(token, id)).body.isTrashed).toBe(false);

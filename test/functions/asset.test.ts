@@ -4,8 +4,8 @@ import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.
 import { handler as uploadHandler } from '#functions/asset/upload-file.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { countRoundTrips } from '../support/round-trips.ts';
 import { makeJpeg, makeSidecar, type PhotoSpec } from '../support/photos.ts';
+import { countRoundTrips } from '../support/round-trips.ts';
 import { uploadFootprint } from '../support/table-items.ts';
 import { cliFields, multipart, sha1, storedFiles, upload } from '../support/uploads.ts';
 
@@ -123,7 +123,14 @@ describe('POST /asset/upload', () => {
       reply = await upload(accounts.user1.accessToken, { data });
     });
     expect(reply?.status).toBe(201);
-    expect(calls.sort()).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand', 'BatchWriteItemCommand', 'GetItemCommand', 'GetItemCommand', 'TransactWriteItemsCommand']);
+    expect(calls.sort()).toEqual([
+      'BatchGetItemCommand',
+      'BatchGetItemCommand',
+      'BatchWriteItemCommand',
+      'GetItemCommand',
+      'GetItemCommand',
+      'TransactWriteItemsCommand',
+    ]);
     // A duplicate stops after the checksum read (which runs beside the user read).
     const again = await countRoundTrips(() => upload(accounts.user1.accessToken, { data }));
     expect(again.sort()).toEqual(['BatchGetItemCommand', 'GetItemCommand', 'GetItemCommand']);
@@ -161,7 +168,10 @@ describe('POST /asset/upload', () => {
 
   it('without EXIF dates the client dates are used and the time zone is unknown', async () => {
     const data = makeJpeg({ color: [11, 12, 13] });
-    const reply = await upload(accounts.user1.accessToken, { data, fields: cliFields('plain.jpg', data.length, new Date('2020-05-06T07:08:09.000Z')) });
+    const reply = await upload(accounts.user1.accessToken, {
+      data,
+      fields: cliFields('plain.jpg', data.length, new Date('2020-05-06T07:08:09.000Z')),
+    });
     const asset = await getAsset(accounts.user1.accessToken, reply.body.id);
     expect(asset.body).toMatchObject({
       fileCreatedAt: '2020-05-06T07:08:09.000Z',
@@ -174,12 +184,25 @@ describe('POST /asset/upload', () => {
     const data = makeJpeg({ dateTimeOriginal: '2019:12:31 23:59:59', make: 'X' });
     const reply = await upload(accounts.user1.accessToken, { data });
     const asset = await getAsset(accounts.user1.accessToken, reply.body.id);
-    expect(asset.body).toMatchObject({ fileCreatedAt: '2019-12-31T23:59:59.000Z', localDateTime: '2019-12-31T23:59:59.000Z', exifInfo: { timeZone: null } });
+    expect(asset.body).toMatchObject({
+      fileCreatedAt: '2019-12-31T23:59:59.000Z',
+      localDateTime: '2019-12-31T23:59:59.000Z',
+      exifInfo: { timeZone: null },
+    });
   });
 
   it('reads IPTC location fields, XMP projection type, and the form flags', async () => {
-    const data = makeJpeg({ city: 'Paris', state: 'Île-de-France', country: 'France', iptcLocation: true, projectionType: 'equirectangular' });
-    const reply = await upload(accounts.user1.accessToken, { data, fields: { ...cliFields('p.jpg', data.length), isFavorite: 'true', isArchived: 'true' } });
+    const data = makeJpeg({
+      city: 'Paris',
+      state: 'Île-de-France',
+      country: 'France',
+      iptcLocation: true,
+      projectionType: 'equirectangular',
+    });
+    const reply = await upload(accounts.user1.accessToken, {
+      data,
+      fields: { ...cliFields('p.jpg', data.length), isFavorite: 'true', isArchived: 'true' },
+    });
     const asset = await getAsset(accounts.user1.accessToken, reply.body.id);
     expect(asset.body).toMatchObject({
       isFavorite: true,
@@ -190,7 +213,12 @@ describe('POST /asset/upload', () => {
 
   it("a sidecar's XMP wins over the file's values, and is stored beside the original", async () => {
     const data = makeJpeg({ ...camera, color: [20, 21, 22] });
-    const sidecar = makeSidecar({ description: 'From the sidecar', dateTimeOriginal: '2021:07:04 12:00:00', offsetTimeOriginal: '-04:00', city: 'Boston' });
+    const sidecar = makeSidecar({
+      description: 'From the sidecar',
+      dateTimeOriginal: '2021:07:04 12:00:00',
+      offsetTimeOriginal: '-04:00',
+      city: 'Boston',
+    });
     const reply = await upload(accounts.user1.accessToken, { data, fileName: 'with-sidecar.jpg', sidecar });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     const asset = await getAsset(accounts.user1.accessToken, reply.body.id);
@@ -213,37 +241,81 @@ describe('POST /asset/upload', () => {
 
 describe('POST /asset/upload refuses bad input with a 4xx and stores nothing', () => {
   const refusals: [string, () => Promise<Awaited<ReturnType<typeof upload>>>, number, unknown][] = [
-    ['unsupported file type', () => upload(accounts.user1.accessToken, { data: Buffer.from('hello'), fileName: 'notes.txt' }), 400, 'Unsupported file type notes.txt'],
-    ['a sidecar that is not .xmp', () => upload(accounts.user1.accessToken, { extraFiles: { sidecarData: { data: Buffer.from('x'), fileName: 'side.txt' } } }), 400, 'Unsupported file type side.txt'],
-    ['a corrupt JPEG', () => upload(accounts.user1.accessToken, { data: Buffer.from('this is not a jpeg at all'), fileName: 'broken.jpg' }), 400, 'Corrupt or unreadable image file broken.jpg'],
-    ['a truncated JPEG', () => upload(accounts.user1.accessToken, { data: makeJpeg({ color: [99, 99, 99] }).subarray(0, 40), fileName: 'cut.jpg' }), 400, 'Corrupt or unreadable image file cut.jpg'],
-    ['a sidecar that is not XMP', () => upload(accounts.user1.accessToken, { data: makeJpeg({ color: [98, 1, 1] }), sidecar: Buffer.from('{"not":"xmp"}') }), 400, 'Invalid XMP sidecar photo.jpg.xmp'],
+    [
+      'unsupported file type',
+      () => upload(accounts.user1.accessToken, { data: Buffer.from('hello'), fileName: 'notes.txt' }),
+      400,
+      'Unsupported file type notes.txt',
+    ],
+    [
+      'a sidecar that is not .xmp',
+      () => upload(accounts.user1.accessToken, { extraFiles: { sidecarData: { data: Buffer.from('x'), fileName: 'side.txt' } } }),
+      400,
+      'Unsupported file type side.txt',
+    ],
+    [
+      'a corrupt JPEG',
+      () => upload(accounts.user1.accessToken, { data: Buffer.from('this is not a jpeg at all'), fileName: 'broken.jpg' }),
+      400,
+      'Corrupt or unreadable image file broken.jpg',
+    ],
+    [
+      'a truncated JPEG',
+      () => upload(accounts.user1.accessToken, { data: makeJpeg({ color: [99, 99, 99] }).subarray(0, 40), fileName: 'cut.jpg' }),
+      400,
+      'Corrupt or unreadable image file cut.jpg',
+    ],
+    [
+      'a sidecar that is not XMP',
+      () => upload(accounts.user1.accessToken, { data: makeJpeg({ color: [98, 1, 1] }), sidecar: Buffer.from('{"not":"xmp"}') }),
+      400,
+      'Invalid XMP sidecar photo.jpg.xmp',
+    ],
     ['an empty file', () => upload(accounts.user1.accessToken, { data: Buffer.alloc(0) }), 400, 'Field(s) assetData should not be empty'],
     [
       'no file part',
       async () => {
         const { body, contentType } = await multipart(cliFields('x.jpg', 1), {});
-        return invoke(uploadHandler, { method: 'POST', path: '/api/asset/upload', headers: { ...bearer(accounts.user1.accessToken), 'content-type': contentType }, body });
+        return invoke(uploadHandler, {
+          method: 'POST',
+          path: '/api/asset/upload',
+          headers: { ...bearer(accounts.user1.accessToken), 'content-type': contentType },
+          body,
+        });
       },
       400,
       'Field(s) assetData should not be empty',
     ],
     [
       'a JSON body instead of multipart',
-      () => invoke(uploadHandler, { method: 'POST', path: '/api/asset/upload', headers: bearer(accounts.user1.accessToken), body: cliFields('x.jpg', 1) }),
+      () =>
+        invoke(uploadHandler, {
+          method: 'POST',
+          path: '/api/asset/upload',
+          headers: bearer(accounts.user1.accessToken),
+          body: cliFields('x.jpg', 1),
+        }),
       400,
       'Field(s) assetData should not be empty',
     ],
     [
       'a multipart body without a boundary',
-      () => invoke(uploadHandler, { method: 'POST', path: '/api/asset/upload', headers: { ...bearer(accounts.user1.accessToken), 'content-type': 'multipart/form-data' }, body: Buffer.from('--x\r\n') }),
+      () =>
+        invoke(uploadHandler, {
+          method: 'POST',
+          path: '/api/asset/upload',
+          headers: { ...bearer(accounts.user1.accessToken), 'content-type': 'multipart/form-data' },
+          body: Buffer.from('--x\r\n'),
+        }),
       400,
       'Multipart: Boundary not found',
     ],
     [
       'a truncated multipart body',
       async () => {
-        const { body, contentType } = await multipart(cliFields('t.jpg', 1), { assetData: { data: makeJpeg({ color: [97, 1, 1] }), fileName: 't.jpg' } });
+        const { body, contentType } = await multipart(cliFields('t.jpg', 1), {
+          assetData: { data: makeJpeg({ color: [97, 1, 1] }), fileName: 't.jpg' },
+        });
         return invoke(uploadHandler, {
           method: 'POST',
           path: '/api/asset/upload',
@@ -254,27 +326,58 @@ describe('POST /asset/upload refuses bad input with a 4xx and stores nothing', (
       400,
       'Unexpected end of form',
     ],
-    ['two asset files', () => upload(accounts.user1.accessToken, { extraFiles: { other: { data: makeJpeg(), fileName: 'b.jpg' } } }), 400, 'Unexpected field - other'],
-    ['missing text fields', () => upload(accounts.user1.accessToken, { fields: {} }), 400, [
-      'deviceAssetId must be a string',
-      'deviceAssetId should not be empty',
-      'deviceId must be a string',
-      'deviceId should not be empty',
-      'fileCreatedAt must be a Date instance',
-      'fileCreatedAt should not be empty',
-      'fileModifiedAt must be a Date instance',
-      'fileModifiedAt should not be empty',
-    ]],
-    ['a date that is not a date string', () => upload(accounts.user1.accessToken, { fields: { ...cliFields('photo.jpg', 1), fileCreatedAt: 'yesterday' } }), 400, 'fileCreatedAt must be a date string'],
-    ['a flag that is not a boolean', () => upload(accounts.user1.accessToken, { fields: { ...cliFields('photo.jpg', 1), isFavorite: 'yes' } }), 400, ['isFavorite must be a boolean value']],
-    ['a library id that is not a UUID', () => upload(accounts.user1.accessToken, { fields: { ...cliFields('photo.jpg', 1), libraryId: 'lib' } }), 400, ['libraryId must be a UUID']],
+    [
+      'two asset files',
+      () => upload(accounts.user1.accessToken, { extraFiles: { other: { data: makeJpeg(), fileName: 'b.jpg' } } }),
+      400,
+      'Unexpected field - other',
+    ],
+    [
+      'missing text fields',
+      () => upload(accounts.user1.accessToken, { fields: {} }),
+      400,
+      [
+        'deviceAssetId must be a string',
+        'deviceAssetId should not be empty',
+        'deviceId must be a string',
+        'deviceId should not be empty',
+        'fileCreatedAt must be a Date instance',
+        'fileCreatedAt should not be empty',
+        'fileModifiedAt must be a Date instance',
+        'fileModifiedAt should not be empty',
+      ],
+    ],
+    [
+      'a date that is not a date string',
+      () => upload(accounts.user1.accessToken, { fields: { ...cliFields('photo.jpg', 1), fileCreatedAt: 'yesterday' } }),
+      400,
+      'fileCreatedAt must be a date string',
+    ],
+    [
+      'a flag that is not a boolean',
+      () => upload(accounts.user1.accessToken, { fields: { ...cliFields('photo.jpg', 1), isFavorite: 'yes' } }),
+      400,
+      ['isFavorite must be a boolean value'],
+    ],
+    [
+      'a library id that is not a UUID',
+      () => upload(accounts.user1.accessToken, { fields: { ...cliFields('photo.jpg', 1), libraryId: 'lib' } }),
+      400,
+      ['libraryId must be a UUID'],
+    ],
     [
       'another library',
-      () => upload(accounts.user1.accessToken, { fields: { ...cliFields('photo.jpg', 1), libraryId: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } }),
+      () =>
+        upload(accounts.user1.accessToken, { fields: { ...cliFields('photo.jpg', 1), libraryId: '3fa85f64-5717-4562-b3fc-2c963f66afa6' } }),
       400,
       'Not found or no asset.upload access',
     ],
-    ['a live-photo part', () => upload(accounts.user1.accessToken, { extraFiles: { livePhotoData: { data: Buffer.from('mov'), fileName: 'live.mov' } } }), 400, 'Live photo uploads are not supported'],
+    [
+      'a live-photo part',
+      () => upload(accounts.user1.accessToken, { extraFiles: { livePhotoData: { data: Buffer.from('mov'), fileName: 'live.mov' } } }),
+      400,
+      'Live photo uploads are not supported',
+    ],
   ];
 
   it.each(refusals)('%s', async (_name, send, status, message) => {
@@ -290,7 +393,11 @@ describe('POST /asset/upload refuses bad input with a 4xx and stores nothing', (
       const before = { footprint: await uploadFootprint(), files: await storedFiles() };
       const big = makeJpeg({ width: 200, height: 150, noise: true });
       expect(big.length).toBeGreaterThan(0.01 * 1024 * 1024);
-      await expectRefused(await upload(accounts.user1.accessToken, { data: big }), 413, 'Request body is larger than the upload limit of 0.01 MB');
+      await expectRefused(
+        await upload(accounts.user1.accessToken, { data: big }),
+        413,
+        'Request body is larger than the upload limit of 0.01 MB',
+      );
       expect({ footprint: await uploadFootprint(), files: await storedFiles() }).toEqual(before);
     } finally {
       if (previous === undefined) delete process.env.MAX_UPLOAD_MB;
@@ -300,7 +407,12 @@ describe('POST /asset/upload refuses bad input with a 4xx and stores nothing', (
 
   it('a quota that the file would exceed: 400 "Quota has been exceeded!"', async () => {
     const { createUser, login } = await import('../support/accounts.ts');
-    await createUser(accounts.admin.accessToken, { email: 'quota@immich.cloud', password: 'password', name: 'Quota', quotaSizeInBytes: 1000 });
+    await createUser(accounts.admin.accessToken, {
+      email: 'quota@immich.cloud',
+      password: 'password',
+      name: 'Quota',
+      quotaSizeInBytes: 1000,
+    });
     const quota = await login({ email: 'quota@immich.cloud', password: 'password' });
     const data = makeJpeg({ width: 40, height: 40, noise: true });
     expect(data.length).toBeGreaterThan(1000);

@@ -1,11 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as changePassword } from '#functions/auth/change-password.ts';
 import { handler as getAuthDevices } from '#functions/auth/get-auth-devices.ts';
-import { handler as logoutAuthDevice } from '#functions/auth/logout-auth-device.ts';
-import { handler as logoutAuthDevices } from '#functions/auth/logout-auth-devices.ts';
 import { handler as loginHandler } from '#functions/auth/login.ts';
 import { handler as logout } from '#functions/auth/logout.ts';
+import { handler as logoutAuthDevice } from '#functions/auth/logout-auth-device.ts';
+import { handler as logoutAuthDevices } from '#functions/auth/logout-auth-devices.ts';
 import { handler as signUpAdminHandler } from '#functions/auth/sign-up-admin.ts';
 import { handler as validateAccessToken } from '#functions/auth/validate-access-token.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
@@ -62,7 +62,10 @@ describe('POST /auth/admin-sign-up', () => {
 
 describe('POST /auth/login', () => {
   it('rejects an incorrect password and an unknown email alike', async () => {
-    for (const body of [{ ...fixtures.admin, password: 'wrong' }, { email: 'nobody@immich.cloud', password: 'password' }]) {
+    for (const body of [
+      { ...fixtures.admin, password: 'wrong' },
+      { email: 'nobody@immich.cloud', password: 'password' },
+    ]) {
       expect(await loginCall(body)).toMatchObject({
         status: 401,
         body: { message: 'Incorrect email or password', error: 'Unauthorized', statusCode: 401 },
@@ -85,7 +88,7 @@ describe('POST /auth/login', () => {
     expect((await loginCall(body)).status).toBe(400);
   });
 
-  it('accepts a correct password: 201, the login response and Immich\'s three cookies', async () => {
+  it("accepts a correct password: 201, the login response and Immich's three cookies", async () => {
     const reply = await loginCall({ email: 'ADMIN@immich.cloud', password: 'password' });
     expect(reply.status).toBe(201);
     expect(reply.body).toEqual({
@@ -114,7 +117,9 @@ describe('POST /auth/login', () => {
 
 describe('POST /auth/validateToken', () => {
   it('rejects an invalid token', async () => {
-    expect(await invoke(validateAccessToken, { method: 'POST', path: '/api/auth/validateToken', headers: { authorization: 'Bearer 123' } })).toMatchObject({
+    expect(
+      await invoke(validateAccessToken, { method: 'POST', path: '/api/auth/validateToken', headers: { authorization: 'Bearer 123' } }),
+    ).toMatchObject({
       status: 401,
       body: { message: 'Invalid user token', error: 'Unauthorized', statusCode: 401 },
     });
@@ -122,7 +127,9 @@ describe('POST /auth/validateToken', () => {
 
   it('accepts a valid one', async () => {
     const { accessToken } = await login(fixtures.admin);
-    expect(await invoke(validateAccessToken, { method: 'POST', path: '/api/auth/validateToken', headers: bearer(accessToken) })).toMatchObject({
+    expect(
+      await invoke(validateAccessToken, { method: 'POST', path: '/api/auth/validateToken', headers: bearer(accessToken) }),
+    ).toMatchObject({
       status: 200,
       body: { authStatus: true },
     });
@@ -161,7 +168,7 @@ describe('POST /auth/change-password', () => {
     });
   });
 
-  it('changes the password, keeps the caller\'s session, ends the other sessions and keeps API keys', async () => {
+  it("changes the password, keeps the caller's session, ends the other sessions and keeps API keys", async () => {
     const credentials = { email: 'changer@immich.cloud', password: 'password1' };
     const caller = await login(credentials);
     const other = await login(credentials);
@@ -224,14 +231,21 @@ describe('auth devices (sessions)', () => {
     expect(reply.status).toBe(200);
     expect(reply.body.length).toBeGreaterThanOrEqual(2);
     expect(reply.body.filter((d: { current: boolean }) => d.current)).toHaveLength(1);
-    expect(reply.body[0]).toEqual({ id: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String), current: true, deviceType: '', deviceOS: '' });
+    expect(reply.body[0]).toEqual({
+      id: expect.any(String),
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      current: true,
+      deviceType: '',
+      deviceOS: '',
+    });
     const adminDevices = (await devices((await login(fixtures.admin)).accessToken)).body.map((d: { id: string }) => d.id);
     for (const device of reply.body) expect(adminDevices).not.toContain(device.id);
     expect(reply.body.map((d: { id: string }) => d.id)).toHaveLength(new Set(reply.body.map((d: { id: string }) => d.id)).size);
     expect((await me(bearer(first.accessToken))).status).toBe(200);
   });
 
-  it('rejects an unknown device id, and another user\'s, with Immich\'s message', async () => {
+  it("rejects an unknown device id, and another user's, with Immich's message", async () => {
     const mine = await login(credentials);
     const admin = await login(fixtures.admin);
     const adminDevice = (await devices(admin.accessToken)).body[0].id as string;
@@ -256,7 +270,9 @@ describe('auth devices (sessions)', () => {
   it('logs out all other devices with 204, keeping only the current session', async () => {
     const other = await login(credentials);
     const caller = await login(credentials);
-    expect((await invoke(logoutAuthDevices, { method: 'DELETE', path: '/api/auth/devices', headers: bearer(caller.accessToken) })).status).toBe(204);
+    expect(
+      (await invoke(logoutAuthDevices, { method: 'DELETE', path: '/api/auth/devices', headers: bearer(caller.accessToken) })).status,
+    ).toBe(204);
     const left = (await devices(caller.accessToken)).body;
     expect(left).toHaveLength(1);
     expect(left[0].current).toBe(true);

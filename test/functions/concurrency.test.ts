@@ -20,7 +20,11 @@ describe('users under concurrency, on a fresh table', () => {
   it('lets exactly one of several simultaneous admin sign-ups win', async () => {
     const replies = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
-        invoke(signUpAdminHandler, { method: 'POST', path: '/api/auth/admin-sign-up', body: { email: `admin${i}@immich.cloud`, password: `password${i}`, name: `Admin ${i}` } }),
+        invoke(signUpAdminHandler, {
+          method: 'POST',
+          path: '/api/auth/admin-sign-up',
+          body: { email: `admin${i}@immich.cloud`, password: `password${i}`, name: `Admin ${i}` },
+        }),
       ),
     );
     expect(replies.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400]);
@@ -28,14 +32,27 @@ describe('users under concurrency, on a fresh table', () => {
   });
 
   it('lets exactly one of several simultaneous creates with one email win, and stores nothing of the others', async () => {
-    const winner = (await Promise.all(Array.from({ length: 5 }, (_, i) =>
-      invoke(loginHandler, { method: 'POST', path: '/api/auth/login', body: { email: `admin${i}@immich.cloud`, password: `password${i}` } }),
-    ))).find((r) => r.status === 201);
+    const winner = (
+      await Promise.all(
+        Array.from({ length: 5 }, (_, i) =>
+          invoke(loginHandler, {
+            method: 'POST',
+            path: '/api/auth/login',
+            body: { email: `admin${i}@immich.cloud`, password: `password${i}` },
+          }),
+        ),
+      )
+    ).find((r) => r.status === 201);
     adminToken = winner?.body.accessToken as string;
 
     const replies = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
-        invoke(createUserHandler, { method: 'POST', path: '/api/user', headers: bearer(adminToken), body: { email: 'same@immich.cloud', password: `secret-${i}`, name: `Same ${i}`, storageLabel: `label${i}` } }),
+        invoke(createUserHandler, {
+          method: 'POST',
+          path: '/api/user',
+          headers: bearer(adminToken),
+          body: { email: 'same@immich.cloud', password: `secret-${i}`, name: `Same ${i}`, storageLabel: `label${i}` },
+        }),
       ),
     );
     expect(replies.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400]);
@@ -45,20 +62,52 @@ describe('users under concurrency, on a fresh table', () => {
     const won = replies.findIndex((r) => r.status === 201);
     await login({ email: 'same@immich.cloud', password: `secret-${won}` });
     const loser = won === 0 ? 1 : 0;
-    expect((await invoke(loginHandler, { method: 'POST', path: '/api/auth/login', body: { email: 'same@immich.cloud', password: `secret-${loser}` } })).status).toBe(401);
-    expect((await invoke(createUserHandler, { method: 'POST', path: '/api/user', headers: bearer(adminToken), body: { email: 'free@immich.cloud', password: 'p', name: 'F', storageLabel: `label${loser}` } })).status).toBe(201);
+    expect(
+      (
+        await invoke(loginHandler, {
+          method: 'POST',
+          path: '/api/auth/login',
+          body: { email: 'same@immich.cloud', password: `secret-${loser}` },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await invoke(createUserHandler, {
+          method: 'POST',
+          path: '/api/user',
+          headers: bearer(adminToken),
+          body: { email: 'free@immich.cloud', password: 'p', name: 'F', storageLabel: `label${loser}` },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('lets exactly one of several simultaneous creates with one storage label win', async () => {
     const replies = await Promise.all(
       Array.from({ length: 4 }, (_, i) =>
-        invoke(createUserHandler, { method: 'POST', path: '/api/user', headers: bearer(adminToken), body: { email: `racer${i}@immich.cloud`, password: 'p', name: `Racer ${i}`, storageLabel: 'contested' } }),
+        invoke(createUserHandler, {
+          method: 'POST',
+          path: '/api/user',
+          headers: bearer(adminToken),
+          body: { email: `racer${i}@immich.cloud`, password: 'p', name: `Racer ${i}`, storageLabel: 'contested' },
+        }),
       ),
     );
     expect(replies.map((r) => r.status).sort()).toEqual([201, 400, 400, 400]);
-    for (const reply of replies.filter((r) => r.status === 400)) expect(reply.body.message).toBe('Storage label already in use by another account');
+    for (const reply of replies.filter((r) => r.status === 400))
+      expect(reply.body.message).toBe('Storage label already in use by another account');
     // A loser's email was not taken by its failed transaction.
     const loser = replies.findIndex((r) => r.status === 400);
-    expect((await invoke(createUserHandler, { method: 'POST', path: '/api/user', headers: bearer(adminToken), body: { email: `racer${loser}@immich.cloud`, password: 'p', name: 'Again' } })).status).toBe(201);
+    expect(
+      (
+        await invoke(createUserHandler, {
+          method: 'POST',
+          path: '/api/user',
+          headers: bearer(adminToken),
+          body: { email: `racer${loser}@immich.cloud`, password: 'p', name: 'Again' },
+        })
+      ).status,
+    ).toBe(201);
   });
 });

@@ -41,18 +41,34 @@ describe('where credentials are read from', () => {
   });
 
   it('checks only the first kind of credential found, never falling back', async () => {
-    expect(await me({ headers: { authorization: 'Bearer garbage', 'x-api-key': apiKey } })).toMatchObject({ status: 401, body: { message: 'Invalid user token' } });
-    expect(await me({ headers: { ...bearer(accounts.user1.accessToken), 'x-immich-share-key': 'x' } })).toMatchObject({ status: 401, body: { message: 'Invalid share key' } });
-    expect(await me({ headers: bearer(accounts.user1.accessToken), query: { key: 'x' } })).toMatchObject({ status: 401, body: { message: 'Invalid share key' } });
+    expect(await me({ headers: { authorization: 'Bearer garbage', 'x-api-key': apiKey } })).toMatchObject({
+      status: 401,
+      body: { message: 'Invalid user token' },
+    });
+    expect(await me({ headers: { ...bearer(accounts.user1.accessToken), 'x-immich-share-key': 'x' } })).toMatchObject({
+      status: 401,
+      body: { message: 'Invalid share key' },
+    });
+    expect(await me({ headers: bearer(accounts.user1.accessToken), query: { key: 'x' } })).toMatchObject({
+      status: 401,
+      body: { message: 'Invalid share key' },
+    });
   });
 
-  it('refuses an expired session even before DynamoDB\'s TTL has deleted it', async () => {
+  it("refuses an expired session even before DynamoDB's TTL has deleted it", async () => {
     const token = newSecret();
     const past = new Date(Date.now() - 60_000).toISOString();
     await createSession({
       id: '3f0c8a52-6b1e-4c7d-9a2f-5e8d1b4c7a90',
-      tokenHash: hashSecret(token), userId: accounts.user1.id, email: fixtures.user1.email, isAdmin: false,
-      deviceType: '', deviceOS: '', createdAt: past, updatedAt: past, ttl: Math.floor(Date.now() / 1000) - 1,
+      tokenHash: hashSecret(token),
+      userId: accounts.user1.id,
+      email: fixtures.user1.email,
+      isAdmin: false,
+      deviceType: '',
+      deviceOS: '',
+      createdAt: past,
+      updatedAt: past,
+      ttl: Math.floor(Date.now() / 1000) - 1,
     });
     expect(await me({ headers: bearer(token) })).toMatchObject({ status: 401, body: { message: 'Invalid user token' } });
   });
@@ -92,7 +108,14 @@ describe('secrets at rest', () => {
     // A test may read the whole table; request code never scans.
     const { Items = [] } = await db.send(new ScanCommand({ TableName: tableName }));
     const stored = JSON.stringify(Items);
-    const secrets = [fixtures.admin.password, fixtures.user1.password, fixtures.user2.password, accounts.user1.accessToken, accounts.admin.accessToken, apiKey];
+    const secrets = [
+      fixtures.admin.password,
+      fixtures.user1.password,
+      fixtures.user2.password,
+      accounts.user1.accessToken,
+      accounts.admin.accessToken,
+      apiKey,
+    ];
     for (const secret of secrets) expect(stored).not.toContain(`"${secret}"`);
     expect(stored).not.toContain(accounts.user1.accessToken);
     expect(stored).not.toContain(apiKey);
@@ -112,9 +135,23 @@ describe('logs', () => {
     Object.assign(console, { log: capture, error: capture, warn: capture, info: capture });
     delete process.env.LOG_LEVEL;
     try {
-      await invoke(loginHandler, { method: 'POST', path: '/api/auth/login', body: { email: fixtures.user1.email, password: 'not-the-password-xyz' } });
-      await invoke(loginHandler, { method: 'POST', path: '/api/auth/login', headers: { 'content-type': 'application/json' }, body: '{"password":"leaky-secret-123",' });
-      await invoke(changePassword, { method: 'POST', path: '/api/auth/change-password', headers: bearer(accounts.user2.accessToken), body: { password: 'wrong-old-secret', newPassword: 'x' } });
+      await invoke(loginHandler, {
+        method: 'POST',
+        path: '/api/auth/login',
+        body: { email: fixtures.user1.email, password: 'not-the-password-xyz' },
+      });
+      await invoke(loginHandler, {
+        method: 'POST',
+        path: '/api/auth/login',
+        headers: { 'content-type': 'application/json' },
+        body: '{"password":"leaky-secret-123",',
+      });
+      await invoke(changePassword, {
+        method: 'POST',
+        path: '/api/auth/change-password',
+        headers: bearer(accounts.user2.accessToken),
+        body: { password: 'wrong-old-secret', newPassword: 'x' },
+      });
       await me({ headers: { 'x-api-key': `${apiKey}-tampered` } });
       await me({ headers: bearer(`${accounts.user1.accessToken}x`) });
     } finally {
@@ -122,7 +159,14 @@ describe('logs', () => {
       process.env.LOG_LEVEL = level;
     }
     const logged = lines.join('\n');
-    for (const secret of ['not-the-password-xyz', 'leaky-secret-123', 'wrong-old-secret', apiKey, accounts.user1.accessToken, accounts.user2.accessToken]) {
+    for (const secret of [
+      'not-the-password-xyz',
+      'leaky-secret-123',
+      'wrong-old-secret',
+      apiKey,
+      accounts.user1.accessToken,
+      accounts.user2.accessToken,
+    ]) {
       expect(logged).not.toContain(secret);
     }
   });

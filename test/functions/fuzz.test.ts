@@ -12,20 +12,64 @@ const random = (seed: number) => () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 
-const strings = ['', ' ', 'a', 'true', 'false', '0', '-1', '1e309', 'null', '{{foo}}', '__proto__', 'admin@immich.cloud', 'x'.repeat(300), '../../etc', '💥', '00000000-0000-4000-a000-000000000000'];
+const strings = [
+  '',
+  ' ',
+  'a',
+  'true',
+  'false',
+  '0',
+  '-1',
+  '1e309',
+  'null',
+  '{{foo}}',
+  '__proto__',
+  'admin@immich.cloud',
+  'x'.repeat(300),
+  '../../etc',
+  '💥',
+  '00000000-0000-4000-a000-000000000000',
+];
 
 const value = (next: () => number, depth = 0): unknown => {
   const pick = Math.floor(next() * (depth > 2 ? 6 : 8));
   switch (pick) {
-    case 0: return null;
-    case 1: return next() < 0.5;
-    case 2: return [0, -1, 1.5, 1e308, -0, 51, 52, Number.MAX_SAFE_INTEGER][Math.floor(next() * 8)];
-    case 3: case 4: return strings[Math.floor(next() * strings.length)];
-    case 5: return undefined;
-    case 6: return Array.from({ length: Math.floor(next() * 3) }, () => value(next, depth + 1));
+    case 0:
+      return null;
+    case 1:
+      return next() < 0.5;
+    case 2:
+      return [0, -1, 1.5, 1e308, -0, 51, 52, Number.MAX_SAFE_INTEGER][Math.floor(next() * 8)];
+    case 3:
+    case 4:
+      return strings[Math.floor(next() * strings.length)];
+    case 5:
+      return undefined;
+    case 6:
+      return Array.from({ length: Math.floor(next() * 3) }, () => value(next, depth + 1));
     default: {
-      const keys = ['email', 'password', 'name', 'newPassword', 'storageLabel', 'quotaSizeInBytes', 'memoriesEnabled', 'ffmpeg', 'crf', 'library', 'scan', 'trash', 'days', 'passwordLogin', 'enabled', '__proto__', 'constructor'];
-      return Object.fromEntries(Array.from({ length: Math.floor(next() * 5) }, () => [keys[Math.floor(next() * keys.length)], value(next, depth + 1)]));
+      const keys = [
+        'email',
+        'password',
+        'name',
+        'newPassword',
+        'storageLabel',
+        'quotaSizeInBytes',
+        'memoriesEnabled',
+        'ffmpeg',
+        'crf',
+        'library',
+        'scan',
+        'trash',
+        'days',
+        'passwordLogin',
+        'enabled',
+        '__proto__',
+        'constructor',
+      ];
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(next() * 5) }, () => [keys[Math.floor(next() * keys.length)], value(next, depth + 1)]),
+      );
     }
   }
 };
@@ -37,7 +81,7 @@ beforeAll(async () => {
 describe('random input, as an admin, to every route', () => {
   const root = join(import.meta.dirname, '..', '..');
 
-  it('never gets a 5xx, and every answer is JSON in Immich\'s error shape or a success', async () => {
+  it("never gets a 5xx, and every answer is JSON in Immich's error shape or a success", async () => {
     const next = random(20261122);
     const seen = { success: 0, validation: 0, otherClientError: 0 };
     for (const route of routes) {

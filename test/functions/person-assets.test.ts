@@ -2,22 +2,27 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getPersonAssetsHandler } from '#functions/person/get-person-assets.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { countRoundTrips } from '../support/round-trips.ts';
 import { addPhoto, personNamed, trash, updateAsset } from '../support/library.ts';
+import { countRoundTrips } from '../support/round-trips.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
   accounts = await setupAccounts();
 });
 
-const personAssets = (token: string, id: string) => invoke(getPersonAssetsHandler, { path: `/api/person/${id}/assets`, headers: bearer(token), pathParameters: { id } });
+const personAssets = (token: string, id: string) =>
+  invoke(getPersonAssetsHandler, { path: `/api/person/${id}/assets`, headers: bearer(token), pathParameters: { id } });
 
 describe('GET /person/:id/assets', () => {
   it('the assets showing the person, newest first (ties by id), with EXIF and only this person with their faces', async () => {
     const token = accounts.user1.accessToken;
     const face = (name: string, x: number) => ({ name, x, y: 0.1, w: 0.2, h: 0.2 });
     const old = await addPhoto(token, { make: 'Old', mwgFaces: [face('Dana', 0.1)] }, new Date('2020-01-01T00:00:00.000Z'));
-    const both = await addPhoto(token, { make: 'Both', mwgFaces: [face('Dana', 0.1), face('Eli', 0.5), face('Dana', 0.7)] }, new Date('2023-01-01T00:00:00.000Z'));
+    const both = await addPhoto(
+      token,
+      { make: 'Both', mwgFaces: [face('Dana', 0.1), face('Eli', 0.5), face('Dana', 0.7)] },
+      new Date('2023-01-01T00:00:00.000Z'),
+    );
     const tieA = await addPhoto(token, { mwgFaces: [face('Dana', 0.2)] }, new Date('2022-06-01T00:00:00.000Z'));
     const tieB = await addPhoto(token, { mwgFaces: [face('Dana', 0.3)] }, new Date('2022-06-01T00:00:00.000Z'));
     await addPhoto(token, { mwgFaces: [face('Eli', 0.1)] });
@@ -29,7 +34,15 @@ describe('GET /person/:id/assets', () => {
     const [first] = reply.body;
     expect(first).toMatchObject({ id: both, exifInfo: { make: 'Both' }, isFavorite: false, isArchived: false });
     expect(first.owner).toBeUndefined();
-    expect(first.people).toEqual([{ ...dana, birthDate: null, thumbnailPath: '', isHidden: false, faces: [expect.objectContaining({ boundingBoxX1: 6 }), expect.objectContaining({ boundingBoxX1: 45 })] }]);
+    expect(first.people).toEqual([
+      {
+        ...dana,
+        birthDate: null,
+        thumbnailPath: '',
+        isHidden: false,
+        faces: [expect.objectContaining({ boundingBoxX1: 6 }), expect.objectContaining({ boundingBoxX1: 45 })],
+      },
+    ]);
   });
 
   it('drops trashed, archived and hidden assets; a restore by un-archiving brings it back', async () => {
@@ -55,9 +68,15 @@ describe('GET /person/:id/assets', () => {
 
   it('another user, an unknown id: 400 Not found or no person.read access; a bad id: 400', async () => {
     const dana = await personNamed(accounts.user1.accessToken, 'Dana');
-    for (const [token, id] of [[accounts.user2.accessToken, dana.id], [accounts.user1.accessToken, '00000000-0000-4000-a000-000000000000']] as const) {
+    for (const [token, id] of [
+      [accounts.user2.accessToken, dana.id],
+      [accounts.user1.accessToken, '00000000-0000-4000-a000-000000000000'],
+    ] as const) {
       const reply = await personAssets(token, id);
-      expect(reply).toMatchObject({ status: 400, body: { message: 'Not found or no person.read access', error: 'Bad Request', statusCode: 400 } });
+      expect(reply).toMatchObject({
+        status: 400,
+        body: { message: 'Not found or no person.read access', error: 'Bad Request', statusCode: 400 },
+      });
     }
     expect((await personAssets(accounts.user1.accessToken, 'invalid-uuid')).body.message).toEqual(['id must be a UUID']);
   });

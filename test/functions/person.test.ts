@@ -15,11 +15,14 @@ beforeAll(async () => {
   accounts = await setupAccounts();
 });
 
-const people = (token: string, query: Record<string, string> = {}) => invoke(getAllPeopleHandler, { path: '/api/person', query, headers: bearer(token) });
-const person = (token: string, id: string) => invoke(getPersonHandler, { path: `/api/person/${id}`, headers: bearer(token), pathParameters: { id } });
+const people = (token: string, query: Record<string, string> = {}) =>
+  invoke(getAllPeopleHandler, { path: '/api/person', query, headers: bearer(token) });
+const person = (token: string, id: string) =>
+  invoke(getPersonHandler, { path: `/api/person/${id}`, headers: bearer(token), pathParameters: { id } });
 const update = (token: string, id: string, body: unknown) =>
   invoke(updatePersonHandler, { method: 'PUT', path: `/api/person/${id}`, headers: bearer(token), pathParameters: { id }, body });
-const asset = (token: string, id: string) => invoke(getAssetInfoHandler, { path: `/api/asset/${id}`, headers: bearer(token), pathParameters: { id } });
+const asset = (token: string, id: string) =>
+  invoke(getAssetInfoHandler, { path: `/api/asset/${id}`, headers: bearer(token), pathParameters: { id } });
 
 const uploaded = async (token: string, ...args: Parameters<typeof makeJpeg>) => {
   const reply = await upload(token, { data: makeJpeg(...args) });
@@ -40,7 +43,11 @@ describe('people from face regions', () => {
         { name: 'Rex', x: 0.4, y: 0.5, w: 0.1, h: 0.1, type: 'Pet' }, // not a face
       ],
     });
-    const second = await uploaded(token, { width: 100, height: 100, microsoftFaces: [{ name: 'alice smith', x: 0.5, y: 0.5, w: 0.25, h: 0.25 }] });
+    const second = await uploaded(token, {
+      width: 100,
+      height: 100,
+      microsoftFaces: [{ name: 'alice smith', x: 0.5, y: 0.5, w: 0.25, h: 0.25 }],
+    });
 
     const list = await people(token);
     expect(list.status).toBe(200);
@@ -58,16 +65,49 @@ describe('people from face regions', () => {
     expect(firstAsset.body.people).toEqual([
       {
         ...alice,
-        faces: [{ id: expect.any(String), imageWidth: 200, imageHeight: 100, boundingBoxX1: 20, boundingBoxX2: 60, boundingBoxY1: 20, boundingBoxY2: 60 }],
+        faces: [
+          {
+            id: expect.any(String),
+            imageWidth: 200,
+            imageHeight: 100,
+            boundingBoxX1: 20,
+            boundingBoxX2: 60,
+            boundingBoxY1: 20,
+            boundingBoxY2: 60,
+          },
+        ],
       },
       {
         ...bob,
-        faces: [{ id: expect.any(String), imageWidth: 200, imageHeight: 100, boundingBoxX1: 120, boundingBoxX2: 140, boundingBoxY1: 10, boundingBoxY2: 40 }],
+        faces: [
+          {
+            id: expect.any(String),
+            imageWidth: 200,
+            imageHeight: 100,
+            boundingBoxX1: 120,
+            boundingBoxX2: 140,
+            boundingBoxY1: 10,
+            boundingBoxY2: 40,
+          },
+        ],
       },
     ]);
     const secondAsset = await asset(token, second);
     expect(secondAsset.body.people).toEqual([
-      { ...alice, faces: [{ id: expect.any(String), imageWidth: 100, imageHeight: 100, boundingBoxX1: 50, boundingBoxX2: 75, boundingBoxY1: 50, boundingBoxY2: 75 }] },
+      {
+        ...alice,
+        faces: [
+          {
+            id: expect.any(String),
+            imageWidth: 100,
+            imageHeight: 100,
+            boundingBoxX1: 50,
+            boundingBoxX2: 75,
+            boundingBoxY1: 50,
+            boundingBoxY2: 75,
+          },
+        ],
+      },
     ]);
 
     // Another user's "Alice Smith" is their own person; neither sees the other's.
@@ -77,7 +117,11 @@ describe('people from face regions', () => {
     expect(theirs.body.people[0].id).not.toBe(alice.id);
     expect((await people(token)).body.people.map((p: { id: string }) => p.id)).toEqual([alice.id, bob.id]);
     for (const id of [alice.id, bob.id]) {
-      expect((await person(accounts.user2.accessToken, id)).body).toEqual({ message: 'Not found or no person.read access', error: 'Bad Request', statusCode: 400 });
+      expect((await person(accounts.user2.accessToken, id)).body).toEqual({
+        message: 'Not found or no person.read access',
+        error: 'Bad Request',
+        statusCode: 400,
+      });
       expect((await update(accounts.user2.accessToken, id, { name: 'Mallory' })).body).toEqual({
         message: 'Not found or no person.write access',
         error: 'Bad Request',
@@ -90,7 +134,12 @@ describe('people from face regions', () => {
   it('people with more faces come first; hidden people only with withHidden, counted in hidden', async () => {
     const token = accounts.user2.accessToken;
     await uploaded(token, { mwgFaces: [{ name: 'Zoe', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
-    await uploaded(token, { mwgFaces: [{ name: 'zoe', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }, { name: 'Yann', x: 0.5, y: 0.5, w: 0.2, h: 0.2 }] });
+    await uploaded(token, {
+      mwgFaces: [
+        { name: 'zoe', x: 0.1, y: 0.1, w: 0.2, h: 0.2 },
+        { name: 'Yann', x: 0.5, y: 0.5, w: 0.2, h: 0.2 },
+      ],
+    });
     const before = await people(token);
     const names = before.body.people.map((p: { name: string }) => p.name);
     expect(names.slice(0, 1)).toEqual(['Zoe']); // two faces
@@ -137,7 +186,12 @@ describe('PUT /person/:id', () => {
     expect(reply.body).toEqual({ id: ron.id, name: 'Ronald', birthDate: '1990-04-01', thumbnailPath: '', isHidden: false });
     expect((await person(token, ron.id)).body).toEqual(reply.body);
     // The new name now finds Ron; the old one is free for someone new.
-    await uploaded(token, { mwgFaces: [{ name: 'RONALD', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }, { name: 'Renamed Ron', x: 0.5, y: 0.5, w: 0.2, h: 0.2 }] });
+    await uploaded(token, {
+      mwgFaces: [
+        { name: 'RONALD', x: 0.1, y: 0.1, w: 0.2, h: 0.2 },
+        { name: 'Renamed Ron', x: 0.5, y: 0.5, w: 0.2, h: 0.2 },
+      ],
+    });
     const list = (await people(token, { withHidden: 'true' })).body.people;
     expect(list.filter((p: { id: string }) => p.id === ron.id)).toHaveLength(1);
     expect(list.filter((p: { name: string }) => p.name === 'Renamed Ron')).toHaveLength(1);

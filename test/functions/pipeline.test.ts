@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { dto } from '#shared/schemas/common.ts';
 import { Invalid } from '#shared/core/errors.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { HttpResponse } from '#shared/http/response.ts';
+import { dto } from '#shared/schemas/common.ts';
 import { invoke } from '../support/invoke.ts';
 
 // A handler built with the same stack every route uses, exercising each stage of it.
@@ -40,8 +40,11 @@ describe('the shared middy stack', () => {
 
   it('turns malformed JSON into a 400 in Immich shape, never a 500', async () => {
     const reply = await invoke(echo, {
-      method: 'POST', path: `/api/echo/${id}`, pathParameters: { id },
-      headers: { 'content-type': 'application/json' }, body: '{"name": ',
+      method: 'POST',
+      path: `/api/echo/${id}`,
+      pathParameters: { id },
+      headers: { 'content-type': 'application/json' },
+      body: '{"name": ',
     });
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ error: 'Bad Request', statusCode: 400 });

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3Store } from '#shared/storage/s3-store.ts';
 import { originalsStore, resetOriginalsStore } from '#shared/storage/originals.ts';
+import { S3Store } from '#shared/storage/s3-store.ts';
 import { setupAccounts } from '../support/accounts.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { upload } from '../support/uploads.ts';
@@ -17,7 +17,13 @@ let client: S3Client;
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 
 beforeAll(async () => {
-  server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: mkdtempSync(join(tmpdir(), 's3rver-')), configureBuckets: [{ name: bucket, configs: [] }] });
+  server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: mkdtempSync(join(tmpdir(), 's3rver-')),
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const { port } = (await server.run()) as { port: number };
   Object.assign(process.env, {
     AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${port}`,

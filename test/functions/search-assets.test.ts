@@ -4,7 +4,7 @@ import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, createAlbum, personNamed, trash, updateAsset } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
-import { sha1, upload, cliFields } from '../support/uploads.ts';
+import { cliFields, sha1, upload } from '../support/uploads.ts';
 
 // A small library like Immich's e2e one, uploaded through the real upload handler.
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
@@ -24,16 +24,60 @@ beforeAll(async () => {
   accounts = await setupAccounts();
   const t = accounts.user1.accessToken;
   const face = (name: string, x: number) => ({ name, x, y: 0.1, w: 0.2, h: 0.2 });
-  ids.ralston = await addPhoto(t, { make: 'Canon', model: 'Canon EOS 7D', city: 'Ralston', state: 'Douglas County, Nebraska', country: 'United States of America', mwgFaces: [face('Ann', 0.1)] }, d('2019-01-01T00:00:00.000Z'));
-  ids.oslo = await addPhoto(t, { make: 'Canon', model: 'Canon EOS R5', lensModel: 'RF 50mm', city: 'Oslo', country: 'Norway', mwgFaces: [face('Ann', 0.1), face('Bo', 0.5)] }, d('2020-01-01T00:00:00.000Z'));
-  ids.paris = await addPhoto(t, { make: 'NIKON', city: 'Paris', country: 'France', mwgFaces: [face('Bo', 0.5)] }, d('2021-01-01T00:00:00.000Z'));
+  ids.ralston = await addPhoto(
+    t,
+    {
+      make: 'Canon',
+      model: 'Canon EOS 7D',
+      city: 'Ralston',
+      state: 'Douglas County, Nebraska',
+      country: 'United States of America',
+      mwgFaces: [face('Ann', 0.1)],
+    },
+    d('2019-01-01T00:00:00.000Z'),
+  );
+  ids.oslo = await addPhoto(
+    t,
+    {
+      make: 'Canon',
+      model: 'Canon EOS R5',
+      lensModel: 'RF 50mm',
+      city: 'Oslo',
+      country: 'Norway',
+      mwgFaces: [face('Ann', 0.1), face('Bo', 0.5)],
+    },
+    d('2020-01-01T00:00:00.000Z'),
+  );
+  ids.paris = await addPhoto(
+    t,
+    { make: 'NIKON', city: 'Paris', country: 'France', mwgFaces: [face('Bo', 0.5)] },
+    d('2021-01-01T00:00:00.000Z'),
+  );
   ids.plain = await addPhoto(t, {}, d('2022-01-01T00:00:00.000Z'));
   const rocks = makeJpeg({ make: 'SAMSUNG' });
-  ids.rocks = (await upload(t, { data: rocks, fileName: 'el_torcal_rocks.jpg', fields: cliFields('el_torcal_rocks.jpg', rocks.length, d('2023-01-01T00:00:00.000Z')) })).body.id;
+  ids.rocks = (
+    await upload(t, {
+      data: rocks,
+      fileName: 'el_torcal_rocks.jpg',
+      fields: cliFields('el_torcal_rocks.jpg', rocks.length, d('2023-01-01T00:00:00.000Z')),
+    })
+  ).body.id;
   const one = makeJpeg({ make: 'SAMSUNG' });
-  ids.samsung = (await upload(t, { data: one, fileName: 'Samsung One UI.jpg', fields: { ...cliFields('s.jpg', one.length, d('2023-06-01T00:00:00.000Z')), isFavorite: 'true' } })).body.id;
+  ids.samsung = (
+    await upload(t, {
+      data: one,
+      fileName: 'Samsung One UI.jpg',
+      fields: { ...cliFields('s.jpg', one.length, d('2023-06-01T00:00:00.000Z')), isFavorite: 'true' },
+    })
+  ).body.id;
   const clip = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(32, 7)]);
-  ids.video = (await upload(t, { data: clip, fileName: 'clip.mp4', fields: { ...cliFields('clip.mp4', clip.length, d('2018-01-01T00:00:00.000Z')), isVisible: 'false' } })).body.id;
+  ids.video = (
+    await upload(t, {
+      data: clip,
+      fileName: 'clip.mp4',
+      fields: { ...cliFields('clip.mp4', clip.length, d('2018-01-01T00:00:00.000Z')), isVisible: 'false' },
+    })
+  ).body.id;
   ids.archived = await addPhoto(t, { make: 'Canon' }, d('2024-01-01T00:00:00.000Z'));
   await updateAsset(t, ids.archived, { isArchived: true });
   ids.trashed = await addPhoto(t, { make: 'Canon' }, d('2024-02-01T00:00:00.000Z'));
@@ -46,7 +90,11 @@ beforeAll(async () => {
 
 describe('GET /assets filters (Immich v1.100 semantics)', () => {
   it.each<[string, Record<string, string | string[]>, string[]]>([
-    ['no filter: newest first, not archived, not trashed, hidden included', {}, ['samsung', 'rocks', 'plain', 'paris', 'oslo', 'ralston', 'video']],
+    [
+      'no filter: newest first, not archived, not trashed, hidden included',
+      {},
+      ['samsung', 'rocks', 'plain', 'paris', 'oslo', 'ralston', 'video'],
+    ],
     ['size=1 gives the newest', { size: '1' }, ['samsung']],
     ['order=asc, size=2', { order: 'asc', size: '2' }, ['video', 'ralston']],
     ['order=asc, size=2, page=2', { order: 'asc', size: '2', page: '2' }, ['oslo', 'paris']],
@@ -68,7 +116,11 @@ describe('GET /assets filters (Immich v1.100 semantics)', () => {
     ['withDeleted=true', { withDeleted: 'true', make: 'Canon' }, ['trashed', 'oslo', 'ralston']],
     ['trashedAfter includes trashed assets only', { trashedAfter: '2000-01-01T00:00:00.000Z' }, ['trashed']],
     ['trashedBefore in the past: none', { trashedBefore: '2000-01-01T00:00:00.000Z' }, []],
-    ['takenAfter / takenBefore are inclusive', { takenAfter: '2020-01-01T00:00:00.000Z', takenBefore: '2021-01-01T00:00:00.000Z' }, ['paris', 'oslo']],
+    [
+      'takenAfter / takenBefore are inclusive',
+      { takenAfter: '2020-01-01T00:00:00.000Z', takenBefore: '2021-01-01T00:00:00.000Z' },
+      ['paris', 'oslo'],
+    ],
     ['takenBefore', { takenBefore: '2019-01-01T00:00:00.000Z' }, ['ralston', 'video']],
     ['a reversed taken window: none', { takenAfter: '2022-01-01T00:00:00.000Z', takenBefore: '2020-01-01T00:00:00.000Z' }, []],
     ['isNotInAlbum=true (visible, in no album)', { isNotInAlbum: 'true', make: 'Canon' }, ['ralston']],
@@ -82,13 +134,21 @@ describe('GET /assets filters (Immich v1.100 semantics)', () => {
     ['isNotInAlbum=false is ignored', { isNotInAlbum: 'false', make: 'Canon' }, ['oslo', 'ralston']],
     ['isMotion=false is ignored', { isMotion: 'false', make: 'Canon' }, ['oslo', 'ralston']],
     ['type IMAGE', { type: 'IMAGE', takenBefore: '2019-06-01T00:00:00.000Z' }, ['ralston']],
-    ['isOffline / isReadOnly / isExternal false', { isOffline: 'false', isReadOnly: 'false', isExternal: 'false', make: 'NIKON' }, ['paris']],
+    [
+      'isOffline / isReadOnly / isExternal false',
+      { isOffline: 'false', isReadOnly: 'false', isExternal: 'false', make: 'NIKON' },
+      ['paris'],
+    ],
     ['isReadOnly=true: none', { isReadOnly: 'true' }, []],
     ['deviceId and deviceAssetId', { deviceId: 'CLI', originalFileName: 'el_torcal' }, ['rocks']],
     ['createdAfter in the future: none', { createdAfter: '2100-01-01T00:00:00.000Z' }, []],
     ['updatedBefore in the past: none', { updatedBefore: '2000-01-01T00:00:00.000Z' }, []],
     ['originalFileName: % and _ are wildcards', { originalFileName: 'el_torcal%rocks' }, ['rocks']],
-    ['takenAfter with order=asc and paging', { takenAfter: '2019-01-01T00:00:00.000Z', order: 'asc', size: '2', page: '3' }, ['rocks', 'samsung']],
+    [
+      'takenAfter with order=asc and paging',
+      { takenAfter: '2019-01-01T00:00:00.000Z', order: 'asc', size: '2', page: '3' },
+      ['rocks', 'samsung'],
+    ],
   ])('%s', async (_name, query, expected) => {
     expect(await found(query)).toEqual(expected);
   });

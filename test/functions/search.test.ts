@@ -11,7 +11,8 @@ let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 const ids: Record<string, string> = {};
 const d = (iso: string) => new Date(iso);
 
-const search = (query: Record<string, string>, token = accounts.user1.accessToken) => invoke(searchHandler, { path: '/api/search', query, headers: bearer(token) });
+const search = (query: Record<string, string>, token = accounts.user1.accessToken) =>
+  invoke(searchHandler, { path: '/api/search', query, headers: bearer(token) });
 const found = async (q: string, extra: Record<string, string> = {}) => {
   const reply = await search({ q, ...extra });
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
@@ -21,11 +22,28 @@ const found = async (q: string, extra: Record<string, string> = {}) => {
 beforeAll(async () => {
   accounts = await setupAccounts();
   const t = accounts.user1.accessToken;
-  ids.oslo = await addPhoto(t, { make: 'Canon', model: 'EOS R5', city: 'Oslo', country: 'Norway', description: 'Harbour at dusk', mwgFaces: [{ name: 'Astrid Berg', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }, d('2020-01-01T00:00:00.000Z'));
+  ids.oslo = await addPhoto(
+    t,
+    {
+      make: 'Canon',
+      model: 'EOS R5',
+      city: 'Oslo',
+      country: 'Norway',
+      description: 'Harbour at dusk',
+      mwgFaces: [{ name: 'Astrid Berg', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }],
+    },
+    d('2020-01-01T00:00:00.000Z'),
+  );
   ids.ile = await addPhoto(t, { make: 'NIKON', city: 'Île-de-Bréhat', country: 'France' }, d('2021-01-01T00:00:00.000Z'));
   ids.bergen = await addPhoto(t, { make: 'Canon', city: 'Bergen', country: 'Norway' }, d('2022-01-01T00:00:00.000Z'));
   const rocks = makeJpeg({});
-  ids.rocks = (await upload(t, { data: rocks, fileName: 'el_torcal_rocks.jpg', fields: cliFields('r.jpg', rocks.length, d('2019-01-01T00:00:00.000Z')) })).body.id;
+  ids.rocks = (
+    await upload(t, {
+      data: rocks,
+      fileName: 'el_torcal_rocks.jpg',
+      fields: cliFields('r.jpg', rocks.length, d('2019-01-01T00:00:00.000Z')),
+    })
+  ).body.id;
   ids.archived = await addPhoto(t, { city: 'Oslo' }, d('2023-01-01T00:00:00.000Z'));
   await updateAsset(t, ids.archived, { isArchived: true });
   ids.trashed = await addPhoto(t, { city: 'Oslo' }, d('2023-02-01T00:00:00.000Z'));
@@ -40,7 +58,13 @@ describe('GET /search (text)', () => {
     const reply = await search({ q: 'norway' });
     expect(reply.body).toEqual({
       albums: { total: 0, count: 0, items: [], facets: [] },
-      assets: { total: 2, count: 2, items: [expect.objectContaining({ id: ids.bergen }), expect.objectContaining({ id: ids.oslo })], facets: [], nextPage: null },
+      assets: {
+        total: 2,
+        count: 2,
+        items: [expect.objectContaining({ id: ids.bergen }), expect.objectContaining({ id: ids.oslo })],
+        facets: [],
+        nextPage: null,
+      },
     });
     expect(reply.body.assets.items[0]).toMatchObject({ exifInfo: { city: 'Bergen' }, smartInfo: { tags: [], objects: [] }, people: [] });
   });
@@ -68,7 +92,13 @@ describe('GET /search (text)', () => {
   it('finds by a new person name and an edited description', async () => {
     const t = accounts.user1.accessToken;
     const astrid = await personNamed(t, 'Astrid Berg');
-    await invoke(updatePersonHandler, { method: 'PUT', path: `/api/person/${astrid.id}`, headers: bearer(t), pathParameters: { id: astrid.id }, body: { name: 'Astrid Solberg' } });
+    await invoke(updatePersonHandler, {
+      method: 'PUT',
+      path: `/api/person/${astrid.id}`,
+      headers: bearer(t),
+      pathParameters: { id: astrid.id },
+      body: { name: 'Astrid Solberg' },
+    });
     expect(await found('solberg')).toEqual(['oslo']);
     expect(await found('astrid berg')).toEqual([]);
     await updateAsset(t, ids.bergen ?? '', { description: 'Bryggen wharf' });

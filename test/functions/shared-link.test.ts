@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as addLinkAssetsHandler } from '#functions/shared-link/add-shared-link-assets.ts';
 import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
-import { handler as removeLinkAssetsHandler } from '#functions/shared-link/remove-shared-link-assets.ts';
 import { handler as getAllLinksHandler } from '#functions/shared-link/get-all-shared-links.ts';
 import { handler as getMyLinkHandler } from '#functions/shared-link/get-my-shared-link.ts';
 import { handler as getLinkHandler } from '#functions/shared-link/get-shared-link-by-id.ts';
 import { handler as removeLinkHandler } from '#functions/shared-link/remove-shared-link.ts';
+import { handler as removeLinkAssetsHandler } from '#functions/shared-link/remove-shared-link-assets.ts';
 import { handler as updateLinkHandler } from '#functions/shared-link/update-shared-link.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
@@ -18,12 +18,16 @@ beforeAll(async () => {
   accounts = await setupAccounts();
 });
 
-const create = (token: string, body: unknown) => invoke(createLinkHandler, { method: 'POST', path: '/api/shared-link', headers: bearer(token), body });
-const get = (token: string, id: string) => invoke(getLinkHandler, { path: `/api/shared-link/${id}`, headers: bearer(token), pathParameters: { id } });
-const me = (query: Record<string, string>, headers: Record<string, string> = {}) => invoke(getMyLinkHandler, { path: '/api/shared-link/me', query, headers });
+const create = (token: string, body: unknown) =>
+  invoke(createLinkHandler, { method: 'POST', path: '/api/shared-link', headers: bearer(token), body });
+const get = (token: string, id: string) =>
+  invoke(getLinkHandler, { path: `/api/shared-link/${id}`, headers: bearer(token), pathParameters: { id } });
+const me = (query: Record<string, string>, headers: Record<string, string> = {}) =>
+  invoke(getMyLinkHandler, { path: '/api/shared-link/me', query, headers });
 const patch = (token: string, id: string, body: unknown) =>
   invoke(updateLinkHandler, { method: 'PATCH', path: `/api/shared-link/${id}`, headers: bearer(token), pathParameters: { id }, body });
-const remove = (token: string, id: string) => invoke(removeLinkHandler, { method: 'DELETE', path: `/api/shared-link/${id}`, headers: bearer(token), pathParameters: { id } });
+const remove = (token: string, id: string) =>
+  invoke(removeLinkHandler, { method: 'DELETE', path: `/api/shared-link/${id}`, headers: bearer(token), pathParameters: { id } });
 
 const camera = { make: 'Leica', model: 'Q3', latitude: 48.85, longitude: 2.35, city: 'Paris', description: 'private place' };
 
@@ -51,8 +55,12 @@ describe('POST /shared-link', () => {
     const album = await createAlbum(accounts.user2.accessToken, { albumName: 'theirs' });
     const asset = await addPhoto(accounts.user2.accessToken);
     const mine = await addPhoto(accounts.user1.accessToken);
-    expect((await create(accounts.user1.accessToken, { type: 'ALBUM', albumId: album.id })).body.message).toBe('Not found or no album.share access');
-    expect((await create(accounts.user1.accessToken, { type: 'INDIVIDUAL', assetIds: [mine, asset] })).body.message).toBe('Not found or no asset.share access');
+    expect((await create(accounts.user1.accessToken, { type: 'ALBUM', albumId: album.id })).body.message).toBe(
+      'Not found or no album.share access',
+    );
+    expect((await create(accounts.user1.accessToken, { type: 'INDIVIDUAL', assetIds: [mine, asset] })).body.message).toBe(
+      'Not found or no asset.share access',
+    );
   });
 
   it('creates an ALBUM link: 201, defaults as Immich, a 67-character key, no assets and no album yet', async () => {
@@ -77,7 +85,7 @@ describe('POST /shared-link', () => {
 });
 
 describe('GET /shared-link/:id', () => {
-  it("the creator sees the link with the album as createAlbum returned it (empty album) and the same key", async () => {
+  it('the creator sees the link with the album as createAlbum returned it (empty album) and the same key', async () => {
     const album = await createAlbum(accounts.user1.accessToken, { albumName: 'empty for link' });
     const link = (await create(accounts.user1.accessToken, { type: 'ALBUM', albumId: album.id })).body;
     const reply = await get(accounts.user1.accessToken, link.id);
@@ -86,10 +94,13 @@ describe('GET /shared-link/:id', () => {
     expect(reply.body.album).toEqual(album);
   });
 
-  it("another user, an unknown id: 400 Shared link not found; no credentials: 401", async () => {
+  it('another user, an unknown id: 400 Shared link not found; no credentials: 401', async () => {
     const album = await createAlbum(accounts.user1.accessToken, { albumName: 'private' });
     const link = (await create(accounts.user1.accessToken, { type: 'ALBUM', albumId: album.id })).body;
-    for (const [token, id] of [[accounts.admin.accessToken, link.id], [accounts.user1.accessToken, '00000000-0000-4000-a000-000000000000']] as const) {
+    for (const [token, id] of [
+      [accounts.admin.accessToken, link.id],
+      [accounts.user1.accessToken, '00000000-0000-4000-a000-000000000000'],
+    ] as const) {
       expect((await get(token, id)).body).toEqual({ message: 'Shared link not found', error: 'Bad Request', statusCode: 400 });
     }
     expect((await invoke(getLinkHandler, { path: `/api/shared-link/${link.id}`, pathParameters: { id: link.id } })).status).toBe(401);
@@ -110,7 +121,15 @@ describe('GET /shared-link/:id', () => {
     const albumLink = (await create(token, { type: 'ALBUM', albumId: album.id })).body;
     const reply = (await get(token, albumLink.id)).body;
     expect(reply.assets.map((asset: { id: string }) => asset.id)).toEqual([a3, a1]);
-    expect(reply.album).toMatchObject({ id: album.id, assetCount: 2, assets: [], shared: false, hasSharedLink: false, startDate: '2019-01-01T00:00:00.000Z', endDate: '2021-01-01T00:00:00.000Z' });
+    expect(reply.album).toMatchObject({
+      id: album.id,
+      assetCount: 2,
+      assets: [],
+      shared: false,
+      hasSharedLink: false,
+      startDate: '2019-01-01T00:00:00.000Z',
+      endDate: '2021-01-01T00:00:00.000Z',
+    });
     // The creator's view keeps the metadata even when the link hides it from visitors.
     expect((await get(token, link.id)).body.assets[1]).toMatchObject({ exifInfo: { make: 'Leica' }, originalPath: expect.any(String) });
   });
@@ -124,7 +143,16 @@ describe('GET /shared-link/me (the visitor)', () => {
     const reply = await me({ key: link.key });
     expect(reply.status).toBe(200);
     expect(reply.body.assets).toEqual([
-      { id: asset, type: 'IMAGE', thumbhash: null, localDateTime: expect.any(String), resized: false, duration: '0:00:00.00000', livePhotoVideoId: null, hasMetadata: false },
+      {
+        id: asset,
+        type: 'IMAGE',
+        thumbhash: null,
+        localDateTime: expect.any(String),
+        resized: false,
+        duration: '0:00:00.00000',
+        livePhotoVideoId: null,
+        hasMetadata: false,
+      },
     ]);
     const text = JSON.stringify(reply.body);
     for (const leak of ['Leica', '48.85', 'Paris', 'private place', 'photo.jpg', 'upload/']) expect(text).not.toContain(leak);
@@ -180,7 +208,9 @@ describe('GET /shared-link, PATCH, DELETE', () => {
     const mine = (await invoke(getAllLinksHandler, { path: '/api/shared-link', headers: bearer(accounts.user1.accessToken) })).body;
     expect(mine.length).toBeGreaterThan(0);
     expect(mine.every((link: { userId: string }) => link.userId === accounts.user1.userId)).toBe(true);
-    expect(mine.map((link: { createdAt: string }) => link.createdAt)).toEqual([...mine.map((link: { createdAt: string }) => link.createdAt)].sort().reverse());
+    expect(mine.map((link: { createdAt: string }) => link.createdAt)).toEqual(
+      [...mine.map((link: { createdAt: string }) => link.createdAt)].sort().reverse(),
+    );
     expect((await invoke(getAllLinksHandler, { path: '/api/shared-link', headers: bearer(accounts.admin.accessToken) })).body).toEqual([]);
   });
 
@@ -215,17 +245,36 @@ describe('GET /shared-link, PATCH, DELETE', () => {
     const album = await createAlbum(token, { albumName: 'shared album' });
     const link = (await create(token, { type: 'ALBUM', albumId: album.id })).body;
     const { handler } = await import('#functions/album/get-all-albums.ts');
-    expect((await invoke(handler, { path: '/api/album', headers: bearer(token) })).body[0]).toMatchObject({ id: album.id, shared: true, hasSharedLink: true });
+    expect((await invoke(handler, { path: '/api/album', headers: bearer(token) })).body[0]).toMatchObject({
+      id: album.id,
+      shared: true,
+      hasSharedLink: true,
+    });
     await remove(token, link.id);
-    expect((await invoke(handler, { path: '/api/album', headers: bearer(token) })).body[0]).toMatchObject({ shared: false, hasSharedLink: false });
+    expect((await invoke(handler, { path: '/api/album', headers: bearer(token) })).body[0]).toMatchObject({
+      shared: false,
+      hasSharedLink: false,
+    });
   });
 });
 
 describe('PUT / DELETE /shared-link/:id/assets', () => {
   const put = (token: string, id: string, assetIds: unknown) =>
-    invoke(addLinkAssetsHandler, { method: 'PUT', path: `/api/shared-link/${id}/assets`, headers: bearer(token), pathParameters: { id }, body: { assetIds } });
+    invoke(addLinkAssetsHandler, {
+      method: 'PUT',
+      path: `/api/shared-link/${id}/assets`,
+      headers: bearer(token),
+      pathParameters: { id },
+      body: { assetIds },
+    });
   const del = (token: string, id: string, assetIds: unknown) =>
-    invoke(removeLinkAssetsHandler, { method: 'DELETE', path: `/api/shared-link/${id}/assets`, headers: bearer(token), pathParameters: { id }, body: { assetIds } });
+    invoke(removeLinkAssetsHandler, {
+      method: 'DELETE',
+      path: `/api/shared-link/${id}/assets`,
+      headers: bearer(token),
+      pathParameters: { id },
+      body: { assetIds },
+    });
 
   it('an INDIVIDUAL link gains and loses assets with per-id results', async () => {
     const token = accounts.user1.accessToken;

@@ -30,10 +30,14 @@ const withValue = (config: Config, path: string, value: unknown): Config => {
 };
 
 describe('GET /system-config and /system-config/defaults', () => {
-  it('starts from Immich v1.100\'s defaults', async () => {
+  it("starts from Immich v1.100's defaults", async () => {
     expect(await getConfig()).toEqual(configDefaults);
     expect((await invoke(getConfigDefaults, { path: '/api/system-config/defaults', headers })).body).toEqual(configDefaults);
-    expect(configDefaults).toMatchObject({ ffmpeg: { crf: 23, preset: 'ultrafast' }, library: { scan: { cronExpression: '0 0 * * *' } }, trash: { days: 30 } });
+    expect(configDefaults).toMatchObject({
+      ffmpeg: { crf: 23, preset: 'ultrafast' },
+      library: { scan: { cronExpression: '0 0 * * *' } },
+      trash: { days: 30 },
+    });
   });
 
   it('lists the storage template options', async () => {
@@ -59,7 +63,13 @@ describe('PUT /system-config', () => {
     config = withValue(config, 'machineLearning.facialRecognition.minScore', '0.5');
     const reply = await put(config);
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ ffmpeg: { crf: 30 }, oauth: { autoLaunch: true }, trash: { days: 10 }, user: { deleteDelay: 15 }, machineLearning: { facialRecognition: { minScore: 0.5 } } });
+    expect(reply.body).toMatchObject({
+      ffmpeg: { crf: 30 },
+      oauth: { autoLaunch: true },
+      trash: { days: 10 },
+      user: { deleteDelay: 15 },
+      machineLearning: { facialRecognition: { minScore: 0.5 } },
+    });
     expect(await getConfig()).toEqual(reply.body);
   });
 
@@ -93,13 +103,25 @@ describe('PUT /system-config', () => {
     ['ffmpeg.crf', 52, ['ffmpeg.crf must not be greater than 51']],
     ['ffmpeg.crf', -1, ['ffmpeg.crf must not be less than 0']],
     ['ffmpeg.crf', 1.5, ['ffmpeg.crf must be an integer number']],
-    ['ffmpeg.crf', undefined, ['ffmpeg.crf must not be greater than 51', 'ffmpeg.crf must not be less than 0', 'ffmpeg.crf must be an integer number']],
+    [
+      'ffmpeg.crf',
+      undefined,
+      ['ffmpeg.crf must not be greater than 51', 'ffmpeg.crf must not be less than 0', 'ffmpeg.crf must be an integer number'],
+    ],
     ['ffmpeg.threads', -1, ['ffmpeg.threads must not be less than 0']],
     ['ffmpeg.preset', 5, ['ffmpeg.preset must be a string']],
     ['ffmpeg.targetVideoCodec', 'av1', ['ffmpeg.targetVideoCodec must be one of the following values: h264, hevc, vp9']],
-    ['ffmpeg.acceptedVideoCodecs', ['h264', 'av1'], ['ffmpeg.each value in acceptedVideoCodecs must be one of the following values: h264, hevc, vp9']],
+    [
+      'ffmpeg.acceptedVideoCodecs',
+      ['h264', 'av1'],
+      ['ffmpeg.each value in acceptedVideoCodecs must be one of the following values: h264, hevc, vp9'],
+    ],
     ['ffmpeg.targetAudioCodec', 'flac', ['ffmpeg.targetAudioCodec must be one of the following values: mp3, aac, libopus']],
-    ['ffmpeg.acceptedAudioCodecs', ['opus'], ['ffmpeg.each value in acceptedAudioCodecs must be one of the following values: mp3, aac, libopus']],
+    [
+      'ffmpeg.acceptedAudioCodecs',
+      ['opus'],
+      ['ffmpeg.each value in acceptedAudioCodecs must be one of the following values: mp3, aac, libopus'],
+    ],
     ['ffmpeg.bframes', 17, ['ffmpeg.bframes must not be greater than 16']],
     ['ffmpeg.bframes', -2, ['ffmpeg.bframes must not be less than -1']],
     ['ffmpeg.refs', 7, ['ffmpeg.refs must not be greater than 6']],
@@ -111,18 +133,33 @@ describe('PUT /system-config', () => {
     ['ffmpeg.accel', 'cuda', ['ffmpeg.accel must be one of the following values: nvenc, qsv, vaapi, rkmpp, disabled']],
     ['ffmpeg.tonemap', 'aces', ['ffmpeg.tonemap must be one of the following values: hable, mobius, reinhard, disabled']],
     ['job.thumbnailGeneration.concurrency', 0, ['job.thumbnailGeneration.concurrency must be a positive number']],
-    ['job.videoConversion.concurrency', '2', ['job.videoConversion.concurrency must be a positive number', 'job.videoConversion.concurrency must be an integer number']],
+    [
+      'job.videoConversion.concurrency',
+      '2',
+      ['job.videoConversion.concurrency must be a positive number', 'job.videoConversion.concurrency must be an integer number'],
+    ],
     ['job.search', 5, ['job.search must be an object', 'job.nested property search must be either object or array']],
     ['logging.level', 'trace', ['logging.level must be one of the following values: verbose, debug, log, warn, error, fatal']],
     ['machineLearning.url', 'not a url', ['machineLearning.url must be a URL address']],
     ['machineLearning.clip.modelName', '', ['machineLearning.clip.modelName should not be empty']],
-    ['machineLearning.clip.modelType', 'ocr', ['machineLearning.clip.modelType must be one of the following values: facial-recognition, clip']],
+    [
+      'machineLearning.clip.modelType',
+      'ocr',
+      ['machineLearning.clip.modelType must be one of the following values: facial-recognition, clip'],
+    ],
     ['machineLearning.clip.mode', 'audio', ['machineLearning.clip.mode must be one of the following values: vision, text']],
     ['machineLearning.facialRecognition.minScore', 1.5, ['machineLearning.facialRecognition.minScore must not be greater than 1']],
     ['machineLearning.facialRecognition.maxDistance', 3, ['machineLearning.facialRecognition.maxDistance must not be greater than 2']],
     ['machineLearning.facialRecognition.minFaces', 0, ['machineLearning.facialRecognition.minFaces must not be less than 1']],
     ['map.lightStyle', null, ['map.lightStyle must be a string']],
-    ['oauth.defaultStorageQuota', '5', ['oauth.defaultStorageQuota must not be less than 0', 'oauth.defaultStorageQuota must be a number conforming to the specified constraints']],
+    [
+      'oauth.defaultStorageQuota',
+      '5',
+      [
+        'oauth.defaultStorageQuota must not be less than 0',
+        'oauth.defaultStorageQuota must be a number conforming to the specified constraints',
+      ],
+    ],
     ['oauth.signingAlgorithm', '', ['oauth.signingAlgorithm should not be empty']],
     ['passwordLogin.enabled', 1, ['passwordLogin.enabled must be a boolean value']],
     ['storageTemplate.template', '', ['storageTemplate.template should not be empty']],
@@ -140,7 +177,7 @@ describe('PUT /system-config', () => {
     ['ffmpeg', null, ['ffmpeg must be an object', 'nested property ffmpeg must be either object or array']],
   ];
 
-  it.each(cases)('rejects %s = %j with Immich\'s message, changing nothing', async (path, value, message) => {
+  it.each(cases)("rejects %s = %j with Immich's message, changing nothing", async (path, value, message) => {
     const before = await getConfig();
     const reply = await put(withValue(before, path, value));
     expect(reply.status).toBe(400);
@@ -154,14 +191,20 @@ describe('PUT /system-config', () => {
     const config = await getConfig();
     const oauthOn = withValue(config, 'oauth.enabled', true);
     expect((await put(oauthOn)).body.message).toEqual(
-      expect.arrayContaining(['oauth.clientId should not be empty', 'oauth.clientSecret should not be empty', 'oauth.issuerUrl should not be empty']),
+      expect.arrayContaining([
+        'oauth.clientId should not be empty',
+        'oauth.clientSecret should not be empty',
+        'oauth.issuerUrl should not be empty',
+      ]),
     );
-    expect((await put(withValue(withValue(config, 'machineLearning.enabled', false), 'machineLearning.url', 'not a url'))).status).toBe(200);
+    expect((await put(withValue(withValue(config, 'machineLearning.enabled', false), 'machineLearning.url', 'not a url'))).status).toBe(
+      200,
+    );
     expect((await put(withValue(config, 'machineLearning.url', 'http://immich_ml:3003'))).status).toBe(200);
     expect((await put(withValue(config, 'machineLearning.url', 'immich-machine-learning:3003'))).status).toBe(200);
-    expect((await put(withValue(withValue(config, 'oauth.mobileOverrideEnabled', true), 'oauth.mobileRedirectUri', 'nope'))).body.message).toEqual([
-      'oauth.mobileRedirectUri must be a URL address',
-    ]);
+    expect(
+      (await put(withValue(withValue(config, 'oauth.mobileOverrideEnabled', true), 'oauth.mobileRedirectUri', 'nope'))).body.message,
+    ).toEqual(['oauth.mobileRedirectUri must be a URL address']);
     await put(config);
   });
 
@@ -173,7 +216,10 @@ describe('PUT /system-config', () => {
 
   it('never loses a write: of two updates based on one version, exactly one lands, the other is a 409', async () => {
     const { version } = await getStoredConfig();
-    const results = await Promise.allSettled([replaceStoredConfig({ 'ffmpeg.crf': 40 }, version), replaceStoredConfig({ 'ffmpeg.crf': 41 }, version)]);
+    const results = await Promise.allSettled([
+      replaceStoredConfig({ 'ffmpeg.crf': 40 }, version),
+      replaceStoredConfig({ 'ffmpeg.crf': 41 }, version),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const rejected = results.find((r) => r.status === 'rejected');
     expect(rejected?.status === 'rejected' && rejected.reason).toMatchObject({ kind: 'conflict' });

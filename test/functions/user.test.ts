@@ -25,10 +25,11 @@ describe('POST /user (createUser)', () => {
     ['null name', { ...fixtures.user1, name: null }, ['name must be a string', 'name should not be empty']],
     ['null password', { ...fixtures.user1, password: null }, ['password must be a string', 'password should not be empty']],
     ['a zero quota', { ...fixtures.user1, quotaSizeInBytes: 0 }, ['quotaSizeInBytes must be a positive number']],
-    ['a text quota', { ...fixtures.user1, quotaSizeInBytes: 'lots' }, [
-      'quotaSizeInBytes must be a positive number',
-      'quotaSizeInBytes must be a number conforming to the specified constraints',
-    ]],
+    [
+      'a text quota',
+      { ...fixtures.user1, quotaSizeInBytes: 'lots' },
+      ['quotaSizeInBytes must be a positive number', 'quotaSizeInBytes must be a number conforming to the specified constraints'],
+    ],
     ['a non-boolean memoriesEnabled', { ...fixtures.user1, memoriesEnabled: 'yes' }, ['memoriesEnabled must be a boolean value']],
   ])('does not allow %s', async (_what, body, message) => {
     expect(await create(body)).toMatchObject({ status: 400, body: { message, error: 'Bad Request', statusCode: 400 } });
@@ -52,7 +53,14 @@ describe('POST /user (createUser)', () => {
   });
 
   it('creates a user without memories enabled, with a quota and without a forced password change', async () => {
-    const reply = await create({ email: 'user3@immich.cloud', password: 'p', name: 'User 3', memoriesEnabled: 'false', quotaSizeInBytes: 1024, shouldChangePassword: false });
+    const reply = await create({
+      email: 'user3@immich.cloud',
+      password: 'p',
+      name: 'User 3',
+      memoriesEnabled: 'false',
+      quotaSizeInBytes: 1024,
+      shouldChangePassword: false,
+    });
     expect(reply).toMatchObject({ status: 201, body: { memoriesEnabled: false, quotaSizeInBytes: 1024, shouldChangePassword: false } });
   });
 
@@ -84,7 +92,10 @@ describe('POST /user (createUser)', () => {
   });
 
   it('accepts an email without a top-level domain', async () => {
-    expect(await create({ email: 'someone@local', password: 'p', name: 'Local' })).toMatchObject({ status: 201, body: { email: 'someone@local' } });
+    expect(await create({ email: 'someone@local', password: 'p', name: 'Local' })).toMatchObject({
+      status: 201,
+      body: { email: 'someone@local' },
+    });
   });
 
   it('is admin only: a user gets 403 before the body is even validated', async () => {
@@ -99,7 +110,10 @@ describe('POST /user (createUser)', () => {
 
 describe('GET /user/me (getMyUserInfo)', () => {
   it('requires authentication', async () => {
-    expect(await invoke(getMyUserInfo, { path: '/api/user/me' })).toMatchObject({ status: 401, body: { message: 'Authentication required' } });
+    expect(await invoke(getMyUserInfo, { path: '/api/user/me' })).toMatchObject({
+      status: 401,
+      body: { message: 'Authentication required' },
+    });
   });
 
   it('gets my info, exactly the UserResponseDto keys', async () => {

@@ -39,7 +39,11 @@ describe('deployed bundles', () => {
     const login = await bundled('login');
     const getConfig = await bundled('getConfig');
     const updateConfig = await bundled('updateConfig');
-    const session = await invoke(login, { method: 'POST', path: '/api/auth/login', body: { email: 'bundle@immich.cloud', password: 'password' } });
+    const session = await invoke(login, {
+      method: 'POST',
+      path: '/api/auth/login',
+      body: { email: 'bundle@immich.cloud', password: 'password' },
+    });
     const headers = { authorization: `Bearer ${session.body.accessToken}` };
     const config = (await invoke(getConfig, { path: '/api/system-config', headers })).body;
     const put = (body: unknown) => invoke(updateConfig, { method: 'PUT', path: '/api/system-config', headers, body });
@@ -51,19 +55,36 @@ describe('deployed bundles', () => {
       status: 400,
       body: { message: ['library.scan.Invalid cron expression'] },
     });
-    expect(await put({ ...config, storageTemplate: { ...config.storageTemplate, template: '{{y}}/{{#if album}}{{album}}{{else}}Other{{/if}}/{{filename}}' } })).toMatchObject({ status: 200 });
+    expect(
+      await put({
+        ...config,
+        storageTemplate: { ...config.storageTemplate, template: '{{y}}/{{#if album}}{{album}}{{else}}Other{{/if}}/{{filename}}' },
+      }),
+    ).toMatchObject({ status: 200 });
   });
 
   it('upload with exifr, busboy and image-size bundled: EXIF, sidecar XMP and faces come through', async () => {
     const login = await bundled('login');
     const uploadFile = await bundled('uploadFile');
     const getAssetInfo = await bundled('getAssetInfo');
-    const session = await invoke(login, { method: 'POST', path: '/api/auth/login', body: { email: 'bundle@immich.cloud', password: 'password' } });
+    const session = await invoke(login, {
+      method: 'POST',
+      path: '/api/auth/login',
+      body: { email: 'bundle@immich.cloud', password: 'password' },
+    });
     const headers = { authorization: `Bearer ${session.body.accessToken}` };
     const data = makeJpeg({ make: 'Bundled', dateTimeOriginal: '2022:01:01 10:00:00', offsetTimeOriginal: '+01:00' });
     const sidecar = makeSidecar({ description: 'bundled sidecar', mwgFaces: [{ name: 'Bundle Face', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
-    const form = await multipart(cliFields('bundled.jpg', data.length), { assetData: { data, fileName: 'bundled.jpg' }, sidecarData: { data: sidecar, fileName: 'bundled.jpg.xmp' } });
-    const reply = await invoke(uploadFile, { method: 'POST', path: '/api/asset/upload', headers: { ...headers, 'content-type': form.contentType }, body: form.body });
+    const form = await multipart(cliFields('bundled.jpg', data.length), {
+      assetData: { data, fileName: 'bundled.jpg' },
+      sidecarData: { data: sidecar, fileName: 'bundled.jpg.xmp' },
+    });
+    const reply = await invoke(uploadFile, {
+      method: 'POST',
+      path: '/api/asset/upload',
+      headers: { ...headers, 'content-type': form.contentType },
+      body: form.body,
+    });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     const asset = await invoke(getAssetInfo, { path: `/api/asset/${reply.body.id}`, headers, pathParameters: { id: reply.body.id } });
     expect(asset.body).toMatchObject({

@@ -1,7 +1,7 @@
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routes, type Route } from '#infra/routes.ts';
+import { type Route, routes } from '#infra/routes.ts';
 import { ImmichStack } from '#infra/stack.ts';
 
 // No bundling in assertion tests: they check the stack's shape, the synth test builds the code.
@@ -26,9 +26,14 @@ describe('ImmichStack', () => {
       UpdateReplacePolicy: 'Retain',
       Properties: Match.objectLike({
         BillingMode: 'PAY_PER_REQUEST',
-        KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
-        GlobalSecondaryIndexes: ['gsi1', 'gsi2', 'make', 'model', 'lensModel', 'city', 'state', 'country'].map((name) => Match.objectLike({ IndexName: name })),
+        GlobalSecondaryIndexes: ['gsi1', 'gsi2', 'make', 'model', 'lensModel', 'city', 'state', 'country'].map((name) =>
+          Match.objectLike({ IndexName: name }),
+        ),
         Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
       }),
     });
@@ -61,7 +66,12 @@ describe('ImmichStack', () => {
       Properties: Match.objectLike({
         VersioningConfiguration: { Status: 'Enabled' },
         BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
-        PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
       }),
     });
     // enforceSSL: a bucket policy denying plain HTTP.
@@ -73,22 +83,32 @@ describe('ImmichStack', () => {
     const upload = functions.find((f) => String(f.Properties.Description).includes('uploadFile'));
     expect(upload?.Properties.Environment.Variables).toMatchObject({ ORIGINALS_BUCKET: expect.anything(), MAX_UPLOAD_MB: '4.5' });
     expect(upload?.Properties.MemorySize).toBe(1024);
-    const storeRoutes = routes.filter((route) => route.store).map((route) => route.operationId.charAt(0).toUpperCase() + route.operationId.slice(1));
+    const storeRoutes = routes
+      .filter((route) => route.store)
+      .map((route) => route.operationId.charAt(0).toUpperCase() + route.operationId.slice(1));
     expect(storeRoutes).toEqual(['UploadFile', 'DeleteAssets']);
     const withBucket = functions.filter((f) => f.Properties.Environment?.Variables?.ORIGINALS_BUCKET !== undefined);
     expect(withBucket).toHaveLength(storeRoutes.length);
     const policies = values(template.findResources('AWS::IAM::Policy'));
     const s3Policies = policies.filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('"s3:'));
-    expect(s3Policies.map((p) => storeRoutes.find((name) => JSON.stringify(p.Properties.Roles).includes(name))).sort()).toEqual([...storeRoutes].sort());
-    const uploadPolicy = JSON.stringify(s3Policies.find((p) => JSON.stringify(p.Properties.Roles).includes('UploadFile'))?.Properties.PolicyDocument);
-    for (const action of ['s3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject']) expect(uploadPolicy).toContain(action);
+    expect(s3Policies.map((p) => storeRoutes.find((name) => JSON.stringify(p.Properties.Roles).includes(name))).sort()).toEqual(
+      [...storeRoutes].sort(),
+    );
+    const uploadPolicy = JSON.stringify(
+      s3Policies.find((p) => JSON.stringify(p.Properties.Roles).includes('UploadFile'))?.Properties.PolicyDocument,
+    );
+    for (const action of ['s3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion', 's3:GetObject'])
+      expect(uploadPolicy).toContain(action);
   });
 
   it('gives the shared-link key secret only to routes that show keys, as a dynamic reference', () => {
     const functions = values(template.findResources('AWS::Lambda::Function'));
     const withSecret = functions.filter((f) => f.Properties.Environment?.Variables?.SHARED_LINK_SECRET !== undefined);
     expect(withSecret.map((f) => String(f.Properties.Description).split(' ')[2]).sort()).toEqual(
-      routes.filter((route) => route.secrets).map((route) => route.operationId).sort(),
+      routes
+        .filter((route) => route.secrets)
+        .map((route) => route.operationId)
+        .sort(),
     );
     expect(JSON.stringify(withSecret[0]?.Properties.Environment.Variables.SHARED_LINK_SECRET)).toContain('{{resolve:secretsmanager:');
     template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
@@ -109,7 +129,9 @@ describe('least-privilege grants from the route table', () => {
   const template = synth(rows);
   const policies = values(template.findResources('AWS::IAM::Policy'));
   const actionsOf = (operationId: string): string[] => {
-    const policy = policies.find((p) => JSON.stringify(p.Properties.Roles).includes(operationId.charAt(0).toUpperCase() + operationId.slice(1)));
+    const policy = policies.find((p) =>
+      JSON.stringify(p.Properties.Roles).includes(operationId.charAt(0).toUpperCase() + operationId.slice(1)),
+    );
     return (policy?.Properties.PolicyDocument.Statement ?? []).flatMap((s: { Action: string | string[] }) => [s.Action].flat());
   };
 
@@ -125,7 +147,9 @@ describe('least-privilege grants from the route table', () => {
 
   it('gives a route without data no policy and no table name', () => {
     expect(actionsOf('touchesNothing')).toEqual([]);
-    const fn = values(template.findResources('AWS::Lambda::Function')).find((f) => String(f.Properties.Description).includes('touchesNothing'));
+    const fn = values(template.findResources('AWS::Lambda::Function')).find((f) =>
+      String(f.Properties.Description).includes('touchesNothing'),
+    );
     expect(fn?.Properties.Environment?.Variables?.TABLE_NAME).toBeUndefined();
   });
 

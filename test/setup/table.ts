@@ -10,5 +10,10 @@ const endpoint = inject('dynamoEndpoint');
 const tableName = `test-${randomUUID()}`;
 // Each file also gets its own originals folder (the local store of uploaded files).
 const originalsDir = mkdtempSync(join(tmpdir(), 'immich-originals-'));
-Object.assign(process.env, localAwsEnv, { AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, ORIGINALS_DIR: originalsDir, SHARED_LINK_SECRET: randomUUID() });
+Object.assign(process.env, localAwsEnv, {
+  AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+  TABLE_NAME: tableName,
+  ORIGINALS_DIR: originalsDir,
+  SHARED_LINK_SECRET: randomUUID(),
+});
 await ensureTable(endpoint, tableName);

@@ -33,7 +33,12 @@ export const createUser = async (adminToken: string, dto: Record<string, unknown
 };
 
 export const createApiKey = async (token: string, name?: string) => {
-  const reply = await invoke(createApiKeyHandler, { method: 'POST', path: '/api/api-key', headers: bearer(token), body: name ? { name } : {} });
+  const reply = await invoke(createApiKeyHandler, {
+    method: 'POST',
+    path: '/api/api-key',
+    headers: bearer(token),
+    body: name ? { name } : {},
+  });
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   return reply.body as { secret: string; apiKey: { id: string; name: string } };
 };

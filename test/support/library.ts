@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
+import { handler as createAlbumHandler } from '#functions/album/create-album.ts';
 import { handler as deleteAssetsHandler } from '#functions/asset/delete-assets.ts';
 import { handler as updateAssetHandler } from '#functions/asset/update-asset.ts';
-import { handler as createAlbumHandler } from '#functions/album/create-album.ts';
 import { handler as getAllPeopleHandler } from '#functions/person/get-all-people.ts';
 import { bearer } from './accounts.ts';
 import { invoke } from './invoke.ts';

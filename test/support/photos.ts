@@ -157,8 +157,7 @@ const exifSegment = (spec: PhotoSpec, width: number, height: number): Buffer | u
 
 // --- XMP ---------------------------------------------------------------------------------------
 
-const escapeXml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 const round = (value: number): string => String(Math.round(value * 1e6) / 1e6);
 
@@ -178,8 +177,12 @@ export const xmpPacket = (spec: PhotoSpec, sidecar: boolean): string => {
         (face) => `
        <rdf:li rdf:parseType="Resource">
         <mwg-rs:Area stArea:x="${round(face.x + face.w / 2)}" stArea:y="${round(face.y + face.h / 2)}" stArea:w="${round(face.w)}" stArea:h="${round(face.h)}" stArea:unit="normalized"/>
-        <mwg-rs:Type>${face.type ?? 'Face'}</mwg-rs:Type>${face.name === undefined ? '' : `
-        <mwg-rs:Name>${escapeXml(face.name)}</mwg-rs:Name>`}
+        <mwg-rs:Type>${face.type ?? 'Face'}</mwg-rs:Type>${
+          face.name === undefined
+            ? ''
+            : `
+        <mwg-rs:Name>${escapeXml(face.name)}</mwg-rs:Name>`
+        }
        </rdf:li>`,
       )
       .join('');
@@ -257,7 +260,11 @@ const iptcSegment = (spec: PhotoSpec): Buffer | undefined => {
   };
   // 1:90 CodedCharacterSet = ESC % G: the text is UTF-8.
   dataset(1, 90, Buffer.from([0x1b, 0x25, 0x47]));
-  for (const [number, value] of [[90, spec.city], [95, spec.state], [101, spec.country]] as const) {
+  for (const [number, value] of [
+    [90, spec.city],
+    [95, spec.state],
+    [101, spec.country],
+  ] as const) {
     dataset(2, number, Buffer.from(value ?? '', 'utf8'));
   }
   const iim = Buffer.concat(records);

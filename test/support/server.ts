@@ -1,5 +1,5 @@
-import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { createLocalServer } from '#infra/local/http-server.ts';
 
 export interface RunningServer {

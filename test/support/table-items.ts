@@ -10,7 +10,9 @@ export const tableItems = async (type?: string): Promise<Record<string, unknown>
   const items: Record<string, unknown>[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await client.send(new ScanCommand({ TableName: process.env.TABLE_NAME, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    const page = await client.send(
+      new ScanCommand({ TableName: process.env.TABLE_NAME, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }),
+    );
     items.push(...(page.Items ?? []));
     start = page.LastEvaluatedKey;
   } while (start);
@@ -21,5 +23,11 @@ export const tableItems = async (type?: string): Promise<Record<string, unknown>
 export const uploadFootprint = async () => {
   const items = await tableItems();
   const count = (type: string) => items.filter((item) => item.type === type).length;
-  return { assets: count('asset'), checksums: count('checksum'), faces: count('face'), people: count('person'), names: count('personName') };
+  return {
+    assets: count('asset'),
+    checksums: count('checksum'),
+    faces: count('face'),
+    people: count('person'),
+    names: count('personName'),
+  };
 };

@@ -61,7 +61,10 @@ export const upload = async (token: string, options: UploadOptions = {}): Promis
 export const storedFiles = async (root = process.env.ORIGINALS_DIR ?? ''): Promise<string[]> => {
   try {
     const entries = await readdir(root, { recursive: true, withFileTypes: true });
-    return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1)).sort();
+    return entries
+      .filter((entry) => entry.isFile())
+      .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
+      .sort();
   } catch {
     return [];
   }

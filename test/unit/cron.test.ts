@@ -3,13 +3,19 @@ import { isCron } from '#shared/schemas/system-config.ts';
 
 // What Immich v1.100's `cron` package accepts and rejects (reference 5.4, and its own behaviour).
 describe('cron expressions, as Immich checks them', () => {
-  it.each(['0 0 * * *', '@daily', '@weekly', '* * * * * *', '*/5 * * * *', '1-5 * * * *', '0 0 31 2 *', '0 0 * * 7', '0 0 * JAN MON'])('accepts %s', (expression) => {
-    expect(isCron(expression)).toBe(true);
-  });
+  it.each(['0 0 * * *', '@daily', '@weekly', '* * * * * *', '*/5 * * * *', '1-5 * * * *', '0 0 31 2 *', '0 0 * * 7', '0 0 * JAN MON'])(
+    'accepts %s',
+    (expression) => {
+      expect(isCron(expression)).toBe(true);
+    },
+  );
 
-  it.each(['foo', '* * * *', '60 * * * *', '', '0 24 * * *', '0 0 * * 8', '0 0 L * *', '0 0 * * 1#2', '0 0 0 * * * 2024', '0 0 ? * *'])('rejects %j', (expression) => {
-    expect(isCron(expression)).toBe(false);
-  });
+  it.each(['foo', '* * * *', '60 * * * *', '', '0 24 * * *', '0 0 * * 8', '0 0 L * *', '0 0 * * 1#2', '0 0 0 * * * 2024', '0 0 ? * *'])(
+    'rejects %j',
+    (expression) => {
+      expect(isCron(expression)).toBe(false);
+    },
+  );
 
   it('rejects non-strings', () => {
     expect(isCron(5)).toBe(false);

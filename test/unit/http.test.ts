@@ -44,10 +44,16 @@ describe('API Gateway v2 events', () => {
   });
 
   it('passes JSON as text and base64-encodes binary bodies', () => {
-    const json = toApiGatewayEvent({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, body: '{"a":1}' }, { routeKey: '$default' });
+    const json = toApiGatewayEvent(
+      { method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, body: '{"a":1}' },
+      { routeKey: '$default' },
+    );
     expect(json).toMatchObject({ body: '{"a":1}', isBase64Encoded: false });
     const bytes = Buffer.from([0xff, 0xd8, 0x00, 0x01]);
-    const binary = toApiGatewayEvent({ method: 'POST', url: '/', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: bytes }, { routeKey: '$default' });
+    const binary = toApiGatewayEvent(
+      { method: 'POST', url: '/', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: bytes },
+      { routeKey: '$default' },
+    );
     expect(binary.isBase64Encoded).toBe(true);
     expect(Buffer.from(binary.body ?? '', 'base64')).toEqual(bytes);
   });
@@ -60,7 +66,11 @@ describe('error bodies', () => {
   });
 
   it('give a missing or foreign resource 400, as Immich does', () => {
-    expect(errorBody(new NotFound('Not found or no album.read access'))).toEqual({ message: 'Not found or no album.read access', error: 'Bad Request', statusCode: 400 });
+    expect(errorBody(new NotFound('Not found or no album.read access'))).toEqual({
+      message: 'Not found or no album.read access',
+      error: 'Bad Request',
+      statusCode: 400,
+    });
   });
 
   it('are not made for errors nobody raised on purpose (those become a fixed 500)', () => {

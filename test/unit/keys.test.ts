@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keys, type Key } from '#shared/db/keys.ts';
+import { type Key, keys } from '#shared/db/keys.ts';
 
 const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'data-model.md'), 'utf8');
 

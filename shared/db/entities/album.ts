@@ -1,5 +1,5 @@
-import { AlbumMemberSchema, AlbumRecordSchema, type AlbumRecord } from '../../model/album.ts';
-import { statusOf, type AssetRecord } from '../../model/asset.ts';
+import { AlbumMemberSchema, type AlbumRecord, AlbumRecordSchema } from '../../model/album.ts';
+import { type AssetRecord, statusOf } from '../../model/asset.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { deleteWrite, putWrite, updateWrite, type Write } from '../transact.ts';
@@ -19,14 +19,18 @@ const memberItem = (albumId: string, asset: AssetRecord, addedAt: string) => ({
 });
 
 export const albumWrites = {
-  create: (album: AlbumRecord): Write => putWrite({ ...keys.album(album.ownerId, album.id), type: 'album', ...album }, { condition: 'absent' }),
+  create: (album: AlbumRecord): Write =>
+    putWrite({ ...keys.album(album.ownerId, album.id), type: 'album', ...album }, { condition: 'absent' }),
   /** An entry and its asset's album count, written together: the entry must be new. */
   join: (albumId: string, asset: AssetRecord, addedAt: string): Write[] => [
     putWrite(memberItem(albumId, asset, addedAt), { condition: 'absent' }),
     assetWrites.addAlbumCount(asset.id, 1),
   ],
   /** The reverse of `join`: the entry must exist. */
-  leave: (albumId: string, assetId: string): Write[] => [deleteWrite(keys.albumAsset(albumId, assetId), { condition: 'present' }), assetWrites.addAlbumCount(assetId, -1)],
+  leave: (albumId: string, assetId: string): Write[] => [
+    deleteWrite(keys.albumAsset(albumId, assetId), { condition: 'present' }),
+    assetWrites.addAlbumCount(assetId, -1),
+  ],
   /** One more (or one fewer) ALBUM shared link pointing at the album (Immich's `hasSharedLink`). */
   addLinkCount: (ownerId: string, albumId: string, delta: 1 | -1): Write =>
     updateWrite(keys.album(ownerId, albumId), 'ADD sharedLinkCount :delta', { condition: 'present', values: { ':delta': delta } }),

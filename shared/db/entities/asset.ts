@@ -1,6 +1,6 @@
-import { searchableExifFields, AssetRecordSchema, type AssetRecord, type AssetStatus } from '../../model/asset.ts';
+import { type AssetRecord, AssetRecordSchema, type AssetStatus, searchableExifFields } from '../../model/asset.ts';
 import { codec } from '../codec.ts';
-import { indexKeys, keys, type Key } from '../keys.ts';
+import { indexKeys, type Key, keys } from '../keys.ts';
 import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
 
 /** The item's `type` is the entity (`asset`); the asset's own type is stored as `assetType`. */
@@ -19,12 +19,20 @@ export const assetItem = (asset: AssetRecord) => ({
 export class DuplicateChecksumError extends Error {}
 
 /** An owner's file, by SHA-1: the guard that makes a file one asset per owner. */
-export const checksumItem = (ownerId: string, checksum: string, assetId: string) => ({ ...keys.checksum(ownerId, checksum), type: 'checksum', checksum, assetId });
+export const checksumItem = (ownerId: string, checksum: string, assetId: string) => ({
+  ...keys.checksum(ownerId, checksum),
+  type: 'checksum',
+  checksum,
+  assetId,
+});
 
 export const assetWrites = {
   create: (asset: AssetRecord): Write => putWrite(assetItem(asset), { condition: 'absent' }),
   claimChecksum: (asset: AssetRecord): Write =>
-    putWrite(checksumItem(asset.ownerId, asset.checksum, asset.id), { condition: 'absent', onConditionFailed: () => new DuplicateChecksumError() }),
+    putWrite(checksumItem(asset.ownerId, asset.checksum, asset.id), {
+      condition: 'absent',
+      onConditionFailed: () => new DuplicateChecksumError(),
+    }),
   releaseChecksum: (asset: AssetRecord): Write => deleteWrite(keys.checksum(asset.ownerId, asset.checksum)),
   /** Sets fields of an existing asset. */
   set: (assetId: string, fields: Partial<AssetRecord>): Write => {
@@ -33,7 +41,8 @@ export const assetWrites = {
   },
   delete: (assetId: string): Write => deleteWrite(keys.asset(assetId), { condition: 'present' }),
   /** One more (or one fewer) album holding the asset. */
-  addAlbumCount: (assetId: string, delta: 1 | -1): Write => updateWrite(keys.asset(assetId), 'ADD albumCount :delta', { condition: 'present', values: { ':delta': delta } }),
+  addAlbumCount: (assetId: string, delta: 1 | -1): Write =>
+    updateWrite(keys.asset(assetId), 'ADD albumCount :delta', { condition: 'present', values: { ':delta': delta } }),
 };
 
 /** Copies an asset's status onto an item that carries it (a face, an album entry). */

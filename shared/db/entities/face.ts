@@ -1,4 +1,4 @@
-import { FaceEntrySchema, FaceRecordSchema, statusOf, type AssetRecord, type FaceRecord } from '../../model/asset.ts';
+import { type AssetRecord, FaceEntrySchema, type FaceRecord, FaceRecordSchema, statusOf } from '../../model/asset.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { putWrite, type Write } from '../transact.ts';

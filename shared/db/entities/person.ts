@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { foldName, PersonRecordSchema, type PersonRecord } from '../../model/person.ts';
+import { foldName, type PersonRecord, PersonRecordSchema } from '../../model/person.ts';
 import { codec } from '../codec.ts';
 import { keys } from '../keys.ts';
 import { putWrite, updateWrite, type Write } from '../transact.ts';
@@ -24,7 +24,10 @@ export const personWrites = {
   create: (person: PersonRecord): Write => putWrite(personItem(person), { condition: 'absent' }),
   /** One person per name per owner: a concurrent upload naming the same new person cancels this one. */
   claimName: (person: PersonRecord): Write =>
-    putWrite(personNameItem(person.ownerId, person.name, person.id), { condition: 'absent', onConditionFailed: () => new PersonNameTakenError() }),
+    putWrite(personNameItem(person.ownerId, person.name, person.id), {
+      condition: 'absent',
+      onConditionFailed: () => new PersonNameTakenError(),
+    }),
   /** Faces gained (or lost, negative) by a person. */
   addFaces: (ownerId: string, personId: string, count: number, options: { mustExist: boolean }): Write =>
     updateWrite(keys.person(ownerId, personId), 'ADD faceCount :n', {

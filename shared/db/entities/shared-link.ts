@@ -1,4 +1,4 @@
-import { SharedLinkKeyRecordSchema, SharedLinkRecordSchema, type SharedLinkRecord } from '../../model/shared-link.ts';
+import { SharedLinkKeyRecordSchema, type SharedLinkRecord, SharedLinkRecordSchema } from '../../model/shared-link.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { deleteWrite, putWrite, updateWrite, type Write } from '../transact.ts';
@@ -7,7 +7,12 @@ import { deleteWrite, putWrite, updateWrite, type Write } from '../transact.ts';
 export const sharedLinkCodec = codec('sharedLink', SharedLinkRecordSchema, { linkType: 'type' });
 export const sharedLinkKeyCodec = codec('sharedLinkKey', SharedLinkKeyRecordSchema);
 
-const linkItem = (link: SharedLinkRecord) => ({ ...link, ...keys.sharedLink(link.userId, link.id), type: 'sharedLink', linkType: link.type });
+const linkItem = (link: SharedLinkRecord) => ({
+  ...link,
+  ...keys.sharedLink(link.userId, link.id),
+  type: 'sharedLink',
+  linkType: link.type,
+});
 
 export const entryItem = (linkId: string, assetId: string) => ({
   ...keys.sharedLinkAsset(linkId, assetId),
@@ -24,11 +29,22 @@ export const sharedLinkWrites = {
   /** The key item a visitor's request reads: the link, its creator, its expiry. */
   createKey: (link: SharedLinkRecord, owner: { email: string; isAdmin: boolean }): Write =>
     putWrite(
-      { ...keys.sharedLinkKey(link.keyHash), type: 'sharedLinkKey', linkId: link.id, userId: link.userId, email: owner.email, isAdmin: owner.isAdmin, expiresAt: link.expiresAt },
+      {
+        ...keys.sharedLinkKey(link.keyHash),
+        type: 'sharedLinkKey',
+        linkId: link.id,
+        userId: link.userId,
+        email: owner.email,
+        isAdmin: owner.isAdmin,
+        expiresAt: link.expiresAt,
+      },
       { condition: 'absent' },
     ),
   setKeyExpiry: (link: SharedLinkRecord): Write =>
-    updateWrite(keys.sharedLinkKey(link.keyHash), 'SET expiresAt = :expiresAt', { condition: 'present', values: { ':expiresAt': link.expiresAt } }),
+    updateWrite(keys.sharedLinkKey(link.keyHash), 'SET expiresAt = :expiresAt', {
+      condition: 'present',
+      values: { ':expiresAt': link.expiresAt },
+    }),
   deleteKey: (link: SharedLinkRecord): Write => deleteWrite(keys.sharedLinkKey(link.keyHash)),
   /** An INDIVIDUAL link's asset (idempotent). */
   addAsset: (linkId: string, assetId: string): Write => putWrite(entryItem(linkId, assetId)),

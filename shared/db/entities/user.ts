@@ -1,5 +1,5 @@
 import { Invalid } from '../../core/errors.ts';
-import { UserRecordSchema, type UserRecord } from '../../model/user.ts';
+import { type UserRecord, UserRecordSchema } from '../../model/user.ts';
 import { codec } from '../codec.ts';
 import { keys } from '../keys.ts';
 import { checkWrite, putWrite, updateWrite, type Write } from '../transact.ts';
@@ -13,7 +13,10 @@ export const userWrites = {
   create: (user: UserRecord): Write => putWrite(userItem(user), { condition: 'absent' }),
   /** One user per email. */
   claimEmail: (email: string, userId: string): Write =>
-    putWrite({ ...keys.email(email), type: 'emailGuard', userId }, { condition: 'absent', onConditionFailed: () => new Invalid('User exists') }),
+    putWrite(
+      { ...keys.email(email), type: 'emailGuard', userId },
+      { condition: 'absent', onConditionFailed: () => new Invalid('User exists') },
+    ),
   /** One user per storage label. */
   claimStorageLabel: (label: string, userId: string): Write =>
     putWrite(
@@ -22,10 +25,16 @@ export const userWrites = {
     ),
   /** The one admin: only the first sign-up may claim it. */
   claimAdmin: (userId: string): Write =>
-    putWrite({ ...keys.admin(), type: 'adminGuard', userId }, { condition: 'absent', onConditionFailed: () => new Invalid('The server already has an admin') }),
+    putWrite(
+      { ...keys.admin(), type: 'adminGuard', userId },
+      { condition: 'absent', onConditionFailed: () => new Invalid('The server already has an admin') },
+    ),
   /** Any other user needs the admin to exist (Immich's message, typo included). */
   requireAdmin: (): Write =>
-    checkWrite(keys.admin(), { condition: 'attribute_exists(pk)', onConditionFailed: () => new Invalid('The first registered account must the administrator.') }),
+    checkWrite(keys.admin(), {
+      condition: 'attribute_exists(pk)',
+      onConditionFailed: () => new Invalid('The first registered account must the administrator.'),
+    }),
   /**
    * Adds `bytes` (negative to free them) to the user's usage. With a quota, the quota must be the
    * one the caller read and still leave room; without one, it must still be unset.
