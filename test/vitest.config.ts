@@ -1,15 +1,39 @@
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+const root = join(import.meta.dirname, '..');
+
+/**
+ * Two projects. `unit`: pure code (schemas, mappers, key builders, the search predicate, crypto,
+ * the import graph), with no DynamoDB Local and no Java. `integration`: handlers, the local
+ * server, the CLI and the CDK stack against one DynamoDB Local for the whole run, a table per file.
+ */
 export default defineConfig({
   test: {
-    root: join(import.meta.dirname, '..'),
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/global-setup.ts'],
-    setupFiles: ['test/setup/table.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    env: { LOG_LEVEL: 'silent' },
+    root,
     reporters: ['default', './test/setup/summary-reporter.ts'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          root,
+          include: ['test/unit/**/*.test.ts'],
+          // Handler modules read these at import; nothing here connects anywhere.
+          env: { LOG_LEVEL: 'silent', TABLE_NAME: 'unit-tests-have-no-table', AWS_REGION: 'us-east-1', SHARED_LINK_SECRET: 'unit-test-secret' },
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          root,
+          include: ['test/functions/**/*.test.ts', 'test/infra/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          globalSetup: ['test/setup/global-setup.ts'],
+          setupFiles: ['test/setup/table.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env: { LOG_LEVEL: 'silent' },
+        },
+      },
+    ],
   },
 });

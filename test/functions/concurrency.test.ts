@@ -1,50 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as loginHandler } from '#functions/auth/login.ts';
-import { handler as signUpAdminHandler } from '#functions/auth/sign-up-admin.ts';
 import { handler as createUserHandler } from '#functions/user/create-user.ts';
-import { createUser } from '#shared/services/user.service.ts';
-import { bearer, login } from '../support/accounts.ts';
+import { bearer, fixtures, login, signUpAdmin } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 
-// This file's table starts empty: the first test runs before any admin exists.
-describe('users under concurrency, on a fresh table', () => {
+describe('users under concurrency', () => {
   let adminToken: string;
-
-  it('refuses a regular user before the admin exists', async () => {
-    await expect(createUser({ email: 'early@immich.cloud', password: 'p', name: 'Early' })).rejects.toMatchObject({
-      kind: 'invalid',
-      messages: 'The first registered account must the administrator.',
-    });
-  });
-
-  it('lets exactly one of several simultaneous admin sign-ups win', async () => {
-    const replies = await Promise.all(
-      Array.from({ length: 5 }, (_, i) =>
-        invoke(signUpAdminHandler, {
-          method: 'POST',
-          path: '/api/auth/admin-sign-up',
-          body: { email: `admin${i}@immich.cloud`, password: `password${i}`, name: `Admin ${i}` },
-        }),
-      ),
-    );
-    expect(replies.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400]);
-    for (const reply of replies.filter((r) => r.status === 400)) expect(reply.body.message).toBe('The server already has an admin');
+  beforeAll(async () => {
+    await signUpAdmin();
+    adminToken = (await login(fixtures.admin)).accessToken;
   });
 
   it('lets exactly one of several simultaneous creates with one email win, and stores nothing of the others', async () => {
-    const winner = (
-      await Promise.all(
-        Array.from({ length: 5 }, (_, i) =>
-          invoke(loginHandler, {
-            method: 'POST',
-            path: '/api/auth/login',
-            body: { email: `admin${i}@immich.cloud`, password: `password${i}` },
-          }),
-        ),
-      )
-    ).find((r) => r.status === 201);
-    adminToken = winner?.body.accessToken as string;
-
     const replies = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
         invoke(createUserHandler, {

@@ -2,7 +2,11 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '#infra/routes.ts';
 import { bearer, fixtures, login, setupAccounts } from '../support/accounts.ts';
-import { invoke } from '../support/invoke.ts';
+import { invoke, type Reply } from '../support/invoke.ts';
+import { countRoundTrips } from '../support/round-trips.ts';
+
+// What IAM's read grant (dynamodb:GetItem, BatchGetItem, Query, ...) lets a `data: 'read'` function send.
+const readCommands = new Set(['GetItemCommand', 'BatchGetItemCommand', 'QueryCommand']);
 
 // A small seeded generator (mulberry32), so a failure can be replayed exactly.
 const random = (seed: number) => () => {
@@ -91,15 +95,26 @@ describe('random input, as an admin, to every route', () => {
       for (let i = 0; i < 25; i++) {
         const body = value(next);
         const id = String(value(next) ?? 'x');
-        const reply = await invoke(handler, {
-          method: route.method === 'ANY' ? 'POST' : route.method,
-          path: route.path.replace('{id}', encodeURIComponent(id)),
-          pathParameters: route.path.includes('{id}') ? { id } : undefined,
-          query: { size: String(value(next)), key: i % 7 === 0 ? 'k' : '' },
-          headers: { ...bearer(accessToken), 'content-type': 'application/json' },
-          body: i % 5 === 0 ? '{"broken": ' : body === undefined ? undefined : JSON.stringify(body),
+        let reply!: Reply;
+        const calls = await countRoundTrips(async () => {
+          reply = await invoke(handler, {
+            method: route.method === 'ANY' ? 'POST' : route.method,
+            path: route.path.replace('{id}', encodeURIComponent(id)),
+            pathParameters: route.path.includes('{id}') ? { id } : undefined,
+            query: { size: String(value(next)), key: i % 7 === 0 ? 'k' : '' },
+            headers: { ...bearer(accessToken), 'content-type': 'application/json' },
+            body: i % 5 === 0 ? '{"broken": ' : body === undefined ? undefined : JSON.stringify(body),
+          });
         });
         const context = `${route.operationId} #${i}: ${JSON.stringify(body)} -> ${JSON.stringify(reply.body)}`;
+        // The route table's `data` is the function's IAM grant: a read-only function that wrote
+        // would be denied in AWS, and a function without table access must send nothing at all.
+        if (route.data === 'none') expect(calls, context).toEqual([]);
+        if (route.data === 'read')
+          expect(
+            calls.filter((call) => !readCommands.has(call)),
+            context,
+          ).toEqual([]);
         expect(reply.status, context).toBeLessThan(500);
         if (reply.status >= 400) expect(reply.body, context).toMatchObject({ statusCode: reply.status, message: expect.anything() });
         if (reply.status < 300) seen.success++;

@@ -55,3 +55,10 @@ export const setupAccounts = async () => {
     user2: { ...user2, ...(await login(fixtures.user2)) },
   };
 };
+
+/** A new signed-in user of their own, for a test that must not see what other tests made. */
+export const freshUser = async (adminToken: string, name: string) => {
+  const credentials = { email: `${name.toLowerCase()}@immich.cloud`, password: `password-${name}`, name };
+  const user = await createUser(adminToken, credentials);
+  return { ...user, ...(await login(credentials)) };
+};

@@ -1,0 +1,178 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layering of README's "Layout", checked on the import graph of the product code (functions/,
+ * shared/, infra/): no file imports itself back through others, no folder of shared/ depends on a
+ * folder that depends on it, and each layer imports only the layers below it. Biome's
+ * noRestrictedImports says the same per folder while editing (.biome.json); this test also sees
+ * cycles across folders and type-only imports.
+ */
+const root = join(import.meta.dirname, '..', '..');
+
+const sources = (dir: string): string[] =>
+  readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+
+const files = ['functions', 'shared', 'infra'].flatMap(sources);
+const aliases: Record<string, string> = { '#shared/': 'shared/', '#functions/': 'functions/', '#infra/': 'infra/' };
+
+/** The project files a file imports (static, dynamic, type-only and re-exports alike). */
+const importsOf = (file: string): string[] => {
+  const text = readFileSync(join(root, file), 'utf8');
+  const specifiers = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"`;]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)].map(
+    (match) => match[1] ?? match[2] ?? '',
+  );
+  return specifiers.flatMap((specifier) => {
+    const alias = Object.keys(aliases).find((prefix) => specifier.startsWith(prefix));
+    if (alias) return [`${aliases[alias]}${specifier.slice(alias.length)}`];
+    if (specifier.startsWith('.')) return [relative(root, resolve(root, dirname(file), specifier))];
+    return [];
+  });
+};
+
+const graph = new Map(files.map((file) => [file, importsOf(file)]));
+
+/** Strongly connected components with more than one member (Tarjan): each is an import cycle. */
+const cycles = (edges: Map<string, readonly string[]>): string[][] => {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, counter);
+    low.set(node, counter++);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!edges.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node) ?? 0, low.get(next) ?? 0));
+      } else if (onStack.has(next)) low.set(node, Math.min(low.get(node) ?? 0, index.get(next) ?? 0));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string | undefined;
+      do {
+        member = stack.pop();
+        if (member === undefined) break;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const node of edges.keys()) if (!index.has(node)) visit(node);
+  return found;
+};
+
+/** The layer a file belongs to: `shared/<folder>` (entities count as db), or the top folder. */
+const layerOf = (file: string): string => {
+  const [top, folder] = file.split('/');
+  return top === 'shared' && folder && !folder.endsWith('.ts') ? `shared/${folder}` : (top ?? file);
+};
+
+/** What each layer may import, besides itself. Lower layers never import higher ones. */
+const allowed: Record<string, readonly string[]> = {
+  'shared/core': [],
+  'shared/model': [],
+  'shared/storage': ['shared/core'],
+  'shared/schemas': ['shared/core', 'shared/model'],
+  'shared/domain': ['shared/core', 'shared/model', 'shared/schemas'],
+  'shared/db': ['shared/core', 'shared/model'],
+  'shared/media': ['shared/core', 'shared/model', 'shared/domain'],
+  'shared/mappers': ['shared/model', 'shared/schemas', 'shared/domain'],
+  'shared/auth': ['shared/core', 'shared/model', 'shared/db'],
+  'shared/access': ['shared/core', 'shared/model', 'shared/db'],
+  'shared/services': [
+    'shared/core',
+    'shared/model',
+    'shared/schemas',
+    'shared/domain',
+    'shared/db',
+    'shared/media',
+    'shared/storage',
+    'shared/mappers',
+    'shared/auth',
+    'shared/access',
+  ],
+  'shared/http': ['shared/core', 'shared/model', 'shared/schemas', 'shared/auth'],
+  functions: ['shared/core', 'shared/model', 'shared/schemas', 'shared/domain', 'shared/mappers', 'shared/services', 'shared/http'],
+  infra: ['shared/core', 'shared/db', 'shared/model', 'functions', 'infra'],
+};
+
+// The DynamoDB primitives only repositories use: a service reaching for one bypasses them.
+const dbPrimitives = ['client', 'query', 'batch', 'keys', 'transact', 'get', 'codec', 'table', 'items'].map(
+  (name) => `shared/db/${name}.ts`,
+);
+
+describe('the import graph of the product code', () => {
+  it('reads every file and finds imports (the check below has something to check)', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(graph.get('shared/services/album.service.ts')).toContain('shared/access/access.ts');
+  });
+
+  it('has no file-level import cycle', () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('has no folder-level cycle between the layers of shared/', () => {
+    const folders = new Map<string, Set<string>>();
+    for (const [file, targets] of graph) {
+      const from = layerOf(file);
+      const set = folders.get(from) ?? new Set<string>();
+      for (const target of targets) if (layerOf(target) !== from) set.add(layerOf(target));
+      folders.set(from, set);
+    }
+    expect(cycles(new Map([...folders].map(([folder, targets]) => [folder, [...targets]])))).toEqual([]);
+  });
+
+  it('lets each layer import only the layers below it', () => {
+    const wrong = [...graph].flatMap(([file, targets]) => {
+      const from = layerOf(file);
+      return targets
+        .filter((target) => layerOf(target) !== from && !(allowed[from] ?? []).includes(layerOf(target)))
+        .map((target) => `${file} -> ${target}`);
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('keeps services off HTTP modules and DynamoDB primitives (repositories own every query)', () => {
+    const wrong = [...graph]
+      .filter(([file]) => file.startsWith('shared/services/') || file.startsWith('shared/access/') || file.startsWith('shared/auth/'))
+      .flatMap(([file, targets]) =>
+        targets
+          .filter(
+            (target) => target.startsWith('shared/http/') || target.startsWith('shared/db/entities/') || dbPrimitives.includes(target),
+          )
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(wrong).toEqual([]);
+    const sdk = files.filter(
+      (file) => file.startsWith('shared/services/') && /from '@aws-sdk\//.test(readFileSync(join(root, file), 'utf8')),
+    );
+    expect(sdk).toEqual([]);
+  });
+
+  it('has no unchecked double cast in product code: what is read is validated instead', () => {
+    expect(files.filter((file) => readFileSync(join(root, file), 'utf8').includes('as unknown as'))).toEqual([]);
+  });
+
+  it('finds a cycle when there is one (the detector itself works)', () => {
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+          ['d', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b', 'c']]);
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { CorruptItemError } from '#shared/db/codec.ts';
+import { assetCodec, assetItem } from '#shared/db/entities/asset.ts';
+import { sharedLinkCodec } from '#shared/db/entities/shared-link.ts';
+import { userCodec } from '#shared/db/entities/user.ts';
+import type { AssetRecord } from '#shared/model/asset.ts';
+
+const exif = {
+  make: 'Canon',
+  model: null,
+  exifImageWidth: 10,
+  exifImageHeight: 10,
+  fileSizeInByte: 1,
+  orientation: null,
+  dateTimeOriginal: null,
+  modifyDate: null,
+  timeZone: null,
+  lensModel: null,
+  fNumber: null,
+  focalLength: null,
+  iso: null,
+  exposureTime: null,
+  latitude: null,
+  longitude: null,
+  city: 'Oslo',
+  state: null,
+  country: null,
+  description: null,
+  projectionType: null,
+};
+
+const asset: AssetRecord = {
+  id: 'a1',
+  ownerId: 'u1',
+  libraryId: 'l1',
+  deviceAssetId: 'd',
+  deviceId: 'cli',
+  type: 'VIDEO',
+  originalPath: 'upload/u1/a1.mp4',
+  originalFileName: 'a.mp4',
+  sidecarPath: null,
+  checksum: 'ab'.repeat(20),
+  fileCreatedAt: '2024-01-01T00:00:00.000Z',
+  fileModifiedAt: '2024-01-01T00:00:00.000Z',
+  localDateTime: '2024-01-01T00:00:00.000Z',
+  createdAt: '2024-01-01T00:00:00.000Z',
+  updatedAt: '2024-01-01T00:00:00.000Z',
+  deletedAt: null,
+  isFavorite: false,
+  isArchived: false,
+  isVisible: true,
+  isOffline: false,
+  isReadOnly: false,
+  isExternal: false,
+  duration: null,
+  livePhotoVideoId: null,
+  thumbhash: null,
+  resizePath: null,
+  exif,
+  personIds: [],
+  faceIds: [],
+  albumCount: 0,
+};
+
+describe('entity codecs', () => {
+  it('read back exactly the record that was written: keys, index and type attributes dropped, the asset type restored', () => {
+    const item = assetItem(asset);
+    expect(item).toMatchObject({
+      pk: 'ASSET#a1',
+      gsi1pk: 'TIMELINE#u1',
+      ix_make: 'u1#Canon',
+      ix_city: 'u1#Oslo',
+      type: 'asset',
+      assetType: 'VIDEO',
+    });
+    expect(assetCodec.read(item)).toEqual(asset);
+  });
+
+  it('fill fields an older item lacks with their defaults', () => {
+    const { personIds: _p, faceIds: _f, albumCount: _a, ...older } = assetItem(asset);
+    expect(assetCodec.read(older)).toMatchObject({ personIds: [], faceIds: [], albumCount: 0 });
+  });
+
+  it('refuse an item that is not what the code expects, naming the item and the field', () => {
+    expect(() => assetCodec.read({ ...assetItem(asset), isFavorite: 'yes' })).toThrow(CorruptItemError);
+    expect(() => assetCodec.read({ ...assetItem(asset), isFavorite: 'yes' })).toThrow(/ASSET#a1 \/ ASSET.*isFavorite/);
+    expect(() => userCodec.read({ pk: 'USER#x', sk: 'USER', id: 'x' })).toThrow(CorruptItemError);
+    expect(() => sharedLinkCodec.read({ pk: 'USER#x', sk: 'SHAREDLINK#y', linkType: 'EVERYTHING' })).toThrow(CorruptItemError);
+  });
+});

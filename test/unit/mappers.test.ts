@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { checksumBase64, mapExif, mapSanitizedAsset } from '#shared/mappers/asset.mapper.ts';
+import { peopleWithFaces } from '#shared/mappers/person.mapper.ts';
+import { avatarColorFor } from '#shared/mappers/user.mapper.ts';
+import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';
+import type { PersonRecord } from '#shared/model/person.ts';
+
+describe('mappers', () => {
+  it("give every EXIF key, null where unknown, in Immich's order", () => {
+    const exif = mapExif({ make: 'Canon', iso: 100 });
+    expect(Object.keys(exif)).toEqual([
+      'make',
+      'model',
+      'exifImageWidth',
+      'exifImageHeight',
+      'fileSizeInByte',
+      'orientation',
+      'dateTimeOriginal',
+      'modifyDate',
+      'timeZone',
+      'lensModel',
+      'fNumber',
+      'focalLength',
+      'iso',
+      'exposureTime',
+      'latitude',
+      'longitude',
+      'city',
+      'state',
+      'country',
+      'description',
+      'projectionType',
+    ]);
+    expect(exif).toMatchObject({ make: 'Canon', iso: 100, model: null, city: null });
+  });
+
+  it('send checksums as base64 and avatar colours as Immich derives them from the email', () => {
+    expect(checksumBase64('00ff'.repeat(10))).toBe(Buffer.from('00ff'.repeat(10), 'hex').toString('base64'));
+    expect(avatarColorFor('admin@immich.cloud')).toBe(avatarColorFor('admin@immich.cloud'));
+    expect(['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber']).toContain(avatarColorFor('a@b.c'));
+  });
+
+  it('reduce an asset to what a visitor of a link without metadata may see', () => {
+    const asset = {
+      id: 'a',
+      type: 'IMAGE',
+      thumbhash: null,
+      localDateTime: 'x',
+      resizePath: null,
+      duration: null,
+      livePhotoVideoId: null,
+    } as unknown as AssetRecord;
+    expect(mapSanitizedAsset(asset)).toEqual({
+      id: 'a',
+      type: 'IMAGE',
+      thumbhash: null,
+      localDateTime: 'x',
+      resized: false,
+      duration: '0:00:00.00000',
+      livePhotoVideoId: null,
+      hasMetadata: false,
+    });
+  });
+
+  it('list each person once, with their faces in the order given', () => {
+    const person = (id: string, name: string) => ({ id, name, birthDate: null, thumbnailPath: '', isHidden: false }) as PersonRecord;
+    const face = (id: string, personId: string, x: number) =>
+      ({
+        id,
+        personId,
+        imageWidth: 10,
+        imageHeight: 10,
+        boundingBoxX1: x,
+        boundingBoxX2: x + 1,
+        boundingBoxY1: 0,
+        boundingBoxY2: 1,
+      }) as FaceRecord;
+    const people = new Map([
+      ['p1', person('p1', 'Dana')],
+      ['p2', person('p2', 'Eli')],
+    ]);
+    const result = peopleWithFaces([face('f1', 'p1', 1), face('f2', 'p2', 2), face('f3', 'p1', 3), face('f4', 'gone', 4)], people);
+    expect(result.map((entry) => [entry.name, entry.faces.map((f) => f.id)])).toEqual([
+      ['Dana', ['f1', 'f3']],
+      ['Eli', ['f2']],
+    ]);
+  });
+});
