@@ -14,7 +14,7 @@ import { invoke } from '../support/invoke.ts';
 
 // Property: for random libraries and random filter sets, GET /assets returns exactly what a
 // straightforward in-memory filter of the same library returns, in the same order. The oracle
-// below is written from the reference (section 9), independently of shared/domain/search.ts.
+// below is written from Immich v1.100's searchAssetBuilder (docs/immich-compatibility.md), independently of shared/domain/search.ts.
 
 const dates = [
   '2020-01-01T00:00:00.000Z',
@@ -99,7 +99,7 @@ const filterArb = (ids: string[], checksums: string[], personIds: string[], path
     .chain((keys) => fc.record(Object.fromEntries(keys.map((key) => [key, generators[key]])) as Partial<typeof generators>));
 };
 
-/** The reference's semantics, plainly. */
+/** Immich v1.100's semantics, plainly. */
 const oracle = (library: AssetRecord[], owner: string, f: Record<string, unknown>): string[] => {
   const bool = (key: string) => (f[key] === undefined ? undefined : f[key] === 'true');
   const trashedBound = f.trashedAfter !== undefined || f.trashedBefore !== undefined;

@@ -97,7 +97,7 @@ describe('PUT /system-config', () => {
     await put(withValue(withValue(await getConfig(), 'ffmpeg.targetVideoCodec', 'h264'), 'ffmpeg.acceptedVideoCodecs', ['h264']));
   });
 
-  // Every rule of reference 5.4: field, bad value, Immich's message(s). NestJS prefixes the parent
+  // Every rule of Immich v1.100's SystemConfigDto: field, bad value, Immich's message(s). NestJS prefixes the parent
   // path to the whole child message, hence `ffmpeg.each value in ...` and `library.scan.Invalid ...`.
   const cases: [string, unknown, string | string[]][] = [
     ['ffmpeg.crf', 52, ['ffmpeg.crf must not be greater than 51']],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isCron } from '#shared/schemas/system-config.ts';
 
-// What Immich v1.100's `cron` package accepts and rejects (reference 5.4, and its own behaviour).
+// What Immich v1.100's `cron` package (3.1.6) accepts and rejects, its own cases and more.
 describe('cron expressions, as Immich checks them', () => {
   it.each(['0 0 * * *', '@daily', '@weekly', '* * * * * *', '*/5 * * * *', '1-5 * * * *', '0 0 31 2 *', '0 0 * * 7', '0 0 * JAN MON'])(
     'accepts %s',

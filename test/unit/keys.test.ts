@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Key, keys } from '#shared/db/keys.ts';
+import { type Key, keys, type Partition, partitions } from '#shared/db/keys.ts';
 
 const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'data-model.md'), 'utf8');
 
 /** The entity chart of docs/data-model.md: entity name → the pk and sk it documents. */
 const documented = (): Map<string, Key> => {
-  const section = doc.slice(doc.indexOf('## Entities'), doc.indexOf('## Access patterns'));
+  const section = doc.slice(doc.indexOf('## Entities'), doc.indexOf('## Partitions'));
   const rows = new Map<string, Key>();
   for (const line of section.split('\n')) {
     const cells = line.split('|').map((cell) => cell.trim());
@@ -49,5 +49,52 @@ describe('docs/data-model.md', () => {
 
   it('has a builder for every key function', () => {
     expect(Object.keys(keys).length).toBe(Object.keys(built).length);
+  });
+});
+
+/** The Partitions chart of docs/data-model.md: name → index, partition key and sort-key prefix. */
+const documentedPartitions = (): Map<string, Partition> => {
+  const section = doc.slice(doc.indexOf('## Partitions'), doc.indexOf('## Search'));
+  const rows = new Map<string, Partition>();
+  for (const line of section.split('\n')) {
+    const [, name, index, pk, sk] = line.split('|').map((cell) => cell.trim());
+    if (!name || !pk?.startsWith('`')) continue;
+    const prefix = /^begins with `(.+)`$/.exec(sk ?? '')?.[1];
+    rows.set(name, {
+      ...(index === 'table' ? {} : { index: (index ?? '').replaceAll('`', '') as Partition['index'] }),
+      value: pk.replaceAll('`', ''),
+      ...(prefix ? { prefix } : {}),
+    });
+  }
+  return rows;
+};
+
+const builtPartitions: Record<string, Partition> = {
+  userSessions: partitions.userSessions('<userId>'),
+  userApiKeys: partitions.userApiKeys('<userId>'),
+  userPeople: partitions.userPeople('<userId>'),
+  userAlbums: partitions.userAlbums('<userId>'),
+  userSharedLinks: partitions.userSharedLinks('<userId>'),
+  asset: partitions.asset('<assetId>'),
+  albumAssets: partitions.albumAssets('<albumId>'),
+  sharedLinkAssets: partitions.sharedLinkAssets('<linkId>'),
+  term: partitions.term('<ownerId>', '<word>'),
+  timeline: partitions.timeline('<ownerId>'),
+  personFaces: partitions.personFaces('<personId>'),
+  assetAlbums: partitions.assetAlbums('<assetId>'),
+  assetLinks: partitions.assetLinks('<assetId>'),
+  exif: { ...partitions.exif('make', '<ownerId>', '<value>'), index: '<field>' as Partition['index'] },
+};
+
+describe('docs/data-model.md, partitions', () => {
+  it('documents exactly the partitions shared/db/keys.ts builds', () => {
+    expect(Object.fromEntries(documentedPartitions())).toEqual(builtPartitions);
+    expect(Object.keys(partitions).length).toBe(Object.keys(builtPartitions).length);
+  });
+
+  it('gives every EXIF field its own index, named as the field', () => {
+    for (const field of ['make', 'model', 'lensModel', 'city', 'state', 'country'] as const) {
+      expect(partitions.exif(field, 'o', 'v')).toEqual({ index: field, value: 'o#v' });
+    }
   });
 });
