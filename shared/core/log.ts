@@ -1,5 +1,8 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import * as env from './env.ts';
+
+// A plain lookup of the builtin: an ESM import of it goes through the module loader, which costs
+// ~0.4 ms of every cold start here (docs/benchmarks.md; the same reason node:http is required).
+const { AsyncLocalStorage } = process.getBuiltinModule('node:async_hooks');
 
 /**
  * Structured JSON logs, one line each, as CloudWatch Logs Insights reads them. Never pass a

@@ -16,7 +16,7 @@ const storeBudget = { ms: 60, kb: 600 };
 
 // A fresh Node process per sample: the time to import the bundle is what a cold start pays
 // before the first request (Lambda's own runtime start-up comes on top and is not ours).
-const coldImportMs = (file: string): number => {
+export const coldImportMs = (file: string): number => {
   const script = `const t=performance.now();await import(${JSON.stringify(`file://${file}`)});process.stdout.write(String(performance.now()-t))`;
   return Number(
     execFileSync(process.execPath, ['--input-type=module', '-e', script], {

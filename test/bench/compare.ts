@@ -1,0 +1,72 @@
+/**
+ * `npm run bench:compare -- <git revision>`: every function's bundle size and cold import, this
+ * tree against an earlier revision, measured on the same machine at the same time. Yesterday's
+ * numbers in docs/benchmarks.md come from a machine that may have run faster or slower; this is
+ * the fair comparison a "no function got worse" claim needs. The earlier revision is checked out
+ * into .bench/ (a git worktree sharing node_modules) and bundled with its own infra/bundling.ts;
+ * the two bundles of each function are imported alternately, each by fresh Node processes.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type BuildOptions, build } from 'esbuild';
+import { coldImportMs } from './functions.ts';
+import { median, table } from './stats.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const revision = process.argv[2];
+if (!revision) throw new Error('usage: npm run bench:compare -- <git revision>');
+const runs = Number(process.env.COMPARE_RUNS ?? 15);
+
+const sha = execFileSync('git', ['rev-parse', '--short', revision], { cwd: root, encoding: 'utf8' }).trim();
+const before = join(root, '.bench', `compare-${sha}`);
+if (!existsSync(before)) {
+  execFileSync('git', ['worktree', 'add', '--detach', before, sha], { cwd: root, stdio: 'ignore' });
+  symlinkSync(join(root, 'node_modules'), join(before, 'node_modules'));
+}
+
+type Tree = {
+  name: string;
+  dir: string;
+  routes: readonly { operationId: string; entry: string }[];
+  options: (entry: string, out: string) => BuildOptions;
+};
+const load = async (name: string, dir: string): Promise<Tree> => ({
+  name,
+  dir,
+  routes: (await import(join(dir, 'infra', 'routes.ts'))).routes,
+  options: (await import(join(dir, 'infra', 'bundling.ts'))).esbuildOptions,
+});
+const trees = [await load(sha, before), await load('now', root)] as const;
+
+const rows: (string | number)[][] = [];
+const worse: string[] = [];
+for (const route of trees[1].routes) {
+  if (!trees[0].routes.some((old) => old.operationId === route.operationId)) continue;
+  const files = await Promise.all(
+    trees.map(async (tree) => {
+      const out = join(root, '.bench', 'compare', tree.name, `${route.operationId}.mjs`);
+      mkdirSync(join(out, '..'), { recursive: true });
+      const entry = tree.routes.find((candidate) => candidate.operationId === route.operationId)?.entry ?? route.entry;
+      await build(tree.options(entry, out));
+      return out;
+    }),
+  );
+  const samples: number[][] = [[], []];
+  for (let i = 0; i < runs; i++) for (const side of i % 2 ? [0, 1] : [1, 0]) samples[side]?.push(coldImportMs(files[side] ?? ''));
+  const [kbBefore, kbNow] = files.map((file) => statSync(file).size / 1024) as [number, number];
+  const [msBefore, msNow] = samples.map((values) => median(values)) as [number, number];
+  rows.push([route.operationId, kbBefore.toFixed(1), kbNow.toFixed(1), msBefore.toFixed(1), msNow.toFixed(1)]);
+  if (kbNow > kbBefore + 0.05) worse.push(`${route.operationId}: ${kbBefore.toFixed(1)} → ${kbNow.toFixed(1)} KB`);
+  console.log(`| ${rows.at(-1)?.join(' | ')} |`);
+}
+
+const report = [
+  `_Compared ${new Date().toISOString().slice(0, 10)}: this tree against ${sha}, ${runs} cold imports of each bundle, alternating, Node ${process.version}, ${process.arch}._`,
+  '',
+  table(['function', `KB ${sha}`, 'KB now', `cold ms ${sha}`, 'cold ms now'], rows),
+  '',
+  worse.length === 0 ? 'No bundle grew.' : `Bundles that grew: ${worse.join('; ')}.`,
+].join('\n');
+writeFileSync(join(root, '.bench', `compare-${sha}.md`), `${report}\n`);
+console.log(`\n${report}\n\nwritten to .bench/compare-${sha}.md`);
