@@ -1,3 +1,13 @@
+/**
+ * Who may do what to which ids: the one access module, as Immich's `AccessCore.requirePermission`.
+ * Every service asks here; nothing else decides. A resource that is missing and one that is
+ * someone else's get the same answer (Immich's 400 `Not found or no <permission> access`), so an
+ * id never reveals whether it exists.
+ *
+ * Each check also returns what it read to decide (the album, the asset with its faces…), so that
+ * the service does not read it again. The checks are separate functions, not one switch, so that
+ * esbuild keeps in each function's bundle only the repositories its checks need.
+ */
 import { NotFound } from '../core/errors.ts';
 import { getAlbum } from '../db/album.repository.ts';
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
@@ -12,16 +22,6 @@ import { noAccess, type Permission } from './permission.ts';
 
 export { noAccess, Permission } from './permission.ts';
 
-/**
- * Who may do what to which ids: the one access module, as Immich's `AccessCore.requirePermission`.
- * Every service asks here; nothing else decides. A resource that is missing and one that is
- * someone else's get the same answer (Immich's 400 `Not found or no <permission> access`), so an
- * id never reveals whether it exists.
- *
- * Each check also returns what it read to decide (the album, the asset with its faces…), so that
- * the service does not read it again. The checks are separate functions, not one switch, so that
- * esbuild keeps in each function's bundle only the repositories its checks need.
- */
 /** Owners may do everything to their own resources; sharing with other users does not exist yet. */
 const owns = (auth: Auth, ownerId: string): boolean => ownerId === auth.user.id;
 

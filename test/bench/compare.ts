@@ -7,16 +7,18 @@
  * the two bundles of each function are imported alternately, each by fresh Node processes.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BuildOptions, build } from 'esbuild';
 import { coldImportMs } from './functions.ts';
-import { median, table } from './stats.ts';
+import { median, replaceSection, table } from './stats.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const revision = process.argv[2];
 if (!revision) throw new Error('usage: npm run bench:compare -- <git revision>');
 const runs = Number(process.env.COMPARE_RUNS ?? 15);
+// COMPARE_ONLY=pingServer,login measures only those functions (more runs for a close call).
+const only = process.env.COMPARE_ONLY?.split(',');
 
 const sha = execFileSync('git', ['rev-parse', '--short', revision], { cwd: root, encoding: 'utf8' }).trim();
 const before = join(root, '.bench', `compare-${sha}`);
@@ -42,7 +44,7 @@ const trees = [await load(sha, before), await load('now', root)] as const;
 const rows: (string | number)[][] = [];
 const worse: string[] = [];
 for (const route of trees[1].routes) {
-  if (!trees[0].routes.some((old) => old.operationId === route.operationId)) continue;
+  if (!trees[0].routes.some((old) => old.operationId === route.operationId) || (only && !only.includes(route.operationId))) continue;
   const files = await Promise.all(
     trees.map(async (tree) => {
       const out = join(root, '.bench', 'compare', tree.name, `${route.operationId}.mjs`);
@@ -68,5 +70,9 @@ const report = [
   '',
   worse.length === 0 ? 'No bundle grew.' : `Bundles that grew: ${worse.join('; ')}.`,
 ].join('\n');
-writeFileSync(join(root, '.bench', `compare-${sha}.md`), `${report}\n`);
-console.log(`\n${report}\n\nwritten to .bench/compare-${sha}.md`);
+// A partial run (COMPARE_ONLY) is printed only; a full one is recorded in docs/benchmarks.md.
+if (!only) {
+  const docPath = join(root, 'docs', 'benchmarks.md');
+  writeFileSync(docPath, replaceSection(readFileSync(docPath, 'utf8'), 'compare', report));
+}
+console.log(`\n${report}${only ? '' : '\n\nwritten to docs/benchmarks.md'}`);

@@ -6,6 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { replaceSection } from './stats.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const docPath = join(root, 'docs', 'benchmarks.md');
@@ -29,16 +30,6 @@ const sections: Section[] = [
   (await import('./reads.ts')).readsSection,
   (await import('./search.ts')).searchSection,
 ];
-
-const replaceSection = (doc: string, name: string, body: string): string => {
-  const start = `<!-- bench:${name} -->`;
-  const end = `<!-- /bench:${name} -->`;
-  const block = `${start}\n${body.trim()}\n${end}`;
-  const from = doc.indexOf(start);
-  const to = doc.indexOf(end);
-  if (from < 0 || to < 0) return `${doc.trimEnd()}\n\n${block}\n`;
-  return doc.slice(0, from) + block + doc.slice(to + end.length);
-};
 
 const wanted = process.argv.slice(2);
 let doc = readFileSync(docPath, 'utf8');

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Invalid } from '#shared/core/errors.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
@@ -85,5 +85,36 @@ describe('the shared middy stack', () => {
 
   it('lets a handler set cookies and its own status', async () => {
     expect(await call({ name: 'cookie' })).toMatchObject({ status: 200, body: { ok: true }, cookies: ['a=1; HttpOnly'] });
+  });
+});
+
+describe('request-scoped logs', () => {
+  // Waits a little, then fails unexpectedly: the stack logs the error under the request's id.
+  const slowFailure = publicHandler({ returns: returns<never>(), query: dto({ wait: v.optional(v.string()) }) }, async ({ query }) => {
+    await new Promise((resolve) => setTimeout(resolve, Number(query.wait ?? 0)));
+    throw new Error('unexpected');
+  });
+
+  it('log each of several concurrent requests under its own request id, never another’s', async () => {
+    const lines: string[] = [];
+    const errorSpy = vi.spyOn(console, 'error').mockImplementation((line: unknown) => void lines.push(String(line)));
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = 'info';
+    try {
+      // The first request finishes last: a module-wide "current request id" would mislabel it.
+      const replies = await Promise.all(
+        [40, 20, 0].map((wait) => invoke(slowFailure, { path: '/api/slow', query: { wait: String(wait) } })),
+      );
+      const ids = replies.map((reply) => reply.headers['x-request-id']);
+      expect(new Set(ids).size).toBe(3);
+      const logged = lines.map((line) => JSON.parse(line) as { requestId: string; message: string });
+      expect(logged.map((entry) => entry.message)).toEqual(['Unhandled error', 'Unhandled error', 'Unhandled error']);
+      // Logged in the order they failed (shortest wait first), each under its own id.
+      expect(logged.map((entry) => entry.requestId)).toEqual([...ids].reverse());
+      for (const reply of replies) expect(reply.body.message).toBe(`Internal server error (request id ${reply.headers['x-request-id']})`);
+    } finally {
+      process.env.LOG_LEVEL = level;
+      errorSpy.mockRestore();
+    }
   });
 });
