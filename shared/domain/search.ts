@@ -4,15 +4,39 @@ import type { SearchAssetsInput } from '../schemas/search.ts';
 /** Lower-cased, accents removed (PostgreSQL's f_unaccent + ILIKE). */
 export const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
-/** `ILIKE '%value%'`: a substring, where `%` and `_` in the value are wildcards (as in Immich). */
-const likePattern = (value: string): RegExp =>
-  new RegExp(
-    fold(value)
-      .split('')
-      .map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join(''),
-    's',
-  );
+/** Where `segment` (code points, `_` matching any one) first occurs in `text` at or after `from`, or -1. */
+const findSegment = (text: readonly string[], segment: readonly string[], from: number): number => {
+  outer: for (let start = from; start + segment.length <= text.length; start++) {
+    for (let i = 0; i < segment.length; i++) if (segment[i] !== '_' && segment[i] !== text[start + i]) continue outer;
+    return start;
+  }
+  return -1;
+};
+
+/**
+ * `ILIKE '%value%'`: a substring, where `%` and `_` in the value are wildcards (as in Immich),
+ * case- and accent-insensitive. Matched without a regular expression, in time bounded by the
+ * lengths of the two strings: the value is split at its `%`s and each part is found after the
+ * previous one (finding each as early as possible is always right for `%…%` patterns). A regex
+ * with many `.*` backtracks exponentially on a name that almost matches.
+ */
+export const likeMatcher = (value: string): ((text: string) => boolean) => {
+  const segments = Array.from(fold(value))
+    .join('')
+    .split('%')
+    .filter((segment) => segment !== '')
+    .map((segment) => Array.from(segment));
+  return (text) => {
+    const folded = Array.from(fold(text));
+    let position = 0;
+    for (const segment of segments) {
+      const found = findSegment(folded, segment, position);
+      if (found < 0) return false;
+      position = found + segment.length;
+    }
+    return true;
+  };
+};
 
 /** SHA-1 as Immich reads it: 28 characters are base64, anything else hex (stored form: lower-case hex). */
 export const checksumHex = (checksum: string): string =>
@@ -57,7 +81,7 @@ export const matchesSearch = (asset: AssetRecord, f: SearchAssetsInput): boolean
     (f.checksum === undefined || f.checksum === null || asset.checksum === checksumHex(f.checksum)) &&
     (f.originalFileName === undefined ||
       f.originalFileName === null ||
-      likePattern(f.originalFileName).test(fold(asset.originalFileName))) &&
+      likeMatcher(f.originalFileName)(asset.originalFileName)) &&
     exif('make', f.make) &&
     exif('model', f.model) &&
     exif('lensModel', f.lensModel) &&

@@ -1,17 +1,21 @@
 import { changePassword, createApiKey, createUser, getMyUserInfo, isHttpError, login, signUpAdmin, validateAccessToken } from '@immich/sdk';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from '../support/server.ts';
 
 describe('accounts through @immich/sdk 1.100.0 and the local server', () => {
   const server = useServer();
 
-  it('signs up the admin, logs in, creates a user who changes password and makes an API key', async () => {
-    const baseUrl = server.baseUrl;
+  // Every test below signs in as this admin, so each can run on its own.
+  beforeAll(async () => {
     const admin = await signUpAdmin(
       { signUpDto: { email: 'admin@immich.cloud', password: 'password', name: 'Immich Admin' } },
-      { baseUrl },
+      { baseUrl: server.baseUrl },
     );
     expect(admin).toMatchObject({ email: 'admin@immich.cloud', isAdmin: true, storageLabel: 'admin' });
+  });
+
+  it('logs the admin in, creates a user who changes password and makes an API key', async () => {
+    const baseUrl = server.baseUrl;
 
     const adminLogin = await login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl });
     const asAdmin = { baseUrl, headers: { Authorization: `Bearer ${adminLogin.accessToken}` } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checksumHex, fold, matchesSearch, searchOrder } from '#shared/domain/search.ts';
+import { checksumHex, fold, likeMatcher, matchesSearch, searchOrder } from '#shared/domain/search.ts';
 import { assetTerms, words } from '#shared/domain/terms.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';
 
@@ -75,5 +75,32 @@ describe('text search words', () => {
     expect(assetTerms(base, ['Dana Scully'])).toEqual(
       expect.arrayContaining(['canon', 'r5', 'oslo', 'norway', 'ferry', 'island', 'jpg', 'dana', 'scully']),
     );
+  });
+});
+
+describe('the file-name pattern (ILIKE %value%)', () => {
+  // An independent oracle: the regular expression PostgreSQL's LIKE means, on short inputs only.
+  const oracle = (value: string, text: string): boolean =>
+    new RegExp(
+      Array.from(fold(value))
+        .map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join(''),
+      'su',
+    ).test(fold(text));
+
+  it('agrees with the regular expression on every short pattern over a small alphabet', () => {
+    const alphabet = ['a', 'b', '%', '_', 'É'];
+    const patterns: string[] = [''];
+    for (let length = 1; length <= 4; length++)
+      for (const prefix of patterns.filter((p) => p.length === length - 1)) for (const c of alphabet) patterns.push(prefix + c);
+    const texts = ['', 'a', 'ab', 'ba', 'aab', 'abba', 'éab', 'baaab', 'bbbb'];
+    for (const pattern of patterns)
+      for (const text of texts) expect(likeMatcher(pattern)(text), `${pattern} ~ ${text}`).toBe(oracle(pattern, text));
+  });
+
+  it('answers a pattern of many wildcards against a long near-miss at once (a backtracking regex takes minutes)', () => {
+    const name = `${'a'.repeat(60)}.jpg`;
+    expect(likeMatcher(`${'%a'.repeat(12)}%zz`)(name)).toBe(false);
+    expect(likeMatcher('%%%%a%%%%.%jpg%%')(name)).toBe(true);
   });
 });
