@@ -46,6 +46,8 @@ export const parseMultipart = (event: APIGatewayProxyEventV2, options: Multipart
     try {
       parser = busboy({
         headers: { 'content-type': contentType },
+        // Clients send file names in UTF-8 (RFC 7578); busboy's default reads them as Latin-1.
+        defParamCharset: 'utf8',
         limits: { files: options.fileFields.length, fields: 100, fieldSize: 1024 * 1024, parts: 200, fileSize: options.maxBytes },
       });
     } catch (error) {
@@ -53,10 +55,14 @@ export const parseMultipart = (event: APIGatewayProxyEventV2, options: Multipart
       return;
     }
 
+    // A field's file counts from its first byte: a second part of the same field is refused even
+    // when the first has not finished streaming (multer's maxCount: 1).
+    const started = new Set<string>();
     parser.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
       try {
-        if (!options.fileFields.includes(field) || form.files[field]) throw new Invalid(`Unexpected field - ${field}`);
+        if (!options.fileFields.includes(field) || started.has(field)) throw new Invalid(`Unexpected field - ${field}`);
+        started.add(field);
         options.accept?.(field, info.filename ?? '');
       } catch (error) {
         fail(error as Error);
