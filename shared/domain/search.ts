@@ -79,9 +79,7 @@ export const matchesSearch = (asset: AssetRecord, f: SearchAssetsInput): boolean
     (f.webpPath === undefined || f.webpPath === null) &&
     (f.encodedVideoPath === undefined || f.encodedVideoPath === null) &&
     (f.checksum === undefined || f.checksum === null || asset.checksum === checksumHex(f.checksum)) &&
-    (f.originalFileName === undefined ||
-      f.originalFileName === null ||
-      likeMatcher(f.originalFileName)(asset.originalFileName)) &&
+    (f.originalFileName === undefined || f.originalFileName === null || likeMatcher(f.originalFileName)(asset.originalFileName)) &&
     exif('make', f.make) &&
     exif('model', f.model) &&
     exif('lensModel', f.lensModel) &&

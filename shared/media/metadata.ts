@@ -1,6 +1,7 @@
 import * as exifr from 'exifr/dist/full.esm.mjs';
 import { imageSize } from 'image-size';
 import type { ExifInfo } from '../model/asset.ts';
+import { limits, truncate } from '../model/limits.ts';
 import { type FaceRegion, faceRegionsOf } from './faces.ts';
 
 /** ExifResponseDto as Immich v1.100 stores it (`exif` table), minus the file size added by the caller. */
@@ -204,6 +205,20 @@ export const dimensionsOf = (file: Buffer): ImageDimensions | undefined => {
  * Reads a file's metadata the way Immich's metadata extraction (exiftool) reports it. The
  * sidecar's XMP is read after the file's and wins wherever both have a value.
  */
+/**
+ * A file's metadata strings cut to what can be stored and indexed (a 3,000-character camera make
+ * would exceed an index key): the photo is kept with the value shortened, never refused, since
+ * clients such as the CLI retry a refused file forever.
+ */
+const boundStrings = (exif: ExifInfo): ExifInfo => {
+  const bounded: ExifInfo = { ...exif };
+  for (const key of Object.keys(bounded) as (keyof ExifInfo)[]) {
+    const value = bounded[key];
+    if (typeof value === 'string') Object.assign(bounded, { [key]: truncate(value, key === 'description' ? limits.description : limits.exifText) });
+  }
+  return bounded;
+};
+
 export const extractMetadata = async (file: Buffer, sidecar?: Buffer): Promise<Metadata> => {
   const embedded = await readTags(file);
   const fromSidecar = sidecar ? await readSidecar(sidecar) : {};
@@ -264,7 +279,7 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer): Promise<M
   };
 
   return {
-    exif,
+    exif: boundStrings(exif),
     ...(clock ? { takenAt: { instant: instantOf(clock).toISOString(), localDateTime: clock.local.toISOString(), timeZone } } : {}),
     faces: faceRegionsOf(tags, width && height ? { width, height } : undefined),
   };

@@ -1,11 +1,12 @@
 import * as v from 'valibot';
+import { limits } from '../model/limits.ts';
 import { optionalUuidList } from './asset.ts';
 import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
 
 /** `CreateAlbumDto`. */
 export const CreateAlbumDto = dto({
-  albumName: v.pipe(v.unknown(), rules.isString, as<string>()),
-  description: optional(v.pipe(v.unknown(), rules.isString, as<string>())),
+  albumName: v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isString, as<string>()),
+  description: optional(v.pipe(v.unknown(), rules.maxLength(limits.description), rules.isString, as<string>())),
   sharedWithUserIds: optionalUuidList(),
   assetIds: optionalUuidList(),
 });

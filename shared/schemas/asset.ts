@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { limits } from '../model/limits.ts';
 import { as, booleanish, dto, optional, rules, uuid, uuidV4 } from './common.ts';
 
 /**
@@ -38,11 +39,11 @@ export const dateStringError = (values: Record<string, unknown>, dateFields: rea
 /** The text fields of POST /asset/upload (`CreateAssetDto`); the files are checked before these. */
 export const CreateAssetDto = dto({
   // `@IsNotEmpty() @IsString()`: messages in class-validator's order (the decorators reversed).
-  deviceAssetId: v.pipe(v.unknown(), rules.isString, rules.isNotEmpty, as<string>()),
-  deviceId: v.pipe(v.unknown(), rules.isString, rules.isNotEmpty, as<string>()),
+  deviceAssetId: v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, rules.isNotEmpty, as<string>()),
+  deviceId: v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, rules.isNotEmpty, as<string>()),
   fileCreatedAt: validateDate(),
   fileModifiedAt: validateDate(),
-  duration: optional(v.pipe(v.unknown(), rules.isString, as<string>())),
+  duration: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
   libraryId: optional(uuid()),
   isFavorite: optional(booleanish()),
   isArchived: optional(booleanish()),
@@ -53,8 +54,8 @@ export const CreateAssetDto = dto({
 export type CreateAssetInput = v.InferOutput<typeof CreateAssetDto>;
 
 const BulkUploadCheckItem = dto({
-  id: v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>()),
-  checksum: v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>()),
+  id: v.pipe(v.unknown(), rules.maxLength(limits.clientId), rules.isNotEmpty, rules.isString, as<string>()),
+  checksum: v.pipe(v.unknown(), rules.maxLength(limits.checksum), rules.isNotEmpty, rules.isString, as<string>()),
 });
 
 export const AssetBulkUploadCheckDto = dto({
@@ -111,8 +112,8 @@ const isLongitude = (x: unknown) => (typeof x === 'number' || (typeof x === 'str
 export const UpdateAssetDto = dto({
   isFavorite: optional(booleanish()),
   isArchived: optional(booleanish()),
-  description: optional(v.pipe(v.unknown(), rules.isString, as<string>())),
-  dateTimeOriginal: optional(v.pipe(v.unknown(), rules.isString, as<string>())),
+  description: optional(v.pipe(v.unknown(), rules.maxLength(limits.description), rules.isString, as<string>())),
+  dateTimeOriginal: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
   latitude: optional(v.pipe(v.unknown(), v.check(isLatitude, '$property must be a latitude string or number'), v.transform(Number))),
   longitude: optional(v.pipe(v.unknown(), v.check(isLongitude, '$property must be a longitude string or number'), v.transform(Number))),
 });

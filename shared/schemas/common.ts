@@ -38,6 +38,8 @@ export const rules = {
   isString: v.check((x: unknown) => typeof x === 'string', '$property must be a string'),
   // class-validator's isNotEmpty: anything but '', null and undefined.
   isNotEmpty: v.check((x: unknown) => x !== '' && x !== null && x !== undefined, '$property should not be empty'),
+  maxLength: (n: number) =>
+    v.check((x: unknown) => typeof x !== 'string' || x.length <= n, `$property must be shorter than or equal to ${n} characters`),
   minLength: (n: number) =>
     v.check((x: unknown) => typeof x === 'string' && x.length >= n, `$property must be longer than or equal to ${n} characters`),
   isNumber: v.check(
@@ -45,10 +47,19 @@ export const rules = {
     '$property must be a number conforming to the specified constraints',
   ),
   isPositive: v.check((x: unknown) => typeof x === 'number' && x > 0, '$property must be a positive number'),
+  /**
+   * Not in Immich: DynamoDB numbers are read back into JavaScript numbers, which hold integers
+   * exactly only up to 2^53 - 1, and the SDK refuses to write larger ones. Immich (PostgreSQL)
+   * took `quotaSizeInBytes: 1e20`; here it is a clear 400 instead of a 500.
+   */
+  isSafe: v.check(
+    (x: unknown) => typeof x !== 'number' || Math.abs(x) <= Number.MAX_SAFE_INTEGER,
+    `$property must not be greater than ${Number.MAX_SAFE_INTEGER}`,
+  ),
 };
 
-/** `@IsString() @IsNotEmpty()`: a required, non-empty string. */
-export const nonEmptyString = () => v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>());
+/** `@IsString() @IsNotEmpty()`: a required, non-empty string (at most `max` characters). */
+export const nonEmptyString = (max: number) => v.pipe(v.unknown(), rules.maxLength(max), rules.isNotEmpty, rules.isString, as<string>());
 
 /** `@Optional()`: null and undefined skip every rule (and come out as they went in), as IsOptional does. */
 export const optional = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);

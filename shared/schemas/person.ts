@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { limits } from '../model/limits.ts';
 import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
 
 const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -21,7 +22,7 @@ const today = (): string => new Date().toISOString().slice(0, 10);
  * featureFaceAssetId `@Optional() @IsUUID('4')`.
  */
 export const PersonUpdateDto = dto({
-  name: v.optional(v.pipe(v.unknown(), rules.isString, as<string>())),
+  name: v.optional(v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isString, as<string>())),
   birthDate: optional(
     v.pipe(
       v.unknown(),

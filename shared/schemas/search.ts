@@ -1,22 +1,29 @@
 import * as v from 'valibot';
 import { Invalid } from '../core/errors.ts';
+import { limits } from '../model/limits.ts';
 import { isDateString } from './asset.ts';
 import { as, booleanish, dto, optional, rules, uuid, uuidV4 } from './common.ts';
 
 const assetTypes = ['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const;
 
 /** `@IsString() @IsNotEmpty() @Optional()`. */
-const text = () => optional(v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>()));
+const text = () => optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isNotEmpty, rules.isString, as<string>()));
 
-/** `@ValidateDate({ optional: true })`: a value that is not a date string stops the request (Immich throws in its transform). */
+/**
+ * `@ValidateDate({ optional: true })`: a value that is not a date string stops the request (Immich
+ * throws in its transform); an ISO 8601 string JavaScript cannot read as a date (ordinal and week
+ * dates such as `2020-366` or `2020-W53-7`) fails `@IsDate` as in Immich.
+ */
 const date = (field: string) =>
   optional(
     v.pipe(
       v.unknown(),
       v.transform((x: unknown) => {
         if (!isDateString(x)) throw new Invalid(`${field} must be a date string`);
-        return new Date(x).toISOString();
+        return new Date(x);
       }),
+      v.check((x: Date) => !Number.isNaN(x.getTime()), '$property must be a Date instance'),
+      v.transform((x: Date) => x.toISOString()),
     ),
   );
 

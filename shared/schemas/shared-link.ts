@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import { Invalid } from '../core/errors.ts';
+import { limits } from '../model/limits.ts';
 import { isDateString, optionalUuidList, uuidList } from './asset.ts';
 import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
 
 const linkTypes = ['ALBUM', 'INDIVIDUAL'] as const;
 
-const optionalString = () => optional(v.pipe(v.unknown(), rules.isString, as<string>()));
+const optionalString = (max: number) => optional(v.pipe(v.unknown(), rules.maxLength(max), rules.isString, as<string>()));
 
 /**
  * `@ValidateDate({ optional: true, nullable: true })`. Immich converts the value while it
@@ -27,8 +28,8 @@ const optionalDate = () =>
 
 /** What both creating and editing a link may set. */
 const linkOptions = {
-  description: optionalString(),
-  password: optionalString(),
+  description: optionalString(limits.description),
+  password: optionalString(limits.password),
   expiresAt: optionalDate(),
   allowUpload: optional(booleanish()),
   allowDownload: optional(booleanish()),
@@ -59,7 +60,11 @@ export const SharedLinkEditDto = dto({
 export type SharedLinkEditInput = v.InferOutput<typeof SharedLinkEditDto>;
 
 /** `SharedLinkPasswordDto` (GET /shared-link/me query; `key` is the credential, read by auth). */
-export const SharedLinkPasswordDto = dto({ password: optionalString(), token: optionalString(), key: optionalString() });
+export const SharedLinkPasswordDto = dto({
+  password: optionalString(limits.password),
+  token: optionalString(limits.description),
+  key: optionalString(limits.keyValue),
+});
 
 /** `AssetIdsDto` (PUT / DELETE /shared-link/:id/assets). */
 export const AssetIdsDto = dto({ assetIds: uuidList() });

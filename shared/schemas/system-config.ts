@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import * as v from 'valibot';
+import { limits } from '../model/limits.ts';
 import { as, booleanish, fillKeys, isPlainObject, rules } from './common.ts';
 
 /**
@@ -24,17 +25,20 @@ const numberRules = ({ min: lo, max: hi }: Range) => [...(hi === undefined ? [] 
 
 /** `@IsInt() [@Min] [@Max] [@Type(Number)]` */
 const int = (range: Range = {}): v.GenericSchema<unknown, number> =>
-  v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), ...numberRules(range), isInt, as<number>()) as v.GenericSchema<unknown, number>;
+  v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), rules.isSafe, ...numberRules(range), isInt, as<number>()) as v.GenericSchema<
+    unknown,
+    number
+  >;
 /** `@IsNumber() [@Min] [@Max] [@Type(Number)]` */
 const number = (range: Range = {}): v.GenericSchema<unknown, number> =>
-  v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), ...numberRules(range), isNumber, as<number>()) as v.GenericSchema<
+  v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), rules.isSafe, ...numberRules(range), isNumber, as<number>()) as v.GenericSchema<
     unknown,
     number
   >;
 /** `@IsInt() @IsPositive()` */
-const positiveInt = () => v.pipe(v.unknown(), rules.isPositive, isInt, as<number>());
-const string = () => v.pipe(v.unknown(), rules.isString, as<string>());
-const nonEmptyString = () => v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>());
+const positiveInt = () => v.pipe(v.unknown(), rules.isSafe, rules.isPositive, isInt, as<number>());
+const string = () => v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isString, as<string>());
+const nonEmptyString = () => v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isNotEmpty, rules.isString, as<string>());
 const boolean = () => booleanish();
 const oneOf = <const T extends readonly string[]>(values: T) =>
   v.pipe(

@@ -1,5 +1,6 @@
 import sanitize from 'sanitize-filename';
 import * as v from 'valibot';
+import { limits } from '../model/limits.ts';
 import { as, booleanish, dto, nonEmptyString, optional, rules } from './common.ts';
 
 // validator.js isEmail with require_tld:false, as Immich uses it: `admin@local` is an email.
@@ -21,23 +22,23 @@ export const requiredEmail = () => v.pipe(v.unknown(), toLowerCase, rules.isNotE
  */
 export const sanitizeStorageLabel = (value: unknown): string => sanitize((typeof value === 'string' ? value : '').replaceAll('.', ''));
 
-export const LoginCredentialDto = dto({ email: requiredEmail(), password: nonEmptyString() });
+export const LoginCredentialDto = dto({ email: requiredEmail(), password: nonEmptyString(limits.password) });
 
-export const SignUpDto = dto({ email: requiredEmail(), password: nonEmptyString(), name: nonEmptyString() });
+export const SignUpDto = dto({ email: requiredEmail(), password: nonEmptyString(limits.password), name: nonEmptyString(limits.name) });
 
 export const CreateUserDto = dto({
   email: email(),
-  password: v.pipe(v.unknown(), rules.isString, rules.isNotEmpty, as<string>()),
-  name: v.pipe(v.unknown(), rules.isString, rules.isNotEmpty, as<string>()),
-  storageLabel: v.optional(v.pipe(v.unknown(), v.transform(sanitizeStorageLabel))),
+  password: v.pipe(v.unknown(), rules.maxLength(limits.password), rules.isString, rules.isNotEmpty, as<string>()),
+  name: v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isString, rules.isNotEmpty, as<string>()),
+  storageLabel: v.optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), v.transform(sanitizeStorageLabel))),
   memoriesEnabled: optional(booleanish()),
-  quotaSizeInBytes: optional(v.pipe(v.unknown(), rules.isPositive, rules.isNumber, as<number>())),
+  quotaSizeInBytes: optional(v.pipe(v.unknown(), rules.isSafe, rules.isPositive, rules.isNumber, as<number>())),
   shouldChangePassword: optional(booleanish()),
 });
 
 export const ChangePasswordDto = dto({
-  password: nonEmptyString(),
-  newPassword: v.pipe(v.unknown(), rules.minLength(8), rules.isNotEmpty, rules.isString, as<string>()),
+  password: nonEmptyString(limits.password),
+  newPassword: v.pipe(v.unknown(), rules.maxLength(limits.password), rules.minLength(8), rules.isNotEmpty, rules.isString, as<string>()),
 });
 
 export const UserAvatarColor = v.picklist(['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber']);

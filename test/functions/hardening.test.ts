@@ -1,9 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as createAlbumHandler } from '#functions/album/create-album.ts';
+import { handler as checkBulkUploadHandler } from '#functions/asset/check-bulk-upload.ts';
 import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.ts';
+import { handler as updateAssetHandler } from '#functions/asset/update-asset.ts';
 import { handler as uploadHandler } from '#functions/asset/upload-file.ts';
+import { handler as searchAssetsHandler } from '#functions/search/search-assets.ts';
+import { handler as getConfigHandler } from '#functions/system-config/get-config.ts';
+import { handler as updateConfigHandler } from '#functions/system-config/update-config.ts';
+import { handler as createUserHandler } from '#functions/user/create-user.ts';
+import { handler as getMyUserInfoHandler } from '#functions/user/get-my-user-info.ts';
+import { createAlbum } from '#shared/db/album.repository.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { makeJpeg } from '../support/photos.ts';
+import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { tableItems } from '../support/table-items.ts';
 import { cliFields, upload } from '../support/uploads.ts';
 
@@ -42,5 +51,118 @@ describe('uploads', () => {
     });
     expect(reply).toMatchObject({ status: 400, body: { message: 'Unexpected field - assetData', error: 'Bad Request', statusCode: 400 } });
     expect((await tableItems('asset')).length).toBe(before);
+  });
+});
+
+describe('values too long, too large or odd are 4xx, never 500', () => {
+  const long = (n: number) => 'x'.repeat(n);
+
+  it('refuse over-long free text with a message naming the field and its limit', async () => {
+    const token = accounts.user1.accessToken;
+    const album = await invoke(createAlbumHandler, {
+      method: 'POST',
+      path: '/api/album',
+      headers: bearer(token),
+      body: { albumName: long(5_000) },
+    });
+    expect(album).toMatchObject({ status: 400, body: { message: ['albumName must be shorter than or equal to 1000 characters'] } });
+    const id = (await upload(token, { data: makeJpeg({ color: [9, 9, 9] }) })).body.id;
+    const update = await invoke(updateAssetHandler, {
+      method: 'PUT',
+      path: `/api/asset/${id}`,
+      headers: bearer(token),
+      pathParameters: { id },
+      body: { description: long(480_000) },
+    });
+    expect(update).toMatchObject({ status: 400, body: { message: ['description must be shorter than or equal to 10000 characters'] } });
+    const user = await invoke(createUserHandler, {
+      method: 'POST',
+      path: '/api/user',
+      headers: bearer(accounts.admin.accessToken),
+      body: { email: 'long@immich.cloud', password: 'password', name: long(100_000) },
+    });
+    expect(user).toMatchObject({ status: 400, body: { message: ['name must be shorter than or equal to 1000 characters'] } });
+  });
+
+  it('refuse a search value or checksum too long for an index key (it was a DynamoDB ValidationException)', async () => {
+    const token = accounts.user1.accessToken;
+    const search = await invoke(searchAssetsHandler, { path: '/api/assets', headers: bearer(token), query: { make: long(3_000) } });
+    expect(search).toMatchObject({ status: 400, body: { message: ['make must be shorter than or equal to 500 characters'] } });
+    const checksum = await invoke(searchAssetsHandler, { path: '/api/assets', headers: bearer(token), query: { checksum: long(3_000) } });
+    expect(checksum.status).toBe(400);
+    const bulk = await invoke(checkBulkUploadHandler, {
+      method: 'POST',
+      path: '/api/asset/bulk-upload-check',
+      headers: bearer(token),
+      body: { assets: [{ id: 'a', checksum: long(3_000) }] },
+    });
+    expect(bulk).toMatchObject({ status: 400, body: { message: ['assets.0.checksum must be shorter than or equal to 64 characters'] } });
+  });
+
+  it('store a photo whose own metadata is too long, with the values cut (a refused file is retried forever by the CLI)', async () => {
+    const token = accounts.user2.accessToken;
+    const data = makeJpeg({ make: long(3_000), color: [3, 30, 3] });
+    const reply = await upload(token, { data, sidecar: makeSidecar({ city: `Oslo${long(3_000)}` }) });
+    expect(reply.status).toBe(201);
+    const { exifInfo } = (await assetInfo(token, reply.body.id)).body;
+    expect(exifInfo.make).toBe(long(500));
+    expect(exifInfo.city).toHaveLength(500);
+    expect(
+      (await invoke(searchAssetsHandler, { path: '/api/assets', headers: bearer(token), query: { make: long(500) } })).body,
+    ).toHaveLength(1);
+  });
+
+  it('answer dates JavaScript cannot read (ordinal and week dates) with Immich’s @IsDate message', async () => {
+    for (const value of ['2020-366', '2020W01', '2020-W53-7']) {
+      const reply = await invoke(searchAssetsHandler, {
+        path: '/api/assets',
+        headers: bearer(accounts.user1.accessToken),
+        query: { createdBefore: value },
+      });
+      expect(reply, value).toMatchObject({ status: 400, body: { message: ['createdBefore must be a Date instance'] } });
+    }
+  });
+
+  it('refuse numbers DynamoDB cannot hold exactly (above 2^53 - 1)', async () => {
+    const user = await invoke(createUserHandler, {
+      method: 'POST',
+      path: '/api/user',
+      headers: bearer(accounts.admin.accessToken),
+      body: { email: 'quota@immich.cloud', password: 'password', name: 'Quota', quotaSizeInBytes: 1e20 },
+    });
+    expect(user).toMatchObject({ status: 400, body: { message: ['quotaSizeInBytes must not be greater than 9007199254740991'] } });
+    const config = (await invoke(getConfigHandler, { path: '/api/system-config', headers: bearer(accounts.admin.accessToken) })).body;
+    const huge = { ...config, job: { ...config.job, library: { concurrency: 1e308 } } };
+    const reply = await invoke(updateConfigHandler, {
+      method: 'PUT',
+      path: '/api/system-config',
+      headers: bearer(accounts.admin.accessToken),
+      body: huge,
+    });
+    expect(reply).toMatchObject({ status: 400, body: { message: ['job.library.concurrency must not be greater than 9007199254740991'] } });
+  });
+
+  it('treat a malformed cookie as no credential (401), not a crash', async () => {
+    for (const cookie of ['immich_access_token=%E0%A4%A', 'immich_access_token=%']) {
+      const reply = await invoke(getMyUserInfoHandler, { path: '/api/user/me', headers: { cookie } });
+      expect(reply, cookie).toMatchObject({ status: 401, body: { message: 'Authentication required' } });
+    }
+  });
+
+  it('turn an item DynamoDB cannot hold into a 400, whatever path it came by (the last line behind the schemas)', async () => {
+    const now = new Date().toISOString();
+    const album = {
+      id: crypto.randomUUID(),
+      ownerId: accounts.user1.userId,
+      albumName: long(500_000),
+      description: '',
+      albumThumbnailAssetId: null,
+      createdAt: now,
+      updatedAt: now,
+      isActivityEnabled: true,
+      order: 'desc' as const,
+      sharedLinkCount: 0,
+    };
+    await expect(createAlbum(album, [])).rejects.toMatchObject({ kind: 'invalid', messages: 'A value is too long to be stored' });
   });
 });

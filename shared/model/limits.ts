@@ -1,0 +1,29 @@
+/**
+ * The limits a client can meet, in one place (README, "Limits", lists them). Immich (PostgreSQL)
+ * has few; here a DynamoDB item holds at most 400 KB and an index key at most 2,048 bytes, so
+ * every free-text field has a maximum, checked where the value comes in with a clear 400.
+ */
+export const limits = {
+  /** Names: albums, people, users, API keys. */
+  name: 1_000,
+  /** Descriptions: albums, assets, shared links. */
+  description: 10_000,
+  /** Passwords (login, sign-up, change, shared links): argon2id reads every byte of one. */
+  password: 1_000,
+  /** A value that becomes part of an index key (EXIF filters, device ids, paths): 4 bytes a character at worst, under 2,048 bytes. */
+  keyValue: 500,
+  /** A checksum: SHA-1 is 40 hex or 28 base64 characters. */
+  checksum: 64,
+  /** The id a client gives each file of a bulk upload check (the CLI sends its path). */
+  clientId: 4_096,
+  /** Strings of the system configuration (custom CSS, templates, URLs…), each. */
+  configText: 20_000,
+  /** A file's own metadata strings are cut, not refused: a photo is never refused for its EXIF. */
+  exifText: 500,
+} as const;
+
+/** The first `max` characters (code points, so no character is cut in half). */
+export const truncate = (text: string, max: number): string => {
+  if (text.length <= max) return text;
+  return Array.from(text).slice(0, max).join('');
+};
