@@ -9,7 +9,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { bundling } from './bundling.ts';
-import { defaultMemoryMb, deployedUploadLimitMb, kebab, type Route } from './routes.ts';
+import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, kebab, type Route } from './routes.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -39,6 +39,9 @@ export class ApiFunction extends NodejsFunction {
       description: `Immich API ${route.operationId} (${route.method} ${route.path})`,
       environment: {
         ...(route.data === 'none' ? {} : { TABLE_NAME: table.tableName }),
+        // The route's body limit, checked before parsing and authentication (the upload route
+        // checks its multipart body against MAX_UPLOAD_MB as it reads it).
+        ...(route.body === 'upload' ? {} : { MAX_BODY_BYTES: String(bodyLimitBytes(route, deployedUploadLimitMb)) }),
         ...(route.store ? { ORIGINALS_BUCKET: originals.bucketName, MAX_UPLOAD_MB: String(deployedUploadLimitMb) } : {}),
         // A CloudFormation dynamic reference: the template holds `{{resolve:secretsmanager:…}}`,
         // never the value; Lambda keeps it in the function's (KMS-encrypted) environment.

@@ -48,7 +48,7 @@ const main = async (): Promise<void> => {
   const table = await ensureTable(endpoint, tableName);
   process.env.SHARED_LINK_SECRET ??= sharedLinkSecret(dataDir);
 
-  const server = createLocalServer({ maxBodyBytes: maxBodyMb * 1024 * 1024 });
+  const server = createLocalServer({ uploadLimitBytes: maxBodyMb * 1024 * 1024 });
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
     server.listen(port, ready);

@@ -19,7 +19,12 @@ export default defineConfig({
           root,
           include: ['test/unit/**/*.test.ts'],
           // Handler modules read these at import; nothing here connects anywhere.
-          env: { LOG_LEVEL: 'silent', TABLE_NAME: 'unit-tests-have-no-table', AWS_REGION: 'us-east-1', SHARED_LINK_SECRET: 'unit-test-secret' },
+          env: {
+            LOG_LEVEL: 'silent',
+            TABLE_NAME: 'unit-tests-have-no-table',
+            AWS_REGION: 'us-east-1',
+            SHARED_LINK_SECRET: 'unit-test-secret',
+          },
         },
       },
       {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { bodyTooLarge } from '#shared/core/errors.ts';
-import { routes as allRoutes, type Route } from '../routes.ts';
+import { routes as allRoutes, bodyLimitBytes, type Route } from '../routes.ts';
 import { toApiGatewayEvent } from './http-event.ts';
 import { createRouteMatcher } from './route-matcher.ts';
 
@@ -50,8 +50,8 @@ const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
 
 export interface LocalServerOptions {
   routes?: readonly Route[];
-  /** Largest request body accepted, in bytes (API Gateway + Lambda cap it near 6 MB when deployed). */
-  maxBodyBytes?: number;
+  /** Largest upload (`MAX_UPLOAD_MB`), in bytes; every other route has its row's limit (`bodyLimitBytes`). */
+  uploadLimitBytes?: number;
 }
 
 /**
@@ -60,7 +60,7 @@ export interface LocalServerOptions {
  */
 export const createLocalServer = (options: LocalServerOptions = {}): Server => {
   const routes = options.routes ?? allRoutes;
-  const maxBodyBytes = options.maxBodyBytes ?? 100 * 1024 * 1024;
+  const uploadLimitMb = (options.uploadLimitBytes ?? 100 * 1024 * 1024) / (1024 * 1024);
   const match = createRouteMatcher(routes);
   const handlers = new Map<string, Promise<LambdaHandler>>();
   const load = (route: Route): Promise<LambdaHandler> => {
@@ -78,9 +78,14 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
       const method = req.method ?? 'GET';
       const found = match(method, url.split('?')[0] ?? '/');
       if (!found) return sendJsonError(res, 404, 'Not Found', `Cannot ${method} ${url}`);
-      const body = await readBody(req, maxBodyBytes);
+      // The row's limit, before the handler (so before parsing and authentication), as the
+      // deployed function checks it: an oversize body is never held in memory.
+      const limit = bodyLimitBytes(found.route, uploadLimitMb);
+      const declared = Number(req.headers['content-length']);
+      const body = Number.isFinite(declared) && declared > limit ? 'too-large' : await readBody(req, limit);
       if (body === 'too-large') {
-        return sendJsonError(res, 413, 'Payload Too Large', bodyTooLarge(maxBodyBytes).message);
+        res.setHeader('connection', 'close');
+        return sendJsonError(res, 413, 'Payload Too Large', bodyTooLarge(limit, found.route.body === 'upload' ? 'upload limit' : 'limit').message);
       }
       const event = toApiGatewayEvent(
         { method, url, headers: req.headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },

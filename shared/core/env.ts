@@ -37,3 +37,8 @@ export const machineLearningEnabled = (): boolean | undefined =>
 export const machineLearningUrl = (): string | undefined => optional('IMMICH_MACHINE_LEARNING_URL');
 /** `silent` turns logging off (tests). */
 export const logLevel = (): string | undefined => optional('LOG_LEVEL');
+/** Largest request body of a route, in bytes: set per function by the stack from its route row (unset: the host checks it). */
+export const maxBodyBytes = (): number | undefined => {
+  const value = Number(process.env.MAX_BODY_BYTES);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+};

@@ -71,5 +71,5 @@ export class TooLarge extends DomainError {
 const megabytes = (bytes: number): string => `${Number((bytes / 1024 / 1024).toFixed(2))} MB`;
 
 /** A request body over `maxBytes`, naming the limit (the upload route and the local server). */
-export const bodyTooLarge = (maxBytes: number): TooLarge =>
-  new TooLarge(`Request body is larger than the upload limit of ${megabytes(maxBytes)}`);
+export const bodyTooLarge = (maxBytes: number, limit = 'upload limit'): TooLarge =>
+  new TooLarge(`Request body is larger than the ${limit} of ${megabytes(maxBytes)}`);

@@ -3,7 +3,8 @@ import jsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import type { Access } from '../auth/authenticate.ts';
-import { Invalid } from '../core/errors.ts';
+import * as env from '../core/env.ts';
+import { bodyTooLarge, Invalid } from '../core/errors.ts';
 import { withLogContext } from '../core/log.ts';
 import { parseOrThrow } from '../schemas/validate.ts';
 import { errorResult } from './errors.ts';
@@ -104,6 +105,17 @@ export const createHandler = <
       request.response.headers['x-request-id'] = requestId;
     },
   });
+
+  // Before anything reads the body or the table: an oversize body costs nothing more.
+  const maxBody = env.maxBodyBytes();
+  if (maxBody !== undefined) {
+    stack.use({
+      before: ({ event }) => {
+        const size = event.body ? Buffer.byteLength(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : 0;
+        if (size > maxBody) throw bodyTooLarge(maxBody, 'limit');
+      },
+    });
+  }
 
   if (endpoint.body) {
     stack.use({

@@ -6,7 +6,7 @@ import { makeJpeg } from '../support/photos.ts';
 
 // The local server with a small body limit (MAX_UPLOAD_MB in npm start), and @immich/sdk's uploadFile.
 const limit = 64 * 1024;
-const server = createLocalServer({ maxBodyBytes: limit });
+const server = createLocalServer({ uploadLimitBytes: limit });
 let baseUrl = '';
 let asUser: { baseUrl: string; headers: Record<string, string> };
 

@@ -168,7 +168,7 @@ describe('albums', () => {
     [{}, ['each value in ids must be a UUID', 'ids should not be empty', 'ids must be an array']],
     [{ ids: ['x'] }, ['each value in ids must be a UUID']],
   ])('PUT /album/:id/assets %j → 400 %j', async (body, message) => {
-    const album = (await all(accounts.user1.accessToken)).body[0];
+    const album = await createAlbum(accounts.user1.accessToken, { albumName: 'Validation' });
     const reply = await invoke(addAssetsHandler, {
       method: 'PUT',
       path: `/api/album/${album.id}/assets`,

@@ -51,6 +51,7 @@ describe('API keys', () => {
   });
 
   it("lists only the caller's keys, newest first", async () => {
+    await createApiKey(accounts.user1.accessToken, 'first user key');
     const mine = await createApiKey(accounts.user2.accessToken, 'second user key');
     const reply = await invoke(getApiKeys, { path: '/api/api-key', headers: bearer(accounts.user2.accessToken) });
     expect(reply.status).toBe(200);

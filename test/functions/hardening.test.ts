@@ -10,9 +10,13 @@ import { handler as updateConfigHandler } from '#functions/system-config/update-
 import { handler as createUserHandler } from '#functions/user/create-user.ts';
 import { handler as getMyUserInfoHandler } from '#functions/user/get-my-user-info.ts';
 import { createAlbum } from '#shared/db/album.repository.ts';
-import { bearer, setupAccounts } from '../support/accounts.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { CreateAlbumDto } from '#shared/schemas/album.ts';
+import { bearer, fixtures, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
+import { useServer } from '../support/server.ts';
 import { tableItems } from '../support/table-items.ts';
 import { cliFields, upload } from '../support/uploads.ts';
 
@@ -164,5 +168,50 @@ describe('values too long, too large or odd are 4xx, never 500', () => {
       sharedLinkCount: 0,
     };
     await expect(createAlbum(album, [])).rejects.toMatchObject({ kind: 'invalid', messages: 'A value is too long to be stored' });
+  });
+});
+
+describe('request bodies', () => {
+  const server = useServer();
+  const post = (path: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${server.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+  it('a JSON route takes at most 1 MB: 413 naming the limit, before authentication and before parsing', async () => {
+    const reply = await post('/api-key', JSON.stringify({ name: 'x'.repeat(10 * 1024 * 1024) }));
+    expect(reply.status).toBe(413);
+    expect(await reply.json()).toEqual({
+      message: 'Request body is larger than the limit of 1 MB',
+      error: 'Payload Too Large',
+      statusCode: 413,
+    });
+    // Sign-in is a JSON route too: a 62 MB password is refused before it is read.
+    expect((await post('/auth/login', `{"email":"a@b.c","password":"${'p'.repeat(2 * 1024 * 1024)}"}`)).status).toBe(413);
+  });
+
+  it('a bulk route takes what a client sends for a 100,000-asset library', async () => {
+    const { accessToken } = await login(fixtures.user1);
+    const assets = Array.from({ length: 20_000 }, (_, i) => ({ id: `/photos/${'dir/'.repeat(10)}IMG_${i}.jpg`, checksum: 'a'.repeat(40) }));
+    const body = JSON.stringify({ assets });
+    expect(body.length).toBeGreaterThan(2 * 1024 * 1024);
+    const reply = await post('/asset/bulk-upload-check', body, bearer(accessToken));
+    expect(reply.status).toBe(200);
+    expect(((await reply.json()) as { results: unknown[] }).results).toHaveLength(20_000);
+  });
+
+  it('deployed, the function itself refuses an oversize body before authenticating (MAX_BODY_BYTES from its row)', async () => {
+    const previous = process.env.MAX_BODY_BYTES;
+    process.env.MAX_BODY_BYTES = String(64 * 1024);
+    try {
+      // The stack reads its limit when the handler is built, as a Lambda function does at cold start.
+      const handler = httpHandler({ access: 'user', returns: returns<never>(), body: CreateAlbumDto }, () => {
+        throw new Error('never reached');
+      });
+      const reply = await invoke(handler, { method: 'POST', path: '/api/album', body: { albumName: 'x'.repeat(70 * 1024) } });
+      expect(reply).toMatchObject({ status: 413, body: { message: 'Request body is larger than the limit of 0.06 MB' } });
+      expect((await invoke(handler, { method: 'POST', path: '/api/album', body: { albumName: 'x' } })).status).toBe(401);
+    } finally {
+      if (previous === undefined) delete process.env.MAX_BODY_BYTES;
+      else process.env.MAX_BODY_BYTES = previous;
+    }
   });
 });

@@ -78,6 +78,17 @@ describe('ImmichStack', () => {
     expect(JSON.stringify(template.findResources('AWS::S3::BucketPolicy'))).toContain('aws:SecureTransport');
   });
 
+  it('gives each function its route row’s body limit, checked before parsing (the upload function reads its own)', () => {
+    const functions = values(template.findResources('AWS::Lambda::Function'));
+    const limitOf = (operationId: string) =>
+      functions.find((f) => String(f.Properties.Description).includes(`${operationId} (`))?.Properties.Environment?.Variables
+        ?.MAX_BODY_BYTES;
+    expect(limitOf('login')).toBe(String(1024 * 1024));
+    expect(limitOf('createAlbum')).toBe(String(Math.floor(5.5 * 1024 * 1024)));
+    expect(limitOf('checkBulkUpload')).toBe(String(Math.floor(5.5 * 1024 * 1024)));
+    expect(limitOf('uploadFile')).toBeUndefined();
+  });
+
   it('lets only the routes with store access touch the bucket; the upload function has the deployed upload limit', () => {
     const functions = values(template.findResources('AWS::Lambda::Function'));
     const upload = functions.find((f) => String(f.Properties.Description).includes('uploadFile'));
