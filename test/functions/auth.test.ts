@@ -10,7 +10,7 @@ import { handler as signUpAdminHandler } from '#functions/auth/sign-up-admin.ts'
 import { handler as validateAccessToken } from '#functions/auth/validate-access-token.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { UserResponseDto } from '#shared/schemas/user.ts';
-import { bearer, createApiKey, createUser, fixtures, login } from '../support/accounts.ts';
+import { bearer, createApiKey, createUser, ensureAdmin, fixtures, login } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { countRoundTrips } from '../support/round-trips.ts';
 
@@ -53,6 +53,7 @@ describe('POST /auth/admin-sign-up', () => {
   });
 
   it('does not allow a second admin to sign up', async () => {
+    await ensureAdmin();
     expect(await signUp({ email: 'other@immich.cloud', password: 'password', name: 'Other' })).toMatchObject({
       status: 400,
       body: { message: 'The server already has an admin', error: 'Bad Request', statusCode: 400 },
@@ -61,6 +62,8 @@ describe('POST /auth/admin-sign-up', () => {
 });
 
 describe('POST /auth/login', () => {
+  beforeAll(ensureAdmin);
+
   it('rejects an incorrect password and an unknown email alike', async () => {
     for (const body of [
       { ...fixtures.admin, password: 'wrong' },
@@ -116,6 +119,8 @@ describe('POST /auth/login', () => {
 });
 
 describe('POST /auth/validateToken', () => {
+  beforeAll(ensureAdmin);
+
   it('rejects an invalid token', async () => {
     expect(
       await invoke(validateAccessToken, { method: 'POST', path: '/api/auth/validateToken', headers: { authorization: 'Bearer 123' } }),
@@ -139,6 +144,7 @@ describe('POST /auth/validateToken', () => {
 describe('POST /auth/change-password', () => {
   let admin: { accessToken: string };
   beforeAll(async () => {
+    await ensureAdmin();
     admin = await login(fixtures.admin);
     await createUser(admin.accessToken, { email: 'changer@immich.cloud', password: 'password1', name: 'Changer' });
   });
@@ -187,7 +193,8 @@ describe('POST /auth/change-password', () => {
   });
 
   it('works with an API key, ending every session', async () => {
-    const credentials = { email: 'changer@immich.cloud', password: 'Password1234' };
+    const credentials = { email: 'key-changer@immich.cloud', password: 'Password1234' };
+    await createUser(admin.accessToken, { ...credentials, name: 'Key Changer' });
     const session = await login(credentials);
     const key = await createApiKey(session.accessToken);
     expect((await change({ 'x-api-key': key.secret }, { password: 'Password1234', newPassword: 'Password5678' })).status).toBe(200);
@@ -197,6 +204,8 @@ describe('POST /auth/change-password', () => {
 });
 
 describe('POST /auth/logout', () => {
+  beforeAll(ensureAdmin);
+
   it('requires authentication', async () => {
     expect((await invoke(logout, { method: 'POST', path: '/api/auth/logout' })).status).toBe(401);
   });
@@ -215,6 +224,8 @@ describe('POST /auth/logout', () => {
 });
 
 describe('auth devices (sessions)', () => {
+  beforeAll(ensureAdmin);
+
   const devices = (token: string) => invoke(getAuthDevices, { path: '/api/auth/devices', headers: bearer(token) });
   const logoutDevice = (token: string, id: string) =>
     invoke(logoutAuthDevice, { method: 'DELETE', path: `/api/auth/devices/${id}`, pathParameters: { id }, headers: bearer(token) });

@@ -62,3 +62,12 @@ export const freshUser = async (adminToken: string, name: string) => {
   const user = await createUser(adminToken, credentials);
   return { ...user, ...(await login(credentials)) };
 };
+
+/**
+ * The admin of `fixtures.admin`, signed up unless it already is: for tests that need an admin and
+ * must pass both on their own and after a test that signed it up.
+ */
+export const ensureAdmin = async (): Promise<void> => {
+  const reply = await invoke(signUpAdminHandler, { method: 'POST', path: '/api/auth/admin-sign-up', body: fixtures.admin });
+  if (reply.status !== 201) expect(reply.body.message).toBe('The server already has an admin');
+};
