@@ -68,6 +68,31 @@ export const sharedLinkKeyBytes = (key: string): Buffer => (key.length === 100 ?
 /** The stored form of a shared-link key: SHA-256 (base64url) of its bytes. */
 export const hashSharedLinkKey = (key: string): string => createHash('sha256').update(sharedLinkKeyBytes(key)).digest('base64url');
 
-/** Immich's shared-link token for a password: SHA-256 (base64) of `<linkId>-<password>`. */
-export const sharedLinkToken = (linkId: string, password: string): string =>
-  createHash('sha256').update(`${linkId}-${password}`).digest('base64');
+/** How long the token a link's password earns is good for: the life of Immich's cookie that carries it. */
+export const sharedLinkTokenSeconds = 86_400;
+
+const tokenMac = (linkId: string, passwordHash: string, expires: number): string =>
+  createHmac('sha256', env.sharedLinkSecret()).update(`shared-link-token\0${linkId}\0${expires}\0${passwordHash}`).digest('base64url');
+
+/**
+ * The token a correct password earns (Immich's `?token=` and `immich_shared_link_token` cookie):
+ * `<expiry>.<HMAC>` under the deployment secret, over the link, the expiry and the current
+ * password hash. Immich's token was SHA-256 of `<linkId>-<password>`, which anyone knowing the id
+ * could compute for each guess, skipping the password check's cost; this one cannot be made
+ * without the secret, ends with the cookie, and dies when the password changes.
+ */
+export const sharedLinkToken = (linkId: string, passwordHash: string, now = Date.now()): string => {
+  const expires = Math.floor(now / 1000) + sharedLinkTokenSeconds;
+  return `${expires}.${tokenMac(linkId, passwordHash, expires)}`;
+};
+
+/** Whether a token was made by `sharedLinkToken` for this link and password, and is still live. */
+export const isSharedLinkToken = (token: string, linkId: string, passwordHash: string, now = Date.now()): boolean => {
+  const match = /^(\d{1,12})\.([\w-]{43})$/.exec(token);
+  if (!match) return false;
+  const expires = Number(match[1]);
+  if (expires <= Math.floor(now / 1000)) return false;
+  const expected = Buffer.from(tokenMac(linkId, passwordHash, expires));
+  const given = Buffer.from(match[2] ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+};

@@ -14,8 +14,6 @@ export const SharedLinkRecordSchema = v.object({
   description: nullable(v.string()),
   /** argon2id of the link's password, or null for none. */
   passwordHash: nullable(v.string()),
-  /** SHA-256 of the token a correct password earns. */
-  tokenHash: nullable(v.string()),
   keyHash: v.string(),
   createdAt: instant(),
   expiresAt: nullable(instant()),

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { allowedAssets, Permission, requireAlbum, requireAssets, requireSharedLink } from '../access/access.ts';
 import {
   hashPassword,
-  hashSecret,
   hashSharedLinkKey,
   sharedLinkKey,
   sharedLinkKeyBytes,
+  isSharedLinkToken,
   sharedLinkToken,
   verifyPassword,
 } from '../auth/crypto.ts';
@@ -127,7 +127,6 @@ export const createSharedLink = async (auth: Auth, dto: SharedLinkCreateInput): 
     albumId: dto.type === 'ALBUM' ? (dto.albumId ?? null) : null,
     description: dto.description ?? null,
     passwordHash: password ? await hashPassword(password) : null,
-    tokenHash: password ? hashSecret(sharedLinkToken(id, password)) : null,
     keyHash: hashSharedLinkKey(key),
     createdAt: new Date().toISOString(),
     expiresAt: dto.expiresAt ? dto.expiresAt.toISOString() : null,
@@ -167,7 +166,6 @@ export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEd
   };
   if (dto.password !== undefined && dto.password !== null) {
     updated.passwordHash = dto.password ? await hashPassword(dto.password) : null;
-    updated.tokenHash = dto.password ? hashSecret(sharedLinkToken(link.id, dto.password)) : null;
   }
   await replaceSharedLink(updated);
   return mapLink(updated, sharedLinkKey(updated.id), await contentsOf(updated), { callerId: auth.user.id, withExif: true });
@@ -250,11 +248,12 @@ export const getMySharedLink = async (auth: Auth, dto: SharedLinkPasswordInput):
   if (!link) throw new Unauthenticated('Invalid share key');
   let token: string | undefined;
   if (link.passwordHash) {
-    const tokens = (dto.token ?? '').split(',').filter(Boolean);
-    const held = tokens.find((candidate) => hashSecret(candidate) === link.tokenHash);
-    if (!held) {
-      if (!dto.password || !(await verifyPassword(dto.password, link.passwordHash))) throw new Unauthenticated('Invalid password');
-      tokens.push(sharedLinkToken(link.id, dto.password));
+    const tokens = (dto.token ?? '').split(',').filter(Boolean).slice(0, 100);
+    const passwordHash = link.passwordHash;
+    // The cookie holds the tokens of every link the visitor opened: all are kept (expired ones fail on their own).
+    if (!tokens.some((candidate) => isSharedLinkToken(candidate, link.id, passwordHash))) {
+      if (!dto.password || !(await verifyPassword(dto.password, passwordHash))) throw new Unauthenticated('Invalid password');
+      tokens.push(sharedLinkToken(link.id, passwordHash));
     }
     token = tokens.join(',');
   }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as addLinkAssetsHandler } from '#functions/shared-link/add-shared-link-assets.ts';
 import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
@@ -8,6 +9,7 @@ import { handler as removeLinkHandler } from '#functions/shared-link/remove-shar
 import { handler as removeLinkAssetsHandler } from '#functions/shared-link/remove-shared-link-assets.ts';
 import { handler as updateLinkHandler } from '#functions/shared-link/update-shared-link.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
+import { sharedLinkToken } from '#shared/auth/crypto.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, createAlbum, trash } from '../support/library.ts';
@@ -187,6 +189,25 @@ describe('GET /shared-link/me (the visitor)', () => {
     const stored = JSON.stringify(await tableItems());
     expect(stored).not.toContain(link.key);
     expect(stored).not.toContain('"foo"');
+  });
+
+  it('password tokens cannot be forged from the link id, end with their cookie, and die with the password', async () => {
+    const token = accounts.user2.accessToken;
+    const asset = await addPhoto(token);
+    const link = (await create(token, { type: 'INDIVIDUAL', assetIds: [asset], password: 'hunter2' })).body;
+    // Immich's token was SHA-256 of `<id>-<password>`: computable by anyone who knows the id.
+    const immichToken = createHash('sha256').update(`${link.id}-hunter2`).digest('base64');
+    expect((await me({ key: link.key, token: immichToken })).body.message).toBe('Invalid password');
+    const earned = (await me({ key: link.key, password: 'hunter2' })).body.token as string;
+    expect(earned).toMatch(/^\d+\.[\w-]{43}$/);
+    expect(Number(earned.split('.')[0]) - Date.now() / 1000).toBeCloseTo(86_400, -2);
+    // A day later it is worth nothing (made here with the deployment's secret, as the server would have).
+    const [passwordHash] = (await tableItems('sharedLink')).filter((item) => item.id === link.id).map((item) => String(item.passwordHash));
+    const stale = sharedLinkToken(link.id, passwordHash ?? '', Date.now() - 86_401_000);
+    expect((await me({ key: link.key, token: stale })).body.message).toBe('Invalid password');
+    expect((await me({ key: link.key, token: earned })).status).toBe(200);
+    expect((await patch(token, link.id, { password: 'correct horse' })).status).toBe(200);
+    expect((await me({ key: link.key, token: earned })).body.message).toBe('Invalid password');
   });
 
   it('a bad key, an expired link, a deleted link: 401 Invalid share key; a Bearer token: 403; a key elsewhere: 403', async () => {
