@@ -4,7 +4,7 @@ import { parseMultipart } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
 import type { AssetFileUploadResponseDto } from '#shared/schemas/asset.ts';
-import { acceptUploadFile, uploadFields, uploadFile } from '#shared/services/upload.service.ts';
+import { acceptUploadFile, uploadFieldLimits, uploadFields, uploadFile } from '#shared/services/upload.service.ts';
 
 // The body is multipart/form-data: file types are refused as each file starts, then the service
 // checks the rest in Immich's order. A duplicate answers 200 with the existing id.
@@ -15,6 +15,7 @@ export const handler = httpHandler(
       fileFields: Object.values(uploadFields),
       maxBytes: env.uploadLimitBytes(),
       accept: acceptUploadFile,
+      fieldLimits: uploadFieldLimits,
     });
     const result = await uploadFile(auth, form);
     return new HttpResponse(result, { status: result.duplicate ? 200 : 201 });

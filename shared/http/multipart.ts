@@ -13,6 +13,8 @@ export interface MultipartOptions {
   fileFields: readonly string[];
   /** Largest accepted request body, in bytes; larger is a 413 that names the limit. */
   maxBytes: number;
+  /** Smaller limits of some file fields, in bytes (a sidecar is a few KB of XML, not a photo). */
+  fieldLimits?: Readonly<Record<string, number>>;
   /** Called as each file starts, before its bytes are read; throws to refuse it (e.g. its type). */
   accept?: (field: string, fileName: string) => void;
 }
@@ -69,7 +71,16 @@ export const parseMultipart = (event: APIGatewayProxyEventV2, options: Multipart
         stream.resume();
         return;
       }
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const fieldLimit = options.fieldLimits?.[field];
+      let size = 0;
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (fieldLimit !== undefined && size > fieldLimit) {
+          fail(new Invalid(`${field} is larger than the limit of ${Math.floor(fieldLimit / 1024)} KB`));
+          return;
+        }
+        chunks.push(chunk);
+      });
       stream.on('error', (error: Error) => fail(new Invalid(error.message)));
       stream.on('limit', () => fail(bodyTooLarge(options.maxBytes)));
       stream.on('end', () => {

@@ -18,6 +18,8 @@ export const limits = {
   clientId: 4_096,
   /** Strings of the system configuration (custom CSS, templates, URLs…), each. */
   configText: 20_000,
+  /** An XMP sidecar, in bytes. */
+  sidecarBytes: 256 * 1024,
   /** A file's own metadata strings are cut, not refused: a photo is never refused for its EXIF. */
   exifText: 500,
 } as const;

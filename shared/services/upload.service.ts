@@ -18,6 +18,7 @@ import { assetTerms } from '../domain/terms.ts';
 import type { FaceRegion } from '../media/faces.ts';
 import { dimensionsOf, extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import { limits } from '../model/limits.ts';
 import { foldName, type PersonRecord } from '../model/person.ts';
 import type { UploadedFile } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
@@ -27,6 +28,9 @@ import { originalsStore, type StoredObject } from '../storage/originals.ts';
 
 /** The file fields of POST /asset/upload (Immich's `UploadFieldName`). */
 export const uploadFields = { asset: 'assetData', livePhoto: 'livePhotoData', sidecar: 'sidecarData' } as const;
+
+/** An XMP sidecar is a few KB (tens with many face regions or an edit history): a larger one is refused before it is parsed. */
+export const uploadFieldLimits = { [uploadFields.sidecar]: limits.sidecarBytes } as const;
 
 // A transaction holds at most 100 writes; an upload needs 3 plus, per person, 2 (new) or 1
 // (known), plus 1 per face. 32 faces of 32 different new people fit.

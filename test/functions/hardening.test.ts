@@ -56,6 +56,17 @@ describe('uploads', () => {
     expect(reply).toMatchObject({ status: 400, body: { message: 'Unexpected field - assetData', error: 'Bad Request', statusCode: 400 } });
     expect((await tableItems('asset')).length).toBe(before);
   });
+
+  it('refuse a sidecar over 256 KB before parsing it, naming the limit, storing nothing', async () => {
+    const token = accounts.user1.accessToken;
+    const before = (await tableItems('asset')).length;
+    const padding = `<dc:description><rdf:Alt><rdf:li xml:lang="x-default">${'word '.repeat(60_000)}</rdf:li></rdf:Alt></dc:description>`;
+    const sidecar = Buffer.from(makeSidecar({}).toString('utf8').replace('</rdf:Description>', `${padding}</rdf:Description>`));
+    expect(sidecar.length).toBeGreaterThan(256 * 1024);
+    const reply = await upload(token, { data: makeJpeg({ color: [7, 7, 70] }), sidecar });
+    expect(reply).toMatchObject({ status: 400, body: { message: 'sidecarData is larger than the limit of 256 KB' } });
+    expect((await tableItems('asset')).length).toBe(before);
+  });
 });
 
 describe('values too long, too large or odd are 4xx, never 500', () => {
