@@ -1,12 +1,14 @@
-import { batchPut } from './batch.ts';
+import { batchDelete, batchPut } from './batch.ts';
 import { keys, partitions } from './keys.ts';
 import { queryPages } from './query.ts';
 
 /**
  * Text-search postings (item type `term`): `TERM#<ownerId>#<word>` / `<fileCreatedAt>#<assetId>`.
- * They are written before the asset they point at (so an asset never exists without them) and
- * never need deleting: a search checks every candidate against the asset itself, so a posting
- * whose asset is gone or no longer has that word is skipped.
+ * They are written before the asset they point at (so an asset never exists without them). A
+ * search checks every candidate against the asset itself, so a posting whose asset is gone or no
+ * longer has that word is skipped: a stale posting costs a read, never a wrong answer. A
+ * description edit deletes the postings of the words it removed; docs/data-model.md says which
+ * stale ones can remain and why they stay few.
  */
 export interface Posting {
   assetId: string;
@@ -33,3 +35,7 @@ export async function* termAssetIdPages(ownerId: string, term: string, pageSize:
   for await (const page of queryPages(partitions.term(ownerId, term), { descending: true, pageSize, attributes: ['assetId'] }))
     yield page.map((item) => String(item.assetId));
 }
+
+/** Removes postings (idempotent deletes, 25 a call). */
+export const deletePostings = (ownerId: string, postings: readonly Posting[]): Promise<void> =>
+  batchDelete(postings.map((posting) => keys.term(ownerId, posting.term, posting.fileCreatedAt, posting.assetId)));

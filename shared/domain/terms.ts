@@ -21,8 +21,25 @@ export const words = (text: string | null | undefined): string[] =>
       ]
     : [];
 
-/** Every word an asset can be found by: camera, lens, place, description, file name and its people's names. */
+/**
+ * Most words an asset can be found by: each is an item written (a posting), so a 3,000-word
+ * description must not cost 3,000 writes. The short, telling fields come first, the description last.
+ */
+export const maxTermsPerAsset = 100;
+
+/** Most words a name gives (a person's name is written on every one of their assets). */
+export const maxNameTerms = 20;
+
+/**
+ * The words an asset can be found by: its file name, its people's names, camera, lens, place and
+ * description, in that order, at most `maxTermsPerAsset`. GET /search finds an asset by these and
+ * checks every candidate against them.
+ */
 export const assetTerms = (asset: AssetRecord, peopleNames: readonly string[]): string[] => {
   const { make, model, lensModel, city, state, country, description } = asset.exif;
-  return [...new Set([make, model, lensModel, city, state, country, description, asset.originalFileName, ...peopleNames].flatMap(words))];
+  const fields = [asset.originalFileName, ...peopleNames, make, model, lensModel, city, state, country, description];
+  return [...new Set(fields.flatMap((field, index) => (index > 0 && index <= peopleNames.length ? nameTerms(field) : words(field))))].slice(0, maxTermsPerAsset);
 };
+
+/** The words of a person's name that are written as postings. */
+export const nameTerms = (name: string | null | undefined): string[] => words(name).slice(0, maxNameTerms);

@@ -2,10 +2,10 @@ import type * as v from 'valibot';
 import { Permission, requireAsset } from '../access/access.ts';
 import { findByChecksums, updateAsset as writeAsset } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
-import { postingsOf, writePostings } from '../db/term.repository.ts';
+import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { checksumHex } from '../domain/search.ts';
-import { words } from '../domain/terms.ts';
+import { assetTerms } from '../domain/terms.ts';
 import { type AssetResponseDto, mapAsset } from '../mappers/asset.mapper.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
@@ -72,11 +72,21 @@ export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput)
     ...(dto.latitude !== undefined && dto.latitude !== null ? { latitude: dto.latitude } : {}),
     ...(dto.longitude !== undefined && dto.longitude !== null ? { longitude: dto.longitude } : {}),
   };
-  if (exifChanges.description !== undefined) await writePostings(auth.user.id, postingsOf(asset, words(exifChanges.description)));
+  // Only the difference: the words the description adds are written before the asset (so it is
+  // findable as soon as it has them), the words it drops are deleted after.
+  let dropped: string[] = [];
+  if (exifChanges.description !== undefined) {
+    const names = (await getPeople(asset.ownerId, asset.personIds)).map((person) => person.name);
+    const before = new Set(assetTerms(asset, names));
+    const after = new Set(assetTerms({ ...asset, exif: { ...asset.exif, description: exifChanges.description } }, names));
+    await writePostings(auth.user.id, postingsOf(asset, [...after].filter((term) => !before.has(term))));
+    dropped = [...before].filter((term) => !after.has(term));
+  }
   const updated = await writeAsset(asset, faces, {
     ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
     ...(dto.isArchived !== undefined && dto.isArchived !== null ? { isArchived: dto.isArchived } : {}),
     ...(Object.keys(exifChanges).length > 0 ? { exif: { ...asset.exif, ...exifChanges } } : {}),
   });
+  if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
   return mapFull(auth, updated, faces);
 };

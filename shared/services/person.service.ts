@@ -3,7 +3,7 @@ import { Invalid } from '../core/errors.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import { listPeople, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
-import { words } from '../domain/terms.ts';
+import { nameTerms } from '../domain/terms.ts';
 import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../mappers/asset.mapper.ts';
 import { mapPerson, type PersonResponseDto } from '../mappers/person.mapper.ts';
 import type { FaceEntry } from '../model/asset.ts';
@@ -51,13 +51,13 @@ export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInpu
     if (!faces.some((face) => face.personId === person.id)) throw new Invalid('Invalid assetId for feature face');
     changes.faceAssetId = dto.featureFaceAssetId;
   }
-  if (changes.name !== undefined && words(changes.name).length > 0) {
+  if (changes.name !== undefined && nameTerms(changes.name).length > 0) {
     // The person's assets become findable by the new name (postings first, as for uploads).
     const faces = await listPersonFaces(person.id);
     const assets = new Map(faces.map((face) => [face.assetId, { id: face.assetId, fileCreatedAt: face.fileCreatedAt }]));
     await writePostings(
       auth.user.id,
-      [...assets.values()].flatMap((asset) => postingsOf(asset, words(changes.name))),
+      [...assets.values()].flatMap((asset) => postingsOf(asset, nameTerms(changes.name))),
     );
   }
   const updated = await writePerson(person, changes);

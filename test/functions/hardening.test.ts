@@ -4,6 +4,7 @@ import { handler as checkBulkUploadHandler } from '#functions/asset/check-bulk-u
 import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.ts';
 import { handler as updateAssetHandler } from '#functions/asset/update-asset.ts';
 import { handler as uploadHandler } from '#functions/asset/upload-file.ts';
+import { handler as searchHandler } from '#functions/search/search.ts';
 import { handler as searchAssetsHandler } from '#functions/search/search-assets.ts';
 import { handler as getConfigHandler } from '#functions/system-config/get-config.ts';
 import { handler as updateConfigHandler } from '#functions/system-config/update-config.ts';
@@ -16,6 +17,7 @@ import { CreateAlbumDto } from '#shared/schemas/album.ts';
 import { bearer, fixtures, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
+import { countRoundTrips } from '../support/round-trips.ts';
 import { useServer } from '../support/server.ts';
 import { tableItems } from '../support/table-items.ts';
 import { cliFields, upload } from '../support/uploads.ts';
@@ -224,5 +226,39 @@ describe('request bodies', () => {
       if (previous === undefined) delete process.env.MAX_BODY_BYTES;
       else process.env.MAX_BODY_BYTES = previous;
     }
+  });
+});
+
+describe('search postings stay bounded', () => {
+  const termsOf = async (assetId: string) =>
+    (await tableItems('term')).filter((item) => item.assetId === assetId).map((item) => String(item.pk).split('#').at(-1));
+  const describeAsset = (token: string, id: string, description: string) =>
+    invoke(updateAssetHandler, {
+      method: 'PUT',
+      path: `/api/asset/${id}`,
+      headers: bearer(token),
+      pathParameters: { id },
+      body: { description },
+    });
+
+  it('an asset has at most 100 words, whatever its description says; the same edit again writes nothing; words dropped are deleted', async () => {
+    const token = accounts.user2.accessToken;
+    const id = (await upload(token, { data: makeJpeg({ color: [40, 41, 42] }), fileName: 'harbour.jpg' })).body.id;
+    const long = Array.from({ length: 1_800 }, (_, i) => `w${i}`).join(' ');
+    expect((await describeAsset(token, id, long)).status).toBe(200);
+    const terms = await termsOf(id);
+    expect(terms.length).toBeLessThanOrEqual(100);
+    expect(terms).toEqual(expect.arrayContaining(['harbour', 'jpg', 'w0']));
+
+    const again = await countRoundTrips(() => describeAsset(token, id, long));
+    expect(again.filter((call) => call === 'BatchWriteItemCommand')).toEqual([]);
+
+    expect((await describeAsset(token, id, 'sunset over the fjord')).status).toBe(200);
+    expect((await termsOf(id)).sort()).toEqual(['fjord', 'harbour', 'jpg', 'over', 'sunset', 'the']);
+    const found = await invoke(searchHandler, { path: '/api/search', headers: bearer(token), query: { q: 'fjord sunset' } });
+    expect(found.body.assets.items.map((asset: { id: string }) => asset.id)).toEqual([id]);
+    expect((await invoke(searchHandler, { path: '/api/search', headers: bearer(token), query: { q: 'w0' } })).body.assets.items).toEqual(
+      [],
+    );
   });
 });
