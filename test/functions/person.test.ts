@@ -5,6 +5,7 @@ import { handler as getPersonHandler } from '#functions/person/get-person.ts';
 import { handler as updatePersonHandler } from '#functions/person/update-person.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
+import { addPhoto, personNamed } from '../support/library.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { tableItems } from '../support/table-items.ts';
 import { upload } from '../support/uploads.ts';
@@ -206,14 +207,16 @@ describe('PUT /person/:id', () => {
     [{ featureFaceAssetId: 'x' }, ['featureFaceAssetId must be a UUID']],
   ])('%j → 400 %j', async (body, message) => {
     const token = accounts.user1.accessToken;
-    const [someone] = (await people(token)).body.people;
+    await addPhoto(token, { mwgFaces: [{ name: 'Val Idation', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
+    const someone = await personNamed(token, 'Val Idation');
     const reply = await update(token, someone.id, body);
     expect({ status: reply.status, message: reply.body.message }).toEqual({ status: 400, message });
   });
 
   it('a feature face asset without this person is refused', async () => {
     const token = accounts.user1.accessToken;
-    const [someone] = (await people(token)).body.people;
+    await addPhoto(token, { mwgFaces: [{ name: 'Fay Ceface', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
+    const someone = await personNamed(token, 'Fay Ceface');
     const faceless = await uploaded(token, {});
     expect((await update(token, someone.id, { featureFaceAssetId: faceless })).body.message).toBe('Invalid assetId for feature face');
     const othersAsset = await uploaded(accounts.user2.accessToken, {});
