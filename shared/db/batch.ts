@@ -9,6 +9,21 @@ const backoff = (attempt: number): Promise<void> => new Promise((resolve) => set
 
 const maxAttempts = 8;
 
+/** Most BatchGetItem calls one request has in flight. */
+const maxInFlight = 8;
+
+/** Runs `work` on every item, at most `limit` at a time. */
+const inBatches = async <T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> => {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+};
+
 /** Sends the requests in chunks of 25 (BatchWriteItem's limit), retrying whatever DynamoDB leaves unprocessed. */
 const batchWrite = async (all: readonly WriteRequest[]): Promise<void> => {
   for (const part of chunk(all, 25)) {
@@ -36,9 +51,12 @@ export const batchPut = (items: readonly Record<string, unknown>[]): Promise<voi
 export const batchGet = async (keys: readonly Key[]): Promise<Record<string, unknown>[]> => {
   const found = new Map<string, Record<string, unknown>>();
   const id = (key: { pk?: unknown; sk?: unknown }): string => `${String(key.pk)}\u0000${String(key.sk)}`;
-  // The chunks are read concurrently: 1,000 keys cost one round trip of latency, not ten.
-  await Promise.all(
-    chunk(keys, 100).map(async (part) => {
+  // The chunks are read concurrently, at most `maxInFlight` at a time: 1,000 keys cost two round
+  // trips of latency, not ten, and 100,000 keys never put 1,000 calls in flight at once.
+  await inBatches(
+    chunk(keys, 100),
+    maxInFlight,
+    async (part) => {
       let pending: Record<string, unknown>[] = part.map((key) => ({ ...key }));
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt >= maxAttempts) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
@@ -47,7 +65,7 @@ export const batchGet = async (keys: readonly Key[]): Promise<Record<string, unk
         for (const item of result.Responses?.[tableName] ?? []) found.set(id(item), item);
         pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
       }
-    }),
+    },
   );
   return keys.flatMap((key) => {
     const item = found.get(id(key));

@@ -95,8 +95,17 @@ const peopleOf = async (owner: string, assets: readonly AssetRecord[]) => {
   return { byAsset, people: new Map<string, PersonRecord>(people.map((person) => [person.id, person])) };
 };
 
-/** Most candidates one request may examine when only unindexed filters apply (e.g. a file-name substring). */
-export const maxExamined = 100_000;
+/**
+ * Most candidates one request may examine when only unindexed filters apply (e.g. a file-name
+ * substring): the results found by then are the answer (docs/data-model.md, "Search").
+ */
+export const maxExamined = 25_000;
+
+/** The deepest result a request may ask for (`page × size`): deeper pages would read the library again and again. */
+export const maxResultDepth = 10_000;
+
+/** Most candidate assets one text search reads before it answers with what it found. */
+export const maxTextCandidates = 5_000;
 
 /**
  * GET /assets (searchAssets): Immich's metadata search over the caller's assets. The result is
@@ -108,6 +117,7 @@ export const searchAssets = async (auth: Auth, filters: SearchAssetsInput): Prom
   const size = filters.size ?? 250;
   const page = filters.page ?? 1;
   const wanted = page * size;
+  if (wanted > maxResultDepth) throw new Invalid(`page × size must not be greater than ${maxResultDepth}`);
   const driver = await chooseDriver(auth, filters, order, wanted);
   const found: AssetRecord[] = [];
   let examined = 0;
@@ -151,7 +161,9 @@ export const searchText = async (auth: Auth, dto: SearchInput): Promise<SearchRe
   const driver = [...terms].sort((a, b) => b.length - a.length)[0];
   if (driver) {
     const names = new Map<string, string>();
+    let examined = 0;
     for await (const assetIds of termAssetIdPages(auth.user.id, driver, pageSize(size))) {
+      examined += assetIds.length;
       const candidates = (await getAssets(assetIds)).filter(
         (asset) => asset.ownerId === auth.user.id && asset.isVisible && !asset.isArchived && asset.deletedAt === null,
       );
@@ -166,7 +178,7 @@ export const searchText = async (auth: Auth, dto: SearchInput): Promise<SearchRe
         );
         if (terms.every((term) => own.has(term)) && !items.some((item) => item.id === asset.id)) items.push(asset);
       }
-      if (items.length >= size) break;
+      if (items.length >= size || examined >= maxTextCandidates) break;
     }
   }
   const page = items

@@ -262,3 +262,55 @@ describe('search postings stay bounded', () => {
     );
   });
 });
+
+describe('work per request is bounded', () => {
+  it('a page deeper than 10,000 results is a 400 (each page would read the library from the start)', async () => {
+    const reply = await invoke(searchAssetsHandler, {
+      path: '/api/assets',
+      headers: bearer(accounts.user1.accessToken),
+      query: { page: 11, size: 1000 },
+    });
+    expect(reply).toMatchObject({ status: 400, body: { message: 'page × size must not be greater than 10000' } });
+    expect(
+      (
+        await invoke(searchAssetsHandler, {
+          path: '/api/assets',
+          headers: bearer(accounts.user1.accessToken),
+          query: { page: 10, size: 1000 },
+        })
+      ).status,
+    ).toBe(200);
+  });
+
+  it('a bulk upload check of 5,000 checksums never has more than 8 BatchGetItem calls in flight', async () => {
+    const { db } = await import('#shared/db/client.ts');
+    let inFlight = 0;
+    let most = 0;
+    db.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName !== 'BatchGetItemCommand') return next(args);
+        most = Math.max(most, ++inFlight);
+        try {
+          return await next(args);
+        } finally {
+          inFlight--;
+        }
+      },
+      { step: 'initialize', name: 'in-flight' },
+    );
+    try {
+      const assets = Array.from({ length: 5_000 }, (_, i) => ({ id: `f${i}`, checksum: i.toString(16).padStart(40, '0') }));
+      const reply = await invoke(checkBulkUploadHandler, {
+        method: 'POST',
+        path: '/api/asset/bulk-upload-check',
+        headers: bearer(accounts.user1.accessToken),
+        body: { assets },
+      });
+      expect(reply.status).toBe(200);
+      expect(reply.body.results).toHaveLength(5_000);
+      expect(most).toBe(8);
+    } finally {
+      db.middlewareStack.remove('in-flight');
+    }
+  });
+});
