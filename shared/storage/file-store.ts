@@ -18,10 +18,10 @@ export class FileStore implements OriginalsStore {
 
   async put(key: string, body: Buffer): Promise<StoredObject> {
     const path = this.path(key);
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const temporary = `${path}.${randomUUID()}.partial`;
     try {
-      await writeFile(temporary, body, { flag: 'wx' });
+      await writeFile(temporary, body, { flag: 'wx', mode: 0o600 });
       await rename(temporary, path);
       return { key };
     } catch (error) {

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
+import { GetItemCommand, ListTablesCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, localClient } from '#infra/local/dynamodb-local.ts';
 
@@ -48,6 +48,36 @@ const javaProcessesFor = (dir: string): string =>
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describe('npm start (infra/local-server.ts)', () => {
+  it('keeps its data to itself: loopback only, files 0600 in a 0700 folder, a database other credentials cannot see, no browser origin', async () => {
+    const port = await freePort();
+    const { child, dynamoEndpoint } = await start(port);
+    try {
+      // The API answers on loopback and on no other address of this machine.
+      expect((await fetch(`http://127.0.0.1:${port}/api/server-info/ping`)).status).toBe(200);
+      const external = Object.values(networkInterfaces())
+        .flat()
+        .find((address) => address && address.family === 'IPv4' && !address.internal)?.address;
+      if (external) await expect(fetch(`http://${external}:${port}/api/server-info/ping`)).rejects.toThrow();
+      // DynamoDB Local takes any credentials, but each key id has its own database: a stranger's is empty.
+      expect((await localClient(dynamoEndpoint, 'AKIASTRANGER').send(new ListTablesCommand({}))).TableNames).toEqual([]);
+      const key = readFileSync(join(dataDir, 'dynamodb-access-key'), 'utf8').trim();
+      expect((await localClient(dynamoEndpoint, key).send(new ListTablesCommand({}))).TableNames).toEqual(['immich']);
+      // A web page the user visits gets no CORS grant from DynamoDB Local.
+      const preflight = await fetch(dynamoEndpoint, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+      });
+      expect(preflight.headers.get('access-control-allow-origin') ?? '').not.toMatch(/\*|evil/);
+      // Nothing in DATA_DIR is readable by other users.
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      const files = readdirSync(dataDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      expect(files.length).toBeGreaterThan(1);
+      for (const file of files) expect(statSync(join(file.parentPath, file.name)).mode & 0o077, file.name).toBe(0);
+    } finally {
+      await stop(child, 'SIGTERM');
+    }
+  }, 90_000);
+
   it('serves on PORT, keeps data in DATA_DIR across restarts, and leaves no Java process behind', async () => {
     const port = await freePort();
     const first = await start(port);
@@ -55,14 +85,15 @@ describe('npm start (infra/local-server.ts)', () => {
     expect(first.output()).toContain(join(dataDir, 'dynamodb'));
     expect(await (await fetch(`http://127.0.0.1:${port}/api/server-info/ping`)).json()).toEqual({ res: 'pong' });
 
+    const key = readFileSync(join(dataDir, 'dynamodb-access-key'), 'utf8').trim();
     const item = { pk: { S: 'TEST#persist' }, sk: { S: 'TEST#persist' }, value: { S: 'kept' } };
-    await localClient(first.dynamoEndpoint).send(new PutItemCommand({ TableName: 'immich', Item: item }));
+    await localClient(first.dynamoEndpoint, key).send(new PutItemCommand({ TableName: 'immich', Item: item }));
     expect(await stop(first.child, 'SIGINT')).toBe(0);
     expect(javaProcessesFor(dataDir)).toBe('');
 
     const second = await start(port);
     expect(second.output()).toContain('(existed)');
-    const read = await localClient(second.dynamoEndpoint).send(
+    const read = await localClient(second.dynamoEndpoint, key).send(
       new GetItemCommand({ TableName: 'immich', Key: { pk: item.pk, sk: item.sk } }),
     );
     expect(read.Item?.value).toEqual({ S: 'kept' });
