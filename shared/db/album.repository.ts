@@ -1,4 +1,5 @@
 import type { AlbumMember, AlbumRecord } from '../model/album.ts';
+import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { batchDelete } from './batch.ts';
 import { albumCodec, albumMemberCodec, albumWrites } from './entities/album.ts';
@@ -6,7 +7,7 @@ import { getItem } from './get.ts';
 import { chunk } from './items.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { transact, writeOne } from './transact.ts';
+import { checkWrite, isCancelled, transact, transactGroups, writeOne } from './transact.ts';
 
 export const getAlbum = async (ownerId: string, albumId: string): Promise<AlbumRecord | undefined> => {
   const item = await getItem(keys.album(ownerId, albumId));
@@ -45,18 +46,41 @@ export const createAlbum = async (album: AlbumRecord, assets: readonly AssetReco
   }
 };
 
-/** Adds new entries (50 a transaction, each with its asset's album count), then sets the thumbnail and updatedAt. */
-export const addMembers = async (album: AlbumRecord, assets: readonly AssetRecord[], thumbnailId: string | null): Promise<void> => {
+/** What became of one asset of an add or a remove: written, or the condition that stopped it. */
+export type MemberOutcome = 'done' | 'member-condition' | 'asset-missing';
+
+const outcomeOf = (failedAt: number | undefined): MemberOutcome =>
+  failedAt === undefined ? 'done' : failedAt === 0 ? 'member-condition' : 'asset-missing';
+
+/**
+ * Adds entries, each with its asset's album count, each asset's pair of writes all or nothing:
+ * an entry a concurrent request added first is `member-condition` (already in), an asset deleted
+ * meanwhile `asset-missing`, and what is reported as done is exactly what was written.
+ */
+export const addMembers = async (album: AlbumRecord, assets: readonly AssetRecord[]): Promise<MemberOutcome[]> => {
   const now = new Date().toISOString();
-  for (const part of chunk(assets, 50)) await transact(part.flatMap((asset) => albumWrites.join(album.id, asset, now)));
-  await touchAlbum(album, thumbnailId, now);
+  return (await transactGroups(assets.map((asset) => albumWrites.join(album.id, asset, now)))).map(outcomeOf);
 };
 
-export const removeMembers = async (album: AlbumRecord, assetIds: readonly string[], thumbnailId: string | null): Promise<void> => {
-  for (const part of chunk(assetIds, 50)) await transact(part.flatMap((assetId) => albumWrites.leave(album.id, assetId)));
-  await touchAlbum(album, thumbnailId, new Date().toISOString());
-};
+/** Removes entries, as `addMembers` adds them: an entry already gone is `member-condition`. */
+export const removeMembers = async (album: AlbumRecord, assetIds: readonly string[]): Promise<MemberOutcome[]> =>
+  (await transactGroups(assetIds.map((assetId) => albumWrites.leave(album.id, assetId)))).map(outcomeOf);
 
+/**
+ * Sets the album's thumbnail and `updatedAt`. A thumbnail is set only while its asset exists
+ * (checked in the same transaction), so a concurrent delete for good can never leave the album
+ * pointing at it: then the newest asset still in the album is taken instead (Immich's choice).
+ */
 export const touchAlbum = async (album: AlbumRecord, thumbnailId: string | null, now: string): Promise<void> => {
-  await writeOne(albumWrites.touch(album, thumbnailId, now));
+  let thumbnail = thumbnailId;
+  for (let attempt = 0; thumbnail !== null && attempt < 3; attempt++) {
+    try {
+      await transact([albumWrites.touch(album, thumbnail, now), checkWrite(keys.asset(thumbnail), { condition: 'attribute_exists(pk)' })]);
+      return;
+    } catch (error) {
+      if (!isCancelled(error)) throw error;
+      thumbnail = newestLiveMember(await listMembers(album.id));
+    }
+  }
+  await writeOne(albumWrites.touch(album, thumbnail, now));
 };

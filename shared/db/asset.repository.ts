@@ -1,3 +1,4 @@
+import { Conflict } from '../core/errors.ts';
 import {
   type AssetRecord,
   type AssetStatus,
@@ -18,7 +19,7 @@ import { chunk } from './items.ts';
 import { dateOrder, keys, type Partition, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
-import { transact, type Write } from './transact.ts';
+import { isCancelled, transact, type Write } from './transact.ts';
 
 export { DuplicateChecksumError } from './entities/asset.ts';
 export { PersonNameTakenError } from './entities/person.ts';
@@ -81,6 +82,40 @@ export const timelinePages = (ownerId: string, options: AssetPageOptions) => ass
 /** An owner's assets with one EXIF value, in date order (that value's index), page by page. */
 export const exifPages = (field: SearchableExifField, ownerId: string, value: string, options: AssetPageOptions) =>
   assetPages(partitions.exif(field, ownerId, value), options);
+
+/** The asset changed (deleted, put in or out of an album, a face gone) while a write was prepared from it. */
+export class AssetChangedError extends Error {}
+
+/**
+ * The albums an asset is in, all of them: the index (gsi2) is read until it shows as many entries
+ * as the asset's own count says, which album changes keep in the same transactions. A write that
+ * then conditions on that count cannot miss an entry added in between.
+ */
+const albumsOf = async (asset: AssetRecord): Promise<string[]> => {
+  for (let attempt = 0; ; attempt++) {
+    const ids = await listAlbumIdsOfAsset(asset.id);
+    if (ids.length >= asset.albumCount || attempt >= 20) return ids;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+};
+
+/**
+ * Runs `change` on the asset as read (`current`), and again on a fresh read whenever a concurrent
+ * request changed it meanwhile (a few times, then a 409). Undefined once the asset is gone.
+ */
+export const withFreshAsset = async <T>(current: AssetWithFaces, change: (found: AssetWithFaces) => Promise<T>): Promise<T | undefined> => {
+  let found: AssetWithFaces | undefined = current;
+  for (let attempt = 0; ; attempt++) {
+    if (!found) return undefined;
+    try {
+      return await change(found);
+    } catch (error) {
+      if (!(error instanceof AssetChangedError)) throw error;
+      if (attempt >= 4) throw new Conflict('The asset was changed by another request; try again');
+      found = await getAssetWithFaces(current.asset.id);
+    }
+  }
+};
 
 export interface NewUpload {
   asset: AssetRecord;
@@ -147,15 +182,23 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   const before = statusOf(asset);
   const statusChanged = (Object.keys(status) as (keyof AssetStatus)[]).some((key) => status[key] !== before[key]);
   const copies: Write[] = [];
+  let albumCount: number | undefined;
   if (statusChanged) {
-    const albums = await listAlbumIdsOfAsset(asset.id);
+    const albums = await albumsOf(asset);
+    albumCount = albums.length;
     copies.push(
       ...faces.map((face) => setStatusWrite(keys.assetFace(asset.id, face.id), status)),
       ...albums.map((albumId) => setStatusWrite(keys.albumAsset(albumId, asset.id), status)),
     );
   }
   const [first = [], ...rest] = chunk(copies, 99);
-  await transact([assetWrites.set(asset.id, { ...changes, updatedAt: updated.updatedAt }), ...first]);
+  try {
+    await transact([assetWrites.set(asset.id, { ...changes, updatedAt: updated.updatedAt }, albumCount), ...first]);
+  } catch (error) {
+    // The asset was deleted, joined or left an album, or lost a face meanwhile: read it again.
+    if (isCancelled(error)) throw new AssetChangedError();
+    throw error;
+  }
   for (const part of rest) await transact(part);
   return updated;
 };
@@ -167,9 +210,9 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
  * the originals are removed by the caller once this has succeeded.
  */
 export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<{ albums: string[] }> => {
-  const [albums, links] = await Promise.all([listAlbumIdsOfAsset(asset.id), listLinkIdsOfAsset(asset.id)]);
+  const [albums, links] = await Promise.all([albumsOf(asset), listLinkIdsOfAsset(asset.id)]);
   const writes: Write[] = [
-    assetWrites.delete(asset.id),
+    assetWrites.delete(asset.id, albums.length),
     assetWrites.releaseChecksum(asset),
     userWrites.addUsage(asset.ownerId, -(asset.exif.fileSizeInByte ?? 0), 'unchecked'),
     ...[...countBy(faces, (face) => face.personId)].map(([personId, count]) =>
@@ -177,7 +220,13 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     ),
   ];
   const [first = [], ...rest] = chunk(writes, 100);
-  await transact(first);
+  try {
+    await transact(first);
+  } catch (error) {
+    // Deleted by a concurrent request, or put in an album meanwhile: read it again.
+    if (isCancelled(error)) throw new AssetChangedError();
+    throw error;
+  }
   for (const part of rest) await transact(part);
   // What only pointed at the asset goes after it: idempotent, retried by BatchWriteItem.
   await batchDelete([

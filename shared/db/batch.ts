@@ -53,20 +53,16 @@ export const batchGet = async (keys: readonly Key[]): Promise<Record<string, unk
   const id = (key: { pk?: unknown; sk?: unknown }): string => `${String(key.pk)}\u0000${String(key.sk)}`;
   // The chunks are read concurrently, at most `maxInFlight` at a time: 1,000 keys cost two round
   // trips of latency, not ten, and 100,000 keys never put 1,000 calls in flight at once.
-  await inBatches(
-    chunk(keys, 100),
-    maxInFlight,
-    async (part) => {
-      let pending: Record<string, unknown>[] = part.map((key) => ({ ...key }));
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt >= maxAttempts) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
-        if (attempt > 0) await backoff(attempt);
-        const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
-        for (const item of result.Responses?.[tableName] ?? []) found.set(id(item), item);
-        pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
-      }
-    },
-  );
+  await inBatches(chunk(keys, 100), maxInFlight, async (part) => {
+    let pending: Record<string, unknown>[] = part.map((key) => ({ ...key }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt >= maxAttempts) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
+      if (attempt > 0) await backoff(attempt);
+      const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
+      for (const item of result.Responses?.[tableName] ?? []) found.set(id(item), item);
+      pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
+    }
+  });
   return keys.flatMap((key) => {
     const item = found.get(id(key));
     return item ? [item] : [];

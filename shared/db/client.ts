@@ -14,7 +14,8 @@ export const db = DynamoDBDocumentClient.from(new DynamoDBClient({}), {
 // DynamoDB's own size limits (400 KB an item, 2,048 bytes a partition key, 1,024 a sort key) are
 // a client's too-long value, never a server fault. The schemas bound every field (model/limits.ts),
 // so this is the last line: whatever still reaches a limit is a 400, and nothing is written.
-const sizeLimit = /(Item size|size of (hash|range)key|Size of (hash|range)key|Hash primary key values must be under|Aggregated size of all range keys|key (has )?exceeded)/i;
+const sizeLimit =
+  /(Item size|size of (hash|range)key|Size of (hash|range)key|Hash primary key values must be under|Aggregated size of all range keys|key (has )?exceeded)/i;
 db.middlewareStack.add(
   (next) => async (args) => {
     try {

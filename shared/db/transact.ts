@@ -137,3 +137,58 @@ export const writeOne = async (write: Write): Promise<void> => {
     throw error;
   }
 };
+
+const pause = (attempt: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.min(500, 20 * 2 ** attempt)));
+
+/**
+ * Writes groups of writes, each group all or nothing, as many groups a transaction as fit (100
+ * writes). When a transaction is cancelled, the cancellation reasons say which group's condition
+ * failed: that group is left out and reported, and the others are written again (also after a
+ * conflict with a concurrent transaction). So every group's outcome is its own and exact: nothing
+ * is half-written, and nothing written is reported as failed.
+ *
+ * Returns, for each group, undefined if it was written, else the index within the group of the
+ * write whose condition failed.
+ */
+export const transactGroups = async (groups: readonly (readonly Write[])[]): Promise<(number | undefined)[]> => {
+  const outcome: (number | undefined)[] = groups.map(() => undefined);
+  let pending = groups.map((_, index) => index);
+  while (pending.length > 0) {
+    // The next transaction: as many whole groups as fit.
+    const batch: number[] = [];
+    let size = 0;
+    for (const index of pending) {
+      const length = groups[index]?.length ?? 0;
+      if (batch.length > 0 && size + length > 100) break;
+      batch.push(index);
+      size += length;
+    }
+    pending = pending.slice(batch.length);
+    for (let attempt = 0; batch.length > 0; attempt++) {
+      try {
+        await db.send(
+          new TransactWriteCommand({ TransactItems: batch.flatMap((index) => (groups[index] ?? []).map((write) => write.item)) }),
+        );
+        break;
+      } catch (error) {
+        if (!isCancelled(error) || attempt >= 8) throw error;
+        const reasons = error.CancellationReasons ?? [];
+        let offset = 0;
+        const failed = new Set<number>();
+        for (const index of batch) {
+          const group = groups[index] ?? [];
+          const at = group.findIndex((_, i) => reasons[offset + i]?.Code === 'ConditionalCheckFailed');
+          if (at >= 0) {
+            outcome[index] = at;
+            failed.add(index);
+          }
+          offset += group.length;
+        }
+        // No condition failed: a conflict with another transaction or throttling. Wait, then again.
+        if (failed.size === 0) await pause(attempt);
+        batch.splice(0, batch.length, ...batch.filter((index) => !failed.has(index)));
+      }
+    }
+  }
+  return outcome;
+};

@@ -38,7 +38,10 @@ export const maxNameTerms = 20;
 export const assetTerms = (asset: AssetRecord, peopleNames: readonly string[]): string[] => {
   const { make, model, lensModel, city, state, country, description } = asset.exif;
   const fields = [asset.originalFileName, ...peopleNames, make, model, lensModel, city, state, country, description];
-  return [...new Set(fields.flatMap((field, index) => (index > 0 && index <= peopleNames.length ? nameTerms(field) : words(field))))].slice(0, maxTermsPerAsset);
+  return [...new Set(fields.flatMap((field, index) => (index > 0 && index <= peopleNames.length ? nameTerms(field) : words(field))))].slice(
+    0,
+    maxTermsPerAsset,
+  );
 };
 
 /** The words of a person's name that are written as postings. */

@@ -214,7 +214,8 @@ const boundStrings = (exif: ExifInfo): ExifInfo => {
   const bounded: ExifInfo = { ...exif };
   for (const key of Object.keys(bounded) as (keyof ExifInfo)[]) {
     const value = bounded[key];
-    if (typeof value === 'string') Object.assign(bounded, { [key]: truncate(value, key === 'description' ? limits.description : limits.exifText) });
+    if (typeof value === 'string')
+      Object.assign(bounded, { [key]: truncate(value, key === 'description' ? limits.description : limits.exifText) });
   }
   return bounded;
 };

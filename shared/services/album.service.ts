@@ -8,13 +8,14 @@ import {
   listAlbums,
   listMembers,
   removeMembers,
+  touchAlbum,
 } from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import { newestLiveMember } from '../domain/album.ts';
 import { type AlbumResponseDto, mapAlbum } from '../mappers/album.mapper.ts';
 import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../mappers/asset.mapper.ts';
 import type { AlbumMember, AlbumRecord, BulkIdResponseDto } from '../model/album.ts';
+import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 import type { CreateAlbumInput } from '../schemas/album.ts';
@@ -94,8 +95,19 @@ export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly str
     added.push(asset);
     return { id: assetId, success: true };
   });
-  if (added.length > 0) await addMembers(album, added, album.albumThumbnailAssetId ?? added[0]?.id ?? null);
-  return results;
+  if (added.length === 0) return results;
+  // A concurrent request may add the same asset first (then it is a duplicate here), or delete it
+  // (then it is no longer the caller's to add): each id reports what happened to it.
+  const outcomes = new Map((await addMembers(album, added)).map((outcome, index) => [added[index]?.id, outcome]));
+  const reported = results.map((result): BulkIdResponseDto => {
+    const outcome = result.success ? outcomes.get(result.id) : undefined;
+    if (outcome === 'member-condition') return { id: result.id, success: false, error: 'duplicate' };
+    if (outcome === 'asset-missing') return { id: result.id, success: false, error: 'no_permission' };
+    return result;
+  });
+  const first = added.find((asset) => outcomes.get(asset.id) === 'done');
+  if (first) await touchAlbum(album, album.albumThumbnailAssetId ?? first.id, new Date().toISOString());
+  return reported;
 };
 
 /** DELETE /album/:id/assets: per id `success`, or `not_found` (not in the album). */
@@ -108,14 +120,22 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
     present.delete(assetId);
     return { id: assetId, success: true };
   });
-  const removed = results.filter((result) => result.success).map((result) => result.id);
+  const removing = results.filter((result) => result.success).map((result) => result.id);
+  if (removing.length === 0) return results;
+  // A concurrent request may remove the same entry first: then it was not found here.
+  const outcomes = new Map((await removeMembers(album, removing)).map((outcome, index) => [removing[index], outcome]));
+  const reported = results.map((result): BulkIdResponseDto => {
+    const outcome = result.success ? outcomes.get(result.id) : undefined;
+    return outcome === 'member-condition' || outcome === 'asset-missing' ? { id: result.id, success: false, error: 'not_found' } : result;
+  });
+  const removed = reported.filter((result) => result.success).map((result) => result.id);
   if (removed.length > 0) {
     // Immich's updateThumbnails: a removed thumbnail is replaced by the newest remaining asset.
     let thumbnail = album.albumThumbnailAssetId;
     if (thumbnail && removed.includes(thumbnail)) {
-      thumbnail = newestLiveMember(members.filter((member) => present.has(member.assetId)));
+      thumbnail = newestLiveMember(members.filter((member) => !removed.includes(member.assetId)));
     }
-    await removeMembers(album, removed, thumbnail);
+    await touchAlbum(album, thumbnail, new Date().toISOString());
   }
-  return results;
+  return reported;
 };

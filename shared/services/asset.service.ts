@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
-import { Permission, requireAsset } from '../access/access.ts';
-import { findByChecksums, updateAsset as writeAsset } from '../db/asset.repository.ts';
+import { noAccess, Permission, requireAsset } from '../access/access.ts';
+import { findByChecksums, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
@@ -79,14 +79,26 @@ export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput)
     const names = (await getPeople(asset.ownerId, asset.personIds)).map((person) => person.name);
     const before = new Set(assetTerms(asset, names));
     const after = new Set(assetTerms({ ...asset, exif: { ...asset.exif, description: exifChanges.description } }, names));
-    await writePostings(auth.user.id, postingsOf(asset, [...after].filter((term) => !before.has(term))));
+    await writePostings(
+      auth.user.id,
+      postingsOf(
+        asset,
+        [...after].filter((term) => !before.has(term)),
+      ),
+    );
     dropped = [...before].filter((term) => !after.has(term));
   }
-  const updated = await writeAsset(asset, faces, {
-    ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
-    ...(dto.isArchived !== undefined && dto.isArchived !== null ? { isArchived: dto.isArchived } : {}),
-    ...(Object.keys(exifChanges).length > 0 ? { exif: { ...asset.exif, ...exifChanges } } : {}),
-  });
+  // On the asset as stored: a concurrent change (an album joined, a trash) means a fresh read.
+  const written = await withFreshAsset({ asset, faces }, async (found) => ({
+    asset: await writeAsset(found.asset, found.faces, {
+      ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
+      ...(dto.isArchived !== undefined && dto.isArchived !== null ? { isArchived: dto.isArchived } : {}),
+      ...(Object.keys(exifChanges).length > 0 ? { exif: { ...found.asset.exif, ...exifChanges } } : {}),
+    }),
+    faces: found.faces,
+  }));
+  // Deleted for good by a concurrent request: as if it had never been the caller's.
+  if (!written) throw noAccess(Permission.AssetUpdate);
   if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
-  return mapFull(auth, updated, faces);
+  return mapFull(auth, written.asset, written.faces);
 };

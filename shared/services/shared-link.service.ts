@@ -3,9 +3,9 @@ import { allowedAssets, Permission, requireAlbum, requireAssets, requireSharedLi
 import {
   hashPassword,
   hashSharedLinkKey,
+  isSharedLinkToken,
   sharedLinkKey,
   sharedLinkKeyBytes,
-  isSharedLinkToken,
   sharedLinkToken,
   verifyPassword,
 } from '../auth/crypto.ts';

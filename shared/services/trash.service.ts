@@ -1,7 +1,10 @@
 import { Permission, requireAssets } from '../access/access.ts';
 import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
-import { deleteAsset, getAssetWithFaces, updateAsset } from '../db/asset.repository.ts';
-import { newestLiveMember } from '../domain/album.ts';
+import { deleteAsset, getAssetWithFaces, updateAsset, withFreshAsset } from '../db/asset.repository.ts';
+import { getPeople } from '../db/person.repository.ts';
+import { deletePostings, postingsOf } from '../db/term.repository.ts';
+import { assetTerms } from '../domain/terms.ts';
+import { newestLiveMember } from '../model/album.ts';
 import type { Auth } from '../model/user.ts';
 import { originalsStore } from '../storage/originals.ts';
 
@@ -23,17 +26,23 @@ const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], d
 export const deleteAssets = async (auth: Auth, ids: readonly string[], force: boolean): Promise<void> => {
   const assets = await requireAssets(auth, Permission.AssetDelete, ids);
   const now = new Date().toISOString();
+  // Each asset as stored now; one deleted meanwhile by a concurrent request is done already.
   for (const asset of assets) {
-    const found = await getAssetWithFaces(asset.id);
-    if (!found) continue;
-    if (!force) {
-      if (found.asset.deletedAt === null) await updateAsset(found.asset, found.faces, { deletedAt: now });
-      continue;
-    }
-    const { albums } = await deleteAsset(found.asset, found.faces);
-    await replaceThumbnails(auth.user.id, albums, found.asset.id);
-    const store = await originalsStore();
-    await store.delete([{ key: found.asset.originalPath }, ...(found.asset.sidecarPath ? [{ key: found.asset.sidecarPath }] : [])]);
+    const current = await getAssetWithFaces(asset.id);
+    if (!current) continue;
+    await withFreshAsset(current, async (found) => {
+      if (!force) {
+        if (found.asset.deletedAt === null) await updateAsset(found.asset, found.faces, { deletedAt: now });
+        return;
+      }
+      const names = (await getPeople(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
+      const { albums } = await deleteAsset(found.asset, found.faces);
+      await replaceThumbnails(auth.user.id, albums, found.asset.id);
+      // Its search postings too (they would only cost reads: docs/data-model.md, "Search").
+      await deletePostings(found.asset.ownerId, postingsOf(found.asset, assetTerms(found.asset, names)));
+      const store = await originalsStore();
+      await store.delete([{ key: found.asset.originalPath }, ...(found.asset.sidecarPath ? [{ key: found.asset.sidecarPath }] : [])]);
+    });
   }
 };
 
@@ -41,7 +50,10 @@ export const deleteAssets = async (auth: Auth, ids: readonly string[], force: bo
 export const restoreAssets = async (auth: Auth, ids: readonly string[]): Promise<void> => {
   const assets = await requireAssets(auth, Permission.AssetRestore, ids);
   for (const asset of assets) {
-    const found = await getAssetWithFaces(asset.id);
-    if (found && found.asset.deletedAt !== null) await updateAsset(found.asset, found.faces, { deletedAt: null });
+    const current = await getAssetWithFaces(asset.id);
+    if (!current) continue;
+    await withFreshAsset(current, async (found) => {
+      if (found.asset.deletedAt !== null) await updateAsset(found.asset, found.faces, { deletedAt: null });
+    });
   }
 };

@@ -26,6 +26,9 @@ export const checksumItem = (ownerId: string, checksum: string, assetId: string)
   assetId,
 });
 
+// An item written before albumCount existed has none: it is in no album.
+const inAlbums = 'attribute_exists(pk) AND (albumCount = :albums OR (attribute_not_exists(albumCount) AND :albums = :none))';
+
 export const assetWrites = {
   create: (asset: AssetRecord): Write => putWrite(assetItem(asset), { condition: 'absent' }),
   claimChecksum: (asset: AssetRecord): Write =>
@@ -35,11 +38,22 @@ export const assetWrites = {
     }),
   releaseChecksum: (asset: AssetRecord): Write => deleteWrite(keys.checksum(asset.ownerId, asset.checksum)),
   /** Sets fields of an existing asset. */
-  set: (assetId: string, fields: Partial<AssetRecord>): Write => {
+  /**
+   * Sets fields of an existing asset. With `albumCount`, only while it is still in that many
+   * albums: the writes that copy its status to its album entries found them all.
+   */
+  set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number): Write => {
     const { expression, names, values } = setFields(fields);
-    return updateWrite(keys.asset(assetId), expression, { condition: 'present', names, values });
+    if (albumCount === undefined) return updateWrite(keys.asset(assetId), expression, { condition: 'present', names, values });
+    return updateWrite(keys.asset(assetId), expression, {
+      condition: inAlbums,
+      names,
+      values: { ...values, ':albums': albumCount, ':none': 0 },
+    });
   },
-  delete: (assetId: string): Write => deleteWrite(keys.asset(assetId), { condition: 'present' }),
+  /** Deletes an existing asset that is still in `albumCount` albums (so every entry was found to delete). */
+  delete: (assetId: string, albumCount: number): Write =>
+    deleteWrite(keys.asset(assetId), { condition: inAlbums, values: { ':albums': albumCount, ':none': 0 } }),
   /** One more (or one fewer) album holding the asset. */
   addAlbumCount: (assetId: string, delta: 1 | -1): Write =>
     updateWrite(keys.asset(assetId), 'ADD albumCount :delta', { condition: 'present', values: { ':delta': delta } }),

@@ -1,3 +1,4 @@
+import { NotFound } from '../../core/errors.ts';
 import { SharedLinkKeyRecordSchema, type SharedLinkRecord, SharedLinkRecordSchema } from '../../model/shared-link.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
@@ -25,7 +26,12 @@ export const entryItem = (linkId: string, assetId: string) => ({
 export const sharedLinkWrites = {
   create: (link: SharedLinkRecord): Write => putWrite(linkItem(link), { condition: 'absent' }),
   replace: (link: SharedLinkRecord): Write => putWrite(linkItem(link), { condition: 'present' }),
-  delete: (link: SharedLinkRecord): Write => deleteWrite(keys.sharedLink(link.userId, link.id)),
+  /** Only a link that still exists: of concurrent deletes one wins, the others find it gone (and the album's count moves once). */
+  delete: (link: SharedLinkRecord): Write =>
+    deleteWrite(keys.sharedLink(link.userId, link.id), {
+      condition: 'present',
+      onConditionFailed: () => new NotFound('Shared link not found'),
+    }),
   /** The key item a visitor's request reads: the link, its creator, its expiry. */
   createKey: (link: SharedLinkRecord, owner: { email: string; isAdmin: boolean }): Write =>
     putWrite(
