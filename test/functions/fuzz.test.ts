@@ -33,6 +33,13 @@ const strings = [
   '../../etc',
   '💥',
   '00000000-0000-4000-a000-000000000000',
+  // Long strings, odd dates and wildcards that once gave 500s or stalls.
+  'y'.repeat(5_000),
+  'z'.repeat(70_000),
+  '2020-366',
+  '2020-W53-7',
+  '%%%%%%%%%%%%zz',
+  '\u0000',
 ];
 
 const value = (next: () => number, depth = 0): unknown => {
@@ -43,7 +50,7 @@ const value = (next: () => number, depth = 0): unknown => {
     case 1:
       return next() < 0.5;
     case 2:
-      return [0, -1, 1.5, 1e308, -0, 51, 52, Number.MAX_SAFE_INTEGER][Math.floor(next() * 8)];
+      return [0, -1, 1.5, 1e308, -0, 51, 52, Number.MAX_SAFE_INTEGER, 1e20, -1e20][Math.floor(next() * 10)];
     case 3:
     case 4:
       return strings[Math.floor(next() * strings.length)];
@@ -70,6 +77,12 @@ const value = (next: () => number, depth = 0): unknown => {
         'enabled',
         '__proto__',
         'constructor',
+        'albumName',
+        'description',
+        'ids',
+        'assetIds',
+        'assets',
+        'checksum',
       ];
       return Object.fromEntries(
         Array.from({ length: Math.floor(next() * 5) }, () => [keys[Math.floor(next() * keys.length)], value(next, depth + 1)]),
@@ -77,6 +90,19 @@ const value = (next: () => number, depth = 0): unknown => {
     }
   }
 };
+
+const queryKeys = [
+  'make',
+  'createdBefore',
+  'takenAfter',
+  'originalFileName',
+  'checksum',
+  'page',
+  'withPeople',
+  'q',
+  'personIds',
+  'withHidden',
+];
 
 beforeAll(async () => {
   await setupAccounts();
@@ -101,9 +127,25 @@ describe('random input, as an admin, to every route', () => {
             method: route.method === 'ANY' ? 'POST' : route.method,
             path: route.path.replace('{id}', encodeURIComponent(id)),
             pathParameters: route.path.includes('{id}') ? { id } : undefined,
-            query: { size: String(value(next)), key: i % 7 === 0 ? 'k' : '' },
-            headers: { ...bearer(accessToken), 'content-type': 'application/json' },
-            body: i % 5 === 0 ? '{"broken": ' : body === undefined ? undefined : JSON.stringify(body),
+            query: {
+              size: String(value(next)),
+              key: i % 7 === 0 ? 'k' : '',
+              [queryKeys[Math.floor(next() * queryKeys.length)] ?? 'q']: String(value(next)),
+            },
+            // Now and then a broken cookie beside the token, or a body far over any route's limit.
+            headers: {
+              ...bearer(accessToken),
+              'content-type': 'application/json',
+              ...(i % 11 === 3 ? { cookie: 'immich_access_token=%E0%A4%A; immich_shared_link_token=%' } : {}),
+            },
+            body:
+              i % 5 === 0
+                ? '{"broken": '
+                : i % 13 === 7
+                  ? JSON.stringify({ name: 'b'.repeat(7 * 1024 * 1024) })
+                  : body === undefined
+                    ? undefined
+                    : JSON.stringify(body),
           });
         });
         const context = `${route.operationId} #${i}: ${JSON.stringify(body)} -> ${JSON.stringify(reply.body)}`;
