@@ -6,7 +6,7 @@ import { getItem } from './get.ts';
 import { chunk } from './items.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { transact, type Write } from './transact.ts';
+import { checkWrite, deleteWrite, transact, transactGroups, type Write } from './transact.ts';
 
 /**
  * Creates the link, its key item and its asset entries. The link, key and up to 98 entries are
@@ -66,10 +66,25 @@ export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonl
 };
 
 /** Adds entries to an INDIVIDUAL link (idempotent puts, 100 a transaction). */
-export const addSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<void> => {
-  for (const part of chunk(assetIds, 100)) await transact(part.map((assetId) => sharedLinkWrites.addAsset(linkId, assetId)));
-};
+/**
+ * Adds entries to an INDIVIDUAL link, each only while it is new and its asset exists: per id,
+ * `done`, `duplicate` (a concurrent request added it first) or `asset-missing` (deleted meanwhile).
+ */
+export const addSharedLinkAssets = async (
+  linkId: string,
+  assetIds: readonly string[],
+): Promise<('done' | 'duplicate' | 'asset-missing')[]> =>
+  (
+    await transactGroups(
+      assetIds.map((assetId) => [
+        sharedLinkWrites.addNewAsset(linkId, assetId),
+        checkWrite(keys.asset(assetId), { condition: 'attribute_exists(pk)' }),
+      ]),
+    )
+  ).map((failedAt) => (failedAt === undefined ? 'done' : failedAt === 0 ? 'duplicate' : 'asset-missing'));
 
-export const removeSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<void> => {
-  await batchDelete(assetIds.map((assetId) => keys.sharedLinkAsset(linkId, assetId)));
-};
+/** Removes entries of an INDIVIDUAL link: per id, true when this request removed it. */
+export const removeSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<boolean[]> =>
+  (await transactGroups(assetIds.map((assetId) => [deleteWrite(keys.sharedLinkAsset(linkId, assetId), { condition: 'present' })]))).map(
+    (failedAt) => failedAt === undefined,
+  );

@@ -207,11 +207,15 @@ export const addSharedLinkAssets = async (auth: Auth, id: string, assetIds: read
     present.add(assetId);
     return { assetId, success: true };
   });
-  await addLinkAssets(
-    link.id,
-    results.filter((result) => result.success).map((result) => result.assetId),
-  );
-  return results;
+  // Each id reports what this request did: one a concurrent request added first is a duplicate.
+  const adding = results.filter((result) => result.success).map((result) => result.assetId);
+  const outcomes = new Map((await addLinkAssets(link.id, adding)).map((outcome, index) => [adding[index], outcome]));
+  return results.map((result): AssetIdsResponseDto => {
+    const outcome = result.success ? outcomes.get(result.assetId) : undefined;
+    if (outcome === 'duplicate') return { assetId: result.assetId, success: false, error: 'duplicate' };
+    if (outcome === 'asset-missing') return { assetId: result.assetId, success: false, error: 'no_permission' };
+    return result;
+  });
 };
 
 /** DELETE /shared-link/:id/assets (INDIVIDUAL links): per id `success` or `not_found`. */
@@ -222,11 +226,13 @@ export const removeSharedLinkAssets = async (auth: Auth, id: string, assetIds: r
     present.delete(assetId);
     return { assetId, success: true };
   });
-  await removeLinkAssets(
-    link.id,
-    results.filter((result) => result.success).map((result) => result.assetId),
+  // A concurrent request may remove the same entry first: then it was not found here.
+  const removing = results.filter((result) => result.success).map((result) => result.assetId);
+  const removed = new Map((await removeLinkAssets(link.id, removing)).map((done, index) => [removing[index], done]));
+  return results.map(
+    (result): AssetIdsResponseDto =>
+      result.success && removed.get(result.assetId) === false ? { assetId: result.assetId, success: false, error: 'not_found' } : result,
   );
-  return results;
 };
 
 export interface SharedLinkPasswordInput {

@@ -2,8 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as addAssetsHandler } from '#functions/album/add-assets-to-album.ts';
 import { handler as getAlbumInfoHandler } from '#functions/album/get-album-info.ts';
 import { handler as removeAssetsHandler } from '#functions/album/remove-asset-from-album.ts';
+import { handler as addLinkAssetsHandler } from '#functions/shared-link/add-shared-link-assets.ts';
 import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
 import { handler as removeLinkHandler } from '#functions/shared-link/remove-shared-link.ts';
+import { handler as removeLinkAssetsHandler } from '#functions/shared-link/remove-shared-link-assets.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, createAlbum, trash } from '../support/library.ts';
@@ -157,5 +159,33 @@ describe('shared links under concurrency', () => {
     const stored = (await tableItems('album')).find((item) => item.id === album.id);
     expect(stored?.sharedLinkCount).toBe(0);
     expect((await info(token, album.id)).body.hasSharedLink).toBe(false);
+  });
+
+  it('identical adds and removes of a link’s asset: each done once, the others duplicate or not_found', async () => {
+    const token = accounts.user1.accessToken;
+    const [first, second] = [await addPhoto(token, { color: [8, 8, 1] }), await addPhoto(token, { color: [8, 8, 2] })];
+    const link = (
+      await invoke(createLinkHandler, {
+        method: 'POST',
+        path: '/api/shared-link',
+        headers: bearer(token),
+        body: { type: 'INDIVIDUAL', assetIds: [first] },
+      })
+    ).body;
+    const call = (handler: typeof addLinkAssetsHandler, method: string) =>
+      invoke(handler, {
+        method,
+        path: `/api/shared-link/${link.id}/assets`,
+        headers: bearer(token),
+        pathParameters: { id: link.id },
+        body: { assetIds: [second] },
+      });
+    const adds = await Promise.all(Array.from({ length: 4 }, () => call(addLinkAssetsHandler, 'PUT')));
+    expect(adds.map((reply) => reply.status)).toEqual([200, 200, 200, 200]);
+    expect(adds.map((reply) => reply.body[0].error ?? 'success').sort()).toEqual(['duplicate', 'duplicate', 'duplicate', 'success']);
+    const removes = await Promise.all(Array.from({ length: 4 }, () => call(removeLinkAssetsHandler, 'DELETE')));
+    expect(removes.map((reply) => reply.body[0].error ?? 'success').sort()).toEqual(['not_found', 'not_found', 'not_found', 'success']);
+    const entries = (await tableItems('sharedLinkAsset')).filter((item) => item.linkId === link.id).map((item) => item.assetId);
+    expect(entries).toEqual([first]);
   });
 });

@@ -54,4 +54,6 @@ export const sharedLinkWrites = {
   deleteKey: (link: SharedLinkRecord): Write => deleteWrite(keys.sharedLinkKey(link.keyHash)),
   /** An INDIVIDUAL link's asset (idempotent). */
   addAsset: (linkId: string, assetId: string): Write => putWrite(entryItem(linkId, assetId)),
+  /** An INDIVIDUAL link's asset, only if it is not in the link yet. */
+  addNewAsset: (linkId: string, assetId: string): Write => putWrite(entryItem(linkId, assetId), { condition: 'absent' }),
 };
