@@ -29,6 +29,7 @@ const sections: Section[] = [
   (await import('./uploads.ts')).uploadsSection,
   (await import('./reads.ts')).readsSection,
   (await import('./search.ts')).searchSection,
+  (await import('./load.ts')).loadSection,
 ];
 
 const wanted = process.argv.slice(2);
