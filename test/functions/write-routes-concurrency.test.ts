@@ -1,0 +1,186 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Route, routes } from '#infra/routes.ts';
+import { bearer, createApiKey, ensureAdmin, fixtures, freshUser, login } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { addPhoto, createAlbum, personNamed } from '../support/library.ts';
+import { makeJpeg } from '../support/photos.ts';
+import { tableItems } from '../support/table-items.ts';
+import { multipart } from '../support/uploads.ts';
+
+// Every write route, sent the same request five times at once and an overlapping one beside
+// them: no answer is a 5xx, and afterwards the stored counts agree with the stored items.
+// (races.test.ts checks the exact per-id outcomes of the album, asset and link routes.)
+
+const root = join(import.meta.dirname, '..', '..');
+type Handler = Parameters<typeof invoke>[0];
+const handlerOf = async (route: Route): Promise<Handler> => ((await import(join(root, route.entry))) as { handler: Handler }).handler;
+
+interface Call {
+  path?: string;
+  id?: string;
+  body?: unknown;
+  raw?: { body: Buffer; contentType: string };
+  token: string;
+}
+
+let admin: { accessToken: string };
+let user: { accessToken: string; userId: string };
+const setup: Record<string, string> = {};
+
+beforeAll(async () => {
+  await ensureAdmin();
+  admin = await login(fixtures.admin);
+  user = await freshUser(admin.accessToken, 'Racer');
+  const token = user.accessToken;
+  setup.a = await addPhoto(token, { color: [1, 1, 1], mwgFaces: [{ name: 'Runner', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
+  setup.b = await addPhoto(token, { color: [2, 2, 2] });
+  setup.c = await addPhoto(token, { color: [3, 3, 3] });
+  setup.album = (await createAlbum(token, { albumName: 'Concurrent', assetIds: [setup.a] })).id;
+  setup.person = (await personNamed(token, 'Runner')).id;
+  setup.key = (await createApiKey(token, 'concurrent')).apiKey.id;
+});
+
+/** The request of each write route, built when it runs (some need a fresh session or item). */
+const requests: Record<string, () => Promise<Call[]>> = {
+  signUpAdmin: async () => [{ token: '', body: { email: 'second@immich.cloud', password: 'password', name: 'Second' } }],
+  login: async () => [{ token: '', body: { email: 'racer@immich.cloud', password: 'password-Racer' } }],
+  logout: async () => [{ token: (await login({ email: 'racer@immich.cloud', password: 'password-Racer' })).accessToken }],
+  changePassword: async () => [{ token: user.accessToken, body: { password: 'password-Racer', newPassword: 'password-Racer' } }],
+  logoutAuthDevices: async () => [{ token: (await login({ email: 'racer@immich.cloud', password: 'password-Racer' })).accessToken }],
+  logoutAuthDevice: async () => {
+    const other = await login({ email: 'racer@immich.cloud', password: 'password-Racer' });
+    const devices = await invoke((await handlerOf(route('getAuthDevices'))) as Handler, {
+      path: '/api/auth/devices',
+      headers: bearer(other.accessToken),
+    });
+    const id = devices.body.find((device: { current: boolean }) => !device.current)?.id ?? devices.body[0].id;
+    return [{ token: other.accessToken, id }];
+  },
+  createUser: async () => [
+    { token: admin.accessToken, body: { email: 'twin@immich.cloud', password: 'password', name: 'Twin', storageLabel: 'twin' } },
+  ],
+  createApiKey: async () => [{ token: user.accessToken, body: { name: 'same' } }],
+  deleteApiKey: async () => [{ token: user.accessToken, id: setup.key }],
+  updateConfig: async () => {
+    const config = await invoke(await handlerOf(route('getConfig')), { path: '/api/system-config', headers: bearer(admin.accessToken) });
+    return [
+      { token: admin.accessToken, body: { ...config.body, trash: { enabled: true, days: 31 } } },
+      { token: admin.accessToken, body: { ...config.body, trash: { enabled: true, days: 32 } } },
+    ];
+  },
+  uploadFile: async () => {
+    const data = makeJpeg({ color: [9, 9, 99] });
+    const now = new Date().toISOString();
+    const raw = await multipart(
+      { deviceAssetId: 'same', deviceId: 'race', fileCreatedAt: now, fileModifiedAt: now },
+      { assetData: { data, fileName: 'same.jpg' } },
+    );
+    return [{ token: user.accessToken, raw }];
+  },
+  updatePerson: async () => [
+    { token: user.accessToken, id: setup.person, body: { name: 'Runner Two' } },
+    { token: user.accessToken, id: setup.person, body: { name: 'Runner Three' } },
+  ],
+  updateAsset: async () => [
+    { token: user.accessToken, id: setup.a, body: { isArchived: true } },
+    { token: user.accessToken, id: setup.a, body: { isFavorite: true } },
+  ],
+  deleteAssets: async () => [
+    { token: user.accessToken, body: { ids: [setup.b] } },
+    { token: user.accessToken, body: { ids: [setup.b], force: true } },
+  ],
+  restoreAssets: async () => [{ token: user.accessToken, body: { ids: [setup.a] } }],
+  createAlbum: async () => [{ token: user.accessToken, body: { albumName: 'Twins', assetIds: [setup.a, setup.c] } }],
+  addAssetsToAlbum: async () => [
+    { token: user.accessToken, id: setup.album, body: { ids: [setup.c] } },
+    { token: user.accessToken, id: setup.album, body: { ids: [setup.a, setup.c] } },
+  ],
+  removeAssetFromAlbum: async () => [
+    { token: user.accessToken, id: setup.album, body: { ids: [setup.c] } },
+    { token: user.accessToken, id: setup.album, body: { ids: [setup.a, setup.c] } },
+  ],
+  createSharedLink: async () => [{ token: user.accessToken, body: { type: 'ALBUM', albumId: setup.album } }],
+  updateSharedLink: async () => [{ token: user.accessToken, id: await link(), body: { description: 'one', password: 'pw' } }],
+  removeSharedLink: async () => [{ token: user.accessToken, id: await link() }],
+  addSharedLinkAssets: async () => [{ token: user.accessToken, id: await individualLink(), body: { assetIds: [setup.c] } }],
+  removeSharedLinkAssets: async () => [{ token: user.accessToken, id: await individualLink(), body: { assetIds: [setup.c] } }],
+};
+
+const route = (operationId: string): Route => {
+  const found = routes.find((candidate) => candidate.operationId === operationId);
+  if (!found) throw new Error(operationId);
+  return found;
+};
+
+const link = async (): Promise<string> => {
+  const reply = await invoke(await handlerOf(route('createSharedLink')), {
+    method: 'POST',
+    path: '/api/shared-link',
+    headers: bearer(user.accessToken),
+    body: { type: 'ALBUM', albumId: setup.album },
+  });
+  return reply.body.id;
+};
+let individual: string | undefined;
+const individualLink = async (): Promise<string> => {
+  individual ??= (
+    await invoke(await handlerOf(route('createSharedLink')), {
+      method: 'POST',
+      path: '/api/shared-link',
+      headers: bearer(user.accessToken),
+      body: { type: 'INDIVIDUAL', assetIds: [setup.a] },
+    })
+  ).body.id as string;
+  return individual;
+};
+
+describe('every write route under concurrent identical and overlapping requests', () => {
+  const writeRoutes = routes.filter((candidate) => candidate.data === 'write');
+
+  it('has a request for every write route (a new one must be added here)', () => {
+    expect(writeRoutes.map((candidate) => candidate.operationId).sort()).toEqual(Object.keys(requests).sort());
+  });
+
+  it.each(writeRoutes.map((candidate) => [candidate.operationId, candidate] as const))('%s: no 5xx', async (_name, writeRoute) => {
+    const handler = await handlerOf(writeRoute);
+    const [same, ...others] = (await requests[writeRoute.operationId]?.()) ?? [];
+    if (!same) throw new Error(`no request for ${writeRoute.operationId}`);
+    const send = (call: Call) =>
+      invoke(handler, {
+        method: writeRoute.method,
+        path: writeRoute.path.replace('{id}', call.id ?? ''),
+        ...(call.id ? { pathParameters: { id: call.id } } : {}),
+        headers: { ...(call.token ? bearer(call.token) : {}), ...(call.raw ? { 'content-type': call.raw.contentType } : {}) },
+        ...(call.raw ? { body: call.raw.body } : call.body === undefined ? {} : { body: call.body }),
+      });
+    const replies = await Promise.all([...Array.from({ length: 5 }, () => send(same)), ...others.map(send)]);
+    for (const reply of replies) expect(reply.status, `${writeRoute.operationId}: ${JSON.stringify(reply.body)}`).toBeLessThan(500);
+  });
+
+  it('leaves the stored counts in agreement with the stored items', async () => {
+    const items = await tableItems();
+    const assets = items.filter((item) => item.type === 'asset');
+    for (const asset of assets) {
+      const entries = items.filter((item) => item.type === 'albumAsset' && item.assetId === asset.id).length;
+      expect(asset.albumCount ?? 0, `albumCount of ${asset.id}`).toBe(entries);
+    }
+    for (const album of items.filter((item) => item.type === 'album')) {
+      const links = items.filter((item) => item.type === 'sharedLink' && item.albumId === album.id).length;
+      expect(album.sharedLinkCount ?? 0, `sharedLinkCount of ${album.id}`).toBe(links);
+      for (const entry of items.filter((item) => item.type === 'albumAsset' && item.albumId === album.id)) {
+        expect(
+          assets.some((asset) => asset.id === entry.assetId),
+          'an album entry points at an asset',
+        ).toBe(true);
+      }
+    }
+    const usage = (items.find((item) => item.type === 'user' && item.id === user.userId)?.quotaUsageInBytes as number) ?? 0;
+    const sizes = assets
+      .filter((asset) => asset.ownerId === user.userId)
+      .reduce((sum, asset) => sum + Number((asset.exif as { fileSizeInByte?: number }).fileSizeInByte ?? 0), 0);
+    expect(usage).toBe(sizes);
+    const checksums = items.filter((item) => item.type === 'checksum').length;
+    expect(checksums).toBe(assets.length);
+  });
+});
