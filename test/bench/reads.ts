@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AssetRecord } from '#shared/model/asset.ts';
+import { assetRecord } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
 import { median, percentile, table } from './stats.ts';
 
@@ -39,36 +40,14 @@ const measure = async (): Promise<string> => {
     for (let i = 0; i < 1000; i++) {
       const id = randomUUID();
       const when = new Date(Date.UTC(2020, 0, 1) + i * 3_600_000).toISOString();
-      const asset: AssetRecord = {
+      const asset: AssetRecord = assetRecord(me.id, {
         id,
-        ownerId: me.id,
         libraryId,
         deviceAssetId: `bench-${i}`,
         deviceId: 'bench',
-        type: 'IMAGE',
         originalPath: `upload/${me.id}/${id}.jpg`,
         originalFileName: `bench-${i}.jpg`,
-        sidecarPath: null,
-        checksum: randomUUID().replaceAll('-', '').padEnd(40, '0'),
-        fileCreatedAt: when,
-        fileModifiedAt: when,
-        localDateTime: when,
-        createdAt: when,
-        updatedAt: when,
-        deletedAt: null,
-        isFavorite: false,
-        isArchived: false,
-        isVisible: true,
-        isOffline: false,
-        isReadOnly: false,
-        isExternal: false,
-        duration: null,
-        livePhotoVideoId: null,
-        thumbhash: null,
-        resizePath: null,
-        personIds: [],
-        faceIds: [],
-        albumCount: 0,
+        at: when,
         exif: {
           make: 'Bench',
           model: 'B1',
@@ -79,7 +58,6 @@ const measure = async (): Promise<string> => {
           dateTimeOriginal: when,
           modifyDate: when,
           timeZone: 'UTC',
-          lensModel: null,
           fNumber: 2.8,
           focalLength: 35,
           iso: 100,
@@ -87,12 +65,9 @@ const measure = async (): Promise<string> => {
           latitude: 1,
           longitude: 2,
           city: 'Bench City',
-          state: null,
-          country: null,
           description: '',
-          projectionType: null,
         },
-      };
+      });
       assets.push(asset);
     }
     // Eight uploads at a time, as eight clients would; the first creates the person.

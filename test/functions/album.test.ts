@@ -1,38 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as addAssetsHandler } from '#functions/album/add-assets-to-album.ts';
 import { handler as createAlbumHandler } from '#functions/album/create-album.ts';
-import { handler as getAlbumInfoHandler } from '#functions/album/get-album-info.ts';
 import { handler as getAllAlbumsHandler } from '#functions/album/get-all-albums.ts';
-import { handler as removeAssetsHandler } from '#functions/album/remove-asset-from-album.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, createAlbum, trash } from '../support/library.ts';
+import { addPhoto, addToAlbum, albumInfo, createAlbum, removeFromAlbum, trash } from '../support/library.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
   accounts = await setupAccounts();
 });
 
-const info = (token: string, id: string, query: Record<string, string> = {}) =>
-  invoke(getAlbumInfoHandler, { path: `/api/album/${id}`, query, headers: bearer(token), pathParameters: { id } });
 const all = (token: string, query: Record<string, string> = {}) =>
   invoke(getAllAlbumsHandler, { path: '/api/album', query, headers: bearer(token) });
-const add = (token: string, id: string, ids: unknown) =>
-  invoke(addAssetsHandler, {
-    method: 'PUT',
-    path: `/api/album/${id}/assets`,
-    headers: bearer(token),
-    pathParameters: { id },
-    body: { ids },
-  });
-const remove = (token: string, id: string, ids: unknown) =>
-  invoke(removeAssetsHandler, {
-    method: 'DELETE',
-    path: `/api/album/${id}/assets`,
-    headers: bearer(token),
-    pathParameters: { id },
-    body: { ids },
-  });
 
 describe('albums', () => {
   it("POST /album: 201 with Immich's album fields; only the caller’s assets go in", async () => {
@@ -77,16 +57,16 @@ describe('albums', () => {
     expect((await all(accounts.user2.accessToken)).body).toEqual([]);
     expect((await all(token, { shared: 'true' })).body).toEqual([]);
     const trip = list.body[1];
-    const one = await info(token, trip.id);
+    const one = await albumInfo(token, trip.id);
     expect(one.body).toMatchObject({ id: trip.id, assetCount: 2 });
     expect(one.body.assets).toHaveLength(2);
-    expect((await info(token, trip.id, { withoutAssets: 'true' })).body.assets).toEqual([]);
-    expect((await info(accounts.user2.accessToken, trip.id)).body).toEqual({
+    expect((await albumInfo(token, trip.id, { withoutAssets: 'true' })).body.assets).toEqual([]);
+    expect((await albumInfo(accounts.user2.accessToken, trip.id)).body).toEqual({
       message: 'Not found or no album.read access',
       error: 'Bad Request',
       statusCode: 400,
     });
-    expect((await info(token, 'invalid-uuid')).body.message).toEqual(['id must be a UUID']);
+    expect((await albumInfo(token, 'invalid-uuid')).body.message).toEqual(['id must be a UUID']);
     // ?assetId= finds the albums holding an asset.
     const holding = await all(token, { assetId: trip.assets?.[0]?.id ?? one.body.assets[0].id });
     expect(holding.body.map((album: { id: string }) => album.id)).toEqual([trip.id]);
@@ -98,7 +78,7 @@ describe('albums', () => {
     const mine = await addPhoto(token);
     const theirs = await addPhoto(accounts.user2.accessToken);
     const missing = '00000000-0000-4000-a000-000000000000';
-    const reply = await add(token, album.id, [mine, mine, theirs, missing]);
+    const reply = await addToAlbum(token, album.id, [mine, mine, theirs, missing]);
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual([
       { id: mine, success: true },
@@ -106,9 +86,9 @@ describe('albums', () => {
       { id: theirs, success: false, error: 'no_permission' },
       { id: missing, success: false, error: 'no_permission' },
     ]);
-    expect((await add(token, album.id, [mine])).body).toEqual([{ id: mine, success: false, error: 'duplicate' }]);
-    expect((await info(token, album.id)).body).toMatchObject({ assetCount: 1, albumThumbnailAssetId: mine });
-    expect((await add(accounts.user2.accessToken, album.id, [theirs])).body.message).toBe('Not found or no album.read access');
+    expect((await addToAlbum(token, album.id, [mine])).body).toEqual([{ id: mine, success: false, error: 'duplicate' }]);
+    expect((await albumInfo(token, album.id)).body).toMatchObject({ assetCount: 1, albumThumbnailAssetId: mine });
+    expect((await addToAlbum(accounts.user2.accessToken, album.id, [theirs])).body.message).toBe('Not found or no album.read access');
   });
 
   it('DELETE /album/:id/assets: success or not_found; a removed thumbnail moves to the newest remaining asset', async () => {
@@ -117,12 +97,12 @@ describe('albums', () => {
     const newer = await addPhoto(token, {}, new Date('2023-01-01T00:00:00.000Z'));
     const album = await createAlbum(token, { albumName: 'Removes', assetIds: [older, newer] });
     expect(album.albumThumbnailAssetId).toBe(older);
-    const reply = await remove(token, album.id, [older, older]);
+    const reply = await removeFromAlbum(token, album.id, [older, older]);
     expect(reply.body).toEqual([
       { id: older, success: true },
       { id: older, success: false, error: 'not_found' },
     ]);
-    expect((await info(token, album.id)).body).toMatchObject({ assetCount: 1, albumThumbnailAssetId: newer });
+    expect((await albumInfo(token, album.id)).body).toMatchObject({ assetCount: 1, albumThumbnailAssetId: newer });
   });
 
   it('a thumbnail deleted for good is replaced by the newest remaining asset', async () => {
@@ -132,7 +112,7 @@ describe('albums', () => {
     const album = await createAlbum(token, { albumName: 'Thumbs', assetIds: [first, second] });
     expect(album.albumThumbnailAssetId).toBe(first);
     expect((await trash(token, [first], true)).status).toBe(204);
-    expect((await info(token, album.id)).body).toMatchObject({ albumThumbnailAssetId: second, assetCount: 1 });
+    expect((await albumInfo(token, album.id)).body).toMatchObject({ albumThumbnailAssetId: second, assetCount: 1 });
   });
 
   it('trashed assets leave the album’s assets, count and dates', async () => {
@@ -142,7 +122,7 @@ describe('albums', () => {
     const album = await createAlbum(token, { albumName: 'Trash', assetIds: [kept, gone] });
     expect(album).toMatchObject({ assetCount: 2, endDate: '2024-05-05T00:00:00.000Z' });
     await trash(token, [gone]);
-    const after = (await info(token, album.id)).body;
+    const after = (await albumInfo(token, album.id)).body;
     expect(after).toMatchObject({ assetCount: 1, startDate: '2019-05-05T00:00:00.000Z', endDate: '2019-05-05T00:00:00.000Z' });
     expect(after.assets.map((asset: { id: string }) => asset.id)).toEqual([kept]);
     const listed = (await all(token)).body.find((a: { id: string }) => a.id === album.id);

@@ -1,14 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handler as addAssetsHandler } from '#functions/album/add-assets-to-album.ts';
-import { handler as getAlbumInfoHandler } from '#functions/album/get-album-info.ts';
-import { handler as removeAssetsHandler } from '#functions/album/remove-asset-from-album.ts';
 import { handler as addLinkAssetsHandler } from '#functions/shared-link/add-shared-link-assets.ts';
 import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
 import { handler as removeLinkHandler } from '#functions/shared-link/remove-shared-link.ts';
 import { handler as removeLinkAssetsHandler } from '#functions/shared-link/remove-shared-link-assets.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, createAlbum, trash } from '../support/library.ts';
+import { addPhoto, addToAlbum, albumInfo, createAlbum, removeFromAlbum, trash } from '../support/library.ts';
 import { tableItems } from '../support/table-items.ts';
 
 // Concurrent identical and overlapping writes: never a 5xx, every reported result true, and the
@@ -18,25 +15,6 @@ let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
   accounts = await setupAccounts();
 });
-
-const add = (token: string, id: string, ids: string[]) =>
-  invoke(addAssetsHandler, {
-    method: 'PUT',
-    path: `/api/album/${id}/assets`,
-    headers: bearer(token),
-    pathParameters: { id },
-    body: { ids },
-  });
-const remove = (token: string, id: string, ids: string[]) =>
-  invoke(removeAssetsHandler, {
-    method: 'DELETE',
-    path: `/api/album/${id}/assets`,
-    headers: bearer(token),
-    pathParameters: { id },
-    body: { ids },
-  });
-const info = (token: string, id: string) =>
-  invoke(getAlbumInfoHandler, { path: `/api/album/${id}`, headers: bearer(token), pathParameters: { id } });
 
 /** The stored truth about an album: its entries, and the album counts of the assets. */
 const stored = async (albumId: string) => {
@@ -51,7 +29,7 @@ describe('albums under concurrency', () => {
     const token = accounts.user1.accessToken;
     const album = await createAlbum(token, { albumName: 'Race add' });
     const asset = await addPhoto(token, { color: [1, 100, 1] });
-    const replies = await Promise.all(Array.from({ length: 4 }, () => add(token, album.id, [asset])));
+    const replies = await Promise.all(Array.from({ length: 4 }, () => addToAlbum(token, album.id, [asset])));
     expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200]);
     const results = replies.map((reply) => reply.body[0]);
     expect(results.filter((result) => result.success)).toHaveLength(1);
@@ -59,7 +37,7 @@ describe('albums under concurrency', () => {
     const { entries, assets } = await stored(album.id);
     expect(entries).toEqual([asset]);
     expect(assets.get(asset)?.albumCount).toBe(1);
-    expect((await info(token, album.id)).body).toMatchObject({ assetCount: 1, albumThumbnailAssetId: asset });
+    expect((await albumInfo(token, album.id)).body).toMatchObject({ assetCount: 1, albumThumbnailAssetId: asset });
   });
 
   it('overlapping adds (51 ids, one of them also added by another request): each id reported added exactly once, all stored', async () => {
@@ -68,7 +46,7 @@ describe('albums under concurrency', () => {
     const ids: string[] = [];
     for (let i = 0; i < 51; i++) ids.push(await addPhoto(token, { color: [i, 2, 200] }));
     const last = ids.at(-1) ?? '';
-    const [a, b] = await Promise.all([add(token, album.id, ids), add(token, album.id, [last])]);
+    const [a, b] = await Promise.all([addToAlbum(token, album.id, ids), addToAlbum(token, album.id, [last])]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const successes = [...a.body, ...b.body].filter((result) => result.success).map((result) => result.id);
     expect(successes.sort()).toEqual([...ids].sort());
@@ -81,7 +59,7 @@ describe('albums under concurrency', () => {
     const token = accounts.user1.accessToken;
     const asset = await addPhoto(token, { color: [3, 3, 210] });
     const album = await createAlbum(token, { albumName: 'Race remove', assetIds: [asset] });
-    const replies = await Promise.all(Array.from({ length: 4 }, () => remove(token, album.id, [asset])));
+    const replies = await Promise.all(Array.from({ length: 4 }, () => removeFromAlbum(token, album.id, [asset])));
     expect(replies.map((reply) => reply.status)).toEqual([200, 200, 200, 200]);
     const results = replies.map((reply) => reply.body[0]);
     expect(results.filter((result) => result.success)).toHaveLength(1);
@@ -96,13 +74,13 @@ describe('albums under concurrency', () => {
     for (let round = 0; round < 4; round++) {
       const album = await createAlbum(token, { albumName: `Race delete ${round}` });
       const asset = await addPhoto(token, { color: [round, 4, 220] });
-      const [added, deleted] = await Promise.all([add(token, album.id, [asset]), trash(token, [asset], true)]);
+      const [added, deleted] = await Promise.all([addToAlbum(token, album.id, [asset]), trash(token, [asset], true)]);
       expect(added.status).toBe(200);
       expect(deleted.status).toBe(204);
       const { entries, assets } = await stored(album.id);
       expect(assets.has(asset)).toBe(false);
       expect(entries).toEqual([]);
-      const view = (await info(token, album.id)).body;
+      const view = (await albumInfo(token, album.id)).body;
       expect(view).toMatchObject({ assetCount: 0, assets: [] });
       expect(view.albumThumbnailAssetId).not.toBe(asset);
     }
@@ -142,7 +120,7 @@ describe('shared links under concurrency', () => {
         body: { type: 'ALBUM', albumId: album.id },
       })
     ).body;
-    expect((await info(token, album.id)).body.hasSharedLink).toBe(true);
+    expect((await albumInfo(token, album.id)).body.hasSharedLink).toBe(true);
     const replies = await Promise.all(
       Array.from({ length: 8 }, () =>
         invoke(removeLinkHandler, {
@@ -158,7 +136,7 @@ describe('shared links under concurrency', () => {
       expect(reply.body).toEqual({ message: 'Shared link not found', error: 'Bad Request', statusCode: 400 });
     const stored = (await tableItems('album')).find((item) => item.id === album.id);
     expect(stored?.sharedLinkCount).toBe(0);
-    expect((await info(token, album.id)).body.hasSharedLink).toBe(false);
+    expect((await albumInfo(token, album.id)).body.hasSharedLink).toBe(false);
   });
 
   it('identical adds and removes of a link’s asset: each done once, the others duplicate or not_found', async () => {

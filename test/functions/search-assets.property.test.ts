@@ -11,6 +11,7 @@ import type { AssetRecord } from '#shared/model/asset.ts';
 import type { PersonRecord } from '#shared/model/person.ts';
 import { bearer, createUser, fixtures, login, signUpAdmin } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
+import { assetRecord } from '../support/records.ts';
 
 // Property: for random libraries and random filter sets, GET /assets returns exactly what a
 // straightforward in-memory filter of the same library returns, in the same order. The oracle
@@ -189,60 +190,32 @@ const buildLibrary = async (specs: AssetSpec[]) => {
   const library: AssetRecord[] = [];
   for (const spec of specs) {
     const id = randomUUID();
-    let asset: AssetRecord = {
+    let asset: AssetRecord = assetRecord(user.id, {
       id,
-      ownerId: user.id,
       libraryId: libraries[spec.library] ?? '',
       deviceAssetId: `d-${id}`,
       deviceId: spec.deviceId,
       type: spec.type,
-      originalPath: `upload/${user.id}/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}.jpg`,
       originalFileName: spec.originalFileName,
-      sidecarPath: null,
-      checksum: randomUUID().replaceAll('-', '').padEnd(40, 'a'),
-      fileCreatedAt: spec.fileCreatedAt,
-      fileModifiedAt: spec.fileCreatedAt,
-      localDateTime: spec.fileCreatedAt,
+      at: spec.fileCreatedAt,
       createdAt: spec.createdAt,
       updatedAt: spec.updatedAt,
-      deletedAt: null,
       isFavorite: spec.isFavorite,
-      isArchived: false,
       isVisible: spec.isVisible,
-      isOffline: false,
-      isReadOnly: false,
-      isExternal: false,
-      duration: null,
-      livePhotoVideoId: null,
-      thumbhash: null,
-      resizePath: null,
-      personIds: [],
-      faceIds: [],
-      albumCount: 0,
       exif: {
         make: spec.make,
         model: spec.model,
         exifImageWidth: 1,
         exifImageHeight: 1,
         fileSizeInByte: 1,
-        orientation: null,
         dateTimeOriginal: spec.fileCreatedAt,
-        modifyDate: null,
-        timeZone: null,
         lensModel: spec.lensModel,
-        fNumber: null,
-        focalLength: null,
-        iso: null,
-        exposureTime: null,
-        latitude: null,
-        longitude: null,
         city: spec.city,
         state: spec.state,
         country: spec.country,
         description: '',
-        projectionType: null,
       },
-    };
+    });
     const faces = spec.people.map((i, index) => ({
       id: randomUUID(),
       assetId: id,

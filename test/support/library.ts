@@ -1,5 +1,8 @@
 import { expect } from 'vitest';
+import { handler as addAssetsHandler } from '#functions/album/add-assets-to-album.ts';
 import { handler as createAlbumHandler } from '#functions/album/create-album.ts';
+import { handler as getAlbumInfoHandler } from '#functions/album/get-album-info.ts';
+import { handler as removeAssetsHandler } from '#functions/album/remove-asset-from-album.ts';
 import { handler as deleteAssetsHandler } from '#functions/asset/delete-assets.ts';
 import { handler as updateAssetHandler } from '#functions/asset/update-asset.ts';
 import { handler as getAllPeopleHandler } from '#functions/person/get-all-people.ts';
@@ -34,3 +37,27 @@ export const trash = (token: string, ids: string[], force = false) =>
 
 export const updateAsset = (token: string, id: string, body: Record<string, unknown>) =>
   invoke(updateAssetHandler, { method: 'PUT', path: `/api/asset/${id}`, headers: bearer(token), pathParameters: { id }, body });
+
+/** PUT /album/:id/assets. */
+export const addToAlbum = (token: string, id: string, ids: unknown) =>
+  invoke(addAssetsHandler, {
+    method: 'PUT',
+    path: `/api/album/${id}/assets`,
+    headers: bearer(token),
+    pathParameters: { id },
+    body: { ids },
+  });
+
+/** DELETE /album/:id/assets. */
+export const removeFromAlbum = (token: string, id: string, ids: unknown) =>
+  invoke(removeAssetsHandler, {
+    method: 'DELETE',
+    path: `/api/album/${id}/assets`,
+    headers: bearer(token),
+    pathParameters: { id },
+    body: { ids },
+  });
+
+/** GET /album/:id. */
+export const albumInfo = (token: string, id: string, query: Record<string, string> = {}) =>
+  invoke(getAlbumInfoHandler, { path: `/api/album/${id}`, query, headers: bearer(token), pathParameters: { id } });

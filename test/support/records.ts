@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import type { AssetRecord, ExifInfo } from '#shared/model/asset.ts';
+
+/** EXIF with every field unknown, but those given. */
+export const exifInfo = (given: Partial<ExifInfo> = {}): ExifInfo => ({
+  make: null,
+  model: null,
+  exifImageWidth: null,
+  exifImageHeight: null,
+  fileSizeInByte: null,
+  orientation: null,
+  dateTimeOriginal: null,
+  modifyDate: null,
+  timeZone: null,
+  lensModel: null,
+  fNumber: null,
+  focalLength: null,
+  iso: null,
+  exposureTime: null,
+  latitude: null,
+  longitude: null,
+  city: null,
+  state: null,
+  country: null,
+  description: null,
+  projectionType: null,
+  ...given,
+});
+
+/**
+ * An asset record as an upload stores it, for tests and benches that write items directly: a
+ * visible, unarchived image taken at `at` (every date), with the fields given on top.
+ */
+export const assetRecord = (
+  ownerId: string,
+  given: Partial<Omit<AssetRecord, 'exif'>> & { at?: string; exif?: Partial<ExifInfo> } = {},
+): AssetRecord => {
+  const { at = '2024-01-01T00:00:00.000Z', exif, ...fields } = given;
+  const id = fields.id ?? randomUUID();
+  return {
+    id,
+    ownerId,
+    libraryId: ownerId,
+    deviceAssetId: `device-${id}`,
+    deviceId: 'test',
+    type: 'IMAGE',
+    originalPath: `upload/${ownerId}/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}.jpg`,
+    originalFileName: `${id}.jpg`,
+    sidecarPath: null,
+    checksum: randomUUID().replaceAll('-', '').padEnd(40, '0'),
+    fileCreatedAt: at,
+    fileModifiedAt: at,
+    localDateTime: at,
+    createdAt: at,
+    updatedAt: at,
+    deletedAt: null,
+    isFavorite: false,
+    isArchived: false,
+    isVisible: true,
+    isOffline: false,
+    isReadOnly: false,
+    isExternal: false,
+    duration: null,
+    livePhotoVideoId: null,
+    thumbhash: null,
+    resizePath: null,
+    personIds: [],
+    faceIds: [],
+    albumCount: 0,
+    ...fields,
+    exif: exifInfo(exif),
+  };
+};
