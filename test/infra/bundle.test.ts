@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions } from '#infra/bundling.ts';
 import { routes } from '#infra/routes.ts';
 import { invoke } from '../support/invoke.ts';
@@ -22,13 +22,18 @@ const bundled = async (operationId: string) => {
   return ((await import(pathToFileURL(file).href)) as { handler: Parameters<typeof invoke>[0] }).handler;
 };
 
+const credentials = { email: 'bundle@immich.cloud', password: 'password', name: 'Bundle' };
+
 describe('deployed bundles', () => {
-  it('run against DynamoDB with the env-only credential provider and the node:http(s) shims', async () => {
+  // The admin every test signs in as, signed up by the bundled function itself.
+  beforeAll(async () => {
     const signUp = await bundled('signUpAdmin');
+    expect((await invoke(signUp, { method: 'POST', path: '/api/auth/admin-sign-up', body: credentials })).status).toBe(201);
+  });
+
+  it('run against DynamoDB with the env-only credential provider and the node:http(s) shims', async () => {
     const login = await bundled('login');
     const me = await bundled('getMyUserInfo');
-    const credentials = { email: 'bundle@immich.cloud', password: 'password', name: 'Bundle' };
-    expect((await invoke(signUp, { method: 'POST', path: '/api/auth/admin-sign-up', body: credentials })).status).toBe(201);
     const session = await invoke(login, { method: 'POST', path: '/api/auth/login', body: credentials });
     expect(session.status).toBe(201);
     const reply = await invoke(me, { path: '/api/user/me', headers: { authorization: `Bearer ${session.body.accessToken}` } });
