@@ -314,3 +314,22 @@ describe('work per request is bounded', () => {
     }
   });
 });
+
+describe('text search work is bounded', () => {
+  it('stops after 5,000 candidates, however many postings its word has (they all pointed nowhere here)', async () => {
+    const { writePostings } = await import('#shared/db/term.repository.ts');
+    const { maxTextCandidates } = await import('#shared/services/search.service.ts');
+    const owner = accounts.user2.userId;
+    const postings = Array.from({ length: 8_000 }, (_, i) => ({
+      assetId: `00000000-0000-4000-a000-${String(i).padStart(12, '0')}`,
+      fileCreatedAt: new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString(),
+      term: 'everywhereword',
+    }));
+    await writePostings(owner, postings);
+    const calls = await countRoundTrips(() =>
+      invoke(searchHandler, { path: '/api/search', headers: bearer(accounts.user2.accessToken), query: { q: 'everywhereword' } }),
+    );
+    // Pages of 310 postings (size 250): the whole word would take 26 Queries; the cap stops it at 17.
+    expect(calls.filter((call) => call === 'QueryCommand').length).toBe(Math.ceil(maxTextCandidates / 310));
+  });
+});
