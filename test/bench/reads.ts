@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AssetRecord } from '#shared/model/asset.ts';
-import { assetRecord } from '../support/records.ts';
+import { assetRecord, cameraExif } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
 import { median, percentile, table } from './stats.ts';
 
@@ -49,23 +49,12 @@ const measure = async (): Promise<string> => {
         originalFileName: `bench-${i}.jpg`,
         at: when,
         exif: {
+          ...cameraExif(when),
           make: 'Bench',
           model: 'B1',
-          exifImageWidth: 4000,
-          exifImageHeight: 3000,
-          fileSizeInByte: 1,
-          orientation: '1',
-          dateTimeOriginal: when,
-          modifyDate: when,
-          timeZone: 'UTC',
-          fNumber: 2.8,
-          focalLength: 35,
-          iso: 100,
-          exposureTime: '1/100',
           latitude: 1,
           longitude: 2,
           city: 'Bench City',
-          description: '',
         },
       });
       assets.push(asset);

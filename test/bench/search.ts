@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';
 import type { PersonRecord } from '#shared/model/person.ts';
-import { assetRecord } from '../support/records.ts';
+import { assetRecord, cameraExif } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
 import { median, percentile, table } from './stats.ts';
 
@@ -138,22 +138,11 @@ const measure = async (): Promise<string> => {
           personIds: faces.map((face) => face.personId),
           faceIds: faces.map((face) => face.id),
           exif: {
+            ...cameraExif(when),
             make: pick(brands),
             model: 'Model',
-            exifImageWidth: 4000,
-            exifImageHeight: 3000,
-            fileSizeInByte: 1,
-            orientation: '1',
-            dateTimeOriginal: when,
-            modifyDate: when,
-            timeZone: 'UTC',
-            fNumber: 2.8,
-            focalLength: 35,
-            iso: 100,
-            exposureTime: '1/100',
             city,
             country: 'Benchland',
-            description: '',
           },
         });
         user.assets.push(asset);

@@ -71,3 +71,19 @@ export const assetRecord = (
     exif: exifInfo(exif),
   };
 };
+
+/** The EXIF of a typical camera photo taken at `when` (the benches' libraries). */
+export const cameraExif = (when: string): Partial<ExifInfo> => ({
+  exifImageWidth: 4000,
+  exifImageHeight: 3000,
+  fileSizeInByte: 1,
+  orientation: '1',
+  dateTimeOriginal: when,
+  modifyDate: when,
+  timeZone: 'UTC',
+  fNumber: 2.8,
+  focalLength: 35,
+  iso: 100,
+  exposureTime: '1/100',
+  description: '',
+});
