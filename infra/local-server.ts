@@ -50,7 +50,12 @@ const main = async (): Promise<void> => {
   // The embedded DynamoDB Local is reached with its own key id; another DynamoDB with the
   // environment's credentials (or DynamoDB Local's usual `local` ones).
   if (accessKeyId) Object.assign(process.env, { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: 'local' });
-  for (const [key, value] of Object.entries({ ...localAwsEnv, AWS_ENDPOINT_URL_DYNAMODB: endpoint, TABLE_NAME: tableName, DATA_DIR: dataDir })) {
+  for (const [key, value] of Object.entries({
+    ...localAwsEnv,
+    AWS_ENDPOINT_URL_DYNAMODB: endpoint,
+    TABLE_NAME: tableName,
+    DATA_DIR: dataDir,
+  })) {
     process.env[key] ??= value;
   }
   const table = await ensureTable(endpoint, tableName, accessKeyId);

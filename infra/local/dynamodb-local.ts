@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -9,7 +10,6 @@ import {
   ListTablesCommand,
   ResourceNotFoundException,
 } from '@aws-sdk/client-dynamodb';
-import { dirname, join } from 'node:path';
 import { createTableInput } from '#shared/db/table.ts';
 
 export const javaInstallHint = [

@@ -85,7 +85,12 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
       const body = Number.isFinite(declared) && declared > limit ? 'too-large' : await readBody(req, limit);
       if (body === 'too-large') {
         res.setHeader('connection', 'close');
-        return sendJsonError(res, 413, 'Payload Too Large', bodyTooLarge(limit, found.route.body === 'upload' ? 'upload limit' : 'limit').message);
+        return sendJsonError(
+          res,
+          413,
+          'Payload Too Large',
+          bodyTooLarge(limit, found.route.body === 'upload' ? 'upload limit' : 'limit').message,
+        );
       }
       const event = toApiGatewayEvent(
         { method, url, headers: req.headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },

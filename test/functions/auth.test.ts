@@ -224,13 +224,12 @@ describe('POST /auth/logout', () => {
 });
 
 describe('auth devices (sessions)', () => {
-  beforeAll(ensureAdmin);
-
   const devices = (token: string) => invoke(getAuthDevices, { path: '/api/auth/devices', headers: bearer(token) });
   const logoutDevice = (token: string, id: string) =>
     invoke(logoutAuthDevice, { method: 'DELETE', path: `/api/auth/devices/${id}`, pathParameters: { id }, headers: bearer(token) });
   const credentials = { email: 'devices@immich.cloud', password: 'password1' };
   beforeAll(async () => {
+    await ensureAdmin();
     const { accessToken } = await login(fixtures.admin);
     await createUser(accessToken, { ...credentials, name: 'Devices' });
   });
