@@ -13,6 +13,23 @@ import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, kebab, type Rou
 
 const root = join(import.meta.dirname, '..');
 
+const tableReads = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
+const tableWrites = [
+  'dynamodb:PutItem',
+  'dynamodb:UpdateItem',
+  'dynamodb:DeleteItem',
+  'dynamodb:BatchWriteItem',
+  'dynamodb:ConditionCheckItem',
+];
+
+/** S3 actions per kind of originals access (infra/routes.ts `store`). */
+const bucketActions: Record<NonNullable<Route['store']>, string[]> = {
+  read: ['s3:GetObject'],
+  // A failed upload deletes the exact version it wrote, so nothing of it stays in the versioned bucket.
+  put: ['s3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion'],
+  delete: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
+};
+
 export interface ApiFunctionProps {
   route: Route;
   table: ITableV2;
@@ -68,15 +85,14 @@ export class ApiFunction extends NodejsFunction {
       },
     });
     this.node.addMetadata('route', `${route.method} ${route.path} (${name})`);
-    if (route.data === 'read') table.grantReadData(this);
-    if (route.data === 'write') table.grantReadWriteData(this);
-    if (route.store === 'read') originals.grantRead(this);
-    // Put, and delete (of the exact version it wrote) when recording the upload fails.
-    if (route.store === 'write') {
-      originals.grantRead(this);
-      originals.grantPut(this);
-      originals.grantDelete(this);
-      this.addToRolePolicy(new PolicyStatement({ actions: ['s3:DeleteObjectVersion'], resources: [originals.arnForObjects('*')] }));
+    // Exactly the calls the repositories make: no Scan, no streams, no table management. A
+    // transaction is authorized per item (PutItem, UpdateItem, DeleteItem, ConditionCheckItem).
+    if (route.data !== 'none') {
+      const actions = route.data === 'read' ? tableReads : [...tableReads, ...tableWrites];
+      this.addToRolePolicy(new PolicyStatement({ actions, resources: [table.tableArn, `${table.tableArn}/index/*`] }));
     }
+    const storeActions = route.store ? bucketActions[route.store] : [];
+    if (storeActions.length > 0)
+      this.addToRolePolicy(new PolicyStatement({ actions: storeActions, resources: [originals.arnForObjects('*')] }));
   }
 }

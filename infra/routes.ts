@@ -15,8 +15,12 @@ export interface Route {
   entry: string;
   /** What the function may do to the table; the stack grants exactly this. */
   data: 'none' | 'read' | 'write';
-  /** What the function may do to the originals store (the S3 bucket); none when absent. */
-  store?: 'read' | 'write';
+  /**
+   * What the function may do to the originals store (the S3 bucket), none when absent: `read`
+   * objects, `put` new ones (and delete the exact versions it wrote, to undo a failed upload), or
+   * `delete` them for good.
+   */
+  store?: 'read' | 'put' | 'delete';
   /** Needs the shared-link key secret (`SHARED_LINK_SECRET`) to show links' keys. */
   secrets?: boolean;
   /** Lambda memory in MB; password hashing (argon2id, 19 MiB) and CPU want more. */
@@ -125,7 +129,7 @@ export const routes: readonly Route[] = [
     path: '/api/asset/upload',
     entry: 'functions/asset/upload-file.ts',
     data: 'write',
-    store: 'write',
+    store: 'put',
     memory: media,
     body: 'upload',
   },
@@ -148,7 +152,7 @@ export const routes: readonly Route[] = [
     path: '/api/asset',
     entry: 'functions/asset/delete-assets.ts',
     data: 'write',
-    store: 'write',
+    store: 'delete',
     body: 'bulk',
   },
   {

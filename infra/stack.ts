@@ -1,4 +1,4 @@
-import { CfnOutput, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -31,8 +31,10 @@ export class ImmichStack extends Stack {
         partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
         sortKey: { name: index.sortKey, type: AttributeType.STRING },
       })),
-      // RETAIN: deleting the stack must never delete someone's library.
+      // RETAIN: deleting the stack must never delete someone's library; and no console click or
+      // stray API call can delete the table either.
       removalPolicy: RemovalPolicy.RETAIN,
+      deletionProtection: true,
     });
 
     // The originals: private, encrypted, versioned, and like the table kept when the stack goes.
@@ -43,6 +45,16 @@ export class ImmichStack extends Stack {
       versioned: true,
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       removalPolicy: RemovalPolicy.RETAIN,
+      // A photo deleted for good leaves a noncurrent version behind a delete marker: versioning
+      // keeps it one day (an accident can still be undone), then it goes, and is no longer billed.
+      lifecycleRules: [
+        {
+          id: 'expire-deleted-originals',
+          noncurrentVersionExpiration: Duration.days(1),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+        { id: 'remove-expired-delete-markers', expiredObjectDeleteMarker: true },
+      ],
     });
 
     // Shared-link keys are derived from this secret (shared/auth/crypto.ts): it must outlive the
