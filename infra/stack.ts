@@ -1,7 +1,8 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { type CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
@@ -66,6 +67,32 @@ export class ImmichStack extends Stack {
     });
 
     this.api = new HttpApi(this, 'Api', { description: 'Immich v1.100-compatible media library API' });
+
+    // A personal server: a flood (or a runaway client) is refused by API Gateway before it can
+    // run up the bill. Rate and burst are context values (`cdk deploy -c throttleRate=100`).
+    const stage = this.api.defaultStage?.node.defaultChild as CfnStage | undefined;
+    const accessLogs = new LogGroup(this, 'ApiAccessLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    if (stage) {
+      stage.defaultRouteSettings = {
+        throttlingRateLimit: Number(this.node.tryGetContext('throttleRate') ?? 50),
+        throttlingBurstLimit: Number(this.node.tryGetContext('throttleBurst') ?? 100),
+      };
+      // One line per request: no headers, no query string, no body (so no credential) is logged.
+      stage.accessLogSettings = {
+        destinationArn: accessLogs.logGroupArn,
+        format: JSON.stringify({
+          requestId: '$context.requestId',
+          time: '$context.requestTime',
+          route: '$context.routeKey',
+          status: '$context.status',
+          latencyMs: '$context.responseLatency',
+          integrationLatencyMs: '$context.integrationLatency',
+          bytes: '$context.responseLength',
+          sourceIp: '$context.identity.sourceIp',
+          error: '$context.integrationErrorMessage',
+        }),
+      };
+    }
 
     for (const route of props.routes ?? routes) {
       const id = pascal(route.operationId);

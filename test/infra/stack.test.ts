@@ -5,10 +5,23 @@ import { type Route, routes } from '#infra/routes.ts';
 import { ImmichStack } from '#infra/stack.ts';
 
 // No bundling in assertion tests: they check the stack's shape, the synth test builds the code.
-const synth = (rows?: readonly Route[]): Template => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+const synth = (rows?: readonly Route[], context: Record<string, string> = {}): Template => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
   return Template.fromStack(new ImmichStack(app, 'Test', rows ? { routes: rows } : {}));
 };
+const synthWith = (context: Record<string, string>): Template =>
+  synth(
+    [
+      {
+        operationId: 'pingServer',
+        method: 'GET',
+        path: '/api/server-info/ping',
+        entry: 'functions/server-info/ping-server.ts',
+        data: 'none',
+      },
+    ],
+    context,
+  );
 
 type Resource = { Properties: Record<string, any> };
 const values = (resources: Record<string, Record<string, any>>): Resource[] => Object.values(resources) as Resource[];
@@ -54,7 +67,8 @@ describe('ImmichStack', () => {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
       expect(fn.Properties.LoggingConfig?.LogGroup).toBeDefined();
     }
-    template.resourceCountIs('AWS::Logs::LogGroup', routes.length);
+    // One per function, and the API's access log.
+    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 1);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
@@ -71,6 +85,19 @@ describe('ImmichStack', () => {
         expect.objectContaining({ ExpiredObjectDeleteMarker: true, Status: 'Enabled' }),
       ]),
     );
+  });
+
+  it('throttles the API (a personal server: 50 requests/s, bursts of 100, set by context) and logs one line per request without credentials', () => {
+    const [stage] = values(template.findResources('AWS::ApiGatewayV2::Stage'));
+    expect(stage?.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
+    const format = String(stage?.Properties.AccessLogSettings?.Format);
+    expect(JSON.parse(format)).toMatchObject({ requestId: '$context.requestId', route: '$context.routeKey', status: '$context.status' });
+    expect(format).not.toMatch(/header|authorization|querystring|body/i);
+    const tuned = synthWith({ throttleRate: '5', throttleBurst: '10' });
+    expect(values(tuned.findResources('AWS::ApiGatewayV2::Stage'))[0]?.Properties.DefaultRouteSettings).toEqual({
+      ThrottlingRateLimit: 5,
+      ThrottlingBurstLimit: 10,
+    });
   });
 
   it('protects the table from deletion', () => {
