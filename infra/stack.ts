@@ -1,11 +1,16 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { type CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
+import { metricsNamespace } from '#shared/core/log.ts';
 import { table as tableDefinition } from '#shared/db/table.ts';
 import { ApiFunction } from './api-function.ts';
 import { type Route, routes } from './routes.ts';
@@ -105,6 +110,35 @@ export class ImmichStack extends Stack {
         this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration });
       }
     }
+
+    // Alarms: API 5xx, answered 500s (the functions' own metric: a handled error still counts),
+    // and throttled Lambda invocations. With `-c alarmEmail=you@example.com` they also send mail.
+    const alarms = new Topic(this, 'Alarms', { displayName: 'Immich serverless alarms' });
+    const email = this.node.tryGetContext('alarmEmail');
+    if (typeof email === 'string' && email) alarms.addSubscription(new EmailSubscription(email));
+    const watch = (id: string, metric: Metric, description: string): void => {
+      const alarm = new Alarm(this, id, {
+        metric,
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: description,
+      });
+      alarm.addAlarmAction(new SnsAction(alarms));
+    };
+    const fiveMinutes = { period: Duration.minutes(5), statistic: 'Sum' };
+    watch('ApiServerErrors', this.api.metricServerError(fiveMinutes), 'The API answered 5xx (including API Gateway errors and timeouts)');
+    watch(
+      'FunctionServerErrors',
+      new Metric({ namespace: metricsNamespace, metricName: 'serverErrors', ...fiveMinutes }),
+      'A function answered 500',
+    );
+    watch(
+      'FunctionThrottles',
+      new Metric({ namespace: 'AWS/Lambda', metricName: 'Throttles', ...fiveMinutes }),
+      'Lambda throttled invocations',
+    );
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/api`, description: 'Point Immich clients here' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });

@@ -35,3 +35,6 @@ export const log = {
   warn: (message: string, fields: Record<string, unknown> = {}) => write('WARN', message, fields),
   error: (message: string, fields: Record<string, unknown> = {}) => write('ERROR', message, fields),
 };
+
+/** The CloudWatch namespace of the metrics the functions' log lines carry (shared/http/access-log.ts); the stack's alarms read it. */
+export const metricsNamespace = 'ImmichServerless';

@@ -7,6 +7,7 @@ import * as env from '../core/env.ts';
 import { bodyTooLarge, Invalid } from '../core/errors.ts';
 import { withLogContext } from '../core/log.ts';
 import { parseOrThrow } from '../schemas/validate.ts';
+import { logRequest } from './access-log.ts';
 import { errorResult } from './errors.ts';
 import { parseQuery } from './query.ts';
 import { HttpResponse, jsonResult, type LambdaResult } from './response.ts';
@@ -155,7 +156,12 @@ export const createHandler = <
     return toResult(await fn(input), status);
   });
   const handler = (event: APIGatewayProxyEventV2, context: Context): Promise<LambdaResult> =>
-    withLogContext({ requestId: requestIdOf(event, context) }, () => middyHandler(event, context));
+    withLogContext({ requestId: requestIdOf(event, context) }, async () => {
+      const started = performance.now();
+      const result = await middyHandler(event, context);
+      logRequest(event, result.statusCode, performance.now() - started);
+      return result;
+    });
   // The declared access travels with the handler, so tests can check every admin route at once.
   return Object.assign(handler, { access: endpoint.access });
 };

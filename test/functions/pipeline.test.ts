@@ -118,3 +118,38 @@ describe('request-scoped logs', () => {
     }
   });
 });
+
+describe('the access log', () => {
+  it('writes one line per request, a metric too (embedded metric format): route, status, latency, id, and no secret', async () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = 'info';
+    try {
+      const ok = await call({ name: 'secret-name' }, { headers: { authorization: 'Bearer top-secret-token' } });
+      const failed = await call({ name: 'boom' });
+      const logged = lines.map((line) => JSON.parse(line)).filter((entry) => entry.message === 'request');
+      expect(logged).toHaveLength(2);
+      expect(logged[0]).toMatchObject({
+        requestId: ok.headers['x-request-id'],
+        route: `POST /api/echo/${id}`,
+        status: 201,
+        statusClass: '2xx',
+        serverErrors: 0,
+        requests: 1,
+      });
+      expect(logged[1]).toMatchObject({ requestId: failed.headers['x-request-id'], status: 500, statusClass: '5xx', serverErrors: 1 });
+      expect(typeof logged[0].latencyMs).toBe('number');
+      expect(logged[0]._aws.CloudWatchMetrics[0]).toMatchObject({
+        Namespace: 'ImmichServerless',
+        Dimensions: [['route', 'statusClass'], []],
+      });
+      expect(lines.join('\n')).not.toMatch(/top-secret-token|secret-name/);
+    } finally {
+      process.env.LOG_LEVEL = level;
+      spy.mockRestore();
+      errors.mockRestore();
+    }
+  });
+});

@@ -100,6 +100,17 @@ describe('ImmichStack', () => {
     });
   });
 
+  it('alarms on API 5xx, answered 500s and throttles; mails them when given an address by context', () => {
+    const alarms = values(template.findResources('AWS::CloudWatch::Alarm'));
+    expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual(['5xx', 'Throttles', 'serverErrors']);
+    expect(alarms.every((alarm) => alarm.Properties.AlarmActions?.length === 1)).toBe(true);
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    synthWith({ alarmEmail: 'me@example.com' }).hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'me@example.com',
+    });
+  });
+
   it('protects the table from deletion', () => {
     const [table] = values(template.findResources('AWS::DynamoDB::GlobalTable'));
     expect(table?.Properties.Replicas?.[0]?.DeletionProtectionEnabled).toBe(true);

@@ -1,0 +1,42 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { log, metricsNamespace } from '../core/log.ts';
+
+const callerOf = (event: APIGatewayProxyEventV2 & { auth?: unknown }): string | undefined => {
+  const auth = event.auth;
+  if (typeof auth !== 'object' || auth === null || !('user' in auth)) return undefined;
+  const user = auth.user;
+  return typeof user === 'object' && user !== null && 'id' in user && typeof user.id === 'string' ? user.id : undefined;
+};
+
+/**
+ * One structured line per request: route, status, latency, request id (from the log context),
+ * the caller's id, and never a header, query string, body or token. The same line is a metric in
+ * CloudWatch's embedded metric format: requests, server errors (answered 500s included) and
+ * latency, by route and status class and in total, with no agent and no extra call.
+ */
+export const logRequest = (event: APIGatewayProxyEventV2, status: number, latencyMs: number): void => {
+  const callerId = callerOf(event);
+  log.info('request', {
+    route: event.routeKey,
+    status,
+    statusClass: `${Math.floor(status / 100)}xx`,
+    latencyMs: Math.round(latencyMs * 100) / 100,
+    ...(callerId ? { callerId } : {}),
+    requests: 1,
+    serverErrors: status >= 500 ? 1 : 0,
+    _aws: {
+      Timestamp: Date.now(),
+      CloudWatchMetrics: [
+        {
+          Namespace: metricsNamespace,
+          Dimensions: [['route', 'statusClass'], []],
+          Metrics: [
+            { Name: 'requests', Unit: 'Count' },
+            { Name: 'serverErrors', Unit: 'Count' },
+            { Name: 'latencyMs', Unit: 'Milliseconds' },
+          ],
+        },
+      ],
+    },
+  });
+};
