@@ -2,13 +2,15 @@ import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3C
 import * as env from '../core/env.ts';
 import { assertSafeKey, type OriginalsStore, type StoredObject } from './store.ts';
 
+const intelligentTieringMinimum = 128 * 1024;
+
 /**
  * Originals in an S3 bucket (deployed; the stack makes it private, encrypted and versioned). The
  * SDK finds the bucket's endpoint itself; `AWS_ENDPOINT_URL_S3` points it at an S3-compatible
  * server instead (tests), which usually wants path-style addressing (`S3_FORCE_PATH_STYLE=true`).
  */
 export class S3Store implements OriginalsStore {
-  private readonly client: S3Client;
+  readonly client: S3Client;
   readonly bucket: string;
 
   constructor(bucket: string) {
@@ -23,7 +25,13 @@ export class S3Store implements OriginalsStore {
 
   async put(key: string, body: Buffer, contentType: string): Promise<StoredObject> {
     assertSafeKey(key);
-    const result = await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType }));
+    // Originals are written once and mostly read rarely: Intelligent-Tiering moves them to cheaper
+    // tiers when untouched, with no retrieval fee. Objects under its 128 KB minimum (sidecars)
+    // would be billed as 128 KB there, so they stay in Standard.
+    const storageClass = body.length >= intelligentTieringMinimum ? 'INTELLIGENT_TIERING' : 'STANDARD';
+    const result = await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, StorageClass: storageClass }),
+    );
     return result.VersionId ? { key, version: result.VersionId } : { key };
   }
 

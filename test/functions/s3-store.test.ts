@@ -85,3 +85,26 @@ describe('S3 originals store', () => {
     expect(after.length).toBe(before.length + 1);
   });
 });
+
+describe('storage classes', () => {
+  it('puts originals of 128 KB or more in Intelligent-Tiering and smaller objects (sidecars) in Standard', async () => {
+    const store = new S3Store(bucket);
+    // What the real PutObject calls ask for (s3rver stores every object as STANDARD whatever it is told).
+    const asked = new Map<string, unknown>();
+    store.client.middlewareStack.add(
+      (next) => async (args) => {
+        const input = args.input as { Key?: string; StorageClass?: string };
+        if (input.Key) asked.set(input.Key, input.StorageClass);
+        return next(args);
+      },
+      { step: 'initialize', name: 'storage-class' },
+    );
+    await store.put('upload/u/ab/cd/large.jpg', Buffer.alloc(200 * 1024, 1), 'image/jpeg');
+    await store.put('upload/u/ab/cd/large.jpg.xmp', Buffer.from('<x:xmpmeta/>'), 'application/xml');
+    expect(Object.fromEntries(asked)).toEqual({
+      'upload/u/ab/cd/large.jpg': 'INTELLIGENT_TIERING',
+      'upload/u/ab/cd/large.jpg.xmp': 'STANDARD',
+    });
+    expect(await keysInBucket()).toEqual(expect.arrayContaining(['upload/u/ab/cd/large.jpg', 'upload/u/ab/cd/large.jpg.xmp']));
+  });
+});
