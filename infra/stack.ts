@@ -3,9 +3,9 @@ import { type CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -19,57 +19,71 @@ const pascal = (operationId: string): string => operationId.charAt(0).toUpperCas
 
 /** The whole deployment: one table, one originals bucket, one HTTP API, one function per row of the route table. */
 export class ImmichStack extends Stack {
-  readonly table: TableV2;
-  readonly originals: Bucket;
+  readonly table: ITableV2;
+  readonly originals: IBucket;
   readonly api: HttpApi;
 
   constructor(scope: Construct, id: string, props: StackProps & { routes?: readonly Route[] } = {}) {
     super(scope, id, props);
 
-    this.table = new TableV2(this, 'Table', {
-      partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
-      sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
-      billing: Billing.onDemand(),
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      timeToLiveAttribute: tableDefinition.ttlAttribute,
-      globalSecondaryIndexes: tableDefinition.indexes.map((index) => ({
-        indexName: index.name,
-        partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
-        sortKey: { name: index.sortKey, type: AttributeType.STRING },
-      })),
-      // RETAIN: deleting the stack must never delete someone's library; and no console click or
-      // stray API call can delete the table either.
-      removalPolicy: RemovalPolicy.RETAIN,
-      deletionProtection: true,
-    });
+    // Deploying again onto a library kept by an earlier `npm run destroy`: the retained table,
+    // bucket and secret are imported by name instead of created (README, "Deploy").
+    const existing = {
+      table: this.node.tryGetContext('existingTableName') as string | undefined,
+      bucket: this.node.tryGetContext('existingBucketName') as string | undefined,
+      secret: this.node.tryGetContext('existingLinkSecretArn') as string | undefined,
+    };
+
+    this.table = existing.table
+      ? TableV2.fromTableName(this, 'Table', existing.table)
+      : new TableV2(this, 'Table', {
+          partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
+          sortKey: { name: tableDefinition.sortKey, type: AttributeType.STRING },
+          billing: Billing.onDemand(),
+          pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+          timeToLiveAttribute: tableDefinition.ttlAttribute,
+          globalSecondaryIndexes: tableDefinition.indexes.map((index) => ({
+            indexName: index.name,
+            partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+            sortKey: { name: index.sortKey, type: AttributeType.STRING },
+          })),
+          // RETAIN: deleting the stack must never delete someone's library; and no console click or
+          // stray API call can delete the table either.
+          removalPolicy: RemovalPolicy.RETAIN,
+          deletionProtection: true,
+        });
 
     // The originals: private, encrypted, versioned, and like the table kept when the stack goes.
-    this.originals = new Bucket(this, 'Originals', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      versioned: true,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      removalPolicy: RemovalPolicy.RETAIN,
-      // A photo deleted for good leaves a noncurrent version behind a delete marker: versioning
-      // keeps it one day (an accident can still be undone), then it goes, and is no longer billed.
-      lifecycleRules: [
-        {
-          id: 'expire-deleted-originals',
-          noncurrentVersionExpiration: Duration.days(1),
-          abortIncompleteMultipartUploadAfter: Duration.days(1),
-        },
-        { id: 'remove-expired-delete-markers', expiredObjectDeleteMarker: true },
-      ],
-    });
+    this.originals = existing.bucket
+      ? Bucket.fromBucketName(this, 'Originals', existing.bucket)
+      : new Bucket(this, 'Originals', {
+          blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+          encryption: BucketEncryption.S3_MANAGED,
+          enforceSSL: true,
+          versioned: true,
+          objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+          removalPolicy: RemovalPolicy.RETAIN,
+          // A photo deleted for good leaves a noncurrent version behind a delete marker: versioning
+          // keeps it one day (an accident can still be undone), then it goes, and is no longer billed.
+          lifecycleRules: [
+            {
+              id: 'expire-deleted-originals',
+              noncurrentVersionExpiration: Duration.days(1),
+              abortIncompleteMultipartUploadAfter: Duration.days(1),
+            },
+            { id: 'remove-expired-delete-markers', expiredObjectDeleteMarker: true },
+          ],
+        });
 
     // Shared-link keys are derived from this secret (shared/auth/crypto.ts): it must outlive the
     // stack like the table that holds the keys' hashes, or existing links stop matching their keys.
-    const linkSecret = new Secret(this, 'SharedLinkSecret', {
-      description: 'Derives shared-link keys (HMAC); replacing it breaks every existing link',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    const linkSecret = existing.secret
+      ? Secret.fromSecretCompleteArn(this, 'SharedLinkSecret', existing.secret)
+      : new Secret(this, 'SharedLinkSecret', {
+          description: 'Derives shared-link keys (HMAC); replacing it breaks every existing link',
+          generateSecretString: { passwordLength: 64, excludePunctuation: true },
+          removalPolicy: RemovalPolicy.RETAIN,
+        });
 
     this.api = new HttpApi(this, 'Api', { description: 'Immich v1.100-compatible media library API' });
 

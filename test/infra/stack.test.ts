@@ -111,6 +111,24 @@ describe('ImmichStack', () => {
     });
   });
 
+  it('deploys onto a retained table, bucket and secret when given them by context, creating none', () => {
+    const secretArn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:SharedLinkSecret-AbCdEf';
+    const again = synth(undefined, {
+      existingTableName: 'kept-table',
+      existingBucketName: 'kept-originals',
+      existingLinkSecretArn: secretArn,
+    });
+    for (const type of ['AWS::DynamoDB::GlobalTable', 'AWS::S3::Bucket', 'AWS::SecretsManager::Secret']) again.resourceCountIs(type, 0);
+    const functions = values(again.findResources('AWS::Lambda::Function'));
+    const login = functions.find((f) => String(f.Properties.Description).includes('login ('));
+    expect(login?.Properties.Environment.Variables.TABLE_NAME).toBe('kept-table');
+    const upload = functions.find((f) => String(f.Properties.Description).includes('uploadFile ('));
+    expect(upload?.Properties.Environment.Variables.ORIGINALS_BUCKET).toBe('kept-originals');
+    const policies = JSON.stringify(values(again.findResources('AWS::IAM::Policy')));
+    expect(policies).toContain('table/kept-table');
+    expect(policies).toContain('kept-originals/*');
+  });
+
   it('protects the table from deletion', () => {
     const [table] = values(template.findResources('AWS::DynamoDB::GlobalTable'));
     expect(table?.Properties.Replicas?.[0]?.DeletionProtectionEnabled).toBe(true);
