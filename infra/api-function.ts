@@ -36,6 +36,8 @@ export interface ApiFunctionProps {
   originals: IBucket;
   /** The shared-link key secret, for routes with `secrets`. */
   linkSecret: ISecret;
+  /** Reserved concurrency of the public password-hashing routes, when the deployer sets one. */
+  hashingConcurrency?: number;
 }
 
 /**
@@ -44,7 +46,7 @@ export interface ApiFunctionProps {
  * exactly the table and originals-bucket access its route row declares.
  */
 export class ApiFunction extends NodejsFunction {
-  constructor(scope: Construct, id: string, { route, table, originals, linkSecret }: ApiFunctionProps) {
+  constructor(scope: Construct, id: string, { route, table, originals, linkSecret, hashingConcurrency }: ApiFunctionProps) {
     const name = kebab(route.operationId);
     super(scope, id, {
       entry: join(root, route.entry),
@@ -53,6 +55,7 @@ export class ApiFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: route.memory ?? defaultMemoryMb,
       timeout: Duration.seconds(29),
+      ...(route.publicHashing && hashingConcurrency ? { reservedConcurrentExecutions: hashingConcurrency } : {}),
       description: `Immich API ${route.operationId} (${route.method} ${route.path})`,
       environment: {
         ...(route.data === 'none' ? {} : { TABLE_NAME: table.tableName }),

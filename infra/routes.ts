@@ -31,6 +31,11 @@ export interface Route {
    * Lambda accepts; `upload` the file limit. Larger is a 413 before parsing or authentication.
    */
   body?: 'json' | 'bulk' | 'upload';
+  /**
+   * Open to anyone and costly per call (argon2id): the stack can cap its concurrency
+   * (`-c hashingConcurrency=N`), so a flood of sign-in attempts cannot run up the bill.
+   */
+  publicHashing?: true;
 }
 
 // argon2id wants 19 MiB per hash, and Lambda gives CPU in proportion to memory.
@@ -62,8 +67,17 @@ export const routes: readonly Route[] = [
     entry: 'functions/auth/sign-up-admin.ts',
     data: 'write',
     memory: hashing,
+    publicHashing: true,
   },
-  { operationId: 'login', method: 'POST', path: '/api/auth/login', entry: 'functions/auth/login.ts', data: 'write', memory: hashing },
+  {
+    operationId: 'login',
+    method: 'POST',
+    path: '/api/auth/login',
+    entry: 'functions/auth/login.ts',
+    data: 'write',
+    memory: hashing,
+    publicHashing: true,
+  },
   { operationId: 'logout', method: 'POST', path: '/api/auth/logout', entry: 'functions/auth/logout.ts', data: 'write' },
   {
     operationId: 'validateAccessToken',
@@ -214,6 +228,7 @@ export const routes: readonly Route[] = [
     entry: 'functions/shared-link/get-my-shared-link.ts',
     data: 'read',
     memory: hashing,
+    publicHashing: true,
   },
   {
     operationId: 'getSharedLinkById',

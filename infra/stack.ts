@@ -113,9 +113,19 @@ export class ImmichStack extends Stack {
       };
     }
 
+    // Opt-in: a new AWS account may run only 10 functions at once, and reserving any concurrency
+    // there fails the deploy. Where the account allows it, `-c hashingConcurrency=5` caps the
+    // public password-hashing routes so a flood of sign-ins cannot run up the bill.
+    const hashingConcurrency = Number(this.node.tryGetContext('hashingConcurrency') ?? 0) || undefined;
     for (const route of props.routes ?? routes) {
       const id = pascal(route.operationId);
-      const fn = new ApiFunction(this, id, { route, table: this.table, originals: this.originals, linkSecret });
+      const fn = new ApiFunction(this, id, {
+        route,
+        table: this.table,
+        originals: this.originals,
+        linkSecret,
+        ...(hashingConcurrency ? { hashingConcurrency } : {}),
+      });
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
       if (route.path === '$default') {
         this.api.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration });

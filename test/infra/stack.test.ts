@@ -129,6 +129,19 @@ describe('ImmichStack', () => {
     expect(policies).toContain('kept-originals/*');
   });
 
+  it('caps the public password-hashing routes only when the deployer asks (a new account could not deploy otherwise)', () => {
+    const reserved = (t: Template) =>
+      values(t.findResources('AWS::Lambda::Function'))
+        .filter((f) => f.Properties.ReservedConcurrentExecutions !== undefined)
+        .map((f) => [String(f.Properties.Description).split(' ')[2], f.Properties.ReservedConcurrentExecutions]);
+    expect(reserved(template)).toEqual([]);
+    expect(reserved(synth(undefined, { hashingConcurrency: '5' })).sort()).toEqual([
+      ['getMySharedLink', 5],
+      ['login', 5],
+      ['signUpAdmin', 5],
+    ]);
+  });
+
   it('protects the table from deletion', () => {
     const [table] = values(template.findResources('AWS::DynamoDB::GlobalTable'));
     expect(table?.Properties.Replicas?.[0]?.DeletionProtectionEnabled).toBe(true);
