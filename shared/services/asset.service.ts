@@ -8,6 +8,7 @@ import { checksumHex } from '../domain/search.ts';
 import { assetTerms } from '../domain/terms.ts';
 import { type AssetResponseDto, mapAsset } from '../mappers/asset.mapper.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import type { AssetBulkUploadCheckResponseDto, UpdateAssetDto } from '../schemas/asset.ts';
 
@@ -39,15 +40,22 @@ export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetRespons
   return mapFull(auth, asset, faces);
 };
 
-const mapFull = async (auth: Auth, asset: AssetRecord, faces: readonly FaceRecord[]): Promise<AssetResponseDto> => {
+/** The asset with EXIF, owner, tags and people; `known` people already read are not read again. */
+const mapFull = async (
+  auth: Auth,
+  asset: AssetRecord,
+  faces: readonly FaceRecord[],
+  known?: readonly PersonRecord[],
+): Promise<AssetResponseDto> => {
   const [owner, people] = await Promise.all([
     getUser(asset.ownerId),
-    faces.length > 0
-      ? getPeople(
-          asset.ownerId,
-          faces.map((face) => face.personId),
-        )
-      : Promise.resolve([]),
+    known ??
+      (faces.length > 0
+        ? getPeople(
+            asset.ownerId,
+            faces.map((face) => face.personId),
+          )
+        : Promise.resolve([])),
   ]);
   return mapAsset(asset, {
     callerId: auth.user.id,
@@ -75,8 +83,10 @@ export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput)
   // Only the difference: the words the description adds are written before the asset (so it is
   // findable as soon as it has them), the words it drops are deleted after.
   let dropped: string[] = [];
+  let people: PersonRecord[] | undefined;
   if (exifChanges.description !== undefined) {
-    const names = (await getPeople(asset.ownerId, asset.personIds)).map((person) => person.name);
+    people = await getPeople(asset.ownerId, asset.personIds);
+    const names = people.map((person) => person.name);
     const before = new Set(assetTerms(asset, names));
     const after = new Set(assetTerms({ ...asset, exif: { ...asset.exif, description: exifChanges.description } }, names));
     await writePostings(
@@ -100,5 +110,5 @@ export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput)
   // Deleted for good by a concurrent request: as if it had never been the caller's.
   if (!written) throw noAccess(Permission.AssetUpdate);
   if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
-  return mapFull(auth, written.asset, written.faces);
+  return mapFull(auth, written.asset, written.faces, people);
 };

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AssetRecord } from '#shared/model/asset.ts';
-import { assetRecord, cameraExif } from '../support/records.ts';
+import { assetRecord, cameraExif, faceRecord } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
 import { median, percentile, table } from './stats.ts';
 
@@ -63,21 +63,7 @@ const measure = async (): Promise<string> => {
     const write = async (asset: (typeof assets)[number], index: number) =>
       recordUpload({
         asset,
-        faces: [
-          {
-            id: randomUUID(),
-            assetId: asset.id,
-            personId: person.id,
-            ownerId: me.id,
-            imageWidth: 4000,
-            imageHeight: 3000,
-            boundingBoxX1: 1,
-            boundingBoxY1: 1,
-            boundingBoxX2: 2,
-            boundingBoxY2: 2,
-            index: 0,
-          },
-        ],
+        faces: [faceRecord(asset.id, person.id, me.id)],
         newPeople: index === 0 ? [person] : [],
         existingPeople: index === 0 ? new Set<string>() : new Set([person.id]),
         quota: null,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';
 import type { PersonRecord } from '#shared/model/person.ts';
-import { assetRecord, cameraExif } from '../support/records.ts';
+import { assetRecord, cameraExif, faceRecord } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
 import { median, percentile, table } from './stats.ts';
 
@@ -106,24 +106,7 @@ const measure = async (): Promise<string> => {
         const id = randomUUID();
         const when = new Date(start + Math.floor(random() * span)).toISOString();
         const city = pick(cities);
-        const faces: FaceRecord[] =
-          random() < 0.3
-            ? [
-                {
-                  id: randomUUID(),
-                  assetId: id,
-                  personId: pick(user.people).id,
-                  ownerId: user.id,
-                  imageWidth: 4000,
-                  imageHeight: 3000,
-                  boundingBoxX1: 1,
-                  boundingBoxY1: 1,
-                  boundingBoxX2: 2,
-                  boundingBoxY2: 2,
-                  index: 0,
-                },
-              ]
-            : [];
+        const faces: FaceRecord[] = random() < 0.3 ? [faceRecord(id, pick(user.people).id, user.id)] : [];
         const asset: AssetRecord = assetRecord(user.id, {
           id,
           deviceAssetId: `bench-${user.assets.length}`,

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.ts';
 import { handler as getAllPeopleHandler } from '#functions/person/get-all-people.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, trash, updateAsset } from '../support/library.ts';
+import { addPhoto, assetInfo, trash, updateAsset } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { uploadFootprint } from '../support/table-items.ts';
 import { storedFiles, upload } from '../support/uploads.ts';
@@ -13,9 +12,6 @@ let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
   accounts = await setupAccounts();
 });
-
-const asset = (token: string, id: string) =>
-  invoke(getAssetInfoHandler, { path: `/api/asset/${id}`, headers: bearer(token), pathParameters: { id } });
 
 describe('PUT /asset/:id', () => {
   it('sets favourite, archive, description and position for the owner', async () => {
@@ -35,7 +31,7 @@ describe('PUT /asset/:id', () => {
       isArchived: true,
       exifInfo: { description: 'after', latitude: 10.5, longitude: -20.25 },
     });
-    expect((await asset(token, id)).body).toMatchObject({ isFavorite: true, isArchived: true, exifInfo: { description: 'after' } });
+    expect((await assetInfo(token, id)).body).toMatchObject({ isFavorite: true, isArchived: true, exifInfo: { description: 'after' } });
   });
 
   it.each([
@@ -54,7 +50,7 @@ describe('PUT /asset/:id', () => {
     expect((await updateAsset(accounts.user2.accessToken, id, { isFavorite: true })).body.message).toBe(
       'Not found or no asset.update access',
     );
-    expect((await asset(accounts.user1.accessToken, id)).body.isFavorite).toBe(false);
+    expect((await assetInfo(accounts.user1.accessToken, id)).body.isFavorite).toBe(false);
   });
 });
 
@@ -64,7 +60,7 @@ describe('DELETE /asset', () => {
     const id = await addPhoto(token, { mwgFaces: [{ name: 'Gus', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
     const reply = await trash(token, [id]);
     expect(reply.status).toBe(204);
-    expect((await asset(token, id)).body).toMatchObject({ id, isTrashed: true });
+    expect((await assetInfo(token, id)).body).toMatchObject({ id, isTrashed: true });
   });
 
   it('with force: deleted for good — asset, original, checksum (the file can come again), faces, usage', async () => {
@@ -78,7 +74,7 @@ describe('DELETE /asset', () => {
     const first = await upload(token, { data });
     expect(first.status).toBe(201);
     expect((await trash(token, [first.body.id], true)).status).toBe(204);
-    expect((await asset(token, first.body.id)).body.message).toBe('Not found or no asset.read access');
+    expect((await assetInfo(token, first.body.id)).body.message).toBe('Not found or no asset.read access');
     const after = await uploadFootprint();
     expect({ ...after, people: before.footprint.people, names: before.footprint.names }).toEqual(before.footprint);
     expect(await storedFiles()).toEqual(before.files);
@@ -94,7 +90,7 @@ describe('DELETE /asset', () => {
     const theirs = await addPhoto(accounts.user2.accessToken);
     const reply = await trash(accounts.user1.accessToken, [mine, theirs]);
     expect(reply.body).toEqual({ message: 'Not found or no asset.delete access', error: 'Bad Request', statusCode: 400 });
-    expect((await asset(accounts.user1.accessToken, mine)).body.isTrashed).toBe(false);
+    expect((await assetInfo(accounts.user1.accessToken, mine)).body.isTrashed).toBe(false);
   });
 
   it.each([
@@ -113,11 +109,11 @@ describe('POST /trash/restore/assets', () => {
     const token = accounts.user2.accessToken;
     const id = await addPhoto(token);
     await trash(token, [id]);
-    expect((await asset(token, id)).body.isTrashed).toBe(true);
+    expect((await assetInfo(token, id)).body.isTrashed).toBe(true);
     const restore = (who: string, ids: string[]) =>
       invoke(handler, { method: 'POST', path: '/api/trash/restore/assets', headers: bearer(who), body: { ids } });
     expect((await restore(accounts.user1.accessToken, [id])).body.message).toBe('Not found or no asset.restore access');
     expect((await restore(token, [id])).status).toBe(204);
-    expect((await asset(token, id)).body.isTrashed).toBe(false);
+    expect((await assetInfo(token, id)).body.isTrashed).toBe(false);
   });
 });

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as checkBulkUploadHandler } from '#functions/asset/check-bulk-upload.ts';
-import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.ts';
 import { handler as uploadHandler } from '#functions/asset/upload-file.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
+import { assetInfo } from '../support/library.ts';
 import { makeJpeg, makeSidecar, type PhotoSpec } from '../support/photos.ts';
 import { countRoundTrips } from '../support/round-trips.ts';
 import { uploadFootprint } from '../support/table-items.ts';
@@ -14,9 +14,6 @@ let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
   accounts = await setupAccounts();
 });
-
-const getAsset = (token: string, id: string) =>
-  invoke(getAssetInfoHandler, { path: `/api/asset/${id}`, headers: bearer(token), pathParameters: { id } });
 
 const bulkCheck = (token: string, body: unknown) =>
   invoke(checkBulkUploadHandler, { method: 'POST', path: '/api/asset/bulk-upload-check', headers: bearer(token), body });
@@ -56,7 +53,7 @@ describe('POST /asset/upload', () => {
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     expect(reply.body).toEqual({ id: expect.any(String), duplicate: false });
 
-    const asset = await getAsset(accounts.user1.accessToken, reply.body.id);
+    const asset = await assetInfo(accounts.user1.accessToken, reply.body.id);
     expect(asset.status).toBe(200);
     expect(asset.body).toEqual({
       id: reply.body.id,
@@ -172,7 +169,7 @@ describe('POST /asset/upload', () => {
       data,
       fields: cliFields('plain.jpg', data.length, new Date('2020-05-06T07:08:09.000Z')),
     });
-    const asset = await getAsset(accounts.user1.accessToken, reply.body.id);
+    const asset = await assetInfo(accounts.user1.accessToken, reply.body.id);
     expect(asset.body).toMatchObject({
       fileCreatedAt: '2020-05-06T07:08:09.000Z',
       localDateTime: '2020-05-06T07:08:09.000Z',
@@ -183,7 +180,7 @@ describe('POST /asset/upload', () => {
   it('a date without an offset is taken as wall-clock UTC, as Immich does', async () => {
     const data = makeJpeg({ dateTimeOriginal: '2019:12:31 23:59:59', make: 'X' });
     const reply = await upload(accounts.user1.accessToken, { data });
-    const asset = await getAsset(accounts.user1.accessToken, reply.body.id);
+    const asset = await assetInfo(accounts.user1.accessToken, reply.body.id);
     expect(asset.body).toMatchObject({
       fileCreatedAt: '2019-12-31T23:59:59.000Z',
       localDateTime: '2019-12-31T23:59:59.000Z',
@@ -203,7 +200,7 @@ describe('POST /asset/upload', () => {
       data,
       fields: { ...cliFields('p.jpg', data.length), isFavorite: 'true', isArchived: 'true' },
     });
-    const asset = await getAsset(accounts.user1.accessToken, reply.body.id);
+    const asset = await assetInfo(accounts.user1.accessToken, reply.body.id);
     expect(asset.body).toMatchObject({
       isFavorite: true,
       isArchived: true,
@@ -221,7 +218,7 @@ describe('POST /asset/upload', () => {
     });
     const reply = await upload(accounts.user1.accessToken, { data, fileName: 'with-sidecar.jpg', sidecar });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-    const asset = await getAsset(accounts.user1.accessToken, reply.body.id);
+    const asset = await assetInfo(accounts.user1.accessToken, reply.body.id);
     expect(asset.body).toMatchObject({
       fileCreatedAt: '2021-07-04T16:00:00.000Z',
       localDateTime: '2021-07-04T12:00:00.000Z',
@@ -234,7 +231,7 @@ describe('POST /asset/upload', () => {
     const data = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(64, 1)]);
     const reply = await upload(accounts.user1.accessToken, { data, fileName: 'clip.mp4' });
     expect(reply.status).toBe(201);
-    const asset = await getAsset(accounts.user1.accessToken, reply.body.id);
+    const asset = await assetInfo(accounts.user1.accessToken, reply.body.id);
     expect(asset.body).toMatchObject({ type: 'VIDEO', duration: '0:00:00.00000', exifInfo: { make: null, fileSizeInByte: data.length } });
   });
 });
@@ -475,11 +472,11 @@ describe('GET /asset/:id', () => {
   it("another user's asset, a missing one: 400 Not found or no asset.read access; a bad id: 400", async () => {
     const mine = await upload(accounts.user1.accessToken, { data: makeJpeg({ color: [40, 41, 42] }) });
     for (const id of [mine.body.id, '3fa85f64-5717-4562-b3fc-2c963f66afa6']) {
-      const reply = await getAsset(accounts.user2.accessToken, id);
+      const reply = await assetInfo(accounts.user2.accessToken, id);
       expect(reply.status).toBe(400);
       expect(reply.body).toEqual({ message: 'Not found or no asset.read access', error: 'Bad Request', statusCode: 400 });
     }
-    const bad = await getAsset(accounts.user1.accessToken, 'not-a-uuid');
+    const bad = await assetInfo(accounts.user1.accessToken, 'not-a-uuid');
     expect(bad.status).toBe(400);
     expect(bad.body.message).toEqual(['id must be a UUID']);
   });

@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createAlbumHandler } from '#functions/album/create-album.ts';
 import { handler as checkBulkUploadHandler } from '#functions/asset/check-bulk-upload.ts';
-import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.ts';
 import { handler as updateAssetHandler } from '#functions/asset/update-asset.ts';
 import { handler as uploadHandler } from '#functions/asset/upload-file.ts';
 import { handler as searchHandler } from '#functions/search/search.ts';
@@ -16,6 +15,7 @@ import { returns } from '#shared/http/pipeline.ts';
 import { CreateAlbumDto } from '#shared/schemas/album.ts';
 import { bearer, fixtures, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
+import { assetInfo } from '../support/library.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { countRoundTrips } from '../support/round-trips.ts';
 import { useServer } from '../support/server.ts';
@@ -29,9 +29,6 @@ let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
   accounts = await setupAccounts();
 });
-
-const assetInfo = (token: string, id: string) =>
-  invoke(getAssetInfoHandler, { path: `/api/asset/${id}`, headers: bearer(token), pathParameters: { id } });
 
 describe('uploads', () => {
   it('keep a UTF-8 file name as sent (busboy would read it as Latin-1)', async () => {

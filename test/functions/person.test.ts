@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.ts';
 import { handler as getAllPeopleHandler } from '#functions/person/get-all-people.ts';
 import { handler as getPersonHandler } from '#functions/person/get-person.ts';
 import { handler as updatePersonHandler } from '#functions/person/update-person.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, personNamed } from '../support/library.ts';
+import { addPhoto, assetInfo, personNamed } from '../support/library.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { tableItems } from '../support/table-items.ts';
 import { upload } from '../support/uploads.ts';
@@ -22,8 +21,6 @@ const person = (token: string, id: string) =>
   invoke(getPersonHandler, { path: `/api/person/${id}`, headers: bearer(token), pathParameters: { id } });
 const update = (token: string, id: string, body: unknown) =>
   invoke(updatePersonHandler, { method: 'PUT', path: `/api/person/${id}`, headers: bearer(token), pathParameters: { id }, body });
-const asset = (token: string, id: string) =>
-  invoke(getAssetInfoHandler, { path: `/api/asset/${id}`, headers: bearer(token), pathParameters: { id } });
 
 const uploaded = async (token: string, ...args: Parameters<typeof makeJpeg>) => {
   const reply = await upload(token, { data: makeJpeg(...args) });
@@ -62,7 +59,7 @@ describe('people from face regions', () => {
     });
     const [alice, bob] = list.body.people;
 
-    const firstAsset = await asset(token, first);
+    const firstAsset = await assetInfo(token, first);
     expect(firstAsset.body.people).toEqual([
       {
         ...alice,
@@ -93,7 +90,7 @@ describe('people from face regions', () => {
         ],
       },
     ]);
-    const secondAsset = await asset(token, second);
+    const secondAsset = await assetInfo(token, second);
     expect(secondAsset.body.people).toEqual([
       {
         ...alice,
@@ -161,7 +158,7 @@ describe('people from face regions', () => {
         sidecar: makeSidecar({ mwgFaces: [{ name: 'In Sidecar', x: 0.5, y: 0.5, w: 0.2, h: 0.2 }] }),
       })
     ).body.id;
-    expect((await asset(token, id)).body.people.map((p: { name: string }) => p.name)).toEqual(['In Sidecar']);
+    expect((await assetInfo(token, id)).body.people.map((p: { name: string }) => p.name)).toEqual(['In Sidecar']);
   });
 
   it('concurrent uploads naming the same new person create one person', async () => {

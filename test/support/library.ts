@@ -4,6 +4,7 @@ import { handler as createAlbumHandler } from '#functions/album/create-album.ts'
 import { handler as getAlbumInfoHandler } from '#functions/album/get-album-info.ts';
 import { handler as removeAssetsHandler } from '#functions/album/remove-asset-from-album.ts';
 import { handler as deleteAssetsHandler } from '#functions/asset/delete-assets.ts';
+import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.ts';
 import { handler as updateAssetHandler } from '#functions/asset/update-asset.ts';
 import { handler as getAllPeopleHandler } from '#functions/person/get-all-people.ts';
 import { bearer } from './accounts.ts';
@@ -61,3 +62,7 @@ export const removeFromAlbum = (token: string, id: string, ids: unknown) =>
 /** GET /album/:id. */
 export const albumInfo = (token: string, id: string, query: Record<string, string> = {}) =>
   invoke(getAlbumInfoHandler, { path: `/api/album/${id}`, query, headers: bearer(token), pathParameters: { id } });
+
+/** GET /asset/:id. */
+export const assetInfo = (token: string, id: string) =>
+  invoke(getAssetInfoHandler, { path: `/api/asset/${id}`, headers: bearer(token), pathParameters: { id } });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AssetRecord, ExifInfo } from '#shared/model/asset.ts';
+import type { AssetRecord, ExifInfo, FaceRecord } from '#shared/model/asset.ts';
 
 /** EXIF with every field unknown, but those given. */
 export const exifInfo = (given: Partial<ExifInfo> = {}): ExifInfo => ({
@@ -86,4 +86,19 @@ export const cameraExif = (when: string): Partial<ExifInfo> => ({
   iso: 100,
   exposureTime: '1/100',
   description: '',
+});
+
+/** A face of `personId` on asset `assetId` (a small box on a 4000×3000 photo). */
+export const faceRecord = (assetId: string, personId: string, ownerId: string, index = 0): FaceRecord => ({
+  id: randomUUID(),
+  assetId,
+  personId,
+  ownerId,
+  imageWidth: 4000,
+  imageHeight: 3000,
+  boundingBoxX1: 1,
+  boundingBoxY1: 1,
+  boundingBoxX2: 2,
+  boundingBoxY2: 2,
+  index,
 });
