@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -13,29 +13,16 @@ import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, kebab, type Rou
 
 const root = join(import.meta.dirname, '..');
 
-const tableReads = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
-const tableWrites = [
-  'dynamodb:PutItem',
-  'dynamodb:UpdateItem',
-  'dynamodb:DeleteItem',
-  'dynamodb:BatchWriteItem',
-  'dynamodb:ConditionCheckItem',
-];
-
-/** S3 actions per kind of originals access (infra/routes.ts `store`). */
-const bucketActions: Record<NonNullable<Route['store']>, string[]> = {
-  read: ['s3:GetObject'],
-  // A failed upload deletes the exact version it wrote, so nothing of it stays in the versioned bucket.
-  put: ['s3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion'],
-  delete: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
-};
-
 export interface ApiFunctionProps {
   route: Route;
   table: ITableV2;
   originals: IBucket;
-  /** The shared-link key secret, for routes with `secrets`. */
+  /** The shared-link secret, for routes with `secrets` (its ARN only: the value is read at run time). */
   linkSecret: ISecret;
+  /** The role of the route's access class (infra/function-roles.ts). */
+  role: IRole;
+  /** The function's log group is `<logGroupPrefix><kebab-operation-id>`, where its role may write. */
+  logGroupPrefix: string;
   /** Reserved concurrency of the public password-hashing routes, when the deployer sets one. */
   hashingConcurrency?: number;
 }
@@ -43,10 +30,14 @@ export interface ApiFunctionProps {
 /**
  * One Lambda function for one route, with every house default in one place: Node 24 on arm64,
  * ESM bundle (AWS SDK included, so its version is ours), its own log group with a retention, and
- * exactly the table and originals-bucket access its route row declares.
+ * the role of its access class (exactly the table, bucket and secret access its route row declares).
  */
 export class ApiFunction extends NodejsFunction {
-  constructor(scope: Construct, id: string, { route, table, originals, linkSecret, hashingConcurrency }: ApiFunctionProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    { route, table, originals, linkSecret, role, logGroupPrefix, hashingConcurrency }: ApiFunctionProps,
+  ) {
     const name = kebab(route.operationId);
     super(scope, id, {
       entry: join(root, route.entry),
@@ -55,6 +46,7 @@ export class ApiFunction extends NodejsFunction {
       architecture: Architecture.ARM_64,
       memorySize: route.memory ?? defaultMemoryMb,
       timeout: Duration.seconds(29),
+      role,
       ...(route.publicHashing && hashingConcurrency ? { reservedConcurrentExecutions: hashingConcurrency } : {}),
       description: `Immich API ${route.operationId} (${route.method} ${route.path})`,
       environment: {
@@ -63,14 +55,14 @@ export class ApiFunction extends NodejsFunction {
         // checks its multipart body against MAX_UPLOAD_MB as it reads it).
         ...(route.body === 'upload' ? {} : { MAX_BODY_BYTES: String(bodyLimitBytes(route, deployedUploadLimitMb)) }),
         ...(route.store ? { ORIGINALS_BUCKET: originals.bucketName, MAX_UPLOAD_MB: String(deployedUploadLimitMb) } : {}),
-        // A CloudFormation dynamic reference: the template holds `{{resolve:secretsmanager:…}}`,
-        // never the value; Lambda keeps it in the function's (KMS-encrypted) environment.
-        ...(route.secrets ? { SHARED_LINK_SECRET: linkSecret.secretValue.unsafeUnwrap() } : {}),
+        // Only the ARN: the value is read from Secrets Manager at run time (shared/auth/link-secret.ts),
+        // so it is not in the function's configuration for anyone allowed to read that.
+        ...(route.secrets ? { SHARED_LINK_SECRET_ARN: linkSecret.secretArn } : {}),
       },
       depsLockFilePath: join(root, 'package-lock.json'),
       projectRoot: root,
       logGroup: new LogGroup(scope, `${id}Logs`, {
-        logGroupName: undefined,
+        logGroupName: `${logGroupPrefix}${name}`,
         retention: RetentionDays.ONE_MONTH,
         // Logs are operational, not the library: they go with the stack.
         removalPolicy: RemovalPolicy.DESTROY,
@@ -88,14 +80,5 @@ export class ApiFunction extends NodejsFunction {
       },
     });
     this.node.addMetadata('route', `${route.method} ${route.path} (${name})`);
-    // Exactly the calls the repositories make: no Scan, no streams, no table management. A
-    // transaction is authorized per item (PutItem, UpdateItem, DeleteItem, ConditionCheckItem).
-    if (route.data !== 'none') {
-      const actions = route.data === 'read' ? tableReads : [...tableReads, ...tableWrites];
-      this.addToRolePolicy(new PolicyStatement({ actions, resources: [table.tableArn, `${table.tableArn}/index/*`] }));
-    }
-    const storeActions = route.store ? bucketActions[route.store] : [];
-    if (storeActions.length > 0)
-      this.addToRolePolicy(new PolicyStatement({ actions: storeActions, resources: [originals.arnForObjects('*')] }));
   }
 }

@@ -21,7 +21,7 @@ export interface Route {
    * `delete` them for good.
    */
   store?: 'read' | 'put' | 'delete';
-  /** Needs the shared-link key secret (`SHARED_LINK_SECRET`) to show links' keys. */
+  /** Needs the shared-link secret (keys and password tokens are derived from it): read from Secrets Manager deployed. */
   secrets?: boolean;
   /** Lambda memory in MB; password hashing (argon2id, 19 MiB) and CPU want more. */
   memory?: number;
@@ -227,6 +227,8 @@ export const routes: readonly Route[] = [
     path: '/api/shared-link/me',
     entry: 'functions/shared-link/get-my-shared-link.ts',
     data: 'read',
+    // A password link's token is an HMAC under the link secret.
+    secrets: true,
     memory: hashing,
     publicHashing: true,
   },

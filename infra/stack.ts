@@ -1,6 +1,5 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { type CfnStage, HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, Billing, type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -12,12 +11,14 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { metricsNamespace } from '#shared/core/log.ts';
 import { table as tableDefinition } from '#shared/db/table.ts';
-import { ApiFunction } from './api-function.ts';
+import { FunctionRoles } from './function-roles.ts';
+import { areaOf, areaStackId, RouteStack } from './route-stack.ts';
 import { type Route, routes } from './routes.ts';
 
-const pascal = (operationId: string): string => operationId.charAt(0).toUpperCase() + operationId.slice(1);
-
-/** The whole deployment: one table, one originals bucket, one HTTP API, one function per row of the route table. */
+/**
+ * The whole deployment: one table, one originals bucket, one HTTP API, and one function per row of
+ * the route table, in a nested stack per area of the API.
+ */
 export class ImmichStack extends Stack {
   readonly table: ITableV2;
   readonly originals: IBucket;
@@ -117,22 +118,25 @@ export class ImmichStack extends Stack {
     // there fails the deploy. Where the account allows it, `-c hashingConcurrency=5` caps the
     // public password-hashing routes so a flood of sign-ins cannot run up the bill.
     const hashingConcurrency = Number(this.node.tryGetContext('hashingConcurrency') ?? 0) || undefined;
-    for (const route of props.routes ?? routes) {
-      const id = pascal(route.operationId);
-      const fn = new ApiFunction(this, id, {
-        route,
+    // Routes in one nested stack per area, on shared roles per access class: room for every one
+    // of Immich's operations (docs/deployment.md, "Stack layout").
+    const logGroupPrefix = `/immich/${this.stackName}/`;
+    const roles = new FunctionRoles(this, 'FunctionRoles', { table: this.table, originals: this.originals, linkSecret, logGroupPrefix });
+    const areas = new Map<string, Route[]>();
+    for (const route of props.routes ?? routes) areas.set(areaOf(route), [...(areas.get(areaOf(route)) ?? []), route]);
+    for (const [area, rows] of areas) {
+      const nested = new RouteStack(this, areaStackId(area), {
+        routes: rows,
+        api: this.api,
         table: this.table,
         originals: this.originals,
         linkSecret,
+        roles,
+        logGroupPrefix,
         ...(hashingConcurrency ? { hashingConcurrency } : {}),
       });
-      const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
-      if (route.path === '$default') {
-        this.api.addRoutes({ path: '/{proxy+}', methods: [HttpMethod.ANY], integration });
-        this.api.addRoutes({ path: '/', methods: [HttpMethod.ANY], integration });
-      } else {
-        this.api.addRoutes({ path: route.path, methods: [HttpMethod[route.method]], integration });
-      }
+      // The roles' policies exist before any function can run with them.
+      nested.node.addDependency(roles);
     }
 
     // Alarms: API 5xx, answered 500s (the functions' own metric: a handled error still counts),

@@ -1,5 +1,4 @@
 import { argon2, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import * as env from '../core/env.ts';
 
 /**
  * Secrets. Session tokens and API keys are random and stored only as SHA-256 hashes; passwords
@@ -55,11 +54,11 @@ export const decoyHash = (): Promise<string> => (decoy ??= hashPassword(newSecre
  * Shared-link keys. Immich shows a link's key to its creator on every read, so the key cannot be
  * a random value stored only as a hash; storing it in clear would put a credential in the table.
  * Instead the key is derived: HMAC-SHA512 of the link id under a deployment secret
- * (`SHARED_LINK_SECRET`), cut to Immich's 50 bytes and sent base64url (67 characters). The table
+ * (shared/storage/link-secret.ts), cut to Immich's 50 bytes and sent base64url (67 characters). The table
  * holds only its SHA-256 (what a visitor's request is looked up by) and can recompute nothing.
  */
-export const sharedLinkKey = (linkId: string): string => {
-  return createHmac('sha512', env.sharedLinkSecret()).update(linkId).digest().subarray(0, 50).toString('base64url');
+export const sharedLinkKey = (secret: string, linkId: string): string => {
+  return createHmac('sha512', secret).update(linkId).digest().subarray(0, 50).toString('base64url');
 };
 
 /** Immich reads a 100-character key as hex, anything else as base64url. */
@@ -71,8 +70,8 @@ export const hashSharedLinkKey = (key: string): string => createHash('sha256').u
 /** How long the token a link's password earns is good for: the life of Immich's cookie that carries it. */
 export const sharedLinkTokenSeconds = 86_400;
 
-const tokenMac = (linkId: string, passwordHash: string, expires: number): string =>
-  createHmac('sha256', env.sharedLinkSecret()).update(`shared-link-token\0${linkId}\0${expires}\0${passwordHash}`).digest('base64url');
+const tokenMac = (secret: string, linkId: string, passwordHash: string, expires: number): string =>
+  createHmac('sha256', secret).update(`shared-link-token\0${linkId}\0${expires}\0${passwordHash}`).digest('base64url');
 
 /**
  * The token a correct password earns (Immich's `?token=` and `immich_shared_link_token` cookie):
@@ -81,18 +80,18 @@ const tokenMac = (linkId: string, passwordHash: string, expires: number): string
  * could compute for each guess, skipping the password check's cost; this one cannot be made
  * without the secret, ends with the cookie, and dies when the password changes.
  */
-export const sharedLinkToken = (linkId: string, passwordHash: string, now = Date.now()): string => {
+export const sharedLinkToken = (secret: string, linkId: string, passwordHash: string, now = Date.now()): string => {
   const expires = Math.floor(now / 1000) + sharedLinkTokenSeconds;
-  return `${expires}.${tokenMac(linkId, passwordHash, expires)}`;
+  return `${expires}.${tokenMac(secret, linkId, passwordHash, expires)}`;
 };
 
 /** Whether a token was made by `sharedLinkToken` for this link and password, and is still live. */
-export const isSharedLinkToken = (token: string, linkId: string, passwordHash: string, now = Date.now()): boolean => {
+export const isSharedLinkToken = (secret: string, token: string, linkId: string, passwordHash: string, now = Date.now()): boolean => {
   const match = /^(\d{1,12})\.([\w-]{43})$/.exec(token);
   if (!match) return false;
   const expires = Number(match[1]);
   if (expires <= Math.floor(now / 1000)) return false;
-  const expected = Buffer.from(tokenMac(linkId, passwordHash, expires));
+  const expected = Buffer.from(tokenMac(secret, linkId, passwordHash, expires));
   const given = Buffer.from(match[2] ?? '');
   return given.length === expected.length && timingSafeEqual(given, expected);
 };

@@ -19,8 +19,13 @@ const positiveNumber = (name: string, fallback: number): number => {
 
 /** The DynamoDB table (set by the stack; `npm start` and the tests set it too). */
 export const tableName = (): string => required('TABLE_NAME');
-/** Derives shared-link keys (docs/immich-compatibility.md, "Shared links"). */
-export const sharedLinkSecret = (): string => required('SHARED_LINK_SECRET');
+/**
+ * Derives shared-link keys (docs/immich-compatibility.md, "Shared links"): the value itself
+ * (`npm start`, tests), or deployed the ARN of the Secrets Manager secret holding it, read at run
+ * time (shared/storage/link-secret.ts) so the value is never in the function's configuration.
+ */
+export const sharedLinkSecret = (): string | undefined => optional('SHARED_LINK_SECRET');
+export const sharedLinkSecretArn = (): string | undefined => optional('SHARED_LINK_SECRET_ARN');
 /** The originals bucket when deployed; unset locally, where originals live in a folder. */
 export const originalsBucket = (): string | undefined => optional('ORIGINALS_BUCKET');
 /** The local originals folder: `ORIGINALS_DIR`, else `$DATA_DIR/originals`. */

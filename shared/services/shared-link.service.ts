@@ -35,6 +35,7 @@ import type { AssetRecord } from '../model/asset.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
 import type { SharedLinkCreateInput, SharedLinkEditInput } from '../schemas/shared-link.ts';
+import { linkSecret } from '../storage/link-secret.ts';
 
 /** Immich's SharedLinkResponseDto. `password` is always null: only its hash is stored (docs/immich-compatibility.md). */
 export interface SharedLinkResponseDto {
@@ -118,7 +119,7 @@ export const createSharedLink = async (auth: Auth, dto: SharedLinkCreateInput): 
     assetIds = (await requireAssets(auth, Permission.AssetShare, dto.assetIds)).map((asset) => asset.id);
   }
   const id = randomUUID();
-  const key = sharedLinkKey(id);
+  const key = sharedLinkKey(await linkSecret(), id);
   const password = dto.password || null;
   const link: SharedLinkRecord = {
     id,
@@ -141,14 +142,16 @@ export const createSharedLink = async (auth: Auth, dto: SharedLinkCreateInput): 
 /** GET /shared-link: the caller's links, newest first, each with its contents. */
 export const getAllSharedLinks = async (auth: Auth): Promise<SharedLinkResponseDto[]> => {
   const links = (await listSharedLinks(auth.user.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
-  const contents = await Promise.all(links.map(contentsOf));
-  return links.map((link, index) => mapLink(link, sharedLinkKey(link.id), contents[index], { callerId: auth.user.id, withExif: true }));
+  const [secret, contents] = await Promise.all([linkSecret(), Promise.all(links.map(contentsOf))]);
+  return links.map((link, index) =>
+    mapLink(link, sharedLinkKey(secret, link.id), contents[index], { callerId: auth.user.id, withExif: true }),
+  );
 };
 
 /** GET /shared-link/:id: the creator's view (always with metadata; expiry not checked, as in Immich). */
 export const getSharedLinkById = async (auth: Auth, id: string): Promise<SharedLinkResponseDto> => {
-  const link = await requireSharedLink(auth, id);
-  return mapLink(link, sharedLinkKey(link.id), await contentsOf(link), { callerId: auth.user.id, withExif: true });
+  const [link, secret] = await Promise.all([requireSharedLink(auth, id), linkSecret()]);
+  return mapLink(link, sharedLinkKey(secret, link.id), await contentsOf(link), { callerId: auth.user.id, withExif: true });
 };
 
 /** PATCH /shared-link/:id. `changeExpiryTime` without `expiresAt` removes the expiry (Immich's rule). */
@@ -167,8 +170,8 @@ export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEd
   if (dto.password !== undefined && dto.password !== null) {
     updated.passwordHash = dto.password ? await hashPassword(dto.password) : null;
   }
-  await replaceSharedLink(updated);
-  return mapLink(updated, sharedLinkKey(updated.id), await contentsOf(updated), { callerId: auth.user.id, withExif: true });
+  const [secret] = await Promise.all([linkSecret(), replaceSharedLink(updated)]);
+  return mapLink(updated, sharedLinkKey(secret, updated.id), await contentsOf(updated), { callerId: auth.user.id, withExif: true });
 };
 
 /** DELETE /shared-link/:id: the key stops working at once. */
@@ -256,10 +259,11 @@ export const getMySharedLink = async (auth: Auth, dto: SharedLinkPasswordInput):
   if (link.passwordHash) {
     const tokens = (dto.token ?? '').split(',').filter(Boolean).slice(0, 100);
     const passwordHash = link.passwordHash;
+    const secret = await linkSecret();
     // The cookie holds the tokens of every link the visitor opened: all are kept (expired ones fail on their own).
-    if (!tokens.some((candidate) => isSharedLinkToken(candidate, link.id, passwordHash))) {
+    if (!tokens.some((candidate) => isSharedLinkToken(secret, candidate, link.id, passwordHash))) {
       if (!dto.password || !(await verifyPassword(dto.password, passwordHash))) throw new Unauthenticated('Invalid password');
-      tokens.push(sharedLinkToken(link.id, passwordHash));
+      tokens.push(sharedLinkToken(secret, link.id, passwordHash));
     }
     token = tokens.join(',');
   }

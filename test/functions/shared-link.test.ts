@@ -203,7 +203,7 @@ describe('GET /shared-link/me (the visitor)', () => {
     expect(Number(earned.split('.')[0]) - Date.now() / 1000).toBeCloseTo(86_400, -2);
     // A day later it is worth nothing (made here with the deployment's secret, as the server would have).
     const [passwordHash] = (await tableItems('sharedLink')).filter((item) => item.id === link.id).map((item) => String(item.passwordHash));
-    const stale = sharedLinkToken(link.id, passwordHash ?? '', Date.now() - 86_401_000);
+    const stale = sharedLinkToken(process.env.SHARED_LINK_SECRET ?? '', link.id, passwordHash ?? '', Date.now() - 86_401_000);
     expect((await me({ key: link.key, token: stale })).body.message).toBe('Invalid password');
     expect((await me({ key: link.key, token: earned })).status).toBe(200);
     expect((await patch(token, link.id, { password: 'correct horse' })).status).toBe(200);

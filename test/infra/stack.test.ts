@@ -1,13 +1,29 @@
-import { App } from 'aws-cdk-lib';
+import { App, NestedStack, type Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { accessClass } from '#infra/function-roles.ts';
 import { type Route, routes } from '#infra/routes.ts';
 import { ImmichStack } from '#infra/stack.ts';
 
+type Resource = { Properties: Record<string, any> };
+const values = (resources: Record<string, Record<string, any>>): Resource[] => Object.values(resources) as Resource[];
+
 // No bundling in assertion tests: they check the stack's shape, the synth test builds the code.
+// The answer holds the resources of the main stack and of every nested stack together.
 const synth = (rows?: readonly Route[], context: Record<string, string> = {}): Template => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
-  return Template.fromStack(new ImmichStack(app, 'Test', rows ? { routes: rows } : {}));
+  const stack = new ImmichStack(app, 'Test', rows ? { routes: rows } : {});
+  const stacks = [stack, ...stack.node.children.filter((child) => child instanceof NestedStack)];
+  const resources = stacks.map((each) => Template.fromStack(each).toJSON().Resources as Record<string, unknown>);
+  return Template.fromJSON({ Resources: Object.assign({}, ...resources), Outputs: Template.fromStack(stack).toJSON().Outputs });
+};
+
+/** The IAM policy of the role a route's function runs with (one role per access class). */
+const policyOf = (template: Template, route: Route): Resource | undefined => {
+  const role = new RegExp(`^FunctionRoles${accessClass(route)}[0-9A-F]{8}$`);
+  return values(template.findResources('AWS::IAM::Policy')).find((policy) =>
+    (policy.Properties.Roles as { Ref: string }[]).some((ref) => role.test(ref.Ref)),
+  );
 };
 const synthWith = (context: Record<string, string>): Template =>
   synth(
@@ -22,9 +38,6 @@ const synthWith = (context: Record<string, string>): Template =>
     ],
     context,
   );
-
-type Resource = { Properties: Record<string, any> };
-const values = (resources: Record<string, Record<string, any>>): Resource[] => Object.values(resources) as Resource[];
 
 describe('ImmichStack', () => {
   let template: Template;
@@ -189,34 +202,51 @@ describe('ImmichStack', () => {
     expect(storeRoutes).toEqual(['UploadFile', 'DeleteAssets']);
     const withBucket = functions.filter((f) => f.Properties.Environment?.Variables?.ORIGINALS_BUCKET !== undefined);
     expect(withBucket).toHaveLength(storeRoutes.length);
-    const policies = values(template.findResources('AWS::IAM::Policy'));
-    const s3Policies = policies.filter((p) => JSON.stringify(p.Properties.PolicyDocument).includes('"s3:'));
-    expect(s3Policies.map((p) => storeRoutes.find((name) => JSON.stringify(p.Properties.Roles).includes(name))).sort()).toEqual(
-      [...storeRoutes].sort(),
+    const routeNamed = (operationId: string): Route => routes.find((route) => route.operationId === operationId) as Route;
+    const s3Policies = values(template.findResources('AWS::IAM::Policy')).filter((p) =>
+      JSON.stringify(p.Properties.PolicyDocument).includes('"s3:'),
     );
-    const uploadPolicy = JSON.stringify(
-      s3Policies.find((p) => JSON.stringify(p.Properties.Roles).includes('UploadFile'))?.Properties.PolicyDocument,
-    );
+    expect(s3Policies).toHaveLength(2);
+    const uploadPolicy = JSON.stringify(policyOf(template, routeNamed('uploadFile'))?.Properties.PolicyDocument);
     for (const action of ['s3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion']) expect(uploadPolicy).toContain(action);
     // Exactly what each needs: the upload never reads, the delete function neither reads nor writes.
     expect(uploadPolicy).not.toContain('s3:GetObject');
-    const deletePolicy = JSON.stringify(
-      s3Policies.find((p) => JSON.stringify(p.Properties.Roles).includes('DeleteAssets'))?.Properties.PolicyDocument,
-    );
+    const deletePolicy = JSON.stringify(policyOf(template, routeNamed('deleteAssets'))?.Properties.PolicyDocument);
     expect(deletePolicy).toContain('s3:DeleteObjectVersion');
     for (const action of ['s3:GetObject', 's3:PutObject']) expect(deletePolicy).not.toContain(action);
   });
 
-  it('gives the shared-link key secret only to routes that show keys, as a dynamic reference', () => {
+  it('runs each function with the one role of its access class, which grants exactly that class', () => {
     const functions = values(template.findResources('AWS::Lambda::Function'));
-    const withSecret = functions.filter((f) => f.Properties.Environment?.Variables?.SHARED_LINK_SECRET !== undefined);
-    expect(withSecret.map((f) => String(f.Properties.Description).split(' ')[2]).sort()).toEqual(
-      routes
-        .filter((route) => route.secrets)
-        .map((route) => route.operationId)
-        .sort(),
+    for (const route of routes) {
+      const fn = functions.find((f) => String(f.Properties.Description).includes(`${route.operationId} (`));
+      expect(JSON.stringify(fn?.Properties.Role)).toMatch(new RegExp(`FunctionRoles${accessClass(route)}[0-9A-F]{8}`));
+      expect(policyOf(template, route)).toBeDefined();
+    }
+    const classes = new Set(routes.map(accessClass));
+    template.resourceCountIs('AWS::IAM::Role', classes.size);
+    // Logs go only to the functions' own log groups, which carry the stack's prefix.
+    const logGroups = values(template.findResources('AWS::Logs::LogGroup')).map((g) => String(g.Properties.LogGroupName));
+    expect(logGroups.filter((name) => name.startsWith('/immich/Test/'))).toHaveLength(routes.length);
+    const logStatements = values(template.findResources('AWS::IAM::Policy')).map((p) =>
+      JSON.stringify(p.Properties.PolicyDocument.Statement.find((st: { Action: string[] }) => st.Action.includes('logs:PutLogEvents'))),
     );
-    expect(JSON.stringify(withSecret[0]?.Properties.Environment.Variables.SHARED_LINK_SECRET)).toContain('{{resolve:secretsmanager:');
+    for (const statement of logStatements) expect(statement).toContain(':log-group:/immich/Test/*');
+  });
+
+  it('gives the shared-link secret only to routes that derive keys or tokens: its ARN in the environment, read at run time', () => {
+    const functions = values(template.findResources('AWS::Lambda::Function'));
+    for (const fn of functions) expect(fn.Properties.Environment?.Variables?.SHARED_LINK_SECRET).toBeUndefined();
+    const withSecret = functions.filter((f) => f.Properties.Environment?.Variables?.SHARED_LINK_SECRET_ARN !== undefined);
+    const secretRoutes = routes.filter((route) => route.secrets);
+    expect(withSecret.map((f) => String(f.Properties.Description).split(' ')[2]).sort()).toEqual(
+      secretRoutes.map((r) => r.operationId).sort(),
+    );
+    expect(secretRoutes.map((r) => r.operationId)).toContain('getMySharedLink');
+    for (const route of routes) {
+      const statements = JSON.stringify(policyOf(template, route)?.Properties.PolicyDocument);
+      expect(statements.includes('secretsmanager:GetSecretValue')).toBe(Boolean(route.secrets));
+    }
     template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
   });
 
@@ -235,10 +265,10 @@ describe('least-privilege grants from the route table', () => {
   const template = synth(rows);
   const policies = values(template.findResources('AWS::IAM::Policy'));
   const actionsOf = (operationId: string): string[] => {
-    const policy = policies.find((p) =>
-      JSON.stringify(p.Properties.Roles).includes(operationId.charAt(0).toUpperCase() + operationId.slice(1)),
-    );
-    return (policy?.Properties.PolicyDocument.Statement ?? []).flatMap((s: { Action: string | string[] }) => [s.Action].flat());
+    const policy = policyOf(template, rows.find((row) => row.operationId === operationId) as Route);
+    return (policy?.Properties.PolicyDocument.Statement ?? [])
+      .flatMap((s: { Action: string | string[] }) => [s.Action].flat())
+      .filter((action: string) => !action.startsWith('logs:'));
   };
 
   it('gives a read route only read actions', () => {
@@ -273,5 +303,39 @@ describe('least-privilege grants from the route table', () => {
   it('sets memory from the row', () => {
     const fn = values(template.findResources('AWS::Lambda::Function')).find((f) => String(f.Properties.Description).includes('writes'));
     expect(fn?.Properties.MemorySize).toBe(1024);
+  });
+});
+
+describe('room to grow', () => {
+  it("fits Immich v1.100's 140 operations and 20 more: every stack stays well under CloudFormation's 500 resources", async () => {
+    // The operations of @immich/sdk 1.100.0 by controller (the first segment of each path), plus
+    // 20 more in the largest area: the stack a complete implementation would need.
+    const { readFile } = await import('node:fs/promises');
+    const client = await readFile(new URL(import.meta.resolve('@immich/sdk')).pathname.replace(/index\.js$/, 'fetch-client.js'), 'utf8');
+    const paths = [...client.matchAll(/fetch(?:Json|Text|Blob)?\(\s*[`"](\/[^`"]*)[`"]/g)].map((match) =>
+      (match[1] ?? '').replace(/\$\{QS\..*$/s, ''),
+    );
+    expect(paths).toHaveLength(140);
+    const rows: Route[] = [...paths, ...Array.from({ length: 20 }, (_, index) => `/asset/extra-${index}`)].map((path, index) => ({
+      operationId: `operation${index}`,
+      method: 'POST',
+      path: `/api${path.replace(/\$\{encodeURIComponent\((\w+)\)\}/g, '{$1}')}/${index}`,
+      entry: 'functions/server-info/ping-server.ts',
+      // The most resources a route can bring: table writes, originals and the secret.
+      data: index % 2 ? 'write' : 'read',
+      ...(index % 3 ? { store: 'put' as const } : {}),
+      ...(index % 5 ? { secrets: true } : {}),
+    }));
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new ImmichStack(app, 'Grown', { routes: [...rows, ...routes.filter((route) => route.path === '$default')] });
+    const count = (each: Stack): number => Object.keys(Template.fromStack(each).toJSON().Resources).length;
+    const nested = stack.node.children.filter((child) => child instanceof NestedStack);
+    const sizes = Object.fromEntries([stack, ...nested].map((each) => [each.node.id, count(each)]));
+    expect(Template.fromStack(stack).findResources('AWS::Lambda::Function')).toEqual({});
+    expect(nested.reduce((sum, each) => sum + Object.keys(Template.fromStack(each).findResources('AWS::Lambda::Function')).length, 0)).toBe(
+      161,
+    );
+    // Half the limit at most anywhere: the largest area (asset, 55 routes here) has room to double.
+    for (const [id, size] of Object.entries(sizes)) expect(size, id).toBeLessThanOrEqual(300);
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -18,9 +18,16 @@ describe('cdk synth', () => {
         env: { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_VERSION_CHECK: '1' },
         timeout: 240_000,
       });
-      const template = JSON.parse(readFileSync(join(out, 'ImmichServerless.template.json'), 'utf8'));
-      const functions = Object.values(template.Resources as Record<string, { Type: string; Metadata?: Record<string, string> }>).filter(
-        (r) => r.Type === 'AWS::Lambda::Function',
+      // The functions live in the nested stacks, one per area of the API.
+      const templates = readdirSync(out).filter((file) => file.endsWith('.template.json'));
+      expect(templates).toContain('ImmichServerless.template.json');
+      const functions = templates.flatMap((file) =>
+        Object.values(
+          JSON.parse(readFileSync(join(out, file), 'utf8')).Resources as Record<
+            string,
+            { Type: string; Metadata?: Record<string, string> }
+          >,
+        ).filter((r) => r.Type === 'AWS::Lambda::Function'),
       );
       expect(functions).toHaveLength(routes.length);
       for (const fn of functions) {

@@ -28,9 +28,10 @@ describe('secrets', () => {
   });
 
   it("derives a link's key from its id and the deployment secret; stores only its hash, as hex or base64url", () => {
-    const key = sharedLinkKey('5f8e7c1e-4f7a-4a2b-9f1d-2a1b3c4d5e6f');
-    expect(key).toBe(sharedLinkKey('5f8e7c1e-4f7a-4a2b-9f1d-2a1b3c4d5e6f'));
-    expect(key).not.toBe(sharedLinkKey('6f8e7c1e-4f7a-4a2b-9f1d-2a1b3c4d5e6f'));
+    const key = sharedLinkKey('secret', '5f8e7c1e-4f7a-4a2b-9f1d-2a1b3c4d5e6f');
+    expect(key).toBe(sharedLinkKey('secret', '5f8e7c1e-4f7a-4a2b-9f1d-2a1b3c4d5e6f'));
+    expect(key).not.toBe(sharedLinkKey('secret', '6f8e7c1e-4f7a-4a2b-9f1d-2a1b3c4d5e6f'));
+    expect(key).not.toBe(sharedLinkKey('another deployment', '5f8e7c1e-4f7a-4a2b-9f1d-2a1b3c4d5e6f'));
     expect(sharedLinkKeyBytes(key)).toHaveLength(50);
     const hex = sharedLinkKeyBytes(key).toString('hex');
     expect(hashSharedLinkKey(hex)).toBe(hashSharedLinkKey(key));

@@ -1,0 +1,69 @@
+import { NestedStack } from 'aws-cdk-lib';
+import { type HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { ApiFunction } from './api-function.ts';
+import type { FunctionRoles } from './function-roles.ts';
+import type { Route } from './routes.ts';
+
+const pascal = (name: string): string => name.replace(/(^|[-_.])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
+
+/**
+ * The area of the API a route belongs to: Immich's controller, the first segment of its path
+ * (`/api/asset/...` → `asset`); `/.well-known/immich` and the `$default` fallback belong to `server`.
+ * A route never changes area, so adding routes never moves a function between stacks.
+ */
+export const areaOf = (route: Pick<Route, 'path'>): string => {
+  const match = /^\/api\/([\w-]+)/.exec(route.path);
+  return match?.[1] ?? 'server';
+};
+
+/** The nested stack's construct id for an area: `asset` → `AssetRoutes`. */
+export const areaStackId = (area: string): string => `${pascal(area)}Routes`;
+
+export interface RouteStackProps {
+  routes: readonly Route[];
+  api: HttpApi;
+  table: ITableV2;
+  originals: IBucket;
+  linkSecret: ISecret;
+  roles: FunctionRoles;
+  logGroupPrefix: string;
+  hashingConcurrency?: number;
+}
+
+/**
+ * One area's functions, integrations and routes, as a nested stack: each route costs five
+ * resources (function, log group, integration, route, invoke permission), and CloudFormation
+ * allows 500 per stack, so one stack per area keeps every stack far from the limit however many
+ * of Immich's operations are added (docs/deployment.md, "Stack layout"). The API, table, bucket,
+ * secret and roles stay in the main stack; CDK passes their references in as parameters.
+ */
+export class RouteStack extends NestedStack {
+  constructor(scope: Construct, id: string, props: RouteStackProps) {
+    super(scope, id, { description: `Immich API routes: ${id}` });
+    for (const route of props.routes) {
+      const id = pascal(route.operationId);
+      const fn = new ApiFunction(this, id, {
+        route,
+        table: props.table,
+        originals: props.originals,
+        linkSecret: props.linkSecret,
+        role: props.roles.roleFor(route),
+        logGroupPrefix: props.logGroupPrefix,
+        ...(props.hashingConcurrency ? { hashingConcurrency: props.hashingConcurrency } : {}),
+      });
+      const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
+      const keys =
+        route.path === '$default'
+          ? [HttpRouteKey.with('/{proxy+}', HttpMethod.ANY), HttpRouteKey.with('/', HttpMethod.ANY)]
+          : [HttpRouteKey.with(route.path, HttpMethod[route.method])];
+      keys.forEach((routeKey, index) => {
+        new HttpRoute(this, `${id}Route${index === 0 ? '' : index + 1}`, { httpApi: props.api, routeKey, integration });
+      });
+    }
+  }
+}
