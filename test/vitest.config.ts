@@ -4,9 +4,10 @@ import { defineConfig } from 'vitest/config';
 const root = join(import.meta.dirname, '..');
 
 /**
- * Two projects. `unit`: pure code (schemas, mappers, key builders, the search predicate, crypto,
+ * Three projects. `unit`: pure code (schemas, mappers, key builders, the search predicate, crypto,
  * the import graph), with no DynamoDB Local and no Java. `integration`: handlers, the local
  * server, the CLI and the CDK stack against one DynamoDB Local for the whole run, a table per file.
+ * `deployed`: the e2e suite against the synthesized stack served locally (test/support/server.ts).
  */
 export default defineConfig({
   test: {
@@ -37,6 +38,22 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           env: { LOG_LEVEL: 'silent' },
+        },
+      },
+      {
+        test: {
+          name: 'deployed',
+          root,
+          // The e2e suite again, against the synthesized template (bundles, environment, IAM) as
+          // `npm run start:deployed` serves it, and the checks of that form itself. local-server
+          // starts `npm start` itself; start-deployed.test.ts is its counterpart here.
+          include: ['test/e2e/**/*.test.ts', 'test/deployed/**/*.test.ts'],
+          exclude: ['test/e2e/local-server.test.ts'],
+          globalSetup: ['test/setup/global-setup.ts', 'test/setup/assembly-setup.ts'],
+          setupFiles: ['test/setup/table.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env: { LOG_LEVEL: 'silent', E2E_TARGET: 'deployed' },
         },
       },
     ],

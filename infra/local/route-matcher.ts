@@ -1,36 +1,46 @@
-import type { Method, Route } from '../routes.ts';
+import type { Method } from '../routes.ts';
 
-interface Compiled {
-  route: Route;
-  pattern: RegExp;
-  params: string[];
+/** What a matcher needs of a route: its method and its path (API Gateway syntax, or `$default`). */
+export interface Routable {
+  method: Method;
+  path: string;
 }
 
-export interface Match {
-  route: Route;
+interface Compiled<R> {
+  route: R;
+  pattern: RegExp;
+  params: string[];
+  greedy: boolean;
+}
+
+export interface Match<R extends Routable> {
+  route: R;
   routeKey: string;
   pathParameters: Record<string, string>;
 }
 
 /**
- * Matches a request to a route row as API Gateway does: the most specific route wins (fewer
- * `{params}` first, so `/shared-link/me` beats `/shared-link/{id}`), and `$default` takes the rest.
+ * Matches a request to a route as API Gateway does: the most specific route wins (fewer
+ * `{params}` first, so `/shared-link/me` beats `/shared-link/{id}`; a greedy `{proxy+}` last), and
+ * `$default` takes the rest.
  */
-export const createRouteMatcher = (routes: readonly Route[]) => {
+export const createRouteMatcher = <R extends Routable>(routes: readonly R[]) => {
   const fallback = routes.find((route) => route.path === '$default');
-  const compiled: Compiled[] = routes
+  const compiled: Compiled<R>[] = routes
     .filter((route) => route.path !== '$default')
     .map((route) => {
       const params: string[] = [];
-      const source = route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
+      let greedy = false;
+      const source = route.path.replace(/[.*?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)(\+?)\}/g, (_m, name: string, plus: string) => {
         params.push(name);
-        return '([^/]+)';
+        greedy ||= plus === '+';
+        return plus ? '(.+)' : '([^/]+)';
       });
-      return { route, pattern: new RegExp(`^${source}$`), params };
+      return { route, pattern: new RegExp(`^${source}$`), params, greedy };
     })
-    .sort((a, b) => a.params.length - b.params.length);
+    .sort((a, b) => Number(a.greedy) - Number(b.greedy) || a.params.length - b.params.length);
 
-  return (method: string, path: string): Match | undefined => {
+  return (method: string, path: string): Match<R> | undefined => {
     for (const { route, pattern, params } of compiled) {
       if (route.method !== 'ANY' && route.method !== (method.toUpperCase() as Method)) continue;
       const found = pattern.exec(path);

@@ -32,7 +32,7 @@ export const originalsBucket = (): string | undefined => optional('ORIGINALS_BUC
 export const originalsDir = (): string => optional('ORIGINALS_DIR') ?? `${optional('DATA_DIR') ?? '.data'}/originals`;
 /** Path-style S3 addressing, for S3-compatible servers (tests). */
 export const s3ForcePathStyle = (): boolean => process.env.S3_FORCE_PATH_STYLE === 'true';
-/** Largest upload request body, in bytes (`MAX_UPLOAD_MB`, default 100; the stack sets 4.5). */
+/** Largest upload request body, in bytes (`MAX_UPLOAD_MB`, default 100; the stack sets 4.4). */
 export const uploadLimitBytes = (): number => Math.floor(positiveNumber('MAX_UPLOAD_MB', 100) * 1024 * 1024);
 /** How long a function re-uses the system configuration it read, in milliseconds. */
 export const configCacheMs = (): number => Number(process.env.CONFIG_CACHE_SECONDS ?? 5) * 1000;

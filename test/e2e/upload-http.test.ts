@@ -1,31 +1,21 @@
-import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { createApiKey, getAssetInfo, login, signUpAdmin, uploadFile } from '@immich/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalServer } from '#infra/local/http-server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
+import { useServer } from '../support/server.ts';
 
-// The local server with a small body limit (MAX_UPLOAD_MB in npm start), and @immich/sdk's uploadFile.
-const limit = 64 * 1024;
-const server = createLocalServer({ uploadLimitBytes: limit });
-let baseUrl = '';
+// @immich/sdk's uploadFile, on the local server with a small body limit (MAX_UPLOAD_MB in npm
+// start), or on the synthesized stack with its deployed limit (4.4 MB).
+const server = useServer({ uploadLimitBytes: 64 * 1024 });
 let asUser: { baseUrl: string; headers: Record<string, string> };
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+  const { baseUrl } = server;
   await signUpAdmin({ signUpDto: { email: 'admin@immich.cloud', password: 'password', name: 'Admin' } }, { baseUrl });
   const admin = await login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl });
   const { secret } = await createApiKey({ apiKeyCreateDto: {} }, { baseUrl, headers: { Authorization: `Bearer ${admin.accessToken}` } });
   asUser = { baseUrl, headers: { 'x-api-key': secret } };
 });
-
-afterAll(
-  () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-);
 
 const dto = (data: Buffer, name: string) => ({
   assetData: new File([new Uint8Array(data)], name),
@@ -50,14 +40,14 @@ describe('uploads over HTTP', () => {
   });
 
   it('a body over the server limit: 413 naming the limit, before any handler runs', async () => {
-    const big = makeJpeg({ width: 256, height: 256, noise: true });
-    expect(big.length).toBeGreaterThan(limit);
+    const limit = server.uploadLimitBytes;
+    const big = randomBytes(limit + 1);
     const form = new FormData();
     for (const [key, value] of Object.entries(dto(big, 'big.jpg'))) form.append(key, value instanceof File ? value : String(value));
-    const response = await fetch(`${baseUrl}/asset/upload`, { method: 'POST', headers: asUser.headers, body: form });
+    const response = await fetch(`${server.baseUrl}/asset/upload`, { method: 'POST', headers: asUser.headers, body: form });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({
-      message: 'Request body is larger than the upload limit of 0.06 MB',
+      message: `Request body is larger than the upload limit of ${Math.round((limit / 1024 / 1024) * 100) / 100} MB`,
       error: 'Payload Too Large',
       statusCode: 413,
     });

@@ -194,7 +194,7 @@ describe('ImmichStack', () => {
   it('lets only the routes with store access touch the bucket; the upload function has the deployed upload limit', () => {
     const functions = values(template.findResources('AWS::Lambda::Function'));
     const upload = functions.find((f) => String(f.Properties.Description).includes('uploadFile'));
-    expect(upload?.Properties.Environment.Variables).toMatchObject({ ORIGINALS_BUCKET: expect.anything(), MAX_UPLOAD_MB: '4.5' });
+    expect(upload?.Properties.Environment.Variables).toMatchObject({ ORIGINALS_BUCKET: expect.anything(), MAX_UPLOAD_MB: '4.4' });
     expect(upload?.Properties.MemorySize).toBe(1024);
     const storeRoutes = routes
       .filter((route) => route.store)

@@ -1,24 +1,54 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, inject } from 'vitest';
+import type { Deployment } from '#infra/local/deployed/assembly.ts';
+import { listen, startDeployed } from '#infra/local/deployed/start.ts';
 import { createLocalServer } from '#infra/local/http-server.ts';
+import { deployedUploadLimitMb } from '#infra/routes.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The synthesized stack (`cdk synth --output`), in the `deployed` project. */
+    assemblyDir: string;
+  }
+}
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:41234 */
   origin: string;
   /** `${origin}/api`, what the Immich SDK calls baseUrl. */
   baseUrl: string;
+  /** The largest upload body it takes. */
+  uploadLimitBytes: number;
   close(): Promise<void>;
 }
 
-/** Boots the local HTTP server (the one `npm start` runs) on a free port, on this test file's table. */
-export const startServer = async (): Promise<RunningServer> => {
-  const server = createLocalServer();
+/**
+ * Which server the e2e tests run against: `source` (the local server `npm start` runs, calling the
+ * handler modules) or `deployed` (the synthesized template served as `npm run start:deployed`
+ * serves it: bundles, environment, IAM). The vitest project sets E2E_TARGET.
+ */
+export const target = (): 'source' | 'deployed' => (process.env.E2E_TARGET === 'deployed' ? 'deployed' : 'source');
+
+export interface ServerOptions {
+  /** Source only: the upload limit (`MAX_UPLOAD_MB`); deployed, the template's limit holds. */
+  uploadLimitBytes?: number;
+  /** Deployed only: changes the loaded deployment first (a removed grant, a shorter timeout). */
+  adjust?: (deployment: Deployment) => void;
+}
+
+const startSource = async (options: ServerOptions): Promise<RunningServer> => {
+  const uploadLimitBytes = options.uploadLimitBytes ?? 100 * 1024 * 1024;
+  const server = createLocalServer({ uploadLimitBytes });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   return {
     origin,
     baseUrl: `${origin}/api`,
+    uploadLimitBytes,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -27,11 +57,41 @@ export const startServer = async (): Promise<RunningServer> => {
   };
 };
 
-/** Starts the local server before this file's tests and stops it after; call at the top of a describe. */
-export const useServer = (): { readonly baseUrl: string; readonly origin: string } => {
+/** The synthesized stack on this file's table (same DynamoDB Local, same credentials), originals in a fresh s3rver folder. */
+const startTemplate = async (options: ServerOptions): Promise<RunningServer> => {
+  const s3Dir = mkdtempSync(join(tmpdir(), 'deployed-s3-'));
+  const api = await startDeployed({
+    assemblyDir: inject('assemblyDir'),
+    tableName: process.env.TABLE_NAME ?? '',
+    dynamoDb: { endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '', accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local' },
+    s3Dir,
+    secretValue: process.env.SHARED_LINK_SECRET ?? '',
+    logLevel: 'silent',
+    ...(options.adjust ? { adjust: options.adjust } : {}),
+  });
+  const origin = `http://127.0.0.1:${await listen(api.server)}`;
+  return {
+    origin,
+    baseUrl: `${origin}/api`,
+    uploadLimitBytes: Math.floor(deployedUploadLimitMb * 1024 * 1024),
+    close: async () => {
+      await api.close();
+      rmSync(s3Dir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** Boots the server of this run's target on a free port, on this test file's table. */
+export const startServer = (options: ServerOptions = {}): Promise<RunningServer> =>
+  target() === 'deployed' ? startTemplate(options) : startSource(options);
+
+/** Starts the server before this file's tests and stops it after; call at the top of a describe. */
+export const useServer = (
+  options: ServerOptions = {},
+): { readonly baseUrl: string; readonly origin: string; readonly uploadLimitBytes: number } => {
   let server: RunningServer | undefined;
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServer(options);
   });
   afterAll(() => server?.close());
   const running = (): RunningServer => {
@@ -44,6 +104,9 @@ export const useServer = (): { readonly baseUrl: string; readonly origin: string
     },
     get origin() {
       return running().origin;
+    },
+    get uploadLimitBytes() {
+      return running().uploadLimitBytes;
     },
   };
 };

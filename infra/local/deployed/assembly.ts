@@ -1,0 +1,228 @@
+/**
+ * Reads what `cdk synth` wrote (the cloud assembly in cdk.out) the way CloudFormation and API
+ * Gateway would deploy it: the HTTP API's routes → integrations → functions, each function's
+ * bundle (its `aws:asset:path`), handler, memory, timeout and environment, and every IAM policy of
+ * every role, across the main stack and its nested stacks. References to the table, bucket and
+ * secret resolve to the local ones `npm run start:deployed` runs (docs/deployment.md).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+interface Resource {
+  Type: string;
+  Properties?: Record<string, Json>;
+  Metadata?: Record<string, Json>;
+}
+
+interface Template {
+  Parameters?: Record<string, Json>;
+  Resources: Record<string, Resource>;
+}
+
+export interface PolicyStatement {
+  Effect: 'Allow' | 'Deny';
+  Action: string[];
+  Resource: string[];
+}
+
+export interface DeployedFunction {
+  /** The function's logical id, prefixed by its nested stack's (`SharedLinkRoutes/CreateSharedLink…`). */
+  id: string;
+  /** The folder of its bundle in the assembly. */
+  codeDir: string;
+  /** `index.handler`: the module file (`index.mjs`) and its export. */
+  handler: string;
+  environment: Record<string, string>;
+  memoryMb: number;
+  timeoutSeconds: number;
+  roleArn: string;
+}
+
+export interface DeployedRoute {
+  /** `GET /api/asset/{id}`, `ANY /{proxy+}`. */
+  routeKey: string;
+  functionId: string;
+}
+
+export interface Deployment {
+  functions: Map<string, DeployedFunction>;
+  routes: DeployedRoute[];
+  /** IAM statements per role ARN, from every AWS::IAM::Policy (and inline role policy) of the assembly. */
+  policies: Map<string, PolicyStatement[]>;
+  region: string;
+  account: string;
+}
+
+/** What the stack's table, bucket and secret are locally. */
+export interface LocalResources {
+  tableName: string;
+  bucketName: string;
+  secretArn: string;
+  region: string;
+  account: string;
+}
+
+interface Scope {
+  stackName: string;
+  template: Template;
+  parameters: Record<string, Json>;
+}
+
+const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
+
+/** Evaluates the intrinsic functions CDK writes (Ref, Fn::GetAtt, Fn::Join, Fn::Sub, Fn::Select); anything else fails loudly. */
+const resolver = (local: LocalResources, scope: Scope) => {
+  const physical = (logicalId: string, attribute?: string): string => {
+    const resource = scope.template.Resources[logicalId];
+    if (!resource) throw new Error(`${scope.stackName}: no resource ${logicalId}`);
+    const { region, account } = local;
+    switch (resource.Type) {
+      case 'AWS::DynamoDB::GlobalTable':
+      case 'AWS::DynamoDB::Table':
+        return attribute === 'Arn' ? `arn:aws:dynamodb:${region}:${account}:table/${local.tableName}` : local.tableName;
+      case 'AWS::S3::Bucket':
+        return attribute === 'Arn' ? `arn:aws:s3:::${local.bucketName}` : local.bucketName;
+      case 'AWS::SecretsManager::Secret':
+        return local.secretArn;
+      case 'AWS::IAM::Role':
+        return attribute === 'Arn' ? `arn:aws:iam::${account}:role/${logicalId}` : logicalId;
+      case 'AWS::Lambda::Function':
+        return attribute === 'Arn' ? `arn:aws:lambda:${region}:${account}:function:${logicalId}` : logicalId;
+      default:
+        return attribute ? `${logicalId}.${attribute}` : logicalId;
+    }
+  };
+  const ref = (name: string): Json => {
+    const pseudo: Record<string, string> = {
+      'AWS::Region': local.region,
+      'AWS::AccountId': local.account,
+      'AWS::Partition': 'aws',
+      'AWS::URLSuffix': 'amazonaws.com',
+      'AWS::StackName': scope.stackName,
+    };
+    if (name in pseudo) return pseudo[name] ?? '';
+    if (name in scope.parameters) return scope.parameters[name] ?? '';
+    return physical(name);
+  };
+  const resolve = (value: Json): Json => {
+    if (Array.isArray(value)) return value.map(resolve);
+    if (value === null || typeof value !== 'object') return value;
+    const keys = Object.keys(value);
+    const [key] = keys;
+    if (keys.length === 1 && key && (key === 'Ref' || key.startsWith('Fn::'))) {
+      const argument = value[key] as Json;
+      switch (key) {
+        case 'Ref':
+          return ref(String(argument));
+        case 'Fn::GetAtt': {
+          const [id, attribute] = Array.isArray(argument) ? argument.map(String) : String(argument).split('.');
+          return physical(String(id), attribute);
+        }
+        case 'Fn::Join': {
+          const [separator, parts] = argument as [string, Json[]];
+          return list(resolve(parts)).map(String).join(separator);
+        }
+        case 'Fn::Select': {
+          const [index, items] = argument as [number, Json];
+          return list(resolve(items))[Number(index)] ?? '';
+        }
+        case 'Fn::Sub': {
+          const [text, variables] = typeof argument === 'string' ? [argument, {}] : (argument as [string, Record<string, Json>]);
+          return text.replace(/\$\{([^}]+)\}/g, (_match, name: string) =>
+            String(
+              name in variables
+                ? resolve(variables[name] ?? '')
+                : name.includes('.')
+                  ? physical(...(name.split('.') as [string, string]))
+                  : ref(name),
+            ),
+          );
+        }
+        default:
+          throw new Error(`${scope.stackName}: intrinsic ${key} is not supported locally`);
+      }
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
+  };
+  return resolve;
+};
+
+const readTemplate = (dir: string, file: string): Template => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Template;
+
+/** Loads the stack `stackName` (and its nested stacks) from the cloud assembly in `dir`. */
+export const loadDeployment = (dir: string, stackName: string, local: LocalResources): Deployment => {
+  const deployment: Deployment = { functions: new Map(), routes: [], policies: new Map(), region: local.region, account: local.account };
+  const visit = (scope: Scope, prefix: string): void => {
+    const resolve = resolver(local, scope);
+    const resources = Object.entries(scope.template.Resources);
+    for (const [logicalId, resource] of resources) {
+      const properties = resource.Properties ?? {};
+      switch (resource.Type) {
+        case 'AWS::CloudFormation::Stack': {
+          const file = String(resource.Metadata?.['aws:asset:path'] ?? '');
+          if (!file) throw new Error(`${logicalId}: a nested stack without its template in the assembly`);
+          const parameters = resolve(properties.Parameters ?? {}) as Record<string, Json>;
+          visit({ stackName: `${scope.stackName}-${logicalId}`, template: readTemplate(dir, file), parameters }, `${prefix}${logicalId}/`);
+          break;
+        }
+        case 'AWS::Lambda::Function': {
+          const code = String(resource.Metadata?.['aws:asset:path'] ?? '');
+          if (!code) throw new Error(`${logicalId}: a function without its bundle in the assembly (synthesized without bundling?)`);
+          const variables = resolve((properties.Environment as { Variables?: Json } | undefined)?.Variables ?? {}) as Record<string, Json>;
+          deployment.functions.set(`${prefix}${logicalId}`, {
+            id: `${prefix}${logicalId}`,
+            codeDir: join(dir, code),
+            handler: String(properties.Handler),
+            environment: Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, String(value)])),
+            memoryMb: Number(properties.MemorySize ?? 128),
+            timeoutSeconds: Number(properties.Timeout ?? 3),
+            roleArn: String(resolve(properties.Role ?? '')),
+          });
+          break;
+        }
+        case 'AWS::ApiGatewayV2::Route': {
+          // Target `integrations/<IntegrationRef>` → the integration's IntegrationUri → the function.
+          const target = String(properties.Target ? JSON.stringify(properties.Target) : '');
+          const integrationId = /"Ref":"([^"]+)"/.exec(target)?.[1];
+          const integration = integrationId ? scope.template.Resources[integrationId] : undefined;
+          const uri = integration?.Properties?.IntegrationUri as { 'Fn::GetAtt'?: [string, string] } | undefined;
+          const functionId = uri?.['Fn::GetAtt']?.[0];
+          if (integration?.Properties?.PayloadFormatVersion !== '2.0' || !functionId) {
+            throw new Error(`${logicalId}: only Lambda proxy integrations with payload format 2.0 are served locally`);
+          }
+          deployment.routes.push({ routeKey: String(properties.RouteKey), functionId: `${prefix}${functionId}` });
+          break;
+        }
+        case 'AWS::IAM::Policy': {
+          const document = resolve(properties.PolicyDocument ?? {}) as { Statement?: Json[] };
+          for (const role of list(resolve(properties.Roles ?? []))) {
+            const arn = `arn:aws:iam::${local.account}:role/${String(role)}`;
+            deployment.policies.set(arn, [...(deployment.policies.get(arn) ?? []), ...statements(document)]);
+          }
+          break;
+        }
+        case 'AWS::IAM::Role': {
+          const arn = `arn:aws:iam::${local.account}:role/${logicalId}`;
+          const inline = list(resolve(properties.Policies ?? [])).flatMap((policy) =>
+            statements((policy as { PolicyDocument: { Statement?: Json[] } }).PolicyDocument),
+          );
+          deployment.policies.set(arn, [...(deployment.policies.get(arn) ?? []), ...inline]);
+          break;
+        }
+      }
+    }
+  };
+  visit({ stackName, template: readTemplate(dir, `${stackName}.template.json`), parameters: {} }, '');
+  return deployment;
+};
+
+const statements = (document: { Statement?: Json[] }): PolicyStatement[] =>
+  list(document.Statement as Json).map((statement) => {
+    const { Effect, Action, Resource, Condition, NotAction, NotResource } = statement as Record<string, Json>;
+    // CDK writes neither for these policies; refuse to guess what one would mean.
+    if (Condition || NotAction || NotResource)
+      throw new Error('Policy statements with Condition, NotAction or NotResource are not evaluated locally');
+    return { Effect: Effect === 'Deny' ? 'Deny' : 'Allow', Action: list(Action).map(String), Resource: list(Resource).map(String) };
+  });

@@ -1,0 +1,149 @@
+/**
+ * The AWS endpoint the deployed functions reach when served locally (`npm run start:deployed`):
+ * every DynamoDB, S3 and Secrets Manager call a function makes comes here first, is checked
+ * against that function's IAM policy from the template (the caller is known by the access key id
+ * it signs with, one per function, as a role session is in AWS), and is then passed to DynamoDB
+ * Local or the S3-compatible server, or answered (the one secret). A call the policy does not
+ * allow gets the service's `AccessDenied` answer, as in AWS.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { DeployedFunction, Deployment } from './assembly.ts';
+import { type Authorization, dynamoDbAuthorizations, isAllowed, s3Authorizations, secretsManagerAuthorizations } from './iam.ts';
+
+export interface AwsGatewayOptions {
+  deployment: Deployment;
+  /** Access key id → the function signing with it. */
+  callers: ReadonlyMap<string, DeployedFunction>;
+  dynamoDb: { endpoint: string; accessKeyId: string };
+  s3: { endpoint: string; accessKeyId: string };
+  secret: { arn: string; value: string };
+  /** Told of every refused call (the server prints them). */
+  onDenied?: (caller: DeployedFunction, denied: Authorization) => void;
+}
+
+const readBody = (req: IncomingMessage): Promise<Buffer> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+
+/** `AWS4-HMAC-SHA256 Credential=<key>/<date>/<region>/<service>/aws4_request, …` (or the same in a presigned URL). */
+const credentialOf = (req: IncomingMessage, url: URL): { accessKeyId: string; service: string } | undefined => {
+  const credential = /Credential=([^,\s]+)/.exec(req.headers.authorization ?? '')?.[1] ?? url.searchParams.get('X-Amz-Credential') ?? '';
+  const [accessKeyId, , , service] = credential.split('/');
+  return accessKeyId && service ? { accessKeyId, service } : undefined;
+};
+
+const json = (res: ServerResponse, status: number, body: unknown, errorType?: string): void => {
+  res.writeHead(status, {
+    'content-type': 'application/x-amz-json-1.1',
+    'x-amzn-requestid': randomUUID(),
+    ...(errorType ? { 'x-amzn-errortype': errorType } : {}),
+  });
+  res.end(JSON.stringify(body));
+};
+
+const xmlError = (res: ServerResponse, status: number, code: string, message: string): void => {
+  res.writeHead(status, { 'content-type': 'application/xml', 'x-amz-request-id': randomUUID() });
+  res.end(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`)}</Message></Error>`,
+  );
+};
+
+/** Passes the request on unchanged but for the access key (DynamoDB Local and s3rver check no signature). */
+const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, endpoint: string, accessKeyId: string): void => {
+  const target = new URL(req.url ?? '/', endpoint);
+  const headers = { ...req.headers, host: target.host };
+  if (headers.authorization) headers.authorization = headers.authorization.replace(/Credential=[^/]+\//, `Credential=${accessKeyId}/`);
+  const upstream = httpRequest(target, { method: req.method, headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  upstream.on('error', (error) => {
+    if (!res.headersSent) xmlError(res, 502, 'BadGateway', error.message);
+    else res.destroy(error);
+  });
+  upstream.end(body);
+};
+
+export const createAwsGateway = (options: AwsGatewayOptions): Server => {
+  const { deployment } = options;
+  const tableArn = (name: string): string => `arn:aws:dynamodb:${deployment.region}:${deployment.account}:table/${name}`;
+
+  return createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://aws.local');
+    const body = await readBody(req);
+    const credential = credentialOf(req, url);
+    const caller = credential && options.callers.get(credential.accessKeyId);
+    if (!credential || !caller) {
+      json(
+        res,
+        400,
+        { __type: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' },
+        'UnrecognizedClientException',
+      );
+      return;
+    }
+    const target = String(req.headers['x-amz-target'] ?? '');
+    const operation = target.slice(target.indexOf('.') + 1);
+    const parsed = (): Record<string, unknown> => (body.length ? (JSON.parse(body.toString('utf8')) as Record<string, unknown>) : {});
+    const needed =
+      credential.service === 'dynamodb'
+        ? dynamoDbAuthorizations(operation, parsed(), tableArn)
+        : credential.service === 's3'
+          ? s3Authorizations(req.method ?? 'GET', url)
+          : credential.service === 'secretsmanager'
+            ? secretsManagerAuthorizations(operation, parsed())
+            : [{ action: `${credential.service}:${operation || req.method}`, resource: '*' }];
+    const statements = deployment.policies.get(caller.roleArn) ?? [];
+    const denied = needed.find((authorization) => !isAllowed(statements, authorization));
+    if (denied) {
+      options.onDenied?.(caller, denied);
+      const roleName = caller.roleArn.split('/').pop();
+      const message = `User: arn:aws:sts::${deployment.account}:assumed-role/${roleName}/${caller.id.split('/').pop()} is not authorized to perform: ${denied.action} on resource: ${denied.resource} because no identity-based policy allows the ${denied.action} action`;
+      if (credential.service === 's3') xmlError(res, 403, 'AccessDenied', message);
+      else json(res, 400, { __type: 'com.amazon.coral.service#AccessDeniedException', message, Message: message }, 'AccessDeniedException');
+      return;
+    }
+    switch (credential.service) {
+      case 'dynamodb':
+        return forward(req, res, body, options.dynamoDb.endpoint, options.dynamoDb.accessKeyId);
+      case 's3':
+        return forward(req, res, body, options.s3.endpoint, options.s3.accessKeyId);
+      case 'secretsmanager': {
+        const { SecretId } = parsed();
+        if (operation !== 'GetSecretValue' || SecretId !== options.secret.arn) {
+          json(
+            res,
+            400,
+            { __type: 'ResourceNotFoundException', message: "Secrets Manager can't find the specified secret." },
+            'ResourceNotFoundException',
+          );
+          return;
+        }
+        json(res, 200, {
+          ARN: options.secret.arn,
+          Name: options.secret.arn
+            .split(':')
+            .pop()
+            ?.replace(/-\w{6}$/, ''),
+          SecretString: options.secret.value,
+          VersionId: 'local',
+          VersionStages: ['AWSCURRENT'],
+          CreatedDate: 0,
+        });
+        return;
+      }
+      default:
+        json(
+          res,
+          400,
+          { __type: 'UnknownOperationException', message: `${credential.service} is not served locally` },
+          'UnknownOperationException',
+        );
+    }
+  });
+};

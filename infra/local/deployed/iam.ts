@@ -1,0 +1,98 @@
+/**
+ * IAM as AWS evaluates a function's identity policies, for what the functions call: an action
+ * on a resource is allowed when an Allow statement matches both and no Deny does; `*` and `?`
+ * are wildcards (matching across `:` and `/` as in IAM), actions compare case-insensitively.
+ * The request classifiers say which actions on which resources an AWS API call needs, as the
+ * service authorizes it (a DynamoDB transaction is authorized per item, a Query on an index
+ * against `table/<name>/index/<index>`, an S3 object by `arn:aws:s3:::<bucket>/<key>`).
+ */
+import type { PolicyStatement } from './assembly.ts';
+
+export interface Authorization {
+  action: string;
+  resource: string;
+}
+
+const pattern = (glob: string, flags = ''): RegExp =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+    flags,
+  );
+
+const matches = (statement: PolicyStatement, { action, resource }: Authorization): boolean =>
+  statement.Action.some((glob) => pattern(glob, 'i').test(action)) && statement.Resource.some((glob) => pattern(glob).test(resource));
+
+/** Whether the statements allow the action on the resource. */
+export const isAllowed = (statements: readonly PolicyStatement[], request: Authorization): boolean =>
+  statements.some((s) => s.Effect === 'Allow' && matches(s, request)) &&
+  !statements.some((s) => s.Effect === 'Deny' && matches(s, request));
+
+type Body = Record<string, unknown>;
+
+/** A DynamoDB call (`X-Amz-Target: DynamoDB_20120810.<Operation>`, JSON body) → what it needs. */
+export const dynamoDbAuthorizations = (operation: string, body: Body, tableArn: (name: string) => string): Authorization[] => {
+  const table = (name: unknown, index?: unknown): string => `${tableArn(String(name))}${index ? `/index/${String(index)}` : ''}`;
+  switch (operation) {
+    case 'BatchGetItem':
+    case 'BatchWriteItem':
+      return Object.keys((body.RequestItems as Body | undefined) ?? {}).map((name) => ({
+        action: `dynamodb:${operation}`,
+        resource: table(name),
+      }));
+    case 'TransactWriteItems':
+    case 'TransactGetItems':
+      return ((body.TransactItems as Body[] | undefined) ?? []).flatMap((item) =>
+        Object.entries(item).map(([kind, part]) => ({
+          action: `dynamodb:${{ Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem', Get: 'GetItem' }[kind] ?? kind}`,
+          resource: table((part as Body).TableName),
+        })),
+      );
+    case 'Query':
+    case 'Scan':
+      return [{ action: `dynamodb:${operation}`, resource: table(body.TableName, body.IndexName) }];
+    default:
+      return [{ action: `dynamodb:${operation}`, resource: table(body.TableName) }];
+  }
+};
+
+/** An S3 call in path style (`/<bucket>/<key>?…`) → what it needs. */
+export const s3Authorizations = (method: string, url: URL): Authorization[] => {
+  const [, bucket = '', ...rest] = url.pathname.split('/');
+  const key = rest.map(decodeURIComponent).join('/');
+  const object = `arn:aws:s3:::${bucket}/${key}`;
+  const query = url.searchParams;
+  if (!key) {
+    if (method === 'POST' && query.has('delete')) return [{ action: 's3:DeleteObject', resource: `arn:aws:s3:::${bucket}/*` }];
+    if (method === 'GET' || method === 'HEAD')
+      return [{ action: query.has('versions') ? 's3:ListBucketVersions' : 's3:ListBucket', resource: `arn:aws:s3:::${bucket}` }];
+    return [
+      {
+        action: `s3:${method === 'PUT' ? 'CreateBucket' : method === 'DELETE' ? 'DeleteBucket' : method}`,
+        resource: `arn:aws:s3:::${bucket}`,
+      },
+    ];
+  }
+  const versioned = query.has('versionId');
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      return [{ action: versioned ? 's3:GetObjectVersion' : 's3:GetObject', resource: object }];
+    case 'PUT':
+    case 'POST':
+      // PutObject, and the steps of a multipart upload (create, part, complete) are all PutObject.
+      return [{ action: 's3:PutObject', resource: object }];
+    case 'DELETE':
+      if (query.has('uploadId')) return [{ action: 's3:AbortMultipartUpload', resource: object }];
+      return [{ action: versioned ? 's3:DeleteObjectVersion' : 's3:DeleteObject', resource: object }];
+    default:
+      return [{ action: `s3:${method}`, resource: object }];
+  }
+};
+
+/** A Secrets Manager call (`X-Amz-Target: secretsmanager.<Operation>`) → what it needs. */
+export const secretsManagerAuthorizations = (operation: string, body: Body): Authorization[] => [
+  { action: `secretsmanager:${operation}`, resource: String(body.SecretId ?? '*') },
+];

@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { DeployedFunction } from './assembly.ts';
+
+/** How an invocation ended: the handler's result, or a failure Lambda reports to API Gateway. */
+export type Outcome = { ok: true; result: unknown } | { ok: false; reason: 'timeout' | 'error' | 'crash'; message: string };
+
+interface Environment {
+  worker: Worker;
+  ready: Promise<void>;
+}
+
+const workerFile = join(import.meta.dirname, 'lambda-worker.ts');
+
+/**
+ * The execution environments of one function, as Lambda keeps them: each handles one invocation
+ * at a time, a new one starts (cold) when all are busy, up to `maxConcurrency`; beyond that,
+ * invocations wait. Each gets only the function's environment (from the template) plus what
+ * Lambda's runtime sets, and a heap limit from its memory size. An environment whose invocation
+ * passes the timeout, or that crashes, is ended and replaced on the next invocation.
+ */
+export class FunctionPool {
+  private readonly idle: Environment[] = [];
+  private readonly all = new Set<Environment>();
+  private readonly waiting: ((environment: Environment) => void)[] = [];
+  private closed = false;
+  readonly fn: DeployedFunction;
+  private readonly environment: Record<string, string>;
+  private readonly maxConcurrency: number;
+
+  constructor(fn: DeployedFunction, environment: Record<string, string>, maxConcurrency = 4) {
+    this.fn = fn;
+    this.environment = environment;
+    this.maxConcurrency = maxConcurrency;
+  }
+
+  private start(): Environment {
+    const worker = new Worker(workerFile, {
+      workerData: { codeDir: this.fn.codeDir, handler: this.fn.handler },
+      env: this.environment,
+      resourceLimits: { maxOldGenerationSizeMb: this.fn.memoryMb },
+      stdout: false,
+      stderr: false,
+    });
+    const ready = new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve());
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`Runtime exited with code ${code} during init`)));
+    });
+    const environment = { worker, ready };
+    this.all.add(environment);
+    return environment;
+  }
+
+  private acquire(): Promise<Environment> {
+    const idle = this.idle.pop();
+    if (idle) return Promise.resolve(idle);
+    if (this.all.size < this.maxConcurrency) return Promise.resolve(this.start());
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(environment: Environment, healthy: boolean): void {
+    if (!healthy) {
+      this.all.delete(environment);
+      void environment.worker.terminate();
+      const next = this.waiting.shift();
+      if (next && !this.closed) next(this.start());
+      return;
+    }
+    const next = this.waiting.shift();
+    if (next) next(environment);
+    else this.idle.push(environment);
+  }
+
+  async invoke(event: unknown, context: Record<string, unknown>): Promise<Outcome> {
+    const environment = await this.acquire();
+    const timeoutMs = this.fn.timeoutSeconds * 1000;
+    const deadline = Date.now() + timeoutMs;
+    const { worker } = environment;
+    return new Promise<Outcome>((resolve) => {
+      let settled = false;
+      const finish = (outcome: Outcome, healthy: boolean): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        this.release(environment, healthy);
+        resolve(outcome);
+      };
+      const onMessage = (message: { ok?: boolean; result?: unknown; error?: string; ready?: boolean }): void => {
+        if (message.ready) return;
+        finish(message.ok ? { ok: true, result: message.result } : { ok: false, reason: 'error', message: message.error ?? 'Error' }, true);
+      };
+      const onError = (error: Error): void => finish({ ok: false, reason: 'crash', message: `${error.name}: ${error.message}` }, false);
+      const onExit = (code: number): void => finish({ ok: false, reason: 'crash', message: `Runtime exited with code ${code}` }, false);
+      // The timeout counts the cold start too, as Lambda's init and invoke share the request's time.
+      const timer = setTimeout(
+        () => finish({ ok: false, reason: 'timeout', message: `Task timed out after ${this.fn.timeoutSeconds} seconds` }, false),
+        timeoutMs,
+      );
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      environment.ready.then(
+        () => {
+          if (!settled) worker.postMessage({ event, context, deadline });
+        },
+        (error: unknown) => finish({ ok: false, reason: 'crash', message: error instanceof Error ? error.message : String(error) }, false),
+      );
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.all].map((environment) => environment.worker.terminate()));
+    this.all.clear();
+    this.idle.length = 0;
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Serves a synthesized stack on this machine: the template's routes in front of the template's
+ * functions (each in its own Lambda-like environments), every AWS call they make checked against
+ * their IAM policies, and the template's table, bucket and secret resolved to DynamoDB Local, an
+ * S3-compatible server (s3rver) and a local secret. `npm run start:deployed` and the e2e tests'
+ * deployed project both start it here (docs/deployment.md, "The deployed form, locally").
+ */
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import S3rver from 's3rver';
+import { createApiGateway } from './api-gateway.ts';
+import { type Deployment, loadDeployment } from './assembly.ts';
+import { createAwsGateway } from './aws-gateway.ts';
+import type { Authorization } from './iam.ts';
+import { FunctionPool } from './lambda-pool.ts';
+
+export interface StartDeployedOptions {
+  /** The cloud assembly (`cdk synth --output`). */
+  assemblyDir: string;
+  stackName?: string;
+  tableName: string;
+  dynamoDb: { endpoint: string; accessKeyId: string };
+  /** Where the S3-compatible server keeps the originals bucket. */
+  s3Dir: string;
+  /** The shared-link secret's value, served as the template's secret. */
+  secretValue: string;
+  /** Passed to every function (LOG_LEVEL=silent in tests); Lambda would not have it. */
+  logLevel?: string;
+  /** Changes the loaded deployment before it is served (tests: a shorter timeout, a removed grant). */
+  adjust?: (deployment: Deployment) => void;
+  onDenied?: (functionId: string, denied: Authorization) => void;
+  onFailure?: (functionId: string, message: string) => void;
+}
+
+export interface DeployedApi {
+  server: Server;
+  deployment: Deployment;
+  /** The AWS endpoint the functions call (the IAM-checking gateway). */
+  awsEndpoint: string;
+  /** The access key id a function signs with: what identifies it to the gateway. */
+  accessKeyOf(functionId: string): string | undefined;
+  close(): Promise<void>;
+}
+
+const region = 'us-east-1';
+const account = '000000000000';
+export const localBucketName = 'immich-originals';
+const secretArn = `arn:aws:secretsmanager:${region}:${account}:secret:SharedLinkSecret-local0`;
+
+const listen = async (server: Server, host = '127.0.0.1', port = 0): Promise<number> => {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  return (server.address() as AddressInfo).port;
+};
+
+const closeServer = (server: Server): Promise<void> =>
+  new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+
+/** Loads the assembly and starts everything but the API's listener (the caller listens where it wants). */
+export const startDeployed = async (options: StartDeployedOptions): Promise<DeployedApi> => {
+  const deployment = loadDeployment(options.assemblyDir, options.stackName ?? 'ImmichServerless', {
+    tableName: options.tableName,
+    bucketName: localBucketName,
+    secretArn,
+    region,
+    account,
+  });
+  options.adjust?.(deployment);
+
+  const s3 = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory: options.s3Dir,
+    configureBuckets: [{ name: localBucketName, configs: [] }],
+  });
+  const s3Address = await s3.run();
+  // One access key per function: the gateway knows the caller by it, as AWS knows a role session.
+  const callers = new Map([...deployment.functions.values()].map((fn) => [`LOCAL${randomBytes(8).toString('hex').toUpperCase()}`, fn]));
+  const aws = createAwsGateway({
+    deployment,
+    callers,
+    dynamoDb: options.dynamoDb,
+    s3: { endpoint: `http://127.0.0.1:${s3Address.port}`, accessKeyId: 'S3RVER' },
+    secret: { arn: secretArn, value: options.secretValue },
+    onDenied: (fn, denied) => options.onDenied?.(fn.id, denied),
+  });
+  const awsEndpoint = `http://127.0.0.1:${await listen(aws)}`;
+
+  const pools = new Map(
+    [...callers].map(([accessKeyId, fn]) => {
+      const name = fn.id.split('/').pop() ?? fn.id;
+      // What Lambda's Node.js runtime sets, the function's variables from the template, and the
+      // local endpoints (every AWS call goes through the IAM-checking gateway).
+      const environment: Record<string, string> = {
+        AWS_REGION: region,
+        AWS_DEFAULT_REGION: region,
+        AWS_ACCESS_KEY_ID: accessKeyId,
+        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_SESSION_TOKEN: 'local',
+        AWS_LAMBDA_FUNCTION_NAME: name,
+        AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+        AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
+        AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+        LAMBDA_TASK_ROOT: fn.codeDir,
+        TZ: ':UTC',
+        NODE_ENV: 'production',
+        ...fn.environment,
+        AWS_ENDPOINT_URL_DYNAMODB: awsEndpoint,
+        AWS_ENDPOINT_URL_S3: awsEndpoint,
+        AWS_ENDPOINT_URL_SECRETS_MANAGER: awsEndpoint,
+        S3_FORCE_PATH_STYLE: 'true',
+        ...(options.logLevel ? { LOG_LEVEL: options.logLevel } : {}),
+      };
+      return [fn.id, new FunctionPool(fn, environment)] as const;
+    }),
+  );
+  const server = createApiGateway({ deployment, pools, ...(options.onFailure ? { onFailure: options.onFailure } : {}) });
+  return {
+    server,
+    deployment,
+    awsEndpoint,
+    accessKeyOf: (functionId) => [...callers].find(([, fn]) => fn.id === functionId)?.[0],
+    close: async () => {
+      await Promise.all([...pools.values()].map((pool) => pool.close()));
+      await Promise.all([closeServer(server), closeServer(aws), s3.close()]);
+    },
+  };
+};
+
+export { listen };

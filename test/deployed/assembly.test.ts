@@ -1,0 +1,57 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { loadDeployment } from '#infra/local/deployed/assembly.ts';
+import { routes } from '#infra/routes.ts';
+
+const local = {
+  tableName: 't',
+  bucketName: 'b',
+  secretArn: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:s-abcdef',
+  region: 'us-east-1',
+  account: '000000000000',
+};
+
+describe('cdk synth (run once for this project, offline)', () => {
+  const dir = inject('assemblyDir');
+
+  it('writes the main stack and one nested stack per area, every function bundled as an ESM file', () => {
+    const files = readdirSync(dir);
+    expect(files).toContain('ImmichServerless.template.json');
+    const nested = files.filter((file) => file.endsWith('.nested.template.json'));
+    expect(nested.length).toBeGreaterThan(5);
+    const functions = nested.flatMap((file) =>
+      Object.values(
+        JSON.parse(readFileSync(join(dir, file), 'utf8')).Resources as Record<string, { Type: string; Metadata?: Record<string, string> }>,
+      ).filter((r) => r.Type === 'AWS::Lambda::Function'),
+    );
+    expect(functions).toHaveLength(routes.length);
+    for (const fn of functions) {
+      const asset = fn.Metadata?.['aws:asset:path'];
+      expect(asset && existsSync(join(dir, asset, 'index.mjs'))).toBe(true);
+    }
+  });
+
+  it('deploys exactly the route table: every row is a route of the HTTP API, to a function of its own', () => {
+    const deployment = loadDeployment(dir, 'ImmichServerless', local);
+    const keys = deployment.routes.map((route) => route.routeKey).sort();
+    const expected = routes.flatMap((route) =>
+      route.path === '$default' ? ['ANY /', 'ANY /{proxy+}'] : [`${route.method} ${route.path}`],
+    );
+    expect(keys).toEqual(expected.sort());
+    const targets = new Set(deployment.routes.map((route) => route.functionId));
+    expect(targets.size).toBe(routes.length);
+    for (const id of targets) expect(deployment.functions.get(id)).toBeDefined();
+  });
+
+  it('resolves each function’s environment and role to the local resources, with no unresolved reference left', () => {
+    const deployment = loadDeployment(dir, 'ImmichServerless', local);
+    for (const fn of deployment.functions.values()) {
+      expect(JSON.stringify(fn.environment)).not.toMatch(/Ref|Fn::|referenceto/);
+      expect(fn.roleArn).toMatch(/^arn:aws:iam::000000000000:role\/FunctionRoles\w+$/);
+      expect(deployment.policies.get(fn.roleArn)?.length).toBeGreaterThan(0);
+    }
+    const upload = [...deployment.functions.values()].find((fn) => fn.id.endsWith('/UploadFile') || /\/UploadFile[0-9A-F]{8}$/.test(fn.id));
+    expect(upload?.environment).toMatchObject({ TABLE_NAME: 't', ORIGINALS_BUCKET: 'b', MAX_UPLOAD_MB: '4.4' });
+  });
+});

@@ -1,0 +1,220 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { checkBulkUpload, createApiKey, createSharedLink, getAllAlbums, login, SharedLinkType, signUpAdmin, uploadFile } from '@immich/sdk';
+import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import type { Deployment } from '#infra/local/deployed/assembly.ts';
+import type { Authorization } from '#infra/local/deployed/iam.ts';
+import { listen, startDeployed } from '#infra/local/deployed/start.ts';
+import { freePort } from '#infra/local/dynamodb-local.ts';
+import { makeJpeg } from '../support/photos.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const assemblyDir = inject('assemblyDir');
+const scratch = mkdtempSync(join(tmpdir(), 'deployed-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Removes an action from the roles of one access class, or all (a grant the stack forgot). */
+const withoutAction =
+  (action: string, accessClass = '\\w+') =>
+  (deployment: Deployment) => {
+    const role = new RegExp(`:role/FunctionRoles${accessClass}[0-9A-F]{8}$`);
+    for (const [arn, statements] of deployment.policies) {
+      if (role.test(arn)) for (const statement of statements) statement.Action = statement.Action.filter((a) => a !== action);
+    }
+  };
+
+const functionFor = (deployment: Deployment, routeKey: string): string => {
+  const id = deployment.routes.find((route) => route.routeKey === routeKey)?.functionId;
+  if (!id) throw new Error(`no route ${routeKey}`);
+  return id;
+};
+
+let running: { close(): Promise<void> } | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+/** The template served on this file's table, with `adjust` applied first; collects refused AWS calls and failures. */
+const serve = async (adjust?: (deployment: Deployment) => void) => {
+  const denied: { functionId: string; denied: Authorization }[] = [];
+  const failures: string[] = [];
+  const api = await startDeployed({
+    assemblyDir,
+    tableName: process.env.TABLE_NAME ?? '',
+    dynamoDb: { endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '', accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local' },
+    s3Dir: mkdtempSync(join(scratch, 's3-')),
+    secretValue: process.env.SHARED_LINK_SECRET ?? '',
+    logLevel: 'silent',
+    ...(adjust ? { adjust } : {}),
+    onDenied: (functionId, what) => denied.push({ functionId, denied: what }),
+    onFailure: (_id, message) => failures.push(message),
+  });
+  running = api;
+  const baseUrl = `http://127.0.0.1:${await listen(api.server)}/api`;
+  return { api, baseUrl, denied, failures };
+};
+
+/** The file's admin (signed up by the first test that asks), with a fresh API key. */
+const account = async (baseUrl: string, email = 'admin@example.com') => {
+  await signUpAdmin({ signUpDto: { email, password: 'password', name: 'Admin' } }, { baseUrl }).catch(() => undefined);
+  const { accessToken } = await login({ loginCredentialDto: { email, password: 'password' } }, { baseUrl });
+  const { secret } = await createApiKey({ apiKeyCreateDto: {} }, { baseUrl, headers: { Authorization: `Bearer ${accessToken}` } });
+  return { baseUrl, headers: { 'x-api-key': secret } };
+};
+
+describe('npm run start:deployed', () => {
+  it('answers ping on PORT, serving the synthesized assembly (CDK_OUT) with its data in DATA_DIR, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      DATA_DIR: join(scratch, 'data'),
+      CDK_OUT: assemblyDir,
+      TABLE_NAME: 'immich',
+    };
+    delete env.AWS_ENDPOINT_URL_DYNAMODB;
+    const child: ChildProcess = spawn('npm', ['run', 'start:deployed'], { cwd: root, env });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    try {
+      const deadline = Date.now() + 45_000;
+      while (!output.includes('listening on')) {
+        if (child.exitCode !== null) throw new Error(`exited: ${output}`);
+        if (Date.now() > deadline) throw new Error(`did not start: ${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(output).toContain(`from ${assemblyDir}`);
+      const response = await fetch(`http://127.0.0.1:${port}/api/server-info/ping`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ res: 'pong' });
+      expect(response.headers.get('apigw-requestid')).toMatch(/^[\w-]{36}$/);
+    } finally {
+      await new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGTERM');
+      });
+    }
+  }, 90_000);
+});
+
+describe('IAM from the template, enforced on every AWS call', () => {
+  it('refuses a call no policy allows with AccessDeniedException, as AWS does: no function may Scan the table', async () => {
+    const { api } = await serve();
+    const search = functionFor(api.deployment, 'GET /api/search');
+    const client = new DynamoDBClient({
+      endpoint: api.awsEndpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: api.accessKeyOf(search) ?? '', secretAccessKey: 'local' },
+    });
+    const scan = client.send(new ScanCommand({ TableName: process.env.TABLE_NAME }));
+    await expect(scan).rejects.toMatchObject({ name: 'AccessDeniedException' });
+    await expect(scan).rejects.toThrow(
+      /is not authorized to perform: dynamodb:Scan on resource: arn:aws:dynamodb:us-east-1:000000000000:table\//,
+    );
+  });
+
+  it('catches a missing DynamoDB grant: without dynamodb:Query, listing albums fails with AccessDenied and a 500', async () => {
+    const { baseUrl, denied } = await serve(withoutAction('dynamodb:Query', 'ReadData'));
+    const user = await account(baseUrl);
+    // The function catches the refusal and answers its own 500 (counted in its serverErrors metric).
+    await expect(getAllAlbums({}, user)).rejects.toMatchObject({
+      status: 500,
+      data: { message: expect.stringMatching(/^Internal server error/) },
+    });
+    expect(denied.map((d) => d.denied.action)).toContain('dynamodb:Query');
+    expect(denied.find((d) => d.denied.action === 'dynamodb:Query')?.denied.resource).toMatch(/table\/test-[\w-]+(\/index\/\w+)?$/);
+  });
+
+  it('catches a missing S3 grant: without s3:PutObject an upload fails, and nothing of it is left in the table', async () => {
+    const { baseUrl, denied } = await serve(withoutAction('s3:PutObject'));
+    const user = await account(baseUrl);
+    const file = new File([new Uint8Array(makeJpeg({ make: 'Denied' }))], 'denied.jpg');
+    const dto = {
+      assetData: file,
+      deviceAssetId: 'd1',
+      deviceId: 'x',
+      fileCreatedAt: '2024-01-01T00:00:00Z',
+      fileModifiedAt: '2024-01-01T00:00:00Z',
+    };
+    await expect(uploadFile({ createAssetDto: dto }, user)).rejects.toMatchObject({ status: 500 });
+    const checksum = createHash('sha1')
+      .update(makeJpeg({ make: 'Denied' }))
+      .digest('hex');
+    const check = await checkBulkUpload({ assetBulkUploadCheckDto: { assets: [{ id: 'd1', checksum }] } }, user);
+    expect(check.results).toEqual([{ id: 'd1', action: 'accept' }]);
+    expect(denied).toEqual([
+      expect.objectContaining({
+        denied: expect.objectContaining({
+          action: 's3:PutObject',
+          resource: expect.stringMatching(/^arn:aws:s3:::immich-originals\/upload\//),
+        }),
+      }),
+    ]);
+  });
+
+  it('catches a missing Secrets Manager grant: creating a shared link needs the secret, read at run time', async () => {
+    const { baseUrl, denied } = await serve(withoutAction('secretsmanager:GetSecretValue'));
+    const user = await account(baseUrl);
+    const album = await fetch(`${baseUrl}/album`, {
+      method: 'POST',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ albumName: 'a' }),
+    });
+    const { id } = (await album.json()) as { id: string };
+    await expect(createSharedLink({ sharedLinkCreateDto: { type: SharedLinkType.Album, albumId: id } }, user)).rejects.toMatchObject({
+      status: 500,
+    });
+    expect(denied.map((d) => d.denied)).toEqual([
+      { action: 'secretsmanager:GetSecretValue', resource: expect.stringMatching(/^arn:aws:secretsmanager:.*:secret:SharedLinkSecret-/) },
+    ]);
+  });
+});
+
+describe('API Gateway and Lambda limits, as AWS answers them', () => {
+  it('a body over 10 MB: 413 before any function runs', async () => {
+    const { baseUrl, failures } = await serve();
+    const response = await fetch(`${baseUrl}/asset/upload`, { method: 'POST', body: new Uint8Array(10 * 1024 * 1024 + 1) });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ message: 'Request Entity Too Large' });
+    expect(failures).toEqual([]);
+  });
+
+  it('a body that does not fit in a 6 MB invocation once encoded: API Gateway’s 413, not the function’s', async () => {
+    const { baseUrl } = await serve();
+    const response = await fetch(`${baseUrl}/asset/upload`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(5 * 1024 * 1024),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ message: 'Request Entity Too Large' });
+  });
+
+  it('a function past its timeout is ended: the client gets 500 Internal Server Error, and the next call starts a new environment', async () => {
+    let login = '';
+    const { baseUrl, failures } = await serve((deployment) => {
+      login = functionFor(deployment, 'POST /api/auth/login');
+      const fn = deployment.functions.get(login);
+      if (fn) fn.timeoutSeconds = 0.01;
+    });
+    const attempt = () =>
+      fetch(`${baseUrl}/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"email":"a@b.c","password":"x"}',
+      });
+    for (const response of [await attempt(), await attempt()]) {
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ message: 'Internal Server Error' });
+    }
+    expect(failures).toEqual(['Task timed out after 0.01 seconds', 'Task timed out after 0.01 seconds']);
+    // Other functions are untouched.
+    expect((await fetch(`${baseUrl}/server-info/ping`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,23 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { TestProject } from 'vitest/node';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/**
+ * `cdk synth` once for the `deployed` project, exactly as `npm run deploy` synthesizes (every
+ * function bundled), offline: no credentials and no network. The tests serve what it wrote.
+ */
+export default async function setup(project: TestProject): Promise<() => void> {
+  const out = mkdtempSync(join(tmpdir(), 'cdk-out-'));
+  await promisify(execFile)(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', out], {
+    cwd: root,
+    env: { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_VERSION_CHECK: '1' },
+    timeout: 300_000,
+  });
+  project.provide('assemblyDir', out);
+  return () => rmSync(out, { recursive: true, force: true });
+}

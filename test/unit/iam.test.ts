@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { dynamoDbAuthorizations, isAllowed, s3Authorizations, secretsManagerAuthorizations } from '#infra/local/deployed/iam.ts';
+
+const table = 'arn:aws:dynamodb:us-east-1:000000000000:table/immich';
+const tableArn = (name: string) => `arn:aws:dynamodb:us-east-1:000000000000:table/${name}`;
+
+describe('IAM evaluation (as AWS evaluates identity policies)', () => {
+  const statements = [
+    { Effect: 'Allow' as const, Action: ['dynamodb:GetItem', 'dynamodb:Query'], Resource: [table, `${table}/index/*`] },
+    { Effect: 'Allow' as const, Action: ['s3:Put*'], Resource: ['arn:aws:s3:::originals/*'] },
+    { Effect: 'Deny' as const, Action: ['s3:PutObject'], Resource: ['arn:aws:s3:::originals/private/*'] },
+  ];
+
+  it('allows only a listed action on a listed resource; wildcards in both, actions case-insensitive', () => {
+    expect(isAllowed(statements, { action: 'dynamodb:GetItem', resource: table })).toBe(true);
+    expect(isAllowed(statements, { action: 'DynamoDB:getitem', resource: table })).toBe(true);
+    expect(isAllowed(statements, { action: 'dynamodb:Query', resource: `${table}/index/gsi1` })).toBe(true);
+    expect(isAllowed(statements, { action: 'dynamodb:Scan', resource: table })).toBe(false);
+    expect(isAllowed(statements, { action: 'dynamodb:GetItem', resource: `${table}-other` })).toBe(false);
+    expect(isAllowed(statements, { action: 'dynamodb:GetItem', resource: tableArn('Immich') })).toBe(false);
+    expect(isAllowed(statements, { action: 's3:PutObject', resource: 'arn:aws:s3:::originals/upload/a/b.jpg' })).toBe(true);
+    expect(isAllowed(statements, { action: 's3:GetObject', resource: 'arn:aws:s3:::originals/upload/a/b.jpg' })).toBe(false);
+  });
+
+  it('lets an explicit Deny win over an Allow', () => {
+    expect(isAllowed(statements, { action: 's3:PutObject', resource: 'arn:aws:s3:::originals/private/x' })).toBe(false);
+  });
+});
+
+describe('what each AWS call needs', () => {
+  it('DynamoDB: a transaction per item and kind, a batch per table, a Query on an index against the index', () => {
+    expect(
+      dynamoDbAuthorizations(
+        'TransactWriteItems',
+        {
+          TransactItems: [
+            { Put: { TableName: 'immich' } },
+            { ConditionCheck: { TableName: 'immich' } },
+            { Delete: { TableName: 'other' } },
+          ],
+        },
+        tableArn,
+      ),
+    ).toEqual([
+      { action: 'dynamodb:PutItem', resource: table },
+      { action: 'dynamodb:ConditionCheckItem', resource: table },
+      { action: 'dynamodb:DeleteItem', resource: tableArn('other') },
+    ]);
+    expect(dynamoDbAuthorizations('BatchGetItem', { RequestItems: { immich: {} } }, tableArn)).toEqual([
+      { action: 'dynamodb:BatchGetItem', resource: table },
+    ]);
+    expect(dynamoDbAuthorizations('Query', { TableName: 'immich', IndexName: 'gsi2' }, tableArn)).toEqual([
+      { action: 'dynamodb:Query', resource: `${table}/index/gsi2` },
+    ]);
+  });
+
+  it('S3 (path style): objects by key, exact versions and multipart steps, bucket listings', () => {
+    const url = (path: string) => new URL(path, 'http://s3.local');
+    expect(s3Authorizations('PUT', url('/originals/upload/a%20b.jpg'))).toEqual([
+      { action: 's3:PutObject', resource: 'arn:aws:s3:::originals/upload/a b.jpg' },
+    ]);
+    expect(s3Authorizations('DELETE', url('/originals/k?versionId=v1'))).toEqual([
+      { action: 's3:DeleteObjectVersion', resource: 'arn:aws:s3:::originals/k' },
+    ]);
+    expect(s3Authorizations('DELETE', url('/originals/k'))).toEqual([{ action: 's3:DeleteObject', resource: 'arn:aws:s3:::originals/k' }]);
+    expect(s3Authorizations('DELETE', url('/originals/k?uploadId=u'))).toEqual([
+      { action: 's3:AbortMultipartUpload', resource: 'arn:aws:s3:::originals/k' },
+    ]);
+    expect(s3Authorizations('GET', url('/originals/k?versionId=v1'))).toEqual([
+      { action: 's3:GetObjectVersion', resource: 'arn:aws:s3:::originals/k' },
+    ]);
+    expect(s3Authorizations('GET', url('/originals?versions'))).toEqual([
+      { action: 's3:ListBucketVersions', resource: 'arn:aws:s3:::originals' },
+    ]);
+  });
+
+  it('Secrets Manager: the secret by its id', () => {
+    expect(secretsManagerAuthorizations('GetSecretValue', { SecretId: 'arn:s' })).toEqual([
+      { action: 'secretsmanager:GetSecretValue', resource: 'arn:s' },
+    ]);
+  });
+});
