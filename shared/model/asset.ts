@@ -45,6 +45,13 @@ export const AssetRecordSchema = v.object({
   originalPath: v.string(),
   originalFileName: v.string(),
   sidecarPath: nullable(v.string()),
+  /**
+   * The exact object versions the upload wrote in the versioned originals bucket (deployed), so a
+   * force delete removes them for good instead of hiding them behind a delete marker. Absent in
+   * the local folder store, and in assets uploaded before versions were recorded.
+   */
+  originalVersion: v.optional(v.string()),
+  sidecarVersion: v.optional(v.string()),
   /** SHA-1 of the file, hex. */
   checksum: v.string(),
   fileCreatedAt: instant(),

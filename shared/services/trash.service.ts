@@ -5,10 +5,22 @@ import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf } from '../db/term.repository.ts';
 import { assetTerms } from '../domain/terms.ts';
 import { newestLiveMember } from '../model/album.ts';
+import type { AssetRecord } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
-import { originalsStore } from '../storage/originals.ts';
+import { originalsStore, type StoredObject } from '../storage/originals.ts';
 
 /** Albums whose thumbnail was a deleted asset get their newest remaining asset (Immich's updateThumbnails). */
+/**
+ * What an asset's upload stored: its original and sidecar, each at the exact version it was
+ * written as when the bucket recorded one. Deleting an exact version removes it for good; an
+ * asset without one (the local store, older uploads) gets a delete marker, and the bucket's
+ * lifecycle rule expires the hidden version a day later.
+ */
+const storedObjectsOf = (asset: AssetRecord): StoredObject[] => [
+  { key: asset.originalPath, ...(asset.originalVersion ? { version: asset.originalVersion } : {}) },
+  ...(asset.sidecarPath ? [{ key: asset.sidecarPath, ...(asset.sidecarVersion ? { version: asset.sidecarVersion } : {}) }] : []),
+];
+
 const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], deletedId: string): Promise<void> => {
   for (const albumId of albumIds) {
     const album = await getAlbum(ownerId, albumId);
@@ -40,8 +52,7 @@ export const deleteAssets = async (auth: Auth, ids: readonly string[], force: bo
       await replaceThumbnails(auth.user.id, albums, found.asset.id);
       // Its search postings too (they would only cost reads: docs/data-model.md, "Search").
       await deletePostings(found.asset.ownerId, postingsOf(found.asset, assetTerms(found.asset, names)));
-      const store = await originalsStore();
-      await store.delete([{ key: found.asset.originalPath }, ...(found.asset.sidecarPath ? [{ key: found.asset.sidecarPath }] : [])]);
+      await (await originalsStore()).delete(storedObjectsOf(found.asset));
     });
   }
 };

@@ -175,6 +175,7 @@ export const uploadFile = async (auth: Auth, form: UploadInput): Promise<AssetFi
     ),
   );
   const stored = await storeOriginals(asset, file, sidecar);
+  const recorded = withVersions(asset, stored);
   try {
     const regions = metadata.faces.slice(0, maxFacesPerAsset);
     if (metadata.faces.length > regions.length)
@@ -183,7 +184,7 @@ export const uploadFile = async (auth: Auth, form: UploadInput): Promise<AssetFi
     for (let attempt = 1; ; attempt++) {
       const people = await resolvePeople(auth.user.id, asset.id, regions, asset.createdAt);
       try {
-        await recordUpload({ asset, ...people, quota: user.quotaSizeInBytes });
+        await recordUpload({ asset: recorded, ...people, quota: user.quotaSizeInBytes });
         return { id: asset.id, duplicate: false };
       } catch (error) {
         if (!(error instanceof PersonNameTakenError) || attempt >= 3) throw error;
@@ -246,6 +247,14 @@ const newAsset = (
     faceIds: [],
     albumCount: 0,
   };
+};
+
+/** The asset with the versions its objects were stored as (a versioned bucket answers one per put). */
+const withVersions = (asset: AssetRecord, stored: readonly StoredObject[]): AssetRecord => {
+  const versionOf = (key: string | null) => stored.find((object) => object.key === key)?.version;
+  const original = versionOf(asset.originalPath);
+  const sidecar = versionOf(asset.sidecarPath);
+  return { ...asset, ...(original ? { originalVersion: original } : {}), ...(sidecar ? { sidecarVersion: sidecar } : {}) };
 };
 
 const storeOriginals = async (asset: AssetRecord, file: UploadedFile, sidecar: UploadedFile | undefined): Promise<StoredObject[]> => {

@@ -1,4 +1,6 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -7,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { originalsStore, resetOriginalsStore } from '#shared/storage/originals.ts';
 import { S3Store } from '#shared/storage/s3-store.ts';
 import { setupAccounts } from '../support/accounts.ts';
-import { makeJpeg } from '../support/photos.ts';
+import { trash } from '../support/library.ts';
+import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { upload } from '../support/uploads.ts';
 
 // A real S3-compatible server on loopback (s3rver), not a mock: the same SDK calls as in AWS.
@@ -106,5 +109,56 @@ describe('storage classes', () => {
       'upload/u/ab/cd/large.jpg.xmp': 'STANDARD',
     });
     expect(await keysInBucket()).toEqual(expect.arrayContaining(['upload/u/ab/cd/large.jpg', 'upload/u/ab/cd/large.jpg.xmp']));
+  });
+});
+
+describe('a versioned bucket', () => {
+  // s3rver keeps no versions. In front of it, this proxy answers each PUT with the version id a
+  // versioned S3 bucket would give (x-amz-version-id) and records every DELETE it passes on.
+  let proxy: Server;
+  let s3Endpoint = '';
+  const deletes: string[] = [];
+  const versions = new Map<string, string>();
+  beforeAll(async () => {
+    s3Endpoint = process.env.AWS_ENDPOINT_URL_S3 ?? '';
+    proxy = createServer((req, res) => {
+      const path = req.url ?? '/';
+      const key = decodeURIComponent(new URL(path, 'http://x').pathname.slice(`/${bucket}/`.length));
+      if (req.method === 'DELETE') deletes.push(path);
+      const upstream = request(new URL(path, s3Endpoint), { method: req.method, headers: req.headers }, (answer) => {
+        const headers = { ...answer.headers };
+        if (req.method === 'PUT' && answer.statusCode === 200) {
+          const version = `v${versions.size + 1}.${Date.now()}`;
+          versions.set(key, version);
+          headers['x-amz-version-id'] = version;
+        }
+        res.writeHead(answer.statusCode ?? 502, headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    process.env.AWS_ENDPOINT_URL_S3 = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    resetOriginalsStore();
+  });
+  afterAll(() => {
+    process.env.AWS_ENDPOINT_URL_S3 = s3Endpoint;
+    resetOriginalsStore();
+    proxy.close();
+  });
+
+  it('a force delete removes the exact versions the upload wrote (original and sidecar), leaving nothing billed behind', async () => {
+    const data = makeJpeg({ make: 'Versioned' });
+    const reply = await upload(accounts.user1.accessToken, { data, sidecar: makeSidecar({ description: 'kept' }) });
+    expect(reply.status).toBe(201);
+    const keys = [...versions.keys()].filter((key) => key.includes(reply.body.id));
+    expect(keys).toHaveLength(2);
+    expect((await trash(accounts.user1.accessToken, [reply.body.id], true)).status).toBe(204);
+    const deleted = deletes
+      .filter((path) => path.includes(reply.body.id))
+      .map((path) => new URL(path, 'http://x'))
+      .map((url) => [decodeURIComponent(url.pathname.slice(`/${bucket}/`.length)), url.searchParams.get('versionId')]);
+    expect(Object.fromEntries(deleted)).toEqual(Object.fromEntries(keys.map((key) => [key, versions.get(key)])));
+    expect((await keysInBucket()).filter((key) => key.includes(reply.body.id))).toEqual([]);
   });
 });
