@@ -119,6 +119,25 @@ describe('IAM from the template, enforced on every AWS call', () => {
     );
   });
 
+  it('knows callers only by their key: an unknown key is refused, a malformed request gets a 400 and the gateway keeps serving', async () => {
+    const { api } = await serve();
+    const call = (key: string, body: string) =>
+      fetch(api.awsEndpoint, {
+        method: 'POST',
+        headers: {
+          authorization: `AWS4-HMAC-SHA256 Credential=${key}/20261123/us-east-1/dynamodb/aws4_request`,
+          'x-amz-target': 'DynamoDB_20120810.GetItem',
+        },
+        body,
+      });
+    const stranger = await call('AKIASTRANGER', '{}');
+    expect([stranger.status, ((await stranger.json()) as { __type: string }).__type]).toEqual([400, 'UnrecognizedClientException']);
+    const key = api.accessKeyOf(functionFor(api.deployment, 'GET /api/search')) ?? '';
+    const malformed = await call(key, '{not json');
+    expect([malformed.status, ((await malformed.json()) as { __type: string }).__type]).toEqual([400, 'SerializationException']);
+    expect((await call(key, '{}')).status).toBe(400);
+  });
+
   it('catches a missing DynamoDB grant: without dynamodb:Query, listing albums fails with AccessDenied and a 500', async () => {
     const { baseUrl, denied } = await serve(withoutAction('dynamodb:Query', 'ReadData'));
     const user = await account(baseUrl);

@@ -73,7 +73,7 @@ export const createAwsGateway = (options: AwsGatewayOptions): Server => {
   const { deployment } = options;
   const tableArn = (name: string): string => `arn:aws:dynamodb:${deployment.region}:${deployment.account}:table/${name}`;
 
-  return createServer(async (req, res) => {
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://aws.local');
     const body = await readBody(req);
     const credential = credentialOf(req, url);
@@ -145,5 +145,13 @@ export const createAwsGateway = (options: AwsGatewayOptions): Server => {
           'UnknownOperationException',
         );
     }
+  };
+
+  return createServer((req, res) => {
+    serve(req, res).catch((error: unknown) => {
+      // A request the gateway cannot read (a malformed body): the service's own 400.
+      if (!res.headersSent) json(res, 400, { __type: 'SerializationException', message: String(error) }, 'SerializationException');
+      else res.destroy();
+    });
   });
 };
