@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
@@ -47,6 +47,9 @@ export class ApiFunction extends NodejsFunction {
       memorySize: route.memory ?? defaultMemoryMb,
       timeout: Duration.seconds(29),
       role,
+      // X-Ray: each invocation's init and duration in a trace (sampled: the first request of each
+      // second and 5% of the rest, within X-Ray's free tier for a personal server).
+      tracing: Tracing.ACTIVE,
       ...(route.publicHashing && hashingConcurrency ? { reservedConcurrentExecutions: hashingConcurrency } : {}),
       description: `Immich API ${route.operationId} (${route.method} ${route.path})`,
       environment: {

@@ -1,8 +1,9 @@
-import { Stack } from 'aws-cdk-lib';
+import { Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
 import type { Route } from './routes.ts';
 
@@ -57,6 +58,10 @@ export class FunctionRoles extends Construct {
   constructor(scope: Construct, id: string, props: FunctionRolesProps) {
     super(scope, id);
     this.props = props;
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'Only X-Ray’s PutTraceSegments and PutTelemetryRecords (added by active tracing), which have no resource-level permissions',
+    });
   }
 
   roleFor(route: Route): IRole {
@@ -70,23 +75,39 @@ export class FunctionRoles extends Construct {
       description: `Immich API functions with access ${name}`,
     });
     // Logs: only into the functions' own log groups (no CreateLogGroup: the stack makes them).
-    role.addToPolicy(
-      new PolicyStatement({
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [`arn:aws:logs:${region}:${account}:log-group:${logGroupPrefix}*`],
-      }),
+    const logGroups = `arn:aws:logs:${region}:${account}:log-group:${logGroupPrefix}*`;
+    role.addToPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroups] }));
+    this.acknowledgeWildcard(
+      role,
+      logGroups,
+      'the log groups of this stack’s functions (named /immich/<stack>/<operation>) and the streams Lambda names in them',
     );
     // Exactly the calls the repositories make: no Scan, no streams, no table management. A
     // transaction is authorized per item (PutItem, UpdateItem, DeleteItem, ConditionCheckItem).
     if (route.data !== 'none') {
       const actions = route.data === 'read' ? tableReads : [...tableReads, ...tableWrites];
       role.addToPolicy(new PolicyStatement({ actions, resources: [table.tableArn, `${table.tableArn}/index/*`] }));
+      this.acknowledgeWildcard(role, `${table.tableArn}/index/*`, 'the global secondary indexes of the one table (docs/data-model.md)');
     }
-    if (route.store)
+    if (route.store) {
       role.addToPolicy(new PolicyStatement({ actions: bucketActions[route.store], resources: [originals.arnForObjects('*')] }));
+      this.acknowledgeWildcard(
+        role,
+        originals.arnForObjects('*'),
+        'the objects of the originals bucket, whose keys are made per asset at upload',
+      );
+    }
     if (route.secrets)
       role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [linkSecret.secretArn] }));
     this.roles.set(name, role);
     return role;
+  }
+
+  /** Acknowledges cdk-nag's wildcard finding for exactly this resource (its finding id names it), with the reason. */
+  private acknowledgeWildcard(role: Role, resource: string, what: string): void {
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${flattenCfnReference(Stack.of(this).resolve(resource))}]`,
+      reason: `The wildcard covers only ${what}`,
+    });
   }
 }

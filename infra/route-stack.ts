@@ -1,4 +1,4 @@
-import { NestedStack } from 'aws-cdk-lib';
+import { NestedStack, Validations } from 'aws-cdk-lib';
 import { type HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -45,6 +45,16 @@ export interface RouteStackProps {
 export class RouteStack extends NestedStack {
   constructor(scope: Construct, id: string, props: RouteStackProps) {
     super(scope, id, { description: `Immich API routes: ${id}` });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'Authorization is Immich’s own: session tokens, API keys and shared-link keys in headers, cookies or the query, checked by each function against the table (an API Gateway authorizer could not, without a second lookup); the public routes (ping, login, sign-up) are public in Immich too',
+    });
+    Validations.of(this).acknowledge({
+      id: 'Serverless-LambdaDLQ',
+      reason:
+        'API Gateway invokes these functions synchronously and gets every error back; a dead-letter queue only receives failed asynchronous invocations',
+    });
     for (const route of props.routes) {
       const id = pascal(route.operationId);
       const fn = new ApiFunction(this, id, {

@@ -1,5 +1,9 @@
-import { App, NestedStack, type Stack } from 'aws-cdk-lib';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, NestedStack, type Stack, Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessClass } from '#infra/function-roles.ts';
 import { type Route, routes } from '#infra/routes.ts';
@@ -268,7 +272,7 @@ describe('least-privilege grants from the route table', () => {
     const policy = policyOf(template, rows.find((row) => row.operationId === operationId) as Route);
     return (policy?.Properties.PolicyDocument.Statement ?? [])
       .flatMap((s: { Action: string | string[] }) => [s.Action].flat())
-      .filter((action: string) => !action.startsWith('logs:'));
+      .filter((action: string) => !action.startsWith('logs:') && !action.startsWith('xray:'));
   };
 
   it('gives a read route only read actions', () => {
@@ -337,5 +341,68 @@ describe('room to grow', () => {
     );
     // Half the limit at most anywhere: the largest area (asset, 55 routes here) has room to double.
     for (const [id, size] of Object.entries(sizes)) expect(size, id).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
+  const nagged = (context: Record<string, string> = {}) => {
+    const outdir = mkdtempSync(join(tmpdir(), 'nag-'));
+    const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], ...context } });
+    const stack = new ImmichStack(app, 'Nagged', { env: { region: 'eu-west-1' } });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
+    return { app, stack, outdir };
+  };
+
+  it('finds nothing that is neither fixed nor acknowledged with a reason in code, for a new stack and one on retained resources', () => {
+    const contexts: Record<string, string>[] = [
+      {},
+      {
+        existingTableName: 'kept',
+        existingBucketName: 'kept-originals',
+        existingLinkSecretArn: 'arn:aws:secretsmanager:eu-west-1:1:secret:s-AbCdEf',
+      },
+    ];
+    for (const context of contexts) {
+      const { app, outdir } = nagged(context);
+      try {
+        expect(() => app.synth()).not.toThrow();
+      } finally {
+        rmSync(outdir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it('acknowledges only what it says: the one Resource::* statement is X-Ray’s, every acknowledgment has a reason', () => {
+    const { stack, outdir } = nagged();
+    try {
+      const nested = stack.node.children.filter((child) => child instanceof NestedStack);
+      const all = [stack, ...nested].map(
+        (each) => Template.fromStack(each).toJSON() as { Resources: Record<string, { Type: string; Properties: any; Metadata?: any }> },
+      );
+      const statements = all.flatMap((t) =>
+        Object.values(t.Resources)
+          .filter((r) => r.Type === 'AWS::IAM::Policy')
+          .flatMap((r) => r.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]),
+      );
+      const everything = statements.filter((st) => [st.Resource].flat().includes('*'));
+      expect(new Set(everything.flatMap((st) => [st.Action].flat()))).toEqual(
+        new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']),
+      );
+      const acknowledgments = [stack, ...nested].flatMap((each) =>
+        each.node
+          .findAll()
+          .flatMap((construct) => construct.node.metadata.filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY))
+          .flatMap((entry) =>
+            Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({ id: id.replace(/^Annotation::/, ''), reason })),
+          ),
+      );
+      expect(acknowledgments.length).toBeGreaterThan(5);
+      for (const { id, reason } of acknowledgments) expect(reason.length, id).toBeGreaterThan(40);
+      expect(new Set(acknowledgments.map((a) => a.id.replace(/\[.*$/, '')))).toEqual(
+        new Set(['AwsSolutions-IAM5', 'AwsSolutions-APIG4', 'Serverless-LambdaDLQ', 'AwsSolutions-SMG4', 'AwsSolutions-S1']),
+      );
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
   });
 });
