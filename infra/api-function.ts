@@ -25,6 +25,8 @@ export interface ApiFunctionProps {
   logGroupPrefix: string;
   /** Reserved concurrency of the public password-hashing routes, when the deployer sets one. */
   hashingConcurrency?: number;
+  /** Active X-Ray tracing (`-c tracing=true`). */
+  tracing?: boolean;
 }
 
 /**
@@ -36,7 +38,7 @@ export class ApiFunction extends NodejsFunction {
   constructor(
     scope: Construct,
     id: string,
-    { route, table, originals, linkSecret, role, logGroupPrefix, hashingConcurrency }: ApiFunctionProps,
+    { route, table, originals, linkSecret, role, logGroupPrefix, hashingConcurrency, tracing }: ApiFunctionProps,
   ) {
     const name = kebab(route.operationId);
     super(scope, id, {
@@ -47,9 +49,8 @@ export class ApiFunction extends NodejsFunction {
       memorySize: route.memory ?? defaultMemoryMb,
       timeout: Duration.seconds(29),
       role,
-      // X-Ray: each invocation's init and duration in a trace (sampled: the first request of each
-      // second and 5% of the rest, within X-Ray's free tier for a personal server).
-      tracing: Tracing.ACTIVE,
+      // X-Ray, when asked: each invocation's init and duration in a trace (docs/deployment.md, "cdk-nag").
+      tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       ...(route.publicHashing && hashingConcurrency ? { reservedConcurrentExecutions: hashingConcurrency } : {}),
       description: `Immich API ${route.operationId} (${route.method} ${route.path})`,
       environment: {

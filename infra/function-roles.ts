@@ -42,6 +42,8 @@ export interface FunctionRolesProps {
   linkSecret: ISecret;
   /** Every function's log group is named under this prefix (`/immich/<stack>/`); roles may write only there. */
   logGroupPrefix: string;
+  /** Active X-Ray tracing: Lambda adds X-Ray's two actions (on `*`) to the roles. */
+  tracing: boolean;
 }
 
 /**
@@ -58,10 +60,12 @@ export class FunctionRoles extends Construct {
   constructor(scope: Construct, id: string, props: FunctionRolesProps) {
     super(scope, id);
     this.props = props;
-    Validations.of(this).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'Only X-Ray’s PutTraceSegments and PutTelemetryRecords (added by active tracing), which have no resource-level permissions',
-    });
+    if (props.tracing) {
+      Validations.of(this).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'Only X-Ray’s PutTraceSegments and PutTelemetryRecords (added by active tracing), which have no resource-level permissions',
+      });
+    }
   }
 
   roleFor(route: Route): IRole {

@@ -33,6 +33,7 @@ export interface RouteStackProps {
   roles: FunctionRoles;
   logGroupPrefix: string;
   hashingConcurrency?: number;
+  tracing: boolean;
 }
 
 /**
@@ -50,6 +51,13 @@ export class RouteStack extends NestedStack {
       reason:
         'Authorization is Immich’s own: session tokens, API keys and shared-link keys in headers, cookies or the query, checked by each function against the table (an API Gateway authorizer could not, without a second lookup); the public routes (ping, login, sign-up) are public in Immich too',
     });
+    if (!props.tracing) {
+      Validations.of(this).acknowledge({
+        id: 'Serverless-LambdaTracing',
+        reason:
+          'Opt-in (-c tracing=true): X-Ray samples the first request of every second, which at a personal server’s rate is nearly every request, about $1 a month beyond the free tier for 10,000 requests a day; the request log and metrics cover the rest',
+      });
+    }
     Validations.of(this).acknowledge({
       id: 'Serverless-LambdaDLQ',
       reason:
@@ -65,6 +73,7 @@ export class RouteStack extends NestedStack {
         role: props.roles.roleFor(route),
         logGroupPrefix: props.logGroupPrefix,
         ...(props.hashingConcurrency ? { hashingConcurrency: props.hashingConcurrency } : {}),
+        tracing: props.tracing,
       });
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
       const keys =

@@ -129,10 +129,18 @@ export class ImmichStack extends Stack {
     // there fails the deploy. Where the account allows it, `-c hashingConcurrency=5` caps the
     // public password-hashing routes so a flood of sign-ins cannot run up the bill.
     const hashingConcurrency = Number(this.node.tryGetContext('hashingConcurrency') ?? 0) || undefined;
+    // X-Ray tracing of every function, opt-in (`-c tracing=true`; docs/deployment.md, "cdk-nag").
+    const tracing = String(this.node.tryGetContext('tracing') ?? 'false') === 'true';
     // Routes in one nested stack per area, on shared roles per access class: room for every one
     // of Immich's operations (docs/deployment.md, "Stack layout").
     const logGroupPrefix = `/immich/${this.stackName}/`;
-    const roles = new FunctionRoles(this, 'FunctionRoles', { table: this.table, originals: this.originals, linkSecret, logGroupPrefix });
+    const roles = new FunctionRoles(this, 'FunctionRoles', {
+      table: this.table,
+      originals: this.originals,
+      linkSecret,
+      logGroupPrefix,
+      tracing,
+    });
     const areas = new Map<string, Route[]>();
     for (const route of props.routes ?? routes) areas.set(areaOf(route), [...(areas.get(areaOf(route)) ?? []), route]);
     for (const [area, rows] of areas) {
@@ -145,6 +153,7 @@ export class ImmichStack extends Stack {
         roles,
         logGroupPrefix,
         ...(hashingConcurrency ? { hashingConcurrency } : {}),
+        tracing,
       });
       // The roles' policies exist before any function can run with them.
       nested.node.addDependency(roles);

@@ -353,9 +353,10 @@ describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
     return { app, stack, outdir };
   };
 
-  it('finds nothing that is neither fixed nor acknowledged with a reason in code, for a new stack and one on retained resources', () => {
+  it('finds nothing that is neither fixed nor acknowledged with a reason in code: a new stack, one with tracing, one on retained resources', () => {
     const contexts: Record<string, string>[] = [
       {},
+      { tracing: 'true' },
       {
         existingTableName: 'kept',
         existingBucketName: 'kept-originals',
@@ -372,8 +373,8 @@ describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
     }
   });
 
-  it('acknowledges only what it says: the one Resource::* statement is X-Ray’s, every acknowledgment has a reason', () => {
-    const { stack, outdir } = nagged();
+  it('acknowledges only what it says: every acknowledgment has a reason; with tracing, the one Resource::* statement is X-Ray’s', () => {
+    const { stack, outdir } = nagged({ tracing: 'true' });
     try {
       const nested = stack.node.children.filter((child) => child instanceof NestedStack);
       const all = [stack, ...nested].map(
@@ -401,6 +402,12 @@ describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
       expect(new Set(acknowledgments.map((a) => a.id.replace(/\[.*$/, '')))).toEqual(
         new Set(['AwsSolutions-IAM5', 'AwsSolutions-APIG4', 'Serverless-LambdaDLQ', 'AwsSolutions-SMG4', 'AwsSolutions-S1']),
       );
+      // Without tracing (the default) no statement has Resource '*' at all.
+      const plain = synth();
+      const wildcard = values(plain.findResources('AWS::IAM::Policy')).filter((p) =>
+        (p.Properties.PolicyDocument.Statement as { Resource: unknown }[]).some((st) => [st.Resource].flat().includes('*')),
+      );
+      expect(wildcard).toEqual([]);
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
