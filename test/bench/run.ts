@@ -13,6 +13,8 @@ const docPath = join(root, 'docs', 'benchmarks.md');
 
 export interface Section {
   name: string;
+  /** The file in docs/ its result goes to (default benchmarks.md). */
+  doc?: string;
   run(): Promise<string>;
 }
 
@@ -30,19 +32,20 @@ const sections: Section[] = [
   (await import('./reads.ts')).readsSection,
   (await import('./search.ts')).searchSection,
   (await import('./load.ts')).loadSection,
+  (await import('./cost.ts')).costSection,
 ];
 
 const wanted = process.argv.slice(2);
-let doc = readFileSync(docPath, 'utf8');
 for (const section of sections.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
   console.log(`\n## ${section.name}`);
   const body = await section.run();
   console.log(body);
-  doc = replaceSection(
-    doc,
+  const path = section.doc ? join(root, 'docs', section.doc) : docPath;
+  const doc = replaceSection(
+    readFileSync(path, 'utf8'),
     section.name,
     `_Measured ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}._\n\n${body}`,
   );
+  writeFileSync(path, doc);
+  console.log(`\nwrote ${path}`);
 }
-writeFileSync(docPath, doc);
-console.log(`\nwrote ${docPath}`);
