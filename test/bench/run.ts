@@ -33,6 +33,7 @@ const sections: Section[] = [
   (await import('./search.ts')).searchSection,
   (await import('./load.ts')).loadSection,
   (await import('./cost.ts')).costSection,
+  (await import('./powertools.ts')).powertoolsSection,
 ];
 
 const wanted = process.argv.slice(2);
