@@ -14,8 +14,17 @@ const { AsyncLocalStorage } = process.getBuiltinModule('node:async_hooks');
  */
 type Level = 'INFO' | 'WARN' | 'ERROR';
 
+/** What a request consumed of DynamoDB (its consumed capacity, as DynamoDB reports it). */
+export interface Usage {
+  dynamoCalls: number;
+  dynamoReadUnits: number;
+  dynamoWriteUnits: number;
+}
+
 export interface LogContext {
   requestId?: string;
+  /** Added to by the DynamoDB client (shared/db/client.ts), reported in the request's log line. */
+  usage?: Usage;
 }
 
 const context = new AsyncLocalStorage<LogContext>();
@@ -23,9 +32,12 @@ const context = new AsyncLocalStorage<LogContext>();
 /** Runs `fn` with `fields` attached to every line it (and whatever it awaits) logs. */
 export const withLogContext = <T>(fields: LogContext, fn: () => T): T => context.run(fields, fn);
 
+/** The current request's usage, if a request is being served. */
+export const currentUsage = (): Usage | undefined => context.getStore()?.usage;
+
 const write = (level: Level, message: string, fields: Record<string, unknown>): void => {
   if (env.logLevel() === 'silent') return;
-  const line = JSON.stringify({ level, timestamp: new Date().toISOString(), ...context.getStore(), message, ...fields });
+  const line = JSON.stringify({ level, timestamp: new Date().toISOString(), requestId: context.getStore()?.requestId, message, ...fields });
   if (level === 'ERROR') console.error(line);
   else console.log(line);
 };

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import * as env from '../core/env.ts';
 import { Invalid } from '../core/errors.ts';
+import { currentUsage } from '../core/log.ts';
 
 // Module scope: created once per Lambda container and re-used by every warm invocation. The SDK
 // reads AWS_ENDPOINT_URL_DYNAMODB itself, which is how npm start and the tests reach DynamoDB Local.
@@ -28,4 +29,25 @@ db.middlewareStack.add(
     }
   },
   { step: 'initialize', name: 'sizeLimitsAreClientErrors' },
+);
+
+// Every call reports what it consumed (ReturnConsumedCapacity, free of charge), added to the
+// request's usage: the request's log line carries it as a metric (shared/http/access-log.ts).
+const reads = /^(Get|BatchGet|Query|Scan|TransactGet)/;
+db.middlewareStack.add(
+  (next, context) => async (args) => {
+    const input = args.input as { ReturnConsumedCapacity?: string };
+    input.ReturnConsumedCapacity ??= 'TOTAL';
+    const result = await next(args);
+    const usage = currentUsage();
+    if (usage) {
+      const consumed = (result.output as { ConsumedCapacity?: { CapacityUnits?: number } | { CapacityUnits?: number }[] }).ConsumedCapacity;
+      const units = [consumed ?? []].flat().reduce((sum, each) => sum + (each.CapacityUnits ?? 0), 0);
+      usage.dynamoCalls++;
+      if (reads.test(String(context.commandName))) usage.dynamoReadUnits += units;
+      else usage.dynamoWriteUnits += units;
+    }
+    return result;
+  },
+  { step: 'initialize', name: 'consumedCapacity' },
 );

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { log, metricsNamespace } from '../core/log.ts';
+import { currentUsage, log, metricsNamespace } from '../core/log.ts';
 
 const callerOf = (event: APIGatewayProxyEventV2 & { auth?: unknown }): string | undefined => {
   const auth = event.auth;
@@ -10,12 +10,14 @@ const callerOf = (event: APIGatewayProxyEventV2 & { auth?: unknown }): string | 
 
 /**
  * One structured line per request: route, status, latency, request id (from the log context),
- * the caller's id, and never a header, query string, body or token. The same line is a metric in
- * CloudWatch's embedded metric format: requests, server errors (answered 500s included) and
- * latency, by route and status class and in total, with no agent and no extra call.
+ * the caller's id, what it consumed of DynamoDB (calls, read and write units), and never a header,
+ * query string, body or token. The same line is a metric in CloudWatch's embedded metric format:
+ * requests, server errors (answered 500s included), latency and DynamoDB usage, by route and
+ * status class and in total, with no agent and no extra call.
  */
 export const logRequest = (event: APIGatewayProxyEventV2, status: number, latencyMs: number): void => {
   const callerId = callerOf(event);
+  const usage = currentUsage() ?? { dynamoCalls: 0, dynamoReadUnits: 0, dynamoWriteUnits: 0 };
   log.info('request', {
     route: event.routeKey,
     status,
@@ -24,6 +26,7 @@ export const logRequest = (event: APIGatewayProxyEventV2, status: number, latenc
     ...(callerId ? { callerId } : {}),
     requests: 1,
     serverErrors: status >= 500 ? 1 : 0,
+    ...usage,
     _aws: {
       Timestamp: Date.now(),
       CloudWatchMetrics: [
@@ -34,6 +37,9 @@ export const logRequest = (event: APIGatewayProxyEventV2, status: number, latenc
             { Name: 'requests', Unit: 'Count' },
             { Name: 'serverErrors', Unit: 'Count' },
             { Name: 'latencyMs', Unit: 'Milliseconds' },
+            { Name: 'dynamoCalls', Unit: 'Count' },
+            { Name: 'dynamoReadUnits', Unit: 'Count' },
+            { Name: 'dynamoWriteUnits', Unit: 'Count' },
           ],
         },
       ],

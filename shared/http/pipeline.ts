@@ -156,12 +156,15 @@ export const createHandler = <
     return toResult(await fn(input), status);
   });
   const handler = (event: APIGatewayProxyEventV2, context: Context): Promise<LambdaResult> =>
-    withLogContext({ requestId: requestIdOf(event, context) }, async () => {
-      const started = performance.now();
-      const result = await middyHandler(event, context);
-      logRequest(event, result.statusCode, performance.now() - started);
-      return result;
-    });
+    withLogContext(
+      { requestId: requestIdOf(event, context), usage: { dynamoCalls: 0, dynamoReadUnits: 0, dynamoWriteUnits: 0 } },
+      async () => {
+        const started = performance.now();
+        const result = await middyHandler(event, context);
+        logRequest(event, result.statusCode, performance.now() - started);
+        return result;
+      },
+    );
   // The declared access travels with the handler, so tests can check every admin route at once.
   return Object.assign(handler, { access: endpoint.access });
 };
