@@ -156,6 +156,14 @@ export const routes: readonly Route[] = [
     body: 'bulk',
   },
   { operationId: 'getAssetInfo', method: 'GET', path: '/api/asset/{id}', entry: 'functions/asset/get-asset-info.ts', data: 'read' },
+  {
+    operationId: 'getAssetThumbnail',
+    method: 'GET',
+    path: '/api/asset/thumbnail/{id}',
+    entry: 'functions/asset/get-asset-thumbnail.ts',
+    data: 'read',
+    store: 'read',
+  },
   { operationId: 'getAllPeople', method: 'GET', path: '/api/person', entry: 'functions/person/get-all-people.ts', data: 'read' },
   { operationId: 'getPerson', method: 'GET', path: '/api/person/{id}', entry: 'functions/person/get-person.ts', data: 'read' },
   { operationId: 'updatePerson', method: 'PUT', path: '/api/person/{id}', entry: 'functions/person/update-person.ts', data: 'write' },
@@ -276,6 +284,13 @@ export const routes: readonly Route[] = [
   { operationId: 'search', method: 'GET', path: '/api/search', entry: 'functions/search/search.ts', data: 'read' },
   { operationId: 'notFound', method: 'ANY', path: '$default', entry: 'functions/system/not-found.ts', data: 'none' },
 ];
+
+/**
+ * Functions that are not API routes: invoked by an event. `generateMedia` makes an upload's
+ * previews on its original's object-created event (locally the server invokes it right after an
+ * upload; its place in the stack, with a dead-letter queue, is still to come: docs/immich-compatibility.md).
+ */
+export const eventFunctions = [{ name: 'generateMedia', entry: 'functions/media/generate-media.ts' }] as const;
 
 export const defaultMemoryMb = 512;
 

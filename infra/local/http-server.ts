@@ -48,6 +48,28 @@ const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
     req.on('error', reject);
   });
 
+/** The server, and a way to wait for the media work its uploads started (tests). */
+export type LocalServer = Server & { mediaIdle(): Promise<void> };
+
+/**
+ * What the originals bucket does deployed, done here: after an upload is recorded, the media
+ * function gets the object-created event of its original (functions/media/generate-media.ts).
+ */
+const startMedia = (pending: Set<Promise<unknown>>, assetId: string): void => {
+  const job = (async () => {
+    const [{ getAsset }, { handler }] = await Promise.all([
+      import('#shared/db/asset.repository.ts'),
+      import('#functions/media/generate-media.ts'),
+    ]);
+    const asset = await getAsset(assetId);
+    if (!asset) return;
+    const key = encodeURIComponent(asset.originalPath).replace(/%2F/g, '/');
+    await handler({ Records: [{ s3: { object: { key } } }] });
+  })().catch((error: unknown) => console.error('media generation failed', error));
+  pending.add(job);
+  void job.finally(() => pending.delete(job));
+};
+
 export interface LocalServerOptions {
   routes?: readonly Route[];
   /** Largest upload (`MAX_UPLOAD_MB`), in bytes; every other route has its row's limit (`bodyLimitBytes`). */
@@ -58,7 +80,7 @@ export interface LocalServerOptions {
  * Serves every route of the route table over plain Node HTTP, calling the same handler modules
  * the Lambda functions run, with the same API Gateway v2 events. Handlers load on first use.
  */
-export const createLocalServer = (options: LocalServerOptions = {}): Server => {
+export const createLocalServer = (options: LocalServerOptions = {}): LocalServer => {
   const routes = options.routes ?? allRoutes;
   const uploadLimitMb = (options.uploadLimitBytes ?? 100 * 1024 * 1024) / (1024 * 1024);
   const match = createRouteMatcher(routes);
@@ -72,7 +94,8 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
     return handler;
   };
 
-  return createServer(async (req, res) => {
+  const pending = new Set<Promise<unknown>>();
+  const server = createServer(async (req, res) => {
     try {
       const url = req.url ?? '/';
       const method = req.method ?? 'GET';
@@ -104,11 +127,20 @@ export const createLocalServer = (options: LocalServerOptions = {}): Server => {
       const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
       res.writeHead(result.statusCode ?? 200, headers);
       res.end(payload);
+      if (found.route.operationId === 'uploadFile' && result.statusCode === 201 && typeof result.body === 'string') {
+        const { id } = JSON.parse(result.body) as { id?: string };
+        if (id) startMedia(pending, id);
+      }
     } catch (error) {
       // Handlers map their own errors; reaching here means the host itself failed.
       console.error(error);
       if (!res.headersSent) sendJsonError(res, 500, 'Internal Server Error', 'Local server error');
       else res.end();
     }
+  });
+  return Object.assign(server, {
+    mediaIdle: async () => {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
   });
 };

@@ -3,6 +3,7 @@ import { NotFound } from '../core/errors.ts';
 /** Immich's permissions, by the names its messages use (`Not found or no asset.read access`). */
 export const Permission = {
   AssetRead: 'asset.read',
+  AssetView: 'asset.view',
   AssetUpdate: 'asset.update',
   AssetDelete: 'asset.delete',
   AssetRestore: 'asset.restore',

@@ -9,6 +9,8 @@ export type ErrorKind =
   | 'invalid'
   /** A resource the caller may not see, or that does not exist (Immich answers both with 400). */
   | 'not-found'
+  /** Something the caller may see does not have what was asked, e.g. a thumbnail not made yet (Immich's NotFoundException: 404). */
+  | 'missing'
   /** No valid credentials (401). */
   | 'unauthenticated'
   /** Valid credentials without the right to do this (403). */
@@ -40,6 +42,12 @@ export class Invalid extends DomainError {
 export class NotFound extends DomainError {
   constructor(message: string) {
     super('not-found', message);
+  }
+}
+
+export class Missing extends DomainError {
+  constructor(message: string) {
+    super('missing', message);
   }
 }
 

@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { Conflict } from '../core/errors.ts';
 import {
   type AssetRecord,
@@ -19,7 +20,7 @@ import { chunk } from './items.ts';
 import { dateOrder, keys, type Partition, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
-import { isCancelled, transact, type Write } from './transact.ts';
+import { isCancelled, transact, type Write, writeOne } from './transact.ts';
 
 export { DuplicateChecksumError } from './entities/asset.ts';
 export { PersonNameTakenError } from './entities/person.ts';
@@ -235,4 +236,21 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     ...links.map((linkId) => keys.sharedLinkAsset(linkId, asset.id)),
   ]);
   return { albums };
+};
+
+/** What media generation records on an asset: its previews' storage keys and its thumbhash. */
+export type AssetMedia = Pick<AssetRecord, 'resizePath' | 'thumbhash'> & { webpPath: string | null };
+
+/**
+ * Records an asset's previews, if the asset still exists (one deleted meanwhile gets nothing
+ * back: the caller removes the files it made). Sets absolute values, so a repeat changes nothing.
+ */
+export const recordMedia = async (assetId: string, media: AssetMedia): Promise<boolean> => {
+  try {
+    await writeOne(assetWrites.set(assetId, media));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 };

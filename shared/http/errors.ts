@@ -27,6 +27,7 @@ export const reasonPhrase = (statusCode: number): string => reasonPhrases[status
 const statusOfKind: Readonly<Record<ErrorKind, number>> = {
   invalid: 400,
   'not-found': 400,
+  missing: 404,
   unauthenticated: 401,
   forbidden: 403,
   conflict: 409,

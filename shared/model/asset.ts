@@ -68,8 +68,12 @@ export const AssetRecordSchema = v.object({
   isExternal: v.boolean(),
   duration: nullable(v.string()),
   livePhotoVideoId: nullable(id()),
+  /** Base64 of the asset's thumbhash (Immich's `thumbhash`), set with its previews. */
   thumbhash: nullable(v.string()),
+  /** The JPEG preview (Immich's `resizePath`, `thumbnail.jpegSize`), set when previews are made. */
   resizePath: nullable(v.string()),
+  /** The WebP thumbnail (Immich's `webpPath`, `thumbnail.webpSize`). Absent on assets made before previews existed. */
+  webpPath: v.optional(nullable(v.string())),
   exif: ExifInfoSchema,
   /** The people whose faces are on it, and those faces (set at upload; search reads them). */
   personIds: v.optional(v.array(id()), []),

@@ -121,3 +121,14 @@ export const UpdateAssetDto = dto({
 export interface AssetBulkUploadCheckResponseDto {
   results: AssetBulkUploadCheckResult[];
 }
+
+/** GET /asset/thumbnail/:id `?format=` (Immich's GetAssetThumbnailDto: WEBP by default). */
+export const GetAssetThumbnailDto = dto({
+  format: optional(
+    v.pipe(
+      v.unknown(),
+      v.check((x) => x === 'WEBP' || x === 'JPEG', 'format must be one of the following values: JPEG, WEBP'),
+      as<'WEBP' | 'JPEG'>(),
+    ),
+  ),
+});

@@ -19,6 +19,8 @@ import { originalsStore, type StoredObject } from '../storage/originals.ts';
 const storedObjectsOf = (asset: AssetRecord): StoredObject[] => [
   { key: asset.originalPath, ...(asset.originalVersion ? { version: asset.originalVersion } : {}) },
   ...(asset.sidecarPath ? [{ key: asset.sidecarPath, ...(asset.sidecarVersion ? { version: asset.sidecarVersion } : {}) }] : []),
+  // Its previews (rewritten in place by a repeated generation, so any versions they left expire by the lifecycle rule).
+  ...[asset.resizePath, asset.webpPath].flatMap((key) => (key ? [{ key }] : [])),
 ];
 
 const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], deletedId: string): Promise<void> => {

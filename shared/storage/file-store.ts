@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { assertSafeKey, type OriginalsStore, type StoredObject } from './store.ts';
 
@@ -28,6 +28,14 @@ export class FileStore implements OriginalsStore {
       await rm(temporary, { force: true });
       throw error;
     }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    assertSafeKey(key);
+    return access(this.path(key)).then(
+      () => true,
+      () => false,
+    );
   }
 
   async get(key: string): Promise<Buffer | undefined> {

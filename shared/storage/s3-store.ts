@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import * as env from '../core/env.ts';
 import { assertSafeKey, type OriginalsStore, type StoredObject } from './store.ts';
 
@@ -33,6 +33,18 @@ export class S3Store implements OriginalsStore {
       new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, StorageClass: storageClass }),
     );
     return result.VersionId ? { key, version: result.VersionId } : { key };
+  }
+
+  async exists(key: string): Promise<boolean> {
+    assertSafeKey(key);
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return true;
+    } catch (error) {
+      // HeadObject has no body, so a missing key is a bare 404 (NotFound).
+      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
+      throw error;
+    }
   }
 
   async get(key: string): Promise<Buffer | undefined> {

@@ -15,6 +15,8 @@ export interface OriginalsStore {
   put(key: string, body: Buffer, contentType: string): Promise<StoredObject>;
   /** Reads an original back, or undefined if there is none. */
   get(key: string): Promise<Buffer | undefined>;
+  /** Whether an object is stored under `key` (without reading it). */
+  exists(key: string): Promise<boolean>;
   /** Removes what `put` wrote; objects that do not exist are fine. */
   delete(objects: readonly StoredObject[]): Promise<void>;
 }

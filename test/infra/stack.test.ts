@@ -203,14 +203,14 @@ describe('ImmichStack', () => {
     const storeRoutes = routes
       .filter((route) => route.store)
       .map((route) => route.operationId.charAt(0).toUpperCase() + route.operationId.slice(1));
-    expect(storeRoutes).toEqual(['UploadFile', 'DeleteAssets']);
+    expect(storeRoutes).toEqual(['UploadFile', 'GetAssetThumbnail', 'DeleteAssets']);
     const withBucket = functions.filter((f) => f.Properties.Environment?.Variables?.ORIGINALS_BUCKET !== undefined);
     expect(withBucket).toHaveLength(storeRoutes.length);
     const routeNamed = (operationId: string): Route => routes.find((route) => route.operationId === operationId) as Route;
     const s3Policies = values(template.findResources('AWS::IAM::Policy')).filter((p) =>
       JSON.stringify(p.Properties.PolicyDocument).includes('"s3:'),
     );
-    expect(s3Policies).toHaveLength(2);
+    expect(s3Policies).toHaveLength(3);
     const uploadPolicy = JSON.stringify(policyOf(template, routeNamed('uploadFile'))?.Properties.PolicyDocument);
     for (const action of ['s3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion']) expect(uploadPolicy).toContain(action);
     // Exactly what each needs: the upload never reads, the delete function neither reads nor writes.
@@ -218,6 +218,10 @@ describe('ImmichStack', () => {
     const deletePolicy = JSON.stringify(policyOf(template, routeNamed('deleteAssets'))?.Properties.PolicyDocument);
     expect(deletePolicy).toContain('s3:DeleteObjectVersion');
     for (const action of ['s3:GetObject', 's3:PutObject']) expect(deletePolicy).not.toContain(action);
+    // Serving previews only reads.
+    const servePolicy = JSON.stringify(policyOf(template, routeNamed('getAssetThumbnail'))?.Properties.PolicyDocument);
+    expect(servePolicy).toContain('s3:GetObject');
+    for (const action of ['s3:PutObject', 's3:DeleteObject']) expect(servePolicy).not.toContain(action);
   });
 
   it('runs each function with the one role of its access class, which grants exactly that class', () => {

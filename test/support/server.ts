@@ -49,11 +49,14 @@ const startSource = async (options: ServerOptions): Promise<RunningServer> => {
     origin,
     baseUrl: `${origin}/api`,
     uploadLimitBytes,
-    close: () =>
-      new Promise((resolve) => {
+    close: async () => {
+      // The previews its uploads started finish first (they use this file's table).
+      await server.mediaIdle();
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+    },
   };
 };
 

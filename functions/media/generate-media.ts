@@ -1,0 +1,42 @@
+/**
+ * The media function: not an API route. Deployed, the originals bucket invokes it (asynchronously,
+ * with Lambda's retries and a dead-letter queue) for every object created; locally the server
+ * invokes it with the same event right after an upload (infra/local/http-server.ts). For each
+ * original it makes the asset's previews and thumbhash (shared/services/media.service.ts).
+ */
+import { log, withLogContext } from '#shared/core/log.ts';
+import { assetIdOfOriginalKey, generateMedia, type MediaOutcome, originalExists } from '#shared/services/media.service.ts';
+
+/** What the function reads of an S3 event (an S3Event is one): the keys of the objects created. */
+export interface ObjectCreatedEvent {
+  Records?: { s3: { object: { key: string } } }[];
+}
+
+/** How long an object may wait for its asset to be recorded (the upload stores the file first). */
+const recordWaitMs = [250, 500, 1000, 2000, 4000];
+
+const forKey = async (key: string): Promise<MediaOutcome | 'ignored'> => {
+  const assetId = assetIdOfOriginalKey(key);
+  if (!assetId) return 'ignored';
+  for (const wait of [...recordWaitMs, undefined]) {
+    const outcome = await generateMedia(assetId);
+    if (outcome !== 'not-yet' || wait === undefined) return outcome;
+    // No asset and no file: its upload failed (and removed the file), or it was deleted since.
+    if (!(await originalExists(key))) return 'gone';
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+  return 'not-yet';
+};
+
+export const handler = async (event: ObjectCreatedEvent): Promise<{ outcomes: Record<string, string> }> =>
+  withLogContext({}, async () => {
+    const outcomes: Record<string, string> = {};
+    for (const record of event.Records ?? []) {
+      // S3 sends keys URL-encoded, spaces as '+'.
+      const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
+      outcomes[key] = await forKey(key);
+    }
+    // An asset never recorded (its upload failed and removed the file) ends here, not in a retry.
+    log.info('media', { outcomes });
+    return { outcomes };
+  });

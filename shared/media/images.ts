@@ -1,0 +1,80 @@
+/**
+ * Previews of an image, as Immich's thumbnail jobs make them (docs/immich-compatibility.md,
+ * "Media"): a JPEG preview and a WebP thumbnail whose shorter side is the configured size (never
+ * enlarged), the EXIF orientation applied, and a thumbhash of the preview. Decoded and encoded by
+ * wasm-vips (libvips compiled to WebAssembly: the same code on this machine and on Lambda's arm64,
+ * with no native binary to build or ship; chosen against sharp in docs/benchmarks.md, "Media").
+ */
+import { rgbaToThumbHash } from 'thumbhash';
+import Vips from 'wasm-vips';
+
+type VipsModule = Awaited<ReturnType<typeof Vips>>;
+type VipsImage = InstanceType<VipsModule['Image']>;
+
+let loaded: Promise<VipsModule> | undefined;
+// Loaded once per process (about 170 ms): only the media function and the local server need it.
+const vips = (): Promise<VipsModule> => (loaded ??= Vips());
+
+export interface PreviewSettings {
+  /** Shorter side of the WebP thumbnail (Immich's `thumbnail.webpSize`, 250). */
+  webpSize: number;
+  /** Shorter side of the JPEG preview (`thumbnail.jpegSize`, 1440). */
+  jpegSize: number;
+  quality: number;
+  /** Wide-gamut sources are converted to Display P3 (`p3`, Immich's default) or sRGB. */
+  colorspace: 'srgb' | 'p3';
+}
+
+export interface Previews {
+  preview: Buffer;
+  thumbnail: Buffer;
+  /** Immich's thumbhash (of the preview), as bytes. */
+  thumbhash: Buffer;
+  /** The original's size, orientation applied. */
+  width: number;
+  height: number;
+}
+
+/** A box whose shorter side is `size`: libvips fits inside it, which is sharp's `fit: 'outside'` that Immich uses. */
+const outside = (width: number, height: number, size: number): { width: number; height: number } =>
+  width <= height ? { width: size, height: 10_000_000 } : { width: 10_000_000, height: size };
+
+const using = <T>(images: VipsImage[], fn: () => T): T => {
+  try {
+    return fn();
+  } finally {
+    for (const image of images) image.delete();
+  }
+};
+
+/** Makes an image's previews; throws when the bytes are not an image libvips reads. */
+export const renderPreviews = async (original: Uint8Array, settings: PreviewSettings): Promise<Previews> => {
+  const { Image } = await vips();
+  const header = Image.newFromBuffer(original, '', { access: 'sequential' });
+  const rotated = header.getTypeof('orientation') !== 0 && header.getInt('orientation') >= 5;
+  const width = rotated ? header.height : header.width;
+  const height = rotated ? header.width : header.height;
+  // Sources with an ICC profile other than sRGB are converted; untagged ones are sRGB already.
+  const wide = header.getTypeof('icc-profile-data') !== 0;
+  header.delete();
+  const profile = wide ? { export_profile: settings.colorspace === 'p3' ? 'p3' : 'srgb' } : {};
+  const resize = (size: number) => {
+    const box = outside(width, height, size);
+    return Image.thumbnailBuffer(original, box.width, { height: box.height, size: 'down', ...profile });
+  };
+  const previewImage = resize(settings.jpegSize);
+  const preview = using([previewImage], () =>
+    // libvips keeps full-resolution chroma from quality 90; Immich (sharp) asks for it from 80.
+    Buffer.from(previewImage.jpegsaveBuffer({ Q: settings.quality, subsample_mode: settings.quality >= 80 ? 'off' : 'on', keep: 'icc' })),
+  );
+  const thumbnailImage = resize(settings.webpSize);
+  const thumbnail = using([thumbnailImage], () => Buffer.from(thumbnailImage.webpsaveBuffer({ Q: settings.quality, keep: 'icc' })));
+  // Immich hashes the preview, fitted inside 100×100, as RGBA.
+  const small = Image.thumbnailBuffer(preview, 100, { height: 100, size: 'down' });
+  const srgb = small.colourspace('srgb');
+  const rgba = srgb.hasAlpha() ? srgb.copy() : srgb.bandjoin(255);
+  const thumbhash = using([small, srgb, rgba], () =>
+    Buffer.from(rgbaToThumbHash(rgba.width, rgba.height, new Uint8Array(rgba.cast('uchar').writeToMemory()))),
+  );
+  return { preview, thumbnail, thumbhash, width, height };
+};

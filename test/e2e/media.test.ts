@@ -1,0 +1,47 @@
+import { createApiKey, getAssetInfo, getAssetThumbnail, login, signUpAdmin, ThumbnailFormat, uploadFile } from '@immich/sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeJpeg } from '../support/photos.ts';
+import { useServer } from '../support/server.ts';
+
+// Source target only (vitest.config.ts): the deployed stack has the thumbnail route but not yet
+// the media function its originals bucket would invoke.
+describe('previews through @immich/sdk 1.100.0 and the local server', () => {
+  const server = useServer();
+  let user: { baseUrl: string; headers: Record<string, string> };
+
+  beforeAll(async () => {
+    const { baseUrl } = server;
+    await signUpAdmin({ signUpDto: { email: 'media@immich.cloud', password: 'password', name: 'Media' } }, { baseUrl });
+    const { accessToken } = await login({ loginCredentialDto: { email: 'media@immich.cloud', password: 'password' } }, { baseUrl });
+    const { secret } = await createApiKey({ apiKeyCreateDto: {} }, { baseUrl, headers: { Authorization: `Bearer ${accessToken}` } });
+    user = { baseUrl, headers: { 'x-api-key': secret } };
+  });
+
+  it('an upload is resized within seconds, with a thumbhash; the SDK fetches its WebP thumbnail and JPEG preview', async () => {
+    const { id } = await uploadFile(
+      {
+        createAssetDto: {
+          assetData: new File([new Uint8Array(makeJpeg({ width: 800, height: 600, color: [200, 30, 90] }))], 'sunset.jpg'),
+          deviceAssetId: 'media-1',
+          deviceId: 'e2e',
+          fileCreatedAt: '2024-01-01T00:00:00.000Z',
+          fileModifiedAt: '2024-01-01T00:00:00.000Z',
+        },
+      },
+      user,
+    );
+    const deadline = Date.now() + 15_000;
+    let asset = await getAssetInfo({ id }, user);
+    while (!asset.resized && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      asset = await getAssetInfo({ id }, user);
+    }
+    expect(asset.resized).toBe(true);
+    expect(asset.thumbhash).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    const webp = Buffer.from(await (await getAssetThumbnail({ id }, user)).arrayBuffer());
+    expect(webp.subarray(0, 4).toString()).toBe('RIFF');
+    expect(webp.subarray(8, 12).toString()).toBe('WEBP');
+    const jpeg = Buffer.from(await (await getAssetThumbnail({ id, format: ThumbnailFormat.Jpeg }, user)).arrayBuffer());
+    expect([...jpeg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+  });
+});
