@@ -39,6 +39,8 @@ export interface Previews {
 const outside = (width: number, height: number, size: number): { width: number; height: number } =>
   width <= height ? { width: size, height: 10_000_000 } : { width: 10_000_000, height: size };
 
+const boxArgs = (box: { width: number; height: number }) => [box.width, { height: box.height, size: 'down' as const }] as const;
+
 const using = <T>(images: VipsImage[], fn: () => T): T => {
   try {
     return fn();
@@ -67,7 +69,12 @@ export const renderPreviews = async (original: Uint8Array, settings: PreviewSett
     // libvips keeps full-resolution chroma from quality 90; Immich (sharp) asks for it from 80.
     Buffer.from(previewImage.jpegsaveBuffer({ Q: settings.quality, subsample_mode: settings.quality >= 80 ? 'off' : 'on', keep: 'icc' })),
   );
-  const thumbnailImage = resize(settings.webpSize);
+  // The thumbnail from the preview (already oriented and converted): decoding the original once
+  // instead of twice halves the work, and at these sizes the result is the same.
+  const thumbnailImage =
+    settings.webpSize <= settings.jpegSize
+      ? Image.thumbnailBuffer(preview, ...boxArgs(outside(width, height, settings.webpSize)))
+      : resize(settings.webpSize);
   const thumbnail = using([thumbnailImage], () => Buffer.from(thumbnailImage.webpsaveBuffer({ Q: settings.quality, keep: 'icc' })));
   // Immich hashes the preview, fitted inside 100×100, as RGBA.
   const small = Image.thumbnailBuffer(preview, 100, { height: 100, size: 'down' });

@@ -34,6 +34,7 @@ const sections: Section[] = [
   (await import('./load.ts')).loadSection,
   (await import('./cost.ts')).costSection,
   (await import('./powertools.ts')).powertoolsSection,
+  (await import('./media.ts')).mediaSection,
 ];
 
 const wanted = process.argv.slice(2);
