@@ -12,6 +12,7 @@ import type { Construct } from 'constructs';
 import { metricsNamespace } from '#shared/core/log.ts';
 import { table as tableDefinition } from '#shared/db/table.ts';
 import { FunctionRoles } from './function-roles.ts';
+import { MediaFunction } from './media-function.ts';
 import { areaOf, areaStackId, RouteStack } from './route-stack.ts';
 import { type Route, routes } from './routes.ts';
 
@@ -159,6 +160,9 @@ export class ImmichStack extends Stack {
       nested.node.addDependency(roles);
     }
 
+    // Previews of every uploaded original, made in the background (infra/media-function.ts).
+    const media = new MediaFunction(this, 'Media', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
+
     // Alarms: API 5xx, answered 500s (the functions' own metric: a handled error still counts),
     // and throttled Lambda invocations. With `-c alarmEmail=you@example.com` they also send mail.
     const alarms = new Topic(this, 'Alarms', { displayName: 'Immich serverless alarms', enforceSSL: true });
@@ -186,6 +190,11 @@ export class ImmichStack extends Stack {
       'FunctionThrottles',
       new Metric({ namespace: 'AWS/Lambda', metricName: 'Throttles', ...fiveMinutes }),
       'Lambda throttled invocations',
+    );
+    watch(
+      'MediaDeadLetters',
+      media.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      'An upload’s previews failed three times; the event waits in the dead-letter queue',
     );
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/api`, description: 'Point Immich clients here' });

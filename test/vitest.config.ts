@@ -48,8 +48,7 @@ export default defineConfig({
           // `npm run start:deployed` serves it, and the checks of that form itself. local-server
           // starts `npm start` itself; start-deployed.test.ts is its counterpart here.
           include: ['test/e2e/**/*.test.ts', 'test/deployed/**/*.test.ts'],
-          // media.test.ts: the stack has no media function yet (issue 14), so nothing makes previews there.
-          exclude: ['test/e2e/local-server.test.ts', 'test/e2e/media.test.ts'],
+          exclude: ['test/e2e/local-server.test.ts'],
           globalSetup: ['test/setup/global-setup.ts', 'test/setup/assembly-setup.ts'],
           setupFiles: ['test/setup/table.ts'],
           testTimeout: 30_000,

@@ -5,9 +5,13 @@ import type { AssetRecord } from '../model/asset.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
 import { readConfig } from './config.reader.ts';
 
-/** Where an asset's previews are kept, beside the originals: `upload/thumbs/<owner>/<ab>/<cd>/<id>-preview.jpeg` and `…-thumbnail.webp`. */
+/**
+ * Where an asset's previews are kept: `thumbs/<owner>/<ab>/<cd>/<id>-preview.jpeg` and
+ * `…-thumbnail.webp`, beside `upload/` (the originals), so the bucket's object-created events for
+ * `upload/` reach the media function and its own writes do not.
+ */
 export const previewKeys = (asset: Pick<AssetRecord, 'id' | 'ownerId'>): { preview: string; thumbnail: string } => {
-  const folder = `upload/thumbs/${asset.ownerId}/${asset.id.slice(0, 2)}/${asset.id.slice(2, 4)}`;
+  const folder = `thumbs/${asset.ownerId}/${asset.id.slice(0, 2)}/${asset.id.slice(2, 4)}`;
   return { preview: `${folder}/${asset.id}-preview.jpeg`, thumbnail: `${folder}/${asset.id}-thumbnail.webp` };
 };
 

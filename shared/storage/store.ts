@@ -21,8 +21,11 @@ export interface OriginalsStore {
   delete(objects: readonly StoredObject[]): Promise<void>;
 }
 
-/** Keys are `upload/<uuid>/<hex>/<hex>/<uuid>.<ext>[.xmp]`: nothing that could leave the store. */
-export const safeKey = /^upload(\/[A-Za-z0-9._-]+)+$/;
+/**
+ * Keys are `upload/<uuid>/<hex>/<hex>/<uuid>.<ext>[.xmp]` (originals, sidecars) and
+ * `thumbs/<uuid>/<hex>/<hex>/<uuid>-<kind>.<ext>` (previews): nothing that could leave the store.
+ */
+export const safeKey = /^(upload|thumbs)(\/[A-Za-z0-9._-]+)+$/;
 
 export const assertSafeKey = (key: string): void => {
   if (!safeKey.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {

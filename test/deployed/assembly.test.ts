@@ -48,10 +48,22 @@ describe('cdk synth (run once for this project, offline)', () => {
     const deployment = loadDeployment(dir, 'ImmichServerless', local);
     for (const fn of deployment.functions.values()) {
       expect(JSON.stringify(fn.environment)).not.toMatch(/Ref|Fn::|referenceto/);
-      expect(fn.roleArn).toMatch(/^arn:aws:iam::000000000000:role\/FunctionRoles\w+$/);
+      expect(fn.roleArn).toMatch(/^arn:aws:iam::000000000000:role\/(FunctionRoles|MediaRole)\w+$/);
       expect(deployment.policies.get(fn.roleArn)?.length).toBeGreaterThan(0);
     }
     const upload = [...deployment.functions.values()].find((fn) => fn.id.endsWith('/UploadFile') || /\/UploadFile[0-9A-F]{8}$/.test(fn.id));
     expect(upload?.environment).toMatchObject({ TABLE_NAME: 't', ORIGINALS_BUCKET: 'b', MAX_UPLOAD_MB: '4.4' });
+  });
+
+  it('has the originals bucket notify the media function of originals only, its codecs shipped beside its bundle', () => {
+    const deployment = loadDeployment(dir, 'ImmichServerless', local);
+    expect(deployment.notifications).toHaveLength(1);
+    const [notification] = deployment.notifications;
+    expect(notification?.prefix).toBe('upload/');
+    const media = deployment.functions.get(notification?.functionId ?? '');
+    expect(media).toMatchObject({ memoryMb: 2048, timeoutSeconds: 120, environment: { TABLE_NAME: 't', ORIGINALS_BUCKET: 'b' } });
+    for (const file of ['package.json', 'lib/vips-node.mjs', 'lib/vips.wasm', 'lib/vips-heif.wasm']) {
+      expect(existsSync(join(media?.codeDir ?? '', 'node_modules', 'wasm-vips', file)), file).toBe(true);
+    }
   });
 });

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
 import { useServer } from '../support/server.ts';
 
-// Source target only (vitest.config.ts): the deployed stack has the thumbnail route but not yet
-// the media function its originals bucket would invoke.
+// Deployed, the originals bucket's notification invokes the media function's bundle (with its
+// WebAssembly codecs copied beside it); locally the server invokes the same handler.
 describe('previews through @immich/sdk 1.100.0 and the local server', () => {
   const server = useServer();
   let user: { baseUrl: string; headers: Record<string, string> };

@@ -81,7 +81,7 @@ describe('previews (the media function on an original’s object-created event)'
     expect((await thumbnail(owner, id, { format: 'PNG' })).body.message).toEqual([
       'format must be one of the following values: JPEG, WEBP',
     ]);
-    const files = join(process.env.ORIGINALS_DIR ?? '', 'upload', 'thumbs', accounts.user1.userId, id.slice(0, 2), id.slice(2, 4));
+    const files = join(process.env.ORIGINALS_DIR ?? '', 'thumbs', accounts.user1.userId, id.slice(0, 2), id.slice(2, 4));
     expect(existsSync(join(files, `${id}-thumbnail.webp`))).toBe(true);
     expect((await trash(owner, [id], true)).status).toBe(204);
     expect(existsSync(join(files, `${id}-thumbnail.webp`))).toBe(false);
@@ -100,7 +100,7 @@ describe('previews (the media function on an original’s object-created event)'
       expect(await objectCreated(originalPath)).toEqual({ outcomes: { [originalPath]: 'unsupported' } });
       expect((await assetInfo(token, id)).body).toMatchObject({ resized: false, thumbhash: null });
     }
-    const other = 'upload/thumbs/x/ab/cd/y-thumbnail.webp';
+    const other = 'thumbs/x/ab/cd/y-thumbnail.webp';
     expect(await objectCreated(other)).toEqual({ outcomes: { [other]: 'ignored' } });
   }, 30_000);
 });

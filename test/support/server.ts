@@ -78,6 +78,7 @@ const startTemplate = async (options: ServerOptions): Promise<RunningServer> => 
     baseUrl: `${origin}/api`,
     uploadLimitBytes: Math.floor(deployedUploadLimitMb * 1024 * 1024),
     close: async () => {
+      await api.idle();
       await api.close();
       rmSync(s3Dir, { recursive: true, force: true });
     },

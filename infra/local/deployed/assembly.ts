@@ -46,8 +46,16 @@ export interface DeployedRoute {
   functionId: string;
 }
 
+/** A bucket notification: objects created under `prefix` invoke the function (asynchronously). */
+export interface DeployedNotification {
+  functionId: string;
+  prefix: string;
+}
+
 export interface Deployment {
   functions: Map<string, DeployedFunction>;
+  /** The originals bucket's object-created notifications. */
+  notifications: DeployedNotification[];
   routes: DeployedRoute[];
   /** IAM statements per role ARN, from every AWS::IAM::Policy (and inline role policy) of the assembly. */
   policies: Map<string, PolicyStatement[]>;
@@ -153,7 +161,15 @@ const readTemplate = (dir: string, file: string): Template => JSON.parse(readFil
 
 /** Loads the stack `stackName` (and its nested stacks) from the cloud assembly in `dir`. */
 export const loadDeployment = (dir: string, stackName: string, local: LocalResources): Deployment => {
-  const deployment: Deployment = { functions: new Map(), routes: [], policies: new Map(), region: local.region, account: local.account };
+  const deployment: Deployment = {
+    functions: new Map(),
+    notifications: [],
+    routes: [],
+    policies: new Map(),
+    region: local.region,
+    account: local.account,
+  };
+  const notificationTargets: { arn: string; prefix: string }[] = [];
   const visit = (scope: Scope, prefix: string): void => {
     const resolve = resolver(local, scope);
     const resources = Object.entries(scope.template.Resources);
@@ -168,6 +184,8 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
           break;
         }
         case 'AWS::Lambda::Function': {
+          // CloudFormation custom-resource handlers (inline code) run at deploy time only.
+          if ((properties.Code as { ZipFile?: unknown } | undefined)?.ZipFile) break;
           const code = String(resource.Metadata?.['aws:asset:path'] ?? '');
           if (!code) throw new Error(`${logicalId}: a function without its bundle in the assembly (synthesized without bundling?)`);
           const variables = resolve((properties.Environment as { Variables?: Json } | undefined)?.Variables ?? {}) as Record<string, Json>;
@@ -195,6 +213,21 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
           deployment.routes.push({ routeKey: String(properties.RouteKey), functionId: `${prefix}${functionId}` });
           break;
         }
+        case 'Custom::S3BucketNotifications': {
+          const configuration = resolve(properties.NotificationConfiguration ?? {}) as {
+            LambdaFunctionConfigurations?: {
+              Events: string[];
+              LambdaFunctionArn: string;
+              Filter?: { Key?: { FilterRules?: { Name: string; Value: string }[] } };
+            }[];
+          };
+          for (const target of configuration.LambdaFunctionConfigurations ?? []) {
+            if (!target.Events.some((event) => event.startsWith('s3:ObjectCreated'))) continue;
+            const prefix = target.Filter?.Key?.FilterRules?.find((rule) => rule.Name.toLowerCase() === 'prefix')?.Value ?? '';
+            notificationTargets.push({ arn: target.LambdaFunctionArn, prefix });
+          }
+          break;
+        }
         case 'AWS::IAM::Policy': {
           const document = resolve(properties.PolicyDocument ?? {}) as { Statement?: Json[] };
           for (const role of list(resolve(properties.Roles ?? []))) {
@@ -215,6 +248,12 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
     }
   };
   visit({ stackName, template: readTemplate(dir, `${stackName}.template.json`), parameters: {} }, '');
+  for (const { arn, prefix } of notificationTargets) {
+    const logicalId = arn.split(':').pop() ?? '';
+    const fn = [...deployment.functions.values()].find((each) => each.id.split('/').pop() === logicalId);
+    if (!fn) throw new Error(`A bucket notification targets ${arn}, which is not a function of the assembly`);
+    deployment.notifications.push({ functionId: fn.id, prefix });
+  }
   return deployment;
 };
 

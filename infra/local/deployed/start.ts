@@ -36,6 +36,8 @@ export interface StartDeployedOptions {
 export interface DeployedApi {
   server: Server;
   deployment: Deployment;
+  /** Resolves when the functions the bucket's notifications started have finished. */
+  idle(): Promise<void>;
   /** The AWS endpoint the functions call (the IAM-checking gateway). */
   awsEndpoint: string;
   /** The access key id a function signs with: what identifies it to the gateway. */
@@ -122,12 +124,57 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     }),
   );
   const server = createApiGateway({ deployment, pools, ...(options.onFailure ? { onFailure: options.onFailure } : {}) });
+
+  // The bucket's notifications, as S3 and Lambda deliver them: an asynchronous invocation per
+  // object created under the prefix, retried twice on failure, then reported (the dead-letter
+  // destination, deployed).
+  const pending = new Set<Promise<void>>();
+  // s3rver is a Koa application, so an event emitter; its typings leave that out.
+  (s3 as S3rver & NodeJS.EventEmitter).on(
+    'event',
+    (event: { Records?: { eventName: string; s3: { bucket: { name: string }; object: { key: string; size?: number } } }[] }) => {
+      for (const record of event.Records ?? []) {
+        if (!record.eventName.startsWith('ObjectCreated')) continue;
+        for (const target of deployment.notifications.filter((n) => record.s3.object.key.startsWith(n.prefix))) {
+          const pool = pools.get(target.functionId);
+          if (!pool) continue;
+          const key = encodeURIComponent(record.s3.object.key).replace(/%2F/g, '/');
+          const s3Event = {
+            Records: [
+              {
+                eventSource: 'aws:s3',
+                eventName: record.eventName,
+                awsRegion: region,
+                s3: { bucket: { name: localBucketName }, object: { key, size: record.s3.object.size ?? 0 } },
+              },
+            ],
+          };
+          const job = (async () => {
+            for (let attempt = 1; attempt <= 3; attempt++) {
+              const outcome = await pool.invoke(s3Event, {
+                functionName: target.functionId,
+                awsRequestId: randomBytes(16).toString('hex'),
+              });
+              if (outcome.ok) return;
+              options.onFailure?.(target.functionId, `${outcome.message} (attempt ${attempt} of 3)`);
+            }
+          })();
+          pending.add(job);
+          void job.finally(() => pending.delete(job));
+        }
+      }
+    },
+  );
   return {
     server,
     deployment,
     awsEndpoint,
+    idle: async () => {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
     accessKeyOf: (functionId) => [...callers].find(([, fn]) => fn.id === functionId)?.[0],
     close: async () => {
+      while (pending.size > 0) await Promise.all([...pending]);
       await Promise.all([...pools.values()].map((pool) => pool.close()));
       await Promise.all([closeServer(server), closeServer(aws), s3.close()]);
     },

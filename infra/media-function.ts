@@ -1,0 +1,146 @@
+import { join } from 'node:path';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { S3EventSourceV2 } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
+import { Construct } from 'constructs';
+import { bundling } from './bundling.ts';
+import { eventFunctions } from './routes.ts';
+
+const root = join(import.meta.dirname, '..');
+
+export interface MediaFunctionProps {
+  table: ITableV2;
+  originals: IBucket;
+  /** Function log groups are named under this prefix (`/immich/<stack>/`). */
+  logGroupPrefix: string;
+  /** Active X-Ray tracing, as for the API functions (`-c tracing=true`). */
+  tracing: boolean;
+}
+
+/**
+ * The media function (functions/media/generate-media.ts): the originals bucket invokes it,
+ * asynchronously, for every object created under `upload/`; it makes the previews and the
+ * thumbhash. Lambda retries a failed event twice, then the event goes to a dead-letter queue
+ * (kept 14 days) instead of being lost. Its codecs (wasm-vips, WebAssembly) ship as files beside
+ * the bundle: the same build as on any other machine, with nothing to install at synth.
+ */
+export class MediaFunction extends Construct {
+  readonly fn: NodejsFunction;
+  readonly deadLetters: Queue;
+
+  constructor(scope: Construct, id: string, { table, originals, logGroupPrefix, tracing }: MediaFunctionProps) {
+    super(scope, id);
+    const { region, account } = Stack.of(this);
+    const [spec] = eventFunctions;
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: 'Immich media function' });
+    const logGroups = `arn:aws:logs:${region}:${account}:log-group:${logGroupPrefix}*`;
+    const objects = originals.arnForObjects('*');
+    const indexes = `${table.tableArn}/index/*`;
+    role.addToPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroups] }));
+    role.addToPolicy(
+      new PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], resources: [table.tableArn, indexes] }),
+    );
+    // Reads originals, writes and (when the asset went meanwhile) removes its previews.
+    role.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [objects] }));
+    for (const [resource, what] of [
+      [logGroups, 'its own log group and the streams Lambda names in it'],
+      [indexes, 'the global secondary indexes of the one table'],
+      [objects, 'the objects of the originals bucket (originals read, previews written)'],
+    ] as const) {
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${flattenCfnReference(Stack.of(this).resolve(resource))}]`,
+        reason: `The wildcard covers only ${what}`,
+      });
+    }
+
+    this.deadLetters = new Queue(this, 'DeadLetters', {
+      retentionPeriod: Duration.days(14),
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    for (const rule of ['AwsSolutions-SQS3', 'Serverless-SQSRedrivePolicy']) {
+      Validations.of(this.deadLetters).acknowledge({
+        id: rule,
+        reason: 'This queue is itself where the media function’s failed events end up',
+      });
+    }
+
+    this.fn = new NodejsFunction(this, 'Function', {
+      entry: join(root, spec.entry),
+      handler: 'handler',
+      runtime: Runtime.NODEJS_24_X,
+      architecture: Architecture.ARM_64,
+      // libvips in WebAssembly holds a 12-MP photo a few times over (docs/benchmarks.md, "Media"); CPU comes with memory.
+      memorySize: 2048,
+      timeout: Duration.minutes(2),
+      role,
+      description: 'Immich media: previews and thumbhash of each uploaded original',
+      environment: { TABLE_NAME: table.tableName, ORIGINALS_BUCKET: originals.bucketName },
+      // A failed event (with its error) goes to the queue after Lambda's two retries.
+      onFailure: new SqsDestination(this.deadLetters),
+      retryAttempts: 2,
+      tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
+      maxEventAge: Duration.hours(1),
+      depsLockFilePath: join(root, 'package-lock.json'),
+      projectRoot: root,
+      logGroup: new LogGroup(this, 'Logs', {
+        logGroupName: `${logGroupPrefix}generate-media`,
+        retention: RetentionDays.ONE_MONTH,
+        removalPolicy: RemovalPolicy.DESTROY,
+      }),
+      bundling: {
+        format: OutputFormat.ESM,
+        target: bundling.target,
+        minify: bundling.minify,
+        sourceMap: bundling.sourceMap,
+        mainFields: [...bundling.mainFields],
+        banner: bundling.banner,
+        // Loaded from node_modules beside the bundle: its WebAssembly files and its pthread
+        // workers are located relative to its own module.
+        externalModules: ['wasm-vips'],
+        bundleAwsSDK: true,
+        esbuildArgs: { '--alias': Object.entries(bundling.alias).map(([from, to]) => `${from}=${to}`) },
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          // Copied from this project's node_modules, not installed: synth stays offline.
+          afterBundling: (_input: string, output: string) => [
+            `mkdir -p "${output}/node_modules" && cp -R "${join(root, 'node_modules', 'wasm-vips')}" "${output}/node_modules/wasm-vips"`,
+          ],
+        },
+      },
+    });
+    this.fn.addEventSource(new S3EventSourceV2(originals, { events: [EventType.OBJECT_CREATED], filters: [{ prefix: 'upload/' }] }));
+    Validations.of(this.fn).acknowledge({
+      id: 'Serverless-LambdaDLQ',
+      reason: 'Failed events go to an on-failure destination (the DeadLetters queue), which also records the error',
+    });
+    if (tracing) {
+      Validations.of(role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'Only X-Ray’s PutTraceSegments and PutTelemetryRecords (added by active tracing), which have no resource-level permissions',
+      });
+    } else {
+      Validations.of(this.fn).acknowledge({
+        id: 'Serverless-LambdaTracing',
+        reason: 'Opt-in with the API functions (-c tracing=true; docs/deployment.md)',
+      });
+    }
+    // CDK's own handler that writes the bucket's notification configuration at deploy time.
+    const notifications = Stack.of(this).node.children.find((child) => child.node.id.startsWith('BucketNotificationsHandler'));
+    if (notifications) {
+      Validations.of(notifications).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+        reason: 'CDK’s custom resource that sets the bucket’s notifications at deploy time; it runs only then',
+      });
+    }
+  }
+}
