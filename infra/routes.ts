@@ -157,6 +157,22 @@ export const routes: readonly Route[] = [
   },
   { operationId: 'getAssetInfo', method: 'GET', path: '/api/asset/{id}', entry: 'functions/asset/get-asset-info.ts', data: 'read' },
   {
+    operationId: 'serveFile',
+    method: 'GET',
+    path: '/api/asset/file/{id}',
+    entry: 'functions/asset/serve-file.ts',
+    data: 'read',
+    store: 'read',
+  },
+  {
+    operationId: 'downloadFile',
+    method: 'POST',
+    path: '/api/download/asset/{id}',
+    entry: 'functions/download/download-file.ts',
+    data: 'read',
+    store: 'read',
+  },
+  {
     operationId: 'getAssetThumbnail',
     method: 'GET',
     path: '/api/asset/thumbnail/{id}',

@@ -1,14 +1,15 @@
+import { fileResponse } from '#shared/http/files.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { FileResponse } from '#shared/http/response.ts';
+import type { RawResponse } from '#shared/http/response.ts';
 import { GetAssetThumbnailDto } from '#shared/schemas/asset.ts';
 import { IdParams } from '#shared/schemas/common.ts';
-import { getThumbnail } from '#shared/services/thumbnail.service.ts';
+import { deliver, thumbnailFile } from '#shared/services/thumbnail.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<FileResponse>(), params: IdParams, query: GetAssetThumbnailDto },
-  async ({ auth, params, query }) => {
-    const { bytes, contentType } = await getThumbnail(auth, params.id, query.format ?? 'WEBP');
-    return new FileResponse(bytes, contentType);
+  { access: 'user', returns: returns<RawResponse>(), params: IdParams, query: GetAssetThumbnailDto },
+  async ({ auth, params, query, event }) => {
+    const file = await thumbnailFile(auth, params.id, query.format ?? 'WEBP');
+    return fileResponse(file, await deliver(file, `No thumbnail found for asset ${params.id}`), event);
   },
 );

@@ -4,6 +4,7 @@ import { NotFound } from '../core/errors.ts';
 export const Permission = {
   AssetRead: 'asset.read',
   AssetView: 'asset.view',
+  AssetDownload: 'asset.download',
   AssetUpdate: 'asset.update',
   AssetDelete: 'asset.delete',
   AssetRestore: 'asset.restore',

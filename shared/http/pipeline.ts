@@ -10,7 +10,7 @@ import { parseOrThrow } from '../schemas/validate.ts';
 import { logRequest } from './access-log.ts';
 import { errorResult } from './errors.ts';
 import { parseQuery } from './query.ts';
-import { FileResponse, fileResult, HttpResponse, jsonResult, type LambdaResult } from './response.ts';
+import { HttpResponse, jsonResult, type LambdaResult, RawResponse } from './response.ts';
 
 /**
  * The response type a route answers with. It is declared on the endpoint (`returns<UserResponse>()`)
@@ -66,7 +66,7 @@ const bodyParserError = (error: unknown): Error | undefined => {
 };
 
 const toResult = <T>(output: T | HttpResponse<T>, status: number): LambdaResult => {
-  if (output instanceof FileResponse) return fileResult(output);
+  if (output instanceof RawResponse) return output.result;
   if (output instanceof HttpResponse) {
     const result = jsonResult(output.statusCode ?? status, output.body, output.headers);
     return output.cookies.length > 0 ? { ...result, cookies: output.cookies } : result;

@@ -26,26 +26,11 @@ export const jsonResult = (statusCode: number, body: unknown, headers: Record<st
   body: body === undefined ? '' : JSON.stringify(body),
 });
 
-/**
- * A file as the body (a thumbnail, a preview): sent base64-encoded, which API Gateway decodes, with
- * its type and Immich's caching (`private, max-age=86400, no-transform`: the browser keeps it a
- * day, no proxy does).
- */
-export class FileResponse {
-  readonly bytes: Buffer;
-  readonly contentType: string;
-  readonly cacheControl: string;
+/** A result the handler built itself (files: bytes, ranges, 304s, redirects; shared/http/files.ts). */
+export class RawResponse {
+  readonly result: LambdaResult;
 
-  constructor(bytes: Buffer, contentType: string, cacheControl = 'private, max-age=86400, no-transform') {
-    this.bytes = bytes;
-    this.contentType = contentType;
-    this.cacheControl = cacheControl;
+  constructor(result: LambdaResult) {
+    this.result = result;
   }
 }
-
-export const fileResult = (file: FileResponse): LambdaResult => ({
-  statusCode: 200,
-  headers: { 'content-type': file.contentType, 'cache-control': file.cacheControl, 'content-length': String(file.bytes.length) },
-  body: file.bytes.toString('base64'),
-  isBase64Encoded: true,
-});

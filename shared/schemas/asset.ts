@@ -132,3 +132,9 @@ export const GetAssetThumbnailDto = dto({
     ),
   ),
 });
+
+/** GET /asset/file/:id `?isThumb=&isWeb=` (Immich's ServeFileDto). */
+export const ServeFileDto = dto({
+  isThumb: optional(booleanish('isThumb must be a boolean value')),
+  isWeb: optional(booleanish('isWeb must be a boolean value')),
+});

@@ -1,9 +1,42 @@
 import { Permission, requireAsset } from '../access/access.ts';
-import { Missing } from '../core/errors.ts';
+import { Invalid, Missing } from '../core/errors.ts';
+import { mimeTypeOf } from '../domain/media-types.ts';
+import type { AssetRecord } from '../model/asset.ts';
+import { attachment, type Delivery, type ServedFile } from '../model/file.ts';
 import type { Auth } from '../model/user.ts';
 import { originalsStore } from '../storage/originals.ts';
 
-// Serving only: the function that serves previews does not carry the image codecs that make them (media.service.ts).
+export type { Delivery, ServedFile } from '../model/file.ts';
+
+// Serving only: the functions that serve files do not carry the image codecs that make previews (media.service.ts).
+
+/** Immich's two caching answers for files. */
+export const cacheControl = {
+  privateWithCache: 'private, max-age=86400, no-transform',
+  none: 'no-store',
+} as const;
+
+const presignedSeconds = 300;
+
+/** The store's signed URL when it has one, else the bytes; a file that is gone is Immich's 404. */
+export const deliver = async (file: ServedFile, missing: string): Promise<Delivery> => {
+  const store = await originalsStore();
+  if (store.signedUrl) {
+    const contentDisposition = file.downloadName ? attachment(file.downloadName) : undefined;
+    const url = await store.signedUrl(file.key, {
+      contentType: file.contentType,
+      cacheControl: file.cacheControl,
+      ...(contentDisposition ? { contentDisposition } : {}),
+      expiresSeconds: presignedSeconds,
+    });
+    return { url };
+  }
+  const bytes = await store.get(file.key);
+  if (!bytes) throw new Missing(missing);
+  return { bytes };
+};
+
+const previewType = (key: string): string => (key.endsWith('.webp') ? 'image/webp' : 'image/jpeg');
 
 export type ThumbnailFormat = 'WEBP' | 'JPEG';
 
@@ -11,15 +44,44 @@ export type ThumbnailFormat = 'WEBP' | 'JPEG';
  * GET /asset/thumbnail/:id: the WebP thumbnail, or with `format=JPEG` the preview (a WebP asked
  * of an asset that has only a preview gets the preview, as Immich does); 404 before they exist.
  */
-export const getThumbnail = async (
-  auth: Auth,
-  id: string,
-  format: ThumbnailFormat = 'WEBP',
-): Promise<{ bytes: Buffer; contentType: string }> => {
+export const thumbnailFile = async (auth: Auth, id: string, format: ThumbnailFormat = 'WEBP'): Promise<ServedFile> => {
   const { asset } = await requireAsset(auth, Permission.AssetView, id);
   const key = format === 'WEBP' && asset.webpPath ? asset.webpPath : asset.resizePath;
   if (!key) throw new Missing(`No thumbnail found for asset ${asset.id}`);
-  const bytes = await (await originalsStore()).get(key);
-  if (!bytes) throw new Missing(`No thumbnail found for asset ${asset.id}`);
-  return { bytes, contentType: key.endsWith('.webp') ? 'image/webp' : 'image/jpeg' };
+  return { key, contentType: previewType(key), cacheControl: cacheControl.privateWithCache };
+};
+
+const servePath = (asset: AssetRecord, isThumb: boolean, isWeb: boolean): string | undefined => {
+  const gif = mimeTypeOf(asset.originalFileName) === 'image/gif';
+  if (asset.type !== 'IMAGE') return asset.originalPath;
+  // The web viewer's image: the preview (a GIF stays itself, to keep moving).
+  if (isWeb && !gif) return asset.resizePath ?? undefined;
+  if (!isThumb || (isWeb && gif)) return asset.originalPath;
+  return asset.webpPath || asset.resizePath || undefined;
+};
+
+/**
+ * GET /asset/file/:id?isThumb=&isWeb=: as Immich's serveFile, the original by default, the
+ * preview for the web viewer (`isWeb`), the thumbnail (`isThumb`); videos always their original
+ * (no transcoded version exists yet).
+ */
+export const assetFile = async (auth: Auth, id: string, options: { isThumb?: boolean; isWeb?: boolean }): Promise<ServedFile> => {
+  const { asset } = await requireAsset(auth, Permission.AssetView, id);
+  const key = servePath(asset, options.isThumb ?? false, options.isWeb ?? false);
+  // Immich answers 500 for a web image before its preview exists; not made yet is a 404 here.
+  if (!key) throw new Missing(`No preview found for asset ${asset.id}`);
+  const contentType = key === asset.originalPath ? mimeTypeOf(asset.originalFileName) : previewType(key);
+  return { key, contentType, cacheControl: cacheControl.privateWithCache };
+};
+
+/** POST /download/asset/:id: the original, as an attachment named as it was uploaded, not cached. */
+export const downloadFile = async (auth: Auth, id: string): Promise<ServedFile> => {
+  const { asset } = await requireAsset(auth, Permission.AssetDownload, id);
+  if (asset.isOffline) throw new Invalid('Asset is offline');
+  return {
+    key: asset.originalPath,
+    contentType: mimeTypeOf(asset.originalFileName),
+    cacheControl: cacheControl.none,
+    downloadName: asset.originalFileName,
+  };
 };

@@ -1,6 +1,7 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import * as env from '../core/env.ts';
-import { assertSafeKey, type OriginalsStore, type StoredObject } from './store.ts';
+import { assertSafeKey, type OriginalsStore, type SignedUrlOptions, type StoredObject } from './store.ts';
 
 const intelligentTieringMinimum = 128 * 1024;
 
@@ -33,6 +34,18 @@ export class S3Store implements OriginalsStore {
       new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, StorageClass: storageClass }),
     );
     return result.VersionId ? { key, version: result.VersionId } : { key };
+  }
+
+  signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
+    assertSafeKey(key);
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: key,
+      ResponseContentType: options.contentType,
+      ResponseCacheControl: options.cacheControl,
+      ...(options.contentDisposition ? { ResponseContentDisposition: options.contentDisposition } : {}),
+    });
+    return getSignedUrl(this.client, command, { expiresIn: options.expiresSeconds });
   }
 
   async exists(key: string): Promise<boolean> {

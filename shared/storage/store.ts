@@ -10,6 +10,14 @@ export interface StoredObject {
   version?: string;
 }
 
+export interface SignedUrlOptions {
+  contentType: string;
+  cacheControl: string;
+  /** `attachment; filename="…"` for downloads. */
+  contentDisposition?: string;
+  expiresSeconds: number;
+}
+
 export interface OriginalsStore {
   /** Stores the bytes under `key`; keys are new asset ids, so nothing is replaced. */
   put(key: string, body: Buffer, contentType: string): Promise<StoredObject>;
@@ -17,6 +25,12 @@ export interface OriginalsStore {
   get(key: string): Promise<Buffer | undefined>;
   /** Whether an object is stored under `key` (without reading it). */
   exists(key: string): Promise<boolean>;
+  /**
+   * A short-lived URL a client can fetch the object from directly (S3's presigned GET, which also
+   * serves Range requests), answered with the given type, caching and disposition. Stores without
+   * one (the local folder) have the caller send the bytes.
+   */
+  signedUrl?(key: string, options: SignedUrlOptions): Promise<string>;
   /** Removes what `put` wrote; objects that do not exist are fine. */
   delete(objects: readonly StoredObject[]): Promise<void>;
 }

@@ -1,4 +1,15 @@
-import { createApiKey, getAssetInfo, getAssetThumbnail, login, signUpAdmin, ThumbnailFormat, uploadFile } from '@immich/sdk';
+import { createHash } from 'node:crypto';
+import {
+  createApiKey,
+  downloadFile,
+  getAssetInfo,
+  getAssetThumbnail,
+  login,
+  serveFile,
+  signUpAdmin,
+  ThumbnailFormat,
+  uploadFile,
+} from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
 import { useServer } from '../support/server.ts';
@@ -17,11 +28,12 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
     user = { baseUrl, headers: { 'x-api-key': secret } };
   });
 
-  it('an upload is resized within seconds, with a thumbhash; the SDK fetches its WebP thumbnail and JPEG preview', async () => {
+  it('an upload is resized within seconds, with a thumbhash; the SDK fetches its thumbnail, preview, original and download', async () => {
+    const photo = makeJpeg({ width: 800, height: 600, color: [200, 30, 90] });
     const { id } = await uploadFile(
       {
         createAssetDto: {
-          assetData: new File([new Uint8Array(makeJpeg({ width: 800, height: 600, color: [200, 30, 90] }))], 'sunset.jpg'),
+          assetData: new File([new Uint8Array(photo)], 'sunset.jpg'),
           deviceAssetId: 'media-1',
           deviceId: 'e2e',
           fileCreatedAt: '2024-01-01T00:00:00.000Z',
@@ -43,5 +55,13 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
     expect(webp.subarray(8, 12).toString()).toBe('WEBP');
     const jpeg = Buffer.from(await (await getAssetThumbnail({ id, format: ThumbnailFormat.Jpeg }, user)).arrayBuffer());
     expect([...jpeg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+    // The original and its download: the same bytes (deployed, through a redirect to a presigned URL).
+    const sha1 = (bytes: ArrayBuffer) => createHash('sha1').update(Buffer.from(bytes)).digest('hex');
+    expect(sha1(await (await serveFile({ id }, user)).arrayBuffer())).toBe(
+      sha1(photo.buffer.slice(photo.byteOffset, photo.byteOffset + photo.length) as ArrayBuffer),
+    );
+    expect(sha1(await (await downloadFile({ id }, user)).arrayBuffer())).toBe(
+      asset.checksum ? Buffer.from(asset.checksum, 'base64').toString('hex') : '',
+    );
   });
 });

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import Vips from 'wasm-vips';
 import { handler as thumbnailHandler } from '#functions/asset/get-asset-thumbnail.ts';
+import { handler as serveFileHandler } from '#functions/asset/serve-file.ts';
+import { handler as downloadHandler } from '#functions/download/download-file.ts';
 import { handler as generateMedia } from '#functions/media/generate-media.ts';
 import { setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -20,6 +22,9 @@ beforeAll(async () => {
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const thumbnail = (token: string, id: string, query: Record<string, string> = {}) =>
   invoke(thumbnailHandler, { path: `/api/asset/thumbnail/${id}`, query, headers: bearer(token), pathParameters: { id } });
+
+const serveFile = (token: string, id: string, query: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+  invoke(serveFileHandler, { path: `/api/asset/file/${id}`, query, headers: { ...bearer(token), ...headers }, pathParameters: { id } });
 
 /** What the originals bucket sends the media function for an object (keys URL-encoded). */
 const objectCreated = (key: string) =>
@@ -103,4 +108,65 @@ describe('previews (the media function on an original’s object-created event)'
     const other = 'thumbs/x/ab/cd/y-thumbnail.webp';
     expect(await objectCreated(other)).toEqual({ outcomes: { [other]: 'ignored' } });
   }, 30_000);
+});
+
+describe('files: the original, the web preview, the thumbnail, and the download', () => {
+  it('serves the original with its own bytes, an ETag (If-None-Match → 304) and ranges (206, 416), as Immich’s sendFile', async () => {
+    const owner = accounts.user1.accessToken;
+    const data = makeJpeg({ width: 320, height: 240, make: 'Files' });
+    const id = (await upload(owner, { data, fileName: 'files.jpg' })).body.id as string;
+    const original = await serveFile(owner, id);
+    expect(original.status).toBe(200);
+    expect(original.headers).toMatchObject({
+      'content-type': 'image/jpeg',
+      'cache-control': 'private, max-age=86400, no-transform',
+      'accept-ranges': 'bytes',
+    });
+    expect(Buffer.from(original.body, 'base64').equals(data)).toBe(true);
+    const etag = original.headers.etag ?? '';
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect((await serveFile(owner, id, {}, { 'if-none-match': etag })).status).toBe(304);
+    const part = await serveFile(owner, id, {}, { range: 'bytes=0-9' });
+    expect(part.status).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 0-9/${data.length}`);
+    expect(Buffer.from(part.body, 'base64').equals(data.subarray(0, 10))).toBe(true);
+    const tail = await serveFile(owner, id, {}, { range: 'bytes=-4' });
+    expect(Buffer.from(tail.body, 'base64').equals(data.subarray(-4))).toBe(true);
+    expect((await serveFile(owner, id, {}, { range: `bytes=${data.length}-` })).status).toBe(416);
+    // Before its previews exist the web viewer's image is a 404; after, the preview and the thumbnail.
+    expect((await serveFile(owner, id, { isWeb: 'true' })).status).toBe(404);
+    await objectCreated((await assetInfo(owner, id)).body.originalPath);
+    const web = await serveFile(owner, id, { isWeb: 'true' });
+    expect([web.headers['content-type'], ...dimensions(web.body)]).toEqual(['image/jpeg', 320, 240]);
+    const thumb = await serveFile(owner, id, { isThumb: 'true' });
+    // Shorter side 240 < 250: never enlarged.
+    expect([thumb.headers['content-type'], ...dimensions(thumb.body)]).toEqual(['image/webp', 320, 240]);
+    expect((await serveFile(owner, id, { isWeb: 'maybe' })).body.message).toEqual(['isWeb must be a boolean value']);
+    expect((await serveFile(accounts.user2.accessToken, id)).body.message).toBe('Not found or no asset.view access');
+  });
+
+  it('downloads the original as an attachment with its uploaded name (RFC 5987 when not ASCII), not cached', async () => {
+    const owner = accounts.user1.accessToken;
+    const data = makeJpeg({ make: 'Download' });
+    const id = (await upload(owner, { data, fileName: 'Fjälltur 2024.jpg' })).body.id as string;
+    const reply = await invoke(downloadHandler, {
+      method: 'POST',
+      path: `/api/download/asset/${id}`,
+      headers: bearer(owner),
+      pathParameters: { id },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.headers).toMatchObject({
+      'content-disposition': `attachment; filename="Fj?lltur 2024.jpg"; filename*=UTF-8''Fj%C3%A4lltur%202024.jpg`,
+      'cache-control': 'no-store',
+    });
+    expect(Buffer.from(reply.body, 'base64').equals(data)).toBe(true);
+    const foreign = await invoke(downloadHandler, {
+      method: 'POST',
+      path: `/api/download/asset/${id}`,
+      headers: bearer(accounts.user2.accessToken),
+      pathParameters: { id },
+    });
+    expect(foreign.body.message).toBe('Not found or no asset.download access');
+  });
 });

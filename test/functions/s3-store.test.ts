@@ -6,9 +6,12 @@ import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as serveFileHandler } from '#functions/asset/serve-file.ts';
+import { handler as downloadHandler } from '#functions/download/download-file.ts';
 import { originalsStore, resetOriginalsStore } from '#shared/storage/originals.ts';
 import { S3Store } from '#shared/storage/s3-store.ts';
 import { setupAccounts } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
 import { trash } from '../support/library.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { upload } from '../support/uploads.ts';
@@ -86,6 +89,31 @@ describe('S3 originals store', () => {
     expect(replies.map((reply) => reply.status).sort()).toEqual([200, 200, 201]);
     const after = await keysInBucket();
     expect(after.length).toBe(before.length + 1);
+  });
+});
+
+describe('files from the bucket', () => {
+  it('answers a file with a 302 to a short-lived presigned URL (not cached), which serves the bytes, ranges and the download name', async () => {
+    const token = accounts.user1.accessToken;
+    const data = makeJpeg({ make: 'Presigned' });
+    const id = (await upload(token, { data, fileName: 'presigned.jpg' })).body.id as string;
+    const headers = { authorization: `Bearer ${token}` };
+    const reply = await invoke(serveFileHandler, { path: `/api/asset/file/${id}`, headers, pathParameters: { id } });
+    expect(reply.status).toBe(302);
+    expect(reply.headers['cache-control']).toBe('private, no-store');
+    const location = new URL(reply.headers.location ?? '');
+    expect(location.searchParams.get('X-Amz-Expires')).toBe('300');
+    expect(location.searchParams.get('response-cache-control')).toBe('private, max-age=86400, no-transform');
+    const file = await fetch(location);
+    expect(file.status).toBe(200);
+    expect(Buffer.from(await file.arrayBuffer()).equals(data)).toBe(true);
+    const part = await fetch(location, { headers: { range: 'bytes=2-5' } });
+    expect(part.status).toBe(206);
+    expect(Buffer.from(await part.arrayBuffer()).equals(data.subarray(2, 6))).toBe(true);
+    const download = await invoke(downloadHandler, { method: 'POST', path: `/api/download/asset/${id}`, headers, pathParameters: { id } });
+    expect(new URL(download.headers.location ?? '').searchParams.get('response-content-disposition')).toBe(
+      'attachment; filename="presigned.jpg"',
+    );
   });
 });
 

@@ -56,6 +56,9 @@ const xmlError = (res: ServerResponse, status: number, code: string, message: st
 /** Passes the request on unchanged but for the access key (DynamoDB Local and s3rver check no signature). */
 const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, endpoint: string, accessKeyId: string): void => {
   const target = new URL(req.url ?? '/', endpoint);
+  // A presigned URL carries the key in its query instead.
+  const presigned = target.searchParams.get('X-Amz-Credential');
+  if (presigned) target.searchParams.set('X-Amz-Credential', presigned.replace(/^[^/]+\//, `${accessKeyId}/`));
   const headers = { ...req.headers, host: target.host };
   if (headers.authorization) headers.authorization = headers.authorization.replace(/Credential=[^/]+\//, `Credential=${accessKeyId}/`);
   const upstream = httpRequest(target, { method: req.method, headers }, (answer) => {

@@ -1,0 +1,15 @@
+import { fileResponse } from '#shared/http/files.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import type { RawResponse } from '#shared/http/response.ts';
+import { ServeFileDto } from '#shared/schemas/asset.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { assetFile, deliver } from '#shared/services/thumbnail.service.ts';
+
+export const handler = httpHandler(
+  { access: 'user', returns: returns<RawResponse>(), params: IdParams, query: ServeFileDto },
+  async ({ auth, params, query, event }) => {
+    const file = await assetFile(auth, params.id, { isThumb: query.isThumb ?? false, isWeb: query.isWeb ?? false });
+    return fileResponse(file, await deliver(file, `No file found for asset ${params.id}`), event);
+  },
+);

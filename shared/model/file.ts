@@ -1,0 +1,24 @@
+/** A file to answer with, and how: its key in the store, its type, caching and (downloads) its name. */
+export interface ServedFile {
+  key: string;
+  contentType: string;
+  cacheControl: string;
+  /** For `Content-Disposition: attachment`. */
+  downloadName?: string;
+}
+
+/** How a file reaches the client: a short-lived URL to fetch it from (S3), or its bytes (the local folder). */
+export type Delivery = { url: string } | { bytes: Buffer };
+
+/**
+ * `Content-Disposition` for a download, as Express's `res.attachment` writes it: an ASCII
+ * `filename` (other characters as `?`, quotes and backslashes escaped) and, when the name is not
+ * plain ASCII, the exact name in RFC 5987's `filename*=UTF-8''…`.
+ */
+export const attachment = (name: string): string => {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '?').replace(/["\\]/g, '\\$&');
+  const exact = /^[\x20-\x7e]*$/.test(name)
+    ? ''
+    : `; filename*=UTF-8''${encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+  return `attachment; filename="${ascii}"${exact}`;
+};
