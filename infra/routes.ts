@@ -182,6 +182,14 @@ export const routes: readonly Route[] = [
   },
   { operationId: 'getAllPeople', method: 'GET', path: '/api/person', entry: 'functions/person/get-all-people.ts', data: 'read' },
   { operationId: 'getPerson', method: 'GET', path: '/api/person/{id}', entry: 'functions/person/get-person.ts', data: 'read' },
+  {
+    operationId: 'getPersonThumbnail',
+    method: 'GET',
+    path: '/api/person/{id}/thumbnail',
+    entry: 'functions/person/get-person-thumbnail.ts',
+    data: 'read',
+    store: 'read',
+  },
   { operationId: 'updatePerson', method: 'PUT', path: '/api/person/{id}', entry: 'functions/person/update-person.ts', data: 'write' },
   { operationId: 'updateAsset', method: 'PUT', path: '/api/asset/{id}', entry: 'functions/asset/update-asset.ts', data: 'write' },
   {

@@ -46,7 +46,8 @@ export class NotFound extends DomainError {
 }
 
 export class Missing extends DomainError {
-  constructor(message: string) {
+  /** Without a message Immich sends the bare `{ message: 'Not Found', statusCode: 404 }`. */
+  constructor(message?: string) {
     super('missing', message);
   }
 }

@@ -9,7 +9,7 @@ import { nameHash, personCodec, personNameItem } from './entities/person.ts';
 import { getItem } from './get.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
-import { deleteWrite, isCancelled, putWrite, setFields, transact, updateWrite } from './transact.ts';
+import { deleteWrite, isCancelled, putWrite, setFields, transact, updateWrite, writeOne } from './transact.ts';
 
 export const getPerson = async (ownerId: string, personId: string): Promise<PersonRecord | undefined> => {
   const item = await getItem(keys.person(ownerId, personId));
@@ -85,6 +85,18 @@ export const updatePerson = async (person: PersonRecord, changes: PersonChanges)
     return updated;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+};
+
+/** Records a person's thumbnail (the media function), if the person still exists; a repeat changes nothing. */
+export const setPersonThumbnail = async (person: Pick<PersonRecord, 'ownerId' | 'id'>, thumbnailPath: string): Promise<boolean> => {
+  const { expression, names, values } = setFields({ thumbnailPath });
+  try {
+    await writeOne(updateWrite(keys.person(person.ownerId, person.id), expression, { condition: 'present', names, values }));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
 };

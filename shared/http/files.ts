@@ -32,7 +32,7 @@ export const fileResponse = (file: ServedFile, delivery: Delivery, event: APIGat
   const etag = `"${createHash('sha1').update(bytes).digest('base64url')}"`;
   const headers = { ...headersOf(file), etag, 'accept-ranges': 'bytes' };
   const ifNoneMatch = event.headers['if-none-match'];
-  if (ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
+  if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
     return new RawResponse({ statusCode: 304, headers, body: '' });
   }
   const range = rangeOf(event.headers.range, bytes.length);

@@ -33,6 +33,9 @@ export interface Previews {
   /** The original's size, orientation applied. */
   width: number;
   height: number;
+  /** The preview's size. */
+  previewWidth: number;
+  previewHeight: number;
 }
 
 /** A box whose shorter side is `size`: libvips fits inside it, which is sharp's `fit: 'outside'` that Immich uses. */
@@ -65,6 +68,8 @@ export const renderPreviews = async (original: Uint8Array, settings: PreviewSett
     return Image.thumbnailBuffer(original, box.width, { height: box.height, size: 'down', ...profile });
   };
   const previewImage = resize(settings.jpegSize);
+  const previewWidth = previewImage.width;
+  const previewHeight = previewImage.height;
   const preview = using([previewImage], () =>
     // libvips keeps full-resolution chroma from quality 90; Immich (sharp) asks for it from 80.
     Buffer.from(previewImage.jpegsaveBuffer({ Q: settings.quality, subsample_mode: settings.quality >= 80 ? 'off' : 'on', keep: 'icc' })),
@@ -83,5 +88,44 @@ export const renderPreviews = async (original: Uint8Array, settings: PreviewSett
   const thumbhash = using([small, srgb, rgba], () =>
     Buffer.from(rgbaToThumbHash(rgba.width, rgba.height, new Uint8Array(rgba.cast('uchar').writeToMemory()))),
   );
-  return { preview, thumbnail, thumbhash, width, height };
+  return { preview, thumbnail, thumbhash, width, height, previewWidth, previewHeight };
+};
+
+/** A face box in the preview's pixels. */
+export interface Box {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+}
+
+/** Immich's person thumbnail size. */
+export const faceThumbnailSize = 250;
+
+/**
+ * A person's thumbnail, as Immich's person job crops it: a square around the face's centre, 10%
+ * wider than the face, kept inside the image, cut from the preview and made 250 px JPEG.
+ */
+export const renderFaceCrop = async (preview: Uint8Array, box: Box, quality: number): Promise<Buffer> => {
+  const { Image } = await vips();
+  const image = Image.newFromBuffer(preview);
+  const halfWidth = (box.x2 - box.x1) / 2;
+  const halfHeight = (box.y2 - box.y1) / 2;
+  const middleX = Math.round(box.x1 + halfWidth);
+  const middleY = Math.round(box.y1 + halfHeight);
+  const target = Math.floor(Math.max(halfWidth, halfHeight) * 1.1);
+  const half = Math.max(
+    1,
+    Math.min(
+      middleX - Math.max(0, middleX - target),
+      middleY - Math.max(0, middleY - target),
+      Math.min(image.width - 1, middleX + target) - middleX,
+      Math.min(image.height - 1, middleY + target) - middleY,
+    ),
+  );
+  const crop = image.crop(middleX - half, middleY - half, half * 2, half * 2);
+  const sized = crop.thumbnailImage(faceThumbnailSize, { height: faceThumbnailSize, size: 'down' });
+  return using([image, crop, sized], () =>
+    Buffer.from(sized.jpegsaveBuffer({ Q: quality, subsample_mode: quality >= 80 ? 'off' : 'on', keep: 'icc' })),
+  );
 };

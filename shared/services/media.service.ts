@@ -1,7 +1,8 @@
 import { log } from '../core/log.ts';
-import { getAsset, recordMedia } from '../db/asset.repository.ts';
-import { renderPreviews } from '../media/images.ts';
-import type { AssetRecord } from '../model/asset.ts';
+import { getAssetWithFaces, recordMedia } from '../db/asset.repository.ts';
+import { getPeople, setPersonThumbnail } from '../db/person.repository.ts';
+import { type Previews, renderFaceCrop, renderPreviews } from '../media/images.ts';
+import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
 import { readConfig } from './config.reader.ts';
 
@@ -31,8 +32,9 @@ export type MediaOutcome = 'made' | 'not-yet' | 'gone' | 'unsupported';
  * asset is not recorded (its upload is still in progress, or failed); `gone`: deleted meanwhile.
  */
 export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
-  const asset = await getAsset(assetId);
-  if (!asset) return 'not-yet';
+  const found = await getAssetWithFaces(assetId);
+  if (!found) return 'not-yet';
+  const { asset, faces } = found;
   // Videos get their poster frame from ffmpeg (not built yet, docs/immich-compatibility.md).
   if (asset.type !== 'IMAGE') return 'unsupported';
   const store = await originalsStore();
@@ -56,7 +58,44 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
     webpPath: keys.thumbnail,
     thumbhash: previews.thumbhash.toString('base64'),
   });
-  if (recorded) return 'made';
-  await store.delete(stored);
-  return 'gone';
+  if (!recorded) {
+    await store.delete(stored);
+    return 'gone';
+  }
+  await makePersonThumbnails(asset, faces, previews, settings.quality);
+  return 'made';
+};
+
+/** `thumbs/<owner>/<ab>/<cd>/<personId>.jpeg`, as Immich keeps person thumbnails. */
+export const personThumbnailKey = (ownerId: string, personId: string): string =>
+  `thumbs/${ownerId}/${personId.slice(0, 2)}/${personId.slice(2, 4)}/${personId}.jpeg`;
+
+/**
+ * The thumbnails of the people whose feature face is on this asset (a new person's feature face
+ * is the asset they were first seen on), cropped from its preview as Immich's person job does.
+ */
+const makePersonThumbnails = async (
+  asset: AssetRecord,
+  faces: readonly FaceRecord[],
+  previews: Previews,
+  quality: number,
+): Promise<void> => {
+  if (faces.length === 0) return;
+  const people = await getPeople(asset.ownerId, [...new Set(faces.map((face) => face.personId))]);
+  const store = await originalsStore();
+  for (const person of people.filter((each) => each.faceAssetId === asset.id)) {
+    const face = faces.find((each) => each.personId === person.id);
+    if (!face || face.imageWidth <= 0 || face.imageHeight <= 0) continue;
+    // Face boxes are in the pixels of the image the region was written for; the preview is smaller.
+    const sx = previews.previewWidth / face.imageWidth;
+    const sy = previews.previewHeight / face.imageHeight;
+    const box = { x1: face.boundingBoxX1 * sx, y1: face.boundingBoxY1 * sy, x2: face.boundingBoxX2 * sx, y2: face.boundingBoxY2 * sy };
+    try {
+      const key = personThumbnailKey(asset.ownerId, person.id);
+      await store.put(key, await renderFaceCrop(previews.preview, box, quality), 'image/jpeg');
+      await setPersonThumbnail(person, key);
+    } catch (error) {
+      log.warn('No thumbnail for a person', { personId: person.id, assetId: asset.id, error: String(error) });
+    }
+  }
 };

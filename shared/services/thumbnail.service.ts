@@ -1,4 +1,4 @@
-import { Permission, requireAsset } from '../access/access.ts';
+import { Permission, requireAsset, requirePerson } from '../access/access.ts';
 import { Invalid, Missing } from '../core/errors.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
 import type { AssetRecord } from '../model/asset.ts';
@@ -13,6 +13,7 @@ export type { Delivery, ServedFile } from '../model/file.ts';
 /** Immich's two caching answers for files. */
 export const cacheControl = {
   privateWithCache: 'private, max-age=86400, no-transform',
+  privateWithoutCache: 'private, no-cache, no-transform',
   none: 'no-store',
 } as const;
 
@@ -84,4 +85,11 @@ export const downloadFile = async (auth: Auth, id: string): Promise<ServedFile> 
     cacheControl: cacheControl.none,
     downloadName: asset.originalFileName,
   };
+};
+
+/** GET /person/:id/thumbnail: the person's face, cropped by the media function; Immich's bare 404 before it exists. */
+export const personThumbnailFile = async (auth: Auth, id: string): Promise<ServedFile> => {
+  const person = await requirePerson(auth, Permission.PersonRead, id);
+  if (!person.thumbnailPath) throw new Missing();
+  return { key: person.thumbnailPath, contentType: 'image/jpeg', cacheControl: cacheControl.privateWithoutCache };
 };

@@ -6,9 +6,10 @@ import { handler as thumbnailHandler } from '#functions/asset/get-asset-thumbnai
 import { handler as serveFileHandler } from '#functions/asset/serve-file.ts';
 import { handler as downloadHandler } from '#functions/download/download-file.ts';
 import { handler as generateMedia } from '#functions/media/generate-media.ts';
+import { handler as personThumbnailHandler } from '#functions/person/get-person-thumbnail.ts';
 import { setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { assetInfo, trash } from '../support/library.ts';
+import { assetInfo, personNamed, trash } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { upload } from '../support/uploads.ts';
 
@@ -168,5 +169,29 @@ describe('files: the original, the web preview, the thumbnail, and the download'
       pathParameters: { id },
     });
     expect(foreign.body.message).toBe('Not found or no asset.download access');
+  });
+
+  it('crops a thumbnail for each new person from their feature face (a square JPEG of at most 250 px); 404 before it exists', async () => {
+    const owner = accounts.user1.accessToken;
+    const face = { name: 'Ada Crop', x: 0.4, y: 0.3, w: 0.2, h: 0.3 };
+    const id = (await upload(owner, { data: makeJpeg({ width: 600, height: 400, mwgFaces: [face] }) })).body.id as string;
+    const person = await personNamed(owner, 'Ada Crop');
+    const thumbnail = (personId: string, token = owner) =>
+      invoke(personThumbnailHandler, {
+        path: `/api/person/${personId}/thumbnail`,
+        headers: bearer(token),
+        pathParameters: { id: personId },
+      });
+    expect(person.thumbnailPath).toBe('');
+    expect((await thumbnail(person.id)).body).toEqual({ message: 'Not Found', statusCode: 404 });
+    await objectCreated((await assetInfo(owner, id)).body.originalPath);
+    expect((await personNamed(owner, 'Ada Crop')).thumbnailPath).toBe(
+      `thumbs/${accounts.user1.userId}/${person.id.slice(0, 2)}/${person.id.slice(2, 4)}/${person.id}.jpeg`,
+    );
+    const reply = await thumbnail(person.id);
+    expect(reply.headers).toMatchObject({ 'content-type': 'image/jpeg', 'cache-control': 'private, no-cache, no-transform' });
+    // The face is 120×120 px of the 600×400 image: the square crop is 10% wider (132 px), at most 250 px, never enlarged.
+    expect(dimensions(reply.body)).toEqual([132, 132]);
+    expect((await thumbnail(person.id, accounts.user2.accessToken)).body.message).toBe('Not found or no person.read access');
   });
 });

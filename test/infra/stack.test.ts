@@ -210,7 +210,7 @@ describe('ImmichStack', () => {
     const storeRoutes = routes
       .filter((route) => route.store)
       .map((route) => route.operationId.charAt(0).toUpperCase() + route.operationId.slice(1));
-    expect(storeRoutes).toEqual(['UploadFile', 'ServeFile', 'DownloadFile', 'GetAssetThumbnail', 'DeleteAssets']);
+    expect(storeRoutes).toEqual(['UploadFile', 'ServeFile', 'DownloadFile', 'GetAssetThumbnail', 'GetPersonThumbnail', 'DeleteAssets']);
     const withBucket = functions.filter(
       (f) =>
         f.Properties.Environment?.Variables?.ORIGINALS_BUCKET !== undefined && String(f.Properties.Description).startsWith('Immich API'),

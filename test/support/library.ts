@@ -26,7 +26,7 @@ export const createAlbum = async (token: string, body: Record<string, unknown>) 
   return reply.body;
 };
 
-export const personNamed = async (token: string, name: string): Promise<{ id: string; name: string }> => {
+export const personNamed = async (token: string, name: string): Promise<{ id: string; name: string; thumbnailPath: string }> => {
   const reply = await invoke(getAllPeopleHandler, { path: '/api/person', query: { withHidden: 'true' }, headers: bearer(token) });
   const person = reply.body.people.find((p: { name: string }) => p.name === name);
   expect(person, `person ${name}`).toBeDefined();

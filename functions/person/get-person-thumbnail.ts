@@ -1,0 +1,14 @@
+import { fileResponse } from '#shared/http/files.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import type { RawResponse } from '#shared/http/response.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { deliver, personThumbnailFile } from '#shared/services/thumbnail.service.ts';
+
+export const handler = httpHandler(
+  { access: 'user', returns: returns<RawResponse>(), params: IdParams },
+  async ({ auth, params, event }) => {
+    const file = await personThumbnailFile(auth, params.id);
+    return fileResponse(file, await deliver(file, 'Not Found'), event);
+  },
+);
