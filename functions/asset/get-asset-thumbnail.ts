@@ -7,7 +7,7 @@ import { IdParams } from '#shared/schemas/common.ts';
 import { deliver, thumbnailFile } from '#shared/services/thumbnail.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<RawResponse>(), params: IdParams, query: GetAssetThumbnailDto },
+  { access: 'shared', returns: returns<RawResponse>(), params: IdParams, query: GetAssetThumbnailDto },
   async ({ auth, params, query, event }) => {
     const file = await thumbnailFile(auth, params.id, query.format ?? 'WEBP');
     return fileResponse(file, await deliver(file, `No thumbnail found for asset ${params.id}`), event);

@@ -7,7 +7,7 @@ import { IdParams } from '#shared/schemas/common.ts';
 import { assetFile, deliver } from '#shared/services/thumbnail.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<RawResponse>(), params: IdParams, query: ServeFileDto },
+  { access: 'shared', returns: returns<RawResponse>(), params: IdParams, query: ServeFileDto },
   async ({ auth, params, query, event }) => {
     const file = await assetFile(auth, params.id, { isThumb: query.isThumb ?? false, isWeb: query.isWeb ?? false });
     return fileResponse(file, await deliver(file, `No file found for asset ${params.id}`), event);

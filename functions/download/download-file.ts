@@ -6,7 +6,7 @@ import { IdParams } from '#shared/schemas/common.ts';
 import { deliver, downloadFile } from '#shared/services/thumbnail.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<RawResponse>(), params: IdParams },
+  { access: 'shared', returns: returns<RawResponse>(), params: IdParams },
   async ({ auth, params, event }) => {
     const file = await downloadFile(auth, params.id);
     return fileResponse(file, await deliver(file, `No file found for asset ${params.id}`), event);

@@ -12,13 +12,13 @@ import { NotFound } from '../core/errors.ts';
 import { getAlbum } from '../db/album.repository.ts';
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
 import { getPerson } from '../db/person.repository.ts';
-import { getSharedLink } from '../db/shared-link.repository.ts';
+import { getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord, AssetWithFaces } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
-import { noAccess, type Permission } from './permission.ts';
+import { noAccess, Permission } from './permission.ts';
 
 export { noAccess, Permission } from './permission.ts';
 
@@ -34,9 +34,32 @@ export const requireAlbum = async (auth: Auth, permission: Permission, albumId: 
 
 /** The caller's asset with its faces. */
 export const requireAsset = async (auth: Auth, permission: Permission, assetId: string): Promise<AssetWithFaces> => {
+  if (auth.sharedLink) return (await requireSharedAsset(auth, permission, assetId)).found;
   const found = await getAssetWithFaces(assetId);
   if (!found || !owns(auth, found.asset.ownerId)) throw noAccess(permission);
   return found;
+};
+
+/** What a shared-link visitor may do to the link's assets (Immich's shared-link access checks): see them; download them if the link allows. */
+const visitorPermissions: readonly Permission[] = [Permission.AssetRead, Permission.AssetView, Permission.AssetDownload];
+
+/**
+ * An asset a shared-link visitor asks for: one the link shows (its own assets, or its album's),
+ * with the permission the link gives (`asset.download` only with `allowDownload`). Also returns
+ * the link, for what else it decides (whether the original may be served).
+ */
+export const requireSharedAsset = async (
+  auth: Auth,
+  permission: Permission,
+  assetId: string,
+): Promise<{ found: AssetWithFaces; link: SharedLinkRecord }> => {
+  const visit = auth.sharedLink;
+  if (!visit || !visitorPermissions.includes(permission)) throw noAccess(permission);
+  const [link, found] = await Promise.all([getSharedLink(auth.user.id, visit.id), getAssetWithFaces(assetId)]);
+  if (!link || !found || found.asset.ownerId !== link.userId) throw noAccess(permission);
+  if (permission === Permission.AssetDownload && !link.allowDownload) throw noAccess(permission);
+  if (!(await linkShowsAsset(link, assetId))) throw noAccess(permission);
+  return { found, link };
 };
 
 /** The allowed ones among `assetIds` (trashed ones included, as Immich's checks do), in the order asked. */

@@ -88,3 +88,9 @@ export const removeSharedLinkAssets = async (linkId: string, assetIds: readonly 
   (await transactGroups(assetIds.map((assetId) => [deleteWrite(keys.sharedLinkAsset(linkId, assetId), { condition: 'present' })]))).map(
     (failedAt) => failedAt === undefined,
   );
+
+/** Whether a visitor of the link may see the asset: it is one of the link's assets, or in the link's album (one GetItem). */
+export const linkShowsAsset = async (link: Pick<SharedLinkRecord, 'id' | 'type' | 'albumId'>, assetId: string): Promise<boolean> => {
+  const key = link.type === 'ALBUM' && link.albumId ? keys.albumAsset(link.albumId, assetId) : keys.sharedLinkAsset(link.id, assetId);
+  return (await getItem(key)) !== undefined;
+};

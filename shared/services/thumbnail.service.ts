@@ -1,4 +1,4 @@
-import { Permission, requireAsset, requirePerson } from '../access/access.ts';
+import { Permission, requireAsset, requirePerson, requireSharedAsset } from '../access/access.ts';
 import { Invalid, Missing } from '../core/errors.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
 import type { AssetRecord } from '../model/asset.ts';
@@ -67,8 +67,14 @@ const servePath = (asset: AssetRecord, isThumb: boolean, isWeb: boolean): string
  * (no transcoded version exists yet).
  */
 export const assetFile = async (auth: Auth, id: string, options: { isThumb?: boolean; isWeb?: boolean }): Promise<ServedFile> => {
-  const { asset } = await requireAsset(auth, Permission.AssetView, id);
-  const key = servePath(asset, options.isThumb ?? false, options.isWeb ?? false);
+  // A visitor sees originals only when the link allows downloads; otherwise the thumbnail.
+  const { asset, allowOriginal } = auth.sharedLink
+    ? await requireSharedAsset(auth, Permission.AssetView, id).then(({ found, link }) => ({
+        asset: found.asset,
+        allowOriginal: link.allowDownload,
+      }))
+    : { asset: (await requireAsset(auth, Permission.AssetView, id)).asset, allowOriginal: true };
+  const key = servePath(asset, (options.isThumb ?? false) || !allowOriginal, options.isWeb ?? false);
   // Immich answers 500 for a web image before its preview exists; not made yet is a 404 here.
   if (!key) throw new Missing(`No preview found for asset ${asset.id}`);
   const contentType = key === asset.originalPath ? mimeTypeOf(asset.originalFileName) : previewType(key);

@@ -7,9 +7,10 @@ import { handler as serveFileHandler } from '#functions/asset/serve-file.ts';
 import { handler as downloadHandler } from '#functions/download/download-file.ts';
 import { handler as generateMedia } from '#functions/media/generate-media.ts';
 import { handler as personThumbnailHandler } from '#functions/person/get-person-thumbnail.ts';
+import { handler as createSharedLinkHandler } from '#functions/shared-link/create-shared-link.ts';
 import { setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { assetInfo, personNamed, trash } from '../support/library.ts';
+import { addToAlbum, assetInfo, createAlbum, personNamed, trash } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { upload } from '../support/uploads.ts';
 
@@ -193,5 +194,58 @@ describe('files: the original, the web preview, the thumbnail, and the download'
     // The face is 120×120 px of the 600×400 image: the square crop is 10% wider (132 px), at most 250 px, never enlarged.
     expect(dimensions(reply.body)).toEqual([132, 132]);
     expect((await thumbnail(person.id, accounts.user2.accessToken)).body.message).toBe('Not found or no person.read access');
+  });
+});
+
+describe('shared-link visitors (?key=) on the file routes', () => {
+  it('see the link’s assets only; originals and downloads only when the link allows downloads', async () => {
+    const owner = accounts.user1.accessToken;
+    const shared = makeJpeg({ width: 300, height: 300, make: 'Shared' });
+    const inLink = (await upload(owner, { data: shared, fileName: 'shared.jpg' })).body.id as string;
+    const notInLink = (await upload(owner, { data: makeJpeg({ make: 'Private' }) })).body.id as string;
+    for (const id of [inLink, notInLink]) await objectCreated((await assetInfo(owner, id)).body.originalPath);
+    const link = async (body: Record<string, unknown>) =>
+      (await invoke(createSharedLinkHandler, { method: 'POST', path: '/api/shared-link', headers: bearer(owner), body })).body as {
+        key: string;
+      };
+    const viewOnly = await link({ type: 'INDIVIDUAL', assetIds: [inLink], allowDownload: false });
+    const visit = (
+      handler: typeof serveFileHandler,
+      path: string,
+      id: string,
+      key: string,
+      query: Record<string, string> = {},
+      method = 'GET',
+    ) => invoke(handler, { method, path, query: { key, ...query }, pathParameters: { id } });
+
+    const thumb = await visit(thumbnailHandler, `/api/asset/thumbnail/${inLink}`, inLink, viewOnly.key);
+    expect([thumb.status, thumb.headers['content-type']]).toEqual([200, 'image/webp']);
+    expect((await visit(thumbnailHandler, `/api/asset/thumbnail/${notInLink}`, notInLink, viewOnly.key)).body.message).toBe(
+      'Not found or no asset.view access',
+    );
+    // Without downloads the "original" is the thumbnail, and the download is refused.
+    const file = await visit(serveFileHandler, `/api/asset/file/${inLink}`, inLink, viewOnly.key);
+    expect(file.headers['content-type']).toBe('image/webp');
+    const refused = await visit(downloadHandler, `/api/download/asset/${inLink}`, inLink, viewOnly.key, {}, 'POST');
+    expect(refused.body.message).toBe('Not found or no asset.download access');
+
+    const withDownloads = await link({ type: 'INDIVIDUAL', assetIds: [inLink], allowDownload: true });
+    const original = await visit(serveFileHandler, `/api/asset/file/${inLink}`, inLink, withDownloads.key);
+    expect(Buffer.from(original.body, 'base64').equals(shared)).toBe(true);
+    expect((await visit(downloadHandler, `/api/download/asset/${inLink}`, inLink, withDownloads.key, {}, 'POST')).status).toBe(200);
+
+    // An album link shows its album's assets.
+    const album = await createAlbum(owner, { albumName: 'Shared album' });
+    await addToAlbum(owner, album.id, [notInLink]);
+    const albumLink = await link({ type: 'ALBUM', albumId: album.id });
+    expect((await visit(thumbnailHandler, `/api/asset/thumbnail/${notInLink}`, notInLink, albumLink.key)).status).toBe(200);
+    expect((await visit(thumbnailHandler, `/api/asset/thumbnail/${inLink}`, inLink, albumLink.key)).status).toBe(400);
+    // A person's thumbnail is not a shared-link route.
+    const person = await invoke(personThumbnailHandler, {
+      path: `/api/person/${inLink}/thumbnail`,
+      query: { key: albumLink.key },
+      pathParameters: { id: inLink },
+    });
+    expect(person.status).toBe(403);
   });
 });
