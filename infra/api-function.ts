@@ -3,12 +3,12 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { bundling } from './bundling.ts';
+import { lambdaBundling } from './bundling.ts';
 import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, kebab, type Route } from './routes.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -59,7 +59,7 @@ export class ApiFunction extends NodejsFunction {
         // checks its multipart body against MAX_UPLOAD_MB as it reads it).
         ...(route.body === 'upload' ? {} : { MAX_BODY_BYTES: String(bodyLimitBytes(route, deployedUploadLimitMb)) }),
         ...(route.store ? { ORIGINALS_BUCKET: originals.bucketName, MAX_UPLOAD_MB: String(deployedUploadLimitMb) } : {}),
-        // Only the ARN: the value is read from Secrets Manager at run time (shared/auth/link-secret.ts),
+        // Only the ARN: the value is read from Secrets Manager at run time (shared/storage/link-secret.ts),
         // so it is not in the function's configuration for anyone allowed to read that.
         ...(route.secrets ? { SHARED_LINK_SECRET_ARN: linkSecret.secretArn } : {}),
       },
@@ -71,17 +71,7 @@ export class ApiFunction extends NodejsFunction {
         // Logs are operational, not the library: they go with the stack.
         removalPolicy: RemovalPolicy.DESTROY,
       }),
-      bundling: {
-        format: OutputFormat.ESM,
-        target: bundling.target,
-        minify: bundling.minify,
-        sourceMap: bundling.sourceMap,
-        mainFields: [...bundling.mainFields],
-        banner: bundling.banner,
-        externalModules: [],
-        bundleAwsSDK: true,
-        esbuildArgs: { '--alias': Object.entries(bundling.alias).map(([from, to]) => `${from}=${to}`) },
-      },
+      bundling: lambdaBundling(),
     });
     this.node.addMetadata('route', `${route.method} ${route.path} (${name})`);
   }

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { type BundlingOptions, type ICommandHooks, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
@@ -44,4 +45,19 @@ export const esbuildOptions = (entry: string, outfile: string): BuildOptions => 
   banner: { js: bundling.banner },
   alias: { ...bundling.alias },
   logLevel: 'silent',
+});
+
+/** The same settings as NodejsFunction bundling options (the stack's functions), with what a function adds. */
+export const lambdaBundling = (extra: { externalModules?: string[]; commandHooks?: ICommandHooks } = {}): BundlingOptions => ({
+  format: OutputFormat.ESM,
+  target: bundling.target,
+  minify: bundling.minify,
+  sourceMap: bundling.sourceMap,
+  mainFields: [...bundling.mainFields],
+  banner: bundling.banner,
+  externalModules: extra.externalModules ?? [],
+  // The AWS SDK is bundled, so its version is ours, not the runtime's.
+  bundleAwsSDK: true,
+  esbuildArgs: { '--alias': Object.entries(bundling.alias).map(([from, to]) => `${from}=${to}`) },
+  ...(extra.commandHooks ? { commandHooks: extra.commandHooks } : {}),
 });

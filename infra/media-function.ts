@@ -5,13 +5,13 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { S3EventSourceV2 } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
-import { bundling } from './bundling.ts';
+import { lambdaBundling } from './bundling.ts';
 import { eventFunctions } from './routes.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -96,18 +96,10 @@ export class MediaFunction extends Construct {
         retention: RetentionDays.ONE_MONTH,
         removalPolicy: RemovalPolicy.DESTROY,
       }),
-      bundling: {
-        format: OutputFormat.ESM,
-        target: bundling.target,
-        minify: bundling.minify,
-        sourceMap: bundling.sourceMap,
-        mainFields: [...bundling.mainFields],
-        banner: bundling.banner,
+      bundling: lambdaBundling({
         // Loaded from node_modules beside the bundle: its WebAssembly files and its pthread
         // workers are located relative to its own module.
         externalModules: ['wasm-vips'],
-        bundleAwsSDK: true,
-        esbuildArgs: { '--alias': Object.entries(bundling.alias).map(([from, to]) => `${from}=${to}`) },
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
@@ -116,7 +108,7 @@ export class MediaFunction extends Construct {
             `mkdir -p "${output}/node_modules" && cp -R "${join(root, 'node_modules', 'wasm-vips')}" "${output}/node_modules/wasm-vips"`,
           ],
         },
-      },
+      }),
     });
     this.fn.addEventSource(new S3EventSourceV2(originals, { events: [EventType.OBJECT_CREATED], filters: [{ prefix: 'upload/' }] }));
     Validations.of(this.fn).acknowledge({

@@ -311,8 +311,8 @@ export const routes: readonly Route[] = [
 
 /**
  * Functions that are not API routes: invoked by an event. `generateMedia` makes an upload's
- * previews on its original's object-created event (locally the server invokes it right after an
- * upload; its place in the stack, with a dead-letter queue, is still to come: docs/immich-compatibility.md).
+ * previews on its original's object-created event (infra/media-function.ts deploys it; locally
+ * the server invokes it right after an upload).
  */
 export const eventFunctions = [{ name: 'generateMedia', entry: 'functions/media/generate-media.ts' }] as const;
 

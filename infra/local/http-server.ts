@@ -1,10 +1,11 @@
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { bodyTooLarge } from '#shared/core/errors.ts';
 import { routes as allRoutes, bodyLimitBytes, type Route } from '../routes.ts';
 import { toApiGatewayEvent } from './http-event.ts';
+import { readBody } from './read-body.ts';
 import { createRouteMatcher } from './route-matcher.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -30,23 +31,6 @@ const sendJsonError = (res: ServerResponse, statusCode: number, error: string, m
   res.writeHead(statusCode, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify({ message, error, statusCode }));
 };
-
-const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        resolve('too-large');
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 
 /** The server, and a way to wait for the media work its uploads started (tests). */
 export type LocalServer = Server & { mediaIdle(): Promise<void> };

@@ -4,13 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { checkBulkUpload, createApiKey, createSharedLink, getAllAlbums, login, SharedLinkType, signUpAdmin, uploadFile } from '@immich/sdk';
+import { checkBulkUpload, createSharedLink, getAllAlbums, SharedLinkType, uploadFile } from '@immich/sdk';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import type { Deployment } from '#infra/local/deployed/assembly.ts';
 import type { Authorization } from '#infra/local/deployed/iam.ts';
 import { listen, startDeployed } from '#infra/local/deployed/start.ts';
 import { freePort } from '#infra/local/dynamodb-local.ts';
 import { makeJpeg } from '../support/photos.ts';
+import { adminWithApiKey } from '../support/sdk.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const assemblyDir = inject('assemblyDir');
@@ -60,12 +61,7 @@ const serve = async (adjust?: (deployment: Deployment) => void) => {
 };
 
 /** The file's admin (signed up by the first test that asks), with a fresh API key. */
-const account = async (baseUrl: string, email = 'admin@example.com') => {
-  await signUpAdmin({ signUpDto: { email, password: 'password', name: 'Admin' } }, { baseUrl }).catch(() => undefined);
-  const { accessToken } = await login({ loginCredentialDto: { email, password: 'password' } }, { baseUrl });
-  const { secret } = await createApiKey({ apiKeyCreateDto: {} }, { baseUrl, headers: { Authorization: `Bearer ${accessToken}` } });
-  return { baseUrl, headers: { 'x-api-key': secret } };
-};
+const account = (baseUrl: string) => adminWithApiKey(baseUrl, 'admin@example.com');
 
 describe('npm run start:deployed', () => {
   it('answers ping on PORT, serving the synthesized assembly (CDK_OUT) with its data in DATA_DIR, and stops on SIGTERM', async () => {

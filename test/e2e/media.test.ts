@@ -1,31 +1,18 @@
 import { createHash } from 'node:crypto';
-import {
-  createApiKey,
-  downloadFile,
-  getAssetInfo,
-  getAssetThumbnail,
-  login,
-  serveFile,
-  signUpAdmin,
-  ThumbnailFormat,
-  uploadFile,
-} from '@immich/sdk';
+import { downloadFile, getAssetInfo, getAssetThumbnail, serveFile, ThumbnailFormat, uploadFile } from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
+import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
 
 // Deployed, the originals bucket's notification invokes the media function's bundle (with its
 // WebAssembly codecs copied beside it); locally the server invokes the same handler.
 describe('previews through @immich/sdk 1.100.0 and the local server', () => {
   const server = useServer();
-  let user: { baseUrl: string; headers: Record<string, string> };
+  let user: SdkUser;
 
   beforeAll(async () => {
-    const { baseUrl } = server;
-    await signUpAdmin({ signUpDto: { email: 'media@immich.cloud', password: 'password', name: 'Media' } }, { baseUrl });
-    const { accessToken } = await login({ loginCredentialDto: { email: 'media@immich.cloud', password: 'password' } }, { baseUrl });
-    const { secret } = await createApiKey({ apiKeyCreateDto: {} }, { baseUrl, headers: { Authorization: `Bearer ${accessToken}` } });
-    user = { baseUrl, headers: { 'x-api-key': secret } };
+    user = await adminWithApiKey(server.baseUrl, 'media@immich.cloud');
   });
 
   it('an upload is resized within seconds, with a thumbhash; the SDK fetches its thumbnail, preview, original and download', async () => {

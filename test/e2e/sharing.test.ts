@@ -2,33 +2,27 @@ import { createHash } from 'node:crypto';
 import {
   addAssetsToAlbum,
   createAlbum,
-  createApiKey,
   createSharedLink,
   deleteAssets,
   getAllSharedLinks,
   getMySharedLink,
   isHttpError,
-  login,
   SharedLinkType,
-  signUpAdmin,
   uploadFile,
 } from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
+import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
 
 // Albums and password-protected shared links through @immich/sdk, end to end: the functions that
 // derive link keys and password tokens need the link secret (deployed: read from Secrets Manager).
 describe('sharing an album through @immich/sdk 1.100.0', () => {
   const server = useServer();
-  let owner: { baseUrl: string; headers: Record<string, string> };
+  let owner: SdkUser;
 
   beforeAll(async () => {
-    const { baseUrl } = server;
-    await signUpAdmin({ signUpDto: { email: 'owner@immich.cloud', password: 'password', name: 'Owner' } }, { baseUrl });
-    const { accessToken } = await login({ loginCredentialDto: { email: 'owner@immich.cloud', password: 'password' } }, { baseUrl });
-    const { secret } = await createApiKey({ apiKeyCreateDto: {} }, { baseUrl, headers: { Authorization: `Bearer ${accessToken}` } });
-    owner = { baseUrl, headers: { 'x-api-key': secret } };
+    owner = await adminWithApiKey(server.baseUrl, 'owner@immich.cloud');
   });
 
   it('uploads a photo into an album, shares it behind a password; a visitor gets in with the password, then with the token it earned', async () => {

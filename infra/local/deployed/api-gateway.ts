@@ -4,10 +4,11 @@
  * Lambda's 6 MB invocation payload limit both ways, and API Gateway's own bodies for each failure
  * (a function that throws, crashes or passes its timeout → 500 `Internal Server Error`).
  */
-import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Method } from '../../routes.ts';
 import { toApiGatewayEvent } from '../http-event.ts';
+import { readBody } from '../read-body.ts';
 import { createRouteMatcher } from '../route-matcher.ts';
 import type { Deployment } from './assembly.ts';
 import type { FunctionPool } from './lambda-pool.ts';
@@ -23,23 +24,6 @@ const answer = (res: ServerResponse, status: number, message: string, requestId:
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'apigw-requestid': requestId });
   res.end(body);
 };
-
-const readBody = (req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        resolve('too-large');
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 
 const isStructured = (result: unknown): result is APIGatewayProxyStructuredResultV2 =>
   typeof result === 'object' && result !== null && 'statusCode' in result;
