@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,7 +74,8 @@ describe('npm run start:deployed', () => {
       TABLE_NAME: 'immich',
     };
     delete env.AWS_ENDPOINT_URL_DYNAMODB;
-    const child: ChildProcess = spawn('npm', ['run', 'start:deployed'], { cwd: root, env });
+    // Its own process group: npm, its shell and the server all get the signal, as Ctrl-C sends it.
+    const child: ChildProcess = spawn('npm', ['run', 'start:deployed'], { cwd: root, env, detached: true });
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -91,10 +92,17 @@ describe('npm run start:deployed', () => {
       expect(await response.json()).toEqual({ res: 'pong' });
       expect(response.headers.get('apigw-requestid')).toMatch(/^[\w-]{36}$/);
     } finally {
-      await new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      });
+      process.kill(-(child.pid ?? 0), 'SIGTERM');
+      // Everything it started ends: the server and its DynamoDB Local (nothing left running).
+      const deadline = Date.now() + 30_000;
+      const running = () =>
+        spawnSync('pgrep', ['-af', 'start-deployed|DynamoDBLocal'], { encoding: 'utf8' })
+          .stdout.split('\n')
+          .filter((line) => line.includes(join(scratch, 'data')) || line.includes(`-g ${child.pid}`));
+      const group = () => spawnSync('pgrep', ['-g', String(child.pid)], { encoding: 'utf8' }).stdout.trim();
+      while ((group() || running().length > 0) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(group()).toBe('');
+      expect(running()).toEqual([]);
     }
   }, 90_000);
 });
