@@ -74,6 +74,27 @@ describe('previews (the media function on an original’s object-created event)'
     expect((await assetInfo(token, id)).body.thumbhash).toBe(after.thumbhash);
   });
 
+  it('makes previews of every image format it lists: PNG, WebP, GIF, TIFF and AVIF as well as JPEG', async () => {
+    const token = accounts.user1.accessToken;
+    // Each file written by libvips itself: 400×300, a gradient.
+    const source = vips.Image.black(400, 300, { bands: 3 }).add([30, 90, 150]);
+    const files: [string, Uint8Array][] = [
+      ['image.png', source.pngsaveBuffer()],
+      ['image.webp', source.webpsaveBuffer()],
+      ['image.gif', source.gifsaveBuffer()],
+      ['image.tiff', source.tiffsaveBuffer()],
+      ['image.avif', source.heifsaveBuffer({ compression: 'av1' })],
+    ];
+    for (const [fileName, bytes] of files) {
+      const reply = await upload(token, { data: Buffer.from(bytes), fileName });
+      expect(reply.status, `${fileName}: ${JSON.stringify(reply.body)}`).toBe(201);
+      const { originalPath } = (await assetInfo(token, reply.body.id)).body;
+      expect(await objectCreated(originalPath), fileName).toEqual({ outcomes: { [originalPath]: 'made' } });
+      const thumb = await thumbnail(token, reply.body.id);
+      expect([fileName, ...dimensions(thumb.body)]).toEqual([fileName, 333, 250]);
+    }
+  }, 60_000);
+
   it('serves previews to the owner only, validates the format, and deletes them with the asset', async () => {
     const owner = accounts.user1.accessToken;
     const reply = await upload(owner, { data: makeJpeg({ width: 300, height: 200 }) });
