@@ -1,12 +1,12 @@
 import type * as v from 'valibot';
-import { noAccess, Permission, requireAsset } from '../access/access.ts';
+import { noAccess, Permission, requireAsset, requireSharedAsset } from '../access/access.ts';
 import { findByChecksums, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { checksumHex } from '../domain/search.ts';
 import { assetTerms } from '../domain/terms.ts';
-import { type AssetResponseDto, mapAsset } from '../mappers/asset.mapper.ts';
+import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../mappers/asset.mapper.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
@@ -35,7 +35,14 @@ export const checkBulkUpload = async (
 };
 
 /** GET /asset/:id: the owner's asset with EXIF, owner, tags and people. */
-export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetResponseDto> => {
+export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetResponseDto | SanitizedAssetResponseDto> => {
+  if (auth.sharedLink) {
+    // A visitor, as Immich answers one: the reduced asset when the link hides metadata, else the
+    // asset with its EXIF but without its owner and people.
+    const { found, link } = await requireSharedAsset(auth, Permission.AssetRead, id);
+    if (!link.showExif) return mapSanitizedAsset(found.asset);
+    return mapAsset(found.asset, { withExif: true, withTags: true });
+  }
   const { asset, faces } = await requireAsset(auth, Permission.AssetRead, id);
   return mapFull(auth, asset, faces);
 };

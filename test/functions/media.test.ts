@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import Vips from 'wasm-vips';
+import { handler as assetInfoHandler } from '#functions/asset/get-asset-info.ts';
 import { handler as thumbnailHandler } from '#functions/asset/get-asset-thumbnail.ts';
 import { handler as serveFileHandler } from '#functions/asset/serve-file.ts';
 import { handler as downloadHandler } from '#functions/download/download-file.ts';
@@ -254,6 +255,25 @@ describe('shared-link visitors (?key=) on the file routes', () => {
     const original = await visit(serveFileHandler, `/api/asset/file/${inLink}`, inLink, withDownloads.key);
     expect(Buffer.from(original.body, 'base64').equals(shared)).toBe(true);
     expect((await visit(downloadHandler, `/api/download/asset/${inLink}`, inLink, withDownloads.key, {}, 'POST')).status).toBe(200);
+
+    // GET /asset/:id: the asset without its owner and people; reduced when the link hides metadata.
+    const info = await visit(assetInfoHandler, `/api/asset/${inLink}`, inLink, viewOnly.key);
+    expect(info.body).toMatchObject({ id: inLink, people: [], exifInfo: expect.objectContaining({ make: 'Shared' }) });
+    expect(info.body.owner).toBeUndefined();
+    const hidden = await link({ type: 'INDIVIDUAL', assetIds: [inLink], showMetadata: false });
+    expect((await visit(assetInfoHandler, `/api/asset/${inLink}`, inLink, hidden.key)).body).toEqual({
+      id: inLink,
+      type: 'IMAGE',
+      thumbhash: expect.any(String),
+      localDateTime: expect.any(String),
+      resized: true,
+      duration: expect.any(String),
+      livePhotoVideoId: null,
+      hasMetadata: false,
+    });
+    expect((await visit(assetInfoHandler, `/api/asset/${notInLink}`, notInLink, viewOnly.key)).body.message).toBe(
+      'Not found or no asset.read access',
+    );
 
     // An album link shows its album's assets.
     const album = await createAlbum(owner, { albumName: 'Shared album' });
