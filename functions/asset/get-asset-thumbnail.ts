@@ -4,7 +4,7 @@ import { returns } from '#shared/http/pipeline.ts';
 import type { RawResponse } from '#shared/http/response.ts';
 import { GetAssetThumbnailDto } from '#shared/schemas/asset.ts';
 import { IdParams } from '#shared/schemas/common.ts';
-import { deliver, thumbnailFile } from '#shared/services/thumbnail.service.ts';
+import { deliver, thumbnailFile } from '#shared/services/file.service.ts';
 
 export const handler = httpHandler(
   { access: 'shared', returns: returns<RawResponse>(), params: IdParams, query: GetAssetThumbnailDto },

@@ -4,7 +4,7 @@ import { returns } from '#shared/http/pipeline.ts';
 import type { RawResponse } from '#shared/http/response.ts';
 import { ServeFileDto } from '#shared/schemas/asset.ts';
 import { IdParams } from '#shared/schemas/common.ts';
-import { assetFile, deliver } from '#shared/services/thumbnail.service.ts';
+import { assetFile, deliver } from '#shared/services/file.service.ts';
 
 export const handler = httpHandler(
   { access: 'shared', returns: returns<RawResponse>(), params: IdParams, query: ServeFileDto },

@@ -3,7 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import type { RawResponse } from '#shared/http/response.ts';
 import { IdParams } from '#shared/schemas/common.ts';
-import { deliver, personThumbnailFile } from '#shared/services/thumbnail.service.ts';
+import { deliver, personThumbnailFile } from '#shared/services/file.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<RawResponse>(), params: IdParams },

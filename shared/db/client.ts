@@ -33,7 +33,7 @@ db.middlewareStack.add(
 
 // Every call reports what it consumed (ReturnConsumedCapacity, free of charge), added to the
 // request's usage: the request's log line carries it as a metric (shared/http/access-log.ts).
-const reads = /^(Get|BatchGet|Query|Scan|TransactGet)/;
+const reads = /^(Get|BatchGet|Query|TransactGet)/;
 db.middlewareStack.add(
   (next, context) => async (args) => {
     const input = args.input as { ReturnConsumedCapacity?: string };
