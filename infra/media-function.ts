@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -12,6 +13,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
 import { lambdaBundling } from './bundling.ts';
+import { lambdaBinaryPath } from './lambda-binaries.ts';
 import { eventFunctions } from './routes.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -29,8 +31,9 @@ export interface MediaFunctionProps {
  * The media function (functions/media/generate-media.ts): the originals bucket invokes it,
  * asynchronously, for every object created under `upload/`; it makes the previews and the
  * thumbhash. Lambda retries a failed event twice, then the event goes to a dead-letter queue
- * (kept 14 days) instead of being lost. Its codecs (wasm-vips, WebAssembly) ship as files beside
- * the bundle: the same build as on any other machine, with nothing to install at synth.
+ * (kept 14 days) instead of being lost. Its codecs ship as files beside the bundle: wasm-vips
+ * (WebAssembly, the same build as on any other machine) and ffmpeg's linux-arm64 build for video
+ * posters, both from node_modules, with nothing to fetch at synth.
  */
 export class MediaFunction extends Construct {
   readonly fn: NodejsFunction;
@@ -38,6 +41,8 @@ export class MediaFunction extends Construct {
 
   constructor(scope: Construct, id: string, { table, originals, logGroupPrefix, tracing }: MediaFunctionProps) {
     super(scope, id);
+    const ffmpeg = lambdaBinaryPath('ffmpeg');
+    if (!existsSync(ffmpeg)) throw new Error(`No linux-arm64 ffmpeg at ${ffmpeg}: run \`npm run lambda-binaries\` (npm ci runs it)`);
     const { region, account } = Stack.of(this);
     const [spec] = eventFunctions;
     const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: 'Immich media function' });
@@ -46,7 +51,11 @@ export class MediaFunction extends Construct {
     const indexes = `${table.tableArn}/index/*`;
     role.addToPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroups] }));
     role.addToPolicy(
-      new PolicyStatement({ actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'], resources: [table.tableArn, indexes] }),
+      // BatchGetItem: the people whose faces are on the asset, for their thumbnails.
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+        resources: [table.tableArn, indexes],
+      }),
     );
     // Reads originals, writes and (when the asset went meanwhile) removes its previews.
     role.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [objects] }));
@@ -82,7 +91,7 @@ export class MediaFunction extends Construct {
       memorySize: 2048,
       timeout: Duration.minutes(2),
       role,
-      description: 'Immich media: previews and thumbhash of each uploaded original',
+      description: 'Immich media: previews, thumbhash and video posters of each uploaded original',
       environment: { TABLE_NAME: table.tableName, ORIGINALS_BUCKET: originals.bucketName },
       // A failed event (with its error) goes to the queue after Lambda's two retries.
       onFailure: new SqsDestination(this.deadLetters),
@@ -98,14 +107,17 @@ export class MediaFunction extends Construct {
       }),
       bundling: lambdaBundling({
         // Loaded from node_modules beside the bundle: its WebAssembly files and its pthread
-        // workers are located relative to its own module.
-        externalModules: ['wasm-vips'],
+        // workers are located relative to its own module. @ffmpeg-installer only finds this
+        // machine's ffmpeg, never used on Lambda (bin/ffmpeg is).
+        externalModules: ['wasm-vips', '@ffmpeg-installer/ffmpeg'],
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
-          // Copied from this project's node_modules, not installed: synth stays offline.
+          // Copied from this project's node_modules, not installed: synth stays offline. ffmpeg is
+          // the linux-arm64 build fetched at install (infra/lambda-binaries.ts).
           afterBundling: (_input: string, output: string) => [
             `mkdir -p "${output}/node_modules" && cp -R "${join(root, 'node_modules', 'wasm-vips')}" "${output}/node_modules/wasm-vips"`,
+            `mkdir -p "${output}/bin" && cp "${ffmpeg}" "${output}/bin/ffmpeg"`,
           ],
         },
       }),

@@ -7,6 +7,7 @@
  */
 import { rgbaToThumbHash } from 'thumbhash';
 import Vips from 'wasm-vips';
+import { isHevcHeif } from './heif.ts';
 
 type VipsModule = Awaited<ReturnType<typeof Vips>>;
 type VipsImage = InstanceType<VipsModule['Image']>;
@@ -52,9 +53,35 @@ const using = <T>(images: VipsImage[], fn: () => T): T => {
   }
 };
 
-/** Makes an image's previews; throws when the bytes are not an image libvips reads. */
+/**
+ * HEVC-coded HEIF (iPhones' HEIC): libvips here has no HEVC decoder, so libheif in WebAssembly
+ * (heic-decode) decodes it to RGBA, rotation and mirroring applied as HEIF requires (its `irot` and
+ * `imir`, never the EXIF orientation). Loaded on first use: 2 MB that other images never need.
+ */
+const decodeHeic = async (original: Uint8Array, { Image, BandFormat }: VipsModule): Promise<VipsImage> => {
+  const { default: decode } = await import('heic-decode');
+  const { width, height, data } = await decode({ buffer: original });
+  const rgba = Image.newFromMemory(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height, 4, BandFormat.uchar);
+  // Opaque photos (nearly all) lose the alpha band: JPEG has none, and WebP is smaller without it.
+  const opaque = rgba.extractBand(3).min() === 255;
+  const image = opaque ? rgba.extractBand(0, { n: 3 }) : rgba.copy();
+  rgba.delete();
+  return image.copy({ interpretation: 'srgb' });
+};
+
+/** Makes an image's previews; throws when the bytes are not an image libvips (or, for HEIC, libheif) reads. */
 export const renderPreviews = async (original: Uint8Array, settings: PreviewSettings): Promise<Previews> => {
-  const { Image } = await vips();
+  const module = await vips();
+  const { Image } = module;
+  if (isHevcHeif(Buffer.from(original.buffer, original.byteOffset, Math.min(original.byteLength, 64)))) {
+    const decoded = await decodeHeic(original, module);
+    return using([decoded], () =>
+      previewsOf(Image, settings, decoded.width, decoded.height, (size) => {
+        const box = outside(decoded.width, decoded.height, size);
+        return decoded.thumbnailImage(box.width, { height: box.height, size: 'down' });
+      }),
+    );
+  }
   const header = Image.newFromBuffer(original, '', { access: 'sequential' });
   const rotated = header.getTypeof('orientation') !== 0 && header.getInt('orientation') >= 5;
   const width = rotated ? header.height : header.width;
@@ -63,10 +90,20 @@ export const renderPreviews = async (original: Uint8Array, settings: PreviewSett
   const wide = header.getTypeof('icc-profile-data') !== 0;
   header.delete();
   const profile = wide ? { export_profile: settings.colorspace === 'p3' ? 'p3' : 'srgb' } : {};
-  const resize = (size: number) => {
+  return previewsOf(Image, settings, width, height, (size) => {
     const box = outside(width, height, size);
     return Image.thumbnailBuffer(original, box.width, { height: box.height, size: 'down', ...profile });
-  };
+  });
+};
+
+/** The preview, the thumbnail and the thumbhash, given a way to make the source's image at a size (shorter side). */
+const previewsOf = (
+  Image: VipsModule['Image'],
+  settings: PreviewSettings,
+  width: number,
+  height: number,
+  resize: (size: number) => VipsImage,
+): Previews => {
   const previewImage = resize(settings.jpegSize);
   const previewWidth = previewImage.width;
   const previewHeight = previewImage.height;

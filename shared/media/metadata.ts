@@ -3,6 +3,9 @@ import { imageSize } from 'image-size';
 import type { ExifInfo } from '../model/asset.ts';
 import { limits, truncate } from '../model/limits.ts';
 import { type FaceRegion, faceRegionsOf } from './faces.ts';
+import { heifExif, isHeif } from './heif.ts';
+import { formatDuration, isIsoVideo, orientationOfRotation, readContainer } from './quicktime.ts';
+import { offsetAt, offsetOfWallClock, zoneAt } from './time-zone.ts';
 
 /** ExifResponseDto as Immich v1.100 stores it (`exif` table), minus the file size added by the caller. */
 
@@ -11,6 +14,8 @@ export interface Metadata {
   /** The moment the photo was taken (EXIF/XMP date with its offset), if the file says. */
   takenAt?: { instant: string; localDateTime: string; timeZone: string | null };
   faces: FaceRegion[];
+  /** A video's length as Immich stores it (`00:00:05.005`), from its container. */
+  duration?: string;
 }
 
 type Tags = Record<string, unknown>;
@@ -125,7 +130,41 @@ export const parseWallClock = (value: unknown, separateOffset?: unknown): WallCl
   return offset === undefined ? { local } : { local, offset };
 };
 
-const instantOf = (clock: WallClock): Date => new Date(clock.local.getTime() - (clock.offset ?? 0) * 60_000);
+/** EXIF keeps fractions of a second apart (SubSecTimeOriginal `348`): joined to the date as exiftool's SubSecDateTimeOriginal. */
+const withSubSeconds = (value: unknown, subSeconds: unknown): unknown => {
+  const digits = typeof subSeconds === 'string' ? subSeconds.trim() : typeof subSeconds === 'number' ? String(subSeconds) : '';
+  if (typeof value !== 'string' || !/^\d{1,9}$/.test(digits) || /[.]\d/.test(value)) return value;
+  // The fraction goes after the seconds, before any offset written into the date itself.
+  return value.trim().replace(/^(\S+[ T]\d{2}:\d{2}:\d{2})/, `$1.${digits}`);
+};
+
+/**
+ * When a photo was taken, as Immich records it: the instant, the wall-clock time (`localDateTime`)
+ * and the zone. A file without a UTC offset but with a GPS position gets the IANA zone of that
+ * place (`America/Chicago`) and the offset it observed then; without either, the wall-clock time
+ * is taken as UTC and the zone is unknown.
+ */
+export interface Taken {
+  instant: Date;
+  local: Date;
+  timeZone: string | null;
+}
+
+const takenFromWallClock = (clock: WallClock, zone: string | undefined): Taken => {
+  if (clock.offset !== undefined)
+    return { instant: new Date(clock.local.getTime() - clock.offset * 60_000), local: clock.local, timeZone: zoneName(clock.offset) };
+  if (zone) {
+    const offset = offsetOfWallClock(zone, clock.local.getTime());
+    return { instant: new Date(clock.local.getTime() - offset * 60_000), local: clock.local, timeZone: zone };
+  }
+  return { instant: clock.local, local: clock.local, timeZone: null };
+};
+
+/** A moment known in UTC (a video's movie header) placed in the zone of its position, if any. */
+const takenFromInstant = (instant: Date, zone: string | undefined): Taken =>
+  zone
+    ? { instant, local: new Date(instant.getTime() + offsetAt(zone, instant.getTime()) * 60_000), timeZone: zone }
+    : { instant, local: instant, timeZone: null };
 
 /** XMP GPS form `52,31.2N` / `13,24,18W`, or a plain number. */
 const coordinate = (value: unknown, ref?: unknown): number | null => {
@@ -162,7 +201,11 @@ const standalone = (data: Buffer): Uint8Array =>
 
 const readTags = async (file: Buffer): Promise<Tags> => {
   try {
-    return ((await exifr.parse(standalone(file), parseOptions)) as Tags | undefined) ?? {};
+    const tags = ((await exifr.parse(standalone(file), parseOptions)) as Tags | undefined) ?? {};
+    if (!('errors' in tags) || !isHeif(file)) return tags;
+    // A HEIF file exifr could not find the EXIF of (docs: shared/media/heif.ts): its TIFF block directly.
+    const tiff = heifExif(file);
+    return tiff ? (((await exifr.parse(new Uint8Array(tiff), parseOptions)) as Tags | undefined) ?? {}) : tags;
   } catch {
     // Files exifr cannot read (videos, formats it does not know) simply have no embedded metadata.
     return {};
@@ -225,20 +268,18 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer): Promise<M
   const fromSidecar = sidecar ? await readSidecar(sidecar) : {};
   if (fromSidecar === undefined) throw new InvalidSidecarError('sidecar is not XMP');
   const tags: Tags = { ...embedded, ...fromSidecar };
+  const container = isIsoVideo(file) ? readContainer(file) : {};
   const size = dimensionsOf(file);
-
-  const clock =
-    parseWallClock(tags.DateTimeOriginal, tags.OffsetTimeOriginal) ??
-    parseWallClock(tags.CreateDate, tags.OffsetTimeDigitized) ??
-    parseWallClock(tags.DateCreated);
-  const modified = parseWallClock(tags.ModifyDate, tags.OffsetTime);
-  const timeZone = clock?.offset === undefined ? null : zoneName(clock.offset);
 
   let latitude = coordinate(tags.GPSLatitude, tags.GPSLatitudeRef);
   let longitude = coordinate(tags.GPSLongitude, tags.GPSLongitudeRef);
   if (typeof tags.latitude === 'number' && typeof tags.longitude === 'number' && !('GPSLatitude' in fromSidecar)) {
     latitude = tags.latitude;
     longitude = tags.longitude;
+  }
+  if (latitude === null && container.latitude !== undefined && container.longitude !== undefined) {
+    latitude = container.latitude;
+    longitude = container.longitude;
   }
   // Immich drops 0,0 (a camera without a fix) and anything off the globe.
   if (
@@ -249,20 +290,43 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer): Promise<M
     latitude = null;
     longitude = null;
   }
+  const zone = latitude !== null && longitude !== null ? zoneAt(latitude, longitude) : undefined;
 
-  const width = number(tags.ExifImageWidth) ?? number(tags.ImageWidth) ?? size?.width ?? null;
-  const height = number(tags.ExifImageHeight) ?? number(tags.ImageHeight) ?? size?.height ?? null;
+  // exiftool's order (Immich's EXIF_DATE_TAGS): the original's date with its fraction of a second,
+  // then the digitized date, Apple's creation date, XMP's, and a video's movie header.
+  const clock =
+    parseWallClock(withSubSeconds(tags.DateTimeOriginal, tags.SubSecTimeOriginal), tags.OffsetTimeOriginal) ??
+    parseWallClock(withSubSeconds(tags.CreateDate, tags.SubSecTimeDigitized), tags.OffsetTimeDigitized) ??
+    parseWallClock(container.creationDate) ??
+    parseWallClock(tags.DateCreated);
+  const taken = clock ? takenFromWallClock(clock, zone) : container.createdAt ? takenFromInstant(container.createdAt, zone) : undefined;
+  // Dates without an offset of their own are in the file's one zone (exiftool-vendored infers one per file).
+  const modifiedClock = parseWallClock(withSubSeconds(tags.ModifyDate, tags.SubSecTime), tags.OffsetTime);
+  const fileOffset = modifiedClock?.offset ?? clock?.offset;
+  const modified = modifiedClock
+    ? takenFromWallClock(fileOffset === undefined ? modifiedClock : { ...modifiedClock, offset: fileOffset }, zone)
+    : undefined;
+  const timeZone = taken?.timeZone ?? null;
+
+  const width = number(tags.ExifImageWidth) ?? number(tags.ImageWidth) ?? container.width ?? size?.width ?? null;
+  const height = number(tags.ExifImageHeight) ?? number(tags.ImageHeight) ?? container.height ?? size?.height ?? null;
   const projection = text(tags.ProjectionType);
+  const orientation =
+    container.rotation !== undefined
+      ? orientationOfRotation(container.rotation)
+      : number(tags.Orientation) === null
+        ? null
+        : String(number(tags.Orientation));
 
   const exif: ExifInfo = {
-    make: text(tags.Make),
-    model: text(tags.Model),
+    make: text(tags.Make) ?? container.make ?? null,
+    model: text(tags.Model) ?? container.model ?? null,
     exifImageWidth: width,
     exifImageHeight: height,
     fileSizeInByte: file.length,
-    orientation: number(tags.Orientation) === null ? null : String(number(tags.Orientation)),
-    dateTimeOriginal: clock ? instantOf(clock).toISOString() : null,
-    modifyDate: modified ? instantOf(modified).toISOString() : null,
+    orientation,
+    dateTimeOriginal: taken ? taken.instant.toISOString() : null,
+    modifyDate: modified ? modified.instant.toISOString() : null,
     timeZone,
     lensModel: text(tags.LensModel),
     fNumber: number(tags.FNumber),
@@ -281,7 +345,8 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer): Promise<M
 
   return {
     exif: boundStrings(exif),
-    ...(clock ? { takenAt: { instant: instantOf(clock).toISOString(), localDateTime: clock.local.toISOString(), timeZone } } : {}),
+    ...(taken ? { takenAt: { instant: taken.instant.toISOString(), localDateTime: taken.local.toISOString(), timeZone } } : {}),
     faces: faceRegionsOf(tags, width && height ? { width, height } : undefined),
+    ...(container.durationSeconds !== undefined ? { duration: formatDuration(container.durationSeconds) } : {}),
   };
 };

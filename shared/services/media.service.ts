@@ -1,10 +1,15 @@
 import { log } from '../core/log.ts';
 import { getAssetWithFaces, recordMedia } from '../db/asset.repository.ts';
-import { getPeople, setPersonThumbnail } from '../db/person.repository.ts';
-import { type Previews, renderFaceCrop, renderPreviews } from '../media/images.ts';
+import { getPeople, getPerson, setPersonThumbnail } from '../db/person.repository.ts';
+import { renderFaceCrop, renderPreviews } from '../media/images.ts';
+import { dimensionsOf } from '../media/metadata.ts';
+import { renderPoster } from '../media/video.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import type { PersonRecord } from '../model/person.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
 import { readConfig } from './config.reader.ts';
+
+export type { MediaJobEvent } from '../storage/media-jobs.ts';
 
 /**
  * Where an asset's previews are kept: `thumbs/<owner>/<ab>/<cd>/<id>-preview.jpeg` and
@@ -35,17 +40,18 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
   const found = await getAssetWithFaces(assetId);
   if (!found) return 'not-yet';
   const { asset, faces } = found;
-  // Videos get their poster frame from ffmpeg (not built yet, docs/immich-compatibility.md).
-  if (asset.type !== 'IMAGE') return 'unsupported';
+  if (asset.type !== 'IMAGE' && asset.type !== 'VIDEO') return 'unsupported';
   const store = await originalsStore();
   const original = await store.get(asset.originalPath);
   if (!original) return 'gone';
   const { thumbnail: settings } = await readConfig();
   let previews: Awaited<ReturnType<typeof renderPreviews>>;
   try {
-    previews = await renderPreviews(original, settings);
+    // A video's previews are those of its poster frame (ffmpeg), made like a photo's.
+    const source = asset.type === 'VIDEO' ? await renderPoster(original, settings.jpegSize) : original;
+    previews = await renderPreviews(source, settings);
   } catch (error) {
-    // Not an image libvips reads (e.g. RAW without a decoder): the asset stays usable, unresized.
+    // Not a file its decoder reads (e.g. RAW without a decoder): the asset stays usable, unresized.
     log.warn('No previews for an asset its decoder cannot read', { assetId, error: String(error) });
     return 'unsupported';
   }
@@ -62,40 +68,67 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
     await store.delete(stored);
     return 'gone';
   }
-  await makePersonThumbnails(asset, faces, previews, settings.quality);
+  // The people whose feature face is on this asset (a new person's is the asset they were first seen on).
+  const people = faces.length === 0 ? [] : await getPeople(asset.ownerId, [...new Set(faces.map((face) => face.personId))]);
+  const preview = { bytes: previews.preview, width: previews.previewWidth, height: previews.previewHeight };
+  await makePersonThumbnails(
+    asset,
+    faces,
+    people.filter((person) => person.faceAssetId === asset.id),
+    preview,
+    settings.quality,
+  );
   return 'made';
+};
+
+/**
+ * A person's thumbnail again, after their feature face changed (PUT /person/:id, handed on as a
+ * job: shared/storage/media-jobs.ts): cropped from the preview of the asset now chosen, or, when
+ * that asset has no preview yet, made with its previews.
+ */
+export const makePersonThumbnail = async (ownerId: string, personId: string): Promise<MediaOutcome> => {
+  const person = await getPerson(ownerId, personId);
+  if (!person?.faceAssetId) return 'gone';
+  const found = await getAssetWithFaces(person.faceAssetId);
+  if (!found) return 'gone';
+  const { asset, faces } = found;
+  const bytes = asset.resizePath ? await (await originalsStore()).get(asset.resizePath) : undefined;
+  const size = bytes ? dimensionsOf(bytes) : undefined;
+  if (!bytes || !size) return generateMedia(asset.id);
+  const { thumbnail: settings } = await readConfig();
+  const made = await makePersonThumbnails(asset, faces, [person], { bytes, ...size }, settings.quality);
+  return made > 0 ? 'made' : 'unsupported';
 };
 
 /** `thumbs/<owner>/<ab>/<cd>/<personId>.jpeg`, as Immich keeps person thumbnails. */
 export const personThumbnailKey = (ownerId: string, personId: string): string =>
   `thumbs/${ownerId}/${personId.slice(0, 2)}/${personId.slice(2, 4)}/${personId}.jpeg`;
 
-/**
- * The thumbnails of the people whose feature face is on this asset (a new person's feature face
- * is the asset they were first seen on), cropped from its preview as Immich's person job does.
- */
+/** Crops each person's thumbnail from the asset's preview, as Immich's person job does; how many were made. */
 const makePersonThumbnails = async (
   asset: AssetRecord,
   faces: readonly FaceRecord[],
-  previews: Previews,
+  people: readonly PersonRecord[],
+  preview: { bytes: Buffer; width: number; height: number },
   quality: number,
-): Promise<void> => {
-  if (faces.length === 0) return;
-  const people = await getPeople(asset.ownerId, [...new Set(faces.map((face) => face.personId))]);
+): Promise<number> => {
   const store = await originalsStore();
-  for (const person of people.filter((each) => each.faceAssetId === asset.id)) {
+  let made = 0;
+  for (const person of people) {
     const face = faces.find((each) => each.personId === person.id);
     if (!face || face.imageWidth <= 0 || face.imageHeight <= 0) continue;
     // Face boxes are in the pixels of the image the region was written for; the preview is smaller.
-    const sx = previews.previewWidth / face.imageWidth;
-    const sy = previews.previewHeight / face.imageHeight;
+    const sx = preview.width / face.imageWidth;
+    const sy = preview.height / face.imageHeight;
     const box = { x1: face.boundingBoxX1 * sx, y1: face.boundingBoxY1 * sy, x2: face.boundingBoxX2 * sx, y2: face.boundingBoxY2 * sy };
     try {
       const key = personThumbnailKey(asset.ownerId, person.id);
-      await store.put(key, await renderFaceCrop(previews.preview, box, quality), 'image/jpeg');
+      await store.put(key, await renderFaceCrop(preview.bytes, box, quality), 'image/jpeg');
       await setPersonThumbnail(person, key);
+      made++;
     } catch (error) {
       log.warn('No thumbnail for a person', { personId: person.id, assetId: asset.id, error: String(error) });
     }
   }
+  return made;
 };

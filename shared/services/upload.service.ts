@@ -238,7 +238,8 @@ const newAsset = (
     isOffline: dto.isOffline ?? false,
     isReadOnly: dto.isReadOnly ?? false,
     isExternal: false,
-    duration: dto.duration || null,
+    // A video's own length (its container) over the client's, as Immich's metadata job.
+    duration: metadata.duration ?? (dto.duration || null),
     livePhotoVideoId: null,
     thumbhash: null,
     resizePath: null,

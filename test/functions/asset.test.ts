@@ -84,7 +84,8 @@ describe('POST /asset/upload', () => {
         fileSizeInByte: data.length,
         orientation: '1',
         dateTimeOriginal: '2023-06-01T17:30:15.000Z',
-        modifyDate: '2023-06-02T08:00:00.000Z',
+        // ModifyDate has no offset of its own: the file's (OffsetTimeOriginal, +02:00) applies, as exiftool-vendored infers one zone per file.
+        modifyDate: '2023-06-02T06:00:00.000Z',
         timeZone: 'UTC+2',
         lensModel: 'RF 24-105mm F4 L IS USM',
         fNumber: 4,
@@ -225,6 +226,32 @@ describe('POST /asset/upload', () => {
       exifInfo: { description: 'From the sidecar', city: 'Boston', timeZone: 'UTC-4', make: 'Canon', country: 'Norway' },
     });
     expect(await storedFiles()).toContain(`${asset.body.originalPath}.xmp`);
+  });
+
+  it('keeps the fraction of a second of the date taken, and gives a file without an offset the time zone of its position', async () => {
+    // Immich's own sample: taken 16:04:22.348 in Illinois, no offset written (exiftool's geo lookup gives the zone).
+    const data = makeJpeg({ dateTimeOriginal: '2019:03:21 16:04:22', subSecTimeOriginal: '348', latitude: 41.8781, longitude: -87.6298 });
+    const reply = await upload(accounts.user1.accessToken, { data, fileName: 'subsec.jpg' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect((await assetInfo(accounts.user1.accessToken, reply.body.id)).body).toMatchObject({
+      fileCreatedAt: '2019-03-21T21:04:22.348Z',
+      localDateTime: '2019-03-21T16:04:22.348Z',
+      exifInfo: { dateTimeOriginal: '2019-03-21T21:04:22.348Z', timeZone: 'America/Chicago' },
+    });
+    // An offset in the file wins over the place; a leading zero of the fraction counts.
+    const offset = makeJpeg({
+      dateTimeOriginal: '2019:03:21 16:04:22',
+      subSecTimeOriginal: '048',
+      offsetTimeOriginal: '+09:00',
+      latitude: 41.8781,
+      longitude: -87.6298,
+    });
+    const second = await upload(accounts.user1.accessToken, { data: offset, fileName: 'offset.jpg' });
+    expect((await assetInfo(accounts.user1.accessToken, second.body.id)).body).toMatchObject({
+      fileCreatedAt: '2019-03-21T07:04:22.048Z',
+      localDateTime: '2019-03-21T16:04:22.048Z',
+      exifInfo: { timeZone: 'UTC+9' },
+    });
   });
 
   it('accepts a video by extension (type VIDEO, no EXIF values)', async () => {

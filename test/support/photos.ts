@@ -40,6 +40,8 @@ export interface PhotoSpec {
   dateTimeOriginal?: string;
   /** `+02:00` style. */
   offsetTimeOriginal?: string;
+  /** EXIF SubSecTimeOriginal: the date's fraction of a second, as digits (`348`). */
+  subSecTimeOriginal?: string;
   modifyDate?: string;
   latitude?: number;
   longitude?: number;
@@ -118,6 +120,7 @@ const exifSegment = (spec: PhotoSpec, width: number, height: number): Buffer | u
   if (spec.iso) exif.push({ tag: 0x8827, type: 3, values: [spec.iso] });
   if (spec.dateTimeOriginal) exif.push({ tag: 0x9003, type: 2, values: spec.dateTimeOriginal });
   if (spec.offsetTimeOriginal) exif.push({ tag: 0x9011, type: 2, values: spec.offsetTimeOriginal });
+  if (spec.subSecTimeOriginal) exif.push({ tag: 0x9291, type: 2, values: spec.subSecTimeOriginal });
   if (spec.focalLength) exif.push({ tag: 0x920a, type: 5, values: rational(spec.focalLength) });
   if (spec.lensModel) exif.push({ tag: 0xa434, type: 2, values: spec.lensModel });
   if (exif.length > 0) {

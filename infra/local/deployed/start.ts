@@ -6,8 +6,10 @@
  * deployed project both start it here (docs/deployment.md, "The deployed form, locally").
  */
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import S3rver from 's3rver';
 import { createApiGateway } from './api-gateway.ts';
 import { type Deployment, loadDeployment } from './assembly.ts';
@@ -15,6 +17,16 @@ import { createAwsGateway } from './aws-gateway.ts';
 import type { Authorization } from './iam.ts';
 import { FunctionPool } from './lambda-pool.ts';
 
+/**
+ * The bundle's native programs are Lambda's linux-arm64 builds (infra/lambda-binaries.ts). On a
+ * machine of another architecture they cannot run, so the environment points at this machine's
+ * build of the same package instead: the one place where what runs here differs from the bundle.
+ */
+const hostBinaries = async (codeDir: string): Promise<Record<string, string>> => {
+  if (process.arch === 'arm64' || !existsSync(join(codeDir, 'bin', 'ffmpeg'))) return {};
+  const { default: ffmpeg } = await import('@ffmpeg-installer/ffmpeg');
+  return { FFMPEG_PATH: ffmpeg.path };
+};
 export interface StartDeployedOptions {
   /** The cloud assembly (`cdk synth --output`). */
   assemblyDir: string;
@@ -85,9 +97,32 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
   const s3Address = await s3.run();
   // One access key per function: the gateway knows the caller by it, as AWS knows a role session.
   const callers = new Map([...deployment.functions.values()].map((fn) => [`LOCAL${randomBytes(8).toString('hex').toUpperCase()}`, fn]));
+  // Asynchronous invocations (the bucket's notifications, and Invoke with InvocationType Event),
+  // as Lambda delivers them: queued, retried twice on failure, then reported (the dead-letter
+  // destination, deployed).
+  const pending = new Set<Promise<void>>();
+  const invokeAsync = (functionId: string, event: unknown): boolean => {
+    const pool = pools.get(functionId);
+    if (!pool) return false;
+    const job = (async () => {
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        const outcome = await pool.invoke(event, { functionName: functionId, awsRequestId: randomBytes(16).toString('hex') });
+        if (outcome.ok) return;
+        options.onFailure?.(functionId, `${outcome.message} (attempt ${attempt} of 3)`);
+      }
+    })();
+    pending.add(job);
+    void job.finally(() => pending.delete(job));
+    return true;
+  };
   const aws = createAwsGateway({
     deployment,
     callers,
+    // A function's ARN ends with its logical id (infra/local/deployed/assembly.ts).
+    invokeAsync: (arn, payload) => {
+      const target = [...deployment.functions.values()].find((fn) => fn.id.split('/').pop() === arn.split(':').pop());
+      return target ? invokeAsync(target.id, JSON.parse(payload.toString('utf8') || '{}')) : false;
+    },
     dynamoDb: options.dynamoDb,
     s3: { endpoint: `http://127.0.0.1:${s3Address.port}`, accessKeyId: 'S3RVER' },
     secret: { arn: secretArn, value: options.secretValue },
@@ -96,39 +131,40 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
   const awsEndpoint = `http://127.0.0.1:${await listen(aws)}`;
 
   const pools = new Map(
-    [...callers].map(([accessKeyId, fn]) => {
-      const name = fn.id.split('/').pop() ?? fn.id;
-      // What Lambda's Node.js runtime sets, the function's variables from the template, and the
-      // local endpoints (every AWS call goes through the IAM-checking gateway).
-      const environment: Record<string, string> = {
-        AWS_REGION: region,
-        AWS_DEFAULT_REGION: region,
-        AWS_ACCESS_KEY_ID: accessKeyId,
-        AWS_SECRET_ACCESS_KEY: 'local',
-        AWS_SESSION_TOKEN: 'local',
-        AWS_LAMBDA_FUNCTION_NAME: name,
-        AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
-        AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
-        AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
-        LAMBDA_TASK_ROOT: fn.codeDir,
-        TZ: ':UTC',
-        NODE_ENV: 'production',
-        ...fn.environment,
-        AWS_ENDPOINT_URL_DYNAMODB: awsEndpoint,
-        AWS_ENDPOINT_URL_S3: awsEndpoint,
-        AWS_ENDPOINT_URL_SECRETS_MANAGER: awsEndpoint,
-        S3_FORCE_PATH_STYLE: 'true',
-        ...(options.logLevel ? { LOG_LEVEL: options.logLevel } : {}),
-      };
-      return [fn.id, new FunctionPool(fn, environment)] as const;
-    }),
+    await Promise.all(
+      [...callers].map(async ([accessKeyId, fn]) => {
+        const name = fn.id.split('/').pop() ?? fn.id;
+        // What Lambda's Node.js runtime sets, the function's variables from the template, and the
+        // local endpoints (every AWS call goes through the IAM-checking gateway).
+        const environment: Record<string, string> = {
+          AWS_REGION: region,
+          AWS_DEFAULT_REGION: region,
+          AWS_ACCESS_KEY_ID: accessKeyId,
+          AWS_SECRET_ACCESS_KEY: 'local',
+          AWS_SESSION_TOKEN: 'local',
+          AWS_LAMBDA_FUNCTION_NAME: name,
+          AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+          AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(fn.memoryMb),
+          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+          LAMBDA_TASK_ROOT: fn.codeDir,
+          TZ: ':UTC',
+          NODE_ENV: 'production',
+          ...fn.environment,
+          AWS_ENDPOINT_URL_DYNAMODB: awsEndpoint,
+          AWS_ENDPOINT_URL_S3: awsEndpoint,
+          AWS_ENDPOINT_URL_SECRETS_MANAGER: awsEndpoint,
+          AWS_ENDPOINT_URL_LAMBDA: awsEndpoint,
+          S3_FORCE_PATH_STYLE: 'true',
+          ...(options.logLevel ? { LOG_LEVEL: options.logLevel } : {}),
+          ...(await hostBinaries(fn.codeDir)),
+        };
+        return [fn.id, new FunctionPool(fn, environment)] as const;
+      }),
+    ),
   );
   const server = createApiGateway({ deployment, pools, ...(options.onFailure ? { onFailure: options.onFailure } : {}) });
 
-  // The bucket's notifications, as S3 and Lambda deliver them: an asynchronous invocation per
-  // object created under the prefix, retried twice on failure, then reported (the dead-letter
-  // destination, deployed).
-  const pending = new Set<Promise<void>>();
+  // The bucket's notifications: an asynchronous invocation per object created under the prefix.
   // s3rver is a Koa application, so an event emitter; its typings leave that out.
   (s3 as S3rver & NodeJS.EventEmitter).on(
     'event',
@@ -136,10 +172,8 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
       for (const record of event.Records ?? []) {
         if (!record.eventName.startsWith('ObjectCreated')) continue;
         for (const target of deployment.notifications.filter((n) => record.s3.object.key.startsWith(n.prefix))) {
-          const pool = pools.get(target.functionId);
-          if (!pool) continue;
           const key = encodeURIComponent(record.s3.object.key).replace(/%2F/g, '/');
-          const s3Event = {
+          invokeAsync(target.functionId, {
             Records: [
               {
                 eventSource: 'aws:s3',
@@ -148,19 +182,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
                 s3: { bucket: { name: localBucketName }, object: { key, size: record.s3.object.size ?? 0 } },
               },
             ],
-          };
-          const job = (async () => {
-            for (let attempt = 1; attempt <= 3; attempt++) {
-              const outcome = await pool.invoke(s3Event, {
-                functionName: target.functionId,
-                awsRequestId: randomBytes(16).toString('hex'),
-              });
-              if (outcome.ok) return;
-              options.onFailure?.(target.functionId, `${outcome.message} (attempt ${attempt} of 3)`);
-            }
-          })();
-          pending.add(job);
-          void job.finally(() => pending.delete(job));
+          });
         }
       }
     },

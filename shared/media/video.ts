@@ -1,0 +1,79 @@
+/**
+ * A video's poster frame, as Immich's thumbnail job makes it with ffmpeg: the first key frame,
+ * rotated as the player would show it (ffmpeg applies the track's display matrix), scaled so its
+ * shorter side is at most the preview size, handed on as PNG (lossless) to the same code that
+ * makes a photo's preview, thumbnail and thumbhash (./images.ts).
+ *
+ * The binary: `FFMPEG_PATH` if set; on Lambda, `bin/ffmpeg` beside the bundle (the linux-arm64
+ * build from @ffmpeg-installer, docs/deployment.md); elsewhere @ffmpeg-installer's build for this
+ * machine, from node_modules.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+let located: Promise<string> | undefined;
+
+export const ffmpegPath = (): Promise<string> =>
+  (located ??= (async () => {
+    if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
+    const beside = process.env.LAMBDA_TASK_ROOT ? join(process.env.LAMBDA_TASK_ROOT, 'bin', 'ffmpeg') : undefined;
+    if (beside && existsSync(beside)) return beside;
+    const { default: installer } = await import('@ffmpeg-installer/ffmpeg');
+    return installer.path;
+  })());
+
+/** Longest an ffmpeg run may take: a poster of a long 4K video takes a few seconds. */
+const timeoutMs = 90_000;
+
+const run = async (args: string[]): Promise<Buffer> => {
+  const binary = await ffmpegPath();
+  return new Promise((resolve, reject) => {
+    execFile(binary, args, { encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, timeout: timeoutMs }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`ffmpeg: ${stderr.toString('utf8').trim().split('\n').slice(-3).join(' ') || error.message}`));
+      else resolve(stdout);
+    });
+  });
+};
+
+/**
+ * The poster frame of a video as PNG bytes, its shorter side at most `size` (never enlarged).
+ * Throws when ffmpeg finds no video stream it can decode.
+ */
+export const renderPoster = async (video: Uint8Array, size: number): Promise<Buffer> => {
+  // ffmpeg reads from a file: a container whose index (`moov`) is at the end cannot be read from a pipe.
+  const folder = await mkdtemp(join(tmpdir(), 'poster-'));
+  const input = join(folder, 'input');
+  try {
+    await writeFile(input, video);
+    const scale = `scale='if(gt(iw,ih),-2,min(iw,${size}))':'if(gt(iw,ih),min(ih,${size}),-2)'`;
+    const frame = await run([
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      // Decode key frames only: the first one is the poster, as Immich's (-skip_frame nokey).
+      '-skip_frame',
+      'nokey',
+      '-i',
+      input,
+      '-map',
+      '0:v:0',
+      '-frames:v',
+      '1',
+      '-vf',
+      scale,
+      '-c:v',
+      'png',
+      '-f',
+      'image2pipe',
+      'pipe:1',
+    ]);
+    if (frame.length === 0) throw new Error('ffmpeg: no frame');
+    return frame;
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+};
