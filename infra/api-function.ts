@@ -19,6 +19,8 @@ export interface ApiFunctionProps {
   originals: IBucket;
   /** The shared-link secret, for routes with `secrets` (its ARN only: the value is read at run time). */
   linkSecret: ISecret;
+  /** The media function's ARN, for routes with `mediaJobs`. */
+  mediaFunctionArn: string;
   /** The role of the route's access class (infra/function-roles.ts). */
   role: IRole;
   /** The function's log group is `<logGroupPrefix><kebab-operation-id>`, where its role may write. */
@@ -38,7 +40,7 @@ export class ApiFunction extends NodejsFunction {
   constructor(
     scope: Construct,
     id: string,
-    { route, table, originals, linkSecret, role, logGroupPrefix, hashingConcurrency, tracing }: ApiFunctionProps,
+    { route, table, originals, linkSecret, mediaFunctionArn, role, logGroupPrefix, hashingConcurrency, tracing }: ApiFunctionProps,
   ) {
     const name = kebab(route.operationId);
     super(scope, id, {
@@ -62,6 +64,7 @@ export class ApiFunction extends NodejsFunction {
         // Only the ARN: the value is read from Secrets Manager at run time (shared/storage/link-secret.ts),
         // so it is not in the function's configuration for anyone allowed to read that.
         ...(route.secrets ? { SHARED_LINK_SECRET_ARN: linkSecret.secretArn } : {}),
+        ...(route.mediaJobs ? { MEDIA_FUNCTION: mediaFunctionArn } : {}),
       },
       depsLockFilePath: join(root, 'package-lock.json'),
       projectRoot: root,

@@ -1,6 +1,7 @@
 import { Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRole, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
@@ -26,11 +27,12 @@ const bucketActions: Record<NonNullable<Route['store']>, string[]> = {
 };
 
 /** What a route may touch, as a name: every route with the same access shares one role. */
-export const accessClass = (route: Pick<Route, 'data' | 'store' | 'secrets'>): string =>
+export const accessClass = (route: Pick<Route, 'data' | 'store' | 'secrets' | 'mediaJobs'>): string =>
   [
     route.data === 'none' ? 'NoData' : route.data === 'read' ? 'ReadData' : 'WriteData',
     route.store && `${route.store}Originals`,
     route.secrets && 'LinkSecret',
+    route.mediaJobs && 'MediaJobs',
   ]
     .filter(Boolean)
     .map((part) => String(part).charAt(0).toUpperCase() + String(part).slice(1))
@@ -40,6 +42,8 @@ export interface FunctionRolesProps {
   table: ITableV2;
   originals: IBucket;
   linkSecret: ISecret;
+  /** The media function, which routes with `mediaJobs` invoke. */
+  mediaFunction: IFunction;
   /** Every function's log group is named under this prefix (`/immich/<stack>/`); roles may write only there. */
   logGroupPrefix: string;
   /** Active X-Ray tracing: Lambda adds X-Ray's two actions (on `*`) to the roles. */
@@ -48,7 +52,7 @@ export interface FunctionRolesProps {
 
 /**
  * One IAM role per access class instead of one per function. The grants are derived from the
- * route row's access (`data`, `store`, `secrets`) alone, so two functions of one class had
+ * route row's access (`data`, `store`, `secrets`, `mediaJobs`) alone, so two functions of one class had
  * identical policies anyway: sharing the role loses no privilege, makes the whole permission
  * picture a handful of roles in the main stack, and saves two resources per route (the stack's
  * resource budget, docs/deployment.md).
@@ -72,7 +76,7 @@ export class FunctionRoles extends Construct {
     const name = accessClass(route);
     const existing = this.roles.get(name);
     if (existing) return existing;
-    const { table, originals, linkSecret, logGroupPrefix } = this.props;
+    const { table, originals, linkSecret, mediaFunction, logGroupPrefix } = this.props;
     const { region, account } = Stack.of(this);
     const role = new Role(this, name, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
@@ -103,6 +107,9 @@ export class FunctionRoles extends Construct {
     }
     if (route.secrets)
       role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [linkSecret.secretArn] }));
+    // That one function, unqualified (no version or alias is ever invoked).
+    if (route.mediaJobs)
+      role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [mediaFunction.functionArn] }));
     this.roles.set(name, role);
     return role;
   }

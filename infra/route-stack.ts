@@ -30,6 +30,7 @@ export interface RouteStackProps {
   table: ITableV2;
   originals: IBucket;
   linkSecret: ISecret;
+  mediaFunctionArn: string;
   roles: FunctionRoles;
   logGroupPrefix: string;
   hashingConcurrency?: number;
@@ -70,6 +71,7 @@ export class RouteStack extends NestedStack {
         table: props.table,
         originals: props.originals,
         linkSecret: props.linkSecret,
+        mediaFunctionArn: props.mediaFunctionArn,
         role: props.roles.roleFor(route),
         logGroupPrefix: props.logGroupPrefix,
         ...(props.hashingConcurrency ? { hashingConcurrency: props.hashingConcurrency } : {}),

@@ -23,6 +23,11 @@ export interface Route {
   store?: 'read' | 'put' | 'delete';
   /** Needs the shared-link secret (keys and password tokens are derived from it): read from Secrets Manager deployed. */
   secrets?: boolean;
+  /**
+   * Hands work to the media function (a person's thumbnail after a new feature face,
+   * shared/storage/media-jobs.ts): deployed, it may invoke that one function asynchronously.
+   */
+  mediaJobs?: true;
   /** Lambda memory in MB; password hashing (argon2id, 19 MiB) and CPU want more. */
   memory?: number;
   /**
@@ -190,7 +195,14 @@ export const routes: readonly Route[] = [
     data: 'read',
     store: 'read',
   },
-  { operationId: 'updatePerson', method: 'PUT', path: '/api/person/{id}', entry: 'functions/person/update-person.ts', data: 'write' },
+  {
+    operationId: 'updatePerson',
+    method: 'PUT',
+    path: '/api/person/{id}',
+    entry: 'functions/person/update-person.ts',
+    data: 'write',
+    mediaJobs: true,
+  },
   { operationId: 'updateAsset', method: 'PUT', path: '/api/asset/{id}', entry: 'functions/asset/update-asset.ts', data: 'write' },
   {
     operationId: 'deleteAssets',

@@ -135,10 +135,13 @@ export class ImmichStack extends Stack {
     // Routes in one nested stack per area, on shared roles per access class: room for every one
     // of Immich's operations (docs/deployment.md, "Stack layout").
     const logGroupPrefix = `/immich/${this.stackName}/`;
+    // Previews of every uploaded original, made in the background (infra/media-function.ts).
+    const media = new MediaFunction(this, 'Media', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
     const roles = new FunctionRoles(this, 'FunctionRoles', {
       table: this.table,
       originals: this.originals,
       linkSecret,
+      mediaFunction: media.fn,
       logGroupPrefix,
       tracing,
     });
@@ -151,6 +154,7 @@ export class ImmichStack extends Stack {
         table: this.table,
         originals: this.originals,
         linkSecret,
+        mediaFunctionArn: media.fn.functionArn,
         roles,
         logGroupPrefix,
         ...(hashingConcurrency ? { hashingConcurrency } : {}),
@@ -159,9 +163,6 @@ export class ImmichStack extends Stack {
       // The roles' policies exist before any function can run with them.
       nested.node.addDependency(roles);
     }
-
-    // Previews of every uploaded original, made in the background (infra/media-function.ts).
-    const media = new MediaFunction(this, 'Media', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
 
     // Alarms: API 5xx, answered 500s (the functions' own metric: a handled error still counts),
     // and throttled Lambda invocations. With `-c alarmEmail=you@example.com` they also send mail.

@@ -2,10 +2,19 @@
  * The media function: not an API route. Deployed, the originals bucket invokes it (asynchronously,
  * with Lambda's retries and a dead-letter queue) for every object created; locally the server
  * invokes it with the same event right after an upload (infra/local/http-server.ts). For each
- * original it makes the asset's previews and thumbhash (shared/services/media.service.ts).
+ * original it makes the asset's previews and thumbhash (shared/services/media.service.ts). API
+ * functions invoke it the same way with jobs: a person's thumbnail after a new feature face
+ * (shared/storage/media-jobs.ts).
  */
 import { log, withLogContext } from '#shared/core/log.ts';
-import { assetIdOfOriginalKey, generateMedia, type MediaOutcome, originalExists } from '#shared/services/media.service.ts';
+import {
+  assetIdOfOriginalKey,
+  generateMedia,
+  type MediaJobEvent,
+  type MediaOutcome,
+  makePersonThumbnail,
+  originalExists,
+} from '#shared/services/media.service.ts';
 
 /** What the function reads of an S3 event (an S3Event is one): the keys of the objects created. */
 export interface ObjectCreatedEvent {
@@ -28,10 +37,13 @@ const forKey = async (key: string): Promise<MediaOutcome | 'ignored'> => {
   return 'not-yet';
 };
 
-export const handler = async (event: ObjectCreatedEvent): Promise<{ outcomes: Record<string, string> }> =>
+export const handler = async (event: ObjectCreatedEvent | MediaJobEvent): Promise<{ outcomes: Record<string, string> }> =>
   withLogContext({}, async () => {
     const outcomes: Record<string, string> = {};
-    for (const record of event.Records ?? []) {
+    for (const job of 'jobs' in event ? event.jobs : []) {
+      if (job.kind === 'person-thumbnail') outcomes[`person/${job.personId}`] = await makePersonThumbnail(job.ownerId, job.personId);
+    }
+    for (const record of 'Records' in event ? (event.Records ?? []) : []) {
       // S3 sends keys URL-encoded, spaces as '+'.
       const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
       outcomes[key] = await forKey(key);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { bodyTooLarge } from '#shared/core/errors.ts';
+import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { routes as allRoutes, bodyLimitBytes, type Route } from '../routes.ts';
 import { toApiGatewayEvent } from './http-event.ts';
 import { readBody } from './read-body.ts';
@@ -54,6 +55,18 @@ const startMedia = (pending: Set<Promise<unknown>>, assetId: string): void => {
   void job.finally(() => pending.delete(job));
 };
 
+/**
+ * What an asynchronous Lambda invocation does deployed, done here: the media function's jobs
+ * (shared/storage/media-jobs.ts) run in this process, tracked like the uploads' media work.
+ */
+const runMediaJobs = (pending: Set<Promise<unknown>>, event: MediaJobEvent): void => {
+  const job = import('#functions/media/generate-media.ts')
+    .then(({ handler }) => handler(event))
+    .catch((error: unknown) => console.error('media job failed', error));
+  pending.add(job);
+  void job.finally(() => pending.delete(job));
+};
+
 export interface LocalServerOptions {
   routes?: readonly Route[];
   /** Largest upload (`MAX_UPLOAD_MB`), in bytes; every other route has its row's limit (`bodyLimitBytes`). */
@@ -79,6 +92,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
   };
 
   const pending = new Set<Promise<unknown>>();
+  runMediaJobsWith((event) => runMediaJobs(pending, event));
   const server = createServer(async (req, res) => {
     try {
       const url = req.url ?? '/';

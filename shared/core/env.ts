@@ -28,6 +28,8 @@ export const sharedLinkSecret = (): string | undefined => optional('SHARED_LINK_
 export const sharedLinkSecretArn = (): string | undefined => optional('SHARED_LINK_SECRET_ARN');
 /** The originals bucket when deployed; unset locally, where originals live in a folder. */
 export const originalsBucket = (): string | undefined => optional('ORIGINALS_BUCKET');
+/** The media function's ARN, deployed, for the API functions that hand it work (shared/storage/media-jobs.ts). */
+export const mediaFunction = (): string | undefined => optional('MEDIA_FUNCTION');
 /** The local originals folder: `ORIGINALS_DIR`, else `$DATA_DIR/originals`. */
 export const originalsDir = (): string => optional('ORIGINALS_DIR') ?? `${optional('DATA_DIR') ?? '.data'}/originals`;
 /** Path-style S3 addressing, for S3-compatible servers (tests). */

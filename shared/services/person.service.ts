@@ -10,6 +10,7 @@ import type { FaceEntry } from '../model/asset.ts';
 import type { PersonChanges } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import type { PersonUpdateInput } from '../schemas/person.ts';
+import { queueMediaJobs } from '../storage/media-jobs.ts';
 
 export interface PeopleResponseDto {
   total: number;
@@ -62,6 +63,9 @@ export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInpu
   }
   const updated = await writePerson(person, changes);
   if (!updated) throw noAccess(Permission.PersonWrite);
+  // A new feature face: the media function crops the new thumbnail (Immich queues the same job).
+  if (changes.faceAssetId !== undefined && changes.faceAssetId !== person.faceAssetId)
+    await queueMediaJobs([{ kind: 'person-thumbnail', ownerId: person.ownerId, personId: person.id }]);
   return mapPerson(updated);
 };
 

@@ -1,9 +1,20 @@
 import { createHash } from 'node:crypto';
-import { downloadFile, getAssetInfo, getAssetThumbnail, serveFile, ThumbnailFormat, uploadFile } from '@immich/sdk';
+import {
+  downloadFile,
+  getAllPeople,
+  getAssetInfo,
+  getAssetThumbnail,
+  getPersonThumbnail,
+  serveFile,
+  ThumbnailFormat,
+  updatePerson,
+  uploadFile,
+} from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeJpeg } from '../support/photos.ts';
+import { makeJpeg, type PhotoSpec } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
+import { makeVideo } from '../support/videos.ts';
 
 // Deployed, the originals bucket's notification invokes the media function's bundle (with its
 // WebAssembly codecs copied beside it); locally the server invokes the same handler.
@@ -14,6 +25,34 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
   beforeAll(async () => {
     user = await adminWithApiKey(server.baseUrl, 'media@immich.cloud');
   });
+
+  const send = async (data: Buffer, fileName: string) =>
+    (
+      await uploadFile(
+        {
+          createAssetDto: {
+            assetData: new File([new Uint8Array(data)], fileName),
+            deviceAssetId: fileName,
+            deviceId: 'e2e',
+            fileCreatedAt: '2024-01-01T00:00:00.000Z',
+            fileModifiedAt: '2024-01-01T00:00:00.000Z',
+          },
+        },
+        user,
+      )
+    ).id;
+
+  /** The asset once its previews are made (the media work runs after the upload's answer). */
+  const resized = async (id: string) => {
+    const deadline = Date.now() + 20_000;
+    let asset = await getAssetInfo({ id }, user);
+    while (!asset.resized && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      asset = await getAssetInfo({ id }, user);
+    }
+    expect(asset.resized).toBe(true);
+    return asset;
+  };
 
   it('an upload is resized within seconds, with a thumbhash; the SDK fetches its thumbnail, preview, original and download', async () => {
     const photo = makeJpeg({ width: 800, height: 600, color: [200, 30, 90] });
@@ -29,13 +68,7 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
       },
       user,
     );
-    const deadline = Date.now() + 15_000;
-    let asset = await getAssetInfo({ id }, user);
-    while (!asset.resized && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      asset = await getAssetInfo({ id }, user);
-    }
-    expect(asset.resized).toBe(true);
+    const asset = await resized(id);
     expect(asset.thumbhash).toMatch(/^[A-Za-z0-9+/]+=*$/);
     const webp = Buffer.from(await (await getAssetThumbnail({ id }, user)).arrayBuffer());
     expect(webp.subarray(0, 4).toString()).toBe('RIFF');
@@ -51,4 +84,34 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
       asset.checksum ? Buffer.from(asset.checksum, 'base64').toString('hex') : '',
     );
   });
+
+  it('a video gets its poster (ffmpeg: deployed, the bundle’s own binary) and its container’s duration', async () => {
+    const id = await send(makeVideo({ seconds: 1, width: 320, height: 240 }), 'clip.mp4');
+    const asset = await resized(id);
+    expect(asset).toMatchObject({ type: 'VIDEO', duration: '00:00:01.000' });
+    const jpeg = Buffer.from(await (await getAssetThumbnail({ id, format: ThumbnailFormat.Jpeg }, user)).arrayBuffer());
+    expect([...jpeg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+  }, 40_000);
+
+  it('a new feature face gets a new person thumbnail (deployed, the person function invokes the media function)', async () => {
+    const face = (x: number): PhotoSpec['mwgFaces'] => [{ name: 'Feature E2E', x, y: 0.25, w: 0.2, h: 0.5 }];
+    const first = await send(makeJpeg({ width: 400, height: 400, color: [220, 30, 30], mwgFaces: face(0.1) }), 'red.jpg');
+    const second = await send(makeJpeg({ width: 800, height: 400, color: [30, 30, 220], mwgFaces: face(0.6) }), 'blue.jpg');
+    await resized(first);
+    await resized(second);
+    const { people } = await getAllPeople({}, user);
+    const person = people.find((each) => each.name === 'Feature E2E');
+    expect(person?.thumbnailPath).not.toBe('');
+    const thumbnail = async () => Buffer.from(await (await getPersonThumbnail({ id: person?.id ?? '' }, user)).arrayBuffer());
+    const before = await thumbnail();
+    await updatePerson({ id: person?.id ?? '', personUpdateDto: { featureFaceAssetId: second } }, user);
+    const deadline = Date.now() + 20_000;
+    let after = await thumbnail();
+    while (after.equals(before) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      after = await thumbnail();
+    }
+    expect(after.equals(before)).toBe(false);
+    expect([...after.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
+  }, 60_000);
 });

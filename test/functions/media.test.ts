@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import Vips from 'wasm-vips';
@@ -8,12 +8,15 @@ import { handler as serveFileHandler } from '#functions/asset/serve-file.ts';
 import { handler as downloadHandler } from '#functions/download/download-file.ts';
 import { handler as generateMedia } from '#functions/media/generate-media.ts';
 import { handler as personThumbnailHandler } from '#functions/person/get-person-thumbnail.ts';
+import { handler as updatePersonHandler } from '#functions/person/update-person.ts';
 import { handler as createSharedLinkHandler } from '#functions/shared-link/create-shared-link.ts';
+import { runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addToAlbum, assetInfo, createAlbum, personNamed, trash } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { upload } from '../support/uploads.ts';
+import { makeVideo } from '../support/videos.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 let vips: Awaited<ReturnType<typeof Vips>>;
@@ -134,6 +137,95 @@ describe('previews (the media function on an original’s object-created event)'
   }, 30_000);
 });
 
+describe('iPhone photos (HEIC) and videos', () => {
+  const preview = async (token: string, id: string) => {
+    const { originalPath } = (await assetInfo(token, id)).body;
+    expect(await objectCreated(originalPath)).toEqual({ outcomes: { [originalPath]: 'made' } });
+    const after = (await assetInfo(token, id)).body;
+    expect(after).toMatchObject({ resized: true });
+    expect(Buffer.from(after.thumbhash, 'base64').length).toBeGreaterThan(10);
+    return {
+      thumbnail: dimensions((await thumbnail(token, id)).body),
+      preview: dimensions((await thumbnail(token, id, { format: 'JPEG' })).body),
+      jpeg: Buffer.from((await thumbnail(token, id, { format: 'JPEG' })).body, 'base64'),
+    };
+  };
+
+  it('decodes HEIC (HEVC, which libvips here cannot) and reads its EXIF: the zone from its GPS position', async () => {
+    const token = accounts.user1.accessToken;
+    // test/fixtures/README.md: 640×480, one colour, EXIF from an iPhone-like camera without an offset.
+    const data = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'iphone.heic'));
+    const reply = await upload(token, { data, fileName: 'IMG_0001.HEIC' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect((await assetInfo(token, reply.body.id)).body).toMatchObject({
+      type: 'IMAGE',
+      // 10:30 in Chicago on 1 June (daylight saving time, UTC-5).
+      fileCreatedAt: '2023-06-01T15:30:00.000Z',
+      localDateTime: '2023-06-01T10:30:00.000Z',
+      exifInfo: { make: 'Apple', model: 'iPhone 14', exifImageWidth: 640, exifImageHeight: 480, timeZone: 'America/Chicago' },
+    });
+    const made = await preview(token, reply.body.id);
+    // HEIF's own rotation (none here) counts, never the EXIF orientation, as libheif and Immich.
+    expect(made.thumbnail).toEqual([333, 250]);
+    expect(made.preview).toEqual([640, 480]);
+    const image = vips.Image.newFromBuffer(made.jpeg);
+    const colour = [0, 1, 2].map((band) => Math.round(image.extractBand(band).avg()));
+    image.delete();
+    for (const [index, value] of [200, 60, 40].entries()) expect(Math.abs((colour[index] ?? 0) - value), `band ${index}`).toBeLessThan(12);
+  }, 30_000);
+
+  it('reads an MP4’s duration, size, rotation, date and place from its container, and makes previews of its poster frame', async () => {
+    const token = accounts.user1.accessToken;
+    // Recorded upright: 640×360 stored, turned 90° clockwise when played.
+    const data = makeVideo({ rotation: 90, seconds: 2, creationTime: '2021-05-04T10:20:30Z', location: '+41.8781-087.6298/' });
+    const reply = await upload(token, { data, fileName: 'VID_0001.mp4' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const asset = (await assetInfo(token, reply.body.id)).body;
+    expect(asset).toMatchObject({
+      type: 'VIDEO',
+      duration: '00:00:02.000',
+      // The movie header's time is UTC; the place says Chicago (UTC-5 in May).
+      fileCreatedAt: '2021-05-04T10:20:30.000Z',
+      localDateTime: '2021-05-04T05:20:30.000Z',
+      exifInfo: { exifImageWidth: 640, exifImageHeight: 360, orientation: '6', timeZone: 'America/Chicago' },
+    });
+    expect(asset.exifInfo.latitude).toBeCloseTo(41.8781, 3);
+    expect(asset.exifInfo.longitude).toBeCloseTo(-87.6298, 3);
+    const made = await preview(token, reply.body.id);
+    expect(made.preview).toEqual([360, 640]);
+    expect(made.thumbnail).toEqual([250, 444]);
+  }, 30_000);
+
+  it('reads an iPhone MOV’s (HEVC) own creation date with its offset, and its make and model', async () => {
+    const token = accounts.user1.accessToken;
+    const data = makeVideo({
+      container: 'mov',
+      width: 480,
+      height: 270,
+      seconds: 1,
+      creationTime: '2019-03-21T16:04:22Z',
+      apple: {
+        creationdate: '2019-03-21T11:04:22-0500',
+        make: 'Apple',
+        model: 'iPhone 14',
+        'location.ISO6709': '+52.5200+013.4050+034.000/',
+      },
+    });
+    const reply = await upload(token, { data, fileName: 'IMG_0002.MOV' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect((await assetInfo(token, reply.body.id)).body).toMatchObject({
+      type: 'VIDEO',
+      duration: '00:00:01.000',
+      fileCreatedAt: '2019-03-21T16:04:22.000Z',
+      localDateTime: '2019-03-21T11:04:22.000Z',
+      exifInfo: { make: 'Apple', model: 'iPhone 14', orientation: '1', timeZone: 'UTC-5', latitude: 52.52, longitude: 13.405 },
+    });
+    const made = await preview(token, reply.body.id);
+    expect(made.preview).toEqual([480, 270]);
+    expect(made.thumbnail).toEqual([444, 250]);
+  }, 30_000);
+});
+
 describe('files: the original, the web preview, the thumbnail, and the download', () => {
   it('serves the original with its own bytes, an ETag (If-None-Match → 304) and ranges (206, 416), as Immich’s sendFile', async () => {
     const owner = accounts.user1.accessToken;
@@ -217,6 +309,64 @@ describe('files: the original, the web preview, the thumbnail, and the download'
     expect(dimensions(reply.body)).toEqual([132, 132]);
     expect((await thumbnail(person.id, accounts.user2.accessToken)).body.message).toBe('Not found or no person.read access');
   });
+
+  it('crops a new thumbnail when PUT /person/:id picks another feature face (a job handed to the media function)', async () => {
+    const owner = accounts.user1.accessToken;
+    const faces = (x: number) => [{ name: 'Grace Feature', x, y: 0.25, w: 0.2, h: 0.5 }];
+    const first = (await upload(owner, { data: makeJpeg({ width: 400, height: 400, color: [220, 30, 30], mwgFaces: faces(0.1) }) })).body
+      .id;
+    const second = (await upload(owner, { data: makeJpeg({ width: 800, height: 400, color: [30, 30, 220], mwgFaces: faces(0.6) }) })).body
+      .id;
+    for (const id of [first, second]) await objectCreated((await assetInfo(owner, id)).body.originalPath);
+    const person = await personNamed(owner, 'Grace Feature');
+    const cropped = async () => {
+      const reply = await invoke(personThumbnailHandler, {
+        path: `/api/person/${person.id}/thumbnail`,
+        headers: bearer(owner),
+        pathParameters: { id: person.id },
+      });
+      const image = vips.Image.newFromBuffer(Buffer.from(reply.body, 'base64'));
+      try {
+        return { size: [image.width, image.height], blue: Math.round(image.extractBand(2).avg()) };
+      } finally {
+        image.delete();
+      }
+    };
+    // The first asset it was seen on: a red picture; the face's centre is 80 px from the left edge,
+    // so the square (220 px wanted) is kept inside the picture: 160 px.
+    expect(await cropped()).toMatchObject({ size: [160, 160] });
+    expect((await cropped()).blue).toBeLessThan(80);
+
+    // The API function carries no codecs: it hands the job on (here, to this test, as the local server does).
+    const jobs: Promise<unknown>[] = [];
+    runMediaJobsWith((event) => jobs.push(generateMedia(event)));
+    try {
+      const reply = await invoke(updatePersonHandler, {
+        method: 'PUT',
+        path: `/api/person/${person.id}`,
+        headers: bearer(owner),
+        pathParameters: { id: person.id },
+        body: { featureFaceAssetId: second },
+      });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      expect(jobs).toHaveLength(1);
+      expect(await jobs[0]).toEqual({ outcomes: { [`person/${person.id}`]: 'made' } });
+      // The blue picture's face, 160×200 px, far from the edges: a square 10% wider than its height.
+      expect(await cropped()).toMatchObject({ size: [220, 220] });
+      expect((await cropped()).blue).toBeGreaterThan(150);
+      // Choosing the same face again hands on nothing.
+      await invoke(updatePersonHandler, {
+        method: 'PUT',
+        path: `/api/person/${person.id}`,
+        headers: bearer(owner),
+        pathParameters: { id: person.id },
+        body: { featureFaceAssetId: second },
+      });
+      expect(jobs).toHaveLength(1);
+    } finally {
+      runMediaJobsWith(undefined);
+    }
+  }, 30_000);
 });
 
 describe('shared-link visitors (?key=) on the file routes', () => {

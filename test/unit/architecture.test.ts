@@ -103,7 +103,8 @@ const allowed: Record<string, readonly string[]> = {
   ],
   'shared/http': ['shared/core', 'shared/model', 'shared/schemas', 'shared/auth'],
   functions: ['shared/core', 'shared/model', 'shared/schemas', 'shared/domain', 'shared/mappers', 'shared/services', 'shared/http'],
-  infra: ['shared/core', 'shared/db', 'shared/model', 'functions', 'infra'],
+  // The local server wires the local stand-ins of AWS services (media jobs run in its process).
+  infra: ['shared/core', 'shared/db', 'shared/model', 'shared/storage', 'functions', 'infra'],
 };
 
 // The DynamoDB primitives only repositories use: a service reaching for one bypasses them.

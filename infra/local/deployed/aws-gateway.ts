@@ -9,7 +9,14 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { DeployedFunction, Deployment } from './assembly.ts';
-import { type Authorization, dynamoDbAuthorizations, isAllowed, s3Authorizations, secretsManagerAuthorizations } from './iam.ts';
+import {
+  type Authorization,
+  dynamoDbAuthorizations,
+  isAllowed,
+  lambdaAuthorizations,
+  s3Authorizations,
+  secretsManagerAuthorizations,
+} from './iam.ts';
 
 export interface AwsGatewayOptions {
   deployment: Deployment;
@@ -18,6 +25,11 @@ export interface AwsGatewayOptions {
   dynamoDb: { endpoint: string; accessKeyId: string };
   s3: { endpoint: string; accessKeyId: string };
   secret: { arn: string; value: string };
+  /**
+   * An asynchronous Lambda invocation (`InvocationType: Event`) of the function with this ARN;
+   * false when no such function is served.
+   */
+  invokeAsync?: (functionArn: string, payload: Buffer) => boolean;
   /** Told of every refused call (the server prints them). */
   onDenied?: (caller: DeployedFunction, denied: Authorization) => void;
 }
@@ -100,7 +112,9 @@ export const createAwsGateway = (options: AwsGatewayOptions): Server => {
           ? s3Authorizations(req.method ?? 'GET', url)
           : credential.service === 'secretsmanager'
             ? secretsManagerAuthorizations(operation, parsed())
-            : [{ action: `${credential.service}:${operation || req.method}`, resource: '*' }];
+            : credential.service === 'lambda'
+              ? lambdaAuthorizations(url, deployment)
+              : [{ action: `${credential.service}:${operation || req.method}`, resource: '*' }];
     const statements = deployment.policies.get(caller.roleArn) ?? [];
     const denied = needed.find((authorization) => !isAllowed(statements, authorization));
     if (denied) {
@@ -112,6 +126,20 @@ export const createAwsGateway = (options: AwsGatewayOptions): Server => {
       return;
     }
     switch (credential.service) {
+      case 'lambda': {
+        const [authorization] = lambdaAuthorizations(url, deployment);
+        const asynchronous = req.headers['x-amz-invocation-type'] === 'Event';
+        if (!authorization || !asynchronous || !options.invokeAsync?.(authorization.resource, body)) {
+          const message = asynchronous
+            ? `Function not found: ${authorization?.resource ?? url.pathname}`
+            : 'Only asynchronous invocations are served locally';
+          json(res, 404, { Type: 'User', Message: message, message }, 'ResourceNotFoundException');
+          return;
+        }
+        res.writeHead(202, { 'x-amzn-requestid': randomUUID() });
+        res.end();
+        return;
+      }
       case 'dynamodb':
         return forward(req, res, body, options.dynamoDb.endpoint, options.dynamoDb.accessKeyId);
       case 's3':

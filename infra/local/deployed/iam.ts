@@ -93,6 +93,15 @@ export const s3Authorizations = (method: string, url: URL): Authorization[] => {
 };
 
 /** A Secrets Manager call (`X-Amz-Target: secretsmanager.<Operation>`) → what it needs. */
+/** Lambda's Invoke (`POST /2015-03-31/functions/<name or ARN>/invocations`): lambda:InvokeFunction on the function's ARN. */
+export const lambdaAuthorizations = (url: URL, where: { region: string; account: string }): Authorization[] => {
+  const name = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(url.pathname)?.[1];
+  if (!name) return [{ action: 'lambda:Unknown', resource: url.pathname }];
+  const decoded = decodeURIComponent(name);
+  const arn = decoded.startsWith('arn:') ? decoded : `arn:aws:lambda:${where.region}:${where.account}:function:${decoded}`;
+  return [{ action: 'lambda:InvokeFunction', resource: arn }];
+};
+
 export const secretsManagerAuthorizations = (operation: string, body: Body): Authorization[] => [
   { action: `secretsmanager:${operation}`, resource: String(body.SecretId ?? '*') },
 ];

@@ -1,0 +1,54 @@
+/**
+ * Work for the media function that is not an upload: a person's thumbnail when their feature face
+ * changes (PUT /person/:id). The API functions carry no codecs, so they hand the work on.
+ * Deployed, an asynchronous Lambda invocation of the media function (`MEDIA_FUNCTION`, its ARN):
+ * Lambda queues it, retries it twice, and sends a failure to the media function's dead-letter
+ * queue, as for uploads; the request does not wait. Locally, the server registers a runner that
+ * calls the same handler in the same process (infra/local/http-server.ts).
+ */
+import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
+import * as env from '../core/env.ts';
+import { log } from '../core/log.ts';
+
+export interface PersonThumbnailJob {
+  kind: 'person-thumbnail';
+  ownerId: string;
+  personId: string;
+}
+
+export type MediaJob = PersonThumbnailJob;
+
+/** The event the media function receives for jobs (beside the bucket's object-created events). */
+export interface MediaJobEvent {
+  jobs: MediaJob[];
+}
+
+let localRunner: ((event: MediaJobEvent) => void) | undefined;
+
+/** Where jobs go when there is no media function to invoke: the local server's own runner. */
+export const runMediaJobsWith = (runner: ((event: MediaJobEvent) => void) | undefined): void => {
+  localRunner = runner;
+};
+
+let client: LambdaClient | undefined;
+
+/**
+ * Hands jobs to the media function. The caller's change is already written: a job that cannot
+ * be handed on is logged, never an error for the request (the old thumbnail stays until the next).
+ */
+export const queueMediaJobs = async (jobs: MediaJob[]): Promise<void> => {
+  if (jobs.length === 0) return;
+  const event: MediaJobEvent = { jobs };
+  const target = env.mediaFunction();
+  if (!target) {
+    if (localRunner) localRunner(event);
+    else log.warn('No media function to run jobs', { jobs: jobs.length });
+    return;
+  }
+  try {
+    client ??= new LambdaClient({});
+    await client.send(new InvokeCommand({ FunctionName: target, InvocationType: 'Event', Payload: JSON.stringify(event) }));
+  } catch (error) {
+    log.error('Media jobs were not queued', { jobs: jobs.length, error: String(error) });
+  }
+};
