@@ -1,0 +1,155 @@
+/**
+ * A real browser shows what the API serves: headless Chromium (Debian's package, driven by
+ * playwright-core) signs in through POST /api/auth/login (the session cookie Immich's web app
+ * uses), opens a page of the API's own origin with thumbnails, previews, a person's thumbnail and
+ * a video (its poster, and the original streamed with ranges), and every image must decode
+ * (`naturalWidth` > 0) and the video must load its metadata. Deployed, every one of those URLs is
+ * a 302 to a presigned S3 URL, which the browser follows with the cookie left behind.
+ * The screenshot is saved as `.data/test-output/browser-<target>.png`.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { getAllPeople, getAssetInfo, uploadFile } from '@immich/sdk';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeJpeg } from '../support/photos.ts';
+import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
+import { target, useServer } from '../support/server.ts';
+import { makeVideo } from '../support/videos.ts';
+
+/** What the page's code reads of its elements (this project's TypeScript has no DOM library). */
+interface ImageElement {
+  getAttribute(name: string): string | null;
+  naturalWidth: number;
+}
+interface VideoElement {
+  readyState: number;
+  videoWidth: number;
+  duration: number;
+  addEventListener(type: string, listener: () => void, options: { once: boolean }): void;
+}
+
+/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it), or CHROMIUM_PATH. */
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+describe('a real browser shows the thumbnails, previews and video the API serves', () => {
+  const server = useServer();
+  let user: SdkUser;
+  let browser: Browser;
+  const email = 'browser@immich.cloud';
+
+  beforeAll(async () => {
+    if (!existsSync(chromiumPath))
+      throw new Error(`No Chromium at ${chromiumPath}: install Debian's (apt-get install chromium) or set CHROMIUM_PATH`);
+    user = await adminWithApiKey(server.baseUrl, email);
+    // The flags a sandboxed, offline machine needs (no background connections, no GPU, as root).
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  });
+  afterAll(() => browser?.close());
+
+  const send = async (data: Buffer, fileName: string) => {
+    const { id } = await uploadFile(
+      {
+        createAssetDto: {
+          assetData: new File([new Uint8Array(data)], fileName),
+          deviceAssetId: fileName,
+          deviceId: 'browser',
+          fileCreatedAt: '2024-01-01T00:00:00.000Z',
+          fileModifiedAt: '2024-01-01T00:00:00.000Z',
+        },
+      },
+      user,
+    );
+    const deadline = Date.now() + 20_000;
+    while (!(await getAssetInfo({ id }, user)).resized && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    return id;
+  };
+
+  it('signs in with the cookie and every image decodes, the video’s poster and metadata load', async () => {
+    const photos = await Promise.all(
+      [
+        [200, 40, 40],
+        [40, 160, 60],
+        [40, 80, 200],
+      ].map((color, index) =>
+        send(
+          makeJpeg({
+            width: 900,
+            height: 600,
+            color: color as [number, number, number],
+            mwgFaces: index === 0 ? [{ name: 'Browser Face', x: 0.4, y: 0.3, w: 0.2, h: 0.3 }] : [],
+          }),
+          `photo-${index}.jpg`,
+        ),
+      ),
+    );
+    const video = await send(makeVideo({ seconds: 2, width: 480, height: 270 }), 'clip.mp4');
+    const person = (await getAllPeople({}, user)).people.find((each) => each.name === 'Browser Face');
+    expect(person).toBeDefined();
+
+    const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+    // Sign in as the web app does: the answer sets the session cookie for the API's origin.
+    const signIn = await context.request.post(`${server.baseUrl}/auth/login`, { data: { email, password: 'password' } });
+    expect(signIn.status()).toBe(201);
+    expect((await context.cookies()).map((cookie) => cookie.name)).toContain('immich_access_token');
+
+    // The page is the test's own, at the API's origin (so the cookie goes with every request).
+    const page = await context.newPage();
+    const failed: string[] = [];
+    page.on('requestfailed', (request) => failed.push(`${request.url()}: ${request.failure()?.errorText}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.url()}: ${response.status()}`);
+    });
+    const images = [
+      ...photos.map((id) => `/api/asset/thumbnail/${id}`),
+      `/api/asset/thumbnail/${photos[1]}?format=JPEG`,
+      `/api/asset/file/${photos[2]}?isWeb=true`,
+      `/api/person/${person?.id}/thumbnail`,
+      `/api/asset/thumbnail/${video}`,
+    ];
+    const html = `<!doctype html><html><body style="margin:0;background:#222">
+      ${images.map((src) => `<img src="${src}" style="height:150px;margin:4px">`).join('\n')}
+      <video src="/api/asset/file/${video}" poster="/api/asset/thumbnail/${video}?format=JPEG" preload="metadata" muted style="height:200px"></video>
+    </body></html>`;
+    // A document of the API's origin (its ping), then the test's markup in it.
+    await page.goto(`${server.baseUrl}/server-info/ping`);
+    await page.setContent(html, { waitUntil: 'load' });
+    const sizes = await page.$$eval('img', (elements: ImageElement[]) =>
+      elements.map((image) => ({ src: image.getAttribute('src'), width: image.naturalWidth })),
+    );
+    expect(sizes).toHaveLength(images.length);
+    for (const { src, width } of sizes) expect(width, `${src} (failed: ${failed.join(", ")})`).toBeGreaterThan(0);
+    // The original, streamed (locally with ranges; deployed from S3): its size comes from its own container.
+    const played = await page.$eval(
+      'video',
+      (media: VideoElement) =>
+        new Promise<{ width: number; duration: number }>((resolve) => {
+          const done = () => resolve({ width: media.videoWidth, duration: media.duration });
+          if (media.readyState >= 1) done();
+          else {
+            media.addEventListener('loadedmetadata', done, { once: true });
+            media.addEventListener('error', () => resolve({ width: -1, duration: 0 }), { once: true });
+          }
+        }),
+    );
+    expect(played.width).toBe(480);
+    expect(played.duration).toBeCloseTo(2, 0);
+    expect(failed).toEqual([]);
+
+    const output = join(import.meta.dirname, '..', '..', '.data', 'test-output');
+    mkdirSync(output, { recursive: true });
+    await page.screenshot({ path: join(output, `browser-${target()}.png`) });
+    await context.close();
+  }, 90_000);
+});
