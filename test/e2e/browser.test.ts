@@ -129,7 +129,7 @@ describe('a real browser shows the thumbnails, previews and video the API serves
       elements.map((image) => ({ src: image.getAttribute('src'), width: image.naturalWidth })),
     );
     expect(sizes).toHaveLength(images.length);
-    for (const { src, width } of sizes) expect(width, `${src} (failed: ${failed.join(", ")})`).toBeGreaterThan(0);
+    for (const { src, width } of sizes) expect(width, `${src} (failed: ${failed.join(', ')})`).toBeGreaterThan(0);
     // The original, streamed (locally with ranges; deployed from S3): its size comes from its own container.
     const played = await page.$eval(
       'video',
