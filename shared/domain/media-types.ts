@@ -99,6 +99,9 @@ export const assetTypeOf = (fileName: string): AssetType | undefined => {
   return undefined;
 };
 
+/** A camera RAW file (its previews come from the JPEG it embeds). */
+export const isRaw = (fileName: string): boolean => extensionOf(fileName) in raw;
+
 export const mimeTypeOf = (fileName: string): string => {
   const extension = extensionOf(fileName);
   return image[extension] ?? video[extension] ?? sidecar[extension] ?? 'application/octet-stream';

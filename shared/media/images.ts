@@ -69,18 +69,38 @@ const decodeHeic = async (original: Uint8Array, { Image, BandFormat }: VipsModul
   return image.copy({ interpretation: 'srgb' });
 };
 
+/** Previews of an image already decoded (and oriented). */
+const previewsOfImage = (Image: VipsModule['Image'], settings: PreviewSettings, decoded: VipsImage): Previews =>
+  previewsOf(Image, settings, decoded.width, decoded.height, (size) => {
+    const box = outside(decoded.width, decoded.height, size);
+    return decoded.thumbnailImage(box.width, { height: box.height, size: 'down' });
+  });
+
+export interface SourceOptions {
+  /**
+   * The EXIF orientation of the file the image came from, for an image that has none of its own
+   * (a RAW file's embedded preview: the orientation is in the RAW's IFD0).
+   */
+  orientation?: number;
+}
+
 /** Makes an image's previews; throws when the bytes are not an image libvips (or, for HEIC, libheif) reads. */
-export const renderPreviews = async (original: Uint8Array, settings: PreviewSettings): Promise<Previews> => {
+export const renderPreviews = async (original: Uint8Array, settings: PreviewSettings, options: SourceOptions = {}): Promise<Previews> => {
   const module = await vips();
   const { Image } = module;
   if (isHevcHeif(Buffer.from(original.buffer, original.byteOffset, Math.min(original.byteLength, 64)))) {
     const decoded = await decodeHeic(original, module);
-    return using([decoded], () =>
-      previewsOf(Image, settings, decoded.width, decoded.height, (size) => {
-        const box = outside(decoded.width, decoded.height, size);
-        return decoded.thumbnailImage(box.width, { height: box.height, size: 'down' });
-      }),
-    );
+    return using([decoded], () => previewsOfImage(Image, settings, decoded));
+  }
+  if (options.orientation && options.orientation > 1) {
+    const image = Image.newFromBuffer(original);
+    if (image.getTypeof('orientation') === 0 || image.getInt('orientation') <= 1) {
+      const tagged = image.copy();
+      tagged.setInt('orientation', options.orientation);
+      const oriented = tagged.autorot();
+      return using([image, tagged, oriented], () => previewsOfImage(Image, settings, oriented));
+    }
+    image.delete();
   }
   const header = Image.newFromBuffer(original, '', { access: 'sequential' });
   const rotated = header.getTypeof('orientation') !== 0 && header.getInt('orientation') >= 5;

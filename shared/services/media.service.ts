@@ -1,8 +1,10 @@
 import { log } from '../core/log.ts';
 import { getAssetWithFaces, recordMedia } from '../db/asset.repository.ts';
 import { getPeople, getPerson, setPersonThumbnail } from '../db/person.repository.ts';
+import { isRaw } from '../domain/media-types.ts';
 import { renderFaceCrop, renderPreviews } from '../media/images.ts';
 import { dimensionsOf } from '../media/metadata.ts';
+import { embeddedPreview } from '../media/raw.ts';
 import { renderPoster } from '../media/video.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
@@ -47,9 +49,14 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
   const { thumbnail: settings } = await readConfig();
   let previews: Awaited<ReturnType<typeof renderPreviews>>;
   try {
-    // A video's previews are those of its poster frame (ffmpeg), made like a photo's.
-    const source = asset.type === 'VIDEO' ? await renderPoster(original, settings.jpegSize) : original;
-    previews = await renderPreviews(source, settings);
+    // A video's previews are those of its poster frame (ffmpeg), a RAW file's those of the JPEG
+    // the camera embedded (oriented as the RAW says), made like a photo's.
+    if (asset.type === 'VIDEO') previews = await renderPreviews(await renderPoster(original, settings.jpegSize), settings);
+    else if (isRaw(asset.originalFileName)) {
+      const embedded = embeddedPreview(original);
+      if (!embedded) throw new Error('RAW file without an embedded preview');
+      previews = await renderPreviews(embedded, settings, { orientation: Number(asset.exif.orientation ?? 1) });
+    } else previews = await renderPreviews(original, settings);
   } catch (error) {
     // Not a file its decoder reads (e.g. RAW without a decoder): the asset stays usable, unresized.
     log.warn('No previews for an asset its decoder cannot read', { assetId, error: String(error) });

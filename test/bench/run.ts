@@ -35,6 +35,7 @@ const sections: Section[] = [
   (await import('./cost.ts')).costSection,
   (await import('./powertools.ts')).powertoolsSection,
   (await import('./media.ts')).mediaSection,
+  (await import('./media-throughput.ts')).mediaThroughputSection,
 ];
 
 const wanted = process.argv.slice(2);

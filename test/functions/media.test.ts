@@ -124,7 +124,7 @@ describe('previews (the media function on an original’s object-created event)'
 
   it('leaves what it cannot decode usable and unresized, and ignores objects that are not originals', async () => {
     const token = accounts.user1.accessToken;
-    // A RAW file libvips has no decoder for, and a video (posters are not made yet).
+    // A RAW file without an embedded preview, and a video ffmpeg cannot read.
     for (const fileName of ['DSC_0001.nef', 'clip.mp4']) {
       const reply = await upload(token, { data: Buffer.from(`not really ${fileName}`), fileName });
       expect(reply.status, JSON.stringify(reply.body)).toBe(201);
@@ -172,6 +172,33 @@ describe('iPhone photos (HEIC) and videos', () => {
     const colour = [0, 1, 2].map((band) => Math.round(image.extractBand(band).avg()));
     image.delete();
     for (const [index, value] of [200, 60, 40].entries()) expect(Math.abs((colour[index] ?? 0) - value), `band ${index}`).toBeLessThan(12);
+  }, 30_000);
+
+  it('makes a RAW file’s previews from the largest JPEG the camera embedded, oriented as the RAW says', async () => {
+    const token = accounts.user1.accessToken;
+    // A TIFF-structured RAW: IFD0 (make, orientation 6, from a test JPEG's EXIF), a 160×120
+    // thumbnail, a 640×480 preview without orientation of its own, and "sensor data".
+    const exif = makeJpeg({ width: 16, height: 16, orientation: 6, make: 'Nikon', model: 'Z 6' });
+    const app1 = exif.indexOf('Exif\0\0');
+    const tiff = exif.subarray(app1 + 6, app1 - 2 + exif.readUInt16BE(app1 - 2));
+    const raw = Buffer.concat([
+      tiff,
+      Buffer.alloc(1000, 0x11),
+      makeJpeg({ width: 160, height: 120, color: [0, 0, 0] }),
+      Buffer.alloc(5000, 0x22),
+      makeJpeg({ width: 640, height: 480, color: [10, 200, 10] }),
+      Buffer.alloc(20_000, 0x55),
+    ]);
+    const reply = await upload(token, { data: raw, fileName: 'DSC_0002.NEF' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect((await assetInfo(token, reply.body.id)).body).toMatchObject({ exifInfo: { make: 'Nikon', model: 'Z 6', orientation: '6' } });
+    const made = await preview(token, reply.body.id);
+    expect(made.preview).toEqual([480, 640]);
+    expect(made.thumbnail).toEqual([250, 333]);
+    const image = vips.Image.newFromBuffer(made.jpeg);
+    const green = Math.round(image.extractBand(1).avg());
+    image.delete();
+    expect(green).toBeGreaterThan(170);
   }, 30_000);
 
   it('reads an MP4’s duration, size, rotation, date and place from its container, and makes previews of its poster frame', async () => {
