@@ -48,6 +48,15 @@ export const esbuildOptions = (entry: string, outfile: string): BuildOptions => 
 });
 
 /** The same settings as NodejsFunction bundling options (the stack's functions), with what a function adds. */
+/**
+ * What the media function loads from node_modules beside its bundle instead of bundling
+ * (infra/media-function.ts copies them there): wasm-vips locates its WebAssembly and pthread
+ * workers relative to its own module; heic-decode (2 MB, libheif with its WebAssembly inlined) is
+ * loaded only for HEIC files, so it stays a file instead of code every cold start parses;
+ * @ffmpeg-installer only finds this machine's ffmpeg, never used on Lambda (bin/ffmpeg is).
+ */
+export const mediaExternalModules = ['wasm-vips', 'heic-decode', '@ffmpeg-installer/ffmpeg'];
+
 export const lambdaBundling = (extra: { externalModules?: string[]; commandHooks?: ICommandHooks } = {}): BundlingOptions => ({
   format: OutputFormat.ESM,
   target: bundling.target,

@@ -12,7 +12,7 @@ import { EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
-import { lambdaBundling } from './bundling.ts';
+import { lambdaBundling, mediaExternalModules } from './bundling.ts';
 import { lambdaBinaryPath } from './lambda-binaries.ts';
 import { eventFunctions } from './routes.ts';
 
@@ -106,17 +106,16 @@ export class MediaFunction extends Construct {
         removalPolicy: RemovalPolicy.DESTROY,
       }),
       bundling: lambdaBundling({
-        // Loaded from node_modules beside the bundle: its WebAssembly files and its pthread
-        // workers are located relative to its own module. @ffmpeg-installer only finds this
-        // machine's ffmpeg, never used on Lambda (bin/ffmpeg is).
-        externalModules: ['wasm-vips', '@ffmpeg-installer/ffmpeg'],
+        externalModules: mediaExternalModules,
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
           // Copied from this project's node_modules, not installed: synth stays offline. ffmpeg is
           // the linux-arm64 build fetched at install (infra/lambda-binaries.ts).
           afterBundling: (_input: string, output: string) => [
-            `mkdir -p "${output}/node_modules" && cp -R "${join(root, 'node_modules', 'wasm-vips')}" "${output}/node_modules/wasm-vips"`,
+            ...['wasm-vips', 'heic-decode', 'libheif-js'].map(
+              (name) => `mkdir -p "${output}/node_modules" && cp -R "${join(root, 'node_modules', name)}" "${output}/node_modules/${name}"`,
+            ),
             `mkdir -p "${output}/bin" && cp "${ffmpeg}" "${output}/bin/ffmpeg"`,
           ],
         },

@@ -39,6 +39,19 @@ export interface Previews {
   previewHeight: number;
 }
 
+/** The width and height of an image libvips reads (its header only), or undefined. */
+export const imageSize = async (bytes: Uint8Array): Promise<{ width: number; height: number } | undefined> => {
+  const { Image } = await vips();
+  try {
+    const header = Image.newFromBuffer(bytes, '', { access: 'sequential' });
+    const size = { width: header.width, height: header.height };
+    header.delete();
+    return size;
+  } catch {
+    return undefined;
+  }
+};
+
 /** A box whose shorter side is `size`: libvips fits inside it, which is sharp's `fit: 'outside'` that Immich uses. */
 const outside = (width: number, height: number, size: number): { width: number; height: number } =>
   width <= height ? { width: size, height: 10_000_000 } : { width: 10_000_000, height: size };

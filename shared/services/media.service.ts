@@ -2,8 +2,7 @@ import { log } from '../core/log.ts';
 import { getAssetWithFaces, recordMedia } from '../db/asset.repository.ts';
 import { getPeople, getPerson, setPersonThumbnail } from '../db/person.repository.ts';
 import { isRaw } from '../domain/media-types.ts';
-import { renderFaceCrop, renderPreviews } from '../media/images.ts';
-import { dimensionsOf } from '../media/metadata.ts';
+import { imageSize, renderFaceCrop, renderPreviews } from '../media/images.ts';
 import { embeddedPreview } from '../media/raw.ts';
 import { renderPoster } from '../media/video.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
@@ -100,7 +99,7 @@ export const makePersonThumbnail = async (ownerId: string, personId: string): Pr
   if (!found) return 'gone';
   const { asset, faces } = found;
   const bytes = asset.resizePath ? await (await originalsStore()).get(asset.resizePath) : undefined;
-  const size = bytes ? dimensionsOf(bytes) : undefined;
+  const size = bytes ? await imageSize(bytes) : undefined;
   if (!bytes || !size) return generateMedia(asset.id);
   const { thumbnail: settings } = await readConfig();
   const made = await makePersonThumbnails(asset, faces, [person], { bytes, ...size }, settings.quality);

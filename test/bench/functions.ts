@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { esbuildOptions } from '#infra/bundling.ts';
+import { esbuildOptions, mediaExternalModules } from '#infra/bundling.ts';
 import { eventFunctions, routes } from '#infra/routes.ts';
 import { median, table } from './stats.ts';
 
@@ -45,7 +45,7 @@ export const functionsSection = {
     // and are loaded on its first event, so the import is the handler's own.
     for (const fn of eventFunctions) {
       const file = join(outDir, `${fn.name}.mjs`);
-      await build({ ...esbuildOptions(fn.entry, file), external: ['wasm-vips'] });
+      await build({ ...esbuildOptions(fn.entry, file), external: mediaExternalModules });
       const kb = statSync(file).size / 1024;
       const ms = median(Array.from({ length: runs }, () => coldImportMs(file)));
       const ok = ms <= storeBudget.ms && kb <= storeBudget.kb ? 'yes' : '**no**';

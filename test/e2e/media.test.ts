@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   downloadFile,
   getAllPeople,
@@ -84,6 +86,12 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
       asset.checksum ? Buffer.from(asset.checksum, 'base64').toString('hex') : '',
     );
   });
+
+  it('an iPhone photo (HEIC) is resized (deployed, libheif loaded from beside the bundle)', async () => {
+    const data = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'iphone.heic'));
+    const asset = await resized(await send(data, 'IMG_0001.HEIC'));
+    expect(asset.exifInfo).toMatchObject({ make: 'Apple', timeZone: 'America/Chicago' });
+  }, 40_000);
 
   it('a video gets its poster (ffmpeg: deployed, the bundle’s own binary) and its container’s duration', async () => {
     const id = await send(makeVideo({ seconds: 1, width: 320, height: 240 }), 'clip.mp4');
