@@ -48,8 +48,12 @@ const startMedia = (pending: Set<Promise<unknown>>, assetId: string): void => {
     ]);
     const asset = await getAsset(assetId);
     if (!asset) return;
-    const key = encodeURIComponent(asset.originalPath).replace(/%2F/g, '/');
-    await handler({ Records: [{ s3: { object: { key } } }] });
+    // A motion photo's video is an object of its own too (its poster, as deployed).
+    const motion = asset.livePhotoVideoId ? await getAsset(asset.livePhotoVideoId) : undefined;
+    const records = [asset, ...(motion ? [motion] : [])].map((each) => ({
+      s3: { object: { key: encodeURIComponent(each.originalPath).replace(/%2F/g, '/') } },
+    }));
+    await handler({ Records: records });
   })().catch((error: unknown) => console.error('media generation failed', error));
   pending.add(job);
   void job.finally(() => pending.delete(job));

@@ -127,6 +127,11 @@ export interface NewUpload {
   existingPeople: ReadonlySet<string>;
   /** The user's quota when it has one: the upload must still fit. */
   quota: number | null;
+  /**
+   * The hidden video asset extracted from a motion photo (the photo's `livePhotoVideoId`), when
+   * it is new: its checksum is claimed and its size counted in the same transaction.
+   */
+  motion?: AssetRecord;
 }
 
 export class QuotaExceededError extends Error {}
@@ -147,17 +152,19 @@ export const fixedUploadWrites = 3;
  * file, or a concurrent new person of the same name, cancels it.
  */
 export const recordUpload = async (upload: NewUpload): Promise<void> => {
-  const { faces, newPeople, existingPeople, quota } = upload;
+  const { faces, newPeople, existingPeople, quota, motion } = upload;
   const asset: AssetRecord = {
     ...upload.asset,
     personIds: [...new Set(faces.map((face) => face.personId))],
     faceIds: faces.map((face) => face.id),
   };
   const faceCounts = countBy(faces, (face) => face.personId);
-  const size = asset.exif.fileSizeInByte ?? 0;
+  // The motion video is stored as a file of its own, so it counts as well (its asset's deletion subtracts it).
+  const size = (asset.exif.fileSizeInByte ?? 0) + (motion?.exif.fileSizeInByte ?? 0);
   await transact([
     assetWrites.claimChecksum(asset),
     assetWrites.create(asset),
+    ...(motion ? [assetWrites.claimChecksum(motion), assetWrites.create(motion)] : []),
     userWrites.addUsage(asset.ownerId, size, quota, () => new QuotaExceededError()),
     ...newPeople.flatMap((person) => [
       personWrites.claimName(person),

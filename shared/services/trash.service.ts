@@ -5,7 +5,7 @@ import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf } from '../db/term.repository.ts';
 import { assetTerms } from '../domain/terms.ts';
 import { newestLiveMember } from '../model/album.ts';
-import type { AssetRecord } from '../model/asset.ts';
+import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
 
@@ -49,14 +49,22 @@ export const deleteAssets = async (auth: Auth, ids: readonly string[], force: bo
         if (found.asset.deletedAt === null) await updateAsset(found.asset, found.faces, { deletedAt: now });
         return;
       }
-      const names = (await getPeople(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
-      const { albums } = await deleteAsset(found.asset, found.faces);
-      await replaceThumbnails(auth.user.id, albums, found.asset.id);
-      // Its search postings too (they would only cost reads: docs/data-model.md, "Search").
-      await deletePostings(found.asset.ownerId, postingsOf(found.asset, assetTerms(found.asset, names)));
-      await (await originalsStore()).delete(storedObjectsOf(found.asset));
+      await deleteForGood(auth, found);
+      // A motion photo's hidden video goes with it, as Immich queues its deletion.
+      const motion = found.asset.livePhotoVideoId ? await getAssetWithFaces(found.asset.livePhotoVideoId) : undefined;
+      if (motion && motion.asset.ownerId === found.asset.ownerId) await withFreshAsset(motion, (fresh) => deleteForGood(auth, fresh));
     });
   }
+};
+
+/** Deletes an asset, its faces, postings and stored files for good. */
+const deleteForGood = async (auth: Auth, found: { asset: AssetRecord; faces: FaceRecord[] }): Promise<void> => {
+  const names = (await getPeople(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
+  const { albums } = await deleteAsset(found.asset, found.faces);
+  await replaceThumbnails(auth.user.id, albums, found.asset.id);
+  // Its search postings too (they would only cost reads: docs/data-model.md, "Search").
+  await deletePostings(found.asset.ownerId, postingsOf(found.asset, assetTerms(found.asset, names)));
+  await (await originalsStore()).delete(storedObjectsOf(found.asset));
 };
 
 /** POST /trash/restore/assets: the caller's trashed assets come back (to people, albums, links and search). */

@@ -17,6 +17,7 @@ import { assetTypeOf, extensionOf, mediaTypes, mimeTypeOf } from '../domain/medi
 import { assetTerms } from '../domain/terms.ts';
 import type { FaceRegion } from '../media/faces.ts';
 import { dimensionsOf, extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
+import { motionVideoOf } from '../media/motion-photo.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import { limits } from '../model/limits.ts';
 import { foldName, type PersonRecord } from '../model/person.ts';
@@ -131,7 +132,7 @@ export interface UploadInput {
  * sidecar) are stored, and the asset, its faces and people are recorded in one transaction. If
  * recording fails, the stored objects are removed again, so nothing is left half-written.
  */
-export const uploadFile = async (auth: Auth, form: UploadInput): Promise<AssetFileUploadResponseDto> => {
+export const uploadFile = async (auth: Auth, form: UploadInput, retried = false): Promise<AssetFileUploadResponseDto> => {
   const file = form.files[uploadFields.asset];
   if (!file || file.data.length === 0) throw new Invalid(`Field(s) ${uploadFields.asset} should not be empty`);
   const dateError = dateStringError(form.fields, ['fileCreatedAt', 'fileModifiedAt']);
@@ -141,12 +142,19 @@ export const uploadFile = async (auth: Auth, form: UploadInput): Promise<AssetFi
   const sidecar = form.files[uploadFields.sidecar];
 
   const checksum = sha1Hex(file.data);
-  const [existing, user] = await Promise.all([findByChecksums(auth.user.id, [checksum]), getUser(auth.user.id)]);
+  // A motion photo's video, extracted as Immich's metadata job does (a hidden asset of its own).
+  const motionVideo = assetTypeOf(file.fileName) === 'IMAGE' ? motionVideoOf(file.data) : undefined;
+  const motionChecksum = motionVideo ? sha1Hex(motionVideo) : undefined;
+  const [existing, user] = await Promise.all([
+    findByChecksums(auth.user.id, motionChecksum ? [checksum, motionChecksum] : [checksum]),
+    getUser(auth.user.id),
+  ]);
   const duplicateId = existing.get(checksum);
   if (duplicateId) return { id: duplicateId, duplicate: true };
   if (!user) throw new NotFound('User not found');
   if (dto.libraryId) requireLibrary(Permission.AssetUpload, dto.libraryId, user);
-  if (user.quotaSizeInBytes && user.quotaUsageInBytes + file.data.length > user.quotaSizeInBytes) {
+  const motionBytes = motionVideo && !(motionChecksum && existing.get(motionChecksum)) ? motionVideo.length : 0;
+  if (user.quotaSizeInBytes && user.quotaUsageInBytes + file.data.length + motionBytes > user.quotaSizeInBytes) {
     throw new Invalid('Quota has been exceeded!');
   }
 
@@ -162,7 +170,11 @@ export const uploadFile = async (auth: Auth, form: UploadInput): Promise<AssetFi
     throw error;
   }
 
-  const asset = newAsset(auth.user.id, user.defaultLibraryId, file, sidecar, checksum, dto, metadata);
+  const photo = newAsset(auth.user.id, user.defaultLibraryId, file, sidecar, checksum, dto, metadata);
+  // The motion part: the same video uploaded before (the same checksum) is linked, not stored again.
+  const existingMotion = motionChecksum ? existing.get(motionChecksum) : undefined;
+  const motion = motionVideo && motionChecksum && !existingMotion ? await motionAsset(photo, motionVideo, motionChecksum) : undefined;
+  const asset: AssetRecord = { ...photo, livePhotoVideoId: existingMotion ?? motion?.asset.id ?? null };
   // Search postings first: harmless if the upload then fails, and the asset never lacks them.
   await writePostings(
     auth.user.id,
@@ -174,8 +186,9 @@ export const uploadFile = async (auth: Auth, form: UploadInput): Promise<AssetFi
       ),
     ),
   );
-  const stored = await storeOriginals(asset, file, sidecar);
+  const stored = await storeOriginals(asset, file, sidecar, motion);
   const recorded = withVersions(asset, stored);
+  const recordedMotion = motion ? withVersions(motion.asset, stored) : undefined;
   try {
     const regions = metadata.faces.slice(0, maxFacesPerAsset);
     if (metadata.faces.length > regions.length)
@@ -184,7 +197,12 @@ export const uploadFile = async (auth: Auth, form: UploadInput): Promise<AssetFi
     for (let attempt = 1; ; attempt++) {
       const people = await resolvePeople(auth.user.id, asset.id, regions, asset.createdAt);
       try {
-        await recordUpload({ asset: recorded, ...people, quota: user.quotaSizeInBytes });
+        await recordUpload({
+          asset: recorded,
+          ...people,
+          quota: user.quotaSizeInBytes,
+          ...(recordedMotion ? { motion: recordedMotion } : {}),
+        });
         return { id: asset.id, duplicate: false };
       } catch (error) {
         if (!(error instanceof PersonNameTakenError) || attempt >= 3) throw error;
@@ -195,6 +213,8 @@ export const uploadFile = async (auth: Auth, form: UploadInput): Promise<AssetFi
     if (error instanceof DuplicateChecksumError) {
       const winner = (await findByChecksums(auth.user.id, [checksum])).get(checksum);
       if (winner) return { id: winner, duplicate: true };
+      // Another upload stored the same motion video meanwhile: once more, linking to it.
+      if (motion && !retried) return uploadFile(auth, form, true);
     }
     if (error instanceof QuotaExceededError) throw new Invalid('Quota has been exceeded!');
     throw error;
@@ -258,12 +278,50 @@ const withVersions = (asset: AssetRecord, stored: readonly StoredObject[]): Asse
   return { ...asset, ...(original ? { originalVersion: original } : {}), ...(sidecar ? { sidecarVersion: sidecar } : {}) };
 };
 
-const storeOriginals = async (asset: AssetRecord, file: UploadedFile, sidecar: UploadedFile | undefined): Promise<StoredObject[]> => {
+/**
+ * The hidden video asset of a motion photo, as Immich v1.100 makes it: type VIDEO, not visible,
+ * the photo's file name, dates and library, device `NONE`, its checksum that of the video's bytes,
+ * its metadata read from the video itself; stored as `upload/<owner>/<ab>/<cd>/<id>.mp4`.
+ */
+const motionAsset = async (photo: AssetRecord, video: Buffer, checksum: string): Promise<{ asset: AssetRecord; data: Buffer }> => {
+  const id = randomUUID();
+  const metadata = await extractMetadata(video);
+  return {
+    data: video,
+    asset: {
+      ...photo,
+      id,
+      type: 'VIDEO',
+      originalPath: originalKey(photo.ownerId, id, 'motion.mp4'),
+      sidecarPath: null,
+      checksum,
+      deviceAssetId: 'NONE',
+      deviceId: 'NONE',
+      localDateTime: photo.fileCreatedAt,
+      isVisible: false,
+      isFavorite: false,
+      isArchived: false,
+      duration: metadata.duration ?? null,
+      livePhotoVideoId: null,
+      exif: { ...metadata.exif, dateTimeOriginal: metadata.exif.dateTimeOriginal ?? photo.fileCreatedAt },
+      personIds: [],
+      faceIds: [],
+    },
+  };
+};
+
+const storeOriginals = async (
+  asset: AssetRecord,
+  file: UploadedFile,
+  sidecar: UploadedFile | undefined,
+  motion?: { asset: AssetRecord; data: Buffer },
+): Promise<StoredObject[]> => {
   const store = await originalsStore();
   const stored: StoredObject[] = [];
   try {
     stored.push(await store.put(asset.originalPath, file.data, mimeTypeOf(file.fileName)));
     if (sidecar && asset.sidecarPath) stored.push(await store.put(asset.sidecarPath, sidecar.data, 'application/xml'));
+    if (motion) stored.push(await store.put(motion.asset.originalPath, motion.data, 'video/mp4'));
     return stored;
   } catch (error) {
     await removeOriginals(stored);

@@ -93,6 +93,16 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
     expect(asset.exifInfo).toMatchObject({ make: 'Apple', timeZone: 'America/Chicago' });
   }, 40_000);
 
+  it('a motion photo’s video becomes its hidden live-photo video, with a poster of its own', async () => {
+    const video = makeVideo({ seconds: 1, width: 240, height: 160 });
+    const photo = await resized(
+      await send(Buffer.concat([makeJpeg({ width: 300, height: 200, color: [50, 90, 10] }), video]), 'PXL_E2E.MP.jpg'),
+    );
+    expect(photo.livePhotoVideoId).toMatch(/^[0-9a-f-]{36}$/);
+    const motion = await resized(photo.livePhotoVideoId ?? '');
+    expect(motion).toMatchObject({ type: 'VIDEO', duration: '00:00:01.000', checksum: createHash('sha1').update(video).digest('base64') });
+  }, 40_000);
+
   it('a video gets its poster (ffmpeg: deployed, the bundle’s own binary) and its container’s duration', async () => {
     const id = await send(makeVideo({ seconds: 1, width: 320, height: 240 }), 'clip.mp4');
     const asset = await resized(id);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { handler as generateMedia } from '#functions/media/generate-media.ts';
 import { handler as personThumbnailHandler } from '#functions/person/get-person-thumbnail.ts';
 import { handler as updatePersonHandler } from '#functions/person/update-person.ts';
 import { handler as createSharedLinkHandler } from '#functions/shared-link/create-shared-link.ts';
+import { handler as getMyUserInfoHandler } from '#functions/user/get-my-user-info.ts';
 import { runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -250,6 +252,87 @@ describe('iPhone photos (HEIC) and videos', () => {
     const made = await preview(token, reply.body.id);
     expect(made.preview).toEqual([480, 270]);
     expect(made.thumbnail).toEqual([444, 250]);
+  }, 30_000);
+});
+
+describe('motion photos: the embedded video becomes a hidden video asset (livePhotoVideoId), as Immich extracts it', () => {
+  const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('base64');
+  const usage = async (token: string) =>
+    (await invoke(getMyUserInfoHandler, { path: '/api/user/me', headers: bearer(token) })).body.quotaUsageInBytes as number;
+
+  it('Google MotionPhoto and Samsung JPEGs, and Samsung HEIC (mpvd box): a hidden VIDEO with the video’s own checksum and metadata', async () => {
+    const token = accounts.user1.accessToken;
+    const video = makeVideo({ seconds: 1, width: 320, height: 240 });
+    const heic = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'iphone.heic'));
+    const mpvd = Buffer.alloc(8);
+    mpvd.writeUInt32BE(8 + video.length + 0);
+    mpvd.write('mpvd', 4);
+    const samples: [string, Buffer, Buffer][] = [
+      // Google: the MP4 appended after the JPEG (the XMP's Container:Directory gives its length).
+      ['PXL_0001.MP.jpg', Buffer.concat([makeJpeg({ width: 400, height: 300, color: [1, 2, 3] }), video]), video],
+      // Samsung JPEG: behind a MotionPhoto_Data marker, followed by the SEF trailer.
+      [
+        'SAMSUNG_0001.jpg',
+        Buffer.concat([
+          makeJpeg({ width: 400, height: 300, color: [4, 5, 6] }),
+          Buffer.from('MotionPhoto_Data'),
+          video,
+          Buffer.from('SEFH\x01\x00\x00\x00trailer'),
+        ]),
+        video,
+      ],
+      // Samsung HEIC: a top-level mpvd box holding the MP4.
+      ['SAMSUNG_0002.heic', Buffer.concat([heic, mpvd, video]), video],
+    ];
+    const before = await usage(token);
+    const motionIds: string[] = [];
+    let stored = 0;
+    for (const [fileName, data, embedded] of samples) {
+      const reply = await upload(token, { data, fileName });
+      expect(reply.status, `${fileName}: ${JSON.stringify(reply.body)}`).toBe(201);
+      const photo = (await assetInfo(token, reply.body.id)).body;
+      expect(photo.livePhotoVideoId, fileName).toMatch(/^[0-9a-f-]{36}$/);
+      motionIds.push(photo.livePhotoVideoId);
+      stored += data.length;
+      if (motionIds.length === 1) {
+        stored += embedded.length;
+        const motion = (await assetInfo(token, photo.livePhotoVideoId)).body;
+        expect(motion).toMatchObject({
+          type: 'VIDEO',
+          originalFileName: fileName,
+          deviceAssetId: 'NONE',
+          deviceId: 'NONE',
+          checksum: sha1(embedded),
+          duration: '00:00:01.000',
+          livePhotoVideoId: null,
+          fileCreatedAt: photo.fileCreatedAt,
+          exifInfo: { exifImageWidth: 320, exifImageHeight: 240, fileSizeInByte: embedded.length },
+        });
+        // Served as any video: its own bytes.
+        const file = await serveFile(token, photo.livePhotoVideoId);
+        expect(sha1(Buffer.from(file.body, 'base64'))).toBe(sha1(embedded));
+      }
+    }
+    // The same video in three files: extracted once, then linked (Immich finds it by checksum).
+    expect(new Set(motionIds).size).toBe(1);
+    // Usage counts each file and the one stored video.
+    expect((await usage(token)) - before).toBe(stored);
+  }, 60_000);
+
+  it('deleting the photo for good deletes its video; a plain photo has none', async () => {
+    const token = accounts.user1.accessToken;
+    const video = makeVideo({ seconds: 1, width: 160, height: 120 });
+    const reply = await upload(token, {
+      data: Buffer.concat([makeJpeg({ width: 300, height: 200, color: [9, 9, 9] }), video]),
+      fileName: 'MVIMG_1.jpg',
+    });
+    const photo = (await assetInfo(token, reply.body.id)).body;
+    const before = await usage(token);
+    expect((await trash(token, [photo.id], true)).status).toBe(204);
+    expect((await assetInfo(token, photo.livePhotoVideoId)).status).toBe(400);
+    expect(before - (await usage(token))).toBe(photo.exifInfo.fileSizeInByte + video.length);
+    const plain = await upload(token, { data: makeJpeg({ width: 30, height: 20, make: 'Plain' }) });
+    expect((await assetInfo(token, plain.body.id)).body.livePhotoVideoId).toBeNull();
   }, 30_000);
 });
 
