@@ -5,6 +5,7 @@ import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import {
   type AssetResponseDto,
+  AssetTypeEnum,
   checkBulkUpload,
   createApiKey,
   createSharedLink,
@@ -24,6 +25,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { useServer } from '../support/server.ts';
 import { sha1 } from '../support/uploads.ts';
+import { makeVideo } from '../support/videos.ts';
 
 const run = promisify(execFile);
 const cli = join(import.meta.dirname, '..', '..', 'node_modules', '@immich', 'cli', 'dist', 'index.js');
@@ -40,7 +42,7 @@ interface LibraryFile {
   expected: Partial<Omit<AssetResponseDto, 'people' | 'exifInfo'>> & { exifInfo?: Record<string, unknown>; people?: string[] };
 }
 
-/** A small photo library on disk: EXIF photos, a sidecar, faces, a nested folder, a file the CLI skips. */
+/** A small photo library on disk: EXIF photos, an iPhone HEIC, a video, a sidecar, faces, a nested folder, a file the CLI skips. */
 const writeLibrary = (root: string): LibraryFile[] => {
   mkdirSync(join(root, 'trip', 'day 2'), { recursive: true });
   const files: [string, Buffer, LibraryFile['expected']][] = [
@@ -103,6 +105,17 @@ const writeLibrary = (root: string): LibraryFile[] => {
       { fileCreatedAt: '2023-08-16T12:00:00.000Z', exifInfo: { description: 'from Lightroom', timeZone: 'UTC+2' }, people: ['Olav'] },
     ],
     [
+      'trip/IMG_0001.HEIC',
+      readFileSync(join(import.meta.dirname, '..', 'fixtures', 'iphone.heic')),
+      // No offset in the file: the zone of its GPS position (test/fixtures/README.md).
+      { fileCreatedAt: '2023-06-01T15:30:00.000Z', exifInfo: { make: 'Apple', timeZone: 'America/Chicago' } },
+    ],
+    [
+      'trip/clip.mp4',
+      makeVideo({ seconds: 1, width: 320, height: 180, creationTime: '2021-05-04T10:20:30Z' }),
+      { type: AssetTypeEnum.Video, duration: '00:00:01.000', fileCreatedAt: '2021-05-04T10:20:30.000Z', exifInfo: { exifImageWidth: 320 } },
+    ],
+    [
       'scan.jpg',
       makeJpeg({ width: 32, height: 32 }),
       {
@@ -159,7 +172,7 @@ describe('the immich CLI (2.1.0) uploads a library into the local server', () =>
     expect(loggedIn.stdout).toMatch(/Logged in as photographer@immich\.cloud/);
 
     const first = await immich(config, 'upload', '--recursive', join(root, 'photos'));
-    expect(first.stdout).toMatch(/Successfully uploaded 4 assets/);
+    expect(first.stdout).toMatch(/Successfully uploaded 6 assets/);
     const second = await immich(config, 'upload', '--recursive', join(root, 'photos'));
     expect(second.stdout).toMatch(/All assets were already uploaded, nothing to do/);
 
@@ -196,6 +209,17 @@ describe('the immich CLI (2.1.0) uploads a library into the local server', () =>
       expect(foreign).toBe(400);
     }
     expect((await getAllPeople({}, other)).people).toEqual([]);
+
+    // Within seconds every photo and the video (its poster) are resized, with a thumbhash.
+    const ids = check.results.map((result) => result.assetId ?? '');
+    const deadline = Date.now() + 30_000;
+    let pending = ids;
+    while (pending.length > 0 && Date.now() < deadline) {
+      const assets = await Promise.all(pending.map((id) => getAssetInfo({ id }, asUser)));
+      pending = assets.filter((asset) => !asset.resized || !asset.thumbhash).map((asset) => asset.id);
+      if (pending.length > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(pending).toEqual([]);
 
     // --album: one album per folder, through getAllAlbums, createAlbum and addAssetsToAlbum.
     const albums = await immich(config, 'upload', '--recursive', '--album', join(root, 'photos'));
