@@ -140,6 +140,13 @@ describe('previews (the media function on an original’s object-created event)'
 });
 
 describe('iPhone photos (HEIC) and videos', () => {
+  /** Uploads a file (which must be accepted) and answers the asset as GET /asset/:id shows it. */
+  const uploaded = async (token: string, data: Buffer, fileName: string) => {
+    const reply = await upload(token, { data, fileName });
+    expect(reply.status, `${fileName}: ${JSON.stringify(reply.body)}`).toBe(201);
+    return (await assetInfo(token, reply.body.id)).body;
+  };
+
   const preview = async (token: string, id: string) => {
     const { originalPath } = (await assetInfo(token, id)).body;
     expect(await objectCreated(originalPath)).toEqual({ outcomes: { [originalPath]: 'made' } });
@@ -157,16 +164,15 @@ describe('iPhone photos (HEIC) and videos', () => {
     const token = accounts.user1.accessToken;
     // test/fixtures/README.md: 640×480, one colour, EXIF from an iPhone-like camera without an offset.
     const data = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'iphone.heic'));
-    const reply = await upload(token, { data, fileName: 'IMG_0001.HEIC' });
-    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-    expect((await assetInfo(token, reply.body.id)).body).toMatchObject({
+    const asset = await uploaded(token, data, 'IMG_0001.HEIC');
+    expect(asset).toMatchObject({
       type: 'IMAGE',
       // 10:30 in Chicago on 1 June (daylight saving time, UTC-5).
       fileCreatedAt: '2023-06-01T15:30:00.000Z',
       localDateTime: '2023-06-01T10:30:00.000Z',
       exifInfo: { make: 'Apple', model: 'iPhone 14', exifImageWidth: 640, exifImageHeight: 480, timeZone: 'America/Chicago' },
     });
-    const made = await preview(token, reply.body.id);
+    const made = await preview(token, asset.id);
     // HEIF's own rotation (none here) counts, never the EXIF orientation, as libheif and Immich.
     expect(made.thumbnail).toEqual([333, 250]);
     expect(made.preview).toEqual([640, 480]);
@@ -191,10 +197,9 @@ describe('iPhone photos (HEIC) and videos', () => {
       makeJpeg({ width: 640, height: 480, color: [10, 200, 10] }),
       Buffer.alloc(20_000, 0x55),
     ]);
-    const reply = await upload(token, { data: raw, fileName: 'DSC_0002.NEF' });
-    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-    expect((await assetInfo(token, reply.body.id)).body).toMatchObject({ exifInfo: { make: 'Nikon', model: 'Z 6', orientation: '6' } });
-    const made = await preview(token, reply.body.id);
+    const asset = await uploaded(token, raw, 'DSC_0002.NEF');
+    expect(asset).toMatchObject({ exifInfo: { make: 'Nikon', model: 'Z 6', orientation: '6' } });
+    const made = await preview(token, asset.id);
     expect(made.preview).toEqual([480, 640]);
     expect(made.thumbnail).toEqual([250, 333]);
     const image = vips.Image.newFromBuffer(made.jpeg);
@@ -207,9 +212,7 @@ describe('iPhone photos (HEIC) and videos', () => {
     const token = accounts.user1.accessToken;
     // Recorded upright: 640×360 stored, turned 90° clockwise when played.
     const data = makeVideo({ rotation: 90, seconds: 2, creationTime: '2021-05-04T10:20:30Z', location: '+41.8781-087.6298/' });
-    const reply = await upload(token, { data, fileName: 'VID_0001.mp4' });
-    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-    const asset = (await assetInfo(token, reply.body.id)).body;
+    const asset = await uploaded(token, data, 'VID_0001.mp4');
     expect(asset).toMatchObject({
       type: 'VIDEO',
       duration: '00:00:02.000',
@@ -220,7 +223,7 @@ describe('iPhone photos (HEIC) and videos', () => {
     });
     expect(asset.exifInfo.latitude).toBeCloseTo(41.8781, 3);
     expect(asset.exifInfo.longitude).toBeCloseTo(-87.6298, 3);
-    const made = await preview(token, reply.body.id);
+    const made = await preview(token, asset.id);
     expect(made.preview).toEqual([360, 640]);
     expect(made.thumbnail).toEqual([250, 444]);
   }, 30_000);
@@ -240,16 +243,15 @@ describe('iPhone photos (HEIC) and videos', () => {
         'location.ISO6709': '+52.5200+013.4050+034.000/',
       },
     });
-    const reply = await upload(token, { data, fileName: 'IMG_0002.MOV' });
-    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-    expect((await assetInfo(token, reply.body.id)).body).toMatchObject({
+    const asset = await uploaded(token, data, 'IMG_0002.MOV');
+    expect(asset).toMatchObject({
       type: 'VIDEO',
       duration: '00:00:01.000',
       fileCreatedAt: '2019-03-21T16:04:22.000Z',
       localDateTime: '2019-03-21T11:04:22.000Z',
       exifInfo: { make: 'Apple', model: 'iPhone 14', orientation: '1', timeZone: 'UTC-5', latitude: 52.52, longitude: 13.405 },
     });
-    const made = await preview(token, reply.body.id);
+    const made = await preview(token, asset.id);
     expect(made.preview).toEqual([480, 270]);
     expect(made.thumbnail).toEqual([444, 250]);
   }, 30_000);
