@@ -64,6 +64,35 @@ export const routes: readonly Route[] = [
     entry: 'functions/server-info/get-supported-media-types.ts',
     data: 'none',
   },
+  {
+    operationId: 'getServerInfo',
+    method: 'GET',
+    path: '/api/server-info',
+    entry: 'functions/server-info/get-server-info.ts',
+    data: 'read',
+  },
+  {
+    operationId: 'getServerConfig',
+    method: 'GET',
+    path: '/api/server-info/config',
+    entry: 'functions/server-info/get-server-config.ts',
+    data: 'read',
+  },
+  {
+    operationId: 'getServerFeatures',
+    method: 'GET',
+    path: '/api/server-info/features',
+    entry: 'functions/server-info/get-server-features.ts',
+    data: 'read',
+  },
+  { operationId: 'getTheme', method: 'GET', path: '/api/server-info/theme', entry: 'functions/server-info/get-theme.ts', data: 'read' },
+  {
+    operationId: 'setAdminOnboarding',
+    method: 'POST',
+    path: '/api/server-info/admin-onboarding',
+    entry: 'functions/server-info/set-admin-onboarding.ts',
+    data: 'write',
+  },
   { operationId: 'wellKnown', method: 'GET', path: '/.well-known/immich', entry: 'functions/system/well-known.ts', data: 'none' },
   {
     operationId: 'signUpAdmin',
@@ -188,6 +217,13 @@ export const routes: readonly Route[] = [
   { operationId: 'getAllPeople', method: 'GET', path: '/api/person', entry: 'functions/person/get-all-people.ts', data: 'read' },
   { operationId: 'getPerson', method: 'GET', path: '/api/person/{id}', entry: 'functions/person/get-person.ts', data: 'read' },
   {
+    operationId: 'getPersonStatistics',
+    method: 'GET',
+    path: '/api/person/{id}/statistics',
+    entry: 'functions/person/get-person-statistics.ts',
+    data: 'read',
+  },
+  {
     operationId: 'getPersonThumbnail',
     method: 'GET',
     path: '/api/person/{id}/thumbnail',
@@ -230,6 +266,7 @@ export const routes: readonly Route[] = [
   },
   { operationId: 'createAlbum', method: 'POST', path: '/api/album', entry: 'functions/album/create-album.ts', data: 'write', body: 'bulk' },
   { operationId: 'getAllAlbums', method: 'GET', path: '/api/album', entry: 'functions/album/get-all-albums.ts', data: 'read' },
+  { operationId: 'getAlbumCount', method: 'GET', path: '/api/album/count', entry: 'functions/album/get-album-count.ts', data: 'read' },
   { operationId: 'getAlbumInfo', method: 'GET', path: '/api/album/{id}', entry: 'functions/album/get-album-info.ts', data: 'read' },
   {
     operationId: 'addAssetsToAlbum',

@@ -40,6 +40,8 @@ export const keys = {
   userApiKey: (userId: string, apiKeyId: string): Key => ({ pk: `USER#${userId}`, sk: `APIKEY#${apiKeyId}` }),
   /** The system configuration: one item holding the differences from the defaults. */
   config: (): Key => ({ pk: 'CONFIG', sk: 'CONFIG' }),
+  /** Immich's system metadata `admin-onboarding`: exists once the admin finished onboarding. */
+  adminOnboarding: (): Key => ({ pk: 'SYSTEM', sk: 'ADMIN_ONBOARDING' }),
   /** An asset. Its partition also holds the asset's faces. */
   asset: (assetId: string): Key => ({ pk: `ASSET#${assetId}`, sk: 'ASSET' }),
   /** One face on an asset (a named XMP face region), in the asset's partition. */

@@ -9,3 +9,77 @@ export type WellKnownResponseDto = typeof wellKnown;
 export interface ServerPingResponse {
   res: string;
 }
+
+/** GET /server-info/config: what the web app's login page and settings read first. */
+export interface ServerConfigDto {
+  oauthButtonText: string;
+  loginPageMessage: string;
+  trashDays: number;
+  userDeleteDelay: number;
+  isInitialized: boolean;
+  isOnboarded: boolean;
+  externalDomain: string;
+}
+
+/** GET /server-info/features: which parts of Immich the clients may show. */
+export interface ServerFeaturesDto {
+  smartSearch: boolean;
+  configFile: boolean;
+  facialRecognition: boolean;
+  map: boolean;
+  trash: boolean;
+  reverseGeocoding: boolean;
+  oauth: boolean;
+  oauthAutoLaunch: boolean;
+  passwordLogin: boolean;
+  sidecar: boolean;
+  search: boolean;
+}
+
+export interface ServerThemeDto {
+  customCss: string;
+}
+
+/** GET /server-info: Immich's disk figures (docs/immich-compatibility.md, "Server info"). */
+export interface ServerInfoResponseDto {
+  diskSize: string;
+  diskUse: string;
+  diskAvailable: string;
+  diskSizeRaw: number;
+  diskUseRaw: number;
+  diskAvailableRaw: number;
+  diskUsagePercentage: number;
+}
+
+/** Immich's `asHumanReadable`: binary units, one decimal past bytes (`1.5 GiB`, `512 B`). */
+export const asHumanReadable = (bytes: number, precision = 1): string => {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+  let magnitude = 0;
+  let remainder = bytes;
+  while (remainder >= 1024 && magnitude + 1 < units.length) {
+    magnitude++;
+    remainder /= 1024;
+  }
+  return `${remainder.toFixed(magnitude === 0 ? 0 : precision)} ${units[magnitude]}`;
+};
+
+/**
+ * What an S3 bucket "holds" for a user without a quota: it has no capacity of its own, so the
+ * size reported is 1 PiB (the web app's storage bar then shows the usage as a sliver of it).
+ */
+export const unlimitedStorageBytes = 1024 ** 5;
+
+/** The disk figures of one user's storage: their quota (or the nominal size above) and usage. */
+export const storageInfo = (usage: number, quota: number | null): ServerInfoResponseDto => {
+  const size = quota && quota > 0 ? quota : unlimitedStorageBytes;
+  const available = Math.max(0, size - usage);
+  return {
+    diskSize: asHumanReadable(size),
+    diskUse: asHumanReadable(usage),
+    diskAvailable: asHumanReadable(available),
+    diskSizeRaw: size,
+    diskUseRaw: usage,
+    diskAvailableRaw: available,
+    diskUsagePercentage: Number.parseFloat(((usage / size) * 100).toFixed(2)),
+  };
+};

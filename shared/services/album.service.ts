@@ -74,6 +74,22 @@ export const getAllAlbums = async (
 };
 
 /** GET /album/:id (with its assets unless `withoutAssets`). */
+export interface AlbumCountResponseDto {
+  owned: number;
+  shared: number;
+  notShared: number;
+}
+
+/**
+ * GET /album/count, as Immich counts: the caller's albums, those shared (here: by a link; albums
+ * shared with users do not exist yet) and those not. One Query of the caller's albums.
+ */
+export const getAlbumCount = async (auth: Auth): Promise<AlbumCountResponseDto> => {
+  const albums = await listAlbums(auth.user.id);
+  const shared = albums.filter((album) => album.sharedLinkCount > 0).length;
+  return { owned: albums.length, shared, notShared: albums.length - shared };
+};
+
 export const getAlbumInfo = async (auth: Auth, id: string, withoutAssets: boolean): Promise<AlbumResponseDto> => {
   const album = await requireAlbum(auth, Permission.AlbumRead, id);
   const [user, members] = await Promise.all([owner(auth), listMembers(album.id)]);

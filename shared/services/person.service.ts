@@ -69,6 +69,22 @@ export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInpu
   return mapPerson(updated);
 };
 
+export interface PersonStatisticsResponseDto {
+  assets: number;
+}
+
+/**
+ * GET /person/:id/statistics: how many assets GET /person/:id/assets shows (visible, unarchived,
+ * untrashed), counted from the person's faces (their copies of each asset's status), without
+ * reading the assets. Immich v1.100 also leaves out photos with a live video, which its own asset
+ * list shows: here the count and the list agree.
+ */
+export const getPersonStatistics = async (auth: Auth, id: string): Promise<PersonStatisticsResponseDto> => {
+  const person = await requirePerson(auth, Permission.PersonRead, id);
+  const faces = (await listPersonFaces(person.id)).filter((face) => face.deletedAt === null && !face.isArchived && face.isVisible);
+  return { assets: new Set(faces.map((face) => face.assetId)).size };
+};
+
 /** Most assets GET /person/:id/assets returns (Immich's limit; it has no paging). */
 export const personAssetsLimit = 1000;
 

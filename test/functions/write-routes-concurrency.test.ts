@@ -62,6 +62,8 @@ const requests: Record<string, () => Promise<Call[]>> = {
   ],
   createApiKey: async () => [{ token: user.accessToken, body: { name: 'same' } }],
   deleteApiKey: async () => [{ token: user.accessToken, id: setup.key }],
+  // Idempotent: every request records the same onboarding.
+  setAdminOnboarding: async () => [{ token: admin.accessToken }, { token: admin.accessToken }],
   updateConfig: async () => {
     const config = await invoke(await handlerOf(route('getConfig')), { path: '/api/system-config', headers: bearer(admin.accessToken) });
     return [

@@ -29,6 +29,7 @@ const built: Record<string, Key> = {
   apiKey: keys.apiKey('<keyHash>'),
   userApiKey: keys.userApiKey('<userId>', '<apiKeyId>'),
   config: keys.config(),
+  systemMetadata: keys.adminOnboarding(),
   asset: keys.asset('<assetId>'),
   face: keys.assetFace('<assetId>', '<faceId>'),
   checksum: keys.checksum('<ownerId>', '<sha1Hex>'),

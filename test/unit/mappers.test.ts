@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { asHumanReadable, storageInfo } from '#shared/domain/server-info.ts';
 import { checksumBase64, mapExif, mapSanitizedAsset } from '#shared/mappers/asset.mapper.ts';
 import { peopleWithFaces } from '#shared/mappers/person.mapper.ts';
 import { avatarColorFor } from '#shared/mappers/user.mapper.ts';
@@ -84,5 +85,23 @@ describe('mappers', () => {
       ['Dana', ['f1', 'f3']],
       ['Eli', ['f2']],
     ]);
+  });
+});
+
+describe('storage figures in Immich’s shape (GET /server-info)', () => {
+  it('reports usage against the quota, with Immich’s human-readable sizes', () => {
+    expect(storageInfo(1536 * 1024 ** 2, 10 * 1024 ** 3)).toEqual({
+      diskSize: '10.0 GiB',
+      diskUse: '1.5 GiB',
+      diskAvailable: '8.5 GiB',
+      diskSizeRaw: 10 * 1024 ** 3,
+      diskUseRaw: 1536 * 1024 ** 2,
+      diskAvailableRaw: 8.5 * 1024 ** 3,
+      diskUsagePercentage: 15,
+    });
+    expect(asHumanReadable(1023)).toBe('1023 B');
+    expect(asHumanReadable(1024)).toBe('1.0 KiB');
+    // Over the quota (a quota lowered later): nothing available, over 100%.
+    expect(storageInfo(300, 200)).toMatchObject({ diskAvailableRaw: 0, diskUsagePercentage: 150 });
   });
 });

@@ -1,0 +1,5 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { type AlbumCountResponseDto, getAlbumCount } from '#shared/services/album.service.ts';
+
+export const handler = httpHandler({ access: 'user', returns: returns<AlbumCountResponseDto>() }, ({ auth }) => getAlbumCount(auth));

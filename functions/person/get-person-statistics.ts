@@ -1,0 +1,9 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { getPersonStatistics, type PersonStatisticsResponseDto } from '#shared/services/person.service.ts';
+
+export const handler = httpHandler(
+  { access: 'user', returns: returns<PersonStatisticsResponseDto>(), params: IdParams },
+  ({ auth, params }) => getPersonStatistics(auth, params.id),
+);

@@ -1,0 +1,65 @@
+import {
+  createAlbum,
+  createSharedLink,
+  getAlbumCount,
+  getAllPeople,
+  getPersonAssets,
+  getPersonStatistics,
+  SharedLinkType,
+  updateAsset,
+  uploadFile,
+} from '@immich/sdk';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { makeJpeg } from '../support/photos.ts';
+import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
+import { useServer } from '../support/server.ts';
+
+// Calls Immich's web app makes beside the pages' main ones (the person page loads
+// getPersonStatistics with getPerson; the albums page getAlbumCount).
+describe('counts the web app reads, through @immich/sdk 1.100.0', () => {
+  const server = useServer();
+  let user: SdkUser;
+
+  beforeAll(async () => {
+    user = await adminWithApiKey(server.baseUrl, 'counts@immich.cloud');
+  });
+
+  const send = async (data: Buffer, name: string) =>
+    (
+      await uploadFile(
+        {
+          createAssetDto: {
+            assetData: new File([new Uint8Array(data)], name),
+            deviceAssetId: name,
+            deviceId: 'e2e',
+            fileCreatedAt: '2024-01-01T00:00:00.000Z',
+            fileModifiedAt: '2024-01-01T00:00:00.000Z',
+          },
+        },
+        user,
+      )
+    ).id;
+
+  it('getPersonStatistics counts what getPersonAssets shows (not archived, not trashed)', async () => {
+    const face = [{ name: 'Counted Person', x: 0.3, y: 0.3, w: 0.2, h: 0.2 }];
+    const ids = [];
+    for (const index of [1, 2, 3])
+      ids.push(await send(makeJpeg({ width: 64, height: 64, comment: `c${index}`, mwgFaces: face }), `c${index}.jpg`));
+    const person = (await getAllPeople({}, user)).people.find((each) => each.name === 'Counted Person');
+    const id = person?.id ?? '';
+    expect(await getPersonStatistics({ id }, user)).toEqual({ assets: 3 });
+    await updateAsset({ id: ids[0] ?? '', updateAssetDto: { isArchived: true } }, user);
+    expect(await getPersonStatistics({ id }, user)).toEqual({ assets: 2 });
+    expect((await getPersonAssets({ id }, user)).length).toBe(2);
+    const missing = await fetch(`${server.baseUrl}/person/${crypto.randomUUID()}/statistics`, { headers: user.headers });
+    expect(missing.status).toBe(400);
+  });
+
+  it('getAlbumCount: owned, shared (by a link) and not shared', async () => {
+    expect(await getAlbumCount(user)).toEqual({ owned: 0, shared: 0, notShared: 0 });
+    const first = await createAlbum({ createAlbumDto: { albumName: 'One' } }, user);
+    await createAlbum({ createAlbumDto: { albumName: 'Two' } }, user);
+    await createSharedLink({ sharedLinkCreateDto: { type: SharedLinkType.Album, albumId: first.id } }, user);
+    expect(await getAlbumCount(user)).toEqual({ owned: 2, shared: 1, notShared: 1 });
+  });
+});

@@ -1,0 +1,105 @@
+import {
+  getConfig,
+  getServerConfig,
+  getServerFeatures,
+  getServerInfo,
+  getTheme,
+  setAdminOnboarding,
+  updateConfig,
+  uploadFile,
+} from '@immich/sdk';
+import { describe, expect, it } from 'vitest';
+import { makeJpeg } from '../support/photos.ts';
+import { adminWithApiKey } from '../support/sdk.ts';
+import { useServer } from '../support/server.ts';
+
+// What Immich's web app reads before and after signing in (its login page awaits the config).
+describe('server config, features, theme and storage through @immich/sdk 1.100.0', () => {
+  const server = useServer();
+
+  it('answers the login page before any admin exists, then onboarding, the theme and the caller’s storage', async () => {
+    const anyone = { baseUrl: server.baseUrl };
+    expect(await getServerConfig(anyone)).toEqual({
+      loginPageMessage: '',
+      trashDays: 30,
+      userDeleteDelay: 7,
+      oauthButtonText: 'Login with OAuth',
+      isInitialized: false,
+      isOnboarded: false,
+      externalDomain: '',
+    });
+    // True only for what works here (no machine learning, map, geocoder, OAuth or config file).
+    expect(await getServerFeatures(anyone)).toEqual({
+      smartSearch: false,
+      configFile: false,
+      facialRecognition: false,
+      map: false,
+      trash: true,
+      reverseGeocoding: false,
+      oauth: false,
+      oauthAutoLaunch: false,
+      passwordLogin: true,
+      sidecar: true,
+      search: true,
+    });
+    expect(await getTheme(anyone)).toEqual({ customCss: '' });
+
+    const admin = await adminWithApiKey(server.baseUrl, 'onboarding@immich.cloud');
+    expect(await getServerConfig(anyone)).toMatchObject({ isInitialized: true, isOnboarded: false });
+    await setAdminOnboarding(admin);
+    expect(await getServerConfig(anyone)).toMatchObject({ isInitialized: true, isOnboarded: true });
+
+    // The configuration shows through (public routes cache it for a few seconds per function).
+    const config = await getConfig(admin);
+    await updateConfig(
+      {
+        systemConfigDto: {
+          ...config,
+          theme: { customCss: 'body { color: red; }' },
+          server: { ...config.server, loginPageMessage: 'Hello' },
+        },
+      },
+      admin,
+    );
+    const deadline = Date.now() + 10_000;
+    let theme = await getTheme(anyone);
+    while (theme.customCss === '' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      theme = await getTheme(anyone);
+    }
+    expect(theme).toEqual({ customCss: 'body { color: red; }' });
+
+    // Storage: the caller's usage; a bucket has no size, so without a quota it is 1 PiB.
+    const before = await getServerInfo(admin);
+    expect(before).toEqual({
+      diskSize: '1.0 PiB',
+      diskUse: '0 B',
+      diskAvailable: '1.0 PiB',
+      diskSizeRaw: 1024 ** 5,
+      diskUseRaw: 0,
+      diskAvailableRaw: 1024 ** 5,
+      diskUsagePercentage: 0,
+    });
+    const photo = makeJpeg({ width: 64, height: 48 });
+    await uploadFile(
+      {
+        createAssetDto: {
+          assetData: new File([new Uint8Array(photo)], 'p.jpg'),
+          deviceAssetId: 'p',
+          deviceId: 'e2e',
+          fileCreatedAt: '2024-01-01T00:00:00.000Z',
+          fileModifiedAt: '2024-01-01T00:00:00.000Z',
+        },
+      },
+      admin,
+    );
+    expect(await getServerInfo(admin)).toMatchObject({ diskUseRaw: photo.length, diskAvailableRaw: 1024 ** 5 - photo.length });
+  }, 60_000);
+
+  it('refuses storage to visitors and onboarding to anyone but the admin', async () => {
+    const info = await fetch(`${server.baseUrl}/server-info`);
+    expect(info.status).toBe(401);
+    const onboarding = await fetch(`${server.baseUrl}/server-info/admin-onboarding`, { method: 'POST' });
+    expect(onboarding.status).toBe(401);
+  });
+});
