@@ -148,6 +148,7 @@ export const routes: readonly Route[] = [
   { operationId: 'createApiKey', method: 'POST', path: '/api/api-key', entry: 'functions/api-key/create-api-key.ts', data: 'write' },
   { operationId: 'getApiKeys', method: 'GET', path: '/api/api-key', entry: 'functions/api-key/get-api-keys.ts', data: 'read' },
   { operationId: 'getApiKey', method: 'GET', path: '/api/api-key/{id}', entry: 'functions/api-key/get-api-key.ts', data: 'read' },
+  { operationId: 'updateApiKey', method: 'PUT', path: '/api/api-key/{id}', entry: 'functions/api-key/update-api-key.ts', data: 'write' },
   { operationId: 'deleteApiKey', method: 'DELETE', path: '/api/api-key/{id}', entry: 'functions/api-key/delete-api-key.ts', data: 'write' },
   { operationId: 'getConfig', method: 'GET', path: '/api/system-config', entry: 'functions/system-config/get-config.ts', data: 'read' },
   {
@@ -268,6 +269,14 @@ export const routes: readonly Route[] = [
   { operationId: 'getAllAlbums', method: 'GET', path: '/api/album', entry: 'functions/album/get-all-albums.ts', data: 'read' },
   { operationId: 'getAlbumCount', method: 'GET', path: '/api/album/count', entry: 'functions/album/get-album-count.ts', data: 'read' },
   { operationId: 'getAlbumInfo', method: 'GET', path: '/api/album/{id}', entry: 'functions/album/get-album-info.ts', data: 'read' },
+  {
+    operationId: 'updateAlbumInfo',
+    method: 'PATCH',
+    path: '/api/album/{id}',
+    entry: 'functions/album/update-album-info.ts',
+    data: 'write',
+  },
+  { operationId: 'deleteAlbum', method: 'DELETE', path: '/api/album/{id}', entry: 'functions/album/delete-album.ts', data: 'write' },
   {
     operationId: 'addAssetsToAlbum',
     method: 'PUT',

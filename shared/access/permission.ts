@@ -11,6 +11,8 @@ export const Permission = {
   AssetShare: 'asset.share',
   AssetUpload: 'asset.upload',
   AlbumRead: 'album.read',
+  AlbumUpdate: 'album.update',
+  AlbumDelete: 'album.delete',
   AlbumShare: 'album.share',
   PersonRead: 'person.read',
   PersonWrite: 'person.write',

@@ -7,7 +7,7 @@ import { getItem } from './get.ts';
 import { chunk } from './items.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { checkWrite, isCancelled, transact, transactGroups, writeOne } from './transact.ts';
+import { checkWrite, deleteWrite, isCancelled, transact, transactGroups, writeOne } from './transact.ts';
 
 export const getAlbum = async (ownerId: string, albumId: string): Promise<AlbumRecord | undefined> => {
   const item = await getItem(keys.album(ownerId, albumId));
@@ -83,4 +83,38 @@ export const touchAlbum = async (album: AlbumRecord, thumbnailId: string | null,
     }
   }
   await writeOne(albumWrites.touch(album, thumbnail, now));
+};
+
+export class AlbumChangedError extends Error {}
+
+/**
+ * Sets the album's own fields. A new thumbnail must be in the album when written (checked in the
+ * same transaction), so a concurrent removal cannot leave the album pointing elsewhere.
+ */
+export const updateAlbumFields = async (album: AlbumRecord, fields: Partial<AlbumRecord>): Promise<void> => {
+  const thumbnail = fields.albumThumbnailAssetId;
+  try {
+    await transact([
+      albumWrites.set(album, fields),
+      ...(thumbnail ? [checkWrite(keys.albumAsset(album.id, thumbnail), { condition: 'attribute_exists(pk)' })] : []),
+    ]);
+  } catch (error) {
+    if (isCancelled(error)) throw new AlbumChangedError();
+    throw error;
+  }
+};
+
+/**
+ * Deletes the album item, only while no shared link points at it (its `sharedLinkCount` is kept
+ * exact with the links): a link made meanwhile makes this fail, so no link is left pointing at a
+ * deleted album. Entries are removed afterwards (removeMembers), once no request can add more.
+ */
+export const deleteAlbumItem = async (album: AlbumRecord): Promise<void> => {
+  await writeOne(
+    deleteWrite(keys.album(album.ownerId, album.id), {
+      condition: 'attribute_exists(pk) AND (attribute_not_exists(sharedLinkCount) OR sharedLinkCount = :zero)',
+      values: { ':zero': 0 },
+      onConditionFailed: () => new AlbumChangedError(),
+    }),
+  );
 };

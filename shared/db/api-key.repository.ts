@@ -3,7 +3,7 @@ import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, putWrite, transact } from './transact.ts';
+import { deleteWrite, putWrite, setFields, transact, updateWrite } from './transact.ts';
 
 const apiKeyCodec = codec('apiKey', ApiKeyRecordSchema);
 const listingCodec = codec('userApiKey', ApiKeyListingSchema);
@@ -32,4 +32,16 @@ export const getUserApiKey = async (userId: string, id: string): Promise<ApiKeyL
 
 export const deleteApiKey = async (userId: string, key: ApiKeyListing): Promise<void> => {
   await transact([deleteWrite(keys.apiKey(key.keyHash)), deleteWrite(keys.userApiKey(userId, key.id))]);
+};
+
+export class ApiKeyGoneError extends Error {}
+
+/** Renames a key: its listing and the record under its hash, together, while both still exist. */
+export const renameApiKey = async (userId: string, key: ApiKeyListing, name: string, updatedAt: string): Promise<void> => {
+  const { expression, names, values } = setFields({ name, updatedAt });
+  const options = { condition: 'present' as const, names, values, onConditionFailed: () => new ApiKeyGoneError() };
+  await transact([
+    updateWrite(keys.userApiKey(userId, key.id), expression, options),
+    updateWrite(keys.apiKey(key.keyHash), expression, options),
+  ]);
 };

@@ -17,3 +17,24 @@ export const GetAlbumsDto = dto({ shared: optional(booleanish()), assetId: optio
 
 /** `AlbumInfoDto` (GET /album/:id). */
 export const AlbumInfoDto = dto({ withoutAssets: optional(booleanish()) });
+
+const albumOrders = ['asc', 'desc'] as const;
+
+/** `UpdateAlbumDto` (PATCH /album/:id): every field optional. */
+export const UpdateAlbumDto = dto({
+  albumName: optional(v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isString, as<string>())),
+  description: optional(v.pipe(v.unknown(), rules.maxLength(limits.description), rules.isString, as<string>())),
+  albumThumbnailAssetId: optional(uuid()),
+  isActivityEnabled: optional(booleanish()),
+  order: optional(
+    v.pipe(
+      v.unknown(),
+      v.check(
+        (x: unknown) => albumOrders.includes(x as (typeof albumOrders)[number]),
+        `$property must be one of the following values: ${albumOrders.join(', ')}`,
+      ),
+      as<(typeof albumOrders)[number]>(),
+    ),
+  ),
+});
+export type UpdateAlbumInput = v.InferOutput<typeof UpdateAlbumDto>;

@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { allowedAssets, Permission, requireAlbum } from '../access/access.ts';
-import { Invalid, NotFound } from '../core/errors.ts';
+import { allowedAssets, noAccess, Permission, requireAlbum } from '../access/access.ts';
+import { Conflict, Invalid, NotFound } from '../core/errors.ts';
 import {
+  AlbumChangedError,
   addMembers,
+  deleteAlbumItem,
+  getAlbum,
   createAlbum as insertAlbum,
   listAlbumIdsOfAsset,
   listAlbums,
   listMembers,
   removeMembers,
   touchAlbum,
+  updateAlbumFields,
 } from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
+import { deleteSharedLink, getSharedLink, listSharedLinks } from '../db/shared-link.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { type AlbumResponseDto, mapAlbum } from '../mappers/album.mapper.ts';
 import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../mappers/asset.mapper.ts';
@@ -18,7 +23,7 @@ import type { AlbumMember, AlbumRecord, BulkIdResponseDto } from '../model/album
 import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
-import type { CreateAlbumInput } from '../schemas/album.ts';
+import type { CreateAlbumInput, UpdateAlbumInput } from '../schemas/album.ts';
 
 const owner = async (auth: Auth): Promise<UserRecord> => {
   const user = await getUser(auth.user.id);
@@ -73,7 +78,6 @@ export const getAllAlbums = async (
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
 };
 
-/** GET /album/:id (with its assets unless `withoutAssets`). */
 export interface AlbumCountResponseDto {
   owned: number;
   shared: number;
@@ -90,10 +94,75 @@ export const getAlbumCount = async (auth: Auth): Promise<AlbumCountResponseDto> 
   return { owned: albums.length, shared, notShared: albums.length - shared };
 };
 
+/** GET /album/:id (with its assets unless `withoutAssets`). */
 export const getAlbumInfo = async (auth: Auth, id: string, withoutAssets: boolean): Promise<AlbumResponseDto> => {
   const album = await requireAlbum(auth, Permission.AlbumRead, id);
   const [user, members] = await Promise.all([owner(auth), listMembers(album.id)]);
   return mapAlbum(album, { owner: user, members, assets: withoutAssets ? [] : await albumAssets(auth, album, members) });
+};
+
+/**
+ * PATCH /album/:id (Immich's updateAlbumInfo): name, description, thumbnail (an asset in the
+ * album, else 400 `Invalid album thumbnail`), activity, order; answered without assets.
+ */
+export const updateAlbumInfo = async (auth: Auth, id: string, dto: UpdateAlbumInput): Promise<AlbumResponseDto> => {
+  const album = await requireAlbum(auth, Permission.AlbumUpdate, id);
+  const fields: Partial<AlbumRecord> = { updatedAt: new Date().toISOString() };
+  if (dto.albumName !== undefined && dto.albumName !== null) fields.albumName = dto.albumName;
+  if (dto.description !== undefined && dto.description !== null) fields.description = dto.description;
+  if (dto.albumThumbnailAssetId) fields.albumThumbnailAssetId = dto.albumThumbnailAssetId;
+  if (dto.isActivityEnabled !== undefined && dto.isActivityEnabled !== null) fields.isActivityEnabled = dto.isActivityEnabled;
+  if (dto.order) fields.order = dto.order;
+  const members = await listMembers(album.id);
+  if (dto.albumThumbnailAssetId && !members.some((member) => member.assetId === dto.albumThumbnailAssetId)) {
+    throw new Invalid('Invalid album thumbnail');
+  }
+  try {
+    await updateAlbumFields(album, fields);
+  } catch (error) {
+    if (!(error instanceof AlbumChangedError)) throw error;
+    // Deleted meanwhile, or the thumbnail left the album meanwhile.
+    if (!(await getAlbum(auth.user.id, album.id))) throw noAccess(Permission.AlbumUpdate);
+    throw new Invalid('Invalid album thumbnail');
+  }
+  const user = await owner(auth);
+  return mapAlbum({ ...album, ...fields }, { owner: user, members, assets: [] });
+};
+
+/**
+ * DELETE /album/:id: the album, the shared links that show it (Immich's cascade) and its entries
+ * (each asset's album count with it); the assets stay. The album item goes only while no link
+ * points at it, so a link made meanwhile is found and deleted on the next round.
+ */
+export const deleteAlbum = async (auth: Auth, id: string): Promise<void> => {
+  const album = await requireAlbum(auth, Permission.AlbumDelete, id);
+  for (let round = 1; ; round++) {
+    const links = (await listSharedLinks(auth.user.id)).filter((link) => link.albumId === album.id);
+    for (const link of links) {
+      // A link deleted meanwhile by another request is done already.
+      await deleteSharedLink(link, []).catch(async (error: unknown) => {
+        if (await getSharedLink(auth.user.id, link.id)) throw error;
+      });
+    }
+    try {
+      await deleteAlbumItem(album);
+      break;
+    } catch (error) {
+      if (!(error instanceof AlbumChangedError)) throw error;
+      // Deleted by a concurrent request: done. Otherwise a link was made meanwhile: again.
+      if (!(await getAlbum(auth.user.id, album.id))) return;
+      if (round >= 3) throw new Conflict('The album changed while it was being deleted; try again');
+    }
+  }
+  // No request can add entries now (the album is gone); an add already under way may still land one.
+  for (let round = 0; round < 3; round++) {
+    const members = await listMembers(album.id);
+    if (members.length === 0) break;
+    await removeMembers(
+      album,
+      members.map((member) => member.assetId),
+    );
+  }
 };
 
 /** PUT /album/:id/assets: per id `success`, or `duplicate` (already in), or `no_permission` (not the caller's). */

@@ -2,10 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
 import { hashSecret, newSecret } from '../auth/crypto.ts';
 import { NotFound } from '../core/errors.ts';
-import { getUserApiKey, createApiKey as insertApiKey, listApiKeys, deleteApiKey as removeApiKey } from '../db/api-key.repository.ts';
+import {
+  ApiKeyGoneError,
+  getUserApiKey,
+  createApiKey as insertApiKey,
+  listApiKeys,
+  deleteApiKey as removeApiKey,
+  renameApiKey,
+} from '../db/api-key.repository.ts';
 import type { ApiKeyListing } from '../model/api-key.ts';
 import type { Auth } from '../model/user.ts';
-import type { APIKeyCreateDto, APIKeyCreateResponse, APIKeyResponse } from '../schemas/api-key.ts';
+import type { APIKeyCreateDto, APIKeyCreateResponse, APIKeyResponse, APIKeyUpdateDto } from '../schemas/api-key.ts';
 
 const mapApiKey = (key: ApiKeyListing): APIKeyResponse => ({
   id: key.id,
@@ -45,4 +52,18 @@ export const getApiKey = async (auth: Auth, id: string): Promise<APIKeyResponse>
 
 export const deleteApiKey = async (auth: Auth, id: string): Promise<void> => {
   await removeApiKey(auth.user.id, await ownKey(auth, id));
+};
+
+/** PUT /api-key/:id: a new name for one of the caller's keys (its secret stays). */
+export const updateApiKey = async (auth: Auth, id: string, input: v.InferOutput<typeof APIKeyUpdateDto>): Promise<APIKeyResponse> => {
+  const key = await ownKey(auth, id);
+  const updatedAt = new Date().toISOString();
+  try {
+    await renameApiKey(auth.user.id, key, input.name, updatedAt);
+  } catch (error) {
+    // Deleted meanwhile.
+    if (error instanceof ApiKeyGoneError) throw new NotFound('API Key not found');
+    throw error;
+  }
+  return mapApiKey({ ...key, name: input.name, updatedAt });
 };

@@ -1,11 +1,15 @@
 import {
   createAlbum,
+  createApiKey,
   createSharedLink,
+  deleteAlbum,
   getAlbumCount,
   getAllPeople,
   getPersonAssets,
   getPersonStatistics,
   SharedLinkType,
+  updateAlbumInfo,
+  updateApiKey,
   updateAsset,
   uploadFile,
 } from '@immich/sdk';
@@ -61,5 +65,18 @@ describe('counts the web app reads, through @immich/sdk 1.100.0', () => {
     await createAlbum({ createAlbumDto: { albumName: 'Two' } }, user);
     await createSharedLink({ sharedLinkCreateDto: { type: SharedLinkType.Album, albumId: first.id } }, user);
     expect(await getAlbumCount(user)).toEqual({ owned: 2, shared: 1, notShared: 1 });
+  });
+
+  it('the library chores: rename an album, delete it (its link with it), rename an API key', async () => {
+    const album = await createAlbum({ createAlbumDto: { albumName: 'Chores' } }, user);
+    const renamed = await updateAlbumInfo({ id: album.id, updateAlbumDto: { albumName: 'Done', description: 'tidy' } }, user);
+    expect(renamed).toMatchObject({ id: album.id, albumName: 'Done', description: 'tidy' });
+    const link = await createSharedLink({ sharedLinkCreateDto: { type: SharedLinkType.Album, albumId: album.id } }, user);
+    const before = await getAlbumCount(user);
+    await deleteAlbum({ id: album.id }, user);
+    expect(await getAlbumCount(user)).toEqual({ ...before, owned: before.owned - 1, shared: before.shared - 1 });
+    expect((await fetch(`${server.baseUrl}/shared-link/me?key=${link.key}`)).status).toBe(401);
+    const { apiKey } = await createApiKey({ apiKeyCreateDto: { name: 'old' } }, user);
+    expect(await updateApiKey({ id: apiKey.id, apiKeyUpdateDto: { name: 'new' } }, user)).toMatchObject({ id: apiKey.id, name: 'new' });
   });
 });

@@ -1,10 +1,15 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as addAssetsHandler } from '#functions/album/add-assets-to-album.ts';
 import { handler as createAlbumHandler } from '#functions/album/create-album.ts';
+import { handler as deleteAlbumHandler } from '#functions/album/delete-album.ts';
 import { handler as getAllAlbumsHandler } from '#functions/album/get-all-albums.ts';
+import { handler as updateAlbumHandler } from '#functions/album/update-album-info.ts';
+import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
+import { handler as getMyLinkHandler } from '#functions/shared-link/get-my-shared-link.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, addToAlbum, albumInfo, createAlbum, removeFromAlbum, trash } from '../support/library.ts';
+import { addPhoto, addToAlbum, albumInfo, assetInfo, createAlbum, removeFromAlbum, trash } from '../support/library.ts';
+import { tableItems } from '../support/table-items.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
@@ -157,5 +162,103 @@ describe('albums', () => {
       body,
     });
     expect({ status: reply.status, message: reply.body.message }).toEqual({ status: 400, message });
+  });
+});
+
+describe('PATCH /album/:id (updateAlbumInfo)', () => {
+  const patch = (token: string, id: string, body: unknown) =>
+    invoke(updateAlbumHandler, { method: 'PATCH', path: `/api/album/${id}`, pathParameters: { id }, headers: bearer(token), body });
+
+  it('changes the name, description, thumbnail, activity and order; answers without assets', async () => {
+    const token = accounts.user1.accessToken;
+    const a = await addPhoto(token, { make: 'Patch A' });
+    const b = await addPhoto(token, { make: 'Patch B' });
+    const album = await createAlbum(token, { albumName: 'Before', assetIds: [a, b] });
+    const reply = await patch(token, album.id, {
+      albumName: 'After',
+      description: 'new words',
+      albumThumbnailAssetId: b,
+      isActivityEnabled: false,
+      order: 'asc',
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    expect(reply.body).toMatchObject({
+      id: album.id,
+      albumName: 'After',
+      description: 'new words',
+      albumThumbnailAssetId: b,
+      isActivityEnabled: false,
+      order: 'asc',
+      assetCount: 2,
+      assets: [],
+    });
+    expect(reply.body.updatedAt > album.updatedAt).toBe(true);
+    // Only what is sent changes.
+    expect((await patch(token, album.id, { description: '' })).body).toMatchObject({ albumName: 'After', description: '' });
+    expect((await albumInfo(token, album.id)).body).toMatchObject({ albumName: 'After', description: '', albumThumbnailAssetId: b });
+  });
+
+  it('refuses a thumbnail that is not in the album, bad values, and another user’s album', async () => {
+    const token = accounts.user1.accessToken;
+    const inside = await addPhoto(token, { make: 'Inside' });
+    const outside = await addPhoto(token, { make: 'Outside' });
+    const album = await createAlbum(token, { albumName: 'Strict', assetIds: [inside] });
+    expect((await patch(token, album.id, { albumThumbnailAssetId: outside })).body).toEqual({
+      message: 'Invalid album thumbnail',
+      error: 'Bad Request',
+      statusCode: 400,
+    });
+    expect((await patch(token, album.id, { order: 'sideways' })).body.message).toEqual([
+      'order must be one of the following values: asc, desc',
+    ]);
+    expect((await patch(token, album.id, { isActivityEnabled: 'maybe' })).body.message).toEqual([
+      'isActivityEnabled must be a boolean value',
+    ]);
+    expect((await patch(token, album.id, { albumThumbnailAssetId: 'x' })).body.message).toEqual(['albumThumbnailAssetId must be a UUID']);
+    expect((await patch(accounts.user2.accessToken, album.id, { albumName: 'Mine now' })).body).toEqual({
+      message: 'Not found or no album.update access',
+      error: 'Bad Request',
+      statusCode: 400,
+    });
+    expect((await albumInfo(token, album.id)).body.albumName).toBe('Strict');
+  });
+});
+
+describe('DELETE /album/:id', () => {
+  const remove = (token: string, id: string) =>
+    invoke(deleteAlbumHandler, { method: 'DELETE', path: `/api/album/${id}`, pathParameters: { id }, headers: bearer(token) });
+
+  it('deletes the album, its entries and the links that show it; the assets stay and are in no album', async () => {
+    const token = accounts.user1.accessToken;
+    const a = await addPhoto(token, { make: 'Kept A' });
+    const b = await addPhoto(token, { make: 'Kept B' });
+    const album = await createAlbum(token, { albumName: 'Doomed', assetIds: [a, b] });
+    const link = await invoke(createLinkHandler, {
+      method: 'POST',
+      path: '/api/shared-link',
+      headers: bearer(token),
+      body: { type: 'ALBUM', albumId: album.id },
+    });
+    expect(link.status).toBe(201);
+    expect((await invoke(getMyLinkHandler, { path: '/api/shared-link/me', query: { key: link.body.key } })).status).toBe(200);
+
+    expect((await remove(accounts.user2.accessToken, album.id)).body).toEqual({
+      message: 'Not found or no album.delete access',
+      error: 'Bad Request',
+      statusCode: 400,
+    });
+    expect((await remove(token, album.id)).status).toBe(200);
+    expect((await albumInfo(token, album.id)).status).toBe(400);
+    expect((await invoke(getMyLinkHandler, { path: '/api/shared-link/me', query: { key: link.body.key } })).status).toBe(401);
+    for (const id of [a, b]) {
+      expect((await all(token, { assetId: id })).body).toEqual([]);
+      expect((await assetInfo(token, id)).status).toBe(200);
+    }
+    const items = await tableItems();
+    expect(items.filter((item) => item.albumId === album.id)).toEqual([]);
+    expect(items.filter((item) => (item.id === a || item.id === b) && item.type === 'asset').map((item) => item.albumCount ?? 0)).toEqual([
+      0, 0,
+    ]);
+    expect((await remove(token, album.id)).status).toBe(400);
   });
 });

@@ -3,6 +3,7 @@ import { handler as createApiKeyHandler } from '#functions/api-key/create-api-ke
 import { handler as deleteApiKey } from '#functions/api-key/delete-api-key.ts';
 import { handler as getApiKey } from '#functions/api-key/get-api-key.ts';
 import { handler as getApiKeys } from '#functions/api-key/get-api-keys.ts';
+import { handler as updateApiKey } from '#functions/api-key/update-api-key.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { bearer, createApiKey, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -87,6 +88,26 @@ describe('API keys', () => {
       body: { message: 'Invalid API key' },
     });
     expect((await byId(deleteApiKey, 'DELETE', key.apiKey.id, accounts.user1.accessToken)).status).toBe(400);
+  });
+
+  it('renames a key (PUT /api-key/:id); its secret still works; another user’s key, an empty name: 400', async () => {
+    const key = await createApiKey(accounts.user1.accessToken, 'before');
+    const rename = (id: string, body: unknown, token = accounts.user1.accessToken) =>
+      invoke(updateApiKey, { method: 'PUT', path: `/api/api-key/${id}`, pathParameters: { id }, headers: bearer(token), body });
+    const before = (await byId(getApiKey, 'GET', key.apiKey.id, accounts.user1.accessToken)).body;
+    const reply = await rename(key.apiKey.id, { name: 'after' });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ id: key.apiKey.id, name: 'after', createdAt: before.createdAt });
+    expect(reply.body.updatedAt >= before.updatedAt).toBe(true);
+    expect((await byId(getApiKey, 'GET', key.apiKey.id, accounts.user1.accessToken)).body.name).toBe('after');
+    expect((await invoke(getMyUserInfo, { path: '/api/user/me', headers: { 'x-api-key': key.secret } })).status).toBe(200);
+    expect((await rename(key.apiKey.id, { name: 'x' }, accounts.user2.accessToken)).body).toEqual({
+      message: 'API Key not found',
+      error: 'Bad Request',
+      statusCode: 400,
+    });
+    expect((await rename(key.apiKey.id, { name: '' })).body.message).toEqual(['name should not be empty']);
+    expect((await rename(key.apiKey.id, {})).status).toBe(400);
   });
 
   it('rejects an id that is not a UUID', async () => {

@@ -39,6 +39,8 @@ beforeAll(async () => {
   setup.album = (await createAlbum(token, { albumName: 'Concurrent', assetIds: [setup.a] })).id;
   setup.person = (await personNamed(token, 'Runner')).id;
   setup.key = (await createApiKey(token, 'concurrent')).apiKey.id;
+  setup.renamedKey = (await createApiKey(token, 'renamed')).apiKey.id;
+  setup.doomed = (await createAlbum(token, { albumName: 'Doomed', assetIds: [setup.b, setup.c] })).id;
 });
 
 /** The request of each write route, built when it runs (some need a fresh session or item). */
@@ -61,6 +63,15 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: admin.accessToken, body: { email: 'twin@immich.cloud', password: 'password', name: 'Twin', storageLabel: 'twin' } },
   ],
   createApiKey: async () => [{ token: user.accessToken, body: { name: 'same' } }],
+  updateApiKey: async () => [
+    { token: user.accessToken, id: setup.renamedKey, body: { name: 'one' } },
+    { token: user.accessToken, id: setup.renamedKey, body: { name: 'two' } },
+  ],
+  updateAlbumInfo: async () => [
+    { token: user.accessToken, id: setup.album, body: { albumName: 'Renamed', albumThumbnailAssetId: setup.a } },
+    { token: user.accessToken, id: setup.album, body: { description: 'racing', order: 'asc' } },
+  ],
+  deleteAlbum: async () => [{ token: user.accessToken, id: setup.doomed }],
   deleteApiKey: async () => [{ token: user.accessToken, id: setup.key }],
   // Idempotent: every request records the same onboarding.
   setAdminOnboarding: async () => [{ token: admin.accessToken }, { token: admin.accessToken }],

@@ -2,7 +2,7 @@ import { AlbumMemberSchema, type AlbumRecord, AlbumRecordSchema } from '../../mo
 import { type AssetRecord, statusOf } from '../../model/asset.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
-import { deleteWrite, putWrite, updateWrite, type Write } from '../transact.ts';
+import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
 import { assetWrites } from './asset.ts';
 
 export const albumCodec = codec('album', AlbumRecordSchema);
@@ -34,6 +34,11 @@ export const albumWrites = {
   /** One more (or one fewer) ALBUM shared link pointing at the album (Immich's `hasSharedLink`). */
   addLinkCount: (ownerId: string, albumId: string, delta: 1 | -1): Write =>
     updateWrite(keys.album(ownerId, albumId), 'ADD sharedLinkCount :delta', { condition: 'present', values: { ':delta': delta } }),
+  /** Fields of the album itself (PATCH /album/:id), with `updatedAt`. */
+  set: (album: AlbumRecord, fields: Partial<AlbumRecord>): Write => {
+    const { expression, names, values } = setFields(fields);
+    return updateWrite(keys.album(album.ownerId, album.id), expression, { condition: 'present', names, values });
+  },
   /** The thumbnail and `updatedAt`, after its assets changed. */
   touch: (album: AlbumRecord, thumbnailId: string | null, now: string): Write =>
     updateWrite(keys.album(album.ownerId, album.id), 'SET albumThumbnailAssetId = :thumbnail, updatedAt = :now', {

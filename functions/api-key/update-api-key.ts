@@ -1,0 +1,10 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { type APIKeyResponse, APIKeyUpdateDto } from '#shared/schemas/api-key.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { updateApiKey } from '#shared/services/api-key.service.ts';
+
+export const handler = httpHandler(
+  { access: 'user', returns: returns<APIKeyResponse>(), params: IdParams, body: APIKeyUpdateDto },
+  ({ auth, params, body }) => updateApiKey(auth, params.id, body),
+);
