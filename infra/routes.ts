@@ -190,6 +190,21 @@ export const routes: readonly Route[] = [
     data: 'read',
     body: 'bulk',
   },
+  {
+    operationId: 'checkExistingAssets',
+    method: 'POST',
+    path: '/api/asset/exist',
+    entry: 'functions/asset/check-existing-assets.ts',
+    data: 'read',
+    body: 'bulk',
+  },
+  {
+    operationId: 'getAllUserAssetsByDeviceId',
+    method: 'GET',
+    path: '/api/asset/device/{deviceId}',
+    entry: 'functions/asset/get-all-user-assets-by-device-id.ts',
+    data: 'read',
+  },
   { operationId: 'getAssetInfo', method: 'GET', path: '/api/asset/{id}', entry: 'functions/asset/get-asset-info.ts', data: 'read' },
   {
     operationId: 'serveFile',

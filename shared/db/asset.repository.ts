@@ -143,7 +143,8 @@ const countBy = <T>(items: readonly T[], key: (item: T) => string): Map<string, 
 };
 
 /** Most writes one upload transaction needs besides faces and people (checksum, asset, usage). */
-export const fixedUploadWrites = 3;
+// The asset, its checksum, its device entry, the usage, and a motion photo's video and its checksum.
+export const fixedUploadWrites = 6;
 
 /**
  * Records an upload in one transaction: the file's checksum is claimed, the asset and its faces
@@ -164,6 +165,7 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
   await transact([
     assetWrites.claimChecksum(asset),
     assetWrites.create(asset),
+    assetWrites.addToDevice(asset),
     ...(motion ? [assetWrites.claimChecksum(motion), assetWrites.create(motion)] : []),
     userWrites.addUsage(asset.ownerId, size, quota, () => new QuotaExceededError()),
     ...newPeople.flatMap((person) => [
@@ -222,6 +224,7 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   const writes: Write[] = [
     assetWrites.delete(asset.id, albums.length),
     assetWrites.releaseChecksum(asset),
+    assetWrites.removeFromDevice(asset),
     userWrites.addUsage(asset.ownerId, -(asset.exif.fileSizeInByte ?? 0), 'unchecked'),
     ...[...countBy(faces, (face) => face.personId)].map(([personId, count]) =>
       personWrites.addFaces(asset.ownerId, personId, -count, { mustExist: false }),
@@ -261,3 +264,14 @@ export const recordMedia = async (assetId: string, media: AssetMedia): Promise<b
     throw error;
   }
 };
+
+/** The entries of the assets one device of an owner uploaded: one Query of its partition. */
+export const listDeviceAssets = async (
+  ownerId: string,
+  deviceId: string,
+): Promise<{ assetId: string; deviceAssetId: string; isVisible: boolean }[]> =>
+  (await queryAll(partitions.deviceAssets(ownerId, deviceId), { attributes: ['assetId', 'deviceAssetId', 'isVisible'] })).map((item) => ({
+    assetId: String(item.assetId),
+    deviceAssetId: String(item.deviceAssetId),
+    isVisible: item.isVisible !== false,
+  }));

@@ -48,6 +48,11 @@ export const keys = {
   assetFace: (assetId: string, faceId: string): Key => ({ pk: `ASSET#${assetId}`, sk: `FACE#${faceId}` }),
   /** Uniqueness of a file per owner: SHA-1 (hex) → assetId. Bulk upload checks read these. */
   checksum: (ownerId: string, sha1Hex: string): Key => ({ pk: `CHECKSUM#${ownerId}#${sha1Hex}`, sk: 'CHECKSUM' }),
+  /** An asset under the device that uploaded it (`deviceAssetId`, `isVisible`): the mobile app's backup checks. */
+  deviceAsset: (ownerId: string, deviceId: string, assetId: string): Key => ({
+    pk: `DEVICE#${ownerId}#${deviceId}`,
+    sk: `ASSET#${assetId}`,
+  }),
   /** A person, under its owner: reading it by the caller's id is also the access check. */
   person: (ownerId: string, personId: string): Key => ({ pk: `USER#${ownerId}`, sk: `PERSON#${personId}` }),
   /** Uniqueness of a person's name per owner (case-insensitive), by hash of the folded name → personId. */
@@ -86,6 +91,8 @@ export const partitions = {
   userSharedLinks: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'SHAREDLINK#' }),
   /** An asset and its faces. */
   asset: (assetId: string): Partition => ({ value: keys.asset(assetId).pk }),
+  /** The assets one device of an owner uploaded. */
+  deviceAssets: (ownerId: string, deviceId: string): Partition => ({ value: `DEVICE#${ownerId}#${deviceId}`, prefix: 'ASSET#' }),
   /** An album's entries. */
   albumAssets: (albumId: string): Partition => ({ value: `ALBUM#${albumId}`, prefix: 'ASSET#' }),
   /** An INDIVIDUAL shared link's entries. */

@@ -138,3 +138,25 @@ export const ServeFileDto = dto({
   isThumb: optional(booleanish('isThumb must be a boolean value')),
   isWeb: optional(booleanish('isWeb must be a boolean value')),
 });
+
+// class-validator's `each` rules on a list of strings (a non-array value is its one element).
+const eachNotEmpty = v.check(
+  (x: unknown) => (Array.isArray(x) ? x : [x]).every((item) => item !== '' && item !== null && item !== undefined),
+  'each value in $property should not be empty',
+);
+const eachString = v.check(
+  (x: unknown) => (Array.isArray(x) ? x : [x]).every((item) => typeof item === 'string'),
+  'each value in $property must be a string',
+);
+const arrayNotEmpty = v.check((x: unknown) => Array.isArray(x) && x.length > 0, '$property should not be empty');
+
+/** `CheckExistingAssetsDto` (POST /asset/exist): which of a device's assets the server has. */
+export const CheckExistingAssetsDto = dto({
+  deviceAssetIds: v.pipe(v.unknown(), eachNotEmpty, eachString, arrayNotEmpty, as<string[]>()),
+  deviceId: v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isNotEmpty, as<string>()),
+});
+
+/** `DeviceIdDto` (GET /asset/device/:deviceId). */
+export const DeviceIdParams = dto({
+  deviceId: v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, rules.isNotEmpty, as<string>()),
+});

@@ -1,6 +1,6 @@
 import type * as v from 'valibot';
 import { noAccess, Permission, requireAsset, requireSharedAsset } from '../access/access.ts';
-import { findByChecksums, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
+import { findByChecksums, listDeviceAssets, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
@@ -118,4 +118,22 @@ export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput)
   if (!written) throw noAccess(Permission.AssetUpdate);
   if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
   return mapFull(auth, written.asset, written.faces, people);
+};
+
+/** GET /asset/device/:deviceId: the `deviceAssetId` of every visible asset this device uploaded (trashed ones too, as Immich). */
+export const getUserAssetsByDeviceId = async (auth: Auth, deviceId: string): Promise<string[]> =>
+  (await listDeviceAssets(auth.user.id, deviceId)).filter((entry) => entry.isVisible).map((entry) => entry.deviceAssetId);
+
+export interface CheckExistingAssetsResponseDto {
+  existingIds: string[];
+}
+
+/** POST /asset/exist: which of the given `deviceAssetId`s of this device the server has (hidden and trashed ones too). */
+export const checkExistingAssets = async (
+  auth: Auth,
+  dto: { deviceAssetIds: string[]; deviceId: string },
+): Promise<CheckExistingAssetsResponseDto> => {
+  const wanted = new Set(dto.deviceAssetIds);
+  const found = (await listDeviceAssets(auth.user.id, dto.deviceId)).map((entry) => entry.deviceAssetId).filter((id) => wanted.has(id));
+  return { existingIds: found };
 };

@@ -1,10 +1,12 @@
 import {
+  checkExistingAssets,
   createAlbum,
   createApiKey,
   createSharedLink,
   deleteAlbum,
   getAlbumCount,
   getAllPeople,
+  getAllUserAssetsByDeviceId,
   getPersonAssets,
   getPersonStatistics,
   SharedLinkType,
@@ -78,5 +80,14 @@ describe('counts the web app reads, through @immich/sdk 1.100.0', () => {
     expect((await fetch(`${server.baseUrl}/shared-link/me?key=${link.key}`)).status).toBe(401);
     const { apiKey } = await createApiKey({ apiKeyCreateDto: { name: 'old' } }, user);
     expect(await updateApiKey({ id: apiKey.id, apiKeyUpdateDto: { name: 'new' } }, user)).toMatchObject({ id: apiKey.id, name: 'new' });
+  });
+
+  it('the mobile app’s backup checks: a device’s assets and which exist', async () => {
+    await send(makeJpeg({ width: 32, height: 32, comment: 'backup' }), 'backup.jpg');
+    // `send` uploads with deviceId e2e and the file name as deviceAssetId.
+    expect(await getAllUserAssetsByDeviceId({ deviceId: 'e2e' }, user)).toContain('backup.jpg');
+    expect(
+      await checkExistingAssets({ checkExistingAssetsDto: { deviceId: 'e2e', deviceAssetIds: ['backup.jpg', 'not-there.jpg'] } }, user),
+    ).toEqual({ existingIds: ['backup.jpg'] });
   });
 });

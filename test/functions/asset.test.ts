@@ -1,13 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as checkBulkUploadHandler } from '#functions/asset/check-bulk-upload.ts';
+import { handler as checkExistingHandler } from '#functions/asset/check-existing-assets.ts';
+import { handler as deviceAssetsHandler } from '#functions/asset/get-all-user-assets-by-device-id.ts';
 import { handler as uploadHandler } from '#functions/asset/upload-file.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { assetInfo } from '../support/library.ts';
+import { assetInfo, trash } from '../support/library.ts';
 import { makeJpeg, makeSidecar, type PhotoSpec } from '../support/photos.ts';
 import { countRoundTrips } from '../support/round-trips.ts';
 import { uploadFootprint } from '../support/table-items.ts';
 import { cliFields, multipart, sha1, storedFiles, upload } from '../support/uploads.ts';
+import { makeVideo } from '../support/videos.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 
@@ -507,4 +510,73 @@ describe('GET /asset/:id', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.message).toEqual(['id must be a UUID']);
   });
+});
+
+describe('the mobile app’s backup checks: GET /asset/device/:deviceId and POST /asset/exist', () => {
+  const device = (token: string, deviceId: string) =>
+    invoke(deviceAssetsHandler, { path: `/api/asset/device/${deviceId}`, pathParameters: { deviceId }, headers: bearer(token) });
+  const exist = (token: string, body: unknown) =>
+    invoke(checkExistingHandler, { method: 'POST', path: '/api/asset/exist', headers: bearer(token), body });
+  const fromPhone = (token: string, deviceAssetId: string, extra: Record<string, string> = {}) => {
+    const data = makeJpeg({ comment: `${deviceAssetId}-${Math.random()}` });
+    return upload(token, { data, fields: { ...cliFields('p.jpg', data.length), deviceId: 'pixel-8', deviceAssetId, ...extra } });
+  };
+
+  it('lists what a device uploaded (visible, trashed too) and answers which ids exist (hidden too); per user and device', async () => {
+    const token = accounts.user1.accessToken;
+    const first = await fromPhone(token, 'phone-1');
+    const second = await fromPhone(token, 'phone-2');
+    await fromPhone(token, 'phone-hidden', { isVisible: 'false' });
+    await fromPhone(accounts.user2.accessToken, 'phone-other-user');
+    expect((await trash(token, [second.body.id])).status).toBe(204);
+
+    const listed = await device(token, 'pixel-8');
+    expect(listed.status).toBe(200);
+    expect([...listed.body].sort()).toEqual(['phone-1', 'phone-2']);
+    expect((await device(token, 'another-phone')).body).toEqual([]);
+
+    const reply = await exist(token, { deviceId: 'pixel-8', deviceAssetIds: ['phone-1', 'phone-hidden', 'phone-other-user', 'never'] });
+    expect(reply.status).toBe(200);
+    expect([...reply.body.existingIds].sort()).toEqual(['phone-1', 'phone-hidden']);
+
+    // Deleted for good: no longer there.
+    expect((await trash(token, [first.body.id], true)).status).toBe(204);
+    expect([...(await device(token, 'pixel-8')).body]).toEqual(['phone-2']);
+  });
+
+  it('validates as Immich', async () => {
+    const token = accounts.user1.accessToken;
+    expect((await exist(token, {})).body.message).toEqual([
+      'each value in deviceAssetIds should not be empty',
+      'each value in deviceAssetIds must be a string',
+      'deviceAssetIds should not be empty',
+      'deviceId should not be empty',
+    ]);
+    expect((await exist(token, { deviceId: 'x', deviceAssetIds: [] })).body.message).toEqual(['deviceAssetIds should not be empty']);
+    expect((await exist(token, { deviceId: 'x', deviceAssetIds: ['a', 3] })).body.message).toEqual([
+      'each value in deviceAssetIds must be a string',
+    ]);
+  });
+});
+
+describe('an upload’s transaction stays within DynamoDB’s 100 writes', () => {
+  it('a motion photo with 40 named faces, all new people: 201, 31 faces kept', async () => {
+    const token = accounts.user1.accessToken;
+    const faces = Array.from({ length: 40 }, (_, index) => ({
+      name: `Crowd Member ${index}`,
+      x: (index % 8) / 8,
+      y: Math.floor(index / 8) / 5,
+      w: 0.1,
+      h: 0.1,
+    }));
+    const data = Buffer.concat([
+      makeJpeg({ width: 800, height: 500, mwgFaces: faces }),
+      makeVideo({ seconds: 1, width: 160, height: 120 }),
+    ]);
+    const reply = await upload(token, { data, fileName: 'crowd.MP.jpg' });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const asset = (await assetInfo(token, reply.body.id)).body;
+    expect(asset.people).toHaveLength(31);
+    expect(asset.livePhotoVideoId).toMatch(/^[0-9a-f-]{36}$/);
+  }, 30_000);
 });

@@ -37,6 +37,16 @@ export const assetWrites = {
       onConditionFailed: () => new DuplicateChecksumError(),
     }),
   releaseChecksum: (asset: AssetRecord): Write => deleteWrite(keys.checksum(asset.ownerId, asset.checksum)),
+  /** The asset's entry under its device (GET /asset/device/:deviceId, POST /asset/exist). */
+  addToDevice: (asset: AssetRecord): Write =>
+    putWrite({
+      ...keys.deviceAsset(asset.ownerId, asset.deviceId, asset.id),
+      type: 'deviceAsset',
+      assetId: asset.id,
+      deviceAssetId: asset.deviceAssetId,
+      isVisible: asset.isVisible,
+    }),
+  removeFromDevice: (asset: AssetRecord): Write => deleteWrite(keys.deviceAsset(asset.ownerId, asset.deviceId, asset.id)),
   /** Sets fields of an existing asset. */
   /**
    * Sets fields of an existing asset. With `albumCount`, only while it is still in that many

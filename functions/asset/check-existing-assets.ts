@@ -1,0 +1,9 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { CheckExistingAssetsDto } from '#shared/schemas/asset.ts';
+import { type CheckExistingAssetsResponseDto, checkExistingAssets } from '#shared/services/asset.service.ts';
+
+export const handler = httpHandler(
+  { access: 'user', returns: returns<CheckExistingAssetsResponseDto>(), body: CheckExistingAssetsDto, status: 200 },
+  ({ auth, body }) => checkExistingAssets(auth, body),
+);

@@ -1,0 +1,8 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { DeviceIdParams } from '#shared/schemas/asset.ts';
+import { getUserAssetsByDeviceId } from '#shared/services/asset.service.ts';
+
+export const handler = httpHandler({ access: 'user', returns: returns<string[]>(), params: DeviceIdParams }, ({ auth, params }) =>
+  getUserAssetsByDeviceId(auth, params.deviceId),
+);
