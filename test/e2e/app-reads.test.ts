@@ -13,11 +13,10 @@ import {
   updateAlbumInfo,
   updateApiKey,
   updateAsset,
-  uploadFile,
 } from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
-import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
+import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
 
 // Calls Immich's web app makes beside the pages' main ones (the person page loads
@@ -30,21 +29,7 @@ describe('counts the web app reads, through @immich/sdk 1.100.0', () => {
     user = await adminWithApiKey(server.baseUrl, 'counts@immich.cloud');
   });
 
-  const send = async (data: Buffer, name: string) =>
-    (
-      await uploadFile(
-        {
-          createAssetDto: {
-            assetData: new File([new Uint8Array(data)], name),
-            deviceAssetId: name,
-            deviceId: 'e2e',
-            fileCreatedAt: '2024-01-01T00:00:00.000Z',
-            fileModifiedAt: '2024-01-01T00:00:00.000Z',
-          },
-        },
-        user,
-      )
-    ).id;
+  const send = (data: Buffer, fileName: string) => sdkUpload(user, data, fileName);
 
   it('getPersonStatistics counts what getPersonAssets shows (not archived, not trashed)', async () => {
     const face = [{ name: 'Counted Person', x: 0.3, y: 0.3, w: 0.2, h: 0.2 }];

@@ -9,11 +9,11 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { getAllPeople, getAssetInfo, uploadFile } from '@immich/sdk';
+import { getAllPeople, getAssetInfo } from '@immich/sdk';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
-import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
+import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { target, useServer } from '../support/server.ts';
 import { makeVideo } from '../support/videos.ts';
 
@@ -59,18 +59,7 @@ describe('a real browser shows the thumbnails, previews and video the API serves
   afterAll(() => browser?.close());
 
   const send = async (data: Buffer, fileName: string) => {
-    const { id } = await uploadFile(
-      {
-        createAssetDto: {
-          assetData: new File([new Uint8Array(data)], fileName),
-          deviceAssetId: fileName,
-          deviceId: 'browser',
-          fileCreatedAt: '2024-01-01T00:00:00.000Z',
-          fileModifiedAt: '2024-01-01T00:00:00.000Z',
-        },
-      },
-      user,
-    );
+    const id = await sdkUpload(user, data, fileName, 'browser');
     const deadline = Date.now() + 20_000;
     while (!(await getAssetInfo({ id }, user)).resized && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     return id;

@@ -10,11 +10,10 @@ import {
   serveFile,
   ThumbnailFormat,
   updatePerson,
-  uploadFile,
 } from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg, type PhotoSpec } from '../support/photos.ts';
-import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
+import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
 import { makeVideo } from '../support/videos.ts';
 
@@ -28,21 +27,7 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
     user = await adminWithApiKey(server.baseUrl, 'media@immich.cloud');
   });
 
-  const send = async (data: Buffer, fileName: string) =>
-    (
-      await uploadFile(
-        {
-          createAssetDto: {
-            assetData: new File([new Uint8Array(data)], fileName),
-            deviceAssetId: fileName,
-            deviceId: 'e2e',
-            fileCreatedAt: '2024-01-01T00:00:00.000Z',
-            fileModifiedAt: '2024-01-01T00:00:00.000Z',
-          },
-        },
-        user,
-      )
-    ).id;
+  const send = (data: Buffer, fileName: string) => sdkUpload(user, data, fileName);
 
   /** The asset once its previews are made (the media work runs after the upload's answer). */
   const resized = async (id: string) => {
@@ -58,18 +43,7 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
 
   it('an upload is resized within seconds, with a thumbhash; the SDK fetches its thumbnail, preview, original and download', async () => {
     const photo = makeJpeg({ width: 800, height: 600, color: [200, 30, 90] });
-    const { id } = await uploadFile(
-      {
-        createAssetDto: {
-          assetData: new File([new Uint8Array(photo)], 'sunset.jpg'),
-          deviceAssetId: 'media-1',
-          deviceId: 'e2e',
-          fileCreatedAt: '2024-01-01T00:00:00.000Z',
-          fileModifiedAt: '2024-01-01T00:00:00.000Z',
-        },
-      },
-      user,
-    );
+    const id = await send(photo, 'sunset.jpg');
     const asset = await resized(id);
     expect(asset.thumbhash).toMatch(/^[A-Za-z0-9+/]+=*$/);
     const webp = Buffer.from(await (await getAssetThumbnail({ id }, user)).arrayBuffer());

@@ -1,16 +1,7 @@
-import {
-  getConfig,
-  getServerConfig,
-  getServerFeatures,
-  getServerInfo,
-  getTheme,
-  setAdminOnboarding,
-  updateConfig,
-  uploadFile,
-} from '@immich/sdk';
+import { getConfig, getServerConfig, getServerFeatures, getServerInfo, getTheme, setAdminOnboarding, updateConfig } from '@immich/sdk';
 import { describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
-import { adminWithApiKey } from '../support/sdk.ts';
+import { adminWithApiKey, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
 
 // What Immich's web app reads before and after signing in (its login page awaits the config).
@@ -81,18 +72,7 @@ describe('server config, features, theme and storage through @immich/sdk 1.100.0
       diskUsagePercentage: 0,
     });
     const photo = makeJpeg({ width: 64, height: 48 });
-    await uploadFile(
-      {
-        createAssetDto: {
-          assetData: new File([new Uint8Array(photo)], 'p.jpg'),
-          deviceAssetId: 'p',
-          deviceId: 'e2e',
-          fileCreatedAt: '2024-01-01T00:00:00.000Z',
-          fileModifiedAt: '2024-01-01T00:00:00.000Z',
-        },
-      },
-      admin,
-    );
+    await sdkUpload(admin, photo, 'p.jpg');
     expect(await getServerInfo(admin)).toMatchObject({ diskUseRaw: photo.length, diskAvailableRaw: 1024 ** 5 - photo.length });
   }, 60_000);
 

@@ -1,4 +1,4 @@
-import { createApiKey, login, signUpAdmin } from '@immich/sdk';
+import { createApiKey, login, signUpAdmin, uploadFile } from '@immich/sdk';
 
 /** What @immich/sdk calls take to act as a user: the base URL and the API key header. */
 export interface SdkUser {
@@ -16,3 +16,20 @@ export const adminWithApiKey = async (baseUrl: string, email = 'admin@immich.clo
   const { secret } = await createApiKey({ apiKeyCreateDto: {} }, { baseUrl, headers: { Authorization: `Bearer ${accessToken}` } });
   return { baseUrl, headers: { 'x-api-key': secret } };
 };
+
+/** Uploads a file through @immich/sdk's uploadFile as a client does (device `e2e`, the file name as its device asset id); its id. */
+export const sdkUpload = async (user: SdkUser, data: Buffer, fileName: string, deviceId = 'e2e'): Promise<string> =>
+  (
+    await uploadFile(
+      {
+        createAssetDto: {
+          assetData: new File([new Uint8Array(data)], fileName),
+          deviceAssetId: fileName,
+          deviceId,
+          fileCreatedAt: '2024-01-01T00:00:00.000Z',
+          fileModifiedAt: '2024-01-01T00:00:00.000Z',
+        },
+      },
+      user,
+    )
+  ).id;
