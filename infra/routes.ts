@@ -191,6 +191,13 @@ export const routes: readonly Route[] = [
     body: 'bulk',
   },
   {
+    operationId: 'getMemoryLane',
+    method: 'GET',
+    path: '/api/asset/memory-lane',
+    entry: 'functions/asset/get-memory-lane.ts',
+    data: 'read',
+  },
+  {
     operationId: 'checkExistingAssets',
     method: 'POST',
     path: '/api/asset/exist',

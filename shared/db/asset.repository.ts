@@ -275,3 +275,17 @@ export const listDeviceAssets = async (
     deviceAssetId: String(item.deviceAssetId),
     isVisible: item.isVisible !== false,
   }));
+
+/** When the owner's oldest asset was taken (one item of the timeline), or undefined for none. */
+export const oldestTakenAt = async (ownerId: string): Promise<string | undefined> => {
+  for await (const page of timelinePages(ownerId, { descending: false, pageSize: 1 })) return page[0]?.fileCreatedAt;
+  return undefined;
+};
+
+/** The owner's assets taken within [from, to] (a key range of the timeline). */
+export const assetsTakenBetween = async (ownerId: string, from: string, to: string): Promise<AssetRecord[]> => {
+  const assets: AssetRecord[] = [];
+  for await (const page of timelinePages(ownerId, { descending: false, pageSize: 100, takenAfter: from, takenBefore: to }))
+    assets.push(...page);
+  return assets;
+};

@@ -125,3 +125,16 @@ export const SearchDto = dto({
   size: integer(1000),
 });
 export type SearchInput = v.InferOutput<typeof SearchDto>;
+
+/** `@IsInt() @Type(() => Number) @Max(max) @Min(1)`, required: class-validator reports Min, Max, IsInt. */
+const dayOrMonth = (max: number) =>
+  v.pipe(
+    v.unknown(),
+    v.transform((x: unknown) => (typeof x === 'string' || typeof x === 'number' ? Number(x) : Number.NaN)),
+    v.check((x: number) => x >= 1, '$property must not be less than 1'),
+    v.check((x: number) => x <= max, `$property must not be greater than ${max}`),
+    v.check((x: number) => Number.isInteger(x), '$property must be an integer number'),
+  );
+
+/** `MemoryLaneDto` (GET /asset/memory-lane?day=&month=). */
+export const MemoryLaneDto = dto({ day: dayOrMonth(31), month: dayOrMonth(12) });

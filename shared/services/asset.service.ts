@@ -1,6 +1,13 @@
 import type * as v from 'valibot';
 import { noAccess, Permission, requireAsset, requireSharedAsset } from '../access/access.ts';
-import { findByChecksums, listDeviceAssets, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
+import {
+  assetsTakenBetween,
+  findByChecksums,
+  listDeviceAssets,
+  oldestTakenAt,
+  withFreshAsset,
+  updateAsset as writeAsset,
+} from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
@@ -136,4 +143,63 @@ export const checkExistingAssets = async (
   const wanted = new Set(dto.deviceAssetIds);
   const found = (await listDeviceAssets(auth.user.id, dto.deviceId)).map((entry) => entry.deviceAssetId).filter((id) => wanted.has(id));
   return { existingIds: found };
+};
+
+export interface MemoryLaneResponseDto {
+  yearsAgo: number;
+  title: string;
+  assets: AssetResponseDto[];
+}
+
+const hour = 3_600_000;
+
+/**
+ * GET /asset/memory-lane?day=&month=: the caller's photos taken on this day of earlier years,
+ * grouped by years ago (Immich's titles), each group by time taken. Visible, not archived, not
+ * trashed, with a preview (Immich's rule). One Query of the timeline per earlier year, over the
+ * instants a local day can cover (UTC−12 to UTC+14), since the oldest asset: never the library.
+ */
+export const getMemoryLane = async (auth: Auth, dto: { day: number; month: number }): Promise<MemoryLaneResponseDto[]> => {
+  const ownerId = auth.user.id;
+  const oldest = await oldestTakenAt(ownerId);
+  if (!oldest) return [];
+  const currentYear = new Date().getUTCFullYear();
+  const firstYear = new Date(new Date(oldest).getTime() - 14 * hour).getUTCFullYear();
+  const years = Array.from({ length: Math.max(0, currentYear - firstYear) }, (_, index) => currentYear - 1 - index);
+  const groups = await Promise.all(
+    years.map(async (year) => {
+      const start = Date.UTC(year, dto.month - 1, dto.day);
+      const assets = await assetsTakenBetween(
+        ownerId,
+        new Date(start - 14 * hour).toISOString(),
+        new Date(start + 36 * hour).toISOString(),
+      );
+      return assets
+        .filter((asset) => {
+          const local = new Date(asset.localDateTime);
+          return (
+            local.getUTCFullYear() === year &&
+            local.getUTCMonth() === dto.month - 1 &&
+            local.getUTCDate() === dto.day &&
+            asset.isVisible &&
+            !asset.isArchived &&
+            asset.deletedAt === null &&
+            asset.resizePath !== null
+          );
+        })
+        .sort((a, b) => a.localDateTime.localeCompare(b.localDateTime) || a.id.localeCompare(b.id));
+    }),
+  );
+  return years.flatMap((year, index) => {
+    const assets = groups[index] ?? [];
+    const yearsAgo = currentYear - year;
+    if (assets.length === 0) return [];
+    return [
+      {
+        yearsAgo,
+        title: `${yearsAgo} year${yearsAgo > 1 ? 's' : ''} since...`,
+        assets: assets.map((asset) => mapAsset(asset, { callerId: ownerId, withExif: true })),
+      },
+    ];
+  });
 };

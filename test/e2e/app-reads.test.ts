@@ -7,6 +7,8 @@ import {
   getAlbumCount,
   getAllPeople,
   getAllUserAssetsByDeviceId,
+  getAssetInfo,
+  getMemoryLane,
   getPersonAssets,
   getPersonStatistics,
   SharedLinkType,
@@ -74,5 +76,19 @@ describe('counts the web app reads, through @immich/sdk 1.100.0', () => {
     expect(
       await checkExistingAssets({ checkExistingAssetsDto: { deviceId: 'e2e', deviceAssetIds: ['backup.jpg', 'not-there.jpg'] } }, user),
     ).toEqual({ existingIds: ['backup.jpg'] });
+  });
+
+  it('memory lane: this day in earlier years, once the previews exist', async () => {
+    const lastYear = new Date().getUTCFullYear() - 1;
+    const id = await send(
+      makeJpeg({ width: 40, height: 30, dateTimeOriginal: `${lastYear}:03:09 10:00:00`, offsetTimeOriginal: '+01:00' }),
+      'memory.jpg',
+    );
+    const deadline = Date.now() + 20_000;
+    while (!(await getAssetInfo({ id }, user)).resized && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    const lane = await getMemoryLane({ day: 9, month: 3 }, user);
+    expect(lane.map((group) => [group.yearsAgo, group.title, group.assets.map((asset) => asset.id)])).toEqual([
+      [1, '1 year since...', [id]],
+    ]);
   });
 });
