@@ -36,40 +36,47 @@ const sendJsonError = (res: ServerResponse, statusCode: number, error: string, m
 /** The server, and a way to wait for the media work its uploads started (tests). */
 export type LocalServer = Server & { mediaIdle(): Promise<void> };
 
-/**
- * What the originals bucket does deployed, done here: after an upload is recorded, the media
- * function gets the object-created event of its original (functions/media/generate-media.ts).
- */
-const startMedia = (pending: Set<Promise<unknown>>, assetId: string): void => {
-  const job = (async () => {
-    const [{ getAsset }, { handler }] = await Promise.all([
-      import('#shared/db/asset.repository.ts'),
-      import('#functions/media/generate-media.ts'),
-    ]);
-    const asset = await getAsset(assetId);
-    if (!asset) return;
-    // A motion photo's video is an object of its own too (its poster, as deployed).
-    const motion = asset.livePhotoVideoId ? await getAsset(asset.livePhotoVideoId) : undefined;
-    const records = [asset, ...(motion ? [motion] : [])].map((each) => ({
-      s3: { object: { key: encodeURIComponent(each.originalPath).replace(/%2F/g, '/') } },
-    }));
-    await handler({ Records: records });
-  })().catch((error: unknown) => console.error('media generation failed', error));
+/** Background work (mediaIdle waits for it); a failure is printed, never the request's. */
+const track = (pending: Set<Promise<unknown>>, work: Promise<unknown>, failure: string): void => {
+  const job = work.catch((error: unknown) => console.error(failure, error));
   pending.add(job);
   void job.finally(() => pending.delete(job));
 };
 
 /**
+ * What the originals bucket does deployed, done here: after an upload is recorded, the media
+ * function gets the object-created event of its original (functions/media/generate-media.ts).
+ */
+const startMedia = (pending: Set<Promise<unknown>>, assetId: string): void =>
+  track(
+    pending,
+    (async () => {
+      const [{ getAsset }, { handler }] = await Promise.all([
+        import('#shared/db/asset.repository.ts'),
+        import('#functions/media/generate-media.ts'),
+      ]);
+      const asset = await getAsset(assetId);
+      if (!asset) return;
+      // A motion photo's video is an object of its own too (its poster, as deployed).
+      const motion = asset.livePhotoVideoId ? await getAsset(asset.livePhotoVideoId) : undefined;
+      const records = [asset, ...(motion ? [motion] : [])].map((each) => ({
+        s3: { object: { key: encodeURIComponent(each.originalPath).replace(/%2F/g, '/') } },
+      }));
+      await handler({ Records: records });
+    })(),
+    'media generation failed',
+  );
+
+/**
  * What an asynchronous Lambda invocation does deployed, done here: the media function's jobs
  * (shared/storage/media-jobs.ts) run in this process, tracked like the uploads' media work.
  */
-const runMediaJobs = (pending: Set<Promise<unknown>>, event: MediaJobEvent): void => {
-  const job = import('#functions/media/generate-media.ts')
-    .then(({ handler }) => handler(event))
-    .catch((error: unknown) => console.error('media job failed', error));
-  pending.add(job);
-  void job.finally(() => pending.delete(job));
-};
+const runMediaJobs = (pending: Set<Promise<unknown>>, event: MediaJobEvent): void =>
+  track(
+    pending,
+    import('#functions/media/generate-media.ts').then(({ handler }) => handler(event)),
+    'media job failed',
+  );
 
 export interface LocalServerOptions {
   routes?: readonly Route[];

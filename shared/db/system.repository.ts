@@ -1,7 +1,6 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { db, tableName } from './client.ts';
 import { getItem } from './get.ts';
 import { keys } from './keys.ts';
+import { putWrite, writeOne } from './transact.ts';
 
 /** Whether an admin exists (the guard item the admin's sign-up writes). */
 export const hasAdmin = async (): Promise<boolean> => (await getItem(keys.admin())) !== undefined;
@@ -11,10 +10,5 @@ export const isOnboarded = async (): Promise<boolean> => (await getItem(keys.adm
 
 /** Records that the admin finished onboarding; again changes nothing. */
 export const setOnboarded = async (): Promise<void> => {
-  await db.send(
-    new PutCommand({
-      TableName: tableName,
-      Item: { ...keys.adminOnboarding(), type: 'systemMetadata', isOnboarded: true, updatedAt: new Date().toISOString() },
-    }),
-  );
+  await writeOne(putWrite({ ...keys.adminOnboarding(), type: 'systemMetadata', isOnboarded: true, updatedAt: new Date().toISOString() }));
 };

@@ -11,6 +11,7 @@
  * (metadata `keys` / `ilst`, user data `©xyz`).
  */
 
+import { isHeif } from './heif.ts';
 import { type Box, boxesIn, child, children } from './iso-bmff.ts';
 
 /** Seconds between 1904-01-01 (the format's epoch) and 1970-01-01. */
@@ -34,11 +35,7 @@ export interface ContainerMetadata {
 }
 
 /** Whether the bytes start like an ISO base media file (an `ftyp` box) of a video, not a HEIF/AVIF still. */
-export const isIsoVideo = (data: Buffer): boolean => {
-  if (data.length < 12 || data.toString('latin1', 4, 8) !== 'ftyp') return false;
-  const brand = data.toString('latin1', 8, 12);
-  return !['heic', 'heix', 'heim', 'heis', 'mif1', 'msf1', 'avif', 'avis'].includes(brand);
-};
+export const isIsoVideo = (data: Buffer): boolean => data.length >= 12 && data.toString('latin1', 4, 8) === 'ftyp' && !isHeif(data);
 
 /** ISO 6709 `+37.7858-122.4064+000.000/` → latitude, longitude. */
 export const parseIso6709 = (value: string): { latitude: number; longitude: number } | undefined => {

@@ -153,7 +153,9 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   if (duplicateId) return { id: duplicateId, duplicate: true };
   if (!user) throw new NotFound('User not found');
   if (dto.libraryId) requireLibrary(Permission.AssetUpload, dto.libraryId, user);
-  const motionBytes = motionVideo && !(motionChecksum && existing.get(motionChecksum)) ? motionVideo.length : 0;
+  // The motion part: the same video uploaded before (the same checksum) is linked, not stored again.
+  const existingMotion = motionChecksum ? existing.get(motionChecksum) : undefined;
+  const motionBytes = motionVideo && !existingMotion ? motionVideo.length : 0;
   if (user.quotaSizeInBytes && user.quotaUsageInBytes + file.data.length + motionBytes > user.quotaSizeInBytes) {
     throw new Invalid('Quota has been exceeded!');
   }
@@ -171,8 +173,6 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   }
 
   const photo = newAsset(auth.user.id, user.defaultLibraryId, file, sidecar, checksum, dto, metadata);
-  // The motion part: the same video uploaded before (the same checksum) is linked, not stored again.
-  const existingMotion = motionChecksum ? existing.get(motionChecksum) : undefined;
   const motion = motionVideo && motionChecksum && !existingMotion ? await motionAsset(photo, motionVideo, motionChecksum) : undefined;
   const asset: AssetRecord = { ...photo, livePhotoVideoId: existingMotion ?? motion?.asset.id ?? null };
   // Search postings first: harmless if the upload then fails, and the asset never lacks them.

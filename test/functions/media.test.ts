@@ -16,6 +16,7 @@ import { runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addToAlbum, assetInfo, createAlbum, personNamed, trash } from '../support/library.ts';
+import { objectCreated } from '../support/media.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { upload } from '../support/uploads.ts';
 import { makeVideo } from '../support/videos.ts';
@@ -33,10 +34,6 @@ const thumbnail = (token: string, id: string, query: Record<string, string> = {}
 
 const serveFile = (token: string, id: string, query: Record<string, string> = {}, headers: Record<string, string> = {}) =>
   invoke(serveFileHandler, { path: `/api/asset/file/${id}`, query, headers: { ...bearer(token), ...headers }, pathParameters: { id } });
-
-/** What the originals bucket sends the media function for an object (keys URL-encoded). */
-const objectCreated = (key: string) =>
-  generateMedia({ Records: [{ s3: { object: { key: encodeURIComponent(key).replace(/%2F/g, '/') } } }] });
 
 const dimensions = (base64: string) => {
   const image = vips.Image.newFromBuffer(Buffer.from(base64, 'base64'));

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as memoryLaneHandler } from '#functions/asset/get-memory-lane.ts';
-import { handler as generateMedia } from '#functions/media/generate-media.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { assetInfo, updateAsset } from '../support/library.ts';
+import { objectCreated } from '../support/media.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { upload } from '../support/uploads.ts';
 
@@ -23,7 +23,7 @@ const taken = async (dateTimeOriginal: string, offsetTimeOriginal: string, previ
   const id = reply.body.id as string;
   if (previews) {
     const { originalPath } = (await assetInfo(token, id)).body;
-    await generateMedia({ Records: [{ s3: { object: { key: encodeURIComponent(originalPath).replace(/%2F/g, '/') } } }] });
+    await objectCreated(originalPath);
   }
   return id;
 };
