@@ -191,6 +191,27 @@ export const routes: readonly Route[] = [
     body: 'bulk',
   },
   {
+    operationId: 'getTimeBuckets',
+    method: 'GET',
+    path: '/api/asset/time-buckets',
+    entry: 'functions/asset/get-time-buckets.ts',
+    data: 'read',
+  },
+  {
+    operationId: 'getTimeBucket',
+    method: 'GET',
+    path: '/api/asset/time-bucket',
+    entry: 'functions/asset/get-time-bucket.ts',
+    data: 'read',
+  },
+  {
+    operationId: 'getAssetStatistics',
+    method: 'GET',
+    path: '/api/asset/statistics',
+    entry: 'functions/asset/get-asset-statistics.ts',
+    data: 'read',
+  },
+  {
     operationId: 'getMemoryLane',
     method: 'GET',
     path: '/api/asset/memory-lane',

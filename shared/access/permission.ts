@@ -14,6 +14,7 @@ export const Permission = {
   AlbumUpdate: 'album.update',
   AlbumDelete: 'album.delete',
   AlbumShare: 'album.share',
+  TimelineRead: 'timeline.read',
   PersonRead: 'person.read',
   PersonWrite: 'person.write',
   AuthDeviceDelete: 'authDevice.delete',

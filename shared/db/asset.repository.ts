@@ -12,6 +12,7 @@ import type { PersonRecord } from '../model/person.ts';
 import { listAlbumIdsOfAsset } from './album.repository.ts';
 import { batchDelete, batchGet } from './batch.ts';
 import { assetCodec, assetWrites, setStatusWrite } from './entities/asset.ts';
+import { bucketWrites, slotOf } from './entities/bucket.ts';
 import { faceCodec, faceWrites } from './entities/face.ts';
 import { personWrites } from './entities/person.ts';
 import { userWrites } from './entities/user.ts';
@@ -143,8 +144,8 @@ const countBy = <T>(items: readonly T[], key: (item: T) => string): Map<string, 
 };
 
 /** Most writes one upload transaction needs besides faces and people (checksum, asset, usage). */
-// The asset, its checksum, its device entry, the usage, and a motion photo's video and its checksum.
-export const fixedUploadWrites = 6;
+// The asset, its checksum, its device entry, the usage, its timeline counters, and a motion photo's video and its checksum.
+export const fixedUploadWrites = 7;
 
 /**
  * Records an upload in one transaction: the file's checksum is claimed, the asset and its faces
@@ -176,6 +177,7 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
       personWrites.addFaces(asset.ownerId, personId, faceCounts.get(personId) ?? 0, { mustExist: true }),
     ),
     ...faces.map((face) => faceWrites.create(face, asset)),
+    ...bucketWrites.move(asset.ownerId, undefined, slotOf(asset)),
   ]);
 };
 
@@ -201,9 +203,13 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
       ...albums.map((albumId) => setStatusWrite(keys.albumAsset(albumId, asset.id), status)),
     );
   }
-  const [first = [], ...rest] = chunk(copies, 99);
+  // The timeline counters move with the asset, when its state changes, and only from the state it
+  // was read in (a concurrent change cancels this transaction: a fresh read and a retry).
+  const counters = bucketWrites.move(asset.ownerId, slotOf(asset), slotOf(updated));
+  const counted = counters.length > 0 ? asset : undefined;
+  const [first = [], ...rest] = chunk(copies, 99 - counters.length);
   try {
-    await transact([assetWrites.set(asset.id, { ...changes, updatedAt: updated.updatedAt }, albumCount), ...first]);
+    await transact([assetWrites.set(asset.id, { ...changes, updatedAt: updated.updatedAt }, albumCount, counted), ...counters, ...first]);
   } catch (error) {
     // The asset was deleted, joined or left an album, or lost a face meanwhile: read it again.
     if (isCancelled(error)) throw new AssetChangedError();
@@ -222,7 +228,8 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
 export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<{ albums: string[] }> => {
   const [albums, links] = await Promise.all([albumsOf(asset), listLinkIdsOfAsset(asset.id)]);
   const writes: Write[] = [
-    assetWrites.delete(asset.id, albums.length),
+    assetWrites.delete(asset.id, albums.length, asset),
+    ...bucketWrites.move(asset.ownerId, slotOf(asset), undefined),
     assetWrites.releaseChecksum(asset),
     assetWrites.removeFromDevice(asset),
     userWrites.addUsage(asset.ownerId, -(asset.exif.fileSizeInByte ?? 0), 'unchecked'),

@@ -67,6 +67,8 @@ export const keys = {
   sharedLinkKey: (keyHash: string): Key => ({ pk: `SHAREDLINKKEY#${keyHash}`, sk: 'SHAREDLINKKEY' }),
   /** An asset of an INDIVIDUAL shared link, in the link's partition. */
   sharedLinkAsset: (linkId: string, assetId: string): Key => ({ pk: `SHAREDLINK#${linkId}`, sk: `ASSET#${assetId}` }),
+  /** An owner's timeline counters of one month (`YYYY-MM` of `localDateTime`): shared/domain/time-buckets.ts. */
+  timeBuckets: (ownerId: string, month: string): Key => ({ pk: `BUCKETS#${ownerId}`, sk: month }),
   /** A text-search posting: an owner's asset having a word, in date order. */
   term: (ownerId: string, word: string, fileCreatedAt: string, assetId: string): Key => ({
     pk: `TERM#${ownerId}#${word}`,
@@ -99,6 +101,8 @@ export const partitions = {
   sharedLinkAssets: (linkId: string): Partition => ({ value: `SHAREDLINK#${linkId}`, prefix: 'ASSET#' }),
   /** The postings of one word of an owner's (GET /search), newest last. */
   term: (ownerId: string, word: string): Partition => ({ value: `TERM#${ownerId}#${word}` }),
+  /** An owner's timeline counters, one item a month, oldest first. */
+  timeBuckets: (ownerId: string): Partition => ({ value: `BUCKETS#${ownerId}` }),
   /** gsi1: an owner's assets ordered by fileCreatedAt (ties by id). */
   timeline: (ownerId: string): Partition => ({ index: 'gsi1', value: `TIMELINE#${ownerId}` }),
   /** gsi2: a person's faces, ordered by their asset's fileCreatedAt. */

@@ -107,20 +107,37 @@ export const setFields = (fields: Item): { expression: string; names: Record<str
 /** A transaction was cancelled because of a condition (or a conflict with another transaction). */
 export const isCancelled = (error: unknown): error is TransactionCanceledException => error instanceof TransactionCanceledException;
 
+const pause = (attempt: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.min(500, 20 * 2 ** attempt)));
+
+/** Cancelled only because another transaction held one of the items (or throttling): worth trying again as it is. */
+const onlyContended = (error: TransactionCanceledException): boolean => {
+  const codes = (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+  return codes.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError') && !codes.includes('ConditionalCheckFailed');
+};
+
 /**
  * Runs the writes as one DynamoDB transaction: all or nothing. When a condition fails, the
  * cancellation reasons say which write it was, and that write's own error is thrown (the first
- * one, in the order given), e.g. 400 `User exists` for the email guard.
+ * one, in the order given), e.g. 400 `User exists` for the email guard. A transaction that only
+ * met another one on a shared item (an owner's usage or timeline counters, which concurrent
+ * uploads all update) is tried again after a short pause, a few times.
  */
 export const transact = async (writes: readonly Write[]): Promise<void> => {
-  try {
-    await db.send(new TransactWriteCommand({ TransactItems: writes.map((write) => write.item) }));
-  } catch (error) {
-    if (!isCancelled(error)) throw error;
-    const reasons = error.CancellationReasons ?? [];
-    const failed = writes.find((write, index) => write.onConditionFailed && reasons[index]?.Code === 'ConditionalCheckFailed');
-    if (failed?.onConditionFailed) throw failed.onConditionFailed();
-    throw error;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: writes.map((write) => write.item) }));
+      return;
+    } catch (error) {
+      if (!isCancelled(error)) throw error;
+      if (onlyContended(error) && attempt < 6) {
+        await pause(attempt);
+        continue;
+      }
+      const reasons = error.CancellationReasons ?? [];
+      const failed = writes.find((write, index) => write.onConditionFailed && reasons[index]?.Code === 'ConditionalCheckFailed');
+      if (failed?.onConditionFailed) throw failed.onConditionFailed();
+      throw error;
+    }
   }
 };
 
@@ -137,8 +154,6 @@ export const writeOne = async (write: Write): Promise<void> => {
     throw error;
   }
 };
-
-const pause = (attempt: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, Math.min(500, 20 * 2 ** attempt)));
 
 /**
  * Writes groups of writes, each group all or nothing, as many groups a transaction as fit (100

@@ -90,6 +90,8 @@ export type AssetRecord = v.InferOutput<typeof AssetRecordSchema>;
  */
 export const AssetStatusSchema = v.object({
   fileCreatedAt: instant(),
+  /** The timeline's bucket (GET /asset/time-buckets?albumId=|personId=); copies written before it existed have none (then `fileCreatedAt`). */
+  localDateTime: v.optional(instant()),
   deletedAt: nullable(instant()),
   isArchived: v.boolean(),
   isVisible: v.optional(v.boolean(), true),
@@ -98,6 +100,7 @@ export type AssetStatus = v.InferOutput<typeof AssetStatusSchema>;
 
 export const statusOf = (asset: AssetRecord): AssetStatus => ({
   fileCreatedAt: asset.fileCreatedAt,
+  localDateTime: asset.localDateTime,
   deletedAt: asset.deletedAt,
   isArchived: asset.isArchived,
   isVisible: asset.isVisible,

@@ -39,7 +39,7 @@ const integer = (max = Number.POSITIVE_INFINITY) =>
     ),
   );
 
-const enumOf = <const T extends readonly string[]>(values: T) =>
+export const enumOf = <const T extends readonly string[]>(values: T) =>
   optional(
     v.pipe(
       v.unknown(),

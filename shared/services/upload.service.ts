@@ -33,7 +33,7 @@ export const uploadFields = { asset: 'assetData', livePhoto: 'livePhotoData', si
 /** An XMP sidecar is a few KB (tens with many face regions or an edit history): a larger one is refused before it is parsed. */
 export const uploadFieldLimits = { [uploadFields.sidecar]: limits.sidecarBytes } as const;
 
-// A transaction holds at most 100 writes; an upload needs 6 (fixedUploadWrites) plus, per person,
+// A transaction holds at most 100 writes; an upload needs 7 (fixedUploadWrites) plus, per person,
 // 2 (new) or 1 (known), plus 1 per face. 31 faces of 31 different new people fit.
 const maxFacesPerAsset = Math.floor((100 - fixedUploadWrites) / 3);
 

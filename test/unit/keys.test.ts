@@ -42,6 +42,7 @@ const built: Record<string, Key> = {
   sharedLinkKey: keys.sharedLinkKey('<keyHash>'),
   sharedLinkAsset: keys.sharedLinkAsset('<linkId>', '<assetId>'),
   term: keys.term('<ownerId>', '<word>', '<fileCreatedAt>', '<assetId>'),
+  timeBuckets: keys.timeBuckets('<ownerId>', '<YYYY-MM>'),
 };
 
 describe('docs/data-model.md', () => {
@@ -83,6 +84,7 @@ const builtPartitions: Record<string, Partition> = {
   sharedLinkAssets: partitions.sharedLinkAssets('<linkId>'),
   term: partitions.term('<ownerId>', '<word>'),
   timeline: partitions.timeline('<ownerId>'),
+  timeBuckets: partitions.timeBuckets('<ownerId>'),
   personFaces: partitions.personFaces('<personId>'),
   assetAlbums: partitions.assetAlbums('<assetId>'),
   assetLinks: partitions.assetLinks('<assetId>'),

@@ -27,7 +27,38 @@ export const checksumItem = (ownerId: string, checksum: string, assetId: string)
 });
 
 // An item written before albumCount existed has none: it is in no album.
-const inAlbums = 'attribute_exists(pk) AND (albumCount = :albums OR (attribute_not_exists(albumCount) AND :albums = :none))';
+const inAlbums = '(albumCount = :albums OR (attribute_not_exists(albumCount) AND :albums = :none))';
+
+/** What an asset's timeline counters depend on (besides its date, which does not change). */
+export type CountedState = Pick<AssetRecord, 'isFavorite' | 'isArchived' | 'deletedAt'>;
+
+/** The asset exists, is in `albumCount` albums and is still in the `counted` state (each when given). */
+const conditionOn = (albumCount: number | undefined, counted: CountedState | undefined) => {
+  const parts = ['attribute_exists(pk)'];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (albumCount !== undefined) {
+    parts.push(inAlbums);
+    Object.assign(values, { ':albums': albumCount, ':none': 0 });
+  }
+  if (counted) {
+    parts.push('#wasFavorite = :wasFavorite', '#wasArchived = :wasArchived');
+    Object.assign(names, { '#wasFavorite': 'isFavorite', '#wasArchived': 'isArchived', '#wasDeleted': 'deletedAt' });
+    Object.assign(values, { ':wasFavorite': counted.isFavorite, ':wasArchived': counted.isArchived });
+    if (counted.deletedAt === null) {
+      parts.push('(attribute_not_exists(#wasDeleted) OR attribute_type(#wasDeleted, :nullType))');
+      values[':nullType'] = 'NULL';
+    } else {
+      parts.push('#wasDeleted = :wasDeleted');
+      values[':wasDeleted'] = counted.deletedAt;
+    }
+  }
+  return {
+    expression: parts.join(' AND '),
+    ...(Object.keys(names).length > 0 ? { names } : {}),
+    ...(Object.keys(values).length > 0 ? { values } : {}),
+  };
+};
 
 export const assetWrites = {
   create: (asset: AssetRecord): Write => putWrite(assetItem(asset), { condition: 'absent' }),
@@ -47,23 +78,26 @@ export const assetWrites = {
       isVisible: asset.isVisible,
     }),
   removeFromDevice: (asset: AssetRecord): Write => deleteWrite(keys.deviceAsset(asset.ownerId, asset.deviceId, asset.id)),
-  /** Sets fields of an existing asset. */
   /**
    * Sets fields of an existing asset. With `albumCount`, only while it is still in that many
-   * albums: the writes that copy its status to its album entries found them all.
+   * albums (the writes that copy its status to its album entries found them all); with `counted`,
+   * only while it is still in the timeline state it was read in (its counters move in the same
+   * transaction: shared/db/entities/bucket.ts).
    */
-  set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number): Write => {
+  set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number, counted?: CountedState): Write => {
     const { expression, names, values } = setFields(fields);
-    if (albumCount === undefined) return updateWrite(keys.asset(assetId), expression, { condition: 'present', names, values });
+    const condition = conditionOn(albumCount, counted);
     return updateWrite(keys.asset(assetId), expression, {
-      condition: inAlbums,
-      names,
-      values: { ...values, ':albums': albumCount, ':none': 0 },
+      condition: condition.expression,
+      names: { ...names, ...condition.names },
+      values: { ...values, ...condition.values },
     });
   },
-  /** Deletes an existing asset that is still in `albumCount` albums (so every entry was found to delete). */
-  delete: (assetId: string, albumCount: number): Write =>
-    deleteWrite(keys.asset(assetId), { condition: inAlbums, values: { ':albums': albumCount, ':none': 0 } }),
+  /** Deletes an existing asset that is still in `albumCount` albums and in the timeline state it was read in. */
+  delete: (assetId: string, albumCount: number, counted: CountedState): Write => {
+    const condition = conditionOn(albumCount, counted);
+    return deleteWrite(keys.asset(assetId), { condition: condition.expression, names: condition.names, values: condition.values });
+  },
   /** One more (or one fewer) album holding the asset. */
   addAlbumCount: (assetId: string, delta: 1 | -1): Write =>
     updateWrite(keys.asset(assetId), 'ADD albumCount :delta', { condition: 'present', values: { ':delta': delta } }),

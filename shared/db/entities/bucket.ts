@@ -1,0 +1,97 @@
+import type { AssetRecord, AssetType } from '../../model/asset.ts';
+import { type BucketState, type Counter, periodOfAsset } from '../../model/time-bucket.ts';
+import { keys } from '../keys.ts';
+import { updateWrite, type Write } from '../transact.ts';
+
+/**
+ * The timeline counters (docs/data-model.md, "Timeline counters"): per owner and month of
+ * `localDateTime`, one item whose numeric attributes count the owner's visible assets by state,
+ * named `m_<state>` (the month) or `d<DD>_<state>` (one day of it). The state is four characters:
+ * archived, favourite and trashed as `0`/`1`, then the type's initial (`I`, `V`, `A`, `O`).
+ */
+export interface BucketSlot {
+  /** The counter item's sort key, `YYYY-MM`. */
+  month: string;
+  /** Two digits. */
+  day: string;
+  state: string;
+}
+
+const typeCodes: Record<AssetType, string> = { IMAGE: 'I', VIDEO: 'V', AUDIO: 'A', OTHER: 'O' };
+const typesByCode = new Map(Object.entries(typeCodes).map(([type, code]) => [code, type as AssetType]));
+
+const flag = (value: boolean): string => (value ? '1' : '0');
+
+const stateCode = (state: BucketState): string =>
+  `${flag(state.isArchived)}${flag(state.isFavorite)}${flag(state.isTrashed)}${typeCodes[state.type]}`;
+
+const parseState = (code: string): BucketState | undefined => {
+  const type = typesByCode.get(code[3] ?? '');
+  if (code.length !== 4 || !type) return undefined;
+  return { isArchived: code[0] === '1', isFavorite: code[1] === '1', isTrashed: code[2] === '1', type };
+};
+
+/** Where an asset counts: nothing for a hidden asset (a motion photo's video), as Immich's timeline never shows one. */
+export const slotOf = (
+  asset: Pick<AssetRecord, 'localDateTime' | 'isVisible' | 'isArchived' | 'isFavorite' | 'deletedAt' | 'type'>,
+): BucketSlot | undefined => {
+  if (!asset.isVisible) return undefined;
+  const day = periodOfAsset(asset.localDateTime, 'DAY');
+  return {
+    month: periodOfAsset(asset.localDateTime, 'MONTH'),
+    day: day.slice(-2),
+    state: stateCode({ isArchived: asset.isArchived, isFavorite: asset.isFavorite, isTrashed: asset.deletedAt !== null, type: asset.type }),
+  };
+};
+
+const counterNames = (slot: BucketSlot): [string, string] => [`m_${slot.state}`, `d${slot.day}_${slot.state}`];
+const counterName = /^(m|d(\d{2}))_(\w{4})$/;
+
+/** The counters of one counter item (its sort key `YYYY-MM` and its attributes); zeros left out. */
+export const countersOf = (month: string, attributes: Record<string, unknown>): Counter[] =>
+  Object.entries(attributes).flatMap(([name, value]): Counter[] => {
+    const match = counterName.exec(name);
+    const state = match?.[3] ? parseState(match[3]) : undefined;
+    if (!match || !state || typeof value !== 'number' || value <= 0) return [];
+    return [
+      match[2]
+        ? { period: `${month}-${match[2]}`, size: 'DAY', state, count: value }
+        : { period: month, size: 'MONTH', state, count: value },
+    ];
+  });
+
+/**
+ * One UpdateItem per month touched, adding to the month's and the day's counter of each slot.
+ * Composed into the transactions that create, change and delete assets, so the counts never
+ * drift from the assets.
+ */
+export const bucketWrites = {
+  /** Moves a count between slots of one owner: `from` loses one, `to` gains one (either may be absent). */
+  move: (ownerId: string, from: BucketSlot | undefined, to: BucketSlot | undefined): Write[] => {
+    const deltas = new Map<string, Map<string, number>>();
+    const add = (slot: BucketSlot | undefined, delta: number) => {
+      if (!slot) return;
+      const month = deltas.get(slot.month) ?? new Map<string, number>();
+      for (const name of counterNames(slot)) month.set(name, (month.get(name) ?? 0) + delta);
+      deltas.set(slot.month, month);
+    };
+    add(from, -1);
+    add(to, 1);
+    return [...deltas].flatMap(([month, counters]) => {
+      const changed = [...counters].filter(([, delta]) => delta !== 0);
+      if (changed.length === 0) return [];
+      const names = Object.fromEntries(changed.map(([name], index) => [`#c${index}`, name]));
+      const values = Object.fromEntries(changed.map(([, delta], index) => [`:c${index}`, delta]));
+      return [
+        updateWrite(
+          keys.timeBuckets(ownerId, month),
+          `SET #type = :type ADD ${changed.map((_, index) => `#c${index} :c${index}`).join(', ')}`,
+          {
+            names: { ...names, '#type': 'type' },
+            values: { ...values, ':type': 'timeBuckets' },
+          },
+        ),
+      ];
+    });
+  },
+};

@@ -1,0 +1,53 @@
+import { type BucketSize, type BucketState, bucketStart, type Counter, periodOfAsset } from '../model/time-bucket.ts';
+
+/** What GET /asset/time-buckets and /asset/statistics filter on (undefined: either). */
+export interface BucketFilter {
+  isArchived?: boolean | undefined;
+  isFavorite?: boolean | undefined;
+  /** Immich's default: not trashed. */
+  isTrashed?: boolean | undefined;
+}
+
+export const matchesFilter = (state: BucketState, filter: BucketFilter): boolean =>
+  (filter.isArchived === undefined || state.isArchived === filter.isArchived) &&
+  (filter.isFavorite === undefined || state.isFavorite === filter.isFavorite) &&
+  state.isTrashed === (filter.isTrashed ?? false);
+
+export interface TimeBucketResponseDto {
+  timeBucket: string;
+  count: number;
+}
+
+/** Buckets from counts per period, in the order asked (Immich: newest first). */
+export const bucketList = (totals: ReadonlyMap<string, number>, order: 'asc' | 'desc'): TimeBucketResponseDto[] => {
+  const periods = [...totals.keys()].sort();
+  if (order === 'desc') periods.reverse();
+  return periods.map((period) => ({ timeBucket: bucketStart(period), count: totals.get(period) ?? 0 }));
+};
+
+/** Buckets of one size from the timeline counters, summed over the states the filter keeps. */
+export const bucketsFrom = (
+  counters: readonly Counter[],
+  size: BucketSize,
+  filter: BucketFilter,
+  order: 'asc' | 'desc',
+): TimeBucketResponseDto[] => {
+  const totals = new Map<string, number>();
+  for (const counter of counters) {
+    if (counter.size !== size || !matchesFilter(counter.state, filter)) continue;
+    totals.set(counter.period, (totals.get(counter.period) ?? 0) + counter.count);
+  }
+  return bucketList(totals, order);
+};
+
+/**
+ * The period a requested bucket names: Immich compares `date_trunc(size, localDateTime)` with it
+ * (a leading sign dropped), so only the start of a period finds assets (`null`: none can match).
+ * Undefined if it is not a date at all.
+ */
+export const periodOf = (timeBucket: string, size: BucketSize): string | null | undefined => {
+  const date = new Date(timeBucket.replace(/^[+-]/, ''));
+  if (Number.isNaN(date.getTime())) return undefined;
+  const period = periodOfAsset(date.toISOString(), size);
+  return bucketStart(period) === date.toISOString() ? period : null;
+};

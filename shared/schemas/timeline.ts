@@ -1,0 +1,53 @@
+import * as v from 'valibot';
+import { as, booleanish, dto, rules, uuid } from './common.ts';
+import { enumOf } from './search.ts';
+
+/** `@Optional()` on a query parameter: absent stays undefined (a query string has no null). */
+const absentOr = <S extends v.GenericSchema>(schema: S) =>
+  v.pipe(
+    v.nullish(schema),
+    v.transform((x) => x ?? undefined),
+  );
+
+const sizes = ['DAY', 'MONTH'] as const;
+
+const timeBucketEntries = {
+  // `@IsNotEmpty() @IsEnum(TimeBucketSize)`: class-validator reports the enum first.
+  size: v.pipe(
+    v.unknown(),
+    v.check(
+      (x: unknown) => sizes.includes(x as (typeof sizes)[number]),
+      `$property must be one of the following values: ${sizes.join(', ')}`,
+    ),
+    rules.isNotEmpty,
+    as<(typeof sizes)[number]>(),
+  ),
+  userId: absentOr(uuid()),
+  albumId: absentOr(uuid()),
+  personId: absentOr(uuid()),
+  isArchived: absentOr(booleanish()),
+  isFavorite: absentOr(booleanish()),
+  isTrashed: absentOr(booleanish()),
+  withStacked: absentOr(booleanish()),
+  withPartners: absentOr(booleanish()),
+  order: v.pipe(
+    enumOf(['asc', 'desc'] as const),
+    v.transform((x) => x ?? undefined),
+  ),
+};
+
+/** GET /asset/time-buckets query (`TimeBucketDto`). */
+export const TimeBucketDto = dto(timeBucketEntries);
+
+/** GET /asset/time-bucket query (`TimeBucketAssetDto`): a bucket's start as the bucket list gave it. */
+export const TimeBucketAssetDto = dto({
+  ...timeBucketEntries,
+  timeBucket: v.pipe(v.unknown(), rules.isString, as<string>()),
+});
+
+/** GET /asset/statistics query (`AssetStatsDto`). */
+export const AssetStatsDto = dto({
+  isArchived: absentOr(booleanish()),
+  isFavorite: absentOr(booleanish()),
+  isTrashed: absentOr(booleanish()),
+});

@@ -1,0 +1,200 @@
+import { noAccess, Permission, requireAlbum } from '../access/access.ts';
+import { Invalid } from '../core/errors.ts';
+import { listMembers } from '../db/album.repository.ts';
+import { assetsTakenBetween, getAssets } from '../db/asset.repository.ts';
+import { getPerson, listPersonFaces } from '../db/person.repository.ts';
+import { getSharedLink } from '../db/shared-link.repository.ts';
+import { listCounters } from '../db/timeline.repository.ts';
+import { type BucketFilter, bucketList, bucketsFrom, matchesFilter, periodOf, type TimeBucketResponseDto } from '../domain/time-buckets.ts';
+import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../mappers/asset.mapper.ts';
+import type { AssetRecord, AssetStatus } from '../model/asset.ts';
+import { type BucketSize, bucketStart, periodOfAsset } from '../model/time-bucket.ts';
+import type { Auth } from '../model/user.ts';
+
+export type { TimeBucketResponseDto } from '../domain/time-buckets.ts';
+
+/** GET /asset/time-buckets (`TimeBucketDto`), and GET /asset/time-bucket with `timeBucket`. */
+export interface TimeBucketQuery extends BucketFilter {
+  size: BucketSize;
+  userId?: string | undefined;
+  albumId?: string | undefined;
+  personId?: string | undefined;
+  withStacked?: boolean | undefined;
+  withPartners?: boolean | undefined;
+  order?: 'asc' | 'desc' | undefined;
+}
+
+/** Whose timeline, or which album's entries, a request reads: Immich's `timeBucketChecks`. */
+type Source = { kind: 'album'; albumId: string; ownerId: string } | { kind: 'timeline'; ownerId: string };
+
+const hour = 3_600_000;
+
+const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
+  if (dto.withPartners) {
+    // Immich refuses these combinations before anything else is read.
+    const requestedArchived = dto.isArchived === true || dto.isArchived === undefined;
+    const requestedFavorite = dto.isFavorite === true || dto.isFavorite === false;
+    if (requestedArchived || requestedFavorite || dto.isTrashed === true) {
+      throw new Invalid('withPartners is only supported for non-archived, non-trashed, non-favorited assets');
+    }
+  }
+  if (dto.albumId) {
+    if (auth.sharedLink) {
+      // A visitor reads the album of their link, and nothing else (Immich's album.read for links).
+      const link = await getSharedLink(auth.user.id, auth.sharedLink.id);
+      if (!link || link.albumId !== dto.albumId) throw noAccess(Permission.AlbumRead);
+      return { kind: 'album', albumId: dto.albumId, ownerId: link.userId };
+    }
+    const album = await requireAlbum(auth, Permission.AlbumRead, dto.albumId);
+    return { kind: 'album', albumId: album.id, ownerId: album.ownerId };
+  }
+  // A timeline: the caller's own (no partner shares theirs yet); a link visitor has none.
+  const userId = dto.userId ?? auth.user.id;
+  if (auth.sharedLink || userId !== auth.user.id) throw noAccess(Permission.TimelineRead);
+  return { kind: 'timeline', ownerId: userId };
+};
+
+/** Immich's filters on the status an album entry or a face copies from its asset (favourites need the asset). */
+const statusMatches = (status: AssetStatus, dto: TimeBucketQuery): boolean =>
+  status.isVisible &&
+  (dto.isArchived === undefined || status.isArchived === dto.isArchived) &&
+  (status.deletedAt !== null) === (dto.isTrashed ?? false);
+
+const assetMatches = (asset: AssetRecord, dto: TimeBucketQuery): boolean =>
+  statusMatches(asset, dto) && (dto.isFavorite === undefined || asset.isFavorite === dto.isFavorite);
+
+/**
+ * The assets of an album or a person that pass the filters, as their status copies say: one
+ * Query of the album's entries or the person's faces (never the library); the assets themselves
+ * are read only when favourites are filtered or `withAssets` asks for them.
+ */
+const entriesOf = async (
+  source: Source,
+  dto: TimeBucketQuery,
+  period?: string,
+): Promise<{ assetId: string; localDateTime: string; assets?: AssetRecord[] }[]> => {
+  let entries: { assetId: string; status: AssetStatus }[];
+  if (source.kind === 'album') {
+    entries = (await listMembers(source.albumId)).map((member) => ({ assetId: member.assetId, status: member }));
+  } else {
+    // Faces of one of the caller's people (another's person has none of the caller's assets: nothing).
+    const person = dto.personId ? await getPerson(source.ownerId, dto.personId) : undefined;
+    if (!person) return [];
+    const seen = new Set<string>();
+    entries = (await listPersonFaces(person.id)).flatMap((face) => {
+      if (seen.has(face.assetId)) return [];
+      seen.add(face.assetId);
+      return [{ assetId: face.assetId, status: face }];
+    });
+  }
+  return entries
+    .map((entry) => ({
+      assetId: entry.assetId,
+      localDateTime: entry.status.localDateTime ?? entry.status.fileCreatedAt,
+      status: entry.status,
+    }))
+    .filter(
+      (entry) => statusMatches(entry.status, dto) && (period === undefined || periodOfAsset(entry.localDateTime, dto.size) === period),
+    );
+};
+
+/** Reads the assets of entries and keeps those that still pass every filter. */
+const assetsOf = async (ids: readonly string[], dto: TimeBucketQuery): Promise<AssetRecord[]> =>
+  (await getAssets(ids)).filter((asset) => assetMatches(asset, dto));
+
+/**
+ * GET /asset/time-buckets: how many assets each month (or day) holds, newest first unless
+ * `order=asc`. The caller's timeline is one Query of its counters, however large the library;
+ * an album's or a person's is one Query of its entries.
+ */
+export const getTimeBuckets = async (auth: Auth, dto: TimeBucketQuery): Promise<TimeBucketResponseDto[]> => {
+  const source = await sourceOf(auth, dto);
+  const order = dto.order ?? 'desc';
+  if (source.kind === 'timeline' && !dto.personId) {
+    return bucketsFrom(await listCounters(source.ownerId), dto.size, dto, order);
+  }
+  let entries = await entriesOf(source, dto);
+  if (dto.isFavorite !== undefined) {
+    const kept = new Set(
+      (
+        await assetsOf(
+          entries.map((entry) => entry.assetId),
+          dto,
+        )
+      ).map((asset) => asset.id),
+    );
+    entries = entries.filter((entry) => kept.has(entry.assetId));
+  }
+  const totals = new Map<string, number>();
+  for (const entry of entries) {
+    const period = periodOfAsset(entry.localDateTime, dto.size);
+    totals.set(period, (totals.get(period) ?? 0) + 1);
+  }
+  return bucketList(totals, order);
+};
+
+/** The instants `fileCreatedAt` can have for a `localDateTime` in this period: local time is UTC−12 to UTC+14. */
+const takenRange = (period: string, size: BucketSize): { from: string; to: string } => {
+  const start = new Date(bucketStart(period));
+  const end = new Date(start);
+  if (size === 'MONTH') end.setUTCMonth(end.getUTCMonth() + 1);
+  else end.setUTCDate(end.getUTCDate() + 1);
+  return { from: new Date(start.getTime() - 14 * hour).toISOString(), to: new Date(end.getTime() + 14 * hour).toISOString() };
+};
+
+/**
+ * GET /asset/time-bucket: the assets of one bucket, in Immich's order (time taken, newest first
+ * unless `order=asc`). The caller's timeline reads the key range of the bucket's instants;
+ * an album or a person reads its entries, then only the bucket's assets.
+ */
+export const getTimeBucket = async (
+  auth: Auth,
+  dto: TimeBucketQuery & { timeBucket: string },
+): Promise<(AssetResponseDto | SanitizedAssetResponseDto)[]> => {
+  const source = await sourceOf(auth, dto);
+  const period = periodOf(dto.timeBucket, dto.size);
+  if (period === undefined) throw new Invalid('timeBucket must be a date string');
+  if (period === null) return [];
+  let assets: AssetRecord[];
+  if (source.kind === 'timeline' && !dto.personId) {
+    const { from, to } = takenRange(period, dto.size);
+    assets = (await assetsTakenBetween(source.ownerId, from, to)).filter(
+      (asset) => assetMatches(asset, dto) && periodOfAsset(asset.localDateTime, dto.size) === period,
+    );
+  } else {
+    const entries = await entriesOf(source, dto, period);
+    assets = await assetsOf(
+      entries.map((entry) => entry.assetId),
+      dto,
+    );
+  }
+  const direction = dto.order === 'asc' ? 1 : -1;
+  assets.sort((a, b) => direction * (a.fileCreatedAt.localeCompare(b.fileCreatedAt) || a.id.localeCompare(b.id)));
+  if (auth.sharedLink) {
+    const link = await getSharedLink(auth.user.id, auth.sharedLink.id);
+    if (!link?.showExif) return assets.map(mapSanitizedAsset);
+  }
+  return assets.map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true }));
+};
+
+export interface AssetStatsResponseDto {
+  images: number;
+  videos: number;
+  total: number;
+}
+
+/**
+ * GET /asset/statistics: the caller's visible assets by type, from the timeline counters (one
+ * Query). As Immich: `isTrashed` given at all (true or false) counts the trash, absent the rest.
+ */
+export const getAssetStatistics = async (auth: Auth, dto: BucketFilter): Promise<AssetStatsResponseDto> => {
+  const filter: BucketFilter = { isArchived: dto.isArchived, isFavorite: dto.isFavorite, isTrashed: dto.isTrashed !== undefined };
+  const stats = { images: 0, videos: 0, total: 0 };
+  for (const counter of await listCounters(auth.user.id)) {
+    if (counter.size !== 'MONTH' || !matchesFilter(counter.state, filter)) continue;
+    if (counter.state.type === 'IMAGE') stats.images += counter.count;
+    if (counter.state.type === 'VIDEO') stats.videos += counter.count;
+    stats.total += counter.count;
+  }
+  return stats;
+};
