@@ -190,6 +190,14 @@ export const routes: readonly Route[] = [
     data: 'read',
     body: 'bulk',
   },
+  { operationId: 'getAllAssets', method: 'GET', path: '/api/asset', entry: 'functions/asset/get-all-assets.ts', data: 'read' },
+  {
+    operationId: 'getAuditDeletes',
+    method: 'GET',
+    path: '/api/audit/deletes',
+    entry: 'functions/audit/get-audit-deletes.ts',
+    data: 'read',
+  },
   {
     operationId: 'getTimeBuckets',
     method: 'GET',

@@ -3,6 +3,7 @@ import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { batchDelete } from './batch.ts';
 import { albumCodec, albumMemberCodec, albumWrites } from './entities/album.ts';
+import { auditWrites } from './entities/audit.ts';
 import { getItem } from './get.ts';
 import { chunk } from './items.ts';
 import { keys, partitions } from './keys.ts';
@@ -110,11 +111,13 @@ export const updateAlbumFields = async (album: AlbumRecord, fields: Partial<Albu
  * deleted album. Entries are removed afterwards (removeMembers), once no request can add more.
  */
 export const deleteAlbumItem = async (album: AlbumRecord): Promise<void> => {
-  await writeOne(
+  await transact([
     deleteWrite(keys.album(album.ownerId, album.id), {
       condition: 'attribute_exists(pk) AND (attribute_not_exists(sharedLinkCount) OR sharedLinkCount = :zero)',
       values: { ':zero': 0 },
       onConditionFailed: () => new AlbumChangedError(),
     }),
-  );
+    // The apps' sync learns of it (GET /audit/deletes?entityType=ALBUM).
+    auditWrites.deleted(album.ownerId, 'ALBUM', album.id),
+  ]);
 };

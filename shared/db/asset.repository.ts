@@ -12,6 +12,7 @@ import type { PersonRecord } from '../model/person.ts';
 import { listAlbumIdsOfAsset } from './album.repository.ts';
 import { batchDelete, batchGet } from './batch.ts';
 import { assetCodec, assetWrites, setStatusWrite } from './entities/asset.ts';
+import { auditWrites } from './entities/audit.ts';
 import { bucketWrites, slotOf } from './entities/bucket.ts';
 import { faceCodec, faceWrites } from './entities/face.ts';
 import { personWrites } from './entities/person.ts';
@@ -80,6 +81,18 @@ async function* assetPages(partition: Partition, options: AssetPageOptions): Asy
 
 /** An owner's assets in date order (gsi1), page by page. */
 export const timelinePages = (ownerId: string, options: AssetPageOptions) => assetPages(partitions.timeline(ownerId), options);
+
+/**
+ * An owner's assets updated within [from, to] (either bound may be absent), from the by-update
+ * index (gsi2), oldest change first: the mobile app's delta sync reads what changed since.
+ */
+export const assetsUpdatedBetween = async (ownerId: string, from?: string, to?: string): Promise<AssetRecord[]> => {
+  const assets: AssetRecord[] = [];
+  const range = { ...(from ? { from } : {}), ...(to ? { to: dateOrder(to, '\uffff') } : {}) };
+  for await (const page of queryPages(partitions.assetsByUpdate(ownerId), { pageSize: 500, ...range }))
+    assets.push(...page.map(assetCodec.read));
+  return assets;
+};
 
 /** An owner's assets with one EXIF value, in date order (that value's index), page by page. */
 export const exifPages = (field: SearchableExifField, ownerId: string, value: string, options: AssetPageOptions) =>
@@ -228,6 +241,7 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
 export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<{ albums: string[] }> => {
   const [albums, links] = await Promise.all([albumsOf(asset), listLinkIdsOfAsset(asset.id)]);
   const writes: Write[] = [
+    auditWrites.deleted(asset.ownerId, 'ASSET', asset.id),
     assetWrites.delete(asset.id, albums.length, asset),
     ...bucketWrites.move(asset.ownerId, slotOf(asset), undefined),
     assetWrites.releaseChecksum(asset),
@@ -264,7 +278,8 @@ export type AssetMedia = Pick<AssetRecord, 'resizePath' | 'thumbhash'> & { webpP
  */
 export const recordMedia = async (assetId: string, media: AssetMedia): Promise<boolean> => {
   try {
-    await writeOne(assetWrites.set(assetId, media));
+    // Immich's thumbnail jobs save the asset, so its updatedAt changes: a delta sync then brings the thumbhash.
+    await writeOne(assetWrites.set(assetId, { ...media, updatedAt: new Date().toISOString() }));
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;

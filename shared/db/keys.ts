@@ -67,6 +67,11 @@ export const keys = {
   sharedLinkKey: (keyHash: string): Key => ({ pk: `SHAREDLINKKEY#${keyHash}`, sk: 'SHAREDLINKKEY' }),
   /** An asset of an INDIVIDUAL shared link, in the link's partition. */
   sharedLinkAsset: (linkId: string, assetId: string): Key => ({ pk: `SHAREDLINK#${linkId}`, sk: `ASSET#${assetId}` }),
+  /** A deletion an owner's apps sync (Immich's audit table): `ASSET` or `ALBUM`, kept 100 days (`ttl`). */
+  audit: (ownerId: string, entityType: string, createdAt: string, entityId: string): Key => ({
+    pk: `AUDIT#${ownerId}#${entityType}`,
+    sk: `${createdAt}#${entityId}`,
+  }),
   /** An owner's timeline counters of one month (`YYYY-MM` of `localDateTime`): shared/domain/time-buckets.ts. */
   timeBuckets: (ownerId: string, month: string): Key => ({ pk: `BUCKETS#${ownerId}`, sk: month }),
   /** A text-search posting: an owner's asset having a word, in date order. */
@@ -105,6 +110,10 @@ export const partitions = {
   timeBuckets: (ownerId: string): Partition => ({ value: `BUCKETS#${ownerId}` }),
   /** gsi1: an owner's assets ordered by fileCreatedAt (ties by id). */
   timeline: (ownerId: string): Partition => ({ index: 'gsi1', value: `TIMELINE#${ownerId}` }),
+  /** The deletions of one entity type an owner's apps sync, oldest first. */
+  audit: (ownerId: string, entityType: string): Partition => ({ value: `AUDIT#${ownerId}#${entityType}` }),
+  /** gsi2: an owner's assets ordered by updatedAt (ties by id): the mobile app's delta sync. */
+  assetsByUpdate: (ownerId: string): Partition => ({ index: 'gsi2', value: `UPDATED#${ownerId}` }),
   /** gsi2: a person's faces, ordered by their asset's fileCreatedAt. */
   personFaces: (personId: string): Partition => ({ index: 'gsi2', value: `PERSON#${personId}` }),
   /** gsi2: the albums an asset is in (kept in step when the asset is trashed, archived or deleted). */
@@ -120,6 +129,10 @@ export const indexKeys = {
   timeline: (ownerId: string, fileCreatedAt: string, assetId: string) => ({
     gsi1pk: partitions.timeline(ownerId).value,
     gsi1sk: dateOrder(fileCreatedAt, assetId),
+  }),
+  assetsByUpdate: (ownerId: string, updatedAt: string, assetId: string) => ({
+    gsi2pk: partitions.assetsByUpdate(ownerId).value,
+    gsi2sk: dateOrder(updatedAt, assetId),
   }),
   personFaces: (personId: string, fileCreatedAt: string, assetId: string, faceId: string) => ({
     gsi2pk: partitions.personFaces(personId).value,

@@ -14,7 +14,7 @@ const text = () => optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue)
  * throws in its transform); an ISO 8601 string JavaScript cannot read as a date (ordinal and week
  * dates such as `2020-366` or `2020-W53-7`) fails `@IsDate` as in Immich.
  */
-const date = (field: string) =>
+export const queryDate = (field: string) =>
   optional(
     v.pipe(
       v.unknown(),
@@ -84,14 +84,14 @@ export const SearchAssetsDto = dto({
   withExif: optional(booleanish()),
   withPeople: optional(booleanish()),
   isNotInAlbum: optional(booleanish()),
-  createdBefore: date('createdBefore'),
-  createdAfter: date('createdAfter'),
-  updatedBefore: date('updatedBefore'),
-  updatedAfter: date('updatedAfter'),
-  trashedBefore: date('trashedBefore'),
-  trashedAfter: date('trashedAfter'),
-  takenBefore: date('takenBefore'),
-  takenAfter: date('takenAfter'),
+  createdBefore: queryDate('createdBefore'),
+  createdAfter: queryDate('createdAfter'),
+  updatedBefore: queryDate('updatedBefore'),
+  updatedAfter: queryDate('updatedAfter'),
+  trashedBefore: queryDate('trashedBefore'),
+  trashedAfter: queryDate('trashedAfter'),
+  takenBefore: queryDate('takenBefore'),
+  takenAfter: queryDate('takenAfter'),
   city: text(),
   state: text(),
   country: text(),

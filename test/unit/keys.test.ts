@@ -43,6 +43,7 @@ const built: Record<string, Key> = {
   sharedLinkAsset: keys.sharedLinkAsset('<linkId>', '<assetId>'),
   term: keys.term('<ownerId>', '<word>', '<fileCreatedAt>', '<assetId>'),
   timeBuckets: keys.timeBuckets('<ownerId>', '<YYYY-MM>'),
+  audit: keys.audit('<ownerId>', '<entityType>', '<createdAt>', '<entityId>'),
 };
 
 describe('docs/data-model.md', () => {
@@ -85,6 +86,8 @@ const builtPartitions: Record<string, Partition> = {
   term: partitions.term('<ownerId>', '<word>'),
   timeline: partitions.timeline('<ownerId>'),
   timeBuckets: partitions.timeBuckets('<ownerId>'),
+  audit: partitions.audit('<ownerId>', '<entityType>'),
+  assetsByUpdate: partitions.assetsByUpdate('<ownerId>'),
   personFaces: partitions.personFaces('<personId>'),
   assetAlbums: partitions.assetAlbums('<assetId>'),
   assetLinks: partitions.assetLinks('<assetId>'),

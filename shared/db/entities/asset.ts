@@ -11,6 +11,7 @@ export const assetItem = (asset: AssetRecord) => ({
   ...asset,
   ...keys.asset(asset.id),
   ...indexKeys.timeline(asset.ownerId, asset.fileCreatedAt, asset.id),
+  ...indexKeys.assetsByUpdate(asset.ownerId, asset.updatedAt, asset.id),
   ...indexKeys.exif(asset.ownerId, asset.exif, searchableExifFields),
   type: 'asset',
   assetType: asset.type,
@@ -85,7 +86,10 @@ export const assetWrites = {
    * transaction: shared/db/entities/bucket.ts).
    */
   set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number, counted?: CountedState): Write => {
-    const { expression, names, values } = setFields(fields);
+    // A new updatedAt moves the asset in the owner's by-update index (the mobile app's delta sync).
+    const { expression, names, values } = setFields(
+      fields.updatedAt ? { ...fields, gsi2sk: indexKeys.assetsByUpdate('', fields.updatedAt, assetId).gsi2sk } : fields,
+    );
     const condition = conditionOn(albumCount, counted);
     return updateWrite(keys.asset(assetId), expression, {
       condition: condition.expression,

@@ -1,0 +1,9 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { AuditDeletesDto } from '#shared/schemas/sync.ts';
+import { type AuditDeletesResponseDto, getAuditDeletes } from '#shared/services/sync.service.ts';
+
+export const handler = httpHandler(
+  { access: 'user', returns: returns<AuditDeletesResponseDto>(), query: AuditDeletesDto },
+  ({ auth, query }) => getAuditDeletes(auth, query),
+);

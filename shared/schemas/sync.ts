@@ -1,0 +1,54 @@
+import * as v from 'valibot';
+import { Invalid } from '../core/errors.ts';
+import { isDateString } from './asset.ts';
+import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
+import { queryDate } from './search.ts';
+
+/** `@Optional() @IsInt() @Type(() => Number)`. */
+const integer = () =>
+  optional(
+    v.pipe(
+      v.unknown(),
+      v.transform((x: unknown) => (typeof x === 'string' || typeof x === 'number' ? Number(x) : Number.NaN)),
+      v.check((x: number) => Number.isInteger(x), '$property must be an integer number'),
+    ),
+  );
+
+/** GET /asset query (`AssetSearchDto`): the mobile app's full and delta syncs. */
+export const AssetSearchDto = dto({
+  isFavorite: optional(booleanish()),
+  isArchived: optional(booleanish()),
+  skip: integer(),
+  take: integer(),
+  userId: optional(uuid()),
+  updatedAfter: queryDate('updatedAfter'),
+  updatedBefore: queryDate('updatedBefore'),
+});
+export type AssetSearchInput = v.InferOutput<typeof AssetSearchDto>;
+
+const entityTypes = ['ASSET', 'ALBUM'] as const;
+
+/** GET /audit/deletes query (`AuditDeletesDto`). */
+export const AuditDeletesDto = dto({
+  // `@ValidateDate()`: a value that is not a date string stops the request; absent, IsDate and IsNotEmpty report.
+  after: v.pipe(
+    v.unknown(),
+    v.transform((x: unknown) => {
+      if (x === undefined || x === null) return x;
+      if (!isDateString(x)) throw new Invalid('after must be a date string');
+      return new Date(x);
+    }),
+    v.check((x: unknown) => x instanceof Date && !Number.isNaN(x.getTime()), '$property must be a Date instance'),
+    rules.isNotEmpty,
+    v.transform((x: unknown) => (x as Date).toISOString()),
+  ),
+  entityType: v.pipe(
+    v.unknown(),
+    v.check(
+      (x: unknown) => entityTypes.includes(x as (typeof entityTypes)[number]),
+      `$property must be one of the following values: ${entityTypes.join(', ')}`,
+    ),
+    as<(typeof entityTypes)[number]>(),
+  ),
+  userId: optional(uuid()),
+});

@@ -1,0 +1,85 @@
+import { noAccess, Permission } from '../access/access.ts';
+import { assetsUpdatedBetween, timelinePages } from '../db/asset.repository.ts';
+import { type AuditEntityType, listDeletedSince } from '../db/audit.repository.ts';
+import { type AssetResponseDto, mapAsset } from '../mappers/asset.mapper.ts';
+import type { AssetRecord } from '../model/asset.ts';
+import type { Auth } from '../model/user.ts';
+import type { AssetSearchInput } from '../schemas/sync.ts';
+
+/** Immich's AUDIT_LOG_MAX_DURATION: a client that last synced longer ago than this needs a full sync. */
+const auditWindowMs = 100 * 86_400_000;
+
+/**
+ * The by-update index lags its table by up to a second: a delta sync reads from this much before
+ * the `updatedAfter` asked, so a change the previous sync could not see yet is never lost (the
+ * app upserts what it gets, so an asset sent twice costs nothing).
+ */
+const indexLagMs = 5_000;
+
+/** Whose assets: the caller's own (Immich's timeline.read; partners do not share theirs here yet). */
+const ownerOf = (auth: Auth, userId: string | null | undefined): string => {
+  const ownerId = userId ?? auth.user.id;
+  if (ownerId !== auth.user.id) throw noAccess(Permission.TimelineRead);
+  return ownerId;
+};
+
+const newestTakenFirst = (a: AssetRecord, b: AssetRecord): number =>
+  b.fileCreatedAt.localeCompare(a.fileCreatedAt) || b.id.localeCompare(a.id);
+
+/**
+ * GET /asset (`getAllAssets`): the owner's visible assets, trashed ones included, newest taken
+ * first, with `skip` / `take`, as Immich's v1 asset list the mobile app syncs from.
+ * - `updatedAfter` (the delta sync): one Query of the owner's by-update index from that instant;
+ *   it reads what changed, not the library.
+ * - otherwise (the full sync, in chunks of 10,000 with `updatedBefore` = when it started): the
+ *   timeline, newest first, until `skip + take` assets passed the filters.
+ */
+export const getAllAssets = async (auth: Auth, dto: AssetSearchInput): Promise<AssetResponseDto[]> => {
+  const ownerId = ownerOf(auth, dto.userId);
+  const passes = (asset: AssetRecord): boolean =>
+    asset.isVisible &&
+    (dto.isFavorite === undefined || dto.isFavorite === null || asset.isFavorite === dto.isFavorite) &&
+    (dto.isArchived === undefined || dto.isArchived === null || asset.isArchived === dto.isArchived) &&
+    (!dto.updatedBefore || asset.updatedAt <= dto.updatedBefore);
+  const skip = Math.max(0, dto.skip ?? 0);
+  const end = dto.take === undefined || dto.take === null ? Number.POSITIVE_INFINITY : skip + Math.max(0, dto.take);
+  let selected: AssetRecord[];
+  if (dto.updatedAfter) {
+    const from = new Date(new Date(dto.updatedAfter).getTime() - indexLagMs).toISOString();
+    selected = (await assetsUpdatedBetween(ownerId, from, dto.updatedBefore ?? undefined))
+      .filter(passes)
+      .sort(newestTakenFirst)
+      .slice(skip, end);
+  } else {
+    selected = [];
+    let passed = 0;
+    for await (const page of timelinePages(ownerId, { descending: true, pageSize: 1000 })) {
+      for (const asset of page) {
+        if (!passes(asset)) continue;
+        if (passed++ >= skip) selected.push(asset);
+        if (passed >= end) break;
+      }
+      if (passed >= end) break;
+    }
+  }
+  return selected.map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true, withTags: true }));
+};
+
+export interface AuditDeletesResponseDto {
+  needsFullSync: boolean;
+  ids: string[];
+}
+
+/**
+ * GET /audit/deletes: the ids of the caller's assets (or albums) deleted for good since `after`,
+ * from the deletions recorded in the deleting transactions and kept 100 days; `needsFullSync`
+ * when `after` is older than that, as Immich answers.
+ */
+export const getAuditDeletes = async (
+  auth: Auth,
+  dto: { after: string; entityType: AuditEntityType; userId?: string | null | undefined },
+): Promise<AuditDeletesResponseDto> => {
+  const ownerId = ownerOf(auth, dto.userId);
+  const ids = await listDeletedSince(ownerId, dto.entityType, dto.after);
+  return { needsFullSync: Date.now() - new Date(dto.after).getTime() > auditWindowMs, ids };
+};
