@@ -190,6 +190,14 @@ export const routes: readonly Route[] = [
     data: 'read',
     body: 'bulk',
   },
+  {
+    operationId: 'updateAssets',
+    method: 'PUT',
+    path: '/api/asset',
+    entry: 'functions/asset/update-assets.ts',
+    data: 'write',
+    body: 'bulk',
+  },
   { operationId: 'getAllAssets', method: 'GET', path: '/api/asset', entry: 'functions/asset/get-all-assets.ts', data: 'read' },
   {
     operationId: 'getAuditDeletes',

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { limits } from '../model/limits.ts';
-import { as, booleanish, dto, optional, rules, uuid, uuidV4 } from './common.ts';
+import { as, booleanish, dto, isPlainObject, optional, rules, uuid, uuidV4 } from './common.ts';
 
 /**
  * validator.js `isISO8601` (class-validator's `isDateString`): calendar, week and ordinal dates,
@@ -108,15 +108,62 @@ export const AssetBulkDeleteDto = dto({ ids: uuidList(), force: optional(boolean
 const isLatitude = (x: unknown) => (typeof x === 'number' || (typeof x === 'string' && x.trim() !== '')) && Math.abs(Number(x)) <= 90;
 const isLongitude = (x: unknown) => (typeof x === 'number' || (typeof x === 'string' && x.trim() !== '')) && Math.abs(Number(x)) <= 180;
 
-/** `UpdateAssetDto` (PUT /asset/:id). */
-export const UpdateAssetDto = dto({
+// Immich's ValidateGPS: once either coordinate is given (null counts), both are required and checked.
+const missingCoordinate = Symbol('missing coordinate');
+const withGps = v.transform((input: unknown) => {
+  if (!isPlainObject(input) || (input.latitude === undefined && input.longitude === undefined)) return input;
+  return {
+    ...input,
+    latitude: input.latitude === undefined ? missingCoordinate : input.latitude,
+    longitude: input.longitude === undefined ? missingCoordinate : input.longitude,
+  };
+});
+/** `@ValidateGPS() @IsLatitude() @IsNotEmpty()` (or IsLongitude): messages in class-validator's order. */
+const coordinate = (valid: (x: unknown) => boolean, message: string) =>
+  v.pipe(
+    v.unknown(),
+    v.check((x: unknown) => x === undefined || (x !== missingCoordinate && x !== null && x !== ''), '$property should not be empty'),
+    v.check((x: unknown) => x === undefined || (x !== missingCoordinate && valid(x)), message),
+    v.transform((x: unknown) => (x === undefined ? undefined : Number(x))),
+  );
+
+/** `UpdateAssetBase`: what PUT /asset/:id and PUT /asset change. */
+const updateAssetBase = {
   isFavorite: optional(booleanish()),
   isArchived: optional(booleanish()),
-  description: optional(v.pipe(v.unknown(), rules.maxLength(limits.description), rules.isString, as<string>())),
-  dateTimeOriginal: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
-  latitude: optional(v.pipe(v.unknown(), v.check(isLatitude, '$property must be a latitude string or number'), v.transform(Number))),
-  longitude: optional(v.pipe(v.unknown(), v.check(isLongitude, '$property must be a longitude string or number'), v.transform(Number))),
-});
+  // `@Optional() @IsDateString()`: stored as the instant it names, in UTC (as PostgreSQL returns it).
+  dateTimeOriginal: optional(
+    v.pipe(
+      v.unknown(),
+      v.check((x: unknown) => isDateString(x) && !Number.isNaN(new Date(x).getTime()), '$property must be a valid ISO 8601 date string'),
+      v.transform((x: unknown) => new Date(x as string).toISOString()),
+    ),
+  ),
+  latitude: coordinate(isLatitude, '$property must be a latitude string or number'),
+  longitude: coordinate(isLongitude, '$property must be a longitude string or number'),
+};
+
+/** `UpdateAssetDto` (PUT /asset/:id). */
+export const UpdateAssetDto = v.pipe(
+  v.unknown(),
+  withGps,
+  dto({
+    ...updateAssetBase,
+    description: optional(v.pipe(v.unknown(), rules.maxLength(limits.description), rules.isString, as<string>())),
+  }),
+);
+
+/** `AssetBulkUpdateDto` (PUT /asset): the same changes to many assets; stacks do not exist here. */
+export const AssetBulkUpdateDto = v.pipe(
+  v.unknown(),
+  withGps,
+  dto({
+    ...updateAssetBase,
+    ids: uuidList(),
+    stackParentId: optional(uuid()),
+    removeParent: optional(booleanish()),
+  }),
+);
 
 export interface AssetBulkUploadCheckResponseDto {
   results: AssetBulkUploadCheckResult[];

@@ -1,38 +1,38 @@
 import * as v from 'valibot';
+import { Invalid } from '../core/errors.ts';
 import { limits } from '../model/limits.ts';
-import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
-
-const datePattern = /^(\d{4})-(\d{2})-(\d{2})$/;
-
-/** luxon `DateTime.fromFormat(value, 'yyyy-MM-dd')` is valid: the pattern and a real calendar day. */
-const isCalendarDate = (value: unknown): value is string => {
-  if (typeof value !== 'string') return false;
-  const match = datePattern.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-};
-
-const today = (): string => new Date().toISOString().slice(0, 10);
+import { isDateString } from './asset.ts';
+import { as, booleanish, dto, optional, rules } from './common.ts';
 
 /**
- * `PersonUpdateDto` of v1.100: birthDate `@Optional({nullable:true}) @IsDateStringFormat('yyyy-MM-dd')
- * @MaxDateString(now)`, name `@Optional() @IsString()`, isHidden `@ValidateBoolean({optional:true})`,
- * featureFaceAssetId `@Optional() @IsUUID('4')`.
+ * `@MaxDate(now) @ValidateDate({ optional: true, nullable: true, format: 'date' })`: a value that
+ * is not a date string stops the request (Immich throws in its transform); null clears it. Stored
+ * as PostgreSQL's `date` column keeps it: the UTC calendar day of the instant (`1990-01-01`).
+ */
+const birthDate = () =>
+  optional(
+    v.pipe(
+      v.unknown(),
+      v.transform((x: unknown) => {
+        if (!isDateString(x)) throw new Invalid('birthDate must be a date string');
+        return new Date(x);
+      }),
+      v.check((x: Date) => !Number.isNaN(x.getTime()), '$property must be a Date instance'),
+      v.check((x: Date) => x.getTime() <= Date.now(), 'Birth date cannot be in the future'),
+      v.transform((x: Date) => x.toISOString().slice(0, 10)),
+    ),
+  );
+
+/**
+ * `PersonUpdateDto` of v1.100: birthDate as above, name `@Optional() @IsString()`, isHidden
+ * `@ValidateBoolean({optional:true})`, featureFaceAssetId `@Optional() @IsString()` (null is
+ * validated, as Immich's non-nullable Optional does).
  */
 export const PersonUpdateDto = dto({
   name: v.optional(v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isString, as<string>())),
-  birthDate: optional(
-    v.pipe(
-      v.unknown(),
-      v.check(isCalendarDate, '$property must be a string in the format yyyy-MM-dd'),
-      v.check((x: unknown) => !isCalendarDate(x) || x <= today(), 'Birth date cannot be in the future'),
-      as<string>(),
-    ),
-  ),
+  birthDate: birthDate(),
   isHidden: v.optional(booleanish()),
-  featureFaceAssetId: v.optional(uuid()),
+  featureFaceAssetId: v.optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
 });
 export type PersonUpdateInput = v.InferOutput<typeof PersonUpdateDto>;
 

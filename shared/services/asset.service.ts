@@ -1,8 +1,10 @@
 import type * as v from 'valibot';
-import { noAccess, Permission, requireAsset, requireSharedAsset } from '../access/access.ts';
+import { noAccess, Permission, requireAsset, requireAssets, requireSharedAsset } from '../access/access.ts';
+import { Invalid } from '../core/errors.ts';
 import {
   assetsTakenBetween,
   findByChecksums,
+  getAssetWithFaces,
   listDeviceAssets,
   oldestTakenAt,
   withFreshAsset,
@@ -14,10 +16,10 @@ import { getUser } from '../db/user.repository.ts';
 import { checksumHex } from '../domain/search.ts';
 import { assetTerms } from '../domain/terms.ts';
 import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../mappers/asset.mapper.ts';
-import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import type { AssetRecord, AssetWithFaces, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
-import type { AssetBulkUploadCheckResponseDto, UpdateAssetDto } from '../schemas/asset.ts';
+import type { AssetBulkUpdateDto, AssetBulkUploadCheckResponseDto, UpdateAssetDto } from '../schemas/asset.ts';
 
 type UpdateAssetInput = v.InferOutput<typeof UpdateAssetDto>;
 
@@ -81,6 +83,30 @@ const mapFull = async (
   });
 };
 
+type BulkUpdateInput = v.InferOutput<typeof AssetBulkUpdateDto>;
+
+/** The EXIF fields Immich lets a user edit, as given (absent and null leave a field alone). */
+const exifChangesOf = (dto: Partial<UpdateAssetInput>) => ({
+  ...(dto.description !== undefined && dto.description !== null ? { description: dto.description } : {}),
+  ...(dto.dateTimeOriginal !== undefined && dto.dateTimeOriginal !== null ? { dateTimeOriginal: dto.dateTimeOriginal } : {}),
+  ...(dto.latitude !== undefined ? { latitude: dto.latitude } : {}),
+  ...(dto.longitude !== undefined ? { longitude: dto.longitude } : {}),
+});
+
+/**
+ * Writes the flags and EXIF changes on the asset as stored: a concurrent change (an album
+ * joined, a trash) means a fresh read and a retry. Undefined once the asset is gone.
+ */
+const writeChanges = (found: AssetWithFaces, dto: Partial<UpdateAssetInput>, exifChanges: ReturnType<typeof exifChangesOf>) =>
+  withFreshAsset(found, async (fresh) => ({
+    asset: await writeAsset(fresh.asset, fresh.faces, {
+      ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
+      ...(dto.isArchived !== undefined && dto.isArchived !== null ? { isArchived: dto.isArchived } : {}),
+      ...(Object.keys(exifChanges).length > 0 ? { exif: { ...fresh.asset.exif, ...exifChanges } } : {}),
+    }),
+    faces: fresh.faces,
+  }));
+
 /**
  * PUT /asset/:id: favourite, archive, and the EXIF fields Immich lets a user edit (description,
  * date taken, position). A changed archive flag is copied to the asset's faces and album entries
@@ -88,12 +114,7 @@ const mapFull = async (
  */
 export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput): Promise<AssetResponseDto> => {
   const { asset, faces } = await requireAsset(auth, Permission.AssetUpdate, id);
-  const exifChanges = {
-    ...(dto.description !== undefined && dto.description !== null ? { description: dto.description } : {}),
-    ...(dto.dateTimeOriginal !== undefined && dto.dateTimeOriginal !== null ? { dateTimeOriginal: dto.dateTimeOriginal } : {}),
-    ...(dto.latitude !== undefined && dto.latitude !== null ? { latitude: dto.latitude } : {}),
-    ...(dto.longitude !== undefined && dto.longitude !== null ? { longitude: dto.longitude } : {}),
-  };
+  const exifChanges = exifChangesOf(dto);
   // Only the difference: the words the description adds are written before the asset (so it is
   // findable as soon as it has them), the words it drops are deleted after.
   let dropped: string[] = [];
@@ -112,19 +133,32 @@ export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput)
     );
     dropped = [...before].filter((term) => !after.has(term));
   }
-  // On the asset as stored: a concurrent change (an album joined, a trash) means a fresh read.
-  const written = await withFreshAsset({ asset, faces }, async (found) => ({
-    asset: await writeAsset(found.asset, found.faces, {
-      ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
-      ...(dto.isArchived !== undefined && dto.isArchived !== null ? { isArchived: dto.isArchived } : {}),
-      ...(Object.keys(exifChanges).length > 0 ? { exif: { ...found.asset.exif, ...exifChanges } } : {}),
-    }),
-    faces: found.faces,
-  }));
+  const written = await writeChanges({ asset, faces }, dto, exifChanges);
   // Deleted for good by a concurrent request: as if it had never been the caller's.
   if (!written) throw noAccess(Permission.AssetUpdate);
   if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
   return mapFull(auth, written.asset, written.faces, people);
+};
+
+/**
+ * PUT /asset (`updateAssets`): favourite, archive, date taken and position of many assets, all
+ * the caller's (else 400 and nothing changes), each in its own transaction as PUT /asset/:id
+ * writes it, a few at a time. Stacks do not exist here: `stackParentId` is refused.
+ */
+export const updateAssets = async (auth: Auth, dto: BulkUpdateInput): Promise<void> => {
+  const assets = await requireAssets(auth, Permission.AssetUpdate, dto.ids);
+  if (dto.stackParentId) throw new Invalid('Stacks are not supported by this server');
+  const exifChanges = exifChangesOf(dto);
+  let next = 0;
+  const worker = async () => {
+    while (next < assets.length) {
+      const asset = assets[next++];
+      const current = asset ? await getAssetWithFaces(asset.id) : undefined;
+      // Deleted meanwhile: nothing to change.
+      if (current) await writeChanges(current, dto, exifChanges);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, assets.length) }, worker));
 };
 
 /** GET /asset/device/:deviceId: the `deviceAssetId` of every visible asset this device uploaded (trashed ones too, as Immich). */

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as updateAssetsHandler } from '#functions/asset/update-assets.ts';
 import { handler as getAllPeopleHandler } from '#functions/person/get-all-people.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
@@ -34,11 +35,29 @@ describe('PUT /asset/:id', () => {
     expect((await assetInfo(token, id)).body).toMatchObject({ isFavorite: true, isArchived: true, exifInfo: { description: 'after' } });
   });
 
+  it('stores a date taken with an offset as the instant it names (Immich e2e)', async () => {
+    const id = await addPhoto(accounts.user1.accessToken);
+    const reply = await updateAsset(accounts.user1.accessToken, id, { dateTimeOriginal: '2023-11-19T18:11:00.000-07:00' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.exifInfo.dateTimeOriginal).toBe('2023-11-20T01:11:00.000Z');
+    expect((await assetInfo(accounts.user1.accessToken, id)).body.exifInfo.dateTimeOriginal).toBe('2023-11-20T01:11:00.000Z');
+  });
+
+  // Immich's e2e "should reject invalid gps coordinates": either coordinate given (null too) needs both.
   it.each([
+    [{ latitude: 12 }, ['longitude should not be empty', 'longitude must be a longitude string or number']],
+    [{ longitude: 12 }, ['latitude should not be empty', 'latitude must be a latitude string or number']],
+    [{ latitude: 12, longitude: 'abc' }, ['longitude must be a longitude string or number']],
+    [{ latitude: 'abc', longitude: 12 }, ['latitude must be a latitude string or number']],
+    [{ latitude: null, longitude: 12 }, ['latitude should not be empty', 'latitude must be a latitude string or number']],
+    [{ latitude: 12, longitude: null }, ['longitude should not be empty', 'longitude must be a longitude string or number']],
+    [{ latitude: 91, longitude: 12 }, ['latitude must be a latitude string or number']],
+    [{ latitude: -91, longitude: 12 }, ['latitude must be a latitude string or number']],
+    [{ latitude: 12, longitude: -181 }, ['longitude must be a longitude string or number']],
+    [{ latitude: 12, longitude: 181 }, ['longitude must be a longitude string or number']],
     [{ isFavorite: 'yes' }, ['isFavorite must be a boolean value']],
-    [{ latitude: 91 }, ['latitude must be a latitude string or number']],
-    [{ longitude: 'east' }, ['longitude must be a longitude string or number']],
     [{ description: 5 }, ['description must be a string']],
+    [{ dateTimeOriginal: 'yesterday' }, ['dateTimeOriginal must be a valid ISO 8601 date string']],
   ])('%j → 400 %j', async (body, message) => {
     const id = await addPhoto(accounts.user1.accessToken);
     const reply = await updateAsset(accounts.user1.accessToken, id, body);
@@ -115,5 +134,50 @@ describe('POST /trash/restore/assets', () => {
     expect((await restore(accounts.user1.accessToken, [id])).body.message).toBe('Not found or no asset.restore access');
     expect((await restore(token, [id])).status).toBe(204);
     expect((await assetInfo(token, id)).body.isTrashed).toBe(false);
+  });
+});
+
+describe('PUT /asset (bulk)', () => {
+  const bulk = (token: string, body: unknown) =>
+    invoke(updateAssetsHandler, { method: 'PUT', path: '/api/asset', headers: bearer(token), body });
+
+  it('favourites, archives, dates and places many assets: 204', async () => {
+    const token = accounts.user1.accessToken;
+    const ids = [await addPhoto(token), await addPhoto(token), await addPhoto(token)];
+    const reply = await bulk(token, {
+      ids,
+      isFavorite: true,
+      isArchived: true,
+      dateTimeOriginal: '2020-02-02T02:02:02+02:00',
+      latitude: 1,
+      longitude: 2,
+    });
+    expect(reply.status).toBe(204);
+    for (const id of ids) {
+      expect((await assetInfo(token, id)).body).toMatchObject({
+        isFavorite: true,
+        isArchived: true,
+        exifInfo: { dateTimeOriginal: '2020-02-02T00:02:02.000Z', latitude: 1, longitude: 2 },
+      });
+    }
+    expect((await bulk(token, { ids: ids.slice(0, 1), isFavorite: false })).status).toBe(204);
+    expect((await assetInfo(token, ids[0] ?? '')).body.isFavorite).toBe(false);
+    expect((await assetInfo(token, ids[1] ?? '')).body.isFavorite).toBe(true);
+  });
+
+  it("one id that is not the caller's: 400 and nothing changes; stacks and bad input are 400s", async () => {
+    const mine = await addPhoto(accounts.user1.accessToken);
+    const theirs = await addPhoto(accounts.user2.accessToken);
+    expect((await bulk(accounts.user1.accessToken, { ids: [mine, theirs], isFavorite: true })).body).toMatchObject({
+      statusCode: 400,
+      message: 'Not found or no asset.update access',
+    });
+    expect((await assetInfo(accounts.user1.accessToken, mine)).body.isFavorite).toBe(false);
+    expect((await bulk(accounts.user1.accessToken, { ids: [mine], stackParentId: mine })).status).toBe(400);
+    expect((await bulk(accounts.user1.accessToken, { ids: ['x'], latitude: 1 })).body.message).toEqual([
+      'longitude should not be empty',
+      'longitude must be a longitude string or number',
+      'each value in ids must be a UUID',
+    ]);
   });
 });

@@ -194,14 +194,20 @@ describe('PUT /person/:id', () => {
     expect(list.filter((p: { id: string }) => p.id === ron.id)).toHaveLength(1);
     expect(list.filter((p: { name: string }) => p.name === 'Renamed Ron')).toHaveLength(1);
     expect((await update(token, ron.id, { birthDate: null })).body.birthDate).toBeNull();
+    // A full ISO date-time is the day it falls on (PostgreSQL's date column).
+    expect((await update(token, ron.id, { birthDate: '1990-01-01T05:00:00.000Z' })).body.birthDate).toBe('1990-01-01');
   });
 
   it.each([
-    [{ birthDate: '1990-13-01' }, ['birthDate must be a string in the format yyyy-MM-dd']],
+    // Immich's ValidateDate: not a date string stops the request with one message.
+    [{ birthDate: '1990-13-01' }, 'birthDate must be a date string'],
+    [{ birthDate: 'yesterday' }, 'birthDate must be a date string'],
     [{ birthDate: '2999-01-01' }, ['Birth date cannot be in the future']],
+    [{ birthDate: new Date(Date.now() + 3_600_000).toISOString() }, ['Birth date cannot be in the future']],
     [{ name: 5 }, ['name must be a string']],
     [{ isHidden: 'maybe' }, ['isHidden must be a boolean value']],
-    [{ featureFaceAssetId: 'x' }, ['featureFaceAssetId must be a UUID']],
+    [{ featureFaceAssetId: null }, ['featureFaceAssetId must be a string']],
+    [{ featureFaceAssetId: 'x' }, 'Not found or no asset.read access'],
   ])('%j → 400 %j', async (body, message) => {
     const token = accounts.user1.accessToken;
     await addPhoto(token, { mwgFaces: [{ name: 'Val Idation', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
