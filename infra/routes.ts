@@ -310,6 +310,15 @@ export const routes: readonly Route[] = [
     body: 'bulk',
   },
   {
+    operationId: 'emptyTrash',
+    method: 'POST',
+    path: '/api/trash/empty',
+    entry: 'functions/trash/empty-trash.ts',
+    data: 'write',
+    store: 'delete',
+  },
+  { operationId: 'restoreTrash', method: 'POST', path: '/api/trash/restore', entry: 'functions/trash/restore-trash.ts', data: 'write' },
+  {
     operationId: 'restoreAssets',
     method: 'POST',
     path: '/api/trash/restore/assets',

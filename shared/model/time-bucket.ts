@@ -38,3 +38,18 @@ export const bucketStart = (period: string): string => {
   date.setUTCFullYear(year, month - 1, day);
   return date.toISOString();
 };
+
+const hour = 3_600_000;
+
+/**
+ * The instants (`fileCreatedAt`) an asset whose `localDateTime` falls in this period can have:
+ * local time is UTC−12 to UTC+14, so the period widened by 14 hours each side, as a key range of
+ * the timeline.
+ */
+export const localPeriodRange = (period: string, size: BucketSize): { from: string; to: string } => {
+  const start = new Date(bucketStart(period));
+  const end = new Date(start);
+  if (size === 'MONTH') end.setUTCMonth(end.getUTCMonth() + 1);
+  else end.setUTCDate(end.getUTCDate() + 1);
+  return { from: new Date(start.getTime() - 14 * hour).toISOString(), to: new Date(end.getTime() + 14 * hour).toISOString() };
+};

@@ -8,7 +8,7 @@ import { listCounters } from '../db/timeline.repository.ts';
 import { type BucketFilter, bucketList, bucketsFrom, matchesFilter, periodOf, type TimeBucketResponseDto } from '../domain/time-buckets.ts';
 import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../mappers/asset.mapper.ts';
 import type { AssetRecord, AssetStatus } from '../model/asset.ts';
-import { type BucketSize, bucketStart, periodOfAsset } from '../model/time-bucket.ts';
+import { type BucketSize, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
 
 export type { TimeBucketResponseDto } from '../domain/time-buckets.ts';
@@ -26,8 +26,6 @@ export interface TimeBucketQuery extends BucketFilter {
 
 /** Whose timeline, or which album's entries, a request reads: Immich's `timeBucketChecks`. */
 type Source = { kind: 'album'; albumId: string; ownerId: string } | { kind: 'timeline'; ownerId: string };
-
-const hour = 3_600_000;
 
 const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
   if (dto.withPartners) {
@@ -133,15 +131,6 @@ export const getTimeBuckets = async (auth: Auth, dto: TimeBucketQuery): Promise<
   return bucketList(totals, order);
 };
 
-/** The instants `fileCreatedAt` can have for a `localDateTime` in this period: local time is UTC−12 to UTC+14. */
-const takenRange = (period: string, size: BucketSize): { from: string; to: string } => {
-  const start = new Date(bucketStart(period));
-  const end = new Date(start);
-  if (size === 'MONTH') end.setUTCMonth(end.getUTCMonth() + 1);
-  else end.setUTCDate(end.getUTCDate() + 1);
-  return { from: new Date(start.getTime() - 14 * hour).toISOString(), to: new Date(end.getTime() + 14 * hour).toISOString() };
-};
-
 /**
  * GET /asset/time-bucket: the assets of one bucket, in Immich's order (time taken, newest first
  * unless `order=asc`). The caller's timeline reads the key range of the bucket's instants;
@@ -157,7 +146,7 @@ export const getTimeBucket = async (
   if (period === null) return [];
   let assets: AssetRecord[];
   if (source.kind === 'timeline' && !dto.personId) {
-    const { from, to } = takenRange(period, dto.size);
+    const { from, to } = localPeriodRange(period, dto.size);
     assets = (await assetsTakenBetween(source.ownerId, from, to)).filter(
       (asset) => assetMatches(asset, dto) && periodOfAsset(asset.localDateTime, dto.size) === period,
     );

@@ -1,11 +1,13 @@
 import { Permission, requireAssets } from '../access/access.ts';
 import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
-import { deleteAsset, getAssetWithFaces, updateAsset, withFreshAsset } from '../db/asset.repository.ts';
+import { assetsTakenBetween, deleteAsset, getAssetWithFaces, updateAsset, withFreshAsset } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf } from '../db/term.repository.ts';
+import { listCounters } from '../db/timeline.repository.ts';
 import { assetTerms } from '../domain/terms.ts';
 import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import { localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
 
@@ -77,4 +79,45 @@ export const restoreAssets = async (auth: Auth, ids: readonly string[]): Promise
       if (found.asset.deletedAt !== null) await updateAsset(found.asset, found.faces, { deletedAt: null });
     });
   }
+};
+
+/**
+ * The caller's trashed assets: the months the timeline counters say hold trash, each read as a
+ * key range of the timeline (never the whole library).
+ */
+const trashedAssets = async (ownerId: string): Promise<AssetRecord[]> => {
+  const months = [
+    ...new Set((await listCounters(ownerId)).filter((counter) => counter.size === 'MONTH' && counter.state.isTrashed).map((c) => c.period)),
+  ];
+  const found: AssetRecord[] = [];
+  for (const month of months) {
+    const { from, to } = localPeriodRange(month, 'MONTH');
+    const assets = await assetsTakenBetween(ownerId, from, to);
+    found.push(...assets.filter((asset) => asset.deletedAt !== null && periodOfAsset(asset.localDateTime, 'MONTH') === month));
+  }
+  return found;
+};
+
+/** Runs `each` over the items, a few at a time. */
+const eachInTurn = async <T>(items: readonly T[], each: (item: T) => Promise<void>): Promise<void> => {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      if (item !== undefined) await each(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, items.length) }, worker));
+};
+
+/** POST /trash/empty: every asset in the caller's trash is deleted for good (originals, faces, entries), as DELETE /asset with force. */
+export const emptyTrash = async (auth: Auth): Promise<void> => {
+  const assets = await trashedAssets(auth.user.id);
+  await eachInTurn(assets, (asset) => deleteAssets(auth, [asset.id], true));
+};
+
+/** POST /trash/restore: everything in the caller's trash comes back. */
+export const restoreTrash = async (auth: Auth): Promise<void> => {
+  const assets = await trashedAssets(auth.user.id);
+  await eachInTurn(assets, (asset) => restoreAssets(auth, [asset.id]));
 };
