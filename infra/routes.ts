@@ -227,6 +227,7 @@ export const routes: readonly Route[] = [
     entry: 'functions/asset/get-asset-statistics.ts',
     data: 'read',
   },
+  { operationId: 'getRandom', method: 'GET', path: '/api/asset/random', entry: 'functions/asset/get-random.ts', data: 'read' },
   {
     operationId: 'getMemoryLane',
     method: 'GET',

@@ -51,3 +51,15 @@ export const AssetStatsDto = dto({
   isFavorite: absentOr(booleanish()),
   isTrashed: absentOr(booleanish()),
 });
+
+/** GET /asset/random query (`RandomAssetsDto`): `@Optional() @IsInt() @IsPositive() @Type(() => Number)`. */
+export const RandomAssetsDto = dto({
+  count: absentOr(
+    v.pipe(
+      v.unknown(),
+      v.transform((x: unknown) => (typeof x === 'string' || typeof x === 'number' ? Number(x) : Number.NaN)),
+      v.check((x: number) => x > 0, '$property must be a positive number'),
+      v.check((x: number) => Number.isInteger(x), '$property must be an integer number'),
+    ),
+  ),
+});

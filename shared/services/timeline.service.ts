@@ -187,3 +187,47 @@ export const getAssetStatistics = async (auth: Auth, dto: BucketFilter): Promise
   }
   return stats;
 };
+
+/**
+ * GET /asset/random?count=: up to `count` of the caller's visible, untrashed assets, drawn at
+ * random without repeats. Months are drawn in proportion to their counters (one Query), and
+ * only the drawn months are read (as timeline key ranges), never the library.
+ */
+export const getRandom = async (auth: Auth, count: number): Promise<AssetResponseDto[]> => {
+  const ownerId = auth.user.id;
+  const remaining = new Map<string, number>();
+  for (const counter of await listCounters(ownerId)) {
+    if (counter.size !== 'MONTH' || counter.state.isTrashed) continue;
+    remaining.set(counter.period, (remaining.get(counter.period) ?? 0) + counter.count);
+  }
+  // How many to take from each month: draws weighted by what each month has left.
+  const picks = new Map<string, number>();
+  let left = [...remaining.values()].reduce((sum, n) => sum + n, 0);
+  for (let drawn = 0; drawn < count && left > 0; drawn++) {
+    let target = Math.random() * left;
+    for (const [month, n] of remaining) {
+      if (target < n) {
+        picks.set(month, (picks.get(month) ?? 0) + 1);
+        remaining.set(month, n - 1);
+        left--;
+        break;
+      }
+      target -= n;
+    }
+  }
+  const chosen = await Promise.all(
+    [...picks].map(async ([month, k]) => {
+      const { from, to } = localPeriodRange(month, 'MONTH');
+      const assets = (await assetsTakenBetween(ownerId, from, to)).filter(
+        (asset) => asset.isVisible && asset.deletedAt === null && periodOfAsset(asset.localDateTime, 'MONTH') === month,
+      );
+      // A partial Fisher–Yates shuffle: k distinct assets of the month.
+      for (let i = 0; i < Math.min(k, assets.length); i++) {
+        const j = i + Math.floor(Math.random() * (assets.length - i));
+        [assets[i], assets[j]] = [assets[j] as AssetRecord, assets[i] as AssetRecord];
+      }
+      return assets.slice(0, k);
+    }),
+  );
+  return chosen.flat().map((asset) => mapAsset(asset, { callerId: ownerId }));
+};

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getAssetStatisticsHandler } from '#functions/asset/get-asset-statistics.ts';
+import { handler as getRandomHandler } from '#functions/asset/get-random.ts';
 import { handler as getTimeBucketHandler } from '#functions/asset/get-time-bucket.ts';
 import { handler as getTimeBucketsHandler } from '#functions/asset/get-time-buckets.ts';
 import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
@@ -187,6 +188,37 @@ describe('GET /asset/time-buckets and /asset/time-bucket', () => {
     }
     // Statistics are not a shared-link route: a key alone is forbidden there.
     expect((await invoke(getAssetStatisticsHandler, { path: '/api/asset/statistics', query: { key: link.body.key } })).status).toBe(403);
+  }, 60_000);
+
+  it('GET /asset/random: distinct visible, untrashed assets of the caller, up to count', async () => {
+    const user = (await freshUser(accounts.admin.accessToken, `Random${Date.now()}`)).accessToken;
+    const auth = bearer(user);
+    const random = (query: Record<string, string>) => invoke(getRandomHandler, { path: '/api/asset/random', query, headers: auth });
+    const ids = [
+      await takenAt(user, '2020:01:01 10:00:00'),
+      await takenAt(user, '2020:01:02 10:00:00'),
+      await takenAt(user, '2021:05:05 10:00:00'),
+      await takenAt(user, '2022:09:09 10:00:00'),
+    ];
+    const gone = await takenAt(user, '2020:01:03 10:00:00');
+    expect((await trash(user, [gone])).status).toBe(204);
+    const one = await random({});
+    expect(one.status).toBe(200);
+    expect(one.body).toHaveLength(1);
+    expect(ids).toContain(one.body[0].id);
+    const all = (await random({ count: '10' })).body.map((asset: { id: string }) => asset.id);
+    expect([...all].sort()).toEqual([...ids].sort());
+    const three = (await random({ count: '3' })).body.map((asset: { id: string }) => asset.id);
+    expect(new Set(three).size).toBe(3);
+    for (const id of three) expect(ids).toContain(id);
+    // Another user's library is never drawn from.
+    expect(
+      (await invoke(getRandomHandler, { path: '/api/asset/random', query: { count: '50' }, headers: bearer(token) })).body.map(
+        (a: { id: string }) => a.id,
+      ),
+    ).not.toContain(ids[0]);
+    expect((await random({ count: '0' })).body.message).toEqual(['count must be a positive number']);
+    expect((await random({ count: 'x' })).body.message).toEqual(['count must be a positive number', 'count must be an integer number']);
   }, 60_000);
 
   it('validates as Immich', async () => {

@@ -1,0 +1,9 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import type { AssetResponseDto } from '#shared/mappers/asset.mapper.ts';
+import { RandomAssetsDto } from '#shared/schemas/timeline.ts';
+import { getRandom } from '#shared/services/timeline.service.ts';
+
+export const handler = httpHandler({ access: 'user', returns: returns<AssetResponseDto[]>(), query: RandomAssetsDto }, ({ auth, query }) =>
+  getRandom(auth, query.count ?? 1),
+);
