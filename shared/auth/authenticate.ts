@@ -25,7 +25,7 @@ export const authenticate = async (credentials: Credentials | undefined, access:
   switch (credentials.kind) {
     case 'shareKey': {
       const link = await getSharedLinkByKeyHash(hashSharedLinkKey(credentials.secret));
-      if (!link || (link.expiresAt !== null && new Date(link.expiresAt).getTime() <= Date.now()))
+      if (!link?.userActive || (link.expiresAt !== null && new Date(link.expiresAt).getTime() <= Date.now()))
         throw new Unauthenticated('Invalid share key');
       // A valid key on a route that is not a shared-link route: Nest's guard says no.
       if (access !== 'shared') throw new Forbidden();
@@ -37,13 +37,14 @@ export const authenticate = async (credentials: Credentials | undefined, access:
     }
     case 'session': {
       const session = await getSession(hashSecret(credentials.secret));
-      if (!session) throw new Unauthenticated('Invalid user token');
+      // A deleted user's sessions let no one in (Immich no longer finds the user), until a restore.
+      if (!session?.userActive) throw new Unauthenticated('Invalid user token');
       auth = { user: { id: session.userId, email: session.email, isAdmin: session.isAdmin }, sessionHash: session.tokenHash };
       break;
     }
     case 'apiKey': {
       const key = await getApiKeyByHash(hashSecret(credentials.secret));
-      if (!key) throw new Unauthenticated('Invalid API key');
+      if (!key?.userActive) throw new Unauthenticated('Invalid API key');
       auth = { user: { id: key.userId, email: key.email, isAdmin: key.isAdmin } };
       break;
     }

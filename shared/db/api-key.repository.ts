@@ -1,5 +1,6 @@
 import { type ApiKeyListing, ApiKeyListingSchema, type ApiKeyRecord, ApiKeyRecordSchema } from '../model/api-key.ts';
 import { codec } from './codec.ts';
+import { userWrites } from './entities/user.ts';
 import { getItem } from './get.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -12,6 +13,7 @@ const listingCodec = codec('userApiKey', ApiKeyListingSchema);
 export const createApiKey = async (key: ApiKeyRecord): Promise<void> => {
   const listing: ApiKeyListing = { id: key.id, name: key.name, keyHash: key.keyHash, createdAt: key.createdAt, updatedAt: key.updatedAt };
   await transact([
+    userWrites.isCurrent(key.userId, key),
     putWrite({ ...keys.apiKey(key.keyHash), type: 'apiKey', ...key }, { condition: 'absent' }),
     putWrite({ ...keys.userApiKey(key.userId, key.id), type: 'userApiKey', ...listing }, { condition: 'absent' }),
   ]);

@@ -108,6 +108,8 @@ export const partitions = {
   term: (ownerId: string, word: string): Partition => ({ value: `TERM#${ownerId}#${word}` }),
   /** An owner's timeline counters, one item a month, oldest first. */
   timeBuckets: (ownerId: string): Partition => ({ value: `BUCKETS#${ownerId}` }),
+  /** gsi1: every user, oldest first (GET /user, the server statistics). */
+  users: (): Partition => ({ index: 'gsi1', value: 'USERS' }),
   /** gsi1: an owner's assets ordered by fileCreatedAt (ties by id). */
   timeline: (ownerId: string): Partition => ({ index: 'gsi1', value: `TIMELINE#${ownerId}` }),
   /** The deletions of one entity type an owner's apps sync, oldest first. */
@@ -126,6 +128,7 @@ export const partitions = {
 
 /** The index attributes an item carries: built from the same partitions requests query. */
 export const indexKeys = {
+  users: (createdAt: string, userId: string) => ({ gsi1pk: partitions.users().value, gsi1sk: dateOrder(createdAt, userId) }),
   timeline: (ownerId: string, fileCreatedAt: string, assetId: string) => ({
     gsi1pk: partitions.timeline(ownerId).value,
     gsi1sk: dateOrder(fileCreatedAt, assetId),

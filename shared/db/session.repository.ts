@@ -1,6 +1,7 @@
 import { type SessionListing, SessionListingSchema, type SessionRecord, SessionRecordSchema } from '../model/session.ts';
 import { batchDelete } from './batch.ts';
 import { codec } from './codec.ts';
+import { userWrites } from './entities/user.ts';
 import { getItem } from './get.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -21,6 +22,7 @@ const listingOf = (s: SessionRecord): SessionListing => ({
 
 export const createSession = async (session: SessionRecord): Promise<void> => {
   await transact([
+    userWrites.isCurrent(session.userId, session),
     putWrite({ ...keys.session(session.tokenHash), type: 'session', ...session }, { condition: 'absent' }),
     putWrite(
       { ...keys.userSession(session.userId, session.tokenHash), type: 'userSession', ...listingOf(session) },

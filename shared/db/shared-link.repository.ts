@@ -2,6 +2,7 @@ import type { SharedLinkKeyRecord, SharedLinkRecord } from '../model/shared-link
 import { batchDelete } from './batch.ts';
 import { albumWrites } from './entities/album.ts';
 import { sharedLinkCodec, sharedLinkKeyCodec, sharedLinkWrites } from './entities/shared-link.ts';
+import { userWrites } from './entities/user.ts';
 import { getItem } from './get.ts';
 import { chunk } from './items.ts';
 import { keys, partitions } from './keys.ts';
@@ -18,7 +19,11 @@ export const createSharedLink = async (
   owner: { email: string; isAdmin: boolean },
   assetIds: readonly string[],
 ): Promise<void> => {
-  const writes: Write[] = [sharedLinkWrites.create(link), sharedLinkWrites.createKey(link, owner)];
+  const writes: Write[] = [
+    userWrites.isCurrent(link.userId, owner),
+    sharedLinkWrites.create(link),
+    sharedLinkWrites.createKey(link, owner),
+  ];
   if (link.albumId) writes.push(albumWrites.addLinkCount(link.userId, link.albumId, 1));
   const entries = assetIds.map((assetId) => sharedLinkWrites.addAsset(link.id, assetId));
   const room = 100 - writes.length;

@@ -1,10 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { UserRecord } from '../model/user.ts';
+import type { CredentialCopy, UserRecord } from '../model/user.ts';
 import { db, tableName } from './client.ts';
 import { userCodec, userWrites } from './entities/user.ts';
 import { getItem } from './get.ts';
-import { keys } from './keys.ts';
+import { chunk } from './items.ts';
+import { keys, partitions } from './keys.ts';
+import { queryAll } from './query.ts';
 import { transact, type Write } from './transact.ts';
 
 /**
@@ -60,5 +62,64 @@ export const replacePasswordHash = async (userId: string, previousHash: string, 
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
+  }
+};
+
+/** Every user, oldest first: one Query of the users index (gsi1 `USERS`). */
+export const listUsers = async (): Promise<UserRecord[]> => (await queryAll(partitions.users())).map(userCodec.read);
+
+/**
+ * Changes a user in one transaction, only if it is still as read: the email and storage-label
+ * guards move with the values (a taken one cancels it with Immich's message). The credentials'
+ * copies are rewritten after (`rewriteCredentials`).
+ */
+export const updateUser = async (user: UserRecord, changes: Partial<UserRecord>): Promise<UserRecord> => {
+  const updated: UserRecord = { ...user, ...changes, updatedAt: new Date().toISOString() };
+  const writes: Write[] = [userWrites.set(user, { ...changes, updatedAt: updated.updatedAt })];
+  if (updated.email !== user.email) writes.push(...userWrites.moveEmail(user.id, user.email, updated.email));
+  if (updated.storageLabel !== user.storageLabel) {
+    if (user.storageLabel) writes.push(userWrites.releaseStorageLabel(user.storageLabel));
+    if (updated.storageLabel) writes.push(userWrites.claimStorageLabel(updated.storageLabel, user.id));
+  }
+  await transact(writes);
+  return updated;
+};
+
+/**
+ * Rewrites what every credential of the user copies (email, role, whether the user is active):
+ * its sessions, API keys and shared-link keys, each found under the user. A credential made
+ * meanwhile checked the user item in its own transaction (`userWrites.isCurrent`), so none is
+ * left with an old copy.
+ */
+export const rewriteCredentials = async (userId: string, copy: CredentialCopy): Promise<void> => {
+  const [sessions, apiKeys, links] = await Promise.all([
+    queryAll(partitions.userSessions(userId), { attributes: ['tokenHash'] }),
+    queryAll(partitions.userApiKeys(userId), { attributes: ['keyHash'] }),
+    queryAll(partitions.userSharedLinks(userId), { attributes: ['keyHash'] }),
+  ]);
+  const targets = [
+    ...sessions.map((item) => keys.session(String(item.tokenHash))),
+    ...apiKeys.map((item) => keys.apiKey(String(item.keyHash))),
+    ...links.map((item) => keys.sharedLinkKey(String(item.keyHash))),
+  ];
+  for (const part of chunk(targets, 16)) {
+    await Promise.all(
+      part.map(async (key) => {
+        try {
+          await db.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: key,
+              UpdateExpression: 'SET email = :email, isAdmin = :isAdmin, userActive = :active',
+              ConditionExpression: 'attribute_exists(pk)',
+              ExpressionAttributeValues: { ':email': copy.email, ':isAdmin': copy.isAdmin, ':active': copy.userActive },
+            }),
+          );
+        } catch (error) {
+          // Ended meanwhile (a logout, a deleted key): nothing to rewrite.
+          if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        }
+      }),
+    );
   }
 };

@@ -16,7 +16,7 @@ export const mapUser = (user: UserRecord): UserResponse => ({
   email: user.email,
   name: user.name,
   profileImagePath: user.profileImagePath,
-  avatarColor: avatarColorFor(user.email),
+  avatarColor: user.avatarColor ?? avatarColorFor(user.email),
   storageLabel: user.storageLabel,
   shouldChangePassword: user.shouldChangePassword,
   isAdmin: user.isAdmin,

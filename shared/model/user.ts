@@ -25,11 +25,22 @@ export const UserRecordSchema = v.object({
   updatedAt: instant(),
   /** The user's upload library, the `libraryId` of every asset they upload. */
   defaultLibraryId: id(),
+  /** Chosen with PUT /user; absent, it is derived from the email (Immich's getRandomAvatarColor). */
+  avatarColor: v.optional(nullable(v.picklist(['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber']))),
 });
 export type UserRecord = v.InferOutput<typeof UserRecordSchema>;
 
 /** What a credential (session, API key, shared-link key) carries of its user, so authenticating is one read. */
-export const CredentialUserSchema = v.object({ userId: id(), email: v.string(), isAdmin: v.boolean() });
+export const CredentialUserSchema = v.object({
+  userId: id(),
+  email: v.string(),
+  isAdmin: v.boolean(),
+  /** False while the user is deleted (DELETE /user/:id): the credential lets no one in until a restore. */
+  userActive: v.optional(v.boolean(), true),
+});
+
+/** What every credential of a user copies of them, rewritten whenever it changes (docs/data-model.md). */
+export type CredentialCopy = { email: string; isAdmin: boolean; userActive: boolean };
 
 /** Who is calling: the user, and which credential they used. */
 export interface Auth {

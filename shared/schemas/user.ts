@@ -1,7 +1,7 @@
 import sanitize from 'sanitize-filename';
 import * as v from 'valibot';
 import { limits } from '../model/limits.ts';
-import { as, booleanish, dto, nonEmptyString, optional, rules } from './common.ts';
+import { as, booleanish, dto, nonEmptyString, optional, rules, uuidV4 } from './common.ts';
 
 // validator.js isEmail with require_tld:false, as Immich uses it: `admin@local` is an email.
 const emailPattern =
@@ -78,3 +78,41 @@ export type LoginResponse = v.InferOutput<typeof LoginResponseDto>;
 export interface ValidateAccessTokenResponseDto {
   authStatus: boolean;
 }
+
+const avatarColors = ['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber'] as const;
+
+/** `UpdateUserDto` (PUT /user): Immich's `@Optional()` lets only absent values skip (null is checked). */
+export const UpdateUserDto = dto({
+  email: v.optional(email()),
+  password: v.optional(v.pipe(v.unknown(), rules.maxLength(limits.password), rules.isString, rules.isNotEmpty, as<string>())),
+  name: v.optional(v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isNotEmpty, rules.isString, as<string>())),
+  storageLabel: v.optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), v.transform(sanitizeStorageLabel))),
+  id: v.pipe(
+    v.unknown(),
+    v.check((x: unknown) => typeof x === 'string' && uuidV4.test(x), '$property must be a UUID'),
+    rules.isNotEmpty,
+    as<string>(),
+  ),
+  isAdmin: v.optional(booleanish()),
+  shouldChangePassword: v.optional(booleanish()),
+  memoriesEnabled: v.optional(booleanish()),
+  avatarColor: v.optional(
+    v.pipe(
+      v.unknown(),
+      v.check(
+        (x: unknown) => avatarColors.includes(x as (typeof avatarColors)[number]),
+        `$property must be one of the following values: ${avatarColors.join(', ')}`,
+      ),
+      as<(typeof avatarColors)[number]>(),
+    ),
+  ),
+  // `@Optional({ nullable: true }) @IsNumber() @IsPositive()`: null removes the quota.
+  quotaSizeInBytes: optional(v.pipe(v.unknown(), rules.isSafe, rules.isPositive, rules.isNumber, as<number>())),
+});
+export type UpdateUserInput = v.InferOutput<typeof UpdateUserDto>;
+
+/** `DeleteUserDto` (DELETE /user/:id). */
+export const DeleteUserDto = dto({ force: v.optional(booleanish()) });
+
+/** GET /user `?isAll` (read raw by Immich: any value given leaves deleted users out). */
+export const GetAllUsersQuery = dto({ isAll: v.optional(v.string()) });

@@ -32,6 +32,7 @@ export const createApiKey = async (auth: Auth, input: v.InferOutput<typeof APIKe
     userId: auth.user.id,
     email: auth.user.email,
     isAdmin: auth.user.isAdmin,
+    userActive: true,
     createdAt: now,
     updatedAt: now,
   };

@@ -39,7 +39,7 @@ export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, dev
   if (!(await readConfig()).passwordLogin.enabled) throw new Unauthenticated('Password login has been disabled');
   const user = await getUserByEmail(input.email);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
-  if (!user || !valid || user.deletedAt) throw new Unauthenticated('Incorrect email or password');
+  if (!user || !valid || user.deletedAt || user.status !== 'active') throw new Unauthenticated('Incorrect email or password');
 
   const accessToken = newSecret();
   const now = new Date();
@@ -49,6 +49,7 @@ export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, dev
     userId: user.id,
     email: user.email,
     isAdmin: user.isAdmin,
+    userActive: true,
     ...device,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),

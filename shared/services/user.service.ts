@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
 
 import { hashPassword } from '../auth/crypto.ts';
-import { NotFound } from '../core/errors.ts';
-import { getUser, createUser as insertUser } from '../db/user.repository.ts';
+import { Forbidden, Invalid, Missing, NotFound } from '../core/errors.ts';
+import { getUser, createUser as insertUser, listUsers, rewriteCredentials, updateUser } from '../db/user.repository.ts';
 import { mapUser } from '../mappers/user.mapper.ts';
-import type { Auth, UserRecord } from '../model/user.ts';
-import { type CreateUserDto, type SignUpDto, sanitizeStorageLabel, type UserResponse } from '../schemas/user.ts';
+import type { Auth, CredentialCopy, UserRecord } from '../model/user.ts';
+import { type CreateUserDto, type SignUpDto, sanitizeStorageLabel, type UpdateUserInput, type UserResponse } from '../schemas/user.ts';
 
 type NewUser = v.InferOutput<typeof CreateUserDto> & { isAdmin?: boolean };
 
@@ -53,4 +53,92 @@ export const getMyUserInfo = async (auth: Auth): Promise<UserResponse> => {
   const user = await getUser(auth.user.id);
   if (!user) throw new NotFound('User not found');
   return mapUser(user);
+};
+
+/** Immich's `findOrFail`: a 400 for a user that is missing (or deleted, unless `withDeleted`). */
+const findOrFail = async (id: string, withDeleted = false): Promise<UserRecord> => {
+  const user = await getUser(id);
+  if (!user || (!withDeleted && user.deletedAt !== null)) throw new Invalid('User not found');
+  return user;
+};
+
+const copyOf = (user: UserRecord): CredentialCopy => ({
+  email: user.email,
+  isAdmin: user.isAdmin,
+  userActive: user.deletedAt === null && user.status === 'active',
+});
+
+/** Saves the changes, then the credentials' copies when what they copy changed. */
+const saveUser = async (user: UserRecord, requested: Partial<UserRecord>): Promise<UserRecord> => {
+  // Only what differs: an update that changes nothing keeps `updatedAt` (Immich's e2e).
+  const changes = Object.fromEntries(
+    Object.entries(requested).filter(([key, value]) => user[key as keyof UserRecord] !== value),
+  ) as Partial<UserRecord>;
+  if (Object.keys(changes).length === 0) return user;
+  const updated = await updateUser(user, changes);
+  const [before, after] = [copyOf(user), copyOf(updated)];
+  if (before.email !== after.email || before.isAdmin !== after.isAdmin || before.userActive !== after.userActive) {
+    await rewriteCredentials(user.id, after);
+  }
+  return updated;
+};
+
+/**
+ * GET /user: every user, newest first. Immich reads `isAll` raw from the query string, so any
+ * value given (also `false`, which its web app sends) leaves deleted users out, and none keeps them.
+ */
+export const getAllUsers = async (_auth: Auth, isAll: string | undefined): Promise<UserResponse[]> =>
+  (await listUsers())
+    .filter((user) => isAll === undefined || user.deletedAt === null)
+    .reverse()
+    .map(mapUser);
+
+/** GET /user/info/:id: any signed-in user may read any (not deleted) user, as in Immich. */
+export const getUserById = async (id: string): Promise<UserResponse> => {
+  const user = await getUser(id);
+  // Immich's NotFoundException here (a 404; its other user lookups answer 400).
+  if (!user || user.deletedAt !== null) throw new Missing('User not found');
+  return mapUser(user);
+};
+
+/**
+ * PUT /user: a user changes themselves, the admin anyone (Immich's rules: only the admin changes
+ * roles and storage labels; there is one admin). The admin cannot drop their own role here (the
+ * server would be left without one; Immich allowed it). Email and role changes reach every
+ * session, API key and shared link of the user.
+ */
+export const updateUserInfo = async (auth: Auth, dto: UpdateUserInput): Promise<UserResponse> => {
+  const user = await findOrFail(dto.id);
+  if (!auth.user.isAdmin && auth.user.id !== dto.id) throw new Forbidden('You are not allowed to update this user');
+  const changes: Partial<UserRecord> = {};
+  if (dto.email !== undefined) changes.email = dto.email;
+  if (dto.name !== undefined) changes.name = dto.name;
+  if (dto.password !== undefined) changes.passwordHash = await hashPassword(dto.password);
+  if (dto.shouldChangePassword !== undefined) changes.shouldChangePassword = dto.shouldChangePassword;
+  if (dto.memoriesEnabled !== undefined) changes.memoriesEnabled = dto.memoriesEnabled;
+  if (dto.avatarColor !== undefined) changes.avatarColor = dto.avatarColor;
+  if (dto.quotaSizeInBytes !== undefined) changes.quotaSizeInBytes = dto.quotaSizeInBytes;
+  if (auth.user.isAdmin) {
+    if (dto.isAdmin === true && user.id !== auth.user.id) throw new Invalid('The server already has an admin');
+    if (dto.isAdmin === false && user.id === auth.user.id) throw new Invalid('The admin cannot give up the admin role');
+    if (dto.storageLabel !== undefined) changes.storageLabel = dto.storageLabel === '' ? null : dto.storageLabel;
+  }
+  return mapUser(await saveUser(user, changes));
+};
+
+/**
+ * DELETE /user/:id (admin): a soft delete, as Immich's: the user is `deleted` (`removing` with
+ * `force`) and can no longer sign in or use any credential until restored. The files and records
+ * stay: this server has no deletion job yet (Immich's removes them after `user.deleteDelay` days).
+ */
+export const deleteUser = async (id: string, force: boolean): Promise<UserResponse> => {
+  const user = await findOrFail(id);
+  if (user.isAdmin) throw new Forbidden('Cannot delete admin user');
+  return mapUser(await saveUser(user, { status: force ? 'removing' : 'deleted', deletedAt: new Date().toISOString() }));
+};
+
+/** POST /user/:id/restore (admin): a deleted user comes back, with their sessions and keys. */
+export const restoreUser = async (id: string): Promise<UserResponse> => {
+  const user = await findOrFail(id, true);
+  return mapUser(await saveUser(user, { status: 'active', deletedAt: null }));
 };

@@ -64,6 +64,7 @@ describe('where credentials are read from', () => {
       userId: accounts.user1.id,
       email: fixtures.user1.email,
       isAdmin: false,
+      userActive: true,
       deviceType: '',
       deviceOS: '',
       createdAt: past,

@@ -41,6 +41,7 @@ beforeAll(async () => {
   setup.key = (await createApiKey(token, 'concurrent')).apiKey.id;
   setup.renamedKey = (await createApiKey(token, 'renamed')).apiKey.id;
   setup.doomed = (await createAlbum(token, { albumName: 'Doomed', assetIds: [setup.b, setup.c] })).id;
+  setup.victim = (await freshUser(admin.accessToken, 'Victim')).userId;
 });
 
 /** The request of each write route, built when it runs (some need a fresh session or item). */
@@ -63,6 +64,12 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: admin.accessToken, body: { email: 'twin@immich.cloud', password: 'password', name: 'Twin', storageLabel: 'twin' } },
   ],
   createApiKey: async () => [{ token: user.accessToken, body: { name: 'same' } }],
+  updateUser: async () => [
+    { token: user.accessToken, body: { id: user.userId, name: 'Racer Renamed' } },
+    { token: admin.accessToken, body: { id: user.userId, memoriesEnabled: false, quotaSizeInBytes: 10_000_000_000 } },
+  ],
+  deleteUser: async () => [{ token: admin.accessToken, id: setup.victim }],
+  restoreUser: async () => [{ token: admin.accessToken, id: setup.victim }],
   updateApiKey: async () => [
     { token: user.accessToken, id: setup.renamedKey, body: { name: 'one' } },
     { token: user.accessToken, id: setup.renamedKey, body: { name: 'two' } },

@@ -79,6 +79,7 @@ const builtPartitions: Record<string, Partition> = {
   userPeople: partitions.userPeople('<userId>'),
   userAlbums: partitions.userAlbums('<userId>'),
   userSharedLinks: partitions.userSharedLinks('<userId>'),
+  users: partitions.users(),
   asset: partitions.asset('<assetId>'),
   deviceAssets: partitions.deviceAssets('<ownerId>', '<deviceId>'),
   albumAssets: partitions.albumAssets('<albumId>'),

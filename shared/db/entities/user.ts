@@ -1,12 +1,15 @@
-import { Invalid } from '../../core/errors.ts';
+import { Conflict, Invalid } from '../../core/errors.ts';
 import { type UserRecord, UserRecordSchema } from '../../model/user.ts';
 import { codec } from '../codec.ts';
-import { keys } from '../keys.ts';
-import { checkWrite, putWrite, updateWrite, type Write } from '../transact.ts';
+import { indexKeys, keys } from '../keys.ts';
+import { checkWrite, deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
 
 export const userCodec = codec('user', UserRecordSchema);
 
-const userItem = (user: UserRecord) => ({ ...keys.user(user.id), type: 'user', ...user });
+const userItem = (user: UserRecord) => ({ ...keys.user(user.id), ...indexKeys.users(user.createdAt, user.id), type: 'user', ...user });
+
+/** The user is still as a credential about to be written copies them (so no credential is written from a stale read). */
+const isCurrent = 'email = :email AND isAdmin = :isAdmin AND (attribute_not_exists(deletedAt) OR attribute_type(deletedAt, :null))';
 
 /** The writes of users and of their guards, composed by the user and asset repositories. */
 export const userWrites = {
@@ -53,4 +56,33 @@ export const userWrites = {
             values: { ':size': bytes, ':quota': quota, ':maxUsage': quota - bytes },
             ...(onConditionFailed ? { onConditionFailed } : {}),
           }),
+  /**
+   * Written with every new credential (session, API key, shared link): the user still has the
+   * email and role it copies and is not deleted; a change meanwhile cancels it (then read again).
+   */
+  isCurrent: (userId: string, copy: { email: string; isAdmin: boolean }): Write =>
+    checkWrite(keys.user(userId), {
+      condition: isCurrent,
+      values: { ':email': copy.email, ':isAdmin': copy.isAdmin, ':null': 'NULL' },
+      onConditionFailed: () => new Conflict('The user was changed meanwhile; try again'),
+    }),
+  /** Fields of an existing user, only if it is still as read (`updatedAt`): concurrent edits cannot both land. */
+  set: (user: UserRecord, fields: Partial<UserRecord>): Write => {
+    const { expression, names, values } = setFields(fields);
+    return updateWrite(keys.user(user.id), expression, {
+      condition: '#was = :was',
+      names: { ...names, '#was': 'updatedAt' },
+      values: { ...values, ':was': user.updatedAt },
+      onConditionFailed: () => new Conflict('The user was changed by another request; try again'),
+    });
+  },
+  /** Moves the email guard: the new one must be free (Immich's message), the old one goes. */
+  moveEmail: (userId: string, from: string, to: string): Write[] => [
+    deleteWrite(keys.email(from)),
+    putWrite(
+      { ...keys.email(to), type: 'emailGuard', userId },
+      { condition: 'absent', onConditionFailed: () => new Invalid('Email already in use by another account') },
+    ),
+  ],
+  releaseStorageLabel: (label: string): Write => deleteWrite(keys.storageLabel(label)),
 };

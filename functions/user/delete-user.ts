@@ -1,0 +1,10 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { IdParams } from '#shared/schemas/common.ts';
+import { DeleteUserDto, type UserResponse } from '#shared/schemas/user.ts';
+import { deleteUser } from '#shared/services/user.service.ts';
+
+export const handler = httpHandler(
+  { access: 'admin', returns: returns<UserResponse>(), params: IdParams, body: DeleteUserDto },
+  ({ params, body }) => deleteUser(params.id, body.force ?? false),
+);

@@ -1,0 +1,8 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { UpdateUserDto, type UserResponse } from '#shared/schemas/user.ts';
+import { updateUserInfo } from '#shared/services/user.service.ts';
+
+export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>(), body: UpdateUserDto }, ({ auth, body }) =>
+  updateUserInfo(auth, body),
+);
