@@ -87,6 +87,13 @@ export const routes: readonly Route[] = [
   },
   { operationId: 'getTheme', method: 'GET', path: '/api/server-info/theme', entry: 'functions/server-info/get-theme.ts', data: 'read' },
   {
+    operationId: 'getServerStatistics',
+    method: 'GET',
+    path: '/api/server-info/statistics',
+    entry: 'functions/server-info/get-server-statistics.ts',
+    data: 'read',
+  },
+  {
     operationId: 'setAdminOnboarding',
     method: 'POST',
     path: '/api/server-info/admin-onboarding',

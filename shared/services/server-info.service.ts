@@ -1,6 +1,7 @@
 import { NotFound } from '../core/errors.ts';
 import { hasAdmin, isOnboarded, setOnboarded } from '../db/system.repository.ts';
-import { getUser } from '../db/user.repository.ts';
+import { listCounters } from '../db/timeline.repository.ts';
+import { getUser, listUsers } from '../db/user.repository.ts';
 import {
   type ServerConfigDto,
   type ServerFeaturesDto,
@@ -63,4 +64,59 @@ export const getServerInfo = async (auth: Auth): Promise<ServerInfoResponseDto> 
 /** POST /server-info/admin-onboarding (admin): 204. */
 export const setAdminOnboarding = async (): Promise<void> => {
   await setOnboarded();
+};
+
+export interface UsageByUserDto {
+  userId: string;
+  userName: string;
+  photos: number;
+  videos: number;
+  usage: number;
+  quotaSizeInBytes: number | null;
+}
+
+export interface ServerStatsResponseDto {
+  photos: number;
+  videos: number;
+  usage: number;
+  usageByUser: UsageByUserDto[];
+}
+
+/**
+ * GET /server-info/statistics (admin): each user's visible, untrashed photos and videos (their
+ * timeline counters: one Query a user, 8 at a time) and usage (the bytes stored for them, trash
+ * included), oldest user first; deleted users left out, as Immich's query does.
+ */
+export const getServerStatistics = async (): Promise<ServerStatsResponseDto> => {
+  const users = (await listUsers()).filter((user) => user.deletedAt === null);
+  const usageByUser: UsageByUserDto[] = new Array(users.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < users.length) {
+      const index = next++;
+      const user = users[index];
+      if (!user) continue;
+      let [photos, videos] = [0, 0];
+      for (const counter of await listCounters(user.id)) {
+        if (counter.size !== 'MONTH' || counter.state.isTrashed) continue;
+        if (counter.state.type === 'IMAGE') photos += counter.count;
+        if (counter.state.type === 'VIDEO') videos += counter.count;
+      }
+      usageByUser[index] = {
+        userId: user.id,
+        userName: user.name,
+        photos,
+        videos,
+        usage: user.quotaUsageInBytes,
+        quotaSizeInBytes: user.quotaSizeInBytes,
+      };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, users.length) }, worker));
+  return {
+    photos: usageByUser.reduce((sum, each) => sum + each.photos, 0),
+    videos: usageByUser.reduce((sum, each) => sum + each.videos, 0),
+    usage: usageByUser.reduce((sum, each) => sum + each.usage, 0),
+    usageByUser,
+  };
 };

@@ -1,13 +1,16 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createApiKeyHandler } from '#functions/api-key/create-api-key.ts';
+import { handler as getServerStatisticsHandler } from '#functions/server-info/get-server-statistics.ts';
 import { handler as deleteUserHandler } from '#functions/user/delete-user.ts';
 import { handler as getAllUsersHandler } from '#functions/user/get-all-users.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { handler as getUserByIdHandler } from '#functions/user/get-user-by-id.ts';
 import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
 import { handler as updateUserHandler } from '#functions/user/update-user.ts';
+import { recordUpload } from '#shared/db/asset.repository.ts';
 import { bearer, ensureAdmin, fixtures, freshUser, login } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
+import { assetRecord } from '../support/records.ts';
 
 let admin: { accessToken: string; userId: string };
 beforeAll(async () => {
@@ -164,5 +167,46 @@ describe('DELETE /user/:id and POST /user/:id/restore', () => {
       statusCode: 400,
       message: 'User not found',
     });
+  });
+});
+
+describe('GET /server-info/statistics', () => {
+  it("admin only: each active user's photos, videos (visible, untrashed) and usage, oldest user first", async () => {
+    const user = await freshUser(admin.accessToken, `Counted${Date.now()}`);
+    const later = await freshUser(admin.accessToken, `Later${Date.now()}`);
+    const gone = await freshUser(admin.accessToken, `Uncounted${Date.now()}`);
+    const record = (type: 'IMAGE' | 'VIDEO', extra: Partial<Parameters<typeof assetRecord>[1]> = {}) =>
+      recordUpload({
+        asset: assetRecord(user.userId, { type, exif: { fileSizeInByte: 1000 }, ...extra }),
+        faces: [],
+        newPeople: [],
+        existingPeople: new Set(),
+        quota: null,
+      });
+    await record('IMAGE');
+    await record('IMAGE', { isArchived: true });
+    await record('VIDEO');
+    await record('VIDEO', { isVisible: false });
+    await record('IMAGE', { deletedAt: new Date().toISOString() });
+    expect((await remove(admin.accessToken, gone.userId)).status).toBe(200);
+
+    const stats = (token: string) => invoke(getServerStatisticsHandler, { path: '/api/server-info/statistics', headers: bearer(token) });
+    expect((await stats(user.accessToken)).status).toBe(403);
+    const reply = await stats(admin.accessToken);
+    expect(reply.status).toBe(200);
+    const ids = reply.body.usageByUser.map((each: { userId: string }) => each.userId);
+    expect(ids.indexOf(user.userId)).toBeLessThan(ids.indexOf(later.userId));
+    expect(ids).not.toContain(gone.userId);
+    expect(reply.body.usageByUser[ids.indexOf(user.userId)]).toEqual({
+      userId: user.userId,
+      userName: expect.stringMatching(/^Counted/),
+      photos: 2,
+      videos: 1,
+      usage: 5000,
+      quotaSizeInBytes: null,
+    });
+    type Usage = { photos: number; videos: number; usage: number };
+    const sum = (key: keyof Usage) => reply.body.usageByUser.reduce((total: number, each: Usage) => total + each[key], 0);
+    expect(reply.body).toMatchObject({ photos: sum('photos'), videos: sum('videos'), usage: sum('usage') });
   });
 });
