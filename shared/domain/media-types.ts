@@ -99,6 +99,15 @@ export const assetTypeOf = (fileName: string): AssetType | undefined => {
   return undefined;
 };
 
+// Immich's `mimeTypes.isProfile`: the image types a profile picture may be.
+const profileExtensions = new Set(['.avif', '.dng', '.heic', '.heif', '.jpeg', '.jpg', '.png', '.webp', '.svg']);
+
+/** A file Immich takes as a profile image. */
+export const isProfileImage = (fileName: string): boolean => {
+  const extension = extensionOf(fileName);
+  return profileExtensions.has(extension) && extension in image;
+};
+
 /** A camera RAW file (its previews come from the JPEG it embeds). */
 export const isRaw = (fileName: string): boolean => extensionOf(fileName) in raw;
 

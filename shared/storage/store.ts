@@ -36,10 +36,11 @@ export interface OriginalsStore {
 }
 
 /**
- * Keys are `upload/<uuid>/<hex>/<hex>/<uuid>.<ext>[.xmp]` (originals, sidecars) and
- * `thumbs/<uuid>/<hex>/<hex>/<uuid>-<kind>.<ext>` (previews): nothing that could leave the store.
+ * Keys are `upload/<uuid>/<hex>/<hex>/<uuid>.<ext>[.xmp]` (originals, sidecars),
+ * `thumbs/<uuid>/<hex>/<hex>/<uuid>-<kind>.<ext>` (previews) and `profile/<uuid>/<uuid>.<ext>`
+ * (profile images): nothing that could leave the store.
  */
-export const safeKey = /^(upload|thumbs)(\/[A-Za-z0-9._-]+)+$/;
+export const safeKey = /^(upload|thumbs|profile)(\/[A-Za-z0-9._-]+)+$/;
 
 export const assertSafeKey = (key: string): void => {
   if (!safeKey.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {

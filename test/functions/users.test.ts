@@ -1,16 +1,21 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createApiKeyHandler } from '#functions/api-key/create-api-key.ts';
 import { handler as getServerStatisticsHandler } from '#functions/server-info/get-server-statistics.ts';
+import { handler as createProfileImageHandler } from '#functions/user/create-profile-image.ts';
+import { handler as deleteProfileImageHandler } from '#functions/user/delete-profile-image.ts';
 import { handler as deleteUserHandler } from '#functions/user/delete-user.ts';
 import { handler as getAllUsersHandler } from '#functions/user/get-all-users.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
+import { handler as getProfileImageHandler } from '#functions/user/get-profile-image.ts';
 import { handler as getUserByIdHandler } from '#functions/user/get-user-by-id.ts';
 import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
 import { handler as updateUserHandler } from '#functions/user/update-user.ts';
 import { recordUpload } from '#shared/db/asset.repository.ts';
 import { bearer, ensureAdmin, fixtures, freshUser, login } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
+import { makeJpeg } from '../support/photos.ts';
 import { assetRecord } from '../support/records.ts';
+import { multipart, storedFiles } from '../support/uploads.ts';
 
 let admin: { accessToken: string; userId: string };
 beforeAll(async () => {
@@ -208,5 +213,55 @@ describe('GET /server-info/statistics', () => {
     type Usage = { photos: number; videos: number; usage: number };
     const sum = (key: keyof Usage) => reply.body.usageByUser.reduce((total: number, each: Usage) => total + each[key], 0);
     expect(reply.body).toMatchObject({ photos: sum('photos'), videos: sum('videos'), usage: sum('usage') });
+  });
+});
+
+describe('profile images', () => {
+  const send = async (token: string, fileName: string, data: Buffer) => {
+    const raw = await multipart({}, { file: { data, fileName, contentType: 'image/jpeg' } });
+    return invoke(createProfileImageHandler, {
+      method: 'POST',
+      path: '/api/user/profile-image',
+      headers: { ...bearer(token), 'content-type': raw.contentType },
+      body: raw.body,
+    });
+  };
+  const get = (token: string, id: string) =>
+    invoke(getProfileImageHandler, { path: `/api/user/profile-image/${id}`, headers: bearer(token), pathParameters: { id } });
+  const drop = (token: string) =>
+    invoke(deleteProfileImageHandler, { method: 'DELETE', path: '/api/user/profile-image', headers: bearer(token) });
+
+  it('sets, replaces (the old file removed), serves to anyone signed in, and deletes a profile image', async () => {
+    const user = await freshUser(admin.accessToken, `Avatar${Date.now()}`);
+    const other = await freshUser(admin.accessToken, `Viewer${Date.now()}`);
+    expect((await get(user.accessToken, user.userId)).body).toMatchObject({
+      statusCode: 404,
+      message: 'User does not have a profile image',
+    });
+    expect((await drop(user.accessToken)).body).toMatchObject({ statusCode: 400, message: "Can't delete a missing profile Image" });
+    expect((await send(user.accessToken, 'notes.txt', Buffer.from('x'))).body).toMatchObject({
+      statusCode: 400,
+      message: 'Unsupported file type notes.txt',
+    });
+
+    const first = await send(user.accessToken, 'me.jpg', makeJpeg({ color: [200, 10, 10] }));
+    expect(first.status).toBe(201);
+    expect(first.body).toEqual({
+      userId: user.userId,
+      profileImagePath: expect.stringMatching(new RegExp(`^profile/${user.userId}/.+\\.jpg$`)),
+    });
+    expect((await me(user.accessToken)).body.profileImagePath).toBe(first.body.profileImagePath);
+    const second = await send(user.accessToken, 'me.jpeg', makeJpeg({ color: [10, 200, 10] }));
+    expect(second.status).toBe(201);
+    expect(await storedFiles()).not.toContain(first.body.profileImagePath);
+    expect(await storedFiles()).toContain(second.body.profileImagePath);
+    const served = await get(other.accessToken, user.userId);
+    expect(served.status).toBe(200);
+    expect(served.headers['content-type']).toBe('image/jpeg');
+
+    expect((await drop(user.accessToken)).status).toBe(204);
+    expect(await storedFiles()).not.toContain(second.body.profileImagePath);
+    expect((await me(user.accessToken)).body.profileImagePath).toBe('');
+    expect((await get(other.accessToken, user.userId)).status).toBe(404);
   });
 });

@@ -6,7 +6,7 @@ import { invoke } from '../support/invoke.ts';
 import { addPhoto, createAlbum, personNamed, trash } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { tableItems } from '../support/table-items.ts';
-import { multipart } from '../support/uploads.ts';
+import { multipart, storedFiles } from '../support/uploads.ts';
 
 // Every write route, sent the same request five times at once and an overlapping one beside
 // them: no answer is a 5xx, and afterwards the stored counts agree with the stored items.
@@ -68,6 +68,10 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, body: { id: user.userId, name: 'Racer Renamed' } },
     { token: admin.accessToken, body: { id: user.userId, memoriesEnabled: false, quotaSizeInBytes: 10_000_000_000 } },
   ],
+  createProfileImage: async () => [
+    { token: user.accessToken, raw: await multipart({}, { file: { data: makeJpeg({ color: [7, 7, 7] }), fileName: 'me.jpg' } }) },
+  ],
+  deleteProfileImage: async () => [{ token: user.accessToken }],
   deleteUser: async () => [{ token: admin.accessToken, id: setup.victim }],
   restoreUser: async () => [{ token: admin.accessToken, id: setup.victim }],
   updateApiKey: async () => [
@@ -218,6 +222,9 @@ describe('every write route under concurrent identical and overlapping requests'
       .filter((asset) => asset.ownerId === user.userId)
       .reduce((sum, asset) => sum + Number((asset.exif as { fileSizeInByte?: number }).fileSizeInByte ?? 0), 0);
     expect(usage).toBe(sizes);
+    // One profile image is left (the one the user item names), none orphaned by the racing writes.
+    const profile = (items.find((item) => item.type === 'user' && item.id === user.userId)?.profileImagePath as string) ?? '';
+    expect((await storedFiles()).filter((key) => key.startsWith(`profile/${user.userId}/`))).toEqual(profile ? [profile] : []);
     const checksums = items.filter((item) => item.type === 'checksum').length;
     expect(checksums).toBe(assets.length);
     // The timeline counters: per month of localDateTime, the user's visible assets.
