@@ -384,6 +384,20 @@ export const routes: readonly Route[] = [
   },
   { operationId: 'deleteAlbum', method: 'DELETE', path: '/api/album/{id}', entry: 'functions/album/delete-album.ts', data: 'write' },
   {
+    operationId: 'addUsersToAlbum',
+    method: 'PUT',
+    path: '/api/album/{id}/users',
+    entry: 'functions/album/add-users-to-album.ts',
+    data: 'write',
+  },
+  {
+    operationId: 'removeUserFromAlbum',
+    method: 'DELETE',
+    path: '/api/album/{id}/user/{userId}',
+    entry: 'functions/album/remove-user-from-album.ts',
+    data: 'write',
+  },
+  {
     operationId: 'addAssetsToAlbum',
     method: 'PUT',
     path: '/api/album/{id}/assets',

@@ -9,7 +9,7 @@
  * esbuild keeps in each function's bundle only the repositories its checks need.
  */
 import { NotFound } from '../core/errors.ts';
-import { getAlbum } from '../db/album.repository.ts';
+import { albumsSharedWithAmong, getAlbum, getAlbumUser, listAlbumIdsOfAsset } from '../db/album.repository.ts';
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
 import { getPerson } from '../db/person.repository.ts';
 import { getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
@@ -22,22 +22,39 @@ import { noAccess, Permission } from './permission.ts';
 
 export { noAccess, Permission } from './permission.ts';
 
-/** Owners may do everything to their own resources; sharing with other users does not exist yet. */
+/** Owners may do everything to their own resources. */
 const owns = (auth: Auth, ownerId: string): boolean => ownerId === auth.user.id;
 
-/** The caller's album. */
+/** What a user an album is shared with may do with it (Immich: read and download; the rest is the owner's). */
+const sharedAlbumPermissions: readonly Permission[] = [Permission.AlbumRead];
+
+/** An album the caller owns, or one shared with them for what sharing allows (Immich's album.read). */
 export const requireAlbum = async (auth: Auth, permission: Permission, albumId: string): Promise<AlbumRecord> => {
   const album = await getAlbum(auth.user.id, albumId);
-  if (!album) throw noAccess(permission);
-  return album;
+  if (album) return album;
+  if (!auth.sharedLink && sharedAlbumPermissions.includes(permission)) {
+    const share = await getAlbumUser(albumId, auth.user.id);
+    const shared = share ? await getAlbum(share.ownerId, albumId) : undefined;
+    if (shared) return shared;
+  }
+  throw noAccess(permission);
 };
 
-/** The caller's asset with its faces. */
+/** What seeing someone else's asset through a shared album allows (Immich's asset read, view and download). */
+const sharedAssetPermissions: readonly Permission[] = [Permission.AssetRead, Permission.AssetView, Permission.AssetDownload];
+
+/** Whether one of the albums the asset is in is shared with the caller. */
+const seesThroughAlbum = async (auth: Auth, assetId: string): Promise<boolean> =>
+  (await albumsSharedWithAmong(await listAlbumIdsOfAsset(assetId), auth.user.id)).length > 0;
+
+/** The caller's asset with its faces, or one an album shared with them shows (for reading it). */
 export const requireAsset = async (auth: Auth, permission: Permission, assetId: string): Promise<AssetWithFaces> => {
   if (auth.sharedLink) return (await requireSharedAsset(auth, permission, assetId)).found;
   const found = await getAssetWithFaces(assetId);
-  if (!found || !owns(auth, found.asset.ownerId)) throw noAccess(permission);
-  return found;
+  if (!found) throw noAccess(permission);
+  if (owns(auth, found.asset.ownerId)) return found;
+  if (sharedAssetPermissions.includes(permission) && (await seesThroughAlbum(auth, assetId))) return found;
+  throw noAccess(permission);
 };
 
 /** What a shared-link visitor may do to the link's assets (Immich's shared-link access checks): see them; download them if the link allows. */

@@ -1,8 +1,8 @@
-import type { AlbumMember, AlbumRecord } from '../model/album.ts';
+import type { AlbumMember, AlbumRecord, AlbumUser } from '../model/album.ts';
 import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
-import { batchDelete } from './batch.ts';
-import { albumCodec, albumMemberCodec, albumWrites } from './entities/album.ts';
+import { batchDelete, batchGet } from './batch.ts';
+import { AlbumChangedError, albumCodec, albumMemberCodec, albumUserCodec, albumWrites } from './entities/album.ts';
 import { auditWrites } from './entities/audit.ts';
 import { getItem } from './get.ts';
 import { chunk } from './items.ts';
@@ -32,8 +32,14 @@ export const listAlbumIdsOfAsset = async (assetId: string): Promise<string[]> =>
  * everything written is undone, so a failed create leaves nothing.
  */
 export const createAlbum = async (album: AlbumRecord, assets: readonly AssetRecord[]): Promise<void> => {
-  const [first = [], ...rest] = [assets.slice(0, 49), ...chunk(assets.slice(49), 50)];
-  await transact([albumWrites.create(album), ...first.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt))]);
+  // The users it is shared with are in the first transaction (their items with the album's list).
+  const shares =
+    album.sharedUserIds.length > 0
+      ? albumWrites.shareWith({ ...album, sharedUserIds: [] }, album.sharedUserIds, album.updatedAt).slice(1)
+      : [];
+  const room = Math.floor((99 - shares.length) / 2);
+  const [first = [], ...rest] = [assets.slice(0, room), ...chunk(assets.slice(room), 50)];
+  await transact([albumWrites.create(album), ...shares, ...first.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt))]);
   const done: AssetRecord[] = [...first];
   try {
     for (const part of rest) {
@@ -42,7 +48,7 @@ export const createAlbum = async (album: AlbumRecord, assets: readonly AssetReco
     }
   } catch (error) {
     for (const part of chunk(done, 50)) await transact(part.flatMap((asset) => albumWrites.leave(album.id, asset.id)));
-    await batchDelete([keys.album(album.ownerId, album.id)]);
+    await batchDelete([keys.album(album.ownerId, album.id), ...album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId))]);
     throw error;
   }
 };
@@ -86,7 +92,7 @@ export const touchAlbum = async (album: AlbumRecord, thumbnailId: string | null,
   await writeOne(albumWrites.touch(album, thumbnail, now));
 };
 
-export class AlbumChangedError extends Error {}
+export { AlbumChangedError } from './entities/album.ts';
 
 /**
  * Sets the album's own fields. A new thumbnail must be in the album when written (checked in the
@@ -120,4 +126,39 @@ export const deleteAlbumItem = async (album: AlbumRecord): Promise<void> => {
     // The apps' sync learns of it (GET /audit/deletes?entityType=ALBUM).
     auditWrites.deleted(album.ownerId, 'ALBUM', album.id),
   ]);
+};
+
+/** Whether an album is shared with a user: its albumUser item (one GetItem), with the album's owner. */
+export const getAlbumUser = async (albumId: string, userId: string): Promise<AlbumUser | undefined> => {
+  const item = await getItem(keys.albumUser(albumId, userId));
+  return item ? albumUserCodec.read(item) : undefined;
+};
+
+/** Which of these albums are shared with the user (BatchGetItem of their albumUser items). */
+export const albumsSharedWithAmong = async (albumIds: readonly string[], userId: string): Promise<AlbumUser[]> =>
+  (await batchGet([...new Set(albumIds)].map((albumId) => keys.albumUser(albumId, userId)))).map(albumUserCodec.read);
+
+/** The ids of the albums shared with a user (their albumUser items on gsi2). */
+export const listAlbumIdsSharedWith = async (userId: string): Promise<string[]> =>
+  (await queryAll(partitions.albumsSharedWith(userId), { attributes: ['albumId'] })).map((item) => String(item.albumId));
+
+/** The albums shared with a user: Query gsi2 `SHAREDWITH#<userId>`, then BatchGetItem of the albums. */
+export const listAlbumsSharedWith = async (userId: string): Promise<AlbumRecord[]> => {
+  const shares = (await queryAll(partitions.albumsSharedWith(userId))).map(albumUserCodec.read);
+  return (await batchGet(shares.map((share) => keys.album(share.ownerId, share.albumId)))).map(albumCodec.read);
+};
+
+/** Shares an album with users (all new to it), only if the album is still as read. */
+export const shareAlbum = async (album: AlbumRecord, userIds: readonly string[], now: string): Promise<void> => {
+  await transact(albumWrites.shareWith(album, userIds, now));
+};
+
+/** Stops sharing an album with a user, only if the album is still as read. */
+export const unshareAlbum = async (album: AlbumRecord, userId: string, now: string): Promise<void> => {
+  await transact(albumWrites.unshareWith(album, userId, now));
+};
+
+/** Removes the shares of a deleted album (its users' items). */
+export const removeAlbumUsers = async (album: AlbumRecord): Promise<void> => {
+  await batchDelete(album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId)));
 };

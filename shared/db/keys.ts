@@ -59,6 +59,8 @@ export const keys = {
   personName: (ownerId: string, nameHash: string): Key => ({ pk: `USER#${ownerId}`, sk: `PERSONNAME#${nameHash}` }),
   /** An album, under its owner: reading it by the caller's id is also the ownership check. */
   album: (ownerId: string, albumId: string): Key => ({ pk: `USER#${ownerId}`, sk: `ALBUM#${albumId}` }),
+  /** A user an album is shared with, in the album's partition. */
+  albumUser: (albumId: string, userId: string): Key => ({ pk: `ALBUM#${albumId}`, sk: `USER#${userId}` }),
   /** An asset in an album, in the album's partition. */
   albumAsset: (albumId: string, assetId: string): Key => ({ pk: `ALBUM#${albumId}`, sk: `ASSET#${assetId}` }),
   /** A shared link, under its creator. */
@@ -118,6 +120,8 @@ export const partitions = {
   assetsByUpdate: (ownerId: string): Partition => ({ index: 'gsi2', value: `UPDATED#${ownerId}` }),
   /** gsi2: a person's faces, ordered by their asset's fileCreatedAt. */
   personFaces: (personId: string): Partition => ({ index: 'gsi2', value: `PERSON#${personId}` }),
+  /** gsi2: the albums shared with a user. */
+  albumsSharedWith: (userId: string): Partition => ({ index: 'gsi2', value: `SHAREDWITH#${userId}` }),
   /** gsi2: the albums an asset is in (kept in step when the asset is trashed, archived or deleted). */
   assetAlbums: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETALBUMS#${assetId}` }),
   /** gsi2: the shared links an asset is in. */
@@ -141,6 +145,7 @@ export const indexKeys = {
     gsi2pk: partitions.personFaces(personId).value,
     gsi2sk: `${dateOrder(fileCreatedAt, assetId)}#${faceId}`,
   }),
+  albumsSharedWith: (userId: string, albumId: string) => ({ gsi2pk: partitions.albumsSharedWith(userId).value, gsi2sk: albumId }),
   assetAlbums: (assetId: string, albumId: string) => ({ gsi2pk: partitions.assetAlbums(assetId).value, gsi2sk: albumId }),
   assetLinks: (assetId: string, linkId: string) => ({ gsi2pk: partitions.assetLinks(assetId).value, gsi2sk: linkId }),
   /** `ix_<field>` for each searchable EXIF value the asset has. */

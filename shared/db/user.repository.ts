@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CredentialCopy, UserRecord } from '../model/user.ts';
+import { batchGet } from './batch.ts';
 import { db, tableName } from './client.ts';
 import { userCodec, userWrites } from './entities/user.ts';
 import { getItem } from './get.ts';
@@ -27,6 +28,14 @@ export const createUser = async (user: UserRecord): Promise<void> => {
 export const getUser = async (userId: string): Promise<UserRecord | undefined> => {
   const item = await getItem(keys.user(userId));
   return item ? userCodec.read(item) : undefined;
+};
+
+/** Users by id (BatchGetItem), in the order asked, missing ones left out. */
+export const getUsers = async (userIds: readonly string[]): Promise<UserRecord[]> => {
+  const found = new Map(
+    (await batchGet([...new Set(userIds)].map((id) => keys.user(id)))).map((item) => [String(item.id), userCodec.read(item)]),
+  );
+  return userIds.flatMap((id) => found.get(id) ?? []);
 };
 
 // No user has this id (ids are random UUIDs v4; this one is not version 4).

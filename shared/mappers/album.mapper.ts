@@ -27,6 +27,8 @@ export interface AlbumResponseDto {
 
 export interface MapAlbumOptions {
   owner: UserRecord;
+  /** The users it is shared with, in the album's order. */
+  sharedUsers?: readonly UserRecord[];
   /** The album's entries; trashed ones do not count (Immich's joins leave them out). */
   members: readonly AlbumMember[];
   /** The album's assets, already mapped and ordered, when the response carries them. */
@@ -50,8 +52,8 @@ export const mapAlbum = (album: AlbumRecord, options: MapAlbumOptions): AlbumRes
     id: album.id,
     ownerId: album.ownerId,
     owner: mapUser(options.owner),
-    sharedUsers: [],
-    shared: hasSharedLink,
+    sharedUsers: (options.sharedUsers ?? []).map(mapUser),
+    shared: hasSharedLink || album.sharedUserIds.length > 0,
     hasSharedLink,
     ...(live.length > 0 ? { startDate: live[0], endDate: live.at(-1) } : {}),
     assets: options.assets ?? [],

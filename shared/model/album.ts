@@ -15,6 +15,8 @@ export const AlbumRecordSchema = v.object({
   order: v.picklist(['asc', 'desc']),
   /** ALBUM shared links pointing at it (Immich's `hasSharedLink`). */
   sharedLinkCount: v.optional(v.number(), 0),
+  /** The users it is shared with (Immich's `sharedUsers`), each also an albumUser item. */
+  sharedUserIds: v.optional(v.array(id()), []),
 });
 export type AlbumRecord = v.InferOutput<typeof AlbumRecordSchema>;
 
@@ -26,6 +28,10 @@ export const AlbumMemberSchema = v.object({
   ...AssetStatusSchema.entries,
 });
 export type AlbumMember = v.InferOutput<typeof AlbumMemberSchema>;
+
+/** A user an album is shared with, in the album's partition (and under the user, gsi2). */
+export const AlbumUserSchema = v.object({ albumId: id(), userId: id(), ownerId: id() });
+export type AlbumUser = v.InferOutput<typeof AlbumUserSchema>;
 
 /** Immich's per-id answer of the album asset routes. */
 export interface BulkIdResponseDto {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { limits } from '../model/limits.ts';
-import { optionalUuidList } from './asset.ts';
-import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
+import { optionalUuidList, uuidList } from './asset.ts';
+import { as, booleanish, dto, optional, rules, uuid, uuidV4 } from './common.ts';
 
 /** `CreateAlbumDto`. */
 export const CreateAlbumDto = dto({
@@ -38,3 +38,16 @@ export const UpdateAlbumDto = dto({
   ),
 });
 export type UpdateAlbumInput = v.InferOutput<typeof UpdateAlbumDto>;
+
+/** `AddUsersDto` (PUT /album/:id/users). */
+export const AddUsersDto = dto({ sharedUserIds: uuidList() });
+
+/** DELETE /album/:id/user/:userId: a UUID or `me` (Immich's ParseMeUUIDPipe). */
+export const AlbumUserParams = dto({
+  id: uuid(),
+  userId: v.pipe(
+    v.unknown(),
+    v.check((x: unknown) => x === 'me' || (typeof x === 'string' && uuidV4.test(x)), 'Validation failed (uuid v 4 is expected)'),
+    as<string>(),
+  ),
+});

@@ -8,15 +8,20 @@ import {
   getAlbum,
   createAlbum as insertAlbum,
   listAlbumIdsOfAsset,
+  listAlbumIdsSharedWith,
   listAlbums,
+  listAlbumsSharedWith,
   listMembers,
+  removeAlbumUsers,
   removeMembers,
+  shareAlbum,
   touchAlbum,
+  unshareAlbum,
   updateAlbumFields,
 } from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import { deleteSharedLink, getSharedLink, listSharedLinks } from '../db/shared-link.repository.ts';
-import { getUser } from '../db/user.repository.ts';
+import { getUser, getUsers } from '../db/user.repository.ts';
 import { type AlbumResponseDto, mapAlbum } from '../mappers/album.mapper.ts';
 import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../mappers/asset.mapper.ts';
 import type { AlbumMember, AlbumRecord, BulkIdResponseDto } from '../model/album.ts';
@@ -31,6 +36,38 @@ const owner = async (auth: Auth): Promise<UserRecord> => {
   return user;
 };
 
+/** The album's owner and the users it is shared with, as its response shows them. */
+const usersOf = async (album: AlbumRecord): Promise<{ owner: UserRecord; sharedUsers: UserRecord[] }> => {
+  const users = await getUsers([album.ownerId, ...album.sharedUserIds]);
+  const found = users.find((user) => user.id === album.ownerId);
+  if (!found) throw new NotFound('User not found');
+  return { owner: found, sharedUsers: users.filter((user) => user.id !== album.ownerId) };
+};
+
+/** Each album's owner and shared users, read once for all of them. */
+const usersOfAll = async (albums: readonly AlbumRecord[]) => {
+  const users = new Map(
+    (await getUsers(albums.flatMap((album) => [album.ownerId, ...album.sharedUserIds]))).map((user) => [user.id, user]),
+  );
+  return (album: AlbumRecord) => {
+    const found = users.get(album.ownerId);
+    if (!found) throw new NotFound('User not found');
+    return { owner: found, sharedUsers: album.sharedUserIds.flatMap((id) => users.get(id) ?? []) };
+  };
+};
+
+/** The users to share with: each an existing, active user other than the owner (Immich's messages). */
+const sharingTargets = async (album: Pick<AlbumRecord, 'ownerId' | 'sharedUserIds'>, userIds: readonly string[]): Promise<string[]> => {
+  const wanted = [...new Set(userIds)];
+  const found = new Set((await getUsers(wanted)).filter((user) => user.deletedAt === null).map((user) => user.id));
+  for (const userId of wanted) {
+    if (userId === album.ownerId) throw new Invalid('Cannot be shared with owner');
+    if (album.sharedUserIds.includes(userId)) throw new Invalid('User already added');
+    if (!found.has(userId)) throw new Invalid('User not found');
+  }
+  return wanted;
+};
+
 /** An album's live (not trashed) assets, mapped with EXIF, in the album's order. */
 export const albumAssets = async (auth: Auth, album: AlbumRecord, members: readonly AlbumMember[]): Promise<AssetResponseDto[]> => {
   const live = members.filter((member) => member.deletedAt === null).map((member) => member.assetId);
@@ -40,8 +77,11 @@ export const albumAssets = async (auth: Auth, album: AlbumRecord, members: reado
 
 /** POST /album: the caller's own assets among `assetIds` go in (others are left out, as in Immich). */
 export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<AlbumResponseDto> => {
-  if (dto.sharedWithUserIds && dto.sharedWithUserIds.length > 0) throw new Invalid('Sharing albums with other users is not supported');
-  const [user, assets] = await Promise.all([owner(auth), allowedAssets(auth, Permission.AssetShare, dto.assetIds ?? [])]);
+  const [user, assets, sharedUserIds] = await Promise.all([
+    owner(auth),
+    allowedAssets(auth, Permission.AssetShare, dto.assetIds ?? []),
+    sharingTargets({ ownerId: auth.user.id, sharedUserIds: [] }, dto.sharedWithUserIds ?? []),
+  ]);
   const now = new Date().toISOString();
   const album: AlbumRecord = {
     id: randomUUID(),
@@ -54,29 +94,43 @@ export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<Al
     isActivityEnabled: true,
     order: 'desc',
     sharedLinkCount: 0,
+    sharedUserIds,
   };
   await insertAlbum(album, assets);
   const members = await listMembers(album.id);
-  return mapAlbum(album, { owner: user, members, assets: await albumAssets(auth, album, members) });
+  const sharedUsers = await getUsers(sharedUserIds);
+  return mapAlbum(album, { owner: user, sharedUsers, members, assets: await albumAssets(auth, album, members) });
 };
 
-/** GET /album: the caller's albums, newest first (`shared=true`: none, albums are not shared with users here). */
+/**
+ * GET /album, as Immich: the caller's own albums; `shared=true` their albums shared with users or
+ * by a link, and the albums others shared with them; `shared=false` their albums shared with no
+ * one; `assetId` the albums (own or shared with them) holding that asset. Newest first.
+ */
 export const getAllAlbums = async (
   auth: Auth,
   query: { shared?: boolean | null; assetId?: string | null },
 ): Promise<AlbumResponseDto[]> => {
-  if (query.shared === true) return [];
-  let albums = await listAlbums(auth.user.id);
+  const own = await listAlbums(auth.user.id);
+  let albums: AlbumRecord[];
   if (query.assetId) {
     const ids = new Set(await listAlbumIdsOfAsset(query.assetId));
-    albums = albums.filter((album) => ids.has(album.id));
+    albums = [...own, ...(await listAlbumsSharedWith(auth.user.id))].filter((album) => ids.has(album.id));
+  } else if (query.shared === true) {
+    albums = [...own.filter(isShared), ...(await listAlbumsSharedWith(auth.user.id))];
+  } else if (query.shared === false) {
+    albums = own.filter((album) => !isShared(album));
+  } else {
+    albums = own;
   }
-  const user = await owner(auth);
-  const members = await Promise.all(albums.map((album) => listMembers(album.id)));
+  const [usersFor, members] = await Promise.all([usersOfAll(albums), Promise.all(albums.map((album) => listMembers(album.id)))]);
   return albums
-    .map((album, index) => mapAlbum(album, { owner: user, members: members[index] ?? [] }))
+    .map((album, index) => mapAlbum(album, { ...usersFor(album), members: members[index] ?? [] }))
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
 };
+
+/** Shared with users or by a link (Immich's `shared`). */
+const isShared = (album: AlbumRecord): boolean => album.sharedLinkCount > 0 || album.sharedUserIds.length > 0;
 
 export interface AlbumCountResponseDto {
   owned: number;
@@ -85,20 +139,20 @@ export interface AlbumCountResponseDto {
 }
 
 /**
- * GET /album/count, as Immich counts: the caller's albums, those shared (here: by a link; albums
- * shared with users do not exist yet) and those not. One Query of the caller's albums.
+ * GET /album/count, as Immich counts: the caller's albums; the shared ones (theirs shared with
+ * users or by a link, and those others share with them: Immich's getShared); theirs not shared.
  */
 export const getAlbumCount = async (auth: Auth): Promise<AlbumCountResponseDto> => {
-  const albums = await listAlbums(auth.user.id);
-  const shared = albums.filter((album) => album.sharedLinkCount > 0).length;
-  return { owned: albums.length, shared, notShared: albums.length - shared };
+  const [albums, sharedWithMe] = await Promise.all([listAlbums(auth.user.id), listAlbumIdsSharedWith(auth.user.id)]);
+  const shared = albums.filter(isShared).length;
+  return { owned: albums.length, shared: shared + sharedWithMe.length, notShared: albums.length - shared };
 };
 
 /** GET /album/:id (with its assets unless `withoutAssets`). */
 export const getAlbumInfo = async (auth: Auth, id: string, withoutAssets: boolean): Promise<AlbumResponseDto> => {
   const album = await requireAlbum(auth, Permission.AlbumRead, id);
-  const [user, members] = await Promise.all([owner(auth), listMembers(album.id)]);
-  return mapAlbum(album, { owner: user, members, assets: withoutAssets ? [] : await albumAssets(auth, album, members) });
+  const [users, members] = await Promise.all([usersOf(album), listMembers(album.id)]);
+  return mapAlbum(album, { ...users, members, assets: withoutAssets ? [] : await albumAssets(auth, album, members) });
 };
 
 /**
@@ -125,8 +179,7 @@ export const updateAlbumInfo = async (auth: Auth, id: string, dto: UpdateAlbumIn
     if (!(await getAlbum(auth.user.id, album.id))) throw noAccess(Permission.AlbumUpdate);
     throw new Invalid('Invalid album thumbnail');
   }
-  const user = await owner(auth);
-  return mapAlbum({ ...album, ...fields }, { owner: user, members, assets: [] });
+  return mapAlbum({ ...album, ...fields }, { ...(await usersOf(album)), members, assets: [] });
 };
 
 /**
@@ -163,6 +216,8 @@ export const deleteAlbum = async (auth: Auth, id: string): Promise<void> => {
       members.map((member) => member.assetId),
     );
   }
+  // The users it was shared with no longer see it.
+  await removeAlbumUsers(album);
 };
 
 /** PUT /album/:id/assets: per id `success`, or `duplicate` (already in), or `no_permission` (not the caller's). */
@@ -200,8 +255,12 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
   const album = await requireAlbum(auth, Permission.AlbumRead, id);
   const members = await listMembers(album.id);
   const present = new Set(members.map((member) => member.assetId));
+  // The owner removes any entry; a user it is shared with only their own assets (Immich's asset.share).
+  const own =
+    album.ownerId === auth.user.id ? undefined : new Set((await allowedAssets(auth, Permission.AssetShare, ids)).map((a) => a.id));
   const results = ids.map((assetId): BulkIdResponseDto => {
     if (!present.has(assetId)) return { id: assetId, success: false, error: 'not_found' };
+    if (own && !own.has(assetId)) return { id: assetId, success: false, error: 'no_permission' };
     present.delete(assetId);
     return { id: assetId, success: true };
   });
@@ -223,4 +282,37 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
     await touchAlbum(album, thumbnail, new Date().toISOString());
   }
   return reported;
+};
+
+/** PUT /album/:id/users (the owner): shares the album with users; answered without assets. */
+export const addUsersToAlbum = async (auth: Auth, id: string, userIds: readonly string[]): Promise<AlbumResponseDto> => {
+  const album = await requireAlbum(auth, Permission.AlbumShare, id);
+  const targets = await sharingTargets(album, userIds);
+  const now = new Date().toISOString();
+  try {
+    await shareAlbum(album, targets, now);
+  } catch (error) {
+    if (error instanceof AlbumChangedError) throw new Conflict('The album was changed by another request; try again');
+    throw error;
+  }
+  const updated: AlbumRecord = { ...album, sharedUserIds: [...album.sharedUserIds, ...targets], updatedAt: now };
+  return mapAlbum(updated, { ...(await usersOf(updated)), members: await listMembers(album.id), assets: [] });
+};
+
+/**
+ * DELETE /album/:id/user/:userId (`me` for oneself): the owner stops sharing with a user, or a
+ * user leaves an album shared with them (Immich's rules and messages).
+ */
+export const removeUserFromAlbum = async (auth: Auth, id: string, userId: string): Promise<void> => {
+  const target = userId === 'me' ? auth.user.id : userId;
+  const album = await requireAlbum(auth, Permission.AlbumRead, id);
+  if (album.ownerId === target) throw new Invalid('Cannot remove album owner');
+  if (!album.sharedUserIds.includes(target)) throw new Invalid('Album not shared with user');
+  if (auth.user.id !== target && album.ownerId !== auth.user.id) throw noAccess(Permission.AlbumShare);
+  try {
+    await unshareAlbum(album, target, new Date().toISOString());
+  } catch (error) {
+    if (error instanceof AlbumChangedError) throw new Conflict('The album was changed by another request; try again');
+    throw error;
+  }
 };

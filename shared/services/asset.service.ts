@@ -53,7 +53,8 @@ export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetRespons
     return mapAsset(found.asset, { withExif: true, withTags: true });
   }
   const { asset, faces } = await requireAsset(auth, Permission.AssetRead, id);
-  return mapFull(auth, asset, faces);
+  // Someone else's asset (through a shared album): without its people, as Immich answers.
+  return mapFull(auth, asset, asset.ownerId === auth.user.id ? faces : []);
 };
 
 /** The asset with EXIF, owner, tags and people; `known` people already read are not read again. */

@@ -81,6 +81,7 @@ const measure = async (): Promise<string> => {
       isActivityEnabled: true,
       order: 'desc' as const,
       sharedLinkCount: 0,
+      sharedUserIds: [],
     };
     await createAlbum(album, assets.slice(0, 500));
     const link = await sdk.createSharedLink({ sharedLinkCreateDto: { type: sdk.SharedLinkType.Album, albumId: album.id } }, auth);

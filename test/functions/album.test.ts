@@ -138,7 +138,7 @@ describe('albums', () => {
     [{}, ['albumName must be a string']],
     [{ albumName: 'x', assetIds: ['nope'] }, ['each value in assetIds must be a UUID']],
     [{ albumName: 'x', assetIds: 'nope' }, ['each value in assetIds must be a UUID', 'assetIds must be an array']],
-    [{ albumName: 'x', sharedWithUserIds: ['00000000-0000-4000-a000-000000000000'] }, 'Sharing albums with other users is not supported'],
+    [{ albumName: 'x', sharedWithUserIds: ['00000000-0000-4000-a000-000000000000'] }, 'User not found'],
   ])('POST /album %j → 400 %j', async (body, message) => {
     const reply = await invoke(createAlbumHandler, {
       method: 'POST',

@@ -176,6 +176,7 @@ describe('values too long, too large or odd are 4xx, never 500', () => {
       isActivityEnabled: true,
       order: 'desc' as const,
       sharedLinkCount: 0,
+      sharedUserIds: [],
     };
     await expect(createAlbum(album, [])).rejects.toMatchObject({ kind: 'invalid', messages: 'A value is too long to be stored' });
   });

@@ -248,6 +248,7 @@ const buildLibrary = async (specs: AssetSpec[]) => {
         isActivityEnabled: true,
         order: 'desc',
         sharedLinkCount: 0,
+        sharedUserIds: [],
       },
       albumMembers,
     );

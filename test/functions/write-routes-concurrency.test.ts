@@ -18,6 +18,8 @@ const handlerOf = async (route: Route): Promise<Handler> => ((await import(join(
 
 interface Call {
   path?: string;
+  /** Path parameters other than `{id}` alone. */
+  params?: Record<string, string>;
   id?: string;
   body?: unknown;
   raw?: { body: Buffer; contentType: string };
@@ -42,6 +44,7 @@ beforeAll(async () => {
   setup.renamedKey = (await createApiKey(token, 'renamed')).apiKey.id;
   setup.doomed = (await createAlbum(token, { albumName: 'Doomed', assetIds: [setup.b, setup.c] })).id;
   setup.victim = (await freshUser(admin.accessToken, 'Victim')).userId;
+  setup.guest = (await freshUser(admin.accessToken, 'Guest')).userId;
 });
 
 /** The request of each write route, built when it runs (some need a fresh session or item). */
@@ -83,6 +86,17 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, id: setup.album, body: { description: 'racing', order: 'asc' } },
   ],
   deleteAlbum: async () => [{ token: user.accessToken, id: setup.doomed }],
+  addUsersToAlbum: async () => [
+    { token: user.accessToken, id: setup.album, body: { sharedUserIds: [setup.guest] } },
+    { token: user.accessToken, id: setup.album, body: { sharedUserIds: [setup.victim] } },
+  ],
+  removeUserFromAlbum: async () => [
+    {
+      token: user.accessToken,
+      path: `/api/album/${setup.album}/user/${setup.guest}`,
+      params: { id: setup.album ?? '', userId: setup.guest ?? '' },
+    },
+  ],
   deleteApiKey: async () => [{ token: user.accessToken, id: setup.key }],
   // Idempotent: every request records the same onboarding.
   setAdminOnboarding: async () => [{ token: admin.accessToken }, { token: admin.accessToken }],
@@ -189,8 +203,8 @@ describe('every write route under concurrent identical and overlapping requests'
     const send = (call: Call) =>
       invoke(handler, {
         method: writeRoute.method,
-        path: writeRoute.path.replace('{id}', call.id ?? ''),
-        ...(call.id ? { pathParameters: { id: call.id } } : {}),
+        path: call.path ?? writeRoute.path.replace('{id}', call.id ?? ''),
+        ...(call.params ? { pathParameters: call.params } : call.id ? { pathParameters: { id: call.id } } : {}),
         headers: { ...(call.token ? bearer(call.token) : {}), ...(call.raw ? { 'content-type': call.raw.contentType } : {}) },
         ...(call.raw ? { body: call.raw.body } : call.body === undefined ? {} : { body: call.body }),
       });
@@ -208,6 +222,9 @@ describe('every write route under concurrent identical and overlapping requests'
       expect(asset.albumCount ?? 0, `albumCount of ${asset.id}`).toBe(entries);
     }
     for (const album of items.filter((item) => item.type === 'album')) {
+      // The album's list of users and their items agree.
+      const shares = items.filter((item) => item.type === 'albumUser' && item.albumId === album.id).map((item) => item.userId);
+      expect([...((album.sharedUserIds as string[] | undefined) ?? [])].sort(), `sharedUserIds of ${album.id}`).toEqual(shares.sort());
       const links = items.filter((item) => item.type === 'sharedLink' && item.albumId === album.id).length;
       expect(album.sharedLinkCount ?? 0, `sharedLinkCount of ${album.id}`).toBe(links);
       for (const entry of items.filter((item) => item.type === 'albumAsset' && item.albumId === album.id)) {

@@ -1,4 +1,4 @@
-import { AlbumMemberSchema, type AlbumRecord, AlbumRecordSchema } from '../../model/album.ts';
+import { AlbumMemberSchema, type AlbumRecord, AlbumRecordSchema, AlbumUserSchema } from '../../model/album.ts';
 import { type AssetRecord, statusOf } from '../../model/asset.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
@@ -6,6 +6,7 @@ import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../tr
 import { assetWrites } from './asset.ts';
 
 export const albumCodec = codec('album', AlbumRecordSchema);
+export const albumUserCodec = codec('albumUser', AlbumUserSchema);
 export const albumMemberCodec = codec('albumAsset', AlbumMemberSchema);
 
 const memberItem = (albumId: string, asset: AssetRecord, addedAt: string) => ({
@@ -45,4 +46,37 @@ export const albumWrites = {
       condition: 'present',
       values: { ':thumbnail': thumbnailId, ':now': now },
     }),
+  /** Shares the album with a user: the album's list (only while the album is as read) and the user's item. */
+  shareWith: (album: AlbumRecord, userIds: readonly string[], now: string): Write[] => [
+    updateWrite(keys.album(album.ownerId, album.id), 'SET sharedUserIds = :users, updatedAt = :now', {
+      condition: 'updatedAt = :was',
+      values: { ':users': [...album.sharedUserIds, ...userIds], ':now': now, ':was': album.updatedAt },
+      onConditionFailed: () => new AlbumChangedError(),
+    }),
+    ...userIds.map((userId) =>
+      putWrite(
+        {
+          ...keys.albumUser(album.id, userId),
+          ...indexKeys.albumsSharedWith(userId, album.id),
+          type: 'albumUser',
+          albumId: album.id,
+          userId,
+          ownerId: album.ownerId,
+        },
+        { condition: 'absent', onConditionFailed: () => new AlbumChangedError() },
+      ),
+    ),
+  ],
+  /** The reverse, for one user. */
+  unshareWith: (album: AlbumRecord, userId: string, now: string): Write[] => [
+    updateWrite(keys.album(album.ownerId, album.id), 'SET sharedUserIds = :users, updatedAt = :now', {
+      condition: 'updatedAt = :was',
+      values: { ':users': album.sharedUserIds.filter((id) => id !== userId), ':now': now, ':was': album.updatedAt },
+      onConditionFailed: () => new AlbumChangedError(),
+    }),
+    deleteWrite(keys.albumUser(album.id, userId), { condition: 'present', onConditionFailed: () => new AlbumChangedError() }),
+  ],
 };
+
+/** The album changed (or went) while a write was prepared from it. */
+export class AlbumChangedError extends Error {}
