@@ -11,6 +11,7 @@
 import { NotFound } from '../core/errors.ts';
 import { albumsSharedWithAmong, getAlbum, getAlbumUser, listAlbumIdsOfAsset } from '../db/album.repository.ts';
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
+import { getPartner, partnersAmong } from '../db/partner.repository.ts';
 import { getPerson } from '../db/person.repository.ts';
 import { getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
 import type { AlbumRecord } from '../model/album.ts';
@@ -47,14 +48,32 @@ const sharedAssetPermissions: readonly Permission[] = [Permission.AssetRead, Per
 const seesThroughAlbum = async (auth: Auth, assetId: string): Promise<boolean> =>
   (await albumsSharedWithAmong(await listAlbumIdsOfAsset(assetId), auth.user.id)).length > 0;
 
-/** The caller's asset with its faces, or one an album shared with them shows (for reading it). */
+/** What a partner's share allows with their assets (Immich: read, view, download, and share them into albums). */
+const partnerAssetPermissions: readonly Permission[] = [...sharedAssetPermissions, Permission.AssetShare];
+
+/** Whether `ownerId` shares their library with the caller (Immich's partner access). */
+const isPartnerOf = async (auth: Auth, ownerId: string): Promise<boolean> => (await getPartner(ownerId, auth.user.id)) !== undefined;
+
+/** The caller's asset with its faces, or one an album shared with them or a partner shows (for reading it). */
 export const requireAsset = async (auth: Auth, permission: Permission, assetId: string): Promise<AssetWithFaces> => {
   if (auth.sharedLink) return (await requireSharedAsset(auth, permission, assetId)).found;
   const found = await getAssetWithFaces(assetId);
   if (!found) throw noAccess(permission);
   if (owns(auth, found.asset.ownerId)) return found;
   if (sharedAssetPermissions.includes(permission) && (await seesThroughAlbum(auth, assetId))) return found;
+  if (partnerAssetPermissions.includes(permission) && (await isPartnerOf(auth, found.asset.ownerId))) return found;
   throw noAccess(permission);
+};
+
+/**
+ * A timeline the caller may read (Immich's timeline.read): their own, or a partner's who shares
+ * with them. Archived assets of someone else's timeline stay theirs (archive.read).
+ */
+export const requireTimeline = async (auth: Auth, userId: string, withArchived = false): Promise<void> => {
+  if (auth.sharedLink) throw noAccess(Permission.TimelineRead);
+  if (owns(auth, userId)) return;
+  if (!(await isPartnerOf(auth, userId))) throw noAccess(Permission.TimelineRead);
+  if (withArchived) throw noAccess(Permission.ArchiveRead);
 };
 
 /** What a shared-link visitor may do to the link's assets (Immich's shared-link access checks): see them; download them if the link allows. */
@@ -79,9 +98,19 @@ export const requireSharedAsset = async (
   return { found, link };
 };
 
-/** The allowed ones among `assetIds` (trashed ones included, as Immich's checks do), in the order asked. */
-export const allowedAssets = async (auth: Auth, _permission: Permission, assetIds: readonly string[]): Promise<AssetRecord[]> =>
-  (await getAssets(assetIds)).filter((asset) => owns(auth, asset.ownerId));
+/**
+ * The allowed ones among `assetIds` (trashed ones included, as Immich's checks do), in the order
+ * asked: the caller's own, and for sharing into an album also their partners'.
+ */
+export const allowedAssets = async (auth: Auth, permission: Permission, assetIds: readonly string[]): Promise<AssetRecord[]> => {
+  const assets = await getAssets(assetIds);
+  const others = [...new Set(assets.filter((asset) => !owns(auth, asset.ownerId)).map((asset) => asset.ownerId))];
+  const partners =
+    others.length > 0 && permission === Permission.AssetShare
+      ? new Set((await partnersAmong(others, auth.user.id)).map((partner) => partner.sharedById))
+      : new Set<string>();
+  return assets.filter((asset) => owns(auth, asset.ownerId) || partners.has(asset.ownerId));
+};
 
 /** Every one of `assetIds` (duplicates ignored), or nothing: one id not allowed refuses them all. */
 export const requireAssets = async (auth: Auth, permission: Permission, assetIds: readonly string[]): Promise<AssetRecord[]> => {

@@ -15,6 +15,8 @@ export const Permission = {
   AlbumDelete: 'album.delete',
   AlbumShare: 'album.share',
   TimelineRead: 'timeline.read',
+  ArchiveRead: 'archive.read',
+  PartnerUpdate: 'partner.update',
   PersonRead: 'person.read',
   PersonWrite: 'person.write',
   AuthDeviceDelete: 'authDevice.delete',

@@ -76,6 +76,8 @@ export const keys = {
   }),
   /** An owner's timeline counters of one month (`YYYY-MM` of `localDateTime`): shared/domain/time-buckets.ts. */
   timeBuckets: (ownerId: string, month: string): Key => ({ pk: `BUCKETS#${ownerId}`, sk: month }),
+  /** A partner share, under the user it is shared with (so their access checks are one GetItem). */
+  partner: (sharedWithId: string, sharedById: string): Key => ({ pk: `PARTNER#${sharedWithId}`, sk: `SHAREDBY#${sharedById}` }),
   /** A text-search posting: an owner's asset having a word, in date order. */
   term: (ownerId: string, word: string, fileCreatedAt: string, assetId: string): Key => ({
     pk: `TERM#${ownerId}#${word}`,
@@ -120,6 +122,10 @@ export const partitions = {
   assetsByUpdate: (ownerId: string): Partition => ({ index: 'gsi2', value: `UPDATED#${ownerId}` }),
   /** gsi2: a person's faces, ordered by their asset's fileCreatedAt. */
   personFaces: (personId: string): Partition => ({ index: 'gsi2', value: `PERSON#${personId}` }),
+  /** The partners who share their library with a user. */
+  partnersSharingWith: (userId: string): Partition => ({ value: `PARTNER#${userId}`, prefix: 'SHAREDBY#' }),
+  /** gsi2: the users a user shares their library with. */
+  partnersSharedBy: (userId: string): Partition => ({ index: 'gsi2', value: `PARTNERSOF#${userId}` }),
   /** gsi2: the albums shared with a user. */
   albumsSharedWith: (userId: string): Partition => ({ index: 'gsi2', value: `SHAREDWITH#${userId}` }),
   /** gsi2: the albums an asset is in (kept in step when the asset is trashed, archived or deleted). */
@@ -144,6 +150,10 @@ export const indexKeys = {
   personFaces: (personId: string, fileCreatedAt: string, assetId: string, faceId: string) => ({
     gsi2pk: partitions.personFaces(personId).value,
     gsi2sk: `${dateOrder(fileCreatedAt, assetId)}#${faceId}`,
+  }),
+  partnersSharedBy: (sharedById: string, sharedWithId: string) => ({
+    gsi2pk: partitions.partnersSharedBy(sharedById).value,
+    gsi2sk: sharedWithId,
   }),
   albumsSharedWith: (userId: string, albumId: string) => ({ gsi2pk: partitions.albumsSharedWith(userId).value, gsi2sk: albumId }),
   assetAlbums: (assetId: string, albumId: string) => ({ gsi2pk: partitions.assetAlbums(assetId).value, gsi2sk: albumId }),

@@ -20,6 +20,7 @@ import type { AssetRecord, AssetWithFaces, FaceRecord } from '../model/asset.ts'
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import type { AssetBulkUpdateDto, AssetBulkUploadCheckResponseDto, UpdateAssetDto } from '../schemas/asset.ts';
+import { timelinePartners } from './partner.service.ts';
 
 type UpdateAssetInput = v.InferOutput<typeof UpdateAssetDto>;
 
@@ -195,46 +196,50 @@ const hour = 3_600_000;
  * instants a local day can cover (UTC−12 to UTC+14), since the oldest asset: never the library.
  */
 export const getMemoryLane = async (auth: Auth, dto: { day: number; month: number }): Promise<MemoryLaneResponseDto[]> => {
-  const ownerId = auth.user.id;
-  const oldest = await oldestTakenAt(ownerId);
-  if (!oldest) return [];
+  // The caller's photos and those of the partners who put theirs in the caller's timeline (as Immich).
+  const owners = [auth.user.id, ...(await timelinePartners(auth))];
   const currentYear = new Date().getUTCFullYear();
-  const firstYear = new Date(new Date(oldest).getTime() - 14 * hour).getUTCFullYear();
-  const years = Array.from({ length: Math.max(0, currentYear - firstYear) }, (_, index) => currentYear - 1 - index);
-  const groups = await Promise.all(
-    years.map(async (year) => {
-      const start = Date.UTC(year, dto.month - 1, dto.day);
-      const assets = await assetsTakenBetween(
-        ownerId,
-        new Date(start - 14 * hour).toISOString(),
-        new Date(start + 36 * hour).toISOString(),
-      );
-      return assets
-        .filter((asset) => {
-          const local = new Date(asset.localDateTime);
-          return (
-            local.getUTCFullYear() === year &&
-            local.getUTCMonth() === dto.month - 1 &&
-            local.getUTCDate() === dto.day &&
-            asset.isVisible &&
-            !asset.isArchived &&
-            asset.deletedAt === null &&
-            asset.resizePath !== null
+  const byYear = new Map<number, AssetRecord[]>();
+  await Promise.all(
+    owners.map(async (ownerId) => {
+      const oldest = await oldestTakenAt(ownerId);
+      if (!oldest) return;
+      const firstYear = new Date(new Date(oldest).getTime() - 14 * hour).getUTCFullYear();
+      const years = Array.from({ length: Math.max(0, currentYear - firstYear) }, (_, index) => currentYear - 1 - index);
+      await Promise.all(
+        years.map(async (year) => {
+          const start = Date.UTC(year, dto.month - 1, dto.day);
+          const assets = await assetsTakenBetween(
+            ownerId,
+            new Date(start - 14 * hour).toISOString(),
+            new Date(start + 36 * hour).toISOString(),
           );
-        })
-        .sort((a, b) => a.localDateTime.localeCompare(b.localDateTime) || a.id.localeCompare(b.id));
+          const kept = assets.filter((asset) => {
+            const local = new Date(asset.localDateTime);
+            return (
+              local.getUTCFullYear() === year &&
+              local.getUTCMonth() === dto.month - 1 &&
+              local.getUTCDate() === dto.day &&
+              asset.isVisible &&
+              !asset.isArchived &&
+              asset.deletedAt === null &&
+              asset.resizePath !== null
+            );
+          });
+          if (kept.length > 0) byYear.set(year, [...(byYear.get(year) ?? []), ...kept]);
+        }),
+      );
     }),
   );
-  return years.flatMap((year, index) => {
-    const assets = groups[index] ?? [];
-    const yearsAgo = currentYear - year;
-    if (assets.length === 0) return [];
-    return [
-      {
+  return [...byYear.keys()]
+    .sort((a, b) => b - a)
+    .map((year) => {
+      const yearsAgo = currentYear - year;
+      const assets = (byYear.get(year) ?? []).sort((a, b) => a.localDateTime.localeCompare(b.localDateTime) || a.id.localeCompare(b.id));
+      return {
         yearsAgo,
         title: `${yearsAgo} year${yearsAgo > 1 ? 's' : ''} since...`,
-        assets: assets.map((asset) => mapAsset(asset, { callerId: ownerId, withExif: true })),
-      },
-    ];
-  });
+        assets: assets.map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true })),
+      };
+    });
 };

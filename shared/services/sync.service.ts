@@ -1,4 +1,4 @@
-import { noAccess, Permission } from '../access/access.ts';
+import { requireTimeline } from '../access/access.ts';
 import { assetsUpdatedBetween, timelinePages } from '../db/asset.repository.ts';
 import { type AuditEntityType, listDeletedSince } from '../db/audit.repository.ts';
 import { type AssetResponseDto, mapAsset } from '../mappers/asset.mapper.ts';
@@ -16,10 +16,10 @@ const auditWindowMs = 100 * 86_400_000;
  */
 const indexLagMs = 5_000;
 
-/** Whose assets: the caller's own (Immich's timeline.read; partners do not share theirs here yet). */
-const ownerOf = (auth: Auth, userId: string | null | undefined): string => {
+/** Whose assets: the caller's own or a partner's who shares with them (Immich's timeline.read). */
+const ownerOf = async (auth: Auth, userId: string | null | undefined): Promise<string> => {
   const ownerId = userId ?? auth.user.id;
-  if (ownerId !== auth.user.id) throw noAccess(Permission.TimelineRead);
+  await requireTimeline(auth, ownerId);
   return ownerId;
 };
 
@@ -35,7 +35,7 @@ const newestTakenFirst = (a: AssetRecord, b: AssetRecord): number =>
  *   timeline, newest first, until `skip + take` assets passed the filters.
  */
 export const getAllAssets = async (auth: Auth, dto: AssetSearchInput): Promise<AssetResponseDto[]> => {
-  const ownerId = ownerOf(auth, dto.userId);
+  const ownerId = await ownerOf(auth, dto.userId);
   const passes = (asset: AssetRecord): boolean =>
     asset.isVisible &&
     (dto.isFavorite === undefined || dto.isFavorite === null || asset.isFavorite === dto.isFavorite) &&
@@ -79,7 +79,7 @@ export const getAuditDeletes = async (
   auth: Auth,
   dto: { after: string; entityType: AuditEntityType; userId?: string | null | undefined },
 ): Promise<AuditDeletesResponseDto> => {
-  const ownerId = ownerOf(auth, dto.userId);
+  const ownerId = await ownerOf(auth, dto.userId);
   const ids = await listDeletedSince(ownerId, dto.entityType, dto.after);
   return { needsFullSync: Date.now() - new Date(dto.after).getTime() > auditWindowMs, ids };
 };

@@ -1,4 +1,4 @@
-import { noAccess, Permission, requireAlbum } from '../access/access.ts';
+import { noAccess, Permission, requireAlbum, requireTimeline } from '../access/access.ts';
 import { Invalid } from '../core/errors.ts';
 import { listMembers } from '../db/album.repository.ts';
 import { assetsTakenBetween, getAssets } from '../db/asset.repository.ts';
@@ -10,6 +10,7 @@ import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAsset
 import type { AssetRecord, AssetStatus } from '../model/asset.ts';
 import { type BucketSize, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
+import { timelinePartners } from './partner.service.ts';
 
 export type { TimeBucketResponseDto } from '../domain/time-buckets.ts';
 
@@ -24,8 +25,8 @@ export interface TimeBucketQuery extends BucketFilter {
   order?: 'asc' | 'desc' | undefined;
 }
 
-/** Whose timeline, or which album's entries, a request reads: Immich's `timeBucketChecks`. */
-type Source = { kind: 'album'; albumId: string; ownerId: string } | { kind: 'timeline'; ownerId: string };
+/** Whose timelines, or which album's entries, a request reads: Immich's `timeBucketChecks`. */
+type Source = { kind: 'album'; albumId: string; ownerId: string } | { kind: 'timeline'; ownerIds: string[] };
 
 const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
   if (dto.withPartners) {
@@ -46,10 +47,11 @@ const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
     const album = await requireAlbum(auth, Permission.AlbumRead, dto.albumId);
     return { kind: 'album', albumId: album.id, ownerId: album.ownerId };
   }
-  // A timeline: the caller's own (no partner shares theirs yet); a link visitor has none.
+  // A timeline: the caller's own or a partner's (timeline.read), with the partners who put theirs in it.
   const userId = dto.userId ?? auth.user.id;
-  if (auth.sharedLink || userId !== auth.user.id) throw noAccess(Permission.TimelineRead);
-  return { kind: 'timeline', ownerId: userId };
+  await requireTimeline(auth, userId, dto.isArchived !== false);
+  const partners = dto.withPartners ? await timelinePartners(auth) : [];
+  return { kind: 'timeline', ownerIds: [...new Set([userId, ...partners])] };
 };
 
 /** Immich's filters on the status an album entry or a face copies from its asset (favourites need the asset). */
@@ -67,6 +69,7 @@ const assetMatches = (asset: AssetRecord, dto: TimeBucketQuery): boolean =>
  * are read only when favourites are filtered or `withAssets` asks for them.
  */
 const entriesOf = async (
+  auth: Auth,
   source: Source,
   dto: TimeBucketQuery,
   period?: string,
@@ -75,8 +78,8 @@ const entriesOf = async (
   if (source.kind === 'album') {
     entries = (await listMembers(source.albumId)).map((member) => ({ assetId: member.assetId, status: member }));
   } else {
-    // Faces of one of the caller's people (another's person has none of the caller's assets: nothing).
-    const person = dto.personId ? await getPerson(source.ownerId, dto.personId) : undefined;
+    // Faces of a person of the timeline's owner (another's person has none of their assets: nothing).
+    const person = dto.personId ? await getPerson(source.ownerIds[0] ?? auth.user.id, dto.personId) : undefined;
     if (!person) return [];
     const seen = new Set<string>();
     entries = (await listPersonFaces(person.id)).flatMap((face) => {
@@ -109,9 +112,10 @@ export const getTimeBuckets = async (auth: Auth, dto: TimeBucketQuery): Promise<
   const source = await sourceOf(auth, dto);
   const order = dto.order ?? 'desc';
   if (source.kind === 'timeline' && !dto.personId) {
-    return bucketsFrom(await listCounters(source.ownerId), dto.size, dto, order);
+    const counters = await Promise.all(source.ownerIds.map((ownerId) => listCounters(ownerId)));
+    return bucketsFrom(counters.flat(), dto.size, dto, order);
   }
-  let entries = await entriesOf(source, dto);
+  let entries = await entriesOf(auth, source, dto);
   if (dto.isFavorite !== undefined) {
     const kept = new Set(
       (
@@ -147,11 +151,10 @@ export const getTimeBucket = async (
   let assets: AssetRecord[];
   if (source.kind === 'timeline' && !dto.personId) {
     const { from, to } = localPeriodRange(period, dto.size);
-    assets = (await assetsTakenBetween(source.ownerId, from, to)).filter(
-      (asset) => assetMatches(asset, dto) && periodOfAsset(asset.localDateTime, dto.size) === period,
-    );
+    const owned = await Promise.all(source.ownerIds.map((ownerId) => assetsTakenBetween(ownerId, from, to)));
+    assets = owned.flat().filter((asset) => assetMatches(asset, dto) && periodOfAsset(asset.localDateTime, dto.size) === period);
   } else {
-    const entries = await entriesOf(source, dto, period);
+    const entries = await entriesOf(auth, source, dto, period);
     assets = await assetsOf(
       entries.map((entry) => entry.assetId),
       dto,

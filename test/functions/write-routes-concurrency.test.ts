@@ -44,7 +44,9 @@ beforeAll(async () => {
   setup.renamedKey = (await createApiKey(token, 'renamed')).apiKey.id;
   setup.doomed = (await createAlbum(token, { albumName: 'Doomed', assetIds: [setup.b, setup.c] })).id;
   setup.victim = (await freshUser(admin.accessToken, 'Victim')).userId;
-  setup.guest = (await freshUser(admin.accessToken, 'Guest')).userId;
+  const guest = await freshUser(admin.accessToken, 'Guest');
+  setup.guest = guest.userId;
+  setup.guestToken = guest.accessToken;
 });
 
 /** The request of each write route, built when it runs (some need a fresh session or item). */
@@ -76,6 +78,12 @@ const requests: Record<string, () => Promise<Call[]>> = {
   ],
   deleteProfileImage: async () => [{ token: user.accessToken }],
   deleteUser: async () => [{ token: admin.accessToken, id: setup.victim }],
+  createPartner: async () => [{ token: user.accessToken, id: setup.guest }],
+  updatePartner: async () => [
+    { token: setup.guestToken ?? '', id: user.userId, body: { inTimeline: true } },
+    { token: setup.guestToken ?? '', id: user.userId, body: { inTimeline: false } },
+  ],
+  removePartner: async () => [{ token: user.accessToken, id: setup.guest }],
   restoreUser: async () => [{ token: admin.accessToken, id: setup.victim }],
   updateApiKey: async () => [
     { token: user.accessToken, id: setup.renamedKey, body: { name: 'one' } },

@@ -44,6 +44,7 @@ const built: Record<string, Key> = {
   sharedLinkAsset: keys.sharedLinkAsset('<linkId>', '<assetId>'),
   term: keys.term('<ownerId>', '<word>', '<fileCreatedAt>', '<assetId>'),
   timeBuckets: keys.timeBuckets('<ownerId>', '<YYYY-MM>'),
+  partner: keys.partner('<sharedWithId>', '<sharedById>'),
   audit: keys.audit('<ownerId>', '<entityType>', '<createdAt>', '<entityId>'),
 };
 
@@ -91,6 +92,8 @@ const builtPartitions: Record<string, Partition> = {
   audit: partitions.audit('<ownerId>', '<entityType>'),
   assetsByUpdate: partitions.assetsByUpdate('<ownerId>'),
   personFaces: partitions.personFaces('<personId>'),
+  partnersSharingWith: partitions.partnersSharingWith('<userId>'),
+  partnersSharedBy: partitions.partnersSharedBy('<userId>'),
   albumsSharedWith: partitions.albumsSharedWith('<userId>'),
   assetAlbums: partitions.assetAlbums('<assetId>'),
   assetLinks: partitions.assetLinks('<assetId>'),

@@ -1,0 +1,74 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { Invalid } from '../core/errors.ts';
+import { type PartnerRecord, PartnerRecordSchema } from '../model/partner.ts';
+import { batchGet } from './batch.ts';
+import { codec } from './codec.ts';
+import { getItem } from './get.ts';
+import { indexKeys, keys, partitions } from './keys.ts';
+import { queryAll } from './query.ts';
+import { deleteWrite, putWrite, updateWrite, writeOne } from './transact.ts';
+
+const partnerCodec = codec('partner', PartnerRecordSchema);
+
+/** Whether `sharedById` shares their library with `sharedWithId` (one GetItem). */
+export const getPartner = async (sharedById: string, sharedWithId: string): Promise<PartnerRecord | undefined> => {
+  const item = await getItem(keys.partner(sharedWithId, sharedById));
+  return item ? partnerCodec.read(item) : undefined;
+};
+
+/** Which of these users share their library with `sharedWithId` (BatchGetItem). */
+export const partnersAmong = async (sharedByIds: readonly string[], sharedWithId: string): Promise<PartnerRecord[]> =>
+  (await batchGet([...new Set(sharedByIds)].map((id) => keys.partner(sharedWithId, id)))).map(partnerCodec.read);
+
+/** The partners sharing with a user (one Query of their partition). */
+export const listPartnersSharingWith = async (userId: string): Promise<PartnerRecord[]> =>
+  (await queryAll(partitions.partnersSharingWith(userId))).map(partnerCodec.read);
+
+/** The partners a user shares with (one Query of gsi2). */
+export const listPartnersSharedBy = async (userId: string): Promise<PartnerRecord[]> =>
+  (await queryAll(partitions.partnersSharedBy(userId))).map(partnerCodec.read);
+
+/** Creates a share; a second one is Immich's 400 `Partner already exists`. */
+export const createPartner = async (partner: PartnerRecord): Promise<void> => {
+  await writeOne(
+    putWrite(
+      {
+        ...keys.partner(partner.sharedWithId, partner.sharedById),
+        ...indexKeys.partnersSharedBy(partner.sharedById, partner.sharedWithId),
+        type: 'partner',
+        ...partner,
+      },
+      { condition: 'absent', onConditionFailed: () => new Invalid('Partner already exists') },
+    ),
+  );
+};
+
+/** Ends a share; none is Immich's 400 `Partner not found`. */
+export const removePartner = async (sharedById: string, sharedWithId: string): Promise<void> => {
+  await writeOne(
+    deleteWrite(keys.partner(sharedWithId, sharedById), {
+      condition: 'present',
+      onConditionFailed: () => new Invalid('Partner not found'),
+    }),
+  );
+};
+
+/** Sets `inTimeline` of a share with the caller; undefined when there is none. */
+export const setPartnerInTimeline = async (
+  partner: PartnerRecord,
+  inTimeline: boolean,
+  now: string,
+): Promise<PartnerRecord | undefined> => {
+  try {
+    await writeOne(
+      updateWrite(keys.partner(partner.sharedWithId, partner.sharedById), 'SET inTimeline = :inTimeline, updatedAt = :now', {
+        condition: 'present',
+        values: { ':inTimeline': inTimeline, ':now': now },
+      }),
+    );
+    return { ...partner, inTimeline, updatedAt: now };
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+};
