@@ -210,7 +210,18 @@ describe('ImmichStack', () => {
     const storeRoutes = routes
       .filter((route) => route.store)
       .map((route) => route.operationId.charAt(0).toUpperCase() + route.operationId.slice(1));
-    expect(storeRoutes).toEqual(['UploadFile', 'ServeFile', 'DownloadFile', 'GetAssetThumbnail', 'GetPersonThumbnail', 'DeleteAssets']);
+    expect(storeRoutes).toEqual([
+      'CreateProfileImage',
+      'DeleteProfileImage',
+      'GetProfileImage',
+      'UploadFile',
+      'ServeFile',
+      'DownloadFile',
+      'GetAssetThumbnail',
+      'GetPersonThumbnail',
+      'DeleteAssets',
+      'EmptyTrash',
+    ]);
     const withBucket = functions.filter(
       (f) =>
         f.Properties.Environment?.Variables?.ORIGINALS_BUCKET !== undefined && String(f.Properties.Description).startsWith('Immich API'),
