@@ -494,6 +494,27 @@ export const routes: readonly Route[] = [
   },
   { operationId: 'searchAssets', method: 'GET', path: '/api/assets', entry: 'functions/search/search-assets.ts', data: 'read' },
   { operationId: 'search', method: 'GET', path: '/api/search', entry: 'functions/search/search.ts', data: 'read' },
+  {
+    operationId: 'searchMetadata',
+    method: 'POST',
+    path: '/api/search/metadata',
+    entry: 'functions/search/search-metadata.ts',
+    data: 'read',
+  },
+  {
+    operationId: 'getExploreData',
+    method: 'GET',
+    path: '/api/search/explore',
+    entry: 'functions/search/get-explore-data.ts',
+    data: 'read',
+  },
+  {
+    operationId: 'getSearchSuggestions',
+    method: 'GET',
+    path: '/api/search/suggestions',
+    entry: 'functions/search/get-search-suggestions.ts',
+    data: 'read',
+  },
   { operationId: 'notFound', method: 'ANY', path: '$default', entry: 'functions/system/not-found.ts', data: 'none' },
 ];
 

@@ -138,3 +138,23 @@ const dayOrMonth = (max: number) =>
 
 /** `MemoryLaneDto` (GET /asset/memory-lane?day=&month=). */
 export const MemoryLaneDto = dto({ day: dayOrMonth(31), month: dayOrMonth(12) });
+
+const suggestionTypes = ['country', 'state', 'city', 'camera-make', 'camera-model'] as const;
+
+/** GET /search/suggestions query (`SearchSuggestionRequestDto`). */
+export const SearchSuggestionRequestDto = dto({
+  // `@IsEnum() @IsNotEmpty()`: class-validator reports IsNotEmpty first.
+  type: v.pipe(
+    v.unknown(),
+    rules.isNotEmpty,
+    v.check(
+      (x: unknown) => suggestionTypes.includes(x as (typeof suggestionTypes)[number]),
+      `$property must be one of the following values: ${suggestionTypes.join(', ')}`,
+    ),
+    as<(typeof suggestionTypes)[number]>(),
+  ),
+  country: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
+  state: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
+  make: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
+  model: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
+});

@@ -10,6 +10,7 @@ import {
 } from '../db/asset.repository.ts';
 import { getPeople, personAssetIdPages } from '../db/person.repository.ts';
 import { termAssetIdPages } from '../db/term.repository.ts';
+import { listFacets } from '../db/timeline.repository.ts';
 import { checksumHex, matchesSearch, searchOrder } from '../domain/search.ts';
 import { assetTerms, words } from '../domain/terms.ts';
 import { type AssetResponseDto, mapAsset } from '../mappers/asset.mapper.ts';
@@ -17,6 +18,7 @@ import type { AssetRecord, FaceRecord, SearchableExifField } from '../model/asse
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import type { SearchAssetsInput, SearchInput } from '../schemas/search.ts';
+import { timelinePartners } from './partner.service.ts';
 
 type Order = 'asc' | 'desc';
 
@@ -53,8 +55,7 @@ const idInPath = /^upload\/[^/]+\/[^/]+\/[^/]+\/([0-9a-f-]{36})\.[a-z0-9]+$/;
  * with the fewest faces, else the most selective EXIF index, else the owner's timeline. A taken
  * window narrows an index's key range. Returns undefined when nothing can match.
  */
-const chooseDriver = async (auth: Auth, filters: SearchAssetsInput, order: Order, wanted: number): Promise<Driver | undefined> => {
-  const owner = auth.user.id;
+const chooseDriver = async (owner: string, filters: SearchAssetsInput, order: Order, wanted: number): Promise<Driver | undefined> => {
   if (filters.id) {
     const id = filters.id;
     return pointDriver(() => getAsset(id));
@@ -107,37 +108,143 @@ export const maxResultDepth = 10_000;
 /** Most candidate assets one text search reads before it answers with what it found. */
 export const maxTextCandidates = 5_000;
 
-/**
- * GET /assets (searchAssets): Immich's metadata search over the caller's assets. The result is
- * exactly the in-memory filter of the library in (fileCreatedAt, id) order, paged by page/size;
- * the work follows the driver (see chooseDriver and docs/data-model.md).
- */
-export const searchAssets = async (auth: Auth, filters: SearchAssetsInput): Promise<AssetResponseDto[]> => {
-  const order: Order = filters.order ?? 'desc';
-  const size = filters.size ?? 250;
-  const page = filters.page ?? 1;
-  const wanted = page * size;
-  if (wanted > maxResultDepth) throw new Invalid(`page × size must not be greater than ${maxResultDepth}`);
-  const driver = await chooseDriver(auth, filters, order, wanted);
+/** One owner's matches, in result order, up to `wanted` (or what `maxExamined` candidates gave). */
+const searchOwner = async (owner: string, filters: SearchAssetsInput, order: Order, wanted: number): Promise<AssetRecord[]> => {
+  const driver = await chooseDriver(owner, filters, order, wanted);
   const found: AssetRecord[] = [];
   let examined = 0;
   if (driver) {
     for await (const batch of driver) {
       examined += batch.length;
-      found.push(...batch.filter((asset) => asset.ownerId === auth.user.id && matchesSearch(asset, filters)));
+      found.push(...batch.filter((asset) => asset.ownerId === owner && matchesSearch(asset, filters)));
       if (found.length >= wanted || examined >= maxExamined) break;
     }
   }
   // Drivers deliver in index order already; sorting again makes point and person drivers exact too.
-  const pageItems = found.sort(searchOrder(order)).slice((page - 1) * size, page * size);
-  const loaded = filters.withPeople ? await peopleOf(auth.user.id, pageItems) : undefined;
-  return pageItems.map((asset) =>
+  return found.sort(searchOrder(order)).slice(0, wanted);
+};
+
+/**
+ * The metadata search over these owners' libraries: each owner's first `page × size` (+1, to know
+ * whether a next page exists) merged in result order, then the page.
+ */
+const searchOwners = async (auth: Auth, owners: readonly string[], filters: SearchAssetsInput) => {
+  const order: Order = filters.order ?? 'desc';
+  const size = filters.size ?? 250;
+  const page = filters.page ?? 1;
+  const wanted = page * size;
+  if (wanted > maxResultDepth) throw new Invalid(`page × size must not be greater than ${maxResultDepth}`);
+  const found = (await Promise.all(owners.map((owner) => searchOwner(owner, filters, order, wanted + 1)))).flat().sort(searchOrder(order));
+  const pageItems = found.slice((page - 1) * size, wanted);
+  // People are the owner's: loaded for the caller's own assets.
+  const loaded = filters.withPeople
+    ? await peopleOf(
+        auth.user.id,
+        pageItems.filter((asset) => asset.ownerId === auth.user.id),
+      )
+    : undefined;
+  const items = pageItems.map((asset) =>
     mapAsset(asset, {
       callerId: auth.user.id,
       withExif: filters.withExif === true,
       ...(loaded ? { faces: loaded.byAsset.get(asset.id) ?? [], people: loaded.people } : {}),
     }),
   );
+  return { items, hasNextPage: found.length > wanted };
+};
+
+/**
+ * GET /assets (searchAssets): Immich's metadata search over the caller's assets. The result is
+ * exactly the in-memory filter of the library in (fileCreatedAt, id) order, paged by page/size;
+ * the work follows the driver (see chooseDriver and docs/data-model.md).
+ */
+export const searchAssets = async (auth: Auth, filters: SearchAssetsInput): Promise<AssetResponseDto[]> =>
+  (await searchOwners(auth, [auth.user.id], filters)).items;
+
+/**
+ * POST /search/metadata: the same search over the caller's library and those of the partners in
+ * their timeline (Immich's getUserIdsToSearch), answered as a SearchResponseDto page whose
+ * `nextPage` names the next page when there is one.
+ */
+export const searchMetadata = async (auth: Auth, filters: SearchAssetsInput): Promise<SearchResponseDto> => {
+  const { items, hasNextPage } = await searchOwners(auth, [auth.user.id, ...(await timelinePartners(auth))], filters);
+  return {
+    albums: { total: 0, count: 0, items: [], facets: [] },
+    assets: { total: items.length, count: items.length, items, facets: [], nextPage: hasNextPage ? String((filters.page ?? 1) + 1) : null },
+  };
+};
+
+export type SuggestionType = 'country' | 'state' | 'city' | 'camera-make' | 'camera-model';
+
+/**
+ * GET /search/suggestions: the distinct countries, states (of a country), cities (of a country
+ * and state), camera makes (of a model) or models (of a make) of the caller's untrashed assets,
+ * in order, from the facet counters kept with the timeline counters (one Query).
+ */
+export const getSearchSuggestions = async (
+  auth: Auth,
+  dto: { type: SuggestionType; country?: string | null; state?: string | null; make?: string | null; model?: string | null },
+): Promise<string[]> => {
+  const facets = await listFacets(auth.user.id);
+  const places = facets.filter((facet) => facet.kind === 'place').map((facet) => facet.values);
+  const cameras = facets.filter((facet) => facet.kind === 'camera').map((facet) => facet.values);
+  const given = (value: string | null | undefined) => (value ? value : undefined);
+  const pick = (rows: (string | null)[][], column: number, where: [number, string | undefined][]) =>
+    rows.filter((row) => where.every(([index, value]) => value === undefined || row[index] === value)).map((row) => row[column]);
+  const values =
+    dto.type === 'country'
+      ? pick(places, 0, [])
+      : dto.type === 'state'
+        ? pick(places, 1, [[0, given(dto.country)]])
+        : dto.type === 'city'
+          ? pick(places, 2, [
+              [0, given(dto.country)],
+              [1, given(dto.state)],
+            ])
+          : dto.type === 'camera-make'
+            ? pick(cameras, 0, [[1, given(dto.model)]])
+            : pick(cameras, 1, [[0, given(dto.make)]]);
+  return [...new Set(values.filter((value): value is string => typeof value === 'string' && value !== ''))].sort();
+};
+
+export interface SearchExploreResponseDto {
+  fieldName: string;
+  items: { value: string; data: AssetResponseDto }[];
+}
+
+/**
+ * GET /search/explore: up to 12 of the caller's cities with at least 5 assets, each with a
+ * visible, unarchived image taken there (the newest, read from the city's index); and the
+ * smart-info tags field, empty without machine learning (as Immich's without it).
+ */
+export const getExploreData = async (auth: Auth): Promise<SearchExploreResponseDto[]> => {
+  const cities = new Map<string, number>();
+  for (const facet of await listFacets(auth.user.id)) {
+    const city = facet.kind === 'place' ? facet.values[2] : null;
+    if (city) cities.set(city, (cities.get(city) ?? 0) + facet.count);
+  }
+  const eligible = [...cities]
+    .filter(([, count]) => count >= 5)
+    .map(([city]) => city)
+    .sort();
+  const items: { value: string; data: AssetResponseDto }[] = [];
+  for (const city of eligible) {
+    if (items.length >= 12) break;
+    let examined = 0;
+    for await (const page of exifPages('city', auth.user.id, city, { descending: true, pageSize: 25 })) {
+      const asset = page.find((each) => each.isVisible && !each.isArchived && each.deletedAt === null && each.type === 'IMAGE');
+      if (asset) {
+        items.push({ value: city, data: mapAsset(asset, { callerId: auth.user.id, withExif: true }) });
+        break;
+      }
+      examined += page.length;
+      if (examined >= 100) break;
+    }
+  }
+  return [
+    { fieldName: 'exifInfo.city', items },
+    { fieldName: 'smartInfo.tags', items: [] },
+  ];
 };
 
 export interface SearchResponseDto {

@@ -15,7 +15,22 @@ export interface BucketSlot {
   /** Two digits. */
   day: string;
   state: string;
+  /**
+   * The facet counters it adds to (untrashed assets only): its place `xp["<country>","<state>","<city>"]`
+   * and its camera `xc["<make>","<model>"]`, each when it has one (GET /search/suggestions, explore).
+   */
+  facets: string[];
 }
+
+/** One facet counter: a place or a camera combination and how many untrashed visible assets have it. */
+export interface Facet {
+  kind: 'place' | 'camera';
+  values: (string | null)[];
+  count: number;
+}
+
+const facetName = (kind: 'p' | 'c', values: (string | null)[]): string | undefined =>
+  values.some((value) => value !== null && value !== '') ? `x${kind}${JSON.stringify(values.map((value) => value || null))}` : undefined;
 
 const typeCodes: Record<AssetType, string> = { IMAGE: 'I', VIDEO: 'V', AUDIO: 'A', OTHER: 'O' };
 const typesByCode = new Map(Object.entries(typeCodes).map(([type, code]) => [code, type as AssetType]));
@@ -33,18 +48,33 @@ const parseState = (code: string): BucketState | undefined => {
 
 /** Where an asset counts: nothing for a hidden asset (a motion photo's video), as Immich's timeline never shows one. */
 export const slotOf = (
-  asset: Pick<AssetRecord, 'localDateTime' | 'isVisible' | 'isArchived' | 'isFavorite' | 'deletedAt' | 'type'>,
+  asset: Pick<AssetRecord, 'localDateTime' | 'isVisible' | 'isArchived' | 'isFavorite' | 'deletedAt' | 'type' | 'exif'>,
 ): BucketSlot | undefined => {
   if (!asset.isVisible) return undefined;
   const day = periodOfAsset(asset.localDateTime, 'DAY');
+  const { country, state, city, make, model } = asset.exif;
   return {
     month: periodOfAsset(asset.localDateTime, 'MONTH'),
     day: day.slice(-2),
     state: stateCode({ isArchived: asset.isArchived, isFavorite: asset.isFavorite, isTrashed: asset.deletedAt !== null, type: asset.type }),
+    facets:
+      asset.deletedAt !== null ? [] : [facetName('p', [country, state, city]), facetName('c', [make, model])].flatMap((name) => name ?? []),
   };
 };
 
-const counterNames = (slot: BucketSlot): [string, string] => [`m_${slot.state}`, `d${slot.day}_${slot.state}`];
+const counterNames = (slot: BucketSlot): string[] => [`m_${slot.state}`, `d${slot.day}_${slot.state}`, ...slot.facets];
+
+/** The facet counters of one counter item; zeros left out. */
+export const facetsOf = (attributes: Record<string, unknown>): Facet[] =>
+  Object.entries(attributes).flatMap(([name, value]): Facet[] => {
+    if (!/^x[pc]\[/.test(name) || typeof value !== 'number' || value <= 0) return [];
+    try {
+      const values = JSON.parse(name.slice(2)) as (string | null)[];
+      return [{ kind: name[1] === 'p' ? 'place' : 'camera', values, count: value }];
+    } catch {
+      return [];
+    }
+  });
 const counterName = /^(m|d(\d{2}))_(\w{4})$/;
 
 /** The counters of one counter item (its sort key `YYYY-MM` and its attributes); zeros left out. */

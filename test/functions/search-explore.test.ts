@@ -1,0 +1,102 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as createPartnerHandler } from '#functions/partner/create-partner.ts';
+import { handler as updatePartnerHandler } from '#functions/partner/update-partner.ts';
+import { handler as getExploreDataHandler } from '#functions/search/get-explore-data.ts';
+import { handler as getSearchSuggestionsHandler } from '#functions/search/get-search-suggestions.ts';
+import { handler as searchMetadataHandler } from '#functions/search/search-metadata.ts';
+import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { addPhoto, trash, updateAsset } from '../support/library.ts';
+
+let accounts: Awaited<ReturnType<typeof setupAccounts>>;
+beforeAll(async () => {
+  accounts = await setupAccounts();
+});
+
+const suggest = (token: string, query: Record<string, string>) =>
+  invoke(getSearchSuggestionsHandler, { path: '/api/search/suggestions', query, headers: bearer(token) });
+const metadata = (token: string, body: unknown) =>
+  invoke(searchMetadataHandler, { method: 'POST', path: '/api/search/metadata', headers: bearer(token), body });
+
+describe('GET /search/suggestions and GET /search/explore', () => {
+  it('suggests the places and cameras of untrashed assets, narrowed as Immich does; explores cities with 5 assets', async () => {
+    const user = (await freshUser(accounts.admin.accessToken, `Explorer${Date.now()}`)).accessToken;
+    const other = (await freshUser(accounts.admin.accessToken, `Nosy${Date.now()}`)).accessToken;
+    const oslo = { city: 'Oslo', state: 'Oslo', country: 'Norway', make: 'Canon', model: 'R5' };
+    for (let index = 0; index < 5; index++) await addPhoto(user, { ...oslo, comment: `oslo${index}` });
+    await addPhoto(user, { city: 'Bergen', state: 'Vestland', country: 'Norway', make: 'Nikon', model: 'Z6' });
+    await addPhoto(user, { city: 'Lyon', state: 'Rhône', country: 'France', make: 'Canon', model: 'R6' });
+    const gone = await addPhoto(user, { city: 'Rome', state: 'Lazio', country: 'Italy', make: 'Leica', model: 'Q3' });
+    expect((await trash(user, [gone])).status).toBe(204);
+    const archived = await addPhoto(user, { city: 'Paris', country: 'France' });
+    expect((await updateAsset(user, archived, { isArchived: true })).status).toBe(200);
+
+    const values = async (query: Record<string, string>) => (await suggest(user, query)).body;
+    expect(await values({ type: 'country' })).toEqual(['France', 'Norway']);
+    expect(await values({ type: 'state', country: 'Norway' })).toEqual(['Oslo', 'Vestland']);
+    expect(await values({ type: 'state' })).toEqual(['Oslo', 'Rhône', 'Vestland']);
+    expect(await values({ type: 'city', country: 'France' })).toEqual(['Lyon', 'Paris']);
+    expect(await values({ type: 'city', country: 'Norway', state: 'Vestland' })).toEqual(['Bergen']);
+    expect(await values({ type: 'camera-make' })).toEqual(['Canon', 'Nikon']);
+    expect(await values({ type: 'camera-make', model: 'Z6' })).toEqual(['Nikon']);
+    expect(await values({ type: 'camera-model', make: 'Canon' })).toEqual(['R5', 'R6']);
+    expect((await suggest(other, { type: 'country' })).body).toEqual([]);
+    expect((await suggest(user, {})).body.message).toEqual([
+      'type should not be empty',
+      'type must be one of the following values: country, state, city, camera-make, camera-model',
+    ]);
+
+    const explore = await invoke(getExploreDataHandler, { path: '/api/search/explore', headers: bearer(user) });
+    expect(explore.status).toBe(200);
+    expect(explore.body).toEqual([
+      {
+        fieldName: 'exifInfo.city',
+        items: [{ value: 'Oslo', data: expect.objectContaining({ exifInfo: expect.objectContaining({ city: 'Oslo' }) }) }],
+      },
+      { fieldName: 'smartInfo.tags', items: [] },
+    ]);
+    expect((await invoke(getExploreDataHandler, { path: '/api/search/explore', headers: bearer(other) })).body[0].items).toEqual([]);
+  }, 60_000);
+});
+
+describe('POST /search/metadata', () => {
+  it("pages the caller's (and in-timeline partners') matches in Immich's SearchResponseDto", async () => {
+    const user = await freshUser(accounts.admin.accessToken, `Searcher${Date.now()}`);
+    const partner = await freshUser(accounts.admin.accessToken, `Shown${Date.now()}`);
+    const at = (day: number) => new Date(Date.UTC(2020, 0, day));
+    const mine = [await addPhoto(user.accessToken, { make: 'Fuji' }, at(1)), await addPhoto(user.accessToken, { make: 'Fuji' }, at(3))];
+    const theirs = await addPhoto(partner.accessToken, { make: 'Fuji' }, at(2));
+    await addPhoto(user.accessToken, { make: 'Sony' }, at(4));
+
+    const first = await metadata(user.accessToken, { make: 'Fuji', size: 1, withExif: true });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({
+      albums: { total: 0, count: 0, items: [], facets: [] },
+      assets: { total: 1, count: 1, facets: [], nextPage: '2', items: [{ id: mine[1], exifInfo: { make: 'Fuji' } }] },
+    });
+    expect((await metadata(user.accessToken, { make: 'Fuji', size: 1, page: 2 })).body.assets).toMatchObject({
+      nextPage: null,
+      items: [{ id: mine[0] }],
+    });
+
+    // A partner's library joins once it is in the caller's timeline.
+    await invoke(createPartnerHandler, {
+      method: 'POST',
+      path: `/api/partner/${user.userId}`,
+      headers: bearer(partner.accessToken),
+      pathParameters: { id: user.userId },
+    });
+    await invoke(updatePartnerHandler, {
+      method: 'PUT',
+      path: `/api/partner/${partner.userId}`,
+      headers: bearer(user.accessToken),
+      pathParameters: { id: partner.userId },
+      body: { inTimeline: true },
+    });
+    const all = await metadata(user.accessToken, { make: 'Fuji', order: 'asc' });
+    expect(all.body.assets.items.map((asset: { id: string }) => asset.id)).toEqual([mine[0], theirs, mine[1]]);
+    expect((await metadata(user.accessToken, { make: 'Fuji', isFavorite: 'maybe' })).body.message).toEqual([
+      'isFavorite must be a boolean value',
+    ]);
+  }, 60_000);
+});
