@@ -1,11 +1,11 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { FaceEntry } from '../model/asset.ts';
+import type { AssetRecord, FaceEntry } from '../model/asset.ts';
 import { foldName, type PersonChanges, type PersonRecord } from '../model/person.ts';
 import { batchGet } from './batch.ts';
 import { db, tableName } from './client.ts';
-import { faceEntryCodec } from './entities/face.ts';
-import { nameHash, personCodec, personNameItem } from './entities/person.ts';
+import { faceEntryCodec, faceWrites } from './entities/face.ts';
+import { nameHash, PersonNameTakenError, personCodec, personNameItem, personWrites } from './entities/person.ts';
 import { getItem } from './get.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
@@ -99,4 +99,65 @@ export const setPersonThumbnail = async (person: Pick<PersonRecord, 'ownerId' | 
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
+};
+
+/**
+ * Creates a person (POST /person). A name still free is claimed for them in the same transaction
+ * (uploads then match it); a name another person has is kept all the same, as a rename is.
+ */
+export const createPerson = async (person: PersonRecord): Promise<void> => {
+  if (foldName(person.name)) {
+    try {
+      await transact([personWrites.create(person), personWrites.claimName(person)]);
+      return;
+    } catch (error) {
+      if (!(error instanceof PersonNameTakenError)) throw error;
+    }
+  }
+  await writeOne(personWrites.create(person));
+};
+
+/**
+ * Moves one asset's faces of `from` to `into` (a merge), in one transaction with the asset's
+ * `personIds` (only while it still names `from`) and both people's face counts. False when a
+ * concurrent merge (or a deletion) got there first: then there is nothing left to move.
+ */
+export const reassignAssetFaces = async (
+  asset: Pick<AssetRecord, 'id' | 'personIds'>,
+  faces: readonly { id: string; assetId: string; fileCreatedAt: string }[],
+  from: PersonRecord,
+  into: PersonRecord,
+): Promise<boolean> => {
+  const personIds = [...new Set(asset.personIds.map((id) => (id === from.id ? into.id : id)))];
+  const moved = await transact([
+    ...faces.map((face) => faceWrites.reassign(face, into.id)),
+    updateWrite(keys.asset(asset.id), 'SET personIds = :ids', {
+      condition: 'attribute_exists(pk) AND contains(personIds, :from)',
+      values: { ':ids': personIds, ':from': from.id },
+    }),
+    personWrites.addFaces(into.ownerId, into.id, faces.length, { mustExist: true }),
+    personWrites.addFaces(from.ownerId, from.id, -faces.length, { mustExist: false }),
+  ]).then(
+    () => true,
+    (error: unknown) => {
+      if (isCancelled(error) || error instanceof PersonNameTakenError) return false;
+      throw error;
+    },
+  );
+  return moved;
+};
+
+/** Deletes a merged person and the name guard that pointed at them. */
+export const deletePerson = async (person: PersonRecord): Promise<void> => {
+  await transact([
+    deleteWrite(keys.person(person.ownerId, person.id)),
+    deleteWrite(keys.personName(person.ownerId, nameHash(person.name)), {
+      condition: 'attribute_not_exists(pk) OR personId = :id',
+      values: { ':id': person.id },
+    }),
+  ]).catch((error: unknown) => {
+    // The name belongs to another person: only the person goes.
+    if (!isCancelled(error)) throw error;
+    return writeOne(deleteWrite(keys.person(person.ownerId, person.id)));
+  });
 };

@@ -37,7 +37,7 @@ export type AlbumUser = v.InferOutput<typeof AlbumUserSchema>;
 export interface BulkIdResponseDto {
   id: string;
   success: boolean;
-  error?: 'duplicate' | 'no_permission' | 'not_found';
+  error?: 'duplicate' | 'no_permission' | 'not_found' | 'unknown';
 }
 
 /** Immich's `updateThumbnails` choice: the newest untrashed entry, or null. */

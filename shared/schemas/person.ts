@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Invalid } from '../core/errors.ts';
 import { limits } from '../model/limits.ts';
-import { isDateString } from './asset.ts';
+import { isDateString, uuidList } from './asset.ts';
 import { as, booleanish, dto, optional, rules } from './common.ts';
 
 /**
@@ -28,13 +28,50 @@ const birthDate = () =>
  * `@ValidateBoolean({optional:true})`, featureFaceAssetId `@Optional() @IsString()` (null is
  * validated, as Immich's non-nullable Optional does).
  */
-export const PersonUpdateDto = dto({
+const personUpdateEntries = {
   name: v.optional(v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isString, as<string>())),
   birthDate: birthDate(),
   isHidden: v.optional(booleanish()),
   featureFaceAssetId: v.optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
-});
+};
+
+export const PersonUpdateDto = dto(personUpdateEntries);
 export type PersonUpdateInput = v.InferOutput<typeof PersonUpdateDto>;
+
+/** `PersonCreateDto` (POST /person). */
+export const PersonCreateDto = dto({
+  name: v.optional(v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isString, as<string>())),
+  birthDate: birthDate(),
+  isHidden: v.optional(booleanish()),
+});
+
+const PeopleUpdateItem = dto({
+  ...personUpdateEntries,
+  // `@IsString() @IsNotEmpty()`: reported in reverse.
+  id: v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isNotEmpty, rules.isString, as<string>()),
+});
+
+/** `PeopleUpdateDto` (PUT /person): `@IsArray() @ValidateNested({ each: true })`. */
+export const PeopleUpdateDto = dto({
+  people: v.pipe(
+    v.unknown(),
+    v.check((x: unknown) => Array.isArray(x), '$property must be an array'),
+    as<unknown[]>(),
+    v.array(
+      v.pipe(
+        v.unknown(),
+        v.check(
+          (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
+          'nested property $property must be either object or array',
+        ),
+        PeopleUpdateItem,
+      ),
+    ),
+  ),
+});
+
+/** `MergePersonDto` (POST /person/:id/merge). */
+export const MergePersonDto = dto({ ids: uuidList() });
 
 /** `PersonSearchDto`: `withHidden` (query string boolean). */
 export const PersonSearchDto = dto({ withHidden: v.optional(booleanish()) });

@@ -78,6 +78,16 @@ const requests: Record<string, () => Promise<Call[]>> = {
   ],
   deleteProfileImage: async () => [{ token: user.accessToken }],
   deleteUser: async () => [{ token: admin.accessToken, id: setup.victim }],
+  createPerson: async () => [{ token: user.accessToken, body: { name: 'Made Twice' } }],
+  updatePeople: async () => [
+    { token: user.accessToken, body: { people: [{ id: setup.person, isHidden: true }] } },
+    { token: user.accessToken, body: { people: [{ id: setup.person, name: 'Runner Bulk' }] } },
+  ],
+  mergePerson: async () => {
+    await addPhoto(user.accessToken, { color: [6, 6, 6], mwgFaces: [{ name: 'Runner Twin', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
+    const twin = (await personNamed(user.accessToken, 'Runner Twin')).id;
+    return [{ token: user.accessToken, id: setup.person, body: { ids: [twin] } }];
+  },
   createPartner: async () => [{ token: user.accessToken, id: setup.guest }],
   updatePartner: async () => [
     { token: setup.guestToken ?? '', id: user.userId, body: { inTimeline: true } },
@@ -241,6 +251,10 @@ describe('every write route under concurrent identical and overlapping requests'
           'an album entry points at an asset',
         ).toBe(true);
       }
+    }
+    for (const person of items.filter((item) => item.type === 'person' && item.ownerId === user.userId)) {
+      const faces = items.filter((item) => item.type === 'face' && item.personId === person.id).length;
+      expect(person.faceCount, `faceCount of ${String(person.name)}`).toBe(faces);
     }
     const usage = (items.find((item) => item.type === 'user' && item.id === user.userId)?.quotaUsageInBytes as number) ?? 0;
     const sizes = assets

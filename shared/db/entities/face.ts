@@ -1,7 +1,7 @@
 import { type AssetRecord, FaceEntrySchema, type FaceRecord, FaceRecordSchema, statusOf } from '../../model/asset.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
-import { putWrite, type Write } from '../transact.ts';
+import { putWrite, updateWrite, type Write } from '../transact.ts';
 
 export const faceCodec = codec('face', FaceRecordSchema);
 /** A face as its person's list (gsi2) holds it: with its asset's status. */
@@ -18,4 +18,13 @@ export const faceItem = (face: FaceRecord, asset: AssetRecord) => ({
 
 export const faceWrites = {
   create: (face: FaceRecord, asset: AssetRecord): Write => putWrite(faceItem(face, asset), { condition: 'absent' }),
+  /** Moves a face to another person (a merge): its person and its place in that person's list. */
+  reassign: (face: { id: string; assetId: string; fileCreatedAt: string }, personId: string): Write =>
+    updateWrite(keys.assetFace(face.assetId, face.id), 'SET personId = :person, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk', {
+      condition: 'present',
+      values: { ':person': personId, ...prefixed(indexKeys.personFaces(personId, face.fileCreatedAt, face.assetId, face.id)) },
+    }),
 };
+
+const prefixed = (attributes: Record<string, string>) =>
+  Object.fromEntries(Object.entries(attributes).map(([key, value]) => [`:${key}`, value]));

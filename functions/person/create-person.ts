@@ -1,0 +1,10 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import type { PersonResponseDto } from '#shared/mappers/person.mapper.ts';
+import { PersonCreateDto } from '#shared/schemas/person.ts';
+import { createPerson } from '#shared/services/person.service.ts';
+
+export const handler = httpHandler(
+  { access: 'user', returns: returns<PersonResponseDto>(), body: PersonCreateDto, status: 201 },
+  ({ auth, body }) => createPerson(auth, body),
+);

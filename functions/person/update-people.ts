@@ -1,0 +1,9 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import type { BulkIdResponseDto } from '#shared/model/album.ts';
+import { PeopleUpdateDto } from '#shared/schemas/person.ts';
+import { updatePeople } from '#shared/services/person.service.ts';
+
+export const handler = httpHandler({ access: 'user', returns: returns<BulkIdResponseDto[]>(), body: PeopleUpdateDto }, ({ auth, body }) =>
+  updatePeople(auth, body.people),
+);
