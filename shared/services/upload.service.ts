@@ -138,12 +138,13 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   const dateError = dateStringError(form.fields, ['fileCreatedAt', 'fileModifiedAt']);
   if (dateError) throw new Invalid(dateError);
   const dto = parseOrThrow(CreateAssetDto, form.fields);
-  if (form.files[uploadFields.livePhoto]) throw new Invalid('Live photo uploads are not supported');
   const sidecar = form.files[uploadFields.sidecar];
+  // An iPhone live photo's video sent beside it (Immich's livePhotoData), else a motion photo's
+  // video extracted as Immich's metadata job does: either becomes a hidden asset of its own.
+  const livePhoto = form.files[uploadFields.livePhoto]?.data.length ? form.files[uploadFields.livePhoto] : undefined;
 
   const checksum = sha1Hex(file.data);
-  // A motion photo's video, extracted as Immich's metadata job does (a hidden asset of its own).
-  const motionVideo = assetTypeOf(file.fileName) === 'IMAGE' ? motionVideoOf(file.data) : undefined;
+  const motionVideo = livePhoto?.data ?? (assetTypeOf(file.fileName) === 'IMAGE' ? motionVideoOf(file.data) : undefined);
   const motionChecksum = motionVideo ? sha1Hex(motionVideo) : undefined;
   const [existing, user] = await Promise.all([
     findByChecksums(auth.user.id, motionChecksum ? [checksum, motionChecksum] : [checksum]),
@@ -173,7 +174,10 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   }
 
   const photo = newAsset(auth.user.id, user.defaultLibraryId, file, sidecar, checksum, dto, metadata);
-  const motion = motionVideo && motionChecksum && !existingMotion ? await motionAsset(photo, motionVideo, motionChecksum) : undefined;
+  const motion =
+    motionVideo && motionChecksum && !existingMotion
+      ? await motionAsset(photo, motionVideo, motionChecksum, livePhoto?.fileName)
+      : undefined;
   const asset: AssetRecord = { ...photo, livePhotoVideoId: existingMotion ?? motion?.asset.id ?? null };
   // Search postings first: harmless if the upload then fails, and the asset never lacks them.
   await writePostings(
@@ -283,20 +287,31 @@ const withVersions = (asset: AssetRecord, stored: readonly StoredObject[]): Asse
  * the photo's file name, dates and library, device `NONE`, its checksum that of the video's bytes,
  * its metadata read from the video itself; stored as `upload/<owner>/<ab>/<cd>/<id>.mp4`.
  */
-const motionAsset = async (photo: AssetRecord, video: Buffer, checksum: string): Promise<{ asset: AssetRecord; data: Buffer }> => {
+/**
+ * The hidden video asset of a motion photo (its embedded MP4) or of a live photo (`fileName`: the
+ * livePhotoData file, which keeps its name and the photo's device ids, as Immich stores it).
+ */
+const motionAsset = async (
+  photo: AssetRecord,
+  video: Buffer,
+  checksum: string,
+  fileName?: string,
+): Promise<{ asset: AssetRecord; data: Buffer; contentType: string }> => {
   const id = randomUUID();
   const metadata = await extractMetadata(video);
   return {
     data: video,
+    contentType: fileName ? mimeTypeOf(fileName) : 'video/mp4',
     asset: {
       ...photo,
       id,
       type: 'VIDEO',
-      originalPath: originalKey(photo.ownerId, id, 'motion.mp4'),
+      originalPath: originalKey(photo.ownerId, id, fileName ?? 'motion.mp4'),
+      ...(fileName ? { originalFileName: fileName } : {}),
       sidecarPath: null,
       checksum,
-      deviceAssetId: 'NONE',
-      deviceId: 'NONE',
+      deviceAssetId: fileName ? photo.deviceAssetId : 'NONE',
+      deviceId: fileName ? photo.deviceId : 'NONE',
       localDateTime: photo.fileCreatedAt,
       isVisible: false,
       isFavorite: false,
@@ -314,14 +329,14 @@ const storeOriginals = async (
   asset: AssetRecord,
   file: UploadedFile,
   sidecar: UploadedFile | undefined,
-  motion?: { asset: AssetRecord; data: Buffer },
+  motion?: { asset: AssetRecord; data: Buffer; contentType: string },
 ): Promise<StoredObject[]> => {
   const store = await originalsStore();
   const stored: StoredObject[] = [];
   try {
     stored.push(await store.put(asset.originalPath, file.data, mimeTypeOf(file.fileName)));
     if (sidecar && asset.sidecarPath) stored.push(await store.put(asset.sidecarPath, sidecar.data, 'application/xml'));
-    if (motion) stored.push(await store.put(motion.asset.originalPath, motion.data, 'video/mp4'));
+    if (motion) stored.push(await store.put(motion.asset.originalPath, motion.data, motion.contentType));
     return stored;
   } catch (error) {
     await removeOriginals(stored);

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as checkBulkUploadHandler } from '#functions/asset/check-bulk-upload.ts';
 import { handler as checkExistingHandler } from '#functions/asset/check-existing-assets.ts';
 import { handler as deviceAssetsHandler } from '#functions/asset/get-all-user-assets-by-device-id.ts';
 import { handler as uploadHandler } from '#functions/asset/upload-file.ts';
-import { bearer, setupAccounts } from '../support/accounts.ts';
+import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { assetInfo, trash } from '../support/library.ts';
 import { makeJpeg, makeSidecar, type PhotoSpec } from '../support/photos.ts';
@@ -400,10 +401,10 @@ describe('POST /asset/upload refuses bad input with a 4xx and stores nothing', (
       'Not found or no asset.upload access',
     ],
     [
-      'a live-photo part',
-      () => upload(accounts.user1.accessToken, { extraFiles: { livePhotoData: { data: Buffer.from('mov'), fileName: 'live.mov' } } }),
+      'a live-photo part that is not a video',
+      () => upload(accounts.user1.accessToken, { extraFiles: { livePhotoData: { data: Buffer.from('jpg'), fileName: 'live.jpg' } } }),
       400,
-      'Live photo uploads are not supported',
+      'Unsupported file type live.jpg',
     ],
   ];
 
@@ -578,5 +579,39 @@ describe('an upload’s transaction stays within DynamoDB’s 100 writes', () =>
     const asset = (await assetInfo(token, reply.body.id)).body;
     expect(asset.people).toHaveLength(31);
     expect(asset.livePhotoVideoId).toMatch(/^[0-9a-f-]{36}$/);
+  }, 30_000);
+});
+
+describe('live photos sent in two parts (livePhotoData, the iOS app)', () => {
+  it('the video becomes a hidden video asset linked by livePhotoVideoId; sent again it is linked, not stored twice', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Live${Date.now()}`)).accessToken;
+    const video = makeVideo({ seconds: 1, width: 160, height: 120 });
+    const send = (comment: string) =>
+      upload(token, {
+        data: makeJpeg({ comment }),
+        fileName: 'IMG_0001.HEIC.jpg',
+        extraFiles: { livePhotoData: { data: video, fileName: 'IMG_0001.mov' } },
+      });
+    const before = await storedFiles();
+    const first = await send('live one');
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const photo = (await assetInfo(token, first.body.id)).body;
+    expect(photo.livePhotoVideoId).toMatch(/^[0-9a-f-]{36}$/);
+    const motion = (await assetInfo(token, photo.livePhotoVideoId)).body;
+    expect(motion).toMatchObject({
+      type: 'VIDEO',
+      originalFileName: 'IMG_0001.mov',
+      deviceAssetId: photo.deviceAssetId,
+      checksum: createHash('sha1').update(video).digest('base64'),
+    });
+    expect(motion.originalPath).toMatch(/\.mov$/);
+    expect((await storedFiles()).length - before.length).toBe(2);
+
+    // Another photo with the same video: linked to the stored one.
+    const second = await send('live two');
+    expect((await assetInfo(token, second.body.id)).body.livePhotoVideoId).toBe(photo.livePhotoVideoId);
+    expect((await storedFiles()).length - before.length).toBe(3);
+    // The same photo again: a duplicate, nothing stored.
+    expect((await send('live one')).body).toEqual({ id: first.body.id, duplicate: true });
   }, 30_000);
 });
