@@ -31,6 +31,7 @@ const sections: Section[] = [
   (await import('./uploads.ts')).uploadsSection,
   (await import('./reads.ts')).readsSection,
   (await import('./search.ts')).searchSection,
+  (await import('./timeline.ts')).timelineSection,
   (await import('./load.ts')).loadSection,
   (await import('./cost.ts')).costSection,
   (await import('./powertools.ts')).powertoolsSection,

@@ -125,3 +125,19 @@ export const bucketWrites = {
     });
   },
 };
+
+/**
+ * The counter items a set of an owner's assets adds up to: what the transactions would have
+ * written one asset at a time (for seeding a table in bulk: benches, imports).
+ */
+export const counterItemsOf = (ownerId: string, assets: readonly AssetRecord[]): Record<string, unknown>[] => {
+  const months = new Map<string, Record<string, unknown>>();
+  for (const asset of assets) {
+    const slot = slotOf(asset);
+    if (!slot) continue;
+    const item = months.get(slot.month) ?? { ...keys.timeBuckets(ownerId, slot.month), type: 'timeBuckets' };
+    for (const name of counterNames(slot)) item[name] = Number(item[name] ?? 0) + 1;
+    months.set(slot.month, item);
+  }
+  return [...months.values()];
+};
