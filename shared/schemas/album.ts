@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { limits } from '../model/limits.ts';
 import { optionalUuidList, uuidList } from './asset.ts';
-import { as, booleanish, dto, optional, rules, uuid, uuidV4 } from './common.ts';
+import { as, booleanish, dto, isOneOf, optional, rules, uuid, uuidV4 } from './common.ts';
 
 /** `CreateAlbumDto`. */
 export const CreateAlbumDto = dto({
@@ -26,16 +26,7 @@ export const UpdateAlbumDto = dto({
   description: optional(v.pipe(v.unknown(), rules.maxLength(limits.description), rules.isString, as<string>())),
   albumThumbnailAssetId: optional(uuid()),
   isActivityEnabled: optional(booleanish()),
-  order: optional(
-    v.pipe(
-      v.unknown(),
-      v.check(
-        (x: unknown) => albumOrders.includes(x as (typeof albumOrders)[number]),
-        `$property must be one of the following values: ${albumOrders.join(', ')}`,
-      ),
-      as<(typeof albumOrders)[number]>(),
-    ),
-  ),
+  order: optional(v.pipe(v.unknown(), isOneOf(albumOrders), as<(typeof albumOrders)[number]>())),
 });
 export type UpdateAlbumInput = v.InferOutput<typeof UpdateAlbumDto>;
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { limits } from '../model/limits.ts';
-import { as, booleanish, dto, isPlainObject, optional, rules, uuid, uuidV4 } from './common.ts';
+import { as, booleanish, dto, isPlainObject, objectList, optional, rules, uuid, uuidV4 } from './common.ts';
 
 /**
  * validator.js `isISO8601` (class-validator's `isDateString`): calendar, week and ordinal dates,
@@ -59,21 +59,7 @@ const BulkUploadCheckItem = dto({
 });
 
 export const AssetBulkUploadCheckDto = dto({
-  assets: v.pipe(
-    v.unknown(),
-    v.check((x: unknown) => Array.isArray(x), '$property must be an array'),
-    as<unknown[]>(),
-    v.array(
-      v.pipe(
-        v.unknown(),
-        v.check(
-          (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
-          'nested property $property must be either object or array',
-        ),
-        BulkUploadCheckItem,
-      ),
-    ),
-  ),
+  assets: objectList(BulkUploadCheckItem),
 });
 
 export interface AssetBulkUploadCheckResult {

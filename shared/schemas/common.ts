@@ -84,3 +84,16 @@ export const booleanish = (message = '$property must be a boolean value') =>
     v.check((x) => x === true || x === false || x === 'true' || x === 'false', message),
     v.transform((x) => x === true || x === 'true'),
   );
+
+/** `@IsEnum()`: one of `values` (class-validator's message lists them). */
+export const isOneOf = <const T extends readonly string[]>(values: T) =>
+  v.check((x: unknown) => values.includes(x as T[number]), `$property must be one of the following values: ${values.join(', ')}`);
+
+/** `@IsArray() @ValidateNested({ each: true }) @Type(() => Item)`: a list of objects, each checked by `item`. */
+export const objectList = <S extends v.GenericSchema>(item: S) =>
+  v.pipe(
+    v.unknown(),
+    v.check((x: unknown) => Array.isArray(x), '$property must be an array'),
+    as<unknown[]>(),
+    v.array(v.pipe(v.unknown(), v.check(isPlainObject, 'nested property $property must be either object or array'), item)),
+  );

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { Invalid } from '../core/errors.ts';
 import { limits } from '../model/limits.ts';
 import { isDateString, uuidList } from './asset.ts';
-import { as, booleanish, dto, optional, rules } from './common.ts';
+import { as, booleanish, dto, objectList, optional, rules } from './common.ts';
 
 /**
  * `@MaxDate(now) @ValidateDate({ optional: true, nullable: true, format: 'date' })`: a value that
@@ -52,23 +52,7 @@ const PeopleUpdateItem = dto({
 });
 
 /** `PeopleUpdateDto` (PUT /person): `@IsArray() @ValidateNested({ each: true })`. */
-export const PeopleUpdateDto = dto({
-  people: v.pipe(
-    v.unknown(),
-    v.check((x: unknown) => Array.isArray(x), '$property must be an array'),
-    as<unknown[]>(),
-    v.array(
-      v.pipe(
-        v.unknown(),
-        v.check(
-          (x) => typeof x === 'object' && x !== null && !Array.isArray(x),
-          'nested property $property must be either object or array',
-        ),
-        PeopleUpdateItem,
-      ),
-    ),
-  ),
-});
+export const PeopleUpdateDto = dto({ people: objectList(PeopleUpdateItem) });
 
 /** `MergePersonDto` (POST /person/:id/merge). */
 export const MergePersonDto = dto({ ids: uuidList() });

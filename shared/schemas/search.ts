@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { Invalid } from '../core/errors.ts';
 import { limits } from '../model/limits.ts';
 import { isDateString } from './asset.ts';
-import { as, booleanish, dto, optional, rules, uuid, uuidV4 } from './common.ts';
+import { as, booleanish, dto, isOneOf, optional, rules, uuid, uuidV4 } from './common.ts';
 
 const assetTypes = ['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const;
 
@@ -39,14 +39,7 @@ const integer = (max = Number.POSITIVE_INFINITY) =>
     ),
   );
 
-export const enumOf = <const T extends readonly string[]>(values: T) =>
-  optional(
-    v.pipe(
-      v.unknown(),
-      v.check((x: unknown) => values.includes(x as string), `$property must be one of the following values: ${values.join(', ')}`),
-      as<T[number]>(),
-    ),
-  );
+export const enumOf = <const T extends readonly string[]>(values: T) => optional(v.pipe(v.unknown(), isOneOf(values), as<T[number]>()));
 
 /** `personIds`: UUIDs, repeated in the query; a single value is accepted too (better than v1.100). */
 const personIds = () =>
@@ -144,15 +137,7 @@ const suggestionTypes = ['country', 'state', 'city', 'camera-make', 'camera-mode
 /** GET /search/suggestions query (`SearchSuggestionRequestDto`). */
 export const SearchSuggestionRequestDto = dto({
   // `@IsEnum() @IsNotEmpty()`: class-validator reports IsNotEmpty first.
-  type: v.pipe(
-    v.unknown(),
-    rules.isNotEmpty,
-    v.check(
-      (x: unknown) => suggestionTypes.includes(x as (typeof suggestionTypes)[number]),
-      `$property must be one of the following values: ${suggestionTypes.join(', ')}`,
-    ),
-    as<(typeof suggestionTypes)[number]>(),
-  ),
+  type: v.pipe(v.unknown(), rules.isNotEmpty, isOneOf(suggestionTypes), as<(typeof suggestionTypes)[number]>()),
   country: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
   state: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
   make: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),

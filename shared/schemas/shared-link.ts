@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { Invalid } from '../core/errors.ts';
 import { limits } from '../model/limits.ts';
 import { isDateString, optionalUuidList, uuidList } from './asset.ts';
-import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
+import { as, booleanish, dto, isOneOf, optional, rules, uuid } from './common.ts';
 
 const linkTypes = ['ALBUM', 'INDIVIDUAL'] as const;
 
@@ -38,14 +38,7 @@ const linkOptions = {
 
 /** `SharedLinkCreateDto`. */
 export const SharedLinkCreateDto = dto({
-  type: v.pipe(
-    v.unknown(),
-    v.check(
-      (x: unknown) => linkTypes.includes(x as (typeof linkTypes)[number]),
-      `$property must be one of the following values: ${linkTypes.join(', ')}`,
-    ),
-    as<(typeof linkTypes)[number]>(),
-  ),
+  type: v.pipe(v.unknown(), isOneOf(linkTypes), as<(typeof linkTypes)[number]>()),
   assetIds: optionalUuidList(),
   albumId: optional(uuid()),
   ...linkOptions,

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Invalid } from '../core/errors.ts';
 import { isDateString } from './asset.ts';
-import { as, booleanish, dto, optional, rules, uuid } from './common.ts';
+import { as, booleanish, dto, isOneOf, optional, rules, uuid } from './common.ts';
 import { queryDate } from './search.ts';
 
 /** `@Optional() @IsInt() @Type(() => Number)`. */
@@ -42,13 +42,6 @@ export const AuditDeletesDto = dto({
     rules.isNotEmpty,
     v.transform((x: unknown) => (x as Date).toISOString()),
   ),
-  entityType: v.pipe(
-    v.unknown(),
-    v.check(
-      (x: unknown) => entityTypes.includes(x as (typeof entityTypes)[number]),
-      `$property must be one of the following values: ${entityTypes.join(', ')}`,
-    ),
-    as<(typeof entityTypes)[number]>(),
-  ),
+  entityType: v.pipe(v.unknown(), isOneOf(entityTypes), as<(typeof entityTypes)[number]>()),
   userId: optional(uuid()),
 });

@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 import * as v from 'valibot';
 import { limits } from '../model/limits.ts';
-import { as, booleanish, fillKeys, isPlainObject, rules } from './common.ts';
+import { as, booleanish, fillKeys, isOneOf, isPlainObject, rules } from './common.ts';
 
 /**
  * SystemConfigDto (Immich `dto/system-config.dto.ts`): every section and field
@@ -40,12 +40,7 @@ const positiveInt = () => v.pipe(v.unknown(), rules.isSafe, rules.isPositive, is
 const string = () => v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isString, as<string>());
 const nonEmptyString = () => v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isNotEmpty, rules.isString, as<string>());
 const boolean = () => booleanish();
-const oneOf = <const T extends readonly string[]>(values: T) =>
-  v.pipe(
-    v.unknown(),
-    v.check((x) => values.includes(x as string), `$property must be one of the following values: ${values.join(', ')}`),
-    as<T[number]>(),
-  );
+const oneOf = <const T extends readonly string[]>(values: T) => v.pipe(v.unknown(), isOneOf(values), as<T[number]>());
 const eachOneOf = <const T extends readonly string[]>(values: T) =>
   v.pipe(
     v.unknown(),

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { as, booleanish, dto, rules, uuid } from './common.ts';
+import { as, booleanish, dto, isOneOf, rules, uuid } from './common.ts';
 import { enumOf } from './search.ts';
 
 /** `@Optional()` on a query parameter: absent stays undefined (a query string has no null). */
@@ -13,15 +13,7 @@ const sizes = ['DAY', 'MONTH'] as const;
 
 const timeBucketEntries = {
   // `@IsNotEmpty() @IsEnum(TimeBucketSize)`: class-validator reports the enum first.
-  size: v.pipe(
-    v.unknown(),
-    v.check(
-      (x: unknown) => sizes.includes(x as (typeof sizes)[number]),
-      `$property must be one of the following values: ${sizes.join(', ')}`,
-    ),
-    rules.isNotEmpty,
-    as<(typeof sizes)[number]>(),
-  ),
+  size: v.pipe(v.unknown(), isOneOf(sizes), rules.isNotEmpty, as<(typeof sizes)[number]>()),
   userId: absentOr(uuid()),
   albumId: absentOr(uuid()),
   personId: absentOr(uuid()),

@@ -1,7 +1,7 @@
 import sanitize from 'sanitize-filename';
 import * as v from 'valibot';
 import { limits } from '../model/limits.ts';
-import { as, booleanish, dto, nonEmptyString, optional, rules, uuidV4 } from './common.ts';
+import { as, booleanish, dto, isOneOf, nonEmptyString, optional, rules, uuidV4 } from './common.ts';
 
 // validator.js isEmail with require_tld:false, as Immich uses it: `admin@local` is an email.
 const emailPattern =
@@ -96,16 +96,7 @@ export const UpdateUserDto = dto({
   isAdmin: v.optional(booleanish()),
   shouldChangePassword: v.optional(booleanish()),
   memoriesEnabled: v.optional(booleanish()),
-  avatarColor: v.optional(
-    v.pipe(
-      v.unknown(),
-      v.check(
-        (x: unknown) => avatarColors.includes(x as (typeof avatarColors)[number]),
-        `$property must be one of the following values: ${avatarColors.join(', ')}`,
-      ),
-      as<(typeof avatarColors)[number]>(),
-    ),
-  ),
+  avatarColor: v.optional(v.pipe(v.unknown(), isOneOf(avatarColors), as<(typeof avatarColors)[number]>())),
   // `@Optional({ nullable: true }) @IsNumber() @IsPositive()`: null removes the quota.
   quotaSizeInBytes: optional(v.pipe(v.unknown(), rules.isSafe, rules.isPositive, rules.isNumber, as<number>())),
 });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';
 import type { PersonRecord } from '#shared/model/person.ts';
 import { assetRecord, cameraExif, faceRecord } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
 import { median, percentile, table } from './stats.ts';
+import { meterReads, putItems } from './table-io.ts';
 
 /**
  * Search at library scale: two users, each with 1k, then 10k, then 50k assets written through the
@@ -41,24 +41,7 @@ const measure = async (): Promise<string> => {
   const { db } = await import('#shared/db/client.ts');
   const sdk = await import('@immich/sdk');
 
-  // Items read and capacity, counted on the shared DynamoDB client.
-  const meter = { items: 0, capacity: 0 };
-  db.middlewareStack.add(
-    (next) => async (args) => {
-      const input = args.input as Record<string, unknown>;
-      input.ReturnConsumedCapacity = 'TOTAL';
-      const result = await next(args);
-      const output = result.output as Record<string, unknown>;
-      if (typeof output.ScannedCount === 'number') meter.items += output.ScannedCount;
-      else if (output.Responses && typeof output.Responses === 'object')
-        meter.items += Object.values(output.Responses as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
-      else if ('Item' in output) meter.items += output.Item ? 1 : 0;
-      for (const used of [output.ConsumedCapacity].flat())
-        meter.capacity += Number((used as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0);
-      return result;
-    },
-    { step: 'initialize', name: 'bench-meter' },
-  );
+  const meter = meterReads(db);
 
   try {
     const { adminAuth } = stack;
@@ -83,20 +66,7 @@ const measure = async (): Promise<string> => {
         return { id: user.id, auth: { baseUrl, headers: { Authorization: `Bearer ${token}` } }, people, assets: [] as AssetRecord[] };
       }),
     );
-    const put = async (items: Record<string, unknown>[]) => {
-      const chunks = Array.from({ length: Math.ceil(items.length / 25) }, (_, i) => items.slice(i * 25, i * 25 + 25));
-      for (let i = 0; i < chunks.length; i += 8) {
-        await Promise.all(
-          chunks.slice(i, i + 8).map(async (part) => {
-            let requests = part.map((Item) => ({ PutRequest: { Item } }));
-            while (requests.length > 0) {
-              const result = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }));
-              requests = (result.UnprocessedItems?.[tableName] ?? []) as typeof requests;
-            }
-          }),
-        );
-      }
-    };
+    const put = (items: Record<string, unknown>[]) => putItems(db, tableName, items);
     for (const user of users) await put(user.people.map(personItem));
 
     const grow = async (user: (typeof users)[number], target: number) => {

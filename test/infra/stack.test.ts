@@ -219,6 +219,7 @@ describe('ImmichStack', () => {
       'DownloadFile',
       'GetAssetThumbnail',
       'GetPersonThumbnail',
+      'MergePerson',
       'DeleteAssets',
       'EmptyTrash',
     ]);
