@@ -3,7 +3,7 @@ import { returns } from '#shared/http/pipeline.ts';
 import type { BulkIdResponseDto } from '#shared/model/album.ts';
 import { IdParams } from '#shared/schemas/common.ts';
 import { MergePersonDto } from '#shared/schemas/person.ts';
-import { mergePerson } from '#shared/services/person.service.ts';
+import { mergePerson } from '#shared/services/person-merge.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<BulkIdResponseDto[]>(), params: IdParams, body: MergePersonDto, status: 201 },

@@ -2,15 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { noAccess, Permission, requireAsset, requirePerson } from '../access/access.ts';
 import { DomainError, Invalid } from '../core/errors.ts';
 import { getAssets } from '../db/asset.repository.ts';
-import {
-  deletePerson,
-  getPerson as getPersonRecord,
-  createPerson as insertPerson,
-  listPeople,
-  listPersonFaces,
-  reassignAssetFaces,
-  updatePerson as writePerson,
-} from '../db/person.repository.ts';
+import { createPerson as insertPerson, listPeople, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { nameTerms } from '../domain/terms.ts';
 import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../mappers/asset.mapper.ts';
@@ -21,7 +13,6 @@ import type { PersonChanges, PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import type { PersonUpdateInput } from '../schemas/person.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
-import { originalsStore } from '../storage/originals.ts';
 
 export interface PeopleResponseDto {
   total: number;
@@ -160,48 +151,6 @@ export const updatePeople = async (auth: Auth, people: readonly (PersonUpdateInp
       if (!(error instanceof DomainError)) throw error;
       results.push({ id, success: false, error: 'unknown' });
     }
-  }
-  return results;
-};
-
-/**
- * POST /person/:id/merge: each of `ids` (the caller's people) is merged into this person: their
- * faces move to it, asset by asset (each a transaction with the asset's people and both counts),
- * a missing name or birth date is taken over, and the merged person is deleted with their name
- * and thumbnail. Per id: `success`, or `no_permission` (not the caller's).
- */
-export const mergePerson = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResponseDto[]> => {
-  let primary = await requirePerson(auth, Permission.PersonWrite, id);
-  if (ids.includes(id)) throw new Invalid('Cannot merge a person into themselves');
-  const results: BulkIdResponseDto[] = [];
-  for (const mergeId of ids) {
-    const merged = await getPersonRecord(auth.user.id, mergeId);
-    if (!merged) {
-      results.push({ id: mergeId, success: false, error: 'no_permission' });
-      continue;
-    }
-    const takeOver: PersonChanges = {};
-    if (!primary.name && merged.name) takeOver.name = merged.name;
-    if (!primary.birthDate && merged.birthDate) takeOver.birthDate = merged.birthDate;
-    if (Object.keys(takeOver).length > 0) primary = (await writePerson(primary, takeOver)) ?? primary;
-    const faces = await listPersonFaces(merged.id);
-    const byAsset = new Map<string, FaceEntry[]>();
-    for (const face of faces) byAsset.set(face.assetId, [...(byAsset.get(face.assetId) ?? []), face]);
-    // The assets become findable by the primary person's name (postings first, as for uploads).
-    if (nameTerms(primary.name).length > 0) {
-      await writePostings(
-        auth.user.id,
-        [...byAsset.values()].flatMap((list) =>
-          postingsOf({ id: list[0]?.assetId ?? '', fileCreatedAt: list[0]?.fileCreatedAt ?? '' }, nameTerms(primary.name)),
-        ),
-      );
-    }
-    for (const asset of await getAssets([...byAsset.keys()])) {
-      await reassignAssetFaces(asset, byAsset.get(asset.id) ?? [], merged, primary);
-    }
-    await deletePerson(merged);
-    if (merged.thumbnailPath) await (await originalsStore()).delete([{ key: merged.thumbnailPath }]);
-    results.push({ id: mergeId, success: true });
   }
   return results;
 };
