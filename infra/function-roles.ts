@@ -24,6 +24,8 @@ const bucketActions: Record<NonNullable<Route['store']>, string[]> = {
   put: ['s3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion'],
   // A force delete removes the exact versions the upload wrote (no delete marker, nothing kept).
   delete: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
+  // POST /download/archive: reads originals, writes the zip as a multipart upload (aborted on failure).
+  archive: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'],
 };
 
 /** What a route may touch, as a name: every route with the same access shares one role. */

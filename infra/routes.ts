@@ -18,9 +18,9 @@ export interface Route {
   /**
    * What the function may do to the originals store (the S3 bucket), none when absent: `read`
    * objects, `put` new ones (and delete the exact versions it wrote, to undo a failed upload), or
-   * `delete` them for good.
+   * `delete` them for good, or `archive`: read originals and write zips under `downloads/`.
    */
-  store?: 'read' | 'put' | 'delete';
+  store?: 'read' | 'put' | 'delete' | 'archive';
   /** Needs the shared-link secret (keys and password tokens are derived from it): read from Secrets Manager deployed. */
   secrets?: boolean;
   /**
@@ -305,6 +305,23 @@ export const routes: readonly Route[] = [
     entry: 'functions/asset/serve-file.ts',
     data: 'read',
     store: 'read',
+  },
+  {
+    operationId: 'getDownloadInfo',
+    method: 'POST',
+    path: '/api/download/info',
+    entry: 'functions/download/get-download-info.ts',
+    data: 'read',
+    body: 'bulk',
+  },
+  {
+    operationId: 'downloadArchive',
+    method: 'POST',
+    path: '/api/download/archive',
+    entry: 'functions/download/download-archive.ts',
+    data: 'read',
+    store: 'archive',
+    body: 'bulk',
   },
   {
     operationId: 'downloadFile',

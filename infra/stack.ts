@@ -74,6 +74,8 @@ export class ImmichStack extends Stack {
               abortIncompleteMultipartUploadAfter: Duration.days(1),
             },
             { id: 'remove-expired-delete-markers', expiredObjectDeleteMarker: true },
+            // Archives made for POST /download/archive are fetched once, through a short-lived URL.
+            { id: 'expire-download-archives', prefix: 'downloads/', expiration: Duration.days(1) },
           ],
         });
 

@@ -100,16 +100,23 @@ export const requireSharedAsset = async (
 
 /**
  * The allowed ones among `assetIds` (trashed ones included, as Immich's checks do), in the order
- * asked: the caller's own, and for sharing into an album also their partners'.
+ * asked: the caller's own; for sharing into an album also their partners'; for reading, viewing
+ * and downloading also those a partner or an album shared with them shows.
  */
 export const allowedAssets = async (auth: Auth, permission: Permission, assetIds: readonly string[]): Promise<AssetRecord[]> => {
   const assets = await getAssets(assetIds);
-  const others = [...new Set(assets.filter((asset) => !owns(auth, asset.ownerId)).map((asset) => asset.ownerId))];
-  const partners =
-    others.length > 0 && permission === Permission.AssetShare
-      ? new Set((await partnersAmong(others, auth.user.id)).map((partner) => partner.sharedById))
-      : new Set<string>();
-  return assets.filter((asset) => owns(auth, asset.ownerId) || partners.has(asset.ownerId));
+  const others = assets.filter((asset) => !owns(auth, asset.ownerId));
+  if (others.length === 0 || !partnerAssetPermissions.includes(permission)) return assets.filter((asset) => owns(auth, asset.ownerId));
+  const partners = new Set(
+    (await partnersAmong([...new Set(others.map((asset) => asset.ownerId))], auth.user.id)).map((p) => p.sharedById),
+  );
+  const throughAlbums = new Set<string>();
+  if (sharedAssetPermissions.includes(permission)) {
+    for (const asset of others.filter((each) => !partners.has(each.ownerId))) {
+      if (await seesThroughAlbum(auth, asset.id)) throughAlbums.add(asset.id);
+    }
+  }
+  return assets.filter((asset) => owns(auth, asset.ownerId) || partners.has(asset.ownerId) || throughAlbums.has(asset.id));
 };
 
 /** Every one of `assetIds` (duplicates ignored), or nothing: one id not allowed refuses them all. */

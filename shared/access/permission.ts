@@ -15,6 +15,7 @@ export const Permission = {
   AlbumDelete: 'album.delete',
   AlbumShare: 'album.share',
   TimelineRead: 'timeline.read',
+  TimelineDownload: 'timeline.download',
   ArchiveRead: 'archive.read',
   PartnerUpdate: 'partner.update',
   PersonRead: 'person.read',

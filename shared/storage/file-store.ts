@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { assertSafeKey, type OriginalsStore, type StoredObject } from './store.ts';
 
 /** Originals in a folder (npm start, tests). Writes go to a temporary name first, so a reader never sees half a file. */
@@ -43,6 +46,27 @@ export class FileStore implements OriginalsStore {
       return await readFile(this.path(key));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async getStream(key: string): Promise<Readable | undefined> {
+    const path = this.path(key);
+    if (!(await this.exists(key))) return undefined;
+    return createReadStream(path);
+  }
+
+  /** Writes a stream under `key`, through a temporary name (a reader never sees half a file). */
+  async putStream(key: string, body: Readable): Promise<StoredObject> {
+    const path = this.path(key);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const temporary = `${path}.${randomUUID()}.partial`;
+    try {
+      await pipeline(body, createWriteStream(temporary, { flags: 'wx', mode: 0o600 }));
+      await rename(temporary, path);
+      return { key };
+    } catch (error) {
+      await rm(temporary, { force: true });
       throw error;
     }
   }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import * as env from '../core/env.ts';
@@ -65,6 +66,17 @@ export class S3Store implements OriginalsStore {
     try {
       const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return result.Body ? Buffer.from(await result.Body.transformToByteArray()) : undefined;
+    } catch (error) {
+      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
+      throw error;
+    }
+  }
+
+  async getStream(key: string): Promise<Readable | undefined> {
+    assertSafeKey(key);
+    try {
+      const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      return result.Body as Readable | undefined;
     } catch (error) {
       if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return undefined;
       throw error;

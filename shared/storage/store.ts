@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /**
  * Where uploaded originals (and their sidecars) live: one small interface, two stores (a folder,
  * an S3 bucket; `originals.ts` picks one). Keys are the asset's `originalPath`, made by the upload
@@ -23,6 +25,8 @@ export interface OriginalsStore {
   put(key: string, body: Buffer, contentType: string): Promise<StoredObject>;
   /** Reads an original back, or undefined if there is none. */
   get(key: string): Promise<Buffer | undefined>;
+  /** The same as a stream (an archive reads many originals, never holding one whole). */
+  getStream(key: string): Promise<Readable | undefined>;
   /** Whether an object is stored under `key` (without reading it). */
   exists(key: string): Promise<boolean>;
   /**
@@ -37,10 +41,11 @@ export interface OriginalsStore {
 
 /**
  * Keys are `upload/<uuid>/<hex>/<hex>/<uuid>.<ext>[.xmp]` (originals, sidecars),
- * `thumbs/<uuid>/<hex>/<hex>/<uuid>-<kind>.<ext>` (previews) and `profile/<uuid>/<uuid>.<ext>`
- * (profile images): nothing that could leave the store.
+ * `thumbs/<uuid>/<hex>/<hex>/<uuid>-<kind>.<ext>` (previews), `profile/<uuid>/<uuid>.<ext>`
+ * (profile images) and `downloads/<uuid>/<uuid>.zip` (archives, expired by the bucket's
+ * lifecycle): nothing that could leave the store.
  */
-export const safeKey = /^(upload|thumbs|profile)(\/[A-Za-z0-9._-]+)+$/;
+export const safeKey = /^(upload|thumbs|profile|downloads)(\/[A-Za-z0-9._-]+)+$/;
 
 export const assertSafeKey = (key: string): void => {
   if (!safeKey.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {

@@ -216,6 +216,7 @@ describe('ImmichStack', () => {
       'GetProfileImage',
       'UploadFile',
       'ServeFile',
+      'DownloadArchive',
       'DownloadFile',
       'GetAssetThumbnail',
       'GetPersonThumbnail',
@@ -234,8 +235,12 @@ describe('ImmichStack', () => {
         JSON.stringify(p.Properties.PolicyDocument).includes('"s3:') &&
         !JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler'),
     );
-    // Three access classes, and the media function's own role.
-    expect(s3Policies).toHaveLength(4);
+    // Four access classes (read, put, delete, archive), and the media function's own role.
+    expect(s3Policies).toHaveLength(5);
+    // The archive function reads originals and writes zips (multipart, aborted on failure), and deletes nothing.
+    const archivePolicy = JSON.stringify(policyOf(template, routeNamed('downloadArchive'))?.Properties.PolicyDocument);
+    for (const action of ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload']) expect(archivePolicy).toContain(action);
+    expect(archivePolicy).not.toContain('s3:DeleteObject');
     const uploadPolicy = JSON.stringify(policyOf(template, routeNamed('uploadFile'))?.Properties.PolicyDocument);
     for (const action of ['s3:PutObject', 's3:DeleteObject', 's3:DeleteObjectVersion']) expect(uploadPolicy).toContain(action);
     // Exactly what each needs: the upload never reads, the delete function neither reads nor writes.

@@ -1,0 +1,16 @@
+import { fileResponse } from '#shared/http/files.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import type { RawResponse } from '#shared/http/response.ts';
+import { AssetIdsDto } from '#shared/schemas/download.ts';
+import { downloadArchive } from '#shared/services/download.service.ts';
+import { deliver } from '#shared/services/file.service.ts';
+
+// The zip is written to the store as it is made, then answered like any file (deployed: a 302 to S3).
+export const handler = httpHandler(
+  { access: 'user', returns: returns<RawResponse>(), body: AssetIdsDto, status: 200 },
+  async ({ auth, body, event }) => {
+    const file = await downloadArchive(auth, body.assetIds);
+    return fileResponse(file, await deliver(file, 'The archive is missing'), event);
+  },
+);

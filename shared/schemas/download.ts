@@ -1,0 +1,21 @@
+import * as v from 'valibot';
+import { optionalUuidList, uuidList } from './asset.ts';
+import { dto, optional, uuid } from './common.ts';
+
+/** `DownloadInfoDto` (POST /download/info): `archiveSize` `@IsInt() @IsPositive() @Optional()`. */
+export const DownloadInfoDto = dto({
+  assetIds: optionalUuidList(),
+  albumId: optional(uuid()),
+  userId: optional(uuid()),
+  archiveSize: optional(
+    v.pipe(
+      v.unknown(),
+      v.check((x: unknown) => typeof x === 'number' && x > 0, '$property must be a positive number'),
+      v.check((x: unknown) => Number.isInteger(x), '$property must be an integer number'),
+      v.transform((x: unknown) => x as number),
+    ),
+  ),
+});
+
+/** `AssetIdsDto` (POST /download/archive). */
+export const AssetIdsDto = dto({ assetIds: uuidList() });

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { PassThrough, Readable } from 'node:stream';
+import { ZipFile } from 'yazl';
+import { noAccess, Permission, requireAlbum, requireAssets } from '../access/access.ts';
+import { Invalid } from '../core/errors.ts';
+import { listMembers } from '../db/album.repository.ts';
+import { getAssets, timelinePages } from '../db/asset.repository.ts';
+import type { AssetRecord } from '../model/asset.ts';
+import type { ServedFile } from '../model/file.ts';
+import type { Auth } from '../model/user.ts';
+import { originalsStore } from '../storage/originals.ts';
+import { putStream } from '../storage/stream-put.ts';
+import { cacheControl } from './file.service.ts';
+
+/** Immich's default archive size: 4 GiB. */
+const defaultArchiveSize = 4 * 1024 ** 3;
+
+export interface DownloadArchiveInfo {
+  size: number;
+  assetIds: string[];
+}
+
+export interface DownloadResponseDto {
+  totalSize: number;
+  archives: DownloadArchiveInfo[];
+}
+
+export interface DownloadInfoInput {
+  assetIds?: string[] | null | undefined;
+  albumId?: string | null | undefined;
+  userId?: string | null | undefined;
+  archiveSize?: number | null | undefined;
+}
+
+/** The assets a download covers, as Immich picks them: the ids (all downloadable), an album's, or the caller's own library. */
+const downloadAssets = async (auth: Auth, dto: DownloadInfoInput): Promise<AssetRecord[]> => {
+  if (dto.assetIds) return requireAssets(auth, Permission.AssetDownload, dto.assetIds);
+  if (dto.albumId) {
+    // Immich's album.download: the owner and the users it is shared with.
+    const album = await requireAlbum(auth, Permission.AlbumRead, dto.albumId);
+    const live = (await listMembers(album.id)).filter((member) => member.deletedAt === null);
+    return (await getAssets(live.map((member) => member.assetId))).filter((asset) => asset.deletedAt === null);
+  }
+  if (dto.userId) {
+    if (dto.userId !== auth.user.id) throw noAccess(Permission.TimelineDownload);
+    const assets: AssetRecord[] = [];
+    for await (const page of timelinePages(dto.userId, { descending: true, pageSize: 1000 })) {
+      assets.push(...page.filter((asset) => asset.isVisible && asset.deletedAt === null));
+    }
+    return assets;
+  }
+  throw new Invalid('assetIds, albumId, or userId is required');
+};
+
+/**
+ * POST /download/info: the assets to download (with live photos' video parts), split into
+ * archives that close once they pass `archiveSize` (default 4 GiB), as Immich splits them.
+ */
+export const getDownloadInfo = async (auth: Auth, dto: DownloadInfoInput): Promise<DownloadResponseDto> => {
+  const target = dto.archiveSize || defaultArchiveSize;
+  const assets = await downloadAssets(auth, dto);
+  const motion = await getAssets(assets.flatMap((asset) => (asset.livePhotoVideoId ? [asset.livePhotoVideoId] : [])));
+  const archives: DownloadArchiveInfo[] = [];
+  let archive: DownloadArchiveInfo = { size: 0, assetIds: [] };
+  for (const asset of [...assets, ...motion]) {
+    archive.size += asset.exif.fileSizeInByte ?? 0;
+    archive.assetIds.push(asset.id);
+    if (archive.size > target) {
+      archives.push(archive);
+      archive = { size: 0, assetIds: [] };
+    }
+  }
+  if (archive.assetIds.length > 0) archives.push(archive);
+  return { totalSize: archives.reduce((sum, each) => sum + each.size, 0), archives };
+};
+
+/** Immich's names inside an archive: the original file name, repeats as `name+1.ext`, `name+2.ext`… */
+const archiveNames = (assets: readonly AssetRecord[]): string[] => {
+  const seen = new Map<string, number>();
+  return assets.map((asset) => {
+    const name = asset.originalFileName;
+    const count = seen.get(name) ?? 0;
+    seen.set(name, count + 1);
+    if (count === 0) return name;
+    const dot = name.lastIndexOf('.');
+    return dot > 0 ? `${name.slice(0, dot)}+${count}${name.slice(dot)}` : `${name}+${count}`;
+  });
+};
+
+/**
+ * POST /download/archive: a zip of the given assets' originals (all downloadable, else 400),
+ * stored, not compressed (photos and videos are compressed already). It is streamed from the
+ * originals into the store, one file at a time, and never held whole: in S3 as a multipart
+ * upload, answered with a short-lived URL (the bucket expires `downloads/` after a day).
+ */
+export const downloadArchive = async (auth: Auth, assetIds: readonly string[]): Promise<ServedFile> => {
+  const allowed = new Map((await requireAssets(auth, Permission.AssetDownload, assetIds)).map((asset) => [asset.id, asset]));
+  const assets = assetIds.flatMap((id) => allowed.get(id) ?? []);
+  const store = await originalsStore();
+  const zip = new ZipFile();
+  const names = archiveNames(assets);
+  assets.forEach((asset, index) => {
+    zip.addReadStreamLazy(names[index] ?? asset.id, { compress: false, mtime: new Date(asset.fileModifiedAt) }, (done) => {
+      store.getStream(asset.originalPath).then(
+        (stream) => (stream ? done(null, stream) : done(new Error(`The original of ${asset.id} is missing`), new PassThrough())),
+        (error: Error) => done(error, new PassThrough()),
+      );
+    });
+  });
+  zip.end();
+  const key = `downloads/${auth.user.id}/${randomUUID()}.zip`;
+  await putStream(store, key, Readable.from(zip.outputStream), 'application/zip');
+  return {
+    key,
+    contentType: 'application/zip',
+    cacheControl: cacheControl.none,
+    downloadName: `immich-${new Date().toISOString().slice(0, 10)}.zip`,
+  };
+};

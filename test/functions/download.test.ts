@@ -1,0 +1,83 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as downloadArchiveHandler } from '#functions/download/download-archive.ts';
+import { handler as getDownloadInfoHandler } from '#functions/download/get-download-info.ts';
+import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { assetInfo, createAlbum, trash } from '../support/library.ts';
+import { makeJpeg } from '../support/photos.ts';
+import { storedFiles, upload } from '../support/uploads.ts';
+import { makeVideo } from '../support/videos.ts';
+import { readZip } from '../support/zip.ts';
+
+let accounts: Awaited<ReturnType<typeof setupAccounts>>;
+beforeAll(async () => {
+  accounts = await setupAccounts();
+});
+
+const info = (token: string, body: unknown) =>
+  invoke(getDownloadInfoHandler, { method: 'POST', path: '/api/download/info', headers: bearer(token), body });
+const archive = (token: string, assetIds: unknown) =>
+  invoke(downloadArchiveHandler, { method: 'POST', path: '/api/download/archive', headers: bearer(token), body: { assetIds } });
+
+describe('POST /download/info and POST /download/archive', () => {
+  it('splits into archives past archiveSize, with live photos’ video parts; by ids, album or own library', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Downloader${Date.now()}`)).accessToken;
+    const photo = async (comment: string, fileName = 'IMG.jpg', extra = {}) => {
+      const data = makeJpeg({ comment, width: 32, height: 32 });
+      const reply = await upload(token, { data, fileName, ...extra });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      return { id: reply.body.id as string, data, size: data.length };
+    };
+    const a = await photo('a');
+    const b = await photo('b');
+    const video = makeVideo({ seconds: 1, width: 160, height: 120 });
+    const live = await photo('live', 'LIVE.jpg', { extraFiles: { livePhotoData: { data: video, fileName: 'LIVE.mov' } } });
+    const motionId = (await assetInfo(token, live.id)).body.livePhotoVideoId as string;
+    const gone = await photo('gone');
+    expect((await trash(token, [gone.id])).status).toBe(204);
+
+    const all = await info(token, { assetIds: [a.id, b.id, live.id] });
+    expect(all.status).toBe(201);
+    expect(all.body).toEqual({
+      totalSize: a.size + b.size + live.size + video.length,
+      archives: [{ size: a.size + b.size + live.size + video.length, assetIds: [a.id, b.id, live.id, motionId] }],
+    });
+    // An archive closes once it passes the size.
+    const split = await info(token, { assetIds: [a.id, b.id, live.id], archiveSize: a.size + b.size - 1 });
+    expect(split.body.archives.map((each: { assetIds: string[] }) => each.assetIds)).toEqual([
+      [a.id, b.id],
+      [live.id, motionId],
+    ]);
+    const album = await createAlbum(token, { albumName: 'down', assetIds: [b.id, gone.id] });
+    expect((await info(token, { albumId: album.id })).body.archives[0].assetIds).toEqual([b.id]);
+    const me = (await assetInfo(token, a.id)).body.ownerId as string;
+    expect((await info(token, { userId: me })).body.archives[0].assetIds.sort()).toEqual([a.id, b.id, live.id, motionId].sort());
+
+    // The archive: the originals, stored, named as uploaded (repeats numbered as Immich does).
+    const before = await storedFiles();
+    const zip = await archive(token, [a.id, b.id]);
+    expect(zip.status).toBe(200);
+    expect(zip.headers['content-type']).toBe('application/zip');
+    expect(zip.headers['content-disposition']).toMatch(/^attachment; filename="immich-\d{4}-\d{2}-\d{2}\.zip"/);
+    const entries = readZip(Buffer.from(zip.body, 'base64'));
+    expect(entries.map((entry) => entry.name)).toEqual(['IMG.jpg', 'IMG+1.jpg']);
+    expect(entries.map((entry) => entry.method)).toEqual([0, 0]);
+    expect(Buffer.compare(entries[0]?.data ?? Buffer.alloc(0), a.data)).toBe(0);
+    expect(Buffer.compare(entries[1]?.data ?? Buffer.alloc(0), b.data)).toBe(0);
+    expect((await storedFiles()).filter((key) => !before.includes(key)).every((key) => key.startsWith('downloads/'))).toBe(true);
+  }, 60_000);
+
+  it('refuses what the caller may not download, and bad input, as Immich', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Nodown${Date.now()}`)).accessToken;
+    const theirs = (await upload(accounts.user2.accessToken, { data: makeJpeg({ comment: 'theirs' }) })).body.id as string;
+    expect((await info(token, { assetIds: [theirs] })).body).toMatchObject({
+      statusCode: 400,
+      message: 'Not found or no asset.download access',
+    });
+    expect((await archive(token, [theirs])).body).toMatchObject({ statusCode: 400, message: 'Not found or no asset.download access' });
+    expect((await info(token, { userId: accounts.user2.userId })).body.message).toBe('Not found or no timeline.download access');
+    expect((await info(token, {})).body).toMatchObject({ statusCode: 400, message: 'assetIds, albumId, or userId is required' });
+    expect((await info(token, { assetIds: [theirs], archiveSize: 0 })).body.message).toEqual(['archiveSize must be a positive number']);
+    expect((await archive(token, 'x')).body.message).toEqual(['each value in assetIds must be a UUID', 'assetIds must be an array']);
+  });
+});
