@@ -32,6 +32,7 @@ const sections: Section[] = [
   (await import('./reads.ts')).readsSection,
   (await import('./search.ts')).searchSection,
   (await import('./timeline.ts')).timelineSection,
+  (await import('./archive.ts')).archiveSection,
   (await import('./load.ts')).loadSection,
   (await import('./cost.ts')).costSection,
   (await import('./powertools.ts')).powertoolsSection,

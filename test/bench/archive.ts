@@ -1,0 +1,83 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AssetRecord } from '#shared/model/asset.ts';
+import { assetRecord } from '../support/records.ts';
+import { ownProcess, startLocalStack } from './local-stack.ts';
+import type { Section } from './run.ts';
+import { table } from './stats.ts';
+import { putItems } from './table-io.ts';
+
+/**
+ * POST /download/archive's memory: 200 originals of 1 MB (incompressible) in the originals
+ * folder, zipped by the service into the store, while the process's resident memory is sampled
+ * every 10 ms. Streaming means the peak stays near the baseline, whatever the archive's size.
+ * (Deployed, the S3 multipart upload adds its parts in flight: 2 × 8 MB. Measured against s3rver
+ * in this same process, a multipart upload never completed — through the deployed form's gateway
+ * it does, test/e2e/downloads.test.ts — so the folder store is what is measured here.)
+ */
+const files = Number(process.env.ARCHIVE_BENCH_FILES ?? 200);
+const fileBytes = 1024 * 1024;
+
+const measure = async (): Promise<string> => {
+  const directory = mkdtempSync(join(tmpdir(), 'archive-bench-'));
+  const stack = await startLocalStack({ ORIGINALS_DIR: directory });
+  try {
+    const { originalsStore } = await import('#shared/storage/originals.ts');
+    const { assetItem } = await import('#shared/db/entities/asset.ts');
+    const { db } = await import('#shared/db/client.ts');
+    const { downloadArchive } = await import('#shared/services/download.service.ts');
+    const store = await originalsStore();
+    const ownerId = stack.admin.id;
+    const assets: AssetRecord[] = [];
+    for (let index = 0; index < files; index++) {
+      const asset = assetRecord(ownerId, { id: randomUUID(), originalFileName: `IMG_${index}.jpg`, exif: { fileSizeInByte: fileBytes } });
+      await store.put(asset.originalPath, randomBytes(fileBytes), 'image/jpeg');
+      assets.push(asset);
+    }
+    await putItems(db, stack.tableName, assets.map(assetItem));
+    global.gc?.();
+    const baseline = process.memoryUsage().rss;
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 10);
+    const started = performance.now();
+    const auth = { user: { id: ownerId, email: 'bench@immich.cloud', isAdmin: true } };
+    const file = await downloadArchive(
+      auth,
+      assets.map((asset) => asset.id),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    peak = Math.max(peak, process.memoryUsage().rss);
+    const archiveBytes = (await store.getStream(file.key)) ? files * fileBytes : 0;
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+    return [
+      `${files} originals of 1 MB each (random bytes: incompressible) in the originals folder, zipped by the service into the store; the archive is about ${mb(archiveBytes)} MB. Resident memory of the Node process, sampled every 10 ms.`,
+      '',
+      table(
+        ['files', 'archive MB', 'seconds', 'MB/s', 'RSS before MB', 'RSS peak MB', 'peak − before MB'],
+        [
+          [
+            files,
+            mb(archiveBytes),
+            seconds.toFixed(1),
+            (archiveBytes / 1024 / 1024 / seconds).toFixed(0),
+            mb(baseline),
+            mb(peak),
+            mb(peak - baseline),
+          ],
+        ],
+      ),
+    ].join('\n');
+  } finally {
+    await stack.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+};
+
+if (import.meta.main) process.stdout.write(await measure());
+
+export const archiveSection: Section = { name: 'archive', run: ownProcess(import.meta.url) };
