@@ -7,8 +7,9 @@ import { downloadArchive } from '#shared/services/download.service.ts';
 import { deliver } from '#shared/services/file.service.ts';
 
 // The zip is written to the store as it is made, then answered like any file (deployed: a 302 to S3).
+// A shared-link route too (Immich's): a visitor downloads what their link shows, if it allows downloads.
 export const handler = httpHandler(
-  { access: 'user', returns: returns<RawResponse>(), body: AssetIdsDto, status: 200 },
+  { access: 'shared', returns: returns<RawResponse>(), body: AssetIdsDto, status: 200 },
   async ({ auth, body, event }) => {
     const file = await downloadArchive(auth, body.assetIds);
     return fileResponse(file, await deliver(file, 'The archive is missing'), event);

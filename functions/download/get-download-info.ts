@@ -3,8 +3,8 @@ import { returns } from '#shared/http/pipeline.ts';
 import { DownloadInfoDto } from '#shared/schemas/download.ts';
 import { type DownloadResponseDto, getDownloadInfo } from '#shared/services/download.service.ts';
 
-// A shared-link route too in Immich (a visitor's own assets are checked by asset.download).
+// A shared-link route too (Immich's): a visitor downloads what their link shows, if it allows downloads.
 export const handler = httpHandler(
-  { access: 'user', returns: returns<DownloadResponseDto>(), body: DownloadInfoDto, status: 201 },
+  { access: 'shared', returns: returns<DownloadResponseDto>(), body: DownloadInfoDto, status: 201 },
   ({ auth, body }) => getDownloadInfo(auth, body),
 );

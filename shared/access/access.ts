@@ -13,7 +13,7 @@ import { albumsSharedWithAmong, getAlbum, getAlbumUser, listAlbumIdsOfAsset } fr
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
 import { getPartner, partnersAmong } from '../db/partner.repository.ts';
 import { getPerson } from '../db/person.repository.ts';
-import { getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
+import { assetsLinkShows, getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord, AssetWithFaces } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
@@ -27,7 +27,7 @@ export { noAccess, Permission } from './permission.ts';
 const owns = (auth: Auth, ownerId: string): boolean => ownerId === auth.user.id;
 
 /** What a user an album is shared with may do with it (Immich: read and download; the rest is the owner's). */
-const sharedAlbumPermissions: readonly Permission[] = [Permission.AlbumRead];
+const sharedAlbumPermissions: readonly Permission[] = [Permission.AlbumRead, Permission.AlbumDownload];
 
 /** An album the caller owns, or one shared with them for what sharing allows (Immich's album.read). */
 export const requireAlbum = async (auth: Auth, permission: Permission, albumId: string): Promise<AlbumRecord> => {
@@ -117,6 +117,29 @@ export const allowedAssets = async (auth: Auth, permission: Permission, assetIds
     }
   }
   return assets.filter((asset) => owns(auth, asset.ownerId) || partners.has(asset.ownerId) || throughAlbums.has(asset.id));
+};
+
+/**
+ * What a shared-link visitor may download (Immich's `asset.download` and `album.download` for
+ * links): only with `allowDownload`, only what the link shows — every one of `assetIds`, or the
+ * link's own album. Returns the assets, or the album's id checked.
+ */
+export const requireLinkDownload = async (
+  auth: Auth,
+  request: { assetIds: readonly string[] } | { albumId: string },
+): Promise<{ assets: AssetRecord[]; link: SharedLinkRecord }> => {
+  const visit = auth.sharedLink;
+  const link = visit ? await getSharedLink(auth.user.id, visit.id) : undefined;
+  if ('albumId' in request) {
+    if (!link?.allowDownload || link.albumId !== request.albumId) throw noAccess(Permission.AlbumDownload);
+    return { assets: [], link };
+  }
+  if (!link?.allowDownload) throw noAccess(Permission.AssetDownload);
+  const unique = [...new Set(request.assetIds)];
+  const shown = await assetsLinkShows(link, unique);
+  const assets = (await getAssets(unique)).filter((asset) => shown.has(asset.id) && asset.ownerId === link.userId);
+  if (assets.length !== unique.length) throw noAccess(Permission.AssetDownload);
+  return { assets, link };
 };
 
 /** Every one of `assetIds` (duplicates ignored), or nothing: one id not allowed refuses them all. */

@@ -14,6 +14,7 @@ export const Permission = {
   AlbumUpdate: 'album.update',
   AlbumDelete: 'album.delete',
   AlbumShare: 'album.share',
+  AlbumDownload: 'album.download',
   TimelineRead: 'timeline.read',
   TimelineDownload: 'timeline.download',
   ArchiveRead: 'archive.read',

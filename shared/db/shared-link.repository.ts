@@ -1,5 +1,5 @@
 import type { SharedLinkKeyRecord, SharedLinkRecord } from '../model/shared-link.ts';
-import { batchDelete } from './batch.ts';
+import { batchDelete, batchGet } from './batch.ts';
 import { albumWrites } from './entities/album.ts';
 import { sharedLinkCodec, sharedLinkKeyCodec, sharedLinkWrites } from './entities/shared-link.ts';
 import { userWrites } from './entities/user.ts';
@@ -98,4 +98,14 @@ export const removeSharedLinkAssets = async (linkId: string, assetIds: readonly 
 export const linkShowsAsset = async (link: Pick<SharedLinkRecord, 'id' | 'type' | 'albumId'>, assetId: string): Promise<boolean> => {
   const key = link.type === 'ALBUM' && link.albumId ? keys.albumAsset(link.albumId, assetId) : keys.sharedLinkAsset(link.id, assetId);
   return (await getItem(key)) !== undefined;
+};
+
+/** Which of these assets a visitor of the link may see (BatchGetItem of their entries in the link or its album). */
+export const assetsLinkShows = async (
+  link: Pick<SharedLinkRecord, 'id' | 'type' | 'albumId'>,
+  assetIds: readonly string[],
+): Promise<Set<string>> => {
+  const keyOf = (assetId: string) =>
+    link.type === 'ALBUM' && link.albumId ? keys.albumAsset(link.albumId, assetId) : keys.sharedLinkAsset(link.id, assetId);
+  return new Set((await batchGet([...new Set(assetIds)].map(keyOf))).map((item) => String(item.sk).slice('ASSET#'.length)));
 };

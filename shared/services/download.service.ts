@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
-import { noAccess, Permission, requireAlbum, requireAssets } from '../access/access.ts';
+import { noAccess, Permission, requireAlbum, requireAssets, requireLinkDownload } from '../access/access.ts';
 import { Invalid } from '../core/errors.ts';
-import { listMembers } from '../db/album.repository.ts';
+import { getAlbum, listMembers } from '../db/album.repository.ts';
 import { getAssets, timelinePages } from '../db/asset.repository.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { ServedFile } from '../model/file.ts';
@@ -34,15 +34,17 @@ export interface DownloadInfoInput {
 
 /** The assets a download covers, as Immich picks them: the ids (all downloadable), an album's, or the caller's own library. */
 const downloadAssets = async (auth: Auth, dto: DownloadInfoInput): Promise<AssetRecord[]> => {
-  if (dto.assetIds) return requireAssets(auth, Permission.AssetDownload, dto.assetIds);
+  if (dto.assetIds) return downloadable(auth, dto.assetIds);
   if (dto.albumId) {
-    // Immich's album.download: the owner and the users it is shared with.
-    const album = await requireAlbum(auth, Permission.AlbumRead, dto.albumId);
+    // Immich's album.download: the owner, the users it is shared with, a visitor of its link.
+    const album = auth.sharedLink
+      ? await requireLinkDownload(auth, { albumId: dto.albumId }).then(({ link }) => requireAlbumOf(link.userId, dto.albumId ?? ''))
+      : await requireAlbum(auth, Permission.AlbumDownload, dto.albumId);
     const live = (await listMembers(album.id)).filter((member) => member.deletedAt === null);
     return (await getAssets(live.map((member) => member.assetId))).filter((asset) => asset.deletedAt === null);
   }
   if (dto.userId) {
-    if (dto.userId !== auth.user.id) throw noAccess(Permission.TimelineDownload);
+    if (auth.sharedLink || dto.userId !== auth.user.id) throw noAccess(Permission.TimelineDownload);
     const assets: AssetRecord[] = [];
     for await (const page of timelinePages(dto.userId, { descending: true, pageSize: 1000 })) {
       assets.push(...page.filter((asset) => asset.isVisible && asset.deletedAt === null));
@@ -50,6 +52,21 @@ const downloadAssets = async (auth: Auth, dto: DownloadInfoInput): Promise<Asset
     return assets;
   }
   throw new Invalid('assetIds, albumId, or userId is required');
+};
+
+/** The assets of `assetIds`, every one downloadable by the caller (a visitor: shown by their link, which allows downloads). */
+const downloadable = async (auth: Auth, assetIds: readonly string[]): Promise<AssetRecord[]> => {
+  if (!auth.sharedLink) return requireAssets(auth, Permission.AssetDownload, assetIds);
+  const { assets } = await requireLinkDownload(auth, { assetIds });
+  const byId = new Map(assets.map((asset) => [asset.id, asset]));
+  return [...new Set(assetIds)].flatMap((id) => byId.get(id) ?? []);
+};
+
+/** A link's album, read under its owner (the visitor's auth is the owner's, as in Immich). */
+const requireAlbumOf = async (ownerId: string, albumId: string) => {
+  const album = await getAlbum(ownerId, albumId);
+  if (!album) throw noAccess(Permission.AlbumDownload);
+  return album;
 };
 
 /**
@@ -94,7 +111,7 @@ const archiveNames = (assets: readonly AssetRecord[]): string[] => {
  * upload, answered with a short-lived URL (the bucket expires `downloads/` after a day).
  */
 export const downloadArchive = async (auth: Auth, assetIds: readonly string[]): Promise<ServedFile> => {
-  const allowed = new Map((await requireAssets(auth, Permission.AssetDownload, assetIds)).map((asset) => [asset.id, asset]));
+  const allowed = new Map((await downloadable(auth, assetIds)).map((asset) => [asset.id, asset]));
   const assets = assetIds.flatMap((id) => allowed.get(id) ?? []);
   const store = await originalsStore();
   const zip = new ZipFile();

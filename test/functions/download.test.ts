@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as downloadArchiveHandler } from '#functions/download/download-archive.ts';
 import { handler as getDownloadInfoHandler } from '#functions/download/get-download-info.ts';
+import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { assetInfo, createAlbum, trash } from '../support/library.ts';
@@ -80,4 +81,40 @@ describe('POST /download/info and POST /download/archive', () => {
     expect((await info(token, { assetIds: [theirs], archiveSize: 0 })).body.message).toEqual(['archiveSize must be a positive number']);
     expect((await archive(token, 'x')).body.message).toEqual(['each value in assetIds must be a UUID', 'assetIds must be an array']);
   });
+
+  it("a shared link's visitor downloads what the link shows, only when it allows downloads", async () => {
+    const owner = (await freshUser(accounts.admin.accessToken, `Linker${Date.now()}`)).accessToken;
+    const shown = (await upload(owner, { data: makeJpeg({ comment: 'shown' }), fileName: 'shown.jpg' })).body.id as string;
+    const hidden = (await upload(owner, { data: makeJpeg({ comment: 'hidden' }), fileName: 'hidden.jpg' })).body.id as string;
+    const album = await createAlbum(owner, { albumName: 'linked', assetIds: [shown] });
+    const other = await createAlbum(owner, { albumName: 'other', assetIds: [hidden] });
+    const link = async (allowDownload: boolean) =>
+      (
+        await invoke(createLinkHandler, {
+          method: 'POST',
+          path: '/api/shared-link',
+          headers: bearer(owner),
+          body: { type: 'ALBUM', albumId: album.id, allowDownload },
+        })
+      ).body.key as string;
+    const key = await link(true);
+    const visit = (handler: typeof getDownloadInfoHandler, path: string, body: unknown, withKey = key) =>
+      invoke(handler, { method: 'POST', path, query: { key: withKey }, body });
+    expect((await visit(getDownloadInfoHandler, '/api/download/info', { albumId: album.id })).body.archives[0].assetIds).toEqual([shown]);
+    const zip = await visit(downloadArchiveHandler, '/api/download/archive', { assetIds: [shown] });
+    expect(zip.status).toBe(200);
+    expect(readZip(Buffer.from(zip.body, 'base64')).map((entry) => entry.name)).toEqual(['shown.jpg']);
+    expect((await visit(downloadArchiveHandler, '/api/download/archive', { assetIds: [shown, hidden] })).body.message).toBe(
+      'Not found or no asset.download access',
+    );
+    expect((await visit(getDownloadInfoHandler, '/api/download/info', { albumId: other.id })).body.message).toBe(
+      'Not found or no album.download access',
+    );
+    expect(
+      (await visit(getDownloadInfoHandler, '/api/download/info', { userId: (await assetInfo(owner, shown)).body.ownerId })).body.message,
+    ).toBe('Not found or no timeline.download access');
+    const noDownloads = await link(false);
+    expect((await visit(downloadArchiveHandler, '/api/download/archive', { assetIds: [shown] }, noDownloads)).status).toBe(400);
+    expect((await visit(getDownloadInfoHandler, '/api/download/info', { albumId: album.id }, noDownloads)).status).toBe(400);
+  }, 60_000);
 });
