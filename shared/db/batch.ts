@@ -1,4 +1,5 @@
 import { BatchGetCommand, BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { inBatches } from '../core/concurrency.ts';
 import { db, tableName } from './client.ts';
 import { chunk } from './items.ts';
 import type { Key } from './keys.ts';
@@ -11,18 +12,6 @@ const maxAttempts = 8;
 
 /** Most BatchGetItem calls one request has in flight. */
 const maxInFlight = 8;
-
-/** Runs `work` on every item, at most `limit` at a time. */
-const inBatches = async <T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> => {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-};
 
 /** Sends the requests in chunks of 25 (BatchWriteItem's limit), retrying whatever DynamoDB leaves unprocessed. */
 const batchWrite = async (all: readonly WriteRequest[]): Promise<void> => {

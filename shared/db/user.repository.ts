@@ -8,7 +8,7 @@ import { getItem } from './get.ts';
 import { chunk } from './items.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { transact, type Write } from './transact.ts';
+import { transact, updateWrite, type Write, writeOne } from './transact.ts';
 
 /**
  * Creates a user with its guards in one transaction: the email (and storage label, if any) must
@@ -113,22 +113,17 @@ export const rewriteCredentials = async (userId: string, copy: CredentialCopy): 
   ];
   for (const part of chunk(targets, 16)) {
     await Promise.all(
-      part.map(async (key) => {
-        try {
-          await db.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: key,
-              UpdateExpression: 'SET email = :email, isAdmin = :isAdmin, userActive = :active',
-              ConditionExpression: 'attribute_exists(pk)',
-              ExpressionAttributeValues: { ':email': copy.email, ':isAdmin': copy.isAdmin, ':active': copy.userActive },
-            }),
-          );
-        } catch (error) {
+      part.map((key) =>
+        writeOne(
+          updateWrite(key, 'SET email = :email, isAdmin = :isAdmin, userActive = :active', {
+            condition: 'present',
+            values: { ':email': copy.email, ':isAdmin': copy.isAdmin, ':active': copy.userActive },
+          }),
+        ).catch((error: unknown) => {
           // Ended meanwhile (a logout, a deleted key): nothing to rewrite.
           if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        }
-      }),
+        }),
+      ),
     );
   }
 };

@@ -56,16 +56,16 @@ const usersOfAll = async (albums: readonly AlbumRecord[]) => {
   };
 };
 
-/** The users to share with: each an existing, active user other than the owner (Immich's messages). */
-const sharingTargets = async (album: Pick<AlbumRecord, 'ownerId' | 'sharedUserIds'>, userIds: readonly string[]): Promise<string[]> => {
+/** The users to share with, in the order asked: each an existing, active user other than the owner (Immich's messages). */
+const sharingTargets = async (album: Pick<AlbumRecord, 'ownerId' | 'sharedUserIds'>, userIds: readonly string[]): Promise<UserRecord[]> => {
   const wanted = [...new Set(userIds)];
-  const found = new Set((await getUsers(wanted)).filter((user) => user.deletedAt === null).map((user) => user.id));
+  const found = (await getUsers(wanted)).filter((user) => user.deletedAt === null);
   for (const userId of wanted) {
     if (userId === album.ownerId) throw new Invalid('Cannot be shared with owner');
     if (album.sharedUserIds.includes(userId)) throw new Invalid('User already added');
-    if (!found.has(userId)) throw new Invalid('User not found');
+    if (!found.some((user) => user.id === userId)) throw new Invalid('User not found');
   }
-  return wanted;
+  return found;
 };
 
 /** An album's live (not trashed) assets, mapped with EXIF, in the album's order. */
@@ -77,7 +77,7 @@ export const albumAssets = async (auth: Auth, album: AlbumRecord, members: reado
 
 /** POST /album: the caller's own assets among `assetIds` go in (others are left out, as in Immich). */
 export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<AlbumResponseDto> => {
-  const [user, assets, sharedUserIds] = await Promise.all([
+  const [user, assets, sharedUsers] = await Promise.all([
     owner(auth),
     allowedAssets(auth, Permission.AssetShare, dto.assetIds ?? []),
     sharingTargets({ ownerId: auth.user.id, sharedUserIds: [] }, dto.sharedWithUserIds ?? []),
@@ -94,11 +94,10 @@ export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<Al
     isActivityEnabled: true,
     order: 'desc',
     sharedLinkCount: 0,
-    sharedUserIds,
+    sharedUserIds: sharedUsers.map((shared) => shared.id),
   };
   await insertAlbum(album, assets);
   const members = await listMembers(album.id);
-  const sharedUsers = await getUsers(sharedUserIds);
   return mapAlbum(album, { owner: user, sharedUsers, members, assets: await albumAssets(auth, album, members) });
 };
 
@@ -287,7 +286,7 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
 /** PUT /album/:id/users (the owner): shares the album with users; answered without assets. */
 export const addUsersToAlbum = async (auth: Auth, id: string, userIds: readonly string[]): Promise<AlbumResponseDto> => {
   const album = await requireAlbum(auth, Permission.AlbumShare, id);
-  const targets = await sharingTargets(album, userIds);
+  const targets = (await sharingTargets(album, userIds)).map((target) => target.id);
   const now = new Date().toISOString();
   try {
     await shareAlbum(album, targets, now);

@@ -1,5 +1,6 @@
 import type * as v from 'valibot';
 import { noAccess, Permission, requireAsset, requireAssets, requireSharedAsset } from '../access/access.ts';
+import { inBatches } from '../core/concurrency.ts';
 import { Invalid } from '../core/errors.ts';
 import {
   assetsTakenBetween,
@@ -151,16 +152,11 @@ export const updateAssets = async (auth: Auth, dto: BulkUpdateInput): Promise<vo
   const assets = await requireAssets(auth, Permission.AssetUpdate, dto.ids);
   if (dto.stackParentId) throw new Invalid('Stacks are not supported by this server');
   const exifChanges = exifChangesOf(dto);
-  let next = 0;
-  const worker = async () => {
-    while (next < assets.length) {
-      const asset = assets[next++];
-      const current = asset ? await getAssetWithFaces(asset.id) : undefined;
-      // Deleted meanwhile: nothing to change.
-      if (current) await writeChanges(current, dto, exifChanges);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(8, assets.length) }, worker));
+  await inBatches(assets, 8, async (asset) => {
+    const current = await getAssetWithFaces(asset.id);
+    // Deleted meanwhile: nothing to change.
+    if (current) await writeChanges(current, dto, exifChanges);
+  });
 };
 
 /** GET /asset/device/:deviceId: the `deviceAssetId` of every visible asset this device uploaded (trashed ones too, as Immich). */
@@ -200,37 +196,31 @@ export const getMemoryLane = async (auth: Auth, dto: { day: number; month: numbe
   const owners = [auth.user.id, ...(await timelinePartners(auth))];
   const currentYear = new Date().getUTCFullYear();
   const byYear = new Map<number, AssetRecord[]>();
-  await Promise.all(
-    owners.map(async (ownerId) => {
-      const oldest = await oldestTakenAt(ownerId);
-      if (!oldest) return;
-      const firstYear = new Date(new Date(oldest).getTime() - 14 * hour).getUTCFullYear();
-      const years = Array.from({ length: Math.max(0, currentYear - firstYear) }, (_, index) => currentYear - 1 - index);
-      await Promise.all(
-        years.map(async (year) => {
-          const start = Date.UTC(year, dto.month - 1, dto.day);
-          const assets = await assetsTakenBetween(
-            ownerId,
-            new Date(start - 14 * hour).toISOString(),
-            new Date(start + 36 * hour).toISOString(),
-          );
-          const kept = assets.filter((asset) => {
-            const local = new Date(asset.localDateTime);
-            return (
-              local.getUTCFullYear() === year &&
-              local.getUTCMonth() === dto.month - 1 &&
-              local.getUTCDate() === dto.day &&
-              asset.isVisible &&
-              !asset.isArchived &&
-              asset.deletedAt === null &&
-              asset.resizePath !== null
-            );
-          });
-          if (kept.length > 0) byYear.set(year, [...(byYear.get(year) ?? []), ...kept]);
-        }),
+  // One Query per owner and earlier year since their oldest photo, eight in flight at most.
+  const oldest = await Promise.all(owners.map((ownerId) => oldestTakenAt(ownerId)));
+  const queries = owners.flatMap((ownerId, index) => {
+    const first = oldest[index];
+    if (!first) return [];
+    const firstYear = new Date(new Date(first).getTime() - 14 * hour).getUTCFullYear();
+    return Array.from({ length: Math.max(0, currentYear - firstYear) }, (_, back) => ({ ownerId, year: currentYear - 1 - back }));
+  });
+  await inBatches(queries, 8, async ({ ownerId, year }) => {
+    const start = Date.UTC(year, dto.month - 1, dto.day);
+    const assets = await assetsTakenBetween(ownerId, new Date(start - 14 * hour).toISOString(), new Date(start + 36 * hour).toISOString());
+    const kept = assets.filter((asset) => {
+      const local = new Date(asset.localDateTime);
+      return (
+        local.getUTCFullYear() === year &&
+        local.getUTCMonth() === dto.month - 1 &&
+        local.getUTCDate() === dto.day &&
+        asset.isVisible &&
+        !asset.isArchived &&
+        asset.deletedAt === null &&
+        asset.resizePath !== null
       );
-    }),
-  );
+    });
+    if (kept.length > 0) byYear.set(year, [...(byYear.get(year) ?? []), ...kept]);
+  });
   return [...byYear.keys()]
     .sort((a, b) => b - a)
     .map((year) => {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Invalid, Missing } from '../core/errors.ts';
-import { getUser, updateUser } from '../db/user.repository.ts';
+import { updateUser } from '../db/user.repository.ts';
 import { extensionOf, isProfileImage, mimeTypeOf } from '../domain/media-types.ts';
 import type { ServedFile } from '../model/file.ts';
 import type { UploadedFile } from '../model/upload.ts';
-import type { Auth, UserRecord } from '../model/user.ts';
+import type { Auth } from '../model/user.ts';
 import { originalsStore } from '../storage/originals.ts';
 import { cacheControl } from './file.service.ts';
+import { findOrFail } from './user.service.ts';
 
 /** Immich's multipart field for a profile image. */
 export const profileImageField = 'file';
@@ -21,19 +22,13 @@ export interface CreateProfileImageResponseDto {
   profileImagePath: string;
 }
 
-const activeUser = async (id: string): Promise<UserRecord> => {
-  const user = await getUser(id);
-  if (!user || user.deletedAt !== null) throw new Invalid('User not found');
-  return user;
-};
-
 /**
  * POST /user/profile-image: the caller's new picture is stored (`profile/<userId>/<uuid>.<ext>`),
  * recorded on the user, and the previous one removed. `profileImagePath` is that storage key.
  */
 export const createProfileImage = async (auth: Auth, file: UploadedFile | undefined): Promise<CreateProfileImageResponseDto> => {
   if (!file) throw new Invalid('file should not be empty');
-  const user = await activeUser(auth.user.id);
+  const user = await findOrFail(auth.user.id);
   const store = await originalsStore();
   const key = `profile/${user.id}/${randomUUID()}${extensionOf(file.fileName)}`;
   const stored = await store.put(key, file.data, mimeTypeOf(file.fileName));
@@ -49,7 +44,7 @@ export const createProfileImage = async (auth: Auth, file: UploadedFile | undefi
 
 /** DELETE /user/profile-image: 400 without one (Immich's message), else it is cleared and removed. */
 export const deleteProfileImage = async (auth: Auth): Promise<void> => {
-  const user = await activeUser(auth.user.id);
+  const user = await findOrFail(auth.user.id);
   if (user.profileImagePath === '') throw new Invalid("Can't delete a missing profile Image");
   await updateUser(user, { profileImagePath: '' });
   await (await originalsStore()).delete([{ key: user.profileImagePath }]);
@@ -57,7 +52,7 @@ export const deleteProfileImage = async (auth: Auth): Promise<void> => {
 
 /** GET /user/profile-image/:id: any signed-in user may see anyone's picture, as in Immich (served as JPEG, not cached). */
 export const profileImageFile = async (id: string): Promise<ServedFile> => {
-  const user = await activeUser(id);
+  const user = await findOrFail(id);
   if (!user.profileImagePath) throw new Missing('User does not have a profile image');
   return { key: user.profileImagePath, contentType: 'image/jpeg', cacheControl: cacheControl.none };
 };

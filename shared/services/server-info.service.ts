@@ -1,3 +1,4 @@
+import { inBatches } from '../core/concurrency.ts';
 import { NotFound } from '../core/errors.ts';
 import { hasAdmin, isOnboarded, setOnboarded } from '../db/system.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
@@ -90,29 +91,22 @@ export interface ServerStatsResponseDto {
 export const getServerStatistics = async (): Promise<ServerStatsResponseDto> => {
   const users = (await listUsers()).filter((user) => user.deletedAt === null);
   const usageByUser: UsageByUserDto[] = new Array(users.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < users.length) {
-      const index = next++;
-      const user = users[index];
-      if (!user) continue;
-      let [photos, videos] = [0, 0];
-      for (const counter of await listCounters(user.id)) {
-        if (counter.size !== 'MONTH' || counter.state.isTrashed) continue;
-        if (counter.state.type === 'IMAGE') photos += counter.count;
-        if (counter.state.type === 'VIDEO') videos += counter.count;
-      }
-      usageByUser[index] = {
-        userId: user.id,
-        userName: user.name,
-        photos,
-        videos,
-        usage: user.quotaUsageInBytes,
-        quotaSizeInBytes: user.quotaSizeInBytes,
-      };
+  await inBatches(users, 8, async (user, index) => {
+    let [photos, videos] = [0, 0];
+    for (const counter of await listCounters(user.id)) {
+      if (counter.size !== 'MONTH' || counter.state.isTrashed) continue;
+      if (counter.state.type === 'IMAGE') photos += counter.count;
+      if (counter.state.type === 'VIDEO') videos += counter.count;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(8, users.length) }, worker));
+    usageByUser[index] = {
+      userId: user.id,
+      userName: user.name,
+      photos,
+      videos,
+      usage: user.quotaUsageInBytes,
+      quotaSizeInBytes: user.quotaSizeInBytes,
+    };
+  });
   return {
     photos: usageByUser.reduce((sum, each) => sum + each.photos, 0),
     videos: usageByUser.reduce((sum, each) => sum + each.videos, 0),

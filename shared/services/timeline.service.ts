@@ -8,6 +8,7 @@ import { listCounters } from '../db/timeline.repository.ts';
 import { type BucketFilter, bucketList, bucketsFrom, matchesFilter, periodOf, type TimeBucketResponseDto } from '../domain/time-buckets.ts';
 import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../mappers/asset.mapper.ts';
 import type { AssetRecord, AssetStatus } from '../model/asset.ts';
+import type { SharedLinkRecord } from '../model/shared-link.ts';
 import { type BucketSize, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
@@ -26,7 +27,7 @@ export interface TimeBucketQuery extends BucketFilter {
 }
 
 /** Whose timelines, or which album's entries, a request reads: Immich's `timeBucketChecks`. */
-type Source = { kind: 'album'; albumId: string; ownerId: string } | { kind: 'timeline'; ownerIds: string[] };
+type Source = { kind: 'album'; albumId: string; ownerId: string; link?: SharedLinkRecord } | { kind: 'timeline'; ownerIds: string[] };
 
 const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
   if (dto.withPartners) {
@@ -42,7 +43,7 @@ const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
       // A visitor reads the album of their link, and nothing else (Immich's album.read for links).
       const link = await getSharedLink(auth.user.id, auth.sharedLink.id);
       if (!link || link.albumId !== dto.albumId) throw noAccess(Permission.AlbumRead);
-      return { kind: 'album', albumId: dto.albumId, ownerId: link.userId };
+      return { kind: 'album', albumId: dto.albumId, ownerId: link.userId, link };
     }
     const album = await requireAlbum(auth, Permission.AlbumRead, dto.albumId);
     return { kind: 'album', albumId: album.id, ownerId: album.ownerId };
@@ -65,21 +66,17 @@ const assetMatches = (asset: AssetRecord, dto: TimeBucketQuery): boolean =>
 
 /**
  * The assets of an album or a person that pass the filters, as their status copies say: one
- * Query of the album's entries or the person's faces (never the library); the assets themselves
- * are read only when favourites are filtered or `withAssets` asks for them.
+ * Query of the album's entries or the person's faces (never the library); the callers read the
+ * assets themselves only when favourites are filtered or a bucket's assets are asked for.
  */
-const entriesOf = async (
-  auth: Auth,
-  source: Source,
-  dto: TimeBucketQuery,
-  period?: string,
-): Promise<{ assetId: string; localDateTime: string; assets?: AssetRecord[] }[]> => {
+const entriesOf = async (source: Source, dto: TimeBucketQuery, period?: string): Promise<{ assetId: string; localDateTime: string }[]> => {
   let entries: { assetId: string; status: AssetStatus }[];
   if (source.kind === 'album') {
     entries = (await listMembers(source.albumId)).map((member) => ({ assetId: member.assetId, status: member }));
   } else {
     // Faces of a person of the timeline's owner (another's person has none of their assets: nothing).
-    const person = dto.personId ? await getPerson(source.ownerIds[0] ?? auth.user.id, dto.personId) : undefined;
+    const owner = source.ownerIds[0];
+    const person = dto.personId && owner ? await getPerson(owner, dto.personId) : undefined;
     if (!person) return [];
     const seen = new Set<string>();
     entries = (await listPersonFaces(person.id)).flatMap((face) => {
@@ -115,7 +112,7 @@ export const getTimeBuckets = async (auth: Auth, dto: TimeBucketQuery): Promise<
     const counters = await Promise.all(source.ownerIds.map((ownerId) => listCounters(ownerId)));
     return bucketsFrom(counters.flat(), dto.size, dto, order);
   }
-  let entries = await entriesOf(auth, source, dto);
+  let entries = await entriesOf(source, dto);
   if (dto.isFavorite !== undefined) {
     const kept = new Set(
       (
@@ -154,7 +151,7 @@ export const getTimeBucket = async (
     const owned = await Promise.all(source.ownerIds.map((ownerId) => assetsTakenBetween(ownerId, from, to)));
     assets = owned.flat().filter((asset) => assetMatches(asset, dto) && periodOfAsset(asset.localDateTime, dto.size) === period);
   } else {
-    const entries = await entriesOf(auth, source, dto, period);
+    const entries = await entriesOf(source, dto, period);
     assets = await assetsOf(
       entries.map((entry) => entry.assetId),
       dto,
@@ -162,10 +159,8 @@ export const getTimeBucket = async (
   }
   const direction = dto.order === 'asc' ? 1 : -1;
   assets.sort((a, b) => direction * (a.fileCreatedAt.localeCompare(b.fileCreatedAt) || a.id.localeCompare(b.id)));
-  if (auth.sharedLink) {
-    const link = await getSharedLink(auth.user.id, auth.sharedLink.id);
-    if (!link?.showExif) return assets.map(mapSanitizedAsset);
-  }
+  // A visitor's link was read by sourceOf (a visitor reads only its album).
+  if (auth.sharedLink && !(source.kind === 'album' && source.link?.showExif)) return assets.map(mapSanitizedAsset);
   return assets.map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true }));
 };
 

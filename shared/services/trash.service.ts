@@ -1,4 +1,5 @@
 import { Permission, requireAssets } from '../access/access.ts';
+import { inBatches } from '../core/concurrency.ts';
 import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
 import { assetsTakenBetween, deleteAsset, getAssetWithFaces, updateAsset, withFreshAsset } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
@@ -98,26 +99,14 @@ const trashedAssets = async (ownerId: string): Promise<AssetRecord[]> => {
   return found;
 };
 
-/** Runs `each` over the items, a few at a time. */
-const eachInTurn = async <T>(items: readonly T[], each: (item: T) => Promise<void>): Promise<void> => {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++];
-      if (item !== undefined) await each(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(8, items.length) }, worker));
-};
-
 /** POST /trash/empty: every asset in the caller's trash is deleted for good (originals, faces, entries), as DELETE /asset with force. */
 export const emptyTrash = async (auth: Auth): Promise<void> => {
   const assets = await trashedAssets(auth.user.id);
-  await eachInTurn(assets, (asset) => deleteAssets(auth, [asset.id], true));
+  await inBatches(assets, 8, (asset) => deleteAssets(auth, [asset.id], true));
 };
 
 /** POST /trash/restore: everything in the caller's trash comes back. */
 export const restoreTrash = async (auth: Auth): Promise<void> => {
   const assets = await trashedAssets(auth.user.id);
-  await eachInTurn(assets, (asset) => restoreAssets(auth, [asset.id]));
+  await inBatches(assets, 8, (asset) => restoreAssets(auth, [asset.id]));
 };

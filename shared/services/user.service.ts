@@ -56,7 +56,7 @@ export const getMyUserInfo = async (auth: Auth): Promise<UserResponse> => {
 };
 
 /** Immich's `findOrFail`: a 400 for a user that is missing (or deleted, unless `withDeleted`). */
-const findOrFail = async (id: string, withDeleted = false): Promise<UserRecord> => {
+export const findOrFail = async (id: string, withDeleted = false): Promise<UserRecord> => {
   const user = await getUser(id);
   if (!user || (!withDeleted && user.deletedAt !== null)) throw new Invalid('User not found');
   return user;

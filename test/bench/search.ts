@@ -3,8 +3,8 @@ import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';
 import type { PersonRecord } from '#shared/model/person.ts';
 import { assetRecord, cameraExif, faceRecord } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
-import { median, percentile, table } from './stats.ts';
-import { meterReads, putItems } from './table-io.ts';
+import { table } from './stats.ts';
+import { measureCall, meterReads, putItems } from './table-io.ts';
 
 /**
  * Search at library scale: two users, each with 1k, then 10k, then 50k assets written through the
@@ -130,28 +130,8 @@ const measure = async (): Promise<string> => {
         ['deep page (page 20)', () => sdk.searchAssets({ page: 20, size: pageSize }, user.auth)],
       ];
       for (const [name, call] of cases) {
-        const results = await call();
-        const times: number[] = [];
-        const items: number[] = [];
-        const capacity: number[] = [];
-        for (let i = 0; i < 10; i++) {
-          meter.items = 0;
-          meter.capacity = 0;
-          const t = performance.now();
-          await call();
-          times.push(performance.now() - t);
-          items.push(meter.items);
-          capacity.push(meter.capacity);
-        }
-        rows.push([
-          size.toLocaleString('en'),
-          name,
-          results.length,
-          median(items),
-          median(capacity).toFixed(1),
-          median(times).toFixed(1),
-          percentile(times, 95).toFixed(1),
-        ]);
+        const { result, cells } = await measureCall(meter, call);
+        rows.push([size.toLocaleString('en'), name, result.length, ...cells]);
       }
       rows.push([
         size.toLocaleString('en'),

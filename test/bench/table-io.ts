@@ -1,4 +1,5 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { median, percentile } from './stats.ts';
 
 /**
  * What a bench reads from DynamoDB, counted on the functions' shared client: items (Query
@@ -40,4 +41,28 @@ export const putItems = async (db: DynamoDBDocumentClient, tableName: string, it
       }),
     );
   }
+};
+
+/**
+ * Calls `call` once to warm up (its result is returned), then 10 times measured: the median items
+ * read and RCU of `meter`, the median and p95 latency, as the benches' tables show them.
+ */
+export const measureCall = async <T>(
+  meter: { items: number; capacity: number },
+  call: () => Promise<T>,
+): Promise<{ result: T; cells: (string | number)[] }> => {
+  const result = await call();
+  const times: number[] = [];
+  const items: number[] = [];
+  const capacity: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    meter.items = 0;
+    meter.capacity = 0;
+    const t = performance.now();
+    await call();
+    times.push(performance.now() - t);
+    items.push(meter.items);
+    capacity.push(meter.capacity);
+  }
+  return { result, cells: [median(items), median(capacity).toFixed(1), median(times).toFixed(1), percentile(times, 95).toFixed(1)] };
 };

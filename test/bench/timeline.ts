@@ -3,8 +3,8 @@ import type { AssetRecord } from '#shared/model/asset.ts';
 import { assetRecord, cameraExif } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
 import type { Section } from './run.ts';
-import { median, percentile, table } from './stats.ts';
-import { meterReads, putItems } from './table-io.ts';
+import { table } from './stats.ts';
+import { measureCall, meterReads, putItems } from './table-io.ts';
 
 /**
  * The timeline at library scale (issue: the apps' read side): one user's library grows to 1k,
@@ -42,28 +42,8 @@ const measure = async (): Promise<string> => {
     const rows: (string | number)[][] = [];
 
     const timed = async (size: number, name: string, call: () => Promise<unknown>, count: (result: unknown) => number) => {
-      const result = await call();
-      const times: number[] = [];
-      const items: number[] = [];
-      const capacity: number[] = [];
-      for (let i = 0; i < 10; i++) {
-        meter.items = 0;
-        meter.capacity = 0;
-        const t = performance.now();
-        await call();
-        times.push(performance.now() - t);
-        items.push(meter.items);
-        capacity.push(meter.capacity);
-      }
-      rows.push([
-        size.toLocaleString('en'),
-        name,
-        count(result),
-        median(items),
-        median(capacity).toFixed(1),
-        median(times).toFixed(1),
-        percentile(times, 95).toFixed(1),
-      ]);
+      const { result, cells } = await measureCall(meter, call);
+      rows.push([size.toLocaleString('en'), name, count(result), ...cells]);
     };
 
     for (const size of sizes) {
