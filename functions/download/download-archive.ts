@@ -3,7 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import type { RawResponse } from '#shared/http/response.ts';
 import { AssetIdsDto } from '#shared/schemas/download.ts';
-import { downloadArchive } from '#shared/services/download.service.ts';
+import { downloadArchive } from '#shared/services/download-archive.service.ts';
 import { deliver } from '#shared/services/file.service.ts';
 
 // The zip is written to the store as it is made, then answered like any file (deployed: a 302 to S3).

@@ -1,16 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { PassThrough, Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
 import { noAccess, Permission, requireAlbum, requireAssets, requireLinkDownload } from '../access/access.ts';
 import { Invalid } from '../core/errors.ts';
 import { getAlbum, listMembers } from '../db/album.repository.ts';
 import { getAssets, timelinePages } from '../db/asset.repository.ts';
 import type { AssetRecord } from '../model/asset.ts';
-import type { ServedFile } from '../model/file.ts';
 import type { Auth } from '../model/user.ts';
-import { originalsStore } from '../storage/originals.ts';
-import { putStream } from '../storage/stream-put.ts';
-import { cacheControl } from './file.service.ts';
 
 /** Immich's default archive size: 4 GiB. */
 const defaultArchiveSize = 4 * 1024 ** 3;
@@ -55,7 +48,7 @@ const downloadAssets = async (auth: Auth, dto: DownloadInfoInput): Promise<Asset
 };
 
 /** The assets of `assetIds`, every one downloadable by the caller (a visitor: shown by their link, which allows downloads). */
-const downloadable = async (auth: Auth, assetIds: readonly string[]): Promise<AssetRecord[]> => {
+export const downloadable = async (auth: Auth, assetIds: readonly string[]): Promise<AssetRecord[]> => {
   if (!auth.sharedLink) return requireAssets(auth, Permission.AssetDownload, assetIds);
   const { assets } = await requireLinkDownload(auth, { assetIds });
   const byId = new Map(assets.map((asset) => [asset.id, asset]));
@@ -89,48 +82,4 @@ export const getDownloadInfo = async (auth: Auth, dto: DownloadInfoInput): Promi
   }
   if (archive.assetIds.length > 0) archives.push(archive);
   return { totalSize: archives.reduce((sum, each) => sum + each.size, 0), archives };
-};
-
-/** Immich's names inside an archive: the original file name, repeats as `name+1.ext`, `name+2.ext`… */
-const archiveNames = (assets: readonly AssetRecord[]): string[] => {
-  const seen = new Map<string, number>();
-  return assets.map((asset) => {
-    const name = asset.originalFileName;
-    const count = seen.get(name) ?? 0;
-    seen.set(name, count + 1);
-    if (count === 0) return name;
-    const dot = name.lastIndexOf('.');
-    return dot > 0 ? `${name.slice(0, dot)}+${count}${name.slice(dot)}` : `${name}+${count}`;
-  });
-};
-
-/**
- * POST /download/archive: a zip of the given assets' originals (all downloadable, else 400),
- * stored, not compressed (photos and videos are compressed already). It is streamed from the
- * originals into the store, one file at a time, and never held whole: in S3 as a multipart
- * upload, answered with a short-lived URL (the bucket expires `downloads/` after a day).
- */
-export const downloadArchive = async (auth: Auth, assetIds: readonly string[]): Promise<ServedFile> => {
-  const allowed = new Map((await downloadable(auth, assetIds)).map((asset) => [asset.id, asset]));
-  const assets = assetIds.flatMap((id) => allowed.get(id) ?? []);
-  const store = await originalsStore();
-  const zip = new ZipFile();
-  const names = archiveNames(assets);
-  assets.forEach((asset, index) => {
-    zip.addReadStreamLazy(names[index] ?? asset.id, { compress: false, mtime: new Date(asset.fileModifiedAt) }, (done) => {
-      store.getStream(asset.originalPath).then(
-        (stream) => (stream ? done(null, stream) : done(new Error(`The original of ${asset.id} is missing`), new PassThrough())),
-        (error: Error) => done(error, new PassThrough()),
-      );
-    });
-  });
-  zip.end();
-  const key = `downloads/${auth.user.id}/${randomUUID()}.zip`;
-  await putStream(store, key, Readable.from(zip.outputStream), 'application/zip');
-  return {
-    key,
-    contentType: 'application/zip',
-    cacheControl: cacheControl.none,
-    downloadName: `immich-${new Date().toISOString().slice(0, 10)}.zip`,
-  };
 };
