@@ -26,6 +26,16 @@ const bucketActions: Record<NonNullable<Route['store']>, string[]> = {
   delete: ['s3:DeleteObject', 's3:DeleteObjectVersion'],
   // POST /download/archive: reads originals, writes the zip as a multipart upload (aborted on failure).
   archive: ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload'],
+  // Upload sessions: start a multipart upload and sign its parts (PutObject), list and complete
+  // or abort it, read the object to check it, and remove a file that is not what was declared.
+  session: [
+    's3:PutObject',
+    's3:GetObject',
+    's3:ListMultipartUploadParts',
+    's3:AbortMultipartUpload',
+    's3:DeleteObject',
+    's3:DeleteObjectVersion',
+  ],
 };
 
 /** What a route may touch, as a name: every route with the same access shares one role. */

@@ -18,9 +18,10 @@ export interface Route {
   /**
    * What the function may do to the originals store (the S3 bucket), none when absent: `read`
    * objects, `put` new ones (and delete the exact versions it wrote, to undo a failed upload), or
-   * `delete` them for good, or `archive`: read originals and write zips under `downloads/`.
+   * `delete` them for good, or `archive`: read originals and write zips under `downloads/`, or
+   * `session`: upload sessions' multipart uploads (docs/large-uploads.md).
    */
-  store?: 'read' | 'put' | 'delete' | 'archive';
+  store?: 'read' | 'put' | 'delete' | 'archive' | 'session';
   /** Needs the shared-link secret (keys and password tokens are derived from it): read from Secrets Manager deployed. */
   secrets?: boolean;
   /**
@@ -228,6 +229,41 @@ export const routes: readonly Route[] = [
     store: 'put',
     memory: media,
     body: 'upload',
+  },
+  // Upload sessions (not Immich's; docs/large-uploads.md): large files straight into the bucket.
+  {
+    operationId: 'createUploadSession',
+    method: 'POST',
+    path: '/api/asset/upload-session',
+    entry: 'functions/asset/create-upload-session.ts',
+    data: 'write',
+    store: 'session',
+  },
+  {
+    operationId: 'getUploadSession',
+    method: 'GET',
+    path: '/api/asset/upload-session/{sessionId}',
+    entry: 'functions/asset/get-upload-session.ts',
+    data: 'write',
+    store: 'session',
+  },
+  {
+    operationId: 'completeUploadSession',
+    method: 'POST',
+    path: '/api/asset/upload-session/{sessionId}/complete',
+    entry: 'functions/asset/complete-upload-session.ts',
+    data: 'write',
+    store: 'session',
+    mediaJobs: true,
+    memory: media,
+  },
+  {
+    operationId: 'deleteUploadSession',
+    method: 'DELETE',
+    path: '/api/asset/upload-session/{sessionId}',
+    entry: 'functions/asset/delete-upload-session.ts',
+    data: 'write',
+    store: 'session',
   },
   {
     operationId: 'checkBulkUpload',
@@ -552,6 +588,24 @@ export const routes: readonly Route[] = [
     data: 'read',
   },
   { operationId: 'notFound', method: 'ANY', path: '$default', entry: 'functions/system/not-found.ts', data: 'none' },
+];
+
+/**
+ * Routes only the local server serves: what S3 does deployed. `npm start` keeps originals in a
+ * folder, so an upload session's part URLs point here (signed by the server, as S3 signs its
+ * presigned UploadPart URLs) instead of at the bucket. The part size is the session's, within
+ * the local upload limit (`MAX_UPLOAD_MB`).
+ */
+export const localRoutes: readonly Route[] = [
+  {
+    operationId: 'putUploadPart',
+    method: 'PUT',
+    path: '/api/asset/upload-session/{sessionId}/part/{partNumber}',
+    entry: 'functions/asset/put-upload-part.ts',
+    data: 'read',
+    secrets: true,
+    body: 'upload',
+  },
 ];
 
 /**

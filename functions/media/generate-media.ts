@@ -42,6 +42,7 @@ export const handler = async (event: ObjectCreatedEvent | MediaJobEvent): Promis
     const outcomes: Record<string, string> = {};
     for (const job of 'jobs' in event ? event.jobs : []) {
       if (job.kind === 'person-thumbnail') outcomes[`person/${job.personId}`] = await makePersonThumbnail(job.ownerId, job.personId);
+      else if (job.kind === 'asset-media') outcomes[`asset/${job.assetId}`] = await generateMedia(job.assetId);
     }
     for (const record of 'Records' in event ? (event.Records ?? []) : []) {
       // S3 sends keys URL-encoded, spaces as '+'.

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { bodyTooLarge } from '#shared/core/errors.ts';
 import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
-import { routes as allRoutes, bodyLimitBytes, type Route } from '../routes.ts';
+import { routes as allRoutes, bodyLimitBytes, localRoutes, type Route } from '../routes.ts';
 import { toApiGatewayEvent } from './http-event.ts';
 import { readBody } from './read-body.ts';
 import { createRouteMatcher } from './route-matcher.ts';
@@ -89,7 +89,7 @@ export interface LocalServerOptions {
  * the Lambda functions run, with the same API Gateway v2 events. Handlers load on first use.
  */
 export const createLocalServer = (options: LocalServerOptions = {}): LocalServer => {
-  const routes = options.routes ?? allRoutes;
+  const routes = options.routes ?? [...allRoutes, ...localRoutes];
   const uploadLimitMb = (options.uploadLimitBytes ?? 100 * 1024 * 1024) / (1024 * 1024);
   const match = createRouteMatcher(routes);
   const handlers = new Map<string, Promise<LambdaHandler>>();

@@ -95,3 +95,21 @@ export const isSharedLinkToken = (secret: string, token: string, linkId: string,
   const given = Buffer.from(match[2] ?? '');
   return given.length === expected.length && timingSafeEqual(given, expected);
 };
+
+/**
+ * The signature of a local part URL (upload sessions without S3, docs/large-uploads.md): HMAC
+ * under the deployment secret over the session, the part, its SHA-1 and the URL's expiry, so
+ * the URL admits exactly that part's bytes until then, as S3's presigned UploadPart does.
+ */
+export const uploadPartSignature = (secret: string, sessionId: string, partNumber: number, sha1: string, expires: number): string =>
+  createHmac('sha256', secret).update(`upload-part\0${sessionId}\0${partNumber}\0${sha1}\0${expires}`).digest('base64url');
+
+export const isUploadPartSignature = (
+  secret: string,
+  signature: string,
+  part: { sessionId: string; partNumber: number; sha1: string; expires: number },
+): boolean => {
+  const expected = Buffer.from(uploadPartSignature(secret, part.sessionId, part.partNumber, part.sha1, part.expires));
+  const given = Buffer.from(signature);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+};

@@ -146,6 +146,8 @@ export interface NewUpload {
    * it is new: its checksum is claimed and its size counted in the same transaction.
    */
   motion?: AssetRecord;
+  /** Further writes of the same transaction (an upload session ends with the asset it made: one write). */
+  also?: readonly Write[];
 }
 
 export class QuotaExceededError extends Error {}
@@ -167,7 +169,7 @@ export const fixedUploadWrites = 7;
  * file, or a concurrent new person of the same name, cancels it.
  */
 export const recordUpload = async (upload: NewUpload): Promise<void> => {
-  const { faces, newPeople, existingPeople, quota, motion } = upload;
+  const { faces, newPeople, existingPeople, quota, motion, also = [] } = upload;
   const asset: AssetRecord = {
     ...upload.asset,
     personIds: [...new Set(faces.map((face) => face.personId))],
@@ -191,6 +193,7 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
     ),
     ...faces.map((face) => faceWrites.create(face, asset)),
     ...bucketWrites.move(asset.ownerId, undefined, slotOf(asset)),
+    ...also,
   ]);
 };
 

@@ -78,6 +78,8 @@ export const keys = {
   timeBuckets: (ownerId: string, month: string): Key => ({ pk: `BUCKETS#${ownerId}`, sk: month }),
   /** A partner share, under the user it is shared with (so their access checks are one GetItem). */
   partner: (sharedWithId: string, sharedById: string): Key => ({ pk: `PARTNER#${sharedWithId}`, sk: `SHAREDBY#${sharedById}` }),
+  /** A large file's upload session (docs/large-uploads.md), by its id; the owner is an attribute, checked on every read. */
+  uploadSession: (sessionId: string): Key => ({ pk: `UPLOADSESSION#${sessionId}`, sk: 'UPLOADSESSION' }),
   /** A text-search posting: an owner's asset having a word, in date order. */
   term: (ownerId: string, word: string, fileCreatedAt: string, assetId: string): Key => ({
     pk: `TERM#${ownerId}#${word}`,

@@ -263,13 +263,17 @@ const boundStrings = (exif: ExifInfo): ExifInfo => {
   return bounded;
 };
 
-export const extractMetadata = async (file: Buffer, sidecar?: Buffer): Promise<Metadata> => {
+/**
+ * What Immich's metadata job reads of a file. `file` may be a file's beginning (and a video's
+ * boxes without their media data), read in ranges: `size` is then the whole file's size.
+ */
+export const extractMetadata = async (file: Buffer, sidecar?: Buffer, size = file.length): Promise<Metadata> => {
   const embedded = await readTags(file);
   const fromSidecar = sidecar ? await readSidecar(sidecar) : {};
   if (fromSidecar === undefined) throw new InvalidSidecarError('sidecar is not XMP');
   const tags: Tags = { ...embedded, ...fromSidecar };
   const container = isIsoVideo(file) ? readContainer(file) : {};
-  const size = dimensionsOf(file);
+  const dimensions = dimensionsOf(file);
 
   let latitude = coordinate(tags.GPSLatitude, tags.GPSLatitudeRef);
   let longitude = coordinate(tags.GPSLongitude, tags.GPSLongitudeRef);
@@ -308,8 +312,8 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer): Promise<M
     : undefined;
   const timeZone = taken?.timeZone ?? null;
 
-  const width = number(tags.ExifImageWidth) ?? number(tags.ImageWidth) ?? container.width ?? size?.width ?? null;
-  const height = number(tags.ExifImageHeight) ?? number(tags.ImageHeight) ?? container.height ?? size?.height ?? null;
+  const width = number(tags.ExifImageWidth) ?? number(tags.ImageWidth) ?? container.width ?? dimensions?.width ?? null;
+  const height = number(tags.ExifImageHeight) ?? number(tags.ImageHeight) ?? container.height ?? dimensions?.height ?? null;
   const projection = text(tags.ProjectionType);
   const orientation =
     container.rotation !== undefined
@@ -323,7 +327,7 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer): Promise<M
     model: text(tags.Model) ?? container.model ?? null,
     exifImageWidth: width,
     exifImageHeight: height,
-    fileSizeInByte: file.length,
+    fileSizeInByte: size,
     orientation,
     dateTimeOriginal: taken ? taken.instant.toISOString() : null,
     modifyDate: modified ? modified.instant.toISOString() : null,

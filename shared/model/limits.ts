@@ -20,6 +20,17 @@ export const limits = {
   configText: 20_000,
   /** An XMP sidecar, in bytes. */
   sidecarBytes: 256 * 1024,
+  /**
+   * A file sent through an upload session (docs/large-uploads.md), in bytes: its completion reads
+   * the whole object once to check its SHA-1, within API Gateway's 30 s.
+   */
+  sessionBytes: 4 * 1024 ** 3,
+  /** Parts of one upload session (S3 allows 10,000; 1,000 keep the session one small item). */
+  sessionParts: 1_000,
+  /** S3's smallest part (but the last). */
+  minPartBytes: 5 * 1024 * 1024,
+  /** S3's largest part. */
+  maxPartBytes: 5 * 1024 ** 3,
   /** A file's own metadata strings are cut, not refused: a photo is never refused for its EXIF. */
   exifText: 500,
 } as const;

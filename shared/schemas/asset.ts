@@ -37,7 +37,7 @@ export const dateStringError = (values: Record<string, unknown>, dateFields: rea
 };
 
 /** The text fields of POST /asset/upload (`CreateAssetDto`); the files are checked before these. */
-export const CreateAssetDto = dto({
+export const createAssetFields = {
   // `@IsNotEmpty() @IsString()`: messages in class-validator's order (the decorators reversed).
   deviceAssetId: v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, rules.isNotEmpty, as<string>()),
   deviceId: v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, rules.isNotEmpty, as<string>()),
@@ -50,7 +50,8 @@ export const CreateAssetDto = dto({
   isVisible: optional(booleanish()),
   isOffline: optional(booleanish()),
   isReadOnly: optional(booleanish()),
-});
+};
+export const CreateAssetDto = dto(createAssetFields);
 export type CreateAssetInput = v.InferOutput<typeof CreateAssetDto>;
 
 const BulkUploadCheckItem = dto({

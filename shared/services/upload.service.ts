@@ -6,6 +6,7 @@ import {
   DuplicateChecksumError,
   findByChecksums,
   fixedUploadWrites,
+  type NewUpload,
   PersonNameTakenError,
   QuotaExceededError,
   recordUpload,
@@ -67,10 +68,17 @@ const checkedImageTypes = new Set([
   '.psd',
 ]);
 
+/** An image of a type whose header image-size reads, and which it cannot read, is corrupt: a 400. `data` may be the file's start. */
+export const checkImageReadable = (fileName: string, data: Buffer): void => {
+  if (assetTypeOf(fileName) === 'IMAGE' && checkedImageTypes.has(extensionOf(fileName)) && !dimensionsOf(data)) {
+    throw new Invalid(`Corrupt or unreadable image file ${fileName}`);
+  }
+};
+
 const sha1Hex = (data: Buffer): string => createHash('sha1').update(data).digest('hex');
 
 /** `upload/<ownerId>/<ab>/<cd>/<assetId><ext>`: Immich's upload folder layout, ext reduced to safe characters. */
-const originalKey = (ownerId: string, assetId: string, fileName: string): string => {
+export const originalKey = (ownerId: string, assetId: string, fileName: string): string => {
   const extension = extensionOf(fileName).replace(/[^a-z0-9.]/g, '');
   return `upload/${ownerId}/${assetId.slice(0, 2)}/${assetId.slice(2, 4)}/${assetId}${extension}`;
 };
@@ -161,10 +169,7 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
     throw new Invalid('Quota has been exceeded!');
   }
 
-  const type = assetTypeOf(file.fileName) ?? 'OTHER';
-  if (type === 'IMAGE' && checkedImageTypes.has(extensionOf(file.fileName)) && !dimensionsOf(file.data)) {
-    throw new Invalid(`Corrupt or unreadable image file ${file.fileName}`);
-  }
+  checkImageReadable(file.fileName, file.data);
   let metadata: Metadata;
   try {
     metadata = await extractMetadata(file.data, sidecar?.data);
@@ -173,45 +178,19 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
     throw error;
   }
 
-  const photo = newAsset(auth.user.id, user.defaultLibraryId, file, sidecar, checksum, dto, metadata);
+  const photo = newAsset(auth.user.id, user.defaultLibraryId, file, sidecar !== undefined, checksum, dto, metadata);
   const motion =
     motionVideo && motionChecksum && !existingMotion
       ? await motionAsset(photo, motionVideo, motionChecksum, livePhoto?.fileName)
       : undefined;
   const asset: AssetRecord = { ...photo, livePhotoVideoId: existingMotion ?? motion?.asset.id ?? null };
-  // Search postings first: harmless if the upload then fails, and the asset never lacks them.
-  await writePostings(
-    auth.user.id,
-    postingsOf(
-      asset,
-      assetTerms(
-        asset,
-        metadata.faces.map((face) => face.name),
-      ),
-    ),
-  );
+  await writeAssetPostings(asset, metadata);
   const stored = await storeOriginals(asset, file, sidecar, motion);
   const recorded = withVersions(asset, stored);
   const recordedMotion = motion ? withVersions(motion.asset, stored) : undefined;
   try {
-    const regions = metadata.faces.slice(0, maxFacesPerAsset);
-    if (metadata.faces.length > regions.length)
-      log.warn('Face regions over the limit were not recorded', { assetId: asset.id, faces: metadata.faces.length });
-    // A concurrent upload may create a person of the same name first: read the names again and retry.
-    for (let attempt = 1; ; attempt++) {
-      const people = await resolvePeople(auth.user.id, asset.id, regions, asset.createdAt);
-      try {
-        await recordUpload({
-          asset: recorded,
-          ...people,
-          quota: user.quotaSizeInBytes,
-          ...(recordedMotion ? { motion: recordedMotion } : {}),
-        });
-        return { id: asset.id, duplicate: false };
-      } catch (error) {
-        if (!(error instanceof PersonNameTakenError) || attempt >= 3) throw error;
-      }
-    }
+    await recordNewAsset(recorded, metadata.faces, user.quotaSizeInBytes, recordedMotion ? { motion: recordedMotion } : {});
+    return { id: asset.id, duplicate: false };
   } catch (error) {
     await removeOriginals(stored);
     if (error instanceof DuplicateChecksumError) {
@@ -225,16 +204,57 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   }
 };
 
-const newAsset = (
+/**
+ * Records a new asset (its file already stored) with its faces and their people, in one
+ * transaction (shared/db/asset.repository.ts `recordUpload`), with `also` in the same
+ * transaction. A concurrent upload may create a person of the same name first: the names are
+ * read again and it is tried once more. Throws `DuplicateChecksumError` and `QuotaExceededError`
+ * for the caller to answer.
+ */
+export const recordNewAsset = async (
+  asset: AssetRecord,
+  faceRegions: readonly FaceRegion[],
+  quota: number | null,
+  options: Pick<NewUpload, 'motion' | 'also'>,
+): Promise<void> => {
+  const regions = faceRegions.slice(0, maxFacesPerAsset);
+  if (faceRegions.length > regions.length)
+    log.warn('Face regions over the limit were not recorded', { assetId: asset.id, faces: faceRegions.length });
+  for (let attempt = 1; ; attempt++) {
+    const people = await resolvePeople(asset.ownerId, asset.id, regions, asset.createdAt);
+    try {
+      await recordUpload({ asset, ...people, quota, ...options });
+      return;
+    } catch (error) {
+      if (!(error instanceof PersonNameTakenError) || attempt >= 3) throw error;
+    }
+  }
+};
+
+/** Search postings first: harmless if the upload then fails, and the asset never lacks them. */
+export const writeAssetPostings = (asset: AssetRecord, metadata: Metadata): Promise<void> =>
+  writePostings(
+    asset.ownerId,
+    postingsOf(
+      asset,
+      assetTerms(
+        asset,
+        metadata.faces.map((face) => face.name),
+      ),
+    ),
+  );
+
+/** The asset record of a new upload (not yet written), as Immich's upload and metadata jobs make it. */
+export const newAsset = (
   ownerId: string,
   libraryId: string,
-  file: UploadedFile,
-  sidecar: UploadedFile | undefined,
+  file: { fileName: string; assetId?: string },
+  hasSidecar: boolean,
   checksum: string,
   dto: CreateAssetInput,
   metadata: Metadata,
 ): AssetRecord => {
-  const id = randomUUID();
+  const id = file.assetId ?? randomUUID();
   const now = new Date().toISOString();
   const originalPath = originalKey(ownerId, id, file.fileName);
   // Immich's metadata extraction: the date the file says it was taken, else the client's date.
@@ -248,7 +268,7 @@ const newAsset = (
     type: assetTypeOf(file.fileName) ?? 'OTHER',
     originalPath,
     originalFileName: file.fileName,
-    sidecarPath: sidecar ? `${originalPath}.xmp` : null,
+    sidecarPath: hasSidecar ? `${originalPath}.xmp` : null,
     checksum,
     fileCreatedAt,
     fileModifiedAt: dto.fileModifiedAt.toISOString(),
@@ -275,7 +295,7 @@ const newAsset = (
 };
 
 /** The asset with the versions its objects were stored as (a versioned bucket answers one per put). */
-const withVersions = (asset: AssetRecord, stored: readonly StoredObject[]): AssetRecord => {
+export const withVersions = (asset: AssetRecord, stored: readonly StoredObject[]): AssetRecord => {
   const versionOf = (key: string | null) => stored.find((object) => object.key === key)?.version;
   const original = versionOf(asset.originalPath);
   const sidecar = versionOf(asset.sidecarPath);
@@ -344,7 +364,7 @@ const storeOriginals = async (
   }
 };
 
-const removeOriginals = async (stored: readonly StoredObject[]): Promise<void> => {
+export const removeOriginals = async (stored: readonly StoredObject[]): Promise<void> => {
   if (stored.length === 0) return;
   try {
     await (await originalsStore()).delete(stored);

@@ -16,7 +16,13 @@ export interface PersonThumbnailJob {
   personId: string;
 }
 
-export type MediaJob = PersonThumbnailJob;
+/** An asset's previews and thumbhash, asked for when it is recorded after its object was created (upload sessions). */
+export interface AssetMediaJob {
+  kind: 'asset-media';
+  assetId: string;
+}
+
+export type MediaJob = PersonThumbnailJob | AssetMediaJob;
 
 /** The event the media function receives for jobs (beside the bucket's object-created events). */
 export interface MediaJobEvent {

@@ -1,10 +1,33 @@
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListPartsCommand,
+  NoSuchKey,
+  NoSuchUpload,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import * as env from '../core/env.ts';
-import { assertSafeKey, type OriginalsStore, type SignedUrlOptions, type StoredObject } from './store.ts';
+import {
+  assertSafeKey,
+  type OriginalsStore,
+  type PartChecksum,
+  type PartTarget,
+  type ReceivedPart,
+  type SignedUrlOptions,
+  type StoredObject,
+} from './store.ts';
 
 const intelligentTieringMinimum = 128 * 1024;
+
+const isNoSuchUpload = (error: unknown): boolean => error instanceof NoSuchUpload || (error as { name?: string }).name === 'NoSuchUpload';
 
 /**
  * Originals in an S3 bucket (deployed; the stack makes it private, encrypted and versioned). The
@@ -93,5 +116,96 @@ export class S3Store implements OriginalsStore {
         return this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key, ...(version ? { VersionId: version } : {}) }));
       }),
     );
+  }
+
+  async getRange(key: string, start: number, end: number): Promise<Buffer> {
+    assertSafeKey(key);
+    const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${start}-${end}` }));
+    return result.Body ? Buffer.from(await result.Body.transformToByteArray()) : Buffer.alloc(0);
+  }
+
+  async createMultipart(key: string, contentType: string, size: number): Promise<string> {
+    assertSafeKey(key);
+    // SHA-1 as the upload's checksum algorithm: every part must then carry its SHA-1, and S3
+    // refuses a part whose bytes do not match it.
+    const { UploadId } = await this.client.send(
+      new CreateMultipartUploadCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ContentType: contentType,
+        ChecksumAlgorithm: 'SHA1',
+        StorageClass: size >= intelligentTieringMinimum ? 'INTELLIGENT_TIERING' : 'STANDARD',
+      }),
+    );
+    if (!UploadId) throw new Error('S3 answered CreateMultipartUpload without an upload id');
+    return UploadId;
+  }
+
+  async partUrl(key: string, uploadId: string, part: PartChecksum, expiresSeconds: number): Promise<PartTarget> {
+    assertSafeKey(key);
+    const command = new UploadPartCommand({
+      Bucket: this.bucket,
+      Key: key,
+      UploadId: uploadId,
+      PartNumber: part.partNumber,
+      ChecksumSHA1: part.sha1,
+    });
+    // The checksum stays a signed header (not hoisted into the query): the client must send
+    // exactly this value, and S3 checks the part's bytes against it.
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: expiresSeconds,
+      unhoistableHeaders: new Set(['x-amz-checksum-sha1']),
+    });
+    return { url, headers: { 'x-amz-checksum-sha1': part.sha1 } };
+  }
+
+  async listParts(key: string, uploadId: string): Promise<ReceivedPart[]> {
+    assertSafeKey(key);
+    const parts: ReceivedPart[] = [];
+    let marker: string | undefined;
+    try {
+      do {
+        const page = await this.client.send(
+          new ListPartsCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, ...(marker ? { PartNumberMarker: marker } : {}) }),
+        );
+        for (const part of page.Parts ?? []) {
+          if (part.PartNumber !== undefined) parts.push({ partNumber: part.PartNumber, size: part.Size ?? 0, etag: part.ETag ?? '' });
+        }
+        marker = page.IsTruncated ? page.NextPartNumberMarker : undefined;
+      } while (marker);
+    } catch (error) {
+      // Aborted (or expired by the bucket's lifecycle rule): nothing is held.
+      if (isNoSuchUpload(error)) return [];
+      throw error;
+    }
+    return parts;
+  }
+
+  async completeMultipart(key: string, uploadId: string, parts: readonly PartChecksum[]): Promise<StoredObject> {
+    const received = new Map((await this.listParts(key, uploadId)).map((part) => [part.partNumber, part]));
+    const result = await this.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.bucket,
+        Key: key,
+        UploadId: uploadId,
+        MultipartUpload: {
+          Parts: parts.map((part) => ({
+            PartNumber: part.partNumber,
+            ETag: received.get(part.partNumber)?.etag,
+            ChecksumSHA1: part.sha1,
+          })),
+        },
+      }),
+    );
+    return result.VersionId ? { key, version: result.VersionId } : { key };
+  }
+
+  async abortMultipart(key: string, uploadId: string): Promise<void> {
+    assertSafeKey(key);
+    try {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+    } catch (error) {
+      if (!isNoSuchUpload(error)) throw error;
+    }
   }
 }

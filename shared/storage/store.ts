@@ -37,6 +37,47 @@ export interface OriginalsStore {
   signedUrl?(key: string, options: SignedUrlOptions): Promise<string>;
   /** Removes what `put` wrote; objects that do not exist are fine. */
   delete(objects: readonly StoredObject[]): Promise<void>;
+  /** Bytes `start` to `end` (inclusive) of an object: metadata and checksums read files in ranges. */
+  getRange(key: string, start: number, end: number): Promise<Buffer>;
+  /**
+   * Starts a multipart upload of `key` whose parts are each checked against their SHA-1 (upload
+   * sessions, docs/large-uploads.md); answers the upload's id.
+   */
+  createMultipart(key: string, contentType: string, size: number): Promise<string>;
+  /**
+   * A short-lived URL the client PUTs one part to, with the headers it must send (S3's presigned
+   * UploadPart, signed with the part's SHA-1). Stores without one (the local folder) have the
+   * server sign its own part URLs and call `putPart`.
+   */
+  partUrl?(key: string, uploadId: string, part: PartChecksum, expiresSeconds: number): Promise<PartTarget>;
+  /** Stores one part (the local folder), after the caller checked its SHA-1. */
+  putPart?(uploadId: string, partNumber: number, body: Buffer): Promise<void>;
+  /** The parts received so far, in order. */
+  listParts(key: string, uploadId: string): Promise<ReceivedPart[]>;
+  /** Joins the parts into the object `key` (parts as declared, in order). */
+  completeMultipart(key: string, uploadId: string, parts: readonly PartChecksum[]): Promise<StoredObject>;
+  /** Drops an unfinished multipart upload and its parts; an unknown upload is fine. */
+  abortMultipart(key: string, uploadId: string): Promise<void>;
+}
+
+/** One part of a multipart upload: its number (from 1) and the SHA-1 of its bytes, base64. */
+export interface PartChecksum {
+  partNumber: number;
+  sha1: string;
+}
+
+/** A part the store holds. */
+export interface ReceivedPart {
+  partNumber: number;
+  size: number;
+  /** What the store says identifies the part (S3's ETag); completion passes it back. */
+  etag: string;
+}
+
+/** Where and how a client sends one part. */
+export interface PartTarget {
+  url: string;
+  headers: Record<string, string>;
 }
 
 /**

@@ -17,13 +17,15 @@ import {
   s3Authorizations,
   secretsManagerAuthorizations,
 } from './iam.ts';
+import { multipartAnswer } from './s3-multipart.ts';
 
 export interface AwsGatewayOptions {
   deployment: Deployment;
   /** Access key id → the function signing with it. */
   callers: ReadonlyMap<string, DeployedFunction>;
   dynamoDb: { endpoint: string; accessKeyId: string };
-  s3: { endpoint: string; accessKeyId: string };
+  /** s3rver, and the folder it keeps its data in (its unfinished multipart uploads: s3-multipart.ts). */
+  s3: { endpoint: string; accessKeyId: string; directory: string };
   secret: { arn: string; value: string };
   /**
    * An asynchronous Lambda invocation (`InvocationType: Event`) of the function with this ARN;
@@ -142,8 +144,13 @@ export const createAwsGateway = (options: AwsGatewayOptions): Server => {
       }
       case 'dynamodb':
         return forward(req, res, body, options.dynamoDb.endpoint, options.dynamoDb.accessKeyId);
-      case 's3':
-        return forward(req, res, body, options.s3.endpoint, options.s3.accessKeyId);
+      case 's3': {
+        const answer = await multipartAnswer(options.s3.directory, req.method ?? 'GET', url, body, req.headers);
+        if (!answer) return forward(req, res, body, options.s3.endpoint, options.s3.accessKeyId);
+        res.writeHead(answer.status, { 'content-type': 'application/xml', 'x-amz-request-id': randomUUID() });
+        res.end(answer.body);
+        return;
+      }
       case 'secretsmanager': {
         const { SecretId } = parsed();
         if (operation !== 'GetSecretValue' || SecretId !== options.secret.arn) {

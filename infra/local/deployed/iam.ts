@@ -79,6 +79,7 @@ export const s3Authorizations = (method: string, url: URL): Authorization[] => {
   switch (method) {
     case 'GET':
     case 'HEAD':
+      if (query.has('uploadId')) return [{ action: 's3:ListMultipartUploadParts', resource: object }];
       return [{ action: versioned ? 's3:GetObjectVersion' : 's3:GetObject', resource: object }];
     case 'PUT':
     case 'POST':

@@ -124,7 +124,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
       return target ? invokeAsync(target.id, JSON.parse(payload.toString('utf8') || '{}')) : false;
     },
     dynamoDb: options.dynamoDb,
-    s3: { endpoint: `http://127.0.0.1:${s3Address.port}`, accessKeyId: 'S3RVER' },
+    s3: { endpoint: `http://127.0.0.1:${s3Address.port}`, accessKeyId: 'S3RVER', directory: options.s3Dir },
     secret: { arn: secretArn, value: options.secretValue },
     onDenied: (fn, denied) => options.onDenied?.(fn.id, denied),
   });

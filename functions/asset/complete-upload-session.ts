@@ -1,0 +1,16 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { HttpResponse } from '#shared/http/response.ts';
+import type { AssetFileUploadResponseDto } from '#shared/schemas/asset.ts';
+import { UploadSessionParams } from '#shared/schemas/upload-session.ts';
+import { completeUploadSession } from '#shared/services/upload-session.service.ts';
+
+// The parts become the asset: 201 {id, duplicate: false}, as POST /asset/upload answers
+// (200 {id, duplicate: true} when the same file was recorded meanwhile by another upload).
+export const handler = httpHandler(
+  { access: 'user', returns: returns<AssetFileUploadResponseDto>(), params: UploadSessionParams, status: 201 },
+  async ({ auth, params }) => {
+    const result = await completeUploadSession(auth, params.sessionId);
+    return new HttpResponse(result, { status: result.duplicate ? 200 : 201 });
+  },
+);

@@ -1,0 +1,21 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { HttpResponse } from '#shared/http/response.ts';
+import type { AssetFileUploadResponseDto } from '#shared/schemas/asset.ts';
+import { CreateUploadSessionDto, type UploadSessionResponseDto } from '#shared/schemas/upload-session.ts';
+import { createUploadSession } from '#shared/services/upload-session.service.ts';
+
+// Not Immich's: large files go straight into the store (docs/large-uploads.md). A duplicate
+// answers as POST /asset/upload does (200 {id, duplicate: true}); a new session 201 with its part URLs.
+export const handler = httpHandler(
+  {
+    access: 'user',
+    returns: returns<UploadSessionResponseDto | AssetFileUploadResponseDto>(),
+    body: CreateUploadSessionDto,
+    status: 201,
+  },
+  async ({ auth, body }) => {
+    const result = await createUploadSession(auth, body);
+    return new HttpResponse(result, { status: result.duplicate ? 200 : 201 });
+  },
+);

@@ -1,0 +1,10 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { UploadSessionParams } from '#shared/schemas/upload-session.ts';
+import { deleteUploadSessionOf } from '#shared/services/upload-session.service.ts';
+
+// Gives an upload up: its parts are dropped and the session ends.
+export const handler = httpHandler(
+  { access: 'user', returns: returns<void>(), params: UploadSessionParams, status: 204 },
+  ({ auth, params }) => deleteUploadSessionOf(auth, params.sessionId),
+);

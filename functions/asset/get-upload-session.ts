@@ -1,0 +1,10 @@
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { UploadSessionParams, type UploadSessionResponseDto } from '#shared/schemas/upload-session.ts';
+import { getUploadSessionStatus } from '#shared/services/upload-session.service.ts';
+
+// Which parts the store holds, with fresh URLs for every part: how an interrupted upload resumes.
+export const handler = httpHandler(
+  { access: 'user', returns: returns<UploadSessionResponseDto>(), params: UploadSessionParams },
+  ({ auth, params }) => getUploadSessionStatus(auth, params.sessionId),
+);

@@ -1,0 +1,35 @@
+import * as v from 'valibot';
+import { id, instant, nullable } from './fields.ts';
+
+/**
+ * An upload session (docs/large-uploads.md): a large file on its way into the store as a
+ * multipart upload, from `POST /asset/upload-session` to its completion, its deletion or its
+ * expiry. It holds what `POST /asset/upload` would have received (the form's text fields, the
+ * sidecar) and what the file was declared to be (size, SHA-1, parts).
+ */
+export const UploadSessionRecordSchema = v.object({
+  id: id(),
+  ownerId: id(),
+  /** The asset the file becomes (its id is chosen now, so the object's key is final). */
+  assetId: id(),
+  /** The object the parts become: the asset's `originalPath`. */
+  key: v.string(),
+  /** The store's multipart upload id. */
+  uploadId: v.string(),
+  fileName: v.string(),
+  size: v.number(),
+  /** SHA-1 of the whole file, hex. */
+  checksum: v.string(),
+  partSize: v.number(),
+  /** SHA-1 of each part, base64, in order. */
+  partChecksums: v.array(v.string()),
+  /** POST /asset/upload's text fields, as sent (validated again at completion). */
+  fields: v.record(v.string(), v.unknown()),
+  /** The XMP sidecar, when one was sent. */
+  sidecar: nullable(v.string()),
+  createdAt: instant(),
+  expiresAt: instant(),
+  /** Epoch seconds: DynamoDB's TTL removes the item some time after it expired. */
+  ttl: v.number(),
+});
+export type UploadSessionRecord = v.InferOutput<typeof UploadSessionRecordSchema>;

@@ -1,0 +1,234 @@
+import { randomBytes } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as userInfoHandler } from '#functions/user/get-my-user-info.ts';
+import { bearer, createUser, freshUser, login, setupAccounts } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { assetInfo } from '../support/library.ts';
+import { makeJpeg, makeSidecar } from '../support/photos.ts';
+import {
+  completeSession,
+  createSession,
+  deleteSession,
+  getSession,
+  minPart,
+  partsOf,
+  putPart,
+  sessionBody,
+  uploadThroughSession,
+} from '../support/sessions.ts';
+import { tableItems, uploadFootprint } from '../support/table-items.ts';
+import { sha1, storedFiles, upload } from '../support/uploads.ts';
+import { makeVideo } from '../support/videos.ts';
+
+let accounts: Awaited<ReturnType<typeof setupAccounts>>;
+beforeAll(async () => {
+  accounts = await setupAccounts();
+});
+
+/** A real photo, padded past `size` after its end (decoders stop at the JPEG's end marker). */
+const largeJpeg = (size: number, spec: Parameters<typeof makeJpeg>[0] = {}): Buffer => {
+  const photo = makeJpeg({ width: 64, height: 48, ...spec });
+  return Buffer.concat([photo, randomBytes(Math.max(0, size - photo.length))]);
+};
+
+const usageOf = async (token: string): Promise<number> =>
+  (await invoke(userInfoHandler, { method: 'GET', path: '/api/user/me', headers: bearer(token) })).body.quotaUsageInBytes as number;
+
+/** What a refused session must not leave: no asset, no session item, no stored file or part, no usage. */
+const footprint = async (token: string) => ({
+  table: await uploadFootprint(),
+  sessions: (await tableItems('uploadSession')).length,
+  files: await storedFiles(),
+  usage: await usageOf(token),
+});
+
+describe('upload sessions (POST /asset/upload-session …)', () => {
+  it('uploads a file in parts: the asset has its checksum, metadata, sidecar and size; parts are listed for a resume', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Session${Date.now()}`)).accessToken;
+    const data = largeJpeg(minPart + 300_000, {
+      make: 'Canon',
+      model: 'EOS R5',
+      dateTimeOriginal: '2023:07:14 18:30:00',
+      offsetTimeOriginal: '+02:00',
+    });
+    const sidecar = makeSidecar({ description: 'From the sidecar' }).toString('utf8');
+    const created = await createSession(token, sessionBody(data, 'BIG.jpg', { sidecarData: sidecar, isFavorite: true }));
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ duplicate: false, fileName: 'BIG.jpg', size: data.length, partSize: minPart });
+    expect(created.body.parts).toHaveLength(2);
+    expect(created.body.parts[0]).toMatchObject({
+      partNumber: 1,
+      uploaded: false,
+      headers: { 'x-amz-checksum-sha1': sha1(partsOf(data)[0] as Buffer, 'base64') },
+    });
+
+    // One part sent: the session says so, with fresh URLs for both.
+    const parts = partsOf(data);
+    expect((await putPart(created.body.parts[0], parts[0] as Buffer)).status).toBe(200);
+    const status = await getSession(token, created.body.sessionId);
+    expect(status.status).toBe(200);
+    expect(status.body.parts.map((part: { uploaded: boolean }) => part.uploaded)).toEqual([true, false]);
+    expect((await completeSession(token, created.body.sessionId)).body).toMatchObject({
+      statusCode: 400,
+      message: 'Part(s) 2 of 2 were not uploaded',
+    });
+
+    expect((await putPart(status.body.parts[1], parts[1] as Buffer)).status).toBe(200);
+    const done = await completeSession(token, created.body.sessionId);
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    expect(done.body).toEqual({ id: created.body.id, duplicate: false });
+
+    const asset = (await assetInfo(token, done.body.id)).body;
+    expect(asset).toMatchObject({
+      checksum: sha1(data, 'base64'),
+      originalFileName: 'BIG.jpg',
+      isFavorite: true,
+      fileCreatedAt: '2023-07-14T16:30:00.000Z',
+      exifInfo: { make: 'Canon', model: 'EOS R5', fileSizeInByte: data.length, description: 'From the sidecar', exifImageWidth: 64 },
+    });
+    expect(await usageOf(token)).toBe(data.length);
+    expect(await tableItems('uploadSession')).not.toContainEqual(expect.objectContaining({ id: created.body.sessionId }));
+    // The same file again: answered at once, nothing to send.
+    expect((await createSession(token, sessionBody(data, 'again.jpg'))).body).toEqual({ id: done.body.id, duplicate: true });
+    // And through Immich's own route too.
+    expect((await upload(token, { data })).body).toEqual({ id: done.body.id, duplicate: true });
+  }, 60_000);
+
+  it('reads a video’s metadata from its boxes (moov after the media data) without reading the whole file', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `SessionVideo${Date.now()}`)).accessToken;
+    const clip = makeVideo({ seconds: 2, width: 320, height: 240, creationTime: '2022-05-06T07:08:09.000Z' });
+    // The media data padded past the 4 MiB read from the start: the moov must be found by its box header.
+    const moovAt = clip.indexOf('moov') - 4;
+    const mdatAt = clip.indexOf('mdat') - 4;
+    expect(mdatAt).toBeLessThan(moovAt);
+    const mdatSize = clip.readUInt32BE(mdatAt);
+    const padding = 6 * 1024 * 1024;
+    const video = Buffer.concat([
+      clip.subarray(0, mdatAt),
+      Buffer.alloc(4),
+      clip.subarray(mdatAt + 4, mdatAt + mdatSize),
+      Buffer.alloc(padding),
+      clip.subarray(mdatAt + mdatSize),
+    ]);
+    video.writeUInt32BE(mdatSize + padding, mdatAt);
+    const done = await uploadThroughSession(token, video, 'CLIP.mp4');
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    const asset = (await assetInfo(token, done.body.id)).body;
+    expect(asset).toMatchObject({ type: 'VIDEO', duration: '00:00:02.000', fileCreatedAt: '2022-05-06T07:08:09.000Z' });
+    expect(asset.exifInfo).toMatchObject({ exifImageWidth: 320, exifImageHeight: 240, fileSizeInByte: video.length });
+  }, 60_000);
+
+  it('refuses a file over the quota before anything is sent', async () => {
+    await createUser(accounts.admin.accessToken, {
+      email: 'session-quota@immich.cloud',
+      password: 'password',
+      name: 'Q',
+      quotaSizeInBytes: 1000,
+    });
+    const { accessToken } = await login({ email: 'session-quota@immich.cloud', password: 'password' });
+    const before = await footprint(accessToken);
+    const reply = await createSession(accessToken, sessionBody(largeJpeg(5000), 'Q.jpg'));
+    expect(reply.body).toEqual({ message: 'Quota has been exceeded!', error: 'Bad Request', statusCode: 400 });
+    expect(await footprint(accessToken)).toEqual(before);
+  });
+
+  it('a file that is not the SHA-1 it declared: 400 at completion, and nothing is left', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `SessionSha${Date.now()}`)).accessToken;
+    const data = largeJpeg(200_000);
+    const before = await footprint(token);
+    const declared = sha1(largeJpeg(200_000), 'hex');
+    const created = await createSession(token, { ...sessionBody(data, 'LIE.jpg'), checksum: declared });
+    expect(created.status).toBe(201);
+    expect((await putPart(created.body.parts[0], data)).status).toBe(200);
+    const reply = await completeSession(token, created.body.sessionId);
+    expect(reply.status).toBe(400);
+    expect(reply.body.message).toBe(`The file's SHA-1 is ${sha1(data, 'hex')}, not the ${declared} its session declared`);
+    expect(await footprint(token)).toEqual(before);
+  });
+
+  it('a part that is not its declared bytes, or a URL not signed for it, is refused', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `SessionPart${Date.now()}`)).accessToken;
+    const data = largeJpeg(100_000);
+    const created = await createSession(token, sessionBody(data, 'P.jpg'));
+    const target = created.body.parts[0];
+    const other = largeJpeg(100_000);
+    expect((await putPart(target, other)).body).toMatchObject({ statusCode: 400, message: 'The part does not match its SHA-1' });
+    expect((await putPart(target, data.subarray(1))).body.message).toBe(`Part 1 must be ${data.length} bytes, not ${data.length - 1}`);
+    expect((await putPart(target, data, { 'x-amz-checksum-sha1': sha1(other, 'base64') })).status).toBe(400);
+    const forged = { ...target, url: target.url.replace(/signature=[^&]+/, 'signature=forged') };
+    expect((await putPart(forged, data)).body).toMatchObject({ statusCode: 403, message: 'The part URL is not valid' });
+    expect((await getSession(token, created.body.sessionId)).body.parts[0].uploaded).toBe(false);
+    expect((await deleteSession(token, created.body.sessionId)).status).toBe(204);
+  });
+
+  it('a part never sent: 400 naming it; deleting the session leaves nothing', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `SessionGap${Date.now()}`)).accessToken;
+    const before = await footprint(token);
+    const data = largeJpeg(2 * minPart + 10);
+    const created = await createSession(token, sessionBody(data, 'GAP.jpg'));
+    const parts = partsOf(data);
+    await putPart(created.body.parts[0], parts[0] as Buffer);
+    await putPart(created.body.parts[2], parts[2] as Buffer);
+    expect((await completeSession(token, created.body.sessionId)).body).toEqual({
+      message: 'Part(s) 2 of 3 were not uploaded',
+      error: 'Bad Request',
+      statusCode: 400,
+    });
+    expect((await deleteSession(token, created.body.sessionId)).status).toBe(204);
+    expect(await footprint(token)).toEqual(before);
+    expect((await getSession(token, created.body.sessionId)).body.message).toBe('Not found or no asset.upload access');
+  });
+
+  it('an expired session: 400, its parts dropped and its item gone', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `SessionOld${Date.now()}`)).accessToken;
+    const before = await footprint(token);
+    const data = largeJpeg(50_000);
+    const created = await createSession(token, sessionBody(data, 'OLD.jpg'));
+    await putPart(created.body.parts[0], data);
+    // A day passes (the session's expiry moved back; DynamoDB's TTL would remove the item later still).
+    await DynamoDBDocumentClient.from(new DynamoDBClient({})).send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: { pk: `UPLOADSESSION#${created.body.sessionId}`, sk: 'UPLOADSESSION' },
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+      }),
+    );
+    expect((await completeSession(token, created.body.sessionId)).body).toEqual({
+      message: 'Upload session expired',
+      error: 'Bad Request',
+      statusCode: 400,
+    });
+    expect(await footprint(token)).toEqual(before);
+    expect((await putPart(created.body.parts[0], data)).status).toBe(403);
+  });
+
+  it('another user’s session is not found, for every operation; bad input is a 400', async () => {
+    const owner = (await freshUser(accounts.admin.accessToken, `SessionOwner${Date.now()}`)).accessToken;
+    const data = largeJpeg(10_000);
+    const created = await createSession(owner, sessionBody(data, 'MINE.jpg'));
+    await putPart(created.body.parts[0], data);
+    const other = accounts.user2.accessToken;
+    const notFound = { message: 'Not found or no asset.upload access', error: 'Bad Request', statusCode: 400 };
+    expect((await getSession(other, created.body.sessionId)).body).toEqual(notFound);
+    expect((await completeSession(other, created.body.sessionId)).body).toEqual(notFound);
+    expect((await deleteSession(other, created.body.sessionId)).body).toEqual(notFound);
+    // Still the owner's, whole.
+    expect((await completeSession(owner, created.body.sessionId)).status).toBe(201);
+
+    const body = sessionBody(data, 'X.jpg');
+    const refused = async (changes: Record<string, unknown>, message: string | string[]) => {
+      const reply = await createSession(owner, { ...body, ...changes });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(400);
+      expect(reply.body.message).toEqual(message);
+    };
+    await refused({ fileName: 'notes.txt' }, 'Unsupported file type notes.txt');
+    await refused({ partChecksums: [] }, ['partChecksums must have one SHA-1 for each part (size divided by partSize, rounded up)']);
+    await refused({ partSize: 1024 }, ['partSize must not be less than 5242880']);
+    await refused({ checksum: 'abc' }, ['checksum must be a SHA-1 (hex or base64)']);
+    await refused({ size: 5 * 1024 ** 3 }, ['size must not be greater than 4294967296']);
+    expect((await createSession(owner, { ...body, deviceId: undefined })).body.message).toContain('deviceId should not be empty');
+  });
+});
