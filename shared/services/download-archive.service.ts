@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
+import { inBatches } from '../core/concurrency.ts';
+import { log } from '../core/log.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { ServedFile } from '../model/file.ts';
 import type { Auth } from '../model/user.ts';
@@ -32,8 +34,16 @@ const archiveNames = (assets: readonly AssetRecord[]): string[] => {
  */
 export const downloadArchive = async (auth: Auth, assetIds: readonly string[]): Promise<ServedFile> => {
   const allowed = new Map((await downloadable(auth, assetIds)).map((asset) => [asset.id, asset]));
-  const assets = assetIds.flatMap((id) => allowed.get(id) ?? []);
   const store = await originalsStore();
+  // An asset whose original is missing (lost, or removed outside the API) is left out of the
+  // archive and logged, rather than failing the whole download.
+  const wanted = assetIds.flatMap((id) => allowed.get(id) ?? []);
+  const found: boolean[] = [];
+  await inBatches(wanted, 8, async (asset, index) => {
+    found[index] = await store.exists(asset.originalPath);
+  });
+  const assets = wanted.filter((_, index) => found[index]);
+  if (assets.length < wanted.length) log.warn('Originals missing from an archive', { missing: wanted.length - assets.length });
   const zip = new ZipFile();
   const names = archiveNames(assets);
   assets.forEach((asset, index) => {

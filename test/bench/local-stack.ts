@@ -32,6 +32,8 @@ export const startLocalStack = async (env: Record<string, string> = {}) => {
     admin,
     adminAuth: { baseUrl, headers: { Authorization: `Bearer ${session.accessToken}` } },
     stop: async () => {
+      // The previews its uploads started use the table: they finish first.
+      await server.mediaIdle();
       server.closeAllConnections();
       server.close();
       await dynamo.stop();

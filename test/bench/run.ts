@@ -33,6 +33,7 @@ const sections: Section[] = [
   (await import('./search.ts')).searchSection,
   (await import('./timeline.ts')).timelineSection,
   (await import('./archive.ts')).archiveSection,
+  (await import('./large-uploads.ts')).largeUploadsSection,
   (await import('./load.ts')).loadSection,
   (await import('./cost.ts')).costSection,
   (await import('./powertools.ts')).powertoolsSection,

@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as downloadArchiveHandler } from '#functions/download/download-archive.ts';
 import { handler as getDownloadInfoHandler } from '#functions/download/get-download-info.ts';
@@ -67,6 +69,18 @@ describe('POST /download/info and POST /download/archive', () => {
     expect(Buffer.compare(entries[1]?.data ?? Buffer.alloc(0), b.data)).toBe(0);
     expect((await storedFiles()).filter((key) => !before.includes(key)).every((key) => key.startsWith('downloads/'))).toBe(true);
   }, 60_000);
+
+  it('leaves out an original that is missing from the store, instead of failing the archive', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Lost${Date.now()}`)).accessToken;
+    const kept = (await upload(token, { data: makeJpeg({ comment: 'kept' }), fileName: 'KEPT.jpg' })).body.id as string;
+    const lost = (await upload(token, { data: makeJpeg({ comment: 'lost' }), fileName: 'LOST.jpg' })).body.id as string;
+    const lostKey = (await storedFiles()).find((key) => key.startsWith('upload/') && key.includes(lost));
+    expect(lostKey).toBeDefined();
+    await rm(join(process.env.ORIGINALS_DIR ?? '', lostKey ?? ''));
+    const zip = await archive(token, [kept, lost]);
+    expect(zip.status).toBe(200);
+    expect(readZip(Buffer.from(zip.body, 'base64')).map((entry) => entry.name)).toEqual(['KEPT.jpg']);
+  });
 
   it('refuses what the caller may not download, and bad input, as Immich', async () => {
     const token = (await freshUser(accounts.admin.accessToken, `Nodown${Date.now()}`)).accessToken;

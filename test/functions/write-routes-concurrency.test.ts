@@ -5,6 +5,7 @@ import { bearer, createApiKey, ensureAdmin, fixtures, freshUser, login } from '.
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, createAlbum, personNamed, trash } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
+import { createSession, partsOf, putPart, sessionBody } from '../support/sessions.ts';
 import { tableItems } from '../support/table-items.ts';
 import { multipart, storedFiles } from '../support/uploads.ts';
 
@@ -134,6 +135,14 @@ const requests: Record<string, () => Promise<Call[]>> = {
     );
     return [{ token: user.accessToken, raw }];
   },
+  createUploadSession: async () => [
+    { token: user.accessToken, body: sessionBody(makeJpeg({ color: [9, 99, 9] }), 'session.jpg') },
+    { token: user.accessToken, body: sessionBody(makeJpeg({ color: [9, 99, 99] }), 'other.jpg') },
+  ],
+  getUploadSession: async () => sessionCalls(await openSession([10, 1, 1], false)),
+  // Five completions of one session at once: one records the asset, none a second time.
+  completeUploadSession: async () => sessionCalls(await openSession([10, 2, 2], true)),
+  deleteUploadSession: async () => sessionCalls(await openSession([10, 3, 3], true)),
   updatePerson: async () => [
     { token: user.accessToken, id: setup.person, body: { name: 'Runner Two' } },
     { token: user.accessToken, id: setup.person, body: { name: 'Runner Three' } },
@@ -176,6 +185,17 @@ const requests: Record<string, () => Promise<Call[]>> = {
   addSharedLinkAssets: async () => [{ token: user.accessToken, id: await individualLink(), body: { assetIds: [setup.c] } }],
   removeSharedLinkAssets: async () => [{ token: user.accessToken, id: await individualLink(), body: { assetIds: [setup.c] } }],
 };
+
+/** A session of the user's for a new photo, with its one part sent when asked. */
+const openSession = async (color: [number, number, number], sendPart: boolean): Promise<string> => {
+  const data = makeJpeg({ color });
+  const created = await createSession(user.accessToken, sessionBody(data, 'raced.jpg'));
+  if (sendPart) expect((await putPart(created.body.parts[0], partsOf(data)[0] ?? data)).status).toBe(200);
+  return created.body.sessionId as string;
+};
+const sessionCalls = (sessionId: string): Call[] => [
+  { token: user.accessToken, path: `/api/asset/upload-session/${sessionId}`, params: { sessionId } },
+];
 
 const route = (operationId: string): Route => {
   const found = routes.find((candidate) => candidate.operationId === operationId);

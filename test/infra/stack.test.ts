@@ -215,6 +215,10 @@ describe('ImmichStack', () => {
       'DeleteProfileImage',
       'GetProfileImage',
       'UploadFile',
+      'CreateUploadSession',
+      'GetUploadSession',
+      'CompleteUploadSession',
+      'DeleteUploadSession',
       'ServeFile',
       'DownloadArchive',
       'DownloadFile',
@@ -235,8 +239,18 @@ describe('ImmichStack', () => {
         JSON.stringify(p.Properties.PolicyDocument).includes('"s3:') &&
         !JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler'),
     );
-    // Four access classes (read, put, delete, archive), and the media function's own role.
-    expect(s3Policies).toHaveLength(5);
+    // Six access classes (read, put, delete, archive, session, session with media jobs), and the media function's own role.
+    expect(s3Policies).toHaveLength(7);
+    // Upload sessions: multipart uploads (listed, completed, aborted), the object read to check it, removed if it is not what was declared.
+    const sessionPolicy = JSON.stringify(policyOf(template, routeNamed('completeUploadSession'))?.Properties.PolicyDocument);
+    for (const action of [
+      's3:PutObject',
+      's3:GetObject',
+      's3:ListMultipartUploadParts',
+      's3:AbortMultipartUpload',
+      's3:DeleteObjectVersion',
+    ])
+      expect(sessionPolicy).toContain(action);
     // The archive function reads originals and writes zips (multipart, aborted on failure), and deletes nothing.
     const archivePolicy = JSON.stringify(policyOf(template, routeNamed('downloadArchive'))?.Properties.PolicyDocument);
     for (const action of ['s3:GetObject', 's3:PutObject', 's3:AbortMultipartUpload']) expect(archivePolicy).toContain(action);

@@ -46,6 +46,7 @@ const built: Record<string, Key> = {
   timeBuckets: keys.timeBuckets('<ownerId>', '<YYYY-MM>'),
   partner: keys.partner('<sharedWithId>', '<sharedById>'),
   audit: keys.audit('<ownerId>', '<entityType>', '<createdAt>', '<entityId>'),
+  uploadSession: keys.uploadSession('<sessionId>'),
 };
 
 describe('docs/data-model.md', () => {

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRouteMatcher } from '#infra/local/route-matcher.ts';
-import { eventFunctions, routes } from '#infra/routes.ts';
+import { eventFunctions, localRoutes, routes } from '#infra/routes.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const handlerFiles = (dir: string): string[] =>
@@ -12,17 +12,18 @@ const handlerFiles = (dir: string): string[] =>
 
 describe('route table', () => {
   it('has exactly one route per file under functions/, and one file per route', () => {
-    const entries = [...routes.map((route) => route.entry), ...eventFunctions.map((fn) => fn.entry)];
+    const entries = [...routes, ...localRoutes].map((route) => route.entry).concat(eventFunctions.map((fn) => fn.entry));
     expect(entries.sort()).toEqual(handlerFiles(join(root, 'functions')).sort());
   });
 
   it('has unique operation ids and unique method + path pairs', () => {
-    expect(new Set(routes.map((route) => route.operationId)).size).toBe(routes.length);
-    expect(new Set(routes.map((route) => `${route.method} ${route.path}`)).size).toBe(routes.length);
+    const all = [...routes, ...localRoutes];
+    expect(new Set(all.map((route) => route.operationId)).size).toBe(all.length);
+    expect(new Set(all.map((route) => `${route.method} ${route.path}`)).size).toBe(all.length);
   });
 
   it('points every row at a module that exports a handler function', async () => {
-    for (const route of routes) {
+    for (const route of [...routes, ...localRoutes]) {
       const module = (await import(join(root, route.entry))) as { handler?: unknown };
       expect(typeof module.handler, route.entry).toBe('function');
     }
