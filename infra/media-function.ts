@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -89,7 +89,10 @@ export class MediaFunction extends Construct {
       architecture: Architecture.ARM_64,
       // libvips in WebAssembly holds a 12-MP photo a few times over (docs/benchmarks.md, "Media"); CPU comes with memory.
       memorySize: 2048,
-      timeout: Duration.minutes(2),
+      // A video's poster is made from a copy of it in /tmp (never in memory): room for the largest
+      // upload session's file (4 GiB, docs/large-uploads.md), and the time to copy it.
+      ephemeralStorageSize: Size.gibibytes(5),
+      timeout: Duration.minutes(5),
       role,
       description: 'Immich media: previews, thumbhash and video posters of each uploaded original',
       environment: { TABLE_NAME: table.tableName, ORIGINALS_BUCKET: originals.bucketName },

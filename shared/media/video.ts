@@ -40,14 +40,16 @@ const run = async (args: string[]): Promise<Buffer> => {
 
 /**
  * The poster frame of a video as PNG bytes, its shorter side at most `size` (never enlarged).
+ * `video` is the file's bytes, or where ffmpeg reads it itself: a path, or a URL it reads by
+ * ranges (an S3 presigned URL), so a video of any size is never held in memory nor copied to /tmp.
  * Throws when ffmpeg finds no video stream it can decode.
  */
-export const renderPoster = async (video: Uint8Array, size: number): Promise<Buffer> => {
-  // ffmpeg reads from a file: a container whose index (`moov`) is at the end cannot be read from a pipe.
+export const renderPoster = async (video: Uint8Array | string, size: number): Promise<Buffer> => {
+  // ffmpeg reads from a file or a URL: a container whose index (`moov`) is at the end cannot be read from a pipe.
   const folder = await mkdtemp(join(tmpdir(), 'poster-'));
-  const input = join(folder, 'input');
+  const input = typeof video === 'string' ? video : join(folder, 'input');
   try {
-    await writeFile(input, video);
+    if (typeof video !== 'string') await writeFile(input, video);
     const scale = `scale='if(gt(iw,ih),-2,min(iw,${size}))':'if(gt(iw,ih),min(ih,${size}),-2)'`;
     const frame = await run([
       '-hide_banner',

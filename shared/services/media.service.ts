@@ -1,3 +1,8 @@
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { log } from '../core/log.ts';
 import { getAssetWithFaces, recordMedia } from '../db/asset.repository.ts';
 import { getPeople, getPerson, setPersonThumbnail } from '../db/person.repository.ts';
@@ -7,7 +12,7 @@ import { embeddedPreview } from '../media/raw.ts';
 import { renderPoster } from '../media/video.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
-import { originalsStore, type StoredObject } from '../storage/originals.ts';
+import { type OriginalsStore, originalsStore, type StoredObject } from '../storage/originals.ts';
 import { readConfig } from './config.reader.ts';
 
 export type { MediaJobEvent } from '../storage/media-jobs.ts';
@@ -37,28 +42,57 @@ export type MediaOutcome = 'made' | 'not-yet' | 'gone' | 'unsupported';
  * on the asset. Running it again makes the same files and records the same values. `not-yet`: the
  * asset is not recorded (its upload is still in progress, or failed); `gone`: deleted meanwhile.
  */
+/**
+ * Where ffmpeg reads a stored video: its own file (the local folder), else a copy streamed to a
+ * temporary file (S3; the function's ephemeral storage is sized for the largest upload). Never
+ * held in memory. Undefined when the object is gone.
+ */
+const withVideoFile = async <T>(store: OriginalsStore, key: string, use: (path: string) => Promise<T>): Promise<T | undefined> => {
+  if (store.localPath) return (await store.exists(key)) ? use(store.localPath(key)) : undefined;
+  const stream = await store.getStream(key);
+  if (!stream) return undefined;
+  const folder = await mkdtemp(join(tmpdir(), 'video-'));
+  try {
+    const path = join(folder, 'original');
+    await pipeline(stream, createWriteStream(path));
+    return await use(path);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+};
+
 export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
   const found = await getAssetWithFaces(assetId);
   if (!found) return 'not-yet';
   const { asset, faces } = found;
   if (asset.type !== 'IMAGE' && asset.type !== 'VIDEO') return 'unsupported';
   const store = await originalsStore();
-  const original = await store.get(asset.originalPath);
-  if (!original) return 'gone';
   const { thumbnail: settings } = await readConfig();
-  let previews: Awaited<ReturnType<typeof renderPreviews>>;
-  try {
-    // A video's previews are those of its poster frame (ffmpeg), a RAW file's those of the JPEG
-    // the camera embedded (oriented as the RAW says), made like a photo's.
-    if (asset.type === 'VIDEO') previews = await renderPreviews(await renderPoster(original, settings.jpegSize), settings);
-    else if (isRaw(asset.originalFileName)) {
+  // A video's previews are those of its poster frame (ffmpeg, reading the file itself: a video of
+  // gigabytes is never held in memory), a RAW file's those of the JPEG the camera embedded
+  // (oriented as the RAW says), made like a photo's. Reading the store may fail (and be retried);
+  // a file its decoder cannot read leaves the asset usable, unresized.
+  let unreadable: unknown;
+  const undecodable = (error: unknown): undefined => {
+    unreadable = error;
+    return undefined;
+  };
+  let previews: Awaited<ReturnType<typeof renderPreviews>> | undefined;
+  if (asset.type === 'VIDEO') {
+    const poster = await withVideoFile(store, asset.originalPath, (path) => renderPoster(path, settings.jpegSize).catch(undecodable));
+    if (poster) previews = await renderPreviews(poster, settings).catch(undecodable);
+    else if (!unreadable) return 'gone';
+  } else {
+    const original = await store.get(asset.originalPath);
+    if (!original) return 'gone';
+    if (isRaw(asset.originalFileName)) {
       const embedded = embeddedPreview(original);
-      if (!embedded) throw new Error('RAW file without an embedded preview');
-      previews = await renderPreviews(embedded, settings, { orientation: Number(asset.exif.orientation ?? 1) });
-    } else previews = await renderPreviews(original, settings);
-  } catch (error) {
-    // Not a file its decoder reads (e.g. RAW without a decoder): the asset stays usable, unresized.
-    log.warn('No previews for an asset its decoder cannot read', { assetId, error: String(error) });
+      if (!embedded) undecodable(new Error('RAW file without an embedded preview'));
+      else previews = await renderPreviews(embedded, settings, { orientation: Number(asset.exif.orientation ?? 1) }).catch(undecodable);
+    } else previews = await renderPreviews(original, settings).catch(undecodable);
+  }
+  if (!previews) {
+    log.warn('No previews for an asset its decoder cannot read', { assetId, error: String(unreadable) });
     return 'unsupported';
   }
   const keys = previewKeys(asset);

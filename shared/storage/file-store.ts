@@ -16,6 +16,10 @@ export class FileStore implements OriginalsStore {
     this.root = root;
   }
 
+  localPath(key: string): string {
+    return this.path(key);
+  }
+
   private path(key: string): string {
     assertSafeKey(key);
     return join(this.root, ...key.split('/'));

@@ -35,6 +35,8 @@ export interface OriginalsStore {
    * one (the local folder) have the caller send the bytes.
    */
   signedUrl?(key: string, options: SignedUrlOptions): Promise<string>;
+  /** The object's file, for a program that reads it itself (the local folder; ffmpeg). */
+  localPath?(key: string): string;
   /** Removes what `put` wrote; objects that do not exist are fine. */
   delete(objects: readonly StoredObject[]): Promise<void>;
   /** Bytes `start` to `end` (inclusive) of an object: metadata and checksums read files in ranges. */
