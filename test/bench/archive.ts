@@ -6,7 +6,7 @@ import type { AssetRecord } from '#shared/model/asset.ts';
 import { assetRecord } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
 import type { Section } from './run.ts';
-import { table } from './stats.ts';
+import { table, withPeakRss } from './stats.ts';
 import { putItems } from './table-io.ts';
 
 /**
@@ -39,21 +39,14 @@ const measure = async (): Promise<string> => {
       assets.push(asset);
     }
     await putItems(db, stack.tableName, assets.map(assetItem));
-    global.gc?.();
-    const baseline = process.memoryUsage().rss;
-    let peak = baseline;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 10);
-    const started = performance.now();
     const auth = { user: { id: ownerId, email: 'bench@immich.cloud', isAdmin: true } };
-    const file = await downloadArchive(
-      auth,
-      assets.map((asset) => asset.id),
+    const measured = await withPeakRss(() =>
+      downloadArchive(
+        auth,
+        assets.map((asset) => asset.id),
+      ),
     );
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
-    peak = Math.max(peak, process.memoryUsage().rss);
+    const { result: file, seconds, baseline, peak } = measured;
     const archiveBytes = statSync(join(directory, ...file.key.split('/'))).size;
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
     return [

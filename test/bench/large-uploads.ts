@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeJpeg } from '../support/photos.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
-import { table } from './stats.ts';
+import { table, withPeakRss } from './stats.ts';
 
 /**
  * Large files through the local server, by the uploader (infra/uploader): the same 8 files of
@@ -92,16 +92,7 @@ const measure = async (): Promise<string> => {
     const session = await getUploadSession(opened.sessionId);
     const store = await originalsStore();
     for (let index = 0; index < count; index++) await store.putPart?.(session?.uploadId ?? '', index + 1, partAt(index));
-    global.gc?.();
-    const baseline = process.memoryUsage().rss;
-    let peak = baseline;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, process.memoryUsage().rss);
-    }, 10);
-    const started = performance.now();
-    await completeUploadSession(auth, opened.sessionId);
-    const seconds = (performance.now() - started) / 1000;
-    clearInterval(sampler);
+    const { seconds, baseline, peak } = await withPeakRss(() => completeUploadSession(auth, opened.sessionId));
     const gb = ingestBytes / 1024 ** 3;
 
     return [

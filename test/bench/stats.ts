@@ -22,3 +22,23 @@ export const replaceSection = (doc: string, name: string, body: string): string 
   if (from < 0 || to < 0) return `${doc.trimEnd()}\n\n${block}\n`;
   return doc.slice(0, from) + block + doc.slice(to + end.length);
 };
+
+/**
+ * Runs `work` while the process's resident memory is sampled every 10 ms (after a GC when
+ * `--expose-gc` allows one): its result, its seconds, and the RSS before and at the peak.
+ */
+export const withPeakRss = async <T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; baseline: number; peak: number }> => {
+  global.gc?.();
+  const baseline = process.memoryUsage().rss;
+  let peak = baseline;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 10);
+  const started = performance.now();
+  try {
+    const result = await work();
+    return { result, seconds: (performance.now() - started) / 1000, baseline, peak: Math.max(peak, process.memoryUsage().rss) };
+  } finally {
+    clearInterval(sampler);
+  }
+};

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { createApiKey, createUser, login, signUpAdmin } from '@immich/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Summary } from '#infra/uploader/uploader.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { target, useServer } from '../support/server.ts';
 
@@ -47,18 +48,6 @@ const makeRawVideo = (path: string, frames: number): void => {
 };
 
 const sha1 = (path: string) => createHash('sha1').update(readFileSync(path)).digest('base64');
-
-interface Summary {
-  uploaded: number;
-  duplicates: number;
-  failed: number;
-  sessions: number;
-  resumed: number;
-  partsSent: number;
-  partsSkipped: number;
-  bytesSent: number;
-  albums: number;
-}
 
 describe('npm run upload: a library with large files, resumable', () => {
   const server = useServer();
