@@ -232,6 +232,13 @@ export const routes: readonly Route[] = [
   },
   // Upload sessions (not Immich's; docs/large-uploads.md): large files straight into the bucket.
   {
+    operationId: 'getUploadSessionsApi',
+    method: 'GET',
+    path: '/api/asset/upload-session/openapi.json',
+    entry: 'functions/asset/get-upload-sessions-api.ts',
+    data: 'none',
+  },
+  {
     operationId: 'createUploadSession',
     method: 'POST',
     path: '/api/asset/upload-session',

@@ -232,3 +232,22 @@ describe('upload sessions (POST /asset/upload-session …)', () => {
     expect((await createSession(owner, { ...body, deviceId: undefined })).body.message).toContain('deviceId should not be empty');
   });
 });
+
+describe('GET /asset/upload-session/openapi.json', () => {
+  it('describes every upload-session route of the route table, with the limits the schema enforces', async () => {
+    const { handler } = await import('#functions/asset/get-upload-sessions-api.ts');
+    const { routes } = await import('#infra/routes.ts');
+    const reply = await invoke(handler, { method: 'GET', path: '/api/asset/upload-session/openapi.json' });
+    expect(reply.status).toBe(200);
+    expect(reply.body.openapi).toBe('3.0.3');
+    const described = Object.entries(reply.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap(
+      ([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => `${method.toUpperCase()} /api${path} ${operation.operationId}`),
+    );
+    const served = routes
+      .filter((route) => route.entry.includes('upload-session.ts'))
+      .map((route) => `${route.method} ${route.path} ${route.operationId}`);
+    expect(described.sort()).toEqual(served.sort());
+    expect(reply.body.components.schemas.CreateUploadSessionDto.properties.size.maximum).toBe(4 * 1024 ** 3);
+  });
+});
