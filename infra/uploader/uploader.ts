@@ -8,6 +8,7 @@
  */
 import { mkdir, open, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { inBatches } from '#shared/core/concurrency.ts';
 import { type Hashes, hashFile, type LocalFile } from './files.ts';
 
 export interface Connection {
@@ -184,18 +185,6 @@ interface SessionReply {
   parts?: SessionPart[];
 }
 
-/** Runs `work` on every item, at most `limit` at once. */
-const pool = async <T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> => {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-};
-
 export const uploadFiles = async (api: Api, files: readonly LocalFile[], options: UploadOptions): Promise<Summary> => {
   const summary: Summary = {
     files: files.length,
@@ -217,7 +206,7 @@ export const uploadFiles = async (api: Api, files: readonly LocalFile[], options
   // Hashes first (each file read once; a large file's parts hashed in the same pass), then one
   // bulk check: what the server has is skipped, without sending a byte of it.
   const hashes = new Map<string, Hashes & { partSize?: number }>();
-  await pool(files, options.concurrency, async (file) => {
+  await inBatches(files, Math.max(1, options.concurrency), async (file) => {
     const partSize = file.size > options.largeFileBytes ? partSizeFor(file.size, options.partSize) : undefined;
     hashes.set(file.path, { ...(await hashFile(file.path, partSize)), ...(partSize ? { partSize } : {}) });
   });
@@ -334,7 +323,7 @@ export const uploadFiles = async (api: Api, files: readonly LocalFile[], options
     return done;
   };
 
-  await pool(accepted, options.concurrency, async (file) => {
+  await inBatches(accepted, Math.max(1, options.concurrency), async (file) => {
     try {
       const large = file.size > options.largeFileBytes;
       let credited = 0;

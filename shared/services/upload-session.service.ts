@@ -158,9 +158,15 @@ export const createUploadSession = async (
 };
 
 /** The caller's live session; an expired one is ended here (its parts dropped) and refused. */
-const liveSession = async (auth: Auth, sessionId: string): Promise<UploadSessionRecord> => {
+/** The caller's session, expired or not; someone else's is answered as a missing one. */
+const ownSession = async (auth: Auth, sessionId: string): Promise<UploadSessionRecord> => {
   const session = await getUploadSession(sessionId);
   if (!session || session.ownerId !== auth.user.id) throw noAccess();
+  return session;
+};
+
+const liveSession = async (auth: Auth, sessionId: string): Promise<UploadSessionRecord> => {
+  const session = await ownSession(auth, sessionId);
   if (Date.parse(session.expiresAt) <= Date.now()) {
     await endSession(session);
     throw new Invalid('Upload session expired');
@@ -182,9 +188,7 @@ export const getUploadSessionStatus = async (auth: Auth, sessionId: string): Pro
 
 /** DELETE /asset/upload-session/:sessionId: the parts are dropped and the session ends. */
 export const deleteUploadSessionOf = async (auth: Auth, sessionId: string): Promise<void> => {
-  const session = await getUploadSession(sessionId);
-  if (!session || session.ownerId !== auth.user.id) throw noAccess();
-  await endSession(session);
+  await endSession(await ownSession(auth, sessionId));
 };
 
 /** SHA-1 (hex) of a stored object, read in ranges a few at a time and hashed in order. */
@@ -258,7 +262,8 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
     if (error instanceof Invalid) return discard([stored], error);
     throw error;
   }
-  const [user, dto] = [await getUser(auth.user.id), parseOrThrow(CreateAssetDto, session.fields)];
+  const dto = parseOrThrow(CreateAssetDto, session.fields);
+  const user = await getUser(auth.user.id);
   if (!user) throw new NotFound('User not found');
   const asset = newAsset(
     auth.user.id,

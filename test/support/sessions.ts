@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { handler as completeHandler } from '#functions/asset/complete-upload-session.ts';
 import { handler as createHandler } from '#functions/asset/create-upload-session.ts';
 import { handler as deleteHandler } from '#functions/asset/delete-upload-session.ts';
@@ -6,11 +5,10 @@ import { handler as getHandler } from '#functions/asset/get-upload-session.ts';
 import { handler as putPartHandler } from '#functions/asset/put-upload-part.ts';
 import { bearer } from './accounts.ts';
 import { invoke, type Reply } from './invoke.ts';
+import { sha1 } from './uploads.ts';
 
 export const mebibyte = 1024 * 1024;
 export const minPart = 5 * mebibyte;
-
-const sha1 = (data: Buffer, encoding: 'hex' | 'base64') => createHash('sha1').update(data).digest(encoding);
 
 /** The file cut into parts of `partSize`, with each part's SHA-1 (what a client sends to open a session). */
 export const partsOf = (data: Buffer, partSize = minPart): Buffer[] =>
