@@ -1,12 +1,16 @@
 /**
  * `npm start`: the whole API on this machine. Starts DynamoDB Local (unless
  * AWS_ENDPOINT_URL_DYNAMODB points elsewhere), creates the table if missing, and serves every
- * route of infra/routes.ts at http://localhost:$PORT/api. Ctrl-C stops everything it started.
+ * route of infra/routes.ts at http://localhost:$PORT/api, and Immich's web app at `/` when a
+ * build of it is there (`npm run web:build`, or WEB_DIR; docs/web-app.md). Ctrl-C stops
+ * everything it started.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { localAwsEnv } from './local/dynamodb-local.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { banner, openLocalData, stopOnSignals } from './local/local-data.ts';
+import { isWebBuild } from './local/web-server.ts';
+import { webBuildDir } from './web-app.ts';
 
 const port = Number(process.env.PORT ?? 3000);
 // Loopback only unless asked: the API is a photo library with its owners' hashes behind it.
@@ -14,6 +18,7 @@ const host = process.env.HOST ?? '127.0.0.1';
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const tableName = process.env.TABLE_NAME ?? 'immich';
 const maxBodyMb = Number(process.env.MAX_UPLOAD_MB ?? 100);
+const webDir = resolve(process.env.WEB_DIR ?? join(import.meta.dirname, '..', webBuildDir));
 
 const main = async (): Promise<void> => {
   const data = await openLocalData(dataDir, tableName);
@@ -30,7 +35,9 @@ const main = async (): Promise<void> => {
     process.env[key] ??= value;
   }
 
-  const server = createLocalServer({ uploadLimitBytes: maxBodyMb * 1024 * 1024 });
+  if (process.env.WEB_DIR && !isWebBuild(webDir)) throw new Error(`WEB_DIR=${webDir} has no index.html: not a build of Immich's web app`);
+  const web = isWebBuild(webDir) ? webDir : undefined;
+  const server = createLocalServer({ uploadLimitBytes: maxBodyMb * 1024 * 1024, ...(web ? { webDir: web } : {}) });
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
     server.listen(port, host, ready);
@@ -39,7 +46,14 @@ const main = async (): Promise<void> => {
     server.closeAllConnections();
     await new Promise((done) => server.close(done));
   });
-  console.log(banner('Immich-compatible API', host, port, data));
+  const shown = host === '127.0.0.1' ? 'localhost' : host;
+  console.log(
+    banner('Immich-compatible API', host, port, data, [
+      web
+        ? `  Immich's web app: http://${shown}:${port}/ (from ${web})`
+        : '  Immich\'s web app: not built (npm run web:build -- <Immich source>; README, "Immich\'s web app")',
+    ]),
+  );
 };
 
 main().catch((error: unknown) => {

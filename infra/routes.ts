@@ -102,6 +102,7 @@ export const routes: readonly Route[] = [
     data: 'write',
   },
   { operationId: 'wellKnown', method: 'GET', path: '/.well-known/immich', entry: 'functions/system/well-known.ts', data: 'none' },
+  { operationId: 'getCustomCss', method: 'GET', path: '/custom.css', entry: 'functions/system/custom-css.ts', data: 'read' },
   {
     operationId: 'signUpAdmin',
     method: 'POST',

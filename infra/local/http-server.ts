@@ -7,7 +7,9 @@ import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs
 import { routes as allRoutes, bodyLimitBytes, localRoutes, type Route } from '../routes.ts';
 import { toApiGatewayEvent } from './http-event.ts';
 import { readBody } from './read-body.ts';
+import { attachRealtime, type Realtime } from './realtime.ts';
 import { createRouteMatcher } from './route-matcher.ts';
+import { createWebHandler } from './web-server.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -34,7 +36,7 @@ const sendJsonError = (res: ServerResponse, statusCode: number, error: string, m
 };
 
 /** The server, and a way to wait for the media work its uploads started (tests). */
-export type LocalServer = Server & { mediaIdle(): Promise<void> };
+export type LocalServer = Server & { mediaIdle(): Promise<void>; realtime: Realtime };
 
 /** Background work (mediaIdle waits for it); a failure is printed, never the request's. */
 const track = (pending: Set<Promise<unknown>>, work: Promise<unknown>, failure: string): void => {
@@ -47,7 +49,7 @@ const track = (pending: Set<Promise<unknown>>, work: Promise<unknown>, failure: 
  * What the originals bucket does deployed, done here: after an upload is recorded, the media
  * function gets the object-created event of its original (functions/media/generate-media.ts).
  */
-const startMedia = (pending: Set<Promise<unknown>>, assetId: string): void =>
+const startMedia = (pending: Set<Promise<unknown>>, assetId: string, realtime: Realtime): void =>
   track(
     pending,
     (async () => {
@@ -63,6 +65,8 @@ const startMedia = (pending: Set<Promise<unknown>>, assetId: string): void =>
         s3: { object: { key: encodeURIComponent(each.originalPath).replace(/%2F/g, '/') } },
       }));
       await handler({ Records: records });
+      // As Immich does once an upload's thumbnails are made: its owner's open apps are told.
+      await realtime.uploadSucceeded(asset.ownerId, assetId);
     })(),
     'media generation failed',
   );
@@ -82,6 +86,8 @@ export interface LocalServerOptions {
   routes?: readonly Route[];
   /** Largest upload (`MAX_UPLOAD_MB`), in bytes; every other route has its row's limit (`bodyLimitBytes`). */
   uploadLimitBytes?: number;
+  /** A build of Immich's web app to serve at `/` beside the API (infra/local/web-server.ts). */
+  webDir?: string;
 }
 
 /**
@@ -102,13 +108,18 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
     return handler;
   };
 
+  const web = options.webDir ? createWebHandler(options.webDir) : undefined;
   const pending = new Set<Promise<unknown>>();
   runMediaJobsWith((event) => runMediaJobs(pending, event));
   const server = createServer(async (req, res) => {
     try {
       const url = req.url ?? '/';
       const method = req.method ?? 'GET';
-      const found = match(method, url.split('?')[0] ?? '/');
+      const path = url.split('?')[0] ?? '/';
+      const found = match(method, path);
+      // The API's own routes first; the web app takes the rest of GET outside /api (its files and
+      // its routes), before the API's `$default` would answer them.
+      if ((!found || found.routeKey === '$default') && web?.(req, res, path)) return;
       if (!found) return sendJsonError(res, 404, 'Not Found', `Cannot ${method} ${url}`);
       // The row's limit, before the handler (so before parsing and authentication), as the
       // deployed function checks it: an oversize body is never held in memory.
@@ -138,7 +149,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
       res.end(payload);
       if (found.route.operationId === 'uploadFile' && result.statusCode === 201 && typeof result.body === 'string') {
         const { id } = JSON.parse(result.body) as { id?: string };
-        if (id) startMedia(pending, id);
+        if (id) startMedia(pending, id, realtime);
       }
     } catch (error) {
       // Handlers map their own errors; reaching here means the host itself failed.
@@ -147,7 +158,18 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
       else res.end();
     }
   });
+  // The realtime socket speaks for the API: it calls the routes' own handlers (infra/local/realtime.ts).
+  const realtime = attachRealtime(server, async (method, url, headers) => {
+    const found = match(method, url.split('?')[0] ?? '/');
+    if (!found || found.routeKey === '$default') return { status: 404, body: undefined };
+    const event = toApiGatewayEvent({ method, url, headers }, { routeKey: found.routeKey, pathParameters: found.pathParameters });
+    const result = await (await load(found.route))(event, lambdaContext(found.route, event.requestContext.requestId));
+    const json = typeof result.body === 'string' && /json/.test(String(result.headers?.['content-type'] ?? ''));
+    return { status: result.statusCode ?? 200, body: json ? JSON.parse(result.body as string) : undefined };
+  });
+  server.on('close', () => realtime.close());
   return Object.assign(server, {
+    realtime,
     mediaIdle: async () => {
       while (pending.size > 0) await Promise.all([...pending]);
     },

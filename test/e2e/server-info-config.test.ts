@@ -59,6 +59,17 @@ describe('server config, features, theme and storage through @immich/sdk 1.100.0
       theme = await getTheme(anyone);
     }
     expect(theme).toEqual({ customCss: 'body { color: red; }' });
+    // Immich's web app links /custom.css from every page: the same CSS, served as a stylesheet.
+    const stylesheet = async () => {
+      const response = await fetch(`${server.origin}/custom.css`);
+      return { status: response.status, type: response.headers.get('content-type'), css: await response.text() };
+    };
+    let css = await stylesheet();
+    while (css.css === '' && Date.now() < deadline + 10_000) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      css = await stylesheet();
+    }
+    expect(css).toEqual({ status: 200, type: 'text/css; charset=utf-8', css: 'body { color: red; }' });
 
     // Storage: the caller's usage; a bucket has no size, so without a quota it is 1 PiB.
     const before = await getServerInfo(admin);

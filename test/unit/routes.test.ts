@@ -29,9 +29,9 @@ describe('route table', () => {
     }
   });
 
-  it('keeps every API route under /api, except the discovery document and the fallback', () => {
+  it('keeps every API route under /api, except the discovery document, the theme’s stylesheet and the fallback', () => {
     const outside = routes.filter((route) => !route.path.startsWith('/api/')).map((route) => route.path);
-    expect(outside.sort()).toEqual(['$default', '/.well-known/immich']);
+    expect(outside.sort()).toEqual(['$default', '/.well-known/immich', '/custom.css']);
   });
 });
 

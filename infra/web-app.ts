@@ -1,0 +1,58 @@
+/**
+ * Immich's web app served beside the API: the rules both hosts share, so that the local server
+ * (infra/local/web-server.ts) and the CloudFront distribution (infra/web-distribution.ts) answer
+ * the same paths the same way. See docs/web-app.md.
+ */
+
+/** Where `npm run web:build` puts the build, relative to the project (ignored by git). */
+export const webBuildDir = '.web/build';
+/** The version of Immich's web app this API answers for (docs/immich-compatibility.md). */
+export const webVersion = '1.100.0';
+
+/** Paths that belong to the API, never to the app: `/api` and below, and Immich's two root routes. */
+export const apiPaths = ['/api', '/api/*', '/.well-known/immich', '/custom.css'] as const;
+
+/**
+ * An app route (answered with the app's `index.html`, the SPA fallback): a GET of a path outside
+ * the API and outside the build's own files (`/_app/…`), whose last segment has no extension.
+ * `/photos/abc` and `/albums` are app routes; `/_app/immutable/x.js`, `/favicon.ico` and
+ * `/api/...` are not: a file that is missing is a 404, never the app.
+ */
+export const isAppRoute = (path: string): boolean =>
+  !/^\/(api|_app)(\/|$)/.test(path) && !/^\/\.well-known\//.test(path) && !/\.[^/]*$/.test(path);
+
+/** The build's fingerprinted files: their names change with their content, so they are kept a year. */
+export const immutablePrefix = '/_app/immutable/';
+export const immutableCacheControl = 'public, max-age=31536000, immutable';
+/** Everything else of the build (the app shell, icons, manifest) is checked again on every use. */
+export const revalidateCacheControl = 'no-cache';
+
+/**
+ * Response headers of every page and file the app is served with, and of the API behind the same
+ * origin. No script policy: SvelteKit's shell starts the app with an inline script, and the
+ * thumbnails and videos come from the originals bucket's presigned URLs (another origin), so a
+ * `default-src` policy would either break the app or allow what it is meant to forbid. What is set
+ * is what the app works with (proved by `npm run e2e:web`).
+ */
+export const securityHeaders = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'SAMEORIGIN',
+  'referrer-policy': 'same-origin',
+  'content-security-policy': "frame-ancestors 'self'; object-src 'none'; base-uri 'self'",
+} as const;
+/** Over HTTPS only (CloudFront): two years, this host only. */
+export const strictTransportSecurity = { maxAgeSeconds: 63_072_000, header: 'max-age=63072000' } as const;
+
+/**
+ * The viewer-request function of the distribution's default (app) behaviour: an app route is
+ * answered with `/index.html`; any other path reaches the bucket as it is. CloudFront Functions
+ * run their own JavaScript (cloudfront-js-2.0), so the rule is written out from `isAppRoute`'s
+ * source; test/infra/web.test.ts runs this code against the same paths as `isAppRoute`.
+ */
+export const appRouteFunctionCode = `var isAppRoute = ${isAppRoute.toString()};
+function handler(event) {
+  var request = event.request;
+  if (isAppRoute(request.uri)) request.uri = '/index.html';
+  return request;
+}
+`;

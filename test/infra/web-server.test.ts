@@ -1,0 +1,310 @@
+/**
+ * Immich's web app beside the API on the local server (infra/local/web-server.ts), with a
+ * generated stand-in for the build (CI has no Immich source): the SPA fallback for app routes only,
+ * `/api` untouched, the build's files with their caching and precompressed forms, the security
+ * headers, nothing outside the build; and the realtime socket Immich's apps open at
+ * `/api/socket.io` (infra/local/realtime.ts), spoken as socket.io's wire protocol.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalServer, type LocalServer } from '#infra/local/http-server.ts';
+import { immutableCacheControl, isAppRoute, securityHeaders } from '#infra/web-app.ts';
+import { createApiKey, login, signUpAdmin } from '../support/accounts.ts';
+import { makeJpeg } from '../support/photos.ts';
+
+const shell = '<!doctype html><html><head><title>stand-in</title></head><body><div id="app">stand-in app shell</div></body></html>';
+const script = `console.log(${JSON.stringify('x'.repeat(2000))});`;
+
+/** A build shaped like SvelteKit's static one: a shell, fingerprinted files with .br/.gz, icons. */
+const standInBuild = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'web-build-'));
+  mkdirSync(join(dir, '_app', 'immutable', 'entry'), { recursive: true });
+  writeFileSync(join(dir, 'index.html'), shell);
+  const entry = join(dir, '_app', 'immutable', 'entry', 'start.Ab12Cd.js');
+  writeFileSync(entry, script);
+  writeFileSync(`${entry}.br`, brotliCompressSync(script));
+  writeFileSync(`${entry}.gz`, gzipSync(script));
+  writeFileSync(join(dir, '_app', 'version.json'), '{"version":"1"}');
+  writeFileSync(join(dir, 'manifest.json'), '{"name":"Immich"}');
+  writeFileSync(join(dir, 'favicon.ico'), Buffer.from([0, 0, 1, 0]));
+  return dir;
+};
+
+/** A GET as sent, path and all (fetch resolves `..` and decodes nothing of the answer). */
+const rawGet = (url: string, headers: Record<string, string> = {}) =>
+  new Promise<{ status: number; headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+
+const listen = async (server: LocalServer): Promise<string> => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
+const stop = (server: LocalServer): Promise<void> =>
+  new Promise((resolve) => {
+    server.closeAllConnections();
+    server.close(() => resolve());
+  });
+
+describe('the app-route rule the local server and CloudFront share', () => {
+  it('sends app routes to the shell and nothing else', () => {
+    for (const path of [
+      '/',
+      '/photos',
+      '/photos/2f0c',
+      '/albums/abc',
+      '/share/Key-with_chars',
+      '/people/x/photos/y',
+      '/auth/login',
+      '/admin/users',
+    ])
+      expect(isAppRoute(path), path).toBe(true);
+    for (const path of [
+      '/api',
+      '/api/',
+      '/api/photos',
+      '/_app',
+      '/_app/immutable/x.js',
+      '/_app/version.json',
+      '/favicon.ico',
+      '/manifest.json',
+      '/.well-known/immich',
+      '/custom.css',
+    ])
+      expect(isAppRoute(path), path).toBe(false);
+  });
+});
+
+describe('the local server with a web build', () => {
+  let dir: string;
+  let server: LocalServer;
+  let origin: string;
+  beforeAll(async () => {
+    dir = standInBuild();
+    server = createLocalServer({ webDir: dir });
+    origin = await listen(server);
+  });
+  afterAll(async () => {
+    await server.mediaIdle();
+    await stop(server);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const expectSecurityHeaders = (response: Response) => {
+    for (const [name, value] of Object.entries(securityHeaders)) expect(response.headers.get(name), name).toBe(value);
+  };
+
+  it('answers the app’s routes with its shell, never cached, with the security headers', async () => {
+    for (const path of ['/', '/photos', '/photos/2f0c?x=1', '/albums/abc', '/share/abcDEF', '/people/p1/photos/a1', '/auth/login']) {
+      const response = await fetch(`${origin}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
+      expect(response.headers.get('cache-control'), path).toBe('no-cache');
+      expectSecurityHeaders(response);
+      expect(await response.text()).toBe(shell);
+    }
+    const head = await fetch(`${origin}/photos`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(Buffer.byteLength(shell)));
+  });
+
+  it('serves the build’s files: fingerprinted ones for a year, precompressed when accepted, 304 on a match', async () => {
+    const path = `${origin}/_app/immutable/entry/start.Ab12Cd.js`;
+    const plain = await fetch(path, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(plain.headers.get('cache-control')).toBe(immutableCacheControl);
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.headers.get('vary')).toBe('accept-encoding');
+    expect(await plain.text()).toBe(script);
+
+    // Raw bytes (node:http, which does not decode) to see the coding the server chose.
+    const raw = await rawGet(path, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(raw.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(raw.body).toString()).toBe(script);
+
+    const etag = plain.headers.get('etag') ?? '';
+    expect(etag).toMatch(/^".+"$/);
+    const again = await fetch(path, { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+
+    for (const [file, type] of [
+      ['/manifest.json', 'application/json; charset=utf-8'],
+      ['/_app/version.json', 'application/json; charset=utf-8'],
+      ['/favicon.ico', 'image/x-icon'],
+    ] as const) {
+      const response = await fetch(`${origin}${file}`);
+      expect(response.status, file).toBe(200);
+      expect(response.headers.get('content-type'), file).toBe(type);
+      expect(response.headers.get('cache-control'), file).toBe('no-cache');
+      expectSecurityHeaders(response);
+    }
+  });
+
+  it('answers a missing file 404, never the shell, and nothing outside the build', async () => {
+    for (const path of ['/_app/immutable/entry/gone.Zz99.js', '/favicon-missing.png', '/robots.txt', '/_app/immutable']) {
+      const response = await fetch(`${origin}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(await response.text(), path).not.toContain('stand-in');
+    }
+    // A file beside the build, asked for with `..` as sent on the wire (fetch would resolve it).
+    const secret = `${basename(dir)}.secret.txt`;
+    writeFileSync(join(dir, '..', secret), 'outside');
+    try {
+      for (const path of [`/../${secret}`, `/..%2f${secret}`, `/_app/../../${secret}`, `/%2e%2e/${secret}`]) {
+        const { status, body } = await rawGet(`${origin}${path}`);
+        expect(status, path).toBe(404);
+        expect(body.toString(), path).not.toContain('outside');
+      }
+    } finally {
+      rmSync(join(dir, '..', secret), { force: true });
+    }
+  });
+
+  it('leaves the API as it is: its routes, its JSON 404s, and every method but GET outside /api', async () => {
+    const ping = await fetch(`${origin}/api/server-info/ping`);
+    expect(ping.status).toBe(200);
+    expect(await ping.json()).toEqual({ res: 'pong' });
+    const wellKnown = await fetch(`${origin}/.well-known/immich`);
+    expect(await wellKnown.json()).toEqual({ api: { endpoint: '/api' } });
+    const css = await fetch(`${origin}/custom.css`);
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+
+    for (const [method, path] of [
+      ['GET', '/api'],
+      ['GET', '/api/'],
+      ['GET', '/api/photos'],
+      ['GET', '/api/no/such/route.js'],
+      ['POST', '/photos'],
+      ['DELETE', '/albums/abc'],
+    ] as const) {
+      const response = await fetch(`${origin}${path}`, { method });
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.headers.get('content-type'), `${method} ${path}`).toMatch(/^application\/json/);
+      expect(await response.json(), `${method} ${path}`).toMatchObject({ error: 'Not Found', statusCode: 404 });
+    }
+  });
+});
+
+describe('the local server without a web build', () => {
+  it('answers every path outside the API as before: the API’s JSON 404', async () => {
+    const server = createLocalServer();
+    const origin = await listen(server);
+    try {
+      for (const path of ['/', '/photos', '/_app/immutable/x.js']) {
+        const response = await fetch(`${origin}${path}`);
+        expect(response.status, path).toBe(404);
+        expect(await response.json(), path).toMatchObject({ statusCode: 404 });
+      }
+    } finally {
+      await stop(server);
+    }
+  });
+});
+
+/** A socket.io client, by hand: Engine.IO v4 packets over the WebSocket Immich's apps open. */
+const openSocket = (origin: string, query: string) => {
+  const socket = new WebSocket(`${origin.replace(/^http/, 'ws')}/api/socket.io/?EIO=4&transport=websocket&${query}`);
+  const received: string[] = [];
+  const waiters: (() => void)[] = [];
+  let closed = false;
+  socket.addEventListener('message', (event) => {
+    const packet = String(event.data);
+    if (packet === '2')
+      socket.send('3'); // ping → pong
+    else received.push(packet);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  socket.addEventListener('close', () => {
+    closed = true;
+    for (const wake of waiters.splice(0)) wake();
+  });
+  /** The next packet that starts with `prefix` (those before it are dropped), or `closed`. */
+  const next = async (prefix: string): Promise<string> => {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const index = received.findIndex((packet) => packet.startsWith(prefix));
+      if (index >= 0) return received.splice(0, index + 1).at(-1) ?? '';
+      if (closed) return 'closed';
+      await new Promise<void>((wake) => {
+        waiters.push(wake);
+        setTimeout(wake, 500);
+      });
+    }
+    throw new Error(`no packet ${prefix} in 10 s (received ${received.join(' | ')})`);
+  };
+  return { socket, next, send: (packet: string) => socket.send(packet) };
+};
+
+describe('the realtime socket Immich’s apps open (socket.io at /api/socket.io)', () => {
+  let server: LocalServer;
+  let origin: string;
+  let apiKey: string;
+  beforeAll(async () => {
+    server = createLocalServer();
+    origin = await listen(server);
+    await signUpAdmin();
+    const { accessToken } = await login({ email: 'admin@immich.cloud', password: 'password' });
+    apiKey = (await createApiKey(accessToken)).secret;
+  });
+  afterAll(async () => {
+    await server.mediaIdle();
+    await stop(server);
+  });
+
+  it('signs a connection in with the request’s credentials, tells it the version, then its user’s uploads', async () => {
+    const client = openSocket(origin, `apiKey=${apiKey}`);
+    const open = JSON.parse((await client.next('0')).slice(1)) as { sid: string; upgrades: string[] };
+    expect(open.sid).toBeTruthy();
+    expect(open.upgrades).toEqual([]);
+    client.send('40');
+    expect(await client.next('40')).toMatch(/^40\{"sid":".+"\}$/);
+    expect(JSON.parse((await client.next('42')).slice(2))).toEqual(['on_server_version', { major: 1, minor: 100, patch: 0 }]);
+
+    const form = new FormData();
+    form.set('assetData', new File([new Uint8Array(makeJpeg({ width: 64, height: 48 }))], 'live.jpg'));
+    for (const [name, value] of Object.entries({
+      deviceAssetId: 'live.jpg',
+      deviceId: 'web',
+      fileCreatedAt: '2024-05-01T00:00:00.000Z',
+      fileModifiedAt: '2024-05-01T00:00:00.000Z',
+    }))
+      form.set(name, value);
+    const upload = await fetch(`${origin}/api/asset/upload`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form });
+    expect(upload.status).toBe(201);
+    const { id } = (await upload.json()) as { id: string };
+    const [event, asset] = JSON.parse((await client.next('42')).slice(2)) as [
+      string,
+      { id: string; thumbhash: string | null; resized: boolean },
+    ];
+    expect(event).toBe('on_upload_success');
+    // Sent once the previews are made, as Immich sends it: the timeline can show it at once.
+    expect(asset).toMatchObject({ id, resized: true });
+    expect(asset.thumbhash).toBeTruthy();
+    client.socket.close();
+  });
+
+  it('closes a connection without valid credentials, as Immich does', async () => {
+    for (const query of ['', 'apiKey=not-a-key']) {
+      const client = openSocket(origin, query);
+      await client.next('0');
+      client.send('40');
+      // Connected, then told to disconnect (41) or closed outright: never an event.
+      const answer = await client.next('4');
+      const after = answer === '41' || answer === 'closed' ? answer : await client.next('41');
+      expect(['41', 'closed'], query).toContain(after);
+      client.socket.close();
+    }
+  });
+});

@@ -1,0 +1,266 @@
+/**
+ * `npm run e2e:web -- [<Immich web build>]`: Immich's own web app (v1.100.0, `npm run web:build`)
+ * against this API, in a real browser, by hand (CI has no Immich source; docs/web-app.md).
+ *
+ * Starts `npm start`'s server (infra/local-server.ts) on a free port with a fresh DATA_DIR and the
+ * build as WEB_DIR, gives it a library through @immich/sdk (an admin, photos with named face
+ * regions, an album and its shared link), then drives headless Chromium (Debian's, through
+ * playwright-core): the login form, the timeline with its thumbnails, a photo, a person, an album,
+ * an upload through the app's own Upload button (shown live, through the realtime socket), and the
+ * shared link as a visitor. It fails on any console error, page error, failed request or `/api`
+ * answer of 400 or more; each page's screenshot is written to docs/web-app/.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import {
+  addAssetsToAlbum,
+  createAlbum,
+  createSharedLink,
+  getAllPeople,
+  getAssetInfo,
+  SharedLinkType,
+  setAdminOnboarding,
+} from '@immich/sdk';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { webBuildDir } from '#infra/web-app.ts';
+import { makeJpeg } from '../support/photos.ts';
+import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const buildDir = resolve(process.argv[2] ?? join(root, webBuildDir));
+const shots = join(root, 'docs', 'web-app');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const email = 'admin@example.com';
+const password = 'a-long-password';
+
+/** What the page's code reads of an image (this project's TypeScript has no DOM library). */
+interface ImageElement {
+  naturalWidth: number;
+  complete: boolean;
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+/** `npm start` itself (the same entry point), on a fresh data folder; resolves once it listens. */
+const startServer = async (port: number, dataDir: string): Promise<ChildProcess> => {
+  const child = spawn(process.execPath, [join(root, 'infra', 'local-server.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, WEB_DIR: buildDir },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((ready, fail) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('listening on')) ready();
+    });
+    child.once('exit', (code) => fail(new Error(`the server stopped (exit ${code}) before listening:\n${out}`)));
+  });
+  return child;
+};
+
+/** Everything the browser reports that a working page never does. */
+const watch = (page: Page, problems: string[], label: string): void => {
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`${label}: console error at ${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`${label}: page error at ${page.url()}: ${error.stack ?? error.message}`));
+  page.on('requestfailed', (request) =>
+    problems.push(`${label}: request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText})`),
+  );
+  page.on('response', (response) => {
+    if (new URL(response.url()).pathname.startsWith('/api/') && response.status() >= 400)
+      problems.push(`${label}: ${response.request().method()} ${response.url()} answered ${response.status()}`);
+  });
+};
+
+/** Waits until at least `count` images whose source contains `part` have decoded. */
+const decodedImages = async (page: Page, part: string, count = 1): Promise<number> => {
+  const selector = part === 'blob:' ? 'img[src^="blob:"]' : `img[src*="${part}"]`;
+  await page.waitForFunction(
+    ({ selector, count }) => {
+      const images = [
+        ...(globalThis as unknown as { document: { querySelectorAll(s: string): ImageElement[] } }).document.querySelectorAll(selector),
+      ];
+      return images.filter((image) => image.complete && image.naturalWidth > 0).length >= count;
+    },
+    { selector, count },
+    { timeout: 30_000 },
+  );
+  return page.locator(selector).count();
+};
+
+const screenshot = async (page: Page, name: string): Promise<void> => {
+  // Let transitions and the last thumbnails settle, then the page as a person sees it.
+  await page.waitForTimeout(750);
+  await page.screenshot({ path: join(shots, `${name}.png`) });
+  console.log(`  ✓ ${name}`);
+};
+
+/** The library the pages show: photos on three days, two of them with Ada's face, an album, its link. */
+const seed = async (user: SdkUser) => {
+  const colors: [number, number, number][] = [
+    [214, 96, 77],
+    [74, 144, 226],
+    [80, 170, 110],
+    [240, 190, 60],
+    [150, 90, 200],
+    [60, 60, 70],
+  ];
+  const ids: string[] = [];
+  for (const [index, color] of colors.entries()) {
+    const day = `2024:0${1 + (index % 3)}:1${index} 10:00:00`;
+    const faces = index < 2 ? { mwgFaces: [{ name: 'Ada Lovelace', x: 0.3, y: 0.2, w: 0.4, h: 0.5 }] } : {};
+    ids.push(
+      await sdkUpload(user, makeJpeg({ width: 800, height: 600, color, dateTimeOriginal: day, ...faces }), `photo-${index}.jpg`, 'e2e-web'),
+    );
+  }
+  const album = await createAlbum({ createAlbumDto: { albumName: 'Summer', description: 'Made by npm run e2e:web' } }, user);
+  await addAssetsToAlbum({ id: album.id, bulkIdsDto: { ids: ids.slice(0, 4) } }, user);
+  const link = await createSharedLink({ sharedLinkCreateDto: { type: SharedLinkType.Album, albumId: album.id, showMetadata: true } }, user);
+  // The previews are made in the background: wait for the last upload's, and for Ada's face.
+  for (let tries = 0; ; tries++) {
+    const last = await getAssetInfo({ id: ids.at(-1) ?? '' }, user);
+    const people = await getAllPeople({ withHidden: false }, user);
+    const ada = people.people.find((person) => person.name === 'Ada Lovelace');
+    if (last.thumbhash && ada?.thumbnailPath) return { ids, albumId: album.id, key: link.key, personId: ada.id };
+    if (tries > 100) throw new Error('the seeded photos got no previews');
+    await new Promise((done) => setTimeout(done, 200));
+  }
+};
+
+const main = async (): Promise<void> => {
+  if (!existsSync(join(buildDir, 'index.html')))
+    throw new Error(`No web build at ${buildDir}: npm run web:build -- <Immich source> first (README, "Immich's web app")`);
+  if (!existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: apt-get install chromium, or set CHROMIUM_PATH`);
+  mkdirSync(shots, { recursive: true });
+  const dataDir = mkdtempSync(join(tmpdir(), 'e2e-web-'));
+  const port = await freePort();
+  const origin = `http://localhost:${port}`;
+  const server = await startServer(port, dataDir);
+  let browser: Browser | undefined;
+  const pages: Page[] = [];
+  const problems: string[] = [];
+  try {
+    const admin = await adminWithApiKey(`${origin}/api`, email, password);
+    await setAdminOnboarding(admin);
+    const library = await seed(admin);
+    console.log(`Seeded ${library.ids.length} photos, an album and its shared link; opening ${origin}/ in Chromium`);
+
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    const open = async (label: string): Promise<{ context: BrowserContext; page: Page }> => {
+      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      watch(page, problems, label);
+      pages.push(page);
+      return { context, page };
+    };
+
+    // The owner: login form → timeline → photo → person → album → upload.
+    const { page } = await open('owner');
+    await page.goto(`${origin}/`);
+    await page.waitForURL('**/auth/login');
+    await page.locator('#email').waitFor();
+    await screenshot(page, '1-login');
+    await page.fill('#email', email);
+    await page.fill('#password', password);
+    await page.click('button[type=submit]');
+    await page.waitForURL('**/photos');
+    const thumbnails = await decodedImages(page, '/api/asset/thumbnail/', library.ids.length);
+    console.log(`    timeline: ${thumbnails} thumbnails decoded`);
+    await screenshot(page, '2-timeline');
+
+    // The viewer: a click on the newest photo; it fetches the preview (`/api/asset/file/…?isWeb=true`)
+    // and shows it as a blob: image.
+    const newest = library.ids.at(-1) ?? '';
+    await page.locator(`img[src*="/api/asset/thumbnail/${newest}"]`).first().click();
+    await page.locator('#immich-asset-viewer').waitFor();
+    await decodedImages(page, 'blob:');
+    await screenshot(page, '3-photo');
+    await page.keyboard.press('Escape');
+    await page.locator('#immich-asset-viewer').waitFor({ state: 'detached' });
+
+    // People, then Ada's page from there, as a person gets to it (the person page reads where it
+    // was opened from; Immich's own page fails when it is the first page loaded).
+    await page.goto(`${origin}/people`);
+    await decodedImages(page, `/api/person/${library.personId}/thumbnail`);
+    await page.locator(`a[href*="/people/${library.personId}"]`).first().click();
+    await page.waitForURL(`**/people/${library.personId}**`);
+    await page.getByText('Ada Lovelace').first().waitFor();
+    await decodedImages(page, '/api/asset/thumbnail/', 2);
+    await screenshot(page, '4-person');
+
+    await page.goto(`${origin}/albums/${library.albumId}`);
+    await page.getByText(/4 items/).waitFor();
+    await decodedImages(page, '/api/asset/thumbnail/', 2);
+    await screenshot(page, '5-album');
+
+    // The app's own Upload button and file chooser; the new photo reaches the timeline live.
+    await page.goto(`${origin}/photos`);
+    await decodedImages(page, '/api/asset/thumbnail/', library.ids.length);
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Upload' }).first().click();
+    const uploaded = page.waitForResponse(
+      (response) => response.url().endsWith('/api/asset/upload') && response.request().method() === 'POST',
+    );
+    await (await chooser).setFiles({
+      name: 'from-the-browser.jpg',
+      mimeType: 'image/jpeg',
+      buffer: makeJpeg({ width: 800, height: 600, color: [20, 160, 170], dateTimeOriginal: '2024:04:01 09:00:00' }),
+    });
+    const response = await uploaded;
+    const { id } = (await response.json()) as { id: string };
+    if (response.status() !== 201) problems.push(`upload through the app answered ${response.status()}`);
+    await decodedImages(page, `/api/asset/thumbnail/${id}`);
+    await screenshot(page, '6-upload');
+
+    // A visitor with the album's shared link, in a browser with no account.
+    const visitor = await open('visitor');
+    await visitor.page.goto(`${origin}/share/${library.key}`);
+    await visitor.page.getByText('Made by npm run e2e:web').waitFor();
+    await decodedImages(visitor.page, '/api/asset/thumbnail/', 2);
+    await screenshot(visitor.page, '7-shared-link');
+  } catch (error) {
+    problems.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    // What the browser showed when it stopped, to see why.
+    for (const [index, page] of pages.entries()) {
+      const path = join(tmpdir(), `e2e-web-failure-${index}.png`);
+      await page.screenshot({ path }).catch(() => undefined);
+      problems.push(`the page at ${page.url()} when it stopped: ${path}`);
+    }
+  } finally {
+    await browser?.close();
+    server.kill('SIGINT');
+    await new Promise((done) => server.once('exit', done));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (problems.length > 0) {
+    console.error(`\n${problems.length} problem(s):\n${problems.map((line) => `  ✗ ${line}`).join('\n')}`);
+    process.exit(1);
+  }
+  console.log(`\nEvery page rendered with no console error and no failed /api call; screenshots in ${shots}`);
+};
+
+await main();
