@@ -4,7 +4,7 @@ import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, Billing, type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -15,6 +15,7 @@ import { FunctionRoles } from './function-roles.ts';
 import { MediaFunction } from './media-function.ts';
 import { areaOf, areaStackId, RouteStack } from './route-stack.ts';
 import { type Route, routes } from './routes.ts';
+import { WebDistribution } from './web-distribution.ts';
 
 /**
  * The whole deployment: one table, one originals bucket, one HTTP API, and one function per row of
@@ -25,7 +26,7 @@ export class ImmichStack extends Stack {
   readonly originals: IBucket;
   readonly api: HttpApi;
 
-  constructor(scope: Construct, id: string, props: StackProps & { routes?: readonly Route[] } = {}) {
+  constructor(scope: Construct, id: string, props: StackProps & { routes?: readonly Route[]; webDir?: string | undefined } = {}) {
     super(scope, id, props);
 
     // Deploying again onto a library kept by an earlier `npm run destroy`: the retained table,
@@ -200,7 +201,27 @@ export class ImmichStack extends Stack {
       'An upload’s previews failed three times; the event waits in the dead-letter queue',
     );
 
-    new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/api`, description: 'Point Immich clients here' });
+    // Immich's web app and the API on one origin, behind CloudFront (docs/web-app.md).
+    const web = new WebDistribution(this, 'Web', {
+      api: this.api,
+      webDir: props.webDir,
+      domainName: this.node.tryGetContext('domainName') as string | undefined,
+      certificateArn: this.node.tryGetContext('certificateArn') as string | undefined,
+    });
+    // The web app's photo viewer and downloads fetch originals with XHR, which follows the API's
+    // redirect to a presigned URL of this bucket: S3 must let the app's origin read the answer.
+    // (A retained bucket given by context keeps its own CORS rules: docs/web-app.md.)
+    if (this.originals instanceof Bucket) {
+      this.originals.addCorsRule({
+        allowedMethods: [HttpMethods.GET, HttpMethods.HEAD],
+        allowedOrigins: [web.url],
+        allowedHeaders: ['*'],
+        exposedHeaders: ['content-length', 'content-range', 'content-type', 'content-disposition', 'etag', 'accept-ranges'],
+        maxAge: 3600,
+      });
+    }
+    new CfnOutput(this, 'ApiUrl', { value: `${web.url}/api`, description: 'Point Immich clients here (or at WebUrl)' });
+    new CfnOutput(this, 'DirectApiUrl', { value: `${this.api.apiEndpoint}/api`, description: 'The HTTP API itself, without CloudFront' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'OriginalsBucket', { value: this.originals.bucketName });
   }

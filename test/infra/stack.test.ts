@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, NestedStack, type Stack, Validations } from 'aws-cdk-lib';
@@ -142,7 +142,9 @@ describe('ImmichStack', () => {
       existingBucketName: 'kept-originals',
       existingLinkSecretArn: secretArn,
     });
-    for (const type of ['AWS::DynamoDB::GlobalTable', 'AWS::S3::Bucket', 'AWS::SecretsManager::Secret']) again.resourceCountIs(type, 0);
+    for (const type of ['AWS::DynamoDB::GlobalTable', 'AWS::SecretsManager::Secret']) again.resourceCountIs(type, 0);
+    // The one bucket made is the web app's (web-distribution.test.ts), never an originals bucket.
+    expect(values(again.findResources('AWS::S3::Bucket')).filter((bucket) => bucket.Properties.VersioningConfiguration)).toEqual([]);
     const functions = values(again.findResources('AWS::Lambda::Function'));
     const login = functions.find((f) => String(f.Properties.Description).includes('login ('));
     expect(login?.Properties.Environment.Variables.TABLE_NAME).toBe('kept-table');
@@ -172,7 +174,8 @@ describe('ImmichStack', () => {
   });
 
   it('keeps originals in one private, encrypted, versioned bucket that outlives the stack', () => {
-    template.resourceCountIs('AWS::S3::Bucket', 1);
+    // Two buckets: the originals and the web app's build (web-distribution.test.ts).
+    template.resourceCountIs('AWS::S3::Bucket', 2);
     template.hasResource('AWS::S3::Bucket', {
       DeletionPolicy: 'Retain',
       UpdateReplacePolicy: 'Retain',
@@ -398,10 +401,10 @@ describe('room to grow', () => {
 });
 
 describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
-  const nagged = (context: Record<string, string> = {}) => {
+  const nagged = (context: Record<string, string> = {}, webDir?: string) => {
     const outdir = mkdtempSync(join(tmpdir(), 'nag-'));
     const app = new App({ outdir, context: { 'aws:cdk:bundling-stacks': [], ...context } });
-    const stack = new ImmichStack(app, 'Nagged', { env: { region: 'eu-west-1' } });
+    const stack = new ImmichStack(app, 'Nagged', { env: { region: 'eu-west-1' }, ...(webDir ? { webDir } : {}) });
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app), new ServerlessChecks(app));
     return { app, stack, outdir };
   };
@@ -423,6 +426,18 @@ describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
       } finally {
         rmSync(outdir, { recursive: true, force: true });
       }
+    }
+  });
+
+  it('finds nothing either with a web build to deploy (CDK’s deploy-time copy of it)', () => {
+    const webDir = mkdtempSync(join(tmpdir(), 'nag-web-'));
+    writeFileSync(join(webDir, 'index.html'), '<!doctype html>');
+    const { app, outdir } = nagged({}, webDir);
+    try {
+      expect(() => app.synth()).not.toThrow();
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+      rmSync(webDir, { recursive: true, force: true });
     }
   });
 
@@ -462,6 +477,10 @@ describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
           'AwsSolutions-SQS3',
           'Serverless-SQSRedrivePolicy',
           'AwsSolutions-IAM4',
+          'AwsSolutions-CFR1',
+          'AwsSolutions-CFR2',
+          'AwsSolutions-CFR3',
+          'AwsSolutions-CFR4',
         ]),
       );
       // Without tracing (the default) none of our statements has Resource '*' (CDK's deploy-time

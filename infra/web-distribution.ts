@@ -1,0 +1,229 @@
+import { CfnOutput, DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  type BehaviorOptions,
+  CachePolicy,
+  Distribution,
+  Function as EdgeFunction,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestPolicy,
+  PriceClass,
+  ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import {
+  apiPaths,
+  appRouteFunctionCode,
+  immutableCacheControl,
+  immutablePrefix,
+  revalidateCacheControl,
+  securityHeaders,
+  strictTransportSecurity,
+} from './web-app.ts';
+
+export interface WebDistributionProps {
+  api: HttpApi;
+  /** A build of Immich's web app (`npm run web:build`); without one the bucket stays empty until a deploy with it. */
+  webDir?: string | undefined;
+  /** A custom domain (`-c domainName=photos.example.com -c certificateArn=arn:aws:acm:us-east-1:…`). */
+  domainName?: string | undefined;
+  certificateArn?: string | undefined;
+}
+
+/**
+ * One origin for Immich's web app and the API (docs/web-app.md): CloudFront in front of a private
+ * bucket holding the app's build (origin access control) and of the HTTP API. `/api/*`,
+ * `/.well-known/immich` and `/custom.css` go to the API uncached, with every header (cookies,
+ * `Authorization`, `x-api-key`, `x-immich-*`) and query string but `Host`; `/_app/immutable/*` is
+ * cached a year; any other path is the app: an app route (`isAppRoute`) is answered with
+ * `index.html`, a missing file is a 404. HTTPS only, with the security headers of web-app.ts.
+ */
+export class WebDistribution extends Construct {
+  readonly distribution: Distribution;
+  /** `https://…`: the app, and the API at `/api` below it. */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: WebDistributionProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    if (Boolean(props.domainName) !== Boolean(props.certificateArn))
+      throw new Error('A custom domain needs both -c domainName=… and -c certificateArn=… (an ACM certificate in us-east-1)');
+
+    // The build: rebuilt from Immich's source at will, so it goes with the stack.
+    const site = new Bucket(this, 'Site', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.DESTROY,
+      autoDeleteObjects: true,
+    });
+    Validations.of(site).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        'Holds only the public build of Immich’s web app, read by CloudFront alone; its requests are CloudFront’s, which a standard log would show',
+    });
+
+    const siteOrigin = S3BucketOrigin.withOriginAccessControl(site);
+    const apiOrigin = new HttpOrigin(`${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+      protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      readTimeout: Duration.seconds(30),
+    });
+
+    const headers = (id: string, cacheControl?: string) =>
+      new ResponseHeadersPolicy(this, id, {
+        comment: `Immich ${stack.stackName}: security headers${cacheControl ? `, cache-control ${cacheControl}` : ''}`,
+        securityHeadersBehavior: {
+          contentTypeOptions: { override: true },
+          frameOptions: { frameOption: HeadersFrameOption.SAMEORIGIN, override: true },
+          referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.SAME_ORIGIN, override: true },
+          contentSecurityPolicy: { contentSecurityPolicy: securityHeaders['content-security-policy'], override: true },
+          strictTransportSecurity: { accessControlMaxAge: Duration.seconds(strictTransportSecurity.maxAgeSeconds), override: true },
+        },
+        ...(cacheControl
+          ? { customHeadersBehavior: { customHeaders: [{ header: 'cache-control', value: cacheControl, override: true }] } }
+          : {}),
+      });
+
+    const api: BehaviorOptions = {
+      origin: apiOrigin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: headers('ApiHeaders'),
+      compress: true,
+    };
+    const app = (id: string, cacheControl: string): BehaviorOptions => ({
+      origin: siteOrigin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+      responseHeadersPolicy: headers(id, cacheControl),
+      compress: true,
+    });
+
+    // Immich's apps open a socket at /api/socket.io; there is none deployed (docs/web-app.md,
+    // "Realtime"): CloudFront answers it itself, so the app's retries never reach a Lambda.
+    const noSocket = new EdgeFunction(this, 'NoRealtime', {
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'Answers Immich’s realtime socket: not served by this deployment',
+      code: FunctionCode.fromInline(
+        `function handler() { return { statusCode: 404, statusDescription: 'Not Found', headers: { 'content-type': { value: 'application/json' } }, body: '{"message":"Realtime updates are not served by this deployment","error":"Not Found","statusCode":404}' }; }`,
+      ),
+    });
+    const appRoutes = new EdgeFunction(this, 'AppRoutes', {
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'Answers Immich web app routes with index.html',
+      code: FunctionCode.fromInline(appRouteFunctionCode),
+    });
+
+    const certificate = props.certificateArn ? Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn) : undefined;
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: `Immich ${stack.stackName}: web app and API`,
+      defaultRootObject: 'index.html',
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_100,
+      ...(certificate && props.domainName
+        ? { certificate, domainNames: [props.domainName], minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021 }
+        : {}),
+      defaultBehavior: {
+        ...app('AppHeaders', revalidateCacheControl),
+        functionAssociations: [{ function: appRoutes, eventType: FunctionEventType.VIEWER_REQUEST }],
+      },
+      additionalBehaviors: {
+        // First: CloudFront takes the first pattern that matches, and this one is inside /api/*.
+        '/api/socket.io/*': { ...api, functionAssociations: [{ function: noSocket, eventType: FunctionEventType.VIEWER_REQUEST }] },
+        ...Object.fromEntries(apiPaths.map((path) => [path, api])),
+        [`${immutablePrefix}*`]: app('ImmutableHeaders', immutableCacheControl),
+      },
+    });
+    // CloudFront may list the bucket, so a missing file is S3's 404 rather than a 403.
+    site.addToResourcePolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [site.bucketArn],
+        principals: [new ServicePrincipal('cloudfront.amazonaws.com')],
+        conditions: { StringEquals: { 'AWS:SourceArn': this.distribution.distributionArn } },
+      }),
+    );
+    Validations.of(this.distribution).acknowledge(
+      {
+        id: 'AwsSolutions-CFR1',
+        reason: 'A personal photo server is used wherever its owner travels; a geo restriction would lock them out abroad',
+      },
+      {
+        id: 'AwsSolutions-CFR2',
+        reason:
+          'WAF costs more a month than the rest of a personal deployment; the API is throttled at API Gateway and every route authenticates',
+      },
+      {
+        id: 'AwsSolutions-CFR3',
+        reason:
+          'The API behind it logs every request (API Gateway access log); the app’s own files are public code, not worth a log bucket',
+      },
+      {
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'TLS 1.2 is the minimum with a custom domain; the default cloudfront.net certificate cannot set one (CloudFront allows TLSv1 there)',
+      },
+    );
+
+    if (props.webDir) {
+      // The build's compressed siblings are left out: CloudFront compresses for each viewer.
+      new BucketDeployment(this, 'Build', {
+        sources: [Source.asset(props.webDir, { exclude: ['*.br', '*.gz', 'stats.html'] })],
+        destinationBucket: site,
+        distribution: this.distribution,
+        distributionPaths: ['/*'],
+        memoryLimit: 512,
+      });
+      // CDK's own deploy-time handler that copies the build into the bucket and invalidates the
+      // cache: it runs only during `cdk deploy`, with the permissions CDK gives it.
+      const handler = stack.node.children.find((child) => child.node.id.startsWith('Custom::CDKBucketDeployment'));
+      if (handler) {
+        const reason =
+          'CDK’s BucketDeployment handler, run only at deploy time to copy the web build into its bucket and invalidate CloudFront';
+        const region = Token.isUnresolved(stack.region) ? '<AWS::Region>' : stack.region;
+        const siteId = stack.getLogicalId(site.node.defaultChild as CfnBucket);
+        const grants = `${reason}; CDK scopes its grants to the assets bucket, the site bucket and CloudFront invalidations (which have no resource-level permission)`;
+        Validations.of(handler).acknowledge(
+          {
+            id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+            reason: `${reason}; AWSLambdaBasicExecutionRole is what CDK gives it`,
+          },
+          ...['s3:Abort*', 's3:DeleteObject*', 's3:GetBucket*', 's3:GetObject*', 's3:List*'].map((action) => ({
+            id: `AwsSolutions-IAM5[Action::${action}]`,
+            reason: grants,
+          })),
+          ...[
+            '*',
+            `<${siteId}.Arn>/*`,
+            `arn:<AWS::Partition>:s3:::cdk-${DefaultStackSynthesizer.DEFAULT_QUALIFIER}-assets-<AWS::AccountId>-${region}/*`,
+          ].map((resource) => ({ id: `AwsSolutions-IAM5[Resource::${resource}]`, reason: grants })),
+          { id: 'AwsSolutions-L1', reason: `${reason}; CDK chooses its Python runtime with its awscli layer` },
+          { id: 'Serverless-LambdaLatestVersion', reason: `${reason}; CDK chooses its Python runtime with its awscli layer` },
+          { id: 'Serverless-LambdaDLQ', reason: `${reason}; CloudFormation waits for its answer and fails the deploy on an error` },
+          { id: 'Serverless-LambdaTracing', reason: `${reason}; a deploy-time copy, nothing a trace would show more of than its log` },
+        );
+      }
+    }
+
+    this.url = `https://${props.domainName ?? this.distribution.distributionDomainName}`;
+    new CfnOutput(stack, 'WebUrl', { value: this.url, description: 'Immich’s web app, and the API at /api below it (one origin)' });
+  }
+}

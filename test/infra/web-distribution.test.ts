@@ -1,0 +1,179 @@
+/**
+ * The CloudFront distribution that serves Immich's web app and the API on one origin
+ * (infra/web-distribution.ts), read from the synthesized template: which path goes where, with
+ * what caching, headers and forwarding; the bucket reachable only through CloudFront; the
+ * viewer-request function run on the same paths as the local server's rule; the build deployed
+ * only when there is one; the custom domain by context; the originals' CORS for the app's origin.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ImmichStack } from '#infra/stack.ts';
+import { immutableCacheControl, isAppRoute, securityHeaders } from '#infra/web-app.ts';
+
+type Json = Record<string, any>;
+
+// CloudFront's managed policies, by their fixed ids.
+const cachingDisabled = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const cachingOptimized = '658327ea-f89d-4fab-a63d-7e88639e58f6';
+const allViewerExceptHost = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+
+const synth = (context: Record<string, string> = {}, webDir?: string): Template => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
+  return Template.fromStack(new ImmichStack(app, 'Web', { env: { region: 'eu-west-1' }, ...(webDir ? { webDir } : {}) }));
+};
+
+describe('the web distribution', () => {
+  let webDir: string;
+  let template: Template;
+  let config: Json;
+  let resources: Record<string, Json>;
+  beforeAll(() => {
+    webDir = mkdtempSync(join(tmpdir(), 'web-build-'));
+    mkdirSync(join(webDir, '_app', 'immutable'), { recursive: true });
+    writeFileSync(join(webDir, 'index.html'), '<!doctype html><title>stand-in</title>');
+    writeFileSync(join(webDir, '_app', 'immutable', 'start.Ab12.js'), 'void 0;');
+    template = synth({}, webDir);
+    resources = template.toJSON().Resources as Record<string, Json>;
+    const [distribution] = Object.values(template.findResources('AWS::CloudFront::Distribution')) as Json[];
+    config = distribution?.Properties.DistributionConfig;
+  });
+  afterAll(() => rmSync(webDir, { recursive: true, force: true }));
+
+  const logicalIdOf = (ref: Json | string): string => (typeof ref === 'string' ? ref : (ref.Ref ?? ref['Fn::GetAtt']?.[0]));
+  const originOf = (behaviour: Json): Json => config.Origins.find((origin: Json) => origin.Id === behaviour.TargetOriginId);
+  const headersPolicyOf = (behaviour: Json): Json =>
+    resources[logicalIdOf(behaviour.ResponseHeadersPolicyId)]?.Properties.ResponseHeadersPolicyConfig;
+  const functionCodeOf = (behaviour: Json): string => {
+    const [association] = behaviour.FunctionAssociations ?? [];
+    return resources[logicalIdOf(association.FunctionARN)]?.Properties.FunctionCode;
+  };
+  const behaviour = (pattern: string): Json => config.CacheBehaviors.find((each: Json) => each.PathPattern === pattern);
+
+  it('sends the API’s paths to the HTTP API uncached, with every method, header, cookie and query string but Host', () => {
+    const patterns = config.CacheBehaviors.map((each: Json) => each.PathPattern);
+    // The socket first: CloudFront takes the first pattern that matches.
+    expect(patterns).toEqual(['/api/socket.io/*', '/api', '/api/*', '/.well-known/immich', '/custom.css', '/_app/immutable/*']);
+    for (const pattern of ['/api', '/api/*', '/.well-known/immich', '/custom.css', '/api/socket.io/*']) {
+      const api = behaviour(pattern);
+      expect(api.CachePolicyId, pattern).toBe(cachingDisabled);
+      expect(api.OriginRequestPolicyId, pattern).toBe(allViewerExceptHost);
+      expect(api.AllowedMethods, pattern).toEqual(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']);
+      expect(api.ViewerProtocolPolicy, pattern).toBe('redirect-to-https');
+      const origin = originOf(api);
+      expect(JSON.stringify(origin.DomainName), pattern).toContain('.execute-api.');
+      expect(JSON.stringify(origin.DomainName), pattern).toContain(
+        JSON.stringify({ Ref: logicalIdOf(Object.keys(template.findResources('AWS::ApiGatewayV2::Api'))[0] ?? '') }),
+      );
+      expect(origin.CustomOriginConfig.OriginProtocolPolicy, pattern).toBe('https-only');
+      // No cache-control of CloudFront's over the API's own (a file's ETag, a redirect's no-store).
+      expect(headersPolicyOf(api).CustomHeadersConfig, pattern).toBeUndefined();
+    }
+  });
+
+  it('answers the realtime socket at the edge: a 404, never a Lambda invocation', () => {
+    const code = functionCodeOf(behaviour('/api/socket.io/*'));
+    const answer = runInNewContext(`${code}; handler({ request: { uri: '/api/socket.io/' } })`) as Json;
+    expect(answer.statusCode).toBe(404);
+    expect(JSON.parse(answer.body)).toMatchObject({ statusCode: 404, error: 'Not Found' });
+  });
+
+  it('serves the app from a private bucket through origin access control: a year for fingerprinted files, revalidation for the rest', () => {
+    const immutable = behaviour('/_app/immutable/*');
+    const app = config.DefaultCacheBehavior;
+    for (const each of [immutable, app]) {
+      expect(each.CachePolicyId).toBe(cachingOptimized);
+      expect(each.AllowedMethods).toEqual(['GET', 'HEAD']);
+      expect(each.Compress).toBe(true);
+      const origin = originOf(each);
+      expect(origin.S3OriginConfig).toBeDefined();
+      expect(origin.OriginAccessControlId).toBeDefined();
+    }
+    const cacheControl = (each: Json) =>
+      headersPolicyOf(each).CustomHeadersConfig.Items.find((header: Json) => header.Header === 'cache-control');
+    expect(cacheControl(immutable)).toEqual({ Header: 'cache-control', Value: immutableCacheControl, Override: true });
+    expect(cacheControl(app)).toEqual({ Header: 'cache-control', Value: 'no-cache', Override: true });
+    expect(config.DefaultRootObject).toBe('index.html');
+    // The OAC signs every request; the bucket blocks public access and lets CloudFront alone read (and list: a 404, not a 403).
+    template.hasResourceProperties('AWS::CloudFront::OriginAccessControl', {
+      OriginAccessControlConfig: Match.objectLike({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always' }),
+    });
+    const policies = JSON.stringify(template.findResources('AWS::S3::BucketPolicy'));
+    expect(policies).toContain('cloudfront.amazonaws.com');
+    expect(policies).toContain('s3:ListBucket');
+    expect(policies).toContain('AWS:SourceArn');
+  });
+
+  it('answers app routes with index.html by the same rule as the local server', () => {
+    const code = functionCodeOf(config.DefaultCacheBehavior);
+    const paths = [
+      '/',
+      '/photos',
+      '/photos/abc',
+      '/albums/x',
+      '/share/KeY',
+      '/people/p/photos/a',
+      '/api/x',
+      '/_app/immutable/a.js',
+      '/favicon.ico',
+      '/manifest.json',
+      '/.well-known/immich',
+      '/robots.txt',
+    ];
+    for (const path of paths) {
+      const request = runInNewContext(`${code}; handler({ request: { uri: ${JSON.stringify(path)} } })`) as { uri: string };
+      expect(request.uri, path).toBe(isAppRoute(path) ? '/index.html' : path);
+    }
+    expect(config.DefaultCacheBehavior.FunctionAssociations[0].EventType).toBe('viewer-request');
+    expect(resources[logicalIdOf(config.DefaultCacheBehavior.FunctionAssociations[0].FunctionARN)]?.Properties.FunctionConfig.Runtime).toBe(
+      'cloudfront-js-2.0',
+    );
+  });
+
+  it('sends the security headers the app is proved with, and HSTS, on every path', () => {
+    for (const each of [config.DefaultCacheBehavior, ...config.CacheBehaviors]) {
+      const security = headersPolicyOf(each).SecurityHeadersConfig;
+      expect(security.ContentTypeOptions).toEqual({ Override: true });
+      expect(security.FrameOptions).toEqual({ FrameOption: securityHeaders['x-frame-options'], Override: true });
+      expect(security.ReferrerPolicy).toEqual({ ReferrerPolicy: securityHeaders['referrer-policy'], Override: true });
+      expect(security.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: securityHeaders['content-security-policy'], Override: true });
+      expect(security.StrictTransportSecurity).toMatchObject({ AccessControlMaxAgeSec: 63_072_000, Override: true });
+    }
+  });
+
+  it('deploys the build when there is one (and invalidates the cache), and nothing without', () => {
+    template.resourceCountIs('Custom::CDKBucketDeployment', 1);
+    template.hasResourceProperties('Custom::CDKBucketDeployment', { DistributionPaths: ['/*'], Prune: true });
+    synth().resourceCountIs('Custom::CDKBucketDeployment', 0);
+  });
+
+  it('lets the app’s origin read the originals’ presigned URLs (the viewer and downloads follow the API’s redirects)', () => {
+    const originals = Object.values(template.findResources('AWS::S3::Bucket')).find(
+      (bucket: Json) => bucket.Properties.VersioningConfiguration,
+    ) as Json;
+    const [rule] = originals.Properties.CorsConfiguration.CorsRules;
+    expect(rule.AllowedMethods).toEqual(['GET', 'HEAD']);
+    expect(JSON.stringify(rule.AllowedOrigins)).toContain('DomainName');
+    expect(rule.AllowedOrigins).toHaveLength(1);
+  });
+
+  it('gives the URL as an output, on a custom domain when asked by context (both the name and the certificate)', () => {
+    const outputs = template.toJSON().Outputs as Json;
+    expect(JSON.stringify(outputs.WebUrl.Value)).toContain('DomainName');
+    expect(JSON.stringify(outputs.ApiUrl.Value)).toContain('/api');
+    const certificateArn = 'arn:aws:acm:us-east-1:123456789012:certificate/0f1e2d3c-aaaa-bbbb-cccc-111122223333';
+    const custom = synth({ domainName: 'photos.example.com', certificateArn });
+    custom.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        Aliases: ['photos.example.com'],
+        ViewerCertificate: { AcmCertificateArn: certificateArn, MinimumProtocolVersion: 'TLSv1.2_2021', SslSupportMethod: 'sni-only' },
+      }),
+    });
+    expect((custom.toJSON().Outputs as Json).WebUrl.Value).toBe('https://photos.example.com');
+    expect(() => synth({ domainName: 'photos.example.com' })).toThrow(/certificateArn/);
+  });
+});
