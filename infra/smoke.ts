@@ -11,7 +11,7 @@ interface Check {
 
 const [apiUrlArgument, email, password] = process.argv.slice(2);
 if (!apiUrlArgument) {
-  console.error('usage: npm run smoke -- <ApiUrl, e.g. https://abc.execute-api.eu-west-1.amazonaws.com/api> [email password]');
+  console.error('usage: npm run smoke -- <ApiUrl, e.g. https://d111111abcdef8.cloudfront.net/api> [email password]');
   process.exit(2);
 }
 const apiUrl = apiUrlArgument.replace(/\/+$/, '');

@@ -10,22 +10,27 @@ import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { listen, startDeployed } from './local/deployed/start.ts';
 import { banner, openLocalData, stopOnSignals } from './local/local-data.ts';
+import { isWebBuild } from './local/web-server.ts';
+import { webBuildDir } from './web-app.ts';
 
 const root = join(import.meta.dirname, '..');
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const tableName = process.env.TABLE_NAME ?? 'immich';
+// Immich's web app in front, as the distribution serves it (`npm run web:build`, or WEB_DIR).
+const webDir = resolve(process.env.WEB_DIR || join(root, webBuildDir));
 
 const main = async (): Promise<void> => {
   let assemblyDir = process.env.CDK_OUT ? resolve(process.env.CDK_OUT) : undefined;
   if (!assemblyDir) {
     assemblyDir = join(root, 'cdk.out');
     console.log('Synthesizing the stack (cdk synth) into cdk.out…');
+    // Without the web build in the assembly (WEB_DIR=): it is served from its folder here.
     execFileSync(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', assemblyDir], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1' },
+      env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', WEB_DIR: '' },
     });
   }
   const data = await openLocalData(dataDir, tableName);
@@ -38,6 +43,7 @@ const main = async (): Promise<void> => {
     ...(process.env.LOG_LEVEL ? { logLevel: process.env.LOG_LEVEL } : {}),
     onDenied: (fn, denied) => console.error(`AccessDenied: ${fn} may not ${denied.action} on ${denied.resource}`),
     onFailure: (fn, message) => console.error(`${fn}: ${message}`),
+    ...(isWebBuild(webDir) ? { webDir } : {}),
   });
   await listen(api.server, host, port);
   stopOnSignals(data, () => api.close());
@@ -45,6 +51,9 @@ const main = async (): Promise<void> => {
     banner('The synthesized stack', host, port, data, [
       `  ${api.deployment.functions.size} functions and ${api.deployment.routes.length} routes from ${assemblyDir}`,
       `  originals: S3-compatible server (s3rver) in ${join(dataDir, 's3')}; every AWS call checked against the function's IAM policy`,
+      isWebBuild(webDir)
+        ? `  Immich's web app: http://${host === '127.0.0.1' ? 'localhost' : host}:${port}/ (from ${webDir}, as the distribution serves it)`
+        : "  Immich's web app: not built (npm run web:build -- <Immich source>)",
     ]),
   );
 };

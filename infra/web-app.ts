@@ -43,6 +43,14 @@ export const securityHeaders = {
 /** Over HTTPS only (CloudFront): two years, this host only. */
 export const strictTransportSecurity = { maxAgeSeconds: 63_072_000, header: 'max-age=63072000' } as const;
 
+/** Deployed, Immich's realtime socket (`/api/socket.io/*`) is answered at the edge with this 404 (docs/web-app.md, "Realtime"). */
+export const noRealtimePrefix = '/api/socket.io/';
+export const noRealtimeBody = JSON.stringify({
+  message: 'Realtime updates are not served by this deployment',
+  error: 'Not Found',
+  statusCode: 404,
+});
+
 /**
  * The viewer-request function of the distribution's default (app) behaviour: an app route is
  * answered with `/index.html`; any other path reaches the bucket as it is. CloudFront Functions

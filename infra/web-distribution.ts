@@ -30,6 +30,8 @@ import {
   appRouteFunctionCode,
   immutableCacheControl,
   immutablePrefix,
+  noRealtimeBody,
+  noRealtimePrefix,
   revalidateCacheControl,
   securityHeaders,
   strictTransportSecurity,
@@ -123,7 +125,7 @@ export class WebDistribution extends Construct {
       runtime: FunctionRuntime.JS_2_0,
       comment: 'Answers Immich’s realtime socket: not served by this deployment',
       code: FunctionCode.fromInline(
-        `function handler() { return { statusCode: 404, statusDescription: 'Not Found', headers: { 'content-type': { value: 'application/json' } }, body: '{"message":"Realtime updates are not served by this deployment","error":"Not Found","statusCode":404}' }; }`,
+        `function handler() { return { statusCode: 404, statusDescription: 'Not Found', headers: { 'content-type': { value: 'application/json' } }, body: ${JSON.stringify(noRealtimeBody)} }; }`,
       ),
     });
     const appRoutes = new EdgeFunction(this, 'AppRoutes', {
@@ -147,7 +149,7 @@ export class WebDistribution extends Construct {
       },
       additionalBehaviors: {
         // First: CloudFront takes the first pattern that matches, and this one is inside /api/*.
-        '/api/socket.io/*': { ...api, functionAssociations: [{ function: noSocket, eventType: FunctionEventType.VIEWER_REQUEST }] },
+        [`${noRealtimePrefix}*`]: { ...api, functionAssociations: [{ function: noSocket, eventType: FunctionEventType.VIEWER_REQUEST }] },
         ...Object.fromEntries(apiPaths.map((path) => [path, api])),
         [`${immutablePrefix}*`]: app('ImmutableHeaders', immutableCacheControl),
       },

@@ -41,6 +41,7 @@ const deployment: Deployment = {
     { routeKey: 'GET /env', functionId: 'Env' },
   ],
   policies: new Map(),
+  bucketCors: [],
   notifications: [],
   region: 'us-east-1',
   account: '000000000000',

@@ -4,7 +4,7 @@
  * Lambda's 6 MB invocation payload limit both ways, and API Gateway's own bodies for each failure
  * (a function that throws, crashes or passes its timeout → 500 `Internal Server Error`).
  */
-import { createServer, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { Method } from '../../routes.ts';
 import { toApiGatewayEvent } from '../http-event.ts';
@@ -33,9 +33,11 @@ export interface ApiGatewayOptions {
   pools: ReadonlyMap<string, FunctionPool>;
   /** Told of every failed invocation (the server prints them, as CloudWatch would hold them). */
   onFailure?: (functionId: string, message: string) => void;
+  /** What answers before the API, as CloudFront does deployed (the web app: start.ts); true when it answered. */
+  edge?: (req: IncomingMessage, res: ServerResponse, path: string) => boolean;
 }
 
-export const createApiGateway = ({ deployment, pools, onFailure }: ApiGatewayOptions): Server => {
+export const createApiGateway = ({ deployment, pools, onFailure, edge }: ApiGatewayOptions): Server => {
   const rows = deployment.routes.map((route) => {
     const [method = 'ANY', path = '/'] = route.routeKey.split(' ');
     return { method: method as Method, path, functionId: route.functionId };
@@ -45,6 +47,7 @@ export const createApiGateway = ({ deployment, pools, onFailure }: ApiGatewayOpt
   return createServer(async (req, res) => {
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
+    if (edge?.(req, res, url.split('?')[0] ?? '/')) return;
     const found = match(method, url.split('?')[0] ?? '/');
     const pool = found && pools.get(found.route.functionId);
     if (!found || !pool) return answer(res, 404, 'Not Found', '');

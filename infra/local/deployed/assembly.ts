@@ -59,8 +59,18 @@ export interface Deployment {
   routes: DeployedRoute[];
   /** IAM statements per role ARN, from every AWS::IAM::Policy (and inline role policy) of the assembly. */
   policies: Map<string, PolicyStatement[]>;
+  /** The originals bucket's CORS rules (for the web app's origin: infra/stack.ts). */
+  bucketCors: BucketCorsRule[];
   region: string;
   account: string;
+}
+
+export interface BucketCorsRule {
+  AllowedMethods: string[];
+  AllowedOrigins: Json[];
+  AllowedHeaders?: string[];
+  ExposedHeaders?: string[];
+  MaxAge?: number;
 }
 
 /** What the stack's table, bucket and secret are locally. */
@@ -166,6 +176,7 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
     notifications: [],
     routes: [],
     policies: new Map(),
+    bucketCors: [],
     region: local.region,
     account: local.account,
   };
@@ -211,6 +222,11 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
             throw new Error(`${logicalId}: only Lambda proxy integrations with payload format 2.0 are served locally`);
           }
           deployment.routes.push({ routeKey: String(properties.RouteKey), functionId: `${prefix}${functionId}` });
+          break;
+        }
+        case 'AWS::S3::Bucket': {
+          const rules = (properties.CorsConfiguration as { CorsRules?: BucketCorsRule[] } | undefined)?.CorsRules;
+          if (rules) deployment.bucketCors.push(...rules);
           break;
         }
         case 'Custom::S3BucketNotifications': {

@@ -7,12 +7,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import S3rver from 's3rver';
+import { apiPaths, noRealtimeBody, noRealtimePrefix } from '../../web-app.ts';
+import { createWebHandler } from '../web-server.ts';
 import { createApiGateway } from './api-gateway.ts';
-import { type Deployment, loadDeployment } from './assembly.ts';
+import { type BucketCorsRule, type Deployment, loadDeployment } from './assembly.ts';
 import { createAwsGateway } from './aws-gateway.ts';
 import type { Authorization } from './iam.ts';
 import { FunctionPool } from './lambda-pool.ts';
@@ -43,7 +45,50 @@ export interface StartDeployedOptions {
   adjust?: (deployment: Deployment) => void;
   onDenied?: (functionId: string, denied: Authorization) => void;
   onFailure?: (functionId: string, message: string) => void;
+  /** A build of Immich's web app, served in front of the API as the stack's CloudFront distribution serves it. */
+  webDir?: string;
 }
+
+/**
+ * The originals bucket's CORS rules as s3rver takes them (S3's XML). The rule's origin is the
+ * distribution's (infra/stack.ts); here the app's origin is this server's, whose port is chosen
+ * after s3rver starts, so any origin is allowed locally.
+ */
+const corsXml = (rules: readonly BucketCorsRule[]): string[] =>
+  rules.length === 0
+    ? []
+    : [
+        `<CORSConfiguration>${rules
+          .map(
+            (rule) =>
+              `<CORSRule><AllowedOrigin>*</AllowedOrigin>${rule.AllowedMethods.map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('')}${(
+                rule.AllowedHeaders ?? []
+              )
+                .map((h) => `<AllowedHeader>${h}</AllowedHeader>`)
+                .join('')}${(rule.ExposedHeaders ?? []).map((h) => `<ExposeHeader>${h}</ExposeHeader>`).join('')}${
+                rule.MaxAge ? `<MaxAgeSeconds>${rule.MaxAge}</MaxAgeSeconds>` : ''
+              }</CORSRule>`,
+          )
+          .join('')}</CORSConfiguration>`,
+      ];
+
+/**
+ * What the distribution does before the API (infra/web-distribution.ts): the realtime socket
+ * answered 404, and every path outside the API's (`apiPaths`) served from the web build.
+ */
+const cloudFrontEdge = (webDir: string) => {
+  const web = createWebHandler(webDir);
+  const isApi = (path: string) =>
+    apiPaths.some((pattern) => (pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern));
+  return (req: IncomingMessage, res: ServerResponse, path: string): boolean => {
+    if (path.startsWith(noRealtimePrefix)) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(noRealtimeBody);
+      return true;
+    }
+    return !isApi(path) && web(req, res, path);
+  };
+};
 
 export interface DeployedApi {
   server: Server;
@@ -92,7 +137,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     port: 0,
     silent: true,
     directory: options.s3Dir,
-    configureBuckets: [{ name: localBucketName, configs: [] }],
+    configureBuckets: [{ name: localBucketName, configs: corsXml(deployment.bucketCors) }],
   });
   const s3Address = await s3.run();
   // One access key per function: the gateway knows the caller by it, as AWS knows a role session.
@@ -162,7 +207,12 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
       }),
     ),
   );
-  const server = createApiGateway({ deployment, pools, ...(options.onFailure ? { onFailure: options.onFailure } : {}) });
+  const server = createApiGateway({
+    deployment,
+    pools,
+    ...(options.onFailure ? { onFailure: options.onFailure } : {}),
+    ...(options.webDir ? { edge: cloudFrontEdge(options.webDir) } : {}),
+  });
 
   // The bucket's notifications: an asynchronous invocation per object created under the prefix.
   // s3rver is a Koa application, so an event emitter; its typings leave that out.
