@@ -7,11 +7,12 @@
  * a 302 to a presigned S3 URL, which the browser follows with the cookie left behind.
  * The screenshot is saved as `.data/test-output/browser-<target>.png`.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { getAllPeople, getAssetInfo } from '@immich/sdk';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { target, useServer } from '../support/server.ts';
@@ -29,9 +30,6 @@ interface VideoElement {
   addEventListener(type: string, listener: () => void, options: { once: boolean }): void;
 }
 
-/** Debian's Chromium (`apt-get install chromium`; .ci/run installs it), or CHROMIUM_PATH. */
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 describe('a real browser shows the thumbnails, previews and video the API serves', () => {
   const server = useServer();
   let user: SdkUser;
@@ -39,22 +37,8 @@ describe('a real browser shows the thumbnails, previews and video the API serves
   const email = 'browser@immich.cloud';
 
   beforeAll(async () => {
-    if (!existsSync(chromiumPath))
-      throw new Error(`No Chromium at ${chromiumPath}: install Debian's (apt-get install chromium) or set CHROMIUM_PATH`);
     user = await adminWithApiKey(server.baseUrl, email);
-    // The flags a sandboxed, offline machine needs (no background connections, no GPU, as root).
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 

@@ -25,8 +25,9 @@ import {
   SharedLinkType,
   setAdminOnboarding,
 } from '@immich/sdk';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { webBuildDir } from '#infra/web-app.ts';
+import { launchChromium } from '../support/chromium.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 
@@ -44,7 +45,6 @@ const deployed = flags.deployed ?? false;
 const shots = deployed ? join(tmpdir(), 'e2e-web-deployed') : join(root, 'docs', 'web-app');
 const expectedError = (text: string): boolean =>
   deployed && /^WebSocket connection to 'ws:\/\/[^']+\/api\/socket\.io\/\?EIO=4&transport=websocket' failed: .*404$/.test(text);
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const email = 'admin@example.com';
 const password = 'a-long-password';
 
@@ -156,7 +156,6 @@ const seed = async (user: SdkUser) => {
 const main = async (): Promise<void> => {
   if (!existsSync(join(buildDir, 'index.html')))
     throw new Error(`No web build at ${buildDir}: npm run web:build -- <Immich source> first (README, "Immich's web app")`);
-  if (!existsSync(chromiumPath)) throw new Error(`No Chromium at ${chromiumPath}: apt-get install chromium, or set CHROMIUM_PATH`);
   mkdirSync(shots, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-web-'));
   const port = await freePort();
@@ -171,18 +170,7 @@ const main = async (): Promise<void> => {
     const library = await seed(admin);
     console.log(`Seeded ${library.ids.length} photos, an album and its shared link; opening ${origin}/ in Chromium`);
 
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     const open = async (label: string): Promise<{ context: BrowserContext; page: Page }> => {
       const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();

@@ -184,6 +184,14 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
   const visit = (scope: Scope, prefix: string): void => {
     const resolve = resolver(local, scope);
     const resources = Object.entries(scope.template.Resources);
+    // The functions behind custom resources (their ServiceToken) run at deploy time only: CDK's
+    // handlers that empty a bucket or copy the web build into one.
+    const deployTime = new Set(
+      resources.flatMap(([, resource]) => {
+        const token = resource.Properties?.ServiceToken as { 'Fn::GetAtt'?: [string, string] } | undefined;
+        return token?.['Fn::GetAtt'] ? [token['Fn::GetAtt'][0]] : [];
+      }),
+    );
     for (const [logicalId, resource] of resources) {
       const properties = resource.Properties ?? {};
       switch (resource.Type) {
@@ -195,8 +203,8 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
           break;
         }
         case 'AWS::Lambda::Function': {
-          // CloudFormation custom-resource handlers (inline code) run at deploy time only.
-          if ((properties.Code as { ZipFile?: unknown } | undefined)?.ZipFile) break;
+          // CloudFormation custom-resource handlers (inline code, or a custom resource's ServiceToken) run at deploy time only.
+          if ((properties.Code as { ZipFile?: unknown } | undefined)?.ZipFile || deployTime.has(logicalId)) break;
           const code = String(resource.Metadata?.['aws:asset:path'] ?? '');
           if (!code) throw new Error(`${logicalId}: a function without its bundle in the assembly (synthesized without bundling?)`);
           const variables = resolve((properties.Environment as { Variables?: Json } | undefined)?.Variables ?? {}) as Record<string, Json>;
