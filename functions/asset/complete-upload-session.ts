@@ -3,7 +3,7 @@ import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
 import type { AssetFileUploadResponseDto } from '#shared/schemas/asset.ts';
 import { UploadSessionParams } from '#shared/schemas/upload-session.ts';
-import { completeUploadSession } from '#shared/services/upload-session.service.ts';
+import { completeUploadSession } from '#shared/services/upload-session-complete.service.ts';
 
 // The parts become the asset: 201 {id, duplicate: false}, as POST /asset/upload answers
 // (200 {id, duplicate: true} when the same file was recorded meanwhile by another upload).

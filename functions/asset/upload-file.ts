@@ -1,10 +1,11 @@
 import * as env from '#shared/core/env.ts';
+import { acceptUploadFile, uploadFieldLimits, uploadFields } from '#shared/domain/upload-files.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
 import type { AssetFileUploadResponseDto } from '#shared/schemas/asset.ts';
-import { acceptUploadFile, uploadFieldLimits, uploadFields, uploadFile } from '#shared/services/upload.service.ts';
+import { uploadFile } from '#shared/services/upload.service.ts';
 
 // The body is multipart/form-data: file types are refused as each file starts, then the service
 // checks the rest in Immich's order. A duplicate answers 200 with the existing id.

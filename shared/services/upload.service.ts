@@ -14,13 +14,13 @@ import {
 import { findPeopleByName } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import { assetTypeOf, extensionOf, mediaTypes, mimeTypeOf } from '../domain/media-types.ts';
+import { assetTypeOf, extensionOf, mimeTypeOf } from '../domain/media-types.ts';
 import { assetTerms } from '../domain/terms.ts';
+import { originalKey, uploadFields } from '../domain/upload-files.ts';
 import type { FaceRegion } from '../media/faces.ts';
 import { dimensionsOf, extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
 import { motionVideoOf } from '../media/motion-photo.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
-import { limits } from '../model/limits.ts';
 import { foldName, type PersonRecord } from '../model/person.ts';
 import type { UploadedFile } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
@@ -28,27 +28,9 @@ import { type AssetFileUploadResponseDto, CreateAssetDto, type CreateAssetInput,
 import { parseOrThrow } from '../schemas/validate.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
 
-/** The file fields of POST /asset/upload (Immich's `UploadFieldName`). */
-export const uploadFields = { asset: 'assetData', livePhoto: 'livePhotoData', sidecar: 'sidecarData' } as const;
-
-/** An XMP sidecar is a few KB (tens with many face regions or an edit history): a larger one is refused before it is parsed. */
-export const uploadFieldLimits = { [uploadFields.sidecar]: limits.sidecarBytes } as const;
-
 // A transaction holds at most 100 writes; an upload needs 7 (fixedUploadWrites) plus, per person,
 // 2 (new) or 1 (known), plus 1 per face. 31 faces of 31 different new people fit.
 const maxFacesPerAsset = Math.floor((100 - fixedUploadWrites) / 3);
-
-/** Immich's upload filter, run as each file starts: assets must be images or videos, sidecars `.xmp`, live-photo parts videos. */
-export const acceptUploadFile = (field: string, fileName: string): void => {
-  const extension = extensionOf(fileName);
-  const ok =
-    field === uploadFields.sidecar
-      ? mediaTypes.sidecar.includes(extension)
-      : field === uploadFields.livePhoto
-        ? mediaTypes.video.includes(extension)
-        : assetTypeOf(fileName) !== undefined;
-  if (!ok) throw new Invalid(`Unsupported file type ${fileName}`);
-};
 
 // Image formats whose header image-size reads: a file of one of these types that it cannot read is corrupt.
 const checkedImageTypes = new Set([
@@ -76,12 +58,6 @@ export const checkImageReadable = (fileName: string, data: Buffer): void => {
 };
 
 const sha1Hex = (data: Buffer): string => createHash('sha1').update(data).digest('hex');
-
-/** `upload/<ownerId>/<ab>/<cd>/<assetId><ext>`: Immich's upload folder layout, ext reduced to safe characters. */
-export const originalKey = (ownerId: string, assetId: string, fileName: string): string => {
-  const extension = extensionOf(fileName).replace(/[^a-z0-9.]/g, '');
-  return `upload/${ownerId}/${assetId.slice(0, 2)}/${assetId.slice(2, 4)}/${assetId}${extension}`;
-};
 
 interface People {
   newPeople: PersonRecord[];
