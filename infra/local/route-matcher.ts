@@ -11,6 +11,8 @@ interface Compiled<R> {
   pattern: RegExp;
   params: string[];
   greedy: boolean;
+  /** How much of the path is literal (`/share/{key+}`: 7), so `/share/{key+}` beats `/{proxy+}`. */
+  literal: number;
 }
 
 export interface Match<R extends Routable> {
@@ -21,8 +23,9 @@ export interface Match<R extends Routable> {
 
 /**
  * Matches a request to a route as API Gateway does: the most specific route wins (fewer
- * `{params}` first, so `/shared-link/me` beats `/shared-link/{id}`; a greedy `{proxy+}` last), and
- * `$default` takes the rest.
+ * `{params}` first, so `/shared-link/me` beats `/shared-link/{id}`; a greedy `{proxy+}` last; then
+ * the longer literal path, so `GET /share/{key+}` beats `ANY /{proxy+}`; then a method before
+ * `ANY`), and `$default` takes the rest.
  */
 export const createRouteMatcher = <R extends Routable>(routes: readonly R[]) => {
   const fallback = routes.find((route) => route.path === '$default');
@@ -36,9 +39,16 @@ export const createRouteMatcher = <R extends Routable>(routes: readonly R[]) => 
         greedy ||= plus === '+';
         return plus ? '(.+)' : '([^/]+)';
       });
-      return { route, pattern: new RegExp(`^${source}$`), params, greedy };
+      const literal = route.path.replace(/\{\w+\+?\}/g, '').length;
+      return { route, pattern: new RegExp(`^${source}$`), params, greedy, literal };
     })
-    .sort((a, b) => Number(a.greedy) - Number(b.greedy) || a.params.length - b.params.length);
+    .sort(
+      (a, b) =>
+        Number(a.greedy) - Number(b.greedy) ||
+        a.params.length - b.params.length ||
+        b.literal - a.literal ||
+        Number(a.route.method === 'ANY') - Number(b.route.method === 'ANY'),
+    );
 
   return (method: string, path: string): Match<R> | undefined => {
     for (const { route, pattern, params } of compiled) {

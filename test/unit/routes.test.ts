@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRouteMatcher } from '#infra/local/route-matcher.ts';
-import { eventFunctions, localRoutes, routes } from '#infra/routes.ts';
+import { eventFunctions, localRoutes, routes, webRoutes } from '#infra/routes.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const handlerFiles = (dir: string): string[] =>
@@ -12,18 +12,18 @@ const handlerFiles = (dir: string): string[] =>
 
 describe('route table', () => {
   it('has exactly one route per file under functions/, and one file per route', () => {
-    const entries = [...routes, ...localRoutes].map((route) => route.entry).concat(eventFunctions.map((fn) => fn.entry));
+    const entries = [...routes, ...localRoutes, ...webRoutes].map((route) => route.entry).concat(eventFunctions.map((fn) => fn.entry));
     expect(entries.sort()).toEqual(handlerFiles(join(root, 'functions')).sort());
   });
 
   it('has unique operation ids and unique method + path pairs', () => {
-    const all = [...routes, ...localRoutes];
+    const all = [...routes, ...localRoutes, ...webRoutes];
     expect(new Set(all.map((route) => route.operationId)).size).toBe(all.length);
     expect(new Set(all.map((route) => `${route.method} ${route.path}`)).size).toBe(all.length);
   });
 
   it('points every row at a module that exports a handler function', async () => {
-    for (const route of [...routes, ...localRoutes]) {
+    for (const route of [...routes, ...localRoutes, ...webRoutes]) {
       const module = (await import(join(root, route.entry))) as { handler?: unknown };
       expect(typeof module.handler, route.entry).toBe('function');
     }
@@ -32,6 +32,10 @@ describe('route table', () => {
   it('keeps every API route under /api, except the discovery document, the theme’s stylesheet and the fallback', () => {
     const outside = routes.filter((route) => !route.path.startsWith('/api/')).map((route) => route.path);
     expect(outside.sort()).toEqual(['$default', '/.well-known/immich', '/custom.css']);
+  });
+
+  it('keeps the web routes (served beside a web build) outside /api, where the distribution sends them to the API', () => {
+    expect(webRoutes.map((route) => route.path)).toEqual(['/share/{key+}']);
   });
 });
 
@@ -51,5 +55,20 @@ describe('route matcher', () => {
     expect(match('GET', '/api/shared-link/a%20b')?.pathParameters).toEqual({ id: 'a b' });
     expect(match('POST', '/api/shared-link/me')).toMatchObject({ routeKey: '$default' });
     expect(match('GET', '/api/shared-link/me/extra')).toMatchObject({ routeKey: '$default' });
+  });
+
+  it('prefers the longer literal path among greedy routes, and a method over ANY', () => {
+    // The deployed template's catch-all (`ANY /{proxy+}`) comes before the share pages' route.
+    const greedy = createRouteMatcher([
+      { operationId: 'proxy', method: 'ANY', path: '/{proxy+}', entry: 'x', data: 'none' },
+      { operationId: 'anyShare', method: 'ANY', path: '/share/{key+}', entry: 'x', data: 'none' },
+      { operationId: 'share', method: 'GET', path: '/share/{key+}', entry: 'x', data: 'none' },
+    ]);
+    expect(greedy('GET', '/share/abc/photos/1')).toMatchObject({
+      route: { operationId: 'share' },
+      pathParameters: { key: 'abc/photos/1' },
+    });
+    expect(greedy('POST', '/share/abc')?.route.operationId).toBe('anyShare');
+    expect(greedy('GET', '/shared')?.route.operationId).toBe('proxy');
   });
 });
