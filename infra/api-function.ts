@@ -29,6 +29,8 @@ export interface ApiFunctionProps {
   hashingConcurrency?: number;
   /** Active X-Ray tracing (`-c tracing=true`). */
   tracing?: boolean;
+  /** A web build's `index.html`, copied beside the bundle (the share page's template, `WEB_INDEX`). */
+  webIndex?: string;
 }
 
 /**
@@ -40,7 +42,18 @@ export class ApiFunction extends NodejsFunction {
   constructor(
     scope: Construct,
     id: string,
-    { route, table, originals, linkSecret, mediaFunctionArn, role, logGroupPrefix, hashingConcurrency, tracing }: ApiFunctionProps,
+    {
+      route,
+      table,
+      originals,
+      linkSecret,
+      mediaFunctionArn,
+      role,
+      logGroupPrefix,
+      hashingConcurrency,
+      tracing,
+      webIndex,
+    }: ApiFunctionProps,
   ) {
     const name = kebab(route.operationId);
     super(scope, id, {
@@ -65,6 +78,8 @@ export class ApiFunction extends NodejsFunction {
         // so it is not in the function's configuration for anyone allowed to read that.
         ...(route.secrets ? { SHARED_LINK_SECRET_ARN: linkSecret.secretArn } : {}),
         ...(route.mediaJobs ? { MEDIA_FUNCTION: mediaFunctionArn } : {}),
+        // Beside the bundle (the function reads it relative to LAMBDA_TASK_ROOT), copied below.
+        ...(webIndex ? { WEB_INDEX: 'index.html' } : {}),
       },
       depsLockFilePath: join(root, 'package-lock.json'),
       projectRoot: root,
@@ -74,7 +89,18 @@ export class ApiFunction extends NodejsFunction {
         // Logs are operational, not the library: they go with the stack.
         removalPolicy: RemovalPolicy.DESTROY,
       }),
-      bundling: lambdaBundling(),
+      // The web build's index.html travels with the bundle, so a new build deploys with its page.
+      bundling: lambdaBundling(
+        webIndex
+          ? {
+              commandHooks: {
+                beforeBundling: () => [],
+                beforeInstall: () => [],
+                afterBundling: (_input: string, output: string) => [`cp "${webIndex}" "${output}/index.html"`],
+              },
+            }
+          : {},
+      ),
     });
     this.node.addMetadata('route', `${route.method} ${route.path} (${name})`);
   }

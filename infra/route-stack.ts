@@ -7,7 +7,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ApiFunction } from './api-function.ts';
 import type { FunctionRoles } from './function-roles.ts';
-import type { Route } from './routes.ts';
+import { type Route, webRoutes } from './routes.ts';
 
 const pascal = (name: string): string => name.replace(/(^|[-_.])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
 
@@ -35,6 +35,8 @@ export interface RouteStackProps {
   logGroupPrefix: string;
   hashingConcurrency?: number;
   tracing: boolean;
+  /** The web build's `index.html`, given to the web routes (`webRoutes`) with their bundles. */
+  webIndex?: string | undefined;
 }
 
 /**
@@ -76,6 +78,7 @@ export class RouteStack extends NestedStack {
         logGroupPrefix: props.logGroupPrefix,
         ...(props.hashingConcurrency ? { hashingConcurrency: props.hashingConcurrency } : {}),
         tracing: props.tracing,
+        ...(props.webIndex && webRoutes.includes(route) ? { webIndex: props.webIndex } : {}),
       });
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
       const keys =

@@ -617,6 +617,20 @@ export const localRoutes: readonly Route[] = [
 ];
 
 /**
+ * Routes served only beside a build of Immich's web app (docs/web-app.md): the stack and the local
+ * server add them when there is one. `/share/<key>` is the app with the link's Open Graph tags.
+ */
+export const webRoutes: readonly Route[] = [
+  {
+    operationId: 'renderSharePage',
+    method: 'GET',
+    path: '/share/{key+}',
+    entry: 'functions/shared-link/render-share-page.ts',
+    data: 'read',
+  },
+];
+
+/**
  * Functions that are not API routes: invoked by an event. `generateMedia` makes an upload's
  * previews on its original's object-created event (infra/media-function.ts deploys it; locally
  * the server invokes it right after an upload).

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
@@ -14,7 +15,7 @@ import { table as tableDefinition } from '#shared/db/table.ts';
 import { FunctionRoles } from './function-roles.ts';
 import { MediaFunction } from './media-function.ts';
 import { areaOf, areaStackId, RouteStack } from './route-stack.ts';
-import { type Route, routes } from './routes.ts';
+import { type Route, routes, webRoutes } from './routes.ts';
 import { WebDistribution } from './web-distribution.ts';
 
 /**
@@ -149,7 +150,8 @@ export class ImmichStack extends Stack {
       tracing,
     });
     const areas = new Map<string, Route[]>();
-    for (const route of props.routes ?? routes) areas.set(areaOf(route), [...(areas.get(areaOf(route)) ?? []), route]);
+    for (const route of props.routes ?? [...routes, ...(props.webDir ? webRoutes : [])])
+      areas.set(areaOf(route), [...(areas.get(areaOf(route)) ?? []), route]);
     for (const [area, rows] of areas) {
       const nested = new RouteStack(this, areaStackId(area), {
         routes: rows,
@@ -162,6 +164,7 @@ export class ImmichStack extends Stack {
         logGroupPrefix,
         ...(hashingConcurrency ? { hashingConcurrency } : {}),
         tracing,
+        ...(props.webDir ? { webIndex: resolve(props.webDir, 'index.html') } : {}),
       });
       // The roles' policies exist before any function can run with them.
       nested.node.addDependency(roles);

@@ -26,11 +26,12 @@ const main = async (): Promise<void> => {
   if (!assemblyDir) {
     assemblyDir = join(root, 'cdk.out');
     console.log('Synthesizing the stack (cdk synth) into cdk.out…');
-    // Without the web build in the assembly (WEB_DIR=): it is served from its folder here.
+    // With the web build when there is one, as deployed (the share pages' function carries its
+    // index.html); its files are served from their folder here, as the distribution serves them.
     execFileSync(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', assemblyDir], {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', WEB_DIR: '' },
+      env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', WEB_DIR: isWebBuild(webDir) ? webDir : '' },
     });
   }
   const data = await openLocalData(dataDir, tableName);

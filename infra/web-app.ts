@@ -13,6 +13,12 @@ export const webVersion = '1.100.0';
 export const apiPaths = ['/api', '/api/*', '/.well-known/immich', '/custom.css'] as const;
 
 /**
+ * Beside a build, the share pages are the API's too (`webRoutes`, infra/routes.ts): the app's
+ * `index.html` with a link's Open Graph tags, rendered by a function (docs/web-app.md, "Share pages").
+ */
+export const sharePagePaths = ['/share/*'] as const;
+
+/**
  * An app route (answered with the app's `index.html`, the SPA fallback): a GET of a path outside
  * the API and outside the build's own files (`/_app/…`), whose last segment has no extension.
  * `/photos/abc` and `/albums` are app routes; `/_app/immutable/x.js`, `/favicon.ico` and

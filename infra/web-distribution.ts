@@ -34,6 +34,7 @@ import {
   noRealtimePrefix,
   revalidateCacheControl,
   securityHeaders,
+  sharePagePaths,
   strictTransportSecurity,
 } from './web-app.ts';
 
@@ -150,7 +151,7 @@ export class WebDistribution extends Construct {
       additionalBehaviors: {
         // First: CloudFront takes the first pattern that matches, and this one is inside /api/*.
         [`${noRealtimePrefix}*`]: { ...api, functionAssociations: [{ function: noSocket, eventType: FunctionEventType.VIEWER_REQUEST }] },
-        ...Object.fromEntries(apiPaths.map((path) => [path, api])),
+        ...Object.fromEntries([...apiPaths, ...(props.webDir ? sharePagePaths : [])].map((path) => [path, api])),
         [`${immutablePrefix}*`]: app('ImmutableHeaders', immutableCacheControl),
       },
     });

@@ -1,10 +1,11 @@
 import { createServer, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { bodyTooLarge } from '#shared/core/errors.ts';
 import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
-import { routes as allRoutes, bodyLimitBytes, localRoutes, type Route } from '../routes.ts';
+import { routes as allRoutes, bodyLimitBytes, localRoutes, type Route, webRoutes } from '../routes.ts';
+import { securityHeaders } from '../web-app.ts';
 import { toApiGatewayEvent } from './http-event.ts';
 import { readBody } from './read-body.ts';
 import { attachRealtime, type Realtime } from './realtime.ts';
@@ -95,7 +96,9 @@ export interface LocalServerOptions {
  * the Lambda functions run, with the same API Gateway v2 events. Handlers load on first use.
  */
 export const createLocalServer = (options: LocalServerOptions = {}): LocalServer => {
-  const routes = options.routes ?? [...allRoutes, ...localRoutes];
+  // Beside a web build, its routes too (the share pages), reading its index.html as deployed they read theirs.
+  const routes = options.routes ?? [...allRoutes, ...localRoutes, ...(options.webDir ? webRoutes : [])];
+  if (options.webDir) process.env.WEB_INDEX = join(resolve(options.webDir), 'index.html');
   const uploadLimitMb = (options.uploadLimitBytes ?? 100 * 1024 * 1024) / (1024 * 1024);
   const match = createRouteMatcher(routes);
   const handlers = new Map<string, Promise<LambdaHandler>>();
@@ -142,6 +145,8 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
       const handler = await load(found.route);
       const result = await handler(event, lambdaContext(found.route, event.requestContext.requestId));
       const headers: OutgoingHttpHeaders = {};
+      // A page of the app gets the headers the web handler gives every page (the distribution's, deployed).
+      if (webRoutes.includes(found.route)) Object.assign(headers, securityHeaders);
       for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
       if (result.cookies?.length) headers['set-cookie'] = result.cookies;
       const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;

@@ -61,3 +61,6 @@ export const SharedLinkPasswordDto = dto({
 
 /** `AssetIdsDto` (PUT / DELETE /shared-link/:id/assets). */
 export const AssetIdsDto = dto({ assetIds: uuidList() });
+
+/** The path of a share page, `/share/{key+}`: anything after `/share/` (a key, or an app route below one). */
+export const SharePageParams = dto({ key: v.pipe(v.unknown(), rules.isString, as<string>()) });

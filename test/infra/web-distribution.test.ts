@@ -3,17 +3,26 @@
  * (infra/web-distribution.ts), read from the synthesized template: which path goes where, with
  * what caching, headers and forwarding; the bucket reachable only through CloudFront; the
  * viewer-request function run on the same paths as the local server's rule; the build deployed
- * only when there is one; the custom domain by context; the originals' CORS for the app's origin.
+ * only when there is one; the custom domain by context; the originals' CORS for the app's origin;
+ * the share pages' function, bundled with the build's index.html.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { runInNewContext } from 'node:vm';
-import { App } from 'aws-cdk-lib';
+import { App, NestedStack, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AttributeType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Bucket } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiFunction } from '#infra/api-function.ts';
+import { webRoutes } from '#infra/routes.ts';
 import { ImmichStack } from '#infra/stack.ts';
 import { immutableCacheControl, isAppRoute, securityHeaders } from '#infra/web-app.ts';
+import { invoke } from '../support/invoke.ts';
 
 type Json = Record<string, any>;
 
@@ -22,9 +31,24 @@ const cachingDisabled = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
 const cachingOptimized = '658327ea-f89d-4fab-a63d-7e88639e58f6';
 const allViewerExceptHost = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
 
-const synth = (context: Record<string, string> = {}, webDir?: string): Template => {
+const synthStack = (context: Record<string, string> = {}, webDir?: string): ImmichStack => {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [], ...context } });
-  return Template.fromStack(new ImmichStack(app, 'Web', { env: { region: 'eu-west-1' }, ...(webDir ? { webDir } : {}) }));
+  return new ImmichStack(app, 'Web', { env: { region: 'eu-west-1' }, ...(webDir ? { webDir } : {}) });
+};
+const synth = (context: Record<string, string> = {}, webDir?: string): Template => Template.fromStack(synthStack(context, webDir));
+
+/** The share pages' route and function, from whichever nested route stack holds them (none without a build). */
+const sharePageRoute = (stack: ImmichStack): { routes: number; environment?: Json } => {
+  for (const nested of stack.node.children.filter((child): child is NestedStack => child instanceof NestedStack)) {
+    const template = Template.fromStack(nested);
+    const routes = template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: 'GET /share/{key+}' } });
+    if (Object.keys(routes).length === 0) continue;
+    const fn = Object.values(
+      template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('renderSharePage') } }),
+    )[0] as Json | undefined;
+    return { routes: Object.keys(routes).length, environment: fn?.Properties.Environment.Variables };
+  }
+  return { routes: 0 };
 };
 
 describe('the web distribution', () => {
@@ -57,8 +81,8 @@ describe('the web distribution', () => {
   it('sends the API’s paths to the HTTP API uncached, with every method, header, cookie and query string but Host', () => {
     const patterns = config.CacheBehaviors.map((each: Json) => each.PathPattern);
     // The socket first: CloudFront takes the first pattern that matches.
-    expect(patterns).toEqual(['/api/socket.io/*', '/api', '/api/*', '/.well-known/immich', '/custom.css', '/_app/immutable/*']);
-    for (const pattern of ['/api', '/api/*', '/.well-known/immich', '/custom.css', '/api/socket.io/*']) {
+    expect(patterns).toEqual(['/api/socket.io/*', '/api', '/api/*', '/.well-known/immich', '/custom.css', '/share/*', '/_app/immutable/*']);
+    for (const pattern of ['/api', '/api/*', '/.well-known/immich', '/custom.css', '/share/*', '/api/socket.io/*']) {
       const api = behaviour(pattern);
       expect(api.CachePolicyId, pattern).toBe(cachingDisabled);
       expect(api.OriginRequestPolicyId, pattern).toBe(allViewerExceptHost);
@@ -145,6 +169,17 @@ describe('the web distribution', () => {
     }
   });
 
+  it('renders share pages with a function carrying the build’s index.html, only when there is a build', () => {
+    const withBuild = sharePageRoute(synthStack({}, webDir));
+    expect(withBuild.routes).toBe(1);
+    expect(withBuild.environment).toMatchObject({ WEB_INDEX: 'index.html', TABLE_NAME: expect.anything() });
+    expect(sharePageRoute(synthStack()).routes).toBe(0);
+    const [distribution] = Object.values(synth().toJSON().Resources).filter(
+      (resource) => (resource as Json).Type === 'AWS::CloudFront::Distribution',
+    ) as Json[];
+    expect(distribution?.Properties.DistributionConfig.CacheBehaviors.map((each: Json) => each.PathPattern)).not.toContain('/share/*');
+  });
+
   it('deploys the build when there is one (and invalidates the cache), and nothing without', () => {
     template.resourceCountIs('Custom::CDKBucketDeployment', 1);
     template.hasResourceProperties('Custom::CDKBucketDeployment', { DistributionPaths: ['/*'], Prune: true });
@@ -175,5 +210,62 @@ describe('the web distribution', () => {
     });
     expect((custom.toJSON().Outputs as Json).WebUrl.Value).toBe('https://photos.example.com');
     expect(() => synth({ domainName: 'photos.example.com' })).toThrow(/certificateArn/);
+  });
+});
+
+describe('the share pages’ function as bundled for Lambda', () => {
+  it('carries the build’s index.html beside its bundle, where WEB_INDEX finds it from the task root', async () => {
+    const webDir = mkdtempSync(join(tmpdir(), 'web-build-'));
+    const outdir = mkdtempSync(join(tmpdir(), 'share-bundle-'));
+    try {
+      const index = '<!doctype html><head><!-- metadata:tags --></head><title>bundled stand-in</title>';
+      writeFileSync(join(webDir, 'index.html'), index);
+      const app = new App({ outdir });
+      const stack = new Stack(app, 'SharePage', { env: { region: 'eu-west-1' } });
+      const route = webRoutes.find((each) => each.operationId === 'renderSharePage');
+      if (!route) throw new Error('no share page route');
+      new ApiFunction(stack, 'SharePage', {
+        route,
+        table: new TableV2(stack, 'Table', { partitionKey: { name: 'pk', type: AttributeType.STRING } }),
+        originals: new Bucket(stack, 'Originals'),
+        linkSecret: new Secret(stack, 'Secret'),
+        mediaFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:media',
+        role: new Role(stack, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') }),
+        logGroupPrefix: '/immich/test/',
+        webIndex: join(webDir, 'index.html'),
+      });
+      app.synth();
+      const assetDir = readdirSync(outdir)
+        .map((name) => join(outdir, name))
+        .find((dir) => existsSync(join(dir, 'index.mjs')));
+      if (!assetDir) throw new Error('no bundle');
+      expect(readFileSync(join(assetDir, 'index.html'), 'utf8')).toBe(index);
+
+      // Run as Lambda runs it: from the task root, WEB_INDEX as the stack sets it.
+      const saved = { root: process.env.LAMBDA_TASK_ROOT, index: process.env.WEB_INDEX };
+      process.env.LAMBDA_TASK_ROOT = assetDir;
+      process.env.WEB_INDEX = 'index.html';
+      try {
+        const { handler } = (await import(pathToFileURL(join(assetDir, 'index.mjs')).href)) as { handler: Parameters<typeof invoke>[0] };
+        const reply = await invoke<string>(handler, {
+          path: '/share/unknown',
+          routeKey: 'GET /share/{key+}',
+          pathParameters: { key: 'unknown' },
+        });
+        expect(reply.status).toBe(200);
+        expect(reply.body).toBe(index);
+      } finally {
+        for (const [name, value] of [
+          ['LAMBDA_TASK_ROOT', saved.root],
+          ['WEB_INDEX', saved.index],
+        ] as const) {
+          if (value === undefined) delete process.env[name];
+          else process.env[name] = value;
+        }
+      }
+    } finally {
+      rmSync(webDir, { recursive: true, force: true });
+      rmSync(outdir, { recursive: true, force: true });
+    }
   });
 });

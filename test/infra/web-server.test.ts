@@ -17,7 +17,9 @@ import { immutableCacheControl, isAppRoute, securityHeaders } from '#infra/web-a
 import { createApiKey, login, signUpAdmin } from '../support/accounts.ts';
 import { makeJpeg } from '../support/photos.ts';
 
-const shell = '<!doctype html><html><head><title>stand-in</title></head><body><div id="app">stand-in app shell</div></body></html>';
+// With the placeholder Immich's app.html keeps for the share pages' tags.
+const shell =
+  '<!doctype html><html><head><!-- metadata:tags --><title>stand-in</title></head><body><div id="app">stand-in app shell</div></body></html>';
 const script = `console.log(${JSON.stringify('x'.repeat(2000))});`;
 
 /** A build shaped like SvelteKit's static one: a shell, fingerprinted files with .br/.gz, icons. */
@@ -46,6 +48,31 @@ const rawGet = (url: string, headers: Record<string, string> = {}) =>
       .on('error', reject)
       .end();
   });
+
+/** The admin's API key, signed up once for the whole file (both servers share the table). */
+let adminKey: Promise<string> | undefined;
+const signedInAdmin = (): Promise<string> =>
+  (adminKey ??= (async () => {
+    await signUpAdmin();
+    const { accessToken } = await login({ email: 'admin@immich.cloud', password: 'password' });
+    return (await createApiKey(accessToken)).secret;
+  })());
+
+/** A photo uploaded through the server. */
+const uploadPhoto = async (origin: string, apiKey: string, name: string): Promise<string> => {
+  const form = new FormData();
+  form.set('assetData', new File([new Uint8Array(makeJpeg({ width: 64, height: 48 }))], name));
+  for (const [field, value] of Object.entries({
+    deviceAssetId: name,
+    deviceId: 'web',
+    fileCreatedAt: '2024-05-01T00:00:00.000Z',
+    fileModifiedAt: '2024-05-01T00:00:00.000Z',
+  }))
+    form.set(field, value);
+  const upload = await fetch(`${origin}/api/asset/upload`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form });
+  expect(upload.status).toBe(201);
+  return ((await upload.json()) as { id: string }).id;
+};
 
 const listen = async (server: LocalServer): Promise<string> => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -106,7 +133,7 @@ describe('the local server with a web build', () => {
   };
 
   it('answers the app’s routes with its shell, never cached, with the security headers', async () => {
-    for (const path of ['/', '/photos', '/photos/2f0c?x=1', '/albums/abc', '/share/abcDEF', '/people/p1/photos/a1', '/auth/login']) {
+    for (const path of ['/', '/photos', '/photos/2f0c?x=1', '/albums/abc', '/people/p1/photos/a1', '/auth/login']) {
       const response = await fetch(`${origin}${path}`);
       expect(response.status, path).toBe(200);
       expect(response.headers.get('content-type'), path).toBe('text/html; charset=utf-8');
@@ -172,6 +199,38 @@ describe('the local server with a web build', () => {
     }
   });
 
+  it('answers a share page with the app and the link’s Open Graph tags, never stored; a page below a link is the app', async () => {
+    const apiKey = await signedInAdmin();
+    const photo = await uploadPhoto(origin, apiKey, 'shared.jpg');
+    const created = await fetch(`${origin}/api/shared-link`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'INDIVIDUAL', assetIds: [photo], description: 'From the trip' }),
+    });
+    const { key } = (await created.json()) as { key: string };
+    const response = await fetch(`${origin}/share/${key}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expectSecurityHeaders(response);
+    const html = await response.text();
+    expect(html).toContain('<meta property="og:title" content="Public Share" />');
+    expect(html).toContain('<meta property="og:description" content="From the trip" />');
+    expect(html).toContain(`<meta property="og:image" content="/api/asset/thumbnail/${photo}?key=${key}" />`);
+    expect(html).toContain('stand-in app shell');
+    // The picture it names is there for anyone with the link, once its previews are made.
+    await server.mediaIdle();
+    const image = await fetch(`${origin}/api/asset/thumbnail/${photo}?key=${key}`);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toMatch(/^image\//);
+
+    for (const path of [`/share/${key}/photos/${photo}`, '/share/unknown-key']) {
+      const plain = await fetch(`${origin}${path}`);
+      expect(plain.status, path).toBe(200);
+      expect(await plain.text(), path).toBe(shell);
+    }
+  });
+
   it('leaves the API as it is: its routes, its JSON 404s, and every method but GET outside /api', async () => {
     const ping = await fetch(`${origin}/api/server-info/ping`);
     expect(ping.status).toBe(200);
@@ -202,7 +261,7 @@ describe('the local server without a web build', () => {
     const server = createLocalServer();
     const origin = await listen(server);
     try {
-      for (const path of ['/', '/photos', '/_app/immutable/x.js']) {
+      for (const path of ['/', '/photos', '/_app/immutable/x.js', '/share/some-key']) {
         const response = await fetch(`${origin}${path}`);
         expect(response.status, path).toBe(404);
         expect(await response.json(), path).toMatchObject({ statusCode: 404 });
@@ -254,9 +313,7 @@ describe('the realtime socket Immich’s apps open (socket.io at /api/socket.io)
   beforeAll(async () => {
     server = createLocalServer();
     origin = await listen(server);
-    await signUpAdmin();
-    const { accessToken } = await login({ email: 'admin@immich.cloud', password: 'password' });
-    apiKey = (await createApiKey(accessToken)).secret;
+    apiKey = await signedInAdmin();
   });
   afterAll(async () => {
     await server.mediaIdle();
@@ -272,18 +329,7 @@ describe('the realtime socket Immich’s apps open (socket.io at /api/socket.io)
     expect(await client.next('40')).toMatch(/^40\{"sid":".+"\}$/);
     expect(JSON.parse((await client.next('42')).slice(2))).toEqual(['on_server_version', { major: 1, minor: 100, patch: 0 }]);
 
-    const form = new FormData();
-    form.set('assetData', new File([new Uint8Array(makeJpeg({ width: 64, height: 48 }))], 'live.jpg'));
-    for (const [name, value] of Object.entries({
-      deviceAssetId: 'live.jpg',
-      deviceId: 'web',
-      fileCreatedAt: '2024-05-01T00:00:00.000Z',
-      fileModifiedAt: '2024-05-01T00:00:00.000Z',
-    }))
-      form.set(name, value);
-    const upload = await fetch(`${origin}/api/asset/upload`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form });
-    expect(upload.status).toBe(201);
-    const { id } = (await upload.json()) as { id: string };
+    const id = await uploadPhoto(origin, apiKey, 'live.jpg');
     const [event, asset] = JSON.parse((await client.next('42')).slice(2)) as [
       string,
       { id: string; thumbhash: string | null; resized: boolean },

@@ -247,9 +247,17 @@ const main = async (): Promise<void> => {
 
     // A visitor with the album's shared link, in a browser with no account.
     const visitor = await open('visitor');
-    await visitor.page.goto(`${origin}/share/${library.key}`);
+    const shareResponse = await visitor.page.goto(`${origin}/share/${library.key}`);
     await visitor.page.getByText('Made by npm run e2e:web').waitFor();
     await decodedImages(visitor.page, '/api/asset/thumbnail/', 2);
+    // The page as served names the link for a chat's preview (docs/web-app.md, "Share pages"; the
+    // app adds tags of its own in the browser, which a chat's crawler never runs), its picture served.
+    const served = (await shareResponse?.text()) ?? '';
+    const og = (name: string) => served.match(new RegExp(`<meta property="og:${name}" content="([^"]*)"`))?.[1];
+    if (og('title') !== 'Summer') problems.push(`the share page as served has og:title ${og('title')}, not the album's name`);
+    const preview = await visitor.page.request.get(new URL(og('image')?.replaceAll('&amp;', '&') ?? '/none', origin).href);
+    if (!preview.ok() || !preview.headers()['content-type']?.startsWith('image/'))
+      problems.push(`the share page's og:image answered ${preview.status()} ${preview.headers()['content-type']}`);
     await screenshot(visitor.page, '7-shared-link');
   } catch (error) {
     problems.push(error instanceof Error ? (error.stack ?? error.message) : String(error));

@@ -11,7 +11,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import { apiPaths, noRealtimeBody, noRealtimePrefix } from '../../web-app.ts';
+import { apiPaths, noRealtimeBody, noRealtimePrefix, sharePagePaths } from '../../web-app.ts';
 import { createWebHandler } from '../web-server.ts';
 import { createApiGateway } from './api-gateway.ts';
 import { type BucketCorsRule, type Deployment, loadDeployment } from './assembly.ts';
@@ -74,12 +74,13 @@ const corsXml = (rules: readonly BucketCorsRule[]): string[] =>
 
 /**
  * What the distribution does before the API (infra/web-distribution.ts): the realtime socket
- * answered 404, and every path outside the API's (`apiPaths`) served from the web build.
+ * answered 404, and every path outside the API's (`apiPaths`, and the share pages) served from
+ * the web build.
  */
 const cloudFrontEdge = (webDir: string) => {
   const web = createWebHandler(webDir);
   const isApi = (path: string) =>
-    apiPaths.some((pattern) => (pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern));
+    [...apiPaths, ...sharePagePaths].some((pattern) => (pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern));
   return (req: IncomingMessage, res: ServerResponse, path: string): boolean => {
     if (path.startsWith(noRealtimePrefix)) {
       res.writeHead(404, { 'content-type': 'application/json' });
