@@ -3,7 +3,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { esbuildOptions, mediaExternalModules } from '#infra/bundling.ts';
-import { eventFunctions, routes } from '#infra/routes.ts';
+import { eventFunctions, routes, webRoutes } from '#infra/routes.ts';
 import { median, table } from './stats.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -31,7 +31,8 @@ export const functionsSection = {
   async run(): Promise<string> {
     mkdirSync(outDir, { recursive: true });
     const rows: (string | number)[][] = [];
-    for (const route of routes) {
+    // The web routes too: deployed beside a web build (the share pages).
+    for (const route of [...routes, ...webRoutes]) {
       const file = join(outDir, `${route.operationId}.mjs`);
       await build(esbuildOptions(route.entry, file));
       const kb = statSync(file).size / 1024;
