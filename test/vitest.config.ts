@@ -13,6 +13,9 @@ export default defineConfig({
   test: {
     root,
     reporters: ['default', './test/setup/summary-reporter.ts'],
+    // Vitest's default is one worker fewer than the cores: one, on these 2-core machines, while
+    // most files wait on DynamoDB Local and servers in other processes. Two files at a time.
+    maxWorkers: 2,
     projects: [
       {
         test: {
