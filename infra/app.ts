@@ -5,7 +5,7 @@ import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { ImmichStack } from './stack.ts';
 import { webBuildDir } from './web-app.ts';
 
-// Immich's web app, when built (`npm run web:build`, or WEB_DIR); `WEB_DIR=` (empty) deploys none.
+// Immich's web app, when the user supplies a build (WEB_DIR, default .web/build); `WEB_DIR=` (empty) deploys none.
 const webDir = process.env.WEB_DIR === '' ? undefined : resolve(process.env.WEB_DIR ?? join(import.meta.dirname, '..', webBuildDir));
 const app = new App();
 new ImmichStack(app, process.env.STACK_NAME ?? 'ImmichServerless', {

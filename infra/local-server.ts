@@ -2,7 +2,7 @@
  * `npm start`: the whole API on this machine. Starts DynamoDB Local (unless
  * AWS_ENDPOINT_URL_DYNAMODB points elsewhere), creates the table if missing, and serves every
  * route of infra/routes.ts at http://localhost:$PORT/api, and Immich's web app at `/` when a
- * build of it is there (`npm run web:build`, or WEB_DIR; docs/web-app.md). Ctrl-C stops
+ * build of it is there (WEB_DIR, default .web/build; docs/web-app.md). Ctrl-C stops
  * everything it started.
  */
 import { join, resolve } from 'node:path';
@@ -51,7 +51,7 @@ const main = async (): Promise<void> => {
     banner('Immich-compatible API', host, port, data, [
       web
         ? `  Immich's web app: http://${shown}:${port}/ (from ${web})`
-        : '  Immich\'s web app: not built (npm run web:build -- <Immich source>; README, "Immich\'s web app")',
+        : "  Immich's web app: none at WEB_DIR (README, \"Immich's web app\": the www folder of Immich's server image)",
     ]),
   );
 };

@@ -18,7 +18,7 @@ const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? '127.0.0.1';
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const tableName = process.env.TABLE_NAME ?? 'immich';
-// Immich's web app in front, as the distribution serves it (`npm run web:build`, or WEB_DIR).
+// Immich's web app in front, as the distribution serves it (the build at WEB_DIR, default .web/build: README, "Immich's web app").
 const webDir = resolve(process.env.WEB_DIR || join(root, webBuildDir));
 
 const main = async (): Promise<void> => {
@@ -54,7 +54,7 @@ const main = async (): Promise<void> => {
       `  originals: S3-compatible server (s3rver) in ${join(dataDir, 's3')}; every AWS call checked against the function's IAM policy`,
       isWebBuild(webDir)
         ? `  Immich's web app: http://${host === '127.0.0.1' ? 'localhost' : host}:${port}/ (from ${webDir}, as the distribution serves it)`
-        : "  Immich's web app: not built (npm run web:build -- <Immich source>)",
+        : "  Immich's web app: none at WEB_DIR (README, \"Immich's web app\": the www folder of Immich's server image)",
     ]),
   );
 };

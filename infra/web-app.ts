@@ -4,7 +4,7 @@
  * the same paths the same way. See docs/web-app.md.
  */
 
-/** Where `npm run web:build` puts the build, relative to the project (ignored by git). */
+/** Where a build the user supplies is looked for when WEB_DIR is unset, relative to the project (ignored by git). */
 export const webBuildDir = '.web/build';
 /** The version of Immich's web app this API answers for (docs/immich-compatibility.md). */
 export const webVersion = '1.100.0';

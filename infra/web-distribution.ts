@@ -40,7 +40,7 @@ import {
 
 export interface WebDistributionProps {
   api: HttpApi;
-  /** A build of Immich's web app (`npm run web:build`); without one the bucket stays empty until a deploy with it. */
+  /** A build of Immich's web app (the user's, from WEB_DIR); without one the bucket stays empty until a deploy with it. */
   webDir?: string | undefined;
   /** A custom domain (`-c domainName=photos.example.com -c certificateArn=arn:aws:acm:us-east-1:…`). */
   domainName?: string | undefined;

@@ -40,7 +40,7 @@ interface WebFile {
 export const isWebBuild = (dir: string): boolean => existsSync(join(dir, 'index.html'));
 
 /**
- * Serves a static build of Immich's web app (`npm run web:build`) beside the API, as the
+ * Serves a static build of Immich's web app (the one at WEB_DIR) beside the API, as the
  * distribution does deployed (docs/web-app.md): its files, the app's `index.html` for app routes
  * (`isAppRoute`), a year's caching for `/_app/immutable/`, revalidation for the rest, the same
  * security headers. Answers only GET and HEAD outside the API; returns false for what it does not

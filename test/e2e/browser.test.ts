@@ -1,6 +1,6 @@
 /**
- * A real browser shows what the API serves: headless Chromium (Debian's package, driven by
- * playwright-core) signs in through POST /api/auth/login (the session cookie Immich's web app
+ * A real browser shows what the API serves: headless Chromium (the npm registry's, or
+ * CHROMIUM_PATH: test/support/chromium.ts; driven by playwright-core) signs in through POST /api/auth/login (the session cookie Immich's web app
  * uses), opens a page of the API's own origin with thumbnails, previews, a person's thumbnail and
  * a video (its poster, and the original streamed with ranges), and every image must decode
  * (`naturalWidth` > 0) and the video must load its metadata. Deployed, every one of those URLs is

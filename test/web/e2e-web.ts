@@ -1,11 +1,12 @@
 /**
- * `npm run e2e:web -- [<Immich web build>]`: Immich's own web app (v1.100.0, `npm run web:build`)
- * against this API, in a real browser, by hand (CI has no Immich source; docs/web-app.md).
+ * `npm run e2e:web -- [<Immich web build>]`: Immich's own released web app (v1.100.0, the `www`
+ * folder of its server image, supplied by the user) against this API, in a real browser, by hand
+ * (CI has no build of Immich's; docs/web-app.md).
  *
  * Starts `npm start`'s server (infra/local-server.ts) on a free port with a fresh DATA_DIR and the
  * build as WEB_DIR, gives it a library through @immich/sdk (an admin, photos with named face
- * regions, an album and its shared link), then drives headless Chromium (Debian's, through
- * playwright-core): the login form, the timeline with its thumbnails, a photo, a person, an album,
+ * regions, an album and its shared link), then drives headless Chromium (test/support/chromium.ts,
+ * through playwright-core): the login form, the timeline with its thumbnails, a photo, a person, an album,
  * an upload through the app's own Upload button (shown live, through the realtime socket), and the
  * shared link as a visitor. It fails on any console error, page error, failed request or `/api`
  * answer of 400 or more; each page's screenshot is written to docs/web-app/.
@@ -155,7 +156,7 @@ const seed = async (user: SdkUser) => {
 
 const main = async (): Promise<void> => {
   if (!existsSync(join(buildDir, 'index.html')))
-    throw new Error(`No web build at ${buildDir}: npm run web:build -- <Immich source> first (README, "Immich's web app")`);
+    throw new Error(`No web build at ${buildDir}: give the www folder of Immich's server image (README, "Immich's web app")`);
   mkdirSync(shots, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-web-'));
   const port = await freePort();
