@@ -87,7 +87,7 @@ export class ImmichStack extends Stack {
         'The bucket is private and reached only by the functions, each request of which is in the API access log and the function log (route, caller, status); S3 server access logs would need a second bucket and log every request again',
     });
 
-    // Shared-link keys are derived from this secret (shared/auth/crypto.ts): it must outlive the
+    // Shared-link keys are derived from this secret (shared/core/crypto.ts): it must outlive the
     // stack like the table that holds the keys' hashes, or existing links stop matching their keys.
     const linkSecret = existing.secret
       ? Secret.fromSecretCompleteArn(this, 'SharedLinkSecret', existing.secret)

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Missing } from '#shared/core/errors.ts';
+import { NotFound } from '#shared/core/errors.ts';
 import { log } from '#shared/core/log.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
@@ -18,7 +18,7 @@ import { type OpenGraphTags, renderSharePage, sharePageTags } from '#shared/serv
 export const handler = publicHandler({ returns: returns<RawResponse>(), params: SharePageParams }, async ({ params }) => {
   const indexPath = process.env.WEB_INDEX && resolve(process.env.LAMBDA_TASK_ROOT ?? '.', process.env.WEB_INDEX);
   const index = indexPath ? await readFile(indexPath, 'utf8').catch(() => undefined) : undefined;
-  if (index === undefined) throw new Missing('No web app is served here');
+  if (index === undefined) throw new NotFound('No web app is served here');
   let tags: OpenGraphTags | null = null;
   // `/share/<key>` only: a route below it (`/share/<key>/photos/<id>`) is the app as it is.
   if (!params.key.includes('/')) {

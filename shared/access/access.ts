@@ -8,7 +8,7 @@
  * the service does not read it again. The checks are separate functions, not one switch, so that
  * esbuild keeps in each function's bundle only the repositories its checks need.
  */
-import { NotFound } from '../core/errors.ts';
+import { Forbidden, Inaccessible, Unauthenticated } from '../core/errors.ts';
 import { albumsSharedWithAmong, getAlbum, getAlbumUser, listAlbumIdsOfAsset } from '../db/album.repository.ts';
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
 import { getPartner, partnersAmong } from '../db/partner.repository.ts';
@@ -16,12 +16,13 @@ import { getPerson } from '../db/person.repository.ts';
 import { assetsLinkShows, getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord, AssetWithFaces } from '../model/asset.ts';
+import type { PartnerRecord } from '../model/partner.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
 import { noAccess, Permission } from './permission.ts';
 
-export { noAccess, Permission } from './permission.ts';
+export { Permission } from './permission.ts';
 
 /** Owners may do everything to their own resources. */
 const owns = (auth: Auth, ownerId: string): boolean => ownerId === auth.user.id;
@@ -165,6 +166,88 @@ export const requireLibrary = (permission: Permission, libraryId: string, user: 
 /** One of the caller's own shared links (Immich's shared-link service answers `Shared link not found`). */
 export const requireSharedLink = async (auth: Auth, linkId: string): Promise<SharedLinkRecord> => {
   const link = await getSharedLink(auth.user.id, linkId);
-  if (!link) throw new NotFound('Shared link not found');
+  if (!link) throw new Inaccessible('Shared link not found');
   return link;
 };
+
+/**
+ * The link a visitor came with (Immich's `@SharedLinkRoute()` services): a signed-in user without
+ * a key has none (403); a link deleted since the key was checked is an invalid key (401).
+ */
+export const requireVisit = async (auth: Auth): Promise<SharedLinkRecord> => {
+  if (!auth.sharedLink) throw new Forbidden();
+  const link = await getSharedLink(auth.user.id, auth.sharedLink.id);
+  if (!link) throw new Unauthenticated('Invalid share key');
+  return link;
+};
+
+/** A visitor reads the album of their link and nothing else (Immich's album.read for links). */
+export const requireVisitorAlbum = async (auth: Auth, albumId: string): Promise<SharedLinkRecord> => {
+  const link = auth.sharedLink ? await getSharedLink(auth.user.id, auth.sharedLink.id) : undefined;
+  if (!link || link.albumId !== albumId) throw noAccess(Permission.AlbumRead);
+  return link;
+};
+
+/**
+ * An album to download (Immich's album.download): the owner's, one shared with the caller, or a
+ * visitor's link's album when the link allows downloads (read under the link's owner).
+ */
+export const requireAlbumDownload = async (auth: Auth, albumId: string): Promise<AlbumRecord> => {
+  if (!auth.sharedLink) return requireAlbum(auth, Permission.AlbumDownload, albumId);
+  const { link } = await requireLinkDownload(auth, { albumId });
+  const album = await getAlbum(link.userId, albumId);
+  if (!album) throw noAccess(Permission.AlbumDownload);
+  return album;
+};
+
+/** A whole library to download (Immich's timeline.download): only the caller's own, never a visitor's. */
+export const requireTimelineDownload = (auth: Auth, userId: string): void => {
+  if (auth.sharedLink || userId !== auth.user.id) throw noAccess(Permission.TimelineDownload);
+};
+
+/** The assets of `assetIds` (duplicates once, in the order asked), every one downloadable by the caller (a visitor: shown by a link that allows downloads). */
+export const requireDownloadable = async (auth: Auth, assetIds: readonly string[]): Promise<AssetRecord[]> => {
+  if (!auth.sharedLink) return requireAssets(auth, Permission.AssetDownload, assetIds);
+  const { assets } = await requireLinkDownload(auth, { assetIds });
+  const byId = new Map(assets.map((asset) => [asset.id, asset]));
+  return [...new Set(assetIds)].flatMap((id) => byId.get(id) ?? []);
+};
+
+/**
+ * An asset whose files are asked for (asset.view), and whether its original may be served: always
+ * to a user who may view it; to a visitor only when the link allows downloads (else previews only).
+ */
+export const requireAssetFiles = async (auth: Auth, assetId: string): Promise<{ asset: AssetRecord; original: boolean }> => {
+  if (!auth.sharedLink) return { asset: (await requireAsset(auth, Permission.AssetView, assetId)).asset, original: true };
+  const { found, link } = await requireSharedAsset(auth, Permission.AssetView, assetId);
+  return { asset: found.asset, original: link.allowDownload };
+};
+
+/**
+ * Who may take a user off an album (Immich's album.share, or leaving): the owner may remove
+ * anyone; a user it is shared with only themselves.
+ */
+export const requireAlbumUserRemoval = (auth: Auth, album: AlbumRecord, userId: string): void => {
+  if (auth.user.id !== userId && !owns(auth, album.ownerId)) throw noAccess(Permission.AlbumShare);
+};
+
+/** The partnership in which `sharedById` shares with the caller (Immich's partner.update). */
+export const requirePartner = async (auth: Auth, sharedById: string): Promise<PartnerRecord> => {
+  const partner = await getPartner(sharedById, auth.user.id);
+  if (!partner) throw noAccess(Permission.PartnerUpdate);
+  return partner;
+};
+
+/** Whether the caller manages users (roles, storage labels): the admin. */
+export const managesUsers = (auth: Auth): boolean => auth.user.isAdmin;
+
+/** Who may change a user's account (Immich's user update): an admin anyone's, a user only their own. */
+export const requireUserUpdate = (auth: Auth, userId: string): void => {
+  if (!auth.user.isAdmin && auth.user.id !== userId) throw new Forbidden('You are not allowed to update this user');
+};
+
+/**
+ * A resource that passed its check and was then deleted (or changed away) by a concurrent request
+ * before the write landed: answered as if it had never been the caller's, the check's own answer.
+ */
+export const accessLost = (permission: Permission): Inaccessible => noAccess(permission);

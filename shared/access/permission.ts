@@ -1,4 +1,4 @@
-import { NotFound } from '../core/errors.ts';
+import { Inaccessible } from '../core/errors.ts';
 
 /** Immich's permissions, by the names its messages use (`Not found or no asset.read access`). */
 export const Permission = {
@@ -26,4 +26,4 @@ export const Permission = {
 export type Permission = (typeof Permission)[keyof typeof Permission];
 
 /** Immich's answer to a caller without the permission (or to an id that does not exist). */
-export const noAccess = (permission: Permission): NotFound => new NotFound(`Not found or no ${permission} access`);
+export const noAccess = (permission: Permission): Inaccessible => new Inaccessible(`Not found or no ${permission} access`);

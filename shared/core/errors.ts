@@ -7,10 +7,13 @@
 export type ErrorKind =
   /** The request is malformed or breaks a rule (Immich: 400). */
   | 'invalid'
-  /** A resource the caller may not see, or that does not exist (Immich answers both with 400). */
+  /**
+   * A resource that does not exist or that the caller may not see: one answer for both, so an id
+   * never tells which (Immich's BadRequestException: 400, the access module's answer).
+   */
+  | 'inaccessible'
+  /** Something the caller may see lacks what was asked, e.g. a thumbnail not made yet (Immich's NotFoundException: 404). */
   | 'not-found'
-  /** Something the caller may see does not have what was asked, e.g. a thumbnail not made yet (Immich's NotFoundException: 404). */
-  | 'missing'
   /** No valid credentials (401). */
   | 'unauthenticated'
   /** Valid credentials without the right to do this (403). */
@@ -39,16 +42,16 @@ export class Invalid extends DomainError {
   }
 }
 
-export class NotFound extends DomainError {
+export class Inaccessible extends DomainError {
   constructor(message: string) {
-    super('not-found', message);
+    super('inaccessible', message);
   }
 }
 
-export class Missing extends DomainError {
+export class NotFound extends DomainError {
   /** Without a message Immich sends the bare `{ message: 'Not Found', statusCode: 404 }`. */
   constructor(message?: string) {
-    super('missing', message);
+    super('not-found', message);
   }
 }
 

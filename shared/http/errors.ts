@@ -26,8 +26,8 @@ export const reasonPhrase = (statusCode: number): string => reasonPhrases[status
 /** Immich answers a missing or foreign resource with 400, like any other bad request (docs/immich-compatibility.md). */
 const statusOfKind: Readonly<Record<ErrorKind, number>> = {
   invalid: 400,
-  'not-found': 400,
-  missing: 404,
+  inaccessible: 400,
+  'not-found': 404,
   unauthenticated: 401,
   forbidden: 403,
   conflict: 409,

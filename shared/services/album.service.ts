@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { allowedAssets, noAccess, Permission, requireAlbum } from '../access/access.ts';
-import { Conflict, Invalid, NotFound } from '../core/errors.ts';
+import { accessLost, allowedAssets, Permission, requireAlbum, requireAlbumUserRemoval } from '../access/access.ts';
+import { Conflict, Inaccessible, Invalid } from '../core/errors.ts';
 import {
   AlbumChangedError,
   addMembers,
@@ -32,7 +32,7 @@ import type { CreateAlbumInput, UpdateAlbumInput } from '../schemas/album.ts';
 
 const owner = async (auth: Auth): Promise<UserRecord> => {
   const user = await getUser(auth.user.id);
-  if (!user) throw new NotFound('User not found');
+  if (!user) throw new Inaccessible('User not found');
   return user;
 };
 
@@ -40,7 +40,7 @@ const owner = async (auth: Auth): Promise<UserRecord> => {
 const usersOf = async (album: AlbumRecord): Promise<{ owner: UserRecord; sharedUsers: UserRecord[] }> => {
   const users = await getUsers([album.ownerId, ...album.sharedUserIds]);
   const found = users.find((user) => user.id === album.ownerId);
-  if (!found) throw new NotFound('User not found');
+  if (!found) throw new Inaccessible('User not found');
   return { owner: found, sharedUsers: users.filter((user) => user.id !== album.ownerId) };
 };
 
@@ -51,7 +51,7 @@ const usersOfAll = async (albums: readonly AlbumRecord[]) => {
   );
   return (album: AlbumRecord) => {
     const found = users.get(album.ownerId);
-    if (!found) throw new NotFound('User not found');
+    if (!found) throw new Inaccessible('User not found');
     return { owner: found, sharedUsers: album.sharedUserIds.flatMap((id) => users.get(id) ?? []) };
   };
 };
@@ -175,7 +175,7 @@ export const updateAlbumInfo = async (auth: Auth, id: string, dto: UpdateAlbumIn
   } catch (error) {
     if (!(error instanceof AlbumChangedError)) throw error;
     // Deleted meanwhile, or the thumbnail left the album meanwhile.
-    if (!(await getAlbum(auth.user.id, album.id))) throw noAccess(Permission.AlbumUpdate);
+    if (!(await getAlbum(auth.user.id, album.id))) throw accessLost(Permission.AlbumUpdate);
     throw new Invalid('Invalid album thumbnail');
   }
   return mapAlbum({ ...album, ...fields }, { ...(await usersOf(album)), members, assets: [] });
@@ -307,7 +307,7 @@ export const removeUserFromAlbum = async (auth: Auth, id: string, userId: string
   const album = await requireAlbum(auth, Permission.AlbumRead, id);
   if (album.ownerId === target) throw new Invalid('Cannot remove album owner');
   if (!album.sharedUserIds.includes(target)) throw new Invalid('Album not shared with user');
-  if (auth.user.id !== target && album.ownerId !== auth.user.id) throw noAccess(Permission.AlbumShare);
+  requireAlbumUserRemoval(auth, album, target);
   try {
     await unshareAlbum(album, target, new Date().toISOString());
   } catch (error) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
-import { hashSecret, newSecret } from '../auth/crypto.ts';
-import { NotFound } from '../core/errors.ts';
+import { hashSecret, newSecret } from '../core/crypto.ts';
+import { Inaccessible } from '../core/errors.ts';
 import {
   ApiKeyGoneError,
   getUserApiKey,
@@ -45,7 +45,7 @@ export const getApiKeys = async (auth: Auth): Promise<APIKeyResponse[]> =>
 
 const ownKey = async (auth: Auth, id: string): Promise<ApiKeyListing> => {
   const key = await getUserApiKey(auth.user.id, id);
-  if (!key) throw new NotFound('API Key not found');
+  if (!key) throw new Inaccessible('API Key not found');
   return key;
 };
 
@@ -63,7 +63,7 @@ export const updateApiKey = async (auth: Auth, id: string, input: v.InferOutput<
     await renameApiKey(auth.user.id, key, input.name, updatedAt);
   } catch (error) {
     // Deleted meanwhile.
-    if (error instanceof ApiKeyGoneError) throw new NotFound('API Key not found');
+    if (error instanceof ApiKeyGoneError) throw new Inaccessible('API Key not found');
     throw error;
   }
   return mapApiKey({ ...key, name: input.name, updatedAt });

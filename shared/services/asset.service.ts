@@ -1,5 +1,5 @@
 import type * as v from 'valibot';
-import { noAccess, Permission, requireAsset, requireAssets, requireSharedAsset } from '../access/access.ts';
+import { accessLost, Permission, requireAsset, requireAssets, requireSharedAsset } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { Invalid } from '../core/errors.ts';
 import {
@@ -138,7 +138,7 @@ export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput)
   }
   const written = await writeChanges({ asset, faces }, dto, exifChanges);
   // Deleted for good by a concurrent request: as if it had never been the caller's.
-  if (!written) throw noAccess(Permission.AssetUpdate);
+  if (!written) throw accessLost(Permission.AssetUpdate);
   if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
   return mapFull(auth, written.asset, written.faces, people);
 };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
-import { noAccess, Permission } from '../access/permission.ts';
-import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '../auth/crypto.ts';
+import { requireAuthDevice } from '../access/sessions.ts';
+import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '../core/crypto.ts';
 import { Invalid, Unauthenticated } from '../core/errors.ts';
 import { createSession, deleteSession, deleteUserSessions, listUserSessions } from '../db/session.repository.ts';
 import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
@@ -102,8 +102,7 @@ export const getAuthDevices = async (auth: Auth): Promise<AuthDeviceResponseDto[
 
 /** DELETE /auth/devices/:id: ends one of the caller's sessions. */
 export const logoutAuthDevice = async (auth: Auth, id: string): Promise<void> => {
-  const session = (await listUserSessions(auth.user.id)).find((entry) => entry.id === id);
-  if (!session) throw noAccess(Permission.AuthDeviceDelete);
+  const session = await requireAuthDevice(auth, id);
   await deleteSession(auth.user.id, session.tokenHash);
 };
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
+import { requireDownloadable } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { log } from '../core/log.ts';
 import type { AssetRecord } from '../model/asset.ts';
@@ -8,7 +9,6 @@ import type { ServedFile } from '../model/file.ts';
 import type { Auth } from '../model/user.ts';
 import { originalsStore } from '../storage/originals.ts';
 import { putStream } from '../storage/stream-put.ts';
-import { downloadable } from './download.service.ts';
 import { cacheControl } from './file.service.ts';
 
 // Its own module: only the archive function carries the zip writer, the store and lib-storage.
@@ -33,7 +33,7 @@ const archiveNames = (assets: readonly AssetRecord[]): string[] => {
  * upload, answered with a short-lived URL (the bucket expires `downloads/` after a day).
  */
 export const downloadArchive = async (auth: Auth, assetIds: readonly string[]): Promise<ServedFile> => {
-  const allowed = new Map((await downloadable(auth, assetIds)).map((asset) => [asset.id, asset]));
+  const allowed = new Map((await requireDownloadable(auth, assetIds)).map((asset) => [asset.id, asset]));
   const store = await originalsStore();
   // An asset whose original is missing (lost, or removed outside the API) is left out of the
   // archive and logged, rather than failing the whole download.

@@ -1,6 +1,6 @@
-import { noAccess, Permission, requireAlbum, requireAssets, requireLinkDownload } from '../access/access.ts';
+import { requireAlbumDownload, requireDownloadable, requireTimelineDownload } from '../access/access.ts';
 import { Invalid } from '../core/errors.ts';
-import { getAlbum, listMembers } from '../db/album.repository.ts';
+import { listMembers } from '../db/album.repository.ts';
 import { getAssets, timelinePages } from '../db/asset.repository.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
@@ -27,17 +27,14 @@ export interface DownloadInfoInput {
 
 /** The assets a download covers, as Immich picks them: the ids (all downloadable), an album's, or the caller's own library. */
 const downloadAssets = async (auth: Auth, dto: DownloadInfoInput): Promise<AssetRecord[]> => {
-  if (dto.assetIds) return downloadable(auth, dto.assetIds);
+  if (dto.assetIds) return requireDownloadable(auth, dto.assetIds);
   if (dto.albumId) {
-    // Immich's album.download: the owner, the users it is shared with, a visitor of its link.
-    const album = auth.sharedLink
-      ? await requireLinkDownload(auth, { albumId: dto.albumId }).then(({ link }) => requireAlbumOf(link.userId, dto.albumId ?? ''))
-      : await requireAlbum(auth, Permission.AlbumDownload, dto.albumId);
+    const album = await requireAlbumDownload(auth, dto.albumId);
     const live = (await listMembers(album.id)).filter((member) => member.deletedAt === null);
     return (await getAssets(live.map((member) => member.assetId))).filter((asset) => asset.deletedAt === null);
   }
   if (dto.userId) {
-    if (auth.sharedLink || dto.userId !== auth.user.id) throw noAccess(Permission.TimelineDownload);
+    requireTimelineDownload(auth, dto.userId);
     const assets: AssetRecord[] = [];
     for await (const page of timelinePages(dto.userId, { descending: true, pageSize: 1000 })) {
       assets.push(...page.filter((asset) => asset.isVisible && asset.deletedAt === null));
@@ -45,21 +42,6 @@ const downloadAssets = async (auth: Auth, dto: DownloadInfoInput): Promise<Asset
     return assets;
   }
   throw new Invalid('assetIds, albumId, or userId is required');
-};
-
-/** The assets of `assetIds`, every one downloadable by the caller (a visitor: shown by their link, which allows downloads). */
-export const downloadable = async (auth: Auth, assetIds: readonly string[]): Promise<AssetRecord[]> => {
-  if (!auth.sharedLink) return requireAssets(auth, Permission.AssetDownload, assetIds);
-  const { assets } = await requireLinkDownload(auth, { assetIds });
-  const byId = new Map(assets.map((asset) => [asset.id, asset]));
-  return [...new Set(assetIds)].flatMap((id) => byId.get(id) ?? []);
-};
-
-/** A link's album, read under its owner (the visitor's auth is the owner's, as in Immich). */
-const requireAlbumOf = async (ownerId: string, albumId: string) => {
-  const album = await getAlbum(ownerId, albumId);
-  if (!album) throw noAccess(Permission.AlbumDownload);
-  return album;
 };
 
 /**

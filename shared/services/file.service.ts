@@ -1,5 +1,5 @@
-import { Permission, requireAsset, requirePerson, requireSharedAsset } from '../access/access.ts';
-import { Invalid, Missing } from '../core/errors.ts';
+import { Permission, requireAsset, requireAssetFiles, requirePerson } from '../access/access.ts';
+import { Invalid, NotFound } from '../core/errors.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { attachment, type Delivery, type ServedFile } from '../model/file.ts';
@@ -33,7 +33,7 @@ export const deliver = async (file: ServedFile, missing: string): Promise<Delive
     return { url };
   }
   const bytes = await store.get(file.key);
-  if (!bytes) throw new Missing(missing);
+  if (!bytes) throw new NotFound(missing);
   return { bytes };
 };
 
@@ -48,7 +48,7 @@ export type ThumbnailFormat = 'WEBP' | 'JPEG';
 export const thumbnailFile = async (auth: Auth, id: string, format: ThumbnailFormat = 'WEBP'): Promise<ServedFile> => {
   const { asset } = await requireAsset(auth, Permission.AssetView, id);
   const key = format === 'WEBP' && asset.webpPath ? asset.webpPath : asset.resizePath;
-  if (!key) throw new Missing(`No thumbnail found for asset ${asset.id}`);
+  if (!key) throw new NotFound(`No thumbnail found for asset ${asset.id}`);
   return { key, contentType: previewType(key), cacheControl: cacheControl.privateWithCache };
 };
 
@@ -68,15 +68,10 @@ const servePath = (asset: AssetRecord, isThumb: boolean, isWeb: boolean): string
  */
 export const assetFile = async (auth: Auth, id: string, options: { isThumb?: boolean; isWeb?: boolean }): Promise<ServedFile> => {
   // A visitor sees originals only when the link allows downloads; otherwise the thumbnail.
-  const { asset, allowOriginal } = auth.sharedLink
-    ? await requireSharedAsset(auth, Permission.AssetView, id).then(({ found, link }) => ({
-        asset: found.asset,
-        allowOriginal: link.allowDownload,
-      }))
-    : { asset: (await requireAsset(auth, Permission.AssetView, id)).asset, allowOriginal: true };
-  const key = servePath(asset, (options.isThumb ?? false) || !allowOriginal, options.isWeb ?? false);
+  const { asset, original } = await requireAssetFiles(auth, id);
+  const key = servePath(asset, (options.isThumb ?? false) || !original, options.isWeb ?? false);
   // Immich answers 500 for a web image before its preview exists; not made yet is a 404 here.
-  if (!key) throw new Missing(`No preview found for asset ${asset.id}`);
+  if (!key) throw new NotFound(`No preview found for asset ${asset.id}`);
   const contentType = key === asset.originalPath ? mimeTypeOf(asset.originalFileName) : previewType(key);
   return { key, contentType, cacheControl: cacheControl.privateWithCache };
 };
@@ -96,6 +91,6 @@ export const downloadFile = async (auth: Auth, id: string): Promise<ServedFile> 
 /** GET /person/:id/thumbnail: the person's face, cropped by the media function; Immich's bare 404 before it exists. */
 export const personThumbnailFile = async (auth: Auth, id: string): Promise<ServedFile> => {
   const person = await requirePerson(auth, Permission.PersonRead, id);
-  if (!person.thumbnailPath) throw new Missing();
+  if (!person.thumbnailPath) throw new NotFound();
   return { key: person.thumbnailPath, contentType: 'image/jpeg', cacheControl: cacheControl.privateWithoutCache };
 };

@@ -1,8 +1,7 @@
-import { noAccess, Permission } from '../access/access.ts';
+import { accessLost, Permission, requirePartner } from '../access/access.ts';
 import { Invalid } from '../core/errors.ts';
 import {
   removePartner as deletePartner,
-  getPartner,
   createPartner as insertPartner,
   listPartnersSharedBy,
   listPartnersSharingWith,
@@ -51,10 +50,9 @@ export const removePartner = async (auth: Auth, sharedWithId: string): Promise<v
 
 /** PUT /partner/:id: the caller (shared with) chooses whether that partner's photos join their timeline. */
 export const updatePartner = async (auth: Auth, sharedById: string, inTimeline: boolean): Promise<PartnerResponseDto> => {
-  const partner = await getPartner(sharedById, auth.user.id);
-  if (!partner) throw noAccess(Permission.PartnerUpdate);
+  const partner = await requirePartner(auth, sharedById);
   const [updated, user] = await Promise.all([setPartnerInTimeline(partner, inTimeline, new Date().toISOString()), getUser(sharedById)]);
-  if (!updated || !user) throw noAccess(Permission.PartnerUpdate);
+  if (!updated || !user) throw accessLost(Permission.PartnerUpdate);
   return mapPartner(updated, user);
 };
 

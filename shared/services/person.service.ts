@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { noAccess, Permission, requireAsset, requirePerson } from '../access/access.ts';
+import { accessLost, Permission, requireAsset, requirePerson } from '../access/access.ts';
 import { DomainError, Invalid } from '../core/errors.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import { createPerson as insertPerson, listPeople, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
@@ -64,7 +64,7 @@ export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInpu
     );
   }
   const updated = await writePerson(person, changes);
-  if (!updated) throw noAccess(Permission.PersonWrite);
+  if (!updated) throw accessLost(Permission.PersonWrite);
   // A new feature face: the media function crops the new thumbnail (Immich queues the same job).
   if (changes.faceAssetId !== undefined && changes.faceAssetId !== person.faceAssetId)
     await queueMediaJobs([{ kind: 'person-thumbnail', ownerId: person.ownerId, personId: person.id }]);

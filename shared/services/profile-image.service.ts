@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Invalid, Missing } from '../core/errors.ts';
+import { Invalid, NotFound } from '../core/errors.ts';
 import { updateUser } from '../db/user.repository.ts';
 import { extensionOf, isProfileImage, mimeTypeOf } from '../domain/media-types.ts';
 import type { ServedFile } from '../model/file.ts';
@@ -53,6 +53,6 @@ export const deleteProfileImage = async (auth: Auth): Promise<void> => {
 /** GET /user/profile-image/:id: any signed-in user may see anyone's picture, as in Immich (served as JPEG, not cached). */
 export const profileImageFile = async (id: string): Promise<ServedFile> => {
   const user = await findOrFail(id);
-  if (!user.profileImagePath) throw new Missing('User does not have a profile image');
+  if (!user.profileImagePath) throw new NotFound('User does not have a profile image');
   return { key: user.profileImagePath, contentType: 'image/jpeg', cacheControl: cacheControl.none };
 };

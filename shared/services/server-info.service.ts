@@ -1,5 +1,5 @@
 import { inBatches } from '../core/concurrency.ts';
-import { NotFound } from '../core/errors.ts';
+import { Inaccessible } from '../core/errors.ts';
 import { hasAdmin, isOnboarded, setOnboarded } from '../db/system.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
 import { getUser, listUsers } from '../db/user.repository.ts';
@@ -58,7 +58,7 @@ export const getTheme = async (): Promise<ServerThemeDto> => ({ customCss: (awai
  */
 export const getServerInfo = async (auth: Auth): Promise<ServerInfoResponseDto> => {
   const user = await getUser(auth.user.id);
-  if (!user) throw new NotFound('User not found');
+  if (!user) throw new Inaccessible('User not found');
   return storageInfo(user.quotaUsageInBytes, user.quotaSizeInBytes);
 };
 

@@ -5,7 +5,7 @@
  * docs/web-app.md, "Share pages"). No tags for a link that needs a password, has expired, or
  * does not exist: the page is then the app as for any other route, and it says why.
  */
-import { hashSharedLinkKey } from '../auth/crypto.ts';
+import { hashSharedLinkKey } from '../core/crypto.ts';
 import { getAlbum, listMembers } from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import { getSharedLink, getSharedLinkByKeyHash, listSharedLinkAssetIds } from '../db/shared-link.repository.ts';

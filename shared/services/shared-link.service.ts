@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { allowedAssets, Permission, requireAlbum, requireAssets, requireSharedLink } from '../access/access.ts';
+import { allowedAssets, Permission, requireAlbum, requireAssets, requireSharedLink, requireVisit } from '../access/access.ts';
 import {
   hashPassword,
   hashSharedLinkKey,
@@ -8,13 +8,12 @@ import {
   sharedLinkKeyBytes,
   sharedLinkToken,
   verifyPassword,
-} from '../auth/crypto.ts';
-import { Forbidden, Invalid, Unauthenticated } from '../core/errors.ts';
+} from '../core/crypto.ts';
+import { Invalid, Unauthenticated } from '../core/errors.ts';
 import { getAlbum, listMembers } from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import {
   addSharedLinkAssets as addLinkAssets,
-  getSharedLink,
   createSharedLink as insertLink,
   listSharedLinkAssetIds,
   listSharedLinks,
@@ -251,10 +250,7 @@ export interface SharedLinkPasswordInput {
  * to Immich's sanitized form: no EXIF, no GPS, no file names, no dates but the local one.
  */
 export const getMySharedLink = async (auth: Auth, dto: SharedLinkPasswordInput): Promise<SharedLinkResponseDto> => {
-  // A signed-in user without a key has no link to look at (Immich: 403).
-  if (!auth.sharedLink) throw new Forbidden();
-  const link = await getSharedLink(auth.user.id, auth.sharedLink.id);
-  if (!link) throw new Unauthenticated('Invalid share key');
+  const link = await requireVisit(auth);
   let token: string | undefined;
   if (link.passwordHash) {
     const tokens = (dto.token ?? '').split(',').filter(Boolean).slice(0, 100);
@@ -267,6 +263,6 @@ export const getMySharedLink = async (auth: Auth, dto: SharedLinkPasswordInput):
     }
     token = tokens.join(',');
   }
-  const key = sharedLinkKeyBytes(auth.sharedLink.key).toString('base64url');
+  const key = sharedLinkKeyBytes(auth.sharedLink?.key ?? '').toString('base64url');
   return { ...mapLink(link, key, await contentsOf(link), { withExif: link.showExif }), ...(token ? { token } : {}) };
 };

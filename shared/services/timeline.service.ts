@@ -1,9 +1,8 @@
-import { noAccess, Permission, requireAlbum, requireTimeline } from '../access/access.ts';
+import { Permission, requireAlbum, requireTimeline, requireVisitorAlbum } from '../access/access.ts';
 import { Invalid } from '../core/errors.ts';
 import { listMembers } from '../db/album.repository.ts';
 import { assetsTakenBetween, getAssets } from '../db/asset.repository.ts';
 import { getPerson, listPersonFaces } from '../db/person.repository.ts';
-import { getSharedLink } from '../db/shared-link.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
 import { type BucketFilter, bucketList, bucketsFrom, matchesFilter, periodOf, type TimeBucketResponseDto } from '../domain/time-buckets.ts';
 import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../mappers/asset.mapper.ts';
@@ -40,9 +39,7 @@ const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
   }
   if (dto.albumId) {
     if (auth.sharedLink) {
-      // A visitor reads the album of their link, and nothing else (Immich's album.read for links).
-      const link = await getSharedLink(auth.user.id, auth.sharedLink.id);
-      if (!link || link.albumId !== dto.albumId) throw noAccess(Permission.AlbumRead);
+      const link = await requireVisitorAlbum(auth, dto.albumId);
       return { kind: 'album', albumId: dto.albumId, ownerId: link.userId, link };
     }
     const album = await requireAlbum(auth, Permission.AlbumRead, dto.albumId);

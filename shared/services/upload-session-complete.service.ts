@@ -4,7 +4,8 @@
  * asset is recorded by the code of `POST /asset/upload`.
  */
 import { createHash } from 'node:crypto';
-import { Invalid, NotFound } from '../core/errors.ts';
+import { accessLost, Permission } from '../access/access.ts';
+import { type DomainError, Inaccessible, Invalid } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import { DuplicateChecksumError, findByChecksums, getAsset, QuotaExceededError } from '../db/asset.repository.ts';
 import { deleteUploadSession, uploadSessionWrites } from '../db/upload-session.repository.ts';
@@ -19,7 +20,7 @@ import { queueMediaJobs } from '../storage/media-jobs.ts';
 import { type OriginalsStore, originalsStore, type StoredObject } from '../storage/originals.ts';
 import type { ReceivedPart } from '../storage/store.ts';
 import { checkImageReadable, newAsset, recordNewAsset, removeOriginals, withVersions, writeAssetPostings } from './upload.service.ts';
-import { liveSession, noAccess, partBytes, partsOf } from './upload-session.service.ts';
+import { liveSession, partBytes, partsOf } from './upload-session.service.ts';
 
 /** The completion reads the object in ranges of this size, a few at once, hashing them in order. */
 const hashRangeBytes = 8 * 1024 * 1024;
@@ -77,7 +78,7 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
     ? { key: session.key }
     : await store.completeMultipart(session.key, session.uploadId, partsOf(session));
 
-  const discard = async (objects: readonly StoredObject[], error: Invalid): Promise<never> => {
+  const discard = async (objects: readonly StoredObject[], error: DomainError): Promise<never> => {
     await removeOriginals(objects);
     await deleteUploadSession(session.id);
     throw error;
@@ -100,7 +101,7 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
   }
   const dto = parseOrThrow(CreateAssetDto, session.fields);
   const user = await getUser(auth.user.id);
-  if (!user) throw new NotFound('User not found');
+  if (!user) throw new Inaccessible('User not found');
   const asset = newAsset(
     auth.user.id,
     user.defaultLibraryId,
@@ -130,7 +131,7 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
       if (winner) return { id: winner, duplicate: true };
     }
     if (error instanceof QuotaExceededError) return discard(objects, new Invalid('Quota has been exceeded!'));
-    if (error instanceof SessionEndedError) return discard(objects, noAccess());
+    if (error instanceof SessionEndedError) return discard(objects, accessLost(Permission.AssetUpload));
     throw error;
   }
   // Previews and the thumbhash: the object-created event may have come before the asset existed.

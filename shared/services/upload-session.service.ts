@@ -10,11 +10,12 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { Permission, requireLibrary } from '../access/access.ts';
-import { isUploadPartSignature, uploadPartSignature } from '../auth/crypto.ts';
-import { Forbidden, Invalid, NotFound } from '../core/errors.ts';
+import { requireUploadPart, requireUploadSession } from '../access/sessions.ts';
+import { uploadPartSignature } from '../core/crypto.ts';
+import { Inaccessible, Invalid } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import { findByChecksums } from '../db/asset.repository.ts';
-import { deleteUploadSession, getUploadSession, createUploadSession as putSession } from '../db/upload-session.repository.ts';
+import { deleteUploadSession, createUploadSession as putSession } from '../db/upload-session.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
 import { checksumHex } from '../domain/search.ts';
@@ -31,7 +32,6 @@ import type { PartChecksum, ReceivedPart } from '../storage/store.ts';
 export const sessionLifetimeSeconds = 24 * 3600;
 /** A part URL is good for at most six hours (a fresh one comes with every GET of the session). */
 const partUrlSeconds = 6 * 3600;
-export const noAccess = (): Invalid => new Invalid(`Not found or no ${Permission.AssetUpload} access`);
 
 export const partsOf = (session: Pick<UploadSessionRecord, 'partChecksums'>): PartChecksum[] =>
   session.partChecksums.map((sha1, index) => ({ partNumber: index + 1, sha1 }));
@@ -96,7 +96,7 @@ export const createUploadSession = async (
   const [existing, user] = await Promise.all([findByChecksums(auth.user.id, [checksum]), getUser(auth.user.id)]);
   const duplicateId = existing.get(checksum);
   if (duplicateId) return { id: duplicateId, duplicate: true };
-  if (!user) throw new NotFound('User not found');
+  if (!user) throw new Inaccessible('User not found');
   if (input.libraryId) requireLibrary(Permission.AssetUpload, input.libraryId, user);
   if (user.quotaSizeInBytes && user.quotaUsageInBytes + input.size > user.quotaSizeInBytes) throw new Invalid('Quota has been exceeded!');
 
@@ -133,16 +133,9 @@ export const createUploadSession = async (
   return responseOf(session, store, []);
 };
 
-/** The caller's session, expired or not; someone else's is answered as a missing one. */
-const ownSession = async (auth: Auth, sessionId: string): Promise<UploadSessionRecord> => {
-  const session = await getUploadSession(sessionId);
-  if (!session || session.ownerId !== auth.user.id) throw noAccess();
-  return session;
-};
-
 /** The caller's live session; an expired one is ended here (its parts dropped) and refused. */
 export const liveSession = async (auth: Auth, sessionId: string): Promise<UploadSessionRecord> => {
-  const session = await ownSession(auth, sessionId);
+  const session = await requireUploadSession(auth, sessionId);
   if (Date.parse(session.expiresAt) <= Date.now()) {
     await endSession(session);
     throw new Invalid('Upload session expired');
@@ -164,7 +157,7 @@ export const getUploadSessionStatus = async (auth: Auth, sessionId: string): Pro
 
 /** DELETE /asset/upload-session/:sessionId: the parts are dropped and the session ends. */
 export const deleteUploadSessionOf = async (auth: Auth, sessionId: string): Promise<void> => {
-  await endSession(await ownSession(auth, sessionId));
+  await endSession(await requireUploadSession(auth, sessionId));
 };
 
 /**
@@ -175,18 +168,7 @@ export const acceptLocalPart = async (
   part: { sessionId: string; partNumber: number; expires: string; signature: string; sha1Header: string | undefined },
   body: Buffer,
 ): Promise<void> => {
-  const session = await getUploadSession(part.sessionId);
-  const declared = session?.partChecksums[part.partNumber - 1];
-  const expires = Number(part.expires);
-  if (
-    !session ||
-    !declared ||
-    !Number.isInteger(expires) ||
-    !isUploadPartSignature(await linkSecret(), part.signature, { ...part, sha1: declared, expires })
-  ) {
-    throw new Forbidden('The part URL is not valid');
-  }
-  if (expires <= Date.now() / 1000 || Date.parse(session.expiresAt) <= Date.now()) throw new Forbidden('The part URL has expired');
+  const { session, declared } = await requireUploadPart(part, await linkSecret());
   if (part.sha1Header !== declared) throw new Invalid('x-amz-checksum-sha1 must be the SHA-1 the part was declared with');
   if (body.length !== partBytes(session, part.partNumber)) {
     throw new Invalid(`Part ${part.partNumber} must be ${partBytes(session, part.partNumber)} bytes, not ${body.length}`);

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Permission, requireLibrary } from '../access/access.ts';
-import { Invalid, NotFound } from '../core/errors.ts';
+import { Inaccessible, Invalid } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import {
   DuplicateChecksumError,
@@ -136,7 +136,7 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   ]);
   const duplicateId = existing.get(checksum);
   if (duplicateId) return { id: duplicateId, duplicate: true };
-  if (!user) throw new NotFound('User not found');
+  if (!user) throw new Inaccessible('User not found');
   if (dto.libraryId) requireLibrary(Permission.AssetUpload, dto.libraryId, user);
   // The motion part: the same video uploaded before (the same checksum) is linked, not stored again.
   const existingMotion = motionChecksum ? existing.get(motionChecksum) : undefined;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
-
-import { hashPassword } from '../auth/crypto.ts';
-import { Forbidden, Invalid, Missing, NotFound } from '../core/errors.ts';
+import { managesUsers, requireUserUpdate } from '../access/access.ts';
+import { hashPassword } from '../core/crypto.ts';
+import { Forbidden, Inaccessible, Invalid, NotFound } from '../core/errors.ts';
 import { getUser, createUser as insertUser, listUsers, rewriteCredentials, updateUser } from '../db/user.repository.ts';
 import { mapUser } from '../mappers/user.mapper.ts';
 import type { Auth, CredentialCopy, UserRecord } from '../model/user.ts';
@@ -51,7 +51,7 @@ export const signUpAdmin = async (input: v.InferOutput<typeof SignUpDto>): Promi
 
 export const getMyUserInfo = async (auth: Auth): Promise<UserResponse> => {
   const user = await getUser(auth.user.id);
-  if (!user) throw new NotFound('User not found');
+  if (!user) throw new Inaccessible('User not found');
   return mapUser(user);
 };
 
@@ -97,7 +97,7 @@ export const getAllUsers = async (_auth: Auth, isAll: string | undefined): Promi
 export const getUserById = async (id: string): Promise<UserResponse> => {
   const user = await getUser(id);
   // Immich's NotFoundException here (a 404; its other user lookups answer 400).
-  if (!user || user.deletedAt !== null) throw new Missing('User not found');
+  if (!user || user.deletedAt !== null) throw new NotFound('User not found');
   return mapUser(user);
 };
 
@@ -109,7 +109,7 @@ export const getUserById = async (id: string): Promise<UserResponse> => {
  */
 export const updateUserInfo = async (auth: Auth, dto: UpdateUserInput): Promise<UserResponse> => {
   const user = await findOrFail(dto.id);
-  if (!auth.user.isAdmin && auth.user.id !== dto.id) throw new Forbidden('You are not allowed to update this user');
+  requireUserUpdate(auth, dto.id);
   const changes: Partial<UserRecord> = {};
   if (dto.email !== undefined) changes.email = dto.email;
   if (dto.name !== undefined) changes.name = dto.name;
@@ -118,7 +118,7 @@ export const updateUserInfo = async (auth: Auth, dto: UpdateUserInput): Promise<
   if (dto.memoriesEnabled !== undefined) changes.memoriesEnabled = dto.memoriesEnabled;
   if (dto.avatarColor !== undefined) changes.avatarColor = dto.avatarColor;
   if (dto.quotaSizeInBytes !== undefined) changes.quotaSizeInBytes = dto.quotaSizeInBytes;
-  if (auth.user.isAdmin) {
+  if (managesUsers(auth)) {
     if (dto.isAdmin === true && user.id !== auth.user.id) throw new Invalid('The server already has an admin');
     if (dto.isAdmin === false && user.id === auth.user.id) throw new Invalid('The admin cannot give up the admin role');
     if (dto.storageLabel !== undefined) changes.storageLabel = dto.storageLabel === '' ? null : dto.storageLabel;

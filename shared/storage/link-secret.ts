@@ -15,7 +15,7 @@ const fetchSecret = async (arn: string): Promise<string> => {
 };
 
 /**
- * The deployment secret shared-link keys and tokens are derived from (shared/auth/crypto.ts).
+ * The deployment secret shared-link keys and tokens are derived from (shared/core/crypto.ts).
  * Deployed, the function's environment holds only the secret's ARN (`SHARED_LINK_SECRET_ARN`):
  * the value is read from Secrets Manager once per container and kept in memory, so anyone allowed
  * `lambda:GetFunctionConfiguration` still cannot read it. `SHARED_LINK_SECRET` (the value itself)

@@ -78,7 +78,7 @@ export class S3Store implements OriginalsStore {
       await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return true;
     } catch (error) {
-      // HeadObject has no body, so a missing key is a bare 404 (NotFound).
+      // HeadObject has no body, so a missing key is a bare 404 (S3 names it NotFound).
       if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
       throw error;
     }

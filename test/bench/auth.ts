@@ -1,5 +1,5 @@
 import { toApiGatewayEvent } from '#infra/local/http-event.ts';
-import { hashPassword, hashSecret, newSecret, verifyPassword } from '#shared/auth/crypto.ts';
+import { hashPassword, hashSecret, newSecret, verifyPassword } from '#shared/core/crypto.ts';
 import { readCredentials } from '#shared/http/credentials.ts';
 import { median, percentile, table } from './stats.ts';
 

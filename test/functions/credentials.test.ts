@@ -3,7 +3,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { routes } from '#infra/routes.ts';
-import { hashSecret, newSecret } from '#shared/auth/crypto.ts';
+import { hashSecret, newSecret } from '#shared/core/crypto.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import { createSession } from '#shared/db/session.repository.ts';
 import { bearer, createApiKey, fixtures, setupAccounts } from '../support/accounts.ts';

@@ -9,7 +9,7 @@ import { handler as removeLinkHandler } from '#functions/shared-link/remove-shar
 import { handler as removeLinkAssetsHandler } from '#functions/shared-link/remove-shared-link-assets.ts';
 import { handler as updateLinkHandler } from '#functions/shared-link/update-shared-link.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
-import { sharedLinkToken } from '#shared/auth/crypto.ts';
+import { sharedLinkToken } from '#shared/core/crypto.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, createAlbum, trash } from '../support/library.ts';

@@ -87,7 +87,7 @@ const allowed: Record<string, readonly string[]> = {
   'shared/db': ['shared/core', 'shared/model'],
   'shared/media': ['shared/core', 'shared/model', 'shared/domain'],
   'shared/mappers': ['shared/model', 'shared/schemas', 'shared/domain'],
-  'shared/auth': ['shared/core', 'shared/model', 'shared/db'],
+  'shared/auth': ['shared/core', 'shared/model', 'shared/db', 'shared/access'],
   'shared/access': ['shared/core', 'shared/model', 'shared/db'],
   'shared/services': [
     'shared/core',
@@ -158,6 +158,51 @@ describe('the import graph of the product code', () => {
       (file) => file.startsWith('shared/services/') && /from '@aws-sdk\//.test(readFileSync(join(root, file), 'utf8')),
     );
     expect(sdk).toEqual([]);
+  });
+
+  /**
+   * An access decision refuses a caller for who they are, or chooses what they may have: the
+   * answer `Not found or no <permission> access`, a 403 for a role or a credential, a resource's
+   * owner compared with the caller to refuse, the caller's role read. Outside shared/access/ no
+   * product file makes one; services ask shared/access/ (Immich's `requireAccess`), so a v3 route
+   * over the same service cannot decide differently.
+   */
+  const decisions: readonly [string, RegExp][] = [
+    ['builds the access answer', /noAccess\(|Not found or no /],
+    ['refuses with 403', /new Forbidden\(/],
+    ['compares an owner with the caller', /!==\s*auth\.user\.id|auth\.user\.id\s*!==/],
+    ["reads the caller's role", /(?<!:\s*)auth\.user\.isAdmin/],
+  ];
+  // Rules about the target, not the caller: an admin account cannot be deleted (403 in Immich), and
+  // there is one admin (the admin cannot make another).
+  const targetRules = new Map([
+    [
+      'shared/services/user.service.ts',
+      /new Forbidden\('Cannot delete admin user'\)|dto\.isAdmin === true && user\.id !== auth\.user\.id/g,
+    ],
+  ]);
+
+  const accessDecisions = (path: string, text: string): string[] => {
+    const code = text.replace(targetRules.get(path) ?? /$^/g, '');
+    return decisions.filter(([, pattern]) => pattern.test(code)).map(([what]) => `${path} ${what}`);
+  };
+
+  it('makes every access decision in shared/access/', () => {
+    const wrong = files
+      .filter((file) => !file.startsWith('shared/access/') && file.startsWith('shared/'))
+      .concat(files.filter((file) => file.startsWith('functions/')))
+      .flatMap((file) => accessDecisions(file, readFileSync(join(root, file), 'utf8')));
+    expect(wrong).toEqual([]);
+  });
+
+  it('finds an access decision where there is one (the check itself works)', () => {
+    expect(accessDecisions('x.ts', 'if (album.ownerId !== auth.user.id) throw noAccess(Permission.AlbumRead);')).toEqual([
+      'x.ts builds the access answer',
+      'x.ts compares an owner with the caller',
+    ]);
+    expect(accessDecisions('x.ts', "if (!auth.user.isAdmin) throw new Forbidden('no');")).toHaveLength(2);
+    expect(accessDecisions('x.ts', 'const key = { isAdmin: auth.user.isAdmin };')).toEqual([]);
+    expect(accessDecisions('shared/services/user.service.ts', "throw new Forbidden('Cannot delete admin user')")).toEqual([]);
   });
 
   it('has no unchecked double cast in product code: what is read is validated instead', () => {

@@ -7,7 +7,7 @@ import {
   sharedLinkKey,
   sharedLinkKeyBytes,
   verifyPassword,
-} from '#shared/auth/crypto.ts';
+} from '#shared/core/crypto.ts';
 
 describe('secrets', () => {
   it('makes tokens as Immich does (base64 of 32 random bytes, word characters only), never the same twice', () => {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { toApiGatewayEvent } from '#infra/local/http-event.ts';
-import { Invalid, NotFound, Unauthenticated } from '#shared/core/errors.ts';
+import { Inaccessible, Invalid, Unauthenticated } from '#shared/core/errors.ts';
 import { errorBody } from '#shared/http/errors.ts';
 import { parseQuery } from '#shared/http/query.ts';
 import { formatIssues } from '#shared/schemas/validate.ts';
@@ -66,7 +66,7 @@ describe('error bodies', () => {
   });
 
   it('give a missing or foreign resource 400, as Immich does', () => {
-    expect(errorBody(new NotFound('Not found or no album.read access'))).toEqual({
+    expect(errorBody(new Inaccessible('Not found or no album.read access'))).toEqual({
       message: 'Not found or no album.read access',
       error: 'Bad Request',
       statusCode: 400,

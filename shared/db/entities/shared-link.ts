@@ -1,4 +1,4 @@
-import { NotFound } from '../../core/errors.ts';
+import { Inaccessible } from '../../core/errors.ts';
 import { SharedLinkKeyRecordSchema, type SharedLinkRecord, SharedLinkRecordSchema } from '../../model/shared-link.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
@@ -30,7 +30,7 @@ export const sharedLinkWrites = {
   delete: (link: SharedLinkRecord): Write =>
     deleteWrite(keys.sharedLink(link.userId, link.id), {
       condition: 'present',
-      onConditionFailed: () => new NotFound('Shared link not found'),
+      onConditionFailed: () => new Inaccessible('Shared link not found'),
     }),
   /** The key item a visitor's request reads: the link, its creator, its expiry. */
   createKey: (link: SharedLinkRecord, owner: { email: string; isAdmin: boolean }): Write =>

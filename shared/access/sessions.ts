@@ -1,0 +1,50 @@
+/**
+ * Access to the caller's own sessions and upload sessions: kept apart from access.ts so that only
+ * the functions that need these repositories bundle them (docs/benchmarks.md).
+ */
+import { isUploadPartSignature } from '../core/crypto.ts';
+import { Forbidden } from '../core/errors.ts';
+import { listUserSessions } from '../db/session.repository.ts';
+import { getUploadSession } from '../db/upload-session.repository.ts';
+import type { SessionListing } from '../model/session.ts';
+import type { UploadSessionRecord } from '../model/upload-session.ts';
+import type { Auth } from '../model/user.ts';
+import { noAccess, Permission } from './permission.ts';
+
+/** One of the caller's own sessions (Immich's authDevice.delete). */
+export const requireAuthDevice = async (auth: Auth, sessionId: string): Promise<SessionListing> => {
+  const session = (await listUserSessions(auth.user.id)).find((entry) => entry.id === sessionId);
+  if (!session) throw noAccess(Permission.AuthDeviceDelete);
+  return session;
+};
+
+/** The caller's upload session, expired or not; someone else's is answered as a missing one (asset.upload). */
+export const requireUploadSession = async (auth: Auth, sessionId: string): Promise<UploadSessionRecord> => {
+  const session = await getUploadSession(sessionId);
+  if (!session || session.ownerId !== auth.user.id) throw noAccess(Permission.AssetUpload);
+  return session;
+};
+
+/**
+ * A part URL the local store signed (`PUT /api/asset/upload-session/{id}/parts/{n}`): a capability,
+ * good only with its signature (made with the store's link secret, `secret`), before it expires and while its session lives. Returns the session
+ * and the part's declared SHA-1.
+ */
+export const requireUploadPart = async (
+  part: { sessionId: string; partNumber: number; expires: string; signature: string },
+  secret: string,
+): Promise<{ session: UploadSessionRecord; declared: string }> => {
+  const session = await getUploadSession(part.sessionId);
+  const declared = session?.partChecksums[part.partNumber - 1];
+  const expires = Number(part.expires);
+  if (
+    !session ||
+    !declared ||
+    !Number.isInteger(expires) ||
+    !isUploadPartSignature(secret, part.signature, { ...part, sha1: declared, expires })
+  ) {
+    throw new Forbidden('The part URL is not valid');
+  }
+  if (expires <= Date.now() / 1000 || Date.parse(session.expiresAt) <= Date.now()) throw new Forbidden('The part URL has expired');
+  return { session, declared };
+};
