@@ -1,11 +1,10 @@
 import type { AlbumMember, AlbumRecord, AlbumUser } from '../model/album.ts';
 import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
-import { batchDelete, batchGet } from './batch.ts';
-import { AlbumChangedError, albumCodec, albumMemberCodec, albumUserCodec, albumWrites } from './entities/album.ts';
-import { auditWrites } from './entities/audit.ts';
+import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
-import { chunk } from './items.ts';
+import { AlbumChangedError, albumCodec, albumMemberCodec, albumUserCodec, albumWrites } from './items/album.ts';
+import { auditWrites } from './items/audit.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
 import { checkWrite, deleteWrite, isCancelled, transact, transactGroups, writeOne } from './transact.ts';
@@ -92,40 +91,51 @@ export const touchAlbum = async (album: AlbumRecord, thumbnailId: string | null,
   await writeOne(albumWrites.touch(album, thumbnail, now));
 };
 
-export { AlbumChangedError } from './entities/album.ts';
-
 /**
  * Sets the album's own fields. A new thumbnail must be in the album when written (checked in the
- * same transaction), so a concurrent removal cannot leave the album pointing elsewhere.
+ * same transaction), so a concurrent removal cannot leave the album pointing elsewhere. When the
+ * write loses to a concurrent one, the album is read again to tell which: deleted meanwhile
+ * (`album-gone`), or the thumbnail left it (`thumbnail-gone`).
  */
-export const updateAlbumFields = async (album: AlbumRecord, fields: Partial<AlbumRecord>): Promise<void> => {
+export const updateAlbumFields = async (
+  album: AlbumRecord,
+  fields: Partial<AlbumRecord>,
+): Promise<'updated' | 'album-gone' | 'thumbnail-gone'> => {
   const thumbnail = fields.albumThumbnailAssetId;
   try {
     await transact([
       albumWrites.set(album, fields),
       ...(thumbnail ? [checkWrite(keys.albumAsset(album.id, thumbnail), { condition: 'attribute_exists(pk)' })] : []),
     ]);
+    return 'updated';
   } catch (error) {
-    if (isCancelled(error)) throw new AlbumChangedError();
-    throw error;
+    if (!isCancelled(error)) throw error;
+    return (await getAlbum(album.ownerId, album.id)) ? 'thumbnail-gone' : 'album-gone';
   }
 };
 
 /**
  * Deletes the album item, only while no shared link points at it (its `sharedLinkCount` is kept
- * exact with the links): a link made meanwhile makes this fail, so no link is left pointing at a
- * deleted album. Entries are removed afterwards (removeMembers), once no request can add more.
+ * exact with the links): a link made meanwhile makes this `has-links`, so no link is left
+ * pointing at a deleted album; one deleted by a concurrent request is `gone`. Entries are removed
+ * afterwards (removeMembers), once no request can add more.
  */
-export const deleteAlbumItem = async (album: AlbumRecord): Promise<void> => {
-  await transact([
-    deleteWrite(keys.album(album.ownerId, album.id), {
-      condition: 'attribute_exists(pk) AND (attribute_not_exists(sharedLinkCount) OR sharedLinkCount = :zero)',
-      values: { ':zero': 0 },
-      onConditionFailed: () => new AlbumChangedError(),
-    }),
-    // The apps' sync learns of it (GET /audit/deletes?entityType=ALBUM).
-    auditWrites.deleted(album.ownerId, 'ALBUM', album.id),
-  ]);
+export const deleteAlbumItem = async (album: AlbumRecord): Promise<'deleted' | 'gone' | 'has-links'> => {
+  try {
+    await transact([
+      deleteWrite(keys.album(album.ownerId, album.id), {
+        condition: 'attribute_exists(pk) AND (attribute_not_exists(sharedLinkCount) OR sharedLinkCount = :zero)',
+        values: { ':zero': 0 },
+        onConditionFailed: () => new AlbumChangedError(),
+      }),
+      // The apps' sync learns of it (GET /audit/deletes?entityType=ALBUM).
+      auditWrites.deleted(album.ownerId, 'ALBUM', album.id),
+    ]);
+    return 'deleted';
+  } catch (error) {
+    if (!(error instanceof AlbumChangedError)) throw error;
+    return (await getAlbum(album.ownerId, album.id)) ? 'has-links' : 'gone';
+  }
 };
 
 /** Whether an album is shared with a user: its albumUser item (one GetItem), with the album's owner. */
@@ -148,15 +158,26 @@ export const listAlbumsSharedWith = async (userId: string): Promise<AlbumRecord[
   return (await batchGet(shares.map((share) => keys.album(share.ownerId, share.albumId)))).map(albumCodec.read);
 };
 
-/** Shares an album with users (all new to it), only if the album is still as read. */
-export const shareAlbum = async (album: AlbumRecord, userIds: readonly string[], now: string): Promise<void> => {
-  await transact(albumWrites.shareWith(album, userIds, now));
+/** What a write that needs the album as read did: `changed` when another request changed it first. */
+export type AlbumWriteOutcome = 'written' | 'changed';
+
+const unlessChanged = async (write: Promise<unknown>): Promise<AlbumWriteOutcome> => {
+  try {
+    await write;
+    return 'written';
+  } catch (error) {
+    if (error instanceof AlbumChangedError) return 'changed';
+    throw error;
+  }
 };
 
+/** Shares an album with users (all new to it), only if the album is still as read. */
+export const shareAlbum = (album: AlbumRecord, userIds: readonly string[], now: string): Promise<AlbumWriteOutcome> =>
+  unlessChanged(transact(albumWrites.shareWith(album, userIds, now)));
+
 /** Stops sharing an album with a user, only if the album is still as read. */
-export const unshareAlbum = async (album: AlbumRecord, userId: string, now: string): Promise<void> => {
-  await transact(albumWrites.unshareWith(album, userId, now));
-};
+export const unshareAlbum = (album: AlbumRecord, userId: string, now: string): Promise<AlbumWriteOutcome> =>
+  unlessChanged(transact(albumWrites.unshareWith(album, userId, now)));
 
 /** Removes the shares of a deleted album (its users' items). */
 export const removeAlbumUsers = async (album: AlbumRecord): Promise<void> => {

@@ -1,7 +1,7 @@
 import { type ApiKeyListing, ApiKeyListingSchema, type ApiKeyRecord, ApiKeyRecordSchema } from '../model/api-key.ts';
 import { codec } from './codec.ts';
-import { userWrites } from './entities/user.ts';
 import { getItem } from './get.ts';
+import { userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, putWrite, setFields, transact, updateWrite } from './transact.ts';

@@ -10,22 +10,21 @@ import {
 } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import { listAlbumIdsOfAsset } from './album.repository.ts';
-import { batchDelete, batchGet } from './batch.ts';
-import { assetCodec, assetWrites, setStatusWrite } from './entities/asset.ts';
-import { auditWrites } from './entities/audit.ts';
-import { bucketWrites, slotOf } from './entities/bucket.ts';
-import { faceCodec, faceWrites } from './entities/face.ts';
-import { personWrites } from './entities/person.ts';
-import { userWrites } from './entities/user.ts';
+import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
-import { chunk } from './items.ts';
+import { assetCodec, assetWrites, setStatusWrite } from './items/asset.ts';
+import { auditWrites } from './items/audit.ts';
+import { bucketWrites, slotOf } from './items/bucket.ts';
+import { faceCodec, faceWrites } from './items/face.ts';
+import { personWrites } from './items/person.ts';
+import { userWrites } from './items/user.ts';
 import { dateOrder, keys, type Partition, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
 import { isCancelled, transact, type Write, writeOne } from './transact.ts';
 
-export { DuplicateChecksumError } from './entities/asset.ts';
-export { PersonNameTakenError } from './entities/person.ts';
+export { DuplicateChecksumError } from './items/asset.ts';
+export { PersonNameTakenError } from './items/person.ts';
 
 export const getAsset = async (assetId: string): Promise<AssetRecord | undefined> => {
   const item = await getItem(keys.asset(assetId));

@@ -1,8 +1,8 @@
-import type { AuditEntityType } from './entities/audit.ts';
+import type { AuditEntityType } from './items/audit.ts';
 import { partitions } from './keys.ts';
 import { queryAll } from './query.ts';
 
-export type { AuditEntityType } from './entities/audit.ts';
+export type { AuditEntityType } from './items/audit.ts';
 
 /**
  * The ids of an owner's entities of one type deleted strictly after `after` (Immich's audit

@@ -1,8 +1,11 @@
 import { BatchGetCommand, BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { inBatches } from '../core/concurrency.ts';
 import { db, tableName } from './client.ts';
-import { chunk } from './items.ts';
 import type { Key } from './keys.ts';
+
+/** `items` in runs of `size` (DynamoDB's per-call limits: 25 writes, 100 reads or transaction items). */
+export const chunk = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 type WriteRequest = NonNullable<BatchWriteCommandInput['RequestItems']>[string][number];
 

@@ -1,8 +1,8 @@
 import { type SessionListing, SessionListingSchema, type SessionRecord, SessionRecordSchema } from '../model/session.ts';
 import { batchDelete } from './batch.ts';
 import { codec } from './codec.ts';
-import { userWrites } from './entities/user.ts';
 import { getItem } from './get.ts';
+import { userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, putWrite, transact } from './transact.ts';

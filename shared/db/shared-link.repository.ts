@@ -1,10 +1,9 @@
 import type { SharedLinkKeyRecord, SharedLinkRecord } from '../model/shared-link.ts';
-import { batchDelete, batchGet } from './batch.ts';
-import { albumWrites } from './entities/album.ts';
-import { sharedLinkCodec, sharedLinkKeyCodec, sharedLinkWrites } from './entities/shared-link.ts';
-import { userWrites } from './entities/user.ts';
+import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
-import { chunk } from './items.ts';
+import { albumWrites } from './items/album.ts';
+import { SharedLinkGoneError, sharedLinkCodec, sharedLinkKeyCodec, sharedLinkWrites } from './items/shared-link.ts';
+import { userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
 import { checkWrite, deleteWrite, transact, transactGroups, type Write } from './transact.ts';
@@ -63,11 +62,18 @@ export const replaceSharedLink = async (link: SharedLinkRecord): Promise<void> =
 };
 
 /** Deletes the link and its key (one transaction, so the key stops working at once), then its entries. */
-export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonly string[]): Promise<void> => {
+export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonly string[]): Promise<'deleted' | 'gone'> => {
   const writes: Write[] = [sharedLinkWrites.delete(link), sharedLinkWrites.deleteKey(link)];
   if (link.albumId) writes.push(albumWrites.addLinkCount(link.userId, link.albumId, -1));
-  await transact(writes);
+  try {
+    await transact(writes);
+  } catch (error) {
+    // Deleted by another request first: its entries are that request's to remove.
+    if (error instanceof SharedLinkGoneError) return 'gone';
+    throw error;
+  }
   await batchDelete(assetIds.map((assetId) => keys.sharedLinkAsset(link.id, assetId)));
+  return 'deleted';
 };
 
 /** Adds entries to an INDIVIDUAL link (idempotent puts, 100 a transaction). */

@@ -1,5 +1,5 @@
 import type { Counter } from '../model/time-bucket.ts';
-import { countersOf, type Facet, facetsOf } from './entities/bucket.ts';
+import { countersOf, type Facet, facetsOf } from './items/bucket.ts';
 import { partitions } from './keys.ts';
 import { queryAll } from './query.ts';
 
@@ -7,7 +7,7 @@ import { queryAll } from './query.ts';
 export const listCounters = async (ownerId: string): Promise<Counter[]> =>
   (await queryAll(partitions.timeBuckets(ownerId))).flatMap((item) => countersOf(String(item.sk), item));
 
-export type { Facet } from './entities/bucket.ts';
+export type { Facet } from './items/bucket.ts';
 
 /** Every place and camera combination of an owner's untrashed assets, with counts: the same Query, summed over months. */
 export const listFacets = async (ownerId: string): Promise<Facet[]> => {

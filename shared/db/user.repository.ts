@@ -1,11 +1,10 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CredentialCopy, UserRecord } from '../model/user.ts';
-import { batchGet } from './batch.ts';
+import { batchGet, chunk } from './batch.ts';
 import { db, tableName } from './client.ts';
-import { userCodec, userWrites } from './entities/user.ts';
 import { getItem } from './get.ts';
-import { chunk } from './items.ts';
+import { userCodec, userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
 import { transact, updateWrite, type Write, writeOne } from './transact.ts';

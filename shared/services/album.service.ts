@@ -2,10 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { accessLost, allowedAssets, Permission, requireAlbum, requireAlbumUserRemoval } from '../access/access.ts';
 import { Conflict, Inaccessible, Invalid } from '../core/errors.ts';
 import {
-  AlbumChangedError,
   addMembers,
   deleteAlbumItem,
-  getAlbum,
   createAlbum as insertAlbum,
   listAlbumIdsOfAsset,
   listAlbumIdsSharedWith,
@@ -20,7 +18,7 @@ import {
   updateAlbumFields,
 } from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
-import { deleteSharedLink, getSharedLink, listSharedLinks } from '../db/shared-link.repository.ts';
+import { deleteSharedLink, listSharedLinks } from '../db/shared-link.repository.ts';
 import { getUser, getUsers } from '../db/user.repository.ts';
 import { type AlbumResponseDto, mapAlbum } from '../mappers/album.mapper.ts';
 import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../mappers/asset.mapper.ts';
@@ -29,6 +27,9 @@ import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 import type { CreateAlbumInput, UpdateAlbumInput } from '../schemas/album.ts';
+
+/** A write that needed the album as read lost to another request's change: the client may retry. */
+const albumChanged = (): Conflict => new Conflict('The album was changed by another request; try again');
 
 const owner = async (auth: Auth): Promise<UserRecord> => {
   const user = await getUser(auth.user.id);
@@ -170,14 +171,9 @@ export const updateAlbumInfo = async (auth: Auth, id: string, dto: UpdateAlbumIn
   if (dto.albumThumbnailAssetId && !members.some((member) => member.assetId === dto.albumThumbnailAssetId)) {
     throw new Invalid('Invalid album thumbnail');
   }
-  try {
-    await updateAlbumFields(album, fields);
-  } catch (error) {
-    if (!(error instanceof AlbumChangedError)) throw error;
-    // Deleted meanwhile, or the thumbnail left the album meanwhile.
-    if (!(await getAlbum(auth.user.id, album.id))) throw accessLost(Permission.AlbumUpdate);
-    throw new Invalid('Invalid album thumbnail');
-  }
+  const outcome = await updateAlbumFields(album, fields);
+  if (outcome === 'album-gone') throw accessLost(Permission.AlbumUpdate);
+  if (outcome === 'thumbnail-gone') throw new Invalid('Invalid album thumbnail');
   return mapAlbum({ ...album, ...fields }, { ...(await usersOf(album)), members, assets: [] });
 };
 
@@ -191,20 +187,14 @@ export const deleteAlbum = async (auth: Auth, id: string): Promise<void> => {
   for (let round = 1; ; round++) {
     const links = (await listSharedLinks(auth.user.id)).filter((link) => link.albumId === album.id);
     for (const link of links) {
-      // A link deleted meanwhile by another request is done already.
-      await deleteSharedLink(link, []).catch(async (error: unknown) => {
-        if (await getSharedLink(auth.user.id, link.id)) throw error;
-      });
+      // A link deleted meanwhile by another request (`gone`) is done already.
+      await deleteSharedLink(link, []);
     }
-    try {
-      await deleteAlbumItem(album);
-      break;
-    } catch (error) {
-      if (!(error instanceof AlbumChangedError)) throw error;
-      // Deleted by a concurrent request: done. Otherwise a link was made meanwhile: again.
-      if (!(await getAlbum(auth.user.id, album.id))) return;
-      if (round >= 3) throw new Conflict('The album changed while it was being deleted; try again');
-    }
+    const outcome = await deleteAlbumItem(album);
+    if (outcome === 'deleted') break;
+    // Deleted by a concurrent request: done. Otherwise a link was made meanwhile: again.
+    if (outcome === 'gone') return;
+    if (round >= 3) throw new Conflict('The album changed while it was being deleted; try again');
   }
   // No request can add entries now (the album is gone); an add already under way may still land one.
   for (let round = 0; round < 3; round++) {
@@ -288,12 +278,7 @@ export const addUsersToAlbum = async (auth: Auth, id: string, userIds: readonly 
   const album = await requireAlbum(auth, Permission.AlbumShare, id);
   const targets = (await sharingTargets(album, userIds)).map((target) => target.id);
   const now = new Date().toISOString();
-  try {
-    await shareAlbum(album, targets, now);
-  } catch (error) {
-    if (error instanceof AlbumChangedError) throw new Conflict('The album was changed by another request; try again');
-    throw error;
-  }
+  if ((await shareAlbum(album, targets, now)) === 'changed') throw albumChanged();
   const updated: AlbumRecord = { ...album, sharedUserIds: [...album.sharedUserIds, ...targets], updatedAt: now };
   return mapAlbum(updated, { ...(await usersOf(updated)), members: await listMembers(album.id), assets: [] });
 };
@@ -308,10 +293,5 @@ export const removeUserFromAlbum = async (auth: Auth, id: string, userId: string
   if (album.ownerId === target) throw new Invalid('Cannot remove album owner');
   if (!album.sharedUserIds.includes(target)) throw new Invalid('Album not shared with user');
   requireAlbumUserRemoval(auth, album, target);
-  try {
-    await unshareAlbum(album, target, new Date().toISOString());
-  } catch (error) {
-    if (error instanceof AlbumChangedError) throw new Conflict('The album was changed by another request; try again');
-    throw error;
-  }
+  if ((await unshareAlbum(album, target, new Date().toISOString())) === 'changed') throw albumChanged();
 };

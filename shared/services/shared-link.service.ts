@@ -9,7 +9,7 @@ import {
   sharedLinkToken,
   verifyPassword,
 } from '../core/crypto.ts';
-import { Invalid, Unauthenticated } from '../core/errors.ts';
+import { Inaccessible, Invalid, Unauthenticated } from '../core/errors.ts';
 import { getAlbum, listMembers } from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import {
@@ -176,7 +176,7 @@ export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEd
 /** DELETE /shared-link/:id: the key stops working at once. */
 export const deleteSharedLink = async (auth: Auth, id: string): Promise<void> => {
   const link = await requireSharedLink(auth, id);
-  await removeLink(link, await listSharedLinkAssetIds(link.id));
+  if ((await removeLink(link, await listSharedLinkAssetIds(link.id))) === 'gone') throw new Inaccessible('Shared link not found');
 };
 
 export interface AssetIdsResponseDto {

@@ -27,7 +27,7 @@ const measure = async (): Promise<string> => {
   const stack = await startLocalStack({ ORIGINALS_DIR: directory });
   try {
     const { originalsStore } = await import('#shared/storage/originals.ts');
-    const { assetItem } = await import('#shared/db/entities/asset.ts');
+    const { assetItem } = await import('#shared/db/items/asset.ts');
     const { db } = await import('#shared/db/client.ts');
     const { downloadArchive } = await import('#shared/services/download-archive.service.ts');
     const store = await originalsStore();

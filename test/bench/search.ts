@@ -33,9 +33,9 @@ const span = 5 * 365 * 86_400_000;
 const measure = async (): Promise<string> => {
   const stack = await startLocalStack();
   const { baseUrl, tableName } = stack;
-  const { assetItem, checksumItem } = await import('#shared/db/entities/asset.ts');
-  const { faceItem } = await import('#shared/db/entities/face.ts');
-  const { personItem } = await import('#shared/db/entities/person.ts');
+  const { assetItem, checksumItem } = await import('#shared/db/items/asset.ts');
+  const { faceItem } = await import('#shared/db/items/face.ts');
+  const { personItem } = await import('#shared/db/items/person.ts');
   const { postingsOf, writePostings } = await import('#shared/db/term.repository.ts');
   const { assetTerms } = await import('#shared/domain/terms.ts');
   const { db } = await import('#shared/db/client.ts');

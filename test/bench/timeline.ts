@@ -25,8 +25,8 @@ const span = 10 * 365 * 86_400_000;
 const measure = async (): Promise<string> => {
   const stack = await startLocalStack();
   const { baseUrl, tableName, adminAuth } = stack;
-  const { assetItem, checksumItem } = await import('#shared/db/entities/asset.ts');
-  const { counterItemsOf } = await import('#shared/db/entities/bucket.ts');
+  const { assetItem, checksumItem } = await import('#shared/db/items/asset.ts');
+  const { counterItemsOf } = await import('#shared/db/items/bucket.ts');
   const { db } = await import('#shared/db/client.ts');
   const sdk = await import('@immich/sdk');
 

@@ -6,7 +6,7 @@ import { handler as searchAssetsHandler } from '#functions/search/search-assets.
 import { createAlbum } from '#shared/db/album.repository.ts';
 import { recordUpload, updateAsset } from '#shared/db/asset.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { personItem } from '#shared/db/entities/person.ts';
+import { personItem } from '#shared/db/items/person.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';
 import type { PersonRecord } from '#shared/model/person.ts';
 import { bearer, createUser, fixtures, login, signUpAdmin } from '../support/accounts.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CorruptItemError } from '#shared/db/codec.ts';
-import { assetCodec, assetItem } from '#shared/db/entities/asset.ts';
-import { sharedLinkCodec } from '#shared/db/entities/shared-link.ts';
-import { userCodec } from '#shared/db/entities/user.ts';
+import { assetCodec, assetItem } from '#shared/db/items/asset.ts';
+import { sharedLinkCodec } from '#shared/db/items/shared-link.ts';
+import { userCodec } from '#shared/db/items/user.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';
 import { assetRecord } from '../support/records.ts';
 

@@ -83,7 +83,7 @@ export const assetWrites = {
    * Sets fields of an existing asset. With `albumCount`, only while it is still in that many
    * albums (the writes that copy its status to its album entries found them all); with `counted`,
    * only while it is still in the timeline state it was read in (its counters move in the same
-   * transaction: shared/db/entities/bucket.ts).
+   * transaction: shared/db/items/bucket.ts).
    */
   set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number, counted?: CountedState): Write => {
     // A new updatedAt moves the asset in the owner's by-update index (the mobile app's delta sync).

@@ -1,8 +1,10 @@
-import { Inaccessible } from '../../core/errors.ts';
 import { SharedLinkKeyRecordSchema, type SharedLinkRecord, SharedLinkRecordSchema } from '../../model/shared-link.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { deleteWrite, putWrite, updateWrite, type Write } from '../transact.ts';
+
+/** The link was deleted by another request first. */
+export class SharedLinkGoneError extends Error {}
 
 // The item's `type` is the entity; the link's own type is stored as `linkType`.
 export const sharedLinkCodec = codec('sharedLink', SharedLinkRecordSchema, { linkType: 'type' });
@@ -30,7 +32,7 @@ export const sharedLinkWrites = {
   delete: (link: SharedLinkRecord): Write =>
     deleteWrite(keys.sharedLink(link.userId, link.id), {
       condition: 'present',
-      onConditionFailed: () => new Inaccessible('Shared link not found'),
+      onConditionFailed: () => new SharedLinkGoneError(),
     }),
   /** The key item a visitor's request reads: the link, its creator, its expiry. */
   createKey: (link: SharedLinkRecord, owner: { email: string; isAdmin: boolean }): Write =>
