@@ -19,8 +19,12 @@ import { parseOrThrow } from '../schemas/validate.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
 import { type OriginalsStore, originalsStore, type StoredObject } from '../storage/originals.ts';
 import type { ReceivedPart } from '../storage/store.ts';
-import { checkImageReadable, newAsset, recordNewAsset, removeOriginals, withVersions, writeAssetPostings } from './upload.service.ts';
+import { writeAssetPostings } from './upload.service.ts';
+import { checkImageReadable } from './upload-form.ts';
+import { recordNewAsset } from './upload-people.ts';
+import { newAsset, withVersions } from './upload-records.ts';
 import { liveSession, partBytes, partsOf } from './upload-session.service.ts';
+import { removeOriginals } from './upload-store.ts';
 
 /** The completion reads the object in ranges of this size, a few at once, hashing them in order. */
 const hashRangeBytes = 8 * 1024 * 1024;

@@ -1,0 +1,57 @@
+/**
+ * The checks of an upload's form, in Immich's order, before anything is read or stored: the asset
+ * file is there and not empty, the text fields are valid (`CreateAssetDto`), and an image of a
+ * type whose header can be read is readable.
+ */
+import { Invalid } from '../core/errors.ts';
+import { assetTypeOf, extensionOf } from '../domain/media-types.ts';
+import { uploadFields } from '../domain/upload-files.ts';
+import { dimensionsOf } from '../media/metadata.ts';
+import type { UploadedFile } from '../model/upload.ts';
+import { CreateAssetDto, type CreateAssetInput, dateStringError } from '../schemas/asset.ts';
+import { parseOrThrow } from '../schemas/validate.ts';
+
+// Image formats whose header image-size reads: a file of one of these types that it cannot read is corrupt.
+const checkedImageTypes = new Set([
+  '.jpg',
+  '.jpeg',
+  '.jpe',
+  '.png',
+  '.gif',
+  '.webp',
+  '.bmp',
+  '.tif',
+  '.tiff',
+  '.heic',
+  '.heif',
+  '.avif',
+  '.jxl',
+  '.psd',
+]);
+
+/** An image of a type whose header image-size reads, and which it cannot read, is corrupt: a 400. `data` may be the file's start. */
+export const checkImageReadable = (fileName: string, data: Buffer): void => {
+  if (assetTypeOf(fileName) === 'IMAGE' && checkedImageTypes.has(extensionOf(fileName)) && !dimensionsOf(data)) {
+    throw new Invalid(`Corrupt or unreadable image file ${fileName}`);
+  }
+};
+
+export interface UploadInput {
+  /** The multipart form's text fields, as sent. */
+  fields: Record<string, string>;
+  files: Partial<Record<(typeof uploadFields)[keyof typeof uploadFields], UploadedFile>>;
+}
+
+/** The form's asset file and text fields, checked: a missing or empty file, then the fields (dates first, as Immich). */
+export const validateUploadForm = (
+  form: UploadInput,
+): { file: UploadedFile; dto: CreateAssetInput; sidecar: UploadedFile | undefined; livePhoto: UploadedFile | undefined } => {
+  const file = form.files[uploadFields.asset];
+  if (!file || file.data.length === 0) throw new Invalid(`Field(s) ${uploadFields.asset} should not be empty`);
+  const dateError = dateStringError(form.fields, ['fileCreatedAt', 'fileModifiedAt']);
+  if (dateError) throw new Invalid(dateError);
+  const dto = parseOrThrow(CreateAssetDto, form.fields);
+  // An iPhone live photo's video sent beside it (Immich's livePhotoData).
+  const livePhoto = form.files[uploadFields.livePhoto]?.data.length ? form.files[uploadFields.livePhoto] : undefined;
+  return { file, dto, sidecar: form.files[uploadFields.sidecar], livePhoto };
+};

@@ -1,0 +1,87 @@
+/**
+ * The people of an upload's face regions: each named region is matched to the owner's person of
+ * that name (case-insensitive), new names become new people, and the asset is recorded with them
+ * in one transaction.
+ */
+import { randomUUID } from 'node:crypto';
+import { log } from '../core/log.ts';
+import { fixedUploadWrites, type NewUpload, PersonNameTakenError, recordUpload } from '../db/asset.repository.ts';
+import { findPeopleByName } from '../db/person.repository.ts';
+import type { FaceRegion } from '../media/faces.ts';
+import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import { foldName, type PersonRecord } from '../model/person.ts';
+
+// A transaction holds at most 100 writes; an upload needs 7 (fixedUploadWrites) plus, per person,
+// 2 (new) or 1 (known), plus 1 per face. 31 faces of 31 different new people fit.
+const maxFacesPerAsset = Math.floor((100 - fixedUploadWrites) / 3);
+
+interface People {
+  newPeople: PersonRecord[];
+  existingPeople: Set<string>;
+  faces: FaceRecord[];
+}
+
+/** Matches the file's named regions to the owner's people by name (case-insensitive); new names become new people. */
+const resolvePeople = async (ownerId: string, assetId: string, regions: readonly FaceRegion[], now: string): Promise<People> => {
+  if (regions.length === 0) return { newPeople: [], existingPeople: new Set(), faces: [] };
+  const known = await findPeopleByName(
+    ownerId,
+    regions.map((region) => region.name),
+  );
+  const created = new Map<string, PersonRecord>();
+  const existingPeople = new Set<string>();
+  const faces = regions.map((region, index): FaceRecord => {
+    const folded = foldName(region.name);
+    let personId = known.get(folded);
+    if (personId) existingPeople.add(personId);
+    else {
+      let person = created.get(folded);
+      if (!person) {
+        person = {
+          id: randomUUID(),
+          ownerId,
+          name: region.name.trim(),
+          birthDate: null,
+          isHidden: false,
+          thumbnailPath: '',
+          faceAssetId: assetId,
+          faceCount: 0,
+          createdAt: now,
+          updatedAt: now,
+        };
+        created.set(folded, person);
+      }
+      personId = person.id;
+    }
+    const { name: _name, ...box } = region;
+    return { id: randomUUID(), assetId, personId, ownerId, ...box, index };
+  });
+  return { newPeople: [...created.values()], existingPeople, faces };
+};
+
+/**
+ * Records a new asset (its file already stored) with its faces and their people, in one
+ * transaction (shared/db/asset.repository.ts `recordUpload`), with `also` in the same
+ * transaction. A concurrent upload may create a person of the same name first: the names are
+ * read again and it is tried once more. Throws `DuplicateChecksumError` and `QuotaExceededError`
+ * for the caller to answer.
+ */
+export const recordNewAsset = async (
+  asset: AssetRecord,
+  faceRegions: readonly FaceRegion[],
+  quota: number | null,
+  options: Pick<NewUpload, 'motion' | 'also'>,
+): Promise<void> => {
+  const regions = faceRegions.slice(0, maxFacesPerAsset);
+  if (faceRegions.length > regions.length)
+    log.warn('Face regions over the limit were not recorded', { assetId: asset.id, faces: faceRegions.length });
+  for (let attempt = 1; ; attempt++) {
+    const people = await resolvePeople(asset.ownerId, asset.id, regions, asset.createdAt);
+    try {
+      await recordUpload({ asset, ...people, quota, ...options });
+      return;
+    } catch (error) {
+      if (!(error instanceof PersonNameTakenError) || attempt >= 3) throw error;
+    }
+  }
+};
