@@ -1,6 +1,6 @@
 /**
  * Immich's web app served beside the API: the rules both hosts share, so that the local server
- * (infra/local/web-server.ts) and the CloudFront distribution (infra/web-distribution.ts) answer
+ * (infra/local/web-server.ts) and the CloudFront distribution (infra/cdk/web-distribution.ts) answer
  * the same paths the same way. See docs/web-app.md.
  */
 

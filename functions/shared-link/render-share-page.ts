@@ -11,7 +11,7 @@ import { type OpenGraphTags, renderSharePage, sharePageTags } from '#shared/serv
 /**
  * GET /share/{key+}: Immich's web app for a shared link, with the link's Open Graph tags (Immich's
  * server-side rendering of share pages; docs/web-app.md, "Share pages"). `WEB_INDEX` is the
- * build's `index.html`: beside the bundle deployed (relative to the task root, infra/api-function.ts),
+ * build's `index.html`: beside the bundle deployed (relative to the task root, infra/cdk/api-function.ts),
  * in the build locally (absolute).
  * Never a 5xx for a page: if the link cannot be read, the app comes without tags, as Immich's.
  */

@@ -3,7 +3,7 @@
  * tree against an earlier revision, measured on the same machine at the same time. Yesterday's
  * numbers in docs/benchmarks.md come from a machine that may have run faster or slower; this is
  * the fair comparison a "no function got worse" claim needs. The earlier revision is checked out
- * into .bench/ (a git worktree sharing node_modules) and bundled with its own infra/bundling.ts;
+ * into .bench/ (a git worktree sharing node_modules) and bundled with its own infra/cdk/bundling.ts;
  * the two bundles of each function are imported alternately, each by fresh Node processes.
  */
 import { execFileSync } from 'node:child_process';
@@ -37,7 +37,8 @@ const load = async (name: string, dir: string): Promise<Tree> => ({
   name,
   dir,
   routes: (await import(join(dir, 'infra', 'routes.ts'))).routes,
-  options: (await import(join(dir, 'infra', 'bundling.ts'))).esbuildOptions,
+  // infra/bundling.ts before the CDK app moved to infra/cdk/.
+  options: (await import(join(dir, 'infra', existsSync(join(dir, 'infra', 'cdk')) ? 'cdk' : '', 'bundling.ts'))).esbuildOptions,
 });
 const trees = [await load(sha, before), await load('now', root)] as const;
 

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { esbuildOptions, mediaExternalModules } from '#infra/bundling.ts';
+import { esbuildOptions, mediaExternalModules } from '#infra/cdk/bundling.ts';
 import { eventFunctions, routes, webRoutes } from '#infra/routes.ts';
 import { median, table } from './stats.ts';
 
@@ -53,7 +53,7 @@ export const functionsSection = {
       rows.push([`${fn.name} (event)`, kb.toFixed(1), ms.toFixed(1), `${ok} (${storeBudget.ms} ms, ${storeBudget.kb} KB)`]);
     }
     return [
-      `Every function bundled exactly as the stack bundles it (infra/bundling.ts), then imported by ${runs} fresh Node processes each; budget ${budget.ms} ms median and ${budget.kb} KB unless the row names its own.`,
+      `Every function bundled exactly as the stack bundles it (infra/cdk/bundling.ts), then imported by ${runs} fresh Node processes each; budget ${budget.ms} ms median and ${budget.kb} KB unless the row names its own.`,
       '',
       table(['function', 'bundle KB', 'cold import ms (median)', 'within budget'], rows),
     ].join('\n');

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { bundling } from '#infra/bundling.ts';
+import { bundling } from '#infra/cdk/bundling.ts';
 import { coldImportMs } from './functions.ts';
 import { median, table } from './stats.ts';
 

@@ -96,7 +96,7 @@ describe('npm run start:deployed', () => {
       // Everything it started ends: the server and its DynamoDB Local (nothing left running).
       const deadline = Date.now() + 30_000;
       const running = () =>
-        spawnSync('pgrep', ['-af', 'start-deployed|DynamoDBLocal'], { encoding: 'utf8' })
+        spawnSync('pgrep', ['-af', 'local/main.ts|DynamoDBLocal'], { encoding: 'utf8' })
           .stdout.split('\n')
           .filter((line) => line.includes(join(scratch, 'data')) || line.includes(`-g ${child.pid}`));
       const group = () => spawnSync('pgrep', ['-g', String(child.pid)], { encoding: 'utf8' }).stdout.trim();

@@ -15,11 +15,11 @@ interface Started {
   dynamoEndpoint: string;
 }
 
-/** Runs `node infra/local-server.ts` (what `npm start` runs) with its own PORT and DATA_DIR. */
+/** Runs `node infra/local/main.ts` (what `npm start` runs) with its own PORT and DATA_DIR. */
 const start = async (port: number): Promise<Started> => {
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir, TABLE_NAME: 'immich' };
   delete env.AWS_ENDPOINT_URL_DYNAMODB;
-  const child = spawn(process.execPath, [join(root, 'infra', 'local-server.ts')], { cwd: root, env });
+  const child = spawn(process.execPath, [join(root, 'infra', 'local', 'main.ts')], { cwd: root, env });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -47,7 +47,7 @@ const javaProcessesFor = (dir: string): string =>
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-describe('npm start (infra/local-server.ts)', () => {
+describe('npm start (infra/local/main.ts)', () => {
   it('keeps its data to itself: loopback only, files 0600 in a 0700 folder, a database other credentials cannot see, no browser origin', async () => {
     const port = await freePort();
     const { child, dynamoEndpoint } = await start(port);

@@ -9,7 +9,7 @@ const root = join(import.meta.dirname, '..', '..');
 /** Runs the script in its own process (without blocking this one, which serves the API). */
 const smoke = (...args: string[]): Promise<{ stdout: string; status: number | null }> =>
   new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'infra', 'smoke.ts'), ...args]);
+    const child = spawn(process.execPath, [join(root, 'infra', 'tools', 'smoke.ts'), ...args]);
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.once('exit', (status) => resolve({ stdout, status }));

@@ -13,7 +13,7 @@ import { target, useServer } from '../support/server.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
-const uploader = join(root, 'infra', 'upload.ts');
+const uploader = join(root, 'infra', 'uploader', 'cli.ts');
 const immichCli = join(root, 'node_modules', '@immich', 'cli', 'dist', 'index.js');
 const mebibyte = 1024 * 1024;
 

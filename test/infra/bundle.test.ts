@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions } from '#infra/bundling.ts';
+import { esbuildOptions } from '#infra/cdk/bundling.ts';
 import { routes } from '#infra/routes.ts';
 import { invoke } from '../support/invoke.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';

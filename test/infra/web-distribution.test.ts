@@ -1,6 +1,6 @@
 /**
  * The CloudFront distribution that serves Immich's web app and the API on one origin
- * (infra/web-distribution.ts), read from the synthesized template: which path goes where, with
+ * (infra/cdk/web-distribution.ts), read from the synthesized template: which path goes where, with
  * what caching, headers and forwarding; the bucket reachable only through CloudFront; the
  * viewer-request function run on the same paths as the local server's rule; the build deployed
  * only when there is one; the custom domain by context; the originals' CORS for the app's origin;
@@ -18,9 +18,9 @@ import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiFunction } from '#infra/api-function.ts';
+import { ApiFunction } from '#infra/cdk/api-function.ts';
+import { ImmichStack } from '#infra/cdk/stack.ts';
 import { webRoutes } from '#infra/routes.ts';
-import { ImmichStack } from '#infra/stack.ts';
 import { immutableCacheControl, isAppRoute, securityHeaders } from '#infra/web-app.ts';
 import { invoke } from '../support/invoke.ts';
 

@@ -16,6 +16,28 @@ describe('route table', () => {
     expect(entries.sort()).toEqual(handlerFiles(join(root, 'functions')).sort());
   });
 
+  it("groups its rows by area, in the order of Immich's controllers", () => {
+    const areas = routes.map((route) => route.entry.split('/')[1]).filter((area, i, all) => area !== all[i - 1]);
+    // Immich's controllers by name (AppController's routes are `system` here).
+    expect(areas).toEqual([
+      'album',
+      'api-key',
+      'system',
+      'asset',
+      'audit',
+      'auth',
+      'download',
+      'partner',
+      'person',
+      'search',
+      'server-info',
+      'shared-link',
+      'system-config',
+      'trash',
+      'user',
+    ]);
+  });
+
   it('has unique operation ids and unique method + path pairs', () => {
     const all = [...routes, ...localRoutes, ...webRoutes];
     expect(new Set(all.map((route) => route.operationId)).size).toBe(all.length);

@@ -3,7 +3,7 @@
  * folder of its server image, supplied by the user) against this API, in a real browser, by hand
  * (CI has no build of Immich's; docs/web-app.md).
  *
- * Starts `npm start`'s server (infra/local-server.ts) on a free port with a fresh DATA_DIR and the
+ * Starts `npm start`'s server (infra/local/main.ts) on a free port with a fresh DATA_DIR and the
  * build as WEB_DIR, gives it a library through @immich/sdk (an admin, photos with named face
  * regions, an album and its shared link), then drives headless Chromium (test/support/chromium.ts,
  * through playwright-core): the login form, the timeline with its thumbnails, a photo, a person, an album,
@@ -67,7 +67,7 @@ const freePort = (): Promise<number> =>
 
 /** `npm start` (or `npm run start:deployed`) itself, on a fresh data folder; resolves once it listens. */
 const startServer = async (port: number, dataDir: string): Promise<ChildProcess> => {
-  const child = spawn(process.execPath, [join(root, 'infra', deployed ? 'start-deployed.ts' : 'local-server.ts')], {
+  const child = spawn(process.execPath, [join(root, 'infra', 'local', 'main.ts'), ...(deployed ? ['--deployed'] : [])], {
     cwd: root,
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, WEB_DIR: buildDir },
     stdio: ['ignore', 'pipe', 'inherit'],

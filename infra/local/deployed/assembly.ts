@@ -59,7 +59,7 @@ export interface Deployment {
   routes: DeployedRoute[];
   /** IAM statements per role ARN, from every AWS::IAM::Policy (and inline role policy) of the assembly. */
   policies: Map<string, PolicyStatement[]>;
-  /** The originals bucket's CORS rules (for the web app's origin: infra/stack.ts). */
+  /** The originals bucket's CORS rules (for the web app's origin: infra/cdk/stack.ts). */
   bucketCors: BucketCorsRule[];
   region: string;
   account: string;

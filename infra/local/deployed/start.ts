@@ -20,7 +20,7 @@ import type { Authorization } from './iam.ts';
 import { FunctionPool } from './lambda-pool.ts';
 
 /**
- * The bundle's native programs are Lambda's linux-arm64 builds (infra/lambda-binaries.ts). On a
+ * The bundle's native programs are Lambda's linux-arm64 builds (infra/tools/lambda-binaries.ts). On a
  * machine of another architecture they cannot run, so the environment points at this machine's
  * build of the same package instead: the one place where what runs here differs from the bundle.
  */
@@ -51,7 +51,7 @@ export interface StartDeployedOptions {
 
 /**
  * The originals bucket's CORS rules as s3rver takes them (S3's XML). The rule's origin is the
- * distribution's (infra/stack.ts); here the app's origin is this server's, whose port is chosen
+ * distribution's (infra/cdk/stack.ts); here the app's origin is this server's, whose port is chosen
  * after s3rver starts, so any origin is allowed locally.
  */
 const corsXml = (rules: readonly BucketCorsRule[]): string[] =>
@@ -73,7 +73,7 @@ const corsXml = (rules: readonly BucketCorsRule[]): string[] =>
       ];
 
 /**
- * What the distribution does before the API (infra/web-distribution.ts): the realtime socket
+ * What the distribution does before the API (infra/cdk/web-distribution.ts): the realtime socket
  * answered 404, and every path outside the API's (`apiPaths`, and the share pages) served from
  * the web build.
  */
@@ -108,7 +108,7 @@ const account = '000000000000';
 export const localBucketName = 'immich-originals';
 const secretArn = `arn:aws:secretsmanager:${region}:${account}:secret:SharedLinkSecret-local0`;
 
-const listen = async (server: Server, host = '127.0.0.1', port = 0): Promise<number> => {
+export const listen = async (server: Server, host = '127.0.0.1', port = 0): Promise<number> => {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);
@@ -253,5 +253,3 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     },
   };
 };
-
-export { listen };

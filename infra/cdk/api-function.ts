@@ -8,10 +8,10 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, kebab, type Route } from '../routes.ts';
 import { lambdaBundling } from './bundling.ts';
-import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, kebab, type Route } from './routes.ts';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 
 export interface ApiFunctionProps {
   route: Route;
@@ -21,7 +21,7 @@ export interface ApiFunctionProps {
   linkSecret: ISecret;
   /** The media function's ARN, for routes with `mediaJobs`. */
   mediaFunctionArn: string;
-  /** The role of the route's access class (infra/function-roles.ts). */
+  /** The role of the route's access class (infra/cdk/function-roles.ts). */
   role: IRole;
   /** The function's log group is `<logGroupPrefix><kebab-operation-id>`, where its role may write. */
   logGroupPrefix: string;

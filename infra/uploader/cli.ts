@@ -7,8 +7,8 @@ import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { scanFiles } from './uploader/files.ts';
-import { Api, type Progress, uploadFiles } from './uploader/uploader.ts';
+import { scanFiles } from './files.ts';
+import { Api, type Progress, uploadFiles } from './uploader.ts';
 
 const usage = `Usage: npm run upload -- [options] <paths…>
 

@@ -3,7 +3,7 @@
  * machine installs the project: ffmpeg for the media function's video posters. npm installs only
  * this machine's build of @ffmpeg-installer; this fetches the linux-arm64 build of exactly the
  * version and integrity package-lock.json records, once, into node_modules/.lambda/, so that
- * `cdk synth` copies it into the bundle offline (infra/media-function.ts).
+ * `cdk synth` copies it into the bundle offline (infra/cdk/media-function.ts).
  *
  * Run by `npm ci` / `npm install` (postinstall) and by `npm run lambda-binaries`.
  */
@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 
 export interface LambdaBinary {
   /** The npm package holding it, as package-lock.json names it. */

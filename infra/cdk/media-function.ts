@@ -12,11 +12,11 @@ import { EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
+import { eventFunctions } from '../routes.ts';
+import { lambdaBinaryPath } from '../tools/lambda-binaries.ts';
 import { lambdaBundling, mediaExternalModules } from './bundling.ts';
-import { lambdaBinaryPath } from './lambda-binaries.ts';
-import { eventFunctions } from './routes.ts';
 
-const root = join(import.meta.dirname, '..');
+const root = join(import.meta.dirname, '..', '..');
 
 export interface MediaFunctionProps {
   table: ITableV2;
@@ -114,7 +114,7 @@ export class MediaFunction extends Construct {
           beforeBundling: () => [],
           beforeInstall: () => [],
           // Copied from this project's node_modules, not installed: synth stays offline. ffmpeg is
-          // the linux-arm64 build fetched at install (infra/lambda-binaries.ts).
+          // the linux-arm64 build fetched at install (infra/tools/lambda-binaries.ts).
           afterBundling: (_input: string, output: string) => [
             ...['wasm-vips', 'heic-decode', 'libheif-js'].map(
               (name) => `mkdir -p "${output}/node_modules" && cp -R "${join(root, 'node_modules', name)}" "${output}/node_modules/${name}"`,

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import { type BundlingOptions, type ICommandHooks, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
 
-const root = join(import.meta.dirname, '..');
-const runtime = join(root, 'infra', 'runtime');
+const root = join(import.meta.dirname, '..', '..');
+const runtime = join(root, 'infra', 'cdk', 'runtime');
 
 /**
  * How every function is bundled. The stack (NodejsFunction) and `npm run bench` both derive
@@ -50,7 +50,7 @@ export const esbuildOptions = (entry: string, outfile: string): BuildOptions => 
 /** The same settings as NodejsFunction bundling options (the stack's functions), with what a function adds. */
 /**
  * What the media function loads from node_modules beside its bundle instead of bundling
- * (infra/media-function.ts copies them there): wasm-vips locates its WebAssembly and pthread
+ * (infra/cdk/media-function.ts copies them there): wasm-vips locates its WebAssembly and pthread
  * workers relative to its own module; heic-decode (2 MB, libheif with its WebAssembly inlined) is
  * loaded only for HEIC files, so it stays a file instead of code every cold start parses;
  * @ffmpeg-installer only finds this machine's ffmpeg, never used on Lambda (bin/ffmpeg is).

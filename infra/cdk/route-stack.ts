@@ -5,9 +5,9 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { type Route, webRoutes } from '../routes.ts';
 import { ApiFunction } from './api-function.ts';
 import type { FunctionRoles } from './function-roles.ts';
-import { type Route, webRoutes } from './routes.ts';
 
 const pascal = (name: string): string => name.replace(/(^|[-_.])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
 

@@ -36,7 +36,7 @@ import {
   securityHeaders,
   sharePagePaths,
   strictTransportSecurity,
-} from './web-app.ts';
+} from '../web-app.ts';
 
 export interface WebDistributionProps {
   api: HttpApi;

@@ -12,10 +12,10 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { metricsNamespace } from '#shared/core/log.ts';
 import { table as tableDefinition } from '#shared/db/table.ts';
+import { type Route, routes, webRoutes } from '../routes.ts';
 import { FunctionRoles } from './function-roles.ts';
 import { MediaFunction } from './media-function.ts';
 import { areaOf, areaStackId, RouteStack } from './route-stack.ts';
-import { type Route, routes, webRoutes } from './routes.ts';
 import { WebDistribution } from './web-distribution.ts';
 
 /**
@@ -139,7 +139,7 @@ export class ImmichStack extends Stack {
     // Routes in one nested stack per area, on shared roles per access class: room for every one
     // of Immich's operations (docs/deployment.md, "Stack layout").
     const logGroupPrefix = `/immich/${this.stackName}/`;
-    // Previews of every uploaded original, made in the background (infra/media-function.ts).
+    // Previews of every uploaded original, made in the background (infra/cdk/media-function.ts).
     const media = new MediaFunction(this, 'Media', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
     const roles = new FunctionRoles(this, 'FunctionRoles', {
       table: this.table,

@@ -1,0 +1,107 @@
+/**
+ * The two local hosts, one entry point:
+ * - `npm start`: the whole API on this machine. Starts DynamoDB Local (unless
+ *   AWS_ENDPOINT_URL_DYNAMODB points elsewhere), creates the table if missing, and serves every
+ *   route of infra/routes.ts at http://localhost:$PORT/api, and Immich's web app at `/` when a
+ *   build of it is there (WEB_DIR, default .web/build; docs/web-app.md).
+ * - `npm run start:deployed` (`--deployed`): what `cdk deploy` would ship, served on this machine.
+ *   Synthesizes the stack (bundling every function as for AWS) into cdk.out, then serves the
+ *   template itself: its HTTP API routes, its functions' bundles with their environment, memory
+ *   and timeout, its IAM policies enforced on every AWS call, on DynamoDB Local, an S3-compatible
+ *   server and a local secret. `CDK_OUT=<dir>` serves an assembly already synthesized instead.
+ *   See docs/deployment.md, "The deployed form, locally".
+ * Both keep their data in DATA_DIR; Ctrl-C stops everything they started.
+ */
+import { execFileSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { webBuildDir } from '../web-app.ts';
+import { listen, startDeployed } from './deployed/start.ts';
+import { localAwsEnv } from './dynamodb-local.ts';
+import { createLocalServer } from './http-server.ts';
+import { banner, type LocalData, openLocalData, stopOnSignals } from './local-data.ts';
+import { isWebBuild } from './web-server.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const deployed = process.argv.includes('--deployed');
+const port = Number(process.env.PORT ?? 3000);
+// Loopback only unless asked: the API is a photo library with its owners' hashes behind it.
+const host = process.env.HOST ?? '127.0.0.1';
+const shown = host === '127.0.0.1' ? 'localhost' : host;
+const dataDir = resolve(process.env.DATA_DIR ?? '.data');
+const tableName = process.env.TABLE_NAME ?? 'immich';
+const webDir = resolve(process.env.WEB_DIR || join(root, webBuildDir));
+const noWeb = "  Immich's web app: none at WEB_DIR (README, \"Immich's web app\": the www folder of Immich's server image)";
+
+/** `npm start`: the handlers of the source, in this process. */
+const startSource = async (data: LocalData): Promise<void> => {
+  const maxBodyMb = Number(process.env.MAX_UPLOAD_MB ?? 100);
+  // The embedded DynamoDB Local is reached with its own key id; another DynamoDB with the
+  // environment's credentials (or DynamoDB Local's usual `local` ones).
+  if (data.accessKeyId) Object.assign(process.env, { AWS_ACCESS_KEY_ID: data.accessKeyId, AWS_SECRET_ACCESS_KEY: 'local' });
+  for (const [key, value] of Object.entries({
+    ...localAwsEnv,
+    AWS_ENDPOINT_URL_DYNAMODB: data.endpoint,
+    TABLE_NAME: tableName,
+    DATA_DIR: dataDir,
+    SHARED_LINK_SECRET: data.linkSecret,
+  })) {
+    process.env[key] ??= value;
+  }
+  const web = isWebBuild(webDir) ? webDir : undefined;
+  const server = createLocalServer({ uploadLimitBytes: maxBodyMb * 1024 * 1024, ...(web ? { webDir: web } : {}) });
+  await listen(server, host, port);
+  stopOnSignals(data, async () => {
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
+  });
+  console.log(
+    banner('Immich-compatible API', host, port, data, [web ? `  Immich's web app: http://${shown}:${port}/ (from ${web})` : noWeb]),
+  );
+};
+
+/** `npm run start:deployed`: the synthesized template, its bundles in Lambda-like workers. */
+const startTemplate = async (data: LocalData): Promise<void> => {
+  let assemblyDir = process.env.CDK_OUT ? resolve(process.env.CDK_OUT) : undefined;
+  if (!assemblyDir) {
+    assemblyDir = join(root, 'cdk.out');
+    console.log('Synthesizing the stack (cdk synth) into cdk.out…');
+    // With the web build when there is one, as deployed (the share pages' function carries its
+    // index.html); its files are served from their folder here, as the distribution serves them.
+    execFileSync(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', assemblyDir], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', WEB_DIR: isWebBuild(webDir) ? webDir : '' },
+    });
+  }
+  const api = await startDeployed({
+    assemblyDir,
+    tableName,
+    dynamoDb: { endpoint: data.endpoint, accessKeyId: data.accessKeyId ?? process.env.AWS_ACCESS_KEY_ID ?? 'local' },
+    s3Dir: join(dataDir, 's3'),
+    secretValue: data.linkSecret,
+    ...(process.env.LOG_LEVEL ? { logLevel: process.env.LOG_LEVEL } : {}),
+    onDenied: (fn, denied) => console.error(`AccessDenied: ${fn} may not ${denied.action} on ${denied.resource}`),
+    onFailure: (fn, message) => console.error(`${fn}: ${message}`),
+    ...(isWebBuild(webDir) ? { webDir } : {}),
+  });
+  await listen(api.server, host, port);
+  stopOnSignals(data, () => api.close());
+  console.log(
+    banner('The synthesized stack', host, port, data, [
+      `  ${api.deployment.functions.size} functions and ${api.deployment.routes.length} routes from ${assemblyDir}`,
+      `  originals: S3-compatible server (s3rver) in ${join(dataDir, 's3')}; every AWS call checked against the function's IAM policy`,
+      isWebBuild(webDir) ? `  Immich's web app: http://${shown}:${port}/ (from ${webDir}, as the distribution serves it)` : noWeb,
+    ]),
+  );
+};
+
+const main = async (): Promise<void> => {
+  if (process.env.WEB_DIR && !isWebBuild(webDir)) throw new Error(`WEB_DIR=${webDir} has no index.html: not a build of Immich's web app`);
+  const data = await openLocalData(dataDir, tableName);
+  await (deployed ? startTemplate(data) : startSource(data));
+};
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
