@@ -1,7 +1,7 @@
+import type { AlbumResponseDto } from '#shared/dto/v1/album.ts';
+import { CreateAlbumDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { AlbumResponseDto } from '#shared/mappers/album.mapper.ts';
-import { CreateAlbumDto } from '#shared/schemas/album.ts';
 import { createAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(

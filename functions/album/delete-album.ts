@@ -1,6 +1,6 @@
+import { IdParams } from '#shared/dto/common.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { IdParams } from '#shared/schemas/common.ts';
 import { deleteAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams }, ({ auth, params }) =>

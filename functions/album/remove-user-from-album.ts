@@ -1,6 +1,6 @@
+import { AlbumUserParams } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { AlbumUserParams } from '#shared/schemas/album.ts';
 import { removeUserFromAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: AlbumUserParams }, ({ auth, params }) =>

@@ -1,8 +1,8 @@
+import { IdParams } from '#shared/dto/common.ts';
+import type { AlbumResponseDto } from '#shared/dto/v1/album.ts';
+import { UpdateAlbumDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { AlbumResponseDto } from '#shared/mappers/album.mapper.ts';
-import { UpdateAlbumDto } from '#shared/schemas/album.ts';
-import { IdParams } from '#shared/schemas/common.ts';
 import { updateAlbumInfo } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(

@@ -1,7 +1,7 @@
+import type { APIKeyCreateResponse } from '#shared/dto/v1/api-key.ts';
+import { APIKeyCreateDto } from '#shared/dto/v1/api-key.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { APIKeyCreateResponse } from '#shared/schemas/api-key.ts';
-import { APIKeyCreateDto } from '#shared/schemas/api-key.ts';
 import { createApiKey } from '#shared/services/api-key.service.ts';
 
 export const handler = httpHandler(

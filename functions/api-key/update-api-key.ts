@@ -1,7 +1,7 @@
+import { IdParams } from '#shared/dto/common.ts';
+import { type APIKeyResponse, APIKeyUpdateDto } from '#shared/dto/v1/api-key.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { type APIKeyResponse, APIKeyUpdateDto } from '#shared/schemas/api-key.ts';
-import { IdParams } from '#shared/schemas/common.ts';
 import { updateApiKey } from '#shared/services/api-key.service.ts';
 
 export const handler = httpHandler(

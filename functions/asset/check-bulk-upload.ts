@@ -1,7 +1,7 @@
+import type { AssetBulkUploadCheckResponseDto } from '#shared/dto/v1/asset.ts';
+import { AssetBulkUploadCheckDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { AssetBulkUploadCheckResponseDto } from '#shared/schemas/asset.ts';
-import { AssetBulkUploadCheckDto } from '#shared/schemas/asset.ts';
 import { checkBulkUpload } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(

@@ -1,6 +1,6 @@
+import { CheckExistingAssetsDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { CheckExistingAssetsDto } from '#shared/schemas/asset.ts';
 import { type CheckExistingAssetsResponseDto, checkExistingAssets } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(

@@ -1,8 +1,8 @@
+import type { AssetFileUploadResponseDto } from '#shared/dto/v1/asset.ts';
+import { UploadSessionParams } from '#shared/dto/v1/upload-session.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import type { AssetFileUploadResponseDto } from '#shared/schemas/asset.ts';
-import { UploadSessionParams } from '#shared/schemas/upload-session.ts';
 import { completeUploadSession } from '#shared/services/upload-session-complete.service.ts';
 
 // The parts become the asset: 201 {id, duplicate: false}, as POST /asset/upload answers

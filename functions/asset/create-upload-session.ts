@@ -1,8 +1,8 @@
+import type { AssetFileUploadResponseDto } from '#shared/dto/v1/asset.ts';
+import { CreateUploadSessionDto, type UploadSessionResponseDto } from '#shared/dto/v1/upload-session.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import type { AssetFileUploadResponseDto } from '#shared/schemas/asset.ts';
-import { CreateUploadSessionDto, type UploadSessionResponseDto } from '#shared/schemas/upload-session.ts';
 import { createUploadSession } from '#shared/services/upload-session.service.ts';
 
 // Not Immich's: large files go straight into the store (docs/large-uploads.md). A duplicate

@@ -1,6 +1,6 @@
+import { AssetBulkDeleteDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { AssetBulkDeleteDto } from '#shared/schemas/asset.ts';
 import { deleteAssets } from '#shared/services/trash.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<void>(), body: AssetBulkDeleteDto, status: 204 }, ({ auth, body }) =>

@@ -1,6 +1,6 @@
+import { UploadSessionParams } from '#shared/dto/v1/upload-session.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { UploadSessionParams } from '#shared/schemas/upload-session.ts';
 import { deleteUploadSessionOf } from '#shared/services/upload-session.service.ts';
 
 // Gives an upload up: its parts are dropped and the session ends.

@@ -1,7 +1,7 @@
+import { IdParams } from '#shared/dto/common.ts';
+import type { AssetResponseDto, SanitizedAssetResponseDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { AssetResponseDto, SanitizedAssetResponseDto } from '#shared/mappers/asset.mapper.ts';
-import { IdParams } from '#shared/schemas/common.ts';
 import { getAssetInfo } from '#shared/services/asset.service.ts';
 
 // A shared-link route too (Immich's @SharedLinkRoute): a visitor gets the link's assets only.

@@ -1,6 +1,6 @@
+import { MemoryLaneDto } from '#shared/dto/v1/search.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { MemoryLaneDto } from '#shared/schemas/search.ts';
 import { getMemoryLane, type MemoryLaneResponseDto } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(

@@ -1,7 +1,7 @@
+import type { AssetResponseDto } from '#shared/dto/v1/asset.ts';
+import { RandomAssetsDto } from '#shared/dto/v1/timeline.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { AssetResponseDto } from '#shared/mappers/asset.mapper.ts';
-import { RandomAssetsDto } from '#shared/schemas/timeline.ts';
 import { getRandom } from '#shared/services/timeline.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<AssetResponseDto[]>(), query: RandomAssetsDto }, ({ auth, query }) =>

@@ -1,7 +1,7 @@
+import type { AssetResponseDto, SanitizedAssetResponseDto } from '#shared/dto/v1/asset.ts';
+import { TimeBucketAssetDto } from '#shared/dto/v1/timeline.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { AssetResponseDto, SanitizedAssetResponseDto } from '#shared/mappers/asset.mapper.ts';
-import { TimeBucketAssetDto } from '#shared/schemas/timeline.ts';
 import { getTimeBucket } from '#shared/services/timeline.service.ts';
 
 // A shared-link route too: a visitor reads their link's album, without metadata unless the link shows it.

@@ -1,6 +1,6 @@
+import { TimeBucketDto } from '#shared/dto/v1/timeline.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { TimeBucketDto } from '#shared/schemas/timeline.ts';
 import { getTimeBuckets, type TimeBucketResponseDto } from '#shared/services/timeline.service.ts';
 
 // A shared-link route too (Immich's isShared): a visitor reads the buckets of their link's album.

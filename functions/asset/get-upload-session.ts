@@ -1,6 +1,6 @@
+import { UploadSessionParams, type UploadSessionResponseDto } from '#shared/dto/v1/upload-session.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { UploadSessionParams, type UploadSessionResponseDto } from '#shared/schemas/upload-session.ts';
 import { getUploadSessionStatus } from '#shared/services/upload-session.service.ts';
 
 // Which parts the store holds, with fresh URLs for every part: how an interrupted upload resumes.

@@ -1,7 +1,7 @@
+import { UploadPartParams, UploadPartQuery } from '#shared/dto/v1/upload-session.ts';
 import { bodyBytes } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
-import { UploadPartParams, UploadPartQuery } from '#shared/schemas/upload-session.ts';
 import { acceptLocalPart } from '#shared/services/upload-session.service.ts';
 
 // Local only (infra/routes.ts `localOnly`): what S3's presigned UploadPart does deployed. The

@@ -1,9 +1,9 @@
+import { IdParams } from '#shared/dto/common.ts';
+import { ServeFileDto } from '#shared/dto/v1/asset.ts';
 import { fileResponse } from '#shared/http/files.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import type { RawResponse } from '#shared/http/response.ts';
-import { ServeFileDto } from '#shared/schemas/asset.ts';
-import { IdParams } from '#shared/schemas/common.ts';
 import { assetFile, deliver } from '#shared/services/file.service.ts';
 
 export const handler = httpHandler(

@@ -1,8 +1,8 @@
+import { IdParams } from '#shared/dto/common.ts';
+import type { AssetResponseDto } from '#shared/dto/v1/asset.ts';
+import { UpdateAssetDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { AssetResponseDto } from '#shared/mappers/asset.mapper.ts';
-import { UpdateAssetDto } from '#shared/schemas/asset.ts';
-import { IdParams } from '#shared/schemas/common.ts';
 import { updateAsset } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(

@@ -1,6 +1,6 @@
+import { AssetBulkUpdateDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { AssetBulkUpdateDto } from '#shared/schemas/asset.ts';
 import { updateAssets } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<void>(), body: AssetBulkUpdateDto, status: 204 }, ({ auth, body }) =>

@@ -1,10 +1,10 @@
 import * as env from '#shared/core/env.ts';
 import { acceptUploadFile, uploadFieldLimits, uploadFields } from '#shared/domain/upload-files.ts';
+import type { AssetFileUploadResponseDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import type { AssetFileUploadResponseDto } from '#shared/schemas/asset.ts';
 import { uploadFile } from '#shared/services/upload.service.ts';
 
 // The body is multipart/form-data: file types are refused as each file starts, then the service

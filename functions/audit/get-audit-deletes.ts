@@ -1,6 +1,6 @@
+import { AuditDeletesDto } from '#shared/dto/v1/sync.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { AuditDeletesDto } from '#shared/schemas/sync.ts';
 import { type AuditDeletesResponseDto, getAuditDeletes } from '#shared/services/sync.service.ts';
 
 export const handler = httpHandler(

@@ -1,8 +1,8 @@
+import { LoginCredentialDto, type LoginResponse } from '#shared/dto/v1/user.ts';
 import { isSecure, loginCookies } from '#shared/http/cookies.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import { LoginCredentialDto, type LoginResponse } from '#shared/schemas/user.ts';
 import { login } from '#shared/services/auth.service.ts';
 
 export const handler = publicHandler(

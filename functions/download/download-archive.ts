@@ -1,8 +1,8 @@
+import { AssetIdsDto } from '#shared/dto/v1/download.ts';
 import { fileResponse } from '#shared/http/files.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import type { RawResponse } from '#shared/http/response.ts';
-import { AssetIdsDto } from '#shared/schemas/download.ts';
 import { downloadArchive } from '#shared/services/download-archive.service.ts';
 import { deliver } from '#shared/services/file.service.ts';
 

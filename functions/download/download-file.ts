@@ -1,8 +1,8 @@
+import { IdParams } from '#shared/dto/common.ts';
 import { fileResponse } from '#shared/http/files.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import type { RawResponse } from '#shared/http/response.ts';
-import { IdParams } from '#shared/schemas/common.ts';
 import { deliver, downloadFile } from '#shared/services/file.service.ts';
 
 export const handler = httpHandler(

@@ -1,6 +1,6 @@
+import { DownloadInfoDto } from '#shared/dto/v1/download.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { DownloadInfoDto } from '#shared/schemas/download.ts';
 import { type DownloadResponseDto, getDownloadInfo } from '#shared/services/download.service.ts';
 
 // A shared-link route too (Immich's): a visitor downloads what their link shows, if it allows downloads.

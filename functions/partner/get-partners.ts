@@ -1,6 +1,6 @@
+import { PartnerDirectionQuery } from '#shared/dto/v1/partner.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { PartnerDirectionQuery } from '#shared/schemas/partner.ts';
 import { getPartners, type PartnerResponseDto } from '#shared/services/partner.service.ts';
 
 export const handler = httpHandler(

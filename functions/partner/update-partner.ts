@@ -1,7 +1,7 @@
+import { IdParams } from '#shared/dto/common.ts';
+import { UpdatePartnerDto } from '#shared/dto/v1/partner.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { IdParams } from '#shared/schemas/common.ts';
-import { UpdatePartnerDto } from '#shared/schemas/partner.ts';
 import { type PartnerResponseDto, updatePartner } from '#shared/services/partner.service.ts';
 
 export const handler = httpHandler(

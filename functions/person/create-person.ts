@@ -1,7 +1,7 @@
+import type { PersonResponseDto } from '#shared/dto/v1/person.ts';
+import { PersonCreateDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { PersonResponseDto } from '#shared/mappers/person.mapper.ts';
-import { PersonCreateDto } from '#shared/schemas/person.ts';
 import { createPerson } from '#shared/services/person.service.ts';
 
 export const handler = httpHandler(

@@ -1,6 +1,6 @@
+import { PersonSearchDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { PersonSearchDto } from '#shared/schemas/person.ts';
 import type { PeopleResponseDto } from '#shared/services/person.service.ts';
 import { getAllPeople } from '#shared/services/person.service.ts';
 

@@ -1,7 +1,7 @@
+import { IdParams } from '#shared/dto/common.ts';
+import type { PersonResponseDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { PersonResponseDto } from '#shared/mappers/person.mapper.ts';
-import { IdParams } from '#shared/schemas/common.ts';
 import { getPerson } from '#shared/services/person.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<PersonResponseDto>(), params: IdParams }, ({ auth, params }) =>

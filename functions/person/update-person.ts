@@ -1,8 +1,8 @@
+import { IdParams } from '#shared/dto/common.ts';
+import type { PersonResponseDto } from '#shared/dto/v1/person.ts';
+import { PersonUpdateDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { PersonResponseDto } from '#shared/mappers/person.mapper.ts';
-import { IdParams } from '#shared/schemas/common.ts';
-import { PersonUpdateDto } from '#shared/schemas/person.ts';
 import { updatePerson } from '#shared/services/person.service.ts';
 
 export const handler = httpHandler(

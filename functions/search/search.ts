@@ -1,6 +1,6 @@
+import { SearchDto } from '#shared/dto/v1/search.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { SearchDto } from '#shared/schemas/search.ts';
 import type { SearchResponseDto } from '#shared/services/search.service.ts';
 import { searchText } from '#shared/services/search.service.ts';
 

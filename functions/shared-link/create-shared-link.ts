@@ -1,6 +1,6 @@
+import { SharedLinkCreateDto } from '#shared/dto/v1/shared-link.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { SharedLinkCreateDto } from '#shared/schemas/shared-link.ts';
 import type { SharedLinkResponseDto } from '#shared/services/shared-link.service.ts';
 import { createSharedLink } from '#shared/services/shared-link.service.ts';
 

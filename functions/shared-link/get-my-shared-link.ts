@@ -1,8 +1,8 @@
+import { SharedLinkPasswordDto } from '#shared/dto/v1/shared-link.ts';
 import { readCookie, sharedLinkTokenCookie, sharedLinkTokenCookieName } from '#shared/http/cookies.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import { SharedLinkPasswordDto } from '#shared/schemas/shared-link.ts';
 import { getMySharedLink, type SharedLinkResponseDto } from '#shared/services/shared-link.service.ts';
 
 // The one route a shared-link key opens (`?key=` or x-immich-share-key); a user token gets 403.

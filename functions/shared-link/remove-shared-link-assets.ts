@@ -1,7 +1,7 @@
+import { IdParams } from '#shared/dto/common.ts';
+import { AssetIdsDto } from '#shared/dto/v1/shared-link.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { IdParams } from '#shared/schemas/common.ts';
-import { AssetIdsDto } from '#shared/schemas/shared-link.ts';
 import type { AssetIdsResponseDto } from '#shared/services/shared-link.service.ts';
 import { removeSharedLinkAssets } from '#shared/services/shared-link.service.ts';
 

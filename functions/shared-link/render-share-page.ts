@@ -2,10 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { NotFound } from '#shared/core/errors.ts';
 import { log } from '#shared/core/log.ts';
+import { SharePageParams } from '#shared/dto/v1/shared-link.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { RawResponse } from '#shared/http/response.ts';
-import { SharePageParams } from '#shared/schemas/shared-link.ts';
 import { type OpenGraphTags, renderSharePage, sharePageTags } from '#shared/services/share-page.service.ts';
 
 /**

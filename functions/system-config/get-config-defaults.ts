@@ -1,6 +1,6 @@
+import type { SystemConfig } from '#shared/dto/v1/system-config.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { SystemConfig } from '#shared/schemas/system-config.ts';
 import { getConfigDefaults } from '#shared/services/config.reader.ts';
 
 export const handler = httpHandler({ access: 'admin', returns: returns<SystemConfig>() }, () => getConfigDefaults());

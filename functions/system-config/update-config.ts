@@ -1,7 +1,7 @@
+import type { SystemConfig } from '#shared/dto/v1/system-config.ts';
+import { SystemConfigBody } from '#shared/dto/v1/system-config.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { SystemConfig } from '#shared/schemas/system-config.ts';
-import { SystemConfigBody } from '#shared/schemas/system-config.ts';
 import { updateConfig } from '#shared/services/system-config.service.ts';
 
 export const handler = httpHandler({ access: 'admin', returns: returns<SystemConfig>(), body: SystemConfigBody }, ({ body }) =>

@@ -1,6 +1,6 @@
+import { BulkIdsDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { BulkIdsDto } from '#shared/schemas/asset.ts';
 import { restoreAssets } from '#shared/services/trash.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<void>(), body: BulkIdsDto, status: 204 }, ({ auth, body }) =>

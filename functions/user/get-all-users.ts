@@ -1,6 +1,6 @@
+import { GetAllUsersQuery, type UserResponse } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { GetAllUsersQuery, type UserResponse } from '#shared/schemas/user.ts';
 import { getAllUsers } from '#shared/services/user.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<UserResponse[]>(), query: GetAllUsersQuery }, ({ auth, query }) =>

@@ -1,6 +1,6 @@
+import type { UserResponse } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { UserResponse } from '#shared/schemas/user.ts';
 import { getMyUserInfo } from '#shared/services/user.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>() }, ({ auth }) => getMyUserInfo(auth));

@@ -1,5 +1,5 @@
+import type { SearchAssetsInput } from '../dto/v1/search.ts';
 import type { AssetRecord } from '../model/asset.ts';
-import type { SearchAssetsInput } from '../schemas/search.ts';
 
 /** Lower-cased, accents removed (PostgreSQL's f_unaccent + ILIKE). */
 export const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

@@ -6,7 +6,7 @@ import type { Access } from '../auth/authenticate.ts';
 import * as env from '../core/env.ts';
 import { bodyTooLarge, Invalid } from '../core/errors.ts';
 import { withLogContext } from '../core/log.ts';
-import { parseOrThrow } from '../schemas/validate.ts';
+import { parseOrThrow } from '../dto/validate.ts';
 import { logRequest } from './access-log.ts';
 import { errorResult } from './errors.ts';
 import { parseQuery } from './query.ts';

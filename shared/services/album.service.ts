@@ -20,13 +20,13 @@ import {
 import { getAssets } from '../db/asset.repository.ts';
 import { deleteSharedLink, listSharedLinks } from '../db/shared-link.repository.ts';
 import { getUser, getUsers } from '../db/user.repository.ts';
-import { type AlbumResponseDto, mapAlbum } from '../mappers/album.mapper.ts';
-import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../mappers/asset.mapper.ts';
+import type { CreateAlbumInput, UpdateAlbumInput } from '../dto/v1/album.ts';
+import { type AlbumResponseDto, mapAlbum } from '../dto/v1/album.ts';
+import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../dto/v1/asset.ts';
 import type { AlbumMember, AlbumRecord, BulkIdResponseDto } from '../model/album.ts';
 import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
-import type { CreateAlbumInput, UpdateAlbumInput } from '../schemas/album.ts';
 
 /** A write that needed the album as read lost to another request's change: the client may retry. */
 const albumChanged = (): Conflict => new Conflict('The album was changed by another request; try again');

@@ -10,9 +10,9 @@ import {
   deleteApiKey as removeApiKey,
   renameApiKey,
 } from '../db/api-key.repository.ts';
+import type { APIKeyCreateDto, APIKeyCreateResponse, APIKeyResponse, APIKeyUpdateDto } from '../dto/v1/api-key.ts';
 import type { ApiKeyListing } from '../model/api-key.ts';
 import type { Auth } from '../model/user.ts';
-import type { APIKeyCreateDto, APIKeyCreateResponse, APIKeyResponse, APIKeyUpdateDto } from '../schemas/api-key.ts';
 
 const mapApiKey = (key: ApiKeyListing): APIKeyResponse => ({
   id: key.id,

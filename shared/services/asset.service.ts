@@ -16,11 +16,11 @@ import { deletePostings, postingsOf, writePostings } from '../db/term.repository
 import { getUser } from '../db/user.repository.ts';
 import { checksumHex } from '../domain/search.ts';
 import { assetTerms } from '../domain/terms.ts';
-import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../mappers/asset.mapper.ts';
+import type { AssetBulkUpdateDto, AssetBulkUploadCheckResponseDto, UpdateAssetDto } from '../dto/v1/asset.ts';
+import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../dto/v1/asset.ts';
 import type { AssetRecord, AssetWithFaces, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
-import type { AssetBulkUpdateDto, AssetBulkUploadCheckResponseDto, UpdateAssetDto } from '../schemas/asset.ts';
 import { timelinePartners } from './partner.service.ts';
 
 type UpdateAssetInput = v.InferOutput<typeof UpdateAssetDto>;

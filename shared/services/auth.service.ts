@@ -5,10 +5,10 @@ import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '
 import { Invalid, Unauthenticated } from '../core/errors.ts';
 import { createSession, deleteSession, deleteUserSessions, listUserSessions } from '../db/session.repository.ts';
 import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
-import { mapUser } from '../mappers/user.mapper.ts';
+import type { ChangePasswordDto, LoginCredentialDto, LoginResponse, UserResponse } from '../dto/v1/user.ts';
+import { mapUser } from '../dto/v1/user.ts';
 import { sessionLifetimeSeconds } from '../model/session.ts';
 import type { Auth } from '../model/user.ts';
-import type { ChangePasswordDto, LoginCredentialDto, LoginResponse, UserResponse } from '../schemas/user.ts';
 import { readConfig } from './config.reader.ts';
 
 export interface LogoutResponse {

@@ -1,7 +1,7 @@
 import * as env from '../core/env.ts';
 import { getStoredConfig } from '../db/config.repository.ts';
 import { configDefaults, configKeys } from '../domain/system-config.ts';
-import type { SystemConfig } from '../schemas/system-config.ts';
+import type { SystemConfig } from '../dto/v1/system-config.ts';
 
 const clone = <T>(value: T): T => structuredClone(value);
 

@@ -8,10 +8,10 @@ import {
   setPartnerInTimeline,
 } from '../db/partner.repository.ts';
 import { getUser, getUsers } from '../db/user.repository.ts';
-import { mapUser } from '../mappers/user.mapper.ts';
+import type { UserResponse } from '../dto/v1/user.ts';
+import { mapUser } from '../dto/v1/user.ts';
 import type { PartnerRecord } from '../model/partner.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
-import type { UserResponse } from '../schemas/user.ts';
 
 /** Immich's PartnerResponseDto: the other user, and whether the share joins the timeline. */
 export type PartnerResponseDto = UserResponse & { inTimeline: boolean };

@@ -5,13 +5,13 @@ import { getAssets } from '../db/asset.repository.ts';
 import { createPerson as insertPerson, listPeople, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { nameTerms } from '../domain/terms.ts';
-import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../mappers/asset.mapper.ts';
-import { mapPerson, type PersonResponseDto } from '../mappers/person.mapper.ts';
+import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../dto/v1/asset.ts';
+import type { PersonUpdateInput } from '../dto/v1/person.ts';
+import { mapPerson, type PersonResponseDto } from '../dto/v1/person.ts';
 import type { BulkIdResponseDto } from '../model/album.ts';
 import type { FaceEntry } from '../model/asset.ts';
 import type { PersonChanges, PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
-import type { PersonUpdateInput } from '../schemas/person.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
 
 export interface PeopleResponseDto {

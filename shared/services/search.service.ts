@@ -13,11 +13,11 @@ import { termAssetIdPages } from '../db/term.repository.ts';
 import { listFacets } from '../db/timeline.repository.ts';
 import { checksumHex, matchesSearch, searchOrder } from '../domain/search.ts';
 import { assetTerms, words } from '../domain/terms.ts';
-import { type AssetResponseDto, mapAsset } from '../mappers/asset.mapper.ts';
+import { type AssetResponseDto, mapAsset } from '../dto/v1/asset.ts';
+import type { SearchAssetsInput, SearchInput } from '../dto/v1/search.ts';
 import type { AssetRecord, FaceRecord, SearchableExifField } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
-import type { SearchAssetsInput, SearchInput } from '../schemas/search.ts';
 import { timelinePartners } from './partner.service.ts';
 
 type Order = 'asc' | 'desc';

@@ -22,18 +22,12 @@ import {
   replaceSharedLink,
 } from '../db/shared-link.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import { type AlbumResponseDto, mapAlbum } from '../mappers/album.mapper.ts';
-import {
-  type AssetResponseDto,
-  byFileCreatedAt,
-  mapAsset,
-  mapSanitizedAsset,
-  type SanitizedAssetResponseDto,
-} from '../mappers/asset.mapper.ts';
+import { type AlbumResponseDto, mapAlbum } from '../dto/v1/album.ts';
+import { type AssetResponseDto, byFileCreatedAt, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../dto/v1/asset.ts';
+import type { SharedLinkCreateInput, SharedLinkEditInput } from '../dto/v1/shared-link.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
-import type { SharedLinkCreateInput, SharedLinkEditInput } from '../schemas/shared-link.ts';
 import { linkSecret } from '../storage/link-secret.ts';
 
 /** Immich's SharedLinkResponseDto. `password` is always null: only its hash is stored (docs/immich-compatibility.md). */

@@ -1,10 +1,10 @@
 import { requireTimeline } from '../access/access.ts';
 import { assetsUpdatedBetween, timelinePages } from '../db/asset.repository.ts';
 import { type AuditEntityType, listDeletedSince } from '../db/audit.repository.ts';
-import { type AssetResponseDto, mapAsset } from '../mappers/asset.mapper.ts';
+import { type AssetResponseDto, mapAsset } from '../dto/v1/asset.ts';
+import type { AssetSearchInput } from '../dto/v1/sync.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
-import type { AssetSearchInput } from '../schemas/sync.ts';
 
 /** Immich's AUDIT_LOG_MAX_DURATION: a client that last synced longer ago than this needs a full sync. */
 const auditWindowMs = 100 * 86_400_000;

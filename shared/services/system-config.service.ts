@@ -3,7 +3,7 @@ import Handlebars from 'handlebars';
 import { Invalid } from '../core/errors.ts';
 import { getStoredConfig, replaceStoredConfig } from '../db/config.repository.ts';
 import { configKeys } from '../domain/system-config.ts';
-import { isCron, type SystemConfig } from '../schemas/system-config.ts';
+import { isCron, type SystemConfig } from '../dto/v1/system-config.ts';
 import { clearConfigCache, defaultConfig, mergeConfig } from './config.reader.ts';
 
 // Immich renders a candidate template with a sample asset; strict mode makes unknown variables fail.

@@ -5,7 +5,7 @@ import { assetsTakenBetween, getAssets } from '../db/asset.repository.ts';
 import { getPerson, listPersonFaces } from '../db/person.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
 import { type BucketFilter, bucketList, bucketsFrom, matchesFilter, periodOf, type TimeBucketResponseDto } from '../domain/time-buckets.ts';
-import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../mappers/asset.mapper.ts';
+import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../dto/v1/asset.ts';
 import type { AssetRecord, AssetStatus } from '../model/asset.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import { type BucketSize, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';

@@ -6,10 +6,10 @@
 import { Invalid } from '../core/errors.ts';
 import { assetTypeOf, extensionOf } from '../domain/media-types.ts';
 import { uploadFields } from '../domain/upload-files.ts';
+import { CreateAssetDto, type CreateAssetInput, dateStringError } from '../dto/v1/asset.ts';
+import { parseOrThrow } from '../dto/validate.ts';
 import { dimensionsOf } from '../media/metadata.ts';
 import type { UploadedFile } from '../model/upload.ts';
-import { CreateAssetDto, type CreateAssetInput, dateStringError } from '../schemas/asset.ts';
-import { parseOrThrow } from '../schemas/validate.ts';
 
 // Image formats whose header image-size reads: a file of one of these types that it cannot read is corrupt.
 const checkedImageTypes = new Set([

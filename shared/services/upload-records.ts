@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { assetTypeOf } from '../domain/media-types.ts';
 import { originalKey } from '../domain/upload-files.ts';
+import type { CreateAssetInput } from '../dto/v1/asset.ts';
 import type { Metadata } from '../media/metadata.ts';
 import type { AssetRecord } from '../model/asset.ts';
-import type { CreateAssetInput } from '../schemas/asset.ts';
 import type { StoredObject } from '../storage/originals.ts';
 
 /** The asset record of a new upload (not yet written), as Immich's upload and metadata jobs make it. */

@@ -4,9 +4,15 @@ import { managesUsers, requireUserUpdate } from '../access/access.ts';
 import { hashPassword } from '../core/crypto.ts';
 import { Forbidden, Inaccessible, Invalid, NotFound } from '../core/errors.ts';
 import { getUser, createUser as insertUser, listUsers, rewriteCredentials, updateUser } from '../db/user.repository.ts';
-import { mapUser } from '../mappers/user.mapper.ts';
+import {
+  type CreateUserDto,
+  mapUser,
+  type SignUpDto,
+  sanitizeStorageLabel,
+  type UpdateUserInput,
+  type UserResponse,
+} from '../dto/v1/user.ts';
 import type { Auth, CredentialCopy, UserRecord } from '../model/user.ts';
-import { type CreateUserDto, type SignUpDto, sanitizeStorageLabel, type UpdateUserInput, type UserResponse } from '../schemas/user.ts';
 
 type NewUser = v.InferOutput<typeof CreateUserDto> & { isAdmin?: boolean };
 

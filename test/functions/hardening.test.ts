@@ -10,9 +10,9 @@ import { handler as updateConfigHandler } from '#functions/system-config/update-
 import { handler as createUserHandler } from '#functions/user/create-user.ts';
 import { handler as getMyUserInfoHandler } from '#functions/user/get-my-user-info.ts';
 import { createAlbum } from '#shared/db/album.repository.ts';
+import { CreateAlbumDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { CreateAlbumDto } from '#shared/schemas/album.ts';
 import { bearer, fixtures, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { assetInfo } from '../support/library.ts';

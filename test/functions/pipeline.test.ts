@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
 import { Invalid } from '#shared/core/errors.ts';
+import { dto } from '#shared/dto/common.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import { dto } from '#shared/schemas/common.ts';
 import { invoke } from '../support/invoke.ts';
 
 // A handler built with the same stack every route uses, exercising each stage of it.

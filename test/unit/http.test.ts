@@ -2,9 +2,9 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { toApiGatewayEvent } from '#infra/local/http-event.ts';
 import { Inaccessible, Invalid, Unauthenticated } from '#shared/core/errors.ts';
+import { formatIssues } from '#shared/dto/validate.ts';
 import { errorBody } from '#shared/http/errors.ts';
 import { parseQuery } from '#shared/http/query.ts';
-import { formatIssues } from '#shared/schemas/validate.ts';
 
 describe('parseQuery', () => {
   it('keeps single values as strings and repeated keys as arrays, in order', () => {

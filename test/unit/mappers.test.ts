@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { asHumanReadable, storageInfo } from '#shared/domain/server-info.ts';
-import { checksumBase64, mapExif, mapSanitizedAsset } from '#shared/mappers/asset.mapper.ts';
-import { peopleWithFaces } from '#shared/mappers/person.mapper.ts';
-import { avatarColorFor } from '#shared/mappers/user.mapper.ts';
+import { checksumBase64, mapExif, mapSanitizedAsset } from '#shared/dto/v1/asset.ts';
+import { peopleWithFaces } from '#shared/dto/v1/person.ts';
+import { avatarColorFor } from '#shared/dto/v1/user.ts';
 import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';
 import type { PersonRecord } from '#shared/model/person.ts';
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { as, booleanish, dto, isOneOf, rules, uuid } from './common.ts';
+import { as, booleanish, dto, isOneOf, rules, uuid } from '../common.ts';
 import { enumOf } from './search.ts';
 
 /** `@Optional()` on a query parameter: absent stays undefined (a query string has no null). */

@@ -1,7 +1,6 @@
 import * as v from 'valibot';
-import { Invalid } from '../core/errors.ts';
-import { isDateString } from './asset.ts';
-import { as, booleanish, dto, isOneOf, optional, rules, uuid } from './common.ts';
+import { Invalid } from '../../core/errors.ts';
+import { as, booleanish, dto, isDateString, isOneOf, optional, rules, uuid } from '../common.ts';
 import { queryDate } from './search.ts';
 
 /** `@Optional() @IsInt() @Type(() => Number)`. */

@@ -1,8 +1,7 @@
 import * as v from 'valibot';
-import { Invalid } from '../core/errors.ts';
-import { limits } from '../model/limits.ts';
-import { isDateString, optionalUuidList, uuidList } from './asset.ts';
-import { as, booleanish, dto, isOneOf, optional, rules, uuid } from './common.ts';
+import { Invalid } from '../../core/errors.ts';
+import { limits } from '../../model/limits.ts';
+import { as, booleanish, dto, isDateString, isOneOf, optional, optionalUuidList, rules, uuid, uuidList } from '../common.ts';
 
 const linkTypes = ['ALBUM', 'INDIVIDUAL'] as const;
 

@@ -1,6 +1,5 @@
 import * as v from 'valibot';
-import { optionalUuidList, uuidList } from './asset.ts';
-import { dto, optional, uuid } from './common.ts';
+import { dto, optional, optionalUuidList, uuid, uuidList } from '../common.ts';
 
 /** `DownloadInfoDto` (POST /download/info): `archiveSize` `@IsInt() @IsPositive() @Optional()`. */
 export const DownloadInfoDto = dto({

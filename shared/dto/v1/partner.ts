@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { as, dto, rules } from './common.ts';
+import { as, dto, rules } from '../common.ts';
 
 /** GET /partner `?direction=` (read raw by Immich: `shared-by`, else shared with the caller). */
 export const PartnerDirectionQuery = dto({ direction: v.optional(v.string()) });

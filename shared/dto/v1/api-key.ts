@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { limits } from '../model/limits.ts';
-import { dto, nonEmptyString, optional } from './common.ts';
+import { limits } from '../../model/limits.ts';
+import { dto, nonEmptyString, optional } from '../common.ts';
 
 /** `name` is optional, but when given it must be a non-empty string. */
 export const APIKeyCreateDto = dto({ name: optional(nonEmptyString(limits.name)) });

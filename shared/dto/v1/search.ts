@@ -1,8 +1,7 @@
 import * as v from 'valibot';
-import { Invalid } from '../core/errors.ts';
-import { limits } from '../model/limits.ts';
-import { isDateString } from './asset.ts';
-import { as, booleanish, dto, isOneOf, optional, rules, uuid, uuidV4 } from './common.ts';
+import { Invalid } from '../../core/errors.ts';
+import { limits } from '../../model/limits.ts';
+import { as, booleanish, dto, isDateString, isOneOf, optional, rules, uuid, uuidV4 } from '../common.ts';
 
 const assetTypes = ['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const;
 

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 
 /**
  * Building blocks for request DTOs with class-validator's behaviour and wording, so that errors
- * read exactly as Immich's. Messages use `$property`; shared/schemas/validate.ts fills in the name
+ * read exactly as Immich's. Messages use `$property`; shared/dto/validate.ts fills in the name
  * and the parent path. A field is a pipe of `v.check` rules on `unknown`, which (unlike a typed
  * schema) all run, so a missing value gets every message class-validator would give, listed in
  * Immich's order (the reverse of the DTO's decorators).
@@ -97,3 +97,25 @@ export const objectList = <S extends v.GenericSchema>(item: S) =>
     as<unknown[]>(),
     v.array(v.pipe(v.unknown(), v.check(isPlainObject, 'nested property $property must be either object or array'), item)),
   );
+
+/**
+ * validator.js `isISO8601` (class-validator's `isDateString`): calendar, week and ordinal dates,
+ * optional time with fractions and an offset.
+ */
+const iso8601 =
+  /^([+-]?\d{4}(?!\d{2}\b))((-?)((0[1-9]|1[0-2])(\3([12]\d|0[1-9]|3[01]))?|W([0-4]\d|5[0-3])(-?[1-7])?|(00[1-9]|0[1-9]\d|[12]\d{2}|3([0-5]\d|6[1-6])))([T\s]((([01]\d|2[0-3])((:?)[0-5]\d)?|24:?00)([.,]\d+(?!:))?)?(\17[0-5]\d([.,]\d+)?)?([zZ]|([+-])([01]\d|2[0-3]):?([0-5]\d)?)?)?)?$/;
+
+export const isDateString = (value: unknown): value is string => typeof value === 'string' && iso8601.test(value);
+
+// class-validator's `each`: a non-array value is checked as if it were the one element.
+const eachUuid = v.check(
+  (x: unknown) => (Array.isArray(x) ? x : [x]).every((id) => typeof id === 'string' && uuidV4.test(id)),
+  'each value in $property must be a UUID',
+);
+const isArray = v.check((x: unknown) => Array.isArray(x), '$property must be an array');
+
+/** `@ValidateUUID({ each: true })`: a required list of UUIDs (`BulkIdsDto`). */
+export const uuidList = () => v.pipe(v.unknown(), eachUuid, rules.isNotEmpty, isArray, as<string[]>());
+
+/** `@ValidateUUID({ each: true, optional: true })`. */
+export const optionalUuidList = () => optional(v.pipe(v.unknown(), eachUuid, isArray, as<string[]>()));

@@ -1,7 +1,8 @@
 import sanitize from 'sanitize-filename';
 import * as v from 'valibot';
-import { limits } from '../model/limits.ts';
-import { as, booleanish, dto, isOneOf, nonEmptyString, optional, rules, uuidV4 } from './common.ts';
+import { limits } from '../../model/limits.ts';
+import type { UserRecord } from '../../model/user.ts';
+import { as, booleanish, dto, isOneOf, nonEmptyString, optional, rules, uuidV4 } from '../common.ts';
 
 // validator.js isEmail with require_tld:false, as Immich uses it: `admin@local` is an email.
 const emailPattern =
@@ -107,3 +108,30 @@ export const DeleteUserDto = dto({ force: v.optional(booleanish()) });
 
 /** GET /user `?isAll` (read raw by Immich: any value given leaves deleted users out). */
 export const GetAllUsersQuery = dto({ isAll: v.optional(v.string()) });
+
+/** Immich derives the colour from the email: the sum of its code points, modulo 10. */
+export const avatarColorFor = (email: string): UserResponse['avatarColor'] => {
+  let sum = 0;
+  for (const character of email) sum += character.codePointAt(0) ?? 0;
+  return avatarColors[sum % avatarColors.length] ?? 'primary';
+};
+
+/** The one way a user leaves the API (Immich's `mapUser`). */
+export const mapUser = (user: UserRecord): UserResponse => ({
+  id: user.id,
+  email: user.email,
+  name: user.name,
+  profileImagePath: user.profileImagePath,
+  avatarColor: user.avatarColor ?? avatarColorFor(user.email),
+  storageLabel: user.storageLabel,
+  shouldChangePassword: user.shouldChangePassword,
+  isAdmin: user.isAdmin,
+  createdAt: user.createdAt,
+  deletedAt: user.deletedAt,
+  updatedAt: user.updatedAt,
+  oauthId: user.oauthId,
+  memoriesEnabled: user.memoriesEnabled,
+  quotaSizeInBytes: user.quotaSizeInBytes,
+  quotaUsageInBytes: user.quotaUsageInBytes,
+  status: user.status,
+});

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
-import { limits } from '../model/limits.ts';
+import { limits } from '../../model/limits.ts';
+import { as, dto, nonEmptyString, optional, rules, uuid } from '../common.ts';
 import { createAssetFields } from './asset.ts';
-import { as, dto, nonEmptyString, optional, rules, uuid } from './common.ts';
 
 const sha1Hex = /^[0-9a-f]{40}$/i;
 const sha1Base64 = /^[A-Za-z0-9+/]{27}=$/;

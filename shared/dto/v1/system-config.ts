@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 import * as v from 'valibot';
-import { limits } from '../model/limits.ts';
-import { as, booleanish, fillKeys, isOneOf, isPlainObject, rules } from './common.ts';
+import { limits } from '../../model/limits.ts';
+import { as, booleanish, fillKeys, isOneOf, isPlainObject, rules } from '../common.ts';
 
 /**
  * SystemConfigDto (Immich `dto/system-config.dto.ts`): every section and field

@@ -1,0 +1,106 @@
+import * as v from 'valibot';
+import type { AlbumMember, AlbumRecord } from '../../model/album.ts';
+import { limits } from '../../model/limits.ts';
+import type { UserRecord } from '../../model/user.ts';
+import { as, booleanish, dto, isOneOf, optional, optionalUuidList, rules, uuid, uuidList, uuidV4 } from '../common.ts';
+import type { AssetResponseDto } from './asset.ts';
+import { mapUser, type UserResponse } from './user.ts';
+
+/** `CreateAlbumDto`. */
+export const CreateAlbumDto = dto({
+  albumName: v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isString, as<string>()),
+  description: optional(v.pipe(v.unknown(), rules.maxLength(limits.description), rules.isString, as<string>())),
+  sharedWithUserIds: optionalUuidList(),
+  assetIds: optionalUuidList(),
+});
+export type CreateAlbumInput = v.InferOutput<typeof CreateAlbumDto>;
+
+/** `GetAlbumsDto` (GET /album). */
+export const GetAlbumsDto = dto({ shared: optional(booleanish()), assetId: optional(uuid()) });
+
+/** `AlbumInfoDto` (GET /album/:id). */
+export const AlbumInfoDto = dto({ withoutAssets: optional(booleanish()) });
+
+const albumOrders = ['asc', 'desc'] as const;
+
+/** `UpdateAlbumDto` (PATCH /album/:id): every field optional. */
+export const UpdateAlbumDto = dto({
+  albumName: optional(v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isString, as<string>())),
+  description: optional(v.pipe(v.unknown(), rules.maxLength(limits.description), rules.isString, as<string>())),
+  albumThumbnailAssetId: optional(uuid()),
+  isActivityEnabled: optional(booleanish()),
+  order: optional(v.pipe(v.unknown(), isOneOf(albumOrders), as<(typeof albumOrders)[number]>())),
+});
+export type UpdateAlbumInput = v.InferOutput<typeof UpdateAlbumDto>;
+
+/** `AddUsersDto` (PUT /album/:id/users). */
+export const AddUsersDto = dto({ sharedUserIds: uuidList() });
+
+/** DELETE /album/:id/user/:userId: a UUID or `me` (Immich's ParseMeUUIDPipe). */
+export const AlbumUserParams = dto({
+  id: uuid(),
+  userId: v.pipe(
+    v.unknown(),
+    v.check((x: unknown) => x === 'me' || (typeof x === 'string' && uuidV4.test(x)), 'Validation failed (uuid v 4 is expected)'),
+    as<string>(),
+  ),
+});
+
+/** AlbumResponseDto (docs/immich-compatibility.md), keys in Immich's order; `startDate`/`endDate` are left out for an empty album. */
+export interface AlbumResponseDto {
+  albumName: string;
+  description: string;
+  albumThumbnailAssetId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  id: string;
+  ownerId: string;
+  owner: UserResponse;
+  sharedUsers: UserResponse[];
+  shared: boolean;
+  hasSharedLink: boolean;
+  startDate?: string;
+  endDate?: string;
+  assets: AssetResponseDto[];
+  assetCount: number;
+  isActivityEnabled: boolean;
+  order: 'asc' | 'desc';
+}
+
+export interface MapAlbumOptions {
+  owner: UserRecord;
+  /** The users it is shared with, in the album's order. */
+  sharedUsers?: readonly UserRecord[];
+  /** The album's entries; trashed ones do not count (Immich's joins leave them out). */
+  members: readonly AlbumMember[];
+  /** The album's assets, already mapped and ordered, when the response carries them. */
+  assets?: AssetResponseDto[];
+  /** Whether the link relation was loaded (it is not when an album is shown inside a shared link). */
+  withLinks?: boolean;
+}
+
+export const mapAlbum = (album: AlbumRecord, options: MapAlbumOptions): AlbumResponseDto => {
+  const live = options.members
+    .filter((member) => member.deletedAt === null)
+    .map((member) => member.fileCreatedAt)
+    .sort();
+  const hasSharedLink = options.withLinks !== false && album.sharedLinkCount > 0;
+  return {
+    albumName: album.albumName,
+    description: album.description,
+    albumThumbnailAssetId: album.albumThumbnailAssetId,
+    createdAt: album.createdAt,
+    updatedAt: album.updatedAt,
+    id: album.id,
+    ownerId: album.ownerId,
+    owner: mapUser(options.owner),
+    sharedUsers: (options.sharedUsers ?? []).map(mapUser),
+    shared: hasSharedLink || album.sharedUserIds.length > 0,
+    hasSharedLink,
+    ...(live.length > 0 ? { startDate: live[0], endDate: live.at(-1) } : {}),
+    assets: options.assets ?? [],
+    assetCount: live.length,
+    isActivityEnabled: album.isActivityEnabled,
+    order: album.order,
+  };
+};
