@@ -1,10 +1,10 @@
 import type { APIKeyCreateResponse } from '#shared/dto/v1/api-key.ts';
-import { APIKeyCreateDto } from '#shared/dto/v1/api-key.ts';
+import { APIKeyCreateDto, mapCreatedApiKey } from '#shared/dto/v1/api-key.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { createApiKey } from '#shared/services/api-key.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<APIKeyCreateResponse>(), body: APIKeyCreateDto, status: 201 },
-  ({ auth, body }) => createApiKey(auth, body),
+  async ({ auth, body }) => mapCreatedApiKey(await createApiKey(auth, body)),
 );

@@ -1,6 +1,9 @@
 import type { APIKeyResponse } from '#shared/dto/v1/api-key.ts';
+import { mapApiKey } from '#shared/dto/v1/api-key.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getApiKeys } from '#shared/services/api-key.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<APIKeyResponse[]>() }, ({ auth }) => getApiKeys(auth));
+export const handler = httpHandler({ access: 'user', returns: returns<APIKeyResponse[]>() }, async ({ auth }) =>
+  (await getApiKeys(auth)).map(mapApiKey),
+);

@@ -1,10 +1,10 @@
 import { IdParams } from '#shared/dto/common.ts';
-import { type APIKeyResponse, APIKeyUpdateDto } from '#shared/dto/v1/api-key.ts';
+import { type APIKeyResponse, APIKeyUpdateDto, mapApiKey } from '#shared/dto/v1/api-key.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateApiKey } from '#shared/services/api-key.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<APIKeyResponse>(), params: IdParams, body: APIKeyUpdateDto },
-  ({ auth, params, body }) => updateApiKey(auth, params.id, body),
+  async ({ auth, params, body }) => mapApiKey(await updateApiKey(auth, params.id, body)),
 );

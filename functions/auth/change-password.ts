@@ -1,9 +1,9 @@
 import type { UserResponse } from '#shared/dto/v1/user.ts';
-import { ChangePasswordDto } from '#shared/dto/v1/user.ts';
+import { ChangePasswordDto, mapUser } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { changePassword } from '#shared/services/auth.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>(), body: ChangePasswordDto }, ({ auth, body }) =>
-  changePassword(auth, body),
+export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>(), body: ChangePasswordDto }, async ({ auth, body }) =>
+  mapUser(await changePassword(auth, body)),
 );

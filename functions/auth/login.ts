@@ -1,4 +1,4 @@
-import { LoginCredentialDto, type LoginResponse } from '#shared/dto/v1/user.ts';
+import { LoginCredentialDto, type LoginResponse, mapLogin } from '#shared/dto/v1/user.ts';
 import { isSecure, loginCookies } from '#shared/http/cookies.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
@@ -9,7 +9,7 @@ export const handler = publicHandler(
   { returns: returns<LoginResponse>(), body: LoginCredentialDto, status: 201 },
   async ({ body, event }) => {
     const device = { deviceType: event.headers.devicetype ?? '', deviceOS: event.headers.devicemodel ?? '' };
-    const result = await login(body, device);
+    const result = mapLogin(await login(body, device));
     return new HttpResponse(result, { cookies: loginCookies(result.accessToken, isSecure(event)) });
   },
 );

@@ -1,9 +1,10 @@
 import { IdParams } from '#shared/dto/common.ts';
+import { mapPartner, type PartnerResponseDto } from '#shared/dto/v1/partner.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { createPartner, type PartnerResponseDto } from '#shared/services/partner.service.ts';
+import { createPartner } from '#shared/services/partner.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<PartnerResponseDto>(), params: IdParams, status: 201 },
-  ({ auth, params }) => createPartner(auth, params.id),
+  async ({ auth, params }) => mapPartner(await createPartner(auth, params.id)),
 );

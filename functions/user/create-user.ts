@@ -1,9 +1,10 @@
 import type { UserResponse } from '#shared/dto/v1/user.ts';
-import { CreateUserDto } from '#shared/dto/v1/user.ts';
+import { CreateUserDto, mapUser } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { createUser } from '#shared/services/user.service.ts';
 
-export const handler = httpHandler({ access: 'admin', returns: returns<UserResponse>(), body: CreateUserDto, status: 201 }, ({ body }) =>
-  createUser(body),
+export const handler = httpHandler(
+  { access: 'admin', returns: returns<UserResponse>(), body: CreateUserDto, status: 201 },
+  async ({ body }) => mapUser(await createUser(body)),
 );

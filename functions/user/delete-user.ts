@@ -1,10 +1,10 @@
 import { IdParams } from '#shared/dto/common.ts';
-import { DeleteUserDto, type UserResponse } from '#shared/dto/v1/user.ts';
+import { DeleteUserDto, mapUser, type UserResponse } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { deleteUser } from '#shared/services/user.service.ts';
 
 export const handler = httpHandler(
   { access: 'admin', returns: returns<UserResponse>(), params: IdParams, body: DeleteUserDto },
-  ({ params, body }) => deleteUser(params.id, body.force ?? false),
+  async ({ params, body }) => mapUser(await deleteUser(params.id, body.force ?? false)),
 );

@@ -1,8 +1,9 @@
-import { GetAllUsersQuery, type UserResponse } from '#shared/dto/v1/user.ts';
+import { GetAllUsersQuery, mapUser, type UserResponse } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAllUsers } from '#shared/services/user.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<UserResponse[]>(), query: GetAllUsersQuery }, ({ auth, query }) =>
-  getAllUsers(auth, query.isAll),
+export const handler = httpHandler(
+  { access: 'user', returns: returns<UserResponse[]>(), query: GetAllUsersQuery },
+  async ({ auth, query }) => (await getAllUsers(auth, query.isAll)).map(mapUser),
 );

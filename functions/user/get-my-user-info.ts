@@ -1,6 +1,9 @@
 import type { UserResponse } from '#shared/dto/v1/user.ts';
+import { mapUser } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getMyUserInfo } from '#shared/services/user.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>() }, ({ auth }) => getMyUserInfo(auth));
+export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>() }, async ({ auth }) =>
+  mapUser(await getMyUserInfo(auth)),
+);

@@ -1,9 +1,10 @@
 import { IdParams } from '#shared/dto/common.ts';
 import type { UserResponse } from '#shared/dto/v1/user.ts';
+import { mapUser } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getUserById } from '#shared/services/user.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>(), params: IdParams }, ({ params }) =>
-  getUserById(params.id),
+export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>(), params: IdParams }, async ({ params }) =>
+  mapUser(await getUserById(params.id)),
 );

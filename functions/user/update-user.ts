@@ -1,8 +1,8 @@
-import { UpdateUserDto, type UserResponse } from '#shared/dto/v1/user.ts';
+import { mapUser, UpdateUserDto, type UserResponse } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateUserInfo } from '#shared/services/user.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>(), body: UpdateUserDto }, ({ auth, body }) =>
-  updateUserInfo(auth, body),
+export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>(), body: UpdateUserDto }, async ({ auth, body }) =>
+  mapUser(await updateUserInfo(auth, body)),
 );

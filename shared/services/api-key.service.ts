@@ -10,19 +10,15 @@ import {
   deleteApiKey as removeApiKey,
   renameApiKey,
 } from '../db/api-key.repository.ts';
-import type { APIKeyCreateDto, APIKeyCreateResponse, APIKeyResponse, APIKeyUpdateDto } from '../dto/v1/api-key.ts';
+import type { APIKeyCreateDto, APIKeyUpdateDto } from '../dto/v1/api-key.ts';
 import type { ApiKeyListing } from '../model/api-key.ts';
 import type { Auth } from '../model/user.ts';
 
-const mapApiKey = (key: ApiKeyListing): APIKeyResponse => ({
-  id: key.id,
-  name: key.name,
-  createdAt: key.createdAt,
-  updatedAt: key.updatedAt,
-});
-
 /** POST /api-key: the secret is returned once and stored only as its SHA-256. */
-export const createApiKey = async (auth: Auth, input: v.InferOutput<typeof APIKeyCreateDto>): Promise<APIKeyCreateResponse> => {
+export const createApiKey = async (
+  auth: Auth,
+  input: v.InferOutput<typeof APIKeyCreateDto>,
+): Promise<{ secret: string; apiKey: ApiKeyListing }> => {
   const secret = newSecret();
   const now = new Date().toISOString();
   const key = {
@@ -37,11 +33,12 @@ export const createApiKey = async (auth: Auth, input: v.InferOutput<typeof APIKe
     updatedAt: now,
   };
   await insertApiKey(key);
-  return { secret, apiKey: mapApiKey(key) };
+  return { secret, apiKey: key };
 };
 
-export const getApiKeys = async (auth: Auth): Promise<APIKeyResponse[]> =>
-  (await listApiKeys(auth.user.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map(mapApiKey);
+/** GET /api-key: the caller's keys, newest first. */
+export const getApiKeys = async (auth: Auth): Promise<ApiKeyListing[]> =>
+  (await listApiKeys(auth.user.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 
 const ownKey = async (auth: Auth, id: string): Promise<ApiKeyListing> => {
   const key = await getUserApiKey(auth.user.id, id);
@@ -49,14 +46,14 @@ const ownKey = async (auth: Auth, id: string): Promise<ApiKeyListing> => {
   return key;
 };
 
-export const getApiKey = async (auth: Auth, id: string): Promise<APIKeyResponse> => mapApiKey(await ownKey(auth, id));
+export const getApiKey = (auth: Auth, id: string): Promise<ApiKeyListing> => ownKey(auth, id);
 
 export const deleteApiKey = async (auth: Auth, id: string): Promise<void> => {
   await removeApiKey(auth.user.id, await ownKey(auth, id));
 };
 
 /** PUT /api-key/:id: a new name for one of the caller's keys (its secret stays). */
-export const updateApiKey = async (auth: Auth, id: string, input: v.InferOutput<typeof APIKeyUpdateDto>): Promise<APIKeyResponse> => {
+export const updateApiKey = async (auth: Auth, id: string, input: v.InferOutput<typeof APIKeyUpdateDto>): Promise<ApiKeyListing> => {
   const key = await ownKey(auth, id);
   const updatedAt = new Date().toISOString();
   try {
@@ -66,5 +63,5 @@ export const updateApiKey = async (auth: Auth, id: string, input: v.InferOutput<
     if (error instanceof ApiKeyGoneError) throw new Inaccessible('API Key not found');
     throw error;
   }
-  return mapApiKey({ ...key, name: input.name, updatedAt });
+  return { ...key, name: input.name, updatedAt };
 };

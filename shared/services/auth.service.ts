@@ -5,25 +5,11 @@ import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '
 import { Invalid, Unauthenticated } from '../core/errors.ts';
 import { createSession, deleteSession, deleteUserSessions, listUserSessions } from '../db/session.repository.ts';
 import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
-import type { ChangePasswordDto, LoginCredentialDto, LoginResponse, UserResponse } from '../dto/v1/user.ts';
-import { mapUser } from '../dto/v1/user.ts';
+import type { ChangePasswordDto, LoginCredentialDto } from '../dto/v1/user.ts';
+import type { SessionListing } from '../model/session.ts';
 import { sessionLifetimeSeconds } from '../model/session.ts';
-import type { Auth } from '../model/user.ts';
+import type { Auth, UserRecord } from '../model/user.ts';
 import { readConfig } from './config.reader.ts';
-
-export interface LogoutResponse {
-  successful: boolean;
-  redirectUri: string;
-}
-
-export interface AuthDeviceResponseDto {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-  current: boolean;
-  deviceType: string;
-  deviceOS: string;
-}
 
 export interface Device {
   deviceType: string;
@@ -35,7 +21,10 @@ export interface Device {
  * work (an unknown email is checked against a decoy hash), so neither timing nor message tells
  * which emails exist.
  */
-export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, device: Device): Promise<LoginResponse> => {
+export const login = async (
+  input: v.InferOutput<typeof LoginCredentialDto>,
+  device: Device,
+): Promise<{ accessToken: string; user: UserRecord }> => {
   if (!(await readConfig()).passwordLogin.enabled) throw new Unauthenticated('Password login has been disabled');
   const user = await getUserByEmail(input.email);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
@@ -55,28 +44,19 @@ export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, dev
     updatedAt: now.toISOString(),
     ttl: Math.floor(now.getTime() / 1000) + sessionLifetimeSeconds,
   });
-  return {
-    accessToken,
-    userId: user.id,
-    userEmail: user.email,
-    name: user.name,
-    isAdmin: user.isAdmin,
-    profileImagePath: user.profileImagePath,
-    shouldChangePassword: user.shouldChangePassword,
-  };
+  return { accessToken, user };
 };
 
 /** POST /auth/logout: ends the caller's session (an API key has none to end). */
-export const logout = async (auth: Auth): Promise<LogoutResponse> => {
+export const logout = async (auth: Auth): Promise<void> => {
   if (auth.sessionHash) await deleteSession(auth.user.id, auth.sessionHash);
-  return { successful: true, redirectUri: '/auth/login?autoLaunch=0' };
 };
 
 /**
  * POST /auth/change-password. Better than Immich v1.100: every other session of the user ends
  * (the caller's own stays valid); API keys stay valid.
  */
-export const changePassword = async (auth: Auth, input: v.InferOutput<typeof ChangePasswordDto>): Promise<UserResponse> => {
+export const changePassword = async (auth: Auth, input: v.InferOutput<typeof ChangePasswordDto>): Promise<UserRecord> => {
   const user = await getUser(auth.user.id);
   if (!user) throw new Unauthenticated();
   if (!(await verifyPassword(input.password, user.passwordHash))) throw new Invalid('Wrong password');
@@ -84,21 +64,14 @@ export const changePassword = async (auth: Auth, input: v.InferOutput<typeof Cha
   // Another change won the race against the same old password: this one's password is no longer current.
   if (!updated) throw new Invalid('Wrong password');
   await deleteUserSessions(user.id, auth.sessionHash);
-  return mapUser(updated);
+  return updated;
 };
 
 /** GET /auth/devices: the caller's sessions, most recently used first, the current one marked. */
-export const getAuthDevices = async (auth: Auth): Promise<AuthDeviceResponseDto[]> =>
+export const getAuthDevices = async (auth: Auth): Promise<{ session: SessionListing; current: boolean }[]> =>
   (await listUserSessions(auth.user.id))
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))
-    .map((session) => ({
-      id: session.id,
-      createdAt: session.createdAt,
-      updatedAt: session.updatedAt,
-      current: session.tokenHash === auth.sessionHash,
-      deviceType: session.deviceType,
-      deviceOS: session.deviceOS,
-    }));
+    .map((session) => ({ session, current: session.tokenHash === auth.sessionHash }));
 
 /** DELETE /auth/devices/:id: ends one of the caller's sessions. */
 export const logoutAuthDevice = async (auth: Auth, id: string): Promise<void> => {

@@ -8,39 +8,38 @@ import {
   setPartnerInTimeline,
 } from '../db/partner.repository.ts';
 import { getUser, getUsers } from '../db/user.repository.ts';
-import type { UserResponse } from '../dto/v1/user.ts';
-import { mapUser } from '../dto/v1/user.ts';
 import type { PartnerRecord } from '../model/partner.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 
-/** Immich's PartnerResponseDto: the other user, and whether the share joins the timeline. */
-export type PartnerResponseDto = UserResponse & { inTimeline: boolean };
-
-const mapPartner = (partner: PartnerRecord, user: UserRecord): PartnerResponseDto => ({ ...mapUser(user), inTimeline: partner.inTimeline });
+/** A partnership and the other user in it. */
+export interface Partnership {
+  partner: PartnerRecord;
+  user: UserRecord;
+}
 
 /**
  * GET /partner?direction=: `shared-by` the users the caller shares with, anything else (Immich
  * reads the value raw) the users who share with the caller; deleted users left out.
  */
-export const getPartners = async (auth: Auth, direction: string | undefined): Promise<PartnerResponseDto[]> => {
+export const getPartners = async (auth: Auth, direction: string | undefined): Promise<Partnership[]> => {
   const sharedBy = direction === 'shared-by';
   const partners = sharedBy ? await listPartnersSharedBy(auth.user.id) : await listPartnersSharingWith(auth.user.id);
   const users = new Map((await getUsers(partners.map((p) => (sharedBy ? p.sharedWithId : p.sharedById)))).map((user) => [user.id, user]));
   return partners.flatMap((partner) => {
     const user = users.get(sharedBy ? partner.sharedWithId : partner.sharedById);
-    return user && user.deletedAt === null ? [mapPartner(partner, user)] : [];
+    return user && user.deletedAt === null ? [{ partner, user }] : [];
   });
 };
 
 /** POST /partner/:id: the caller shares their library with that user (`inTimeline` false until they choose). */
-export const createPartner = async (auth: Auth, sharedWithId: string): Promise<PartnerResponseDto> => {
+export const createPartner = async (auth: Auth, sharedWithId: string): Promise<Partnership> => {
   if (sharedWithId === auth.user.id) throw new Invalid('Cannot share with yourself');
   const user = await getUser(sharedWithId);
   if (!user || user.deletedAt !== null) throw new Invalid('User not found');
   const now = new Date().toISOString();
   const partner: PartnerRecord = { sharedById: auth.user.id, sharedWithId, inTimeline: false, createdAt: now, updatedAt: now };
   await insertPartner(partner);
-  return mapPartner(partner, user);
+  return { partner, user };
 };
 
 /** DELETE /partner/:id: the caller stops sharing with that user. */
@@ -49,11 +48,11 @@ export const removePartner = async (auth: Auth, sharedWithId: string): Promise<v
 };
 
 /** PUT /partner/:id: the caller (shared with) chooses whether that partner's photos join their timeline. */
-export const updatePartner = async (auth: Auth, sharedById: string, inTimeline: boolean): Promise<PartnerResponseDto> => {
+export const updatePartner = async (auth: Auth, sharedById: string, inTimeline: boolean): Promise<Partnership> => {
   const partner = await requirePartner(auth, sharedById);
   const [updated, user] = await Promise.all([setPartnerInTimeline(partner, inTimeline, new Date().toISOString()), getUser(sharedById)]);
   if (!updated || !user) throw accessLost(Permission.PartnerUpdate);
-  return mapPartner(updated, user);
+  return { partner: updated, user };
 };
 
 /** The users whose photos join the caller's timeline (their partners, `inTimeline`). */

@@ -4,14 +4,7 @@ import { managesUsers, requireUserUpdate } from '../access/access.ts';
 import { hashPassword } from '../core/crypto.ts';
 import { Forbidden, Inaccessible, Invalid, NotFound } from '../core/errors.ts';
 import { getUser, createUser as insertUser, listUsers, rewriteCredentials, updateUser } from '../db/user.repository.ts';
-import {
-  type CreateUserDto,
-  mapUser,
-  type SignUpDto,
-  sanitizeStorageLabel,
-  type UpdateUserInput,
-  type UserResponse,
-} from '../dto/v1/user.ts';
+import { type CreateUserDto, type SignUpDto, sanitizeStorageLabel, type UpdateUserInput } from '../dto/v1/user.ts';
 import type { Auth, CredentialCopy, UserRecord } from '../model/user.ts';
 
 type NewUser = v.InferOutput<typeof CreateUserDto> & { isAdmin?: boolean };
@@ -42,23 +35,23 @@ const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
 };
 
 /** POST /user (admin only): email and storage label unique; an admin must already exist. */
-export const createUser = async (input: v.InferOutput<typeof CreateUserDto>): Promise<UserResponse> => {
+export const createUser = async (input: v.InferOutput<typeof CreateUserDto>): Promise<UserRecord> => {
   const user = await newUserRecord(input);
   await insertUser(user);
-  return mapUser(user);
+  return user;
 };
 
 /** POST /auth/admin-sign-up: the first and only admin, with storage label `admin`. */
-export const signUpAdmin = async (input: v.InferOutput<typeof SignUpDto>): Promise<UserResponse> => {
+export const signUpAdmin = async (input: v.InferOutput<typeof SignUpDto>): Promise<UserRecord> => {
   const user = await newUserRecord({ ...input, isAdmin: true, storageLabel: 'admin' });
   await insertUser(user);
-  return mapUser(user);
+  return user;
 };
 
-export const getMyUserInfo = async (auth: Auth): Promise<UserResponse> => {
+export const getMyUserInfo = async (auth: Auth): Promise<UserRecord> => {
   const user = await getUser(auth.user.id);
   if (!user) throw new Inaccessible('User not found');
-  return mapUser(user);
+  return user;
 };
 
 /** Immich's `findOrFail`: a 400 for a user that is missing (or deleted, unless `withDeleted`). */
@@ -93,18 +86,15 @@ const saveUser = async (user: UserRecord, requested: Partial<UserRecord>): Promi
  * GET /user: every user, newest first. Immich reads `isAll` raw from the query string, so any
  * value given (also `false`, which its web app sends) leaves deleted users out, and none keeps them.
  */
-export const getAllUsers = async (_auth: Auth, isAll: string | undefined): Promise<UserResponse[]> =>
-  (await listUsers())
-    .filter((user) => isAll === undefined || user.deletedAt === null)
-    .reverse()
-    .map(mapUser);
+export const getAllUsers = async (_auth: Auth, isAll: string | undefined): Promise<UserRecord[]> =>
+  (await listUsers()).filter((user) => isAll === undefined || user.deletedAt === null).reverse();
 
 /** GET /user/info/:id: any signed-in user may read any (not deleted) user, as in Immich. */
-export const getUserById = async (id: string): Promise<UserResponse> => {
+export const getUserById = async (id: string): Promise<UserRecord> => {
   const user = await getUser(id);
   // Immich's NotFoundException here (a 404; its other user lookups answer 400).
   if (!user || user.deletedAt !== null) throw new NotFound('User not found');
-  return mapUser(user);
+  return user;
 };
 
 /**
@@ -113,7 +103,7 @@ export const getUserById = async (id: string): Promise<UserResponse> => {
  * server would be left without one; Immich allowed it). Email and role changes reach every
  * session, API key and shared link of the user.
  */
-export const updateUserInfo = async (auth: Auth, dto: UpdateUserInput): Promise<UserResponse> => {
+export const updateUserInfo = async (auth: Auth, dto: UpdateUserInput): Promise<UserRecord> => {
   const user = await findOrFail(dto.id);
   requireUserUpdate(auth, dto.id);
   const changes: Partial<UserRecord> = {};
@@ -129,7 +119,7 @@ export const updateUserInfo = async (auth: Auth, dto: UpdateUserInput): Promise<
     if (dto.isAdmin === false && user.id === auth.user.id) throw new Invalid('The admin cannot give up the admin role');
     if (dto.storageLabel !== undefined) changes.storageLabel = dto.storageLabel === '' ? null : dto.storageLabel;
   }
-  return mapUser(await saveUser(user, changes));
+  return await saveUser(user, changes);
 };
 
 /**
@@ -137,14 +127,14 @@ export const updateUserInfo = async (auth: Auth, dto: UpdateUserInput): Promise<
  * `force`) and can no longer sign in or use any credential until restored. The files and records
  * stay: this server has no deletion job yet (Immich's removes them after `user.deleteDelay` days).
  */
-export const deleteUser = async (id: string, force: boolean): Promise<UserResponse> => {
+export const deleteUser = async (id: string, force: boolean): Promise<UserRecord> => {
   const user = await findOrFail(id);
   if (user.isAdmin) throw new Forbidden('Cannot delete admin user');
-  return mapUser(await saveUser(user, { status: force ? 'removing' : 'deleted', deletedAt: new Date().toISOString() }));
+  return await saveUser(user, { status: force ? 'removing' : 'deleted', deletedAt: new Date().toISOString() });
 };
 
 /** POST /user/:id/restore (admin): a deleted user comes back, with their sessions and keys. */
-export const restoreUser = async (id: string): Promise<UserResponse> => {
+export const restoreUser = async (id: string): Promise<UserRecord> => {
   const user = await findOrFail(id, true);
-  return mapUser(await saveUser(user, { status: 'active', deletedAt: null }));
+  return await saveUser(user, { status: 'active', deletedAt: null });
 };

@@ -1,4 +1,4 @@
-import * as v from 'valibot';
+import type { ApiKeyListing } from '../../model/api-key.ts';
 import { limits } from '../../model/limits.ts';
 import { dto, nonEmptyString, optional } from '../common.ts';
 
@@ -8,13 +8,28 @@ export const APIKeyCreateDto = dto({ name: optional(nonEmptyString(limits.name))
 /** PUT /api-key/:id: `name` is required and non-empty. */
 export const APIKeyUpdateDto = dto({ name: nonEmptyString(limits.name) });
 
-export const APIKeyResponseDto = v.strictObject({
-  id: v.string(),
-  name: v.string(),
-  createdAt: v.pipe(v.string(), v.isoTimestamp()),
-  updatedAt: v.pipe(v.string(), v.isoTimestamp()),
-});
-export type APIKeyResponse = v.InferOutput<typeof APIKeyResponseDto>;
+/** `APIKeyResponseDto`. */
+export interface APIKeyResponse {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
 
-export const APIKeyCreateResponseDto = v.strictObject({ secret: v.string(), apiKey: APIKeyResponseDto });
-export type APIKeyCreateResponse = v.InferOutput<typeof APIKeyCreateResponseDto>;
+/** `APIKeyCreateResponseDto`: the secret, once. */
+export interface APIKeyCreateResponse {
+  secret: string;
+  apiKey: APIKeyResponse;
+}
+
+export const mapApiKey = (key: ApiKeyListing): APIKeyResponse => ({
+  id: key.id,
+  name: key.name,
+  createdAt: key.createdAt,
+  updatedAt: key.updatedAt,
+});
+
+export const mapCreatedApiKey = ({ secret, apiKey }: { secret: string; apiKey: ApiKeyListing }): APIKeyCreateResponse => ({
+  secret,
+  apiKey: mapApiKey(apiKey),
+});

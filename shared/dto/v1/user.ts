@@ -1,6 +1,7 @@
 import sanitize from 'sanitize-filename';
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
+import type { SessionListing } from '../../model/session.ts';
 import type { UserRecord } from '../../model/user.ts';
 import { as, booleanish, dto, isOneOf, nonEmptyString, optional, rules, uuidV4 } from '../common.ts';
 
@@ -65,16 +66,53 @@ export const UserResponseDto = v.strictObject({
 });
 export type UserResponse = v.InferOutput<typeof UserResponseDto>;
 
-export const LoginResponseDto = v.strictObject({
-  accessToken: v.string(),
-  userId: v.string(),
-  userEmail: v.string(),
-  name: v.string(),
-  isAdmin: v.boolean(),
-  profileImagePath: v.string(),
-  shouldChangePassword: v.boolean(),
+/** `LoginResponseDto`. */
+export interface LoginResponse {
+  accessToken: string;
+  userId: string;
+  userEmail: string;
+  name: string;
+  isAdmin: boolean;
+  profileImagePath: string;
+  shouldChangePassword: boolean;
+}
+
+export const mapLogin = ({ accessToken, user }: { accessToken: string; user: UserRecord }): LoginResponse => ({
+  accessToken,
+  userId: user.id,
+  userEmail: user.email,
+  name: user.name,
+  isAdmin: user.isAdmin,
+  profileImagePath: user.profileImagePath,
+  shouldChangePassword: user.shouldChangePassword,
 });
-export type LoginResponse = v.InferOutput<typeof LoginResponseDto>;
+
+/** `LogoutResponseDto`: Immich's answer to every logout (no OAuth here). */
+export interface LogoutResponse {
+  successful: boolean;
+  redirectUri: string;
+}
+
+export const logoutResponse: LogoutResponse = { successful: true, redirectUri: '/auth/login?autoLaunch=0' };
+
+/** `AuthDeviceResponseDto`: one of the caller's sessions. */
+export interface AuthDeviceResponseDto {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  current: boolean;
+  deviceType: string;
+  deviceOS: string;
+}
+
+export const mapAuthDevice = ({ session, current }: { session: SessionListing; current: boolean }): AuthDeviceResponseDto => ({
+  id: session.id,
+  createdAt: session.createdAt,
+  updatedAt: session.updatedAt,
+  current,
+  deviceType: session.deviceType,
+  deviceOS: session.deviceOS,
+});
 
 export interface ValidateAccessTokenResponseDto {
   authStatus: boolean;
