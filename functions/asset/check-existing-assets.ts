@@ -1,9 +1,10 @@
+import type { CheckExistingAssetsResponseDto } from '#shared/dto/v1/asset.ts';
 import { CheckExistingAssetsDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { type CheckExistingAssetsResponseDto, checkExistingAssets } from '#shared/services/asset.service.ts';
+import { checkExistingAssets } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<CheckExistingAssetsResponseDto>(), body: CheckExistingAssetsDto, status: 200 },
-  ({ auth, body }) => checkExistingAssets(auth, body),
+  async ({ auth, body }) => ({ existingIds: await checkExistingAssets(auth, body) }),
 );

@@ -1,5 +1,6 @@
 import { IdParams } from '#shared/dto/common.ts';
 import type { AssetResponseDto, SanitizedAssetResponseDto } from '#shared/dto/v1/asset.ts';
+import { mapAssetInfo } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAssetInfo } from '#shared/services/asset.service.ts';
@@ -7,5 +8,5 @@ import { getAssetInfo } from '#shared/services/asset.service.ts';
 // A shared-link route too (Immich's @SharedLinkRoute): a visitor gets the link's assets only.
 export const handler = httpHandler(
   { access: 'shared', returns: returns<AssetResponseDto | SanitizedAssetResponseDto>(), params: IdParams },
-  ({ auth, params }) => getAssetInfo(auth, params.id),
+  async ({ auth, params }) => mapAssetInfo(await getAssetInfo(auth, params.id), auth.user.id),
 );

@@ -1,9 +1,11 @@
+import type { MemoryLaneResponseDto } from '#shared/dto/v1/asset.ts';
+import { mapMemoryLane } from '#shared/dto/v1/asset.ts';
 import { MemoryLaneDto } from '#shared/dto/v1/search.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { getMemoryLane, type MemoryLaneResponseDto } from '#shared/services/asset.service.ts';
+import { getMemoryLane } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<MemoryLaneResponseDto[]>(), query: MemoryLaneDto },
-  ({ auth, query }) => getMemoryLane(auth, query),
+  async ({ auth, query }) => (await getMemoryLane(auth, query)).map((group) => mapMemoryLane(group, auth.user.id)),
 );

@@ -1,11 +1,11 @@
 import { IdParams } from '#shared/dto/common.ts';
 import type { AssetResponseDto } from '#shared/dto/v1/asset.ts';
-import { UpdateAssetDto } from '#shared/dto/v1/asset.ts';
+import { mapAssetDetail, UpdateAssetDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateAsset } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<AssetResponseDto>(), params: IdParams, body: UpdateAssetDto },
-  ({ auth, params, body }) => updateAsset(auth, params.id, body),
+  async ({ auth, params, body }) => mapAssetDetail(await updateAsset(auth, params.id, body), auth.user.id),
 );

@@ -1,6 +1,6 @@
-import type { ServerFeaturesDto } from '#shared/domain/server-info.ts';
+import { mapServerFeatures, type ServerFeaturesDto } from '#shared/dto/v1/server-info.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
-import { getServerFeatures } from '#shared/services/server-info.service.ts';
+import { getServerSettings } from '#shared/services/server-info.service.ts';
 
-export const handler = publicHandler({ returns: returns<ServerFeaturesDto>() }, () => getServerFeatures());
+export const handler = publicHandler({ returns: returns<ServerFeaturesDto>() }, async () => mapServerFeatures(await getServerSettings()));

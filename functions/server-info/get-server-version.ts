@@ -1,5 +1,5 @@
-import type { ServerVersionResponseDto } from '#shared/domain/server-info.ts';
-import { serverVersion } from '#shared/domain/server-info.ts';
+import type { ServerVersionResponseDto } from '#shared/dto/v1/server-info.ts';
+import { serverVersion } from '#shared/dto/v1/server-info.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 

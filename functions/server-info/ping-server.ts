@@ -1,4 +1,4 @@
-import type { ServerPingResponse } from '#shared/domain/server-info.ts';
+import type { ServerPingResponse } from '#shared/dto/v1/server-info.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 

@@ -1,7 +1,7 @@
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { RawResponse } from '#shared/http/response.ts';
-import { getTheme } from '#shared/services/server-info.service.ts';
+import { getServerSettings } from '#shared/services/server-info.service.ts';
 
 /**
  * GET /custom.css: the theme's custom CSS (system config `theme.customCss`), which Immich's web
@@ -14,6 +14,6 @@ export const handler = publicHandler(
     new RawResponse({
       statusCode: 200,
       headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' },
-      body: (await getTheme()).customCss,
+      body: (await getServerSettings()).theme.customCss,
     }),
 );

@@ -1,5 +1,5 @@
-import type { WellKnownResponseDto } from '#shared/domain/server-info.ts';
-import { wellKnown } from '#shared/domain/server-info.ts';
+import type { WellKnownResponseDto } from '#shared/dto/v1/server-info.ts';
+import { wellKnown } from '#shared/dto/v1/server-info.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { id, instant, nullable } from './fields.ts';
+import type { PersonRecord } from './person.ts';
+import type { UserRecord } from './user.ts';
 
 export const assetTypes = ['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const;
 export type AssetType = (typeof assetTypes)[number];
@@ -136,4 +138,12 @@ export type FaceEntry = v.InferOutput<typeof FaceEntrySchema>;
 export interface AssetWithFaces {
   asset: AssetRecord;
   faces: FaceRecord[];
+}
+
+/** An asset with its owner, its faces and their people: what a detailed view of it is built from. */
+export interface AssetDetail {
+  asset: AssetRecord;
+  owner?: UserRecord | undefined;
+  faces: readonly FaceRecord[];
+  people: readonly PersonRecord[];
 }

@@ -17,8 +17,7 @@ import { getUser } from '../db/user.repository.ts';
 import { checksumHex } from '../domain/search.ts';
 import { assetTerms } from '../domain/terms.ts';
 import type { AssetBulkUpdateDto, AssetBulkUploadCheckResponseDto, UpdateAssetDto } from '../dto/v1/asset.ts';
-import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../dto/v1/asset.ts';
-import type { AssetRecord, AssetWithFaces, FaceRecord } from '../model/asset.ts';
+import type { AssetDetail, AssetRecord, AssetWithFaces, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
@@ -46,26 +45,26 @@ export const checkBulkUpload = async (
 };
 
 /** GET /asset/:id: the owner's asset with EXIF, owner, tags and people. */
-export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetResponseDto | SanitizedAssetResponseDto> => {
+/**
+ * An asset as a view shows it: a visitor's `sanitized` (the link hides metadata) or with its
+ * `exif` (no owner, no people); a user's `full`, with owner and people (none for someone else's).
+ */
+export type AssetInfo = { view: 'sanitized' | 'exif'; asset: AssetRecord } | ({ view: 'full' } & AssetDetail);
+
+export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetInfo> => {
   if (auth.sharedLink) {
     // A visitor, as Immich answers one: the reduced asset when the link hides metadata, else the
     // asset with its EXIF but without its owner and people.
     const { found, link } = await requireSharedAsset(auth, Permission.AssetRead, id);
-    if (!link.showExif) return mapSanitizedAsset(found.asset);
-    return mapAsset(found.asset, { withExif: true, withTags: true });
+    return { view: link.showExif ? 'exif' : 'sanitized', asset: found.asset };
   }
   const { asset, faces } = await requireAsset(auth, Permission.AssetRead, id);
   // Someone else's asset (through a shared album): without its people, as Immich answers.
-  return mapFull(auth, asset, asset.ownerId === auth.user.id ? faces : []);
+  return { view: 'full', ...(await detailOf(asset, asset.ownerId === auth.user.id ? faces : [])) };
 };
 
-/** The asset with EXIF, owner, tags and people; `known` people already read are not read again. */
-const mapFull = async (
-  auth: Auth,
-  asset: AssetRecord,
-  faces: readonly FaceRecord[],
-  known?: readonly PersonRecord[],
-): Promise<AssetResponseDto> => {
+/** The asset with its owner and people; `known` people already read are not read again. */
+const detailOf = async (asset: AssetRecord, faces: readonly FaceRecord[], known?: readonly PersonRecord[]): Promise<AssetDetail> => {
   const [owner, people] = await Promise.all([
     getUser(asset.ownerId),
     known ??
@@ -76,14 +75,7 @@ const mapFull = async (
           )
         : Promise.resolve([])),
   ]);
-  return mapAsset(asset, {
-    callerId: auth.user.id,
-    withExif: true,
-    withTags: true,
-    ...(owner ? { owner } : {}),
-    faces,
-    people: new Map(people.map((person) => [person.id, person])),
-  });
+  return { asset, owner, faces, people };
 };
 
 type BulkUpdateInput = v.InferOutput<typeof AssetBulkUpdateDto>;
@@ -115,7 +107,7 @@ const writeChanges = (found: AssetWithFaces, dto: Partial<UpdateAssetInput>, exi
  * date taken, position). A changed archive flag is copied to the asset's faces and album entries
  * in the same transaction.
  */
-export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput): Promise<AssetResponseDto> => {
+export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput): Promise<AssetDetail> => {
   const { asset, faces } = await requireAsset(auth, Permission.AssetUpdate, id);
   const exifChanges = exifChangesOf(dto);
   // Only the difference: the words the description adds are written before the asset (so it is
@@ -140,7 +132,7 @@ export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput)
   // Deleted for good by a concurrent request: as if it had never been the caller's.
   if (!written) throw accessLost(Permission.AssetUpdate);
   if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
-  return mapFull(auth, written.asset, written.faces, people);
+  return detailOf(written.asset, written.faces, people);
 };
 
 /**
@@ -163,25 +155,11 @@ export const updateAssets = async (auth: Auth, dto: BulkUpdateInput): Promise<vo
 export const getUserAssetsByDeviceId = async (auth: Auth, deviceId: string): Promise<string[]> =>
   (await listDeviceAssets(auth.user.id, deviceId)).filter((entry) => entry.isVisible).map((entry) => entry.deviceAssetId);
 
-export interface CheckExistingAssetsResponseDto {
-  existingIds: string[];
-}
-
 /** POST /asset/exist: which of the given `deviceAssetId`s of this device the server has (hidden and trashed ones too). */
-export const checkExistingAssets = async (
-  auth: Auth,
-  dto: { deviceAssetIds: string[]; deviceId: string },
-): Promise<CheckExistingAssetsResponseDto> => {
+export const checkExistingAssets = async (auth: Auth, dto: { deviceAssetIds: string[]; deviceId: string }): Promise<string[]> => {
   const wanted = new Set(dto.deviceAssetIds);
-  const found = (await listDeviceAssets(auth.user.id, dto.deviceId)).map((entry) => entry.deviceAssetId).filter((id) => wanted.has(id));
-  return { existingIds: found };
+  return (await listDeviceAssets(auth.user.id, dto.deviceId)).map((entry) => entry.deviceAssetId).filter((id) => wanted.has(id));
 };
-
-export interface MemoryLaneResponseDto {
-  yearsAgo: number;
-  title: string;
-  assets: AssetResponseDto[];
-}
 
 const hour = 3_600_000;
 
@@ -191,7 +169,10 @@ const hour = 3_600_000;
  * trashed, with a preview (Immich's rule). One Query of the timeline per earlier year, over the
  * instants a local day can cover (UTC−12 to UTC+14), since the oldest asset: never the library.
  */
-export const getMemoryLane = async (auth: Auth, dto: { day: number; month: number }): Promise<MemoryLaneResponseDto[]> => {
+export const getMemoryLane = async (
+  auth: Auth,
+  dto: { day: number; month: number },
+): Promise<{ yearsAgo: number; assets: AssetRecord[] }[]> => {
   // The caller's photos and those of the partners who put theirs in the caller's timeline (as Immich).
   const owners = [auth.user.id, ...(await timelinePartners(auth))];
   const currentYear = new Date().getUTCFullYear();
@@ -224,12 +205,7 @@ export const getMemoryLane = async (auth: Auth, dto: { day: number; month: numbe
   return [...byYear.keys()]
     .sort((a, b) => b - a)
     .map((year) => {
-      const yearsAgo = currentYear - year;
       const assets = (byYear.get(year) ?? []).sort((a, b) => a.localDateTime.localeCompare(b.localDateTime) || a.id.localeCompare(b.id));
-      return {
-        yearsAgo,
-        title: `${yearsAgo} year${yearsAgo > 1 ? 's' : ''} since...`,
-        assets: assets.map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true })),
-      };
+      return { yearsAgo: currentYear - year, assets };
     });
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asHumanReadable, storageInfo } from '#shared/domain/server-info.ts';
+import { asHumanReadable, storageInfo } from '#shared/dto/v1/server-info.ts';
 import { checksumBase64, mapExif, mapSanitizedAsset } from '#shared/dto/v1/asset.ts';
 import { peopleWithFaces } from '#shared/dto/v1/person.ts';
 import { avatarColorFor } from '#shared/dto/v1/user.ts';

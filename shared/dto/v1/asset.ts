@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { AssetRecord, ExifInfo, FaceRecord } from '../../model/asset.ts';
+import type { AssetDetail, AssetRecord, ExifInfo, FaceRecord } from '../../model/asset.ts';
 import { limits } from '../../model/limits.ts';
 import type { PersonRecord } from '../../model/person.ts';
 import type { UserRecord } from '../../model/user.ts';
@@ -322,3 +322,43 @@ export const byFileCreatedAt =
   (a: { fileCreatedAt: string; id: string }, b: { fileCreatedAt: string; id: string }): number =>
     (order === 'asc' ? a.fileCreatedAt.localeCompare(b.fileCreatedAt) : b.fileCreatedAt.localeCompare(a.fileCreatedAt)) ||
     a.id.localeCompare(b.id);
+
+/** GET /asset/:id and PUT /asset/:id: what the service found, shaped for the caller (`callerId`). */
+export const mapAssetInfo = (
+  info: { view: 'sanitized' | 'exif'; asset: AssetRecord } | ({ view: 'full' } & AssetDetail),
+  callerId: string,
+): AssetResponseDto | SanitizedAssetResponseDto => {
+  if (info.view === 'full') return mapAssetDetail(info, callerId);
+  return info.view === 'sanitized' ? mapSanitizedAsset(info.asset) : mapAsset(info.asset, { withExif: true, withTags: true });
+};
+
+/** The asset with EXIF, owner, tags and people. */
+export const mapAssetDetail = ({ asset, owner, faces, people }: AssetDetail, callerId: string): AssetResponseDto =>
+  mapAsset(asset, {
+    callerId,
+    withExif: true,
+    withTags: true,
+    ...(owner ? { owner } : {}),
+    faces,
+    people: new Map(people.map((person) => [person.id, person])),
+  });
+
+export interface CheckExistingAssetsResponseDto {
+  existingIds: string[];
+}
+
+export interface MemoryLaneResponseDto {
+  yearsAgo: number;
+  title: string;
+  assets: AssetResponseDto[];
+}
+
+/** One group of the memory lane: Immich's title, its assets with EXIF. */
+export const mapMemoryLane = (
+  { yearsAgo, assets }: { yearsAgo: number; assets: readonly AssetRecord[] },
+  callerId: string,
+): MemoryLaneResponseDto => ({
+  yearsAgo,
+  title: `${yearsAgo} year${yearsAgo > 1 ? 's' : ''} since...`,
+  assets: assets.map((asset) => mapAsset(asset, { callerId, withExif: true })),
+});

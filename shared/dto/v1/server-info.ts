@@ -1,3 +1,6 @@
+import type { UserRecord } from '../../model/user.ts';
+import type { SystemConfig } from './system-config.ts';
+
 /** The Immich server version whose API this project implements (the CLI and SDK check it). */
 export const serverVersion = { major: 1, minor: 100, patch: 0 } as const;
 
@@ -81,5 +84,84 @@ export const storageInfo = (usage: number, quota: number | null): ServerInfoResp
     diskUseRaw: usage,
     diskAvailableRaw: available,
     diskUsagePercentage: Number.parseFloat(((usage / size) * 100).toFixed(2)),
+  };
+};
+
+export const mapServerConfig = ({
+  config,
+  initialized,
+  onboarded,
+}: {
+  config: SystemConfig;
+  initialized: boolean;
+  onboarded: boolean;
+}): ServerConfigDto => ({
+  loginPageMessage: config.server.loginPageMessage,
+  trashDays: config.trash.days,
+  userDeleteDelay: config.user.deleteDelay,
+  oauthButtonText: config.oauth.buttonText,
+  isInitialized: initialized,
+  isOnboarded: onboarded,
+  externalDomain: config.server.externalDomain,
+});
+
+/**
+ * Immich derives the features from the configuration; here a feature is true only where it
+ * works: there is no machine learning (smart search, facial recognition), no map tiles or reverse
+ * geocoder, no OAuth and no config file, whatever the configuration says.
+ */
+export const mapServerFeatures = (config: SystemConfig): ServerFeaturesDto => ({
+  smartSearch: false,
+  configFile: false,
+  facialRecognition: false,
+  map: false,
+  trash: config.trash.enabled,
+  reverseGeocoding: false,
+  oauth: false,
+  oauthAutoLaunch: false,
+  passwordLogin: config.passwordLogin.enabled,
+  sidecar: true,
+  search: true,
+});
+
+export const mapTheme = (config: SystemConfig): ServerThemeDto => ({ customCss: config.theme.customCss });
+
+/** The caller's storage as Immich's disk figures: their usage against their quota. */
+export const mapServerInfo = (user: UserRecord): ServerInfoResponseDto => storageInfo(user.quotaUsageInBytes, user.quotaSizeInBytes);
+
+export interface UsageByUserDto {
+  userId: string;
+  userName: string;
+  photos: number;
+  videos: number;
+  usage: number;
+  quotaSizeInBytes: number | null;
+}
+
+export interface ServerStatsResponseDto {
+  photos: number;
+  videos: number;
+  usage: number;
+  usageByUser: UsageByUserDto[];
+}
+
+export const mapServerStatistics = (
+  statistics: readonly { user: UserRecord; photos: number; videos: number }[],
+): ServerStatsResponseDto => {
+  const usageByUser = statistics.map(
+    ({ user, photos, videos }): UsageByUserDto => ({
+      userId: user.id,
+      userName: user.name,
+      photos,
+      videos,
+      usage: user.quotaUsageInBytes,
+      quotaSizeInBytes: user.quotaSizeInBytes,
+    }),
+  );
+  return {
+    photos: usageByUser.reduce((sum, each) => sum + each.photos, 0),
+    videos: usageByUser.reduce((sum, each) => sum + each.videos, 0),
+    usage: usageByUser.reduce((sum, each) => sum + each.usage, 0),
+    usageByUser,
   };
 };
