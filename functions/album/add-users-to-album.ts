@@ -1,11 +1,11 @@
 import { IdParams } from '#shared/dto/common.ts';
 import type { AlbumResponseDto } from '#shared/dto/v1/album.ts';
-import { AddUsersDto } from '#shared/dto/v1/album.ts';
+import { AddUsersDto, mapAlbumView } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { addUsersToAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<AlbumResponseDto>(), params: IdParams, body: AddUsersDto },
-  ({ auth, params, body }) => addUsersToAlbum(auth, params.id, body.sharedUserIds),
+  async ({ auth, params, body }) => mapAlbumView(await addUsersToAlbum(auth, params.id, body.sharedUserIds), auth.user.id),
 );

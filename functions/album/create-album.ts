@@ -1,10 +1,10 @@
 import type { AlbumResponseDto } from '#shared/dto/v1/album.ts';
-import { CreateAlbumDto } from '#shared/dto/v1/album.ts';
+import { CreateAlbumDto, mapAlbumView } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { createAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<AlbumResponseDto>(), body: CreateAlbumDto, status: 201 },
-  ({ auth, body }) => createAlbum(auth, body),
+  async ({ auth, body }) => mapAlbumView(await createAlbum(auth, body), auth.user.id),
 );

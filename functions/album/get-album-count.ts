@@ -1,5 +1,6 @@
+import type { AlbumCountResponseDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { type AlbumCountResponseDto, getAlbumCount } from '#shared/services/album.service.ts';
+import { getAlbumCount } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<AlbumCountResponseDto>() }, ({ auth }) => getAlbumCount(auth));

@@ -1,11 +1,11 @@
 import { IdParams } from '#shared/dto/common.ts';
 import type { AlbumResponseDto } from '#shared/dto/v1/album.ts';
-import { AlbumInfoDto } from '#shared/dto/v1/album.ts';
+import { AlbumInfoDto, mapAlbumView } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAlbumInfo } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<AlbumResponseDto>(), params: IdParams, query: AlbumInfoDto },
-  ({ auth, params, query }) => getAlbumInfo(auth, params.id, query.withoutAssets ?? false),
+  async ({ auth, params, query }) => mapAlbumView(await getAlbumInfo(auth, params.id, query.withoutAssets ?? false), auth.user.id),
 );

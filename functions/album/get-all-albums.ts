@@ -1,9 +1,10 @@
 import type { AlbumResponseDto } from '#shared/dto/v1/album.ts';
-import { GetAlbumsDto } from '#shared/dto/v1/album.ts';
+import { GetAlbumsDto, mapAlbumView } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAllAlbums } from '#shared/services/album.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<AlbumResponseDto[]>(), query: GetAlbumsDto }, ({ auth, query }) =>
-  getAllAlbums(auth, query),
+export const handler = httpHandler(
+  { access: 'user', returns: returns<AlbumResponseDto[]>(), query: GetAlbumsDto },
+  async ({ auth, query }) => (await getAllAlbums(auth, query)).map((view) => mapAlbumView(view, auth.user.id)),
 );

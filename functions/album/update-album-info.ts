@@ -1,11 +1,11 @@
 import { IdParams } from '#shared/dto/common.ts';
 import type { AlbumResponseDto } from '#shared/dto/v1/album.ts';
-import { UpdateAlbumDto } from '#shared/dto/v1/album.ts';
+import { mapAlbumView, UpdateAlbumDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateAlbumInfo } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<AlbumResponseDto>(), params: IdParams, body: UpdateAlbumDto },
-  ({ auth, params, body }) => updateAlbumInfo(auth, params.id, body),
+  async ({ auth, params, body }) => mapAlbumView(await updateAlbumInfo(auth, params.id, body), auth.user.id),
 );

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
+import type { AssetRecord } from './asset.ts';
 import { AssetStatusSchema } from './asset.ts';
 import { id, instant, nullable } from './fields.ts';
+import type { UserRecord } from './user.ts';
 
 /** An album, under its owner. */
 export const AlbumRecordSchema = v.object({
@@ -48,3 +50,13 @@ export const newestLiveMember = (members: readonly AlbumMember[]): string | null
       (newest, member) => (!newest || member.fileCreatedAt > newest.fileCreatedAt ? member : newest),
       undefined,
     )?.assetId ?? null;
+
+/** An album with what a view of it shows: its owner, the users it is shared with, its entries, and its assets when asked for. */
+export interface AlbumView {
+  album: AlbumRecord;
+  owner: UserRecord;
+  sharedUsers: readonly UserRecord[];
+  members: readonly AlbumMember[];
+  /** The album's live assets in its order, when the view carries them. */
+  assets?: readonly AssetRecord[];
+}

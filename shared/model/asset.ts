@@ -147,3 +147,10 @@ export interface AssetDetail {
   faces: readonly FaceRecord[];
   people: readonly PersonRecord[];
 }
+
+/** fileCreatedAt, then id: the order Immich's lists use (ties broken by id so pages are stable). */
+export const byFileCreatedAt =
+  (order: 'asc' | 'desc') =>
+  (a: { fileCreatedAt: string; id: string }, b: { fileCreatedAt: string; id: string }): number =>
+    (order === 'asc' ? a.fileCreatedAt.localeCompare(b.fileCreatedAt) : b.fileCreatedAt.localeCompare(a.fileCreatedAt)) ||
+    a.id.localeCompare(b.id);

@@ -21,11 +21,10 @@ import { getAssets } from '../db/asset.repository.ts';
 import { deleteSharedLink, listSharedLinks } from '../db/shared-link.repository.ts';
 import { getUser, getUsers } from '../db/user.repository.ts';
 import type { CreateAlbumInput, UpdateAlbumInput } from '../dto/v1/album.ts';
-import { type AlbumResponseDto, mapAlbum } from '../dto/v1/album.ts';
-import { type AssetResponseDto, byFileCreatedAt, mapAsset } from '../dto/v1/asset.ts';
-import type { AlbumMember, AlbumRecord, BulkIdResponseDto } from '../model/album.ts';
+import type { AlbumMember, AlbumRecord, AlbumView, BulkIdResponseDto } from '../model/album.ts';
 import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
+import { byFileCreatedAt } from '../model/asset.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 
 /** A write that needed the album as read lost to another request's change: the client may retry. */
@@ -69,15 +68,14 @@ const sharingTargets = async (album: Pick<AlbumRecord, 'ownerId' | 'sharedUserId
   return found;
 };
 
-/** An album's live (not trashed) assets, mapped with EXIF, in the album's order. */
-export const albumAssets = async (auth: Auth, album: AlbumRecord, members: readonly AlbumMember[]): Promise<AssetResponseDto[]> => {
+/** An album's live (not trashed) assets, in the album's order. */
+const albumAssets = async (album: AlbumRecord, members: readonly AlbumMember[]): Promise<AssetRecord[]> => {
   const live = members.filter((member) => member.deletedAt === null).map((member) => member.assetId);
-  const assets = (await getAssets(live)).filter((asset) => asset.deletedAt === null).sort(byFileCreatedAt(album.order));
-  return assets.map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true }));
+  return (await getAssets(live)).filter((asset) => asset.deletedAt === null).sort(byFileCreatedAt(album.order));
 };
 
 /** POST /album: the caller's own assets among `assetIds` go in (others are left out, as in Immich). */
-export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<AlbumResponseDto> => {
+export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<AlbumView> => {
   const [user, assets, sharedUsers] = await Promise.all([
     owner(auth),
     allowedAssets(auth, Permission.AssetShare, dto.assetIds ?? []),
@@ -99,7 +97,7 @@ export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<Al
   };
   await insertAlbum(album, assets);
   const members = await listMembers(album.id);
-  return mapAlbum(album, { owner: user, sharedUsers, members, assets: await albumAssets(auth, album, members) });
+  return { album, owner: user, sharedUsers, members, assets: await albumAssets(album, members) };
 };
 
 /**
@@ -107,10 +105,7 @@ export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<Al
  * by a link, and the albums others shared with them; `shared=false` their albums shared with no
  * one; `assetId` the albums (own or shared with them) holding that asset. Newest first.
  */
-export const getAllAlbums = async (
-  auth: Auth,
-  query: { shared?: boolean | null; assetId?: string | null },
-): Promise<AlbumResponseDto[]> => {
+export const getAllAlbums = async (auth: Auth, query: { shared?: boolean | null; assetId?: string | null }): Promise<AlbumView[]> => {
   const own = await listAlbums(auth.user.id);
   let albums: AlbumRecord[];
   if (query.assetId) {
@@ -125,14 +120,15 @@ export const getAllAlbums = async (
   }
   const [usersFor, members] = await Promise.all([usersOfAll(albums), Promise.all(albums.map((album) => listMembers(album.id)))]);
   return albums
-    .map((album, index) => mapAlbum(album, { ...usersFor(album), members: members[index] ?? [] }))
-    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+    .map((album, index) => ({ album, ...usersFor(album), members: members[index] ?? [] }))
+    .sort((a, b) => b.album.createdAt.localeCompare(a.album.createdAt) || a.album.id.localeCompare(b.album.id));
 };
 
 /** Shared with users or by a link (Immich's `shared`). */
 const isShared = (album: AlbumRecord): boolean => album.sharedLinkCount > 0 || album.sharedUserIds.length > 0;
 
-export interface AlbumCountResponseDto {
+/** The caller's albums counted as Immich counts them. */
+export interface AlbumCounts {
   owned: number;
   shared: number;
   notShared: number;
@@ -142,24 +138,24 @@ export interface AlbumCountResponseDto {
  * GET /album/count, as Immich counts: the caller's albums; the shared ones (theirs shared with
  * users or by a link, and those others share with them: Immich's getShared); theirs not shared.
  */
-export const getAlbumCount = async (auth: Auth): Promise<AlbumCountResponseDto> => {
+export const getAlbumCount = async (auth: Auth): Promise<AlbumCounts> => {
   const [albums, sharedWithMe] = await Promise.all([listAlbums(auth.user.id), listAlbumIdsSharedWith(auth.user.id)]);
   const shared = albums.filter(isShared).length;
   return { owned: albums.length, shared: shared + sharedWithMe.length, notShared: albums.length - shared };
 };
 
 /** GET /album/:id (with its assets unless `withoutAssets`). */
-export const getAlbumInfo = async (auth: Auth, id: string, withoutAssets: boolean): Promise<AlbumResponseDto> => {
+export const getAlbumInfo = async (auth: Auth, id: string, withoutAssets: boolean): Promise<AlbumView> => {
   const album = await requireAlbum(auth, Permission.AlbumRead, id);
   const [users, members] = await Promise.all([usersOf(album), listMembers(album.id)]);
-  return mapAlbum(album, { ...users, members, assets: withoutAssets ? [] : await albumAssets(auth, album, members) });
+  return { album, ...users, members, ...(withoutAssets ? {} : { assets: await albumAssets(album, members) }) };
 };
 
 /**
  * PATCH /album/:id (Immich's updateAlbumInfo): name, description, thumbnail (an asset in the
  * album, else 400 `Invalid album thumbnail`), activity, order; answered without assets.
  */
-export const updateAlbumInfo = async (auth: Auth, id: string, dto: UpdateAlbumInput): Promise<AlbumResponseDto> => {
+export const updateAlbumInfo = async (auth: Auth, id: string, dto: UpdateAlbumInput): Promise<AlbumView> => {
   const album = await requireAlbum(auth, Permission.AlbumUpdate, id);
   const fields: Partial<AlbumRecord> = { updatedAt: new Date().toISOString() };
   if (dto.albumName !== undefined && dto.albumName !== null) fields.albumName = dto.albumName;
@@ -174,7 +170,7 @@ export const updateAlbumInfo = async (auth: Auth, id: string, dto: UpdateAlbumIn
   const outcome = await updateAlbumFields(album, fields);
   if (outcome === 'album-gone') throw accessLost(Permission.AlbumUpdate);
   if (outcome === 'thumbnail-gone') throw new Invalid('Invalid album thumbnail');
-  return mapAlbum({ ...album, ...fields }, { ...(await usersOf(album)), members, assets: [] });
+  return { album: { ...album, ...fields }, ...(await usersOf(album)), members };
 };
 
 /**
@@ -274,13 +270,13 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
 };
 
 /** PUT /album/:id/users (the owner): shares the album with users; answered without assets. */
-export const addUsersToAlbum = async (auth: Auth, id: string, userIds: readonly string[]): Promise<AlbumResponseDto> => {
+export const addUsersToAlbum = async (auth: Auth, id: string, userIds: readonly string[]): Promise<AlbumView> => {
   const album = await requireAlbum(auth, Permission.AlbumShare, id);
   const targets = (await sharingTargets(album, userIds)).map((target) => target.id);
   const now = new Date().toISOString();
   if ((await shareAlbum(album, targets, now)) === 'changed') throw albumChanged();
   const updated: AlbumRecord = { ...album, sharedUserIds: [...album.sharedUserIds, ...targets], updatedAt: now };
-  return mapAlbum(updated, { ...(await usersOf(updated)), members: await listMembers(album.id), assets: [] });
+  return { album: updated, ...(await usersOf(updated)), members: await listMembers(album.id) };
 };
 
 /**

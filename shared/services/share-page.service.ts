@@ -9,7 +9,7 @@ import { hashSharedLinkKey } from '../core/crypto.ts';
 import { getAlbum, listMembers } from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import { getSharedLink, getSharedLinkByKeyHash, listSharedLinkAssetIds } from '../db/shared-link.repository.ts';
-import { byFileCreatedAt } from '../dto/v1/asset.ts';
+import { byFileCreatedAt } from '../model/asset.ts';
 
 /** Immich's `OpenGraphTags`. */
 export interface OpenGraphTags {

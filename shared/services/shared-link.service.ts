@@ -23,9 +23,10 @@ import {
 } from '../db/shared-link.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { type AlbumResponseDto, mapAlbum } from '../dto/v1/album.ts';
-import { type AssetResponseDto, byFileCreatedAt, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../dto/v1/asset.ts';
+import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../dto/v1/asset.ts';
 import type { SharedLinkCreateInput, SharedLinkEditInput } from '../dto/v1/shared-link.ts';
 import type { AssetRecord } from '../model/asset.ts';
+import { byFileCreatedAt } from '../model/asset.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
 import { linkSecret } from '../storage/link-secret.ts';

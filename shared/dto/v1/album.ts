@@ -1,9 +1,9 @@
 import * as v from 'valibot';
-import type { AlbumMember, AlbumRecord } from '../../model/album.ts';
+import type { AlbumMember, AlbumRecord, AlbumView } from '../../model/album.ts';
 import { limits } from '../../model/limits.ts';
 import type { UserRecord } from '../../model/user.ts';
 import { as, booleanish, dto, isOneOf, optional, optionalUuidList, rules, uuid, uuidList, uuidV4 } from '../common.ts';
-import type { AssetResponseDto } from './asset.ts';
+import { type AssetResponseDto, mapAsset } from './asset.ts';
 import { mapUser, type UserResponse } from './user.ts';
 
 /** `CreateAlbumDto`. */
@@ -104,3 +104,14 @@ export const mapAlbum = (album: AlbumRecord, options: MapAlbumOptions): AlbumRes
     order: album.order,
   };
 };
+
+/** An album view as the v1.100 body; its assets (when the view has them) with EXIF, for the caller. */
+export const mapAlbumView = ({ album, assets, ...options }: AlbumView, callerId: string): AlbumResponseDto =>
+  mapAlbum(album, { ...options, assets: (assets ?? []).map((asset) => mapAsset(asset, { callerId, withExif: true })) });
+
+/** `AlbumCountResponseDto`. */
+export interface AlbumCountResponseDto {
+  owned: number;
+  shared: number;
+  notShared: number;
+}

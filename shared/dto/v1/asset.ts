@@ -316,13 +316,6 @@ export const mapSanitizedAsset = (asset: AssetRecord): SanitizedAssetResponseDto
   hasMetadata: false,
 });
 
-/** fileCreatedAt, then id: the order Immich's lists use (ties broken by id so pages are stable). */
-export const byFileCreatedAt =
-  (order: 'asc' | 'desc') =>
-  (a: { fileCreatedAt: string; id: string }, b: { fileCreatedAt: string; id: string }): number =>
-    (order === 'asc' ? a.fileCreatedAt.localeCompare(b.fileCreatedAt) : b.fileCreatedAt.localeCompare(a.fileCreatedAt)) ||
-    a.id.localeCompare(b.id);
-
 /** GET /asset/:id and PUT /asset/:id: what the service found, shaped for the caller (`callerId`). */
 export const mapAssetInfo = (
   info: { view: 'sanitized' | 'exif'; asset: AssetRecord } | ({ view: 'full' } & AssetDetail),
