@@ -1,10 +1,10 @@
 import type { PersonResponseDto } from '#shared/dto/v1/person.ts';
-import { PersonCreateDto } from '#shared/dto/v1/person.ts';
+import { mapPerson, PersonCreateDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { createPerson } from '#shared/services/person.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<PersonResponseDto>(), body: PersonCreateDto, status: 201 },
-  ({ auth, body }) => createPerson(auth, body),
+  async ({ auth, body }) => mapPerson(await createPerson(auth, body)),
 );

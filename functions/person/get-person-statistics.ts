@@ -1,9 +1,10 @@
 import { IdParams } from '#shared/dto/common.ts';
+import type { PersonStatisticsResponseDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { getPersonStatistics, type PersonStatisticsResponseDto } from '#shared/services/person.service.ts';
+import { getPersonStatistics } from '#shared/services/person.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<PersonStatisticsResponseDto>(), params: IdParams },
-  ({ auth, params }) => getPersonStatistics(auth, params.id),
+  async ({ auth, params }) => ({ assets: await getPersonStatistics(auth, params.id) }),
 );

@@ -1,9 +1,10 @@
 import { IdParams } from '#shared/dto/common.ts';
 import type { PersonResponseDto } from '#shared/dto/v1/person.ts';
+import { mapPerson } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getPerson } from '#shared/services/person.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<PersonResponseDto>(), params: IdParams }, ({ auth, params }) =>
-  getPerson(auth, params.id),
+export const handler = httpHandler({ access: 'user', returns: returns<PersonResponseDto>(), params: IdParams }, async ({ auth, params }) =>
+  mapPerson(await getPerson(auth, params.id)),
 );

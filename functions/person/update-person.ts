@@ -1,11 +1,11 @@
 import { IdParams } from '#shared/dto/common.ts';
 import type { PersonResponseDto } from '#shared/dto/v1/person.ts';
-import { PersonUpdateDto } from '#shared/dto/v1/person.ts';
+import { mapPerson, PersonUpdateDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updatePerson } from '#shared/services/person.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<PersonResponseDto>(), params: IdParams, body: PersonUpdateDto },
-  ({ auth, params, body }) => updatePerson(auth, params.id, body),
+  async ({ auth, params, body }) => mapPerson(await updatePerson(auth, params.id, body)),
 );

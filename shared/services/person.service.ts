@@ -5,27 +5,26 @@ import { getAssets } from '../db/asset.repository.ts';
 import { createPerson as insertPerson, listPeople, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { nameTerms } from '../domain/terms.ts';
-import { type AssetResponseDto, mapAsset } from '../dto/v1/asset.ts';
 import type { PersonUpdateInput } from '../dto/v1/person.ts';
-import { mapPerson, type PersonResponseDto } from '../dto/v1/person.ts';
 import type { BulkIdResponseDto } from '../model/album.ts';
 import type { FaceEntry } from '../model/asset.ts';
-import { byFileCreatedAt } from '../model/asset.ts';
+import { type AssetDetail, byFileCreatedAt } from '../model/asset.ts';
 import type { PersonChanges, PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
 
-export interface PeopleResponseDto {
+/** The caller's people to show, and how many they have in all and hidden. */
+export interface People {
   total: number;
   hidden: number;
-  people: PersonResponseDto[];
+  people: PersonRecord[];
 }
 
 /**
  * GET /person, in Immich's order: visible before hidden, named before unnamed, more faces first,
  * then by name. `total` counts all the caller's people, `hidden` the hidden ones.
  */
-export const getAllPeople = async (auth: Auth, withHidden: boolean): Promise<PeopleResponseDto> => {
+export const getAllPeople = async (auth: Auth, withHidden: boolean): Promise<People> => {
   const all = (await listPeople(auth.user.id)).filter((person) => person.faceCount > 0);
   const ordered = all
     .filter((person) => withHidden || !person.isHidden)
@@ -37,14 +36,13 @@ export const getAllPeople = async (auth: Auth, withHidden: boolean): Promise<Peo
         a.name.localeCompare(b.name) ||
         a.id.localeCompare(b.id),
     );
-  return { total: all.length, hidden: all.filter((person) => person.isHidden).length, people: ordered.map(mapPerson) };
+  return { total: all.length, hidden: all.filter((person) => person.isHidden).length, people: ordered };
 };
 
-export const getPerson = async (auth: Auth, id: string): Promise<PersonResponseDto> =>
-  mapPerson(await requirePerson(auth, Permission.PersonRead, id));
+export const getPerson = (auth: Auth, id: string): Promise<PersonRecord> => requirePerson(auth, Permission.PersonRead, id);
 
 /** PUT /person/:id: name, birth date, hidden, and the feature face (an asset of the caller's showing this person). */
-export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInput): Promise<PersonResponseDto> => {
+export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInput): Promise<PersonRecord> => {
   const person = await requirePerson(auth, Permission.PersonWrite, id);
   const changes: PersonChanges = {};
   if (dto.name !== undefined) changes.name = dto.name;
@@ -69,12 +67,8 @@ export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInpu
   // A new feature face: the media function crops the new thumbnail (Immich queues the same job).
   if (changes.faceAssetId !== undefined && changes.faceAssetId !== person.faceAssetId)
     await queueMediaJobs([{ kind: 'person-thumbnail', ownerId: person.ownerId, personId: person.id }]);
-  return mapPerson(updated);
+  return updated;
 };
-
-export interface PersonStatisticsResponseDto {
-  assets: number;
-}
 
 /**
  * GET /person/:id/statistics: how many assets GET /person/:id/assets shows (visible, unarchived,
@@ -82,10 +76,10 @@ export interface PersonStatisticsResponseDto {
  * reading the assets. Immich v1.100 also leaves out photos with a live video, which its own asset
  * list shows: here the count and the list agree.
  */
-export const getPersonStatistics = async (auth: Auth, id: string): Promise<PersonStatisticsResponseDto> => {
+export const getPersonStatistics = async (auth: Auth, id: string): Promise<number> => {
   const person = await requirePerson(auth, Permission.PersonRead, id);
   const faces = (await listPersonFaces(person.id)).filter((face) => face.deletedAt === null && !face.isArchived && face.isVisible);
-  return { assets: new Set(faces.map((face) => face.assetId)).size };
+  return new Set(faces.map((face) => face.assetId)).size;
 };
 
 /** Most assets GET /person/:id/assets returns (Immich's limit; it has no paging). */
@@ -97,7 +91,7 @@ export const personAssetsLimit = 1000;
  * on that asset. One Query on the person's faces (gsi2, which carries each asset's status), then
  * BatchGetItem of the assets in chunks of 100.
  */
-export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetResponseDto[]> => {
+export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetDetail[]> => {
   const person = await requirePerson(auth, Permission.PersonRead, id);
   const faces = (await listPersonFaces(person.id, { descending: true })).filter(
     (face) => face.deletedAt === null && !face.isArchived && face.isVisible,
@@ -113,17 +107,14 @@ export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetResp
   const assets = (await getAssets(order.map((entry) => entry.id)))
     .filter((asset) => asset.ownerId === auth.user.id && asset.deletedAt === null && !asset.isArchived && asset.isVisible)
     .sort(byFileCreatedAt('desc'));
-  const people = new Map([[person.id, person]]);
-  return assets.map((asset) =>
-    mapAsset(asset, { callerId: auth.user.id, withExif: true, faces: facesByAsset.get(asset.id) ?? [], people }),
-  );
+  return assets.map((asset) => ({ asset, faces: facesByAsset.get(asset.id) ?? [], people: [person] }));
 };
 
 /** POST /person: a person of the caller's with no faces yet (Immich lists people by their faces, so not in GET /person until they have some). */
 export const createPerson = async (
   auth: Auth,
   dto: { name?: string | undefined; birthDate?: string | null | undefined; isHidden?: boolean | undefined },
-): Promise<PersonResponseDto> => {
+): Promise<PersonRecord> => {
   const now = new Date().toISOString();
   const person: PersonRecord = {
     id: randomUUID(),
@@ -138,7 +129,7 @@ export const createPerson = async (
     updatedAt: now,
   };
   await insertPerson(person);
-  return mapPerson(person);
+  return person;
 };
 
 /** PUT /person: each person updated as PUT /person/:id would; a failure is that id's `unknown`, as Immich answers. */

@@ -355,3 +355,7 @@ export const mapMemoryLane = (
   title: `${yearsAgo} year${yearsAgo > 1 ? 's' : ''} since...`,
   assets: assets.map((asset) => mapAsset(asset, { callerId, withExif: true })),
 });
+
+/** A list's asset with EXIF and the faces and people the view loaded (GET /person/:id/assets). */
+export const mapAssetWithFaces = ({ asset, faces, people }: AssetDetail, callerId: string): AssetResponseDto =>
+  mapAsset(asset, { callerId, withExif: true, faces, people: new Map(people.map((person) => [person.id, person])) });

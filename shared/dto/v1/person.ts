@@ -117,3 +117,27 @@ export const peopleWithFaces = (faces: readonly FaceRecord[], people: ReadonlyMa
   }
   return [...result.values()];
 };
+
+export interface PeopleResponseDto {
+  total: number;
+  hidden: number;
+  people: PersonResponseDto[];
+}
+
+export const mapPeople = ({
+  total,
+  hidden,
+  people,
+}: {
+  total: number;
+  hidden: number;
+  people: readonly PersonRecord[];
+}): PeopleResponseDto => ({
+  total,
+  hidden,
+  people: people.map(mapPerson),
+});
+
+export interface PersonStatisticsResponseDto {
+  assets: number;
+}
