@@ -1,9 +1,11 @@
-import type { AssetResponseDto } from '#shared/dto/v1/asset.ts';
+import { type AssetResponseDto, mapAsset } from '#shared/dto/v1/asset.ts';
 import { AssetSearchDto } from '#shared/dto/v1/sync.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAllAssets } from '#shared/services/sync.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<AssetResponseDto[]>(), query: AssetSearchDto }, ({ auth, query }) =>
-  getAllAssets(auth, query),
+export const handler = httpHandler(
+  { access: 'user', returns: returns<AssetResponseDto[]>(), query: AssetSearchDto },
+  async ({ auth, query }) =>
+    (await getAllAssets(auth, query)).map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true, withTags: true })),
 );

@@ -1,7 +1,7 @@
-import { AssetStatsDto } from '#shared/dto/v1/timeline.ts';
+import { AssetStatsDto, type AssetStatsResponseDto } from '#shared/dto/v1/timeline.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { type AssetStatsResponseDto, getAssetStatistics } from '#shared/services/timeline.service.ts';
+import { getAssetStatistics } from '#shared/services/timeline.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<AssetStatsResponseDto>(), query: AssetStatsDto }, ({ auth, query }) =>
   getAssetStatistics(auth, query),

@@ -1,5 +1,5 @@
 import type { AssetResponseDto, SanitizedAssetResponseDto } from '#shared/dto/v1/asset.ts';
-import { TimeBucketAssetDto } from '#shared/dto/v1/timeline.ts';
+import { mapBucketAssets, TimeBucketAssetDto } from '#shared/dto/v1/timeline.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getTimeBucket } from '#shared/services/timeline.service.ts';
@@ -7,5 +7,5 @@ import { getTimeBucket } from '#shared/services/timeline.service.ts';
 // A shared-link route too: a visitor reads their link's album, without metadata unless the link shows it.
 export const handler = httpHandler(
   { access: 'shared', returns: returns<(AssetResponseDto | SanitizedAssetResponseDto)[]>(), query: TimeBucketAssetDto },
-  ({ auth, query }) => getTimeBucket(auth, query),
+  async ({ auth, query }) => mapBucketAssets(await getTimeBucket(auth, query), auth.user.id),
 );

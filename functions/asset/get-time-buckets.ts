@@ -1,7 +1,7 @@
-import { TimeBucketDto } from '#shared/dto/v1/timeline.ts';
+import { TimeBucketDto, type TimeBucketResponseDto } from '#shared/dto/v1/timeline.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { getTimeBuckets, type TimeBucketResponseDto } from '#shared/services/timeline.service.ts';
+import { getTimeBuckets } from '#shared/services/timeline.service.ts';
 
 // A shared-link route too (Immich's isShared): a visitor reads the buckets of their link's album.
 export const handler = httpHandler(

@@ -1,7 +1,7 @@
-import { AuditDeletesDto } from '#shared/dto/v1/sync.ts';
+import { AuditDeletesDto, type AuditDeletesResponseDto } from '#shared/dto/v1/sync.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { type AuditDeletesResponseDto, getAuditDeletes } from '#shared/services/sync.service.ts';
+import { getAuditDeletes } from '#shared/services/sync.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<AuditDeletesResponseDto>(), query: AuditDeletesDto },

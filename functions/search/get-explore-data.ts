@@ -1,5 +1,8 @@
+import { mapExplore, type SearchExploreResponseDto } from '#shared/dto/v1/search.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { getExploreData, type SearchExploreResponseDto } from '#shared/services/search.service.ts';
+import { getExploreData } from '#shared/services/search.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<SearchExploreResponseDto[]>() }, ({ auth }) => getExploreData(auth));
+export const handler = httpHandler({ access: 'user', returns: returns<SearchExploreResponseDto[]>() }, async ({ auth }) =>
+  mapExplore(await getExploreData(auth), auth.user.id),
+);

@@ -1,9 +1,10 @@
 import type { AssetResponseDto } from '#shared/dto/v1/asset.ts';
-import { SearchAssetsDto } from '#shared/dto/v1/search.ts';
+import { mapSearchHit, SearchAssetsDto } from '#shared/dto/v1/search.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { searchAssets } from '#shared/services/search.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<AssetResponseDto[]>(), query: SearchAssetsDto }, ({ auth, query }) =>
-  searchAssets(auth, query),
+export const handler = httpHandler(
+  { access: 'user', returns: returns<AssetResponseDto[]>(), query: SearchAssetsDto },
+  async ({ auth, query }) => (await searchAssets(auth, query)).items.map((hit) => mapSearchHit(hit, auth.user.id, query.withExif === true)),
 );

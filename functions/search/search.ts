@@ -1,9 +1,12 @@
-import { SearchDto } from '#shared/dto/v1/search.ts';
+import { mapAsset } from '#shared/dto/v1/asset.ts';
+import { SearchDto, type SearchResponseDto, searchResponse } from '#shared/dto/v1/search.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { SearchResponseDto } from '#shared/services/search.service.ts';
 import { searchText } from '#shared/services/search.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<SearchResponseDto>(), query: SearchDto }, ({ auth, query }) =>
-  searchText(auth, query),
+export const handler = httpHandler({ access: 'user', returns: returns<SearchResponseDto>(), query: SearchDto }, async ({ auth, query }) =>
+  searchResponse(
+    (await searchText(auth, query)).map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true, withSmartInfo: true })),
+    null,
+  ),
 );

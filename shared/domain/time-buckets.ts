@@ -13,25 +13,21 @@ export const matchesFilter = (state: BucketState, filter: BucketFilter): boolean
   (filter.isFavorite === undefined || state.isFavorite === filter.isFavorite) &&
   state.isTrashed === (filter.isTrashed ?? false);
 
-export interface TimeBucketResponseDto {
+/** How many assets one bucket (a month or a day) holds. */
+export interface BucketCount {
   timeBucket: string;
   count: number;
 }
 
 /** Buckets from counts per period, in the order asked (Immich: newest first). */
-export const bucketList = (totals: ReadonlyMap<string, number>, order: 'asc' | 'desc'): TimeBucketResponseDto[] => {
+export const bucketList = (totals: ReadonlyMap<string, number>, order: 'asc' | 'desc'): BucketCount[] => {
   const periods = [...totals.keys()].sort();
   if (order === 'desc') periods.reverse();
   return periods.map((period) => ({ timeBucket: bucketStart(period), count: totals.get(period) ?? 0 }));
 };
 
 /** Buckets of one size from the timeline counters, summed over the states the filter keeps. */
-export const bucketsFrom = (
-  counters: readonly Counter[],
-  size: BucketSize,
-  filter: BucketFilter,
-  order: 'asc' | 'desc',
-): TimeBucketResponseDto[] => {
+export const bucketsFrom = (counters: readonly Counter[], size: BucketSize, filter: BucketFilter, order: 'asc' | 'desc'): BucketCount[] => {
   const totals = new Map<string, number>();
   for (const counter of counters) {
     if (counter.size !== size || !matchesFilter(counter.state, filter)) continue;

@@ -13,7 +13,6 @@ import { termAssetIdPages } from '../db/term.repository.ts';
 import { listFacets } from '../db/timeline.repository.ts';
 import { checksumHex, matchesSearch, searchOrder } from '../domain/search.ts';
 import { assetTerms, words } from '../domain/terms.ts';
-import { type AssetResponseDto, mapAsset } from '../dto/v1/asset.ts';
 import type { SearchAssetsInput, SearchInput } from '../dto/v1/search.ts';
 import type { AssetRecord, FaceRecord, SearchableExifField } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
@@ -124,11 +123,24 @@ const searchOwner = async (owner: string, filters: SearchAssetsInput, order: Ord
   return found.sort(searchOrder(order)).slice(0, wanted);
 };
 
+/** One result of a metadata search: the asset, with its faces and their people when `withPeople` loaded them. */
+export interface SearchHit {
+  asset: AssetRecord;
+  faces?: readonly FaceRecord[];
+  people?: ReadonlyMap<string, PersonRecord>;
+}
+
+/** A page of results, and whether another follows. */
+export interface SearchPage {
+  items: SearchHit[];
+  hasNextPage: boolean;
+}
+
 /**
  * The metadata search over these owners' libraries: each owner's first `page × size` (+1, to know
  * whether a next page exists) merged in result order, then the page.
  */
-const searchOwners = async (auth: Auth, owners: readonly string[], filters: SearchAssetsInput) => {
+const searchOwners = async (auth: Auth, owners: readonly string[], filters: SearchAssetsInput): Promise<SearchPage> => {
   const order: Order = filters.order ?? 'desc';
   const size = filters.size ?? 250;
   const page = filters.page ?? 1;
@@ -143,12 +155,8 @@ const searchOwners = async (auth: Auth, owners: readonly string[], filters: Sear
         pageItems.filter((asset) => asset.ownerId === auth.user.id),
       )
     : undefined;
-  const items = pageItems.map((asset) =>
-    mapAsset(asset, {
-      callerId: auth.user.id,
-      withExif: filters.withExif === true,
-      ...(loaded ? { faces: loaded.byAsset.get(asset.id) ?? [], people: loaded.people } : {}),
-    }),
+  const items = pageItems.map(
+    (asset): SearchHit => (loaded ? { asset, faces: loaded.byAsset.get(asset.id) ?? [], people: loaded.people } : { asset }),
   );
   return { items, hasNextPage: found.length > wanted };
 };
@@ -158,21 +166,14 @@ const searchOwners = async (auth: Auth, owners: readonly string[], filters: Sear
  * exactly the in-memory filter of the library in (fileCreatedAt, id) order, paged by page/size;
  * the work follows the driver (see chooseDriver and docs/data-model.md).
  */
-export const searchAssets = async (auth: Auth, filters: SearchAssetsInput): Promise<AssetResponseDto[]> =>
-  (await searchOwners(auth, [auth.user.id], filters)).items;
+export const searchAssets = (auth: Auth, filters: SearchAssetsInput): Promise<SearchPage> => searchOwners(auth, [auth.user.id], filters);
 
 /**
  * POST /search/metadata: the same search over the caller's library and those of the partners in
- * their timeline (Immich's getUserIdsToSearch), answered as a SearchResponseDto page whose
- * `nextPage` names the next page when there is one.
+ * their timeline (Immich's getUserIdsToSearch).
  */
-export const searchMetadata = async (auth: Auth, filters: SearchAssetsInput): Promise<SearchResponseDto> => {
-  const { items, hasNextPage } = await searchOwners(auth, [auth.user.id, ...(await timelinePartners(auth))], filters);
-  return {
-    albums: { total: 0, count: 0, items: [], facets: [] },
-    assets: { total: items.length, count: items.length, items, facets: [], nextPage: hasNextPage ? String((filters.page ?? 1) + 1) : null },
-  };
-};
+export const searchMetadata = async (auth: Auth, filters: SearchAssetsInput): Promise<SearchPage> =>
+  searchOwners(auth, [auth.user.id, ...(await timelinePartners(auth))], filters);
 
 export type SuggestionType = 'country' | 'state' | 'city' | 'camera-make' | 'camera-model';
 
@@ -207,17 +208,12 @@ export const getSearchSuggestions = async (
   return [...new Set(values.filter((value): value is string => typeof value === 'string' && value !== ''))].sort();
 };
 
-export interface SearchExploreResponseDto {
-  fieldName: string;
-  items: { value: string; data: AssetResponseDto }[];
-}
-
 /**
  * GET /search/explore: up to 12 of the caller's cities with at least 5 assets, each with a
  * visible, unarchived image taken there (the newest, read from the city's index); and the
  * smart-info tags field, empty without machine learning (as Immich's without it).
  */
-export const getExploreData = async (auth: Auth): Promise<SearchExploreResponseDto[]> => {
+export const getExploreData = async (auth: Auth): Promise<{ city: string; asset: AssetRecord }[]> => {
   const cities = new Map<string, number>();
   for (const facet of await listFacets(auth.user.id)) {
     const city = facet.kind === 'place' ? facet.values[2] : null;
@@ -227,30 +223,22 @@ export const getExploreData = async (auth: Auth): Promise<SearchExploreResponseD
     .filter(([, count]) => count >= 5)
     .map(([city]) => city)
     .sort();
-  const items: { value: string; data: AssetResponseDto }[] = [];
+  const items: { city: string; asset: AssetRecord }[] = [];
   for (const city of eligible) {
     if (items.length >= 12) break;
     let examined = 0;
     for await (const page of exifPages('city', auth.user.id, city, { descending: true, pageSize: 25 })) {
       const asset = page.find((each) => each.isVisible && !each.isArchived && each.deletedAt === null && each.type === 'IMAGE');
       if (asset) {
-        items.push({ value: city, data: mapAsset(asset, { callerId: auth.user.id, withExif: true }) });
+        items.push({ city, asset });
         break;
       }
       examined += page.length;
       if (examined >= 100) break;
     }
   }
-  return [
-    { fieldName: 'exifInfo.city', items },
-    { fieldName: 'smartInfo.tags', items: [] },
-  ];
+  return items;
 };
-
-export interface SearchResponseDto {
-  albums: { total: number; count: number; items: unknown[]; facets: unknown[] };
-  assets: { total: number; count: number; items: AssetResponseDto[]; facets: unknown[]; nextPage: string | null };
-}
 
 /**
  * GET /search (deprecated), text mode: the caller's visible, unarchived, untrashed assets having
@@ -258,7 +246,7 @@ export interface SearchResponseDto {
  * person's name), newest first, at most `size` (250). Served by the postings of the query's
  * longest word (newest first), each candidate checked against the asset itself.
  */
-export const searchText = async (auth: Auth, dto: SearchInput): Promise<SearchResponseDto> => {
+export const searchText = async (auth: Auth, dto: SearchInput): Promise<AssetRecord[]> => {
   const text = dto.q || dto.query;
   if (!text) throw new Invalid('Missing query');
   if (dto.smart || dto.clip) throw new Invalid('Smart search is not enabled');
@@ -288,12 +276,5 @@ export const searchText = async (auth: Auth, dto: SearchInput): Promise<SearchRe
       if (items.length >= size || examined >= maxTextCandidates) break;
     }
   }
-  const page = items
-    .sort(searchOrder('desc'))
-    .slice(0, size)
-    .map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true, withSmartInfo: true }));
-  return {
-    albums: { total: 0, count: 0, items: [], facets: [] },
-    assets: { total: page.length, count: page.length, items: page, facets: [], nextPage: null },
-  };
+  return items.sort(searchOrder('desc')).slice(0, size);
 };

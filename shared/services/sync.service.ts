@@ -1,7 +1,6 @@
 import { requireTimeline } from '../access/access.ts';
 import { assetsUpdatedBetween, timelinePages } from '../db/asset.repository.ts';
 import { type AuditEntityType, listDeletedSince } from '../db/audit.repository.ts';
-import { type AssetResponseDto, mapAsset } from '../dto/v1/asset.ts';
 import type { AssetSearchInput } from '../dto/v1/sync.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
@@ -34,7 +33,7 @@ const newestTakenFirst = (a: AssetRecord, b: AssetRecord): number =>
  * - otherwise (the full sync, in chunks of 10,000 with `updatedBefore` = when it started): the
  *   timeline, newest first, until `skip + take` assets passed the filters.
  */
-export const getAllAssets = async (auth: Auth, dto: AssetSearchInput): Promise<AssetResponseDto[]> => {
+export const getAllAssets = async (auth: Auth, dto: AssetSearchInput): Promise<AssetRecord[]> => {
   const ownerId = await ownerOf(auth, dto.userId);
   const passes = (asset: AssetRecord): boolean =>
     asset.isVisible &&
@@ -62,10 +61,11 @@ export const getAllAssets = async (auth: Auth, dto: AssetSearchInput): Promise<A
       if (passed >= end) break;
     }
   }
-  return selected.map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true, withTags: true }));
+  return selected;
 };
 
-export interface AuditDeletesResponseDto {
+/** The ids deleted since a moment, and whether that moment is older than the deletions kept. */
+export interface AuditDeletes {
   needsFullSync: boolean;
   ids: string[];
 }
@@ -78,7 +78,7 @@ export interface AuditDeletesResponseDto {
 export const getAuditDeletes = async (
   auth: Auth,
   dto: { after: string; entityType: AuditEntityType; userId?: string | null | undefined },
-): Promise<AuditDeletesResponseDto> => {
+): Promise<AuditDeletes> => {
   const ownerId = await ownerOf(auth, dto.userId);
   const ids = await listDeletedSince(ownerId, dto.entityType, dto.after);
   return { needsFullSync: Date.now() - new Date(dto.after).getTime() > auditWindowMs, ids };

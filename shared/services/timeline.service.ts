@@ -4,15 +4,12 @@ import { listMembers } from '../db/album.repository.ts';
 import { assetsTakenBetween, getAssets } from '../db/asset.repository.ts';
 import { getPerson, listPersonFaces } from '../db/person.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
-import { type BucketFilter, bucketList, bucketsFrom, matchesFilter, periodOf, type TimeBucketResponseDto } from '../domain/time-buckets.ts';
-import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../dto/v1/asset.ts';
+import { type BucketCount, type BucketFilter, bucketList, bucketsFrom, matchesFilter, periodOf } from '../domain/time-buckets.ts';
 import type { AssetRecord, AssetStatus } from '../model/asset.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import { type BucketSize, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
-
-export type { TimeBucketResponseDto } from '../domain/time-buckets.ts';
 
 /** GET /asset/time-buckets (`TimeBucketDto`), and GET /asset/time-bucket with `timeBucket`. */
 export interface TimeBucketQuery extends BucketFilter {
@@ -102,7 +99,7 @@ const assetsOf = async (ids: readonly string[], dto: TimeBucketQuery): Promise<A
  * `order=asc`. The caller's timeline is one Query of its counters, however large the library;
  * an album's or a person's is one Query of its entries.
  */
-export const getTimeBuckets = async (auth: Auth, dto: TimeBucketQuery): Promise<TimeBucketResponseDto[]> => {
+export const getTimeBuckets = async (auth: Auth, dto: TimeBucketQuery): Promise<BucketCount[]> => {
   const source = await sourceOf(auth, dto);
   const order = dto.order ?? 'desc';
   if (source.kind === 'timeline' && !dto.personId) {
@@ -137,11 +134,11 @@ export const getTimeBuckets = async (auth: Auth, dto: TimeBucketQuery): Promise<
 export const getTimeBucket = async (
   auth: Auth,
   dto: TimeBucketQuery & { timeBucket: string },
-): Promise<(AssetResponseDto | SanitizedAssetResponseDto)[]> => {
+): Promise<{ assets: AssetRecord[]; sanitized: boolean }> => {
   const source = await sourceOf(auth, dto);
   const period = periodOf(dto.timeBucket, dto.size);
   if (period === undefined) throw new Invalid('timeBucket must be a date string');
-  if (period === null) return [];
+  if (period === null) return { assets: [], sanitized: false };
   let assets: AssetRecord[];
   if (source.kind === 'timeline' && !dto.personId) {
     const { from, to } = localPeriodRange(period, dto.size);
@@ -156,12 +153,12 @@ export const getTimeBucket = async (
   }
   const direction = dto.order === 'asc' ? 1 : -1;
   assets.sort((a, b) => direction * (a.fileCreatedAt.localeCompare(b.fileCreatedAt) || a.id.localeCompare(b.id)));
-  // A visitor's link was read by sourceOf (a visitor reads only its album).
-  if (auth.sharedLink && !(source.kind === 'album' && source.link?.showExif)) return assets.map(mapSanitizedAsset);
-  return assets.map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true }));
+  // A visitor's link was read by sourceOf (a visitor reads only its album): without metadata unless it shows it.
+  return { assets, sanitized: auth.sharedLink !== undefined && !(source.kind === 'album' && source.link?.showExif) };
 };
 
-export interface AssetStatsResponseDto {
+/** The caller's visible assets counted by type. */
+export interface AssetCounts {
   images: number;
   videos: number;
   total: number;
@@ -171,7 +168,7 @@ export interface AssetStatsResponseDto {
  * GET /asset/statistics: the caller's visible assets by type, from the timeline counters (one
  * Query). As Immich: `isTrashed` given at all (true or false) counts the trash, absent the rest.
  */
-export const getAssetStatistics = async (auth: Auth, dto: BucketFilter): Promise<AssetStatsResponseDto> => {
+export const getAssetStatistics = async (auth: Auth, dto: BucketFilter): Promise<AssetCounts> => {
   const filter: BucketFilter = { isArchived: dto.isArchived, isFavorite: dto.isFavorite, isTrashed: dto.isTrashed !== undefined };
   const stats = { images: 0, videos: 0, total: 0 };
   for (const counter of await listCounters(auth.user.id)) {
@@ -188,7 +185,7 @@ export const getAssetStatistics = async (auth: Auth, dto: BucketFilter): Promise
  * random without repeats. Months are drawn in proportion to their counters (one Query), and
  * only the drawn months are read (as timeline key ranges), never the library.
  */
-export const getRandom = async (auth: Auth, count: number): Promise<AssetResponseDto[]> => {
+export const getRandom = async (auth: Auth, count: number): Promise<AssetRecord[]> => {
   const ownerId = auth.user.id;
   const remaining = new Map<string, number>();
   for (const counter of await listCounters(ownerId)) {
@@ -224,5 +221,5 @@ export const getRandom = async (auth: Auth, count: number): Promise<AssetRespons
       return assets.slice(0, k);
     }),
   );
-  return chosen.flat().map((asset) => mapAsset(asset, { callerId: ownerId }));
+  return chosen.flat();
 };

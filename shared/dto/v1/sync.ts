@@ -44,3 +44,9 @@ export const AuditDeletesDto = dto({
   entityType: v.pipe(v.unknown(), isOneOf(entityTypes), as<(typeof entityTypes)[number]>()),
   userId: optional(uuid()),
 });
+
+/** `AuditDeletesResponseDto`. */
+export interface AuditDeletesResponseDto {
+  needsFullSync: boolean;
+  ids: string[];
+}
