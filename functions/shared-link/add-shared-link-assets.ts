@@ -1,8 +1,8 @@
 import { IdParams } from '#shared/dto/common.ts';
+import type { AssetIdsResponseDto } from '#shared/dto/v1/shared-link.ts';
 import { AssetIdsDto } from '#shared/dto/v1/shared-link.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { AssetIdsResponseDto } from '#shared/services/shared-link.service.ts';
 import { addSharedLinkAssets } from '#shared/services/shared-link.service.ts';
 
 export const handler = httpHandler(

@@ -1,6 +1,8 @@
+import { mapSharedLink, type SharedLinkResponseDto } from '#shared/dto/v1/shared-link.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { SharedLinkResponseDto } from '#shared/services/shared-link.service.ts';
 import { getAllSharedLinks } from '#shared/services/shared-link.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<SharedLinkResponseDto[]>() }, ({ auth }) => getAllSharedLinks(auth));
+export const handler = httpHandler({ access: 'user', returns: returns<SharedLinkResponseDto[]>() }, async ({ auth }) =>
+  (await getAllSharedLinks(auth)).map((shown) => mapSharedLink(shown, { callerId: auth.user.id, withExif: true })),
+);

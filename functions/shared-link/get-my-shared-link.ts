@@ -1,19 +1,20 @@
-import { SharedLinkPasswordDto } from '#shared/dto/v1/shared-link.ts';
+import { mapSharedLink, SharedLinkPasswordDto, type SharedLinkResponseDto } from '#shared/dto/v1/shared-link.ts';
 import { readCookie, sharedLinkTokenCookie, sharedLinkTokenCookieName } from '#shared/http/cookies.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import { getMySharedLink, type SharedLinkResponseDto } from '#shared/services/shared-link.service.ts';
+import { getMySharedLink } from '#shared/services/shared-link.service.ts';
 
 // The one route a shared-link key opens (`?key=` or x-immich-share-key); a user token gets 403.
 // The tokens a password earned come from the query or the cookie, and go back as the cookie.
 export const handler = httpHandler(
   { access: 'shared', returns: returns<SharedLinkResponseDto>(), query: SharedLinkPasswordDto },
   async ({ auth, query, event }) => {
-    const link = await getMySharedLink(auth, {
+    const shown = await getMySharedLink(auth, {
       password: query.password,
       token: query.token ?? readCookie(event, sharedLinkTokenCookieName),
     });
-    return new HttpResponse(link, link.token ? { cookies: [sharedLinkTokenCookie(link.token)] } : {});
+    const link = mapSharedLink(shown, { withExif: shown.link.showExif });
+    return new HttpResponse(link, shown.token ? { cookies: [sharedLinkTokenCookie(shown.token)] } : {});
   },
 );

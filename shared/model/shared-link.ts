@@ -1,4 +1,6 @@
 import * as v from 'valibot';
+import type { AlbumView } from './album.ts';
+import type { AssetRecord } from './asset.ts';
 import { id, instant, nullable } from './fields.ts';
 import { CredentialUserSchema } from './user.ts';
 
@@ -30,3 +32,24 @@ export const SharedLinkKeyRecordSchema = v.object({
   expiresAt: nullable(instant()),
 });
 export type SharedLinkKeyRecord = v.InferOutput<typeof SharedLinkKeyRecordSchema>;
+
+/** What a link shows: its assets (own, then its album's), and its album with its owner and entries. */
+export interface LinkContents {
+  assets: AssetRecord[];
+  album?: Omit<AlbumView, 'sharedUsers' | 'assets'>;
+}
+
+/** A link as a view shows it: the record, its key, its contents when read, the visitor's password tokens when earned. */
+export interface SharedLinkShown {
+  link: SharedLinkRecord;
+  key: string;
+  contents?: LinkContents | undefined;
+  token?: string;
+}
+
+/** What an asset id of an INDIVIDUAL link's request came to. */
+export interface AssetIdResult {
+  assetId: string;
+  success: boolean;
+  error?: 'duplicate' | 'no_permission' | 'not_found';
+}

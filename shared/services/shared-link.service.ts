@@ -22,37 +22,11 @@ import {
   replaceSharedLink,
 } from '../db/shared-link.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import { type AlbumResponseDto, mapAlbum } from '../dto/v1/album.ts';
-import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from '../dto/v1/asset.ts';
 import type { SharedLinkCreateInput, SharedLinkEditInput } from '../dto/v1/shared-link.ts';
-import type { AssetRecord } from '../model/asset.ts';
 import { byFileCreatedAt } from '../model/asset.ts';
-import type { SharedLinkRecord } from '../model/shared-link.ts';
+import type { AssetIdResult, LinkContents, SharedLinkRecord, SharedLinkShown } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
 import { linkSecret } from '../storage/link-secret.ts';
-
-/** Immich's SharedLinkResponseDto. `password` is always null: only its hash is stored (docs/immich-compatibility.md). */
-export interface SharedLinkResponseDto {
-  id: string;
-  description: string | null;
-  password: string | null;
-  token?: string;
-  userId: string;
-  key: string;
-  type: SharedLinkRecord['type'];
-  createdAt: string;
-  expiresAt: string | null;
-  assets: (AssetResponseDto | SanitizedAssetResponseDto)[];
-  album?: AlbumResponseDto;
-  allowUpload: boolean;
-  allowDownload: boolean;
-  showMetadata: boolean;
-}
-
-interface LinkContents {
-  assets: AssetRecord[];
-  album?: AlbumResponseDto;
-}
 
 /**
  * What a link shows: its own assets, then its album's, each list by fileCreatedAt ascending,
@@ -75,35 +49,12 @@ const contentsOf = async (link: SharedLinkRecord): Promise<LinkContents> => {
   const assets = [...pick(ownIds), ...pick(albumIds)].filter((asset) => !seen.has(asset.id) && seen.add(asset.id));
   return {
     assets,
-    ...(album && owner ? { album: mapAlbum(album, { owner, members, withLinks: false }) } : {}),
+    ...(album && owner ? { album: { album, owner, members } } : {}),
   };
 };
 
-const mapLink = (
-  link: SharedLinkRecord,
-  key: string,
-  contents: LinkContents | undefined,
-  view: { callerId?: string; withExif: boolean },
-): SharedLinkResponseDto => ({
-  id: link.id,
-  description: link.description,
-  password: null,
-  userId: link.userId,
-  key,
-  type: link.type,
-  createdAt: link.createdAt,
-  expiresAt: link.expiresAt,
-  assets: (contents?.assets ?? []).map((asset) =>
-    view.withExif ? mapAsset(asset, { withExif: true, ...(view.callerId ? { callerId: view.callerId } : {}) }) : mapSanitizedAsset(asset),
-  ),
-  ...(contents?.album ? { album: contents.album } : {}),
-  allowUpload: link.allowUpload,
-  allowDownload: link.allowDownload,
-  showMetadata: link.showExif,
-});
-
 /** POST /shared-link: Immich's rules and messages. The answer has no assets and no album yet (as Immich's). */
-export const createSharedLink = async (auth: Auth, dto: SharedLinkCreateInput): Promise<SharedLinkResponseDto> => {
+export const createSharedLink = async (auth: Auth, dto: SharedLinkCreateInput): Promise<SharedLinkShown> => {
   let assetIds: string[] = [];
   if (dto.type === 'ALBUM') {
     if (!dto.albumId) throw new Invalid('Invalid albumId');
@@ -130,26 +81,24 @@ export const createSharedLink = async (auth: Auth, dto: SharedLinkCreateInput): 
     showExif: dto.showMetadata ?? true,
   };
   await insertLink(link, auth.user, assetIds);
-  return mapLink(link, key, undefined, { withExif: true });
+  return { link, key };
 };
 
 /** GET /shared-link: the caller's links, newest first, each with its contents. */
-export const getAllSharedLinks = async (auth: Auth): Promise<SharedLinkResponseDto[]> => {
+export const getAllSharedLinks = async (auth: Auth): Promise<SharedLinkShown[]> => {
   const links = (await listSharedLinks(auth.user.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
   const [secret, contents] = await Promise.all([linkSecret(), Promise.all(links.map(contentsOf))]);
-  return links.map((link, index) =>
-    mapLink(link, sharedLinkKey(secret, link.id), contents[index], { callerId: auth.user.id, withExif: true }),
-  );
+  return links.map((link, index) => ({ link, key: sharedLinkKey(secret, link.id), contents: contents[index] }));
 };
 
 /** GET /shared-link/:id: the creator's view (always with metadata; expiry not checked, as in Immich). */
-export const getSharedLinkById = async (auth: Auth, id: string): Promise<SharedLinkResponseDto> => {
+export const getSharedLinkById = async (auth: Auth, id: string): Promise<SharedLinkShown> => {
   const [link, secret] = await Promise.all([requireSharedLink(auth, id), linkSecret()]);
-  return mapLink(link, sharedLinkKey(secret, link.id), await contentsOf(link), { callerId: auth.user.id, withExif: true });
+  return { link, key: sharedLinkKey(secret, link.id), contents: await contentsOf(link) };
 };
 
 /** PATCH /shared-link/:id. `changeExpiryTime` without `expiresAt` removes the expiry (Immich's rule). */
-export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEditInput): Promise<SharedLinkResponseDto> => {
+export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEditInput): Promise<SharedLinkShown> => {
   const link = await requireSharedLink(auth, id);
   const expiresAt =
     dto.changeExpiryTime && !dto.expiresAt ? null : dto.expiresAt === undefined ? undefined : (dto.expiresAt?.toISOString() ?? null);
@@ -165,7 +114,7 @@ export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEd
     updated.passwordHash = dto.password ? await hashPassword(dto.password) : null;
   }
   const [secret] = await Promise.all([linkSecret(), replaceSharedLink(updated)]);
-  return mapLink(updated, sharedLinkKey(secret, updated.id), await contentsOf(updated), { callerId: auth.user.id, withExif: true });
+  return { link: updated, key: sharedLinkKey(secret, updated.id), contents: await contentsOf(updated) };
 };
 
 /** DELETE /shared-link/:id: the key stops working at once. */
@@ -174,12 +123,6 @@ export const deleteSharedLink = async (auth: Auth, id: string): Promise<void> =>
   if ((await removeLink(link, await listSharedLinkAssetIds(link.id))) === 'gone') throw new Inaccessible('Shared link not found');
 };
 
-export interface AssetIdsResponseDto {
-  assetId: string;
-  success: boolean;
-  error?: 'duplicate' | 'no_permission' | 'not_found';
-}
-
 const individualLink = async (auth: Auth, id: string): Promise<{ link: SharedLinkRecord; present: Set<string> }> => {
   const link = await requireSharedLink(auth, id);
   if (link.type !== 'INDIVIDUAL') throw new Invalid('Invalid shared link type');
@@ -187,7 +130,7 @@ const individualLink = async (auth: Auth, id: string): Promise<{ link: SharedLin
 };
 
 /** PUT /shared-link/:id/assets (INDIVIDUAL links): per id `success`, `duplicate` or `no_permission`. */
-export const addSharedLinkAssets = async (auth: Auth, id: string, assetIds: readonly string[]): Promise<AssetIdsResponseDto[]> => {
+export const addSharedLinkAssets = async (auth: Auth, id: string, assetIds: readonly string[]): Promise<AssetIdResult[]> => {
   const { link, present } = await individualLink(auth, id);
   const allowed = new Set(
     (
@@ -198,7 +141,7 @@ export const addSharedLinkAssets = async (auth: Auth, id: string, assetIds: read
       )
     ).map((asset) => asset.id),
   );
-  const results = assetIds.map((assetId): AssetIdsResponseDto => {
+  const results = assetIds.map((assetId): AssetIdResult => {
     if (present.has(assetId)) return { assetId, success: false, error: 'duplicate' };
     if (!allowed.has(assetId)) return { assetId, success: false, error: 'no_permission' };
     present.add(assetId);
@@ -207,7 +150,7 @@ export const addSharedLinkAssets = async (auth: Auth, id: string, assetIds: read
   // Each id reports what this request did: one a concurrent request added first is a duplicate.
   const adding = results.filter((result) => result.success).map((result) => result.assetId);
   const outcomes = new Map((await addLinkAssets(link.id, adding)).map((outcome, index) => [adding[index], outcome]));
-  return results.map((result): AssetIdsResponseDto => {
+  return results.map((result): AssetIdResult => {
     const outcome = result.success ? outcomes.get(result.assetId) : undefined;
     if (outcome === 'duplicate') return { assetId: result.assetId, success: false, error: 'duplicate' };
     if (outcome === 'asset-missing') return { assetId: result.assetId, success: false, error: 'no_permission' };
@@ -216,9 +159,9 @@ export const addSharedLinkAssets = async (auth: Auth, id: string, assetIds: read
 };
 
 /** DELETE /shared-link/:id/assets (INDIVIDUAL links): per id `success` or `not_found`. */
-export const removeSharedLinkAssets = async (auth: Auth, id: string, assetIds: readonly string[]): Promise<AssetIdsResponseDto[]> => {
+export const removeSharedLinkAssets = async (auth: Auth, id: string, assetIds: readonly string[]): Promise<AssetIdResult[]> => {
   const { link, present } = await individualLink(auth, id);
-  const results = assetIds.map((assetId): AssetIdsResponseDto => {
+  const results = assetIds.map((assetId): AssetIdResult => {
     if (!present.has(assetId)) return { assetId, success: false, error: 'not_found' };
     present.delete(assetId);
     return { assetId, success: true };
@@ -227,7 +170,7 @@ export const removeSharedLinkAssets = async (auth: Auth, id: string, assetIds: r
   const removing = results.filter((result) => result.success).map((result) => result.assetId);
   const removed = new Map((await removeLinkAssets(link.id, removing)).map((done, index) => [removing[index], done]));
   return results.map(
-    (result): AssetIdsResponseDto =>
+    (result): AssetIdResult =>
       result.success && removed.get(result.assetId) === false ? { assetId: result.assetId, success: false, error: 'not_found' } : result,
   );
 };
@@ -244,7 +187,7 @@ export interface SharedLinkPasswordInput {
  * to keep (the HTTP edge sets them as a cookie). With `showMetadata: false` every asset is reduced
  * to Immich's sanitized form: no EXIF, no GPS, no file names, no dates but the local one.
  */
-export const getMySharedLink = async (auth: Auth, dto: SharedLinkPasswordInput): Promise<SharedLinkResponseDto> => {
+export const getMySharedLink = async (auth: Auth, dto: SharedLinkPasswordInput): Promise<SharedLinkShown> => {
   const link = await requireVisit(auth);
   let token: string | undefined;
   if (link.passwordHash) {
@@ -259,5 +202,5 @@ export const getMySharedLink = async (auth: Auth, dto: SharedLinkPasswordInput):
     token = tokens.join(',');
   }
   const key = sharedLinkKeyBytes(auth.sharedLink?.key ?? '').toString('base64url');
-  return { ...mapLink(link, key, await contentsOf(link), { withExif: link.showExif }), ...(token ? { token } : {}) };
+  return { link, key, contents: await contentsOf(link), ...(token ? { token } : {}) };
 };
