@@ -1,10 +1,10 @@
 import type { AssetBulkUploadCheckResponseDto } from '#shared/dto/v1/asset.ts';
-import { AssetBulkUploadCheckDto } from '#shared/dto/v1/asset.ts';
+import { AssetBulkUploadCheckDto, mapBulkUploadCheck } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { checkBulkUpload } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', returns: returns<AssetBulkUploadCheckResponseDto>(), body: AssetBulkUploadCheckDto, status: 200 },
-  ({ auth, body }) => checkBulkUpload(auth, body.assets),
+  async ({ auth, body }) => mapBulkUploadCheck(await checkBulkUpload(auth, body.assets)),
 );

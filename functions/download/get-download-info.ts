@@ -1,10 +1,10 @@
-import { DownloadInfoDto } from '#shared/dto/v1/download.ts';
+import { DownloadInfoDto, type DownloadResponseDto, mapDownloadInfo } from '#shared/dto/v1/download.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { type DownloadResponseDto, getDownloadInfo } from '#shared/services/download.service.ts';
+import { getDownloadInfo } from '#shared/services/download.service.ts';
 
 // A shared-link route too (Immich's): a visitor downloads what their link shows, if it allows downloads.
 export const handler = httpHandler(
   { access: 'shared', returns: returns<DownloadResponseDto>(), body: DownloadInfoDto, status: 201 },
-  ({ auth, body }) => getDownloadInfo(auth, body),
+  async ({ auth, body }) => mapDownloadInfo(await getDownloadInfo(auth, body)),
 );

@@ -1,8 +1,8 @@
 import { IdParams } from '#shared/dto/common.ts';
+import type { BulkIdResponseDto } from '#shared/dto/v1/album.ts';
 import { MergePersonDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { BulkIdResponseDto } from '#shared/model/album.ts';
 import { mergePerson } from '#shared/services/person-merge.service.ts';
 
 export const handler = httpHandler(

@@ -1,7 +1,7 @@
+import type { BulkIdResponseDto } from '#shared/dto/v1/album.ts';
 import { PeopleUpdateDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import type { BulkIdResponseDto } from '#shared/model/album.ts';
 import { updatePeople } from '#shared/services/person.service.ts';
 
 export const handler = httpHandler({ access: 'user', returns: returns<BulkIdResponseDto[]>(), body: PeopleUpdateDto }, ({ auth, body }) =>

@@ -1,13 +1,9 @@
 import * as env from '#shared/core/env.ts';
+import { type CreateProfileImageResponseDto, mapProfileImage } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import {
-  acceptProfileImage,
-  type CreateProfileImageResponseDto,
-  createProfileImage,
-  profileImageField,
-} from '#shared/services/profile-image.service.ts';
+import { acceptProfileImage, createProfileImage, profileImageField } from '#shared/services/profile-image.service.ts';
 
 // multipart/form-data with one `file` of a profile image type.
 export const handler = httpHandler(
@@ -18,6 +14,6 @@ export const handler = httpHandler(
       maxBytes: env.uploadLimitBytes(),
       accept: acceptProfileImage,
     });
-    return createProfileImage(auth, form.files[profileImageField]);
+    return mapProfileImage(await createProfileImage(auth, form.files[profileImageField]));
   },
 );

@@ -35,8 +35,8 @@ export type AlbumMember = v.InferOutput<typeof AlbumMemberSchema>;
 export const AlbumUserSchema = v.object({ albumId: id(), userId: id(), ownerId: id() });
 export type AlbumUser = v.InferOutput<typeof AlbumUserSchema>;
 
-/** Immich's per-id answer of the album asset routes. */
-export interface BulkIdResponseDto {
+/** What each id of a bulk request on an album or people came to (Immich's per-id answer). */
+export interface BulkIdResult {
   id: string;
   success: boolean;
   error?: 'duplicate' | 'no_permission' | 'not_found' | 'unknown';

@@ -6,3 +6,9 @@ export interface UploadedFile {
   mimeType: string;
   data: Buffer;
 }
+
+/** What an upload came to: the asset's id, and whether it was already there (a duplicate stores nothing). */
+export interface UploadOutcome {
+  id: string;
+  duplicate: boolean;
+}

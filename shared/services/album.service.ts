@@ -21,7 +21,7 @@ import { getAssets } from '../db/asset.repository.ts';
 import { deleteSharedLink, listSharedLinks } from '../db/shared-link.repository.ts';
 import { getUser, getUsers } from '../db/user.repository.ts';
 import type { CreateAlbumInput, UpdateAlbumInput } from '../dto/v1/album.ts';
-import type { AlbumMember, AlbumRecord, AlbumView, BulkIdResponseDto } from '../model/album.ts';
+import type { AlbumMember, AlbumRecord, AlbumView, BulkIdResult } from '../model/album.ts';
 import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { byFileCreatedAt } from '../model/asset.ts';
@@ -206,13 +206,13 @@ export const deleteAlbum = async (auth: Auth, id: string): Promise<void> => {
 };
 
 /** PUT /album/:id/assets: per id `success`, or `duplicate` (already in), or `no_permission` (not the caller's). */
-export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResponseDto[]> => {
+export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResult[]> => {
   const album = await requireAlbum(auth, Permission.AlbumRead, id);
   const [members, allowed] = await Promise.all([listMembers(album.id), allowedAssets(auth, Permission.AssetShare, ids)]);
   const present = new Set(members.map((member) => member.assetId));
   const allowedById = new Map(allowed.map((asset) => [asset.id, asset]));
   const added: AssetRecord[] = [];
-  const results = ids.map((assetId): BulkIdResponseDto => {
+  const results = ids.map((assetId): BulkIdResult => {
     if (present.has(assetId)) return { id: assetId, success: false, error: 'duplicate' };
     const asset = allowedById.get(assetId);
     if (!asset) return { id: assetId, success: false, error: 'no_permission' };
@@ -224,7 +224,7 @@ export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly str
   // A concurrent request may add the same asset first (then it is a duplicate here), or delete it
   // (then it is no longer the caller's to add): each id reports what happened to it.
   const outcomes = new Map((await addMembers(album, added)).map((outcome, index) => [added[index]?.id, outcome]));
-  const reported = results.map((result): BulkIdResponseDto => {
+  const reported = results.map((result): BulkIdResult => {
     const outcome = result.success ? outcomes.get(result.id) : undefined;
     if (outcome === 'member-condition') return { id: result.id, success: false, error: 'duplicate' };
     if (outcome === 'asset-missing') return { id: result.id, success: false, error: 'no_permission' };
@@ -236,14 +236,14 @@ export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly str
 };
 
 /** DELETE /album/:id/assets: per id `success`, or `not_found` (not in the album). */
-export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResponseDto[]> => {
+export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResult[]> => {
   const album = await requireAlbum(auth, Permission.AlbumRead, id);
   const members = await listMembers(album.id);
   const present = new Set(members.map((member) => member.assetId));
   // The owner removes any entry; a user it is shared with only their own assets (Immich's asset.share).
   const own =
     album.ownerId === auth.user.id ? undefined : new Set((await allowedAssets(auth, Permission.AssetShare, ids)).map((a) => a.id));
-  const results = ids.map((assetId): BulkIdResponseDto => {
+  const results = ids.map((assetId): BulkIdResult => {
     if (!present.has(assetId)) return { id: assetId, success: false, error: 'not_found' };
     if (own && !own.has(assetId)) return { id: assetId, success: false, error: 'no_permission' };
     present.delete(assetId);
@@ -253,7 +253,7 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
   if (removing.length === 0) return results;
   // A concurrent request may remove the same entry first: then it was not found here.
   const outcomes = new Map((await removeMembers(album, removing)).map((outcome, index) => [removing[index], outcome]));
-  const reported = results.map((result): BulkIdResponseDto => {
+  const reported = results.map((result): BulkIdResult => {
     const outcome = result.success ? outcomes.get(result.id) : undefined;
     return outcome === 'member-condition' || outcome === 'asset-missing' ? { id: result.id, success: false, error: 'not_found' } : result;
   });

@@ -16,7 +16,7 @@ import { deletePostings, postingsOf, writePostings } from '../db/term.repository
 import { getUser } from '../db/user.repository.ts';
 import { checksumHex } from '../domain/search.ts';
 import { assetTerms } from '../domain/terms.ts';
-import type { AssetBulkUpdateDto, AssetBulkUploadCheckResponseDto, UpdateAssetDto } from '../dto/v1/asset.ts';
+import type { AssetBulkUpdateDto, UpdateAssetDto } from '../dto/v1/asset.ts';
 import type { AssetDetail, AssetRecord, AssetWithFaces, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
@@ -31,17 +31,12 @@ type UpdateAssetInput = v.InferOutput<typeof UpdateAssetDto>;
 export const checkBulkUpload = async (
   auth: Auth,
   assets: readonly { id: string; checksum: string }[],
-): Promise<AssetBulkUploadCheckResponseDto> => {
+): Promise<{ id: string; duplicateOf: string | undefined }[]> => {
   const found = await findByChecksums(
     auth.user.id,
     assets.map((asset) => checksumHex(asset.checksum)),
   );
-  return {
-    results: assets.map(({ id, checksum }) => {
-      const assetId = found.get(checksumHex(checksum));
-      return assetId ? { id, assetId, action: 'reject', reason: 'duplicate' } : { id, action: 'accept' };
-    }),
-  };
+  return assets.map(({ id, checksum }) => ({ id, duplicateOf: found.get(checksumHex(checksum)) }));
 };
 
 /** GET /asset/:id: the owner's asset with EXIF, owner, tags and people. */

@@ -8,14 +8,10 @@ import type { Auth } from '../model/user.ts';
 /** Immich's default archive size: 4 GiB. */
 const defaultArchiveSize = 4 * 1024 ** 3;
 
-export interface DownloadArchiveInfo {
+/** One archive of a download: the assets in it and their size. */
+export interface ArchivePlan {
   size: number;
   assetIds: string[];
-}
-
-export interface DownloadResponseDto {
-  totalSize: number;
-  archives: DownloadArchiveInfo[];
 }
 
 export interface DownloadInfoInput {
@@ -48,12 +44,12 @@ const downloadAssets = async (auth: Auth, dto: DownloadInfoInput): Promise<Asset
  * POST /download/info: the assets to download (with live photos' video parts), split into
  * archives that close once they pass `archiveSize` (default 4 GiB), as Immich splits them.
  */
-export const getDownloadInfo = async (auth: Auth, dto: DownloadInfoInput): Promise<DownloadResponseDto> => {
+export const getDownloadInfo = async (auth: Auth, dto: DownloadInfoInput): Promise<ArchivePlan[]> => {
   const target = dto.archiveSize || defaultArchiveSize;
   const assets = await downloadAssets(auth, dto);
   const motion = await getAssets(assets.flatMap((asset) => (asset.livePhotoVideoId ? [asset.livePhotoVideoId] : [])));
-  const archives: DownloadArchiveInfo[] = [];
-  let archive: DownloadArchiveInfo = { size: 0, assetIds: [] };
+  const archives: ArchivePlan[] = [];
+  let archive: ArchivePlan = { size: 0, assetIds: [] };
   for (const asset of [...assets, ...motion]) {
     archive.size += asset.exif.fileSizeInByte ?? 0;
     archive.assetIds.push(asset.id);
@@ -63,5 +59,5 @@ export const getDownloadInfo = async (auth: Auth, dto: DownloadInfoInput): Promi
     }
   }
   if (archive.assetIds.length > 0) archives.push(archive);
-  return { totalSize: archives.reduce((sum, each) => sum + each.size, 0), archives };
+  return archives;
 };

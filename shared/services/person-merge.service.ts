@@ -10,7 +10,7 @@ import {
 } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { nameTerms } from '../domain/terms.ts';
-import type { BulkIdResponseDto } from '../model/album.ts';
+import type { BulkIdResult } from '../model/album.ts';
 import type { FaceEntry } from '../model/asset.ts';
 import type { PersonChanges } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
@@ -24,10 +24,10 @@ import { originalsStore } from '../storage/originals.ts';
  * a missing name or birth date is taken over, and the merged person is deleted with their name
  * and thumbnail. Per id: `success`, or `no_permission` (not the caller's).
  */
-export const mergePerson = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResponseDto[]> => {
+export const mergePerson = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResult[]> => {
   let primary = await requirePerson(auth, Permission.PersonWrite, id);
   if (ids.includes(id)) throw new Invalid('Cannot merge a person into themselves');
-  const results: BulkIdResponseDto[] = [];
+  const results: BulkIdResult[] = [];
   for (const mergeId of ids) {
     const merged = await getPersonRecord(auth.user.id, mergeId);
     if (!merged) {

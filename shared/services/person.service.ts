@@ -6,7 +6,7 @@ import { createPerson as insertPerson, listPeople, listPersonFaces, updatePerson
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { nameTerms } from '../domain/terms.ts';
 import type { PersonUpdateInput } from '../dto/v1/person.ts';
-import type { BulkIdResponseDto } from '../model/album.ts';
+import type { BulkIdResult } from '../model/album.ts';
 import type { FaceEntry } from '../model/asset.ts';
 import { type AssetDetail, byFileCreatedAt } from '../model/asset.ts';
 import type { PersonChanges, PersonRecord } from '../model/person.ts';
@@ -133,8 +133,8 @@ export const createPerson = async (
 };
 
 /** PUT /person: each person updated as PUT /person/:id would; a failure is that id's `unknown`, as Immich answers. */
-export const updatePeople = async (auth: Auth, people: readonly (PersonUpdateInput & { id: string })[]): Promise<BulkIdResponseDto[]> => {
-  const results: BulkIdResponseDto[] = [];
+export const updatePeople = async (auth: Auth, people: readonly (PersonUpdateInput & { id: string })[]): Promise<BulkIdResult[]> => {
+  const results: BulkIdResult[] = [];
   for (const { id, ...changes } of people) {
     try {
       await updatePerson(auth, id, changes);

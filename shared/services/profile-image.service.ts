@@ -4,7 +4,7 @@ import { updateUser } from '../db/user.repository.ts';
 import { extensionOf, isProfileImage, mimeTypeOf } from '../domain/media-types.ts';
 import type { ServedFile } from '../model/file.ts';
 import type { UploadedFile } from '../model/upload.ts';
-import type { Auth } from '../model/user.ts';
+import type { Auth, UserRecord } from '../model/user.ts';
 import { originalsStore } from '../storage/originals.ts';
 import { cacheControl } from './file.service.ts';
 import { findOrFail } from './user.service.ts';
@@ -17,16 +17,11 @@ export const acceptProfileImage = (_field: string, fileName: string): void => {
   if (!isProfileImage(fileName)) throw new Invalid(`Unsupported file type ${fileName}`);
 };
 
-export interface CreateProfileImageResponseDto {
-  userId: string;
-  profileImagePath: string;
-}
-
 /**
  * POST /user/profile-image: the caller's new picture is stored (`profile/<userId>/<uuid>.<ext>`),
  * recorded on the user, and the previous one removed. `profileImagePath` is that storage key.
  */
-export const createProfileImage = async (auth: Auth, file: UploadedFile | undefined): Promise<CreateProfileImageResponseDto> => {
+export const createProfileImage = async (auth: Auth, file: UploadedFile | undefined): Promise<UserRecord> => {
   if (!file) throw new Invalid('file should not be empty');
   const user = await findOrFail(auth.user.id);
   const store = await originalsStore();
@@ -39,7 +34,7 @@ export const createProfileImage = async (auth: Auth, file: UploadedFile | undefi
     throw error;
   }
   if (user.profileImagePath) await store.delete([{ key: user.profileImagePath }]);
-  return { userId: user.id, profileImagePath: key };
+  return { ...user, profileImagePath: key };
 };
 
 /** DELETE /user/profile-image: 400 without one (Immich's message), else it is cleared and removed. */

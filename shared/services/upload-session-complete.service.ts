@@ -10,10 +10,11 @@ import { log } from '../core/log.ts';
 import { DuplicateChecksumError, findByChecksums, getAsset, QuotaExceededError } from '../db/asset.repository.ts';
 import { deleteUploadSession, uploadSessionWrites } from '../db/upload-session.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import { type AssetFileUploadResponseDto, CreateAssetDto } from '../dto/v1/asset.ts';
+import { CreateAssetDto } from '../dto/v1/asset.ts';
 import { parseOrThrow } from '../dto/validate.ts';
 import { extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
 import { readForMetadata } from '../media/ranged-read.ts';
+import type { UploadOutcome } from '../model/upload.ts';
 import type { UploadSessionRecord } from '../model/upload-session.ts';
 import type { Auth } from '../model/user.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
@@ -72,7 +73,7 @@ const checkParts = (session: UploadSessionRecord, received: readonly ReceivedPar
  * not what was declared, or that no longer fits the quota, is removed with its session: nothing
  * is left. Safe to repeat (a retry after a timeout finds the object already joined).
  */
-export const completeUploadSession = async (auth: Auth, sessionId: string): Promise<AssetFileUploadResponseDto> => {
+export const completeUploadSession = async (auth: Auth, sessionId: string): Promise<UploadOutcome> => {
   const session = await liveSession(auth, sessionId);
   const store = await originalsStore();
   const received = await store.listParts(session.key, session.uploadId);

@@ -20,8 +20,8 @@ import { getUser } from '../db/user.repository.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
 import { checksumHex } from '../domain/search.ts';
 import { acceptUploadFile, originalKey, uploadFields } from '../domain/upload-files.ts';
-import type { AssetFileUploadResponseDto } from '../dto/v1/asset.ts';
 import type { CreateUploadSessionInput, UploadPartTarget, UploadSessionResponseDto } from '../dto/v1/upload-session.ts';
+import type { UploadOutcome } from '../model/upload.ts';
 import type { UploadSessionRecord } from '../model/upload-session.ts';
 import type { Auth } from '../model/user.ts';
 import { linkSecret } from '../storage/link-secret.ts';
@@ -90,7 +90,7 @@ const responseOf = async (
 export const createUploadSession = async (
   auth: Auth,
   input: CreateUploadSessionInput,
-): Promise<UploadSessionResponseDto | AssetFileUploadResponseDto> => {
+): Promise<UploadSessionResponseDto | UploadOutcome> => {
   acceptUploadFile(uploadFields.asset, input.fileName);
   const checksum = checksumHex(input.checksum);
   const [existing, user] = await Promise.all([findByChecksums(auth.user.id, [checksum]), getUser(auth.user.id)]);

@@ -11,10 +11,10 @@ import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { assetTypeOf, mimeTypeOf } from '../domain/media-types.ts';
 import { assetTerms } from '../domain/terms.ts';
-import type { AssetFileUploadResponseDto } from '../dto/v1/asset.ts';
 import { extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
 import { motionVideoOf } from '../media/motion-photo.ts';
 import type { AssetRecord } from '../model/asset.ts';
+import type { UploadOutcome } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
 import { checkImageReadable, type UploadInput, validateUploadForm } from './upload-form.ts';
 import { recordNewAsset } from './upload-people.ts';
@@ -32,7 +32,7 @@ const sha1Hex = (data: Buffer): string => createHash('sha1').update(data).digest
  * sidecar) are stored, and the asset, its faces and people are recorded in one transaction. If
  * recording fails, the stored objects are removed again, so nothing is left half-written.
  */
-export const uploadFile = async (auth: Auth, form: UploadInput, retried = false): Promise<AssetFileUploadResponseDto> => {
+export const uploadFile = async (auth: Auth, form: UploadInput, retried = false): Promise<UploadOutcome> => {
   const { file, dto, sidecar, livePhoto } = validateUploadForm(form);
   // A live photo's video sent beside it, else a motion photo's video extracted as Immich's
   // metadata job does: either becomes a hidden asset of its own.

@@ -202,6 +202,50 @@ describe('the import graph of the product code', () => {
     expect(accessDecisions('shared/services/user.service.ts', "throw new Forbidden('Cannot delete admin user')")).toEqual([]);
   });
 
+  /**
+   * Services return domain results (records and what the operation computed); each generation's
+   * handler shapes them with its mapper from shared/dto/<generation>/. So a v3 route is a new
+   * mapper over the same service, never a copy of it.
+   */
+  const responseShapes = (path: string, text: string): string[] => {
+    const found: string[] = [];
+    for (const match of text.matchAll(/^(?:export\s+)?(?:interface|type)\s+(\w*(?:ResponseDto|Response|Dto))\b/gm))
+      found.push(`${path} declares ${match[1]}`);
+    for (const match of text.matchAll(/^(?:export\s+)?(?:const|function)\s+(map[A-Z]\w*)/gm))
+      found.push(`${path} declares the mapper ${match[1]}`);
+    for (const match of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'[./]*\/?dto\/[^']*'/g)) {
+      for (const name of (match[1] ?? '').split(',').map((each) => each.replace(/^\s*type\s+/, '').trim())) {
+        if (/Response(Dto)?$|^map[A-Z]/.test(name)) found.push(`${path} imports ${name}`);
+      }
+    }
+    return found;
+  };
+  // The upload sessions' answer is this project's own (not Immich's): the service signs its part URLs.
+  const ownShapes = ['shared/services/upload-session.service.ts imports UploadSessionResponseDto'];
+
+  it('keeps response types and mappers out of services: they return domain results', () => {
+    const wrong = files
+      .filter((file) => file.startsWith('shared/services/'))
+      .flatMap((file) => responseShapes(file, readFileSync(join(root, file), 'utf8')))
+      .filter((finding) => !ownShapes.includes(finding));
+    expect(wrong).toEqual([]);
+  });
+
+  it('finds a response type or mapper in a service where there is one (the check itself works)', () => {
+    expect(
+      responseShapes(
+        'x.ts',
+        "import { type AlbumResponseDto, mapAlbum } from '../dto/v1/album.ts';\nexport interface PeopleResponseDto {}\nconst mapLink = () => 1;",
+      ),
+    ).toEqual([
+      'x.ts declares PeopleResponseDto',
+      'x.ts declares the mapper mapLink',
+      'x.ts imports AlbumResponseDto',
+      'x.ts imports mapAlbum',
+    ]);
+    expect(responseShapes('x.ts', "import type { CreateAlbumInput } from '../dto/v1/album.ts';")).toEqual([]);
+  });
+
   it('has no unchecked double cast in product code: what is read is validated instead', () => {
     expect(files.filter((file) => readFileSync(join(root, file), 'utf8').includes('as unknown as'))).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import type { AlbumMember, AlbumRecord, AlbumView } from '../../model/album.ts';
+import type { AlbumMember, AlbumRecord, AlbumView, BulkIdResult } from '../../model/album.ts';
 import { limits } from '../../model/limits.ts';
 import type { UserRecord } from '../../model/user.ts';
 import { as, booleanish, dto, isOneOf, optional, optionalUuidList, rules, uuid, uuidList, uuidV4 } from '../common.ts';
@@ -115,3 +115,6 @@ export interface AlbumCountResponseDto {
   shared: number;
   notShared: number;
 }
+
+/** `BulkIdResponseDto`: the per-id outcome, as the model records it. */
+export type BulkIdResponseDto = BulkIdResult;

@@ -60,6 +60,7 @@ export const AssetBulkUploadCheckDto = dto({
   assets: objectList(BulkUploadCheckItem),
 });
 
+/** What the server says of one file a client asks about before uploading it. */
 export interface AssetBulkUploadCheckResult {
   id: string;
   action: 'accept' | 'reject';
@@ -139,6 +140,15 @@ export const AssetBulkUpdateDto = v.pipe(
 export interface AssetBulkUploadCheckResponseDto {
   results: AssetBulkUploadCheckResult[];
 }
+
+/** Each file `accept`ed, or `reject`ed as a `duplicate` of the owner's asset. */
+export const mapBulkUploadCheck = (
+  checks: readonly { id: string; duplicateOf: string | undefined }[],
+): AssetBulkUploadCheckResponseDto => ({
+  results: checks.map(({ id, duplicateOf }) =>
+    duplicateOf ? { id, assetId: duplicateOf, action: 'reject', reason: 'duplicate' } : { id, action: 'accept' },
+  ),
+});
 
 /** GET /asset/thumbnail/:id `?format=` (Immich's GetAssetThumbnailDto: WEBP by default). */
 export const GetAssetThumbnailDto = dto({

@@ -173,3 +173,14 @@ export const mapUser = (user: UserRecord): UserResponse => ({
   quotaUsageInBytes: user.quotaUsageInBytes,
   status: user.status,
 });
+
+/** `CreateProfileImageResponseDto`: the user and their picture's storage key. */
+export interface CreateProfileImageResponseDto {
+  userId: string;
+  profileImagePath: string;
+}
+
+export const mapProfileImage = (user: UserRecord): CreateProfileImageResponseDto => ({
+  userId: user.id,
+  profileImagePath: user.profileImagePath,
+});
