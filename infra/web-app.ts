@@ -61,7 +61,7 @@ export const noRealtimeBody = JSON.stringify({
  * The viewer-request function of the distribution's default (app) behaviour: an app route is
  * answered with `/index.html`; any other path reaches the bucket as it is. CloudFront Functions
  * run their own JavaScript (cloudfront-js-2.0), so the rule is written out from `isAppRoute`'s
- * source; test/infra/web.test.ts runs this code against the same paths as `isAppRoute`.
+ * source; test/infra/web-distribution.test.ts runs this code against the same paths as `isAppRoute`.
  */
 export const appRouteFunctionCode = `var isAppRoute = ${isAppRoute.toString()};
 function handler(event) {

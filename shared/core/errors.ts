@@ -1,6 +1,6 @@
 /**
  * Domain errors: what went wrong in the terms of the library, not of HTTP. Services,
- * repositories and the access module throw these; the HTTP edge (shared/http/error-mapping.ts)
+ * repositories and the access module throw these; the HTTP edge (shared/http/errors.ts)
  * maps each kind once to Immich's status code and JSON body. Nothing below the edge knows a
  * status code.
  */

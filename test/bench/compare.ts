@@ -37,7 +37,7 @@ const load = async (name: string, dir: string): Promise<Tree> => ({
   name,
   dir,
   routes: (await import(join(dir, 'infra', 'routes.ts'))).routes,
-  // infra/bundling.ts before the CDK app moved to infra/cdk/.
+  // An older revision keeps its bundling options in infra/ itself (before the CDK app had a folder).
   options: (await import(join(dir, 'infra', existsSync(join(dir, 'infra', 'cdk')) ? 'cdk' : '', 'bundling.ts'))).esbuildOptions,
 });
 const trees = [await load(sha, before), await load('now', root)] as const;

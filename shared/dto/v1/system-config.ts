@@ -4,7 +4,7 @@ import { limits } from '../../model/limits.ts';
 import { as, booleanish, fillKeys, isOneOf, isPlainObject, rules } from '../common.ts';
 
 /**
- * SystemConfigDto (Immich `dto/system-config.dto.ts`): every section and field
+ * SystemConfigDto (Immich's `server/src/dtos/system-config.dto.ts`): every section and field
  * required, Immich's enums, ranges and conditional rules, numeric strings accepted where Immich
  * converts them, unknown keys stripped. Each field lists its rules in Immich's message order
  * (the reverse of its decorators).
