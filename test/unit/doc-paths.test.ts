@@ -34,7 +34,7 @@ const prose = (file: string): string => {
 };
 
 /** The paths a text names that do not exist. */
-export const missingPaths = (text: string, exists: (path: string) => boolean, isName: (name: string) => boolean): string[] => {
+const missingPaths = (text: string, exists: (path: string) => boolean, isName: (name: string) => boolean): string[] => {
   const missing = new Set<string>();
   const candidates = text.matchAll(/(?<![\w./@#*-])((?:\.ci|[a-z][\w-]*)(?:\/[\w.-]+)+\/?|[\w-]+\.ts)(?![\w/<{*$-])/g);
   for (const [, raw = ''] of candidates) {
