@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Key, keys, type Partition, partitions } from '#shared/db/keys.ts';
@@ -110,6 +110,28 @@ describe('docs/data-model.md, partitions', () => {
   it('gives every EXIF field its own index, named as the field', () => {
     for (const field of ['make', 'model', 'lensModel', 'city', 'state', 'country'] as const) {
       expect(partitions.exif(field, 'o', 'v')).toEqual({ index: field, value: 'o#v' });
+    }
+  });
+});
+
+describe('docs/data-model.md, access patterns', () => {
+  const section = doc.slice(doc.indexOf('## Access patterns'), doc.indexOf('## Timeline counters'));
+  const rows = section.split('\n').filter((line) => /^\| \d+ \|/.test(line));
+
+  it('names for every pattern the repository functions that run it, each exported by a repository', async () => {
+    const dbDir = join(import.meta.dirname, '..', '..', 'shared', 'db');
+    const exported = new Set<string>();
+    for (const file of readdirSync(dbDir).filter((name) => name.endsWith('.repository.ts'))) {
+      for (const name of Object.keys(await import(join(dbDir, file)))) exported.add(name);
+    }
+    expect(rows.length).toBeGreaterThan(50);
+    for (const row of rows) {
+      const named = [...(row.split('|').at(-2) ?? '').matchAll(/`(\w+)`/g)].map((match) => match[1] ?? '');
+      expect(named.length, row.slice(0, 40)).toBeGreaterThan(0);
+      expect(
+        named.filter((name) => !exported.has(name)),
+        row.slice(0, 40),
+      ).toEqual([]);
     }
   });
 });
