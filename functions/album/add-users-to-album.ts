@@ -1,6 +1,7 @@
 import { IdParams } from '#shared/dto/common.ts';
-import type { AlbumResponseDto } from '#shared/dto/v1/album.ts';
-import { AddUsersDto, mapAlbumView } from '#shared/dto/v1/album.ts';
+import type { AlbumResponseDto } from '#shared/dto/v1/album.response.ts';
+import { mapAlbumView } from '#shared/dto/v1/album.response.ts';
+import { AddUsersDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { addUsersToAlbum } from '#shared/services/album.service.ts';

@@ -1,5 +1,6 @@
-import type { AlbumResponseDto } from '#shared/dto/v1/album.ts';
-import { CreateAlbumDto, mapAlbumView } from '#shared/dto/v1/album.ts';
+import type { AlbumResponseDto } from '#shared/dto/v1/album.response.ts';
+import { mapAlbumView } from '#shared/dto/v1/album.response.ts';
+import { CreateAlbumDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { createAlbum } from '#shared/services/album.service.ts';

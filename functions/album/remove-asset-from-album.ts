@@ -1,5 +1,5 @@
 import { IdParams } from '#shared/dto/common.ts';
-import type { BulkIdResponseDto } from '#shared/dto/v1/album.ts';
+import type { BulkIdResponseDto } from '#shared/dto/v1/album.response.ts';
 import { BulkIdsDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

@@ -1,6 +1,7 @@
 import { IdParams } from '#shared/dto/common.ts';
-import type { AlbumResponseDto } from '#shared/dto/v1/album.ts';
-import { mapAlbumView, UpdateAlbumDto } from '#shared/dto/v1/album.ts';
+import type { AlbumResponseDto } from '#shared/dto/v1/album.response.ts';
+import { mapAlbumView } from '#shared/dto/v1/album.response.ts';
+import { UpdateAlbumDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateAlbumInfo } from '#shared/services/album.service.ts';

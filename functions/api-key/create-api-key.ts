@@ -1,5 +1,6 @@
-import type { APIKeyCreateResponse } from '#shared/dto/v1/api-key.ts';
-import { APIKeyCreateDto, mapCreatedApiKey } from '#shared/dto/v1/api-key.ts';
+import type { APIKeyCreateResponse } from '#shared/dto/v1/api-key.response.ts';
+import { mapCreatedApiKey } from '#shared/dto/v1/api-key.response.ts';
+import { APIKeyCreateDto } from '#shared/dto/v1/api-key.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { createApiKey } from '#shared/services/api-key.service.ts';

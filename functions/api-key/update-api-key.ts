@@ -1,5 +1,6 @@
 import { IdParams } from '#shared/dto/common.ts';
-import { type APIKeyResponse, APIKeyUpdateDto, mapApiKey } from '#shared/dto/v1/api-key.ts';
+import { type APIKeyResponse, mapApiKey } from '#shared/dto/v1/api-key.response.ts';
+import { APIKeyUpdateDto } from '#shared/dto/v1/api-key.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateApiKey } from '#shared/services/api-key.service.ts';

@@ -1,5 +1,6 @@
-import type { AssetBulkUploadCheckResponseDto } from '#shared/dto/v1/asset.ts';
-import { AssetBulkUploadCheckDto, mapBulkUploadCheck } from '#shared/dto/v1/asset.ts';
+import type { AssetBulkUploadCheckResponseDto } from '#shared/dto/v1/asset.response.ts';
+import { mapBulkUploadCheck } from '#shared/dto/v1/asset.response.ts';
+import { AssetBulkUploadCheckDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { checkBulkUpload } from '#shared/services/asset.service.ts';

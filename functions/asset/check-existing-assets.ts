@@ -1,4 +1,4 @@
-import type { CheckExistingAssetsResponseDto } from '#shared/dto/v1/asset.ts';
+import type { CheckExistingAssetsResponseDto } from '#shared/dto/v1/asset.response.ts';
 import { CheckExistingAssetsDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

@@ -1,4 +1,4 @@
-import type { AssetFileUploadResponseDto } from '#shared/dto/v1/asset.ts';
+import type { AssetFileUploadResponseDto } from '#shared/dto/v1/asset.response.ts';
 import { CreateUploadSessionDto, type UploadSessionResponseDto } from '#shared/dto/v1/upload-session.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

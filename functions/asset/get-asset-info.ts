@@ -1,6 +1,6 @@
 import { IdParams } from '#shared/dto/common.ts';
-import type { AssetResponseDto, SanitizedAssetResponseDto } from '#shared/dto/v1/asset.ts';
-import { mapAssetInfo } from '#shared/dto/v1/asset.ts';
+import type { AssetResponseDto, SanitizedAssetResponseDto } from '#shared/dto/v1/asset.response.ts';
+import { mapAssetInfo } from '#shared/dto/v1/asset.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAssetInfo } from '#shared/services/asset.service.ts';

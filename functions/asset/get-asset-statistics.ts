@@ -1,4 +1,5 @@
-import { AssetStatsDto, type AssetStatsResponseDto } from '#shared/dto/v1/timeline.ts';
+import type { AssetStatsResponseDto } from '#shared/dto/v1/timeline.response.ts';
+import { AssetStatsDto } from '#shared/dto/v1/timeline.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAssetStatistics } from '#shared/services/timeline.service.ts';

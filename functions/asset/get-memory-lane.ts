@@ -1,5 +1,5 @@
-import type { MemoryLaneResponseDto } from '#shared/dto/v1/asset.ts';
-import { mapMemoryLane } from '#shared/dto/v1/asset.ts';
+import type { MemoryLaneResponseDto } from '#shared/dto/v1/asset.response.ts';
+import { mapMemoryLane } from '#shared/dto/v1/asset.response.ts';
 import { MemoryLaneDto } from '#shared/dto/v1/search.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

@@ -1,4 +1,4 @@
-import { type AssetResponseDto, mapAsset } from '#shared/dto/v1/asset.ts';
+import { type AssetResponseDto, mapAsset } from '#shared/dto/v1/asset.response.ts';
 import { RandomAssetsDto } from '#shared/dto/v1/timeline.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

@@ -1,5 +1,6 @@
-import type { AssetResponseDto, SanitizedAssetResponseDto } from '#shared/dto/v1/asset.ts';
-import { mapBucketAssets, TimeBucketAssetDto } from '#shared/dto/v1/timeline.ts';
+import type { AssetResponseDto, SanitizedAssetResponseDto } from '#shared/dto/v1/asset.response.ts';
+import { mapBucketAssets } from '#shared/dto/v1/timeline.response.ts';
+import { TimeBucketAssetDto } from '#shared/dto/v1/timeline.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getTimeBucket } from '#shared/services/timeline.service.ts';

@@ -1,4 +1,5 @@
-import { TimeBucketDto, type TimeBucketResponseDto } from '#shared/dto/v1/timeline.ts';
+import type { TimeBucketResponseDto } from '#shared/dto/v1/timeline.response.ts';
+import { TimeBucketDto } from '#shared/dto/v1/timeline.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getTimeBuckets } from '#shared/services/timeline.service.ts';

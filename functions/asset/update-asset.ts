@@ -1,6 +1,7 @@
 import { IdParams } from '#shared/dto/common.ts';
-import type { AssetResponseDto } from '#shared/dto/v1/asset.ts';
-import { mapAssetDetail, UpdateAssetDto } from '#shared/dto/v1/asset.ts';
+import type { AssetResponseDto } from '#shared/dto/v1/asset.response.ts';
+import { mapAssetDetail } from '#shared/dto/v1/asset.response.ts';
+import { UpdateAssetDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateAsset } from '#shared/services/asset.service.ts';

@@ -1,6 +1,6 @@
 import * as env from '#shared/core/env.ts';
 import { acceptUploadFile, uploadFieldLimits, uploadFields } from '#shared/domain/upload-files.ts';
-import type { AssetFileUploadResponseDto } from '#shared/dto/v1/asset.ts';
+import type { AssetFileUploadResponseDto } from '#shared/dto/v1/asset.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';

@@ -1,4 +1,5 @@
-import { AuditDeletesDto, type AuditDeletesResponseDto } from '#shared/dto/v1/sync.ts';
+import type { AuditDeletesResponseDto } from '#shared/dto/v1/sync.response.ts';
+import { AuditDeletesDto } from '#shared/dto/v1/sync.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAuditDeletes } from '#shared/services/sync.service.ts';

@@ -1,5 +1,6 @@
-import type { UserResponse } from '#shared/dto/v1/user.ts';
-import { ChangePasswordDto, mapUser } from '#shared/dto/v1/user.ts';
+import type { UserResponse } from '#shared/dto/v1/user.response.ts';
+import { mapUser } from '#shared/dto/v1/user.response.ts';
+import { ChangePasswordDto } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { changePassword } from '#shared/services/auth.service.ts';

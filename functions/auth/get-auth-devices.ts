@@ -1,5 +1,5 @@
-import type { AuthDeviceResponseDto } from '#shared/dto/v1/user.ts';
-import { mapAuthDevice } from '#shared/dto/v1/user.ts';
+import type { AuthDeviceResponseDto } from '#shared/dto/v1/user.response.ts';
+import { mapAuthDevice } from '#shared/dto/v1/user.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAuthDevices } from '#shared/services/auth.service.ts';

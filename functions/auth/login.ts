@@ -1,4 +1,5 @@
-import { LoginCredentialDto, type LoginResponse, mapLogin } from '#shared/dto/v1/user.ts';
+import { type LoginResponse, mapLogin } from '#shared/dto/v1/user.response.ts';
+import { LoginCredentialDto } from '#shared/dto/v1/user.ts';
 import { isSecure, loginCookies } from '#shared/http/cookies.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';

@@ -1,4 +1,4 @@
-import { type LogoutResponse, logoutResponse } from '#shared/dto/v1/user.ts';
+import { type LogoutResponse, logoutResponse } from '#shared/dto/v1/user.response.ts';
 import { clearedLoginCookies } from '#shared/http/cookies.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

@@ -1,5 +1,6 @@
-import type { UserResponse } from '#shared/dto/v1/user.ts';
-import { mapUser, SignUpDto } from '#shared/dto/v1/user.ts';
+import type { UserResponse } from '#shared/dto/v1/user.response.ts';
+import { mapUser } from '#shared/dto/v1/user.response.ts';
+import { SignUpDto } from '#shared/dto/v1/user.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { signUpAdmin } from '#shared/services/user.service.ts';

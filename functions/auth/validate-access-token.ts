@@ -1,4 +1,4 @@
-import type { ValidateAccessTokenResponseDto } from '#shared/dto/v1/user.ts';
+import type { ValidateAccessTokenResponseDto } from '#shared/dto/v1/user.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 

@@ -1,4 +1,5 @@
-import { DownloadInfoDto, type DownloadResponseDto, mapDownloadInfo } from '#shared/dto/v1/download.ts';
+import { type DownloadResponseDto, mapDownloadInfo } from '#shared/dto/v1/download.response.ts';
+import { DownloadInfoDto } from '#shared/dto/v1/download.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getDownloadInfo } from '#shared/services/download.service.ts';

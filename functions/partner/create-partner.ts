@@ -1,5 +1,5 @@
 import { IdParams } from '#shared/dto/common.ts';
-import { mapPartner, type PartnerResponseDto } from '#shared/dto/v1/partner.ts';
+import { mapPartner, type PartnerResponseDto } from '#shared/dto/v1/partner.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { createPartner } from '#shared/services/partner.service.ts';

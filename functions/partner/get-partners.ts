@@ -1,4 +1,5 @@
-import { mapPartner, PartnerDirectionQuery, type PartnerResponseDto } from '#shared/dto/v1/partner.ts';
+import { mapPartner, type PartnerResponseDto } from '#shared/dto/v1/partner.response.ts';
+import { PartnerDirectionQuery } from '#shared/dto/v1/partner.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getPartners } from '#shared/services/partner.service.ts';

@@ -1,5 +1,6 @@
-import type { PersonResponseDto } from '#shared/dto/v1/person.ts';
-import { mapPerson, PersonCreateDto } from '#shared/dto/v1/person.ts';
+import type { PersonResponseDto } from '#shared/dto/v1/person.response.ts';
+import { mapPerson } from '#shared/dto/v1/person.response.ts';
+import { PersonCreateDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { createPerson } from '#shared/services/person.service.ts';

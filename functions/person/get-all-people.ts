@@ -1,4 +1,5 @@
-import { mapPeople, type PeopleResponseDto, PersonSearchDto } from '#shared/dto/v1/person.ts';
+import { mapPeople, type PeopleResponseDto } from '#shared/dto/v1/person.response.ts';
+import { PersonSearchDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAllPeople } from '#shared/services/person.service.ts';

@@ -1,5 +1,5 @@
 import { IdParams } from '#shared/dto/common.ts';
-import { type AssetResponseDto, mapAssetWithFaces } from '#shared/dto/v1/asset.ts';
+import { type AssetResponseDto, mapAssetWithFaces } from '#shared/dto/v1/asset.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getPersonAssets } from '#shared/services/person.service.ts';

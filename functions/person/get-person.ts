@@ -1,6 +1,6 @@
 import { IdParams } from '#shared/dto/common.ts';
-import type { PersonResponseDto } from '#shared/dto/v1/person.ts';
-import { mapPerson } from '#shared/dto/v1/person.ts';
+import type { PersonResponseDto } from '#shared/dto/v1/person.response.ts';
+import { mapPerson } from '#shared/dto/v1/person.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getPerson } from '#shared/services/person.service.ts';

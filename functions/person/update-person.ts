@@ -1,6 +1,7 @@
 import { IdParams } from '#shared/dto/common.ts';
-import type { PersonResponseDto } from '#shared/dto/v1/person.ts';
-import { mapPerson, PersonUpdateDto } from '#shared/dto/v1/person.ts';
+import type { PersonResponseDto } from '#shared/dto/v1/person.response.ts';
+import { mapPerson } from '#shared/dto/v1/person.response.ts';
+import { PersonUpdateDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updatePerson } from '#shared/services/person.service.ts';

@@ -1,4 +1,4 @@
-import { mapExplore, type SearchExploreResponseDto } from '#shared/dto/v1/search.ts';
+import { mapExplore, type SearchExploreResponseDto } from '#shared/dto/v1/search.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getExploreData } from '#shared/services/search.service.ts';

@@ -1,5 +1,6 @@
-import type { AssetResponseDto } from '#shared/dto/v1/asset.ts';
-import { mapSearchHit, SearchAssetsDto } from '#shared/dto/v1/search.ts';
+import type { AssetResponseDto } from '#shared/dto/v1/asset.response.ts';
+import { mapSearchHit } from '#shared/dto/v1/search.response.ts';
+import { SearchAssetsDto } from '#shared/dto/v1/search.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { searchAssets } from '#shared/services/search.service.ts';

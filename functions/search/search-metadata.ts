@@ -1,4 +1,5 @@
-import { mapSearchHit, SearchAssetsDto, type SearchResponseDto, searchResponse } from '#shared/dto/v1/search.ts';
+import { mapSearchHit, type SearchResponseDto, searchResponse } from '#shared/dto/v1/search.response.ts';
+import { SearchAssetsDto } from '#shared/dto/v1/search.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { searchMetadata } from '#shared/services/search.service.ts';

@@ -1,5 +1,6 @@
-import { mapAsset } from '#shared/dto/v1/asset.ts';
-import { SearchDto, type SearchResponseDto, searchResponse } from '#shared/dto/v1/search.ts';
+import { mapAsset } from '#shared/dto/v1/asset.response.ts';
+import { type SearchResponseDto, searchResponse } from '#shared/dto/v1/search.response.ts';
+import { SearchDto } from '#shared/dto/v1/search.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { searchText } from '#shared/services/search.service.ts';

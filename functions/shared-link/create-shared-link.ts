@@ -1,4 +1,5 @@
-import { mapSharedLink, SharedLinkCreateDto, type SharedLinkResponseDto } from '#shared/dto/v1/shared-link.ts';
+import { mapSharedLink, type SharedLinkResponseDto } from '#shared/dto/v1/shared-link.response.ts';
+import { SharedLinkCreateDto } from '#shared/dto/v1/shared-link.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { createSharedLink } from '#shared/services/shared-link.service.ts';

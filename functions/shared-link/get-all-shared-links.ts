@@ -1,4 +1,4 @@
-import { mapSharedLink, type SharedLinkResponseDto } from '#shared/dto/v1/shared-link.ts';
+import { mapSharedLink, type SharedLinkResponseDto } from '#shared/dto/v1/shared-link.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAllSharedLinks } from '#shared/services/shared-link.service.ts';

@@ -1,4 +1,5 @@
-import { mapSharedLink, SharedLinkPasswordDto, type SharedLinkResponseDto } from '#shared/dto/v1/shared-link.ts';
+import { mapSharedLink, type SharedLinkResponseDto } from '#shared/dto/v1/shared-link.response.ts';
+import { SharedLinkPasswordDto } from '#shared/dto/v1/shared-link.ts';
 import { readCookie, sharedLinkTokenCookie, sharedLinkTokenCookieName } from '#shared/http/cookies.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

@@ -1,5 +1,6 @@
 import { IdParams } from '#shared/dto/common.ts';
-import { mapSharedLink, SharedLinkEditDto, type SharedLinkResponseDto } from '#shared/dto/v1/shared-link.ts';
+import { mapSharedLink, type SharedLinkResponseDto } from '#shared/dto/v1/shared-link.response.ts';
+import { SharedLinkEditDto } from '#shared/dto/v1/shared-link.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateSharedLink } from '#shared/services/shared-link.service.ts';

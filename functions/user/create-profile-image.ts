@@ -1,5 +1,5 @@
 import * as env from '#shared/core/env.ts';
-import { type CreateProfileImageResponseDto, mapProfileImage } from '#shared/dto/v1/user.ts';
+import { type CreateProfileImageResponseDto, mapProfileImage } from '#shared/dto/v1/user.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';

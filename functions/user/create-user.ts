@@ -1,5 +1,6 @@
-import type { UserResponse } from '#shared/dto/v1/user.ts';
-import { CreateUserDto, mapUser } from '#shared/dto/v1/user.ts';
+import type { UserResponse } from '#shared/dto/v1/user.response.ts';
+import { mapUser } from '#shared/dto/v1/user.response.ts';
+import { CreateUserDto } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { createUser } from '#shared/services/user.service.ts';

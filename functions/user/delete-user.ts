@@ -1,5 +1,6 @@
 import { IdParams } from '#shared/dto/common.ts';
-import { DeleteUserDto, mapUser, type UserResponse } from '#shared/dto/v1/user.ts';
+import { mapUser, type UserResponse } from '#shared/dto/v1/user.response.ts';
+import { DeleteUserDto } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { deleteUser } from '#shared/services/user.service.ts';

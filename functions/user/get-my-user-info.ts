@@ -1,5 +1,5 @@
-import type { UserResponse } from '#shared/dto/v1/user.ts';
-import { mapUser } from '#shared/dto/v1/user.ts';
+import type { UserResponse } from '#shared/dto/v1/user.response.ts';
+import { mapUser } from '#shared/dto/v1/user.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getMyUserInfo } from '#shared/services/user.service.ts';

@@ -1,6 +1,6 @@
 import { IdParams } from '#shared/dto/common.ts';
-import type { UserResponse } from '#shared/dto/v1/user.ts';
-import { mapUser } from '#shared/dto/v1/user.ts';
+import type { UserResponse } from '#shared/dto/v1/user.response.ts';
+import { mapUser } from '#shared/dto/v1/user.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getUserById } from '#shared/services/user.service.ts';

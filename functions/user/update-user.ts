@@ -1,4 +1,5 @@
-import { mapUser, UpdateUserDto, type UserResponse } from '#shared/dto/v1/user.ts';
+import { mapUser, type UserResponse } from '#shared/dto/v1/user.response.ts';
+import { UpdateUserDto } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateUserInfo } from '#shared/services/user.service.ts';

@@ -9,7 +9,7 @@ import { handler as logoutAuthDevices } from '#functions/auth/logout-auth-device
 import { handler as signUpAdminHandler } from '#functions/auth/sign-up-admin.ts';
 import { handler as validateAccessToken } from '#functions/auth/validate-access-token.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
-import { UserResponseDto } from '#shared/dto/v1/user.ts';
+import { UserResponseDto } from '#shared/dto/v1/user.response.ts';
 import { bearer, createApiKey, createUser, ensureAdmin, fixtures, login } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { countRoundTrips } from '../support/round-trips.ts';

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createUserHandler } from '#functions/user/create-user.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
-import { UserResponseDto } from '#shared/dto/v1/user.ts';
+import { UserResponseDto } from '#shared/dto/v1/user.response.ts';
 import { bearer, fixtures, freshUser, login, signUpAdmin } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { checksumBase64, mapExif, mapSanitizedAsset } from '#shared/dto/v1/asset.ts';
-import { peopleWithFaces } from '#shared/dto/v1/person.ts';
+import { checksumBase64, mapExif, mapSanitizedAsset } from '#shared/dto/v1/asset.response.ts';
+import { peopleWithFaces } from '#shared/dto/v1/person.response.ts';
 import { asHumanReadable, storageInfo } from '#shared/dto/v1/server-info.ts';
-import { avatarColorFor } from '#shared/dto/v1/user.ts';
+import { avatarColorFor } from '#shared/dto/v1/user.response.ts';
 import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';
 import type { PersonRecord } from '#shared/model/person.ts';
 

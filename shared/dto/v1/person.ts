@@ -1,8 +1,6 @@
 import * as v from 'valibot';
 import { Invalid } from '../../core/errors.ts';
-import type { FaceRecord } from '../../model/asset.ts';
 import { limits } from '../../model/limits.ts';
-import type { PersonRecord } from '../../model/person.ts';
 import { as, booleanish, dto, isDateString, objectList, optional, rules, uuidList } from '../common.ts';
 
 /**
@@ -62,82 +60,4 @@ export const MergePersonDto = dto({ ids: uuidList() });
 export const PersonSearchDto = dto({ withHidden: v.optional(booleanish()) });
 
 /** PersonResponseDto without faces. */
-export interface PersonResponseDto {
-  id: string;
-  name: string;
-  birthDate: string | null;
-  thumbnailPath: string;
-  isHidden: boolean;
-}
-
-export interface AssetFaceWithoutPersonResponseDto {
-  id: string;
-  imageWidth: number;
-  imageHeight: number;
-  boundingBoxX1: number;
-  boundingBoxX2: number;
-  boundingBoxY1: number;
-  boundingBoxY2: number;
-}
-
-export interface PersonWithFacesResponseDto extends PersonResponseDto {
-  faces: AssetFaceWithoutPersonResponseDto[];
-}
-
-export const mapPerson = (person: PersonRecord): PersonResponseDto => ({
-  id: person.id,
-  name: person.name,
-  birthDate: person.birthDate,
-  thumbnailPath: person.thumbnailPath,
-  isHidden: person.isHidden,
-});
-
-export const mapFace = (face: FaceRecord): AssetFaceWithoutPersonResponseDto => ({
-  id: face.id,
-  imageWidth: face.imageWidth,
-  imageHeight: face.imageHeight,
-  boundingBoxX1: face.boundingBoxX1,
-  boundingBoxX2: face.boundingBoxX2,
-  boundingBoxY1: face.boundingBoxY1,
-  boundingBoxY2: face.boundingBoxY2,
-});
-
 /** Immich's `peopleWithFaces`: one entry per distinct person among the faces, in the faces' order. */
-export const peopleWithFaces = (faces: readonly FaceRecord[], people: ReadonlyMap<string, PersonRecord>): PersonWithFacesResponseDto[] => {
-  const result = new Map<string, PersonWithFacesResponseDto>();
-  for (const face of faces) {
-    const person = people.get(face.personId);
-    if (!person) continue;
-    let entry = result.get(person.id);
-    if (!entry) {
-      entry = { ...mapPerson(person), faces: [] };
-      result.set(person.id, entry);
-    }
-    entry.faces.push(mapFace(face));
-  }
-  return [...result.values()];
-};
-
-export interface PeopleResponseDto {
-  total: number;
-  hidden: number;
-  people: PersonResponseDto[];
-}
-
-export const mapPeople = ({
-  total,
-  hidden,
-  people,
-}: {
-  total: number;
-  hidden: number;
-  people: readonly PersonRecord[];
-}): PeopleResponseDto => ({
-  total,
-  hidden,
-  people: people.map(mapPerson),
-});
-
-export interface PersonStatisticsResponseDto {
-  assets: number;
-}

@@ -1,10 +1,7 @@
 import * as v from 'valibot';
 import { Invalid } from '../../core/errors.ts';
-import type { AssetRecord, FaceRecord } from '../../model/asset.ts';
 import { limits } from '../../model/limits.ts';
-import type { PersonRecord } from '../../model/person.ts';
 import { as, booleanish, dto, isDateString, isOneOf, optional, rules, uuid, uuidV4 } from '../common.ts';
-import { type AssetResponseDto, mapAsset } from './asset.ts';
 
 const assetTypes = ['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const;
 
@@ -147,34 +144,5 @@ export const SearchSuggestionRequestDto = dto({
 });
 
 /** A metadata search's result with EXIF when asked for (`withExif`), and its people when loaded. */
-export const mapSearchHit = (
-  hit: { asset: AssetRecord; faces?: readonly FaceRecord[]; people?: ReadonlyMap<string, PersonRecord> },
-  callerId: string,
-  withExif: boolean,
-): AssetResponseDto =>
-  mapAsset(hit.asset, { callerId, withExif, ...(hit.faces && hit.people ? { faces: hit.faces, people: hit.people } : {}) });
-
-export interface SearchResponseDto {
-  albums: { total: number; count: number; items: unknown[]; facets: unknown[] };
-  assets: { total: number; count: number; items: AssetResponseDto[]; facets: unknown[]; nextPage: string | null };
-}
-
 /** A page of assets as Immich's SearchResponseDto (no album results here); `nextPage` names the next page when there is one. */
-export const searchResponse = (items: AssetResponseDto[], nextPage: string | null): SearchResponseDto => ({
-  albums: { total: 0, count: 0, items: [], facets: [] },
-  assets: { total: items.length, count: items.length, items, facets: [], nextPage },
-});
-
-export interface SearchExploreResponseDto {
-  fieldName: string;
-  items: { value: string; data: AssetResponseDto }[];
-}
-
 /** The explore page: a city field with an asset each, and the smart-info tags field, empty without machine learning. */
-export const mapExplore = (cities: readonly { city: string; asset: AssetRecord }[], callerId: string): SearchExploreResponseDto[] => [
-  {
-    fieldName: 'exifInfo.city',
-    items: cities.map(({ city, asset }) => ({ value: city, data: mapAsset(asset, { callerId, withExif: true }) })),
-  },
-  { fieldName: 'smartInfo.tags', items: [] },
-];

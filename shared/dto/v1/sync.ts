@@ -46,7 +46,3 @@ export const AuditDeletesDto = dto({
 });
 
 /** `AuditDeletesResponseDto`. */
-export interface AuditDeletesResponseDto {
-  needsFullSync: boolean;
-  ids: string[];
-}

@@ -1,7 +1,5 @@
 import * as v from 'valibot';
-import type { AssetRecord } from '../../model/asset.ts';
 import { as, booleanish, dto, isOneOf, rules, uuid } from '../common.ts';
-import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from './asset.ts';
 import { enumOf } from './search.ts';
 
 /** `@Optional()` on a query parameter: absent stays undefined (a query string has no null). */
@@ -59,21 +57,5 @@ export const RandomAssetsDto = dto({
 });
 
 /** `TimeBucketResponseDto`. */
-export interface TimeBucketResponseDto {
-  timeBucket: string;
-  count: number;
-}
-
 /** `AssetStatsResponseDto`. */
-export interface AssetStatsResponseDto {
-  images: number;
-  videos: number;
-  total: number;
-}
-
 /** A bucket's assets with EXIF, or sanitized for a visitor whose link hides metadata. */
-export const mapBucketAssets = (
-  { assets, sanitized }: { assets: readonly AssetRecord[]; sanitized: boolean },
-  callerId: string,
-): (AssetResponseDto | SanitizedAssetResponseDto)[] =>
-  sanitized ? assets.map(mapSanitizedAsset) : assets.map((asset) => mapAsset(asset, { callerId, withExif: true }));

@@ -1,0 +1,73 @@
+import type { AlbumMember, AlbumRecord, AlbumView, BulkIdResult } from '../../model/album.ts';
+import type { UserRecord } from '../../model/user.ts';
+import { type AssetResponseDto, mapAsset } from './asset.response.ts';
+import { mapUser, type UserResponse } from './user.response.ts';
+
+export interface AlbumResponseDto {
+  albumName: string;
+  description: string;
+  albumThumbnailAssetId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  id: string;
+  ownerId: string;
+  owner: UserResponse;
+  sharedUsers: UserResponse[];
+  shared: boolean;
+  hasSharedLink: boolean;
+  startDate?: string;
+  endDate?: string;
+  assets: AssetResponseDto[];
+  assetCount: number;
+  isActivityEnabled: boolean;
+  order: 'asc' | 'desc';
+}
+
+export interface MapAlbumOptions {
+  owner: UserRecord;
+  /** The users it is shared with, in the album's order. */
+  sharedUsers?: readonly UserRecord[];
+  /** The album's entries; trashed ones do not count (Immich's joins leave them out). */
+  members: readonly AlbumMember[];
+  /** The album's assets, already mapped and ordered, when the response carries them. */
+  assets?: AssetResponseDto[];
+  /** Whether the link relation was loaded (it is not when an album is shown inside a shared link). */
+  withLinks?: boolean;
+}
+
+export const mapAlbum = (album: AlbumRecord, options: MapAlbumOptions): AlbumResponseDto => {
+  const live = options.members
+    .filter((member) => member.deletedAt === null)
+    .map((member) => member.fileCreatedAt)
+    .sort();
+  const hasSharedLink = options.withLinks !== false && album.sharedLinkCount > 0;
+  return {
+    albumName: album.albumName,
+    description: album.description,
+    albumThumbnailAssetId: album.albumThumbnailAssetId,
+    createdAt: album.createdAt,
+    updatedAt: album.updatedAt,
+    id: album.id,
+    ownerId: album.ownerId,
+    owner: mapUser(options.owner),
+    sharedUsers: (options.sharedUsers ?? []).map(mapUser),
+    shared: hasSharedLink || album.sharedUserIds.length > 0,
+    hasSharedLink,
+    ...(live.length > 0 ? { startDate: live[0], endDate: live.at(-1) } : {}),
+    assets: options.assets ?? [],
+    assetCount: live.length,
+    isActivityEnabled: album.isActivityEnabled,
+    order: album.order,
+  };
+};
+
+export const mapAlbumView = ({ album, assets, ...options }: AlbumView, callerId: string): AlbumResponseDto =>
+  mapAlbum(album, { ...options, assets: (assets ?? []).map((asset) => mapAsset(asset, { callerId, withExif: true })) });
+
+export interface AlbumCountResponseDto {
+  owned: number;
+  shared: number;
+  notShared: number;
+}
+
+export type BulkIdResponseDto = BulkIdResult;

@@ -1,0 +1,197 @@
+/** The v1.100 response shapes of assets and their mappers, apart from the request schemas so a bundle takes only what it uses. */
+
+import type { AssetDetail, AssetRecord, ExifInfo, FaceRecord } from '../../model/asset.ts';
+import type { PersonRecord } from '../../model/person.ts';
+import type { UserRecord } from '../../model/user.ts';
+import type { AssetBulkUploadCheckResult } from './asset.ts';
+import { type PersonWithFacesResponseDto, peopleWithFaces } from './person.response.ts';
+import { mapUser, type UserResponse } from './user.response.ts';
+
+export interface AssetFileUploadResponseDto {
+  id: string;
+  duplicate: boolean;
+}
+
+export interface AssetBulkUploadCheckResponseDto {
+  results: AssetBulkUploadCheckResult[];
+}
+
+export const mapBulkUploadCheck = (
+  checks: readonly { id: string; duplicateOf: string | undefined }[],
+): AssetBulkUploadCheckResponseDto => ({
+  results: checks.map(({ id, duplicateOf }) =>
+    duplicateOf ? { id, assetId: duplicateOf, action: 'reject', reason: 'duplicate' } : { id, action: 'accept' },
+  ),
+});
+
+export type ExifResponseDto = ExifInfo;
+
+export interface AssetResponseDto {
+  id: string;
+  deviceAssetId: string;
+  ownerId: string;
+  owner?: UserResponse;
+  deviceId: string;
+  libraryId: string;
+  type: AssetRecord['type'];
+  originalPath: string;
+  originalFileName: string;
+  resized: boolean;
+  thumbhash: string | null;
+  fileCreatedAt: string;
+  fileModifiedAt: string;
+  localDateTime: string;
+  updatedAt: string;
+  isFavorite: boolean;
+  isArchived: boolean;
+  isTrashed: boolean;
+  duration: string;
+  exifInfo?: ExifResponseDto;
+  smartInfo?: { tags: string[]; objects: string[] };
+  livePhotoVideoId: string | null;
+  tags?: unknown[];
+  people: PersonWithFacesResponseDto[];
+  checksum: string;
+  stackCount: number | null;
+  isExternal: boolean;
+  isOffline: boolean;
+  isReadOnly: boolean;
+  hasMetadata: boolean;
+}
+
+export interface MapAssetOptions {
+  /** The caller: only the owner sees the real isFavorite / isArchived (Immich's rule). */
+  callerId?: string;
+  withExif?: boolean;
+  owner?: UserRecord;
+  faces?: readonly FaceRecord[];
+  people?: ReadonlyMap<string, PersonRecord>;
+  /** Loaded tags (GET /asset/:id loads them; none exist here yet, so `[]`). */
+  withTags?: boolean;
+  /** Loaded smart info (GET /search text mode): `{tags: [], objects: []}` without machine learning. */
+  withSmartInfo?: boolean;
+}
+
+export const mapExif = (exif: Partial<ExifInfo>): ExifResponseDto => ({
+  make: exif.make ?? null,
+  model: exif.model ?? null,
+  exifImageWidth: exif.exifImageWidth ?? null,
+  exifImageHeight: exif.exifImageHeight ?? null,
+  fileSizeInByte: exif.fileSizeInByte ?? null,
+  orientation: exif.orientation ?? null,
+  dateTimeOriginal: exif.dateTimeOriginal ?? null,
+  modifyDate: exif.modifyDate ?? null,
+  timeZone: exif.timeZone ?? null,
+  lensModel: exif.lensModel ?? null,
+  fNumber: exif.fNumber ?? null,
+  focalLength: exif.focalLength ?? null,
+  iso: exif.iso ?? null,
+  exposureTime: exif.exposureTime ?? null,
+  latitude: exif.latitude ?? null,
+  longitude: exif.longitude ?? null,
+  city: exif.city ?? null,
+  state: exif.state ?? null,
+  country: exif.country ?? null,
+  description: exif.description ?? null,
+  projectionType: exif.projectionType ?? null,
+});
+
+export const checksumBase64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
+
+export const mapAsset = (asset: AssetRecord, options: MapAssetOptions = {}): AssetResponseDto => {
+  const isOwner = options.callerId !== undefined && options.callerId === asset.ownerId;
+  return {
+    id: asset.id,
+    deviceAssetId: asset.deviceAssetId,
+    ownerId: asset.ownerId,
+    ...(options.owner ? { owner: mapUser(options.owner) } : {}),
+    deviceId: asset.deviceId,
+    libraryId: asset.libraryId,
+    type: asset.type,
+    originalPath: asset.originalPath,
+    originalFileName: asset.originalFileName,
+    resized: Boolean(asset.resizePath),
+    thumbhash: asset.thumbhash,
+    fileCreatedAt: asset.fileCreatedAt,
+    fileModifiedAt: asset.fileModifiedAt,
+    localDateTime: asset.localDateTime,
+    updatedAt: asset.updatedAt,
+    isFavorite: isOwner ? asset.isFavorite : false,
+    isArchived: isOwner ? asset.isArchived : false,
+    isTrashed: asset.deletedAt !== null,
+    duration: asset.duration ?? '0:00:00.00000',
+    ...(options.withExif ? { exifInfo: mapExif(asset.exif) } : {}),
+    ...(options.withSmartInfo ? { smartInfo: { tags: [], objects: [] } } : {}),
+    livePhotoVideoId: asset.livePhotoVideoId,
+    ...(options.withTags ? { tags: [] } : {}),
+    people: options.faces && options.people ? peopleWithFaces(options.faces, options.people) : [],
+    checksum: checksumBase64(asset.checksum),
+    stackCount: null,
+    isExternal: asset.isExternal,
+    isOffline: asset.isOffline,
+    isReadOnly: asset.isReadOnly,
+    hasMetadata: true,
+  };
+};
+
+export interface SanitizedAssetResponseDto {
+  id: string;
+  type: AssetRecord['type'];
+  thumbhash: string | null;
+  localDateTime: string;
+  resized: boolean;
+  duration: string;
+  livePhotoVideoId: string | null;
+  hasMetadata: false;
+}
+
+export const mapSanitizedAsset = (asset: AssetRecord): SanitizedAssetResponseDto => ({
+  id: asset.id,
+  type: asset.type,
+  thumbhash: asset.thumbhash,
+  localDateTime: asset.localDateTime,
+  resized: Boolean(asset.resizePath),
+  duration: asset.duration ?? '0:00:00.00000',
+  livePhotoVideoId: asset.livePhotoVideoId,
+  hasMetadata: false,
+});
+
+export const mapAssetInfo = (
+  info: { view: 'sanitized' | 'exif'; asset: AssetRecord } | ({ view: 'full' } & AssetDetail),
+  callerId: string,
+): AssetResponseDto | SanitizedAssetResponseDto => {
+  if (info.view === 'full') return mapAssetDetail(info, callerId);
+  return info.view === 'sanitized' ? mapSanitizedAsset(info.asset) : mapAsset(info.asset, { withExif: true, withTags: true });
+};
+
+export const mapAssetDetail = ({ asset, owner, faces, people }: AssetDetail, callerId: string): AssetResponseDto =>
+  mapAsset(asset, {
+    callerId,
+    withExif: true,
+    withTags: true,
+    ...(owner ? { owner } : {}),
+    faces,
+    people: new Map(people.map((person) => [person.id, person])),
+  });
+
+export interface CheckExistingAssetsResponseDto {
+  existingIds: string[];
+}
+
+export interface MemoryLaneResponseDto {
+  yearsAgo: number;
+  title: string;
+  assets: AssetResponseDto[];
+}
+
+export const mapMemoryLane = (
+  { yearsAgo, assets }: { yearsAgo: number; assets: readonly AssetRecord[] },
+  callerId: string,
+): MemoryLaneResponseDto => ({
+  yearsAgo,
+  title: `${yearsAgo} year${yearsAgo > 1 ? 's' : ''} since...`,
+  assets: assets.map((asset) => mapAsset(asset, { callerId, withExif: true })),
+});
+
+export const mapAssetWithFaces = ({ asset, faces, people }: AssetDetail, callerId: string): AssetResponseDto =>
+  mapAsset(asset, { callerId, withExif: true, faces, people: new Map(people.map((person) => [person.id, person])) });

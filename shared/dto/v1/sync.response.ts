@@ -1,0 +1,4 @@
+export interface AuditDeletesResponseDto {
+  needsFullSync: boolean;
+  ids: string[];
+}

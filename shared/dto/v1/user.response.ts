@@ -1,0 +1,111 @@
+import * as v from 'valibot';
+import type { SessionListing } from '../../model/session.ts';
+import type { UserRecord } from '../../model/user.ts';
+
+export const UserAvatarColor = v.picklist(['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber']);
+
+export const UserResponseDto = v.strictObject({
+  id: v.string(),
+  email: v.string(),
+  name: v.string(),
+  profileImagePath: v.string(),
+  avatarColor: UserAvatarColor,
+  storageLabel: v.nullable(v.string()),
+  shouldChangePassword: v.boolean(),
+  isAdmin: v.boolean(),
+  createdAt: v.pipe(v.string(), v.isoTimestamp()),
+  deletedAt: v.nullable(v.pipe(v.string(), v.isoTimestamp())),
+  updatedAt: v.pipe(v.string(), v.isoTimestamp()),
+  oauthId: v.string(),
+  memoriesEnabled: v.boolean(),
+  quotaSizeInBytes: v.nullable(v.number()),
+  quotaUsageInBytes: v.number(),
+  status: v.picklist(['active', 'removing', 'deleted']),
+});
+export type UserResponse = v.InferOutput<typeof UserResponseDto>;
+
+export interface LoginResponse {
+  accessToken: string;
+  userId: string;
+  userEmail: string;
+  name: string;
+  isAdmin: boolean;
+  profileImagePath: string;
+  shouldChangePassword: boolean;
+}
+
+export const mapLogin = ({ accessToken, user }: { accessToken: string; user: UserRecord }): LoginResponse => ({
+  accessToken,
+  userId: user.id,
+  userEmail: user.email,
+  name: user.name,
+  isAdmin: user.isAdmin,
+  profileImagePath: user.profileImagePath,
+  shouldChangePassword: user.shouldChangePassword,
+});
+
+export interface LogoutResponse {
+  successful: boolean;
+  redirectUri: string;
+}
+
+export const logoutResponse: LogoutResponse = { successful: true, redirectUri: '/auth/login?autoLaunch=0' };
+
+export interface AuthDeviceResponseDto {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  current: boolean;
+  deviceType: string;
+  deviceOS: string;
+}
+
+export const mapAuthDevice = ({ session, current }: { session: SessionListing; current: boolean }): AuthDeviceResponseDto => ({
+  id: session.id,
+  createdAt: session.createdAt,
+  updatedAt: session.updatedAt,
+  current,
+  deviceType: session.deviceType,
+  deviceOS: session.deviceOS,
+});
+
+export interface ValidateAccessTokenResponseDto {
+  authStatus: boolean;
+}
+
+export const avatarColors = ['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber'] as const;
+
+export const avatarColorFor = (email: string): UserResponse['avatarColor'] => {
+  let sum = 0;
+  for (const character of email) sum += character.codePointAt(0) ?? 0;
+  return avatarColors[sum % avatarColors.length] ?? 'primary';
+};
+
+export const mapUser = (user: UserRecord): UserResponse => ({
+  id: user.id,
+  email: user.email,
+  name: user.name,
+  profileImagePath: user.profileImagePath,
+  avatarColor: user.avatarColor ?? avatarColorFor(user.email),
+  storageLabel: user.storageLabel,
+  shouldChangePassword: user.shouldChangePassword,
+  isAdmin: user.isAdmin,
+  createdAt: user.createdAt,
+  deletedAt: user.deletedAt,
+  updatedAt: user.updatedAt,
+  oauthId: user.oauthId,
+  memoriesEnabled: user.memoriesEnabled,
+  quotaSizeInBytes: user.quotaSizeInBytes,
+  quotaUsageInBytes: user.quotaUsageInBytes,
+  status: user.status,
+});
+
+export interface CreateProfileImageResponseDto {
+  userId: string;
+  profileImagePath: string;
+}
+
+export const mapProfileImage = (user: UserRecord): CreateProfileImageResponseDto => ({
+  userId: user.id,
+  profileImagePath: user.profileImagePath,
+});
