@@ -243,7 +243,7 @@ export const managesUsers = (auth: Auth): boolean => auth.user.isAdmin;
 
 /** Who may change a user's account (Immich's user update): an admin anyone's, a user only their own. */
 export const requireUserUpdate = (auth: Auth, userId: string): void => {
-  if (!auth.user.isAdmin && auth.user.id !== userId) throw new Forbidden('You are not allowed to update this user');
+  if (!managesUsers(auth) && auth.user.id !== userId) throw new Forbidden('You are not allowed to update this user');
 };
 
 /**

@@ -26,9 +26,9 @@ export const requireUploadSession = async (auth: Auth, sessionId: string): Promi
 };
 
 /**
- * A part URL the local store signed (`PUT /api/asset/upload-session/{id}/parts/{n}`): a capability,
- * good only with its signature (made with the store's link secret, `secret`), before it expires and while its session lives. Returns the session
- * and the part's declared SHA-1.
+ * A part URL the local store signed (`PUT /api/asset/upload-session/{sessionId}/part/{partNumber}`):
+ * a capability, good only with its signature (made with the store's link secret, `secret`), before
+ * it expires and while its session lives. Returns the session and the part's declared SHA-1.
  */
 export const requireUploadPart = async (
   part: { sessionId: string; partNumber: number; expires: string; signature: string },

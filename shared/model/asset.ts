@@ -154,3 +154,34 @@ export const byFileCreatedAt =
   (a: { fileCreatedAt: string; id: string }, b: { fileCreatedAt: string; id: string }): number =>
     (order === 'asc' ? a.fileCreatedAt.localeCompare(b.fileCreatedAt) : b.fileCreatedAt.localeCompare(a.fileCreatedAt)) ||
     a.id.localeCompare(b.id);
+
+/**
+ * An asset as a view shows it: a visitor's `sanitized` (the link hides metadata) or with its
+ * `exif` (no owner, no people); a user's `full`, with owner and people (none for someone else's).
+ */
+export type AssetInfo = { view: 'sanitized' | 'exif'; asset: AssetRecord } | ({ view: 'full' } & AssetDetail);
+
+/** One result of a metadata search: the asset, with its faces and their people when `withPeople` loaded them. */
+export interface SearchHit {
+  asset: AssetRecord;
+  faces?: readonly FaceRecord[];
+  people?: ReadonlyMap<string, PersonRecord>;
+}
+
+/** A page of search results, and whether another follows. */
+export interface SearchPage {
+  items: SearchHit[];
+  hasNextPage: boolean;
+}
+
+/** A city and one of the caller's photos taken there (the explore page). */
+export interface CityAsset {
+  city: string;
+  asset: AssetRecord;
+}
+
+/** The caller's photos of one earlier year's day (the memory lane). */
+export interface YearAgo {
+  yearsAgo: number;
+  assets: AssetRecord[];
+}

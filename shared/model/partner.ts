@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { id, instant } from './fields.ts';
+import type { UserRecord } from './user.ts';
 
 /** A partner share: `sharedById` lets `sharedWithId` see their library (Immich's `partners` row). */
 export const PartnerRecordSchema = v.object({
@@ -11,3 +12,9 @@ export const PartnerRecordSchema = v.object({
   updatedAt: instant(),
 });
 export type PartnerRecord = v.InferOutput<typeof PartnerRecordSchema>;
+
+/** A partnership and the other user in it. */
+export interface Partnership {
+  partner: PartnerRecord;
+  user: UserRecord;
+}

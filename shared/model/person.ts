@@ -28,3 +28,10 @@ export interface PersonChanges {
 
 /** Names match case-insensitively (and whatever Unicode form the file used). */
 export const foldName = (name: string): string => name.normalize('NFKC').trim().toLowerCase();
+
+/** The caller's people to show, and how many they have in all and hidden. */
+export interface People {
+  total: number;
+  hidden: number;
+  people: PersonRecord[];
+}

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { id, instant } from './fields.ts';
-import { CredentialUserSchema } from './user.ts';
+import { CredentialUserSchema, type UserRecord } from './user.ts';
 
 /** What a user's list of sessions (their auth devices) holds of each session. */
 export const SessionListingSchema = v.object({
@@ -25,3 +25,15 @@ export type SessionRecord = v.InferOutput<typeof SessionRecordSchema>;
 
 /** Sessions last as long as Immich's login cookie: 400 days. */
 export const sessionLifetimeSeconds = 34_560_000;
+
+/** A sign-in: the new session's token (returned once) and the user. */
+export interface SignIn {
+  accessToken: string;
+  user: UserRecord;
+}
+
+/** One of the caller's sessions, and whether it is the one the request came with. */
+export interface DeviceSession {
+  session: SessionListing;
+  current: boolean;
+}

@@ -1,4 +1,4 @@
-import type { AssetType } from './asset.ts';
+import type { AssetRecord, AssetType } from './asset.ts';
 
 /**
  * The timeline's buckets: Immich groups assets by `date_trunc(size, localDateTime)`, the local
@@ -53,3 +53,9 @@ export const localPeriodRange = (period: string, size: BucketSize): { from: stri
   else end.setUTCDate(end.getUTCDate() + 1);
   return { from: new Date(start.getTime() - 14 * hour).toISOString(), to: new Date(end.getTime() + 14 * hour).toISOString() };
 };
+
+/** A bucket's assets, and whether a visitor gets them sanitized (their link hides metadata). */
+export interface BucketAssets {
+  assets: AssetRecord[];
+  sanitized: boolean;
+}

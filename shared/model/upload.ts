@@ -12,3 +12,9 @@ export interface UploadOutcome {
   id: string;
   duplicate: boolean;
 }
+
+/** A file a client asks about before uploading it: its id, and the owner's asset with the same checksum, if any. */
+export interface UploadCheck {
+  id: string;
+  duplicateOf: string | undefined;
+}

@@ -51,3 +51,10 @@ export interface Auth {
   /** Set for a shared-link visitor: the link (and the key they presented). */
   sharedLink?: { id: string; key: string };
 }
+
+/** One user's visible, untrashed photos and videos. */
+export interface UserStatistics {
+  user: UserRecord;
+  photos: number;
+  videos: number;
+}

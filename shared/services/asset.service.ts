@@ -17,8 +17,9 @@ import { getUser } from '../db/user.repository.ts';
 import { checksumHex } from '../domain/search.ts';
 import { assetTerms } from '../domain/terms.ts';
 import type { AssetBulkUpdateDto, UpdateAssetDto } from '../dto/v1/asset.ts';
-import type { AssetDetail, AssetRecord, AssetWithFaces, FaceRecord } from '../model/asset.ts';
+import type { AssetDetail, AssetInfo, AssetRecord, AssetWithFaces, FaceRecord, YearAgo } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
+import type { UploadCheck } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
 
@@ -28,10 +29,7 @@ type UpdateAssetInput = v.InferOutput<typeof UpdateAssetDto>;
  * POST /asset/bulk-upload-check: for each file, `accept`, or `reject` as a `duplicate` of the
  * owner's existing asset. Checksums are SHA-1, hex (40) or base64 (28).
  */
-export const checkBulkUpload = async (
-  auth: Auth,
-  assets: readonly { id: string; checksum: string }[],
-): Promise<{ id: string; duplicateOf: string | undefined }[]> => {
+export const checkBulkUpload = async (auth: Auth, assets: readonly { id: string; checksum: string }[]): Promise<UploadCheck[]> => {
   const found = await findByChecksums(
     auth.user.id,
     assets.map((asset) => checksumHex(asset.checksum)),
@@ -40,12 +38,6 @@ export const checkBulkUpload = async (
 };
 
 /** GET /asset/:id: the owner's asset with EXIF, owner, tags and people. */
-/**
- * An asset as a view shows it: a visitor's `sanitized` (the link hides metadata) or with its
- * `exif` (no owner, no people); a user's `full`, with owner and people (none for someone else's).
- */
-export type AssetInfo = { view: 'sanitized' | 'exif'; asset: AssetRecord } | ({ view: 'full' } & AssetDetail);
-
 export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetInfo> => {
   if (auth.sharedLink) {
     // A visitor, as Immich answers one: the reduced asset when the link hides metadata, else the
@@ -164,10 +156,7 @@ const hour = 3_600_000;
  * trashed, with a preview (Immich's rule). One Query of the timeline per earlier year, over the
  * instants a local day can cover (UTC−12 to UTC+14), since the oldest asset: never the library.
  */
-export const getMemoryLane = async (
-  auth: Auth,
-  dto: { day: number; month: number },
-): Promise<{ yearsAgo: number; assets: AssetRecord[] }[]> => {
+export const getMemoryLane = async (auth: Auth, dto: { day: number; month: number }): Promise<YearAgo[]> => {
   // The caller's photos and those of the partners who put theirs in the caller's timeline (as Immich).
   const owners = [auth.user.id, ...(await timelinePartners(auth))];
   const currentYear = new Date().getUTCFullYear();

@@ -6,7 +6,7 @@ import { Invalid, Unauthenticated } from '../core/errors.ts';
 import { createSession, deleteSession, deleteUserSessions, listUserSessions } from '../db/session.repository.ts';
 import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
 import type { ChangePasswordDto, LoginCredentialDto } from '../dto/v1/user.ts';
-import type { SessionListing } from '../model/session.ts';
+import type { DeviceSession, SignIn } from '../model/session.ts';
 import { sessionLifetimeSeconds } from '../model/session.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 import { readConfig } from './config.reader.ts';
@@ -21,10 +21,7 @@ export interface Device {
  * work (an unknown email is checked against a decoy hash), so neither timing nor message tells
  * which emails exist.
  */
-export const login = async (
-  input: v.InferOutput<typeof LoginCredentialDto>,
-  device: Device,
-): Promise<{ accessToken: string; user: UserRecord }> => {
+export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, device: Device): Promise<SignIn> => {
   if (!(await readConfig()).passwordLogin.enabled) throw new Unauthenticated('Password login has been disabled');
   const user = await getUserByEmail(input.email);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
@@ -68,7 +65,7 @@ export const changePassword = async (auth: Auth, input: v.InferOutput<typeof Cha
 };
 
 /** GET /auth/devices: the caller's sessions, most recently used first, the current one marked. */
-export const getAuthDevices = async (auth: Auth): Promise<{ session: SessionListing; current: boolean }[]> =>
+export const getAuthDevices = async (auth: Auth): Promise<DeviceSession[]> =>
   (await listUserSessions(auth.user.id))
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))
     .map((session) => ({ session, current: session.tokenHash === auth.sessionHash }));

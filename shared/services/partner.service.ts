@@ -8,14 +8,8 @@ import {
   setPartnerInTimeline,
 } from '../db/partner.repository.ts';
 import { getUser, getUsers } from '../db/user.repository.ts';
-import type { PartnerRecord } from '../model/partner.ts';
-import type { Auth, UserRecord } from '../model/user.ts';
-
-/** A partnership and the other user in it. */
-export interface Partnership {
-  partner: PartnerRecord;
-  user: UserRecord;
-}
+import type { PartnerRecord, Partnership } from '../model/partner.ts';
+import type { Auth } from '../model/user.ts';
 
 /**
  * GET /partner?direction=: `shared-by` the users the caller shares with, anything else (Immich

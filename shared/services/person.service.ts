@@ -9,16 +9,9 @@ import type { PersonUpdateInput } from '../dto/v1/person.ts';
 import type { BulkIdResult } from '../model/album.ts';
 import type { FaceEntry } from '../model/asset.ts';
 import { type AssetDetail, byFileCreatedAt } from '../model/asset.ts';
-import type { PersonChanges, PersonRecord } from '../model/person.ts';
+import type { People, PersonChanges, PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
-
-/** The caller's people to show, and how many they have in all and hidden. */
-export interface People {
-  total: number;
-  hidden: number;
-  people: PersonRecord[];
-}
 
 /**
  * GET /person, in Immich's order: visible before hidden, named before unnamed, more faces first,

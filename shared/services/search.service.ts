@@ -14,7 +14,7 @@ import { listFacets } from '../db/timeline.repository.ts';
 import { checksumHex, matchesSearch, searchOrder } from '../domain/search.ts';
 import { assetTerms, words } from '../domain/terms.ts';
 import type { SearchAssetsInput, SearchInput } from '../dto/v1/search.ts';
-import type { AssetRecord, FaceRecord, SearchableExifField } from '../model/asset.ts';
+import type { AssetRecord, CityAsset, FaceRecord, SearchableExifField, SearchHit, SearchPage } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
@@ -123,19 +123,6 @@ const searchOwner = async (owner: string, filters: SearchAssetsInput, order: Ord
   return found.sort(searchOrder(order)).slice(0, wanted);
 };
 
-/** One result of a metadata search: the asset, with its faces and their people when `withPeople` loaded them. */
-export interface SearchHit {
-  asset: AssetRecord;
-  faces?: readonly FaceRecord[];
-  people?: ReadonlyMap<string, PersonRecord>;
-}
-
-/** A page of results, and whether another follows. */
-export interface SearchPage {
-  items: SearchHit[];
-  hasNextPage: boolean;
-}
-
 /**
  * The metadata search over these owners' libraries: each owner's first `page × size` (+1, to know
  * whether a next page exists) merged in result order, then the page.
@@ -213,7 +200,7 @@ export const getSearchSuggestions = async (
  * visible, unarchived image taken there (the newest, read from the city's index); and the
  * smart-info tags field, empty without machine learning (as Immich's without it).
  */
-export const getExploreData = async (auth: Auth): Promise<{ city: string; asset: AssetRecord }[]> => {
+export const getExploreData = async (auth: Auth): Promise<CityAsset[]> => {
   const cities = new Map<string, number>();
   for (const facet of await listFacets(auth.user.id)) {
     const city = facet.kind === 'place' ? facet.values[2] : null;
@@ -223,7 +210,7 @@ export const getExploreData = async (auth: Auth): Promise<{ city: string; asset:
     .filter(([, count]) => count >= 5)
     .map(([city]) => city)
     .sort();
-  const items: { city: string; asset: AssetRecord }[] = [];
+  const items: CityAsset[] = [];
   for (const city of eligible) {
     if (items.length >= 12) break;
     let examined = 0;

@@ -4,7 +4,7 @@ import { hasAdmin, isOnboarded, setOnboarded } from '../db/system.repository.ts'
 import { listCounters } from '../db/timeline.repository.ts';
 import { getUser, listUsers } from '../db/user.repository.ts';
 import type { SystemConfig } from '../dto/v1/system-config.ts';
-import type { Auth, UserRecord } from '../model/user.ts';
+import type { Auth, UserRecord, UserStatistics } from '../model/user.ts';
 import { readConfig } from './config.reader.ts';
 
 /** What the server's public settings are read from: the configuration, whether an admin exists, whether onboarding is done. */
@@ -37,13 +37,6 @@ export const getServerInfo = async (auth: Auth): Promise<UserRecord> => {
 export const setAdminOnboarding = async (): Promise<void> => {
   await setOnboarded();
 };
-
-/** One user's visible, untrashed photos and videos. */
-export interface UserStatistics {
-  user: UserRecord;
-  photos: number;
-  videos: number;
-}
 
 /**
  * GET /server-info/statistics (admin): each user's visible, untrashed photos and videos (their

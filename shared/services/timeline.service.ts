@@ -7,7 +7,7 @@ import { listCounters } from '../db/timeline.repository.ts';
 import { type BucketCount, type BucketFilter, bucketList, bucketsFrom, matchesFilter, periodOf } from '../domain/time-buckets.ts';
 import type { AssetRecord, AssetStatus } from '../model/asset.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
-import { type BucketSize, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
+import { type BucketAssets, type BucketSize, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
 
@@ -131,10 +131,7 @@ export const getTimeBuckets = async (auth: Auth, dto: TimeBucketQuery): Promise<
  * unless `order=asc`). The caller's timeline reads the key range of the bucket's instants;
  * an album or a person reads its entries, then only the bucket's assets.
  */
-export const getTimeBucket = async (
-  auth: Auth,
-  dto: TimeBucketQuery & { timeBucket: string },
-): Promise<{ assets: AssetRecord[]; sanitized: boolean }> => {
+export const getTimeBucket = async (auth: Auth, dto: TimeBucketQuery & { timeBucket: string }): Promise<BucketAssets> => {
   const source = await sourceOf(auth, dto);
   const period = periodOf(dto.timeBucket, dto.size);
   if (period === undefined) throw new Invalid('timeBucket must be a date string');

@@ -3,6 +3,7 @@ import type { UserRecord } from '../../model/user.ts';
 import { type AssetResponseDto, mapAsset } from './asset.response.ts';
 import { mapUser, type UserResponse } from './user.response.ts';
 
+/** AlbumResponseDto (docs/immich-compatibility.md), keys in Immich's order; `startDate`/`endDate` are left out for an empty album. */
 export interface AlbumResponseDto {
   albumName: string;
   description: string;
@@ -61,13 +62,16 @@ export const mapAlbum = (album: AlbumRecord, options: MapAlbumOptions): AlbumRes
   };
 };
 
+/** An album view as the v1.100 body; its assets (when the view has them) with EXIF, for the caller. */
 export const mapAlbumView = ({ album, assets, ...options }: AlbumView, callerId: string): AlbumResponseDto =>
   mapAlbum(album, { ...options, assets: (assets ?? []).map((asset) => mapAsset(asset, { callerId, withExif: true })) });
 
+/** `AlbumCountResponseDto`. */
 export interface AlbumCountResponseDto {
   owned: number;
   shared: number;
   notShared: number;
 }
 
+/** `BulkIdResponseDto`: the per-id outcome, as the model records it. */
 export type BulkIdResponseDto = BulkIdResult;

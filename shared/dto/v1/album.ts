@@ -41,8 +41,3 @@ export const AlbumUserParams = dto({
     as<string>(),
   ),
 });
-
-/** AlbumResponseDto (docs/immich-compatibility.md), keys in Immich's order; `startDate`/`endDate` are left out for an empty album. */
-/** An album view as the v1.100 body; its assets (when the view has them) with EXIF, for the caller. */
-/** `AlbumCountResponseDto`. */
-/** `BulkIdResponseDto`: the per-id outcome, as the model records it. */

@@ -1,6 +1,6 @@
-/** The v1.100 response shapes of this resource and their mappers (kept apart from its request schemas, so a bundle takes only what it uses). */
 import type { ApiKeyListing } from '../../model/api-key.ts';
 
+/** `APIKeyResponseDto`. */
 export interface APIKeyResponse {
   id: string;
   name: string;
@@ -8,6 +8,7 @@ export interface APIKeyResponse {
   updatedAt: string;
 }
 
+/** `APIKeyCreateResponseDto`: the secret, once. */
 export interface APIKeyCreateResponse {
   secret: string;
   apiKey: APIKeyResponse;

@@ -6,6 +6,3 @@ export const APIKeyCreateDto = dto({ name: optional(nonEmptyString(limits.name))
 
 /** PUT /api-key/:id: `name` is required and non-empty. */
 export const APIKeyUpdateDto = dto({ name: nonEmptyString(limits.name) });
-
-/** `APIKeyResponseDto`. */
-/** `APIKeyCreateResponseDto`: the secret, once. */

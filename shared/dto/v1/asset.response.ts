@@ -1,7 +1,6 @@
-/** The v1.100 response shapes of assets and their mappers, apart from the request schemas so a bundle takes only what it uses. */
-
-import type { AssetDetail, AssetRecord, ExifInfo, FaceRecord } from '../../model/asset.ts';
+import type { AssetDetail, AssetInfo, AssetRecord, ExifInfo, FaceRecord, YearAgo } from '../../model/asset.ts';
 import type { PersonRecord } from '../../model/person.ts';
+import type { UploadCheck } from '../../model/upload.ts';
 import type { UserRecord } from '../../model/user.ts';
 import type { AssetBulkUploadCheckResult } from './asset.ts';
 import { type PersonWithFacesResponseDto, peopleWithFaces } from './person.response.ts';
@@ -16,9 +15,8 @@ export interface AssetBulkUploadCheckResponseDto {
   results: AssetBulkUploadCheckResult[];
 }
 
-export const mapBulkUploadCheck = (
-  checks: readonly { id: string; duplicateOf: string | undefined }[],
-): AssetBulkUploadCheckResponseDto => ({
+/** Each file `accept`ed, or `reject`ed as a `duplicate` of the owner's asset. */
+export const mapBulkUploadCheck = (checks: readonly UploadCheck[]): AssetBulkUploadCheckResponseDto => ({
   results: checks.map(({ id, duplicateOf }) =>
     duplicateOf ? { id, assetId: duplicateOf, action: 'reject', reason: 'duplicate' } : { id, action: 'accept' },
   ),
@@ -26,6 +24,7 @@ export const mapBulkUploadCheck = (
 
 export type ExifResponseDto = ExifInfo;
 
+/** AssetResponseDto , keys in Immich's order. */
 export interface AssetResponseDto {
   id: string;
   deviceAssetId: string;
@@ -72,6 +71,7 @@ export interface MapAssetOptions {
   withSmartInfo?: boolean;
 }
 
+/** ExifResponseDto: every key, null where unknown, in Immich's order. */
 export const mapExif = (exif: Partial<ExifInfo>): ExifResponseDto => ({
   make: exif.make ?? null,
   model: exif.model ?? null,
@@ -96,8 +96,10 @@ export const mapExif = (exif: Partial<ExifInfo>): ExifResponseDto => ({
   projectionType: exif.projectionType ?? null,
 });
 
+/** SHA-1 hex (stored) → base64 (28 characters, as Immich sends). */
 export const checksumBase64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
 
+/** The one way an asset leaves the API (Immich's `mapAsset`); undefined fields are left out of the JSON. */
 export const mapAsset = (asset: AssetRecord, options: MapAssetOptions = {}): AssetResponseDto => {
   const isOwner = options.callerId !== undefined && options.callerId === asset.ownerId;
   return {
@@ -134,6 +136,7 @@ export const mapAsset = (asset: AssetRecord, options: MapAssetOptions = {}): Ass
   };
 };
 
+/** The reduced asset a shared-link visitor gets when the link hides metadata (`showMetadata: false`). */
 export interface SanitizedAssetResponseDto {
   id: string;
   type: AssetRecord['type'];
@@ -156,14 +159,13 @@ export const mapSanitizedAsset = (asset: AssetRecord): SanitizedAssetResponseDto
   hasMetadata: false,
 });
 
-export const mapAssetInfo = (
-  info: { view: 'sanitized' | 'exif'; asset: AssetRecord } | ({ view: 'full' } & AssetDetail),
-  callerId: string,
-): AssetResponseDto | SanitizedAssetResponseDto => {
+/** GET /asset/:id and PUT /asset/:id: what the service found, shaped for the caller (`callerId`). */
+export const mapAssetInfo = (info: AssetInfo, callerId: string): AssetResponseDto | SanitizedAssetResponseDto => {
   if (info.view === 'full') return mapAssetDetail(info, callerId);
   return info.view === 'sanitized' ? mapSanitizedAsset(info.asset) : mapAsset(info.asset, { withExif: true, withTags: true });
 };
 
+/** The asset with EXIF, owner, tags and people. */
 export const mapAssetDetail = ({ asset, owner, faces, people }: AssetDetail, callerId: string): AssetResponseDto =>
   mapAsset(asset, {
     callerId,
@@ -184,14 +186,13 @@ export interface MemoryLaneResponseDto {
   assets: AssetResponseDto[];
 }
 
-export const mapMemoryLane = (
-  { yearsAgo, assets }: { yearsAgo: number; assets: readonly AssetRecord[] },
-  callerId: string,
-): MemoryLaneResponseDto => ({
+/** One group of the memory lane: Immich's title, its assets with EXIF. */
+export const mapMemoryLane = ({ yearsAgo, assets }: YearAgo, callerId: string): MemoryLaneResponseDto => ({
   yearsAgo,
   title: `${yearsAgo} year${yearsAgo > 1 ? 's' : ''} since...`,
   assets: assets.map((asset) => mapAsset(asset, { callerId, withExif: true })),
 });
 
+/** A list's asset with EXIF and the faces and people the view loaded (GET /person/:id/assets). */
 export const mapAssetWithFaces = ({ asset, faces, people }: AssetDetail, callerId: string): AssetResponseDto =>
   mapAsset(asset, { callerId, withExif: true, faces, people: new Map(people.map((person) => [person.id, person])) });

@@ -126,7 +126,6 @@ export const AssetBulkUpdateDto = v.pipe(
   }),
 );
 
-/** Each file `accept`ed, or `reject`ed as a `duplicate` of the owner's asset. */
 /** GET /asset/thumbnail/:id `?format=` (Immich's GetAssetThumbnailDto: WEBP by default). */
 export const GetAssetThumbnailDto = dto({
   format: optional(
@@ -165,13 +164,3 @@ export const CheckExistingAssetsDto = dto({
 export const DeviceIdParams = dto({
   deviceId: v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, rules.isNotEmpty, as<string>()),
 });
-
-/** AssetResponseDto , keys in Immich's order. */
-/** ExifResponseDto: every key, null where unknown, in Immich's order. */
-/** SHA-1 hex (stored) → base64 (28 characters, as Immich sends). */
-/** The one way an asset leaves the API (Immich's `mapAsset`); undefined fields are left out of the JSON. */
-/** The reduced asset a shared-link visitor gets when the link hides metadata (`showMetadata: false`). */
-/** GET /asset/:id and PUT /asset/:id: what the service found, shaped for the caller (`callerId`). */
-/** The asset with EXIF, owner, tags and people. */
-/** One group of the memory lane: Immich's title, its assets with EXIF. */
-/** A list's asset with EXIF and the faces and people the view loaded (GET /person/:id/assets). */

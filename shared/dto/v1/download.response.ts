@@ -8,6 +8,7 @@ export interface DownloadResponseDto {
   archives: DownloadArchiveInfo[];
 }
 
+/** A download's archives, and their total size. */
 export const mapDownloadInfo = (archives: readonly DownloadArchiveInfo[]): DownloadResponseDto => ({
   totalSize: archives.reduce((sum, each) => sum + each.size, 0),
   archives: [...archives],

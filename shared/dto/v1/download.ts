@@ -18,5 +18,3 @@ export const DownloadInfoDto = dto({
 
 /** `AssetIdsDto` (POST /download/archive). */
 export const AssetIdsDto = dto({ assetIds: uuidList() });
-
-/** A download's archives, and their total size. */

@@ -1,10 +1,10 @@
-import type { PartnerRecord } from '../../model/partner.ts';
-import type { UserRecord } from '../../model/user.ts';
+import type { Partnership } from '../../model/partner.ts';
 import { mapUser, type UserResponse } from './user.response.ts';
 
+/** Immich's PartnerResponseDto: the other user, and whether the share joins the timeline. */
 export type PartnerResponseDto = UserResponse & { inTimeline: boolean };
 
-export const mapPartner = ({ partner, user }: { partner: PartnerRecord; user: UserRecord }): PartnerResponseDto => ({
+export const mapPartner = ({ partner, user }: Partnership): PartnerResponseDto => ({
   ...mapUser(user),
   inTimeline: partner.inTimeline,
 });

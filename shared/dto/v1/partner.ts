@@ -13,5 +13,3 @@ export const UpdatePartnerDto = dto({
     as<boolean>(),
   ),
 });
-
-/** Immich's PartnerResponseDto: the other user, and whether the share joins the timeline. */

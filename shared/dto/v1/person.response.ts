@@ -1,6 +1,7 @@
 import type { FaceRecord } from '../../model/asset.ts';
-import type { PersonRecord } from '../../model/person.ts';
+import type { People, PersonRecord } from '../../model/person.ts';
 
+/** PersonResponseDto without faces. */
 export interface PersonResponseDto {
   id: string;
   name: string;
@@ -41,6 +42,7 @@ export const mapFace = (face: FaceRecord): AssetFaceWithoutPersonResponseDto => 
   boundingBoxY2: face.boundingBoxY2,
 });
 
+/** Immich's `peopleWithFaces`: one entry per distinct person among the faces, in the faces' order. */
 export const peopleWithFaces = (faces: readonly FaceRecord[], people: ReadonlyMap<string, PersonRecord>): PersonWithFacesResponseDto[] => {
   const result = new Map<string, PersonWithFacesResponseDto>();
   for (const face of faces) {
@@ -62,15 +64,7 @@ export interface PeopleResponseDto {
   people: PersonResponseDto[];
 }
 
-export const mapPeople = ({
-  total,
-  hidden,
-  people,
-}: {
-  total: number;
-  hidden: number;
-  people: readonly PersonRecord[];
-}): PeopleResponseDto => ({
+export const mapPeople = ({ total, hidden, people }: People): PeopleResponseDto => ({
   total,
   hidden,
   people: people.map(mapPerson),

@@ -58,6 +58,3 @@ export const MergePersonDto = dto({ ids: uuidList() });
 
 /** `PersonSearchDto`: `withHidden` (query string boolean). */
 export const PersonSearchDto = dto({ withHidden: v.optional(booleanish()) });
-
-/** PersonResponseDto without faces. */
-/** Immich's `peopleWithFaces`: one entry per distinct person among the faces, in the faces' order. */

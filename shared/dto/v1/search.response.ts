@@ -1,12 +1,8 @@
-import type { AssetRecord, FaceRecord } from '../../model/asset.ts';
-import type { PersonRecord } from '../../model/person.ts';
+import type { CityAsset, SearchHit } from '../../model/asset.ts';
 import { type AssetResponseDto, mapAsset } from './asset.response.ts';
 
-export const mapSearchHit = (
-  hit: { asset: AssetRecord; faces?: readonly FaceRecord[]; people?: ReadonlyMap<string, PersonRecord> },
-  callerId: string,
-  withExif: boolean,
-): AssetResponseDto =>
+/** A metadata search's result with EXIF when asked for (`withExif`), and its people when loaded. */
+export const mapSearchHit = (hit: SearchHit, callerId: string, withExif: boolean): AssetResponseDto =>
   mapAsset(hit.asset, { callerId, withExif, ...(hit.faces && hit.people ? { faces: hit.faces, people: hit.people } : {}) });
 
 export interface SearchResponseDto {
@@ -14,6 +10,7 @@ export interface SearchResponseDto {
   assets: { total: number; count: number; items: AssetResponseDto[]; facets: unknown[]; nextPage: string | null };
 }
 
+/** A page of assets as Immich's SearchResponseDto (no album results here); `nextPage` names the next page when there is one. */
 export const searchResponse = (items: AssetResponseDto[], nextPage: string | null): SearchResponseDto => ({
   albums: { total: 0, count: 0, items: [], facets: [] },
   assets: { total: items.length, count: items.length, items, facets: [], nextPage },
@@ -24,7 +21,8 @@ export interface SearchExploreResponseDto {
   items: { value: string; data: AssetResponseDto }[];
 }
 
-export const mapExplore = (cities: readonly { city: string; asset: AssetRecord }[], callerId: string): SearchExploreResponseDto[] => [
+/** The explore page: a city field with an asset each, and the smart-info tags field, empty without machine learning. */
+export const mapExplore = (cities: readonly CityAsset[], callerId: string): SearchExploreResponseDto[] => [
   {
     fieldName: 'exifInfo.city',
     items: cities.map(({ city, asset }) => ({ value: city, data: mapAsset(asset, { callerId, withExif: true }) })),

@@ -142,7 +142,3 @@ export const SearchSuggestionRequestDto = dto({
   make: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
   model: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
 });
-
-/** A metadata search's result with EXIF when asked for (`withExif`), and its people when loaded. */
-/** A page of assets as Immich's SearchResponseDto (no album results here); `nextPage` names the next page when there is one. */
-/** The explore page: a city field with an asset each, and the smart-info tags field, empty without machine learning. */

@@ -1,4 +1,4 @@
-import type { UserRecord } from '../../model/user.ts';
+import type { UserRecord, UserStatistics } from '../../model/user.ts';
 import type { SystemConfig } from './system-config.ts';
 
 /** The Immich server version whose API this project implements (the CLI and SDK check it). */
@@ -145,9 +145,7 @@ export interface ServerStatsResponseDto {
   usageByUser: UsageByUserDto[];
 }
 
-export const mapServerStatistics = (
-  statistics: readonly { user: UserRecord; photos: number; videos: number }[],
-): ServerStatsResponseDto => {
+export const mapServerStatistics = (statistics: readonly UserStatistics[]): ServerStatsResponseDto => {
   const usageByUser = statistics.map(
     ({ user, photos, videos }): UsageByUserDto => ({
       userId: user.id,

@@ -2,6 +2,7 @@ import type { AssetIdResult, SharedLinkRecord, SharedLinkShown } from '../../mod
 import { type AlbumResponseDto, mapAlbum } from './album.response.ts';
 import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from './asset.response.ts';
 
+/** Immich's SharedLinkResponseDto. `password` is always null: only its hash is stored (docs/immich-compatibility.md). */
 export interface SharedLinkResponseDto {
   id: string;
   description: string | null;
@@ -19,6 +20,7 @@ export interface SharedLinkResponseDto {
   showMetadata: boolean;
 }
 
+/** `AssetIdsResponseDto`. */
 export type AssetIdsResponseDto = AssetIdResult;
 
 /**

@@ -63,6 +63,3 @@ export const AssetIdsDto = dto({ assetIds: uuidList() });
 
 /** The path of a share page, `/share/{key+}`: anything after `/share/` (a key, or an app route below one). */
 export const SharePageParams = dto({ key: v.pipe(v.unknown(), rules.isString, as<string>()) });
-
-/** Immich's SharedLinkResponseDto. `password` is always null: only its hash is stored (docs/immich-compatibility.md). */
-/** `AssetIdsResponseDto`. */

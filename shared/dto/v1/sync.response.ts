@@ -1,3 +1,4 @@
+/** `AuditDeletesResponseDto`. */
 export interface AuditDeletesResponseDto {
   needsFullSync: boolean;
   ids: string[];

@@ -44,5 +44,3 @@ export const AuditDeletesDto = dto({
   entityType: v.pipe(v.unknown(), isOneOf(entityTypes), as<(typeof entityTypes)[number]>()),
   userId: optional(uuid()),
 });
-
-/** `AuditDeletesResponseDto`. */

@@ -1,19 +1,19 @@
-import type { AssetRecord } from '../../model/asset.ts';
+import type { BucketAssets } from '../../model/time-bucket.ts';
 import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from './asset.response.ts';
 
+/** `TimeBucketResponseDto`. */
 export interface TimeBucketResponseDto {
   timeBucket: string;
   count: number;
 }
 
+/** `AssetStatsResponseDto`. */
 export interface AssetStatsResponseDto {
   images: number;
   videos: number;
   total: number;
 }
 
-export const mapBucketAssets = (
-  { assets, sanitized }: { assets: readonly AssetRecord[]; sanitized: boolean },
-  callerId: string,
-): (AssetResponseDto | SanitizedAssetResponseDto)[] =>
+/** A bucket's assets with EXIF, or sanitized for a visitor whose link hides metadata. */
+export const mapBucketAssets = ({ assets, sanitized }: BucketAssets, callerId: string): (AssetResponseDto | SanitizedAssetResponseDto)[] =>
   sanitized ? assets.map(mapSanitizedAsset) : assets.map((asset) => mapAsset(asset, { callerId, withExif: true }));

@@ -55,7 +55,3 @@ export const RandomAssetsDto = dto({
     ),
   ),
 });
-
-/** `TimeBucketResponseDto`. */
-/** `AssetStatsResponseDto`. */
-/** A bucket's assets with EXIF, or sanitized for a visitor whose link hides metadata. */

@@ -1,9 +1,10 @@
 import * as v from 'valibot';
-import type { SessionListing } from '../../model/session.ts';
+import type { DeviceSession, SignIn } from '../../model/session.ts';
 import type { UserRecord } from '../../model/user.ts';
 
 export const UserAvatarColor = v.picklist(['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber']);
 
+/** Immich's UserResponseDto: every key always present, `null` where Immich has null. */
 export const UserResponseDto = v.strictObject({
   id: v.string(),
   email: v.string(),
@@ -24,6 +25,7 @@ export const UserResponseDto = v.strictObject({
 });
 export type UserResponse = v.InferOutput<typeof UserResponseDto>;
 
+/** `LoginResponseDto`. */
 export interface LoginResponse {
   accessToken: string;
   userId: string;
@@ -34,7 +36,7 @@ export interface LoginResponse {
   shouldChangePassword: boolean;
 }
 
-export const mapLogin = ({ accessToken, user }: { accessToken: string; user: UserRecord }): LoginResponse => ({
+export const mapLogin = ({ accessToken, user }: SignIn): LoginResponse => ({
   accessToken,
   userId: user.id,
   userEmail: user.email,
@@ -44,6 +46,7 @@ export const mapLogin = ({ accessToken, user }: { accessToken: string; user: Use
   shouldChangePassword: user.shouldChangePassword,
 });
 
+/** `LogoutResponseDto`: Immich's answer to every logout (no OAuth here). */
 export interface LogoutResponse {
   successful: boolean;
   redirectUri: string;
@@ -51,6 +54,7 @@ export interface LogoutResponse {
 
 export const logoutResponse: LogoutResponse = { successful: true, redirectUri: '/auth/login?autoLaunch=0' };
 
+/** `AuthDeviceResponseDto`: one of the caller's sessions. */
 export interface AuthDeviceResponseDto {
   id: string;
   createdAt: string;
@@ -60,7 +64,7 @@ export interface AuthDeviceResponseDto {
   deviceOS: string;
 }
 
-export const mapAuthDevice = ({ session, current }: { session: SessionListing; current: boolean }): AuthDeviceResponseDto => ({
+export const mapAuthDevice = ({ session, current }: DeviceSession): AuthDeviceResponseDto => ({
   id: session.id,
   createdAt: session.createdAt,
   updatedAt: session.updatedAt,
@@ -75,12 +79,14 @@ export interface ValidateAccessTokenResponseDto {
 
 export const avatarColors = ['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber'] as const;
 
+/** Immich derives the colour from the email: the sum of its code points, modulo 10. */
 export const avatarColorFor = (email: string): UserResponse['avatarColor'] => {
   let sum = 0;
   for (const character of email) sum += character.codePointAt(0) ?? 0;
   return avatarColors[sum % avatarColors.length] ?? 'primary';
 };
 
+/** The one way a user leaves the API (Immich's `mapUser`). */
 export const mapUser = (user: UserRecord): UserResponse => ({
   id: user.id,
   email: user.email,
@@ -100,6 +106,7 @@ export const mapUser = (user: UserRecord): UserResponse => ({
   status: user.status,
 });
 
+/** `CreateProfileImageResponseDto`: the user and their picture's storage key. */
 export interface CreateProfileImageResponseDto {
   userId: string;
   profileImagePath: string;

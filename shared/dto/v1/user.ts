@@ -42,10 +42,6 @@ export const ChangePasswordDto = dto({
   newPassword: v.pipe(v.unknown(), rules.maxLength(limits.password), rules.minLength(8), rules.isNotEmpty, rules.isString, as<string>()),
 });
 
-/** Immich's UserResponseDto: every key always present, `null` where Immich has null. */
-/** `LoginResponseDto`. */
-/** `LogoutResponseDto`: Immich's answer to every logout (no OAuth here). */
-/** `AuthDeviceResponseDto`: one of the caller's sessions. */
 /** `UpdateUserDto` (PUT /user): Immich's `@Optional()` lets only absent values skip (null is checked). */
 export const UpdateUserDto = dto({
   email: v.optional(email()),
@@ -72,7 +68,3 @@ export const DeleteUserDto = dto({ force: v.optional(booleanish()) });
 
 /** GET /user `?isAll` (read raw by Immich: any value given leaves deleted users out). */
 export const GetAllUsersQuery = dto({ isAll: v.optional(v.string()) });
-
-/** Immich derives the colour from the email: the sum of its code points, modulo 10. */
-/** The one way a user leaves the API (Immich's `mapUser`). */
-/** `CreateProfileImageResponseDto`: the user and their picture's storage key. */
