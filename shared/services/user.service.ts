@@ -99,7 +99,7 @@ export const getUserById = async (id: string): Promise<UserRecord> => {
 
 /**
  * PUT /user: a user changes themselves, the admin anyone (Immich's rules: only the admin changes
- * roles and storage labels; there is one admin). The admin cannot drop their own role here (the
+ * roles and storage labels, and here quotas too; there is one admin). The admin cannot drop their own role here (the
  * server would be left without one; Immich allowed it). Email and role changes reach every
  * session, API key and shared link of the user.
  */
@@ -113,8 +113,10 @@ export const updateUserInfo = async (auth: Auth, dto: UpdateUserInput): Promise<
   if (dto.shouldChangePassword !== undefined) changes.shouldChangePassword = dto.shouldChangePassword;
   if (dto.memoriesEnabled !== undefined) changes.memoriesEnabled = dto.memoriesEnabled;
   if (dto.avatarColor !== undefined) changes.avatarColor = dto.avatarColor;
-  if (dto.quotaSizeInBytes !== undefined) changes.quotaSizeInBytes = dto.quotaSizeInBytes;
+  // Quotas and storage labels are the admin's: a user's own values are ignored (Immich v1.100 let
+  // a user lift their own quota; docs/immich-compatibility.md).
   if (managesUsers(auth)) {
+    if (dto.quotaSizeInBytes !== undefined) changes.quotaSizeInBytes = dto.quotaSizeInBytes;
     if (dto.isAdmin === true && user.id !== auth.user.id) throw new Invalid('The server already has an admin');
     if (dto.isAdmin === false && user.id === auth.user.id) throw new Invalid('The admin cannot give up the admin role');
     if (dto.storageLabel !== undefined) changes.storageLabel = dto.storageLabel === '' ? null : dto.storageLabel;

@@ -87,7 +87,7 @@ describe('PUT /user', () => {
     expect(reply.body.updatedAt).not.toBe(before.updatedAt);
   });
 
-  it('a user changes only themselves, never their role or storage label', async () => {
+  it('a user changes only themselves, never their role, storage label or quota', async () => {
     const user = await freshUser(admin.accessToken, `Self${Date.now()}`);
     const other = await freshUser(admin.accessToken, `Other${Date.now()}`);
     expect((await update(user.accessToken, { id: other.userId, name: 'x' })).body).toMatchObject({
@@ -96,6 +96,12 @@ describe('PUT /user', () => {
     });
     const reply = await update(user.accessToken, { id: user.userId, isAdmin: true, storageLabel: 'mine' });
     expect(reply.body).toMatchObject({ isAdmin: false, storageLabel: null });
+    // Immich v1.100 lets a user lift their own quota this way (docs/immich-compatibility.md): not here.
+    expect((await update(admin.accessToken, { id: user.userId, quotaSizeInBytes: 5000 })).body).toMatchObject({ quotaSizeInBytes: 5000 });
+    for (const quotaSizeInBytes of [null, 10 ** 12]) {
+      const lifted = await update(user.accessToken, { id: user.userId, quotaSizeInBytes, name: 'Still Me' });
+      expect(lifted).toMatchObject({ status: 200, body: { quotaSizeInBytes: 5000, name: 'Still Me' } });
+    }
   });
 
   it('the admin: no second admin, no giving up the role; storage labels unique; quotas', async () => {
