@@ -3,8 +3,7 @@ import { fileResponse } from '#shared/http/files.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import type { RawResponse } from '#shared/http/response.ts';
-import { downloadArchive } from '#shared/services/download-archive.service.ts';
-import { deliver } from '#shared/services/file.service.ts';
+import { deliverArchive, downloadArchive } from '#shared/services/download-archive.service.ts';
 
 // The zip is written to the store as it is made, then answered like any file (deployed: a 302 to S3).
 // A shared-link route too (Immich's): a visitor downloads what their link shows, if it allows downloads.
@@ -12,6 +11,6 @@ export const handler = httpHandler(
   { access: 'shared', returns: returns<RawResponse>(), body: AssetIdsDto, status: 200 },
   async ({ auth, body, event }) => {
     const file = await downloadArchive(auth, body.assetIds);
-    return fileResponse(file, await deliver(file, 'The archive is missing'), event);
+    return fileResponse(file, await deliverArchive(file), event);
   },
 );

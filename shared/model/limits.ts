@@ -31,6 +31,11 @@ export const limits = {
   minPartBytes: 5 * 1024 * 1024,
   /** S3's largest part. */
   maxPartBytes: 5 * 1024 ** 3,
+  /**
+   * Assets in one archive (POST /download/archive; each counted once). Immich's clients ask for
+   * archives of at most `archiveSize` (4 GiB) each, as /download/info splits them.
+   */
+  archiveAssets: 10_000,
   /** A file's own metadata strings are cut, not refused: a photo is never refused for its EXIF. */
   exifText: 500,
 } as const;

@@ -1,9 +1,10 @@
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as downloadArchiveHandler } from '#functions/download/download-archive.ts';
 import { handler as getDownloadInfoHandler } from '#functions/download/get-download-info.ts';
 import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
+import { originalsStore } from '#shared/storage/originals.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { assetInfo, createAlbum, trash } from '../support/library.ts';
@@ -80,6 +81,73 @@ describe('POST /download/info and POST /download/archive', () => {
     const zip = await archive(token, [kept, lost]);
     expect(zip.status).toBe(200);
     expect(readZip(Buffer.from(zip.body, 'base64')).map((entry) => entry.name)).toEqual(['KEPT.jpg']);
+  });
+
+  it('holds each asset once however often it is named, takes at most 10,000 ids, and removes a local archive once served', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Repeat${Date.now()}`)).accessToken;
+    const data = makeJpeg({ comment: 'repeated' });
+    const id = (await upload(token, { data, fileName: 'ONCE.jpg' })).body.id as string;
+    const before = await storedFiles();
+    const zip = await archive(
+      token,
+      Array.from({ length: 1000 }, () => id),
+    );
+    expect(zip.status).toBe(200);
+    expect(readZip(Buffer.from(zip.body, 'base64')).map((entry) => entry.name)).toEqual(['ONCE.jpg']);
+    expect(await storedFiles()).toEqual(before);
+    expect(
+      (
+        await archive(
+          token,
+          Array.from({ length: 10_001 }, () => id),
+        )
+      ).body,
+    ).toMatchObject({
+      statusCode: 400,
+      message: ['assetIds must contain no more than 10000 elements'],
+    });
+  });
+
+  it('names entries safely whatever file name an upload gave (no path, no drive, no control character)', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Names${Date.now()}`)).accessToken;
+    const ids: string[] = [];
+    for (const fileName of ['../x.jpg', '/etc/y.jpg', 'C:\\z.jpg', 'tab\tname.jpg']) {
+      const reply = await upload(token, { data: makeJpeg({ comment: fileName }), fileName });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      ids.push(reply.body.id);
+    }
+    const zip = await archive(token, ids);
+    expect(zip.status).toBe(200);
+    expect(readZip(Buffer.from(zip.body, 'base64')).map((entry) => entry.name)).toEqual(['x.jpg', 'y.jpg', 'z.jpg', 'tabname.jpg']);
+  });
+
+  it('an original that goes while the archive is written: a 409, no partial file left, and the process lives on', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Vanish${Date.now()}`)).accessToken;
+    const kept = (await upload(token, { data: makeJpeg({ comment: 'stays' }), fileName: 'STAYS.jpg' })).body.id as string;
+    const vanishing = (await upload(token, { data: makeJpeg({ comment: 'goes' }), fileName: 'GOES.jpg' })).body.id as string;
+    const key = (await storedFiles()).find((each) => each.startsWith('upload/') && each.includes(vanishing)) ?? '';
+    const store = await originalsStore();
+    const read = store.getStream.bind(store);
+    const before = await storedFiles();
+    // Removed after the archive checked it and before its turn to be read, as a force delete does.
+    store.getStream = async (wanted) => {
+      if (wanted === key) await rm(join(process.env.ORIGINALS_DIR ?? '', key));
+      return read(wanted);
+    };
+    try {
+      expect((await archive(token, [kept, vanishing])).body).toMatchObject({
+        statusCode: 409,
+        message: 'An asset of the archive was removed while it was being written; ask again',
+      });
+      // A file that cannot be read at all (here a folder where the original was): a 500, logged.
+      await mkdir(join(process.env.ORIGINALS_DIR ?? '', key));
+      expect((await archive(token, [kept, vanishing])).status).toBe(500);
+    } finally {
+      store.getStream = read;
+      await rm(join(process.env.ORIGINALS_DIR ?? '', key), { recursive: true, force: true });
+    }
+    expect((await storedFiles()).filter((each) => !before.includes(each))).toEqual([]);
+    expect((await archive(token, [kept])).status).toBe(200);
   });
 
   it('refuses what the caller may not download, and bad input, as Immich', async () => {

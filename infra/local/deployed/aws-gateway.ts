@@ -77,7 +77,8 @@ const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, endpoi
   if (headers.authorization) headers.authorization = headers.authorization.replace(/Credential=[^/]+\//, `Credential=${accessKeyId}/`);
   const upstream = httpRequest(target, { method: req.method, headers }, (answer) => {
     res.writeHead(answer.statusCode ?? 502, answer.headers);
-    answer.pipe(res);
+    // An answer cut off upstream ends this response, never the process.
+    answer.on('error', (error) => res.destroy(error)).pipe(res);
   });
   upstream.on('error', (error) => {
     if (!res.headersSent) xmlError(res, 502, 'BadGateway', error.message);

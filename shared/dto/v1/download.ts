@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { limits } from '../../model/limits.ts';
 import { dto, optional, optionalUuidList, uuid, uuidList } from '../common.ts';
 
 /** `DownloadInfoDto` (POST /download/info): `archiveSize` `@IsInt() @IsPositive() @Optional()`. */
@@ -16,5 +17,13 @@ export const DownloadInfoDto = dto({
   ),
 });
 
-/** `AssetIdsDto` (POST /download/archive). */
-export const AssetIdsDto = dto({ assetIds: uuidList() });
+/** `AssetIdsDto` (POST /download/archive), at most `limits.archiveAssets` ids (not in Immich). */
+export const AssetIdsDto = dto({
+  assetIds: v.pipe(
+    uuidList(),
+    v.check(
+      (ids) => !Array.isArray(ids) || ids.length <= limits.archiveAssets,
+      `$property must contain no more than ${limits.archiveAssets} elements`,
+    ),
+  ),
+});
