@@ -33,6 +33,12 @@ export interface Route {
    * shared/storage/media-jobs.ts): deployed, it may invoke that one function asynchronously.
    */
   mediaJobs?: true;
+  /**
+   * Reads uploaded files' metadata: the readers it loads on first use (`lazyModules`,
+   * infra/cdk/bundling.ts) ship beside its bundle. test/infra/bundle.test.ts fails when a
+   * function's bundle loads them and its row does not say so.
+   */
+  metadata?: true;
   /** Lambda memory in MB; password hashing (argon2id, 19 MiB) and CPU want more. */
   memory?: number;
   /**
@@ -53,7 +59,7 @@ const hashing = 1024;
 // An upload holds the file (up to the request limit) a few times over and reads its metadata.
 const media = 1024;
 // An upload session's completion: its multipart object, and the media job it hands the upload to.
-const completion = { store: 'session', mediaJobs: true, memory: media } as const;
+const completion = { store: 'session', mediaJobs: true, memory: media, metadata: true } as const;
 
 /** `pingServer` → `ping-server`: the handler's file name, and the Lambda function's id and log group. */
 export const kebab = (operationId: string): string => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -97,7 +103,7 @@ export const routes: readonly Route[] = [
     ['ANY', '$default', 'notFound', 'none'],
   ]),
   ...area('asset', [
-    ['POST', '/api/asset/upload', 'uploadFile', 'write', { store: 'put', memory: media, body: 'upload' }],
+    ['POST', '/api/asset/upload', 'uploadFile', 'write', { store: 'put', memory: media, body: 'upload', metadata: true }],
     ['GET', '/api/asset/upload-session/openapi.json', 'getUploadSessionsApi', 'none'],
     ['POST', '/api/asset/upload-session', 'createUploadSession', 'write', { store: 'session' }],
     ['GET', '/api/asset/upload-session/{sessionId}', 'getUploadSession', 'write', { store: 'session' }],
@@ -106,16 +112,16 @@ export const routes: readonly Route[] = [
     ['POST', '/api/asset/bulk-upload-check', 'checkBulkUpload', 'read', { body: 'bulk' }],
     ['PUT', '/api/asset', 'updateAssets', 'write', { body: 'bulk' }],
     ['GET', '/api/asset', 'getAllAssets', 'read'],
-    ['GET', '/api/asset/time-buckets', 'getTimeBuckets', 'read'],
-    ['GET', '/api/asset/time-bucket', 'getTimeBucket', 'read'],
+    ['GET', '/api/asset/time-buckets', 'getTimeBuckets', 'read', { secrets: true }],
+    ['GET', '/api/asset/time-bucket', 'getTimeBucket', 'read', { secrets: true }],
     ['GET', '/api/asset/statistics', 'getAssetStatistics', 'read'],
     ['GET', '/api/asset/random', 'getRandom', 'read'],
     ['GET', '/api/asset/memory-lane', 'getMemoryLane', 'read'],
     ['POST', '/api/asset/exist', 'checkExistingAssets', 'read', { body: 'bulk' }],
     ['GET', '/api/asset/device/{deviceId}', 'getAllUserAssetsByDeviceId', 'read'],
-    ['GET', '/api/asset/{id}', 'getAssetInfo', 'read'],
-    ['GET', '/api/asset/file/{id}', 'serveFile', 'read', { store: 'read' }],
-    ['GET', '/api/asset/thumbnail/{id}', 'getAssetThumbnail', 'read', { store: 'read' }],
+    ['GET', '/api/asset/{id}', 'getAssetInfo', 'read', { secrets: true }],
+    ['GET', '/api/asset/file/{id}', 'serveFile', 'read', { store: 'read', secrets: true }],
+    ['GET', '/api/asset/thumbnail/{id}', 'getAssetThumbnail', 'read', { store: 'read', secrets: true }],
     ['PUT', '/api/asset/{id}', 'updateAsset', 'write'],
     ['DELETE', '/api/asset', 'deleteAssets', 'write', { store: 'delete', body: 'bulk' }],
   ]),
@@ -131,9 +137,9 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/auth/devices/{id}', 'logoutAuthDevice', 'write'],
   ]),
   ...area('download', [
-    ['POST', '/api/download/info', 'getDownloadInfo', 'read', { body: 'bulk' }],
-    ['POST', '/api/download/archive', 'downloadArchive', 'read', { store: 'archive', body: 'bulk' }],
-    ['POST', '/api/download/asset/{id}', 'downloadFile', 'read', { store: 'read' }],
+    ['POST', '/api/download/info', 'getDownloadInfo', 'read', { body: 'bulk', secrets: true }],
+    ['POST', '/api/download/archive', 'downloadArchive', 'read', { store: 'archive', body: 'bulk', secrets: true }],
+    ['POST', '/api/download/asset/{id}', 'downloadFile', 'read', { store: 'read', secrets: true }],
   ]),
   ...area('partner', [
     ['GET', '/api/partner', 'getPartners', 'read'],

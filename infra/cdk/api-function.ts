@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
@@ -9,7 +9,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, kebab, type Route } from '../routes.ts';
-import { lambdaBundling } from './bundling.ts';
+import { lambdaBundling, lazyModuleFiles } from './bundling.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -89,14 +89,22 @@ export class ApiFunction extends NodejsFunction {
         // Logs are operational, not the library: they go with the stack.
         removalPolicy: RemovalPolicy.DESTROY,
       }),
-      // The web build's index.html travels with the bundle, so a new build deploys with its page.
+      // The web build's index.html travels with the bundle, so a new build deploys with its page;
+      // a function that reads metadata carries its readers beside the bundle (lazyModules).
       bundling: lambdaBundling(
-        webIndex
+        webIndex || route.metadata
           ? {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
-                afterBundling: (_input: string, output: string) => [`cp "${webIndex}" "${output}/index.html"`],
+                afterBundling: (_input: string, output: string) => [
+                  ...(webIndex ? [`cp "${webIndex}" "${output}/index.html"`] : []),
+                  ...(route.metadata
+                    ? lazyModuleFiles().map(
+                        ({ from, to }) => `mkdir -p "${dirname(join(output, to))}" && cp "${from}" "${join(output, to)}"`,
+                      )
+                    : []),
+                ],
               },
             }
           : {},

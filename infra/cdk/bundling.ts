@@ -31,6 +31,25 @@ export const bundling = {
   },
 } as const;
 
+/**
+ * Modules loaded with `import()` on first use and kept outside the bundle, so that a cold start
+ * never parses them: the upload's metadata readers, exifr (74 KB) and tz-lookup's zone table
+ * (72 KB), about 4 ms of every upload function's cold import otherwise (docs/benchmarks.md). The
+ * stack copies these files of each beside the bundle of a route that reads metadata
+ * (`Route.metadata`, infra/routes.ts); elsewhere (`npm start`, the bench) Node finds them in
+ * node_modules.
+ */
+export const lazyModules: Readonly<Record<string, readonly string[]>> = {
+  exifr: ['package.json', 'LICENSE', 'dist/full.esm.mjs'],
+  '@photostructure/tz-lookup': ['package.json', 'LICENSE', 'tz.js'],
+};
+
+/** Each lazy module's files: where they are in this project, and where they go beside a bundle. */
+export const lazyModuleFiles = (): { from: string; to: string }[] =>
+  Object.entries(lazyModules).flatMap(([name, files]) =>
+    files.map((file) => ({ from: join(root, 'node_modules', name, file), to: join('node_modules', name, file) })),
+  );
+
 /** The same settings as esbuild build options, for the bench. */
 export const esbuildOptions = (entry: string, outfile: string): BuildOptions => ({
   entryPoints: [join(root, entry)],
@@ -44,6 +63,7 @@ export const esbuildOptions = (entry: string, outfile: string): BuildOptions => 
   mainFields: [...bundling.mainFields],
   banner: { js: bundling.banner },
   alias: { ...bundling.alias },
+  external: Object.keys(lazyModules),
   logLevel: 'silent',
 });
 
@@ -64,7 +84,7 @@ export const lambdaBundling = (extra: { externalModules?: string[]; commandHooks
   sourceMap: bundling.sourceMap,
   mainFields: [...bundling.mainFields],
   banner: bundling.banner,
-  externalModules: extra.externalModules ?? [],
+  externalModules: [...Object.keys(lazyModules), ...(extra.externalModules ?? [])],
   // The AWS SDK is bundled, so its version is ours, not the runtime's.
   bundleAwsSDK: true,
   esbuildArgs: { '--alias': Object.entries(bundling.alias).map(([from, to]) => `${from}=${to}`) },

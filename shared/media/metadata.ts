@@ -1,4 +1,4 @@
-import * as exifr from 'exifr/dist/full.esm.mjs';
+import type * as Exifr from 'exifr/dist/full.esm.mjs';
 import { imageSize } from 'image-size';
 import type { ExifInfo } from '../model/asset.ts';
 import { limits, truncate } from '../model/limits.ts';
@@ -39,7 +39,7 @@ const parseOptions = {
   reviveValues: false,
   sanitize: true,
   mergeOutput: true,
-} satisfies NonNullable<Parameters<typeof exifr.sidecar>[1]>;
+} satisfies NonNullable<Parameters<typeof Exifr.sidecar>[1]>;
 
 const text = (value: unknown): string | null => {
   if (typeof value === 'string') return value.trim() || null;
@@ -199,7 +199,20 @@ const flattenSidecar = (parsed: Record<string, unknown>): Tags => {
 const standalone = (data: Buffer): Uint8Array =>
   data.byteOffset === 0 && data.buffer.byteLength === data.length ? data : new Uint8Array(data);
 
+/**
+ * exifr (73 KB) is evaluated on the first file read, not at import: the functions that bundle it
+ * (upload, upload-session completion) answer many invocations without reading metadata (a
+ * duplicate, a refused form), and their cold import stays within 1.2× the AWS SDK clients they
+ * carry (docs/benchmarks.md). esbuild keeps the module in the bundle and defers its evaluation.
+ */
+let exifrModule: Promise<typeof Exifr> | undefined;
+const exifrReader = (): Promise<typeof Exifr> => {
+  exifrModule ??= import('exifr/dist/full.esm.mjs');
+  return exifrModule;
+};
+
 const readTags = async (file: Buffer): Promise<Tags> => {
+  const exifr = await exifrReader();
   try {
     const tags = ((await exifr.parse(standalone(file), parseOptions)) as Tags | undefined) ?? {};
     if (!('errors' in tags) || !isHeif(file)) return tags;
@@ -215,6 +228,7 @@ const readTags = async (file: Buffer): Promise<Tags> => {
 /** Tags of a sidecar, or undefined when it is not XMP at all. */
 const readSidecar = async (sidecar: Buffer): Promise<Tags | undefined> => {
   if (!/<x:xmpmeta|<rdf:RDF/.test(sidecar.toString('utf8'))) return undefined;
+  const exifr = await exifrReader();
   try {
     const parsed = (await exifr.sidecar(standalone(sidecar), { ...parseOptions, mergeOutput: true })) as
       | Record<string, unknown>
@@ -294,7 +308,7 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer, size = fil
     latitude = null;
     longitude = null;
   }
-  const zone = latitude !== null && longitude !== null ? zoneAt(latitude, longitude) : undefined;
+  const zone = latitude !== null && longitude !== null ? await zoneAt(latitude, longitude) : undefined;
 
   // exiftool's order (Immich's EXIF_DATE_TAGS): the original's date with its fraction of a second,
   // then the digitized date, Apple's creation date, XMP's, and a video's movie header.

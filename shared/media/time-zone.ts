@@ -5,10 +5,15 @@
  * upload function (Immich's geo-tz is 30 MB of polygons and a few metres more exact at borders).
  * Offsets at a given moment come from the runtime's own IANA data (Intl).
  */
-import tzLookup from '@photostructure/tz-lookup';
+
+// Evaluated on the first lookup, not at import (a cold start of the upload functions that reads no
+// GPS position never pays for it; docs/benchmarks.md).
+let lookup: Promise<(latitude: number, longitude: number) => string> | undefined;
 
 /** The IANA zone at a position (`America/Chicago`; `Etc/GMT+5` at sea), or undefined for a bad position. */
-export const zoneAt = (latitude: number, longitude: number): string | undefined => {
+export const zoneAt = async (latitude: number, longitude: number): Promise<string | undefined> => {
+  lookup ??= import('@photostructure/tz-lookup').then((module) => module.default);
+  const tzLookup = await lookup;
   try {
     return tzLookup(latitude, longitude);
   } catch {

@@ -1,11 +1,15 @@
 /**
  * The originals store this process uses, chosen by environment once: deployed, an S3 bucket
  * (`ORIGINALS_BUCKET`, set by the stack); locally, a folder (`ORIGINALS_DIR`, default
- * `$DATA_DIR/originals`). Each store is imported only when chosen, so a function never loads
- * the S3 client to write a file, nor the other way round.
+ * `$DATA_DIR/originals`). Both stores are imported statically and only the chosen one is
+ * constructed: a dynamic `import()` of the S3 store made esbuild wrap every module it shares with
+ * the DynamoDB client, which cost each store function about 15 ms of cold import
+ * (docs/benchmarks.md, "Bundle size and cold import per function").
  */
 import { resolve } from 'node:path';
 import * as env from '../core/env.ts';
+import { FileStore } from './file-store.ts';
+import { S3Store } from './s3-store.ts';
 import type { OriginalsStore } from './store.ts';
 
 export type { OriginalsStore, StoredObject } from './store.ts';
@@ -13,15 +17,8 @@ export type { OriginalsStore, StoredObject } from './store.ts';
 let store: Promise<OriginalsStore> | undefined;
 
 export const originalsStore = (): Promise<OriginalsStore> => {
-  store ??= (async () => {
-    const bucket = env.originalsBucket();
-    if (bucket) {
-      const { S3Store } = await import('./s3-store.ts');
-      return new S3Store(bucket);
-    }
-    const { FileStore } = await import('./file-store.ts');
-    return new FileStore(resolve(env.originalsDir()));
-  })();
+  const bucket = env.originalsBucket();
+  store ??= Promise.resolve(bucket ? new S3Store(bucket) : new FileStore(resolve(env.originalsDir())));
   return store;
 };
 

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSy
 import { join } from 'node:path';
 import { type BuildOptions, build } from 'esbuild';
 import { coldImportMs } from './functions.ts';
+import { sdkFloorBundle } from './sdk-floor.ts';
 import { median, replaceSection, table } from './stats.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -46,20 +47,35 @@ const rows: (string | number)[][] = [];
 const worse: string[] = [];
 for (const route of trees[1].routes) {
   if (!trees[0].routes.some((old) => old.operationId === route.operationId) || (only && !only.includes(route.operationId))) continue;
-  const files = await Promise.all(
+  const built = await Promise.all(
     trees.map(async (tree) => {
       const out = join(root, '.bench', 'compare', tree.name, `${route.operationId}.mjs`);
       mkdirSync(join(out, '..'), { recursive: true });
       const entry = tree.routes.find((candidate) => candidate.operationId === route.operationId)?.entry ?? route.entry;
-      await build(tree.options(entry, out));
-      return out;
+      const { metafile } = await build({ ...tree.options(entry, out), metafile: true });
+      return { out, metafile };
     }),
   );
-  const samples: number[][] = [[], []];
-  for (let i = 0; i < runs; i++) for (const side of i % 2 ? [0, 1] : [1, 0]) samples[side]?.push(coldImportMs(files[side] ?? ''));
+  const files = built.map((each) => each.out);
+  // The AWS SDK floor of this tree's bundle (sdk-floor.ts), imported in turn with the two sides.
+  const floor = built[1] && (await sdkFloorBundle(built[1].metafile, trees[1].options));
+  if (floor) files.push(floor);
+  const samples: number[][] = files.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    const order = files.map((_, side) => side);
+    for (const side of i % 2 ? order : order.reverse()) samples[side]?.push(coldImportMs(files[side] ?? ''));
+  }
   const [kbBefore, kbNow] = files.map((file) => statSync(file).size / 1024) as [number, number];
-  const [msBefore, msNow] = samples.map((values) => median(values)) as [number, number];
-  rows.push([route.operationId, kbBefore.toFixed(1), kbNow.toFixed(1), msBefore.toFixed(1), msNow.toFixed(1)]);
+  const [msBefore, msNow, msFloor] = samples.map((values) => median(values)) as [number, number, number | undefined];
+  rows.push([
+    route.operationId,
+    kbBefore.toFixed(1),
+    kbNow.toFixed(1),
+    msBefore.toFixed(1),
+    msNow.toFixed(1),
+    msFloor?.toFixed(1) ?? '–',
+    msFloor ? (msNow / msFloor).toFixed(2) : '–',
+  ]);
   if (kbNow > kbBefore + 0.05) worse.push(`${route.operationId}: ${kbBefore.toFixed(1)} → ${kbNow.toFixed(1)} KB`);
   console.log(`| ${rows.at(-1)?.join(' | ')} |`);
 }
@@ -67,7 +83,7 @@ for (const route of trees[1].routes) {
 const report = [
   `_Compared ${new Date().toISOString().slice(0, 10)}: this tree against ${sha}, ${runs} cold imports of each bundle, alternating, Node ${process.version}, ${process.arch}._`,
   '',
-  table(['function', `KB ${sha}`, 'KB now', `cold ms ${sha}`, 'cold ms now'], rows),
+  table(['function', `KB ${sha}`, 'KB now', `cold ms ${sha}`, 'cold ms now', 'SDK floor ms', 'now × floor'], rows),
   '',
   worse.length === 0 ? 'No bundle grew.' : `Bundles that grew: ${worse.join('; ')}.`,
 ].join('\n');

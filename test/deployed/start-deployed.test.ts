@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { checkBulkUpload, createSharedLink, getAllAlbums, SharedLinkType, uploadFile } from '@immich/sdk';
+import { checkBulkUpload, createSharedLink, getAllAlbums, getAssetInfo, SharedLinkType, uploadFile } from '@immich/sdk';
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import type { Deployment } from '#infra/local/deployed/assembly.ts';
 import type { Authorization } from '#infra/local/deployed/iam.ts';
@@ -105,6 +105,28 @@ describe('npm run start:deployed', () => {
       expect(running()).toEqual([]);
     }
   }, 90_000);
+});
+
+describe('the synthesized bundles', () => {
+  it('read an upload’s metadata with the readers the stack copies beside the upload function (exifr, tz-lookup)', async () => {
+    const { baseUrl, failures } = await serve();
+    const user = await account(baseUrl);
+    // No UTC offset in the file: the zone comes from the GPS position (tz-lookup), the rest from exifr.
+    const data = makeJpeg({ make: 'Lazy', dateTimeOriginal: '2023:07:01 12:00:00', latitude: 41.2203, longitude: -96.0716 });
+    const dto = {
+      assetData: new File([new Uint8Array(data)], 'lazy.jpg'),
+      deviceAssetId: 'lazy',
+      deviceId: 'x',
+      fileCreatedAt: '2024-01-01T00:00:00Z',
+      fileModifiedAt: '2024-01-01T00:00:00Z',
+    };
+    const { id } = await uploadFile({ createAssetDto: dto }, user);
+    expect(await getAssetInfo({ id }, user)).toMatchObject({
+      exifInfo: { make: 'Lazy', timeZone: 'America/Chicago' },
+      fileCreatedAt: '2023-07-01T17:00:00.000Z',
+    });
+    expect(failures).toEqual([]);
+  });
 });
 
 describe('IAM from the template, enforced on every AWS call', () => {

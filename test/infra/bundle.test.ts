@@ -1,11 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions } from '#infra/cdk/bundling.ts';
-import { routes } from '#infra/routes.ts';
+import { esbuildOptions, lazyModuleFiles, lazyModules } from '#infra/cdk/bundling.ts';
+import { routes, webRoutes } from '#infra/routes.ts';
 import { invoke } from '../support/invoke.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { cliFields, multipart } from '../support/uploads.ts';
@@ -13,18 +14,66 @@ import { cliFields, multipart } from '../support/uploads.ts';
 const out = mkdtempSync(join(tmpdir(), 'bundles-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
-/** Bundles a route exactly as the stack does (aliases for node:http(s) and credentials included). */
+/**
+ * Bundles a route exactly as the stack does (aliases for node:http(s) and credentials included),
+ * with what the stack copies beside it: the lazily loaded modules of a route that reads metadata
+ * (nothing else in `out` resolves a bare module name: the folder is outside the project).
+ */
 const bundled = async (operationId: string) => {
   const route = routes.find((r) => r.operationId === operationId);
   if (!route) throw new Error(operationId);
   const file = join(out, `${operationId}.mjs`);
   await build(esbuildOptions(route.entry, file));
+  for (const { from, to } of route.metadata ? lazyModuleFiles() : []) {
+    mkdirSync(dirname(join(out, to)), { recursive: true });
+    copyFileSync(from, join(out, to));
+  }
   return ((await import(pathToFileURL(file).href)) as { handler: Parameters<typeof invoke>[0] }).handler;
 };
 
 const credentials = { email: 'bundle@immich.cloud', password: 'password', name: 'Bundle' };
 
 describe('deployed bundles', () => {
+  it('load a lazily loaded module only where their row says the stack copies it beside them', async () => {
+    const lazy = Object.keys(lazyModules);
+    const loading: string[] = [];
+    for (const route of [...routes, ...webRoutes]) {
+      const { metafile } = await build({ ...esbuildOptions(route.entry, join(out, 'probe.mjs')), write: false, metafile: true });
+      const imports = Object.values(metafile.outputs).flatMap((output) => output.imports);
+      if (imports.some((each) => each.external && lazy.some((name) => each.path === name || each.path.startsWith(`${name}/`))))
+        loading.push(route.operationId);
+    }
+    expect(loading).toEqual(routes.filter((route) => route.metadata).map((route) => route.operationId));
+    expect(loading).toContain('uploadFile');
+  });
+
+  it('find what they load lazily in the files copied beside them, in a plain Node process', async () => {
+    // Vitest would resolve a bare name from the project; Node alone, from the bundle's folder, is Lambda.
+    const { metafile } = await build({
+      ...esbuildOptions('functions/asset/upload-file.ts', join(out, 'probe.mjs')),
+      write: false,
+      metafile: true,
+    });
+    const specifiers = Object.values(metafile.outputs).flatMap((output) =>
+      output.imports.filter((each) => each.kind === 'dynamic-import' && each.external),
+    );
+    expect(specifiers.length).toBeGreaterThanOrEqual(2);
+    const dir = mkdtempSync(join(tmpdir(), 'lazy-'));
+    try {
+      for (const { from, to } of lazyModuleFiles()) {
+        mkdirSync(dirname(join(dir, to)), { recursive: true });
+        copyFileSync(from, join(dir, to));
+      }
+      const probe = join(dir, 'probe.mjs');
+      writeFileSync(probe, specifiers.map(({ path }) => `await import(${JSON.stringify(path)});`).join('\n'));
+      expect(() => execFileSync(process.execPath, [probe], { cwd: dir, stdio: 'pipe' })).not.toThrow();
+      rmSync(join(dir, 'node_modules'), { recursive: true });
+      expect(() => execFileSync(process.execPath, [probe], { cwd: dir, stdio: 'pipe' })).toThrow(/Cannot find package/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   // The admin every test signs in as, signed up by the bundled function itself.
   beforeAll(async () => {
     const signUp = await bundled('signUpAdmin');

@@ -245,8 +245,10 @@ describe('ImmichStack', () => {
         JSON.stringify(p.Properties.PolicyDocument).includes('"s3:') &&
         !JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler'),
     );
-    // Six access classes (read, put, delete, archive, session, session with media jobs), and the media function's own role.
-    expect(s3Policies).toHaveLength(7);
+    // One per access class with originals (read, read with the link secret, put, delete, archive,
+    // session, session with media jobs), and the media function's own role.
+    expect(new Set(routes.filter((route) => route.store).map(accessClass)).size).toBe(7);
+    expect(s3Policies).toHaveLength(8);
     // Upload sessions: multipart uploads (listed, completed, aborted), the object read to check it, removed if it is not what was declared.
     const sessionPolicy = JSON.stringify(policyOf(template, routeNamed('completeUploadSession'))?.Properties.PolicyDocument);
     for (const action of [

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRouteMatcher } from '#infra/local/route-matcher.ts';
@@ -49,6 +49,13 @@ describe('route table', () => {
       const module = (await import(join(root, route.entry))) as { handler?: unknown };
       expect(typeof module.handler, route.entry).toBe('function');
     }
+  });
+
+  it('gives the shared-link secret to every route a visitor may call (a password link is checked on each)', () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const visited = routes.filter((route) => /access: '(shared|link-password)'/.test(readFileSync(join(root, route.entry), 'utf8')));
+    expect(visited.length).toBeGreaterThanOrEqual(9);
+    expect(visited.filter((route) => !route.secrets).map((route) => route.operationId)).toEqual([]);
   });
 
   it('keeps every API route under /api, except the discovery document, the theme’s stylesheet and the fallback', () => {
