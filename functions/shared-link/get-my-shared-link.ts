@@ -9,7 +9,7 @@ import { getMySharedLink } from '#shared/services/shared-link.service.ts';
 // The one route a shared-link key opens (`?key=` or x-immich-share-key); a user token gets 403.
 // The tokens a password earned come from the query or the cookie, and go back as the cookie.
 export const handler = httpHandler(
-  { access: 'shared', returns: returns<SharedLinkResponseDto>(), query: SharedLinkPasswordDto },
+  { access: 'link-password', returns: returns<SharedLinkResponseDto>(), query: SharedLinkPasswordDto },
   async ({ auth, query, event }) => {
     const shown = await getMySharedLink(auth, {
       password: query.password,

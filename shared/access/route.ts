@@ -1,18 +1,38 @@
-import { Forbidden } from '../core/errors.ts';
+import { isSharedLinkToken } from '../core/crypto.ts';
+import { Forbidden, Unauthenticated } from '../core/errors.ts';
 import type { Auth } from '../model/user.ts';
 
 /**
  * Who may call a route, as its handler declares it. `user` is any signed-in user (session or API
  * key); `admin` also needs the role; `shared` also lets a shared-link visitor in (Immich's
- * `@SharedLinkRoute()`).
+ * `@SharedLinkRoute()`), who must have proven a password link's password; `link-password` is the
+ * link's own route (`GET /shared-link/me`), where a visitor proves it.
  */
-export type Access = 'public' | 'user' | 'admin' | 'shared';
+export type Access = 'public' | 'user' | 'admin' | 'shared' | 'link-password';
 
 /**
  * The route's own rule, once the caller is known (Immich's guard): a valid shared-link key on a
  * route that is not a shared-link route, and a user without the role on an admin route, are 403.
+ * A visitor of a password link who has not proven the password (no live token for its current
+ * password) is refused everywhere but the link's own route, as that route refuses them: 401
+ * `Invalid password` (not in Immich, whose other routes took the key alone;
+ * docs/immich-compatibility.md).
  */
 export const requireRoute = (auth: Auth, access: Exclude<Access, 'public'>): void => {
-  if (auth.sharedLink && access !== 'shared') throw new Forbidden();
+  if (auth.sharedLink && access !== 'shared' && access !== 'link-password') throw new Forbidden();
+  if (auth.sharedLink?.locked && access !== 'link-password') throw new Unauthenticated('Invalid password');
   if (access === 'admin' && !auth.user.isAdmin) throw new Forbidden();
 };
+
+/**
+ * Whether a visitor presenting these tokens (the `immich_shared_link_token` cookie: every link
+ * they opened, comma-separated) has proven this link's password: a live token made for the link
+ * and its current password hash (shared/core/crypto.ts). A link without a password is open.
+ */
+export const linkUnlocked = (secret: string, tokens: string | undefined, linkId: string, passwordHash: string | null): boolean =>
+  passwordHash === null ||
+  (tokens ?? '')
+    .split(',')
+    .filter(Boolean)
+    .slice(0, 100)
+    .some((token) => isSharedLinkToken(secret, token, linkId, passwordHash));

@@ -1,15 +1,19 @@
-import { type Access, requireRoute } from '../access/route.ts';
+import { type Access, linkUnlocked, requireRoute } from '../access/route.ts';
 import { hashSecret, hashSharedLinkKey } from '../core/crypto.ts';
 import { Unauthenticated } from '../core/errors.ts';
 import { getApiKeyByHash } from '../db/api-key.repository.ts';
 import { getSession } from '../db/session.repository.ts';
-import { getSharedLinkByKeyHash } from '../db/shared-link.repository.ts';
+import { getSharedLink, getSharedLinkByKeyHash } from '../db/shared-link.repository.ts';
 import type { Auth } from '../model/user.ts';
+import { linkSecret } from '../storage/link-secret.ts';
 
 export type { Access } from '../access/route.ts';
 
-/** The one credential a request presents, as the HTTP edge found it (shared/http/credentials.ts). */
-export type Credentials = { kind: 'shareKey' | 'session' | 'apiKey'; secret: string };
+/**
+ * The one credential a request presents, as the HTTP edge found it (shared/http/credentials.ts);
+ * a visitor's key comes with the tokens their link passwords earned (the cookie), if any.
+ */
+export type Credentials = { kind: 'shareKey'; secret: string; linkTokens?: string } | { kind: 'session' | 'apiKey'; secret: string };
 
 /**
  * Resolves the caller with one GetItem (by SHA-256 of the presented secret), then applies the
@@ -23,9 +27,13 @@ export const authenticate = async (credentials: Credentials | undefined, access:
       const link = await getSharedLinkByKeyHash(hashSharedLinkKey(credentials.secret));
       if (!link?.userActive || (link.expiresAt !== null && new Date(link.expiresAt).getTime() <= Date.now()))
         throw new Unauthenticated('Invalid share key');
+      // A key item written before it carried the password: the link itself has it.
+      const passwordHash =
+        link.passwordHash === undefined ? ((await getSharedLink(link.userId, link.linkId))?.passwordHash ?? null) : link.passwordHash;
+      const unlocked = passwordHash === null || linkUnlocked(await linkSecret(), credentials.linkTokens, link.linkId, passwordHash);
       auth = {
         user: { id: link.userId, email: link.email, isAdmin: link.isAdmin },
-        sharedLink: { id: link.linkId, key: credentials.secret },
+        sharedLink: { id: link.linkId, key: credentials.secret, ...(unlocked ? {} : { locked: true as const }) },
       };
       break;
     }

@@ -56,9 +56,9 @@ export const listSharedLinkAssetIds = async (linkId: string): Promise<string[]> 
 export const listLinkIdsOfAsset = async (assetId: string): Promise<string[]> =>
   (await queryAll(partitions.assetLinks(assetId), { attributes: ['linkId'] })).map((item) => String(item.linkId));
 
-/** Replaces the link and keeps its key item's expiry in step, in one transaction. */
+/** Replaces the link and keeps its key item's expiry and password in step, in one transaction. */
 export const replaceSharedLink = async (link: SharedLinkRecord): Promise<void> => {
-  await transact([sharedLinkWrites.replace(link), sharedLinkWrites.setKeyExpiry(link)]);
+  await transact([sharedLinkWrites.replace(link), sharedLinkWrites.setKeyState(link)]);
 };
 
 /** Deletes the link and its key (one transaction, so the key stops working at once), then its entries. */

@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Credentials } from '../auth/authenticate.ts';
-import { readCookie } from './cookies.ts';
+import { readCookie, sharedLinkTokenCookieName } from './cookies.ts';
 import { parseQuery } from './query.ts';
 
 const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value) || undefined;
@@ -18,7 +18,10 @@ export const readCredentials = (event: APIGatewayProxyEventV2): Credentials | un
   const headers = event.headers ?? {};
   const query = event.rawQueryString ? parseQuery(event.rawQueryString) : {};
   const shareKey = headers['x-immich-share-key'] || first(query.key);
-  if (shareKey) return { kind: 'shareKey', secret: shareKey };
+  if (shareKey) {
+    const linkTokens = readCookie(event, sharedLinkTokenCookieName);
+    return linkTokens ? { kind: 'shareKey', secret: shareKey, linkTokens } : { kind: 'shareKey', secret: shareKey };
+  }
   const token =
     headers['x-immich-user-token'] || first(query.userToken) || bearer(headers.authorization) || readCookie(event, 'immich_access_token');
   if (token) return { kind: 'session', secret: token };

@@ -25,11 +25,13 @@ export const SharedLinkRecordSchema = v.object({
 });
 export type SharedLinkRecord = v.InferOutput<typeof SharedLinkRecordSchema>;
 
-/** What a visitor's key resolves to in one GetItem: the link and its creator. */
+/** What a visitor's key resolves to in one GetItem: the link, its creator, and its password. */
 export const SharedLinkKeyRecordSchema = v.object({
   linkId: id(),
   ...CredentialUserSchema.entries,
   expiresAt: nullable(instant()),
+  /** The link's password hash, kept in step with the link; absent from key items written before it was kept here. */
+  passwordHash: v.optional(nullable(v.string())),
 });
 export type SharedLinkKeyRecord = v.InferOutput<typeof SharedLinkKeyRecordSchema>;
 

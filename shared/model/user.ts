@@ -49,7 +49,8 @@ export interface Auth {
   /** Set when the caller signed in with a session token (its SHA-256); absent for an API key. */
   sessionHash?: string;
   /** Set for a shared-link visitor: the link (and the key they presented). */
-  sharedLink?: { id: string; key: string };
+  /** A shared-link visitor: the link, its key, and `locked` while a password link's password is unproven. */
+  sharedLink?: { id: string; key: string; locked?: true };
 }
 
 /** One user's visible, untrashed photos and videos. */

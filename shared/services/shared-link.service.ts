@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { allowedAssets, Permission, requireAlbum, requireAssets, requireSharedLink, requireVisit } from '../access/access.ts';
-import {
-  hashPassword,
-  hashSharedLinkKey,
-  isSharedLinkToken,
-  sharedLinkKey,
-  sharedLinkKeyBytes,
-  sharedLinkToken,
-  verifyPassword,
-} from '../core/crypto.ts';
+import { linkUnlocked } from '../access/route.ts';
+import { hashPassword, hashSharedLinkKey, sharedLinkKey, sharedLinkKeyBytes, sharedLinkToken, verifyPassword } from '../core/crypto.ts';
 import { Inaccessible, Invalid, Unauthenticated } from '../core/errors.ts';
 import { getAlbum, listMembers } from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
@@ -195,7 +188,7 @@ export const getMySharedLink = async (auth: Auth, dto: SharedLinkPasswordInput):
     const passwordHash = link.passwordHash;
     const secret = await linkSecret();
     // The cookie holds the tokens of every link the visitor opened: all are kept (expired ones fail on their own).
-    if (!tokens.some((candidate) => isSharedLinkToken(secret, candidate, link.id, passwordHash))) {
+    if (!linkUnlocked(secret, dto.token ?? undefined, link.id, passwordHash)) {
       if (!dto.password || !(await verifyPassword(dto.password, passwordHash))) throw new Unauthenticated('Invalid password');
       tokens.push(sharedLinkToken(secret, link.id, passwordHash));
     }

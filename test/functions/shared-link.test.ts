@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.ts';
+import { handler as thumbnailHandler } from '#functions/asset/get-asset-thumbnail.ts';
+import { handler as getTimeBucketHandler } from '#functions/asset/get-time-bucket.ts';
+import { handler as getTimeBucketsHandler } from '#functions/asset/get-time-buckets.ts';
+import { handler as serveFileHandler } from '#functions/asset/serve-file.ts';
+import { handler as downloadArchiveHandler } from '#functions/download/download-archive.ts';
+import { handler as downloadFileHandler } from '#functions/download/download-file.ts';
+import { handler as downloadInfoHandler } from '#functions/download/get-download-info.ts';
 import { handler as addLinkAssetsHandler } from '#functions/shared-link/add-shared-link-assets.ts';
 import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
 import { handler as getAllLinksHandler } from '#functions/shared-link/get-all-shared-links.ts';
@@ -208,6 +218,74 @@ describe('GET /shared-link/me (the visitor)', () => {
     expect((await me({ key: link.key, token: earned })).status).toBe(200);
     expect((await patch(token, link.id, { password: 'correct horse' })).status).toBe(200);
     expect((await me({ key: link.key, token: earned })).body.message).toBe('Invalid password');
+  });
+
+  it('a password link’s key alone opens only the link’s own route; the token its password earns opens the rest, until the password changes', async () => {
+    const token = accounts.user1.accessToken;
+    const asset = await addPhoto(token, { comment: 'behind a password' });
+    // An album link: its visitor has the timeline too.
+    const album = await createAlbum(token, { albumName: 'Behind a password', assetIds: [asset] });
+    const link = (await create(token, { type: 'ALBUM', albumId: album.id, password: 'open sesame', allowDownload: true })).body;
+    const visit = (cookie?: string) => {
+      const headers = { 'x-immich-share-key': link.key, ...(cookie ? { cookie } : {}) };
+      const id = { pathParameters: { id: asset }, headers };
+      return Promise.all([
+        invoke(getTimeBucketsHandler, { path: '/api/asset/time-buckets', query: { size: 'MONTH', albumId: album.id }, headers }),
+        invoke(getTimeBucketHandler, {
+          path: '/api/asset/time-bucket',
+          query: { size: 'MONTH', albumId: album.id, timeBucket: '2024-01-01T00:00:00.000Z' },
+          headers,
+        }),
+        invoke(getAssetInfoHandler, { path: `/api/asset/${asset}`, ...id }),
+        invoke(serveFileHandler, { path: `/api/asset/file/${asset}`, ...id }),
+        invoke(thumbnailHandler, { path: `/api/asset/thumbnail/${asset}`, query: { format: 'JPEG' }, ...id }),
+        invoke(downloadFileHandler, { method: 'POST', path: `/api/download/asset/${asset}`, ...id }),
+        invoke(downloadInfoHandler, { method: 'POST', path: '/api/download/info', headers, body: { assetIds: [asset] } }),
+        invoke(downloadArchiveHandler, { method: 'POST', path: '/api/download/archive', headers, body: { assetIds: [asset] } }),
+      ]);
+    };
+    for (const reply of await visit()) {
+      expect(reply.body).toEqual({ message: 'Invalid password', error: 'Unauthorized', statusCode: 401 });
+    }
+    const cookie = (await me({ key: link.key, password: 'open sesame' })).cookies[0]?.split(';')[0] ?? '';
+    // The thumbnail answers 404 until the media job made it; nothing else but success.
+    const unlocked = await visit(cookie);
+    expect(unlocked.map((reply) => reply.status)).toEqual([200, 200, 200, 200, 404, 200, 201, 200]);
+    expect((await patch(token, link.id, { password: 'new secret' })).status).toBe(200);
+    for (const reply of await visit(cookie)) expect(reply.status).toBe(401);
+    // A link without a password, and a cookie of another link, change nothing for an open link.
+    const open = (await create(token, { type: 'INDIVIDUAL', assetIds: [asset] })).body;
+    expect(open.key).toEqual(expect.any(String));
+    const info = await invoke(getAssetInfoHandler, {
+      path: `/api/asset/${asset}`,
+      pathParameters: { id: asset },
+      headers: { 'x-immich-share-key': open.key, cookie },
+    });
+    expect(info.status).toBe(200);
+  });
+
+  it('a link whose key item was written before it carried the password is still locked (the link itself is read)', async () => {
+    const token = accounts.user2.accessToken;
+    const asset = await addPhoto(token, { comment: 'older link' });
+    const link = (await create(token, { type: 'INDIVIDUAL', assetIds: [asset], password: 'from before' })).body;
+    const [keyItem] = (await tableItems('sharedLinkKey')).filter((item) => item.linkId === link.id);
+    expect(keyItem?.passwordHash).toEqual(expect.stringMatching(/^\$argon2id\$/));
+    await DynamoDBDocumentClient.from(new DynamoDBClient({})).send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: { pk: keyItem?.pk, sk: keyItem?.sk },
+        UpdateExpression: 'REMOVE passwordHash',
+      }),
+    );
+    const info = (cookie?: string) =>
+      invoke(getAssetInfoHandler, {
+        path: `/api/asset/${asset}`,
+        pathParameters: { id: asset },
+        headers: { 'x-immich-share-key': link.key, ...(cookie ? { cookie } : {}) },
+      });
+    expect((await info()).status).toBe(401);
+    const cookie = (await me({ key: link.key, password: 'from before' })).cookies[0]?.split(';')[0] ?? '';
+    expect((await info(cookie)).status).toBe(200);
   });
 
   it('a bad key, an expired link, a deleted link: 401 Invalid share key; a Bearer token: 403; a key elsewhere: 403', async () => {

@@ -34,7 +34,7 @@ export const sharedLinkWrites = {
       condition: 'present',
       onConditionFailed: () => new SharedLinkGoneError(),
     }),
-  /** The key item a visitor's request reads: the link, its creator, its expiry. */
+  /** The key item a visitor's request reads: the link, its creator, its expiry and password. */
   createKey: (link: SharedLinkRecord, owner: { email: string; isAdmin: boolean }): Write =>
     putWrite(
       {
@@ -45,13 +45,15 @@ export const sharedLinkWrites = {
         email: owner.email,
         isAdmin: owner.isAdmin,
         expiresAt: link.expiresAt,
+        passwordHash: link.passwordHash,
       },
       { condition: 'absent' },
     ),
-  setKeyExpiry: (link: SharedLinkRecord): Write =>
-    updateWrite(keys.sharedLinkKey(link.keyHash), 'SET expiresAt = :expiresAt', {
+  /** The key item's copy of what a visitor's request checks: the expiry and the password. */
+  setKeyState: (link: SharedLinkRecord): Write =>
+    updateWrite(keys.sharedLinkKey(link.keyHash), 'SET expiresAt = :expiresAt, passwordHash = :passwordHash', {
       condition: 'present',
-      values: { ':expiresAt': link.expiresAt },
+      values: { ':expiresAt': link.expiresAt, ':passwordHash': link.passwordHash },
     }),
   deleteKey: (link: SharedLinkRecord): Write => deleteWrite(keys.sharedLinkKey(link.keyHash)),
   /** An INDIVIDUAL link's asset (idempotent). */
