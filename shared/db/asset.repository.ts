@@ -125,7 +125,9 @@ export const withFreshAsset = async <T>(current: AssetWithFaces, change: (found:
       return await change(found);
     } catch (error) {
       if (!(error instanceof AssetChangedError)) throw error;
-      if (attempt >= 4) throw new Conflict('The asset was changed by another request; try again');
+      if (attempt >= 5) throw new Conflict('The asset was changed by another request; try again');
+      // A little apart, so that requests racing for one asset do not meet again at once.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
       found = await getAssetWithFaces(current.asset.id);
     }
   }
@@ -218,13 +220,14 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
       ...albums.map((albumId) => setStatusWrite(keys.albumAsset(albumId, asset.id), status)),
     );
   }
-  // The timeline counters move with the asset, when its state changes, and only from the state it
-  // was read in (a concurrent change cancels this transaction: a fresh read and a retry).
+  // The timeline counters move with the asset when its state changes. Every write, whether it
+  // moves them or not, lands only on the state it was read in: a write that saw no change (true
+  // over true) must not land after a concurrent one that did, or the asset would leave the state
+  // the counters hold it in. A concurrent change cancels this transaction: a fresh read and a retry.
   const counters = bucketWrites.move(asset.ownerId, slotOf(asset), slotOf(updated));
-  const counted = counters.length > 0 ? asset : undefined;
   const [first = [], ...rest] = chunk(copies, 99 - counters.length);
   try {
-    await transact([assetWrites.set(asset.id, { ...changes, updatedAt: updated.updatedAt }, albumCount, counted), ...counters, ...first]);
+    await transact([assetWrites.set(asset.id, { ...changes, updatedAt: updated.updatedAt }, albumCount, asset), ...counters, ...first]);
   } catch (error) {
     // The asset was deleted, joined or left an album, or lost a face meanwhile: read it again.
     if (isCancelled(error)) throw new AssetChangedError();

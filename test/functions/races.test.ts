@@ -1,11 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as getAssetStatisticsHandler } from '#functions/asset/get-asset-statistics.ts';
+import { handler as getTimeBucketsHandler } from '#functions/asset/get-time-buckets.ts';
 import { handler as addLinkAssetsHandler } from '#functions/shared-link/add-shared-link-assets.ts';
 import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
 import { handler as removeLinkHandler } from '#functions/shared-link/remove-shared-link.ts';
 import { handler as removeLinkAssetsHandler } from '#functions/shared-link/remove-shared-link-assets.ts';
-import { bearer, setupAccounts } from '../support/accounts.ts';
+import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, addToAlbum, albumInfo, createAlbum, removeFromAlbum, trash } from '../support/library.ts';
+import { addPhoto, addToAlbum, albumInfo, createAlbum, removeFromAlbum, trash, updateAsset } from '../support/library.ts';
 import { tableItems } from '../support/table-items.ts';
 
 // Concurrent identical and overlapping writes: never a 5xx, every reported result true, and the
@@ -97,6 +99,30 @@ describe('assets under concurrency', () => {
     expect(left).toEqual([]);
     const racer = (await tableItems('person')).find((item) => item.name === 'Racer');
     expect(racer?.faceCount).toBe(0);
+  });
+
+  it('ten pairs of concurrent favourite / unfavourite (and archive / unarchive) leave the counters on the asset as stored', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Flip${Date.now()}`)).accessToken;
+    const asset = await addPhoto(token, { color: [7, 7, 220] });
+    const count = async (query: Record<string, string>) => {
+      const reply = await invoke(getTimeBucketsHandler, {
+        path: '/api/asset/time-buckets',
+        query: { size: 'MONTH', ...query },
+        headers: bearer(token),
+      });
+      return (reply.body as { count: number }[]).reduce((sum, bucket) => sum + bucket.count, 0);
+    };
+    for (const field of ['isFavorite', 'isArchived'] as const) {
+      for (let round = 0; round < 10; round++) {
+        const replies = await Promise.all([updateAsset(token, asset, { [field]: true }), updateAsset(token, asset, { [field]: false })]);
+        for (const reply of replies) expect([200, 409]).toContain(reply.status);
+      }
+      const stored = (await tableItems('asset')).find((item) => item.id === asset);
+      expect(await count({ [field]: 'true' }), field).toBe(stored?.[field] ? 1 : 0);
+      expect(await count({ [field]: 'false' }), field).toBe(stored?.[field] ? 0 : 1);
+    }
+    const stats = await invoke(getAssetStatisticsHandler, { path: '/api/asset/statistics', headers: bearer(token) });
+    expect(stats.body).toEqual({ images: 1, videos: 0, total: 1 });
   });
 
   it('a trash racing a delete for good: both succeed, and the asset is gone', async () => {

@@ -13,7 +13,7 @@ import { trash, updateAsset } from '../support/library.ts';
 import { assetRecord } from '../support/records.ts';
 
 // Property: after any sequence of uploads, archives, favourites, trashes, restores and deletes
-// (through the real handlers), the time buckets, a bucket's assets and the statistics equal
+// (through the real handlers), some of them concurrent on one asset, the time buckets, a bucket's assets and the statistics equal
 // what the assets themselves say. The oracle is written from Immich v1.100's SQL (date_trunc of
 // localDateTime, visible assets, trashed excluded unless asked), independently of
 // shared/domain/time-buckets.ts.
@@ -48,10 +48,32 @@ const changeArb = fc.record({
   ),
   target: fc.nat(),
 });
-const stepsArb = fc.array(fc.oneof({ arbitrary: uploadArb, weight: 2 }, { arbitrary: changeArb, weight: 3 }), {
-  minLength: 1,
-  maxLength: 25,
+// Several changes of one asset at once (two clients, or a double tap): the counters must not drift.
+const burstArb = fc.record({
+  kind: fc.constant('burst' as const),
+  target: fc.nat(),
+  changes: fc.array(
+    fc.constantFrom(
+      'favorite' as const,
+      'unfavorite' as const,
+      'archive' as const,
+      'unarchive' as const,
+      'trash' as const,
+      'restore' as const,
+    ),
+    {
+      minLength: 2,
+      maxLength: 6,
+    },
+  ),
 });
+const stepsArb = fc.array(
+  fc.oneof({ arbitrary: uploadArb, weight: 2 }, { arbitrary: changeArb, weight: 3 }, { arbitrary: burstArb, weight: 1 }),
+  {
+    minLength: 1,
+    maxLength: 25,
+  },
+);
 
 /** Immich's bucket of an asset: date_trunc(size, localDateTime) read as UTC. */
 const truncate = (localDateTime: string, size: 'DAY' | 'MONTH'): string => {
@@ -129,23 +151,32 @@ describe('timeline counters', () => {
           }
           if (ids.length === 0) continue;
           const id = ids[step.target % ids.length] ?? '';
-          let status: number;
-          if (step.kind === 'trash' || step.kind === 'delete') status = (await trash(token, [id], step.kind === 'delete')).status;
-          else if (step.kind === 'restore')
-            status = (
-              await invoke(restoreAssetsHandler, { method: 'POST', path: '/api/trash/restore/assets', headers: auth, body: { ids: [id] } })
-            ).status;
-          else {
+          const change = async (kind: (typeof changeArb extends fc.Arbitrary<infer C> ? C : never)['kind']): Promise<number> => {
+            if (kind === 'trash' || kind === 'delete') return (await trash(token, [id], kind === 'delete')).status;
+            if (kind === 'restore')
+              return (
+                await invoke(restoreAssetsHandler, {
+                  method: 'POST',
+                  path: '/api/trash/restore/assets',
+                  headers: auth,
+                  body: { ids: [id] },
+                })
+              ).status;
             const body = {
               favorite: { isFavorite: true },
               unfavorite: { isFavorite: false },
               archive: { isArchived: true },
               unarchive: { isArchived: false },
-            }[step.kind];
-            status = (await updateAsset(token, id, body)).status;
+            }[kind];
+            return (await updateAsset(token, id, body)).status;
+          };
+          if (step.kind === 'burst') {
+            // Concurrent changes each land on the state they read, or give up with a 409 after retries.
+            for (const status of await Promise.all(step.changes.map(change))) expect([200, 204, 400, 409]).toContain(status);
+            continue;
           }
           // A deleted asset answers 400 to every later change, and nothing moves.
-          expect([200, 204, 400]).toContain(status);
+          expect([200, 204, 400]).toContain(await change(step.kind));
         }
 
         const assets = (await Promise.all(ids.map((id) => getAsset(id)))).filter((asset): asset is AssetRecord => asset !== undefined);
@@ -180,7 +211,7 @@ describe('timeline counters', () => {
           total: live.length,
         });
       }),
-      { numRuns: 12 },
+      { numRuns: 16 },
     );
   }, 240_000);
 });
