@@ -9,7 +9,7 @@
  * esbuild keeps in each function's bundle only the repositories its checks need.
  */
 import { Forbidden, Inaccessible, Unauthenticated } from '../core/errors.ts';
-import { albumsSharedWithAmong, getAlbum, getAlbumUser, listAlbumIdsOfAsset } from '../db/album.repository.ts';
+import { albumsOwnedAmong, albumsSharedWithAmong, getAlbum, getAlbumUser, listAlbumIdsOfAsset } from '../db/album.repository.ts';
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
 import { getPartner, partnersAmong } from '../db/partner.repository.ts';
 import { getPerson } from '../db/person.repository.ts';
@@ -45,9 +45,19 @@ export const requireAlbum = async (auth: Auth, permission: Permission, albumId: 
 /** What seeing someone else's asset through a shared album allows (Immich's asset read, view and download). */
 const sharedAssetPermissions: readonly Permission[] = [Permission.AssetRead, Permission.AssetView, Permission.AssetDownload];
 
-/** Whether one of the albums the asset is in is shared with the caller. */
-const seesThroughAlbum = async (auth: Auth, assetId: string): Promise<boolean> =>
-  (await albumsSharedWithAmong(await listAlbumIdsOfAsset(assetId), auth.user.id)).length > 0;
+/**
+ * Whether one of the albums the asset is in is shared with the caller, or is the caller's own (an
+ * album's owner sees what its members added, as in Immich).
+ */
+const seesThroughAlbum = async (auth: Auth, assetId: string): Promise<boolean> => {
+  const albumIds = await listAlbumIdsOfAsset(assetId);
+  if (albumIds.length === 0) return false;
+  const [shared, owned] = await Promise.all([albumsSharedWithAmong(albumIds, auth.user.id), albumsOwnedAmong(albumIds, auth.user.id)]);
+  return shared.length > 0 || owned.length > 0;
+};
+
+/** Trashed means gone for everyone but the owner: no partner, album member or link visitor reaches it. */
+const trashed = (asset: AssetRecord): boolean => asset.deletedAt !== null;
 
 /** What a partner's share allows with their assets (Immich: read, view, download, and share them into albums). */
 const partnerAssetPermissions: readonly Permission[] = [...sharedAssetPermissions, Permission.AssetShare];
@@ -61,10 +71,17 @@ export const requireAsset = async (auth: Auth, permission: Permission, assetId: 
   const found = await getAssetWithFaces(assetId);
   if (!found) throw noAccess(permission);
   if (owns(auth, found.asset.ownerId)) return found;
+  if (trashed(found.asset)) throw noAccess(permission);
   if (sharedAssetPermissions.includes(permission) && (await seesThroughAlbum(auth, assetId))) return found;
   if (partnerAssetPermissions.includes(permission) && (await isPartnerOf(auth, found.asset.ownerId))) return found;
   throw noAccess(permission);
 };
+
+/**
+ * Whether the caller reads the archive and trash of `ownerId`'s library (Immich's archive.read):
+ * only their own; a partner's stay theirs (docs/immich-compatibility.md, "Partners").
+ */
+export const readsArchiveOf = (auth: Auth, ownerId: string): boolean => owns(auth, ownerId);
 
 /**
  * A timeline the caller may read (Immich's timeline.read): their own, or a partner's who shares
@@ -93,19 +110,19 @@ export const requireSharedAsset = async (
   const visit = auth.sharedLink;
   if (!visit || !visitorPermissions.includes(permission)) throw noAccess(permission);
   const [link, found] = await Promise.all([getSharedLink(auth.user.id, visit.id), getAssetWithFaces(assetId)]);
-  if (!link || !found || found.asset.ownerId !== link.userId) throw noAccess(permission);
+  if (!link || !found || found.asset.ownerId !== link.userId || trashed(found.asset)) throw noAccess(permission);
   if (permission === Permission.AssetDownload && !link.allowDownload) throw noAccess(permission);
   if (!(await linkShowsAsset(link, assetId))) throw noAccess(permission);
   return { found, link };
 };
 
 /**
- * The allowed ones among `assetIds` (trashed ones included, as Immich's checks do), in the order
- * asked: the caller's own; for sharing into an album also their partners'; for reading, viewing
- * and downloading also those a partner or an album shared with them shows.
+ * The allowed ones among `assetIds`, in the order asked: the caller's own (trashed ones included,
+ * as Immich's checks do); for sharing into an album also their partners'; for reading, viewing
+ * and downloading also those a partner or an album shared with them shows (never trashed ones).
  */
 export const allowedAssets = async (auth: Auth, permission: Permission, assetIds: readonly string[]): Promise<AssetRecord[]> => {
-  const assets = await getAssets(assetIds);
+  const assets = (await getAssets(assetIds)).filter((asset) => owns(auth, asset.ownerId) || !trashed(asset));
   const others = assets.filter((asset) => !owns(auth, asset.ownerId));
   if (others.length === 0 || !partnerAssetPermissions.includes(permission)) return assets.filter((asset) => owns(auth, asset.ownerId));
   const partners = new Set(
@@ -138,7 +155,7 @@ export const requireLinkDownload = async (
   if (!link?.allowDownload) throw noAccess(Permission.AssetDownload);
   const unique = [...new Set(request.assetIds)];
   const shown = await assetsLinkShows(link, unique);
-  const assets = (await getAssets(unique)).filter((asset) => shown.has(asset.id) && asset.ownerId === link.userId);
+  const assets = (await getAssets(unique)).filter((asset) => shown.has(asset.id) && asset.ownerId === link.userId && !trashed(asset));
   if (assets.length !== unique.length) throw noAccess(Permission.AssetDownload);
   return { assets, link };
 };

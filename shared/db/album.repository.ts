@@ -148,6 +148,10 @@ export const getAlbumUser = async (albumId: string, userId: string): Promise<Alb
 export const albumsSharedWithAmong = async (albumIds: readonly string[], userId: string): Promise<AlbumUser[]> =>
   (await batchGet([...new Set(albumIds)].map((albumId) => keys.albumUser(albumId, userId)))).map(albumUserCodec.read);
 
+/** Those of `albumIds` that `userId` owns: one BatchGetItem of the albums under the user. */
+export const albumsOwnedAmong = async (albumIds: readonly string[], userId: string): Promise<AlbumRecord[]> =>
+  (await batchGet([...new Set(albumIds)].map((albumId) => keys.album(userId, albumId)))).map(albumCodec.read);
+
 /** The ids of the albums shared with a user (their albumUser items on gsi2). */
 export const listAlbumIdsSharedWith = async (userId: string): Promise<string[]> =>
   (await queryAll(partitions.albumsSharedWith(userId), { attributes: ['albumId'] })).map((item) => String(item.albumId));

@@ -1,3 +1,4 @@
+import { readsArchiveOf } from '../access/access.ts';
 import { Invalid } from '../core/errors.ts';
 import {
   type AssetPageOptions,
@@ -127,13 +128,20 @@ const searchOwner = async (owner: string, filters: SearchAssetsInput, order: Ord
  * The metadata search over these owners' libraries: each owner's first `page × size` (+1, to know
  * whether a next page exists) merged in result order, then the page.
  */
-const searchOwners = async (auth: Auth, owners: readonly string[], filters: SearchAssetsInput): Promise<SearchPage> => {
+const searchOwners = async (
+  auth: Auth,
+  owners: readonly string[],
+  filters: SearchAssetsInput,
+  filtersOf: (owner: string) => SearchAssetsInput = () => filters,
+): Promise<SearchPage> => {
   const order: Order = filters.order ?? 'desc';
   const size = filters.size ?? 250;
   const page = filters.page ?? 1;
   const wanted = page * size;
   if (wanted > maxResultDepth) throw new Invalid(`page × size must not be greater than ${maxResultDepth}`);
-  const found = (await Promise.all(owners.map((owner) => searchOwner(owner, filters, order, wanted + 1)))).flat().sort(searchOrder(order));
+  const found = (await Promise.all(owners.map((owner) => searchOwner(owner, filtersOf(owner), order, wanted + 1))))
+    .flat()
+    .sort(searchOrder(order));
   const pageItems = found.slice((page - 1) * size, wanted);
   // People are the owner's: loaded for the caller's own assets.
   const loaded = filters.withPeople
@@ -157,10 +165,16 @@ export const searchAssets = (auth: Auth, filters: SearchAssetsInput): Promise<Se
 
 /**
  * POST /search/metadata: the same search over the caller's library and those of the partners in
- * their timeline (Immich's getUserIdsToSearch).
+ * their timeline (Immich's getUserIdsToSearch). A partner's archive and trash stay theirs (Immich
+ * v1.100 searched them too; docs/immich-compatibility.md): a search of archived or trashed assets
+ * reads only the caller's, and any other leaves a partner's archived and trashed ones out.
  */
-export const searchMetadata = async (auth: Auth, filters: SearchAssetsInput): Promise<SearchPage> =>
-  searchOwners(auth, [auth.user.id, ...(await timelinePartners(auth))], filters);
+export const searchMetadata = async (auth: Auth, filters: SearchAssetsInput): Promise<SearchPage> => {
+  const ownOnly = filters.isArchived === true || Boolean(filters.trashedAfter || filters.trashedBefore);
+  const partners = ownOnly ? [] : await timelinePartners(auth);
+  const partnerFilters: SearchAssetsInput = { ...filters, isArchived: false, withArchived: false, withDeleted: false };
+  return searchOwners(auth, [auth.user.id, ...partners], filters, (owner) => (readsArchiveOf(auth, owner) ? filters : partnerFilters));
+};
 
 export type SuggestionType = 'country' | 'state' | 'city' | 'camera-make' | 'camera-model';
 

@@ -1,4 +1,4 @@
-import { requireTimeline } from '../access/access.ts';
+import { readsArchiveOf, requireTimeline } from '../access/access.ts';
 import { assetsUpdatedBetween, timelinePages } from '../db/asset.repository.ts';
 import { type AuditEntityType, listDeletedSince } from '../db/audit.repository.ts';
 import type { AssetSearchInput } from '../dto/v1/sync.ts';
@@ -35,8 +35,11 @@ const newestTakenFirst = (a: AssetRecord, b: AssetRecord): number =>
  */
 export const getAllAssets = async (auth: Auth, dto: AssetSearchInput): Promise<AssetRecord[]> => {
   const ownerId = await ownerOf(auth, dto.userId);
+  // A partner's archive stays theirs (docs/api.md, "Sharing"): their archived assets are left out.
+  const withArchive = readsArchiveOf(auth, ownerId);
   const passes = (asset: AssetRecord): boolean =>
     asset.isVisible &&
+    (withArchive || !asset.isArchived) &&
     (dto.isFavorite === undefined || dto.isFavorite === null || asset.isFavorite === dto.isFavorite) &&
     (dto.isArchived === undefined || dto.isArchived === null || asset.isArchived === dto.isArchived) &&
     (!dto.updatedBefore || asset.updatedAt <= dto.updatedBefore);

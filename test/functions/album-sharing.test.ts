@@ -6,11 +6,16 @@ import { handler as getAlbumCountHandler } from '#functions/album/get-album-coun
 import { handler as getAllAlbumsHandler } from '#functions/album/get-all-albums.ts';
 import { handler as removeUserHandler } from '#functions/album/remove-user-from-album.ts';
 import { handler as updateAlbumHandler } from '#functions/album/update-album-info.ts';
+import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.ts';
 import { handler as getAssetThumbnailHandler } from '#functions/asset/get-asset-thumbnail.ts';
 import { handler as getTimeBucketsHandler } from '#functions/asset/get-time-buckets.ts';
+import { handler as serveFileHandler } from '#functions/asset/serve-file.ts';
+import { handler as downloadFileHandler } from '#functions/download/download-file.ts';
+import { handler as downloadInfoHandler } from '#functions/download/get-download-info.ts';
+import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, addToAlbum, albumInfo, assetInfo, createAlbum, removeFromAlbum } from '../support/library.ts';
+import { addPhoto, addToAlbum, albumInfo, assetInfo, createAlbum, removeFromAlbum, trash } from '../support/library.ts';
 import { objectCreated } from '../support/media.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
@@ -35,6 +40,8 @@ const removeUser = (token: string, id: string, userId: string) =>
     headers: bearer(token),
     pathParameters: { id, userId },
   });
+const createLink = (token: string, body: unknown) =>
+  invoke(createLinkHandler, { method: 'POST', path: '/api/shared-link', headers: bearer(token), body });
 const count = async (token: string) => (await invoke(getAlbumCountHandler, { path: '/api/album/count', headers: bearer(token) })).body;
 
 describe('albums shared with users', () => {
@@ -163,4 +170,49 @@ describe('albums shared with users', () => {
     expect((await albums(two.accessToken, { shared: 'true' })).body).toEqual([]);
     expect(await count(two.accessToken)).toEqual({ owned: 0, shared: 0, notShared: 0 });
   }, 60_000);
+});
+
+describe('what an album shows, by id', () => {
+  it('its owner views and downloads what a member added; a trashed asset is gone for everyone but its owner', async () => {
+    const owner = (await freshUser(accounts.admin.accessToken, `AlbumOwner${Date.now()}`)).accessToken;
+    const member = await freshUser(accounts.admin.accessToken, `AlbumMember${Date.now()}`);
+    const album = await createAlbum(owner, { albumName: 'Together', sharedWithUserIds: [member.userId] });
+    const added = await addPhoto(member.accessToken, { comment: 'added by the member' });
+    expect((await addToAlbum(member.accessToken, album.id, [added])).status).toBe(200);
+    const download = (token: string, id: string) =>
+      invoke(downloadFileHandler, { method: 'POST', path: `/api/download/asset/${id}`, headers: bearer(token), pathParameters: { id } });
+    const file = (token: string, id: string) =>
+      invoke(serveFileHandler, { path: `/api/asset/file/${id}`, headers: bearer(token), pathParameters: { id } });
+    expect((await assetInfo(owner, added)).status).toBe(200);
+    expect((await file(owner, added)).status).toBe(200);
+    expect((await download(owner, added)).status).toBe(200);
+
+    const mine = await addPhoto(owner, { comment: 'the owner’s, then trashed' });
+    expect((await addToAlbum(owner, album.id, [mine])).status).toBe(200);
+    expect((await assetInfo(member.accessToken, mine)).status).toBe(200);
+    const link = (await createLink(owner, { type: 'INDIVIDUAL', assetIds: [mine], allowDownload: true })).body;
+    const visitor = { 'x-immich-share-key': link.key };
+    expect((await invoke(getAssetInfoHandler, { path: `/api/asset/${mine}`, headers: visitor, pathParameters: { id: mine } })).status).toBe(
+      200,
+    );
+    expect((await trash(owner, [mine])).status).toBe(204);
+    const refused = { statusCode: 400, message: expect.stringMatching(/^Not found or no asset\.(read|view|download) access$/) };
+    for (const reply of [
+      await assetInfo(member.accessToken, mine),
+      await file(member.accessToken, mine),
+      await download(member.accessToken, mine),
+      await invoke(getAssetInfoHandler, { path: `/api/asset/${mine}`, headers: visitor, pathParameters: { id: mine } }),
+      await invoke(serveFileHandler, { path: `/api/asset/file/${mine}`, headers: visitor, pathParameters: { id: mine } }),
+      await invoke(downloadFileHandler, {
+        method: 'POST',
+        path: `/api/download/asset/${mine}`,
+        headers: visitor,
+        pathParameters: { id: mine },
+      }),
+      await invoke(downloadInfoHandler, { method: 'POST', path: '/api/download/info', headers: visitor, body: { assetIds: [mine] } }),
+    ])
+      expect(reply.body).toMatchObject(refused);
+    // Its owner still sees it (the trash page).
+    expect((await assetInfo(owner, mine)).status).toBe(200);
+  });
 });

@@ -6,9 +6,10 @@ import { handler as createPartnerHandler } from '#functions/partner/create-partn
 import { handler as getPartnersHandler } from '#functions/partner/get-partners.ts';
 import { handler as removePartnerHandler } from '#functions/partner/remove-partner.ts';
 import { handler as updatePartnerHandler } from '#functions/partner/update-partner.ts';
+import { handler as searchMetadataHandler } from '#functions/search/search-metadata.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, addToAlbum, assetInfo, createAlbum } from '../support/library.ts';
+import { addPhoto, addToAlbum, assetInfo, createAlbum, removeFromAlbum, trash, updateAsset } from '../support/library.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
@@ -103,7 +104,52 @@ describe('partners', () => {
 
     expect((await remove(sharer.accessToken, partner.userId)).status).toBe(200);
     expect((await remove(sharer.accessToken, partner.userId)).body).toMatchObject({ statusCode: 400, message: 'Partner not found' });
+    // Still in the partner's own album, which its owner sees whole (as Immich); out of it, gone.
+    expect((await assetInfo(partner.accessToken, theirs)).status).toBe(200);
+    expect((await removeFromAlbum(partner.accessToken, album.id, [theirs])).status).toBe(200);
     expect((await assetInfo(partner.accessToken, theirs)).status).toBe(400);
     expect((await buckets(partner.accessToken, timeline)).body).toEqual([{ timeBucket: '2022-05-01T00:00:00.000Z', count: 1 }]);
   }, 60_000);
+});
+
+describe('a partner’s archive and trash', () => {
+  it('stay the sharer’s: not in the partner’s sync (GET /asset?userId=) nor in their metadata search', async () => {
+    const sharer = await freshUser(accounts.admin.accessToken, `Sharer${Date.now()}`);
+    const partner = await freshUser(accounts.admin.accessToken, `Partner${Date.now()}`);
+    expect((await create(sharer.accessToken, partner.userId)).status).toBe(201);
+    expect((await update(partner.accessToken, sharer.userId, { inTimeline: true })).status).toBe(200);
+    const shown = await addPhoto(sharer.accessToken, { comment: 'shown' });
+    const archived = await addPhoto(sharer.accessToken, { comment: 'archived' });
+    const trashed = await addPhoto(sharer.accessToken, { comment: 'trashed' });
+    expect((await updateAsset(sharer.accessToken, archived, { isArchived: true })).status).toBe(200);
+    expect((await trash(sharer.accessToken, [trashed])).status).toBe(204);
+    const sync = (query: Record<string, string>) =>
+      invoke(getAllAssetsHandler, { path: '/api/asset', query: { userId: sharer.userId, ...query }, headers: bearer(partner.accessToken) });
+    expect(ids(await sync({}))).not.toContain(archived);
+    expect(ids(await sync({ isArchived: 'true' }))).toEqual([]);
+    const search = async (body: Record<string, unknown>) =>
+      (
+        await invoke(searchMetadataHandler, { method: 'POST', path: '/api/search/metadata', headers: bearer(partner.accessToken), body })
+      ).body.assets.items.map((item: { id: string }) => item.id) as string[];
+    expect(await search({})).toContain(shown);
+    for (const body of [
+      {},
+      { isArchived: true },
+      { withArchived: true },
+      { withDeleted: true },
+      { trashedAfter: '2000-01-01T00:00:00.000Z' },
+    ]) {
+      const found = await search(body);
+      expect(found, JSON.stringify(body)).not.toContain(archived);
+      expect(found, JSON.stringify(body)).not.toContain(trashed);
+    }
+    // The sharer's own search still finds both.
+    const own = await invoke(searchMetadataHandler, {
+      method: 'POST',
+      path: '/api/search/metadata',
+      headers: bearer(sharer.accessToken),
+      body: { withArchived: true, withDeleted: true },
+    });
+    expect(own.body.assets.items.map((item: { id: string }) => item.id)).toEqual(expect.arrayContaining([archived, trashed, shown]));
+  });
 });
