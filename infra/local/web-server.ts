@@ -74,7 +74,8 @@ export const createWebHandler = (dir: string) => {
       return false;
     }
     const appRoute = isAppRoute(decoded);
-    const file = fileAt(appRoute ? '/index.html' : decoded);
+    // No file name holds a NUL byte (and the file system would throw on one).
+    const file = decoded.includes('\0') ? undefined : fileAt(appRoute ? '/index.html' : decoded);
     if (!file) {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', ...securityHeaders });
       res.end('Not Found');

@@ -180,7 +180,15 @@ describe('the local server with a web build', () => {
   });
 
   it('answers a missing file 404, never the shell, and nothing outside the build', async () => {
-    for (const path of ['/_app/immutable/entry/gone.Zz99.js', '/favicon-missing.png', '/robots.txt', '/_app/immutable']) {
+    // A NUL byte (`%00`) is no file name either: a 404, not the file system's error as a 500.
+    for (const path of [
+      '/_app/immutable/entry/gone.Zz99.js',
+      '/favicon-missing.png',
+      '/robots.txt',
+      '/_app/immutable',
+      '/a%00.js',
+      '/_app/%00',
+    ]) {
       const response = await fetch(`${origin}${path}`);
       expect(response.status, path).toBe(404);
       expect(await response.text(), path).not.toContain('stand-in');
