@@ -12,7 +12,7 @@ import { Forbidden, Inaccessible, Unauthenticated } from '../core/errors.ts';
 import { albumsOwnedAmong, albumsSharedWithAmong, getAlbum, getAlbumUser, listAlbumIdsOfAsset } from '../db/album.repository.ts';
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
 import { getPartner, partnersAmong } from '../db/partner.repository.ts';
-import { getPerson } from '../db/person.repository.ts';
+import { getPeople, getPerson } from '../db/person.repository.ts';
 import { assetsLinkShows, getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord, AssetWithFaces } from '../model/asset.ts';
@@ -174,6 +174,10 @@ export const requirePerson = async (auth: Auth, permission: Permission, personId
   if (!person) throw noAccess(permission);
   return person;
 };
+
+/** Those of `personIds` that are the caller's people (one BatchGetItem per 100 ids). */
+export const allowedPeople = async (auth: Auth, personIds: readonly string[]): Promise<Set<string>> =>
+  new Set((await getPeople(auth.user.id, personIds)).map((person) => person.id));
 
 /** A library the caller may upload into: their own upload library. */
 export const requireLibrary = (permission: Permission, libraryId: string, user: { defaultLibraryId: string }): void => {

@@ -36,6 +36,8 @@ export const limits = {
    * archives of at most `archiveSize` (4 GiB) each, as /download/info splits them.
    */
   archiveAssets: 10_000,
+  /** People merged into one in one request (POST /person/:id/merge). */
+  mergePeople: 1_000,
   /** A file's own metadata strings are cut, not refused: a photo is never refused for its EXIF. */
   exifText: 500,
 } as const;

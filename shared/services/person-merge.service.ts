@@ -1,4 +1,4 @@
-import { Permission, requirePerson } from '../access/access.ts';
+import { allowedPeople, Permission, requirePerson } from '../access/access.ts';
 import { Invalid } from '../core/errors.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import {
@@ -22,16 +22,22 @@ import { originalsStore } from '../storage/originals.ts';
  * POST /person/:id/merge: each of `ids` (the caller's people) is merged into this person: their
  * faces move to it, asset by asset (each a transaction with the asset's people and both counts),
  * a missing name or birth date is taken over, and the merged person is deleted with their name
- * and thumbnail. Per id: `success`, or `no_permission` (not the caller's).
+ * and thumbnail. Per id: `success`, `no_permission` (not the caller's: checked for all ids at
+ * once, as Immich), or `not_found` (merged already, by this request or another).
  */
 export const mergePerson = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResult[]> => {
   let primary = await requirePerson(auth, Permission.PersonWrite, id);
   if (ids.includes(id)) throw new Invalid('Cannot merge a person into themselves');
   const results: BulkIdResult[] = [];
+  const allowed = await allowedPeople(auth, ids);
   for (const mergeId of ids) {
+    if (!allowed.has(mergeId)) {
+      results.push({ id: mergeId, success: false, error: 'no_permission' });
+      continue;
+    }
     const merged = await getPersonRecord(auth.user.id, mergeId);
     if (!merged) {
-      results.push({ id: mergeId, success: false, error: 'no_permission' });
+      results.push({ id: mergeId, success: false, error: 'not_found' });
       continue;
     }
     const takeOver: PersonChanges = {};

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createPersonHandler } from '#functions/person/create-person.ts';
 import { handler as getPersonHandler } from '#functions/person/get-person.ts';
@@ -117,5 +118,19 @@ describe('POST /person/:id/merge', () => {
       message: 'Not found or no person.write access',
     });
     expect((await merge(token, unnamed.id, ['x'])).body.message).toEqual(['each value in ids must be a UUID']);
+    // Ids are checked all at once (not one read each), at most 1,000; one merged twice is not_found the second time.
+    const other = (await create(token, { name: 'Merged Twice' })).body;
+    const many = [other.id, other.id, ...Array.from({ length: 998 }, () => randomUUID())];
+    const bulk = await merge(token, unnamed.id, many);
+    expect(bulk.body.slice(0, 3)).toEqual([
+      { id: other.id, success: true },
+      { id: other.id, success: false, error: 'not_found' },
+      { id: many[2], success: false, error: 'no_permission' },
+    ]);
+    expect(bulk.body.filter((result: { error?: string }) => result.error === 'no_permission')).toHaveLength(998);
+    expect((await merge(token, unnamed.id, [...many, randomUUID()])).body).toMatchObject({
+      statusCode: 400,
+      message: ['ids must contain no more than 1000 elements'],
+    });
   }, 60_000);
 });

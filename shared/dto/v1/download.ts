@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
-import { dto, optional, optionalUuidList, uuid, uuidList } from '../common.ts';
+import { dto, maxItems, optional, optionalUuidList, uuid, uuidList } from '../common.ts';
 
 /** `DownloadInfoDto` (POST /download/info): `archiveSize` `@IsInt() @IsPositive() @Optional()`. */
 export const DownloadInfoDto = dto({
@@ -19,11 +19,5 @@ export const DownloadInfoDto = dto({
 
 /** `AssetIdsDto` (POST /download/archive), at most `limits.archiveAssets` ids (not in Immich). */
 export const AssetIdsDto = dto({
-  assetIds: v.pipe(
-    uuidList(),
-    v.check(
-      (ids) => !Array.isArray(ids) || ids.length <= limits.archiveAssets,
-      `$property must contain no more than ${limits.archiveAssets} elements`,
-    ),
-  ),
+  assetIds: v.pipe(uuidList(), maxItems(limits.archiveAssets)),
 });

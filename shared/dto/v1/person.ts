@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Invalid } from '../../core/errors.ts';
 import { limits } from '../../model/limits.ts';
-import { as, booleanish, dto, isDateString, objectList, optional, rules, uuidList } from '../common.ts';
+import { as, booleanish, dto, isDateString, maxItems, objectList, optional, rules, uuidList } from '../common.ts';
 
 /**
  * `@MaxDate(now) @ValidateDate({ optional: true, nullable: true, format: 'date' })`: a value that
@@ -54,7 +54,7 @@ const PeopleUpdateItem = dto({
 export const PeopleUpdateDto = dto({ people: objectList(PeopleUpdateItem) });
 
 /** `MergePersonDto` (POST /person/:id/merge). */
-export const MergePersonDto = dto({ ids: uuidList() });
+export const MergePersonDto = dto({ ids: v.pipe(uuidList(), maxItems(limits.mergePeople)) });
 
 /** `PersonSearchDto`: `withHidden` (query string boolean). */
 export const PersonSearchDto = dto({ withHidden: v.optional(booleanish()) });
