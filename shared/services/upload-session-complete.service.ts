@@ -73,15 +73,27 @@ const checkParts = (session: UploadSessionRecord, received: readonly ReceivedPar
  * not what was declared, or that no longer fits the quota, is removed with its session: nothing
  * is left. Safe to repeat (a retry after a timeout finds the object already joined).
  */
+/**
+ * The session's parts joined into its object. A concurrent completion of the same session may join
+ * them first (its parts then vanish under this one): the object it made is the same file, taken
+ * as joined, so a repeated completion never fails for being second.
+ */
+const joinParts = async (store: OriginalsStore, session: UploadSessionRecord): Promise<StoredObject> => {
+  try {
+    return await store.completeMultipart(session.key, session.uploadId, partsOf(session));
+  } catch (error) {
+    if (await store.exists(session.key)) return { key: session.key };
+    throw error;
+  }
+};
+
 export const completeUploadSession = async (auth: Auth, sessionId: string): Promise<UploadOutcome> => {
   const session = await liveSession(auth, sessionId);
   const store = await originalsStore();
   const received = await store.listParts(session.key, session.uploadId);
   const joined = received.length === 0 && (await store.exists(session.key));
   if (!joined) checkParts(session, received);
-  const stored: StoredObject = joined
-    ? { key: session.key }
-    : await store.completeMultipart(session.key, session.uploadId, partsOf(session));
+  const stored: StoredObject = joined ? { key: session.key } : await joinParts(store, session);
 
   const discard = async (objects: readonly StoredObject[], error: DomainError): Promise<never> => {
     await removeOriginals(objects);

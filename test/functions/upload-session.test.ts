@@ -251,3 +251,19 @@ describe('GET /asset/upload-session/openapi.json', () => {
     expect(reply.body.components.schemas.CreateUploadSessionDto.properties.size.maximum).toBe(4 * 1024 ** 3);
   });
 });
+
+describe('completing a session twice at once', () => {
+  it('makes one asset; every answer is 201 with its id (it is safe to repeat), never a 500', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Twice${Date.now()}`)).accessToken;
+    for (let round = 0; round < 4; round++) {
+      const data = largeJpeg(minPart + 1000 + round, { comment: `twice ${round}` });
+      const created = await createSession(token, sessionBody(data, `TWICE${round}.jpg`));
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const parts = partsOf(data);
+      for (const target of created.body.parts) expect((await putPart(target, parts[target.partNumber - 1] as Buffer)).status).toBe(200);
+      const replies = await Promise.all([completeSession(token, created.body.sessionId), completeSession(token, created.body.sessionId)]);
+      for (const reply of replies) expect(reply.body, JSON.stringify(reply.body)).toEqual({ id: created.body.id, duplicate: false });
+      expect((await tableItems('asset')).filter((item) => item.id === created.body.id)).toHaveLength(1);
+    }
+  });
+});
