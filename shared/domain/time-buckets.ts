@@ -42,7 +42,10 @@ export const bucketsFrom = (counters: readonly Counter[], size: BucketSize, filt
  * Undefined if it is not a date at all.
  */
 export const periodOf = (timeBucket: string, size: BucketSize): string | null | undefined => {
-  const date = new Date(timeBucket.replace(/^[+-]/, ''));
+  // Immich's clients may send an extended year (`+012345-01-01T…`, which Date reads as it is); a
+  // sign before a four-digit year is read without it.
+  let date = new Date(timeBucket);
+  if (Number.isNaN(date.getTime())) date = new Date(timeBucket.replace(/^[+-]/, ''));
   if (Number.isNaN(date.getTime())) return undefined;
   const period = periodOfAsset(date.toISOString(), size);
   return bucketStart(period) === date.toISOString() ? period : null;

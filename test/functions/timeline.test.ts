@@ -238,6 +238,8 @@ describe('GET /asset/time-buckets and /asset/time-bucket', () => {
       statusCode: 400,
       message: 'timeBucket must be a date string',
     });
+    // Immich's own case: a five-digit year is a bucket with nothing in it, not an error.
+    expect(await bucket(me, { size: 'MONTH', timeBucket: '+012345-01-01T00:00:00.000Z' })).toMatchObject({ status: 200, body: [] });
     expect((await buckets(me, { size: 'MONTH', withPartners: 'true' })).body.message).toBe(
       'withPartners is only supported for non-archived, non-trashed, non-favorited assets',
     );
