@@ -120,10 +120,7 @@ export const uuidList = () => v.pipe(v.unknown(), eachUuid, rules.isNotEmpty, is
 /** `@ArrayMaxSize(max)` (not in Immich's DTOs that use it here: docs/api.md, "Limits"). */
 export const maxItems = <T extends readonly unknown[]>(max: number) =>
   // Checked also after an earlier rule failed (valibot runs a pipe's checks on), so not always an array.
-  v.check<T, string>(
-    (items) => !Array.isArray(items) || items.length <= max,
-    `$property must contain no more than ${max} elements`,
-  );
+  v.check<T, string>((items) => !Array.isArray(items) || items.length <= max, `$property must contain no more than ${max} elements`);
 
 /** `@ValidateUUID({ each: true, optional: true })`. */
 export const optionalUuidList = () => optional(v.pipe(v.unknown(), eachUuid, isArray, as<string[]>()));
