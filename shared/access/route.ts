@@ -24,15 +24,12 @@ export const requireRoute = (auth: Auth, access: Exclude<Access, 'public'>): voi
   if (access === 'admin' && !auth.user.isAdmin) throw new Forbidden();
 };
 
+/** The tokens a visitor presents (the `immich_shared_link_token` cookie: every link they opened, comma-separated; 100 at most). */
+export const linkTokensOf = (tokens: string | null | undefined): string[] => (tokens ?? '').split(',').filter(Boolean).slice(0, 100);
+
 /**
- * Whether a visitor presenting these tokens (the `immich_shared_link_token` cookie: every link
- * they opened, comma-separated) has proven this link's password: a live token made for the link
- * and its current password hash (shared/core/crypto.ts). A link without a password is open.
+ * Whether a visitor presenting these tokens has proven this link's password: a live token made
+ * for the link and its current password hash (shared/core/crypto.ts). A link without a password is open.
  */
-export const linkUnlocked = (secret: string, tokens: string | undefined, linkId: string, passwordHash: string | null): boolean =>
-  passwordHash === null ||
-  (tokens ?? '')
-    .split(',')
-    .filter(Boolean)
-    .slice(0, 100)
-    .some((token) => isSharedLinkToken(secret, token, linkId, passwordHash));
+export const linkUnlocked = (secret: string, tokens: string | null | undefined, linkId: string, passwordHash: string | null): boolean =>
+  passwordHash === null || linkTokensOf(tokens).some((token) => isSharedLinkToken(secret, token, linkId, passwordHash));

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { allowedAssets, Permission, requireAlbum, requireAssets, requireSharedLink, requireVisit } from '../access/access.ts';
-import { linkUnlocked } from '../access/route.ts';
+import { linkTokensOf, linkUnlocked } from '../access/route.ts';
 import { hashPassword, hashSharedLinkKey, sharedLinkKey, sharedLinkKeyBytes, sharedLinkToken, verifyPassword } from '../core/crypto.ts';
 import { Inaccessible, Invalid, Unauthenticated } from '../core/errors.ts';
 import { getAlbum, listMembers } from '../db/album.repository.ts';
@@ -184,11 +184,11 @@ export const getMySharedLink = async (auth: Auth, dto: SharedLinkPasswordInput):
   const link = await requireVisit(auth);
   let token: string | undefined;
   if (link.passwordHash) {
-    const tokens = (dto.token ?? '').split(',').filter(Boolean).slice(0, 100);
+    const tokens = linkTokensOf(dto.token);
     const passwordHash = link.passwordHash;
     const secret = await linkSecret();
     // The cookie holds the tokens of every link the visitor opened: all are kept (expired ones fail on their own).
-    if (!linkUnlocked(secret, dto.token ?? undefined, link.id, passwordHash)) {
+    if (!linkUnlocked(secret, dto.token, link.id, passwordHash)) {
       if (!dto.password || !(await verifyPassword(dto.password, passwordHash))) throw new Unauthenticated('Invalid password');
       tokens.push(sharedLinkToken(secret, link.id, passwordHash));
     }

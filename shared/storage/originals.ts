@@ -17,8 +17,10 @@ export type { OriginalsStore, StoredObject } from './store.ts';
 let store: Promise<OriginalsStore> | undefined;
 
 export const originalsStore = (): Promise<OriginalsStore> => {
-  const bucket = env.originalsBucket();
-  store ??= Promise.resolve(bucket ? new S3Store(bucket) : new FileStore(resolve(env.originalsDir())));
+  if (!store) {
+    const bucket = env.originalsBucket();
+    store = Promise.resolve(bucket ? new S3Store(bucket) : new FileStore(resolve(env.originalsDir())));
+  }
   return store;
 };
 
