@@ -202,7 +202,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/user', 'getAllUsers', 'read'],
     ['GET', '/api/user/info/{id}', 'getUserById', 'read'],
     ['PUT', '/api/user', 'updateUser', 'write', { memory: hashing }],
-    ['DELETE', '/api/user/{id}', 'deleteUser', 'write'],
+    ['DELETE', '/api/user/{id}', 'deleteUser', 'write', { store: 'session' }],
     ['POST', '/api/user/{id}/restore', 'restoreUser', 'write'],
     ['POST', '/api/user/profile-image', 'createProfileImage', 'write', { store: 'put', body: 'upload' }],
     ['DELETE', '/api/user/profile-image', 'deleteProfileImage', 'write', { store: 'delete' }],

@@ -3,9 +3,15 @@ import { mapUser, type UserResponse } from '#shared/dto/v1/user.response.ts';
 import { DeleteUserDto } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import { endSessionsOf } from '#shared/services/upload-session-end.ts';
 import { deleteUser } from '#shared/services/user.service.ts';
 
 export const handler = httpHandler(
   { access: 'admin', returns: returns<UserResponse>(), params: IdParams, body: DeleteUserDto },
-  async ({ params, body }) => mapUser(await deleteUser(params.id, body.force ?? false)),
+  async ({ params, body }) => {
+    const user = await deleteUser(params.id, body.force ?? false);
+    // Their upload sessions end with them: the part URLs they hold take no more bytes.
+    await endSessionsOf(user);
+    return mapUser(user);
+  },
 );

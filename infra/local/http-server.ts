@@ -100,6 +100,8 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
   const routes = options.routes ?? [...allRoutes, ...localRoutes, ...(options.webDir ? webRoutes : [])];
   if (options.webDir) process.env.WEB_INDEX = join(resolve(options.webDir), 'index.html');
   const uploadLimitMb = (options.uploadLimitBytes ?? 100 * 1024 * 1024) / (1024 * 1024);
+  // The handlers know it too: an upload session's parts come here, so none may be larger.
+  process.env.MAX_UPLOAD_MB = String(uploadLimitMb);
   const match = createRouteMatcher(routes);
   const handlers = new Map<string, Promise<LambdaHandler>>();
   const load = (route: Route): Promise<LambdaHandler> => {

@@ -9,6 +9,7 @@ import {
   statusOf,
 } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
+import type { QuotaCheck } from '../model/user.ts';
 import { listAlbumIdsOfAsset } from './album.repository.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
@@ -140,8 +141,10 @@ export interface NewUpload {
   newPeople: PersonRecord[];
   /** Existing people gaining faces. */
   existingPeople: ReadonlySet<string>;
-  /** The user's quota when it has one: the upload must still fit. */
-  quota: number | null;
+  /** The user's quota as read, with their upload sessions' holds: the upload must still fit. */
+  quota: QuotaCheck;
+  /** The upload session whose file this is: its hold ends as the file is counted. */
+  release?: string;
   /**
    * The hidden video asset extracted from a motion photo (the photo's `livePhotoVideoId`), when
    * it is new: its checksum is claimed and its size counted in the same transaction.
@@ -170,7 +173,7 @@ export const fixedUploadWrites = 7;
  * file, or a concurrent new person of the same name, cancels it.
  */
 export const recordUpload = async (upload: NewUpload): Promise<void> => {
-  const { faces, newPeople, existingPeople, quota, motion, also = [] } = upload;
+  const { faces, newPeople, existingPeople, quota, motion, release, also = [] } = upload;
   const asset: AssetRecord = {
     ...upload.asset,
     personIds: [...new Set(faces.map((face) => face.personId))],
@@ -184,7 +187,7 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
     assetWrites.create(asset),
     assetWrites.addToDevice(asset),
     ...(motion ? [assetWrites.claimChecksum(motion), assetWrites.create(motion)] : []),
-    userWrites.addUsage(asset.ownerId, size, quota, () => new QuotaExceededError()),
+    userWrites.addUsage(asset.ownerId, size, quota, () => new QuotaExceededError(), release),
     ...newPeople.flatMap((person) => [
       personWrites.claimName(person),
       personWrites.create({ ...person, faceCount: faceCounts.get(person.id) ?? 0 }),

@@ -1,13 +1,42 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type UploadSessionRecord, UploadSessionRecordSchema } from '../model/upload-session.ts';
+import type { QuotaCheck, UserRecord } from '../model/user.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
+import { userWrites } from './items/user.ts';
 import { keys } from './keys.ts';
-import { deleteWrite, putWrite, type Write, writeOne } from './transact.ts';
+import { deleteWrite, putWrite, transact, type Write, writeOne } from './transact.ts';
 
 const sessionCodec = codec('uploadSession', UploadSessionRecordSchema);
 
-export const createUploadSession = async (session: UploadSessionRecord): Promise<void> => {
-  await writeOne(putWrite({ ...keys.uploadSession(session.id), type: 'uploadSession', ...session }, { condition: 'absent' }));
+/** The owner changed since read (a session opened, an upload counted, the quota moved) or was deleted: read again. */
+export class HoldRefusedError extends Error {}
+
+/**
+ * A session starts, holding its declared size of the owner's quota in the same transaction (the
+ * owner as read: `check`); holds that expired (`expired`) go with it. Throws `HoldRefusedError`.
+ */
+export const createUploadSession = async (
+  session: UploadSessionRecord,
+  owner: UserRecord,
+  check: QuotaCheck,
+  expired: readonly string[],
+): Promise<void> => {
+  await transact([
+    putWrite({ ...keys.uploadSession(session.id), type: 'uploadSession', ...session }, { condition: 'absent' }),
+    userWrites.openSession(
+      owner,
+      check,
+      { id: session.id, bytes: session.size, expiresAt: session.expiresAt },
+      expired,
+      () => new HoldRefusedError(),
+    ),
+  ]);
+};
+
+/** Gives a user stored before upload sessions held quota the (empty) map of holds. */
+export const ensureHoldsMap = async (userId: string): Promise<void> => {
+  await writeOne(userWrites.holdsMap(userId));
 };
 
 /** A session by id, expired or not (the caller tells an expired one apart); undefined when there is none. */
@@ -16,12 +45,17 @@ export const getUploadSession = async (sessionId: string): Promise<UploadSession
   return item ? sessionCodec.read(item) : undefined;
 };
 
-/** Ends a session: on its own, or in the transaction that records its asset (so it completes once). */
+/** Ends a session in the transaction that records its asset (so it completes once). */
 export const uploadSessionWrites = {
   end: (sessionId: string, onConditionFailed?: () => Error): Write =>
     deleteWrite(keys.uploadSession(sessionId), { condition: 'present', ...(onConditionFailed ? { onConditionFailed } : {}) }),
 };
 
-export const deleteUploadSession = async (sessionId: string): Promise<void> => {
-  await writeOne(deleteWrite(keys.uploadSession(sessionId)));
+/** Ends a session that made no asset (deleted, expired, refused): the item, then its hold on the quota. */
+export const deleteUploadSession = async (session: Pick<UploadSessionRecord, 'id' | 'ownerId'>): Promise<void> => {
+  await writeOne(deleteWrite(keys.uploadSession(session.id)));
+  await writeOne(userWrites.closeSession(session.ownerId, session.id)).catch((error: unknown) => {
+    // A user stored before holds existed has none to end.
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  });
 };

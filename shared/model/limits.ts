@@ -27,6 +27,8 @@ export const limits = {
   sessionBytes: 4 * 1024 ** 3,
   /** Parts of one upload session (S3 allows 10,000; 1,000 keep the session one small item). */
   sessionParts: 1_000,
+  /** Upload sessions one user may have open at once (each holds its declared size of the quota). */
+  openUploadSessions: 10,
   /** S3's smallest part (but the last). */
   minPartBytes: 5 * 1024 * 1024,
   /** S3's largest part. */

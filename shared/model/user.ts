@@ -27,8 +27,27 @@ export const UserRecordSchema = v.object({
   defaultLibraryId: id(),
   /** Chosen with PUT /user; absent, it is derived from the email (Immich's getRandomAvatarColor). */
   avatarColor: v.optional(nullable(v.picklist(['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber']))),
+  /**
+   * The user's open upload sessions by id, each holding its declared size against the quota until
+   * it ends or expires (docs/large-uploads.md). An expired hold counts no more; the next session
+   * opened removes it.
+   */
+  uploadSessions: v.optional(v.record(v.string(), v.object({ bytes: v.number(), expiresAt: instant() })), {}),
+  /** Upload sessions ever opened: an upload's quota check conditions on it, so a hold taken meanwhile is never missed. */
+  uploadSessionsOpened: v.optional(v.number(), 0),
 });
 export type UserRecord = v.InferOutput<typeof UserRecordSchema>;
+
+/**
+ * What an upload is checked against (shared/domain/quota.ts): the quota as read, and the upload
+ * sessions' holds read with it (`opened` dates them: a hold taken since changes it).
+ */
+export interface QuotaCheck {
+  quota: number | null;
+  /** Bytes the user's live upload sessions hold (but the one being completed). */
+  held: number;
+  opened: number;
+}
 
 /** What a credential (session, API key, shared-link key) carries of its user, so authenticating is one read. */
 export const CredentialUserSchema = v.object({
@@ -48,7 +67,6 @@ export interface Auth {
   user: { id: string; email: string; isAdmin: boolean };
   /** Set when the caller signed in with a session token (its SHA-256); absent for an API key. */
   sessionHash?: string;
-  /** Set for a shared-link visitor: the link (and the key they presented). */
   /** A shared-link visitor: the link, its key, and `locked` while a password link's password is unproven. */
   sharedLink?: { id: string; key: string; locked?: true };
 }

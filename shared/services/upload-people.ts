@@ -5,11 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { log } from '../core/log.ts';
-import { fixedUploadWrites, type NewUpload, PersonNameTakenError, recordUpload } from '../db/asset.repository.ts';
+import { fixedUploadWrites, type NewUpload, PersonNameTakenError, QuotaExceededError, recordUpload } from '../db/asset.repository.ts';
 import { findPeopleByName } from '../db/person.repository.ts';
+import { getUser } from '../db/user.repository.ts';
+import { quotaCheckOf } from '../domain/quota.ts';
 import type { FaceRegion } from '../media/faces.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import { foldName, type PersonRecord } from '../model/person.ts';
+import type { UserRecord } from '../model/user.ts';
 
 // A transaction holds at most 100 writes; an upload needs 7 (fixedUploadWrites) plus, per person,
 // 2 (new) or 1 (known), plus 1 per face. 31 faces of 31 different new people fit.
@@ -62,26 +65,36 @@ const resolvePeople = async (ownerId: string, assetId: string, regions: readonly
 /**
  * Records a new asset (its file already stored) with its faces and their people, in one
  * transaction (shared/db/asset.repository.ts `recordUpload`), with `also` in the same
- * transaction. A concurrent upload may create a person of the same name first: the names are
- * read again and it is tried once more. Throws `DuplicateChecksumError` and `QuotaExceededError`
- * for the caller to answer.
+ * transaction, counted against the quota of `owner` as read. A concurrent upload may create a
+ * person of the same name first, or the owner may open an upload session meanwhile: then it is
+ * read again and tried once more. Throws `DuplicateChecksumError` and `QuotaExceededError` for the
+ * caller to answer. `release` is the upload session whose file this is (its hold ends with it).
  */
 export const recordNewAsset = async (
   asset: AssetRecord,
   faceRegions: readonly FaceRegion[],
-  quota: number | null,
-  options: Pick<NewUpload, 'motion' | 'also'>,
+  owner: UserRecord,
+  options: Pick<NewUpload, 'motion' | 'also' | 'release'>,
 ): Promise<void> => {
   const regions = faceRegions.slice(0, maxFacesPerAsset);
   if (faceRegions.length > regions.length)
     log.warn('Face regions over the limit were not recorded', { assetId: asset.id, faces: faceRegions.length });
+  let quota = quotaCheckOf(owner, options.release);
   for (let attempt = 1; ; attempt++) {
     const people = await resolvePeople(asset.ownerId, asset.id, regions, asset.createdAt);
     try {
-      await recordUpload({ asset, ...people, quota, ...options });
+      // A hold this session no longer has (it was ended meanwhile) is not released twice.
+      const release = options.release && options.release in owner.uploadSessions ? options.release : undefined;
+      await recordUpload({ asset, ...people, quota, ...options, release });
       return;
     } catch (error) {
-      if (!(error instanceof PersonNameTakenError) || attempt >= 3) throw error;
+      if (attempt >= 3) throw error;
+      if (error instanceof QuotaExceededError) {
+        const current = await getUser(asset.ownerId);
+        if (!current || current.uploadSessionsOpened === quota.opened) throw error;
+        owner = current;
+        quota = quotaCheckOf(current, options.release);
+      } else if (!(error instanceof PersonNameTakenError)) throw error;
     }
   }
 };

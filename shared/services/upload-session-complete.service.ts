@@ -97,7 +97,7 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
 
   const discard = async (objects: readonly StoredObject[], error: DomainError): Promise<never> => {
     await removeOriginals(objects);
-    await deleteUploadSession(session.id);
+    await deleteUploadSession(session);
     throw error;
   };
   const actual = await sha1OfObject(store, session.key, session.size);
@@ -132,7 +132,8 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
   if (sidecar && asset.sidecarPath) objects.push(await store.put(asset.sidecarPath, sidecar, 'application/xml'));
   await writeAssetPostings(asset, metadata);
   try {
-    await recordNewAsset(withVersions(asset, objects), metadata.faces, user.quotaSizeInBytes, {
+    await recordNewAsset(withVersions(asset, objects), metadata.faces, user, {
+      release: session.id,
       also: [uploadSessionWrites.end(session.id, () => new SessionEndedError())],
     });
   } catch (error) {
@@ -144,7 +145,7 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
       // The same file completed through another session (or uploaded whole) meanwhile.
       const winner = (await findByChecksums(auth.user.id, [session.checksum])).get(session.checksum);
       await removeOriginals(objects);
-      await deleteUploadSession(session.id);
+      await deleteUploadSession(session);
       if (winner) return { id: winner, duplicate: true };
     }
     if (error instanceof QuotaExceededError) return discard(objects, new Invalid('Quota has been exceeded!'));

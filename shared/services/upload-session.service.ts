@@ -12,21 +12,25 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Permission, requireLibrary } from '../access/access.ts';
 import { requireUploadPart, requireUploadSession } from '../access/sessions.ts';
 import { uploadPartSignature } from '../core/crypto.ts';
-import { Inaccessible, Invalid } from '../core/errors.ts';
+import { uploadLimitBytes } from '../core/env.ts';
+import { Conflict, Forbidden, Inaccessible, Invalid } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import { findByChecksums } from '../db/asset.repository.ts';
-import { deleteUploadSession, createUploadSession as putSession } from '../db/upload-session.repository.ts';
+import { ensureHoldsMap, HoldRefusedError, createUploadSession as putSession } from '../db/upload-session.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
+import { fitsQuota, liveHolds, type QuotaCheck, quotaCheckOf } from '../domain/quota.ts';
 import { checksumHex } from '../domain/search.ts';
 import { acceptUploadFile, originalKey, uploadFields } from '../domain/upload-files.ts';
 import type { CreateUploadSessionInput, UploadPartTarget, UploadSessionResponseDto } from '../dto/v1/upload-session.ts';
+import { limits } from '../model/limits.ts';
 import type { UploadOutcome } from '../model/upload.ts';
 import type { UploadSessionRecord } from '../model/upload-session.ts';
-import type { Auth } from '../model/user.ts';
+import type { Auth, UserRecord } from '../model/user.ts';
 import { linkSecret } from '../storage/link-secret.ts';
 import { type OriginalsStore, originalsStore } from '../storage/originals.ts';
 import type { PartChecksum, ReceivedPart } from '../storage/store.ts';
+import { endSession } from './upload-session-end.ts';
 
 /** A session lives a day: the bucket's lifecycle rule aborts its multipart upload after the same day. */
 export const sessionLifetimeSeconds = 24 * 3600;
@@ -83,9 +87,24 @@ const responseOf = async (
 });
 
 /**
+ * The room a new session needs on the owner as read: at most `limits.openUploadSessions` open,
+ * and its declared size within the quota beside their usage and the other sessions' holds.
+ */
+const roomFor = (user: UserRecord, size: number): QuotaCheck => {
+  if (liveHolds(user).length >= limits.openUploadSessions) {
+    throw new Invalid(`At most ${limits.openUploadSessions} upload sessions may be open at once; complete or delete one first`);
+  }
+  const check = quotaCheckOf(user);
+  if (!fitsQuota(user, check, size)) throw new Invalid('Quota has been exceeded!');
+  return check;
+};
+
+/**
  * POST /asset/upload-session. Checked as `POST /asset/upload` checks a file, before anything is
  * sent: its type, its fields, a duplicate (answered at once, `{id, duplicate: true}`), the library
- * and the quota. Then the multipart upload is started on the asset's final key.
+ * and the quota, which the session's declared size then holds until it ends (so are the open
+ * sessions counted: docs/large-uploads.md). Then the multipart upload is started on the asset's
+ * final key.
  */
 export const createUploadSession = async (
   auth: Auth,
@@ -93,14 +112,20 @@ export const createUploadSession = async (
 ): Promise<UploadSessionResponseDto | UploadOutcome> => {
   acceptUploadFile(uploadFields.asset, input.fileName);
   const checksum = checksumHex(input.checksum);
-  const [existing, user] = await Promise.all([findByChecksums(auth.user.id, [checksum]), getUser(auth.user.id)]);
+  const [existing, read] = await Promise.all([findByChecksums(auth.user.id, [checksum]), getUser(auth.user.id)]);
   const duplicateId = existing.get(checksum);
   if (duplicateId) return { id: duplicateId, duplicate: true };
-  if (!user) throw new Inaccessible('User not found');
-  if (input.libraryId) requireLibrary(Permission.AssetUpload, input.libraryId, user);
-  if (user.quotaSizeInBytes && user.quotaUsageInBytes + input.size > user.quotaSizeInBytes) throw new Invalid('Quota has been exceeded!');
+  if (!read) throw new Inaccessible('User not found');
+  if (input.libraryId) requireLibrary(Permission.AssetUpload, input.libraryId, read);
+  let user = read;
+  let check = roomFor(user, input.size);
 
   const store = await originalsStore();
+  // Locally the server takes each part itself, within its own upload limit (MAX_UPLOAD_MB).
+  const largestPart = Math.min(input.partSize, input.size);
+  if (!store.partUrl && largestPart > uploadLimitBytes()) {
+    throw new Invalid(`partSize must be at most ${uploadLimitBytes()} bytes here: the server takes each part within its upload limit`);
+  }
   const assetId = randomUUID();
   const key = originalKey(auth.user.id, assetId, input.fileName);
   const uploadId = await store.createMultipart(key, mimeTypeOf(input.fileName), input.size);
@@ -125,7 +150,23 @@ export const createUploadSession = async (
     ttl: Math.floor(now / 1000) + sessionLifetimeSeconds,
   };
   try {
-    await putSession(session);
+    for (let attempt = 1; ; attempt++) {
+      const expired = Object.keys(user.uploadSessions).filter((id) => !liveHolds(user).some(([live]) => live === id));
+      try {
+        await putSession(session, user, check, expired);
+        break;
+      } catch (error) {
+        if (!(error instanceof HoldRefusedError)) throw error;
+        if (attempt >= 12) throw new Conflict('Another upload changed your storage meanwhile; try again');
+        // Another session or upload of the owner meanwhile (or a user stored before holds): read again.
+        if (Object.keys(user.uploadSessions).length === 0) await ensureHoldsMap(user.id);
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+        const current = await getUser(auth.user.id);
+        if (!current || current.deletedAt !== null) throw new Inaccessible('User not found');
+        user = current;
+        check = roomFor(user, input.size);
+      }
+    }
   } catch (error) {
     await store.abortMultipart(key, uploadId);
     throw error;
@@ -141,11 +182,6 @@ export const liveSession = async (auth: Auth, sessionId: string): Promise<Upload
     throw new Invalid('Upload session expired');
   }
   return session;
-};
-
-const endSession = async (session: UploadSessionRecord): Promise<void> => {
-  await (await originalsStore()).abortMultipart(session.key, session.uploadId);
-  await deleteUploadSession(session.id);
 };
 
 /** GET /asset/upload-session/:sessionId: which parts the store holds, and fresh URLs for all (to resume). */
@@ -169,6 +205,9 @@ export const acceptLocalPart = async (
   body: Buffer,
 ): Promise<void> => {
   const { session, declared } = await requireUploadPart(part, await linkSecret());
+  // A deleted owner's sessions end with them (upload-session-end.ts); one that raced the deletion ends here.
+  const owner = await getUser(session.ownerId);
+  if (!owner || owner.deletedAt !== null) throw new Forbidden('The upload session has ended');
   if (part.sha1Header !== declared) throw new Invalid('x-amz-checksum-sha1 must be the SHA-1 the part was declared with');
   if (body.length !== partBytes(session, part.partNumber)) {
     throw new Invalid(`Part ${part.partNumber} must be ${partBytes(session, part.partNumber)} bytes, not ${body.length}`);

@@ -10,6 +10,7 @@ import { DuplicateChecksumError, findByChecksums, QuotaExceededError } from '../
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { assetTypeOf, mimeTypeOf } from '../domain/media-types.ts';
+import { fitsQuota, quotaCheckOf } from '../domain/quota.ts';
 import { assetTerms } from '../domain/terms.ts';
 import { extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
 import { motionVideoOf } from '../media/motion-photo.ts';
@@ -50,9 +51,7 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   // The motion part: the same video uploaded before (the same checksum) is linked, not stored again.
   const existingMotion = motionChecksum ? existing.get(motionChecksum) : undefined;
   const motionBytes = motionVideo && !existingMotion ? motionVideo.length : 0;
-  if (user.quotaSizeInBytes && user.quotaUsageInBytes + file.data.length + motionBytes > user.quotaSizeInBytes) {
-    throw new Invalid('Quota has been exceeded!');
-  }
+  if (!fitsQuota(user, quotaCheckOf(user), file.data.length + motionBytes)) throw new Invalid('Quota has been exceeded!');
 
   checkImageReadable(file.fileName, file.data);
   let metadata: Metadata;
@@ -78,7 +77,7 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   const recorded = withVersions(asset, stored);
   const recordedMotion = motion ? withVersions(motion.asset, stored) : undefined;
   try {
-    await recordNewAsset(recorded, metadata.faces, user.quotaSizeInBytes, recordedMotion ? { motion: recordedMotion } : {});
+    await recordNewAsset(recorded, metadata.faces, user, recordedMotion ? { motion: recordedMotion } : {});
     return { id: asset.id, duplicate: false };
   } catch (error) {
     await removeOriginals(stored);

@@ -28,6 +28,8 @@ const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
     deletedAt: null,
     quotaSizeInBytes: input.quotaSizeInBytes ?? null,
     quotaUsageInBytes: 0,
+    uploadSessions: {},
+    uploadSessionsOpened: 0,
     createdAt: now,
     updatedAt: now,
     defaultLibraryId: randomUUID(),

@@ -6,6 +6,13 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertSafeKey, type OriginalsStore, type PartChecksum, type ReceivedPart, type StoredObject } from './store.ts';
 
+/** A multipart upload's folder records when it started, for the sweep of abandoned ones. */
+const startedFile = 'started';
+/** As the bucket's lifecycle rule (infra/cdk/stack.ts): incomplete multipart uploads go after a day. */
+const abandonedAfterMs = 24 * 3600 * 1000;
+const sweepEveryMs = 5 * 60 * 1000;
+const lastSweep = new Map<string, number>();
+
 const uploadIdPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Originals in a folder (npm start, tests). Writes go to a temporary name first, so a reader never sees half a file. */
@@ -98,7 +105,34 @@ export class FileStore implements OriginalsStore {
     assertSafeKey(key);
     const uploadId = randomUUID();
     await mkdir(this.partsDir(uploadId), { recursive: true, mode: 0o700 });
+    await writeFile(join(this.partsDir(uploadId), startedFile), String(Date.now()), { mode: 0o600 });
+    if (Date.now() - (lastSweep.get(this.root) ?? 0) > sweepEveryMs) {
+      lastSweep.set(this.root, Date.now());
+      await this.abortAbandoned();
+    }
     return uploadId;
+  }
+
+  /**
+   * Aborts the multipart uploads started more than `afterMs` ago (a day), as the bucket's lifecycle
+   * rule does deployed (docs/large-uploads.md): the parts of a session that was never completed or
+   * deleted do not stay. Run when a multipart upload starts, at most every few minutes.
+   */
+  async abortAbandoned(afterMs = abandonedAfterMs): Promise<string[]> {
+    const root = join(this.root, '.multipart');
+    const names = (await readdir(root).catch(() => [] as string[])).filter((name) => uploadIdPattern.test(name));
+    const aborted: string[] = [];
+    for (const name of names) {
+      const dir = join(root, name);
+      const started = Number(await readFile(join(dir, startedFile), 'utf8').catch(() => Number.NaN));
+      // A folder without its start time (an older server's) is dated by its last change.
+      const since = Number.isFinite(started) ? started : (await stat(dir).catch(() => undefined))?.mtimeMs;
+      if (since !== undefined && Date.now() - since > afterMs) {
+        await rm(dir, { recursive: true, force: true });
+        aborted.push(name);
+      }
+    }
+    return aborted;
   }
 
   async putPart(uploadId: string, partNumber: number, body: Buffer): Promise<void> {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { noQuota } from '#shared/domain/quota.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';
 import { assetRecord, cameraExif, faceRecord } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
@@ -66,7 +67,7 @@ const measure = async (): Promise<string> => {
         faces: [faceRecord(asset.id, person.id, me.id)],
         newPeople: index === 0 ? [person] : [],
         existingPeople: index === 0 ? new Set<string>() : new Set([person.id]),
-        quota: null,
+        quota: noQuota,
       });
     await write(assets[0]!, 0);
     for (let i = 1; i < assets.length; i += 8) await Promise.all(assets.slice(i, i + 8).map((asset, j) => write(asset, i + j)));

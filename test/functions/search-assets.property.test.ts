@@ -7,6 +7,7 @@ import { createAlbum } from '#shared/db/album.repository.ts';
 import { recordUpload, updateAsset } from '#shared/db/asset.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import { personItem } from '#shared/db/items/person.ts';
+import { noQuota } from '#shared/domain/quota.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';
 import type { PersonRecord } from '#shared/model/person.ts';
 import { bearer, createUser, fixtures, login, signUpAdmin } from '../support/accounts.ts';
@@ -229,7 +230,7 @@ const buildLibrary = async (specs: AssetSpec[]) => {
       boundingBoxY2: 1,
       index,
     }));
-    await recordUpload({ asset, faces, newPeople: [], existingPeople: new Set(faces.map((face) => face.personId)), quota: null });
+    await recordUpload({ asset, faces, newPeople: [], existingPeople: new Set(faces.map((face) => face.personId)), quota: noQuota });
     asset = { ...asset, personIds: [...new Set(faces.map((face) => face.personId))], faceIds: faces.map((face) => face.id) };
     if (spec.isArchived || spec.trashed) asset = await updateAsset(asset, faces, { isArchived: spec.isArchived, deletedAt: spec.trashed });
     library.push(asset);

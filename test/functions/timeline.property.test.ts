@@ -6,6 +6,7 @@ import { handler as getTimeBucketHandler } from '#functions/asset/get-time-bucke
 import { handler as getTimeBucketsHandler } from '#functions/asset/get-time-buckets.ts';
 import { handler as restoreAssetsHandler } from '#functions/trash/restore-assets.ts';
 import { getAsset, recordUpload } from '#shared/db/asset.repository.ts';
+import { noQuota } from '#shared/domain/quota.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';
 import { bearer, createUser, fixtures, login, signUpAdmin } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -129,7 +130,7 @@ describe('timeline counters', () => {
               isFavorite: step.isFavorite,
               isArchived: step.isArchived,
             });
-            await recordUpload({ asset, faces: [], newPeople: [], existingPeople: new Set(), quota: null });
+            await recordUpload({ asset, faces: [], newPeople: [], existingPeople: new Set(), quota: noQuota });
             ids.push(asset.id);
             continue;
           }

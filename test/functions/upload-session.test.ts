@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as deleteUserHandler } from '#functions/user/delete-user.ts';
 import { handler as userInfoHandler } from '#functions/user/get-my-user-info.ts';
+import { FileStore } from '#shared/storage/file-store.ts';
 import { bearer, createUser, freshUser, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { assetInfo } from '../support/library.ts';
@@ -12,6 +16,7 @@ import {
   createSession,
   deleteSession,
   getSession,
+  mebibyte,
   minPart,
   partsOf,
   putPart,
@@ -264,6 +269,142 @@ describe('completing a session twice at once', () => {
       const replies = await Promise.all([completeSession(token, created.body.sessionId), completeSession(token, created.body.sessionId)]);
       for (const reply of replies) expect(reply.body, JSON.stringify(reply.body)).toEqual({ id: created.body.id, duplicate: false });
       expect((await tableItems('asset')).filter((item) => item.id === created.body.id)).toHaveLength(1);
+    }
+  });
+});
+
+describe('open sessions hold their declared size of the quota', () => {
+  const quotaUser = async (name: string, quotaSizeInBytes: number | null) => {
+    const credentials = { email: `${name.toLowerCase()}${Date.now()}@immich.cloud`, password: 'password', name };
+    await createUser(accounts.admin.accessToken, { ...credentials, quotaSizeInBytes });
+    return login(credentials);
+  };
+  const holdsOf = async (userId: string) => (await tableItems('user')).find((item) => item.id === userId)?.uploadSessions;
+
+  it('a session counts from the moment it opens, against sessions and uploads alike; it frees its hold when it ends', async () => {
+    // 12 MB: one 7 MB session fits, a second does not (the red team held 57.7 MB of parts in five).
+    const user = await quotaUser('Held', 12 * mebibyte);
+    const first = largeJpeg(7 * mebibyte, { comment: 'first' });
+    const second = largeJpeg(7 * mebibyte, { comment: 'second' });
+    const opened = await createSession(user.accessToken, sessionBody(first, 'FIRST.jpg'));
+    expect(opened.status).toBe(201);
+    expect((await createSession(user.accessToken, sessionBody(second, 'SECOND.jpg'))).body).toEqual({
+      message: 'Quota has been exceeded!',
+      error: 'Bad Request',
+      statusCode: 400,
+    });
+    // A whole upload meets the same hold: 6 MB would fit the usage (0) but not beside the 7 MB held.
+    const direct = await upload(user.accessToken, { data: largeJpeg(6 * mebibyte, { comment: 'direct' }), fileName: 'DIRECT.jpg' });
+    expect(direct.body).toEqual({ message: 'Quota has been exceeded!', error: 'Bad Request', statusCode: 400 });
+    // Deleted, the session holds nothing: the second opens.
+    expect((await deleteSession(user.accessToken, opened.body.sessionId)).status).toBe(204);
+    expect(await holdsOf(user.userId)).toEqual({});
+    const reopened = await createSession(user.accessToken, sessionBody(second, 'SECOND.jpg'));
+    expect(reopened.status).toBe(201);
+    // Completed, its file is the usage and its hold is gone (not counted twice).
+    const parts = partsOf(second);
+    for (const target of reopened.body.parts) expect((await putPart(target, parts[target.partNumber - 1] as Buffer)).status).toBe(200);
+    expect((await completeSession(user.accessToken, reopened.body.sessionId)).status).toBe(201);
+    expect(await usageOf(user.accessToken)).toBe(second.length);
+    expect(await holdsOf(user.userId)).toEqual({});
+  }, 60_000);
+
+  it('sessions opened at once never hold more than the quota, nor more than ten', async () => {
+    const limited = await quotaUser('HeldRace', 3 * 400_000);
+    const files = Array.from({ length: 8 }, (_, index) => largeJpeg(400_000, { comment: `race ${index}` }));
+    const replies = await Promise.all(files.map((file, index) => createSession(limited.accessToken, sessionBody(file, `R${index}.jpg`))));
+    expect(replies.map((reply) => reply.status).sort()).toEqual([201, 201, 201, 400, 400, 400, 400, 400]);
+    for (const reply of replies.filter((r) => r.status === 400)) expect(reply.body.message).toBe('Quota has been exceeded!');
+    expect(Object.keys((await holdsOf(limited.userId)) ?? {})).toHaveLength(3);
+
+    const unlimited = await quotaUser('ManySessions', null);
+    const many = Array.from({ length: 12 }, (_, index) => largeJpeg(20_000, { comment: `many ${index}` }));
+    const opened = await Promise.all(many.map((file, index) => createSession(unlimited.accessToken, sessionBody(file, `M${index}.jpg`))));
+    expect(opened.map((reply) => reply.status).sort()).toEqual([...Array(10).fill(201), 400, 400]);
+    expect(opened.find((reply) => reply.status === 400)?.body.message).toBe(
+      'At most 10 upload sessions may be open at once; complete or delete one first',
+    );
+    // One ends: one more may open.
+    const ended = opened.find((reply) => reply.status === 201);
+    expect((await deleteSession(unlimited.accessToken, ended?.body.sessionId)).status).toBe(204);
+    const refused = many[opened.findIndex((reply) => reply.status === 400)] as Buffer;
+    expect((await createSession(unlimited.accessToken, sessionBody(refused, 'AGAIN.jpg'))).status).toBe(201);
+  }, 60_000);
+
+  it('an expired session holds nothing', async () => {
+    const user = await quotaUser('HeldExpired', 600_000);
+    const opened = await createSession(user.accessToken, sessionBody(largeJpeg(500_000, { comment: 'old' }), 'OLD.jpg'));
+    expect(opened.status).toBe(201);
+    // A day passes for its hold (as for its session item in the test above).
+    await DynamoDBDocumentClient.from(new DynamoDBClient({})).send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: { pk: `USER#${user.userId}`, sk: 'USER' },
+        UpdateExpression: 'SET uploadSessions.#session.expiresAt = :past',
+        ExpressionAttributeNames: { '#session': opened.body.sessionId },
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+      }),
+    );
+    const next = await createSession(user.accessToken, sessionBody(largeJpeg(500_000, { comment: 'new' }), 'NEW.jpg'));
+    expect(next.status).toBe(201);
+    // The expired hold went with the new one's write.
+    expect(Object.keys((await holdsOf(user.userId)) ?? {})).toEqual([next.body.sessionId]);
+  });
+});
+
+describe('sessions of a deleted user, abandoned sessions, and parts over the local limit', () => {
+  it('a deleted user’s part URLs take no more bytes: their sessions end with them', async () => {
+    const user = await freshUser(accounts.admin.accessToken, `SessionGone${Date.now()}`);
+    const data = largeJpeg(2 * minPart + 10, { comment: 'gone' });
+    const created = await createSession(user.accessToken, sessionBody(data, 'GONE.jpg'));
+    const parts = partsOf(data);
+    expect((await putPart(created.body.parts[0], parts[0] as Buffer)).status).toBe(200);
+    const { uploadId } = (await tableItems('uploadSession')).find((item) => item.id === created.body.sessionId) ?? {};
+    expect((await storedFiles()).filter((file) => file.startsWith(`.multipart/${uploadId}/`))).toHaveLength(2);
+    const deleted = await invoke(deleteUserHandler, {
+      method: 'DELETE',
+      path: `/api/user/${user.userId}`,
+      pathParameters: { id: user.userId },
+      headers: bearer(accounts.admin.accessToken),
+    });
+    expect(deleted.status).toBe(200);
+    expect((await putPart(created.body.parts[1], parts[1] as Buffer)).status).toBe(403);
+    // Its item and its parts are gone.
+    expect((await tableItems('uploadSession')).find((item) => item.id === created.body.sessionId)).toBeUndefined();
+    expect((await storedFiles()).filter((file) => file.startsWith(`.multipart/${uploadId}/`))).toEqual([]);
+  });
+
+  it('locally, a multipart upload started over a day ago is aborted, as the bucket’s lifecycle rule aborts it', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `SessionSwept${Date.now()}`)).accessToken;
+    const data = largeJpeg(50_000, { comment: 'swept' });
+    const created = await createSession(token, sessionBody(data, 'SWEPT.jpg'));
+    const store = new FileStore(process.env.ORIGINALS_DIR ?? '');
+    const started = (await storedFiles()).filter((file) => file.startsWith('.multipart/') && file.endsWith('/started'));
+    expect(started.length).toBeGreaterThan(0);
+    // Its start moved back a day and a minute; every other open upload is younger.
+    const session = (await tableItems('uploadSession')).find((item) => item.id === created.body.sessionId);
+    const startedFile = join(process.env.ORIGINALS_DIR ?? '', '.multipart', String(session?.uploadId), 'started');
+    await writeFile(startedFile, String(Date.now() - 24 * 3600 * 1000 - 60_000));
+    expect(await store.abortAbandoned()).toEqual([session?.uploadId]);
+    expect((await putPart(created.body.parts[0], data)).body.message).toBe('The upload session has ended');
+  });
+
+  it('locally, a part larger than the server’s upload limit is refused when the session opens', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `SessionBig${Date.now()}`)).accessToken;
+    const previous = process.env.MAX_UPLOAD_MB;
+    process.env.MAX_UPLOAD_MB = '6';
+    try {
+      const data = largeJpeg(8 * mebibyte, { comment: 'big parts' });
+      const reply = await createSession(token, sessionBody(data, 'BIG.jpg', {}, 7 * mebibyte));
+      expect(reply.body).toEqual({
+        message: `partSize must be at most ${6 * mebibyte} bytes here: the server takes each part within its upload limit`,
+        error: 'Bad Request',
+        statusCode: 400,
+      });
+      expect((await createSession(token, sessionBody(data, 'SMALL.jpg'))).status).toBe(201);
+    } finally {
+      if (previous === undefined) delete process.env.MAX_UPLOAD_MB;
+      else process.env.MAX_UPLOAD_MB = previous;
     }
   });
 });

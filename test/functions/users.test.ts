@@ -11,6 +11,7 @@ import { handler as getUserByIdHandler } from '#functions/user/get-user-by-id.ts
 import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
 import { handler as updateUserHandler } from '#functions/user/update-user.ts';
 import { recordUpload } from '#shared/db/asset.repository.ts';
+import { noQuota } from '#shared/domain/quota.ts';
 import { bearer, ensureAdmin, fixtures, freshUser, login } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { makeJpeg } from '../support/photos.ts';
@@ -192,7 +193,7 @@ describe('GET /server-info/statistics', () => {
         faces: [],
         newPeople: [],
         existingPeople: new Set(),
-        quota: null,
+        quota: noQuota,
       });
     await record('IMAGE');
     await record('IMAGE', { isArchived: true });

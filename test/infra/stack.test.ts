@@ -224,6 +224,8 @@ describe('ImmichStack', () => {
         'GetUploadSession',
         'CompleteUploadSession',
         'DeleteUploadSession',
+        // A deleted user's upload sessions are aborted with them.
+        'DeleteUser',
         'ServeFile',
         'DownloadArchive',
         'DownloadFile',

@@ -1,5 +1,5 @@
 import { Conflict, Invalid } from '../../core/errors.ts';
-import { type UserRecord, UserRecordSchema } from '../../model/user.ts';
+import { type QuotaCheck, type UserRecord, UserRecordSchema } from '../../model/user.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { checkWrite, deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
@@ -10,6 +10,10 @@ const userItem = (user: UserRecord) => ({ ...keys.user(user.id), ...indexKeys.us
 
 /** The user is still as a credential about to be written copies them (so no credential is written from a stale read). */
 const isCurrent = 'email = :email AND isAdmin = :isAdmin AND (attribute_not_exists(deletedAt) OR attribute_type(deletedAt, :null))';
+
+/** No upload session opened since the quota check was read (a user stored before the count has none). */
+const openedAsRead = (check: QuotaCheck): string =>
+  check.opened === 0 ? '(attribute_not_exists(uploadSessionsOpened) OR uploadSessionsOpened = :opened)' : 'uploadSessionsOpened = :opened';
 
 /** The writes of users and of their guards, composed by the user and asset repositories. */
 export const userWrites = {
@@ -40,22 +44,82 @@ export const userWrites = {
     }),
   /**
    * Adds `bytes` (negative to free them) to the user's usage. With a quota, the quota must be the
-   * one the caller read and still leave room; without one, it must still be unset.
+   * one the caller read and still leave room beside the upload sessions' holds it read, and no
+   * session may have opened since (docs/large-uploads.md); without one, it must still be unset.
+   * `release` ends an upload session's hold in the same write (its file is what is added).
    */
-  addUsage: (userId: string, bytes: number, quota: number | null | 'unchecked', onConditionFailed?: () => Error): Write =>
-    quota === 'unchecked'
-      ? updateWrite(keys.user(userId), 'ADD quotaUsageInBytes :size', { condition: 'present', values: { ':size': bytes } })
-      : quota === null
-        ? updateWrite(keys.user(userId), 'ADD quotaUsageInBytes :size', {
-            condition: 'attribute_exists(pk) AND (attribute_not_exists(quotaSizeInBytes) OR attribute_type(quotaSizeInBytes, :null))',
-            values: { ':size': bytes, ':null': 'NULL' },
-            ...(onConditionFailed ? { onConditionFailed } : {}),
-          })
-        : updateWrite(keys.user(userId), 'ADD quotaUsageInBytes :size', {
-            condition: 'quotaSizeInBytes = :quota AND quotaUsageInBytes <= :maxUsage',
-            values: { ':size': bytes, ':quota': quota, ':maxUsage': quota - bytes },
-            ...(onConditionFailed ? { onConditionFailed } : {}),
-          }),
+  addUsage: (userId: string, bytes: number, check: QuotaCheck | 'unchecked', onConditionFailed?: () => Error, release?: string): Write => {
+    const expression = `ADD quotaUsageInBytes :size${release ? ' REMOVE uploadSessions.#release' : ''}`;
+    const names = release ? { names: { '#release': release } } : {};
+    const failed = onConditionFailed ? { onConditionFailed } : {};
+    if (check === 'unchecked')
+      return updateWrite(keys.user(userId), expression, { condition: 'present', values: { ':size': bytes }, ...names });
+    if (check.quota === null) {
+      return updateWrite(keys.user(userId), expression, {
+        condition: 'attribute_exists(pk) AND (attribute_not_exists(quotaSizeInBytes) OR attribute_type(quotaSizeInBytes, :null))',
+        values: { ':size': bytes, ':null': 'NULL' },
+        ...names,
+        ...failed,
+      });
+    }
+    return updateWrite(keys.user(userId), expression, {
+      condition: `quotaSizeInBytes = :quota AND quotaUsageInBytes <= :maxUsage AND ${openedAsRead(check)}`,
+      values: {
+        ':size': bytes,
+        ':quota': check.quota,
+        ':maxUsage': check.quota - check.held - bytes,
+        ':opened': check.opened,
+      },
+      ...names,
+      ...failed,
+    });
+  },
+  /** The map of upload sessions' holds, on a user stored before it existed (a no-op on any other). */
+  holdsMap: (userId: string): Write =>
+    updateWrite(keys.user(userId), 'SET uploadSessions = if_not_exists(uploadSessions, :empty)', {
+      condition: 'present',
+      values: { ':empty': {} },
+    }),
+  /**
+   * An upload session opens: it holds `bytes` of the quota until `expiresAt`; holds that expired
+   * go. Only if the user is as read (no session opened since, the same quota, room left) and not
+   * deleted: a concurrent session or upload cancels it, to be read again.
+   */
+  openSession: (
+    user: UserRecord,
+    check: QuotaCheck,
+    session: { id: string; bytes: number; expiresAt: string },
+    expired: readonly string[],
+    onConditionFailed: () => Error,
+  ): Write => {
+    const removed = expired.map((_, index) => `uploadSessions.#expired${index}`);
+    const quota =
+      check.quota === null
+        ? '(attribute_not_exists(quotaSizeInBytes) OR attribute_type(quotaSizeInBytes, :null))'
+        : 'quotaSizeInBytes = :quota AND quotaUsageInBytes <= :maxUsage';
+    return updateWrite(
+      keys.user(user.id),
+      `SET uploadSessions.#session = :hold ADD uploadSessionsOpened :one${removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''}`,
+      {
+        condition: `attribute_exists(uploadSessions) AND ${openedAsRead(check)} AND ${quota} AND (attribute_not_exists(deletedAt) OR attribute_type(deletedAt, :null))`,
+        names: { '#session': session.id, ...Object.fromEntries(expired.map((id, index) => [`#expired${index}`, id])) },
+        values: {
+          ':hold': { bytes: session.bytes, expiresAt: session.expiresAt },
+          ':one': 1,
+          ':null': 'NULL',
+          ':opened': check.opened,
+          ...(check.quota === null ? {} : { ':quota': check.quota, ':maxUsage': check.quota - check.held - session.bytes }),
+        },
+        onConditionFailed,
+      },
+    );
+  },
+  /** An upload session ended without a file (deleted, expired, refused): its hold goes. */
+  closeSession: (userId: string, sessionId: string): Write =>
+    updateWrite(keys.user(userId), 'REMOVE uploadSessions.#session', {
+      condition: 'attribute_exists(uploadSessions)',
+      names: { '#session': sessionId },
+    }),
   /**
    * Written with every new credential (session, API key, shared link): the user still has the
    * email and role it copies and is not deleted; a change meanwhile cancels it (then read again).

@@ -1,0 +1,23 @@
+/**
+ * How an upload session ends without a file (docs/large-uploads.md): its multipart upload is
+ * aborted, so the part URLs it gave out take no more bytes (in the bucket as locally), and its
+ * hold on the owner's quota goes. Apart from upload-session.service.ts so that deleting a user
+ * bundles only this.
+ */
+import { deleteUploadSession, getUploadSession } from '../db/upload-session.repository.ts';
+import type { UploadSessionRecord } from '../model/upload-session.ts';
+import type { UserRecord } from '../model/user.ts';
+import { originalsStore } from '../storage/originals.ts';
+
+export const endSession = async (session: UploadSessionRecord): Promise<void> => {
+  await (await originalsStore()).abortMultipart(session.key, session.uploadId);
+  await deleteUploadSession(session);
+};
+
+/** A deleted user's open sessions end (DELETE /user/:id). */
+export const endSessionsOf = async (user: Pick<UserRecord, 'uploadSessions'>): Promise<void> => {
+  for (const sessionId of Object.keys(user.uploadSessions)) {
+    const session = await getUploadSession(sessionId);
+    if (session) await endSession(session);
+  }
+};
