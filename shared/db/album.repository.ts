@@ -1,3 +1,4 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { AlbumMember, AlbumRecord, AlbumUser } from '../model/album.ts';
 import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
@@ -7,7 +8,7 @@ import { AlbumChangedError, albumCodec, albumMemberCodec, albumUserCodec, albumW
 import { auditWrites } from './items/audit.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { checkWrite, deleteWrite, isCancelled, transact, transactGroups, writeOne } from './transact.ts';
+import { checkWrite, deleteWrite, isCancelled, transact, transactGroups, updateWrite, writeOne } from './transact.ts';
 
 export const getAlbum = async (ownerId: string, albumId: string): Promise<AlbumRecord | undefined> => {
   const item = await getItem(keys.album(ownerId, albumId));
@@ -138,15 +139,18 @@ export const deleteAlbumItem = async (album: AlbumRecord): Promise<'deleted' | '
   }
 };
 
+/** A share of an album whose owner is deleted (hidden, docs/data-model.md) is no share until a restore. */
+const liveShare = (item: Record<string, unknown>): boolean => item.ownerDeleted !== true;
+
 /** Whether an album is shared with a user: its albumUser item (one GetItem), with the album's owner. */
 export const getAlbumUser = async (albumId: string, userId: string): Promise<AlbumUser | undefined> => {
   const item = await getItem(keys.albumUser(albumId, userId));
-  return item ? albumUserCodec.read(item) : undefined;
+  return item && liveShare(item) ? albumUserCodec.read(item) : undefined;
 };
 
 /** Which of these albums are shared with the user (BatchGetItem of their albumUser items). */
 export const albumsSharedWithAmong = async (albumIds: readonly string[], userId: string): Promise<AlbumUser[]> =>
-  (await batchGet([...new Set(albumIds)].map((albumId) => keys.albumUser(albumId, userId)))).map(albumUserCodec.read);
+  (await batchGet([...new Set(albumIds)].map((albumId) => keys.albumUser(albumId, userId)))).filter(liveShare).map(albumUserCodec.read);
 
 /** Those of `albumIds` that `userId` owns: one BatchGetItem of the albums under the user. */
 export const albumsOwnedAmong = async (albumIds: readonly string[], userId: string): Promise<AlbumRecord[]> =>
@@ -154,11 +158,13 @@ export const albumsOwnedAmong = async (albumIds: readonly string[], userId: stri
 
 /** The ids of the albums shared with a user (their albumUser items on gsi2). */
 export const listAlbumIdsSharedWith = async (userId: string): Promise<string[]> =>
-  (await queryAll(partitions.albumsSharedWith(userId), { attributes: ['albumId'] })).map((item) => String(item.albumId));
+  (await queryAll(partitions.albumsSharedWith(userId), { attributes: ['albumId', 'ownerDeleted'] }))
+    .filter(liveShare)
+    .map((item) => String(item.albumId));
 
 /** The albums shared with a user: Query gsi2 `SHAREDWITH#<userId>`, then BatchGetItem of the albums. */
 export const listAlbumsSharedWith = async (userId: string): Promise<AlbumRecord[]> => {
-  const shares = (await queryAll(partitions.albumsSharedWith(userId))).map(albumUserCodec.read);
+  const shares = (await queryAll(partitions.albumsSharedWith(userId))).filter(liveShare).map(albumUserCodec.read);
   return (await batchGet(shares.map((share) => keys.album(share.ownerId, share.albumId)))).map(albumCodec.read);
 };
 
@@ -186,4 +192,25 @@ export const unshareAlbum = (album: AlbumRecord, userId: string, now: string): P
 /** Removes the shares of a deleted album (its users' items). */
 export const removeAlbumUsers = async (album: AlbumRecord): Promise<void> => {
   await batchDelete(album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId)));
+};
+
+/**
+ * Hides (`deleted`) or shows again the albums a user shared, when they are deleted or restored
+ * (as Immich leaves a deleted owner's albums out): every share of every album they own is marked.
+ */
+export const markAlbumOwnerDeleted = async (ownerId: string, deleted: boolean): Promise<void> => {
+  const shares = (await listAlbums(ownerId)).flatMap((album) => album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId)));
+  await Promise.all(
+    shares.map((key) =>
+      writeOne(
+        updateWrite(key, deleted ? 'SET ownerDeleted = :true' : 'REMOVE ownerDeleted', {
+          condition: 'present',
+          ...(deleted ? { values: { ':true': true } } : {}),
+        }),
+      ).catch((error: unknown) => {
+        // Unshared meanwhile: nothing to mark.
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }),
+    ),
+  );
 };

@@ -10,19 +10,22 @@ import { deleteWrite, putWrite, updateWrite, writeOne } from './transact.ts';
 
 const partnerCodec = codec('partner', PartnerRecordSchema);
 
+/** A share whose sharer is deleted (their library hidden, docs/data-model.md) is no share until a restore. */
+const live = (item: Record<string, unknown>): boolean => item.sharerDeleted !== true;
+
 /** Whether `sharedById` shares their library with `sharedWithId` (one GetItem). */
 export const getPartner = async (sharedById: string, sharedWithId: string): Promise<PartnerRecord | undefined> => {
   const item = await getItem(keys.partner(sharedWithId, sharedById));
-  return item ? partnerCodec.read(item) : undefined;
+  return item && live(item) ? partnerCodec.read(item) : undefined;
 };
 
 /** Which of these users share their library with `sharedWithId` (BatchGetItem). */
 export const partnersAmong = async (sharedByIds: readonly string[], sharedWithId: string): Promise<PartnerRecord[]> =>
-  (await batchGet([...new Set(sharedByIds)].map((id) => keys.partner(sharedWithId, id)))).map(partnerCodec.read);
+  (await batchGet([...new Set(sharedByIds)].map((id) => keys.partner(sharedWithId, id)))).filter(live).map(partnerCodec.read);
 
 /** The partners sharing with a user (one Query of their partition). */
 export const listPartnersSharingWith = async (userId: string): Promise<PartnerRecord[]> =>
-  (await queryAll(partitions.partnersSharingWith(userId))).map(partnerCodec.read);
+  (await queryAll(partitions.partnersSharingWith(userId))).filter(live).map(partnerCodec.read);
 
 /** The partners a user shares with (one Query of gsi2). */
 export const listPartnersSharedBy = async (userId: string): Promise<PartnerRecord[]> =>
@@ -71,4 +74,25 @@ export const setPartnerInTimeline = async (
     if (error instanceof ConditionalCheckFailedException) return undefined;
     throw error;
   }
+};
+
+/**
+ * Hides (`deleted`) or shows again a user's shares of their library, when they are deleted or
+ * restored: every share they made is marked, so their partners read none of it meanwhile.
+ */
+export const markSharerDeleted = async (sharedById: string, deleted: boolean): Promise<void> => {
+  const shares = await listPartnersSharedBy(sharedById);
+  await Promise.all(
+    shares.map((share) =>
+      writeOne(
+        updateWrite(keys.partner(share.sharedWithId, sharedById), deleted ? 'SET sharerDeleted = :true' : 'REMOVE sharerDeleted', {
+          condition: 'present',
+          ...(deleted ? { values: { ':true': true } } : {}),
+        }),
+      ).catch((error: unknown) => {
+        // Ended meanwhile: nothing to mark.
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      }),
+    ),
+  );
 };

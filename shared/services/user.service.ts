@@ -85,11 +85,12 @@ const saveUser = async (user: UserRecord, requested: Partial<UserRecord>): Promi
 };
 
 /**
- * GET /user: every user, newest first. Immich reads `isAll` raw from the query string, so any
- * value given (also `false`, which its web app sends) leaves deleted users out, and none keeps them.
+ * GET /user: every user, newest first. Immich's `isAll` is a boolean query parameter as NestJS
+ * converts one (only `true` is true): `isAll=true` leaves deleted users out; none, `false` (what
+ * its admin page sends, to offer a restore) or any other value keeps them (Immich's e2e case).
  */
 export const getAllUsers = async (_auth: Auth, isAll: string | undefined): Promise<UserRecord[]> =>
-  (await listUsers()).filter((user) => isAll === undefined || user.deletedAt === null).reverse();
+  (await listUsers()).filter((user) => isAll !== 'true' || user.deletedAt === null).reverse();
 
 /** GET /user/info/:id: any signed-in user may read any (not deleted) user, as in Immich. */
 export const getUserById = async (id: string): Promise<UserRecord> => {

@@ -40,7 +40,7 @@ const apiKey = async (token: string) =>
     .secret as string;
 
 describe('GET /user and GET /user/info/:id', () => {
-  it('lists users newest first (deleted ones only without isAll, as Immich reads it) and reads one', async () => {
+  it('lists users newest first (deleted ones too, but with isAll=true, as Immich converts it) and reads one', async () => {
     const user = await freshUser(admin.accessToken, `Listed${Date.now()}`);
     const gone = await freshUser(admin.accessToken, `Gone${Date.now()}`);
     expect((await remove(admin.accessToken, gone.userId)).status).toBe(200);
@@ -48,7 +48,9 @@ describe('GET /user and GET /user/info/:id', () => {
     expect(everyone.indexOf(gone.userId)).toBeGreaterThanOrEqual(0);
     expect(everyone.indexOf(gone.userId)).toBeLessThan(everyone.indexOf(user.userId));
     expect(everyone).toContain(admin.userId);
-    const active = (await all(user.accessToken, { isAll: 'false' })).body.map((u: { id: string }) => u.id);
+    // Immich's e2e case: isAll=false is everyone too (its admin page sends it, to offer a restore).
+    expect((await all(admin.accessToken, { isAll: 'false' })).body.map((u: { id: string }) => u.id)).toEqual(everyone);
+    const active = (await all(user.accessToken, { isAll: 'true' })).body.map((u: { id: string }) => u.id);
     expect(active).toContain(user.userId);
     expect(active).not.toContain(gone.userId);
     expect((await byId(user.accessToken, admin.userId)).body).toMatchObject({ id: admin.userId, isAdmin: true });

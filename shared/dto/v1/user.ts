@@ -66,5 +66,5 @@ export type UpdateUserInput = v.InferOutput<typeof UpdateUserDto>;
 /** `DeleteUserDto` (DELETE /user/:id). */
 export const DeleteUserDto = dto({ force: v.optional(booleanish()) });
 
-/** GET /user `?isAll` (read raw by Immich: any value given leaves deleted users out). */
+/** GET /user `?isAll`: only `true` leaves deleted users out (NestJS's boolean query conversion). */
 export const GetAllUsersQuery = dto({ isAll: v.optional(v.string()) });
