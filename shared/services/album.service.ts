@@ -235,17 +235,19 @@ export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly str
   return reported;
 };
 
-/** DELETE /album/:id/assets: per id `success`, or `not_found` (not in the album). */
+/**
+ * DELETE /album/:id/assets: per id `success`, `not_found` (not in the album) or `no_permission`.
+ * As Immich: whoever may read the album removes the assets they may share (their own, a
+ * partner's), the owner too; someone else's asset stays (Immich's e2e cases).
+ */
 export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResult[]> => {
   const album = await requireAlbum(auth, Permission.AlbumRead, id);
   const members = await listMembers(album.id);
   const present = new Set(members.map((member) => member.assetId));
-  // The owner removes any entry; a user it is shared with only their own assets (Immich's asset.share).
-  const own =
-    album.ownerId === auth.user.id ? undefined : new Set((await allowedAssets(auth, Permission.AssetShare, ids)).map((a) => a.id));
+  const own = new Set((await allowedAssets(auth, Permission.AssetShare, ids)).map((a) => a.id));
   const results = ids.map((assetId): BulkIdResult => {
     if (!present.has(assetId)) return { id: assetId, success: false, error: 'not_found' };
-    if (own && !own.has(assetId)) return { id: assetId, success: false, error: 'no_permission' };
+    if (!own.has(assetId)) return { id: assetId, success: false, error: 'no_permission' };
     present.delete(assetId);
     return { id: assetId, success: true };
   });

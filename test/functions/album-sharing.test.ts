@@ -216,3 +216,21 @@ describe('what an album shows, by id', () => {
     expect((await assetInfo(owner, mine)).status).toBe(200);
   });
 });
+
+describe('DELETE /album/:id/assets: Immich’s e2e cases', () => {
+  it('removes the assets one may share, from one’s own album or a shared one; someone else’s asset is no_permission, the owner’s own album too', async () => {
+    const user1 = await freshUser(accounts.admin.accessToken, `RemoverOne${Date.now()}`);
+    const user2 = await freshUser(accounts.admin.accessToken, `RemoverTwo${Date.now()}`);
+    const asset1 = await addPhoto(user1.accessToken, { comment: 'remover' });
+    const user1Album = await createAlbum(user1.accessToken, { albumName: 'one', sharedWithUserIds: [user2.userId], assetIds: [asset1] });
+    const user2Album = await createAlbum(user2.accessToken, { albumName: 'two', sharedWithUserIds: [user1.userId] });
+    expect((await addToAlbum(user1.accessToken, user2Album.id, [asset1])).body).toEqual([{ id: asset1, success: true }]);
+    const noPermission = [{ id: asset1, success: false, error: 'no_permission' }];
+    // A foreign asset in one's own album, and in someone else's.
+    expect((await removeFromAlbum(user2.accessToken, user2Album.id, [asset1])).body).toEqual(noPermission);
+    expect((await removeFromAlbum(user2.accessToken, user1Album.id, [asset1])).body).toEqual(noPermission);
+    // One's own asset, from one's own album and from a shared one.
+    expect((await removeFromAlbum(user1.accessToken, user1Album.id, [asset1])).body).toEqual([{ id: asset1, success: true }]);
+    expect((await removeFromAlbum(user1.accessToken, user2Album.id, [asset1])).body).toEqual([{ id: asset1, success: true }]);
+  });
+});
