@@ -35,3 +35,6 @@ export interface People {
   hidden: number;
   people: PersonRecord[];
 }
+
+/** The calendar day a birth date is stored as (PostgreSQL's `date` column keeps the instant's UTC day). */
+export const birthDay = (instant: string | null): string | null => (instant === null ? null : instant.slice(0, 10));

@@ -9,7 +9,7 @@ import type { PersonUpdateInput } from '../dto/v1/person.ts';
 import type { BulkIdResult } from '../model/album.ts';
 import type { FaceEntry } from '../model/asset.ts';
 import { type AssetDetail, byFileCreatedAt } from '../model/asset.ts';
-import type { People, PersonChanges, PersonRecord } from '../model/person.ts';
+import { birthDay, type People, type PersonChanges, type PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
 
@@ -39,7 +39,7 @@ export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInpu
   const person = await requirePerson(auth, Permission.PersonWrite, id);
   const changes: PersonChanges = {};
   if (dto.name !== undefined) changes.name = dto.name;
-  if (dto.birthDate !== undefined) changes.birthDate = dto.birthDate;
+  if (dto.birthDate !== undefined) changes.birthDate = birthDay(dto.birthDate);
   if (dto.isHidden !== undefined) changes.isHidden = dto.isHidden;
   if (dto.featureFaceAssetId !== undefined) {
     const { faces } = await requireAsset(auth, Permission.AssetRead, dto.featureFaceAssetId);
@@ -103,7 +103,11 @@ export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetDeta
   return assets.map((asset) => ({ asset, faces: facesByAsset.get(asset.id) ?? [], people: [person] }));
 };
 
-/** POST /person: a person of the caller's with no faces yet (Immich lists people by their faces, so not in GET /person until they have some). */
+/**
+ * POST /person: a person of the caller's with no faces yet (Immich lists people by their faces, so
+ * not in GET /person until they have some). Stored with the birth date's day; answered, as Immich
+ * answers its create, with the instant sent (`1990-01-01T05:00:00.000Z`, Immich's e2e case).
+ */
 export const createPerson = async (
   auth: Auth,
   dto: { name?: string | undefined; birthDate?: string | null | undefined; isHidden?: boolean | undefined },
@@ -113,7 +117,7 @@ export const createPerson = async (
     id: randomUUID(),
     ownerId: auth.user.id,
     name: dto.name ?? '',
-    birthDate: dto.birthDate ?? null,
+    birthDate: birthDay(dto.birthDate ?? null),
     isHidden: dto.isHidden ?? false,
     thumbnailPath: '',
     faceAssetId: null,
@@ -122,7 +126,7 @@ export const createPerson = async (
     updatedAt: now,
   };
   await insertPerson(person);
-  return person;
+  return { ...person, birthDate: dto.birthDate ?? null };
 };
 
 /** PUT /person: each person updated as PUT /person/:id would; a failure is that id's `unknown`, as Immich answers. */

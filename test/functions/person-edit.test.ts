@@ -37,13 +37,19 @@ describe('POST /person, PUT /person', () => {
     const token = (await freshUser(accounts.admin.accessToken, `Creator${Date.now()}`)).accessToken;
     const created = await create(token, { name: 'Newly Made', birthDate: '1999-09-09', isHidden: false });
     expect(created.status).toBe(201);
+    // Immich answers its create with the instant the date names; it keeps the day (then answered).
     expect(created.body).toEqual({
       id: expect.any(String),
       name: 'Newly Made',
-      birthDate: '1999-09-09',
+      birthDate: '1999-09-09T00:00:00.000Z',
       thumbnailPath: '',
       isHidden: false,
     });
+    expect((await get(token, created.body.id)).body.birthDate).toBe('1999-09-09');
+    // Immich's e2e cases: POST answers the instant sent, PUT the day.
+    const e2e = await create(token, { name: 'New Person', birthDate: '1990-01-01T05:00:00.000Z' });
+    expect(e2e.body).toMatchObject({ id: expect.any(String), name: 'New Person', birthDate: '1990-01-01T05:00:00.000Z' });
+    expect((await get(token, e2e.body.id)).body.birthDate).toBe('1990-01-01');
     const blank = await create(token, {});
     expect(blank.body).toMatchObject({ name: '', birthDate: null, isHidden: false });
     expect((await create(token, { name: 5 })).body.message).toEqual(['name must be a string']);

@@ -5,8 +5,9 @@ import { as, booleanish, dto, isDateString, maxItems, objectList, optional, rule
 
 /**
  * `@MaxDate(now) @ValidateDate({ optional: true, nullable: true, format: 'date' })`: a value that
- * is not a date string stops the request (Immich throws in its transform); null clears it. Stored
- * as PostgreSQL's `date` column keeps it: the UTC calendar day of the instant (`1990-01-01`).
+ * is not a date string stops the request (Immich throws in its transform); null clears it. As the
+ * instant it names (ISO), which the service stores as PostgreSQL's `date` column keeps it: the UTC
+ * calendar day (`1990-01-01`, `birthDay` in shared/model/person.ts).
  */
 const birthDate = () =>
   optional(
@@ -18,7 +19,7 @@ const birthDate = () =>
       }),
       v.check((x: Date) => !Number.isNaN(x.getTime()), '$property must be a Date instance'),
       v.check((x: Date) => x.getTime() <= Date.now(), 'Birth date cannot be in the future'),
-      v.transform((x: Date) => x.toISOString().slice(0, 10)),
+      v.transform((x: Date) => x.toISOString()),
     ),
   );
 
