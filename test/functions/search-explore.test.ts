@@ -6,7 +6,10 @@ import { handler as getSearchSuggestionsHandler } from '#functions/search/get-se
 import { handler as searchMetadataHandler } from '#functions/search/search-metadata.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, trash, updateAsset } from '../support/library.ts';
+import { addPhoto, assetInfo, trash, updateAsset } from '../support/library.ts';
+import { makeJpeg } from '../support/photos.ts';
+import { upload } from '../support/uploads.ts';
+import { makeVideo } from '../support/videos.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
@@ -99,4 +102,26 @@ describe('POST /search/metadata', () => {
       'isFavorite must be a boolean value',
     ]);
   }, 60_000);
+});
+
+describe('POST /search/metadata {type}: Immich’s e2e cases', () => {
+  it('type VIDEO finds uploaded videos and live photos’ hidden videos; type IMAGE the photos', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Videos${Date.now()}`)).accessToken;
+    const photo = await addPhoto(token, { comment: 'still' });
+    const video = await upload(token, { data: makeVideo({ seconds: 1, width: 160, height: 120 }), fileName: 'clip.mp4' });
+    expect(video.status, JSON.stringify(video.body)).toBe(201);
+    const live = await upload(token, {
+      data: makeJpeg({ comment: 'live' }),
+      fileName: 'IMG_0002.jpg',
+      extraFiles: {
+        livePhotoData: { data: makeVideo({ seconds: 1, width: 96, height: 64 }), fileName: 'IMG_0002.mov' },
+      },
+    });
+    expect(live.status, JSON.stringify(live.body)).toBe(201);
+    const motion = (await assetInfo(token, live.body.id)).body.livePhotoVideoId as string;
+    const found = async (body: Record<string, unknown>) =>
+      ((await metadata(token, body)).body.assets.items as { id: string }[]).map((asset) => asset.id).sort();
+    expect(await found({ type: 'VIDEO' })).toEqual([video.body.id, motion].sort());
+    expect(await found({ type: 'IMAGE' })).toEqual([photo, live.body.id].sort());
+  });
 });
