@@ -83,6 +83,14 @@ const value = (next: () => number, depth = 0): unknown => {
         'assetIds',
         'assets',
         'checksum',
+        // Upload sessions, people, albums and users (the hardening II routes).
+        'size',
+        'partSize',
+        'partChecksums',
+        'fileName',
+        'birthDate',
+        'sharedWithUserIds',
+        'force',
       ];
       return Object.fromEntries(
         Array.from({ length: Math.floor(next() * 5) }, () => [keys[Math.floor(next() * keys.length)], value(next, depth + 1)]),
@@ -102,6 +110,10 @@ const queryKeys = [
   'q',
   'personIds',
   'withHidden',
+  'isAll',
+  'shared',
+  'assetId',
+  'withoutAssets',
 ];
 
 beforeAll(async () => {

@@ -135,6 +135,7 @@ const requests: Record<string, () => Promise<Call[]>> = {
     );
     return [{ token: user.accessToken, raw }];
   },
+  // Six sessions at once, each holding its size of the quota (the holds are checked below).
   createUploadSession: async () => [
     { token: user.accessToken, body: sessionBody(makeJpeg({ color: [9, 99, 9] }), 'session.jpg') },
     { token: user.accessToken, body: sessionBody(makeJpeg({ color: [9, 99, 99] }), 'other.jpg') },
@@ -281,6 +282,14 @@ describe('every write route under concurrent identical and overlapping requests'
       .filter((asset) => asset.ownerId === user.userId)
       .reduce((sum, asset) => sum + Number((asset.exif as { fileSizeInByte?: number }).fileSizeInByte ?? 0), 0);
     expect(usage).toBe(sizes);
+    // Every open upload session holds its size, and only those do (none lost or left by the races).
+    const holds = (items.find((item) => item.type === 'user' && item.id === user.userId)?.uploadSessions ?? {}) as Record<
+      string,
+      { bytes: number }
+    >;
+    const open = items.filter((item) => item.type === 'uploadSession' && item.ownerId === user.userId);
+    expect(Object.keys(holds).sort()).toEqual(open.map((item) => String(item.id)).sort());
+    for (const session of open) expect(holds[String(session.id)]?.bytes).toBe(session.size);
     // One profile image is left (the one the user item names), none orphaned by the racing writes.
     const profile = (items.find((item) => item.type === 'user' && item.id === user.userId)?.profileImagePath as string) ?? '';
     expect((await storedFiles()).filter((key) => key.startsWith(`profile/${user.userId}/`))).toEqual(profile ? [profile] : []);
