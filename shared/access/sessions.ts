@@ -6,6 +6,7 @@ import { isUploadPartSignature } from '../core/crypto.ts';
 import { Forbidden } from '../core/errors.ts';
 import { listUserSessions } from '../db/session.repository.ts';
 import { getUploadSession } from '../db/upload-session.repository.ts';
+import { getUser } from '../db/user.repository.ts';
 import type { SessionListing } from '../model/session.ts';
 import type { UploadSessionRecord } from '../model/upload-session.ts';
 import type { Auth } from '../model/user.ts';
@@ -28,7 +29,7 @@ export const requireUploadSession = async (auth: Auth, sessionId: string): Promi
 /**
  * A part URL the local store signed (`PUT /api/asset/upload-session/{sessionId}/part/{partNumber}`):
  * a capability, good only with its signature (made with the store's link secret, `secret`), before
- * it expires and while its session lives. Returns the session and the part's declared SHA-1.
+ * it expires and while its session and its owner live. Returns the session and the part's declared SHA-1.
  */
 export const requireUploadPart = async (
   part: { sessionId: string; partNumber: number; expires: string; signature: string },
@@ -46,5 +47,8 @@ export const requireUploadPart = async (
     throw new Forbidden('The part URL is not valid');
   }
   if (expires <= Date.now() / 1000 || Date.parse(session.expiresAt) <= Date.now()) throw new Forbidden('The part URL has expired');
+  // A deleted owner's sessions end with them (upload-session-end.ts); one that raced the deletion ends here.
+  const owner = await getUser(session.ownerId);
+  if (!owner || owner.deletedAt !== null) throw new Forbidden('The upload session has ended');
   return { session, declared };
 };

@@ -13,7 +13,7 @@ import { Permission, requireLibrary } from '../access/access.ts';
 import { requireUploadPart, requireUploadSession } from '../access/sessions.ts';
 import { uploadPartSignature } from '../core/crypto.ts';
 import { uploadLimitBytes } from '../core/env.ts';
-import { Conflict, Forbidden, Inaccessible, Invalid } from '../core/errors.ts';
+import { Conflict, Inaccessible, Invalid } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import { findByChecksums } from '../db/asset.repository.ts';
 import { ensureHoldsMap, HoldRefusedError, createUploadSession as putSession } from '../db/upload-session.repository.ts';
@@ -205,9 +205,6 @@ export const acceptLocalPart = async (
   body: Buffer,
 ): Promise<void> => {
   const { session, declared } = await requireUploadPart(part, await linkSecret());
-  // A deleted owner's sessions end with them (upload-session-end.ts); one that raced the deletion ends here.
-  const owner = await getUser(session.ownerId);
-  if (!owner || owner.deletedAt !== null) throw new Forbidden('The upload session has ended');
   if (part.sha1Header !== declared) throw new Invalid('x-amz-checksum-sha1 must be the SHA-1 the part was declared with');
   if (body.length !== partBytes(session, part.partNumber)) {
     throw new Invalid(`Part ${part.partNumber} must be ${partBytes(session, part.partNumber)} bytes, not ${body.length}`);
