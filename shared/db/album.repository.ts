@@ -1,4 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { AlbumMember, AlbumRecord, AlbumUser } from '../model/album.ts';
 import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
@@ -8,7 +7,7 @@ import { AlbumChangedError, albumCodec, albumMemberCodec, albumUserCodec, albumW
 import { auditWrites } from './items/audit.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { checkWrite, deleteWrite, isCancelled, transact, transactGroups, updateWrite, writeOne } from './transact.ts';
+import { checkWrite, deleteWrite, flagWrite, isCancelled, transact, transactGroups, writeIfPresent, writeOne } from './transact.ts';
 
 export const getAlbum = async (ownerId: string, albumId: string): Promise<AlbumRecord | undefined> => {
   const item = await getItem(keys.album(ownerId, albumId));
@@ -200,17 +199,6 @@ export const removeAlbumUsers = async (album: AlbumRecord): Promise<void> => {
  */
 export const markAlbumOwnerDeleted = async (ownerId: string, deleted: boolean): Promise<void> => {
   const shares = (await listAlbums(ownerId)).flatMap((album) => album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId)));
-  await Promise.all(
-    shares.map((key) =>
-      writeOne(
-        updateWrite(key, deleted ? 'SET ownerDeleted = :true' : 'REMOVE ownerDeleted', {
-          condition: 'present',
-          ...(deleted ? { values: { ':true': true } } : {}),
-        }),
-      ).catch((error: unknown) => {
-        // Unshared meanwhile: nothing to mark.
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      }),
-    ),
-  );
+  // A share ended meanwhile has nothing to mark.
+  await Promise.all(shares.map((key) => writeIfPresent(flagWrite(key, 'ownerDeleted', deleted))));
 };

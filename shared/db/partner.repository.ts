@@ -6,7 +6,7 @@ import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { indexKeys, keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, putWrite, updateWrite, writeOne } from './transact.ts';
+import { deleteWrite, flagWrite, putWrite, updateWrite, writeIfPresent, writeOne } from './transact.ts';
 
 const partnerCodec = codec('partner', PartnerRecordSchema);
 
@@ -82,17 +82,8 @@ export const setPartnerInTimeline = async (
  */
 export const markSharerDeleted = async (sharedById: string, deleted: boolean): Promise<void> => {
   const shares = await listPartnersSharedBy(sharedById);
+  // A share ended meanwhile has nothing to mark.
   await Promise.all(
-    shares.map((share) =>
-      writeOne(
-        updateWrite(keys.partner(share.sharedWithId, sharedById), deleted ? 'SET sharerDeleted = :true' : 'REMOVE sharerDeleted', {
-          condition: 'present',
-          ...(deleted ? { values: { ':true': true } } : {}),
-        }),
-      ).catch((error: unknown) => {
-        // Ended meanwhile: nothing to mark.
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      }),
-    ),
+    shares.map((share) => writeIfPresent(flagWrite(keys.partner(share.sharedWithId, sharedById), 'sharerDeleted', deleted))),
   );
 };

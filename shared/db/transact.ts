@@ -156,6 +156,27 @@ export const writeOne = async (write: Write): Promise<void> => {
 };
 
 /**
+ * One write to an item that may have gone meanwhile (its condition, `attribute_exists`, failed):
+ * then there is nothing to write, and false is returned.
+ */
+export const writeIfPresent = async (write: Write): Promise<boolean> => {
+  try {
+    await writeOne(write);
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+};
+
+/** Sets (`on`) or removes a flag attribute (`true` when set) of an existing item. */
+export const flagWrite = (key: Key, attribute: string, on: boolean): Write =>
+  updateWrite(key, on ? `SET ${attribute} = :true` : `REMOVE ${attribute}`, {
+    condition: 'present',
+    ...(on ? { values: { ':true': true } } : {}),
+  });
+
+/**
  * Writes groups of writes, each group all or nothing, as many groups a transaction as fit (100
  * writes). When a transaction is cancelled, the cancellation reasons say which group's condition
  * failed: that group is left out and reported, and the others are written again (also after a

@@ -1,11 +1,10 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type UploadSessionRecord, UploadSessionRecordSchema } from '../model/upload-session.ts';
 import type { QuotaCheck, UserRecord } from '../model/user.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { userWrites } from './items/user.ts';
 import { keys } from './keys.ts';
-import { deleteWrite, putWrite, transact, type Write, writeOne } from './transact.ts';
+import { deleteWrite, putWrite, transact, type Write, writeIfPresent, writeOne } from './transact.ts';
 
 const sessionCodec = codec('uploadSession', UploadSessionRecordSchema);
 
@@ -25,7 +24,7 @@ export const createUploadSession = async (
   await transact([
     putWrite({ ...keys.uploadSession(session.id), type: 'uploadSession', ...session }, { condition: 'absent' }),
     userWrites.openSession(
-      owner,
+      owner.id,
       check,
       { id: session.id, bytes: session.size, expiresAt: session.expiresAt },
       expired,
@@ -54,8 +53,6 @@ export const uploadSessionWrites = {
 /** Ends a session that made no asset (deleted, expired, refused): the item, then its hold on the quota. */
 export const deleteUploadSession = async (session: Pick<UploadSessionRecord, 'id' | 'ownerId'>): Promise<void> => {
   await writeOne(deleteWrite(keys.uploadSession(session.id)));
-  await writeOne(userWrites.closeSession(session.ownerId, session.id)).catch((error: unknown) => {
-    // A user stored before holds existed has none to end.
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  });
+  // A user stored before holds existed has none to end.
+  await writeIfPresent(userWrites.closeSession(session.ownerId, session.id));
 };

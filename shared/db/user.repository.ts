@@ -7,7 +7,7 @@ import { getItem } from './get.ts';
 import { userCodec, userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { transact, updateWrite, type Write, writeOne } from './transact.ts';
+import { transact, updateWrite, type Write, writeIfPresent } from './transact.ts';
 
 /**
  * Creates a user with its guards in one transaction: the email (and storage label, if any) must
@@ -113,15 +113,13 @@ export const rewriteCredentials = async (userId: string, copy: CredentialCopy): 
   for (const part of chunk(targets, 16)) {
     await Promise.all(
       part.map((key) =>
-        writeOne(
+        // Ended meanwhile (a logout, a deleted key): nothing to rewrite.
+        writeIfPresent(
           updateWrite(key, 'SET email = :email, isAdmin = :isAdmin, userActive = :active', {
             condition: 'present',
             values: { ':email': copy.email, ':isAdmin': copy.isAdmin, ':active': copy.userActive },
           }),
-        ).catch((error: unknown) => {
-          // Ended meanwhile (a logout, a deleted key): nothing to rewrite.
-          if (!(error instanceof ConditionalCheckFailedException)) throw error;
-        }),
+        ),
       ),
     );
   }

@@ -5,11 +5,15 @@
  */
 import type { QuotaCheck, UserRecord } from '../model/user.ts';
 
-export type { QuotaCheck };
-
 /** The user's upload sessions that have not expired, by id. */
 export const liveHolds = (user: Pick<UserRecord, 'uploadSessions'>, now = Date.now()): [string, { bytes: number }][] =>
   Object.entries(user.uploadSessions).filter(([, hold]) => Date.parse(hold.expiresAt) > now);
+
+/** The ids of the user's holds that expired (the next session opened removes them). */
+export const expiredHolds = (user: Pick<UserRecord, 'uploadSessions'>, now = Date.now()): string[] =>
+  Object.entries(user.uploadSessions)
+    .filter(([, hold]) => Date.parse(hold.expiresAt) <= now)
+    .map(([id]) => id);
 
 /** The quota check of a user as read; `except` is the session whose own file is being recorded. */
 export const quotaCheckOf = (user: UserRecord, except?: string, now = Date.now()): QuotaCheck => ({

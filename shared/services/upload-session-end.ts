@@ -16,8 +16,11 @@ export const endSession = async (session: UploadSessionRecord): Promise<void> =>
 
 /** A deleted user's open sessions end (DELETE /user/:id). */
 export const endSessionsOf = async (user: Pick<UserRecord, 'uploadSessions'>): Promise<void> => {
-  for (const sessionId of Object.keys(user.uploadSessions)) {
-    const session = await getUploadSession(sessionId);
-    if (session) await endSession(session);
-  }
+  // At most ten live (and a few expired) holds: all at once.
+  await Promise.all(
+    Object.keys(user.uploadSessions).map(async (sessionId) => {
+      const session = await getUploadSession(sessionId);
+      if (session) await endSession(session);
+    }),
+  );
 };

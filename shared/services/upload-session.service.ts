@@ -19,14 +19,14 @@ import { findByChecksums } from '../db/asset.repository.ts';
 import { ensureHoldsMap, HoldRefusedError, createUploadSession as putSession } from '../db/upload-session.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
-import { fitsQuota, liveHolds, type QuotaCheck, quotaCheckOf } from '../domain/quota.ts';
+import { expiredHolds, fitsQuota, liveHolds, quotaCheckOf } from '../domain/quota.ts';
 import { checksumHex } from '../domain/search.ts';
 import { acceptUploadFile, originalKey, uploadFields } from '../domain/upload-files.ts';
 import type { CreateUploadSessionInput, UploadPartTarget, UploadSessionResponseDto } from '../dto/v1/upload-session.ts';
 import { limits } from '../model/limits.ts';
 import type { UploadOutcome } from '../model/upload.ts';
 import type { UploadSessionRecord } from '../model/upload-session.ts';
-import type { Auth, UserRecord } from '../model/user.ts';
+import type { Auth, QuotaCheck, UserRecord } from '../model/user.ts';
 import { linkSecret } from '../storage/link-secret.ts';
 import { type OriginalsStore, originalsStore } from '../storage/originals.ts';
 import type { PartChecksum, ReceivedPart } from '../storage/store.ts';
@@ -151,7 +151,7 @@ export const createUploadSession = async (
   };
   try {
     for (let attempt = 1; ; attempt++) {
-      const expired = Object.keys(user.uploadSessions).filter((id) => !liveHolds(user).some(([live]) => live === id));
+      const expired = expiredHolds(user);
       try {
         await putSession(session, user, check, expired);
         break;

@@ -15,6 +15,18 @@ const isCurrent = 'email = :email AND isAdmin = :isAdmin AND (attribute_not_exis
 const openedAsRead = (check: QuotaCheck): string =>
   check.opened === 0 ? '(attribute_not_exists(uploadSessionsOpened) OR uploadSessionsOpened = :opened)' : 'uploadSessionsOpened = :opened';
 
+/**
+ * `bytes` more still fit the quota as read: without one, it is still unset; with one, it is the
+ * same and the usage leaves room beside the holds read.
+ */
+const quotaRoom = (check: QuotaCheck, bytes: number): { condition: string; values: Record<string, unknown> } =>
+  check.quota === null
+    ? { condition: '(attribute_not_exists(quotaSizeInBytes) OR attribute_type(quotaSizeInBytes, :null))', values: { ':null': 'NULL' } }
+    : {
+        condition: 'quotaSizeInBytes = :quota AND quotaUsageInBytes <= :maxUsage',
+        values: { ':quota': check.quota, ':maxUsage': check.quota - check.held - bytes },
+      };
+
 /** The writes of users and of their guards, composed by the user and asset repositories. */
 export const userWrites = {
   create: (user: UserRecord): Write => putWrite(userItem(user), { condition: 'absent' }),
@@ -54,22 +66,11 @@ export const userWrites = {
     const failed = onConditionFailed ? { onConditionFailed } : {};
     if (check === 'unchecked')
       return updateWrite(keys.user(userId), expression, { condition: 'present', values: { ':size': bytes }, ...names });
-    if (check.quota === null) {
-      return updateWrite(keys.user(userId), expression, {
-        condition: 'attribute_exists(pk) AND (attribute_not_exists(quotaSizeInBytes) OR attribute_type(quotaSizeInBytes, :null))',
-        values: { ':size': bytes, ':null': 'NULL' },
-        ...names,
-        ...failed,
-      });
-    }
+    const room = quotaRoom(check, bytes);
+    // With a quota, the holds read must still be all there are: no session opened since.
     return updateWrite(keys.user(userId), expression, {
-      condition: `quotaSizeInBytes = :quota AND quotaUsageInBytes <= :maxUsage AND ${openedAsRead(check)}`,
-      values: {
-        ':size': bytes,
-        ':quota': check.quota,
-        ':maxUsage': check.quota - check.held - bytes,
-        ':opened': check.opened,
-      },
+      condition: check.quota === null ? `attribute_exists(pk) AND ${room.condition}` : `${room.condition} AND ${openedAsRead(check)}`,
+      values: { ':size': bytes, ...room.values, ...(check.quota === null ? {} : { ':opened': check.opened }) },
       ...names,
       ...failed,
     });
@@ -86,29 +87,27 @@ export const userWrites = {
    * deleted: a concurrent session or upload cancels it, to be read again.
    */
   openSession: (
-    user: UserRecord,
+    userId: string,
     check: QuotaCheck,
     session: { id: string; bytes: number; expiresAt: string },
     expired: readonly string[],
     onConditionFailed: () => Error,
   ): Write => {
     const removed = expired.map((_, index) => `uploadSessions.#expired${index}`);
-    const quota =
-      check.quota === null
-        ? '(attribute_not_exists(quotaSizeInBytes) OR attribute_type(quotaSizeInBytes, :null))'
-        : 'quotaSizeInBytes = :quota AND quotaUsageInBytes <= :maxUsage';
+    const room = quotaRoom(check, session.bytes);
     return updateWrite(
-      keys.user(user.id),
+      keys.user(userId),
       `SET uploadSessions.#session = :hold ADD uploadSessionsOpened :one${removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''}`,
       {
-        condition: `attribute_exists(uploadSessions) AND ${openedAsRead(check)} AND ${quota} AND (attribute_not_exists(deletedAt) OR attribute_type(deletedAt, :null))`,
+        // No session opened since, with a quota or without (the number of open sessions is checked).
+        condition: `attribute_exists(uploadSessions) AND ${openedAsRead(check)} AND ${room.condition} AND (attribute_not_exists(deletedAt) OR attribute_type(deletedAt, :null))`,
         names: { '#session': session.id, ...Object.fromEntries(expired.map((id, index) => [`#expired${index}`, id])) },
         values: {
           ':hold': { bytes: session.bytes, expiresAt: session.expiresAt },
           ':one': 1,
           ':null': 'NULL',
           ':opened': check.opened,
-          ...(check.quota === null ? {} : { ':quota': check.quota, ':maxUsage': check.quota - check.held - session.bytes }),
+          ...room.values,
         },
         onConditionFailed,
       },
