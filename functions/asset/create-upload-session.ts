@@ -1,5 +1,5 @@
 import type { AssetFileUploadResponseDto } from '#shared/dto/v1/asset.response.ts';
-import { CreateUploadSessionDto, type UploadSessionResponseDto } from '#shared/dto/v1/upload-session.ts';
+import { CreateUploadSessionDto, mapUploadSession, type UploadSessionResponseDto } from '#shared/dto/v1/upload-session.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
@@ -16,6 +16,8 @@ export const handler = httpHandler(
   },
   async ({ auth, body }) => {
     const result = await createUploadSession(auth, body);
-    return new HttpResponse(result, { status: result.duplicate ? 200 : 201 });
+    return 'session' in result
+      ? new HttpResponse(mapUploadSession(result), { status: 201 })
+      : new HttpResponse({ id: result.id, duplicate: true }, { status: 200 });
   },
 );

@@ -1,4 +1,4 @@
-import { UploadSessionParams, type UploadSessionResponseDto } from '#shared/dto/v1/upload-session.ts';
+import { mapUploadSession, UploadSessionParams, type UploadSessionResponseDto } from '#shared/dto/v1/upload-session.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getUploadSessionStatus } from '#shared/services/upload-session.service.ts';
@@ -6,5 +6,5 @@ import { getUploadSessionStatus } from '#shared/services/upload-session.service.
 // Which parts the store holds, with fresh URLs for every part: how an interrupted upload resumes.
 export const handler = httpHandler(
   { access: 'user', returns: returns<UploadSessionResponseDto>(), params: UploadSessionParams },
-  ({ auth, params }) => getUploadSessionStatus(auth, params.sessionId),
+  async ({ auth, params }) => mapUploadSession(await getUploadSessionStatus(auth, params.sessionId)),
 );

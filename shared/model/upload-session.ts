@@ -33,3 +33,18 @@ export const UploadSessionRecordSchema = v.object({
   ttl: v.number(),
 });
 export type UploadSessionRecord = v.InferOutput<typeof UploadSessionRecordSchema>;
+
+/** Where one part goes: PUT the part's bytes to `url` with `headers`. */
+export interface PartTarget {
+  partNumber: number;
+  url: string;
+  headers: Record<string, string>;
+  /** Whether the store already holds this part. */
+  uploaded: boolean;
+}
+
+/** A live session with a fresh URL for each of its parts: what opening or reading one gives. */
+export interface OpenUploadSession {
+  session: UploadSessionRecord;
+  parts: PartTarget[];
+}

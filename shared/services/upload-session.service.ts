@@ -22,10 +22,10 @@ import { mimeTypeOf } from '../domain/media-types.ts';
 import { expiredHolds, fitsQuota, liveHolds, quotaCheckOf } from '../domain/quota.ts';
 import { checksumHex } from '../domain/search.ts';
 import { acceptUploadFile, originalKey, uploadFields } from '../domain/upload-files.ts';
-import type { CreateUploadSessionInput, UploadPartTarget, UploadSessionResponseDto } from '../dto/v1/upload-session.ts';
+import type { CreateUploadSessionInput } from '../dto/v1/upload-session.ts';
 import { limits } from '../model/limits.ts';
 import type { UploadOutcome } from '../model/upload.ts';
-import type { UploadSessionRecord } from '../model/upload-session.ts';
+import type { OpenUploadSession, PartTarget, UploadSessionRecord } from '../model/upload-session.ts';
 import type { Auth, QuotaCheck, UserRecord } from '../model/user.ts';
 import { linkSecret } from '../storage/link-secret.ts';
 import { type OriginalsStore, originalsStore } from '../storage/originals.ts';
@@ -48,14 +48,14 @@ const partTargets = async (
   session: UploadSessionRecord,
   store: OriginalsStore,
   received: readonly ReceivedPart[],
-): Promise<UploadPartTarget[]> => {
+): Promise<PartTarget[]> => {
   const done = new Set(received.filter((part) => part.size === partBytes(session, part.partNumber)).map((part) => part.partNumber));
   const remaining = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
   const seconds = Math.max(1, Math.min(partUrlSeconds, remaining));
   const secret = store.partUrl ? undefined : await linkSecret();
   const expires = Math.floor(Date.now() / 1000) + seconds;
   return Promise.all(
-    partsOf(session).map(async (part): Promise<UploadPartTarget> => {
+    partsOf(session).map(async (part): Promise<PartTarget> => {
       const uploaded = done.has(part.partNumber);
       if (store.partUrl)
         return { ...(await store.partUrl(session.key, session.uploadId, part, seconds)), partNumber: part.partNumber, uploaded };
@@ -71,18 +71,12 @@ const partTargets = async (
   );
 };
 
-const responseOf = async (
+const opened = async (
   session: UploadSessionRecord,
   store: OriginalsStore,
   received: readonly ReceivedPart[],
-): Promise<UploadSessionResponseDto> => ({
-  id: session.assetId,
-  duplicate: false,
-  sessionId: session.id,
-  fileName: session.fileName,
-  size: session.size,
-  partSize: session.partSize,
-  expiresAt: session.expiresAt,
+): Promise<OpenUploadSession> => ({
+  session,
   parts: await partTargets(session, store, received),
 });
 
@@ -106,10 +100,7 @@ const roomFor = (user: UserRecord, size: number): QuotaCheck => {
  * sessions counted: docs/large-uploads.md). Then the multipart upload is started on the asset's
  * final key.
  */
-export const createUploadSession = async (
-  auth: Auth,
-  input: CreateUploadSessionInput,
-): Promise<UploadSessionResponseDto | UploadOutcome> => {
+export const createUploadSession = async (auth: Auth, input: CreateUploadSessionInput): Promise<OpenUploadSession | UploadOutcome> => {
   acceptUploadFile(uploadFields.asset, input.fileName);
   const checksum = checksumHex(input.checksum);
   const [existing, read] = await Promise.all([findByChecksums(auth.user.id, [checksum]), getUser(auth.user.id)]);
@@ -171,7 +162,7 @@ export const createUploadSession = async (
     await store.abortMultipart(key, uploadId);
     throw error;
   }
-  return responseOf(session, store, []);
+  return opened(session, store, []);
 };
 
 /** The caller's live session; an expired one is ended here (its parts dropped) and refused. */
@@ -185,10 +176,10 @@ export const liveSession = async (auth: Auth, sessionId: string): Promise<Upload
 };
 
 /** GET /asset/upload-session/:sessionId: which parts the store holds, and fresh URLs for all (to resume). */
-export const getUploadSessionStatus = async (auth: Auth, sessionId: string): Promise<UploadSessionResponseDto> => {
+export const getUploadSessionStatus = async (auth: Auth, sessionId: string): Promise<OpenUploadSession> => {
   const session = await liveSession(auth, sessionId);
   const store = await originalsStore();
-  return responseOf(session, store, await store.listParts(session.key, session.uploadId));
+  return opened(session, store, await store.listParts(session.key, session.uploadId));
 };
 
 /** DELETE /asset/upload-session/:sessionId: the parts are dropped and the session ends. */

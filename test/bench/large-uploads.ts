@@ -63,7 +63,6 @@ const measure = async (): Promise<string> => {
     // random 64 MB block serves as every part but the first (a real JPEG's start), to hold little.
     const { createUploadSession } = await import('#shared/services/upload-session.service.ts');
     const { completeUploadSession } = await import('#shared/services/upload-session-complete.service.ts');
-    const { getUploadSession } = await import('#shared/db/upload-session.repository.ts');
     const { originalsStore } = await import('#shared/storage/originals.ts');
     const { createHash } = await import('node:crypto');
     const partSize = 64 * mebibyte;
@@ -89,11 +88,11 @@ const measure = async (): Promise<string> => {
       partSize,
       partChecksums,
     });
-    if (opened.duplicate || !('sessionId' in opened)) throw new Error('the ingest file is a duplicate');
-    const session = await getUploadSession(opened.sessionId);
+    if (!('session' in opened)) throw new Error('the ingest file is a duplicate');
+    const { session } = opened;
     const store = await originalsStore();
-    for (let index = 0; index < count; index++) await store.putPart?.(session?.uploadId ?? '', index + 1, partAt(index));
-    const { seconds, baseline, peak } = await withPeakRss(() => completeUploadSession(auth, opened.sessionId));
+    for (let index = 0; index < count; index++) await store.putPart?.(session.uploadId, index + 1, partAt(index));
+    const { seconds, baseline, peak } = await withPeakRss(() => completeUploadSession(auth, opened.session.id));
     const gb = ingestBytes / 1024 ** 3;
 
     return [

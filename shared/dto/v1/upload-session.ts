@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
+import type { OpenUploadSession, PartTarget } from '../../model/upload-session.ts';
 import { as, dto, nonEmptyString, optional, rules, uuid } from '../common.ts';
 import { createAssetFields } from './asset.ts';
 
@@ -74,14 +75,8 @@ export const UploadPartQuery = dto({
   signature: nonEmptyString(100),
 });
 
-/** Where one part goes: PUT the part's bytes to `url` with `headers`. */
-export interface UploadPartTarget {
-  partNumber: number;
-  url: string;
-  headers: Record<string, string>;
-  /** Whether the store already holds this part (GET of a session). */
-  uploaded: boolean;
-}
+/** Where one part goes: PUT the part's bytes to `url` with `headers` (`uploaded`: the store holds it). */
+export type UploadPartTarget = PartTarget;
 
 /** A session: 201 from POST (with no part uploaded yet) and 200 from GET. */
 export interface UploadSessionResponseDto {
@@ -95,3 +90,14 @@ export interface UploadSessionResponseDto {
   expiresAt: string;
   parts: UploadPartTarget[];
 }
+
+export const mapUploadSession = ({ session, parts }: OpenUploadSession): UploadSessionResponseDto => ({
+  id: session.assetId,
+  duplicate: false,
+  sessionId: session.id,
+  fileName: session.fileName,
+  size: session.size,
+  partSize: session.partSize,
+  expiresAt: session.expiresAt,
+  parts,
+});
