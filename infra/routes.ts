@@ -7,6 +7,8 @@
  * `functions/<area>/<operation-id>.ts` unless the row names its `entry`; test/unit/routes.test.ts
  * fails when a row and a file disagree.
  */
+import type { LazyGroup } from './cdk/bundling.ts';
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 
 export interface Route {
@@ -34,11 +36,11 @@ export interface Route {
    */
   mediaJobs?: true;
   /**
-   * Reads uploaded files' metadata: the readers it loads on first use (`lazyModules`,
-   * infra/cdk/bundling.ts) ship beside its bundle. test/infra/bundle.test.ts fails when a
-   * function's bundle loads them and its row does not say so.
+   * The groups of modules it loads on first use (`lazyModules`, infra/cdk/bundling.ts: `metadata`,
+   * the readers of uploaded files; `templates`, Handlebars): they ship beside its bundle.
+   * test/infra/bundle.test.ts fails when a function's bundle loads one and its row does not say so.
    */
-  metadata?: true;
+  lazy?: readonly LazyGroup[];
   /** Lambda memory in MB; password hashing (argon2id, 19 MiB) and CPU want more. */
   memory?: number;
   /**
@@ -59,7 +61,7 @@ const hashing = 1024;
 // An upload holds the file (up to the request limit) a few times over and reads its metadata.
 const media = 1024;
 // An upload session's completion: its multipart object, and the media job it hands the upload to.
-const completion = { store: 'session', mediaJobs: true, memory: media, metadata: true } as const;
+const completion = { store: 'session', mediaJobs: true, memory: media, lazy: ['metadata'] } as const;
 
 /** `pingServer` → `ping-server`: the handler's file name, and the Lambda function's id and log group. */
 export const kebab = (operationId: string): string => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
@@ -103,7 +105,7 @@ export const routes: readonly Route[] = [
     ['ANY', '$default', 'notFound', 'none'],
   ]),
   ...area('asset', [
-    ['POST', '/api/asset/upload', 'uploadFile', 'write', { store: 'put', memory: media, body: 'upload', metadata: true }],
+    ['POST', '/api/asset/upload', 'uploadFile', 'write', { store: 'put', memory: media, body: 'upload', lazy: ['metadata'] }],
     ['GET', '/api/asset/upload-session/openapi.json', 'getUploadSessionsApi', 'none'],
     ['POST', '/api/asset/upload-session', 'createUploadSession', 'write', { store: 'session' }],
     ['GET', '/api/asset/upload-session/{sessionId}', 'getUploadSession', 'write', { store: 'session' }],
@@ -189,7 +191,7 @@ export const routes: readonly Route[] = [
   ...area('system-config', [
     ['GET', '/api/system-config', 'getConfig', 'read'],
     ['GET', '/api/system-config/defaults', 'getConfigDefaults', 'read'],
-    ['PUT', '/api/system-config', 'updateConfig', 'write'],
+    ['PUT', '/api/system-config', 'updateConfig', 'write', { lazy: ['templates'] }],
     ['GET', '/api/system-config/storage-template-options', 'getStorageTemplateOptions', 'read'],
   ]),
   ...area('trash', [

@@ -90,20 +90,18 @@ export class ApiFunction extends NodejsFunction {
         removalPolicy: RemovalPolicy.DESTROY,
       }),
       // The web build's index.html travels with the bundle, so a new build deploys with its page;
-      // a function that reads metadata carries its readers beside the bundle (lazyModules).
+      // a function carries the modules it loads on first use beside the bundle (lazyModules).
       bundling: lambdaBundling(
-        webIndex || route.metadata
+        webIndex || route.lazy
           ? {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
                 afterBundling: (_input: string, output: string) => [
                   ...(webIndex ? [`cp "${webIndex}" "${output}/index.html"`] : []),
-                  ...(route.metadata
-                    ? lazyModuleFiles().map(
-                        ({ from, to }) => `mkdir -p "${dirname(join(output, to))}" && cp "${from}" "${join(output, to)}"`,
-                      )
-                    : []),
+                  ...lazyModuleFiles(route.lazy ?? []).map(
+                    ({ from, to }) => `mkdir -p "${dirname(join(output, to))}" && cp "${from}" "${join(output, to)}"`,
+                  ),
                 ],
               },
             }

@@ -24,8 +24,6 @@ export const bundling = {
     'node:http': join(runtime, 'node-http.ts'),
     'node:https': join(runtime, 'node-https.ts'),
     '@aws-sdk/credential-provider-node': join(runtime, 'credentials.ts'),
-    // Optional for Handlebars (source maps of compiled templates, never used here).
-    'source-map': join(runtime, 'empty.ts'),
     // Loaded by the SDK only for event-stream operations, which no function calls.
     '@smithy/core/event-streams': join(runtime, 'no-event-streams.ts'),
   },
@@ -33,21 +31,31 @@ export const bundling = {
 
 /**
  * Modules loaded with `import()` on first use and kept outside the bundle, so that a cold start
- * never parses them: the upload's metadata readers, exifr (74 KB) and tz-lookup's zone table
- * (72 KB), about 4 ms of every upload function's cold import otherwise (docs/benchmarks.md). The
- * stack copies these files of each beside the bundle of a route that reads metadata
- * (`Route.metadata`, infra/routes.ts); elsewhere (`npm start`, the bench) Node finds them in
- * node_modules.
+ * never parses them, in groups a route names (`Route.lazy`, infra/routes.ts): `metadata`, the
+ * upload's metadata readers, exifr (74 KB) and tz-lookup's zone table (72 KB), about 4 ms of every
+ * upload function's cold import otherwise; `templates`, Handlebars (90 KB), which updateConfig
+ * needs only when a storage template changes (docs/benchmarks.md). The stack copies a group's
+ * files beside the bundle of each route that names it; elsewhere (`npm start`, the bench) Node
+ * finds them in node_modules.
  */
-export const lazyModules: Readonly<Record<string, readonly string[]>> = {
-  exifr: ['package.json', 'LICENSE', 'dist/full.esm.mjs'],
-  '@photostructure/tz-lookup': ['package.json', 'LICENSE', 'tz.js'],
-};
+export const lazyModules = {
+  metadata: {
+    exifr: ['package.json', 'LICENSE', 'dist/full.esm.mjs'],
+    '@photostructure/tz-lookup': ['package.json', 'LICENSE', 'tz.js'],
+  },
+  templates: { handlebars: ['package.json', 'LICENSE', 'dist/handlebars.min.js'] },
+} as const satisfies Record<string, Record<string, readonly string[]>>;
+export type LazyGroup = keyof typeof lazyModules;
 
-/** Each lazy module's files: where they are in this project, and where they go beside a bundle. */
-export const lazyModuleFiles = (): { from: string; to: string }[] =>
-  Object.entries(lazyModules).flatMap(([name, files]) =>
-    files.map((file) => ({ from: join(root, 'node_modules', name, file), to: join('node_modules', name, file) })),
+/** Every lazily loaded module's name: external to every bundle. */
+export const lazyModuleNames = (): string[] => Object.values(lazyModules).flatMap((group) => Object.keys(group));
+
+/** The files of the groups a route loads: where they are in this project, and where they go beside a bundle. */
+export const lazyModuleFiles = (groups: readonly LazyGroup[]): { from: string; to: string }[] =>
+  groups.flatMap((group) =>
+    Object.entries(lazyModules[group]).flatMap(([name, files]: [string, readonly string[]]) =>
+      files.map((file) => ({ from: join(root, 'node_modules', name, file), to: join('node_modules', name, file) })),
+    ),
   );
 
 /** The same settings as esbuild build options, for the bench. */
@@ -63,7 +71,7 @@ export const esbuildOptions = (entry: string, outfile: string): BuildOptions => 
   mainFields: [...bundling.mainFields],
   banner: { js: bundling.banner },
   alias: { ...bundling.alias },
-  external: Object.keys(lazyModules),
+  external: lazyModuleNames(),
   logLevel: 'silent',
 });
 
@@ -84,7 +92,7 @@ export const lambdaBundling = (extra: { externalModules?: string[]; commandHooks
   sourceMap: bundling.sourceMap,
   mainFields: [...bundling.mainFields],
   banner: bundling.banner,
-  externalModules: [...Object.keys(lazyModules), ...(extra.externalModules ?? [])],
+  externalModules: [...lazyModuleNames(), ...(extra.externalModules ?? [])],
   // The AWS SDK is bundled, so its version is ours, not the runtime's.
   bundleAwsSDK: true,
   esbuildArgs: { '--alias': Object.entries(bundling.alias).map(([from, to]) => `${from}=${to}`) },

@@ -1,5 +1,4 @@
 import { isDeepStrictEqual } from 'node:util';
-import Handlebars from 'handlebars';
 import { Invalid } from '../core/errors.ts';
 import { getStoredConfig, replaceStoredConfig } from '../db/config.repository.ts';
 import { configKeys } from '../domain/system-config.ts';
@@ -35,12 +34,21 @@ const sampleTemplateData: Record<string, string> = {
   SSS: '006',
 };
 
-/** Immich's service-level checks, run on every update whatever is enabled; each a plain 400. */
-const validate = (config: SystemConfig): void => {
-  try {
-    Handlebars.compile(config.storageTemplate.template, { knownHelpers: undefined, strict: true })(sampleTemplateData);
-  } catch (error) {
-    throw new Invalid(`Invalid storage template: ${String(error)}`);
+/**
+ * Immich's service-level checks, run on every update whatever is enabled; each a plain 400. A
+ * template that is the current one (the default, or one stored after passing this check) passes
+ * again without rendering, so Handlebars (90 KB, its one-file build) is loaded only when a template
+ * changes: most updates send the whole config back with the template untouched (docs/benchmarks.md).
+ */
+const validate = async (config: SystemConfig, current: SystemConfig): Promise<void> => {
+  const { template } = config.storageTemplate;
+  if (template !== current.storageTemplate.template) {
+    const { default: Handlebars } = await import('handlebars/dist/handlebars.min.js');
+    try {
+      Handlebars.compile(template, { knownHelpers: undefined, strict: true })(sampleTemplateData);
+    } catch (error) {
+      throw new Invalid(`Invalid storage template: ${String(error)}`);
+    }
   }
   if (!isCron(config.library.scan.cronExpression)) {
     throw new Invalid(`Invalid cron expression ${config.library.scan.cronExpression}`);
@@ -68,8 +76,8 @@ const differences = (config: SystemConfig): Record<string, unknown> => {
  * land: one gets 409 and nothing is silently lost.
  */
 export const updateConfig = async (config: SystemConfig): Promise<SystemConfig> => {
-  validate(config);
-  const { version } = await getStoredConfig();
+  const { overrides, version } = await getStoredConfig();
+  await validate(config, mergeConfig(overrides));
   const stored = await replaceStoredConfig(differences(config), version);
   clearConfigCache();
   return mergeConfig(stored.overrides);

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions, lazyModuleFiles, lazyModules } from '#infra/cdk/bundling.ts';
+import { esbuildOptions, type LazyGroup, lazyModuleFiles, lazyModules } from '#infra/cdk/bundling.ts';
 import { routes, webRoutes } from '#infra/routes.ts';
 import { invoke } from '../support/invoke.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
@@ -16,7 +16,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /**
  * Bundles a route exactly as the stack does (aliases for node:http(s) and credentials included),
- * with what the stack copies beside it: the lazily loaded modules of a route that reads metadata
+ * with what the stack copies beside it: the lazily loaded modules of the groups its row names
  * (nothing else in `out` resolves a bare module name: the folder is outside the project).
  */
 const bundled = async (operationId: string) => {
@@ -24,7 +24,7 @@ const bundled = async (operationId: string) => {
   if (!route) throw new Error(operationId);
   const file = join(out, `${operationId}.mjs`);
   await build(esbuildOptions(route.entry, file));
-  for (const { from, to } of route.metadata ? lazyModuleFiles() : []) {
+  for (const { from, to } of lazyModuleFiles(route.lazy ?? [])) {
     mkdirSync(dirname(join(out, to)), { recursive: true });
     copyFileSync(from, join(out, to));
   }
@@ -35,7 +35,6 @@ const credentials = { email: 'bundle@immich.cloud', password: 'password', name: 
 
 describe('deployed bundles', () => {
   it('load a lazily loaded module only where their row says the stack copies it beside them', async () => {
-    const lazy = Object.keys(lazyModules);
     const all = [...routes, ...webRoutes];
     // One build of every entry (the stack's options, not written): each output names its entry.
     const { outfile: _, ...options } = esbuildOptions(all[0]?.entry ?? '', join(out, 'probe.mjs'));
@@ -47,44 +46,51 @@ describe('deployed bundles', () => {
       write: false,
       metafile: true,
     });
-    const loading = Object.values(metafile.outputs)
-      .filter((output) =>
-        output.imports.some((each) => each.external && lazy.some((name) => each.path === name || each.path.startsWith(`${name}/`))),
-      )
-      .map((output) => all.find((route) => output.entryPoint === route.entry)?.operationId ?? output.entryPoint);
-    expect(loading.sort()).toEqual(
+    const loading = (group: LazyGroup): string[] => {
+      const names = Object.keys(lazyModules[group]);
+      return Object.values(metafile.outputs)
+        .filter((output) =>
+          output.imports.some((each) => each.external && names.some((name) => each.path === name || each.path.startsWith(`${name}/`))),
+        )
+        .map((output) => all.find((route) => output.entryPoint === route.entry)?.operationId ?? String(output.entryPoint))
+        .sort();
+    };
+    const naming = (group: LazyGroup): string[] =>
       routes
-        .filter((route) => route.metadata)
+        .filter((route) => route.lazy?.includes(group))
         .map((route) => route.operationId)
-        .sort(),
-    );
-    expect(loading).toContain('uploadFile');
+        .sort();
+    for (const group of Object.keys(lazyModules) as LazyGroup[]) expect(loading(group), group).toEqual(naming(group));
+    expect(loading('metadata')).toContain('uploadFile');
+    expect(loading('templates')).toEqual(['updateConfig']);
   }, 120_000);
 
   it('find what they load lazily in the files copied beside them, in a plain Node process', async () => {
     // Vitest would resolve a bare name from the project; Node alone, from the bundle's folder, is Lambda.
-    const { metafile } = await build({
-      ...esbuildOptions('functions/asset/upload-file.ts', join(out, 'probe.mjs')),
-      write: false,
-      metafile: true,
-    });
-    const specifiers = Object.values(metafile.outputs).flatMap((output) =>
-      output.imports.filter((each) => each.kind === 'dynamic-import' && each.external),
-    );
-    expect(specifiers.length).toBeGreaterThanOrEqual(2);
-    const dir = mkdtempSync(join(tmpdir(), 'lazy-'));
-    try {
-      for (const { from, to } of lazyModuleFiles()) {
-        mkdirSync(dirname(join(dir, to)), { recursive: true });
-        copyFileSync(from, join(dir, to));
+    const probes = [
+      ['functions/asset/upload-file.ts', ['metadata'], 2],
+      ['functions/system-config/update-config.ts', ['templates'], 1],
+    ] as const;
+    for (const [entry, groups, count] of probes) {
+      const { metafile } = await build({ ...esbuildOptions(entry, join(out, 'probe.mjs')), write: false, metafile: true });
+      const specifiers = Object.values(metafile.outputs).flatMap((output) =>
+        output.imports.filter((each) => each.kind === 'dynamic-import' && each.external),
+      );
+      expect(specifiers.length, entry).toBeGreaterThanOrEqual(count);
+      const dir = mkdtempSync(join(tmpdir(), 'lazy-'));
+      try {
+        for (const { from, to } of lazyModuleFiles(groups)) {
+          mkdirSync(dirname(join(dir, to)), { recursive: true });
+          copyFileSync(from, join(dir, to));
+        }
+        const probe = join(dir, 'probe.mjs');
+        writeFileSync(probe, specifiers.map(({ path }) => `await import(${JSON.stringify(path)});`).join('\n'));
+        expect(() => execFileSync(process.execPath, [probe], { cwd: dir, stdio: 'pipe' })).not.toThrow();
+        rmSync(join(dir, 'node_modules'), { recursive: true });
+        expect(() => execFileSync(process.execPath, [probe], { cwd: dir, stdio: 'pipe' })).toThrow(/Cannot find (package|module)/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-      const probe = join(dir, 'probe.mjs');
-      writeFileSync(probe, specifiers.map(({ path }) => `await import(${JSON.stringify(path)});`).join('\n'));
-      expect(() => execFileSync(process.execPath, [probe], { cwd: dir, stdio: 'pipe' })).not.toThrow();
-      rmSync(join(dir, 'node_modules'), { recursive: true });
-      expect(() => execFileSync(process.execPath, [probe], { cwd: dir, stdio: 'pipe' })).toThrow(/Cannot find package/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 
@@ -103,7 +109,7 @@ describe('deployed bundles', () => {
     expect(reply).toMatchObject({ status: 200, body: { email: 'bundle@immich.cloud', isAdmin: true } });
   });
 
-  it('validate the configuration in the bundled updateConfig (Handlebars without source-map, croner)', async () => {
+  it('validate the configuration in the bundled updateConfig (Handlebars loaded on a new template, croner)', async () => {
     const login = await bundled('login');
     const getConfig = await bundled('getConfig');
     const updateConfig = await bundled('updateConfig');
@@ -129,6 +135,43 @@ describe('deployed bundles', () => {
         storageTemplate: { ...config.storageTemplate, template: '{{y}}/{{#if album}}{{album}}{{else}}Other{{/if}}/{{filename}}' },
       }),
     ).toMatchObject({ status: 200 });
+  });
+
+  it('save an unchanged storage template without loading Handlebars (absent beside this bundle)', async () => {
+    const login = await bundled('login');
+    const getConfig = await bundled('getConfig');
+    const session = await invoke(login, {
+      method: 'POST',
+      path: '/api/auth/login',
+      body: { email: 'bundle@immich.cloud', password: 'password' },
+    });
+    const headers = { authorization: `Bearer ${session.body.accessToken}` };
+    const config = (await invoke(getConfig, { path: '/api/system-config', headers })).body;
+    // The event as the local server builds it, for a plain Node process (Vitest would find the module in the project).
+    let event: unknown;
+    await invoke(
+      async (built) => {
+        event = built;
+        return { statusCode: 204 };
+      },
+      { method: 'PUT', path: '/api/system-config', headers, body: { ...config, trash: { ...config.trash, days: 29 } } },
+    );
+    const alone = mkdtempSync(join(tmpdir(), 'no-lazy-'));
+    try {
+      await build(esbuildOptions('functions/system-config/update-config.ts', join(alone, 'updateConfig.mjs')));
+      const probe = join(alone, 'probe.mjs');
+      writeFileSync(
+        probe,
+        "const { handler } = await import('./updateConfig.mjs');\n" +
+          "const reply = await handler(JSON.parse(process.argv[2]), { awsRequestId: 'probe', getRemainingTimeInMillis: () => 30000 });\n" +
+          'process.stdout.write(JSON.stringify(reply));\n',
+      );
+      const reply = JSON.parse(execFileSync(process.execPath, [probe, JSON.stringify(event)], { cwd: alone, encoding: 'utf8' }));
+      expect(reply.statusCode, reply.body).toBe(200);
+      expect(JSON.parse(reply.body)).toMatchObject({ trash: { days: 29 }, storageTemplate: config.storageTemplate });
+    } finally {
+      rmSync(alone, { recursive: true, force: true });
+    }
   });
 
   it('upload with exifr, busboy and image-size bundled: EXIF, sidecar XMP and faces come through', async () => {
