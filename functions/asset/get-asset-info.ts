@@ -1,12 +1,12 @@
 import { IdParams } from '#shared/dto/common.ts';
 import type { AssetResponseDto, SanitizedAssetResponseDto } from '#shared/dto/v1/asset.response.ts';
 import { mapAssetInfo } from '#shared/dto/v1/asset.response.ts';
-import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import { sharedHandler } from '#shared/http/shared-handler.ts';
 import { getAssetInfo } from '#shared/services/asset.service.ts';
 
 // A shared-link route too (Immich's @SharedLinkRoute): a visitor gets the link's assets only.
-export const handler = httpHandler(
+export const handler = sharedHandler(
   { access: 'shared', returns: returns<AssetResponseDto | SanitizedAssetResponseDto>(), params: IdParams },
   async ({ auth, params }) => mapAssetInfo(await getAssetInfo(auth, params.id), auth.user.id),
 );

@@ -1,11 +1,11 @@
 import { IdParams } from '#shared/dto/common.ts';
 import { fileResponse } from '#shared/http/files.ts';
-import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import type { RawResponse } from '#shared/http/response.ts';
+import { sharedHandler } from '#shared/http/shared-handler.ts';
 import { deliver, downloadFile } from '#shared/services/file.service.ts';
 
-export const handler = httpHandler(
+export const handler = sharedHandler(
   { access: 'shared', returns: returns<RawResponse>(), params: IdParams },
   async ({ auth, params, event }) => {
     const file = await downloadFile(auth, params.id);

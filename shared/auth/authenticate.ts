@@ -1,11 +1,10 @@
-import { type Access, linkUnlocked, requireRoute } from '../access/route.ts';
+import { type Access, requireRoute } from '../access/route.ts';
 import { hashSecret, hashSharedLinkKey } from '../core/crypto.ts';
 import { Unauthenticated } from '../core/errors.ts';
 import { getApiKeyByHash } from '../db/api-key.repository.ts';
 import { getSession } from '../db/session.repository.ts';
 import { getSharedLink, getSharedLinkByKeyHash } from '../db/shared-link.repository.ts';
 import type { Auth } from '../model/user.ts';
-import { linkSecret } from '../storage/link-secret.ts';
 
 export type { Access } from '../access/route.ts';
 
@@ -16,10 +15,22 @@ export type { Access } from '../access/route.ts';
 export type Credentials = { kind: 'shareKey'; secret: string; linkTokens?: string } | { kind: 'session' | 'apiKey'; secret: string };
 
 /**
- * Resolves the caller with one GetItem (by SHA-256 of the presented secret), then applies the
- * route's access level (shared/access/route.ts): unauthenticated without valid credentials.
+ * Whether a visitor's tokens prove a password link's password (shared/auth/link-unlock.ts). Only
+ * the routes a visitor may call pass it: it reads the deployment's link secret, whose Secrets
+ * Manager client the other routes' bundles then leave out (docs/benchmarks.md).
  */
-export const authenticate = async (credentials: Credentials | undefined, access: Exclude<Access, 'public'>): Promise<Auth> => {
+export type LinkUnlock = (tokens: string | undefined, linkId: string, passwordHash: string) => Promise<boolean>;
+
+/**
+ * Resolves the caller with one GetItem (by SHA-256 of the presented secret), then applies the
+ * route's access level (shared/access/route.ts): unauthenticated without valid credentials. A
+ * link's key on a route that takes none is refused there (403) whatever its password.
+ */
+export const authenticate = async (
+  credentials: Credentials | undefined,
+  access: Exclude<Access, 'public'>,
+  unlock?: LinkUnlock,
+): Promise<Auth> => {
   if (!credentials) throw new Unauthenticated('Authentication required');
   let auth: Auth;
   switch (credentials.kind) {
@@ -30,7 +41,9 @@ export const authenticate = async (credentials: Credentials | undefined, access:
       // A key item written before it carried the password: the link itself has it.
       const passwordHash =
         link.passwordHash === undefined ? ((await getSharedLink(link.userId, link.linkId))?.passwordHash ?? null) : link.passwordHash;
-      const unlocked = passwordHash === null || linkUnlocked(await linkSecret(), credentials.linkTokens, link.linkId, passwordHash);
+      const visited = access === 'shared' || access === 'link-password';
+      if (visited && !unlock) throw new Error(`A route with access '${access}' needs the link unlock (sharedHandler)`);
+      const unlocked = !visited || passwordHash === null || (await unlock?.(credentials.linkTokens, link.linkId, passwordHash)) === true;
       auth = {
         user: { id: link.userId, email: link.email, isAdmin: link.isAdmin },
         sharedLink: { id: link.linkId, key: credentials.secret, ...(unlocked ? {} : { locked: true as const }) },

@@ -65,6 +65,15 @@ describe('deployed bundles', () => {
     expect(loading('templates')).toEqual(['updateConfig']);
   }, 120_000);
 
+  it("leave the link secret's Secrets Manager client out of routes no link visitor calls", async () => {
+    const clientOf = async (entry: string) => {
+      const { metafile } = await build({ ...esbuildOptions(entry, join(out, 'probe.mjs')), write: false, metafile: true });
+      return Object.keys(metafile.inputs).some((input) => input.includes('@aws-sdk/client-secrets-manager'));
+    };
+    expect(await clientOf('functions/user/get-my-user-info.ts')).toBe(false);
+    expect(await clientOf('functions/asset/get-asset-info.ts')).toBe(true);
+  });
+
   it('find what they load lazily in the files copied beside them, in a plain Node process', async () => {
     // Vitest would resolve a bare name from the project; Node alone, from the bundle's folder, is Lambda.
     const probes = [
