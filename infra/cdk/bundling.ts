@@ -75,16 +75,19 @@ export const esbuildOptions = (entry: string, outfile: string): BuildOptions => 
   logLevel: 'silent',
 });
 
-/** The same settings as NodejsFunction bundling options (the stack's functions), with what a function adds. */
 /**
  * What the media function loads from node_modules beside its bundle instead of bundling
  * (infra/cdk/media-function.ts copies them there): wasm-vips locates its WebAssembly and pthread
- * workers relative to its own module; heic-decode (2 MB, libheif with its WebAssembly inlined) is
- * loaded only for HEIC files, so it stays a file instead of code every cold start parses;
+ * workers relative to its own module; libheif-js's WebAssembly build (libheif.js and its 1.4 MB
+ * libheif.wasm) is loaded only for HEIC files, by the decoder's workers (shared/media/heic.ts);
  * @ffmpeg-installer only finds this machine's ffmpeg, never used on Lambda (bin/ffmpeg is).
  */
-export const mediaExternalModules = ['wasm-vips', 'heic-decode', '@ffmpeg-installer/ffmpeg'];
+export const mediaExternalModules = ['wasm-vips', 'libheif-js', '@ffmpeg-installer/ffmpeg'];
 
+/** The files of libheif-js the media function needs beside its bundle: its WebAssembly build (1.5 of its 8.5 MB). */
+export const libheifFiles = ['package.json', 'LICENSE', 'libheif-wasm/libheif.js', 'libheif-wasm/libheif.wasm'];
+
+/** The same settings as NodejsFunction bundling options (the stack's functions), with what a function adds. */
 export const lambdaBundling = (extra: { externalModules?: string[]; commandHooks?: ICommandHooks } = {}): BundlingOptions => ({
   format: OutputFormat.ESM,
   target: bundling.target,

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Duration, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
@@ -14,7 +14,7 @@ import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js'
 import { Construct } from 'constructs';
 import { eventFunctions } from '../routes.ts';
 import { lambdaBinaryPath } from '../tools/lambda-binaries.ts';
-import { lambdaBundling, mediaExternalModules } from './bundling.ts';
+import { lambdaBundling, libheifFiles, mediaExternalModules } from './bundling.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -87,8 +87,11 @@ export class MediaFunction extends Construct {
       handler: 'handler',
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      // libvips in WebAssembly holds a 12-MP photo a few times over (docs/benchmarks.md, "Media"); CPU comes with memory.
-      memorySize: 2048,
+      // libvips in WebAssembly holds a 12-MP photo a few times over (docs/benchmarks.md, "Media"). CPU
+      // comes with memory: at 3,584 MB Lambda gives two vCPUs (at 2,048 MB, 1.2), which libvips'
+      // threads and the HEIC decoder's workers use (shared/media/heic.ts), so a photo takes about
+      // half the time for about the same GB-seconds.
+      memorySize: 3584,
       // A video's poster is made from a copy of it in /tmp (never in memory): room for the largest
       // upload session's file (4 GiB, docs/large-uploads.md), and the time to copy it.
       ephemeralStorageSize: Size.gibibytes(5),
@@ -116,9 +119,11 @@ export class MediaFunction extends Construct {
           // Copied from this project's node_modules, not installed: synth stays offline. ffmpeg is
           // the linux-arm64 build fetched at install (infra/tools/lambda-binaries.ts).
           afterBundling: (_input: string, output: string) => [
-            ...['wasm-vips', 'heic-decode', 'libheif-js'].map(
-              (name) => `mkdir -p "${output}/node_modules" && cp -R "${join(root, 'node_modules', name)}" "${output}/node_modules/${name}"`,
-            ),
+            `mkdir -p "${output}/node_modules" && cp -R "${join(root, 'node_modules', 'wasm-vips')}" "${output}/node_modules/wasm-vips"`,
+            ...libheifFiles.map((file) => {
+              const to = join(output, 'node_modules', 'libheif-js', file);
+              return `mkdir -p "${dirname(to)}" && cp "${join(root, 'node_modules', 'libheif-js', file)}" "${to}"`;
+            }),
             `mkdir -p "${output}/bin" && cp "${ffmpeg}" "${output}/bin/ffmpeg"`,
           ],
         },

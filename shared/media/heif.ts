@@ -48,7 +48,7 @@ const exifItemId = (data: Buffer, start: number, end: number): number | undefine
 };
 
 /** The first extent of an item in `iloc` (stored in the file: construction method 0), base offset included. */
-const extentOf = (data: Buffer, start: number, itemId: number): { offset: number; length: number } | undefined => {
+export const itemExtent = (data: Buffer, start: number, itemId: number): { offset: number; length: number } | undefined => {
   const version = data.readUInt8(start);
   let at = start + 4;
   const offsetSize = data.readUInt8(at) >> 4;
@@ -84,7 +84,7 @@ export const heifExif = (data: Buffer): Buffer | undefined => {
     const iloc = child(data, meta, 'iloc', 4);
     if (!iinf || !iloc) return undefined;
     const id = exifItemId(data, iinf.start, iinf.end);
-    const extent = id === undefined ? undefined : extentOf(data, iloc.start, id);
+    const extent = id === undefined ? undefined : itemExtent(data, iloc.start, id);
     if (!extent || extent.offset + extent.length > data.length || extent.length < 8) return undefined;
     // The item starts with the offset of the TIFF header within it (after any `Exif\0\0`).
     const headerOffset = data.readUInt32BE(extent.offset);

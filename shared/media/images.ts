@@ -68,13 +68,14 @@ const using = <T>(images: VipsImage[], fn: () => T): T => {
 
 /**
  * HEVC-coded HEIF (iPhones' HEIC): libvips here has no HEVC decoder, so libheif in WebAssembly
- * (heic-decode) decodes it to RGBA, rotation and mirroring applied as HEIF requires (its `irot` and
- * `imir`, never the EXIF orientation). Loaded on first use: 2 MB that other images never need.
+ * decodes it to RGBA, its grid's tiles in parallel (shared/media/heic.ts), rotation and mirroring
+ * applied as HEIF requires (its `irot` and `imir`, never the EXIF orientation). Loaded on first
+ * use: other images never need it.
  */
-const decodeHeic = async (original: Uint8Array, { Image, BandFormat }: VipsModule): Promise<VipsImage> => {
-  const { default: decode } = await import('heic-decode');
-  const { width, height, data } = await decode({ buffer: original });
-  const rgba = Image.newFromMemory(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height, 4, BandFormat.uchar);
+const decodeHeicImage = async (original: Uint8Array, { Image, BandFormat }: VipsModule): Promise<VipsImage> => {
+  const { decodeHeic } = await import('./heic.ts');
+  const { width, height, data } = await decodeHeic(original);
+  const rgba = Image.newFromMemory(data, width, height, 4, BandFormat.uchar);
   // Opaque photos (nearly all) lose the alpha band: JPEG has none, and WebP is smaller without it.
   const opaque = rgba.extractBand(3).min() === 255;
   const image = opaque ? rgba.extractBand(0, { n: 3 }) : rgba.copy();
@@ -102,7 +103,7 @@ export const renderPreviews = async (original: Uint8Array, settings: PreviewSett
   const module = await vips();
   const { Image } = module;
   if (isHevcHeif(Buffer.from(original.buffer, original.byteOffset, Math.min(original.byteLength, 64)))) {
-    const decoded = await decodeHeic(original, module);
+    const decoded = await decodeHeicImage(original, module);
     return using([decoded], () => previewsOfImage(Image, settings, decoded));
   }
   if (options.orientation && options.orientation > 1) {

@@ -61,9 +61,14 @@ describe('cdk synth (run once for this project, offline)', () => {
     const [notification] = deployment.notifications;
     expect(notification?.prefix).toBe('upload/');
     const media = deployment.functions.get(notification?.functionId ?? '');
-    expect(media).toMatchObject({ memoryMb: 2048, timeoutSeconds: 300, environment: { TABLE_NAME: 't', ORIGINALS_BUCKET: 'b' } });
+    expect(media).toMatchObject({ memoryMb: 3584, timeoutSeconds: 300, environment: { TABLE_NAME: 't', ORIGINALS_BUCKET: 'b' } });
     for (const file of ['package.json', 'lib/vips-node.mjs', 'lib/vips.wasm', 'lib/vips-heif.wasm']) {
       expect(existsSync(join(media?.codeDir ?? '', 'node_modules', 'wasm-vips', file)), file).toBe(true);
     }
+    // The HEIC decoder's libheif: its WebAssembly build only.
+    for (const file of ['package.json', 'libheif-wasm/libheif.js', 'libheif-wasm/libheif.wasm']) {
+      expect(existsSync(join(media?.codeDir ?? '', 'node_modules', 'libheif-js', file)), file).toBe(true);
+    }
+    expect(existsSync(join(media?.codeDir ?? '', 'node_modules', 'libheif-js', 'libheif-wasm', 'libheif-bundle.js'))).toBe(false);
   });
 });

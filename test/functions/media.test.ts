@@ -179,6 +179,16 @@ describe('iPhone photos (HEIC) and videos', () => {
     for (const [index, value] of [200, 60, 40].entries()) expect(Math.abs((colour[index] ?? 0) - value), `band ${index}`).toBeLessThan(12);
   }, 30_000);
 
+  it('decodes an iPhone-style HEIC grid (HEVC tiles, turned by its irot) into upright previews', async () => {
+    const token = accounts.user1.accessToken;
+    // test/fixtures/README.md: 12 tiles of 64 px, a 250×180 grid turned a quarter counter-clockwise.
+    const data = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'grid.heic'));
+    const asset = await uploaded(token, data, 'IMG_0002.HEIC');
+    const made = await preview(token, asset.id);
+    expect(made.preview).toEqual([180, 250]);
+    expect(made.thumbnail).toEqual([180, 250]);
+  }, 30_000);
+
   it('makes a RAW file’s previews from the largest JPEG the camera embedded, oriented as the RAW says', async () => {
     const token = accounts.user1.accessToken;
     // A TIFF-structured RAW: IFD0 (make, orientation 6, from a test JPEG's EXIF), a 160×120
