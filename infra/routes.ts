@@ -54,6 +54,12 @@ export interface Route {
    * (`-c hashingConcurrency=N`), so a flood of sign-in attempts cannot run up the bill.
    */
   publicHashing?: true;
+  /**
+   * The API generation whose operation this is (docs/immich-compatibility.md): v1.100's when
+   * absent, or `v3` (Immich v3.2, `@immich/sdk` 3.2.2), whose handlers are under `functions/v3/`.
+   * Both generations have operations of the same name (`pingServer`): `functionName` tells them apart.
+   */
+  generation?: 'v3';
 }
 
 // argon2id wants 19 MiB per hash, and Lambda gives CPU in proportion to memory.
@@ -65,6 +71,10 @@ const completion = { store: 'session', mediaJobs: true, memory: media, lazy: ['m
 
 /** `pingServer` → `ping-server`: the handler's file name, and the Lambda function's id and log group. */
 export const kebab = (operationId: string): string => operationId.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+/** A route's function: the Lambda function's name and log group, unique across both generations (`v3-ping-server`). */
+export const functionName = (route: Pick<Route, 'operationId' | 'generation'>): string =>
+  route.generation ? `${route.generation}-${kebab(route.operationId)}` : kebab(route.operationId);
 
 type Row = readonly [Route['method'], string, string, Route['data'], Partial<Omit<Route, 'method' | 'path' | 'operationId' | 'data'>>?];
 
@@ -78,6 +88,10 @@ const area = (name: string, rows: readonly Row[]): Route[] =>
     data,
     ...options,
   }));
+
+/** A v3 area's rows: handlers at `functions/v3/<area>/<operation-id>.ts`. */
+const areaV3 = (name: string, rows: readonly Row[]): Route[] =>
+  area(`v3/${name}`, rows).map((route) => ({ ...route, generation: 'v3' as const }));
 
 export const routes: readonly Route[] = [
   ...area('album', [
@@ -210,6 +224,14 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/user/profile-image', 'deleteProfileImage', 'write', { store: 'delete' }],
     ['GET', '/api/user/profile-image/{id}', 'getProfileImage', 'read', { store: 'read' }],
     ['POST', '/api/user', 'createUser', 'write', { memory: hashing }],
+  ]),
+  // Immich v3.2's operations (docs/immich-compatibility.md, "Two generations"), by controller.
+  ...areaV3('server', [
+    ['GET', '/api/server/ping', 'pingServer', 'none'],
+    ['GET', '/api/server/version', 'getServerVersion', 'none'],
+    ['GET', '/api/server/features', 'getServerFeatures', 'read'],
+    ['GET', '/api/server/config', 'getServerConfig', 'read'],
+    ['GET', '/api/server/media-types', 'getSupportedMediaTypes', 'none'],
   ]),
 ];
 

@@ -8,7 +8,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, kebab, type Route } from '../routes.ts';
+import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, functionName, type Route } from '../routes.ts';
 import { lambdaBundling, lazyModuleFiles } from './bundling.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -55,7 +55,7 @@ export class ApiFunction extends NodejsFunction {
       webIndex,
     }: ApiFunctionProps,
   ) {
-    const name = kebab(route.operationId);
+    const name = functionName(route);
     super(scope, id, {
       entry: join(root, route.entry),
       handler: 'handler',
@@ -67,7 +67,8 @@ export class ApiFunction extends NodejsFunction {
       // X-Ray, when asked: each invocation's init and duration in a trace (docs/deployment.md, "cdk-nag").
       tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       ...(route.publicHashing && hashingConcurrency ? { reservedConcurrentExecutions: hashingConcurrency } : {}),
-      description: `Immich API ${route.operationId} (${route.method} ${route.path})`,
+      // `Immich API pingServer (GET /api/server-info/ping)`; a v3 operation `Immich API v3:pingServer (…)`.
+      description: `Immich API ${route.generation ? `${route.generation}:` : ''}${route.operationId} (${route.method} ${route.path})`,
       environment: {
         ...(route.data === 'none' ? {} : { TABLE_NAME: table.tableName }),
         // The route's body limit, checked before parsing and authentication (the upload route

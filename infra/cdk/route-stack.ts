@@ -5,7 +5,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { type Route, webRoutes } from '../routes.ts';
+import { functionName, type Route, webRoutes } from '../routes.ts';
 import { ApiFunction } from './api-function.ts';
 import type { FunctionRoles } from './function-roles.ts';
 
@@ -67,7 +67,7 @@ export class RouteStack extends NestedStack {
         'API Gateway invokes these functions synchronously and gets every error back; a dead-letter queue only receives failed asynchronous invocations',
     });
     for (const route of props.routes) {
-      const id = pascal(route.operationId);
+      const id = pascal(functionName(route));
       const fn = new ApiFunction(this, id, {
         route,
         table: props.table,

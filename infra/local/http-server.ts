@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { bodyTooLarge } from '#shared/core/errors.ts';
 import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
-import { routes as allRoutes, bodyLimitBytes, localRoutes, type Route, webRoutes } from '../routes.ts';
+import { routes as allRoutes, bodyLimitBytes, functionName, localRoutes, type Route, webRoutes } from '../routes.ts';
 import { securityHeaders } from '../web-app.ts';
 import { toApiGatewayEvent } from './http-event.ts';
 import { readBody } from './read-body.ts';
@@ -18,12 +18,12 @@ export const projectRoot = join(import.meta.dirname, '..', '..');
 
 const lambdaContext = (route: Route, requestId: string): Context => ({
   callbackWaitsForEmptyEventLoop: false,
-  functionName: route.operationId,
+  functionName: functionName(route),
   functionVersion: '$LATEST',
-  invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${route.operationId}`,
+  invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName(route)}`,
   memoryLimitInMB: String(route.memory ?? 512),
   awsRequestId: requestId,
-  logGroupName: `/local/${route.operationId}`,
+  logGroupName: `/local/${functionName(route)}`,
   logStreamName: 'local',
   getRemainingTimeInMillis: () => 30_000,
   done: () => undefined,

@@ -3,16 +3,10 @@ import { Inaccessible } from '../core/errors.ts';
 import { hasAdmin, isOnboarded, setOnboarded } from '../db/system.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
 import { getUser, listUsers } from '../db/user.repository.ts';
+import type { ServerState } from '../dto/v1/server-info.ts';
 import type { SystemConfig } from '../dto/v1/system-config.ts';
 import type { Auth, UserRecord, UserStatistics } from '../model/user.ts';
 import { readConfig } from './config.reader.ts';
-
-/** What the server's public settings are read from: the configuration, whether an admin exists, whether onboarding is done. */
-export interface ServerState {
-  config: SystemConfig;
-  initialized: boolean;
-  onboarded: boolean;
-}
 
 /** GET /server-info/config (public), as Immich's getConfig. */
 export const getServerConfig = async (): Promise<ServerState> => {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRouteMatcher } from '#infra/local/route-matcher.ts';
-import { eventFunctions, localRoutes, routes, webRoutes } from '#infra/routes.ts';
+import { eventFunctions, functionName, localRoutes, routes, webRoutes } from '#infra/routes.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const handlerFiles = (dir: string): string[] =>
@@ -17,8 +17,8 @@ describe('route table', () => {
   });
 
   it("groups its rows by area, in the order of Immich's controllers", () => {
-    const areas = routes.map((route) => route.entry.split('/')[1]).filter((area, i, all) => area !== all[i - 1]);
-    // Immich's controllers by name (AppController's routes are `system` here).
+    const areas = routes.map((route) => route.entry.split('/').slice(1, -1).join('/')).filter((area, i, all) => area !== all[i - 1]);
+    // Immich's controllers by name (AppController's routes are `system` here), v1.100's then v3's.
     expect(areas).toEqual([
       'album',
       'api-key',
@@ -35,12 +35,15 @@ describe('route table', () => {
       'system-config',
       'trash',
       'user',
+      'v3/server',
     ]);
+    expect(routes.filter((route) => route.entry.startsWith('functions/v3/')).every((route) => route.generation === 'v3')).toBe(true);
   });
 
-  it('has unique operation ids and unique method + path pairs', () => {
+  it('has unique function names (operation ids within a generation) and unique method + path pairs', () => {
     const all = [...routes, ...localRoutes, ...webRoutes];
-    expect(new Set(all.map((route) => route.operationId)).size).toBe(all.length);
+    expect(new Set(all.map(functionName)).size).toBe(all.length);
+    expect(functionName({ operationId: 'pingServer', generation: 'v3' })).toBe('v3-ping-server');
     expect(new Set(all.map((route) => `${route.method} ${route.path}`)).size).toBe(all.length);
   });
 

@@ -87,15 +87,14 @@ export const storageInfo = (usage: number, quota: number | null): ServerInfoResp
   };
 };
 
-export const mapServerConfig = ({
-  config,
-  initialized,
-  onboarded,
-}: {
+/** What the server's public settings are read from: the configuration, whether an admin exists, whether onboarding is done. */
+export interface ServerState {
   config: SystemConfig;
   initialized: boolean;
   onboarded: boolean;
-}): ServerConfigDto => ({
+}
+
+export const mapServerConfig = ({ config, initialized, onboarded }: ServerState): ServerConfigDto => ({
   loginPageMessage: config.server.loginPageMessage,
   trashDays: config.trash.days,
   userDeleteDelay: config.user.deleteDelay,

@@ -1,0 +1,5 @@
+import { type ServerVersionResponseDto, serverVersionV3 } from '#shared/dto/v3/server.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { publicHandler } from '#shared/http/public-handler.ts';
+
+export const handler = publicHandler({ returns: returns<ServerVersionResponseDto>() }, () => serverVersionV3);
