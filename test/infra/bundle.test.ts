@@ -118,10 +118,10 @@ describe('deployed bundles', () => {
     expect(reply).toMatchObject({ status: 200, body: { email: 'bundle@immich.cloud', isAdmin: true } });
   });
 
-  it('validate the configuration in the bundled updateConfig (Handlebars loaded on a new template, croner)', async () => {
+  /** The admin's headers and the configuration, through the bundled login and getConfig. */
+  const adminWithConfig = async () => {
     const login = await bundled('login');
     const getConfig = await bundled('getConfig');
-    const updateConfig = await bundled('updateConfig');
     const session = await invoke(login, {
       method: 'POST',
       path: '/api/auth/login',
@@ -129,6 +129,12 @@ describe('deployed bundles', () => {
     });
     const headers = { authorization: `Bearer ${session.body.accessToken}` };
     const config = (await invoke(getConfig, { path: '/api/system-config', headers })).body;
+    return { headers, config };
+  };
+
+  it('validate the configuration in the bundled updateConfig (Handlebars loaded on a new template, croner)', async () => {
+    const updateConfig = await bundled('updateConfig');
+    const { headers, config } = await adminWithConfig();
     const put = (body: unknown) => invoke(updateConfig, { method: 'PUT', path: '/api/system-config', headers, body });
     expect(await put({ ...config, storageTemplate: { ...config.storageTemplate, template: '{{foo}}' } })).toMatchObject({
       status: 400,
@@ -147,15 +153,7 @@ describe('deployed bundles', () => {
   });
 
   it('save an unchanged storage template without loading Handlebars (absent beside this bundle)', async () => {
-    const login = await bundled('login');
-    const getConfig = await bundled('getConfig');
-    const session = await invoke(login, {
-      method: 'POST',
-      path: '/api/auth/login',
-      body: { email: 'bundle@immich.cloud', password: 'password' },
-    });
-    const headers = { authorization: `Bearer ${session.body.accessToken}` };
-    const config = (await invoke(getConfig, { path: '/api/system-config', headers })).body;
+    const { headers, config } = await adminWithConfig();
     // The event as the local server builds it, for a plain Node process (Vitest would find the module in the project).
     let event: unknown;
     await invoke(
