@@ -182,7 +182,11 @@ const startPool = async (): Promise<Pool> => {
  * most that many, for the bench's one-thread comparison).
  */
 export const decodeHeic = async (original: Uint8Array, options: { workers?: number } = {}): Promise<DecodedImage> => {
-  pool ??= startPool();
+  // A pool that failed to start (its WebAssembly unreadable) is not kept: the next photo tries again.
+  pool ??= startPool().catch((error: unknown) => {
+    pool = undefined;
+    throw error;
+  });
   const { workers: all, ask } = await pool;
   const file = new SharedArrayBuffer(original.byteLength);
   new Uint8Array(file).set(original);

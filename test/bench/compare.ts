@@ -31,7 +31,7 @@ if (!existsSync(before)) {
 type Tree = {
   name: string;
   dir: string;
-  routes: readonly { operationId: string; entry: string }[];
+  routes: readonly { operationId: string; entry: string; generation?: 'v3' }[];
   options: (entry: string, out: string) => BuildOptions;
 };
 const load = async (name: string, dir: string): Promise<Tree> => ({
@@ -43,15 +43,19 @@ const load = async (name: string, dir: string): Promise<Tree> => ({
 });
 const trees = [await load(sha, before), await load('now', root)] as const;
 
+// A route's function across both trees: its generation and operation id (`pingServer` is in both generations).
+const nameOf = (route: Tree['routes'][number]): string =>
+  route.generation ? `${route.generation}:${route.operationId}` : route.operationId;
+
 const rows: (string | number)[][] = [];
 const worse: string[] = [];
 for (const route of trees[1].routes) {
-  if (!trees[0].routes.some((old) => old.operationId === route.operationId) || (only && !only.includes(route.operationId))) continue;
+  if (!trees[0].routes.some((old) => nameOf(old) === nameOf(route)) || (only && !only.includes(nameOf(route)))) continue;
   const built = await Promise.all(
     trees.map(async (tree) => {
-      const out = join(root, '.bench', 'compare', tree.name, `${route.operationId}.mjs`);
+      const out = join(root, '.bench', 'compare', tree.name, `${nameOf(route).replace(':', '-')}.mjs`);
       mkdirSync(join(out, '..'), { recursive: true });
-      const entry = tree.routes.find((candidate) => candidate.operationId === route.operationId)?.entry ?? route.entry;
+      const entry = tree.routes.find((candidate) => nameOf(candidate) === nameOf(route))?.entry ?? route.entry;
       const { metafile } = await build({ ...tree.options(entry, out), metafile: true });
       return { out, metafile };
     }),
@@ -68,7 +72,7 @@ for (const route of trees[1].routes) {
   const [kbBefore, kbNow] = files.map((file) => statSync(file).size / 1024) as [number, number];
   const [msBefore, msNow, msFloor] = samples.map((values) => median(values)) as [number, number, number | undefined];
   rows.push([
-    route.operationId,
+    nameOf(route),
     kbBefore.toFixed(1),
     kbNow.toFixed(1),
     msBefore.toFixed(1),
@@ -76,7 +80,7 @@ for (const route of trees[1].routes) {
     msFloor?.toFixed(1) ?? '–',
     msFloor ? (msNow / msFloor).toFixed(2) : '–',
   ]);
-  if (kbNow > kbBefore + 0.05) worse.push(`${route.operationId}: ${kbBefore.toFixed(1)} → ${kbNow.toFixed(1)} KB`);
+  if (kbNow > kbBefore + 0.05) worse.push(`${nameOf(route)}: ${kbBefore.toFixed(1)} → ${kbNow.toFixed(1)} KB`);
   console.log(`| ${rows.at(-1)?.join(' | ')} |`);
 }
 

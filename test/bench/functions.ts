@@ -3,7 +3,7 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BuildOptions, build } from 'esbuild';
 import { esbuildOptions, mediaExternalModules } from '#infra/cdk/bundling.ts';
-import { eventFunctions, routes, webRoutes } from '#infra/routes.ts';
+import { eventFunctions, functionName, routes, webRoutes } from '#infra/routes.ts';
 import { sdkFloorBundle } from './sdk-floor.ts';
 import { median, table } from './stats.ts';
 
@@ -67,8 +67,10 @@ export const functionsSection = {
     const rows: string[][] = [];
     // The web routes too: deployed beside a web build (the share pages).
     for (const route of [...routes, ...webRoutes]) {
-      const result = await measure(esbuildOptions(route.entry, join(outDir, `${route.operationId}.mjs`)));
-      rows.push(row(route.operationId, result, route.store ? storeBudget : budget));
+      const result = await measure(esbuildOptions(route.entry, join(outDir, `${functionName(route)}.mjs`)));
+      rows.push(
+        row(route.generation ? `${route.generation}:${route.operationId}` : route.operationId, result, route.store ? storeBudget : budget),
+      );
     }
     // The media function: its codecs stay outside the bundle (node_modules beside it, as deployed)
     // and are loaded on its first event, so the import is the handler's own.
