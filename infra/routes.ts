@@ -226,6 +226,14 @@ export const routes: readonly Route[] = [
     ['POST', '/api/user', 'createUser', 'write', { memory: hashing }],
   ]),
   // Immich v3.2's operations (docs/immich-compatibility.md, "Two generations"), by controller.
+  ...areaV3('api-key', [
+    ['POST', '/api/api-keys', 'createApiKey', 'write'],
+    ['GET', '/api/api-keys', 'getApiKeys', 'read'],
+    ['GET', '/api/api-keys/me', 'getMyApiKey', 'read'],
+    ['GET', '/api/api-keys/{id}', 'getApiKey', 'read'],
+    ['PUT', '/api/api-keys/{id}', 'updateApiKey', 'write'],
+    ['DELETE', '/api/api-keys/{id}', 'deleteApiKey', 'write'],
+  ]),
   ...areaV3('server', [
     ['GET', '/api/server/ping', 'pingServer', 'none'],
     ['GET', '/api/server/version', 'getServerVersion', 'none'],

@@ -6,6 +6,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { addAssetsToAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<BulkIdResponseDto[]>(), params: IdParams, body: BulkIdsDto },
+  { access: 'user', permission: 'albumAsset.create', returns: returns<BulkIdResponseDto[]>(), params: IdParams, body: BulkIdsDto },
   ({ auth, params, body }) => addAssetsToAlbum(auth, params.id, body.ids),
 );

@@ -7,6 +7,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { addUsersToAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AlbumResponseDto>(), params: IdParams, body: AddUsersDto },
+  { access: 'user', permission: 'albumUser.create', returns: returns<AlbumResponseDto>(), params: IdParams, body: AddUsersDto },
   async ({ auth, params, body }) => mapAlbumView(await addUsersToAlbum(auth, params.id, body.sharedUserIds), auth.user.id),
 );

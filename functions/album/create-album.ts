@@ -6,6 +6,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { createAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AlbumResponseDto>(), body: CreateAlbumDto, status: 201 },
+  { access: 'user', permission: 'album.create', returns: returns<AlbumResponseDto>(), body: CreateAlbumDto, status: 201 },
   async ({ auth, body }) => mapAlbumView(await createAlbum(auth, body), auth.user.id),
 );

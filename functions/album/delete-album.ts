@@ -3,6 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { deleteAlbum } from '#shared/services/album.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams }, ({ auth, params }) =>
-  deleteAlbum(auth, params.id),
+export const handler = httpHandler(
+  { access: 'user', permission: 'album.delete', returns: returns<void>(), params: IdParams },
+  ({ auth, params }) => deleteAlbum(auth, params.id),
 );

@@ -3,4 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAlbumCount } from '#shared/services/album.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<AlbumCountResponseDto>() }, ({ auth }) => getAlbumCount(auth));
+export const handler = httpHandler(
+  { access: 'user', permission: 'album.statistics', returns: returns<AlbumCountResponseDto>() },
+  ({ auth }) => getAlbumCount(auth),
+);

@@ -7,6 +7,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { getAlbumInfo } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AlbumResponseDto>(), params: IdParams, query: AlbumInfoDto },
+  { access: 'user', permission: 'album.read', returns: returns<AlbumResponseDto>(), params: IdParams, query: AlbumInfoDto },
   async ({ auth, params, query }) => mapAlbumView(await getAlbumInfo(auth, params.id, query.withoutAssets ?? false), auth.user.id),
 );

@@ -6,6 +6,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { getAllAlbums } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AlbumResponseDto[]>(), query: GetAlbumsDto },
+  { access: 'user', permission: 'album.read', returns: returns<AlbumResponseDto[]>(), query: GetAlbumsDto },
   async ({ auth, query }) => (await getAllAlbums(auth, query)).map((view) => mapAlbumView(view, auth.user.id)),
 );

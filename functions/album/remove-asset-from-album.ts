@@ -6,6 +6,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { removeAssetsFromAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<BulkIdResponseDto[]>(), params: IdParams, body: BulkIdsDto },
+  { access: 'user', permission: 'albumAsset.delete', returns: returns<BulkIdResponseDto[]>(), params: IdParams, body: BulkIdsDto },
   ({ auth, params, body }) => removeAssetsFromAlbum(auth, params.id, body.ids),
 );

@@ -3,6 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { removeUserFromAlbum } from '#shared/services/album.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: AlbumUserParams }, ({ auth, params }) =>
-  removeUserFromAlbum(auth, params.id, params.userId),
+export const handler = httpHandler(
+  { access: 'user', permission: 'albumUser.delete', returns: returns<void>(), params: AlbumUserParams },
+  ({ auth, params }) => removeUserFromAlbum(auth, params.id, params.userId),
 );

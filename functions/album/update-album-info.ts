@@ -7,6 +7,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { updateAlbumInfo } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AlbumResponseDto>(), params: IdParams, body: UpdateAlbumDto },
+  { access: 'user', permission: 'album.update', returns: returns<AlbumResponseDto>(), params: IdParams, body: UpdateAlbumDto },
   async ({ auth, params, body }) => mapAlbumView(await updateAlbumInfo(auth, params.id, body), auth.user.id),
 );

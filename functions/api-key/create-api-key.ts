@@ -6,6 +6,7 @@ import { returns } from '#shared/http/pipeline.ts';
 import { createApiKey } from '#shared/services/api-key.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<APIKeyCreateResponse>(), body: APIKeyCreateDto, status: 201 },
-  async ({ auth, body }) => mapCreatedApiKey(await createApiKey(auth, body)),
+  { access: 'user', permission: 'apiKey.create', returns: returns<APIKeyCreateResponse>(), body: APIKeyCreateDto, status: 201 },
+  // v1.100's keys may do everything (v1.100 had no permissions).
+  async ({ auth, body }) => mapCreatedApiKey(await createApiKey(auth, { name: body.name, permissions: ['all'] })),
 );

@@ -3,6 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { deleteApiKey } from '#shared/services/api-key.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams }, ({ auth, params }) =>
-  deleteApiKey(auth, params.id),
+export const handler = httpHandler(
+  { access: 'user', permission: 'apiKey.delete', returns: returns<void>(), params: IdParams },
+  ({ auth, params }) => deleteApiKey(auth, params.id),
 );

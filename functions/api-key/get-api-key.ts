@@ -5,6 +5,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getApiKey } from '#shared/services/api-key.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<APIKeyResponse>(), params: IdParams }, async ({ auth, params }) =>
-  mapApiKey(await getApiKey(auth, params.id)),
+export const handler = httpHandler(
+  { access: 'user', permission: 'apiKey.read', returns: returns<APIKeyResponse>(), params: IdParams },
+  async ({ auth, params }) => mapApiKey(await getApiKey(auth, params.id)),
 );

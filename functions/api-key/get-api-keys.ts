@@ -4,6 +4,6 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getApiKeys } from '#shared/services/api-key.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<APIKeyResponse[]>() }, async ({ auth }) =>
+export const handler = httpHandler({ access: 'user', permission: 'apiKey.read', returns: returns<APIKeyResponse[]>() }, async ({ auth }) =>
   (await getApiKeys(auth)).map(mapApiKey),
 );

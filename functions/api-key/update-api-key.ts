@@ -6,6 +6,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { updateApiKey } from '#shared/services/api-key.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<APIKeyResponse>(), params: IdParams, body: APIKeyUpdateDto },
+  { access: 'user', permission: 'apiKey.update', returns: returns<APIKeyResponse>(), params: IdParams, body: APIKeyUpdateDto },
   async ({ auth, params, body }) => mapApiKey(await updateApiKey(auth, params.id, body)),
 );

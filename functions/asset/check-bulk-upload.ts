@@ -6,6 +6,12 @@ import { returns } from '#shared/http/pipeline.ts';
 import { checkBulkUpload } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AssetBulkUploadCheckResponseDto>(), body: AssetBulkUploadCheckDto, status: 200 },
+  {
+    access: 'user',
+    permission: 'asset.upload',
+    returns: returns<AssetBulkUploadCheckResponseDto>(),
+    body: AssetBulkUploadCheckDto,
+    status: 200,
+  },
   async ({ auth, body }) => mapBulkUploadCheck(await checkBulkUpload(auth, body.assets)),
 );

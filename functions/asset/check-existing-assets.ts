@@ -5,6 +5,12 @@ import { returns } from '#shared/http/pipeline.ts';
 import { checkExistingAssets } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<CheckExistingAssetsResponseDto>(), body: CheckExistingAssetsDto, status: 200 },
+  {
+    access: 'user',
+    permission: 'asset.upload',
+    returns: returns<CheckExistingAssetsResponseDto>(),
+    body: CheckExistingAssetsDto,
+    status: 200,
+  },
   async ({ auth, body }) => ({ existingIds: await checkExistingAssets(auth, body) }),
 );

@@ -8,7 +8,7 @@ import { completeUploadSession } from '#shared/services/upload-session-complete.
 // The parts become the asset: 201 {id, duplicate: false}, as POST /asset/upload answers
 // (200 {id, duplicate: true} when the same file was recorded meanwhile by another upload).
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AssetFileUploadResponseDto>(), params: UploadSessionParams, status: 201 },
+  { access: 'user', permission: 'asset.upload', returns: returns<AssetFileUploadResponseDto>(), params: UploadSessionParams, status: 201 },
   async ({ auth, params }) => {
     const result = await completeUploadSession(auth, params.sessionId);
     return new HttpResponse(result, { status: result.duplicate ? 200 : 201 });

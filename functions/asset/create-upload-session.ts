@@ -10,6 +10,7 @@ import { createUploadSession } from '#shared/services/upload-session.service.ts'
 export const handler = httpHandler(
   {
     access: 'user',
+    permission: 'asset.upload',
     returns: returns<UploadSessionResponseDto | AssetFileUploadResponseDto>(),
     body: CreateUploadSessionDto,
     status: 201,

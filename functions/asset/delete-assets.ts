@@ -3,6 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { deleteAssets } from '#shared/services/trash.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), body: AssetBulkDeleteDto, status: 204 }, ({ auth, body }) =>
-  deleteAssets(auth, body.ids, body.force ?? false),
+export const handler = httpHandler(
+  { access: 'user', permission: 'asset.delete', returns: returns<void>(), body: AssetBulkDeleteDto, status: 204 },
+  ({ auth, body }) => deleteAssets(auth, body.ids, body.force ?? false),
 );

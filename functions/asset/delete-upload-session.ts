@@ -5,6 +5,6 @@ import { deleteUploadSessionOf } from '#shared/services/upload-session.service.t
 
 // Gives an upload up: its parts are dropped and the session ends.
 export const handler = httpHandler(
-  { access: 'user', returns: returns<void>(), params: UploadSessionParams, status: 204 },
+  { access: 'user', permission: 'asset.upload', returns: returns<void>(), params: UploadSessionParams, status: 204 },
   ({ auth, params }) => deleteUploadSessionOf(auth, params.sessionId),
 );

@@ -5,7 +5,7 @@ import { returns } from '#shared/http/pipeline.ts';
 import { getAllAssets } from '#shared/services/sync.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AssetResponseDto[]>(), query: AssetSearchDto },
+  { access: 'user', permission: 'asset.read', returns: returns<AssetResponseDto[]>(), query: AssetSearchDto },
   async ({ auth, query }) =>
     (await getAllAssets(auth, query)).map((asset) => mapAsset(asset, { callerId: auth.user.id, withExif: true, withTags: true })),
 );

@@ -3,6 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getUserAssetsByDeviceId } from '#shared/services/asset.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<string[]>(), params: DeviceIdParams }, ({ auth, params }) =>
-  getUserAssetsByDeviceId(auth, params.deviceId),
+export const handler = httpHandler(
+  { access: 'user', permission: 'asset.read', returns: returns<string[]>(), params: DeviceIdParams },
+  ({ auth, params }) => getUserAssetsByDeviceId(auth, params.deviceId),
 );

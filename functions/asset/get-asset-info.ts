@@ -7,6 +7,6 @@ import { getAssetInfo } from '#shared/services/asset.service.ts';
 
 // A shared-link route too (Immich's @SharedLinkRoute): a visitor gets the link's assets only.
 export const handler = sharedHandler(
-  { access: 'shared', returns: returns<AssetResponseDto | SanitizedAssetResponseDto>(), params: IdParams },
+  { access: 'shared', permission: 'asset.read', returns: returns<AssetResponseDto | SanitizedAssetResponseDto>(), params: IdParams },
   async ({ auth, params }) => mapAssetInfo(await getAssetInfo(auth, params.id), auth.user.id),
 );

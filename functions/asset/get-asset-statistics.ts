@@ -4,6 +4,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAssetStatistics } from '#shared/services/timeline.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<AssetStatsResponseDto>(), query: AssetStatsDto }, ({ auth, query }) =>
-  getAssetStatistics(auth, query),
+export const handler = httpHandler(
+  { access: 'user', permission: 'asset.statistics', returns: returns<AssetStatsResponseDto>(), query: AssetStatsDto },
+  ({ auth, query }) => getAssetStatistics(auth, query),
 );

@@ -7,7 +7,7 @@ import { sharedHandler } from '#shared/http/shared-handler.ts';
 import { deliver, thumbnailFile } from '#shared/services/file.service.ts';
 
 export const handler = sharedHandler(
-  { access: 'shared', returns: returns<RawResponse>(), params: IdParams, query: GetAssetThumbnailDto },
+  { access: 'shared', permission: 'asset.view', returns: returns<RawResponse>(), params: IdParams, query: GetAssetThumbnailDto },
   async ({ auth, params, query, event }) => {
     const file = await thumbnailFile(auth, params.id, query.format ?? 'WEBP');
     return fileResponse(file, await deliver(file, `No thumbnail found for asset ${params.id}`), event);

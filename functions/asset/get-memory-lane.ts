@@ -6,6 +6,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { getMemoryLane } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<MemoryLaneResponseDto[]>(), query: MemoryLaneDto },
+  { access: 'user', permission: 'memory.read', returns: returns<MemoryLaneResponseDto[]>(), query: MemoryLaneDto },
   async ({ auth, query }) => (await getMemoryLane(auth, query)).map((group) => mapMemoryLane(group, auth.user.id)),
 );

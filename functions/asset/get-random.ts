@@ -5,6 +5,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { getRandom } from '#shared/services/timeline.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AssetResponseDto[]>(), query: RandomAssetsDto },
+  { access: 'user', permission: 'asset.read', returns: returns<AssetResponseDto[]>(), query: RandomAssetsDto },
   async ({ auth, query }) => (await getRandom(auth, query.count ?? 1)).map((asset) => mapAsset(asset, { callerId: auth.user.id })),
 );

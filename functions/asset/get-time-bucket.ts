@@ -7,6 +7,11 @@ import { getTimeBucket } from '#shared/services/timeline.service.ts';
 
 // A shared-link route too: a visitor reads their link's album, without metadata unless the link shows it.
 export const handler = sharedHandler(
-  { access: 'shared', returns: returns<(AssetResponseDto | SanitizedAssetResponseDto)[]>(), query: TimeBucketAssetDto },
+  {
+    access: 'shared',
+    permission: 'asset.read',
+    returns: returns<(AssetResponseDto | SanitizedAssetResponseDto)[]>(),
+    query: TimeBucketAssetDto,
+  },
   async ({ auth, query }) => mapBucketAssets(await getTimeBucket(auth, query), auth.user.id),
 );

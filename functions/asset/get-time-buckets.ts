@@ -6,6 +6,6 @@ import { getTimeBuckets } from '#shared/services/timeline.service.ts';
 
 // A shared-link route too (Immich's isShared): a visitor reads the buckets of their link's album.
 export const handler = sharedHandler(
-  { access: 'shared', returns: returns<TimeBucketResponseDto[]>(), query: TimeBucketDto },
+  { access: 'shared', permission: 'asset.read', returns: returns<TimeBucketResponseDto[]>(), query: TimeBucketDto },
   ({ auth, query }) => getTimeBuckets(auth, query),
 );

@@ -5,6 +5,6 @@ import { getUploadSessionStatus } from '#shared/services/upload-session.service.
 
 // Which parts the store holds, with fresh URLs for every part: how an interrupted upload resumes.
 export const handler = httpHandler(
-  { access: 'user', returns: returns<UploadSessionResponseDto>(), params: UploadSessionParams },
+  { access: 'user', permission: 'asset.upload', returns: returns<UploadSessionResponseDto>(), params: UploadSessionParams },
   async ({ auth, params }) => mapUploadSession(await getUploadSessionStatus(auth, params.sessionId)),
 );

@@ -7,7 +7,7 @@ import { sharedHandler } from '#shared/http/shared-handler.ts';
 import { assetFile, deliver } from '#shared/services/file.service.ts';
 
 export const handler = sharedHandler(
-  { access: 'shared', returns: returns<RawResponse>(), params: IdParams, query: ServeFileDto },
+  { access: 'shared', permission: 'asset.download', returns: returns<RawResponse>(), params: IdParams, query: ServeFileDto },
   async ({ auth, params, query, event }) => {
     const file = await assetFile(auth, params.id, { isThumb: query.isThumb ?? false, isWeb: query.isWeb ?? false });
     return fileResponse(file, await deliver(file, `No file found for asset ${params.id}`), event);

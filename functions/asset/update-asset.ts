@@ -7,6 +7,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { updateAsset } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AssetResponseDto>(), params: IdParams, body: UpdateAssetDto },
+  { access: 'user', permission: 'asset.update', returns: returns<AssetResponseDto>(), params: IdParams, body: UpdateAssetDto },
   async ({ auth, params, body }) => mapAssetDetail(await updateAsset(auth, params.id, body), auth.user.id),
 );

@@ -3,6 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateAssets } from '#shared/services/asset.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), body: AssetBulkUpdateDto, status: 204 }, ({ auth, body }) =>
-  updateAssets(auth, body),
+export const handler = httpHandler(
+  { access: 'user', permission: 'asset.update', returns: returns<void>(), body: AssetBulkUpdateDto, status: 204 },
+  ({ auth, body }) => updateAssets(auth, body),
 );

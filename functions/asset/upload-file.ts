@@ -10,7 +10,7 @@ import { uploadFile } from '#shared/services/upload.service.ts';
 // The body is multipart/form-data: file types are refused as each file starts, then the service
 // checks the rest in Immich's order. A duplicate answers 200 with the existing id.
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AssetFileUploadResponseDto>(), status: 201 },
+  { access: 'user', permission: 'asset.upload', returns: returns<AssetFileUploadResponseDto>(), status: 201 },
   async ({ auth, event }) => {
     const form = await parseMultipart(event, {
       fileFields: Object.values(uploadFields),

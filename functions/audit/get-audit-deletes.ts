@@ -5,6 +5,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { getAuditDeletes } from '#shared/services/sync.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AuditDeletesResponseDto>(), query: AuditDeletesDto },
+  { access: 'user', permission: 'asset.read', returns: returns<AuditDeletesResponseDto>(), query: AuditDeletesDto },
   ({ auth, query }) => getAuditDeletes(auth, query),
 );

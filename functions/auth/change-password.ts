@@ -5,6 +5,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { changePassword } from '#shared/services/auth.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>(), body: ChangePasswordDto }, async ({ auth, body }) =>
-  mapUser(await changePassword(auth, body)),
+export const handler = httpHandler(
+  { access: 'user', permission: 'auth.changePassword', returns: returns<UserResponse>(), body: ChangePasswordDto },
+  async ({ auth, body }) => mapUser(await changePassword(auth, body)),
 );

@@ -4,6 +4,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAuthDevices } from '#shared/services/auth.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<AuthDeviceResponseDto[]>() }, async ({ auth }) =>
-  (await getAuthDevices(auth)).map(mapAuthDevice),
+export const handler = httpHandler(
+  { access: 'user', permission: 'session.read', returns: returns<AuthDeviceResponseDto[]>() },
+  async ({ auth }) => (await getAuthDevices(auth)).map(mapAuthDevice),
 );

@@ -3,6 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { logoutAuthDevice } from '#shared/services/auth.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams, status: 204 }, ({ auth, params }) =>
-  logoutAuthDevice(auth, params.id),
+export const handler = httpHandler(
+  { access: 'user', permission: 'session.delete', returns: returns<void>(), params: IdParams, status: 204 },
+  ({ auth, params }) => logoutAuthDevice(auth, params.id),
 );

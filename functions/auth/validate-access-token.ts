@@ -3,4 +3,6 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 
 // Reaching the handler means the stack accepted the credentials.
-export const handler = httpHandler({ access: 'user', returns: returns<ValidateAccessTokenResponseDto>() }, () => ({ authStatus: true }));
+export const handler = httpHandler({ access: 'user', permission: false, returns: returns<ValidateAccessTokenResponseDto>() }, () => ({
+  authStatus: true,
+}));

@@ -6,7 +6,7 @@ import { sharedHandler } from '#shared/http/shared-handler.ts';
 import { deliver, downloadFile } from '#shared/services/file.service.ts';
 
 export const handler = sharedHandler(
-  { access: 'shared', returns: returns<RawResponse>(), params: IdParams },
+  { access: 'shared', permission: 'asset.download', returns: returns<RawResponse>(), params: IdParams },
   async ({ auth, params, event }) => {
     const file = await downloadFile(auth, params.id);
     return fileResponse(file, await deliver(file, `No file found for asset ${params.id}`), event);

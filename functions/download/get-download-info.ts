@@ -6,6 +6,6 @@ import { getDownloadInfo } from '#shared/services/download.service.ts';
 
 // A shared-link route too (Immich's): a visitor downloads what their link shows, if it allows downloads.
 export const handler = sharedHandler(
-  { access: 'shared', returns: returns<DownloadResponseDto>(), body: DownloadInfoDto, status: 201 },
+  { access: 'shared', permission: 'asset.download', returns: returns<DownloadResponseDto>(), body: DownloadInfoDto, status: 201 },
   async ({ auth, body }) => mapDownloadInfo(await getDownloadInfo(auth, body)),
 );

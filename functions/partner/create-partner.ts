@@ -5,6 +5,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { createPartner } from '#shared/services/partner.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<PartnerResponseDto>(), params: IdParams, status: 201 },
+  { access: 'user', permission: 'partner.create', returns: returns<PartnerResponseDto>(), params: IdParams, status: 201 },
   async ({ auth, params }) => mapPartner(await createPartner(auth, params.id)),
 );

@@ -5,6 +5,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { getPartners } from '#shared/services/partner.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<PartnerResponseDto[]>(), query: PartnerDirectionQuery },
+  { access: 'user', permission: 'partner.read', returns: returns<PartnerResponseDto[]>(), query: PartnerDirectionQuery },
   async ({ auth, query }) => (await getPartners(auth, query.direction)).map(mapPartner),
 );

@@ -3,6 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { removePartner } from '#shared/services/partner.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams }, ({ auth, params }) =>
-  removePartner(auth, params.id),
+export const handler = httpHandler(
+  { access: 'user', permission: 'partner.delete', returns: returns<void>(), params: IdParams },
+  ({ auth, params }) => removePartner(auth, params.id),
 );

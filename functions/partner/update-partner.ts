@@ -6,6 +6,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { updatePartner } from '#shared/services/partner.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<PartnerResponseDto>(), params: IdParams, body: UpdatePartnerDto },
+  { access: 'user', permission: 'partner.update', returns: returns<PartnerResponseDto>(), params: IdParams, body: UpdatePartnerDto },
   async ({ auth, params, body }) => mapPartner(await updatePartner(auth, params.id, body.inTimeline)),
 );

@@ -6,6 +6,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { createPerson } from '#shared/services/person.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<PersonResponseDto>(), body: PersonCreateDto, status: 201 },
+  { access: 'user', permission: 'person.create', returns: returns<PersonResponseDto>(), body: PersonCreateDto, status: 201 },
   async ({ auth, body }) => mapPerson(await createPerson(auth, body)),
 );

@@ -5,6 +5,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { getAllPeople } from '#shared/services/person.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<PeopleResponseDto>(), query: PersonSearchDto },
+  { access: 'user', permission: 'person.read', returns: returns<PeopleResponseDto>(), query: PersonSearchDto },
   async ({ auth, query }) => mapPeople(await getAllPeople(auth, query.withHidden ?? false)),
 );

@@ -4,6 +4,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getPersonAssets } from '#shared/services/person.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<AssetResponseDto[]>(), params: IdParams }, async ({ auth, params }) =>
-  (await getPersonAssets(auth, params.id)).map((asset) => mapAssetWithFaces(asset, auth.user.id)),
+export const handler = httpHandler(
+  { access: 'user', permission: 'person.read', returns: returns<AssetResponseDto[]>(), params: IdParams },
+  async ({ auth, params }) => (await getPersonAssets(auth, params.id)).map((asset) => mapAssetWithFaces(asset, auth.user.id)),
 );

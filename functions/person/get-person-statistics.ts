@@ -5,6 +5,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { getPersonStatistics } from '#shared/services/person.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<PersonStatisticsResponseDto>(), params: IdParams },
+  { access: 'user', permission: 'person.statistics', returns: returns<PersonStatisticsResponseDto>(), params: IdParams },
   async ({ auth, params }) => ({ assets: await getPersonStatistics(auth, params.id) }),
 );

@@ -6,7 +6,7 @@ import type { RawResponse } from '#shared/http/response.ts';
 import { deliver, personThumbnailFile } from '#shared/services/file.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<RawResponse>(), params: IdParams },
+  { access: 'user', permission: 'person.read', returns: returns<RawResponse>(), params: IdParams },
   async ({ auth, params, event }) => {
     const file = await personThumbnailFile(auth, params.id);
     return fileResponse(file, await deliver(file, 'Not Found'), event);

@@ -5,6 +5,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getPerson } from '#shared/services/person.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<PersonResponseDto>(), params: IdParams }, async ({ auth, params }) =>
-  mapPerson(await getPerson(auth, params.id)),
+export const handler = httpHandler(
+  { access: 'user', permission: 'person.read', returns: returns<PersonResponseDto>(), params: IdParams },
+  async ({ auth, params }) => mapPerson(await getPerson(auth, params.id)),
 );

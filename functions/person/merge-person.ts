@@ -6,6 +6,13 @@ import { returns } from '#shared/http/pipeline.ts';
 import { mergePerson } from '#shared/services/person-merge.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<BulkIdResponseDto[]>(), params: IdParams, body: MergePersonDto, status: 201 },
+  {
+    access: 'user',
+    permission: 'person.merge',
+    returns: returns<BulkIdResponseDto[]>(),
+    params: IdParams,
+    body: MergePersonDto,
+    status: 201,
+  },
   ({ auth, params, body }) => mergePerson(auth, params.id, body.ids),
 );

@@ -4,6 +4,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updatePeople } from '#shared/services/person.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<BulkIdResponseDto[]>(), body: PeopleUpdateDto }, ({ auth, body }) =>
-  updatePeople(auth, body.people),
+export const handler = httpHandler(
+  { access: 'user', permission: 'person.update', returns: returns<BulkIdResponseDto[]>(), body: PeopleUpdateDto },
+  ({ auth, body }) => updatePeople(auth, body.people),
 );

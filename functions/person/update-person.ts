@@ -7,6 +7,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { updatePerson } from '#shared/services/person.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<PersonResponseDto>(), params: IdParams, body: PersonUpdateDto },
+  { access: 'user', permission: 'person.update', returns: returns<PersonResponseDto>(), params: IdParams, body: PersonUpdateDto },
   async ({ auth, params, body }) => mapPerson(await updatePerson(auth, params.id, body)),
 );

@@ -3,6 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getSearchSuggestions } from '#shared/services/search.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<string[]>(), query: SearchSuggestionRequestDto }, ({ auth, query }) =>
-  getSearchSuggestions(auth, query),
+export const handler = httpHandler(
+  { access: 'user', permission: 'asset.read', returns: returns<string[]>(), query: SearchSuggestionRequestDto },
+  ({ auth, query }) => getSearchSuggestions(auth, query),
 );

@@ -6,6 +6,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { searchAssets } from '#shared/services/search.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AssetResponseDto[]>(), query: SearchAssetsDto },
+  { access: 'user', permission: 'asset.read', returns: returns<AssetResponseDto[]>(), query: SearchAssetsDto },
   async ({ auth, query }) => (await searchAssets(auth, query)).items.map((hit) => mapSearchHit(hit, auth.user.id, query.withExif === true)),
 );

@@ -6,7 +6,7 @@ import { searchMetadata } from '#shared/services/search.service.ts';
 
 // The filters of GET /assets, as a JSON body (Immich's MetadataSearchDto); 200, not 201.
 export const handler = httpHandler(
-  { access: 'user', returns: returns<SearchResponseDto>(), body: SearchAssetsDto, status: 200 },
+  { access: 'user', permission: 'asset.read', returns: returns<SearchResponseDto>(), body: SearchAssetsDto, status: 200 },
   async ({ auth, body }) => {
     const page = await searchMetadata(auth, body);
     const items = page.items.map((hit) => mapSearchHit(hit, auth.user.id, body.withExif === true));

@@ -6,6 +6,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { addSharedLinkAssets } from '#shared/services/shared-link.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<AssetIdsResponseDto[]>(), params: IdParams, body: AssetIdsDto },
+  { access: 'user', permission: 'sharedLink.update', returns: returns<AssetIdsResponseDto[]>(), params: IdParams, body: AssetIdsDto },
   ({ auth, params, body }) => addSharedLinkAssets(auth, params.id, body.assetIds),
 );

@@ -5,6 +5,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { createSharedLink } from '#shared/services/shared-link.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<SharedLinkResponseDto>(), body: SharedLinkCreateDto, status: 201 },
+  { access: 'user', permission: 'sharedLink.create', returns: returns<SharedLinkResponseDto>(), body: SharedLinkCreateDto, status: 201 },
   async ({ auth, body }) => mapSharedLink(await createSharedLink(auth, body), { withExif: true }),
 );

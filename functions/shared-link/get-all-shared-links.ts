@@ -3,6 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAllSharedLinks } from '#shared/services/shared-link.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<SharedLinkResponseDto[]>() }, async ({ auth }) =>
-  (await getAllSharedLinks(auth)).map((shown) => mapSharedLink(shown, { callerId: auth.user.id, withExif: true })),
+export const handler = httpHandler(
+  { access: 'user', permission: 'sharedLink.read', returns: returns<SharedLinkResponseDto[]>() },
+  async ({ auth }) => (await getAllSharedLinks(auth)).map((shown) => mapSharedLink(shown, { callerId: auth.user.id, withExif: true })),
 );

@@ -5,6 +5,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { getSharedLinkById } from '#shared/services/shared-link.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<SharedLinkResponseDto>(), params: IdParams },
+  { access: 'user', permission: 'sharedLink.read', returns: returns<SharedLinkResponseDto>(), params: IdParams },
   async ({ auth, params }) => mapSharedLink(await getSharedLinkById(auth, params.id), { callerId: auth.user.id, withExif: true }),
 );

@@ -3,6 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { deleteSharedLink } from '#shared/services/shared-link.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), params: IdParams }, ({ auth, params }) =>
-  deleteSharedLink(auth, params.id),
+export const handler = httpHandler(
+  { access: 'user', permission: 'sharedLink.delete', returns: returns<void>(), params: IdParams },
+  ({ auth, params }) => deleteSharedLink(auth, params.id),
 );

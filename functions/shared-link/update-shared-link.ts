@@ -6,7 +6,7 @@ import { returns } from '#shared/http/pipeline.ts';
 import { updateSharedLink } from '#shared/services/shared-link.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<SharedLinkResponseDto>(), params: IdParams, body: SharedLinkEditDto },
+  { access: 'user', permission: 'sharedLink.update', returns: returns<SharedLinkResponseDto>(), params: IdParams, body: SharedLinkEditDto },
   async ({ auth, params, body }) =>
     mapSharedLink(await updateSharedLink(auth, params.id, body), { callerId: auth.user.id, withExif: true }),
 );

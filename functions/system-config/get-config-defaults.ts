@@ -3,4 +3,6 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getConfigDefaults } from '#shared/services/config.reader.ts';
 
-export const handler = httpHandler({ access: 'admin', returns: returns<SystemConfig>() }, () => getConfigDefaults());
+export const handler = httpHandler({ access: 'admin', permission: 'systemConfig.read', returns: returns<SystemConfig>() }, () =>
+  getConfigDefaults(),
+);

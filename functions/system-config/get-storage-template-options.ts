@@ -4,6 +4,6 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 
 export const handler = httpHandler(
-  { access: 'admin', returns: returns<SystemConfigTemplateStorageOptionDto>() },
+  { access: 'admin', permission: 'systemConfig.read', returns: returns<SystemConfigTemplateStorageOptionDto>() },
   () => storageTemplateOptions,
 );

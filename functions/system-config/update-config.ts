@@ -4,6 +4,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateConfig } from '#shared/services/system-config.service.ts';
 
-export const handler = httpHandler({ access: 'admin', returns: returns<SystemConfig>(), body: SystemConfigBody }, ({ body }) =>
-  updateConfig(body),
+export const handler = httpHandler(
+  { access: 'admin', permission: 'systemConfig.update', returns: returns<SystemConfig>(), body: SystemConfigBody },
+  ({ body }) => updateConfig(body),
 );

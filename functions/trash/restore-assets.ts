@@ -3,6 +3,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { restoreAssets } from '#shared/services/trash.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<void>(), body: BulkIdsDto, status: 204 }, ({ auth, body }) =>
-  restoreAssets(auth, body.ids),
+export const handler = httpHandler(
+  { access: 'user', permission: 'asset.delete', returns: returns<void>(), body: BulkIdsDto, status: 204 },
+  ({ auth, body }) => restoreAssets(auth, body.ids),
 );

@@ -7,7 +7,7 @@ import { acceptProfileImage, createProfileImage, profileImageField } from '#shar
 
 // multipart/form-data with one `file` of a profile image type.
 export const handler = httpHandler(
-  { access: 'user', returns: returns<CreateProfileImageResponseDto>(), status: 201 },
+  { access: 'user', permission: 'userProfileImage.update', returns: returns<CreateProfileImageResponseDto>(), status: 201 },
   async ({ auth, event }) => {
     const form = await parseMultipart(event, {
       fileFields: [profileImageField],

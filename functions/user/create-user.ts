@@ -6,6 +6,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { createUser } from '#shared/services/user.service.ts';
 
 export const handler = httpHandler(
-  { access: 'admin', returns: returns<UserResponse>(), body: CreateUserDto, status: 201 },
+  { access: 'admin', permission: 'adminUser.create', returns: returns<UserResponse>(), body: CreateUserDto, status: 201 },
   async ({ body }) => mapUser(await createUser(body)),
 );

@@ -8,7 +8,7 @@ import { deleteUser } from '#shared/services/user.service.ts';
 import { setLibraryHidden } from '#shared/services/user-library.ts';
 
 export const handler = httpHandler(
-  { access: 'admin', returns: returns<UserResponse>(), params: IdParams, body: DeleteUserDto },
+  { access: 'admin', permission: 'adminUser.delete', returns: returns<UserResponse>(), params: IdParams, body: DeleteUserDto },
   async ({ params, body }) => {
     const user = await deleteUser(params.id, body.force ?? false);
     // What they shared is hidden from partners and album members, and their upload sessions end

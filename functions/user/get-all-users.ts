@@ -5,6 +5,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { getAllUsers } from '#shared/services/user.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', returns: returns<UserResponse[]>(), query: GetAllUsersQuery },
+  { access: 'user', permission: 'user.read', returns: returns<UserResponse[]>(), query: GetAllUsersQuery },
   async ({ auth, query }) => (await getAllUsers(auth, query.isAll)).map(mapUser),
 );

@@ -4,6 +4,6 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getMyUserInfo } from '#shared/services/user.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>() }, async ({ auth }) =>
+export const handler = httpHandler({ access: 'user', permission: 'user.read', returns: returns<UserResponse>() }, async ({ auth }) =>
   mapUser(await getMyUserInfo(auth)),
 );

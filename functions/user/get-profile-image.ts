@@ -6,7 +6,10 @@ import type { RawResponse } from '#shared/http/response.ts';
 import { deliver } from '#shared/services/file.service.ts';
 import { profileImageFile } from '#shared/services/profile-image.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<RawResponse>(), params: IdParams }, async ({ params, event }) => {
-  const file = await profileImageFile(params.id);
-  return fileResponse(file, await deliver(file, 'User does not have a profile image'), event);
-});
+export const handler = httpHandler(
+  { access: 'user', permission: 'userProfileImage.read', returns: returns<RawResponse>(), params: IdParams },
+  async ({ params, event }) => {
+    const file = await profileImageFile(params.id);
+    return fileResponse(file, await deliver(file, 'User does not have a profile image'), event);
+  },
+);

@@ -5,6 +5,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getUserById } from '#shared/services/user.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>(), params: IdParams }, async ({ params }) =>
-  mapUser(await getUserById(params.id)),
+export const handler = httpHandler(
+  { access: 'user', permission: 'user.read', returns: returns<UserResponse>(), params: IdParams },
+  async ({ params }) => mapUser(await getUserById(params.id)),
 );

@@ -7,7 +7,7 @@ import { restoreUser } from '#shared/services/user.service.ts';
 import { setLibraryHidden } from '#shared/services/user-library.ts';
 
 export const handler = httpHandler(
-  { access: 'admin', returns: returns<UserResponse>(), params: IdParams, status: 201 },
+  { access: 'admin', permission: 'adminUser.delete', returns: returns<UserResponse>(), params: IdParams, status: 201 },
   async ({ params }) => {
     const user = await restoreUser(params.id);
     // Their partners and album members see what they shared again.

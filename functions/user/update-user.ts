@@ -4,6 +4,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateUserInfo } from '#shared/services/user.service.ts';
 
-export const handler = httpHandler({ access: 'user', returns: returns<UserResponse>(), body: UpdateUserDto }, async ({ auth, body }) =>
-  mapUser(await updateUserInfo(auth, body)),
+export const handler = httpHandler(
+  { access: 'user', permission: 'user.update', returns: returns<UserResponse>(), body: UpdateUserDto },
+  async ({ auth, body }) => mapUser(await updateUserInfo(auth, body)),
 );

@@ -20,6 +20,7 @@ import type { PartnerRecord } from '../model/partner.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
+import { isGranted } from './api-key-permission.ts';
 import { noAccess, Permission } from './permission.ts';
 
 export { Permission } from './permission.ts';
@@ -259,8 +260,13 @@ export const requirePartner = async (auth: Auth, sharedById: string): Promise<Pa
   return partner;
 };
 
-/** Whether the caller manages users (roles, storage labels): the admin. */
-export const managesUsers = (auth: Auth): boolean => auth.user.isAdmin;
+/**
+ * Whether the caller manages users (roles, storage labels, other users' accounts): the admin, and
+ * through an API key only one that holds `adminUser.update` (v1.100's `PUT /user` serves both v3's
+ * `PUT /users/me` and `PUT /admin/users/{id}`).
+ */
+export const managesUsers = (auth: Auth): boolean =>
+  auth.user.isAdmin && (!auth.apiKey || isGranted(['adminUser.update'], auth.apiKey.permissions));
 
 /** Who may change a user's account (Immich's user update): an admin anyone's, a user only their own. */
 export const requireUserUpdate = (auth: Auth, userId: string): void => {

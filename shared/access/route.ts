@@ -1,6 +1,7 @@
 import { isSharedLinkToken } from '../core/crypto.ts';
 import { Forbidden, Unauthenticated } from '../core/errors.ts';
 import type { Auth } from '../model/user.ts';
+import { type ApiKeyPermission, isGranted } from './api-key-permission.ts';
 
 /**
  * Who may call a route, as its handler declares it. `user` is any signed-in user (session or API
@@ -11,6 +12,16 @@ import type { Auth } from '../model/user.ts';
 export type Access = 'public' | 'user' | 'admin' | 'shared' | 'link-password';
 
 /**
+ * A route's rule for a caller: its access level, and the permission an API key needs for it
+ * (Immich's `@Authenticated({ permission })`): `all` when the route names none, as in Immich;
+ * `false` for a route any key may call (`GET /api-keys/me`).
+ */
+export interface RouteRule {
+  access: Exclude<Access, 'public'>;
+  permission?: ApiKeyPermission | false;
+}
+
+/**
  * The route's own rule, once the caller is known (Immich's guard): a valid shared-link key on a
  * route that is not a shared-link route, and a user without the role on an admin route, are 403.
  * A visitor of a password link who has not proven the password (no live token for its current
@@ -18,10 +29,12 @@ export type Access = 'public' | 'user' | 'admin' | 'shared' | 'link-password';
  * `Invalid password` (not in Immich, whose other routes took the key alone;
  * docs/immich-compatibility.md).
  */
-export const requireRoute = (auth: Auth, access: Exclude<Access, 'public'>): void => {
+export const requireRoute = (auth: Auth, { access, permission = 'all' }: RouteRule): void => {
   if (auth.sharedLink && access !== 'shared' && access !== 'link-password') throw new Forbidden();
   if (auth.sharedLink?.locked && access !== 'link-password') throw new Unauthenticated('Invalid password');
   if (access === 'admin' && !auth.user.isAdmin) throw new Forbidden();
+  if (auth.apiKey && permission !== false && !isGranted([permission], auth.apiKey.permissions))
+    throw new Forbidden(`Missing required permission: ${permission}`);
 };
 
 /** The tokens a visitor presents (the `immich_shared_link_token` cookie: every link they opened, comma-separated; 100 at most). */

@@ -1,4 +1,4 @@
-import { type Access, requireRoute } from '../access/route.ts';
+import { type RouteRule, requireRoute } from '../access/route.ts';
 import { hashSecret, hashSharedLinkKey } from '../core/crypto.ts';
 import { Unauthenticated } from '../core/errors.ts';
 import { getApiKeyByHash } from '../db/api-key.repository.ts';
@@ -6,7 +6,8 @@ import { getSession } from '../db/session.repository.ts';
 import { getSharedLink, getSharedLinkByKeyHash } from '../db/shared-link.repository.ts';
 import type { Auth } from '../model/user.ts';
 
-export type { Access } from '../access/route.ts';
+export type { ApiKeyPermission } from '../access/api-key-permission.ts';
+export type { Access, RouteRule } from '../access/route.ts';
 
 /**
  * The one credential a request presents, as the HTTP edge found it (shared/http/credentials.ts);
@@ -23,14 +24,11 @@ export type LinkUnlock = (tokens: string | undefined, linkId: string, passwordHa
 
 /**
  * Resolves the caller with one GetItem (by SHA-256 of the presented secret), then applies the
- * route's access level (shared/access/route.ts): unauthenticated without valid credentials. A
+ * route's rule (shared/access/route.ts: access level, an API key's permission): unauthenticated without valid credentials. A
  * link's key on a route that takes none is refused there (403) whatever its password.
  */
-export const authenticate = async (
-  credentials: Credentials | undefined,
-  access: Exclude<Access, 'public'>,
-  unlock?: LinkUnlock,
-): Promise<Auth> => {
+export const authenticate = async (credentials: Credentials | undefined, rule: RouteRule, unlock?: LinkUnlock): Promise<Auth> => {
+  const { access } = rule;
   if (!credentials) throw new Unauthenticated('Authentication required');
   let auth: Auth;
   switch (credentials.kind) {
@@ -60,10 +58,10 @@ export const authenticate = async (
     case 'apiKey': {
       const key = await getApiKeyByHash(hashSecret(credentials.secret));
       if (!key?.userActive) throw new Unauthenticated('Invalid API key');
-      auth = { user: { id: key.userId, email: key.email, isAdmin: key.isAdmin } };
+      auth = { user: { id: key.userId, email: key.email, isAdmin: key.isAdmin }, apiKey: { id: key.id, permissions: key.permissions } };
       break;
     }
   }
-  requireRoute(auth, access);
+  requireRoute(auth, rule);
   return auth;
 };

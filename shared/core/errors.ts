@@ -36,9 +36,19 @@ export class DomainError extends Error {
   }
 }
 
+/** One failed rule of a request's shape: where in the body, path or query, and what is wrong (v3's `errors`). */
+export interface ValidationIssue {
+  path: (string | number)[];
+  message: string;
+}
+
 export class Invalid extends DomainError {
-  constructor(messages: string | string[]) {
+  /** Set when a request failed its schema: each rule it broke (Immich v3 answers them as `errors`). */
+  readonly issues: ValidationIssue[] | undefined;
+
+  constructor(messages: string | string[], issues?: ValidationIssue[]) {
     super('invalid', messages);
+    this.issues = issues;
   }
 }
 

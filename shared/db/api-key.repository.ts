@@ -11,7 +11,8 @@ const listingCodec = codec('userApiKey', ApiKeyListingSchema);
 
 /** The key under the SHA-256 of its secret (authentication), and a listing under its user (by id). */
 export const createApiKey = async (key: ApiKeyRecord): Promise<void> => {
-  const listing: ApiKeyListing = { id: key.id, name: key.name, keyHash: key.keyHash, createdAt: key.createdAt, updatedAt: key.updatedAt };
+  const { id, name, keyHash, createdAt, updatedAt, permissions } = key;
+  const listing: ApiKeyListing = { id, name, keyHash, createdAt, updatedAt, permissions };
   await transact([
     userWrites.isCurrent(key.userId, key),
     putWrite({ ...keys.apiKey(key.keyHash), type: 'apiKey', ...key }, { condition: 'absent' }),
@@ -38,9 +39,13 @@ export const deleteApiKey = async (userId: string, key: ApiKeyListing): Promise<
 
 export class ApiKeyGoneError extends Error {}
 
-/** Renames a key: its listing and the record under its hash, together, while both still exist. */
-export const renameApiKey = async (userId: string, key: ApiKeyListing, name: string, updatedAt: string): Promise<void> => {
-  const { expression, names, values } = setFields({ name, updatedAt });
+/** Renames a key or sets its permissions: its listing and the record under its hash, together, while both still exist. */
+export const updateApiKey = async (
+  userId: string,
+  key: ApiKeyListing,
+  fields: Pick<ApiKeyListing, 'name' | 'permissions' | 'updatedAt'>,
+): Promise<void> => {
+  const { expression, names, values } = setFields(fields);
   const options = { condition: 'present' as const, names, values, onConditionFailed: () => new ApiKeyGoneError() };
   await transact([
     updateWrite(keys.userApiKey(userId, key.id), expression, options),

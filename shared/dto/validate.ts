@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Invalid } from '../core/errors.ts';
+import { Invalid, type ValidationIssue } from '../core/errors.ts';
 
 /**
  * Turns valibot issues into class-validator's messages, as Immich (NestJS ValidationPipe) sends
@@ -8,11 +8,12 @@ import { Invalid } from '../core/errors.ts';
  * `crf` rule reads `ffmpeg.crf must not be greater than 51`, and a custom message without the
  * placeholder still gets its parent path (`library.scan.Invalid cron expression`).
  */
+const pathOf = (issue: v.BaseIssue<unknown>): (string | number)[] =>
+  (issue.path ?? []).map((item) => item.key).flatMap((key) => (typeof key === 'string' || typeof key === 'number' ? [key] : []));
+
 export const formatIssue = (issue: v.BaseIssue<unknown>): string => {
-  const keys = (issue.path ?? [])
-    .map((item) => item.key)
-    // Array items are named by their index, as Nest does: `assets.0.checksum should not be empty`.
-    .flatMap((key) => (typeof key === 'string' ? [key] : typeof key === 'number' ? [String(key)] : []));
+  // Array items are named by their index, as Nest does: `assets.0.checksum should not be empty`.
+  const keys = pathOf(issue).map(String);
   const property = keys.at(-1) ?? 'value';
   const parents = keys.slice(0, -1);
   const message = issue.message.replaceAll('$property', property);
@@ -21,9 +22,19 @@ export const formatIssue = (issue: v.BaseIssue<unknown>): string => {
 
 export const formatIssues = (issues: readonly v.BaseIssue<unknown>[]): string[] => [...new Set(issues.map(formatIssue))];
 
-/** Parses `input` with `schema`, or throws `Invalid` with every message (Immich's 400). */
+/**
+ * The issues as Immich v3 lists them (zod's `{path, message}`): the path as keys and indexes, the
+ * message about the property itself (`$property` becomes its name, without its parents).
+ */
+export const validationIssues = (issues: readonly v.BaseIssue<unknown>[]): ValidationIssue[] =>
+  issues.map((issue) => {
+    const path = pathOf(issue);
+    return { path, message: issue.message.replaceAll('$property', String(path.at(-1) ?? 'value')) };
+  });
+
+/** Parses `input` with `schema`, or throws `Invalid` with every message (Immich's 400; v3's `errors`). */
 export const parseOrThrow = <S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> => {
   const result = v.safeParse(schema, input);
-  if (!result.success) throw new Invalid(formatIssues(result.issues));
+  if (!result.success) throw new Invalid(formatIssues(result.issues), validationIssues(result.issues));
   return result.output;
 };

@@ -1,10 +1,12 @@
-import { DomainError, type ErrorKind } from '../core/errors.ts';
+import { DomainError, type ErrorKind, Invalid, type ValidationIssue } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import { jsonResult, type LambdaResult } from './response.ts';
 
 /**
- * The one mapping from errors to Immich's (NestJS's) JSON error body, `{ message, error,
- * statusCode }`. Domain errors (shared/core/errors.ts) carry a kind; here each kind gets its
+ * The one mapping from errors to Immich's JSON error bodies: v1.100's (NestJS's) `{ message, error,
+ * statusCode }`, and v3's `{ message }` alone (`{ message: 'Validation failed', errors }` for a
+ * request that fails its schema) on the routes of v3's generation (docs/immich-compatibility.md,
+ * "Errors"). Domain errors (shared/core/errors.ts) carry a kind; here each kind gets its
  * status. Anything unexpected becomes a fixed 500 that names the request id and is logged with
  * its stack; nothing internal reaches the body.
  */
@@ -52,10 +54,25 @@ export const errorBody = (error: unknown): ErrorBody | undefined => {
   return undefined;
 };
 
-/** Maps anything thrown to Immich's JSON error body; unknown errors become a fixed 500. */
-export const errorResult = (error: unknown, requestId: string): LambdaResult => {
+/** Which API generation's shape an error is answered in: v1.100's when absent (infra/routes.ts, `generation`). */
+export type Generation = 'v3' | undefined;
+
+/** v3's body: the message alone; a failed schema lists its issues. */
+export interface ErrorBodyV3 {
+  message: string;
+  errors?: ValidationIssue[];
+}
+
+const toV3 = (error: unknown, body: ErrorBody): ErrorBodyV3 => {
+  if (error instanceof Invalid && error.issues !== undefined) return { message: 'Validation failed', errors: error.issues };
+  return { message: Array.isArray(body.message) ? body.message.join(', ') : body.message };
+};
+
+/** Maps anything thrown to Immich's JSON error body in the route's generation; unknown errors become a fixed 500. */
+export const errorResult = (error: unknown, requestId: string, generation?: Generation): LambdaResult => {
   const body = errorBody(error);
-  if (body) return jsonResult(body.statusCode, body);
+  if (body) return jsonResult(body.statusCode, generation === 'v3' ? toV3(error, body) : body);
   log.error('Unhandled error', { error: error instanceof Error ? error.stack : String(error) });
-  return jsonResult(500, { message: `Internal server error (request id ${requestId})`, error: reasonPhrase(500), statusCode: 500 });
+  const message = `Internal server error (request id ${requestId})`;
+  return jsonResult(500, generation === 'v3' ? { message } : { message, error: reasonPhrase(500), statusCode: 500 });
 };

@@ -17,4 +17,4 @@ export const httpHandler = <
 >(
   endpoint: Endpoint<TBody, TParams, TQuery, TResult> & { access: Exclude<Access, 'public' | 'shared' | 'link-password'> },
   fn: HandlerFn<Auth, TBody, TParams, TQuery, NoInfer<TResult>>,
-) => createHandler<Auth, TBody, TParams, TQuery, TResult>(endpoint, fn, (event, access) => authenticate(readCredentials(event), access));
+) => createHandler<Auth, TBody, TParams, TQuery, TResult>(endpoint, fn, (event, rule) => authenticate(readCredentials(event), rule));

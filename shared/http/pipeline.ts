@@ -2,13 +2,13 @@ import middy from '@middy/core';
 import jsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
-import type { Access } from '../auth/authenticate.ts';
+import type { Access, ApiKeyPermission, RouteRule } from '../auth/authenticate.ts';
 import * as env from '../core/env.ts';
 import { bodyTooLarge, Invalid } from '../core/errors.ts';
 import { withLogContext } from '../core/log.ts';
 import { parseOrThrow } from '../dto/validate.ts';
 import { logRequest } from './access-log.ts';
-import { errorResult } from './errors.ts';
+import { errorResult, type Generation } from './errors.ts';
 import { parseQuery } from './query.ts';
 import { HttpResponse, jsonResult, type LambdaResult, RawResponse } from './response.ts';
 
@@ -25,11 +25,15 @@ export const returns = <T>(): Returns<T> => ({});
 
 export interface Endpoint<TBody, TParams, TQuery, TResult> {
   access: Access;
+  /** What an API key needs to call it (Immich's controllers): `all` when absent, `false` for any key (shared/access/route.ts). */
+  permission?: ApiKeyPermission | false;
   body?: TBody;
   params?: TParams;
   query?: TQuery;
   /** Success status; Immich answers 201 to POSTs unless told otherwise. */
   status?: number;
+  /** The API generation of the route (infra/routes.ts): v3's answer errors in v3's shape; v1.100's when absent. */
+  generation?: Generation;
   returns: Returns<TResult>;
 }
 
@@ -47,8 +51,8 @@ export type HandlerFn<TAuth, TBody, TParams, TQuery, TResult> = (
   input: HandlerInput<TAuth, TBody, TParams, TQuery>,
 ) => TResult | HttpResponse<TResult> | Promise<TResult | HttpResponse<TResult>>;
 
-/** Resolves the caller for an access level, or throws. Supplied by the auth module. */
-export type Authenticator<TAuth> = (event: APIGatewayProxyEventV2, access: Exclude<Access, 'public'>) => Promise<TAuth>;
+/** Resolves the caller for a route's rule, or throws. Supplied by the auth module. */
+export type Authenticator<TAuth> = (event: APIGatewayProxyEventV2, rule: RouteRule) => Promise<TAuth>;
 
 /** The event as the stack leaves it for the handler: the parsed body and the resolved caller. */
 type Event = APIGatewayProxyEventV2 & { parsedBody?: unknown; auth?: unknown };
@@ -103,7 +107,7 @@ export const createHandler = <
     },
     onError: (request) => {
       const requestId = requestIdOf(request.event, request.context);
-      request.response = errorResult(bodyParserError(request.error) ?? request.error, requestId);
+      request.response = errorResult(bodyParserError(request.error) ?? request.error, requestId, endpoint.generation);
       request.response.headers['x-request-id'] = requestId;
     },
   });
@@ -139,9 +143,10 @@ export const createHandler = <
   const access = endpoint.access;
   if (access !== 'public') {
     if (!authenticate) throw new Error(`An endpoint with access '${access}' needs an authenticator`);
+    const rule: RouteRule = { access, permission: endpoint.permission ?? 'all' };
     stack.use({
       before: async (request) => {
-        request.event.auth = await authenticate(request.event, access);
+        request.event.auth = await authenticate(request.event, rule);
       },
     });
   }
@@ -166,6 +171,7 @@ export const createHandler = <
         return result;
       },
     );
-  // The declared access travels with the handler, so tests can check every admin route at once.
-  return Object.assign(handler, { access: endpoint.access });
+  // The declared access, permission and generation travel with the handler, so tests can check every route at once.
+  const permission = access === 'public' ? undefined : (endpoint.permission ?? 'all');
+  return Object.assign(handler, { access, permission, generation: endpoint.generation });
 };

@@ -20,6 +20,6 @@ export const sharedHandler = <
   endpoint: Endpoint<TBody, TParams, TQuery, TResult> & { access: 'shared' | 'link-password' },
   fn: HandlerFn<Auth, TBody, TParams, TQuery, NoInfer<TResult>>,
 ) =>
-  createHandler<Auth, TBody, TParams, TQuery, TResult>(endpoint, fn, (event, access) =>
-    authenticate(readCredentials(event), access, unlockLink),
+  createHandler<Auth, TBody, TParams, TQuery, TResult>(endpoint, fn, (event, rule) =>
+    authenticate(readCredentials(event), rule, unlockLink),
   );

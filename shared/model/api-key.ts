@@ -9,6 +9,8 @@ export const ApiKeyListingSchema = v.object({
   keyHash: v.string(),
   createdAt: instant(),
   updatedAt: instant(),
+  /** What the key may do (shared/access/api-key-permission.ts); a key stored before permissions existed may do everything. */
+  permissions: v.optional(v.array(v.string()), () => ['all']),
 });
 export type ApiKeyListing = v.InferOutput<typeof ApiKeyListingSchema>;
 

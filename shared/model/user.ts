@@ -67,6 +67,8 @@ export interface Auth {
   user: { id: string; email: string; isAdmin: boolean };
   /** Set when the caller signed in with a session token (its SHA-256); absent for an API key. */
   sessionHash?: string;
+  /** Set when the caller presented an API key: which one, and what it may do (a session may do everything). */
+  apiKey?: { id: string; permissions: readonly string[] };
   /** A shared-link visitor: the link, its key, and `locked` while a password link's password is unproven. */
   sharedLink?: { id: string; key: string; locked?: true };
 }

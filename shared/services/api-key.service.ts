@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type * as v from 'valibot';
+import { requireApiKey, requireGrantable } from '../access/api-key-permission.ts';
 import { hashSecret, newSecret } from '../core/crypto.ts';
 import { Inaccessible } from '../core/errors.ts';
 import {
@@ -8,23 +8,33 @@ import {
   createApiKey as insertApiKey,
   listApiKeys,
   deleteApiKey as removeApiKey,
-  renameApiKey,
+  updateApiKey as writeApiKey,
 } from '../db/api-key.repository.ts';
-import type { APIKeyCreateDto, APIKeyUpdateDto } from '../dto/v1/api-key.ts';
 import type { ApiKeyListing } from '../model/api-key.ts';
 import type { Auth } from '../model/user.ts';
 
-/** POST /api-key: the secret is returned once and stored only as its SHA-256. */
-export const createApiKey = async (
-  auth: Auth,
-  input: v.InferOutput<typeof APIKeyCreateDto>,
-): Promise<{ secret: string; apiKey: ApiKeyListing }> => {
+/** A new key: its name (`API Key` when none or empty) and permissions (v1.100's keys: `all`). */
+export interface NewApiKey {
+  name?: string | null | undefined;
+  permissions: readonly string[];
+}
+
+/** What a key changes: its name, its permissions, or both. */
+export interface ApiKeyChange {
+  name?: string | null | undefined;
+  permissions?: readonly string[] | null | undefined;
+}
+
+/** POST /api-key, POST /api-keys: the secret is returned once and stored only as its SHA-256. */
+export const createApiKey = async (auth: Auth, input: NewApiKey): Promise<{ secret: string; apiKey: ApiKeyListing }> => {
+  requireGrantable(auth, input.permissions);
   const secret = newSecret();
   const now = new Date().toISOString();
   const key = {
     id: randomUUID(),
-    name: input.name ?? 'API Key',
+    name: input.name || 'API Key',
     keyHash: hashSecret(secret),
+    permissions: [...input.permissions],
     userId: auth.user.id,
     email: auth.user.email,
     isAdmin: auth.user.isAdmin,
@@ -48,20 +58,28 @@ const ownKey = async (auth: Auth, id: string): Promise<ApiKeyListing> => {
 
 export const getApiKey = (auth: Auth, id: string): Promise<ApiKeyListing> => ownKey(auth, id);
 
+/** GET /api-keys/me: the key the caller presented (a session has none: 403, as Immich). */
+export const getMyApiKey = (auth: Auth): Promise<ApiKeyListing> => ownKey(auth, requireApiKey(auth).id);
+
 export const deleteApiKey = async (auth: Auth, id: string): Promise<void> => {
   await removeApiKey(auth.user.id, await ownKey(auth, id));
 };
 
-/** PUT /api-key/:id: a new name for one of the caller's keys (its secret stays). */
-export const updateApiKey = async (auth: Auth, id: string, input: v.InferOutput<typeof APIKeyUpdateDto>): Promise<ApiKeyListing> => {
+/** PUT /api-key/:id, PUT /api-keys/:id: a new name or permissions for one of the caller's keys (its secret stays). */
+export const updateApiKey = async (auth: Auth, id: string, input: ApiKeyChange): Promise<ApiKeyListing> => {
   const key = await ownKey(auth, id);
-  const updatedAt = new Date().toISOString();
+  if (input.permissions) requireGrantable(auth, input.permissions);
+  const fields = {
+    name: input.name ?? key.name,
+    permissions: input.permissions ? [...input.permissions] : key.permissions,
+    updatedAt: new Date().toISOString(),
+  };
   try {
-    await renameApiKey(auth.user.id, key, input.name, updatedAt);
+    await writeApiKey(auth.user.id, key, fields);
   } catch (error) {
     // Deleted meanwhile.
     if (error instanceof ApiKeyGoneError) throw new Inaccessible('API Key not found');
     throw error;
   }
-  return { ...key, name: input.name, updatedAt };
+  return { ...key, ...fields };
 };

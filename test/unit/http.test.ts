@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { toApiGatewayEvent } from '#infra/local/http-event.ts';
-import { Inaccessible, Invalid, Unauthenticated } from '#shared/core/errors.ts';
+import { Forbidden, Inaccessible, Invalid, Unauthenticated } from '#shared/core/errors.ts';
 import { formatIssues } from '#shared/dto/validate.ts';
-import { errorBody } from '#shared/http/errors.ts';
+import { errorBody, errorResult } from '#shared/http/errors.ts';
 import { parseQuery } from '#shared/http/query.ts';
 
 describe('parseQuery', () => {
@@ -75,6 +75,20 @@ describe('error bodies', () => {
 
   it('are not made for errors nobody raised on purpose (those become a fixed 500)', () => {
     expect(errorBody(new Error('internals'))).toBeUndefined();
+  });
+
+  it("are v3's `{message}` alone on v3's routes, listing a failed schema's issues", () => {
+    const body = (error: unknown, generation?: 'v3') => JSON.parse(errorResult(error, 'r1', generation).body ?? '');
+    expect(body(new Unauthenticated('Invalid user token'), 'v3')).toEqual({ message: 'Invalid user token' });
+    expect(body(new Unauthenticated(), 'v3')).toEqual({ message: 'Unauthorized' });
+    expect(body(new Forbidden('Missing required permission: asset.upload'), 'v3')).toEqual({
+      message: 'Missing required permission: asset.upload',
+    });
+    const invalid = new Invalid(['name must be a string'], [{ path: ['name'], message: 'name must be a string' }]);
+    expect(body(invalid, 'v3')).toEqual({ message: 'Validation failed', errors: [{ path: ['name'], message: 'name must be a string' }] });
+    expect(body(invalid)).toEqual({ message: ['name must be a string'], error: 'Bad Request', statusCode: 400 });
+    const failed = errorResult(new Error('internals'), 'r1', 'v3');
+    expect([failed.statusCode, JSON.parse(failed.body ?? '')]).toEqual([500, { message: 'Internal server error (request id r1)' }]);
   });
 });
 

@@ -35,6 +35,7 @@ describe('route table', () => {
       'system-config',
       'trash',
       'user',
+      'v3/api-key',
       'v3/server',
     ]);
     expect(routes.filter((route) => route.entry.startsWith('functions/v3/')).every((route) => route.generation === 'v3')).toBe(true);
@@ -47,10 +48,11 @@ describe('route table', () => {
     expect(new Set(all.map((route) => `${route.method} ${route.path}`)).size).toBe(all.length);
   });
 
-  it('points every row at a module that exports a handler function', async () => {
+  it("points every row at a module that exports a handler function, of the row's generation (its errors' shape)", async () => {
     for (const route of [...routes, ...localRoutes, ...webRoutes]) {
-      const module = (await import(join(root, route.entry))) as { handler?: unknown };
+      const module = (await import(join(root, route.entry))) as { handler?: { generation?: string } };
       expect(typeof module.handler, route.entry).toBe('function');
+      expect(module.handler?.generation, route.entry).toBe(route.generation);
     }
   });
 

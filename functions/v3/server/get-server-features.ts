@@ -3,4 +3,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { getServerSettings } from '#shared/services/server-info.service.ts';
 
-export const handler = publicHandler({ returns: returns<ServerFeaturesDto>() }, async () => mapServerFeaturesV3(await getServerSettings()));
+export const handler = publicHandler({ generation: 'v3', returns: returns<ServerFeaturesDto>() }, async () =>
+  mapServerFeaturesV3(await getServerSettings()),
+);

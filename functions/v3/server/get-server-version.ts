@@ -2,4 +2,4 @@ import { type ServerVersionResponseDto, serverVersionV3 } from '#shared/dto/v3/s
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 
-export const handler = publicHandler({ returns: returns<ServerVersionResponseDto>() }, () => serverVersionV3);
+export const handler = publicHandler({ generation: 'v3', returns: returns<ServerVersionResponseDto>() }, () => serverVersionV3);

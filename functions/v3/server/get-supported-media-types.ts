@@ -4,4 +4,4 @@ import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 
 // The same answer as v1.100's: the extensions this server takes, whichever API a client speaks.
-export const handler = publicHandler({ returns: returns<ServerMediaTypesResponseDto>() }, () => mediaTypes);
+export const handler = publicHandler({ generation: 'v3', returns: returns<ServerMediaTypesResponseDto>() }, () => mediaTypes);
