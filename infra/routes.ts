@@ -241,6 +241,12 @@ export const routes: readonly Route[] = [
     ['GET', '/api/server/config', 'getServerConfig', 'read'],
     ['GET', '/api/server/media-types', 'getSupportedMediaTypes', 'none'],
   ]),
+  ...areaV3('user', [
+    ['GET', '/api/users/me', 'getMyUser', 'read'],
+    ['PUT', '/api/users/me', 'updateMyUser', 'write', { memory: hashing }],
+    ['GET', '/api/users/me/preferences', 'getMyPreferences', 'read'],
+    ['PUT', '/api/users/me/preferences', 'updateMyPreferences', 'write'],
+  ]),
 ];
 
 /**

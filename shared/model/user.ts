@@ -35,6 +35,11 @@ export const UserRecordSchema = v.object({
   uploadSessions: v.optional(v.record(v.string(), v.object({ bytes: v.number(), expiresAt: instant() })), {}),
   /** Upload sessions ever opened: an upload's quota check conditions on it, so a hold taken meanwhile is never missed. */
   uploadSessionsOpened: v.optional(v.number(), 0),
+  /**
+   * Immich v3's preferences where the user chose other than the default, by group
+   * (shared/domain/preferences.ts); absent: every default.
+   */
+  preferences: v.optional(v.record(v.string(), v.record(v.string(), v.unknown()))),
 });
 export type UserRecord = v.InferOutput<typeof UserRecordSchema>;
 

@@ -4,7 +4,9 @@ import { managesUsers, requireUserUpdate } from '../access/access.ts';
 import { hashPassword } from '../core/crypto.ts';
 import { Forbidden, Inaccessible, Invalid, NotFound } from '../core/errors.ts';
 import { getUser, createUser as insertUser, listUsers, rewriteCredentials, updateUser } from '../db/user.repository.ts';
-import { type CreateUserDto, type SignUpDto, sanitizeStorageLabel, type UpdateUserInput } from '../dto/v1/user.ts';
+import { applyPreferences, preferencesOf } from '../domain/preferences.ts';
+import { type CreateUserDto, type SignUpDto, sanitizeStorageLabel } from '../dto/v1/user.ts';
+import type { PreferencesChange, UserPreferences } from '../model/preferences.ts';
 import type { Auth, CredentialCopy, UserRecord } from '../model/user.ts';
 
 type NewUser = v.InferOutput<typeof CreateUserDto> & { isAdmin?: boolean };
@@ -72,8 +74,9 @@ const copyOf = (user: UserRecord): CredentialCopy => ({
 /** Saves the changes, then the credentials' copies when what they copy changed. */
 const saveUser = async (user: UserRecord, requested: Partial<UserRecord>): Promise<UserRecord> => {
   // Only what differs: an update that changes nothing keeps `updatedAt` (Immich's e2e).
+  const same = (a: unknown, b: unknown) => a === b || (typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b));
   const changes = Object.fromEntries(
-    Object.entries(requested).filter(([key, value]) => user[key as keyof UserRecord] !== value),
+    Object.entries(requested).filter(([key, value]) => !same(user[key as keyof UserRecord], value)),
   ) as Partial<UserRecord>;
   if (Object.keys(changes).length === 0) return user;
   const updated = await updateUser(user, changes);
@@ -106,7 +109,22 @@ export const getUserById = async (id: string): Promise<UserRecord> => {
  * server would be left without one; Immich allowed it). Email and role changes reach every
  * session, API key and shared link of the user.
  */
-export const updateUserInfo = async (auth: Auth, dto: UpdateUserInput): Promise<UserRecord> => {
+/** A change to a user's account, from v1.100's `PUT /user` or v3's `PUT /users/me`. */
+export interface UserChange {
+  id: string;
+  email?: string | undefined;
+  name?: string | undefined;
+  password?: string | undefined;
+  storageLabel?: string | undefined;
+  isAdmin?: boolean | undefined;
+  shouldChangePassword?: boolean | undefined;
+  memoriesEnabled?: boolean | undefined;
+  /** null: back to the colour derived from the email. */
+  avatarColor?: UserRecord['avatarColor'] | undefined;
+  quotaSizeInBytes?: number | null | undefined;
+}
+
+export const updateUserInfo = async (auth: Auth, dto: UserChange): Promise<UserRecord> => {
   const user = await findOrFail(dto.id);
   requireUserUpdate(auth, dto.id);
   const changes: Partial<UserRecord> = {};
@@ -142,4 +160,24 @@ export const deleteUser = async (id: string, force: boolean): Promise<UserRecord
 export const restoreUser = async (id: string): Promise<UserRecord> => {
   const user = await findOrFail(id, true);
   return await saveUser(user, { status: 'active', deletedAt: null });
+};
+
+/**
+ * PUT /users/me (v3): the caller's own email, name, avatar colour or password; a new password
+ * no longer has to be changed (Immich v3's `updateMe`).
+ */
+export const updateMe = (
+  auth: Auth,
+  input: Pick<UserChange, 'email' | 'name' | 'password'> & { avatarColor?: UserRecord['avatarColor'] | undefined },
+): Promise<UserRecord> => updateUserInfo(auth, { ...input, id: auth.user.id, ...(input.password ? { shouldChangePassword: false } : {}) });
+
+/** GET /users/me/preferences (v3): every group, the user's choices over Immich's defaults. */
+export const getMyPreferences = async (auth: Auth): Promise<UserPreferences> => preferencesOf(await getMyUserInfo(auth));
+
+/** PUT /users/me/preferences (v3): the named fields change; memories and the avatar's colour change on the user itself. */
+export const updateMyPreferences = async (auth: Auth, change: PreferencesChange): Promise<UserPreferences> => {
+  const user = await getMyUserInfo(auth);
+  const { preferences, fields } = applyPreferences(user, change);
+  await saveUser(user, fields);
+  return preferences;
 };

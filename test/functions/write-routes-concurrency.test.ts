@@ -123,6 +123,14 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, id: setup.renamedKey, body: { permissions: ['asset.upload'] } },
     { token: user.accessToken, id: setup.renamedKey, body: { name: 'three', permissions: ['all'] } },
   ],
+  'v3:updateMyUser': async () => [
+    { token: user.accessToken, body: { name: 'Racer Renamed Again' } },
+    { token: user.accessToken, body: { avatarColor: 'green' } },
+  ],
+  'v3:updateMyPreferences': async () => [
+    { token: user.accessToken, body: { download: { archiveSize: 1_000_000 } } },
+    { token: user.accessToken, body: { memories: { enabled: false }, tags: { enabled: true } } },
+  ],
   'v3:deleteApiKey': async () => [{ token: user.accessToken, id: setup.v3Key }],
   // Idempotent: every request records the same onboarding.
   setAdminOnboarding: async () => [{ token: admin.accessToken }, { token: admin.accessToken }],

@@ -37,6 +37,7 @@ describe('route table', () => {
       'user',
       'v3/api-key',
       'v3/server',
+      'v3/user',
     ]);
     expect(routes.filter((route) => route.entry.startsWith('functions/v3/')).every((route) => route.generation === 'v3')).toBe(true);
   });

@@ -1,0 +1,115 @@
+/**
+ * Immich v3.2's own user and preferences (`@immich/sdk` 3.2.2: UserAdminResponseDto,
+ * UserUpdateMeDto, UserPreferencesResponseDto, UserPreferencesUpdateDto), over the same user as
+ * v1.100's `/user` routes.
+ */
+import * as v from 'valibot';
+import { limits } from '../../model/limits.ts';
+import type { PreferencesChange, UserPreferences } from '../../model/preferences.ts';
+import type { UserRecord } from '../../model/user.ts';
+import { dto, optional } from '../common.ts';
+import { avatarColorFor, avatarColors } from '../v1/user.response.ts';
+import { email } from '../v1/user.ts';
+
+const text = (max: number) =>
+  v.pipe(v.string('$property must be a string'), v.maxLength(max, `$property must be at most ${max} characters`));
+const avatarColor = v.picklist(avatarColors, `$property must be one of: ${avatarColors.join(', ')}`);
+const boolean = v.boolean('$property must be a boolean');
+const integer = (min: number) =>
+  v.pipe(
+    v.number('$property must be a number'),
+    v.integer('$property must be an integer'),
+    v.minValue(min, `$property must be at least ${min}`),
+  );
+/** An optional group of optional fields (zod's `.optional()` objects). */
+const group = <const E extends v.ObjectEntries>(entries: E) =>
+  v.optional(
+    v.object(
+      Object.fromEntries(Object.entries(entries).map(([key, schema]) => [key, v.optional(schema)])) as {
+        [K in keyof E]: v.OptionalSchema<E[K], undefined>;
+      },
+      '$property must be an object',
+    ),
+  );
+
+/** PUT /users/me: a new email (lower-cased), name, password (v3 marks it deprecated; it still works) or avatar colour. */
+export const UserUpdateMeDto = dto({
+  email: v.optional(email()),
+  password: v.optional(v.pipe(text(limits.password), v.minLength(1, '$property must not be empty'))),
+  name: v.optional(text(limits.name)),
+  avatarColor: optional(avatarColor),
+});
+
+/** PUT /users/me/preferences: any field of any group; unknown groups and fields are dropped, as zod's objects strip them. */
+export const UserPreferencesUpdateDto = v.pipe(
+  dto({
+    albums: group({ defaultAssetOrder: v.picklist(['asc', 'desc'], '$property must be asc or desc') }),
+    avatar: group({ color: avatarColor }),
+    cast: group({ gCastEnabled: boolean }),
+    download: group({ archiveSize: integer(1), includeEmbeddedVideos: boolean }),
+    emailNotifications: group({ enabled: boolean, albumInvite: boolean, albumUpdate: boolean }),
+    folders: group({ enabled: boolean, sidebarWeb: boolean }),
+    memories: group({ enabled: boolean, duration: integer(1), sidebarWeb: boolean }),
+    people: group({ enabled: boolean, sidebarWeb: boolean, minimumFaces: integer(1) }),
+    purchase: group({
+      showSupportBadge: boolean,
+      hideBuyButtonUntil: v.pipe(v.string('$property must be a string'), v.isoTimestamp('$property must be an ISO date-time')),
+    }),
+    ratings: group({ enabled: boolean }),
+    recentlyAdded: group({ sidebarWeb: boolean }),
+    sharedLinks: group({ enabled: boolean, sidebarWeb: boolean }),
+    tags: group({ enabled: boolean, sidebarWeb: boolean }),
+  }),
+  v.transform((input): PreferencesChange => input),
+);
+
+export type UserAvatarColor = (typeof avatarColors)[number];
+
+export interface UserAdminResponseDto {
+  avatarColor: UserAvatarColor;
+  clusterGroupId: string;
+  createdAt: string;
+  deletedAt: string | null;
+  email: string;
+  id: string;
+  isAdmin: boolean;
+  license: null;
+  name: string;
+  oauthId: string;
+  profileChangedAt: string;
+  profileImagePath: string;
+  quotaSizeInBytes: number | null;
+  quotaUsageInBytes: number | null;
+  shouldChangePassword: boolean;
+  status: UserRecord['status'];
+  storageLabel: string | null;
+  updatedAt: string;
+}
+
+/**
+ * v3's `mapUserAdmin`. No licence is sold here (`license: null`); `clusterGroupId` (3.2's groups of
+ * users who share face clusters) is the user's own id: each user is a group of one.
+ * `profileChangedAt` is when the user last changed, a picture change included.
+ */
+export const mapUserAdminV3 = (user: UserRecord): UserAdminResponseDto => ({
+  avatarColor: user.avatarColor ?? avatarColorFor(user.email),
+  clusterGroupId: user.id,
+  createdAt: user.createdAt,
+  deletedAt: user.deletedAt,
+  email: user.email,
+  id: user.id,
+  isAdmin: user.isAdmin,
+  license: null,
+  name: user.name,
+  oauthId: user.oauthId,
+  profileChangedAt: user.updatedAt,
+  profileImagePath: user.profileImagePath,
+  quotaSizeInBytes: user.quotaSizeInBytes,
+  quotaUsageInBytes: user.quotaUsageInBytes,
+  shouldChangePassword: user.shouldChangePassword,
+  status: user.status,
+  storageLabel: user.storageLabel,
+  updatedAt: user.updatedAt,
+});
+
+export type UserPreferencesResponseDto = UserPreferences;

@@ -1,0 +1,190 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as login } from '#functions/auth/login.ts';
+import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
+import { handler as updateUserV1 } from '#functions/user/update-user.ts';
+import { handler as getMyPreferences } from '#functions/v3/user/get-my-preferences.ts';
+import { handler as getMyUser } from '#functions/v3/user/get-my-user.ts';
+import { handler as updateMyPreferences } from '#functions/v3/user/update-my-preferences.ts';
+import { handler as updateMyUser } from '#functions/v3/user/update-my-user.ts';
+import { avatarColorFor } from '#shared/dto/v1/user.response.ts';
+import { bearer, ensureAdmin, fixtures, freshUser, login as signIn } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { tableItems } from '../support/table-items.ts';
+
+let user: Awaited<ReturnType<typeof freshUser>>;
+beforeAll(async () => {
+  await ensureAdmin();
+  const admin = await signIn(fixtures.admin);
+  user = await freshUser(admin.accessToken, 'Vera');
+});
+
+const me = () => invoke(getMyUser, { path: '/api/users/me', headers: bearer(user.accessToken) });
+const preferences = () => invoke(getMyPreferences, { path: '/api/users/me/preferences', headers: bearer(user.accessToken) });
+const setPreferences = (body: unknown) =>
+  invoke(updateMyPreferences, { method: 'PUT', path: '/api/users/me/preferences', headers: bearer(user.accessToken), body });
+
+describe('GET/PUT /users/me (v3)', () => {
+  it("answers v3's admin shape of the same user v1.100's /user/me reads", async () => {
+    const [v3, v1] = [await me(), await invoke(getMyUserInfo, { path: '/api/user/me', headers: bearer(user.accessToken) })];
+    expect(v3.status).toBe(200);
+    expect(Object.keys(v3.body).sort()).toEqual(
+      [
+        'avatarColor',
+        'clusterGroupId',
+        'createdAt',
+        'deletedAt',
+        'email',
+        'id',
+        'isAdmin',
+        'license',
+        'name',
+        'oauthId',
+        'profileChangedAt',
+        'profileImagePath',
+        'quotaSizeInBytes',
+        'quotaUsageInBytes',
+        'shouldChangePassword',
+        'status',
+        'storageLabel',
+        'updatedAt',
+      ].sort(),
+    );
+    expect(v3.body).toMatchObject({
+      id: v1.body.id,
+      email: 'vera@immich.cloud',
+      name: 'Vera',
+      avatarColor: v1.body.avatarColor,
+      license: null,
+      status: 'active',
+    });
+    expect(v1.body).not.toHaveProperty('license');
+  });
+
+  it('changes name, email and avatar colour, read back through v1.100; null colour goes back to the derived one', async () => {
+    const derived = (await me()).body.avatarColor;
+    const changed = await invoke(updateMyUser, {
+      method: 'PUT',
+      path: '/api/users/me',
+      headers: bearer(user.accessToken),
+      body: { name: 'Vera V', email: 'Vera.V@Immich.Cloud', avatarColor: derived === 'green' ? 'red' : 'green' },
+    });
+    expect(changed).toMatchObject({ status: 200, body: { name: 'Vera V', email: 'vera.v@immich.cloud' } });
+    const v1 = await invoke(getMyUserInfo, { path: '/api/user/me', headers: bearer(user.accessToken) });
+    expect(v1.body).toMatchObject({ name: 'Vera V', email: 'vera.v@immich.cloud', avatarColor: changed.body.avatarColor });
+    const reset = await invoke(updateMyUser, {
+      method: 'PUT',
+      path: '/api/users/me',
+      headers: bearer(user.accessToken),
+      body: { avatarColor: null },
+    });
+    // Derived from the new email, as Immich derives it.
+    expect(reset.body.avatarColor).toBe(avatarColorFor('vera.v@immich.cloud'));
+  });
+
+  it('sets a new password, which needs no change after, and signs in with it', async () => {
+    const changed = await invoke(updateMyUser, {
+      method: 'PUT',
+      path: '/api/users/me',
+      headers: bearer(user.accessToken),
+      body: { password: 'a-new-password-1' },
+    });
+    expect(changed).toMatchObject({ status: 200, body: { shouldChangePassword: false } });
+    const reply = await invoke(login, {
+      method: 'POST',
+      path: '/api/auth/login',
+      body: { email: 'vera.v@immich.cloud', password: 'a-new-password-1' },
+    });
+    expect(reply.status).toBe(201);
+  });
+
+  it("refuses another user's email and a bad body in v3's shape, changing nothing", async () => {
+    const before = (await me()).body;
+    const taken = await invoke(updateMyUser, {
+      method: 'PUT',
+      path: '/api/users/me',
+      headers: bearer(user.accessToken),
+      body: { email: fixtures.admin.email },
+    });
+    expect(taken.status).toBe(400);
+    expect(Object.keys(taken.body)).toEqual(['message']);
+    const bad = await invoke(updateMyUser, {
+      method: 'PUT',
+      path: '/api/users/me',
+      headers: bearer(user.accessToken),
+      body: { name: 7, avatarColor: 'plaid' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('Validation failed');
+    expect(bad.body.errors.map((issue: { path: string[] }) => issue.path)).toEqual([['name'], ['avatarColor']]);
+    expect((await me()).body).toEqual(before);
+  });
+});
+
+describe('GET/PUT /users/me/preferences (v3)', () => {
+  it("answers Immich's defaults for a user who chose nothing, storing nothing", async () => {
+    const reply = await preferences();
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      albums: { defaultAssetOrder: 'desc' },
+      cast: { gCastEnabled: false },
+      download: { archiveSize: 4 * 1024 ** 3, includeEmbeddedVideos: false },
+      emailNotifications: { enabled: true, albumInvite: true, albumUpdate: true },
+      folders: { enabled: false, sidebarWeb: false },
+      memories: { enabled: true, duration: 5, sidebarWeb: false },
+      people: { enabled: true, sidebarWeb: false, minimumFaces: 3 },
+      purchase: { showSupportBadge: true, hideBuyButtonUntil: '2022-02-12T00:00:00.000Z' },
+      ratings: { enabled: false },
+      recentlyAdded: { sidebarWeb: false },
+      sharedLinks: { enabled: true, sidebarWeb: false },
+      tags: { enabled: false, sidebarWeb: false },
+    });
+    const stored = (await tableItems('user')).find((item) => item.id === user.userId);
+    expect(stored).not.toHaveProperty('preferences');
+  });
+
+  it('changes only the named fields, keeps them, and drops unknown ones', async () => {
+    const reply = await setPreferences({ tags: { enabled: true }, download: { archiveSize: 1_000_000 }, folders: {}, bogus: { x: 1 } });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({
+      tags: { enabled: true, sidebarWeb: false },
+      download: { archiveSize: 1_000_000, includeEmbeddedVideos: false },
+    });
+    expect(reply.body).not.toHaveProperty('bogus');
+    expect((await preferences()).body).toEqual(reply.body);
+    const stored = (await tableItems('user')).find((item) => item.id === user.userId);
+    expect(stored?.preferences).toEqual({ tags: { enabled: true }, download: { archiveSize: 1_000_000 } });
+    // Back to a default: no longer stored.
+    await setPreferences({ tags: { enabled: false } });
+    expect((await tableItems('user')).find((item) => item.id === user.userId)?.preferences).toEqual({
+      download: { archiveSize: 1_000_000 },
+    });
+  });
+
+  it("keeps memories on the user, so v1.100's memoriesEnabled and v3's memories.enabled are one setting", async () => {
+    await setPreferences({ memories: { enabled: false } });
+    const v1 = await invoke(getMyUserInfo, { path: '/api/user/me', headers: bearer(user.accessToken) });
+    expect(v1.body.memoriesEnabled).toBe(false);
+    await invoke(updateUserV1, {
+      method: 'PUT',
+      path: '/api/user',
+      headers: bearer(user.accessToken),
+      body: { id: user.userId, memoriesEnabled: true },
+    });
+    expect((await preferences()).body.memories.enabled).toBe(true);
+  });
+
+  it('sets the avatar colour through `avatar.color`', async () => {
+    await setPreferences({ avatar: { color: 'amber' } });
+    expect((await me()).body.avatarColor).toBe('amber');
+  });
+
+  it("refuses a bad value in v3's validation shape, changing nothing", async () => {
+    const before = (await preferences()).body;
+    const reply = await setPreferences({ memories: { duration: 0 }, albums: { defaultAssetOrder: 'sideways' }, people: 'yes' });
+    expect(reply.status).toBe(400);
+    expect(reply.body.errors.map((issue: { path: string[] }) => issue.path.join('.')).sort()).toEqual(
+      ['albums.defaultAssetOrder', 'memories.duration', 'people'].sort(),
+    );
+    expect((await preferences()).body).toEqual(before);
+  });
+});
