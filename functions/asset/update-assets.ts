@@ -5,5 +5,5 @@ import { updateAssets } from '#shared/services/asset.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', permission: 'asset.update', returns: returns<void>(), body: AssetBulkUpdateDto, status: 204 },
-  ({ auth, body }) => updateAssets(auth, body),
+  ({ auth, body }) => updateAssets(auth, body.ids, body),
 );

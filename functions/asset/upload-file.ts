@@ -1,6 +1,7 @@
 import * as env from '#shared/core/env.ts';
 import { acceptUploadFile, uploadFieldLimits, uploadFields } from '#shared/domain/upload-files.ts';
 import type { AssetFileUploadResponseDto } from '#shared/dto/v1/asset.response.ts';
+import { readUploadFieldsV1 } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';
@@ -18,7 +19,7 @@ export const handler = httpHandler(
       accept: acceptUploadFile,
       fieldLimits: uploadFieldLimits,
     });
-    const result = await uploadFile(auth, form);
+    const result = await uploadFile(auth, { ...form, readFields: readUploadFieldsV1 });
     return new HttpResponse(result, { status: result.duplicate ? 200 : 201 });
   },
 );

@@ -8,7 +8,7 @@
  * the service does not read it again. The checks are separate functions, not one switch, so that
  * esbuild keeps in each function's bundle only the repositories its checks need.
  */
-import { Forbidden, Inaccessible, Unauthenticated } from '../core/errors.ts';
+import { Forbidden, Inaccessible, Invalid, Unauthenticated } from '../core/errors.ts';
 import { albumsOwnedAmong, albumsSharedWithAmong, getAlbum, getAlbumUser, listAlbumIdsOfAsset } from '../db/album.repository.ts';
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
 import { getPartner, partnersAmong } from '../db/partner.repository.ts';
@@ -181,6 +181,18 @@ export const allowedPeople = async (auth: Auth, personIds: readonly string[]): P
   new Set((await getPeople(auth.user.id, personIds)).map((person) => person.id));
 
 /** A library the caller may upload into: their own upload library. */
+/**
+ * A live photo's video named by its photo's upload (Immich v3's `onBeforeLink`): it exists, is a
+ * video, and is the caller's own.
+ */
+export const requireLivePhotoVideo = async (auth: Auth, videoId: string): Promise<AssetWithFaces> => {
+  const found = await getAssetWithFaces(videoId);
+  if (!found) throw new Invalid('Live photo video not found');
+  if (found.asset.type !== 'VIDEO') throw new Invalid('Live photo video must be a video');
+  if (!owns(auth, found.asset.ownerId)) throw new Invalid('Live photo video does not belong to the user');
+  return found;
+};
+
 export const requireLibrary = (permission: Permission, libraryId: string, user: { defaultLibraryId: string }): void => {
   if (libraryId !== user.defaultLibraryId) throw noAccess(permission);
 };

@@ -201,7 +201,7 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
   ]);
 };
 
-export type AssetChanges = Partial<Pick<AssetRecord, 'isFavorite' | 'isArchived' | 'deletedAt' | 'exif'>>;
+export type AssetChanges = Partial<Pick<AssetRecord, 'isFavorite' | 'visibility' | 'deletedAt' | 'exif'>>;
 
 /**
  * Changes an asset and, in the same transaction, the status its faces and album entries copy.

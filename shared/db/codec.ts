@@ -17,19 +17,22 @@ export class CorruptItemError extends Error {
  * comes out as its record, with the key, index and type attributes dropped (the schemas are
  * `v.object`s, which keep only their own fields). `rename` maps stored attribute names back to
  * the record's where they differ (an asset's type is stored as `assetType`, since `type` names
- * the entity on every item).
+ * the entity on every item). `upgrade` reads an item written in an earlier shape as the current
+ * one (defaults on read, so no migration is needed: docs/data-model.md, "Earlier shapes").
  */
 export const codec = <S extends v.GenericSchema<unknown, unknown>>(
   entity: string,
   schema: S,
   rename: Readonly<Record<string, string>> = {},
+  upgrade?: (item: Item) => Item,
 ) => {
   const renamed = Object.entries(rename);
   return {
     entity,
     read(item: Item): v.InferOutput<S> {
+      const current = upgrade ? upgrade(item) : item;
       const input =
-        renamed.length === 0 ? item : { ...item, ...Object.fromEntries(renamed.map(([stored, field]) => [field, item[stored]])) };
+        renamed.length === 0 ? current : { ...current, ...Object.fromEntries(renamed.map(([stored, field]) => [field, current[stored]])) };
       const result = v.safeParse(schema, input);
       if (!result.success) throw new CorruptItemError(entity, item, result.issues);
       return result.output;

@@ -62,7 +62,11 @@ export const matchesSearch = (asset: AssetRecord, f: SearchAssetsInput): boolean
     value === undefined || value === null || asset.exif[key] === value;
   const trashedBound = Boolean(f.trashedAfter || f.trashedBefore);
   const withDeleted = f.withDeleted ?? trashedBound;
+  // v1.100's flags, derived from the asset's visibility; a locked asset is in no search.
+  const isArchived = asset.visibility === 'archive';
+  const isVisible = asset.visibility !== 'hidden';
   return (
+    asset.visibility !== 'locked' &&
     exact('id', f.id) &&
     exact('libraryId', f.libraryId) &&
     exact('deviceId', f.deviceId) &&
@@ -73,7 +77,7 @@ export const matchesSearch = (asset: AssetRecord, f: SearchAssetsInput): boolean
     exact('isOffline', f.isOffline) &&
     exact('isReadOnly', f.isReadOnly) &&
     exact('isExternal', f.isExternal) &&
-    exact('isVisible', f.isVisible) &&
+    (f.isVisible === undefined || f.isVisible === null || isVisible === f.isVisible) &&
     (f.resizePath === undefined || f.resizePath === null || asset.resizePath === f.resizePath) &&
     // Thumbnails (webp) and transcodes do not exist here: those paths never match.
     (f.webpPath === undefined || f.webpPath === null) &&
@@ -86,12 +90,10 @@ export const matchesSearch = (asset: AssetRecord, f: SearchAssetsInput): boolean
     exif('city', f.city) &&
     exif('state', f.state) &&
     exif('country', f.country) &&
-    (f.isArchived !== undefined && f.isArchived !== null
-      ? asset.isArchived === f.isArchived
-      : f.withArchived === true || !asset.isArchived) &&
+    (f.isArchived !== undefined && f.isArchived !== null ? isArchived === f.isArchived : f.withArchived === true || !isArchived) &&
     f.isEncoded !== true &&
     (f.isMotion !== true || asset.livePhotoVideoId !== null) &&
-    (f.isNotInAlbum !== true || (asset.albumCount === 0 && asset.isVisible)) &&
+    (f.isNotInAlbum !== true || (asset.albumCount === 0 && isVisible)) &&
     (!f.personIds || f.personIds.every((id) => asset.personIds.includes(id))) &&
     within(asset.createdAt, f.createdAfter, f.createdBefore) &&
     within(asset.updatedAt, f.updatedAfter, f.updatedBefore) &&

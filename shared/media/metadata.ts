@@ -4,7 +4,7 @@ import type { ExifInfo } from '../model/asset.ts';
 import { limits, truncate } from '../model/limits.ts';
 import { type FaceRegion, faceRegionsOf } from './faces.ts';
 import { heifExif, isHeif } from './heif.ts';
-import { formatDuration, isIsoVideo, orientationOfRotation, readContainer } from './quicktime.ts';
+import { isIsoVideo, orientationOfRotation, readContainer } from './quicktime.ts';
 import { offsetAt, offsetOfWallClock, zoneAt } from './time-zone.ts';
 
 /** ExifResponseDto as Immich v1.100 stores it (`exif` table), minus the file size added by the caller. */
@@ -14,8 +14,8 @@ export interface Metadata {
   /** The moment the photo was taken (EXIF/XMP date with its offset), if the file says. */
   takenAt?: { instant: string; localDateTime: string; timeZone: string | null };
   faces: FaceRegion[];
-  /** A video's length as Immich stores it (`00:00:05.005`), from its container. */
-  duration?: string;
+  /** A video's length in milliseconds (Immich v3's), from its container. */
+  duration?: number;
 }
 
 type Tags = Record<string, unknown>;
@@ -365,6 +365,6 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer, size = fil
     exif: boundStrings(exif),
     ...(taken ? { takenAt: { instant: taken.instant.toISOString(), localDateTime: taken.local.toISOString(), timeZone } } : {}),
     faces: faceRegionsOf(tags, width && height ? { width, height } : undefined),
-    ...(container.durationSeconds !== undefined ? { duration: formatDuration(container.durationSeconds) } : {}),
+    ...(container.durationSeconds !== undefined ? { duration: Math.round(container.durationSeconds * 1000) } : {}),
   };
 };

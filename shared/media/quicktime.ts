@@ -162,12 +162,5 @@ const read = (data: Buffer): ContainerMetadata => {
   return found;
 };
 
-/** Immich's duration text (luxon's `hh:mm:ss.SSS`): `00:01:05.005`. */
-export const formatDuration = (seconds: number): string => {
-  const millis = Math.round(seconds * 1000);
-  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
-  return `${pad(Math.floor(millis / 3_600_000))}:${pad(Math.floor(millis / 60_000) % 60)}:${pad(Math.floor(millis / 1000) % 60)}.${pad(millis % 1000, 3)}`;
-};
-
 /** Immich's orientation of a video from the rotation ffprobe reports (metadata.service: -90 → 6). */
 export const orientationOfRotation = (rotation: number): string => ({ 90: '6', 180: '3', 270: '8' })[rotation] ?? '1';

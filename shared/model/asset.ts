@@ -6,6 +6,26 @@ import type { UserRecord } from './user.ts';
 export const assetTypes = ['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const;
 export type AssetType = (typeof assetTypes)[number];
 
+/**
+ * Where an asset shows (Immich v3's `visibility`): the timeline, the archive, nowhere (`hidden`: a
+ * live photo's video part), or only in the locked folder. v1.100's view is derived from it:
+ * `isArchived` is `archive`, `isVisible` is anything but `hidden` (docs/immich-compatibility.md).
+ */
+export const assetVisibilities = ['archive', 'timeline', 'hidden', 'locked'] as const;
+export type AssetVisibility = (typeof assetVisibilities)[number];
+
+/**
+ * Immich v1.100's duration text (`00:01:05.005`, or `0:00:00.00000` for none) as milliseconds:
+ * what v1.100's clients send, and how items stored before v3's milliseconds hold it. Null when it
+ * is zero or not such a text.
+ */
+export const durationOfText = (text: string): number | null => {
+  const match = /^(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)$/.exec(text.trim());
+  if (!match) return null;
+  const millis = Math.round((Number(match[1]) * 3600 + Number(match[2]) * 60 + Number(match[3])) * 1000);
+  return millis > 0 ? millis : null;
+};
+
 /** What Immich keeps of a file's metadata (its `exif` row), null where unknown. */
 export const ExifInfoSchema = v.object({
   make: nullable(v.string()),
@@ -63,12 +83,12 @@ export const AssetRecordSchema = v.object({
   updatedAt: instant(),
   deletedAt: nullable(instant()),
   isFavorite: v.boolean(),
-  isArchived: v.boolean(),
-  isVisible: v.boolean(),
+  visibility: v.picklist(assetVisibilities),
   isOffline: v.boolean(),
   isReadOnly: v.boolean(),
   isExternal: v.boolean(),
-  duration: nullable(v.string()),
+  /** Milliseconds (Immich v3's); null for a still image. */
+  duration: nullable(v.number()),
   livePhotoVideoId: nullable(id()),
   /** Base64 of the asset's thumbhash (Immich's `thumbhash`), set with its previews. */
   thumbhash: nullable(v.string()),
@@ -95,8 +115,7 @@ export const AssetStatusSchema = v.object({
   /** The timeline's bucket (GET /asset/time-buckets?albumId=|personId=); copies written before it existed have none (then `fileCreatedAt`). */
   localDateTime: v.optional(instant()),
   deletedAt: nullable(instant()),
-  isArchived: v.boolean(),
-  isVisible: v.optional(v.boolean(), true),
+  visibility: v.picklist(assetVisibilities),
 });
 export type AssetStatus = v.InferOutput<typeof AssetStatusSchema>;
 
@@ -104,9 +123,25 @@ export const statusOf = (asset: AssetRecord): AssetStatus => ({
   fileCreatedAt: asset.fileCreatedAt,
   localDateTime: asset.localDateTime,
   deletedAt: asset.deletedAt,
-  isArchived: asset.isArchived,
-  isVisible: asset.isVisible,
+  visibility: asset.visibility,
 });
+
+/**
+ * The asset's width and height as shown (Immich v3's `width`/`height`): the image's size, turned
+ * for an orientation that sets it on its side (EXIF 5 to 8); null where unknown.
+ */
+export const dimensionsOf = (asset: Pick<AssetRecord, 'exif'>): { width: number | null; height: number | null } => {
+  const { exifImageWidth: width, exifImageHeight: height, orientation } = asset.exif;
+  const sideways = ['5', '6', '7', '8'].includes(orientation ?? '');
+  return sideways ? { width: height, height: width } : { width, height };
+};
+
+/** In the library a user browses (the timeline or the archive): neither hidden (a live photo's video) nor locked. */
+export const isListed = (visibility: AssetVisibility): boolean => visibility === 'timeline' || visibility === 'archive';
+
+/** Shown in the timeline, a person's or an album's list and search results: not trashed, archived, hidden or locked. */
+export const inTimeline = (status: Pick<AssetStatus, 'deletedAt' | 'visibility'>): boolean =>
+  status.deletedAt === null && status.visibility === 'timeline';
 
 /** A face's box in pixels on an image of a known size (Immich's `asset_faces` columns). */
 export const FaceBoxSchema = v.object({
@@ -147,6 +182,29 @@ export interface AssetDetail {
   faces: readonly FaceRecord[];
   people: readonly PersonRecord[];
 }
+
+/**
+ * What a user may change on an asset, from either generation (PUT /asset/:id and PUT /asset,
+ * PUT /assets/:id and PUT /assets); absent and null leave a field alone.
+ */
+export interface AssetEdit {
+  isFavorite?: boolean | null | undefined;
+  /** v3's visibility; `hidden` is the server's own (a live photo's video), never a user's choice. */
+  visibility?: Exclude<AssetVisibility, 'hidden'> | undefined;
+  /** v1.100's archive flag: between the timeline and the archive; a hidden or locked asset stays where it is. */
+  isArchived?: boolean | null | undefined;
+  description?: string | null | undefined;
+  dateTimeOriginal?: string | null | undefined;
+  latitude?: number | undefined;
+  longitude?: number | undefined;
+}
+
+/** Where an edit puts an asset: v3's visibility as given, or v1.100's archive flag between the timeline and the archive. */
+export const visibilityAfter = (current: AssetVisibility, edit: Pick<AssetEdit, 'visibility' | 'isArchived'>): AssetVisibility => {
+  if (edit.visibility !== undefined) return edit.visibility;
+  if (edit.isArchived === undefined || edit.isArchived === null || current === 'hidden' || current === 'locked') return current;
+  return edit.isArchived ? 'archive' : 'timeline';
+};
 
 /** fileCreatedAt, then id: the order Immich's lists use (ties broken by id so pages are stable). */
 export const byFileCreatedAt =

@@ -1,3 +1,5 @@
+import type { AssetVisibility } from './asset.ts';
+
 /** A file as a client sent it in a multipart upload. */
 export interface UploadedFile {
   field: string;
@@ -17,4 +19,27 @@ export interface UploadOutcome {
 export interface UploadCheck {
   id: string;
   duplicateOf: string | undefined;
+}
+
+/**
+ * An upload's own fields, from either generation's form (v1.100's `CreateAssetDto`, v3's
+ * `AssetMediaCreateDto`), as the one model takes them.
+ */
+export interface NewAssetFields {
+  /** The device's own id for the file and the device's (v1.100 requires them; v3's apps still send them). */
+  deviceAssetId: string;
+  deviceId: string;
+  fileCreatedAt: Date;
+  fileModifiedAt: Date;
+  /** Milliseconds, the client's; a video's own container wins. */
+  duration?: number | null | undefined;
+  libraryId?: string | null | undefined;
+  isFavorite?: boolean | null | undefined;
+  visibility?: AssetVisibility | undefined;
+  isOffline?: boolean | null | undefined;
+  isReadOnly?: boolean | null | undefined;
+  /** v3: the live photo's video, uploaded (hidden) before its photo. */
+  livePhotoVideoId?: string | undefined;
+  /** v3: the name to keep instead of the uploaded file's. */
+  filename?: string | undefined;
 }

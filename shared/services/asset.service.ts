@@ -1,7 +1,5 @@
-import type * as v from 'valibot';
 import { accessLost, Permission, requireAsset, requireAssets, requireSharedAsset } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
-import { Invalid } from '../core/errors.ts';
 import {
   assetsTakenBetween,
   findByChecksums,
@@ -16,14 +14,21 @@ import { deletePostings, postingsOf, writePostings } from '../db/term.repository
 import { getUser } from '../db/user.repository.ts';
 import { checksumHex } from '../domain/search.ts';
 import { assetTerms } from '../domain/terms.ts';
-import type { AssetBulkUpdateDto, UpdateAssetDto } from '../dto/v1/asset.ts';
-import type { AssetDetail, AssetInfo, AssetRecord, AssetWithFaces, FaceRecord, YearAgo } from '../model/asset.ts';
+import {
+  type AssetDetail,
+  type AssetEdit,
+  type AssetInfo,
+  type AssetRecord,
+  type AssetWithFaces,
+  type FaceRecord,
+  inTimeline,
+  visibilityAfter,
+  type YearAgo,
+} from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { UploadCheck } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
-
-type UpdateAssetInput = v.InferOutput<typeof UpdateAssetDto>;
 
 /**
  * POST /asset/bulk-upload-check: for each file, `accept`, or `reject` as a `duplicate` of the
@@ -65,10 +70,8 @@ const detailOf = async (asset: AssetRecord, faces: readonly FaceRecord[], known?
   return { asset, owner, faces, people };
 };
 
-type BulkUpdateInput = v.InferOutput<typeof AssetBulkUpdateDto>;
-
 /** The EXIF fields Immich lets a user edit, as given (absent and null leave a field alone). */
-const exifChangesOf = (dto: Partial<UpdateAssetInput>) => ({
+const exifChangesOf = (dto: AssetEdit) => ({
   ...(dto.description !== undefined && dto.description !== null ? { description: dto.description } : {}),
   ...(dto.dateTimeOriginal !== undefined && dto.dateTimeOriginal !== null ? { dateTimeOriginal: dto.dateTimeOriginal } : {}),
   ...(dto.latitude !== undefined ? { latitude: dto.latitude } : {}),
@@ -79,11 +82,13 @@ const exifChangesOf = (dto: Partial<UpdateAssetInput>) => ({
  * Writes the flags and EXIF changes on the asset as stored: a concurrent change (an album
  * joined, a trash) means a fresh read and a retry. Undefined once the asset is gone.
  */
-const writeChanges = (found: AssetWithFaces, dto: Partial<UpdateAssetInput>, exifChanges: ReturnType<typeof exifChangesOf>) =>
+const writeChanges = (found: AssetWithFaces, dto: AssetEdit, exifChanges: ReturnType<typeof exifChangesOf>) =>
   withFreshAsset(found, async (fresh) => ({
     asset: await writeAsset(fresh.asset, fresh.faces, {
       ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
-      ...(dto.isArchived !== undefined && dto.isArchived !== null ? { isArchived: dto.isArchived } : {}),
+      ...(visibilityAfter(fresh.asset.visibility, dto) !== fresh.asset.visibility
+        ? { visibility: visibilityAfter(fresh.asset.visibility, dto) }
+        : {}),
       ...(Object.keys(exifChanges).length > 0 ? { exif: { ...fresh.asset.exif, ...exifChanges } } : {}),
     }),
     faces: fresh.faces,
@@ -94,7 +99,7 @@ const writeChanges = (found: AssetWithFaces, dto: Partial<UpdateAssetInput>, exi
  * date taken, position). A changed archive flag is copied to the asset's faces and album entries
  * in the same transaction.
  */
-export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput): Promise<AssetDetail> => {
+export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promise<AssetDetail> => {
   const { asset, faces } = await requireAsset(auth, Permission.AssetUpdate, id);
   const exifChanges = exifChangesOf(dto);
   // Only the difference: the words the description adds are written before the asset (so it is
@@ -127,9 +132,8 @@ export const updateAsset = async (auth: Auth, id: string, dto: UpdateAssetInput)
  * the caller's (else 400 and nothing changes), each in its own transaction as PUT /asset/:id
  * writes it, a few at a time. Stacks do not exist here: `stackParentId` is refused.
  */
-export const updateAssets = async (auth: Auth, dto: BulkUpdateInput): Promise<void> => {
-  const assets = await requireAssets(auth, Permission.AssetUpdate, dto.ids);
-  if (dto.stackParentId) throw new Invalid('Stacks are not supported by this server');
+export const updateAssets = async (auth: Auth, ids: readonly string[], dto: AssetEdit): Promise<void> => {
+  const assets = await requireAssets(auth, Permission.AssetUpdate, ids);
   const exifChanges = exifChangesOf(dto);
   await inBatches(assets, 8, async (asset) => {
     const current = await getAssetWithFaces(asset.id);
@@ -178,9 +182,7 @@ export const getMemoryLane = async (auth: Auth, dto: { day: number; month: numbe
         local.getUTCFullYear() === year &&
         local.getUTCMonth() === dto.month - 1 &&
         local.getUTCDate() === dto.day &&
-        asset.isVisible &&
-        !asset.isArchived &&
-        asset.deletedAt === null &&
+        inTimeline(asset) &&
         asset.resizePath !== null
       );
     });

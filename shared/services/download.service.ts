@@ -2,7 +2,7 @@ import { requireAlbumDownload, requireDownloadable, requireTimelineDownload } fr
 import { Invalid } from '../core/errors.ts';
 import { listMembers } from '../db/album.repository.ts';
 import { getAssets, timelinePages } from '../db/asset.repository.ts';
-import type { AssetRecord } from '../model/asset.ts';
+import { type AssetRecord, isListed } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
 
 /** Immich's default archive size: 4 GiB. */
@@ -33,7 +33,7 @@ const downloadAssets = async (auth: Auth, dto: DownloadInfoInput): Promise<Asset
     requireTimelineDownload(auth, dto.userId);
     const assets: AssetRecord[] = [];
     for await (const page of timelinePages(dto.userId, { descending: true, pageSize: 1000 })) {
-      assets.push(...page.filter((asset) => asset.isVisible && asset.deletedAt === null));
+      assets.push(...page.filter((asset) => isListed(asset.visibility) && asset.deletedAt === null));
     }
     return assets;
   }

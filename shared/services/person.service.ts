@@ -7,8 +7,7 @@ import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { nameTerms } from '../domain/terms.ts';
 import type { PersonUpdateInput } from '../dto/v1/person.ts';
 import type { BulkIdResult } from '../model/album.ts';
-import type { FaceEntry } from '../model/asset.ts';
-import { type AssetDetail, byFileCreatedAt } from '../model/asset.ts';
+import { type AssetDetail, byFileCreatedAt, type FaceEntry, inTimeline } from '../model/asset.ts';
 import { birthDay, type People, type PersonChanges, type PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
@@ -71,7 +70,7 @@ export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInpu
  */
 export const getPersonStatistics = async (auth: Auth, id: string): Promise<number> => {
   const person = await requirePerson(auth, Permission.PersonRead, id);
-  const faces = (await listPersonFaces(person.id)).filter((face) => face.deletedAt === null && !face.isArchived && face.isVisible);
+  const faces = (await listPersonFaces(person.id)).filter((face) => inTimeline(face));
   return new Set(faces.map((face) => face.assetId)).size;
 };
 
@@ -86,9 +85,7 @@ export const personAssetsLimit = 1000;
  */
 export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetDetail[]> => {
   const person = await requirePerson(auth, Permission.PersonRead, id);
-  const faces = (await listPersonFaces(person.id, { descending: true })).filter(
-    (face) => face.deletedAt === null && !face.isArchived && face.isVisible,
-  );
+  const faces = (await listPersonFaces(person.id, { descending: true })).filter((face) => inTimeline(face));
   const facesByAsset = new Map<string, FaceEntry[]>();
   for (const face of faces) facesByAsset.set(face.assetId, [...(facesByAsset.get(face.assetId) ?? []), face]);
   // Faces in the order the file lists them (the index sorts by date and random face ids).
@@ -98,7 +95,7 @@ export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetDeta
     .sort(byFileCreatedAt('desc'))
     .slice(0, personAssetsLimit);
   const assets = (await getAssets(order.map((entry) => entry.id)))
-    .filter((asset) => asset.ownerId === auth.user.id && asset.deletedAt === null && !asset.isArchived && asset.isVisible)
+    .filter((asset) => asset.ownerId === auth.user.id && inTimeline(asset))
     .sort(byFileCreatedAt('desc'));
   return assets.map((asset) => ({ asset, faces: facesByAsset.get(asset.id) ?? [], people: [person] }));
 };

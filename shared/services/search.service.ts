@@ -15,7 +15,15 @@ import { listFacets } from '../db/timeline.repository.ts';
 import { checksumHex, matchesSearch, searchOrder } from '../domain/search.ts';
 import { assetTerms, words } from '../domain/terms.ts';
 import type { SearchAssetsInput, SearchInput } from '../dto/v1/search.ts';
-import type { AssetRecord, CityAsset, FaceRecord, SearchableExifField, SearchHit, SearchPage } from '../model/asset.ts';
+import {
+  type AssetRecord,
+  type CityAsset,
+  type FaceRecord,
+  inTimeline,
+  type SearchableExifField,
+  type SearchHit,
+  type SearchPage,
+} from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
@@ -229,7 +237,7 @@ export const getExploreData = async (auth: Auth): Promise<CityAsset[]> => {
     if (items.length >= 12) break;
     let examined = 0;
     for await (const page of exifPages('city', auth.user.id, city, { descending: true, pageSize: 25 })) {
-      const asset = page.find((each) => each.isVisible && !each.isArchived && each.deletedAt === null && each.type === 'IMAGE');
+      const asset = page.find((each) => inTimeline(each) && each.type === 'IMAGE');
       if (asset) {
         items.push({ city, asset });
         break;
@@ -260,9 +268,7 @@ export const searchText = async (auth: Auth, dto: SearchInput): Promise<AssetRec
     let examined = 0;
     for await (const assetIds of termAssetIdPages(auth.user.id, driver, pageSize(size))) {
       examined += assetIds.length;
-      const candidates = (await getAssets(assetIds)).filter(
-        (asset) => asset.ownerId === auth.user.id && asset.isVisible && !asset.isArchived && asset.deletedAt === null,
-      );
+      const candidates = (await getAssets(assetIds)).filter((asset) => asset.ownerId === auth.user.id && inTimeline(asset));
       const unknownPeople = [...new Set(candidates.flatMap((asset) => asset.personIds))].filter((id) => !names.has(id));
       if (unknownPeople.length > 0) for (const person of await getPeople(auth.user.id, unknownPeople)) names.set(person.id, person.name);
       for (const asset of candidates) {

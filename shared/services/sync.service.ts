@@ -2,7 +2,7 @@ import { readsArchiveOf, requireTimeline } from '../access/access.ts';
 import { assetsUpdatedBetween, timelinePages } from '../db/asset.repository.ts';
 import { type AuditEntityType, listDeletedSince } from '../db/audit.repository.ts';
 import type { AssetSearchInput } from '../dto/v1/sync.ts';
-import type { AssetRecord } from '../model/asset.ts';
+import { type AssetRecord, isListed } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
 
 /** Immich's AUDIT_LOG_MAX_DURATION: a client that last synced longer ago than this needs a full sync. */
@@ -38,10 +38,10 @@ export const getAllAssets = async (auth: Auth, dto: AssetSearchInput): Promise<A
   // A partner's archive stays theirs (docs/api.md, "Sharing"): their archived assets are left out.
   const withArchive = readsArchiveOf(auth, ownerId);
   const passes = (asset: AssetRecord): boolean =>
-    asset.isVisible &&
-    (withArchive || !asset.isArchived) &&
+    isListed(asset.visibility) &&
+    (withArchive || asset.visibility !== 'archive') &&
     (dto.isFavorite === undefined || dto.isFavorite === null || asset.isFavorite === dto.isFavorite) &&
-    (dto.isArchived === undefined || dto.isArchived === null || asset.isArchived === dto.isArchived) &&
+    (dto.isArchived === undefined || dto.isArchived === null || (asset.visibility === 'archive') === dto.isArchived) &&
     (!dto.updatedBefore || asset.updatedAt <= dto.updatedBefore);
   const skip = Math.max(0, dto.skip ?? 0);
   const end = dto.take === undefined || dto.take === null ? Number.POSITIVE_INFINITY : skip + Math.max(0, dto.take);

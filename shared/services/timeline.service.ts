@@ -5,7 +5,7 @@ import { assetsTakenBetween, getAssets } from '../db/asset.repository.ts';
 import { getPerson, listPersonFaces } from '../db/person.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
 import { type BucketCount, type BucketFilter, bucketList, bucketsFrom, matchesFilter, periodOf } from '../domain/time-buckets.ts';
-import type { AssetRecord, AssetStatus } from '../model/asset.ts';
+import { type AssetRecord, type AssetStatus, isListed } from '../model/asset.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import { type BucketAssets, type BucketSize, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
@@ -51,8 +51,8 @@ const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
 
 /** Immich's filters on the status an album entry or a face copies from its asset (favourites need the asset). */
 const statusMatches = (status: AssetStatus, dto: TimeBucketQuery): boolean =>
-  status.isVisible &&
-  (dto.isArchived === undefined || status.isArchived === dto.isArchived) &&
+  isListed(status.visibility) &&
+  (dto.isArchived === undefined || (status.visibility === 'archive') === dto.isArchived) &&
   (status.deletedAt !== null) === (dto.isTrashed ?? false);
 
 const assetMatches = (asset: AssetRecord, dto: TimeBucketQuery): boolean =>
@@ -208,7 +208,7 @@ export const getRandom = async (auth: Auth, count: number): Promise<AssetRecord[
     [...picks].map(async ([month, k]) => {
       const { from, to } = localPeriodRange(month, 'MONTH');
       const assets = (await assetsTakenBetween(ownerId, from, to)).filter(
-        (asset) => asset.isVisible && asset.deletedAt === null && periodOfAsset(asset.localDateTime, 'MONTH') === month,
+        (asset) => isListed(asset.visibility) && asset.deletedAt === null && periodOfAsset(asset.localDateTime, 'MONTH') === month,
       );
       // A partial Fisher–Yates shuffle: k distinct assets of the month.
       for (let i = 0; i < Math.min(k, assets.length); i++) {

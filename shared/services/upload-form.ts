@@ -1,15 +1,14 @@
 /**
  * The checks of an upload's form, in Immich's order, before anything is read or stored: the asset
- * file is there and not empty, the text fields are valid (`CreateAssetDto`), and an image of a
- * type whose header can be read is readable.
+ * file is there and not empty, the text fields are valid (the generation's reader: v1.100's
+ * `CreateAssetDto`, v3's `AssetMediaCreateDto`), and an image of a type whose header can be read
+ * is readable.
  */
 import { Invalid } from '../core/errors.ts';
 import { assetTypeOf, extensionOf } from '../domain/media-types.ts';
 import { uploadFields } from '../domain/upload-files.ts';
-import { CreateAssetDto, type CreateAssetInput, dateStringError } from '../dto/v1/asset.ts';
-import { parseOrThrow } from '../dto/validate.ts';
 import { dimensionsOf } from '../media/metadata.ts';
-import type { UploadedFile } from '../model/upload.ts';
+import type { NewAssetFields, UploadedFile } from '../model/upload.ts';
 
 // Image formats whose header image-size reads: a file of one of these types that it cannot read is corrupt.
 const checkedImageTypes = new Set([
@@ -40,17 +39,17 @@ export interface UploadInput {
   /** The multipart form's text fields, as sent. */
   fields: Record<string, string>;
   files: Partial<Record<(typeof uploadFields)[keyof typeof uploadFields], UploadedFile>>;
+  /** The generation's reading of the text fields (v1.100's in shared/dto/v1/asset.ts, v3's beside it): throws `Invalid`. */
+  readFields: (fields: Record<string, string>) => NewAssetFields;
 }
 
-/** The form's asset file and text fields, checked: a missing or empty file, then the fields (dates first, as Immich). */
+/** The form's asset file and text fields, checked: a missing or empty file, then the fields. */
 export const validateUploadForm = (
   form: UploadInput,
-): { file: UploadedFile; dto: CreateAssetInput; sidecar: UploadedFile | undefined; livePhoto: UploadedFile | undefined } => {
+): { file: UploadedFile; dto: NewAssetFields; sidecar: UploadedFile | undefined; livePhoto: UploadedFile | undefined } => {
   const file = form.files[uploadFields.asset];
   if (!file || file.data.length === 0) throw new Invalid(`Field(s) ${uploadFields.asset} should not be empty`);
-  const dateError = dateStringError(form.fields, ['fileCreatedAt', 'fileModifiedAt']);
-  if (dateError) throw new Invalid(dateError);
-  const dto = parseOrThrow(CreateAssetDto, form.fields);
+  const dto = form.readFields(form.fields);
   // An iPhone live photo's video sent beside it (Immich's livePhotoData).
   const livePhoto = form.files[uploadFields.livePhoto]?.data.length ? form.files[uploadFields.livePhoto] : undefined;
   return { file, dto, sidecar: form.files[uploadFields.sidecar], livePhoto };

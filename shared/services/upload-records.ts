@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { assetTypeOf } from '../domain/media-types.ts';
 import { originalKey } from '../domain/upload-files.ts';
-import type { CreateAssetInput } from '../dto/v1/asset.ts';
 import type { Metadata } from '../media/metadata.ts';
 import type { AssetRecord } from '../model/asset.ts';
+import type { NewAssetFields } from '../model/upload.ts';
 import type { StoredObject } from '../storage/originals.ts';
 
 /** The asset record of a new upload (not yet written), as Immich's upload and metadata jobs make it. */
@@ -17,7 +17,7 @@ export const newAsset = (
   file: { fileName: string; assetId?: string },
   hasSidecar: boolean,
   checksum: string,
-  dto: CreateAssetInput,
+  dto: NewAssetFields,
   metadata: Metadata,
 ): AssetRecord => {
   const id = file.assetId ?? randomUUID();
@@ -33,7 +33,7 @@ export const newAsset = (
     deviceId: dto.deviceId,
     type: assetTypeOf(file.fileName) ?? 'OTHER',
     originalPath,
-    originalFileName: file.fileName,
+    originalFileName: dto.filename || file.fileName,
     sidecarPath: hasSidecar ? `${originalPath}.xmp` : null,
     checksum,
     fileCreatedAt,
@@ -43,14 +43,13 @@ export const newAsset = (
     updatedAt: now,
     deletedAt: null,
     isFavorite: dto.isFavorite ?? false,
-    isArchived: dto.isArchived ?? false,
-    isVisible: dto.isVisible ?? true,
+    visibility: dto.visibility ?? 'timeline',
     isOffline: dto.isOffline ?? false,
     isReadOnly: dto.isReadOnly ?? false,
     isExternal: false,
     // A video's own length (its container) over the client's, as Immich's metadata job.
     duration: metadata.duration ?? (dto.duration || null),
-    livePhotoVideoId: null,
+    livePhotoVideoId: dto.livePhotoVideoId ?? null,
     thumbhash: null,
     resizePath: null,
     exif: { ...metadata.exif, dateTimeOriginal: metadata.exif.dateTimeOriginal ?? fileCreatedAt },
@@ -87,9 +86,8 @@ export const motionRecord = (photo: AssetRecord, checksum: string, metadata: Met
     deviceAssetId: fileName ? photo.deviceAssetId : 'NONE',
     deviceId: fileName ? photo.deviceId : 'NONE',
     localDateTime: photo.fileCreatedAt,
-    isVisible: false,
+    visibility: 'hidden',
     isFavorite: false,
-    isArchived: false,
     duration: metadata.duration ?? null,
     livePhotoVideoId: null,
     exif: { ...metadata.exif, dateTimeOriginal: metadata.exif.dateTimeOriginal ?? photo.fileCreatedAt },

@@ -10,7 +10,7 @@ import { log } from '../core/log.ts';
 import { DuplicateChecksumError, findByChecksums, getAsset, QuotaExceededError } from '../db/asset.repository.ts';
 import { deleteUploadSession, uploadSessionWrites } from '../db/upload-session.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import { CreateAssetDto } from '../dto/v1/asset.ts';
+import { CreateAssetDto, newAssetFieldsV1 } from '../dto/v1/asset.ts';
 import { parseOrThrow } from '../dto/validate.ts';
 import { extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
 import { readForMetadata } from '../media/ranged-read.ts';
@@ -116,7 +116,7 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
     if (error instanceof Invalid) return discard([stored], error);
     throw error;
   }
-  const dto = parseOrThrow(CreateAssetDto, session.fields);
+  const dto = newAssetFieldsV1(parseOrThrow(CreateAssetDto, session.fields));
   const user = await getUser(auth.user.id);
   if (!user) throw new Inaccessible('User not found');
   const asset = newAsset(

@@ -4,9 +4,15 @@
  * with its people (upload-people.ts).
  */
 import { createHash } from 'node:crypto';
-import { Permission, requireLibrary } from '../access/access.ts';
+import { Permission, requireLibrary, requireLivePhotoVideo } from '../access/access.ts';
 import { Inaccessible, Invalid } from '../core/errors.ts';
-import { DuplicateChecksumError, findByChecksums, QuotaExceededError } from '../db/asset.repository.ts';
+import {
+  DuplicateChecksumError,
+  findByChecksums,
+  QuotaExceededError,
+  withFreshAsset,
+  updateAsset as writeAsset,
+} from '../db/asset.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { assetTypeOf, mimeTypeOf } from '../domain/media-types.ts';
@@ -36,9 +42,12 @@ const sha1Hex = (data: Buffer): string => createHash('sha1').update(data).digest
 export const uploadFile = async (auth: Auth, form: UploadInput, retried = false): Promise<UploadOutcome> => {
   const { file, dto, sidecar, livePhoto } = validateUploadForm(form);
   // A live photo's video sent beside it, else a motion photo's video extracted as Immich's
-  // metadata job does: either becomes a hidden asset of its own.
+  // metadata job does: either becomes a hidden asset of its own. v3's apps upload the video
+  // first and name it (`livePhotoVideoId`): then nothing is extracted.
   const checksum = sha1Hex(file.data);
-  const motionVideo = livePhoto?.data ?? (assetTypeOf(file.fileName) === 'IMAGE' ? motionVideoOf(file.data) : undefined);
+  const motionVideo = dto.livePhotoVideoId
+    ? undefined
+    : (livePhoto?.data ?? (assetTypeOf(file.fileName) === 'IMAGE' ? motionVideoOf(file.data) : undefined));
   const motionChecksum = motionVideo ? sha1Hex(motionVideo) : undefined;
   const [existing, user] = await Promise.all([
     findByChecksums(auth.user.id, motionChecksum ? [checksum, motionChecksum] : [checksum]),
@@ -54,6 +63,7 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   if (!fitsQuota(user, quotaCheckOf(user), file.data.length + motionBytes)) throw new Invalid('Quota has been exceeded!');
 
   checkImageReadable(file.fileName, file.data);
+  if (dto.livePhotoVideoId) await linkLivePhotoVideo(auth, dto.livePhotoVideoId);
   let metadata: Metadata;
   try {
     metadata = await extractMetadata(file.data, sidecar?.data);
@@ -71,7 +81,7 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
           contentType: livePhoto ? mimeTypeOf(livePhoto.fileName) : 'video/mp4',
         }
       : undefined;
-  const asset: AssetRecord = { ...photo, livePhotoVideoId: existingMotion ?? motion?.asset.id ?? null };
+  const asset: AssetRecord = { ...photo, livePhotoVideoId: dto.livePhotoVideoId ?? existingMotion ?? motion?.asset.id ?? null };
   await writeAssetPostings(asset, metadata);
   const stored = await storeOriginals(asset, file, sidecar, motion);
   const recorded = withVersions(asset, stored);
@@ -90,6 +100,17 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
     if (error instanceof QuotaExceededError) throw new Invalid('Quota has been exceeded!');
     throw error;
   }
+};
+
+/**
+ * Immich v3's check of a live photo's video named by its photo's upload: the caller's own video,
+ * hidden from the timeline if it is still there (`onBeforeLink`).
+ */
+const linkLivePhotoVideo = async (auth: Auth, videoId: string): Promise<void> => {
+  const found = await requireLivePhotoVideo(auth, videoId);
+  await withFreshAsset(found, async (fresh) =>
+    fresh.asset.visibility === 'timeline' ? writeAsset(fresh.asset, fresh.faces, { visibility: 'hidden' }) : fresh.asset,
+  );
 };
 
 /** Search postings first: harmless if the upload then fails, and the asset never lacks them. */

@@ -87,7 +87,7 @@ const measure = async (): Promise<string> => {
           at: when,
           deletedAt: random() < 0.01 ? when : null,
           isFavorite: random() < 0.05,
-          isArchived: random() < 0.02,
+          visibility: random() < 0.02 ? 'archive' : 'timeline',
           personIds: faces.map((face) => face.personId),
           faceIds: faces.map((face) => face.id),
           exif: {

@@ -1,12 +1,15 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as updateAssetsHandler } from '#functions/asset/update-assets.ts';
 import { handler as getAllPeopleHandler } from '#functions/person/get-all-people.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo, trash, updateAsset } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
-import { uploadFootprint } from '../support/table-items.ts';
+import { tableItems, uploadFootprint } from '../support/table-items.ts';
 import { storedFiles, upload } from '../support/uploads.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
@@ -134,6 +137,30 @@ describe('POST /trash/restore/assets', () => {
     expect((await restore(accounts.user1.accessToken, [id])).body.message).toBe('Not found or no asset.restore access');
     expect((await restore(token, [id])).status).toBe(204);
     expect((await assetInfo(token, id)).body.isTrashed).toBe(false);
+  });
+});
+
+describe('an asset stored before Immich v3 (isArchived / isVisible flags, a duration text)', () => {
+  it('reads as its visibility, and archives, favourites and moves its counters as any other', async () => {
+    const token = accounts.user1.accessToken;
+    const id = await addPhoto(token);
+    // The item as a write before visibility left it: two flags, v1.100's duration text.
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.asset(id),
+        UpdateExpression: 'REMOVE visibility SET isArchived = :false, isVisible = :true, #duration = :duration',
+        ExpressionAttributeNames: { '#duration': 'duration' },
+        ExpressionAttributeValues: { ':false': false, ':true': true, ':duration': '0:00:02.50000' },
+      }),
+    );
+    expect((await assetInfo(token, id)).body).toMatchObject({ isArchived: false, duration: '00:00:02.500' });
+    const archived = await updateAsset(token, id, { isArchived: true, isFavorite: true });
+    expect(archived.status).toBe(200);
+    expect(archived.body).toMatchObject({ isArchived: true, isFavorite: true });
+    expect((await updateAsset(token, id, { isFavorite: false })).status).toBe(200);
+    const stored = (await tableItems('asset')).find((item) => item.id === id);
+    expect(stored?.visibility).toBe('archive');
   });
 });
 

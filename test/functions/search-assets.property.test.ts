@@ -133,11 +133,13 @@ const oracle = (library: AssetRecord[], owner: string, f: Record<string, unknown
     if (f.createdBefore !== undefined && a.createdAt > String(f.createdBefore)) return false;
     if (f.type !== undefined && a.type !== f.type) return false;
     if (bool('isFavorite') !== undefined && a.isFavorite !== bool('isFavorite')) return false;
-    if (bool('isVisible') !== undefined && a.isVisible !== bool('isVisible')) return false;
+    const isVisible = a.visibility !== 'hidden';
+    const isArchived = a.visibility === 'archive';
+    if (bool('isVisible') !== undefined && isVisible !== bool('isVisible')) return false;
     if (bool('isArchived') !== undefined) {
-      if (a.isArchived !== bool('isArchived')) return false;
-    } else if (!bool('withArchived') && a.isArchived) return false;
-    if (bool('isNotInAlbum') === true && (a.albumCount > 0 || !a.isVisible)) return false;
+      if (isArchived !== bool('isArchived')) return false;
+    } else if (!bool('withArchived') && isArchived) return false;
+    if (bool('isNotInAlbum') === true && (a.albumCount > 0 || !isVisible)) return false;
     if (f.takenAfter !== undefined && a.fileCreatedAt < String(f.takenAfter)) return false;
     if (f.takenBefore !== undefined && a.fileCreatedAt > String(f.takenBefore)) return false;
     if (f.createdAfter !== undefined && a.createdAt < String(f.createdAfter)) return false;
@@ -202,7 +204,7 @@ const buildLibrary = async (specs: AssetSpec[]) => {
       createdAt: spec.createdAt,
       updatedAt: spec.updatedAt,
       isFavorite: spec.isFavorite,
-      isVisible: spec.isVisible,
+      visibility: spec.isVisible ? 'timeline' : 'hidden',
       exif: {
         make: spec.make,
         model: spec.model,
@@ -232,7 +234,11 @@ const buildLibrary = async (specs: AssetSpec[]) => {
     }));
     await recordUpload({ asset, faces, newPeople: [], existingPeople: new Set(faces.map((face) => face.personId)), quota: noQuota });
     asset = { ...asset, personIds: [...new Set(faces.map((face) => face.personId))], faceIds: faces.map((face) => face.id) };
-    if (spec.isArchived || spec.trashed) asset = await updateAsset(asset, faces, { isArchived: spec.isArchived, deletedAt: spec.trashed });
+    if (spec.isArchived || spec.trashed)
+      asset = await updateAsset(asset, faces, {
+        ...(spec.isArchived && spec.isVisible ? { visibility: 'archive' } : {}),
+        deletedAt: spec.trashed,
+      });
     library.push(asset);
   }
   const albumMembers = library.filter((_, index) => specs[index]?.inAlbum);

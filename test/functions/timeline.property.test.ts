@@ -75,8 +75,8 @@ interface Filter {
 const selected = (assets: readonly AssetRecord[], filter: Filter) =>
   assets.filter(
     (asset) =>
-      asset.isVisible &&
-      (filter.isArchived === undefined || asset.isArchived === filter.isArchived) &&
+      asset.visibility !== 'hidden' &&
+      (filter.isArchived === undefined || (asset.visibility === 'archive') === filter.isArchived) &&
       (filter.isFavorite === undefined || asset.isFavorite === filter.isFavorite) &&
       (asset.deletedAt !== null) === (filter.isTrashed ?? false),
   );
@@ -126,9 +126,8 @@ describe('timeline counters', () => {
               at: fileCreatedAt,
               localDateTime: step.local,
               type: step.type,
-              isVisible: step.isVisible,
+              visibility: !step.isVisible ? 'hidden' : step.isArchived ? 'archive' : 'timeline',
               isFavorite: step.isFavorite,
-              isArchived: step.isArchived,
             });
             await recordUpload({ asset, faces: [], newPeople: [], existingPeople: new Set(), quota: noQuota });
             ids.push(asset.id);

@@ -198,9 +198,9 @@ describe('GET /server-info/statistics', () => {
         quota: noQuota,
       });
     await record('IMAGE');
-    await record('IMAGE', { isArchived: true });
+    await record('IMAGE', { visibility: 'archive' });
     await record('VIDEO');
-    await record('VIDEO', { isVisible: false });
+    await record('VIDEO', { visibility: 'hidden' });
     await record('IMAGE', { deletedAt: new Date().toISOString() });
     expect((await remove(admin.accessToken, gone.userId)).status).toBe(200);
 

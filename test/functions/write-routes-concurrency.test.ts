@@ -316,7 +316,7 @@ describe('every write route under concurrent identical and overlapping requests'
     expect(checksums).toBe(assets.length);
     // The timeline counters: per month of localDateTime, the user's visible assets.
     const months = new Map<string, number>();
-    for (const asset of assets.filter((each) => each.ownerId === user.userId && each.isVisible !== false)) {
+    for (const asset of assets.filter((each) => each.ownerId === user.userId && each.visibility !== 'hidden')) {
       const month = String(asset.localDateTime).slice(0, 7);
       months.set(month, (months.get(month) ?? 0) + 1);
     }

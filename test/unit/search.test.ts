@@ -12,8 +12,7 @@ const base = {
   createdAt: '2021-06-15T12:00:00.000Z',
   updatedAt: '2021-06-15T12:00:00.000Z',
   deletedAt: null,
-  isArchived: false,
-  isVisible: true,
+  visibility: 'timeline',
   personIds: ['p1', 'p2'],
   albumCount: 0,
   livePhotoVideoId: null,
@@ -38,7 +37,7 @@ describe('the search predicate (Immich v1.100 metadata search)', () => {
     expect(matchesSearch(trashed, {})).toBe(false);
     expect(matchesSearch(trashed, { withDeleted: true })).toBe(true);
     expect(matchesSearch(trashed, { trashedAfter: '2021-12-31T00:00:00.000Z' })).toBe(true);
-    const archived = { ...base, isArchived: true };
+    const archived = { ...base, visibility: 'archive' as const };
     expect(matchesSearch(archived, {})).toBe(false);
     expect(matchesSearch(archived, { withArchived: true })).toBe(true);
     expect(matchesSearch(archived, { isArchived: true })).toBe(true);

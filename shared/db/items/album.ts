@@ -4,10 +4,11 @@ import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
 import { assetWrites } from './asset.ts';
+import { upgradeStatus } from './legacy.ts';
 
 export const albumCodec = codec('album', AlbumRecordSchema);
 export const albumUserCodec = codec('albumUser', AlbumUserSchema);
-export const albumMemberCodec = codec('albumAsset', AlbumMemberSchema);
+export const albumMemberCodec = codec('albumAsset', AlbumMemberSchema, {}, upgradeStatus);
 
 const memberItem = (albumId: string, asset: AssetRecord, addedAt: string) => ({
   ...keys.albumAsset(albumId, asset.id),

@@ -2,9 +2,10 @@ import { type AssetRecord, AssetRecordSchema, type AssetStatus, searchableExifFi
 import { codec } from '../codec.ts';
 import { indexKeys, type Key, keys } from '../keys.ts';
 import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
+import { upgradeAsset } from './legacy.ts';
 
 /** The item's `type` is the entity (`asset`); the asset's own type is stored as `assetType`. */
-export const assetCodec = codec('asset', AssetRecordSchema, { assetType: 'type' });
+export const assetCodec = codec('asset', AssetRecordSchema, { assetType: 'type' }, upgradeAsset);
 
 /** The stored form of an asset: its keys, its timeline and EXIF index keys. */
 export const assetItem = (asset: AssetRecord) => ({
@@ -31,7 +32,32 @@ export const checksumItem = (ownerId: string, checksum: string, assetId: string)
 const inAlbums = '(albumCount = :albums OR (attribute_not_exists(albumCount) AND :albums = :none))';
 
 /** What an asset's timeline counters depend on (besides its date, which does not change). */
-export type CountedState = Pick<AssetRecord, 'isFavorite' | 'isArchived' | 'deletedAt'>;
+export type CountedState = Pick<AssetRecord, 'isFavorite' | 'visibility' | 'deletedAt'>;
+
+/**
+ * The item still has this visibility: its `visibility`, or for an item written before it
+ * (docs/data-model.md, "Earlier shapes") the flags it is read from (shared/db/items/legacy.ts).
+ */
+const legacyFlags: Record<AssetRecord['visibility'], string | undefined> = {
+  timeline: 'isVisible = :true AND isArchived = :false',
+  archive: 'isVisible = :true AND isArchived = :true',
+  hidden: 'isVisible = :false',
+  locked: undefined,
+};
+const visibilityIs = (visibility: AssetRecord['visibility']) => {
+  const legacy = legacyFlags[visibility];
+  return {
+    expression: legacy
+      ? `(#wasVisibility = :wasVisibility OR (attribute_not_exists(#wasVisibility) AND ${legacy}))`
+      : '#wasVisibility = :wasVisibility',
+    // Only the values the expression names: DynamoDB refuses an unused one.
+    values: {
+      ':wasVisibility': visibility,
+      ...(legacy?.includes(':true') ? { ':true': true } : {}),
+      ...(legacy?.includes(':false') ? { ':false': false } : {}),
+    },
+  };
+};
 
 /** The asset exists, is in `albumCount` albums and is still in the `counted` state (each when given). */
 const conditionOn = (albumCount: number | undefined, counted: CountedState | undefined) => {
@@ -43,9 +69,10 @@ const conditionOn = (albumCount: number | undefined, counted: CountedState | und
     Object.assign(values, { ':albums': albumCount, ':none': 0 });
   }
   if (counted) {
-    parts.push('#wasFavorite = :wasFavorite', '#wasArchived = :wasArchived');
-    Object.assign(names, { '#wasFavorite': 'isFavorite', '#wasArchived': 'isArchived', '#wasDeleted': 'deletedAt' });
-    Object.assign(values, { ':wasFavorite': counted.isFavorite, ':wasArchived': counted.isArchived });
+    const visibility = visibilityIs(counted.visibility);
+    parts.push('#wasFavorite = :wasFavorite', visibility.expression);
+    Object.assign(names, { '#wasFavorite': 'isFavorite', '#wasVisibility': 'visibility', '#wasDeleted': 'deletedAt' });
+    Object.assign(values, { ':wasFavorite': counted.isFavorite, ...visibility.values });
     if (counted.deletedAt === null) {
       parts.push('(attribute_not_exists(#wasDeleted) OR attribute_type(#wasDeleted, :nullType))');
       values[':nullType'] = 'NULL';
@@ -76,7 +103,7 @@ export const assetWrites = {
       type: 'deviceAsset',
       assetId: asset.id,
       deviceAssetId: asset.deviceAssetId,
-      isVisible: asset.isVisible,
+      isVisible: asset.visibility !== 'hidden',
     }),
   removeFromDevice: (asset: AssetRecord): Write => deleteWrite(keys.deviceAsset(asset.ownerId, asset.deviceId, asset.id)),
   /**
@@ -109,7 +136,7 @@ export const assetWrites = {
 
 /** Copies an asset's status onto an item that carries it (a face, an album entry). */
 export const setStatusWrite = (key: Key, status: AssetStatus): Write =>
-  updateWrite(key, 'SET deletedAt = :deletedAt, isArchived = :isArchived, isVisible = :isVisible', {
+  updateWrite(key, 'SET deletedAt = :deletedAt, visibility = :visibility', {
     condition: 'present',
-    values: { ':deletedAt': status.deletedAt, ':isArchived': status.isArchived, ':isVisible': status.isVisible },
+    values: { ':deletedAt': status.deletedAt, ':visibility': status.visibility },
   });

@@ -46,17 +46,25 @@ const parseState = (code: string): BucketState | undefined => {
   return { isArchived: code[0] === '1', isFavorite: code[1] === '1', isTrashed: code[2] === '1', type };
 };
 
-/** Where an asset counts: nothing for a hidden asset (a motion photo's video), as Immich's timeline never shows one. */
+/**
+ * Where an asset counts: nothing for a hidden asset (a motion photo's video), as Immich's timeline
+ * never shows one, nor for a locked one (only the locked folder shows it).
+ */
 export const slotOf = (
-  asset: Pick<AssetRecord, 'localDateTime' | 'isVisible' | 'isArchived' | 'isFavorite' | 'deletedAt' | 'type' | 'exif'>,
+  asset: Pick<AssetRecord, 'localDateTime' | 'visibility' | 'isFavorite' | 'deletedAt' | 'type' | 'exif'>,
 ): BucketSlot | undefined => {
-  if (!asset.isVisible) return undefined;
+  if (asset.visibility === 'hidden' || asset.visibility === 'locked') return undefined;
   const day = periodOfAsset(asset.localDateTime, 'DAY');
   const { country, state, city, make, model } = asset.exif;
   return {
     month: periodOfAsset(asset.localDateTime, 'MONTH'),
     day: day.slice(-2),
-    state: stateCode({ isArchived: asset.isArchived, isFavorite: asset.isFavorite, isTrashed: asset.deletedAt !== null, type: asset.type }),
+    state: stateCode({
+      isArchived: asset.visibility === 'archive',
+      isFavorite: asset.isFavorite,
+      isTrashed: asset.deletedAt !== null,
+      type: asset.type,
+    }),
     facets:
       asset.deletedAt !== null ? [] : [facetName('p', [country, state, city]), facetName('c', [make, model])].flatMap((name) => name ?? []),
   };

@@ -2,10 +2,11 @@ import { type AssetRecord, FaceEntrySchema, type FaceRecord, FaceRecordSchema, s
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { putWrite, updateWrite, type Write } from '../transact.ts';
+import { upgradeStatus } from './legacy.ts';
 
 export const faceCodec = codec('face', FaceRecordSchema);
 /** A face as its person's list (gsi2) holds it: with its asset's status. */
-export const faceEntryCodec = codec('face', FaceEntrySchema);
+export const faceEntryCodec = codec('face', FaceEntrySchema, {}, upgradeStatus);
 
 /** The stored form of a face: in its asset's partition, on its person's gsi2 list, with the asset's status. */
 export const faceItem = (face: FaceRecord, asset: AssetRecord) => ({

@@ -99,6 +99,16 @@ export const mapExif = (exif: Partial<ExifInfo>): ExifResponseDto => ({
 /** SHA-1 hex (stored) → base64 (28 characters, as Immich sends). */
 export const checksumBase64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
 
+/**
+ * v1.100's duration text from milliseconds: luxon's `hh:mm:ss.SSS` as Immich's metadata job
+ * wrote it (`00:01:05.005`), and `0:00:00.00000` for none.
+ */
+export const durationText = (millis: number | null): string => {
+  if (millis === null) return '0:00:00.00000';
+  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+  return `${pad(Math.floor(millis / 3_600_000))}:${pad(Math.floor(millis / 60_000) % 60)}:${pad(Math.floor(millis / 1000) % 60)}.${pad(millis % 1000, 3)}`;
+};
+
 /** The one way an asset leaves the API (Immich's `mapAsset`); undefined fields are left out of the JSON. */
 export const mapAsset = (asset: AssetRecord, options: MapAssetOptions = {}): AssetResponseDto => {
   const isOwner = options.callerId !== undefined && options.callerId === asset.ownerId;
@@ -119,9 +129,9 @@ export const mapAsset = (asset: AssetRecord, options: MapAssetOptions = {}): Ass
     localDateTime: asset.localDateTime,
     updatedAt: asset.updatedAt,
     isFavorite: isOwner ? asset.isFavorite : false,
-    isArchived: isOwner ? asset.isArchived : false,
+    isArchived: isOwner ? asset.visibility === 'archive' : false,
     isTrashed: asset.deletedAt !== null,
-    duration: asset.duration ?? '0:00:00.00000',
+    duration: durationText(asset.duration),
     ...(options.withExif ? { exifInfo: mapExif(asset.exif) } : {}),
     ...(options.withSmartInfo ? { smartInfo: { tags: [], objects: [] } } : {}),
     livePhotoVideoId: asset.livePhotoVideoId,
@@ -154,7 +164,7 @@ export const mapSanitizedAsset = (asset: AssetRecord): SanitizedAssetResponseDto
   thumbhash: asset.thumbhash,
   localDateTime: asset.localDateTime,
   resized: Boolean(asset.resizePath),
-  duration: asset.duration ?? '0:00:00.00000',
+  duration: durationText(asset.duration),
   livePhotoVideoId: asset.livePhotoVideoId,
   hasMetadata: false,
 });

@@ -1,6 +1,10 @@
 import * as v from 'valibot';
+import { Invalid } from '../../core/errors.ts';
+import { durationOfText } from '../../model/asset.ts';
 import { limits } from '../../model/limits.ts';
+import type { NewAssetFields } from '../../model/upload.ts';
 import { as, booleanish, dto, isDateString, isPlainObject, objectList, optional, rules, uuid, uuidList } from '../common.ts';
+import { parseOrThrow } from '../validate.ts';
 
 /**
  * `@ValidateDate()`: a date string becomes a Date, then IsDate and IsNotEmpty run. (A present value
@@ -44,6 +48,30 @@ export const createAssetFields = {
 };
 export const CreateAssetDto = dto(createAssetFields);
 export type CreateAssetInput = v.InferOutput<typeof CreateAssetDto>;
+
+/**
+ * v1.100's upload fields as the one model takes them: `isVisible: false` is `hidden`, else
+ * `isArchived` is `archive`; the duration text in milliseconds (docs/immich-compatibility.md).
+ */
+export const newAssetFieldsV1 = (dto: CreateAssetInput): NewAssetFields => ({
+  deviceAssetId: dto.deviceAssetId,
+  deviceId: dto.deviceId,
+  fileCreatedAt: dto.fileCreatedAt,
+  fileModifiedAt: dto.fileModifiedAt,
+  duration: dto.duration ? durationOfText(dto.duration) : null,
+  libraryId: dto.libraryId,
+  isFavorite: dto.isFavorite,
+  visibility: dto.isVisible === false ? 'hidden' : dto.isArchived ? 'archive' : 'timeline',
+  isOffline: dto.isOffline,
+  isReadOnly: dto.isReadOnly,
+});
+
+/** POST /asset/upload's text fields, read in Immich v1.100's order: a bad date first (a single message), then the DTO. */
+export const readUploadFieldsV1 = (fields: Record<string, string>): NewAssetFields => {
+  const dateError = dateStringError(fields, ['fileCreatedAt', 'fileModifiedAt']);
+  if (dateError) throw new Invalid(dateError);
+  return newAssetFieldsV1(parseOrThrow(CreateAssetDto, fields));
+};
 
 const BulkUploadCheckItem = dto({
   id: v.pipe(v.unknown(), rules.maxLength(limits.clientId), rules.isNotEmpty, rules.isString, as<string>()),
@@ -114,7 +142,7 @@ export const UpdateAssetDto = v.pipe(
   }),
 );
 
-/** `AssetBulkUpdateDto` (PUT /asset): the same changes to many assets; stacks do not exist here. */
+/** `AssetBulkUpdateDto` (PUT /asset): the same changes to many assets; stacks do not exist here (yet), so `stackParentId` is refused. */
 export const AssetBulkUpdateDto = v.pipe(
   v.unknown(),
   withGps,
@@ -124,6 +152,7 @@ export const AssetBulkUpdateDto = v.pipe(
     stackParentId: optional(uuid()),
     removeParent: optional(booleanish()),
   }),
+  v.check((input) => !input.stackParentId, 'Stacks are not supported by this server'),
 );
 
 /** GET /asset/thumbnail/:id `?format=` (Immich's GetAssetThumbnailDto: WEBP by default). */
