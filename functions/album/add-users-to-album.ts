@@ -8,5 +8,5 @@ import { addUsersToAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', permission: 'albumUser.create', returns: returns<AlbumResponseDto>(), params: IdParams, body: AddUsersDto },
-  async ({ auth, params, body }) => mapAlbumView(await addUsersToAlbum(auth, params.id, body.sharedUserIds), auth.user.id),
+  async ({ auth, params, body }) => mapAlbumView(await addUsersToAlbum(auth, params.id, body), auth.user.id),
 );

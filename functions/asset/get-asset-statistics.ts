@@ -6,5 +6,6 @@ import { getAssetStatistics } from '#shared/services/timeline.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', permission: 'asset.statistics', returns: returns<AssetStatsResponseDto>(), query: AssetStatsDto },
-  ({ auth, query }) => getAssetStatistics(auth, query),
+  // v1.100 counts the trash whenever `isTrashed` is given, true or false (Immich's quirk).
+  ({ auth, query }) => getAssetStatistics(auth, { ...query, isTrashed: query.isTrashed !== undefined }),
 );

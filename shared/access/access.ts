@@ -14,7 +14,7 @@ import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
 import { getPartner, partnersAmong } from '../db/partner.repository.ts';
 import { getPeople, getPerson } from '../db/person.repository.ts';
 import { assetsLinkShows, getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
-import type { AlbumRecord } from '../model/album.ts';
+import { type AlbumRecord, roleOf } from '../model/album.ts';
 import type { AssetRecord, AssetWithFaces } from '../model/asset.ts';
 import type { PartnerRecord } from '../model/partner.ts';
 import type { PersonRecord } from '../model/person.ts';
@@ -28,8 +28,26 @@ export { Permission } from './permission.ts';
 /** Owners may do everything to their own resources. */
 const owns = (auth: Auth, ownerId: string): boolean => ownerId === auth.user.id;
 
-/** What a user an album is shared with may do with it (Immich: read and download; the rest is the owner's). */
+/**
+ * What a user an album is shared with may do with it, whatever their role: read and download it
+ * (an `editor`, every share made through v1.100, also changes its assets: `requireAlbumEditor`).
+ * The rest is the owner's.
+ */
 const sharedAlbumPermissions: readonly Permission[] = [Permission.AlbumRead, Permission.AlbumDownload];
+
+/**
+ * An album the caller may read, then may change the assets of (`albumAsset.create` or `.delete`):
+ * someone the album is not shared with gets v1.100's `album.read` answer, a viewer the permission's.
+ */
+export const requireAlbumEditor = async (
+  auth: Auth,
+  permission: typeof Permission.AlbumAssetCreate | typeof Permission.AlbumAssetDelete,
+  albumId: string,
+): Promise<AlbumRecord> => {
+  const album = await requireAlbum(auth, Permission.AlbumRead, albumId);
+  if (!owns(auth, album.ownerId) && roleOf(album, auth.user.id) !== 'editor') throw noAccess(permission);
+  return album;
+};
 
 /** An album the caller owns, or one shared with them for what sharing allows (Immich's album.read). */
 export const requireAlbum = async (auth: Auth, permission: Permission, albumId: string): Promise<AlbumRecord> => {

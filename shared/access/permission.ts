@@ -15,6 +15,8 @@ export const Permission = {
   AlbumDelete: 'album.delete',
   AlbumShare: 'album.share',
   AlbumDownload: 'album.download',
+  AlbumAssetCreate: 'albumAsset.create',
+  AlbumAssetDelete: 'albumAsset.delete',
   TimelineRead: 'timeline.read',
   TimelineDownload: 'timeline.download',
   ArchiveRead: 'archive.read',

@@ -1,5 +1,5 @@
-import type { AlbumMember, AlbumRecord, AlbumUser } from '../model/album.ts';
-import { newestLiveMember } from '../model/album.ts';
+import type { AlbumMember, AlbumRecord, AlbumShare, AlbumUser } from '../model/album.ts';
+import { newestLiveMember, roleOf } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
@@ -34,7 +34,13 @@ export const createAlbum = async (album: AlbumRecord, assets: readonly AssetReco
   // The users it is shared with are in the first transaction (their items with the album's list).
   const shares =
     album.sharedUserIds.length > 0
-      ? albumWrites.shareWith({ ...album, sharedUserIds: [] }, album.sharedUserIds, album.updatedAt).slice(1)
+      ? albumWrites
+          .shareWith(
+            { ...album, sharedUserIds: [], userRoles: {} },
+            album.sharedUserIds.map((userId) => ({ userId, role: roleOf(album, userId) })),
+            album.updatedAt,
+          )
+          .slice(1)
       : [];
   const room = Math.floor((99 - shares.length) / 2);
   const [first = [], ...rest] = [assets.slice(0, room), ...chunk(assets.slice(room), 50)];
@@ -181,8 +187,12 @@ const unlessChanged = async (write: Promise<unknown>): Promise<AlbumWriteOutcome
 };
 
 /** Shares an album with users (all new to it), only if the album is still as read. */
-export const shareAlbum = (album: AlbumRecord, userIds: readonly string[], now: string): Promise<AlbumWriteOutcome> =>
-  unlessChanged(transact(albumWrites.shareWith(album, userIds, now)));
+export const shareAlbum = (album: AlbumRecord, shares: readonly AlbumShare[], now: string): Promise<AlbumWriteOutcome> =>
+  unlessChanged(transact(albumWrites.shareWith(album, shares, now)));
+
+/** Changes a shared user's role, only if the album is still as read. */
+export const setAlbumUserRole = (album: AlbumRecord, share: AlbumShare, now: string): Promise<AlbumWriteOutcome> =>
+  unlessChanged(transact(albumWrites.setRole(album, share, now)));
 
 /** Stops sharing an album with a user, only if the album is still as read. */
 export const unshareAlbum = (album: AlbumRecord, userId: string, now: string): Promise<AlbumWriteOutcome> =>

@@ -1,3 +1,4 @@
+import type { AssetVisibility } from '../model/asset.ts';
 import { type BucketSize, type BucketState, bucketStart, type Counter, periodOfAsset } from '../model/time-bucket.ts';
 
 /** What GET /asset/time-buckets and /asset/statistics filter on (undefined: either). */
@@ -6,10 +7,16 @@ export interface BucketFilter {
   isFavorite?: boolean | undefined;
   /** Immich's default: not trashed. */
   isTrashed?: boolean | undefined;
+  /** v3's filter instead of `isArchived`: the counters hold the timeline and the archive only. */
+  visibility?: AssetVisibility | undefined;
 }
+
+const visibilityMatches = (state: BucketState, visibility: AssetVisibility | undefined): boolean =>
+  visibility === undefined || (visibility === 'archive' ? state.isArchived : visibility === 'timeline' && !state.isArchived);
 
 export const matchesFilter = (state: BucketState, filter: BucketFilter): boolean =>
   (filter.isArchived === undefined || state.isArchived === filter.isArchived) &&
+  visibilityMatches(state, filter.visibility) &&
   (filter.isFavorite === undefined || state.isFavorite === filter.isFavorite) &&
   state.isTrashed === (filter.isTrashed ?? false);
 

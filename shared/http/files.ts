@@ -1,13 +1,27 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { attachment, type Delivery, type ServedFile } from '../model/file.ts';
+import { attachment, type Delivery, inline, type ServedFile } from '../model/file.ts';
 import { type LambdaResult, RawResponse } from './response.ts';
 
 const headersOf = (file: ServedFile): Record<string, string> => ({
   'content-type': file.contentType,
   'cache-control': file.cacheControl,
   ...(file.downloadName ? { 'content-disposition': attachment(file.downloadName) } : {}),
+  ...(file.inlineName ? { 'content-disposition': inline(file.inlineName) } : {}),
 });
+
+/**
+ * A redirect to a sibling route of the request's path, as Immich's `res.redirect('original?…')`:
+ * the query kept, with `changes` set (undefined: removed).
+ */
+export const redirectTo = (event: APIGatewayProxyEventV2, route: string, changes: Record<string, string | undefined>): RawResponse => {
+  const query = new URLSearchParams(event.rawQueryString ?? '');
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) query.delete(key);
+    else query.set(key, value);
+  }
+  return new RawResponse({ statusCode: 302, headers: { location: `${route}?${query.toString()}` }, body: '' });
+};
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` (one range; several are answered with the whole file, as Express does). */
 const rangeOf = (header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined => {

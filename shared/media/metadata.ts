@@ -20,6 +20,12 @@ export interface Metadata {
 
 type Tags = Record<string, unknown>;
 
+/** The file's star rating (EXIF or XMP `Rating`) as Immich keeps it: -1 (rejected) or 1 to 5; anything else is none. */
+const starRating = (value: unknown): number | null => {
+  const rating = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
+  return Number.isInteger(rating) && rating >= -1 && rating <= 5 && rating !== 0 ? rating : null;
+};
+
 const parseOptions = {
   tiff: true,
   exif: true,
@@ -359,6 +365,7 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer, size = fil
     country: repairUtf8(text(tags.Country)),
     description: text(fromSidecar.description) ?? text(tags.ImageDescription) ?? text(tags.description) ?? text(tags.Description) ?? '',
     projectionType: projection ? projection.toUpperCase() : null,
+    rating: starRating(tags.Rating),
   };
 
   return {

@@ -4,6 +4,16 @@ import { AssetStatusSchema } from './asset.ts';
 import { id, instant, nullable } from './fields.ts';
 import type { UserRecord } from './user.ts';
 
+/** What a user an album is shared with may do (Immich v3's roles): add and remove assets (`editor`), or look (`viewer`). */
+export const albumUserRoles = ['editor', 'viewer'] as const;
+export type AlbumUserRole = (typeof albumUserRoles)[number];
+
+/** A user to share an album with, and their role. */
+export interface AlbumShare {
+  userId: string;
+  role: AlbumUserRole;
+}
+
 /** An album, under its owner. */
 export const AlbumRecordSchema = v.object({
   id: id(),
@@ -19,6 +29,8 @@ export const AlbumRecordSchema = v.object({
   sharedLinkCount: v.optional(v.number(), 0),
   /** The users it is shared with (Immich's `sharedUsers`), each also an albumUser item. */
   sharedUserIds: v.optional(v.array(id()), []),
+  /** Their roles where not `editor` (v1.100's shares, and shares made before roles, are editors). */
+  userRoles: v.optional(v.record(v.string(), v.picklist(albumUserRoles)), {}),
 });
 export type AlbumRecord = v.InferOutput<typeof AlbumRecordSchema>;
 
@@ -32,8 +44,56 @@ export const AlbumMemberSchema = v.object({
 export type AlbumMember = v.InferOutput<typeof AlbumMemberSchema>;
 
 /** A user an album is shared with, in the album's partition (and under the user, gsi2). */
-export const AlbumUserSchema = v.object({ albumId: id(), userId: id(), ownerId: id() });
+export const AlbumUserSchema = v.object({
+  albumId: id(),
+  userId: id(),
+  ownerId: id(),
+  role: v.optional(v.picklist(albumUserRoles), 'editor'),
+});
 export type AlbumUser = v.InferOutput<typeof AlbumUserSchema>;
+
+/** A new album, from either generation (v1.100's `sharedWithUserIds` are editors). */
+export interface NewAlbum {
+  albumName: string;
+  description?: string | null | undefined;
+  assetIds?: readonly string[] | null | undefined;
+  albumUsers?: readonly AlbumShare[] | undefined;
+}
+
+/** A change of an album's own fields (PATCH /album/:id, PATCH /albums/:id); absent and null leave a field alone. */
+export interface AlbumChanges {
+  albumName?: string | null | undefined;
+  description?: string | null | undefined;
+  albumThumbnailAssetId?: string | null | undefined;
+  isActivityEnabled?: boolean | null | undefined;
+  order?: 'asc' | 'desc' | null | undefined;
+}
+
+/**
+ * Which of the albums a user is in to list (Immich v3's `GetAlbumsDto`): `isOwned` theirs (true) or
+ * shared with them (false), `isShared` shared with users or by a link, or not; `assetId` (ignoring
+ * the rest) those holding that asset. v1.100's `shared` is one of these (docs/immich-compatibility.md).
+ */
+export interface AlbumFilter {
+  assetId?: string | undefined;
+  id?: string | undefined;
+  name?: string | undefined;
+  isOwned?: boolean | undefined;
+  isShared?: boolean | undefined;
+}
+
+/** An album's roles with these shares' (an editor is the default, so only viewers are listed). */
+export const rolesWith = (roles: AlbumRecord['userRoles'], shares: readonly AlbumShare[]): AlbumRecord['userRoles'] => {
+  const next = { ...roles };
+  for (const { userId, role } of shares) {
+    if (role === 'editor') delete next[userId];
+    else next[userId] = role;
+  }
+  return next;
+};
+
+/** A shared user's role on an album. */
+export const roleOf = (album: Pick<AlbumRecord, 'userRoles'>, userId: string): AlbumUserRole => album.userRoles[userId] ?? 'editor';
 
 /** What each id of a bulk request on an album or people came to (Immich's per-id answer). */
 export interface BulkIdResult {

@@ -49,6 +49,8 @@ export const ExifInfoSchema = v.object({
   country: nullable(v.string()),
   description: nullable(v.string()),
   projectionType: nullable(v.string()),
+  /** Stars (Immich v3's `rating`): -1 (rejected) or 1 to 5, from the file or set by the user; v1.100 has none. */
+  rating: nullable(v.number()),
 });
 export type ExifInfo = v.InferOutput<typeof ExifInfoSchema>;
 
@@ -194,6 +196,8 @@ export interface AssetEdit {
   /** v1.100's archive flag: between the timeline and the archive; a hidden or locked asset stays where it is. */
   isArchived?: boolean | null | undefined;
   description?: string | null | undefined;
+  /** v3's stars: -1, 1 to 5, or null for none. */
+  rating?: number | null | undefined;
   dateTimeOriginal?: string | null | undefined;
   latitude?: number | undefined;
   longitude?: number | undefined;

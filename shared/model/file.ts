@@ -5,7 +5,12 @@ export interface ServedFile {
   cacheControl: string;
   /** For `Content-Disposition: attachment`. */
   downloadName?: string;
+  /** For `Content-Disposition: inline` (v3's file routes name what they send). */
+  inlineName?: string;
 }
+
+/** `Content-Disposition` of a file shown in place, as Immich v3's sendFile writes it. */
+export const inline = (name: string): string => `inline; filename*=UTF-8''${encodeURIComponent(name)}`;
 
 /** How a file reaches the client: a short-lived URL to fetch it from (S3), or its bytes (the local folder). */
 export type Delivery = { url: string } | { bytes: Buffer };

@@ -40,6 +40,8 @@ export const UserRecordSchema = v.object({
    * (shared/domain/preferences.ts); absent: every default.
    */
   preferences: v.optional(v.record(v.string(), v.record(v.string(), v.unknown()))),
+  /** Immich v3's user onboarding done (its `onboarding` user metadata): the web app shows it until then. */
+  isOnboarded: v.optional(v.boolean(), false),
 });
 export type UserRecord = v.InferOutput<typeof UserRecordSchema>;
 

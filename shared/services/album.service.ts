@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { accessLost, allowedAssets, Permission, requireAlbum, requireAlbumUserRemoval } from '../access/access.ts';
+import { accessLost, allowedAssets, Permission, requireAlbum, requireAlbumEditor, requireAlbumUserRemoval } from '../access/access.ts';
 import { Conflict, Inaccessible, Invalid } from '../core/errors.ts';
 import {
   addMembers,
@@ -12,6 +12,7 @@ import {
   listMembers,
   removeAlbumUsers,
   removeMembers,
+  setAlbumUserRole,
   shareAlbum,
   touchAlbum,
   unshareAlbum,
@@ -20,9 +21,19 @@ import {
 import { getAssets } from '../db/asset.repository.ts';
 import { deleteSharedLink, listSharedLinks } from '../db/shared-link.repository.ts';
 import { getUser, getUsers } from '../db/user.repository.ts';
-import type { CreateAlbumInput, UpdateAlbumInput } from '../dto/v1/album.ts';
-import type { AlbumMember, AlbumRecord, AlbumView, BulkIdResult } from '../model/album.ts';
-import { newestLiveMember } from '../model/album.ts';
+import { preferencesOf } from '../domain/preferences.ts';
+import type {
+  AlbumChanges,
+  AlbumFilter,
+  AlbumMember,
+  AlbumRecord,
+  AlbumShare,
+  AlbumUserRole,
+  AlbumView,
+  BulkIdResult,
+  NewAlbum,
+} from '../model/album.ts';
+import { newestLiveMember, rolesWith } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { byFileCreatedAt } from '../model/asset.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
@@ -74,12 +85,20 @@ const albumAssets = async (album: AlbumRecord, members: readonly AlbumMember[]):
   return (await getAssets(live)).filter((asset) => asset.deletedAt === null).sort(byFileCreatedAt(album.order));
 };
 
-/** POST /album: the caller's own assets among `assetIds` go in (others are left out, as in Immich). */
-export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<AlbumView> => {
+/**
+ * POST /album and POST /albums: the caller's own assets among `assetIds` go in (others are left
+ * out, as in Immich), shared with `albumUsers` in their roles, in the order the owner's
+ * preferences choose (v3's `albums.defaultAssetOrder`, newest first unless changed).
+ */
+export const createAlbum = async (auth: Auth, dto: NewAlbum): Promise<AlbumView> => {
+  const shares = dto.albumUsers ?? [];
   const [user, assets, sharedUsers] = await Promise.all([
     owner(auth),
     allowedAssets(auth, Permission.AssetShare, dto.assetIds ?? []),
-    sharingTargets({ ownerId: auth.user.id, sharedUserIds: [] }, dto.sharedWithUserIds ?? []),
+    sharingTargets(
+      { ownerId: auth.user.id, sharedUserIds: [] },
+      shares.map((share) => share.userId),
+    ),
   ]);
   const now = new Date().toISOString();
   const album: AlbumRecord = {
@@ -91,9 +110,10 @@ export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<Al
     createdAt: now,
     updatedAt: now,
     isActivityEnabled: true,
-    order: 'desc',
+    order: preferencesOf(user).albums.defaultAssetOrder,
     sharedLinkCount: 0,
     sharedUserIds: sharedUsers.map((shared) => shared.id),
+    userRoles: Object.fromEntries(shares.filter((share) => share.role !== 'editor').map((share) => [share.userId, share.role])),
   };
   await insertAlbum(album, assets);
   const members = await listMembers(album.id);
@@ -101,22 +121,24 @@ export const createAlbum = async (auth: Auth, dto: CreateAlbumInput): Promise<Al
 };
 
 /**
- * GET /album, as Immich: the caller's own albums; `shared=true` their albums shared with users or
- * by a link, and the albums others shared with them; `shared=false` their albums shared with no
- * one; `assetId` the albums (own or shared with them) holding that asset. Newest first.
+ * GET /album and GET /albums (Immich v3's `getAll`): the albums the caller is in, theirs and those
+ * shared with them, filtered (`AlbumFilter`); `assetId` alone: those holding that asset. Newest
+ * first. Albums shared with the caller are read only when the filter can keep them.
  */
-export const getAllAlbums = async (auth: Auth, query: { shared?: boolean | null; assetId?: string | null }): Promise<AlbumView[]> => {
-  const own = await listAlbums(auth.user.id);
+export const getAllAlbums = async (auth: Auth, filter: AlbumFilter): Promise<AlbumView[]> => {
+  const own = filter.isOwned === false && !filter.assetId ? [] : await listAlbums(auth.user.id);
+  const sharedWithMe = filter.isOwned === true && !filter.assetId ? [] : await listAlbumsSharedWith(auth.user.id);
   let albums: AlbumRecord[];
-  if (query.assetId) {
-    const ids = new Set(await listAlbumIdsOfAsset(query.assetId));
-    albums = [...own, ...(await listAlbumsSharedWith(auth.user.id))].filter((album) => ids.has(album.id));
-  } else if (query.shared === true) {
-    albums = [...own.filter(isShared), ...(await listAlbumsSharedWith(auth.user.id))];
-  } else if (query.shared === false) {
-    albums = own.filter((album) => !isShared(album));
+  if (filter.assetId) {
+    const ids = new Set(await listAlbumIdsOfAsset(filter.assetId));
+    albums = [...own, ...sharedWithMe].filter((album) => ids.has(album.id));
   } else {
-    albums = own;
+    albums = [...own, ...sharedWithMe].filter(
+      (album) =>
+        (filter.isShared === undefined || isShared(album) === filter.isShared) &&
+        (filter.id === undefined || album.id === filter.id) &&
+        (filter.name === undefined || album.albumName === filter.name),
+    );
   }
   const [usersFor, members] = await Promise.all([usersOfAll(albums), Promise.all(albums.map((album) => listMembers(album.id)))]);
   return albums
@@ -155,7 +177,7 @@ export const getAlbumInfo = async (auth: Auth, id: string, withoutAssets: boolea
  * PATCH /album/:id (Immich's updateAlbumInfo): name, description, thumbnail (an asset in the
  * album, else 400 `Invalid album thumbnail`), activity, order; answered without assets.
  */
-export const updateAlbumInfo = async (auth: Auth, id: string, dto: UpdateAlbumInput): Promise<AlbumView> => {
+export const updateAlbumInfo = async (auth: Auth, id: string, dto: AlbumChanges): Promise<AlbumView> => {
   const album = await requireAlbum(auth, Permission.AlbumUpdate, id);
   const fields: Partial<AlbumRecord> = { updatedAt: new Date().toISOString() };
   if (dto.albumName !== undefined && dto.albumName !== null) fields.albumName = dto.albumName;
@@ -207,7 +229,7 @@ export const deleteAlbum = async (auth: Auth, id: string): Promise<void> => {
 
 /** PUT /album/:id/assets: per id `success`, or `duplicate` (already in), or `no_permission` (not the caller's). */
 export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResult[]> => {
-  const album = await requireAlbum(auth, Permission.AlbumRead, id);
+  const album = await requireAlbumEditor(auth, Permission.AlbumAssetCreate, id);
   const [members, allowed] = await Promise.all([listMembers(album.id), allowedAssets(auth, Permission.AssetShare, ids)]);
   const present = new Set(members.map((member) => member.assetId));
   const allowedById = new Map(allowed.map((asset) => [asset.id, asset]));
@@ -241,7 +263,7 @@ export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly str
  * partner's), the owner too; someone else's asset stays (Immich's e2e cases).
  */
 export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResult[]> => {
-  const album = await requireAlbum(auth, Permission.AlbumRead, id);
+  const album = await requireAlbumEditor(auth, Permission.AlbumAssetDelete, id);
   const members = await listMembers(album.id);
   const present = new Set(members.map((member) => member.assetId));
   const own = new Set((await allowedAssets(auth, Permission.AssetShare, ids)).map((a) => a.id));
@@ -271,14 +293,66 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
   return reported;
 };
 
-/** PUT /album/:id/users (the owner): shares the album with users; answered without assets. */
-export const addUsersToAlbum = async (auth: Auth, id: string, userIds: readonly string[]): Promise<AlbumView> => {
+/** PUT /album/:id/users and PUT /albums/:id/users (the owner): shares the album with users in their roles; answered without assets. */
+export const addUsersToAlbum = async (auth: Auth, id: string, shares: readonly AlbumShare[]): Promise<AlbumView> => {
   const album = await requireAlbum(auth, Permission.AlbumShare, id);
-  const targets = (await sharingTargets(album, userIds)).map((target) => target.id);
+  const targets = new Set(
+    (
+      await sharingTargets(
+        album,
+        shares.map((share) => share.userId),
+      )
+    ).map((target) => target.id),
+  );
+  const added = shares.filter((share) => targets.has(share.userId));
   const now = new Date().toISOString();
-  if ((await shareAlbum(album, targets, now)) === 'changed') throw albumChanged();
-  const updated: AlbumRecord = { ...album, sharedUserIds: [...album.sharedUserIds, ...targets], updatedAt: now };
+  if ((await shareAlbum(album, added, now)) === 'changed') throw albumChanged();
+  const updated: AlbumRecord = {
+    ...album,
+    sharedUserIds: [...album.sharedUserIds, ...added.map((share) => share.userId)],
+    userRoles: rolesWith(album.userRoles, added),
+    updatedAt: now,
+  };
   return { album: updated, ...(await usersOf(updated)), members: await listMembers(album.id) };
+};
+
+/** PUT /albums/:id/user/:userId (v3, the owner): a shared user's role. */
+export const updateAlbumUser = async (auth: Auth, id: string, userId: string, role: AlbumUserRole): Promise<void> => {
+  const album = await requireAlbum(auth, Permission.AlbumShare, id);
+  if (userId === album.ownerId) throw new Invalid('User is owner');
+  if (!album.sharedUserIds.includes(userId)) throw new Invalid('Album not shared with user');
+  if ((await setAlbumUserRole(album, { userId, role }, new Date().toISOString())) === 'changed') throw albumChanged();
+};
+
+/**
+ * PUT /albums/assets (v3): the caller's shareable assets into each album they may add to, as
+ * Immich answers: `success` once any album got any, else `no_permission` (no album or asset
+ * allowed) or `duplicate` (all already in).
+ */
+export const addAssetsToAlbums = async (
+  auth: Auth,
+  albumIds: readonly string[],
+  assetIds: readonly string[],
+): Promise<{ success: boolean; error?: BulkIdResult['error'] }> => {
+  const allowed = (
+    await Promise.all(
+      [...new Set(albumIds)].map((albumId) =>
+        // An album the caller may not add to is left out, as Immich's checkAccess leaves it.
+        requireAlbumEditor(auth, Permission.AlbumAssetCreate, albumId).catch((error: unknown) => {
+          if (error instanceof Inaccessible) return undefined;
+          throw error;
+        }),
+      ),
+    )
+  ).filter((album) => album !== undefined);
+  if (allowed.length === 0) return { success: false, error: 'no_permission' };
+  if ((await allowedAssets(auth, Permission.AssetShare, assetIds)).length === 0) return { success: false, error: 'no_permission' };
+  let success = false;
+  for (const album of allowed) {
+    const results = await addAssetsToAlbum(auth, album.id, assetIds);
+    success ||= results.some((result) => result.success);
+  }
+  return success ? { success } : { success, error: 'duplicate' };
 };
 
 /**

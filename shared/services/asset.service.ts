@@ -76,6 +76,7 @@ const exifChangesOf = (dto: AssetEdit) => ({
   ...(dto.dateTimeOriginal !== undefined && dto.dateTimeOriginal !== null ? { dateTimeOriginal: dto.dateTimeOriginal } : {}),
   ...(dto.latitude !== undefined ? { latitude: dto.latitude } : {}),
   ...(dto.longitude !== undefined ? { longitude: dto.longitude } : {}),
+  ...(dto.rating !== undefined ? { rating: dto.rating } : {}),
 });
 
 /**

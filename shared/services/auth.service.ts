@@ -51,7 +51,7 @@ export const logout = async (auth: Auth): Promise<void> => {
 
 /**
  * POST /auth/change-password. Better than Immich v1.100: every other session of the user ends
- * (the caller's own stays valid); API keys stay valid.
+ * (the caller's own stays valid) unless v3's `invalidateSessions: false` keeps them; API keys stay valid.
  */
 export const changePassword = async (auth: Auth, input: v.InferOutput<typeof ChangePasswordDto>): Promise<UserRecord> => {
   const user = await getUser(auth.user.id);
@@ -60,7 +60,7 @@ export const changePassword = async (auth: Auth, input: v.InferOutput<typeof Cha
   const updated = await replacePasswordHash(user.id, user.passwordHash, await hashPassword(input.newPassword));
   // Another change won the race against the same old password: this one's password is no longer current.
   if (!updated) throw new Invalid('Wrong password');
-  await deleteUserSessions(user.id, auth.sessionHash);
+  if (input.invalidateSessions !== false) await deleteUserSessions(user.id, auth.sessionHash);
   return updated;
 };
 

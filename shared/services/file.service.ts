@@ -2,7 +2,7 @@ import { Permission, requireAsset, requireAssetFiles, requirePerson } from '../a
 import { Invalid, NotFound } from '../core/errors.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
 import type { AssetRecord } from '../model/asset.ts';
-import { attachment, type Delivery, type ServedFile } from '../model/file.ts';
+import { attachment, type Delivery, inline, type ServedFile } from '../model/file.ts';
 import type { Auth } from '../model/user.ts';
 import { originalsStore } from '../storage/originals.ts';
 
@@ -23,7 +23,7 @@ const presignedSeconds = 300;
 export const deliver = async (file: ServedFile, missing: string): Promise<Delivery> => {
   const store = await originalsStore();
   if (store.signedUrl) {
-    const contentDisposition = file.downloadName ? attachment(file.downloadName) : undefined;
+    const contentDisposition = file.downloadName ? attachment(file.downloadName) : file.inlineName ? inline(file.inlineName) : undefined;
     const url = await store.signedUrl(file.key, {
       contentType: file.contentType,
       cacheControl: file.cacheControl,
@@ -86,6 +86,60 @@ export const downloadFile = async (auth: Auth, id: string): Promise<ServedFile> 
     cacheControl: cacheControl.none,
     downloadName: asset.originalFileName,
   };
+};
+
+/** The sizes of v3's `GET /assets/:id/thumbnail?size=`. */
+export type ThumbnailSize = 'thumbnail' | 'preview' | 'fullsize';
+
+/** What v3's thumbnail route answers: a file, or the route to redirect to (Immich's `AssetMediaRedirectResponse`). */
+export type ThumbnailAnswer = { file: ServedFile } | { redirect: 'original' | 'preview' };
+
+// Images a browser shows as they are: their full size is the original (Immich's isWebSupportedImage).
+const webImageTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp', 'image/avif', 'image/svg+xml']);
+
+/**
+ * v3's GET /assets/:id/thumbnail?size=: the WebP thumbnail (the default) or the JPEG preview, named
+ * `<name>_<size>.<ext>` inline. `fullsize` of an image a browser shows is its original (a
+ * redirect); no other full size is made here, so it is the preview (a redirect, as Immich answers
+ * before its full size exists). 404 before the previews exist.
+ */
+export const viewThumbnail = async (auth: Auth, id: string, size: ThumbnailSize): Promise<ThumbnailAnswer> => {
+  const { asset } = await requireAsset(auth, Permission.AssetView, id);
+  if (size === 'fullsize') {
+    return { redirect: asset.type === 'IMAGE' && webImageTypes.has(mimeTypeOf(asset.originalFileName)) ? 'original' : 'preview' };
+  }
+  const key = size === 'thumbnail' ? (asset.webpPath ?? asset.resizePath) : asset.resizePath;
+  if (!key) throw new NotFound('Asset media not found');
+  // A visitor does not learn the file's name from it (Immich names it by id for a link that hides metadata).
+  const base = auth.sharedLink ? asset.id : baseName(asset.originalFileName);
+  return {
+    file: {
+      key,
+      contentType: previewType(key),
+      cacheControl: cacheControl.privateWithCache,
+      inlineName: `${base}_${size}${key.endsWith('.webp') ? '.webp' : '.jpeg'}`,
+    },
+  };
+};
+
+const baseName = (fileName: string): string => fileName.replace(/\.[^.]*$/, '');
+
+/** v3's GET /assets/:id/original: the original, inline under its uploaded name, cached privately. */
+export const originalFile = async (auth: Auth, id: string): Promise<ServedFile> => {
+  const { asset } = await requireAsset(auth, Permission.AssetDownload, id);
+  return {
+    key: asset.originalPath,
+    contentType: mimeTypeOf(asset.originalFileName),
+    cacheControl: cacheControl.privateWithCache,
+    inlineName: asset.originalFileName,
+  };
+};
+
+/** v3's GET /assets/:id/video/playback: a video's original (no transcoded version is made here); 404 for anything else. */
+export const playbackFile = async (auth: Auth, id: string): Promise<ServedFile> => {
+  const { asset } = await requireAsset(auth, Permission.AssetView, id);
+  if (asset.type !== 'VIDEO') throw new NotFound('Asset not found or asset is not a video');
+  return { key: asset.originalPath, contentType: mimeTypeOf(asset.originalFileName), cacheControl: cacheControl.privateWithCache };
 };
 
 /** GET /person/:id/thumbnail: the person's face, cropped by the media function; Immich's bare 404 before it exists. */

@@ -162,11 +162,11 @@ export interface AssetCounts {
 }
 
 /**
- * GET /asset/statistics: the caller's visible assets by type, from the timeline counters (one
- * Query). As Immich: `isTrashed` given at all (true or false) counts the trash, absent the rest.
+ * GET /asset/statistics and v3's /assets/statistics: the caller's assets in the timeline and the
+ * archive by type, from the timeline counters (one Query). Hidden and locked assets are never
+ * counted there (v3's `visibility=hidden` asks for none of them).
  */
-export const getAssetStatistics = async (auth: Auth, dto: BucketFilter): Promise<AssetCounts> => {
-  const filter: BucketFilter = { isArchived: dto.isArchived, isFavorite: dto.isFavorite, isTrashed: dto.isTrashed !== undefined };
+export const getAssetStatistics = async (auth: Auth, filter: BucketFilter): Promise<AssetCounts> => {
   const stats = { images: 0, videos: 0, total: 0 };
   for (const counter of await listCounters(auth.user.id)) {
     if (counter.size !== 'MONTH' || !matchesFilter(counter.state, filter)) continue;

@@ -32,6 +32,7 @@ const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
     quotaUsageInBytes: 0,
     uploadSessions: {},
     uploadSessionsOpened: 0,
+    isOnboarded: false,
     createdAt: now,
     updatedAt: now,
     defaultLibraryId: randomUUID(),
@@ -170,6 +171,13 @@ export const updateMe = (
   auth: Auth,
   input: Pick<UserChange, 'email' | 'name' | 'password'> & { avatarColor?: UserRecord['avatarColor'] | undefined },
 ): Promise<UserRecord> => updateUserInfo(auth, { ...input, id: auth.user.id, ...(input.password ? { shouldChangePassword: false } : {}) });
+
+/** GET /users/me/onboarding (v3): whether the caller went through the web app's onboarding. */
+export const getOnboarding = async (auth: Auth): Promise<boolean> => (await getMyUserInfo(auth)).isOnboarded;
+
+/** PUT /users/me/onboarding and DELETE (false) (v3). */
+export const setOnboarding = async (auth: Auth, isOnboarded: boolean): Promise<boolean> =>
+  (await saveUser(await getMyUserInfo(auth), { isOnboarded })).isOnboarded;
 
 /** GET /users/me/preferences (v3): every group, the user's choices over Immich's defaults. */
 export const getMyPreferences = async (auth: Auth): Promise<UserPreferences> => preferencesOf(await getMyUserInfo(auth));

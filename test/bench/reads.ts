@@ -83,6 +83,7 @@ const measure = async (): Promise<string> => {
       order: 'desc' as const,
       sharedLinkCount: 0,
       sharedUserIds: [],
+      userRoles: {},
     };
     await createAlbum(album, assets.slice(0, 500));
     const link = await sdk.createSharedLink({ sharedLinkCreateDto: { type: sdk.SharedLinkType.Album, albumId: album.id } }, auth);

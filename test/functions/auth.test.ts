@@ -102,6 +102,8 @@ describe('POST /auth/login', () => {
       isAdmin: true,
       profileImagePath: '',
       shouldChangePassword: true,
+      // v3's field on the one login path both generations share (docs/immich-compatibility.md).
+      isOnboarded: false,
     });
     const token = reply.body.accessToken;
     expect(reply.cookies).toEqual([

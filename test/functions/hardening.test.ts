@@ -177,6 +177,7 @@ describe('values too long, too large or odd are 4xx, never 500', () => {
       order: 'desc' as const,
       sharedLinkCount: 0,
       sharedUserIds: [],
+      userRoles: {},
     };
     await expect(createAlbum(album, [])).rejects.toMatchObject({ kind: 'invalid', messages: 'A value is too long to be stored' });
   });

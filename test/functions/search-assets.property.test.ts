@@ -256,6 +256,7 @@ const buildLibrary = async (specs: AssetSpec[]) => {
         order: 'desc',
         sharedLinkCount: 0,
         sharedUserIds: [],
+        userRoles: {},
       },
       albumMembers,
     );

@@ -45,6 +45,8 @@ beforeAll(async () => {
   setup.renamedKey = (await createApiKey(token, 'renamed')).apiKey.id;
   setup.v3Key = (await createApiKey(token, 'doomed v3')).apiKey.id;
   setup.doomed = (await createAlbum(token, { albumName: 'Doomed', assetIds: [setup.b, setup.c] })).id;
+  setup.doomedV3 = (await createAlbum(token, { albumName: 'Doomed v3' })).id;
+  setup.d = await addPhoto(token, { color: [8, 8, 8] });
   setup.victim = (await freshUser(admin.accessToken, 'Victim')).userId;
   const guest = await freshUser(admin.accessToken, 'Guest');
   setup.guest = guest.userId;
@@ -132,6 +134,67 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, body: { memories: { enabled: false }, tags: { enabled: true } } },
   ],
   'v3:deleteApiKey': async () => [{ token: user.accessToken, id: setup.v3Key }],
+  'v3:setUserOnboarding': async () => [
+    { token: user.accessToken, body: { isOnboarded: true } },
+    { token: user.accessToken, body: { isOnboarded: false } },
+  ],
+  'v3:deleteUserOnboarding': async () => [{ token: user.accessToken }],
+  'v3:createAlbum': async () => [{ token: user.accessToken, body: { albumName: 'Twins v3', assetIds: [setup.a, setup.c] } }],
+  'v3:addAssetsToAlbums': async () => [{ token: user.accessToken, body: { albumIds: [setup.album, setup.doomedV3], assetIds: [setup.c] } }],
+  'v3:updateAlbumInfo': async () => [
+    { token: user.accessToken, id: setup.album, body: { albumName: 'Renamed v3' } },
+    { token: user.accessToken, id: setup.album, body: { order: 'desc', isActivityEnabled: false } },
+  ],
+  'v3:deleteAlbum': async () => [{ token: user.accessToken, id: setup.doomedV3 }],
+  'v3:addAssetsToAlbum': async () => [
+    { token: user.accessToken, id: setup.album, body: { ids: [setup.c] } },
+    { token: user.accessToken, id: setup.album, body: { ids: [setup.a, setup.c] } },
+  ],
+  'v3:removeAssetFromAlbum': async () => [
+    { token: user.accessToken, id: setup.album, body: { ids: [setup.c] } },
+    { token: user.accessToken, id: setup.album, body: { ids: [setup.a, setup.c] } },
+  ],
+  'v3:addUsersToAlbum': async () => [
+    { token: user.accessToken, id: setup.album, body: { albumUsers: [{ userId: setup.guest, role: 'viewer' }] } },
+    { token: user.accessToken, id: setup.album, body: { albumUsers: [{ userId: setup.victim }] } },
+  ],
+  'v3:updateAlbumUser': async () => {
+    const params = { id: setup.album ?? '', userId: setup.guest ?? '' };
+    const path = `/api/albums/${setup.album}/user/${setup.guest}`;
+    return [
+      { token: user.accessToken, path, params, body: { role: 'editor' } },
+      { token: user.accessToken, path, params, body: { role: 'viewer' } },
+    ];
+  },
+  'v3:removeUserFromAlbum': async () => [
+    {
+      token: user.accessToken,
+      path: `/api/albums/${setup.album}/user/${setup.guest}`,
+      params: { id: setup.album ?? '', userId: setup.guest ?? '' },
+    },
+  ],
+  'v3:uploadAsset': async () => {
+    const data = makeJpeg({ color: [99, 9, 99] });
+    const now = new Date().toISOString();
+    return [
+      {
+        token: user.accessToken,
+        raw: await multipart({ fileCreatedAt: now, fileModifiedAt: now }, { assetData: { data, fileName: 'v3.jpg' } }),
+      },
+    ];
+  },
+  'v3:updateAsset': async () => [
+    { token: user.accessToken, id: setup.a, body: { visibility: 'archive' } },
+    { token: user.accessToken, id: setup.a, body: { isFavorite: true, rating: 3 } },
+  ],
+  'v3:updateAssets': async () => [
+    { token: user.accessToken, body: { ids: [setup.a, setup.c], isFavorite: true } },
+    { token: user.accessToken, body: { ids: [setup.c], visibility: 'timeline', isFavorite: false } },
+  ],
+  'v3:deleteAssets': async () => [
+    { token: user.accessToken, body: { ids: [setup.d] } },
+    { token: user.accessToken, body: { ids: [setup.d], force: true } },
+  ],
   // Idempotent: every request records the same onboarding.
   setAdminOnboarding: async () => [{ token: admin.accessToken }, { token: admin.accessToken }],
   updateConfig: async () => {

@@ -24,6 +24,7 @@ export const exifInfo = (given: Partial<ExifInfo> = {}): ExifInfo => ({
   country: null,
   description: null,
   projectionType: null,
+  rating: null,
   ...given,
 });
 

@@ -36,6 +36,8 @@ describe('route table', () => {
       'trash',
       'user',
       'v3/api-key',
+      'v3/album',
+      'v3/asset',
       'v3/server',
       'v3/user',
     ]);

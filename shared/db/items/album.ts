@@ -1,4 +1,4 @@
-import { AlbumMemberSchema, type AlbumRecord, AlbumRecordSchema, AlbumUserSchema } from '../../model/album.ts';
+import { AlbumMemberSchema, type AlbumRecord, AlbumRecordSchema, type AlbumShare, AlbumUserSchema, rolesWith } from '../../model/album.ts';
 import { type AssetRecord, statusOf } from '../../model/asset.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
@@ -47,14 +47,22 @@ export const albumWrites = {
       condition: 'present',
       values: { ':thumbnail': thumbnailId, ':now': now },
     }),
-  /** Shares the album with a user: the album's list (only while the album is as read) and the user's item. */
-  shareWith: (album: AlbumRecord, userIds: readonly string[], now: string): Write[] => [
-    updateWrite(keys.album(album.ownerId, album.id), 'SET sharedUserIds = :users, updatedAt = :now', {
+  /**
+   * Shares the album with users: the album's list and their roles (only while the album is as
+   * read) and each user's item.
+   */
+  shareWith: (album: AlbumRecord, shares: readonly AlbumShare[], now: string): Write[] => [
+    updateWrite(keys.album(album.ownerId, album.id), 'SET sharedUserIds = :users, userRoles = :roles, updatedAt = :now', {
       condition: 'updatedAt = :was',
-      values: { ':users': [...album.sharedUserIds, ...userIds], ':now': now, ':was': album.updatedAt },
+      values: {
+        ':users': [...album.sharedUserIds, ...shares.map((share) => share.userId)],
+        ':roles': rolesWith(album.userRoles, shares),
+        ':now': now,
+        ':was': album.updatedAt,
+      },
       onConditionFailed: () => new AlbumChangedError(),
     }),
-    ...userIds.map((userId) =>
+    ...shares.map(({ userId, role }) =>
       putWrite(
         {
           ...keys.albumUser(album.id, userId),
@@ -63,6 +71,7 @@ export const albumWrites = {
           albumId: album.id,
           userId,
           ownerId: album.ownerId,
+          role,
         },
         { condition: 'absent', onConditionFailed: () => new AlbumChangedError() },
       ),
@@ -70,12 +79,31 @@ export const albumWrites = {
   ],
   /** The reverse, for one user. */
   unshareWith: (album: AlbumRecord, userId: string, now: string): Write[] => [
-    updateWrite(keys.album(album.ownerId, album.id), 'SET sharedUserIds = :users, updatedAt = :now', {
+    updateWrite(keys.album(album.ownerId, album.id), 'SET sharedUserIds = :users, userRoles = :roles, updatedAt = :now', {
       condition: 'updatedAt = :was',
-      values: { ':users': album.sharedUserIds.filter((id) => id !== userId), ':now': now, ':was': album.updatedAt },
+      values: {
+        ':users': album.sharedUserIds.filter((id) => id !== userId),
+        ':roles': Object.fromEntries(Object.entries(album.userRoles).filter(([id]) => id !== userId)),
+        ':now': now,
+        ':was': album.updatedAt,
+      },
       onConditionFailed: () => new AlbumChangedError(),
     }),
     deleteWrite(keys.albumUser(album.id, userId), { condition: 'present', onConditionFailed: () => new AlbumChangedError() }),
+  ],
+  /** A shared user's new role: on the album (only while it is as read) and on their item. */
+  setRole: (album: AlbumRecord, share: AlbumShare, now: string): Write[] => [
+    updateWrite(keys.album(album.ownerId, album.id), 'SET userRoles = :roles, updatedAt = :now', {
+      condition: 'updatedAt = :was',
+      values: { ':roles': rolesWith(album.userRoles, [share]), ':now': now, ':was': album.updatedAt },
+      onConditionFailed: () => new AlbumChangedError(),
+    }),
+    updateWrite(keys.albumUser(album.id, share.userId), 'SET #role = :role', {
+      condition: 'present',
+      names: { '#role': 'role' },
+      values: { ':role': share.role },
+      onConditionFailed: () => new AlbumChangedError(),
+    }),
   ],
 };
 

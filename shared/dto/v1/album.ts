@@ -1,18 +1,35 @@
 import * as v from 'valibot';
+import type { AlbumFilter, AlbumShare, NewAlbum } from '../../model/album.ts';
 import { limits } from '../../model/limits.ts';
 import { as, booleanish, dto, isOneOf, optional, optionalUuidList, rules, uuid, uuidList, uuidV4 } from '../common.ts';
 
 /** `CreateAlbumDto`. */
-export const CreateAlbumDto = dto({
-  albumName: v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isString, as<string>()),
-  description: optional(v.pipe(v.unknown(), rules.maxLength(limits.description), rules.isString, as<string>())),
-  sharedWithUserIds: optionalUuidList(),
-  assetIds: optionalUuidList(),
-});
-export type CreateAlbumInput = v.InferOutput<typeof CreateAlbumDto>;
+export const CreateAlbumDto = v.pipe(
+  dto({
+    albumName: v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isString, as<string>()),
+    description: optional(v.pipe(v.unknown(), rules.maxLength(limits.description), rules.isString, as<string>())),
+    sharedWithUserIds: optionalUuidList(),
+    assetIds: optionalUuidList(),
+  }),
+  // v1.100's shared users add and remove assets: editors.
+  v.transform(({ sharedWithUserIds, ...album }): NewAlbum => ({ ...album, albumUsers: editors(sharedWithUserIds ?? []) })),
+);
 
-/** `GetAlbumsDto` (GET /album). */
-export const GetAlbumsDto = dto({ shared: optional(booleanish()), assetId: optional(uuid()) });
+/** Users shared with through v1.100's routes, as v3's roles name them. */
+const editors = (userIds: readonly string[]): AlbumShare[] => userIds.map((userId) => ({ userId, role: 'editor' }));
+
+/**
+ * `GetAlbumsDto` (GET /album) as v3's filter: the caller's own albums; `shared=true` all shared ones
+ * (theirs and those shared with them); `shared=false` theirs shared with no one; `assetId` alone.
+ */
+export const GetAlbumsDto = v.pipe(
+  dto({ shared: optional(booleanish()), assetId: optional(uuid()) }),
+  v.transform(({ shared, assetId }): AlbumFilter => {
+    if (assetId) return { assetId };
+    if (shared === true) return { isShared: true };
+    return shared === false ? { isOwned: true, isShared: false } : { isOwned: true };
+  }),
+);
 
 /** `AlbumInfoDto` (GET /album/:id). */
 export const AlbumInfoDto = dto({ withoutAssets: optional(booleanish()) });
@@ -29,8 +46,11 @@ export const UpdateAlbumDto = dto({
 });
 export type UpdateAlbumInput = v.InferOutput<typeof UpdateAlbumDto>;
 
-/** `AddUsersDto` (PUT /album/:id/users). */
-export const AddUsersDto = dto({ sharedUserIds: uuidList() });
+/** `AddUsersDto` (PUT /album/:id/users): editors. */
+export const AddUsersDto = v.pipe(
+  dto({ sharedUserIds: uuidList() }),
+  v.transform(({ sharedUserIds }) => editors(sharedUserIds)),
+);
 
 /** DELETE /album/:id/user/:userId: a UUID or `me` (Immich's ParseMeUUIDPipe). */
 export const AlbumUserParams = dto({

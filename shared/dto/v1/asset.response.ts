@@ -22,7 +22,8 @@ export const mapBulkUploadCheck = (checks: readonly UploadCheck[]): AssetBulkUpl
   ),
 });
 
-export type ExifResponseDto = ExifInfo;
+/** v1.100's exif: v3's `rating` is not in it. */
+export type ExifResponseDto = Omit<ExifInfo, 'rating'>;
 
 /** AssetResponseDto , keys in Immich's order. */
 export interface AssetResponseDto {

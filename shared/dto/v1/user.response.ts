@@ -25,7 +25,11 @@ export const UserResponseDto = v.strictObject({
 });
 export type UserResponse = v.InferOutput<typeof UserResponseDto>;
 
-/** `LoginResponseDto`. */
+/**
+ * `LoginResponseDto`: v1.100's, with v3's `isOnboarded`. POST /auth/login is one path for both
+ * generations and nothing in the request tells them apart; v3's apps need the field (the mobile
+ * app refuses a login answer without it), v1.100's ignore it (docs/immich-compatibility.md).
+ */
 export interface LoginResponse {
   accessToken: string;
   userId: string;
@@ -34,6 +38,7 @@ export interface LoginResponse {
   isAdmin: boolean;
   profileImagePath: string;
   shouldChangePassword: boolean;
+  isOnboarded: boolean;
 }
 
 export const mapLogin = ({ accessToken, user }: SignIn): LoginResponse => ({
@@ -44,6 +49,7 @@ export const mapLogin = ({ accessToken, user }: SignIn): LoginResponse => ({
   isAdmin: user.isAdmin,
   profileImagePath: user.profileImagePath,
   shouldChangePassword: user.shouldChangePassword,
+  isOnboarded: user.isOnboarded,
 });
 
 /** `LogoutResponseDto`: Immich's answer to every logout (no OAuth here). */

@@ -37,9 +37,14 @@ export const CreateUserDto = dto({
   shouldChangePassword: optional(booleanish()),
 });
 
+/**
+ * `ChangePasswordDto`, one path for both generations: v3 adds `invalidateSessions` (false keeps the
+ * user's other sessions); v1.100's clients never send it, and the other sessions end.
+ */
 export const ChangePasswordDto = dto({
   password: nonEmptyString(limits.password),
   newPassword: v.pipe(v.unknown(), rules.maxLength(limits.password), rules.minLength(8), rules.isNotEmpty, rules.isString, as<string>()),
+  invalidateSessions: optional(booleanish()),
 });
 
 /** `UpdateUserDto` (PUT /user): Immich's `@Optional()` lets only absent values skip (null is checked). */

@@ -63,6 +63,13 @@ export const UserPreferencesUpdateDto = v.pipe(
   v.transform((input): PreferencesChange => input),
 );
 
+/** PUT /users/me/onboarding. */
+export const OnboardingDto = v.object({ isOnboarded: boolean }, '$property must be an object');
+
+export interface OnboardingResponseDto {
+  isOnboarded: boolean;
+}
+
 export type UserAvatarColor = (typeof avatarColors)[number];
 
 export interface UserAdminResponseDto {

@@ -1,0 +1,19 @@
+import { IdParams } from '#shared/dto/common.ts';
+import type { BulkIdResponseDto } from '#shared/dto/v1/album.response.ts';
+import { BulkIdsDtoV3 } from '#shared/dto/v3/album.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { addAssetsToAlbum } from '#shared/services/album.service.ts';
+
+// The CLI's `upload --album`: per id `success`, `duplicate` or `no_permission`, as v1.100's.
+export const handler = httpHandler(
+  {
+    generation: 'v3',
+    access: 'user',
+    permission: 'albumAsset.create',
+    returns: returns<BulkIdResponseDto[]>(),
+    params: IdParams,
+    body: BulkIdsDtoV3,
+  },
+  ({ auth, params, body }) => addAssetsToAlbum(auth, params.id, body.ids),
+);

@@ -1,0 +1,10 @@
+import type { AlbumCountResponseDto } from '#shared/dto/v1/album.response.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { getAlbumCount } from '#shared/services/album.service.ts';
+
+// v1.100's /album/count under v3's name: the same three counts.
+export const handler = httpHandler(
+  { generation: 'v3', access: 'user', permission: 'album.statistics', returns: returns<AlbumCountResponseDto>() },
+  ({ auth }) => getAlbumCount(auth),
+);

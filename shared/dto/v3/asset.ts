@@ -1,0 +1,155 @@
+/**
+ * Immich v3.2's asset requests (`@immich/sdk` 3.2.2: AssetMediaCreateDto, AssetBulkUploadCheckDto,
+ * UpdateAssetDto, AssetBulkUpdateDto, AssetBulkDeleteDto, AssetMediaOptionsDto), read into the
+ * one model's inputs (shared/model/asset.ts, shared/model/upload.ts).
+ */
+import * as v from 'valibot';
+import type { AssetEdit } from '../../model/asset.ts';
+import { limits } from '../../model/limits.ts';
+import type { NewAssetFields } from '../../model/upload.ts';
+import { parseOrThrow } from '../validate.ts';
+import { boolean, coercedInteger, integer, isoDateTime, object, picklist, stringToBool, text, uuid, uuids } from './common.ts';
+
+/**
+ * A visibility a client may choose. `locked` (the locked folder, with its PIN) does not exist here
+ * yet: it is refused rather than making assets vanish from every view (docs/immich-compatibility.md).
+ */
+const chosenVisibility = picklist(['archive', 'timeline'] as const);
+
+/** `metadata`: a JSON list of `{key, value}` (the iOS app's iCloud ids); checked, not kept yet. */
+const metadataItems = v.pipe(
+  v.string('$property must be a string'),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    try {
+      return JSON.parse(dataset.value) as unknown;
+    } catch {
+      addIssue({ message: '$property must be JSON' });
+      return NEVER;
+    }
+  }),
+  v.array(
+    v.object({ key: v.string('$property must be a string'), value: v.record(v.string(), v.unknown(), '$property must be an object') }),
+  ),
+);
+
+/** POST /assets: the form's text fields. v3 has no device ids; the apps still send them, and v1.100's routes list them. */
+const AssetMediaCreateFields = object({
+  fileCreatedAt: isoDateTime,
+  fileModifiedAt: isoDateTime,
+  duration: v.optional(coercedInteger(0)),
+  filename: v.optional(text(limits.name)),
+  isFavorite: v.optional(stringToBool),
+  // The apps upload a live photo's video `hidden` before its photo.
+  visibility: v.optional(picklist(['archive', 'timeline', 'hidden'] as const)),
+  livePhotoVideoId: v.optional(uuid),
+  metadata: v.optional(metadataItems),
+  deviceAssetId: v.optional(text(limits.keyValue)),
+  deviceId: v.optional(text(limits.keyValue)),
+});
+
+/** POST /assets' text fields as the one model takes them. Without the apps' device ids, the device is `NONE`. */
+export const readUploadFieldsV3 = (fields: Record<string, string>): NewAssetFields => {
+  const dto = parseOrThrow(AssetMediaCreateFields, fields);
+  return {
+    deviceAssetId: dto.deviceAssetId || 'NONE',
+    deviceId: dto.deviceId || 'NONE',
+    fileCreatedAt: new Date(dto.fileCreatedAt),
+    fileModifiedAt: new Date(dto.fileModifiedAt),
+    duration: dto.duration || null,
+    isFavorite: dto.isFavorite,
+    visibility: dto.visibility,
+    livePhotoVideoId: dto.livePhotoVideoId,
+    filename: dto.filename,
+  };
+};
+
+export const AssetBulkUploadCheckDto = object({
+  assets: v.array(object({ id: text(limits.clientId), checksum: text(limits.checksum) }), '$property must be an array'),
+});
+
+const latitude = v.pipe(
+  v.number('$property must be a number'),
+  v.minValue(-90, '$property must be at least -90'),
+  v.maxValue(90, '$property must be at most 90'),
+);
+const longitude = v.pipe(
+  v.number('$property must be a number'),
+  v.minValue(-180, '$property must be at least -180'),
+  v.maxValue(180, '$property must be at most 180'),
+);
+
+/** What v3 edits that is not kept here: refused with a clear 400 rather than dropped. */
+const notSupported = (what: string) => v.check(() => false, `${what} is not supported by this server yet`);
+
+/** The edit fields of `UpdateAssetDto` and `AssetBulkUpdateDto`; both coordinates or neither. */
+const editFields = {
+  isFavorite: v.optional(boolean),
+  visibility: v.optional(chosenVisibility),
+  dateTimeOriginal: v.optional(isoDateTime),
+  latitude: v.optional(latitude),
+  longitude: v.optional(longitude),
+  description: v.optional(text(limits.description)),
+  rating: v.optional(
+    v.nullable(
+      v.pipe(
+        integer(-1, 5),
+        v.check((x) => x !== 0, '$property must be -1 or between 1 and 5'),
+      ),
+    ),
+  ),
+};
+
+const bothCoordinates = <T extends { latitude?: number | undefined; longitude?: number | undefined }>() =>
+  v.check<T, string>(
+    (input) => (input.latitude === undefined) === (input.longitude === undefined),
+    'latitude and longitude must be given together',
+  );
+
+const toEdit = (input: v.InferOutput<v.ObjectSchema<typeof editFields, undefined>>): AssetEdit => ({
+  isFavorite: input.isFavorite,
+  visibility: input.visibility,
+  dateTimeOriginal: input.dateTimeOriginal,
+  latitude: input.latitude,
+  longitude: input.longitude,
+  description: input.description,
+  rating: input.rating,
+});
+
+/** PUT /assets/:id. Linking a live photo through `livePhotoVideoId` is not served yet. */
+export const UpdateAssetDtoV3 = v.pipe(
+  object({ ...editFields, livePhotoVideoId: v.optional(v.nullable(v.pipe(v.unknown(), notSupported('Linking a live photo')))) }),
+  bothCoordinates(),
+  v.transform(toEdit),
+);
+
+/** PUT /assets: the same edits of many assets. Duplicate groups and relative date shifts are not served yet. */
+export const AssetBulkUpdateDtoV3 = v.pipe(
+  object({
+    ...editFields,
+    ids: uuids,
+    duplicateId: v.optional(v.nullable(v.pipe(v.unknown(), notSupported('duplicateId')))),
+    dateTimeRelative: v.optional(v.pipe(v.unknown(), notSupported('dateTimeRelative'))),
+    timeZone: v.optional(v.pipe(v.unknown(), notSupported('timeZone'))),
+  }),
+  bothCoordinates(),
+  v.transform((input) => ({ ids: input.ids, edit: toEdit(input) })),
+);
+
+/** DELETE /assets. */
+export const AssetBulkDeleteDtoV3 = object({ ids: uuids, force: v.optional(boolean) });
+
+/** GET /assets/:id/thumbnail `?size=` (`original` is deprecated in v3: the original's own route). */
+export const AssetMediaOptionsDto = object({
+  size: v.optional(picklist(['original', 'fullsize', 'preview', 'thumbnail'] as const)),
+  edited: v.optional(stringToBool),
+});
+
+/** GET /assets/:id/original `?edited=`: no edits exist here, so it is the original either way. */
+export const AssetDownloadOriginalDto = object({ edited: v.optional(stringToBool) });
+
+/** GET /assets/statistics `?isFavorite=&isTrashed=&visibility=`. */
+export const AssetStatsDto = object({
+  isFavorite: v.optional(stringToBool),
+  isTrashed: v.optional(stringToBool),
+  visibility: v.optional(picklist(['archive', 'timeline', 'hidden', 'locked'] as const)),
+});

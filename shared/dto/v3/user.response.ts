@@ -1,0 +1,22 @@
+/** Immich v3.2's public view of a user (`@immich/sdk` 3.2.2: UserResponseDto): what another user may see. */
+import type { UserRecord } from '../../model/user.ts';
+import { avatarColorFor, type UserResponse } from '../v1/user.response.ts';
+
+export interface UserResponseDto {
+  id: string;
+  name: string;
+  email: string;
+  profileImagePath: string;
+  avatarColor: UserResponse['avatarColor'];
+  profileChangedAt: string;
+}
+
+/** v3's `mapUser`; `profileChangedAt` is when the user last changed (a picture change included). */
+export const mapUserV3 = (user: UserRecord): UserResponseDto => ({
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  profileImagePath: user.profileImagePath,
+  avatarColor: user.avatarColor ?? avatarColorFor(user.email),
+  profileChangedAt: user.updatedAt,
+});
