@@ -8,7 +8,13 @@ export const hasAdmin = async (): Promise<boolean> => (await getItem(keys.admin(
 /** Whether the admin finished onboarding (Immich's `admin-onboarding` system metadata). */
 export const isOnboarded = async (): Promise<boolean> => (await getItem(keys.adminOnboarding()))?.isOnboarded === true;
 
-/** Records that the admin finished onboarding; again changes nothing. */
-export const setOnboarded = async (): Promise<void> => {
-  await writeOne(putWrite({ ...keys.adminOnboarding(), type: 'systemMetadata', isOnboarded: true, updatedAt: new Date().toISOString() }));
+/** The admin's user id, once there is one (the guard item names it). */
+export const adminId = async (): Promise<string | undefined> => {
+  const guard = await getItem(keys.admin());
+  return typeof guard?.userId === 'string' ? guard.userId : undefined;
+};
+
+/** Records whether the admin finished onboarding (v3 can undo it); the same again changes nothing. */
+export const setOnboarded = async (isOnboarded = true): Promise<void> => {
+  await writeOne(putWrite({ ...keys.adminOnboarding(), type: 'systemMetadata', isOnboarded, updatedAt: new Date().toISOString() }));
 };

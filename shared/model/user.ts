@@ -45,6 +45,20 @@ export const UserRecordSchema = v.object({
 });
 export type UserRecord = v.InferOutput<typeof UserRecordSchema>;
 
+/** A new user, from either generation (v1.100's `CreateUserDto`, v3's `UserAdminCreateDto`). */
+export interface NewUser {
+  email: string;
+  name: string;
+  password: string;
+  /** Sanitised already (the edge's `toSanitized`); undefined: none. */
+  storageLabel?: string | null | undefined;
+  memoriesEnabled?: boolean | null | undefined;
+  quotaSizeInBytes?: number | null | undefined;
+  shouldChangePassword?: boolean | null | undefined;
+  avatarColor?: UserRecord['avatarColor'] | undefined;
+  isAdmin?: boolean | undefined;
+}
+
 /**
  * What an upload is checked against (shared/domain/quota.ts): the quota as read, and the upload
  * sessions' holds read with it (`opened` dates them: a hold taken since changes it).

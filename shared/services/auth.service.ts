@@ -64,11 +64,17 @@ export const changePassword = async (auth: Auth, input: v.InferOutput<typeof Cha
   return updated;
 };
 
-/** GET /auth/devices: the caller's sessions, most recently used first, the current one marked. */
-export const getAuthDevices = async (auth: Auth): Promise<DeviceSession[]> =>
-  (await listUserSessions(auth.user.id))
+/** A user's sessions, most recently used first, the one `currentHash` names marked. */
+const sessionsOf = async (userId: string, currentHash?: string): Promise<DeviceSession[]> =>
+  (await listUserSessions(userId))
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))
-    .map((session) => ({ session, current: session.tokenHash === auth.sessionHash }));
+    .map((session) => ({ session, current: session.tokenHash === currentHash }));
+
+/** GET /auth/devices: the caller's sessions, most recently used first, the current one marked. */
+export const getAuthDevices = (auth: Auth): Promise<DeviceSession[]> => sessionsOf(auth.user.id, auth.sessionHash);
+
+/** GET /admin/users/:id/sessions (v3, admin): a user's sessions, as their own list shows them (none is the admin's current one). */
+export const getUserSessions = (userId: string): Promise<DeviceSession[]> => sessionsOf(userId);
 
 /** DELETE /auth/devices/:id: ends one of the caller's sessions. */
 export const logoutAuthDevice = async (auth: Auth, id: string): Promise<void> => {

@@ -27,14 +27,15 @@ export const createProfileImage = async (auth: Auth, file: UploadedFile | undefi
   const store = await originalsStore();
   const key = `profile/${user.id}/${randomUUID()}${extensionOf(file.fileName)}`;
   const stored = await store.put(key, file.data, mimeTypeOf(file.fileName));
+  let updated: UserRecord;
   try {
-    await updateUser(user, { profileImagePath: key });
+    updated = await updateUser(user, { profileImagePath: key });
   } catch (error) {
     await store.delete([stored]);
     throw error;
   }
   if (user.profileImagePath) await store.delete([{ key: user.profileImagePath }]);
-  return { ...user, profileImagePath: key };
+  return updated;
 };
 
 /** DELETE /user/profile-image: 400 without one (Immich's message), else it is cleared and removed. */

@@ -1,6 +1,6 @@
 import { inBatches } from '../core/concurrency.ts';
 import { Inaccessible } from '../core/errors.ts';
-import { hasAdmin, isOnboarded, setOnboarded } from '../db/system.repository.ts';
+import { adminId, hasAdmin, isOnboarded, setOnboarded } from '../db/system.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
 import { getUser, listUsers } from '../db/user.repository.ts';
 import type { ServerState } from '../dto/v1/server-info.ts';
@@ -27,9 +27,23 @@ export const getServerInfo = async (auth: Auth): Promise<UserRecord> => {
   return user;
 };
 
-/** POST /server-info/admin-onboarding (admin): 204. */
-export const setAdminOnboarding = async (): Promise<void> => {
-  await setOnboarded();
+/** POST /server-info/admin-onboarding (admin): done; v3's POST /system-metadata/admin-onboarding: done or not. 204. */
+export const setAdminOnboarding = async (isOnboarded = true): Promise<void> => {
+  await setOnboarded(isOnboarded);
+};
+
+/** GET /system-metadata/admin-onboarding (v3, admin). */
+export const getAdminOnboarding = (): Promise<boolean> => isOnboarded();
+
+/**
+ * GET /server/version-history (v3, public): the versions this server has run, as Immich records
+ * each at start. One API version has been served since it was first used (its admin's sign-up);
+ * none before.
+ */
+export const getVersionHistory = async (): Promise<{ since: string }[]> => {
+  const id = await adminId();
+  const admin = id ? await getUser(id) : undefined;
+  return admin ? [{ since: admin.createdAt }] : [];
 };
 
 /**

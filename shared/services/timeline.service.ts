@@ -166,9 +166,12 @@ export interface AssetCounts {
  * archive by type, from the timeline counters (one Query). Hidden and locked assets are never
  * counted there (v3's `visibility=hidden` asks for none of them).
  */
-export const getAssetStatistics = async (auth: Auth, filter: BucketFilter): Promise<AssetCounts> => {
+export const getAssetStatistics = (auth: Auth, filter: BucketFilter): Promise<AssetCounts> => countAssets(auth.user.id, filter);
+
+/** GET /admin/users/:id/statistics (v3, admin): a user's assets, counted as their own statistics count them. */
+export const countAssets = async (ownerId: string, filter: BucketFilter): Promise<AssetCounts> => {
   const stats = { images: 0, videos: 0, total: 0 };
-  for (const counter of await listCounters(auth.user.id)) {
+  for (const counter of await listCounters(ownerId)) {
     if (counter.size !== 'MONTH' || !matchesFilter(counter.state, filter)) continue;
     if (counter.state.type === 'IMAGE') stats.images += counter.count;
     if (counter.state.type === 'VIDEO') stats.videos += counter.count;

@@ -5,11 +5,9 @@ import { hashPassword } from '../core/crypto.ts';
 import { Forbidden, Inaccessible, Invalid, NotFound } from '../core/errors.ts';
 import { getUser, createUser as insertUser, listUsers, rewriteCredentials, updateUser } from '../db/user.repository.ts';
 import { applyPreferences, preferencesOf } from '../domain/preferences.ts';
-import { type CreateUserDto, type SignUpDto, sanitizeStorageLabel } from '../dto/v1/user.ts';
+import { type SignUpDto, sanitizeStorageLabel } from '../dto/v1/user.ts';
 import type { PreferencesChange, UserPreferences } from '../model/preferences.ts';
-import type { Auth, CredentialCopy, UserRecord } from '../model/user.ts';
-
-type NewUser = v.InferOutput<typeof CreateUserDto> & { isAdmin?: boolean };
+import type { Auth, CredentialCopy, NewUser, UserRecord } from '../model/user.ts';
 
 /** A user record with Immich's defaults (`shouldChangePassword` true, memories on, no quota). */
 const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
@@ -36,11 +34,16 @@ const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
     createdAt: now,
     updatedAt: now,
     defaultLibraryId: randomUUID(),
+    ...(input.avatarColor ? { avatarColor: input.avatarColor } : {}),
   };
 };
 
-/** POST /user (admin only): email and storage label unique; an admin must already exist. */
-export const createUser = async (input: v.InferOutput<typeof CreateUserDto>): Promise<UserRecord> => {
+/**
+ * POST /user and POST /admin/users (admin only): email and storage label unique; an admin must
+ * already exist, and there is one (a second is refused, as v1.100's PUT /user refuses one).
+ */
+export const createUser = async (input: NewUser): Promise<UserRecord> => {
+  if (input.isAdmin === true) throw new Invalid('The server already has an admin');
   const user = await newUserRecord(input);
   await insertUser(user);
   return user;
@@ -116,7 +119,8 @@ export interface UserChange {
   email?: string | undefined;
   name?: string | undefined;
   password?: string | undefined;
-  storageLabel?: string | undefined;
+  /** `''` or null: none. */
+  storageLabel?: string | null | undefined;
   isAdmin?: boolean | undefined;
   shouldChangePassword?: boolean | undefined;
   memoriesEnabled?: boolean | undefined;
@@ -141,7 +145,7 @@ export const updateUserInfo = async (auth: Auth, dto: UserChange): Promise<UserR
     if (dto.quotaSizeInBytes !== undefined) changes.quotaSizeInBytes = dto.quotaSizeInBytes;
     if (dto.isAdmin === true && user.id !== auth.user.id) throw new Invalid('The server already has an admin');
     if (dto.isAdmin === false && user.id === auth.user.id) throw new Invalid('The admin cannot give up the admin role');
-    if (dto.storageLabel !== undefined) changes.storageLabel = dto.storageLabel === '' ? null : dto.storageLabel;
+    if (dto.storageLabel !== undefined) changes.storageLabel = dto.storageLabel || null;
   }
   return await saveUser(user, changes);
 };
@@ -172,6 +176,29 @@ export const updateMe = (
   input: Pick<UserChange, 'email' | 'name' | 'password'> & { avatarColor?: UserRecord['avatarColor'] | undefined },
 ): Promise<UserRecord> => updateUserInfo(auth, { ...input, id: auth.user.id, ...(input.password ? { shouldChangePassword: false } : {}) });
 
+/** GET /admin/users (v3, admin): every user (`withDeleted`: deleted ones too), or the one `id` names; newest first. */
+export const searchUsersAdmin = async (filter: { id?: string | undefined; withDeleted?: boolean | undefined }): Promise<UserRecord[]> =>
+  (await listUsers())
+    .filter((user) => (filter.withDeleted || user.deletedAt === null) && (filter.id === undefined || user.id === filter.id))
+    .reverse();
+
+/** GET /users (v3): the users a user may see (v3's `publicUsers`, on here): everyone not deleted, newest first. */
+export const searchUsers = async (): Promise<UserRecord[]> => searchUsersAdmin({});
+
+/** GET /admin/users/:id/preferences (v3, admin). */
+export const getUserPreferences = async (id: string): Promise<UserPreferences> => preferencesOf(await findOrFail(id, true));
+
+/** PUT /admin/users/:id/preferences (v3, admin): as the user's own change. */
+export const updateUserPreferences = async (id: string, change: PreferencesChange): Promise<UserPreferences> =>
+  changePreferences(await findOrFail(id), change);
+
+/** The named fields change; memories and the avatar's colour change on the user itself. */
+const changePreferences = async (user: UserRecord, change: PreferencesChange): Promise<UserPreferences> => {
+  const { preferences, fields } = applyPreferences(user, change);
+  await saveUser(user, fields);
+  return preferences;
+};
+
 /** GET /users/me/onboarding (v3): whether the caller went through the web app's onboarding. */
 export const getOnboarding = async (auth: Auth): Promise<boolean> => (await getMyUserInfo(auth)).isOnboarded;
 
@@ -183,9 +210,5 @@ export const setOnboarding = async (auth: Auth, isOnboarded: boolean): Promise<b
 export const getMyPreferences = async (auth: Auth): Promise<UserPreferences> => preferencesOf(await getMyUserInfo(auth));
 
 /** PUT /users/me/preferences (v3): the named fields change; memories and the avatar's colour change on the user itself. */
-export const updateMyPreferences = async (auth: Auth, change: PreferencesChange): Promise<UserPreferences> => {
-  const user = await getMyUserInfo(auth);
-  const { preferences, fields } = applyPreferences(user, change);
-  await saveUser(user, fields);
-  return preferences;
-};
+export const updateMyPreferences = async (auth: Auth, change: PreferencesChange): Promise<UserPreferences> =>
+  changePreferences(await getMyUserInfo(auth), change);

@@ -134,6 +134,37 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, body: { memories: { enabled: false }, tags: { enabled: true } } },
   ],
   'v3:deleteApiKey': async () => [{ token: user.accessToken, id: setup.v3Key }],
+  'v3:deleteAllSessions': async () => [{ token: (await login({ email: 'racer@immich.cloud', password: 'password-Racer' })).accessToken }],
+  'v3:deleteSession': async () => {
+    const other = await login({ email: 'racer@immich.cloud', password: 'password-Racer' });
+    const sessions = await invoke(await handlerOf(route('getAuthDevices')), {
+      path: '/api/auth/devices',
+      headers: bearer(other.accessToken),
+    });
+    const id = sessions.body.find((session: { current: boolean }) => !session.current)?.id ?? sessions.body[0].id;
+    return [{ token: other.accessToken, id }];
+  },
+  'v3:updateAdminOnboarding': async () => [
+    { token: admin.accessToken, body: { isOnboarded: true } },
+    { token: admin.accessToken, body: { isOnboarded: false } },
+  ],
+  'v3:createUserAdmin': async () => [
+    { token: admin.accessToken, body: { email: 'triplet@immich.cloud', password: 'password', name: 'Triplet', storageLabel: 'triplet' } },
+  ],
+  'v3:updateUserAdmin': async () => [
+    { token: admin.accessToken, id: user.userId, body: { name: 'Racer Admin Renamed' } },
+    { token: admin.accessToken, id: user.userId, body: { quotaSizeInBytes: 20_000_000_000 } },
+  ],
+  'v3:deleteUserAdmin': async () => [{ token: admin.accessToken, id: setup.victim, body: {} }],
+  'v3:restoreUserAdmin': async () => [{ token: admin.accessToken, id: setup.victim }],
+  'v3:updateUserPreferencesAdmin': async () => [
+    { token: admin.accessToken, id: user.userId, body: { tags: { enabled: true } } },
+    { token: admin.accessToken, id: user.userId, body: { ratings: { enabled: true } } },
+  ],
+  'v3:createProfileImage': async () => [
+    { token: user.accessToken, raw: await multipart({}, { file: { data: makeJpeg({ color: [7, 70, 7] }), fileName: 'me.jpg' } }) },
+  ],
+  'v3:deleteProfileImage': async () => [{ token: user.accessToken }],
   'v3:setUserOnboarding': async () => [
     { token: user.accessToken, body: { isOnboarded: true } },
     { token: user.accessToken, body: { isOnboarded: false } },

@@ -39,6 +39,9 @@ describe('route table', () => {
       'v3/album',
       'v3/asset',
       'v3/server',
+      'v3/session',
+      'v3/system-metadata',
+      'v3/user-admin',
       'v3/user',
     ]);
     expect(routes.filter((route) => route.entry.startsWith('functions/v3/')).every((route) => route.generation === 'v3')).toBe(true);

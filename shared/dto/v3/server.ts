@@ -3,6 +3,7 @@
  * ServerFeaturesDto, ServerConfigDto), over the same state as v1.100's `/server-info/*`
  * (shared/dto/v1/server-info.ts). docs/immich-compatibility.md, "Two generations".
  */
+import * as v from 'valibot';
 import type { ServerState } from '../v1/server-info.ts';
 import type { SystemConfig } from '../v1/system-config.ts';
 
@@ -12,6 +13,42 @@ import type { SystemConfig } from '../v1/system-config.ts';
  */
 export const serverVersionV3 = { major: 3, minor: 2, patch: 2, prerelease: null } as const;
 export type ServerVersionResponseDto = typeof serverVersionV3;
+
+export interface ServerAboutResponseDto {
+  version: string;
+  versionUrl: string;
+  licensed: boolean;
+  nodejs: string;
+}
+
+/** The version Immich's web app shows in its about box; no licence is sold here. */
+export const aboutV3: ServerAboutResponseDto = {
+  version: 'v3.2.2',
+  versionUrl: 'https://github.com/immich-app/immich/releases/tag/v3.2.2',
+  licensed: false,
+  nodejs: process.version,
+};
+
+export interface ServerVersionHistoryResponseDto {
+  id: string;
+  createdAt: string;
+  version: string;
+}
+
+/** One entry per version served, with a stable id (this server keeps no table of them). */
+export const versionHistoryV3 = (history: readonly { since: string }[]): ServerVersionHistoryResponseDto[] =>
+  history.map(({ since }) => ({ id: '00000000-0000-4000-8000-000000030202', createdAt: since, version: '3.2.2' }));
+
+export interface AdminOnboardingResponseDto {
+  isOnboarded: boolean;
+}
+
+export const AdminOnboardingUpdateDto = v.object({ isOnboarded: v.boolean('$property must be a boolean') }, '$property must be an object');
+
+export interface ReverseGeocodingStateResponseDto {
+  lastUpdate: string | null;
+  lastImportFileName: string | null;
+}
 
 export interface ServerPingResponse {
   res: 'pong';

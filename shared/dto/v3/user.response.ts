@@ -11,6 +11,19 @@ export interface UserResponseDto {
   profileChangedAt: string;
 }
 
+/** POST /users/profile-image: the caller's new picture's key, and when their profile changed. */
+export interface CreateProfileImageResponseDto {
+  userId: string;
+  profileImagePath: string;
+  profileChangedAt: string;
+}
+
+export const mapProfileImageV3 = (user: UserRecord): CreateProfileImageResponseDto => ({
+  userId: user.id,
+  profileImagePath: user.profileImagePath,
+  profileChangedAt: user.updatedAt,
+});
+
 /** v3's `mapUser`; `profileChangedAt` is when the user last changed (a picture change included). */
 export const mapUserV3 = (user: UserRecord): UserResponseDto => ({
   id: user.id,

@@ -6,21 +6,13 @@
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
 import type { PreferencesChange, UserPreferences } from '../../model/preferences.ts';
-import type { UserRecord } from '../../model/user.ts';
-import { dto, optional } from '../common.ts';
+import type { NewUser, UserRecord } from '../../model/user.ts';
+import { dto, optional, uuidV4 } from '../common.ts';
 import { avatarColorFor, avatarColors } from '../v1/user.response.ts';
-import { email } from '../v1/user.ts';
+import { email, sanitizeStorageLabel } from '../v1/user.ts';
+import { boolean, integer, stringToBool, text } from './common.ts';
 
-const text = (max: number) =>
-  v.pipe(v.string('$property must be a string'), v.maxLength(max, `$property must be at most ${max} characters`));
 const avatarColor = v.picklist(avatarColors, `$property must be one of: ${avatarColors.join(', ')}`);
-const boolean = v.boolean('$property must be a boolean');
-const integer = (min: number) =>
-  v.pipe(
-    v.number('$property must be a number'),
-    v.integer('$property must be an integer'),
-    v.minValue(min, `$property must be at least ${min}`),
-  );
 /** An optional group of optional fields (zod's `.optional()` objects). */
 const group = <const E extends v.ObjectEntries>(entries: E) =>
   v.optional(
@@ -62,6 +54,75 @@ export const UserPreferencesUpdateDto = v.pipe(
   }),
   v.transform((input): PreferencesChange => input),
 );
+
+const storageLabel = v.optional(
+  v.nullable(
+    v.pipe(
+      text(limits.keyValue),
+      v.transform((label: string) => sanitizeStorageLabel(label)),
+    ),
+  ),
+);
+const quota = v.optional(
+  v.nullable(
+    v.pipe(
+      v.number('$property must be a number'),
+      v.integer('$property must be an integer'),
+      v.minValue(0, '$property must be at least 0'),
+    ),
+  ),
+);
+const required = (max: number) => v.pipe(text(max), v.minLength(1, '$property must not be empty'));
+
+/**
+ * POST /admin/users (`UserAdminCreateDto`); `notify` is read and ignored (no e-mail is sent here),
+ * a PIN code is refused (the locked folder does not exist yet).
+ */
+export const UserAdminCreateDto = v.pipe(
+  v.object(
+    {
+      email: email(),
+      name: required(limits.name),
+      password: required(limits.password),
+      avatarColor: optional(avatarColor),
+      isAdmin: v.optional(boolean),
+      notify: v.optional(boolean),
+      pinCode: v.optional(v.null('A PIN code is not supported by this server yet')),
+      quotaSizeInBytes: quota,
+      shouldChangePassword: v.optional(boolean),
+      storageLabel,
+    },
+    '$property must be an object',
+  ),
+  v.transform(
+    ({ notify: _notify, pinCode: _pinCode, avatarColor: color, ...user }): NewUser => ({ ...user, avatarColor: color ?? undefined }),
+  ),
+);
+
+/** PUT /admin/users/:id (`UserAdminUpdateDto`), as the one change v1.100's PUT /user makes. */
+export const UserAdminUpdateDto = v.object(
+  {
+    email: v.optional(email()),
+    name: v.optional(required(limits.name)),
+    password: v.optional(required(limits.password)),
+    avatarColor: optional(avatarColor),
+    isAdmin: v.optional(boolean),
+    pinCode: v.optional(v.null('A PIN code is not supported by this server yet')),
+    quotaSizeInBytes: quota,
+    shouldChangePassword: v.optional(boolean),
+    storageLabel,
+  },
+  '$property must be an object',
+);
+
+/** GET /admin/users `?id=&withDeleted=`. */
+export const UserAdminSearchDto = v.object(
+  { id: v.optional(v.pipe(v.string(), v.regex(uuidV4, '$property must be a UUID'))), withDeleted: v.optional(stringToBool) },
+  '$property must be an object',
+);
+
+/** DELETE /admin/users/:id `{force}`. */
+export const UserAdminDeleteDto = v.object({ force: v.optional(boolean) }, '$property must be an object');
 
 /** PUT /users/me/onboarding. */
 export const OnboardingDto = v.object({ isOnboarded: boolean }, '$property must be an object');

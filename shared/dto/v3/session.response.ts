@@ -1,0 +1,30 @@
+/** Immich v3.2's sessions (`@immich/sdk` 3.2.2: SessionResponseDto): v1.100's auth devices. */
+import type { DeviceSession } from '../../model/session.ts';
+
+export interface SessionResponseDto {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  expiresAt: string;
+  current: boolean;
+  deviceType: string;
+  deviceOS: string;
+  appVersion: string | null;
+  isPendingSyncReset: boolean;
+}
+
+/**
+ * v3's `mapSession`: when it expires (400 days after sign-in, Immich's cookie); no app version is
+ * recorded, and no sync reset is pending (the sync stream is not served yet).
+ */
+export const mapSessionV3 = ({ session, current }: DeviceSession): SessionResponseDto => ({
+  id: session.id,
+  createdAt: session.createdAt,
+  updatedAt: session.updatedAt,
+  expiresAt: new Date(session.ttl * 1000).toISOString(),
+  current,
+  deviceType: session.deviceType,
+  deviceOS: session.deviceOS,
+  appVersion: null,
+  isPendingSyncReset: false,
+});
