@@ -14,6 +14,9 @@ export const PersonRecordSchema = v.object({
   faceAssetId: nullable(id()),
   /** Faces of this person across the owner's assets (Immich orders people by it). */
   faceCount: v.number(),
+  /** Immich v3's favourite people (listed first) and their colour; v1.100 has neither. */
+  isFavorite: v.optional(v.boolean(), false),
+  color: nullable(v.string()),
   createdAt: instant(),
   updatedAt: instant(),
 });
@@ -24,16 +27,33 @@ export interface PersonChanges {
   birthDate?: string | null;
   isHidden?: boolean;
   faceAssetId?: string;
+  isFavorite?: boolean;
+  color?: string | null;
 }
+
+/** What a user may change on a person, from either generation (PUT /person/:id, PUT /people/:id and the bulk forms). */
+export interface PersonEdit {
+  name?: string | undefined;
+  /** An instant; its UTC day is kept. null clears it. */
+  birthDate?: string | null | undefined;
+  isHidden?: boolean | undefined;
+  featureFaceAssetId?: string | undefined;
+  isFavorite?: boolean | undefined;
+  color?: string | null | undefined;
+}
+
+/** A new person (POST /person, POST /people). */
+export type NewPerson = Omit<PersonEdit, 'featureFaceAssetId'>;
 
 /** Names match case-insensitively (and whatever Unicode form the file used). */
 export const foldName = (name: string): string => name.normalize('NFKC').trim().toLowerCase();
 
-/** The caller's people to show, and how many they have in all and hidden. */
+/** The caller's people to show, and how many they have in all and hidden; with paging, whether more follow. */
 export interface People {
   total: number;
   hidden: number;
   people: PersonRecord[];
+  hasNextPage?: boolean;
 }
 
 /** The calendar day a birth date is stored as (PostgreSQL's `date` column keeps the instant's UTC day). */

@@ -5,41 +5,50 @@ import { getAssets } from '../db/asset.repository.ts';
 import { createPerson as insertPerson, listPeople, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { nameTerms } from '../domain/terms.ts';
-import type { PersonUpdateInput } from '../dto/v1/person.ts';
 import type { BulkIdResult } from '../model/album.ts';
 import { type AssetDetail, byFileCreatedAt, type FaceEntry, inTimeline } from '../model/asset.ts';
-import { birthDay, type People, type PersonChanges, type PersonRecord } from '../model/person.ts';
+import { birthDay, type NewPerson, type People, type PersonChanges, type PersonEdit, type PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
 
 /**
- * GET /person, in Immich's order: visible before hidden, named before unnamed, more faces first,
- * then by name. `total` counts all the caller's people, `hidden` the hidden ones.
+ * GET /person and GET /people, in Immich's order: visible before hidden, favourites first, named
+ * before unnamed, more faces first, then by name. `total` counts all the caller's people, `hidden`
+ * the hidden ones. v3 pages them (`page` from 1, `size`), saying whether another page follows.
  */
-export const getAllPeople = async (auth: Auth, withHidden: boolean): Promise<People> => {
+export const getAllPeople = async (auth: Auth, withHidden: boolean, paging?: { page: number; size: number }): Promise<People> => {
   const all = (await listPeople(auth.user.id)).filter((person) => person.faceCount > 0);
   const ordered = all
     .filter((person) => withHidden || !person.isHidden)
     .sort(
       (a, b) =>
         Number(a.isHidden) - Number(b.isHidden) ||
+        Number(b.isFavorite) - Number(a.isFavorite) ||
         Number(a.name === '') - Number(b.name === '') ||
         b.faceCount - a.faceCount ||
         a.name.localeCompare(b.name) ||
         a.id.localeCompare(b.id),
     );
-  return { total: all.length, hidden: all.filter((person) => person.isHidden).length, people: ordered };
+  const counts = { total: all.length, hidden: all.filter((person) => person.isHidden).length };
+  if (!paging) return { ...counts, people: ordered };
+  const start = (paging.page - 1) * paging.size;
+  return { ...counts, people: ordered.slice(start, start + paging.size), hasNextPage: ordered.length > start + paging.size };
 };
 
 export const getPerson = (auth: Auth, id: string): Promise<PersonRecord> => requirePerson(auth, Permission.PersonRead, id);
 
-/** PUT /person/:id: name, birth date, hidden, and the feature face (an asset of the caller's showing this person). */
-export const updatePerson = async (auth: Auth, id: string, dto: PersonUpdateInput): Promise<PersonRecord> => {
+/**
+ * PUT /person/:id and PUT /people/:id: name, birth date, hidden, the feature face (an asset of the
+ * caller's showing this person), and v3's favourite and colour.
+ */
+export const updatePerson = async (auth: Auth, id: string, dto: PersonEdit): Promise<PersonRecord> => {
   const person = await requirePerson(auth, Permission.PersonWrite, id);
   const changes: PersonChanges = {};
   if (dto.name !== undefined) changes.name = dto.name;
   if (dto.birthDate !== undefined) changes.birthDate = birthDay(dto.birthDate);
   if (dto.isHidden !== undefined) changes.isHidden = dto.isHidden;
+  if (dto.isFavorite !== undefined) changes.isFavorite = dto.isFavorite;
+  if (dto.color !== undefined) changes.color = dto.color;
   if (dto.featureFaceAssetId !== undefined) {
     const { faces } = await requireAsset(auth, Permission.AssetRead, dto.featureFaceAssetId);
     if (!faces.some((face) => face.personId === person.id)) throw new Invalid('Invalid assetId for feature face');
@@ -105,10 +114,7 @@ export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetDeta
  * not in GET /person until they have some). Stored with the birth date's day; answered, as Immich
  * answers its create, with the instant sent (`1990-01-01T05:00:00.000Z`, Immich's e2e case).
  */
-export const createPerson = async (
-  auth: Auth,
-  dto: { name?: string | undefined; birthDate?: string | null | undefined; isHidden?: boolean | undefined },
-): Promise<PersonRecord> => {
+export const createPerson = async (auth: Auth, dto: NewPerson): Promise<PersonRecord> => {
   const now = new Date().toISOString();
   const person: PersonRecord = {
     id: randomUUID(),
@@ -119,6 +125,8 @@ export const createPerson = async (
     thumbnailPath: '',
     faceAssetId: null,
     faceCount: 0,
+    isFavorite: dto.isFavorite ?? false,
+    color: dto.color ?? null,
     createdAt: now,
     updatedAt: now,
   };
@@ -127,7 +135,7 @@ export const createPerson = async (
 };
 
 /** PUT /person: each person updated as PUT /person/:id would; a failure is that id's `unknown`, as Immich answers. */
-export const updatePeople = async (auth: Auth, people: readonly (PersonUpdateInput & { id: string })[]): Promise<BulkIdResult[]> => {
+export const updatePeople = async (auth: Auth, people: readonly (PersonEdit & { id: string })[]): Promise<BulkIdResult[]> => {
   const results: BulkIdResult[] = [];
   for (const { id, ...changes } of people) {
     try {

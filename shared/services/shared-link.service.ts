@@ -77,9 +77,16 @@ export const createSharedLink = async (auth: Auth, dto: SharedLinkCreateInput): 
   return { link, key };
 };
 
-/** GET /shared-link: the caller's links, newest first, each with its contents. */
-export const getAllSharedLinks = async (auth: Auth): Promise<SharedLinkShown[]> => {
-  const links = (await listSharedLinks(auth.user.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+/** GET /shared-link and GET /shared-links: the caller's links, newest first, each with its contents; v3 filters by album or id. */
+export const getAllSharedLinks = async (
+  auth: Auth,
+  filter: { albumId?: string | undefined; id?: string | undefined } = {},
+): Promise<SharedLinkShown[]> => {
+  const links = (await listSharedLinks(auth.user.id))
+    .filter(
+      (link) => (filter.albumId === undefined || link.albumId === filter.albumId) && (filter.id === undefined || link.id === filter.id),
+    )
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
   const [secret, contents] = await Promise.all([linkSecret(), Promise.all(links.map(contentsOf))]);
   return links.map((link, index) => ({ link, key: sharedLinkKey(secret, link.id), contents: contents[index] }));
 };

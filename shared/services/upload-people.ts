@@ -49,6 +49,8 @@ const resolvePeople = async (ownerId: string, assetId: string, regions: readonly
           thumbnailPath: '',
           faceAssetId: assetId,
           faceCount: 0,
+          isFavorite: false,
+          color: null,
           createdAt: now,
           updatedAt: now,
         };

@@ -60,6 +60,8 @@ const measure = async (): Promise<string> => {
           thumbnailPath: '',
           faceAssetId: null,
           faceCount: 0,
+          isFavorite: false,
+          color: null,
           createdAt: now,
           updatedAt: now,
         }));

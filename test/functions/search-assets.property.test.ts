@@ -186,6 +186,8 @@ const buildLibrary = async (specs: AssetSpec[]) => {
     thumbnailPath: '',
     faceAssetId: null,
     faceCount: 1,
+    isFavorite: false,
+    color: null,
     createdAt: now,
     updatedAt: now,
   }));

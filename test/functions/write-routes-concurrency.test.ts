@@ -165,6 +165,32 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, raw: await multipart({}, { file: { data: makeJpeg({ color: [7, 70, 7] }), fileName: 'me.jpg' } }) },
   ],
   'v3:deleteProfileImage': async () => [{ token: user.accessToken }],
+  'v3:createPartner': async () => [{ token: user.accessToken, body: { sharedWithId: setup.guest } }],
+  'v3:createPartnerDeprecated': async () => [{ token: user.accessToken, id: setup.victim }],
+  'v3:updatePartner': async () => [
+    { token: setup.guestToken ?? '', id: user.userId, body: { inTimeline: true } },
+    { token: setup.guestToken ?? '', id: user.userId, body: { inTimeline: false } },
+  ],
+  'v3:removePartner': async () => [{ token: user.accessToken, id: setup.guest }],
+  'v3:createPerson': async () => [{ token: user.accessToken, body: { name: 'Made Twice v3', isFavorite: true } }],
+  'v3:updatePeople': async () => [
+    { token: user.accessToken, body: { people: [{ id: setup.person, isFavorite: true }] } },
+    { token: user.accessToken, body: { people: [{ id: setup.person, name: 'Runner Bulk v3' }] } },
+  ],
+  'v3:updatePerson': async () => [
+    { token: user.accessToken, id: setup.person, body: { name: 'Runner v3' } },
+    { token: user.accessToken, id: setup.person, body: { color: '#123456' } },
+  ],
+  'v3:mergePersonLegacy': async () => {
+    await addPhoto(user.accessToken, { color: [6, 66, 6], mwgFaces: [{ name: 'Runner Triplet', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
+    const triplet = (await personNamed(user.accessToken, 'Runner Triplet')).id;
+    return [{ token: user.accessToken, id: setup.person, body: { ids: [triplet] } }];
+  },
+  'v3:createSharedLink': async () => [{ token: user.accessToken, body: { type: 'ALBUM', albumId: setup.album } }],
+  'v3:updateSharedLink': async () => [{ token: user.accessToken, id: await link(), body: { description: 'v3', password: 'pw' } }],
+  'v3:removeSharedLink': async () => [{ token: user.accessToken, id: await link() }],
+  'v3:addSharedLinkAssets': async () => [{ token: user.accessToken, id: await individualLink(), body: { assetIds: [setup.c] } }],
+  'v3:removeSharedLinkAssets': async () => [{ token: user.accessToken, id: await individualLink(), body: { assetIds: [setup.c] } }],
   'v3:setUserOnboarding': async () => [
     { token: user.accessToken, body: { isOnboarded: true } },
     { token: user.accessToken, body: { isOnboarded: false } },

@@ -247,6 +247,8 @@ describe('ImmichStack', () => {
         'v3:CreateProfileImage',
         'v3:DeleteProfileImage',
         'v3:GetProfileImage',
+        'v3:GetPersonThumbnail',
+        'v3:MergePersonLegacy',
       ].toSorted(),
     );
     const withBucket = functions.filter(

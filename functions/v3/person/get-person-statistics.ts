@@ -1,0 +1,10 @@
+import { IdParams } from '#shared/dto/common.ts';
+import type { PersonStatisticsResponseDto } from '#shared/dto/v1/person.response.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { getPersonStatistics } from '#shared/services/person.service.ts';
+
+export const handler = httpHandler(
+  { generation: 'v3', access: 'user', permission: 'person.statistics', returns: returns<PersonStatisticsResponseDto>(), params: IdParams },
+  async ({ auth, params }) => ({ assets: await getPersonStatistics(auth, params.id) }),
+);

@@ -1,0 +1,18 @@
+import { IdParams } from '#shared/dto/common.ts';
+import type { AssetIdsResponseDto } from '#shared/dto/v1/shared-link.response.ts';
+import { AssetIdsDtoV3 } from '#shared/dto/v3/shared-link.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { addSharedLinkAssets } from '#shared/services/shared-link.service.ts';
+
+export const handler = httpHandler(
+  {
+    generation: 'v3',
+    access: 'user',
+    permission: 'sharedLink.update',
+    returns: returns<AssetIdsResponseDto[]>(),
+    params: IdParams,
+    body: AssetIdsDtoV3,
+  },
+  ({ auth, params, body }) => addSharedLinkAssets(auth, params.id, body.assetIds),
+);
