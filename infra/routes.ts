@@ -159,8 +159,8 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/auth/devices/{id}', 'logoutAuthDevice', 'write'],
   ]),
   ...area('download', [
-    ['POST', '/api/download/info', 'getDownloadInfo', 'read', { body: 'bulk', secrets: true }],
-    ['POST', '/api/download/archive', 'downloadArchive', 'read', { store: 'archive', body: 'bulk', secrets: true }],
+    ['POST', '/api/download/info', 'getDownloadInfo', 'read', { body: 'bulk', secrets: true, v3: 'getDownloadInfo' }],
+    ['POST', '/api/download/archive', 'downloadArchive', 'read', { store: 'archive', body: 'bulk', secrets: true, v3: 'downloadArchive' }],
     ['POST', '/api/download/asset/{id}', 'downloadFile', 'read', { store: 'read', secrets: true }],
   ]),
   ...area('partner', [
@@ -183,9 +183,9 @@ export const routes: readonly Route[] = [
   ...area('search', [
     ['GET', '/api/assets', 'searchAssets', 'read'],
     ['GET', '/api/search', 'search', 'read'],
-    ['POST', '/api/search/metadata', 'searchMetadata', 'read'],
-    ['GET', '/api/search/explore', 'getExploreData', 'read'],
-    ['GET', '/api/search/suggestions', 'getSearchSuggestions', 'read'],
+    ['POST', '/api/search/metadata', 'searchMetadata', 'read', { v3: 'searchAssets' }],
+    ['GET', '/api/search/explore', 'getExploreData', 'read', { v3: 'getExploreData' }],
+    ['GET', '/api/search/suggestions', 'getSearchSuggestions', 'read', { v3: 'getSearchSuggestions' }],
   ]),
   ...area('server-info', [
     ['GET', '/api/server-info/ping', 'pingServer', 'none'],
@@ -215,9 +215,9 @@ export const routes: readonly Route[] = [
     ['GET', '/api/system-config/storage-template-options', 'getStorageTemplateOptions', 'read'],
   ]),
   ...area('trash', [
-    ['POST', '/api/trash/empty', 'emptyTrash', 'write', { store: 'delete' }],
-    ['POST', '/api/trash/restore', 'restoreTrash', 'write'],
-    ['POST', '/api/trash/restore/assets', 'restoreAssets', 'write', { body: 'bulk' }],
+    ['POST', '/api/trash/empty', 'emptyTrash', 'write', { store: 'delete', v3: 'emptyTrash' }],
+    ['POST', '/api/trash/restore', 'restoreTrash', 'write', { v3: 'restoreTrash' }],
+    ['POST', '/api/trash/restore/assets', 'restoreAssets', 'write', { body: 'bulk', v3: 'restoreAssets' }],
   ]),
   ...area('user', [
     ['GET', '/api/user/me', 'getMyUserInfo', 'read'],
@@ -283,6 +283,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/people/{id}/thumbnail', 'getPersonThumbnail', 'read', { store: 'read' }],
     ['POST', '/api/people/{id}/merge', 'mergePersonLegacy', 'write', { store: 'delete', body: 'bulk' }],
   ]),
+  ...areaV3('search', [['POST', '/api/search/random', 'searchRandom', 'read']]),
   ...areaV3('server', [
     ['GET', '/api/server/ping', 'pingServer', 'none'],
     ['GET', '/api/server/version', 'getServerVersion', 'none'],
@@ -312,6 +313,10 @@ export const routes: readonly Route[] = [
     ['GET', '/api/system-metadata/admin-onboarding', 'getAdminOnboarding', 'read'],
     ['POST', '/api/system-metadata/admin-onboarding', 'updateAdminOnboarding', 'write'],
     ['GET', '/api/system-metadata/reverse-geocoding-state', 'getReverseGeocodingState', 'read'],
+  ]),
+  ...areaV3('timeline', [
+    ['GET', '/api/timeline/buckets', 'getTimeBuckets', 'read', { secrets: true }],
+    ['GET', '/api/timeline/bucket', 'getTimeBucket', 'read', { secrets: true }],
   ]),
   ...areaV3('user-admin', [
     ['GET', '/api/admin/users', 'searchUsersAdmin', 'read'],

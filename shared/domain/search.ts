@@ -1,5 +1,7 @@
-import type { SearchAssetsInput } from '../dto/v1/search.ts';
 import type { AssetRecord } from '../model/asset.ts';
+import type { SearchFilters } from '../model/search.ts';
+
+export type { SearchFilters } from '../model/search.ts';
 
 /** Lower-cased, accents removed (PostgreSQL's f_unaccent + ILIKE). */
 export const fold = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
@@ -55,7 +57,7 @@ const within = (value: string | null, after?: string | null, before?: string | n
  * file name; inclusive date bounds; all-of people; trashed only with withDeleted (which a trashed
  * bound turns on); archived only with withArchived or isArchived.
  */
-export const matchesSearch = (asset: AssetRecord, f: SearchAssetsInput): boolean => {
+export const matchesSearch = (asset: AssetRecord, f: SearchFilters): boolean => {
   const exact = <K extends keyof AssetRecord>(key: K, value: AssetRecord[K] | null | undefined) =>
     value === undefined || value === null || asset[key] === value;
   const exif = (key: 'make' | 'model' | 'lensModel' | 'city' | 'state' | 'country', value: string | null | undefined) =>
@@ -66,7 +68,11 @@ export const matchesSearch = (asset: AssetRecord, f: SearchAssetsInput): boolean
   const isArchived = asset.visibility === 'archive';
   const isVisible = asset.visibility !== 'hidden';
   return (
+    f.matchesNothing !== true &&
     asset.visibility !== 'locked' &&
+    (f.rating === undefined || asset.exif.rating === f.rating) &&
+    (f.description === undefined || fold(asset.exif.description ?? '').includes(fold(f.description))) &&
+    (f.inAlbums === undefined || f.inAlbums.has(asset.id)) &&
     exact('id', f.id) &&
     exact('libraryId', f.libraryId) &&
     exact('deviceId', f.deviceId) &&

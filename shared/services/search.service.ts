@@ -1,5 +1,6 @@
-import { readsArchiveOf } from '../access/access.ts';
+import { Permission, readsArchiveOf, requireAlbum } from '../access/access.ts';
 import { Invalid } from '../core/errors.ts';
+import { listMembers } from '../db/album.repository.ts';
 import {
   type AssetPageOptions,
   exifPages,
@@ -12,9 +13,9 @@ import {
 import { getPeople, personAssetIdPages } from '../db/person.repository.ts';
 import { termAssetIdPages } from '../db/term.repository.ts';
 import { listFacets } from '../db/timeline.repository.ts';
-import { checksumHex, matchesSearch, searchOrder } from '../domain/search.ts';
+import { checksumHex, matchesSearch, type SearchFilters, searchOrder } from '../domain/search.ts';
 import { assetTerms, words } from '../domain/terms.ts';
-import type { SearchAssetsInput, SearchInput } from '../dto/v1/search.ts';
+import type { SearchInput } from '../dto/v1/search.ts';
 import {
   type AssetRecord,
   type CityAsset,
@@ -27,6 +28,7 @@ import {
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
+import { getRandom } from './timeline.service.ts';
 
 type Order = 'asc' | 'desc';
 
@@ -63,7 +65,7 @@ const idInPath = /^upload\/[^/]+\/[^/]+\/[^/]+\/([0-9a-f-]{36})\.[a-z0-9]+$/;
  * with the fewest faces, else the most selective EXIF index, else the owner's timeline. A taken
  * window narrows an index's key range. Returns undefined when nothing can match.
  */
-const chooseDriver = async (owner: string, filters: SearchAssetsInput, order: Order, wanted: number): Promise<Driver | undefined> => {
+const chooseDriver = async (owner: string, filters: SearchFilters, order: Order, wanted: number): Promise<Driver | undefined> => {
   if (filters.id) {
     const id = filters.id;
     return pointDriver(() => getAsset(id));
@@ -75,6 +77,13 @@ const chooseDriver = async (owner: string, filters: SearchAssetsInput, order: Or
   if (filters.checksum) {
     const hex = checksumHex(filters.checksum);
     return pointDriver(() => getAssetByChecksum(owner, hex));
+  }
+  if (filters.inAlbums) {
+    // The albums' assets: read by key, whatever the library's size.
+    const ids = [...filters.inAlbums];
+    return (async function* () {
+      for (let start = 0; start < ids.length; start += 100) yield await getAssets(ids.slice(start, start + 100));
+    })();
   }
   if (filters.personIds && filters.personIds.length > 0) {
     const wantedIds = [...new Set(filters.personIds)];
@@ -117,7 +126,7 @@ export const maxResultDepth = 10_000;
 export const maxTextCandidates = 5_000;
 
 /** One owner's matches, in result order, up to `wanted` (or what `maxExamined` candidates gave). */
-const searchOwner = async (owner: string, filters: SearchAssetsInput, order: Order, wanted: number): Promise<AssetRecord[]> => {
+const searchOwner = async (owner: string, filters: SearchFilters, order: Order, wanted: number): Promise<AssetRecord[]> => {
   const driver = await chooseDriver(owner, filters, order, wanted);
   const found: AssetRecord[] = [];
   let examined = 0;
@@ -139,8 +148,8 @@ const searchOwner = async (owner: string, filters: SearchAssetsInput, order: Ord
 const searchOwners = async (
   auth: Auth,
   owners: readonly string[],
-  filters: SearchAssetsInput,
-  filtersOf: (owner: string) => SearchAssetsInput = () => filters,
+  filters: SearchFilters,
+  filtersOf: (owner: string) => SearchFilters = () => filters,
 ): Promise<SearchPage> => {
   const order: Order = filters.order ?? 'desc';
   const size = filters.size ?? 250;
@@ -169,7 +178,7 @@ const searchOwners = async (
  * exactly the in-memory filter of the library in (fileCreatedAt, id) order, paged by page/size;
  * the work follows the driver (see chooseDriver and docs/data-model.md).
  */
-export const searchAssets = (auth: Auth, filters: SearchAssetsInput): Promise<SearchPage> => searchOwners(auth, [auth.user.id], filters);
+export const searchAssets = (auth: Auth, filters: SearchFilters): Promise<SearchPage> => searchOwners(auth, [auth.user.id], filters);
 
 /**
  * POST /search/metadata: the same search over the caller's library and those of the partners in
@@ -177,11 +186,41 @@ export const searchAssets = (auth: Auth, filters: SearchAssetsInput): Promise<Se
  * v1.100 searched them too; docs/immich-compatibility.md): a search of archived or trashed assets
  * reads only the caller's, and any other leaves a partner's archived and trashed ones out.
  */
-export const searchMetadata = async (auth: Auth, filters: SearchAssetsInput): Promise<SearchPage> => {
+export const searchMetadata = async (auth: Auth, request: SearchFilters): Promise<SearchPage> => {
+  const filters =
+    request.albumIds && request.albumIds.length > 0 ? { ...request, inAlbums: await assetsInAll(auth, request.albumIds) } : request;
   const ownOnly = filters.isArchived === true || Boolean(filters.trashedAfter || filters.trashedBefore);
   const partners = ownOnly ? [] : await timelinePartners(auth);
-  const partnerFilters: SearchAssetsInput = { ...filters, isArchived: false, withArchived: false, withDeleted: false };
+  const partnerFilters: SearchFilters = { ...filters, isArchived: false, withArchived: false, withDeleted: false };
   return searchOwners(auth, [auth.user.id, ...partners], filters, (owner) => (readsArchiveOf(auth, owner) ? filters : partnerFilters));
+};
+
+// What a random search may say without narrowing the library: v3's default visibility and what to include.
+const unnarrowing = new Set(['withArchived', 'isVisible', 'size', 'withExif', 'withPeople', 'withStacked']);
+
+/**
+ * POST /search/random (v3): `size` of the caller's matching assets at random. Without a filter
+ * they are drawn from the whole library by the timeline counters (as GET /asset/random); with one,
+ * from its first 1,000 matches (bounded work, as every search here).
+ */
+export const searchRandom = async (auth: Auth, filters: SearchFilters, size: number): Promise<AssetRecord[]> => {
+  const narrowing = Object.entries(filters).some(([key, value]) => value !== undefined && !unnarrowing.has(key));
+  if (!narrowing && filters.isVisible !== false) return getRandom(auth, size);
+  const { items } = await searchMetadata(auth, { ...filters, page: 1, size: 1000 });
+  const assets = items.map((hit) => hit.asset);
+  for (let i = 0; i < Math.min(size, assets.length); i++) {
+    const j = i + Math.floor(Math.random() * (assets.length - i));
+    [assets[i], assets[j]] = [assets[j] as AssetRecord, assets[i] as AssetRecord];
+  }
+  return assets.slice(0, size);
+};
+
+/** v3's albumIds: the assets in every one of these albums the caller may read (Immich's `inAlbums`). */
+const assetsInAll = async (auth: Auth, albumIds: readonly string[]): Promise<Set<string>> => {
+  const albums = await Promise.all([...new Set(albumIds)].map((albumId) => requireAlbum(auth, Permission.AlbumRead, albumId)));
+  const members = await Promise.all(albums.map((album) => listMembers(album.id)));
+  const [first = [], ...rest] = members.map((list) => new Set(list.map((member) => member.assetId)));
+  return new Set([...first].filter((assetId) => rest.every((set) => set.has(assetId))));
 };
 
 export type SuggestionType = 'country' | 'state' | 'city' | 'camera-make' | 'camera-model';

@@ -26,9 +26,11 @@ export interface TimeBucketQuery extends BucketFilter {
 type Source = { kind: 'album'; albumId: string; ownerId: string; link?: SharedLinkRecord } | { kind: 'timeline'; ownerIds: string[] };
 
 const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
+  // v1.100's `isArchived`, or v3's `visibility` (the archive asked for, or both by default).
+  const wantsArchive = dto.visibility !== undefined ? dto.visibility === 'archive' : dto.isArchived !== false;
   if (dto.withPartners) {
     // Immich refuses these combinations before anything else is read.
-    const requestedArchived = dto.isArchived === true || dto.isArchived === undefined;
+    const requestedArchived = dto.visibility !== undefined ? dto.visibility !== 'timeline' : dto.isArchived !== false;
     const requestedFavorite = dto.isFavorite === true || dto.isFavorite === false;
     if (requestedArchived || requestedFavorite || dto.isTrashed === true) {
       throw new Invalid('withPartners is only supported for non-archived, non-trashed, non-favorited assets');
@@ -44,7 +46,7 @@ const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
   }
   // A timeline: the caller's own or a partner's (timeline.read), with the partners who put theirs in it.
   const userId = dto.userId ?? auth.user.id;
-  await requireTimeline(auth, userId, dto.isArchived !== false);
+  await requireTimeline(auth, userId, wantsArchive);
   const partners = dto.withPartners ? await timelinePartners(auth) : [];
   return { kind: 'timeline', ownerIds: [...new Set([userId, ...partners])] };
 };
@@ -53,6 +55,7 @@ const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
 const statusMatches = (status: AssetStatus, dto: TimeBucketQuery): boolean =>
   isListed(status.visibility) &&
   (dto.isArchived === undefined || (status.visibility === 'archive') === dto.isArchived) &&
+  (dto.visibility === undefined || status.visibility === dto.visibility) &&
   (status.deletedAt !== null) === (dto.isTrashed ?? false);
 
 const assetMatches = (asset: AssetRecord, dto: TimeBucketQuery): boolean =>

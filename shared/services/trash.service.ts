@@ -70,16 +70,20 @@ const deleteForGood = async (auth: Auth, found: { asset: AssetRecord; faces: Fac
   await (await originalsStore()).delete(storedObjectsOf(found.asset));
 };
 
-/** POST /trash/restore/assets: the caller's trashed assets come back (to people, albums, links and search). */
-export const restoreAssets = async (auth: Auth, ids: readonly string[]): Promise<void> => {
+/** POST /trash/restore/assets: the caller's trashed assets come back (to people, albums, links and search); how many did. */
+export const restoreAssets = async (auth: Auth, ids: readonly string[]): Promise<number> => {
   const assets = await requireAssets(auth, Permission.AssetRestore, ids);
+  let restored = 0;
   for (const asset of assets) {
     const current = await getAssetWithFaces(asset.id);
     if (!current) continue;
     await withFreshAsset(current, async (found) => {
-      if (found.asset.deletedAt !== null) await updateAsset(found.asset, found.faces, { deletedAt: null });
+      if (found.asset.deletedAt === null) return;
+      await updateAsset(found.asset, found.faces, { deletedAt: null });
+      restored++;
     });
   }
+  return restored;
 };
 
 /**
@@ -99,14 +103,24 @@ const trashedAssets = async (ownerId: string): Promise<AssetRecord[]> => {
   return found;
 };
 
-/** POST /trash/empty: every asset in the caller's trash is deleted for good (originals, faces, entries), as DELETE /asset with force. */
-export const emptyTrash = async (auth: Auth): Promise<void> => {
+/**
+ * POST /trash/empty: every asset in the caller's trash is deleted for good (originals, faces,
+ * entries), as DELETE /asset with force; how many were in it (v3's answer).
+ */
+export const emptyTrash = async (auth: Auth): Promise<number> => {
   const assets = await trashedAssets(auth.user.id);
   await inBatches(assets, 8, (asset) => deleteAssets(auth, [asset.id], true));
+  return assets.length;
 };
 
-/** POST /trash/restore: everything in the caller's trash comes back. */
-export const restoreTrash = async (auth: Auth): Promise<void> => {
+/** POST /trash/restore: everything in the caller's trash comes back; how many did. */
+export const restoreTrash = async (auth: Auth): Promise<number> => {
   const assets = await trashedAssets(auth.user.id);
-  await inBatches(assets, 8, (asset) => restoreAssets(auth, [asset.id]));
+  let restored = 0;
+  await inBatches(assets, 8, async (asset) => {
+    // Awaited first: `restored += await …` would read `restored` before the other batches add to it.
+    const count = await restoreAssets(auth, [asset.id]);
+    restored += count;
+  });
+  return restored;
 };

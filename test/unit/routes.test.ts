@@ -40,10 +40,12 @@ describe('route table', () => {
       'v3/asset',
       'v3/partner',
       'v3/person',
+      'v3/search',
       'v3/server',
       'v3/session',
       'v3/shared-link',
       'v3/system-metadata',
+      'v3/timeline',
       'v3/user-admin',
       'v3/user',
     ]);

@@ -1,0 +1,61 @@
+/**
+ * A metadata search's filters, from either generation (v1.100's `MetadataSearchDto`, with which
+ * GET /assets and POST /search/metadata are read; v3's, whose `visibility` is read into the
+ * archive and visible flags): absent and null leave a filter off.
+ */
+type Maybe<T> = T | null | undefined;
+
+export interface SearchFilters {
+  id?: Maybe<string>;
+  libraryId?: Maybe<string>;
+  deviceAssetId?: Maybe<string>;
+  deviceId?: Maybe<string>;
+  type?: Maybe<'IMAGE' | 'VIDEO' | 'AUDIO' | 'OTHER'>;
+  isArchived?: Maybe<boolean>;
+  withArchived?: Maybe<boolean>;
+  isEncoded?: Maybe<boolean>;
+  isExternal?: Maybe<boolean>;
+  isFavorite?: Maybe<boolean>;
+  isMotion?: Maybe<boolean>;
+  isOffline?: Maybe<boolean>;
+  isReadOnly?: Maybe<boolean>;
+  isVisible?: Maybe<boolean>;
+  withDeleted?: Maybe<boolean>;
+  withStacked?: Maybe<boolean>;
+  withExif?: Maybe<boolean>;
+  withPeople?: Maybe<boolean>;
+  isNotInAlbum?: Maybe<boolean>;
+  createdBefore?: Maybe<string>;
+  createdAfter?: Maybe<string>;
+  updatedBefore?: Maybe<string>;
+  updatedAfter?: Maybe<string>;
+  trashedBefore?: Maybe<string>;
+  trashedAfter?: Maybe<string>;
+  takenBefore?: Maybe<string>;
+  takenAfter?: Maybe<string>;
+  city?: Maybe<string>;
+  state?: Maybe<string>;
+  country?: Maybe<string>;
+  make?: Maybe<string>;
+  model?: Maybe<string>;
+  lensModel?: Maybe<string>;
+  checksum?: Maybe<string>;
+  originalFileName?: Maybe<string>;
+  originalPath?: Maybe<string>;
+  resizePath?: Maybe<string>;
+  webpPath?: Maybe<string>;
+  encodedVideoPath?: Maybe<string>;
+  personIds?: Maybe<string[]>;
+  order?: Maybe<'asc' | 'desc'>;
+  page?: Maybe<number>;
+  size?: Maybe<number>;
+  /** v3's stars: -1, 1–5, or null for none. */
+  rating?: number | null | undefined;
+  /** v3's description filter: a part of it, case- and accent-insensitive. */
+  description?: string | undefined;
+  /** v3's albumIds: assets in every one of these albums (the service resolves them into `inAlbums`). */
+  albumIds?: readonly string[] | undefined;
+  inAlbums?: ReadonlySet<string> | undefined;
+  /** Nothing can match (v3's tags or OCR text asked for: none exist here). */
+  matchesNothing?: boolean | undefined;
+}
