@@ -165,6 +165,7 @@ describe('ImmichStack', () => {
       ['getMySharedLink', 5],
       ['login', 5],
       ['signUpAdmin', 5],
+      ['v3:getMySharedLink', 5],
     ]);
   });
 
