@@ -369,6 +369,13 @@ export const webRoutes: readonly Route[] = area('shared-link', [['GET', '/share/
  */
 export const eventFunctions = [{ name: 'generateMedia', entry: 'functions/media/generate-media.ts' }] as const;
 
+/**
+ * The routes that store a new asset's original (v1.100's upload, v3's POST /assets): deployed, the
+ * original's object-created event starts its media job; locally the server starts it after them.
+ */
+export const isAssetUpload = (route: Pick<Route, 'operationId' | 'generation'>): boolean =>
+  ['upload-file', 'v3-upload-asset'].includes(functionName(route));
+
 export const defaultMemoryMb = 512;
 
 /**

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { bodyTooLarge } from '#shared/core/errors.ts';
 import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
-import { routes as allRoutes, bodyLimitBytes, functionName, localRoutes, type Route, webRoutes } from '../routes.ts';
+import { routes as allRoutes, bodyLimitBytes, functionName, isAssetUpload, localRoutes, type Route, webRoutes } from '../routes.ts';
 import { securityHeaders } from '../web-app.ts';
 import { toApiGatewayEvent } from './http-event.ts';
 import { readBody } from './read-body.ts';
@@ -154,7 +154,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
       const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
       res.writeHead(result.statusCode ?? 200, headers);
       res.end(payload);
-      if (found.route.operationId === 'uploadFile' && result.statusCode === 201 && typeof result.body === 'string') {
+      if (isAssetUpload(found.route) && result.statusCode === 201 && typeof result.body === 'string') {
         const { id } = JSON.parse(result.body) as { id?: string };
         if (id) startMedia(pending, id, realtime);
       }
