@@ -195,7 +195,8 @@ export const routes: readonly Route[] = [
     ['GET', '/api/server-info/config', 'getServerConfig', 'read'],
     ['GET', '/api/server-info/features', 'getServerFeatures', 'read'],
     ['GET', '/api/server-info/theme', 'getTheme', 'read'],
-    ['GET', '/api/server-info/statistics', 'getServerStatistics', 'read'],
+    // Counts a user stored before usage by type once (shared/db/asset.repository.ts): a write.
+    ['GET', '/api/server-info/statistics', 'getServerStatistics', 'write'],
     ['POST', '/api/server-info/admin-onboarding', 'setAdminOnboarding', 'write'],
   ]),
   ...area('shared-link', [
@@ -293,6 +294,8 @@ export const routes: readonly Route[] = [
     ['GET', '/api/server/about', 'getAboutInfo', 'read'],
     ['GET', '/api/server/storage', 'getStorage', 'read'],
     ['GET', '/api/server/version-history', 'getVersionHistory', 'read'],
+    // Counts a user stored before usage by type once (shared/db/asset.repository.ts): a write.
+    ['GET', '/api/server/statistics', 'getServerStatistics', 'write'],
   ]),
   ...areaV3('session', [
     ['GET', '/api/sessions', 'getSessions', 'read'],

@@ -9,7 +9,7 @@ import {
   statusOf,
 } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
-import type { QuotaCheck } from '../model/user.ts';
+import type { QuotaCheck, UsageChange, UserRecord } from '../model/user.ts';
 import { listAlbumIdsOfAsset } from './album.repository.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
@@ -181,13 +181,16 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
   };
   const faceCounts = countBy(faces, (face) => face.personId);
   // The motion video is stored as a file of its own, so it counts as well (its asset's deletion subtracts it).
-  const size = (asset.exif.fileSizeInByte ?? 0) + (motion?.exif.fileSizeInByte ?? 0);
+  const usage = [asset, ...(motion ? [motion] : [])].reduce<UsageChange>(
+    (total, each) => addUsageOf(total, each, 1),
+    { bytes: 0, photos: 0, videos: 0 },
+  );
   await transact([
     assetWrites.claimChecksum(asset),
     assetWrites.create(asset),
     assetWrites.addToDevice(asset),
     ...(motion ? [assetWrites.claimChecksum(motion), assetWrites.create(motion)] : []),
-    userWrites.addUsage(asset.ownerId, size, quota, () => new QuotaExceededError(), release),
+    userWrites.addUsage(asset.ownerId, usage, quota, () => new QuotaExceededError(), release),
     ...newPeople.flatMap((person) => [
       personWrites.claimName(person),
       personWrites.create({ ...person, faceCount: faceCounts.get(person.id) ?? 0 }),
@@ -199,6 +202,35 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
     ...bucketWrites.move(asset.ownerId, undefined, slotOf(asset)),
     ...also,
   ]);
+};
+
+/**
+ * A user stored before usage by type was kept: their assets' bytes by type, summed over their
+ * timeline (every asset, hidden and trashed ones too, as their usage counts them), then kept on the
+ * user if no upload or deletion changed their usage meanwhile (else the next count tries again).
+ * Once per such user; afterwards every upload and deletion keeps it.
+ */
+export const countUsageByType = async (user: UserRecord): Promise<{ photos: number; videos: number }> => {
+  let total: UsageChange = { bytes: 0, photos: 0, videos: 0 };
+  for await (const page of timelinePages(user.id, { descending: false, pageSize: 1000 })) {
+    for (const asset of page) total = addUsageOf(total, asset, 1);
+  }
+  try {
+    await transact([userWrites.countUsageByType(user.id, user.quotaUsageInBytes, total.photos, total.videos)]);
+  } catch (error) {
+    if (!isCancelled(error)) throw error;
+  }
+  return { photos: total.photos, videos: total.videos };
+};
+
+/** `total` with an asset's bytes added (`sign` 1) or taken (−1): to the photos' or the videos' share by its type. */
+const addUsageOf = (total: UsageChange, asset: AssetRecord, sign: 1 | -1): UsageChange => {
+  const bytes = sign * (asset.exif.fileSizeInByte ?? 0);
+  return {
+    bytes: total.bytes + bytes,
+    photos: total.photos + (asset.type === 'IMAGE' ? bytes : 0),
+    videos: total.videos + (asset.type === 'VIDEO' ? bytes : 0),
+  };
 };
 
 export type AssetChanges = Partial<Pick<AssetRecord, 'isFavorite' | 'visibility' | 'deletedAt' | 'exif'>>;
@@ -254,7 +286,7 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     ...bucketWrites.move(asset.ownerId, slotOf(asset), undefined),
     assetWrites.releaseChecksum(asset),
     assetWrites.removeFromDevice(asset),
-    userWrites.addUsage(asset.ownerId, -(asset.exif.fileSizeInByte ?? 0), 'unchecked'),
+    userWrites.addUsage(asset.ownerId, addUsageOf({ bytes: 0, photos: 0, videos: 0 }, asset, -1), 'unchecked'),
     ...[...countBy(faces, (face) => face.personId)].map(([personId, count]) =>
       personWrites.addFaces(asset.ownerId, personId, -count, { mustExist: false }),
     ),

@@ -40,6 +40,14 @@ export const UserRecordSchema = v.object({
    * (shared/domain/preferences.ts); absent: every default.
    */
   preferences: v.optional(v.record(v.string(), v.record(v.string(), v.unknown()))),
+  /**
+   * Of `quotaUsageInBytes`, the photos' and the videos' bytes (Immich v3's server statistics),
+   * kept with it by every upload and deletion. Trusted only with `usageByType` (a user stored
+   * before them is counted once, when the statistics first ask: docs/data-model.md).
+   */
+  usagePhotos: v.optional(v.number(), 0),
+  usageVideos: v.optional(v.number(), 0),
+  usageByType: v.optional(v.boolean(), false),
   /** Immich v3's user onboarding done (its `onboarding` user metadata): the web app shows it until then. */
   isOnboarded: v.optional(v.boolean(), false),
 });
@@ -97,6 +105,16 @@ export interface Auth {
 /** One user's visible, untrashed photos and videos. */
 export interface UserStatistics {
   user: UserRecord;
+  photos: number;
+  videos: number;
+  /** The bytes of the user's photos and of their videos (v3). */
+  usagePhotos: number;
+  usageVideos: number;
+}
+
+/** The bytes an upload or a deletion adds to each kind of usage (negative for a deletion). */
+export interface UsageChange {
+  bytes: number;
   photos: number;
   videos: number;
 }

@@ -2,6 +2,7 @@ import { inBatches } from '../core/concurrency.ts';
 import { Inaccessible } from '../core/errors.ts';
 import { adminId, hasAdmin, isOnboarded, setOnboarded } from '../db/system.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
+import { countUsageByType } from '../db/asset.repository.ts';
 import { getUser, listUsers } from '../db/user.repository.ts';
 import type { ServerState } from '../dto/v1/server-info.ts';
 import type { SystemConfig } from '../dto/v1/system-config.ts';
@@ -61,7 +62,8 @@ export const getServerStatistics = async (): Promise<UserStatistics[]> => {
       if (counter.state.type === 'IMAGE') photos += counter.count;
       if (counter.state.type === 'VIDEO') videos += counter.count;
     }
-    statistics[index] = { user, photos, videos };
+    const usage = user.usageByType ? { photos: user.usagePhotos, videos: user.usageVideos } : await countUsageByType(user);
+    statistics[index] = { user, photos, videos, usagePhotos: usage.photos, usageVideos: usage.videos };
   });
   return statistics;
 };

@@ -1,8 +1,10 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getAuthDevicesV1 } from '#functions/auth/get-auth-devices.ts';
 import { handler as getServerConfigV1 } from '#functions/server-info/get-server-config.ts';
 import { handler as getMyUserInfoV1 } from '#functions/user/get-my-user-info.ts';
 import { handler as getAboutInfo } from '#functions/v3/server/get-about-info.ts';
+import { handler as getServerStatistics } from '#functions/v3/server/get-server-statistics.ts';
 import { handler as getStorage } from '#functions/v3/server/get-storage.ts';
 import { handler as getVersionHistory } from '#functions/v3/server/get-version-history.ts';
 import { handler as deleteAllSessions } from '#functions/v3/session/delete-all-sessions.ts';
@@ -26,10 +28,13 @@ import { handler as restoreUserAdmin } from '#functions/v3/user-admin/restore-us
 import { handler as searchUsersAdmin } from '#functions/v3/user-admin/search-users-admin.ts';
 import { handler as updateUserAdmin } from '#functions/v3/user-admin/update-user-admin.ts';
 import { handler as updateUserPreferencesAdmin } from '#functions/v3/user-admin/update-user-preferences-admin.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
 import { bearer, freshUser, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto } from '../support/library.ts';
+import { addPhoto, trash } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
+import { tableItems } from '../support/table-items.ts';
 import { multipart } from '../support/uploads.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
@@ -111,6 +116,63 @@ describe('/server and /system-metadata (v3)', () => {
       lastUpdate: null,
       lastImportFileName: null,
     });
+  });
+});
+
+describe('GET /server/statistics (v3)', () => {
+  const statistics = () => invoke(getServerStatistics, { path: '/api/server/statistics', headers: bearer(accounts.admin.accessToken) });
+
+  it('adds the photos’ and videos’ bytes to v1.100’s statistics, kept with every upload and deletion', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Counted');
+    const gone = await addPhoto(user.accessToken, { color: [3, 90, 3] });
+    await addPhoto(user.accessToken, { color: [4, 90, 4] });
+    type Row = {
+      userId: string;
+      userName: string;
+      photos: number;
+      videos: number;
+      usage: number;
+      usagePhotos: number;
+      usageVideos: number;
+    };
+    const row = async (): Promise<Row | undefined> =>
+      ((await statistics()).body.usageByUser as Row[]).find((entry) => entry.userId === user.userId);
+    const before = await row();
+    expect(before).toMatchObject({ userName: 'Counted', photos: 2, videos: 0, usageVideos: 0 });
+    expect(before?.usagePhotos).toBe(before?.usage);
+    await trash(user.accessToken, [gone], true);
+    const after = await row();
+    expect(after?.photos).toBe(1);
+    expect(after?.usagePhotos).toBe(after?.usage);
+    expect(after?.usage).toBeLessThan(before?.usage ?? 0);
+    const all = (await statistics()).body;
+    expect(all.usage).toBe(all.usageByUser.reduce((sum: number, entry: Row) => sum + entry.usage, 0));
+    expect(all.usagePhotos + all.usageVideos).toBeLessThanOrEqual(all.usage);
+  });
+
+  it('counts a user stored before usage by type once, from their assets, and keeps it', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Older');
+    await addPhoto(user.accessToken, { color: [5, 90, 5] });
+    // The user item as a write before usage by type left it.
+    await db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keys.user(user.userId),
+        UpdateExpression: 'REMOVE usagePhotos, usageVideos, usageByType',
+      }),
+    );
+    const entry = ((await statistics()).body.usageByUser as { userId: string; usage: number; usagePhotos: number }[]).find(
+      (each) => each.userId === user.userId,
+    );
+    expect(entry?.usagePhotos).toBe(entry?.usage);
+    const stored = (await tableItems('user')).find((item) => item.id === user.userId);
+    expect(stored).toMatchObject({ usageByType: true, usagePhotos: entry?.usage, usageVideos: 0 });
+  });
+
+  it('is the admin’s', async () => {
+    expect(
+      (await invoke(getServerStatistics, { path: '/api/server/statistics', headers: bearer(accounts.user1.accessToken) })).status,
+    ).toBe(403);
   });
 });
 

@@ -191,6 +191,9 @@ const requests: Record<string, () => Promise<Call[]>> = {
   'v3:removeSharedLink': async () => [{ token: user.accessToken, id: await link() }],
   'v3:addSharedLinkAssets': async () => [{ token: user.accessToken, id: await individualLink(), body: { assetIds: [setup.c] } }],
   'v3:removeSharedLinkAssets': async () => [{ token: user.accessToken, id: await individualLink(), body: { assetIds: [setup.c] } }],
+  // A read, but it may count a user's usage by type once: concurrent counts must agree.
+  getServerStatistics: async () => [{ token: admin.accessToken }],
+  'v3:getServerStatistics': async () => [{ token: admin.accessToken }],
   'v3:setUserOnboarding': async () => [
     { token: user.accessToken, body: { isOnboarded: true } },
     { token: user.accessToken, body: { isOnboarded: false } },

@@ -1,5 +1,5 @@
 import { Conflict, Invalid } from '../../core/errors.ts';
-import { type QuotaCheck, type UserRecord, UserRecordSchema } from '../../model/user.ts';
+import { type QuotaCheck, type UsageChange, type UserRecord, UserRecordSchema } from '../../model/user.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { checkWrite, deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
@@ -60,21 +60,32 @@ export const userWrites = {
    * session may have opened since (docs/large-uploads.md); without one, it must still be unset.
    * `release` ends an upload session's hold in the same write (its file is what is added).
    */
-  addUsage: (userId: string, bytes: number, check: QuotaCheck | 'unchecked', onConditionFailed?: () => Error, release?: string): Write => {
-    const expression = `ADD quotaUsageInBytes :size${release ? ' REMOVE uploadSessions.#release' : ''}`;
+  addUsage: (userId: string, usage: UsageChange, check: QuotaCheck | 'unchecked', onConditionFailed?: () => Error, release?: string): Write => {
+    // The photos' and videos' shares move with the total (counted from zero on a user stored before them).
+    const expression = `ADD quotaUsageInBytes :size, usagePhotos :photos, usageVideos :videos${release ? ' REMOVE uploadSessions.#release' : ''}`;
     const names = release ? { names: { '#release': release } } : {};
     const failed = onConditionFailed ? { onConditionFailed } : {};
-    if (check === 'unchecked')
-      return updateWrite(keys.user(userId), expression, { condition: 'present', values: { ':size': bytes }, ...names });
-    const room = quotaRoom(check, bytes);
+    const byType = { ':size': usage.bytes, ':photos': usage.photos, ':videos': usage.videos };
+    if (check === 'unchecked') return updateWrite(keys.user(userId), expression, { condition: 'present', values: byType, ...names });
+    const room = quotaRoom(check, usage.bytes);
     // With a quota, the holds read must still be all there are: no session opened since.
     return updateWrite(keys.user(userId), expression, {
       condition: check.quota === null ? `attribute_exists(pk) AND ${room.condition}` : `${room.condition} AND ${openedAsRead(check)}`,
-      values: { ':size': bytes, ...room.values, ...(check.quota === null ? {} : { ':opened': check.opened }) },
+      values: { ...byType, ...room.values, ...(check.quota === null ? {} : { ':opened': check.opened }) },
       ...names,
       ...failed,
     });
   },
+  /**
+   * A user stored before usage by type was kept, counted once (their assets' sizes summed): set
+   * only while their usage is still what it was when counting began, so no upload or deletion
+   * meanwhile is lost.
+   */
+  countUsageByType: (userId: string, usageAsRead: number, photos: number, videos: number): Write =>
+    updateWrite(keys.user(userId), 'SET usagePhotos = :photos, usageVideos = :videos, usageByType = :true', {
+      condition: 'quotaUsageInBytes = :usage',
+      values: { ':photos': photos, ':videos': videos, ':true': true, ':usage': usageAsRead },
+    }),
   /** The map of upload sessions' holds, on a user stored before it existed (a no-op on any other). */
   holdsMap: (userId: string): Write =>
     updateWrite(keys.user(userId), 'SET uploadSessions = if_not_exists(uploadSessions, :empty)', {

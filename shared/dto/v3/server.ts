@@ -4,6 +4,7 @@
  * (shared/dto/v1/server-info.ts). docs/immich-compatibility.md, "Two generations".
  */
 import * as v from 'valibot';
+import type { UserStatistics } from '../../model/user.ts';
 import type { ServerState } from '../v1/server-info.ts';
 import type { SystemConfig } from '../v1/system-config.ts';
 
@@ -27,6 +28,51 @@ export const aboutV3: ServerAboutResponseDto = {
   versionUrl: 'https://github.com/immich-app/immich/releases/tag/v3.2.2',
   licensed: false,
   nodejs: process.version,
+};
+
+export interface UsageByUserDto {
+  userId: string;
+  userName: string;
+  photos: number;
+  videos: number;
+  usage: number;
+  usagePhotos: number;
+  usageVideos: number;
+  quotaSizeInBytes: number | null;
+}
+
+export interface ServerStatsResponseDto {
+  photos: number;
+  videos: number;
+  usage: number;
+  usagePhotos: number;
+  usageVideos: number;
+  usageByUser: UsageByUserDto[];
+}
+
+/** v1.100's statistics with v3's usage by type (the photos' and the videos' bytes). */
+export const mapServerStatisticsV3 = (statistics: readonly UserStatistics[]): ServerStatsResponseDto => {
+  const usageByUser = statistics.map(
+    ({ user, photos, videos, usagePhotos, usageVideos }): UsageByUserDto => ({
+      userId: user.id,
+      userName: user.name,
+      photos,
+      videos,
+      usage: user.quotaUsageInBytes,
+      usagePhotos,
+      usageVideos,
+      quotaSizeInBytes: user.quotaSizeInBytes,
+    }),
+  );
+  const sum = (pick: (each: UsageByUserDto) => number) => usageByUser.reduce((total, each) => total + pick(each), 0);
+  return {
+    photos: sum((each) => each.photos),
+    videos: sum((each) => each.videos),
+    usage: sum((each) => each.usage),
+    usagePhotos: sum((each) => each.usagePhotos),
+    usageVideos: sum((each) => each.usageVideos),
+    usageByUser,
+  };
 };
 
 export interface ServerVersionHistoryResponseDto {
