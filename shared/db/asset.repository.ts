@@ -181,10 +181,11 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
   };
   const faceCounts = countBy(faces, (face) => face.personId);
   // The motion video is stored as a file of its own, so it counts as well (its asset's deletion subtracts it).
-  const usage = [asset, ...(motion ? [motion] : [])].reduce<UsageChange>(
-    (total, each) => addUsageOf(total, each, 1),
-    { bytes: 0, photos: 0, videos: 0 },
-  );
+  const usage = [asset, ...(motion ? [motion] : [])].reduce<UsageChange>((total, each) => addUsageOf(total, each, 1), {
+    bytes: 0,
+    photos: 0,
+    videos: 0,
+  });
   await transact([
     assetWrites.claimChecksum(asset),
     assetWrites.create(asset),

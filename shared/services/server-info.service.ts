@@ -1,8 +1,8 @@
 import { inBatches } from '../core/concurrency.ts';
 import { Inaccessible } from '../core/errors.ts';
+import { countUsageByType } from '../db/asset.repository.ts';
 import { adminId, hasAdmin, isOnboarded, setOnboarded } from '../db/system.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
-import { countUsageByType } from '../db/asset.repository.ts';
 import { getUser, listUsers } from '../db/user.repository.ts';
 import type { ServerState } from '../dto/v1/server-info.ts';
 import type { SystemConfig } from '../dto/v1/system-config.ts';

@@ -60,7 +60,13 @@ export const userWrites = {
    * session may have opened since (docs/large-uploads.md); without one, it must still be unset.
    * `release` ends an upload session's hold in the same write (its file is what is added).
    */
-  addUsage: (userId: string, usage: UsageChange, check: QuotaCheck | 'unchecked', onConditionFailed?: () => Error, release?: string): Write => {
+  addUsage: (
+    userId: string,
+    usage: UsageChange,
+    check: QuotaCheck | 'unchecked',
+    onConditionFailed?: () => Error,
+    release?: string,
+  ): Write => {
     // The photos' and videos' shares move with the total (counted from zero on a user stored before them).
     const expression = `ADD quotaUsageInBytes :size, usagePhotos :photos, usageVideos :videos${release ? ' REMOVE uploadSessions.#release' : ''}`;
     const names = release ? { names: { '#release': release } } : {};
