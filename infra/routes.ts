@@ -210,10 +210,10 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/shared-link/{id}/assets', 'removeSharedLinkAssets', 'write', { body: 'bulk' }],
   ]),
   ...area('system-config', [
-    ['GET', '/api/system-config', 'getConfig', 'read'],
-    ['GET', '/api/system-config/defaults', 'getConfigDefaults', 'read'],
-    ['PUT', '/api/system-config', 'updateConfig', 'write', { lazy: ['templates'] }],
-    ['GET', '/api/system-config/storage-template-options', 'getStorageTemplateOptions', 'read'],
+    ['GET', '/api/system-config', 'getConfig', 'read', { v3: 'getConfig' }],
+    ['GET', '/api/system-config/defaults', 'getConfigDefaults', 'read', { v3: 'getConfigDefaults' }],
+    ['PUT', '/api/system-config', 'updateConfig', 'write', { lazy: ['templates'], v3: 'updateConfig' }],
+    ['GET', '/api/system-config/storage-template-options', 'getStorageTemplateOptions', 'read', { v3: 'getStorageTemplateOptions' }],
   ]),
   ...area('trash', [
     ['POST', '/api/trash/empty', 'emptyTrash', 'write', { store: 'delete', v3: 'emptyTrash' }],

@@ -1,4 +1,4 @@
-import type { SystemConfig } from '#shared/dto/v1/system-config.ts';
+import type { SystemConfig } from '#shared/domain/system-config.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getConfig } from '#shared/services/config.reader.ts';

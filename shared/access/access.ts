@@ -298,6 +298,9 @@ export const requirePartner = async (auth: Auth, sharedById: string): Promise<Pa
 export const managesUsers = (auth: Auth): boolean =>
   auth.user.isAdmin && (!auth.apiKey || isGranted(['adminUser.update'], auth.apiKey.permissions));
 
+/** Who sees every user in GET /users (Immich v3): an admin always, a user when the configuration's `server.publicUsers` is on. */
+export const seesAllUsers = (auth: Auth, publicUsers: boolean): boolean => publicUsers || auth.user.isAdmin;
+
 /** Who may change a user's account (Immich's user update): an admin anyone's, a user only their own. */
 export const requireUserUpdate = (auth: Auth, userId: string): void => {
   if (!managesUsers(auth) && auth.user.id !== userId) throw new Forbidden('You are not allowed to update this user');

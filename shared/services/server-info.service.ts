@@ -4,8 +4,8 @@ import { countUsageByType } from '../db/asset.repository.ts';
 import { adminId, hasAdmin, isOnboarded, setOnboarded } from '../db/system.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
 import { getUser, listUsers } from '../db/user.repository.ts';
+import type { SystemConfig } from '../domain/system-config.ts';
 import type { ServerState } from '../dto/v1/server-info.ts';
-import type { SystemConfig } from '../dto/v1/system-config.ts';
 import type { Auth, UserRecord, UserStatistics } from '../model/user.ts';
 import { readConfig } from './config.reader.ts';
 

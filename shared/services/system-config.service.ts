@@ -1,18 +1,24 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Invalid } from '../core/errors.ts';
 import { getStoredConfig, replaceStoredConfig } from '../db/config.repository.ts';
-import { configKeys } from '../domain/system-config.ts';
-import { isCron, type SystemConfig } from '../dto/v1/system-config.ts';
-import { clearConfigCache, defaultConfig, mergeConfig } from './config.reader.ts';
+import { configKeys, configViews, type SystemConfig, storageTemplateOptions } from '../domain/system-config.ts';
+import { isCron } from '../dto/v1/system-config.ts';
+import type { SystemConfigUpdate } from '../dto/v3/system-config.ts';
+import { clearConfigCache, defaultConfig, mergeConfig, refreshViews, setAt, valueAt, writeView } from './config.reader.ts';
 
 // Immich renders a candidate template with a sample asset; strict mode makes unknown variables fail.
+// v3's tokens are in it too (`make`, `album-startDate-y`…), so v3's presets pass on both generations.
 const sampleTemplateData: Record<string, string> = {
   filename: 'IMG_123',
   ext: 'jpg',
   filetype: 'IMG',
   filetypefull: 'IMAGE',
   assetId: 'd587e44b-f8c0-4832-9ba3-43268bbf5d4e',
+  assetIdShort: '43268bbf5d4e',
   album: 'album',
+  make: 'FUJIFILM',
+  model: 'X-T50',
+  lensModel: 'XF27mm F2.8 R WR',
   y: '2022',
   yy: '22',
   M: '2',
@@ -33,6 +39,11 @@ const sampleTemplateData: Record<string, string> = {
   ss: '05',
   SSS: '006',
 };
+const { presetOptions: _presets, ...dateTokens } = storageTemplateOptions;
+for (const token of Object.values(dateTokens).flat()) {
+  sampleTemplateData[`album-startDate-${token}`] = sampleTemplateData[token] as string;
+  sampleTemplateData[`album-endDate-${token}`] = sampleTemplateData[token] as string;
+}
 
 /**
  * Immich's service-level checks, run on every update whatever is enabled; each a plain 400. A
@@ -55,9 +66,6 @@ const validate = async (config: SystemConfig, current: SystemConfig): Promise<vo
   }
 };
 
-const valueAt = (config: SystemConfig, path: string): unknown =>
-  path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], config);
-
 /** What Immich stores: each key whose value is set and differs from its default; `null` or `""` resets. */
 const differences = (config: SystemConfig): Record<string, unknown> => {
   const defaults = defaultConfig();
@@ -71,13 +79,35 @@ const differences = (config: SystemConfig): Record<string, unknown> => {
 };
 
 /**
+ * The configuration a body asks for: what it leaves out keeps its current value; a view sent
+ * changed (v1.100's `thumbnail.quality`) writes the settings it names, unless the body also
+ * changed those (v3's `image.preview.quality`: the newer generation's setting wins).
+ */
+const requested = (body: SystemConfigUpdate, current: SystemConfig): SystemConfig => {
+  const next = structuredClone(current);
+  for (const path of configKeys) {
+    const value = valueAt(body, path);
+    if (value !== undefined) setAt(next, path, value);
+  }
+  for (const view of configViews) {
+    const value = valueAt(body, view.view);
+    const changed = value !== undefined && !isDeepStrictEqual(value, valueAt(current, view.view));
+    const changedThere = view.paths.some((path) => !isDeepStrictEqual(valueAt(next, path), valueAt(current, path)));
+    if (changed && !changedThere) writeView(next, view, value);
+  }
+  return refreshViews(next);
+};
+
+/**
  * PUT /system-config: validate, store the differences from the defaults, answer the merged
  * result. The write is conditional on the version read here, so concurrent updates cannot both
  * land: one gets 409 and nothing is silently lost.
  */
-export const updateConfig = async (config: SystemConfig): Promise<SystemConfig> => {
+export const updateConfig = async (body: SystemConfigUpdate): Promise<SystemConfig> => {
   const { overrides, version } = await getStoredConfig();
-  await validate(config, mergeConfig(overrides));
+  const current = mergeConfig(overrides);
+  const config = requested(body, current);
+  await validate(config, current);
   const stored = await replaceStoredConfig(differences(config), version);
   clearConfigCache();
   return mergeConfig(stored.overrides);

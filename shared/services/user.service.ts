@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
-import { managesUsers, requireUserUpdate } from '../access/access.ts';
+import { managesUsers, requireUserUpdate, seesAllUsers } from '../access/access.ts';
 import { hashPassword } from '../core/crypto.ts';
 import { Forbidden, Inaccessible, Invalid, NotFound } from '../core/errors.ts';
 import { getUser, createUser as insertUser, listUsers, rewriteCredentials, updateUser } from '../db/user.repository.ts';
@@ -185,8 +185,13 @@ export const searchUsersAdmin = async (filter: { id?: string | undefined; withDe
     .filter((user) => (filter.withDeleted || user.deletedAt === null) && (filter.id === undefined || user.id === filter.id))
     .reverse();
 
-/** GET /users (v3): the users a user may see (v3's `publicUsers`, on here): everyone not deleted, newest first. */
-export const searchUsers = async (): Promise<UserRecord[]> => searchUsersAdmin({});
+/**
+ * GET /users (v3): the users a user may see, newest first: everyone not deleted when the
+ * configuration's `server.publicUsers` is on (the default) or the caller is an admin, else
+ * the caller alone (Immich v3's rule).
+ */
+export const searchUsers = async (auth: Auth, publicUsers: boolean): Promise<UserRecord[]> =>
+  seesAllUsers(auth, publicUsers) ? searchUsersAdmin({}) : [await findOrFail(auth.user.id)];
 
 /** GET /admin/users/:id/preferences (v3, admin). */
 export const getUserPreferences = async (id: string): Promise<UserPreferences> => preferencesOf(await findOrFail(id, true));

@@ -40,8 +40,9 @@ describe('the local server, through @immich/sdk 3.2.2: the public /server calls'
     expect(config).toEqual({
       ...configV1,
       maintenanceMode: false,
-      mapDarkStyleUrl: '',
-      mapLightStyleUrl: '',
+      // v3's map styles, the configuration's defaults.
+      mapDarkStyleUrl: 'https://tiles.immich.cloud/v1/style/dark.json',
+      mapLightStyleUrl: 'https://tiles.immich.cloud/v1/style/light.json',
       minFaces: 3,
       publicUsers: true,
     });

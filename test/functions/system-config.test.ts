@@ -78,10 +78,15 @@ describe('PUT /system-config', () => {
     const body = { ...withValue(defaults, 'thumbnail.quality', 90), extra: true, ffmpeg: { ...defaults.ffmpeg, unknownField: 1 } };
     const reply = await put(body);
     expect(reply.status).toBe(200);
-    expect((await getStoredConfig()).overrides).toEqual({ 'thumbnail.quality': 90 });
+    // v1.100's one quality is v3's two (docs/immich-compatibility.md, "System configuration"): stored as those.
+    expect((await getStoredConfig()).overrides).toEqual({ 'image.preview.quality': 90, 'image.thumbnail.quality': 90 });
     expect(reply.body).not.toHaveProperty('extra');
     expect(reply.body.ffmpeg).not.toHaveProperty('unknownField');
-    expect(await getConfig()).toEqual(withValue(configDefaults, 'thumbnail.quality', 90));
+    const quality90 = ['thumbnail.quality', 'image.preview.quality', 'image.thumbnail.quality'].reduce(
+      (config, path) => withValue(config, path, 90),
+      configDefaults,
+    );
+    expect(await getConfig()).toEqual(quality90);
   });
 
   it('resets a field to its default when it is sent as ""', async () => {

@@ -1,5 +1,5 @@
+import type { SystemConfig } from '../../model/config.ts';
 import type { UserRecord, UserStatistics } from '../../model/user.ts';
-import type { SystemConfig } from './system-config.ts';
 
 /** The Immich server version whose API this project implements (the CLI and SDK check it). */
 export const serverVersion = { major: 1, minor: 100, patch: 0 } as const;

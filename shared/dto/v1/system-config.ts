@@ -4,10 +4,11 @@ import { limits } from '../../model/limits.ts';
 import { as, booleanish, fillKeys, isOneOf, isPlainObject, rules } from '../common.ts';
 
 /**
- * SystemConfigDto (Immich's `server/src/dtos/system-config.dto.ts`): every section and field
- * required, Immich's enums, ranges and conditional rules, numeric strings accepted where Immich
- * converts them, unknown keys stripped. Each field lists its rules in Immich's message order
- * (the reverse of its decorators).
+ * Immich v1.100's SystemConfigDto rules (`server/src/dtos/system-config.dto.ts`): Immich's enums,
+ * ranges and conditional rules, numeric strings accepted where Immich converts them, unknown keys
+ * stripped. Each field lists its rules in Immich's message order (the reverse of its decorators).
+ * The one PUT /system-config body (shared/dto/v3/system-config.ts) is these sections with v3's
+ * settings added; the building blocks are exported for it.
  */
 
 // class-transformer's @Type(() => Number): strings go through Number(), other values stay.
@@ -24,24 +25,24 @@ type Range = { min?: number; max?: number; convert?: boolean };
 const numberRules = ({ min: lo, max: hi }: Range) => [...(hi === undefined ? [] : [max(hi)]), ...(lo === undefined ? [] : [min(lo)])];
 
 /** `@IsInt() [@Min] [@Max] [@Type(Number)]` */
-const int = (range: Range = {}): v.GenericSchema<unknown, number> =>
+export const int = (range: Range = {}): v.GenericSchema<unknown, number> =>
   v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), rules.isSafe, ...numberRules(range), isInt, as<number>()) as v.GenericSchema<
     unknown,
     number
   >;
 /** `@IsNumber() [@Min] [@Max] [@Type(Number)]` */
-const number = (range: Range = {}): v.GenericSchema<unknown, number> =>
+export const number = (range: Range = {}): v.GenericSchema<unknown, number> =>
   v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), rules.isSafe, ...numberRules(range), isNumber, as<number>()) as v.GenericSchema<
     unknown,
     number
   >;
 /** `@IsInt() @IsPositive()` */
-const positiveInt = () => v.pipe(v.unknown(), rules.isSafe, rules.isPositive, isInt, as<number>());
-const string = () => v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isString, as<string>());
-const nonEmptyString = () => v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isNotEmpty, rules.isString, as<string>());
-const boolean = () => booleanish();
-const oneOf = <const T extends readonly string[]>(values: T) => v.pipe(v.unknown(), isOneOf(values), as<T[number]>());
-const eachOneOf = <const T extends readonly string[]>(values: T) =>
+export const positiveInt = () => v.pipe(v.unknown(), rules.isSafe, rules.isPositive, isInt, as<number>());
+export const string = () => v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isString, as<string>());
+export const nonEmptyString = () => v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isNotEmpty, rules.isString, as<string>());
+export const boolean = () => booleanish();
+export const oneOf = <const T extends readonly string[]>(values: T) => v.pipe(v.unknown(), isOneOf(values), as<T[number]>());
+export const eachOneOf = <const T extends readonly string[]>(values: T) =>
   v.pipe(
     v.unknown(),
     v.check(
@@ -52,7 +53,7 @@ const eachOneOf = <const T extends readonly string[]>(values: T) =>
   );
 
 /** A nested section: `@Type() @ValidateNested() @IsObject()`, with class-validator's two messages. */
-const section = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
+export const section = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
   v.pipe(
     v.unknown(),
     v.check(isPlainObject, '$property must be an object'),
@@ -65,7 +66,7 @@ const section = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
 // The forwarded check must fit whichever section's pipe it is placed in.
 // biome-ignore lint/suspicious/noExplicitAny: valibot types a forwarded check by its section; one helper serves every section.
 type AnySection = any;
-const when = <T extends Record<string, unknown>>(
+export const when = <T extends Record<string, unknown>>(
   condition: (section: T) => boolean,
   field: keyof T & string,
   check: (value: unknown) => boolean,
@@ -88,16 +89,17 @@ const urlPattern = (tld: boolean, underscores: boolean) => {
 };
 const isUrl = (pattern: RegExp) => (x: unknown) => typeof x === 'string' && x.length <= 2083 && pattern.test(x);
 const mlUrl = isUrl(urlPattern(false, true));
-const strictUrl = isUrl(urlPattern(true, false));
-const isNonEmptyString = (x: unknown) => typeof x === 'string' && x !== '';
+export const strictUrl = isUrl(urlPattern(true, false));
+export const isNonEmptyString = (x: unknown) => typeof x === 'string' && x !== '';
 
-const videoCodecs = ['h264', 'hevc', 'vp9'] as const;
-const audioCodecs = ['mp3', 'aac', 'libopus'] as const;
+export const videoCodecs = ['h264', 'hevc', 'vp9'] as const;
+export const audioCodecs = ['mp3', 'aac', 'libopus'] as const;
 const modelTypes = ['facial-recognition', 'clip'] as const;
 
-const job = () => section({ concurrency: positiveInt() });
+export const job = () => section({ concurrency: positiveInt() });
 
-const ffmpeg = section({
+/** `npl` is v1.100's alone (v3 dropped it). */
+export const ffmpegEntries = {
   crf: int({ min: 0, max: 51, convert: true }),
   threads: int({ min: 0, convert: true }),
   preset: string(),
@@ -118,28 +120,32 @@ const ffmpeg = section({
   transcode: oneOf(['all', 'optimal', 'bitrate', 'required', 'disabled']),
   accel: oneOf(['nvenc', 'qsv', 'vaapi', 'rkmpp', 'disabled']),
   tonemap: oneOf(['hable', 'mobius', 'reinhard', 'disabled']),
-});
+};
 
-const machineLearning = v.pipe(
-  section({
+export const machineLearningEntries = {
+  enabled: boolean(),
+  clip: section({
     enabled: boolean(),
-    url: v.pipe(v.unknown(), as<string>()),
-    clip: section({
-      enabled: boolean(),
-      modelName: nonEmptyString(),
-      modelType: v.optional(oneOf(modelTypes)),
-      mode: v.optional(oneOf(['vision', 'text'])),
-    }),
-    facialRecognition: section({
-      enabled: boolean(),
-      modelName: nonEmptyString(),
-      modelType: v.optional(oneOf(modelTypes)),
-      minScore: number({ min: 0, max: 1, convert: true }),
-      maxDistance: number({ min: 0, max: 2, convert: true }),
-      minFaces: number({ min: 1, convert: true }),
-    }),
+    modelName: nonEmptyString(),
+    modelType: v.optional(oneOf(modelTypes)),
+    mode: v.optional(oneOf(['vision', 'text'])),
   }),
-  when((s: { enabled: boolean; url: string }) => s.enabled, 'url', mlUrl, '$property must be a URL address'),
+  facialRecognition: section({
+    enabled: boolean(),
+    modelName: nonEmptyString(),
+    modelType: v.optional(oneOf(modelTypes)),
+    minScore: number({ min: 0, max: 1, convert: true }),
+    maxDistance: number({ min: 0, max: 2, convert: true }),
+    minFaces: number({ min: 1, convert: true }),
+  }),
+};
+/** v1.100's one URL (v3's first of `urls`): a URL when machine learning is on. */
+export const machineLearningUrl = v.pipe(v.unknown(), rules.isString, as<string>());
+export const machineLearningUrlCheck = when(
+  (s: { enabled: boolean; url?: string }) => s.enabled && s.url !== undefined,
+  'url',
+  mlUrl,
+  '$property must be a URL address',
 );
 
 type OAuth = {
@@ -160,31 +166,32 @@ const oauthRequired = (field: 'clientId' | 'clientSecret' | 'issuerUrl') => [
   ),
 ];
 
-const oauth = v.pipe(
-  section({
-    autoLaunch: boolean(),
-    autoRegister: boolean(),
-    buttonText: string(),
-    clientId: v.pipe(v.unknown(), as<string>()),
-    clientSecret: v.pipe(v.unknown(), as<string>()),
-    defaultStorageQuota: number({ min: 0 }),
-    enabled: boolean(),
-    issuerUrl: v.pipe(v.unknown(), as<string>()),
-    mobileOverrideEnabled: boolean(),
-    mobileRedirectUri: v.pipe(v.unknown(), as<string>()),
-    scope: string(),
-    signingAlgorithm: nonEmptyString(),
-    storageLabelClaim: string(),
-    storageQuotaClaim: string(),
-  }),
+export const oauthEntries = {
+  autoLaunch: boolean(),
+  autoRegister: boolean(),
+  buttonText: string(),
+  clientId: v.pipe(v.unknown(), as<string>()),
+  clientSecret: v.pipe(v.unknown(), as<string>()),
+  // v3's default is null (no quota), which both generations accept; otherwise v1.100's rule.
+  defaultStorageQuota: v.nullable(number({ min: 0 })),
+  enabled: boolean(),
+  issuerUrl: v.pipe(v.unknown(), as<string>()),
+  mobileOverrideEnabled: boolean(),
+  mobileRedirectUri: v.pipe(v.unknown(), as<string>()),
+  scope: string(),
+  signingAlgorithm: nonEmptyString(),
+  storageLabelClaim: string(),
+  storageQuotaClaim: string(),
+};
+export const oauthChecks = [
   ...oauthRequired('clientId'),
   ...oauthRequired('clientSecret'),
   ...oauthRequired('issuerUrl'),
   when((s: OAuth) => s.mobileOverrideEnabled, 'mobileRedirectUri', strictUrl, '$property must be a URL address'),
-);
+] as const;
 
 type LibraryScan = { enabled: boolean; cronExpression: string };
-const library = section({
+export const library = section({
   scan: v.pipe(
     section({ enabled: boolean(), cronExpression: v.pipe(v.unknown(), as<string>()) }),
     when(
@@ -223,42 +230,38 @@ export const isCron = (expression: unknown): boolean => {
   }
 };
 
-export const SystemConfigDto = v.object({
-  ffmpeg,
-  job: section({
-    backgroundTask: job(),
-    smartSearch: job(),
-    metadataExtraction: job(),
-    faceDetection: job(),
-    search: job(),
-    sidecar: job(),
-    library: job(),
-    migration: job(),
-    thumbnailGeneration: job(),
-    videoConversion: job(),
-  }),
-  logging: section({ enabled: boolean(), level: oneOf(['verbose', 'debug', 'log', 'warn', 'error', 'fatal']) }),
-  machineLearning,
-  map: section({ enabled: boolean(), lightStyle: string(), darkStyle: string() }),
-  newVersionCheck: section({ enabled: boolean() }),
-  oauth,
-  passwordLogin: section({ enabled: boolean() }),
-  reverseGeocoding: section({ enabled: boolean() }),
-  storageTemplate: section({ enabled: boolean(), hashVerificationEnabled: boolean(), template: nonEmptyString() }),
-  thumbnail: section({
-    webpSize: int({ min: 1, convert: true }),
-    jpegSize: int({ min: 1, convert: true }),
-    quality: int({ min: 1, max: 100, convert: true }),
-    colorspace: oneOf(['srgb', 'p3']),
-  }),
-  trash: section({ enabled: boolean(), days: int({ min: 0, convert: true }) }),
-  theme: section({ customCss: string() }),
-  library,
-  server: section({ externalDomain: string(), loginPageMessage: string() }),
-  user: section({ deleteDelay: int({ min: 1, convert: true }) }),
-});
+/** v1.100's job queues (v3 has five more). */
+export const jobEntries = {
+  backgroundTask: job(),
+  smartSearch: job(),
+  metadataExtraction: job(),
+  faceDetection: job(),
+  search: job(),
+  sidecar: job(),
+  library: job(),
+  migration: job(),
+  thumbnailGeneration: job(),
+  videoConversion: job(),
+};
 
-/** The whole body is itself required to be an object; its sections are checked as Immich does. */
-export const SystemConfigBody = v.pipe(v.unknown(), fillKeys(SystemConfigDto.entries), SystemConfigDto);
+/** v1.100's sections whose fields v3 has as they are (v3 adds fields to some: shared/dto/v3/system-config.ts). */
+export const sharedSectionEntries = {
+  logging: { enabled: boolean(), level: oneOf(['verbose', 'debug', 'log', 'warn', 'error', 'fatal']) },
+  map: { enabled: boolean(), lightStyle: string(), darkStyle: string() },
+  newVersionCheck: { enabled: boolean() },
+  passwordLogin: { enabled: boolean() },
+  reverseGeocoding: { enabled: boolean() },
+  storageTemplate: { enabled: boolean(), hashVerificationEnabled: boolean(), template: nonEmptyString() },
+  trash: { enabled: boolean(), days: int({ min: 0, convert: true }) },
+  theme: { customCss: string() },
+  server: { externalDomain: string(), loginPageMessage: string() },
+  user: { deleteDelay: int({ min: 1, convert: true }) },
+};
 
-export type SystemConfig = v.InferOutput<typeof SystemConfigDto>;
+/** v1.100's `thumbnail` section: a view of v3's `image` (shared/domain/system-config.ts). */
+export const thumbnailEntries = {
+  webpSize: int({ min: 1, convert: true }),
+  jpegSize: int({ min: 1, convert: true }),
+  quality: int({ min: 1, max: 100, convert: true }),
+  colorspace: oneOf(['srgb', 'p3']),
+};

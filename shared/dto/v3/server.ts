@@ -4,9 +4,9 @@
  * (shared/dto/v1/server-info.ts). docs/immich-compatibility.md, "Two generations".
  */
 import * as v from 'valibot';
+import type { SystemConfig } from '../../model/config.ts';
 import type { UserStatistics } from '../../model/user.ts';
 import type { ServerState } from '../v1/server-info.ts';
-import type { SystemConfig } from '../v1/system-config.ts';
 
 /**
  * The version v3's routes report: the mobile app picks its sync protocol by it (3.x: the V2
@@ -159,7 +159,7 @@ export interface ServerConfigDto {
   userDeleteDelay: number;
 }
 
-/** v3's public settings; `publicUsers` is v3's default (every user may list the others), as v1.100 behaves. */
+/** v3's public settings. */
 export const mapServerConfigV3 = ({ config, initialized, onboarded }: ServerState): ServerConfigDto => ({
   externalDomain: config.server.externalDomain,
   isInitialized: initialized,
@@ -170,7 +170,7 @@ export const mapServerConfigV3 = ({ config, initialized, onboarded }: ServerStat
   mapLightStyleUrl: config.map.lightStyle,
   minFaces: config.machineLearning.facialRecognition.minFaces,
   oauthButtonText: config.oauth.buttonText,
-  publicUsers: true,
+  publicUsers: config.server.publicUsers,
   trashDays: config.trash.days,
   userDeleteDelay: config.user.deleteDelay,
 });

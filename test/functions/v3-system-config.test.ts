@@ -1,0 +1,230 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as getConfigHandler } from '#functions/system-config/get-config.ts';
+import { handler as getConfigDefaults } from '#functions/system-config/get-config-defaults.ts';
+import { handler as getStorageTemplateOptions } from '#functions/system-config/get-storage-template-options.ts';
+import { handler as updateConfigHandler } from '#functions/system-config/update-config.ts';
+import { handler as getServerConfigV3 } from '#functions/v3/server/get-server-config.ts';
+import { handler as searchUsers } from '#functions/v3/user/search-users.ts';
+import { getStoredConfig, replaceStoredConfig } from '#shared/db/config.repository.ts';
+import { clearConfigCache } from '#shared/services/config.reader.ts';
+import { bearer, setupAccounts } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { leafPathsOf } from '../support/sdk-types.ts';
+
+/**
+ * GET and PUT /system-config are both generations' paths (docs/immich-compatibility.md, "System
+ * configuration"): one configuration, answered with every setting of both, written by either
+ * generation's body.
+ */
+let accounts: Awaited<ReturnType<typeof setupAccounts>>;
+let headers: Record<string, string>;
+beforeAll(async () => {
+  accounts = await setupAccounts();
+  headers = bearer(accounts.admin.accessToken);
+});
+
+type Config = Record<string, any>;
+const getConfig = async (): Promise<Config> => (await invoke(getConfigHandler, { path: '/api/system-config', headers })).body;
+const put = (body: unknown) => invoke(updateConfigHandler, { method: 'PUT', path: '/api/system-config', headers, body });
+const valueAt = (config: Config, path: string): unknown => path.split('.').reduce<Config | undefined>((node, key) => node?.[key], config);
+/** A copy with each dot path set (`undefined` removes the key). */
+const withValues = (config: Config, values: Record<string, unknown>): Config => {
+  const copy = structuredClone(config);
+  for (const [path, value] of Object.entries(values)) {
+    const parts = path.split('.');
+    const node = parts.slice(0, -1).reduce<Config>((at, key) => at[key], copy);
+    if (value === undefined) delete node[parts.at(-1) as string];
+    else node[parts.at(-1) as string] = value;
+  }
+  return copy;
+};
+/** Only the sections (or fields) a generation's SDK has: what its clients send back. */
+const shapedAs = (config: Config, paths: string[]): Config => {
+  const shaped: Config = {};
+  for (const path of paths.map((each) => each.replace(/\?$/, ''))) {
+    const value = valueAt(config, path);
+    if (value === undefined) continue;
+    const parts = path.split('.');
+    const node = parts.slice(0, -1).reduce<Config>((at, key) => (at[key] ??= {}), shaped);
+    node[parts.at(-1) as string] = value;
+  }
+  return shaped;
+};
+const v3Paths = leafPathsOf('@immich/sdk-v3', 'AdminConfigDto');
+const v1Paths = leafPathsOf('@immich/sdk', 'SystemConfigDto');
+
+describe('GET /system-config through both SDKs', () => {
+  it("answers every setting of @immich/sdk 3.2.2's AdminConfigDto and of 1.100.0's SystemConfigDto", async () => {
+    const config = await getConfig();
+    const defaults = (await invoke(getConfigDefaults, { path: '/api/system-config/defaults', headers })).body;
+    // The SDKs' types were read (146 and 80 settings).
+    expect(Math.min(v3Paths.length, v1Paths.length)).toBeGreaterThan(60);
+    for (const answer of [config, defaults]) {
+      expect(v3Paths.filter((path) => !path.endsWith('?') && valueAt(answer, path) === undefined)).toEqual([]);
+      expect(v1Paths.filter((path) => !path.endsWith('?') && valueAt(answer, path) === undefined)).toEqual([]);
+    }
+    expect(config).toMatchObject({
+      image: { thumbnail: { format: 'webp', size: 250 }, preview: { format: 'jpeg', size: 1440, quality: 80 }, colorspace: 'p3' },
+      thumbnail: { webpSize: 250, jpegSize: 1440, quality: 80, colorspace: 'p3' },
+      machineLearning: { urls: ['http://immich-machine-learning:3003'], url: 'http://immich-machine-learning:3003' },
+      nightlyTasks: { startTime: '00:00' },
+      newVersionCheck: { channel: 'stable' },
+      server: { publicUsers: true },
+    });
+  });
+
+  it("lists v3.2's storage-template presets for both, and accepts each of them", async () => {
+    const { body } = await invoke(getStorageTemplateOptions, { path: '/api/system-config/storage-template-options', headers });
+    expect(body.presetOptions).toEqual(expect.arrayContaining(['{{make}}/{{model}}/{{lensModel}}/{{filename}}']));
+    const before = await getConfig();
+    for (const template of body.presetOptions) {
+      expect((await put(withValues(before, { 'storageTemplate.template': template }))).status).toBe(200);
+    }
+    await put(before);
+  });
+});
+
+describe('PUT /system-config with either generation’s body', () => {
+  it("takes v3's web app's body (everything GET answered, changed), and v1.100's view follows", async () => {
+    const changed = withValues(await getConfig(), {
+      'image.preview.size': 1080,
+      'image.thumbnail.quality': 60,
+      'nightlyTasks.startTime': '02:30',
+      'machineLearning.urls': ['http://ml-a:3003', 'http://ml-b:3003'],
+      'ffmpeg.accelDecode': false,
+      'job.ocr.concurrency': 2,
+    });
+    const reply = await put(changed);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({
+      image: { preview: { size: 1080, quality: 80 }, thumbnail: { quality: 60 } },
+      thumbnail: { jpegSize: 1080, quality: 80 },
+      nightlyTasks: { startTime: '02:30' },
+      machineLearning: { urls: ['http://ml-a:3003', 'http://ml-b:3003'], url: 'http://ml-a:3003' },
+      ffmpeg: { accelDecode: false },
+      job: { ocr: { concurrency: 2 } },
+    });
+    expect(await getConfig()).toEqual(reply.body);
+  });
+
+  it("takes a v1.100 body (no v3 setting in it): v3's settings keep their values, and its view writes v3's", async () => {
+    const before = await getConfig();
+    const v1Body = withValues(shapedAs(before, v1Paths), {
+      'thumbnail.quality': 90,
+      'thumbnail.webpSize': 300,
+      'machineLearning.url': 'http://ml-c:3003',
+    });
+    expect(v1Body).not.toHaveProperty('image');
+    const reply = await put(v1Body);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual(
+      withValues(before, {
+        'thumbnail.quality': 90,
+        'thumbnail.webpSize': 300,
+        'image.preview.quality': 90,
+        'image.thumbnail.quality': 90,
+        'image.thumbnail.size': 300,
+        'machineLearning.url': 'http://ml-c:3003',
+        'machineLearning.urls': ['http://ml-c:3003', 'http://ml-b:3003'],
+      }),
+    );
+  });
+
+  it("takes a v3 body built from the 3.2.2 SDK's type alone: v1.100's own settings keep their values", async () => {
+    const before = withValues(await getConfig(), { 'ffmpeg.npl': 100 });
+    expect((await put(before)).status).toBe(200);
+    const v3Body = withValues(shapedAs(before, v3Paths), { 'server.publicUsers': false });
+    expect(v3Body).not.toHaveProperty('thumbnail');
+    expect(v3Body.ffmpeg).not.toHaveProperty('npl');
+    const reply = await put(v3Body);
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual(withValues(before, { 'server.publicUsers': false }));
+    await put(withValues(reply.body, { 'server.publicUsers': true, 'ffmpeg.npl': 0 }));
+  });
+
+  it("lets a change to v3's setting win over the unchanged v1.100 view sent beside it, and the reverse", async () => {
+    const before = await getConfig();
+    const v3Changed = await put(withValues(before, { 'image.colorspace': 'srgb' }));
+    expect(v3Changed.body).toMatchObject({ image: { colorspace: 'srgb' }, thumbnail: { colorspace: 'srgb' } });
+    const v1Changed = await put(withValues(v3Changed.body, { 'thumbnail.colorspace': 'p3' }));
+    expect(v1Changed.body).toMatchObject({ image: { colorspace: 'p3' }, thumbnail: { colorspace: 'p3' } });
+    // Both changed at once: v3's setting is the one kept.
+    const both = await put(withValues(v1Changed.body, { 'image.preview.size': 720, 'thumbnail.jpegSize': 2000 }));
+    expect(both.body).toMatchObject({ image: { preview: { size: 720 } }, thumbnail: { jpegSize: 720 } });
+  });
+
+  // v3's settings, each with a value v3 refuses: the shared path answers v1.100's error shape.
+  const cases: [string, unknown, string][] = [
+    ['image.preview.quality', 0, 'image.preview.quality must not be less than 1'],
+    ['image.thumbnail.format', 'avif', 'image.thumbnail.format must be one of the following values: jpeg, webp'],
+    ['image.fullsize.enabled', 'yes', 'image.fullsize.enabled must be a boolean value'],
+    ['nightlyTasks.startTime', '25:00', 'nightlyTasks.startTime must be a time in HH:MM format'],
+    ['backup.database.cronExpression', 'nope', 'backup.database.cronExpression must be a valid cron expression'],
+    ['backup.database.keepLastAmount', 0, 'backup.database.keepLastAmount must not be less than 1'],
+    ['integrityChecks.checksumFiles.percentageLimit', 2, 'integrityChecks.checksumFiles.percentageLimit must not be greater than 1'],
+    ['machineLearning.urls', [], 'machineLearning.urls must contain at least 1 elements'],
+    ['machineLearning.duplicateDetection.maxDistance', 0.5, 'machineLearning.duplicateDetection.maxDistance must not be greater than 0.1'],
+    ['machineLearning.ocr.minDetectionScore', 0, 'machineLearning.ocr.minDetectionScore must not be less than 0.1'],
+    ['newVersionCheck.channel', 'beta', 'newVersionCheck.channel must be one of the following values: stable, releaseCandidate'],
+    [
+      'oauth.tokenEndpointAuthMethod',
+      'private_key_jwt',
+      'oauth.tokenEndpointAuthMethod must be one of the following values: client_secret_post, client_secret_basic',
+    ],
+    ['oauth.endSessionEndpoint', 'not a url', 'oauth.endSessionEndpoint must be an empty string or a valid URL'],
+    ['notifications.smtp.transport.port', 70_000, 'notifications.smtp.transport.port must not be greater than 65535'],
+    [
+      'ffmpeg.realtime.resolutions',
+      [360],
+      'ffmpeg.realtime.each value in resolutions must be one of the following values: 480, 720, 1080, 1440, 2160',
+    ],
+    ['server.publicUsers', 'sometimes', 'server.publicUsers must be a boolean value'],
+    ['templates.email', null, 'templates.email must be an object'],
+  ];
+
+  it.each(cases)('refuses %s = %j, changing nothing', async (path, value, message) => {
+    const before = await getConfig();
+    const reply = await put(withValues(before, { [path]: value }));
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ error: 'Bad Request', statusCode: 400 });
+    expect(reply.body.message).toContain(message);
+    expect(await getConfig()).toEqual(before);
+  });
+
+  it('reads a quality stored under v1.100’s name before v3’s settings, and stores it under v3’s on the next change', async () => {
+    const { version } = await getStoredConfig();
+    await replaceStoredConfig({ 'thumbnail.quality': 70, 'thumbnail.webpSize': 200 }, version);
+    const config = await getConfig();
+    expect(config).toMatchObject({
+      thumbnail: { quality: 70, webpSize: 200 },
+      image: { thumbnail: { quality: 70, size: 200 }, preview: { quality: 70 } },
+    });
+    expect((await put(withValues(config, { 'trash.days': 20 }))).status).toBe(200);
+    expect((await getStoredConfig()).overrides).toEqual({
+      'image.thumbnail.quality': 70,
+      'image.thumbnail.size': 200,
+      'image.preview.quality': 70,
+      'trash.days': 20,
+    });
+    expect(await getConfig()).toEqual(withValues(config, { 'trash.days': 20 }));
+  });
+});
+
+describe("the configuration's `server.publicUsers`", () => {
+  it('lets a user list everyone when on, only themselves when off; an admin always everyone', async () => {
+    const list = async (token: string) =>
+      (await invoke(searchUsers, { path: '/api/users', headers: bearer(token) })).body.map((user: { email: string }) => user.email);
+    const everyone = await list(accounts.user1.accessToken);
+    expect(everyone).toEqual(expect.arrayContaining([accounts.user1.email, accounts.user2.email]));
+
+    expect((await put(withValues(await getConfig(), { 'server.publicUsers': false }))).status).toBe(200);
+    clearConfigCache();
+    expect(await list(accounts.user1.accessToken)).toEqual([accounts.user1.email]);
+    expect(await list(accounts.admin.accessToken)).toEqual(everyone);
+    expect((await invoke(getServerConfigV3, { path: '/api/server/config' })).body.publicUsers).toBe(false);
+
+    expect((await put(withValues(await getConfig(), { 'server.publicUsers': true }))).status).toBe(200);
+    clearConfigCache();
+    expect(await list(accounts.user1.accessToken)).toEqual(everyone);
+  });
+});
