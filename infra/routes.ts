@@ -267,6 +267,15 @@ export const routes: readonly Route[] = [
     ['GET', '/api/assets/{id}/thumbnail', 'viewAsset', 'read', { store: 'read', secrets: true }],
     ['GET', '/api/assets/{id}/video/playback', 'playAssetVideo', 'read', { store: 'read', secrets: true }],
   ]),
+  ...areaV3('config', [
+    ['GET', '/api/admin/config', 'getAdminConfig', 'read'],
+    ['PUT', '/api/admin/config', 'updateAdminConfig', 'write', { lazy: ['templates'] }],
+    ['GET', '/api/admin/config/defaults', 'getAdminConfigDefaults', 'read'],
+    ['GET', '/api/config', 'getUserConfig', 'read'],
+    ['GET', '/api/config/defaults', 'getUserConfigDefaults', 'read'],
+    ['GET', '/api/public/config', 'getPublicConfig', 'read'],
+    ['GET', '/api/public/config/defaults', 'getPublicConfigDefaults', 'none'],
+  ]),
   ...areaV3('partner', [
     ['GET', '/api/partners', 'getPartners', 'read'],
     ['POST', '/api/partners', 'createPartner', 'write'],

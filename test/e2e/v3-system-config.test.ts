@@ -60,4 +60,16 @@ describe('system config through @immich/sdk 3.2.2 and 1.100.0', () => {
     expect(options.presetOptions).toContain('{{make}}/{{model}}/{{lensModel}}/{{filename}}');
     expect(await v1.getStorageTemplateOptions(opts)).toEqual(options);
   });
+
+  it("serves 3.2's /admin/config, /config and /public/config over the same configuration", async () => {
+    const admin = await v3.getAdminConfig(opts);
+    expect(admin).not.toHaveProperty('thumbnail');
+    expect(admin.nightlyTasks.startTime).toBe('03:15');
+    const saved = await v3.updateAdminConfig({ adminConfigDto: { ...admin, trash: { enabled: true, days: 21 } } }, opts);
+    expect(saved.trash.days).toBe(21);
+    expect((await v1.getConfig(opts)).trash.days).toBe(21);
+    expect(await v3.getAdminConfigDefaults(opts)).toMatchObject({ trash: { days: 30 } });
+    expect((await v3.getUserConfig(opts)).trash).toEqual({ enabled: true, days: 21 });
+    expect(await v3.getPublicConfig({ baseUrl: server.baseUrl })).toMatchObject({ passwordLogin: { enabled: true } });
+  });
 });

@@ -3,6 +3,13 @@ import { handler as getConfigHandler } from '#functions/system-config/get-config
 import { handler as getConfigDefaults } from '#functions/system-config/get-config-defaults.ts';
 import { handler as getStorageTemplateOptions } from '#functions/system-config/get-storage-template-options.ts';
 import { handler as updateConfigHandler } from '#functions/system-config/update-config.ts';
+import { handler as getAdminConfig } from '#functions/v3/config/get-admin-config.ts';
+import { handler as getAdminConfigDefaults } from '#functions/v3/config/get-admin-config-defaults.ts';
+import { handler as getPublicConfig } from '#functions/v3/config/get-public-config.ts';
+import { handler as getPublicConfigDefaults } from '#functions/v3/config/get-public-config-defaults.ts';
+import { handler as getUserConfig } from '#functions/v3/config/get-user-config.ts';
+import { handler as getUserConfigDefaults } from '#functions/v3/config/get-user-config-defaults.ts';
+import { handler as updateAdminConfig } from '#functions/v3/config/update-admin-config.ts';
 import { handler as getServerConfigV3 } from '#functions/v3/server/get-server-config.ts';
 import { handler as searchUsers } from '#functions/v3/user/search-users.ts';
 import { getStoredConfig, replaceStoredConfig } from '#shared/db/config.repository.ts';
@@ -226,5 +233,71 @@ describe("the configuration's `server.publicUsers`", () => {
     expect((await put(withValues(await getConfig(), { 'server.publicUsers': true }))).status).toBe(200);
     clearConfigCache();
     expect(await list(accounts.user1.accessToken)).toEqual(everyone);
+  });
+});
+
+/** Every leaf of an answer as a dot path (lists are leaves). */
+const leavesOf = (value: unknown, prefix = ''): string[] =>
+  value && typeof value === 'object' && !Array.isArray(value)
+    ? Object.entries(value).flatMap(([key, child]) => leavesOf(child, prefix ? `${prefix}.${key}` : key))
+    : [prefix];
+/** An SDK type's paths as the answer must have them: the required ones, and the optional ones it may have. */
+const expectShape = (answer: unknown, paths: string[]) => {
+  const leaves = leavesOf(answer);
+  expect(paths.filter((path) => !path.endsWith('?') && !leaves.includes(path))).toEqual([]);
+  expect(leaves.filter((leaf) => !paths.includes(leaf) && !paths.includes(`${leaf}?`))).toEqual([]);
+};
+
+describe("v3.2's /admin/config, /config and /public/config: the same configuration in v3's shapes", () => {
+  it("answers the admin configuration in @immich/sdk 3.2.2's AdminConfigDto exactly, to an admin only", async () => {
+    const config = (await invoke(getAdminConfig, { path: '/api/admin/config', headers })).body;
+    expectShape(config, v3Paths);
+    const union = await getConfig();
+    expect(config.image).toEqual(union.image);
+    expectShape((await invoke(getAdminConfigDefaults, { path: '/api/admin/config/defaults', headers })).body, v3Paths);
+    expect(await invoke(getAdminConfig, { path: '/api/admin/config', headers: bearer(accounts.user1.accessToken) })).toMatchObject({
+      status: 403,
+      body: { message: 'Forbidden resource' },
+    });
+  });
+
+  it('updates it from a v3 body, read back through /system-config and its v1.100 view', async () => {
+    const config = (await invoke(getAdminConfig, { path: '/api/admin/config', headers })).body;
+    const put3 = (body: unknown) => invoke(updateAdminConfig, { method: 'PUT', path: '/api/admin/config', headers, body });
+    const reply = await put3(withValues(config, { 'image.thumbnail.size': 320, 'trash.days': 9 }));
+    expect(reply.status).toBe(200);
+    expectShape(reply.body, v3Paths);
+    expect(await getConfig()).toMatchObject({ image: { thumbnail: { size: 320 } }, thumbnail: { webpSize: 320 }, trash: { days: 9 } });
+    // v3's own error shape on v3's own path.
+    const bad = await put3(withValues(reply.body, { 'nightlyTasks.startTime': 'noon' }));
+    expect(bad).toMatchObject({
+      status: 400,
+      body: {
+        message: 'Validation failed',
+        errors: [{ path: ['nightlyTasks', 'startTime'], message: 'startTime must be a time in HH:MM format' }],
+      },
+    });
+    expect(bad.body).not.toHaveProperty('statusCode');
+  });
+
+  it("answers a user the settings v3's apps read (UserConfigDto), and anyone the sign-in page's (PublicConfigDto)", async () => {
+    const union = await getConfig();
+    const userConfig = (await invoke(getUserConfig, { path: '/api/config', headers: bearer(accounts.user1.accessToken) })).body;
+    expectShape(userConfig, leafPathsOf('@immich/sdk-v3', 'UserConfigDto'));
+    expect(userConfig).toMatchObject({ image: { thumbnail: { size: union.image.thumbnail.size } }, trash: union.trash, map: union.map });
+    const defaults = (await invoke(getUserConfigDefaults, { path: '/api/config/defaults', headers: bearer(accounts.user1.accessToken) }))
+      .body;
+    expect(defaults.trash).toEqual({ enabled: true, days: 30 });
+    expect((await invoke(getUserConfig, { path: '/api/config' })).status).toBe(401);
+
+    const publicConfig = (await invoke(getPublicConfig, { path: '/api/public/config' })).body;
+    expectShape(publicConfig, leafPathsOf('@immich/sdk-v3', 'PublicConfigDto'));
+    expect(publicConfig).toEqual({
+      oauth: { autoLaunch: false, buttonText: 'Login with OAuth', enabled: false },
+      passwordLogin: { enabled: union.passwordLogin.enabled },
+      server: { loginPageMessage: union.server.loginPageMessage },
+      theme: { customCss: union.theme.customCss },
+    });
+    expect((await invoke(getPublicConfigDefaults, { path: '/api/public/config/defaults' })).body).toEqual(publicConfig);
   });
 });

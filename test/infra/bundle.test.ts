@@ -62,7 +62,7 @@ describe('deployed bundles', () => {
         .sort();
     for (const group of Object.keys(lazyModules) as LazyGroup[]) expect(loading(group), group).toEqual(naming(group));
     expect(loading('metadata')).toContain('uploadFile');
-    expect(loading('templates')).toEqual(['updateConfig']);
+    expect(loading('templates')).toEqual(['updateAdminConfig', 'updateConfig']);
   }, 120_000);
 
   it("leave the link secret's Secrets Manager client out of routes no link visitor calls", async () => {

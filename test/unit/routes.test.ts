@@ -38,6 +38,7 @@ describe('route table', () => {
       'v3/api-key',
       'v3/album',
       'v3/asset',
+      'v3/config',
       'v3/partner',
       'v3/person',
       'v3/search',

@@ -1,0 +1,9 @@
+import { mapUserConfig, type UserConfigDto } from '#shared/dto/v3/system-config.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { getConfigDefaults } from '#shared/services/config.reader.ts';
+
+export const handler = httpHandler(
+  { generation: 'v3', access: 'user', permission: 'userConfig.read', returns: returns<UserConfigDto>() },
+  () => mapUserConfig(getConfigDefaults()),
+);
