@@ -212,7 +212,7 @@ export const routes: readonly Route[] = [
   ...area('system-config', [
     ['GET', '/api/system-config', 'getConfig', 'read', { v3: 'getConfig' }],
     ['GET', '/api/system-config/defaults', 'getConfigDefaults', 'read', { v3: 'getConfigDefaults' }],
-    ['PUT', '/api/system-config', 'updateConfig', 'write', { lazy: ['templates'], v3: 'updateConfig' }],
+    ['PUT', '/api/system-config', 'updateConfig', 'write', { lazy: ['templates', 'cron'], v3: 'updateConfig' }],
     ['GET', '/api/system-config/storage-template-options', 'getStorageTemplateOptions', 'read', { v3: 'getStorageTemplateOptions' }],
   ]),
   ...area('trash', [
@@ -269,7 +269,7 @@ export const routes: readonly Route[] = [
   ]),
   ...areaV3('config', [
     ['GET', '/api/admin/config', 'getAdminConfig', 'read'],
-    ['PUT', '/api/admin/config', 'updateAdminConfig', 'write', { lazy: ['templates'] }],
+    ['PUT', '/api/admin/config', 'updateAdminConfig', 'write', { lazy: ['templates', 'cron'] }],
     ['GET', '/api/admin/config/defaults', 'getAdminConfigDefaults', 'read'],
     ['GET', '/api/config', 'getUserConfig', 'read'],
     ['GET', '/api/config/defaults', 'getUserConfigDefaults', 'read'],

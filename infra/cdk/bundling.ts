@@ -30,11 +30,13 @@ export const bundling = {
 } as const;
 
 /**
- * Modules loaded with `import()` on first use and kept outside the bundle, so that a cold start
+ * Modules loaded on first use and kept outside the bundle, so that a cold start
  * never parses them, in groups a route names (`Route.lazy`, infra/routes.ts): `metadata`, the
  * upload's metadata readers, exifr (74 KB) and tz-lookup's zone table (72 KB), about 4 ms of every
  * upload function's cold import otherwise; `templates`, Handlebars (90 KB), which updateConfig
- * needs only when a storage template changes (docs/benchmarks.md). The stack copies a group's
+ * needs only when a storage template changes (docs/benchmarks.md); `cron`, croner (33 KB), which
+ * the configuration's update reads (with `require`) only for a schedule other than Immich's
+ * defaults. The stack copies a group's
  * files beside the bundle of each route that names it; elsewhere (`npm start`, the bench) Node
  * finds them in node_modules.
  */
@@ -44,6 +46,7 @@ export const lazyModules = {
     '@photostructure/tz-lookup': ['package.json', 'LICENSE', 'tz.js'],
   },
   templates: { handlebars: ['package.json', 'LICENSE', 'dist/handlebars.min.js'] },
+  cron: { croner: ['package.json', 'LICENSE', 'dist/croner.cjs'] },
 } as const satisfies Record<string, Record<string, readonly string[]>>;
 export type LazyGroup = keyof typeof lazyModules;
 

@@ -39,19 +39,26 @@ describe('deployed bundles', () => {
     // One build of every entry (the stack's options, not written): each output names its entry.
     const { outfile: _, ...options } = esbuildOptions(all[0]?.entry ?? '', join(out, 'probe.mjs'));
     const root = join(import.meta.dirname, '..', '..');
-    const { metafile } = await build({
+    const result = await build({
       ...options,
       entryPoints: all.map((route) => join(root, route.entry)),
       outdir: join(out, 'probe'),
       write: false,
       metafile: true,
     });
+    const { metafile } = result;
+    // A module is loaded by import() (an external import to esbuild) or by name through createRequire.
+    const text = (output: string) =>
+      result.outputFiles.find((file) => file.path.endsWith(output.replace(/^.*probe\//, '/probe/')))?.text ?? '';
     const loading = (group: LazyGroup): string[] => {
       const names = Object.keys(lazyModules[group]);
-      return Object.values(metafile.outputs)
-        .filter((output) =>
-          output.imports.some((each) => each.external && names.some((name) => each.path === name || each.path.startsWith(`${name}/`))),
+      return Object.entries(metafile.outputs)
+        .filter(
+          ([path, output]) =>
+            output.imports.some((each) => each.external && names.some((name) => each.path === name || each.path.startsWith(`${name}/`))) ||
+            names.some((name) => text(path).includes(`("${name}")`)),
         )
+        .map(([, output]) => output)
         .map((output) => all.find((route) => output.entryPoint === route.entry)?.operationId ?? String(output.entryPoint))
         .sort();
     };
@@ -63,6 +70,7 @@ describe('deployed bundles', () => {
     for (const group of Object.keys(lazyModules) as LazyGroup[]) expect(loading(group), group).toEqual(naming(group));
     expect(loading('metadata')).toContain('uploadFile');
     expect(loading('templates')).toEqual(['updateAdminConfig', 'updateConfig']);
+    expect(loading('cron')).toEqual(['updateAdminConfig', 'updateConfig']);
   }, 120_000);
 
   it("leave the link secret's Secrets Manager client out of routes no link visitor calls", async () => {

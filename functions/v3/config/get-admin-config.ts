@@ -1,4 +1,4 @@
-import { type AdminConfigDto, mapAdminConfig } from '#shared/dto/v3/system-config.ts';
+import { type AdminConfigDto, mapAdminConfig } from '#shared/dto/v3/system-config.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getConfig } from '#shared/services/config.reader.ts';

@@ -1,4 +1,4 @@
-import { mapPublicConfig, type PublicConfigDto } from '#shared/dto/v3/system-config.ts';
+import { mapPublicConfig, type PublicConfigDto } from '#shared/dto/v3/system-config.response.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { readConfig } from '#shared/services/config.reader.ts';

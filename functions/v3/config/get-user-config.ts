@@ -1,4 +1,4 @@
-import { mapUserConfig, type UserConfigDto } from '#shared/dto/v3/system-config.ts';
+import { mapUserConfig, type UserConfigDto } from '#shared/dto/v3/system-config.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { readConfig } from '#shared/services/config.reader.ts';

@@ -1,4 +1,4 @@
-import { Cron } from 'croner';
+import { createRequire } from 'node:module';
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
 import { as, booleanish, fillKeys, isOneOf, isPlainObject, rules } from '../common.ts';
@@ -21,28 +21,55 @@ const isNumber = v.check(
 const min = (n: number) => v.check((x: unknown) => typeof x === 'number' && x >= n, `$property must not be less than ${n}`);
 const max = (n: number) => v.check((x: unknown) => typeof x === 'number' && x <= n, `$property must not be greater than ${n}`);
 
+/**
+ * Schemas are immutable, so a field's rules built once serve every field with the same ones
+ * (about 300 fields here, most of a few kinds): building them once per kind keeps the import of
+ * the configuration's update function short (docs/benchmarks.md).
+ */
+const once = <A extends unknown[], R>(build: (...args: A) => R): ((...args: A) => R) => {
+  const built = new Map<string, R>();
+  return (...args: A) => {
+    const key = JSON.stringify(args);
+    const found = built.get(key);
+    if (found !== undefined) return found;
+    const made = build(...args);
+    built.set(key, made);
+    return made;
+  };
+};
+
 type Range = { min?: number; max?: number; convert?: boolean };
 const numberRules = ({ min: lo, max: hi }: Range) => [...(hi === undefined ? [] : [max(hi)]), ...(lo === undefined ? [] : [min(lo)])];
 
 /** `@IsInt() [@Min] [@Max] [@Type(Number)]` */
-export const int = (range: Range = {}): v.GenericSchema<unknown, number> =>
-  v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), rules.isSafe, ...numberRules(range), isInt, as<number>()) as v.GenericSchema<
-    unknown,
-    number
-  >;
+export const int = once(
+  (range: Range = {}): v.GenericSchema<unknown, number> =>
+    v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), rules.isSafe, ...numberRules(range), isInt, as<number>()) as v.GenericSchema<
+      unknown,
+      number
+    >,
+);
 /** `@IsNumber() [@Min] [@Max] [@Type(Number)]` */
-export const number = (range: Range = {}): v.GenericSchema<unknown, number> =>
-  v.pipe(v.unknown(), ...(range.convert ? [toNumber] : []), rules.isSafe, ...numberRules(range), isNumber, as<number>()) as v.GenericSchema<
-    unknown,
-    number
-  >;
+export const number = once(
+  (range: Range = {}): v.GenericSchema<unknown, number> =>
+    v.pipe(
+      v.unknown(),
+      ...(range.convert ? [toNumber] : []),
+      rules.isSafe,
+      ...numberRules(range),
+      isNumber,
+      as<number>(),
+    ) as v.GenericSchema<unknown, number>,
+);
 /** `@IsInt() @IsPositive()` */
-export const positiveInt = () => v.pipe(v.unknown(), rules.isSafe, rules.isPositive, isInt, as<number>());
-export const string = () => v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isString, as<string>());
-export const nonEmptyString = () => v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isNotEmpty, rules.isString, as<string>());
-export const boolean = () => booleanish();
-export const oneOf = <const T extends readonly string[]>(values: T) => v.pipe(v.unknown(), isOneOf(values), as<T[number]>());
-export const eachOneOf = <const T extends readonly string[]>(values: T) =>
+export const positiveInt = once(() => v.pipe(v.unknown(), rules.isSafe, rules.isPositive, isInt, as<number>()));
+export const string = once(() => v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isString, as<string>()));
+export const nonEmptyString = once(() =>
+  v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isNotEmpty, rules.isString, as<string>()),
+);
+export const boolean = once(() => booleanish());
+export const oneOf = once(<const T extends readonly string[]>(values: T) => v.pipe(v.unknown(), isOneOf(values), as<T[number]>()));
+export const eachOneOf = once(<const T extends readonly string[]>(values: T) =>
   v.pipe(
     v.unknown(),
     v.check(
@@ -50,7 +77,8 @@ export const eachOneOf = <const T extends readonly string[]>(values: T) =>
       `each value in $property must be one of the following values: ${values.join(', ')}`,
     ),
     v.transform((x) => (Array.isArray(x) ? x : [x]) as T[number][]),
-  );
+  ),
+);
 
 /** A nested section: `@Type() @ValidateNested() @IsObject()`, with class-validator's two messages. */
 export const section = <const TEntries extends v.ObjectEntries>(entries: TEntries) =>
@@ -96,10 +124,10 @@ export const videoCodecs = ['h264', 'hevc', 'vp9'] as const;
 export const audioCodecs = ['mp3', 'aac', 'libopus'] as const;
 const modelTypes = ['facial-recognition', 'clip'] as const;
 
-export const job = () => section({ concurrency: positiveInt() });
+export const job = once(() => section({ concurrency: positiveInt() }));
 
 /** `npl` is v1.100's alone (v3 dropped it). */
-export const ffmpegEntries = {
+export const ffmpegEntries = once(() => ({
   crf: int({ min: 0, max: 51, convert: true }),
   threads: int({ min: 0, convert: true }),
   preset: string(),
@@ -120,9 +148,9 @@ export const ffmpegEntries = {
   transcode: oneOf(['all', 'optimal', 'bitrate', 'required', 'disabled']),
   accel: oneOf(['nvenc', 'qsv', 'vaapi', 'rkmpp', 'disabled']),
   tonemap: oneOf(['hable', 'mobius', 'reinhard', 'disabled']),
-};
+}));
 
-export const machineLearningEntries = {
+export const machineLearningEntries = once(() => ({
   enabled: boolean(),
   clip: section({
     enabled: boolean(),
@@ -138,14 +166,11 @@ export const machineLearningEntries = {
     maxDistance: number({ min: 0, max: 2, convert: true }),
     minFaces: number({ min: 1, convert: true }),
   }),
-};
+}));
 /** v1.100's one URL (v3's first of `urls`): a URL when machine learning is on. */
-export const machineLearningUrl = v.pipe(v.unknown(), rules.isString, as<string>());
-export const machineLearningUrlCheck = when(
-  (s: { enabled: boolean; url?: string }) => s.enabled && s.url !== undefined,
-  'url',
-  mlUrl,
-  '$property must be a URL address',
+export const machineLearningUrl = once(() => v.pipe(v.unknown(), rules.isString, as<string>()));
+export const machineLearningUrlCheck = once(() =>
+  when((s: { enabled: boolean; url?: string }) => s.enabled && s.url !== undefined, 'url', mlUrl, '$property must be a URL address'),
 );
 
 type OAuth = {
@@ -166,7 +191,7 @@ const oauthRequired = (field: 'clientId' | 'clientSecret' | 'issuerUrl') => [
   ),
 ];
 
-export const oauthEntries = {
+export const oauthEntries = once(() => ({
   autoLaunch: boolean(),
   autoRegister: boolean(),
   buttonText: string(),
@@ -182,34 +207,46 @@ export const oauthEntries = {
   signingAlgorithm: nonEmptyString(),
   storageLabelClaim: string(),
   storageQuotaClaim: string(),
-};
-export const oauthChecks = [
-  ...oauthRequired('clientId'),
-  ...oauthRequired('clientSecret'),
-  ...oauthRequired('issuerUrl'),
-  when((s: OAuth) => s.mobileOverrideEnabled, 'mobileRedirectUri', strictUrl, '$property must be a URL address'),
-] as const;
+}));
+export const oauthChecks = once(
+  () =>
+    [
+      ...oauthRequired('clientId'),
+      ...oauthRequired('clientSecret'),
+      ...oauthRequired('issuerUrl'),
+      when((s: OAuth) => s.mobileOverrideEnabled, 'mobileRedirectUri', strictUrl, '$property must be a URL address'),
+    ] as const,
+);
 
 type LibraryScan = { enabled: boolean; cronExpression: string };
-export const library = section({
-  scan: v.pipe(
-    section({ enabled: boolean(), cronExpression: v.pipe(v.unknown(), as<string>()) }),
-    when(
-      (s: LibraryScan) => s.enabled,
-      'cronExpression',
-      (x) => typeof x === 'string',
-      '$property must be a string',
+export const library = once(() =>
+  section({
+    scan: v.pipe(
+      section({ enabled: boolean(), cronExpression: v.pipe(v.unknown(), as<string>()) }),
+      when(
+        (s: LibraryScan) => s.enabled,
+        'cronExpression',
+        (x) => typeof x === 'string',
+        '$property must be a string',
+      ),
+      when(
+        (s: LibraryScan) => s.enabled,
+        'cronExpression',
+        (x) => isCron(x),
+        'Invalid cron expression',
+      ),
+      when((s: LibraryScan) => s.enabled, 'cronExpression', isNonEmptyString, '$property should not be empty'),
     ),
-    when(
-      (s: LibraryScan) => s.enabled,
-      'cronExpression',
-      (x) => isCron(x),
-      'Invalid cron expression',
-    ),
-    when((s: LibraryScan) => s.enabled, 'cronExpression', isNonEmptyString, '$property should not be empty'),
-  ),
-  watch: section({ enabled: boolean() }),
-});
+    watch: section({ enabled: boolean() }),
+  }),
+);
+
+// Immich's default schedules (v1.100's and v3.2's), which `cron` accepts: they need no parser.
+const defaultSchedules = new Set(['0 0 * * *', '0 02 * * *', '0 03 * * *']);
+// croner (33 KB) is read from beside the bundle when an expression needs it (the `cron` group of
+// lazyModules, infra/cdk/bundling.ts): most updates send the schedules back unchanged.
+let cronParser: typeof import('croner').Cron | undefined;
+const parser = () => (cronParser ??= (createRequire(import.meta.url)('croner') as typeof import('croner')).Cron);
 
 /**
  * Immich checks cron expressions with the `cron` package (5 or 6 fields, or an `@daily`-style
@@ -222,6 +259,8 @@ export const isCron = (expression: unknown): boolean => {
   const trimmed = expression.trim();
   const fields = trimmed.split(/\s+/).length;
   if (!trimmed.startsWith('@') && (fields < 5 || fields > 6 || /[LW#?]/i.test(trimmed))) return false;
+  if (defaultSchedules.has(trimmed)) return true;
+  const Cron = parser();
   try {
     new Cron(trimmed, { paused: true });
     return true;
@@ -231,7 +270,7 @@ export const isCron = (expression: unknown): boolean => {
 };
 
 /** v1.100's job queues (v3 has five more). */
-export const jobEntries = {
+export const jobEntries = once(() => ({
   backgroundTask: job(),
   smartSearch: job(),
   metadataExtraction: job(),
@@ -242,10 +281,10 @@ export const jobEntries = {
   migration: job(),
   thumbnailGeneration: job(),
   videoConversion: job(),
-};
+}));
 
 /** v1.100's sections whose fields v3 has as they are (v3 adds fields to some: shared/dto/v3/system-config.ts). */
-export const sharedSectionEntries = {
+export const sharedSectionEntries = once(() => ({
   logging: { enabled: boolean(), level: oneOf(['verbose', 'debug', 'log', 'warn', 'error', 'fatal']) },
   map: { enabled: boolean(), lightStyle: string(), darkStyle: string() },
   newVersionCheck: { enabled: boolean() },
@@ -256,12 +295,12 @@ export const sharedSectionEntries = {
   theme: { customCss: string() },
   server: { externalDomain: string(), loginPageMessage: string() },
   user: { deleteDelay: int({ min: 1, convert: true }) },
-};
+}));
 
 /** v1.100's `thumbnail` section: a view of v3's `image` (shared/domain/system-config.ts). */
-export const thumbnailEntries = {
+export const thumbnailEntries = once(() => ({
   webpSize: int({ min: 1, convert: true }),
   jpegSize: int({ min: 1, convert: true }),
   quality: int({ min: 1, max: 100, convert: true }),
   colorspace: oneOf(['srgb', 'p3']),
-};
+}));
