@@ -134,6 +134,15 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, body: { memories: { enabled: false }, tags: { enabled: true } } },
   ],
   'v3:deleteApiKey': async () => [{ token: user.accessToken, id: setup.v3Key }],
+  // v3's shape of the same configuration: one lands, the other is a 409, as PUT /system-config.
+  'v3:updateAdminConfig': async () => {
+    const v3Route = routes.find((candidate) => candidate.operationId === 'getAdminConfig' && candidate.generation === 'v3') as Route;
+    const config = await invoke(await handlerOf(v3Route), { path: '/api/admin/config', headers: bearer(admin.accessToken) });
+    return [
+      { token: admin.accessToken, body: { ...config.body, trash: { enabled: true, days: 33 } } },
+      { token: admin.accessToken, body: { ...config.body, nightlyTasks: { ...config.body.nightlyTasks, startTime: '04:00' } } },
+    ];
+  },
   'v3:deleteAllSessions': async () => [{ token: (await login({ email: 'racer@immich.cloud', password: 'password-Racer' })).accessToken }],
   'v3:deleteSession': async () => {
     const other = await login({ email: 'racer@immich.cloud', password: 'password-Racer' });
