@@ -198,7 +198,6 @@ export const requirePerson = async (auth: Auth, permission: Permission, personId
 export const allowedPeople = async (auth: Auth, personIds: readonly string[]): Promise<Set<string>> =>
   new Set((await getPeople(auth.user.id, personIds)).map((person) => person.id));
 
-/** A library the caller may upload into: their own upload library. */
 /**
  * A live photo's video named by its photo's upload (Immich v3's `onBeforeLink`): it exists, is a
  * video, and is the caller's own.
@@ -211,6 +210,7 @@ export const requireLivePhotoVideo = async (auth: Auth, videoId: string): Promis
   return found;
 };
 
+/** A library the caller may upload into: their own upload library. */
 export const requireLibrary = (permission: Permission, libraryId: string, user: { defaultLibraryId: string }): void => {
   if (libraryId !== user.defaultLibraryId) throw noAccess(permission);
 };

@@ -265,10 +265,6 @@ export const dimensionsOf = (file: Buffer): ImageDimensions | undefined => {
 };
 
 /**
- * Reads a file's metadata the way Immich's metadata extraction (exiftool) reports it. The
- * sidecar's XMP is read after the file's and wins wherever both have a value.
- */
-/**
  * A file's metadata strings cut to what can be stored and indexed (a 3,000-character camera make
  * would exceed an index key): the photo is kept with the value shortened, never refused, since
  * clients such as the CLI retry a refused file forever.
@@ -286,6 +282,10 @@ const boundStrings = (exif: ExifInfo): ExifInfo => {
 /**
  * What Immich's metadata job reads of a file. `file` may be a file's beginning (and a video's
  * boxes without their media data), read in ranges: `size` is then the whole file's size.
+ */
+/**
+ * Reads a file's metadata the way Immich's metadata extraction (exiftool) reports it. The
+ * sidecar's XMP is read after the file's and wins wherever both have a value.
  */
 export const extractMetadata = async (file: Buffer, sidecar?: Buffer, size = file.length): Promise<Metadata> => {
   const embedded = await readTags(file);

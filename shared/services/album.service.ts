@@ -230,7 +230,19 @@ export const deleteAlbum = async (auth: Auth, id: string): Promise<void> => {
 /** PUT /album/:id/assets: per id `success`, or `duplicate` (already in), or `no_permission` (not the caller's). */
 export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResult[]> => {
   const album = await requireAlbumEditor(auth, Permission.AlbumAssetCreate, id);
-  const [members, allowed] = await Promise.all([listMembers(album.id), allowedAssets(auth, Permission.AssetShare, ids)]);
+  return addAllowedAssets(album, ids, allowedAssets(auth, Permission.AssetShare, ids));
+};
+
+/**
+ * Adds to an album the caller may add to the assets of `ids` they may share (`allowed`, read
+ * beside the album's entries), reporting each id.
+ */
+const addAllowedAssets = async (
+  album: AlbumRecord,
+  ids: readonly string[],
+  allowedAssetsOf: Promise<AssetRecord[]> | readonly AssetRecord[],
+): Promise<BulkIdResult[]> => {
+  const [members, allowed] = await Promise.all([listMembers(album.id), allowedAssetsOf]);
   const present = new Set(members.map((member) => member.assetId));
   const allowedById = new Map(allowed.map((asset) => [asset.id, asset]));
   const added: AssetRecord[] = [];
@@ -346,10 +358,12 @@ export const addAssetsToAlbums = async (
     )
   ).filter((album) => album !== undefined);
   if (allowed.length === 0) return { success: false, error: 'no_permission' };
-  if ((await allowedAssets(auth, Permission.AssetShare, assetIds)).length === 0) return { success: false, error: 'no_permission' };
+  // The assets are checked once for every album.
+  const assets = await allowedAssets(auth, Permission.AssetShare, assetIds);
+  if (assets.length === 0) return { success: false, error: 'no_permission' };
   let success = false;
   for (const album of allowed) {
-    const results = await addAssetsToAlbum(auth, album.id, assetIds);
+    const results = await addAllowedAssets(album, assetIds, assets);
     success ||= results.some((result) => result.success);
   }
   return success ? { success } : { success, error: 'duplicate' };

@@ -12,7 +12,6 @@ import { localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
 
-/** Albums whose thumbnail was a deleted asset get their newest remaining asset (Immich's updateThumbnails). */
 /**
  * What an asset's upload stored: its original and sidecar, each at the exact version it was
  * written as when the bucket recorded one. Deleting an exact version removes it for good; an
@@ -26,6 +25,7 @@ const storedObjectsOf = (asset: AssetRecord): StoredObject[] => [
   ...[asset.resizePath, asset.webpPath].flatMap((key) => (key ? [{ key }] : [])),
 ];
 
+/** Albums whose thumbnail was a deleted asset get their newest remaining asset (Immich's updateThumbnails). */
 const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], deletedId: string): Promise<void> => {
   for (const albumId of albumIds) {
     const album = await getAlbum(ownerId, albumId);

@@ -67,13 +67,6 @@ const checkParts = (session: UploadSessionRecord, received: readonly ReceivedPar
 };
 
 /**
- * POST /asset/upload-session/:sessionId/complete. The parts become the object; the object is
- * read once to check the whole file's SHA-1, and in ranges for its metadata; the asset is
- * recorded by the upload's own code, the session ending in the same transaction. A file that is
- * not what was declared, or that no longer fits the quota, is removed with its session: nothing
- * is left. Safe to repeat (a retry after a timeout finds the object already joined).
- */
-/**
  * The session's parts joined into its object. A concurrent completion of the same session may join
  * them first (its parts then vanish under this one): the object it made is the same file, taken
  * as joined, so a repeated completion never fails for being second.
@@ -87,6 +80,13 @@ const joinParts = async (store: OriginalsStore, session: UploadSessionRecord): P
   }
 };
 
+/**
+ * POST /asset/upload-session/:sessionId/complete. The parts become the object; the object is
+ * read once to check the whole file's SHA-1, and in ranges for its metadata; the asset is
+ * recorded by the upload's own code, the session ending in the same transaction. A file that is
+ * not what was declared, or that no longer fits the quota, is removed with its session: nothing
+ * is left. Safe to repeat (a retry after a timeout finds the object already joined).
+ */
 export const completeUploadSession = async (auth: Auth, sessionId: string): Promise<UploadOutcome> => {
   const session = await liveSession(auth, sessionId);
   const store = await originalsStore();

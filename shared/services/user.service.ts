@@ -110,12 +110,6 @@ export const getUserById = async (id: string): Promise<UserRecord> => {
   return user;
 };
 
-/**
- * PUT /user: a user changes themselves, the admin anyone (Immich's rules: only the admin changes
- * roles and storage labels, and here quotas too; there is one admin). The admin cannot drop their own role here (the
- * server would be left without one; Immich allowed it). Email and role changes reach every
- * session, API key and shared link of the user.
- */
 /** A change to a user's account, from v1.100's `PUT /user` or v3's `PUT /users/me`. */
 export interface UserChange {
   id: string;
@@ -132,6 +126,12 @@ export interface UserChange {
   quotaSizeInBytes?: number | null | undefined;
 }
 
+/**
+ * PUT /user: a user changes themselves, the admin anyone (Immich's rules: only the admin changes
+ * roles and storage labels, and here quotas too; there is one admin). The admin cannot drop their own role here (the
+ * server would be left without one; Immich allowed it). Email and role changes reach every
+ * session, API key and shared link of the user.
+ */
 export const updateUserInfo = async (auth: Auth, dto: UserChange): Promise<UserRecord> => {
   const user = await findOrFail(dto.id);
   requireUserUpdate(auth, dto.id);
