@@ -9,6 +9,7 @@ import {
   DynamoDBClient,
   ListTablesCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
 } from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '#shared/db/table.ts';
 
@@ -129,7 +130,22 @@ export const ensureTable = async (endpoint: string, tableName: string, accessKey
   const client = localClient(endpoint, accessKeyId);
   try {
     try {
-      await client.send(new DescribeTableCommand({ TableName: tableName }));
+      const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+      // A table made before an index existed (npm start's data) gets it, as a stack update adds it deployed.
+      const have = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+      const input = createTableInput(tableName);
+      for (const index of input.GlobalSecondaryIndexes ?? []) {
+        if (have.has(index.IndexName)) continue;
+        await client.send(
+          new UpdateTableCommand({
+            TableName: tableName,
+            AttributeDefinitions: input.AttributeDefinitions,
+            GlobalSecondaryIndexUpdates: [
+              { Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } },
+            ],
+          }),
+        );
+      }
       return 'existed';
     } catch (error) {
       if (!(error instanceof ResourceNotFoundException)) throw error;

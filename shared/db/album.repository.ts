@@ -5,6 +5,7 @@ import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
 import { AlbumChangedError, albumCodec, albumMemberCodec, albumUserCodec, albumWrites } from './items/album.ts';
 import { auditWrites } from './items/audit.ts';
+import { deletionWrites } from './items/deletion.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
 import { checkWrite, deleteWrite, flagWrite, isCancelled, transact, transactGroups, writeIfPresent, writeOne } from './transact.ts';
@@ -52,8 +53,13 @@ export const createAlbum = async (album: AlbumRecord, assets: readonly AssetReco
       done.push(...part);
     }
   } catch (error) {
-    for (const part of chunk(done, 50)) await transact(part.flatMap((asset) => albumWrites.leave(album.id, asset.id)));
-    await batchDelete([keys.album(album.ownerId, album.id), ...album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId))]);
+    for (const part of chunk(done, 50)) await transact(part.flatMap((asset) => albumWrites.leave(album.id, asset.id, { albumGone: true })));
+    // A sync meanwhile may have sent the album: its users learn it is gone.
+    await transact([album.ownerId, ...album.sharedUserIds].map((userId) => deletionWrites.albumGone(userId, album.id)));
+    await batchDelete(
+      [keys.album(album.ownerId, album.id), ...album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId))],
+      'recorded',
+    );
     throw error;
   }
 };
@@ -75,8 +81,12 @@ export const addMembers = async (album: AlbumRecord, assets: readonly AssetRecor
 };
 
 /** Removes entries, as `addMembers` adds them: an entry already gone is `member-condition`. */
-export const removeMembers = async (album: AlbumRecord, assetIds: readonly string[]): Promise<MemberOutcome[]> =>
-  (await transactGroups(assetIds.map((assetId) => albumWrites.leave(album.id, assetId)))).map(outcomeOf);
+export const removeMembers = async (
+  album: AlbumRecord,
+  assetIds: readonly string[],
+  options: { albumGone?: boolean } = {},
+): Promise<MemberOutcome[]> =>
+  (await transactGroups(assetIds.map((assetId) => albumWrites.leave(album.id, assetId, options)))).map(outcomeOf);
 
 /**
  * Sets the album's thumbnail and `updatedAt`. A thumbnail is set only while its asset exists
@@ -133,7 +143,10 @@ export const deleteAlbumItem = async (album: AlbumRecord): Promise<'deleted' | '
         condition: 'attribute_exists(pk) AND (attribute_not_exists(sharedLinkCount) OR sharedLinkCount = :zero)',
         values: { ':zero': 0 },
         onConditionFailed: () => new AlbumChangedError(),
+        sync: 'recorded',
       }),
+      // Its owner and every user it is shared with lose it (the sync stream's AlbumDeleteV1).
+      ...[album.ownerId, ...album.sharedUserIds].map((userId) => deletionWrites.albumGone(userId, album.id)),
       // The apps' sync learns of it (GET /audit/deletes?entityType=ALBUM).
       auditWrites.deleted(album.ownerId, 'ALBUM', album.id),
     ]);
@@ -200,7 +213,10 @@ export const unshareAlbum = (album: AlbumRecord, userId: string, now: string): P
 
 /** Removes the shares of a deleted album (its users' items). */
 export const removeAlbumUsers = async (album: AlbumRecord): Promise<void> => {
-  await batchDelete(album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId)));
+  await batchDelete(
+    album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId)),
+    'with-parent',
+  );
 };
 
 /**

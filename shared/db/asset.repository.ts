@@ -16,6 +16,7 @@ import { getItem } from './get.ts';
 import { assetCodec, assetWrites, setStatusWrite } from './items/asset.ts';
 import { auditWrites } from './items/audit.ts';
 import { bucketWrites, slotOf } from './items/bucket.ts';
+import { deletionWrites } from './items/deletion.ts';
 import { faceCodec, faceWrites } from './items/face.ts';
 import { personWrites } from './items/person.ts';
 import { userWrites } from './items/user.ts';
@@ -284,6 +285,9 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   const writes: Write[] = [
     auditWrites.deleted(asset.ownerId, 'ASSET', asset.id),
     assetWrites.delete(asset.id, albums.length, asset),
+    deletionWrites.asset(asset.ownerId, asset.id),
+    // Its albums' users learn that it left them (its faces go with it, as Immich's sync sends them).
+    ...albums.map((albumId) => deletionWrites.albumAsset(albumId, asset.id)),
     ...bucketWrites.move(asset.ownerId, slotOf(asset), undefined),
     assetWrites.releaseChecksum(asset),
     assetWrites.removeFromDevice(asset),
@@ -302,11 +306,14 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   }
   for (const part of rest) await transact(part);
   // What only pointed at the asset goes after it: idempotent, retried by BatchWriteItem.
-  await batchDelete([
-    ...faces.map((face) => keys.assetFace(asset.id, face.id)),
-    ...albums.map((albumId) => keys.albumAsset(albumId, asset.id)),
-    ...links.map((linkId) => keys.sharedLinkAsset(linkId, asset.id)),
-  ]);
+  await batchDelete(
+    [
+      ...faces.map((face) => keys.assetFace(asset.id, face.id)),
+      ...albums.map((albumId) => keys.albumAsset(albumId, asset.id)),
+      ...links.map((linkId) => keys.sharedLinkAsset(linkId, asset.id)),
+    ],
+    'with-parent',
+  );
   return { albums };
 };
 

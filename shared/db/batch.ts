@@ -1,7 +1,9 @@
 import { BatchGetCommand, BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { inBatches } from '../core/concurrency.ts';
+import { stampPut } from './changes.ts';
 import { db, tableName } from './client.ts';
 import type { Key } from './keys.ts';
+import { assertDeletionSynced } from './transact.ts';
 
 /** `items` in runs of `size` (DynamoDB's per-call limits: 25 writes, 100 reads or transaction items). */
 export const chunk = <T>(items: readonly T[], size: number): T[][] =>
@@ -29,12 +31,18 @@ const batchWrite = async (all: readonly WriteRequest[]): Promise<void> => {
   }
 };
 
-/** Deletes the keys (idempotent), 25 a call. */
-export const batchDelete = (keys: readonly Key[]): Promise<void> => batchWrite(keys.map((key) => ({ DeleteRequest: { Key: { ...key } } })));
+/**
+ * Deletes the keys (idempotent), 25 a call. Keys of items the sync stream sends need `sync`, as a
+ * deleteWrite's (shared/db/transact.ts): how the stream learns of their deletion.
+ */
+export const batchDelete = (keys: readonly Key[], sync?: 'recorded' | 'with-parent'): Promise<void> => {
+  for (const key of keys) assertDeletionSynced(key, sync);
+  return batchWrite(keys.map((key) => ({ DeleteRequest: { Key: { ...key } } })));
+};
 
-/** Puts the items (unconditional, so idempotent), 25 a call. */
+/** Puts the items (unconditional, so idempotent), 25 a call; a synced item gets its change id as a putWrite's. */
 export const batchPut = (items: readonly Record<string, unknown>[]): Promise<void> =>
-  batchWrite(items.map((item) => ({ PutRequest: { Item: item } })));
+  batchWrite(items.map((item) => ({ PutRequest: { Item: stampPut(item) } })));
 
 /**
  * Reads the keys in chunks of 100 (BatchGetItem's limit), retrying unprocessed keys, and returns

@@ -74,6 +74,10 @@ export const keys = {
     pk: `AUDIT#${ownerId}#${entityType}`,
     sk: `${createdAt}#${entityId}`,
   }),
+  /** A deletion the sync stream sends (shared/db/items/deletion.ts), in its scope's partition, by its change id. */
+  deletion: (scope: string, deleteId: string): Key => ({ pk: `DELETED#${scope}`, sk: deleteId }),
+  /** A session's sync checkpoint of one entity type (the last ack the app sent for it). */
+  syncCheckpoint: (tokenHash: string, type: string): Key => ({ pk: `SESSION#${tokenHash}`, sk: `SYNC#${type}` }),
   /** An owner's timeline counters of one month (`YYYY-MM` of `localDateTime`): shared/domain/time-buckets.ts. */
   timeBuckets: (ownerId: string, month: string): Key => ({ pk: `BUCKETS#${ownerId}`, sk: month }),
   /** A partner share, under the user it is shared with (so their access checks are one GetItem). */
@@ -120,6 +124,12 @@ export const partitions = {
   timeline: (ownerId: string): Partition => ({ index: 'gsi1', value: `TIMELINE#${ownerId}` }),
   /** The deletions of one entity type an owner's apps sync, oldest first. */
   audit: (ownerId: string, entityType: string): Partition => ({ value: `AUDIT#${ownerId}#${entityType}` }),
+  /** The deletions of one scope the sync stream sends (`<ownerId>#ASSET`, `ALBUM#<albumId>#USER`…), by change id. */
+  deletions: (scope: string): Partition => ({ value: `DELETED#${scope}` }),
+  /** A session's sync checkpoints, one item a type. */
+  syncCheckpoints: (tokenHash: string): Partition => ({ value: `SESSION#${tokenHash}`, prefix: 'SYNC#' }),
+  /** gsi3: what changed in one scope (an owner's assets, faces or people, an album's entries, the users), by change id. */
+  changes: (scope: string): Partition => ({ index: 'gsi3', value: `CHANGES#${scope}` }),
   /** gsi2: an owner's assets ordered by updatedAt (ties by id): the mobile app's delta sync. */
   assetsByUpdate: (ownerId: string): Partition => ({ index: 'gsi2', value: `UPDATED#${ownerId}` }),
   /** gsi2: a person's faces, ordered by their asset's fileCreatedAt. */

@@ -4,9 +4,10 @@ import { type PartnerRecord, PartnerRecordSchema } from '../model/partner.ts';
 import { batchGet } from './batch.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
+import { deletionWrites } from './items/deletion.ts';
 import { indexKeys, keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, flagWrite, putWrite, updateWrite, writeIfPresent, writeOne } from './transact.ts';
+import { deleteWrite, flagWrite, putWrite, transact, updateWrite, writeIfPresent, writeOne } from './transact.ts';
 
 const partnerCodec = codec('partner', PartnerRecordSchema);
 
@@ -48,12 +49,14 @@ export const createPartner = async (partner: PartnerRecord): Promise<void> => {
 
 /** Ends a share; none is Immich's 400 `Partner not found`. */
 export const removePartner = async (sharedById: string, sharedWithId: string): Promise<void> => {
-  await writeOne(
+  await transact([
     deleteWrite(keys.partner(sharedWithId, sharedById), {
       condition: 'present',
+      sync: 'recorded',
       onConditionFailed: () => new Invalid('Partner not found'),
     }),
-  );
+    ...deletionWrites.partner(sharedById, sharedWithId),
+  ]);
 };
 
 /** Sets `inTimeline` of a share with the caller; undefined when there is none. */

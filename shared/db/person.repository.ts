@@ -1,10 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AssetRecord, FaceEntry } from '../model/asset.ts';
 import { foldName, type PersonChanges, type PersonRecord } from '../model/person.ts';
 import { batchGet } from './batch.ts';
-import { db, tableName } from './client.ts';
 import { getItem } from './get.ts';
+import { deletionWrites } from './items/deletion.ts';
 import { faceEntryCodec, faceWrites } from './items/face.ts';
 import { nameHash, PersonNameTakenError, personCodec, personNameItem, personWrites } from './items/person.ts';
 import { keys, partitions } from './keys.ts';
@@ -72,16 +71,7 @@ export const updatePerson = async (person: PersonRecord, changes: PersonChanges)
       );
       if (moved) return updated;
     }
-    await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: key,
-        UpdateExpression: expression,
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    );
+    await writeOne(updateWrite(key, expression, { condition: 'present', names, values }));
     return updated;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
@@ -150,7 +140,8 @@ export const reassignAssetFaces = async (
 /** Deletes a merged person and the name guard that pointed at them. */
 export const deletePerson = async (person: PersonRecord): Promise<void> => {
   await transact([
-    deleteWrite(keys.person(person.ownerId, person.id)),
+    deleteWrite(keys.person(person.ownerId, person.id), { sync: 'recorded' }),
+    deletionWrites.person(person.ownerId, person.id),
     deleteWrite(keys.personName(person.ownerId, nameHash(person.name)), {
       condition: 'attribute_not_exists(pk) OR personId = :id',
       values: { ':id': person.id },
@@ -158,6 +149,9 @@ export const deletePerson = async (person: PersonRecord): Promise<void> => {
   ]).catch((error: unknown) => {
     // The name belongs to another person: only the person goes.
     if (!isCancelled(error)) throw error;
-    return writeOne(deleteWrite(keys.person(person.ownerId, person.id)));
+    return transact([
+      deleteWrite(keys.person(person.ownerId, person.id), { sync: 'recorded' }),
+      deletionWrites.person(person.ownerId, person.id),
+    ]);
   });
 };

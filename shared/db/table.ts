@@ -16,6 +16,8 @@ export const table = {
     { name: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
     // gsi2: the inverse of a relation, e.g. a person's faces or an album's links.
     { name: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+    // gsi3: what changed, by change id (the sync stream: shared/db/changes.ts). Sparse.
+    { name: 'gsi3', partitionKey: 'gsi3pk', sortKey: 'updateId' },
     // Search (GET /assets): an owner's assets with one EXIF value, in timeline order. Sparse: an
     // asset is in an index only when it has that value. They share gsi1's sort key.
     ...searchableExifFields.map((field) => ({ name: field, partitionKey: `ix_${field}`, sortKey: 'gsi1sk' }) as const),

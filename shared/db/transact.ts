@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { stampPut, stampUpdate, syncedEntityOf } from './changes.ts';
 import { db, tableName } from './client.ts';
 import type { Key } from './keys.ts';
 
@@ -18,7 +19,22 @@ export interface WriteOptions {
   values?: Item;
   names?: Record<string, string>;
   onConditionFailed?: () => Error;
+  /**
+   * For an item the sync stream sends (shared/db/changes.ts). An update gets a new change id
+   * unless it says `unsent` (it changes nothing the stream sends, e.g. a count). A deletion must
+   * say how the stream learns of it: `recorded` (the caller writes its deletion record in the same
+   * transaction: shared/db/items/deletion.ts) or `with-parent` (it goes with an item whose deletion
+   * is recorded: an asset's faces and album entries, a deleted album's users).
+   */
+  sync?: 'unsent' | 'recorded' | 'with-parent';
 }
+
+/** A deletion of a synced item that does not say how the stream learns of it: a programming error. */
+export const assertDeletionSynced = (key: Key, sync: WriteOptions['sync']): void => {
+  const entity = syncedEntityOf(key);
+  if (entity && sync !== 'recorded' && sync !== 'with-parent')
+    throw new Error(`A deletion of a ${entity} must record it for the sync stream (docs/data-model.md, "Change ids and the sync stream")`);
+};
 
 const conditionOf = (options: WriteOptions) => {
   const expression =
@@ -42,7 +58,7 @@ export const putWrite = (item: Item, options: WriteOptions = {}): Write =>
     {
       Put: {
         TableName: tableName,
-        Item: item,
+        Item: stampPut(item),
         ...conditionOf(options),
         ...(options.values ? { ExpressionAttributeValues: options.values } : {}),
       },
@@ -51,23 +67,27 @@ export const putWrite = (item: Item, options: WriteOptions = {}): Write =>
   );
 
 /** Update an item with an expression (`SET …`, `ADD …`). */
-export const updateWrite = (key: Key, expression: string, options: WriteOptions = {}): Write =>
-  withHandler(
+export const updateWrite = (key: Key, expression: string, options: WriteOptions = {}): Write => {
+  const stamp = options.sync === 'unsent' ? undefined : stampUpdate(key, expression);
+  const values = stamp ? { ...options.values, ...stamp.values } : options.values;
+  return withHandler(
     {
       Update: {
         TableName: tableName,
         Key: { ...key },
-        UpdateExpression: expression,
+        UpdateExpression: stamp?.expression ?? expression,
         ...conditionOf(options),
-        ...(options.values ? { ExpressionAttributeValues: options.values } : {}),
+        ...(values ? { ExpressionAttributeValues: values } : {}),
       },
     },
     options,
   );
+};
 
 /** Delete an item. */
-export const deleteWrite = (key: Key, options: WriteOptions = {}): Write =>
-  withHandler(
+export const deleteWrite = (key: Key, options: WriteOptions = {}): Write => {
+  assertDeletionSynced(key, options.sync);
+  return withHandler(
     {
       Delete: {
         TableName: tableName,
@@ -78,6 +98,7 @@ export const deleteWrite = (key: Key, options: WriteOptions = {}): Write =>
     },
     options,
   );
+};
 
 /** Check a condition on an item without writing it. */
 export const checkWrite = (key: Key, options: WriteOptions & { condition: string }): Write =>

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CredentialCopy, UserRecord } from '../model/user.ts';
 import { batchGet, chunk } from './batch.ts';
-import { db, tableName } from './client.ts';
+import { db } from './client.ts';
 import { getItem } from './get.ts';
 import { userCodec, userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
@@ -56,16 +56,12 @@ export const getUserByEmail = async (email: string): Promise<UserRecord | undefi
  */
 export const replacePasswordHash = async (userId: string, previousHash: string, passwordHash: string): Promise<UserRecord | undefined> => {
   try {
-    const { Attributes } = await db.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.user(userId),
-        UpdateExpression: 'SET passwordHash = :hash, updatedAt = :now',
-        ConditionExpression: 'passwordHash = :previous',
-        ExpressionAttributeValues: { ':hash': passwordHash, ':previous': previousHash, ':now': new Date().toISOString() },
-        ReturnValues: 'ALL_NEW',
-      }),
-    );
+    // Built as every update is (with its change id), read back in the same call.
+    const { Update } = updateWrite(keys.user(userId), 'SET passwordHash = :hash, updatedAt = :now', {
+      condition: 'passwordHash = :previous',
+      values: { ':hash': passwordHash, ':previous': previousHash, ':now': new Date().toISOString() },
+    }).item;
+    const { Attributes } = await db.send(new UpdateCommand({ ...(Update as NonNullable<typeof Update>), ReturnValues: 'ALL_NEW' }));
     return Attributes ? userCodec.read(Attributes) : undefined;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;

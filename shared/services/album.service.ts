@@ -221,6 +221,7 @@ export const deleteAlbum = async (auth: Auth, id: string): Promise<void> => {
     await removeMembers(
       album,
       members.map((member) => member.assetId),
+      { albumGone: true },
     );
   }
   // The users it was shared with no longer see it.

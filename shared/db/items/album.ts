@@ -4,6 +4,7 @@ import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
 import { assetWrites } from './asset.ts';
+import { deletionWrites } from './deletion.ts';
 import { upgradeStatus } from './legacy.ts';
 
 export const albumCodec = codec('album', AlbumRecordSchema);
@@ -28,10 +29,14 @@ export const albumWrites = {
     putWrite(memberItem(albumId, asset, addedAt), { condition: 'absent' }),
     assetWrites.addAlbumCount(asset.id, 1),
   ],
-  /** The reverse of `join`: the entry must exist. */
-  leave: (albumId: string, assetId: string): Write[] => [
-    deleteWrite(keys.albumAsset(albumId, assetId), { condition: 'present' }),
+  /**
+   * The reverse of `join`: the entry must exist. Its deletion is recorded for the album's users'
+   * sync, unless the album itself is gone (`albumGone`: its deletion is what they get, as Immich's).
+   */
+  leave: (albumId: string, assetId: string, options: { albumGone?: boolean } = {}): Write[] => [
+    deleteWrite(keys.albumAsset(albumId, assetId), { condition: 'present', sync: options.albumGone ? 'with-parent' : 'recorded' }),
     assetWrites.addAlbumCount(assetId, -1),
+    ...(options.albumGone ? [] : [deletionWrites.albumAsset(albumId, assetId)]),
   ],
   /** One more (or one fewer) ALBUM shared link pointing at the album (Immich's `hasSharedLink`). */
   addLinkCount: (ownerId: string, albumId: string, delta: 1 | -1): Write =>
@@ -89,7 +94,14 @@ export const albumWrites = {
       },
       onConditionFailed: () => new AlbumChangedError(),
     }),
-    deleteWrite(keys.albumUser(album.id, userId), { condition: 'present', onConditionFailed: () => new AlbumChangedError() }),
+    deleteWrite(keys.albumUser(album.id, userId), {
+      condition: 'present',
+      sync: 'recorded',
+      onConditionFailed: () => new AlbumChangedError(),
+    }),
+    // The album's other users lose a user; the user loses the album.
+    deletionWrites.albumUser(album.id, userId),
+    deletionWrites.albumGone(userId, album.id),
   ],
   /** A shared user's new role: on the album (only while it is as read) and on their item. */
   setRole: (album: AlbumRecord, share: AlbumShare, now: string): Write[] => [

@@ -127,11 +127,16 @@ export const assetWrites = {
   /** Deletes an existing asset that is still in `albumCount` albums and in the timeline state it was read in. */
   delete: (assetId: string, albumCount: number, counted: CountedState): Write => {
     const condition = conditionOn(albumCount, counted);
-    return deleteWrite(keys.asset(assetId), { condition: condition.expression, names: condition.names, values: condition.values });
+    return deleteWrite(keys.asset(assetId), {
+      condition: condition.expression,
+      names: condition.names,
+      values: condition.values,
+      sync: 'recorded',
+    });
   },
   /** One more (or one fewer) album holding the asset. */
   addAlbumCount: (assetId: string, delta: 1 | -1): Write =>
-    updateWrite(keys.asset(assetId), 'ADD albumCount :delta', { condition: 'present', values: { ':delta': delta } }),
+    updateWrite(keys.asset(assetId), 'ADD albumCount :delta', { condition: 'present', values: { ':delta': delta }, sync: 'unsent' }),
 };
 
 /** Copies an asset's status onto an item that carries it (a face, an album entry). */

@@ -32,6 +32,7 @@ export const personWrites = {
   addFaces: (ownerId: string, personId: string, count: number, options: { mustExist: boolean }): Write =>
     updateWrite(keys.person(ownerId, personId), 'ADD faceCount :n', {
       values: { ':n': count },
+      sync: 'unsent',
       ...(options.mustExist ? { condition: 'present', onConditionFailed: () => new PersonNameTakenError() } : {}),
     }),
 };

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import type { Key } from './keys.ts';
+
+/**
+ * Change ids: the `updateId` every item the mobile app syncs carries (docs/data-model.md, "Change
+ * ids and the sync stream"). A UUIDv7, as Immich's: 48 bits of milliseconds, then randomness, so
+ * ids order by time as strings do. Within one process they also strictly increase (a counter in
+ * the random bits when two fall in one millisecond), so two changes of one request keep their order.
+ */
+let lastMs = 0;
+let sequence = 0;
+
+const hex = (value: number, digits: number): string => value.toString(16).padStart(digits, '0');
+
+const format = (ms: number, seq: number, random: Buffer): string => {
+  const time = hex(ms, 12);
+  // version 7 and 12 bits of sequence; variant 10 and 62 random bits.
+  const a = `7${hex(seq & 0xfff, 3)}`;
+  const b = hex((0x8000 | (random.readUInt16BE(0) & 0x3fff)) >>> 0, 4);
+  return `${time.slice(0, 8)}-${time.slice(8)}-${a}-${b}-${random.subarray(2, 8).toString('hex')}`;
+};
+
+/** A new change id, greater than every one this process made before. */
+export const newChangeId = (): string => {
+  let ms = Date.now();
+  if (ms <= lastMs) {
+    ms = lastMs;
+    sequence++;
+    if (sequence > 0xfff) {
+      ms = ++lastMs;
+      sequence = 0;
+    }
+  } else {
+    lastMs = ms;
+    sequence = Math.floor(Math.random() * 0x400);
+  }
+  return format(ms, sequence, randomBytes(8));
+};
+
+/** The smallest change id of a millisecond: every change made from then on sorts after it. */
+export const changeIdAt = (ms: number): string => {
+  const time = hex(Math.max(0, Math.floor(ms)), 12);
+  return `${time.slice(0, 8)}-${time.slice(8)}-7000-8000-000000000000`;
+};
+
+/** The millisecond a change id was made in. */
+export const changeIdTime = (id: string): number => Number.parseInt(id.replaceAll('-', '').slice(0, 12), 16);
+
+/** The entities the sync stream sends, by the keys of their items. */
+export type SyncedEntity = 'asset' | 'face' | 'person' | 'user' | 'album' | 'albumUser' | 'albumAsset' | 'partner';
+
+/** Which synced entity an item is, from its key (shared/db/keys.ts), or undefined for the rest. */
+export const syncedEntityOf = ({ pk, sk }: Key): SyncedEntity | undefined => {
+  if (pk.startsWith('ASSET#')) return sk === 'ASSET' ? 'asset' : sk.startsWith('FACE#') ? 'face' : undefined;
+  if (pk.startsWith('USER#')) {
+    if (sk === 'USER') return 'user';
+    if (sk.startsWith('PERSON#')) return 'person';
+    if (sk.startsWith('ALBUM#')) return 'album';
+    return undefined;
+  }
+  if (pk.startsWith('ALBUM#')) return sk.startsWith('USER#') ? 'albumUser' : sk.startsWith('ASSET#') ? 'albumAsset' : undefined;
+  if (pk.startsWith('PARTNER#')) return 'partner';
+  return undefined;
+};
+
+/** The entities whose creation the stream's backfills start from (Immich's `createId`). */
+const created: ReadonlySet<SyncedEntity> = new Set(['album', 'albumUser', 'partner']);
+
+/**
+ * The change partition (index `gsi3`) an item is listed in, by its change id: an owner's assets,
+ * faces and people, an album's entries, every user. Albums, their users and partners are read
+ * from their own partitions (a user has few), so they carry the id without a listing.
+ */
+const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): string | undefined => {
+  switch (entity) {
+    case 'asset':
+      return `CHANGES#${String(item.ownerId)}#ASSET`;
+    case 'face':
+      return `CHANGES#${String(item.ownerId)}#FACE`;
+    case 'person':
+      return `CHANGES#${String(item.ownerId)}#PERSON`;
+    case 'albumAsset':
+      return `CHANGES#ALBUM#${String(item.albumId)}`;
+    case 'user':
+      return 'CHANGES#USERS';
+    default:
+      return undefined;
+  }
+};
+
+/**
+ * What a Put of an item adds to it: a new change id, its change partition, and for entities the
+ * backfills start from, its creation id. Every Put the write builders make goes through this
+ * (shared/db/transact.ts), so no write path can leave a synced item without its change.
+ */
+export const stampPut = (item: Record<string, unknown>): Record<string, unknown> => {
+  const entity = syncedEntityOf(item as unknown as Key);
+  if (!entity) return item;
+  const updateId = newChangeId();
+  const partition = changePartition(entity, item);
+  return {
+    ...item,
+    updateId,
+    ...(partition ? { gsi3pk: partition } : {}),
+    ...(created.has(entity) ? { createId: item.createId ?? updateId } : {}),
+  };
+};
+
+/** What an Update of an item adds to its expression: `SET updateId = :updateId`, in its SET clause if it has one. */
+export const stampUpdate = (key: Key, expression: string): { expression: string; values: Record<string, unknown> } | undefined => {
+  if (!syncedEntityOf(key)) return undefined;
+  const values = { ':updateId': newChangeId() };
+  const set = /\bSET\s+/i.exec(expression);
+  return set
+    ? { expression: `${expression.slice(0, set.index)}SET updateId = :updateId, ${expression.slice(set.index + set[0].length)}`, values }
+    : { expression: `SET updateId = :updateId ${expression}`, values };
+};

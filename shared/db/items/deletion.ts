@@ -1,0 +1,48 @@
+import { newChangeId } from '../changes.ts';
+import { keys } from '../keys.ts';
+import { putWrite, type Write } from '../transact.ts';
+
+/**
+ * How long a deletion is kept for the sync stream: Immich's audit cleanup keeps 31 days, and a
+ * session that last completed a sync longer ago than 30 days is told to start again (SyncResetV1).
+ */
+export const deletionRetentionDays = 31;
+
+/** The scopes deletions are kept in, each queried as one partition (docs/data-model.md). */
+export const deletionScopes = {
+  assets: (ownerId: string) => `${ownerId}#ASSET`,
+  albums: (userId: string) => `${userId}#ALBUM`,
+  albumUsers: (albumId: string) => `ALBUM#${albumId}#USER`,
+  albumAssets: (albumId: string) => `ALBUM#${albumId}#ASSET`,
+  partners: (userId: string) => `${userId}#PARTNER`,
+  people: (ownerId: string) => `${ownerId}#PERSON`,
+  faces: (ownerId: string) => `${ownerId}#FACE`,
+  users: () => 'USERS',
+} as const;
+
+const record = (scope: string, data: Record<string, string>): Write => {
+  const deleteId = newChangeId();
+  return putWrite({
+    ...keys.deletion(scope, deleteId),
+    type: 'deletion',
+    deleteId,
+    ...data,
+    // DynamoDB's TTL removes it after the retention (the stream's reads skip an expired one meanwhile).
+    ttl: Math.ceil(Date.now() / 1000) + deletionRetentionDays * 86_400,
+  });
+};
+
+/** The deletion records, each written in the transaction that deletes (Immich's audit tables). */
+export const deletionWrites = {
+  asset: (ownerId: string, assetId: string): Write => record(deletionScopes.assets(ownerId), { assetId }),
+  /** A user no longer has an album: deleted, or they were removed from it. */
+  albumGone: (userId: string, albumId: string): Write => record(deletionScopes.albums(userId), { albumId }),
+  /** A user removed from an album (sent to the album's remaining users). */
+  albumUser: (albumId: string, userId: string): Write => record(deletionScopes.albumUsers(albumId), { albumId, userId }),
+  albumAsset: (albumId: string, assetId: string): Write => record(deletionScopes.albumAssets(albumId), { albumId, assetId }),
+  /** A partner share ended: recorded for both users. */
+  partner: (sharedById: string, sharedWithId: string): Write[] =>
+    [sharedById, sharedWithId].map((userId) => record(deletionScopes.partners(userId), { sharedById, sharedWithId })),
+  person: (ownerId: string, personId: string): Write => record(deletionScopes.people(ownerId), { personId }),
+  face: (ownerId: string, assetFaceId: string): Write => record(deletionScopes.faces(ownerId), { assetFaceId }),
+};
