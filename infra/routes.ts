@@ -66,6 +66,11 @@ export interface Route {
    * generations share"), so v3's SDK coverage counts it.
    */
   v3?: string;
+  /**
+   * Answers with Lambda response streaming (shared/http/stream-handler.ts): its handler takes the
+   * response stream as its second argument, and its body may be far larger than API Gateway's 6 MB.
+   */
+  stream?: true;
 }
 
 // argon2id wants 19 MiB per hash, and Lambda gives CPU in proportion to memory.
@@ -320,6 +325,13 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/shared-links/{id}', 'removeSharedLink', 'write'],
     ['PUT', '/api/shared-links/{id}/assets', 'addSharedLinkAssets', 'write', { body: 'bulk' }],
     ['DELETE', '/api/shared-links/{id}/assets', 'removeSharedLinkAssets', 'write', { body: 'bulk' }],
+  ]),
+  ...areaV3('sync', [
+    // Backfill checkpoints are stored while the stream runs: a write.
+    ['POST', '/api/sync/stream', 'getSyncStream', 'write', { stream: true }],
+    ['GET', '/api/sync/ack', 'getSyncAck', 'read'],
+    ['POST', '/api/sync/ack', 'sendSyncAck', 'write'],
+    ['DELETE', '/api/sync/ack', 'deleteSyncAck', 'write'],
   ]),
   ...areaV3('system-metadata', [
     ['GET', '/api/system-metadata/admin-onboarding', 'getAdminOnboarding', 'read'],

@@ -1,8 +1,10 @@
 import { createServer, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { bodyTooLarge } from '#shared/core/errors.ts';
+import type { Prelude, ResponseStream } from '#shared/http/stream-handler.ts';
 import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { routes as allRoutes, bodyLimitBytes, functionName, isAssetUpload, localRoutes, type Route, webRoutes } from '../routes.ts';
 import { securityHeaders } from '../web-app.ts';
@@ -30,6 +32,25 @@ const lambdaContext = (route: Route, requestId: string): Context => ({
   fail: () => undefined,
   succeed: () => undefined,
 });
+
+type StreamingHandler = (event: APIGatewayProxyEventV2, stream: ResponseStream, context: Context) => Promise<void>;
+
+/** What Lambda hands a streaming function, over a Node response: the prelude becomes its status and headers. */
+const responseStream = (res: ServerResponse): ResponseStream =>
+  Object.assign(
+    new Writable({
+      write: (chunk: Buffer, _encoding, callback) => {
+        if (res.write(chunk)) callback();
+        else res.once('drain', () => callback());
+      },
+      final: (callback) => res.end(() => callback()),
+      destroy: (error, callback) => {
+        if (error || !res.writableEnded) res.destroy();
+        callback(error);
+      },
+    }),
+    { setPrelude: (prelude: Prelude) => res.writeHead(prelude.statusCode, prelude.headers) },
+  );
 
 const sendJsonError = (res: ServerResponse, statusCode: number, error: string, message: string): void => {
   res.writeHead(statusCode, { 'content-type': 'application/json; charset=utf-8' });
@@ -113,6 +134,16 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
     return handler;
   };
 
+  const streamingHandlers = new Map<string, Promise<StreamingHandler>>();
+  const loadStreaming = (route: Route): Promise<StreamingHandler> => {
+    let handler = streamingHandlers.get(route.entry);
+    if (!handler) {
+      handler = import(pathToFileURL(join(projectRoot, route.entry)).href).then((module: { handler: StreamingHandler }) => module.handler);
+      streamingHandlers.set(route.entry, handler);
+    }
+    return handler;
+  };
+
   const web = options.webDir ? createWebHandler(options.webDir) : undefined;
   const pending = new Set<Promise<unknown>>();
   runMediaJobsWith((event) => runMediaJobs(pending, event));
@@ -144,6 +175,13 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
         { method, url, headers: req.headers, body, sourceIp: req.socket.remoteAddress ?? '127.0.0.1' },
         { routeKey: found.routeKey, pathParameters: found.pathParameters },
       );
+      if (found.route.stream) {
+        // A streaming function (a function URL in RESPONSE_STREAM mode, deployed): its lines reach the client as written.
+        const stream = responseStream(res);
+        const streaming = await loadStreaming(found.route);
+        await streaming(event, stream, lambdaContext(found.route, event.requestContext.requestId));
+        return;
+      }
       const handler = await load(found.route);
       const result = await handler(event, lambdaContext(found.route, event.requestContext.requestId));
       const headers: OutgoingHttpHeaders = {};

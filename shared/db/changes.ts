@@ -94,7 +94,7 @@ const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): s
  * (shared/db/transact.ts), so no write path can leave a synced item without its change.
  */
 export const stampPut = (item: Record<string, unknown>): Record<string, unknown> => {
-  const entity = syncedEntityOf(item as unknown as Key);
+  const entity = syncedEntityOf({ pk: String(item.pk), sk: String(item.sk) });
   if (!entity) return item;
   const updateId = newChangeId();
   const partition = changePartition(entity, item);

@@ -61,7 +61,7 @@ describe('ImmichStack', () => {
           { AttributeName: 'sk', KeyType: 'RANGE' },
         ],
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
-        GlobalSecondaryIndexes: ['gsi1', 'gsi2', 'make', 'model', 'lensModel', 'city', 'state', 'country'].map((name) =>
+        GlobalSecondaryIndexes: ['gsi1', 'gsi2', 'gsi3', 'make', 'model', 'lensModel', 'city', 'state', 'country'].map((name) =>
           Match.objectLike({ IndexName: name }),
         ),
         Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],

@@ -47,6 +47,8 @@ const built: Record<string, Key> = {
   partner: keys.partner('<sharedWithId>', '<sharedById>'),
   audit: keys.audit('<ownerId>', '<entityType>', '<createdAt>', '<entityId>'),
   uploadSession: keys.uploadSession('<sessionId>'),
+  deletion: keys.deletion('<scope>', '<deleteId>'),
+  syncCheckpoint: keys.syncCheckpoint('<tokenHash>', '<type>'),
 };
 
 describe('docs/data-model.md', () => {
@@ -98,6 +100,9 @@ const builtPartitions: Record<string, Partition> = {
   albumsSharedWith: partitions.albumsSharedWith('<userId>'),
   assetAlbums: partitions.assetAlbums('<assetId>'),
   assetLinks: partitions.assetLinks('<assetId>'),
+  deletions: partitions.deletions('<scope>'),
+  syncCheckpoints: partitions.syncCheckpoints('<tokenHash>'),
+  changes: partitions.changes('<scope>'),
   exif: { ...partitions.exif('make', '<ownerId>', '<value>'), index: '<field>' as Partition['index'] },
 };
 

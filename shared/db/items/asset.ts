@@ -139,9 +139,13 @@ export const assetWrites = {
     updateWrite(keys.asset(assetId), 'ADD albumCount :delta', { condition: 'present', values: { ':delta': delta }, sync: 'unsent' }),
 };
 
-/** Copies an asset's status onto an item that carries it (a face, an album entry). */
+/**
+ * Copies an asset's status onto an item that carries it (a face, an album entry). The copy is not
+ * what the sync stream sends of them (the asset's own change is), so their change ids stay.
+ */
 export const setStatusWrite = (key: Key, status: AssetStatus): Write =>
   updateWrite(key, 'SET deletedAt = :deletedAt, visibility = :visibility', {
     condition: 'present',
+    sync: 'unsent',
     values: { ':deletedAt': status.deletedAt, ':visibility': status.visibility },
   });

@@ -1,0 +1,9 @@
+import { SyncStreamBody } from '#shared/dto/v3/sync.ts';
+import { streamingHandler } from '#shared/http/stream-handler.ts';
+import { prepareSyncStream } from '#shared/services/sync-stream.service.ts';
+
+// The mobile app's sync: JSON lines, streamed as they are read (docs/immich-compatibility.md, "The sync stream").
+export const handler = streamingHandler(
+  { generation: 'v3', access: 'user', permission: 'sync.stream', body: SyncStreamBody, contentType: 'application/jsonlines+json' },
+  ({ auth, body }) => prepareSyncStream(auth, body),
+);

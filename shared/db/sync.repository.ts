@@ -1,0 +1,165 @@
+import type { AlbumRecord } from '../model/album.ts';
+import type { AssetRecord } from '../model/asset.ts';
+import type { UserRecord } from '../model/user.ts';
+import { batchDelete, batchGet, batchPut } from './batch.ts';
+import { changeIdAt } from './changes.ts';
+import { getItem } from './get.ts';
+import { albumCodec } from './items/album.ts';
+import { assetCodec } from './items/asset.ts';
+import { faceCodec } from './items/face.ts';
+import { personCodec } from './items/person.ts';
+import { userCodec } from './items/user.ts';
+import { keys, type Partition, partitions } from './keys.ts';
+import { queryAll, queryPages } from './query.ts';
+
+type Item = Record<string, unknown>;
+
+/** A change window: ids after `after` (all when absent) and before `before`, as Immich's `> ack AND < nowId`. */
+export interface Window {
+  after?: string | undefined;
+  before: string;
+  /** Also at most this id (a backfill stops at the checkpoint its type's run starts after). */
+  until?: string | undefined;
+}
+
+/**
+ * An item's change id. Albums, their users and partners stored before change ids existed are
+ * read from their own partitions, so they get one from when they last changed; an item of a change
+ * partition always has one (shared/db/changes.ts).
+ */
+export const updateIdOf = (item: Item): string =>
+  typeof item.updateId === 'string' ? item.updateId : changeIdAt(Date.parse(String(item.updatedAt ?? item.createdAt ?? 0)) || 0);
+
+/** When a user gained an album or a partner's library (Immich's `createId`), for the backfills. */
+export const createIdOf = (item: Item): string =>
+  typeof item.createId === 'string' ? item.createId : changeIdAt(Date.parse(String(item.createdAt ?? item.updatedAt ?? 0)) || 0);
+
+export const inWindow = (id: string, { after, before, until }: Window): boolean =>
+  id < before && (until === undefined || id <= until) && (after === undefined || id > after);
+
+const expired = (item: Item): boolean => typeof item.ttl === 'number' && item.ttl * 1000 <= Date.now();
+
+/**
+ * One partition's items in change order within the window, page by page: a Query of its key
+ * range (`updateId` on gsi3, the change id itself for deletions), never collected.
+ */
+async function* inOrder(partition: Partition, window: Window): AsyncGenerator<Item> {
+  for await (const page of queryPages(partition, {
+    pageSize: 500,
+    ...(window.after ? { from: window.after } : {}),
+    to: window.until && window.until < window.before ? window.until : window.before,
+  })) {
+    for (const item of page) {
+      const id = partition.index ? updateIdOf(item) : String(item.sk);
+      if (inWindow(id, window) && !expired(item)) yield item;
+    }
+  }
+}
+
+/** What changed in a change partition (an owner's assets, faces or people, an album's entries, the users), in order. */
+export const changesIn = (scope: string, window: Window): AsyncGenerator<Item> => inOrder(partitions.changes(scope), window);
+
+/** The deletions of a scope (shared/db/items/deletion.ts), in order; each carries its `deleteId`. */
+export const deletionsIn = (scope: string, window: Window): AsyncGenerator<Item> => inOrder(partitions.deletions(scope), window);
+
+/**
+ * Merges streams each in change order into one (by `key`), reading each only as far as needed:
+ * the partners' or albums' changes of one type go out as one ordered run, so an ack is a
+ * checkpoint for all of them.
+ */
+export async function* mergeInOrder<T>(sources: readonly AsyncIterable<T>[], key: (item: T) => string): AsyncGenerator<T> {
+  const iterators = sources.map((source) => source[Symbol.asyncIterator]());
+  const heads = await Promise.all(iterators.map((iterator) => iterator.next()));
+  for (;;) {
+    let best = -1;
+    for (const [index, head] of heads.entries()) {
+      if (head.done) continue;
+      const current = heads[best];
+      if (best < 0 || (current && !current.done && key(head.value) < key(current.value))) best = index;
+    }
+    const chosen = heads[best];
+    const iterator = iterators[best];
+    if (best < 0 || !chosen || chosen.done || !iterator) return;
+    yield chosen.value;
+    heads[best] = await iterator.next();
+  }
+}
+
+/** The raw items of a user's own albums (Query `USER#<id>` ALBUM#). */
+export const ownAlbumItems = (userId: string): Promise<Item[]> => queryAll(partitions.userAlbums(userId));
+
+/** The albumUser items of the albums shared with a user (Query gsi2 `SHAREDWITH#<id>`), without a deleted owner's. */
+export const sharedAlbumUserItems = async (userId: string): Promise<Item[]> =>
+  (await queryAll(partitions.albumsSharedWith(userId))).filter((item) => item.ownerDeleted !== true);
+
+/** Albums by their keys (BatchGetItem). */
+export const albumItems = (refs: readonly { ownerId: string; albumId: string }[]): Promise<Item[]> =>
+  batchGet(refs.map((ref) => keys.album(ref.ownerId, ref.albumId)));
+
+/** An album's users' items (Query `ALBUM#<id>` USER#). */
+export const albumUserItems = async (albumId: string): Promise<Item[]> =>
+  (await queryAll({ value: `ALBUM#${albumId}`, prefix: 'USER#' })).filter((item) => item.ownerDeleted !== true);
+
+/** The partner items that share with the user (theirs) and that the user shares (one Query each). */
+export const partnerItems = async (userId: string): Promise<{ sharingWith: Item[]; sharedBy: Item[] }> => {
+  const [sharingWith, sharedBy] = await Promise.all([
+    queryAll(partitions.partnersSharingWith(userId)),
+    queryAll(partitions.partnersSharedBy(userId)),
+  ]);
+  const live = (item: Item) => item.sharerDeleted !== true;
+  return { sharingWith: sharingWith.filter(live), sharedBy: sharedBy.filter(live) };
+};
+
+/** The album entries of an asset (Query gsi2 `ASSETALBUMS#<id>`): which albums it is in, and since when. */
+export const assetAlbumEntries = (assetId: string): Promise<Item[]> => queryAll(partitions.assetAlbums(assetId));
+
+export const userItem = (userId: string): Promise<Item | undefined> => getItem(keys.user(userId));
+
+export const assetItems = (assetIds: readonly string[]): Promise<Item[]> => batchGet(assetIds.map((id) => keys.asset(id)));
+
+/** A session's checkpoints: the last ack of each type (Query `SESSION#<hash>` SYNC#). */
+export const getCheckpoints = async (tokenHash: string): Promise<{ type: string; ack: string }[]> =>
+  (await queryAll(partitions.syncCheckpoints(tokenHash))).map((item) => ({
+    type: String(item.sk).slice('SYNC#'.length),
+    ack: String(item.ack),
+  }));
+
+/** Stores checkpoints (one item a type, replaced), kept as long as a session can live. */
+export const putCheckpoints = (tokenHash: string, checkpoints: readonly { type: string; ack: string }[], ttl: number): Promise<void> =>
+  batchPut(checkpoints.map(({ type, ack }) => ({ ...keys.syncCheckpoint(tokenHash, type), type: 'syncCheckpoint', ack, ttl })));
+
+/** Deletes a session's checkpoints, of the given types or all. */
+export const deleteCheckpoints = async (tokenHash: string, types?: readonly string[]): Promise<void> => {
+  const existing = types ? types.map((type) => ({ type })) : await getCheckpoints(tokenHash);
+  await batchDelete(existing.map(({ type }) => keys.syncCheckpoint(tokenHash, type)));
+};
+
+/** A synced record with its change id. */
+export interface Change<T> {
+  updateId: string;
+  record: T;
+}
+
+const decoded = async function* <T>(items: AsyncIterable<Item>, read: (item: Item) => T): AsyncGenerator<Change<T>> {
+  for await (const item of items) yield { updateId: updateIdOf(item), record: read(item) };
+};
+
+export const assetChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#ASSET`, window), assetCodec.read);
+export const faceChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#FACE`, window), faceCodec.read);
+export const personChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#PERSON`, window), personCodec.read);
+export const userChanges = (window: Window) => decoded(changesIn('USERS', window), userCodec.read);
+/** An album's entries that changed (added), as `{albumId, assetId}`. */
+export const albumEntryChanges = (albumId: string, window: Window) =>
+  decoded(changesIn(`ALBUM#${albumId}`, window), (item) => ({ albumId: String(item.albumId), assetId: String(item.assetId) }));
+
+/** A deletion record's id and what it names. */
+export const deletions = async function* (scope: string, window: Window): AsyncGenerator<Change<Record<string, string>>> {
+  for await (const item of deletionsIn(scope, window)) {
+    const { pk: _pk, sk, type: _type, deleteId: _id, ttl: _ttl, ...data } = item;
+    yield { updateId: String(sk), record: Object.fromEntries(Object.entries(data).map(([key, value]) => [key, String(value)])) };
+  }
+};
+
+export const readAsset = (item: Item): AssetRecord => assetCodec.read(item);
+export const readUser = (item: Item): UserRecord => userCodec.read(item);
+export const readAlbum = (item: Item): AlbumRecord => albumCodec.read(item);

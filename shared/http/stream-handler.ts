@@ -1,0 +1,130 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type * as v from 'valibot';
+import type { Access } from '../auth/authenticate.ts';
+import { log } from '../core/log.ts';
+import type { Auth } from '../model/user.ts';
+import { httpHandler } from './handler.ts';
+import { type Endpoint, type HandlerInput, returns } from './pipeline.ts';
+
+/** A streamed answer's status and headers, sent before its body (Lambda's `HttpResponseStream` prelude). */
+export type Prelude = {
+  statusCode: number;
+  headers: Record<string, string>;
+};
+
+/** The stream Lambda hands a streaming function; here it may also take its prelude itself (npm start, tests). */
+export type ResponseStream = Writable & { setPrelude?: (prelude: Prelude) => void };
+
+/** Where a streamed body's lines go; a write resolves once the next may follow (backpressure). */
+export interface LineSink {
+  write(line: string): Promise<void> | void;
+}
+
+type Writer = (sink: LineSink) => Promise<void>;
+
+// Lambda's Node.js runtime defines `awslambda` (response streaming); npm start and the tests do not.
+const isLambdaRuntime = (value: unknown): value is typeof awslambda =>
+  typeof value === 'object' && value !== null && typeof Reflect.get(value, 'streamifyResponse') === 'function';
+const runtime: unknown = Reflect.get(globalThis, 'awslambda');
+const lambda = isLambdaRuntime(runtime) ? runtime : undefined;
+
+const open = (stream: ResponseStream, prelude: Prelude): Writable => {
+  if (lambda) return lambda.HttpResponseStream.from(stream, prelude);
+  stream.setPrelude?.(prelude);
+  return stream;
+};
+
+const write = async (stream: Writable, chunk: string | Buffer): Promise<void> => {
+  if (!stream.write(chunk)) await once(stream, 'drain');
+};
+
+const end = async (stream: Writable): Promise<void> => {
+  stream.end();
+  if (!stream.writableFinished) await once(stream, 'finish');
+};
+
+/** Lines are sent in chunks of about this many bytes (fewer, larger writes), and whatever is left at the end. */
+const chunkBytes = 64 * 1024;
+
+/**
+ * A route answered with Lambda response streaming (docs/deployment.md, "The sync stream"): the
+ * same pipeline as every route (authentication, validation, Immich's errors as plain JSON), whose
+ * function prepares a writer; a prepared writer then streams its lines, gzip-compressed when the
+ * client accepts it, as they are produced: memory stays flat however long the answer is.
+ */
+export const streamingHandler = <TBody extends v.GenericSchema | undefined = undefined>(
+  endpoint: Omit<Endpoint<TBody, undefined, undefined, void>, 'returns' | 'status'> & {
+    access: Exclude<Access, 'public' | 'shared' | 'link-password'>;
+    contentType: string;
+  },
+  prepare: (input: HandlerInput<Auth, TBody, undefined, undefined>) => Promise<Writer>,
+) => {
+  const writers = new WeakMap<object, Writer>();
+  const { contentType, ...rest } = endpoint;
+  const inner = httpHandler(
+    { ...rest, returns: returns<void>(), status: 200 } as Endpoint<TBody, undefined, undefined, void> & typeof rest,
+    async (input) => {
+      writers.set(input.event, await prepare(input));
+    },
+  );
+  const run = async (event: APIGatewayProxyEventV2, stream: ResponseStream, context: Context): Promise<void> => {
+    const result = await inner(event, context);
+    const writer = writers.get(event);
+    if (!writer || result.statusCode !== 200) {
+      const out = open(stream, { statusCode: result.statusCode, headers: result.headers });
+      await write(out, result.body ?? '');
+      await end(out);
+      return;
+    }
+    const accepts = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1] ?? '';
+    const gzip = /\bgzip\b/i.test(accepts);
+    const out = open(stream, {
+      statusCode: 200,
+      headers: {
+        'content-type': contentType,
+        ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+        'x-request-id': result.headers['x-request-id'] ?? '',
+      },
+    });
+    const compressor = gzip ? createGzip() : undefined;
+    const target: Writable = compressor ?? out;
+    // The compressed bytes flow on to the response; done once all of them are written and it is ended.
+    const piped = compressor ? pipeline(compressor, out) : undefined;
+    // Awaited below; a failure meanwhile is the catch's (never an unhandled rejection).
+    piped?.catch(() => undefined);
+    let pending = '';
+    try {
+      await writer({
+        write: async (line) => {
+          pending += line;
+          if (pending.length >= chunkBytes) {
+            const chunk = pending;
+            pending = '';
+            await write(target, chunk);
+          }
+        },
+      });
+      if (pending) await write(target, pending);
+      await end(target);
+      await piped;
+    } catch (error) {
+      // The status is sent: all that is left is to cut the answer short (the client keeps what it acked).
+      log.error('stream failed', { error: error instanceof Error ? error.message : String(error) });
+      target.destroy();
+      out.destroy();
+    }
+  };
+  // Deployed, Lambda's runtime calls it with its own stream (a function URL in RESPONSE_STREAM mode).
+  // What Lambda marks for streaming is still `run`, called with its own HttpResponseStream (a ResponseStream).
+  const handler = lambda ? (lambda.streamifyResponse(run) as typeof run) : run;
+  return Object.assign(handler, {
+    streaming: true as const,
+    access: inner.access,
+    permission: inner.permission,
+    generation: inner.generation,
+  });
+};

@@ -1,0 +1,557 @@
+import { Forbidden, Invalid } from '../core/errors.ts';
+import { changeIdAt, changeIdTime } from '../db/changes.ts';
+import {
+  albumEntryChanges,
+  albumItems,
+  albumUserItems,
+  assetAlbumEntries,
+  assetChanges,
+  assetItems,
+  type Change,
+  createIdOf,
+  deleteCheckpoints,
+  deletions,
+  faceChanges,
+  getCheckpoints,
+  inWindow,
+  mergeInOrder,
+  ownAlbumItems,
+  partnerItems,
+  personChanges,
+  putCheckpoints,
+  readAlbum,
+  readAsset,
+  readUser,
+  sharedAlbumUserItems,
+  updateIdOf,
+  userChanges,
+  userItem,
+  type Window,
+} from '../db/sync.repository.ts';
+import {
+  mapSyncAlbum,
+  mapSyncAsset,
+  mapSyncAuthUser,
+  mapSyncExif,
+  mapSyncFace,
+  mapSyncPerson,
+  mapSyncUser,
+  type SyncAckDto,
+  type SyncEntityType,
+  type SyncRequestType,
+  syncEntityTypes,
+} from '../dto/v3/sync.ts';
+import type { AssetRecord } from '../model/asset.ts';
+import type { Auth } from '../model/user.ts';
+
+/**
+ * Immich v3's sync stream (docs/immich-compatibility.md, "The sync stream"): for each type the app
+ * asks for, in Immich's order, the deletions and then the changes between the session's checkpoint
+ * of that type and a snapshot id taken when the request starts, one JSON line each, as they are
+ * read (docs/data-model.md, "Change ids and the sync stream").
+ */
+
+/** Where the lines go: a write resolves when the line may be followed by the next (backpressure). */
+export interface SyncSink {
+  write(line: string): Promise<void> | void;
+}
+
+/** Immich's ack: `<type>|<updateId>[|<extraId>]`. */
+interface Ack {
+  type: string;
+  updateId: string;
+  extraId?: string | undefined;
+}
+
+const fromAck = (ack: string): Ack => {
+  const [type = '', updateId = '', extraId] = ack.split('|', 3);
+  return { type, updateId, extraId };
+};
+const toAck = ({ type, updateId, extraId }: Ack): string => [type, updateId, extraId].filter((part) => part !== undefined).join('|');
+
+const COMPLETE = 'complete';
+/** A session whose last complete sync is older than this starts again: deletions are kept 31 days. */
+const MAX_DAYS = 30;
+/** Checkpoints live as long as a session can (400 days). */
+const CHECKPOINT_TTL_SECONDS = 400 * 86_400;
+
+const deprecated: Partial<Record<SyncRequestType, SyncRequestType>> = {
+  AssetsV1: 'AssetsV2',
+  PartnerAssetsV1: 'PartnerAssetsV2',
+  AlbumAssetsV1: 'AlbumAssetsV2',
+  AssetFacesV1: 'AssetFacesV2',
+};
+
+/** Immich's order of the types in a stream. */
+const order: readonly SyncRequestType[] = [
+  'AuthUsersV1',
+  'UsersV1',
+  'PartnersV1',
+  'AssetsV1',
+  'AssetsV2',
+  'StacksV1',
+  'PartnerAssetsV1',
+  'PartnerAssetsV2',
+  'PartnerStacksV1',
+  'AlbumAssetsV1',
+  'AlbumAssetsV2',
+  'AlbumsV1',
+  'AlbumsV2',
+  'AlbumUsersV1',
+  'AlbumToAssetsV1',
+  'AssetExifsV1',
+  'AlbumAssetExifsV1',
+  'AssetOcrV1',
+  'PartnerAssetExifsV1',
+  'MemoriesV1',
+  'MemoryToAssetsV1',
+  'PeopleV1',
+  'AssetFacesV1',
+  'AssetFacesV2',
+  'UserMetadataV1',
+  'AssetMetadataV1',
+  'AssetEditsV1',
+];
+
+const sessionOf = (auth: Auth): string => {
+  if (!auth.sessionHash) throw new Forbidden('Sync endpoints cannot be used with API keys');
+  return auth.sessionHash;
+};
+
+/**
+ * How long the stream's snapshot trails the clock: a change whose id was made just before it but
+ * not yet visible in the change index (its transaction in flight, the index a moment behind) is
+ * then still after the checkpoint the app acks, and goes out next time instead of never.
+ */
+const settleMs = (): number => {
+  // DynamoDB Local (npm start, the tests) updates its indexes with the write itself: no lag to wait out there.
+  const fallback = process.env.AWS_ENDPOINT_URL_DYNAMODB ? 0 : 2000;
+  const value = Number(process.env.SYNC_SETTLE_MS ?? fallback);
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
+};
+
+interface Context {
+  userId: string;
+  sessionHash: string;
+  nowId: string;
+  checkpoints: Partial<Record<string, Ack>>;
+  send: (type: SyncEntityType, data: unknown, ack: Ack) => Promise<void>;
+}
+
+const windowOf = (context: Context, type: SyncEntityType): Window => ({
+  after: context.checkpoints[type]?.updateId,
+  before: context.nowId,
+});
+
+/** An album the user has (theirs or shared with them), and since when (Immich's album_user `createId`). */
+interface Membership {
+  albumId: string;
+  ownerId: string;
+  createId: string;
+  albumItem: Record<string, unknown>;
+}
+
+const memberships = async (userId: string): Promise<Membership[]> => {
+  const [own, shared] = await Promise.all([ownAlbumItems(userId), sharedAlbumUserItems(userId)]);
+  const sharedAlbums = await albumItems(shared.map((item) => ({ ownerId: String(item.ownerId), albumId: String(item.albumId) })));
+  const sharedById = new Map(shared.map((item) => [String(item.albumId), item]));
+  return [
+    ...own.map((item) => ({ albumId: String(item.albumId ?? item.id), ownerId: userId, createId: createIdOf(item), albumItem: item })),
+    ...sharedAlbums.map((item) => {
+      const share = sharedById.get(String(item.id)) ?? item;
+      return { albumId: String(item.id), ownerId: String(item.ownerId), createId: createIdOf(share), albumItem: item };
+    }),
+  ].sort((a, b) => (a.createId < b.createId ? -1 : a.createId > b.createId ? 1 : 0));
+};
+
+/** The partners who share their library with the user, and since when. */
+const partnersOf = async (userId: string): Promise<{ sharedById: string; createId: string }[]> =>
+  (await partnerItems(userId)).sharingWith
+    .map((item) => ({ sharedById: String(item.sharedById), createId: createIdOf(item) }))
+    .sort((a, b) => (a.createId < b.createId ? -1 : 1));
+
+const isComplete = (createId: string, checkpoint: Ack | undefined): boolean =>
+  createId === checkpoint?.updateId && checkpoint.extraId === COMPLETE;
+const startIdOf = (createId: string, checkpoint: Ack | undefined): string | undefined =>
+  createId === checkpoint?.updateId ? checkpoint.extraId : undefined;
+
+/**
+ * Immich's backfill: when the user gained an album or a partner since the type's run began, that
+ * entity's rows up to the type's checkpoint go out first (acked `<type>|<createId>|<updateId>`),
+ * each closed by a SyncAckV1 `<type>|<createId>|complete`; rows after the checkpoint come with
+ * the type's own run. A session with no checkpoint yet gets everything from the run: the
+ * backfills are marked complete up to the newest entity.
+ */
+const backfill = async <T extends { createId: string }>(
+  context: Context,
+  entities: readonly T[],
+  types: { backfill: SyncEntityType; upsert: SyncEntityType },
+  rows: (entity: T, window: Window) => AsyncIterable<{ updateId: string; data: unknown }>,
+): Promise<void> => {
+  const checkpoint = context.checkpoints[types.backfill];
+  const created = entities.filter(
+    (entity) => (checkpoint === undefined || entity.createId >= checkpoint.updateId) && entity.createId < context.nowId,
+  );
+  const upsertCheckpoint = context.checkpoints[types.upsert];
+  if (upsertCheckpoint) {
+    for (const entity of created) {
+      if (isComplete(entity.createId, checkpoint)) continue;
+      const window = { after: startIdOf(entity.createId, checkpoint), until: upsertCheckpoint.updateId, before: context.nowId };
+      for await (const row of rows(entity, window)) {
+        await context.send(types.backfill, row.data, { type: types.backfill, updateId: entity.createId, extraId: row.updateId });
+      }
+      await context.send('SyncAckV1', {}, { type: types.backfill, updateId: entity.createId, extraId: COMPLETE });
+    }
+  } else {
+    const last = created.at(-1);
+    if (last) {
+      const ack = toAck({ type: types.backfill, updateId: last.createId, extraId: COMPLETE });
+      await putCheckpoints(context.sessionHash, [{ type: types.backfill, ack }], ttl());
+    }
+  }
+};
+
+const ttl = (): number => Math.ceil(Date.now() / 1000) + CHECKPOINT_TTL_SECONDS;
+
+/** Sends deletions of one type from several scopes as one ordered run. */
+const sendDeletions = async (
+  context: Context,
+  type: SyncEntityType,
+  scopes: readonly string[],
+  map: (record: Record<string, string>) => unknown,
+) => {
+  const window = windowOf(context, type);
+  for await (const change of mergeInOrder(
+    scopes.map((scope) => deletions(scope, window)),
+    (change) => change.updateId,
+  )) {
+    await context.send(type, map(change.record), { type, updateId: change.updateId });
+  }
+};
+
+/** Items to rows, reading their assets a batch at a time (BatchGetItem), in the items' order. */
+async function* withAssets<T extends { assetId: string }>(
+  changes: AsyncIterable<Change<T>>,
+): AsyncGenerator<Change<T> & { asset: AssetRecord }> {
+  let batch: Change<T>[] = [];
+  const flush = async function* () {
+    const found = new Map(
+      (await assetItems(batch.map((change) => change.record.assetId))).map((item) => [String(item.id), readAsset(item)]),
+    );
+    for (const change of batch) {
+      const asset = found.get(change.record.assetId);
+      if (asset) yield { ...change, asset };
+    }
+    batch = [];
+  };
+  for await (const change of changes) {
+    batch.push(change);
+    if (batch.length >= 100) yield* flush();
+  }
+  if (batch.length > 0) yield* flush();
+}
+
+const ownerRow = (membership: Membership) => ({
+  updateId: membership.createId,
+  data: { albumId: membership.albumId, userId: membership.ownerId, role: 'owner' },
+});
+
+/** An album's users (its owner as Immich's `owner` row, then the users it is shared with) within a window, in change order. */
+async function* albumUserRows(membership: Membership, window: Window): AsyncGenerator<{ updateId: string; data: unknown }> {
+  const rows = [
+    ownerRow(membership),
+    ...(await albumUserItems(membership.albumId)).map((item) => ({
+      updateId: updateIdOf(item),
+      data: { albumId: membership.albumId, userId: String(item.userId), role: String(item.role ?? 'editor') },
+    })),
+  ]
+    .filter((row) => inWindow(row.updateId, window))
+    .sort((a, b) => (a.updateId < b.updateId ? -1 : 1));
+  yield* rows;
+}
+
+/** The album-asset types (assets, or their EXIF): backfill, updates of known entries, new entries. */
+const syncAlbumAssets = async (
+  context: Context,
+  albums: readonly Membership[],
+  types: { backfill: SyncEntityType; update: SyncEntityType; create: SyncEntityType },
+  map: (asset: AssetRecord) => unknown,
+) => {
+  await backfill(context, albums, { backfill: types.backfill, upsert: types.create }, (album, window) =>
+    (async function* () {
+      for await (const change of withAssets(albumEntryChanges(album.albumId, window)))
+        yield { updateId: change.updateId, data: map(change.asset) };
+    })(),
+  );
+  const createCheckpoint = context.checkpoints[types.create];
+  if (createCheckpoint) {
+    // Assets of the albums' other users that changed: each checked against the albums (its entries).
+    const albumIds = new Set(albums.map((album) => album.albumId));
+    const others = new Set<string>();
+    for (const album of albums) {
+      others.add(album.ownerId);
+      for (const userId of (album.albumItem.sharedUserIds as string[] | undefined) ?? []) others.add(userId);
+    }
+    others.delete(context.userId);
+    const window = windowOf(context, types.update);
+    for await (const change of mergeInOrder(
+      [...others].map((userId) => assetChanges(userId, window)),
+      (change) => change.updateId,
+    )) {
+      if ((change.record.albumCount ?? 0) === 0) continue;
+      const entries = await assetAlbumEntries(change.record.id);
+      const known = entries.some((entry) => albumIds.has(String(entry.albumId)) && updateIdOf(entry) <= createCheckpoint.updateId);
+      if (known) await context.send(types.update, map(change.record), { type: types.update, updateId: change.updateId });
+    }
+  }
+  let first = true;
+  const window = windowOf(context, types.create);
+  for await (const change of withAssets(
+    mergeInOrder(
+      albums.map((album) => albumEntryChanges(album.albumId, window)),
+      (change) => change.updateId,
+    ),
+  )) {
+    if (first) {
+      await context.send('SyncAckV1', {}, { type: types.update, updateId: context.nowId });
+      first = false;
+    }
+    await context.send(types.create, map(change.asset), { type: types.create, updateId: change.updateId });
+  }
+};
+
+/** The partner-asset types (assets, or their EXIF): backfill of new partners, then every partner's changes. */
+const syncPartnerAssets = async (
+  context: Context,
+  partners: readonly { sharedById: string; createId: string }[],
+  types: { backfill: SyncEntityType; upsert: SyncEntityType },
+  map: (asset: AssetRecord) => unknown,
+) => {
+  await backfill(context, partners, types, (partner, window) =>
+    (async function* () {
+      for await (const change of assetChanges(partner.sharedById, window)) yield { updateId: change.updateId, data: map(change.record) };
+    })(),
+  );
+  const window = windowOf(context, types.upsert);
+  for await (const change of mergeInOrder(
+    partners.map((partner) => assetChanges(partner.sharedById, window)),
+    (change) => change.updateId,
+  )) {
+    await context.send(types.upsert, map(change.record), { type: types.upsert, updateId: change.updateId });
+  }
+};
+
+const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<void>>> = {
+  AuthUsersV1: async (context) => {
+    const item = await userItem(context.userId);
+    if (!item) return;
+    const updateId = updateIdOf(item);
+    if (inWindow(updateId, windowOf(context, 'AuthUserV1')))
+      await context.send('AuthUserV1', mapSyncAuthUser(readUser(item)), { type: 'AuthUserV1', updateId });
+  },
+  UsersV1: async (context) => {
+    await sendDeletions(context, 'UserDeleteV1', ['USERS'], ({ userId }) => ({ userId }));
+    for await (const change of userChanges(windowOf(context, 'UserV1')))
+      await context.send('UserV1', mapSyncUser(change.record), { type: 'UserV1', updateId: change.updateId });
+  },
+  PartnersV1: async (context) => {
+    await sendDeletions(context, 'PartnerDeleteV1', [`${context.userId}#PARTNER`], ({ sharedById, sharedWithId }) => ({
+      sharedById,
+      sharedWithId,
+    }));
+    const { sharingWith, sharedBy } = await partnerItems(context.userId);
+    const window = windowOf(context, 'PartnerV1');
+    const rows = [...sharingWith, ...sharedBy]
+      .map((item) => ({ updateId: updateIdOf(item), item }))
+      .filter((row) => inWindow(row.updateId, window))
+      .sort((a, b) => (a.updateId < b.updateId ? -1 : 1));
+    for (const { updateId, item } of rows) {
+      await context.send(
+        'PartnerV1',
+        { sharedById: String(item.sharedById), sharedWithId: String(item.sharedWithId), inTimeline: item.inTimeline === true },
+        { type: 'PartnerV1', updateId },
+      );
+    }
+  },
+  AssetsV2: async (context) => {
+    await sendDeletions(context, 'AssetDeleteV1', [`${context.userId}#ASSET`], ({ assetId }) => ({ assetId }));
+    for await (const change of assetChanges(context.userId, windowOf(context, 'AssetV2')))
+      await context.send('AssetV2', mapSyncAsset(change.record, { favorite: true }), { type: 'AssetV2', updateId: change.updateId });
+  },
+  PartnerAssetsV2: async (context) => {
+    const partners = await partnersOf(context.userId);
+    await sendDeletions(
+      context,
+      'PartnerAssetDeleteV1',
+      partners.map((partner) => `${partner.sharedById}#ASSET`),
+      ({ assetId }) => ({ assetId }),
+    );
+    await syncPartnerAssets(context, partners, { backfill: 'PartnerAssetBackfillV2', upsert: 'PartnerAssetV2' }, (asset) =>
+      mapSyncAsset(asset, { favorite: false }),
+    );
+  },
+  AlbumAssetsV2: async (context) =>
+    syncAlbumAssets(
+      context,
+      await memberships(context.userId),
+      { backfill: 'AlbumAssetBackfillV2', update: 'AlbumAssetUpdateV2', create: 'AlbumAssetCreateV2' },
+      (asset) => mapSyncAsset(asset, { favorite: asset.ownerId === context.userId }),
+    ),
+  AlbumsV2: async (context) => {
+    await sendDeletions(context, 'AlbumDeleteV1', [`${context.userId}#ALBUM`], ({ albumId }) => ({ albumId }));
+    const window = windowOf(context, 'AlbumV2');
+    const rows = (await memberships(context.userId))
+      .map((membership) => ({ updateId: updateIdOf(membership.albumItem), album: readAlbum(membership.albumItem) }))
+      .filter((row) => inWindow(row.updateId, window))
+      .sort((a, b) => (a.updateId < b.updateId ? -1 : 1));
+    for (const { updateId, album } of rows) await context.send('AlbumV2', mapSyncAlbum(album), { type: 'AlbumV2', updateId });
+  },
+  AlbumUsersV1: async (context) => {
+    const albums = await memberships(context.userId);
+    await sendDeletions(
+      context,
+      'AlbumUserDeleteV1',
+      albums.map((album) => `ALBUM#${album.albumId}#USER`),
+      ({ albumId, userId }) => ({ albumId, userId }),
+    );
+    await backfill(context, albums, { backfill: 'AlbumUserBackfillV1', upsert: 'AlbumUserV1' }, albumUserRows);
+    const window = windowOf(context, 'AlbumUserV1');
+    for await (const row of mergeInOrder(
+      albums.map((album) => albumUserRows(album, window)),
+      (row) => row.updateId,
+    ))
+      await context.send('AlbumUserV1', row.data, { type: 'AlbumUserV1', updateId: row.updateId });
+  },
+  AlbumToAssetsV1: async (context) => {
+    const albums = await memberships(context.userId);
+    await sendDeletions(
+      context,
+      'AlbumToAssetDeleteV1',
+      albums.map((album) => `ALBUM#${album.albumId}#ASSET`),
+      ({ albumId, assetId }) => ({ albumId, assetId }),
+    );
+    await backfill(context, albums, { backfill: 'AlbumToAssetBackfillV1', upsert: 'AlbumToAssetV1' }, (album, window) =>
+      (async function* () {
+        for await (const change of albumEntryChanges(album.albumId, window)) yield { updateId: change.updateId, data: change.record };
+      })(),
+    );
+    const window = windowOf(context, 'AlbumToAssetV1');
+    for await (const change of mergeInOrder(
+      albums.map((album) => albumEntryChanges(album.albumId, window)),
+      (change) => change.updateId,
+    ))
+      await context.send('AlbumToAssetV1', change.record, { type: 'AlbumToAssetV1', updateId: change.updateId });
+  },
+  AssetExifsV1: async (context) => {
+    for await (const change of assetChanges(context.userId, windowOf(context, 'AssetExifV1')))
+      await context.send('AssetExifV1', mapSyncExif(change.record), { type: 'AssetExifV1', updateId: change.updateId });
+  },
+  AlbumAssetExifsV1: async (context) =>
+    syncAlbumAssets(
+      context,
+      await memberships(context.userId),
+      { backfill: 'AlbumAssetExifBackfillV1', update: 'AlbumAssetExifUpdateV1', create: 'AlbumAssetExifCreateV1' },
+      mapSyncExif,
+    ),
+  PartnerAssetExifsV1: async (context) =>
+    syncPartnerAssets(
+      context,
+      await partnersOf(context.userId),
+      { backfill: 'PartnerAssetExifBackfillV1', upsert: 'PartnerAssetExifV1' },
+      mapSyncExif,
+    ),
+  PeopleV1: async (context) => {
+    await sendDeletions(context, 'PersonDeleteV1', [`${context.userId}#PERSON`], ({ personId }) => ({ personId }));
+    for await (const change of personChanges(context.userId, windowOf(context, 'PersonV1')))
+      await context.send('PersonV1', mapSyncPerson(change.record), { type: 'PersonV1', updateId: change.updateId });
+  },
+  AssetFacesV2: async (context) => {
+    await sendDeletions(context, 'AssetFaceDeleteV1', [`${context.userId}#FACE`], ({ assetFaceId }) => ({ assetFaceId }));
+    for await (const change of faceChanges(context.userId, windowOf(context, 'AssetFaceV2')))
+      await context.send('AssetFaceV2', mapSyncFace(change.record), { type: 'AssetFaceV2', updateId: change.updateId });
+  },
+  UserMetadataV1: async (context) => {
+    const item = await userItem(context.userId);
+    if (!item) return;
+    const updateId = updateIdOf(item);
+    if (!inWindow(updateId, windowOf(context, 'UserMetadataV1'))) return;
+    const user = readUser(item);
+    // Immich's user_metadata rows: the preferences the user changed, and onboarding once done.
+    if (user.preferences)
+      await context.send(
+        'UserMetadataV1',
+        { userId: user.id, key: 'preferences', value: user.preferences },
+        { type: 'UserMetadataV1', updateId },
+      );
+    if (user.isOnboarded)
+      await context.send(
+        'UserMetadataV1',
+        { userId: user.id, key: 'onboarding', value: { isOnboarded: true } },
+        { type: 'UserMetadataV1', updateId },
+      );
+  },
+  // What this server does not store yet answers nothing (edits, OCR, asset metadata, memories, stacks).
+};
+
+/** POST /sync/stream: validated before the first line, so a refused request is a plain JSON error. */
+export const prepareSyncStream = async (auth: Auth, body: { types: readonly SyncRequestType[]; reset?: boolean | undefined }) => {
+  const sessionHash = sessionOf(auth);
+  for (const type of body.types) {
+    const instead = deprecated[type];
+    if (instead) throw new Invalid(`SyncRequestType.${type} is deprecated, use SyncRequestType.${instead} instead`);
+  }
+  if (body.reset) await deleteCheckpoints(sessionHash);
+  const checkpoints: Partial<Record<string, Ack>> = Object.fromEntries(
+    (await getCheckpoints(sessionHash)).map(({ type, ack }) => [type, fromAck(ack)]),
+  );
+  return async (sink: SyncSink): Promise<void> => {
+    const line = (type: SyncEntityType, data: unknown, ack: Ack) => sink.write(`${JSON.stringify({ type, data, ack: toAck(ack) })}\n`);
+    const complete = checkpoints.SyncCompleteV1;
+    if (complete && changeIdTime(complete.updateId) < Date.now() - MAX_DAYS * 86_400_000) {
+      await line('SyncResetV1', {}, { type: 'SyncResetV1', updateId: 'reset' });
+      return;
+    }
+    const context: Context = {
+      userId: auth.user.id,
+      sessionHash,
+      nowId: changeIdAt(Date.now() - settleMs()),
+      checkpoints,
+      send: async (type, data, ack) => {
+        await line(type, data, ack);
+      },
+    };
+    for (const type of order) {
+      if (body.types.includes(type)) await handlers[type]?.(context);
+    }
+    await line('SyncCompleteV1', {}, { type: 'SyncCompleteV1', updateId: context.nowId });
+  };
+};
+
+/** GET /sync/ack. */
+export const getSyncAcks = async (auth: Auth): Promise<SyncAckDto[]> =>
+  (await getCheckpoints(sessionOf(auth))).map(({ type, ack }) => ({ type: type as SyncEntityType, ack }));
+
+/** POST /sync/ack: the last ack of each type is the session's checkpoint; `SyncResetV1` starts again. */
+export const setSyncAcks = async (auth: Auth, acks: readonly string[]): Promise<void> => {
+  const sessionHash = sessionOf(auth);
+  const checkpoints = new Map<string, string>();
+  for (const ack of acks) {
+    const { type } = fromAck(ack);
+    if (type === 'SyncResetV1') {
+      await deleteCheckpoints(sessionHash);
+      return;
+    }
+    if (!(syncEntityTypes as readonly string[]).includes(type)) throw new Invalid(`Invalid ack type: ${type}`);
+    checkpoints.set(type, ack);
+  }
+  await putCheckpoints(
+    sessionHash,
+    [...checkpoints].map(([type, ack]) => ({ type, ack })),
+    ttl(),
+  );
+};
+
+/** DELETE /sync/ack. */
+export const deleteSyncAcks = async (auth: Auth, types?: readonly string[]): Promise<void> => {
+  await deleteCheckpoints(sessionOf(auth), types);
+};
