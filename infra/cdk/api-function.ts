@@ -31,6 +31,8 @@ export interface ApiFunctionProps {
   tracing?: boolean;
   /** A web build's `index.html`, copied beside the bundle (the share page's template, `WEB_INDEX`). */
   webIndex?: string;
+  /** A streaming route's check that a request came through CloudFront (`ORIGIN_VERIFY`). */
+  originVerify?: string;
 }
 
 /**
@@ -53,6 +55,7 @@ export class ApiFunction extends NodejsFunction {
       hashingConcurrency,
       tracing,
       webIndex,
+      originVerify,
     }: ApiFunctionProps,
   ) {
     const name = functionName(route);
@@ -62,7 +65,8 @@ export class ApiFunction extends NodejsFunction {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: route.memory ?? defaultMemoryMb,
-      timeout: Duration.seconds(29),
+      // API Gateway waits 30 s for an answer; a streamed one (a first sync of a large library) may take minutes.
+      timeout: Duration.seconds(route.stream ? 300 : 29),
       role,
       // X-Ray, when asked: each invocation's init and duration in a trace (docs/deployment.md, "cdk-nag").
       tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
@@ -81,6 +85,7 @@ export class ApiFunction extends NodejsFunction {
         ...(route.mediaJobs ? { MEDIA_FUNCTION: mediaFunctionArn } : {}),
         // Beside the bundle (the function reads it relative to LAMBDA_TASK_ROOT), copied below.
         ...(webIndex ? { WEB_INDEX: 'index.html' } : {}),
+        ...(originVerify ? { ORIGIN_VERIFY: originVerify } : {}),
       },
       depsLockFilePath: join(root, 'package-lock.json'),
       projectRoot: root,

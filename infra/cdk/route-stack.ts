@@ -6,6 +6,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { functionName, type Route, webRoutes } from '../routes.ts';
+import { FunctionUrlAuthType, type FunctionUrl, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import { ApiFunction } from './api-function.ts';
 import type { FunctionRoles } from './function-roles.ts';
 
@@ -37,6 +38,14 @@ export interface RouteStackProps {
   tracing: boolean;
   /** The web build's `index.html`, given to the web routes (`webRoutes`) with their bundles. */
   webIndex?: string | undefined;
+  /** What CloudFront sends a streaming route's function URL in `x-origin-verify`, so only it reaches the function. */
+  originVerify: string;
+}
+
+/** A streaming route's function URL, for the distribution (infra/cdk/web-distribution.ts). */
+export interface StreamOrigin {
+  path: string;
+  url: FunctionUrl;
 }
 
 /**
@@ -47,6 +56,9 @@ export interface RouteStackProps {
  * secret and roles stay in the main stack; CDK passes their references in as parameters.
  */
 export class RouteStack extends NestedStack {
+  /** The area's streaming routes, each served by its function URL through CloudFront. */
+  readonly streams: StreamOrigin[] = [];
+
   constructor(scope: Construct, id: string, props: RouteStackProps) {
     super(scope, id, { description: `Immich API routes: ${id}` });
     Validations.of(this).acknowledge({
@@ -79,7 +91,15 @@ export class RouteStack extends NestedStack {
         ...(props.hashingConcurrency ? { hashingConcurrency: props.hashingConcurrency } : {}),
         tracing: props.tracing,
         ...(props.webIndex && webRoutes.includes(route) ? { webIndex: props.webIndex } : {}),
+        ...(route.stream ? { originVerify: props.originVerify } : {}),
       });
+      if (route.stream) {
+        // API Gateway buffers an answer (6 MB at most): a streamed one goes out through a function URL in
+        // RESPONSE_STREAM mode, behind the distribution (docs/deployment.md, "The sync stream").
+        const url = fn.addFunctionUrl({ authType: FunctionUrlAuthType.NONE, invokeMode: InvokeMode.RESPONSE_STREAM });
+        this.streams.push({ path: route.path, url });
+        continue;
+      }
       const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
       const keys =
         route.path === '$default'

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -15,7 +15,7 @@ import { table as tableDefinition } from '#shared/db/table.ts';
 import { type Route, routes, webRoutes } from '../routes.ts';
 import { FunctionRoles } from './function-roles.ts';
 import { MediaFunction } from './media-function.ts';
-import { areaOf, areaStackId, RouteStack } from './route-stack.ts';
+import { areaOf, areaStackId, RouteStack, type StreamOrigin } from './route-stack.ts';
 import { WebDistribution } from './web-distribution.ts';
 
 /**
@@ -149,6 +149,10 @@ export class ImmichStack extends Stack {
       logGroupPrefix,
       tracing,
     });
+    // The stack's own id (a UUID no one outside the account knows): CloudFront sends it to the
+    // streaming routes' function URLs, which answer nothing without it (docs/deployment.md).
+    const originVerify = Fn.select(2, Fn.split('/', Aws.STACK_ID));
+    const streams: StreamOrigin[] = [];
     const areas = new Map<string, Route[]>();
     for (const route of props.routes ?? [...routes, ...(props.webDir ? webRoutes : [])])
       areas.set(areaOf(route), [...(areas.get(areaOf(route)) ?? []), route]);
@@ -165,9 +169,13 @@ export class ImmichStack extends Stack {
         ...(hashingConcurrency ? { hashingConcurrency } : {}),
         tracing,
         ...(props.webDir ? { webIndex: resolve(props.webDir, 'index.html') } : {}),
+        originVerify,
       });
-      // The roles' policies exist before any function can run with them.
-      nested.node.addDependency(roles);
+      streams.push(...nested.streams);
+      // The roles' policies exist before any function can run with them: each role the area's routes
+      // use, with its policy (not every role: the streaming routes' stack is a distribution origin,
+      // and a role reading originals names the bucket, whose CORS rule names the distribution).
+      for (const role of new Set(rows.map((route) => roles.roleFor(route)))) nested.node.addDependency(role);
     }
 
     // Alarms: API 5xx, answered 500s (the functions' own metric: a handled error still counts),
@@ -207,6 +215,8 @@ export class ImmichStack extends Stack {
     // Immich's web app and the API on one origin, behind CloudFront (docs/web-app.md).
     const web = new WebDistribution(this, 'Web', {
       api: this.api,
+      streams,
+      originVerify,
       webDir: props.webDir,
       domainName: this.node.tryGetContext('domainName') as string | undefined,
       certificateArn: this.node.tryGetContext('certificateArn') as string | undefined,

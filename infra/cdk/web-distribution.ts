@@ -20,7 +20,8 @@ import {
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { StreamOrigin } from './route-stack.ts';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -40,6 +41,10 @@ import {
 
 export interface WebDistributionProps {
   api: HttpApi;
+  /** The streaming routes' function URLs, each a behavior of its own in front of the API's. */
+  streams?: readonly StreamOrigin[];
+  /** Sent to those origins in `x-origin-verify` (infra/cdk/route-stack.ts). */
+  originVerify?: string;
   /** A build of Immich's web app (the user's, from WEB_DIR); without one the bucket stays empty until a deploy with it. */
   webDir?: string | undefined;
   /** A custom domain (`-c domainName=photos.example.com -c certificateArn=arn:aws:acm:us-east-1:…`). */
@@ -111,6 +116,37 @@ export class WebDistribution extends Construct {
       responseHeadersPolicy: headers('ApiHeaders'),
       compress: true,
     };
+    // A streamed answer: never cached (a POST), but gzip in the cache key, so the viewer's
+    // Accept-Encoding reaches the function, which compresses as it streams (CloudFront would
+    // not compress an answer of unknown length).
+    const streamPolicy =
+      (props.streams ?? []).length > 0
+        ? new CachePolicy(this, 'StreamPolicy', {
+            comment: `Immich ${stack.stackName}: streamed answers (not cached; gzip passed on)`,
+            defaultTtl: Duration.seconds(0),
+            minTtl: Duration.seconds(0),
+            maxTtl: Duration.seconds(1),
+            enableAcceptEncodingGzip: true,
+          })
+        : undefined;
+    const streamHeaders = (props.streams ?? []).length > 0 ? headers('StreamHeaders') : undefined;
+    const streamBehaviors = Object.fromEntries(
+      (props.streams ?? []).map((stream): [string, BehaviorOptions] => [
+        stream.path,
+        {
+          origin: new FunctionUrlOrigin(stream.url, {
+            readTimeout: Duration.seconds(60),
+            customHeaders: { 'x-origin-verify': props.originVerify ?? '' },
+          }),
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          allowedMethods: AllowedMethods.ALLOW_ALL,
+          ...(streamPolicy ? { cachePolicy: streamPolicy } : {}),
+          originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          ...(streamHeaders ? { responseHeadersPolicy: streamHeaders } : {}),
+          compress: false,
+        },
+      ]),
+    );
     const app = (id: string, cacheControl: string): BehaviorOptions => ({
       origin: siteOrigin,
       viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
@@ -151,6 +187,7 @@ export class WebDistribution extends Construct {
       additionalBehaviors: {
         // First: CloudFront takes the first pattern that matches, and this one is inside /api/*.
         [`${noRealtimePrefix}*`]: { ...api, functionAssociations: [{ function: noSocket, eventType: FunctionEventType.VIEWER_REQUEST }] },
+        ...streamBehaviors,
         ...Object.fromEntries([...apiPaths, ...(props.webDir ? sharePagePaths : [])].map((path) => [path, api])),
         [`${immutablePrefix}*`]: app('ImmutableHeaders', immutableCacheControl),
       },

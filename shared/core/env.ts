@@ -36,6 +36,8 @@ export const originalsDir = (): string => optional('ORIGINALS_DIR') ?? `${option
 export const s3ForcePathStyle = (): boolean => process.env.S3_FORCE_PATH_STYLE === 'true';
 /** Largest upload request body, in bytes (`MAX_UPLOAD_MB`, default 100; the stack sets 4.4). */
 export const uploadLimitBytes = (): number => Math.floor(positiveNumber('MAX_UPLOAD_MB', 100) * 1024 * 1024);
+/** A streaming route's function URL: what CloudFront sends in `x-origin-verify` (set by the stack; unset locally). */
+export const originVerify = (): string | undefined => optional('ORIGIN_VERIFY');
 /** How long a function re-uses the system configuration it read, in milliseconds. */
 export const configCacheMs = (): number => Number(process.env.CONFIG_CACHE_SECONDS ?? 5) * 1000;
 /** Immich's two machine-learning overrides of the configuration defaults. */

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -5,6 +6,7 @@ import { createGzip } from 'node:zlib';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type * as v from 'valibot';
 import type { Access } from '../auth/authenticate.ts';
+import * as env from '../core/env.ts';
 import { log } from '../core/log.ts';
 import type { Auth } from '../model/user.ts';
 import { httpHandler } from './handler.ts';
@@ -47,6 +49,14 @@ const end = async (stream: Writable): Promise<void> => {
   if (!stream.writableFinished) await once(stream, 'finish');
 };
 
+const fromDistribution = (event: APIGatewayProxyEventV2): boolean => {
+  const expected = env.originVerify();
+  if (!expected) return true;
+  const given = Buffer.from(Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'x-origin-verify')?.[1] ?? '');
+  const wanted = Buffer.from(expected);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+};
+
 /** Lines are sent in chunks of about this many bytes (fewer, larger writes), and whatever is left at the end. */
 const chunkBytes = 64 * 1024;
 
@@ -72,6 +82,13 @@ export const streamingHandler = <TBody extends v.GenericSchema | undefined = und
     },
   );
   const run = async (event: APIGatewayProxyEventV2, stream: ResponseStream, context: Context): Promise<void> => {
+    // Deployed, the function URL is public: only a request CloudFront forwarded carries the stack's token.
+    if (!fromDistribution(event)) {
+      const out = open(stream, { statusCode: 403, headers: { 'content-type': 'application/json; charset=utf-8' } });
+      await write(out, JSON.stringify({ message: 'Forbidden' }));
+      await end(out);
+      return;
+    }
     const result = await inner(event, context);
     const writer = writers.get(event);
     if (!writer || result.statusCode !== 200) {

@@ -73,8 +73,26 @@ describe('ImmichStack', () => {
     template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
     const keys = values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
-    for (const route of routes.filter((r) => r.path !== '$default')) expect(keys).toContain(`${route.method} ${route.path}`);
+    for (const route of routes.filter((r) => r.path !== '$default' && !r.stream)) expect(keys).toContain(`${route.method} ${route.path}`);
     expect(keys).toContain('ANY /{proxy+}');
+    // A streamed answer cannot pass API Gateway: those routes are function URLs (below).
+    for (const route of routes.filter((r) => r.stream)) expect(keys).not.toContain(`${route.method} ${route.path}`);
+  });
+
+  it('serves each streaming route from a function URL in RESPONSE_STREAM mode, open only to what sends the stack’s token', () => {
+    const streaming = routes.filter((r) => r.stream);
+    expect(streaming.map((r) => r.path)).toEqual(['/api/sync/stream']);
+    const urls = values(template.findResources('AWS::Lambda::Url'));
+    expect(urls).toHaveLength(streaming.length);
+    for (const url of urls) expect(url.Properties).toMatchObject({ AuthType: 'NONE', InvokeMode: 'RESPONSE_STREAM' });
+    const fn = values(template.findResources('AWS::Lambda::Function')).find((each) =>
+      String(each.Properties.Description).includes('(POST /api/sync/stream)'),
+    );
+    // The token the distribution sends (the stack id's UUID), and minutes to stream a large library.
+    expect(fn?.Properties.Environment.Variables.ORIGIN_VERIFY).toBeDefined();
+    expect(fn?.Properties.Timeout).toBe(300);
+    for (const other of values(template.findResources('AWS::Lambda::Function')))
+      if (other !== fn) expect(other.Properties.Environment?.Variables?.ORIGIN_VERIFY).toBeUndefined();
   });
 
   it('makes one arm64 nodejs24.x function per route and the media function, each with its own log group', () => {

@@ -78,10 +78,23 @@ describe('the web distribution', () => {
   };
   const behaviour = (pattern: string): Json => config.CacheBehaviors.find((each: Json) => each.PathPattern === pattern);
 
+  it('sends the sync stream to its function URL: uncached, gzip passed on, the stack’s token added, nothing compressed twice', () => {
+    const stream = behaviour('/api/sync/stream');
+    const origin = originOf(stream);
+    expect(JSON.stringify(origin.DomainName)).toContain('FunctionUrl');
+    expect(origin.OriginCustomHeaders).toEqual([{ HeaderName: 'x-origin-verify', HeaderValue: expect.anything() }]);
+    expect(origin.CustomOriginConfig).toMatchObject({ OriginProtocolPolicy: 'https-only', OriginReadTimeout: 60 });
+    expect(stream.OriginRequestPolicyId).toBe(allViewerExceptHost);
+    expect(stream.Compress).toBe(false);
+    const policy = resources[logicalIdOf(stream.CachePolicyId)]?.Properties.CachePolicyConfig;
+    expect(policy).toMatchObject({ DefaultTTL: 0, MinTTL: 0 });
+    expect(policy.ParametersInCacheKeyAndForwardedToOrigin.EnableAcceptEncodingGzip).toBe(true);
+  });
+
   it('sends the API’s paths to the HTTP API uncached, with every method, header, cookie and query string but Host', () => {
     const patterns = config.CacheBehaviors.map((each: Json) => each.PathPattern);
     // The socket first: CloudFront takes the first pattern that matches.
-    expect(patterns).toEqual(['/api/socket.io/*', '/api', '/api/*', '/.well-known/immich', '/custom.css', '/share/*', '/_app/immutable/*']);
+    expect(patterns).toEqual(['/api/socket.io/*', '/api/sync/stream', '/api', '/api/*', '/.well-known/immich', '/custom.css', '/share/*', '/_app/immutable/*']);
     for (const pattern of ['/api', '/api/*', '/.well-known/immich', '/custom.css', '/share/*', '/api/socket.io/*']) {
       const api = behaviour(pattern);
       expect(api.CachePolicyId, pattern).toBe(cachingDisabled);
