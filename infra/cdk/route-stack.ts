@@ -2,11 +2,11 @@ import { NestedStack, Validations } from 'aws-cdk-lib';
 import { type HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { type FunctionUrl, FunctionUrlAuthType, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { functionName, type Route, webRoutes } from '../routes.ts';
-import { FunctionUrlAuthType, type FunctionUrl, InvokeMode } from 'aws-cdk-lib/aws-lambda';
 import { ApiFunction } from './api-function.ts';
 import type { FunctionRoles } from './function-roles.ts';
 

@@ -21,7 +21,6 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import type { StreamOrigin } from './route-stack.ts';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -38,6 +37,7 @@ import {
   sharePagePaths,
   strictTransportSecurity,
 } from '../web-app.ts';
+import type { StreamOrigin } from './route-stack.ts';
 
 export interface WebDistributionProps {
   api: HttpApi;

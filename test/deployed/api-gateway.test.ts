@@ -29,10 +29,13 @@ const functions = Object.entries(handlers).map(([id, code]): DeployedFunction =>
     memoryMb: 256,
     timeoutSeconds: 5,
     roleArn: '',
+    description: id,
   };
 });
 const deployment: Deployment = {
   functions: new Map(functions.map((fn) => [fn.id, fn])),
+  functionUrls: [],
+  streamBehaviors: [],
   routes: [
     { routeKey: 'GET /plain/{name}', functionId: 'Plain' },
     { routeKey: 'GET /big', functionId: 'Big' },

@@ -10,6 +10,7 @@ const local = {
   secretArn: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:s-abcdef',
   region: 'us-east-1',
   account: '000000000000',
+  stackUuid: '5e1f0a2b-0000-4000-8000-00000000abcd',
 };
 
 describe('cdk synth (run once for this project, offline)', () => {
@@ -32,16 +33,22 @@ describe('cdk synth (run once for this project, offline)', () => {
     }
   });
 
-  it('deploys exactly the route table: every row is a route of the HTTP API, to a function of its own', () => {
+  it('deploys exactly the route table: every row is a route of the HTTP API (a streaming one a function URL), to a function of its own', () => {
     const deployment = loadDeployment(dir, 'ImmichServerless', local);
     const keys = deployment.routes.map((route) => route.routeKey).sort();
-    const expected = routes.flatMap((route) =>
-      route.path === '$default' ? ['ANY /', 'ANY /{proxy+}'] : [`${route.method} ${route.path}`],
-    );
+    const expected = routes
+      .filter((route) => !route.stream)
+      .flatMap((route) => (route.path === '$default' ? ['ANY /', 'ANY /{proxy+}'] : [`${route.method} ${route.path}`]));
     expect(keys).toEqual(expected.sort());
     const targets = new Set(deployment.routes.map((route) => route.functionId));
-    expect(targets.size).toBe(routes.length);
+    expect(targets.size).toBe(routes.filter((route) => !route.stream).length);
     for (const id of targets) expect(deployment.functions.get(id)).toBeDefined();
+    expect(deployment.functionUrls).toHaveLength(routes.filter((route) => route.stream).length);
+    for (const url of deployment.functionUrls) {
+      expect(url).toMatchObject({ invokeMode: 'RESPONSE_STREAM', authType: 'NONE' });
+      // Its token resolves to the stack id's UUID, as the distribution's header does.
+      expect(deployment.functions.get(url.functionId)?.environment.ORIGIN_VERIFY).toBe(local.stackUuid);
+    }
   });
 
   it('resolves each function’s environment and role to the local resources, with no unresolved reference left', () => {

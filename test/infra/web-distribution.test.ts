@@ -94,7 +94,16 @@ describe('the web distribution', () => {
   it('sends the API’s paths to the HTTP API uncached, with every method, header, cookie and query string but Host', () => {
     const patterns = config.CacheBehaviors.map((each: Json) => each.PathPattern);
     // The socket first: CloudFront takes the first pattern that matches.
-    expect(patterns).toEqual(['/api/socket.io/*', '/api/sync/stream', '/api', '/api/*', '/.well-known/immich', '/custom.css', '/share/*', '/_app/immutable/*']);
+    expect(patterns).toEqual([
+      '/api/socket.io/*',
+      '/api/sync/stream',
+      '/api',
+      '/api/*',
+      '/.well-known/immich',
+      '/custom.css',
+      '/share/*',
+      '/_app/immutable/*',
+    ]);
     for (const pattern of ['/api', '/api/*', '/.well-known/immich', '/custom.css', '/share/*', '/api/socket.io/*']) {
       const api = behaviour(pattern);
       expect(api.CachePolicyId, pattern).toBe(cachingDisabled);

@@ -101,8 +101,26 @@ export const deleteAcks = (token: string, types?: string[]) =>
  * it asks for the app's types, handles the lines in runs of one type, acks the last of each run,
  * keeps a local store, and on SyncResetV1 wipes it, acks the reset and syncs again.
  */
+/** How a client reaches the server: the handlers themselves (handler tests) or HTTP (e2e). */
+export interface SyncTransport {
+  stream(
+    body: unknown,
+    options: { cutAfter?: number; headers?: Record<string, string> },
+  ): Promise<{ status: number; lines: SyncLine[]; body: any }>;
+  ack(acks: string[]): Promise<{ status: number; body: any }>;
+}
+
+/** The handlers, called as Lambda would (the whole answer is collected, then cut where asked). */
+export const handlerTransport = (token: string): SyncTransport => ({
+  stream: async (body, options) => {
+    const reply = await syncStream(token, body, options.headers);
+    return { ...reply, lines: reply.lines.slice(0, options.cutAfter ?? reply.lines.length) };
+  },
+  ack: (acks) => sendAcks(token, acks),
+});
+
 export class SyncClient {
-  readonly token: string;
+  readonly transport: SyncTransport;
   assets = new Map<string, any>();
   exifs = new Map<string, any>();
   users = new Map<string, any>();
@@ -117,8 +135,8 @@ export class SyncClient {
   /** The types of every line handled, in order (for the tests' checks). */
   seen: string[] = [];
 
-  constructor(token: string) {
-    this.token = token;
+  constructor(tokenOrTransport: string | SyncTransport) {
+    this.transport = typeof tokenOrTransport === 'string' ? handlerTransport(tokenOrTransport) : tokenOrTransport;
   }
 
   wipe(): void {
@@ -143,16 +161,22 @@ export class SyncClient {
    * never handled nor acked) and acks each run of one type. Returns the lines it received.
    */
   async sync(options: { cutAfter?: number; types?: string[]; headers?: Record<string, string> } = {}): Promise<SyncLine[]> {
-    const reply = await syncStream(this.token, { types: options.types ?? appTypes }, options.headers);
+    const reply = await this.transport.stream(
+      { types: options.types ?? appTypes },
+      {
+        ...(options.cutAfter !== undefined ? { cutAfter: options.cutAfter } : {}),
+        ...(options.headers ? { headers: options.headers } : {}),
+      },
+    );
     if (reply.status !== 200) throw new Error(`sync stream answered ${reply.status}: ${JSON.stringify(reply.body)}`);
-    const lines = reply.lines.slice(0, options.cutAfter ?? reply.lines.length);
+    const { lines } = reply;
     let reset = false;
     let run: SyncLine[] = [];
     const flush = async () => {
       const last = run.at(-1);
       if (!last) return;
       for (const line of run) this.apply(line);
-      const acked = await sendAcks(this.token, [last.ack]);
+      const acked = await this.transport.ack([last.ack]);
       if (acked.status !== 204) throw new Error(`ack answered ${acked.status}: ${JSON.stringify(acked.body)}`);
       run = [];
     };
@@ -162,7 +186,7 @@ export class SyncClient {
       run.push(line);
     }
     await flush();
-    if (reset) return [...lines, ...(await this.sync(options))];
+    if (reset) return [...lines, ...(await this.sync({ ...options, cutAfter: undefined }))];
     return lines;
   }
 

@@ -38,6 +38,14 @@ export interface DeployedFunction {
   memoryMb: number;
   timeoutSeconds: number;
   roleArn: string;
+  /** The template's description (`Immich API v3:getSyncStream (POST /api/sync/stream)`). */
+  description: string;
+}
+
+/** A path the distribution sends to a function URL, and the headers it adds (its origin's custom headers). */
+export interface DeployedStreamBehavior {
+  pathPattern: string;
+  headers: Record<string, string>;
 }
 
 export interface DeployedRoute {
@@ -52,8 +60,18 @@ export interface DeployedNotification {
   prefix: string;
 }
 
+/** A function URL (AWS::Lambda::Url): the function, and whether it streams its answer. */
+export interface DeployedFunctionUrl {
+  functionId: string;
+  invokeMode: 'BUFFERED' | 'RESPONSE_STREAM';
+  authType: 'NONE' | 'AWS_IAM';
+}
+
 export interface Deployment {
   functions: Map<string, DeployedFunction>;
+  functionUrls: DeployedFunctionUrl[];
+  /** The distribution's behaviors whose origin is a function URL. */
+  streamBehaviors: DeployedStreamBehavior[];
   /** The originals bucket's object-created notifications. */
   notifications: DeployedNotification[];
   routes: DeployedRoute[];
@@ -80,6 +98,8 @@ export interface LocalResources {
   secretArn: string;
   region: string;
   account: string;
+  /** The last part of every stack id (`AWS::StackId`), as CloudFormation gives each stack a UUID. */
+  stackUuid: string;
 }
 
 interface Scope {
@@ -90,7 +110,7 @@ interface Scope {
 
 const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
 
-/** Evaluates the intrinsic functions CDK writes (Ref, Fn::GetAtt, Fn::Join, Fn::Sub, Fn::Select); anything else fails loudly. */
+/** Evaluates the intrinsic functions CDK writes (Ref, Fn::GetAtt, Fn::Join, Fn::Sub, Fn::Select, Fn::Split); anything else fails loudly. */
 const resolver = (local: LocalResources, scope: Scope) => {
   const physical = (logicalId: string, attribute?: string): string => {
     const resource = scope.template.Resources[logicalId];
@@ -119,6 +139,7 @@ const resolver = (local: LocalResources, scope: Scope) => {
       'AWS::Partition': 'aws',
       'AWS::URLSuffix': 'amazonaws.com',
       'AWS::StackName': scope.stackName,
+      'AWS::StackId': `arn:aws:cloudformation:${local.region}:${local.account}:stack/${scope.stackName}/${local.stackUuid}`,
     };
     if (name in pseudo) return pseudo[name] ?? '';
     if (name in scope.parameters) return scope.parameters[name] ?? '';
@@ -141,6 +162,10 @@ const resolver = (local: LocalResources, scope: Scope) => {
         case 'Fn::Join': {
           const [separator, parts] = argument as [string, Json[]];
           return list(resolve(parts)).map(String).join(separator);
+        }
+        case 'Fn::Split': {
+          const [separator, text] = argument as [string, Json];
+          return String(resolve(text)).split(separator);
         }
         case 'Fn::Select': {
           const [index, items] = argument as [number, Json];
@@ -173,6 +198,8 @@ const readTemplate = (dir: string, file: string): Template => JSON.parse(readFil
 export const loadDeployment = (dir: string, stackName: string, local: LocalResources): Deployment => {
   const deployment: Deployment = {
     functions: new Map(),
+    functionUrls: [],
+    streamBehaviors: [],
     notifications: [],
     routes: [],
     policies: new Map(),
@@ -216,6 +243,7 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
             memoryMb: Number(properties.MemorySize ?? 128),
             timeoutSeconds: Number(properties.Timeout ?? 3),
             roleArn: String(resolve(properties.Role ?? '')),
+            description: String(properties.Description ?? ''),
           });
           break;
         }
@@ -230,6 +258,35 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
             throw new Error(`${logicalId}: only Lambda proxy integrations with payload format 2.0 are served locally`);
           }
           deployment.routes.push({ routeKey: String(properties.RouteKey), functionId: `${prefix}${functionId}` });
+          break;
+        }
+        case 'AWS::Lambda::Url': {
+          const target = properties.TargetFunctionArn as { 'Fn::GetAtt'?: [string, string] } | undefined;
+          const functionId = target?.['Fn::GetAtt']?.[0];
+          if (!functionId) throw new Error(`${logicalId}: a function URL of a function outside its stack is not served locally`);
+          deployment.functionUrls.push({
+            functionId: `${prefix}${functionId}`,
+            invokeMode: properties.InvokeMode === 'RESPONSE_STREAM' ? 'RESPONSE_STREAM' : 'BUFFERED',
+            authType: properties.AuthType === 'AWS_IAM' ? 'AWS_IAM' : 'NONE',
+          });
+          break;
+        }
+        case 'AWS::CloudFront::Distribution': {
+          const config = properties.DistributionConfig as {
+            Origins?: { Id: string; DomainName: Json; OriginCustomHeaders?: { HeaderName: string; HeaderValue: Json }[] }[];
+            CacheBehaviors?: { PathPattern: string; TargetOriginId: string }[];
+          };
+          for (const behavior of config.CacheBehaviors ?? []) {
+            const origin = config.Origins?.find((each) => each.Id === behavior.TargetOriginId);
+            // A function URL's domain is read from its URL (an attribute CDK names FunctionUrl).
+            if (!origin || !JSON.stringify(origin.DomainName).includes('FunctionUrl')) continue;
+            deployment.streamBehaviors.push({
+              pathPattern: behavior.PathPattern,
+              headers: Object.fromEntries(
+                (origin.OriginCustomHeaders ?? []).map((header) => [header.HeaderName, String(resolve(header.HeaderValue))]),
+              ),
+            });
+          }
           break;
         }
         case 'AWS::S3::Bucket': {

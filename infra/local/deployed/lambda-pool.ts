@@ -2,6 +2,13 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DeployedFunction } from './assembly.ts';
 
+/** Where a streamed answer goes: its prelude (status and headers), then its bytes. */
+export interface StreamSink {
+  prelude(prelude: unknown): void;
+  /** Resolves once the chunk is written on (the function's next write waits for it). */
+  chunk(bytes: Buffer): Promise<void> | void;
+}
+
 /** How an invocation ended: the handler's result, or a failure Lambda reports to API Gateway. */
 export type Outcome = { ok: true; result: unknown } | { ok: false; reason: 'timeout' | 'error' | 'crash'; message: string };
 
@@ -72,7 +79,12 @@ export class FunctionPool {
     else this.idle.push(environment);
   }
 
-  async invoke(event: unknown, context: Record<string, unknown>): Promise<Outcome> {
+  /**
+   * Invokes the function; with `stream`, as a function URL in RESPONSE_STREAM mode does: its
+   * status and headers and each chunk go to `stream` as the function writes them, and the function
+   * waits for each chunk to be taken.
+   */
+  async invoke(event: unknown, context: Record<string, unknown>, stream?: StreamSink): Promise<Outcome> {
     const environment = await this.acquire();
     const timeoutMs = this.fn.timeoutSeconds * 1000;
     const deadline = Date.now() + timeoutMs;
@@ -89,8 +101,23 @@ export class FunctionPool {
         this.release(environment, healthy);
         resolve(outcome);
       };
-      const onMessage = (message: { ok?: boolean; result?: unknown; error?: string; ready?: boolean }): void => {
+      const onMessage = (message: {
+        ok?: boolean;
+        result?: unknown;
+        error?: string;
+        ready?: boolean;
+        prelude?: unknown;
+        chunk?: Uint8Array;
+      }): void => {
         if (message.ready) return;
+        if (message.prelude !== undefined) {
+          stream?.prelude(message.prelude);
+          return;
+        }
+        if (message.chunk !== undefined) {
+          void Promise.resolve(stream?.chunk(Buffer.from(message.chunk))).then(() => worker.postMessage({ drained: true }));
+          return;
+        }
         finish(message.ok ? { ok: true, result: message.result } : { ok: false, reason: 'error', message: message.error ?? 'Error' }, true);
       };
       const onError = (error: Error): void => finish({ ok: false, reason: 'crash', message: `${error.name}: ${error.message}` }, false);
@@ -105,7 +132,7 @@ export class FunctionPool {
       worker.on('exit', onExit);
       environment.ready.then(
         () => {
-          if (!settled) worker.postMessage({ event, context, deadline });
+          if (!settled) worker.postMessage({ event, context, deadline, ...(stream ? { stream: true } : {}) });
         },
         (error: unknown) => finish({ ok: false, reason: 'crash', message: error instanceof Error ? error.message : String(error) }, false),
       );

@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -17,9 +18,38 @@ interface Invocation {
   event: unknown;
   context: Record<string, unknown>;
   deadline: number;
+  /** Through a function URL in RESPONSE_STREAM mode: the handler writes to a response stream. */
+  stream?: boolean;
 }
 
-type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+// A streaming handler takes the response stream second and the context third.
+type Handler = (event: unknown, contextOrStream: unknown, context?: unknown) => Promise<unknown>;
+type StreamingHandler = (event: unknown, stream: Writable, context: unknown) => Promise<unknown>;
+
+// What Lambda's Node.js runtime gives a function for response streaming (`awslambda`): a handler
+// marked by streamifyResponse gets a stream; HttpResponseStream.from sends the status and headers
+// first. Here the stream's bytes go to the host a chunk at a time, each written before the next
+// is taken (the host acknowledges it): a slow client holds the function back, as it does deployed.
+const streaming = Symbol('streaming');
+let drained: (() => void) | undefined;
+Object.assign(globalThis, {
+  awslambda: {
+    streamifyResponse: (fn: StreamingHandler) => Object.assign(fn, { [streaming]: true }),
+    HttpResponseStream: {
+      from: (stream: Writable, prelude: unknown) => {
+        parentPort?.postMessage({ prelude });
+        return stream;
+      },
+    },
+  },
+});
+const responseStream = (): Writable =>
+  new Writable({
+    write: (chunk: Buffer, _encoding, callback) => {
+      drained = () => callback();
+      parentPort?.postMessage({ chunk });
+    },
+  });
 
 const { codeDir, handler } = workerData as Setup;
 const dot = handler.lastIndexOf('.');
@@ -29,9 +59,23 @@ const module = (await import(pathToFileURL(file).href)) as Record<string, unknow
 const run = module[handler.slice(dot + 1)] as Handler | undefined;
 if (typeof run !== 'function') throw new Error(`Runtime.HandlerNotFound: ${handler} is undefined or not exported`);
 
-parentPort?.on('message', async ({ event, context, deadline }: Invocation) => {
+parentPort?.on('message', async (message: Invocation | { drained: true }) => {
+  if ('drained' in message) {
+    drained?.();
+    return;
+  }
+  const { event, context, deadline, stream } = message;
   try {
-    const result = await run(event, { ...context, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) });
+    const lambdaContext = { ...context, getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) };
+    if (stream) {
+      if (!(streaming in run)) throw new Error('Runtime.InvalidStreamingOperation: the handler is not streamifyResponse');
+      const out = responseStream();
+      await run(event, out, lambdaContext);
+      if (!out.writableEnded) out.end();
+      parentPort?.postMessage({ ok: true, result: null });
+      return;
+    }
+    const result = await run(event, lambdaContext);
     parentPort?.postMessage({ ok: true, result });
   } catch (error) {
     parentPort?.postMessage({ ok: false, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });

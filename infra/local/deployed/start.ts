@@ -5,17 +5,18 @@
  * S3-compatible server (s3rver) and a local secret. `npm run start:deployed` and the e2e tests'
  * deployed project both start it here (docs/deployment.md, "The deployed form, locally").
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import S3rver from 's3rver';
 import { apiPaths, noRealtimeBody, noRealtimePrefix, sharePagePaths } from '../../web-app.ts';
 import { createWebHandler } from '../web-server.ts';
 import { createApiGateway } from './api-gateway.ts';
-import { type BucketCorsRule, type Deployment, loadDeployment } from './assembly.ts';
+import { type BucketCorsRule, type DeployedFunctionUrl, type Deployment, loadDeployment } from './assembly.ts';
 import { createAwsGateway } from './aws-gateway.ts';
+import { serveFunctionUrl } from './function-url.ts';
 import type { Authorization } from './iam.ts';
 import { FunctionPool } from './lambda-pool.ts';
 
@@ -100,6 +101,8 @@ export interface DeployedApi {
   awsEndpoint: string;
   /** The access key id a function signs with: what identifies it to the gateway. */
   accessKeyOf(functionId: string): string | undefined;
+  /** Each function URL's own address (what CloudFront's origin is, deployed), by function id. */
+  functionUrls: ReadonlyMap<string, string>;
   close(): Promise<void>;
 }
 
@@ -130,6 +133,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     secretArn,
     region,
     account,
+    stackUuid: randomUUID(),
   });
   options.adjust?.(deployment);
 
@@ -208,12 +212,43 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
       }),
     ),
   );
+  // The distribution's behaviors to function URLs (the sync stream) answer before the API's, as
+  // CloudFront takes the first pattern that matches; then the web build, when there is one.
+  const serveUrl = (url: DeployedFunctionUrl, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void => {
+    const pool = pools.get(url.functionId);
+    if (!pool) throw new Error(`No function ${url.functionId} for its URL`);
+    void serveFunctionUrl(deployment, url, pool, req, res, headers).catch((error: unknown) => {
+      options.onFailure?.(url.functionId, error instanceof Error ? error.message : String(error));
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+  };
+  const streamEdge = (req: IncomingMessage, res: ServerResponse, path: string): boolean => {
+    const behavior = deployment.streamBehaviors.find((each) => each.pathPattern === path);
+    if (!behavior) return false;
+    const url = deployment.functionUrls.find((each) =>
+      deployment.functions.get(each.functionId)?.description.endsWith(` ${behavior.pathPattern})`),
+    );
+    if (!url) throw new Error(`The distribution sends ${behavior.pathPattern} to a function URL the assembly does not have`);
+    serveUrl(url, req, res, behavior.headers);
+    return true;
+  };
+  const webEdge = options.webDir ? cloudFrontEdge(options.webDir) : undefined;
   const server = createApiGateway({
     deployment,
     pools,
     ...(options.onFailure ? { onFailure: options.onFailure } : {}),
-    ...(options.webDir ? { edge: cloudFrontEdge(options.webDir) } : {}),
+    edge: (req, res, path) => streamEdge(req, res, path) || (webEdge?.(req, res, path) ?? false),
   });
+  // Each function URL on its own port, as Lambda gives it its own host: public, without CloudFront's header.
+  const urlServers = new Map(
+    await Promise.all(
+      deployment.functionUrls.map(async (url) => {
+        const urlServer = createServer((req, res) => serveUrl(url, req, res, {}));
+        return [url.functionId, { server: urlServer, url: `http://127.0.0.1:${await listen(urlServer)}` }] as const;
+      }),
+    ),
+  );
 
   // The bucket's notifications: an asynchronous invocation per object created under the prefix.
   // s3rver is a Koa application, so an event emitter; its typings leave that out.
@@ -246,10 +281,16 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
       while (pending.size > 0) await Promise.all([...pending]);
     },
     accessKeyOf: (functionId) => [...callers].find(([, fn]) => fn.id === functionId)?.[0],
+    functionUrls: new Map([...urlServers].map(([functionId, { url }]) => [functionId, url])),
     close: async () => {
       while (pending.size > 0) await Promise.all([...pending]);
       await Promise.all([...pools.values()].map((pool) => pool.close()));
-      await Promise.all([closeServer(server), closeServer(aws), s3.close()]);
+      await Promise.all([
+        closeServer(server),
+        closeServer(aws),
+        s3.close(),
+        ...[...urlServers.values()].map((each) => closeServer(each.server)),
+      ]);
     },
   };
 };
