@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { batchDelete } from '#shared/db/batch.ts';
+import { changeIdAt, changeIdTime, newChangeId, syncedEntityOf } from '#shared/db/changes.ts';
+import { keys } from '#shared/db/keys.ts';
+import { deleteWrite, putWrite, updateWrite } from '#shared/db/transact.ts';
+
+// Every synced item's write carries its change id: no write path can forget it (docs/data-model.md,
+// "Change ids and the sync stream"). These check the builders every repository writes with.
+const synced = {
+  asset: keys.asset('a'),
+  face: keys.assetFace('a', 'f'),
+  person: keys.person('o', 'p'),
+  user: keys.user('u'),
+  album: keys.album('o', 'al'),
+  albumUser: keys.albumUser('al', 'u'),
+  albumAsset: keys.albumAsset('al', 'a'),
+  partner: keys.partner('w', 'b'),
+};
+
+describe('change ids', () => {
+  it('are UUIDv7s that increase, one after another, and sort as their times do', () => {
+    const ids = Array.from({ length: 5_000 }, () => newChangeId());
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+    const now = Date.now();
+    expect(changeIdAt(now) <= newChangeId()).toBe(true);
+    expect(newChangeId() < changeIdAt(now + 60_000)).toBe(true);
+    expect(changeIdTime(changeIdAt(now))).toBe(now);
+  });
+
+  it('knows every synced entity by its key, and nothing else', () => {
+    for (const [entity, key] of Object.entries(synced)) expect(syncedEntityOf(key)).toBe(entity);
+    for (const key of [
+      keys.session('h'),
+      keys.userApiKey('u', 'k'),
+      keys.personName('o', 'n'),
+      keys.checksum('o', 'c'),
+      keys.timeBuckets('o', '2024-01'),
+    ])
+      expect(syncedEntityOf(key)).toBeUndefined();
+  });
+
+  it('stamps every update of a synced item, with or without a SET clause, unless it sends nothing', () => {
+    for (const key of Object.values(synced)) {
+      for (const expression of ['SET isFavorite = :f', 'ADD faceCount :n', 'REMOVE sharerDeleted', 'SET a = :a REMOVE b']) {
+        const update = updateWrite(key, expression).item.Update;
+        expect(update?.UpdateExpression).toMatch(/SET updateId = :updateId/);
+        expect(update?.ExpressionAttributeValues?.[':updateId']).toMatch(/^[0-9a-f-]{36}$/);
+        // Still one SET clause: DynamoDB refuses two.
+        expect(update?.UpdateExpression?.match(/\bSET\b/g)).toHaveLength(1);
+      }
+      expect(updateWrite(key, 'ADD albumCount :d', { sync: 'unsent' }).item.Update?.UpdateExpression).toBe('ADD albumCount :d');
+    }
+    expect(updateWrite(keys.session('h'), 'SET email = :e').item.Update?.UpdateExpression).toBe('SET email = :e');
+  });
+
+  it('stamps every put of a synced item with its change id, its change partition and, where backfills start, its creation id', () => {
+    const asset = putWrite({ ...synced.asset, type: 'asset', ownerId: 'o' }).item.Put?.Item;
+    expect(asset).toMatchObject({ gsi3pk: 'CHANGES#o#ASSET', updateId: expect.any(String) });
+    expect(putWrite({ ...synced.face, ownerId: 'o' }).item.Put?.Item).toMatchObject({ gsi3pk: 'CHANGES#o#FACE' });
+    expect(putWrite({ ...synced.person, ownerId: 'o' }).item.Put?.Item).toMatchObject({ gsi3pk: 'CHANGES#o#PERSON' });
+    expect(putWrite({ ...synced.albumAsset, albumId: 'al' }).item.Put?.Item).toMatchObject({ gsi3pk: 'CHANGES#ALBUM#al' });
+    expect(putWrite({ ...synced.user }).item.Put?.Item).toMatchObject({ gsi3pk: 'CHANGES#USERS' });
+    for (const key of [synced.album, synced.albumUser, synced.partner]) {
+      const item = putWrite({ ...key }).item.Put?.Item;
+      expect(item?.createId).toBe(item?.updateId);
+      expect(item?.gsi3pk).toBeUndefined();
+    }
+    expect(putWrite({ ...keys.session('h') }).item.Put?.Item).toEqual(keys.session('h'));
+  });
+
+  it('refuses a deletion of a synced item that does not say how the stream learns of it', () => {
+    for (const key of Object.values(synced)) {
+      expect(() => deleteWrite(key)).toThrow(/must record it for the sync stream/);
+      expect(() => deleteWrite(key, { sync: 'recorded' })).not.toThrow();
+      expect(() => batchDelete([key])).toThrow(/must record it for the sync stream/);
+    }
+    expect(() => deleteWrite(keys.session('h'))).not.toThrow();
+  });
+});
