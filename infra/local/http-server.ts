@@ -4,7 +4,6 @@ import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { bodyTooLarge } from '#shared/core/errors.ts';
-import type { Prelude, ResponseStream } from '#shared/http/stream-handler.ts';
 import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { routes as allRoutes, bodyLimitBytes, functionName, isAssetUpload, localRoutes, type Route, webRoutes } from '../routes.ts';
 import { securityHeaders } from '../web-app.ts';
@@ -33,6 +32,9 @@ const lambdaContext = (route: Route, requestId: string): Context => ({
   succeed: () => undefined,
 });
 
+/** What Lambda's HttpResponseStream sends first (shared/http/stream-handler.ts takes it through `setPrelude` here). */
+type Prelude = { statusCode: number; headers: Record<string, string> };
+type ResponseStream = Writable & { setPrelude: (prelude: Prelude) => void };
 type StreamingHandler = (event: APIGatewayProxyEventV2, stream: ResponseStream, context: Context) => Promise<void>;
 
 /** What Lambda hands a streaming function, over a Node response: the prelude becomes its status and headers. */

@@ -12,6 +12,12 @@ import type { UploadSessionRecord } from '../model/upload-session.ts';
 import type { Auth } from '../model/user.ts';
 import { noAccess, Permission } from './permission.ts';
 
+/** The caller's session (the sync endpoints'): an API key is refused with Immich's 403. Returns the session's hash. */
+export const requireSession = (auth: Auth): string => {
+  if (!auth.sessionHash) throw new Forbidden('Sync endpoints cannot be used with API keys');
+  return auth.sessionHash;
+};
+
 /** One of the caller's own sessions (Immich's authDevice.delete). */
 export const requireAuthDevice = async (auth: Auth, sessionId: string): Promise<SessionListing> => {
   const session = (await listUserSessions(auth.user.id)).find((entry) => entry.id === sessionId);

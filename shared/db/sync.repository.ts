@@ -1,3 +1,4 @@
+import { inBatches } from '../core/concurrency.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { UserRecord } from '../model/user.ts';
@@ -11,6 +12,7 @@ import { personCodec } from './items/person.ts';
 import { userCodec } from './items/user.ts';
 import { keys, type Partition, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
+import { updateWrite, writeIfPresent } from './transact.ts';
 
 type Item = Record<string, unknown>;
 
@@ -163,3 +165,61 @@ export const deletions = async function* (scope: string, window: Window): AsyncG
 export const readAsset = (item: Item): AssetRecord => assetCodec.read(item);
 export const readUser = (item: Item): UserRecord => userCodec.read(item);
 export const readAlbum = (item: Item): AlbumRecord => albumCodec.read(item);
+
+const stamp = (key: { pk: string; sk: string }, partition: string): Promise<boolean> =>
+  writeIfPresent(
+    updateWrite(key, 'SET gsi3pk = :partition', {
+      condition: 'attribute_exists(pk) AND attribute_not_exists(gsi3pk)',
+      values: { ':partition': partition },
+    }),
+  );
+
+/**
+ * Gives the items of a library stored before change ids their change id and change partition,
+ * once (docs/data-model.md, "Earlier shapes"): the owner's assets and their faces, their people,
+ * their albums' entries, then the user item, marked `changesIndexed`. Each write is conditional
+ * on the item having none yet (a concurrent run, or a write of the item meanwhile, leaves it be),
+ * so a run cut short is simply run again. Every user's own item is stamped too, for UsersV1.
+ */
+export const indexLibrary = async (ownerId: string): Promise<void> => {
+  const user = await userItem(ownerId);
+  if (!user || user.changesIndexed === true) return;
+  for await (const page of queryPages(partitions.timeline(ownerId), { attributes: ['id', 'gsi3pk', 'faceIds'] })) {
+    await inBatches(page, 16, async (item) => {
+      const assetId = String(item.id);
+      if (!item.gsi3pk) await stamp(keys.asset(assetId), `CHANGES#${ownerId}#ASSET`);
+      for (const faceId of (item.faceIds as string[] | undefined) ?? [])
+        await stamp(keys.assetFace(assetId, faceId), `CHANGES#${ownerId}#FACE`);
+    });
+  }
+  const people = await queryAll(partitions.userPeople(ownerId), { attributes: ['pk', 'sk', 'gsi3pk'] });
+  await inBatches(
+    people.filter((item) => !item.gsi3pk),
+    16,
+    async (item) => void (await stamp({ pk: String(item.pk), sk: String(item.sk) }, `CHANGES#${ownerId}#PERSON`)),
+  );
+  for (const album of await ownAlbumItems(ownerId)) {
+    const entries = await queryAll(partitions.albumAssets(String(album.id)), { attributes: ['pk', 'sk', 'gsi3pk'] });
+    await inBatches(
+      entries.filter((item) => !item.gsi3pk),
+      16,
+      async (item) => void (await stamp({ pk: String(item.pk), sk: String(item.sk) }, `CHANGES#ALBUM#${String(album.id)}`)),
+    );
+  }
+  await writeIfPresent(
+    updateWrite(keys.user(ownerId), 'SET gsi3pk = :partition, changesIndexed = :true', {
+      condition: 'present',
+      values: { ':partition': 'CHANGES#USERS', ':true': true },
+    }),
+  );
+};
+
+/** Every user's own item in the users' change partition (UsersV1), for users stored before change ids. */
+export const indexUsers = async (): Promise<void> => {
+  const users = await queryAll(partitions.users(), { attributes: ['id', 'gsi3pk'] });
+  await inBatches(
+    users.filter((item) => !item.gsi3pk),
+    8,
+    async (item) => void (await stamp(keys.user(String(item.id)), 'CHANGES#USERS')),
+  );
+};

@@ -1,4 +1,5 @@
-import { Forbidden, Invalid } from '../core/errors.ts';
+import { requireSession } from '../access/sessions.ts';
+import { Invalid } from '../core/errors.ts';
 import { changeIdAt, changeIdTime } from '../db/changes.ts';
 import {
   albumEntryChanges,
@@ -13,6 +14,8 @@ import {
   deletions,
   faceChanges,
   getCheckpoints,
+  indexLibrary,
+  indexUsers,
   inWindow,
   mergeInOrder,
   ownAlbumItems,
@@ -28,20 +31,9 @@ import {
   userItem,
   type Window,
 } from '../db/sync.repository.ts';
-import {
-  mapSyncAlbum,
-  mapSyncAsset,
-  mapSyncAuthUser,
-  mapSyncExif,
-  mapSyncFace,
-  mapSyncPerson,
-  mapSyncUser,
-  type SyncAckDto,
-  type SyncEntityType,
-  type SyncRequestType,
-  syncEntityTypes,
-} from '../dto/v3/sync.ts';
+import { type SyncEntityType, type SyncRequestType, syncEntityTypes } from '../dto/v3/sync.ts';
 import type { AssetRecord } from '../model/asset.ts';
+import type { SyncEvent } from '../model/sync.ts';
 import type { Auth } from '../model/user.ts';
 
 /**
@@ -51,10 +43,8 @@ import type { Auth } from '../model/user.ts';
  * read (docs/data-model.md, "Change ids and the sync stream").
  */
 
-/** Where the lines go: a write resolves when the line may be followed by the next (backpressure). */
-export interface SyncSink {
-  write(line: string): Promise<void> | void;
-}
+/** Where the stream's events go, each to be one line: a write resolves when the next may follow (backpressure). */
+export type SyncSink = (event: SyncEvent) => Promise<void>;
 
 /** Immich's ack: `<type>|<updateId>[|<extraId>]`. */
 interface Ack {
@@ -70,6 +60,11 @@ const fromAck = (ack: string): Ack => {
 const toAck = ({ type, updateId, extraId }: Ack): string => [type, updateId, extraId].filter((part) => part !== undefined).join('|');
 
 const COMPLETE = 'complete';
+
+/** A line of ids and flags only; `none` for the acks, resets and completions, whose data is `{}`. */
+const fields = (values: Record<string, unknown>): SyncEvent['data'] => ({ kind: 'fields', fields: values });
+const none = fields({});
+const exif = (asset: AssetRecord): SyncEvent['data'] => ({ kind: 'exif', asset });
 /** A session whose last complete sync is older than this starts again: deletions are kept 31 days. */
 const MAX_DAYS = 30;
 /** Checkpoints live as long as a session can (400 days). */
@@ -113,10 +108,7 @@ const order: readonly SyncRequestType[] = [
   'AssetEditsV1',
 ];
 
-const sessionOf = (auth: Auth): string => {
-  if (!auth.sessionHash) throw new Forbidden('Sync endpoints cannot be used with API keys');
-  return auth.sessionHash;
-};
+const sessionOf = requireSession;
 
 /**
  * How long the stream's snapshot trails the clock: a change whose id was made just before it but
@@ -135,7 +127,7 @@ interface Context {
   sessionHash: string;
   nowId: string;
   checkpoints: Partial<Record<string, Ack>>;
-  send: (type: SyncEntityType, data: unknown, ack: Ack) => Promise<void>;
+  send: (type: SyncEntityType, data: SyncEvent['data'], ack: Ack) => Promise<void>;
 }
 
 const windowOf = (context: Context, type: SyncEntityType): Window => ({
@@ -186,7 +178,7 @@ const backfill = async <T extends { createId: string }>(
   context: Context,
   entities: readonly T[],
   types: { backfill: SyncEntityType; upsert: SyncEntityType },
-  rows: (entity: T, window: Window) => AsyncIterable<{ updateId: string; data: unknown }>,
+  rows: (entity: T, window: Window) => AsyncIterable<{ updateId: string; data: SyncEvent['data'] }>,
 ): Promise<void> => {
   const checkpoint = context.checkpoints[types.backfill];
   const created = entities.filter(
@@ -200,7 +192,7 @@ const backfill = async <T extends { createId: string }>(
       for await (const row of rows(entity, window)) {
         await context.send(types.backfill, row.data, { type: types.backfill, updateId: entity.createId, extraId: row.updateId });
       }
-      await context.send('SyncAckV1', {}, { type: types.backfill, updateId: entity.createId, extraId: COMPLETE });
+      await context.send('SyncAckV1', none, { type: types.backfill, updateId: entity.createId, extraId: COMPLETE });
     }
   } else {
     const last = created.at(-1);
@@ -218,14 +210,14 @@ const sendDeletions = async (
   context: Context,
   type: SyncEntityType,
   scopes: readonly string[],
-  map: (record: Record<string, string>) => unknown,
+  map: (record: Record<string, string>) => Record<string, unknown>,
 ) => {
   const window = windowOf(context, type);
   for await (const change of mergeInOrder(
     scopes.map((scope) => deletions(scope, window)),
     (change) => change.updateId,
   )) {
-    await context.send(type, map(change.record), { type, updateId: change.updateId });
+    await context.send(type, fields(map(change.record)), { type, updateId: change.updateId });
   }
 };
 
@@ -253,16 +245,16 @@ async function* withAssets<T extends { assetId: string }>(
 
 const ownerRow = (membership: Membership) => ({
   updateId: membership.createId,
-  data: { albumId: membership.albumId, userId: membership.ownerId, role: 'owner' },
+  data: fields({ albumId: membership.albumId, userId: membership.ownerId, role: 'owner' }),
 });
 
 /** An album's users (its owner as Immich's `owner` row, then the users it is shared with) within a window, in change order. */
-async function* albumUserRows(membership: Membership, window: Window): AsyncGenerator<{ updateId: string; data: unknown }> {
+async function* albumUserRows(membership: Membership, window: Window): AsyncGenerator<{ updateId: string; data: SyncEvent['data'] }> {
   const rows = [
     ownerRow(membership),
     ...(await albumUserItems(membership.albumId)).map((item) => ({
       updateId: updateIdOf(item),
-      data: { albumId: membership.albumId, userId: String(item.userId), role: String(item.role ?? 'editor') },
+      data: fields({ albumId: membership.albumId, userId: String(item.userId), role: String(item.role ?? 'editor') }),
     })),
   ]
     .filter((row) => inWindow(row.updateId, window))
@@ -275,7 +267,7 @@ const syncAlbumAssets = async (
   context: Context,
   albums: readonly Membership[],
   types: { backfill: SyncEntityType; update: SyncEntityType; create: SyncEntityType },
-  map: (asset: AssetRecord) => unknown,
+  map: (asset: AssetRecord) => SyncEvent['data'],
 ) => {
   await backfill(context, albums, { backfill: types.backfill, upsert: types.create }, (album, window) =>
     (async function* () {
@@ -313,7 +305,7 @@ const syncAlbumAssets = async (
     ),
   )) {
     if (first) {
-      await context.send('SyncAckV1', {}, { type: types.update, updateId: context.nowId });
+      await context.send('SyncAckV1', none, { type: types.update, updateId: context.nowId });
       first = false;
     }
     await context.send(types.create, map(change.asset), { type: types.create, updateId: change.updateId });
@@ -325,7 +317,7 @@ const syncPartnerAssets = async (
   context: Context,
   partners: readonly { sharedById: string; createId: string }[],
   types: { backfill: SyncEntityType; upsert: SyncEntityType },
-  map: (asset: AssetRecord) => unknown,
+  map: (asset: AssetRecord) => SyncEvent['data'],
 ) => {
   await backfill(context, partners, types, (partner, window) =>
     (async function* () {
@@ -347,12 +339,12 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
     if (!item) return;
     const updateId = updateIdOf(item);
     if (inWindow(updateId, windowOf(context, 'AuthUserV1')))
-      await context.send('AuthUserV1', mapSyncAuthUser(readUser(item)), { type: 'AuthUserV1', updateId });
+      await context.send('AuthUserV1', { kind: 'authUser', user: readUser(item) }, { type: 'AuthUserV1', updateId });
   },
   UsersV1: async (context) => {
     await sendDeletions(context, 'UserDeleteV1', ['USERS'], ({ userId }) => ({ userId }));
     for await (const change of userChanges(windowOf(context, 'UserV1')))
-      await context.send('UserV1', mapSyncUser(change.record), { type: 'UserV1', updateId: change.updateId });
+      await context.send('UserV1', { kind: 'user', user: change.record }, { type: 'UserV1', updateId: change.updateId });
   },
   PartnersV1: async (context) => {
     await sendDeletions(context, 'PartnerDeleteV1', [`${context.userId}#PARTNER`], ({ sharedById, sharedWithId }) => ({
@@ -368,7 +360,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
     for (const { updateId, item } of rows) {
       await context.send(
         'PartnerV1',
-        { sharedById: String(item.sharedById), sharedWithId: String(item.sharedWithId), inTimeline: item.inTimeline === true },
+        fields({ sharedById: String(item.sharedById), sharedWithId: String(item.sharedWithId), inTimeline: item.inTimeline === true }),
         { type: 'PartnerV1', updateId },
       );
     }
@@ -376,7 +368,11 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
   AssetsV2: async (context) => {
     await sendDeletions(context, 'AssetDeleteV1', [`${context.userId}#ASSET`], ({ assetId }) => ({ assetId }));
     for await (const change of assetChanges(context.userId, windowOf(context, 'AssetV2')))
-      await context.send('AssetV2', mapSyncAsset(change.record, { favorite: true }), { type: 'AssetV2', updateId: change.updateId });
+      await context.send(
+        'AssetV2',
+        { kind: 'asset', asset: change.record, favorite: true },
+        { type: 'AssetV2', updateId: change.updateId },
+      );
   },
   PartnerAssetsV2: async (context) => {
     const partners = await partnersOf(context.userId);
@@ -386,16 +382,18 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       partners.map((partner) => `${partner.sharedById}#ASSET`),
       ({ assetId }) => ({ assetId }),
     );
-    await syncPartnerAssets(context, partners, { backfill: 'PartnerAssetBackfillV2', upsert: 'PartnerAssetV2' }, (asset) =>
-      mapSyncAsset(asset, { favorite: false }),
-    );
+    await syncPartnerAssets(context, partners, { backfill: 'PartnerAssetBackfillV2', upsert: 'PartnerAssetV2' }, (asset) => ({
+      kind: 'asset',
+      asset,
+      favorite: false,
+    }));
   },
   AlbumAssetsV2: async (context) =>
     syncAlbumAssets(
       context,
       await memberships(context.userId),
       { backfill: 'AlbumAssetBackfillV2', update: 'AlbumAssetUpdateV2', create: 'AlbumAssetCreateV2' },
-      (asset) => mapSyncAsset(asset, { favorite: asset.ownerId === context.userId }),
+      (asset) => ({ kind: 'asset', asset, favorite: asset.ownerId === context.userId }),
     ),
   AlbumsV2: async (context) => {
     await sendDeletions(context, 'AlbumDeleteV1', [`${context.userId}#ALBUM`], ({ albumId }) => ({ albumId }));
@@ -404,7 +402,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       .map((membership) => ({ updateId: updateIdOf(membership.albumItem), album: readAlbum(membership.albumItem) }))
       .filter((row) => inWindow(row.updateId, window))
       .sort((a, b) => (a.updateId < b.updateId ? -1 : 1));
-    for (const { updateId, album } of rows) await context.send('AlbumV2', mapSyncAlbum(album), { type: 'AlbumV2', updateId });
+    for (const { updateId, album } of rows) await context.send('AlbumV2', { kind: 'album', album }, { type: 'AlbumV2', updateId });
   },
   AlbumUsersV1: async (context) => {
     const albums = await memberships(context.userId);
@@ -432,7 +430,8 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
     );
     await backfill(context, albums, { backfill: 'AlbumToAssetBackfillV1', upsert: 'AlbumToAssetV1' }, (album, window) =>
       (async function* () {
-        for await (const change of albumEntryChanges(album.albumId, window)) yield { updateId: change.updateId, data: change.record };
+        for await (const change of albumEntryChanges(album.albumId, window))
+          yield { updateId: change.updateId, data: fields(change.record) };
       })(),
     );
     const window = windowOf(context, 'AlbumToAssetV1');
@@ -440,35 +439,35 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       albums.map((album) => albumEntryChanges(album.albumId, window)),
       (change) => change.updateId,
     ))
-      await context.send('AlbumToAssetV1', change.record, { type: 'AlbumToAssetV1', updateId: change.updateId });
+      await context.send('AlbumToAssetV1', fields(change.record), { type: 'AlbumToAssetV1', updateId: change.updateId });
   },
   AssetExifsV1: async (context) => {
     for await (const change of assetChanges(context.userId, windowOf(context, 'AssetExifV1')))
-      await context.send('AssetExifV1', mapSyncExif(change.record), { type: 'AssetExifV1', updateId: change.updateId });
+      await context.send('AssetExifV1', exif(change.record), { type: 'AssetExifV1', updateId: change.updateId });
   },
   AlbumAssetExifsV1: async (context) =>
     syncAlbumAssets(
       context,
       await memberships(context.userId),
       { backfill: 'AlbumAssetExifBackfillV1', update: 'AlbumAssetExifUpdateV1', create: 'AlbumAssetExifCreateV1' },
-      mapSyncExif,
+      exif,
     ),
   PartnerAssetExifsV1: async (context) =>
     syncPartnerAssets(
       context,
       await partnersOf(context.userId),
       { backfill: 'PartnerAssetExifBackfillV1', upsert: 'PartnerAssetExifV1' },
-      mapSyncExif,
+      exif,
     ),
   PeopleV1: async (context) => {
     await sendDeletions(context, 'PersonDeleteV1', [`${context.userId}#PERSON`], ({ personId }) => ({ personId }));
     for await (const change of personChanges(context.userId, windowOf(context, 'PersonV1')))
-      await context.send('PersonV1', mapSyncPerson(change.record), { type: 'PersonV1', updateId: change.updateId });
+      await context.send('PersonV1', { kind: 'person', person: change.record }, { type: 'PersonV1', updateId: change.updateId });
   },
   AssetFacesV2: async (context) => {
     await sendDeletions(context, 'AssetFaceDeleteV1', [`${context.userId}#FACE`], ({ assetFaceId }) => ({ assetFaceId }));
     for await (const change of faceChanges(context.userId, windowOf(context, 'AssetFaceV2')))
-      await context.send('AssetFaceV2', mapSyncFace(change.record), { type: 'AssetFaceV2', updateId: change.updateId });
+      await context.send('AssetFaceV2', { kind: 'face', face: change.record }, { type: 'AssetFaceV2', updateId: change.updateId });
   },
   UserMetadataV1: async (context) => {
     const item = await userItem(context.userId);
@@ -478,19 +477,32 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
     const user = readUser(item);
     // Immich's user_metadata rows: the preferences the user changed, and onboarding once done.
     if (user.preferences)
-      await context.send(
-        'UserMetadataV1',
-        { userId: user.id, key: 'preferences', value: user.preferences },
-        { type: 'UserMetadataV1', updateId },
-      );
+      await context.send('UserMetadataV1', fields({ userId: user.id, key: 'preferences', value: user.preferences }), {
+        type: 'UserMetadataV1',
+        updateId,
+      });
     if (user.isOnboarded)
-      await context.send(
-        'UserMetadataV1',
-        { userId: user.id, key: 'onboarding', value: { isOnboarded: true } },
-        { type: 'UserMetadataV1', updateId },
-      );
+      await context.send('UserMetadataV1', fields({ userId: user.id, key: 'onboarding', value: { isOnboarded: true } }), {
+        type: 'UserMetadataV1',
+        updateId,
+      });
   },
   // What this server does not store yet answers nothing (edits, OCR, asset metadata, memories, stacks).
+};
+
+/**
+ * Libraries stored before change ids get them once, before their first sync (docs/data-model.md,
+ * "Earlier shapes"): the caller's, their partners' and their albums' users', and every user's own item.
+ */
+const indexLibraries = async (userId: string): Promise<void> => {
+  const [partners, albums] = await Promise.all([partnersOf(userId), memberships(userId)]);
+  const owners = new Set([userId, ...partners.map((partner) => partner.sharedById)]);
+  for (const album of albums) {
+    owners.add(album.ownerId);
+    for (const member of (album.albumItem.sharedUserIds as string[] | undefined) ?? []) owners.add(member);
+  }
+  await indexUsers();
+  for (const owner of owners) await indexLibrary(owner);
 };
 
 /** POST /sync/stream: validated before the first line, so a refused request is a plain JSON error. */
@@ -501,14 +513,15 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
     if (instead) throw new Invalid(`SyncRequestType.${type} is deprecated, use SyncRequestType.${instead} instead`);
   }
   if (body.reset) await deleteCheckpoints(sessionHash);
+  await indexLibraries(auth.user.id);
   const checkpoints: Partial<Record<string, Ack>> = Object.fromEntries(
     (await getCheckpoints(sessionHash)).map(({ type, ack }) => [type, fromAck(ack)]),
   );
   return async (sink: SyncSink): Promise<void> => {
-    const line = (type: SyncEntityType, data: unknown, ack: Ack) => sink.write(`${JSON.stringify({ type, data, ack: toAck(ack) })}\n`);
+    const line = (type: SyncEntityType, data: SyncEvent['data'], ack: Ack) => sink({ type, data, ack: toAck(ack) });
     const complete = checkpoints.SyncCompleteV1;
     if (complete && changeIdTime(complete.updateId) < Date.now() - MAX_DAYS * 86_400_000) {
-      await line('SyncResetV1', {}, { type: 'SyncResetV1', updateId: 'reset' });
+      await line('SyncResetV1', none, { type: 'SyncResetV1', updateId: 'reset' });
       return;
     }
     const context: Context = {
@@ -523,12 +536,12 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
     for (const type of order) {
       if (body.types.includes(type)) await handlers[type]?.(context);
     }
-    await line('SyncCompleteV1', {}, { type: 'SyncCompleteV1', updateId: context.nowId });
+    await line('SyncCompleteV1', none, { type: 'SyncCompleteV1', updateId: context.nowId });
   };
 };
 
 /** GET /sync/ack. */
-export const getSyncAcks = async (auth: Auth): Promise<SyncAckDto[]> =>
+export const getSyncAcks = async (auth: Auth): Promise<{ type: SyncEntityType; ack: string }[]> =>
   (await getCheckpoints(sessionOf(auth))).map(({ type, ack }) => ({ type: type as SyncEntityType, ack }));
 
 /** POST /sync/ack: the last ack of each type is the session's checkpoint; `SyncResetV1` starts again. */

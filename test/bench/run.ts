@@ -32,6 +32,7 @@ const sections: Section[] = [
   (await import('./reads.ts')).readsSection,
   (await import('./search.ts')).searchSection,
   (await import('./timeline.ts')).timelineSection,
+  (await import('./sync.ts')).syncSection,
   (await import('./archive.ts')).archiveSection,
   (await import('./large-uploads.ts')).largeUploadsSection,
   (await import('./load.ts')).loadSection,

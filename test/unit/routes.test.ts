@@ -45,6 +45,7 @@ describe('route table', () => {
       'v3/server',
       'v3/session',
       'v3/shared-link',
+      'v3/sync',
       'v3/system-metadata',
       'v3/timeline',
       'v3/user-admin',

@@ -1,4 +1,4 @@
-import type { SyncAckDto } from '#shared/dto/v3/sync.ts';
+import type { SyncAckDto } from '#shared/dto/v3/sync.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getSyncAcks } from '#shared/services/sync-stream.service.ts';

@@ -1,3 +1,4 @@
+import { mapSyncLine } from '#shared/dto/v3/sync.response.ts';
 import { SyncStreamBody } from '#shared/dto/v3/sync.ts';
 import { streamingHandler } from '#shared/http/stream-handler.ts';
 import { prepareSyncStream } from '#shared/services/sync-stream.service.ts';
@@ -5,5 +6,8 @@ import { prepareSyncStream } from '#shared/services/sync-stream.service.ts';
 // The mobile app's sync: JSON lines, streamed as they are read (docs/immich-compatibility.md, "The sync stream").
 export const handler = streamingHandler(
   { generation: 'v3', access: 'user', permission: 'sync.stream', body: SyncStreamBody, contentType: 'application/jsonlines+json' },
-  ({ auth, body }) => prepareSyncStream(auth, body),
+  async ({ auth, body }) => {
+    const stream = await prepareSyncStream(auth, body);
+    return (lines) => stream((event) => Promise.resolve(lines.write(mapSyncLine(event))));
+  },
 );

@@ -1,0 +1,164 @@
+import type { AlbumRecord } from '../../model/album.ts';
+import { type AssetRecord, dimensionsOf, type FaceRecord } from '../../model/asset.ts';
+import type { PersonRecord } from '../../model/person.ts';
+import type { SyncEvent } from '../../model/sync.ts';
+import type { UserRecord } from '../../model/user.ts';
+import { checksumBase64 } from '../v1/asset.response.ts';
+import type { SyncEntityType } from './sync.ts';
+
+/** GET /sync/ack. */
+export interface SyncAckDto {
+  type: SyncEntityType;
+  ack: string;
+}
+
+/** Immich's `SyncAssetV2`: the asset as the app's remote asset table keeps it. */
+export const mapSyncAsset = (asset: AssetRecord, options: { favorite: boolean }) => {
+  const { width, height } = dimensionsOf(asset);
+  return {
+    id: asset.id,
+    ownerId: asset.ownerId,
+    originalFileName: asset.originalFileName,
+    thumbhash: asset.thumbhash,
+    checksum: checksumBase64(asset.checksum),
+    fileCreatedAt: asset.fileCreatedAt,
+    fileModifiedAt: asset.fileModifiedAt,
+    createdAt: asset.createdAt,
+    localDateTime: asset.localDateTime,
+    type: asset.type,
+    deletedAt: asset.deletedAt,
+    // Only the owner's own favourites (Immich sends false for a partner's or an album's).
+    isFavorite: options.favorite && asset.isFavorite,
+    visibility: asset.visibility,
+    duration: asset.duration,
+    livePhotoVideoId: asset.livePhotoVideoId,
+    stackId: null,
+    libraryId: null,
+    width,
+    height,
+    isEdited: false,
+  };
+};
+
+/** Immich's `SyncAssetExifV1`. */
+export const mapSyncExif = (asset: AssetRecord) => {
+  const exif = asset.exif;
+  return {
+    assetId: asset.id,
+    description: exif.description ?? null,
+    exifImageWidth: exif.exifImageWidth ?? null,
+    exifImageHeight: exif.exifImageHeight ?? null,
+    fileSizeInByte: exif.fileSizeInByte ?? null,
+    orientation: exif.orientation ?? null,
+    dateTimeOriginal: exif.dateTimeOriginal ?? null,
+    modifyDate: exif.modifyDate ?? null,
+    timeZone: exif.timeZone ?? null,
+    latitude: exif.latitude ?? null,
+    longitude: exif.longitude ?? null,
+    projectionType: exif.projectionType ?? null,
+    city: exif.city ?? null,
+    state: exif.state ?? null,
+    country: exif.country ?? null,
+    make: exif.make ?? null,
+    model: exif.model ?? null,
+    lensModel: exif.lensModel ?? null,
+    fNumber: exif.fNumber ?? null,
+    focalLength: exif.focalLength ?? null,
+    iso: exif.iso ?? null,
+    exposureTime: exif.exposureTime ?? null,
+    profileDescription: null,
+    rating: exif.rating ?? null,
+    fps: null,
+  };
+};
+
+/** Immich's `SyncUserV1`. */
+export const mapSyncUser = (user: UserRecord) => ({
+  id: user.id,
+  name: user.name,
+  email: user.email,
+  avatarColor: user.avatarColor ?? null,
+  deletedAt: user.deletedAt,
+  hasProfileImage: user.profileImagePath !== '',
+  profileChangedAt: user.updatedAt,
+});
+
+/** Immich's `SyncAuthUserV1`: the caller's own user, with what only they see (no PIN code exists here yet). */
+export const mapSyncAuthUser = (user: UserRecord) => ({
+  ...mapSyncUser(user),
+  isAdmin: user.isAdmin,
+  pinCode: null,
+  oauthId: user.oauthId,
+  storageLabel: user.storageLabel,
+  quotaSizeInBytes: user.quotaSizeInBytes,
+  quotaUsageInBytes: user.quotaUsageInBytes,
+});
+
+/** Immich's `SyncAlbumV2`. */
+export const mapSyncAlbum = (album: AlbumRecord) => ({
+  id: album.id,
+  name: album.albumName,
+  description: album.description,
+  createdAt: album.createdAt,
+  updatedAt: album.updatedAt,
+  thumbnailAssetId: album.albumThumbnailAssetId,
+  isActivityEnabled: album.isActivityEnabled,
+  order: album.order,
+});
+
+/** Immich's `SyncPersonV1`. */
+export const mapSyncPerson = (person: PersonRecord) => ({
+  id: person.id,
+  createdAt: person.createdAt,
+  updatedAt: person.updatedAt,
+  ownerId: person.ownerId,
+  name: person.name,
+  birthDate: person.birthDate,
+  isHidden: person.isHidden,
+  isFavorite: person.isFavorite,
+  color: person.color,
+  faceAssetId: person.faceAssetId,
+});
+
+/** Immich's `SyncAssetFaceV2`: a face read from the file's regions (`exif`, as Immich names that source). */
+export const mapSyncFace = (face: FaceRecord) => ({
+  id: face.id,
+  assetId: face.assetId,
+  personId: face.personId,
+  imageWidth: face.imageWidth,
+  imageHeight: face.imageHeight,
+  boundingBoxX1: face.boundingBoxX1,
+  boundingBoxY1: face.boundingBoxY1,
+  boundingBoxX2: face.boundingBoxX2,
+  boundingBoxY2: face.boundingBoxY2,
+  sourceType: 'exif',
+  isVisible: true,
+  deletedAt: null,
+});
+
+/** What a line carries, in the shape of its type (the 3.2.2 SDK's `Sync*V*`). */
+const mapSyncData = (event: SyncEvent): unknown => {
+  const { data } = event;
+  switch (data.kind) {
+    case 'asset':
+      return mapSyncAsset(data.asset, { favorite: data.favorite });
+    case 'exif':
+      return mapSyncExif(data.asset);
+    case 'user':
+      return mapSyncUser(data.user);
+    case 'authUser':
+      return mapSyncAuthUser(data.user);
+    case 'album':
+      return mapSyncAlbum(data.album);
+    case 'person':
+      return mapSyncPerson(data.person);
+    case 'face':
+      return mapSyncFace(data.face);
+    case 'fields':
+      return data.fields;
+  }
+};
+
+/** One line of the stream: `{"type", "data", "ack"}` and a newline (Immich's `serialize`). */
+export const mapSyncLine = (event: SyncEvent): string =>
+  `${JSON.stringify({ type: event.type, data: mapSyncData(event), ack: event.ack })}\n`;
