@@ -10,7 +10,7 @@ import { median, table } from './stats.ts';
 const root = join(import.meta.dirname, '..', '..');
 const outDir = join(root, '.bench', 'bundles');
 const runs = 20;
-const budget = { ms: 40, kb: 400 };
+export const budget = { ms: 40, kb: 400 };
 // Functions with originals-store access carry the S3 client (~200 KB with its XML and checksum
 // layers); the upload function also exifr (~75 KB, XMP and IPTC included) and busboy.
 const storeBudget = { ms: 60, kb: 600 };
@@ -33,7 +33,7 @@ export const coldImportMs = (file: string): number => {
  * Bundles `options`' entry, then imports it and its SDK floor alternately from fresh processes
  * (both meet the machine at the same moment): size, median cold import, the floor's median.
  */
-const measure = async (options: BuildOptions): Promise<{ kb: number; ms: number; floorMs?: number }> => {
+export const measure = async (options: BuildOptions): Promise<{ kb: number; ms: number; floorMs?: number }> => {
   const { metafile } = await build({ ...options, metafile: true });
   const file = String(options.outfile);
   const floor = await sdkFloorBundle(metafile, esbuildOptions);
@@ -47,7 +47,7 @@ const measure = async (options: BuildOptions): Promise<{ kb: number; ms: number;
   return floor ? { kb, ms: median(samples), floorMs: median(floorSamples) } : { kb, ms: median(samples) };
 };
 
-const row = (name: string, result: { kb: number; ms: number; floorMs?: number }, limit: { ms: number; kb: number }): string[] => {
+export const row = (name: string, result: { kb: number; ms: number; floorMs?: number }, limit: { ms: number; kb: number }): string[] => {
   const ratio = result.floorMs ? result.ms / result.floorMs : undefined;
   const ok = result.ms <= limit.ms && result.kb <= limit.kb && (ratio === undefined || ratio <= floorRatio) ? 'yes' : '**no**';
   return [

@@ -153,6 +153,19 @@ const requests: Record<string, () => Promise<Call[]>> = {
     const id = sessions.body.find((session: { current: boolean }) => !session.current)?.id ?? sessions.body[0].id;
     return [{ token: other.accessToken, id }];
   },
+  // The sync endpoints: a stream (it may store backfill checkpoints) and acks, concurrent with themselves.
+  'v3:getSyncStream': async () => [
+    { token: user.accessToken, body: { types: ['AuthUsersV1', 'AssetsV2', 'AlbumsV2', 'AlbumAssetsV2', 'PartnerAssetsV2'] } },
+    { token: user.accessToken, body: { types: ['AlbumUsersV1', 'AlbumToAssetsV1'], reset: true } },
+  ],
+  'v3:sendSyncAck': async () => [
+    { token: user.accessToken, body: { acks: ['AssetV2|0190c1a2-0000-7000-8000-000000000000'] } },
+    { token: user.accessToken, body: { acks: ['SyncResetV1|reset'] } },
+  ],
+  'v3:deleteSyncAck': async () => [
+    { token: user.accessToken, body: {} },
+    { token: user.accessToken, body: { types: ['AssetV2'] } },
+  ],
   'v3:updateAdminOnboarding': async () => [
     { token: admin.accessToken, body: { isOnboarded: true } },
     { token: admin.accessToken, body: { isOnboarded: false } },

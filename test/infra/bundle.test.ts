@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, type LazyGroup, lazyModuleFiles, lazyModules } from '#infra/cdk/bundling.ts';
@@ -165,7 +166,7 @@ describe('deployed bundles', () => {
     // The event as the local server builds it, for a plain Node process (Vitest would find the module in the project).
     let event: unknown;
     await invoke(
-      async (built) => {
+      async (built: APIGatewayProxyEventV2) => {
         event = built;
         return { statusCode: 204 };
       },

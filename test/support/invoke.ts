@@ -1,7 +1,40 @@
+import { Writable } from 'node:stream';
+import { gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { toApiGatewayEvent } from '#infra/local/http-event.ts';
 
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+type BufferedHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+/** A response-streaming handler (shared/http/stream-handler.ts): it writes to the stream it is given. */
+type StreamingHandler = ((
+  event: APIGatewayProxyEventV2,
+  stream: Writable & { setPrelude(prelude: Prelude): void },
+  context: Context,
+) => Promise<void>) & {
+  streaming: true;
+};
+type Prelude = { statusCode: number; headers: Record<string, string> };
+type Handler = BufferedHandler | StreamingHandler;
+
+const isStreaming = (handler: Handler): handler is StreamingHandler => 'streaming' in handler && handler.streaming === true;
+
+/** A streaming handler's answer, collected as Lambda would buffer it (gzip undone), in a buffered handler's shape. */
+const collect = async (handler: StreamingHandler, event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+  const chunks: Buffer[] = [];
+  let prelude: Prelude = { statusCode: 0, headers: {} };
+  const stream = Object.assign(
+    new Writable({
+      write: (chunk: Buffer, _encoding, callback) => {
+        chunks.push(Buffer.from(chunk));
+        callback();
+      },
+    }),
+    { setPrelude: (value: Prelude) => (prelude = value) },
+  );
+  await handler(event, stream, context);
+  const raw = Buffer.concat(chunks);
+  const body = (prelude.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
+  return { statusCode: prelude.statusCode, headers: prelude.headers, body };
+};
 
 export interface Call {
   method?: string;
@@ -33,6 +66,17 @@ const queryString = (query: Call['query']): string => {
   return text ? `?${text}` : '';
 };
 
+/** JSON as parsed; JSON lines (the sync stream) as the list of their values; anything else as text. */
+const parseBody = (text: string, contentType: string): any => {
+  if (!text || !contentType.includes('json')) return text;
+  if (contentType.startsWith('application/jsonlines+json'))
+    return text
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line));
+  return JSON.parse(text);
+};
+
 /** Calls a handler module's `handler` with the same API Gateway v2 event the local server builds. */
 export const invoke = async <T = any>(handler: Handler, call: Call): Promise<Reply<T>> => {
   const isRaw = typeof call.body === 'string' || Buffer.isBuffer(call.body);
@@ -46,11 +90,11 @@ export const invoke = async <T = any>(handler: Handler, call: Call): Promise<Rep
     },
     { routeKey: call.routeKey ?? `${call.method ?? 'GET'} ${call.path}`, pathParameters: call.pathParameters },
   );
-  const result = await handler(event, context);
+  const result = isStreaming(handler) ? await collect(handler, event) : await handler(event, context);
   const text = result.body ?? '';
   return {
     status: result.statusCode ?? 200,
-    body: text && (result.headers?.['content-type'] ?? '').toString().includes('json') ? JSON.parse(text) : text,
+    body: parseBody(text, String(result.headers?.['content-type'] ?? '')),
     headers: Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)])),
     cookies: result.cookies ?? [],
   };
