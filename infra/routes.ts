@@ -105,6 +105,12 @@ const areaV3 = (name: string, rows: readonly Row[]): Route[] =>
   area(`v3/${name}`, rows).map((route) => ({ ...route, generation: 'v3' as const }));
 
 export const routes: readonly Route[] = [
+  ...area('activity', [
+    ['GET', '/api/activity', 'getActivities', 'read'],
+    ['POST', '/api/activity', 'createActivity', 'write'],
+    ['GET', '/api/activity/statistics', 'getActivityStatistics', 'read'],
+    ['DELETE', '/api/activity/{id}', 'deleteActivity', 'write'],
+  ]),
   ...area('album', [
     ['POST', '/api/album', 'createAlbum', 'write', { body: 'bulk' }],
     ['GET', '/api/album', 'getAllAlbums', 'read'],
@@ -245,6 +251,12 @@ export const routes: readonly Route[] = [
     ['GET', '/api/api-keys/{id}', 'getApiKey', 'read'],
     ['PUT', '/api/api-keys/{id}', 'updateApiKey', 'write'],
     ['DELETE', '/api/api-keys/{id}', 'deleteApiKey', 'write'],
+  ]),
+  ...areaV3('activity', [
+    ['GET', '/api/activities', 'getActivities', 'read'],
+    ['POST', '/api/activities', 'createActivity', 'write'],
+    ['GET', '/api/activities/statistics', 'getActivityStatistics', 'read'],
+    ['DELETE', '/api/activities/{id}', 'deleteActivity', 'write'],
   ]),
   ...areaV3('album', [
     ['GET', '/api/albums', 'getAllAlbums', 'read'],

@@ -9,11 +9,13 @@
  * esbuild keeps in each function's bundle only the repositories its checks need.
  */
 import { Forbidden, Inaccessible, Invalid, Unauthenticated } from '../core/errors.ts';
+import { getActivity } from '../db/activity.repository.ts';
 import { albumsOwnedAmong, albumsSharedWithAmong, getAlbum, getAlbumUser, listAlbumIdsOfAsset } from '../db/album.repository.ts';
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
 import { getPartner, partnersAmong } from '../db/partner.repository.ts';
 import { getPeople, getPerson } from '../db/person.repository.ts';
 import { assetsLinkShows, getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
+import type { ActivityRecord } from '../model/activity.ts';
 import { type AlbumRecord, roleOf } from '../model/album.ts';
 import type { AssetRecord, AssetWithFaces } from '../model/asset.ts';
 import type { PartnerRecord } from '../model/partner.ts';
@@ -311,3 +313,17 @@ export const requireUserUpdate = (auth: Auth, userId: string): void => {
  * before the write landed: answered as if it had never been the caller's, the check's own answer.
  */
 export const accessLost = (permission: Permission): Inaccessible => noAccess(permission);
+
+/** An album to like or comment on: one the caller may read, whose activity is on (Immich's activity.create). */
+export const requireActivityAlbum = async (auth: Auth, albumId: string): Promise<AlbumRecord> => {
+  const album = await requireAlbum(auth, Permission.AlbumRead, albumId).catch(() => undefined);
+  if (!album?.isActivityEnabled) throw noAccess(Permission.ActivityCreate);
+  return album;
+};
+
+/** A like or comment the caller may delete: their own, or one on their album (Immich's activity.delete). */
+export const requireActivity = async (auth: Auth, activityId: string): Promise<ActivityRecord> => {
+  const activity = await getActivity(activityId);
+  if (!activity || (!owns(auth, activity.userId) && !owns(auth, activity.albumOwnerId))) throw noAccess(Permission.ActivityDelete);
+  return activity;
+};

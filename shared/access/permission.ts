@@ -24,6 +24,8 @@ export const Permission = {
   PersonRead: 'person.read',
   PersonWrite: 'person.write',
   AuthDeviceDelete: 'authDevice.delete',
+  ActivityCreate: 'activity.create',
+  ActivityDelete: 'activity.delete',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];
 

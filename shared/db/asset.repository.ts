@@ -10,6 +10,7 @@ import {
 } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { QuotaCheck, UsageChange, UserRecord } from '../model/user.ts';
+import { deleteAssetActivities } from './activity.repository.ts';
 import { listAlbumIdsOfAsset } from './album.repository.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
@@ -314,6 +315,8 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     ],
     'with-parent',
   );
+  // Likes and comments on it go too (Immich's activity rows cascade with their asset).
+  await deleteAssetActivities(asset.id);
   return { albums };
 };
 

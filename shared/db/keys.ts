@@ -74,6 +74,10 @@ export const keys = {
     pk: `AUDIT#${ownerId}#${entityType}`,
     sk: `${createdAt}#${entityId}`,
   }),
+  /** A like or comment on an album or one of its assets (Immich's activity). */
+  activity: (activityId: string): Key => ({ pk: `ACTIVITY#${activityId}`, sk: 'ACTIVITY' }),
+  /** One like per user per album (`ALBUM`) or per asset of it: names the like's activity. */
+  activityLike: (albumId: string, target: string, userId: string): Key => ({ pk: `LIKE#${albumId}#${target}#${userId}`, sk: 'LIKE' }),
   /** A deletion the sync stream sends (shared/db/items/deletion.ts), in its scope's partition, by its change id. */
   deletion: (scope: string, deleteId: string): Key => ({ pk: `DELETED#${scope}`, sk: deleteId }),
   /** A session's sync checkpoint of one entity type (the last ack the app sent for it). */
@@ -124,6 +128,10 @@ export const partitions = {
   timeline: (ownerId: string): Partition => ({ index: 'gsi1', value: `TIMELINE#${ownerId}` }),
   /** The deletions of one entity type an owner's apps sync, oldest first. */
   audit: (ownerId: string, entityType: string): Partition => ({ value: `AUDIT#${ownerId}#${entityType}` }),
+  /** gsi1: an album's likes and comments, oldest first. */
+  albumActivities: (albumId: string): Partition => ({ index: 'gsi1', value: `ACTIVITIES#${albumId}` }),
+  /** gsi2: the likes and comments on one asset (in any album). */
+  assetActivities: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETACTIVITIES#${assetId}` }),
   /** The deletions of one scope the sync stream sends (`<ownerId>#ASSET`, `ALBUM#<albumId>#USER`…), by change id. */
   deletions: (scope: string): Partition => ({ value: `DELETED#${scope}` }),
   /** A session's sync checkpoints, one item a type. */
@@ -170,6 +178,11 @@ export const indexKeys = {
   albumsSharedWith: (userId: string, albumId: string) => ({ gsi2pk: partitions.albumsSharedWith(userId).value, gsi2sk: albumId }),
   assetAlbums: (assetId: string, albumId: string) => ({ gsi2pk: partitions.assetAlbums(assetId).value, gsi2sk: albumId }),
   assetLinks: (assetId: string, linkId: string) => ({ gsi2pk: partitions.assetLinks(assetId).value, gsi2sk: linkId }),
+  albumActivities: (albumId: string, createdAt: string, activityId: string) => ({
+    gsi1pk: partitions.albumActivities(albumId).value,
+    gsi1sk: dateOrder(createdAt, activityId),
+  }),
+  assetActivities: (assetId: string, activityId: string) => ({ gsi2pk: partitions.assetActivities(assetId).value, gsi2sk: activityId }),
   /** `ix_<field>` for each searchable EXIF value the asset has. */
   exif: (
     ownerId: string,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { accessLost, allowedAssets, Permission, requireAlbum, requireAlbumEditor, requireAlbumUserRemoval } from '../access/access.ts';
 import { Conflict, Inaccessible, Invalid } from '../core/errors.ts';
+import { deleteAlbumActivities } from '../db/activity.repository.ts';
 import {
   addMembers,
   deleteAlbumItem,
@@ -224,8 +225,9 @@ export const deleteAlbum = async (auth: Auth, id: string): Promise<void> => {
       { albumGone: true },
     );
   }
-  // The users it was shared with no longer see it.
+  // The users it was shared with no longer see it; its likes and comments go with it.
   await removeAlbumUsers(album);
+  await deleteAlbumActivities(album.id);
 };
 
 /** PUT /album/:id/assets: per id `success`, or `duplicate` (already in), or `no_permission` (not the caller's). */

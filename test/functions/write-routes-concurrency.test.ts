@@ -53,8 +53,30 @@ beforeAll(async () => {
   setup.guestToken = guest.accessToken;
 });
 
+/** A comment of the racer's on their album, to delete. */
+const newComment = async (): Promise<string> => {
+  const created = await invoke(await handlerOf(route('createActivity')), {
+    method: 'POST',
+    path: '/api/activity',
+    headers: bearer(user.accessToken),
+    body: { albumId: setup.album, type: 'comment', comment: 'To go' },
+  });
+  return created.body.id as string;
+};
+
 /** The request of each write route, built when it runs (some need a fresh session or item). */
 const requests: Record<string, () => Promise<Call[]>> = {
+  // Five identical likes at once are one like (the others answer it, 200); a comment beside them.
+  createActivity: async () => [
+    { token: user.accessToken, body: { albumId: setup.album, type: 'like' } },
+    { token: user.accessToken, body: { albumId: setup.album, type: 'comment', comment: 'Racing' } },
+  ],
+  deleteActivity: async () => [{ token: user.accessToken, id: await newComment() }],
+  'v3:createActivity': async () => [
+    { token: user.accessToken, body: { albumId: setup.album, assetId: setup.a, type: 'like' } },
+    { token: user.accessToken, body: { albumId: setup.album, type: 'comment', comment: 'Racing v3' } },
+  ],
+  'v3:deleteActivity': async () => [{ token: user.accessToken, id: await newComment() }],
   signUpAdmin: async () => [{ token: '', body: { email: 'second@immich.cloud', password: 'password', name: 'Second' } }],
   login: async () => [{ token: '', body: { email: 'racer@immich.cloud', password: 'password-Racer' } }],
   logout: async () => [{ token: (await login({ email: 'racer@immich.cloud', password: 'password-Racer' })).accessToken }],

@@ -48,6 +48,8 @@ const built: Record<string, Key> = {
   audit: keys.audit('<ownerId>', '<entityType>', '<createdAt>', '<entityId>'),
   uploadSession: keys.uploadSession('<sessionId>'),
   deletion: keys.deletion('<scope>', '<deleteId>'),
+  activity: keys.activity('<activityId>'),
+  activityLike: keys.activityLike('<albumId>', '<target>', '<userId>'),
   syncCheckpoint: keys.syncCheckpoint('<tokenHash>', '<type>'),
 };
 
@@ -101,6 +103,8 @@ const builtPartitions: Record<string, Partition> = {
   assetAlbums: partitions.assetAlbums('<assetId>'),
   assetLinks: partitions.assetLinks('<assetId>'),
   deletions: partitions.deletions('<scope>'),
+  albumActivities: partitions.albumActivities('<albumId>'),
+  assetActivities: partitions.assetActivities('<assetId>'),
   syncCheckpoints: partitions.syncCheckpoints('<tokenHash>'),
   changes: partitions.changes('<scope>'),
   exif: { ...partitions.exif('make', '<ownerId>', '<value>'), index: '<field>' as Partition['index'] },

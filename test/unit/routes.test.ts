@@ -20,6 +20,7 @@ describe('route table', () => {
     const areas = routes.map((route) => route.entry.split('/').slice(1, -1).join('/')).filter((area, i, all) => area !== all[i - 1]);
     // Immich's controllers by name (AppController's routes are `system` here), v1.100's then v3's.
     expect(areas).toEqual([
+      'activity',
       'album',
       'api-key',
       'system',
@@ -36,6 +37,7 @@ describe('route table', () => {
       'trash',
       'user',
       'v3/api-key',
+      'v3/activity',
       'v3/album',
       'v3/asset',
       'v3/config',
