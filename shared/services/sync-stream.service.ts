@@ -243,8 +243,9 @@ async function* withAssets<T extends { assetId: string }>(
   if (batch.length > 0) yield* flush();
 }
 
+// The owner's row is as old as the album (Immich writes it with the album).
 const ownerRow = (membership: Membership) => ({
-  updateId: membership.createId,
+  updateId: createIdOf(membership.albumItem),
   data: fields({ albumId: membership.albumId, userId: membership.ownerId, role: 'owner' }),
 });
 
