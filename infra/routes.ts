@@ -174,6 +174,7 @@ export const routes: readonly Route[] = [
     ['POST', '/api/download/archive', 'downloadArchive', 'read', { store: 'archive', body: 'bulk', secrets: true, v3: 'downloadArchive' }],
     ['POST', '/api/download/asset/{id}', 'downloadFile', 'read', { store: 'read', secrets: true }],
   ]),
+  ...area('face', [['GET', '/api/face', 'getFaces', 'read']]),
   ...area('partner', [
     ['GET', '/api/partner', 'getPartners', 'read'],
     ['POST', '/api/partner/{id}', 'createPartner', 'write'],
@@ -293,6 +294,8 @@ export const routes: readonly Route[] = [
     ['GET', '/api/public/config', 'getPublicConfig', 'read'],
     ['GET', '/api/public/config/defaults', 'getPublicConfigDefaults', 'none'],
   ]),
+  ...areaV3('face', [['GET', '/api/faces', 'getFaces', 'read']]),
+  ...areaV3('notification', [['GET', '/api/notifications', 'getNotifications', 'read']]),
   ...areaV3('partner', [
     ['GET', '/api/partners', 'getPartners', 'read'],
     ['POST', '/api/partners', 'createPartner', 'write'],
@@ -322,6 +325,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/server/version-history', 'getVersionHistory', 'read'],
     // Counts a user stored before usage by type once (shared/db/asset.repository.ts): a write.
     ['GET', '/api/server/statistics', 'getServerStatistics', 'write'],
+    ['GET', '/api/server/license', 'getServerLicense', 'read'],
   ]),
   ...areaV3('session', [
     ['GET', '/api/sessions', 'getSessions', 'read'],
@@ -379,6 +383,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/users/me/onboarding', 'getUserOnboarding', 'read'],
     ['PUT', '/api/users/me/onboarding', 'setUserOnboarding', 'write'],
     ['DELETE', '/api/users/me/onboarding', 'deleteUserOnboarding', 'write'],
+    ['GET', '/api/users/me/license', 'getUserLicense', 'read'],
   ]),
 ];
 

@@ -73,3 +73,11 @@ export const mapPeople = ({ total, hidden, people }: People): PeopleResponseDto 
 export interface PersonStatisticsResponseDto {
   assets: number;
 }
+
+/** v1.100's `AssetFaceResponseDto` (GET /face): a face with its person, null for someone else's. */
+export type AssetFaceResponseDto = AssetFaceWithoutPersonResponseDto & { person: PersonResponseDto | null };
+
+export const mapAssetFace = ({ face, person }: { face: FaceRecord; person: PersonRecord | undefined }): AssetFaceResponseDto => ({
+  ...mapFace(face),
+  person: person ? mapPerson(person) : null,
+});

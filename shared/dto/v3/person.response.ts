@@ -1,4 +1,5 @@
 /** Immich v3.2's people (`@immich/sdk` 3.2.2: PersonResponseDto), over the same records as v1.100's `/person` routes. */
+import type { FaceRecord } from '../../model/asset.ts';
 import type { People, PersonRecord } from '../../model/person.ts';
 
 export interface PersonResponseDto {
@@ -36,4 +37,29 @@ export const mapPeopleV3 = ({ total, hidden, people, hasNextPage }: People): Peo
   hidden,
   hasNextPage: hasNextPage ?? false,
   people: people.map(mapPersonV3),
+});
+
+/** v3's `AssetFaceResponseDto` (GET /faces): v1.100's with the face's source (`exif`: a region of the file). */
+export interface AssetFaceResponseDto {
+  id: string;
+  imageWidth: number;
+  imageHeight: number;
+  boundingBoxX1: number;
+  boundingBoxY1: number;
+  boundingBoxX2: number;
+  boundingBoxY2: number;
+  person: PersonResponseDto | null;
+  sourceType: 'exif' | 'machine-learning' | 'manual';
+}
+
+export const mapAssetFaceV3 = ({ face, person }: { face: FaceRecord; person: PersonRecord | undefined }): AssetFaceResponseDto => ({
+  id: face.id,
+  imageWidth: face.imageWidth,
+  imageHeight: face.imageHeight,
+  boundingBoxX1: face.boundingBoxX1,
+  boundingBoxY1: face.boundingBoxY1,
+  boundingBoxX2: face.boundingBoxX2,
+  boundingBoxY2: face.boundingBoxY2,
+  person: person ? mapPersonV3(person) : null,
+  sourceType: 'exif',
 });

@@ -65,3 +65,6 @@ export const PersonSearchDtoV3 = object({
 export const MergePersonDtoV3 = object({
   ids: v.pipe(uuids, v.maxLength(limits.mergePeople, `$property must contain at most ${limits.mergePeople} elements`)),
 });
+
+/** GET /faces `?id=`: the asset whose faces are listed (`FaceDto`). */
+export const FaceDto = object({ id: uuid });
