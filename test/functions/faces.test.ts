@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as addUsersHandler } from '#functions/album/add-users-to-album.ts';
 import { handler as getFacesV1 } from '#functions/face/get-faces.ts';
-import { handler as getNotifications } from '#functions/v3/notification/get-notifications.ts';
 import { handler as getFacesV3 } from '#functions/v3/face/get-faces.ts';
+import { handler as getNotifications } from '#functions/v3/notification/get-notifications.ts';
 import { handler as getServerLicense } from '#functions/v3/server/get-server-license.ts';
 import { handler as getUserLicense } from '#functions/v3/user/get-user-license.ts';
 import { bearer, freshUser, login, signUpAdmin } from '../support/accounts.ts';
@@ -87,10 +87,14 @@ describe('what an Immich without them answers', () => {
       status: 404,
       body: { message: 'Not Found' },
     });
-    const none = await invoke(getNotifications, { path: '/api/notifications', query: { unread: 'true', level: 'info' }, headers: bearer(owner.accessToken) });
+    const none = await invoke(getNotifications, {
+      path: '/api/notifications',
+      query: { unread: 'true', level: 'info' },
+      headers: bearer(owner.accessToken),
+    });
     expect(none).toMatchObject({ status: 200, body: [] });
-    expect((await invoke(getNotifications, { path: '/api/notifications', query: { level: 'loud' }, headers: bearer(owner.accessToken) })).status).toBe(
-      400,
-    );
+    expect(
+      (await invoke(getNotifications, { path: '/api/notifications', query: { level: 'loud' }, headers: bearer(owner.accessToken) })).status,
+    ).toBe(400);
   });
 });
