@@ -198,6 +198,7 @@ export const routes: readonly Route[] = [
     ['POST', '/api/search/metadata', 'searchMetadata', 'read', { v3: 'searchAssets' }],
     ['GET', '/api/search/explore', 'getExploreData', 'read', { v3: 'getExploreData' }],
     ['GET', '/api/search/suggestions', 'getSearchSuggestions', 'read', { v3: 'getSearchSuggestions' }],
+    ['GET', '/api/search/person', 'searchPerson', 'read', { v3: 'searchPerson' }],
   ]),
   ...area('server-info', [
     ['GET', '/api/server-info/ping', 'pingServer', 'none'],
@@ -285,6 +286,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/assets/{id}/thumbnail', 'viewAsset', 'read', { store: 'read', secrets: true }],
     ['GET', '/api/assets/{id}/video/playback', 'playAssetVideo', 'read', { store: 'read', secrets: true }],
   ]),
+  ...areaV3('auth', [['GET', '/api/auth/status', 'getAuthStatus', 'read']]),
   ...areaV3('config', [
     ['GET', '/api/admin/config', 'getAdminConfig', 'read'],
     ['PUT', '/api/admin/config', 'updateAdminConfig', 'write', { lazy: ['templates', 'cron'] }],
@@ -294,7 +296,9 @@ export const routes: readonly Route[] = [
     ['GET', '/api/public/config', 'getPublicConfig', 'read'],
     ['GET', '/api/public/config/defaults', 'getPublicConfigDefaults', 'none'],
   ]),
+  ...areaV3('duplicate', [['GET', '/api/duplicates', 'getAssetDuplicates', 'read']]),
   ...areaV3('face', [['GET', '/api/faces', 'getFaces', 'read']]),
+  ...areaV3('library', [['GET', '/api/libraries', 'getAllLibraries', 'read']]),
   ...areaV3('notification', [['GET', '/api/notifications', 'getNotifications', 'read']]),
   ...areaV3('partner', [
     ['GET', '/api/partners', 'getPartners', 'read'],
@@ -326,6 +330,7 @@ export const routes: readonly Route[] = [
     // Counts a user stored before usage by type once (shared/db/asset.repository.ts): a write.
     ['GET', '/api/server/statistics', 'getServerStatistics', 'write'],
     ['GET', '/api/server/license', 'getServerLicense', 'read'],
+    ['GET', '/api/server/apk-links', 'getApkLinks', 'read'],
   ]),
   ...areaV3('session', [
     ['GET', '/api/sessions', 'getSessions', 'read'],
@@ -353,6 +358,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/system-metadata/admin-onboarding', 'getAdminOnboarding', 'read'],
     ['POST', '/api/system-metadata/admin-onboarding', 'updateAdminOnboarding', 'write'],
     ['GET', '/api/system-metadata/reverse-geocoding-state', 'getReverseGeocodingState', 'read'],
+    ['GET', '/api/system-metadata/version-check-state', 'getVersionCheckState', 'read'],
   ]),
   ...areaV3('timeline', [
     ['GET', '/api/timeline/buckets', 'getTimeBuckets', 'read', { secrets: true }],

@@ -148,3 +148,21 @@ export const updatePeople = async (auth: Auth, people: readonly (PersonEdit & { 
   }
   return results;
 };
+
+/**
+ * GET /search/person: the caller's people whose name starts with `name`, or has a word that does
+ * (case-insensitive, accents ignored: Immich v1.100's `LIKE 'name%' OR LIKE '% name%'`), hidden
+ * ones only `withHidden`, those with the most faces first, at most `limit`.
+ */
+export const searchPeople = async (auth: Auth, name: string, withHidden: boolean, limit: number): Promise<PersonRecord[]> => {
+  const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  const wanted = fold(name);
+  return (await listPeople(auth.user.id))
+    .filter((person) => withHidden || !person.isHidden)
+    .filter((person) => {
+      const folded = fold(person.name);
+      return folded.startsWith(wanted) || folded.includes(` ${wanted}`);
+    })
+    .sort((a, b) => b.faceCount - a.faceCount || a.name.localeCompare(b.name))
+    .slice(0, limit);
+};

@@ -142,3 +142,9 @@ export const SearchSuggestionRequestDto = dto({
   make: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
   model: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
 });
+
+/** `SearchPeopleDto` (GET /search/person). */
+export const SearchPeopleDto = dto({
+  name: v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>()),
+  withHidden: optional(booleanish()),
+});

@@ -1,0 +1,23 @@
+import { Unauthenticated } from '../core/errors.ts';
+import { getSession } from '../db/session.repository.ts';
+import { getUser } from '../db/user.repository.ts';
+import type { Auth } from '../model/user.ts';
+
+/**
+ * GET /auth/status (Immich v3's AuthService.getAuthStatus): whether the user has a password and a
+ * PIN code (never, until the locked folder exists), whether the session is elevated (no PIN, so
+ * never), and when the session ends (an API key has none).
+ */
+export const getAuthStatus = async (
+  auth: Auth,
+): Promise<{ pinCode: boolean; password: boolean; isElevated: boolean; expiresAt?: string }> => {
+  const user = await getUser(auth.user.id);
+  if (!user) throw new Unauthenticated();
+  const session = auth.sessionHash ? await getSession(auth.sessionHash) : undefined;
+  return {
+    pinCode: false,
+    password: user.passwordHash !== '',
+    isElevated: false,
+    ...(session ? { expiresAt: new Date(session.ttl * 1000).toISOString() } : {}),
+  };
+};
