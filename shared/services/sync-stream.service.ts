@@ -110,6 +110,15 @@ const order: readonly SyncRequestType[] = [
 
 const sessionOf = requireSession;
 
+/** The first call's promise, for every call. */
+const once = <T>(read: () => Promise<T>): (() => Promise<T>) => {
+  let result: Promise<T> | undefined;
+  return () => {
+    result ??= read();
+    return result;
+  };
+};
+
 /**
  * How long the stream's snapshot trails the clock: a change whose id was made just before it but
  * not yet visible in the change index (its transaction in flight, the index a moment behind) is
@@ -128,6 +137,9 @@ interface Context {
   nowId: string;
   checkpoints: Partial<Record<string, Ack>>;
   send: (type: SyncEntityType, data: SyncEvent['data'], ack: Ack) => Promise<void>;
+  /** The user's albums and partners, read once a request (after the snapshot) by the types that need them. */
+  albums: () => Promise<Membership[]>;
+  partners: () => Promise<{ sharedById: string; createId: string }[]>;
 }
 
 const windowOf = (context: Context, type: SyncEntityType): Window => ({
@@ -376,7 +388,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       );
   },
   PartnerAssetsV2: async (context) => {
-    const partners = await partnersOf(context.userId);
+    const partners = await context.partners();
     await sendDeletions(
       context,
       'PartnerAssetDeleteV1',
@@ -392,21 +404,21 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
   AlbumAssetsV2: async (context) =>
     syncAlbumAssets(
       context,
-      await memberships(context.userId),
+      await context.albums(),
       { backfill: 'AlbumAssetBackfillV2', update: 'AlbumAssetUpdateV2', create: 'AlbumAssetCreateV2' },
       (asset) => ({ kind: 'asset', asset, favorite: asset.ownerId === context.userId }),
     ),
   AlbumsV2: async (context) => {
     await sendDeletions(context, 'AlbumDeleteV1', [`${context.userId}#ALBUM`], ({ albumId }) => ({ albumId }));
     const window = windowOf(context, 'AlbumV2');
-    const rows = (await memberships(context.userId))
+    const rows = (await context.albums())
       .map((membership) => ({ updateId: updateIdOf(membership.albumItem), album: readAlbum(membership.albumItem) }))
       .filter((row) => inWindow(row.updateId, window))
       .sort((a, b) => (a.updateId < b.updateId ? -1 : 1));
     for (const { updateId, album } of rows) await context.send('AlbumV2', { kind: 'album', album }, { type: 'AlbumV2', updateId });
   },
   AlbumUsersV1: async (context) => {
-    const albums = await memberships(context.userId);
+    const albums = await context.albums();
     await sendDeletions(
       context,
       'AlbumUserDeleteV1',
@@ -422,7 +434,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       await context.send('AlbumUserV1', row.data, { type: 'AlbumUserV1', updateId: row.updateId });
   },
   AlbumToAssetsV1: async (context) => {
-    const albums = await memberships(context.userId);
+    const albums = await context.albums();
     await sendDeletions(
       context,
       'AlbumToAssetDeleteV1',
@@ -449,17 +461,12 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
   AlbumAssetExifsV1: async (context) =>
     syncAlbumAssets(
       context,
-      await memberships(context.userId),
+      await context.albums(),
       { backfill: 'AlbumAssetExifBackfillV1', update: 'AlbumAssetExifUpdateV1', create: 'AlbumAssetExifCreateV1' },
       exif,
     ),
   PartnerAssetExifsV1: async (context) =>
-    syncPartnerAssets(
-      context,
-      await partnersOf(context.userId),
-      { backfill: 'PartnerAssetExifBackfillV1', upsert: 'PartnerAssetExifV1' },
-      exif,
-    ),
+    syncPartnerAssets(context, await context.partners(), { backfill: 'PartnerAssetExifBackfillV1', upsert: 'PartnerAssetExifV1' }, exif),
   PeopleV1: async (context) => {
     await sendDeletions(context, 'PersonDeleteV1', [`${context.userId}#PERSON`], ({ personId }) => ({ personId }));
     for await (const change of personChanges(context.userId, windowOf(context, 'PersonV1')))
@@ -533,6 +540,8 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
       send: async (type, data, ack) => {
         await line(type, data, ack);
       },
+      albums: once(() => memberships(auth.user.id)),
+      partners: once(() => partnersOf(auth.user.id)),
     };
     for (const type of order) {
       if (body.types.includes(type)) await handlers[type]?.(context);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import type { AssetRecord } from '#shared/model/asset.ts';
+import { appTypes } from '../support/app-sync-types.ts';
 import { assetRecord, cameraExif } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
 import type { Section } from './run.ts';
@@ -16,31 +17,6 @@ import { meterReads, putItems } from './table-io.ts';
  * peak is the server process's heap above what it held before (the client discards each line).
  */
 const sizes = (process.env.SYNC_BENCH_SIZES ?? '1000,10000,50000').split(',').map(Number);
-
-const appTypes = [
-  'AuthUsersV1',
-  'UsersV1',
-  'AssetsV2',
-  'AssetExifsV1',
-  'AssetEditsV1',
-  'AssetMetadataV1',
-  'PartnersV1',
-  'PartnerAssetsV2',
-  'PartnerAssetExifsV1',
-  'AlbumsV2',
-  'AlbumUsersV1',
-  'AlbumAssetsV2',
-  'AlbumAssetExifsV1',
-  'AlbumToAssetsV1',
-  'MemoriesV1',
-  'MemoryToAssetsV1',
-  'StacksV1',
-  'PartnerStacksV1',
-  'UserMetadataV1',
-  'PeopleV1',
-  'AssetFacesV2',
-  'AssetOcrV1',
-];
 
 let seed = 20261127;
 const random = (): number => {

@@ -1,39 +1,11 @@
-import { Writable } from 'node:stream';
-import { gunzipSync } from 'node:zlib';
-import type { Context } from 'aws-lambda';
 import { handler as deleteAckHandler } from '#functions/v3/sync/delete-sync-ack.ts';
 import { handler as streamHandler } from '#functions/v3/sync/get-sync-stream.ts';
 import { handler as sendAckHandler } from '#functions/v3/sync/send-sync-ack.ts';
-import { toApiGatewayEvent } from '#infra/local/http-event.ts';
-import type { Prelude } from '#shared/http/stream-handler.ts';
 import { bearer } from './accounts.ts';
+import { appTypes } from './app-sync-types.ts';
 import { invoke } from './invoke.ts';
 
-/** The types Immich's mobile app 3.x asks for (mobile/lib/infrastructure/repositories/sync_api.repository.dart, server ≥ 3.0). */
-export const appTypes = [
-  'AuthUsersV1',
-  'UsersV1',
-  'AssetsV2',
-  'AssetExifsV1',
-  'AssetEditsV1',
-  'AssetMetadataV1',
-  'PartnersV1',
-  'PartnerAssetsV2',
-  'PartnerAssetExifsV1',
-  'AlbumsV2',
-  'AlbumUsersV1',
-  'AlbumAssetsV2',
-  'AlbumAssetExifsV1',
-  'AlbumToAssetsV1',
-  'MemoriesV1',
-  'MemoryToAssetsV1',
-  'StacksV1',
-  'PartnerStacksV1',
-  'UserMetadataV1',
-  'PeopleV1',
-  'AssetFacesV2',
-  'AssetOcrV1',
-];
+export { appTypes };
 
 export interface SyncLine {
   type: string;
@@ -49,45 +21,11 @@ export interface StreamReply {
   body: any;
 }
 
-const context = { awsRequestId: 'test', functionName: 'test', getRemainingTimeInMillis: () => 30_000 } as Context;
-
 /** POST /api/sync/stream through its streaming handler, as Lambda would call it, collecting what it writes. */
 export const syncStream = async (token: string, body: unknown, headers: Record<string, string> = {}): Promise<StreamReply> => {
-  const event = toApiGatewayEvent(
-    {
-      method: 'POST',
-      url: '/api/sync/stream',
-      headers: { 'content-type': 'application/json', ...bearer(token), ...headers },
-      body: JSON.stringify(body),
-    },
-    { routeKey: 'POST /api/sync/stream' },
-  );
-  const chunks: Buffer[] = [];
-  let prelude: Prelude = { statusCode: 0, headers: {} };
-  const stream = Object.assign(
-    new Writable({
-      write: (chunk: Buffer, _encoding, callback) => {
-        chunks.push(Buffer.from(chunk));
-        callback();
-      },
-    }),
-    { setPrelude: (value: Prelude) => (prelude = value) },
-  );
-  await streamHandler(event, stream, context);
-  const raw = Buffer.concat(chunks);
-  const text = (prelude.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
-  const json = prelude.headers['content-type'] !== 'application/jsonlines+json';
-  return {
-    status: prelude.statusCode,
-    headers: prelude.headers,
-    lines: json
-      ? []
-      : text
-          .split('\n')
-          .filter((line) => line !== '')
-          .map((line) => JSON.parse(line) as SyncLine),
-    body: json ? JSON.parse(text) : text,
-  };
+  const reply = await invoke(streamHandler, { method: 'POST', path: '/api/sync/stream', headers: { ...bearer(token), ...headers }, body });
+  const lines = reply.headers['content-type'] === 'application/jsonlines+json';
+  return { status: reply.status, headers: reply.headers, lines: lines ? (reply.body as SyncLine[]) : [], body: reply.body };
 };
 
 export const sendAcks = (token: string, acks: string[]) =>

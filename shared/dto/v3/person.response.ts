@@ -1,6 +1,7 @@
 /** Immich v3.2's people (`@immich/sdk` 3.2.2: PersonResponseDto), over the same records as v1.100's `/person` routes. */
 import type { FaceRecord } from '../../model/asset.ts';
 import type { People, PersonRecord } from '../../model/person.ts';
+import { mapFace } from '../v1/person.response.ts';
 
 export interface PersonResponseDto {
   id: string;
@@ -53,13 +54,7 @@ export interface AssetFaceResponseDto {
 }
 
 export const mapAssetFaceV3 = ({ face, person }: { face: FaceRecord; person: PersonRecord | undefined }): AssetFaceResponseDto => ({
-  id: face.id,
-  imageWidth: face.imageWidth,
-  imageHeight: face.imageHeight,
-  boundingBoxX1: face.boundingBoxX1,
-  boundingBoxY1: face.boundingBoxY1,
-  boundingBoxX2: face.boundingBoxX2,
-  boundingBoxY2: face.boundingBoxY2,
+  ...mapFace(face),
   person: person ? mapPersonV3(person) : null,
   sourceType: 'exif',
 });

@@ -4,6 +4,8 @@ import type { PersonRecord } from '../../model/person.ts';
 import type { SyncEvent } from '../../model/sync.ts';
 import type { UserRecord } from '../../model/user.ts';
 import { checksumBase64 } from '../v1/asset.response.ts';
+import { mapFace } from '../v1/person.response.ts';
+import { mapExifV3 } from './asset.response.ts';
 import type { SyncEntityType } from './sync.ts';
 
 /** GET /sync/ack. */
@@ -40,37 +42,13 @@ export const mapSyncAsset = (asset: AssetRecord, options: { favorite: boolean })
   };
 };
 
-/** Immich's `SyncAssetExifV1`. */
-export const mapSyncExif = (asset: AssetRecord) => {
-  const exif = asset.exif;
-  return {
-    assetId: asset.id,
-    description: exif.description ?? null,
-    exifImageWidth: exif.exifImageWidth ?? null,
-    exifImageHeight: exif.exifImageHeight ?? null,
-    fileSizeInByte: exif.fileSizeInByte ?? null,
-    orientation: exif.orientation ?? null,
-    dateTimeOriginal: exif.dateTimeOriginal ?? null,
-    modifyDate: exif.modifyDate ?? null,
-    timeZone: exif.timeZone ?? null,
-    latitude: exif.latitude ?? null,
-    longitude: exif.longitude ?? null,
-    projectionType: exif.projectionType ?? null,
-    city: exif.city ?? null,
-    state: exif.state ?? null,
-    country: exif.country ?? null,
-    make: exif.make ?? null,
-    model: exif.model ?? null,
-    lensModel: exif.lensModel ?? null,
-    fNumber: exif.fNumber ?? null,
-    focalLength: exif.focalLength ?? null,
-    iso: exif.iso ?? null,
-    exposureTime: exif.exposureTime ?? null,
-    profileDescription: null,
-    rating: exif.rating ?? null,
-    fps: null,
-  };
-};
+/** Immich's `SyncAssetExifV1`: the asset's EXIF as v3 answers it, and two values not read here. */
+export const mapSyncExif = (asset: AssetRecord) => ({
+  assetId: asset.id,
+  ...mapExifV3(asset.exif),
+  profileDescription: null,
+  fps: null,
+});
 
 /** Immich's `SyncUserV1`. */
 export const mapSyncUser = (user: UserRecord) => ({
@@ -122,15 +100,9 @@ export const mapSyncPerson = (person: PersonRecord) => ({
 
 /** Immich's `SyncAssetFaceV2`: a face read from the file's regions (`exif`, as Immich names that source). */
 export const mapSyncFace = (face: FaceRecord) => ({
-  id: face.id,
+  ...mapFace(face),
   assetId: face.assetId,
   personId: face.personId,
-  imageWidth: face.imageWidth,
-  imageHeight: face.imageHeight,
-  boundingBoxX1: face.boundingBoxX1,
-  boundingBoxY1: face.boundingBoxY1,
-  boundingBoxX2: face.boundingBoxX2,
-  boundingBoxY2: face.boundingBoxY2,
   sourceType: 'exif',
   isVisible: true,
   deletedAt: null,

@@ -1,0 +1,26 @@
+// No imports: the bench loads this before its environment is set (handlers read it at import).
+/** The types Immich's mobile app 3.x asks for (mobile/lib/infrastructure/repositories/sync_api.repository.dart, server ≥ 3.0). */
+export const appTypes = [
+  'AuthUsersV1',
+  'UsersV1',
+  'AssetsV2',
+  'AssetExifsV1',
+  'AssetEditsV1',
+  'AssetMetadataV1',
+  'PartnersV1',
+  'PartnerAssetsV2',
+  'PartnerAssetExifsV1',
+  'AlbumsV2',
+  'AlbumUsersV1',
+  'AlbumAssetsV2',
+  'AlbumAssetExifsV1',
+  'AlbumToAssetsV1',
+  'MemoriesV1',
+  'MemoryToAssetsV1',
+  'StacksV1',
+  'PartnerStacksV1',
+  'UserMetadataV1',
+  'PeopleV1',
+  'AssetFacesV2',
+  'AssetOcrV1',
+];
