@@ -1,14 +1,6 @@
 import { accessLost, Permission, requireAsset, requireAssets, requireSharedAsset } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
-import {
-  assetsTakenBetween,
-  findByChecksums,
-  getAssetWithFaces,
-  listDeviceAssets,
-  oldestTakenAt,
-  withFreshAsset,
-  updateAsset as writeAsset,
-} from '../db/asset.repository.ts';
+import { findByChecksums, getAssetWithFaces, listDeviceAssets, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
@@ -21,13 +13,13 @@ import {
   type AssetRecord,
   type AssetWithFaces,
   type FaceRecord,
-  inTimeline,
   visibilityAfter,
   type YearAgo,
 } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { UploadCheck } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
+import { takenOnThisDay } from './on-this-day.ts';
 import { timelinePartners } from './partner.service.ts';
 
 /**
@@ -153,46 +145,14 @@ export const checkExistingAssets = async (auth: Auth, dto: { deviceAssetIds: str
   return (await listDeviceAssets(auth.user.id, dto.deviceId)).map((entry) => entry.deviceAssetId).filter((id) => wanted.has(id));
 };
 
-const hour = 3_600_000;
-
 /**
- * GET /asset/memory-lane?day=&month=: the caller's photos taken on this day of earlier years,
- * grouped by years ago (Immich's titles), each group by time taken. Visible, not archived, not
- * trashed, with a preview (Immich's rule). One Query of the timeline per earlier year, over the
- * instants a local day can cover (UTC−12 to UTC+14), since the oldest asset: never the library.
+ * GET /asset/memory-lane?day=&month=: the caller's photos taken on this day of earlier years
+ * (shared/services/on-this-day.ts), grouped by years ago (Immich's titles), newest year first;
+ * with those of the partners who put theirs in the caller's timeline (as Immich).
  */
 export const getMemoryLane = async (auth: Auth, dto: { day: number; month: number }): Promise<YearAgo[]> => {
-  // The caller's photos and those of the partners who put theirs in the caller's timeline (as Immich).
   const owners = [auth.user.id, ...(await timelinePartners(auth))];
   const currentYear = new Date().getUTCFullYear();
-  const byYear = new Map<number, AssetRecord[]>();
-  // One Query per owner and earlier year since their oldest photo, eight in flight at most.
-  const oldest = await Promise.all(owners.map((ownerId) => oldestTakenAt(ownerId)));
-  const queries = owners.flatMap((ownerId, index) => {
-    const first = oldest[index];
-    if (!first) return [];
-    const firstYear = new Date(new Date(first).getTime() - 14 * hour).getUTCFullYear();
-    return Array.from({ length: Math.max(0, currentYear - firstYear) }, (_, back) => ({ ownerId, year: currentYear - 1 - back }));
-  });
-  await inBatches(queries, 8, async ({ ownerId, year }) => {
-    const start = Date.UTC(year, dto.month - 1, dto.day);
-    const assets = await assetsTakenBetween(ownerId, new Date(start - 14 * hour).toISOString(), new Date(start + 36 * hour).toISOString());
-    const kept = assets.filter((asset) => {
-      const local = new Date(asset.localDateTime);
-      return (
-        local.getUTCFullYear() === year &&
-        local.getUTCMonth() === dto.month - 1 &&
-        local.getUTCDate() === dto.day &&
-        inTimeline(asset) &&
-        asset.resizePath !== null
-      );
-    });
-    if (kept.length > 0) byYear.set(year, [...(byYear.get(year) ?? []), ...kept]);
-  });
-  return [...byYear.keys()]
-    .sort((a, b) => b - a)
-    .map((year) => {
-      const assets = (byYear.get(year) ?? []).sort((a, b) => a.localDateTime.localeCompare(b.localDateTime) || a.id.localeCompare(b.id));
-      return { yearsAgo: currentYear - year, assets };
-    });
+  const byYear = await takenOnThisDay(owners, { year: currentYear, month: dto.month, day: dto.day });
+  return [...byYear].sort(([a], [b]) => b - a).map(([year, assets]) => ({ yearsAgo: currentYear - year, assets }));
 };
