@@ -299,6 +299,16 @@ export const routes: readonly Route[] = [
   ...areaV3('duplicate', [['GET', '/api/duplicates', 'getAssetDuplicates', 'read']]),
   ...areaV3('face', [['GET', '/api/faces', 'getFaces', 'read']]),
   ...areaV3('library', [['GET', '/api/libraries', 'getAllLibraries', 'read']]),
+  ...areaV3('memory', [
+    ['GET', '/api/memories', 'searchMemories', 'read'],
+    ['POST', '/api/memories', 'createMemory', 'write', { body: 'bulk' }],
+    ['GET', '/api/memories/statistics', 'memoriesStatistics', 'read'],
+    ['GET', '/api/memories/{id}', 'getMemory', 'read'],
+    ['PUT', '/api/memories/{id}', 'updateMemory', 'write'],
+    ['DELETE', '/api/memories/{id}', 'deleteMemory', 'write'],
+    ['PUT', '/api/memories/{id}/assets', 'addMemoryAssets', 'write', { body: 'bulk' }],
+    ['DELETE', '/api/memories/{id}/assets', 'removeMemoryAssets', 'write', { body: 'bulk' }],
+  ]),
   ...areaV3('notification', [['GET', '/api/notifications', 'getNotifications', 'read']]),
   ...areaV3('partner', [
     ['GET', '/api/partners', 'getPartners', 'read'],
@@ -412,9 +422,13 @@ export const webRoutes: readonly Route[] = area('shared-link', [['GET', '/share/
 /**
  * Functions that are not API routes: invoked by an event. `generateMedia` makes an upload's
  * previews on its original's object-created event (infra/cdk/media-function.ts deploys it; locally
- * the server invokes it right after an upload).
+ * the server invokes it right after an upload); `runNightlyTasks` runs Immich's nightly tasks on an
+ * hourly schedule (infra/cdk/nightly-function.ts; locally the server ticks it).
  */
-export const eventFunctions = [{ name: 'generateMedia', entry: 'functions/media/generate-media.ts' }] as const;
+export const eventFunctions = [
+  { name: 'generateMedia', entry: 'functions/media/generate-media.ts' },
+  { name: 'runNightlyTasks', entry: 'functions/nightly/run-nightly-tasks.ts' },
+] as const;
 
 /**
  * The routes that store a new asset's original (v1.100's upload, v3's POST /assets): deployed, the

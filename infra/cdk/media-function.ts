@@ -2,19 +2,19 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Duration, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { S3EventSourceV2 } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { EventType, type IBucket } from 'aws-cdk-lib/aws-s3';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { eventFunctions } from '../routes.ts';
 import { lambdaBinaryPath } from '../tools/lambda-binaries.ts';
 import { lambdaBundling, libheifFiles, mediaExternalModules } from './bundling.ts';
+import { acknowledgeEventFunction, deadLetterQueue, eventFunctionRole } from './event-function.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -43,44 +43,25 @@ export class MediaFunction extends Construct {
     super(scope, id);
     const ffmpeg = lambdaBinaryPath('ffmpeg');
     if (!existsSync(ffmpeg)) throw new Error(`No linux-arm64 ffmpeg at ${ffmpeg}: run \`npm run lambda-binaries\` (npm ci runs it)`);
-    const { region, account } = Stack.of(this);
     const [spec] = eventFunctions;
-    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com'), description: 'Immich media function' });
-    const logGroups = `arn:aws:logs:${region}:${account}:log-group:${logGroupPrefix}*`;
-    const objects = originals.arnForObjects('*');
-    const indexes = `${table.tableArn}/index/*`;
-    role.addToPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroups] }));
-    role.addToPolicy(
+    const role = eventFunctionRole(this, {
+      table,
+      logGroupPrefix,
+      description: 'Immich media function',
       // BatchGetItem: the people whose faces are on the asset, for their thumbnails.
-      new PolicyStatement({
-        actions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-        resources: [table.tableArn, indexes],
-      }),
-    );
-    // Reads originals, writes and (when the asset went meanwhile) removes its previews.
-    role.addToPolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'], resources: [objects] }));
-    for (const [resource, what] of [
-      [logGroups, 'its own log group and the streams Lambda names in it'],
-      [indexes, 'the global secondary indexes of the one table'],
-      [objects, 'the objects of the originals bucket (originals read, previews written)'],
-    ] as const) {
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::${flattenCfnReference(Stack.of(this).resolve(resource))}]`,
-        reason: `The wildcard covers only ${what}`,
-      });
-    }
-
-    this.deadLetters = new Queue(this, 'DeadLetters', {
-      retentionPeriod: Duration.days(14),
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+      tableActions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      statements: [
+        {
+          // Reads originals, writes and (when the asset went meanwhile) removes its previews.
+          statement: new PolicyStatement({
+            actions: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+            resources: [originals.arnForObjects('*')],
+          }),
+          covers: 'the objects of the originals bucket (originals read, previews written)',
+        },
+      ],
     });
-    for (const rule of ['AwsSolutions-SQS3', 'Serverless-SQSRedrivePolicy']) {
-      Validations.of(this.deadLetters).acknowledge({
-        id: rule,
-        reason: 'This queue is itself where the media function’s failed events end up',
-      });
-    }
+    this.deadLetters = deadLetterQueue(this, 'the media function’s');
 
     this.fn = new NodejsFunction(this, 'Function', {
       entry: join(root, spec.entry),
@@ -130,21 +111,7 @@ export class MediaFunction extends Construct {
       }),
     });
     this.fn.addEventSource(new S3EventSourceV2(originals, { events: [EventType.OBJECT_CREATED], filters: [{ prefix: 'upload/' }] }));
-    Validations.of(this.fn).acknowledge({
-      id: 'Serverless-LambdaDLQ',
-      reason: 'Failed events go to an on-failure destination (the DeadLetters queue), which also records the error',
-    });
-    if (tracing) {
-      Validations.of(role).acknowledge({
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'Only X-Ray’s PutTraceSegments and PutTelemetryRecords (added by active tracing), which have no resource-level permissions',
-      });
-    } else {
-      Validations.of(this.fn).acknowledge({
-        id: 'Serverless-LambdaTracing',
-        reason: 'Opt-in with the API functions (-c tracing=true; docs/deployment.md)',
-      });
-    }
+    acknowledgeEventFunction(this.fn, role, tracing);
     // CDK's own handler that writes the bucket's notification configuration at deploy time.
     const notifications = Stack.of(this).node.children.find((child) => child.node.id.startsWith('BucketNotificationsHandler'));
     if (notifications) {

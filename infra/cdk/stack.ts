@@ -15,6 +15,7 @@ import { table as tableDefinition } from '#shared/db/table.ts';
 import { type Route, routes, webRoutes } from '../routes.ts';
 import { FunctionRoles } from './function-roles.ts';
 import { MediaFunction } from './media-function.ts';
+import { NightlyFunction } from './nightly-function.ts';
 import { areaOf, areaStackId, RouteStack, type StreamOrigin } from './route-stack.ts';
 import { WebDistribution } from './web-distribution.ts';
 
@@ -141,6 +142,8 @@ export class ImmichStack extends Stack {
     const logGroupPrefix = `/immich/${this.stackName}/`;
     // Previews of every uploaded original, made in the background (infra/cdk/media-function.ts).
     const media = new MediaFunction(this, 'Media', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
+    // Immich's nightly tasks (memories), on an hourly schedule (infra/cdk/nightly-function.ts).
+    const nightly = new NightlyFunction(this, 'Nightly', { table: this.table, logGroupPrefix, tracing });
     const roles = new FunctionRoles(this, 'FunctionRoles', {
       table: this.table,
       originals: this.originals,
@@ -210,6 +213,11 @@ export class ImmichStack extends Stack {
       'MediaDeadLetters',
       media.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
       'An upload’s previews failed three times; the event waits in the dead-letter queue',
+    );
+    watch(
+      'NightlyDeadLetters',
+      nightly.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+      'The nightly tasks failed three times; the event waits in the dead-letter queue',
     );
 
     // Immich's web app and the API on one origin, behind CloudFront (docs/web-app.md).

@@ -50,7 +50,17 @@ const startSource = async (data: LocalData): Promise<void> => {
   const web = isWebBuild(webDir) ? webDir : undefined;
   const server = createLocalServer({ uploadLimitBytes: maxBodyMb * 1024 * 1024, ...(web ? { webDir: web } : {}) });
   await listen(server, host, port);
+  // What the hourly EventBridge schedule does deployed: the nightly tasks' function gets a tick now
+  // and every hour, and runs Immich's nightly tasks once a night (functions/nightly/run-nightly-tasks.ts).
+  const tick = (): void => {
+    void import('#functions/nightly/run-nightly-tasks.ts')
+      .then(({ handler }) => handler({ time: new Date().toISOString() }))
+      .catch((error: unknown) => console.error('nightly tasks failed', error));
+  };
+  const ticks = setInterval(tick, 3_600_000).unref();
+  tick();
   stopOnSignals(data, async () => {
+    clearInterval(ticks);
     server.closeAllConnections();
     await new Promise((done) => server.close(done));
   });
@@ -83,6 +93,8 @@ const startTemplate = async (data: LocalData): Promise<void> => {
     onDenied: (fn, denied) => console.error(`AccessDenied: ${fn} may not ${denied.action} on ${denied.resource}`),
     onFailure: (fn, message) => console.error(`${fn}: ${message}`),
     ...(isWebBuild(webDir) ? { webDir } : {}),
+    // The nightly tasks' hourly schedule, as EventBridge runs it (infra/cdk/nightly-function.ts).
+    schedules: true,
   });
   await listen(api.server, host, port);
   stopOnSignals(data, () => api.close());

@@ -12,12 +12,14 @@ import { Forbidden, Inaccessible, Invalid, Unauthenticated } from '../core/error
 import { getActivity } from '../db/activity.repository.ts';
 import { albumsOwnedAmong, albumsSharedWithAmong, getAlbum, getAlbumUser, listAlbumIdsOfAsset } from '../db/album.repository.ts';
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
+import { getMemory } from '../db/memory.repository.ts';
 import { getPartner, partnersAmong } from '../db/partner.repository.ts';
 import { getPeople, getPerson } from '../db/person.repository.ts';
 import { assetsLinkShows, getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
 import type { ActivityRecord } from '../model/activity.ts';
 import { type AlbumRecord, roleOf } from '../model/album.ts';
 import type { AssetRecord, AssetWithFaces } from '../model/asset.ts';
+import type { MemoryRecord } from '../model/memory.ts';
 import type { PartnerRecord } from '../model/partner.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
@@ -326,4 +328,11 @@ export const requireActivity = async (auth: Auth, activityId: string): Promise<A
   const activity = await getActivity(activityId);
   if (!activity || (!owns(auth, activity.userId) && !owns(auth, activity.albumOwnerId))) throw noAccess(Permission.ActivityDelete);
   return activity;
+};
+
+/** The caller's memory (Immich's memory.read, .update and .delete: the owner's alone). */
+export const requireMemory = async (auth: Auth, permission: Permission, memoryId: string): Promise<MemoryRecord> => {
+  const memory = await getMemory(auth.user.id, memoryId);
+  if (!memory) throw noAccess(permission);
+  return memory;
 };

@@ -26,6 +26,9 @@ export const Permission = {
   AuthDeviceDelete: 'authDevice.delete',
   ActivityCreate: 'activity.create',
   ActivityDelete: 'activity.delete',
+  MemoryRead: 'memory.read',
+  MemoryUpdate: 'memory.update',
+  MemoryDelete: 'memory.delete',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];
 

@@ -47,7 +47,17 @@ export const changeIdAt = (ms: number): string => {
 export const changeIdTime = (id: string): number => Number.parseInt(id.replaceAll('-', '').slice(0, 12), 16);
 
 /** The entities the sync stream sends, by the keys of their items. */
-export type SyncedEntity = 'asset' | 'face' | 'person' | 'user' | 'album' | 'albumUser' | 'albumAsset' | 'partner';
+export type SyncedEntity =
+  | 'asset'
+  | 'face'
+  | 'person'
+  | 'user'
+  | 'album'
+  | 'albumUser'
+  | 'albumAsset'
+  | 'partner'
+  | 'memory'
+  | 'memoryAsset';
 
 /** Which synced entity an item is, from its key (shared/db/keys.ts), or undefined for the rest. */
 export const syncedEntityOf = ({ pk, sk }: Key): SyncedEntity | undefined => {
@@ -56,8 +66,10 @@ export const syncedEntityOf = ({ pk, sk }: Key): SyncedEntity | undefined => {
     if (sk === 'USER') return 'user';
     if (sk.startsWith('PERSON#')) return 'person';
     if (sk.startsWith('ALBUM#')) return 'album';
+    if (sk.startsWith('MEMORY#')) return 'memory';
     return undefined;
   }
+  if (pk.startsWith('MEMORY#')) return sk.startsWith('ASSET#') ? 'memoryAsset' : undefined;
   if (pk.startsWith('ALBUM#')) return sk.startsWith('USER#') ? 'albumUser' : sk.startsWith('ASSET#') ? 'albumAsset' : undefined;
   if (pk.startsWith('PARTNER#')) return 'partner';
   return undefined;
@@ -68,7 +80,7 @@ const created: ReadonlySet<SyncedEntity> = new Set(['album', 'albumUser', 'partn
 
 /**
  * The change partition (index `gsi3`) an item is listed in, by its change id: an owner's assets,
- * faces and people, an album's entries, every user. Albums, their users and partners are read
+ * faces, people, memories and memories' assets, an album's entries, every user. Albums, their users and partners are read
  * from their own partitions (a user has few), so they carry the id without a listing.
  */
 const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): string | undefined => {
@@ -79,6 +91,10 @@ const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): s
       return `CHANGES#${String(item.ownerId)}#FACE`;
     case 'person':
       return `CHANGES#${String(item.ownerId)}#PERSON`;
+    case 'memory':
+      return `CHANGES#${String(item.ownerId)}#MEMORY`;
+    case 'memoryAsset':
+      return `CHANGES#${String(item.ownerId)}#MEMORYASSET`;
     case 'albumAsset':
       return `CHANGES#ALBUM#${String(item.albumId)}`;
     case 'user':

@@ -78,6 +78,14 @@ export const keys = {
   activity: (activityId: string): Key => ({ pk: `ACTIVITY#${activityId}`, sk: 'ACTIVITY' }),
   /** One like per user per album (`ALBUM`) or per asset of it: names the like's activity. */
   activityLike: (albumId: string, target: string, userId: string): Key => ({ pk: `LIKE#${albumId}#${target}#${userId}`, sk: 'LIKE' }),
+  /** A memory, under its owner: reading it by the caller's id is also the ownership check. */
+  memory: (ownerId: string, memoryId: string): Key => ({ pk: `USER#${ownerId}`, sk: `MEMORY#${memoryId}` }),
+  /** An asset of a memory, in the memory's partition. */
+  memoryAsset: (memoryId: string, assetId: string): Key => ({ pk: `MEMORY#${memoryId}`, sk: `ASSET#${assetId}` }),
+  /** Immich's system metadata `memories-state`: the last day "on this day" memories were made for. */
+  memoriesState: (): Key => ({ pk: 'SYSTEM', sk: 'MEMORIES_STATE' }),
+  /** The nightly tasks' last run (shared/services/nightly-tasks.service.ts): one run per nightly slot. */
+  nightlyTasks: (): Key => ({ pk: 'SYSTEM', sk: 'NIGHTLY_TASKS' }),
   /** A deletion the sync stream sends (shared/db/items/deletion.ts), in its scope's partition, by its change id. */
   deletion: (scope: string, deleteId: string): Key => ({ pk: `DELETED#${scope}`, sk: deleteId }),
   /** A session's sync checkpoint of one entity type (the last ack the app sent for it). */
@@ -132,6 +140,12 @@ export const partitions = {
   albumActivities: (albumId: string): Partition => ({ index: 'gsi1', value: `ACTIVITIES#${albumId}` }),
   /** gsi2: the likes and comments on one asset (in any album). */
   assetActivities: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETACTIVITIES#${assetId}` }),
+  /** A user's memories. */
+  userMemories: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'MEMORY#' }),
+  /** A memory's assets. */
+  memoryAssets: (memoryId: string): Partition => ({ value: `MEMORY#${memoryId}`, prefix: 'ASSET#' }),
+  /** gsi2: the memories an asset is in. */
+  assetMemories: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETMEMORIES#${assetId}` }),
   /** The deletions of one scope the sync stream sends (`<ownerId>#ASSET`, `ALBUM#<albumId>#USER`…), by change id. */
   deletions: (scope: string): Partition => ({ value: `DELETED#${scope}` }),
   /** A session's sync checkpoints, one item a type. */
@@ -183,6 +197,7 @@ export const indexKeys = {
     gsi1sk: dateOrder(createdAt, activityId),
   }),
   assetActivities: (assetId: string, activityId: string) => ({ gsi2pk: partitions.assetActivities(assetId).value, gsi2sk: activityId }),
+  assetMemories: (assetId: string, memoryId: string) => ({ gsi2pk: partitions.assetMemories(assetId).value, gsi2sk: memoryId }),
   /** `ix_<field>` for each searchable EXIF value the asset has. */
   exif: (
     ownerId: string,

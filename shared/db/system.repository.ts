@@ -1,6 +1,7 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { getItem } from './get.ts';
 import { keys } from './keys.ts';
-import { putWrite, writeOne } from './transact.ts';
+import { putWrite, updateWrite, writeOne } from './transact.ts';
 
 /** Whether an admin exists (the guard item the admin's sign-up writes). */
 export const hasAdmin = async (): Promise<boolean> => (await getItem(keys.admin())) !== undefined;
@@ -17,4 +18,24 @@ export const adminId = async (): Promise<string | undefined> => {
 /** Records whether the admin finished onboarding (v3 can undo it); the same again changes nothing. */
 export const setOnboarded = async (isOnboarded = true): Promise<void> => {
   await writeOne(putWrite({ ...keys.adminOnboarding(), type: 'systemMetadata', isOnboarded, updatedAt: new Date().toISOString() }));
+};
+
+/**
+ * Claims a nightly slot (the instant the nightly tasks were due) for one run: true for the first
+ * caller, false when this slot or a later one was claimed already (a retry, a concurrent tick).
+ */
+export const claimNightlySlot = async (slot: string): Promise<boolean> => {
+  try {
+    await writeOne(
+      updateWrite(keys.nightlyTasks(), 'SET #type = :type, lastSlot = :slot, claimedAt = :now', {
+        condition: 'attribute_not_exists(lastSlot) OR lastSlot < :slot',
+        names: { '#type': 'type' },
+        values: { ':type': 'systemMetadata', ':slot': slot, ':now': new Date().toISOString() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
 };

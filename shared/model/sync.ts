@@ -1,5 +1,6 @@
 import type { AlbumRecord } from './album.ts';
 import type { AssetRecord, FaceRecord } from './asset.ts';
+import type { MemoryRecord } from './memory.ts';
 import type { PersonRecord } from './person.ts';
 import type { UserRecord } from './user.ts';
 
@@ -19,6 +20,7 @@ export interface SyncEvent {
     | { kind: 'album'; album: AlbumRecord }
     | { kind: 'person'; person: PersonRecord }
     | { kind: 'face'; face: FaceRecord }
+    | { kind: 'memory'; memory: MemoryRecord }
     /** Ids and flags only (deletions, partners, album users and entries, user metadata, acks). */
     | { kind: 'fields'; fields: Record<string, unknown> };
 }

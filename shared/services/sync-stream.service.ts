@@ -17,6 +17,8 @@ import {
   indexLibrary,
   indexUsers,
   inWindow,
+  memoryAssetChanges,
+  memoryChanges,
   mergeInOrder,
   ownAlbumItems,
   partnerItems,
@@ -467,6 +469,19 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
     ),
   PartnerAssetExifsV1: async (context) =>
     syncPartnerAssets(context, await context.partners(), { backfill: 'PartnerAssetExifBackfillV1', upsert: 'PartnerAssetExifV1' }, exif),
+  MemoriesV1: async (context) => {
+    await sendDeletions(context, 'MemoryDeleteV1', [`${context.userId}#MEMORY`], ({ memoryId }) => ({ memoryId }));
+    for await (const change of memoryChanges(context.userId, windowOf(context, 'MemoryV1')))
+      await context.send('MemoryV1', { kind: 'memory', memory: change.record }, { type: 'MemoryV1', updateId: change.updateId });
+  },
+  MemoryToAssetsV1: async (context) => {
+    await sendDeletions(context, 'MemoryToAssetDeleteV1', [`${context.userId}#MEMORYASSET`], ({ memoryId, assetId }) => ({
+      memoryId,
+      assetId,
+    }));
+    for await (const change of memoryAssetChanges(context.userId, windowOf(context, 'MemoryToAssetV1')))
+      await context.send('MemoryToAssetV1', fields(change.record), { type: 'MemoryToAssetV1', updateId: change.updateId });
+  },
   PeopleV1: async (context) => {
     await sendDeletions(context, 'PersonDeleteV1', [`${context.userId}#PERSON`], ({ personId }) => ({ personId }));
     for await (const change of personChanges(context.userId, windowOf(context, 'PersonV1')))
@@ -495,7 +510,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
         updateId,
       });
   },
-  // What this server does not store yet answers nothing (edits, OCR, asset metadata, memories, stacks).
+  // What this server does not store yet answers nothing (edits, OCR, asset metadata, stacks).
 };
 
 /**

@@ -34,6 +34,7 @@ const functions = Object.entries(handlers).map(([id, code]): DeployedFunction =>
 });
 const deployment: Deployment = {
   functions: new Map(functions.map((fn) => [fn.id, fn])),
+  schedules: [],
   functionUrls: [],
   streamBehaviors: [],
   routes: [

@@ -129,6 +129,33 @@ describe('the synthesized bundles', () => {
   });
 });
 
+describe('the schedules', () => {
+  it('tick the nightly tasks as EventBridge does: the function makes "on this day" memories under its own role', async () => {
+    const { api, baseUrl, denied, failures } = await serve();
+    expect(api.deployment.schedules).toEqual([{ functionId: expect.stringMatching(/Nightly/), rateMs: 3_600_000 }]);
+    const user = await account(baseUrl);
+    const data = makeJpeg({ make: 'Nightly', dateTimeOriginal: '2050:04:02 12:00:00', offsetTimeOriginal: '+00:00' });
+    const dto = {
+      assetData: new File([new Uint8Array(data)], 'night.jpg'),
+      deviceAssetId: 'night',
+      deviceId: 'x',
+      fileCreatedAt: '2050-04-02T12:00:00Z',
+      fileModifiedAt: '2050-04-02T12:00:00Z',
+    };
+    const { id } = await uploadFile({ createAssetDto: dto }, user);
+    // Its previews first (the memory job takes only photos with one), then the night of 2 April 2051.
+    await api.idle();
+    api.tick(new Date('2051-04-02T01:00:00Z'));
+    await api.idle();
+    expect([denied, failures]).toEqual([[], []]);
+    const memories = (await (await fetch(`${baseUrl}/memories?for=2051-04-02`, { headers: user.headers })).json()) as {
+      data: { year: number };
+      assets: { id: string }[];
+    }[];
+    expect(memories.map((memory) => [memory.data.year, memory.assets.map((asset) => asset.id)])).toEqual([[2050, [id]]]);
+  });
+});
+
 describe('IAM from the template, enforced on every AWS call', () => {
   it('refuses a call no policy allows with AccessDeniedException, as AWS does: no function may Scan the table', async () => {
     const { api } = await serve();

@@ -64,6 +64,18 @@ const newComment = async (): Promise<string> => {
   return created.body.id as string;
 };
 
+/** A memory of the racer's with assets a and b, to change or delete. */
+const newMemory = async (): Promise<string> => {
+  const create = routes.find((candidate) => candidate.operationId === 'createMemory' && candidate.generation === 'v3') as Route;
+  const created = await invoke(await handlerOf(create), {
+    method: 'POST',
+    path: '/api/memories',
+    headers: bearer(user.accessToken),
+    body: { type: 'on_this_day', data: { year: 2020 }, memoryAt: '2020-01-02T00:00:00Z', assetIds: [setup.a, setup.b] },
+  });
+  return created.body.id as string;
+};
+
 /** The request of each write route, built when it runs (some need a fresh session or item). */
 const requests: Record<string, () => Promise<Call[]>> = {
   // Five identical likes at once are one like (the others answer it, 200); a comment beside them.
@@ -77,6 +89,32 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, body: { albumId: setup.album, type: 'comment', comment: 'Racing v3' } },
   ],
   'v3:deleteActivity': async () => [{ token: user.accessToken, id: await newComment() }],
+  'v3:createMemory': async () => [
+    { token: user.accessToken, body: { type: 'on_this_day', data: { year: 2021 }, memoryAt: '2021-01-01T00:00:00Z', assetIds: [setup.a] } },
+  ],
+  'v3:updateMemory': async () => {
+    const id = await newMemory();
+    return [
+      { token: user.accessToken, id, body: { isSaved: true } },
+      { token: user.accessToken, id, body: { seenAt: '2024-01-01T00:00:00Z' } },
+    ];
+  },
+  'v3:deleteMemory': async () => [{ token: user.accessToken, id: await newMemory() }],
+  // Five identical additions (one wins each id, the others answer duplicate) beside an overlapping one.
+  'v3:addMemoryAssets': async () => {
+    const id = await newMemory();
+    return [
+      { token: user.accessToken, id, body: { ids: [setup.c, setup.d] } },
+      { token: user.accessToken, id, body: { ids: [setup.d, setup.a] } },
+    ];
+  },
+  'v3:removeMemoryAssets': async () => {
+    const id = await newMemory();
+    return [
+      { token: user.accessToken, id, body: { ids: [setup.a] } },
+      { token: user.accessToken, id, body: { ids: [setup.a, setup.b] } },
+    ];
+  },
   signUpAdmin: async () => [{ token: '', body: { email: 'second@immich.cloud', password: 'password', name: 'Second' } }],
   login: async () => [{ token: '', body: { email: 'racer@immich.cloud', password: 'password-Racer' } }],
   logout: async () => [{ token: (await login({ email: 'racer@immich.cloud', password: 'password-Racer' })).accessToken }],

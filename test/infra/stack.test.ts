@@ -95,17 +95,17 @@ describe('ImmichStack', () => {
       if (other !== fn) expect(other.Properties.Environment?.Variables?.ORIGIN_VERIFY).toBeUndefined();
   });
 
-  it('makes one arm64 nodejs24.x function per route and the media function, each with its own log group', () => {
+  it('makes one arm64 nodejs24.x function per route, the media function and the nightly tasks, each with its own log group', () => {
     const functions = values(template.findResources('AWS::Lambda::Function')).filter((f) =>
       String(f.Properties.Description).startsWith('Immich '),
     );
-    expect(functions).toHaveLength(routes.length + 1);
+    expect(functions).toHaveLength(routes.length + 2);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
       expect(fn.Properties.LoggingConfig?.LogGroup).toBeDefined();
     }
     // One per function, and the API's access log.
-    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 2);
+    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 3);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
@@ -142,6 +142,7 @@ describe('ImmichStack', () => {
     expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([
       '5xx',
       'ApproximateNumberOfMessagesVisible',
+      'ApproximateNumberOfMessagesVisible',
       'Throttles',
       'serverErrors',
     ]);
@@ -151,6 +152,25 @@ describe('ImmichStack', () => {
       Protocol: 'email',
       Endpoint: 'me@example.com',
     });
+  });
+
+  it('ticks the nightly tasks every hour from EventBridge, retried and dead-lettered, with a role that reaches only the table', () => {
+    const [rule, ...others] = values(template.findResources('AWS::Events::Rule'));
+    expect(others).toEqual([]);
+    expect(rule?.Properties.ScheduleExpression).toBe('rate(1 hour)');
+    const [target] = rule?.Properties.Targets ?? [];
+    expect(target).toMatchObject({ RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 3600 } });
+    expect(target.DeadLetterConfig?.Arn).toBeDefined();
+    const [id, fn] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([, each]) =>
+      String(each.Properties.Description).startsWith('Immich nightly tasks'),
+    ) ?? ['', undefined];
+    expect(JSON.stringify(target.Arn)).toContain(id);
+    expect(fn?.Properties).toMatchObject({ Timeout: 900, MemorySize: 512, Environment: { Variables: { TABLE_NAME: expect.anything() } } });
+    const roleId = String(fn?.Properties.Role['Fn::GetAtt'][0]);
+    const policy = values(template.findResources('AWS::IAM::Policy')).find((p) => JSON.stringify(p.Properties.Roles).includes(roleId));
+    const actions = JSON.stringify(policy?.Properties.PolicyDocument);
+    expect(actions).toContain('dynamodb:ConditionCheckItem');
+    for (const other of ['s3:', 'lambda:', 'secretsmanager:']) expect(actions).not.toContain(other);
   });
 
   it('deploys onto a retained table, bucket and secret when given them by context, creating none', () => {
@@ -324,7 +344,7 @@ describe('ImmichStack', () => {
     expect(roleIds.filter((id) => id.startsWith('FunctionRoles'))).toHaveLength(classes.size);
     // Logs go only to the functions' own log groups, which carry the stack's prefix.
     const logGroups = values(template.findResources('AWS::Logs::LogGroup')).map((g) => String(g.Properties.LogGroupName));
-    expect(logGroups.filter((name) => name.startsWith('/immich/Test/'))).toHaveLength(routes.length + 1);
+    expect(logGroups.filter((name) => name.startsWith('/immich/Test/'))).toHaveLength(routes.length + 2);
     const logStatements = values(template.findResources('AWS::IAM::Policy'))
       .filter((p) => !JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler'))
       .map((p) =>

@@ -15,6 +15,8 @@ const synced = {
   albumUser: keys.albumUser('al', 'u'),
   albumAsset: keys.albumAsset('al', 'a'),
   partner: keys.partner('w', 'b'),
+  memory: keys.memory('o', 'm'),
+  memoryAsset: keys.memoryAsset('m', 'a'),
 };
 
 describe('change ids', () => {
@@ -37,6 +39,8 @@ describe('change ids', () => {
       keys.personName('o', 'n'),
       keys.checksum('o', 'c'),
       keys.timeBuckets('o', '2024-01'),
+      keys.memoriesState(),
+      keys.nightlyTasks(),
     ])
       expect(syncedEntityOf(key)).toBeUndefined();
   });

@@ -51,6 +51,10 @@ const built: Record<string, Key> = {
   activity: keys.activity('<activityId>'),
   activityLike: keys.activityLike('<albumId>', '<target>', '<userId>'),
   syncCheckpoint: keys.syncCheckpoint('<tokenHash>', '<type>'),
+  memory: keys.memory('<ownerId>', '<memoryId>'),
+  memoryAsset: keys.memoryAsset('<memoryId>', '<assetId>'),
+  memoriesState: keys.memoriesState(),
+  nightlyTasks: keys.nightlyTasks(),
 };
 
 describe('docs/data-model.md', () => {
@@ -107,6 +111,9 @@ const builtPartitions: Record<string, Partition> = {
   assetActivities: partitions.assetActivities('<assetId>'),
   syncCheckpoints: partitions.syncCheckpoints('<tokenHash>'),
   changes: partitions.changes('<scope>'),
+  userMemories: partitions.userMemories('<userId>'),
+  memoryAssets: partitions.memoryAssets('<memoryId>'),
+  assetMemories: partitions.assetMemories('<assetId>'),
   exif: { ...partitions.exif('make', '<ownerId>', '<value>'), index: '<field>' as Partition['index'] },
 };
 

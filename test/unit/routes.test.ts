@@ -46,6 +46,7 @@ describe('route table', () => {
       'v3/duplicate',
       'v3/face',
       'v3/library',
+      'v3/memory',
       'v3/notification',
       'v3/partner',
       'v3/person',

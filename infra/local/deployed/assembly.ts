@@ -67,8 +67,16 @@ export interface DeployedFunctionUrl {
   authType: 'NONE' | 'AWS_IAM';
 }
 
+/** An EventBridge schedule (AWS::Events::Rule): every `rateMs` it invokes the function (asynchronously). */
+export interface DeployedSchedule {
+  functionId: string;
+  rateMs: number;
+}
+
 export interface Deployment {
   functions: Map<string, DeployedFunction>;
+  /** The EventBridge schedules' targets. */
+  schedules: DeployedSchedule[];
   functionUrls: DeployedFunctionUrl[];
   /** The distribution's behaviors whose origin is a function URL. */
   streamBehaviors: DeployedStreamBehavior[];
@@ -198,6 +206,7 @@ const readTemplate = (dir: string, file: string): Template => JSON.parse(readFil
 export const loadDeployment = (dir: string, stackName: string, local: LocalResources): Deployment => {
   const deployment: Deployment = {
     functions: new Map(),
+    schedules: [],
     functionUrls: [],
     streamBehaviors: [],
     notifications: [],
@@ -208,6 +217,7 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
     account: local.account,
   };
   const notificationTargets: { arn: string; prefix: string }[] = [];
+  const scheduleTargets: { arn: string; rateMs: number }[] = [];
   const visit = (scope: Scope, prefix: string): void => {
     const resolve = resolver(local, scope);
     const resources = Object.entries(scope.template.Resources);
@@ -294,6 +304,16 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
           if (rules) deployment.bucketCors.push(...rules);
           break;
         }
+        case 'AWS::Events::Rule': {
+          // `rate(N unit)` only: the stack's schedules are rates (cron expressions are refused, not guessed).
+          const expression = String(properties.ScheduleExpression ?? '');
+          const rate = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(expression);
+          if (!rate) throw new Error(`${logicalId}: schedule ${expression || '(none)'} is not supported locally`);
+          const unitMs = rate[2]?.startsWith('minute') ? 60_000 : rate[2]?.startsWith('hour') ? 3_600_000 : 86_400_000;
+          for (const target of list(resolve(properties.Targets ?? [])) as { Arn: string }[])
+            scheduleTargets.push({ arn: target.Arn, rateMs: Number(rate[1]) * unitMs });
+          break;
+        }
         case 'Custom::S3BucketNotifications': {
           const configuration = resolve(properties.NotificationConfiguration ?? {}) as {
             LambdaFunctionConfigurations?: {
@@ -334,6 +354,12 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
     const fn = [...deployment.functions.values()].find((each) => each.id.split('/').pop() === logicalId);
     if (!fn) throw new Error(`A bucket notification targets ${arn}, which is not a function of the assembly`);
     deployment.notifications.push({ functionId: fn.id, prefix });
+  }
+  for (const { arn, rateMs } of scheduleTargets) {
+    const logicalId = arn.split(':').pop() ?? '';
+    const fn = [...deployment.functions.values()].find((each) => each.id.split('/').pop() === logicalId);
+    if (!fn) throw new Error(`A schedule targets ${arn}, which is not a function of the assembly`);
+    deployment.schedules.push({ functionId: fn.id, rateMs });
   }
   return deployment;
 };

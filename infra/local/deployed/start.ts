@@ -48,6 +48,8 @@ export interface StartDeployedOptions {
   onFailure?: (functionId: string, message: string) => void;
   /** A build of Immich's web app, served in front of the API as the stack's CloudFront distribution serves it. */
   webDir?: string;
+  /** Run the EventBridge schedules on their own (`npm run start:deployed`); without, only `tick()` invokes them (tests). */
+  schedules?: boolean;
 }
 
 /**
@@ -97,6 +99,8 @@ export interface DeployedApi {
   deployment: Deployment;
   /** Resolves when the functions the bucket's notifications started have finished. */
   idle(): Promise<void>;
+  /** Invokes every scheduled function once now, with EventBridge's event (its ticks also come on their own, every rate). */
+  tick(time?: Date): void;
   /** The AWS endpoint the functions call (the IAM-checking gateway). */
   awsEndpoint: string;
   /** The access key id a function signs with: what identifies it to the gateway. */
@@ -273,16 +277,34 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
       }
     },
   );
+  // The schedules (the nightly tasks): EventBridge's scheduled event, once at start and every rate.
+  const tick = (time = new Date()): void => {
+    for (const schedule of deployment.schedules)
+      invokeAsync(schedule.functionId, {
+        version: '0',
+        'detail-type': 'Scheduled Event',
+        source: 'aws.events',
+        account,
+        time: time.toISOString(),
+        region,
+        resources: [],
+        detail: {},
+      });
+  };
+  const timers = options.schedules ? deployment.schedules.map((schedule) => setInterval(() => tick(), schedule.rateMs).unref()) : [];
+  if (options.schedules) tick();
   return {
     server,
     deployment,
     awsEndpoint,
+    tick,
     idle: async () => {
       while (pending.size > 0) await Promise.all([...pending]);
     },
     accessKeyOf: (functionId) => [...callers].find(([, fn]) => fn.id === functionId)?.[0],
     functionUrls: new Map([...urlServers].map(([functionId, { url }]) => [functionId, url])),
     close: async () => {
+      for (const timer of timers) clearInterval(timer);
       while (pending.size > 0) await Promise.all([...pending]);
       await Promise.all([...pools.values()].map((pool) => pool.close()));
       await Promise.all([

@@ -17,6 +17,8 @@ export const deletionScopes = {
   partners: (userId: string) => `${userId}#PARTNER`,
   people: (ownerId: string) => `${ownerId}#PERSON`,
   faces: (ownerId: string) => `${ownerId}#FACE`,
+  memories: (ownerId: string) => `${ownerId}#MEMORY`,
+  memoryAssets: (ownerId: string) => `${ownerId}#MEMORYASSET`,
   users: () => 'USERS',
 } as const;
 
@@ -45,4 +47,8 @@ export const deletionWrites = {
     [sharedById, sharedWithId].map((userId) => record(deletionScopes.partners(userId), { sharedById, sharedWithId })),
   person: (ownerId: string, personId: string): Write => record(deletionScopes.people(ownerId), { personId }),
   face: (ownerId: string, assetFaceId: string): Write => record(deletionScopes.faces(ownerId), { assetFaceId }),
+  memory: (ownerId: string, memoryId: string): Write => record(deletionScopes.memories(ownerId), { memoryId }),
+  /** An asset taken out of a memory (not one that went with its memory or its asset). */
+  memoryAsset: (ownerId: string, memoryId: string, assetId: string): Write =>
+    record(deletionScopes.memoryAssets(ownerId), { memoryId, assetId }),
 };

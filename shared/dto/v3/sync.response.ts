@@ -1,5 +1,6 @@
 import type { AlbumRecord } from '../../model/album.ts';
 import { type AssetRecord, dimensionsOf, type FaceRecord } from '../../model/asset.ts';
+import type { MemoryRecord } from '../../model/memory.ts';
 import type { PersonRecord } from '../../model/person.ts';
 import type { SyncEvent } from '../../model/sync.ts';
 import type { UserRecord } from '../../model/user.ts';
@@ -108,6 +109,22 @@ export const mapSyncFace = (face: FaceRecord) => ({
   deletedAt: null,
 });
 
+/** Immich's `SyncMemoryV1`: unset dates are null here (the stream's rows are the table's). */
+export const mapSyncMemory = (memory: MemoryRecord) => ({
+  id: memory.id,
+  createdAt: memory.createdAt,
+  updatedAt: memory.updatedAt,
+  deletedAt: null,
+  ownerId: memory.ownerId,
+  type: memory.type,
+  data: memory.data,
+  isSaved: memory.isSaved,
+  memoryAt: memory.memoryAt,
+  seenAt: memory.seenAt,
+  showAt: memory.showAt,
+  hideAt: memory.hideAt,
+});
+
 /** What a line carries, in the shape of its type (the 3.2.2 SDK's `Sync*V*`). */
 const mapSyncData = (event: SyncEvent): unknown => {
   const { data } = event;
@@ -126,6 +143,8 @@ const mapSyncData = (event: SyncEvent): unknown => {
       return mapSyncPerson(data.person);
     case 'face':
       return mapSyncFace(data.face);
+    case 'memory':
+      return mapSyncMemory(data.memory);
     case 'fields':
       return data.fields;
   }

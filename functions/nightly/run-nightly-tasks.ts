@@ -1,0 +1,19 @@
+/**
+ * The nightly tasks' function: not an API route. Deployed, an EventBridge schedule invokes it
+ * every hour (infra/cdk/nightly-function.ts); locally the server does. Its event's `time` is the
+ * tick's instant (a scheduled event carries it), so a run is about the time it was due, also
+ * when Lambda retries it later (shared/services/nightly-tasks.service.ts).
+ */
+import { withLogContext } from '#shared/core/log.ts';
+import { type NightlyOutcome, runNightlyTasks } from '#shared/services/nightly-tasks.service.ts';
+
+/** What the function reads of an EventBridge scheduled event. */
+export interface ScheduledEvent {
+  time?: string;
+}
+
+export const handler = async (event: ScheduledEvent): Promise<NightlyOutcome> =>
+  withLogContext({}, async () => {
+    const time = event.time ? new Date(event.time) : new Date();
+    return runNightlyTasks(Number.isNaN(time.getTime()) ? new Date() : time);
+  });

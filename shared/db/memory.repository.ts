@@ -1,0 +1,167 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type MemoryRecord, MemoryRecordSchema } from '../model/memory.ts';
+import { batchDelete, batchGet, chunk } from './batch.ts';
+import { codec } from './codec.ts';
+import { getItem } from './get.ts';
+import { deletionWrites } from './items/deletion.ts';
+import { indexKeys, keys, partitions } from './keys.ts';
+import { queryAll } from './query.ts';
+import { deleteWrite, isCancelled, putWrite, setFields, transact, updateWrite, type Write, writeOne } from './transact.ts';
+
+// The memory's `type` is stored as `memoryType`: `type` names the entity on every item.
+const memoryCodec = codec('memory', MemoryRecordSchema, { memoryType: 'type' });
+
+/** A memory that was deleted (or never was) when a write to it landed. */
+export class MemoryGoneError extends Error {
+  constructor() {
+    super('The memory is gone');
+    this.name = 'MemoryGoneError';
+  }
+}
+
+const memoryItem = ({ type, ...memory }: MemoryRecord) => ({
+  ...keys.memory(memory.ownerId, memory.id),
+  type: 'memory',
+  memoryType: type,
+  ...memory,
+});
+
+const memoryAssetItem = (memory: Pick<MemoryRecord, 'id' | 'ownerId'>, assetId: string) => ({
+  ...keys.memoryAsset(memory.id, assetId),
+  ...indexKeys.assetMemories(assetId, memory.id),
+  type: 'memoryAsset',
+  memoryId: memory.id,
+  assetId,
+  // Its change partition is its memory owner's (shared/db/changes.ts).
+  ownerId: memory.ownerId,
+});
+
+/** A memory's `updatedAt`, set with every change of its assets (Immich's), in the same transaction. */
+const touch = (memory: Pick<MemoryRecord, 'id' | 'ownerId'>, updatedAt: string): Write =>
+  updateWrite(keys.memory(memory.ownerId, memory.id), 'SET updatedAt = :updatedAt', {
+    condition: 'present',
+    values: { ':updatedAt': updatedAt },
+    onConditionFailed: () => new MemoryGoneError(),
+  });
+
+/** The owner's memory, or undefined (someone else's reads as missing). */
+export const getMemory = async (ownerId: string, memoryId: string): Promise<MemoryRecord | undefined> => {
+  const item = await getItem(keys.memory(ownerId, memoryId));
+  return item ? memoryCodec.read(item) : undefined;
+};
+
+/** Every memory of an owner (Query `USER#<id>` MEMORY#): unsaved ones go after 30 days, so a few hundred at most. */
+export const listMemories = async (ownerId: string): Promise<MemoryRecord[]> =>
+  (await queryAll(partitions.userMemories(ownerId))).map(memoryCodec.read);
+
+/** The ids of a memory's assets (Query `MEMORY#<id>` ASSET#). */
+export const listMemoryAssetIds = async (memoryId: string): Promise<string[]> =>
+  (await queryAll(partitions.memoryAssets(memoryId), { attributes: ['assetId'] })).map((item) => String(item.assetId));
+
+/** Which of `assetIds` are in the memory (BatchGetItem of their entries). */
+export const memoryAssetsAmong = async (memoryId: string, assetIds: readonly string[]): Promise<Set<string>> =>
+  new Set((await batchGet(assetIds.map((assetId) => keys.memoryAsset(memoryId, assetId)))).map((item) => String(item.assetId)));
+
+/**
+ * Stores a new memory with its assets: the memory and its first 99 assets in one transaction,
+ * conditional on the memory not existing (a nightly run's ids are derived from what they are
+ * about, so a second run, or a retry, makes nothing twice: `created` false). More assets (only a
+ * client's own memory can have them) follow in transactions of 100.
+ */
+export const createMemory = async (memory: MemoryRecord, assetIds: readonly string[]): Promise<{ created: boolean }> => {
+  const [first = [], ...rest] = chunk(assetIds, 99);
+  try {
+    await transact([putWrite(memoryItem(memory), { condition: 'absent' }), ...first.map((id) => putWrite(memoryAssetItem(memory, id)))]);
+  } catch (error) {
+    if (isCancelled(error)) return { created: false };
+    throw error;
+  }
+  for (const part of rest) await transact(part.map((id) => putWrite(memoryAssetItem(memory, id))));
+  return { created: true };
+};
+
+/** Changes a memory's fields; throws MemoryGoneError if it was deleted meanwhile. */
+export const updateMemory = async (
+  memory: MemoryRecord,
+  change: Partial<Pick<MemoryRecord, 'isSaved' | 'seenAt' | 'memoryAt' | 'updatedAt'>>,
+): Promise<MemoryRecord> => {
+  const { expression, names, values } = setFields(change);
+  await writeOne(
+    updateWrite(keys.memory(memory.ownerId, memory.id), expression, {
+      condition: 'present',
+      names,
+      values,
+      onConditionFailed: () => new MemoryGoneError(),
+    }),
+  );
+  return { ...memory, ...change };
+};
+
+/** Adds assets to a memory (with its `updatedAt`), 99 a transaction; throws MemoryGoneError if it was deleted meanwhile. */
+export const addMemoryAssets = async (memory: MemoryRecord, assetIds: readonly string[], updatedAt: string): Promise<void> => {
+  for (const part of chunk(assetIds, 99))
+    await transact([touch(memory, updatedAt), ...part.map((id) => putWrite(memoryAssetItem(memory, id)))]);
+};
+
+/** Takes assets out of a memory, each with its deletion record for the sync stream (and the memory's `updatedAt`). */
+export const removeMemoryAssets = async (memory: MemoryRecord, assetIds: readonly string[], updatedAt: string): Promise<void> => {
+  for (const part of chunk(assetIds, 49))
+    await transact([
+      touch(memory, updatedAt),
+      ...part.flatMap((id) => [
+        deleteWrite(keys.memoryAsset(memory.id, id), { sync: 'recorded' }),
+        deletionWrites.memoryAsset(memory.ownerId, memory.id, id),
+      ]),
+    ]);
+};
+
+/**
+ * Deletes a memory: the memory and its deletion record in one transaction, then its assets'
+ * entries, which go with it (as Immich's cascade; the apps drop them with the memory).
+ */
+export const deleteMemory = async (memory: Pick<MemoryRecord, 'id' | 'ownerId'>): Promise<void> => {
+  try {
+    await transact([
+      deleteWrite(keys.memory(memory.ownerId, memory.id), { condition: 'present', sync: 'recorded' }),
+      deletionWrites.memory(memory.ownerId, memory.id),
+    ]);
+  } catch (error) {
+    // Deleted meanwhile: its entries are still removed below.
+    if (!isCancelled(error)) throw error;
+  }
+  const assetIds = await listMemoryAssetIds(memory.id);
+  await batchDelete(
+    assetIds.map((assetId) => keys.memoryAsset(memory.id, assetId)),
+    'with-parent',
+  );
+};
+
+/** What goes with an asset deleted for good: its entries in memories (Query gsi2), as Immich's cascade. */
+export const deleteAssetMemberships = async (assetId: string): Promise<void> => {
+  const entries = await queryAll(partitions.assetMemories(assetId), { attributes: ['memoryId'] });
+  await batchDelete(
+    entries.map((item) => keys.memoryAsset(String(item.memoryId), assetId)),
+    'with-parent',
+  );
+};
+
+/** The last day "on this day" memories were made for (Immich's `memories-state`), if any. */
+export const getMemoriesState = async (): Promise<string | undefined> => {
+  const item = await getItem(keys.memoriesState());
+  return typeof item?.lastOnThisDayDate === 'string' ? item.lastOnThisDayDate : undefined;
+};
+
+/** Records the last day memories were made for; never moves it back (a slower concurrent run loses). */
+export const setMemoriesState = async (lastOnThisDayDate: string): Promise<void> => {
+  try {
+    await writeOne(
+      updateWrite(keys.memoriesState(), 'SET #type = :type, lastOnThisDayDate = :day', {
+        condition: 'attribute_not_exists(lastOnThisDayDate) OR lastOnThisDayDate < :day',
+        names: { '#type': 'type' },
+        values: { ':type': 'systemMetadata', ':day': lastOnThisDayDate },
+      }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
+};
