@@ -16,6 +16,7 @@ import { getMemory } from '../db/memory.repository.ts';
 import { getPartner, partnersAmong } from '../db/partner.repository.ts';
 import { getPeople, getPerson } from '../db/person.repository.ts';
 import { assetsLinkShows, getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
+import { getTag } from '../db/tag.repository.ts';
 import type { ActivityRecord } from '../model/activity.ts';
 import { type AlbumRecord, roleOf } from '../model/album.ts';
 import type { AssetRecord, AssetWithFaces } from '../model/asset.ts';
@@ -23,6 +24,7 @@ import type { MemoryRecord } from '../model/memory.ts';
 import type { PartnerRecord } from '../model/partner.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
+import type { TagRecord } from '../model/tag.ts';
 import type { Auth } from '../model/user.ts';
 import { isGranted } from './api-key-permission.ts';
 import { noAccess, Permission } from './permission.ts';
@@ -335,4 +337,11 @@ export const requireMemory = async (auth: Auth, permission: Permission, memoryId
   const memory = await getMemory(auth.user.id, memoryId);
   if (!memory) throw noAccess(permission);
   return memory;
+};
+
+/** The caller's tag (Immich's tag.read, .update, .delete and .asset: the owner's alone). */
+export const requireTag = async (auth: Auth, permission: Permission, tagId: string): Promise<TagRecord> => {
+  const tag = await getTag(auth.user.id, tagId);
+  if (!tag) throw noAccess(permission);
+  return tag;
 };

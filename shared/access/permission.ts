@@ -29,6 +29,10 @@ export const Permission = {
   MemoryRead: 'memory.read',
   MemoryUpdate: 'memory.update',
   MemoryDelete: 'memory.delete',
+  TagRead: 'tag.read',
+  TagUpdate: 'tag.update',
+  TagDelete: 'tag.delete',
+  TagAsset: 'tag.asset',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];
 

@@ -25,6 +25,7 @@ import { dateOrder, keys, type Partition, partitions } from './keys.ts';
 import { deleteAssetMemberships } from './memory.repository.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
+import { deleteAssetTagEntries } from './tag.repository.ts';
 import { isCancelled, transact, type Write, writeOne } from './transact.ts';
 
 export { DuplicateChecksumError } from './items/asset.ts';
@@ -316,8 +317,8 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     ],
     'with-parent',
   );
-  // Likes and comments on it go too, and its places in memories (Immich's rows cascade with their asset).
-  await Promise.all([deleteAssetActivities(asset.id), deleteAssetMemberships(asset.id)]);
+  // Likes and comments on it go too, and its places in memories and tags (Immich's rows cascade with their asset).
+  await Promise.all([deleteAssetActivities(asset.id), deleteAssetMemberships(asset.id), deleteAssetTagEntries(asset.id)]);
   return { albums };
 };
 

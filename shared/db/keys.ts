@@ -82,6 +82,12 @@ export const keys = {
   memory: (ownerId: string, memoryId: string): Key => ({ pk: `USER#${ownerId}`, sk: `MEMORY#${memoryId}` }),
   /** An asset of a memory, in the memory's partition. */
   memoryAsset: (memoryId: string, assetId: string): Key => ({ pk: `MEMORY#${memoryId}`, sk: `ASSET#${assetId}` }),
+  /** A tag, under its owner: reading it by the caller's id is also the ownership check. */
+  tag: (ownerId: string, tagId: string): Key => ({ pk: `USER#${ownerId}`, sk: `TAG#${tagId}` }),
+  /** Uniqueness of a tag's value (its full path) per owner, by hash of the value → tagId. */
+  tagValue: (ownerId: string, valueHash: string): Key => ({ pk: `USER#${ownerId}`, sk: `TAGVALUE#${valueHash}` }),
+  /** An asset with a tag, in the tag's partition. */
+  tagAsset: (tagId: string, assetId: string): Key => ({ pk: `TAG#${tagId}`, sk: `ASSET#${assetId}` }),
   /** Immich's system metadata `memories-state`: the last day "on this day" memories were made for. */
   memoriesState: (): Key => ({ pk: 'SYSTEM', sk: 'MEMORIES_STATE' }),
   /** The nightly tasks' last run (shared/services/nightly-tasks.service.ts): one run per nightly slot. */
@@ -140,6 +146,12 @@ export const partitions = {
   albumActivities: (albumId: string): Partition => ({ index: 'gsi1', value: `ACTIVITIES#${albumId}` }),
   /** gsi2: the likes and comments on one asset (in any album). */
   assetActivities: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETACTIVITIES#${assetId}` }),
+  /** A user's tags. */
+  userTags: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'TAG#' }),
+  /** A tag's assets. */
+  tagAssets: (tagId: string): Partition => ({ value: `TAG#${tagId}`, prefix: 'ASSET#' }),
+  /** gsi2: the tags of an asset. */
+  assetTags: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETTAGS#${assetId}` }),
   /** A user's memories. */
   userMemories: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'MEMORY#' }),
   /** A memory's assets. */
@@ -197,6 +209,7 @@ export const indexKeys = {
     gsi1sk: dateOrder(createdAt, activityId),
   }),
   assetActivities: (assetId: string, activityId: string) => ({ gsi2pk: partitions.assetActivities(assetId).value, gsi2sk: activityId }),
+  assetTags: (assetId: string, tagId: string) => ({ gsi2pk: partitions.assetTags(assetId).value, gsi2sk: tagId }),
   assetMemories: (assetId: string, memoryId: string) => ({ gsi2pk: partitions.assetMemories(assetId).value, gsi2sk: memoryId }),
   /** `ix_<field>` for each searchable EXIF value the asset has. */
   exif: (

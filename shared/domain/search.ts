@@ -72,7 +72,7 @@ export const matchesSearch = (asset: AssetRecord, f: SearchFilters): boolean => 
     asset.visibility !== 'locked' &&
     (f.rating === undefined || asset.exif.rating === f.rating) &&
     (f.description === undefined || fold(asset.exif.description ?? '').includes(fold(f.description))) &&
-    (f.inAlbums === undefined || f.inAlbums.has(asset.id)) &&
+    (f.amongAssets === undefined || f.amongAssets.has(asset.id)) &&
     exact('id', f.id) &&
     exact('libraryId', f.libraryId) &&
     exact('deviceId', f.deviceId) &&

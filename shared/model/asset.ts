@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { id, instant, nullable } from './fields.ts';
 import type { PersonRecord } from './person.ts';
+import type { TagRecord } from './tag.ts';
 import type { UserRecord } from './user.ts';
 
 export const assetTypes = ['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const;
@@ -183,6 +184,8 @@ export interface AssetDetail {
   owner?: UserRecord | undefined;
   faces: readonly FaceRecord[];
   people: readonly PersonRecord[];
+  /** The owner's tags on it (its owner's view only, as Immich loads them). */
+  tags?: readonly TagRecord[];
 }
 
 /**

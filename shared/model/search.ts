@@ -53,9 +53,12 @@ export interface SearchFilters {
   rating?: number | null | undefined;
   /** v3's description filter: a part of it, case- and accent-insensitive. */
   description?: string | undefined;
-  /** v3's albumIds: assets in every one of these albums (the service resolves them into `inAlbums`). */
+  /** v3's albumIds: assets in every one of these albums (the service resolves them into `amongAssets`). */
   albumIds?: readonly string[] | undefined;
-  inAlbums?: ReadonlySet<string> | undefined;
-  /** Nothing can match (v3's tags or OCR text asked for: none exist here). */
+  /** v3's tagIds: assets with every one of these tags, or one below each (resolved into `amongAssets`). */
+  tagIds?: readonly string[] | undefined;
+  /** The only assets that can match: those the albums and tags asked for have in common. */
+  amongAssets?: ReadonlySet<string> | undefined;
+  /** Nothing can match (v3's OCR text asked for: none exists here). */
   matchesNothing?: boolean | undefined;
 }

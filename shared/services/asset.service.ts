@@ -21,6 +21,7 @@ import type { UploadCheck } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
 import { takenOnThisDay } from './on-this-day.ts';
 import { timelinePartners } from './partner.service.ts';
+import { tagsOfAsset } from './tag.service.ts';
 
 /**
  * POST /asset/bulk-upload-check: for each file, `accept`, or `reject` as a `duplicate` of the
@@ -43,8 +44,10 @@ export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetInfo> =
     return { view: link.showExif ? 'exif' : 'sanitized', asset: found.asset };
   }
   const { asset, faces } = await requireAsset(auth, Permission.AssetRead, id);
-  // Someone else's asset (through a shared album): without its people, as Immich answers.
-  return { view: 'full', ...(await detailOf(asset, asset.ownerId === auth.user.id ? faces : [])) };
+  // Someone else's asset (through a shared album): without its people and tags, as Immich answers.
+  const own = asset.ownerId === auth.user.id;
+  const [detail, tags] = await Promise.all([detailOf(asset, own ? faces : []), own ? tagsOfAsset(asset.ownerId, asset.id) : []]);
+  return { view: 'full', ...detail, tags };
 };
 
 /** The asset with its owner and people; `known` people already read are not read again. */
@@ -117,7 +120,9 @@ export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promi
   // Deleted for good by a concurrent request: as if it had never been the caller's.
   if (!written) throw accessLost(Permission.AssetUpdate);
   if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
-  return detailOf(written.asset, written.faces, people);
+  // The caller's own asset (only the owner may update it): with its tags, as the detail view.
+  const [detail, tags] = await Promise.all([detailOf(written.asset, written.faces, people), tagsOfAsset(asset.ownerId, asset.id)]);
+  return { ...detail, tags };
 };
 
 /**

@@ -18,6 +18,7 @@ import {
 } from '../db/memory.repository.ts';
 import { listPeople } from '../db/person.repository.ts';
 import { listUsers } from '../db/user.repository.ts';
+import { addOutcomes, removeOutcomes } from '../domain/bulk-ids.ts';
 import type { BulkIdResult } from '../model/album.ts';
 import { type AssetRecord, inTimeline } from '../model/asset.ts';
 import type { MemoryChange, MemoryFilter, MemoryRecord, MemoryView, NewMemory } from '../model/memory.ts';
@@ -155,30 +156,18 @@ export const addMemoryAssets = async (auth: Auth, memoryId: string, assetIds: re
   const present = await memoryAssetsAmong(memory.id, [...new Set(assetIds)]);
   const candidates = [...new Set(assetIds.filter((id) => !present.has(id)))];
   const allowed = new Set((await allowedAssets(auth, Permission.AssetShare, candidates)).map((asset) => asset.id));
-  const added = new Set<string>();
-  const results = assetIds.map((id): BulkIdResult => {
-    if (present.has(id) || added.has(id)) return { id, success: false, error: 'duplicate' };
-    if (!allowed.has(id)) return { id, success: false, error: 'no_permission' };
-    added.add(id);
-    return { id, success: true };
-  });
-  if (added.size > 0)
-    await addEntries(memory, [...added], new Date().toISOString()).catch((error: unknown) => gone(error, Permission.MemoryRead));
+  const { results, changed } = addOutcomes(assetIds, present, allowed);
+  if (changed.length > 0)
+    await addEntries(memory, changed, new Date().toISOString()).catch((error: unknown) => gone(error, Permission.MemoryRead));
   return results;
 };
 
 /** DELETE /memories/:id/assets: per id `success` or `not_found` (not in it); the owner may take out any (Immich's `removeAssets`). */
 export const removeMemoryAssets = async (auth: Auth, memoryId: string, assetIds: readonly string[]): Promise<BulkIdResult[]> => {
   const memory = await requireMemory(auth, Permission.MemoryUpdate, memoryId);
-  const present = await memoryAssetsAmong(memory.id, [...new Set(assetIds)]);
-  const removed = new Set<string>();
-  const results = assetIds.map((id): BulkIdResult => {
-    if (!present.has(id) || removed.has(id)) return { id, success: false, error: 'not_found' };
-    removed.add(id);
-    return { id, success: true };
-  });
-  if (removed.size > 0)
-    await removeEntries(memory, [...removed], new Date().toISOString()).catch((error: unknown) => gone(error, Permission.MemoryUpdate));
+  const { results, changed } = removeOutcomes(assetIds, await memoryAssetsAmong(memory.id, [...new Set(assetIds)]));
+  if (changed.length > 0)
+    await removeEntries(memory, changed, new Date().toISOString()).catch((error: unknown) => gone(error, Permission.MemoryUpdate));
   return results;
 };
 

@@ -28,6 +28,7 @@ import {
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
+import { taggedAssetIds } from './tag.service.ts';
 import { getRandom } from './timeline.service.ts';
 
 type Order = 'asc' | 'desc';
@@ -78,9 +79,9 @@ const chooseDriver = async (owner: string, filters: SearchFilters, order: Order,
     const hex = checksumHex(filters.checksum);
     return pointDriver(() => getAssetByChecksum(owner, hex));
   }
-  if (filters.inAlbums) {
-    // The albums' assets: read by key, whatever the library's size.
-    const ids = [...filters.inAlbums];
+  if (filters.amongAssets) {
+    // The albums' or tags' assets: read by key, whatever the library's size.
+    const ids = [...filters.amongAssets];
     return (async function* () {
       for (let start = 0; start < ids.length; start += 100) yield await getAssets(ids.slice(start, start + 100));
     })();
@@ -187,8 +188,7 @@ export const searchAssets = (auth: Auth, filters: SearchFilters): Promise<Search
  * reads only the caller's, and any other leaves a partner's archived and trashed ones out.
  */
 export const searchMetadata = async (auth: Auth, request: SearchFilters): Promise<SearchPage> => {
-  const filters =
-    request.albumIds && request.albumIds.length > 0 ? { ...request, inAlbums: await assetsInAll(auth, request.albumIds) } : request;
+  const filters = await withAmongAssets(auth, request);
   const ownOnly = filters.isArchived === true || Boolean(filters.trashedAfter || filters.trashedBefore);
   const partners = ownOnly ? [] : await timelinePartners(auth);
   const partnerFilters: SearchFilters = { ...filters, isArchived: false, withArchived: false, withDeleted: false };
@@ -213,6 +213,16 @@ export const searchRandom = async (auth: Auth, filters: SearchFilters, size: num
     [assets[i], assets[j]] = [assets[j] as AssetRecord, assets[i] as AssetRecord];
   }
   return assets.slice(0, size);
+};
+
+/** v3's albumIds and tagIds as the assets they have in common: none asked, no narrowing. */
+const withAmongAssets = async (auth: Auth, request: SearchFilters): Promise<SearchFilters> => {
+  const sets: Set<string>[] = [];
+  if (request.albumIds && request.albumIds.length > 0) sets.push(await assetsInAll(auth, request.albumIds));
+  // Immich's tag filter: every one of the tags, each through itself or a tag below it.
+  for (const tagId of new Set(request.tagIds ?? [])) sets.push(await taggedAssetIds(auth, tagId));
+  const [first, ...rest] = sets;
+  return first ? { ...request, amongAssets: new Set([...first].filter((id) => rest.every((set) => set.has(id)))) } : request;
 };
 
 /** v3's albumIds: the assets in every one of these albums the caller may read (Immich's `inAlbums`). */

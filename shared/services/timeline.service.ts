@@ -1,4 +1,4 @@
-import { Permission, requireAlbum, requireTimeline, requireVisitorAlbum } from '../access/access.ts';
+import { Permission, requireAlbum, requireTag, requireTimeline, requireVisitorAlbum } from '../access/access.ts';
 import { Invalid } from '../core/errors.ts';
 import { listMembers } from '../db/album.repository.ts';
 import { assetsTakenBetween, getAssets } from '../db/asset.repository.ts';
@@ -10,6 +10,7 @@ import type { SharedLinkRecord } from '../model/shared-link.ts';
 import { type BucketAssets, type BucketSize, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
+import { taggedAssetIds } from './tag.service.ts';
 
 /** GET /asset/time-buckets (`TimeBucketDto`), and GET /asset/time-bucket with `timeBucket`. */
 export interface TimeBucketQuery extends BucketFilter {
@@ -17,13 +18,18 @@ export interface TimeBucketQuery extends BucketFilter {
   userId?: string | undefined;
   albumId?: string | undefined;
   personId?: string | undefined;
+  /** v3: the caller's assets with this tag or one below it. */
+  tagId?: string | undefined;
   withStacked?: boolean | undefined;
   withPartners?: boolean | undefined;
   order?: 'asc' | 'desc' | undefined;
 }
 
 /** Whose timelines, or which album's entries, a request reads: Immich's `timeBucketChecks`. */
-type Source = { kind: 'album'; albumId: string; ownerId: string; link?: SharedLinkRecord } | { kind: 'timeline'; ownerIds: string[] };
+type Source =
+  | { kind: 'album'; albumId: string; ownerId: string; link?: SharedLinkRecord }
+  | { kind: 'tag'; tagId: string; auth: Auth }
+  | { kind: 'timeline'; ownerIds: string[] };
 
 const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
   // v1.100's `isArchived`, or v3's `visibility` (the archive asked for, or both by default).
@@ -43,6 +49,11 @@ const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
     }
     const album = await requireAlbum(auth, Permission.AlbumRead, dto.albumId);
     return { kind: 'album', albumId: album.id, ownerId: album.ownerId };
+  }
+  if (dto.tagId) {
+    // A tag is its owner's, and so are the assets its timeline shows (Immich's tag.read, then the caller's assets).
+    const tag = await requireTag(auth, Permission.TagRead, dto.tagId);
+    return { kind: 'tag', tagId: tag.id, auth };
   }
   // A timeline: the caller's own or a partner's (timeline.read), with the partners who put theirs in it.
   const userId = dto.userId ?? auth.user.id;
@@ -70,6 +81,10 @@ const entriesOf = async (source: Source, dto: TimeBucketQuery, period?: string):
   let entries: { assetId: string; status: AssetStatus }[];
   if (source.kind === 'album') {
     entries = (await listMembers(source.albumId)).map((member) => ({ assetId: member.assetId, status: member }));
+  } else if (source.kind === 'tag') {
+    // A tag's entries copy nothing of their assets: the assets themselves (a tag holds hundreds, not the library).
+    const assets = await getAssets([...(await taggedAssetIds(source.auth, source.tagId))]);
+    entries = assets.filter((asset) => asset.ownerId === source.auth.user.id).map((asset) => ({ assetId: asset.id, status: asset }));
   } else {
     // Faces of a person of the timeline's owner (another's person has none of their assets: nothing).
     const owner = source.ownerIds[0];

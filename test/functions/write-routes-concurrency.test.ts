@@ -76,6 +76,28 @@ const newMemory = async (): Promise<string> => {
   return created.body.id as string;
 };
 
+/** A fresh tag of the racer's (v3's upsert), with asset a tagged, to change, delete or tag. */
+let tags = 0;
+const newTag = async (): Promise<string> => {
+  const v3Route = (operationId: string) =>
+    routes.find((candidate) => candidate.operationId === operationId && candidate.generation === 'v3') as Route;
+  const made = await invoke(await handlerOf(v3Route('upsertTags')), {
+    method: 'PUT',
+    path: '/api/tags',
+    headers: bearer(user.accessToken),
+    body: { tags: [`Racing/${++tags}`] },
+  });
+  const id = made.body[0].id as string;
+  await invoke(await handlerOf(v3Route('tagAssets')), {
+    method: 'PUT',
+    path: `/api/tags/${id}/assets`,
+    pathParameters: { id },
+    headers: bearer(user.accessToken),
+    body: { ids: [setup.a] },
+  });
+  return id;
+};
+
 /** The request of each write route, built when it runs (some need a fresh session or item). */
 const requests: Record<string, () => Promise<Call[]>> = {
   // Five identical likes at once are one like (the others answer it, 200); a comment beside them.
@@ -89,6 +111,64 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, body: { albumId: setup.album, type: 'comment', comment: 'Racing v3' } },
   ],
   'v3:deleteActivity': async () => [{ token: user.accessToken, id: await newComment() }],
+  // Five identical creates: one tag, the others answer that it exists.
+  createTag: async () => [{ token: user.accessToken, body: { name: 'Same v1', type: 'CUSTOM' } }],
+  updateTag: async () => {
+    const id = await newTag();
+    return [
+      { token: user.accessToken, id, body: { name: 'Renamed once' } },
+      { token: user.accessToken, id, body: { name: 'Renamed twice' } },
+    ];
+  },
+  deleteTag: async () => [{ token: user.accessToken, id: await newTag() }],
+  tagAssets: async () => {
+    const id = await newTag();
+    return [
+      { token: user.accessToken, id, body: { assetIds: [setup.b, setup.c] } },
+      { token: user.accessToken, id, body: { assetIds: [setup.c, setup.d] } },
+    ];
+  },
+  untagAssets: async () => {
+    const id = await newTag();
+    return [
+      { token: user.accessToken, id, body: { assetIds: [setup.a] } },
+      { token: user.accessToken, id, body: { assetIds: [setup.a, setup.b] } },
+    ];
+  },
+  'v3:createTag': async () => [{ token: user.accessToken, body: { name: 'Same v3' } }],
+  'v3:upsertTags': async () => [
+    { token: user.accessToken, body: { tags: ['Upsert/Same/Path'] } },
+    { token: user.accessToken, body: { tags: ['Upsert/Same', 'Upsert/Other'] } },
+  ],
+  'v3:bulkTagAssets': async () => {
+    const [first, second] = [await newTag(), await newTag()];
+    return [
+      { token: user.accessToken, body: { tagIds: [first, second], assetIds: [setup.b, setup.c] } },
+      { token: user.accessToken, body: { tagIds: [second], assetIds: [setup.c, setup.d] } },
+    ];
+  },
+  'v3:updateTag': async () => {
+    const id = await newTag();
+    return [
+      { token: user.accessToken, id, body: { color: '#123456' } },
+      { token: user.accessToken, id, body: { color: null } },
+    ];
+  },
+  'v3:deleteTag': async () => [{ token: user.accessToken, id: await newTag() }],
+  'v3:tagAssets': async () => {
+    const id = await newTag();
+    return [
+      { token: user.accessToken, id, body: { ids: [setup.b, setup.c] } },
+      { token: user.accessToken, id, body: { ids: [setup.c, setup.d] } },
+    ];
+  },
+  'v3:untagAssets': async () => {
+    const id = await newTag();
+    return [
+      { token: user.accessToken, id, body: { ids: [setup.a] } },
+      { token: user.accessToken, id, body: { ids: [setup.a, setup.b] } },
+    ];
+  },
   'v3:createMemory': async () => [
     { token: user.accessToken, body: { type: 'on_this_day', data: { year: 2021 }, memoryAt: '2021-01-01T00:00:00Z', assetIds: [setup.a] } },
   ],

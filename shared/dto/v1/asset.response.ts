@@ -1,9 +1,11 @@
 import type { AssetDetail, AssetInfo, AssetRecord, ExifInfo, FaceRecord, YearAgo } from '../../model/asset.ts';
 import type { PersonRecord } from '../../model/person.ts';
+import type { TagRecord } from '../../model/tag.ts';
 import type { UploadCheck } from '../../model/upload.ts';
 import type { UserRecord } from '../../model/user.ts';
 import type { AssetBulkUploadCheckResult } from './asset.ts';
 import { type PersonWithFacesResponseDto, peopleWithFaces } from './person.response.ts';
+import { mapTagV1 } from './tag.ts';
 import { mapUser, type UserResponse } from './user.response.ts';
 
 export interface AssetFileUploadResponseDto {
@@ -66,8 +68,9 @@ export interface MapAssetOptions {
   owner?: UserRecord;
   faces?: readonly FaceRecord[];
   people?: ReadonlyMap<string, PersonRecord>;
-  /** Loaded tags (GET /asset/:id loads them; none exist here yet, so `[]`). */
+  /** Loaded tags (GET /asset/:id loads them): these, or `[]`. */
   withTags?: boolean;
+  tags?: readonly TagRecord[];
   /** Loaded smart info (GET /search text mode): `{tags: [], objects: []}` without machine learning. */
   withSmartInfo?: boolean;
 }
@@ -136,7 +139,7 @@ export const mapAsset = (asset: AssetRecord, options: MapAssetOptions = {}): Ass
     ...(options.withExif ? { exifInfo: mapExif(asset.exif) } : {}),
     ...(options.withSmartInfo ? { smartInfo: { tags: [], objects: [] } } : {}),
     livePhotoVideoId: asset.livePhotoVideoId,
-    ...(options.withTags ? { tags: [] } : {}),
+    ...(options.withTags ? { tags: (options.tags ?? []).map(mapTagV1) } : {}),
     people: options.faces && options.people ? peopleWithFaces(options.faces, options.people) : [],
     checksum: checksumBase64(asset.checksum),
     stackCount: null,
@@ -177,11 +180,12 @@ export const mapAssetInfo = (info: AssetInfo, callerId: string): AssetResponseDt
 };
 
 /** The asset with EXIF, owner, tags and people. */
-export const mapAssetDetail = ({ asset, owner, faces, people }: AssetDetail, callerId: string): AssetResponseDto =>
+export const mapAssetDetail = ({ asset, owner, faces, people, tags }: AssetDetail, callerId: string): AssetResponseDto =>
   mapAsset(asset, {
     callerId,
     withExif: true,
     withTags: true,
+    ...(tags ? { tags } : {}),
     ...(owner ? { owner } : {}),
     faces,
     people: new Map(people.map((person) => [person.id, person])),

@@ -16,6 +16,7 @@ import type { UploadOutcome } from '../../model/upload.ts';
 import type { UserRecord } from '../../model/user.ts';
 import { checksumBase64, mapExif } from '../v1/asset.response.ts';
 import { mapPersonV3, type PersonResponseDto } from './person.response.ts';
+import { mapTagV3 } from './tag.ts';
 import { mapUserV3, type UserResponseDto } from './user.response.ts';
 
 export type ExifResponseDto = ExifInfo;
@@ -111,9 +112,9 @@ export const mapAssetV3 = (asset: AssetRecord, options: MapAssetOptionsV3 = {}):
 };
 
 /** The asset with EXIF, owner and people (GET /assets/:id, PUT /assets/:id); tags and stack as Immich loads them there. */
-export const mapAssetDetailV3 = ({ asset, owner, people }: AssetDetail, callerId: string): AssetResponseDto => ({
+export const mapAssetDetailV3 = ({ asset, owner, people, tags }: AssetDetail, callerId: string): AssetResponseDto => ({
   ...mapAssetV3(asset, { callerId, withExif: true, owner, people }),
-  tags: [],
+  tags: (tags ?? []).map(mapTagV3),
   stack: null,
 });
 

@@ -50,3 +50,8 @@ export const picklist = <const T extends readonly string[]>(values: T) =>
 
 /** An object of optional fields; unknown keys are dropped (zod's objects strip them). */
 export const object = <const E extends v.ObjectEntries>(entries: E) => v.object(entries, '$property must be an object');
+
+/** A color as `#rgb` … `#rrggbbaa` (zod's `hexColor`), or null to clear it. */
+export const hexColor = v.optional(
+  v.nullable(v.pipe(v.string('$property must be a string'), v.regex(/^#[0-9a-fA-F]{3,8}$/, '$property must be a hex color'))),
+);

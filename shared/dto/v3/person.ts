@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
 import type { NewPerson, PersonEdit } from '../../model/person.ts';
-import { boolean, coercedInteger, object, stringToBool, text, uuid, uuids } from './common.ts';
+import { boolean, coercedInteger, hexColor, object, stringToBool, text, uuid, uuids } from './common.ts';
 
 /** A birth date (`YYYY-MM-DD` or a date-time), not in the future, as the instant it names; null clears it. */
 const birthDate = v.optional(
@@ -19,9 +19,7 @@ const birthDate = v.optional(
     ),
   ),
 );
-const color = v.optional(
-  v.nullable(v.pipe(v.string('$property must be a string'), v.regex(/^#[0-9a-fA-F]{3,8}$/, '$property must be a hex color'))),
-);
+const color = hexColor;
 
 const personFields = {
   name: v.optional(text(limits.name)),

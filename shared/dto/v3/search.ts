@@ -90,9 +90,9 @@ type FilterInput = v.InferOutput<v.ObjectSchema<typeof filterFields, undefined>>
 
 /**
  * v3's visibility as v1.100's flags (the timeline, the archive, or both by default; `hidden` the
- * live photos' videos), null exif values as no filter, tags and OCR text as nothing to match.
+ * live photos' videos), null exif values as no filter, OCR text as nothing to match.
  */
-const toFilters = ({ visibility, tagIds, ocr, filter: _filter, ...input }: FilterInput & Record<string, unknown>): SearchFilters => {
+const toFilters = ({ visibility, ocr, filter: _filter, ...input }: FilterInput & Record<string, unknown>): SearchFilters => {
   const nulls = Object.fromEntries(Object.entries(input).map(([key, value]) => [key, value === null ? undefined : value]));
   return {
     ...nulls,
@@ -101,7 +101,7 @@ const toFilters = ({ visibility, tagIds, ocr, filter: _filter, ...input }: Filte
       : visibility === 'hidden'
         ? { isVisible: false, withArchived: true }
         : { isVisible: true, isArchived: visibility === 'archive' }),
-    ...((tagIds && tagIds.length > 0) || ocr ? { matchesNothing: true } : {}),
+    ...(ocr ? { matchesNothing: true } : {}),
   } as SearchFilters;
 };
 

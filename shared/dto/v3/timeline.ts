@@ -29,15 +29,14 @@ const query = {
 
 /**
  * GET /timeline/buckets: v3's months (always months), filtered as v1.100's buckets are (visibility
- * for `isArchived`). A tag (`tagId`), a map box (`bbox`) and ordering by upload (`orderBy=createdAt`)
- * are not served yet: refused, not ignored.
+ * for `isArchived`), or a tag's (`tagId`). A map box (`bbox`) and ordering by upload
+ * (`orderBy=createdAt`) are not served yet: refused, not ignored.
  */
 export const TimeBucketDtoV3 = v.pipe(
   object(query),
-  v.check((input) => input.tagId === undefined, 'Tags are not supported by this server yet'),
   v.check((input) => input.bbox === undefined, 'bbox is not supported by this server yet'),
   v.check((input) => input.orderBy !== 'createdAt', 'orderBy=createdAt is not supported by this server yet'),
-  v.transform(({ tagId: _t, bbox: _b, orderBy: _o, key: _k, slug: _s, withCoordinates: _c, ...filter }) => ({
+  v.transform(({ bbox: _b, orderBy: _o, key: _k, slug: _s, withCoordinates: _c, ...filter }) => ({
     ...filter,
     size: 'MONTH' as const,
   })),
@@ -46,10 +45,9 @@ export const TimeBucketDtoV3 = v.pipe(
 /** GET /timeline/bucket: one month (`2024-01-01`), and whether to add coordinates. */
 export const TimeBucketAssetDtoV3 = v.pipe(
   object({ ...query, timeBucket: text(40) }),
-  v.check((input) => input.tagId === undefined, 'Tags are not supported by this server yet'),
   v.check((input) => input.bbox === undefined, 'bbox is not supported by this server yet'),
   v.check((input) => input.orderBy !== 'createdAt', 'orderBy=createdAt is not supported by this server yet'),
-  v.transform(({ tagId: _t, bbox: _b, orderBy: _o, key: _k, slug: _s, ...filter }) => ({ ...filter, size: 'MONTH' as const })),
+  v.transform(({ bbox: _b, orderBy: _o, key: _k, slug: _s, ...filter }) => ({ ...filter, size: 'MONTH' as const })),
 );
 
 export interface TimeBucketsResponseDto {

@@ -1,0 +1,11 @@
+import { IdParams } from '#shared/dto/common.ts';
+import type { AssetIdsResponseDto } from '#shared/dto/v1/shared-link.response.ts';
+import { AssetIdsDto } from '#shared/dto/v1/shared-link.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { removeTagAssetsV1 } from '#shared/services/tag.service.ts';
+
+export const handler = httpHandler(
+  { access: 'user', permission: 'tag.asset', params: IdParams, body: AssetIdsDto, returns: returns<AssetIdsResponseDto[]>() },
+  ({ auth, params, body }) => removeTagAssetsV1(auth, params.id, body.assetIds),
+);

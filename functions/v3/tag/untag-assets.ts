@@ -1,0 +1,18 @@
+import { IdParams } from '#shared/dto/common.ts';
+import type { BulkIdResponseDto } from '#shared/dto/v1/album.response.ts';
+import { BulkIdsDtoV3 } from '#shared/dto/v3/album.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { removeTagAssetsV3 } from '#shared/services/tag.service.ts';
+
+export const handler = httpHandler(
+  {
+    generation: 'v3',
+    access: 'user',
+    permission: 'tag.asset',
+    params: IdParams,
+    body: BulkIdsDtoV3,
+    returns: returns<BulkIdResponseDto[]>(),
+  },
+  ({ auth, params, body }) => removeTagAssetsV3(auth, params.id, body.ids),
+);

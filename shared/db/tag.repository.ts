@@ -1,0 +1,154 @@
+import { createHash } from 'node:crypto';
+import { type TagRecord, TagRecordSchema } from '../model/tag.ts';
+import { batchDelete, batchGet, chunk } from './batch.ts';
+import { codec } from './codec.ts';
+import { getItem } from './get.ts';
+import { indexKeys, keys, partitions } from './keys.ts';
+import { queryAll } from './query.ts';
+import { checkWrite, deleteWrite, putWrite, setFields, transact, updateWrite, type Write, writeOne } from './transact.ts';
+
+// The tag's v1.100 type is stored as `tagType`: `type` names the entity on every item.
+const tagCodec = codec('tag', TagRecordSchema, { tagType: 'type' });
+
+/** Another tag of the owner has this value (its full path). */
+export class TagValueTakenError extends Error {
+  constructor() {
+    super('A tag with that name already exists');
+    this.name = 'TagValueTakenError';
+  }
+}
+
+/** The tag was deleted meanwhile. */
+export class TagGoneError extends Error {
+  constructor() {
+    super('Tag not found');
+    this.name = 'TagGoneError';
+  }
+}
+
+/** Fixed-size key for a value (a path can be longer than a sort key may be); values are case-sensitive, as Immich's. */
+const valueHash = (value: string): string => createHash('sha256').update(value).digest('base64url');
+
+const tagItem = ({ type, ...tag }: TagRecord) => ({ ...keys.tag(tag.ownerId, tag.id), type: 'tag', tagType: type, ...tag });
+
+const guardPut = (tag: Pick<TagRecord, 'ownerId' | 'id'>, value: string): Write =>
+  putWrite(
+    { ...keys.tagValue(tag.ownerId, valueHash(value)), type: 'tagValue', tagId: tag.id, value },
+    { condition: 'absent', onConditionFailed: () => new TagValueTakenError() },
+  );
+
+const guardDelete = (tag: Pick<TagRecord, 'ownerId'>, value: string): Write => deleteWrite(keys.tagValue(tag.ownerId, valueHash(value)));
+
+const tagExists = (tag: Pick<TagRecord, 'ownerId' | 'id'>): Write =>
+  checkWrite(keys.tag(tag.ownerId, tag.id), { condition: 'attribute_exists(pk)', onConditionFailed: () => new TagGoneError() });
+
+/** The owner's tag, or undefined (someone else's reads as missing). */
+export const getTag = async (ownerId: string, tagId: string): Promise<TagRecord | undefined> => {
+  const item = await getItem(keys.tag(ownerId, tagId));
+  return item ? tagCodec.read(item) : undefined;
+};
+
+/** Those of `tagIds` that are the owner's tags (BatchGetItem). */
+export const getTags = async (ownerId: string, tagIds: readonly string[]): Promise<TagRecord[]> =>
+  (await batchGet([...new Set(tagIds)].map((id) => keys.tag(ownerId, id)))).map(tagCodec.read);
+
+/** Every tag of an owner (Query `USER#<id>` TAG#): hundreds, not millions. */
+export const listTags = async (ownerId: string): Promise<TagRecord[]> => (await queryAll(partitions.userTags(ownerId))).map(tagCodec.read);
+
+/** The owner's tag with this value, through its guard. */
+export const getTagByValue = async (ownerId: string, value: string): Promise<TagRecord | undefined> => {
+  const guard = await getItem(keys.tagValue(ownerId, valueHash(value)));
+  return guard ? getTag(ownerId, String(guard.tagId)) : undefined;
+};
+
+/** Stores a new tag with its value's guard; TagValueTakenError if the owner has that value already (also concurrently). */
+export const createTag = async (tag: TagRecord): Promise<void> => {
+  await transact([putWrite(tagItem(tag), { condition: 'absent' }), guardPut(tag, tag.value)]);
+};
+
+/** Changes a tag's color or parent; TagGoneError if it was deleted meanwhile. */
+export const updateTag = async (
+  tag: TagRecord,
+  change: Partial<Pick<TagRecord, 'color' | 'parentId' | 'updatedAt'>>,
+): Promise<TagRecord> => {
+  const { expression, names, values } = setFields(change);
+  await writeOne(
+    updateWrite(keys.tag(tag.ownerId, tag.id), expression, {
+      condition: 'present',
+      names,
+      values,
+      onConditionFailed: () => new TagGoneError(),
+    }),
+  );
+  return { ...tag, ...change };
+};
+
+/**
+ * Gives tags new values (a rename moves the tag's descendants' paths with it), their guards moved
+ * in the same transaction: TagValueTakenError if a new value is taken, nothing written then.
+ */
+export const renameTags = async (renames: readonly { tag: TagRecord; value: string; updatedAt: string }[]): Promise<void> => {
+  await transact(
+    renames.flatMap(({ tag, value, updatedAt }) => [
+      updateWrite(keys.tag(tag.ownerId, tag.id), 'SET #value = :value, updatedAt = :updatedAt', {
+        condition: '#value = :old',
+        names: { '#value': 'value' },
+        values: { ':value': value, ':old': tag.value, ':updatedAt': updatedAt },
+        onConditionFailed: () => new TagGoneError(),
+      }),
+      guardDelete(tag, tag.value),
+      guardPut(tag, value),
+    ]),
+  );
+};
+
+/** The ids of a tag's assets (Query `TAG#<id>` ASSET#). */
+export const listTagAssetIds = async (tagId: string): Promise<string[]> =>
+  (await queryAll(partitions.tagAssets(tagId), { attributes: ['assetId'] })).map((item) => String(item.assetId));
+
+/** The ids of an asset's tags (Query gsi2 `ASSETTAGS#<id>`). */
+export const listAssetTagIds = async (assetId: string): Promise<string[]> =>
+  (await queryAll(partitions.assetTags(assetId), { attributes: ['tagId'] })).map((item) => String(item.tagId));
+
+/** Deletes tags with their guards, then their assets' entries (which only pointed at them). */
+export const deleteTags = async (tags: readonly TagRecord[]): Promise<void> => {
+  for (const part of chunk(tags, 50))
+    await transact(part.flatMap((tag) => [deleteWrite(keys.tag(tag.ownerId, tag.id)), guardDelete(tag, tag.value)]));
+  for (const tag of tags) {
+    const assetIds = await listTagAssetIds(tag.id);
+    await batchDelete(assetIds.map((assetId) => keys.tagAsset(tag.id, assetId)));
+  }
+};
+
+/** Which of `assetIds` have the tag (BatchGetItem of their entries). */
+export const tagAssetsAmong = async (tagId: string, assetIds: readonly string[]): Promise<Set<string>> =>
+  new Set((await batchGet([...new Set(assetIds)].map((assetId) => keys.tagAsset(tagId, assetId)))).map((item) => String(item.assetId)));
+
+/** Tags assets (99 a transaction, each checking the tag still exists: TagGoneError if not). */
+export const addTagAssets = async (tag: Pick<TagRecord, 'ownerId' | 'id'>, assetIds: readonly string[]): Promise<void> => {
+  for (const part of chunk(assetIds, 99))
+    await transact([
+      tagExists(tag),
+      ...part.map((assetId) =>
+        putWrite({
+          ...keys.tagAsset(tag.id, assetId),
+          ...indexKeys.assetTags(assetId, tag.id),
+          type: 'tagAsset',
+          tagId: tag.id,
+          assetId,
+          ownerId: tag.ownerId,
+        }),
+      ),
+    ]);
+};
+
+/** Untags assets. */
+export const removeTagAssets = async (tagId: string, assetIds: readonly string[]): Promise<void> => {
+  await batchDelete(assetIds.map((assetId) => keys.tagAsset(tagId, assetId)));
+};
+
+/** What goes with an asset deleted for good: its tags' entries (Query gsi2). */
+export const deleteAssetTagEntries = async (assetId: string): Promise<void> => {
+  const tagIds = await listAssetTagIds(assetId);
+  await batchDelete(tagIds.map((tagId) => keys.tagAsset(tagId, assetId)));
+};

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { accessLost, allowedAssets, Permission, requireTag } from '../access/access.ts';
+import { Invalid } from '../core/errors.ts';
+import { getAssets } from '../db/asset.repository.ts';
+import {
+  addTagAssets,
+  deleteTags,
+  getTag,
+  getTagByValue,
+  getTags,
+  listAssetTagIds,
+  listTagAssetIds,
+  listTags,
+  removeTagAssets,
+  renameTags,
+  createTag as storeTag,
+  TagGoneError,
+  TagValueTakenError,
+  tagAssetsAmong,
+  updateTag as writeTag,
+} from '../db/tag.repository.ts';
+import { addOutcomes, removeOutcomes } from '../domain/bulk-ids.ts';
+import type { BulkIdResult } from '../model/album.ts';
+import type { AssetRecord } from '../model/asset.ts';
+import type { AssetIdResult } from '../model/shared-link.ts';
+import { type TagRecord, type TagType, tagPath } from '../model/tag.ts';
+import type { Auth } from '../model/user.ts';
+
+/**
+ * Tags, one model for both generations (docs/immich-compatibility.md, "Tags"): v3's hierarchical
+ * `/tags` (Immich v3's `TagService`) and v1.100's flat `/tag` (its `TagService`), a v1.100 name
+ * being a v3 value (the full path).
+ */
+
+const taken = (error: unknown): never => {
+  if (error instanceof TagValueTakenError) throw new Invalid('A tag with that name already exists');
+  throw error;
+};
+
+/** v1.100's answer for a tag that is missing or someone else's. */
+const v1Tag = async (auth: Auth, tagId: string): Promise<TagRecord> => {
+  const tag = await getTag(auth.user.id, tagId);
+  if (!tag) throw new Invalid('Tag not found');
+  return tag;
+};
+
+const newTag = (ownerId: string, value: string, fields: Partial<Pick<TagRecord, 'parentId' | 'color' | 'type'>> = {}): TagRecord => {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(),
+    ownerId,
+    value,
+    parentId: fields.parentId ?? null,
+    color: fields.color ?? null,
+    type: fields.type ?? 'CUSTOM',
+    createdAt: now,
+    updatedAt: now,
+  };
+};
+
+/**
+ * Immich's `upsertValue`: the owner's tag of this value, made if missing; an existing one gets
+ * this parent (as Immich's upsert sets it). A tag made concurrently by another request is read.
+ */
+const upsertValue = async (ownerId: string, value: string, parentId: string | null): Promise<TagRecord> => {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const existing = await getTagByValue(ownerId, value);
+    if (existing) return existing.parentId === parentId ? existing : writeTag(existing, { parentId });
+    const tag = newTag(ownerId, value, { parentId });
+    try {
+      await storeTag(tag);
+      return tag;
+    } catch (error) {
+      if (!(error instanceof TagValueTakenError)) throw error;
+    }
+  }
+  throw new Error(`Tag ${value} kept changing while it was made`);
+};
+
+/** Each path's tags, parents first (Immich's `upsertTags`); the leaf of each, in the order asked. */
+const upsertPaths = async (ownerId: string, paths: readonly string[]): Promise<TagRecord[]> => {
+  const leaves: TagRecord[] = [];
+  for (const path of new Set(paths)) {
+    let parent: TagRecord | undefined;
+    for (const part of tagPath(path)) parent = await upsertValue(ownerId, parent ? `${parent.value}/${part}` : part, parent?.id ?? null);
+    if (parent) leaves.push(parent);
+  }
+  return leaves;
+};
+
+/** The tag and every tag below it (their values begin with its path). */
+const withDescendants = async (tag: TagRecord): Promise<TagRecord[]> =>
+  (await listTags(tag.ownerId)).filter((each) => each.id === tag.id || each.value.startsWith(`${tag.value}/`));
+
+/** GET /tags, GET /tag: the caller's tags, by value. */
+export const getAllTags = async (auth: Auth): Promise<TagRecord[]> =>
+  (await listTags(auth.user.id)).sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+
+/** GET /tags/:id. */
+export const getTagV3 = (auth: Auth, tagId: string): Promise<TagRecord> => requireTag(auth, Permission.TagRead, tagId);
+
+/** GET /tag/:id. */
+export const getTagV1 = (auth: Auth, tagId: string): Promise<TagRecord> => v1Tag(auth, tagId);
+
+/** POST /tags: a tag under `parentId` (its path is the parent's and the name), unique per owner. */
+export const createTagV3 = async (
+  auth: Auth,
+  dto: { name: string; parentId?: string | null; color?: string | null },
+): Promise<TagRecord> => {
+  const parent = dto.parentId ? await requireTag(auth, Permission.TagRead, dto.parentId) : undefined;
+  const value = parent ? `${parent.value}/${dto.name}` : dto.name;
+  if (await getTagByValue(auth.user.id, value)) throw new Invalid('A tag with that name already exists');
+  const tag = newTag(auth.user.id, value, { parentId: parent?.id ?? null, color: dto.color ?? null });
+  await storeTag(tag).catch(taken);
+  return tag;
+};
+
+/** POST /tag: v1.100's flat tag; a name with `/` is a path, whose parents are made as v3's upsert makes them. */
+export const createTagV1 = async (auth: Auth, dto: { name: string; type: TagType }): Promise<TagRecord> => {
+  if (await getTagByValue(auth.user.id, dto.name)) throw new Invalid('A tag with that name already exists');
+  const parts = tagPath(dto.name);
+  const [parent] = parts.length > 1 ? await upsertPaths(auth.user.id, [parts.slice(0, -1).join('/')]) : [];
+  const tag = newTag(auth.user.id, dto.name, { parentId: parent?.id ?? null, type: dto.type });
+  await storeTag(tag).catch(taken);
+  return tag;
+};
+
+/** PUT /tags: every path's tags, made where missing; the leaves. */
+export const upsertTags = (auth: Auth, paths: readonly string[]): Promise<TagRecord[]> => upsertPaths(auth.user.id, paths);
+
+/** PUT /tags/:id: its color (null clears it). */
+export const updateTagV3 = async (auth: Auth, tagId: string, dto: { color?: string | null | undefined }): Promise<TagRecord> => {
+  const tag = await requireTag(auth, Permission.TagUpdate, tagId);
+  return writeTag(tag, { ...(dto.color !== undefined ? { color: dto.color } : {}), updatedAt: new Date().toISOString() }).catch(
+    (error: unknown) => {
+      throw error instanceof TagGoneError ? accessLost(Permission.TagUpdate) : error;
+    },
+  );
+};
+
+/** PATCH /tag/:id: a new name (value); the tags below it move with it, all in one transaction. */
+export const updateTagV1 = async (auth: Auth, tagId: string, dto: { name?: string | undefined }): Promise<TagRecord> => {
+  const tag = await v1Tag(auth, tagId);
+  if (dto.name === undefined || dto.name === tag.value) return tag;
+  const name = dto.name;
+  const updatedAt = new Date().toISOString();
+  const renames = (await withDescendants(tag)).map((each) => ({
+    tag: each,
+    value: each.id === tag.id ? name : `${name}${each.value.slice(tag.value.length)}`,
+    updatedAt,
+  }));
+  // A transaction holds 100 writes, three a tag.
+  if (renames.length > 33) throw new Invalid('A tag with more than 32 tags below it cannot be renamed');
+  await renameTags(renames).catch((error: unknown) => {
+    if (error instanceof TagGoneError) throw new Invalid('Tag not found');
+    return taken(error);
+  });
+  return { ...tag, value: name, updatedAt };
+};
+
+/** DELETE /tags/:id, DELETE /tag/:id: the tag and every tag below it (Immich's cascade), untagging their assets. */
+export const deleteTagV3 = async (auth: Auth, tagId: string): Promise<void> => {
+  await deleteTags(await withDescendants(await requireTag(auth, Permission.TagDelete, tagId)));
+};
+
+export const deleteTagV1 = async (auth: Auth, tagId: string): Promise<void> => {
+  await deleteTags(await withDescendants(await v1Tag(auth, tagId)));
+};
+
+/** Adds the allowed assets (the caller's and partners', Immich's `asset.share`) to a tag: `addOutcomes`' answers. */
+const addAll = async (tag: TagRecord, auth: Auth, assetIds: readonly string[], onGone: () => Error): Promise<BulkIdResult[]> => {
+  const present = await tagAssetsAmong(tag.id, assetIds);
+  const candidates = [...new Set(assetIds.filter((id) => !present.has(id)))];
+  const allowed = new Set((await allowedAssets(auth, Permission.AssetShare, candidates)).map((asset) => asset.id));
+  const { results, changed } = addOutcomes(assetIds, present, allowed);
+  if (changed.length > 0)
+    await addTagAssets(tag, changed).catch((error: unknown) => {
+      throw error instanceof TagGoneError ? onGone() : error;
+    });
+  return results;
+};
+
+const removeAll = async (tag: TagRecord, assetIds: readonly string[]): Promise<BulkIdResult[]> => {
+  const { results, changed } = removeOutcomes(assetIds, await tagAssetsAmong(tag.id, assetIds));
+  if (changed.length > 0) await removeTagAssets(tag.id, changed);
+  return results;
+};
+
+/** PUT /tags/:id/assets. */
+export const addTagAssetsV3 = async (auth: Auth, tagId: string, assetIds: readonly string[]): Promise<BulkIdResult[]> =>
+  addAll(await requireTag(auth, Permission.TagAsset, tagId), auth, assetIds, () => accessLost(Permission.TagAsset));
+
+/** DELETE /tags/:id/assets: the owner may untag any asset of their tag. */
+export const removeTagAssetsV3 = async (auth: Auth, tagId: string, assetIds: readonly string[]): Promise<BulkIdResult[]> =>
+  removeAll(await requireTag(auth, Permission.TagAsset, tagId), assetIds);
+
+const v1Results = (results: BulkIdResult[]): AssetIdResult[] =>
+  results.map(({ id, success, error }) => ({
+    assetId: id,
+    success,
+    ...(error && error !== 'unknown' ? { error } : {}),
+  }));
+
+/** PUT /tag/:id/assets (v1.100's `AssetIdsResponseDto`). */
+export const addTagAssetsV1 = async (auth: Auth, tagId: string, assetIds: readonly string[]): Promise<AssetIdResult[]> =>
+  v1Results(await addAll(await v1Tag(auth, tagId), auth, assetIds, () => new Invalid('Tag not found')));
+
+/** DELETE /tag/:id/assets. */
+export const removeTagAssetsV1 = async (auth: Auth, tagId: string, assetIds: readonly string[]): Promise<AssetIdResult[]> =>
+  v1Results(await removeAll(await v1Tag(auth, tagId), assetIds));
+
+/** PUT /tags/assets: every allowed asset (the caller's) gets every allowed tag (the caller's); how many new tag-asset pairs. */
+export const bulkTagAssets = async (auth: Auth, dto: { tagIds: string[]; assetIds: string[] }): Promise<{ count: number }> => {
+  const [tags, assets] = await Promise.all([
+    getTags(auth.user.id, dto.tagIds),
+    allowedAssets(auth, Permission.AssetUpdate, [...new Set(dto.assetIds)]),
+  ]);
+  let count = 0;
+  for (const tag of tags) {
+    const present = await tagAssetsAmong(
+      tag.id,
+      assets.map((asset) => asset.id),
+    );
+    const added = assets.map((asset) => asset.id).filter((id) => !present.has(id));
+    // A tag deleted meanwhile tags nothing.
+    if (added.length > 0)
+      await addTagAssets(tag, added).then(
+        () => (count += added.length),
+        () => undefined,
+      );
+  }
+  return { count };
+};
+
+/** GET /tag/:id/assets: the tag's assets, not trashed, newest first. */
+export const getTagAssetsV1 = async (auth: Auth, tagId: string): Promise<AssetRecord[]> => {
+  const tag = await v1Tag(auth, tagId);
+  return (await getAssets(await listTagAssetIds(tag.id)))
+    .filter((asset) => asset.deletedAt === null)
+    .sort((a, b) => b.fileCreatedAt.localeCompare(a.fileCreatedAt) || a.id.localeCompare(b.id));
+};
+
+/** The owner's tags on an asset (its detail view, as Immich loads them), by value. */
+export const tagsOfAsset = async (ownerId: string, assetId: string): Promise<TagRecord[]> =>
+  (await getTags(ownerId, await listAssetTagIds(assetId))).sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+
+/**
+ * The caller's assets with a tag or one below it (Immich's tag closure): what the timeline's
+ * `tagId` and the search's `tagIds` match. A tag that is not the caller's matches nothing.
+ */
+export const taggedAssetIds = async (auth: Auth, tagId: string): Promise<Set<string>> => {
+  const tag = await getTag(auth.user.id, tagId);
+  if (!tag) return new Set();
+  const lists = await Promise.all((await withDescendants(tag)).map((each) => listTagAssetIds(each.id)));
+  return new Set(lists.flat());
+};
