@@ -143,19 +143,22 @@ export const updateTagV1 = async (auth: Auth, tagId: string, dto: { name?: strin
   const tag = await v1Tag(auth, tagId);
   if (dto.name === undefined || dto.name === tag.value) return tag;
   const name = dto.name;
+  // The paths as they are now (a concurrent rename may have moved them since the tag was read).
+  const all = await listTags(tag.ownerId);
+  const current = all.find((each) => each.id === tag.id);
+  if (!current) throw new Invalid('Tag not found');
+  if (current.value === name) return current;
   const updatedAt = new Date().toISOString();
-  const renames = (await withDescendants(tag)).map((each) => ({
-    tag: each,
-    value: each.id === tag.id ? name : `${name}${each.value.slice(tag.value.length)}`,
-    updatedAt,
-  }));
+  const renames = all
+    .filter((each) => each.id === current.id || each.value.startsWith(`${current.value}/`))
+    .map((each) => ({ tag: each, value: each.id === current.id ? name : `${name}${each.value.slice(current.value.length)}`, updatedAt }));
   // A transaction holds 100 writes, three a tag.
   if (renames.length > 33) throw new Invalid('A tag with more than 32 tags below it cannot be renamed');
   await renameTags(renames).catch((error: unknown) => {
     if (error instanceof TagGoneError) throw new Invalid('Tag not found');
     return taken(error);
   });
-  return { ...tag, value: name, updatedAt };
+  return { ...current, value: name, updatedAt };
 };
 
 /** DELETE /tags/:id, DELETE /tag/:id: the tag and every tag below it (Immich's cascade), untagging their assets. */
