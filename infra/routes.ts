@@ -174,7 +174,10 @@ export const routes: readonly Route[] = [
     ['POST', '/api/download/archive', 'downloadArchive', 'read', { store: 'archive', body: 'bulk', secrets: true, v3: 'downloadArchive' }],
     ['POST', '/api/download/asset/{id}', 'downloadFile', 'read', { store: 'read', secrets: true }],
   ]),
-  ...area('face', [['GET', '/api/face', 'getFaces', 'read']]),
+  ...area('face', [
+    ['GET', '/api/face', 'getFaces', 'read'],
+    ['PUT', '/api/face/{id}', 'reassignFacesById', 'write', { mediaJobs: true }],
+  ]),
   ...area('partner', [
     ['GET', '/api/partner', 'getPartners', 'read'],
     ['POST', '/api/partner/{id}', 'createPartner', 'write'],
@@ -188,6 +191,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/person/{id}/thumbnail', 'getPersonThumbnail', 'read', { store: 'read' }],
     ['POST', '/api/person', 'createPerson', 'write'],
     ['PUT', '/api/person', 'updatePeople', 'write', { mediaJobs: true, body: 'bulk' }],
+    ['PUT', '/api/person/{id}/reassign', 'reassignFaces', 'write', { mediaJobs: true, body: 'bulk' }],
     ['POST', '/api/person/{id}/merge', 'mergePerson', 'write', { store: 'delete', body: 'bulk' }],
     ['PUT', '/api/person/{id}', 'updatePerson', 'write', { mediaJobs: true }],
     ['GET', '/api/person/{id}/assets', 'getPersonAssets', 'read'],
@@ -307,7 +311,12 @@ export const routes: readonly Route[] = [
     ['GET', '/api/public/config/defaults', 'getPublicConfigDefaults', 'none'],
   ]),
   ...areaV3('duplicate', [['GET', '/api/duplicates', 'getAssetDuplicates', 'read']]),
-  ...areaV3('face', [['GET', '/api/faces', 'getFaces', 'read']]),
+  ...areaV3('face', [
+    ['POST', '/api/faces', 'createFace', 'write', { mediaJobs: true }],
+    ['GET', '/api/faces', 'getFaces', 'read'],
+    ['PUT', '/api/faces/{id}', 'reassignFacesById', 'write', { mediaJobs: true }],
+    ['DELETE', '/api/faces/{id}', 'deleteFace', 'write', { mediaJobs: true }],
+  ]),
   ...areaV3('library', [['GET', '/api/libraries', 'getAllLibraries', 'read']]),
   ...areaV3('memory', [
     ['GET', '/api/memories', 'searchMemories', 'read'],
@@ -335,6 +344,7 @@ export const routes: readonly Route[] = [
     ['PUT', '/api/people/{id}', 'updatePerson', 'write', { mediaJobs: true }],
     ['GET', '/api/people/{id}/statistics', 'getPersonStatistics', 'read'],
     ['GET', '/api/people/{id}/thumbnail', 'getPersonThumbnail', 'read', { store: 'read' }],
+    ['PUT', '/api/people/{id}/reassign', 'reassignFaces', 'write', { mediaJobs: true, body: 'bulk' }],
     ['POST', '/api/people/{id}/merge', 'mergePersonLegacy', 'write', { store: 'delete', body: 'bulk' }],
   ]),
   ...areaV3('search', [['POST', '/api/search/random', 'searchRandom', 'read']]),

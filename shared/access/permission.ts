@@ -23,6 +23,9 @@ export const Permission = {
   PartnerUpdate: 'partner.update',
   PersonRead: 'person.read',
   PersonWrite: 'person.write',
+  /** A face of the caller's (Immich's face access for reassigning one). */
+  PersonCreate: 'person.create',
+  FaceDelete: 'face.delete',
   AuthDeviceDelete: 'authDevice.delete',
   ActivityCreate: 'activity.create',
   ActivityDelete: 'activity.delete',

@@ -146,6 +146,8 @@ export const partitions = {
   albumActivities: (albumId: string): Partition => ({ index: 'gsi1', value: `ACTIVITIES#${albumId}` }),
   /** gsi2: the likes and comments on one asset (in any album). */
   assetActivities: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETACTIVITIES#${assetId}` }),
+  /** gsi1: a face by its id (PUT and DELETE /faces/:id name a face alone). */
+  face: (faceId: string): Partition => ({ index: 'gsi1', value: `FACE#${faceId}` }),
   /** A user's tags. */
   userTags: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'TAG#' }),
   /** A tag's assets. */
@@ -209,6 +211,7 @@ export const indexKeys = {
     gsi1sk: dateOrder(createdAt, activityId),
   }),
   assetActivities: (assetId: string, activityId: string) => ({ gsi2pk: partitions.assetActivities(assetId).value, gsi2sk: activityId }),
+  face: (faceId: string, assetId: string) => ({ gsi1pk: partitions.face(faceId).value, gsi1sk: assetId }),
   assetTags: (assetId: string, tagId: string) => ({ gsi2pk: partitions.assetTags(assetId).value, gsi2sk: tagId }),
   assetMemories: (assetId: string, memoryId: string) => ({ gsi2pk: partitions.assetMemories(assetId).value, gsi2sk: memoryId }),
   /** `ix_<field>` for each searchable EXIF value the asset has. */

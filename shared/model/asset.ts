@@ -166,6 +166,8 @@ export const FaceRecordSchema = v.object({
   ownerId: id(),
   /** Position among the asset's regions, as the file lists them: faces are returned in this order. */
   index: v.optional(v.number(), 0),
+  /** Where it comes from: the file's regions (`exif`, Immich's name for it), or a user drew it (`manual`, POST /faces). */
+  sourceType: v.optional(v.picklist(['exif', 'manual']), 'exif'),
 });
 export type FaceRecord = v.InferOutput<typeof FaceRecordSchema>;
 

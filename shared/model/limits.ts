@@ -40,6 +40,8 @@ export const limits = {
   archiveAssets: 10_000,
   /** People merged into one in one request (POST /person/:id/merge). */
   mergePeople: 1_000,
+  /** Assets whose faces are reassigned in one request (PUT /person/:id/reassign): a transaction each. */
+  reassignFaces: 1_000,
   /** A file's own metadata strings are cut, not refused: a photo is never refused for its EXIF. */
   exifText: 500,
 } as const;

@@ -26,7 +26,8 @@ export interface PersonChanges {
   name?: string;
   birthDate?: string | null;
   isHidden?: boolean;
-  faceAssetId?: string;
+  /** null: no feature face (a person whose faces all went). */
+  faceAssetId?: string | null;
   isFavorite?: boolean;
   color?: string | null;
 }

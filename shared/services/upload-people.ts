@@ -59,7 +59,7 @@ const resolvePeople = async (ownerId: string, assetId: string, regions: readonly
       personId = person.id;
     }
     const { name: _name, ...box } = region;
-    return { id: randomUUID(), assetId, personId, ownerId, ...box, index };
+    return { id: randomUUID(), assetId, personId, ownerId, ...box, index, sourceType: 'exif' as const };
   });
   return { newPeople: [...created.values()], existingPeople, faces };
 };

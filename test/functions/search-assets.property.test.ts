@@ -233,6 +233,7 @@ const buildLibrary = async (specs: AssetSpec[]) => {
       boundingBoxX2: 1,
       boundingBoxY2: 1,
       index,
+      sourceType: 'exif' as const,
     }));
     await recordUpload({ asset, faces, newPeople: [], existingPeople: new Set(faces.map((face) => face.personId)), quota: noQuota });
     asset = { ...asset, personIds: [...new Set(faces.map((face) => face.personId))], faceIds: faces.map((face) => face.id) };

@@ -76,6 +76,23 @@ const newMemory = async (): Promise<string> => {
   return created.body.id as string;
 };
 
+/** A fresh photo of the racer's with two new people's faces on it: its id, the two people and their faces. */
+let photos = 0;
+const facePhoto = async () => {
+  const n = ++photos;
+  const id = await addPhoto(user.accessToken, {
+    color: [9, n, 9],
+    mwgFaces: [
+      { name: `Face ${n} A`, x: 0.1, y: 0.1, w: 0.2, h: 0.2 },
+      { name: `Face ${n} B`, x: 0.5, y: 0.5, w: 0.2, h: 0.2 },
+    ],
+  });
+  const [a, b] = [(await personNamed(user.accessToken, `Face ${n} A`)).id, (await personNamed(user.accessToken, `Face ${n} B`)).id];
+  const faces = await tableItems('face');
+  const faceOf = (personId: string) => String(faces.find((face) => face.assetId === id && face.personId === personId)?.id);
+  return { id, a, b, faceA: faceOf(a), faceB: faceOf(b) };
+};
+
 /** A fresh tag of the racer's (v3's upsert), with asset a tagged, to change, delete or tag. */
 let tags = 0;
 const newTag = async (): Promise<string> => {
@@ -227,6 +244,21 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, body: { people: [{ id: setup.person, isHidden: true }] } },
     { token: user.accessToken, body: { people: [{ id: setup.person, name: 'Runner Bulk' }] } },
   ],
+  // Five identical moves of one face (one moves it, the others find it moved) beside a move of the other face.
+  reassignFacesById: async () => {
+    const photo = await facePhoto();
+    return [
+      { token: user.accessToken, id: photo.b, body: { id: photo.faceA } },
+      { token: user.accessToken, id: photo.a, body: { id: photo.faceB } },
+    ];
+  },
+  reassignFaces: async () => {
+    const photo = await facePhoto();
+    return [
+      { token: user.accessToken, id: photo.b, body: { data: [{ assetId: photo.id, personId: photo.a }] } },
+      { token: user.accessToken, id: photo.a, body: { data: [{ assetId: photo.id, personId: photo.b }] } },
+    ];
+  },
   mergePerson: async () => {
     await addPhoto(user.accessToken, { color: [6, 6, 6], mwgFaces: [{ name: 'Runner Twin', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
     const twin = (await personNamed(user.accessToken, 'Runner Twin')).id;
@@ -343,6 +375,36 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, id: setup.person, body: { name: 'Runner v3' } },
     { token: user.accessToken, id: setup.person, body: { color: '#123456' } },
   ],
+  'v3:reassignFacesById': async () => {
+    const photo = await facePhoto();
+    return [
+      { token: user.accessToken, id: photo.b, body: { id: photo.faceA } },
+      { token: user.accessToken, id: photo.a, body: { id: photo.faceB } },
+    ];
+  },
+  'v3:reassignFaces': async () => {
+    const photo = await facePhoto();
+    return [
+      { token: user.accessToken, id: photo.b, body: { data: [{ assetId: photo.id, personId: photo.a }] } },
+      { token: user.accessToken, id: photo.a, body: { data: [{ assetId: photo.id, personId: photo.b }] } },
+    ];
+  },
+  // Five identical drawn faces are five faces (Immich's: a face is not unique by its box).
+  'v3:createFace': async () => {
+    const photo = await facePhoto();
+    const box = { assetId: photo.id, imageWidth: 100, imageHeight: 100, x: 1, y: 1, width: 9, height: 9 };
+    return [
+      { token: user.accessToken, body: { ...box, personId: photo.a } },
+      { token: user.accessToken, body: { ...box, personId: photo.b } },
+    ];
+  },
+  'v3:deleteFace': async () => {
+    const photo = await facePhoto();
+    return [
+      { token: user.accessToken, id: photo.faceA, body: { force: true } },
+      { token: user.accessToken, id: photo.faceB, body: { force: false } },
+    ];
+  },
   'v3:mergePersonLegacy': async () => {
     await addPhoto(user.accessToken, { color: [6, 66, 6], mwgFaces: [{ name: 'Runner Triplet', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
     const triplet = (await personNamed(user.accessToken, 'Runner Triplet')).id;

@@ -101,4 +101,5 @@ export const faceRecord = (assetId: string, personId: string, ownerId: string, i
   boundingBoxX2: 2,
   boundingBoxY2: 2,
   index,
+  sourceType: 'exif',
 });

@@ -54,7 +54,7 @@ describe('entity codecs', () => {
     // A status copy (a face, an album entry) written before: the same rule.
     const face = { id: 'f1', assetId: 'a1', personId: 'p1', ownerId: 'u1', imageWidth: 10, imageHeight: 10, index: 0 };
     const { visibility: _s, ...olderFace } = faceItem(
-      { ...face, boundingBoxX1: 0, boundingBoxY1: 0, boundingBoxX2: 1, boundingBoxY2: 1 },
+      { ...face, boundingBoxX1: 0, boundingBoxY1: 0, boundingBoxX2: 1, boundingBoxY2: 1, sourceType: 'exif' },
       asset,
     );
     expect(faceEntryCodec.read({ ...olderFace, isArchived: true, isVisible: true })).toMatchObject({ visibility: 'archive' });

@@ -114,6 +114,7 @@ const builtPartitions: Record<string, Partition> = {
   assetActivities: partitions.assetActivities('<assetId>'),
   syncCheckpoints: partitions.syncCheckpoints('<tokenHash>'),
   changes: partitions.changes('<scope>'),
+  face: partitions.face('<faceId>'),
   userTags: partitions.userTags('<userId>'),
   tagAssets: partitions.tagAssets('<tagId>'),
   assetTags: partitions.assetTags('<assetId>'),

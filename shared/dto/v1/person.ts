@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Invalid } from '../../core/errors.ts';
 import { limits } from '../../model/limits.ts';
-import { as, booleanish, dto, isDateString, maxItems, objectList, optional, rules, uuidList } from '../common.ts';
+import { as, booleanish, dto, isDateString, maxItems, objectList, optional, rules, uuid, uuidList } from '../common.ts';
 
 /**
  * `@MaxDate(now) @ValidateDate({ optional: true, nullable: true, format: 'date' })`: a value that
@@ -59,3 +59,11 @@ export const MergePersonDto = dto({ ids: v.pipe(uuidList(), maxItems(limits.merg
 
 /** `PersonSearchDto`: `withHidden` (query string boolean). */
 export const PersonSearchDto = dto({ withHidden: v.optional(booleanish()) });
+
+/** `FaceDto` (PUT /face/:id's body): the face to reassign. */
+export const FaceIdDto = dto({ id: uuid() });
+
+/** `AssetFaceUpdateDto` (PUT /person/:id/reassign): whose faces on which assets. */
+export const AssetFaceUpdateDto = dto({
+  data: v.pipe(objectList(dto({ assetId: uuid(), personId: uuid() })), maxItems(limits.reassignFaces)),
+});

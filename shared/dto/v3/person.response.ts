@@ -56,5 +56,5 @@ export interface AssetFaceResponseDto {
 export const mapAssetFaceV3 = ({ face, person }: { face: FaceRecord; person: PersonRecord | undefined }): AssetFaceResponseDto => ({
   ...mapFace(face),
   person: person ? mapPersonV3(person) : null,
-  sourceType: 'exif',
+  sourceType: face.sourceType,
 });

@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
 import type { NewPerson, PersonEdit } from '../../model/person.ts';
-import { boolean, coercedInteger, hexColor, object, stringToBool, text, uuid, uuids } from './common.ts';
+import { boolean, coercedInteger, hexColor, integer, object, stringToBool, text, uuid, uuids } from './common.ts';
 
 /** A birth date (`YYYY-MM-DD` or a date-time), not in the future, as the instant it names; null clears it. */
 const birthDate = v.optional(
@@ -66,3 +66,29 @@ export const MergePersonDtoV3 = object({
 
 /** GET /faces `?id=`: the asset whose faces are listed (`FaceDto`). */
 export const FaceDto = object({ id: uuid });
+
+/** PUT /faces/:id's body (`FaceDto`): the face to reassign. */
+export const FaceIdDto = object({ id: uuid });
+
+/** `AssetFaceUpdateDto` (PUT /people/:id/reassign). */
+export const AssetFaceUpdateDto = object({
+  data: v.pipe(
+    v.array(object({ assetId: uuid, personId: uuid }), '$property must be an array'),
+    v.maxLength(limits.reassignFaces, `$property must contain at most ${limits.reassignFaces} items`),
+  ),
+});
+
+/** `AssetFaceCreateDto` (POST /faces): a box on an image of a size, in its pixels (a box and an image of no size are refused). */
+export const AssetFaceCreateDto = object({
+  assetId: uuid,
+  personId: uuid,
+  imageWidth: integer(1),
+  imageHeight: integer(1),
+  x: integer(0),
+  y: integer(0),
+  width: integer(1),
+  height: integer(1),
+});
+
+/** `AssetFaceDeleteDto` (DELETE /faces/:id). */
+export const AssetFaceDeleteDto = object({ force: boolean });

@@ -99,12 +99,12 @@ export const mapSyncPerson = (person: PersonRecord) => ({
   faceAssetId: person.faceAssetId,
 });
 
-/** Immich's `SyncAssetFaceV2`: a face read from the file's regions (`exif`, as Immich names that source). */
+/** Immich's `SyncAssetFaceV2`: a face read from the file's regions (`exif`, as Immich names that source) or drawn by a user (`manual`). */
 export const mapSyncFace = (face: FaceRecord) => ({
   ...mapFace(face),
   assetId: face.assetId,
   personId: face.personId,
-  sourceType: 'exif',
+  sourceType: face.sourceType,
   isVisible: true,
   deletedAt: null,
 });

@@ -1,0 +1,12 @@
+import { IdParams } from '#shared/dto/common.ts';
+import { mapPersonV3, type PersonResponseDto } from '#shared/dto/v3/person.response.ts';
+import { FaceIdDto } from '#shared/dto/v3/person.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { reassignFaceById } from '#shared/services/face-edit.service.ts';
+
+// The path's id is the person; the body's the face (Immich's FaceDto).
+export const handler = httpHandler(
+  { generation: 'v3', access: 'user', permission: 'face.update', params: IdParams, body: FaceIdDto, returns: returns<PersonResponseDto>() },
+  async ({ auth, params, body }) => mapPersonV3(await reassignFaceById(auth, params.id, body.id)),
+);

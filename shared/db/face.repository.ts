@@ -1,0 +1,114 @@
+import { inBatches } from '../core/concurrency.ts';
+import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import { getItem } from './get.ts';
+import { deletionWrites } from './items/deletion.ts';
+import { faceCodec, faceWrites } from './items/face.ts';
+import { PersonNameTakenError, personWrites } from './items/person.ts';
+import { indexKeys, keys, partitions } from './keys.ts';
+import { queryAll, queryPages } from './query.ts';
+import { checkWrite, deleteWrite, isCancelled, transact, updateWrite, type Write, writeIfPresent } from './transact.ts';
+
+/** A face by its id (Query gsi1 `FACE#<id>`), or undefined. */
+export const findFace = async (faceId: string): Promise<FaceRecord | undefined> => {
+  const [item] = await queryAll(partitions.face(faceId));
+  return item ? faceCodec.read(item) : undefined;
+};
+
+/**
+ * Gives an owner's faces stored before faces were findable by id their gsi1 key, once
+ * (docs/data-model.md, "Earlier shapes"): the owner's timeline (ids and face ids only), each
+ * face without the key stamped conditionally (a run cut short is run again), then the user
+ * marked `facesIndexed`. New users are marked from the start.
+ */
+export const indexFaces = async (ownerId: string): Promise<void> => {
+  const user = await getItem(keys.user(ownerId));
+  if (!user || user.facesIndexed === true) return;
+  for await (const page of queryPages(partitions.timeline(ownerId), { attributes: ['id', 'faceIds'] })) {
+    const faces = page.flatMap((item) =>
+      ((item.faceIds as string[] | undefined) ?? []).map((faceId) => ({ faceId, assetId: String(item.id) })),
+    );
+    await inBatches(faces, 16, async ({ faceId, assetId }) => {
+      const { gsi1pk, gsi1sk } = indexKeys.face(faceId, assetId);
+      await writeIfPresent(
+        updateWrite(keys.assetFace(assetId, faceId), 'SET gsi1pk = :pk, gsi1sk = :sk', {
+          condition: 'attribute_exists(pk) AND attribute_not_exists(gsi1pk)',
+          values: { ':pk': gsi1pk, ':sk': gsi1sk },
+          sync: 'unsent',
+        }),
+      );
+    });
+  }
+  await writeIfPresent(
+    updateWrite(keys.user(ownerId), 'SET facesIndexed = :true', { condition: 'present', values: { ':true': true }, sync: 'unsent' }),
+  );
+};
+
+/** What an edit does to one asset's faces. */
+export interface FaceEdit {
+  /** Face id → the person it now shows. */
+  moves?: ReadonlyMap<string, string>;
+  add?: FaceRecord;
+  remove?: string;
+}
+
+/**
+ * Changes one asset's faces in one transaction: faces moved to another person, one added or one
+ * removed (with its deletion record for the apps), the asset's `personIds` and `faceIds`, and
+ * every person's face count. Every other face of the asset is checked unchanged, so two edits of
+ * one asset's faces cannot leave its people wrong: `changed` when one got there first (read
+ * again), `person-gone` when a person the edit gives faces to was deleted meanwhile.
+ */
+export const editAssetFaces = async (
+  asset: AssetRecord,
+  faces: readonly FaceRecord[],
+  edit: FaceEdit,
+): Promise<'done' | 'changed' | 'person-gone'> => {
+  const moves = edit.moves ?? new Map<string, string>();
+  const after = faces
+    .filter((face) => face.id !== edit.remove)
+    .map((face) => ({ ...face, personId: moves.get(face.id) ?? face.personId }))
+    .concat(edit.add ? [edit.add] : []);
+  const deltas = new Map<string, number>();
+  const add = (personId: string, n: number) => deltas.set(personId, (deltas.get(personId) ?? 0) + n);
+  const writes: Write[] = [];
+  for (const face of faces) {
+    const unchanged = { condition: 'personId = :person', values: { ':person': face.personId } };
+    const to = moves.get(face.id);
+    if (face.id === edit.remove) {
+      writes.push(
+        deleteWrite(keys.assetFace(asset.id, face.id), { ...unchanged, sync: 'recorded' }),
+        deletionWrites.face(asset.ownerId, face.id),
+      );
+      add(face.personId, -1);
+    } else if (to !== undefined && to !== face.personId) {
+      writes.push(faceWrites.reassign({ ...face, fileCreatedAt: asset.fileCreatedAt }, to, face.personId));
+      add(face.personId, -1);
+      add(to, 1);
+    } else {
+      writes.push(checkWrite(keys.assetFace(asset.id, face.id), unchanged));
+    }
+  }
+  if (edit.add) {
+    writes.push(faceWrites.create(edit.add, asset));
+    add(edit.add.personId, 1);
+  }
+  writes.push(
+    // Neither list is in what the apps sync of an asset: no new change id for it.
+    updateWrite(keys.asset(asset.id), 'SET personIds = :people, faceIds = :faces', {
+      condition: 'present',
+      values: { ':people': [...new Set(after.map((face) => face.personId))], ':faces': after.map((face) => face.id) },
+      sync: 'unsent',
+    }),
+    ...[...deltas]
+      .filter(([, n]) => n !== 0)
+      .map(([personId, n]) => personWrites.addFaces(asset.ownerId, personId, n, { mustExist: n > 0 })),
+  );
+  try {
+    await transact(writes);
+    return 'done';
+  } catch (error) {
+    if (error instanceof PersonNameTakenError) return 'person-gone';
+    if (isCancelled(error)) return 'changed';
+    throw error;
+  }
+};
