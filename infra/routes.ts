@@ -328,7 +328,14 @@ export const routes: readonly Route[] = [
     ['PUT', '/api/memories/{id}/assets', 'addMemoryAssets', 'write', { body: 'bulk' }],
     ['DELETE', '/api/memories/{id}/assets', 'removeMemoryAssets', 'write', { body: 'bulk' }],
   ]),
-  ...areaV3('notification', [['GET', '/api/notifications', 'getNotifications', 'read']]),
+  ...areaV3('notification', [
+    ['GET', '/api/notifications', 'getNotifications', 'read'],
+    ['PUT', '/api/notifications', 'updateNotifications', 'write'],
+    ['DELETE', '/api/notifications', 'deleteNotifications', 'write'],
+    ['GET', '/api/notifications/{id}', 'getNotification', 'read'],
+    ['PUT', '/api/notifications/{id}', 'updateNotification', 'write'],
+    ['DELETE', '/api/notifications/{id}', 'deleteNotification', 'write'],
+  ]),
   ...areaV3('partner', [
     ['GET', '/api/partners', 'getPartners', 'read'],
     ['POST', '/api/partners', 'createPartner', 'write'],
@@ -370,6 +377,7 @@ export const routes: readonly Route[] = [
   ...areaV3('shared-link', [
     ['GET', '/api/shared-links', 'getAllSharedLinks', 'read', { secrets: true }],
     ['POST', '/api/shared-links', 'createSharedLink', 'write', { memory: hashing, secrets: true, body: 'bulk' }],
+    ['POST', '/api/shared-links/login', 'sharedLinkLogin', 'read', { secrets: true, memory: hashing, publicHashing: true }],
     ['GET', '/api/shared-links/me', 'getMySharedLink', 'read', { secrets: true, memory: hashing, publicHashing: true }],
     ['GET', '/api/shared-links/{id}', 'getSharedLinkById', 'read', { secrets: true }],
     ['PATCH', '/api/shared-links/{id}', 'updateSharedLink', 'write', { memory: hashing, secrets: true }],

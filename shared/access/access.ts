@@ -361,3 +361,11 @@ export const requireFace = async (auth: Auth, permission: Permission, faceId: st
   if (!face || !owns(auth, face.ownerId)) throw noAccess(permission);
   return face;
 };
+
+/**
+ * Notifications the caller may read, update or delete: none exists here (nothing makes them), so
+ * every id is refused as Immich refuses one that is not the caller's.
+ */
+export const requireNotifications = (permission: Permission, ids: readonly string[]): never => {
+  throw noAccess(permission);
+};

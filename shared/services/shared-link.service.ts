@@ -182,6 +182,21 @@ export interface SharedLinkPasswordInput {
 }
 
 /**
+ * POST /shared-links/login (v3): a visitor proves a password link's password, whatever tokens
+ * they hold already (Immich checks it every time): 400 for a link without one, 401 `Invalid
+ * password` for a wrong one. The answer carries the link and the tokens (the earned one added).
+ */
+export const loginToSharedLink = async (auth: Auth, password: string, token: string | undefined): Promise<SharedLinkShown> => {
+  const link = await requireVisit(auth);
+  if (!link.passwordHash) throw new Invalid('Shared link is not password protected');
+  if (!(await verifyPassword(password, link.passwordHash))) throw new Unauthenticated('Invalid password');
+  const tokens = linkTokensOf(token);
+  tokens.push(sharedLinkToken(await linkSecret(), link.id, link.passwordHash));
+  const key = sharedLinkKeyBytes(auth.sharedLink?.key ?? '').toString('base64url');
+  return { link, key, contents: await contentsOf(link), token: tokens.join(',') };
+};
+
+/**
  * GET /shared-link/me: the visitor's view. A password link needs `password` (or a token a
  * password earned), else `Invalid password`; the answer then carries the tokens, for the caller
  * to keep (the HTTP edge sets them as a cookie). With `showMetadata: false` every asset is reduced

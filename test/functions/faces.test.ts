@@ -2,7 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as addUsersHandler } from '#functions/album/add-users-to-album.ts';
 import { handler as getFacesV1 } from '#functions/face/get-faces.ts';
 import { handler as getFacesV3 } from '#functions/v3/face/get-faces.ts';
+import { handler as deleteNotification } from '#functions/v3/notification/delete-notification.ts';
+import { handler as deleteNotifications } from '#functions/v3/notification/delete-notifications.ts';
+import { handler as getNotification } from '#functions/v3/notification/get-notification.ts';
 import { handler as getNotifications } from '#functions/v3/notification/get-notifications.ts';
+import { handler as updateNotification } from '#functions/v3/notification/update-notification.ts';
+import { handler as updateNotifications } from '#functions/v3/notification/update-notifications.ts';
 import { handler as getServerLicense } from '#functions/v3/server/get-server-license.ts';
 import { handler as getUserLicense } from '#functions/v3/user/get-user-license.ts';
 import { bearer, freshUser, login, signUpAdmin } from '../support/accounts.ts';
@@ -96,5 +101,25 @@ describe('what an Immich without them answers', () => {
     expect(
       (await invoke(getNotifications, { path: '/api/notifications', query: { level: 'loud' }, headers: bearer(owner.accessToken) })).status,
     ).toBe(400);
+    // Any one of them (none exists) is answered as Immich answers one that is not the caller's.
+    const id = '00000000-0000-4000-a000-000000000001';
+    const one = { path: `/api/notifications/${id}`, pathParameters: { id }, headers: bearer(owner.accessToken) };
+    expect((await invoke(getNotification, one)).body).toMatchObject({ message: 'Not found or no notification.read access' });
+    expect((await invoke(updateNotification, { ...one, method: 'PUT', body: { readAt: null } })).body).toMatchObject({
+      message: 'Not found or no notification.update access',
+    });
+    expect((await invoke(deleteNotification, { ...one, method: 'DELETE' })).body).toMatchObject({
+      message: 'Not found or no notification.delete access',
+    });
+    const all = { path: '/api/notifications', headers: bearer(owner.accessToken) };
+    expect(
+      (await invoke(updateNotifications, { ...all, method: 'PUT', body: { ids: [id], readAt: '2026-01-01T00:00:00Z' } })).body,
+    ).toMatchObject({
+      message: 'Not found or no notification.update access',
+    });
+    expect((await invoke(deleteNotifications, { ...all, method: 'DELETE', body: { ids: [id] } })).status).toBe(400);
+    // At least one id, as Immich's.
+    const empty = await invoke(deleteNotifications, { ...all, method: 'DELETE', body: { ids: [] } });
+    expect(empty.body.message).toBe('Validation failed');
   });
 });

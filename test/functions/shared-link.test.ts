@@ -19,6 +19,8 @@ import { handler as removeLinkHandler } from '#functions/shared-link/remove-shar
 import { handler as removeLinkAssetsHandler } from '#functions/shared-link/remove-shared-link-assets.ts';
 import { handler as updateLinkHandler } from '#functions/shared-link/update-shared-link.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
+import { handler as getMyLinkV3 } from '#functions/v3/shared-link/get-my-shared-link.ts';
+import { handler as linkLoginV3 } from '#functions/v3/shared-link/shared-link-login.ts';
 import { sharedLinkToken } from '#shared/core/crypto.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -199,6 +201,34 @@ describe('GET /shared-link/me (the visitor)', () => {
     const stored = JSON.stringify(await tableItems());
     expect(stored).not.toContain(link.key);
     expect(stored).not.toContain('"foo"');
+  });
+
+  it('v3: POST /shared-links/login proves the password (every time) and sets the cookie the web app then reads the link with', async () => {
+    const token = accounts.user1.accessToken;
+    const asset = await addPhoto(token, { comment: 'v3 behind a password' });
+    const link = (await create(token, { type: 'INDIVIDUAL', assetIds: [asset], password: 'open sesame' })).body;
+    const login = (key: string, password: unknown, headers: Record<string, string> = {}) =>
+      invoke(linkLoginV3, { method: 'POST', path: '/api/shared-links/login', query: { key }, headers, body: { password } });
+    const meV3 = (key: string, headers: Record<string, string> = {}) =>
+      invoke(getMyLinkV3, { path: '/api/shared-links/me', query: { key }, headers });
+    expect(await meV3(link.key)).toMatchObject({ status: 401, body: { message: 'Invalid password' } });
+    expect(await login(link.key, 'wrong')).toMatchObject({ status: 401, body: { message: 'Invalid password' } });
+    expect((await login(link.key, 42)).status).toBe(400);
+    const ok = await login(link.key, 'open sesame');
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({ id: link.id, type: 'INDIVIDUAL', assets: [expect.objectContaining({ id: asset })] });
+    const cookie = ok.cookies[0]?.split(';')[0] ?? '';
+    expect(cookie).toMatch(/^immich_shared_link_token=/);
+    expect((await meV3(link.key, { cookie })).status).toBe(200);
+    // Holding a token is not the password: a wrong one is refused still.
+    expect((await login(link.key, 'wrong', { cookie })).status).toBe(401);
+    const open = (await create(token, { type: 'INDIVIDUAL', assetIds: [asset] })).body;
+    expect(await login(open.key, 'anything')).toMatchObject({ status: 400, body: { message: 'Shared link is not password protected' } });
+    // A signed-in user is not a visitor.
+    expect(
+      (await invoke(linkLoginV3, { method: 'POST', path: '/api/shared-links/login', headers: bearer(token), body: { password: 'x' } }))
+        .status,
+    ).toBe(403);
   });
 
   it('password tokens cannot be forged from the link id, end with their cookie, and die with the password', async () => {

@@ -186,6 +186,11 @@ const requests: Record<string, () => Promise<Call[]>> = {
       { token: user.accessToken, id, body: { ids: [setup.a, setup.b] } },
     ];
   },
+  // None exists: every id is refused (400), whatever arrives together.
+  'v3:updateNotifications': async () => [{ token: user.accessToken, body: { ids: [setup.a], readAt: null } }],
+  'v3:deleteNotifications': async () => [{ token: user.accessToken, body: { ids: [setup.a] } }],
+  'v3:updateNotification': async () => [{ token: user.accessToken, id: setup.a, body: { readAt: null } }],
+  'v3:deleteNotification': async () => [{ token: user.accessToken, id: setup.a }],
   'v3:createMemory': async () => [
     { token: user.accessToken, body: { type: 'on_this_day', data: { year: 2021 }, memoryAt: '2021-01-01T00:00:00Z', assetIds: [setup.a] } },
   ],

@@ -78,7 +78,8 @@ describe('route table', () => {
       expect(typeof module.handler, route.entry).toBe('function');
       expect(module.handler?.generation, route.entry).toBe(route.generation);
     }
-  });
+    // Every handler module of the table (about 280), transformed and imported once: seconds on a busy 2-core machine.
+  }, 60_000);
 
   it('gives the shared-link secret to every route a visitor may call (a password link is checked on each)', () => {
     const root = join(import.meta.dirname, '..', '..');

@@ -1,6 +1,6 @@
 /** Immich v3.2's notifications (`@immich/sdk` 3.2.2: NotificationSearchDto, NotificationDto). */
 import * as v from 'valibot';
-import { object, picklist, stringToBool, uuid } from './common.ts';
+import { isoDateTime, object, picklist, stringToBool, uuid } from './common.ts';
 
 /** GET /notifications' filters (checked as Immich checks them). */
 export const NotificationSearchDto = object({
@@ -20,3 +20,12 @@ export interface NotificationDto {
   data?: Record<string, unknown>;
   readAt?: string;
 }
+
+const ids = v.pipe(v.array(uuid, '$property must be an array'), v.minLength(1, '$property must contain at least 1 item'));
+
+/** PUT /notifications/:id. */
+export const NotificationUpdateDto = object({ readAt: v.nullish(isoDateTime) });
+/** PUT /notifications: at least one id. */
+export const NotificationUpdateAllDto = object({ ids, readAt: v.nullish(isoDateTime) });
+/** DELETE /notifications: at least one id. */
+export const NotificationDeleteAllDto = object({ ids });

@@ -46,6 +46,10 @@ export const SharedLinkEditDtoV3 = v.pipe(
 export const SharedLinkSearchDto = object({ albumId: v.optional(uuid), id: v.optional(uuid) });
 
 /** GET /shared-links/me: the key is the credential (read by authentication); the password or its token as v1.100's route takes them. */
+/** POST /shared-links/login: the link (`key` or `slug`, as the visit's credentials) and its password. */
+export const SharedLinkLoginQueryDto = object({ key: v.optional(v.string()), slug: v.optional(v.string()) });
+export const SharedLinkLoginDto = object({ password: text(limits.password) });
+
 export const SharedLinkPasswordDtoV3 = object({
   key: v.optional(v.string()),
   slug: v.optional(v.string()),
