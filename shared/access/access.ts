@@ -366,6 +366,6 @@ export const requireFace = async (auth: Auth, permission: Permission, faceId: st
  * Notifications the caller may read, update or delete: none exists here (nothing makes them), so
  * every id is refused as Immich refuses one that is not the caller's.
  */
-export const requireNotifications = (permission: Permission, ids: readonly string[]): never => {
+export const requireNotifications = (permission: Permission, _ids: readonly string[]): never => {
   throw noAccess(permission);
 };
