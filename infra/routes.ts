@@ -424,6 +424,7 @@ export const routes: readonly Route[] = [
     ['PUT', '/api/admin/users/{id}/preferences', 'updateUserPreferencesAdmin', 'write'],
     ['GET', '/api/admin/users/{id}/sessions', 'getUserSessionsAdmin', 'read'],
     ['GET', '/api/admin/users/{id}/statistics', 'getUserStatisticsAdmin', 'read'],
+    ['GET', '/api/admin/users/{id}/calendar-heatmap', 'getUserCalendarHeatmapAdmin', 'read'],
   ]),
   ...areaV3('user', [
     ['GET', '/api/users', 'searchUsers', 'read'],
@@ -432,6 +433,7 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/users/profile-image', 'deleteProfileImage', 'write', { store: 'delete' }],
     ['GET', '/api/users/{id}/profile-image', 'getProfileImage', 'read', { store: 'read' }],
     ['GET', '/api/users/me', 'getMyUser', 'read'],
+    ['GET', '/api/users/me/calendar-heatmap', 'getMyCalendarHeatmap', 'read'],
     ['PUT', '/api/users/me', 'updateMyUser', 'write', { memory: hashing }],
     ['GET', '/api/users/me/preferences', 'getMyPreferences', 'read'],
     ['PUT', '/api/users/me/preferences', 'updateMyPreferences', 'write'],

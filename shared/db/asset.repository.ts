@@ -98,6 +98,18 @@ export const assetsUpdatedBetween = async (ownerId: string, from?: string, to?: 
   return assets;
 };
 
+/**
+ * When an owner's assets changed since `from` were uploaded, and whether they are trashed (the
+ * by-update index, projected to those two): every asset uploaded since `from` is among them, as
+ * an asset's `updatedAt` is never before its upload.
+ */
+export const uploadsSince = async (ownerId: string, from: string): Promise<{ createdAt: string; trashed: boolean }[]> => {
+  const uploads: { createdAt: string; trashed: boolean }[] = [];
+  for await (const page of queryPages(partitions.assetsByUpdate(ownerId), { pageSize: 1000, from, attributes: ['createdAt', 'deletedAt'] }))
+    for (const item of page) uploads.push({ createdAt: String(item.createdAt), trashed: typeof item.deletedAt === 'string' });
+  return uploads;
+};
+
 /** An owner's assets with one EXIF value, in date order (that value's index), page by page. */
 export const exifPages = (field: SearchableExifField, ownerId: string, value: string, options: AssetPageOptions) =>
   assetPages(partitions.exif(field, ownerId, value), options);

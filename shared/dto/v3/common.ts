@@ -45,6 +45,16 @@ export const isoDateTime = v.pipe(
   v.transform((x) => new Date(x).toISOString()),
 );
 
+/** A day, `YYYY-MM-DD` (zod's `z.iso.date()`), as its first instant in UTC. */
+export const isoDate = v.pipe(
+  v.string('$property must be a date'),
+  v.check(
+    (x) => /^\d{4}-\d{2}-\d{2}$/.test(x) && !Number.isNaN(Date.parse(x)) && new Date(x).toISOString().startsWith(x),
+    'Invalid input: expected ISO date string (YYYY-MM-DD)',
+  ),
+  v.transform((x) => new Date(x).toISOString()),
+);
+
 export const picklist = <const T extends readonly string[]>(values: T) =>
   v.picklist(values, `$property must be one of: ${values.join(', ')}`);
 

@@ -4,17 +4,7 @@
  */
 import * as v from 'valibot';
 import { type MemoryChange, type MemoryFilter, memoryTypes, type NewMemory } from '../../model/memory.ts';
-import { boolean, coercedInteger, integer, isoDateTime, object, picklist, stringToBool, uuid, uuids } from './common.ts';
-
-/** A day, `YYYY-MM-DD` (zod's `z.iso.date()`), as its first instant in UTC. */
-const isoDate = v.pipe(
-  v.string('$property must be a date'),
-  v.check(
-    (x) => /^\d{4}-\d{2}-\d{2}$/.test(x) && !Number.isNaN(Date.parse(x)) && new Date(x).toISOString().startsWith(x),
-    'Invalid input: expected ISO date string (YYYY-MM-DD)',
-  ),
-  v.transform((x) => new Date(x).toISOString()),
-);
+import { boolean, coercedInteger, integer, isoDate, isoDateTime, object, picklist, stringToBool, uuid, uuids } from './common.ts';
 
 const type = picklist(memoryTypes);
 

@@ -10,7 +10,7 @@ import type { NewUser, UserRecord } from '../../model/user.ts';
 import { dto, optional, uuidV4 } from '../common.ts';
 import { avatarColorFor, avatarColors } from '../v1/user.response.ts';
 import { email, sanitizeStorageLabel } from '../v1/user.ts';
-import { boolean, integer, stringToBool, text } from './common.ts';
+import { boolean, integer, isoDate, object, picklist, stringToBool, text } from './common.ts';
 
 const avatarColor = v.picklist(avatarColors, `$property must be one of: ${avatarColors.join(', ')}`);
 /** An optional group of optional fields (zod's `.optional()` objects). */
@@ -181,3 +181,12 @@ export const mapUserAdminV3 = (user: UserRecord): UserAdminResponseDto => ({
 });
 
 export type UserPreferencesResponseDto = UserPreferences;
+
+/** `CalendarHeatmapDto`: the days (by default the 52 weeks up to today) and what to count by. */
+export const CalendarHeatmapDto = v.pipe(
+  object({ from: v.optional(isoDate), to: v.optional(isoDate), type: v.optional(picklist(['Upload', 'Taken'] as const)) }),
+  v.forward(
+    v.check((dto) => !dto.from || !dto.to || dto.from <= dto.to, 'from must be before to'),
+    ['from'],
+  ),
+);
