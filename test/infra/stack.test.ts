@@ -204,6 +204,7 @@ describe('ImmichStack', () => {
       ['login', 5],
       ['signUpAdmin', 5],
       ['v3:getMySharedLink', 5],
+      ['v3:sharedLinkLogin', 5],
     ]);
   });
 
