@@ -300,7 +300,14 @@ export const routes: readonly Route[] = [
     ['GET', '/api/assets/{id}/thumbnail', 'viewAsset', 'read', { store: 'read', secrets: true }],
     ['GET', '/api/assets/{id}/video/playback', 'playAssetVideo', 'read', { store: 'read', secrets: true }],
   ]),
-  ...areaV3('auth', [['GET', '/api/auth/status', 'getAuthStatus', 'read']]),
+  ...areaV3('auth', [
+    ['POST', '/api/auth/pin-code', 'setupPinCode', 'write', { memory: hashing }],
+    ['PUT', '/api/auth/pin-code', 'changePinCode', 'write', { memory: hashing }],
+    ['DELETE', '/api/auth/pin-code', 'resetPinCode', 'write', { memory: hashing }],
+    ['POST', '/api/auth/session/unlock', 'unlockAuthSession', 'write', { memory: hashing }],
+    ['POST', '/api/auth/session/lock', 'lockAuthSession', 'write'],
+    ['GET', '/api/auth/status', 'getAuthStatus', 'read'],
+  ]),
   ...areaV3('config', [
     ['GET', '/api/admin/config', 'getAdminConfig', 'read'],
     ['PUT', '/api/admin/config', 'updateAdminConfig', 'write', { lazy: ['templates', 'cron'] }],
@@ -370,6 +377,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/server/apk-links', 'getApkLinks', 'read'],
   ]),
   ...areaV3('session', [
+    ['POST', '/api/sessions', 'createSession', 'write'],
     ['GET', '/api/sessions', 'getSessions', 'read'],
     ['DELETE', '/api/sessions', 'deleteAllSessions', 'write'],
     ['DELETE', '/api/sessions/{id}', 'deleteSession', 'write'],

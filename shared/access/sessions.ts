@@ -3,7 +3,7 @@
  * the functions that need these repositories bundle them (docs/benchmarks.md).
  */
 import { isUploadPartSignature } from '../core/crypto.ts';
-import { Forbidden } from '../core/errors.ts';
+import { Forbidden, Invalid } from '../core/errors.ts';
 import { listUserSessions } from '../db/session.repository.ts';
 import { getUploadSession } from '../db/upload-session.repository.ts';
 import { getUser } from '../db/user.repository.ts';
@@ -15,6 +15,12 @@ import { noAccess, Permission } from './permission.ts';
 /** The caller's session (the sync endpoints'): an API key is refused with Immich's 403. Returns the session's hash. */
 export const requireSession = (auth: Auth): string => {
   if (!auth.sessionHash) throw new Forbidden('Sync endpoints cannot be used with API keys');
+  return auth.sessionHash;
+};
+
+/** A caller signed in with a session (v3's session routes): an API key gets Immich's 400. Returns the session's hash. */
+export const requireSessionToken = (auth: Auth): string => {
+  if (!auth.sessionHash) throw new Invalid('This endpoint can only be used with a session token');
   return auth.sessionHash;
 };
 

@@ -2,7 +2,7 @@ import { type RouteRule, requireRoute } from '../access/route.ts';
 import { hashSecret, hashSharedLinkKey } from '../core/crypto.ts';
 import { Unauthenticated } from '../core/errors.ts';
 import { getApiKeyByHash } from '../db/api-key.repository.ts';
-import { getSession } from '../db/session.repository.ts';
+import { getSession, setSessionPinExpiry } from '../db/session.repository.ts';
 import { getSharedLink, getSharedLinkByKeyHash } from '../db/shared-link.repository.ts';
 import type { Auth } from '../model/user.ts';
 
@@ -27,6 +27,19 @@ export type LinkUnlock = (tokens: string | undefined, linkId: string, passwordHa
  * route's rule (shared/access/route.ts: access level, an API key's permission): unauthenticated without valid credentials. A
  * link's key on a route that takes none is refused there (403) whatever its password.
  */
+/**
+ * A session unlocked with the PIN code (Immich's elevated permission) while its time lasts; used
+ * with less than five minutes left, it gets five more (Immich's rule: one conditional write then).
+ */
+const elevation = async (tokenHash: string, pinExpiresAt: string | null): Promise<{ elevatedUntil?: string }> => {
+  const now = Date.now();
+  if (!pinExpiresAt || Date.parse(pinExpiresAt) <= now) return {};
+  if (Date.parse(pinExpiresAt) - now >= 5 * 60_000) return { elevatedUntil: pinExpiresAt };
+  const extended = new Date(now + 5 * 60_000).toISOString();
+  await setSessionPinExpiry(tokenHash, extended);
+  return { elevatedUntil: extended };
+};
+
 export const authenticate = async (credentials: Credentials | undefined, rule: RouteRule, unlock?: LinkUnlock): Promise<Auth> => {
   const { access } = rule;
   if (!credentials) throw new Unauthenticated('Authentication required');
@@ -52,7 +65,11 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
       const session = await getSession(hashSecret(credentials.secret));
       // A deleted user's sessions let no one in (Immich no longer finds the user), until a restore.
       if (!session?.userActive) throw new Unauthenticated('Invalid user token');
-      auth = { user: { id: session.userId, email: session.email, isAdmin: session.isAdmin }, sessionHash: session.tokenHash };
+      auth = {
+        user: { id: session.userId, email: session.email, isAdmin: session.isAdmin },
+        sessionHash: session.tokenHash,
+        ...(await elevation(session.tokenHash, session.pinExpiresAt)),
+      };
       break;
     }
     case 'apiKey': {

@@ -5,7 +5,7 @@ import { getItem } from './get.ts';
 import { userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, putWrite, transact } from './transact.ts';
+import { deleteWrite, putWrite, transact, updateWrite, writeIfPresent } from './transact.ts';
 
 const sessionCodec = codec('session', SessionRecordSchema);
 const listingCodec = codec('userSession', SessionListingSchema);
@@ -55,4 +55,19 @@ export const deleteUserSessions = async (userId: string, keep?: string): Promise
   const ended = entries.map((entry) => String(entry.tokenHash)).filter((tokenHash) => tokenHash !== keep);
   await batchDelete(ended.flatMap((tokenHash) => [keys.session(tokenHash), keys.userSession(userId, tokenHash)]));
   return ended.length;
+};
+
+/**
+ * Unlocks a session with the PIN code until `until`, or locks it (null): the session item only,
+ * if it still exists. Not a change the apps sync.
+ */
+export const setSessionPinExpiry = async (tokenHash: string, until: string | null): Promise<void> => {
+  await writeIfPresent(
+    updateWrite(keys.session(tokenHash), 'SET pinExpiresAt = :until', { condition: 'present', values: { ':until': until } }),
+  );
+};
+
+/** Locks every session of a user (their PIN code was reset): one UpdateItem each. */
+export const lockUserSessions = async (userId: string): Promise<void> => {
+  for (const session of await listUserSessions(userId)) await setSessionPinExpiry(session.tokenHash, null);
 };

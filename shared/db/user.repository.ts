@@ -7,7 +7,7 @@ import { getItem } from './get.ts';
 import { userCodec, userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { transact, updateWrite, type Write, writeIfPresent } from './transact.ts';
+import { transact, updateWrite, type Write, writeIfPresent, writeOne } from './transact.ts';
 
 /**
  * Creates a user with its guards in one transaction: the email (and storage label, if any) must
@@ -65,6 +65,32 @@ export const replacePasswordHash = async (userId: string, previousHash: string, 
     return Attributes ? userCodec.read(Attributes) : undefined;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return undefined;
+    throw error;
+  }
+};
+
+/**
+ * Sets or clears the user's PIN code (its argon2id hash), on condition the PIN is still the one
+ * checked (`previousHash`, null for none): false when a concurrent change got there first.
+ */
+export const replacePinCodeHash = async (userId: string, previousHash: string | null, pinCodeHash: string | null): Promise<boolean> => {
+  try {
+    await writeOne(
+      updateWrite(keys.user(userId), 'SET pinCodeHash = :hash, updatedAt = :now', {
+        condition:
+          previousHash === null
+            ? 'attribute_exists(pk) AND (attribute_not_exists(pinCodeHash) OR pinCodeHash = :none)'
+            : 'pinCodeHash = :previous',
+        values: {
+          ':hash': pinCodeHash,
+          ':now': new Date().toISOString(),
+          ...(previousHash === null ? { ':none': null } : { ':previous': previousHash }),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
 };

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { id, instant } from './fields.ts';
+import { id, instant, nullable } from './fields.ts';
 import { CredentialUserSchema, type UserRecord } from './user.ts';
 
 /** What a user's list of sessions (their auth devices) holds of each session. */
@@ -20,7 +20,12 @@ export type SessionListing = v.InferOutput<typeof SessionListingSchema>;
  * A login session (Immich's `user_token`), stored under the SHA-256 of its token. It carries the
  * user's id, email and role so that authenticating a request is one GetItem.
  */
-export const SessionRecordSchema = v.object({ ...SessionListingSchema.entries, ...CredentialUserSchema.entries });
+export const SessionRecordSchema = v.object({
+  ...SessionListingSchema.entries,
+  ...CredentialUserSchema.entries,
+  /** Until when the session is unlocked with the PIN code (Immich's elevated session), or null. */
+  pinExpiresAt: nullable(instant()),
+});
 export type SessionRecord = v.InferOutput<typeof SessionRecordSchema>;
 
 /** Sessions last as long as Immich's login cookie: 400 days. */

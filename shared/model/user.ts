@@ -12,6 +12,8 @@ export const UserRecordSchema = v.object({
   isAdmin: v.boolean(),
   /** argon2id, PHC string form. */
   passwordHash: v.string(),
+  /** The locked folder's PIN code, argon2id as the password; null until one is set (v3's `/auth/pin-code`). */
+  pinCodeHash: nullable(v.string()),
   storageLabel: nullable(v.string()),
   shouldChangePassword: v.boolean(),
   memoriesEnabled: v.boolean(),
@@ -96,6 +98,8 @@ export interface Auth {
   user: { id: string; email: string; isAdmin: boolean };
   /** Set when the caller signed in with a session token (its SHA-256); absent for an API key. */
   sessionHash?: string;
+  /** Until when the session is unlocked with the PIN code (Immich's elevated permission), while it is. */
+  elevatedUntil?: string;
   /** Set when the caller presented an API key: which one, and what it may do (a session may do everything). */
   apiKey?: { id: string; permissions: readonly string[] };
   /** A shared-link visitor: the link, its key, and `locked` while a password link's password is unproven. */

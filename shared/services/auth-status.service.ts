@@ -5,19 +5,20 @@ import type { Auth } from '../model/user.ts';
 
 /**
  * GET /auth/status (Immich v3's AuthService.getAuthStatus): whether the user has a password and a
- * PIN code (never, until the locked folder exists), whether the session is elevated (no PIN, so
- * never), and when the session ends (an API key has none).
+ * PIN code, whether the session is unlocked with it (elevated) and until when, and when the
+ * session ends (an API key has none).
  */
 export const getAuthStatus = async (
   auth: Auth,
-): Promise<{ pinCode: boolean; password: boolean; isElevated: boolean; expiresAt?: string }> => {
+): Promise<{ pinCode: boolean; password: boolean; isElevated: boolean; expiresAt?: string; pinExpiresAt?: string }> => {
   const user = await getUser(auth.user.id);
   if (!user) throw new Unauthenticated();
   const session = auth.sessionHash ? await getSession(auth.sessionHash) : undefined;
   return {
-    pinCode: false,
+    pinCode: user.pinCodeHash !== null,
     password: user.passwordHash !== '',
-    isElevated: false,
+    isElevated: auth.elevatedUntil !== undefined,
     ...(session ? { expiresAt: new Date(session.ttl * 1000).toISOString() } : {}),
+    ...(session?.pinExpiresAt ? { pinExpiresAt: session.pinExpiresAt } : {}),
   };
 };

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
-import { requireAuthDevice } from '../access/sessions.ts';
+import { requireAuthDevice, requireSessionToken } from '../access/sessions.ts';
 import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '../core/crypto.ts';
 import { Invalid, Unauthenticated } from '../core/errors.ts';
 import { createSession, deleteSession, deleteUserSessions, listUserSessions } from '../db/session.repository.ts';
 import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
 import type { ChangePasswordDto, LoginCredentialDto } from '../dto/v1/user.ts';
-import type { DeviceSession, SignIn } from '../model/session.ts';
+import type { DeviceSession, SessionRecord, SignIn } from '../model/session.ts';
 import { sessionLifetimeSeconds } from '../model/session.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 import { readConfig } from './config.reader.ts';
@@ -40,8 +40,41 @@ export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, dev
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
     ttl: Math.floor(now.getTime() / 1000) + sessionLifetimeSeconds,
+    pinExpiresAt: null,
   });
   return { accessToken, user };
+};
+
+/**
+ * POST /sessions (v3): a new session of the caller's (the web app casts with one), for `duration`
+ * seconds or a session's usual lifetime, named by its device. Only a session may make one (Immich's
+ * rule). Its token is answered once; only its hash is stored.
+ */
+export const createChildSession = async (
+  auth: Auth,
+  dto: { duration?: number | undefined; deviceType?: string | undefined; deviceOS?: string | undefined },
+): Promise<{ session: SessionRecord; token: string }> => {
+  requireSessionToken(auth);
+  const user = await getUser(auth.user.id);
+  if (!user) throw new Unauthenticated();
+  const token = newSecret();
+  const now = new Date();
+  const session: SessionRecord = {
+    id: randomUUID(),
+    tokenHash: hashSecret(token),
+    userId: user.id,
+    email: user.email,
+    isAdmin: user.isAdmin,
+    userActive: user.deletedAt === null && user.status === 'active',
+    deviceType: dto.deviceType ?? '',
+    deviceOS: dto.deviceOS ?? '',
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+    ttl: Math.floor(now.getTime() / 1000) + (dto.duration ?? sessionLifetimeSeconds),
+    pinExpiresAt: null,
+  };
+  await createSession(session);
+  return { session, token };
 };
 
 /** POST /auth/logout: ends the caller's session (an API key has none to end). */

@@ -18,6 +18,7 @@ const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
     email: input.email,
     name: input.name,
     isAdmin: input.isAdmin ?? false,
+    pinCodeHash: null,
     passwordHash: await hashPassword(input.password),
     storageLabel,
     shouldChangePassword: input.shouldChangePassword ?? true,

@@ -7,6 +7,7 @@ import { handler as getAboutInfo } from '#functions/v3/server/get-about-info.ts'
 import { handler as getServerStatistics } from '#functions/v3/server/get-server-statistics.ts';
 import { handler as getStorage } from '#functions/v3/server/get-storage.ts';
 import { handler as getVersionHistory } from '#functions/v3/server/get-version-history.ts';
+import { handler as createSession } from '#functions/v3/session/create-session.ts';
 import { handler as deleteAllSessions } from '#functions/v3/session/delete-all-sessions.ts';
 import { handler as deleteSession } from '#functions/v3/session/delete-session.ts';
 import { handler as getSessions } from '#functions/v3/session/get-sessions.ts';
@@ -30,7 +31,7 @@ import { handler as updateUserAdmin } from '#functions/v3/user-admin/update-user
 import { handler as updateUserPreferencesAdmin } from '#functions/v3/user-admin/update-user-preferences-admin.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { bearer, freshUser, login, setupAccounts } from '../support/accounts.ts';
+import { bearer, createApiKey, freshUser, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, trash } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
@@ -78,6 +79,36 @@ describe('sessions (v3)', () => {
     for (const token of [second.accessToken, third.accessToken]) {
       expect((await get(getMyUserInfoV1, '/api/user/me', token)).status).toBe(401);
     }
+  });
+});
+
+describe('POST /sessions (v3: the web app casts with a session of its own)', () => {
+  it('makes a session of the caller’s for a while, named by its device; its token works once answered, and is stored only hashed', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Caster');
+    const made = await invoke(createSession, {
+      method: 'POST',
+      path: '/api/sessions',
+      headers: bearer(user.accessToken),
+      body: { duration: 3600, deviceType: 'Google Cast', deviceOS: 'Cast' },
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toMatchObject({ current: false, deviceType: 'Google Cast', deviceOS: 'Cast', token: expect.any(String) });
+    const expires = Date.parse(made.body.expiresAt) - Date.now();
+    expect(expires).toBeGreaterThan(3500_000);
+    expect(expires).toBeLessThanOrEqual(3600_000);
+    expect((await get(getMyUserInfoV1, '/api/user/me', made.body.token)).body).toMatchObject({ id: user.userId });
+    const listed = (await get(getSessions, '/api/sessions', user.accessToken)).body as { id: string; deviceType: string }[];
+    expect(listed.find((session) => session.id === made.body.id)?.deviceType).toBe('Google Cast');
+    expect(JSON.stringify(await tableItems())).not.toContain(made.body.token);
+    // Only a session may make one (an API key cannot), and a duration is at least a second.
+    const key = (await createApiKey(user.accessToken, 'caster')).secret as string;
+    expect(
+      (await invoke(createSession, { method: 'POST', path: '/api/sessions', headers: { 'x-api-key': key }, body: {} })).body,
+    ).toMatchObject({ message: 'This endpoint can only be used with a session token' });
+    expect(
+      (await invoke(createSession, { method: 'POST', path: '/api/sessions', headers: bearer(user.accessToken), body: { duration: 0 } }))
+        .status,
+    ).toBe(400);
   });
 });
 

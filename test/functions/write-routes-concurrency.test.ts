@@ -320,6 +320,17 @@ const requests: Record<string, () => Promise<Call[]>> = {
       { token: admin.accessToken, body: { ...config.body, nightlyTasks: { ...config.body.nightlyTasks, startTime: '04:00' } } },
     ];
   },
+  // The racer's PIN code: set once (the others: it exists), changed once (the others proved a PIN no longer current), reset.
+  'v3:setupPinCode': async () => [{ token: user.accessToken, body: { pinCode: '123456' } }],
+  'v3:changePinCode': async () => [
+    { token: user.accessToken, body: { password: 'password-Racer', newPinCode: '222222' } },
+    { token: user.accessToken, body: { password: 'password-Racer', newPinCode: '333333' } },
+  ],
+  'v3:resetPinCode': async () => [{ token: user.accessToken, body: { password: 'password-Racer' } }],
+  'v3:unlockAuthSession': async () => [{ token: user.accessToken, body: { pinCode: '123456' } }],
+  'v3:lockAuthSession': async () => [{ token: user.accessToken }],
+  // Five identical requests are five sessions (each its own token), as Immich's.
+  'v3:createSession': async () => [{ token: user.accessToken, body: { duration: 60, deviceType: 'Cast' } }],
   'v3:deleteAllSessions': async () => [{ token: (await login({ email: 'racer@immich.cloud', password: 'password-Racer' })).accessToken }],
   'v3:deleteSession': async () => {
     const other = await login({ email: 'racer@immich.cloud', password: 'password-Racer' });

@@ -28,3 +28,8 @@ export const mapSessionV3 = ({ session, current }: DeviceSession): SessionRespon
   appVersion: null,
   isPendingSyncReset: false,
 });
+
+/** POST /sessions: the new session, with its token (answered this once). */
+export interface SessionCreateResponseDto extends SessionResponseDto {
+  token: string;
+}

@@ -1,0 +1,9 @@
+import { PinCodeChangeDto } from '#shared/dto/v3/auth.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { changePinCode } from '#shared/services/pin-code.service.ts';
+
+export const handler = httpHandler(
+  { generation: 'v3', access: 'user', permission: 'pinCode.update', body: PinCodeChangeDto, returns: returns<void>(), status: 204 },
+  ({ auth, body }) => changePinCode(auth, body),
+);

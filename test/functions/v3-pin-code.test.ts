@@ -1,0 +1,109 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as changePinCode } from '#functions/v3/auth/change-pin-code.ts';
+import { handler as getAuthStatus } from '#functions/v3/auth/get-auth-status.ts';
+import { handler as lockSession } from '#functions/v3/auth/lock-auth-session.ts';
+import { handler as resetPinCode } from '#functions/v3/auth/reset-pin-code.ts';
+import { handler as setupPinCode } from '#functions/v3/auth/setup-pin-code.ts';
+import { handler as unlockSession } from '#functions/v3/auth/unlock-auth-session.ts';
+import { hashSecret } from '#shared/core/crypto.ts';
+import { db } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { bearer, createApiKey, freshUser, login, setupAccounts } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { tableItems } from '../support/table-items.ts';
+
+let accounts: Awaited<ReturnType<typeof setupAccounts>>;
+beforeAll(async () => {
+  accounts = await setupAccounts();
+});
+
+const call = (handler: Parameters<typeof invoke>[0], method: string, path: string, token: string, body?: unknown) =>
+  invoke(handler, { method, path, headers: bearer(token), ...(body === undefined ? {} : { body }) });
+const status = async (token: string) => (await invoke(getAuthStatus, { path: '/api/auth/status', headers: bearer(token) })).body;
+
+describe('the locked folder’s PIN code and the session it unlocks (v3)', () => {
+  it('sets, proves, changes and resets a PIN code; unlocks and locks the session, as Immich answers', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Locker');
+    const token = user.accessToken;
+    expect(await status(token)).toMatchObject({ pinCode: false, password: true, isElevated: false });
+
+    expect((await call(setupPinCode, 'POST', '/api/auth/pin-code', token, { pinCode: '12345' })).status).toBe(400);
+    expect((await call(setupPinCode, 'POST', '/api/auth/pin-code', token, { pinCode: '123456' })).status).toBe(204);
+    expect(await status(token)).toMatchObject({ pinCode: true, isElevated: false });
+    expect((await call(setupPinCode, 'POST', '/api/auth/pin-code', token, { pinCode: '111111' })).body).toMatchObject({
+      message: 'User already has a PIN code',
+    });
+    // Stored as a hash only.
+    expect(JSON.stringify(await tableItems('user'))).not.toContain('"123456"');
+
+    const unlock = (body: unknown, as = token) => call(unlockSession, 'POST', '/api/auth/session/unlock', as, body);
+    expect((await unlock({ pinCode: '000000' })).body).toMatchObject({ message: 'Wrong PIN code' });
+    expect((await unlock({})).body).toMatchObject({ message: 'Either password or pinCode is required' });
+    expect((await unlock({ pinCode: '123456' })).status).toBe(204);
+    const unlocked = await status(token);
+    expect(unlocked).toMatchObject({ isElevated: true });
+    const left = Date.parse(unlocked.pinExpiresAt) - Date.now();
+    expect(left).toBeGreaterThan(14 * 60_000);
+    expect(left).toBeLessThanOrEqual(15 * 60_000);
+    // Another session of the same user is not unlocked by it.
+    const other = await login({ email: 'locker@immich.cloud', password: 'password-Locker' });
+    expect(await status(other.accessToken)).toMatchObject({ isElevated: false });
+
+    expect((await call(lockSession, 'POST', '/api/auth/session/lock', token)).status).toBe(204);
+    expect(await status(token)).toMatchObject({ isElevated: false });
+
+    const change = (body: unknown) => call(changePinCode, 'PUT', '/api/auth/pin-code', token, body);
+    expect((await change({ password: 'wrong', newPinCode: '654321' })).body).toMatchObject({ message: 'Wrong password' });
+    expect((await change({ pinCode: '123456', newPinCode: '6543' })).status).toBe(400);
+    expect((await change({ pinCode: '123456', newPinCode: '654321' })).status).toBe(204);
+    expect((await unlock({ pinCode: '123456' })).body).toMatchObject({ message: 'Wrong PIN code' });
+    expect((await unlock({ pinCode: '654321' })).status).toBe(204);
+    expect((await unlock({ pinCode: '654321' }, other.accessToken)).status).toBe(204);
+
+    // A reset (proven with the password) removes the PIN and locks every session of the user.
+    const reset = await call(resetPinCode, 'DELETE', '/api/auth/pin-code', token, { password: 'password-Locker' });
+    expect(reset.status, JSON.stringify(reset.body)).toBe(204);
+    expect(await status(token)).toMatchObject({ pinCode: false, isElevated: false });
+    expect(await status(other.accessToken)).toMatchObject({ isElevated: false });
+    expect((await unlock({ pinCode: '654321' })).body).toMatchObject({ message: 'User does not have a PIN code' });
+  });
+
+  it('unlocks sessions only (an API key cannot be elevated), and keeps a used session unlocked five more minutes', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Slider');
+    const token = user.accessToken;
+    expect((await call(setupPinCode, 'POST', '/api/auth/pin-code', token, { pinCode: '246810' })).status).toBe(204);
+    const key = (await createApiKey(token, 'no elevation')).secret;
+    const byKey = await invoke(unlockSession, {
+      method: 'POST',
+      path: '/api/auth/session/unlock',
+      headers: { 'x-api-key': key },
+      body: { pinCode: '246810' },
+    });
+    expect(byKey.body).toMatchObject({ message: 'This endpoint can only be used with a session token' });
+
+    expect((await call(unlockSession, 'POST', '/api/auth/session/unlock', token, { pinCode: '246810' })).status).toBe(204);
+    // Two minutes left: a request then extends it to five.
+    await db.send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: keys.session(hashSecret(token)),
+        UpdateExpression: 'SET pinExpiresAt = :soon',
+        ExpressionAttributeValues: { ':soon': new Date(Date.now() + 2 * 60_000).toISOString() },
+      }),
+    );
+    const extended = await status(token);
+    expect(extended.isElevated).toBe(true);
+    expect(Date.parse(extended.pinExpiresAt) - Date.now()).toBeGreaterThan(4 * 60_000);
+    // Past its time it is locked.
+    await db.send(
+      new UpdateCommand({
+        TableName: process.env.TABLE_NAME,
+        Key: keys.session(hashSecret(token)),
+        UpdateExpression: 'SET pinExpiresAt = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+      }),
+    );
+    expect(await status(token)).toMatchObject({ isElevated: false });
+  });
+});
