@@ -12,20 +12,15 @@ import { Forbidden, Inaccessible, Invalid, Unauthenticated } from '../core/error
 import { getActivity } from '../db/activity.repository.ts';
 import { albumsOwnedAmong, albumsSharedWithAmong, getAlbum, getAlbumUser, listAlbumIdsOfAsset } from '../db/album.repository.ts';
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
-import { findFace, indexFaces } from '../db/face.repository.ts';
-import { getMemory } from '../db/memory.repository.ts';
 import { getPartner, partnersAmong } from '../db/partner.repository.ts';
 import { getPeople, getPerson } from '../db/person.repository.ts';
 import { assetsLinkShows, getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
-import { getTag } from '../db/tag.repository.ts';
 import type { ActivityRecord } from '../model/activity.ts';
 import { type AlbumRecord, roleOf } from '../model/album.ts';
-import type { AssetRecord, AssetWithFaces, FaceRecord } from '../model/asset.ts';
-import type { MemoryRecord } from '../model/memory.ts';
+import type { AssetRecord, AssetWithFaces } from '../model/asset.ts';
 import type { PartnerRecord } from '../model/partner.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
-import type { TagRecord } from '../model/tag.ts';
 import type { Auth } from '../model/user.ts';
 import { isGranted } from './api-key-permission.ts';
 import { noAccess, Permission } from './permission.ts';
@@ -331,35 +326,6 @@ export const requireActivity = async (auth: Auth, activityId: string): Promise<A
   const activity = await getActivity(activityId);
   if (!activity || (!owns(auth, activity.userId) && !owns(auth, activity.albumOwnerId))) throw noAccess(Permission.ActivityDelete);
   return activity;
-};
-
-/** The caller's memory (Immich's memory.read, .update and .delete: the owner's alone). */
-export const requireMemory = async (auth: Auth, permission: Permission, memoryId: string): Promise<MemoryRecord> => {
-  const memory = await getMemory(auth.user.id, memoryId);
-  if (!memory) throw noAccess(permission);
-  return memory;
-};
-
-/** The caller's tag (Immich's tag.read, .update, .delete and .asset: the owner's alone). */
-export const requireTag = async (auth: Auth, permission: Permission, tagId: string): Promise<TagRecord> => {
-  const tag = await getTag(auth.user.id, tagId);
-  if (!tag) throw noAccess(permission);
-  return tag;
-};
-
-/**
- * A face on one of the caller's assets, by its id (Immich's face access: `person.create` to
- * reassign it, `face.delete` to delete it). A library stored before faces were findable by id
- * is indexed once, by the first lookup that misses (docs/data-model.md, "Earlier shapes").
- */
-export const requireFace = async (auth: Auth, permission: Permission, faceId: string): Promise<FaceRecord> => {
-  let face = await findFace(faceId);
-  if (!face) {
-    await indexFaces(auth.user.id);
-    face = await findFace(faceId);
-  }
-  if (!face || !owns(auth, face.ownerId)) throw noAccess(permission);
-  return face;
 };
 
 /**

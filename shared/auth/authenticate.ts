@@ -2,7 +2,7 @@ import { type RouteRule, requireRoute } from '../access/route.ts';
 import { hashSecret, hashSharedLinkKey } from '../core/crypto.ts';
 import { Unauthenticated } from '../core/errors.ts';
 import { getApiKeyByHash } from '../db/api-key.repository.ts';
-import { getSession, setSessionPinExpiry } from '../db/session.repository.ts';
+import { getSession } from '../db/session.repository.ts';
 import { getSharedLink, getSharedLinkByKeyHash } from '../db/shared-link.repository.ts';
 import type { Auth } from '../model/user.ts';
 
@@ -28,17 +28,11 @@ export type LinkUnlock = (tokens: string | undefined, linkId: string, passwordHa
  * link's key on a route that takes none is refused there (403) whatever its password.
  */
 /**
- * A session unlocked with the PIN code (Immich's elevated permission) while its time lasts; used
- * with less than five minutes left, it gets five more (Immich's rule: one conditional write then).
+ * A session unlocked with the PIN code (Immich's elevated permission) until its time: read with the
+ * session, never written here (docs/immich-compatibility.md, "The locked folder").
  */
-const elevation = async (tokenHash: string, pinExpiresAt: string | null): Promise<{ elevatedUntil?: string }> => {
-  const now = Date.now();
-  if (!pinExpiresAt || Date.parse(pinExpiresAt) <= now) return {};
-  if (Date.parse(pinExpiresAt) - now >= 5 * 60_000) return { elevatedUntil: pinExpiresAt };
-  const extended = new Date(now + 5 * 60_000).toISOString();
-  await setSessionPinExpiry(tokenHash, extended);
-  return { elevatedUntil: extended };
-};
+const elevation = (pinExpiresAt: string | null): { elevatedUntil?: string } =>
+  pinExpiresAt && Date.parse(pinExpiresAt) > Date.now() ? { elevatedUntil: pinExpiresAt } : {};
 
 export const authenticate = async (credentials: Credentials | undefined, rule: RouteRule, unlock?: LinkUnlock): Promise<Auth> => {
   const { access } = rule;
@@ -68,7 +62,7 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
       auth = {
         user: { id: session.userId, email: session.email, isAdmin: session.isAdmin },
         sessionHash: session.tokenHash,
-        ...(await elevation(session.tokenHash, session.pinExpiresAt)),
+        ...elevation(session.pinExpiresAt),
       };
       break;
     }

@@ -22,10 +22,8 @@ import { faceCodec, faceWrites } from './items/face.ts';
 import { personWrites } from './items/person.ts';
 import { userWrites } from './items/user.ts';
 import { dateOrder, keys, type Partition, partitions } from './keys.ts';
-import { deleteAssetMemberships } from './memory.repository.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
-import { deleteAssetTagEntries } from './tag.repository.ts';
 import { isCancelled, transact, type Write, writeOne } from './transact.ts';
 
 export { DuplicateChecksumError } from './items/asset.ts';
@@ -329,8 +327,8 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     ],
     'with-parent',
   );
-  // Likes and comments on it go too, and its places in memories and tags (Immich's rows cascade with their asset).
-  await Promise.all([deleteAssetActivities(asset.id), deleteAssetMemberships(asset.id), deleteAssetTagEntries(asset.id)]);
+  // Likes and comments on it go too (Immich's activity rows cascade with their asset).
+  await deleteAssetActivities(asset.id);
   return { albums };
 };
 

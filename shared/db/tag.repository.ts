@@ -152,3 +152,19 @@ export const deleteAssetTagEntries = async (assetId: string): Promise<void> => {
   const tagIds = await listAssetTagIds(assetId);
   await batchDelete(tagIds.map((tagId) => keys.tagAsset(tagId, assetId)));
 };
+
+/** The owner's tags on an asset (its detail view, as Immich loads them), by value: Query gsi2, then BatchGetItem. */
+export const listAssetTags = async (ownerId: string, assetId: string): Promise<TagRecord[]> =>
+  (await getTags(ownerId, await listAssetTagIds(assetId))).sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+
+/**
+ * The assets with a tag or one below it (Immich's tag closure), of the owner's tag: what v3's
+ * timeline `tagId` and search `tagIds` match. A tag that is not the owner's matches nothing.
+ */
+export const assetIdsTagged = async (ownerId: string, tagId: string): Promise<Set<string>> => {
+  const tag = await getTag(ownerId, tagId);
+  if (!tag) return new Set();
+  const below = (await listTags(ownerId)).filter((each) => each.id === tag.id || each.value.startsWith(`${tag.value}/`));
+  const lists = await Promise.all(below.map((each) => listTagAssetIds(each.id)));
+  return new Set(lists.flat());
+};

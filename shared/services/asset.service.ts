@@ -2,6 +2,7 @@ import { accessLost, Permission, requireAsset, requireAssets, requireSharedAsset
 import { inBatches } from '../core/concurrency.ts';
 import { findByChecksums, getAssetWithFaces, listDeviceAssets, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
+import { listAssetTags } from '../db/tag.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { checksumHex } from '../domain/search.ts';
@@ -21,7 +22,6 @@ import type { UploadCheck } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
 import { takenOnThisDay } from './on-this-day.ts';
 import { timelinePartners } from './partner.service.ts';
-import { tagsOfAsset } from './tag.service.ts';
 
 /**
  * POST /asset/bulk-upload-check: for each file, `accept`, or `reject` as a `duplicate` of the
@@ -46,7 +46,7 @@ export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetInfo> =
   const { asset, faces } = await requireAsset(auth, Permission.AssetRead, id);
   // Someone else's asset (through a shared album): without its people and tags, as Immich answers.
   const own = asset.ownerId === auth.user.id;
-  const [detail, tags] = await Promise.all([detailOf(asset, own ? faces : []), own ? tagsOfAsset(asset.ownerId, asset.id) : []]);
+  const [detail, tags] = await Promise.all([detailOf(asset, own ? faces : []), own ? listAssetTags(asset.ownerId, asset.id) : []]);
   return { view: 'full', ...detail, tags };
 };
 
@@ -121,7 +121,7 @@ export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promi
   if (!written) throw accessLost(Permission.AssetUpdate);
   if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
   // The caller's own asset (only the owner may update it): with its tags, as the detail view.
-  const [detail, tags] = await Promise.all([detailOf(written.asset, written.faces, people), tagsOfAsset(asset.ownerId, asset.id)]);
+  const [detail, tags] = await Promise.all([detailOf(written.asset, written.faces, people), listAssetTags(asset.ownerId, asset.id)]);
   return { ...detail, tags };
 };
 

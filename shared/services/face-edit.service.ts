@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { accessLost, Permission, requireAsset, requireFace, requirePerson } from '../access/access.ts';
+import { accessLost, Permission, requireAsset, requirePerson } from '../access/access.ts';
+import { requireFace } from '../access/face-access.ts';
 import { editAssetFaces, type FaceEdit } from '../db/face.repository.ts';
 import { getPeople, getPerson, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';

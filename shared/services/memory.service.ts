@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { accessLost, allowedAssets, Permission, requireMemory } from '../access/access.ts';
+import { accessLost, allowedAssets, Permission } from '../access/access.ts';
+import { requireMemory } from '../access/memory-access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { log } from '../core/log.ts';
 import { getAssets } from '../db/asset.repository.ts';

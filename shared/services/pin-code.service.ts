@@ -8,8 +8,8 @@ import type { Auth, UserRecord } from '../model/user.ts';
 /**
  * The locked folder's PIN code and the session it unlocks (Immich v3's AuthService: setup,
  * change, reset, unlock, lock; docs/immich-compatibility.md, "The locked folder"). The PIN is
- * stored as the password is (argon2id); an unlocked session is elevated for 15 minutes, and
- * five more whenever it is used with less left (shared/auth/authenticate.ts).
+ * stored as the password is (argon2id); an unlocked session is elevated for 15 minutes from the
+ * unlock (shared/auth/authenticate.ts reads it with the session).
  */
 
 const UNLOCKED_MS = 15 * 60_000;

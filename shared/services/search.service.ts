@@ -11,6 +11,7 @@ import {
   timelinePages,
 } from '../db/asset.repository.ts';
 import { getPeople, personAssetIdPages } from '../db/person.repository.ts';
+import { assetIdsTagged } from '../db/tag.repository.ts';
 import { termAssetIdPages } from '../db/term.repository.ts';
 import { listFacets } from '../db/timeline.repository.ts';
 import { checksumHex, matchesSearch, type SearchFilters, searchOrder } from '../domain/search.ts';
@@ -28,7 +29,6 @@ import {
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
-import { taggedAssetIds } from './tag.service.ts';
 import { getRandom } from './timeline.service.ts';
 
 type Order = 'asc' | 'desc';
@@ -220,7 +220,7 @@ const withAmongAssets = async (auth: Auth, request: SearchFilters): Promise<Sear
   const sets: Set<string>[] = [];
   if (request.albumIds && request.albumIds.length > 0) sets.push(await assetsInAll(auth, request.albumIds));
   // Immich's tag filter: every one of the tags, each through itself or a tag below it.
-  for (const tagId of new Set(request.tagIds ?? [])) sets.push(await taggedAssetIds(auth, tagId));
+  for (const tagId of new Set(request.tagIds ?? [])) sets.push(await assetIdsTagged(auth.user.id, tagId));
   const [first, ...rest] = sets;
   return first ? { ...request, amongAssets: new Set([...first].filter((id) => rest.every((set) => set.has(id)))) } : request;
 };

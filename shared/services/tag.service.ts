@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { accessLost, allowedAssets, Permission, requireTag } from '../access/access.ts';
+import { accessLost, allowedAssets, Permission } from '../access/access.ts';
+import { requireTag } from '../access/tag-access.ts';
 import { Invalid } from '../core/errors.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import {
@@ -8,7 +9,6 @@ import {
   getTag,
   getTagByValue,
   getTags,
-  listAssetTagIds,
   listTagAssetIds,
   listTags,
   removeTagAssets,
@@ -241,19 +241,4 @@ export const getTagAssetsV1 = async (auth: Auth, tagId: string): Promise<AssetRe
   return (await getAssets(await listTagAssetIds(tag.id)))
     .filter((asset) => asset.deletedAt === null)
     .sort((a, b) => b.fileCreatedAt.localeCompare(a.fileCreatedAt) || a.id.localeCompare(b.id));
-};
-
-/** The owner's tags on an asset (its detail view, as Immich loads them), by value. */
-export const tagsOfAsset = async (ownerId: string, assetId: string): Promise<TagRecord[]> =>
-  (await getTags(ownerId, await listAssetTagIds(assetId))).sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
-
-/**
- * The caller's assets with a tag or one below it (Immich's tag closure): what the timeline's
- * `tagId` and the search's `tagIds` match. A tag that is not the caller's matches nothing.
- */
-export const taggedAssetIds = async (auth: Auth, tagId: string): Promise<Set<string>> => {
-  const tag = await getTag(auth.user.id, tagId);
-  if (!tag) return new Set();
-  const lists = await Promise.all((await withDescendants(tag)).map((each) => listTagAssetIds(each.id)));
-  return new Set(lists.flat());
 };

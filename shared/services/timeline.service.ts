@@ -1,8 +1,10 @@
-import { Permission, requireAlbum, requireTag, requireTimeline, requireVisitorAlbum } from '../access/access.ts';
+import { Permission, requireAlbum, requireTimeline, requireVisitorAlbum } from '../access/access.ts';
+import { requireTag } from '../access/tag-access.ts';
 import { Invalid } from '../core/errors.ts';
 import { listMembers } from '../db/album.repository.ts';
 import { assetsTakenBetween, getAssets } from '../db/asset.repository.ts';
 import { getPerson, listPersonFaces } from '../db/person.repository.ts';
+import { assetIdsTagged } from '../db/tag.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
 import { type BucketCount, type BucketFilter, bucketList, bucketsFrom, matchesFilter, periodOf } from '../domain/time-buckets.ts';
 import { type AssetRecord, type AssetStatus, isListed } from '../model/asset.ts';
@@ -10,7 +12,6 @@ import type { SharedLinkRecord } from '../model/shared-link.ts';
 import { type BucketAssets, type BucketSize, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
-import { taggedAssetIds } from './tag.service.ts';
 
 /** GET /asset/time-buckets (`TimeBucketDto`), and GET /asset/time-bucket with `timeBucket`. */
 export interface TimeBucketQuery extends BucketFilter {
@@ -83,7 +84,7 @@ const entriesOf = async (source: Source, dto: TimeBucketQuery, period?: string):
     entries = (await listMembers(source.albumId)).map((member) => ({ assetId: member.assetId, status: member }));
   } else if (source.kind === 'tag') {
     // A tag's entries copy nothing of their assets: the assets themselves (a tag holds hundreds, not the library).
-    const assets = await getAssets([...(await taggedAssetIds(source.auth, source.tagId))]);
+    const assets = await getAssets([...(await assetIdsTagged(source.auth.user.id, source.tagId))]);
     entries = assets.filter((asset) => asset.ownerId === source.auth.user.id).map((asset) => ({ assetId: asset.id, status: asset }));
   } else {
     // Faces of a person of the timeline's owner (another's person has none of their assets: nothing).

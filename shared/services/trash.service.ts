@@ -2,7 +2,9 @@ import { Permission, requireAssets } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
 import { assetsTakenBetween, deleteAsset, getAssetWithFaces, updateAsset, withFreshAsset } from '../db/asset.repository.ts';
+import { deleteAssetMemberships } from '../db/memory.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
+import { deleteAssetTagEntries } from '../db/tag.repository.ts';
 import { deletePostings, postingsOf } from '../db/term.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
 import { assetTerms } from '../domain/terms.ts';
@@ -64,6 +66,8 @@ export const deleteAssets = async (auth: Auth, ids: readonly string[], force: bo
 const deleteForGood = async (auth: Auth, found: { asset: AssetRecord; faces: FaceRecord[] }): Promise<void> => {
   const names = (await getPeople(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
   const { albums } = await deleteAsset(found.asset, found.faces);
+  // Its places in memories and tags go with it (Immich's rows cascade; the apps drop them with the asset).
+  await Promise.all([deleteAssetMemberships(found.asset.id), deleteAssetTagEntries(found.asset.id)]);
   await replaceThumbnails(auth.user.id, albums, found.asset.id);
   // Its search postings too (they would only cost reads: docs/data-model.md, "Search").
   await deletePostings(found.asset.ownerId, postingsOf(found.asset, assetTerms(found.asset, names)));
