@@ -60,16 +60,17 @@ const createFace = (token: string, body: unknown) =>
 const deleteFace = (token: string, faceId: string, body: unknown = { force: true }) =>
   invoke(deleteFaceV3, { method: 'DELETE', path: `/api/faces/${faceId}`, headers: bearer(token), body, ...withId(faceId) });
 
+/** A photo of these people, side by side (one XMP face region each, in the file's order). */
+const photoOf = (token: string, ...names: string[]) =>
+  addPhoto(token, {
+    mwgFaces: names.map((name, index) => ({ name, x: 0.05 + index * 0.3, y: 0.1 + index * 0.2, w: 0.2, h: 0.2 })),
+  });
+
 describe('editing who is on a photo (both generations)', () => {
   it('moves a face to another person: faces, counts, the asset’s people, search and feature photos follow', async () => {
     const user = await freshUser(accounts.admin.accessToken, 'FaceEditor');
     const token = user.accessToken;
-    const photo = await addPhoto(token, {
-      mwgFaces: [
-        { name: 'Ada Lovelace', x: 0.1, y: 0.1, w: 0.2, h: 0.2 },
-        { name: 'Bob Marley', x: 0.6, y: 0.5, w: 0.2, h: 0.2 },
-      ],
-    });
+    const photo = await photoOf(token, 'Ada Lovelace', 'Bob Marley');
     const [ada, bob] = [await personNamed(token, 'Ada Lovelace'), await personNamed(token, 'Bob Marley')];
     const [adaFace] = await faces(token, photo);
     expect((await personItem(ada.id))?.faceAssetId).toBe(photo);
@@ -106,7 +107,7 @@ describe('editing who is on a photo (both generations)', () => {
   it('draws a face by hand and deletes one (v3), with its person’s feature photo', async () => {
     const user = await freshUser(accounts.admin.accessToken, 'FaceDrawer');
     const token = user.accessToken;
-    const photo = await addPhoto(token, { mwgFaces: [{ name: 'Cleo', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
+    const photo = await photoOf(token, 'Cleo');
     const dan = (await invoke(createPersonV3, { method: 'POST', path: '/api/people', headers: bearer(token), body: { name: 'Dan' } })).body;
     const drawn = await createFace(token, {
       assetId: photo,
@@ -145,7 +146,7 @@ describe('editing who is on a photo (both generations)', () => {
 
   it('refuses someone else’s faces, people and assets, and bad boxes', async () => {
     const owner = await freshUser(accounts.admin.accessToken, 'FaceOwner');
-    const photo = await addPhoto(owner.accessToken, { mwgFaces: [{ name: 'Eve', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
+    const photo = await photoOf(owner.accessToken, 'Eve');
     const eve = await personNamed(owner.accessToken, 'Eve');
     const [face] = await faces(owner.accessToken, photo);
     const stranger = await freshUser(accounts.admin.accessToken, 'FaceStranger');
@@ -181,12 +182,7 @@ describe('editing who is on a photo (both generations)', () => {
   it('finds a face stored before faces were findable by id, indexing its owner’s faces once', async () => {
     const user = await freshUser(accounts.admin.accessToken, 'OldFaces');
     const token = user.accessToken;
-    const photo = await addPhoto(token, {
-      mwgFaces: [
-        { name: 'Fay', x: 0.1, y: 0.1, w: 0.2, h: 0.2 },
-        { name: 'Gus', x: 0.5, y: 0.5, w: 0.2, h: 0.2 },
-      ],
-    });
+    const photo = await photoOf(token, 'Fay', 'Gus');
     const gus = await personNamed(token, 'Gus');
     const [fay] = await faces(token, photo);
     // As an item written before: no gsi1 key on the faces, no mark on the user.
@@ -212,13 +208,7 @@ describe('editing who is on a photo (both generations)', () => {
   it('keeps counts right when two edits of one photo’s faces arrive together', async () => {
     const user = await freshUser(accounts.admin.accessToken, 'FaceRacer');
     const token = user.accessToken;
-    const photo = await addPhoto(token, {
-      mwgFaces: [
-        { name: 'Hal', x: 0.1, y: 0.1, w: 0.1, h: 0.1 },
-        { name: 'Ivy', x: 0.4, y: 0.4, w: 0.1, h: 0.1 },
-        { name: 'Jon', x: 0.7, y: 0.7, w: 0.1, h: 0.1 },
-      ],
-    });
+    const photo = await photoOf(token, 'Hal', 'Ivy', 'Jon');
     const [hal, ivy, jon] = [await personNamed(token, 'Hal'), await personNamed(token, 'Ivy'), await personNamed(token, 'Jon')];
     const [halFace, ivyFace] = await faces(token, photo);
     const replies = await Promise.all([reassignById(token, jon.id, String(halFace?.id)), reassignById(token, jon.id, String(ivyFace?.id))]);
