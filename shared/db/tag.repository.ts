@@ -4,7 +4,7 @@ import { batchDelete, batchGet, chunk } from './batch.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { indexKeys, keys, partitions } from './keys.ts';
-import { queryAll } from './query.ts';
+import { queryAll, queryPages } from './query.ts';
 import { checkWrite, deleteWrite, putWrite, setFields, transact, updateWrite, type Write, writeOne } from './transact.ts';
 
 // The tag's v1.100 type is stored as `tagType`: `type` names the entity on every item.
@@ -167,4 +167,10 @@ export const assetIdsTagged = async (ownerId: string, tagId: string): Promise<Se
   const below = (await listTags(ownerId)).filter((each) => each.id === tag.id || each.value.startsWith(`${tag.value}/`));
   const lists = await Promise.all(below.map((each) => listTagAssetIds(each.id)));
   return new Set(lists.flat());
+};
+
+/** Whether any asset has this tag itself (Query `TAG#<id>` ASSET#, one item at most). */
+export const tagHasAssets = async (tagId: string): Promise<boolean> => {
+  for await (const page of queryPages(partitions.tagAssets(tagId), { pageSize: 1, attributes: ['assetId'] })) return page.length > 0;
+  return false;
 };

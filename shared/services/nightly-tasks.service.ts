@@ -2,14 +2,15 @@ import { log } from '../core/log.ts';
 import { claimNightlySlot } from '../db/system.repository.ts';
 import { getConfig } from './config.reader.ts';
 import { cleanupMemories, generateMemories } from './memory.service.ts';
+import { deleteEmptyTags } from './tag-cleanup.ts';
 
 /**
- * Immich's nightly tasks, as far as this server has them (docs/immich-compatibility.md,
- * "Memories"): at `nightlyTasks.startTime` (UTC), the memory clean-up when `databaseCleanup` is
- * on, then the "on this day" memories when `generateMemories` is on. Deployed, a schedule invokes
- * the function every hour (infra/cdk/nightly-function.ts); locally the server does
- * (infra/local/http-server.ts). Each tick works out the slot that was last due and claims it, so
- * the tasks run once per night, at most an hour after their time, whatever the ticks do.
+ * Immich's nightly tasks, as far as this server has them (docs/immich-compatibility.md, "Memories"
+ * and "Tags"): at `nightlyTasks.startTime` (UTC), the memory and empty-tag clean-ups when
+ * `databaseCleanup` is on, then the "on this day" memories when `generateMemories` is on.
+ * Deployed, a schedule invokes the function every hour (infra/cdk/nightly-function.ts); locally
+ * the server does (infra/local/main.ts). Each tick works out the slot that was last due and claims
+ * it, so the tasks run once per night, at most an hour after their time, whatever the ticks do.
  */
 
 const dayMs = 86_400_000;
@@ -26,6 +27,7 @@ export interface NightlyOutcome {
   ran: boolean;
   memories?: { days: string[]; memories: number };
   cleanup?: { removed: number };
+  tags?: { removed: number };
 }
 
 export const runNightlyTasks = async (now: Date): Promise<NightlyOutcome> => {
@@ -34,7 +36,10 @@ export const runNightlyTasks = async (now: Date): Promise<NightlyOutcome> => {
   const slot = nightlySlot(now, config.nightlyTasks.startTime);
   if (!(await claimNightlySlot(slot))) return { slot, ran: false };
   const outcome: NightlyOutcome = { slot, ran: true };
-  if (config.nightlyTasks.databaseCleanup) outcome.cleanup = await cleanupMemories(now);
+  if (config.nightlyTasks.databaseCleanup) {
+    outcome.cleanup = await cleanupMemories(now);
+    outcome.tags = await deleteEmptyTags();
+  }
   if (config.nightlyTasks.generateMemories) outcome.memories = await generateMemories(now);
   log.info('nightly tasks', { ...outcome });
   return outcome;

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as nightly } from '#functions/nightly/run-nightly-tasks.ts';
 import { handler as searchMetadata } from '#functions/search/search-metadata.ts';
 import { handler as createV1 } from '#functions/tag/create-tag.ts';
 import { handler as deleteV1 } from '#functions/tag/delete-tag.ts';
@@ -252,6 +253,19 @@ describe("a tag's assets in the timeline and the search (v3)", () => {
     expect(await search([String(trips?.id), String(beach?.id)])).toEqual([april]);
     expect(await search([String(beach?.id), String(beach?.id)])).toEqual([april]);
     expect(JSON.stringify(await search([String(rome?.id)]))).not.toContain(untagged);
+  });
+});
+
+describe("the nightly clean-up of empty tags (Immich's TagCleanup)", () => {
+  it('deletes the tags no asset has, neither the tag nor one below it, and keeps the rest', async () => {
+    const { accessToken: token } = await freshUser(accounts.admin.accessToken, 'TagSweeper');
+    const photo = await addPhoto(token, { color: [2, 7, 1] });
+    const made = (await v3.upsert(token, ['Kept/Used', 'Kept/Unused', 'Gone/Empty'])).body as Json[];
+    await v3.tag(token, String(made[0]?.id), [photo]);
+    const outcome = await nightly({ time: '2031-01-01T01:00:00.000Z' });
+    expect(outcome.tags?.removed).toBeGreaterThanOrEqual(3);
+    // `Kept` stays for the tag below it that has a photo; `Kept/Unused`, `Gone` and `Gone/Empty` go.
+    expect(values((await v3.all(token)).body)).toEqual(['Kept', 'Kept/Used']);
   });
 });
 

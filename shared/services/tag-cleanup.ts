@@ -1,0 +1,21 @@
+import { deleteTags, listTags, tagHasAssets } from '../db/tag.repository.ts';
+import { listUsers } from '../db/user.repository.ts';
+
+/**
+ * Immich's `TagCleanup` (a nightly task with `databaseCleanup`): each user's tags that no asset
+ * has, neither the tag nor any tag below it, are deleted. One Query of a user's tags, one of
+ * each tag's assets (the first item only).
+ */
+export const deleteEmptyTags = async (): Promise<{ removed: number }> => {
+  let removed = 0;
+  for (const user of await listUsers()) {
+    const tags = await listTags(user.id);
+    const used: string[] = [];
+    for (const tag of tags) if (await tagHasAssets(tag.id)) used.push(tag.value);
+    // A tag stays when it, or a tag below it, has an asset.
+    const empty = tags.filter((tag) => !used.some((value) => value === tag.value || value.startsWith(`${tag.value}/`)));
+    await deleteTags(empty);
+    removed += empty.length;
+  }
+  return { removed };
+};
