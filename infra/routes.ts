@@ -380,7 +380,9 @@ export const routes: readonly Route[] = [
     ['POST', '/api/sessions', 'createSession', 'write'],
     ['GET', '/api/sessions', 'getSessions', 'read'],
     ['DELETE', '/api/sessions', 'deleteAllSessions', 'write'],
+    ['PUT', '/api/sessions/{id}', 'updateSession', 'write'],
     ['DELETE', '/api/sessions/{id}', 'deleteSession', 'write'],
+    ['POST', '/api/sessions/{id}/lock', 'lockSession', 'write'],
   ]),
   ...areaV3('shared-link', [
     ['GET', '/api/shared-links', 'getAllSharedLinks', 'read', { secrets: true }],

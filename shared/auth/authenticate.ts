@@ -63,6 +63,7 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
         user: { id: session.userId, email: session.email, isAdmin: session.isAdmin },
         sessionHash: session.tokenHash,
         ...elevation(session.pinExpiresAt),
+        ...(session.isPendingSyncReset ? { syncResetPending: true as const } : {}),
       };
       break;
     }

@@ -13,6 +13,8 @@ export const SessionListingSchema = v.object({
   updatedAt: instant(),
   /** Epoch seconds after which the session is void (DynamoDB TTL deletes it some time later). */
   ttl: v.number(),
+  /** Its app must start its sync over (v3's PUT /sessions/:id); cleared when the app acks the reset. */
+  isPendingSyncReset: v.optional(v.boolean(), false),
 });
 export type SessionListing = v.InferOutput<typeof SessionListingSchema>;
 

@@ -100,6 +100,8 @@ export interface Auth {
   sessionHash?: string;
   /** Until when the session is unlocked with the PIN code (Immich's elevated permission), while it is. */
   elevatedUntil?: string;
+  /** The session's app must start its sync over (v3's `isPendingSyncReset`). */
+  syncResetPending?: true;
   /** Set when the caller presented an API key: which one, and what it may do (a session may do everything). */
   apiKey?: { id: string; permissions: readonly string[] };
   /** A shared-link visitor: the link, its key, and `locked` while a password link's password is unproven. */

@@ -1,6 +1,7 @@
 import { requireSession } from '../access/sessions.ts';
 import { Invalid } from '../core/errors.ts';
 import { changeIdAt, changeIdTime } from '../db/changes.ts';
+import { setPendingSyncReset } from '../db/session.repository.ts';
 import {
   albumEntryChanges,
   albumItems,
@@ -535,7 +536,9 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
     const instead = deprecated[type];
     if (instead) throw new Invalid(`SyncRequestType.${type} is deprecated, use SyncRequestType.${instead} instead`);
   }
-  if (body.reset) await deleteCheckpoints(sessionHash);
+  // A reset asked for, or marked by PUT /sessions/:id, starts the session over (Immich's resetSyncProgress).
+  if (body.reset) await resetSyncProgress(auth.user.id, sessionHash);
+  const pendingReset = !body.reset && auth.syncResetPending === true;
   await indexLibraries(auth.user.id);
   const checkpoints: Partial<Record<string, Ack>> = Object.fromEntries(
     (await getCheckpoints(sessionHash)).map(({ type, ack }) => [type, fromAck(ack)]),
@@ -543,7 +546,7 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
   return async (sink: SyncSink): Promise<void> => {
     const line = (type: SyncEntityType, data: SyncEvent['data'], ack: Ack) => sink({ type, data, ack: toAck(ack) });
     const complete = checkpoints.SyncCompleteV1;
-    if (complete && changeIdTime(complete.updateId) < Date.now() - MAX_DAYS * 86_400_000) {
+    if (pendingReset || (complete && changeIdTime(complete.updateId) < Date.now() - MAX_DAYS * 86_400_000)) {
       await line('SyncResetV1', none, { type: 'SyncResetV1', updateId: 'reset' });
       return;
     }
@@ -565,6 +568,11 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
   };
 };
 
+/** Immich's `resetSyncProgress`: the session's checkpoints gone, and no reset pending any more. */
+const resetSyncProgress = async (userId: string, sessionHash: string): Promise<void> => {
+  await Promise.all([deleteCheckpoints(sessionHash), setPendingSyncReset(userId, sessionHash, false)]);
+};
+
 /** GET /sync/ack. */
 export const getSyncAcks = async (auth: Auth): Promise<{ type: SyncEntityType; ack: string }[]> =>
   (await getCheckpoints(sessionOf(auth))).map(({ type, ack }) => ({ type: type as SyncEntityType, ack }));
@@ -576,7 +584,7 @@ export const setSyncAcks = async (auth: Auth, acks: readonly string[]): Promise<
   for (const ack of acks) {
     const { type } = fromAck(ack);
     if (type === 'SyncResetV1') {
-      await deleteCheckpoints(sessionHash);
+      await resetSyncProgress(auth.user.id, sessionHash);
       return;
     }
     if (!(syncEntityTypes as readonly string[]).includes(type)) throw new Invalid(`Invalid ack type: ${type}`);

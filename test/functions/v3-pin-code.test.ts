@@ -6,6 +6,8 @@ import { handler as lockSession } from '#functions/v3/auth/lock-auth-session.ts'
 import { handler as resetPinCode } from '#functions/v3/auth/reset-pin-code.ts';
 import { handler as setupPinCode } from '#functions/v3/auth/setup-pin-code.ts';
 import { handler as unlockSession } from '#functions/v3/auth/unlock-auth-session.ts';
+import { handler as getSessions } from '#functions/v3/session/get-sessions.ts';
+import { handler as lockSessionById } from '#functions/v3/session/lock-session.ts';
 import { hashSecret } from '#shared/core/crypto.ts';
 import { db } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -59,6 +61,20 @@ describe('the locked folder’s PIN code and the session it unlocks (v3)', () =>
     expect((await change({ pinCode: '123456', newPinCode: '654321' })).status).toBe(204);
     expect((await unlock({ pinCode: '123456' })).body).toMatchObject({ message: 'Wrong PIN code' });
     expect((await unlock({ pinCode: '654321' })).status).toBe(204);
+    expect((await unlock({ pinCode: '654321' }, other.accessToken)).status).toBe(204);
+    // One session locks another of the user's (POST /sessions/:id/lock).
+    const otherId = (await invoke(getSessions, { path: '/api/sessions', headers: bearer(token) })).body.find(
+      (session: { current: boolean }) => !session.current,
+    ).id;
+    const locked = await invoke(lockSessionById, {
+      method: 'POST',
+      path: `/api/sessions/${otherId}/lock`,
+      pathParameters: { id: otherId },
+      headers: bearer(token),
+    });
+    expect(locked.status).toBe(204);
+    expect(await status(other.accessToken)).toMatchObject({ isElevated: false });
+    expect(await status(token)).toMatchObject({ isElevated: true });
     expect((await unlock({ pinCode: '654321' }, other.accessToken)).status).toBe(204);
 
     // A reset (proven with the password) removes the PIN and locks every session of the user.

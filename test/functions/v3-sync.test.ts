@@ -6,6 +6,8 @@ import { handler as removeUserHandler } from '#functions/album/remove-user-from-
 import { handler as createPartnerHandler } from '#functions/partner/create-partner.ts';
 import { handler as removePartnerHandler } from '#functions/partner/remove-partner.ts';
 import { handler as updatePersonHandler } from '#functions/person/update-person.ts';
+import { handler as getSessionsHandler } from '#functions/v3/session/get-sessions.ts';
+import { handler as updateSessionHandler } from '#functions/v3/session/update-session.ts';
 import { handler as getAckHandler } from '#functions/v3/sync/get-sync-ack.ts';
 import { db } from '#shared/db/client.ts';
 import { bearer, createApiKey, freshUser, login, setupAccounts } from '../support/accounts.ts';
@@ -345,5 +347,47 @@ describe('POST /sync/stream', () => {
     expect(typesOf(await client.sync())).toEqual(['AssetV2', 'SyncCompleteV1']);
     expect((await deleteAcks(user.accessToken)).status).toBe(204);
     expect(await list()).toEqual([]);
+  });
+});
+
+describe('a sync reset marked on the session (PUT /sessions/:id)', () => {
+  it('answers SyncResetV1 alone until the app acks it; then syncs as a new session', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'ResetMark');
+    const token = user.accessToken;
+    await addPhoto(token, { color: [5, 5, 1] });
+    const first = await syncStream(token, { types: ['AssetsV2'] });
+    expect(
+      (
+        await sendAcks(
+          token,
+          first.lines.map((line) => line.ack),
+        )
+      ).status,
+    ).toBe(204);
+    const sessions = await invoke(getSessionsHandler, { path: '/api/sessions', headers: bearer(token) });
+    const mine = sessions.body.find((session: { current: boolean }) => session.current);
+    const mark = (body: unknown) =>
+      invoke(updateSessionHandler, {
+        method: 'PUT',
+        path: `/api/sessions/${mine.id}`,
+        pathParameters: { id: mine.id },
+        headers: bearer(token),
+        body,
+      });
+    expect((await mark({})).body).toMatchObject({ message: 'No fields to update' });
+    const marked = await mark({ isPendingSyncReset: true });
+    expect(marked.body).toMatchObject({ id: mine.id, current: true, isPendingSyncReset: true });
+    const listed = await invoke(getSessionsHandler, { path: '/api/sessions', headers: bearer(token) });
+    expect(listed.body.find((session: { id: string }) => session.id === mine.id).isPendingSyncReset).toBe(true);
+
+    const reset = await syncStream(token, { types: ['AssetsV2'] });
+    expect(reset.lines.map((line) => line.type)).toEqual(['SyncResetV1']);
+    expect((await syncStream(token, { types: ['AssetsV2'] })).lines.map((line) => line.type)).toEqual(['SyncResetV1']);
+    expect((await sendAcks(token, [reset.lines[0]?.ack ?? ''])).status).toBe(204);
+    // Acked: the mark is gone and the checkpoints with it, so everything comes again.
+    const again = await syncStream(token, { types: ['AssetsV2'] });
+    expect(again.lines.map((line) => line.type)).toEqual(['AssetV2', 'SyncCompleteV1']);
+    const after = await invoke(getSessionsHandler, { path: '/api/sessions', headers: bearer(token) });
+    expect(after.body.find((session: { id: string }) => session.id === mine.id).isPendingSyncReset).toBe(false);
   });
 });

@@ -329,6 +329,28 @@ const requests: Record<string, () => Promise<Call[]>> = {
   'v3:resetPinCode': async () => [{ token: user.accessToken, body: { password: 'password-Racer' } }],
   'v3:unlockAuthSession': async () => [{ token: user.accessToken, body: { pinCode: '123456' } }],
   'v3:lockAuthSession': async () => [{ token: user.accessToken }],
+  // A mark (or lock) set five times is set once; clearing it beside them leaves one of the two.
+  'v3:updateSession': async () => {
+    await login({ email: 'racer@immich.cloud', password: 'password-Racer' });
+    const sessions = await invoke(await handlerOf(routes.find((r) => r.operationId === 'getSessions') as Route), {
+      path: '/api/sessions',
+      headers: bearer(user.accessToken),
+    });
+    const other = sessions.body.find((session: { current: boolean }) => !session.current)?.id as string;
+    return [
+      { token: user.accessToken, id: other, body: { isPendingSyncReset: true } },
+      { token: user.accessToken, id: other, body: { isPendingSyncReset: false } },
+    ];
+  },
+  'v3:lockSession': async () => {
+    await login({ email: 'racer@immich.cloud', password: 'password-Racer' });
+    const sessions = await invoke(await handlerOf(routes.find((r) => r.operationId === 'getSessions') as Route), {
+      path: '/api/sessions',
+      headers: bearer(user.accessToken),
+    });
+    const other = sessions.body.find((session: { current: boolean }) => !session.current)?.id as string;
+    return [{ token: user.accessToken, id: other }];
+  },
   // Five identical requests are five sessions (each its own token), as Immich's.
   'v3:createSession': async () => [{ token: user.accessToken, body: { duration: 60, deviceType: 'Cast' } }],
   'v3:deleteAllSessions': async () => [{ token: (await login({ email: 'racer@immich.cloud', password: 'password-Racer' })).accessToken }],

@@ -15,7 +15,7 @@ export interface SessionResponseDto {
 
 /**
  * v3's `mapSession`: when it expires (400 days after sign-in, Immich's cookie); no app version is
- * recorded, and no sync reset is pending (the sync stream is not served yet).
+ * recorded; whether its app must start its sync over.
  */
 export const mapSessionV3 = ({ session, current }: DeviceSession): SessionResponseDto => ({
   id: session.id,
@@ -26,7 +26,7 @@ export const mapSessionV3 = ({ session, current }: DeviceSession): SessionRespon
   deviceType: session.deviceType,
   deviceOS: session.deviceOS,
   appVersion: null,
-  isPendingSyncReset: false,
+  isPendingSyncReset: session.isPendingSyncReset,
 });
 
 /** POST /sessions: the new session, with its token (answered this once). */

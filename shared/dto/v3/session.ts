@@ -1,7 +1,7 @@
 /** Immich v3.2's session requests (`@immich/sdk` 3.2.2: SessionCreateDto). */
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
-import { integer, object, text } from './common.ts';
+import { boolean, integer, object, text } from './common.ts';
 
 /** POST /sessions: how long (seconds, at least 1; a session's lifetime if absent), and its device. */
 export const SessionCreateDto = object({
@@ -9,3 +9,6 @@ export const SessionCreateDto = object({
   deviceType: v.optional(text(limits.name)),
   deviceOS: v.optional(text(limits.name)),
 });
+
+/** PUT /sessions/:id. */
+export const SessionUpdateDto = object({ isPendingSyncReset: v.optional(boolean) });
