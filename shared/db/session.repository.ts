@@ -5,7 +5,7 @@ import { getItem } from './get.ts';
 import { userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, isCancelled, putWrite, transact, updateWrite, writeIfPresent } from './transact.ts';
+import { deleteWrite, putWrite, transact, updateWrite, writeIfPresent } from './transact.ts';
 
 const sessionCodec = codec('session', SessionRecordSchema);
 const listingCodec = codec('userSession', SessionListingSchema);
@@ -71,18 +71,4 @@ export const setSessionPinExpiry = async (tokenHash: string, until: string | nul
 /** Locks every session of a user (their PIN code was reset): one UpdateItem each. */
 export const lockUserSessions = async (userId: string): Promise<void> => {
   for (const session of await listUserSessions(userId)) await setSessionPinExpiry(session.tokenHash, null);
-};
-
-/** Marks a session's app to start its sync over, or clears that: the session and its listing, in one transaction. */
-export const setPendingSyncReset = async (userId: string, tokenHash: string, pending: boolean): Promise<void> => {
-  await transact([
-    updateWrite(keys.session(tokenHash), 'SET isPendingSyncReset = :pending', { condition: 'present', values: { ':pending': pending } }),
-    updateWrite(keys.userSession(userId, tokenHash), 'SET isPendingSyncReset = :pending', {
-      condition: 'present',
-      values: { ':pending': pending },
-    }),
-  ]).catch((error: unknown) => {
-    // Ended meanwhile: nothing to mark.
-    if (!isCancelled(error)) throw error;
-  });
 };

@@ -14,7 +14,7 @@ import { personCodec } from './items/person.ts';
 import { userCodec } from './items/user.ts';
 import { keys, type Partition, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
-import { updateWrite, writeIfPresent } from './transact.ts';
+import { isCancelled, transact, updateWrite, writeIfPresent } from './transact.ts';
 
 type Item = Record<string, unknown>;
 
@@ -230,4 +230,18 @@ export const indexUsers = async (): Promise<void> => {
     8,
     async (item) => void (await stamp(keys.user(String(item.id)), 'CHANGES#USERS')),
   );
+};
+
+/** Marks a session's app to start its sync over, or clears that: the session and its listing, in one transaction. */
+export const setPendingSyncReset = async (userId: string, tokenHash: string, pending: boolean): Promise<void> => {
+  await transact([
+    updateWrite(keys.session(tokenHash), 'SET isPendingSyncReset = :pending', { condition: 'present', values: { ':pending': pending } }),
+    updateWrite(keys.userSession(userId, tokenHash), 'SET isPendingSyncReset = :pending', {
+      condition: 'present',
+      values: { ':pending': pending },
+    }),
+  ]).catch((error: unknown) => {
+    // Ended meanwhile: nothing to mark.
+    if (!isCancelled(error)) throw error;
+  });
 };

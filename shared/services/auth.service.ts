@@ -3,14 +3,7 @@ import type * as v from 'valibot';
 import { requireAuthDevice, requireSessionToken } from '../access/sessions.ts';
 import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '../core/crypto.ts';
 import { Invalid, Unauthenticated } from '../core/errors.ts';
-import {
-  createSession,
-  deleteSession,
-  deleteUserSessions,
-  listUserSessions,
-  setPendingSyncReset,
-  setSessionPinExpiry,
-} from '../db/session.repository.ts';
+import { createSession, deleteSession, deleteUserSessions, listUserSessions } from '../db/session.repository.ts';
 import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
 import type { ChangePasswordDto, LoginCredentialDto } from '../dto/v1/user.ts';
 import type { DeviceSession, SessionRecord, SignIn } from '../model/session.ts';
@@ -122,20 +115,6 @@ export const getUserSessions = (userId: string): Promise<DeviceSession[]> => ses
 export const logoutAuthDevice = async (auth: Auth, id: string): Promise<void> => {
   const session = await requireAuthDevice(auth, id);
   await deleteSession(auth.user.id, session.tokenHash);
-};
-
-/** PUT /sessions/:id (v3): one of the caller's sessions marked (or not) to start its sync over; the session as it is then. */
-export const updateSession = async (auth: Auth, id: string, dto: { isPendingSyncReset?: boolean | undefined }): Promise<DeviceSession> => {
-  const session = await requireAuthDevice(auth, id);
-  if (dto.isPendingSyncReset === undefined) throw new Invalid('No fields to update');
-  await setPendingSyncReset(auth.user.id, session.tokenHash, dto.isPendingSyncReset);
-  return { session: { ...session, isPendingSyncReset: dto.isPendingSyncReset }, current: session.tokenHash === auth.sessionHash };
-};
-
-/** POST /sessions/:id/lock (v3): one of the caller's sessions is no longer unlocked with the PIN code. */
-export const lockSessionById = async (auth: Auth, id: string): Promise<void> => {
-  const session = await requireAuthDevice(auth, id);
-  await setSessionPinExpiry(session.tokenHash, null);
 };
 
 /** DELETE /auth/devices: ends every session of the caller but the current one. */

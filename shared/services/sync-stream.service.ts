@@ -1,7 +1,6 @@
 import { requireSession } from '../access/sessions.ts';
 import { Invalid } from '../core/errors.ts';
 import { changeIdAt, changeIdTime } from '../db/changes.ts';
-import { setPendingSyncReset } from '../db/session.repository.ts';
 import {
   albumEntryChanges,
   albumItems,
@@ -28,6 +27,7 @@ import {
   readAlbum,
   readAsset,
   readUser,
+  setPendingSyncReset,
   sharedAlbumUserItems,
   updateIdOf,
   userChanges,

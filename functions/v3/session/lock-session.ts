@@ -1,7 +1,7 @@
 import { IdParams } from '#shared/dto/common.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { lockSessionById } from '#shared/services/auth.service.ts';
+import { lockSessionById } from '#shared/services/session.service.ts';
 
 export const handler = httpHandler(
   { generation: 'v3', access: 'user', permission: 'session.lock', params: IdParams, returns: returns<void>(), status: 204 },

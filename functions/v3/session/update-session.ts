@@ -3,7 +3,7 @@ import { mapSessionV3, type SessionResponseDto } from '#shared/dto/v3/session.re
 import { SessionUpdateDto } from '#shared/dto/v3/session.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { updateSession } from '#shared/services/auth.service.ts';
+import { updateSession } from '#shared/services/session.service.ts';
 
 export const handler = httpHandler(
   {
