@@ -51,6 +51,15 @@ export interface FaceEdit {
   remove?: string;
 }
 
+/** An asset's faces as an edit leaves them: the removed one gone, the moved ones on their new person, the added one last. */
+export const facesAfter = (faces: readonly FaceRecord[], edit: FaceEdit): FaceRecord[] => {
+  const moves = edit.moves ?? new Map<string, string>();
+  return faces
+    .filter((face) => face.id !== edit.remove)
+    .map((face) => ({ ...face, personId: moves.get(face.id) ?? face.personId }))
+    .concat(edit.add ? [edit.add] : []);
+};
+
 /**
  * Changes one asset's faces in one transaction: faces moved to another person, one added or one
  * removed (with its deletion record for the apps), the asset's `personIds` and `faceIds`, and
@@ -64,10 +73,7 @@ export const editAssetFaces = async (
   edit: FaceEdit,
 ): Promise<'done' | 'changed' | 'person-gone'> => {
   const moves = edit.moves ?? new Map<string, string>();
-  const after = faces
-    .filter((face) => face.id !== edit.remove)
-    .map((face) => ({ ...face, personId: moves.get(face.id) ?? face.personId }))
-    .concat(edit.add ? [edit.add] : []);
+  const after = facesAfter(faces, edit);
   const deltas = new Map<string, number>();
   const add = (personId: string, n: number) => deltas.set(personId, (deltas.get(personId) ?? 0) + n);
   const writes: Write[] = [];

@@ -1,15 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { type MemoryRecord, MemoryRecordSchema } from '../model/memory.ts';
+import type { MemoryRecord } from '../model/memory.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
-import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { deletionWrites } from './items/deletion.ts';
+import { memoryCodec } from './items/memory.ts';
 import { indexKeys, keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, isCancelled, putWrite, setFields, transact, updateWrite, type Write, writeOne } from './transact.ts';
-
-// The memory's `type` is stored as `memoryType`: `type` names the entity on every item.
-const memoryCodec = codec('memory', MemoryRecordSchema, { memoryType: 'type' });
 
 /** A memory that was deleted (or never was) when a write to it landed. */
 export class MemoryGoneError extends Error {

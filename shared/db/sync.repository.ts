@@ -1,15 +1,15 @@
 import { inBatches } from '../core/concurrency.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
-import { type MemoryRecord, MemoryRecordSchema } from '../model/memory.ts';
+import type { MemoryRecord } from '../model/memory.ts';
 import type { UserRecord } from '../model/user.ts';
 import { batchDelete, batchGet, batchPut } from './batch.ts';
 import { changeIdAt } from './changes.ts';
-import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { albumCodec } from './items/album.ts';
 import { assetCodec } from './items/asset.ts';
 import { faceCodec } from './items/face.ts';
+import { memoryCodec } from './items/memory.ts';
 import { personCodec } from './items/person.ts';
 import { userCodec } from './items/user.ts';
 import { keys, type Partition, partitions } from './keys.ts';
@@ -152,7 +152,6 @@ export const assetChanges = (ownerId: string, window: Window) => decoded(changes
 export const faceChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#FACE`, window), faceCodec.read);
 export const personChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#PERSON`, window), personCodec.read);
 export const userChanges = (window: Window) => decoded(changesIn('USERS', window), userCodec.read);
-const memoryCodec = codec('memory', MemoryRecordSchema, { memoryType: 'type' });
 export const memoryChanges = (ownerId: string, window: Window) =>
   decoded(changesIn(`${ownerId}#MEMORY`, window), (item): MemoryRecord => memoryCodec.read(item));
 /** The owner's memories' entries that changed (added), as `{memoryId, assetId}`. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type TagRecord, TagRecordSchema } from '../model/tag.ts';
+import { isAtOrBelow, type TagRecord, TagRecordSchema } from '../model/tag.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
@@ -164,7 +164,7 @@ export const listAssetTags = async (ownerId: string, assetId: string): Promise<T
 export const assetIdsTagged = async (ownerId: string, tagId: string): Promise<Set<string>> => {
   const tag = await getTag(ownerId, tagId);
   if (!tag) return new Set();
-  const below = (await listTags(ownerId)).filter((each) => each.id === tag.id || each.value.startsWith(`${tag.value}/`));
+  const below = (await listTags(ownerId)).filter((each) => isAtOrBelow(each, tag));
   const lists = await Promise.all(below.map((each) => listTagAssetIds(each.id)));
   return new Set(lists.flat());
 };

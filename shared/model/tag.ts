@@ -26,5 +26,9 @@ export type TagRecord = v.InferOutput<typeof TagRecordSchema>;
 /** A tag's own name: the last part of its path (v3's `name`). */
 export const tagName = (tag: Pick<TagRecord, 'value'>): string => tag.value.split('/').at(-1) ?? tag.value;
 
+/** Whether a tag is `root` or one below it (Immich's tag closure): its path is the root's or starts with it. */
+export const isAtOrBelow = (tag: Pick<TagRecord, 'value'>, root: Pick<TagRecord, 'value'>): boolean =>
+  tag.value === root.value || tag.value.startsWith(`${root.value}/`);
+
 /** The parts of a path as Immich splits it: empty parts (`a//b`, a leading or trailing `/`) dropped. */
 export const tagPath = (value: string): string[] => value.split('/').filter(Boolean);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { accessLost, Permission, requireAsset, requirePerson } from '../access/access.ts';
 import { requireFace } from '../access/face-access.ts';
-import { editAssetFaces, type FaceEdit } from '../db/face.repository.ts';
+import { editAssetFaces, type FaceEdit, facesAfter } from '../db/face.repository.ts';
 import { getPeople, getPerson, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
 import { assetTerms } from '../domain/terms.ts';
@@ -30,11 +30,7 @@ const editFaces = async (
     const found = await requireAsset(auth, permission, assetId);
     const edit = plan(found.faces);
     if (!edit) return;
-    const moves = edit.moves ?? new Map<string, string>();
-    const after = found.faces
-      .filter((face) => face.id !== edit.remove)
-      .map((face) => ({ ...face, personId: moves.get(face.id) ?? face.personId }))
-      .concat(edit.add ? [edit.add] : []);
+    const after = facesAfter(found.faces, edit);
     const beforeIds = new Set(found.faces.map((face) => face.personId));
     const afterIds = new Set(after.map((face) => face.personId));
     const people = new Map((await getPeople(auth.user.id, [...new Set([...beforeIds, ...afterIds])])).map((person) => [person.id, person]));
@@ -60,7 +56,7 @@ const editFaces = async (
       ),
     );
     // Who got a face from this edit, and who is no longer on the asset.
-    const gained = new Set([...moves.values(), ...(edit.add ? [edit.add.personId] : [])]);
+    const gained = new Set([...(edit.moves?.values() ?? []), ...(edit.add ? [edit.add.personId] : [])]);
     await refreshFeaturePhotos(
       assetId,
       [...gained],

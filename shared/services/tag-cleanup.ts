@@ -1,5 +1,6 @@
 import { deleteTags, listTags, tagHasAssets } from '../db/tag.repository.ts';
 import { listUsers } from '../db/user.repository.ts';
+import { isAtOrBelow, type TagRecord } from '../model/tag.ts';
 
 /**
  * Immich's `TagCleanup` (a nightly task with `databaseCleanup`): each user's tags that no asset
@@ -10,10 +11,10 @@ export const deleteEmptyTags = async (): Promise<{ removed: number }> => {
   let removed = 0;
   for (const user of await listUsers()) {
     const tags = await listTags(user.id);
-    const used: string[] = [];
-    for (const tag of tags) if (await tagHasAssets(tag.id)) used.push(tag.value);
+    const used: TagRecord[] = [];
+    for (const tag of tags) if (await tagHasAssets(tag.id)) used.push(tag);
     // A tag stays when it, or a tag below it, has an asset.
-    const empty = tags.filter((tag) => !used.some((value) => value === tag.value || value.startsWith(`${tag.value}/`)));
+    const empty = tags.filter((tag) => !used.some((each) => isAtOrBelow(each, tag)));
     await deleteTags(empty);
     removed += empty.length;
   }

@@ -23,7 +23,7 @@ import { addOutcomes, removeOutcomes } from '../domain/bulk-ids.ts';
 import type { BulkIdResult } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { AssetIdResult } from '../model/shared-link.ts';
-import { type TagRecord, type TagType, tagPath } from '../model/tag.ts';
+import { isAtOrBelow, type TagRecord, type TagType, tagPath } from '../model/tag.ts';
 import type { Auth } from '../model/user.ts';
 
 /**
@@ -90,7 +90,7 @@ const upsertPaths = async (ownerId: string, paths: readonly string[]): Promise<T
 
 /** The tag and every tag below it (their values begin with its path). */
 const withDescendants = async (tag: TagRecord): Promise<TagRecord[]> =>
-  (await listTags(tag.ownerId)).filter((each) => each.id === tag.id || each.value.startsWith(`${tag.value}/`));
+  (await listTags(tag.ownerId)).filter((each) => isAtOrBelow(each, tag));
 
 /** GET /tags, GET /tag: the caller's tags, by value. */
 export const getAllTags = async (auth: Auth): Promise<TagRecord[]> =>
@@ -150,7 +150,7 @@ export const updateTagV1 = async (auth: Auth, tagId: string, dto: { name?: strin
   if (current.value === name) return current;
   const updatedAt = new Date().toISOString();
   const renames = all
-    .filter((each) => each.id === current.id || each.value.startsWith(`${current.value}/`))
+    .filter((each) => isAtOrBelow(each, current))
     .map((each) => ({ tag: each, value: each.id === current.id ? name : `${name}${each.value.slice(current.value.length)}`, updatedAt }));
   // A transaction holds 100 writes, three a tag.
   if (renames.length > 33) throw new Invalid('A tag with more than 32 tags below it cannot be renamed');
