@@ -17,7 +17,7 @@ import { getPeople, getPerson } from '../db/person.repository.ts';
 import { assetsLinkShows, getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
 import type { ActivityRecord } from '../model/activity.ts';
 import { type AlbumRecord, roleOf } from '../model/album.ts';
-import type { AssetRecord, AssetWithFaces } from '../model/asset.ts';
+import { type AssetRecord, type AssetWithFaces, seenByOthers } from '../model/asset.ts';
 import type { PartnerRecord } from '../model/partner.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
@@ -29,6 +29,22 @@ export { Permission } from './permission.ts';
 
 /** Owners may do everything to their own resources. */
 const owns = (auth: Auth, ownerId: string): boolean => ownerId === auth.user.id;
+
+/** Whether the caller's session is unlocked with their PIN code now (Immich's `hasElevatedPermission`). */
+export const isElevated = (auth: Auth): boolean => auth.elevatedUntil !== undefined;
+
+/** Immich's `requireElevatedPermission`: the locked folder is read only in a session unlocked with the PIN code. */
+export const requireElevation = (auth: Auth): void => {
+  if (!isElevated(auth)) throw new Unauthenticated('Elevated permission is required');
+};
+
+/**
+ * The caller's own asset, as Immich's owner check: a locked one (in the locked folder) only in a
+ * session unlocked with the PIN code, and never to share (docs/immich-compatibility.md, "The
+ * locked folder").
+ */
+const ownsReachable = (auth: Auth, asset: AssetRecord, permission: Permission): boolean =>
+  owns(auth, asset.ownerId) && (asset.visibility !== 'locked' || (isElevated(auth) && permission !== Permission.AssetShare));
 
 /**
  * What a user an album is shared with may do with it, whatever their role: read and download it
@@ -77,8 +93,8 @@ const seesThroughAlbum = async (auth: Auth, assetId: string): Promise<boolean> =
   return shared.length > 0 || owned.length > 0;
 };
 
-/** Trashed means gone for everyone but the owner: no partner, album member or link visitor reaches it. */
-const trashed = (asset: AssetRecord): boolean => asset.deletedAt !== null;
+/** Trashed or locked means gone for everyone but the owner: no partner, album member or link visitor reaches it. */
+const trashed = (asset: AssetRecord): boolean => !seenByOthers(asset);
 
 /** What a partner's share allows with their assets (Immich: read, view, download, and share them into albums). */
 const partnerAssetPermissions: readonly Permission[] = [...sharedAssetPermissions, Permission.AssetShare];
@@ -91,8 +107,8 @@ export const requireAsset = async (auth: Auth, permission: Permission, assetId: 
   if (auth.sharedLink) return (await requireSharedAsset(auth, permission, assetId)).found;
   const found = await getAssetWithFaces(assetId);
   if (!found) throw noAccess(permission);
-  if (owns(auth, found.asset.ownerId)) return found;
-  if (trashed(found.asset)) throw noAccess(permission);
+  if (ownsReachable(auth, found.asset, permission)) return found;
+  if (owns(auth, found.asset.ownerId) || trashed(found.asset)) throw noAccess(permission);
   if (sharedAssetPermissions.includes(permission) && (await seesThroughAlbum(auth, assetId))) return found;
   if (partnerAssetPermissions.includes(permission) && (await isPartnerOf(auth, found.asset.ownerId))) return found;
   throw noAccess(permission);
@@ -113,6 +129,11 @@ export const requireTimeline = async (auth: Auth, userId: string, withArchived =
   if (owns(auth, userId)) return;
   if (!(await isPartnerOf(auth, userId))) throw noAccess(Permission.TimelineRead);
   if (withArchived) throw noAccess(Permission.ArchiveRead);
+};
+
+/** The locked folder's timeline is the caller's own only (Immich's answer, after timeline.read). */
+export const requireOwnLockedTimeline = (auth: Auth, userId: string): void => {
+  if (!owns(auth, userId)) throw new Invalid("You may not access another user's locked timeline");
 };
 
 /** What a shared-link visitor may do to the link's assets (Immich's shared-link access checks): see them; download them if the link allows. */
@@ -143,7 +164,9 @@ export const requireSharedAsset = async (
  * and downloading also those a partner or an album shared with them shows (never trashed ones).
  */
 export const allowedAssets = async (auth: Auth, permission: Permission, assetIds: readonly string[]): Promise<AssetRecord[]> => {
-  const assets = (await getAssets(assetIds)).filter((asset) => owns(auth, asset.ownerId) || !trashed(asset));
+  const assets = (await getAssets(assetIds)).filter((asset) =>
+    owns(auth, asset.ownerId) ? ownsReachable(auth, asset, permission) : !trashed(asset),
+  );
   const others = assets.filter((asset) => !owns(auth, asset.ownerId));
   if (others.length === 0 || !partnerAssetPermissions.includes(permission)) return assets.filter((asset) => owns(auth, asset.ownerId));
   const partners = new Set(

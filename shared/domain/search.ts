@@ -64,12 +64,12 @@ export const matchesSearch = (asset: AssetRecord, f: SearchFilters): boolean => 
     value === undefined || value === null || asset.exif[key] === value;
   const trashedBound = Boolean(f.trashedAfter || f.trashedBefore);
   const withDeleted = f.withDeleted ?? trashedBound;
-  // v1.100's flags, derived from the asset's visibility; a locked asset is in no search.
+  // v1.100's flags, derived from the asset's visibility; a locked asset only in v3's search of the locked folder.
   const isArchived = asset.visibility === 'archive';
   const isVisible = asset.visibility !== 'hidden';
   return (
     f.matchesNothing !== true &&
-    asset.visibility !== 'locked' &&
+    (asset.visibility === 'locked') === (f.isLocked === true) &&
     (f.rating === undefined || asset.exif.rating === f.rating) &&
     (f.description === undefined || fold(asset.exif.description ?? '').includes(fold(f.description))) &&
     (f.amongAssets === undefined || f.amongAssets.has(asset.id)) &&

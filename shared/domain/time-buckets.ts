@@ -7,12 +7,17 @@ export interface BucketFilter {
   isFavorite?: boolean | undefined;
   /** Immich's default: not trashed. */
   isTrashed?: boolean | undefined;
-  /** v3's filter instead of `isArchived`: the counters hold the timeline and the archive only. */
+  /**
+   * v3's filter instead of `isArchived`: the counters hold the timeline, the archive and the locked
+   * folder (never `hidden`); the locked folder only when asked for by name.
+   */
   visibility?: AssetVisibility | undefined;
 }
 
-const visibilityMatches = (state: BucketState, visibility: AssetVisibility | undefined): boolean =>
-  visibility === undefined || (visibility === 'archive' ? state.isArchived : visibility === 'timeline' && !state.isArchived);
+const visibilityMatches = (state: BucketState, visibility: AssetVisibility | undefined): boolean => {
+  if (visibility === 'locked' || state.isLocked) return visibility === 'locked' && state.isLocked;
+  return visibility === undefined || (visibility === 'archive' ? state.isArchived : visibility === 'timeline' && !state.isArchived);
+};
 
 export const matchesFilter = (state: BucketState, filter: BucketFilter): boolean =>
   (filter.isArchived === undefined || state.isArchived === filter.isArchived) &&

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { AssetRecord } from './asset.ts';
-import { AssetStatusSchema } from './asset.ts';
+import { AssetStatusSchema, seenByOthers } from './asset.ts';
 import { id, instant, nullable } from './fields.ts';
 import type { UserRecord } from './user.ts';
 
@@ -105,7 +105,7 @@ export interface BulkIdResult {
 /** Immich's `updateThumbnails` choice: the newest untrashed entry, or null. */
 export const newestLiveMember = (members: readonly AlbumMember[]): string | null =>
   members
-    .filter((member) => member.deletedAt === null)
+    .filter(seenByOthers)
     .reduce<AlbumMember | undefined>(
       (newest, member) => (!newest || member.fileCreatedAt > newest.fileCreatedAt ? member : newest),
       undefined,

@@ -146,6 +146,13 @@ export const isListed = (visibility: AssetVisibility): boolean => visibility ===
 export const inTimeline = (status: Pick<AssetStatus, 'deletedAt' | 'visibility'>): boolean =>
   status.deletedAt === null && status.visibility === 'timeline';
 
+/**
+ * What someone else may see of an asset (through an album, a shared link or a partner's share):
+ * neither trashed nor locked. Trash and the locked folder are the owner's alone.
+ */
+export const seenByOthers = (status: Pick<AssetStatus, 'deletedAt' | 'visibility'>): boolean =>
+  status.deletedAt === null && status.visibility !== 'locked';
+
 /** A face's box in pixels on an image of a known size (Immich's `asset_faces` columns). */
 export const FaceBoxSchema = v.object({
   imageWidth: v.number(),

@@ -49,6 +49,8 @@ export interface SearchFilters {
   order?: Maybe<'asc' | 'desc'>;
   page?: Maybe<number>;
   size?: Maybe<number>;
+  /** v3's `visibility: locked`: the locked folder's assets only (else none of them). */
+  isLocked?: boolean | undefined;
   /** v3's stars: -1, 1–5, or null for none. */
   rating?: number | null | undefined;
   /** v3's description filter: a part of it, case- and accent-insensitive. */

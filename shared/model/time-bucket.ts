@@ -9,6 +9,8 @@ export type BucketSize = 'DAY' | 'MONTH';
 /** What a timeline counter tells apart: the filters the apps send, and the type (statistics). */
 export interface BucketState {
   isArchived: boolean;
+  /** In the locked folder (v3's `visibility: locked`): counted apart, shown only there. */
+  isLocked: boolean;
   isFavorite: boolean;
   isTrashed: boolean;
   type: AssetType;

@@ -67,6 +67,8 @@ export interface NewUser {
   shouldChangePassword?: boolean | null | undefined;
   avatarColor?: UserRecord['avatarColor'] | undefined;
   isAdmin?: boolean | undefined;
+  /** The locked folder's first PIN code (v3's admin create); null or absent: none. */
+  pinCode?: string | null | undefined;
 }
 
 /**

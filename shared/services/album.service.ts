@@ -36,7 +36,7 @@ import type {
 } from '../model/album.ts';
 import { newestLiveMember, rolesWith } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
-import { byFileCreatedAt } from '../model/asset.ts';
+import { byFileCreatedAt, seenByOthers } from '../model/asset.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 
 /** A write that needed the album as read lost to another request's change: the client may retry. */
@@ -82,8 +82,8 @@ const sharingTargets = async (album: Pick<AlbumRecord, 'ownerId' | 'sharedUserId
 
 /** An album's live (not trashed) assets, in the album's order. */
 const albumAssets = async (album: AlbumRecord, members: readonly AlbumMember[]): Promise<AssetRecord[]> => {
-  const live = members.filter((member) => member.deletedAt === null).map((member) => member.assetId);
-  return (await getAssets(live)).filter((asset) => asset.deletedAt === null).sort(byFileCreatedAt(album.order));
+  const live = members.filter(seenByOthers).map((member) => member.assetId);
+  return (await getAssets(live)).filter(seenByOthers).sort(byFileCreatedAt(album.order));
 };
 
 /**

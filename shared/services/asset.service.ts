@@ -20,6 +20,7 @@ import {
 import type { PersonRecord } from '../model/person.ts';
 import type { UploadCheck } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
+import { takeOutOfAlbums } from './album-thumbnails.ts';
 import { takenOnThisDay } from './on-this-day.ts';
 import { timelinePartners } from './partner.service.ts';
 
@@ -91,6 +92,14 @@ const writeChanges = (found: AssetWithFaces, dto: AssetEdit, exifChanges: Return
   }));
 
 /**
+ * An asset moved into the locked folder leaves every album, after its status copies say `locked`
+ * (so no album shows it even before it has left: docs/immich-compatibility.md, "The locked folder").
+ */
+const afterLocking = async (asset: AssetRecord, dto: AssetEdit): Promise<void> => {
+  if (dto.visibility === 'locked' && asset.visibility === 'locked') await takeOutOfAlbums(asset.ownerId, asset.id);
+};
+
+/**
  * PUT /asset/:id: favourite, archive, and the EXIF fields Immich lets a user edit (description,
  * date taken, position). A changed archive flag is copied to the asset's faces and album entries
  * in the same transaction.
@@ -119,6 +128,7 @@ export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promi
   const written = await writeChanges({ asset, faces }, dto, exifChanges);
   // Deleted for good by a concurrent request: as if it had never been the caller's.
   if (!written) throw accessLost(Permission.AssetUpdate);
+  await afterLocking(written.asset, dto);
   if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
   // The caller's own asset (only the owner may update it): with its tags, as the detail view.
   const [detail, tags] = await Promise.all([detailOf(written.asset, written.faces, people), listAssetTags(asset.ownerId, asset.id)]);
@@ -136,7 +146,8 @@ export const updateAssets = async (auth: Auth, ids: readonly string[], dto: Asse
   await inBatches(assets, 8, async (asset) => {
     const current = await getAssetWithFaces(asset.id);
     // Deleted meanwhile: nothing to change.
-    if (current) await writeChanges(current, dto, exifChanges);
+    const written = current ? await writeChanges(current, dto, exifChanges) : undefined;
+    if (written) await afterLocking(written.asset, dto);
   });
 };
 

@@ -2,7 +2,7 @@ import { requireAlbumDownload, requireDownloadable, requireTimelineDownload } fr
 import { Invalid } from '../core/errors.ts';
 import { listMembers } from '../db/album.repository.ts';
 import { getAssets, timelinePages } from '../db/asset.repository.ts';
-import { type AssetRecord, isListed } from '../model/asset.ts';
+import { type AssetRecord, isListed, seenByOthers } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
 
 /** Immich's default archive size: 4 GiB. */
@@ -26,8 +26,8 @@ const downloadAssets = async (auth: Auth, dto: DownloadInfoInput): Promise<Asset
   if (dto.assetIds) return requireDownloadable(auth, dto.assetIds);
   if (dto.albumId) {
     const album = await requireAlbumDownload(auth, dto.albumId);
-    const live = (await listMembers(album.id)).filter((member) => member.deletedAt === null);
-    return (await getAssets(live.map((member) => member.assetId))).filter((asset) => asset.deletedAt === null);
+    const live = (await listMembers(album.id)).filter(seenByOthers);
+    return (await getAssets(live.map((member) => member.assetId))).filter(seenByOthers);
   }
   if (dto.userId) {
     requireTimelineDownload(auth, dto.userId);

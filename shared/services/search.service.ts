@@ -1,4 +1,4 @@
-import { Permission, readsArchiveOf, requireAlbum } from '../access/access.ts';
+import { Permission, readsArchiveOf, requireAlbum, requireElevation } from '../access/access.ts';
 import { Invalid } from '../core/errors.ts';
 import { listMembers } from '../db/album.repository.ts';
 import {
@@ -188,8 +188,10 @@ export const searchAssets = (auth: Auth, filters: SearchFilters): Promise<Search
  * reads only the caller's, and any other leaves a partner's archived and trashed ones out.
  */
 export const searchMetadata = async (auth: Auth, request: SearchFilters): Promise<SearchPage> => {
+  // The locked folder: only in a session unlocked with the PIN code, and only the caller's own (as Immich).
+  if (request.isLocked) requireElevation(auth);
   const filters = await withAmongAssets(auth, request);
-  const ownOnly = filters.isArchived === true || Boolean(filters.trashedAfter || filters.trashedBefore);
+  const ownOnly = filters.isArchived === true || filters.isLocked === true || Boolean(filters.trashedAfter || filters.trashedBefore);
   const partners = ownOnly ? [] : await timelinePartners(auth);
   const partnerFilters: SearchFilters = { ...filters, isArchived: false, withArchived: false, withDeleted: false };
   return searchOwners(auth, [auth.user.id, ...partners], filters, (owner) => (readsArchiveOf(auth, owner) ? filters : partnerFilters));

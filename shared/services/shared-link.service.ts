@@ -16,7 +16,7 @@ import {
 } from '../db/shared-link.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import type { SharedLinkCreateInput, SharedLinkEditInput } from '../dto/v1/shared-link.ts';
-import { byFileCreatedAt } from '../model/asset.ts';
+import { byFileCreatedAt, seenByOthers } from '../model/asset.ts';
 import type { AssetIdResult, LinkContents, SharedLinkRecord, SharedLinkShown } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
 import { linkSecret } from '../storage/link-secret.ts';
@@ -33,10 +33,8 @@ const contentsOf = async (link: SharedLinkRecord): Promise<LinkContents> => {
     link.albumId ? listMembers(link.albumId) : Promise.resolve([]),
     link.albumId ? getUser(link.userId) : Promise.resolve(undefined),
   ]);
-  const albumIds = members.filter((member) => member.deletedAt === null).map((member) => member.assetId);
-  const byId = new Map(
-    (await getAssets([...ownIds, ...albumIds])).filter((asset) => asset.deletedAt === null).map((asset) => [asset.id, asset]),
-  );
+  const albumIds = members.filter(seenByOthers).map((member) => member.assetId);
+  const byId = new Map((await getAssets([...ownIds, ...albumIds])).filter(seenByOthers).map((asset) => [asset.id, asset]));
   const pick = (ids: string[]) => ids.flatMap((id) => byId.get(id) ?? []).sort(byFileCreatedAt('asc'));
   const seen = new Set<string>();
   const assets = [...pick(ownIds), ...pick(albumIds)].filter((asset) => !seen.has(asset.id) && seen.add(asset.id));

@@ -1,4 +1,11 @@
-import { Permission, requireAlbum, requireTimeline, requireVisitorAlbum } from '../access/access.ts';
+import {
+  Permission,
+  requireAlbum,
+  requireElevation,
+  requireOwnLockedTimeline,
+  requireTimeline,
+  requireVisitorAlbum,
+} from '../access/access.ts';
 import { requireTag } from '../access/tag-access.ts';
 import { Invalid } from '../core/errors.ts';
 import { listMembers } from '../db/album.repository.ts';
@@ -33,14 +40,21 @@ type Source =
   | { kind: 'timeline'; ownerIds: string[] };
 
 const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
+  // The locked folder: only in a session unlocked with the PIN code, and only the caller's own.
+  const locked = dto.visibility === 'locked';
+  if (locked) requireElevation(auth);
   // v1.100's `isArchived`, or v3's `visibility` (the archive asked for, or both by default).
   const wantsArchive = dto.visibility !== undefined ? dto.visibility === 'archive' : dto.isArchived !== false;
   if (dto.withPartners) {
     // Immich refuses these combinations before anything else is read.
-    const requestedArchived = dto.visibility !== undefined ? dto.visibility !== 'timeline' : dto.isArchived !== false;
+    const requestedArchived = dto.visibility !== undefined ? dto.visibility === 'archive' : dto.isArchived !== false;
     const requestedFavorite = dto.isFavorite === true || dto.isFavorite === false;
-    if (requestedArchived || requestedFavorite || dto.isTrashed === true) {
-      throw new Invalid('withPartners is only supported for non-archived, non-trashed, non-favorited assets');
+    if (locked || requestedArchived || requestedFavorite || dto.isTrashed === true) {
+      throw new Invalid(
+        dto.visibility !== undefined
+          ? 'withPartners is only supported for non-archived, non-trashed, non-favorited, non-locked assets'
+          : 'withPartners is only supported for non-archived, non-trashed, non-favorited assets',
+      );
     }
   }
   if (dto.albumId) {
@@ -59,13 +73,14 @@ const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
   // A timeline: the caller's own or a partner's (timeline.read), with the partners who put theirs in it.
   const userId = dto.userId ?? auth.user.id;
   await requireTimeline(auth, userId, wantsArchive);
+  if (locked) requireOwnLockedTimeline(auth, userId);
   const partners = dto.withPartners ? await timelinePartners(auth) : [];
   return { kind: 'timeline', ownerIds: [...new Set([userId, ...partners])] };
 };
 
 /** Immich's filters on the status an album entry or a face copies from its asset (favourites need the asset). */
 const statusMatches = (status: AssetStatus, dto: TimeBucketQuery): boolean =>
-  isListed(status.visibility) &&
+  (isListed(status.visibility) || (dto.visibility === 'locked' && status.visibility === 'locked')) &&
   (dto.isArchived === undefined || (status.visibility === 'archive') === dto.isArchived) &&
   (dto.visibility === undefined || status.visibility === dto.visibility) &&
   (status.deletedAt !== null) === (dto.isTrashed ?? false);
@@ -182,10 +197,14 @@ export interface AssetCounts {
 
 /**
  * GET /asset/statistics and v3's /assets/statistics: the caller's assets in the timeline and the
- * archive by type, from the timeline counters (one Query). Hidden and locked assets are never
- * counted there (v3's `visibility=hidden` asks for none of them).
+ * archive by type, from the timeline counters (one Query); the locked folder's with v3's
+ * `visibility=locked`, in an unlocked session. Hidden assets are never counted there (v3's
+ * `visibility=hidden` asks for none of them).
  */
-export const getAssetStatistics = (auth: Auth, filter: BucketFilter): Promise<AssetCounts> => countAssets(auth.user.id, filter);
+export const getAssetStatistics = (auth: Auth, filter: BucketFilter): Promise<AssetCounts> => {
+  if (filter.visibility === 'locked') requireElevation(auth);
+  return countAssets(auth.user.id, filter);
+};
 
 /** GET /admin/users/:id/statistics (v3, admin): a user's assets, counted as their own statistics count them. */
 export const countAssets = async (ownerId: string, filter: BucketFilter): Promise<AssetCounts> => {
@@ -208,7 +227,7 @@ export const getRandom = async (auth: Auth, count: number): Promise<AssetRecord[
   const ownerId = auth.user.id;
   const remaining = new Map<string, number>();
   for (const counter of await listCounters(ownerId)) {
-    if (counter.size !== 'MONTH' || counter.state.isTrashed) continue;
+    if (counter.size !== 'MONTH' || counter.state.isTrashed || counter.state.isLocked) continue;
     remaining.set(counter.period, (remaining.get(counter.period) ?? 0) + counter.count);
   }
   // How many to take from each month: draws weighted by what each month has left.

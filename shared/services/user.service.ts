@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import { managesUsers, requireUserUpdate, seesAllUsers } from '../access/access.ts';
 import { hashPassword } from '../core/crypto.ts';
 import { Forbidden, Inaccessible, Invalid, NotFound } from '../core/errors.ts';
+import { lockUserSessions } from '../db/session.repository.ts';
 import { getUser, createUser as insertUser, listUsers, rewriteCredentials, updateUser } from '../db/user.repository.ts';
 import { applyPreferences, preferencesOf } from '../domain/preferences.ts';
 import { type SignUpDto, sanitizeStorageLabel } from '../dto/v1/user.ts';
@@ -18,7 +19,7 @@ const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
     email: input.email,
     name: input.name,
     isAdmin: input.isAdmin ?? false,
-    pinCodeHash: null,
+    pinCodeHash: input.pinCode ? await hashPassword(input.pinCode) : null,
     passwordHash: await hashPassword(input.password),
     storageLabel,
     shouldChangePassword: input.shouldChangePassword ?? true,
@@ -125,6 +126,8 @@ export interface UserChange {
   /** null: back to the colour derived from the email. */
   avatarColor?: UserRecord['avatarColor'] | undefined;
   quotaSizeInBytes?: number | null | undefined;
+  /** The admin's: a new PIN code of the locked folder, or null for none (every session of the user is locked). */
+  pinCode?: string | null | undefined;
 }
 
 /**
@@ -150,8 +153,12 @@ export const updateUserInfo = async (auth: Auth, dto: UserChange): Promise<UserR
     if (dto.isAdmin === true && user.id !== auth.user.id) throw new Invalid('The server already has an admin');
     if (dto.isAdmin === false && user.id === auth.user.id) throw new Invalid('The admin cannot give up the admin role');
     if (dto.storageLabel !== undefined) changes.storageLabel = dto.storageLabel || null;
+    if (dto.pinCode !== undefined) changes.pinCodeHash = dto.pinCode === null ? null : await hashPassword(dto.pinCode);
   }
-  return await saveUser(user, changes);
+  const saved = await saveUser(user, changes);
+  // A PIN code set or reset by the admin: no session stays unlocked with the one before.
+  if (changes.pinCodeHash !== undefined) await lockUserSessions(user.id);
+  return saved;
 };
 
 /**

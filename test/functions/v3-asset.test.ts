@@ -140,7 +140,7 @@ describe('POST /assets (v3)', () => {
     const data = makeJpeg();
     const reply = await post(
       accounts.user1.accessToken,
-      { fileModifiedAt: 'yesterday', visibility: 'locked', duration: '-5' },
+      { fileModifiedAt: 'yesterday', visibility: 'secret', duration: '-5' },
       {
         assetData: { data, fileName: 'x.jpg' },
       },
@@ -227,10 +227,10 @@ describe('PUT /assets/{id}, PUT /assets, DELETE /assets (v3)', () => {
     expect((await info(token, id)).body.visibility).toBe('timeline');
   });
 
-  it('refuses what it does not keep (the locked folder, duplicate groups, relative dates) and half a position', async () => {
+  it('refuses what it does not keep (duplicate groups, relative dates), a hidden asset by choice and half a position', async () => {
     const token = accounts.user1.accessToken;
     const id = (await uploadPhoto(token)).body.id;
-    for (const body of [{ visibility: 'locked' }, { visibility: 'hidden' }, { latitude: 10 }, { rating: 0 }]) {
+    for (const body of [{ visibility: 'hidden' }, { latitude: 10 }, { rating: 0 }]) {
       const reply = await put(token, id, body);
       expect(reply.status, JSON.stringify(body)).toBe(400);
       expect(reply.body.message).toBe('Validation failed');

@@ -158,8 +158,11 @@ describe('search: one path, each generation its request and answer', () => {
     expect((await search({ visibility: 'timeline', tagIds: ['00000000-0000-4000-a000-000000000000'] })).body.assets.items).toEqual([]);
     // The apps get v3's answer whatever they send.
     expect((await search({ make: 'Nikon' }, v3App)).body.assets.items[0]).toMatchObject({ id: described, visibility: 'timeline' });
+    // The locked folder only in a session unlocked with the PIN code (test/functions/locked-folder.test.ts).
     const bad = await search({ visibility: 'locked' });
-    expect(bad.status).toBe(400);
+    expect(bad.status).toBe(401);
+    expect(bad.body.message).toBe('Elevated permission is required');
+    expect((await search({ visibility: 'secret' })).status).toBe(400);
   });
 
   it('narrows to the assets in every album named (albumIds)', async () => {

@@ -8,6 +8,8 @@ import { handler as setupPinCode } from '#functions/v3/auth/setup-pin-code.ts';
 import { handler as unlockSession } from '#functions/v3/auth/unlock-auth-session.ts';
 import { handler as getSessions } from '#functions/v3/session/get-sessions.ts';
 import { handler as lockSessionById } from '#functions/v3/session/lock-session.ts';
+import { handler as createUserAdmin } from '#functions/v3/user-admin/create-user-admin.ts';
+import { handler as updateUserAdmin } from '#functions/v3/user-admin/update-user-admin.ts';
 import { hashSecret } from '#shared/core/crypto.ts';
 import { db } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
@@ -121,5 +123,46 @@ describe('the locked folder’s PIN code and the session it unlocks (v3)', () =>
       }),
     );
     expect(await status(token)).toMatchObject({ isElevated: false });
+  });
+
+  it("lets the admin give a new user a PIN code, and set or reset a user's (the admin page's Reset PIN code)", async () => {
+    const admin = accounts.admin.accessToken;
+    const created = await call(createUserAdmin, 'POST', '/api/admin/users', admin, {
+      email: 'pinned@immich.cloud',
+      name: 'Pinned',
+      password: 'password-Pinned',
+      pinCode: '135790',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(JSON.stringify(created.body)).not.toContain('135790');
+    const pinned = await login({ email: 'pinned@immich.cloud', password: 'password-Pinned' });
+    const unlock = (pinCode: string) => call(unlockSession, 'POST', '/api/auth/session/unlock', pinned.accessToken, { pinCode });
+    expect((await unlock('135790')).status).toBe(204);
+
+    const update = (body: unknown) =>
+      invoke(updateUserAdmin, {
+        method: 'PUT',
+        path: `/api/admin/users/${created.body.id}`,
+        pathParameters: { id: created.body.id },
+        headers: bearer(admin),
+        body,
+      });
+    expect((await update({ pinCode: '12' })).body).toMatchObject({ message: 'Validation failed' });
+    expect((await update({ pinCode: '246802' })).status).toBe(200);
+    // Set by the admin: the session unlocked with the old one is locked, and the new one unlocks.
+    expect(await status(pinned.accessToken)).toMatchObject({ pinCode: true, isElevated: false });
+    expect((await unlock('135790')).body).toMatchObject({ message: 'Wrong PIN code' });
+    expect((await unlock('246802')).status).toBe(204);
+    expect((await update({ pinCode: null })).status).toBe(200);
+    expect(await status(pinned.accessToken)).toMatchObject({ pinCode: false, isElevated: false });
+    // Only the admin: a user cannot reset another's through the admin route.
+    const byUser = await invoke(updateUserAdmin, {
+      method: 'PUT',
+      path: `/api/admin/users/${created.body.id}`,
+      pathParameters: { id: created.body.id },
+      headers: bearer(accounts.user1.accessToken),
+      body: { pinCode: '111111' },
+    });
+    expect(byUser.status).toBe(403);
   });
 });

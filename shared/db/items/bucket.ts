@@ -7,7 +7,8 @@ import { updateWrite, type Write } from '../transact.ts';
  * The timeline counters (docs/data-model.md, "Timeline counters"): per owner and month of
  * `localDateTime`, one item whose numeric attributes count the owner's visible assets by state,
  * named `m_<state>` (the month) or `d<DD>_<state>` (one day of it). The state is four characters:
- * archived, favourite and trashed as `0`/`1`, then the type's initial (`I`, `V`, `A`, `O`).
+ * where it shows (`0` the timeline, `1` the archive, `L` the locked folder), favourite and trashed
+ * as `0`/`1`, then the type's initial (`I`, `V`, `A`, `O`).
  */
 export interface BucketSlot {
   /** The counter item's sort key, `YYYY-MM`. */
@@ -38,22 +39,23 @@ const typesByCode = new Map(Object.entries(typeCodes).map(([type, code]) => [cod
 const flag = (value: boolean): string => (value ? '1' : '0');
 
 const stateCode = (state: BucketState): string =>
-  `${flag(state.isArchived)}${flag(state.isFavorite)}${flag(state.isTrashed)}${typeCodes[state.type]}`;
+  `${state.isLocked ? 'L' : flag(state.isArchived)}${flag(state.isFavorite)}${flag(state.isTrashed)}${typeCodes[state.type]}`;
 
 const parseState = (code: string): BucketState | undefined => {
   const type = typesByCode.get(code[3] ?? '');
-  if (code.length !== 4 || !type) return undefined;
-  return { isArchived: code[0] === '1', isFavorite: code[1] === '1', isTrashed: code[2] === '1', type };
+  if (code.length !== 4 || !type || !'01L'.includes(code[0] ?? '')) return undefined;
+  return { isArchived: code[0] === '1', isLocked: code[0] === 'L', isFavorite: code[1] === '1', isTrashed: code[2] === '1', type };
 };
 
 /**
  * Where an asset counts: nothing for a hidden asset (a motion photo's video), as Immich's timeline
- * never shows one, nor for a locked one (only the locked folder shows it).
+ * never shows one. A locked one counts in the locked folder's state only, and in no place or camera
+ * (explore and the suggestions never show it).
  */
 export const slotOf = (
   asset: Pick<AssetRecord, 'localDateTime' | 'visibility' | 'isFavorite' | 'deletedAt' | 'type' | 'exif'>,
 ): BucketSlot | undefined => {
-  if (asset.visibility === 'hidden' || asset.visibility === 'locked') return undefined;
+  if (asset.visibility === 'hidden') return undefined;
   const day = periodOfAsset(asset.localDateTime, 'DAY');
   const { country, state, city, make, model } = asset.exif;
   return {
@@ -61,12 +63,15 @@ export const slotOf = (
     day: day.slice(-2),
     state: stateCode({
       isArchived: asset.visibility === 'archive',
+      isLocked: asset.visibility === 'locked',
       isFavorite: asset.isFavorite,
       isTrashed: asset.deletedAt !== null,
       type: asset.type,
     }),
     facets:
-      asset.deletedAt !== null ? [] : [facetName('p', [country, state, city]), facetName('c', [make, model])].flatMap((name) => name ?? []),
+      asset.deletedAt !== null || asset.visibility === 'locked'
+        ? []
+        : [facetName('p', [country, state, city]), facetName('c', [make, model])].flatMap((name) => name ?? []),
   };
 };
 

@@ -1,4 +1,5 @@
 import type { AlbumMember, AlbumRecord, AlbumView, BulkIdResult } from '../../model/album.ts';
+import { seenByOthers } from '../../model/asset.ts';
 import type { UserRecord } from '../../model/user.ts';
 import { type AssetResponseDto, mapAsset } from './asset.response.ts';
 import { mapUser, type UserResponse } from './user.response.ts';
@@ -38,7 +39,7 @@ export interface MapAlbumOptions {
 
 export const mapAlbum = (album: AlbumRecord, options: MapAlbumOptions): AlbumResponseDto => {
   const live = options.members
-    .filter((member) => member.deletedAt === null)
+    .filter(seenByOthers)
     .map((member) => member.fileCreatedAt)
     .sort();
   const hasSharedLink = options.withLinks !== false && album.sharedLinkCount > 0;

@@ -4,6 +4,7 @@
  */
 import type { AlbumUserRole, AlbumView, BulkIdResult } from '../../model/album.ts';
 import { roleOf } from '../../model/album.ts';
+import { seenByOthers } from '../../model/asset.ts';
 import { mapUserV3, type UserResponseDto } from './user.response.ts';
 
 export interface AlbumUserResponseDto {
@@ -34,7 +35,7 @@ export interface AlbumResponseDto {
  */
 export const mapAlbumV3 = ({ album, owner, sharedUsers, members }: AlbumView, callerId: string): AlbumResponseDto => {
   const dates = members
-    .filter((member) => member.deletedAt === null)
+    .filter(seenByOthers)
     .map((member) => member.localDateTime ?? member.fileCreatedAt)
     .sort();
   const others = [...sharedUsers].sort(

@@ -10,11 +10,8 @@ import type { NewAssetFields } from '../../model/upload.ts';
 import { parseOrThrow } from '../validate.ts';
 import { boolean, coercedInteger, integer, isoDateTime, object, picklist, stringToBool, text, uuid, uuids } from './common.ts';
 
-/**
- * A visibility a client may choose. `locked` (the locked folder, with its PIN) does not exist here
- * yet: it is refused rather than making assets vanish from every view (docs/immich-compatibility.md).
- */
-const chosenVisibility = picklist(['archive', 'timeline'] as const);
+/** A visibility a client may choose: `locked` is the locked folder (docs/immich-compatibility.md, "The locked folder"). */
+const chosenVisibility = picklist(['archive', 'timeline', 'locked'] as const);
 
 /** `metadata`: a JSON list of `{key, value}` (the iOS app's iCloud ids); checked, not kept yet. */
 const metadataItems = v.pipe(
@@ -39,8 +36,8 @@ const AssetMediaCreateFields = object({
   duration: v.optional(coercedInteger(0)),
   filename: v.optional(text(limits.name)),
   isFavorite: v.optional(stringToBool),
-  // The apps upload a live photo's video `hidden` before its photo.
-  visibility: v.optional(picklist(['archive', 'timeline', 'hidden'] as const)),
+  // The apps upload a live photo's video `hidden` before its photo; `locked` straight into the locked folder.
+  visibility: v.optional(picklist(['archive', 'timeline', 'hidden', 'locked'] as const)),
   livePhotoVideoId: v.optional(uuid),
   metadata: v.optional(metadataItems),
   deviceAssetId: v.optional(text(limits.keyValue)),

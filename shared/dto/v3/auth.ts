@@ -4,10 +4,7 @@
  */
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
-import { object, text } from './common.ts';
-
-/** Six digits (Immich's `pinCodeRegex`). */
-const pinCode = v.pipe(v.string('$property must be a string'), v.regex(/^\d{6}$/, '$property must be 6 digits'));
+import { object, pinCode, text } from './common.ts';
 
 export const PinCodeSetupDto = object({ pinCode });
 

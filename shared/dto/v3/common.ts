@@ -65,3 +65,6 @@ export const object = <const E extends v.ObjectEntries>(entries: E) => v.object(
 export const hexColor = v.optional(
   v.nullable(v.pipe(v.string('$property must be a string'), v.regex(/^#[0-9a-fA-F]{3,8}$/, '$property must be a hex color'))),
 );
+
+/** A PIN code of the locked folder: six digits (Immich's `pinCodeRegex`). */
+export const pinCode = v.pipe(v.string('$property must be a string'), v.regex(/^\d{6}$/, '$property must be 6 digits'));

@@ -48,7 +48,7 @@ const filterFields = {
   ocr: optionalText,
   type: v.optional(picklist(['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const)),
   // The locked folder does not exist here yet (docs/immich-compatibility.md).
-  visibility: v.optional(picklist(['archive', 'timeline', 'hidden'] as const)),
+  visibility: v.optional(picklist(['archive', 'timeline', 'hidden', 'locked'] as const)),
   withDeleted: v.optional(boolean),
   withExif: v.optional(boolean),
   withPeople: v.optional(boolean),
@@ -90,7 +90,7 @@ type FilterInput = v.InferOutput<v.ObjectSchema<typeof filterFields, undefined>>
 
 /**
  * v3's visibility as v1.100's flags (the timeline, the archive, or both by default; `hidden` the
- * live photos' videos), null exif values as no filter, OCR text as nothing to match.
+ * live photos' videos; `locked` the locked folder), null exif values as no filter, OCR text as nothing to match.
  */
 const toFilters = ({ visibility, ocr, filter: _filter, ...input }: FilterInput & Record<string, unknown>): SearchFilters => {
   const nulls = Object.fromEntries(Object.entries(input).map(([key, value]) => [key, value === null ? undefined : value]));
@@ -100,7 +100,9 @@ const toFilters = ({ visibility, ocr, filter: _filter, ...input }: FilterInput &
       ? { withArchived: true, isVisible: true }
       : visibility === 'hidden'
         ? { isVisible: false, withArchived: true }
-        : { isVisible: true, isArchived: visibility === 'archive' }),
+        : visibility === 'locked'
+          ? { isLocked: true, withArchived: true }
+          : { isVisible: true, isArchived: visibility === 'archive' }),
     ...(ocr ? { matchesNothing: true } : {}),
   } as SearchFilters;
 };

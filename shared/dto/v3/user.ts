@@ -10,7 +10,7 @@ import type { NewUser, UserRecord } from '../../model/user.ts';
 import { dto, optional, uuidV4 } from '../common.ts';
 import { avatarColorFor, avatarColors } from '../v1/user.response.ts';
 import { email, sanitizeStorageLabel } from '../v1/user.ts';
-import { boolean, integer, isoDate, object, picklist, stringToBool, text } from './common.ts';
+import { boolean, integer, isoDate, object, picklist, pinCode, stringToBool, text } from './common.ts';
 
 const avatarColor = v.picklist(avatarColors, `$property must be one of: ${avatarColors.join(', ')}`);
 /** An optional group of optional fields (zod's `.optional()` objects). */
@@ -75,8 +75,8 @@ const quota = v.optional(
 const required = (max: number) => v.pipe(text(max), v.minLength(1, '$property must not be empty'));
 
 /**
- * POST /admin/users (`UserAdminCreateDto`); `notify` is read and ignored (no e-mail is sent here),
- * a PIN code is refused (the locked folder does not exist yet).
+ * POST /admin/users (`UserAdminCreateDto`); `notify` is read and ignored (no e-mail is sent here).
+ * `pinCode` is the user's first PIN code of the locked folder (null: none).
  */
 export const UserAdminCreateDto = v.pipe(
   v.object(
@@ -87,19 +87,20 @@ export const UserAdminCreateDto = v.pipe(
       avatarColor: optional(avatarColor),
       isAdmin: v.optional(boolean),
       notify: v.optional(boolean),
-      pinCode: v.optional(v.null('A PIN code is not supported by this server yet')),
+      pinCode: v.optional(v.nullable(pinCode)),
       quotaSizeInBytes: quota,
       shouldChangePassword: v.optional(boolean),
       storageLabel,
     },
     '$property must be an object',
   ),
-  v.transform(
-    ({ notify: _notify, pinCode: _pinCode, avatarColor: color, ...user }): NewUser => ({ ...user, avatarColor: color ?? undefined }),
-  ),
+  v.transform(({ notify: _notify, avatarColor: color, ...user }): NewUser => ({ ...user, avatarColor: color ?? undefined })),
 );
 
-/** PUT /admin/users/:id (`UserAdminUpdateDto`), as the one change v1.100's PUT /user makes. */
+/**
+ * PUT /admin/users/:id (`UserAdminUpdateDto`), as the one change v1.100's PUT /user makes;
+ * `pinCode` sets the user's PIN code, null resets it (the admin page's "Reset PIN code").
+ */
 export const UserAdminUpdateDto = v.object(
   {
     email: v.optional(email()),
@@ -107,7 +108,7 @@ export const UserAdminUpdateDto = v.object(
     password: v.optional(required(limits.password)),
     avatarColor: optional(avatarColor),
     isAdmin: v.optional(boolean),
-    pinCode: v.optional(v.null('A PIN code is not supported by this server yet')),
+    pinCode: v.optional(v.nullable(pinCode)),
     quotaSizeInBytes: quota,
     shouldChangePassword: v.optional(boolean),
     storageLabel,
