@@ -395,6 +395,15 @@ export const routes: readonly Route[] = [
     ['PUT', '/api/shared-links/{id}/assets', 'addSharedLinkAssets', 'write', { body: 'bulk' }],
     ['DELETE', '/api/shared-links/{id}/assets', 'removeSharedLinkAssets', 'write', { body: 'bulk' }],
   ]),
+  ...areaV3('stack', [
+    ['GET', '/api/stacks', 'searchStacks', 'read'],
+    ['POST', '/api/stacks', 'createStack', 'write', { body: 'bulk' }],
+    ['DELETE', '/api/stacks', 'deleteStacks', 'write', { body: 'bulk' }],
+    ['GET', '/api/stacks/{id}', 'getStack', 'read'],
+    ['PUT', '/api/stacks/{id}', 'updateStack', 'write'],
+    ['DELETE', '/api/stacks/{id}', 'deleteStack', 'write'],
+    ['DELETE', '/api/stacks/{id}/assets/{assetId}', 'removeAssetFromStack', 'write'],
+  ]),
   ...areaV3('sync', [
     // Backfill checkpoints are stored while the stream runs: a write.
     ['POST', '/api/sync/stream', 'getSyncStream', 'write', { stream: true }],

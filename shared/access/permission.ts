@@ -39,6 +39,9 @@ export const Permission = {
   TagUpdate: 'tag.update',
   TagDelete: 'tag.delete',
   TagAsset: 'tag.asset',
+  StackRead: 'stack.read',
+  StackUpdate: 'stack.update',
+  StackDelete: 'stack.delete',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];
 

@@ -57,7 +57,8 @@ export type SyncedEntity =
   | 'albumAsset'
   | 'partner'
   | 'memory'
-  | 'memoryAsset';
+  | 'memoryAsset'
+  | 'stack';
 
 /** Which synced entity an item is, from its key (shared/db/keys.ts), or undefined for the rest. */
 export const syncedEntityOf = ({ pk, sk }: Key): SyncedEntity | undefined => {
@@ -67,6 +68,7 @@ export const syncedEntityOf = ({ pk, sk }: Key): SyncedEntity | undefined => {
     if (sk.startsWith('PERSON#')) return 'person';
     if (sk.startsWith('ALBUM#')) return 'album';
     if (sk.startsWith('MEMORY#')) return 'memory';
+    if (sk.startsWith('STACK#')) return 'stack';
     return undefined;
   }
   if (pk.startsWith('MEMORY#')) return sk.startsWith('ASSET#') ? 'memoryAsset' : undefined;
@@ -80,7 +82,7 @@ const created: ReadonlySet<SyncedEntity> = new Set(['album', 'albumUser', 'partn
 
 /**
  * The change partition (index `gsi3`) an item is listed in, by its change id: an owner's assets,
- * faces, people, memories and memories' assets, an album's entries, every user. Albums, their users and partners are read
+ * faces, people, memories and memories' assets, stacks, an album's entries, every user. Albums, their users and partners are read
  * from their own partitions (a user has few), so they carry the id without a listing.
  */
 const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): string | undefined => {
@@ -95,6 +97,8 @@ const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): s
       return `CHANGES#${String(item.ownerId)}#MEMORY`;
     case 'memoryAsset':
       return `CHANGES#${String(item.ownerId)}#MEMORYASSET`;
+    case 'stack':
+      return `CHANGES#${String(item.ownerId)}#STACK`;
     case 'albumAsset':
       return `CHANGES#ALBUM#${String(item.albumId)}`;
     case 'user':

@@ -82,6 +82,8 @@ export const keys = {
   memory: (ownerId: string, memoryId: string): Key => ({ pk: `USER#${ownerId}`, sk: `MEMORY#${memoryId}` }),
   /** An asset of a memory, in the memory's partition. */
   memoryAsset: (memoryId: string, assetId: string): Key => ({ pk: `MEMORY#${memoryId}`, sk: `ASSET#${assetId}` }),
+  /** A stack, under its owner: reading it by the caller's id is also the ownership check. */
+  stack: (ownerId: string, stackId: string): Key => ({ pk: `USER#${ownerId}`, sk: `STACK#${stackId}` }),
   /** A tag, under its owner: reading it by the caller's id is also the ownership check. */
   tag: (ownerId: string, tagId: string): Key => ({ pk: `USER#${ownerId}`, sk: `TAG#${tagId}` }),
   /** Uniqueness of a tag's value (its full path) per owner, by hash of the value → tagId. */
@@ -154,6 +156,8 @@ export const partitions = {
   tagAssets: (tagId: string): Partition => ({ value: `TAG#${tagId}`, prefix: 'ASSET#' }),
   /** gsi2: the tags of an asset. */
   assetTags: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETTAGS#${assetId}` }),
+  /** A user's stacks. */
+  userStacks: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'STACK#' }),
   /** A user's memories. */
   userMemories: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'MEMORY#' }),
   /** A memory's assets. */

@@ -11,6 +11,7 @@ import { assetCodec } from './items/asset.ts';
 import { faceCodec } from './items/face.ts';
 import { memoryCodec } from './items/memory.ts';
 import { personCodec } from './items/person.ts';
+import { stackCodec } from './items/stack.ts';
 import { userCodec } from './items/user.ts';
 import { keys, type Partition, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
@@ -154,6 +155,7 @@ export const personChanges = (ownerId: string, window: Window) => decoded(change
 export const userChanges = (window: Window) => decoded(changesIn('USERS', window), userCodec.read);
 export const memoryChanges = (ownerId: string, window: Window) =>
   decoded(changesIn(`${ownerId}#MEMORY`, window), (item): MemoryRecord => memoryCodec.read(item));
+export const stackChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#STACK`, window), stackCodec.read);
 /** The owner's memories' entries that changed (added), as `{memoryId, assetId}`. */
 export const memoryAssetChanges = (ownerId: string, window: Window) =>
   decoded(changesIn(`${ownerId}#MEMORYASSET`, window), (item) => ({ memoryId: String(item.memoryId), assetId: String(item.assetId) }));

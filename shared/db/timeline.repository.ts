@@ -7,6 +7,15 @@ import { queryAll } from './query.ts';
 export const listCounters = async (ownerId: string): Promise<Counter[]> =>
   (await queryAll(partitions.timeBuckets(ownerId))).flatMap((item) => countersOf(String(item.sk), item));
 
+/** The same Query, with the counters of the stacks' hidden members apart (a timeline asked `withStacked` takes them away). */
+export const listCountersWithStacks = async (ownerId: string): Promise<{ counters: Counter[]; stackHidden: Counter[] }> => {
+  const items = await queryAll(partitions.timeBuckets(ownerId));
+  return {
+    counters: items.flatMap((item) => countersOf(String(item.sk), item)),
+    stackHidden: items.flatMap((item) => countersOf(String(item.sk), item, true)),
+  };
+};
+
 export type { Facet } from './items/bucket.ts';
 
 /** Every place and camera combination of an owner's untrashed assets, with counts: the same Query, summed over months. */

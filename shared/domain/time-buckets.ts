@@ -38,13 +38,25 @@ export const bucketList = (totals: ReadonlyMap<string, number>, order: 'asc' | '
   return periods.map((period) => ({ timeBucket: bucketStart(period), count: totals.get(period) ?? 0 }));
 };
 
-/** Buckets of one size from the timeline counters, summed over the states the filter keeps. */
-export const bucketsFrom = (counters: readonly Counter[], size: BucketSize, filter: BucketFilter, order: 'asc' | 'desc'): BucketCount[] => {
+/**
+ * Buckets of one size from the timeline counters, summed over the states the filter keeps, less
+ * the `hidden` ones (the stacks' members a timeline asked `withStacked` leaves out).
+ */
+export const bucketsFrom = (
+  counters: readonly Counter[],
+  size: BucketSize,
+  filter: BucketFilter,
+  order: 'asc' | 'desc',
+  hidden: readonly Counter[] = [],
+): BucketCount[] => {
   const totals = new Map<string, number>();
-  for (const counter of counters) {
-    if (counter.size !== size || !matchesFilter(counter.state, filter)) continue;
-    totals.set(counter.period, (totals.get(counter.period) ?? 0) + counter.count);
-  }
+  const add = (counter: Counter, sign: 1 | -1) => {
+    if (counter.size !== size || !matchesFilter(counter.state, filter)) return;
+    totals.set(counter.period, (totals.get(counter.period) ?? 0) + sign * counter.count);
+  };
+  for (const counter of counters) add(counter, 1);
+  for (const counter of hidden) add(counter, -1);
+  for (const [period, count] of totals) if (count <= 0) totals.delete(period);
   return bucketList(totals, order);
 };
 

@@ -59,6 +59,13 @@ export type ExifInfo = v.InferOutput<typeof ExifInfoSchema>;
 export const searchableExifFields = ['make', 'model', 'lensModel', 'city', 'state', 'country'] as const;
 export type SearchableExifField = (typeof searchableExifFields)[number];
 
+/**
+ * The stack an asset is in (Immich's `stackId` with its stack's primary asset and size), copied
+ * onto every member by the writes that change the stack (shared/services/stack.service.ts).
+ */
+export const StackRefSchema = v.object({ id: id(), primaryAssetId: id(), assetCount: v.number() });
+export type StackRef = v.InferOutput<typeof StackRefSchema>;
+
 /** An asset with its EXIF, as Immich's `assets` + `exif` rows. */
 export const AssetRecordSchema = v.object({
   id: id(),
@@ -105,8 +112,14 @@ export const AssetRecordSchema = v.object({
   faceIds: v.optional(v.array(id()), []),
   /** How many albums hold it (GET /assets isNotInAlbum). Kept by album changes. */
   albumCount: v.optional(v.number(), 0),
+  /** Its stack, or null (absent on assets stored before stacks: none). */
+  stack: v.optional(nullable(StackRefSchema), null),
 });
 export type AssetRecord = v.InferOutput<typeof AssetRecordSchema>;
+
+/** A member of a stack other than its primary asset: out of the timeline when it is asked `withStacked`. */
+export const hiddenInStack = (asset: Pick<AssetRecord, 'id' | 'stack'>): boolean =>
+  asset.stack !== null && asset.stack.primaryAssetId !== asset.id;
 
 /**
  * What faces and album entries copy from their asset, so that a person's or an album's list can

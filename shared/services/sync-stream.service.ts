@@ -29,6 +29,7 @@ import {
   readUser,
   setPendingSyncReset,
   sharedAlbumUserItems,
+  stackChanges,
   updateIdOf,
   userChanges,
   userItem,
@@ -36,6 +37,7 @@ import {
 } from '../db/sync.repository.ts';
 import { type SyncEntityType, type SyncRequestType, syncEntityTypes } from '../dto/v3/sync.ts';
 import type { AssetRecord } from '../model/asset.ts';
+import type { StackRecord } from '../model/stack.ts';
 import type { SyncEvent } from '../model/sync.ts';
 import type { Auth } from '../model/user.ts';
 
@@ -67,6 +69,15 @@ const COMPLETE = 'complete';
 /** A line of ids and flags only; `none` for the acks, resets and completions, whose data is `{}`. */
 const fields = (values: Record<string, unknown>): SyncEvent['data'] => ({ kind: 'fields', fields: values });
 const none = fields({});
+/** Immich's SyncStackV1. */
+const stackRow = (stack: StackRecord): SyncEvent['data'] =>
+  fields({
+    id: stack.id,
+    createdAt: stack.createdAt,
+    updatedAt: stack.updatedAt,
+    primaryAssetId: stack.primaryAssetId,
+    ownerId: stack.ownerId,
+  });
 const exif = (asset: AssetRecord): SyncEvent['data'] => ({ kind: 'exif', asset });
 /** A session whose last complete sync is older than this starts again: deletions are kept 31 days. */
 const MAX_DAYS = 30;
@@ -511,7 +522,33 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
         updateId,
       });
   },
-  // What this server does not store yet answers nothing (edits, OCR, asset metadata, stacks).
+  StacksV1: async (context) => {
+    await sendDeletions(context, 'StackDeleteV1', [`${context.userId}#STACK`], ({ stackId }) => ({ stackId }));
+    for await (const change of stackChanges(context.userId, windowOf(context, 'StackV1')))
+      await context.send('StackV1', stackRow(change.record), { type: 'StackV1', updateId: change.updateId });
+  },
+  PartnerStacksV1: async (context) => {
+    const partners = await context.partners();
+    await sendDeletions(
+      context,
+      'PartnerStackDeleteV1',
+      partners.map((partner) => `${partner.sharedById}#STACK`),
+      ({ stackId }) => ({ stackId }),
+    );
+    await backfill(context, partners, { backfill: 'PartnerStackBackfillV1', upsert: 'PartnerStackV1' }, (partner, window) =>
+      (async function* () {
+        for await (const change of stackChanges(partner.sharedById, window))
+          yield { updateId: change.updateId, data: stackRow(change.record) };
+      })(),
+    );
+    const window = windowOf(context, 'PartnerStackV1');
+    for await (const change of mergeInOrder(
+      partners.map((partner) => stackChanges(partner.sharedById, window)),
+      (change) => change.updateId,
+    ))
+      await context.send('PartnerStackV1', stackRow(change.record), { type: 'PartnerStackV1', updateId: change.updateId });
+  },
+  // What this server does not store yet answers nothing (edits, OCR, asset metadata).
 };
 
 /**

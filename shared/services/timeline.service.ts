@@ -12,9 +12,9 @@ import { listMembers } from '../db/album.repository.ts';
 import { assetsTakenBetween, getAssets } from '../db/asset.repository.ts';
 import { getPerson, listPersonFaces } from '../db/person.repository.ts';
 import { assetIdsTagged } from '../db/tag.repository.ts';
-import { listCounters } from '../db/timeline.repository.ts';
+import { listCounters, listCountersWithStacks } from '../db/timeline.repository.ts';
 import { type BucketCount, type BucketFilter, bucketList, bucketsFrom, matchesFilter, periodOf } from '../domain/time-buckets.ts';
-import { type AssetRecord, type AssetStatus, isListed } from '../model/asset.ts';
+import { type AssetRecord, type AssetStatus, hiddenInStack, isListed } from '../model/asset.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import { type BucketAssets, type BucketSize, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
@@ -86,7 +86,10 @@ const statusMatches = (status: AssetStatus, dto: TimeBucketQuery): boolean =>
   (status.deletedAt !== null) === (dto.isTrashed ?? false);
 
 const assetMatches = (asset: AssetRecord, dto: TimeBucketQuery): boolean =>
-  statusMatches(asset, dto) && (dto.isFavorite === undefined || asset.isFavorite === dto.isFavorite);
+  statusMatches(asset, dto) &&
+  (dto.isFavorite === undefined || asset.isFavorite === dto.isFavorite) &&
+  // `withStacked`: a stack shows as its primary asset (Immich's `stack.primaryAssetId = asset.id`).
+  !(dto.withStacked && hiddenInStack(asset));
 
 /**
  * The assets of an album or a person that pass the filters, as their status copies say: one
@@ -137,8 +140,15 @@ export const getTimeBuckets = async (auth: Auth, dto: TimeBucketQuery): Promise<
   const source = await sourceOf(auth, dto);
   const order = dto.order ?? 'desc';
   if (source.kind === 'timeline' && !dto.personId) {
-    const counters = await Promise.all(source.ownerIds.map((ownerId) => listCounters(ownerId)));
-    return bucketsFrom(counters.flat(), dto.size, dto, order);
+    const read = await Promise.all(source.ownerIds.map((ownerId) => listCountersWithStacks(ownerId)));
+    const hidden = dto.withStacked ? read.flatMap((owner) => owner.stackHidden) : [];
+    return bucketsFrom(
+      read.flatMap((owner) => owner.counters),
+      dto.size,
+      dto,
+      order,
+      hidden,
+    );
   }
   let entries = await entriesOf(source, dto);
   if (dto.isFavorite !== undefined) {
@@ -146,7 +156,7 @@ export const getTimeBuckets = async (auth: Auth, dto: TimeBucketQuery): Promise<
       (
         await assetsOf(
           entries.map((entry) => entry.assetId),
-          dto,
+          { ...dto, withStacked: false },
         )
       ).map((asset) => asset.id),
     );
@@ -176,10 +186,13 @@ export const getTimeBucket = async (auth: Auth, dto: TimeBucketQuery & { timeBuc
     const owned = await Promise.all(source.ownerIds.map((ownerId) => assetsTakenBetween(ownerId, from, to)));
     assets = owned.flat().filter((asset) => assetMatches(asset, dto) && periodOfAsset(asset.localDateTime, dto.size) === period);
   } else {
-    const entries = await entriesOf(source, dto, period);
+    // Stacks fold only a library's timeline (whose counters count them so): an album's, a
+    // person's or a tag's list shows every member, as its count does.
+    const unstacked = { ...dto, withStacked: false };
+    const entries = await entriesOf(source, unstacked, period);
     assets = await assetsOf(
       entries.map((entry) => entry.assetId),
-      dto,
+      unstacked,
     );
   }
   const direction = dto.order === 'asc' ? 1 : -1;

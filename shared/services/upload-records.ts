@@ -56,6 +56,7 @@ export const newAsset = (
     personIds: [],
     faceIds: [],
     albumCount: 0,
+    stack: null,
   };
 };
 

@@ -76,6 +76,23 @@ const newMemory = async (): Promise<string> => {
   return created.body.id as string;
 };
 
+/** A stack of three new photos of the racer's (the others' may be gone by then): its id and the photos, the first its primary. */
+let stacked = 0;
+const newStack = async (): Promise<{ id: string; assets: string[] }> => {
+  const assets: string[] = [];
+  for (let i = 0; i < 3; i++) assets.push(await addPhoto(user.accessToken, { color: [200, 10 + stacked, 10 + i] }));
+  stacked++;
+  const create = routes.find((candidate) => candidate.operationId === 'createStack') as Route;
+  const created = await invoke(await handlerOf(create), {
+    method: 'POST',
+    path: '/api/stacks',
+    headers: bearer(user.accessToken),
+    body: { assetIds: assets },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return { id: created.body.id as string, assets };
+};
+
 /** A fresh photo of the racer's with two new people's faces on it: its id, the two people and their faces. */
 let photos = 0;
 const facePhoto = async () => {
@@ -191,6 +208,38 @@ const requests: Record<string, () => Promise<Call[]>> = {
   'v3:deleteNotifications': async () => [{ token: user.accessToken, body: { ids: [setup.a] } }],
   'v3:updateNotification': async () => [{ token: user.accessToken, id: setup.a, body: { readAt: null } }],
   'v3:deleteNotification': async () => [{ token: user.accessToken, id: setup.a }],
+  // Five identical stacks of the same photos (each merges the one before) beside an overlapping one.
+  'v3:createStack': async () => {
+    const { assets } = await newStack();
+    const [first = '', second = '', third = ''] = assets;
+    return [
+      { token: user.accessToken, body: { assetIds: [first, second] } },
+      { token: user.accessToken, body: { assetIds: [third, second] } },
+    ];
+  },
+  'v3:updateStack': async () => {
+    const { id, assets } = await newStack();
+    return [
+      { token: user.accessToken, id, body: { primaryAssetId: assets[1] } },
+      { token: user.accessToken, id, body: { primaryAssetId: assets[2] } },
+    ];
+  },
+  'v3:deleteStack': async () => [{ token: user.accessToken, id: (await newStack()).id }],
+  'v3:deleteStacks': async () => {
+    const [one, two] = [await newStack(), await newStack()];
+    return [
+      { token: user.accessToken, body: { ids: [one.id] } },
+      { token: user.accessToken, body: { ids: [one.id, two.id] } },
+    ];
+  },
+  'v3:removeAssetFromStack': async () => {
+    const { id, assets } = await newStack();
+    const [, second = '', third = ''] = assets;
+    return [
+      { token: user.accessToken, params: { id, assetId: second }, path: `/api/stacks/${id}/assets/${second}` },
+      { token: user.accessToken, params: { id, assetId: third }, path: `/api/stacks/${id}/assets/${third}` },
+    ];
+  },
   'v3:createMemory': async () => [
     { token: user.accessToken, body: { type: 'on_this_day', data: { year: 2021 }, memoryAt: '2021-01-01T00:00:00Z', assetIds: [setup.a] } },
   ],
@@ -713,5 +762,30 @@ describe('every write route under concurrent identical and overlapping requests'
       if (total !== 0) counted.set(String(item.sk), total);
     }
     expect(Object.fromEntries(counted)).toEqual(Object.fromEntries(months));
+    // And the stacks' hidden members, counted again apart (the stack writes raced above).
+    const hiddenMonths = new Map<string, number>();
+    for (const asset of assets.filter(
+      (each) => each.ownerId === user.userId && each.visibility !== 'hidden' && each.stackHidden === true,
+    )) {
+      const month = String(asset.localDateTime).slice(0, 7);
+      hiddenMonths.set(month, (hiddenMonths.get(month) ?? 0) + 1);
+    }
+    const hiddenCounted = new Map<string, number>();
+    for (const item of items.filter((each) => each.type === 'timeBuckets' && each.pk === `BUCKETS#${user.userId}`)) {
+      const total = Object.entries(item)
+        .filter(([name]) => name.startsWith('sm_'))
+        .reduce((sum, [, value]) => sum + Number(value), 0);
+      if (total !== 0) hiddenCounted.set(String(item.sk), total);
+    }
+    expect(Object.fromEntries(hiddenCounted)).toEqual(Object.fromEntries(hiddenMonths));
+    // Every stack's members say they are in it, and no asset names a stack that is gone.
+    const stacks = items.filter((item) => item.type === 'stack' && item.ownerId === user.userId);
+    for (const stack of stacks)
+      for (const id of stack.assetIds as string[]) {
+        const member = assets.find((asset) => asset.id === id);
+        if (member) expect((member.stack as { id: string } | null)?.id).toBe(stack.id);
+      }
+    for (const asset of assets.filter((each) => each.stack))
+      expect(stacks.map((stack) => stack.id)).toContain((asset.stack as { id: string }).id);
   });
 });

@@ -67,6 +67,7 @@ export const assetRecord = (
     personIds: [],
     faceIds: [],
     albumCount: 0,
+    stack: null,
     ...fields,
     exif: exifInfo(exif),
   };

@@ -3,8 +3,10 @@ import { bucketWrites, countersOf, slotOf } from '#shared/db/items/bucket.ts';
 import { bucketsFrom, matchesFilter } from '#shared/domain/time-buckets.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';
 
-type Counted = Pick<AssetRecord, 'localDateTime' | 'visibility' | 'isFavorite' | 'deletedAt' | 'type' | 'exif'>;
+type Counted = Pick<AssetRecord, 'id' | 'localDateTime' | 'visibility' | 'isFavorite' | 'deletedAt' | 'type' | 'exif' | 'stack'>;
 const asset = (visibility: AssetRecord['visibility'], extra: Partial<Counted> = {}): Counted => ({
+  id: 'a',
+  stack: null,
   localDateTime: '2024-03-05T10:00:00.000Z',
   visibility,
   isFavorite: false,
@@ -59,5 +61,18 @@ describe('the timeline counters’ states', () => {
     expect(lockedState && matchesFilter(lockedState, { visibility: 'archive' })).toBe(false);
     // An unknown first character is no state at all.
     expect(countersOf('2024-03', { m_X00I: 3 })).toEqual([]);
+  });
+
+  it('counts a stack’s members other than its primary also apart, for a timeline asked withStacked', () => {
+    const stack = { id: 's', primaryAssetId: 'a', assetCount: 2 };
+    expect(slotOf(asset('timeline', { stack }))?.hiddenInStack).toBe(false);
+    expect(slotOf(asset('timeline', { id: 'b', stack }))?.hiddenInStack).toBe(true);
+    const attributes = attributesOf([asset('timeline', { stack }), asset('timeline', { id: 'b', stack })]);
+    expect(attributes).toMatchObject({ m_000I: 2, d05_000I: 2, sm_000I: 1, sd05_000I: 1 });
+    expect(countersOf('2024-03', attributes).filter((counter) => counter.size === 'MONTH')).toHaveLength(1);
+    expect(countersOf('2024-03', attributes, true)).toEqual([
+      { period: '2024-03', size: 'MONTH', state: expect.objectContaining({ isArchived: false }), count: 1 },
+      { period: '2024-03-05', size: 'DAY', state: expect.objectContaining({ isArchived: false }), count: 1 },
+    ]);
   });
 });

@@ -56,6 +56,7 @@ const built: Record<string, Key> = {
   tagAsset: keys.tagAsset('<tagId>', '<assetId>'),
   memory: keys.memory('<ownerId>', '<memoryId>'),
   memoryAsset: keys.memoryAsset('<memoryId>', '<assetId>'),
+  stack: keys.stack('<ownerId>', '<stackId>'),
   memoriesState: keys.memoriesState(),
   nightlyTasks: keys.nightlyTasks(),
 };
@@ -119,6 +120,7 @@ const builtPartitions: Record<string, Partition> = {
   tagAssets: partitions.tagAssets('<tagId>'),
   assetTags: partitions.assetTags('<assetId>'),
   userMemories: partitions.userMemories('<userId>'),
+  userStacks: partitions.userStacks('<userId>'),
   memoryAssets: partitions.memoryAssets('<memoryId>'),
   assetMemories: partitions.assetMemories('<assetId>'),
   exif: { ...partitions.exif('make', '<ownerId>', '<value>'), index: '<field>' as Partition['index'] },

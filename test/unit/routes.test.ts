@@ -55,6 +55,7 @@ describe('route table', () => {
       'v3/server',
       'v3/session',
       'v3/shared-link',
+      'v3/stack',
       'v3/sync',
       'v3/system-metadata',
       'v3/tag',

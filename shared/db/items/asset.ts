@@ -1,4 +1,4 @@
-import { type AssetRecord, AssetRecordSchema, type AssetStatus, searchableExifFields } from '../../model/asset.ts';
+import { type AssetRecord, AssetRecordSchema, type AssetStatus, hiddenInStack, searchableExifFields } from '../../model/asset.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, type Key, keys } from '../keys.ts';
 import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
@@ -32,7 +32,7 @@ export const checksumItem = (ownerId: string, checksum: string, assetId: string)
 const inAlbums = '(albumCount = :albums OR (attribute_not_exists(albumCount) AND :albums = :none))';
 
 /** What an asset's timeline counters depend on (besides its date, which does not change). */
-export type CountedState = Pick<AssetRecord, 'isFavorite' | 'visibility' | 'deletedAt'>;
+export type CountedState = Pick<AssetRecord, 'id' | 'isFavorite' | 'visibility' | 'deletedAt' | 'stack'>;
 
 /**
  * The item still has this visibility: its `visibility`, or for an item written before it
@@ -59,8 +59,11 @@ const visibilityIs = (visibility: AssetRecord['visibility']) => {
   };
 };
 
-/** The asset exists, is in `albumCount` albums and is still in the `counted` state (each when given). */
-const conditionOn = (albumCount: number | undefined, counted: CountedState | undefined) => {
+/**
+ * The asset exists, is in `albumCount` albums, is still in the `counted` state, and (with
+ * `stackWas`) still in the stack it was read in, or in none (each when given).
+ */
+const conditionOn = (albumCount: number | undefined, counted: CountedState | undefined, stackWas?: string | null) => {
   const parts = ['attribute_exists(pk)'];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -79,6 +82,24 @@ const conditionOn = (albumCount: number | undefined, counted: CountedState | und
     } else {
       parts.push('#wasDeleted = :wasDeleted');
       values[':wasDeleted'] = counted.deletedAt;
+    }
+    // Whether a stack hides it (`stackHidden`, written with its stack; absent: not hidden).
+    const hidden = hiddenInStack(counted);
+    parts.push(
+      hidden ? '#wasStackHidden = :wasStackHidden' : '(attribute_not_exists(#wasStackHidden) OR #wasStackHidden = :wasStackHidden)',
+    );
+    names['#wasStackHidden'] = 'stackHidden';
+    values[':wasStackHidden'] = hidden;
+  }
+  if (stackWas !== undefined) {
+    names['#wasStack'] = 'stack';
+    if (stackWas === null) {
+      parts.push('(attribute_not_exists(#wasStack) OR attribute_type(#wasStack, :stackNullType))');
+      values[':stackNullType'] = 'NULL';
+    } else {
+      parts.push('#wasStack.#wasStackId = :wasStackId');
+      names['#wasStackId'] = 'id';
+      values[':wasStackId'] = stackWas;
     }
   }
   return {
@@ -113,12 +134,33 @@ export const assetWrites = {
    * transaction: shared/db/items/bucket.ts).
    */
   set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number, counted?: CountedState): Write => {
-    // A new updatedAt moves the asset in the owner's by-update index (the mobile app's delta sync).
-    const { expression, names, values } = setFields(
-      fields.updatedAt ? { ...fields, gsi2sk: indexKeys.assetsByUpdate('', fields.updatedAt, assetId).gsi2sk } : fields,
-    );
+    // A new updatedAt moves the asset in the owner's by-update index (the mobile app's delta sync);
+    // a new stack sets whether it hides the asset (what the counters' condition reads).
+    const { expression, names, values } = setFields({
+      ...fields,
+      ...(fields.updatedAt ? { gsi2sk: indexKeys.assetsByUpdate('', fields.updatedAt, assetId).gsi2sk } : {}),
+      ...(fields.stack !== undefined ? { stackHidden: hiddenInStack({ id: assetId, stack: fields.stack }) } : {}),
+    });
     const condition = conditionOn(albumCount, counted);
     return updateWrite(keys.asset(assetId), expression, {
+      condition: condition.expression,
+      names: { ...names, ...condition.names },
+      values: { ...values, ...condition.values },
+    });
+  },
+  /**
+   * Sets an asset's stack (and whether it hides it), only while it is in the state and the stack
+   * it was read in: two changes of stacks racing for one asset cannot both land.
+   */
+  setStack: (asset: AssetRecord, stack: AssetRecord['stack'], updatedAt: string): Write => {
+    const { expression, names, values } = setFields({
+      stack,
+      updatedAt,
+      gsi2sk: indexKeys.assetsByUpdate('', updatedAt, asset.id).gsi2sk,
+      stackHidden: hiddenInStack({ id: asset.id, stack }),
+    });
+    const condition = conditionOn(undefined, asset, asset.stack?.id ?? null);
+    return updateWrite(keys.asset(asset.id), expression, {
       condition: condition.expression,
       names: { ...names, ...condition.names },
       values: { ...values, ...condition.values },

@@ -1,4 +1,4 @@
-import type { AssetRecord, AssetType } from '../../model/asset.ts';
+import { type AssetRecord, type AssetType, hiddenInStack } from '../../model/asset.ts';
 import { type BucketState, type Counter, periodOfAsset } from '../../model/time-bucket.ts';
 import { keys } from '../keys.ts';
 import { updateWrite, type Write } from '../transact.ts';
@@ -21,6 +21,11 @@ export interface BucketSlot {
    * and its camera `xc["<make>","<model>"]`, each when it has one (GET /search/suggestions, explore).
    */
   facets: string[];
+  /**
+   * A stack's member other than its primary: counted also in the `s`-prefixed counters
+   * (`sm_<state>`, `sd<DD>_<state>`), which a timeline asked `withStacked` takes away.
+   */
+  hiddenInStack: boolean;
 }
 
 /** One facet counter: a place or a camera combination and how many untrashed visible assets have it. */
@@ -53,7 +58,7 @@ const parseState = (code: string): BucketState | undefined => {
  * (explore and the suggestions never show it).
  */
 export const slotOf = (
-  asset: Pick<AssetRecord, 'localDateTime' | 'visibility' | 'isFavorite' | 'deletedAt' | 'type' | 'exif'>,
+  asset: Pick<AssetRecord, 'id' | 'localDateTime' | 'visibility' | 'isFavorite' | 'deletedAt' | 'type' | 'exif' | 'stack'>,
 ): BucketSlot | undefined => {
   if (asset.visibility === 'hidden') return undefined;
   const day = periodOfAsset(asset.localDateTime, 'DAY');
@@ -72,10 +77,16 @@ export const slotOf = (
       asset.deletedAt !== null || asset.visibility === 'locked'
         ? []
         : [facetName('p', [country, state, city]), facetName('c', [make, model])].flatMap((name) => name ?? []),
+    hiddenInStack: hiddenInStack(asset),
   };
 };
 
-const counterNames = (slot: BucketSlot): string[] => [`m_${slot.state}`, `d${slot.day}_${slot.state}`, ...slot.facets];
+const counterNames = (slot: BucketSlot): string[] => [
+  `m_${slot.state}`,
+  `d${slot.day}_${slot.state}`,
+  ...slot.facets,
+  ...(slot.hiddenInStack ? [`sm_${slot.state}`, `sd${slot.day}_${slot.state}`] : []),
+];
 
 /** The facet counters of one counter item; zeros left out. */
 export const facetsOf = (attributes: Record<string, unknown>): Facet[] =>
@@ -89,11 +100,15 @@ export const facetsOf = (attributes: Record<string, unknown>): Facet[] =>
     }
   });
 const counterName = /^(m|d(\d{2}))_(\w{4})$/;
+const stackHiddenName = /^s(m|d(\d{2}))_(\w{4})$/;
 
-/** The counters of one counter item (its sort key `YYYY-MM` and its attributes); zeros left out. */
-export const countersOf = (month: string, attributes: Record<string, unknown>): Counter[] =>
+/**
+ * The counters of one counter item (its sort key `YYYY-MM` and its attributes); zeros left out.
+ * With `stackHidden`, those of the stacks' hidden members instead.
+ */
+export const countersOf = (month: string, attributes: Record<string, unknown>, stackHidden = false): Counter[] =>
   Object.entries(attributes).flatMap(([name, value]): Counter[] => {
-    const match = counterName.exec(name);
+    const match = (stackHidden ? stackHiddenName : counterName).exec(name);
     const state = match?.[3] ? parseState(match[3]) : undefined;
     if (!match || !state || typeof value !== 'number' || value <= 0) return [];
     return [
@@ -110,7 +125,9 @@ export const countersOf = (month: string, attributes: Record<string, unknown>): 
  */
 export const bucketWrites = {
   /** Moves a count between slots of one owner: `from` loses one, `to` gains one (either may be absent). */
-  move: (ownerId: string, from: BucketSlot | undefined, to: BucketSlot | undefined): Write[] => {
+  move: (ownerId: string, from: BucketSlot | undefined, to: BucketSlot | undefined): Write[] => bucketWrites.moveAll(ownerId, [[from, to]]),
+  /** Several moves of one owner's counts in one transaction: one UpdateItem per month, whatever the moves. */
+  moveAll: (ownerId: string, moves: readonly (readonly [BucketSlot | undefined, BucketSlot | undefined])[]): Write[] => {
     const deltas = new Map<string, Map<string, number>>();
     const add = (slot: BucketSlot | undefined, delta: number) => {
       if (!slot) return;
@@ -118,8 +135,10 @@ export const bucketWrites = {
       for (const name of counterNames(slot)) month.set(name, (month.get(name) ?? 0) + delta);
       deltas.set(slot.month, month);
     };
-    add(from, -1);
-    add(to, 1);
+    for (const [from, to] of moves) {
+      add(from, -1);
+      add(to, 1);
+    }
     return [...deltas].flatMap(([month, counters]) => {
       const changed = [...counters].filter(([, delta]) => delta !== 0);
       if (changed.length === 0) return [];

@@ -19,6 +19,7 @@ export const deletionScopes = {
   faces: (ownerId: string) => `${ownerId}#FACE`,
   memories: (ownerId: string) => `${ownerId}#MEMORY`,
   memoryAssets: (ownerId: string) => `${ownerId}#MEMORYASSET`,
+  stacks: (ownerId: string) => `${ownerId}#STACK`,
   users: () => 'USERS',
 } as const;
 
@@ -51,4 +52,5 @@ export const deletionWrites = {
   /** An asset taken out of a memory (not one that went with its memory or its asset). */
   memoryAsset: (ownerId: string, memoryId: string, assetId: string): Write =>
     record(deletionScopes.memoryAssets(ownerId), { memoryId, assetId }),
+  stack: (ownerId: string, stackId: string): Write => record(deletionScopes.stacks(ownerId), { stackId }),
 };

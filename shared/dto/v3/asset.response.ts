@@ -74,7 +74,7 @@ export const mapExifV3 = (exif: Partial<ExifInfo>): ExifResponseDto => ({ ...map
 
 /**
  * Immich v3's `mapAsset`. `libraryId` is null (v3 keeps libraries for external folders; an upload
- * belongs to none); no edits, stacks or duplicate groups exist here yet.
+ * belongs to none); no edits or duplicate groups exist here yet; the stack only in the detail (as Immich loads it).
  */
 export const mapAssetV3 = (asset: AssetRecord, options: MapAssetOptionsV3 = {}): AssetResponseDto => {
   const { width, height } = dimensionsOf(asset);
@@ -115,7 +115,7 @@ export const mapAssetV3 = (asset: AssetRecord, options: MapAssetOptionsV3 = {}):
 export const mapAssetDetailV3 = ({ asset, owner, people, tags }: AssetDetail, callerId: string): AssetResponseDto => ({
   ...mapAssetV3(asset, { callerId, withExif: true, owner, people }),
   tags: (tags ?? []).map(mapTagV3),
-  stack: null,
+  stack: asset.stack ? { id: asset.stack.id, primaryAssetId: asset.stack.primaryAssetId, assetCount: asset.stack.assetCount } : null,
 });
 
 /** GET /assets/:id: what the service found, shaped for the caller (a visitor's view without owner and people). */

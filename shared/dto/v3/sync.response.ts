@@ -35,7 +35,7 @@ export const mapSyncAsset = (asset: AssetRecord, options: { favorite: boolean })
     visibility: asset.visibility,
     duration: asset.duration,
     livePhotoVideoId: asset.livePhotoVideoId,
-    stackId: null,
+    stackId: asset.stack?.id ?? null,
     libraryId: null,
     width,
     height,

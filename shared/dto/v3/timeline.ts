@@ -91,7 +91,7 @@ const ratioOf = (asset: AssetRecord): number => {
 
 /**
  * v3's columns: the assets in order of their local day, then the time taken; places only when the
- * view shows metadata, coordinates only when asked (and shown), stacks (none here) when asked.
+ * view shows metadata, coordinates only when asked (and shown), stacks when asked.
  */
 export const mapBucketAssetsV3 = (
   { assets, sanitized }: BucketAssets,
@@ -123,6 +123,13 @@ export const mapBucketAssetsV3 = (
     ...(options.withCoordinates && !sanitized
       ? { latitude: column(sorted, (asset) => asset.exif.latitude), longitude: column(sorted, (asset) => asset.exif.longitude) }
       : {}),
-    ...(options.withStacked ? { stack: column(sorted, () => null) } : {}),
+    // A stack shows as its primary asset: `[stackId, assetCount]` (Immich's, the count as text).
+    ...(options.withStacked
+      ? {
+          stack: column(sorted, (asset) =>
+            asset.stack && asset.stack.primaryAssetId === asset.id ? [asset.stack.id, String(asset.stack.assetCount)] : null,
+          ),
+        }
+      : {}),
   };
 };

@@ -1,0 +1,19 @@
+/**
+ * Access to the caller's stacks: kept apart from access.ts so that only the functions that need its
+ * repository bundle it (docs/benchmarks.md).
+ */
+import { getStack } from '../db/stack.repository.ts';
+import type { StackRecord } from '../model/stack.ts';
+import type { Auth } from '../model/user.ts';
+import { noAccess, type Permission } from './permission.ts';
+
+/** The caller's stack (Immich's stack.read, .update and .delete: the owner's alone). */
+export const requireStack = async (auth: Auth, permission: Permission, stackId: string): Promise<StackRecord> => {
+  const stack = await getStack(auth.user.id, stackId);
+  if (!stack) throw noAccess(permission);
+  return stack;
+};
+
+/** Every one of the caller's stacks named (one refused refuses them all, as Immich's bulk check). */
+export const requireStacks = async (auth: Auth, permission: Permission, stackIds: readonly string[]): Promise<StackRecord[]> =>
+  Promise.all([...new Set(stackIds)].map((stackId) => requireStack(auth, permission, stackId)));

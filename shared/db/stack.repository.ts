@@ -1,0 +1,69 @@
+import type { AssetRecord, StackRef } from '../model/asset.ts';
+import type { StackRecord } from '../model/stack.ts';
+import { getItem } from './get.ts';
+import { assetWrites } from './items/asset.ts';
+import { bucketWrites, slotOf } from './items/bucket.ts';
+import { deletionWrites } from './items/deletion.ts';
+import { stackCodec } from './items/stack.ts';
+import { keys, partitions } from './keys.ts';
+import { queryAll } from './query.ts';
+import { deleteWrite, isCancelled, putWrite, transact, type Write } from './transact.ts';
+
+/** The owner's stack, or undefined (someone else's reads as missing). */
+export const getStack = async (ownerId: string, stackId: string): Promise<StackRecord | undefined> => {
+  const item = await getItem(keys.stack(ownerId, stackId));
+  return item ? stackCodec.read(item) : undefined;
+};
+
+/** Every stack of an owner (Query `USER#<id>` STACK#). */
+export const listStacks = async (ownerId: string): Promise<StackRecord[]> =>
+  (await queryAll(partitions.userStacks(ownerId))).map(stackCodec.read);
+
+/**
+ * A change of an owner's stacks, written as one transaction: the stacks put (new, or replacing
+ * the one read), the stacks deleted, and every member whose copy of its stack changes, with the
+ * timeline counters their change moves (a member other than the primary is counted apart:
+ * shared/db/items/bucket.ts).
+ */
+export interface StackChange {
+  ownerId: string;
+  put: { stack: StackRecord; was?: StackRecord | undefined }[];
+  remove: StackRecord[];
+  members: { asset: AssetRecord; stack: StackRef | null }[];
+}
+
+/** A stack or one of its members changed (or went) while the change was prepared from them: read again. */
+export class StackChangedError extends Error {}
+
+/** How many writes a change makes: at most 100 fit in one transaction. */
+export const stackChangeWrites = (change: StackChange): Write[] => {
+  const now = new Date().toISOString();
+  const { ownerId } = change;
+  // Each stack only as read: a concurrent change of it cancels this one.
+  const asRead = (stack: StackRecord) => ({ condition: 'updatedAt = :was', values: { ':was': stack.updatedAt } });
+  return [
+    ...change.put.map(({ stack, was }) =>
+      putWrite({ ...keys.stack(ownerId, stack.id), type: 'stack', ...stack }, was ? asRead(was) : { condition: 'absent' }),
+    ),
+    ...change.remove.flatMap((stack) => [
+      deleteWrite(keys.stack(ownerId, stack.id), { ...asRead(stack), sync: 'recorded' }),
+      deletionWrites.stack(ownerId, stack.id),
+    ]),
+    // Each member only in the state it was read in (its counters move with it).
+    ...change.members.map(({ asset, stack }) => assetWrites.setStack(asset, stack, now)),
+    ...bucketWrites.moveAll(
+      ownerId,
+      change.members.map(({ asset, stack }) => [slotOf(asset), slotOf({ ...asset, stack })] as const),
+    ),
+  ];
+};
+
+/** Writes a change (docs/data-model.md, pattern 75); a concurrent change of what it read throws StackChangedError. */
+export const writeStackChange = async (change: StackChange): Promise<void> => {
+  try {
+    await transact(stackChangeWrites(change));
+  } catch (error) {
+    if (isCancelled(error)) throw new StackChangedError();
+    throw error;
+  }
+};

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { Permission, requireAssets } from '../access/access.ts';
+import { requireStack, requireStacks } from '../access/stack-access.ts';
+import { Conflict, Invalid } from '../core/errors.ts';
+import { getAssets } from '../db/asset.repository.ts';
+import { getStack, listStacks, type StackChange, StackChangedError, stackChangeWrites, writeStackChange } from '../db/stack.repository.ts';
+import { type AssetRecord, isListed, type StackRef } from '../model/asset.ts';
+import { maxStackSize, type StackRecord, type StackView } from '../model/stack.ts';
+import type { Auth } from '../model/user.ts';
+
+/**
+ * Immich v3's stacks (its StackService): an owner's assets shown as one, led by the primary asset.
+ * Every change writes the stacks it touches and every member's copy of its stack in one
+ * transaction (shared/db/stack.repository.ts; docs/immich-compatibility.md, "Stacks").
+ */
+
+const refOf = (stack: StackRecord): StackRef => ({ id: stack.id, primaryAssetId: stack.primaryAssetId, assetCount: stack.assetIds.length });
+
+/** The members a stack shows, as Immich loads them: untrashed, in the timeline or the archive; the primary first. */
+const shown = (stack: StackRecord, assets: readonly AssetRecord[]): AssetRecord[] => {
+  const byId = new Map(assets.map((asset) => [asset.id, asset]));
+  return stack.assetIds.flatMap((id) => {
+    const asset = byId.get(id);
+    return asset && asset.deletedAt === null && isListed(asset.visibility) ? [asset] : [];
+  });
+};
+
+const viewOf = async (stack: StackRecord): Promise<StackView<AssetRecord>> => ({
+  stack,
+  assets: shown(stack, await getAssets(stack.assetIds)),
+});
+
+/** Runs a change prepared from fresh reads, again while a concurrent one wins the race; then 409. */
+const retrying = async <T>(change: () => Promise<T>): Promise<T> => {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await change();
+    } catch (error) {
+      if (!(error instanceof StackChangedError)) throw error;
+      if (attempt >= 4) throw new Conflict('The stack was changed by another request; try again');
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
+    }
+  }
+};
+
+/** Writes a change, refused first when it is larger than one transaction holds. */
+const write = async (change: StackChange): Promise<void> => {
+  if (stackChangeWrites(change).length > 100) throw new Invalid('Too many assets or stacks in one change of stacks');
+  await writeStackChange(change);
+};
+
+/** The owner's stacks of these assets (each read once), by id. */
+const stacksOf = async (ownerId: string, assets: readonly AssetRecord[]): Promise<StackRecord[]> => {
+  const ids = [...new Set(assets.flatMap((asset) => (asset.stack ? [asset.stack.id] : [])))];
+  return (await Promise.all(ids.map((id) => getStack(ownerId, id)))).flatMap((stack) => stack ?? []);
+};
+
+/**
+ * POST /stacks: a stack of the caller's assets, the first one its primary (Immich's `create`).
+ * A stack whose primary is among them joins whole (its stack is deleted); a stack that only
+ * loses some of them keeps the rest (deleted once fewer than two are left).
+ */
+export const createStack = (auth: Auth, assetIds: readonly string[]): Promise<StackView<AssetRecord>> =>
+  retrying(async () => {
+    const ownerId = auth.user.id;
+    const unique = [...new Set(assetIds)];
+    const asked = await requireAssets(auth, Permission.AssetUpdate, unique);
+    const touched = await stacksOf(ownerId, asked);
+    const merged = touched.filter((stack) => unique.includes(stack.primaryAssetId));
+    const memberIds = [...new Set([...unique, ...merged.flatMap((stack) => stack.assetIds)])];
+    if (memberIds.length > maxStackSize) throw new Invalid(`A stack holds at most ${maxStackSize} assets here`);
+    const others = touched.filter((stack) => !merged.includes(stack));
+    const read = new Map(asked.map((asset) => [asset.id, asset]));
+    const missing = [...memberIds, ...others.flatMap((stack) => stack.assetIds)].filter((id) => !read.has(id));
+    for (const asset of await getAssets([...new Set(missing)])) if (asset.ownerId === ownerId) read.set(asset.id, asset);
+
+    const now = new Date().toISOString();
+    const members = memberIds.flatMap((id) => read.get(id) ?? []);
+    const stack: StackRecord = {
+      id: randomUUID(),
+      ownerId,
+      primaryAssetId: unique[0] ?? '',
+      assetIds: members.map((asset) => asset.id),
+      createdAt: now,
+      updatedAt: now,
+    };
+    const change: StackChange = {
+      ownerId,
+      put: [{ stack }],
+      remove: [...merged],
+      members: members.map((asset) => ({ asset, stack: refOf(stack) })),
+    };
+    for (const other of others) {
+      const rest = other.assetIds.filter((id) => !memberIds.includes(id) && read.has(id));
+      if (rest.length < 2) {
+        change.remove.push(other);
+        for (const id of rest) change.members.push({ asset: read.get(id) as AssetRecord, stack: null });
+      } else {
+        const primaryAssetId = rest.includes(other.primaryAssetId) ? other.primaryAssetId : (rest[0] as string);
+        const kept: StackRecord = { ...other, primaryAssetId, assetIds: rest, updatedAt: now };
+        change.put.push({ stack: kept, was: other });
+        for (const id of rest) change.members.push({ asset: read.get(id) as AssetRecord, stack: refOf(kept) });
+      }
+    }
+    await write(change);
+    return { stack, assets: shown(stack, members) };
+  });
+
+/** GET /stacks?primaryAssetId=: the caller's stacks (one Query), with their assets. */
+export const searchStacks = async (auth: Auth, primaryAssetId?: string): Promise<StackView<AssetRecord>[]> => {
+  const stacks = (await listStacks(auth.user.id)).filter((stack) => !primaryAssetId || stack.primaryAssetId === primaryAssetId);
+  const assets = await getAssets(stacks.flatMap((stack) => stack.assetIds));
+  return stacks.map((stack) => ({ stack, assets: shown(stack, assets) }));
+};
+
+/** GET /stacks/:id. */
+export const getStackView = async (auth: Auth, id: string): Promise<StackView<AssetRecord>> =>
+  viewOf(await requireStack(auth, Permission.StackRead, id));
+
+/** The stack's members as stored, for a change that rewrites every copy. */
+const membersOf = async (stack: StackRecord): Promise<AssetRecord[]> =>
+  (await getAssets(stack.assetIds)).filter((asset) => asset.ownerId === stack.ownerId);
+
+/** PUT /stacks/:id `{primaryAssetId}`: another member leads it (Immich's `update`). */
+export const updateStack = (auth: Auth, id: string, primaryAssetId: string | undefined): Promise<StackView<AssetRecord>> =>
+  retrying(async () => {
+    const stack = await requireStack(auth, Permission.StackUpdate, id);
+    if (primaryAssetId && !stack.assetIds.includes(primaryAssetId)) throw new Invalid('Primary asset must be in the stack');
+    if (!primaryAssetId || primaryAssetId === stack.primaryAssetId) return viewOf(stack);
+    const updated: StackRecord = { ...stack, primaryAssetId, updatedAt: new Date().toISOString() };
+    const members = await membersOf(stack);
+    await write({
+      ownerId: stack.ownerId,
+      put: [{ stack: updated, was: stack }],
+      remove: [],
+      members: members.map((asset) => ({ asset, stack: refOf(updated) })),
+    });
+    return { stack: updated, assets: shown(updated, members) };
+  });
+
+const deleteOne = (auth: Auth, id: string): Promise<void> =>
+  retrying(async () => {
+    const stack = await requireStack(auth, Permission.StackDelete, id);
+    const members = await membersOf(stack);
+    await write({ ownerId: stack.ownerId, put: [], remove: [stack], members: members.map((asset) => ({ asset, stack: null })) });
+  });
+
+/** DELETE /stacks/:id: the stack goes, its assets stay (unstacked), as Immich's. */
+export const deleteStack = async (auth: Auth, id: string): Promise<void> => {
+  await requireStack(auth, Permission.StackDelete, id);
+  await deleteOne(auth, id);
+};
+
+/** DELETE /stacks `{ids}`: every one the caller's, else 400 and none goes. */
+export const deleteStacks = async (auth: Auth, ids: readonly string[]): Promise<void> => {
+  const stacks = await requireStacks(auth, Permission.StackDelete, ids);
+  for (const stack of stacks) await deleteOne(auth, stack.id);
+};
+
+/**
+ * DELETE /stacks/:id/assets/:assetId: a member other than the primary leaves the stack (Immich's
+ * `removeAsset`; the stack stays, however few are left, as Immich's).
+ */
+export const removeAssetFromStack = (auth: Auth, id: string, assetId: string): Promise<void> =>
+  retrying(async () => {
+    const stack = await requireStack(auth, Permission.StackUpdate, id);
+    if (!stack.assetIds.includes(assetId)) throw new Invalid('Asset not in stack');
+    if (stack.primaryAssetId === assetId) throw new Invalid("Cannot remove stack's primary asset");
+    const updated: StackRecord = {
+      ...stack,
+      assetIds: stack.assetIds.filter((each) => each !== assetId),
+      updatedAt: new Date().toISOString(),
+    };
+    const members = await membersOf(stack);
+    await write({
+      ownerId: stack.ownerId,
+      put: [{ stack: updated, was: stack }],
+      remove: [],
+      members: members.map((asset) => ({ asset, stack: asset.id === assetId ? null : refOf(updated) })),
+    });
+  });
