@@ -89,21 +89,6 @@ export const removeMembers = async (
   (await transactGroups(assetIds.map((assetId) => albumWrites.leave(album.id, assetId, options)))).map(outcomeOf);
 
 /**
- * Takes an asset out of every album it is in, each entry as `removeMembers` removes one (an entry
- * a concurrent request removed first is left alone): Immich's `removeAssetsFromAll`, when the
- * asset moves into the locked folder. Returns the albums it left.
- */
-export const leaveAllAlbums = async (assetId: string): Promise<string[]> => {
-  const left: string[] = [];
-  // One album at a time: every removal also writes the asset's album count.
-  for (const albumId of await listAlbumIdsOfAsset(assetId)) {
-    const [failedAt] = await transactGroups([albumWrites.leave(albumId, assetId)]);
-    if (failedAt === undefined) left.push(albumId);
-  }
-  return left;
-};
-
-/**
  * Sets the album's thumbnail and `updatedAt`. A thumbnail is set only while its asset exists
  * (checked in the same transaction), so a concurrent delete for good can never leave the album
  * pointing at it: then the newest asset still in the album is taken instead (Immich's choice).

@@ -1,9 +1,9 @@
-import { getAlbum, leaveAllAlbums, listMembers, touchAlbum } from '../db/album.repository.ts';
+import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
 import { newestLiveMember } from '../model/album.ts';
 
 /**
- * The owner's albums whose thumbnail was an asset that left them (deleted for good, or moved into
- * the locked folder) get their newest remaining asset (Immich's updateThumbnails).
+ * The owner's albums whose thumbnail was an asset deleted for good get their newest remaining
+ * asset (Immich's updateThumbnails).
  */
 export const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], goneId: string): Promise<void> => {
   for (const albumId of albumIds) {
@@ -12,13 +12,4 @@ export const replaceThumbnails = async (ownerId: string, albumIds: readonly stri
     const remaining = (await listMembers(albumId)).filter((member) => member.assetId !== goneId);
     await touchAlbum(album, newestLiveMember(remaining), new Date().toISOString());
   }
-};
-
-/**
- * An asset moved into the locked folder leaves every album (Immich's `removeAssetsFromAll`), and
- * its owner's albums that showed it as their thumbnail show another.
- */
-export const takeOutOfAlbums = async (ownerId: string, assetId: string): Promise<void> => {
-  const left = await leaveAllAlbums(assetId);
-  await replaceThumbnails(ownerId, left, assetId);
 };

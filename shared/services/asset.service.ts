@@ -1,5 +1,6 @@
 import { accessLost, Permission, requireAsset, requireAssets, requireSharedAsset } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
+import { leaveAllAlbums, replaceAlbumThumbnail } from '../db/album-exit.repository.ts';
 import { findByChecksums, getAssetWithFaces, listDeviceAssets, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { listAssetTags } from '../db/tag.repository.ts';
@@ -20,7 +21,6 @@ import {
 import type { PersonRecord } from '../model/person.ts';
 import type { UploadCheck } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
-import { takeOutOfAlbums } from './album-thumbnails.ts';
 import { takenOnThisDay } from './on-this-day.ts';
 import { timelinePartners } from './partner.service.ts';
 
@@ -96,7 +96,9 @@ const writeChanges = (found: AssetWithFaces, dto: AssetEdit, exifChanges: Return
  * (so no album shows it even before it has left: docs/immich-compatibility.md, "The locked folder").
  */
 const afterLocking = async (asset: AssetRecord, dto: AssetEdit): Promise<void> => {
-  if (dto.visibility === 'locked' && asset.visibility === 'locked') await takeOutOfAlbums(asset.ownerId, asset.id);
+  if (dto.visibility !== 'locked' || asset.visibility !== 'locked') return;
+  // Immich's removeAssetsFromAll; the owner's albums that showed it show their newest remaining asset.
+  for (const albumId of await leaveAllAlbums(asset.id)) await replaceAlbumThumbnail(asset.ownerId, albumId, asset.id);
 };
 
 /**

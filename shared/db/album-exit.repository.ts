@@ -1,0 +1,59 @@
+/**
+ * An asset leaving every album it is in, when it moves into the locked folder (Immich's
+ * `removeAssetsFromAll`). Apart from album.repository.ts, and without the album codecs, so that
+ * the asset-edit functions that may need it do not load the album model at a cold start
+ * (docs/benchmarks.md): the items are read raw, by the few attributes used.
+ */
+import { assetWrites } from './items/asset.ts';
+import { deletionWrites } from './items/deletion.ts';
+import { keys, partitions } from './keys.ts';
+import { queryAll } from './query.ts';
+import { deleteWrite, isCancelled, transact, updateWrite } from './transact.ts';
+
+/**
+ * Takes the asset out of every album it is in: per album one transaction of the entry's delete
+ * (it must exist: one a concurrent request removed first is left alone), the asset's album count
+ * and the removal's record for the album's users' sync. Returns the albums it left.
+ */
+export const leaveAllAlbums = async (assetId: string): Promise<string[]> => {
+  const left: string[] = [];
+  for (const item of await queryAll(partitions.assetAlbums(assetId), { attributes: ['albumId'] })) {
+    const albumId = String(item.albumId);
+    try {
+      await transact([
+        deleteWrite(keys.albumAsset(albumId, assetId), { condition: 'present', sync: 'recorded' }),
+        assetWrites.addAlbumCount(assetId, -1),
+        deletionWrites.albumAsset(albumId, assetId),
+      ]);
+      left.push(albumId);
+    } catch (error) {
+      if (!isCancelled(error)) throw error;
+    }
+  }
+  return left;
+};
+
+/**
+ * The owner's album that showed the asset as its thumbnail shows its newest remaining entry
+ * neither trashed nor locked (Immich's updateThumbnails), only while it still showed the asset.
+ */
+export const replaceAlbumThumbnail = async (ownerId: string, albumId: string, goneId: string): Promise<void> => {
+  const entries = await queryAll(partitions.albumAssets(albumId), { attributes: ['assetId', 'fileCreatedAt', 'deletedAt', 'visibility'] });
+  const newest = entries
+    .filter((entry) => entry.assetId !== goneId && (entry.deletedAt ?? null) === null && entry.visibility !== 'locked')
+    .reduce<Record<string, unknown> | undefined>(
+      (best, entry) => (!best || String(entry.fileCreatedAt) > String(best.fileCreatedAt) ? entry : best),
+      undefined,
+    );
+  try {
+    await transact([
+      updateWrite(keys.album(ownerId, albumId), 'SET albumThumbnailAssetId = :thumbnail, updatedAt = :now', {
+        condition: 'albumThumbnailAssetId = :gone',
+        values: { ':thumbnail': newest ? String(newest.assetId) : null, ':now': new Date().toISOString(), ':gone': goneId },
+      }),
+    ]);
+  } catch (error) {
+    // Not the owner's album, gone, or showing another asset: nothing to replace.
+    if (!isCancelled(error)) throw error;
+  }
+};
