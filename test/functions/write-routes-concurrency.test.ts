@@ -748,36 +748,28 @@ describe('every write route under concurrent identical and overlapping requests'
     expect((await storedFiles()).filter((key) => key.startsWith(`profile/${user.userId}/`))).toEqual(profile ? [profile] : []);
     const checksums = items.filter((item) => item.type === 'checksum').length;
     expect(checksums).toBe(assets.length);
-    // The timeline counters: per month of localDateTime, the user's visible assets.
-    const months = new Map<string, number>();
-    for (const asset of assets.filter((each) => each.ownerId === user.userId && each.visibility !== 'hidden')) {
-      const month = String(asset.localDateTime).slice(0, 7);
-      months.set(month, (months.get(month) ?? 0) + 1);
-    }
-    const counted = new Map<string, number>();
-    for (const item of items.filter((each) => each.type === 'timeBuckets' && each.pk === `BUCKETS#${user.userId}`)) {
-      const total = Object.entries(item)
-        .filter(([name]) => name.startsWith('m_'))
-        .reduce((sum, [, value]) => sum + Number(value), 0);
-      if (total !== 0) counted.set(String(item.sk), total);
-    }
-    expect(Object.fromEntries(counted)).toEqual(Object.fromEntries(months));
-    // And the stacks' hidden members, counted again apart (the stack writes raced above).
-    const hiddenMonths = new Map<string, number>();
-    for (const asset of assets.filter(
-      (each) => each.ownerId === user.userId && each.visibility !== 'hidden' && each.stackHidden === true,
-    )) {
-      const month = String(asset.localDateTime).slice(0, 7);
-      hiddenMonths.set(month, (hiddenMonths.get(month) ?? 0) + 1);
-    }
-    const hiddenCounted = new Map<string, number>();
-    for (const item of items.filter((each) => each.type === 'timeBuckets' && each.pk === `BUCKETS#${user.userId}`)) {
-      const total = Object.entries(item)
-        .filter(([name]) => name.startsWith('sm_'))
-        .reduce((sum, [, value]) => sum + Number(value), 0);
-      if (total !== 0) hiddenCounted.set(String(item.sk), total);
-    }
-    expect(Object.fromEntries(hiddenCounted)).toEqual(Object.fromEntries(hiddenMonths));
+    // The timeline counters: per month of localDateTime, the user's visible assets; and the
+    // stacks' hidden members, counted again apart (`sm_`: the stack writes raced above).
+    const perMonth = (counted: (asset: (typeof assets)[number]) => boolean) => {
+      const months = new Map<string, number>();
+      for (const asset of assets.filter((each) => each.ownerId === user.userId && each.visibility !== 'hidden' && counted(each))) {
+        const month = String(asset.localDateTime).slice(0, 7);
+        months.set(month, (months.get(month) ?? 0) + 1);
+      }
+      return Object.fromEntries(months);
+    };
+    const counters = (prefix: string) => {
+      const counted = new Map<string, number>();
+      for (const item of items.filter((each) => each.type === 'timeBuckets' && each.pk === `BUCKETS#${user.userId}`)) {
+        const total = Object.entries(item)
+          .filter(([name]) => name.startsWith(prefix))
+          .reduce((sum, [, value]) => sum + Number(value), 0);
+        if (total !== 0) counted.set(String(item.sk), total);
+      }
+      return Object.fromEntries(counted);
+    };
+    expect(counters('m_')).toEqual(perMonth(() => true));
+    expect(counters('sm_')).toEqual(perMonth((asset) => asset.stackHidden === true));
     // Every stack's members say they are in it, and no asset names a stack that is gone.
     const stacks = items.filter((item) => item.type === 'stack' && item.ownerId === user.userId);
     for (const stack of stacks)
