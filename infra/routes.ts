@@ -144,6 +144,7 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/asset/upload-session/{sessionId}', 'deleteUploadSession', 'write', { store: 'session' }],
     ['POST', '/api/asset/bulk-upload-check', 'checkBulkUpload', 'read', { body: 'bulk' }],
     ['PUT', '/api/asset', 'updateAssets', 'write', { body: 'bulk' }],
+    ['PUT', '/api/asset/stack/parent', 'updateStackParent', 'write'],
     ['GET', '/api/asset', 'getAllAssets', 'read'],
     ['GET', '/api/asset/time-buckets', 'getTimeBuckets', 'read', { secrets: true }],
     ['GET', '/api/asset/time-bucket', 'getTimeBucket', 'read', { secrets: true }],

@@ -64,6 +64,7 @@ export const createStack = (auth: Auth, assetIds: readonly string[]): Promise<St
   retrying(async () => {
     const ownerId = auth.user.id;
     const unique = [...new Set(assetIds)];
+    if (unique.length < 2) throw new Invalid('A stack needs at least two assets');
     const asked = await requireAssets(auth, Permission.AssetUpdate, unique);
     const touched = await stacksOf(ownerId, asked);
     const merged = touched.filter((stack) => unique.includes(stack.primaryAssetId));
@@ -105,6 +106,65 @@ export const createStack = (auth: Auth, assetIds: readonly string[]): Promise<St
     await write(change);
     return { stack, assets: shown(stack, members) };
   });
+
+/**
+ * v1.100's `PUT /asset {ids, stackParentId}`: the assets join the parent's stack, or a new one
+ * it leads (Immich v1.100 `updateAll`; here as POST /stacks with the parent first, so a stack
+ * one of them leads comes in whole).
+ */
+export const stackUnderParent = async (auth: Auth, parentId: string, assetIds: readonly string[]): Promise<void> => {
+  const [parent] = await requireAssets(auth, Permission.AssetUpdate, [parentId]);
+  const parentStack = parent?.stack ? await getStack(auth.user.id, parent.stack.id) : undefined;
+  const members = parentStack && parentStack.primaryAssetId === parentId ? parentStack.assetIds : [parentId];
+  await createStack(auth, [...new Set([...members, ...assetIds])]);
+};
+
+/**
+ * v1.100's `PUT /asset {ids, removeParent: true}` (its web app's Unstack): each asset leaves its
+ * stack (a stack's primary stays); a stack left with fewer than two goes, as v1.100's.
+ */
+export const unstackAssets = async (auth: Auth, assetIds: readonly string[]): Promise<void> => {
+  const assets = await requireAssets(auth, Permission.AssetUpdate, assetIds);
+  const stackIds = [...new Set(assets.flatMap((asset) => (asset.stack ? [asset.stack.id] : [])))];
+  const leaving = new Set(assets.map((asset) => asset.id));
+  for (const stackId of stackIds)
+    await retrying(async () => {
+      const stack = await getStack(auth.user.id, stackId);
+      if (!stack) return;
+      const rest = stack.assetIds.filter((id) => !leaving.has(id) || id === stack.primaryAssetId);
+      if (rest.length === stack.assetIds.length) return;
+      const members = await membersOf(stack);
+      if (rest.length < 2) {
+        await write({ ownerId: stack.ownerId, put: [], remove: [stack], members: members.map((asset) => ({ asset, stack: null })) });
+        return;
+      }
+      const updated: StackRecord = { ...stack, assetIds: rest, updatedAt: new Date().toISOString() };
+      await write({
+        ownerId: stack.ownerId,
+        put: [{ stack: updated, was: stack }],
+        remove: [],
+        members: members.map((asset) => ({ asset, stack: rest.includes(asset.id) ? refOf(updated) : null })),
+      });
+    });
+};
+
+/**
+ * v1.100's `PUT /asset/stack/parent {oldParentId, newParentId}`: another asset of the old
+ * parent's stack leads it (400 when the old parent is in none, where v1.100 failed with a 500).
+ */
+export const updateStackParent = async (auth: Auth, oldParentId: string, newParentId: string): Promise<void> => {
+  const [oldParent] = await requireAssets(auth, Permission.AssetRead, [oldParentId]);
+  await requireAssets(auth, Permission.AssetUpdate, [newParentId]);
+  if (!oldParent?.stack) throw new Invalid('Asset not found or not in a stack');
+  await updateStack(auth, oldParent.stack.id, newParentId);
+};
+
+/** A stack's members other than its primary, as v1.100's asset detail lists them (`stack`). */
+export const stackChildren = async (asset: AssetRecord): Promise<AssetRecord[]> => {
+  if (!asset.stack) return [];
+  const stack = await getStack(asset.ownerId, asset.stack.id);
+  return stack ? shown(stack, await getAssets(stack.assetIds)).filter((member) => member.id !== stack.primaryAssetId) : [];
+};
 
 /** GET /stacks?primaryAssetId=: the caller's stacks (one Query), with their assets. */
 export const searchStacks = async (auth: Auth, primaryAssetId?: string): Promise<StackView<AssetRecord>[]> => {

@@ -200,7 +200,10 @@ describe('PUT /asset (bulk)', () => {
       message: 'Not found or no asset.update access',
     });
     expect((await assetInfo(accounts.user1.accessToken, mine)).body.isFavorite).toBe(false);
-    expect((await bulk(accounts.user1.accessToken, { ids: [mine], stackParentId: mine })).status).toBe(400);
+    // A stack of the parent alone: 400, and the other edits are not made either.
+    const alone = await bulk(accounts.user1.accessToken, { ids: [mine], stackParentId: mine, isFavorite: true });
+    expect(alone.body).toMatchObject({ statusCode: 400, message: 'A stack needs at least two assets' });
+    expect((await assetInfo(accounts.user1.accessToken, mine)).body.isFavorite).toBe(false);
     expect((await bulk(accounts.user1.accessToken, { ids: ['x'], latitude: 1 })).body.message).toEqual([
       'longitude should not be empty',
       'longitude must be a longitude string or number',

@@ -606,6 +606,14 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, body: { ids: [setup.b], force: true } },
   ],
   restoreAssets: async () => [{ token: user.accessToken, body: { ids: [setup.a] } }],
+  updateStackParent: async () => {
+    const { assets } = await newStack();
+    const [first = '', second = '', third = ''] = assets;
+    return [
+      { token: user.accessToken, body: { oldParentId: first, newParentId: second } },
+      { token: user.accessToken, body: { oldParentId: first, newParentId: third } },
+    ];
+  },
   updateAssets: async () => [
     { token: user.accessToken, body: { ids: [setup.a, setup.c], isFavorite: true } },
     { token: user.accessToken, body: { ids: [setup.c], isArchived: true, isFavorite: false } },

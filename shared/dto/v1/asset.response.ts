@@ -54,6 +54,10 @@ export interface AssetResponseDto {
   tags?: unknown[];
   people: PersonWithFacesResponseDto[];
   checksum: string;
+  /** v1.100's stack: its primary asset (the parent), with `withStack`. */
+  stackParentId?: string | null;
+  /** The stack's other assets, in the asset's detail (GET /asset/:id). */
+  stack?: AssetResponseDto[];
   stackCount: number | null;
   isExternal: boolean;
   isOffline: boolean;
@@ -62,6 +66,9 @@ export interface AssetResponseDto {
 }
 
 export interface MapAssetOptions {
+  /** v1.100's `withStack`: the stack's parent, and its other assets when given (`stackChildren`). */
+  withStack?: boolean;
+  stackChildren?: readonly AssetRecord[];
   /** The caller: only the owner sees the real isFavorite / isArchived (Immich's rule). */
   callerId?: string;
   withExif?: boolean;
@@ -142,7 +149,11 @@ export const mapAsset = (asset: AssetRecord, options: MapAssetOptions = {}): Ass
     ...(options.withTags ? { tags: (options.tags ?? []).map(mapTagV1) } : {}),
     people: options.faces && options.people ? peopleWithFaces(options.faces, options.people) : [],
     checksum: checksumBase64(asset.checksum),
-    stackCount: null,
+    ...(options.withStack && asset.stack ? { stackParentId: asset.stack.primaryAssetId } : {}),
+    ...(options.withStack && asset.stack && options.stackChildren
+      ? { stack: options.stackChildren.map((child) => mapAsset(child, { callerId: options.callerId })) }
+      : {}),
+    stackCount: asset.stack?.assetCount ?? null,
     isExternal: asset.isExternal,
     isOffline: asset.isOffline,
     isReadOnly: asset.isReadOnly,
@@ -174,15 +185,25 @@ export const mapSanitizedAsset = (asset: AssetRecord): SanitizedAssetResponseDto
 });
 
 /** GET /asset/:id and PUT /asset/:id: what the service found, shaped for the caller (`callerId`). */
-export const mapAssetInfo = (info: AssetInfo, callerId: string): AssetResponseDto | SanitizedAssetResponseDto => {
-  if (info.view === 'full') return mapAssetDetail(info, callerId);
+export const mapAssetInfo = (
+  info: AssetInfo,
+  callerId: string,
+  stackChildren?: readonly AssetRecord[],
+): AssetResponseDto | SanitizedAssetResponseDto => {
+  if (info.view === 'full') return mapAssetDetail(info, callerId, stackChildren);
   return info.view === 'sanitized' ? mapSanitizedAsset(info.asset) : mapAsset(info.asset, { withExif: true, withTags: true });
 };
 
 /** The asset with EXIF, owner, tags and people. */
-export const mapAssetDetail = ({ asset, owner, faces, people, tags }: AssetDetail, callerId: string): AssetResponseDto =>
+export const mapAssetDetail = (
+  { asset, owner, faces, people, tags }: AssetDetail,
+  callerId: string,
+  stackChildren?: readonly AssetRecord[],
+): AssetResponseDto =>
   mapAsset(asset, {
     callerId,
+    withStack: true,
+    ...(stackChildren ? { stackChildren } : {}),
     withExif: true,
     withTags: true,
     ...(tags ? { tags } : {}),

@@ -142,7 +142,10 @@ export const UpdateAssetDto = v.pipe(
   }),
 );
 
-/** `AssetBulkUpdateDto` (PUT /asset): the same changes to many assets; stacks do not exist here (yet), so `stackParentId` is refused. */
+/**
+ * `AssetBulkUpdateDto` (PUT /asset): the same changes to many assets; `stackParentId` stacks them
+ * under that asset, `removeParent` takes them out of their stacks (v1.100's stacks).
+ */
 export const AssetBulkUpdateDto = v.pipe(
   v.unknown(),
   withGps,
@@ -152,8 +155,10 @@ export const AssetBulkUpdateDto = v.pipe(
     stackParentId: optional(uuid()),
     removeParent: optional(booleanish()),
   }),
-  v.check((input) => !input.stackParentId, 'Stacks are not supported by this server'),
 );
+
+/** `UpdateStackParentDto` (PUT /asset/stack/parent). */
+export const UpdateStackParentDto = dto({ oldParentId: uuid(), newParentId: uuid() });
 
 /** GET /asset/thumbnail/:id `?format=` (Immich's GetAssetThumbnailDto: WEBP by default). */
 export const GetAssetThumbnailDto = dto({

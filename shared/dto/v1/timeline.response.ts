@@ -16,4 +16,4 @@ export interface AssetStatsResponseDto {
 
 /** A bucket's assets with EXIF, or sanitized for a visitor whose link hides metadata. */
 export const mapBucketAssets = ({ assets, sanitized }: BucketAssets, callerId: string): (AssetResponseDto | SanitizedAssetResponseDto)[] =>
-  sanitized ? assets.map(mapSanitizedAsset) : assets.map((asset) => mapAsset(asset, { callerId, withExif: true }));
+  sanitized ? assets.map(mapSanitizedAsset) : assets.map((asset) => mapAsset(asset, { callerId, withExif: true, withStack: true }));
