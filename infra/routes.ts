@@ -153,6 +153,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/asset/memory-lane', 'getMemoryLane', 'read'],
     ['POST', '/api/asset/exist', 'checkExistingAssets', 'read', { body: 'bulk' }],
     ['GET', '/api/asset/device/{deviceId}', 'getAllUserAssetsByDeviceId', 'read'],
+    ['POST', '/api/asset/jobs', 'runAssetJobs', 'write', { mediaJobs: true, body: 'bulk' }],
     ['GET', '/api/asset/{id}', 'getAssetInfo', 'read', { secrets: true }],
     ['GET', '/api/asset/file/{id}', 'serveFile', 'read', { store: 'read', secrets: true }],
     ['GET', '/api/asset/thumbnail/{id}', 'getAssetThumbnail', 'read', { store: 'read', secrets: true }],
@@ -178,6 +179,10 @@ export const routes: readonly Route[] = [
   ...area('face', [
     ['GET', '/api/face', 'getFaces', 'read'],
     ['PUT', '/api/face/{id}', 'reassignFacesById', 'write', { mediaJobs: true }],
+  ]),
+  ...area('job', [
+    ['GET', '/api/jobs', 'getAllJobsStatus', 'read', { v3: 'getQueuesLegacy' }],
+    ['PUT', '/api/jobs/{name}', 'sendJobCommand', 'write', { v3: 'runQueueCommandLegacy' }],
   ]),
   ...area('partner', [
     ['GET', '/api/partner', 'getPartners', 'read'],
@@ -293,6 +298,7 @@ export const routes: readonly Route[] = [
     ['POST', '/api/assets', 'uploadAsset', 'write', { store: 'put', memory: media, body: 'upload', lazy: ['metadata'] }],
     ['POST', '/api/assets/bulk-upload-check', 'checkBulkUpload', 'read', { body: 'bulk' }],
     ['GET', '/api/assets/statistics', 'getAssetStatistics', 'read'],
+    ['POST', '/api/assets/jobs', 'runAssetJobs', 'write', { mediaJobs: true, body: 'bulk' }],
     ['GET', '/api/assets/{id}', 'getAssetInfo', 'read', { secrets: true }],
     ['PUT', '/api/assets/{id}', 'updateAsset', 'write'],
     ['PUT', '/api/assets', 'updateAssets', 'write', { body: 'bulk' }],
@@ -325,6 +331,7 @@ export const routes: readonly Route[] = [
     ['PUT', '/api/faces/{id}', 'reassignFacesById', 'write', { mediaJobs: true }],
     ['DELETE', '/api/faces/{id}', 'deleteFace', 'write', { mediaJobs: true }],
   ]),
+  ...areaV3('job', [['POST', '/api/jobs', 'createJob', 'write']]),
   ...areaV3('library', [['GET', '/api/libraries', 'getAllLibraries', 'read']]),
   ...areaV3('memory', [
     ['GET', '/api/memories', 'searchMemories', 'read'],
@@ -361,6 +368,13 @@ export const routes: readonly Route[] = [
     ['GET', '/api/people/{id}/thumbnail', 'getPersonThumbnail', 'read', { store: 'read' }],
     ['PUT', '/api/people/{id}/reassign', 'reassignFaces', 'write', { mediaJobs: true, body: 'bulk' }],
     ['POST', '/api/people/{id}/merge', 'mergePersonLegacy', 'write', { store: 'delete', body: 'bulk' }],
+  ]),
+  ...areaV3('queue', [
+    ['GET', '/api/queues', 'getQueues', 'read'],
+    ['GET', '/api/queues/{name}', 'getQueue', 'read'],
+    ['PUT', '/api/queues/{name}', 'updateQueue', 'write'],
+    ['GET', '/api/queues/{name}/jobs', 'getQueueJobs', 'read'],
+    ['DELETE', '/api/queues/{name}/jobs', 'emptyQueue', 'write'],
   ]),
   ...areaV3('search', [['POST', '/api/search/random', 'searchRandom', 'read']]),
   ...areaV3('server', [

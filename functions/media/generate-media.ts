@@ -15,6 +15,7 @@ import {
   makePersonThumbnail,
   originalExists,
 } from '#shared/services/media.service.ts';
+import { recordRun } from '#shared/services/queue-runs.ts';
 
 /** What the function reads of an S3 event (an S3Event is one): the keys of the objects created. */
 export interface ObjectCreatedEvent {
@@ -40,14 +41,18 @@ const forKey = async (key: string): Promise<MediaOutcome | 'ignored'> => {
 export const handler = async (event: ObjectCreatedEvent | MediaJobEvent): Promise<{ outcomes: Record<string, string> }> =>
   withLogContext({}, async () => {
     const outcomes: Record<string, string> = {};
+    // Each job is a run of Immich's thumbnailGeneration queue, counted for the jobs page.
+    const thumbnails = <T>(job: () => Promise<T>) => recordRun('thumbnailGeneration', job);
     for (const job of 'jobs' in event ? event.jobs : []) {
-      if (job.kind === 'person-thumbnail') outcomes[`person/${job.personId}`] = await makePersonThumbnail(job.ownerId, job.personId);
-      else if (job.kind === 'asset-media') outcomes[`asset/${job.assetId}`] = await generateMedia(job.assetId);
+      if (job.kind === 'person-thumbnail')
+        outcomes[`person/${job.personId}`] = await thumbnails(() => makePersonThumbnail(job.ownerId, job.personId));
+      else if (job.kind === 'asset-media') outcomes[`asset/${job.assetId}`] = await thumbnails(() => generateMedia(job.assetId));
     }
     for (const record of 'Records' in event ? (event.Records ?? []) : []) {
       // S3 sends keys URL-encoded, spaces as '+'.
       const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
-      outcomes[key] = await forKey(key);
+      // Sidecars and the like are no job.
+      outcomes[key] = assetIdOfOriginalKey(key) ? await thumbnails(() => forKey(key)) : 'ignored';
     }
     // An asset never recorded (its upload failed and removed the file) ends here, not in a retry.
     log.info('media', { outcomes });

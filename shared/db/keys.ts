@@ -94,6 +94,10 @@ export const keys = {
   memoriesState: (): Key => ({ pk: 'SYSTEM', sk: 'MEMORIES_STATE' }),
   /** The nightly tasks' last run (shared/services/nightly-tasks.service.ts): one run per nightly slot. */
   nightlyTasks: (): Key => ({ pk: 'SYSTEM', sk: 'NIGHTLY_TASKS' }),
+  /** A queue's runs started in one five-minute slot, on one of four shards (their counts). */
+  queueSlot: (queue: string, slot: string, shard: number): Key => ({ pk: `QUEUE#${queue}`, sk: `${slot}#${shard}` }),
+  /** A queue's state: when its failures were last cleared. */
+  queueState: (queue: string): Key => ({ pk: `QUEUE#${queue}`, sk: 'STATE' }),
   /** A deletion the sync stream sends (shared/db/items/deletion.ts), in its scope's partition, by its change id. */
   deletion: (scope: string, deleteId: string): Key => ({ pk: `DELETED#${scope}`, sk: deleteId }),
   /** A session's sync checkpoint of one entity type (the last ack the app sent for it). */
@@ -156,6 +160,8 @@ export const partitions = {
   tagAssets: (tagId: string): Partition => ({ value: `TAG#${tagId}`, prefix: 'ASSET#' }),
   /** gsi2: the tags of an asset. */
   assetTags: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETTAGS#${assetId}` }),
+  /** A queue's slots (sort key: the slot's start, then the shard). */
+  queueSlots: (queue: string): Partition => ({ value: `QUEUE#${queue}` }),
   /** A user's stacks. */
   userStacks: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'STACK#' }),
   /** A user's memories. */

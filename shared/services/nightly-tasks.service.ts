@@ -2,6 +2,7 @@ import { log } from '../core/log.ts';
 import { claimNightlySlot } from '../db/system.repository.ts';
 import { getConfig } from './config.reader.ts';
 import { cleanupMemories, generateMemories } from './memory.service.ts';
+import { recordRun } from './queue-runs.ts';
 import { deleteEmptyTags } from './tag-cleanup.ts';
 
 /**
@@ -35,12 +36,15 @@ export const runNightlyTasks = async (now: Date): Promise<NightlyOutcome> => {
   const config = await getConfig();
   const slot = nightlySlot(now, config.nightlyTasks.startTime);
   if (!(await claimNightlySlot(slot))) return { slot, ran: false };
-  const outcome: NightlyOutcome = { slot, ran: true };
-  if (config.nightlyTasks.databaseCleanup) {
-    outcome.cleanup = await cleanupMemories(now);
-    outcome.tags = await deleteEmptyTags();
-  }
-  if (config.nightlyTasks.generateMemories) outcome.memories = await generateMemories(now);
-  log.info('nightly tasks', { ...outcome });
-  return outcome;
+  // A night's run is the background tasks' queue's job (the jobs page counts it).
+  return recordRun('backgroundTask', async () => {
+    const outcome: NightlyOutcome = { slot, ran: true };
+    if (config.nightlyTasks.databaseCleanup) {
+      outcome.cleanup = await cleanupMemories(now);
+      outcome.tags = await deleteEmptyTags();
+    }
+    if (config.nightlyTasks.generateMemories) outcome.memories = await generateMemories(now);
+    log.info('nightly tasks', { ...outcome });
+    return outcome;
+  });
 };

@@ -606,6 +606,56 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, body: { ids: [setup.b], force: true } },
   ],
   restoreAssets: async () => [{ token: user.accessToken, body: { ids: [setup.a] } }],
+  // The jobs commands (the admin's): five clear-faileds at once beside a start; five manual jobs beside one.
+  sendJobCommand: async () => [
+    {
+      token: admin.accessToken,
+      path: '/api/jobs/thumbnailGeneration',
+      params: { name: 'thumbnailGeneration' },
+      body: { command: 'clear-failed', force: false },
+    },
+    {
+      token: admin.accessToken,
+      path: '/api/jobs/library',
+      params: { name: 'library' },
+      body: { command: 'start', force: false },
+    },
+  ],
+  'v3:createJob': async () => [
+    { token: admin.accessToken, body: { name: 'tag-cleanup' } },
+    { token: admin.accessToken, body: { name: 'memory-cleanup' } },
+  ],
+  'v3:updateQueue': async () => [
+    {
+      token: admin.accessToken,
+      path: '/api/queues/thumbnailGeneration',
+      params: { name: 'thumbnailGeneration' },
+      body: { isPaused: true },
+    },
+    {
+      token: admin.accessToken,
+      path: '/api/queues/thumbnailGeneration',
+      params: { name: 'thumbnailGeneration' },
+      body: { isPaused: false },
+    },
+  ],
+  'v3:emptyQueue': async () => [
+    {
+      token: admin.accessToken,
+      path: '/api/queues/thumbnailGeneration/jobs',
+      params: { name: 'thumbnailGeneration' },
+      body: { failed: true },
+    },
+    { token: admin.accessToken, path: '/api/queues/backgroundTask/jobs', params: { name: 'backgroundTask' }, body: {} },
+  ],
+  runAssetJobs: async () => [
+    { token: user.accessToken, body: { assetIds: [setup.d], name: 'regenerate-thumbnail' } },
+    { token: user.accessToken, body: { assetIds: [setup.d, setup.d], name: 'regenerate-thumbnail' } },
+  ],
+  'v3:runAssetJobs': async () => [
+    { token: user.accessToken, body: { assetIds: [setup.d], name: 'regenerate-thumbnail' } },
+    { token: user.accessToken, body: { assetIds: [setup.d], name: 'transcode-video' } },
+  ],
   updateStackParent: async () => {
     const { assets } = await newStack();
     const [first = '', second = '', third = ''] = assets;

@@ -57,6 +57,8 @@ const built: Record<string, Key> = {
   memory: keys.memory('<ownerId>', '<memoryId>'),
   memoryAsset: keys.memoryAsset('<memoryId>', '<assetId>'),
   stack: keys.stack('<ownerId>', '<stackId>'),
+  queueSlot: keys.queueSlot('<queue>', '<slotStart>', '<shard>' as unknown as number),
+  queueState: keys.queueState('<queue>'),
   memoriesState: keys.memoriesState(),
   nightlyTasks: keys.nightlyTasks(),
 };
@@ -121,6 +123,7 @@ const builtPartitions: Record<string, Partition> = {
   assetTags: partitions.assetTags('<assetId>'),
   userMemories: partitions.userMemories('<userId>'),
   userStacks: partitions.userStacks('<userId>'),
+  queueSlots: partitions.queueSlots('<queue>'),
   memoryAssets: partitions.memoryAssets('<memoryId>'),
   assetMemories: partitions.assetMemories('<assetId>'),
   exif: { ...partitions.exif('make', '<ownerId>', '<value>'), index: '<field>' as Partition['index'] },

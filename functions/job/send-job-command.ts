@@ -1,0 +1,16 @@
+import { mapQueueLegacy, QueueCommandDto, QueueNameParams, type QueueResponseLegacyDto } from '#shared/dto/v3/queue.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { runQueueCommand } from '#shared/services/queue.service.ts';
+
+// Both generations' path: v1.100's sendJobCommand and v3's runQueueCommandLegacy.
+export const handler = httpHandler(
+  {
+    access: 'admin',
+    permission: 'job.create',
+    params: QueueNameParams,
+    body: QueueCommandDto,
+    returns: returns<QueueResponseLegacyDto>(),
+  },
+  async ({ params, body }) => mapQueueLegacy(await runQueueCommand(params.name, body.command)),
+);

@@ -1,0 +1,70 @@
+/**
+ * Immich's job queues (v3's `QueueName`; v1.100's `JobName` are the first twelve), and what this
+ * server runs in them: its media function (previews and person thumbnails, Immich's
+ * thumbnailGeneration) and its nightly tasks (Immich's backgroundTask). The rest have no work
+ * here (docs/immich-compatibility.md, "Jobs and queues").
+ */
+export const queueNames = [
+  'thumbnailGeneration',
+  'metadataExtraction',
+  'videoConversion',
+  'faceDetection',
+  'facialRecognition',
+  'smartSearch',
+  'duplicateDetection',
+  'backgroundTask',
+  'storageTemplateMigration',
+  'migration',
+  'search',
+  'sidecar',
+  'library',
+  'notifications',
+  'backupDatabase',
+  'ocr',
+  'workflow',
+  'integrityCheck',
+  'editor',
+] as const;
+export type QueueName = (typeof queueNames)[number];
+
+/** v1.100's queues (`AllJobStatusResponseDto`). */
+export const queueNamesV1 = [
+  'thumbnailGeneration',
+  'metadataExtraction',
+  'videoConversion',
+  'faceDetection',
+  'facialRecognition',
+  'smartSearch',
+  'backgroundTask',
+  'storageTemplateMigration',
+  'migration',
+  'search',
+  'sidecar',
+  'library',
+] as const satisfies readonly QueueName[];
+
+/** The queues this server runs work in, and the longest a run may take (its function's timeout). */
+export const queueRunLimitMs: Partial<Record<QueueName, number>> = {
+  thumbnailGeneration: 5 * 60_000,
+  backgroundTask: 15 * 60_000,
+};
+
+/** Immich's job counts of a queue. */
+export interface QueueStatistics {
+  active: number;
+  completed: number;
+  delayed: number;
+  failed: number;
+  paused: number;
+  waiting: number;
+}
+
+export interface QueueStatus {
+  name: QueueName;
+  isPaused: boolean;
+  statistics: QueueStatistics;
+}
+
+/** Immich's queue commands (v3's `QueueCommand`, v1.100's `JobCommand`). */
+export const queueCommands = ['start', 'pause', 'resume', 'empty', 'clear-failed'] as const;
+export type QueueCommand = (typeof queueCommands)[number];
