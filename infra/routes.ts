@@ -299,6 +299,7 @@ export const routes: readonly Route[] = [
     ['POST', '/api/assets/bulk-upload-check', 'checkBulkUpload', 'read', { body: 'bulk' }],
     ['GET', '/api/assets/statistics', 'getAssetStatistics', 'read'],
     ['POST', '/api/assets/jobs', 'runAssetJobs', 'write', { mediaJobs: true, body: 'bulk' }],
+    ['GET', '/api/assets/{id}/ocr', 'getAssetOcr', 'read'],
     ['GET', '/api/assets/{id}', 'getAssetInfo', 'read', { secrets: true }],
     ['PUT', '/api/assets/{id}', 'updateAsset', 'write'],
     ['PUT', '/api/assets', 'updateAssets', 'write', { body: 'bulk' }],

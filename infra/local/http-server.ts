@@ -11,7 +11,7 @@ import { toApiGatewayEvent } from './http-event.ts';
 import { readBody } from './read-body.ts';
 import { attachRealtime, type Realtime } from './realtime.ts';
 import { createRouteMatcher } from './route-matcher.ts';
-import { createWebHandler } from './web-server.ts';
+import { createWebHandler, isV3WebBuild } from './web-server.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -206,14 +206,18 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
     }
   });
   // The realtime socket speaks for the API: it calls the routes' own handlers (infra/local/realtime.ts).
-  const realtime = attachRealtime(server, async (method, url, headers) => {
-    const found = match(method, url.split('?')[0] ?? '/');
-    if (!found || found.routeKey === '$default') return { status: 404, body: undefined };
-    const event = toApiGatewayEvent({ method, url, headers }, { routeKey: found.routeKey, pathParameters: found.pathParameters });
-    const result = await (await load(found.route))(event, lambdaContext(found.route, event.requestContext.requestId));
-    const json = typeof result.body === 'string' && /json/.test(String(result.headers?.['content-type'] ?? ''));
-    return { status: result.statusCode ?? 200, body: json ? JSON.parse(result.body as string) : undefined };
-  });
+  const realtime = attachRealtime(
+    server,
+    async (method, url, headers) => {
+      const found = match(method, url.split('?')[0] ?? '/');
+      if (!found || found.routeKey === '$default') return { status: 404, body: undefined };
+      const event = toApiGatewayEvent({ method, url, headers }, { routeKey: found.routeKey, pathParameters: found.pathParameters });
+      const result = await (await load(found.route))(event, lambdaContext(found.route, event.requestContext.requestId));
+      const json = typeof result.body === 'string' && /json/.test(String(result.headers?.['content-type'] ?? ''));
+      return { status: result.statusCode ?? 200, body: json ? JSON.parse(result.body as string) : undefined };
+    },
+    { v3Web: options.webDir ? isV3WebBuild(options.webDir) : false },
+  );
   server.on('close', () => realtime.close());
   return Object.assign(server, {
     realtime,

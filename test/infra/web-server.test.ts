@@ -13,6 +13,7 @@ import { basename, join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalServer, type LocalServer } from '#infra/local/http-server.ts';
+import { isV3WebBuild } from '#infra/local/web-server.ts';
 import { immutableCacheControl, isAppRoute, securityHeaders } from '#infra/web-app.ts';
 import { createApiKey, login, signUpAdmin } from '../support/accounts.ts';
 import { makeJpeg } from '../support/photos.ts';
@@ -59,9 +60,9 @@ const signedInAdmin = (): Promise<string> =>
   })());
 
 /** A photo uploaded through the server. */
-const uploadPhoto = async (origin: string, apiKey: string, name: string): Promise<string> => {
+const uploadPhoto = async (origin: string, apiKey: string, name: string, color?: [number, number, number]): Promise<string> => {
   const form = new FormData();
-  form.set('assetData', new File([new Uint8Array(makeJpeg({ width: 64, height: 48 }))], name));
+  form.set('assetData', new File([new Uint8Array(makeJpeg({ width: 64, height: 48, ...(color ? { color } : {}) }))], name));
   for (const [field, value] of Object.entries({
     deviceAssetId: name,
     deviceId: 'web',
@@ -83,6 +84,22 @@ const stop = (server: LocalServer): Promise<void> =>
     server.closeAllConnections();
     server.close(() => resolve());
   });
+
+describe("which of Immich's web apps a build is", () => {
+  it('reads v3 (2.x or later) from the version a release build names in _app/version.json; v1.100 names a timestamp', () => {
+    const build = (version: string | undefined) => {
+      const dir = mkdtempSync(join(tmpdir(), 'web-version-'));
+      mkdirSync(join(dir, '_app'));
+      if (version !== undefined) writeFileSync(join(dir, '_app', 'version.json'), JSON.stringify({ version }));
+      return dir;
+    };
+    expect(isV3WebBuild(build('3.1.0'))).toBe(true);
+    expect(isV3WebBuild(build('2.5.6'))).toBe(true);
+    expect(isV3WebBuild(build('1795760944913'))).toBe(false);
+    expect(isV3WebBuild(build('1.100.0'))).toBe(false);
+    expect(isV3WebBuild(build(undefined))).toBe(false);
+  });
+});
 
 describe('the app-route rule the local server and CloudFront share', () => {
   it('sends app routes to the shell and nothing else', () => {
@@ -347,6 +364,34 @@ describe('the realtime socket Immich’s apps open (socket.io at /api/socket.io)
     expect(asset).toMatchObject({ id, resized: true });
     expect(asset.thumbhash).toBeTruthy();
     client.socket.close();
+  });
+
+  it("speaks v3's version and asset to the v3 web app it serves", async () => {
+    const build = standInBuild();
+    writeFileSync(join(build, '_app', 'version.json'), '{"version":"3.1.0"}');
+    const v3Server = createLocalServer({ webDir: build });
+    const v3Origin = await listen(v3Server);
+    const key = await signedInAdmin();
+    const client = openSocket(v3Origin, `apiKey=${key}`);
+    try {
+      await client.next('0');
+      client.send('40');
+      await client.next('40');
+      expect(JSON.parse((await client.next('42')).slice(2))).toEqual([
+        'on_server_version',
+        { major: 3, minor: 2, patch: 2, prerelease: null },
+      ]);
+      const id = await uploadPhoto(v3Origin, key, 'live-v3.jpg', [9, 99, 199]);
+      const [event, asset] = JSON.parse((await client.next('42')).slice(2)) as [string, { id: string; visibility: string }];
+      expect(event).toBe('on_upload_success');
+      // v3's asset: its visibility (v1.100's has none).
+      expect(asset).toMatchObject({ id, visibility: 'timeline' });
+    } finally {
+      client.socket.close();
+      await v3Server.mediaIdle();
+      await stop(v3Server);
+      rmSync(build, { recursive: true, force: true });
+    }
   });
 
   it('closes a connection without valid credentials, as Immich does', async () => {

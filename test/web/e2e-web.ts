@@ -1,7 +1,8 @@
 /**
- * `npm run e2e:web -- [<Immich web build>]`: Immich's own released web app (v1.100.0, the `www`
- * folder of its server image, supplied by the user) against this API, in a real browser, by hand
- * (CI has no build of Immich's; docs/web-app.md).
+ * `npm run e2e:web -- [<Immich web build>]`: Immich's own released web app (the `www` folder of
+ * its server image, supplied by the user) against this API, in a real browser, by hand (CI has no
+ * build of Immich's; docs/web-app.md). A v3 build (its `_app/version.json` says so) gets its own
+ * run, test/web/e2e-web-v3.ts; what follows describes v1.100.0's.
  *
  * Starts `npm start`'s server (infra/local/main.ts) on a free port with a fresh DATA_DIR and the
  * build as WEB_DIR, gives it a library through @immich/sdk (an admin, photos with named face
@@ -27,10 +28,12 @@ import {
   setAdminOnboarding,
 } from '@immich/sdk';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { isV3WebBuild } from '#infra/local/web-server.ts';
 import { webBuildDir } from '#infra/web-app.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
+import { runV3 } from './e2e-web-v3.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const { positionals, values: flags } = parseArgs({ allowPositionals: true, options: { deployed: { type: 'boolean', default: false } } });
@@ -90,9 +93,12 @@ const watch = (page: Page, problems: string[], label: string): void => {
       problems.push(`${label}: console error at ${page.url()}: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`${label}: page error at ${page.url()}: ${error.stack ?? error.message}`));
-  page.on('requestfailed', (request) =>
-    problems.push(`${label}: request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText})`),
-  );
+  page.on('requestfailed', (request) => {
+    // A request the page itself dropped when it went to another page (ERR_ABORTED) is no failure
+    // of the server's; every answer the server gave is still checked below.
+    if (request.failure()?.errorText === 'net::ERR_ABORTED') return;
+    problems.push(`${label}: request failed: ${request.method()} ${request.url()} (${request.failure()?.errorText})`);
+  });
   page.on('response', (response) => {
     if (new URL(response.url()).pathname.startsWith('/api/') && response.status() >= 400)
       problems.push(`${label}: ${response.request().method()} ${response.url()} answered ${response.status()}`);
@@ -116,7 +122,9 @@ const decodedImages = async (page: Page, part: string, count = 1): Promise<numbe
 };
 
 const screenshot = async (page: Page, name: string): Promise<void> => {
-  // Let transitions and the last thumbnails settle, then the page as a person sees it.
+  // Let the page's requests end (a navigation would abort them), transitions and the last
+  // thumbnails settle, then the page as a person sees it.
+  await page.waitForLoadState('networkidle');
   await page.waitForTimeout(750);
   await page.screenshot({ path: join(shots, `${name}.png`) });
   console.log(`  ✓ ${name}`);
@@ -165,20 +173,11 @@ const main = async (): Promise<void> => {
   let browser: Browser | undefined;
   const pages: Page[] = [];
   const problems: string[] = [];
-  try {
-    const admin = await adminWithApiKey(`${origin}/api`, email, password);
+  /** Immich's v1.100 web app: login form → timeline → photo → person → album → upload → shared link. */
+  const runV1 = async (admin: SdkUser, open: (label: string) => Promise<{ context: BrowserContext; page: Page }>): Promise<void> => {
     await setAdminOnboarding(admin);
     const library = await seed(admin);
     console.log(`Seeded ${library.ids.length} photos, an album and its shared link; opening ${origin}/ in Chromium`);
-
-    browser = await launchChromium();
-    const open = async (label: string): Promise<{ context: BrowserContext; page: Page }> => {
-      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
-      const page = await context.newPage();
-      watch(page, problems, label);
-      pages.push(page);
-      return { context, page };
-    };
 
     // The owner: login form → timeline → photo → person → album → upload.
     const { page } = await open('owner');
@@ -260,6 +259,20 @@ const main = async (): Promise<void> => {
     if (!preview.ok() || !preview.headers()['content-type']?.startsWith('image/'))
       problems.push(`the share page's og:image answered ${preview.status()} ${preview.headers()['content-type']}`);
     await screenshot(visitor.page, '7-shared-link');
+  };
+  try {
+    const admin = await adminWithApiKey(`${origin}/api`, email, password);
+    browser = await launchChromium();
+    const open = async (label: string): Promise<{ context: BrowserContext; page: Page }> => {
+      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+      const page = await context.newPage();
+      watch(page, problems, label);
+      pages.push(page);
+      return { context, page };
+    };
+    // Immich's current web app (v3.x) has its own run (test/web/e2e-web-v3.ts), v1.100's the one below.
+    if (isV3WebBuild(buildDir)) await runV3({ origin, admin, email, password, open, decodedImages, screenshot, problems });
+    else await runV1(admin, open);
   } catch (error) {
     problems.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
     // What the browser showed when it stopped, to see why.
