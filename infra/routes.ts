@@ -325,6 +325,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/public/config', 'getPublicConfig', 'read'],
     ['GET', '/api/public/config/defaults', 'getPublicConfigDefaults', 'none'],
   ]),
+  ...areaV3('database-backup', [['GET', '/api/admin/database-backups', 'listDatabaseBackups', 'read']]),
   ...areaV3('duplicate', [['GET', '/api/duplicates', 'getAssetDuplicates', 'read']]),
   ...areaV3('face', [
     ['POST', '/api/faces', 'createFace', 'write', { mediaJobs: true }],
@@ -332,6 +333,7 @@ export const routes: readonly Route[] = [
     ['PUT', '/api/faces/{id}', 'reassignFacesById', 'write', { mediaJobs: true }],
     ['DELETE', '/api/faces/{id}', 'deleteFace', 'write', { mediaJobs: true }],
   ]),
+  ...areaV3('integrity', [['GET', '/api/admin/integrity/summary', 'getIntegrityReportSummary', 'read']]),
   ...areaV3('job', [['POST', '/api/jobs', 'createJob', 'write']]),
   ...areaV3('library', [['GET', '/api/libraries', 'getAllLibraries', 'read']]),
   ...areaV3('memory', [
@@ -369,6 +371,10 @@ export const routes: readonly Route[] = [
     ['GET', '/api/people/{id}/thumbnail', 'getPersonThumbnail', 'read', { store: 'read' }],
     ['PUT', '/api/people/{id}/reassign', 'reassignFaces', 'write', { mediaJobs: true, body: 'bulk' }],
     ['POST', '/api/people/{id}/merge', 'mergePersonLegacy', 'write', { store: 'delete', body: 'bulk' }],
+  ]),
+  ...areaV3('plugin', [
+    ['GET', '/api/plugins/methods', 'searchPluginMethods', 'read'],
+    ['GET', '/api/plugins/templates', 'searchPluginTemplates', 'read'],
   ]),
   ...areaV3('queue', [
     ['GET', '/api/queues', 'getQueues', 'read'],
@@ -476,6 +482,10 @@ export const routes: readonly Route[] = [
     ['PUT', '/api/users/me/onboarding', 'setUserOnboarding', 'write'],
     ['DELETE', '/api/users/me/onboarding', 'deleteUserOnboarding', 'write'],
     ['GET', '/api/users/me/license', 'getUserLicense', 'read'],
+  ]),
+  ...areaV3('workflow', [
+    ['GET', '/api/workflows', 'searchWorkflows', 'read'],
+    ['GET', '/api/workflows/triggers', 'getWorkflowTriggers', 'read'],
   ]),
 ];
 

@@ -45,14 +45,17 @@ describe('route table', () => {
       'v3/asset',
       'v3/auth',
       'v3/config',
+      'v3/database-backup',
       'v3/duplicate',
       'v3/face',
+      'v3/integrity',
       'v3/job',
       'v3/library',
       'v3/memory',
       'v3/notification',
       'v3/partner',
       'v3/person',
+      'v3/plugin',
       'v3/queue',
       'v3/search',
       'v3/server',
@@ -65,6 +68,7 @@ describe('route table', () => {
       'v3/timeline',
       'v3/user-admin',
       'v3/user',
+      'v3/workflow',
     ]);
     expect(routes.filter((route) => route.entry.startsWith('functions/v3/')).every((route) => route.generation === 'v3')).toBe(true);
   });

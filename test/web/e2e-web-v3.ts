@@ -251,6 +251,8 @@ export const runV3 = async (run: RunV3): Promise<void> => {
     ['/admin/system-settings', 'v3-16-admin-settings'],
     ['/admin/queues', 'v3-17-admin-queues'],
     ['/admin/server-status', 'v3-18-admin-server-status'],
+    ['/admin/maintenance', 'v3-21-admin-maintenance'],
+    ['/workflows', 'v3-22-workflows'],
   ] as const) {
     await page.goto(`${origin}${path}`);
     await page.waitForLoadState('networkidle');
