@@ -383,7 +383,10 @@ export const routes: readonly Route[] = [
     ['GET', '/api/queues/{name}/jobs', 'getQueueJobs', 'read'],
     ['DELETE', '/api/queues/{name}/jobs', 'emptyQueue', 'write'],
   ]),
-  ...areaV3('search', [['POST', '/api/search/random', 'searchRandom', 'read']]),
+  ...areaV3('search', [
+    ['POST', '/api/search/random', 'searchRandom', 'read'],
+    ['POST', '/api/search/large-assets', 'searchLargeAssets', 'read'],
+  ]),
   ...areaV3('server', [
     ['GET', '/api/server/ping', 'pingServer', 'none'],
     ['GET', '/api/server/version', 'getServerVersion', 'none'],

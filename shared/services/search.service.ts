@@ -217,6 +217,22 @@ export const searchRandom = async (auth: Auth, filters: SearchFilters, size: num
   return assets.slice(0, size);
 };
 
+/**
+ * POST /search/large-assets (v3, the web app's Large files): the matches larger than
+ * `minFileSize` bytes, largest first, `size` of them, as Immich's. Read as the metadata search
+ * reads (the caller's and timeline partners' libraries, a locked folder only unlocked): the
+ * largest among the newest `maxResultDepth` matches, bounded work as every search here
+ * (docs/immich-compatibility.md, "Search").
+ */
+export const searchLargeAssets = async (auth: Auth, filters: SearchFilters, minFileSize: number, size: number): Promise<AssetRecord[]> => {
+  const { items } = await searchMetadata(auth, { ...filters, page: 1, size: maxResultDepth });
+  return items
+    .map((hit) => hit.asset)
+    .filter((asset) => (asset.exif.fileSizeInByte ?? 0) > minFileSize)
+    .sort((a, b) => (b.exif.fileSizeInByte ?? 0) - (a.exif.fileSizeInByte ?? 0) || a.id.localeCompare(b.id))
+    .slice(0, size);
+};
+
 /** v3's albumIds and tagIds as the assets they have in common: none asked, no narrowing. */
 const withAmongAssets = async (auth: Auth, request: SearchFilters): Promise<SearchFilters> => {
   const sets: Set<string>[] = [];

@@ -239,6 +239,11 @@ export const runV3 = async (run: RunV3): Promise<void> => {
   if ((await page.locator(`img[src*="${thumbnail(library.ids[3] ?? '')}"]`).count()) > 0)
     run.problems.push('the locked photo is still in the timeline');
 
+  // Utilities' large files: the library's photos, largest first.
+  await page.goto(`${origin}/utilities/large-files`);
+  await decodedImages(page, '/api/assets/', 3);
+  await screenshot(page, 'v3-23-large-files');
+
   // User settings (sessions, API keys), then the admin's pages.
   await page.goto(`${origin}/user-settings`);
   await page

@@ -7,7 +7,7 @@ import type { CityAsset, SearchHit } from '../../model/asset.ts';
 import { limits } from '../../model/limits.ts';
 import type { SearchFilters } from '../../model/search.ts';
 import { type AssetResponseDto, mapAssetV3 } from './asset.response.ts';
-import { boolean, integer, isoDateTime, object, picklist, text, uuid, uuids } from './common.ts';
+import { boolean, coercedInteger, integer, isoDateTime, object, picklist, stringToBool, text, uuid, uuids } from './common.ts';
 
 const optionalText = v.optional(text(limits.keyValue));
 const nullableText = v.optional(v.nullable(text(limits.keyValue)));
@@ -47,7 +47,7 @@ const filterFields = {
   tagIds: v.optional(v.nullable(uuids)),
   ocr: optionalText,
   type: v.optional(picklist(['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const)),
-  // The locked folder does not exist here yet (docs/immich-compatibility.md).
+  // `locked`: the locked folder, in a session unlocked with the PIN code (docs/immich-compatibility.md).
   visibility: v.optional(picklist(['archive', 'timeline', 'hidden', 'locked'] as const)),
   withDeleted: v.optional(boolean),
   withExif: v.optional(boolean),
@@ -108,6 +108,38 @@ const toFilters = ({ visibility, ocr, filter: _filter, ...input }: FilterInput &
 };
 
 export const MetadataSearchDtoV3 = v.pipe(object(metadataFields), v.transform(toFilters));
+
+/**
+ * POST /search/large-assets: its filters come in the query (`?minFileSize=0` from the web app's
+ * Large files page), so they are read from text; `size` 250 by default.
+ */
+export const LargeAssetSearchDto = v.pipe(
+  object({
+    minFileSize: v.optional(coercedInteger(0)),
+    size: v.optional(coercedInteger(1, 1000)),
+    visibility: v.optional(picklist(['archive', 'timeline', 'hidden', 'locked'] as const)),
+    isFavorite: v.optional(stringToBool),
+    isMotion: v.optional(stringToBool),
+    isNotInAlbum: v.optional(stringToBool),
+    withDeleted: v.optional(stringToBool),
+    withExif: v.optional(stringToBool),
+    takenAfter: v.optional(isoDateTime),
+    takenBefore: v.optional(isoDateTime),
+    city: optionalText,
+    state: optionalText,
+    country: optionalText,
+    make: optionalText,
+    model: optionalText,
+    lensModel: optionalText,
+  }),
+  v.transform(({ minFileSize, size, withExif, ...filters }) => ({
+    minFileSize: minFileSize ?? 0,
+    size: size ?? 250,
+    // Immich answers them with their EXIF (the page shows each file's size) unless told not to.
+    withExif: withExif !== false,
+    filters: toFilters(filters),
+  })),
+);
 
 /** POST /search/random: `size` of the matches, at random (250 by default). */
 export const RandomSearchDtoV3 = v.pipe(object(filterFields), v.transform(toFilters));
