@@ -27,21 +27,19 @@ export const queueNames = [
 ] as const;
 export type QueueName = (typeof queueNames)[number];
 
-/** v1.100's queues (`AllJobStatusResponseDto`). */
-export const queueNamesV1 = [
-  'thumbnailGeneration',
-  'metadataExtraction',
-  'videoConversion',
-  'faceDetection',
-  'facialRecognition',
-  'smartSearch',
-  'backgroundTask',
-  'storageTemplateMigration',
-  'migration',
-  'search',
-  'sidecar',
-  'library',
-] as const satisfies readonly QueueName[];
+/** The queues v3 added since v1.100. */
+const sinceV1: readonly QueueName[] = [
+  'duplicateDetection',
+  'notifications',
+  'backupDatabase',
+  'ocr',
+  'workflow',
+  'integrityCheck',
+  'editor',
+];
+
+/** v1.100's twelve queues (`AllJobStatusResponseDto`), in v3's order. */
+export const queueNamesV1: readonly QueueName[] = queueNames.filter((name) => !sinceV1.includes(name));
 
 /** The queues this server runs work in, and the longest a run may take (its function's timeout). */
 export const queueRunLimitMs: Partial<Record<QueueName, number>> = {

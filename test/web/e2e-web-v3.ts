@@ -33,9 +33,9 @@ import {
   upsertTags,
 } from '@immich/sdk-v3';
 import type { BrowserContext, Page } from 'playwright-core';
-import { makeJpeg } from '../support/photos.ts';
 import { type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { makeVideo } from '../support/videos.ts';
+import { uploadSeedPhotos } from './seed-photos.ts';
 
 export interface RunV3 {
   origin: string;
@@ -54,24 +54,7 @@ const friend = { email: 'friend@example.com', password: 'friend-password', name:
 const seed = async ({ admin }: RunV3) => {
   await updateAdminOnboarding({ adminOnboardingUpdateDto: { isOnboarded: true } }, admin);
   await setUserOnboarding({ onboardingDto: { isOnboarded: true } }, admin);
-  const colors: [number, number, number][] = [
-    [214, 96, 77],
-    [74, 144, 226],
-    [80, 170, 110],
-    [240, 190, 60],
-    [150, 90, 200],
-    [60, 60, 70],
-    [200, 200, 90],
-    [30, 120, 140],
-  ];
-  const ids: string[] = [];
-  for (const [index, color] of colors.entries()) {
-    const day = `2024:0${1 + (index % 3)}:1${index} 10:00:00`;
-    const faces = index < 2 ? { mwgFaces: [{ name: 'Ada Lovelace', x: 0.3, y: 0.2, w: 0.4, h: 0.5 }] } : {};
-    ids.push(
-      await sdkUpload(admin, makeJpeg({ width: 800, height: 600, color, dateTimeOriginal: day, ...faces }), `v3-photo-${index}.jpg`),
-    );
-  }
+  const ids = await uploadSeedPhotos(admin, 8, 'v3-photo-');
   const videoId = await sdkUpload(admin, makeVideo({ creationTime: '2024-03-20T10:00:00Z' }), 'v3-video.mp4');
 
   await createUserAdmin({ userAdminCreateDto: { ...friend, shouldChangePassword: false } }, admin);

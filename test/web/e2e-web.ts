@@ -32,8 +32,9 @@ import { isV3WebBuild } from '#infra/local/web-server.ts';
 import { webBuildDir } from '#infra/web-app.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { makeJpeg } from '../support/photos.ts';
-import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
+import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
 import { runV3 } from './e2e-web-v3.ts';
+import { uploadSeedPhotos } from './seed-photos.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const { positionals, values: flags } = parseArgs({ allowPositionals: true, options: { deployed: { type: 'boolean', default: false } } });
@@ -132,22 +133,7 @@ const screenshot = async (page: Page, name: string): Promise<void> => {
 
 /** The library the pages show: photos on three days, two of them with Ada's face, an album, its link. */
 const seed = async (user: SdkUser) => {
-  const colors: [number, number, number][] = [
-    [214, 96, 77],
-    [74, 144, 226],
-    [80, 170, 110],
-    [240, 190, 60],
-    [150, 90, 200],
-    [60, 60, 70],
-  ];
-  const ids: string[] = [];
-  for (const [index, color] of colors.entries()) {
-    const day = `2024:0${1 + (index % 3)}:1${index} 10:00:00`;
-    const faces = index < 2 ? { mwgFaces: [{ name: 'Ada Lovelace', x: 0.3, y: 0.2, w: 0.4, h: 0.5 }] } : {};
-    ids.push(
-      await sdkUpload(user, makeJpeg({ width: 800, height: 600, color, dateTimeOriginal: day, ...faces }), `photo-${index}.jpg`, 'e2e-web'),
-    );
-  }
+  const ids = await uploadSeedPhotos(user, 6, 'photo-', 'e2e-web');
   const album = await createAlbum({ createAlbumDto: { albumName: 'Summer', description: 'Made by npm run e2e:web' } }, user);
   await addAssetsToAlbum({ id: album.id, bulkIdsDto: { ids: ids.slice(0, 4) } }, user);
   const link = await createSharedLink({ sharedLinkCreateDto: { type: SharedLinkType.Album, albumId: album.id, showMetadata: true } }, user);
