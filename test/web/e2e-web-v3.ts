@@ -222,6 +222,20 @@ export const runV3 = async (run: RunV3): Promise<void> => {
   if ((await page.locator(`img[src*="${thumbnail(library.ids[3] ?? '')}"]`).count()) > 0)
     run.problems.push('the locked photo is still in the timeline');
 
+  // The other pages of the sidebar, and a search.
+  for (const [path, name] of [
+    ['/explore', 'v3-24-explore'],
+    ['/sharing', 'v3-25-sharing'],
+    ['/favorites', 'v3-26-favorites'],
+    ['/archive', 'v3-27-archive'],
+    ['/utilities', 'v3-28-utilities'],
+    [`/search?query=${encodeURIComponent(JSON.stringify({ originalFileName: 'v3-photo' }))}`, 'v3-29-search'],
+  ] as const) {
+    await page.goto(`${origin}${path}`);
+    await page.waitForLoadState('networkidle');
+    await screenshot(page, name);
+  }
+
   // Utilities' large files: the library's photos, largest first.
   await page.goto(`${origin}/utilities/large-files`);
   await decodedImages(page, '/api/assets/', 3);
