@@ -35,8 +35,8 @@ export interface StackChange {
 /** A stack or one of its members changed (or went) while the change was prepared from them: read again. */
 export class StackChangedError extends Error {}
 
-/** How many writes a change makes: at most 100 fit in one transaction. */
-export const stackChangeWrites = (change: StackChange): Write[] => {
+/** The writes of a change. */
+const stackChangeWrites = (change: StackChange): Write[] => {
   const now = new Date().toISOString();
   const { ownerId } = change;
   // Each stack only as read: a concurrent change of it cancels this one.
@@ -58,10 +58,17 @@ export const stackChangeWrites = (change: StackChange): Write[] => {
   ];
 };
 
-/** Writes a change (docs/data-model.md, pattern 75); a concurrent change of what it read throws StackChangedError. */
-export const writeStackChange = async (change: StackChange): Promise<void> => {
+/**
+ * Writes a change (docs/data-model.md, pattern 75), or answers `too-large` when it is more than one
+ * transaction holds (100 writes) and writes nothing; a concurrent change of what it read throws
+ * StackChangedError.
+ */
+export const writeStackChange = async (change: StackChange): Promise<'written' | 'too-large'> => {
+  const writes = stackChangeWrites(change);
+  if (writes.length > 100) return 'too-large';
   try {
-    await transact(stackChangeWrites(change));
+    await transact(writes);
+    return 'written';
   } catch (error) {
     if (isCancelled(error)) throw new StackChangedError();
     throw error;

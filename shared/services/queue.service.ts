@@ -39,12 +39,10 @@ export const getQueueStatuses = (now = Date.now()): Promise<QueueStatus[]> =>
  * dropped (a failed event waits in the media function's dead-letter queue, redriven by an operator).
  */
 export const runQueueCommand = async (name: QueueName, command: QueueCommand): Promise<QueueStatus> => {
+  // The status is read once, after what the command changes.
+  if (command === 'clear-failed') await clearFailures(name);
   const status = await getQueueStatus(name);
   if (command === 'start' && status.statistics.active > 0) throw new Invalid('Job is already running');
-  if (command === 'clear-failed') {
-    await clearFailures(name);
-    return getQueueStatus(name);
-  }
   return status;
 };
 

@@ -3,7 +3,7 @@ import { Permission, requireAssets } from '../access/access.ts';
 import { requireStack, requireStacks } from '../access/stack-access.ts';
 import { Conflict, Invalid } from '../core/errors.ts';
 import { getAssets } from '../db/asset.repository.ts';
-import { getStack, listStacks, type StackChange, StackChangedError, stackChangeWrites, writeStackChange } from '../db/stack.repository.ts';
+import { getStack, listStacks, type StackChange, StackChangedError, writeStackChange } from '../db/stack.repository.ts';
 import { type AssetRecord, isListed, type StackRef } from '../model/asset.ts';
 import { maxStackSize, type StackRecord, type StackView } from '../model/stack.ts';
 import type { Auth } from '../model/user.ts';
@@ -45,8 +45,7 @@ const retrying = async <T>(change: () => Promise<T>): Promise<T> => {
 
 /** Writes a change, refused first when it is larger than one transaction holds. */
 const write = async (change: StackChange): Promise<void> => {
-  if (stackChangeWrites(change).length > 100) throw new Invalid('Too many assets or stacks in one change of stacks');
-  await writeStackChange(change);
+  if ((await writeStackChange(change)) === 'too-large') throw new Invalid('Too many assets or stacks in one change of stacks');
 };
 
 /** The owner's stacks of these assets (each read once), by id. */

@@ -1,5 +1,6 @@
 import { Permission, requireAssets } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
+import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
 import { assetsTakenBetween, deleteAsset, getAssetWithFaces, updateAsset, withFreshAsset } from '../db/asset.repository.ts';
 import { deleteAssetMemberships } from '../db/memory.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
@@ -7,11 +8,11 @@ import { deleteAssetTagEntries } from '../db/tag.repository.ts';
 import { deletePostings, postingsOf } from '../db/term.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
 import { assetTerms } from '../domain/terms.ts';
+import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import { localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
-import { replaceThumbnails } from './album-thumbnails.ts';
 
 /**
  * What an asset's upload stored: its original and sidecar, each at the exact version it was
@@ -25,6 +26,16 @@ const storedObjectsOf = (asset: AssetRecord): StoredObject[] => [
   // Its previews (rewritten in place by a repeated generation, so any versions they left expire by the lifecycle rule).
   ...[asset.resizePath, asset.webpPath].flatMap((key) => (key ? [{ key }] : [])),
 ];
+
+/** The owner's albums whose thumbnail was an asset deleted for good get their newest remaining asset (Immich's updateThumbnails). */
+const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], deletedId: string): Promise<void> => {
+  for (const albumId of albumIds) {
+    const album = await getAlbum(ownerId, albumId);
+    if (!album || album.albumThumbnailAssetId !== deletedId) continue;
+    const remaining = (await listMembers(albumId)).filter((member) => member.assetId !== deletedId);
+    await touchAlbum(album, newestLiveMember(remaining), new Date().toISOString());
+  }
+};
 
 /**
  * DELETE /asset: every id must be the caller's (else 400 and nothing changes). Without `force`
