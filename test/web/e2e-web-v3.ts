@@ -58,7 +58,7 @@ const seed = async ({ admin }: RunV3) => {
   const videoId = await sdkUpload(admin, makeVideo({ creationTime: '2024-03-20T10:00:00Z' }), 'v3-video.mp4');
 
   await createUserAdmin({ userAdminCreateDto: { ...friend, shouldChangePassword: false } }, admin);
-  const { accessToken } = await login(
+  const { accessToken, userId: friendId } = await login(
     { loginCredentialDto: { email: friend.email, password: friend.password } },
     { baseUrl: admin.baseUrl },
   );
@@ -70,8 +70,6 @@ const seed = async ({ admin }: RunV3) => {
     admin,
   );
   await addAssetsToAlbum({ id: album.id, bulkIdsDto: { ids: ids.slice(0, 4) } }, admin);
-  const friendId = (await login({ loginCredentialDto: { email: friend.email, password: friend.password } }, { baseUrl: admin.baseUrl }))
-    .userId;
   await addUsersToAlbum({ id: album.id, addUsersDto: { albumUsers: [{ userId: friendId, role: AlbumUserRole.Editor }] } }, admin);
   await createActivity({ activityCreateDto: { albumId: album.id, type: ReactionType.Comment, comment: 'What a summer!' } }, friendUser);
   await createActivity({ activityCreateDto: { albumId: album.id, type: ReactionType.Like } }, friendUser);
