@@ -486,6 +486,10 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/users/me/onboarding', 'deleteUserOnboarding', 'write'],
     ['GET', '/api/users/me/license', 'getUserLicense', 'read'],
   ]),
+  ...areaV3('view', [
+    ['GET', '/api/view/folder/unique-paths', 'getUniqueOriginalPaths', 'read'],
+    ['GET', '/api/view/folder', 'getAssetsByOriginalPath', 'read'],
+  ]),
   ...areaV3('workflow', [
     ['GET', '/api/workflows', 'searchWorkflows', 'read'],
     ['GET', '/api/workflows/triggers', 'getWorkflowTriggers', 'read'],

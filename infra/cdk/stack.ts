@@ -3,7 +3,7 @@ import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps, Va
 import { type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { AttributeType, Billing, type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, Billing, type ITableV2, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -51,6 +51,7 @@ export class ImmichStack extends Stack {
             indexName: index.name,
             partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
             sortKey: { name: index.sortKey, type: AttributeType.STRING },
+            ...('include' in index ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.include] } : {}),
           })),
           // RETAIN: deleting the stack must never delete someone's library; and no console click or
           // stray API call can delete the table either.

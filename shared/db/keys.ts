@@ -192,6 +192,12 @@ export const partitions = {
   assetLinks: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETLINKS#${assetId}` }),
   /** An EXIF index (`make` … `country`): an owner's assets with one value, exact and case-sensitive, in date order. */
   exif: (field: SearchableExifField, ownerId: string, value: string): Partition => ({ index: field, value: `${ownerId}#${value}` }),
+  /** The folder index: an owner's assets by original path, those under `prefix` if given. */
+  folder: (ownerId: string, prefix?: string): Partition => ({
+    index: 'folder',
+    value: ownerId,
+    ...(prefix === undefined ? {} : { prefix }),
+  }),
 } as const;
 
 /** The index attributes an item carries: built from the same partitions requests query. */

@@ -21,6 +21,9 @@ export const table = {
     // Search (GET /assets): an owner's assets with one EXIF value, in timeline order. Sparse: an
     // asset is in an index only when it has that value. They share gsi1's sort key.
     ...searchableExifFields.map((field) => ({ name: field, partitionKey: `ix_${field}`, sortKey: 'gsi1sk' }) as const),
+    // The folders view (v3's /view/folder): an owner's assets by original path. Assets alone carry
+    // both attributes, every asset from its upload on; only what the view filters on is projected.
+    { name: 'folder', partitionKey: 'ownerId', sortKey: 'originalPath', include: ['visibility', 'deletedAt', 'isVisible', 'isArchived'] },
   ],
 } as const;
 
@@ -50,7 +53,7 @@ export const createTableInput = (tableName: string): CreateTableCommandInput => 
         { AttributeName: index.partitionKey, KeyType: 'HASH' },
         { AttributeName: index.sortKey, KeyType: 'RANGE' },
       ],
-      Projection: { ProjectionType: 'ALL' },
+      Projection: 'include' in index ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.include] } : { ProjectionType: 'ALL' },
     })),
   };
 };

@@ -61,9 +61,20 @@ describe('ImmichStack', () => {
           { AttributeName: 'sk', KeyType: 'RANGE' },
         ],
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
-        GlobalSecondaryIndexes: ['gsi1', 'gsi2', 'gsi3', 'make', 'model', 'lensModel', 'city', 'state', 'country'].map((name) =>
-          Match.objectLike({ IndexName: name }),
-        ),
+        GlobalSecondaryIndexes: [
+          ...['gsi1', 'gsi2', 'gsi3', 'make', 'model', 'lensModel', 'city', 'state', 'country'].map((name) =>
+            Match.objectLike({ IndexName: name, Projection: { ProjectionType: 'ALL' } }),
+          ),
+          // The folders view reads only where an asset is and where it shows.
+          Match.objectLike({
+            IndexName: 'folder',
+            KeySchema: [
+              { AttributeName: 'ownerId', KeyType: 'HASH' },
+              { AttributeName: 'originalPath', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['visibility', 'deletedAt', 'isVisible', 'isArchived'] },
+          }),
+        ],
         Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
       }),
     });

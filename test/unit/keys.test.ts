@@ -126,6 +126,7 @@ const builtPartitions: Record<string, Partition> = {
   queueSlots: partitions.queueSlots('<queue>'),
   memoryAssets: partitions.memoryAssets('<memoryId>'),
   assetMemories: partitions.assetMemories('<assetId>'),
+  folder: partitions.folder('<ownerId>'),
   exif: { ...partitions.exif('make', '<ownerId>', '<value>'), index: '<field>' as Partition['index'] },
 };
 

@@ -68,6 +68,7 @@ describe('route table', () => {
       'v3/timeline',
       'v3/user-admin',
       'v3/user',
+      'v3/view',
       'v3/workflow',
     ]);
     expect(routes.filter((route) => route.entry.startsWith('functions/v3/')).every((route) => route.generation === 'v3')).toBe(true);

@@ -22,6 +22,7 @@ import {
   deleteAssets,
   getAllPeople,
   getAssetInfo,
+  getUniqueOriginalPaths,
   login,
   MemoryType,
   ReactionType,
@@ -238,6 +239,17 @@ export const runV3 = async (run: RunV3): Promise<void> => {
   await page.goto(`${origin}/utilities/large-files`);
   await decodedImages(page, '/api/assets/', 3);
   await screenshot(page, 'v3-23-large-files');
+
+  // Utilities' folders: the tree of the originals' folders, then one folder's photos.
+  await page.goto(`${origin}/folders`);
+  await page.waitForLoadState('networkidle');
+  await screenshot(page, 'v3-30-folders');
+  const [folder] = await getUniqueOriginalPaths(admin);
+  if (folder) {
+    await page.goto(`${origin}/folders?path=${encodeURIComponent(folder)}`);
+    await decodedImages(page, '/api/assets/', 1);
+    await screenshot(page, 'v3-31-folder');
+  } else run.problems.push('no folder listed');
 
   // User settings (sessions, API keys), then the admin's pages.
   await page.goto(`${origin}/user-settings`);

@@ -1,0 +1,32 @@
+import type { AssetVisibility } from '../model/asset.ts';
+import { legacyVisibility } from './items/legacy.ts';
+import { keys, partitions } from './keys.ts';
+import { queryPages } from './query.ts';
+
+/** An asset as the folder index holds it: where its original is and where it shows. */
+export interface FolderEntry {
+  assetId: string;
+  originalPath: string;
+  visibility: AssetVisibility;
+  trashed: boolean;
+}
+
+const assetIdOf = (pk: unknown): string => String(pk).slice(keys.asset('').pk.length);
+
+/**
+ * An owner's assets by original path (the folder index, docs/data-model.md pattern 77), those
+ * whose path begins with `prefix` if given, in path order: only the index's projection is read.
+ */
+export const listFolderEntries = async (ownerId: string, prefix?: string): Promise<FolderEntry[]> => {
+  const entries: FolderEntry[] = [];
+  const attributes = ['pk', 'originalPath', 'visibility', 'deletedAt', 'isVisible', 'isArchived'];
+  for await (const page of queryPages(partitions.folder(ownerId, prefix), { attributes }))
+    for (const item of page)
+      entries.push({
+        assetId: assetIdOf(item.pk),
+        originalPath: String(item.originalPath),
+        visibility: (item.visibility as AssetVisibility | undefined) ?? legacyVisibility(item),
+        trashed: typeof item.deletedAt === 'string',
+      });
+  return entries;
+};
