@@ -325,7 +325,11 @@ export const routes: readonly Route[] = [
     ['GET', '/api/public/config', 'getPublicConfig', 'read'],
     ['GET', '/api/public/config/defaults', 'getPublicConfigDefaults', 'none'],
   ]),
-  ...areaV3('database-backup', [['GET', '/api/admin/database-backups', 'listDatabaseBackups', 'read']]),
+  ...areaV3('database-backup', [
+    ['GET', '/api/admin/database-backups', 'listDatabaseBackups', 'read'],
+    ['DELETE', '/api/admin/database-backups', 'deleteDatabaseBackup', 'read'],
+    ['POST', '/api/admin/database-backups/start-restore', 'startDatabaseRestoreFlow', 'read'],
+  ]),
   ...areaV3('duplicate', [['GET', '/api/duplicates', 'getAssetDuplicates', 'read']]),
   ...areaV3('face', [
     ['POST', '/api/faces', 'createFace', 'write', { mediaJobs: true }],
@@ -333,9 +337,29 @@ export const routes: readonly Route[] = [
     ['PUT', '/api/faces/{id}', 'reassignFacesById', 'write', { mediaJobs: true }],
     ['DELETE', '/api/faces/{id}', 'deleteFace', 'write', { mediaJobs: true }],
   ]),
-  ...areaV3('integrity', [['GET', '/api/admin/integrity/summary', 'getIntegrityReportSummary', 'read']]),
+  ...areaV3('integrity', [
+    ['GET', '/api/admin/integrity/summary', 'getIntegrityReportSummary', 'read'],
+    ['GET', '/api/admin/integrity/report', 'getIntegrityReport', 'read'],
+    ['DELETE', '/api/admin/integrity/report/{id}', 'deleteIntegrityReport', 'read'],
+  ]),
   ...areaV3('job', [['POST', '/api/jobs', 'createJob', 'write']]),
-  ...areaV3('library', [['GET', '/api/libraries', 'getAllLibraries', 'read']]),
+  // Nothing here writes: there are no libraries, no maintenance mode (absent-features.service.ts).
+  ...areaV3('library', [
+    ['GET', '/api/libraries', 'getAllLibraries', 'read'],
+    ['POST', '/api/libraries', 'createLibrary', 'read'],
+    ['GET', '/api/libraries/{id}', 'getLibrary', 'read'],
+    ['PUT', '/api/libraries/{id}', 'updateLibrary', 'read'],
+    ['DELETE', '/api/libraries/{id}', 'deleteLibrary', 'read'],
+    ['POST', '/api/libraries/{id}/validate', 'validate', 'read'],
+    ['GET', '/api/libraries/{id}/statistics', 'getLibraryStatistics', 'read'],
+    ['POST', '/api/libraries/{id}/scan', 'scanLibrary', 'read'],
+  ]),
+  ...areaV3('maintenance', [
+    ['GET', '/api/admin/maintenance/status', 'getMaintenanceStatus', 'none'],
+    ['GET', '/api/admin/maintenance/detect-install', 'detectPriorInstall', 'read'],
+    ['POST', '/api/admin/maintenance/login', 'maintenanceLogin', 'none'],
+    ['POST', '/api/admin/maintenance', 'setMaintenanceMode', 'read'],
+  ]),
   ...areaV3('memory', [
     ['GET', '/api/memories', 'searchMemories', 'read'],
     ['POST', '/api/memories', 'createMemory', 'write', { body: 'bulk' }],

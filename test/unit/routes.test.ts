@@ -51,6 +51,7 @@ describe('route table', () => {
       'v3/integrity',
       'v3/job',
       'v3/library',
+      'v3/maintenance',
       'v3/memory',
       'v3/notification',
       'v3/partner',

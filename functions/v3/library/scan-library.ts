@@ -1,0 +1,9 @@
+import { IdParams } from '#shared/dto/common.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { libraryNotFound } from '#shared/services/absent-features.service.ts';
+
+export const handler = httpHandler(
+  { generation: 'v3', access: 'admin', permission: 'library.update', params: IdParams, returns: returns<never>(), status: 204 },
+  () => libraryNotFound(),
+);
