@@ -30,6 +30,8 @@ export interface Route {
   store?: 'read' | 'put' | 'delete' | 'archive' | 'session';
   /** Needs the shared-link secret (keys and password tokens are derived from it): read from Secrets Manager deployed. */
   secrets?: boolean;
+  /** Verifies product keys: given the public keys the deployer set (`LICENSE_PUBLIC_KEY_SERVER`, `_CLIENT`). */
+  licenseKeys?: true;
   /**
    * Hands work to the media function (a person's thumbnail after a new feature face,
    * shared/storage/media-jobs.ts): deployed, it may invoke that one function asynchronously.
@@ -423,6 +425,8 @@ export const routes: readonly Route[] = [
     // Counts a user stored before usage by type once (shared/db/asset.repository.ts): a write.
     ['GET', '/api/server/statistics', 'getServerStatistics', 'write'],
     ['GET', '/api/server/license', 'getServerLicense', 'read'],
+    ['PUT', '/api/server/license', 'setServerLicense', 'write', { licenseKeys: true }],
+    ['DELETE', '/api/server/license', 'deleteServerLicense', 'write'],
     ['GET', '/api/server/apk-links', 'getApkLinks', 'read'],
   ]),
   ...areaV3('session', [
@@ -509,6 +513,8 @@ export const routes: readonly Route[] = [
     ['PUT', '/api/users/me/onboarding', 'setUserOnboarding', 'write'],
     ['DELETE', '/api/users/me/onboarding', 'deleteUserOnboarding', 'write'],
     ['GET', '/api/users/me/license', 'getUserLicense', 'read'],
+    ['PUT', '/api/users/me/license', 'setUserLicense', 'write', { licenseKeys: true }],
+    ['DELETE', '/api/users/me/license', 'deleteUserLicense', 'write'],
   ]),
   ...areaV3('view', [
     ['GET', '/api/view/folder/unique-paths', 'getUniqueOriginalPaths', 'read'],

@@ -33,6 +33,8 @@ export interface ApiFunctionProps {
   webIndex?: string;
   /** A streaming route's check that a request came through CloudFront (`ORIGIN_VERIFY`). */
   originVerify?: string;
+  /** The product keys' public keys (`-c licensePublicKeyServer=… -c licensePublicKeyClient=…`), for routes with `licenseKeys`. */
+  licensePublicKeys?: { server?: string; client?: string };
 }
 
 /**
@@ -56,6 +58,7 @@ export class ApiFunction extends NodejsFunction {
       tracing,
       webIndex,
       originVerify,
+      licensePublicKeys,
     }: ApiFunctionProps,
   ) {
     const name = functionName(route);
@@ -86,6 +89,8 @@ export class ApiFunction extends NodejsFunction {
         // Beside the bundle (the function reads it relative to LAMBDA_TASK_ROOT), copied below.
         ...(webIndex ? { WEB_INDEX: 'index.html' } : {}),
         ...(originVerify ? { ORIGIN_VERIFY: originVerify } : {}),
+        ...(route.licenseKeys && licensePublicKeys?.server ? { LICENSE_PUBLIC_KEY_SERVER: licensePublicKeys.server } : {}),
+        ...(route.licenseKeys && licensePublicKeys?.client ? { LICENSE_PUBLIC_KEY_CLIENT: licensePublicKeys.client } : {}),
       },
       depsLockFilePath: join(root, 'package-lock.json'),
       projectRoot: root,

@@ -40,6 +40,7 @@ export interface RouteStackProps {
   webIndex?: string | undefined;
   /** What CloudFront sends a streaming route's function URL in `x-origin-verify`, so only it reaches the function. */
   originVerify: string;
+  licensePublicKeys?: { server?: string; client?: string };
 }
 
 /** A streaming route's function URL, for the distribution (infra/cdk/web-distribution.ts). */
@@ -92,6 +93,7 @@ export class RouteStack extends NestedStack {
         tracing: props.tracing,
         ...(props.webIndex && webRoutes.includes(route) ? { webIndex: props.webIndex } : {}),
         ...(route.stream ? { originVerify: props.originVerify } : {}),
+        ...(route.licenseKeys && props.licensePublicKeys ? { licensePublicKeys: props.licensePublicKeys } : {}),
       });
       if (route.stream) {
         // API Gateway buffers an answer (6 MB at most): a streamed one goes out through a function URL in

@@ -156,6 +156,11 @@ export class ImmichStack extends Stack {
     // The stack's own id (a UUID no one outside the account knows): CloudFront sends it to the
     // streaming routes' function URLs, which answer nothing without it (docs/deployment.md).
     const originVerify = Fn.select(2, Fn.split('/', Aws.STACK_ID));
+    // Product keys verify only under the public keys the deployer gives (docs/immich-compatibility.md, "Product keys").
+    const licensePublicKeys = {
+      ...(this.node.tryGetContext('licensePublicKeyServer') ? { server: String(this.node.tryGetContext('licensePublicKeyServer')) } : {}),
+      ...(this.node.tryGetContext('licensePublicKeyClient') ? { client: String(this.node.tryGetContext('licensePublicKeyClient')) } : {}),
+    };
     const streams: StreamOrigin[] = [];
     const areas = new Map<string, Route[]>();
     for (const route of props.routes ?? [...routes, ...(props.webDir ? webRoutes : [])])
@@ -174,6 +179,7 @@ export class ImmichStack extends Stack {
         tracing,
         ...(props.webDir ? { webIndex: resolve(props.webDir, 'index.html') } : {}),
         originVerify,
+        licensePublicKeys,
       });
       streams.push(...nested.streams);
       // The roles' policies exist before any function can run with them: each role the area's routes

@@ -44,6 +44,16 @@ export const configCacheMs = (): number => Number(process.env.CONFIG_CACHE_SECON
 export const machineLearningEnabled = (): boolean | undefined =>
   process.env.IMMICH_MACHINE_LEARNING_ENABLED === 'false' ? false : undefined;
 export const machineLearningUrl = (): string | undefined => optional('IMMICH_MACHINE_LEARNING_URL');
+/**
+ * The public keys product keys are verified against (base64 of a PEM, as Immich keeps them): the
+ * server's and the client's. Unset, no product key can be verified, so none is accepted
+ * (docs/immich-compatibility.md, "Product keys").
+ */
+export const licensePublicKeys = (): { server?: string; client?: string } => {
+  const server = optional('LICENSE_PUBLIC_KEY_SERVER');
+  const client = optional('LICENSE_PUBLIC_KEY_CLIENT');
+  return { ...(server ? { server } : {}), ...(client ? { client } : {}) };
+};
 /** `silent` turns logging off (tests). */
 export const logLevel = (): string | undefined => optional('LOG_LEVEL');
 /** Largest request body of a route, in bytes: set per function by the stack from its route row (unset: the host checks it). */

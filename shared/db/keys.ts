@@ -42,6 +42,7 @@ export const keys = {
   config: (): Key => ({ pk: 'CONFIG', sk: 'CONFIG' }),
   /** Immich's system metadata `admin-onboarding`: exists once the admin finished onboarding. */
   adminOnboarding: (): Key => ({ pk: 'SYSTEM', sk: 'ADMIN_ONBOARDING' }),
+  serverLicense: (): Key => ({ pk: 'SYSTEM', sk: 'LICENSE' }),
   /** An asset. Its partition also holds the asset's faces. */
   asset: (assetId: string): Key => ({ pk: `ASSET#${assetId}`, sk: 'ASSET' }),
   /** One face on an asset (a named XMP face region), in the asset's partition. */

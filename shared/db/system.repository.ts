@@ -1,7 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { type License, LicenseSchema } from '../model/license.ts';
+import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { keys } from './keys.ts';
-import { putWrite, updateWrite, writeOne } from './transact.ts';
+import { deleteWrite, putWrite, updateWrite, writeOne } from './transact.ts';
 
 /** Whether an admin exists (the guard item the admin's sign-up writes). */
 export const hasAdmin = async (): Promise<boolean> => (await getItem(keys.admin())) !== undefined;
@@ -18,6 +20,23 @@ export const adminId = async (): Promise<string | undefined> => {
 /** Records whether the admin finished onboarding (v3 can undo it); the same again changes nothing. */
 export const setOnboarded = async (isOnboarded = true): Promise<void> => {
   await writeOne(putWrite({ ...keys.adminOnboarding(), type: 'systemMetadata', isOnboarded, updatedAt: new Date().toISOString() }));
+};
+
+const licenseCodec = codec('serverLicense', LicenseSchema);
+
+/** The server's product key (Immich's `license` system metadata), if one was activated. */
+export const getServerLicense = async (): Promise<License | undefined> => {
+  const item = await getItem(keys.serverLicense());
+  return item ? licenseCodec.read(item) : undefined;
+};
+
+/** Activates the server's product key, replacing any before it. */
+export const putServerLicense = async (license: License): Promise<void> => {
+  await writeOne(putWrite({ ...keys.serverLicense(), type: 'serverLicense', ...license }));
+};
+
+export const deleteServerLicense = async (): Promise<void> => {
+  await writeOne(deleteWrite(keys.serverLicense()));
 };
 
 /**

@@ -4,6 +4,7 @@ import type { CredentialCopy, UserRecord } from '../model/user.ts';
 import { batchGet, chunk } from './batch.ts';
 import { db } from './client.ts';
 import { getItem } from './get.ts';
+import { deletionWrites } from './items/deletion.ts';
 import { userCodec, userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
@@ -113,6 +114,14 @@ export const updateUser = async (user: UserRecord, changes: Partial<UserRecord>)
   }
   await transact(writes);
   return updated;
+};
+
+/** Removes the user's product key, recorded for the sync stream (UserMetadataDeleteV1) in the same transaction. */
+export const removeUserLicense = async (user: UserRecord): Promise<void> => {
+  await transact([
+    userWrites.set(user, { license: null, updatedAt: new Date().toISOString() }),
+    deletionWrites.userMetadata(user.id, 'license'),
+  ]);
 };
 
 /**

@@ -12,6 +12,8 @@ export const limits = {
   password: 1_000,
   /** A value that becomes part of an index key (EXIF filters, device ids, paths): 4 bytes a character at worst, under 2,048 bytes. */
   keyValue: 500,
+  /** A product key's activation key: a base64 RSA signature (684 characters at 4,096 bits). */
+  activationKey: 2_048,
   /** A checksum: SHA-1 is 40 hex or 28 base64 characters. */
   checksum: 64,
   /** The id a client gives each file of a bulk upload check (the CLI sends its path). */

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { id, instant, nullable } from './fields.ts';
+import { LicenseSchema } from './license.ts';
 
 export const userStatuses = ['active', 'removing', 'deleted'] as const;
 export type UserStatus = (typeof userStatuses)[number];
@@ -52,6 +53,8 @@ export const UserRecordSchema = v.object({
   usageByType: v.optional(v.boolean(), false),
   /** Immich v3's user onboarding done (its `onboarding` user metadata): the web app shows it until then. */
   isOnboarded: v.optional(v.boolean(), false),
+  /** The user's product key (Immich's `license` user metadata), once activated; absent or null: none. */
+  license: v.optional(nullable(LicenseSchema), null),
 });
 export type UserRecord = v.InferOutput<typeof UserRecordSchema>;
 

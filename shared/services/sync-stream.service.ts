@@ -505,12 +505,13 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       await context.send('AssetFaceV2', { kind: 'face', face: change.record }, { type: 'AssetFaceV2', updateId: change.updateId });
   },
   UserMetadataV1: async (context) => {
+    await sendDeletions(context, 'UserMetadataDeleteV1', [`${context.userId}#USERMETADATA`], ({ userId, key }) => ({ userId, key }));
     const item = await userItem(context.userId);
     if (!item) return;
     const updateId = updateIdOf(item);
     if (!inWindow(updateId, windowOf(context, 'UserMetadataV1'))) return;
     const user = readUser(item);
-    // Immich's user_metadata rows: the preferences the user changed, and onboarding once done.
+    // Immich's user_metadata rows: the preferences the user changed, onboarding once done, the product key once activated.
     if (user.preferences)
       await context.send('UserMetadataV1', fields({ userId: user.id, key: 'preferences', value: user.preferences }), {
         type: 'UserMetadataV1',
@@ -518,6 +519,11 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       });
     if (user.isOnboarded)
       await context.send('UserMetadataV1', fields({ userId: user.id, key: 'onboarding', value: { isOnboarded: true } }), {
+        type: 'UserMetadataV1',
+        updateId,
+      });
+    if (user.license)
+      await context.send('UserMetadataV1', fields({ userId: user.id, key: 'license', value: user.license }), {
         type: 'UserMetadataV1',
         updateId,
       });

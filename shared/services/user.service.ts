@@ -36,6 +36,7 @@ const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
     usageVideos: 0,
     usageByType: true,
     isOnboarded: false,
+    license: null,
     createdAt: now,
     updatedAt: now,
     defaultLibraryId: randomUUID(),

@@ -1,3 +1,4 @@
+import { createSign, generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Route, routes } from '#infra/routes.ts';
@@ -52,6 +53,14 @@ beforeAll(async () => {
   setup.guest = guest.userId;
   setup.guestToken = guest.accessToken;
 });
+
+/** A product key signed by a key pair of the test's own, which the server is given as its public key. */
+const licenseSigner = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const productKey = (licenseKey: string) => {
+  const publicKey = Buffer.from(licenseSigner.publicKey.export({ type: 'spki', format: 'pem' })).toString('base64');
+  Object.assign(process.env, { LICENSE_PUBLIC_KEY_SERVER: publicKey, LICENSE_PUBLIC_KEY_CLIENT: publicKey });
+  return { licenseKey, activationKey: createSign('SHA256').update(licenseKey).sign(licenseSigner.privateKey, 'base64') };
+};
 
 /** A comment of the racer's on their album, to delete. */
 const newComment = async (): Promise<string> => {
@@ -510,6 +519,24 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, body: { isOnboarded: false } },
   ],
   'v3:deleteUserOnboarding': async () => [{ token: user.accessToken }],
+  'v3:setUserLicense': async () => [
+    { token: user.accessToken, body: productKey('IMCL-1111-2222-3333-4444-5555-6666-7777-8888') },
+    { token: user.accessToken, body: productKey('IMSV-AAAA-BBBB-CCCC-DDDD-EEEE-FFFF-GGGG-HHHH') },
+  ],
+  'v3:deleteUserLicense': async () => {
+    await invoke(await handlerOf(routes.find((r) => r.generation === 'v3' && r.operationId === 'setUserLicense') as Route), {
+      method: 'PUT',
+      path: '/api/users/me/license',
+      headers: bearer(user.accessToken),
+      body: productKey('IMCL-1111-2222-3333-4444-5555-6666-7777-8888'),
+    });
+    return [{ token: user.accessToken }];
+  },
+  'v3:setServerLicense': async () => [
+    { token: admin.accessToken, body: productKey('IMSV-AAAA-BBBB-CCCC-DDDD-EEEE-FFFF-GGGG-HHHH') },
+    { token: admin.accessToken, body: productKey('IMSV-1111-BBBB-CCCC-DDDD-EEEE-FFFF-GGGG-HHHH') },
+  ],
+  'v3:deleteServerLicense': async () => [{ token: admin.accessToken }],
   'v3:createAlbum': async () => [{ token: user.accessToken, body: { albumName: 'Twins v3', assetIds: [setup.a, setup.c] } }],
   'v3:addAssetsToAlbums': async () => [{ token: user.accessToken, body: { albumIds: [setup.album, setup.doomedV3], assetIds: [setup.c] } }],
   'v3:updateAlbumInfo': async () => [

@@ -184,6 +184,22 @@ describe('ImmichStack', () => {
     for (const other of ['s3:', 'lambda:', 'secretsmanager:']) expect(actions).not.toContain(other);
   });
 
+  it('gives the product keys’ public keys, when set by context, to the two routes that verify keys alone', () => {
+    const rows = routes.filter((route) => ['setServerLicense', 'setUserLicense', 'getServerLicense'].includes(route.operationId));
+    const keyed = synth(rows, { licensePublicKeyServer: 'c2VydmVy', licensePublicKeyClient: 'Y2xpZW50' });
+    const functions = values(keyed.findResources('AWS::Lambda::Function')).filter((f) =>
+      String(f.Properties.Description).startsWith('Immich API'),
+    );
+    const envOf = (operationId: string) =>
+      functions.find((f) => String(f.Properties.Description).includes(`:${operationId} `))?.Properties.Environment.Variables;
+    for (const operationId of ['setServerLicense', 'setUserLicense'])
+      expect(envOf(operationId)).toMatchObject({ LICENSE_PUBLIC_KEY_SERVER: 'c2VydmVy', LICENSE_PUBLIC_KEY_CLIENT: 'Y2xpZW50' });
+    expect(envOf('getServerLicense')).not.toHaveProperty('LICENSE_PUBLIC_KEY_SERVER');
+    // Not given, no function has them (no key then verifies).
+    const plain = values(synth(rows).findResources('AWS::Lambda::Function'));
+    for (const f of plain) expect(f.Properties.Environment?.Variables ?? {}).not.toHaveProperty('LICENSE_PUBLIC_KEY_SERVER');
+  });
+
   it('deploys onto a retained table, bucket and secret when given them by context, creating none', () => {
     const secretArn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:SharedLinkSecret-AbCdEf';
     const again = synth(undefined, {

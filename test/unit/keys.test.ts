@@ -61,6 +61,7 @@ const built: Record<string, Key> = {
   queueState: keys.queueState('<queue>'),
   memoriesState: keys.memoriesState(),
   nightlyTasks: keys.nightlyTasks(),
+  serverLicense: keys.serverLicense(),
 };
 
 describe('docs/data-model.md', () => {

@@ -1,11 +1,10 @@
-import { NotFound } from '#shared/core/errors.ts';
+import type { LicenseResponseDto } from '#shared/dto/v3/license.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import { getServerLicense } from '#shared/services/license.service.ts';
 
-// No product key is ever stored here: Immich's answer without one (404), which the web app reads as unlicensed.
+// Without one: Immich's 404, which the web app reads as unlicensed.
 export const handler = httpHandler(
-  { generation: 'v3', access: 'admin', permission: 'serverLicense.read', returns: returns<never>() },
-  () => {
-    throw new NotFound();
-  },
+  { generation: 'v3', access: 'admin', permission: 'serverLicense.read', returns: returns<LicenseResponseDto>() },
+  () => getServerLicense(),
 );

@@ -20,6 +20,7 @@ export const deletionScopes = {
   memories: (ownerId: string) => `${ownerId}#MEMORY`,
   memoryAssets: (ownerId: string) => `${ownerId}#MEMORYASSET`,
   stacks: (ownerId: string) => `${ownerId}#STACK`,
+  userMetadata: (userId: string) => `${userId}#USERMETADATA`,
   users: () => 'USERS',
 } as const;
 
@@ -53,4 +54,6 @@ export const deletionWrites = {
   memoryAsset: (ownerId: string, memoryId: string, assetId: string): Write =>
     record(deletionScopes.memoryAssets(ownerId), { memoryId, assetId }),
   stack: (ownerId: string, stackId: string): Write => record(deletionScopes.stacks(ownerId), { stackId }),
+  /** A user's metadata row gone (Immich's `user_metadata_audit`): `key` is v3's `license`. */
+  userMetadata: (userId: string, key: string): Write => record(deletionScopes.userMetadata(userId), { userId, key }),
 };

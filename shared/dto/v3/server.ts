@@ -22,7 +22,7 @@ export interface ServerAboutResponseDto {
   nodejs: string;
 }
 
-/** The version Immich's web app shows in its about box; no licence is sold here. */
+/** The version Immich's web app shows in its about box; `licensed` is whether the server has a product key (GET /server/about reads it). */
 export const aboutV3: ServerAboutResponseDto = {
   version: 'v3.2.2',
   versionUrl: 'https://github.com/immich-app/immich/releases/tag/v3.2.2',

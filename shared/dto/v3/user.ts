@@ -4,6 +4,7 @@
  * v1.100's `/user` routes.
  */
 import * as v from 'valibot';
+import type { License } from '../../model/license.ts';
 import { limits } from '../../model/limits.ts';
 import type { PreferencesChange, UserPreferences } from '../../model/preferences.ts';
 import type { NewUser, UserRecord } from '../../model/user.ts';
@@ -142,7 +143,7 @@ export interface UserAdminResponseDto {
   email: string;
   id: string;
   isAdmin: boolean;
-  license: null;
+  license: License | null;
   name: string;
   oauthId: string;
   profileChangedAt: string;
@@ -156,7 +157,7 @@ export interface UserAdminResponseDto {
 }
 
 /**
- * v3's `mapUserAdmin`. No licence is sold here (`license: null`); `clusterGroupId` (3.2's groups of
+ * v3's `mapUserAdmin`, with the user's product key if they activated one; `clusterGroupId` (3.2's groups of
  * users who share face clusters) is the user's own id: each user is a group of one.
  * `profileChangedAt` is when the user last changed, a picture change included.
  */
@@ -168,7 +169,7 @@ export const mapUserAdminV3 = (user: UserRecord): UserAdminResponseDto => ({
   email: user.email,
   id: user.id,
   isAdmin: user.isAdmin,
-  license: null,
+  license: user.license,
   name: user.name,
   oauthId: user.oauthId,
   profileChangedAt: user.updatedAt,
