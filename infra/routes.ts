@@ -521,8 +521,14 @@ export const routes: readonly Route[] = [
     ['GET', '/api/view/folder', 'getAssetsByOriginalPath', 'read'],
   ]),
   ...areaV3('workflow', [
+    ['POST', '/api/workflows', 'createWorkflow', 'write'],
     ['GET', '/api/workflows', 'searchWorkflows', 'read'],
     ['GET', '/api/workflows/triggers', 'getWorkflowTriggers', 'read'],
+    ['GET', '/api/workflows/{id}', 'getWorkflow', 'read'],
+    ['GET', '/api/workflows/{id}/share', 'getWorkflowForShare', 'read'],
+    ['PUT', '/api/workflows/{id}', 'updateWorkflow', 'write'],
+    ['DELETE', '/api/workflows/{id}', 'deleteWorkflow', 'write'],
+    ['GET', '/api/workflows/{id}/logs', 'getWorkflowLogs', 'read'],
   ]),
 ];
 

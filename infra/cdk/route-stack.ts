@@ -79,8 +79,12 @@ export class RouteStack extends NestedStack {
       reason:
         'API Gateway invokes these functions synchronously and gets every error back; a dead-letter queue only receives failed asynchronous invocations',
     });
+    // A function's log group is `<id>Logs` (infra/cdk/api-function.ts): a route whose own id is one
+    // (v3's getWorkflowLogs beside getWorkflow) takes `<id>Function` instead.
+    const logGroupIds = new Set(props.routes.map((route) => `${pascal(functionName(route))}Logs`));
     for (const route of props.routes) {
-      const id = pascal(functionName(route));
+      const base = pascal(functionName(route));
+      const id = logGroupIds.has(base) ? `${base}Function` : base;
       const fn = new ApiFunction(this, id, {
         route,
         table: props.table,

@@ -42,6 +42,10 @@ export const Permission = {
   StackRead: 'stack.read',
   StackUpdate: 'stack.update',
   StackDelete: 'stack.delete',
+  WorkflowRead: 'workflow.read',
+  WorkflowUpdate: 'workflow.update',
+  WorkflowDelete: 'workflow.delete',
+  WorkflowLogs: 'workflow.logs',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];
 

@@ -85,6 +85,7 @@ export const keys = {
   memoryAsset: (memoryId: string, assetId: string): Key => ({ pk: `MEMORY#${memoryId}`, sk: `ASSET#${assetId}` }),
   /** A stack, under its owner: reading it by the caller's id is also the ownership check. */
   stack: (ownerId: string, stackId: string): Key => ({ pk: `USER#${ownerId}`, sk: `STACK#${stackId}` }),
+  workflow: (ownerId: string, workflowId: string): Key => ({ pk: `USER#${ownerId}`, sk: `WORKFLOW#${workflowId}` }),
   /** A tag, under its owner: reading it by the caller's id is also the ownership check. */
   tag: (ownerId: string, tagId: string): Key => ({ pk: `USER#${ownerId}`, sk: `TAG#${tagId}` }),
   /** Uniqueness of a tag's value (its full path) per owner, by hash of the value → tagId. */
@@ -165,6 +166,8 @@ export const partitions = {
   queueSlots: (queue: string): Partition => ({ value: `QUEUE#${queue}` }),
   /** A user's stacks. */
   userStacks: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'STACK#' }),
+  /** A user's workflows. */
+  userWorkflows: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'WORKFLOW#' }),
   /** A user's memories. */
   userMemories: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'MEMORY#' }),
   /** A memory's assets. */

@@ -2,9 +2,9 @@
  * What an Immich without these answers, for the pages of the v3 web app that read them on load
  * (docs/immich-compatibility.md, "What this server has none of"): no database backups (the table
  * is DynamoDB's, with its own point-in-time recovery), no integrity report (no integrity job has
- * run), no workflows and no plugins, no external libraries, no maintenance mode. What acts on
- * one answers as Immich does when it does not exist, and what would make one is refused with the
- * reason.
+ * run), no plugins (so workflows have no steps: workflow.service.ts), no external libraries, no
+ * maintenance mode. What acts on one answers as Immich does when it does not exist, and what
+ * would make one is refused with the reason.
  */
 import { Invalid } from '../core/errors.ts';
 
@@ -18,7 +18,7 @@ export const integrityReportSummary = (): { checksum_mismatch: number; missing_f
   untracked_file: 0,
 });
 
-/** GET /workflows, GET /workflows/triggers, GET /plugins/methods, GET /plugins/templates: none. */
+/** GET /plugins/methods, GET /plugins/templates: none. */
 export const noneHere = (): never[] => [];
 
 /**

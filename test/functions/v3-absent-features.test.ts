@@ -18,8 +18,6 @@ import { handler as maintenanceLogin } from '#functions/v3/maintenance/maintenan
 import { handler as setMaintenanceMode } from '#functions/v3/maintenance/set-maintenance-mode.ts';
 import { handler as searchPluginMethods } from '#functions/v3/plugin/search-plugin-methods.ts';
 import { handler as searchPluginTemplates } from '#functions/v3/plugin/search-plugin-templates.ts';
-import { handler as getWorkflowTriggers } from '#functions/v3/workflow/get-workflow-triggers.ts';
-import { handler as searchWorkflows } from '#functions/v3/workflow/search-workflows.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 
@@ -45,11 +43,9 @@ describe('what this server has none of, as an Immich with none answers (v3)', ()
     expect((await invoke(getIntegrityReportSummary, { path: '/api/admin/integrity/summary', headers: user })).status).toBe(403);
   });
 
-  it('answers no workflows, triggers or plugins to a signed-in user, and 401 to no one', async () => {
+  it('answers no plugins to a signed-in user, and 401 to no one', async () => {
     const user = bearer(accounts.user1.accessToken);
     for (const [handler, path] of [
-      [searchWorkflows, '/api/workflows'],
-      [getWorkflowTriggers, '/api/workflows/triggers'],
       [searchPluginMethods, '/api/plugins/methods'],
       [searchPluginTemplates, '/api/plugins/templates'],
     ] as const) {

@@ -62,6 +62,17 @@ const productKey = (licenseKey: string) => {
   return { licenseKey, activationKey: createSign('SHA256').update(licenseKey).sign(licenseSigner.privateKey, 'base64') };
 };
 
+/** A workflow of the racer's, to change or delete. */
+const workflow = async (): Promise<string> => {
+  const created = await invoke(await handlerOf(routes.find((r) => r.generation === 'v3' && r.operationId === 'createWorkflow') as Route), {
+    method: 'POST',
+    path: '/api/workflows',
+    headers: bearer(user.accessToken),
+    body: { trigger: 'AssetCreate' },
+  });
+  return created.body.id;
+};
+
 /** A comment of the racer's on their album, to delete. */
 const newComment = async (): Promise<string> => {
   const created = await invoke(await handlerOf(route('createActivity')), {
@@ -537,6 +548,18 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: admin.accessToken, body: productKey('IMSV-1111-BBBB-CCCC-DDDD-EEEE-FFFF-GGGG-HHHH') },
   ],
   'v3:deleteServerLicense': async () => [{ token: admin.accessToken }],
+  'v3:createWorkflow': async () => [
+    { token: user.accessToken, body: { trigger: 'AssetCreate', name: 'Twin' } },
+    { token: user.accessToken, body: { trigger: 'AssetTagged' } },
+  ],
+  'v3:updateWorkflow': async () => {
+    const id = await workflow();
+    return [
+      { token: user.accessToken, id, body: { name: 'First' } },
+      { token: user.accessToken, id, body: { enabled: false, logging: true } },
+    ];
+  },
+  'v3:deleteWorkflow': async () => [{ token: user.accessToken, id: await workflow() }],
   'v3:createAlbum': async () => [{ token: user.accessToken, body: { albumName: 'Twins v3', assetIds: [setup.a, setup.c] } }],
   'v3:addAssetsToAlbums': async () => [{ token: user.accessToken, body: { albumIds: [setup.album, setup.doomedV3], assetIds: [setup.c] } }],
   'v3:updateAlbumInfo': async () => [

@@ -1,8 +1,8 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { noneHere } from '#shared/services/absent-features.service.ts';
+import { workflowTriggerList } from '#shared/services/workflow.service.ts';
 
-// None here (shared/services/absent-features.service.ts); the query's filters find nothing in nothing.
-export const handler = httpHandler({ generation: 'v3', access: 'user', permission: 'workflow.read', returns: returns<never[]>() }, () =>
-  noneHere(),
+// Any signed-in caller, no API-key permission (Immich's `permission: false`).
+export const handler = httpHandler({ generation: 'v3', access: 'user', returns: returns<ReturnType<typeof workflowTriggerList>>() }, () =>
+  workflowTriggerList(),
 );

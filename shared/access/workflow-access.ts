@@ -1,0 +1,15 @@
+/**
+ * Access to the caller's workflows: kept apart from access.ts so that only the functions that need
+ * its repository bundle it (docs/benchmarks.md).
+ */
+import { getWorkflow } from '../db/workflow.repository.ts';
+import type { Auth } from '../model/user.ts';
+import type { WorkflowRecord } from '../model/workflow.ts';
+import { noAccess, type Permission } from './permission.ts';
+
+/** The caller's workflow (Immich's workflow.read, .update, .delete and .logs: the owner's alone). */
+export const requireWorkflow = async (auth: Auth, permission: Permission, workflowId: string): Promise<WorkflowRecord> => {
+  const workflow = await getWorkflow(auth.user.id, workflowId);
+  if (!workflow) throw noAccess(permission);
+  return workflow;
+};

@@ -1,0 +1,39 @@
+import type { WorkflowRecord } from '../model/workflow.ts';
+import { getItem } from './get.ts';
+import { workflowCodec } from './items/workflow.ts';
+import { keys, partitions } from './keys.ts';
+import { queryAll } from './query.ts';
+import { deleteWrite, putWrite, writeIfPresent, writeOne } from './transact.ts';
+
+/** The owner's workflow, or undefined (someone else's reads as missing). */
+export const getWorkflow = async (ownerId: string, workflowId: string): Promise<WorkflowRecord | undefined> => {
+  const item = await getItem(keys.workflow(ownerId, workflowId));
+  return item ? workflowCodec.read(item) : undefined;
+};
+
+/** Every workflow of an owner (Query `USER#<id>` WORKFLOW#). */
+export const listWorkflows = async (ownerId: string): Promise<WorkflowRecord[]> =>
+  (await queryAll(partitions.userWorkflows(ownerId))).map(workflowCodec.read);
+
+/** A new workflow (its id is new: `attribute_not_exists`). */
+export const createWorkflow = async (workflow: WorkflowRecord): Promise<void> => {
+  await writeOne(
+    putWrite({ ...keys.workflow(workflow.ownerId, workflow.id), type: 'workflow', ...workflow }, { condition: 'attribute_not_exists(pk)' }),
+  );
+};
+
+/**
+ * A workflow changed from the one read: written only while it is still that one (`updatedAt` as
+ * read), so of two concurrent updates neither is lost unnoticed; false when it changed or went.
+ */
+export const replaceWorkflow = async (workflow: WorkflowRecord, was: WorkflowRecord): Promise<boolean> =>
+  writeIfPresent(
+    putWrite(
+      { ...keys.workflow(workflow.ownerId, workflow.id), type: 'workflow', ...workflow },
+      { condition: 'updatedAt = :was', values: { ':was': was.updatedAt } },
+    ),
+  );
+
+export const deleteWorkflow = async (ownerId: string, workflowId: string): Promise<void> => {
+  await writeOne(deleteWrite(keys.workflow(ownerId, workflowId)));
+};
