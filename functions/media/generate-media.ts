@@ -9,6 +9,7 @@
 import { log, withLogContext } from '#shared/core/log.ts';
 import {
   assetIdOfOriginalKey,
+  generateEditedMedia,
   generateMedia,
   type MediaJobEvent,
   type MediaOutcome,
@@ -47,6 +48,7 @@ export const handler = async (event: ObjectCreatedEvent | MediaJobEvent): Promis
       if (job.kind === 'person-thumbnail')
         outcomes[`person/${job.personId}`] = await thumbnails(() => makePersonThumbnail(job.ownerId, job.personId));
       else if (job.kind === 'asset-media') outcomes[`asset/${job.assetId}`] = await thumbnails(() => generateMedia(job.assetId));
+      else if (job.kind === 'asset-edits') outcomes[`edits/${job.assetId}`] = await thumbnails(() => generateEditedMedia(job.assetId));
     }
     for (const record of 'Records' in event ? (event.Records ?? []) : []) {
       // S3 sends keys URL-encoded, spaces as '+'.

@@ -10,6 +10,9 @@ export const Permission = {
   AssetRestore: 'asset.restore',
   AssetShare: 'asset.share',
   AssetUpload: 'asset.upload',
+  /** The photo editor's (v3): the owner's alone, as Immich's. */
+  AssetEditCreate: 'asset.edit.create',
+  AssetEditDelete: 'asset.edit.delete',
   AlbumRead: 'album.read',
   AlbumUpdate: 'album.update',
   AlbumDelete: 'album.delete',

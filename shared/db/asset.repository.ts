@@ -5,6 +5,7 @@ import {
   type AssetStatus,
   type AssetWithFaces,
   type FaceRecord,
+  type PhotoEdit,
   type SearchableExifField,
   statusOf,
 } from '../model/asset.ts';
@@ -21,10 +22,10 @@ import { deletionWrites } from './items/deletion.ts';
 import { faceCodec, faceWrites } from './items/face.ts';
 import { personWrites } from './items/person.ts';
 import { userWrites } from './items/user.ts';
-import { dateOrder, keys, type Partition, partitions } from './keys.ts';
+import { dateOrder, indexKeys, keys, type Partition, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
-import { isCancelled, transact, type Write, writeOne } from './transact.ts';
+import { isCancelled, setFields, transact, updateWrite, type Write, writeIfPresent, writeOne } from './transact.ts';
 
 export { DuplicateChecksumError } from './items/asset.ts';
 export { PersonNameTakenError } from './items/person.ts';
@@ -348,6 +349,43 @@ export const recordMedia = async (assetId: string, media: AssetMedia): Promise<b
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
   }
+};
+
+/**
+ * Sets an asset's photo edits (v3's editor) and drops its edited files' keys until the media
+ * function makes them for these edits (their answers fall back to the unedited files meanwhile).
+ * A new updatedAt, as Immich's edit saves the asset: synced apps learn of it.
+ */
+export const setPhotoEdits = async (asset: AssetRecord, edits: PhotoEdit[]): Promise<AssetRecord> => {
+  const fields = {
+    edits,
+    editedFullsizePath: null,
+    editedPreviewPath: null,
+    editedThumbnailPath: null,
+    updatedAt: new Date().toISOString(),
+  };
+  await writeOne(assetWrites.set(asset.id, fields));
+  return { ...asset, ...fields };
+};
+
+export type EditedMedia = Pick<AssetRecord, 'editedFullsizePath' | 'editedPreviewPath' | 'editedThumbnailPath' | 'thumbhash'>;
+
+/**
+ * Records the files the media function made for these edits, with their thumbhash (Immich shows
+ * an edited asset's): only while the asset still has exactly these edits, so a job for edits since
+ * replaced never records its files. False when they changed or the asset is gone.
+ */
+export const recordEditedMedia = async (assetId: string, edits: readonly PhotoEdit[], media: EditedMedia): Promise<boolean> => {
+  const updatedAt = new Date().toISOString();
+  // updatedAt moves the asset in the by-update index too (the mobile app's delta sync), as every asset write does.
+  const { expression, names, values } = setFields({ ...media, updatedAt, gsi2sk: indexKeys.assetsByUpdate('', updatedAt, assetId).gsi2sk });
+  return writeIfPresent(
+    updateWrite(keys.asset(assetId), expression, {
+      condition: '#edits = :asRead',
+      names: { ...names, '#edits': 'edits' },
+      values: { ...values, ':asRead': edits },
+    }),
+  );
 };
 
 /** The entries of the assets one device of an owner uploaded: one Query of its partition. */

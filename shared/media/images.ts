@@ -83,6 +83,69 @@ const decodeHeicImage = async (original: Uint8Array, { Image, BandFormat }: Vips
   return image.copy({ interpretation: 'srgb' });
 };
 
+/** A photo edit as the media function applies it (shared/model/asset.ts's PhotoEdit, without its id). */
+export type ImageEdit =
+  | { action: 'crop'; parameters: { x: number; y: number; width: number; height: number } }
+  | { action: 'rotate'; parameters: { angle: number } }
+  | { action: 'mirror'; parameters: { axis: 'horizontal' | 'vertical' } };
+
+export interface EditedImage extends Previews {
+  /** The whole edited image, a JPEG (Immich's edited full size). */
+  fullsize: Buffer;
+}
+
+/**
+ * Immich's photo editor's output: the original decoded whole and oriented, then each edit in
+ * order (a crop in the oriented image's pixels, a clockwise quarter turn, a mirror), encoded full
+ * size, with its previews and thumbhash.
+ */
+export const renderEdited = async (
+  original: Uint8Array,
+  edits: readonly ImageEdit[],
+  settings: PreviewSettings,
+  options: SourceOptions = {},
+): Promise<EditedImage> => {
+  const module = await vips();
+  const { Image } = module;
+  const made: VipsImage[] = [];
+  const keep = (image: VipsImage): VipsImage => {
+    made.push(image);
+    return image;
+  };
+  try {
+    let image: VipsImage;
+    if (isHevcHeif(Buffer.from(original.buffer, original.byteOffset, Math.min(original.byteLength, 64)))) {
+      image = keep(await decodeHeicImage(original, module));
+    } else {
+      const decoded = keep(Image.newFromBuffer(original));
+      const tagged = keep(decoded.copy());
+      if (options.orientation && options.orientation > 1 && (decoded.getTypeof('orientation') === 0 || decoded.getInt('orientation') <= 1))
+        tagged.setInt('orientation', options.orientation);
+      image = keep(tagged.autorot());
+    }
+    for (const edit of edits) {
+      if (edit.action === 'crop')
+        image = keep(image.crop(edit.parameters.x, edit.parameters.y, edit.parameters.width, edit.parameters.height));
+      else if (edit.action === 'rotate')
+        image =
+          edit.parameters.angle === 90
+            ? keep(image.rot90())
+            : edit.parameters.angle === 180
+              ? keep(image.rot180())
+              : edit.parameters.angle === 270
+                ? keep(image.rot270())
+                : image;
+      else image = keep(image.flip(edit.parameters.axis));
+    }
+    const fullsize = Buffer.from(
+      image.jpegsaveBuffer({ Q: settings.quality, subsample_mode: settings.quality >= 80 ? 'off' : 'on', keep: 'icc' }),
+    );
+    return { ...previewsOfImage(Image, settings, image), fullsize };
+  } finally {
+    for (const image of made) image.delete();
+  }
+};
+
 /** Previews of an image already decoded (and oriented). */
 const previewsOfImage = (Image: VipsModule['Image'], settings: PreviewSettings, decoded: VipsImage): Previews =>
   previewsOf(Image, settings, decoded.width, decoded.height, (size) => {

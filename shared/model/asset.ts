@@ -66,6 +66,23 @@ export type SearchableExifField = (typeof searchableExifFields)[number];
 export const StackRefSchema = v.object({ id: id(), primaryAssetId: id(), assetCount: v.number() });
 export type StackRef = v.InferOutput<typeof StackRefSchema>;
 
+/**
+ * One edit of Immich v3's photo editor (its `asset_edit` row), applied in order to the image as
+ * shown (oriented): a crop (first, if any) in its pixels, a quarter-turn rotation, a mirror.
+ */
+export const PhotoEditSchema = v.variant('action', [
+  v.object({
+    id: id(),
+    action: v.literal('crop'),
+    parameters: v.object({ x: v.number(), y: v.number(), width: v.number(), height: v.number() }),
+  }),
+  v.object({ id: id(), action: v.literal('rotate'), parameters: v.object({ angle: v.picklist([0, 90, 180, 270]) }) }),
+  v.object({ id: id(), action: v.literal('mirror'), parameters: v.object({ axis: v.picklist(['horizontal', 'vertical']) }) }),
+]);
+export type PhotoEdit = v.InferOutput<typeof PhotoEditSchema>;
+/** An edit as asked for, before it has an id. */
+export type PhotoEditRequest = PhotoEdit extends infer E ? (E extends PhotoEdit ? Omit<E, 'id'> : never) : never;
+
 /** An asset with its EXIF, as Immich's `assets` + `exif` rows. */
 export const AssetRecordSchema = v.object({
   id: id(),
@@ -114,6 +131,15 @@ export const AssetRecordSchema = v.object({
   albumCount: v.optional(v.number(), 0),
   /** Its stack, or null (absent on assets stored before stacks: none). */
   stack: v.optional(nullable(StackRefSchema), null),
+  /** Immich v3's photo edits, in order (absent: none); the original is never changed. */
+  edits: v.optional(v.array(PhotoEditSchema), []),
+  /**
+   * The edited image's files, made by the media function from the original and the edits (absent
+   * or null: none yet): a full-size JPEG, the preview and the thumbnail.
+   */
+  editedFullsizePath: v.optional(nullable(v.string()), null),
+  editedPreviewPath: v.optional(nullable(v.string()), null),
+  editedThumbnailPath: v.optional(nullable(v.string()), null),
 });
 export type AssetRecord = v.InferOutput<typeof AssetRecordSchema>;
 
@@ -146,10 +172,26 @@ export const statusOf = (asset: AssetRecord): AssetStatus => ({
  * The asset's width and height as shown (Immich v3's `width`/`height`): the image's size, turned
  * for an orientation that sets it on its side (EXIF 5 to 8); null where unknown.
  */
-export const dimensionsOf = (asset: Pick<AssetRecord, 'exif'>): { width: number | null; height: number | null } => {
+export const dimensionsOf = (
+  asset: Pick<AssetRecord, 'exif'> & { edits?: readonly PhotoEdit[] },
+): { width: number | null; height: number | null } => {
   const { exifImageWidth: width, exifImageHeight: height, orientation } = asset.exif;
   const sideways = ['5', '6', '7', '8'].includes(orientation ?? '');
-  return sideways ? { width: height, height: width } : { width, height };
+  const shown = sideways ? { width: height, height: width } : { width, height };
+  return asset.edits && asset.edits.length > 0 ? editedDimensions(asset.edits, shown) : shown;
+};
+
+/** The size of the image its edits make (Immich's `getOutputDimensions`): a crop's, turned by a quarter rotation. */
+export const editedDimensions = <N extends number | null>(
+  edits: readonly PhotoEdit[],
+  size: { width: N; height: N },
+): { width: N | number; height: N | number } => {
+  let current: { width: N | number; height: N | number } = size;
+  for (const edit of edits) {
+    if (edit.action === 'crop') current = { width: edit.parameters.width, height: edit.parameters.height };
+    else if (edit.action === 'rotate' && edit.parameters.angle % 180 === 90) current = { width: current.height, height: current.width };
+  }
+  return current;
 };
 
 /** In the library a user browses (the timeline or the archive): neither hidden (a live photo's video) nor locked. */

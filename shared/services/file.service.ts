@@ -101,32 +101,52 @@ const webImageTypes = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/we
  * v3's GET /assets/:id/thumbnail?size=: the WebP thumbnail (the default) or the JPEG preview, named
  * `<name>_<size>.<ext>` inline. `fullsize` of an image a browser shows is its original (a
  * redirect); no other full size is made here, so it is the preview (a redirect, as Immich answers
- * before its full size exists). 404 before the previews exist.
+ * before its full size exists). With `edited` (always for a link's visitor, as Immich's) an edited
+ * asset's edited files are answered first, its edited full size included; before the media
+ * function made them, the unedited ones. 404 before the previews exist.
  */
-export const viewThumbnail = async (auth: Auth, id: string, size: ThumbnailSize): Promise<ThumbnailAnswer> => {
+export const viewThumbnail = async (auth: Auth, id: string, size: ThumbnailSize, edited = false): Promise<ThumbnailAnswer> => {
   const { asset } = await requireAsset(auth, Permission.AssetView, id);
+  const useEdits = (edited || auth.sharedLink !== undefined) && asset.edits.length > 0;
   if (size === 'fullsize') {
+    if (useEdits && asset.editedFullsizePath) return { file: thumbnailServed(auth, asset, asset.editedFullsizePath, size) };
+    if (useEdits) return { redirect: 'preview' };
     return { redirect: asset.type === 'IMAGE' && webImageTypes.has(mimeTypeOf(asset.originalFileName)) ? 'original' : 'preview' };
   }
-  const key = size === 'thumbnail' ? (asset.webpPath ?? asset.resizePath) : asset.resizePath;
+  const editedKey = useEdits ? (size === 'thumbnail' ? asset.editedThumbnailPath : asset.editedPreviewPath) : null;
+  const key = editedKey ?? (size === 'thumbnail' ? (asset.webpPath ?? asset.resizePath) : asset.resizePath);
   if (!key) throw new NotFound('Asset media not found');
+  return { file: thumbnailServed(auth, asset, key, size) };
+};
+
+const thumbnailServed = (auth: Auth, asset: AssetRecord, key: string, size: ThumbnailSize): ServedFile => {
   // A visitor does not learn the file's name from it (Immich names it by id for a link that hides metadata).
   const base = auth.sharedLink ? asset.id : baseName(asset.originalFileName);
   return {
-    file: {
-      key,
-      contentType: previewType(key),
-      cacheControl: cacheControl.privateWithCache,
-      inlineName: `${base}_${size}${key.endsWith('.webp') ? '.webp' : '.jpeg'}`,
-    },
+    key,
+    contentType: previewType(key),
+    cacheControl: cacheControl.privateWithCache,
+    inlineName: `${base}_${size}${key.endsWith('.webp') ? '.webp' : '.jpeg'}`,
   };
 };
 
 const baseName = (fileName: string): string => fileName.replace(/\.[^.]*$/, '');
 
-/** v3's GET /assets/:id/original: the original, inline under its uploaded name, cached privately. */
-export const originalFile = async (auth: Auth, id: string): Promise<ServedFile> => {
+/**
+ * v3's GET /assets/:id/original: the original, inline under its uploaded name, cached privately;
+ * with `edited` (always for a link's visitor) an edited asset's edited full size once made, named
+ * as the original with its own extension (Immich's).
+ */
+export const originalFile = async (auth: Auth, id: string, edited = false): Promise<ServedFile> => {
   const { asset } = await requireAsset(auth, Permission.AssetDownload, id);
+  if ((edited || auth.sharedLink !== undefined) && asset.edits.length > 0 && asset.editedFullsizePath) {
+    return {
+      key: asset.editedFullsizePath,
+      contentType: 'image/jpeg',
+      cacheControl: cacheControl.privateWithCache,
+      inlineName: `${baseName(asset.originalFileName)}.jpeg`,
+    };
+  }
   return {
     key: asset.originalPath,
     contentType: mimeTypeOf(asset.originalFileName),

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { log } from '../core/log.ts';
-import { getAssetWithFaces, recordMedia } from '../db/asset.repository.ts';
+import { getAssetWithFaces, recordEditedMedia, recordMedia } from '../db/asset.repository.ts';
 import { getPeople, getPerson, setPersonThumbnail } from '../db/person.repository.ts';
+import { editedKeys, previewKeys } from '../domain/media-files.ts';
 import { isRaw } from '../domain/media-types.ts';
-import { imageSize, renderFaceCrop, renderPreviews } from '../media/images.ts';
+import { type ImageEdit, imageSize, renderEdited, renderFaceCrop, renderPreviews } from '../media/images.ts';
 import { embeddedPreview } from '../media/raw.ts';
 import { renderPoster } from '../media/video.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
@@ -16,16 +17,6 @@ import { type OriginalsStore, originalsStore, type StoredObject } from '../stora
 import { readConfig } from './config.reader.ts';
 
 export type { MediaJobEvent } from '../storage/media-jobs.ts';
-
-/**
- * Where an asset's previews are kept: `thumbs/<owner>/<ab>/<cd>/<id>-preview.jpeg` and
- * `…-thumbnail.webp`, beside `upload/` (the originals), so the bucket's object-created events for
- * `upload/` reach the media function and its own writes do not.
- */
-export const previewKeys = (asset: Pick<AssetRecord, 'id' | 'ownerId'>): { preview: string; thumbnail: string } => {
-  const folder = `thumbs/${asset.ownerId}/${asset.id.slice(0, 2)}/${asset.id.slice(2, 4)}`;
-  return { preview: `${folder}/${asset.id}-preview.jpeg`, thumbnail: `${folder}/${asset.id}-thumbnail.webp` };
-};
 
 /** An original's key names its asset: `upload/<owner>/<ab>/<cd>/<assetId>.<ext>` (previews and sidecars are not originals). */
 export const assetIdOfOriginalKey = (key: string): string | undefined =>
@@ -108,6 +99,8 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
     await store.delete(stored);
     return 'gone';
   }
+  // An edited asset shows its edits: its edited files and thumbhash are made again after these.
+  if (asset.edits.length > 0) await generateEditedMedia(asset.id);
   // The people whose feature face is on this asset (a new person's is the asset they were first seen on).
   const people = faces.length === 0 ? [] : await getPeople(asset.ownerId, [...new Set(faces.map((face) => face.personId))]);
   const preview = { bytes: previews.preview, width: previews.previewWidth, height: previews.previewHeight };
@@ -119,6 +112,56 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
     settings.quality,
   );
   return 'made';
+};
+
+/**
+ * Immich's edit thumbnail job: the asset's edited full size, preview, thumbnail and thumbhash, made
+ * from the original with its photo edits as they are now (shared/media/images.ts, renderEdited)
+ * and recorded only while those are still its edits. An asset whose edits were removed gets its
+ * unedited previews and thumbhash again, and its edited files go.
+ */
+export const generateEditedMedia = async (assetId: string): Promise<MediaOutcome> => {
+  const found = await getAssetWithFaces(assetId);
+  if (!found) return 'gone';
+  const { asset } = found;
+  const store = await originalsStore();
+  const keys = editedKeys(asset);
+  if (asset.edits.length === 0) {
+    await store.delete([{ key: keys.fullsize }, { key: keys.preview }, { key: keys.thumbnail }]);
+    return generateMedia(asset.id);
+  }
+  if (asset.type !== 'IMAGE') return 'unsupported';
+  const original = await store.get(asset.originalPath);
+  if (!original) return 'gone';
+  const { thumbnail: settings } = await readConfig();
+  const edits = asset.edits.map(({ action, parameters }) => ({ action, parameters }) as ImageEdit);
+  const source = isRaw(asset.originalFileName) ? embeddedPreview(original) : original;
+  const edited = source
+    ? await renderEdited(
+        source,
+        edits,
+        settings,
+        isRaw(asset.originalFileName) ? { orientation: Number(asset.exif.orientation ?? 1) } : {},
+      ).catch((error: unknown) => {
+        log.warn('No edited image for an asset its decoder cannot read', { assetId, error: String(error) });
+        return undefined;
+      })
+    : undefined;
+  if (!edited) return 'unsupported';
+  const stored = [
+    await store.put(keys.fullsize, edited.fullsize, 'image/jpeg'),
+    await store.put(keys.preview, edited.preview, 'image/jpeg'),
+    await store.put(keys.thumbnail, edited.thumbnail, 'image/webp'),
+  ];
+  const recorded = await recordEditedMedia(asset.id, asset.edits, {
+    editedFullsizePath: keys.fullsize,
+    editedPreviewPath: keys.preview,
+    editedThumbnailPath: keys.thumbnail,
+    thumbhash: edited.thumbhash.toString('base64'),
+  });
+  // Edits changed meanwhile: their own job makes their files (the same keys), so these are left to it.
+  if (!recorded && !(await getAssetWithFaces(asset.id))) await store.delete(stored);
+  return recorded ? 'made' : 'gone';
 };
 
 /**

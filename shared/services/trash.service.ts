@@ -7,6 +7,7 @@ import { getPeople } from '../db/person.repository.ts';
 import { deleteAssetTagEntries } from '../db/tag.repository.ts';
 import { deletePostings, postingsOf } from '../db/term.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
+import { editedKeys } from '../domain/media-files.ts';
 import { assetTerms } from '../domain/terms.ts';
 import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
@@ -25,6 +26,8 @@ const storedObjectsOf = (asset: AssetRecord): StoredObject[] => [
   ...(asset.sidecarPath ? [{ key: asset.sidecarPath, ...(asset.sidecarVersion ? { version: asset.sidecarVersion } : {}) }] : []),
   // Its previews (rewritten in place by a repeated generation, so any versions they left expire by the lifecycle rule).
   ...[asset.resizePath, asset.webpPath].flatMap((key) => (key ? [{ key }] : [])),
+  // And its edited files, recorded or not yet (a job for edits may still be making them: their keys are fixed).
+  ...(asset.edits.length > 0 || asset.editedPreviewPath ? Object.values(editedKeys(asset)).map((key) => ({ key })) : []),
 ];
 
 /** The owner's albums whose thumbnail was an asset deleted for good get their newest remaining asset (Immich's updateThumbnails). */

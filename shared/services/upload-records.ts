@@ -57,6 +57,10 @@ export const newAsset = (
     faceIds: [],
     albumCount: 0,
     stack: null,
+    edits: [],
+    editedFullsizePath: null,
+    editedPreviewPath: null,
+    editedThumbnailPath: null,
   };
 };
 

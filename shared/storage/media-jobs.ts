@@ -22,7 +22,13 @@ export interface AssetMediaJob {
   assetId: string;
 }
 
-export type MediaJob = PersonThumbnailJob | AssetMediaJob;
+/** An asset's edited files, made for its photo edits as they are now (or removed when it has none). */
+export interface AssetEditsJob {
+  kind: 'asset-edits';
+  assetId: string;
+}
+
+export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob;
 
 /** The event the media function receives for jobs (beside the bucket's object-created events). */
 export interface MediaJobEvent {

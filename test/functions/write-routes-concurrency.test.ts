@@ -548,6 +548,11 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: admin.accessToken, body: productKey('IMSV-1111-BBBB-CCCC-DDDD-EEEE-FFFF-GGGG-HHHH') },
   ],
   'v3:deleteServerLicense': async () => [{ token: admin.accessToken }],
+  'v3:editAsset': async () => [
+    { token: user.accessToken, id: setup.c, body: { edits: [{ action: 'rotate', parameters: { angle: 90 } }] } },
+    { token: user.accessToken, id: setup.c, body: { edits: [{ action: 'mirror', parameters: { axis: 'horizontal' } }] } },
+  ],
+  'v3:removeAssetEdits': async () => [{ token: user.accessToken, id: setup.c }],
   'v3:createWorkflow': async () => [
     { token: user.accessToken, body: { trigger: 'AssetCreate', name: 'Twin' } },
     { token: user.accessToken, body: { trigger: 'AssetTagged' } },

@@ -68,6 +68,10 @@ export const assetRecord = (
     faceIds: [],
     albumCount: 0,
     stack: null,
+    edits: [],
+    editedFullsizePath: null,
+    editedPreviewPath: null,
+    editedThumbnailPath: null,
     ...fields,
     exif: exifInfo(exif),
   };

@@ -26,7 +26,8 @@ const servedV3 = new Set(routes.flatMap((route) => (route.generation === 'v3' ? 
 describe("docs/immich-compatibility.md, the v3 web app's calls", () => {
   const served = names(bullet('Served'));
   const offText = bullet('Off in `/server/features`');
-  const notYet = names(bullet('Not served yet'));
+  // Calls not served yet, once there were some; none is left.
+  const notYet = section.includes('- **Not served yet') ? names(bullet('Not served yet')) : [];
   /** `feature`: names; … → feature → names. */
   const offByFeature = new Map(
     offText
@@ -45,7 +46,7 @@ describe("docs/immich-compatibility.md, the v3 web app's calls", () => {
     expect(new Set(all).size).toBe(187);
     // Each list states its own size.
     expect(bullet('Served')).toContain(`(${served.length})`);
-    expect(bullet('Not served yet')).toContain(`(${notYet.length};`);
+    if (notYet.length > 0) expect(bullet('Not served yet')).toContain(`(${notYet.length};`);
   });
 
   it('says served exactly of what the route table serves', () => {

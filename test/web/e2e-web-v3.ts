@@ -10,6 +10,7 @@
  */
 import {
   AlbumUserRole,
+  AssetEditAction,
   AssetVisibility,
   addAssetsToAlbum,
   addUsersToAlbum,
@@ -19,7 +20,9 @@ import {
   createSharedLink,
   createStack,
   createUserAdmin,
+  createWorkflow,
   deleteAssets,
+  editAsset,
   getAllPeople,
   getAssetInfo,
   getUniqueOriginalPaths,
@@ -32,6 +35,7 @@ import {
   updateAdminOnboarding,
   updateAssets,
   upsertTags,
+  WorkflowTrigger,
 } from '@immich/sdk-v3';
 import type { BrowserContext, Page } from 'playwright-core';
 import { type SdkUser, sdkUpload } from '../support/sdk.ts';
@@ -108,6 +112,20 @@ const seed = async ({ admin }: RunV3) => {
     if (tries > 150) throw new Error('the seeded assets got no previews');
     await new Promise((done) => setTimeout(done, 200));
   }
+  // A photo turned a quarter in the editor: the media function makes its edited files (the thumbhash changes with them).
+  const unedited = (await getAssetInfo({ id: ids[1] ?? '' }, admin)).thumbhash;
+  await editAsset(
+    { id: ids[1] ?? '', assetEditsCreateDto: { edits: [{ action: AssetEditAction.Rotate, parameters: { angle: 90 } }] } },
+    admin,
+  );
+  for (let tries = 0; (await getAssetInfo({ id: ids[1] ?? '' }, admin)).thumbhash === unedited; tries++) {
+    if (tries > 150) throw new Error('the edited photo got no edited files');
+    await new Promise((done) => setTimeout(done, 200));
+  }
+  await createWorkflow(
+    { workflowCreateDto: { trigger: WorkflowTrigger.AssetCreate, name: 'On upload', description: 'Made by npm run e2e:web' } },
+    admin,
+  );
   return { ids, videoId, albumId: album.id, key: link.key, stackId: stack.id };
 };
 
@@ -151,6 +169,12 @@ export const runV3 = async (run: RunV3): Promise<void> => {
   await screenshot(page, 'v3-4-video');
   await page.keyboard.press('Escape');
   await page.locator('#immich-asset-viewer').waitFor({ state: 'detached' });
+
+  // The edited photo: the viewer shows it turned (its edited preview).
+  await page.goto(`${origin}/photos/${library.ids[1]}`);
+  await page.locator('#immich-asset-viewer').waitFor();
+  await decodedImages(page, `/api/assets/${library.ids[1]}/thumbnail?size=preview`);
+  await screenshot(page, 'v3-32-edited-photo');
 
   // The stack: its primary in the viewer shows its other photo below.
   await page.goto(`${origin}/photos/${library.ids[4]}`);

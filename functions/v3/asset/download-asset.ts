@@ -6,7 +6,7 @@ import type { RawResponse } from '#shared/http/response.ts';
 import { sharedHandler } from '#shared/http/shared-handler.ts';
 import { deliver, originalFile } from '#shared/services/file.service.ts';
 
-// GET /assets/:id/original (`?edited=` changes nothing: no edits are made here).
+// GET /assets/:id/original (`?edited=`: the edited full size of an edited asset).
 export const handler = sharedHandler(
   {
     generation: 'v3',
@@ -16,8 +16,8 @@ export const handler = sharedHandler(
     params: IdParams,
     query: AssetDownloadOriginalDto,
   },
-  async ({ auth, params, event }) => {
-    const file = await originalFile(auth, params.id);
+  async ({ auth, params, query, event }) => {
+    const file = await originalFile(auth, params.id, query.edited ?? false);
     return fileResponse(file, await deliver(file, 'Asset media not found'), event);
   },
 );

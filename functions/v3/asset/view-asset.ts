@@ -18,7 +18,7 @@ export const handler = sharedHandler(
   },
   async ({ auth, params, query, event }) => {
     if (query.size === 'original') return redirectTo(event, 'original', { size: undefined });
-    const answer = await viewThumbnail(auth, params.id, query.size ?? 'thumbnail');
+    const answer = await viewThumbnail(auth, params.id, query.size ?? 'thumbnail', query.edited ?? false);
     if ('redirect' in answer) {
       return answer.redirect === 'original'
         ? redirectTo(event, 'original', { size: undefined })

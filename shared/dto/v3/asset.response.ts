@@ -74,7 +74,8 @@ export const mapExifV3 = (exif: Partial<ExifInfo>): ExifResponseDto => ({ ...map
 
 /**
  * Immich v3's `mapAsset`. `libraryId` is null (v3 keeps libraries for external folders; an upload
- * belongs to none); no edits or duplicate groups exist here yet; the stack only in the detail (as Immich loads it).
+ * belongs to none); `isEdited` and the size as the photo edits make it; no duplicate groups exist here yet; the stack only
+ * in the detail (as Immich loads it).
  */
 export const mapAssetV3 = (asset: AssetRecord, options: MapAssetOptionsV3 = {}): AssetResponseDto => {
   const { width, height } = dimensionsOf(asset);
@@ -106,7 +107,7 @@ export const mapAssetV3 = (asset: AssetRecord, options: MapAssetOptionsV3 = {}):
     resized: true,
     width,
     height,
-    isEdited: false,
+    isEdited: asset.edits.length > 0,
     hasMetadata: true,
   };
 };

@@ -141,7 +141,7 @@ export const AssetMediaOptionsDto = object({
   edited: v.optional(stringToBool),
 });
 
-/** GET /assets/:id/original `?edited=`: no edits exist here, so it is the original either way. */
+/** GET /assets/:id/original `?edited=`: the edited full size, when the asset has one (a link's visitor always). */
 export const AssetDownloadOriginalDto = object({ edited: v.optional(stringToBool) });
 
 /** GET /assets/statistics `?isFavorite=&isTrashed=&visibility=`. */

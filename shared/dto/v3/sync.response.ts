@@ -39,7 +39,7 @@ export const mapSyncAsset = (asset: AssetRecord, options: { favorite: boolean })
     libraryId: null,
     width,
     height,
-    isEdited: false,
+    isEdited: asset.edits.length > 0,
   };
 };
 

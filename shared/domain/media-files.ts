@@ -1,0 +1,22 @@
+/**
+ * Where the media function keeps what it makes of an asset, beside `upload/` (the originals) under
+ * `thumbs/`, so the bucket's object-created events for `upload/` reach it and its own writes do not.
+ * Apart from the media service so that the functions that delete these files carry no codecs.
+ */
+import type { AssetRecord } from '../model/asset.ts';
+
+/** An asset's previews: `thumbs/<owner>/<ab>/<cd>/<id>-preview.jpeg` and `…-thumbnail.webp`. */
+export const previewKeys = (asset: Pick<AssetRecord, 'id' | 'ownerId'>): { preview: string; thumbnail: string } => {
+  const folder = `thumbs/${asset.ownerId}/${asset.id.slice(0, 2)}/${asset.id.slice(2, 4)}`;
+  return { preview: `${folder}/${asset.id}-preview.jpeg`, thumbnail: `${folder}/${asset.id}-thumbnail.webp` };
+};
+
+/** Where an edited asset's files are kept: beside its previews, `…-edited-fullsize.jpeg`, `…-edited-preview.jpeg`, `…-edited-thumbnail.webp`. */
+export const editedKeys = (asset: Pick<AssetRecord, 'id' | 'ownerId'>): { fullsize: string; preview: string; thumbnail: string } => {
+  const folder = `thumbs/${asset.ownerId}/${asset.id.slice(0, 2)}/${asset.id.slice(2, 4)}`;
+  return {
+    fullsize: `${folder}/${asset.id}-edited-fullsize.jpeg`,
+    preview: `${folder}/${asset.id}-edited-preview.jpeg`,
+    thumbnail: `${folder}/${asset.id}-edited-thumbnail.webp`,
+  };
+};
