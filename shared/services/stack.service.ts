@@ -238,3 +238,31 @@ export const removeAssetFromStack = (auth: Auth, id: string, assetId: string): P
       members: members.map((asset) => ({ asset, stack: asset.id === assetId ? null : refOf(updated) })),
     });
   });
+
+/**
+ * An asset deleted for good leaves its stack, as Immich's asset deletion: when fewer than two
+ * members remain the stack goes (the last one unstacked); when it led the stack, the next member
+ * leads it. Called once the asset is gone, so its own item is not written.
+ */
+export const leaveStackForGood = async (asset: AssetRecord): Promise<void> => {
+  const ref = asset.stack;
+  if (!ref) return;
+  await retrying(async () => {
+    const stack = await getStack(asset.ownerId, ref.id);
+    if (!stack?.assetIds.includes(asset.id)) return;
+    const members = await membersOf(stack);
+    const rest = stack.assetIds.filter((id) => id !== asset.id && members.some((member) => member.id === id));
+    if (rest.length < 2) {
+      await write({ ownerId: stack.ownerId, put: [], remove: [stack], members: members.map((member) => ({ asset: member, stack: null })) });
+      return;
+    }
+    const primaryAssetId = rest.includes(stack.primaryAssetId) ? stack.primaryAssetId : (rest[0] as string);
+    const updated: StackRecord = { ...stack, assetIds: rest, primaryAssetId, updatedAt: new Date().toISOString() };
+    await write({
+      ownerId: stack.ownerId,
+      put: [{ stack: updated, was: stack }],
+      remove: [],
+      members: members.map((member) => ({ asset: member, stack: refOf(updated) })),
+    });
+  });
+};

@@ -14,6 +14,7 @@ import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import { localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
+import { leaveStackForGood } from './stack.service.ts';
 
 /**
  * What an asset's upload stored: its original and sidecar, each at the exact version it was
@@ -69,8 +70,9 @@ export const deleteAssets = async (auth: Auth, ids: readonly string[], force: bo
 const deleteForGood = async (auth: Auth, found: { asset: AssetRecord; faces: FaceRecord[] }): Promise<void> => {
   const names = (await getPeople(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
   const { albums } = await deleteAsset(found.asset, found.faces);
-  // Its places in memories and tags go with it (Immich's rows cascade; the apps drop them with the asset).
-  await Promise.all([deleteAssetMemberships(found.asset.id), deleteAssetTagEntries(found.asset.id)]);
+  // Its places in memories and tags go with it (Immich's rows cascade; the apps drop them with the
+  // asset), and it leaves its stack.
+  await Promise.all([deleteAssetMemberships(found.asset.id), deleteAssetTagEntries(found.asset.id), leaveStackForGood(found.asset)]);
   await replaceThumbnails(auth.user.id, albums, found.asset.id);
   // Its search postings too (they would only cost reads: docs/data-model.md, "Search").
   await deletePostings(found.asset.ownerId, postingsOf(found.asset, assetTerms(found.asset, names)));

@@ -13,7 +13,7 @@ import { handler as getTimeBucket } from '#functions/v3/timeline/get-time-bucket
 import { handler as getTimeBuckets } from '#functions/v3/timeline/get-time-buckets.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto } from '../support/library.ts';
+import { addPhoto, trash } from '../support/library.ts';
 import { sendAcks, syncStream } from '../support/sync-client.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
@@ -115,6 +115,28 @@ describe('stacks (v3 /stacks)', () => {
     expect(await months(token, { withStacked: 'true' })).toEqual([{ timeBucket: '2024-03-01', count: 4 }]);
     expect((await info(token, a)).stack).toBeNull();
     expect((await search(token)).body).toEqual([]);
+  });
+
+  it('loses an asset deleted for good: the next member leads it, and fewer than two left dissolve it (Immich’s asset deletion)', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, 'Pruner')).accessToken;
+    const [a, b, c] = [
+      await addPhoto(token, { color: [11, 2, 3] }, march),
+      await addPhoto(token, { color: [12, 5, 6] }, march),
+      await addPhoto(token, { color: [13, 8, 9] }, march),
+    ];
+    const stackId = (await create(token, [a, b, c])).body.id as string;
+    // The primary goes: the next member leads the two left.
+    expect((await trash(token, [a], true)).status).toBe(204);
+    const kept = await get(token, stackId);
+    expect(kept.body).toMatchObject({ primaryAssetId: b });
+    expect(ids(kept.body.assets)).toEqual([b, c]);
+    expect((await info(token, c)).stack).toEqual({ id: stackId, primaryAssetId: b, assetCount: 2 });
+    expect(await months(token, { withStacked: 'true' })).toEqual([{ timeBucket: '2024-03-01', count: 1 }]);
+    // One more goes: one left is no stack.
+    expect((await trash(token, [c], true)).status).toBe(204);
+    expect((await get(token, stackId)).status).toBe(400);
+    expect((await info(token, b)).stack).toBeNull();
+    expect(await months(token, { withStacked: 'true' })).toEqual([{ timeBucket: '2024-03-01', count: 1 }]);
   });
 
   it("keeps stacks their owner's: no one else reads, changes or deletes one, nor stacks another's assets", async () => {
