@@ -25,7 +25,7 @@ import { userWrites } from './items/user.ts';
 import { dateOrder, indexKeys, keys, type Partition, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
-import { isCancelled, setFields, transact, updateWrite, type Write, writeIfPresent, writeOne } from './transact.ts';
+import { deleteWrite, isCancelled, putWrite, setFields, transact, updateWrite, type Write, writeIfPresent, writeOne } from './transact.ts';
 
 export { DuplicateChecksumError } from './items/asset.ts';
 export { PersonNameTakenError } from './items/person.ts';
@@ -364,8 +364,28 @@ export const setPhotoEdits = async (asset: AssetRecord, edits: PhotoEdit[]): Pro
     editedThumbnailPath: null,
     updatedAt: new Date().toISOString(),
   };
-  await writeOne(assetWrites.set(asset.id, fields));
+  // The sync stream's copy (AssetEditsV1): the edits as they are now, and a deletion of each they replace.
+  const copy =
+    edits.length > 0
+      ? [putWrite({ ...keys.assetEdits(asset.id), type: 'assetEdits', ownerId: asset.ownerId, assetId: asset.id, edits })]
+      : asset.edits.length > 0
+        ? [deleteWrite(keys.assetEdits(asset.id), { sync: 'recorded' })]
+        : [];
+  await transact([
+    assetWrites.set(asset.id, fields),
+    ...copy,
+    ...asset.edits.map((replaced) => deletionWrites.assetEdit(asset.ownerId, replaced.id)),
+  ]);
   return { ...asset, ...fields };
+};
+
+/** An asset deleted for good: its edits' copy goes, each edit's deletion recorded for the sync stream. */
+export const dropPhotoEdits = async (asset: AssetRecord): Promise<void> => {
+  if (asset.edits.length === 0) return;
+  await transact([
+    deleteWrite(keys.assetEdits(asset.id), { sync: 'recorded' }),
+    ...asset.edits.map((edit) => deletionWrites.assetEdit(asset.ownerId, edit.id)),
+  ]);
 };
 
 export type EditedMedia = Pick<AssetRecord, 'editedFullsizePath' | 'editedPreviewPath' | 'editedThumbnailPath' | 'thumbhash'>;

@@ -58,11 +58,13 @@ export type SyncedEntity =
   | 'partner'
   | 'memory'
   | 'memoryAsset'
-  | 'stack';
+  | 'stack'
+  | 'assetEdits';
 
 /** Which synced entity an item is, from its key (shared/db/keys.ts), or undefined for the rest. */
 export const syncedEntityOf = ({ pk, sk }: Key): SyncedEntity | undefined => {
-  if (pk.startsWith('ASSET#')) return sk === 'ASSET' ? 'asset' : sk.startsWith('FACE#') ? 'face' : undefined;
+  if (pk.startsWith('ASSET#'))
+    return sk === 'ASSET' ? 'asset' : sk.startsWith('FACE#') ? 'face' : sk === 'EDITS' ? 'assetEdits' : undefined;
   if (pk.startsWith('USER#')) {
     if (sk === 'USER') return 'user';
     if (sk.startsWith('PERSON#')) return 'person';
@@ -82,7 +84,7 @@ const created: ReadonlySet<SyncedEntity> = new Set(['album', 'albumUser', 'partn
 
 /**
  * The change partition (index `gsi3`) an item is listed in, by its change id: an owner's assets,
- * faces, people, memories and memories' assets, stacks, an album's entries, every user. Albums, their users and partners are read
+ * faces, people, memories and memories' assets, stacks, assets' photo edits, an album's entries, every user. Albums, their users and partners are read
  * from their own partitions (a user has few), so they carry the id without a listing.
  */
 const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): string | undefined => {
@@ -99,6 +101,8 @@ const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): s
       return `CHANGES#${String(item.ownerId)}#MEMORYASSET`;
     case 'stack':
       return `CHANGES#${String(item.ownerId)}#STACK`;
+    case 'assetEdits':
+      return `CHANGES#${String(item.ownerId)}#ASSETEDIT`;
     case 'albumAsset':
       return `CHANGES#ALBUM#${String(item.albumId)}`;
     case 'user':

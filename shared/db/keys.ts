@@ -47,6 +47,8 @@ export const keys = {
   asset: (assetId: string): Key => ({ pk: `ASSET#${assetId}`, sk: 'ASSET' }),
   /** One face on an asset (a named XMP face region), in the asset's partition. */
   assetFace: (assetId: string, faceId: string): Key => ({ pk: `ASSET#${assetId}`, sk: `FACE#${faceId}` }),
+  /** An asset's photo edits as the sync stream sends them (AssetEditsV1), beside the asset. */
+  assetEdits: (assetId: string): Key => ({ pk: `ASSET#${assetId}`, sk: 'EDITS' }),
   /** Uniqueness of a file per owner: SHA-1 (hex) → assetId. Bulk upload checks read these. */
   checksum: (ownerId: string, sha1Hex: string): Key => ({ pk: `CHECKSUM#${ownerId}#${sha1Hex}`, sk: 'CHECKSUM' }),
   /** An asset under the device that uploaded it (`deviceAssetId`, `isVisible`): the mobile app's backup checks. */

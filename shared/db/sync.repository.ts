@@ -7,7 +7,7 @@ import { batchDelete, batchGet, batchPut } from './batch.ts';
 import { changeIdAt } from './changes.ts';
 import { getItem } from './get.ts';
 import { albumCodec } from './items/album.ts';
-import { assetCodec } from './items/asset.ts';
+import { assetCodec, assetEditsCodec } from './items/asset.ts';
 import { faceCodec } from './items/face.ts';
 import { memoryCodec } from './items/memory.ts';
 import { personCodec } from './items/person.ts';
@@ -156,6 +156,9 @@ export const userChanges = (window: Window) => decoded(changesIn('USERS', window
 export const memoryChanges = (ownerId: string, window: Window) =>
   decoded(changesIn(`${ownerId}#MEMORY`, window), (item): MemoryRecord => memoryCodec.read(item));
 export const stackChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#STACK`, window), stackCodec.read);
+/** An owner's assets whose photo edits changed: each asset's edits as they are now (AssetEditsV1). */
+export const assetEditChanges = (ownerId: string, window: Window) =>
+  decoded(changesIn(`${ownerId}#ASSETEDIT`, window), assetEditsCodec.read);
 /** The owner's memories' entries that changed (added), as `{memoryId, assetId}`. */
 export const memoryAssetChanges = (ownerId: string, window: Window) =>
   decoded(changesIn(`${ownerId}#MEMORYASSET`, window), (item) => ({ memoryId: String(item.memoryId), assetId: String(item.assetId) }));

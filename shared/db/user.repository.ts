@@ -116,12 +116,13 @@ export const updateUser = async (user: UserRecord, changes: Partial<UserRecord>)
   return updated;
 };
 
-/** Removes the user's product key, recorded for the sync stream (UserMetadataDeleteV1) in the same transaction. */
-export const removeUserLicense = async (user: UserRecord): Promise<void> => {
-  await transact([
-    userWrites.set(user, { license: null, updatedAt: new Date().toISOString() }),
-    deletionWrites.userMetadata(user.id, 'license'),
-  ]);
+/**
+ * Removes one of the user's metadata rows (Immich's `user_metadata`: v3's `license`, `onboarding`)
+ * by setting the fields that hold it, recorded for the sync stream (UserMetadataDeleteV1) in the
+ * same transaction.
+ */
+export const removeUserMetadata = async (user: UserRecord, key: 'license' | 'onboarding', fields: Partial<UserRecord>): Promise<void> => {
+  await transact([userWrites.set(user, { ...fields, updatedAt: new Date().toISOString() }), deletionWrites.userMetadata(user.id, key)]);
 };
 
 /**

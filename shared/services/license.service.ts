@@ -12,7 +12,7 @@ import {
   getServerLicense as readServerLicense,
   deleteServerLicense as removeServerLicense,
 } from '../db/system.repository.ts';
-import { removeUserLicense, updateUser } from '../db/user.repository.ts';
+import { removeUserMetadata, updateUser } from '../db/user.repository.ts';
 import { isSignedBy } from '../domain/license.ts';
 import type { License } from '../model/license.ts';
 import type { Auth } from '../model/user.ts';
@@ -65,5 +65,5 @@ export const setUserLicense = async (auth: Auth, licenseKey: string, activationK
 /** DELETE /users/me/license. */
 export const deleteUserLicense = async (auth: Auth): Promise<void> => {
   const user = await getMyUserInfo(auth);
-  if (user.license) await removeUserLicense(user);
+  if (user.license) await removeUserMetadata(user, 'license', { license: null });
 };

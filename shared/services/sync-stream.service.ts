@@ -7,6 +7,7 @@ import {
   albumUserItems,
   assetAlbumEntries,
   assetChanges,
+  assetEditChanges,
   assetItems,
   type Change,
   createIdOf,
@@ -527,6 +528,17 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
         type: 'UserMetadataV1',
         updateId,
       });
+  },
+  AssetEditsV1: async (context) => {
+    await sendDeletions(context, 'AssetEditDeleteV1', [`${context.userId}#ASSETEDIT`], ({ editId }) => ({ editId }));
+    // An asset's edits as they are now, in order (`sequence`), each a row acked with their change.
+    for await (const change of assetEditChanges(context.userId, windowOf(context, 'AssetEditV1')))
+      for (const [sequence, edit] of change.record.edits.entries())
+        await context.send(
+          'AssetEditV1',
+          fields({ id: edit.id, assetId: change.record.assetId, action: edit.action, parameters: edit.parameters, sequence }),
+          { type: 'AssetEditV1', updateId: change.updateId },
+        );
   },
   StacksV1: async (context) => {
     await sendDeletions(context, 'StackDeleteV1', [`${context.userId}#STACK`], ({ stackId }) => ({ stackId }));

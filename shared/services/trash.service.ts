@@ -1,7 +1,7 @@
 import { Permission, requireAssets } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
-import { assetsTakenBetween, deleteAsset, getAssetWithFaces, updateAsset, withFreshAsset } from '../db/asset.repository.ts';
+import { assetsTakenBetween, deleteAsset, dropPhotoEdits, getAssetWithFaces, updateAsset, withFreshAsset } from '../db/asset.repository.ts';
 import { deleteAssetMemberships } from '../db/memory.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deleteAssetTagEntries } from '../db/tag.repository.ts';
@@ -72,7 +72,12 @@ const deleteForGood = async (auth: Auth, found: { asset: AssetRecord; faces: Fac
   const { albums } = await deleteAsset(found.asset, found.faces);
   // Its places in memories and tags go with it (Immich's rows cascade; the apps drop them with the
   // asset), and it leaves its stack.
-  await Promise.all([deleteAssetMemberships(found.asset.id), deleteAssetTagEntries(found.asset.id), leaveStackForGood(found.asset)]);
+  await Promise.all([
+    deleteAssetMemberships(found.asset.id),
+    deleteAssetTagEntries(found.asset.id),
+    leaveStackForGood(found.asset),
+    dropPhotoEdits(found.asset),
+  ]);
   await replaceThumbnails(auth.user.id, albums, found.asset.id);
   // Its search postings too (they would only cost reads: docs/data-model.md, "Search").
   await deletePostings(found.asset.ownerId, postingsOf(found.asset, assetTerms(found.asset, names)));

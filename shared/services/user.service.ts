@@ -4,7 +4,7 @@ import { managesUsers, requireUserUpdate, seesAllUsers } from '../access/access.
 import { hashPassword } from '../core/crypto.ts';
 import { Forbidden, Inaccessible, Invalid, NotFound } from '../core/errors.ts';
 import { lockUserSessions } from '../db/session.repository.ts';
-import { getUser, createUser as insertUser, listUsers, rewriteCredentials, updateUser } from '../db/user.repository.ts';
+import { getUser, createUser as insertUser, listUsers, removeUserMetadata, rewriteCredentials, updateUser } from '../db/user.repository.ts';
 import { applyPreferences, preferencesOf } from '../domain/preferences.ts';
 import { type SignUpDto, sanitizeStorageLabel } from '../dto/v1/user.ts';
 import type { PreferencesChange, UserPreferences } from '../model/preferences.ts';
@@ -219,9 +219,18 @@ const changePreferences = async (user: UserRecord, change: PreferencesChange): P
 /** GET /users/me/onboarding (v3): whether the caller went through the web app's onboarding. */
 export const getOnboarding = async (auth: Auth): Promise<boolean> => (await getMyUserInfo(auth)).isOnboarded;
 
-/** PUT /users/me/onboarding and DELETE (false) (v3). */
-export const setOnboarding = async (auth: Auth, isOnboarded: boolean): Promise<boolean> =>
-  (await saveUser(await getMyUserInfo(auth), { isOnboarded })).isOnboarded;
+/**
+ * PUT /users/me/onboarding and DELETE (false) (v3). Undone, the user's apps are told by the sync
+ * stream that the onboarding row went (UserMetadataDeleteV1), so none keeps it.
+ */
+export const setOnboarding = async (auth: Auth, isOnboarded: boolean): Promise<boolean> => {
+  const user = await getMyUserInfo(auth);
+  if (!isOnboarded && user.isOnboarded) {
+    await removeUserMetadata(user, 'onboarding', { isOnboarded: false });
+    return false;
+  }
+  return (await saveUser(user, { isOnboarded })).isOnboarded;
+};
 
 /** GET /users/me/preferences (v3): every group, the user's choices over Immich's defaults. */
 export const getMyPreferences = async (auth: Auth): Promise<UserPreferences> => preferencesOf(await getMyUserInfo(auth));

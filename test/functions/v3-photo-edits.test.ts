@@ -11,6 +11,7 @@ import { runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { trash } from '../support/library.ts';
+import { sendAcks, syncStream } from '../support/sync-client.ts';
 import { storedFiles, upload } from '../support/uploads.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
@@ -168,5 +169,53 @@ describe('the photo editor (v3): crop, rotate and mirror, kept beside the untouc
     expect(edited).toHaveLength(3);
     expect((await trash(token, [id], true)).status).toBe(204);
     expect((await storedFiles()).filter((file) => file.includes(id))).toEqual([]);
+  });
+
+  it('syncs the edits to the owner’s apps (AssetEditsV1): each edit in order, and a deletion for each one replaced', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, 'Syncer')).accessToken;
+    const id: string = (await upload(token, { data: quarteredPhoto(), fileName: 'synced.jpg' })).body.id;
+    const edits = (
+      await edit(token, id, [
+        { action: 'crop', parameters: { x: 0, y: 0, width: 200, height: 150 } },
+        { action: 'mirror', parameters: { axis: 'vertical' } },
+      ])
+    ).body.edits as { id: string }[];
+    await settled();
+    const first = await syncStream(token, { types: ['AssetEditsV1'] });
+    const rows = first.lines.filter((line) => line.type === 'AssetEditV1').map((line) => line.data);
+    expect(rows).toEqual([
+      { id: edits[0]?.id, assetId: id, action: 'crop', parameters: { x: 0, y: 0, width: 200, height: 150 }, sequence: 0 },
+      { id: edits[1]?.id, assetId: id, action: 'mirror', parameters: { axis: 'vertical' }, sequence: 1 },
+    ]);
+    await sendAcks(
+      token,
+      first.lines.map((line) => line.ack),
+    );
+
+    // Replaced: the old two are deleted, the new one sent; removed: it is deleted.
+    const again = (await edit(token, id, [{ action: 'rotate', parameters: { angle: 180 } }])).body.edits as { id: string }[];
+    await settled();
+    const second = await syncStream(token, { types: ['AssetEditsV1'] });
+    expect(
+      second.lines
+        .filter((line) => line.type === 'AssetEditDeleteV1')
+        .map((line) => line.data.editId)
+        .sort(),
+    ).toEqual(edits.map((each) => each.id).sort());
+    expect(second.lines.filter((line) => line.type === 'AssetEditV1').map((line) => line.data.id)).toEqual([again[0]?.id]);
+    await sendAcks(
+      token,
+      second.lines.map((line) => line.ack),
+    );
+    expect((await invoke(removeAssetEdits, byId(token, id, `/api/assets/${id}/edits`, { method: 'DELETE' }))).status).toBe(204);
+    await settled();
+    const third = await syncStream(token, { types: ['AssetEditsV1'] });
+    expect(third.lines.filter((line) => line.type !== 'SyncCompleteV1').map((line) => [line.type, line.data.editId])).toEqual([
+      ['AssetEditDeleteV1', again[0]?.id],
+    ]);
+    // Someone else's apps hear nothing of them.
+    expect(
+      (await syncStream(accounts.user2.accessToken, { types: ['AssetEditsV1'] })).lines.filter((line) => line.type === 'AssetEditV1'),
+    ).toEqual([]);
   });
 });

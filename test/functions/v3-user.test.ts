@@ -2,13 +2,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as login } from '#functions/auth/login.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { handler as updateUserV1 } from '#functions/user/update-user.ts';
+import { handler as deleteUserOnboarding } from '#functions/v3/user/delete-user-onboarding.ts';
 import { handler as getMyPreferences } from '#functions/v3/user/get-my-preferences.ts';
 import { handler as getMyUser } from '#functions/v3/user/get-my-user.ts';
+import { handler as setUserOnboarding } from '#functions/v3/user/set-user-onboarding.ts';
 import { handler as updateMyPreferences } from '#functions/v3/user/update-my-preferences.ts';
 import { handler as updateMyUser } from '#functions/v3/user/update-my-user.ts';
 import { avatarColorFor } from '#shared/dto/v1/user.response.ts';
 import { bearer, ensureAdmin, fixtures, freshUser, login as signIn } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
+import { sendAcks, syncStream } from '../support/sync-client.ts';
 import { tableItems } from '../support/table-items.ts';
 
 let user: Awaited<ReturnType<typeof freshUser>>;
@@ -186,5 +189,37 @@ describe('GET/PUT /users/me/preferences (v3)', () => {
       ['albums.defaultAssetOrder', 'memories.duration', 'people'].sort(),
     );
     expect((await preferences()).body).toEqual(before);
+  });
+});
+
+describe('the user’s onboarding in the sync stream (v3)', () => {
+  it('sends it once done, and its removal when undone (UserMetadataDeleteV1), as Immich’s user metadata', async () => {
+    const admin = await signIn(fixtures.admin);
+    const token = (await freshUser(admin.accessToken, 'Onboarder')).accessToken;
+    const onboarding = (body: unknown) =>
+      invoke(setUserOnboarding, { method: 'PUT', path: '/api/users/me/onboarding', headers: bearer(token), body });
+    expect((await onboarding({ isOnboarded: true })).body).toEqual({ isOnboarded: true });
+    const first = await syncStream(token, { types: ['UserMetadataV1'] });
+    expect(first.lines.find((line) => line.data?.key === 'onboarding')?.data.value).toEqual({ isOnboarded: true });
+    await sendAcks(
+      token,
+      first.lines.map((line) => line.ack),
+    );
+
+    expect(
+      (await invoke(deleteUserOnboarding, { method: 'DELETE', path: '/api/users/me/onboarding', headers: bearer(token) })).status,
+    ).toBe(204);
+    const next = await syncStream(token, { types: ['UserMetadataV1'] });
+    expect(next.lines.filter((line) => line.type === 'UserMetadataDeleteV1').map((line) => line.data.key)).toEqual(['onboarding']);
+    expect(next.lines.some((line) => line.type === 'UserMetadataV1' && line.data.key === 'onboarding')).toBe(false);
+    await sendAcks(
+      token,
+      next.lines.map((line) => line.ack),
+    );
+    // Undone again (already undone): nothing more to tell.
+    expect((await onboarding({ isOnboarded: false })).body).toEqual({ isOnboarded: false });
+    expect((await syncStream(token, { types: ['UserMetadataV1'] })).lines.filter((line) => line.type === 'UserMetadataDeleteV1')).toEqual(
+      [],
+    );
   });
 });

@@ -32,6 +32,7 @@ const built: Record<string, Key> = {
   systemMetadata: keys.adminOnboarding(),
   asset: keys.asset('<assetId>'),
   face: keys.assetFace('<assetId>', '<faceId>'),
+  assetEdits: keys.assetEdits('<assetId>'),
   checksum: keys.checksum('<ownerId>', '<sha1Hex>'),
   deviceAsset: keys.deviceAsset('<ownerId>', '<deviceId>', '<assetId>'),
   person: keys.person('<ownerId>', '<personId>'),

@@ -1,4 +1,13 @@
-import { type AssetRecord, AssetRecordSchema, type AssetStatus, hiddenInStack, searchableExifFields } from '../../model/asset.ts';
+import * as v from 'valibot';
+import {
+  type AssetRecord,
+  AssetRecordSchema,
+  type AssetStatus,
+  hiddenInStack,
+  PhotoEditSchema,
+  searchableExifFields,
+} from '../../model/asset.ts';
+import { id } from '../../model/fields.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, type Key, keys } from '../keys.ts';
 import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
@@ -191,3 +200,6 @@ export const setStatusWrite = (key: Key, status: AssetStatus): Write =>
     sync: 'unsent',
     values: { ':deletedAt': status.deletedAt, ':visibility': status.visibility },
   });
+
+/** The sync stream's copy of an asset's photo edits (`ASSET#<id>` / `EDITS`). */
+export const assetEditsCodec = codec('assetEdits', v.object({ assetId: id(), ownerId: id(), edits: v.array(PhotoEditSchema) }));

@@ -21,6 +21,7 @@ export const deletionScopes = {
   memoryAssets: (ownerId: string) => `${ownerId}#MEMORYASSET`,
   stacks: (ownerId: string) => `${ownerId}#STACK`,
   userMetadata: (userId: string) => `${userId}#USERMETADATA`,
+  assetEdits: (ownerId: string) => `${ownerId}#ASSETEDIT`,
   users: () => 'USERS',
 } as const;
 
@@ -56,4 +57,6 @@ export const deletionWrites = {
   stack: (ownerId: string, stackId: string): Write => record(deletionScopes.stacks(ownerId), { stackId }),
   /** A user's metadata row gone (Immich's `user_metadata_audit`): `key` is v3's `license`. */
   userMetadata: (userId: string, key: string): Write => record(deletionScopes.userMetadata(userId), { userId, key }),
+  /** A photo edit replaced, removed or gone with its asset (AssetEditDeleteV1). */
+  assetEdit: (ownerId: string, editId: string): Write => record(deletionScopes.assetEdits(ownerId), { editId }),
 };
