@@ -276,9 +276,20 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   // over true) must not land after a concurrent one that did, or the asset would leave the state
   // the counters hold it in. A concurrent change cancels this transaction: a fresh read and a retry.
   const counters = bucketWrites.move(asset.ownerId, slotOf(asset), slotOf(updated));
-  const [first = [], ...rest] = chunk(copies, 99 - counters.length);
+  // Into the locked folder: v1.100's apps (which know no locked folder) are told it is gone, as
+  // for a deletion (GET /audit/deletes); one that comes out is listed again by its update.
+  const locking =
+    updated.visibility === 'locked' && asset.visibility !== 'locked'
+      ? [auditWrites.deleted(asset.ownerId, 'ASSET', asset.id, updated.updatedAt)]
+      : [];
+  const [first = [], ...rest] = chunk(copies, 99 - counters.length - locking.length);
   try {
-    await transact([assetWrites.set(asset.id, { ...changes, updatedAt: updated.updatedAt }, albumCount, asset), ...counters, ...first]);
+    await transact([
+      assetWrites.set(asset.id, { ...changes, updatedAt: updated.updatedAt }, albumCount, asset),
+      ...counters,
+      ...locking,
+      ...first,
+    ]);
   } catch (error) {
     // The asset was deleted, joined or left an album, or lost a face meanwhile: read it again.
     if (isCancelled(error)) throw new AssetChangedError();

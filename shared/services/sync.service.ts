@@ -1,5 +1,5 @@
 import { readsArchiveOf, requireTimeline } from '../access/access.ts';
-import { assetsUpdatedBetween, timelinePages } from '../db/asset.repository.ts';
+import { assetsUpdatedBetween, getAssets, timelinePages } from '../db/asset.repository.ts';
 import { type AuditEntityType, listDeletedSince } from '../db/audit.repository.ts';
 import type { AssetSearchInput } from '../dto/v1/sync.ts';
 import { type AssetRecord, isListed } from '../model/asset.ts';
@@ -83,6 +83,11 @@ export const getAuditDeletes = async (
   dto: { after: string; entityType: AuditEntityType; userId?: string | null | undefined },
 ): Promise<AuditDeletes> => {
   const ownerId = await ownerOf(auth, dto.userId);
-  const ids = await listDeletedSince(ownerId, dto.entityType, dto.after);
-  return { needsFullSync: Date.now() - new Date(dto.after).getTime() > auditWindowMs, ids };
+  const listed = await listDeletedSince(ownerId, dto.entityType, dto.after);
+  // An asset recorded as gone when it went into the locked folder, and since back out, is not gone.
+  const back =
+    dto.entityType === 'ASSET' && listed.length > 0
+      ? new Set((await getAssets(listed)).filter((asset) => isListed(asset.visibility)).map((asset) => asset.id))
+      : new Set<string>();
+  return { needsFullSync: Date.now() - new Date(dto.after).getTime() > auditWindowMs, ids: listed.filter((id) => !back.has(id)) };
 };

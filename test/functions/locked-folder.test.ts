@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as getAllAssetsV1 } from '#functions/asset/get-all-assets.ts';
 import { handler as getTimeBucketsV1 } from '#functions/asset/get-time-buckets.ts';
+import { handler as getAuditDeletes } from '#functions/audit/get-audit-deletes.ts';
 import { handler as searchMetadata } from '#functions/search/search-metadata.ts';
 import { handler as emptyTrash } from '#functions/trash/empty-trash.ts';
 import { handler as restoreTrash } from '#functions/trash/restore-trash.ts';
@@ -77,7 +79,15 @@ describe('the locked folder (v3 visibility "locked")', () => {
     expect((await album(token, albumId)).body.albumThumbnailAssetId).toBe(a);
 
     // Moving in needs no unlock (as Immich's server); the asset is the owner's.
+    const before = new Date(Date.now() - 1000).toISOString();
     expect((await put(token, a, { visibility: 'locked' })).status).toBe(200);
+    // v1.100's apps, which know no locked folder, learn it is gone as from a deletion, and their delta sync leaves it out.
+    const v1Deletes = async () =>
+      (await invoke(getAuditDeletes, { path: '/api/audit/deletes', query: { entityType: 'ASSET', after: before }, headers: bearer(token) }))
+        .body;
+    expect(await v1Deletes()).toEqual({ needsFullSync: false, ids: [a] });
+    const v1Changed = await invoke(getAllAssetsV1, { path: '/api/asset', query: { updatedAfter: before }, headers: bearer(token) });
+    expect(v1Changed.body.map((asset: { id: string }) => asset.id)).not.toContain(a);
 
     expect((await buckets(token)).body).toEqual([{ timeBucket: '2024-03-01', count: 2 }]);
     expect(ids((await bucket(token)).body.id.map((id: string) => ({ id })))).toEqual([b, c].sort());
@@ -153,6 +163,10 @@ describe('the locked folder (v3 visibility "locked")', () => {
 
     // Moved out again (unlocked): back in the timeline, not back in the album (as Immich).
     expect((await putMany(token, { ids: [a], visibility: 'timeline' })).status).toBe(204);
+    // And to v1.100's apps it is no longer gone: their delta sync lists it again.
+    expect((await v1Deletes()).ids).toEqual([]);
+    const relisted = await invoke(getAllAssetsV1, { path: '/api/asset', query: { updatedAfter: before }, headers: bearer(token) });
+    expect(relisted.body.map((asset: { id: string }) => asset.id)).toContain(a);
     expect((await buckets(token)).body).toEqual([{ timeBucket: '2024-03-01', count: 3 }]);
     expect((await buckets(token, { visibility: 'locked' })).body).toEqual([]);
     expect((await album(token, albumId)).body.assetCount).toBe(1);
