@@ -22,10 +22,10 @@ import { deletionWrites } from './items/deletion.ts';
 import { faceCodec, faceWrites } from './items/face.ts';
 import { personWrites } from './items/person.ts';
 import { userWrites } from './items/user.ts';
-import { dateOrder, indexKeys, keys, type Partition, partitions } from './keys.ts';
+import { dateOrder, keys, type Partition, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
-import { deleteWrite, isCancelled, putWrite, setFields, transact, updateWrite, type Write, writeIfPresent, writeOne } from './transact.ts';
+import { deleteWrite, isCancelled, putWrite, transact, type Write, writeIfPresent, writeOne } from './transact.ts';
 
 export { DuplicateChecksumError } from './items/asset.ts';
 export { PersonNameTakenError } from './items/person.ts';
@@ -406,18 +406,8 @@ export type EditedMedia = Pick<AssetRecord, 'editedFullsizePath' | 'editedPrevie
  * an edited asset's): only while the asset still has exactly these edits, so a job for edits since
  * replaced never records its files. False when they changed or the asset is gone.
  */
-export const recordEditedMedia = async (assetId: string, edits: readonly PhotoEdit[], media: EditedMedia): Promise<boolean> => {
-  const updatedAt = new Date().toISOString();
-  // updatedAt moves the asset in the by-update index too (the mobile app's delta sync), as every asset write does.
-  const { expression, names, values } = setFields({ ...media, updatedAt, gsi2sk: indexKeys.assetsByUpdate('', updatedAt, assetId).gsi2sk });
-  return writeIfPresent(
-    updateWrite(keys.asset(assetId), expression, {
-      condition: '#edits = :asRead',
-      names: { ...names, '#edits': 'edits' },
-      values: { ...values, ':asRead': edits },
-    }),
-  );
-};
+export const recordEditedMedia = async (assetId: string, edits: readonly PhotoEdit[], media: EditedMedia): Promise<boolean> =>
+  writeIfPresent(assetWrites.setIfEdits(assetId, edits, { ...media, updatedAt: new Date().toISOString() }));
 
 /** The entries of the assets one device of an owner uploaded: one Query of its partition. */
 export const listDeviceAssets = async (

@@ -8,7 +8,7 @@ export interface FolderEntry {
   assetId: string;
   originalPath: string;
   visibility: AssetVisibility;
-  trashed: boolean;
+  deletedAt: string | null;
 }
 
 const assetIdOf = (pk: unknown): string => String(pk).slice(keys.asset('').pk.length);
@@ -26,7 +26,7 @@ export const listFolderEntries = async (ownerId: string, prefix?: string): Promi
         assetId: assetIdOf(item.pk),
         originalPath: String(item.originalPath),
         visibility: (item.visibility as AssetVisibility | undefined) ?? legacyVisibility(item),
-        trashed: typeof item.deletedAt === 'string',
+        deletedAt: typeof item.deletedAt === 'string' ? item.deletedAt : null,
       });
   return entries;
 };

@@ -5,18 +5,18 @@
  */
 import type { AssetRecord } from '../model/asset.ts';
 
+/** `thumbs/<owner>/<ab>/<cd>/<id>`: what every file made of an asset's key begins with. */
+const thumbsBase = (asset: Pick<AssetRecord, 'id' | 'ownerId'>): string =>
+  `thumbs/${asset.ownerId}/${asset.id.slice(0, 2)}/${asset.id.slice(2, 4)}/${asset.id}`;
+
 /** An asset's previews: `thumbs/<owner>/<ab>/<cd>/<id>-preview.jpeg` and `…-thumbnail.webp`. */
 export const previewKeys = (asset: Pick<AssetRecord, 'id' | 'ownerId'>): { preview: string; thumbnail: string } => {
-  const folder = `thumbs/${asset.ownerId}/${asset.id.slice(0, 2)}/${asset.id.slice(2, 4)}`;
-  return { preview: `${folder}/${asset.id}-preview.jpeg`, thumbnail: `${folder}/${asset.id}-thumbnail.webp` };
+  const base = thumbsBase(asset);
+  return { preview: `${base}-preview.jpeg`, thumbnail: `${base}-thumbnail.webp` };
 };
 
 /** Where an edited asset's files are kept: beside its previews, `…-edited-fullsize.jpeg`, `…-edited-preview.jpeg`, `…-edited-thumbnail.webp`. */
 export const editedKeys = (asset: Pick<AssetRecord, 'id' | 'ownerId'>): { fullsize: string; preview: string; thumbnail: string } => {
-  const folder = `thumbs/${asset.ownerId}/${asset.id.slice(0, 2)}/${asset.id.slice(2, 4)}`;
-  return {
-    fullsize: `${folder}/${asset.id}-edited-fullsize.jpeg`,
-    preview: `${folder}/${asset.id}-edited-preview.jpeg`,
-    thumbnail: `${folder}/${asset.id}-edited-thumbnail.webp`,
-  };
+  const base = thumbsBase(asset);
+  return { fullsize: `${base}-edited-fullsize.jpeg`, preview: `${base}-edited-preview.jpeg`, thumbnail: `${base}-edited-thumbnail.webp` };
 };

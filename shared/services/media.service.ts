@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { log } from '../core/log.ts';
-import { getAssetWithFaces, recordEditedMedia, recordMedia } from '../db/asset.repository.ts';
+import { getAsset, getAssetWithFaces, recordEditedMedia, recordMedia } from '../db/asset.repository.ts';
 import { getPeople, getPerson, setPersonThumbnail } from '../db/person.repository.ts';
 import { editedKeys, previewKeys } from '../domain/media-files.ts';
 import { isRaw } from '../domain/media-types.ts';
-import { type ImageEdit, imageSize, renderEdited, renderFaceCrop, renderPreviews } from '../media/images.ts';
+import { imageSize, renderEdited, renderFaceCrop, renderPreviews } from '../media/images.ts';
 import { embeddedPreview } from '../media/raw.ts';
 import { renderPoster } from '../media/video.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
@@ -121,9 +121,8 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
  * unedited previews and thumbhash again, and its edited files go.
  */
 export const generateEditedMedia = async (assetId: string): Promise<MediaOutcome> => {
-  const found = await getAssetWithFaces(assetId);
-  if (!found) return 'gone';
-  const { asset } = found;
+  const asset = await getAsset(assetId);
+  if (!asset) return 'gone';
   const store = await originalsStore();
   const keys = editedKeys(asset);
   if (asset.edits.length === 0) {
@@ -134,12 +133,11 @@ export const generateEditedMedia = async (assetId: string): Promise<MediaOutcome
   const original = await store.get(asset.originalPath);
   if (!original) return 'gone';
   const { thumbnail: settings } = await readConfig();
-  const edits = asset.edits.map(({ action, parameters }) => ({ action, parameters }) as ImageEdit);
   const source = isRaw(asset.originalFileName) ? embeddedPreview(original) : original;
   const edited = source
     ? await renderEdited(
         source,
-        edits,
+        asset.edits,
         settings,
         isRaw(asset.originalFileName) ? { orientation: Number(asset.exif.orientation ?? 1) } : {},
       ).catch((error: unknown) => {
@@ -160,7 +158,7 @@ export const generateEditedMedia = async (assetId: string): Promise<MediaOutcome
     thumbhash: edited.thumbhash.toString('base64'),
   });
   // Edits changed meanwhile: their own job makes their files (the same keys), so these are left to it.
-  if (!recorded && !(await getAssetWithFaces(asset.id))) await store.delete(stored);
+  if (!recorded && !(await getAsset(asset.id))) await store.delete(stored);
   return recorded ? 'made' : 'gone';
 };
 

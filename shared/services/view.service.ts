@@ -4,12 +4,10 @@
  * original (docs/immich-compatibility.md, "The folders view").
  */
 import { getAssets } from '../db/asset.repository.ts';
-import { type FolderEntry, listFolderEntries } from '../db/folder.repository.ts';
+import { listFolderEntries } from '../db/folder.repository.ts';
 import { fileNameOf, folderOf, isDirectlyIn, normalizeFolder } from '../domain/folders.ts';
-import type { AssetRecord } from '../model/asset.ts';
+import { type AssetRecord, inTimeline } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
-
-const inTimeline = (entry: FolderEntry): boolean => entry.visibility === 'timeline' && !entry.trashed;
 
 /** GET /view/folder/unique-paths: the folders holding the caller's timeline assets, in order. */
 export const getUniqueOriginalPaths = async (auth: Auth): Promise<string[]> => {
@@ -29,6 +27,6 @@ export const getAssetsByOriginalPath = async (auth: Auth, path: string): Promise
   const assets = await getAssets(inFolder.map((entry) => entry.assetId));
   // Read again, the index lagging its table: only what is still in the timeline and in the folder.
   return assets
-    .filter((asset) => asset.visibility === 'timeline' && asset.deletedAt === null && isDirectlyIn(asset.originalPath, folder))
+    .filter((asset) => inTimeline(asset) && isDirectlyIn(asset.originalPath, folder))
     .sort((a, b) => fileNameOf(a.originalPath).localeCompare(fileNameOf(b.originalPath)));
 };

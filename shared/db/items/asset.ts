@@ -4,6 +4,7 @@ import {
   AssetRecordSchema,
   type AssetStatus,
   hiddenInStack,
+  type PhotoEdit,
   PhotoEditSchema,
   searchableExifFields,
 } from '../../model/asset.ts';
@@ -118,6 +119,28 @@ const conditionOn = (albumCount: number | undefined, counted: CountedState | und
   };
 };
 
+/**
+ * An update of an existing asset's fields, on a condition. A new updatedAt moves the asset in the
+ * owner's by-update index (the mobile app's delta sync); a new stack sets whether it hides the
+ * asset (what the counters' condition reads).
+ */
+const setWhere = (
+  assetId: string,
+  fields: Partial<AssetRecord>,
+  condition: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> },
+): Write => {
+  const { expression, names, values } = setFields({
+    ...fields,
+    ...(fields.updatedAt ? { gsi2sk: indexKeys.assetsByUpdate('', fields.updatedAt, assetId).gsi2sk } : {}),
+    ...(fields.stack !== undefined ? { stackHidden: hiddenInStack({ id: assetId, stack: fields.stack }) } : {}),
+  });
+  return updateWrite(keys.asset(assetId), expression, {
+    condition: condition.expression,
+    names: { ...names, ...condition.names },
+    values: { ...values, ...condition.values },
+  });
+};
+
 export const assetWrites = {
   create: (asset: AssetRecord): Write => putWrite(assetItem(asset), { condition: 'absent' }),
   claimChecksum: (asset: AssetRecord): Write =>
@@ -142,21 +165,11 @@ export const assetWrites = {
    * only while it is still in the timeline state it was read in (its counters move in the same
    * transaction: shared/db/items/bucket.ts).
    */
-  set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number, counted?: CountedState): Write => {
-    // A new updatedAt moves the asset in the owner's by-update index (the mobile app's delta sync);
-    // a new stack sets whether it hides the asset (what the counters' condition reads).
-    const { expression, names, values } = setFields({
-      ...fields,
-      ...(fields.updatedAt ? { gsi2sk: indexKeys.assetsByUpdate('', fields.updatedAt, assetId).gsi2sk } : {}),
-      ...(fields.stack !== undefined ? { stackHidden: hiddenInStack({ id: assetId, stack: fields.stack }) } : {}),
-    });
-    const condition = conditionOn(albumCount, counted);
-    return updateWrite(keys.asset(assetId), expression, {
-      condition: condition.expression,
-      names: { ...names, ...condition.names },
-      values: { ...values, ...condition.values },
-    });
-  },
+  set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number, counted?: CountedState): Write =>
+    setWhere(assetId, fields, conditionOn(albumCount, counted)),
+  /** Sets fields of an asset whose photo edits are still `edits` (the media function's edited files). */
+  setIfEdits: (assetId: string, edits: readonly PhotoEdit[], fields: Partial<AssetRecord>): Write =>
+    setWhere(assetId, fields, { expression: '#edits = :editsAsRead', names: { '#edits': 'edits' }, values: { ':editsAsRead': edits } }),
   /**
    * Sets an asset's stack (and whether it hides it), only while it is in the state and the stack
    * it was read in: two changes of stacks racing for one asset cannot both land.
