@@ -103,8 +103,9 @@ const allowed: Record<string, readonly string[]> = {
   ],
   'shared/http': ['shared/core', 'shared/model', 'shared/dto', 'shared/auth'],
   functions: ['shared/core', 'shared/model', 'shared/dto', 'shared/domain', 'shared/services', 'shared/http'],
-  // The local server wires the local stand-ins of AWS services (media jobs run in its process).
-  infra: ['shared/core', 'shared/db', 'shared/model', 'shared/storage', 'functions', 'infra'],
+  // The local server wires the local stand-ins of AWS services (media jobs run in its process);
+  // the places index's builder writes the format shared/domain/places.ts reads (docs/places.md).
+  infra: ['shared/core', 'shared/db', 'shared/model', 'shared/domain', 'shared/storage', 'functions', 'infra'],
 };
 
 // The DynamoDB primitives only repositories use: a service reaching for one bypasses them.
