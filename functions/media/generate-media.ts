@@ -16,6 +16,7 @@ import {
   makePersonThumbnail,
   originalExists,
 } from '#shared/services/media.service.ts';
+import { placeAssets } from '#shared/services/places.service.ts';
 import { recordRun } from '#shared/services/queue-runs.ts';
 
 /** What the function reads of an S3 event (an S3Event is one): the keys of the objects created. */
@@ -50,6 +51,11 @@ export const handler = async (event: ObjectCreatedEvent | MediaJobEvent): Promis
       else if (job.kind === 'asset-media') outcomes[`asset/${job.assetId}`] = await thumbnails(() => generateMedia(job.assetId));
       else if (job.kind === 'asset-edits') outcomes[`edits/${job.assetId}`] = await thumbnails(() => generateEditedMedia(job.assetId));
     }
+    // An event's places jobs (docs/places.md) are one run of Immich's metadataExtraction queue.
+    const places = ('jobs' in event ? event.jobs : []).flatMap((job) => (job.kind === 'asset-places' ? [job.assetId] : []));
+    if (places.length > 0)
+      for (const [assetId, outcome] of await recordRun('metadataExtraction', () => placeAssets(places)))
+        outcomes[`places/${assetId}`] = outcome;
     for (const record of 'Records' in event ? (event.Records ?? []) : []) {
       // S3 sends keys URL-encoded, spaces as '+'.
       const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));

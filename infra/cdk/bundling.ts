@@ -36,7 +36,9 @@ export const bundling = {
  * upload function's cold import otherwise; `templates`, Handlebars (90 KB), which updateConfig
  * needs only when a storage template changes (docs/benchmarks.md); `cron`, croner (33 KB), which
  * the configuration's update reads (with `require`) only for a schedule other than Immich's
- * defaults. The stack copies a group's
+ * defaults; `places`, not a module but the reverse-geocoding index (8 MB, docs/places.md), built
+ * at install time into node_modules/.places/ and read on first use by the functions that name
+ * places (shared/storage/places-index.ts). The stack copies a group's
  * files beside the bundle of each route that names it; elsewhere (`npm start`, the bench) Node
  * finds them in node_modules.
  */
@@ -47,11 +49,15 @@ export const lazyModules = {
   },
   templates: { handlebars: ['package.json', 'LICENSE', 'dist/handlebars.min.js'] },
   cron: { croner: ['package.json', 'LICENSE', 'dist/croner.cjs'] },
+  places: { '.places': ['places.bin'] },
 } as const satisfies Record<string, Record<string, readonly string[]>>;
 export type LazyGroup = keyof typeof lazyModules;
 
-/** Every lazily loaded module's name: external to every bundle. */
-export const lazyModuleNames = (): string[] => Object.values(lazyModules).flatMap((group) => Object.keys(group));
+/** Every lazily loaded module's name: external to every bundle (a data folder, `.places`, is no module). */
+export const lazyModuleNames = (): string[] =>
+  Object.values(lazyModules)
+    .flatMap((group) => Object.keys(group))
+    .filter((name) => !name.startsWith('.'));
 
 /** The files of the groups a route loads: where they are in this project, and where they go beside a bundle. */
 export const lazyModuleFiles = (groups: readonly LazyGroup[]): { from: string; to: string }[] =>

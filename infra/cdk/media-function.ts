@@ -13,7 +13,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { eventFunctions } from '../routes.ts';
 import { lambdaBinaryPath } from '../tools/lambda-binaries.ts';
-import { lambdaBundling, libheifFiles, mediaExternalModules } from './bundling.ts';
+import { lambdaBundling, lazyModuleFiles, libheifFiles, mediaExternalModules } from './bundling.ts';
 import { acknowledgeEventFunction, deadLetterQueue, eventFunctionRole } from './event-function.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -43,13 +43,25 @@ export class MediaFunction extends Construct {
     super(scope, id);
     const ffmpeg = lambdaBinaryPath('ffmpeg');
     if (!existsSync(ffmpeg)) throw new Error(`No linux-arm64 ffmpeg at ${ffmpeg}: run \`npm run lambda-binaries\` (npm ci runs it)`);
+    for (const { from } of lazyModuleFiles(['places']))
+      if (!existsSync(from)) throw new Error(`No places index at ${from}: run \`npm run places-index\` (npm ci runs it)`);
     const [spec] = eventFunctions;
     const role = eventFunctionRole(this, {
       table,
       logGroupPrefix,
       description: 'Immich media function',
-      // BatchGetItem: the people whose faces are on the asset, for their thumbnails.
-      tableActions: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+      // BatchGetItem: the people whose faces are on the asset, for their thumbnails. Places
+      // (docs/places.md): a transaction moves the place facet counters, BatchWriteItem the postings.
+      tableActions: [
+        'dynamodb:GetItem',
+        'dynamodb:BatchGetItem',
+        'dynamodb:Query',
+        'dynamodb:UpdateItem',
+        'dynamodb:ConditionCheckItem',
+        'dynamodb:PutItem',
+        'dynamodb:DeleteItem',
+        'dynamodb:BatchWriteItem',
+      ],
       statements: [
         {
           // Reads originals, writes and (when the asset went meanwhile) removes its previews.
@@ -106,6 +118,10 @@ export class MediaFunction extends Construct {
               return `mkdir -p "${dirname(to)}" && cp "${join(root, 'node_modules', 'libheif-js', file)}" "${to}"`;
             }),
             `mkdir -p "${output}/bin" && cp "${ffmpeg}" "${output}/bin/ffmpeg"`,
+            // The reverse-geocoding index, built at install (docs/places.md), read by the metadata step.
+            ...lazyModuleFiles(['places']).map(
+              ({ from, to }) => `mkdir -p "${dirname(join(output, to))}" && cp "${from}" "${join(output, to)}"`,
+            ),
           ],
         },
       }),

@@ -21,7 +21,9 @@ export type ErrorKind =
   /** A concurrent write won; reading again and retrying may succeed (409). */
   | 'conflict'
   /** The request carries more than a limit allows (413). */
-  | 'too-large';
+  | 'too-large'
+  /** A service outside this one that the answer needs did not answer (a map style's URL: 502). */
+  | 'upstream';
 
 export class DomainError extends Error {
   readonly kind: ErrorKind;

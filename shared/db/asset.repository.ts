@@ -22,7 +22,7 @@ import { deletionWrites } from './items/deletion.ts';
 import { faceCodec, faceWrites } from './items/face.ts';
 import { personWrites } from './items/person.ts';
 import { userWrites } from './items/user.ts';
-import { dateOrder, keys, type Partition, partitions } from './keys.ts';
+import { dateOrder, indexKeys, keys, type Partition, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
 import { deleteWrite, isCancelled, putWrite, transact, type Write, writeIfPresent, writeOne } from './transact.ts';
@@ -283,13 +283,19 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
       ? [auditWrites.deleted(asset.ownerId, 'ASSET', asset.id, updated.updatedAt)]
       : [];
   const [first = [], ...rest] = chunk(copies, 99 - counters.length - locking.length);
+  // EXIF changes as the fields that changed, each on its own (`exif.latitude`): a concurrent write
+  // of other EXIF fields (the media job's place names) is kept. A new position puts the asset on the map.
+  const { exif, ...flags } = changes;
+  const exifChanges = exif
+    ? Object.fromEntries(
+        Object.entries(exif)
+          .filter(([field, value]) => asset.exif[field as keyof AssetRecord['exif']] !== value)
+          .map(([field, value]) => [`exif.${field}`, value]),
+      )
+    : {};
+  const fields = { ...flags, ...exifChanges, ...(exif ? indexKeys.geo(asset.ownerId, exif) : {}), updatedAt: updated.updatedAt };
   try {
-    await transact([
-      assetWrites.set(asset.id, { ...changes, updatedAt: updated.updatedAt }, albumCount, asset),
-      ...counters,
-      ...locking,
-      ...first,
-    ]);
+    await transact([assetWrites.set(asset.id, fields as Partial<AssetRecord>, albumCount, asset), ...counters, ...locking, ...first]);
   } catch (error) {
     // The asset was deleted, joined or left an album, or lost a face meanwhile: read it again.
     if (isCancelled(error)) throw new AssetChangedError();
@@ -342,6 +348,39 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   // Likes and comments on it go too (Immich's activity rows cascade with their asset).
   await deleteAssetActivities(asset.id);
   return { albums };
+};
+
+/**
+ * Records an asset's place names (reverse geocoding: docs/places.md) with its place facet counters
+ * moved in the same transaction, on condition that its position, place names and timeline state
+ * are still those read: a concurrent change is an AssetChangedError (read it again).
+ */
+export const recordPlaces = async (
+  asset: AssetRecord,
+  places: Pick<AssetRecord['exif'], 'city' | 'state' | 'country'>,
+  geocoded: boolean,
+): Promise<AssetRecord> => {
+  const updatedAt = new Date().toISOString();
+  const updated: AssetRecord = { ...asset, exif: { ...asset.exif, ...places }, geocoded, updatedAt };
+  try {
+    await transact([
+      assetWrites.setPlaces(asset, places, geocoded, updatedAt),
+      ...bucketWrites.move(asset.ownerId, slotOf(asset), slotOf(updated)),
+    ]);
+  } catch (error) {
+    if (isCancelled(error)) throw new AssetChangedError();
+    throw error;
+  }
+  return updated;
+};
+
+/** Puts an asset stored before the map index in it (its `ix_geo`); nothing when it is gone. */
+export const indexAssetPosition = async (asset: AssetRecord): Promise<void> => {
+  try {
+    await writeOne(assetWrites.indexPosition(asset));
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
+  }
 };
 
 /** What media generation records on an asset: its previews' storage keys and its thumbhash. */

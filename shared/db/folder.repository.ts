@@ -30,3 +30,18 @@ export const listFolderEntries = async (ownerId: string, prefix?: string): Promi
       });
   return entries;
 };
+
+/**
+ * Up to `limit` of an owner's assets after the original path `after` (or from the first), in
+ * path order: one Query of the folder index (a library's walk, resumable at the last path).
+ */
+export const folderPage = async (
+  ownerId: string,
+  after: string | undefined,
+  limit: number,
+): Promise<{ assetId: string; originalPath: string }[]> => {
+  const range = after === undefined ? {} : { from: `${after}\u0000` };
+  for await (const page of queryPages(partitions.folder(ownerId), { pageSize: limit, attributes: ['pk', 'originalPath'], ...range }))
+    return page.map((item) => ({ assetId: assetIdOf(item.pk), originalPath: String(item.originalPath) }));
+  return [];
+};

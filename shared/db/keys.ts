@@ -198,6 +198,8 @@ export const partitions = {
   assetLinks: (assetId: string): Partition => ({ index: 'gsi2', value: `ASSETLINKS#${assetId}` }),
   /** An EXIF index (`make` … `country`): an owner's assets with one value, exact and case-sensitive, in date order. */
   exif: (field: SearchableExifField, ownerId: string, value: string): Partition => ({ index: field, value: `${ownerId}#${value}` }),
+  /** The map index: an owner's assets with a position, in date order. */
+  geo: (ownerId: string): Partition => ({ index: 'geo', value: ownerId }),
   /** The folder index: an owner's assets by original path, those under `prefix` if given. */
   folder: (ownerId: string, prefix?: string): Partition => ({
     index: 'folder',
@@ -236,6 +238,9 @@ export const indexKeys = {
   face: (faceId: string, assetId: string) => ({ gsi1pk: partitions.face(faceId).value, gsi1sk: assetId }),
   assetTags: (assetId: string, tagId: string) => ({ gsi2pk: partitions.assetTags(assetId).value, gsi2sk: tagId }),
   assetMemories: (assetId: string, memoryId: string) => ({ gsi2pk: partitions.assetMemories(assetId).value, gsi2sk: memoryId }),
+  /** `ix_geo` (the map index) when the asset has a position. */
+  geo: (ownerId: string, exif: { latitude: number | null; longitude: number | null }): Record<string, string> =>
+    exif.latitude !== null && exif.longitude !== null ? { ix_geo: partitions.geo(ownerId).value } : {},
   /** `ix_<field>` for each searchable EXIF value the asset has. */
   exif: (
     ownerId: string,

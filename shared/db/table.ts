@@ -24,6 +24,14 @@ export const table = {
     // The folders view (v3's /view/folder): an owner's assets by original path. Assets alone carry
     // both attributes, every asset from its upload on; only what the view filters on is projected.
     { name: 'folder', partitionKey: 'ownerId', sortKey: 'originalPath', include: ['visibility', 'deletedAt', 'isVisible', 'isArchived'] },
+    // The map (map markers): an owner's assets that have a position, in timeline order. Sparse;
+    // it projects what a marker shows and what its filters read.
+    {
+      name: 'geo',
+      partitionKey: 'ix_geo',
+      sortKey: 'gsi1sk',
+      include: ['exif', 'visibility', 'deletedAt', 'isFavorite', 'isVisible', 'isArchived'],
+    },
   ],
 } as const;
 

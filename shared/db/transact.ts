@@ -115,13 +115,29 @@ export const checkWrite = (key: Key, options: WriteOptions & { condition: string
     options,
   );
 
-/** `SET #a = :a, #b = :b` for the given fields, with their names and values. */
-export const setFields = (fields: Item): { expression: string; names: Record<string, string>; values: Item } => {
+/**
+ * `SET #a = :a, #b = :b` for the given fields, with their names and values. A dotted name sets
+ * one attribute of a map (`exif.city`: `#exif.#city`), leaving its others as they are. With
+ * `remove`, those attributes are removed in the same expression.
+ */
+export const setFields = (
+  fields: Item,
+  remove: readonly string[] = [],
+): { expression: string; names: Record<string, string>; values: Item } => {
   const entries = Object.entries(fields);
+  const path = (name: string) =>
+    name
+      .split('.')
+      .map((part) => `#${part}`)
+      .join('.');
+  const names = Object.fromEntries(
+    [...entries.map(([name]) => name), ...remove].flatMap((name) => name.split('.').map((part) => [`#${part}`, part])),
+  );
+  const set = entries.length > 0 ? `SET ${entries.map(([name]) => `${path(name)} = :${name.replaceAll('.', '_')}`).join(', ')}` : '';
   return {
-    expression: `SET ${entries.map(([name]) => `#${name} = :${name}`).join(', ')}`,
-    names: Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
-    values: Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])),
+    expression: [set, remove.length > 0 ? `REMOVE ${remove.map(path).join(', ')}` : ''].filter(Boolean).join(' '),
+    names,
+    values: Object.fromEntries(entries.map(([name, value]) => [`:${name.replaceAll('.', '_')}`, value])),
   };
 };
 

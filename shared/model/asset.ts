@@ -124,6 +124,11 @@ export const AssetRecordSchema = v.object({
   /** The WebP thumbnail (Immich's `webpPath`, `thumbnail.webpSize`). Absent on assets made before previews existed. */
   webpPath: v.optional(nullable(v.string())),
   exif: ExifInfoSchema,
+  /**
+   * Its city, state and country were found from its position by reverse geocoding (the media
+   * job: docs/places.md), not read from the file; a file's own place names are never replaced.
+   */
+  geocoded: v.optional(v.boolean(), false),
   /** The people whose faces are on it, and those faces (set at upload; search reads them). */
   personIds: v.optional(v.array(id()), []),
   faceIds: v.optional(v.array(id()), []),

@@ -44,6 +44,7 @@ export const queueNamesV1: readonly QueueName[] = queueNames.filter((name) => !s
 /** The queues this server runs work in, and the longest a run may take (its function's timeout). */
 export const queueRunLimitMs: Partial<Record<QueueName, number>> = {
   thumbnailGeneration: 5 * 60_000,
+  metadataExtraction: 5 * 60_000,
   backgroundTask: 15 * 60_000,
 };
 

@@ -23,6 +23,7 @@ import type { UploadCheck } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
 import { takenOnThisDay } from './on-this-day.ts';
 import { timelinePartners } from './partner.service.ts';
+import { placeAsset } from './places.service.ts';
 
 /**
  * POST /asset/bulk-upload-check: for each file, `accept`, or `reject` as a `duplicate` of the
@@ -102,6 +103,15 @@ const afterLocking = async (asset: AssetRecord, dto: AssetEdit): Promise<void> =
 };
 
 /**
+ * A new position names the asset's place again, as Immich's metadata job does after it (here in
+ * the same request: the answer already shows it; docs/places.md). The asset as it is then.
+ */
+const afterMoving = async (asset: AssetRecord, before: AssetRecord): Promise<AssetRecord> => {
+  if (asset.exif.latitude === before.exif.latitude && asset.exif.longitude === before.exif.longitude) return asset;
+  return (await placeAsset(asset.id)).asset ?? asset;
+};
+
+/**
  * PUT /asset/:id: favourite, archive, and the EXIF fields Immich lets a user edit (description,
  * date taken, position). A changed archive flag is copied to the asset's faces and album entries
  * in the same transaction.
@@ -132,8 +142,9 @@ export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promi
   if (!written) throw accessLost(Permission.AssetUpdate);
   await afterLocking(written.asset, dto);
   if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
+  const placed = await afterMoving(written.asset, asset);
   // The caller's own asset (only the owner may update it): with its tags, as the detail view.
-  const [detail, tags] = await Promise.all([detailOf(written.asset, written.faces, people), listAssetTags(asset.ownerId, asset.id)]);
+  const [detail, tags] = await Promise.all([detailOf(placed, written.faces, people), listAssetTags(asset.ownerId, asset.id)]);
   return { ...detail, tags };
 };
 
@@ -150,6 +161,7 @@ export const updateAssets = async (auth: Auth, ids: readonly string[], dto: Asse
     // Deleted meanwhile: nothing to change.
     const written = current ? await writeChanges(current, dto, exifChanges) : undefined;
     if (written) await afterLocking(written.asset, dto);
+    if (written && current) await afterMoving(written.asset, current.asset);
   });
 };
 

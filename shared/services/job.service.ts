@@ -1,9 +1,13 @@
 import { Permission, requireAssets } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { Invalid } from '../core/errors.ts';
+import { folderPage } from '../db/folder.repository.ts';
+import { listUsers } from '../db/user.repository.ts';
+import type { QueueCommand, QueueName, QueueStatus } from '../model/queue.ts';
 import type { Auth } from '../model/user.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
 import { cleanupMemories, generateMemories } from './memory.service.ts';
+import { runQueueCommand } from './queue.service.ts';
 import { recordRun } from './queue-runs.ts';
 import { deleteEmptyTags } from './tag-cleanup.ts';
 
@@ -33,14 +37,45 @@ export const createJob = async (name: string): Promise<void> => {
 /**
  * POST /assets/jobs and v1.100's POST /asset/jobs: `regenerate-thumbnail` hands the assets to the
  * media function again (their previews and thumbhash are made anew, a run of thumbnailGeneration
- * each); the owner's assets only. Metadata is read once, at upload, and nothing is transcoded or
- * detected here: those jobs are a 400 naming them.
+ * each), `refresh-metadata` names their places again (docs/places.md; the rest of their metadata is
+ * read once, at upload); the owner's assets only. Nothing is transcoded or detected here: those
+ * jobs are a 400 naming them.
  */
 export const runAssetJobs = async (auth: Auth, assetIds: readonly string[], name: string): Promise<void> => {
-  if (name !== 'regenerate-thumbnail') throw new Invalid(`The ${name} job is not supported by this server`);
+  if (name !== 'regenerate-thumbnail' && name !== 'refresh-metadata') throw new Invalid(`The ${name} job is not supported by this server`);
   const assets = await requireAssets(auth, Permission.AssetUpdate, assetIds);
   // Ten a media invocation (each well within its time limit), eight invocations at a time.
   const events: string[][] = [];
   for (let start = 0; start < assets.length; start += 10) events.push(assets.slice(start, start + 10).map((asset) => asset.id));
-  await inBatches(events, 8, (ids) => queueMediaJobs(ids.map((assetId) => ({ kind: 'asset-media', assetId }))));
+  await inBatches(events, 8, (ids) =>
+    queueMediaJobs(
+      ids.map((assetId) => (name === 'refresh-metadata' ? { kind: 'asset-places', assetId } : { kind: 'asset-media', assetId })),
+    ),
+  );
+};
+
+/**
+ * PUT /jobs/:name `start` (v1.100's sendJobCommand, v3's runQueueCommandLegacy): as a queue
+ * command (shared/services/queue.service.ts); starting metadataExtraction also hands the media
+ * function every asset of every user, whose places it names again and puts on the map
+ * (docs/places.md), `force` or not (each asset is read again; only a change is written).
+ */
+export const sendJobCommand = async (name: QueueName, command: QueueCommand): Promise<QueueStatus> => {
+  const status = await runQueueCommand(name, command);
+  if (name === 'metadataExtraction' && command === 'start') {
+    // Every user's assets from the folder index (its projection is small), a hundred to a media
+    // invocation, eight invocations at a time: each batch is retried on its own (and kept in the
+    // media function's dead-letter queue if it keeps failing); starting again redoes all, changing only what differs.
+    for (const user of await listUsers()) {
+      const batches: string[][] = [];
+      for (let after: string | undefined, page: { assetId: string; originalPath: string }[]; ; ) {
+        page = await folderPage(user.id, after, 1000);
+        for (let start = 0; start < page.length; start += 100) batches.push(page.slice(start, start + 100).map((entry) => entry.assetId));
+        after = page.at(-1)?.originalPath;
+        if (page.length < 1000) break;
+      }
+      await inBatches(batches, 8, (assetIds) => queueMediaJobs(assetIds.map((assetId) => ({ kind: 'asset-places', assetId }))));
+    }
+  }
+  return status;
 };

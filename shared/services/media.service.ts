@@ -15,6 +15,7 @@ import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import { type OriginalsStore, originalsStore, type StoredObject } from '../storage/originals.ts';
 import { readConfig } from './config.reader.ts';
+import { placeAssetForJob } from './places.service.ts';
 
 export type { MediaJobEvent } from '../storage/media-jobs.ts';
 
@@ -57,6 +58,8 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
   if (!found) return 'not-yet';
   const { asset, faces } = found;
   if (asset.type !== 'IMAGE' && asset.type !== 'VIDEO') return 'unsupported';
+  // Immich's metadata job names the place of the asset's position (docs/places.md), whatever its previews.
+  await placeAssetForJob(asset);
   const store = await originalsStore();
   const { thumbnail: settings } = await readConfig();
   // A video's previews are those of its poster frame (ffmpeg, reading the file itself: a video of

@@ -58,6 +58,7 @@ export const newAsset = (
     albumCount: 0,
     stack: null,
     edits: [],
+    geocoded: false,
     editedFullsizePath: null,
     editedPreviewPath: null,
     editedThumbnailPath: null,

@@ -28,7 +28,16 @@ export interface AssetEditsJob {
   assetId: string;
 }
 
-export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob;
+/**
+ * An asset's place names again from its position, and its place on the map (Immich's metadata
+ * job: `refresh-metadata`, and the metadataExtraction queue started over every library: docs/places.md).
+ */
+export interface AssetPlacesJob {
+  kind: 'asset-places';
+  assetId: string;
+}
+
+export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob | AssetPlacesJob;
 
 /** The event the media function receives for jobs (beside the bucket's object-created events). */
 export interface MediaJobEvent {

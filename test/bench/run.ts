@@ -40,6 +40,7 @@ const sections: Section[] = [
   (await import('./powertools.ts')).powertoolsSection,
   (await import('./media.ts')).mediaSection,
   (await import('./media-throughput.ts')).mediaThroughputSection,
+  (await import('./places.ts')).placesSection,
 ];
 
 const wanted = process.argv.slice(2);

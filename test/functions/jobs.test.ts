@@ -127,7 +127,7 @@ describe('jobs and queues (v3 /queues, /jobs; v1.100 /jobs)', () => {
     expect((await create('nonsense')).body).toMatchObject({ message: 'Validation failed' });
   });
 
-  it('hands regenerate-thumbnail to the media function (both generations), for the caller’s own assets', async () => {
+  it('hands regenerate-thumbnail and refresh-metadata to the media function (both generations), for the caller’s own assets', async () => {
     const token = accounts.user2.accessToken;
     const [a, b] = [await addPhoto(token, { color: [70, 1, 1] }), await addPhoto(token, { color: [70, 2, 2] })];
     handed.length = 0;
@@ -156,12 +156,22 @@ describe('jobs and queues (v3 /queues, /jobs; v1.100 /jobs)', () => {
       body: { assetIds: [a], name: 'regenerate-thumbnail' },
     });
     expect(others.body).toMatchObject({ message: 'Not found or no asset.update access' });
+    // Refreshing metadata names the asset's place again (docs/places.md).
+    handed.length = 0;
     const metadata = await invoke(runAssetJobs, {
       method: 'POST',
       path: '/api/assets/jobs',
       headers: bearer(token),
       body: { assetIds: [a], name: 'refresh-metadata' },
     });
-    expect(metadata.body).toEqual({ message: 'The refresh-metadata job is not supported by this server' });
+    expect(metadata.status).toBe(204);
+    expect(handed.flatMap((event) => event.jobs)).toEqual([{ kind: 'asset-places', assetId: a }]);
+    const transcode = await invoke(runAssetJobs, {
+      method: 'POST',
+      path: '/api/assets/jobs',
+      headers: bearer(token),
+      body: { assetIds: [a], name: 'transcode-video' },
+    });
+    expect(transcode.body).toEqual({ message: 'The transcode-video job is not supported by this server' });
   });
 });

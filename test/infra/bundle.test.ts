@@ -48,7 +48,8 @@ describe('deployed bundles', () => {
       metafile: true,
     });
     const { metafile } = result;
-    // A module is loaded by import() (an external import to esbuild) or by name through createRequire.
+    // A module is loaded by import() (an external import to esbuild) or by name through createRequire;
+    // a data folder (`.places`) by its name in a path.
     const text = (output: string) =>
       result.outputFiles.find((file) => file.path.endsWith(output.replace(/^.*probe\//, '/probe/')))?.text ?? '';
     const loading = (group: LazyGroup): string[] => {
@@ -57,7 +58,7 @@ describe('deployed bundles', () => {
         .filter(
           ([path, output]) =>
             output.imports.some((each) => each.external && names.some((name) => each.path === name || each.path.startsWith(`${name}/`))) ||
-            names.some((name) => text(path).includes(`("${name}")`)),
+            names.some((name) => text(path).includes(name.startsWith('.') ? `"${name}"` : `("${name}")`)),
         )
         .map(([, output]) => output)
         .map((output) => all.find((route) => output.entryPoint === route.entry)?.operationId ?? String(output.entryPoint))

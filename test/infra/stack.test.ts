@@ -74,6 +74,18 @@ describe('ImmichStack', () => {
             ],
             Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['visibility', 'deletedAt', 'isVisible', 'isArchived'] },
           }),
+          // The map reads each marker's position, place and the flags its filters read (docs/places.md).
+          Match.objectLike({
+            IndexName: 'geo',
+            KeySchema: [
+              { AttributeName: 'ix_geo', KeyType: 'HASH' },
+              { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+            ],
+            Projection: {
+              ProjectionType: 'INCLUDE',
+              NonKeyAttributes: ['exif', 'visibility', 'deletedAt', 'isFavorite', 'isVisible', 'isArchived'],
+            },
+          }),
         ],
         Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
       }),

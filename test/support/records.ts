@@ -69,6 +69,7 @@ export const assetRecord = (
     albumCount: 0,
     stack: null,
     edits: [],
+    geocoded: false,
     editedFullsizePath: null,
     editedPreviewPath: null,
     editedThumbnailPath: null,

@@ -130,6 +130,7 @@ const builtPartitions: Record<string, Partition> = {
   queueSlots: partitions.queueSlots('<queue>'),
   memoryAssets: partitions.memoryAssets('<memoryId>'),
   assetMemories: partitions.assetMemories('<assetId>'),
+  geo: partitions.geo('<ownerId>'),
   folder: partitions.folder('<ownerId>'),
   exif: { ...partitions.exif('make', '<ownerId>', '<value>'), index: '<field>' as Partition['index'] },
 };

@@ -52,6 +52,7 @@ describe('route table', () => {
       'v3/job',
       'v3/library',
       'v3/maintenance',
+      'v3/map',
       'v3/memory',
       'v3/notification',
       'v3/partner',

@@ -24,6 +24,7 @@ export const assetItem = (asset: AssetRecord) => ({
   ...indexKeys.timeline(asset.ownerId, asset.fileCreatedAt, asset.id),
   ...indexKeys.assetsByUpdate(asset.ownerId, asset.updatedAt, asset.id),
   ...indexKeys.exif(asset.ownerId, asset.exif, searchableExifFields),
+  ...indexKeys.geo(asset.ownerId, asset.exif),
   type: 'asset',
   assetType: asset.type,
 });
@@ -128,12 +129,16 @@ const setWhere = (
   assetId: string,
   fields: Partial<AssetRecord>,
   condition: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> },
+  remove: readonly string[] = [],
 ): Write => {
-  const { expression, names, values } = setFields({
-    ...fields,
-    ...(fields.updatedAt ? { gsi2sk: indexKeys.assetsByUpdate('', fields.updatedAt, assetId).gsi2sk } : {}),
-    ...(fields.stack !== undefined ? { stackHidden: hiddenInStack({ id: assetId, stack: fields.stack }) } : {}),
-  });
+  const { expression, names, values } = setFields(
+    {
+      ...fields,
+      ...(fields.updatedAt ? { gsi2sk: indexKeys.assetsByUpdate('', fields.updatedAt, assetId).gsi2sk } : {}),
+      ...(fields.stack !== undefined ? { stackHidden: hiddenInStack({ id: assetId, stack: fields.stack }) } : {}),
+    },
+    remove,
+  );
   return updateWrite(keys.asset(assetId), expression, {
     condition: condition.expression,
     names: { ...names, ...condition.names },
@@ -167,6 +172,62 @@ export const assetWrites = {
    */
   set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number, counted?: CountedState): Write =>
     setWhere(assetId, fields, conditionOn(albumCount, counted)),
+  /**
+   * Sets an asset's place names (reverse geocoding: docs/places.md) and moves it in the place
+   * indexes, only while its position and its timeline state are still those read (the counters'
+   * place facets move in the same transaction) and its names still those it was found with.
+   */
+  setPlaces: (
+    asset: AssetRecord,
+    places: Pick<AssetRecord['exif'], 'city' | 'state' | 'country'>,
+    geocoded: boolean,
+    updatedAt: string,
+  ): Write => {
+    const placeFields = ['city', 'state', 'country'] as const;
+    const after = { ...asset.exif, ...places };
+    const indexed = indexKeys.exif(asset.ownerId, after, placeFields);
+    const condition = conditionOn(undefined, asset);
+    const parts = [condition.expression];
+    const values: Record<string, unknown> = { ...condition.values };
+    for (const field of ['latitude', 'longitude', ...placeFields] as const) {
+      const value = asset.exif[field];
+      if (value === null) {
+        parts.push(`(attribute_not_exists(#exif.#${field}) OR attribute_type(#exif.#${field}, :placeNull))`);
+        values[':placeNull'] = 'NULL';
+      } else {
+        parts.push(`#exif.#${field} = :was_${field}`);
+        values[`:was_${field}`] = value;
+      }
+    }
+    return setWhere(
+      asset.id,
+      {
+        'exif.city': places.city,
+        'exif.state': places.state,
+        'exif.country': places.country,
+        geocoded,
+        updatedAt,
+        ...indexed,
+        ...indexKeys.geo(asset.ownerId, after),
+      } as Partial<AssetRecord>,
+      {
+        expression: parts.join(' AND '),
+        names: { ...condition.names, '#exif': 'exif', '#latitude': 'latitude', '#longitude': 'longitude' },
+        values,
+      },
+      placeFields.map((field) => `ix_${field}`).filter((name) => !(name in indexed)),
+    );
+  },
+  /**
+   * Puts an asset with a position in the map index (`ix_geo`), where an asset stored before it
+   * lacks it (the places job over a library: docs/places.md). Not a change a client sees.
+   */
+  indexPosition: (asset: AssetRecord): Write =>
+    updateWrite(keys.asset(asset.id), 'SET ix_geo = :geo', {
+      condition: 'present',
+      sync: 'unsent',
+      values: { ':geo': indexKeys.geo(asset.ownerId, asset.exif).ix_geo },
+    }),
   /** Sets fields of an asset whose photo edits are still `edits` (the media function's edited files). */
   setIfEdits: (assetId: string, edits: readonly PhotoEdit[], fields: Partial<AssetRecord>): Write =>
     setWhere(assetId, fields, { expression: '#edits = :editsAsRead', names: { '#edits': 'edits' }, values: { ':editsAsRead': edits } }),

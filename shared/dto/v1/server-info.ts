@@ -106,16 +106,16 @@ export const mapServerConfig = ({ config, initialized, onboarded }: ServerState)
 
 /**
  * Immich derives the features from the configuration; here a feature is true only where it
- * works: there is no machine learning (smart search, facial recognition), no map tiles or reverse
- * geocoder, no OAuth and no config file, whatever the configuration says.
+ * works: there is no machine learning (smart search, facial recognition), no OAuth and no config
+ * file, whatever the configuration says. The map and reverse geocoding follow it (docs/places.md).
  */
 export const mapServerFeatures = (config: SystemConfig): ServerFeaturesDto => ({
   smartSearch: false,
   configFile: false,
   facialRecognition: false,
-  map: false,
+  map: config.map.enabled,
   trash: config.trash.enabled,
-  reverseGeocoding: false,
+  reverseGeocoding: config.reverseGeocoding.enabled,
   oauth: false,
   oauthAutoLaunch: false,
   passwordLogin: config.passwordLogin.enabled,

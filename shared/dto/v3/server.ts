@@ -121,9 +121,9 @@ export interface ServerFeaturesDto {
 
 /**
  * Immich derives the features from the configuration; here a feature is true only where it
- * works (as v1.100's): no machine learning (smart search, faces, duplicates, OCR), no map or
- * reverse geocoder, no OAuth, e-mail, config file or real-time transcoding. Faces are imported
- * from XMP regions on every upload.
+ * works (as v1.100's): no machine learning (smart search, faces, duplicates, OCR), no OAuth,
+ * e-mail, config file or real-time transcoding. Faces are imported from XMP regions on every
+ * upload; the map and reverse geocoding follow the configuration, as Immich's (docs/places.md).
  */
 export const mapServerFeaturesV3 = (config: SystemConfig): ServerFeaturesDto => ({
   configFile: false,
@@ -131,13 +131,13 @@ export const mapServerFeaturesV3 = (config: SystemConfig): ServerFeaturesDto => 
   email: false,
   facialRecognition: false,
   importFaces: true,
-  map: false,
+  map: config.map.enabled,
   oauth: false,
   oauthAutoLaunch: false,
   ocr: false,
   passwordLogin: config.passwordLogin.enabled,
   realtimeTranscoding: false,
-  reverseGeocoding: false,
+  reverseGeocoding: config.reverseGeocoding.enabled,
   search: true,
   sidecar: true,
   smartSearch: false,

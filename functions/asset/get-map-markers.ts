@@ -1,0 +1,9 @@
+import { MapMarkerDto, type MapMarkerResponseDto } from '#shared/dto/v1/map.ts';
+import { httpHandler } from '#shared/http/handler.ts';
+import { returns } from '#shared/http/pipeline.ts';
+import { getMapMarkers } from '#shared/services/map.service.ts';
+
+export const handler = httpHandler(
+  { access: 'user', permission: 'asset.read', returns: returns<MapMarkerResponseDto[]>(), query: MapMarkerDto },
+  ({ auth, query }) => getMapMarkers(auth, query),
+);

@@ -1,0 +1,54 @@
+/**
+ * Immich v1.100's map and places requests and answers (`MapMarkerDto`, `MapThemeDto`,
+ * `SearchPlacesDto`; `MapMarkerResponseDto`, `PlacesResponseDto`): docs/places.md.
+ */
+import * as v from 'valibot';
+import { limits } from '../../model/limits.ts';
+import type { MapMarker, Place } from '../../model/place.ts';
+import { as, booleanish, dto, isOneOf, optional, rules } from '../common.ts';
+import { queryDate } from './search.ts';
+
+/** `@Optional()` on a query parameter: absent stays undefined (a query string has no null). */
+const absentOr = <S extends v.GenericSchema>(schema: S) =>
+  v.pipe(
+    optional(schema),
+    v.transform((x) => x ?? undefined),
+  );
+
+/** GET /asset/map-marker query. */
+export const MapMarkerDto = dto({
+  isArchived: absentOr(booleanish()),
+  isFavorite: absentOr(booleanish()),
+  fileCreatedAfter: absentOr(queryDate('fileCreatedAfter')),
+  fileCreatedBefore: absentOr(queryDate('fileCreatedBefore')),
+  withPartners: absentOr(booleanish()),
+});
+
+const themes = ['light', 'dark'] as const;
+
+/** GET /system-config/map/style.json query: `@IsEnum(MapTheme)`. */
+export const MapThemeDto = dto({ theme: v.pipe(v.unknown(), isOneOf(themes), as<(typeof themes)[number]>()) });
+
+/** GET /search/places query: `@IsString() @IsNotEmpty()`. */
+export const SearchPlacesDto = dto({
+  name: v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isNotEmpty, rules.isString, as<string>()),
+});
+
+export type MapMarkerResponseDto = MapMarker;
+
+export interface PlacesResponseDto {
+  name: string;
+  latitude: number;
+  longitude: number;
+  admin1name: string | null;
+  admin2name: string | null;
+}
+
+/** Immich's `mapPlaces` (both generations). */
+export const mapPlace = (place: Place): PlacesResponseDto => ({
+  name: place.name,
+  latitude: place.latitude,
+  longitude: place.longitude,
+  admin1name: place.admin1,
+  admin2name: place.admin2,
+});

@@ -1,0 +1,206 @@
+/**
+ * The map and the places pages (docs/places.md): markers from the map index, an album's markers,
+ * one asset a city, and the map style the configuration names.
+ */
+import { Permission, requireAlbum, requireVisitorAlbum } from '../access/access.ts';
+import { inBatches } from '../core/concurrency.ts';
+import { DomainError } from '../core/errors.ts';
+import { listAlbumIdsSharedWith, listAlbums, listMembers } from '../db/album.repository.ts';
+import { exifPages, getAssets } from '../db/asset.repository.ts';
+import { listPositionedAssets, type PositionedAsset, positionOf } from '../db/map.repository.ts';
+import { listPartnersSharingWith } from '../db/partner.repository.ts';
+import { listFacets } from '../db/timeline.repository.ts';
+import { type AssetRecord, inTimeline } from '../model/asset.ts';
+import type { MapMarker } from '../model/place.ts';
+import type { Auth } from '../model/user.ts';
+import { readConfig } from './config.reader.ts';
+import { timelinePartners } from './partner.service.ts';
+
+export interface MarkerFilters {
+  isArchived?: boolean | undefined;
+  isFavorite?: boolean | undefined;
+  fileCreatedAfter?: string | undefined;
+  fileCreatedBefore?: string | undefined;
+  withPartners?: boolean | undefined;
+  withSharedAlbums?: boolean | undefined;
+}
+
+const markerOf = (asset: PositionedAsset): MapMarker => ({
+  id: asset.assetId,
+  lat: asset.latitude,
+  lon: asset.longitude,
+  city: asset.city,
+  state: asset.state,
+  country: asset.country,
+});
+
+const within = (asset: PositionedAsset, filters: MarkerFilters): boolean =>
+  (!filters.fileCreatedAfter || asset.fileCreatedAt >= filters.fileCreatedAfter) &&
+  (!filters.fileCreatedBefore || asset.fileCreatedAt <= filters.fileCreatedBefore) &&
+  (filters.isFavorite === undefined || asset.isFavorite === filters.isFavorite);
+
+const newestFirst = (a: PositionedAsset, b: PositionedAsset): number =>
+  b.fileCreatedAt.localeCompare(a.fileCreatedAt) || b.assetId.localeCompare(a.assetId);
+
+/** The users who share their library with the caller (all of them, as Immich's markers read them). */
+const sharingPartners = async (auth: Auth): Promise<string[]> =>
+  (await listPartnersSharingWith(auth.user.id)).map((partner) => partner.sharedById);
+
+/** Each owner's positioned assets in the window, read from the map index. */
+const positionedOf = async (owners: readonly string[], filters: MarkerFilters): Promise<PositionedAsset[]> =>
+  (
+    await Promise.all(
+      owners.map((owner) =>
+        listPositionedAssets(owner, {
+          ...(filters.fileCreatedAfter ? { after: filters.fileCreatedAfter } : {}),
+          ...(filters.fileCreatedBefore ? { before: filters.fileCreatedBefore } : {}),
+        }),
+      ),
+    )
+  ).flat();
+
+/**
+ * GET /asset/map-marker (v1.100): the caller's untrashed, visible assets with a position, and with
+ * `withPartners` those of the users sharing with them, newest first; `isArchived` absent: archived
+ * and not (as Immich v1.100). A partner's archive stays theirs (as in the metadata search:
+ * docs/immich-compatibility.md). The locked folder never shows (v1.100 knows none).
+ */
+export const getMapMarkers = async (auth: Auth, filters: MarkerFilters): Promise<MapMarker[]> => {
+  const owners = [auth.user.id, ...(filters.withPartners ? await sharingPartners(auth) : [])];
+  return (await positionedOf(owners, filters))
+    .filter(
+      (asset) =>
+        asset.deletedAt === null &&
+        within(asset, filters) &&
+        (asset.ownerId === auth.user.id
+          ? filters.isArchived === undefined
+            ? asset.visibility === 'timeline' || asset.visibility === 'archive'
+            : asset.visibility === (filters.isArchived ? 'archive' : 'timeline')
+          : asset.visibility === 'timeline' && filters.isArchived !== true),
+    )
+    .sort(newestFirst)
+    .map(markerOf);
+};
+
+/**
+ * GET /map/markers (v3): the caller's untrashed timeline assets with a position (with
+ * `isArchived`, their own archive too), with `withPartners` those of the users sharing with them,
+ * with `withSharedAlbums` those of every album they own or are in; newest first, each once.
+ */
+export const getMapMarkersV3 = async (auth: Auth, filters: MarkerFilters): Promise<MapMarker[]> => {
+  const owners = [auth.user.id, ...(filters.withPartners ? await sharingPartners(auth) : [])];
+  const found = new Map<string, PositionedAsset>();
+  for (const asset of await positionedOf(owners, filters)) found.set(asset.assetId, asset);
+  if (filters.withSharedAlbums) {
+    const albumIds = [...(await listAlbums(auth.user.id)).map((album) => album.id), ...(await listAlbumIdsSharedWith(auth.user.id))];
+    const memberIds = new Set<string>();
+    await inBatches([...new Set(albumIds)], 8, async (albumId) => {
+      for (const member of await listMembers(albumId)) if (!found.has(member.assetId)) memberIds.add(member.assetId);
+    });
+    for (const asset of await readAssets([...memberIds])) {
+      const positioned = positionOf(asset);
+      if (positioned) found.set(positioned.assetId, positioned);
+    }
+  }
+  return [...found.values()]
+    .filter(
+      (asset) =>
+        asset.deletedAt === null &&
+        within(asset, filters) &&
+        (asset.visibility === 'timeline' ||
+          (filters.isArchived === true && asset.visibility === 'archive' && asset.ownerId === auth.user.id)),
+    )
+    .sort(newestFirst)
+    .map(markerOf);
+};
+
+/** Assets by id, 100 a BatchGetItem. */
+const readAssets = async (ids: readonly string[]): Promise<AssetRecord[]> => {
+  const assets: AssetRecord[] = [];
+  for (let start = 0; start < ids.length; start += 100) assets.push(...(await getAssets(ids.slice(start, start + 100))));
+  return assets;
+};
+
+/**
+ * GET /albums/:id/map-markers (v3.2): the album's untrashed assets with a position, newest first;
+ * a link's visitor gets none when the link hides metadata (as Immich).
+ */
+export const getAlbumMapMarkers = async (auth: Auth, albumId: string): Promise<MapMarker[]> => {
+  if (auth.sharedLink) {
+    const link = await requireVisitorAlbum(auth, albumId);
+    if (!link.showExif) return [];
+  } else await requireAlbum(auth, Permission.AlbumRead, albumId);
+  const members = await listMembers(albumId);
+  return (await readAssets(members.map((member) => member.assetId)))
+    .flatMap((asset) => positionOf(asset) ?? [])
+    .filter((asset) => asset.deletedAt === null && asset.visibility !== 'locked')
+    .sort(newestFirst)
+    .map(markerOf);
+};
+
+/** Most assets of a city read to find one to show (its index, newest first). */
+const maxCityCandidates = 100;
+
+/**
+ * GET /search/cities (getAssetsByCity): one image of each city of the caller's and their timeline
+ * partners' libraries, visible, unarchived and untrashed, by city name (the newest taken there).
+ * The cities come from the facet counters; each city's image from its index (one Query a city).
+ */
+export const getAssetsByCity = async (auth: Auth): Promise<AssetRecord[]> => {
+  const owners = [auth.user.id, ...(await timelinePartners(auth))];
+  const cities = new Map<string, Set<string>>();
+  for (const owner of owners)
+    for (const facet of await listFacets(owner)) {
+      const city = facet.kind === 'place' && facet.count > 0 ? facet.values[2] : null;
+      if (city) cities.set(city, (cities.get(city) ?? new Set()).add(owner));
+    }
+  const chosen = new Map<string, AssetRecord>();
+  await inBatches([...cities], 8, async ([city, cityOwners]) => {
+    for (const owner of cityOwners) {
+      let examined = 0;
+      for await (const page of exifPages('city', owner, city, { descending: true, pageSize: 25 })) {
+        const asset = page.find((each) => inTimeline(each) && each.type === 'IMAGE' && each.visibility === 'timeline');
+        const best = chosen.get(city);
+        if (asset && (!best || asset.fileCreatedAt > best.fileCreatedAt)) chosen.set(city, asset);
+        examined += page.length;
+        if (asset || examined >= maxCityCandidates) break;
+      }
+    }
+  });
+  return [...chosen].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, asset]) => asset);
+};
+
+/** The map style could not be read from where the configuration says. */
+export class MapStyleUnavailable extends DomainError {
+  constructor(url: string, reason: string) {
+    super('upstream', `The map style could not be read from ${url}: ${reason}`);
+  }
+}
+
+/** Immich's own tile service's styles: where an empty style setting points (Immich v3.2's defaults). */
+export const defaultMapStyles = {
+  light: 'https://tiles.immich.cloud/v1/style/light.json',
+  dark: 'https://tiles.immich.cloud/v1/style/dark.json',
+} as const;
+
+/**
+ * GET /system-config/map/style.json (v1.100): the style the configuration names for the theme,
+ * read from its URL as Immich's server reads it (the browser then fetches the tiles it names;
+ * this server hosts none). An empty setting reads Immich's own tile service's style.
+ */
+export const getMapStyle = async (theme: 'light' | 'dark'): Promise<unknown> => {
+  const { map } = await readConfig();
+  const url = (theme === 'dark' ? map.darkStyle : map.lightStyle) || defaultMapStyles[theme];
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.timeout(5000), headers: { accept: 'application/json' } });
+  } catch (error) {
+    throw new MapStyleUnavailable(url, error instanceof Error ? error.message : String(error));
+  }
+  if (!response.ok) throw new MapStyleUnavailable(url, `HTTP ${response.status}`);
+  try {
+    return await response.json();
+  } catch {
+    throw new MapStyleUnavailable(url, 'not JSON');
+  }
+};

@@ -1,0 +1,106 @@
+/**
+ * Places (docs/places.md): reverse geocoding of an asset's position as Immich's metadata job does
+ * it, the place search, and one point's names (v3's map).
+ */
+import { inBatches } from '../core/concurrency.ts';
+import { log } from '../core/log.ts';
+import { AssetChangedError, getAsset, indexAssetPosition, recordPlaces } from '../db/asset.repository.ts';
+import { getPeople } from '../db/person.repository.ts';
+import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
+import { noPlace, type Place, type PlaceNames, PlacesIndex } from '../domain/places.ts';
+import { assetTerms } from '../domain/terms.ts';
+import type { AssetRecord } from '../model/asset.ts';
+import { readPlacesIndex } from '../storage/places-index.ts';
+import { readConfig } from './config.reader.ts';
+
+let loaded: PlacesIndex | undefined;
+
+/** The index, read on first use and kept for the life of the process (typed-array views over one read). */
+const placesIndex = (): PlacesIndex => {
+  loaded ??= new PlacesIndex(readPlacesIndex());
+  return loaded;
+};
+
+/** The place names of a position: the nearest place within Immich's distance, or nulls. */
+export const placeNamesAt = (latitude: number, longitude: number): PlaceNames => placesIndex().reverseGeocode(latitude, longitude);
+
+/** Places whose name starts with `name` (GET /search/places). */
+export const searchPlaces = (name: string): Place[] => placesIndex().searchByName(name);
+
+/** What reverse geocoding did to an asset. */
+export type PlacesOutcome = 'named' | 'unchanged' | 'file' | 'gone';
+
+const samePlaces = (a: PlaceNames, b: PlaceNames): boolean => a.city === b.city && a.state === b.state && a.country === b.country;
+
+/**
+ * Immich's metadata job's places for one asset: with reverse geocoding on and a position, the
+ * names of the nearest place (nulls when there is none within the distance); with it off or no
+ * position, none. Names the file itself gave (IPTC / XMP, a sidecar's) are kept as they are.
+ * A change moves the asset's search postings (the new words written before, the dropped ones
+ * deleted after), its place indexes and place facet counters, and gives it a new updatedAt and
+ * change id (synced apps learn of it). `indexPosition`: put an asset stored before the map index
+ * in it (the places job over a library).
+ */
+export const placeAsset = async (
+  assetId: string,
+  options: { asset?: AssetRecord; indexPosition?: boolean } = {},
+): Promise<{ outcome: PlacesOutcome; asset?: AssetRecord }> => {
+  const { reverseGeocoding } = await readConfig();
+  let asset = options.asset ?? (await getAsset(assetId));
+  for (let attempt = 0; asset; attempt++) {
+    const { latitude, longitude, city, state, country } = asset.exif;
+    const positioned = latitude !== null && longitude !== null;
+    const keep = async (outcome: PlacesOutcome) => {
+      if (options.indexPosition && positioned && asset) await indexAssetPosition(asset);
+      return { outcome, asset };
+    };
+    if (!asset.geocoded && (city !== null || state !== null || country !== null)) return keep('file');
+    const wanted = reverseGeocoding.enabled && positioned ? placeNamesAt(latitude, longitude) : noPlace;
+    if (samePlaces(wanted, { city, state, country })) return keep('unchanged');
+    const geocoded = !samePlaces(wanted, noPlace);
+    const names = (await getPeople(asset.ownerId, asset.personIds)).map((person) => person.name);
+    const before = new Set(assetTerms(asset, names));
+    const after = new Set(assetTerms({ ...asset, exif: { ...asset.exif, ...wanted } }, names));
+    await writePostings(
+      asset.ownerId,
+      postingsOf(
+        asset,
+        [...after].filter((term) => !before.has(term)),
+      ),
+    );
+    try {
+      const updated = await recordPlaces(asset, wanted, geocoded);
+      await deletePostings(
+        asset.ownerId,
+        postingsOf(
+          asset,
+          [...before].filter((term) => !after.has(term)),
+        ),
+      );
+      return { outcome: 'named', asset: updated };
+    } catch (error) {
+      if (!(error instanceof AssetChangedError) || attempt >= 5) throw error;
+      // Its position, names or state changed meanwhile: the asset as it is now.
+      asset = await getAsset(assetId);
+    }
+  }
+  return { outcome: 'gone' };
+};
+
+/** placeAsset for each of these assets, eight at a time, each also put on the map (the media function's places jobs). */
+export const placeAssets = async (assetIds: readonly string[]): Promise<Map<string, PlacesOutcome>> => {
+  const outcomes = new Map<string, PlacesOutcome>();
+  await inBatches(assetIds, 8, async (assetId) => {
+    outcomes.set(assetId, (await placeAsset(assetId, { indexPosition: true })).outcome);
+  });
+  return outcomes;
+};
+
+/** placeAsset for the media job: a failure (no index in the bundle) is logged and the previews are still made. */
+export const placeAssetForJob = async (asset: AssetRecord): Promise<void> => {
+  try {
+    await placeAsset(asset.id, { asset });
+  } catch (error) {
+    log.error('Reverse geocoding failed', { assetId: asset.id, error: String(error) });
+  }
+};
