@@ -479,7 +479,7 @@ export const routes: readonly Route[] = [
   ...areaV3('system-metadata', [
     ['GET', '/api/system-metadata/admin-onboarding', 'getAdminOnboarding', 'read'],
     ['POST', '/api/system-metadata/admin-onboarding', 'updateAdminOnboarding', 'write'],
-    ['GET', '/api/system-metadata/reverse-geocoding-state', 'getReverseGeocodingState', 'read'],
+    ['GET', '/api/system-metadata/reverse-geocoding-state', 'getReverseGeocodingState', 'read', { lazy: ['places'] }],
     ['GET', '/api/system-metadata/version-check-state', 'getVersionCheckState', 'read'],
   ]),
   ...areaV3('tag', [

@@ -219,6 +219,7 @@ export const encodeIndex = (places: readonly SourcePlace[], sources: string[]): 
   };
   const header: Omit<IndexHeader, 'sections'> = {
     sources,
+    builtAt: new Date().toISOString(),
     places: count,
     cells: cellIds.length,
     countries: codes.list.map((code) => (code ? (countries.getName(code, 'en') ?? '') : '')),

@@ -35,6 +35,8 @@ export const indexVersion = 1;
 export interface IndexHeader {
   /** Where the data comes from (docs/places.md): package names and versions. */
   sources: string[];
+  /** When it was built (ISO 8601): Immich's reverse-geocoding state's `lastUpdate`. */
+  builtAt: string;
   places: number;
   cells: number;
   /** English country names, by country index (Immich's i18n-iso-countries `getName(code, 'en')`). */

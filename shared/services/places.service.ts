@@ -24,6 +24,15 @@ const placesIndex = (): PlacesIndex => {
 /** The place names of a position: the nearest place within Immich's distance, or nulls. */
 export const placeNamesAt = (latitude: number, longitude: number): PlaceNames => placesIndex().reverseGeocode(latitude, longitude);
 
+/**
+ * Immich's reverse-geocoding state (v3's GET /system-metadata/reverse-geocoding-state): when the
+ * places were last imported (the index's build) and from what (Immich's `cities500.txt`).
+ */
+export const reverseGeocodingState = (): { lastUpdate: string; lastImportFileName: string } => ({
+  lastUpdate: placesIndex().header.builtAt,
+  lastImportFileName: 'cities500.txt',
+});
+
 /** Places whose name starts with `name` (GET /search/places). */
 export const searchPlaces = (name: string): Place[] => placesIndex().searchByName(name);
 

@@ -19,14 +19,15 @@ describe('server config, features, theme and storage through @immich/sdk 1.100.0
       isOnboarded: false,
       externalDomain: '',
     });
-    // True only for what works here (no machine learning, map, geocoder, OAuth or config file).
+    // True only for what works here (no machine learning, OAuth or config file); the map and
+    // reverse geocoding as the settings say (docs/places.md).
     expect(await getServerFeatures(anyone)).toEqual({
       smartSearch: false,
       configFile: false,
       facialRecognition: false,
-      map: false,
+      map: true,
       trash: true,
-      reverseGeocoding: false,
+      reverseGeocoding: true,
       oauth: false,
       oauthAutoLaunch: false,
       passwordLogin: true,

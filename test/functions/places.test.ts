@@ -13,6 +13,7 @@ import { handler as getAssetsByCity } from '#functions/search/get-assets-by-city
 import { handler as getExploreData } from '#functions/search/get-explore-data.ts';
 import { handler as getSearchSuggestions } from '#functions/search/get-search-suggestions.ts';
 import { handler as searchText } from '#functions/search/search.ts';
+import { handler as searchAssets } from '#functions/search/search-assets.ts';
 import { handler as searchMetadata } from '#functions/search/search-metadata.ts';
 import { handler as searchPlaces } from '#functions/search/search-places.ts';
 import { handler as getFeaturesV1 } from '#functions/server-info/get-server-features.ts';
@@ -26,6 +27,8 @@ import { handler as reverseGeocode } from '#functions/v3/map/reverse-geocode.ts'
 import { handler as getServerConfigV3 } from '#functions/v3/server/get-server-config.ts';
 import { handler as getFeaturesV3 } from '#functions/v3/server/get-server-features.ts';
 import { handler as createSharedLink } from '#functions/v3/shared-link/create-shared-link.ts';
+import { AssetChangedError, getAssetWithFaces, updateAsset as writeAsset } from '#shared/db/asset.repository.ts';
+import { placeAsset } from '#shared/services/places.service.ts';
 import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -122,6 +125,12 @@ describe('reverse geocoding in the media job', () => {
         JSON.stringify(filter),
       ).toEqual([id]);
     }
+    const byQuery = await invoke(searchAssets, {
+      path: '/api/assets',
+      query: { city: 'Ralston', state: 'Nebraska' },
+      headers: bearer(token),
+    });
+    expect(byQuery.body.map((asset: { id: string }) => asset.id)).toEqual([id]);
     const text = await invoke(searchText, { path: '/api/search', query: { q: 'ralston nebraska' }, headers: bearer(token) });
     expect(text.body.assets.items.map((asset: { id: string }) => asset.id)).toEqual([id]);
     const suggest = async (query: Record<string, string>) =>
@@ -213,6 +222,33 @@ describe('reverse geocoding in the media job', () => {
     expect(refresh.status).toBe(204);
     await settle();
     expect(await exifOf(token, named)).toMatchObject(ralstonNames);
+  }, 60_000);
+
+  it('a trash racing the naming of a place is read again, never moving a place count that is no longer there', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Racer${Date.now()}`)).accessToken;
+    const id = await photo(token, ralston, { job: false });
+    const stale = await getAssetWithFaces(id);
+    if (!stale) throw new Error('no asset');
+    expect((await placeAsset(id)).outcome).toBe('named');
+    // A trash prepared from the asset before it was named would take a count from the unnamed place.
+    await expect(writeAsset(stale.asset, stale.faces, { deletedAt: new Date().toISOString() })).rejects.toBeInstanceOf(AssetChangedError);
+    const cities = async () =>
+      (await invoke(getSearchSuggestions, { path: '/api/search/suggestions', query: { type: 'city' }, headers: bearer(token) })).body;
+    expect(await cities()).toEqual(['Ralston']);
+    // Many at once: the trash and the naming in either order, the counts right after both.
+    const racing = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => photo(token, { ...ralston, comment: `race${index}` }, { job: false })),
+    );
+    await Promise.all(
+      racing.map(async (each) => {
+        const { body } = await assetInfo(token, each);
+        await Promise.all([objectCreated(body.originalPath), trash(token, [each])]);
+      }),
+    );
+    for (const each of racing) expect(await exifOf(token, each)).toMatchObject(ralstonNames);
+    expect(await cities()).toEqual(['Ralston']);
+    expect((await trash(token, [id])).status).toBe(204);
+    expect(await cities()).toEqual([]);
   }, 60_000);
 
   it("names every library's places when the metadata job starts, and puts assets stored before the map on it", async () => {

@@ -42,8 +42,33 @@ export const checksumItem = (ownerId: string, checksum: string, assetId: string)
 // An item written before albumCount existed has none: it is in no album.
 const inAlbums = '(albumCount = :albums OR (attribute_not_exists(albumCount) AND :albums = :none))';
 
-/** What an asset's timeline counters depend on (besides its date, which does not change). */
-export type CountedState = Pick<AssetRecord, 'id' | 'isFavorite' | 'visibility' | 'deletedAt' | 'stack'>;
+/**
+ * What an asset's timeline counters depend on (besides its date, which does not change): its
+ * state, and its place, whose facet counter a trash or a lock moves (the media job names places
+ * concurrently with such writes: docs/places.md).
+ */
+export type CountedState = Pick<AssetRecord, 'id' | 'isFavorite' | 'visibility' | 'deletedAt' | 'stack'> & {
+  exif: Pick<AssetRecord['exif'], 'city' | 'state' | 'country'>;
+};
+
+const placeFields = ['city', 'state', 'country'] as const;
+
+/** Its place names are still these (each equal, or null or absent when read so). */
+const placesAre = (exif: CountedState['exif']) => {
+  const parts: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const field of placeFields) {
+    const value = exif[field];
+    if (value === null || value === undefined) {
+      parts.push(`(attribute_not_exists(#exif.#${field}) OR attribute_type(#exif.#${field}, :placeNull))`);
+      values[':placeNull'] = 'NULL';
+    } else {
+      parts.push(`#exif.#${field} = :was_${field}`);
+      values[`:was_${field}`] = value;
+    }
+  }
+  return { parts, names: { '#exif': 'exif', '#city': 'city', '#state': 'state', '#country': 'country' }, values };
+};
 
 /**
  * The item still has this visibility: its `visibility`, or for an item written before it
@@ -101,6 +126,10 @@ const conditionOn = (albumCount: number | undefined, counted: CountedState | und
     );
     names['#wasStackHidden'] = 'stackHidden';
     values[':wasStackHidden'] = hidden;
+    const places = placesAre(counted.exif);
+    parts.push(...places.parts);
+    Object.assign(names, places.names);
+    Object.assign(values, places.values);
   }
   if (stackWas !== undefined) {
     names['#wasStack'] = 'stack';
@@ -183,13 +212,13 @@ export const assetWrites = {
     geocoded: boolean,
     updatedAt: string,
   ): Write => {
-    const placeFields = ['city', 'state', 'country'] as const;
     const after = { ...asset.exif, ...places };
     const indexed = indexKeys.exif(asset.ownerId, after, placeFields);
+    // The counted state and the place names as read (conditionOn), and the position as read.
     const condition = conditionOn(undefined, asset);
     const parts = [condition.expression];
     const values: Record<string, unknown> = { ...condition.values };
-    for (const field of ['latitude', 'longitude', ...placeFields] as const) {
+    for (const field of ['latitude', 'longitude'] as const) {
       const value = asset.exif[field];
       if (value === null) {
         parts.push(`(attribute_not_exists(#exif.#${field}) OR attribute_type(#exif.#${field}, :placeNull))`);
