@@ -142,15 +142,11 @@ export class PlacesIndex {
     return this.header.places;
   }
 
-  private nameOf(index: number): string {
-    return this.decoder.decode(this.names.subarray(this.nameStart[index], this.nameStart[index + 1]));
-  }
-
   /** The place at an index of the file's order. */
   place(index: number): Place {
     const country = this.country[index] ?? 0;
     return {
-      name: this.nameOf(index),
+      name: this.nameAt(index),
       latitude: (this.latitude[index] ?? 0) / coordinateScale,
       longitude: (this.longitude[index] ?? 0) / coordinateScale,
       country: this.header.countries[country] || null,
@@ -233,34 +229,46 @@ export class PlacesIndex {
     return { city: name, state: admin1, country };
   }
 
-  /**
-   * Places whose name starts with `name`, compared as the search does (accents removed, case
-   * ignored): whole-name matches first, then shorter names, at most `limit`.
-   */
-  searchByName(name: string, limit = 20): Place[] {
-    const wanted = fold(name.trim());
-    if (wanted === '') return [];
-    const folded = (position: number) => fold(this.nameOf(this.byName[position] ?? 0));
-    let low = 0;
-    let high = this.byName.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (folded(middle) < wanted) low = middle + 1;
-      else high = middle;
-    }
-    const found: { index: number; name: string }[] = [];
-    // Enough of the matches to rank: the shortest names of a common prefix come first in this order.
-    for (let position = low; position < this.byName.length && found.length < 500; position++) {
-      const candidate = folded(position);
-      if (!candidate.startsWith(wanted)) break;
-      found.push({ index: this.byName[position] ?? 0, name: candidate });
-    }
-    return found
-      .sort((a, b) => Number(b.name === wanted) - Number(a.name === wanted) || a.name.length - b.name.length || a.index - b.index)
-      .slice(0, limit)
-      .map(({ index }) => this.place(index));
+  /** A place's name (an index of the file's order). */
+  nameAt(index: number): string {
+    return this.decoder.decode(this.names.subarray(this.nameStart[index], this.nameStart[index + 1]));
+  }
+
+  /** The places in the order of their folded names (the place search). */
+  get nameOrder(): Uint32Array {
+    return this.byName;
   }
 }
+
+/**
+ * Places whose name starts with `name`, compared as the search does (accents removed, case
+ * ignored): whole-name matches first, then shorter names, at most `limit`. (A function of its
+ * own, not a method: the functions that only look points up leave it out of their bundles.)
+ */
+export const searchByName = (index: PlacesIndex, name: string, limit = 20): Place[] => {
+  const wanted = fold(name.trim());
+  if (wanted === '') return [];
+  const order = index.nameOrder;
+  const folded = (position: number) => fold(index.nameAt(order[position] ?? 0));
+  let low = 0;
+  let high = order.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (folded(middle) < wanted) low = middle + 1;
+    else high = middle;
+  }
+  const found: { at: number; name: string }[] = [];
+  // Enough of the matches to rank: a prefix's whole-name match comes first in this order.
+  for (let position = low; position < order.length && found.length < 500; position++) {
+    const candidate = folded(position);
+    if (!candidate.startsWith(wanted)) break;
+    found.push({ at: order[position] ?? 0, name: candidate });
+  }
+  return found
+    .sort((a, b) => Number(b.name === wanted) - Number(a.name === wanted) || a.name.length - b.name.length || a.at - b.at)
+    .slice(0, limit)
+    .map(({ at }) => index.place(at));
+};
 
 /** The order `byName` is sorted in: folded names, compared by code unit (as `<` compares them). */
 export const compareFolded = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

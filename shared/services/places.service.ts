@@ -5,13 +5,13 @@
 import { inBatches } from '../core/concurrency.ts';
 import { log } from '../core/log.ts';
 import { AssetChangedError, getAsset, indexAssetPosition, recordPlaces } from '../db/asset.repository.ts';
+import { getStoredSetting } from '../db/config.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
-import { noPlace, type Place, type PlaceNames, PlacesIndex } from '../domain/places.ts';
+import { noPlace, type Place, type PlaceNames, PlacesIndex, searchByName } from '../domain/places.ts';
 import { assetTerms } from '../domain/terms.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { readPlacesIndex } from '../storage/places-index.ts';
-import { readConfig } from './config.reader.ts';
 
 let loaded: PlacesIndex | undefined;
 
@@ -20,6 +20,10 @@ const placesIndex = (): PlacesIndex => {
   loaded ??= new PlacesIndex(readPlacesIndex());
   return loaded;
 };
+
+// `reverseGeocoding.enabled` alone (on unless turned off), cached as readConfig caches the settings,
+// without the whole configuration: the functions that name places after a new position need no other.
+const reverseGeocodingEnabled = async (): Promise<boolean> => (await getStoredSetting('reverseGeocoding.enabled')) !== false;
 
 /** The place names of a position: the nearest place within Immich's distance, or nulls. */
 export const placeNamesAt = (latitude: number, longitude: number): PlaceNames => placesIndex().reverseGeocode(latitude, longitude);
@@ -34,7 +38,7 @@ export const reverseGeocodingState = (): { lastUpdate: string; lastImportFileNam
 });
 
 /** Places whose name starts with `name` (GET /search/places). */
-export const searchPlaces = (name: string): Place[] => placesIndex().searchByName(name);
+export const searchPlaces = (name: string): Place[] => searchByName(placesIndex(), name);
 
 /** What reverse geocoding did to an asset. */
 export type PlacesOutcome = 'named' | 'unchanged' | 'file' | 'gone';
@@ -54,7 +58,7 @@ export const placeAsset = async (
   assetId: string,
   options: { asset?: AssetRecord; indexPosition?: boolean } = {},
 ): Promise<{ outcome: PlacesOutcome; asset?: AssetRecord }> => {
-  const { reverseGeocoding } = await readConfig();
+  const enabled = await reverseGeocodingEnabled();
   let asset = options.asset ?? (await getAsset(assetId));
   for (let attempt = 0; asset; attempt++) {
     const { latitude, longitude, city, state, country } = asset.exif;
@@ -64,7 +68,7 @@ export const placeAsset = async (
       return { outcome, asset };
     };
     if (!asset.geocoded && (city !== null || state !== null || country !== null)) return keep('file');
-    const wanted = reverseGeocoding.enabled && positioned ? placeNamesAt(latitude, longitude) : noPlace;
+    const wanted = enabled && positioned ? placeNamesAt(latitude, longitude) : noPlace;
     if (samePlaces(wanted, { city, state, country })) return keep('unchanged');
     const geocoded = !samePlaces(wanted, noPlace);
     const names = (await getPeople(asset.ownerId, asset.personIds)).map((person) => person.name);
