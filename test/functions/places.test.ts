@@ -35,6 +35,7 @@ import { invoke } from '../support/invoke.ts';
 import { addToAlbum, assetInfo, createAlbum, trash, updateAsset } from '../support/library.ts';
 import { objectCreated } from '../support/media.ts';
 import { makeJpeg, makeSidecar, type PhotoSpec } from '../support/photos.ts';
+import { sendAcks, syncStream } from '../support/sync-client.ts';
 import { cliFields, upload } from '../support/uploads.ts';
 
 /**
@@ -109,11 +110,26 @@ describe('reverse geocoding in the media job', () => {
       country: null,
     });
     expect(ids(await markersV1(token))).toEqual([id]);
+    // The mobile app has synced the asset without a place (it acks what it received).
+    const synced = await syncStream(token, { types: ['AssetsV2', 'AssetExifsV1'] });
+    expect(synced.lines.find((line) => line.type === 'AssetExifV1')?.data).toMatchObject({ assetId: id, city: null });
+    expect(
+      (
+        await sendAcks(
+          token,
+          synced.lines.filter((line) => line.type !== 'SyncCompleteV1').map((line) => line.ack),
+        )
+      ).status,
+    ).toBe(204);
     const { body } = await assetInfo(token, id);
     expect((await objectCreated(body.originalPath)).outcomes).toEqual({ [body.originalPath]: 'made' });
     expect(await exifOf(token, id)).toMatchObject(ralstonNames);
 
-    // Synced apps learn of it: a new updatedAt (v1.100's delta sync).
+    // Synced apps learn of it: the sync stream sends the asset's EXIF again, v1.100's delta sync lists it.
+    const resynced = await syncStream(token, { types: ['AssetsV2', 'AssetExifsV1'] });
+    expect(resynced.lines.filter((line) => line.type === 'AssetExifV1').map((line) => line.data)).toEqual([
+      expect.objectContaining({ assetId: id, ...ralstonNames }),
+    ]);
     const changed = await invoke(getAllAssetsV1, { path: '/api/asset', query: { updatedAfter: before }, headers: bearer(token) });
     expect(changed.body.find((asset: { id: string }) => asset.id === id)?.exifInfo).toMatchObject(ralstonNames);
 
