@@ -36,7 +36,7 @@ export const bundling = {
  * upload function's cold import otherwise; `templates`, Handlebars (90 KB), which updateConfig
  * needs only when a storage template changes (docs/benchmarks.md); `cron`, croner (33 KB), which
  * the configuration's update reads (with `require`) only for a schedule other than Immich's
- * defaults; `places`, not a module but the reverse-geocoding index (8 MB, docs/places.md), built
+ * defaults; `places`, not a module but the reverse-geocoding index (7 MB, docs/places.md), built
  * at install time into node_modules/.places/ and read on first use by the functions that name
  * places (shared/storage/places-index.ts). The stack copies a group's
  * files beside the bundle of each route that names it; elsewhere (`npm start`, the bench) Node

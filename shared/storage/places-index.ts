@@ -25,7 +25,7 @@ export const placesIndexFile = (): string | undefined => {
   }
 };
 
-/** The index's bytes (8 MB: one read). */
+/** The index's bytes (7 MB: one read). */
 export const readPlacesIndex = (): Buffer => {
   const file = placesIndexFile();
   if (!file) throw new Error('No places index: run `npm run places-index` (npm ci runs it)');

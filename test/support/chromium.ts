@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -51,17 +51,36 @@ const unpack = async (): Promise<string> => {
   return unpacked;
 };
 
+/**
+ * SwiftShader (the package's `swiftshader.tar.br`: ANGLE's EGL and GLES over a software Vulkan),
+ * beside the binary where Chromium looks for it: WebGL without a GPU, for the map page of the
+ * by-hand web runs (test/web/). Unpacked on first use, once.
+ */
+const unpackSwiftShader = async (dir: string): Promise<void> => {
+  if (existsSync(join(dir, 'libGLESv2.so'))) return;
+  const staging = await mkdtemp(join(tmpdir(), 'swiftshader-unpack-'));
+  await inflate('swiftshader.tar.br', join(staging, 'swiftshader.tar'));
+  execFileSync('tar', ['-xf', join(staging, 'swiftshader.tar'), '-C', staging]);
+  await rm(join(staging, 'swiftshader.tar'));
+  for (const file of await readdir(staging)) await rename(join(staging, file), join(dir, file)).catch(() => undefined);
+  await rm(staging, { recursive: true, force: true });
+};
+
 /** Where the browser comes from, for messages: CHROMIUM_PATH, or the npm package's build. */
 export const chromiumSource = (): string => process.env.CHROMIUM_PATH ?? `@sparticuz/chromium ${version}`;
 
 /**
  * Headless Chromium through playwright-core (browser downloads are not possible here), with the
- * flags a sandboxed, offline machine needs: no background connections, no GPU, as root.
+ * flags a sandboxed, offline machine needs: no background connections, no GPU, as root. With
+ * `webgl`, WebGL in software (SwiftShader), for pages that draw with it (the web app's map).
  */
-export const launchChromium = async (): Promise<Browser> => {
+export const launchChromium = async (options: { webgl?: boolean } = {}): Promise<Browser> => {
+  const graphics = options.webgl
+    ? ['--ignore-gpu-blocklist', '--in-process-gpu', '--use-gl=angle', '--use-angle=swiftshader', '--enable-unsafe-swiftshader']
+    : ['--disable-gpu'];
   const args = [
     '--no-sandbox',
-    '--disable-gpu',
+    ...graphics,
     '--disable-quic',
     '--no-first-run',
     '--disable-background-networking',
@@ -75,6 +94,7 @@ export const launchChromium = async (): Promise<Browser> => {
   }
   if (process.arch !== 'x64') throw new Error(`@sparticuz/chromium ships x86-64 only: set CHROMIUM_PATH to a Chromium for ${process.arch}`);
   const dir = await unpack();
+  if (options.webgl) await unpackSwiftShader(dir);
   const libraries = join(dir, 'al2023', 'lib');
   return chromium.launch({
     executablePath: join(dir, 'chromium'),

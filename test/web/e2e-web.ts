@@ -24,8 +24,10 @@ import {
   createSharedLink,
   getAllPeople,
   getAssetInfo,
+  getConfig,
   SharedLinkType,
   setAdminOnboarding,
+  updateConfig,
 } from '@immich/sdk';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { isV3WebBuild } from '#infra/local/web-server.ts';
@@ -34,7 +36,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
 import { runV3 } from './e2e-web-v3.ts';
-import { uploadSeedPhotos } from './seed-photos.ts';
+import { offlineMapStyle, uploadSeedPhotos } from './seed-photos.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const { positionals, values: flags } = parseArgs({ allowPositionals: true, options: { deployed: { type: 'boolean', default: false } } });
@@ -137,12 +139,12 @@ const seed = async (user: SdkUser) => {
   const album = await createAlbum({ createAlbumDto: { albumName: 'Summer', description: 'Made by npm run e2e:web' } }, user);
   await addAssetsToAlbum({ id: album.id, bulkIdsDto: { ids: ids.slice(0, 4) } }, user);
   const link = await createSharedLink({ sharedLinkCreateDto: { type: SharedLinkType.Album, albumId: album.id, showMetadata: true } }, user);
-  // The previews are made in the background: wait for the last upload's, and for Ada's face.
+  // The previews and places are made in the background: wait for the last upload's, and for Ada's face.
   for (let tries = 0; ; tries++) {
     const last = await getAssetInfo({ id: ids.at(-1) ?? '' }, user);
     const people = await getAllPeople({ withHidden: false }, user);
     const ada = people.people.find((person) => person.name === 'Ada Lovelace');
-    if (last.thumbhash && ada?.thumbnailPath) return { ids, albumId: album.id, key: link.key, personId: ada.id };
+    if (last.thumbhash && last.exifInfo?.city && ada?.thumbnailPath) return { ids, albumId: album.id, key: link.key, personId: ada.id };
     if (tries > 100) throw new Error('the seeded photos got no previews');
     await new Promise((done) => setTimeout(done, 200));
   }
@@ -162,6 +164,12 @@ const main = async (): Promise<void> => {
   /** Immich's v1.100 web app: login form → timeline → photo → person → album → upload → shared link. */
   const runV1 = async (admin: SdkUser, open: (label: string) => Promise<{ context: BrowserContext; page: Page }>): Promise<void> => {
     await setAdminOnboarding(admin);
+    // The map's style, served by this server from the settings' URL: one the browser needs no network for.
+    const config = await getConfig(admin);
+    await updateConfig(
+      { systemConfigDto: { ...config, map: { enabled: true, lightStyle: offlineMapStyle('light'), darkStyle: offlineMapStyle('dark') } } },
+      admin,
+    );
     const library = await seed(admin);
     console.log(`Seeded ${library.ids.length} photos, an album and its shared link; opening ${origin}/ in Chromium`);
 
@@ -231,6 +239,23 @@ const main = async (): Promise<void> => {
     await decodedImages(page, `/api/asset/thumbnail/${id}`);
     await screenshot(page, '6-upload');
 
+    // Places (docs/places.md): Explore's places row (a city with five photos), the places page, the
+    // map with its markers (the style has no tiles: the runs have no network).
+    await page.goto(`${origin}/explore`);
+    await page.getByText('Ralston').first().waitFor();
+    await decodedImages(page, '/api/asset/thumbnail/', 1);
+    await screenshot(page, '8-explore');
+    await page.goto(`${origin}/places`);
+    await page.getByText('Ralston').first().waitFor();
+    await decodedImages(page, '/api/asset/thumbnail/', 1);
+    await screenshot(page, '9-places');
+    const markers = page.waitForResponse((reply) => reply.url().includes('/api/asset/map-marker') && reply.status() === 200);
+    await page.goto(`${origin}/map`);
+    const marked = (await (await markers).json()) as unknown[];
+    if (marked.length < library.ids.length) problems.push(`the map has ${marked.length} markers for ${library.ids.length} photos`);
+    await page.locator('canvas').first().waitFor();
+    await screenshot(page, '10-map');
+
     // A visitor with the album's shared link, in a browser with no account.
     const visitor = await open('visitor');
     const shareResponse = await visitor.page.goto(`${origin}/share/${library.key}`);
@@ -248,7 +273,7 @@ const main = async (): Promise<void> => {
   };
   try {
     const admin = await adminWithApiKey(`${origin}/api`, email, password);
-    browser = await launchChromium();
+    browser = await launchChromium({ webgl: true });
     const open = async (label: string): Promise<{ context: BrowserContext; page: Page }> => {
       const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
       const page = await context.newPage();

@@ -12,14 +12,36 @@ const palette: [number, number, number][] = [
   [30, 120, 140],
 ];
 
+/**
+ * Where the seeded photos were taken (the media function names their places: docs/places.md):
+ * six around Ralston, Nebraska (Explore shows a city with five; the v3 run locks one), the rest in Paris.
+ */
+const positionOf = (index: number) =>
+  index < 6 ? { latitude: 41.2203 + index * 0.002, longitude: -96.0716 } : { latitude: 48.8566, longitude: 2.3522 + index * 0.002 };
+
 /** `count` photos of the e2e runs' library: on three days of 2024, the first two with Ada's face region; their ids. */
 export const uploadSeedPhotos = async (user: SdkUser, count: number, prefix: string, deviceId?: string): Promise<string[]> => {
   const ids: string[] = [];
   for (const [index, color] of palette.slice(0, count).entries()) {
     const day = `2024:0${1 + (index % 3)}:1${index} 10:00:00`;
     const faces = index < 2 ? { mwgFaces: [{ name: 'Ada Lovelace', x: 0.3, y: 0.2, w: 0.4, h: 0.5 }] } : {};
-    const photo = makeJpeg({ width: 800, height: 600, color, dateTimeOriginal: day, ...faces });
+    const photo = makeJpeg({ width: 800, height: 600, color, dateTimeOriginal: day, ...positionOf(index), ...faces });
     ids.push(await sdkUpload(user, photo, `${prefix}${index}.jpg`, ...(deviceId ? [deviceId] : [])));
   }
   return ids;
 };
+
+/**
+ * A map style the browser can load with no network (the runs have none): a background and the
+ * app's own marker layers, no tiles. Immich's default styles are on its tile service.
+ */
+export const offlineMapStyle = (theme: 'light' | 'dark'): string =>
+  `data:application/json,${encodeURIComponent(
+    JSON.stringify({
+      version: 8,
+      id: `immich-map-${theme}`,
+      name: 'Offline',
+      sources: {},
+      layers: [{ id: 'background', type: 'background', paint: { 'background-color': theme === 'light' ? '#e8f4ed' : '#1f2a30' } }],
+    }),
+  )}`;
