@@ -89,6 +89,18 @@ const setConfig = async (change: (config: Record<string, any>) => Record<string,
 };
 const setReverseGeocoding = (enabled: boolean) => setConfig((config) => ({ ...config, reverseGeocoding: { enabled } }));
 
+/** Immich's "Refresh metadata" (v1.100's POST /asset/jobs) for one asset, and its media job run. */
+const refreshMetadata = async (token: string, id: string) => {
+  const reply = await invoke(runAssetJobsV1, {
+    method: 'POST',
+    path: '/api/asset/jobs',
+    headers: bearer(token),
+    body: { assetIds: [id], name: 'refresh-metadata' },
+  });
+  expect(reply.status).toBe(204);
+  await settle();
+};
+
 const markersV1 = (token: string, query: Record<string, string> = {}) =>
   invoke(getMapMarkersV1, { path: '/api/asset/map-marker', query, headers: bearer(token) });
 const markersV3 = (token: string, query: Record<string, string> = {}) =>
@@ -216,27 +228,13 @@ describe('reverse geocoding in the media job', () => {
       const id = await photo(token, ralston);
       expect(await exifOf(token, id)).toMatchObject({ city: null, state: null, country: null });
       // Immich's metadata job with reverse geocoding off: a photo named before loses its names.
-      const refresh = await invoke(runAssetJobsV1, {
-        method: 'POST',
-        path: '/api/asset/jobs',
-        headers: bearer(token),
-        body: { assetIds: [named], name: 'refresh-metadata' },
-      });
-      expect(refresh.status).toBe(204);
-      await settle();
+      await refreshMetadata(token, named);
       expect(await exifOf(token, named)).toMatchObject({ city: null, state: null, country: null });
     } finally {
       await setReverseGeocoding(true);
     }
     expect((await invoke(getFeaturesV3, { path: '/api/server/features' })).body).toMatchObject({ reverseGeocoding: true, map: true });
-    const refresh = await invoke(runAssetJobsV1, {
-      method: 'POST',
-      path: '/api/asset/jobs',
-      headers: bearer(token),
-      body: { assetIds: [named], name: 'refresh-metadata' },
-    });
-    expect(refresh.status).toBe(204);
-    await settle();
+    await refreshMetadata(token, named);
     expect(await exifOf(token, named)).toMatchObject(ralstonNames);
   }, 60_000);
 
