@@ -38,7 +38,9 @@ export const bundling = {
  * the configuration's update reads (with `require`) only for a schedule other than Immich's
  * defaults; `places`, not a module but the reverse-geocoding index (7 MB, docs/places.md), built
  * at install time into node_modules/.places/ and read on first use by the functions that name
- * places (shared/storage/places-index.ts). The stack copies a group's
+ * places (shared/storage/places-index.ts); `countries`, country-coder (680 KB of country outlines)
+ * and the three small modules it loads, read only for a position no place is near (the country
+ * alone, as Immich v3 names it: docs/places.md). The stack copies a group's
  * files beside the bundle of each route that names it; elsewhere (`npm start`, the bench) Node
  * finds them in node_modules.
  */
@@ -50,6 +52,13 @@ export const lazyModules = {
   templates: { handlebars: ['package.json', 'LICENSE', 'dist/handlebars.min.js'] },
   cron: { croner: ['package.json', 'LICENSE', 'dist/croner.cjs'] },
   places: { '.places': ['places.bin'] },
+  countries: {
+    '@rapideditor/country-coder': ['package.json', 'LICENSE.md', 'dist/country-coder.mjs'],
+    'which-polygon': ['package.json', 'LICENSE.txt', 'index.js'],
+    rbush: ['package.json', 'LICENSE', 'index.js'],
+    quickselect: ['package.json', 'LICENSE', 'quickselect.js'],
+    lineclip: ['package.json', 'LICENSE', 'index.js'],
+  },
 } as const satisfies Record<string, Record<string, readonly string[]>>;
 export type LazyGroup = keyof typeof lazyModules;
 

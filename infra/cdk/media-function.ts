@@ -118,8 +118,8 @@ export class MediaFunction extends Construct {
               return `mkdir -p "${dirname(to)}" && cp "${join(root, 'node_modules', 'libheif-js', file)}" "${to}"`;
             }),
             `mkdir -p "${output}/bin" && cp "${ffmpeg}" "${output}/bin/ffmpeg"`,
-            // The reverse-geocoding index, built at install (docs/places.md), read by the metadata step.
-            ...lazyModuleFiles(['places']).map(
+            // The reverse-geocoding index, built at install, and the country outlines (docs/places.md), read by the places step.
+            ...lazyModuleFiles(['places', 'countries']).map(
               ({ from, to }) => `mkdir -p "${dirname(join(output, to))}" && cp "${from}" "${join(output, to)}"`,
             ),
           ],

@@ -165,7 +165,10 @@ const table = (values: Iterable<string>): { list: string[]; index: Map<string, n
 
 /** The index's bytes for these places. */
 export const encodeIndex = (places: readonly SourcePlace[], sources: string[]): Uint8Array => {
-  const countries = require('i18n-iso-countries') as { getName: (code: string, language: string) => string | undefined };
+  const countries = require('i18n-iso-countries') as {
+    getName: (code: string, language: string) => string | undefined;
+    getAlpha2Codes: () => Record<string, string>;
+  };
   const ordered = places
     .map((place, order) => ({ place, order, cell: cellOf(place.latitude, place.longitude) }))
     .sort((a, b) => a.cell - b.cell || a.order - b.order);
@@ -214,6 +217,12 @@ export const encodeIndex = (places: readonly SourcePlace[], sources: string[]): 
     cells: cellIds.length,
     countries: codes.list.map((code) => (code ? (countries.getName(code, 'en') ?? '') : '')),
     countryCodes: codes.list,
+    countryNames: Object.fromEntries(
+      Object.keys(countries.getAlpha2Codes()).flatMap((code) => {
+        const name = countries.getName(code, 'en');
+        return name ? [[code, name]] : [];
+      }),
+    ),
     admin1: admin1.list,
     admin2: admin2.list,
   };

@@ -43,6 +43,8 @@ export interface IndexHeader {
   countries: string[];
   /** ISO 3166-1 alpha-2 codes, by country index. */
   countryCodes: string[];
+  /** Every English country name i18n-iso-countries has, by alpha-2 code (a country with no place in the index too). */
+  countryNames: Record<string, string>;
   /** Admin-1 names (Immich's `admin1Name`), by index; 0 is none (''). */
   admin1: string[];
   /** Admin-2 names (`admin2Name`), by index; 0 is none (''). */
@@ -227,6 +229,11 @@ export class PlacesIndex {
     if (!found) return noPlace;
     const { name, admin1, country } = found.place;
     return { city: name, state: admin1, country };
+  }
+
+  /** A country's English name as Immich writes it, by its alpha-2 code; null for a code without one. */
+  countryName(code: string): string | null {
+    return this.header.countryNames[code] ?? null;
   }
 
   /** A place's name (an index of the file's order). */

@@ -25,8 +25,31 @@ const placesIndex = (): PlacesIndex => {
 // without the whole configuration: the functions that name places after a new position need no other.
 const reverseGeocodingEnabled = async (): Promise<boolean> => (await getStoredSetting('reverseGeocoding.enabled')) !== false;
 
-/** The place names of a position: the nearest place within Immich's distance, or nulls. */
-export const placeNamesAt = (latitude: number, longitude: number): PlaceNames => placesIndex().reverseGeocode(latitude, longitude);
+// country-coder (its outlines are 680 KB of code): loaded on the first position no place is near,
+// from beside the bundle (`countries` in lazyModules, infra/cdk/bundling.ts).
+let countryCoder: Promise<typeof import('@rapideditor/country-coder')> | undefined;
+
+/**
+ * The country whose land holds a point, as Immich v3 falls back to Natural Earth's outlines:
+ * country-coder's, at the level of Natural Earth's countries (Greenland, Puerto Rico, Hong Kong
+ * apart), named as Immich names countries (Antarctica too); null at sea.
+ */
+const countryAt = async (latitude: number, longitude: number): Promise<string | null> => {
+  countryCoder ??= import('@rapideditor/country-coder');
+  const code = (await countryCoder).iso1A2Code([longitude, latitude], { level: 'territory' });
+  return code ? placesIndex().countryName(code) : null;
+};
+
+/**
+ * The place names of a position, as Immich v3: the nearest place within its distance; else the
+ * country alone, when the point is on a country's land; else nulls.
+ */
+export const placeNamesAt = async (latitude: number, longitude: number): Promise<PlaceNames> => {
+  const named = placesIndex().reverseGeocode(latitude, longitude);
+  if (named.city !== null) return named;
+  const country = await countryAt(latitude, longitude);
+  return country ? { city: null, state: null, country } : noPlace;
+};
 
 /**
  * Immich's reverse-geocoding state (v3's GET /system-metadata/reverse-geocoding-state): when the
@@ -68,7 +91,7 @@ export const placeAsset = async (
       return { outcome, asset };
     };
     if (!asset.geocoded && (city !== null || state !== null || country !== null)) return keep('file');
-    const wanted = enabled && positioned ? placeNamesAt(latitude, longitude) : noPlace;
+    const wanted = enabled && positioned ? await placeNamesAt(latitude, longitude) : noPlace;
     if (samePlaces(wanted, { city, state, country })) return keep('unchanged');
     const geocoded = !samePlaces(wanted, noPlace);
     const names = (await getPeople(asset.ownerId, asset.personIds)).map((person) => person.name);

@@ -137,8 +137,13 @@ describe('places and the map through @immich/sdk 1.100.0 and 3.2.2', () => {
       [-33.85897705866313, 151.27849073027048, { city: 'Vaucluse', state: 'New South Wales', country: 'Australia' }],
       [-37.76573239917475, 144.7524531648833, { city: 'Ravenhall', state: 'Victoria', country: 'Australia' }],
       [-31.894346156789997, 115.75761710390464, { city: 'Scarborough', state: 'Western Australia', country: 'Australia' }],
+      // Far from any place, on land: the country alone (Immich v3's fallback to country outlines).
+      [72, -40, { city: null, state: null, country: 'Greenland' }],
     ] as const)
       expect(await v3.reverseGeocode({ lat, lon }, admin)).toEqual([result]);
+    // A photo in the Libyan desert: the media function names the country alone.
+    const desert = await sdkUpload(partner, gps(23.5, 12.5, 'desert'), 'desert.jpg');
+    expect((await named(partner, desert)).exifInfo).toMatchObject({ city: null, state: null, country: 'Libya' });
     const refused = await fetch(`${server.baseUrl}/map/reverse-geocode?lat=91&lon=123.456`, { headers: admin.headers });
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ errors: [{ path: ['lat'], message: 'Too big: expected number to be <=90' }] });

@@ -183,9 +183,12 @@ describe('reverse geocoding in the media job', () => {
     expect(await exifOf(token, sidecar)).toMatchObject({ city: 'Springfield', state: 'Nowhere', country: null });
     const sea = await photo(token, atSea);
     expect(await exifOf(token, sea)).toMatchObject({ city: null, state: null, country: null });
+    // In the Libyan desert, far from any village: the country alone.
+    const desert = await photo(token, { latitude: 23.5, longitude: 12.5 });
+    expect(await exifOf(token, desert)).toMatchObject({ city: null, state: null, country: 'Libya' });
     const nowhere = await photo(token, {});
     expect(await exifOf(token, nowhere)).toMatchObject({ latitude: null, city: null });
-    expect(ids(await markersV3(token)).sort()).toEqual([named, sidecar, sea].sort());
+    expect(ids(await markersV3(token)).sort()).toEqual([named, sidecar, sea, desert].sort());
   }, 60_000);
 
   it('names a place again when the position changes (both generations), and the old one is no longer suggested', async () => {
@@ -414,6 +417,9 @@ describe('v3 reverse geocoding, the map style and the features', () => {
       invoke(reverseGeocode, { path: '/api/map/reverse-geocode', query, headers: bearer(token) });
     expect((await at({ lat: '41.2203', lon: '-96.0716' })).body).toEqual([ralstonNames]);
     expect((await at({ lat: '30', lon: '-40' })).body).toEqual([{ city: null, state: null, country: null }]);
+    // No place within the distance, on land: the country alone, as Immich v3 names it from its outlines.
+    expect((await at({ lat: '72', lon: '-40' })).body).toEqual([{ city: null, state: null, country: 'Greenland' }]);
+    expect((await at({ lat: '44.6', lon: '-110.5' })).body).toEqual([{ city: null, state: null, country: 'United States of America' }]);
     const off = await at({ lat: '91', lon: '0' });
     expect(off.status).toBe(400);
     expect(off.body.errors[0]).toMatchObject({ path: ['lat'] });

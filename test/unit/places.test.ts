@@ -34,7 +34,8 @@ describe('reverse geocoding over the GeoNames index', () => {
     expect(index.reverseGeocode(41.2203, -96.0716)).toEqual({ city: 'Ralston', state: 'Nebraska', country: 'United States of America' });
     expect(index.reverseGeocode(48.8566, 2.3522)).toEqual({ city: 'Paris', state: 'Île-de-France', country: 'France' });
     expect(index.reverseGeocode(-33.8568, 151.2153)).toMatchObject({ state: 'New South Wales', country: 'Australia' });
-    // i18n-iso-countries' English names, as Immich writes them.
+    // i18n-iso-countries' English names, as Immich writes them, also of countries without a place here.
+    expect([index.countryName('GL'), index.countryName('XK'), index.countryName('ZZ')]).toEqual(['Greenland', 'Kosovo', null]);
     expect(index.reverseGeocode(51.5072, -0.1276).country).toBe('United Kingdom');
     expect(index.reverseGeocode(25.033, 121.5654).country).toBe('Taiwan, Province of China');
   });

@@ -12,5 +12,5 @@ export const handler = httpHandler(
     returns: returns<MapReverseGeocodeResponseDto[]>(),
     query: ReverseGeocodeQuery,
   },
-  ({ query }) => [placeNamesAt(query.lat, query.lon)],
+  async ({ query }) => [await placeNamesAt(query.lat, query.lon)],
 );
