@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import * as v1 from '@immich/sdk';
 import * as v3 from '@immich/sdk-v3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeJpeg } from '../support/photos.ts';
+import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
-import { useServer } from '../support/server.ts';
+import { target, useServer } from '../support/server.ts';
 
 /**
  * Places and the map (docs/places.md) through Immich's SDKs and the server (the local one, or the
@@ -179,4 +179,54 @@ describe('places and the map through @immich/sdk 1.100.0 and 3.2.2', () => {
     expect(await v1.getServerFeatures({ baseUrl: server.baseUrl })).toMatchObject({ map: true, reverseGeocoding: true });
     expect(await v3.getServerFeatures({ baseUrl: server.baseUrl })).toMatchObject({ map: true, reverseGeocoding: true });
   });
+  it("shows a city of five photos in Explore, keeps a sidecar's own city, and names nothing while reverse geocoding is off", async () => {
+    const email = `explorer${Date.now()}@immich.cloud`;
+    await v1.createUser({ createUserDto: { email, password: 'password', name: 'Explorer' } }, admin);
+    const { accessToken } = await v1.login({ loginCredentialDto: { email, password: 'password' } }, { baseUrl: server.baseUrl });
+    const user: SdkUser = { baseUrl: server.baseUrl, headers: { Authorization: `Bearer ${accessToken}` } };
+    const five: string[] = [];
+    for (let index = 0; index < 5; index++) five.push(await sdkUpload(user, gps(39.115, -108.400968, `five${index}`), `five${index}.jpg`));
+    for (const id of five) await named(user, id);
+    const [places] = await v3.getExploreData(user);
+    expect(places).toMatchObject({ fieldName: 'exifInfo.city', items: [{ value: 'Palisade' }] });
+    expect((await v1.getExploreData(user))[0]?.items.map((item) => item.value)).toEqual(['Palisade']);
+
+    /** The asset once its previews exist (the media function names places before it makes them). */
+    const processed = async (id: string) => {
+      const deadline = Date.now() + 30_000;
+      let asset = await v1.getAssetInfo({ id }, user);
+      while (!asset.thumbhash && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        asset = await v1.getAssetInfo({ id }, user);
+      }
+      expect(asset.thumbhash).toBeTruthy();
+      return asset;
+    };
+    const withSidecar = await v1.uploadFile(
+      {
+        createAssetDto: {
+          assetData: new File([new Uint8Array(gps(41.2203, -96.0716, 'sidecar'))], 'sidecar.jpg'),
+          sidecarData: new File([new Uint8Array(makeSidecar({ city: 'Springfield', state: 'Nowhere' }))], 'sidecar.jpg.xmp'),
+          deviceAssetId: 'sidecar.jpg',
+          deviceId: 'e2e',
+          fileCreatedAt: '2024-01-01T00:00:00.000Z',
+          fileModifiedAt: '2024-01-01T00:00:00.000Z',
+        },
+      },
+      user,
+    );
+    expect((await processed(withSidecar.id)).exifInfo).toMatchObject({ city: 'Springfield', state: 'Nowhere', country: null });
+
+    const config = await v1.getConfig(admin);
+    await v1.updateConfig({ systemConfigDto: { ...config, reverseGeocoding: { enabled: false } } }, admin);
+    try {
+      // Deployed, the settings reach every function within a few seconds (each keeps them that long).
+      if (target() === 'deployed') await new Promise((resolve) => setTimeout(resolve, 5_500));
+      expect(await v1.getServerFeatures({ baseUrl: server.baseUrl })).toMatchObject({ reverseGeocoding: false });
+      const off = await sdkUpload(user, gps(41.2203, -96.0716, 'off'), 'off.jpg');
+      expect((await processed(off)).exifInfo).toMatchObject({ city: null, state: null, country: null });
+    } finally {
+      await v1.updateConfig({ systemConfigDto: config }, admin);
+    }
+  }, 90_000);
 });
