@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -173,6 +175,21 @@ describe('reverse geocoding in the media job', () => {
     expect((await markersV3(token)).body).toEqual([marker]);
     // Someone else sees none of it.
     expect((await markersV1(accounts.user2.accessToken)).body.map((each: { id: string }) => each.id)).not.toContain(id);
+  }, 60_000);
+
+  it('names the place of an iPhone photo (HEIC) from the position its EXIF holds', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Phone${Date.now()}`)).accessToken;
+    // test/fixtures/README.md: an iPhone-like HEIC taken in Chicago (41.8781, −87.6298).
+    const data = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'iphone.heic'));
+    const reply = await upload(token, { data, fields: cliFields('IMG_0001.HEIC', data.length) });
+    expect(reply.status).toBe(201);
+    const { body } = await assetInfo(token, reply.body.id);
+    await objectCreated(body.originalPath);
+    expect(await exifOf(token, reply.body.id)).toMatchObject({
+      city: 'Chicago Loop',
+      state: 'Illinois',
+      country: 'United States of America',
+    });
   }, 60_000);
 
   it("keeps the file's own place names, a sidecar's too; a photo at sea or without a position gets none", async () => {
