@@ -1,4 +1,4 @@
-import { DomainError, type ErrorKind, Invalid, type ValidationIssue } from '../core/errors.ts';
+import { Conflict, DomainError, type ErrorKind, Invalid, type ValidationIssue } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import { jsonResult, type LambdaResult } from './response.ts';
 
@@ -44,8 +44,24 @@ export interface ErrorBody {
   statusCode: number;
 }
 
+/**
+ * A DynamoDB transaction cancelled only because other transactions held its items (or throttling),
+ * still so after the retries shared/db/transact.ts makes: the request met concurrent writes and
+ * may be sent again, a 409 (never a 500). Recognised by name, so no function bundles the SDK for it.
+ */
+const contended = (error: unknown): boolean => {
+  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return false;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  const codes = reasons.map((reason) => reason.Code ?? 'None');
+  return (
+    codes.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError') &&
+    codes.every((code) => code !== 'ConditionalCheckFailed')
+  );
+};
+
 /** The status and body for an error, or undefined when it is not one we raise on purpose. */
 export const errorBody = (error: unknown): ErrorBody | undefined => {
+  if (contended(error)) return errorBody(new Conflict('The request met concurrent changes of the same data; try again'));
   if (error instanceof DomainError) {
     const statusCode = statusOfKind[error.kind];
     // NestJS omits `error` when an exception is created without a message.

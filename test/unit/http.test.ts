@@ -77,6 +77,23 @@ describe('error bodies', () => {
     expect(errorBody(new Error('internals'))).toBeUndefined();
   });
 
+  it('give a transaction that kept meeting concurrent ones 409, and one whose condition failed no body of its own', () => {
+    const cancelled = (...codes: string[]) =>
+      Object.assign(new Error('Transaction cancelled'), {
+        name: 'TransactionCanceledException',
+        CancellationReasons: codes.map((Code) => ({ Code })),
+      });
+    expect(errorBody(cancelled('None', 'TransactionConflict'))).toEqual({
+      message: 'The request met concurrent changes of the same data; try again',
+      error: 'Conflict',
+      statusCode: 409,
+    });
+    expect(errorBody(cancelled('ThrottlingError'))?.statusCode).toBe(409);
+    // A failed condition is the caller's to explain; reaching here unexplained, it stays a 500.
+    expect(errorBody(cancelled('ConditionalCheckFailed', 'TransactionConflict'))).toBeUndefined();
+    expect(errorBody(cancelled('None'))).toBeUndefined();
+  });
+
   it("are v3's `{message}` alone on v3's routes, listing a failed schema's issues", () => {
     const body = (error: unknown, generation?: 'v3') => JSON.parse(errorResult(error, 'r1', generation).body ?? '');
     expect(body(new Unauthenticated('Invalid user token'), 'v3')).toEqual({ message: 'Invalid user token' });
