@@ -1,6 +1,6 @@
 import type { AssetVisibility } from '../model/asset.ts';
 import { legacyVisibility } from './items/legacy.ts';
-import { keys, partitions } from './keys.ts';
+import { assetIdOfPk, partitions } from './keys.ts';
 import { queryPages } from './query.ts';
 
 /** An asset as the folder index holds it: where its original is and where it shows. */
@@ -10,8 +10,6 @@ export interface FolderEntry {
   visibility: AssetVisibility;
   deletedAt: string | null;
 }
-
-const assetIdOf = (pk: unknown): string => String(pk).slice(keys.asset('').pk.length);
 
 /**
  * An owner's assets by original path (the folder index, docs/data-model.md pattern 77), those
@@ -23,7 +21,7 @@ export const listFolderEntries = async (ownerId: string, prefix?: string): Promi
   for await (const page of queryPages(partitions.folder(ownerId, prefix), { attributes }))
     for (const item of page)
       entries.push({
-        assetId: assetIdOf(item.pk),
+        assetId: assetIdOfPk(item.pk),
         originalPath: String(item.originalPath),
         visibility: (item.visibility as AssetVisibility | undefined) ?? legacyVisibility(item),
         deletedAt: typeof item.deletedAt === 'string' ? item.deletedAt : null,
@@ -42,6 +40,6 @@ export const folderPage = async (
 ): Promise<{ assetId: string; originalPath: string }[]> => {
   const range = after === undefined ? {} : { from: `${after}\u0000` };
   for await (const page of queryPages(partitions.folder(ownerId), { pageSize: limit, attributes: ['pk', 'originalPath'], ...range }))
-    return page.map((item) => ({ assetId: assetIdOf(item.pk), originalPath: String(item.originalPath) }));
+    return page.map((item) => ({ assetId: assetIdOfPk(item.pk), originalPath: String(item.originalPath) }));
   return [];
 };

@@ -122,6 +122,9 @@ export const keys = {
 /** The sort key of everything listed in date order: `<fileCreatedAt>#<assetId>`. */
 export const dateOrder = (fileCreatedAt: string, assetId: string): string => `${fileCreatedAt}#${assetId}`;
 
+/** An asset's id from its item's partition key (`ASSET#<id>`): what an index projection without `id` gives. */
+export const assetIdOfPk = (pk: unknown): string => String(pk).slice(keys.asset('').pk.length);
+
 /** Every partition a request queries. */
 export const partitions = {
   /** A user's sessions (auth devices). */

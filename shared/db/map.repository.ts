@@ -1,6 +1,6 @@
 import type { AssetRecord, AssetVisibility } from '../model/asset.ts';
 import { legacyVisibility } from './items/legacy.ts';
-import { dateOrder, keys, partitions } from './keys.ts';
+import { assetIdOfPk, dateOrder, partitions } from './keys.ts';
 import { queryPages } from './query.ts';
 
 /** An asset with a position, as the map index holds it (docs/data-model.md pattern 81). */
@@ -17,8 +17,6 @@ export interface PositionedAsset {
   deletedAt: string | null;
   isFavorite: boolean;
 }
-
-const assetIdOf = (pk: unknown): string => String(pk).slice(keys.asset('').pk.length);
 
 /** An asset as a positioned asset (one read by key: an album's), or undefined without a position. */
 export const positionOf = (asset: AssetRecord): PositionedAsset | undefined => {
@@ -54,7 +52,7 @@ export const listPositionedAssets = async (
       const exif = (item.exif ?? {}) as Partial<AssetRecord['exif']>;
       if (typeof exif.latitude !== 'number' || typeof exif.longitude !== 'number') continue;
       found.push({
-        assetId: assetIdOf(item.pk),
+        assetId: assetIdOfPk(item.pk),
         ownerId,
         fileCreatedAt: String(item.gsi1sk).slice(0, String(item.gsi1sk).lastIndexOf('#')),
         latitude: exif.latitude,

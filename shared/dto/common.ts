@@ -64,6 +64,13 @@ export const nonEmptyString = (max: number) => v.pipe(v.unknown(), rules.maxLeng
 /** `@Optional()`: null and undefined skip every rule (and come out as they went in), as IsOptional does. */
 export const optional = <S extends v.GenericSchema>(schema: S) => v.nullish(schema);
 
+/** `@Optional()` on a query parameter: absent stays undefined (a query string has no null). */
+export const absentOr = <S extends v.GenericSchema>(schema: S) =>
+  v.pipe(
+    v.nullish(schema),
+    v.transform((x) => x ?? undefined),
+  );
+
 /** Immich's UUID params and ids are UUID v4 (`ValidateUUID`). */
 export const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 

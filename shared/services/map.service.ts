@@ -97,7 +97,7 @@ export const getMapMarkersV3 = async (auth: Auth, filters: MarkerFilters): Promi
     await inBatches([...new Set(albumIds)], 8, async (albumId) => {
       for (const member of await listMembers(albumId)) if (!found.has(member.assetId)) memberIds.add(member.assetId);
     });
-    for (const asset of await readAssets([...memberIds])) {
+    for (const asset of await getAssets([...memberIds])) {
       const positioned = positionOf(asset);
       if (positioned) found.set(positioned.assetId, positioned);
     }
@@ -114,13 +114,6 @@ export const getMapMarkersV3 = async (auth: Auth, filters: MarkerFilters): Promi
     .map(markerOf);
 };
 
-/** Assets by id, 100 a BatchGetItem. */
-const readAssets = async (ids: readonly string[]): Promise<AssetRecord[]> => {
-  const assets: AssetRecord[] = [];
-  for (let start = 0; start < ids.length; start += 100) assets.push(...(await getAssets(ids.slice(start, start + 100))));
-  return assets;
-};
-
 /**
  * GET /albums/:id/map-markers (v3.2): the album's untrashed assets with a position, newest first;
  * a link's visitor gets none when the link hides metadata (as Immich).
@@ -131,7 +124,7 @@ export const getAlbumMapMarkers = async (auth: Auth, albumId: string): Promise<M
     if (!link.showExif) return [];
   } else await requireAlbum(auth, Permission.AlbumRead, albumId);
   const members = await listMembers(albumId);
-  return (await readAssets(members.map((member) => member.assetId)))
+  return (await getAssets(members.map((member) => member.assetId)))
     .flatMap((asset) => positionOf(asset) ?? [])
     .filter((asset) => asset.deletedAt === null && asset.visibility !== 'locked')
     .sort(newestFirst)

@@ -58,10 +58,10 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
   if (!found) return 'not-yet';
   const { asset, faces } = found;
   if (asset.type !== 'IMAGE' && asset.type !== 'VIDEO') return 'unsupported';
+  const { thumbnail: settings, reverseGeocoding } = await readConfig();
   // Immich's metadata job names the place of the asset's position (docs/places.md), whatever its previews.
-  await placeAssetForJob(asset);
+  await placeAssetForJob(asset, reverseGeocoding.enabled);
   const store = await originalsStore();
-  const { thumbnail: settings } = await readConfig();
   // A video's previews are those of its poster frame (ffmpeg, reading the file itself: a video of
   // gigabytes is never held in memory), a RAW file's those of the JPEG the camera embedded
   // (oriented as the RAW says), made like a photo's. Reading the store may fail (and be retried);

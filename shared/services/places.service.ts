@@ -75,13 +75,13 @@ const samePlaces = (a: PlaceNames, b: PlaceNames): boolean => a.city === b.city 
  * A change moves the asset's search postings (the new words written before, the dropped ones
  * deleted after), its place indexes and place facet counters, and gives it a new updatedAt and
  * change id (synced apps learn of it). `indexPosition`: put an asset stored before the map index
- * in it (the places job over a library).
+ * in it (the places job over a library). `enabled`: the setting as the caller read it already.
  */
 export const placeAsset = async (
   assetId: string,
-  options: { asset?: AssetRecord; indexPosition?: boolean } = {},
+  options: { asset?: AssetRecord; indexPosition?: boolean; enabled?: boolean } = {},
 ): Promise<{ outcome: PlacesOutcome; asset?: AssetRecord }> => {
-  const enabled = await reverseGeocodingEnabled();
+  const enabled = options.enabled ?? (await reverseGeocodingEnabled());
   let asset = options.asset ?? (await getAsset(assetId));
   for (let attempt = 0; asset; attempt++) {
     const { latitude, longitude, city, state, country } = asset.exif;
@@ -132,10 +132,13 @@ export const placeAssets = async (assetIds: readonly string[]): Promise<Map<stri
   return outcomes;
 };
 
-/** placeAsset for the media job: a failure (no index in the bundle) is logged and the previews are still made. */
-export const placeAssetForJob = async (asset: AssetRecord): Promise<void> => {
+/**
+ * placeAsset for the media job, with the settings it has read: a failure (no index in the bundle)
+ * is logged and the previews are still made.
+ */
+export const placeAssetForJob = async (asset: AssetRecord, enabled: boolean): Promise<void> => {
   try {
-    await placeAsset(asset.id, { asset });
+    await placeAsset(asset.id, { asset, enabled });
   } catch (error) {
     log.error('Reverse geocoding failed', { assetId: asset.id, error: String(error) });
   }

@@ -53,21 +53,23 @@ export type CountedState = Pick<AssetRecord, 'id' | 'isFavorite' | 'visibility' 
 
 const placeFields = ['city', 'state', 'country'] as const;
 
-/** Its place names are still these (each equal, or null or absent when read so). */
-const placesAre = (exif: CountedState['exif']) => {
+/** These EXIF fields are still as read (each equal, or null or absent when read so). */
+const exifAsRead = <F extends keyof AssetRecord['exif']>(exif: Pick<AssetRecord['exif'], F>, fields: readonly F[]) => {
   const parts: string[] = [];
+  const names: Record<string, string> = { '#exif': 'exif' };
   const values: Record<string, unknown> = {};
-  for (const field of placeFields) {
+  for (const field of fields) {
     const value = exif[field];
+    names[`#${field}`] = field;
     if (value === null || value === undefined) {
-      parts.push(`(attribute_not_exists(#exif.#${field}) OR attribute_type(#exif.#${field}, :placeNull))`);
-      values[':placeNull'] = 'NULL';
+      parts.push(`(attribute_not_exists(#exif.#${field}) OR attribute_type(#exif.#${field}, :exifNull))`);
+      values[':exifNull'] = 'NULL';
     } else {
       parts.push(`#exif.#${field} = :was_${field}`);
       values[`:was_${field}`] = value;
     }
   }
-  return { parts, names: { '#exif': 'exif', '#city': 'city', '#state': 'state', '#country': 'country' }, values };
+  return { parts, names, values };
 };
 
 /**
@@ -126,7 +128,7 @@ const conditionOn = (albumCount: number | undefined, counted: CountedState | und
     );
     names['#wasStackHidden'] = 'stackHidden';
     values[':wasStackHidden'] = hidden;
-    const places = placesAre(counted.exif);
+    const places = exifAsRead(counted.exif, placeFields);
     parts.push(...places.parts);
     Object.assign(names, places.names);
     Object.assign(values, places.values);
@@ -216,18 +218,7 @@ export const assetWrites = {
     const indexed = indexKeys.exif(asset.ownerId, after, placeFields);
     // The counted state and the place names as read (conditionOn), and the position as read.
     const condition = conditionOn(undefined, asset);
-    const parts = [condition.expression];
-    const values: Record<string, unknown> = { ...condition.values };
-    for (const field of ['latitude', 'longitude'] as const) {
-      const value = asset.exif[field];
-      if (value === null) {
-        parts.push(`(attribute_not_exists(#exif.#${field}) OR attribute_type(#exif.#${field}, :placeNull))`);
-        values[':placeNull'] = 'NULL';
-      } else {
-        parts.push(`#exif.#${field} = :was_${field}`);
-        values[`:was_${field}`] = value;
-      }
-    }
+    const position = exifAsRead(asset.exif, ['latitude', 'longitude']);
     return setWhere(
       asset.id,
       {
@@ -240,9 +231,9 @@ export const assetWrites = {
         ...indexKeys.geo(asset.ownerId, after),
       } as Partial<AssetRecord>,
       {
-        expression: parts.join(' AND '),
-        names: { ...condition.names, '#exif': 'exif', '#latitude': 'latitude', '#longitude': 'longitude' },
-        values,
+        expression: [condition.expression, ...position.parts].join(' AND '),
+        names: { ...condition.names, ...position.names },
+        values: { ...condition.values, ...position.values },
       },
       placeFields.map((field) => `ix_${field}`).filter((name) => !(name in indexed)),
     );

@@ -5,15 +5,8 @@
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
 import type { MapMarker, Place } from '../../model/place.ts';
-import { as, booleanish, dto, isOneOf, optional, rules } from '../common.ts';
+import { absentOr, as, booleanish, dto, isOneOf, nonEmptyString } from '../common.ts';
 import { queryDate } from './search.ts';
-
-/** `@Optional()` on a query parameter: absent stays undefined (a query string has no null). */
-const absentOr = <S extends v.GenericSchema>(schema: S) =>
-  v.pipe(
-    optional(schema),
-    v.transform((x) => x ?? undefined),
-  );
 
 /** GET /asset/map-marker query. */
 export const MapMarkerDto = dto({
@@ -30,9 +23,7 @@ const themes = ['light', 'dark'] as const;
 export const MapThemeDto = dto({ theme: v.pipe(v.unknown(), isOneOf(themes), as<(typeof themes)[number]>()) });
 
 /** GET /search/places query: `@IsString() @IsNotEmpty()`. */
-export const SearchPlacesDto = dto({
-  name: v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isNotEmpty, rules.isString, as<string>()),
-});
+export const SearchPlacesDto = dto({ name: nonEmptyString(limits.keyValue) });
 
 export type MapMarkerResponseDto = MapMarker;
 

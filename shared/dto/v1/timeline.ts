@@ -1,13 +1,6 @@
 import * as v from 'valibot';
-import { as, booleanish, dto, isOneOf, rules, uuid } from '../common.ts';
+import { absentOr, as, booleanish, dto, isOneOf, rules, uuid } from '../common.ts';
 import { enumOf } from './search.ts';
-
-/** `@Optional()` on a query parameter: absent stays undefined (a query string has no null). */
-const absentOr = <S extends v.GenericSchema>(schema: S) =>
-  v.pipe(
-    v.nullish(schema),
-    v.transform((x) => x ?? undefined),
-  );
 
 const sizes = ['DAY', 'MONTH'] as const;
 
