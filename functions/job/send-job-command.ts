@@ -12,5 +12,5 @@ export const handler = httpHandler(
     body: QueueCommandDto,
     returns: returns<QueueResponseLegacyDto>(),
   },
-  async ({ params, body }) => mapQueueLegacy(await sendJobCommand(params.name, body.command)),
+  async ({ params, body }) => mapQueueLegacy(await sendJobCommand(params.name, body.command, body.force ?? false)),
 );

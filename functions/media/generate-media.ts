@@ -9,6 +9,7 @@
 import { log, withLogContext } from '#shared/core/log.ts';
 import {
   assetIdOfOriginalKey,
+  detectAssetFaces,
   generateEditedMedia,
   generateMedia,
   type MediaJobEvent,
@@ -50,6 +51,9 @@ export const handler = async (event: ObjectCreatedEvent | MediaJobEvent): Promis
         outcomes[`person/${job.personId}`] = await thumbnails(() => makePersonThumbnail(job.ownerId, job.personId));
       else if (job.kind === 'asset-media') outcomes[`asset/${job.assetId}`] = await thumbnails(() => generateMedia(job.assetId));
       else if (job.kind === 'asset-edits') outcomes[`edits/${job.assetId}`] = await thumbnails(() => generateEditedMedia(job.assetId));
+      // Each face job is a run of Immich's faceDetection queue.
+      else if (job.kind === 'asset-faces')
+        outcomes[`faces/${job.assetId}`] = await recordRun('faceDetection', () => detectAssetFaces(job.assetId, job.force));
     }
     // An event's places jobs (docs/places.md) are one run of Immich's metadataExtraction queue.
     const places = ('jobs' in event ? event.jobs : []).flatMap((job) => (job.kind === 'asset-places' ? [job.assetId] : []));

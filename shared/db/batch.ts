@@ -46,9 +46,10 @@ export const batchPut = (items: readonly Record<string, unknown>[]): Promise<voi
 
 /**
  * Reads the keys in chunks of 100 (BatchGetItem's limit), retrying unprocessed keys, and returns
- * the items found in the order of `keys` (missing ones left out).
+ * the items found in the order of `keys` (missing ones left out); `consistent`: as they are now
+ * (strongly consistent reads, twice the cost), for a decision a transaction then conditions on.
  */
-export const batchGet = async (keys: readonly Key[]): Promise<Record<string, unknown>[]> => {
+export const batchGet = async (keys: readonly Key[], options: { consistent?: boolean } = {}): Promise<Record<string, unknown>[]> => {
   const found = new Map<string, Record<string, unknown>>();
   const id = (key: { pk?: unknown; sk?: unknown }): string => `${String(key.pk)}\u0000${String(key.sk)}`;
   // The chunks are read concurrently, at most `maxInFlight` at a time: 1,000 keys cost two round
@@ -58,7 +59,9 @@ export const batchGet = async (keys: readonly Key[]): Promise<Record<string, unk
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt >= maxAttempts) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);
       if (attempt > 0) await backoff(attempt);
-      const result = await db.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
+      const result = await db.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ...(options.consistent ? { ConsistentRead: true } : {}) } } }),
+      );
       for (const item of result.Responses?.[tableName] ?? []) found.set(id(item), item);
       pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
     }

@@ -98,13 +98,26 @@ export const editAssetFaces = async (
     writes.push(faceWrites.create(edit.add, asset));
     add(edit.add.personId, 1);
   }
+  const lists = { ':people': [...new Set(after.map((face) => face.personId))], ':faces': after.map((face) => face.id) };
+  const droppedDetected = faces.some((face) => face.id === edit.remove && face.sourceType === 'machine-learning');
   writes.push(
     // Neither list is in what the apps sync of an asset: no new change id for it.
-    updateWrite(keys.asset(asset.id), 'SET personIds = :people, faceIds = :faces', {
-      condition: 'present',
-      values: { ':people': [...new Set(after.map((face) => face.personId))], ':faces': after.map((face) => face.id) },
-      sync: 'unsent',
-    }),
+    // A detected face deleted stays deleted: recognition never gives it a person again (docs/faces.md).
+    droppedDetected
+      ? updateWrite(
+          keys.asset(asset.id),
+          'SET personIds = :people, faceIds = :faces, droppedFaces = list_append(if_not_exists(droppedFaces, :none), :dropped)',
+          {
+            condition: 'present',
+            values: { ...lists, ':none': [], ':dropped': [edit.remove] },
+            sync: 'unsent',
+          },
+        )
+      : updateWrite(keys.asset(asset.id), 'SET personIds = :people, faceIds = :faces', {
+          condition: 'present',
+          values: lists,
+          sync: 'unsent',
+        }),
     ...[...deltas]
       .filter(([, n]) => n !== 0)
       .map(([personId, n]) => personWrites.addFaces(asset.ownerId, personId, n, { mustExist: n > 0 })),

@@ -56,6 +56,10 @@ export const keys = {
     pk: `DEVICE#${ownerId}#${deviceId}`,
     sk: `ASSET#${assetId}`,
   }),
+  /** The owner's face index (docs/faces.md): the last entry's number, which every new entry moves on by one. */
+  faceIndexHead: (ownerId: string): Key => ({ pk: `FACES#${ownerId}`, sk: 'HEAD' }),
+  /** One photo's detected faces in the owner's face index: their ids, boxes and descriptors, in the order they were added. */
+  faceIndexEntry: (ownerId: string, seq: number): Key => ({ pk: `FACES#${ownerId}`, sk: faceIndexSk(seq) }),
   /** A person, under its owner: reading it by the caller's id is also the access check. */
   person: (ownerId: string, personId: string): Key => ({ pk: `USER#${ownerId}`, sk: `PERSON#${personId}` }),
   /** Uniqueness of a person's name per owner (case-insensitive), by hash of the folded name → personId. */
@@ -122,6 +126,9 @@ export const keys = {
 /** The sort key of everything listed in date order: `<fileCreatedAt>#<assetId>`. */
 export const dateOrder = (fileCreatedAt: string, assetId: string): string => `${fileCreatedAt}#${assetId}`;
 
+/** A face index entry's sort key: its number, zero-padded so that the keys sort as the numbers do. */
+export const faceIndexSk = (seq: number): string => String(seq).padStart(12, '0');
+
 /** An asset's id from its item's partition key (`ASSET#<id>`): what an index projection without `id` gives. */
 export const assetIdOfPk = (pk: unknown): string => String(pk).slice(keys.asset('').pk.length);
 
@@ -131,6 +138,8 @@ export const partitions = {
   userSessions: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'SESSION#' }),
   /** A user's API keys. */
   userApiKeys: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'APIKEY#' }),
+  /** An owner's face index: its entries by number, and its head (docs/faces.md). */
+  faceIndex: (ownerId: string): Partition => ({ value: `FACES#${ownerId}` }),
   /** A user's people. */
   userPeople: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'PERSON#' }),
   /** A user's albums. */

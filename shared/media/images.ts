@@ -67,6 +67,27 @@ const using = <T>(images: VipsImage[], fn: () => T): T => {
 };
 
 /**
+ * An image's pixels as 8-bit RGB, its EXIF orientation applied (what the face detector reads:
+ * shared/media/face-detect.ts); a preview is already upright, so this is its decoded JPEG.
+ */
+export const decodeRgb = async (bytes: Uint8Array): Promise<{ width: number; height: number; data: Uint8Array }> => {
+  const { Image } = await vips();
+  const made: VipsImage[] = [];
+  const keep = (image: VipsImage): VipsImage => {
+    made.push(image);
+    return image;
+  };
+  return using(made, () => {
+    let image = keep(keep(Image.newFromBuffer(bytes)).autorot());
+    if (image.interpretation !== 'srgb') image = keep(image.colourspace('srgb'));
+    if (image.bands === 1) image = keep(image.bandjoin([image, image]));
+    if (image.bands > 3) image = keep(image.extractBand(0, { n: 3 }));
+    if (image.format !== 'uchar') image = keep(image.cast('uchar'));
+    return { width: image.width, height: image.height, data: new Uint8Array(image.writeToMemory()) };
+  });
+};
+
+/**
  * HEVC-coded HEIF (iPhones' HEIC): libvips here has no HEVC decoder, so libheif in WebAssembly
  * decodes it to RGBA, its grid's tiles in parallel (shared/media/heic.ts), rotation and mirroring
  * applied as HEIF requires (its `irot` and `imir`, never the EXIF orientation). Loaded on first

@@ -132,6 +132,12 @@ export const AssetRecordSchema = v.object({
   /** The people whose faces are on it, and those faces (set at upload; search reads them). */
   personIds: v.optional(v.array(id()), []),
   faceIds: v.optional(v.array(id()), []),
+  /**
+   * Faces were looked for in it (the media job's face detection: docs/faces.md), and the detected
+   * faces a user deleted since (DELETE /faces/:id), which recognition never brings back.
+   */
+  facesDetected: v.optional(v.boolean()),
+  droppedFaces: v.optional(v.array(id())),
   /** How many albums hold it (GET /assets isNotInAlbum). Kept by album changes. */
   albumCount: v.optional(v.number(), 0),
   /** Its stack, or null (absent on assets stored before stacks: none). */
@@ -233,8 +239,11 @@ export const FaceRecordSchema = v.object({
   ownerId: id(),
   /** Position among the asset's regions, as the file lists them: faces are returned in this order. */
   index: v.optional(v.number(), 0),
-  /** Where it comes from: the file's regions (`exif`, Immich's name for it), or a user drew it (`manual`, POST /faces). */
-  sourceType: v.optional(v.picklist(['exif', 'manual']), 'exif'),
+  /**
+   * Where it comes from: the file's regions (`exif`, Immich's name for it), a user drew it
+   * (`manual`, POST /faces), or the media job detected it (`machine-learning`: docs/faces.md).
+   */
+  sourceType: v.optional(v.picklist(['exif', 'manual', 'machine-learning']), 'exif'),
 });
 export type FaceRecord = v.InferOutput<typeof FaceRecordSchema>;
 

@@ -5,7 +5,7 @@ import { folderPage } from '../db/folder.repository.ts';
 import { listUsers } from '../db/user.repository.ts';
 import type { QueueCommand, QueueName, QueueStatus } from '../model/queue.ts';
 import type { Auth } from '../model/user.ts';
-import { queueMediaJobs } from '../storage/media-jobs.ts';
+import { type MediaJob, queueMediaJobs } from '../storage/media-jobs.ts';
 import { cleanupMemories, generateMemories } from './memory.service.ts';
 import { runQueueCommand } from './queue.service.ts';
 import { recordRun } from './queue-runs.ts';
@@ -38,44 +38,56 @@ export const createJob = async (name: string): Promise<void> => {
  * POST /assets/jobs and v1.100's POST /asset/jobs: `regenerate-thumbnail` hands the assets to the
  * media function again (their previews and thumbhash are made anew, a run of thumbnailGeneration
  * each), `refresh-metadata` names their places again (docs/places.md; the rest of their metadata is
- * read once, at upload); the owner's assets only. Nothing is transcoded or detected here: those
- * jobs are a 400 naming them.
+ * read once, at upload), v3's `refresh-faces` detects their faces again (docs/faces.md); the
+ * owner's assets only. Nothing is transcoded here: that job is a 400 naming it.
  */
 export const runAssetJobs = async (auth: Auth, assetIds: readonly string[], name: string): Promise<void> => {
-  if (name !== 'regenerate-thumbnail' && name !== 'refresh-metadata') throw new Invalid(`The ${name} job is not supported by this server`);
+  const job = assetJobs[name];
+  if (!job) throw new Invalid(`The ${name} job is not supported by this server`);
   const assets = await requireAssets(auth, Permission.AssetUpdate, assetIds);
   // Ten a media invocation (each well within its time limit), eight invocations at a time.
   const events: string[][] = [];
   for (let start = 0; start < assets.length; start += 10) events.push(assets.slice(start, start + 10).map((asset) => asset.id));
-  await inBatches(events, 8, (ids) =>
-    queueMediaJobs(
-      ids.map((assetId) => (name === 'refresh-metadata' ? { kind: 'asset-places', assetId } : { kind: 'asset-media', assetId })),
-    ),
-  );
+  await inBatches(events, 8, (ids) => queueMediaJobs(ids.map(job)));
+};
+
+const assetJobs: Record<string, (assetId: string) => MediaJob> = {
+  'regenerate-thumbnail': (assetId) => ({ kind: 'asset-media', assetId }),
+  'refresh-metadata': (assetId) => ({ kind: 'asset-places', assetId }),
+  'refresh-faces': (assetId) => ({ kind: 'asset-faces', assetId, force: true }),
+};
+
+/**
+ * Hands the media function every asset of every user, `perInvocation` to an invocation, eight
+ * invocations at a time, from the folder index (its projection is small): each batch is retried
+ * on its own (and kept in the media function's dead-letter queue if it keeps failing); starting
+ * again redoes all, changing only what differs.
+ */
+const everyAsset = async (perInvocation: number, job: (assetId: string) => MediaJob): Promise<void> => {
+  for (const user of await listUsers()) {
+    const batches: string[][] = [];
+    for (let after: string | undefined, page: { assetId: string; originalPath: string }[]; ; ) {
+      page = await folderPage(user.id, after, 1000);
+      for (let start = 0; start < page.length; start += perInvocation)
+        batches.push(page.slice(start, start + perInvocation).map((entry) => entry.assetId));
+      after = page.at(-1)?.originalPath;
+      if (page.length < 1000) break;
+    }
+    await inBatches(batches, 8, (assetIds) => queueMediaJobs(assetIds.map(job)));
+  }
 };
 
 /**
  * PUT /jobs/:name `start` (v1.100's sendJobCommand, v3's runQueueCommandLegacy): as a queue
- * command (shared/services/queue.service.ts); starting metadataExtraction also hands the media
+ * command (shared/services/queue.service.ts). Starting metadataExtraction also hands the media
  * function every asset of every user, whose places it names again and puts on the map
- * (docs/places.md), `force` or not (each asset is read again; only a change is written).
+ * (docs/places.md), `force` or not (each asset is read again; only a change is written). Starting
+ * faceDetection hands it every asset too, whose faces it detects where they were never looked
+ * for, or with `force` (Immich's "all") again everywhere (docs/faces.md), 25 to an invocation.
  */
-export const sendJobCommand = async (name: QueueName, command: QueueCommand): Promise<QueueStatus> => {
+export const sendJobCommand = async (name: QueueName, command: QueueCommand, force = false): Promise<QueueStatus> => {
   const status = await runQueueCommand(name, command);
-  if (name === 'metadataExtraction' && command === 'start') {
-    // Every user's assets from the folder index (its projection is small), a hundred to a media
-    // invocation, eight invocations at a time: each batch is retried on its own (and kept in the
-    // media function's dead-letter queue if it keeps failing); starting again redoes all, changing only what differs.
-    for (const user of await listUsers()) {
-      const batches: string[][] = [];
-      for (let after: string | undefined, page: { assetId: string; originalPath: string }[]; ; ) {
-        page = await folderPage(user.id, after, 1000);
-        for (let start = 0; start < page.length; start += 100) batches.push(page.slice(start, start + 100).map((entry) => entry.assetId));
-        after = page.at(-1)?.originalPath;
-        if (page.length < 1000) break;
-      }
-      await inBatches(batches, 8, (assetIds) => queueMediaJobs(assetIds.map((assetId) => ({ kind: 'asset-places', assetId }))));
-    }
-  }
+  if (name === 'metadataExtraction' && command === 'start') await everyAsset(100, (assetId) => ({ kind: 'asset-places', assetId }));
+  if (name === 'faceDetection' && command === 'start') await everyAsset(25, (assetId) => ({ kind: 'asset-faces', assetId, force }));
   return status;
 };

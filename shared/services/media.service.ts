@@ -15,6 +15,7 @@ import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import { type OriginalsStore, originalsStore, type StoredObject } from '../storage/originals.ts';
 import { readConfig } from './config.reader.ts';
+import { facialRecognitionEnabled, findFaces } from './faces.service.ts';
 import { placeAssetForJob } from './places.service.ts';
 
 export type { MediaJobEvent } from '../storage/media-jobs.ts';
@@ -58,7 +59,7 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
   if (!found) return 'not-yet';
   const { asset, faces } = found;
   if (asset.type !== 'IMAGE' && asset.type !== 'VIDEO') return 'unsupported';
-  const { thumbnail: settings, reverseGeocoding } = await readConfig();
+  const { thumbnail: settings, reverseGeocoding, machineLearning } = await readConfig();
   // Immich's metadata job names the place of the asset's position (docs/places.md), whatever its previews.
   await placeAssetForJob(asset, reverseGeocoding.enabled);
   const store = await originalsStore();
@@ -104,9 +105,11 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
   }
   // An edited asset shows its edits: its edited files and thumbhash are made again after these.
   if (asset.edits.length > 0) await generateEditedMedia(asset.id);
+  const preview = { bytes: previews.preview, width: previews.previewWidth, height: previews.previewHeight };
+  // Immich's face detection and recognition, once an asset (docs/faces.md); the faceDetection job runs them again.
+  if (!asset.facesDetected) await detectFaces(asset, preview, { width: previews.width, height: previews.height }, machineLearning);
   // The people whose feature face is on this asset (a new person's is the asset they were first seen on).
   const people = faces.length === 0 ? [] : await getPeople(asset.ownerId, [...new Set(faces.map((face) => face.personId))]);
-  const preview = { bytes: previews.preview, width: previews.previewWidth, height: previews.previewHeight };
   await makePersonThumbnails(
     asset,
     faces,
@@ -115,6 +118,50 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
     settings.quality,
   );
   return 'made';
+};
+
+/**
+ * Face detection and recognition of one asset (shared/services/faces.service.ts), then the
+ * thumbnails of the people it made or gave their first face to (cropped from their best face's
+ * preview, as Immich's person thumbnail job does).
+ */
+const detectFaces = async (
+  asset: AssetRecord,
+  preview: { bytes: Buffer; width: number; height: number },
+  original: { width: number; height: number },
+  machineLearning: Awaited<ReturnType<typeof readConfig>>['machineLearning'],
+): Promise<void> => {
+  const found = await findFaces(asset.id, preview, original, machineLearning);
+  const ids = [...new Set((found?.people ?? []).map((each) => each.personId))];
+  for (const person of ids.length === 0 ? [] : await getPeople(asset.ownerId, ids))
+    if (!person.thumbnailPath) await makePersonThumbnail(asset.ownerId, person.id);
+};
+
+/**
+ * Immich's face detection job for one asset (PUT /jobs/faceDetection, both generations): from its
+ * stored preview, whether or not faces were looked for before (`force`), or only if they were not.
+ * An asset without a preview gets its previews made, which detect its faces.
+ */
+export const detectAssetFaces = async (assetId: string, force: boolean): Promise<MediaOutcome> => {
+  const asset = await getAsset(assetId);
+  if (!asset) return 'gone';
+  if (asset.facesDetected && !force) return 'made';
+  const { machineLearning } = await readConfig();
+  if (!facialRecognitionEnabled(machineLearning)) return 'unsupported';
+  // The unedited preview: face boxes are in the original's pixels, as the edits are.
+  const bytes = asset.resizePath ? await (await originalsStore()).get(asset.resizePath) : undefined;
+  const size = bytes ? await imageSize(bytes) : undefined;
+  if (!bytes || !size) return asset.facesDetected ? 'unsupported' : generateMedia(asset.id);
+  await detectFaces(asset, { bytes, ...size }, originalSize(asset, size), machineLearning);
+  return 'made';
+};
+
+/** The original's size upright, from its EXIF (turned for orientations 5 to 8); else the preview's, which has its shape. */
+const originalSize = (asset: AssetRecord, preview: { width: number; height: number }): { width: number; height: number } => {
+  const { exifImageWidth: width, exifImageHeight: height, orientation } = asset.exif;
+  if (!width || !height) return preview;
+  const turned = Number(orientation ?? 1) >= 5;
+  return turned ? { width: height, height: width } : { width, height };
 };
 
 /**

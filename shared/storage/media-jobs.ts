@@ -37,7 +37,18 @@ export interface AssetPlacesJob {
   assetId: string;
 }
 
-export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob | AssetPlacesJob;
+/**
+ * An asset's faces detected from its preview and recognised (Immich's face detection job:
+ * `refresh-faces`, and the faceDetection queue started: docs/faces.md); only where they were
+ * never looked for, unless `force`.
+ */
+export interface AssetFacesJob {
+  kind: 'asset-faces';
+  assetId: string;
+  force: boolean;
+}
+
+export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob | AssetPlacesJob | AssetFacesJob;
 
 /** The event the media function receives for jobs (beside the bucket's object-created events). */
 export interface MediaJobEvent {

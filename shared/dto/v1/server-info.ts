@@ -106,13 +106,14 @@ export const mapServerConfig = ({ config, initialized, onboarded }: ServerState)
 
 /**
  * Immich derives the features from the configuration; here a feature is true only where it
- * works: there is no machine learning (smart search, facial recognition), no OAuth and no config
- * file, whatever the configuration says. The map and reverse geocoding follow it (docs/places.md).
+ * works: there is no smart search (no CLIP model), no OAuth and no config file, whatever the
+ * configuration says. The map and reverse geocoding follow it (docs/places.md), and so does facial
+ * recognition, which the media function does itself (docs/faces.md).
  */
 export const mapServerFeatures = (config: SystemConfig): ServerFeaturesDto => ({
   smartSearch: false,
   configFile: false,
-  facialRecognition: false,
+  facialRecognition: config.machineLearning.enabled && config.machineLearning.facialRecognition.enabled,
   map: config.map.enabled,
   trash: config.trash.enabled,
   reverseGeocoding: config.reverseGeocoding.enabled,

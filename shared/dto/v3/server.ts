@@ -121,15 +121,16 @@ export interface ServerFeaturesDto {
 
 /**
  * Immich derives the features from the configuration; here a feature is true only where it
- * works (as v1.100's): no machine learning (smart search, faces, duplicates, OCR), no OAuth,
+ * works (as v1.100's): no smart search, duplicates or OCR (no model for them), no OAuth,
  * e-mail, config file or real-time transcoding. Faces are imported from XMP regions on every
- * upload; the map and reverse geocoding follow the configuration, as Immich's (docs/places.md).
+ * upload; facial recognition (docs/faces.md), the map and reverse geocoding follow the
+ * configuration, as Immich's (docs/places.md).
  */
 export const mapServerFeaturesV3 = (config: SystemConfig): ServerFeaturesDto => ({
   configFile: false,
   duplicateDetection: false,
   email: false,
-  facialRecognition: false,
+  facialRecognition: config.machineLearning.enabled && config.machineLearning.facialRecognition.enabled,
   importFaces: true,
   map: config.map.enabled,
   oauth: false,

@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { getAssetWithFaces } from '../db/asset.repository.ts';
+import { addFaceIndexEntry, type IndexedFace, readFaceIndex, readFaceStates, recordRecognition } from '../db/face-index.repository.ts';
+import { getPeople, updatePerson } from '../db/person.repository.ts';
+import { postingsOf, writePostings } from '../db/term.repository.ts';
+import {
+  type Box,
+  decide,
+  decodeDescriptors,
+  encodeDescriptors,
+  faceDistance,
+  type Neighbour,
+  overlap,
+  sameFaceOverlap,
+  scaleBox,
+} from '../domain/faces.ts';
+import { assetTerms } from '../domain/terms.ts';
+import { decodeRgb } from '../media/images.ts';
+import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import type { SystemConfig } from '../model/config.ts';
+
+/**
+ * Faces from the photos themselves (docs/faces.md): Immich's face detection and facial
+ * recognition jobs, run by the media function after a photo's preview is made. Detection looks
+ * at the preview (as Immich does), keeps each face's box in the original's pixels and its
+ * descriptor in the owner's face index; recognition then decides, face by face, who each new face
+ * shows (shared/domain/faces.ts), and records it in one transaction that conditions on what it read.
+ */
+
+type MachineLearning = SystemConfig['machineLearning'];
+
+/** Immich's `isFacialRecognitionEnabled`: machine learning on, and facial recognition on. */
+export const facialRecognitionEnabled = (ml: MachineLearning): boolean => ml.enabled && ml.facialRecognition.enabled;
+
+/** Faces are not looked for in an image whose shorter side is smaller: the detector finds none there (docs/faces.md). */
+export const minFaceImageSide = 48;
+
+/** What recognition did with one face. */
+export type FaceOutcome = 'joined' | 'new' | 'wait' | 'assigned' | 'gone';
+
+export interface FacesFound {
+  /** Faces detected, and of them those already settled: a face with a person (a file's region, a drawn one, one recognised before) or one deleted. */
+  detected: number;
+  known: number;
+  /** The people new faces joined or founded: their feature photo may need making (the media function does). */
+  people: { personId: string; created: boolean }[];
+  outcomes: FaceOutcome[];
+}
+
+const faceBox = (face: FaceRecord): Box => ({
+  x1: face.boundingBoxX1,
+  y1: face.boundingBoxY1,
+  x2: face.boundingBoxX2,
+  y2: face.boundingBoxY2,
+});
+
+/**
+ * Face detection for one asset, from its preview (`preview`, upright, and `original`, the
+ * original's size upright): each face found is either one the asset already has (a file's region
+ * or a drawn face over the same face: the same id, so its person attracts look-alikes) or a new
+ * one; all go into the face index in one entry, and each new one is then recognised. Undefined
+ * when facial recognition is off or the asset is gone.
+ */
+export const findFaces = async (
+  assetId: string,
+  preview: { bytes: Uint8Array; width: number; height: number },
+  original: { width: number; height: number },
+  ml: MachineLearning,
+): Promise<FacesFound | undefined> => {
+  if (!facialRecognitionEnabled(ml)) return undefined;
+  const { detectFaces } = await import('../media/face-detect.ts');
+  const detected =
+    Math.min(preview.width, preview.height) < minFaceImageSide
+      ? []
+      : await detectFaces(await decodeRgb(preview.bytes), ml.facialRecognition.minScore);
+  const current = await getAssetWithFaces(assetId);
+  if (!current) return undefined;
+  // The faces it has (a file's regions, drawn ones, detected ones with a person), then those detected
+  // before without one or deleted since (the index's): a face found again keeps its id.
+  const earlier = new Map(
+    (await readFaceIndex(current.asset.ownerId, decodeDescriptors)).faces
+      .filter((face) => face.assetId === assetId)
+      .map((face) => [face.id, face]),
+  );
+  const before = [
+    ...current.faces.map((face) => ({
+      id: face.id,
+      box: faceBox(face),
+      size: { width: face.imageWidth, height: face.imageHeight },
+      person: true,
+    })),
+    ...[...earlier.values()]
+      .filter((face) => !current.faces.some((each) => each.id === face.id))
+      .map((face) => ({ id: face.id, box: face, size: { width: face.imageWidth, height: face.imageHeight }, person: false })),
+  ];
+  const used = new Set<string>();
+  const faces = detected.map((found) => {
+    const box = scaleBox(found, preview, original);
+    const same = before.find(
+      (face) =>
+        !used.has(face.id) &&
+        face.size.width > 0 &&
+        face.size.height > 0 &&
+        overlap(scaleBox(face.box, face.size, original), box) >= sameFaceOverlap,
+    );
+    if (same) used.add(same.id);
+    // A face with a person, or deleted by its owner, is not recognised again; one still without a person is.
+    const settled = same !== undefined && (same.person || (current.asset.droppedFaces ?? []).includes(same.id));
+    return { id: same?.id ?? randomUUID(), ...box, score: found.score, descriptor: found.descriptor, known: settled };
+  });
+  if (!(await addFaceIndexEntry(current.asset, original, faces, encodeDescriptors(faces.map((face) => face.descriptor))))) return undefined;
+  const result: FacesFound = { detected: faces.length, known: faces.filter((face) => face.known).length, people: [], outcomes: [] };
+  for (const face of faces.filter((each) => !each.known)) {
+    const outcome = await recognizeFace(current.asset.ownerId, face.id, ml);
+    result.outcomes.push(outcome.kind);
+    if (outcome.personId) result.people.push({ personId: outcome.personId, created: outcome.kind === 'new' });
+  }
+  return result;
+};
+
+/** The face in the owner's index with this id (its latest entry: detection run again adds it again). */
+const indexedFace = (faces: readonly IndexedFace[], faceId: string): IndexedFace | undefined =>
+  faces.findLast((face) => face.id === faceId);
+
+/** At most this many faces without a person join a new person with the face that founds it (one transaction). */
+const maxFoundingFaces = 30;
+
+/**
+ * Immich's facial recognition of one face without a person: its neighbours within `maxDistance`
+ * in the owner's face index, as they are now (who they show, whether their photo is still there),
+ * then the decision, recorded; read and decided again when something changed meanwhile.
+ */
+export const recognizeFace = async (
+  ownerId: string,
+  faceId: string,
+  ml: MachineLearning,
+): Promise<{ kind: FaceOutcome; personId?: string | undefined }> => {
+  const { maxDistance, minFaces } = ml.facialRecognition;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const index = await readFaceIndex(ownerId, decodeDescriptors);
+    const self = indexedFace(index.faces, faceId);
+    if (!self) return { kind: 'gone' };
+    const nearest = new Map<string, { face: IndexedFace; distance: number }>();
+    for (const other of index.faces) {
+      if (other.id === self.id) continue;
+      const distance = faceDistance(self.descriptor, other.descriptor);
+      const seen = nearest.get(other.id);
+      if (distance <= maxDistance && (!seen || distance < seen.distance)) nearest.set(other.id, { face: other, distance });
+    }
+    const near = [...nearest.values()].sort((a, b) => a.distance - b.distance).slice(0, 100);
+    const states = await readFaceStates(ownerId, [self, ...near.map((each) => each.face)]);
+    const own = states.faces.get(self.id);
+    if (own) return { kind: 'assigned', personId: own.personId };
+    const asset = states.assets.get(self.assetId);
+    if (!asset || (asset.droppedFaces ?? []).includes(self.id) || asset.deletedAt) return { kind: 'gone' };
+    const takenOn = asset.fileCreatedAt.slice(0, 10);
+    const pending = new Map<string, IndexedFace>();
+    const neighbours = near.flatMap(({ face, distance }): Neighbour[] => {
+      const of = states.assets.get(face.assetId);
+      if (!of || of.deletedAt || (of.droppedFaces ?? []).includes(face.id)) return [];
+      const item = states.faces.get(face.id);
+      if (!item) {
+        pending.set(face.id, face);
+        return [{ faceId: face.id, distance }];
+      }
+      // Immich leaves out the people born after the photo was taken.
+      const person = states.people.get(item.personId);
+      if (person?.birthDate && person.birthDate > takenOn) return [];
+      return [{ faceId: face.id, distance, personId: item.personId }];
+    });
+    const decision = decide(neighbours, { maxDistance, minFaces }, { inTimeline: asset.visibility === 'timeline' });
+    if (decision.kind === 'wait') return { kind: 'wait' };
+    const founding =
+      decision.kind === 'new' ? [self, ...decision.faceIds.flatMap((id) => pending.get(id) ?? []).slice(0, maxFoundingFaces - 1)] : [self];
+    const faces = founding.flatMap((face) => {
+      const of = states.assets.get(face.assetId);
+      return of ? [{ face, asset: of }] : [];
+    });
+    const indexed = faces.map((each, i) => ({
+      ...each,
+      index: each.asset.faceIds.length + faces.slice(0, i).filter((other) => other.asset.id === each.asset.id).length,
+    }));
+    const person = decision.kind === 'join' ? states.people.get(decision.personId) : undefined;
+    if (person?.name) await writeNamePostings(ownerId, asset, person.name);
+    const best = founding.reduce((a, b) => (b.score > a.score ? b : a));
+    const personId = await recordRecognition({
+      ownerId,
+      ...(decision.kind === 'new' ? { newPerson: { faceAssetId: best.assetId } } : { personId: decision.personId }),
+      faces: indexed,
+    });
+    if (!personId) continue;
+    // A known person with no feature photo (their faces all went) takes this one.
+    if (person && person.faceAssetId === null) await updatePerson(person, { faceAssetId: asset.id });
+    return { kind: decision.kind === 'new' ? 'new' : 'joined', personId };
+  }
+  return { kind: 'wait' };
+};
+
+/** The asset becomes findable by the name of the person a face of it now shows (as a face edit makes it: shared/services/face-edit.service.ts). */
+const writeNamePostings = async (ownerId: string, asset: AssetRecord, name: string): Promise<void> => {
+  const names = (await getPeople(ownerId, asset.personIds)).map((each) => each.name);
+  const before = new Set(assetTerms(asset, names));
+  await writePostings(
+    ownerId,
+    postingsOf(
+      asset,
+      assetTerms(asset, [...names, name]).filter((term) => !before.has(term)),
+    ),
+  );
+};

@@ -1,0 +1,334 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as getFacesV1 } from '#functions/face/get-faces.ts';
+import { handler as sendJobCommand } from '#functions/job/send-job-command.ts';
+import { handler as generateMedia } from '#functions/media/generate-media.ts';
+import { handler as getAllPeopleV1 } from '#functions/person/get-all-people.ts';
+import { handler as getPersonThumbnail } from '#functions/person/get-person-thumbnail.ts';
+import { handler as mergePerson } from '#functions/person/merge-person.ts';
+import { handler as getFeaturesV1 } from '#functions/server-info/get-server-features.ts';
+import { handler as getConfig } from '#functions/system-config/get-config.ts';
+import { handler as updateConfig } from '#functions/system-config/update-config.ts';
+import { handler as deleteFace } from '#functions/v3/face/delete-face.ts';
+import { handler as getFacesV3 } from '#functions/v3/face/get-faces.ts';
+import { handler as reassignFaceById } from '#functions/v3/face/reassign-faces-by-id.ts';
+import { handler as getAllPeopleV3 } from '#functions/v3/person/get-all-people.ts';
+import { handler as getPersonStatistics } from '#functions/v3/person/get-person-statistics.ts';
+import { handler as getFeaturesV3 } from '#functions/v3/server/get-server-features.ts';
+import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
+import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { assetInfo } from '../support/library.ts';
+import { objectCreated } from '../support/media.ts';
+import { type Box, groupFaces, groupPhotoPath, iou, type Person, portrait } from '../support/people-photos.ts';
+import { syncStream } from '../support/sync-client.ts';
+import { cliFields, upload } from '../support/uploads.ts';
+
+/**
+ * Faces from the photos themselves (docs/faces.md): the media job detects faces in each photo's
+ * preview, keeps their descriptors in the owner's face index and recognises them as Immich's
+ * facial recognition job does; both generations' people and faces routes show the result.
+ */
+let accounts: Awaited<ReturnType<typeof setupAccounts>>;
+const jobs: Promise<unknown>[] = [];
+beforeAll(async () => {
+  accounts = await setupAccounts();
+  runMediaJobsWith((event: MediaJobEvent) => jobs.push(generateMedia(event)));
+});
+afterAll(() => runMediaJobsWith(undefined));
+
+const settle = async () => {
+  while (jobs.length > 0) await jobs.shift();
+};
+
+const setConfig = async (change: (config: Record<string, any>) => Record<string, any>) => {
+  const admin = accounts.admin.accessToken;
+  const config = (await invoke(getConfig, { path: '/api/system-config', headers: bearer(admin) })).body;
+  const reply = await invoke(updateConfig, { method: 'PUT', path: '/api/system-config', headers: bearer(admin), body: change(config) });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+};
+const setRecognition = (change: Record<string, unknown>) =>
+  setConfig((config) => ({
+    ...config,
+    machineLearning: { ...config.machineLearning, facialRecognition: { ...config.machineLearning.facialRecognition, ...change } },
+  }));
+
+let uploads = 0;
+/** Uploads a JPEG through the CLI's route; with `job`, the media job the bucket's event starts runs (its outcome). */
+const uploadPhoto = async (token: string, data: Buffer, options: { job?: boolean } = {}): Promise<string> => {
+  const name = `people-${++uploads}.jpg`;
+  const reply = await upload(token, { data, fileName: name, fields: cliFields(name, data.length) });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  const id = reply.body.id as string;
+  if (options.job !== false) await runJob(token, id);
+  return id;
+};
+const runJob = async (token: string, id: string) => {
+  const { body } = await assetInfo(token, id);
+  expect((await objectCreated(body.originalPath)).outcomes).toEqual({ [body.originalPath]: 'made' });
+};
+const portraitOf = async (token: string, person: Person, variant: number) => uploadPhoto(token, (await portrait(person, variant)).data);
+
+interface FaceV3 {
+  id: string;
+  imageWidth: number;
+  imageHeight: number;
+  boundingBoxX1: number;
+  boundingBoxY1: number;
+  boundingBoxX2: number;
+  boundingBoxY2: number;
+  sourceType: string;
+  person: { id: string; name: string } | null;
+}
+const facesV3 = async (token: string, assetId: string): Promise<FaceV3[]> => {
+  const reply = await invoke(getFacesV3, { path: '/api/faces', query: { id: assetId }, headers: bearer(token) });
+  expect(reply.status).toBe(200);
+  return reply.body;
+};
+const boxOf = (face: FaceV3): Box => ({ x1: face.boundingBoxX1, y1: face.boundingBoxY1, x2: face.boundingBoxX2, y2: face.boundingBoxY2 });
+const peopleV1 = async (token: string) =>
+  (await invoke(getAllPeopleV1, { path: '/api/person', query: { withHidden: 'true' }, headers: bearer(token) })).body as {
+    total: number;
+    people: { id: string; name: string; thumbnailPath: string }[];
+  };
+const peopleV3 = async (token: string) =>
+  (await invoke(getAllPeopleV3, { path: '/api/people', query: { withHidden: 'true' }, headers: bearer(token) })).body as {
+    total: number;
+    people: { id: string; name: string }[];
+  };
+const statistics = async (token: string, personId: string) =>
+  (
+    await invoke(getPersonStatistics, {
+      path: `/api/people/${personId}/statistics`,
+      pathParameters: { id: personId },
+      headers: bearer(token),
+    })
+  ).body.assets as number;
+
+describe('facial recognition in the media job', () => {
+  it('reports the feature as the settings say, on both generations', async () => {
+    const token = accounts.admin.accessToken;
+    const features = async () => [
+      (await invoke(getFeaturesV1, { path: '/api/server-info/features', headers: bearer(token) })).body.facialRecognition,
+      (await invoke(getFeaturesV3, { path: '/api/server/features', headers: bearer(token) })).body.facialRecognition,
+    ];
+    expect(await features()).toEqual([true, true]);
+    await setRecognition({ enabled: false });
+    expect(await features()).toEqual([false, false]);
+    await setRecognition({ enabled: true });
+    expect(await features()).toEqual([true, true]);
+  });
+
+  it('groups one person’s photos into one person once three agree, finds their faces where they are, and keeps different people apart', async () => {
+    const user = await freshUser(accounts.admin.accessToken, `Faces${Date.now()}`);
+    const token = user.accessToken;
+    const ana = [await portraitOf(token, 'ana', 0), await portraitOf(token, 'ana', 1)];
+    // Two faces agree: Immich's minFaces (3) is not reached, so no one yet.
+    expect((await peopleV1(token)).total).toBe(0);
+    expect(await facesV3(token, ana[0] as string)).toEqual([]);
+    ana.push(await portraitOf(token, 'ana', 2));
+    const cy = [await portraitOf(token, 'cy', 0), await portraitOf(token, 'cy', 1), await portraitOf(token, 'cy', 3)];
+    const people = await peopleV1(token);
+    expect(people.total).toBe(2);
+    // Each face is where the woman's face is in that portrait (its box in the original's pixels).
+    for (const [person, ids] of [
+      ['ana', ana],
+      ['cy', cy],
+    ] as const) {
+      const owners = new Set<string>();
+      for (const [variant, id] of ids.entries()) {
+        const [face, ...others] = await facesV3(token, id);
+        expect(others).toEqual([]);
+        expect(face?.sourceType).toBe('machine-learning');
+        const truth = await portrait(person, variant === 2 && person === 'cy' ? 3 : variant);
+        expect([face?.imageWidth, face?.imageHeight]).toEqual([truth.width, truth.height]);
+        expect(iou(boxOf(face as FaceV3), truth.face)).toBeGreaterThan(0.5);
+        owners.add(face?.person?.id ?? '');
+      }
+      expect(owners.size).toBe(1);
+    }
+    const anaPerson = (await facesV3(token, ana[0] as string))[0]?.person?.id as string;
+    const cyPerson = (await facesV3(token, cy[0] as string))[0]?.person?.id as string;
+    expect(anaPerson).not.toBe(cyPerson);
+    expect(await statistics(token, anaPerson)).toBe(3);
+    // Each new person has a thumbnail cropped from their best face.
+    for (const person of people.people) {
+      expect(person.name).toBe('');
+      expect(person.thumbnailPath).not.toBe('');
+      const thumbnail = await invoke(getPersonThumbnail, {
+        path: `/api/person/${person.id}/thumbnail`,
+        pathParameters: { id: person.id },
+        headers: bearer(token),
+      });
+      expect(thumbnail.status).toBe(200);
+      expect(thumbnail.headers['content-type']).toBe('image/jpeg');
+    }
+
+    // The group photo: Ana and Cy are recognised where they stand; Bea, seen once, is no one yet.
+    const group = await uploadPhoto(token, readFileSync(groupPhotoPath));
+    const faces = await facesV3(token, group);
+    expect(faces.map((face) => face.person?.id).sort()).toEqual([anaPerson, cyPerson].sort());
+    for (const face of faces) {
+      const truth = face.person?.id === anaPerson ? groupFaces.ana : groupFaces.cy;
+      expect([face.imageWidth, face.imageHeight]).toEqual([1920, 1280]);
+      expect(iou(boxOf(face), truth)).toBeGreaterThan(0.5);
+    }
+    expect(await statistics(token, cyPerson)).toBe(4);
+    // v1.100's faces route shows them too; v3's people list has the same two.
+    const v1 = await invoke(getFacesV1, { path: '/api/face', query: { id: group }, headers: bearer(token) });
+    expect(v1.body).toHaveLength(2);
+    expect((await peopleV3(token)).people.map((person) => person.id).sort()).toEqual([anaPerson, cyPerson].sort());
+
+    // The sync stream carries the new people and faces.
+    const synced = await syncStream(token, { types: ['PeopleV1', 'AssetFacesV2'] });
+    expect(
+      synced.lines
+        .filter((line) => line.type === 'PersonV1')
+        .map((line) => line.data.id)
+        .sort(),
+    ).toEqual([anaPerson, cyPerson].sort());
+    const syncedFaces = synced.lines.filter((line) => line.type === 'AssetFaceV2');
+    expect(syncedFaces).toHaveLength(8);
+    expect(syncedFaces.find((line) => line.data.assetId === group)?.data).toMatchObject({ sourceType: 'machine-learning' });
+
+    // Merge and reassign work on detected people as on any.
+    const merged = await invoke(mergePerson, {
+      method: 'POST',
+      path: `/api/person/${anaPerson}/merge`,
+      pathParameters: { id: anaPerson },
+      headers: bearer(token),
+      body: { ids: [cyPerson] },
+    });
+    expect(merged.status, JSON.stringify(merged.body)).toBe(201);
+    expect(await statistics(token, anaPerson)).toBe(7);
+    const cyFace = (await facesV3(token, cy[0] as string))[0] as FaceV3;
+    expect(cyFace.person?.id).toBe(anaPerson);
+  });
+
+  it('makes one person, never two, when photos of one new face are recognised at the same time', async () => {
+    await setRecognition({ minFaces: 2 });
+    try {
+      for (const person of ['ana', 'cy'] as const) {
+        const user = await freshUser(accounts.admin.accessToken, `Together${person}${Date.now()}`);
+        const token = user.accessToken;
+        const ids = [
+          await uploadPhoto(token, (await portrait(person, 0)).data, { job: false }),
+          await uploadPhoto(token, (await portrait(person, 1)).data, { job: false }),
+          await uploadPhoto(token, (await portrait(person, 3)).data, { job: false }),
+        ];
+        await Promise.all(ids.map((id) => runJob(token, id)));
+        const people = await peopleV1(token);
+        expect(people.total).toBe(1);
+        const owners = new Set<string>();
+        for (const id of ids) for (const face of await facesV3(token, id)) owners.add(face.person?.id ?? 'none');
+        expect([...owners]).toEqual([people.people[0]?.id]);
+        expect(await statistics(token, people.people[0]?.id as string)).toBe(3);
+      }
+    } finally {
+      await setRecognition({ minFaces: 3 });
+    }
+  });
+
+  it('counts a file’s region and the face detected over it as one face, whose person attracts look-alikes', async () => {
+    const user = await freshUser(accounts.admin.accessToken, `Region${Date.now()}`);
+    const token = user.accessToken;
+    const { makeSidecar } = await import('../support/photos.ts');
+    const shot = await portrait('bea', 0);
+    // A photo manager named her: an XMP region (its corner and size as fractions, as the helper writes them) over her face.
+    const region = {
+      name: 'Bea',
+      x: shot.face.x1 / shot.width,
+      y: shot.face.y1 / shot.height,
+      w: (shot.face.x2 - shot.face.x1) / shot.width,
+      h: (shot.face.y2 - shot.face.y1) / shot.height,
+    };
+    const reply = await upload(token, {
+      data: shot.data,
+      fileName: 'bea.jpg',
+      fields: cliFields('bea.jpg', shot.data.length),
+      sidecar: makeSidecar({ mwgFaces: [region], width: shot.width, height: shot.height }),
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const named = reply.body.id as string;
+    await runJob(token, named);
+    const faces = await facesV3(token, named);
+    expect(faces.map((face) => [face.sourceType, face.person?.name])).toEqual([['exif', 'Bea']]);
+    // One more photo of her: it joins the named person at once (joining needs no minFaces).
+    const next = await portraitOf(token, 'bea', 2);
+    expect((await facesV3(token, next)).map((face) => face.person?.name)).toEqual(['Bea']);
+    expect((await peopleV1(token)).total).toBe(1);
+  });
+
+  it('never brings back a detected face its owner deleted, and detects nothing while facial recognition is off', async () => {
+    const user = await freshUser(accounts.admin.accessToken, `Deleted${Date.now()}`);
+    const token = user.accessToken;
+    await setRecognition({ enabled: false });
+    let off: string;
+    try {
+      off = await portraitOf(token, 'cy', 0);
+      expect(await facesV3(token, off)).toEqual([]);
+      // The job asked for now does nothing either.
+      const started = await invoke(sendJobCommand, {
+        method: 'PUT',
+        path: '/api/jobs/faceDetection',
+        pathParameters: { name: 'faceDetection' },
+        headers: bearer(accounts.admin.accessToken),
+        body: { command: 'start', force: false },
+      });
+      expect(started.status).toBe(200);
+      await settle();
+      expect(await facesV3(token, off)).toEqual([]);
+    } finally {
+      await setRecognition({ enabled: true, minFaces: 1 });
+    }
+    try {
+      // On again: the job finds the faces of the photos never looked at.
+      const started = await invoke(sendJobCommand, {
+        method: 'PUT',
+        path: '/api/jobs/faceDetection',
+        pathParameters: { name: 'faceDetection' },
+        headers: bearer(accounts.admin.accessToken),
+        body: { command: 'start', force: false },
+      });
+      expect(started.status).toBe(200);
+      await settle();
+      const [face] = await facesV3(token, off);
+      expect(face?.sourceType).toBe('machine-learning');
+      // Moved to someone else, then deleted: detection run again everywhere (`force`) leaves it deleted.
+      const other = (await peopleV1(token)).people[0]?.id as string;
+      expect(
+        (
+          await invoke(reassignFaceById, {
+            method: 'PUT',
+            path: `/api/faces/${other}`,
+            pathParameters: { id: other },
+            headers: bearer(token),
+            body: { id: face?.id },
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await invoke(deleteFace, {
+            method: 'DELETE',
+            path: `/api/faces/${face?.id}`,
+            pathParameters: { id: face?.id as string },
+            headers: bearer(token),
+            body: { force: false },
+          })
+        ).status,
+      ).toBe(204);
+      await invoke(sendJobCommand, {
+        method: 'PUT',
+        path: '/api/jobs/faceDetection',
+        pathParameters: { name: 'faceDetection' },
+        headers: bearer(accounts.admin.accessToken),
+        body: { command: 'start', force: true },
+      });
+      await settle();
+      expect(await facesV3(token, off)).toEqual([]);
+    } finally {
+      await setRecognition({ minFaces: 3 });
+    }
+  });
+});
