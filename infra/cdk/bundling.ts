@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { type BundlingOptions, type ICommandHooks, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
+import { facesFiles } from '../tools/faces-bundle.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const runtime = join(root, 'infra', 'cdk', 'runtime');
@@ -40,7 +41,10 @@ export const bundling = {
  * at install time into node_modules/.places/ and read on first use by the functions that name
  * places (shared/storage/places-index.ts); `countries`, country-coder (680 KB of country outlines)
  * and the three small modules it loads, read only for a position no place is near (the country
- * alone, as Immich v3 names it: docs/places.md). The stack copies a group's
+ * alone, as Immich v3 names it: docs/places.md); `faces`, the face model's runtime (face-api with
+ * TensorFlow.js's WebAssembly backend and three models, 13.5 MB, docs/faces.md), built at install
+ * time into node_modules/.faces/ (infra/tools/faces-bundle.ts) and loaded by the media function
+ * only when it looks for faces (shared/media/face-detect.ts). The stack copies a group's
  * files beside the bundle of each route that names it; elsewhere (`npm start`, the bench) Node
  * finds them in node_modules.
  */
@@ -52,6 +56,7 @@ export const lazyModules = {
   templates: { handlebars: ['package.json', 'LICENSE', 'dist/handlebars.min.js'] },
   cron: { croner: ['package.json', 'LICENSE', 'dist/croner.cjs'] },
   places: { '.places': ['places.bin'] },
+  faces: { '.faces': facesFiles },
   countries: {
     '@rapideditor/country-coder': ['package.json', 'LICENSE.md', 'dist/country-coder.mjs'],
     'which-polygon': ['package.json', 'LICENSE.txt', 'index.js'],

@@ -45,6 +45,8 @@ export class MediaFunction extends Construct {
     if (!existsSync(ffmpeg)) throw new Error(`No linux-arm64 ffmpeg at ${ffmpeg}: run \`npm run lambda-binaries\` (npm ci runs it)`);
     for (const { from } of lazyModuleFiles(['places']))
       if (!existsSync(from)) throw new Error(`No places index at ${from}: run \`npm run places-index\` (npm ci runs it)`);
+    for (const { from } of lazyModuleFiles(['faces']))
+      if (!existsSync(from)) throw new Error(`No face model at ${from}: run \`npm run faces-bundle\` (npm ci runs it)`);
     const [spec] = eventFunctions;
     const role = eventFunctionRole(this, {
       table,
@@ -90,7 +92,7 @@ export class MediaFunction extends Construct {
       ephemeralStorageSize: Size.gibibytes(5),
       timeout: Duration.minutes(5),
       role,
-      description: 'Immich media: previews, thumbhash and video posters of each uploaded original',
+      description: 'Immich media: previews, thumbhash, video posters, places and faces of each uploaded original',
       environment: { TABLE_NAME: table.tableName, ORIGINALS_BUCKET: originals.bucketName },
       // A failed event (with its error) goes to the queue after Lambda's two retries.
       onFailure: new SqsDestination(this.deadLetters),
@@ -118,8 +120,9 @@ export class MediaFunction extends Construct {
               return `mkdir -p "${dirname(to)}" && cp "${join(root, 'node_modules', 'libheif-js', file)}" "${to}"`;
             }),
             `mkdir -p "${output}/bin" && cp "${ffmpeg}" "${output}/bin/ffmpeg"`,
-            // The reverse-geocoding index, built at install, and the country outlines (docs/places.md), read by the places step.
-            ...lazyModuleFiles(['places', 'countries']).map(
+            // The reverse-geocoding index, built at install, and the country outlines (docs/places.md), read by the places step;
+            // the face model's runtime, built at install, read when faces are looked for (docs/faces.md).
+            ...lazyModuleFiles(['places', 'countries', 'faces']).map(
               ({ from, to }) => `mkdir -p "${dirname(join(output, to))}" && cp "${from}" "${join(output, to)}"`,
             ),
           ],

@@ -107,7 +107,8 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
   if (asset.edits.length > 0) await generateEditedMedia(asset.id);
   const preview = { bytes: previews.preview, width: previews.previewWidth, height: previews.previewHeight };
   // Immich's face detection and recognition, once an asset (docs/faces.md); the faceDetection job runs them again.
-  if (!asset.facesDetected) await detectFaces(asset, preview, { width: previews.width, height: previews.height }, machineLearning);
+  if (!asset.facesDetected)
+    await detectFaces(asset, preview, { width: previews.width, height: previews.height }, machineLearning, { tolerant: true });
   // The people whose feature face is on this asset (a new person's is the asset they were first seen on).
   const people = faces.length === 0 ? [] : await getPeople(asset.ownerId, [...new Set(faces.map((face) => face.personId))]);
   await makePersonThumbnails(
@@ -130,8 +131,14 @@ const detectFaces = async (
   preview: { bytes: Buffer; width: number; height: number },
   original: { width: number; height: number },
   machineLearning: Awaited<ReturnType<typeof readConfig>>['machineLearning'],
+  options: { tolerant: boolean },
 ): Promise<void> => {
-  const found = await findFaces(asset.id, preview, original, machineLearning);
+  // Faces never cost an upload its previews: a failure is logged, and the faceDetection job finds the faces later.
+  const found = await findFaces(asset.id, preview, original, machineLearning).catch((error: unknown) => {
+    if (!options.tolerant) throw error;
+    log.error('Face detection failed', { assetId: asset.id, error: String(error) });
+    return undefined;
+  });
   const ids = [...new Set((found?.people ?? []).map((each) => each.personId))];
   for (const person of ids.length === 0 ? [] : await getPeople(asset.ownerId, ids))
     if (!person.thumbnailPath) await makePersonThumbnail(asset.ownerId, person.id);
@@ -152,7 +159,7 @@ export const detectAssetFaces = async (assetId: string, force: boolean): Promise
   const bytes = asset.resizePath ? await (await originalsStore()).get(asset.resizePath) : undefined;
   const size = bytes ? await imageSize(bytes) : undefined;
   if (!bytes || !size) return asset.facesDetected ? 'unsupported' : generateMedia(asset.id);
-  await detectFaces(asset, { bytes, ...size }, originalSize(asset, size), machineLearning);
+  await detectFaces(asset, { bytes, ...size }, originalSize(asset, size), machineLearning, { tolerant: false });
   return 'made';
 };
 

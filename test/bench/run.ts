@@ -41,6 +41,7 @@ const sections: Section[] = [
   (await import('./media.ts')).mediaSection,
   (await import('./media-throughput.ts')).mediaThroughputSection,
   (await import('./places.ts')).placesSection,
+  (await import('./faces.ts')).facesSection,
 ];
 
 const wanted = process.argv.slice(2);

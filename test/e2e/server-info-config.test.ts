@@ -19,12 +19,12 @@ describe('server config, features, theme and storage through @immich/sdk 1.100.0
       isOnboarded: false,
       externalDomain: '',
     });
-    // True only for what works here (no machine learning, OAuth or config file); the map and
-    // reverse geocoding as the settings say (docs/places.md).
+    // True only for what works here (no smart search, OAuth or config file); the map, reverse
+    // geocoding (docs/places.md) and facial recognition (docs/faces.md) as the settings say.
     expect(await getServerFeatures(anyone)).toEqual({
       smartSearch: false,
       configFile: false,
-      facialRecognition: false,
+      facialRecognition: true,
       map: true,
       trash: true,
       reverseGeocoding: true,

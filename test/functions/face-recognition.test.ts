@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as getFacesV1 } from '#functions/face/get-faces.ts';
@@ -15,6 +16,10 @@ import { handler as reassignFaceById } from '#functions/v3/face/reassign-faces-b
 import { handler as getAllPeopleV3 } from '#functions/v3/person/get-all-people.ts';
 import { handler as getPersonStatistics } from '#functions/v3/person/get-person-statistics.ts';
 import { handler as getFeaturesV3 } from '#functions/v3/server/get-server-features.ts';
+import { getAssets } from '#shared/db/asset.repository.ts';
+import { addFaceIndexEntry, readFaceIndex, recordRecognition } from '#shared/db/face-index.repository.ts';
+import { decodeDescriptors, descriptorLength, encodeDescriptors } from '#shared/domain/faces.ts';
+import { recognizeFace } from '#shared/services/faces.service.ts';
 import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -227,6 +232,46 @@ describe('facial recognition in the media job', () => {
     } finally {
       await setRecognition({ minFaces: 3 });
     }
+  });
+
+  it('lets one of two decisions about the same faces win, never both (the other reads again and finds them taken)', async () => {
+    const user = await freshUser(accounts.admin.accessToken, `Race${Date.now()}`);
+    const token = user.accessToken;
+    const ids = [
+      await uploadPhoto(token, (await portrait('ana', 0)).data, { job: false }),
+      await uploadPhoto(token, (await portrait('ana', 2)).data, { job: false }),
+    ];
+    const assets = await getAssets(ids);
+    // One face each, with descriptors 0.1 apart: both without a person.
+    const descriptor = (shift: number) => Float32Array.from({ length: descriptorLength }, (_, i) => (i === 0 ? shift : 0.05));
+    const faces = assets.map((asset) => ({ id: randomUUID(), assetId: asset.id, x1: 10, y1: 10, x2: 50, y2: 60, score: 0.99 }));
+    for (const [n, asset] of assets.entries())
+      expect(
+        await addFaceIndexEntry(
+          asset,
+          { width: 100, height: 100 },
+          [faces[n] as (typeof faces)[number]],
+          encodeDescriptors([descriptor(n * 0.1)]),
+        ),
+      ).toBe(true);
+    const index = await readFaceIndex(user.id, decodeDescriptors);
+    expect(index.faces.map((face) => face.id)).toEqual(faces.map((face) => face.id));
+    const both = index.faces.map((face, n) => ({ face, asset: assets[n] as (typeof assets)[number], index: 0 }));
+    // Two jobs decided at once that these faces found a new person: one transaction wins.
+    const outcomes = await Promise.all([
+      recordRecognition({ ownerId: user.id, newPerson: { faceAssetId: ids[0] as string }, faces: both }),
+      recordRecognition({ ownerId: user.id, newPerson: { faceAssetId: ids[1] as string }, faces: both }),
+    ]);
+    expect(outcomes.filter((outcome) => outcome !== undefined)).toHaveLength(1);
+    const people = await peopleV1(token);
+    expect(people.people.map((person) => person.id)).toEqual(outcomes.filter((outcome) => outcome !== undefined));
+    // The loser decides again: its face already shows the person.
+    const ml = {
+      enabled: true,
+      facialRecognition: { enabled: true, minScore: 0.7, maxDistance: 0.5, minFaces: 2, modelName: 'buffalo_l' },
+    };
+    expect(await recognizeFace(user.id, faces[1]?.id as string, ml as never)).toEqual({ kind: 'assigned', personId: people.people[0]?.id });
+    expect(await statistics(token, people.people[0]?.id as string)).toBe(2);
   });
 
   it('counts a file’s region and the face detected over it as one face, whose person attracts look-alikes', async () => {

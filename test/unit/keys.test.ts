@@ -64,6 +64,12 @@ const built: Record<string, Key> = {
   memoriesState: keys.memoriesState(),
   nightlyTasks: keys.nightlyTasks(),
   serverLicense: keys.serverLicense(),
+  faceIndexHead: keys.faceIndexHead('<ownerId>'),
+  // The number is zero-padded to 12 digits (so the keys sort as the numbers do); the document names it `<seq>`.
+  faceIndexEntry: {
+    ...keys.faceIndexEntry('<ownerId>', 42),
+    sk: keys.faceIndexEntry('<ownerId>', 42).sk === '000000000042' ? '<seq>' : 'not padded',
+  },
 };
 
 describe('docs/data-model.md', () => {
@@ -132,6 +138,7 @@ const builtPartitions: Record<string, Partition> = {
   assetMemories: partitions.assetMemories('<assetId>'),
   geo: partitions.geo('<ownerId>'),
   folder: partitions.folder('<ownerId>'),
+  faceIndex: partitions.faceIndex('<ownerId>'),
   exif: { ...partitions.exif('make', '<ownerId>', '<value>'), index: '<field>' as Partition['index'] },
 };
 

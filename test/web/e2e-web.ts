@@ -36,7 +36,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
 import { runV3 } from './e2e-web-v3.ts';
-import { offlineMapStyle, uploadSeedPhotos } from './seed-photos.ts';
+import { detectedPerson, offlineMapStyle, uploadPeoplePhotos, uploadSeedPhotos } from './seed-photos.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const { positionals, values: flags } = parseArgs({ allowPositionals: true, options: { deployed: { type: 'boolean', default: false } } });
@@ -136,6 +136,7 @@ const screenshot = async (page: Page, name: string): Promise<void> => {
 /** The library the pages show: photos on three days, two of them with Ada's face, an album, its link. */
 const seed = async (user: SdkUser) => {
   const ids = await uploadSeedPhotos(user, 6, 'photo-', 'e2e-web');
+  await uploadPeoplePhotos(user, 'photo-');
   const album = await createAlbum({ createAlbumDto: { albumName: 'Summer', description: 'Made by npm run e2e:web' } }, user);
   await addAssetsToAlbum({ id: album.id, bulkIdsDto: { ids: ids.slice(0, 4) } }, user);
   const link = await createSharedLink({ sharedLinkCreateDto: { type: SharedLinkType.Album, albumId: album.id, showMetadata: true } }, user);
@@ -144,7 +145,9 @@ const seed = async (user: SdkUser) => {
     const last = await getAssetInfo({ id: ids.at(-1) ?? '' }, user);
     const people = await getAllPeople({ withHidden: false }, user);
     const ada = people.people.find((person) => person.name === 'Ada Lovelace');
-    if (last.thumbhash && last.exifInfo?.city && ada?.thumbnailPath) return { ids, albumId: album.id, key: link.key, personId: ada.id };
+    const found = detectedPerson(people);
+    if (last.thumbhash && last.exifInfo?.city && ada?.thumbnailPath && found)
+      return { ids, albumId: album.id, key: link.key, personId: ada.id, detectedId: found.id };
     if (tries > 100) throw new Error('the seeded photos got no previews');
     await new Promise((done) => setTimeout(done, 200));
   }
@@ -199,8 +202,11 @@ const main = async (): Promise<void> => {
 
     // People, then Ada's page from there, as a person gets to it (the person page reads where it
     // was opened from; Immich's own page fails when it is the first page loaded).
+    // Ada (a face region) and the woman the media function found in three photos (docs/faces.md).
     await page.goto(`${origin}/people`);
     await decodedImages(page, `/api/person/${library.personId}/thumbnail`);
+    await decodedImages(page, `/api/person/${library.detectedId}/thumbnail`);
+    await screenshot(page, '11-people');
     await page.locator(`a[href*="/people/${library.personId}"]`).first().click();
     await page.waitForURL(`**/people/${library.personId}**`);
     await page.getByText('Ada Lovelace').first().waitFor();

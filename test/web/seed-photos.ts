@@ -1,3 +1,4 @@
+import { portrait } from '../support/people-photos.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { type SdkUser, sdkUpload } from '../support/sdk.ts';
 
@@ -30,6 +31,20 @@ export const uploadSeedPhotos = async (user: SdkUser, count: number, prefix: str
   }
   return ids;
 };
+
+/**
+ * Three photos of one woman's face, with no face region (test/support/people-photos.ts): the media
+ * function finds her and makes her a person (docs/faces.md), unnamed, beside Ada. Their ids.
+ */
+export const uploadPeoplePhotos = async (user: SdkUser, prefix: string): Promise<string[]> => {
+  const ids: string[] = [];
+  for (const variant of [0, 1, 2]) ids.push(await sdkUpload(user, (await portrait('ana', variant)).data, `${prefix}face-${variant}.jpg`));
+  return ids;
+};
+
+/** The person the media function made of those photos (no name, a thumbnail), once it has. */
+export const detectedPerson = (people: { people: { name: string; thumbnailPath: string; id: string }[] }) =>
+  people.people.find((person) => person.name === '' && person.thumbnailPath !== '');
 
 /**
  * A map style the browser can load with no network (the runs have none): a background and the

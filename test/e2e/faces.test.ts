@@ -1,0 +1,88 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import * as v1 from '@immich/sdk';
+import * as v3 from '@immich/sdk-v3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { groupFaces, groupPhotoPath, iou, portrait } from '../support/people-photos.ts';
+import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
+import { useServer } from '../support/server.ts';
+
+const run = promisify(execFile);
+const cli = join(import.meta.dirname, '..', '..', 'node_modules', '@immich', 'cli-v3', 'dist', 'index.js');
+const immich = (configDir: string, ...args: string[]) =>
+  run(process.execPath, [cli, ...args], { env: { ...process.env, IMMICH_CONFIG_DIR: configDir, NO_COLOR: '1' }, timeout: 120_000 });
+
+/**
+ * People from the photos themselves (docs/faces.md), through the server (local, or the synthesized
+ * stack's bundles: the media function loads the face model shipped beside its bundle): a folder
+ * of photos of people, with no face regions, uploaded by today's `immich` CLI, becomes people in
+ * both generations' people routes, with their faces where they are.
+ */
+describe('faces found by the media function, through the immich CLI 3.2.2 and both SDKs', () => {
+  const server = useServer();
+  let user: SdkUser;
+
+  beforeAll(async () => {
+    const admin = await adminWithApiKey(server.baseUrl, 'faces@immich.cloud');
+    const email = `people${Date.now()}@immich.cloud`;
+    await v1.createUser({ createUserDto: { email, password: 'password', name: 'People' } }, admin);
+    const { accessToken } = await v1.login({ loginCredentialDto: { email, password: 'password' } }, { baseUrl: server.baseUrl });
+    const session = { baseUrl: server.baseUrl, headers: { Authorization: `Bearer ${accessToken}` } };
+    const { secret } = await v3.createApiKey({ apiKeyCreateDto: { name: 'cli', permissions: [v3.Permission.All] } }, session);
+    user = { baseUrl: server.baseUrl, headers: { 'x-api-key': secret } };
+    expect((await v3.getServerFeatures(user)).facialRecognition).toBe(true);
+    expect((await v1.getServerFeatures(user)).facialRecognition).toBe(true);
+  });
+
+  it('turns a folder of photos of two women into two people, and recognises them in a group photo', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'faces-'));
+    const folder = join(root, 'camera-roll');
+    mkdirSync(folder);
+    for (const [person, variants] of [
+      ['ana', [0, 1, 2]],
+      ['cy', [0, 1, 3]],
+    ] as const)
+      for (const variant of variants) writeFileSync(join(folder, `${person}-${variant}.jpg`), (await portrait(person, variant)).data);
+    copyFileSync(groupPhotoPath, join(folder, 'group.jpg'));
+    const config = join(root, 'config');
+    await immich(config, 'login', server.baseUrl, String(user.headers['x-api-key']));
+    const uploaded = await immich(config, 'upload', folder);
+    expect(uploaded.stdout).toMatch(/Successfully uploaded 7 new assets/);
+
+    // The media function runs after each upload's answer: wait for the group photo's two faces.
+    const assets = await v3.searchAssets({ metadataSearchDto: { originalFileName: 'group' } }, user);
+    const group = assets.assets.items.find((asset) => asset.originalFileName === 'group.jpg');
+    expect(group).toBeDefined();
+    const deadline = Date.now() + 90_000;
+    let faces = await v3.getFaces({ id: group?.id ?? '' }, user);
+    while (faces.filter((face) => face.person).length < 2 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      faces = await v3.getFaces({ id: group?.id ?? '' }, user);
+    }
+    // Two people, in both generations' lists: no XMP region anywhere.
+    const people = await v3.getAllPeople({ withHidden: true }, user);
+    expect(people.total).toBe(2);
+    const old = await v1.getAllPeople({ withHidden: true }, user);
+    expect(old.people.map((person) => person.id).sort()).toEqual(people.people.map((person) => person.id).sort());
+    for (const person of people.people) {
+      expect((await v3.getPersonStatistics({ id: person.id }, user)).assets).toBe(4);
+      expect((await v1.getPersonStatistics({ id: person.id }, user)).assets).toBe(4);
+    }
+    // The group photo's faces: Ana's and Cy's boxes, in its pixels, each a different person; Bea, seen once, no one yet.
+    expect(faces).toHaveLength(2);
+    const boxes = faces.map((face) => ({ x1: face.boundingBoxX1, y1: face.boundingBoxY1, x2: face.boundingBoxX2, y2: face.boundingBoxY2 }));
+    expect(Math.max(...boxes.map((box) => iou(box, groupFaces.ana)))).toBeGreaterThan(0.5);
+    expect(Math.max(...boxes.map((box) => iou(box, groupFaces.cy)))).toBeGreaterThan(0.5);
+    expect(new Set(faces.map((face) => face.person?.id)).size).toBe(2);
+    expect(faces.every((face) => face.sourceType === v3.SourceType.MachineLearning)).toBe(true);
+    // Each person's thumbnail is a JPEG cropped from their face.
+    for (const person of people.people) {
+      const thumbnail = await v3.getPersonThumbnail({ id: person.id }, user);
+      expect(thumbnail.type).toBe('image/jpeg');
+      expect(thumbnail.size).toBeGreaterThan(1000);
+    }
+  }, 180_000);
+});
