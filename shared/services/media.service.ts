@@ -106,9 +106,6 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
   // An edited asset shows its edits: its edited files and thumbhash are made again after these.
   if (asset.edits.length > 0) await generateEditedMedia(asset.id);
   const preview = { bytes: previews.preview, width: previews.previewWidth, height: previews.previewHeight };
-  // Immich's face detection and recognition, once an asset (docs/faces.md); the faceDetection job runs them again.
-  if (!asset.facesDetected)
-    await detectFaces(asset, preview, { width: previews.width, height: previews.height }, machineLearning, { tolerant: true });
   // The people whose feature face is on this asset (a new person's is the asset they were first seen on).
   const people = faces.length === 0 ? [] : await getPeople(asset.ownerId, [...new Set(faces.map((face) => face.personId))]);
   await makePersonThumbnails(
@@ -118,6 +115,9 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
     preview,
     settings.quality,
   );
+  // Then Immich's face detection and recognition, once an asset (docs/faces.md); the faceDetection job runs them again.
+  if (!asset.facesDetected)
+    await detectFaces(asset, preview, { width: previews.width, height: previews.height }, machineLearning, { tolerant: true });
   return 'made';
 };
 
