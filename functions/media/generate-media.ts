@@ -16,6 +16,7 @@ import {
   type MediaOutcome,
   makePersonThumbnail,
   originalExists,
+  recognizeAssetFaces,
 } from '#shared/services/media.service.ts';
 import { placeAssets } from '#shared/services/places.service.ts';
 import { recordRun } from '#shared/services/queue-runs.ts';
@@ -51,7 +52,9 @@ export const handler = async (event: ObjectCreatedEvent | MediaJobEvent): Promis
         outcomes[`person/${job.personId}`] = await thumbnails(() => makePersonThumbnail(job.ownerId, job.personId));
       else if (job.kind === 'asset-media') outcomes[`asset/${job.assetId}`] = await thumbnails(() => generateMedia(job.assetId));
       else if (job.kind === 'asset-edits') outcomes[`edits/${job.assetId}`] = await thumbnails(() => generateEditedMedia(job.assetId));
-      // Each face job is a run of Immich's faceDetection queue.
+      // Each face job is a run of Immich's faceDetection queue (or facialRecognition's, recognition alone).
+      else if (job.kind === 'asset-faces' && job.recognize)
+        outcomes[`faces/${job.assetId}`] = await recordRun('facialRecognition', () => recognizeAssetFaces(job.assetId));
       else if (job.kind === 'asset-faces')
         outcomes[`faces/${job.assetId}`] = await recordRun('faceDetection', () => detectAssetFaces(job.assetId, job.force));
     }

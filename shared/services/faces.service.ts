@@ -118,6 +118,24 @@ export const findFaces = async (
   return result;
 };
 
+/** The asset's faces in the face index that have no person yet (nor were deleted) recognised again; the people they now show. */
+export const recognizePendingFaces = async (asset: AssetRecord, ml: MachineLearning): Promise<string[]> => {
+  const current = await getAssetWithFaces(asset.id);
+  if (!current) return [];
+  const settled = new Set([...current.faces.map((face) => face.id), ...(current.asset.droppedFaces ?? [])]);
+  const pending = new Set(
+    (await readFaceIndex(asset.ownerId, decodeDescriptors)).faces
+      .filter((face) => face.assetId === asset.id && !settled.has(face.id))
+      .map((face) => face.id),
+  );
+  const people: string[] = [];
+  for (const faceId of pending) {
+    const outcome = await recognizeFace(asset.ownerId, faceId, ml);
+    if (outcome.personId) people.push(outcome.personId);
+  }
+  return [...new Set(people)];
+};
+
 /** The face in the owner's index with this id (its latest entry: detection run again adds it again). */
 const indexedFace = (faces: readonly IndexedFace[], faceId: string): IndexedFace | undefined =>
   faces.findLast((face) => face.id === faceId);

@@ -83,11 +83,16 @@ const everyAsset = async (perInvocation: number, job: (assetId: string) => Media
  * function every asset of every user, whose places it names again and puts on the map
  * (docs/places.md), `force` or not (each asset is read again; only a change is written). Starting
  * faceDetection hands it every asset too, whose faces it detects where they were never looked
- * for, or with `force` (Immich's "all") again everywhere (docs/faces.md), 25 to an invocation.
+ * for, or with `force` (Immich's "all") again everywhere (docs/faces.md), 25 to an invocation;
+ * starting facialRecognition, every asset whose faces still without a person it recognises again
+ * (after the settings changed, say), 100 to an invocation; people already made are kept, `force`
+ * or not (Immich's "all" would make them again: docs/faces.md).
  */
 export const sendJobCommand = async (name: QueueName, command: QueueCommand, force = false): Promise<QueueStatus> => {
   const status = await runQueueCommand(name, command);
   if (name === 'metadataExtraction' && command === 'start') await everyAsset(100, (assetId) => ({ kind: 'asset-places', assetId }));
   if (name === 'faceDetection' && command === 'start') await everyAsset(25, (assetId) => ({ kind: 'asset-faces', assetId, force }));
+  if (name === 'facialRecognition' && command === 'start')
+    await everyAsset(100, (assetId) => ({ kind: 'asset-faces', assetId, force: false, recognize: true }));
   return status;
 };

@@ -15,7 +15,7 @@ import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import { type OriginalsStore, originalsStore, type StoredObject } from '../storage/originals.ts';
 import { readConfig } from './config.reader.ts';
-import { facialRecognitionEnabled, findFaces } from './faces.service.ts';
+import { facialRecognitionEnabled, findFaces, recognizePendingFaces } from './faces.service.ts';
 import { placeAssetForJob } from './places.service.ts';
 
 export type { MediaJobEvent } from '../storage/media-jobs.ts';
@@ -160,6 +160,22 @@ export const detectAssetFaces = async (assetId: string, force: boolean): Promise
   const size = bytes ? await imageSize(bytes) : undefined;
   if (!bytes || !size) return asset.facesDetected ? 'unsupported' : generateMedia(asset.id);
   await detectFaces(asset, { bytes, ...size }, originalSize(asset, size), machineLearning, { tolerant: false });
+  return 'made';
+};
+
+/**
+ * Immich's facial recognition job for one asset (PUT /jobs/facialRecognition): its faces still
+ * without a person (in the face index) recognised again, with the settings as they are now; then
+ * the thumbnails of the people made.
+ */
+export const recognizeAssetFaces = async (assetId: string): Promise<MediaOutcome> => {
+  const asset = await getAsset(assetId);
+  if (!asset) return 'gone';
+  const { machineLearning } = await readConfig();
+  if (!facialRecognitionEnabled(machineLearning)) return 'unsupported';
+  const found = await recognizePendingFaces(asset, machineLearning);
+  for (const person of found.length === 0 ? [] : await getPeople(asset.ownerId, found))
+    if (!person.thumbnailPath) await makePersonThumbnail(asset.ownerId, person.id);
   return 'made';
 };
 

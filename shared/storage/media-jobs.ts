@@ -40,12 +40,14 @@ export interface AssetPlacesJob {
 /**
  * An asset's faces detected from its preview and recognised (Immich's face detection job:
  * `refresh-faces`, and the faceDetection queue started: docs/faces.md); only where they were
- * never looked for, unless `force`.
+ * never looked for, unless `force`. With `recognize`, none is detected: its faces still without a
+ * person are recognised again (the facialRecognition queue started).
  */
 export interface AssetFacesJob {
   kind: 'asset-faces';
   assetId: string;
   force: boolean;
+  recognize?: boolean;
 }
 
 export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob | AssetPlacesJob | AssetFacesJob;

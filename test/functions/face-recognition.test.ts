@@ -274,6 +274,32 @@ describe('facial recognition in the media job', () => {
     expect(await statistics(token, people.people[0]?.id as string)).toBe(2);
   });
 
+  it('recognises the faces still without anyone again when the facialRecognition job starts, with the settings as they are now', async () => {
+    const user = await freshUser(accounts.admin.accessToken, `Again${Date.now()}`);
+    const token = user.accessToken;
+    const ids = [await portraitOf(token, 'cy', 0), await portraitOf(token, 'cy', 1)];
+    // Two agree, three are needed: no one yet.
+    expect((await peopleV1(token)).total).toBe(0);
+    await setRecognition({ minFaces: 2 });
+    try {
+      const started = await invoke(sendJobCommand, {
+        method: 'PUT',
+        path: '/api/jobs/facialRecognition',
+        pathParameters: { name: 'facialRecognition' },
+        headers: bearer(accounts.admin.accessToken),
+        body: { command: 'start', force: false },
+      });
+      expect(started.status).toBe(200);
+      await settle();
+      const people = await peopleV1(token);
+      expect(people.total).toBe(1);
+      for (const id of ids) expect((await facesV3(token, id)).map((face) => face.person?.id)).toEqual([people.people[0]?.id]);
+      expect(people.people[0]?.thumbnailPath).not.toBe('');
+    } finally {
+      await setRecognition({ minFaces: 3 });
+    }
+  });
+
   it('counts a file’s region and the face detected over it as one face, whose person attracts look-alikes', async () => {
     const user = await freshUser(accounts.admin.accessToken, `Region${Date.now()}`);
     const token = user.accessToken;
