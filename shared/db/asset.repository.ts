@@ -295,7 +295,14 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     : {};
   const fields = { ...flags, ...exifChanges, ...(exif ? indexKeys.geo(asset.ownerId, exif) : {}), updatedAt: updated.updatedAt };
   try {
-    await transact([assetWrites.set(asset.id, fields as Partial<AssetRecord>, albumCount, asset), ...counters, ...locking, ...first]);
+    // Its faces' status copies are set from the faces read: only while its face list is still as read.
+    const faceIds = statusChanged ? asset.faceIds : undefined;
+    await transact([
+      assetWrites.set(asset.id, fields as Partial<AssetRecord>, albumCount, asset, faceIds),
+      ...counters,
+      ...locking,
+      ...first,
+    ]);
   } catch (error) {
     // The asset was deleted, joined or left an album, or lost a face meanwhile: read it again.
     if (isCancelled(error)) throw new AssetChangedError();
@@ -315,7 +322,8 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   const [albums, links] = await Promise.all([albumsOf(asset), listLinkIdsOfAsset(asset.id)]);
   const writes: Write[] = [
     auditWrites.deleted(asset.ownerId, 'ASSET', asset.id),
-    assetWrites.delete(asset.id, albums.length, asset),
+    // Its faces (deleted after it, with their people's counts here) as read: a face recognised meanwhile cancels it.
+    assetWrites.delete(asset.id, albums.length, asset, asset.faceIds),
     deletionWrites.asset(asset.ownerId, asset.id),
     // Its albums' users learn that it left them (its faces go with it, as Immich's sync sends them).
     ...albums.map((albumId) => deletionWrites.albumAsset(albumId, asset.id)),

@@ -16,7 +16,7 @@ import { handler as reassignFaceById } from '#functions/v3/face/reassign-faces-b
 import { handler as getAllPeopleV3 } from '#functions/v3/person/get-all-people.ts';
 import { handler as getPersonStatistics } from '#functions/v3/person/get-person-statistics.ts';
 import { handler as getFeaturesV3 } from '#functions/v3/server/get-server-features.ts';
-import { getAssets } from '#shared/db/asset.repository.ts';
+import { AssetChangedError, getAssets, getAssetWithFaces, updateAsset } from '#shared/db/asset.repository.ts';
 import { addFaceIndexEntry, readFaceIndex, recordRecognition } from '#shared/db/face-index.repository.ts';
 import { decodeDescriptors, descriptorLength, encodeDescriptors } from '#shared/domain/faces.ts';
 import { recognizeFace } from '#shared/services/faces.service.ts';
@@ -272,6 +272,35 @@ describe('facial recognition in the media job', () => {
     };
     expect(await recognizeFace(user.id, faces[1]?.id as string, ml as never)).toEqual({ kind: 'assigned', personId: people.people[0]?.id });
     expect(await statistics(token, people.people[0]?.id as string)).toBe(2);
+  });
+
+  it('never lets a trash that read a photo before a face was recognised on it leave that face’s copy of its status behind', async () => {
+    const user = await freshUser(accounts.admin.accessToken, `Trash${Date.now()}`);
+    const token = user.accessToken;
+    const id = await uploadPhoto(token, (await portrait('cy', 0)).data, { job: false });
+    const read = await getAssetWithFaces(id);
+    // A face recognised on it after the trash read it…
+    const face = { id: randomUUID(), assetId: id, x1: 10, y1: 10, x2: 50, y2: 60, score: 0.99 };
+    const [asset] = await getAssets([id]);
+    await addFaceIndexEntry(
+      asset as NonNullable<typeof asset>,
+      { width: 100, height: 100 },
+      [face],
+      encodeDescriptors([new Float32Array(descriptorLength)]),
+    );
+    const [fresh] = await getAssets([id]);
+    const [indexed] = (await readFaceIndex(user.id, decodeDescriptors)).faces;
+    expect(
+      await recordRecognition({
+        ownerId: user.id,
+        newPerson: { faceAssetId: id },
+        faces: [{ face: indexed as NonNullable<typeof indexed>, asset: fresh as NonNullable<typeof fresh>, index: 0 }],
+      }),
+    ).toBeDefined();
+    // …cancels the trash (it reads the photo again and copies its status to every face it has).
+    await expect(
+      updateAsset(read?.asset as NonNullable<typeof read>['asset'], read?.faces ?? [], { deletedAt: new Date().toISOString() }),
+    ).rejects.toThrow(AssetChangedError);
   });
 
   it('recognises the faces still without anyone again when the facialRecognition job starts, with the settings as they are now', async () => {

@@ -151,6 +151,23 @@ const conditionOn = (albumCount: number | undefined, counted: CountedState | und
   };
 };
 
+/** A condition, and the asset's `faceIds` still the list given (absent or empty when it is empty). */
+const withFaces = (condition: ReturnType<typeof conditionOn>, faceIds: readonly string[] | undefined): ReturnType<typeof conditionOn> => {
+  if (faceIds === undefined) return condition;
+  const names = { ...condition.names, '#faceIdsWere': 'faceIds' };
+  return faceIds.length === 0
+    ? {
+        expression: `${condition.expression} AND (attribute_not_exists(#faceIdsWere) OR size(#faceIdsWere) = :noFaces)`,
+        names,
+        values: { ...condition.values, ':noFaces': 0 },
+      }
+    : {
+        expression: `${condition.expression} AND #faceIdsWere = :faceIdsWere`,
+        names,
+        values: { ...condition.values, ':faceIdsWere': [...faceIds] },
+      };
+};
+
 /**
  * An update of an existing asset's fields, on a condition. A new updatedAt moves the asset in the
  * owner's by-update index (the mobile app's delta sync); a new stack sets whether it hides the
@@ -201,8 +218,12 @@ export const assetWrites = {
    * only while it is still in the timeline state it was read in (its counters move in the same
    * transaction: shared/db/items/bucket.ts).
    */
-  set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number, counted?: CountedState): Write =>
-    setWhere(assetId, fields, conditionOn(albumCount, counted)),
+  /**
+   * With `faceIds` (the faces whose status copies the same transaction sets), only while the asset
+   * still has exactly those: a face recognised meanwhile (docs/faces.md) would keep an old copy.
+   */
+  set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number, counted?: CountedState, faceIds?: readonly string[]): Write =>
+    setWhere(assetId, fields, withFaces(conditionOn(albumCount, counted), faceIds)),
   /**
    * Sets an asset's place names (reverse geocoding: docs/places.md) and moves it in the place
    * indexes, only while its position and its timeline state are still those read (the counters'
@@ -270,8 +291,9 @@ export const assetWrites = {
     });
   },
   /** Deletes an existing asset that is still in `albumCount` albums and in the timeline state it was read in. */
-  delete: (assetId: string, albumCount: number, counted: CountedState): Write => {
-    const condition = conditionOn(albumCount, counted);
+  /** With `faceIds` (the faces deleted after it), only while the asset still has exactly those. */
+  delete: (assetId: string, albumCount: number, counted: CountedState, faceIds?: readonly string[]): Write => {
+    const condition = withFaces(conditionOn(albumCount, counted), faceIds);
     return deleteWrite(keys.asset(assetId), {
       condition: condition.expression,
       names: condition.names,
