@@ -110,6 +110,19 @@ const statistics = async (token: string, personId: string) =>
     })
   ).body.assets as number;
 
+/** Starts one of the admin's job queues (PUT /jobs/:name), then waits for the media jobs it handed on. */
+const startJob = async (name: 'faceDetection' | 'facialRecognition', force: boolean) => {
+  const started = await invoke(sendJobCommand, {
+    method: 'PUT',
+    path: `/api/jobs/${name}`,
+    pathParameters: { name },
+    headers: bearer(accounts.admin.accessToken),
+    body: { command: 'start', force },
+  });
+  expect(started.status).toBe(200);
+  await settle();
+};
+
 describe('facial recognition in the media job', () => {
   it('reports the feature as the settings say, on both generations', async () => {
     const token = accounts.admin.accessToken;
@@ -196,7 +209,17 @@ describe('facial recognition in the media job', () => {
     expect(syncedFaces).toHaveLength(8);
     expect(syncedFaces.find((line) => line.data.assetId === group)?.data).toMatchObject({ sourceType: 'machine-learning' });
 
-    // Merge and reassign work on detected people as on any.
+    // Reassign and merge work on detected people as on any: one of Cy's faces moved to Ana, then Cy merged into Ana.
+    const moved = (await facesV3(token, cy[1] as string))[0] as FaceV3;
+    const reassigned = await invoke(reassignFaceById, {
+      method: 'PUT',
+      path: `/api/faces/${anaPerson}`,
+      pathParameters: { id: anaPerson },
+      headers: bearer(token),
+      body: { id: moved.id },
+    });
+    expect(reassigned.status, JSON.stringify(reassigned.body)).toBe(200);
+    expect([await statistics(token, anaPerson), await statistics(token, cyPerson)]).toEqual([5, 3]);
     const merged = await invoke(mergePerson, {
       method: 'POST',
       path: `/api/person/${anaPerson}/merge`,
@@ -311,15 +334,7 @@ describe('facial recognition in the media job', () => {
     expect((await peopleV1(token)).total).toBe(0);
     await setRecognition({ minFaces: 2 });
     try {
-      const started = await invoke(sendJobCommand, {
-        method: 'PUT',
-        path: '/api/jobs/facialRecognition',
-        pathParameters: { name: 'facialRecognition' },
-        headers: bearer(accounts.admin.accessToken),
-        body: { command: 'start', force: false },
-      });
-      expect(started.status).toBe(200);
-      await settle();
+      await startJob('facialRecognition', false);
       const people = await peopleV1(token);
       expect(people.total).toBe(1);
       for (const id of ids) expect((await facesV3(token, id)).map((face) => face.person?.id)).toEqual([people.people[0]?.id]);
@@ -368,45 +383,17 @@ describe('facial recognition in the media job', () => {
       off = await portraitOf(token, 'cy', 0);
       expect(await facesV3(token, off)).toEqual([]);
       // The job asked for now does nothing either.
-      const started = await invoke(sendJobCommand, {
-        method: 'PUT',
-        path: '/api/jobs/faceDetection',
-        pathParameters: { name: 'faceDetection' },
-        headers: bearer(accounts.admin.accessToken),
-        body: { command: 'start', force: false },
-      });
-      expect(started.status).toBe(200);
-      await settle();
+      await startJob('faceDetection', false);
       expect(await facesV3(token, off)).toEqual([]);
     } finally {
       await setRecognition({ enabled: true, minFaces: 1 });
     }
     try {
       // On again: the job finds the faces of the photos never looked at.
-      const started = await invoke(sendJobCommand, {
-        method: 'PUT',
-        path: '/api/jobs/faceDetection',
-        pathParameters: { name: 'faceDetection' },
-        headers: bearer(accounts.admin.accessToken),
-        body: { command: 'start', force: false },
-      });
-      expect(started.status).toBe(200);
-      await settle();
+      await startJob('faceDetection', false);
       const [face] = await facesV3(token, off);
       expect(face?.sourceType).toBe('machine-learning');
-      // Moved to someone else, then deleted: detection run again everywhere (`force`) leaves it deleted.
-      const other = (await peopleV1(token)).people[0]?.id as string;
-      expect(
-        (
-          await invoke(reassignFaceById, {
-            method: 'PUT',
-            path: `/api/faces/${other}`,
-            pathParameters: { id: other },
-            headers: bearer(token),
-            body: { id: face?.id },
-          })
-        ).status,
-      ).toBe(200);
+      // Deleted: detection run again everywhere (`force`) finds it again and leaves it deleted.
       expect(
         (
           await invoke(deleteFace, {
@@ -418,14 +405,7 @@ describe('facial recognition in the media job', () => {
           })
         ).status,
       ).toBe(204);
-      await invoke(sendJobCommand, {
-        method: 'PUT',
-        path: '/api/jobs/faceDetection',
-        pathParameters: { name: 'faceDetection' },
-        headers: bearer(accounts.admin.accessToken),
-        body: { command: 'start', force: true },
-      });
-      await settle();
+      await startJob('faceDetection', true);
       expect(await facesV3(token, off)).toEqual([]);
     } finally {
       await setRecognition({ minFaces: 3 });
