@@ -81,7 +81,7 @@ export const functionsSection = {
       rows.push(
         row(
           `${fn.name} (event)`,
-          await measure(media ? { ...options, external: mediaExternalModules } : options),
+          await measure(media ? { ...options, external: [...(options.external ?? []), ...mediaExternalModules] } : options),
           media ? storeBudget : budget,
         ),
       );

@@ -61,10 +61,11 @@ export const placesSection = {
     const stub = join(outDir, 'no-places.ts');
     writeFileSync(stub, 'export const placeAssetForJob = async () => {};\nexport const placeAssets = async () => new Map();\n');
     const media = esbuildOptions('functions/media/generate-media.ts', join(outDir, 'generate-media.mjs'));
-    const withPlaces = await measure({ ...media, external: mediaExternalModules });
+    // As the stack bundles it: the lazy modules and the codecs stay outside.
+    const withPlaces = await measure({ ...media, external: [...(media.external ?? []), ...mediaExternalModules] });
     const withoutOptions = {
       ...esbuildOptions('functions/media/generate-media.ts', join(outDir, 'generate-media-without.mjs')),
-      external: mediaExternalModules,
+      external: [...(media.external ?? []), ...mediaExternalModules],
       plugins: [
         {
           name: 'no-places',
