@@ -49,7 +49,8 @@ export const portrait = async (person: Person, variant: number): Promise<{ data:
   let image = cropped.resize(scale);
   if (mirror) image = image.flip('horizontal');
   if (gain !== 1) image = image.linear([gain, gain, gain], [0, 0, 0]).cast('uchar');
-  const data = Buffer.from(image.jpegsaveBuffer({ Q: 90 }));
+  // Without the group photo's metadata (its camera and position): a portrait of its own.
+  const data = Buffer.from(image.jpegsaveBuffer({ Q: 90, keep: 'none' }));
   const out = { width: image.width, height: image.height };
   const x1 = (face.x1 - left) * scale;
   const x2 = (face.x2 - left) * scale;
