@@ -99,7 +99,8 @@ export const editAssetFaces = async (
     add(edit.add.personId, 1);
   }
   const lists = { ':people': [...new Set(after.map((face) => face.personId))], ':faces': after.map((face) => face.id) };
-  const droppedDetected = faces.some((face) => face.id === edit.remove && face.sourceType === 'machine-learning');
+  // Any face deleted: a file's region the detector also found is in the face index under its id.
+  const droppedDetected = faces.some((face) => face.id === edit.remove);
   writes.push(
     // Neither list is in what the apps sync of an asset: no new change id for it.
     // A detected face deleted stays deleted: recognition never gives it a person again (docs/faces.md).

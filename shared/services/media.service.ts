@@ -139,6 +139,7 @@ const detectFaces = async (
     log.error('Face detection failed', { assetId: asset.id, error: String(error) });
     return undefined;
   });
+  if (found) log.info('faces', { assetId: asset.id, detected: found.detected, known: found.known, outcomes: found.outcomes });
   const ids = [...new Set((found?.people ?? []).map((each) => each.personId))];
   for (const person of ids.length === 0 ? [] : await getPeople(asset.ownerId, ids))
     if (!person.thumbnailPath) await makePersonThumbnail(asset.ownerId, person.id);
