@@ -48,7 +48,7 @@ export interface FacesFound {
   detected: number;
   known: number;
   /** The people new faces joined or founded: their feature photo may need making (the media function does). */
-  people: { personId: string; created: boolean }[];
+  people: string[];
   outcomes: FaceOutcome[];
 }
 
@@ -63,11 +63,12 @@ const faceBox = (face: FaceRecord): Box => ({
  * Face detection for one asset, from its preview (`preview`, upright, and `original`, the
  * original's size upright): each face found is either one the asset already has (a file's region
  * or a drawn face over the same face: the same id, so its person attracts look-alikes) or a new
- * one; all go into the face index in one entry, and each new one is then recognised. Undefined
- * when facial recognition is off or the asset is gone.
+ * one; all go into the face index in one entry, and each new one is then recognised. A photo with
+ * no face is only marked (no read of the asset or the index). Undefined when facial recognition is
+ * off or the asset is gone.
  */
 export const findFaces = async (
-  assetId: string,
+  asset: Pick<AssetRecord, 'id' | 'ownerId'>,
   preview: { bytes: Uint8Array; width: number; height: number },
   original: { width: number; height: number },
   ml: MachineLearning,
@@ -78,13 +79,17 @@ export const findFaces = async (
     Math.min(preview.width, preview.height) < minFaceImageSide
       ? []
       : await detectFaces(await decodeRgb(preview.bytes), ml.facialRecognition.minScore);
-  const current = await getAssetWithFaces(assetId);
+  if (detected.length === 0)
+    return (await addFaceIndexEntry(asset, original, [], new Uint8Array()))
+      ? { detected: 0, known: 0, people: [], outcomes: [] }
+      : undefined;
+  const current = await getAssetWithFaces(asset.id);
   if (!current) return undefined;
   // The faces it has (a file's regions, drawn ones, detected ones with a person), then those detected
   // before without one or deleted since (the index's): a face found again keeps its id.
   const earlier = new Map(
     (await readFaceIndex(current.asset.ownerId, decodeDescriptors)).faces
-      .filter((face) => face.assetId === assetId)
+      .filter((face) => face.assetId === asset.id)
       .map((face) => [face.id, face]),
   );
   const before = [
@@ -118,7 +123,7 @@ export const findFaces = async (
   for (const face of faces.filter((each) => !each.known)) {
     const outcome = await recognizeFace(current.asset.ownerId, face.id, ml);
     result.outcomes.push(outcome.kind);
-    if (outcome.personId) result.people.push({ personId: outcome.personId, created: outcome.kind === 'new' });
+    if (outcome.personId) result.people.push(outcome.personId);
   }
   return result;
 };

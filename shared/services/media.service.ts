@@ -134,13 +134,13 @@ const detectFaces = async (
   options: { tolerant: boolean },
 ): Promise<void> => {
   // Faces never cost an upload its previews: a failure is logged, and the faceDetection job finds the faces later.
-  const found = await findFaces(asset.id, preview, original, machineLearning).catch((error: unknown) => {
+  const found = await findFaces(asset, preview, original, machineLearning).catch((error: unknown) => {
     if (!options.tolerant) throw error;
     log.error('Face detection failed', { assetId: asset.id, error: String(error) });
     return undefined;
   });
   if (found) log.info('faces', { assetId: asset.id, detected: found.detected, known: found.known, outcomes: found.outcomes });
-  const ids = [...new Set((found?.people ?? []).map((each) => each.personId))];
+  const ids = [...new Set(found?.people ?? [])];
   for (const person of ids.length === 0 ? [] : await getPeople(asset.ownerId, ids))
     if (!person.thumbnailPath) await makePersonThumbnail(asset.ownerId, person.id);
 };

@@ -3,13 +3,10 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as getFacesV1 } from '#functions/face/get-faces.ts';
 import { handler as sendJobCommand } from '#functions/job/send-job-command.ts';
-import { handler as generateMedia } from '#functions/media/generate-media.ts';
 import { handler as getAllPeopleV1 } from '#functions/person/get-all-people.ts';
 import { handler as getPersonThumbnail } from '#functions/person/get-person-thumbnail.ts';
 import { handler as mergePerson } from '#functions/person/merge-person.ts';
 import { handler as getFeaturesV1 } from '#functions/server-info/get-server-features.ts';
-import { handler as getConfig } from '#functions/system-config/get-config.ts';
-import { handler as updateConfig } from '#functions/system-config/update-config.ts';
 import { handler as deleteFace } from '#functions/v3/face/delete-face.ts';
 import { handler as getFacesV3 } from '#functions/v3/face/get-faces.ts';
 import { handler as reassignFaceById } from '#functions/v3/face/reassign-faces-by-id.ts';
@@ -19,12 +16,12 @@ import { handler as getFeaturesV3 } from '#functions/v3/server/get-server-featur
 import { AssetChangedError, getAssets, getAssetWithFaces, updateAsset } from '#shared/db/asset.repository.ts';
 import { addFaceIndexEntry, readFaceIndex, recordRecognition } from '#shared/db/face-index.repository.ts';
 import { decodeDescriptors, descriptorLength, encodeDescriptors } from '#shared/domain/faces.ts';
+import type { AssetFaceResponseDto } from '#shared/dto/v3/person.response.ts';
 import { recognizeFace } from '#shared/services/faces.service.ts';
-import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { assetInfo } from '../support/library.ts';
-import { objectCreated } from '../support/media.ts';
+import { changeConfig, mediaJobsInProcess, objectCreated } from '../support/media.ts';
 import { type Box, groupFaces, groupPhotoPath, iou, type Person, portrait } from '../support/people-photos.ts';
 import { syncStream } from '../support/sync-client.ts';
 import { cliFields, upload } from '../support/uploads.ts';
@@ -35,23 +32,15 @@ import { cliFields, upload } from '../support/uploads.ts';
  * facial recognition job does; both generations' people and faces routes show the result.
  */
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
-const jobs: Promise<unknown>[] = [];
+const media = mediaJobsInProcess();
+const { settle } = media;
 beforeAll(async () => {
   accounts = await setupAccounts();
-  runMediaJobsWith((event: MediaJobEvent) => jobs.push(generateMedia(event)));
+  media.start();
 });
-afterAll(() => runMediaJobsWith(undefined));
+afterAll(() => media.stop());
 
-const settle = async () => {
-  while (jobs.length > 0) await jobs.shift();
-};
-
-const setConfig = async (change: (config: Record<string, any>) => Record<string, any>) => {
-  const admin = accounts.admin.accessToken;
-  const config = (await invoke(getConfig, { path: '/api/system-config', headers: bearer(admin) })).body;
-  const reply = await invoke(updateConfig, { method: 'PUT', path: '/api/system-config', headers: bearer(admin), body: change(config) });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-};
+const setConfig = (change: (config: Record<string, any>) => Record<string, any>) => changeConfig(accounts.admin.accessToken, change);
 const setRecognition = (change: Record<string, unknown>) =>
   setConfig((config) => ({
     ...config,
@@ -74,17 +63,8 @@ const runJob = async (token: string, id: string) => {
 };
 const portraitOf = async (token: string, person: Person, variant: number) => uploadPhoto(token, (await portrait(person, variant)).data);
 
-interface FaceV3 {
-  id: string;
-  imageWidth: number;
-  imageHeight: number;
-  boundingBoxX1: number;
-  boundingBoxY1: number;
-  boundingBoxX2: number;
-  boundingBoxY2: number;
-  sourceType: string;
-  person: { id: string; name: string } | null;
-}
+/** v3's answer of GET /faces. */
+type FaceV3 = AssetFaceResponseDto;
 const facesV3 = async (token: string, assetId: string): Promise<FaceV3[]> => {
   const reply = await invoke(getFacesV3, { path: '/api/faces', query: { id: assetId }, headers: bearer(token) });
   expect(reply.status).toBe(200);

@@ -9,7 +9,6 @@ import { handler as getAllAssetsV1 } from '#functions/asset/get-all-assets.ts';
 import { handler as getMapMarkersV1 } from '#functions/asset/get-map-markers.ts';
 import { handler as runAssetJobsV1 } from '#functions/asset/run-asset-jobs.ts';
 import { handler as sendJobCommand } from '#functions/job/send-job-command.ts';
-import { handler as generateMedia } from '#functions/media/generate-media.ts';
 import { handler as createPartner } from '#functions/partner/create-partner.ts';
 import { handler as getAssetsByCity } from '#functions/search/get-assets-by-city.ts';
 import { handler as getExploreData } from '#functions/search/get-explore-data.ts';
@@ -19,9 +18,7 @@ import { handler as searchAssets } from '#functions/search/search-assets.ts';
 import { handler as searchMetadata } from '#functions/search/search-metadata.ts';
 import { handler as searchPlaces } from '#functions/search/search-places.ts';
 import { handler as getFeaturesV1 } from '#functions/server-info/get-server-features.ts';
-import { handler as getConfig } from '#functions/system-config/get-config.ts';
 import { handler as getMapStyle } from '#functions/system-config/get-map-style.ts';
-import { handler as updateConfig } from '#functions/system-config/update-config.ts';
 import { handler as getAlbumMapMarkers } from '#functions/v3/album/get-album-map-markers.ts';
 import { handler as updateAssetV3 } from '#functions/v3/asset/update-asset.ts';
 import { handler as getMapMarkersV3 } from '#functions/v3/map/get-map-markers.ts';
@@ -31,11 +28,10 @@ import { handler as getFeaturesV3 } from '#functions/v3/server/get-server-featur
 import { handler as createSharedLink } from '#functions/v3/shared-link/create-shared-link.ts';
 import { AssetChangedError, getAssetWithFaces, updateAsset as writeAsset } from '#shared/db/asset.repository.ts';
 import { placeAsset } from '#shared/services/places.service.ts';
-import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addToAlbum, assetInfo, createAlbum, trash, updateAsset } from '../support/library.ts';
-import { objectCreated } from '../support/media.ts';
+import { changeConfig, mediaJobsInProcess, objectCreated } from '../support/media.ts';
 import { makeJpeg, makeSidecar, type PhotoSpec } from '../support/photos.ts';
 import { sendAcks, syncStream } from '../support/sync-client.ts';
 import { cliFields, upload } from '../support/uploads.ts';
@@ -46,18 +42,13 @@ import { cliFields, upload } from '../support/uploads.ts';
  * the map's markers show it, on both API generations.
  */
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
-const jobs: Promise<unknown>[] = [];
+const media = mediaJobsInProcess();
+const { settle } = media;
 beforeAll(async () => {
   accounts = await setupAccounts();
-  // Jobs handed to the media function run here, in this process, as the local server runs them.
-  runMediaJobsWith((event: MediaJobEvent) => jobs.push(generateMedia(event)));
+  media.start();
 });
-afterAll(() => runMediaJobsWith(undefined));
-
-/** Waits for the media jobs handed on so far, and those they hand on in turn. */
-const settle = async () => {
-  while (jobs.length > 0) await jobs.shift();
-};
+afterAll(() => media.stop());
 
 // Immich's e2e photo (an iPhone HEIC) was taken here: Ralston, Nebraska.
 const ralston = { latitude: 41.2203, longitude: -96.0716 };
@@ -83,12 +74,7 @@ const photo = async (token: string, spec: PhotoSpec, options: { sidecar?: PhotoS
 };
 const exifOf = async (token: string, id: string) => (await assetInfo(token, id)).body.exifInfo;
 
-const setConfig = async (change: (config: Record<string, any>) => Record<string, any>) => {
-  const admin = accounts.admin.accessToken;
-  const config = (await invoke(getConfig, { path: '/api/system-config', headers: bearer(admin) })).body;
-  const reply = await invoke(updateConfig, { method: 'PUT', path: '/api/system-config', headers: bearer(admin), body: change(config) });
-  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-};
+const setConfig = (change: (config: Record<string, any>) => Record<string, any>) => changeConfig(accounts.admin.accessToken, change);
 const setReverseGeocoding = (enabled: boolean) => setConfig((config) => ({ ...config, reverseGeocoding: { enabled } }));
 
 /** Immich's "Refresh metadata" (v1.100's POST /asset/jobs) for one asset, and its media job run. */
