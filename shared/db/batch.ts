@@ -46,15 +46,19 @@ export const batchPut = (items: readonly Record<string, unknown>[]): Promise<voi
 
 /**
  * Reads the keys in chunks of 100 (BatchGetItem's limit), retrying unprocessed keys, and returns
- * the items found in the order of `keys` (missing ones left out); `consistent`: as they are now
- * (strongly consistent reads, twice the cost), for a decision a transaction then conditions on.
+ * the items found in the order of `keys` (missing ones left out; a key given twice gets its item
+ * twice); `consistent`: as they are now (strongly consistent reads, twice the cost), for a
+ * decision a transaction then conditions on.
  */
 export const batchGet = async (keys: readonly Key[], options: { consistent?: boolean } = {}): Promise<Record<string, unknown>[]> => {
   const found = new Map<string, Record<string, unknown>>();
   const id = (key: { pk?: unknown; sk?: unknown }): string => `${String(key.pk)}\u0000${String(key.sk)}`;
+  // Each key is asked for once: BatchGetItem rejects a whole call whose keys repeat ("Provided list
+  // of item keys contains duplicates"), and one photo in two albums puts its key in a list twice.
+  const unique = [...new Map(keys.map((key) => [id(key), key])).values()];
   // The chunks are read concurrently, at most `maxInFlight` at a time: 1,000 keys cost two round
   // trips of latency, not ten, and 100,000 keys never put 1,000 calls in flight at once.
-  await inBatches(chunk(keys, 100), maxInFlight, async (part) => {
+  await inBatches(chunk(unique, 100), maxInFlight, async (part) => {
     let pending: Record<string, unknown>[] = part.map((key) => ({ ...key }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt >= maxAttempts) throw new Error(`BatchGetItem left ${pending.length} keys unprocessed`);

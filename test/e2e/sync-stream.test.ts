@@ -97,9 +97,12 @@ describe('the sync stream over HTTP', () => {
       { loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } },
       { baseUrl: server.baseUrl },
     );
-    const client = new SyncClient(httpTransport(server.baseUrl, session.accessToken));
-    const cut = await client.sync({ cutAfter: 5 });
-    expect(cut).toHaveLength(5);
+    // Batches of 2 lines (the app's are 5,000): the cut comes after two whole batches and one line.
+    const client = new SyncClient(httpTransport(server.baseUrl, session.accessToken), { batchSize: 2 });
+    const cut = await client.attempt({ cutAfter: 5 });
+    expect(cut.ok).toBe(false);
+    expect(cut.lines).toHaveLength(5);
+    expect(client.seen).toHaveLength(4);
     await client.sync();
     const whole = new SyncClient(httpTransport(server.baseUrl, token));
     await v3.sendSyncAck({ syncAckSetDto: { acks: ['SyncResetV1|reset'] } }, me);

@@ -12,7 +12,7 @@ import { handler as getAckHandler } from '#functions/v3/sync/get-sync-ack.ts';
 import { db } from '#shared/db/client.ts';
 import { bearer, createApiKey, freshUser, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, createAlbum, personNamed, trash, updateAsset } from '../support/library.ts';
+import { addPhoto, addToAlbum, createAlbum, personNamed, trash, updateAsset } from '../support/library.ts';
 import { appTypes, deleteAcks, SyncClient, sendAcks, syncStream } from '../support/sync-client.ts';
 import { tableItems } from '../support/table-items.ts';
 
@@ -98,17 +98,64 @@ describe('POST /sync/stream', () => {
     for (let i = 0; i < 5; i++) await addPhoto(user.accessToken, { color: [10 * i, 20, 30] });
     const full = new SyncClient(user.accessToken);
     const total = (await full.sync()).length;
+    // The app handles whole batches only (5,000 lines; 2 here): a cut drops the batch it was in.
+    const batchSize = 2;
     for (const cut of [1, 3, total - 2]) {
       const session = await login({ email: user.email, password: 'password-Resumer' });
-      const client = new SyncClient(session.accessToken);
-      await client.sync({ cutAfter: cut });
+      const client = new SyncClient(session.accessToken, { batchSize });
+      expect((await client.attempt({ cutAfter: cut })).ok).toBe(false);
       const resumed = await client.sync();
-      // What was acked is not sent again.
-      expect(resumed.length).toBeLessThanOrEqual(total - cut + 2);
+      // What was handled and acked is not sent again.
+      expect(resumed.length).toBeLessThanOrEqual(total - (cut - (cut % batchSize)) + 2);
       expect(client.assets).toEqual(full.assets);
       expect(client.exifs).toEqual(full.exifs);
       expect(client.users).toEqual(full.users);
     }
+  });
+
+  it("sends a photo in several albums, the owner's and shared ones, once per album, as the app stores it", async () => {
+    // A family's library: the same photos in "Trip" and "Favourites of 2024", one of them shared,
+    // and the member's own photo in the shared album too.
+    const owner = await freshUser(accounts.admin.accessToken, 'ManyAlbums');
+    const member = await freshUser(accounts.admin.accessToken, 'ManyAlbumsMember');
+    const photos = [await addPhoto(owner.accessToken, { color: [90, 10, 10] }), await addPhoto(owner.accessToken, { color: [10, 90, 10] })];
+    const trip = (await createAlbum(owner.accessToken, { albumName: 'Trip', assetIds: photos })).id;
+    const favourites = (await createAlbum(owner.accessToken, { albumName: 'Favourites of 2024', assetIds: photos })).id;
+    const mine = await addPhoto(member.accessToken, { color: [10, 10, 90] });
+    await invoke(addUsersHandler, {
+      method: 'PUT',
+      path: `/api/album/${favourites}/users`,
+      pathParameters: { id: favourites },
+      headers: bearer(owner.accessToken),
+      body: { sharedUserIds: [member.id] },
+    });
+    expect((await addToAlbum(member.accessToken, favourites, [mine])).status).toBe(200);
+
+    const ownerClient = new SyncClient(owner.accessToken);
+    await ownerClient.sync();
+    const entries = (client: SyncClient, album: string) =>
+      [...client.albumAssets.values()]
+        .filter((entry) => entry.albumId === album)
+        .map((entry) => entry.assetId)
+        .sort();
+    expect(entries(ownerClient, trip)).toEqual([...photos].sort());
+    expect(entries(ownerClient, favourites)).toEqual([...photos, mine].sort());
+    const memberClient = new SyncClient(member.accessToken);
+    await memberClient.sync();
+    expect(entries(memberClient, favourites)).toEqual([...photos, mine].sort());
+    expect([...memberClient.albums.keys()]).toEqual([favourites]);
+
+    // Later changes to a photo in both albums reach both apps, once each.
+    expect((await updateAsset(owner.accessToken, photos[0] as string, { isFavorite: true })).status).toBe(200);
+    const third = await addPhoto(owner.accessToken, { color: [60, 60, 60] });
+    await addToAlbum(owner.accessToken, trip, [third]);
+    await addToAlbum(owner.accessToken, favourites, [third]);
+    const lines = await memberClient.sync();
+    expect(lines.filter((line) => line.type === 'AlbumAssetCreateV2').map((line) => line.data.id)).toEqual([third]);
+    expect(entries(memberClient, favourites)).toEqual([...photos, mine, third].sort());
+    await ownerClient.sync();
+    expect(entries(ownerClient, trip)).toEqual([...photos, third].sort());
+    expect(ownerClient.assets.get(photos[0] as string)?.isFavorite).toBe(true);
   });
 
   it('sends a shared album to its new user with backfills, then its changes, then its end', async () => {

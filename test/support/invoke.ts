@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { gunzipSync } from 'node:zlib';
+import { constants, gunzipSync } from 'node:zlib';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { toApiGatewayEvent } from '#infra/local/http-event.ts';
 
@@ -17,14 +17,25 @@ type Handler = BufferedHandler | StreamingHandler;
 
 const isStreaming = (handler: Handler): handler is StreamingHandler => 'streaming' in handler && handler.streaming === true;
 
-/** A streaming handler's answer, collected as Lambda would buffer it (gzip undone), in a buffered handler's shape. */
-const collect = async (handler: StreamingHandler, event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+/**
+ * A streaming handler's answer, collected as Lambda would buffer it (gzip undone), in a buffered
+ * handler's shape; `complete`: the handler ended the stream (one it destroyed was cut short).
+ */
+const collect = async (
+  handler: StreamingHandler,
+  event: APIGatewayProxyEventV2,
+): Promise<APIGatewayProxyStructuredResultV2 & { complete: boolean }> => {
   const chunks: Buffer[] = [];
   let prelude: Prelude = { statusCode: 0, headers: {} };
+  let ended = false;
   const stream = Object.assign(
     new Writable({
       write: (chunk: Buffer, _encoding, callback) => {
         chunks.push(Buffer.from(chunk));
+        callback();
+      },
+      final: (callback) => {
+        ended = true;
         callback();
       },
     }),
@@ -32,8 +43,10 @@ const collect = async (handler: StreamingHandler, event: APIGatewayProxyEventV2)
   );
   await handler(event, stream, context);
   const raw = Buffer.concat(chunks);
-  const body = (prelude.headers['content-encoding'] === 'gzip' ? gunzipSync(raw) : raw).toString('utf8');
-  return { statusCode: prelude.statusCode, headers: prelude.headers, body };
+  // What a cut gzip stream carried is read as far as it goes.
+  const gzip = prelude.headers['content-encoding'] === 'gzip';
+  const body = (gzip ? gunzipSync(raw, ended ? {} : { finishFlush: constants.Z_SYNC_FLUSH }) : raw).toString('utf8');
+  return { statusCode: prelude.statusCode, headers: prelude.headers, body, complete: ended };
 };
 
 export interface Call {
@@ -53,6 +66,8 @@ export interface Reply<T = any> {
   body: T;
   headers: Record<string, string>;
   cookies: string[];
+  /** The answer ended cleanly (false: a streamed answer the handler cut short). */
+  complete: boolean;
 }
 
 const context = { awsRequestId: 'test', functionName: 'test', getRemainingTimeInMillis: () => 30_000 } as Context;
@@ -70,9 +85,10 @@ const queryString = (query: Call['query']): string => {
 const parseBody = (text: string, contentType: string): any => {
   if (!text || !contentType.includes('json')) return text;
   if (contentType.startsWith('application/jsonlines+json'))
+    // Each line ends with a newline: what follows the last one is a line cut short, never handled.
     return text
       .split('\n')
-      .filter((line) => line !== '')
+      .slice(0, -1)
       .map((line) => JSON.parse(line));
   return JSON.parse(text);
 };
@@ -90,12 +106,13 @@ export const invoke = async <T = any>(handler: Handler, call: Call): Promise<Rep
     },
     { routeKey: call.routeKey ?? `${call.method ?? 'GET'} ${call.path}`, pathParameters: call.pathParameters },
   );
-  const result = isStreaming(handler) ? await collect(handler, event) : await handler(event, context);
+  const result = isStreaming(handler) ? await collect(handler, event) : { ...(await handler(event, context)), complete: true };
   const text = result.body ?? '';
   return {
     status: result.statusCode ?? 200,
     body: parseBody(text, String(result.headers?.['content-type'] ?? '')),
     headers: Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k, String(v)])),
     cookies: result.cookies ?? [],
+    complete: result.complete,
   };
 };

@@ -1,4 +1,4 @@
-import type { SyncLine, SyncTransport } from './sync-client.ts';
+import { type SyncLine, type SyncTransport, serverFailure } from './sync-client.ts';
 
 export interface HttpStreamReply {
   status: number;
@@ -8,11 +8,14 @@ export interface HttpStreamReply {
   body: any;
   /** Bytes of lines received (decompressed). */
   bytes: number;
+  /** The answer ended cleanly (false: cut after `cutAfter` lines on purpose). */
+  complete: boolean;
 }
 
 /**
  * POST /api/sync/stream over HTTP, reading lines as they arrive (as the app's client does); with
- * `cutAfter`, the connection is dropped after that many lines. `onLine` sees each as it comes.
+ * `cutAfter`, the connection is dropped after that many lines. `onLine` sees each as it comes. A
+ * 5xx or a stream the server cut short throws (the app's sync would fail: `serverFailure`).
  */
 export const streamOverHttp = async (
   baseUrl: string,
@@ -34,7 +37,9 @@ export const streamOverHttp = async (
   });
   if (response.status !== 200 || !response.body) {
     const text = await response.text();
-    return { status: response.status, headers: response.headers, lines: [], body: text ? JSON.parse(text) : undefined, bytes: 0 };
+    const reply = { status: response.status, headers: response.headers, lines: [], body: text ? JSON.parse(text) : undefined, bytes: 0 };
+    serverFailure({ ...reply, complete: true });
+    return { ...reply, complete: true };
   }
   const lines: SyncLine[] = [];
   let bytes = 0;
@@ -52,14 +57,16 @@ export const streamOverHttp = async (
         lines.push(line);
         if (options.cutAfter !== undefined && lines.length >= options.cutAfter) {
           abort.abort();
-          return { status: 200, headers: response.headers, lines, body: undefined, bytes };
+          return { status: 200, headers: response.headers, lines, body: undefined, bytes, complete: false };
         }
       }
     }
   } catch (error) {
-    if (!abort.signal.aborted) throw error;
+    // Hanging up ourselves (cutAfter) ends the read with an abort: that one is no server's failure.
+    if (abort.signal.aborted) return { status: 200, headers: response.headers, lines, body: undefined, bytes, complete: false };
+    serverFailure({ status: 200, body: String(error), complete: false });
   }
-  return { status: 200, headers: response.headers, lines, body: undefined, bytes };
+  return { status: 200, headers: response.headers, lines, body: undefined, bytes, complete: true };
 };
 
 /** The sync client's way to the server over HTTP (e2e). */
