@@ -113,9 +113,22 @@ const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): s
 };
 
 /**
+ * Parts of an item the stream sends as a type of their own (Immich keeps them in tables of their
+ * own, each row with its own change id): an asset's EXIF (`AssetExifV1`) and a user's metadata
+ * (`UserMetadataV1`: preferences, onboarding, product key). Each part's id moves, with the item's
+ * `updateId`, only when a write sets or removes one of its attributes: favouriting a photo sends
+ * its asset again, not its EXIF (docs/data-model.md, "Change ids and the sync stream").
+ */
+const parts: Partial<Record<SyncedEntity, Record<string, readonly string[]>>> = {
+  asset: { exifUpdateId: ['exif'] },
+  user: { metadataUpdateId: ['preferences', 'memoriesEnabled', 'isOnboarded', 'license'] },
+};
+
+/**
  * What a Put of an item adds to it: a new change id, its change partition, and for entities the
  * backfills start from, its creation id. Every Put the write builders make goes through this
- * (shared/db/transact.ts), so no write path can leave a synced item without its change.
+ * (shared/db/transact.ts), so no write path can leave a synced item without its change. Its parts
+ * are new with it.
  */
 export const stampPut = (item: Record<string, unknown>): Record<string, unknown> => {
   const entity = syncedEntityOf({ pk: String(item.pk), sk: String(item.sk) });
@@ -125,17 +138,67 @@ export const stampPut = (item: Record<string, unknown>): Record<string, unknown>
   return {
     ...item,
     updateId,
+    ...Object.fromEntries(Object.keys(parts[entity] ?? {}).map((part) => [part, updateId])),
     ...(partition ? { gsi3pk: partition } : {}),
     ...(created.has(entity) ? { createId: item.createId ?? updateId } : {}),
   };
 };
 
-/** What an Update of an item adds to its expression: `SET updateId = :updateId`, in its SET clause if it has one. */
-export const stampUpdate = (key: Key, expression: string): { expression: string; values: Record<string, unknown> } | undefined => {
-  if (!syncedEntityOf(key)) return undefined;
+/** `a, f(b, c), d` split at the commas outside parentheses. */
+const splitTopLevel = (text: string): string[] => {
+  const pieces: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '(') depth++;
+    else if (char === ')') depth--;
+    else if (char === ',' && depth === 0) {
+      pieces.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  pieces.push(text.slice(start));
+  return pieces.map((piece) => piece.trim()).filter(Boolean);
+};
+
+/**
+ * The top-level attributes an update expression writes (`SET #exif.#city = :c, updatedAt = :u`
+ * writes `exif` and `updatedAt`), its placeholders resolved through `names`.
+ */
+export const writtenAttributes = (expression: string, names: Record<string, string> = {}): Set<string> => {
+  const written = new Set<string>();
+  const clauses = expression.split(/\b(SET|REMOVE|ADD|DELETE)\s+/i).slice(1);
+  for (let i = 0; i + 1 < clauses.length; i += 2) {
+    const action = (clauses[i] ?? '').toUpperCase();
+    for (const piece of splitTopLevel(clauses[i + 1] ?? '')) {
+      const path = action === 'SET' ? (piece.split('=')[0] ?? '') : action === 'REMOVE' ? piece : (piece.split(/\s+/)[0] ?? '');
+      const head = (path.trim().split(/[.[]/)[0] ?? '').trim();
+      if (head) written.add(names[head] ?? head);
+    }
+  }
+  return written;
+};
+
+/**
+ * What an Update of an item adds to its expression: `SET updateId = :updateId`, in its SET clause
+ * if it has one, and the same id on each part (`parts`) whose attributes it writes.
+ */
+export const stampUpdate = (
+  key: Key,
+  expression: string,
+  names?: Record<string, string>,
+): { expression: string; values: Record<string, unknown> } | undefined => {
+  const entity = syncedEntityOf(key);
+  if (!entity) return undefined;
   const values = { ':updateId': newChangeId() };
+  const written = writtenAttributes(expression, names);
+  const moved = Object.entries(parts[entity] ?? {})
+    .filter(([, attributes]) => attributes.some((attribute) => written.has(attribute)))
+    .map(([part]) => part);
+  const assignments = ['updateId', ...moved].map((attribute) => `${attribute} = :updateId`).join(', ');
   const set = /\bSET\s+/i.exec(expression);
   return set
-    ? { expression: `${expression.slice(0, set.index)}SET updateId = :updateId, ${expression.slice(set.index + set[0].length)}`, values }
-    : { expression: `SET updateId = :updateId ${expression}`, values };
+    ? { expression: `${expression.slice(0, set.index)}SET ${assignments}, ${expression.slice(set.index + set[0].length)}`, values }
+    : { expression: `SET ${assignments} ${expression}`, values };
 };

@@ -139,15 +139,26 @@ export const deleteCheckpoints = async (tokenHash: string, types?: readonly stri
   await batchDelete(existing.map(({ type }) => keys.syncCheckpoint(tokenHash, type)));
 };
 
-/** A synced record with its change id. */
+/**
+ * A synced record with its change id; an asset's also with its EXIF's, and a user's with their
+ * metadata's (shared/db/changes.ts, `parts`): absent on items written before those existed.
+ */
 export interface Change<T> {
   updateId: string;
   record: T;
+  partIds?: { exif?: string | undefined; metadata?: string | undefined };
 }
 
 const decoded = async function* <T>(items: AsyncIterable<Item>, read: (item: Item) => T): AsyncGenerator<Change<T>> {
-  for await (const item of items) yield { updateId: updateIdOf(item), record: read(item) };
+  for await (const item of items) yield { updateId: updateIdOf(item), record: read(item), partIds: partIdsOf(item) };
 };
+
+const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+/** The change ids of an item's parts that the stream sends as types of their own. */
+export const partIdsOf = (item: Item): Change<unknown>['partIds'] => ({
+  exif: text(item.exifUpdateId),
+  metadata: text(item.metadataUpdateId),
+});
 
 export const assetChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#ASSET`, window), assetCodec.read);
 export const faceChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#FACE`, window), faceCodec.read);

@@ -68,7 +68,7 @@ export const putWrite = (item: Item, options: WriteOptions = {}): Write =>
 
 /** Update an item with an expression (`SET …`, `ADD …`). */
 export const updateWrite = (key: Key, expression: string, options: WriteOptions = {}): Write => {
-  const stamp = options.sync === 'unsent' ? undefined : stampUpdate(key, expression);
+  const stamp = options.sync === 'unsent' ? undefined : stampUpdate(key, expression, options.names);
   const values = stamp ? { ...options.values, ...stamp.values } : options.values;
   return withHandler(
     {

@@ -22,6 +22,7 @@ import {
   memoryChanges,
   mergeInOrder,
   ownAlbumItems,
+  partIdsOf,
   partnerItems,
   personChanges,
   putCheckpoints,
@@ -36,6 +37,7 @@ import {
   userItem,
   type Window,
 } from '../db/sync.repository.ts';
+import { storedPreferencesOf } from '../domain/preferences.ts';
 import { type SyncEntityType, type SyncRequestType, syncEntityTypes } from '../dto/v3/sync.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { StackRecord } from '../model/stack.ts';
@@ -248,6 +250,36 @@ const sendDeletions = async (
   }
 };
 
+/** Which changes of a type are sent: all, or those whose part (an asset's EXIF) changed within the window. */
+type Pick = (change: Change<AssetRecord>, window: Window) => boolean;
+const everyChange: Pick = () => true;
+/** Immich sends an asset's EXIF when its EXIF row changed, not when the asset did (a favourite, a trash). */
+const exifChanged: Pick = (change, window) => change.partIds?.exif === undefined || inWindow(change.partIds.exif, window);
+
+/**
+ * Sends the changes `pick` keeps, each acked at its change; when the run ends on changes it left
+ * out, a SyncAckV1 acks past them, so the next sync does not read them again.
+ */
+const sendPicked = async (
+  context: Context,
+  type: SyncEntityType,
+  changes: AsyncIterable<Change<AssetRecord>>,
+  window: Window,
+  pick: Pick,
+  map: (asset: AssetRecord) => SyncEvent['data'],
+): Promise<void> => {
+  let passed: string | undefined;
+  for await (const change of changes) {
+    if (!pick(change, window)) {
+      passed = change.updateId;
+      continue;
+    }
+    await context.send(type, map(change.record), { type, updateId: change.updateId });
+    passed = undefined;
+  }
+  if (passed) await context.send('SyncAckV1', none, { type, updateId: passed });
+};
+
 /** Items to rows, reading their assets a batch at a time (BatchGetItem), in the items' order. */
 async function* withAssets<T extends { assetId: string }>(
   changes: AsyncIterable<Change<T>>,
@@ -296,6 +328,7 @@ const syncAlbumAssets = async (
   albums: readonly Membership[],
   types: { backfill: SyncEntityType; update: SyncEntityType; create: SyncEntityType },
   map: (asset: AssetRecord) => SyncEvent['data'],
+  pickUpdates: Pick = everyChange,
 ) => {
   await backfill(context, albums, { backfill: types.backfill, upsert: types.create }, (album, window) =>
     (async function* () {
@@ -314,15 +347,17 @@ const syncAlbumAssets = async (
     }
     others.delete(context.userId);
     const window = windowOf(context, types.update);
-    for await (const change of mergeInOrder(
-      [...others].map((userId) => assetChanges(userId, window)),
-      (change) => change.updateId,
-    )) {
-      if ((change.record.albumCount ?? 0) === 0) continue;
-      const entries = await assetAlbumEntries(change.record.id);
-      const known = entries.some((entry) => albumIds.has(String(entry.albumId)) && updateIdOf(entry) <= createCheckpoint.updateId);
-      if (known) await context.send(types.update, map(change.record), { type: types.update, updateId: change.updateId });
-    }
+    const inKnownAlbums = async function* () {
+      for await (const change of mergeInOrder(
+        [...others].map((userId) => assetChanges(userId, window)),
+        (change) => change.updateId,
+      )) {
+        if ((change.record.albumCount ?? 0) === 0) continue;
+        const entries = await assetAlbumEntries(change.record.id);
+        if (entries.some((entry) => albumIds.has(String(entry.albumId)) && updateIdOf(entry) <= createCheckpoint.updateId)) yield change;
+      }
+    };
+    await sendPicked(context, types.update, inKnownAlbums(), window, pickUpdates, map);
   }
   let first = true;
   const window = windowOf(context, types.create);
@@ -346,6 +381,7 @@ const syncPartnerAssets = async (
   partners: readonly { sharedById: string; createId: string }[],
   types: { backfill: SyncEntityType; upsert: SyncEntityType },
   map: (asset: AssetRecord) => SyncEvent['data'],
+  pickUpserts: Pick = everyChange,
 ) => {
   await backfill(context, partners, types, (partner, window) =>
     (async function* () {
@@ -353,12 +389,17 @@ const syncPartnerAssets = async (
     })(),
   );
   const window = windowOf(context, types.upsert);
-  for await (const change of mergeInOrder(
-    partners.map((partner) => assetChanges(partner.sharedById, window)),
-    (change) => change.updateId,
-  )) {
-    await context.send(types.upsert, map(change.record), { type: types.upsert, updateId: change.updateId });
-  }
+  await sendPicked(
+    context,
+    types.upsert,
+    mergeInOrder(
+      partners.map((partner) => assetChanges(partner.sharedById, window)),
+      (change) => change.updateId,
+    ),
+    window,
+    pickUpserts,
+    map,
+  );
 };
 
 const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<void>>> = {
@@ -470,8 +511,8 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       await context.send('AlbumToAssetV1', fields(change.record), { type: 'AlbumToAssetV1', updateId: change.updateId });
   },
   AssetExifsV1: async (context) => {
-    for await (const change of assetChanges(context.userId, windowOf(context, 'AssetExifV1')))
-      await context.send('AssetExifV1', exif(change.record), { type: 'AssetExifV1', updateId: change.updateId });
+    const window = windowOf(context, 'AssetExifV1');
+    await sendPicked(context, 'AssetExifV1', assetChanges(context.userId, window), window, exifChanged, exif);
   },
   AlbumAssetExifsV1: async (context) =>
     syncAlbumAssets(
@@ -479,9 +520,16 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       await context.albums(),
       { backfill: 'AlbumAssetExifBackfillV1', update: 'AlbumAssetExifUpdateV1', create: 'AlbumAssetExifCreateV1' },
       exif,
+      exifChanged,
     ),
   PartnerAssetExifsV1: async (context) =>
-    syncPartnerAssets(context, await context.partners(), { backfill: 'PartnerAssetExifBackfillV1', upsert: 'PartnerAssetExifV1' }, exif),
+    syncPartnerAssets(
+      context,
+      await context.partners(),
+      { backfill: 'PartnerAssetExifBackfillV1', upsert: 'PartnerAssetExifV1' },
+      exif,
+      exifChanged,
+    ),
   MemoriesV1: async (context) => {
     await sendDeletions(context, 'MemoryDeleteV1', [`${context.userId}#MEMORY`], ({ memoryId }) => ({ memoryId }));
     for await (const change of memoryChanges(context.userId, windowOf(context, 'MemoryV1')))
@@ -509,12 +557,15 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
     await sendDeletions(context, 'UserMetadataDeleteV1', [`${context.userId}#USERMETADATA`], ({ userId, key }) => ({ userId, key }));
     const item = await userItem(context.userId);
     if (!item) return;
-    const updateId = updateIdOf(item);
+    // The metadata's own change id: a change of the user's usage or name does not send it again.
+    const updateId = partIdsOf(item)?.metadata ?? updateIdOf(item);
     if (!inWindow(updateId, windowOf(context, 'UserMetadataV1'))) return;
     const user = readUser(item);
-    // Immich's user_metadata rows: the preferences the user changed, onboarding once done, the product key once activated.
-    if (user.preferences)
-      await context.send('UserMetadataV1', fields({ userId: user.id, key: 'preferences', value: user.preferences }), {
+    // Immich's user_metadata rows: the preferences the user changed (as Immich stores them: what
+    // differs from the defaults, memories off included), onboarding once done, the product key once activated.
+    const preferences = storedPreferencesOf(user);
+    if (preferences)
+      await context.send('UserMetadataV1', fields({ userId: user.id, key: 'preferences', value: preferences }), {
         type: 'UserMetadataV1',
         updateId,
       });

@@ -86,11 +86,59 @@ describe('POST /sync/stream', () => {
       ['UserV1', user.id],
       ['AssetDeleteV1', b],
       ['AssetV2', a],
-      ['AssetExifV1', a],
+      // A favourite is no change of its EXIF (Immich's exif row keeps its id): acked past, not sent.
+      ['SyncAckV1', undefined],
       ['SyncCompleteV1', undefined],
     ]);
     expect(client.assets.get(a)?.isFavorite).toBe(true);
     expect([...client.assets.keys()].sort()).toEqual([a, c].sort());
+  });
+
+  it("sends an asset's EXIF when its EXIF changes, not when the asset does: the owner's, a partner's and an album's", async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'ExifOwner');
+    const partner = await freshUser(accounts.admin.accessToken, 'ExifPartner');
+    const member = await freshUser(accounts.admin.accessToken, 'ExifMember');
+    const photo = await addPhoto(owner.accessToken, { color: [40, 80, 120], make: 'ExifCam' });
+    const album = (await createAlbum(owner.accessToken, { albumName: 'Exif', assetIds: [photo] })).id;
+    await invoke(addUsersHandler, {
+      method: 'PUT',
+      path: `/api/album/${album}/users`,
+      pathParameters: { id: album },
+      headers: bearer(owner.accessToken),
+      body: { sharedUserIds: [member.id] },
+    });
+    await invoke(createPartnerHandler, {
+      method: 'POST',
+      path: `/api/partner/${partner.id}`,
+      pathParameters: { id: partner.id },
+      headers: bearer(owner.accessToken),
+    });
+    const clients = [owner, partner, member].map((user) => new SyncClient(user.accessToken));
+    for (const client of clients) await client.sync();
+    const exifTypes = ['AssetExifV1', 'PartnerAssetExifV1', 'AlbumAssetExifUpdateV1'];
+    const exifLines = (lines: { type: string }[]) => lines.filter((line) => exifTypes.includes(line.type)).map((line) => line.type);
+
+    // Favourite, archive, trash and restore: the asset again, its EXIF not.
+    expect((await updateAsset(owner.accessToken, photo, { isFavorite: true })).status).toBe(200);
+    expect((await updateAsset(owner.accessToken, photo, { isArchived: true })).status).toBe(200);
+    expect((await updateAsset(owner.accessToken, photo, { isArchived: false })).status).toBe(200);
+    for (const client of clients) {
+      const lines = await client.sync();
+      expect(exifLines(lines)).toEqual([]);
+      expect(lines.some((line) => ['AssetV2', 'PartnerAssetV2', 'AlbumAssetUpdateV2'].includes(line.type))).toBe(true);
+    }
+    // What was acked past is not read again: the next sync is empty.
+    for (const client of clients) expect((await client.sync()).map((line) => line.type)).toEqual(['SyncCompleteV1']);
+
+    // A description and a position are EXIF: each app gets it once.
+    expect((await updateAsset(owner.accessToken, photo, { description: 'Harbour at dusk', latitude: 43.3, longitude: 5.37 })).status).toBe(
+      200,
+    );
+    const [ownerLines, partnerLines, memberLines] = [await clients[0]?.sync(), await clients[1]?.sync(), await clients[2]?.sync()];
+    expect(exifLines(ownerLines ?? [])).toEqual(['AssetExifV1']);
+    expect(exifLines(partnerLines ?? [])).toEqual(['PartnerAssetExifV1']);
+    expect(exifLines(memberLines ?? [])).toEqual(['AlbumAssetExifUpdateV1']);
+    for (const client of clients) expect(client.exifs.get(photo)).toMatchObject({ description: 'Harbour at dusk', latitude: 43.3 });
   });
 
   it('converges after being cut off at any line, and resumes from the last ack', async () => {

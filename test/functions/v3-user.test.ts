@@ -11,7 +11,7 @@ import { handler as updateMyUser } from '#functions/v3/user/update-my-user.ts';
 import { avatarColorFor } from '#shared/dto/v1/user.response.ts';
 import { bearer, ensureAdmin, fixtures, freshUser, login as signIn } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { sendAcks, syncStream } from '../support/sync-client.ts';
+import { SyncClient, sendAcks, syncStream } from '../support/sync-client.ts';
 import { tableItems } from '../support/table-items.ts';
 
 let user: Awaited<ReturnType<typeof freshUser>>;
@@ -189,6 +189,53 @@ describe('GET/PUT /users/me/preferences (v3)', () => {
       ['albums.defaultAssetOrder', 'memories.duration', 'people'].sort(),
     );
     expect((await preferences()).body).toEqual(before);
+  });
+});
+
+describe('the user’s preferences in the sync stream (v3)', () => {
+  it('reach the app as Immich stores them: what differs from the defaults, memories off included; only when they change', async () => {
+    const admin = await signIn(fixtures.admin);
+    const member = await freshUser(admin.accessToken, 'Prefs');
+    const client = new SyncClient(member.accessToken);
+    await client.sync();
+    // Nothing chosen: no row, as Immich.
+    expect(client.metadata.has(`${member.userId}|preferences`)).toBe(false);
+
+    // Memories off on the web, ratings and tags on, fewer faces a person: what the app reads.
+    const put = (body: unknown) =>
+      invoke(updateMyPreferences, { method: 'PUT', path: '/api/users/me/preferences', headers: bearer(member.accessToken), body });
+    expect(
+      (await put({ memories: { enabled: false }, ratings: { enabled: true }, tags: { enabled: true }, people: { minimumFaces: 1 } }))
+        .status,
+    ).toBe(200);
+    await client.sync();
+    expect(client.metadata.get(`${member.userId}|preferences`)).toEqual({
+      memories: { enabled: false },
+      ratings: { enabled: true },
+      tags: { enabled: true },
+      people: { minimumFaces: 1 },
+    });
+
+    // v1.100's own switch is the same setting.
+    await invoke(updateUserV1, {
+      method: 'PUT',
+      path: '/api/user',
+      headers: bearer(member.accessToken),
+      body: { id: member.userId, memoriesEnabled: true },
+    });
+    const lines = await client.sync({ types: ['AuthUsersV1', 'UsersV1', 'UserMetadataV1'] });
+    expect(lines.filter((line) => line.type === 'UserMetadataV1')).toHaveLength(1);
+    expect(client.metadata.get(`${member.userId}|preferences`)).toEqual({
+      ratings: { enabled: true },
+      tags: { enabled: true },
+      people: { minimumFaces: 1 },
+    });
+
+    // A change of the user that is not their metadata (their name, their usage) does not send it again.
+    await invoke(updateMyUser, { method: 'PUT', path: '/api/users/me', headers: bearer(member.accessToken), body: { name: 'Prefs 2' } });
+    const again = await client.sync({ types: ['AuthUsersV1', 'UsersV1', 'UserMetadataV1'] });
+    expect(again.map((line) => line.type)).toEqual(['AuthUserV1', 'UserV1', 'SyncCompleteV1']);
+    expect(client.users.get(member.userId)?.name).toBe('Prefs 2');
   });
 });
 

@@ -74,6 +74,34 @@ describe('change ids', () => {
     expect(putWrite({ ...keys.session('h') }).item.Put?.Item).toEqual(keys.session('h'));
   });
 
+  it("moves an asset's EXIF id and a user's metadata id only with a write of theirs; a put makes them new", () => {
+    const stamped = (key: { pk: string; sk: string }, expression: string, names?: Record<string, string>) =>
+      updateWrite(key, expression, names ? { names } : {}).item.Update?.UpdateExpression ?? '';
+    // Whatever the placeholders, a nested path or a function's commas: the attribute written decides.
+    for (const [expression, names] of [
+      ['SET #exif.#city = :c, updatedAt = :u', { '#exif': 'exif', '#city': 'city' }],
+      ['SET #e = :e', { '#e': 'exif' }],
+      ['SET updatedAt = :u, exif.description = if_not_exists(exif.description, :d)', undefined],
+      ['REMOVE #x.#lat, #x.#lon', { '#x': 'exif', '#lat': 'latitude', '#lon': 'longitude' }],
+    ] as const)
+      expect(stamped(synced.asset, expression, names)).toMatch(/^SET updateId = :updateId, exifUpdateId = :updateId\b/);
+    for (const expression of ['SET isFavorite = :f, updatedAt = :u', 'ADD albumCount :d', 'SET #v = :v REMOVE deletedAt'])
+      expect(stamped(synced.asset, expression, { '#v': 'visibility' })).not.toMatch(/exifUpdateId/);
+    // A condition on the EXIF (places check the names they read) is not a write of it.
+    expect(
+      updateWrite(synced.asset, 'SET isFavorite = :f', { names: { '#exif': 'exif' }, condition: '#exif.#city = :was' }).item.Update
+        ?.UpdateExpression,
+    ).toBe('SET updateId = :updateId, isFavorite = :f');
+    for (const attribute of ['preferences', 'memoriesEnabled', 'isOnboarded', 'license'])
+      expect(stamped(synced.user, `SET ${attribute} = :v, updatedAt = :u`)).toMatch(/metadataUpdateId = :updateId/);
+    expect(stamped(synced.user, 'SET #n = :n, quotaUsageInBytes = :q', { '#n': 'name' })).not.toMatch(/metadataUpdateId/);
+    const asset = putWrite({ ...synced.asset, ownerId: 'o' }).item.Put?.Item;
+    expect(asset?.exifUpdateId).toBe(asset?.updateId);
+    const user = putWrite({ ...synced.user }).item.Put?.Item;
+    expect(user?.metadataUpdateId).toBe(user?.updateId);
+    expect(putWrite({ ...synced.face, ownerId: 'o' }).item.Put?.Item).not.toHaveProperty('exifUpdateId');
+  });
+
   it('refuses a deletion of a synced item that does not say how the stream learns of it', () => {
     for (const key of Object.values(synced)) {
       expect(() => deleteWrite(key)).toThrow(/must record it for the sync stream/);
