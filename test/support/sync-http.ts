@@ -29,7 +29,8 @@ export const streamOverHttp = async (
     headers: {
       'content-type': 'application/json',
       accept: 'application/jsonlines+json',
-      authorization: `Bearer ${token}`,
+      // No token: the caller authenticates another way (the app's session cookie, in options.headers).
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...options.headers,
     },
     body: JSON.stringify(body),
