@@ -9,6 +9,9 @@ import { handler as removePartnerHandler } from '#functions/partner/remove-partn
 import { handler as getAllPeopleHandler } from '#functions/person/get-all-people.ts';
 import { handler as updatePersonHandler } from '#functions/person/update-person.ts';
 import { handler as restoreAssetsHandler } from '#functions/trash/restore-assets.ts';
+import { handler as createStackHandler } from '#functions/v3/stack/create-stack.ts';
+import { handler as deleteStackHandler } from '#functions/v3/stack/delete-stack.ts';
+import { handler as searchStacksHandler } from '#functions/v3/stack/search-stacks.ts';
 import { bearer, freshUser, login, signUpAdmin } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, addToAlbum, albumInfo, assetInfo, createAlbum, removeFromAlbum, trash, updateAsset } from '../support/library.ts';
@@ -52,6 +55,8 @@ const stepArb = fc.oneof(
     weight: 2,
   },
   { arbitrary: fc.record({ kind: fc.constantFrom('partner', 'unpartner'), user: who }), weight: 1 },
+  // Two of the user's photos stacked (a burst), or a stack undone.
+  { arbitrary: fc.record({ kind: fc.constantFrom('stack', 'unstack'), user: who, target: fc.nat() }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('rename' as const), user: who, name: fc.constantFrom('Ana', 'Bo', 'Cy') }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('sync' as const), user: who, cut: fc.option(fc.integer({ min: 1, max: 12 })) }), weight: 3 },
 );
@@ -163,6 +168,30 @@ describe('the sync stream, as the app keeps it, agrees with the REST API', () =>
                 headers: bearer(token),
               });
               break;
+            case 'stack': {
+              const second = mine[(step.target + 1) % Math.max(1, mine.length)];
+              if (!target || !second || second === target) break;
+              const reply = await invoke(createStackHandler, {
+                method: 'POST',
+                path: '/api/stacks',
+                headers: bearer(token),
+                body: { assetIds: [target, second] },
+              });
+              expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(500);
+              break;
+            }
+            case 'unstack': {
+              const stacks = (await invoke(searchStacksHandler, { path: '/api/stacks', headers: bearer(token) })).body as { id: string }[];
+              const stack = stacks[step.target % Math.max(1, stacks.length)];
+              if (stack)
+                await invoke(deleteStackHandler, {
+                  method: 'DELETE',
+                  path: `/api/stacks/${stack.id}`,
+                  headers: bearer(token),
+                  pathParameters: { id: stack.id },
+                });
+              break;
+            }
             case 'rename': {
               const people = (
                 await invoke(getAllPeopleHandler, { path: '/api/person', query: { withHidden: 'true' }, headers: bearer(token) })
@@ -246,6 +275,17 @@ const agrees = async (client: SyncClient, user: User, other: User, mine: readonl
     const users = [...client.albumUsers.values()].filter((entry) => entry.albumId === albumId);
     expect(users.map((entry) => entry.userId).sort()).toEqual([info.ownerId, ...info.sharedUsers.map((u: { id: string }) => u.id)].sort());
   }
+  // Stacks: the user's, as the API lists them, each with its primary asset.
+  const stacks = (await invoke(searchStacksHandler, { path: '/api/stacks', headers: bearer(token) })).body as {
+    id: string;
+    primaryAssetId: string;
+  }[];
+  expect(
+    [...client.stacks.values()]
+      .filter((stack) => stack.ownerId === user.id)
+      .map((stack) => [stack.id, stack.primaryAssetId])
+      .sort(),
+  ).toEqual(stacks.map((stack) => [stack.id, stack.primaryAssetId]).sort());
   // People, as named and hidden: every one the API lists (it leaves out a person whose photos are
   // all gone, whom the store keeps, as Immich's own sync does until its people clean-up job runs).
   const people = (await invoke(getAllPeopleHandler, { path: '/api/person', query: { withHidden: 'true' }, headers: bearer(token) })).body
