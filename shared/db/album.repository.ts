@@ -181,6 +181,10 @@ export const listAlbumIdsSharedWith = async (userId: string): Promise<string[]> 
     .filter(liveShare)
     .map((item) => String(item.albumId));
 
+/** Every share of an album with a user, hidden ones too (their purge: each is left for good). */
+export const listAlbumSharesOf = async (userId: string): Promise<AlbumUser[]> =>
+  (await queryAll(partitions.albumsSharedWith(userId))).map(albumUserCodec.read);
+
 /** The albums shared with a user: Query gsi2 `SHAREDWITH#<userId>`, then BatchGetItem of the albums. */
 export const listAlbumsSharedWith = async (userId: string): Promise<AlbumRecord[]> => {
   const shares = (await queryAll(partitions.albumsSharedWith(userId))).filter(liveShare).map(albumUserCodec.read);

@@ -65,6 +65,13 @@ export const removePartner = async (sharedById: string, sharedWithId: string): P
   ]);
 };
 
+/** Ends a share if it is still there (a user's purge), recorded as `removePartner` records it. */
+export const removePartnerIfShared = async (sharedById: string, sharedWithId: string): Promise<void> => {
+  await removePartner(sharedById, sharedWithId).catch((error: unknown) => {
+    if (!(error instanceof Invalid)) throw error;
+  });
+};
+
 /** Sets `inTimeline` of a share with the caller; undefined when there is none. */
 export const setPartnerInTimeline = async (
   partner: PartnerRecord,

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getAllAlbumsHandler } from '#functions/album/get-all-albums.ts';
 import { handler as getAllAssetsHandler } from '#functions/asset/get-all-assets.ts';
+import { handler as nightlyHandler } from '#functions/nightly/run-nightly-tasks.ts';
 import { handler as createPartnerHandler } from '#functions/partner/create-partner.ts';
 import { handler as getPartnersHandler } from '#functions/partner/get-partners.ts';
 import { handler as updatePartnerHandler } from '#functions/partner/update-partner.ts';
@@ -9,15 +10,17 @@ import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
 import { handler as createStackHandler } from '#functions/v3/stack/create-stack.ts';
 import { handler as searchUsersHandler } from '#functions/v3/user/search-users.ts';
 import { handler as deleteUserAdminHandler } from '#functions/v3/user-admin/delete-user-admin.ts';
+import { handler as restoreUserAdminHandler } from '#functions/v3/user-admin/restore-user-admin.ts';
 import { bearer, freshUser, login, signUpAdmin } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, addToAlbum, albumInfo, createAlbum } from '../support/library.ts';
 import { SyncClient } from '../support/sync-client.ts';
+import { tableItems } from '../support/table-items.ts';
 
 // A family whose member Dana is deleted (docs/immich-compatibility.md, "A deleted user's library"):
 // her own albums are shared with Olga and Pat, she is in Olga's album with photos of her own, she
 // and Pat share their libraries both ways, and she has a stack and a face. After each step (soft
-// delete, restore, soft delete again) every other user's app, synced as the 3.x
+// delete, restore, soft delete again, the nightly purge) every other user's app, synced as the 3.x
 // app syncs (test/support/sync-client.ts), holds what the REST API shows them.
 
 type User = { userId: string; accessToken: string };
@@ -27,6 +30,11 @@ beforeAll(async () => {
   await signUpAdmin();
   adminToken = (await login({ email: 'admin@immich.cloud', password: 'password' })).accessToken;
 });
+
+// The nights these tests run the nightly tasks at: nine days from now, past `user.deleteDelay`.
+const today = new Date();
+const night = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 9, 1, 0);
+const tick = (hours: number) => nightlyHandler({ time: new Date(night + hours * 3_600_000).toISOString() });
 
 const ids = (rows: { id: string }[]): string[] => rows.map((row) => row.id).sort();
 
@@ -120,8 +128,16 @@ const syncAndCompare = async (client: SyncClient, user: User): Promise<string[]>
   return lines.map((line) => line.type);
 };
 
+/** Every row of the app's tables that names the user. */
+const rowsNaming = (client: SyncClient, userId: string): string[] =>
+  (['users', 'partners', 'assets', 'albumUsers', 'stacks', 'people', 'memories', 'userMetadata'] as const).flatMap((table) =>
+    [...client.store.table(table).values()]
+      .filter((row) => Object.values(row).includes(userId))
+      .map((row) => `${table}: ${JSON.stringify(row)}`),
+  );
+
 describe('a deleted user in a family, as the other users’ apps sync it', () => {
-  it('soft-deleted, restored and soft-deleted again: every app agrees with the REST API at each step', {
+  it('soft-deleted, restored, soft-deleted again and purged: every app agrees with the REST API at each step', {
     timeout: 180_000,
   }, async () => {
     const dana = await freshUser(adminToken, 'Dana');
@@ -244,5 +260,51 @@ describe('a deleted user in a family, as the other users’ apps sync it', () =>
     expect(again.status).toBe(200);
     await everyone();
     expect(patApp.partners.size).toBe(0);
+
+    // 4. The nightly purge, past `user.deleteDelay` (7 days): every user's app gets UserDeleteV1,
+    // and its own cascade drops the rest; Olga's album loses Dana and her photos.
+    const purge = await tick(0);
+    expect(purge.purge).toMatchObject({ users: 1, done: true });
+    expect(purge.purge?.assets).toBeGreaterThanOrEqual(5);
+    const afterPurge = await everyone();
+    for (const { user, client } of others) {
+      expect(afterPurge[user.userId]).toEqual(expect.arrayContaining(['UserDeleteV1']));
+      expect(rowsNaming(client, dana.userId)).toEqual([]);
+      expect(client.albumUsers.has(`${party.id}|${dana.userId}`)).toBe(false);
+    }
+    expect((await albumInfo(olga.accessToken, party.id)).body.assets.map((asset: { id: string }) => asset.id)).toEqual([o1]);
+    // Pat's own photo, which was in Dana's album, is still his.
+    expect(patApp.assets.get(p1)).toMatchObject({ ownerId: pat.userId });
+
+    // Nothing of hers is left in the table but what expires by itself (the apps' deletion records).
+    const left = (await tableItems()).filter((item) => JSON.stringify(item).includes(dana.userId));
+    expect(left.map((item) => String(item.type)).filter((type) => !['deletion', 'audit', 'term'].includes(type))).toEqual([]);
+    // Dana's email can be used again.
+    expect((await freshUser(adminToken, 'Dana')).userId).not.toBe(dana.userId);
+  });
+
+  it('a user deleted with force cannot be restored, and is removed at the next tick', async () => {
+    const gone = await freshUser(adminToken, 'Forced');
+    await addPhoto(gone.accessToken, { color: [1, 2, 3] });
+    const forced = await invoke(deleteUserAdminHandler, {
+      method: 'DELETE',
+      path: `/api/admin/users/${gone.userId}`,
+      pathParameters: { id: gone.userId },
+      headers: bearer(adminToken),
+      body: { force: true },
+    });
+    expect(forced.body).toMatchObject({ status: 'removing' });
+    const restore = await invoke(restoreUserAdminHandler, {
+      method: 'POST',
+      path: `/api/admin/users/${gone.userId}/restore`,
+      pathParameters: { id: gone.userId },
+      headers: bearer(adminToken),
+    });
+    expect(restore).toMatchObject({ status: 400, body: { message: 'User is being removed' } });
+    // Any tick removes it, however recent the delete (after the first test, one between nights).
+    expect(await tick(1)).toMatchObject({ purge: { users: 1, assets: 1, done: true } });
+    expect((await tableItems('user')).some((item) => item.id === gone.userId)).toBe(false);
+    // Nothing left to do: the next tick does nothing (and is not counted as a run).
+    expect(await tick(2)).toEqual({ slot: new Date(night - 3_600_000).toISOString(), ran: false });
   });
 });
