@@ -12,8 +12,20 @@ export interface ScheduledEvent {
   time?: string;
 }
 
-export const handler = async (event: ScheduledEvent): Promise<NightlyOutcome> =>
+/** What it reads of Lambda's context: how long the invocation may still run. */
+export interface NightlyContext {
+  getRemainingTimeInMillis?: () => number;
+}
+
+// No deletion starts in the invocation's last three minutes: one under way (a photo, a video's
+// files) then ends well within Lambda's limit, and the next tick goes on from there.
+const marginMs = 3 * 60_000;
+
+export const handler = async (event: ScheduledEvent, context?: NightlyContext): Promise<NightlyOutcome> =>
   withLogContext({}, async () => {
     const time = event.time ? new Date(event.time) : new Date();
-    return runNightlyTasks(Number.isNaN(time.getTime()) ? new Date() : time);
+    const remaining = context?.getRemainingTimeInMillis?.();
+    return runNightlyTasks(Number.isNaN(time.getTime()) ? new Date() : time, {
+      ...(remaining === undefined ? {} : { deadline: Date.now() + remaining - marginMs }),
+    });
   });

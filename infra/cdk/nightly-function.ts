@@ -3,10 +3,12 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { eventFunctions } from '../routes.ts';
@@ -17,6 +19,8 @@ const root = join(import.meta.dirname, '..', '..');
 
 export interface NightlyFunctionProps {
   table: ITableV2;
+  /** The originals bucket: the trash's expired assets and purged users' files are deleted from it. */
+  originals: IBucket;
   /** Function log groups are named under this prefix (`/immich/<stack>/`). */
   logGroupPrefix: string;
   /** Active X-Ray tracing, as for the API functions (`-c tracing=true`). */
@@ -35,7 +39,7 @@ export class NightlyFunction extends Construct {
   readonly deadLetters: Queue;
   readonly schedule: Rule;
 
-  constructor(scope: Construct, id: string, { table, logGroupPrefix, tracing }: NightlyFunctionProps) {
+  constructor(scope: Construct, id: string, { table, originals, logGroupPrefix, tracing }: NightlyFunctionProps) {
     super(scope, id);
     const spec = eventFunctions.find((fn) => fn.name === 'runNightlyTasks');
     if (!spec) throw new Error('No runNightlyTasks in eventFunctions');
@@ -43,7 +47,8 @@ export class NightlyFunction extends Construct {
       table,
       logGroupPrefix,
       description: 'Immich nightly tasks',
-      // Reads users, timelines and memories; writes memories (transactions of puts, updates and deletes).
+      // Reads users, timelines and memories; writes memories, and deletes expired trash and purged
+      // users' libraries (transactions of puts, updates and deletes, as the API's deletions).
       tableActions: [
         'dynamodb:GetItem',
         'dynamodb:BatchGetItem',
@@ -54,6 +59,17 @@ export class NightlyFunction extends Construct {
         'dynamodb:BatchWriteItem',
         'dynamodb:ConditionCheckItem',
       ],
+      statements: [
+        {
+          // As DELETE /asset with force: the exact versions an upload wrote, previews, profile
+          // images; a purged user's open upload sessions are aborted.
+          statement: new PolicyStatement({
+            actions: ['s3:DeleteObject', 's3:DeleteObjectVersion', 's3:AbortMultipartUpload'],
+            resources: [originals.arnForObjects('*')],
+          }),
+          covers: 'the objects of the originals bucket (deleted files, aborted upload sessions)',
+        },
+      ],
     });
     this.deadLetters = deadLetterQueue(this, 'the nightly function’s');
 
@@ -63,11 +79,12 @@ export class NightlyFunction extends Construct {
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: 512,
-      // Every user's memories of up to seven days on the first night: room for a large server.
+      // Every user's memories of up to seven days on the first night: room for a large server. The
+      // trash and user purge stops three minutes before this and goes on at the next tick.
       timeout: Duration.minutes(15),
       role,
-      description: 'Immich nightly tasks: "on this day" memories and their clean-up, at nightlyTasks.startTime',
-      environment: { TABLE_NAME: table.tableName },
+      description: 'Immich nightly tasks: "on this day" memories, the clean-ups, the trash emptied and deleted users removed',
+      environment: { TABLE_NAME: table.tableName, ORIGINALS_BUCKET: originals.bucketName },
       onFailure: new SqsDestination(this.deadLetters),
       retryAttempts: 2,
       tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,

@@ -144,7 +144,7 @@ export class ImmichStack extends Stack {
     // Previews of every uploaded original, made in the background (infra/cdk/media-function.ts).
     const media = new MediaFunction(this, 'Media', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
     // Immich's nightly tasks (memories), on an hourly schedule (infra/cdk/nightly-function.ts).
-    const nightly = new NightlyFunction(this, 'Nightly', { table: this.table, logGroupPrefix, tracing });
+    const nightly = new NightlyFunction(this, 'Nightly', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
     const roles = new FunctionRoles(this, 'FunctionRoles', {
       table: this.table,
       originals: this.originals,

@@ -2,13 +2,14 @@ import type { AlbumMember, AlbumRecord, AlbumShare, AlbumUser } from '../model/a
 import { newestLiveMember, roleOf } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
+import { newChangeId } from './changes.ts';
 import { getItem } from './get.ts';
 import { AlbumChangedError, albumCodec, albumMemberCodec, albumUserCodec, albumWrites } from './items/album.ts';
 import { auditWrites } from './items/audit.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { checkWrite, deleteWrite, flagWrite, isCancelled, transact, transactGroups, writeIfPresent, writeOne } from './transact.ts';
+import { checkWrite, deleteWrite, isCancelled, transact, transactGroups, updateWrite, writeIfPresent, writeOne } from './transact.ts';
 
 export const getAlbum = async (ownerId: string, albumId: string): Promise<AlbumRecord | undefined> => {
   const item = await getItem(keys.album(ownerId, albumId));
@@ -180,6 +181,10 @@ export const listAlbumIdsSharedWith = async (userId: string): Promise<string[]> 
     .filter(liveShare)
     .map((item) => String(item.albumId));
 
+/** Every share of an album with a user, hidden ones too (their purge: each is left for good). */
+export const listAlbumSharesOf = async (userId: string): Promise<AlbumUser[]> =>
+  (await queryAll(partitions.albumsSharedWith(userId))).map(albumUserCodec.read);
+
 /** The albums shared with a user: Query gsi2 `SHAREDWITH#<userId>`, then BatchGetItem of the albums. */
 export const listAlbumsSharedWith = async (userId: string): Promise<AlbumRecord[]> => {
   const shares = (await queryAll(partitions.albumsSharedWith(userId))).filter(liveShare).map(albumUserCodec.read);
@@ -220,11 +225,44 @@ export const removeAlbumUsers = async (album: AlbumRecord): Promise<void> => {
 };
 
 /**
- * Hides (`deleted`) or shows again the albums a user shared, when they are deleted or restored
- * (as Immich leaves a deleted owner's albums out): every share of every album they own is marked.
+ * Hides (`deleted`) or shows again the albums a user owns, when they are deleted or restored (as
+ * Immich leaves a deleted owner's albums out: pattern 61). The album item is marked too, so its
+ * change id moves (the album is sent again on a restore, as Immich's `restoreAll` moves it); each
+ * share is marked, and hidden, the user it was shared with loses the album (its deletion recorded
+ * in the same transaction: AlbumDeleteV1); shown again, the share gets a new creation id, so the
+ * album's users and entries come back to that user's apps as backfills, as for a new share. A
+ * share ended meanwhile is skipped.
  */
 export const markAlbumOwnerDeleted = async (ownerId: string, deleted: boolean): Promise<void> => {
-  const shares = (await listAlbums(ownerId)).flatMap((album) => album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId)));
-  // A share ended meanwhile has nothing to mark.
-  await Promise.all(shares.map((key) => writeIfPresent(flagWrite(key, 'ownerDeleted', deleted))));
+  const ignoreGone = (error: unknown) => {
+    if (!isCancelled(error)) throw error;
+  };
+  for (const album of await listAlbums(ownerId)) {
+    await writeIfPresent(
+      updateWrite(keys.album(ownerId, album.id), deleted ? 'SET ownerDeleted = :true' : 'REMOVE ownerDeleted', {
+        condition: 'present',
+        ...(deleted ? { values: { ':true': true } } : {}),
+      }),
+    );
+    await Promise.all(
+      album.sharedUserIds.map((userId) =>
+        transact(
+          deleted
+            ? [
+                updateWrite(keys.albumUser(album.id, userId), 'SET ownerDeleted = :true', {
+                  condition: 'present',
+                  values: { ':true': true },
+                }),
+                deletionWrites.albumGone(userId, album.id),
+              ]
+            : [
+                updateWrite(keys.albumUser(album.id, userId), 'SET createId = :createId REMOVE ownerDeleted', {
+                  condition: 'ownerDeleted = :true',
+                  values: { ':createId': newChangeId(), ':true': true },
+                }),
+              ],
+        ).catch(ignoreGone),
+      ),
+    );
+  }
 };

@@ -25,7 +25,7 @@ import { userWrites } from './items/user.ts';
 import { dateOrder, indexKeys, keys, type Partition, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
-import { deleteWrite, isCancelled, putWrite, transact, type Write, writeIfPresent, writeOne } from './transact.ts';
+import { checkWrite, deleteWrite, isCancelled, putWrite, transact, updateWrite, type Write, writeIfPresent, writeOne } from './transact.ts';
 
 export { DuplicateChecksumError } from './items/asset.ts';
 export { PersonNameTakenError } from './items/person.ts';
@@ -282,7 +282,15 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     updated.visibility === 'locked' && asset.visibility !== 'locked'
       ? [auditWrites.deleted(asset.ownerId, 'ASSET', asset.id, updated.updatedAt)]
       : [];
-  const [first = [], ...rest] = chunk(copies, 99 - counters.length - locking.length);
+  // Its entry in the owner's trash moves with its `deletedAt` (pattern 88).
+  const trashEntries: Write[] =
+    updated.deletedAt === asset.deletedAt
+      ? []
+      : [
+          ...(asset.deletedAt !== null ? [assetWrites.dropTrashEntry(asset, asset.deletedAt)] : []),
+          ...(updated.deletedAt !== null ? [assetWrites.trashEntry(asset, updated.deletedAt)] : []),
+        ];
+  const [first = [], ...rest] = chunk(copies, 99 - counters.length - locking.length - trashEntries.length);
   // EXIF changes as the fields that changed, each on its own (`exif.latitude`): a concurrent write
   // of other EXIF fields (the media job's place names) is kept. A new position puts the asset on the map.
   const { exif, ...flags } = changes;
@@ -301,6 +309,7 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
       assetWrites.set(asset.id, fields as Partial<AssetRecord>, albumCount, asset, faceIds),
       ...counters,
       ...locking,
+      ...trashEntries,
       ...first,
     ]);
   } catch (error) {
@@ -330,6 +339,7 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     ...bucketWrites.move(asset.ownerId, slotOf(asset), undefined),
     assetWrites.releaseChecksum(asset),
     assetWrites.removeFromDevice(asset),
+    ...(asset.deletedAt !== null ? [assetWrites.dropTrashEntry(asset, asset.deletedAt)] : []),
     userWrites.addUsage(asset.ownerId, addUsageOf({ bytes: 0, photos: 0, videos: 0 }, asset, -1), 'unchecked'),
     ...[...countBy(faces, (face) => face.personId)].map(([personId, count]) =>
       personWrites.addFaces(asset.ownerId, personId, -count, { mustExist: false }),
@@ -466,6 +476,56 @@ export const listDeviceAssets = async (
     deviceAssetId: String(item.deviceAssetId),
     isVisible: item.isVisible !== false,
   }));
+
+/**
+ * An owner's assets in the trash since `cutoff` or before, longest there first, at most `limit`:
+ * one Query of their trash entries (pattern 88).
+ */
+export const listTrashedBefore = async (
+  ownerId: string,
+  cutoff: string,
+  limit: number,
+): Promise<{ assetId: string; deletedAt: string }[]> => {
+  for await (const page of queryPages(partitions.trash(ownerId), {
+    to: `${cutoff}#\uffff`,
+    pageSize: limit,
+    attributes: ['sk', 'assetId'],
+  }))
+    return page.map((item) => ({ assetId: String(item.assetId), deletedAt: String(item.sk).slice(0, -`#${String(item.assetId)}`.length) }));
+  return [];
+};
+
+/** A trash entry whose asset is no longer in the trash at that time (nothing, if it is gone already). */
+export const dropTrashEntry = async (ownerId: string, assetId: string, deletedAt: string): Promise<void> => {
+  await writeOne(assetWrites.dropTrashEntry({ id: assetId, ownerId }, deletedAt));
+};
+
+/**
+ * Whether an owner's assets trashed before trash entries existed have theirs ("Earlier shapes"):
+ * the user item says so once they have (every user created since, from the start).
+ */
+export const trashIndexed = async (ownerId: string): Promise<boolean> => (await getItem(keys.user(ownerId)))?.trashIndexed === true;
+
+/**
+ * Gives a trashed asset stored before trash entries its entry, only while it is still trashed
+ * since then (a restore or deletion meanwhile cancels it: nothing to add).
+ */
+export const addTrashEntry = async (asset: Pick<AssetRecord, 'id' | 'ownerId' | 'deletedAt'>): Promise<void> => {
+  if (asset.deletedAt === null) return;
+  await transact([
+    checkWrite(keys.asset(asset.id), { condition: 'deletedAt = :deletedAt', values: { ':deletedAt': asset.deletedAt } }),
+    assetWrites.trashEntry(asset, asset.deletedAt),
+  ]).catch((error: unknown) => {
+    if (!isCancelled(error)) throw error;
+  });
+};
+
+/** Marks an owner's earlier trash as given its entries (`addTrashEntry`). */
+export const markTrashIndexed = async (ownerId: string): Promise<void> => {
+  await writeIfPresent(
+    updateWrite(keys.user(ownerId), 'SET trashIndexed = :true', { condition: 'present', sync: 'unsent', values: { ':true': true } }),
+  );
+};
 
 /** When the owner's oldest asset was taken (one item of the timeline), or undefined for none. */
 export const oldestTakenAt = async (ownerId: string): Promise<string | undefined> => {

@@ -116,6 +116,11 @@ export const keys = {
   partner: (sharedWithId: string, sharedById: string): Key => ({ pk: `PARTNER#${sharedWithId}`, sk: `SHAREDBY#${sharedById}` }),
   /** A large file's upload session (docs/large-uploads.md), by its id; the owner is an attribute, checked on every read. */
   uploadSession: (sessionId: string): Key => ({ pk: `UPLOADSESSION#${sessionId}`, sk: 'UPLOADSESSION' }),
+  /**
+   * An asset in its owner's trash, by when it was trashed (its `deletedAt`): what the nightly
+   * clean-up finds the trash's expired assets by (docs/data-model.md, pattern 88).
+   */
+  trashEntry: (ownerId: string, deletedAt: string, assetId: string): Key => ({ pk: `TRASH#${ownerId}`, sk: `${deletedAt}#${assetId}` }),
   /** A text-search posting: an owner's asset having a word, in date order. */
   term: (ownerId: string, word: string, fileCreatedAt: string, assetId: string): Key => ({
     pk: `TERM#${ownerId}#${word}`,
@@ -158,6 +163,8 @@ export const partitions = {
   term: (ownerId: string, word: string): Partition => ({ value: `TERM#${ownerId}#${word}` }),
   /** An owner's timeline counters, one item a month, oldest first. */
   timeBuckets: (ownerId: string): Partition => ({ value: `BUCKETS#${ownerId}` }),
+  /** An owner's trashed assets, longest in the trash first. */
+  trash: (ownerId: string): Partition => ({ value: `TRASH#${ownerId}` }),
   /** gsi1: every user, oldest first (GET /user, the server statistics). */
   users: (): Partition => ({ index: 'gsi1', value: 'USERS' }),
   /** gsi1: an owner's assets ordered by fileCreatedAt (ties by id). */

@@ -2,17 +2,23 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { Invalid } from '../core/errors.ts';
 import { type PartnerRecord, PartnerRecordSchema } from '../model/partner.ts';
 import { batchGet } from './batch.ts';
+import { newChangeId } from './changes.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { indexKeys, keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, flagWrite, putWrite, transact, updateWrite, writeIfPresent, writeOne } from './transact.ts';
+import { deleteWrite, isCancelled, putWrite, transact, updateWrite, type Write, writeOne } from './transact.ts';
 
 const partnerCodec = codec('partner', PartnerRecordSchema);
 
-/** A share whose sharer is deleted (their library hidden, docs/data-model.md) is no share until a restore. */
-const live = (item: Record<string, unknown>): boolean => item.sharerDeleted !== true;
+/**
+ * A share one of whose users is deleted (their library hidden, docs/data-model.md, pattern 61) is
+ * no share until a restore: `sharerDeleted` when the user sharing is, `recipientDeleted` when the
+ * user shared with is.
+ */
+export const liveShare = (item: Record<string, unknown>): boolean => item.sharerDeleted !== true && item.recipientDeleted !== true;
+const live = liveShare;
 
 /** Whether `sharedById` shares their library with `sharedWithId` (one GetItem). */
 export const getPartner = async (sharedById: string, sharedWithId: string): Promise<PartnerRecord | undefined> => {
@@ -59,6 +65,13 @@ export const removePartner = async (sharedById: string, sharedWithId: string): P
   ]);
 };
 
+/** Ends a share if it is still there (a user's purge), recorded as `removePartner` records it. */
+export const removePartnerIfShared = async (sharedById: string, sharedWithId: string): Promise<void> => {
+  await removePartner(sharedById, sharedWithId).catch((error: unknown) => {
+    if (!(error instanceof Invalid)) throw error;
+  });
+};
+
 /** Sets `inTimeline` of a share with the caller; undefined when there is none. */
 export const setPartnerInTimeline = async (
   partner: PartnerRecord,
@@ -79,14 +92,45 @@ export const setPartnerInTimeline = async (
   }
 };
 
+/** Every share a user makes or is given, hidden ones too (a user's deletion, restore and purge). */
+export const listPartnershipsOf = async (userId: string): Promise<{ sharedBy: PartnerRecord[]; sharingWith: PartnerRecord[] }> => {
+  const [sharedBy, sharingWith] = await Promise.all([
+    queryAll(partitions.partnersSharedBy(userId)),
+    queryAll(partitions.partnersSharingWith(userId)),
+  ]);
+  return { sharedBy: sharedBy.map(partnerCodec.read), sharingWith: sharingWith.map(partnerCodec.read) };
+};
+
 /**
- * Hides (`deleted`) or shows again a user's shares of their library, when they are deleted or
- * restored: every share they made is marked, so their partners read none of it meanwhile.
+ * Hides (`deleted`) or shows again a user's shares, both ways, when they are deleted or restored
+ * (pattern 61): each share is marked (`sharerDeleted` for those they make, `recipientDeleted` for
+ * those they are given), so no one reads it meanwhile. Hidden, its deletion is recorded in the same
+ * transaction for both users' sync (PartnerDeleteV1: the app drops the partner and their timeline);
+ * shown again, it gets a new creation id, so the partner's library comes back to the apps as a
+ * backfill, as for a new share. A share ended meanwhile is skipped.
  */
-export const markSharerDeleted = async (sharedById: string, deleted: boolean): Promise<void> => {
-  const shares = await listPartnersSharedBy(sharedById);
-  // A share ended meanwhile has nothing to mark.
+export const markPartnershipsDeleted = async (userId: string, deleted: boolean): Promise<void> => {
+  const { sharedBy, sharingWith } = await listPartnershipsOf(userId);
+  const mark = (share: PartnerRecord, flag: 'sharerDeleted' | 'recipientDeleted'): Write[] => {
+    const key = keys.partner(share.sharedWithId, share.sharedById);
+    return deleted
+      ? [
+          updateWrite(key, `SET ${flag} = :true`, { condition: 'present', values: { ':true': true } }),
+          ...deletionWrites.partner(share.sharedById, share.sharedWithId),
+        ]
+      : [
+          updateWrite(key, `SET createId = :createId REMOVE ${flag}`, {
+            condition: `${flag} = :true`,
+            values: { ':createId': newChangeId(), ':true': true },
+          }),
+        ];
+  };
   await Promise.all(
-    shares.map((share) => writeIfPresent(flagWrite(keys.partner(share.sharedWithId, sharedById), 'sharerDeleted', deleted))),
+    [...sharedBy.map((share) => mark(share, 'sharerDeleted')), ...sharingWith.map((share) => mark(share, 'recipientDeleted'))].map(
+      (writes) =>
+        transact(writes).catch((error: unknown) => {
+          if (!isCancelled(error)) throw error;
+        }),
+    ),
   );
 };

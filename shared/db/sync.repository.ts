@@ -14,6 +14,7 @@ import { personCodec } from './items/person.ts';
 import { stackCodec } from './items/stack.ts';
 import { userCodec } from './items/user.ts';
 import { keys, type Partition, partitions } from './keys.ts';
+import { liveShare } from './partner.repository.ts';
 import { queryAll, queryPages } from './query.ts';
 import { isCancelled, transact, updateWrite, writeIfPresent } from './transact.ts';
 
@@ -105,14 +106,13 @@ export const albumItems = (refs: readonly { ownerId: string; albumId: string }[]
 export const albumUserItems = async (albumId: string): Promise<Item[]> =>
   (await queryAll({ value: `ALBUM#${albumId}`, prefix: 'USER#' })).filter((item) => item.ownerDeleted !== true);
 
-/** The partner items that share with the user (theirs) and that the user shares (one Query each). */
+/** The partner items that share with the user (theirs) and that the user shares (one Query each), without a deleted user's (pattern 61). */
 export const partnerItems = async (userId: string): Promise<{ sharingWith: Item[]; sharedBy: Item[] }> => {
   const [sharingWith, sharedBy] = await Promise.all([
     queryAll(partitions.partnersSharingWith(userId)),
     queryAll(partitions.partnersSharedBy(userId)),
   ]);
-  const live = (item: Item) => item.sharerDeleted !== true;
-  return { sharingWith: sharingWith.filter(live), sharedBy: sharedBy.filter(live) };
+  return { sharingWith: sharingWith.filter(liveShare), sharedBy: sharedBy.filter(liveShare) };
 };
 
 /** The album entries of an asset (Query gsi2 `ASSETALBUMS#<id>`): which albums it is in, and since when. */

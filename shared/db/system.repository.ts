@@ -42,19 +42,42 @@ export const deleteServerLicense = async (): Promise<void> => {
 /**
  * Claims a nightly slot (the instant the nightly tasks were due) for one run: true for the first
  * caller, false when this slot or a later one was claimed already (a retry, a concurrent tick).
+ * With `cleanup` (the night's clean-up is on), the slot's trash and user purge is marked pending
+ * in the same write, until a run finishes it (`finishNightlyCleanup`).
  */
-export const claimNightlySlot = async (slot: string): Promise<boolean> => {
+export const claimNightlySlot = async (slot: string, cleanup = false): Promise<boolean> => {
   try {
     await writeOne(
-      updateWrite(keys.nightlyTasks(), 'SET #type = :type, lastSlot = :slot, claimedAt = :now', {
-        condition: 'attribute_not_exists(lastSlot) OR lastSlot < :slot',
-        names: { '#type': 'type' },
-        values: { ':type': 'systemMetadata', ':slot': slot, ':now': new Date().toISOString() },
-      }),
+      updateWrite(
+        keys.nightlyTasks(),
+        `SET #type = :type, lastSlot = :slot, claimedAt = :now${cleanup ? ', pendingCleanup = :slot' : ' REMOVE pendingCleanup'}`,
+        {
+          condition: 'attribute_not_exists(lastSlot) OR lastSlot < :slot',
+          names: { '#type': 'type' },
+          values: { ':type': 'systemMetadata', ':slot': slot, ':now': new Date().toISOString() },
+        },
+      ),
     );
     return true;
   } catch (error) {
     if (error instanceof ConditionalCheckFailedException) return false;
     throw error;
+  }
+};
+
+/** The slot whose trash and user purge a night's run left unfinished, if any (one GetItem). */
+export const pendingNightlyCleanup = async (): Promise<string | undefined> => {
+  const pending = (await getItem(keys.nightlyTasks()))?.pendingCleanup;
+  return typeof pending === 'string' ? pending : undefined;
+};
+
+/** The slot's purge is done (unless a later night's claim replaced it meanwhile). */
+export const finishNightlyCleanup = async (slot: string): Promise<void> => {
+  try {
+    await writeOne(
+      updateWrite(keys.nightlyTasks(), 'REMOVE pendingCleanup', { condition: 'pendingCleanup = :slot', values: { ':slot': slot } }),
+    );
+  } catch (error) {
+    if (!(error instanceof ConditionalCheckFailedException)) throw error;
   }
 };

@@ -206,13 +206,6 @@ export const writeIfPresent = async (write: Write): Promise<boolean> => {
   }
 };
 
-/** Sets (`on`) or removes a flag attribute (`true` when set) of an existing item. */
-export const flagWrite = (key: Key, attribute: string, on: boolean): Write =>
-  updateWrite(key, on ? `SET ${attribute} = :true` : `REMOVE ${attribute}`, {
-    condition: 'present',
-    ...(on ? { values: { ':true': true } } : {}),
-  });
-
 /**
  * Writes groups of writes, each group all or nothing, as many groups a transaction as fit (100
  * writes). When a transaction is cancelled, the cancellation reasons say which group's condition

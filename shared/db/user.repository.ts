@@ -1,14 +1,15 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { CredentialCopy, UserRecord } from '../model/user.ts';
-import { batchGet, chunk } from './batch.ts';
+import { batchDelete, batchGet, chunk } from './batch.ts';
+import { syncedEntityOf } from './changes.ts';
 import { db } from './client.ts';
 import { getItem } from './get.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { userCodec, userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
-import { transact, updateWrite, type Write, writeIfPresent, writeOne } from './transact.ts';
+import { deleteWrite, isCancelled, transact, updateWrite, type Write, writeIfPresent, writeOne } from './transact.ts';
 
 /**
  * Creates a user with its guards in one transaction: the email (and storage label, if any) must
@@ -123,6 +124,61 @@ export const updateUser = async (user: UserRecord, changes: Partial<UserRecord>)
  */
 export const removeUserMetadata = async (user: UserRecord, key: 'license' | 'onboarding', fields: Partial<UserRecord>): Promise<void> => {
   await transact([userWrites.set(user, { ...fields, updatedAt: new Date().toISOString() }), deletionWrites.userMetadata(user.id, key)]);
+};
+
+/**
+ * A deleted user's purge begins (Immich's UserDelete): `removing`, with a new `updatedAt`, only
+ * while they are still deleted. A restore read before it then loses its condition, and one read
+ * after finds them being removed. False when they were restored (or are gone).
+ */
+export const beginPurge = (userId: string): Promise<boolean> =>
+  writeIfPresent(
+    updateWrite(keys.user(userId), 'SET #status = :removing, updatedAt = :now', {
+      condition: 'attribute_type(deletedAt, :string)',
+      names: { '#status': 'status' },
+      values: { ':removing': 'removing', ':now': new Date().toISOString(), ':string': 'S' },
+    }),
+  );
+
+/**
+ * What is left of a purged user once their library, albums, shares, people and credentials are
+ * gone: their face index, timeline counters and trash entries, and any item of their own
+ * partition no entity's deletion took (a person's name guard whose person was renamed, a tag's
+ * value guard). Items the sync stream sends are not among them: each went with its record.
+ */
+export const deleteUserRemains = async (userId: string): Promise<void> => {
+  const keyOf = (item: Record<string, unknown>) => ({ pk: String(item.pk), sk: String(item.sk) });
+  const [derived, own] = await Promise.all([
+    Promise.all(
+      [partitions.faceIndex(userId), partitions.timeBuckets(userId), partitions.trash(userId)].map((partition) =>
+        queryAll(partition, { attributes: ['pk', 'sk'] }),
+      ),
+    ),
+    queryAll({ value: keys.user(userId).pk }, { attributes: ['pk', 'sk'] }),
+  ]);
+  const left = own.map(keyOf).filter((key) => key.sk !== keys.user(userId).sk && !syncedEntityOf(key));
+  await batchDelete([...derived.flat().map(keyOf), ...left]);
+};
+
+/**
+ * The user item itself, last of a purge, with its email and storage-label guards and the record
+ * that tells every user's apps (UserDeleteV1), in one transaction; only while they are still
+ * deleted. False when they were not (restored meanwhile, or gone already).
+ */
+export const deleteUserItem = async (user: UserRecord): Promise<boolean> => {
+  const guard = { condition: 'attribute_not_exists(pk) OR userId = :id', values: { ':id': user.id } };
+  try {
+    await transact([
+      deleteWrite(keys.user(user.id), { condition: 'attribute_type(deletedAt, :string)', values: { ':string': 'S' }, sync: 'recorded' }),
+      deletionWrites.user(user.id),
+      deleteWrite(keys.email(user.email), guard),
+      ...(user.storageLabel ? [deleteWrite(keys.storageLabel(user.storageLabel), guard)] : []),
+    ]);
+    return true;
+  } catch (error) {
+    if (isCancelled(error)) return false;
+    throw error;
+  }
 };
 
 /**

@@ -202,9 +202,13 @@ export const updateAlbumInfo = async (auth: Auth, id: string, dto: AlbumChanges)
  * points at it, so a link made meanwhile is found and deleted on the next round.
  */
 export const deleteAlbum = async (auth: Auth, id: string): Promise<void> => {
-  const album = await requireAlbum(auth, Permission.AlbumDelete, id);
+  await removeAlbum(await requireAlbum(auth, Permission.AlbumDelete, id));
+};
+
+/** An album deleted as DELETE /album/:id deletes it (also a purged owner's: shared/services/user-purge.service.ts). */
+export const removeAlbum = async (album: AlbumRecord): Promise<void> => {
   for (let round = 1; ; round++) {
-    const links = (await listSharedLinks(auth.user.id)).filter((link) => link.albumId === album.id);
+    const links = (await listSharedLinks(album.ownerId)).filter((link) => link.albumId === album.id);
     for (const link of links) {
       // A link deleted meanwhile by another request (`gone`) is done already.
       await deleteSharedLink(link, []);

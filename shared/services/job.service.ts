@@ -13,9 +13,11 @@ import { deleteEmptyTags } from './tag-cleanup.ts';
 
 /**
  * POST /jobs (v3's createJob, the admin's manual jobs): the nightly tasks' clean-ups and memories
- * run now, in the request, as a run of the background tasks' queue. Jobs of what this server does
- * not have (people without faces are removed with their last face; no user deletion job, database
- * backups, integrity reports) are a 400 naming them.
+ * run now, in the request, as a run of the background tasks' queue. The others are a 400 naming
+ * them: what this server does not have (people without faces are removed with their last face;
+ * database backups, integrity reports), and `user-cleanup`, whose purge of deleted users may take
+ * longer than a request: the nightly function runs it each night, bounded per invocation
+ * (docs/data-model.md, "Nightly clean-up").
  */
 export const createJob = async (name: string): Promise<void> => {
   const now = new Date();

@@ -1,17 +1,30 @@
 import { log } from '../core/log.ts';
-import { claimNightlySlot } from '../db/system.repository.ts';
+import { claimNightlySlot, finishNightlyCleanup, pendingNightlyCleanup } from '../db/system.repository.ts';
+import { listUsers } from '../db/user.repository.ts';
+import type { SystemConfig } from '../model/config.ts';
 import { getConfig } from './config.reader.ts';
 import { cleanupMemories, generateMemories } from './memory.service.ts';
 import { recordRun } from './queue-runs.ts';
 import { deleteEmptyTags } from './tag-cleanup.ts';
+import { deleteExpiredTrash } from './trash.service.ts';
+import { purgeUser } from './user-purge.service.ts';
+import { WorkBudget } from './work-budget.ts';
 
 /**
- * Immich's nightly tasks, as far as this server has them (docs/immich-compatibility.md, "Memories"
- * and "Tags"): at `nightlyTasks.startTime` (UTC), the memory and empty-tag clean-ups when
- * `databaseCleanup` is on, then the "on this day" memories when `generateMemories` is on.
- * Deployed, a schedule invokes the function every hour (infra/cdk/nightly-function.ts); locally
- * the server does (infra/local/main.ts). Each tick works out the slot that was last due and claims
- * it, so the tasks run once per night, at most an hour after their time, whatever the ticks do.
+ * Immich's nightly tasks, as far as this server has them (docs/immich-compatibility.md, "Memories",
+ * "Tags" and "The trash and deleted users"): at `nightlyTasks.startTime` (UTC), when
+ * `databaseCleanup` is on, the memory and empty-tag clean-ups, then Immich's AssetDeleteCheck
+ * (the trash emptied of what has been there `trash.days`) and UserDeleteCheck (users deleted
+ * `user.deleteDelay` days before removed for good); then the "on this day" memories when
+ * `generateMemories` is on. Deployed, a schedule invokes the function every hour
+ * (infra/cdk/nightly-function.ts); locally the server does (infra/local/main.ts). Each tick works
+ * out the slot that was last due and claims it, so the tasks run once per night, at most an hour
+ * after their time, whatever the ticks do.
+ *
+ * The purge is bounded per invocation (a Lambda lasts 15 minutes at most): what a night's run
+ * leaves is marked pending and the next ticks go on with it, from the same night's cut-offs, until
+ * it is done (docs/data-model.md, "Nightly clean-up"). Users deleted with `force` are removed at
+ * any tick, as Immich queues their removal at once.
  */
 
 const dayMs = 86_400_000;
@@ -23,28 +36,94 @@ export const nightlySlot = (now: Date, startTime: string): string => {
   return new Date(today <= now.getTime() ? today : today - dayMs).toISOString();
 };
 
+/** How much one invocation may delete: assets (of the trash and of purged users), and when to stop starting more. */
+export interface NightlyBudget {
+  /** At most this many assets deleted for good (default 20,000). */
+  maxDeletions?: number;
+  /** Epoch milliseconds after which no more deletions start (default: ten minutes from now). */
+  deadline?: number;
+}
+
+/** What a purge run deleted, and whether it left any for the next tick. */
+export interface PurgeSummary {
+  assets: number;
+  users: number;
+  done: boolean;
+}
+
 export interface NightlyOutcome {
   slot: string;
   ran: boolean;
   memories?: { days: string[]; memories: number };
   cleanup?: { removed: number };
   tags?: { removed: number };
+  /** The trash emptied and deleted users removed (the night's, or a later tick going on with it). */
+  purge?: PurgeSummary;
 }
 
-export const runNightlyTasks = async (now: Date): Promise<NightlyOutcome> => {
+const defaultDeletions = 20_000;
+const defaultMs = 10 * 60_000;
+
+/**
+ * Immich's UserDeleteCheck and AssetDeleteCheck as of the night `slot` (absent: only the users
+ * removed with `force`): every user deleted more than `user.deleteDelay` days before it, or
+ * `removing`, is purged; every other user's trash loses what has been there `trash.days` (0 when
+ * the trash is off), while the budget lasts.
+ */
+const purge = async (config: SystemConfig, slot: string | undefined, budget: WorkBudget): Promise<PurgeSummary> => {
+  const summary: PurgeSummary = { assets: 0, users: 0, done: true };
+  const night = slot ? Date.parse(slot) : undefined;
+  const deletedBefore = night === undefined ? undefined : new Date(night - config.user.deleteDelay * dayMs).toISOString();
+  const trashDays = config.trash.enabled ? config.trash.days : 0;
+  const trashedBefore = night === undefined ? undefined : new Date(night - trashDays * dayMs).toISOString();
+  const users = await listUsers();
+  const due = users.filter(
+    (user) => user.deletedAt !== null && (user.status === 'removing' || (deletedBefore !== undefined && user.deletedAt < deletedBefore)),
+  );
+  for (const user of due) {
+    const outcome = await purgeUser(user.id, budget);
+    summary.assets += outcome.assets;
+    if (outcome.kind === 'purged') summary.users++;
+    if (outcome.kind === 'unfinished') return { ...summary, done: false };
+  }
+  if (trashedBefore === undefined) return summary;
+  const purged = new Set(due.map((user) => user.id));
+  for (const user of users.filter((each) => !purged.has(each.id))) {
+    const trash = await deleteExpiredTrash(user.id, trashedBefore, budget);
+    summary.assets += trash.removed;
+    if (!trash.done) return { ...summary, done: false };
+  }
+  return summary;
+};
+
+export const runNightlyTasks = async (now: Date, limits: NightlyBudget = {}): Promise<NightlyOutcome> => {
   // Read fresh, as Immich's (withCache: false): a change of the start time counts at the next tick.
   const config = await getConfig();
   const slot = nightlySlot(now, config.nightlyTasks.startTime);
-  if (!(await claimNightlySlot(slot))) return { slot, ran: false };
-  // A night's run is the background tasks' queue's job (the jobs page counts it).
+  const cleanupOn = config.nightlyTasks.databaseCleanup;
+  const budget = new WorkBudget(limits.maxDeletions ?? defaultDeletions, limits.deadline ?? Date.now() + defaultMs);
+  if (await claimNightlySlot(slot, cleanupOn)) {
+    // A night's run is the background tasks' queue's job (the jobs page counts it).
+    return recordRun('backgroundTask', async () => {
+      const outcome: NightlyOutcome = { slot, ran: true };
+      if (cleanupOn) {
+        outcome.cleanup = await cleanupMemories(now);
+        outcome.tags = await deleteEmptyTags();
+      }
+      outcome.purge = await purge(config, cleanupOn ? slot : undefined, budget);
+      if (cleanupOn && outcome.purge.done) await finishNightlyCleanup(slot);
+      if (config.nightlyTasks.generateMemories) outcome.memories = await generateMemories(now);
+      log.info('nightly tasks', { ...outcome });
+      return outcome;
+    });
+  }
+  // Between nights: the rest of a night's purge (while the clean-up is still on), and forced removals.
+  const pending = cleanupOn ? await pendingNightlyCleanup() : undefined;
+  if (!pending && !(await listUsers()).some((user) => user.deletedAt !== null && user.status === 'removing')) return { slot, ran: false };
   return recordRun('backgroundTask', async () => {
-    const outcome: NightlyOutcome = { slot, ran: true };
-    if (config.nightlyTasks.databaseCleanup) {
-      outcome.cleanup = await cleanupMemories(now);
-      outcome.tags = await deleteEmptyTags();
-    }
-    if (config.nightlyTasks.generateMemories) outcome.memories = await generateMemories(now);
-    log.info('nightly tasks', { ...outcome });
+    const outcome: NightlyOutcome = { slot, ran: false, purge: await purge(config, pending, budget) };
+    if (pending && outcome.purge?.done) await finishNightlyCleanup(pending);
+    log.info('nightly purge', { ...outcome });
     return outcome;
   });
 };

@@ -266,3 +266,17 @@ export const leaveStackForGood = async (asset: AssetRecord): Promise<void> => {
     });
   });
 };
+
+/**
+ * A purged owner's stacks that are still there once their assets are gone (each asset left its
+ * stack as it went, so normally none): deleted as DELETE /stacks/:id deletes one, with its record.
+ */
+export const deleteStacksOf = async (ownerId: string): Promise<void> => {
+  for (const { id } of await listStacks(ownerId))
+    await retrying(async () => {
+      const stack = await getStack(ownerId, id);
+      if (!stack) return;
+      const members = await membersOf(stack);
+      await write({ ownerId, put: [], remove: [stack], members: members.map((asset) => ({ asset, stack: null })) });
+    });
+};

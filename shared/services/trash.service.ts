@@ -1,7 +1,19 @@
 import { Permission, requireAssets } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
-import { assetsTakenBetween, deleteAsset, dropPhotoEdits, getAssetWithFaces, updateAsset, withFreshAsset } from '../db/asset.repository.ts';
+import {
+  addTrashEntry,
+  assetsTakenBetween,
+  deleteAsset,
+  dropPhotoEdits,
+  dropTrashEntry,
+  getAssetWithFaces,
+  listTrashedBefore,
+  markTrashIndexed,
+  trashIndexed,
+  updateAsset,
+  withFreshAsset,
+} from '../db/asset.repository.ts';
 import { deleteAssetMemberships } from '../db/memory.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deleteAssetTagEntries } from '../db/tag.repository.ts';
@@ -15,6 +27,7 @@ import { localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
 import { leaveStackForGood } from './stack.service.ts';
+import type { WorkBudget } from './work-budget.ts';
 
 /**
  * What an asset's upload stored: its original and sidecar, each at the exact version it was
@@ -49,25 +62,42 @@ const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], d
 export const deleteAssets = async (auth: Auth, ids: readonly string[], force: boolean): Promise<void> => {
   const assets = await requireAssets(auth, Permission.AssetDelete, ids);
   const now = new Date().toISOString();
-  // Each asset as stored now; one deleted meanwhile by a concurrent request is done already.
   for (const asset of assets) {
+    if (force) {
+      await deleteAssetForGood(asset.id);
+      continue;
+    }
+    // The asset as stored now; one deleted meanwhile by a concurrent request is done already.
     const current = await getAssetWithFaces(asset.id);
     if (!current) continue;
     await withFreshAsset(current, async (found) => {
-      if (!force) {
-        if (found.asset.deletedAt === null) await updateAsset(found.asset, found.faces, { deletedAt: now });
-        return;
-      }
-      await deleteForGood(auth, found);
-      // A motion photo's hidden video goes with it, as Immich queues its deletion.
-      const motion = found.asset.livePhotoVideoId ? await getAssetWithFaces(found.asset.livePhotoVideoId) : undefined;
-      if (motion && motion.asset.ownerId === found.asset.ownerId) await withFreshAsset(motion, (fresh) => deleteForGood(auth, fresh));
+      if (found.asset.deletedAt === null) await updateAsset(found.asset, found.faces, { deletedAt: now });
     });
   }
 };
 
+/**
+ * Deletes one asset for good, as DELETE /asset with `force` does (and the nightly clean-up of the
+ * trash and of deleted users: shared/services/nightly-tasks.service.ts), with a motion photo's
+ * hidden video, which Immich deletes with it. With `still`, only while the asset as stored now
+ * passes it (a concurrent restore cancels the deletion, and the asset read again no longer
+ * passes). Whether it was deleted (false: gone already, or no longer passing).
+ */
+export const deleteAssetForGood = async (assetId: string, still?: (asset: AssetRecord) => boolean): Promise<boolean> => {
+  const current = await getAssetWithFaces(assetId);
+  if (!current) return false;
+  const deleted = await withFreshAsset(current, async (found) => {
+    if (still && !still(found.asset)) return false;
+    await deleteForGood(found);
+    const motion = found.asset.livePhotoVideoId ? await getAssetWithFaces(found.asset.livePhotoVideoId) : undefined;
+    if (motion && motion.asset.ownerId === found.asset.ownerId) await withFreshAsset(motion, (fresh) => deleteForGood(fresh));
+    return true;
+  });
+  return deleted === true;
+};
+
 /** Deletes an asset, its faces, postings and stored files for good. */
-const deleteForGood = async (auth: Auth, found: { asset: AssetRecord; faces: FaceRecord[] }): Promise<void> => {
+const deleteForGood = async (found: { asset: AssetRecord; faces: FaceRecord[] }): Promise<void> => {
   const names = (await getPeople(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
   const { albums } = await deleteAsset(found.asset, found.faces);
   // Its places in memories and tags go with it (Immich's rows cascade; the apps drop them with the
@@ -78,7 +108,7 @@ const deleteForGood = async (auth: Auth, found: { asset: AssetRecord; faces: Fac
     leaveStackForGood(found.asset),
     dropPhotoEdits(found.asset),
   ]);
-  await replaceThumbnails(auth.user.id, albums, found.asset.id);
+  await replaceThumbnails(found.asset.ownerId, albums, found.asset.id);
   // Its search postings too (they would only cost reads: docs/data-model.md, "Search").
   await deletePostings(found.asset.ownerId, postingsOf(found.asset, assetTerms(found.asset, names)));
   await (await originalsStore()).delete(storedObjectsOf(found.asset));
@@ -101,8 +131,8 @@ export const restoreAssets = async (auth: Auth, ids: readonly string[]): Promise
 };
 
 /**
- * The caller's trashed assets: the months the timeline counters say hold trash, each read as a
- * key range of the timeline (never the whole library).
+ * An owner's trashed assets: the months the timeline counters say hold trash, each read as a key
+ * range of the timeline (never the whole library).
  */
 const trashedAssets = async (ownerId: string): Promise<AssetRecord[]> => {
   const months = [
@@ -115,6 +145,36 @@ const trashedAssets = async (ownerId: string): Promise<AssetRecord[]> => {
     found.push(...assets.filter((asset) => asset.deletedAt !== null && periodOfAsset(asset.localDateTime, 'MONTH') === month));
   }
   return found;
+};
+
+/**
+ * Immich's nightly AssetDeleteCheck for one owner: every asset in their trash since `cutoff` or
+ * before is deleted for good, longest there first, as DELETE /asset with `force` deletes it, while
+ * the budget lasts (what is left waits for the next run). Their earlier trash is given its entries
+ * once first ("Earlier shapes"). How many went, and whether none is left.
+ */
+export const deleteExpiredTrash = async (
+  ownerId: string,
+  cutoff: string,
+  budget: WorkBudget,
+): Promise<{ removed: number; done: boolean }> => {
+  if (!(await trashIndexed(ownerId))) {
+    await inBatches(await trashedAssets(ownerId), 8, addTrashEntry);
+    await markTrashIndexed(ownerId);
+  }
+  let removed = 0;
+  for (;;) {
+    if (budget.spent) return { removed, done: false };
+    const expired = await listTrashedBefore(ownerId, cutoff, Math.min(100, budget.remaining));
+    if (expired.length === 0) return { removed, done: true };
+    budget.take(expired.length);
+    await inBatches(expired, 8, async ({ assetId, deletedAt }) => {
+      // Restored meanwhile (or trashed again later): it stays.
+      if (await deleteAssetForGood(assetId, (asset) => asset.deletedAt !== null && asset.deletedAt <= cutoff)) removed++;
+      // An entry whose asset is no longer in the trash since then is none (its write raced an earlier shape's).
+      else await dropTrashEntry(ownerId, assetId, deletedAt);
+    });
+  }
 };
 
 /**

@@ -1,12 +1,14 @@
 /**
  * A deleted user's library is hidden from everyone it was shared with (docs/data-model.md,
- * "Deleted users"): their partners see none of it, and the albums they shared leave their members'
- * lists, counts and access checks, as Immich leaves a deleted owner's shared albums out. A
- * restore shows it again. Apart from user.service.ts so that only deleting and restoring bundle it.
+ * pattern 61): their partners see none of it (nor they their partners'), and the albums they shared
+ * leave their members' lists, counts and access checks, as Immich leaves a deleted owner's shared
+ * albums out; the apps' sync is told in the same writes (PartnerDeleteV1, AlbumDeleteV1). A restore
+ * shows it again, and the apps get it back as backfills. Apart from user.service.ts so that only
+ * deleting and restoring bundle it.
  */
 import { markAlbumOwnerDeleted } from '../db/album.repository.ts';
-import { markSharerDeleted } from '../db/partner.repository.ts';
+import { markPartnershipsDeleted } from '../db/partner.repository.ts';
 
 export const setLibraryHidden = async (userId: string, hidden: boolean): Promise<void> => {
-  await Promise.all([markSharerDeleted(userId, hidden), markAlbumOwnerDeleted(userId, hidden)]);
+  await Promise.all([markPartnershipsDeleted(userId, hidden), markAlbumOwnerDeleted(userId, hidden)]);
 };

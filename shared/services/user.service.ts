@@ -163,9 +163,11 @@ export const updateUserInfo = async (auth: Auth, dto: UserChange): Promise<UserR
 };
 
 /**
- * DELETE /user/:id (admin): a soft delete, as Immich's: the user is `deleted` (`removing` with
- * `force`) and can no longer sign in or use any credential until restored. The files and records
- * stay: this server has no deletion job yet (Immich's removes them after `user.deleteDelay` days).
+ * DELETE /user/:id (admin): a soft delete, as Immich's: the user is `deleted` and can no longer
+ * sign in or use any credential until restored; the nightly clean-up removes them for good after
+ * `user.deleteDelay` days (shared/services/user-purge.service.ts). With `force` they are
+ * `removing`: removed at the next hourly tick, whatever the delay, as Immich's forced delete
+ * queues their removal at once.
  */
 export const deleteUser = async (id: string, force: boolean): Promise<UserRecord> => {
   const user = await findOrFail(id);
@@ -173,9 +175,14 @@ export const deleteUser = async (id: string, force: boolean): Promise<UserRecord
   return await saveUser(user, { status: force ? 'removing' : 'deleted', deletedAt: new Date().toISOString() });
 };
 
-/** POST /user/:id/restore (admin): a deleted user comes back, with their sessions and keys. */
+/**
+ * POST /user/:id/restore (admin): a deleted user comes back, with their sessions and keys. One
+ * whose removal began (`removing`: a forced delete, or the nightly purge under way) is no longer
+ * whole, so cannot come back.
+ */
 export const restoreUser = async (id: string): Promise<UserRecord> => {
   const user = await findOrFail(id, true);
+  if (user.status === 'removing') throw new Invalid('User is being removed');
   return await saveUser(user, { status: 'active', deletedAt: null });
 };
 

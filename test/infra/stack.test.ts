@@ -177,7 +177,7 @@ describe('ImmichStack', () => {
     });
   });
 
-  it('ticks the nightly tasks every hour from EventBridge, retried and dead-lettered, with a role that reaches only the table', () => {
+  it('ticks the nightly tasks every hour from EventBridge, retried and dead-lettered, with a role that reaches the table and deletes originals', () => {
     const [rule, ...others] = values(template.findResources('AWS::Events::Rule'));
     expect(others).toEqual([]);
     expect(rule?.Properties.ScheduleExpression).toBe('rate(1 hour)');
@@ -188,12 +188,21 @@ describe('ImmichStack', () => {
       String(each.Properties.Description).startsWith('Immich nightly tasks'),
     ) ?? ['', undefined];
     expect(JSON.stringify(target.Arn)).toContain(id);
-    expect(fn?.Properties).toMatchObject({ Timeout: 900, MemorySize: 512, Environment: { Variables: { TABLE_NAME: expect.anything() } } });
+    expect(fn?.Properties).toMatchObject({
+      Timeout: 900,
+      MemorySize: 512,
+      Environment: { Variables: { TABLE_NAME: expect.anything(), ORIGINALS_BUCKET: expect.anything() } },
+    });
     const roleId = String(fn?.Properties.Role['Fn::GetAtt'][0]);
     const policy = values(template.findResources('AWS::IAM::Policy')).find((p) => JSON.stringify(p.Properties.Roles).includes(roleId));
     const actions = JSON.stringify(policy?.Properties.PolicyDocument);
     expect(actions).toContain('dynamodb:ConditionCheckItem');
-    for (const other of ['s3:', 'lambda:', 'secretsmanager:']) expect(actions).not.toContain(other);
+    // The trash's expired assets and purged users' files go as DELETE /asset with force removes them.
+    const s3 = ((policy?.Properties.PolicyDocument.Statement ?? []) as { Action: string | string[] }[])
+      .flatMap((statement) => [statement.Action].flat())
+      .filter((action) => action.startsWith('s3:'));
+    expect(s3.sort()).toEqual(['s3:AbortMultipartUpload', 's3:DeleteObject', 's3:DeleteObjectVersion']);
+    for (const other of ['s3:GetObject', 's3:PutObject', 'lambda:', 'secretsmanager:']) expect(actions).not.toContain(other);
   });
 
   it('gives the product keys’ public keys, when set by context, to the two routes that verify keys alone', () => {
@@ -342,9 +351,9 @@ describe('ImmichStack', () => {
         !JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler'),
     );
     // One per access class with originals (read, read with the link secret, put, delete, archive,
-    // session, session with media jobs), and the media function's own role.
+    // session, session with media jobs), and the media function's and the nightly function's own roles.
     expect(new Set(routes.filter((route) => route.store).map(accessClass)).size).toBe(7);
-    expect(s3Policies).toHaveLength(8);
+    expect(s3Policies).toHaveLength(9);
     // Upload sessions: multipart uploads (listed, completed, aborted), the object read to check it, removed if it is not what was declared.
     const sessionPolicy = JSON.stringify(policyOf(template, routeNamed('completeUploadSession'))?.Properties.PolicyDocument);
     for (const action of [

@@ -301,6 +301,15 @@ export const assetWrites = {
       sync: 'recorded',
     });
   },
+  /**
+   * The asset's entry in its owner's trash (`deletedAt` its time in the trash), written and deleted
+   * with every change of its `deletedAt`: what the nightly clean-up finds expired trash by.
+   */
+  trashEntry: (asset: Pick<AssetRecord, 'id' | 'ownerId'>, deletedAt: string): Write =>
+    putWrite({ ...keys.trashEntry(asset.ownerId, deletedAt, asset.id), type: 'trashEntry', assetId: asset.id }),
+  /** The reverse (none to delete, for an asset trashed before the entries existed: "Earlier shapes"). */
+  dropTrashEntry: (asset: Pick<AssetRecord, 'id' | 'ownerId'>, deletedAt: string): Write =>
+    deleteWrite(keys.trashEntry(asset.ownerId, deletedAt, asset.id)),
   /** One more (or one fewer) album holding the asset. */
   addAlbumCount: (assetId: string, delta: 1 | -1): Write =>
     updateWrite(keys.asset(assetId), 'ADD albumCount :delta', { condition: 'present', values: { ':delta': delta }, sync: 'unsent' }),

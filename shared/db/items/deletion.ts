@@ -57,6 +57,8 @@ export const deletionWrites = {
   stack: (ownerId: string, stackId: string): Write => record(deletionScopes.stacks(ownerId), { stackId }),
   /** A user's metadata row gone (Immich's `user_metadata_audit`): `key` is v3's `license`. */
   userMetadata: (userId: string, key: string): Write => record(deletionScopes.userMetadata(userId), { userId, key }),
+  /** A user deleted for good (UserDeleteV1, sent to every user: the apps' own cascade drops the rest). */
+  user: (userId: string): Write => record(deletionScopes.users(), { userId }),
   /** A photo edit replaced, removed or gone with its asset (AssetEditDeleteV1). */
   assetEdit: (ownerId: string, editId: string): Write => record(deletionScopes.assetEdits(ownerId), { editId }),
 };

@@ -1,0 +1,131 @@
+/**
+ * A deleted user removed for good (Immich's UserDelete job): after `user.deleteDelay` days by the
+ * nightly clean-up, or at the next hourly tick after a forced delete (`DELETE /admin/users/:id
+ * {force: true}`), through one path (docs/data-model.md, "Nightly clean-up"). Immich's database
+ * cascades one DELETE; here every part of the library is deleted as its own API deletes it, with
+ * the records the other users' apps sync (album deletions, album users and entries leaving,
+ * partner shares ending, and at last UserDeleteV1, from which the apps' own cascade drops the
+ * user's assets, stacks and people they hold). Each step reads what is left, so a run stopped by
+ * its budget is finished by the next; the user item goes last, so the user stays listed as
+ * deleted until then.
+ */
+import { inBatches } from '../core/concurrency.ts';
+import { log } from '../core/log.ts';
+import { deleteActivity, listAlbumActivities } from '../db/activity.repository.ts';
+import { getAlbum, listAlbumSharesOf, listAlbums, unshareAlbum } from '../db/album.repository.ts';
+import { deleteApiKey, listApiKeys } from '../db/api-key.repository.ts';
+import { timelinePages } from '../db/asset.repository.ts';
+import { deleteMemory, listMemories } from '../db/memory.repository.ts';
+import { listPartnershipsOf, removePartnerIfShared } from '../db/partner.repository.ts';
+import { deletePerson, listPeople } from '../db/person.repository.ts';
+import { deleteUserSessions, listUserSessions } from '../db/session.repository.ts';
+import { deleteSharedLink, listSharedLinkAssetIds, listSharedLinks } from '../db/shared-link.repository.ts';
+import { deleteCheckpoints } from '../db/sync.repository.ts';
+import { deleteTags, listTags } from '../db/tag.repository.ts';
+import { beginPurge, deleteUserItem, deleteUserRemains, getUser } from '../db/user.repository.ts';
+import { deleteWorkflow, listWorkflows } from '../db/workflow.repository.ts';
+import type { UserRecord } from '../model/user.ts';
+import { originalsStore } from '../storage/originals.ts';
+import { removeAlbum } from './album.service.ts';
+import { deleteStacksOf } from './stack.service.ts';
+import { deleteAssetForGood } from './trash.service.ts';
+import { endSessionsOf } from './upload-session-end.ts';
+import type { WorkBudget } from './work-budget.ts';
+
+/** What a purge run did: `purged`, `unfinished` (its budget ran out: the next run goes on), or `kept` (restored meanwhile, or gone). */
+export type PurgeOutcome = { kind: 'purged' | 'unfinished' | 'kept'; assets: number };
+
+/** Nothing can act as the user any more: their sessions (with their sync checkpoints), API keys and open upload sessions end. */
+const endCredentials = async (user: UserRecord): Promise<void> => {
+  const [sessions, apiKeys] = await Promise.all([listUserSessions(user.id), listApiKeys(user.id)]);
+  await inBatches(sessions, 8, (session) => deleteCheckpoints(session.tokenHash));
+  await deleteUserSessions(user.id);
+  await inBatches(apiKeys, 8, (key) => deleteApiKey(user.id, key));
+  await endSessionsOf(user);
+};
+
+/** Their shared links (and keys) go, then their own albums (as DELETE /album/:id: each user it was shared with loses it). */
+const deleteSharing = async (userId: string): Promise<void> => {
+  for (const link of await listSharedLinks(userId)) await deleteSharedLink(link, await listSharedLinkAssetIds(link.id));
+  for (const album of await listAlbums(userId)) await removeAlbum(album);
+};
+
+/**
+ * They leave the albums of others they were in: their likes and comments there go (Immich's rows
+ * cascade), then their share, as DELETE /album/:id/user/:userId removes it (its other users get
+ * AlbumUserDeleteV1). A change of the album meanwhile: read again.
+ */
+const leaveAlbums = async (userId: string): Promise<void> => {
+  for (const share of await listAlbumSharesOf(userId)) {
+    const activities = (await listAlbumActivities(share.albumId)).filter((activity) => activity.userId === userId);
+    await inBatches(activities, 8, deleteActivity);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const album = await getAlbum(share.ownerId, share.albumId);
+      if (!album?.sharedUserIds.includes(userId)) break;
+      if ((await unshareAlbum(album, userId, new Date().toISOString())) === 'written') break;
+    }
+  }
+};
+
+/** Their partner shares, both ways, end (each recorded for both users, as DELETE /partner/:id). */
+const endPartnerships = async (userId: string): Promise<void> => {
+  const { sharedBy, sharingWith } = await listPartnershipsOf(userId);
+  await inBatches([...sharedBy, ...sharingWith], 8, (share) => removePartnerIfShared(share.sharedById, share.sharedWithId));
+};
+
+/**
+ * Their assets, each deleted for good as DELETE /asset with `force` deletes it (files, faces,
+ * album entries, memories, tags, stacks), a page of the timeline at a time, while the budget
+ * lasts. How many went, and whether none is left.
+ */
+const deleteLibrary = async (userId: string, budget: WorkBudget): Promise<{ assets: number; done: boolean }> => {
+  let assets = 0;
+  for (;;) {
+    if (budget.spent) return { assets, done: false };
+    let page: string[] = [];
+    for await (const items of timelinePages(userId, { descending: false, pageSize: Math.min(100, budget.remaining) })) {
+      page = items.map((asset) => asset.id);
+      break;
+    }
+    if (page.length === 0) return { assets, done: true };
+    budget.take(page.length);
+    await inBatches(page, 8, async (assetId) => {
+      if (await deleteAssetForGood(assetId)) assets++;
+    });
+  }
+};
+
+/** What the user owned besides their assets: stacks left, memories, people, tags, workflows, then what only pointed at them. */
+const deleteRest = async (user: UserRecord): Promise<void> => {
+  await deleteStacksOf(user.id);
+  for (const memory of await listMemories(user.id)) await deleteMemory(memory);
+  await inBatches(await listPeople(user.id), 8, deletePerson);
+  await deleteTags(await listTags(user.id));
+  for (const workflow of await listWorkflows(user.id)) await deleteWorkflow(user.id, workflow.id);
+  await deleteUserRemains(user.id);
+  if (user.profileImagePath) await (await originalsStore()).delete([{ key: user.profileImagePath }]);
+};
+
+/**
+ * Purges one deleted user, as far as the budget allows: `purged` once the user item itself is
+ * gone, `unfinished` when the budget ran out first (the user stays `removing`, and the next run
+ * goes on), `kept` when the user is no longer deleted (restored) or already gone.
+ */
+export const purgeUser = async (userId: string, budget: WorkBudget): Promise<PurgeOutcome> => {
+  if (budget.spent) return { kind: 'unfinished', assets: 0 };
+  const found = await getUser(userId);
+  if (!found || found.deletedAt === null) return { kind: 'kept', assets: 0 };
+  // From here on they cannot be restored: the purge may leave them half-deleted until its next run.
+  if (found.status !== 'removing' && !(await beginPurge(userId))) return { kind: 'kept', assets: 0 };
+  const user: UserRecord = { ...found, status: 'removing' };
+  await endCredentials(user);
+  await deleteSharing(user.id);
+  await leaveAlbums(user.id);
+  await endPartnerships(user.id);
+  const library = await deleteLibrary(user.id, budget);
+  if (!library.done) return { kind: 'unfinished', assets: library.assets };
+  await deleteRest(user);
+  if (!(await deleteUserItem(user))) return { kind: 'kept', assets: library.assets };
+  log.info('user purged', { userId: user.id, assets: library.assets });
+  return { kind: 'purged', assets: library.assets };
+};

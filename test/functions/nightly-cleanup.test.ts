@@ -1,0 +1,242 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as nightlyHandler } from '#functions/nightly/run-nightly-tasks.ts';
+import { handler as getConfigHandler } from '#functions/system-config/get-config.ts';
+import { handler as updateConfigHandler } from '#functions/system-config/update-config.ts';
+import { handler as deleteUserHandler } from '#functions/user/delete-user.ts';
+import { handler as getQueue } from '#functions/v3/queue/get-queue.ts';
+import { getAsset, getAssetWithFaces, updateAsset } from '#shared/db/asset.repository.ts';
+import { keys } from '#shared/db/keys.ts';
+import { getUser } from '#shared/db/user.repository.ts';
+import { nightlySlot, runNightlyTasks } from '#shared/services/nightly-tasks.service.ts';
+import { bearer, freshUser, login, signUpAdmin } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { addPhoto, assetInfo } from '../support/library.ts';
+import { SyncClient } from '../support/sync-client.ts';
+import { tableItems } from '../support/table-items.ts';
+
+// Immich's nightly AssetDeleteCheck and UserDeleteCheck (docs/immich-compatibility.md, "The trash
+// and deleted users"; docs/data-model.md, "Nightly clean-up"): the trash emptied of what has been
+// there `trash.days`, users deleted `user.deleteDelay` days before removed for good, each through
+// the API's own deletion, bounded per invocation and finished by the next ticks.
+
+const dayMs = 86_400_000;
+const table = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+
+let adminToken: string;
+beforeAll(async () => {
+  await signUpAdmin();
+  adminToken = (await login({ email: 'admin@immich.cloud', password: 'password' })).accessToken;
+});
+
+// Each test runs its own nights, later than the test before's (a night is claimed once).
+const today = new Date();
+const nightOf = (test: number, day = 0) =>
+  Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + 40 * test + day, 1, 0);
+const at = (ms: number) => new Date(ms).toISOString();
+const nightly = (ms: number, context?: { getRemainingTimeInMillis: () => number }) => nightlyHandler({ time: at(ms) }, context);
+/** The night's slot (00:00 UTC, the default start time): what its cut-offs count back from. */
+const slotOf = (ms: number) => Date.parse(nightlySlot(new Date(ms), '00:00'));
+
+const setConfig = async (change: (config: Record<string, any>) => Record<string, any>) => {
+  const config = (await invoke(getConfigHandler, { path: '/api/system-config', headers: bearer(adminToken) })).body;
+  const reply = await invoke(updateConfigHandler, {
+    method: 'PUT',
+    path: '/api/system-config',
+    headers: bearer(adminToken),
+    body: change(config),
+  });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+};
+
+/** Puts an asset in the trash as of `deletedAt` (as the API's trash writes it, backdated). */
+const trashedAt = async (assetId: string, deletedAt: number) => {
+  const found = await getAssetWithFaces(assetId);
+  if (!found) throw new Error(`no asset ${assetId}`);
+  await updateAsset(found.asset, found.faces, { deletedAt: at(deletedAt) });
+};
+
+const fileOf = async (assetId: string): Promise<string> =>
+  join(String(process.env.ORIGINALS_DIR), String((await getAsset(assetId))?.originalPath));
+
+const backgroundRuns = async (): Promise<number> =>
+  (
+    await invoke(getQueue, {
+      path: '/api/queues/backgroundTask',
+      headers: bearer(adminToken),
+      pathParameters: { name: 'backgroundTask' },
+    })
+  ).body.statistics.completed;
+
+describe('the nightly trash check (Immich’s AssetDeleteCheck)', () => {
+  it('deletes for good what has been in the trash `trash.days`, keeps the rest, and the owner’s app is told', async () => {
+    const night = nightOf(1);
+    const owner = await freshUser(adminToken, 'Trasher');
+    const [old, older, recent, kept] = [
+      await addPhoto(owner.accessToken, { color: [10, 1, 1] }),
+      await addPhoto(owner.accessToken, { color: [10, 2, 2] }),
+      await addPhoto(owner.accessToken, { color: [10, 3, 3] }),
+      await addPhoto(owner.accessToken, { color: [10, 4, 4] }),
+    ];
+    await trashedAt(old, slotOf(night) - 31 * dayMs);
+    await trashedAt(older, slotOf(night) - 90 * dayMs);
+    await trashedAt(recent, slotOf(night) - 5 * dayMs);
+    const app = new SyncClient(owner.accessToken);
+    await app.sync();
+    expect(app.assets.get(old)?.deletedAt).toEqual(expect.any(String));
+    const files = { old: await fileOf(old), recent: await fileOf(recent) };
+    expect(existsSync(files.old)).toBe(true);
+    const runs = await backgroundRuns();
+
+    const outcome = await nightly(night);
+    expect(outcome).toMatchObject({ ran: true, purge: { assets: 2, users: 0, done: true } });
+    expect((await assetInfo(owner.accessToken, old)).status).toBe(400);
+    expect((await assetInfo(owner.accessToken, older)).status).toBe(400);
+    expect(existsSync(files.old)).toBe(false);
+    expect((await assetInfo(owner.accessToken, recent)).body).toMatchObject({ isTrashed: true });
+    expect(existsSync(files.recent)).toBe(true);
+    expect((await assetInfo(owner.accessToken, kept)).body).toMatchObject({ isTrashed: false });
+    // The jobs page counts the night's run, as before.
+    expect(await backgroundRuns()).toBe(runs + 1);
+
+    const lines = await app.sync();
+    expect(
+      lines
+        .filter((line) => line.type === 'AssetDeleteV1')
+        .map((line) => line.data.assetId)
+        .sort(),
+    ).toEqual([old, older].sort());
+    expect([...app.assets.keys()].sort()).toEqual([recent, kept].sort());
+    expect(app.assets.get(recent)?.deletedAt).toEqual(expect.any(String));
+  });
+
+  it('empties the whole trash when the trash is off (0 days), and finds assets trashed before trash entries existed', async () => {
+    const night = nightOf(2);
+    const owner = await freshUser(adminToken, 'NoTrash');
+    const [early, fresh] = [
+      await addPhoto(owner.accessToken, { color: [20, 1, 1] }),
+      await addPhoto(owner.accessToken, { color: [20, 2, 2] }),
+    ];
+    await trashedAt(early, slotOf(night) - 2 * dayMs);
+    await trashedAt(fresh, slotOf(night) - 60_000);
+    // An earlier shape: an asset trashed before its trash entry was written, its owner not yet looked at.
+    const entry = (await tableItems('trashEntry')).find((item) => item.assetId === early);
+    await table.send(new DeleteCommand({ TableName: process.env.TABLE_NAME, Key: { pk: entry?.pk, sk: entry?.sk } }));
+    await table.send(
+      new UpdateCommand({ TableName: process.env.TABLE_NAME, Key: keys.user(owner.userId), UpdateExpression: 'REMOVE trashIndexed' }),
+    );
+    await setConfig((config) => ({ ...config, trash: { ...config.trash, enabled: false } }));
+    try {
+      // These two, and what earlier tests left in the trash.
+      const outcome = await nightly(night);
+      expect(outcome).toMatchObject({ ran: true, purge: { done: true } });
+      expect(outcome.purge?.assets).toBeGreaterThanOrEqual(2);
+    } finally {
+      await setConfig((config) => ({ ...config, trash: { ...config.trash, enabled: true } }));
+    }
+    expect((await assetInfo(owner.accessToken, early)).status).toBe(400);
+    expect((await assetInfo(owner.accessToken, fresh)).status).toBe(400);
+    expect((await tableItems('trashEntry')).filter((item) => String(item.pk).includes(owner.userId))).toEqual([]);
+  });
+
+  it('stops when its budget is spent and goes on at the next ticks until done; each run is counted', async () => {
+    const night = nightOf(3);
+    const owner = await freshUser(adminToken, 'BigTrash');
+    const assets: string[] = [];
+    for (let n = 0; n < 5; n++) assets.push(await addPhoto(owner.accessToken, { color: [30, n, n] }));
+    for (const [n, id] of assets.entries()) await trashedAt(id, slotOf(night) - (40 + n) * dayMs);
+    const runs = await backgroundRuns();
+
+    // The Lambda's time nearly spent (its last three minutes are left alone): nothing is started.
+    expect(await nightly(night, { getRemainingTimeInMillis: () => 60_000 })).toMatchObject({
+      ran: true,
+      purge: { assets: 0, done: false },
+    });
+    // The next ticks of the same night go on, two deletions an invocation here (the service the
+    // handler calls, with a smaller budget than its default), from the night's own cut-off.
+    const first = await runNightlyTasks(new Date(night + 3_600_000), { maxDeletions: 2 });
+    expect(first).toMatchObject({ ran: false, purge: { assets: 2, done: false } });
+    const gone = (await Promise.all(assets.map((id) => assetInfo(owner.accessToken, id)))).filter((reply) => reply.status === 400);
+    // Longest in the trash first.
+    expect(gone).toHaveLength(2);
+    expect((await assetInfo(owner.accessToken, assets[4] as string)).status).toBe(400);
+    expect(await runNightlyTasks(new Date(night + 2 * 3_600_000), { maxDeletions: 2 })).toMatchObject({
+      purge: { assets: 2, done: false },
+    });
+    expect(await runNightlyTasks(new Date(night + 3 * 3_600_000), { maxDeletions: 2 })).toMatchObject({ purge: { assets: 1, done: true } });
+    for (const id of assets) expect((await assetInfo(owner.accessToken, id)).status).toBe(400);
+    // Done: the next tick has nothing to do, and is not a run.
+    expect(await nightly(night + 4 * 3_600_000)).toEqual({ slot: at(slotOf(night)), ran: false });
+    expect(await backgroundRuns()).toBe(runs + 4);
+  });
+
+  it('does nothing when the nightly clean-up is off', async () => {
+    const night = nightOf(4);
+    const owner = await freshUser(adminToken, 'Hoarder');
+    const leaving = await freshUser(adminToken, 'Lingering');
+    const photo = await addPhoto(owner.accessToken, { color: [40, 1, 1] });
+    await trashedAt(photo, slotOf(night) - 100 * dayMs);
+    expect((await remove(leaving.userId)).status).toBe(200);
+    await backdateDeletion(leaving.userId, slotOf(night) - 100 * dayMs);
+    await setConfig((config) => ({ ...config, nightlyTasks: { ...config.nightlyTasks, databaseCleanup: false } }));
+    try {
+      expect(await nightly(night)).toMatchObject({ ran: true, purge: { assets: 0, users: 0, done: true } });
+      expect(await nightly(night + 3_600_000)).toEqual({ slot: at(slotOf(night)), ran: false });
+    } finally {
+      await setConfig((config) => ({ ...config, nightlyTasks: { ...config.nightlyTasks, databaseCleanup: true } }));
+    }
+    expect((await assetInfo(owner.accessToken, photo)).body).toMatchObject({ isTrashed: true });
+    expect(await getUser(leaving.userId)).toMatchObject({ status: 'deleted' });
+  });
+});
+
+const remove = (id: string) =>
+  invoke(deleteUserHandler, { method: 'DELETE', path: `/api/user/${id}`, pathParameters: { id }, headers: bearer(adminToken) });
+
+/** The user as deleted at `deletedAt` (written in the table, as the API would have then). */
+const backdateDeletion = async (userId: string, deletedAt: number) => {
+  await table.send(
+    new UpdateCommand({
+      TableName: process.env.TABLE_NAME,
+      Key: keys.user(userId),
+      UpdateExpression: 'SET deletedAt = :at',
+      ExpressionAttributeValues: { ':at': at(deletedAt) },
+    }),
+  );
+};
+
+describe('the nightly user check (Immich’s UserDeleteCheck)', () => {
+  it('removes a user deleted `user.deleteDelay` days before, with their files; one deleted since stays; the other users’ apps are told', async () => {
+    const night = nightOf(5);
+    const watcher = await freshUser(adminToken, 'Watcher');
+    const [long, short] = [await freshUser(adminToken, 'LongGone'), await freshUser(adminToken, 'JustGone')];
+    const [longPhoto, shortPhoto] = [
+      await addPhoto(long.accessToken, { color: [50, 1, 1] }),
+      await addPhoto(short.accessToken, { color: [50, 2, 2] }),
+    ];
+    const files = { long: await fileOf(longPhoto), short: await fileOf(shortPhoto) };
+    const app = new SyncClient(watcher.accessToken);
+    await app.sync();
+    expect(app.users.has(long.userId) && app.users.has(short.userId)).toBe(true);
+    for (const user of [long, short]) expect((await remove(user.userId)).status).toBe(200);
+    await backdateDeletion(long.userId, slotOf(night) - 8 * dayMs);
+    await backdateDeletion(short.userId, slotOf(night) - 2 * dayMs);
+
+    // This one, and the user the test before kept (deleted long before this night).
+    expect(await nightly(night)).toMatchObject({ ran: true, purge: { done: true } });
+    expect(await getUser(long.userId)).toBeUndefined();
+    expect(existsSync(files.long)).toBe(false);
+    expect(await getUser(short.userId)).toMatchObject({ status: 'deleted' });
+    expect(existsSync(files.short)).toBe(true);
+
+    const lines = await app.sync();
+    const removed = lines.filter((line) => line.type === 'UserDeleteV1').map((line) => line.data.userId);
+    expect(removed).toContain(long.userId);
+    expect(removed).not.toContain(short.userId);
+    expect(app.users.has(long.userId)).toBe(false);
+    expect(app.users.get(short.userId)?.deletedAt).toEqual(expect.any(String));
+  });
+});
