@@ -22,6 +22,11 @@ export interface RunningServer {
   baseUrl: string;
   /** The largest upload body it takes. */
   uploadLimitBytes: number;
+  /**
+   * The hourly schedule's tick at `time`, as EventBridge invokes the nightly tasks' function
+   * (infra/cdk/nightly-function.ts; locally, infra/local/main.ts), resolved once it has run.
+   */
+  nightly(time: Date): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -49,6 +54,10 @@ const startSource = async (options: ServerOptions): Promise<RunningServer> => {
     origin,
     baseUrl: `${origin}/api`,
     uploadLimitBytes,
+    nightly: async (time) => {
+      const { handler } = await import('#functions/nightly/run-nightly-tasks.ts');
+      await handler({ time: time.toISOString() });
+    },
     close: async () => {
       // The previews its uploads started finish first (they use this file's table).
       await server.mediaIdle();
@@ -77,6 +86,10 @@ const startTemplate = async (options: ServerOptions): Promise<RunningServer> => 
     origin,
     baseUrl: `${origin}/api`,
     uploadLimitBytes: Math.floor(deployedUploadLimitMb * 1024 * 1024),
+    nightly: async (time) => {
+      api.tick(time);
+      await api.idle();
+    },
     close: async () => {
       await api.idle();
       await api.close();
@@ -92,7 +105,12 @@ export const startServer = (options: ServerOptions = {}): Promise<RunningServer>
 /** Starts the server before this file's tests and stops it after; call at the top of a describe. */
 export const useServer = (
   options: ServerOptions = {},
-): { readonly baseUrl: string; readonly origin: string; readonly uploadLimitBytes: number } => {
+): {
+  readonly baseUrl: string;
+  readonly origin: string;
+  readonly uploadLimitBytes: number;
+  nightly(time: Date): Promise<void>;
+} => {
   let server: RunningServer | undefined;
   beforeAll(async () => {
     server = await startServer(options);
@@ -112,5 +130,6 @@ export const useServer = (
     get uploadLimitBytes() {
       return running().uploadLimitBytes;
     },
+    nightly: (time) => running().nightly(time),
   };
 };
