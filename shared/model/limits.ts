@@ -59,6 +59,8 @@ export const limits = {
    * its work stays bounded (400 transactions).
    */
   metadataBulkItems: 20_000,
+  /** Metadata items of one upload (POST /assets): written in the upload's one transaction (the app sends one). */
+  uploadMetadataItems: 20,
   /** A file's own metadata strings are cut, not refused: a photo is never refused for its EXIF. */
   exifText: 500,
 } as const;

@@ -10,6 +10,7 @@ import { handler as getAssetMetadataByKey } from '#functions/v3/asset/get-asset-
 import { handler as updateAsset } from '#functions/v3/asset/update-asset.ts';
 import { handler as updateAssetMetadata } from '#functions/v3/asset/update-asset-metadata.ts';
 import { handler as updateBulkAssetMetadata } from '#functions/v3/asset/update-bulk-asset-metadata.ts';
+import { handler as uploadAsset } from '#functions/v3/asset/upload-asset.ts';
 import { handler as setupPinCode } from '#functions/v3/auth/setup-pin-code.ts';
 import { handler as unlockSession } from '#functions/v3/auth/unlock-auth-session.ts';
 import { handler as createPartner } from '#functions/v3/partner/create-partner.ts';
@@ -21,7 +22,9 @@ import { queryAll } from '#shared/db/query.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, createAlbum } from '../support/library.ts';
+import { makeJpeg } from '../support/photos.ts';
 import { assetRecord } from '../support/records.ts';
+import { multipart } from '../support/uploads.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
@@ -64,6 +67,13 @@ const cloudId = (n: number) => ({
 
 /** The metadata items stored for an asset, read from the table itself. */
 const storedFor = (assetId: string) => queryAll(partitions.assetMetadata(assetId));
+
+/** POST /assets as the iOS app sends it: the `metadata` field a JSON text of `[{key, value}]`. */
+const uploadWithMetadata = async (token: string, metadata: string, data = makeJpeg({ color: [Math.random() * 255, 40, 90] })) => {
+  const fields = { fileCreatedAt: '2024-05-06T07:08:09.000Z', fileModifiedAt: '2024-05-06T07:08:09.000Z', metadata };
+  const { body, contentType } = await multipart(fields, { assetData: { data, fileName: 'IMG_0001.jpg', contentType: 'image/jpeg' } });
+  return invoke(uploadAsset, { method: 'POST', path: '/api/assets', headers: { ...bearer(token), 'content-type': contentType }, body });
+};
 
 const keyWith = async (token: string, permissions: string[]): Promise<Headers> => {
   const reply = await invoke(createApiKey, { method: 'POST', path: '/api/api-keys', headers: bearer(token), body: { permissions } });
@@ -405,6 +415,45 @@ describe('asset metadata in bulk (v3): PUT and DELETE /assets/metadata', () => {
     expect([...left]).toEqual([gone]);
     expect(await storedFor(gone)).toEqual([]);
     expect(await storedFor(kept)).toHaveLength(1);
+  });
+});
+
+describe('asset metadata with the upload (POST /assets `metadata`)', () => {
+  it('keeps the iOS app’s cloud id with the new asset; a duplicate upload keeps its own', async () => {
+    const token = accounts.user1.accessToken;
+    const data = makeJpeg({ color: [33, 66, 99] });
+    const reply = await uploadWithMetadata(token, JSON.stringify([{ key: 'mobile-app', value: cloudId(7) }]), data);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const id: string = reply.body.id;
+    expect((await list(as(token), id)).body).toEqual([{ key: 'mobile-app', value: cloudId(7), updatedAt: iso }]);
+    const again = await uploadWithMetadata(token, JSON.stringify([{ key: 'mobile-app', value: cloudId(8) }]), data);
+    expect(again).toMatchObject({ status: 200, body: { id, status: 'duplicate' } });
+    expect((await getKey(as(token), id, 'mobile-app')).body.value).toEqual(cloudId(7));
+  });
+
+  it('refuses a field that is not a list of keys and values, or repeats a key, storing nothing', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'MetaUploader');
+    const refused = async (metadata: string, message: string) => {
+      const reply = await uploadWithMetadata(user.accessToken, metadata);
+      expect(reply.status, JSON.stringify(reply.body)).toBe(400);
+      expect(JSON.stringify(reply.body)).toContain(message);
+    };
+    await refused('not json', 'metadata must be JSON');
+    await refused('{"key":"a","value":{}}', 'metadata must be an array');
+    await refused('[{"key":"a","value":[1]}]', 'value must be an object');
+    await refused(
+      JSON.stringify(Array.from({ length: 21 }, (_, n) => ({ key: `k${n}`, value: {} }))),
+      'metadata must contain at most 20 items',
+    );
+    await refused(
+      JSON.stringify([
+        { key: 'a', value: {} },
+        { key: 'a', value: {} },
+      ]),
+      'Duplicate items are not allowed: \\"a\\"',
+    );
+    // No asset (so no metadata: each key needs its asset) was recorded.
+    expect(await queryAll(partitions.timeline(user.userId))).toEqual([]);
   });
 });
 
