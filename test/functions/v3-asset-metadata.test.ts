@@ -24,6 +24,7 @@ import { invoke } from '../support/invoke.ts';
 import { addPhoto, createAlbum } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { assetRecord } from '../support/records.ts';
+import { SyncClient } from '../support/sync-client.ts';
 import { multipart } from '../support/uploads.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
@@ -476,5 +477,83 @@ describe('asset metadata goes with its asset', () => {
     expect(await storedFor(forced)).toEqual([]);
     expect((await invoke(emptyTrash, { method: 'POST', path: '/api/trash/empty', headers: as(token) })).status).toBe(204);
     expect(await storedFor(trashed)).toEqual([]);
+  });
+});
+
+describe('asset metadata in the sync stream (AssetMetadataV1, AssetMetadataDeleteV1)', () => {
+  it('fills the app’s cloud-id table from the owner’s metadata, and empties it as keys and assets go', async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'MetaSyncer');
+    const partner = await freshUser(accounts.admin.accessToken, 'MetaSyncPartner');
+    const token = owner.accessToken;
+    await invoke(createPartner, { method: 'POST', path: '/api/partners', headers: as(token), body: { sharedWithId: partner.userId } });
+    const uploaded = await uploadWithMetadata(token, JSON.stringify([{ key: 'mobile-app', value: cloudId(1) }]));
+    const first: string = uploaded.body.id;
+    const second = await addPhoto(token);
+    await putBulk(as(token), [
+      { assetId: second, key: 'mobile-app', value: { ...cloudId(2), latitude: '-0.5' } },
+      { assetId: second, key: 'web-app', value: { anything: 1 } },
+    ]);
+
+    const app = new SyncClient(token);
+    const lines = await app.sync();
+    const rows = lines.filter((line) => line.type === 'AssetMetadataV1').map((line) => line.data);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { assetId: first, key: 'mobile-app', value: cloudId(1) },
+        { assetId: second, key: 'mobile-app', value: { ...cloudId(2), latitude: '-0.5' } },
+        { assetId: second, key: 'web-app', value: { anything: 1 } },
+      ]),
+    );
+    expect(rows).toHaveLength(3);
+    // Read as the app reads them: its own key only, the coordinates parsed from their strings.
+    expect(app.cloudIds.get(first)).toEqual({
+      assetId: first,
+      cloudId: cloudId(1).iCloudId,
+      createdAt: '2023-06-15T10:23:45.000Z',
+      adjustmentTime: '2023-06-15T10:25:00.000Z',
+      latitude: 37.33182,
+      longitude: -122.03118,
+    });
+    expect(app.cloudIds.get(second)?.latitude).toBe(-0.5);
+
+    // A changed value comes again; a deleted key comes as its deletion; nothing else repeats.
+    await put(as(token), first, [{ key: 'mobile-app', value: { ...cloudId(1), adjustmentTime: '2024-01-01T00:00:00.000Z' } }]);
+    await deleteKey(as(token), second, 'mobile-app');
+    const next = (await app.sync()).filter((line) => line.type.startsWith('AssetMetadata'));
+    expect(next.map((line) => [line.type, line.data.assetId, line.data.key])).toEqual([
+      ['AssetMetadataDeleteV1', second, 'mobile-app'],
+      ['AssetMetadataV1', first, 'mobile-app'],
+    ]);
+    expect(next[0]?.data).toEqual({ assetId: second, key: 'mobile-app' });
+    expect(app.cloudIds.get(first)?.adjustmentTime).toBe('2024-01-01T00:00:00.000Z');
+    expect(app.cloudIds.has(second)).toBe(false);
+
+    // An asset deleted for good takes its metadata along: the app's rows cascade with the asset,
+    // no deletion of the key is sent (Immich's cascade records none), and no item is left.
+    expect(
+      (await invoke(deleteAssets, { method: 'DELETE', path: '/api/assets', headers: as(token), body: { ids: [first], force: true } }))
+        .status,
+    ).toBe(204);
+    const last = await app.sync();
+    expect(last.filter((line) => line.type.startsWith('AssetMetadata'))).toEqual([]);
+    expect(last.map((line) => line.type)).toContain('AssetDeleteV1');
+    expect(app.cloudIds.size).toBe(0);
+    expect(await storedFor(first)).toEqual([]);
+
+    // A partner's apps get the owner's assets, never their metadata (Immich syncs the caller's own).
+    const partnerApp = new SyncClient(partner.accessToken);
+    const partnerLines = await partnerApp.sync();
+    expect(partnerLines.map((line) => line.type)).toContain('PartnerAssetV2');
+    expect(partnerLines.filter((line) => line.type.startsWith('AssetMetadata'))).toEqual([]);
+  });
+
+  it('fails the app’s batch for a coordinate that is no string, as the app casts it (the server never sends one)', async () => {
+    // The check itself: the app-like client refuses what the app would.
+    const { AppStore, applyLine } = await import('../support/app-store.ts');
+    const store = new AppStore();
+    store.upsert('users', { id: 'u' });
+    store.upsert('assets', { id: 'a', ownerId: 'u' });
+    expect(() => applyLine(store, 'AssetMetadataV1', { assetId: 'a', key: 'mobile-app', value: { latitude: 37.3 } })).toThrow(TypeError);
+    expect(() => applyLine(store, 'AssetMetadataV1', { assetId: 'missing', key: 'mobile-app', value: {} })).toThrow(/FOREIGN KEY/);
   });
 });
