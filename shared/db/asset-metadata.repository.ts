@@ -1,5 +1,5 @@
 /**
- * Immich v3's asset metadata (docs/data-model.md, pattern 88): one item per key of an asset, in a
+ * Immich v3's asset metadata (docs/data-model.md, pattern 90): one item per key of an asset, in a
  * partition of the asset's own (`ASSETMETADATA#<assetId>`), each in its owner's change partition
  * for the sync stream. A write is conditioned on its asset still being there, and deleting an asset
  * deletes its metadata after it, so no item outlives its asset.
