@@ -306,6 +306,13 @@ export const routes: readonly Route[] = [
     ['POST', '/api/assets/bulk-upload-check', 'checkBulkUpload', 'read', { body: 'bulk' }],
     ['GET', '/api/assets/statistics', 'getAssetStatistics', 'read'],
     ['POST', '/api/assets/jobs', 'runAssetJobs', 'write', { mediaJobs: true, body: 'bulk' }],
+    // The iOS app's cloud ids, up to 20,000 items a request: MBs to parse, check and compress (docs/api.md, "Asset metadata").
+    ['PUT', '/api/assets/metadata', 'updateBulkAssetMetadata', 'write', { body: 'bulk', memory: 1024 }],
+    ['DELETE', '/api/assets/metadata', 'deleteBulkAssetMetadata', 'write', { body: 'bulk' }],
+    ['GET', '/api/assets/{id}/metadata', 'getAssetMetadata', 'read'],
+    ['PUT', '/api/assets/{id}/metadata', 'updateAssetMetadata', 'write'],
+    ['GET', '/api/assets/{id}/metadata/{key}', 'getAssetMetadataByKey', 'read'],
+    ['DELETE', '/api/assets/{id}/metadata/{key}', 'deleteAssetMetadata', 'write'],
     ['GET', '/api/assets/{id}/ocr', 'getAssetOcr', 'read'],
     ['GET', '/api/assets/{id}', 'getAssetInfo', 'read', { secrets: true }],
     ['PUT', '/api/assets/{id}', 'updateAsset', 'write', { lazy: ['places', 'countries'] }],

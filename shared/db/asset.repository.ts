@@ -9,6 +9,7 @@ import {
   type SearchableExifField,
   statusOf,
 } from '../model/asset.ts';
+import type { AssetMetadataEntry } from '../model/asset-metadata.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { QuotaCheck, UsageChange, UserRecord } from '../model/user.ts';
 import { deleteAssetActivities } from './activity.repository.ts';
@@ -16,6 +17,7 @@ import { listAlbumIdsOfAsset } from './album.repository.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
 import { assetCodec, assetWrites, setStatusWrite } from './items/asset.ts';
+import { assetMetadataWrites } from './items/asset-metadata.ts';
 import { auditWrites } from './items/audit.ts';
 import { bucketWrites, slotOf } from './items/bucket.ts';
 import { deletionWrites } from './items/deletion.ts';
@@ -167,6 +169,8 @@ export interface NewUpload {
   motion?: AssetRecord;
   /** Further writes of the same transaction (an upload session ends with the asset it made: one write). */
   also?: readonly Write[];
+  /** v3's metadata keys sent with the upload (POST /assets `metadata`): written with the asset, in its transaction. */
+  metadata?: readonly AssetMetadataEntry[] | undefined;
 }
 
 export class QuotaExceededError extends Error {}
@@ -188,7 +192,7 @@ export const fixedUploadWrites = 7;
  * file, or a concurrent new person of the same name, cancels it.
  */
 export const recordUpload = async (upload: NewUpload): Promise<void> => {
-  const { faces, newPeople, existingPeople, quota, motion, release, also = [] } = upload;
+  const { faces, newPeople, existingPeople, quota, motion, release, also = [], metadata = [] } = upload;
   const asset: AssetRecord = {
     ...upload.asset,
     personIds: [...new Set(faces.map((face) => face.personId))],
@@ -216,6 +220,7 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
     ),
     ...faces.map((face) => faceWrites.create(face, asset)),
     ...bucketWrites.move(asset.ownerId, undefined, slotOf(asset)),
+    ...metadata.map((entry) => assetMetadataWrites.put(asset, entry, asset.createdAt)),
     ...also,
   ]);
 };

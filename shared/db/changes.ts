@@ -59,7 +59,8 @@ export type SyncedEntity =
   | 'memory'
   | 'memoryAsset'
   | 'stack'
-  | 'assetEdits';
+  | 'assetEdits'
+  | 'assetMetadata';
 
 /** Which synced entity an item is, from its key (shared/db/keys.ts), or undefined for the rest. */
 export const syncedEntityOf = ({ pk, sk }: Key): SyncedEntity | undefined => {
@@ -73,18 +74,28 @@ export const syncedEntityOf = ({ pk, sk }: Key): SyncedEntity | undefined => {
     if (sk.startsWith('STACK#')) return 'stack';
     return undefined;
   }
+  if (pk.startsWith('ASSETMETADATA#')) return 'assetMetadata';
   if (pk.startsWith('MEMORY#')) return sk.startsWith('ASSET#') ? 'memoryAsset' : undefined;
   if (pk.startsWith('ALBUM#')) return sk.startsWith('USER#') ? 'albumUser' : sk.startsWith('ASSET#') ? 'albumAsset' : undefined;
   if (pk.startsWith('PARTNER#')) return 'partner';
   return undefined;
 };
 
+/**
+ * An owner's asset metadata is listed in 16 scopes (change partitions and deletions), by the first
+ * hex digit of its asset's id: the iOS app writes 20,000 keys in one request, and one partition
+ * takes 1,000 writes a second (docs/data-model.md, "Change ids and the sync stream"). The stream
+ * reads the 16 merged in change order. `shard`: an asset id, or one of `assetMetadataShards`.
+ */
+export const assetMetadataShards: readonly string[] = [...'0123456789abcdef'];
+export const assetMetadataScope = (ownerId: string, shard: string): string => `${ownerId}#ASSETMETADATA#${shard.charAt(0)}`;
+
 /** The entities whose creation the stream's backfills start from (Immich's `createId`). */
 const created: ReadonlySet<SyncedEntity> = new Set(['album', 'albumUser', 'partner']);
 
 /**
  * The change partition (index `gsi3`) an item is listed in, by its change id: an owner's assets,
- * faces, people, memories and memories' assets, stacks, assets' photo edits, an album's entries, every user. Albums, their users and partners are read
+ * faces, people, memories and memories' assets, stacks, assets' photo edits and metadata, an album's entries, every user. Albums, their users and partners are read
  * from their own partitions (a user has few), so they carry the id without a listing.
  */
 const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): string | undefined => {
@@ -103,6 +114,8 @@ const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): s
       return `CHANGES#${String(item.ownerId)}#STACK`;
     case 'assetEdits':
       return `CHANGES#${String(item.ownerId)}#ASSETEDIT`;
+    case 'assetMetadata':
+      return `CHANGES#${assetMetadataScope(String(item.ownerId), String(item.assetId))}`;
     case 'albumAsset':
       return `CHANGES#ALBUM#${String(item.albumId)}`;
     case 'user':

@@ -49,6 +49,11 @@ export const keys = {
   assetFace: (assetId: string, faceId: string): Key => ({ pk: `ASSET#${assetId}`, sk: `FACE#${faceId}` }),
   /** An asset's photo edits as the sync stream sends them (AssetEditsV1), beside the asset. */
   assetEdits: (assetId: string): Key => ({ pk: `ASSET#${assetId}`, sk: 'EDITS' }),
+  /**
+   * One metadata key of an asset (v3's asset metadata), in a partition of the asset's own beside
+   * it: reading an asset never reads its metadata. `KEY#`: a key may be empty, a sort key may not.
+   */
+  assetMetadata: (assetId: string, key: string): Key => ({ pk: `ASSETMETADATA#${assetId}`, sk: `KEY#${key}` }),
   /** Uniqueness of a file per owner: SHA-1 (hex) → assetId. Bulk upload checks read these. */
   checksum: (ownerId: string, sha1Hex: string): Key => ({ pk: `CHECKSUM#${ownerId}#${sha1Hex}`, sk: 'CHECKSUM' }),
   /** An asset under the device that uploaded it (`deviceAssetId`, `isVisible`): the mobile app's backup checks. */
@@ -153,6 +158,8 @@ export const partitions = {
   userSharedLinks: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'SHAREDLINK#' }),
   /** An asset and its faces. */
   asset: (assetId: string): Partition => ({ value: keys.asset(assetId).pk }),
+  /** An asset's metadata, by key. */
+  assetMetadata: (assetId: string): Partition => ({ value: `ASSETMETADATA#${assetId}` }),
   /** The assets one device of an owner uploaded. */
   deviceAssets: (ownerId: string, deviceId: string): Partition => ({ value: `DEVICE#${ownerId}#${deviceId}`, prefix: 'ASSET#' }),
   /** An album's entries. */

@@ -1,13 +1,15 @@
 import { inBatches } from '../core/concurrency.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
+import type { AssetMetadataRecord } from '../model/asset-metadata.ts';
 import type { MemoryRecord } from '../model/memory.ts';
 import type { UserRecord } from '../model/user.ts';
 import { batchDelete, batchGet, batchPut } from './batch.ts';
-import { changeIdAt } from './changes.ts';
+import { assetMetadataScope, assetMetadataShards, changeIdAt } from './changes.ts';
 import { getItem } from './get.ts';
 import { albumCodec } from './items/album.ts';
 import { assetCodec, assetEditsCodec } from './items/asset.ts';
+import { assetMetadataCodec } from './items/asset-metadata.ts';
 import { faceCodec } from './items/face.ts';
 import { memoryCodec } from './items/memory.ts';
 import { personCodec } from './items/person.ts';
@@ -170,6 +172,33 @@ export const stackChanges = (ownerId: string, window: Window) => decoded(changes
 /** An owner's assets whose photo edits changed: each asset's edits as they are now (AssetEditsV1). */
 export const assetEditChanges = (ownerId: string, window: Window) =>
   decoded(changesIn(`${ownerId}#ASSETEDIT`, window), assetEditsCodec.read);
+/** An owner's 16 asset metadata scopes (shared/db/changes.ts): their changes and their deletions. */
+export const assetMetadataScopes = (ownerId: string): string[] => assetMetadataShards.map((shard) => assetMetadataScope(ownerId, shard));
+
+/**
+ * An owner's assets' metadata keys that changed, each with its value as it is now (AssetMetadataV1):
+ * the 16 change partitions merged in change order, each key sent only while its asset is there
+ * (Immich joins the asset), so no line can name an asset the app has dropped. The assets are read
+ * a hundred keys at a time (BatchGetItem, their owner alone).
+ */
+export async function* assetMetadataChanges(ownerId: string, window: Window): AsyncGenerator<Change<AssetMetadataRecord>> {
+  const changes = mergeInOrder(
+    assetMetadataScopes(ownerId).map((scope) => decoded(changesIn(scope, window), assetMetadataCodec.read)),
+    (change) => change.updateId,
+  );
+  let batch: Change<AssetMetadataRecord>[] = [];
+  const flush = async function* () {
+    const assets = await assetItems(batch.map((change) => change.record.assetId));
+    const present = new Set(assets.filter((item) => item.ownerId === ownerId).map((item) => String(item.id)));
+    for (const change of batch) if (present.has(change.record.assetId)) yield change;
+    batch = [];
+  };
+  for await (const change of changes) {
+    batch.push(change);
+    if (batch.length >= 100) yield* flush();
+  }
+  if (batch.length > 0) yield* flush();
+}
 /** The owner's memories' entries that changed (added), as `{memoryId, assetId}`. */
 export const memoryAssetChanges = (ownerId: string, window: Window) =>
   decoded(changesIn(`${ownerId}#MEMORYASSET`, window), (item) => ({ memoryId: String(item.memoryId), assetId: String(item.assetId) }));

@@ -44,6 +44,23 @@ export const limits = {
   mergePeople: 1_000,
   /** Assets whose faces are reassigned in one request (PUT /person/:id/reassign): a transaction each. */
   reassignFaces: 1_000,
+  /**
+   * An asset metadata key (docs/immich-compatibility.md, "Asset metadata"): it is the item's sort
+   * key (at most 1,024 bytes), 3 bytes a UTF-16 unit at worst.
+   */
+  metadataKey: 250,
+  /**
+   * An asset metadata value, in bytes of its JSON: a transaction's 100 writes stay under DynamoDB's
+   * 4 MB a transaction (the iOS app's cloud id is about 250 bytes).
+   */
+  metadataValueBytes: 32 * 1024,
+  /**
+   * Items of one bulk metadata request (PUT and DELETE /assets/metadata): the iOS app's page, so
+   * its work stays bounded (400 transactions).
+   */
+  metadataBulkItems: 20_000,
+  /** Metadata items of one upload (POST /assets): written in the upload's one transaction (the app sends one). */
+  uploadMetadataItems: 20,
   /** A file's own metadata strings are cut, not refused: a photo is never refused for its EXIF. */
   exifText: 500,
 } as const;

@@ -1,4 +1,5 @@
 import type { AssetVisibility } from './asset.ts';
+import type { AssetMetadataEntry } from './asset-metadata.ts';
 
 /** A file as a client sent it in a multipart upload. */
 export interface UploadedFile {
@@ -42,4 +43,6 @@ export interface NewAssetFields {
   livePhotoVideoId?: string | undefined;
   /** v3: the name to keep instead of the uploaded file's. */
   filename?: string | undefined;
+  /** v3: metadata keys kept with the new asset (the iOS app's iCloud id), written with it. */
+  metadata?: readonly AssetMetadataEntry[] | undefined;
 }

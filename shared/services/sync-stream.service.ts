@@ -9,6 +9,8 @@ import {
   assetChanges,
   assetEditChanges,
   assetItems,
+  assetMetadataChanges,
+  assetMetadataScopes,
   type Change,
   createIdOf,
   deleteCheckpoints,
@@ -591,6 +593,14 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
           { type: 'AssetEditV1', updateId: change.updateId },
         );
   },
+  AssetMetadataV1: async (context) => {
+    // Explicit deletions only: metadata that went with its asset goes with the AssetDeleteV1 (the app's rows cascade).
+    await sendDeletions(context, 'AssetMetadataDeleteV1', assetMetadataScopes(context.userId), ({ assetId, key }) => ({ assetId, key }));
+    for await (const change of assetMetadataChanges(context.userId, windowOf(context, 'AssetMetadataV1'))) {
+      const { assetId, key, value } = change.record;
+      await context.send('AssetMetadataV1', fields({ assetId, key, value }), { type: 'AssetMetadataV1', updateId: change.updateId });
+    }
+  },
   StacksV1: async (context) => {
     await sendDeletions(context, 'StackDeleteV1', [`${context.userId}#STACK`], ({ stackId }) => ({ stackId }));
     for await (const change of stackChanges(context.userId, windowOf(context, 'StackV1')))
@@ -617,7 +627,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
     ))
       await context.send('PartnerStackV1', stackRow(change.record), { type: 'PartnerStackV1', updateId: change.updateId });
   },
-  // What this server does not store yet answers nothing (edits, OCR, asset metadata).
+  // What this server does not store yet answers nothing (OCR).
 };
 
 /**

@@ -14,6 +14,7 @@ import {
   updateAsset,
   withFreshAsset,
 } from '../db/asset.repository.ts';
+import { dropAssetMetadata } from '../db/asset-metadata.repository.ts';
 import { deleteAssetMemberships } from '../db/memory.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deleteAssetTagEntries } from '../db/tag.repository.ts';
@@ -100,13 +101,14 @@ export const deleteAssetForGood = async (assetId: string, still?: (asset: AssetR
 const deleteForGood = async (found: { asset: AssetRecord; faces: FaceRecord[] }): Promise<void> => {
   const names = (await getPeople(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
   const { albums } = await deleteAsset(found.asset, found.faces);
-  // Its places in memories and tags go with it (Immich's rows cascade; the apps drop them with the
-  // asset), and it leaves its stack.
+  // Its places in memories and tags and its metadata go with it (Immich's rows cascade; the apps
+  // drop them with the asset), and it leaves its stack.
   await Promise.all([
     deleteAssetMemberships(found.asset.id),
     deleteAssetTagEntries(found.asset.id),
     leaveStackForGood(found.asset),
     dropPhotoEdits(found.asset),
+    dropAssetMetadata(found.asset.id),
   ]);
   await replaceThumbnails(found.asset.ownerId, albums, found.asset.id);
   // Its search postings too (they would only cost reads: docs/data-model.md, "Search").

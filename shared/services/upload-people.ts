@@ -15,8 +15,9 @@ import { foldName, type PersonRecord } from '../model/person.ts';
 import type { UserRecord } from '../model/user.ts';
 
 // A transaction holds at most 100 writes; an upload needs 7 (fixedUploadWrites) plus, per person,
-// 2 (new) or 1 (known), plus 1 per face. 31 faces of 31 different new people fit.
-const maxFacesPerAsset = Math.floor((100 - fixedUploadWrites) / 3);
+// 2 (new) or 1 (known), plus 1 per face, plus 1 per metadata key (at most 20). 31 faces of 31
+// different new people fit, 24 beside 20 keys.
+const maxFacesPerAsset = (metadataKeys: number): number => Math.floor((100 - fixedUploadWrites - metadataKeys) / 3);
 
 interface People {
   newPeople: PersonRecord[];
@@ -65,8 +66,8 @@ const resolvePeople = async (ownerId: string, assetId: string, regions: readonly
 };
 
 /**
- * Records a new asset (its file already stored) with its faces and their people, in one
- * transaction (shared/db/asset.repository.ts `recordUpload`), with `also` in the same
+ * Records a new asset (its file already stored) with its faces and their people (and v3's metadata
+ * keys sent with it), in one transaction (shared/db/asset.repository.ts `recordUpload`), with `also` in the same
  * transaction, counted against the quota of `owner` as read. A concurrent upload may create a
  * person of the same name first, or the owner may open an upload session meanwhile: then it is
  * read again and tried once more. Throws `DuplicateChecksumError` and `QuotaExceededError` for the
@@ -76,9 +77,9 @@ export const recordNewAsset = async (
   asset: AssetRecord,
   faceRegions: readonly FaceRegion[],
   owner: UserRecord,
-  options: Pick<NewUpload, 'motion' | 'also' | 'release'>,
+  options: Pick<NewUpload, 'motion' | 'also' | 'release' | 'metadata'>,
 ): Promise<void> => {
-  const regions = faceRegions.slice(0, maxFacesPerAsset);
+  const regions = faceRegions.slice(0, maxFacesPerAsset(options.metadata?.length ?? 0));
   if (faceRegions.length > regions.length)
     log.warn('Face regions over the limit were not recorded', { assetId: asset.id, faces: faceRegions.length });
   let quota = quotaCheckOf(owner, options.release);

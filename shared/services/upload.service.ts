@@ -15,6 +15,7 @@ import {
 } from '../db/asset.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
+import { requireUniqueKeys } from '../domain/asset-metadata.ts';
 import { assetTypeOf, mimeTypeOf } from '../domain/media-types.ts';
 import { fitsQuota, quotaCheckOf } from '../domain/quota.ts';
 import { assetTerms } from '../domain/terms.ts';
@@ -55,6 +56,8 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   ]);
   const duplicateId = existing.get(checksum);
   if (duplicateId) return { id: duplicateId, duplicate: true };
+  // v3's metadata keys, kept with the new asset (a duplicate keeps its own, as Immich's).
+  requireUniqueKeys(dto.metadata ?? [], (entry) => entry.key);
   if (!user) throw new Inaccessible('User not found');
   if (dto.libraryId) requireLibrary(Permission.AssetUpload, dto.libraryId, user);
   // The motion part: the same video uploaded before (the same checksum) is linked, not stored again.
@@ -87,7 +90,10 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   const recorded = withVersions(asset, stored);
   const recordedMotion = motion ? withVersions(motion.asset, stored) : undefined;
   try {
-    await recordNewAsset(recorded, metadata.faces, user, recordedMotion ? { motion: recordedMotion } : {});
+    await recordNewAsset(recorded, metadata.faces, user, {
+      ...(recordedMotion ? { motion: recordedMotion } : {}),
+      metadata: dto.metadata,
+    });
     return { id: asset.id, duplicate: false };
   } catch (error) {
     await removeOriginals(stored);

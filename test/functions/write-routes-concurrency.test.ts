@@ -609,6 +609,55 @@ const requests: Record<string, () => Promise<Call[]>> = {
       },
     ];
   },
+  // Metadata of d too: v3's deleteAssets (after these in the table) deletes d for good, and its keys with it.
+  'v3:updateBulkAssetMetadata': async () => [
+    {
+      token: user.accessToken,
+      body: {
+        items: [
+          { assetId: setup.a, key: 'mobile-app', value: { n: '1' } },
+          { assetId: setup.d, key: 'mobile-app', value: { n: '1' } },
+        ],
+      },
+    },
+    {
+      token: user.accessToken,
+      body: {
+        items: [
+          { assetId: setup.a, key: 'mobile-app', value: { n: '2' } },
+          { assetId: setup.c, key: 'other', value: {} },
+        ],
+      },
+    },
+  ],
+  'v3:deleteBulkAssetMetadata': async () => [
+    { token: user.accessToken, body: { items: [{ assetId: setup.c, key: 'other' }] } },
+    {
+      token: user.accessToken,
+      body: {
+        items: [
+          { assetId: setup.c, key: 'other' },
+          { assetId: setup.a, key: 'never' },
+        ],
+      },
+    },
+  ],
+  'v3:updateAssetMetadata': async () => [
+    { token: user.accessToken, id: setup.d, body: { items: [{ key: 'k', value: { n: 1 } }] } },
+    {
+      token: user.accessToken,
+      id: setup.d,
+      body: {
+        items: [
+          { key: 'k', value: { n: 2 } },
+          { key: 'j', value: {} },
+        ],
+      },
+    },
+  ],
+  'v3:deleteAssetMetadata': async () => [
+    { token: user.accessToken, path: `/api/assets/${setup.d}/metadata/j`, params: { id: setup.d ?? '', key: 'j' } },
+  ],
   'v3:updateAsset': async () => [
     { token: user.accessToken, id: setup.a, body: { visibility: 'archive' } },
     { token: user.accessToken, id: setup.a, body: { isFavorite: true, rating: 3 } },
@@ -892,5 +941,13 @@ describe('every write route under concurrent identical and overlapping requests'
       }
     for (const asset of assets.filter((each) => each.stack))
       expect(stacks.map((stack) => stack.id)).toContain((asset.stack as { id: string }).id);
+    // No asset metadata outlives its asset (one deleted for good takes its keys along).
+    const metadata = items.filter((item) => item.type === 'assetMetadata');
+    expect(metadata.length).toBeGreaterThan(0);
+    for (const item of metadata)
+      expect(
+        assets.some((asset) => asset.id === item.assetId),
+        `metadata of ${String(item.assetId)}`,
+      ).toBe(true);
   });
 });

@@ -146,6 +146,38 @@ export class AppStore {
   }
 }
 
+/** Dart's `value as String`: anything but a string (or null) is a TypeError. */
+const asString = (value: unknown, field: string): string | null => {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'string') throw new TypeError(`type '${typeof value}' is not a subtype of type 'String' in type cast (${field})`);
+  return value;
+};
+
+/** Dart's `DateTime.parse`: a FormatException for text that is no date. */
+const dateOf = (text: string | null, field: string): string | null => {
+  if (text === null) return null;
+  if (Number.isNaN(Date.parse(text))) throw new Error(`FormatException: Invalid date format (${field}: ${text})`);
+  return text;
+};
+
+/** Dart's `double.tryParse`: null for text that is no number. */
+const tryParseDouble = (text: string | null): number | null =>
+  text === null || text.trim() === '' || Number.isNaN(Number(text)) ? null : Number(text);
+
+/** remote_asset_cloud_id's row from a `mobile-app` value (the app's updateAssetsMetadataV1). */
+const cloudIdRow = (assetId: string, value: Record<string, unknown>): Row => {
+  const latitude = asString(value.latitude, 'latitude');
+  const longitude = asString(value.longitude, 'longitude');
+  return {
+    assetId,
+    cloudId: value.iCloudId === undefined || value.iCloudId === null ? null : String(value.iCloudId),
+    createdAt: dateOf(asString(value.createdAt, 'createdAt'), 'createdAt'),
+    adjustmentTime: dateOf(asString(value.adjustmentTime, 'adjustmentTime'), 'adjustmentTime'),
+    latitude: tryParseDouble(latitude),
+    longitude: tryParseDouble(longitude),
+  };
+};
+
 /** The app's handling of one line's data (mobile/lib/domain/services/sync_stream.service.dart `_handleSyncData`). */
 export const applyLine = (store: AppStore, type: string, data: any): void => {
   switch (type) {
@@ -191,8 +223,9 @@ export const applyLine = (store: AppStore, type: string, data: any): void => {
       store.delete('assetEdits', data.editId);
       return;
     case 'AssetMetadataV1':
-      // Only the app's own key is kept (kMobileMetadataKey), as its cloud id.
-      if (data.key === 'mobile-app') store.upsert('cloudIds', { assetId: data.assetId, ...data.value });
+      // Only the app's own key is kept (kMobileMetadataKey), as its cloud id, read as the app reads
+      // it (sync_stream.repository.dart): dates and coordinates `as String`, so anything else fails the batch.
+      if (data.key === 'mobile-app') store.upsert('cloudIds', cloudIdRow(data.assetId, data.value));
       return;
     case 'AssetMetadataDeleteV1':
       if (data.key === 'mobile-app') store.delete('cloudIds', data.assetId);

@@ -107,7 +107,9 @@ export const invoke = async <T = any>(handler: Handler, call: Call): Promise<Rep
     { routeKey: call.routeKey ?? `${call.method ?? 'GET'} ${call.path}`, pathParameters: call.pathParameters },
   );
   const result = isStreaming(handler) ? await collect(handler, event) : { ...(await handler(event, context)), complete: true };
-  const text = result.body ?? '';
+  // A gzip-compressed answer (shared/http/json-answer.ts) is read as the client's HTTP stack reads it; other bytes stay base64.
+  const gzipped = 'isBase64Encoded' in result && result.isBase64Encoded && result.headers?.['content-encoding'] === 'gzip';
+  const text = gzipped ? gunzipSync(Buffer.from(result.body ?? '', 'base64')).toString('utf8') : (result.body ?? '');
   return {
     status: result.statusCode ?? 200,
     body: parseBody(text, String(result.headers?.['content-type'] ?? '')),

@@ -17,6 +17,7 @@ const synced = {
   partner: keys.partner('w', 'b'),
   memory: keys.memory('o', 'm'),
   memoryAsset: keys.memoryAsset('m', 'a'),
+  assetMetadata: keys.assetMetadata('a', 'mobile-app'),
 };
 
 describe('change ids', () => {
@@ -65,6 +66,10 @@ describe('change ids', () => {
     expect(putWrite({ ...synced.face, ownerId: 'o' }).item.Put?.Item).toMatchObject({ gsi3pk: 'CHANGES#o#FACE' });
     expect(putWrite({ ...synced.person, ownerId: 'o' }).item.Put?.Item).toMatchObject({ gsi3pk: 'CHANGES#o#PERSON' });
     expect(putWrite({ ...synced.albumAsset, albumId: 'al' }).item.Put?.Item).toMatchObject({ gsi3pk: 'CHANGES#ALBUM#al' });
+    // An owner's metadata keys in 16 change partitions, by the asset id's first hex digit.
+    const metadata = (assetId: string) => putWrite({ ...keys.assetMetadata(assetId, 'k'), ownerId: 'o', assetId }).item.Put?.Item;
+    expect(metadata('3f2c0a9e-0000-4000-8000-000000000000')).toMatchObject({ gsi3pk: 'CHANGES#o#ASSETMETADATA#3' });
+    expect(metadata('f0000000-0000-4000-8000-000000000000')).toMatchObject({ gsi3pk: 'CHANGES#o#ASSETMETADATA#f' });
     expect(putWrite({ ...synced.user }).item.Put?.Item).toMatchObject({ gsi3pk: 'CHANGES#USERS' });
     for (const key of [synced.album, synced.albumUser, synced.partner]) {
       const item = putWrite({ ...key }).item.Put?.Item;

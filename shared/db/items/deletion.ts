@@ -1,4 +1,4 @@
-import { newChangeId } from '../changes.ts';
+import { assetMetadataScope, newChangeId } from '../changes.ts';
 import { keys } from '../keys.ts';
 import { putWrite, type Write } from '../transact.ts';
 
@@ -22,6 +22,8 @@ export const deletionScopes = {
   stacks: (ownerId: string) => `${ownerId}#STACK`,
   userMetadata: (userId: string) => `${userId}#USERMETADATA`,
   assetEdits: (ownerId: string) => `${ownerId}#ASSETEDIT`,
+  /** By the asset id's first hex digit (shared/db/changes.ts, `assetMetadataScope`). */
+  assetMetadata: (ownerId: string, assetId: string) => assetMetadataScope(ownerId, assetId),
   users: () => 'USERS',
 } as const;
 
@@ -61,4 +63,7 @@ export const deletionWrites = {
   user: (userId: string): Write => record(deletionScopes.users(), { userId }),
   /** A photo edit replaced, removed or gone with its asset (AssetEditDeleteV1). */
   assetEdit: (ownerId: string, editId: string): Write => record(deletionScopes.assetEdits(ownerId), { editId }),
+  /** An asset's metadata key deleted (AssetMetadataDeleteV1); not one that went with its asset (Immich's audit trigger skips a cascade). */
+  assetMetadata: (ownerId: string, assetId: string, key: string): Write =>
+    record(deletionScopes.assetMetadata(ownerId, assetId), { assetId, key }),
 };

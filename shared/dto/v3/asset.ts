@@ -8,12 +8,13 @@ import type { AssetEdit } from '../../model/asset.ts';
 import { limits } from '../../model/limits.ts';
 import type { NewAssetFields } from '../../model/upload.ts';
 import { parseOrThrow } from '../validate.ts';
+import { AssetMetadataUpsertItem } from './asset-metadata.ts';
 import { boolean, coercedInteger, integer, isoDateTime, object, picklist, stringToBool, text, uuid, uuids } from './common.ts';
 
 /** A visibility a client may choose: `locked` is the locked folder (docs/immich-compatibility.md, "The locked folder"). */
 const chosenVisibility = picklist(['archive', 'timeline', 'locked'] as const);
 
-/** `metadata`: a JSON list of `{key, value}` (the iOS app's iCloud ids); checked, not kept yet. */
+/** `metadata`: a JSON list of `{key, value}` (the iOS app's iCloud ids), kept with the new asset. */
 const metadataItems = v.pipe(
   v.string('$property must be a string'),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
@@ -24,9 +25,9 @@ const metadataItems = v.pipe(
       return NEVER;
     }
   }),
-  v.array(
-    v.object({ key: v.string('$property must be a string'), value: v.record(v.string(), v.unknown(), '$property must be an object') }),
-  ),
+  v.array(AssetMetadataUpsertItem, '$property must be an array'),
+  // Written in the upload's one transaction (docs/immich-compatibility.md, "Asset metadata").
+  v.maxLength(limits.uploadMetadataItems, `$property must contain at most ${limits.uploadMetadataItems} items`),
 );
 
 /** POST /assets: the form's text fields. v3 has no device ids; the apps still send them, and v1.100's routes list them. */
@@ -57,6 +58,7 @@ export const readUploadFieldsV3 = (fields: Record<string, string>): NewAssetFiel
     visibility: dto.visibility,
     livePhotoVideoId: dto.livePhotoVideoId,
     filename: dto.filename,
+    metadata: dto.metadata,
   };
 };
 
