@@ -569,6 +569,11 @@ export const webRoutes: readonly Route[] = area('shared-link', [['GET', '/share/
 export const eventFunctions = [
   { name: 'generateMedia', entry: 'functions/media/generate-media.ts' },
   { name: 'runNightlyTasks', entry: 'functions/nightly/run-nightly-tasks.ts' },
+  // Immich's realtime socket, an API Gateway WebSocket API (infra/cdk/realtime.ts): its two routes, the greeter and the heartbeat.
+  { name: 'connectRealtime', entry: 'functions/realtime/connect.ts' },
+  { name: 'disconnectRealtime', entry: 'functions/realtime/disconnect.ts' },
+  { name: 'greetRealtime', entry: 'functions/realtime/greet.ts' },
+  { name: 'pingRealtime', entry: 'functions/realtime/ping.ts' },
 ] as const;
 
 /**

@@ -7,6 +7,8 @@ import * as env from '../core/env.ts';
 import { bodyTooLarge, Invalid } from '../core/errors.ts';
 import { withLogContext } from '../core/log.ts';
 import { parseOrThrow } from '../dto/validate.ts';
+import type { LiveEvent } from '../model/realtime.ts';
+import { collectEvents } from '../realtime/outbox.ts';
 import { logRequest } from './access-log.ts';
 import { errorResult, type Generation } from './errors.ts';
 import { parseQuery } from './query.ts';
@@ -79,6 +81,16 @@ const toResult = <T>(output: T | HttpResponse<T>, status: number): LambdaResult 
 };
 
 const bodyParser = jsonBodyParser({ disableContentTypeError: true });
+
+/**
+ * Tells Immich's apps of what a route's operation did, once it has succeeded (docs/web-app.md,
+ * "Realtime"). The publisher is loaded only for an operation that raised an event: the other
+ * routes' cold starts never evaluate it (docs/benchmarks.md).
+ */
+const sendEvents = async (events: readonly LiveEvent[]): Promise<void> => {
+  const { publish } = await import('../realtime/publisher.ts');
+  await publish(events);
+};
 
 /**
  * The middy stack every handler runs: JSON body → authentication → validation of body, path and
@@ -166,7 +178,9 @@ export const createHandler = <
       { requestId: requestIdOf(event, context), usage: { dynamoCalls: 0, dynamoReadUnits: 0, dynamoWriteUnits: 0 } },
       async () => {
         const started = performance.now();
-        const result = await middyHandler(event, context);
+        // The events go with a success only: a failed operation changed nothing to tell of.
+        const { result, events } = await collectEvents(() => middyHandler(event, context));
+        if (events.length > 0 && result.statusCode < 400) await sendEvents(events);
         logRequest(event, result.statusCode, performance.now() - started);
         return result;
       },
