@@ -38,6 +38,12 @@ export interface Route {
    */
   mediaJobs?: true;
   /**
+   * Tells Immich's apps of what it did (its service raises realtime events: docs/web-app.md,
+   * "Realtime"): deployed, it may post to the WebSocket API's connections (its management API,
+   * `REALTIME_ENDPOINT`), and carries that API's client beside its bundle.
+   */
+  realtime?: true;
+  /**
    * The groups of modules it loads on first use (`lazyModules`, infra/cdk/bundling.ts: `metadata`,
    * the readers of uploaded files; `templates`, Handlebars): they ship beside its bundle.
    * test/infra/bundle.test.ts fails when a function's bundle loads one and its row does not say so.

@@ -14,7 +14,7 @@ import { toApiGatewayEvent } from './http-event.ts';
 import { readBody } from './read-body.ts';
 import { createRouteMatcher } from './route-matcher.ts';
 import { createWebHandler, isV3WebBuild } from './web-server.ts';
-import { createWebSocketApi, serveManagementApi, type WebSocketApi, type WebSocketEvent } from './websocket-api.ts';
+import { createWebSocketApi, goneAnswer, serveManagementApi, type WebSocketApi, type WebSocketEvent } from './websocket-api.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -125,6 +125,30 @@ type SocketHandler = (event: WebSocketEvent) => Promise<{ statusCode?: number } 
 const realtimeStage = 'local';
 
 /**
+ * The management API every local server of this process posts to (`REALTIME_ENDPOINT`), on a
+ * loopback port of its own: one per process, as the functions find it in the environment; each
+ * connection id belongs to one server's WebSocket API.
+ */
+const localSocketApis = new Set<WebSocketApi>();
+let management: Promise<string> | undefined;
+const managementEndpoint = (): Promise<string> => {
+  management ??= new Promise((resolve) => {
+    const server = serveManagementApi(
+      (method, connectionId, body) => {
+        for (const api of localSocketApis) if (api.owns(connectionId)) return api.manage(method, connectionId, body);
+        return goneAnswer();
+      },
+      // The process's own key (DynamoDB Local's random one under `npm start`): nothing else may post.
+      { stage: realtimeStage, accessKeyId: () => process.env.AWS_ACCESS_KEY_ID },
+    );
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/${realtimeStage}`));
+    // It lives as long as the process's servers do, and never keeps the process alive by itself.
+    server.unref();
+  });
+  return management;
+};
+
+/**
  * Immich's socket (`/api/socket.io/`) served as the stack serves it: the WebSocket API's stand-in
  * (infra/local/websocket-api.ts) runs the `$connect` and `$disconnect` functions of the source;
  * their greeter runs in this process (as the media jobs do), the heartbeat on a timer; the
@@ -142,26 +166,20 @@ const startRealtime = (pending: Set<Promise<unknown>>, options: LocalServerOptio
     disconnect: socketHandler('functions/realtime/disconnect.ts'),
     onFailure: (route, error) => console.error(`realtime ${route} failed`, error),
   });
-  const greet = (greeting: Greeting): void =>
+  localSocketApis.add(websockets);
+  runGreetingsWith((greeting: Greeting) =>
     track(
       pending,
       import('#functions/realtime/greet.ts').then(({ handler }) => handler(greeting)),
       'realtime greeting failed',
-    );
-  runGreetingsWith(greet);
+    ),
+  );
   const { pingEveryMs, pingIntervalMs, pingTimeoutMs } = options.heartbeat ?? {};
   if (pingIntervalMs) process.env.PING_INTERVAL_MS = String(pingIntervalMs);
   if (pingTimeoutMs) process.env.PING_TIMEOUT_MS = String(pingTimeoutMs);
-  const management = serveManagementApi(websockets, {
-    stage: realtimeStage,
-    ...(process.env.AWS_ACCESS_KEY_ID ? { accessKeyId: process.env.AWS_ACCESS_KEY_ID } : {}),
+  const ready = managementEndpoint().then((endpoint) => {
+    process.env.REALTIME_ENDPOINT = endpoint;
   });
-  const ready = new Promise<void>((resolve) =>
-    management.listen(0, '127.0.0.1', () => {
-      process.env.REALTIME_ENDPOINT = `http://127.0.0.1:${(management.address() as AddressInfo).port}/${realtimeStage}`;
-      resolve();
-    }),
-  );
   const ping = (): void =>
     track(
       pending,
@@ -178,8 +196,7 @@ const startRealtime = (pending: Set<Promise<unknown>>, options: LocalServerOptio
     close: (): void => {
       clearInterval(pings);
       websockets.close();
-      management.closeAllConnections();
-      management.close();
+      localSocketApis.delete(websockets);
     },
   };
 };
@@ -220,6 +237,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
   const pending = new Set<Promise<unknown>>();
   runMediaJobsWith((event) => runMediaJobs(pending, event));
   // A browser's socket is answered in the shapes of the web app served (docs/immich-compatibility.md, "Realtime").
+  const generationBefore = process.env.WEB_GENERATION;
   process.env.WEB_GENERATION = options.webDir && isV3WebBuild(options.webDir) ? 'v3' : 'v1';
   const realtime = startRealtime(pending, options);
   const server = createServer(async (req, res) => {
@@ -284,7 +302,12 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
     if (path === '/api/socket.io' || path.startsWith('/api/socket.io/')) realtime.upgrade(req, socket, head);
     else socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
   });
-  server.on('close', () => realtime.close());
+  server.on('close', () => {
+    realtime.close();
+    // Another server of this process (a test's) answers in its own web app's shapes again.
+    if (generationBefore === undefined) delete process.env.WEB_GENERATION;
+    else process.env.WEB_GENERATION = generationBefore;
+  });
   return Object.assign(server, {
     websockets: realtime.websockets,
     mediaIdle: async () => {

@@ -207,6 +207,9 @@ export const createWebSocketApi = (options: WebSocketApiOptions) => {
       };
     },
 
+    /** Whether the connection is one of this API's (open). */
+    owns: (connectionId: string): boolean => open.has(connectionId),
+
     /** How many connections are open (tests). */
     get size(): number {
       return open.size;
@@ -231,16 +234,23 @@ export const managedConnectionId = (stage: string, path: string): string | undef
   }
 };
 
+/** The management API's answer for a connection that is not (or no longer) open: 410 GoneException. */
+export const goneAnswer = gone;
+
 /**
  * The management API on a port of its own, for `npm start` and the handler tests: loopback only,
  * and only for callers signing with `accessKeyId` (the process's own key: DynamoDB Local's random
  * one under `npm start`), as API Gateway takes only signed calls.
  */
-export const serveManagementApi = (api: WebSocketApi, options: { stage: string; accessKeyId?: string }): Server =>
+export const serveManagementApi = (
+  manage: WebSocketApi['manage'],
+  options: { stage: string; accessKeyId?: () => string | undefined },
+): Server =>
   createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const keyId = /Credential=([^/,\s]+)\//.exec(req.headers.authorization ?? '')?.[1];
-    if (!keyId || (options.accessKeyId && keyId !== options.accessKeyId)) {
+    const allowed = options.accessKeyId?.();
+    if (!keyId || (allowed && keyId !== allowed)) {
       res.writeHead(403, { 'content-type': 'application/json', 'x-amzn-errortype': 'ForbiddenException' });
       res.end(JSON.stringify({ message: 'Forbidden' }));
       return;
@@ -248,7 +258,7 @@ export const serveManagementApi = (api: WebSocketApi, options: { stage: string; 
     const connectionId = managedConnectionId(options.stage, url.pathname);
     const body = await readBody(req, maxMessageBytes + 1);
     const answer = connectionId
-      ? api.manage(req.method ?? 'GET', connectionId, body === 'too-large' ? Buffer.alloc(maxMessageBytes + 1) : body)
+      ? manage(req.method ?? 'GET', connectionId, body === 'too-large' ? Buffer.alloc(maxMessageBytes + 1) : body)
       : {
           status: 404,
           headers: { 'content-type': 'application/json', 'x-amzn-errortype': 'NotFoundException' },
