@@ -1,4 +1,4 @@
-import type * as v1 from '@immich/sdk';
+import * as v1 from '@immich/sdk';
 import * as v3 from '@immich/sdk-v3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
@@ -134,5 +134,122 @@ describe('Immich’s realtime socket', () => {
       (event: { asset: { id: string }; edit: unknown[] }) => event.asset.id === id && event.edit.length === 0,
     );
     expect(removed).toMatchObject({ asset: { id, isEdited: false, width: 120, height: 90 }, edit: [] });
+  });
+
+  /** A photo of the admin's, its previews made (the mobile app told of it). */
+  const readyPhoto = async (name: string, color: [number, number, number]): Promise<string> => {
+    const app = open({ token: admin.token, userAgent: androidUserAgent });
+    await app.next('on_server_version');
+    const id = await sdkUpload(admin.v1, makeJpeg({ width: 40, height: 30, color }), name);
+    await app.next('AssetUploadReadyV2', (event: { asset: { id: string } }) => event.asset.id === id);
+    app.close();
+    return id;
+  };
+
+  it('tells the user’s apps of a trash (`on_asset_trash`), a restore (`on_asset_restore`) and a deletion for good (`on_asset_delete`)', async () => {
+    const [first, second] = [await readyPhoto('trash-1.jpg', [1, 2, 3]), await readyPhoto('trash-2.jpg', [3, 2, 1])];
+    const web = open({ token: admin.token });
+    await web.next('on_server_version');
+    await v3.deleteAssets({ assetBulkDeleteDto: { ids: [first, second] } }, v3As(admin.token));
+    expect(await web.next('on_asset_trash')).toEqual([[first, second]]);
+    await v3.restoreAssets({ bulkIdsDto: { ids: [first] } }, v3As(admin.token));
+    expect(await web.next('on_asset_restore')).toEqual([[first]]);
+    // One event an asset deleted for good, through v1.100's route as v3's (one core).
+    await v1.deleteAssets({ assetBulkDeleteDto: { ids: [first], force: true } }, admin.v1);
+    expect(await web.next('on_asset_delete', (id: string) => id === first)).toEqual([first]);
+    await v3.emptyTrash(v3As(admin.token));
+    expect(await web.next('on_asset_delete', (id: string) => id === second)).toEqual([second]);
+  });
+
+  it('tells the owner’s apps of a metadata change (`on_asset_update`), each in its generation’s asset', async () => {
+    const id = await readyPhoto('update.jpg', [50, 60, 70]);
+    const web = open({ token: admin.token });
+    const app = open({ token: admin.token, userAgent: androidUserAgent });
+    await Promise.all([web.next('on_server_version'), app.next('on_server_version')]);
+    await v3.updateAsset({ id, updateAssetDto: { description: 'by the lake', rating: 4 } }, v3As(admin.token));
+    const [v1Asset] = await web.next('on_asset_update', (asset: v1.AssetResponseDto) => asset.id === id);
+    expect(v1Asset).toMatchObject({ id, deviceAssetId: 'update.jpg', exifInfo: { description: 'by the lake' } });
+    const [v3Asset] = await app.next('on_asset_update', (asset: v3.AssetResponseDto) => asset.id === id);
+    expect(v3Asset).toMatchObject({ id, visibility: 'timeline', exifInfo: { description: 'by the lake', rating: 4 } });
+    // PUT /assets tells of every id, whatever it changes (Immich writes each one's sidecar).
+    await v1.updateAssets({ assetBulkUpdateDto: { ids: [id], isFavorite: true } }, admin.v1);
+    const [favourite] = await app.next('on_asset_update', (asset: v3.AssetResponseDto) => asset.id === id && asset.isFavorite);
+    expect(favourite).toMatchObject({ id, isFavorite: true });
+  });
+
+  it('tells the user’s apps their stacks changed (`on_asset_stack_update`, no payload)', async () => {
+    const [a, b] = [await readyPhoto('stack-1.jpg', [90, 1, 1]), await readyPhoto('stack-2.jpg', [1, 90, 1])];
+    const web = open({ token: admin.token });
+    await web.next('on_server_version');
+    const stack = await v3.createStack({ stackCreateDto: { assetIds: [a, b] } }, v3As(admin.token));
+    expect(await web.next('on_asset_stack_update')).toEqual([]);
+    const before = web.received.filter((event) => event.name === 'on_asset_stack_update').length;
+    await v3.deleteStack({ id: stack.id }, v3As(admin.token));
+    await web.next('on_asset_stack_update', () => web.received.filter((event) => event.name === 'on_asset_stack_update').length > before);
+  });
+
+  it('tells every member of an album, its owner too, that its assets changed (`on_album_update`)', async () => {
+    const member = await v3.createUserAdmin(
+      { userAdminCreateDto: { email: 'member@immich.cloud', password: 'password', name: 'Member' } },
+      v3As(admin.token),
+    );
+    const { accessToken: memberToken } = await v3.login(
+      { loginCredentialDto: { email: 'member@immich.cloud', password: 'password' } },
+      { baseUrl: server.baseUrl },
+    );
+    const album = await v3.createAlbum(
+      { createAlbumDto: { albumName: 'Shared', albumUsers: [{ userId: member.id, role: v3.AlbumUserRole.Editor }] } },
+      v3As(admin.token),
+    );
+    const id = await readyPhoto('album.jpg', [7, 77, 177]);
+    const owner = open({ token: admin.token, userAgent: androidUserAgent });
+    const theirs = open({ token: memberToken, userAgent: androidUserAgent });
+    await Promise.all([owner.next('on_server_version'), theirs.next('on_server_version')]);
+    await v3.addAssetsToAlbum({ id: album.id, bulkIdsDto: { ids: [id] } }, v3As(admin.token));
+    expect(await owner.next('on_album_update')).toEqual([album.id]);
+    expect(await theirs.next('on_album_update')).toEqual([album.id]);
+    // A removal through v1.100's route, as through v3's.
+    const told = theirs.received.length;
+    await v1.removeAssetFromAlbum({ id: album.id, bulkIdsDto: { ids: [id] } }, admin.v1);
+    await theirs.next('on_album_update', () => theirs.received.length > told);
+  });
+
+  it('tells everyone the configuration changed (`on_config_update`, no payload)', async () => {
+    const { accessToken } = await v3.login(
+      { loginCredentialDto: { email: 'member@immich.cloud', password: 'password' } },
+      { baseUrl: server.baseUrl },
+    );
+    const someoneElse = open({ token: accessToken, userAgent: androidUserAgent });
+    await someoneElse.next('on_server_version');
+    const config = await v3.getConfig(v3As(admin.token));
+    await v3.updateConfig({ adminConfigDto: { ...config, trash: { ...config.trash, days: config.trash.days + 1 } } }, v3As(admin.token));
+    expect(await someoneElse.next('on_config_update')).toEqual([]);
+  });
+
+  it('tells a session’s own connections it ended (`on_session_delete`, its id), and no other session’s', async () => {
+    const login = () =>
+      v3.login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl: server.baseUrl });
+    const [leaving, staying] = [await login(), await login()];
+    const ending = open({ token: leaving.accessToken });
+    const other = open({ token: staying.accessToken });
+    await Promise.all([ending.next('on_server_version'), other.next('on_server_version')]);
+    const sessionId = (await v3.getSessions(v3As(leaving.accessToken))).find((session) => session.current)?.id;
+    await v3.logout(v3As(leaving.accessToken));
+    expect(await ending.next('on_session_delete')).toEqual([sessionId]);
+    // The other session's socket is told nothing of it (its next event is the user's, below).
+    await v3.updateAsset({ id: await readyPhoto('after-logout.jpg', [4, 4, 4]), updateAssetDto: { rating: 1 } }, v3As(staying.accessToken));
+    await other.next('on_asset_update');
+    expect(other.received.map((event) => event.name)).not.toContain('on_session_delete');
+  });
+
+  it('tells everyone a user was deleted for good (`on_user_delete`)', async () => {
+    const web = open({ token: admin.token });
+    await web.next('on_server_version');
+    const leaving = await v3.createUserAdmin(
+      { userAdminCreateDto: { email: 'leaving@immich.cloud', password: 'password', name: 'Leaving' } },
+      v3As(admin.token),
+    );
+    await v3.deleteUserAdmin({ id: leaving.id, userAdminDeleteDto: { force: true } }, v3As(admin.token));
+    expect(await web.next('on_user_delete')).toEqual([leaving.id]);
   });
 });
