@@ -253,3 +253,29 @@ describe('Immich’s realtime socket', () => {
     expect(await web.next('on_user_delete')).toEqual([leaving.id]);
   });
 });
+
+describe('Immich’s realtime socket over time', () => {
+  // Short, so that a test sees several pings: pinged every 300 ms, a client waits 1.8 s for one.
+  const server = useServer({ heartbeat: { pingEveryMs: 300, pingIntervalMs: 300, pingTimeoutMs: 1500 } });
+
+  it('keeps a connection open across several ping intervals: the server pings, the client answers, nothing closes it', async () => {
+    const { baseUrl } = server;
+    await v3.signUpAdmin({ signUpDto: { email: 'admin@immich.cloud', password: 'password', name: 'Admin' } }, { baseUrl });
+    const { accessToken } = await v3.login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl });
+    const web = openSocket(server.origin, { token: accessToken });
+    try {
+      await web.next('on_server_version');
+      // The client closes its socket when no ping comes within the advertised interval and timeout.
+      const pinged = async (count: number) => {
+        const deadline = Date.now() + 30_000;
+        while (web.pings < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(web.pings).toBeGreaterThanOrEqual(count);
+      };
+      await pinged(8);
+      expect(web.closes).toEqual([]);
+      expect(web.socket.connected).toBe(true);
+    } finally {
+      web.close();
+    }
+  });
+});
