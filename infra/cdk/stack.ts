@@ -155,6 +155,9 @@ export class ImmichStack extends Stack {
       tracing,
       webGeneration: props.webDir && isV3WebBuild(props.webDir) ? 'v3' : 'v1',
     });
+    // The media function tells an owner's apps of their previews, edits and people's thumbnails.
+    media.fn.addEnvironment('REALTIME_ENDPOINT', realtime.endpoint);
+    realtime.grantPost(media.role);
     const roles = new FunctionRoles(this, 'FunctionRoles', {
       table: this.table,
       originals: this.originals,

@@ -483,6 +483,18 @@ describe('ImmichStack', () => {
       expect(greeter.Properties.Environment.Variables.REALTIME_ENDPOINT).toBeDefined();
     });
 
+    it('lets the media function post its events (previews, edits, people’s thumbnails) to the connections', () => {
+      const media = values(template.findResources('AWS::Lambda::Function')).find((fn) =>
+        String(fn.Properties.Description).startsWith('Immich media'),
+      );
+      expect(media?.Properties.Environment.Variables.REALTIME_ENDPOINT).toBeDefined();
+      const posts = JSON.stringify(
+        statementsOf(media as Resource).find((each) => each.Action === 'execute-api:ManageConnections')?.Resource,
+      );
+      expect(posts).toContain('/live/POST/@connections/*');
+      expect(posts).not.toMatch(/GET|DELETE/);
+    });
+
     it('lets a route post to the connections only when its row says it tells apps of a change', () => {
       const functions = values(template.findResources('AWS::Lambda::Function'));
       for (const route of routes) {
