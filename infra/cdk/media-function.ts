@@ -49,7 +49,7 @@ export class MediaFunction extends Construct {
     for (const { from } of lazyModuleFiles(['faces']))
       if (!existsSync(from)) throw new Error(`No face model at ${from}: run \`npm run faces-bundle\` (npm ci runs it)`);
     const [spec] = eventFunctions;
-    const role = (this.role = eventFunctionRole(this, {
+    const role = eventFunctionRole(this, {
       table,
       logGroupPrefix,
       description: 'Immich media function',
@@ -75,7 +75,8 @@ export class MediaFunction extends Construct {
           covers: 'the objects of the originals bucket (originals read, previews written)',
         },
       ],
-    }));
+    });
+    this.role = role;
     this.deadLetters = deadLetterQueue(this, 'the media function’s');
 
     this.fn = new NodejsFunction(this, 'Function', {
