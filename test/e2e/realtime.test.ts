@@ -214,6 +214,21 @@ describe('Immich’s realtime socket', () => {
     await theirs.next('on_album_update', () => theirs.received.length > told);
   });
 
+  it('tells the owner’s web app a person’s thumbnail is made (`on_person_thumbnail`)', async () => {
+    const web = open({ token: admin.token });
+    await web.next('on_server_version');
+    // A photo naming a face (an XMP region): its person is made at upload, their thumbnail with the previews.
+    const photo = makeJpeg({
+      width: 200,
+      height: 200,
+      color: [180, 140, 120],
+      mwgFaces: [{ name: 'Ada', x: 0.3, y: 0.3, w: 0.4, h: 0.4 }],
+    });
+    await sdkUpload(admin.v1, photo, 'ada.jpg');
+    const ada = (await v3.getAllPeople({}, v3As(admin.token))).people.find((person) => person.name === 'Ada');
+    expect(await web.next('on_person_thumbnail', (id: string) => id === ada?.id)).toEqual([ada?.id]);
+  });
+
   it('tells everyone the configuration changed (`on_config_update`, no payload)', async () => {
     const { accessToken } = await v3.login(
       { loginCredentialDto: { email: 'member@immich.cloud', password: 'password' } },
