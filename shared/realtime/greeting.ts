@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import * as env from '../core/env.ts';
+import { serverVersion } from '../dto/v1/server-info.ts';
+import { serverVersionV3 } from '../dto/v3/server.ts';
 import { heartbeat } from '../model/realtime.ts';
 import type { Greeting } from '../storage/realtime-jobs.ts';
 import { connectPacket, disconnectPacket, eventPacket, openPacket } from './engine-io.ts';
 import { managementApi } from './management.ts';
-import { serverVersionFrame } from './payloads.ts';
+
+/** `on_server_version`, as each generation's `/server…/version` answers. */
+export const serverVersionFrame = (generation: 'v1' | 'v3'): string =>
+  eventPacket('on_server_version', generation === 'v3' ? serverVersionV3 : serverVersion);
 
 /** An id as Engine.IO and socket.io make theirs (20 characters, URL-safe). */
 const socketId = (): string => randomBytes(15).toString('base64url');

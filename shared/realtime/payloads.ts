@@ -1,11 +1,13 @@
-import { mapAssetDetail } from '../dto/v1/asset.response.ts';
-import { serverVersion } from '../dto/v1/server-info.ts';
-import { mapAssetDetailV3 } from '../dto/v3/asset.response.ts';
-import { serverVersionV3 } from '../dto/v3/server.ts';
-import { mapSyncAsset, mapSyncAssetEdit, mapSyncExif } from '../dto/v3/sync.response.ts';
 import type { AssetDetail, AssetRecord } from '../model/asset.ts';
 import type { Generation, LiveEvent } from '../model/realtime.ts';
 import { eventPacket } from './engine-io.ts';
+
+/**
+ * The asset mappers of both generations, loaded for the first event that carries an asset: a
+ * route whose events carry ids alone (a logout, a trash, a configuration change) never
+ * evaluates them at its cold start (docs/benchmarks.md, "Realtime").
+ */
+const assetShapes = () => import('./asset-payloads.ts');
 
 /**
  * Each event as Immich's apps receive it, in a connection's generation (docs/immich-compatibility.md,
@@ -14,13 +16,6 @@ import { eventPacket } from './engine-io.ts';
  * many connections are told.
  */
 export type Payloads = (event: LiveEvent, generation: Generation) => Promise<string[]>;
-
-/** `on_server_version`, as each generation's `/server…/version` answers. */
-export const serverVersionFrame = (generation: Generation): string =>
-  eventPacket('on_server_version', generation === 'v3' ? serverVersionV3 : serverVersion);
-
-/** The asset as the app's sync stream sends it (`SyncAssetV2`): its owner is the one told, so its own favourite. */
-const syncAsset = (asset: AssetRecord) => mapSyncAsset(asset, { favorite: true });
 
 /** A payload builder for one publication: what each event loads is loaded once. */
 export const payloads = (): Payloads => {
@@ -36,27 +31,18 @@ export const payloads = (): Payloads => {
   return async (event, generation) => {
     switch (event.kind) {
       case 'asset-uploaded': {
-        const detail = await load(event, event.load);
-        if (!detail) return [];
-        if (generation === 'v1') return [eventPacket('on_upload_success', mapAssetDetail(detail, event.ownerId))];
-        return [
-          eventPacket('on_upload_success', mapAssetDetailV3(detail, event.ownerId)),
-          eventPacket('AssetUploadReadyV2', { asset: syncAsset(detail.asset), exif: mapSyncExif(detail.asset) }),
-        ];
+        const [detail, shapes] = await Promise.all([load(event, event.load), assetShapes()]);
+        return detail ? shapes.uploaded(detail, event.ownerId, generation) : [];
       }
       case 'asset-edited': {
         // v1.100 has no photo editor: only v3's apps wait for this.
         if (generation === 'v1') return [];
-        const asset = await load(event, event.load);
-        if (!asset) return [];
-        const edit = asset.edits.map((each, sequence) => mapSyncAssetEdit(asset.id, each, sequence));
-        return [eventPacket('AssetEditReadyV2', { asset: syncAsset(asset), edit })];
+        const [asset, shapes] = await Promise.all([load(event, event.load), assetShapes()]);
+        return asset ? shapes.edited(asset) : [];
       }
       case 'asset-updated': {
-        const detail = await load(event, event.load);
-        if (!detail) return [];
-        const asset = generation === 'v3' ? mapAssetDetailV3(detail, event.ownerId) : mapAssetDetail(detail, event.ownerId);
-        return [eventPacket('on_asset_update', asset)];
+        const [detail, shapes] = await Promise.all([load(event, event.load), assetShapes()]);
+        return detail ? shapes.updated(detail, event.ownerId, generation) : [];
       }
       case 'assets-trashed':
         return [eventPacket('on_asset_trash', event.assetIds)];

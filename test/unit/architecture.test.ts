@@ -107,7 +107,7 @@ const allowed: Record<string, readonly string[]> = {
     'shared/access',
     'shared/realtime',
   ],
-  // The handler factory sends the events a route's operation raised once it has succeeded.
+  // The handler factory collects the events a route's operation raises (the outbox) and hands them to the route's publish.
   'shared/http': ['shared/core', 'shared/model', 'shared/dto', 'shared/auth', 'shared/realtime'],
   // The media function's entry sends its jobs' events; the greeter and the heartbeat are the socket's own.
   functions: ['shared/core', 'shared/model', 'shared/dto', 'shared/domain', 'shared/services', 'shared/http', 'shared/realtime'],

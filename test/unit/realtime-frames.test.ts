@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { AssetDetail } from '#shared/model/asset.ts';
 import type { LiveEvent } from '#shared/model/realtime.ts';
 import { connectPacket, disconnectPacket, eventPacket, openPacket, pingPacket } from '#shared/realtime/engine-io.ts';
-import { payloads, serverVersionFrame } from '#shared/realtime/payloads.ts';
+import { serverVersionFrame } from '#shared/realtime/greeting.ts';
+import { payloads } from '#shared/realtime/payloads.ts';
 import { assetRecord } from '../support/records.ts';
 
 /**
