@@ -270,8 +270,9 @@ describe('Immich’s realtime socket', () => {
 });
 
 describe('Immich’s realtime socket over time', () => {
-  // Short, so that a test sees several pings: pinged every 300 ms, a client waits 1.8 s for one.
-  const server = useServer({ heartbeat: { pingEveryMs: 300, pingIntervalMs: 300, pingTimeoutMs: 1500 } });
+  // Short, so that a test sees several pings in seconds: pinged every second, a client waits 5 s
+  // for one (a tick every 300 ms started Lambda environments faster than a busy 2-core machine ran them).
+  const server = useServer({ heartbeat: { pingEveryMs: 1000, pingIntervalMs: 1000, pingTimeoutMs: 4000 } });
 
   it('keeps a connection open across several ping intervals: the server pings, the client answers, nothing closes it', async () => {
     const { baseUrl } = server;
@@ -289,7 +290,7 @@ describe('Immich’s realtime socket over time', () => {
         while (web.pings < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
         expect(web.pings).toBeGreaterThanOrEqual(count);
       };
-      await pinged(8);
+      await pinged(5);
       expect(web.closes).toEqual([]);
       expect(web.socket.connected).toBe(true);
     } finally {
