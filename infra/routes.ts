@@ -38,6 +38,12 @@ export interface Route {
    */
   mediaJobs?: true;
   /**
+   * Tells Immich's apps of what it did (its service raises realtime events: docs/web-app.md,
+   * "Realtime"): deployed, it may post to the WebSocket API's connections (its management API,
+   * `REALTIME_ENDPOINT`), and carries that API's client beside its bundle.
+   */
+  realtime?: true;
+  /**
    * The groups of modules it loads on first use (`lazyModules`, infra/cdk/bundling.ts: `metadata`,
    * the readers of uploaded files; `templates`, Handlebars): they ship beside its bundle.
    * test/infra/bundle.test.ts fails when a function's bundle loads one and its row does not say so.
@@ -122,8 +128,8 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/album/{id}', 'deleteAlbum', 'write'],
     ['PUT', '/api/album/{id}/users', 'addUsersToAlbum', 'write'],
     ['DELETE', '/api/album/{id}/user/{userId}', 'removeUserFromAlbum', 'write'],
-    ['PUT', '/api/album/{id}/assets', 'addAssetsToAlbum', 'write', { body: 'bulk' }],
-    ['DELETE', '/api/album/{id}/assets', 'removeAssetFromAlbum', 'write', { body: 'bulk' }],
+    ['PUT', '/api/album/{id}/assets', 'addAssetsToAlbum', 'write', { body: 'bulk', realtime: true }],
+    ['DELETE', '/api/album/{id}/assets', 'removeAssetFromAlbum', 'write', { body: 'bulk', realtime: true }],
   ]),
   ...area('api-key', [
     ['POST', '/api/api-key', 'createApiKey', 'write'],
@@ -145,8 +151,8 @@ export const routes: readonly Route[] = [
     ['POST', '/api/asset/upload-session/{sessionId}/complete', 'completeUploadSession', 'write', completion],
     ['DELETE', '/api/asset/upload-session/{sessionId}', 'deleteUploadSession', 'write', { store: 'session' }],
     ['POST', '/api/asset/bulk-upload-check', 'checkBulkUpload', 'read', { body: 'bulk' }],
-    ['PUT', '/api/asset', 'updateAssets', 'write', { body: 'bulk', lazy: ['places', 'countries'] }],
-    ['PUT', '/api/asset/stack/parent', 'updateStackParent', 'write'],
+    ['PUT', '/api/asset', 'updateAssets', 'write', { body: 'bulk', lazy: ['places', 'countries'], realtime: true }],
+    ['PUT', '/api/asset/stack/parent', 'updateStackParent', 'write', { realtime: true }],
     ['GET', '/api/asset', 'getAllAssets', 'read'],
     ['GET', '/api/asset/time-buckets', 'getTimeBuckets', 'read', { secrets: true }],
     ['GET', '/api/asset/time-bucket', 'getTimeBucket', 'read', { secrets: true }],
@@ -160,14 +166,14 @@ export const routes: readonly Route[] = [
     ['GET', '/api/asset/{id}', 'getAssetInfo', 'read', { secrets: true }],
     ['GET', '/api/asset/file/{id}', 'serveFile', 'read', { store: 'read', secrets: true }],
     ['GET', '/api/asset/thumbnail/{id}', 'getAssetThumbnail', 'read', { store: 'read', secrets: true }],
-    ['PUT', '/api/asset/{id}', 'updateAsset', 'write', { lazy: ['places', 'countries'] }],
-    ['DELETE', '/api/asset', 'deleteAssets', 'write', { store: 'delete', body: 'bulk' }],
+    ['PUT', '/api/asset/{id}', 'updateAsset', 'write', { lazy: ['places', 'countries'], realtime: true }],
+    ['DELETE', '/api/asset', 'deleteAssets', 'write', { store: 'delete', body: 'bulk', realtime: true }],
   ]),
   ...area('audit', [['GET', '/api/audit/deletes', 'getAuditDeletes', 'read']]),
   ...area('auth', [
     ['POST', '/api/auth/admin-sign-up', 'signUpAdmin', 'write', { memory: hashing, publicHashing: true, v3: 'signUpAdmin' }],
     ['POST', '/api/auth/login', 'login', 'write', { memory: hashing, publicHashing: true, v3: 'login' }],
-    ['POST', '/api/auth/logout', 'logout', 'write', { v3: 'logout' }],
+    ['POST', '/api/auth/logout', 'logout', 'write', { v3: 'logout', realtime: true }],
     ['POST', '/api/auth/validateToken', 'validateAccessToken', 'read', { v3: 'validateAccessToken' }],
     ['POST', '/api/auth/change-password', 'changePassword', 'write', { memory: hashing, v3: 'changePassword' }],
     ['GET', '/api/auth/devices', 'getAuthDevices', 'read'],
@@ -240,7 +246,7 @@ export const routes: readonly Route[] = [
   ...area('system-config', [
     ['GET', '/api/system-config', 'getConfig', 'read', { v3: 'getConfig' }],
     ['GET', '/api/system-config/defaults', 'getConfigDefaults', 'read', { v3: 'getConfigDefaults' }],
-    ['PUT', '/api/system-config', 'updateConfig', 'write', { lazy: ['templates', 'cron'], v3: 'updateConfig' }],
+    ['PUT', '/api/system-config', 'updateConfig', 'write', { lazy: ['templates', 'cron'], v3: 'updateConfig', realtime: true }],
     ['GET', '/api/system-config/storage-template-options', 'getStorageTemplateOptions', 'read', { v3: 'getStorageTemplateOptions' }],
     ['GET', '/api/system-config/map/style.json', 'getMapStyle', 'read'],
   ]),
@@ -255,16 +261,16 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/tag/{id}/assets', 'untagAssets', 'write', { body: 'bulk' }],
   ]),
   ...area('trash', [
-    ['POST', '/api/trash/empty', 'emptyTrash', 'write', { store: 'delete', v3: 'emptyTrash' }],
+    ['POST', '/api/trash/empty', 'emptyTrash', 'write', { store: 'delete', v3: 'emptyTrash', realtime: true }],
     ['POST', '/api/trash/restore', 'restoreTrash', 'write', { v3: 'restoreTrash' }],
-    ['POST', '/api/trash/restore/assets', 'restoreAssets', 'write', { body: 'bulk', v3: 'restoreAssets' }],
+    ['POST', '/api/trash/restore/assets', 'restoreAssets', 'write', { body: 'bulk', v3: 'restoreAssets', realtime: true }],
   ]),
   ...area('user', [
     ['GET', '/api/user/me', 'getMyUserInfo', 'read'],
     ['GET', '/api/user', 'getAllUsers', 'read'],
     ['GET', '/api/user/info/{id}', 'getUserById', 'read'],
     ['PUT', '/api/user', 'updateUser', 'write', { memory: hashing }],
-    ['DELETE', '/api/user/{id}', 'deleteUser', 'write', { store: 'session' }],
+    ['DELETE', '/api/user/{id}', 'deleteUser', 'write', { store: 'session', realtime: true }],
     ['POST', '/api/user/{id}/restore', 'restoreUser', 'write'],
     ['POST', '/api/user/profile-image', 'createProfileImage', 'write', { store: 'put', body: 'upload' }],
     ['DELETE', '/api/user/profile-image', 'deleteProfileImage', 'write', { store: 'delete' }],
@@ -290,13 +296,13 @@ export const routes: readonly Route[] = [
     ['GET', '/api/albums', 'getAllAlbums', 'read'],
     ['POST', '/api/albums', 'createAlbum', 'write', { body: 'bulk' }],
     ['GET', '/api/albums/statistics', 'getAlbumStatistics', 'read'],
-    ['PUT', '/api/albums/assets', 'addAssetsToAlbums', 'write', { body: 'bulk' }],
+    ['PUT', '/api/albums/assets', 'addAssetsToAlbums', 'write', { body: 'bulk', realtime: true }],
     ['GET', '/api/albums/{id}', 'getAlbumInfo', 'read'],
     ['GET', '/api/albums/{id}/map-markers', 'getAlbumMapMarkers', 'read', { secrets: true }],
     ['PATCH', '/api/albums/{id}', 'updateAlbumInfo', 'write'],
     ['DELETE', '/api/albums/{id}', 'deleteAlbum', 'write'],
-    ['PUT', '/api/albums/{id}/assets', 'addAssetsToAlbum', 'write', { body: 'bulk' }],
-    ['DELETE', '/api/albums/{id}/assets', 'removeAssetFromAlbum', 'write', { body: 'bulk' }],
+    ['PUT', '/api/albums/{id}/assets', 'addAssetsToAlbum', 'write', { body: 'bulk', realtime: true }],
+    ['DELETE', '/api/albums/{id}/assets', 'removeAssetFromAlbum', 'write', { body: 'bulk', realtime: true }],
     ['PUT', '/api/albums/{id}/users', 'addUsersToAlbum', 'write'],
     ['PUT', '/api/albums/{id}/user/{userId}', 'updateAlbumUser', 'write'],
     ['DELETE', '/api/albums/{id}/user/{userId}', 'removeUserFromAlbum', 'write'],
@@ -315,12 +321,12 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/assets/{id}/metadata/{key}', 'deleteAssetMetadata', 'write'],
     ['GET', '/api/assets/{id}/ocr', 'getAssetOcr', 'read'],
     ['GET', '/api/assets/{id}', 'getAssetInfo', 'read', { secrets: true }],
-    ['PUT', '/api/assets/{id}', 'updateAsset', 'write', { lazy: ['places', 'countries'] }],
+    ['PUT', '/api/assets/{id}', 'updateAsset', 'write', { lazy: ['places', 'countries'], realtime: true }],
     ['GET', '/api/assets/{id}/edits', 'getAssetEdits', 'read'],
     ['PUT', '/api/assets/{id}/edits', 'editAsset', 'write', { mediaJobs: true }],
     ['DELETE', '/api/assets/{id}/edits', 'removeAssetEdits', 'write', { mediaJobs: true }],
-    ['PUT', '/api/assets', 'updateAssets', 'write', { body: 'bulk', lazy: ['places', 'countries'] }],
-    ['DELETE', '/api/assets', 'deleteAssets', 'write', { store: 'delete', body: 'bulk' }],
+    ['PUT', '/api/assets', 'updateAssets', 'write', { body: 'bulk', lazy: ['places', 'countries'], realtime: true }],
+    ['DELETE', '/api/assets', 'deleteAssets', 'write', { store: 'delete', body: 'bulk', realtime: true }],
     ['GET', '/api/assets/{id}/original', 'downloadAsset', 'read', { store: 'read', secrets: true }],
     ['GET', '/api/assets/{id}/thumbnail', 'viewAsset', 'read', { store: 'read', secrets: true }],
     ['GET', '/api/assets/{id}/video/playback', 'playAssetVideo', 'read', { store: 'read', secrets: true }],
@@ -335,7 +341,7 @@ export const routes: readonly Route[] = [
   ]),
   ...areaV3('config', [
     ['GET', '/api/admin/config', 'getAdminConfig', 'read'],
-    ['PUT', '/api/admin/config', 'updateAdminConfig', 'write', { lazy: ['templates', 'cron'] }],
+    ['PUT', '/api/admin/config', 'updateAdminConfig', 'write', { lazy: ['templates', 'cron'], realtime: true }],
     ['GET', '/api/admin/config/defaults', 'getAdminConfigDefaults', 'read'],
     ['GET', '/api/config', 'getUserConfig', 'read'],
     ['GET', '/api/config/defaults', 'getUserConfigDefaults', 'read'],
@@ -469,12 +475,12 @@ export const routes: readonly Route[] = [
   ]),
   ...areaV3('stack', [
     ['GET', '/api/stacks', 'searchStacks', 'read'],
-    ['POST', '/api/stacks', 'createStack', 'write', { body: 'bulk' }],
-    ['DELETE', '/api/stacks', 'deleteStacks', 'write', { body: 'bulk' }],
+    ['POST', '/api/stacks', 'createStack', 'write', { body: 'bulk', realtime: true }],
+    ['DELETE', '/api/stacks', 'deleteStacks', 'write', { body: 'bulk', realtime: true }],
     ['GET', '/api/stacks/{id}', 'getStack', 'read'],
-    ['PUT', '/api/stacks/{id}', 'updateStack', 'write'],
-    ['DELETE', '/api/stacks/{id}', 'deleteStack', 'write'],
-    ['DELETE', '/api/stacks/{id}/assets/{assetId}', 'removeAssetFromStack', 'write'],
+    ['PUT', '/api/stacks/{id}', 'updateStack', 'write', { realtime: true }],
+    ['DELETE', '/api/stacks/{id}', 'deleteStack', 'write', { realtime: true }],
+    ['DELETE', '/api/stacks/{id}/assets/{assetId}', 'removeAssetFromStack', 'write', { realtime: true }],
   ]),
   ...areaV3('sync', [
     // Backfill checkpoints are stored while the stream runs: a write.
@@ -509,7 +515,7 @@ export const routes: readonly Route[] = [
     ['POST', '/api/admin/users', 'createUserAdmin', 'write', { memory: hashing }],
     ['GET', '/api/admin/users/{id}', 'getUserAdmin', 'read'],
     ['PUT', '/api/admin/users/{id}', 'updateUserAdmin', 'write', { memory: hashing }],
-    ['DELETE', '/api/admin/users/{id}', 'deleteUserAdmin', 'write', { store: 'session' }],
+    ['DELETE', '/api/admin/users/{id}', 'deleteUserAdmin', 'write', { store: 'session', realtime: true }],
     ['POST', '/api/admin/users/{id}/restore', 'restoreUserAdmin', 'write'],
     ['GET', '/api/admin/users/{id}/preferences', 'getUserPreferencesAdmin', 'read'],
     ['PUT', '/api/admin/users/{id}/preferences', 'updateUserPreferencesAdmin', 'write'],
@@ -576,6 +582,11 @@ export const webRoutes: readonly Route[] = area('shared-link', [['GET', '/share/
 export const eventFunctions = [
   { name: 'generateMedia', entry: 'functions/media/generate-media.ts' },
   { name: 'runNightlyTasks', entry: 'functions/nightly/run-nightly-tasks.ts' },
+  // Immich's realtime socket, an API Gateway WebSocket API (infra/cdk/realtime.ts): its two routes, the greeter and the heartbeat.
+  { name: 'connectRealtime', entry: 'functions/realtime/connect.ts' },
+  { name: 'disconnectRealtime', entry: 'functions/realtime/disconnect.ts' },
+  { name: 'greetRealtime', entry: 'functions/realtime/greet.ts' },
+  { name: 'pingRealtime', entry: 'functions/realtime/ping.ts' },
 ] as const;
 
 /**

@@ -4,6 +4,9 @@
  * the same paths the same way. See docs/web-app.md.
  */
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 /** Where a build the user supplies is looked for when WEB_DIR is unset, relative to the project (ignored by git). */
 export const webBuildDir = '.web/build';
 /** The version of Immich's web app this API answers for (docs/immich-compatibility.md). */
@@ -27,6 +30,21 @@ export const sharePagePaths = ['/share/*'] as const;
 export const isAppRoute = (path: string): boolean =>
   !/^\/(api|_app)(\/|$)/.test(path) && !/^\/\.well-known\//.test(path) && !/\.[^/]*$/.test(path);
 
+/**
+ * Whether a build is Immich's v3 web app (2.x or later), by the version its `_app/version.json`
+ * names (Immich's release builds write the app's version there); v1.100's names a timestamp.
+ */
+export const isV3WebBuild = (dir: string): boolean => {
+  try {
+    const { version } = JSON.parse(readFileSync(join(dir, '_app', 'version.json'), 'utf8')) as { version?: unknown };
+    // v1.100's is a build timestamp (`1795760944913`); a release's is its version (`3.1.0`).
+    const major = typeof version === 'string' ? /^(\d+)\.\d+\.\d+/.exec(version)?.[1] : undefined;
+    return major !== undefined && Number(major) >= 2;
+  } catch {
+    return false;
+  }
+};
+
 /** The build's fingerprinted files: their names change with their content, so they are kept a year. */
 export const immutablePrefix = '/_app/immutable/';
 export const immutableCacheControl = 'public, max-age=31536000, immutable';
@@ -49,13 +67,20 @@ export const securityHeaders = {
 /** Over HTTPS only (CloudFront): two years, this host only. */
 export const strictTransportSecurity = { maxAgeSeconds: 63_072_000, header: 'max-age=63072000' } as const;
 
-/** Deployed, Immich's realtime socket (`/api/socket.io/*`) is answered at the edge with this 404 (docs/web-app.md, "Realtime"). */
-export const noRealtimePrefix = '/api/socket.io/';
-export const noRealtimeBody = JSON.stringify({
-  message: 'Realtime updates are not served by this deployment',
-  error: 'Not Found',
-  statusCode: 404,
-});
+/** Immich's realtime socket, which the distribution sends to the WebSocket API (docs/web-app.md, "Realtime"). */
+export const realtimePrefix = '/api/socket.io/';
+
+/**
+ * The viewer-request function of the socket's behaviour: API Gateway takes a WebSocket at its
+ * stage's root only, and Immich's apps open `/api/socket.io/`, so the path becomes the stage's
+ * (the query, `EIO=4&transport=websocket`, passes as it is).
+ */
+export const realtimeFunctionCode = (stage: string): string => `function handler(event) {
+  var request = event.request;
+  request.uri = '/${stage}';
+  return request;
+}
+`;
 
 /**
  * The viewer-request function of the distribution's default (app) behaviour: an app route is

@@ -1,9 +1,10 @@
 import { AssetBulkDeleteDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import { publish } from '#shared/realtime/publisher.ts';
 import { deleteAssets } from '#shared/services/trash.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', permission: 'asset.delete', returns: returns<void>(), body: AssetBulkDeleteDto, status: 204 },
+  { publish, access: 'user', permission: 'asset.delete', returns: returns<void>(), body: AssetBulkDeleteDto, status: 204 },
   ({ auth, body }) => deleteAssets(auth, body.ids, body.force ?? false),
 );

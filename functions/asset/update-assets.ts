@@ -1,11 +1,12 @@
 import { AssetBulkUpdateDto } from '#shared/dto/v1/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import { publish } from '#shared/realtime/publisher.ts';
 import { updateAssets } from '#shared/services/asset.service.ts';
 import { stackUnderParent, unstackAssets } from '#shared/services/stack.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', permission: 'asset.update', returns: returns<void>(), body: AssetBulkUpdateDto, status: 204 },
+  { publish, access: 'user', permission: 'asset.update', returns: returns<void>(), body: AssetBulkUpdateDto, status: 204 },
   async ({ auth, body }) => {
     // v1.100's stacks, as its updateAll: out of their stacks, or under a parent; first, so that a
     // refused stack leaves the other edits unmade too.

@@ -7,6 +7,8 @@
  * (shared/storage/media-jobs.ts).
  */
 import { log, withLogContext } from '#shared/core/log.ts';
+import { collectEvents } from '#shared/realtime/outbox.ts';
+import { publish } from '#shared/realtime/publisher.ts';
 import {
   assetIdOfOriginalKey,
   detectAssetFaces,
@@ -33,7 +35,8 @@ const forKey = async (key: string): Promise<MediaOutcome | 'ignored'> => {
   const assetId = assetIdOfOriginalKey(key);
   if (!assetId) return 'ignored';
   for (const wait of [...recordWaitMs, undefined]) {
-    const outcome = await generateMedia(assetId);
+    // An original's object created: an upload, whose owner's apps are told once its previews exist.
+    const outcome = await generateMedia(assetId, { notify: true });
     if (outcome !== 'not-yet' || wait === undefined) return outcome;
     // No asset and no file: its upload failed (and removed the file), or it was deleted since.
     if (!(await originalExists(key))) return 'gone';
@@ -42,21 +45,32 @@ const forKey = async (key: string): Promise<MediaOutcome | 'ignored'> => {
   return 'not-yet';
 };
 
+/**
+ * Runs one job and tells Immich's apps what it did (its previews, a person's thumbnail, an edit's
+ * files: docs/web-app.md, "Realtime"), as soon as it is done, before the next job.
+ */
+const told = async <T>(job: () => Promise<T>): Promise<T> => {
+  const { result, events } = await collectEvents(job);
+  await publish(events);
+  return result;
+};
+
 export const handler = async (event: ObjectCreatedEvent | MediaJobEvent): Promise<{ outcomes: Record<string, string> }> =>
   withLogContext({}, async () => {
     const outcomes: Record<string, string> = {};
     // Each job is a run of Immich's thumbnailGeneration queue, counted for the jobs page.
-    const thumbnails = <T>(job: () => Promise<T>) => recordRun('thumbnailGeneration', job);
+    const thumbnails = <T>(job: () => Promise<T>) => told(() => recordRun('thumbnailGeneration', job));
     for (const job of 'jobs' in event ? event.jobs : []) {
       if (job.kind === 'person-thumbnail')
         outcomes[`person/${job.personId}`] = await thumbnails(() => makePersonThumbnail(job.ownerId, job.personId));
-      else if (job.kind === 'asset-media') outcomes[`asset/${job.assetId}`] = await thumbnails(() => generateMedia(job.assetId));
+      else if (job.kind === 'asset-media')
+        outcomes[`asset/${job.assetId}`] = await thumbnails(() => generateMedia(job.assetId, { notify: job.notify === true }));
       else if (job.kind === 'asset-edits') outcomes[`edits/${job.assetId}`] = await thumbnails(() => generateEditedMedia(job.assetId));
       // Each face job is a run of Immich's faceDetection queue (or facialRecognition's, recognition alone).
       else if (job.kind === 'asset-faces' && job.recognize)
-        outcomes[`faces/${job.assetId}`] = await recordRun('facialRecognition', () => recognizeAssetFaces(job.assetId));
+        outcomes[`faces/${job.assetId}`] = await told(() => recordRun('facialRecognition', () => recognizeAssetFaces(job.assetId)));
       else if (job.kind === 'asset-faces')
-        outcomes[`faces/${job.assetId}`] = await recordRun('faceDetection', () => detectAssetFaces(job.assetId, job.force));
+        outcomes[`faces/${job.assetId}`] = await told(() => recordRun('faceDetection', () => detectAssetFaces(job.assetId, job.force)));
     }
     // An event's places jobs (docs/places.md) are one run of Immich's metadataExtraction queue.
     const places = ('jobs' in event ? event.jobs : []).flatMap((job) => (job.kind === 'asset-places' ? [job.assetId] : []));

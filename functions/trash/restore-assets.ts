@@ -2,10 +2,11 @@ import { BulkIdsDto } from '#shared/dto/v1/asset.ts';
 import { countOrNoContent } from '#shared/http/generation.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import { publish } from '#shared/realtime/publisher.ts';
 import { restoreAssets } from '#shared/services/trash.service.ts';
 
 // Both generations' path: v3's clients get `{count}`, v1.100's an empty 204 (docs/immich-compatibility.md).
 export const handler = httpHandler(
-  { access: 'user', permission: 'asset.delete', returns: returns<{ count: number } | undefined>(), body: BulkIdsDto, status: 204 },
+  { publish, access: 'user', permission: 'asset.delete', returns: returns<{ count: number } | undefined>(), body: BulkIdsDto, status: 204 },
   async ({ auth, body, event }) => countOrNoContent(event, await restoreAssets(auth, body.ids)),
 );

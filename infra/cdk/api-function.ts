@@ -9,7 +9,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, functionName, type Route } from '../routes.ts';
-import { lambdaBundling, lazyModuleFiles } from './bundling.ts';
+import { lambdaBundling, lazyModuleFiles, realtimeClientFiles } from './bundling.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -21,6 +21,8 @@ export interface ApiFunctionProps {
   linkSecret: ISecret;
   /** The media function's ARN, for routes with `mediaJobs`. */
   mediaFunctionArn: string;
+  /** The realtime socket's management API (`REALTIME_ENDPOINT`), for routes with `realtime`. */
+  realtimeEndpoint: string;
   /** The role of the route's access class (infra/cdk/function-roles.ts). */
   role: IRole;
   /** The function's log group is `<logGroupPrefix><kebab-operation-id>`, where its role may write. */
@@ -52,6 +54,7 @@ export class ApiFunction extends NodejsFunction {
       originals,
       linkSecret,
       mediaFunctionArn,
+      realtimeEndpoint,
       role,
       logGroupPrefix,
       hashingConcurrency,
@@ -86,6 +89,7 @@ export class ApiFunction extends NodejsFunction {
         // so it is not in the function's configuration for anyone allowed to read that.
         ...(route.secrets ? { SHARED_LINK_SECRET_ARN: linkSecret.secretArn } : {}),
         ...(route.mediaJobs ? { MEDIA_FUNCTION: mediaFunctionArn } : {}),
+        ...(route.realtime ? { REALTIME_ENDPOINT: realtimeEndpoint } : {}),
         // Beside the bundle (the function reads it relative to LAMBDA_TASK_ROOT), copied below.
         ...(webIndex ? { WEB_INDEX: 'index.html' } : {}),
         ...(originVerify ? { ORIGIN_VERIFY: originVerify } : {}),
@@ -102,15 +106,16 @@ export class ApiFunction extends NodejsFunction {
       }),
       // The web build's index.html travels with the bundle, so a new build deploys with its page;
       // a function carries the modules it loads on first use beside the bundle (lazyModules).
+      // and one that tells apps of a change, the management API's client (loaded on its first post).
       bundling: lambdaBundling(
-        webIndex || route.lazy
+        webIndex || route.lazy || route.realtime
           ? {
               commandHooks: {
                 beforeBundling: () => [],
                 beforeInstall: () => [],
                 afterBundling: (_input: string, output: string) => [
                   ...(webIndex ? [`cp "${webIndex}" "${output}/index.html"`] : []),
-                  ...lazyModuleFiles(route.lazy ?? []).map(
+                  ...[...lazyModuleFiles(route.lazy ?? []), ...(route.realtime ? realtimeClientFiles() : [])].map(
                     ({ from, to }) => `mkdir -p "${dirname(join(output, to))}" && cp "${from}" "${join(output, to)}"`,
                   ),
                 ],

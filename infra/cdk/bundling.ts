@@ -1,6 +1,7 @@
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BundlingOptions, type ICommandHooks, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { BuildOptions } from 'esbuild';
+import { type BuildOptions, buildSync } from 'esbuild';
 import { facesFiles } from '../tools/faces-bundle.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -67,11 +68,22 @@ export const lazyModules = {
 } as const satisfies Record<string, Record<string, readonly string[]>>;
 export type LazyGroup = keyof typeof lazyModules;
 
+/**
+ * The management API's client (API Gateway's PostToConnection), which a function loads only when
+ * someone is connected to be told of what it did (shared/realtime/management.ts): never in a
+ * bundle, so no cold start parses it (26 KB; docs/benchmarks.md). Unlike `lazyModules`, its
+ * package cannot be copied as it is (it imports a dozen of the SDK's); it is bundled on its own,
+ * once, with the same options, into node_modules/.realtime-client/ (`realtimeClientFiles`).
+ */
+export const realtimeClientModule = '@aws-sdk/client-apigatewaymanagementapi';
+
 /** Every lazily loaded module's name: external to every bundle (a data folder, `.places`, is no module). */
-export const lazyModuleNames = (): string[] =>
-  Object.values(lazyModules)
+export const lazyModuleNames = (): string[] => [
+  ...Object.values(lazyModules)
     .flatMap((group) => Object.keys(group))
-    .filter((name) => !name.startsWith('.'));
+    .filter((name) => !name.startsWith('.')),
+  realtimeClientModule,
+];
 
 /** The files of the groups a route loads: where they are in this project, and where they go beside a bundle. */
 export const lazyModuleFiles = (groups: readonly LazyGroup[]): { from: string; to: string }[] =>
@@ -80,6 +92,37 @@ export const lazyModuleFiles = (groups: readonly LazyGroup[]): { from: string; t
       files.map((file) => ({ from: join(root, 'node_modules', name, file), to: join('node_modules', name, file) })),
     ),
   );
+
+const realtimeClientDir = join(root, 'node_modules', '.realtime-client');
+
+/**
+ * The management API's client bundled into one module (built again when its package changes),
+ * and where it goes beside a function's bundle: a package of that name, so the function's
+ * `import()` of it resolves there, as Node resolves any package.
+ */
+export const realtimeClientFiles = (): { from: string; to: string }[] => {
+  const bundle = join(realtimeClientDir, 'index.mjs');
+  const manifest = join(root, 'node_modules', realtimeClientModule, 'package.json');
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+  const stamp = join(realtimeClientDir, 'package.json');
+  const current = existsSync(stamp) && (JSON.parse(readFileSync(stamp, 'utf8')) as { version?: string }).version === version;
+  if (!current || !existsSync(bundle) || statSync(bundle).size === 0) {
+    mkdirSync(realtimeClientDir, { recursive: true });
+    const { entryPoints: _entry, outfile: _out, external, ...options } = esbuildOptions('package.json', bundle);
+    buildSync({
+      ...options,
+      stdin: { contents: `export * from '${realtimeClientModule}';`, resolveDir: root, loader: 'js' },
+      outfile: bundle,
+      external: (external ?? []).filter((name) => name !== realtimeClientModule),
+    });
+    writeFileSync(stamp, `${JSON.stringify({ name: realtimeClientModule, version, type: 'module', main: 'index.mjs' })}\n`);
+  }
+  const to = join('node_modules', ...realtimeClientModule.split('/'));
+  return [
+    { from: bundle, to: join(to, 'index.mjs') },
+    { from: stamp, to: join(to, 'package.json') },
+  ];
+};
 
 /** The same settings as esbuild build options, for the bench. */
 export const esbuildOptions = (entry: string, outfile: string): BuildOptions => ({

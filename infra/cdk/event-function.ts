@@ -28,10 +28,12 @@ export const eventFunctionRole = (scope: Construct, props: EventFunctionRoleProp
   const logGroups = `arn:aws:logs:${region}:${account}:log-group:${props.logGroupPrefix}*`;
   const indexes = `${props.table.tableArn}/index/*`;
   role.addToPolicy(new PolicyStatement({ actions: ['logs:CreateLogStream', 'logs:PutLogEvents'], resources: [logGroups] }));
-  role.addToPolicy(new PolicyStatement({ actions: props.tableActions, resources: [props.table.tableArn, indexes] }));
+  // A function that never reads the table (the realtime greeter) gets no statement for it.
+  if (props.tableActions.length > 0)
+    role.addToPolicy(new PolicyStatement({ actions: props.tableActions, resources: [props.table.tableArn, indexes] }));
   const wildcards: [string, string][] = [
     [logGroups, 'its own log group and the streams Lambda names in it'],
-    [indexes, 'the global secondary indexes of the one table'],
+    ...(props.tableActions.length > 0 ? [[indexes, 'the global secondary indexes of the one table'] as [string, string]] : []),
   ];
   for (const { statement, covers } of props.statements ?? []) {
     role.addToPolicy(statement);

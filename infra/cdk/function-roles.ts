@@ -7,6 +7,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
 import type { Route } from '../routes.ts';
+import type { Realtime } from './realtime.ts';
 
 const tableReads = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 const tableWrites = [
@@ -39,12 +40,13 @@ const bucketActions: Record<NonNullable<Route['store']>, string[]> = {
 };
 
 /** What a route may touch, as a name: every route with the same access shares one role. */
-export const accessClass = (route: Pick<Route, 'data' | 'store' | 'secrets' | 'mediaJobs'>): string =>
+export const accessClass = (route: Pick<Route, 'data' | 'store' | 'secrets' | 'mediaJobs' | 'realtime'>): string =>
   [
     route.data === 'none' ? 'NoData' : route.data === 'read' ? 'ReadData' : 'WriteData',
     route.store && `${route.store}Originals`,
     route.secrets && 'LinkSecret',
     route.mediaJobs && 'MediaJobs',
+    route.realtime && 'Realtime',
   ]
     .filter(Boolean)
     .map((part) => String(part).charAt(0).toUpperCase() + String(part).slice(1))
@@ -56,6 +58,8 @@ export interface FunctionRolesProps {
   linkSecret: ISecret;
   /** The media function, which routes with `mediaJobs` invoke. */
   mediaFunction: IFunction;
+  /** The realtime socket, whose connections routes with `realtime` post to. */
+  realtime: Realtime;
   /** Every function's log group is named under this prefix (`/immich/<stack>/`); roles may write only there. */
   logGroupPrefix: string;
   /** Active X-Ray tracing: Lambda adds X-Ray's two actions (on `*`) to the roles. */
@@ -122,6 +126,8 @@ export class FunctionRoles extends Construct {
     // That one function, unqualified (no version or alias is ever invoked).
     if (route.mediaJobs)
       role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [mediaFunction.functionArn] }));
+    // PostToConnection on the socket's connections, nothing else of the WebSocket API.
+    if (route.realtime) this.props.realtime.grantPost(role);
     this.roles.set(name, role);
     return role;
   }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Duration, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { S3EventSourceV2 } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -13,7 +13,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { eventFunctions } from '../routes.ts';
 import { lambdaBinaryPath } from '../tools/lambda-binaries.ts';
-import { lambdaBundling, lazyModuleFiles, libheifFiles, mediaExternalModules } from './bundling.ts';
+import { lambdaBundling, lazyModuleFiles, libheifFiles, mediaExternalModules, realtimeClientFiles } from './bundling.ts';
 import { acknowledgeEventFunction, deadLetterQueue, eventFunctionRole } from './event-function.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -37,6 +37,7 @@ export interface MediaFunctionProps {
  */
 export class MediaFunction extends Construct {
   readonly fn: NodejsFunction;
+  readonly role: Role;
   readonly deadLetters: Queue;
 
   constructor(scope: Construct, id: string, { table, originals, logGroupPrefix, tracing }: MediaFunctionProps) {
@@ -75,6 +76,7 @@ export class MediaFunction extends Construct {
         },
       ],
     });
+    this.role = role;
     this.deadLetters = deadLetterQueue(this, 'the media function’s');
 
     this.fn = new NodejsFunction(this, 'Function', {
@@ -122,7 +124,8 @@ export class MediaFunction extends Construct {
             `mkdir -p "${output}/bin" && cp "${ffmpeg}" "${output}/bin/ffmpeg"`,
             // The reverse-geocoding index, built at install, and the country outlines (docs/places.md), read by the places step;
             // the face model's runtime, built at install, read when faces are looked for (docs/faces.md).
-            ...lazyModuleFiles(['places', 'countries', 'faces']).map(
+            // And the management API's client, loaded to tell an owner's open apps of their previews (docs/deployment.md, "Realtime").
+            ...[...lazyModuleFiles(['places', 'countries', 'faces']), ...realtimeClientFiles()].map(
               ({ from, to }) => `mkdir -p "${dirname(join(output, to))}" && cp "${from}" "${join(output, to)}"`,
             ),
           ],

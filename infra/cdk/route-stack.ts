@@ -32,6 +32,8 @@ export interface RouteStackProps {
   originals: IBucket;
   linkSecret: ISecret;
   mediaFunctionArn: string;
+  /** The realtime socket's management API, for the routes that tell apps of a change. */
+  realtimeEndpoint: string;
   roles: FunctionRoles;
   logGroupPrefix: string;
   hashingConcurrency?: number;
@@ -91,6 +93,7 @@ export class RouteStack extends NestedStack {
         originals: props.originals,
         linkSecret: props.linkSecret,
         mediaFunctionArn: props.mediaFunctionArn,
+        realtimeEndpoint: props.realtimeEndpoint,
         role: props.roles.roleFor(route),
         logGroupPrefix: props.logGroupPrefix,
         ...(props.hashingConcurrency ? { hashingConcurrency: props.hashingConcurrency } : {}),

@@ -13,9 +13,11 @@ import type { Construct } from 'constructs';
 import { metricsNamespace } from '#shared/core/log.ts';
 import { table as tableDefinition } from '#shared/db/table.ts';
 import { type Route, routes, webRoutes } from '../routes.ts';
+import { isV3WebBuild } from '../web-app.ts';
 import { FunctionRoles } from './function-roles.ts';
 import { MediaFunction } from './media-function.ts';
 import { NightlyFunction } from './nightly-function.ts';
+import { Realtime, realtimeStage } from './realtime.ts';
 import { areaOf, areaStackId, RouteStack, type StreamOrigin } from './route-stack.ts';
 import { WebDistribution } from './web-distribution.ts';
 
@@ -145,11 +147,23 @@ export class ImmichStack extends Stack {
     const media = new MediaFunction(this, 'Media', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
     // Immich's nightly tasks (memories), on an hourly schedule (infra/cdk/nightly-function.ts).
     const nightly = new NightlyFunction(this, 'Nightly', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
+    // Immich's realtime socket: an API Gateway WebSocket API (infra/cdk/realtime.ts), answered in
+    // the shapes of the web app deployed (docs/immich-compatibility.md, "Realtime").
+    const realtime = new Realtime(this, 'Realtime', {
+      table: this.table,
+      logGroupPrefix,
+      tracing,
+      webGeneration: props.webDir && isV3WebBuild(props.webDir) ? 'v3' : 'v1',
+    });
+    // The media function tells an owner's apps of their previews, edits and people's thumbnails.
+    media.fn.addEnvironment('REALTIME_ENDPOINT', realtime.endpoint);
+    realtime.grantPost(media.role);
     const roles = new FunctionRoles(this, 'FunctionRoles', {
       table: this.table,
       originals: this.originals,
       linkSecret,
       mediaFunction: media.fn,
+      realtime,
       logGroupPrefix,
       tracing,
     });
@@ -173,6 +187,7 @@ export class ImmichStack extends Stack {
         originals: this.originals,
         linkSecret,
         mediaFunctionArn: media.fn.functionArn,
+        realtimeEndpoint: realtime.endpoint,
         roles,
         logGroupPrefix,
         ...(hashingConcurrency ? { hashingConcurrency } : {}),
@@ -230,6 +245,7 @@ export class ImmichStack extends Stack {
     // Immich's web app and the API on one origin, behind CloudFront (docs/web-app.md).
     const web = new WebDistribution(this, 'Web', {
       api: this.api,
+      realtime: { api: realtime.api, stage: realtimeStage },
       streams,
       originVerify,
       webDir: props.webDir,

@@ -1,5 +1,5 @@
 import { CfnOutput, DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
-import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import type { HttpApi, IWebSocketApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
   AllowedMethods,
@@ -30,8 +30,8 @@ import {
   appRouteFunctionCode,
   immutableCacheControl,
   immutablePrefix,
-  noRealtimeBody,
-  noRealtimePrefix,
+  realtimeFunctionCode,
+  realtimePrefix,
   revalidateCacheControl,
   securityHeaders,
   sharePagePaths,
@@ -41,6 +41,8 @@ import type { StreamOrigin } from './route-stack.ts';
 
 export interface WebDistributionProps {
   api: HttpApi;
+  /** Immich's realtime socket: the WebSocket API and its stage (infra/cdk/realtime.ts). */
+  realtime: { api: IWebSocketApi; stage: string };
   /** The streaming routes' function URLs, each a behavior of its own in front of the API's. */
   streams?: readonly StreamOrigin[];
   /** Sent to those origins in `x-origin-verify` (infra/cdk/route-stack.ts). */
@@ -156,15 +158,26 @@ export class WebDistribution extends Construct {
       compress: true,
     });
 
-    // Immich's apps open a socket at /api/socket.io; there is none deployed (docs/web-app.md,
-    // "Realtime"): CloudFront answers it itself, so the app's retries never reach a Lambda.
-    const noSocket = new EdgeFunction(this, 'NoRealtime', {
+    // Immich's socket (docs/web-app.md, "Realtime"): the WebSocket API, at its stage's root.
+    const socketPath = new EdgeFunction(this, 'RealtimePath', {
       runtime: FunctionRuntime.JS_2_0,
-      comment: 'Answers Immich’s realtime socket: not served by this deployment',
-      code: FunctionCode.fromInline(
-        `function handler() { return { statusCode: 404, statusDescription: 'Not Found', headers: { 'content-type': { value: 'application/json' } }, body: ${JSON.stringify(noRealtimeBody)} }; }`,
-      ),
+      comment: 'Immich’s realtime socket: /api/socket.io/ to the WebSocket API’s stage',
+      code: FunctionCode.fromInline(realtimeFunctionCode(props.realtime.stage)),
     });
+    const socket: BehaviorOptions = {
+      origin: new HttpOrigin(`${props.realtime.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+      }),
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      // The upgrade's Sec-WebSocket-* headers, its cookie (the session) and User-Agent (the app's
+      // generation), every credential header, and the query; not Host (API Gateway's own).
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      functionAssociations: [{ function: socketPath, eventType: FunctionEventType.VIEWER_REQUEST }],
+      ...(api.responseHeadersPolicy ? { responseHeadersPolicy: api.responseHeadersPolicy } : {}),
+      compress: false,
+    };
     const appRoutes = new EdgeFunction(this, 'AppRoutes', {
       runtime: FunctionRuntime.JS_2_0,
       comment: 'Answers Immich web app routes with index.html',
@@ -186,7 +199,7 @@ export class WebDistribution extends Construct {
       },
       additionalBehaviors: {
         // First: CloudFront takes the first pattern that matches, and this one is inside /api/*.
-        [`${noRealtimePrefix}*`]: { ...api, functionAssociations: [{ function: noSocket, eventType: FunctionEventType.VIEWER_REQUEST }] },
+        [`${realtimePrefix}*`]: socket,
         ...streamBehaviors,
         ...Object.fromEntries([...apiPaths, ...(props.webDir ? sharePagePaths : [])].map((path) => [path, api])),
         [`${immutablePrefix}*`]: app('ImmutableHeaders', immutableCacheControl),

@@ -1,17 +1,20 @@
 import { createServer, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { bodyTooLarge } from '#shared/core/errors.ts';
+import { heartbeat } from '#shared/model/realtime.ts';
 import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
+import { type Greeting, runGreetingsWith } from '#shared/storage/realtime-jobs.ts';
 import { routes as allRoutes, bodyLimitBytes, functionName, isAssetUpload, localRoutes, type Route, webRoutes } from '../routes.ts';
 import { securityHeaders } from '../web-app.ts';
 import { toApiGatewayEvent } from './http-event.ts';
 import { readBody } from './read-body.ts';
-import { attachRealtime, type Realtime } from './realtime.ts';
 import { createRouteMatcher } from './route-matcher.ts';
 import { createWebHandler, isV3WebBuild } from './web-server.ts';
+import { createWebSocketApi, goneAnswer, serveManagementApi, type WebSocketApi, type WebSocketEvent } from './websocket-api.ts';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
@@ -59,8 +62,8 @@ const sendJsonError = (res: ServerResponse, statusCode: number, error: string, m
   res.end(JSON.stringify({ message, error, statusCode }));
 };
 
-/** The server, and a way to wait for the media work its uploads started (tests). */
-export type LocalServer = Server & { mediaIdle(): Promise<void>; realtime: Realtime };
+/** The server, a way to wait for the media work its uploads started (tests), and its socket's WebSocket API. */
+export type LocalServer = Server & { mediaIdle(): Promise<void>; websockets: WebSocketApi };
 
 /** Background work (mediaIdle waits for it); a failure is printed, never the request's. */
 const track = (pending: Set<Promise<unknown>>, work: Promise<unknown>, failure: string): void => {
@@ -73,7 +76,7 @@ const track = (pending: Set<Promise<unknown>>, work: Promise<unknown>, failure: 
  * What the originals bucket does deployed, done here: after an upload is recorded, the media
  * function gets the object-created event of its original (functions/media/generate-media.ts).
  */
-const startMedia = (pending: Set<Promise<unknown>>, assetId: string, realtime: Realtime): void =>
+const startMedia = (pending: Set<Promise<unknown>>, assetId: string): void =>
   track(
     pending,
     (async () => {
@@ -88,9 +91,8 @@ const startMedia = (pending: Set<Promise<unknown>>, assetId: string, realtime: R
       const records = [asset, ...(motion ? [motion] : [])].map((each) => ({
         s3: { object: { key: encodeURIComponent(each.originalPath).replace(/%2F/g, '/') } },
       }));
+      // Its owner's open apps are told once its previews exist (the media function's events).
       await handler({ Records: records });
-      // As Immich does once an upload's thumbnails are made: its owner's open apps are told.
-      await realtime.uploadSucceeded(asset.ownerId, assetId);
     })(),
     'media generation failed',
   );
@@ -112,7 +114,92 @@ export interface LocalServerOptions {
   uploadLimitBytes?: number;
   /** A build of Immich's web app to serve at `/` beside the API (infra/local/web-server.ts). */
   webDir?: string;
+  /**
+   * The socket's heartbeat (docs/web-app.md, "Realtime"): how often the connections are pinged,
+   * and what their open packet advertises (`PING_INTERVAL_MS`, `PING_TIMEOUT_MS`); tests shorten them.
+   */
+  heartbeat?: { pingEveryMs?: number; pingIntervalMs?: number; pingTimeoutMs?: number };
 }
+
+type SocketHandler = (event: WebSocketEvent) => Promise<{ statusCode?: number } | undefined>;
+const realtimeStage = 'local';
+
+/**
+ * The management API every local server of this process posts to (`REALTIME_ENDPOINT`), on a
+ * loopback port of its own: one per process, as the functions find it in the environment; each
+ * connection id belongs to one server's WebSocket API.
+ */
+const localSocketApis = new Set<WebSocketApi>();
+let management: Promise<string> | undefined;
+const managementEndpoint = (): Promise<string> => {
+  management ??= new Promise((resolve) => {
+    const server = serveManagementApi(
+      (method, connectionId, body) => {
+        for (const api of localSocketApis) if (api.owns(connectionId)) return api.manage(method, connectionId, body);
+        return goneAnswer();
+      },
+      // The process's own key (DynamoDB Local's random one under `npm start`): nothing else may post.
+      { stage: realtimeStage, accessKeyId: () => process.env.AWS_ACCESS_KEY_ID },
+    );
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/${realtimeStage}`));
+    // It lives as long as the process's servers do, and never keeps the process alive by itself.
+    server.unref();
+  });
+  return management;
+};
+
+/**
+ * Immich's socket (`/api/socket.io/`) served as the stack serves it: the WebSocket API's stand-in
+ * (infra/local/websocket-api.ts) runs the `$connect` and `$disconnect` functions of the source;
+ * their greeter runs in this process (as the media jobs do), the heartbeat on a timer; the
+ * management API they post to is served on a loopback port of its own, which `REALTIME_ENDPOINT`
+ * names (shared/core/env.ts).
+ */
+const startRealtime = (pending: Set<Promise<unknown>>, options: LocalServerOptions) => {
+  const socketHandler =
+    (entry: string): SocketHandler =>
+    async (event) =>
+      ((await import(pathToFileURL(join(projectRoot, entry)).href)) as { handler: SocketHandler }).handler(event);
+  const websockets = createWebSocketApi({
+    stage: realtimeStage,
+    connect: socketHandler('functions/realtime/connect.ts'),
+    disconnect: socketHandler('functions/realtime/disconnect.ts'),
+    onFailure: (route, error) => console.error(`realtime ${route} failed`, error),
+  });
+  localSocketApis.add(websockets);
+  runGreetingsWith((greeting: Greeting) =>
+    track(
+      pending,
+      import('#functions/realtime/greet.ts').then(({ handler }) => handler(greeting)),
+      'realtime greeting failed',
+    ),
+  );
+  const { pingEveryMs, pingIntervalMs, pingTimeoutMs } = options.heartbeat ?? {};
+  if (pingIntervalMs) process.env.PING_INTERVAL_MS = String(pingIntervalMs);
+  if (pingTimeoutMs) process.env.PING_TIMEOUT_MS = String(pingTimeoutMs);
+  const ready = managementEndpoint().then((endpoint) => {
+    process.env.REALTIME_ENDPOINT = endpoint;
+  });
+  const ping = (): void =>
+    track(
+      pending,
+      import('#functions/realtime/ping.ts').then(({ handler }) => handler()),
+      'realtime heartbeat failed',
+    );
+  const pings = setInterval(ping, pingEveryMs ?? heartbeat.pingEveryMinutes * 60_000).unref();
+  return {
+    websockets,
+    /** An upgrade of the socket's path: `$connect` once the management API listens. */
+    upgrade: (...args: Parameters<WebSocketApi['handleUpgrade']>): void => {
+      void ready.then(() => websockets.handleUpgrade(...args));
+    },
+    close: (): void => {
+      clearInterval(pings);
+      websockets.close();
+      localSocketApis.delete(websockets);
+    },
+  };
+};
 
 /**
  * Serves every route of the route table over plain Node HTTP, calling the same handler modules
@@ -149,6 +236,10 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
   const web = options.webDir ? createWebHandler(options.webDir) : undefined;
   const pending = new Set<Promise<unknown>>();
   runMediaJobsWith((event) => runMediaJobs(pending, event));
+  // A browser's socket is answered in the shapes of the web app served (docs/immich-compatibility.md, "Realtime").
+  const generationBefore = process.env.WEB_GENERATION;
+  process.env.WEB_GENERATION = options.webDir && isV3WebBuild(options.webDir) ? 'v3' : 'v1';
+  const realtime = startRealtime(pending, options);
   const server = createServer(async (req, res) => {
     try {
       const url = req.url ?? '/';
@@ -196,7 +287,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
       res.end(payload);
       if (isAssetUpload(found.route) && result.statusCode === 201 && typeof result.body === 'string') {
         const { id } = JSON.parse(result.body) as { id?: string };
-        if (id) startMedia(pending, id, realtime);
+        if (id) startMedia(pending, id);
       }
     } catch (error) {
       // Handlers map their own errors; reaching here means the host itself failed.
@@ -205,22 +296,20 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
       else res.end();
     }
   });
-  // The realtime socket speaks for the API: it calls the routes' own handlers (infra/local/realtime.ts).
-  const realtime = attachRealtime(
-    server,
-    async (method, url, headers) => {
-      const found = match(method, url.split('?')[0] ?? '/');
-      if (!found || found.routeKey === '$default') return { status: 404, body: undefined };
-      const event = toApiGatewayEvent({ method, url, headers }, { routeKey: found.routeKey, pathParameters: found.pathParameters });
-      const result = await (await load(found.route))(event, lambdaContext(found.route, event.requestContext.requestId));
-      const json = typeof result.body === 'string' && /json/.test(String(result.headers?.['content-type'] ?? ''));
-      return { status: result.statusCode ?? 200, body: json ? JSON.parse(result.body as string) : undefined };
-    },
-    { v3Web: options.webDir ? isV3WebBuild(options.webDir) : false },
-  );
-  server.on('close', () => realtime.close());
+  // Immich's socket, at the path its apps open (`/api/socket.io/`, any query: Immich reads none).
+  server.on('upgrade', (req, socket, head) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (path === '/api/socket.io' || path.startsWith('/api/socket.io/')) realtime.upgrade(req, socket, head);
+    else socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
+  });
+  server.on('close', () => {
+    realtime.close();
+    // Another server of this process (a test's) answers in its own web app's shapes again.
+    if (generationBefore === undefined) delete process.env.WEB_GENERATION;
+    else process.env.WEB_GENERATION = generationBefore;
+  });
   return Object.assign(server, {
-    realtime,
+    websockets: realtime.websockets,
     mediaIdle: async () => {
       while (pending.size > 0) await Promise.all([...pending]);
     },

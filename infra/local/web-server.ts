@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, resolve, sep } from 'node:path';
 import { immutableCacheControl, immutablePrefix, isAppRoute, revalidateCacheControl, securityHeaders } from '../web-app.ts';
+
+export { isV3WebBuild } from '../web-app.ts';
 
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -38,21 +40,6 @@ interface WebFile {
 
 /** Whether a folder is a web build this server can serve (an `index.html` at its top). */
 export const isWebBuild = (dir: string): boolean => existsSync(join(dir, 'index.html'));
-
-/**
- * Whether a build is Immich's v3 web app (2.x or later), by the version its `_app/version.json`
- * names (Immich's release builds write the app's version there); v1.100's names a timestamp.
- */
-export const isV3WebBuild = (dir: string): boolean => {
-  try {
-    const { version } = JSON.parse(readFileSync(join(dir, '_app', 'version.json'), 'utf8')) as { version?: unknown };
-    // v1.100's is a build timestamp (`1795760944913`); a release's is its version (`3.1.0`).
-    const major = typeof version === 'string' ? /^(\d+)\.\d+\.\d+/.exec(version)?.[1] : undefined;
-    return major !== undefined && Number(major) >= 2;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Serves a static build of Immich's web app (the one at WEB_DIR) beside the API, as the

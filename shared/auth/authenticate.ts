@@ -62,6 +62,7 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
       auth = {
         user: { id: session.userId, email: session.email, isAdmin: session.isAdmin },
         sessionHash: session.tokenHash,
+        sessionId: session.id,
         ...elevation(session.pinExpiresAt),
         ...(session.isPendingSyncReset ? { syncResetPending: true as const } : {}),
       };

@@ -30,6 +30,32 @@ export const sharedLinkSecretArn = (): string | undefined => optional('SHARED_LI
 export const originalsBucket = (): string | undefined => optional('ORIGINALS_BUCKET');
 /** The media function's ARN, deployed, for the API functions that hand it work (shared/storage/media-jobs.ts). */
 export const mediaFunction = (): string | undefined => optional('MEDIA_FUNCTION');
+/**
+ * Where the realtime connections are posted to (API Gateway's management API: `https://<api
+ * id>.execute-api.<region>.amazonaws.com/<stage>`, set by the stack on the functions that tell the
+ * apps of a change; `npm start`, its local stand-in). `AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI`,
+ * as the SDK names the service's endpoint, replaces its origin and keeps its stage (`npm run
+ * start:deployed` points it at the IAM-checking gateway). Unset: no one is connected to be told.
+ */
+export const realtimeEndpoint = (): string | undefined => {
+  const endpoint = optional('REALTIME_ENDPOINT');
+  const local = optional('AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI');
+  if (!endpoint || !local) return endpoint;
+  return `${local.replace(/\/+$/, '')}${new URL(endpoint).pathname}`;
+};
+/** The greeter's function (its ARN), which the `$connect` function hands a new connection to (shared/storage/realtime-jobs.ts). */
+export const greeterFunction = (): string | undefined => optional('GREETER_FUNCTION');
+/**
+ * The heartbeat a connection's open packet advertises, in milliseconds (docs/deployment.md,
+ * "Realtime"): the stack's schedule pings at the interval; tests shorten both.
+ */
+export const pingIntervalMs = (fallback: number): number => positiveNumber('PING_INTERVAL_MS', fallback);
+export const pingTimeoutMs = (fallback: number): number => positiveNumber('PING_TIMEOUT_MS', fallback);
+/**
+ * Which generation the web app served speaks (`v3` or `v1`): the `$connect` function answers a
+ * browser in its shapes (set by the stack from the build it deploys; locally, from WEB_DIR's).
+ */
+export const webGeneration = (): 'v1' | 'v3' => (process.env.WEB_GENERATION === 'v3' ? 'v3' : 'v1');
 /** The local originals folder: `ORIGINALS_DIR`, else `$DATA_DIR/originals`. */
 export const originalsDir = (): string => optional('ORIGINALS_DIR') ?? `${optional('DATA_DIR') ?? '.data'}/originals`;
 /** Path-style S3 addressing, for S3-compatible servers (tests). */

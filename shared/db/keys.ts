@@ -119,6 +119,8 @@ export const keys = {
   timeBuckets: (ownerId: string, month: string): Key => ({ pk: `BUCKETS#${ownerId}`, sk: month }),
   /** A partner share, under the user it is shared with (so their access checks are one GetItem). */
   partner: (sharedWithId: string, sharedById: string): Key => ({ pk: `PARTNER#${sharedWithId}`, sk: `SHAREDBY#${sharedById}` }),
+  /** An open realtime connection, by API Gateway's id of it (its `$disconnect` names nothing else). */
+  connection: (connectionId: string): Key => ({ pk: `CONNECTION#${connectionId}`, sk: 'CONNECTION' }),
   /** A large file's upload session (docs/large-uploads.md), by its id; the owner is an attribute, checked on every read. */
   uploadSession: (sessionId: string): Key => ({ pk: `UPLOADSESSION#${sessionId}`, sk: 'UPLOADSESSION' }),
   /**
@@ -172,6 +174,10 @@ export const partitions = {
   timeBuckets: (ownerId: string): Partition => ({ value: `BUCKETS#${ownerId}` }),
   /** An owner's trashed assets, longest in the trash first. */
   trash: (ownerId: string): Partition => ({ value: `TRASH#${ownerId}` }),
+  /** gsi1: every open realtime connection, oldest first (the heartbeat, broadcasts). */
+  connections: (): Partition => ({ index: 'gsi1', value: 'CONNECTIONS' }),
+  /** gsi2: a user's open realtime connections (the events they are told of). */
+  userConnections: (userId: string): Partition => ({ index: 'gsi2', value: `CONNECTIONS#${userId}` }),
   /** gsi1: every user, oldest first (GET /user, the server statistics). */
   users: (): Partition => ({ index: 'gsi1', value: 'USERS' }),
   /** gsi1: an owner's assets ordered by fileCreatedAt (ties by id). */
@@ -236,6 +242,13 @@ export const partitions = {
 
 /** The index attributes an item carries: built from the same partitions requests query. */
 export const indexKeys = {
+  /** A connection in the list of every connection (gsi1, by when it opened) and in its user's (gsi2). */
+  connection: (userId: string, connectedAt: string, connectionId: string) => ({
+    gsi1pk: partitions.connections().value,
+    gsi1sk: `${connectedAt}#${connectionId}`,
+    gsi2pk: partitions.userConnections(userId).value,
+    gsi2sk: connectionId,
+  }),
   users: (createdAt: string, userId: string) => ({ gsi1pk: partitions.users().value, gsi1sk: dateOrder(createdAt, userId) }),
   timeline: (ownerId: string, fileCreatedAt: string, assetId: string) => ({
     gsi1pk: partitions.timeline(ownerId).value,

@@ -13,7 +13,7 @@ export const isSecure = (event: APIGatewayProxyEventV2): boolean =>
   (event.headers?.['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
 
 /** The value of a request cookie (URI-decoded), or undefined when absent, empty or malformed. */
-export const readCookie = (event: APIGatewayProxyEventV2, name: string): string | undefined => {
+export const readCookie = (event: Pick<APIGatewayProxyEventV2, 'cookies'>, name: string): string | undefined => {
   for (const entry of event.cookies ?? []) {
     const separator = entry.indexOf('=');
     if (separator <= 0 || entry.slice(0, separator).trim() !== name) continue;

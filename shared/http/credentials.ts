@@ -10,11 +10,14 @@ const bearer = (header: string | undefined): string | undefined => {
   return match?.[1]?.trim() || undefined;
 };
 
+/** What credentials are read from: a request's headers, query and cookies (a socket's upgrade request has no query read). */
+export type CredentialSource = Pick<APIGatewayProxyEventV2, 'headers' | 'rawQueryString' | 'cookies'>;
+
 /**
  * Immich's credential order: a shared-link key, else a user token (header, query, Bearer, cookie),
  * else an API key. Only the first kind found is checked; nothing falls back to the next kind.
  */
-export const readCredentials = (event: APIGatewayProxyEventV2): Credentials | undefined => {
+export const readCredentials = (event: CredentialSource): Credentials | undefined => {
   const headers = event.headers ?? {};
   const query = event.rawQueryString ? parseQuery(event.rawQueryString) : {};
   const shareKey = headers['x-immich-share-key'] || first(query.key);
@@ -23,7 +26,11 @@ export const readCredentials = (event: APIGatewayProxyEventV2): Credentials | un
     return linkTokens ? { kind: 'shareKey', secret: shareKey, linkTokens } : { kind: 'shareKey', secret: shareKey };
   }
   const token =
-    headers['x-immich-user-token'] || first(query.userToken) || bearer(headers.authorization) || readCookie(event, 'immich_access_token');
+    headers['x-immich-user-token'] ||
+    headers['x-immich-session-token'] ||
+    first(query.userToken) ||
+    bearer(headers.authorization) ||
+    readCookie(event, 'immich_access_token');
   if (token) return { kind: 'session', secret: token };
   const apiKey = headers['x-api-key'] || first(query.apiKey);
   if (apiKey) return { kind: 'apiKey', secret: apiKey };

@@ -6,7 +6,8 @@ import { HttpResponse } from './response.ts';
  * "Paths both generations share"). The 3.x mobile apps name themselves in every request
  * (`User-Agent: immich-android/3.1.0`, `immich-ios/3.1.0`).
  */
-export const isV3App = (event: APIGatewayProxyEventV2): boolean => /^immich-(android|ios)\//i.test(event.headers['user-agent'] ?? '');
+export const isV3App = (event: Pick<APIGatewayProxyEventV2, 'headers'>): boolean =>
+  /^immich-(android|ios)\//i.test(event.headers['user-agent'] ?? '');
 
 /**
  * A v3 client on a path whose v1.100 operation is read as text: v3's SDK asks for JSON

@@ -5,8 +5,10 @@ import type * as v from 'valibot';
 import type { Access, ApiKeyPermission, RouteRule } from '../auth/authenticate.ts';
 import * as env from '../core/env.ts';
 import { bodyTooLarge, Invalid } from '../core/errors.ts';
-import { withLogContext } from '../core/log.ts';
+import { log, withLogContext } from '../core/log.ts';
 import { parseOrThrow } from '../dto/validate.ts';
+import type { LiveEvent } from '../model/realtime.ts';
+import { collectEvents } from '../realtime/outbox.ts';
 import { logRequest } from './access-log.ts';
 import { errorResult, type Generation } from './errors.ts';
 import { parseQuery } from './query.ts';
@@ -34,6 +36,13 @@ export interface Endpoint<TBody, TParams, TQuery, TResult> {
   status?: number;
   /** The API generation of the route (infra/routes.ts): v3's answer errors in v3's shape; v1.100's when absent. */
   generation?: Generation;
+  /**
+   * Sends the realtime events its operation raised, once it succeeded (`publish` of
+   * shared/realtime/publisher.ts): given only by the routes whose service raises some, whose rows
+   * say `realtime` (infra/routes.ts; test/unit/routes.test.ts checks both agree). A route without
+   * it never bundles the publisher (docs/benchmarks.md, "Realtime").
+   */
+  publish?: (events: readonly LiveEvent[]) => Promise<void>;
   returns: Returns<TResult>;
 }
 
@@ -166,12 +175,18 @@ export const createHandler = <
       { requestId: requestIdOf(event, context), usage: { dynamoCalls: 0, dynamoReadUnits: 0, dynamoWriteUnits: 0 } },
       async () => {
         const started = performance.now();
-        const result = await middyHandler(event, context);
+        // Immich's apps are told of what the operation did (docs/web-app.md, "Realtime"), with a
+        // success only: a failed operation changed nothing to tell of.
+        const { result, events } = await collectEvents(() => middyHandler(event, context));
+        if (events.length > 0 && result.statusCode < 400) {
+          if (endpoint.publish) await endpoint.publish(events);
+          else log.error('A route raised realtime events but sends none (its handler names no publish)', { events: events.length });
+        }
         logRequest(event, result.statusCode, performance.now() - started);
         return result;
       },
     );
   // The declared access, permission and generation travel with the handler, so tests can check every route at once.
   const permission = access === 'public' ? undefined : (endpoint.permission ?? 'all');
-  return Object.assign(handler, { access, permission, generation: endpoint.generation });
+  return Object.assign(handler, { access, permission, generation: endpoint.generation, realtime: endpoint.publish !== undefined });
 };

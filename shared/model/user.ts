@@ -103,6 +103,8 @@ export interface Auth {
   user: { id: string; email: string; isAdmin: boolean };
   /** Set when the caller signed in with a session token (its SHA-256); absent for an API key. */
   sessionHash?: string;
+  /** That session's public id (Immich's auth device id), with `sessionHash`. */
+  sessionId?: string;
   /** Until when the session is unlocked with the PIN code (Immich's elevated permission), while it is. */
   elevatedUntil?: string;
   /** The session's app must start its sync over (v3's `isPendingSyncReset`). */

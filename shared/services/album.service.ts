@@ -38,6 +38,7 @@ import { newestLiveMember, rolesWith } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { byFileCreatedAt, seenByOthers } from '../model/asset.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
+import { raise } from '../realtime/outbox.ts';
 
 /** A write that needed the album as read lost to another request's change: the client may retry. */
 const albumChanged = (): Conflict => new Conflict('The album was changed by another request; try again');
@@ -272,9 +273,19 @@ const addAllowedAssets = async (
     return result;
   });
   const first = added.find((asset) => outcomes.get(asset.id) === 'done');
-  if (first) await touchAlbum(album, album.albumThumbnailAssetId ?? first.id, new Date().toISOString());
+  if (first) {
+    await touchAlbum(album, album.albumThumbnailAssetId ?? first.id, new Date().toISOString());
+    albumAssetsChanged(album);
+  }
   return reported;
 };
+
+/**
+ * Every member's apps, its owner's too, are told the album's assets changed (`on_album_update`),
+ * as Immich tells them when assets were added or removed (not for its name, users or roles).
+ */
+const albumAssetsChanged = (album: AlbumRecord): void =>
+  raise({ kind: 'album-changed', albumId: album.id, userIds: [album.ownerId, ...album.sharedUserIds] });
 
 /**
  * DELETE /album/:id/assets: per id `success`, `not_found` (not in the album) or `no_permission`.
@@ -308,6 +319,7 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
       thumbnail = newestLiveMember(members.filter((member) => !removed.includes(member.assetId)));
     }
     await touchAlbum(album, thumbnail, new Date().toISOString());
+    albumAssetsChanged(album);
   }
   return reported;
 };

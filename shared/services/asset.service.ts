@@ -21,6 +21,8 @@ import {
 import type { PersonRecord } from '../model/person.ts';
 import type { UploadCheck } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
+import { raise } from '../realtime/outbox.ts';
+import { ownerDetail } from './asset-detail.ts';
 import { takenOnThisDay } from './on-this-day.ts';
 import { timelinePartners } from './partner.service.ts';
 import { placeAsset } from './places.service.ts';
@@ -145,8 +147,20 @@ export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promi
   const placed = await afterMoving(written.asset, asset);
   // The caller's own asset (only the owner may update it): with its tags, as the detail view.
   const [detail, tags] = await Promise.all([detailOf(placed, written.faces, people), listAssetTags(asset.ownerId, asset.id)]);
-  return { ...detail, tags };
+  const updated = { ...detail, tags };
+  if (Object.keys(exifChanges).length > 0) metadataChanged(updated.asset, () => Promise.resolve(updated));
+  return updated;
 };
+
+/**
+ * The owner's apps are told of an asset whose metadata changed (`on_asset_update`): where Immich
+ * writes its XMP sidecar and reads the file again, then tells them (PUT /assets/:id with a
+ * description, date taken, position or rating; PUT /assets, whatever it changes). Here the asset
+ * is changed in the same request, and no sidecar is written: the event follows the change itself
+ * (docs/immich-compatibility.md, "Realtime").
+ */
+const metadataChanged = (asset: AssetRecord, load: () => Promise<AssetDetail | undefined>): void =>
+  raise({ kind: 'asset-updated', ownerId: asset.ownerId, assetId: asset.id, load });
 
 /**
  * PUT /asset (`updateAssets`): favourite, archive, date taken and position of many assets, all
@@ -162,6 +176,7 @@ export const updateAssets = async (auth: Auth, ids: readonly string[], dto: Asse
     const written = current ? await writeChanges(current, dto, exifChanges) : undefined;
     if (written) await afterLocking(written.asset, dto);
     if (written && current) await afterMoving(written.asset, current.asset);
+    if (written) metadataChanged(written.asset, () => ownerDetail(written.asset.id));
   });
 };
 

@@ -9,6 +9,7 @@ import type { ChangePasswordDto, LoginCredentialDto } from '../dto/v1/user.ts';
 import type { DeviceSession, SessionRecord, SignIn } from '../model/session.ts';
 import { sessionLifetimeSeconds } from '../model/session.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
+import { raise } from '../realtime/outbox.ts';
 import { readConfig } from './config.reader.ts';
 
 export interface Device {
@@ -79,9 +80,15 @@ export const createChildSession = async (
   return { session, token };
 };
 
-/** POST /auth/logout: ends the caller's session (an API key has none to end). */
+/**
+ * POST /auth/logout: ends the caller's session (an API key has none to end). Its own connections
+ * are told (`on_session_delete`, with its id), as Immich tells them; the web app then goes to its
+ * login page.
+ */
 export const logout = async (auth: Auth): Promise<void> => {
-  if (auth.sessionHash) await deleteSession(auth.user.id, auth.sessionHash);
+  if (!auth.sessionHash) return;
+  await deleteSession(auth.user.id, auth.sessionHash);
+  if (auth.sessionId) raise({ kind: 'session-ended', userId: auth.user.id, sessionHash: auth.sessionHash, sessionId: auth.sessionId });
 };
 
 /**

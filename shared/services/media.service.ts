@@ -13,7 +13,9 @@ import { embeddedPreview } from '../media/raw.ts';
 import { renderPoster } from '../media/video.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
+import { raise } from '../realtime/outbox.ts';
 import { type OriginalsStore, originalsStore, type StoredObject } from '../storage/originals.ts';
+import { ownerDetail } from './asset-detail.ts';
 import { readConfig } from './config.reader.ts';
 import { facialRecognitionEnabled, findFaces, recognizePendingFaces } from './faces.service.ts';
 import { placeAssetForJob } from './places.service.ts';
@@ -54,7 +56,7 @@ const withVideoFile = async <T>(store: OriginalsStore, key: string, use: (path: 
   }
 };
 
-export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
+export const generateMedia = async (assetId: string, options: { notify?: boolean } = {}): Promise<MediaOutcome> => {
   const found = await getAssetWithFaces(assetId);
   if (!found) return 'not-yet';
   const { asset, faces } = found;
@@ -118,6 +120,10 @@ export const generateMedia = async (assetId: string): Promise<MediaOutcome> => {
   // Then Immich's face detection and recognition, once an asset (docs/faces.md); the faceDetection job runs them again.
   if (!asset.facesDetected)
     await detectFaces(asset, preview, { width: previews.width, height: previews.height }, machineLearning, { tolerant: true });
+  // An upload's previews exist: its owner's apps are told, as Immich tells them once its thumbnail
+  // job is done (never of a hidden or locked asset, nor of previews made again).
+  if (options.notify && (asset.visibility === 'timeline' || asset.visibility === 'archive'))
+    raise({ kind: 'asset-uploaded', ownerId: asset.ownerId, assetId: asset.id, load: () => ownerDetail(asset.id) });
   return 'made';
 };
 
@@ -201,7 +207,9 @@ export const generateEditedMedia = async (assetId: string): Promise<MediaOutcome
   const keys = editedKeys(asset);
   if (asset.edits.length === 0) {
     await store.delete([{ key: keys.fullsize }, { key: keys.preview }, { key: keys.thumbnail }]);
-    return generateMedia(asset.id);
+    const outcome = await generateMedia(asset.id);
+    editsReady(asset);
+    return outcome;
   }
   if (asset.type !== 'IMAGE') return 'unsupported';
   const original = await store.get(asset.originalPath);
@@ -233,8 +241,16 @@ export const generateEditedMedia = async (assetId: string): Promise<MediaOutcome
   });
   // Edits changed meanwhile: their own job makes their files (the same keys), so these are left to it.
   if (!recorded && !(await getAsset(asset.id))) await store.delete(stored);
+  if (recorded) editsReady(asset);
   return recorded ? 'made' : 'gone';
 };
+
+/**
+ * Immich's edit thumbnail job is done: its owner's apps are told (`AssetEditReadyV2`), which both
+ * of Immich's apps wait for after an edit, with the asset and its edits as they are now.
+ */
+const editsReady = (asset: AssetRecord): void =>
+  raise({ kind: 'asset-edited', ownerId: asset.ownerId, assetId: asset.id, load: () => getAsset(asset.id) });
 
 /**
  * A person's thumbnail again, after their feature face changed (PUT /person/:id, handed on as a
@@ -280,6 +296,8 @@ const makePersonThumbnails = async (
       const key = personThumbnailKey(asset.ownerId, person.id);
       await store.put(key, await renderFaceCrop(preview.bytes, box, quality), 'image/jpeg');
       await setPersonThumbnail(person, key);
+      // As Immich's person thumbnail job tells the owner's apps when it is done.
+      raise({ kind: 'person-thumbnail', ownerId: asset.ownerId, personId: person.id });
       made++;
     } catch (error) {
       log.warn('No thumbnail for a person', { personId: person.id, assetId: asset.id, error: String(error) });

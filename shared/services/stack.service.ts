@@ -7,6 +7,7 @@ import { getStack, listStacks, type StackChange, StackChangedError, writeStackCh
 import { type AssetRecord, isListed, type StackRef } from '../model/asset.ts';
 import { maxStackSize, type StackRecord, type StackView } from '../model/stack.ts';
 import type { Auth } from '../model/user.ts';
+import { raise } from '../realtime/outbox.ts';
 
 /**
  * Immich v3's stacks (its StackService): an owner's assets shown as one, led by the primary asset.
@@ -41,6 +42,15 @@ const retrying = async <T>(change: () => Promise<T>): Promise<T> => {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
     }
   }
+};
+
+/**
+ * The caller's apps are told their stacks changed (`on_asset_stack_update`, no payload), as
+ * Immich tells them after any of its stack operations (never for an asset deleted for good).
+ */
+const stacksChanged = <T>(auth: Auth, result: T): T => {
+  raise({ kind: 'stacks-changed', userId: auth.user.id });
+  return result;
 };
 
 /** Writes a change, refused first when it is larger than one transaction holds. */
@@ -103,7 +113,7 @@ export const createStack = (auth: Auth, assetIds: readonly string[]): Promise<St
       }
     }
     await write(change);
-    return { stack, assets: shown(stack, members) };
+    return stacksChanged(auth, { stack, assets: shown(stack, members) });
   });
 
 /**
@@ -145,6 +155,7 @@ export const unstackAssets = async (auth: Auth, assetIds: readonly string[]): Pr
         members: members.map((asset) => ({ asset, stack: rest.includes(asset.id) ? refOf(updated) : null })),
       });
     });
+  stacksChanged(auth, undefined);
 };
 
 /**
@@ -185,7 +196,7 @@ export const updateStack = (auth: Auth, id: string, primaryAssetId: string | und
   retrying(async () => {
     const stack = await requireStack(auth, Permission.StackUpdate, id);
     if (primaryAssetId && !stack.assetIds.includes(primaryAssetId)) throw new Invalid('Primary asset must be in the stack');
-    if (!primaryAssetId || primaryAssetId === stack.primaryAssetId) return viewOf(stack);
+    if (!primaryAssetId || primaryAssetId === stack.primaryAssetId) return stacksChanged(auth, await viewOf(stack));
     const updated: StackRecord = { ...stack, primaryAssetId, updatedAt: new Date().toISOString() };
     const members = await membersOf(stack);
     await write({
@@ -194,7 +205,7 @@ export const updateStack = (auth: Auth, id: string, primaryAssetId: string | und
       remove: [],
       members: members.map((asset) => ({ asset, stack: refOf(updated) })),
     });
-    return { stack: updated, assets: shown(updated, members) };
+    return stacksChanged(auth, { stack: updated, assets: shown(updated, members) });
   });
 
 const deleteOne = (auth: Auth, id: string): Promise<void> =>
@@ -208,12 +219,14 @@ const deleteOne = (auth: Auth, id: string): Promise<void> =>
 export const deleteStack = async (auth: Auth, id: string): Promise<void> => {
   await requireStack(auth, Permission.StackDelete, id);
   await deleteOne(auth, id);
+  stacksChanged(auth, undefined);
 };
 
 /** DELETE /stacks `{ids}`: every one the caller's, else 400 and none goes. */
 export const deleteStacks = async (auth: Auth, ids: readonly string[]): Promise<void> => {
   const stacks = await requireStacks(auth, Permission.StackDelete, ids);
   for (const stack of stacks) await deleteOne(auth, stack.id);
+  stacksChanged(auth, undefined);
 };
 
 /**
@@ -237,6 +250,7 @@ export const removeAssetFromStack = (auth: Auth, id: string, assetId: string): P
       remove: [],
       members: members.map((asset) => ({ asset, stack: asset.id === assetId ? null : refOf(updated) })),
     });
+    stacksChanged(auth, undefined);
   });
 
 /**

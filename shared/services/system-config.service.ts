@@ -3,6 +3,7 @@ import { getStoredConfig, replaceStoredConfig } from '../db/config.repository.ts
 import { configKeys, configViews, type SystemConfig, storageTemplateOptions } from '../domain/system-config.ts';
 import { isCron } from '../dto/v1/system-config.ts';
 import type { SystemConfigUpdate } from '../dto/v3/system-config.ts';
+import { raise } from '../realtime/outbox.ts';
 import { clearConfigCache, defaultConfig, mergeConfig, refreshViews, setAt, valueAt, writeView } from './config.reader.ts';
 
 // Immich renders a candidate template with a sample asset; strict mode makes unknown variables fail.
@@ -116,5 +117,7 @@ export const updateConfig = async (body: SystemConfigUpdate): Promise<SystemConf
   await validate(config, current);
   const stored = await replaceStoredConfig(differences(config), version);
   clearConfigCache();
+  // Every app is told, as Immich tells them (the mobile app reads its features and config again).
+  raise({ kind: 'config-changed' });
   return mergeConfig(stored.overrides);
 };

@@ -26,6 +26,7 @@ import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import { localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
+import { raise } from '../realtime/outbox.ts';
 import { originalsStore, type StoredObject } from '../storage/originals.ts';
 import { leaveStackForGood } from './stack.service.ts';
 import type { WorkBudget } from './work-budget.ts';
@@ -63,6 +64,8 @@ const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], d
 export const deleteAssets = async (auth: Auth, ids: readonly string[], force: boolean): Promise<void> => {
   const assets = await requireAssets(auth, Permission.AssetDelete, ids);
   const now = new Date().toISOString();
+  // Immich tells the user's apps of a trash by the ids asked for (a deletion for good, asset by asset, below).
+  if (!force && assets.length > 0) raise({ kind: 'assets-trashed', userId: auth.user.id, assetIds: assets.map((asset) => asset.id) });
   for (const asset of assets) {
     if (force) {
       await deleteAssetForGood(asset.id);
@@ -114,10 +117,22 @@ const deleteForGood = async (found: { asset: AssetRecord; faces: FaceRecord[] })
   // Its search postings too (they would only cost reads: docs/data-model.md, "Search").
   await deletePostings(found.asset.ownerId, postingsOf(found.asset, assetTerms(found.asset, names)));
   await (await originalsStore()).delete(storedObjectsOf(found.asset));
+  // As Immich's asset deletion job tells its owner's apps, one event an asset.
+  raise({ kind: 'asset-deleted', ownerId: found.asset.ownerId, assetId: found.asset.id });
 };
 
-/** POST /trash/restore/assets: the caller's trashed assets come back (to people, albums, links and search); how many did. */
+/**
+ * POST /trash/restore/assets: the caller's trashed assets come back (to people, albums, links and
+ * search); how many did. The caller's apps are told of the ids, as Immich tells them.
+ */
 export const restoreAssets = async (auth: Auth, ids: readonly string[]): Promise<number> => {
+  const restored = await restoreEach(auth, ids);
+  if (ids.length > 0) raise({ kind: 'assets-restored', userId: auth.user.id, assetIds: [...ids] });
+  return restored;
+};
+
+/** Restores those of the ids that are trashed; how many were. */
+const restoreEach = async (auth: Auth, ids: readonly string[]): Promise<number> => {
   const assets = await requireAssets(auth, Permission.AssetRestore, ids);
   let restored = 0;
   for (const asset of assets) {
@@ -195,7 +210,8 @@ export const restoreTrash = async (auth: Auth): Promise<number> => {
   let restored = 0;
   await inBatches(assets, 8, async (asset) => {
     // Awaited first: `restored += await …` would read `restored` before the other batches add to it.
-    const count = await restoreAssets(auth, [asset.id]);
+    // Immich tells no app of a restore of the whole trash.
+    const count = await restoreEach(auth, [asset.id]);
     restored += count;
   });
   return restored;

@@ -153,7 +153,7 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
     throw error;
   }
   // Previews and the thumbhash: the object-created event may have come before the asset existed.
-  await queueMediaJobs([{ kind: 'asset-media', assetId: session.assetId }]);
+  await queueMediaJobs([{ kind: 'asset-media', assetId: session.assetId, notify: true }]);
   log.info('Upload session completed', { assetId: session.assetId, size: session.size, parts: session.partChecksums.length });
   return { id: session.assetId, duplicate: false };
 };

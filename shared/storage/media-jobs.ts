@@ -20,6 +20,8 @@ export interface PersonThumbnailJob {
 export interface AssetMediaJob {
   kind: 'asset-media';
   assetId: string;
+  /** An upload's (an upload session's file): its owner's apps are told once the previews exist, as for any upload. */
+  notify?: boolean;
 }
 
 /** An asset's edited files, made for its photo edits as they are now (or removed when it has none). */

@@ -37,6 +37,8 @@ const deployment: Deployment = {
   schedules: [],
   functionUrls: [],
   streamBehaviors: [],
+  webSocketApis: [],
+  socketBehaviors: [],
   routes: [
     { routeKey: 'GET /plain/{name}', functionId: 'Plain' },
     { routeKey: 'GET /big', functionId: 'Big' },

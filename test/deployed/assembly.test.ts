@@ -55,11 +55,38 @@ describe('cdk synth (run once for this project, offline)', () => {
     const deployment = loadDeployment(dir, 'ImmichServerless', local);
     for (const fn of deployment.functions.values()) {
       expect(JSON.stringify(fn.environment)).not.toMatch(/Ref|Fn::|referenceto/);
-      expect(fn.roleArn).toMatch(/^arn:aws:iam::000000000000:role\/(FunctionRoles|MediaRole|NightlyRole)\w+$/);
+      expect(fn.roleArn).toMatch(/^arn:aws:iam::000000000000:role\/(FunctionRoles|MediaRole|NightlyRole|Realtime\w*Role)\w+$/);
       expect(deployment.policies.get(fn.roleArn)?.length).toBeGreaterThan(0);
     }
     const upload = [...deployment.functions.values()].find((fn) => fn.id.endsWith('/UploadFile') || /\/UploadFile[0-9A-F]{8}$/.test(fn.id));
     expect(upload?.environment).toMatchObject({ TABLE_NAME: 't', ORIGINALS_BUCKET: 'b', MAX_UPLOAD_MB: '4.4' });
+  });
+
+  it('serves Immich’s socket as the template defines it: the WebSocket API’s routes, the distribution’s behavior, the heartbeat', () => {
+    const deployment = loadDeployment(dir, 'ImmichServerless', local);
+    const [api, ...others] = deployment.webSocketApis;
+    expect(others).toEqual([]);
+    expect(api?.stage).toBe('live');
+    const target = (key: string) => api?.routes.find((route) => route.routeKey === key)?.target;
+    expect(target('$default')).toBe('MOCK');
+    const description = (key: string) => {
+      const found = target(key);
+      return found && found !== 'MOCK' ? deployment.functions.get(found.functionId)?.description : undefined;
+    };
+    expect(description('$connect')).toMatch(/^Immich realtime: \$connect/);
+    expect(description('$disconnect')).toMatch(/^Immich realtime: \$disconnect/);
+    expect(deployment.socketBehaviors).toEqual([{ pathPattern: '/api/socket.io/*', apiId: api?.apiId }]);
+    const heartbeat = [...deployment.functions.values()].find((fn) => fn.description.startsWith('Immich realtime: the heartbeat'));
+    expect(deployment.schedules).toContainEqual({ functionId: heartbeat?.id, rateMs: 300_000 });
+    // Every function that posts carries the management API's client beside its bundle, resolvable as a package.
+    const posting = [...deployment.functions.values()].filter((fn) => fn.environment.REALTIME_ENDPOINT !== undefined);
+    expect(posting.length).toBeGreaterThan(20);
+    for (const fn of posting) {
+      expect(fn.environment.REALTIME_ENDPOINT).toBe(`https://${api?.apiId}.execute-api.us-east-1.amazonaws.com/live`);
+      const client = join(fn.codeDir, 'node_modules', '@aws-sdk', 'client-apigatewaymanagementapi');
+      expect(existsSync(join(client, 'index.mjs')), fn.id).toBe(true);
+      expect(JSON.parse(readFileSync(join(client, 'package.json'), 'utf8'))).toMatchObject({ type: 'module', main: 'index.mjs' });
+    }
   });
 
   it('has the originals bucket notify the media function of originals only, its codecs shipped beside its bundle', () => {

@@ -93,7 +93,7 @@ describe('ImmichStack', () => {
   });
 
   it('has one HTTP API with a route for every row and $default for the rest', () => {
-    template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 2);
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP' });
     const keys = values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
     for (const route of routes.filter((r) => r.path !== '$default' && !r.stream)) expect(keys).toContain(`${route.method} ${route.path}`);
@@ -118,17 +118,17 @@ describe('ImmichStack', () => {
       if (other !== fn) expect(other.Properties.Environment?.Variables?.ORIGIN_VERIFY).toBeUndefined();
   });
 
-  it('makes one arm64 nodejs24.x function per route, the media function and the nightly tasks, each with its own log group', () => {
+  it('makes one arm64 nodejs24.x function per route, the media function, the nightly tasks and the socket’s four, each with its own log group', () => {
     const functions = values(template.findResources('AWS::Lambda::Function')).filter((f) =>
       String(f.Properties.Description).startsWith('Immich '),
     );
-    expect(functions).toHaveLength(routes.length + 2);
+    expect(functions).toHaveLength(routes.length + 2 + 4);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
       expect(fn.Properties.LoggingConfig?.LogGroup).toBeDefined();
     }
     // One per function, and the API's access log.
-    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 3);
+    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 2 + 4 + 1);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
@@ -148,13 +148,16 @@ describe('ImmichStack', () => {
   });
 
   it('throttles the API (a personal server: 50 requests/s, bursts of 100, set by context) and logs one line per request without credentials', () => {
-    const [stage] = values(template.findResources('AWS::ApiGatewayV2::Stage'));
+    const [stage] = values(template.findResources('AWS::ApiGatewayV2::Stage', { Properties: { StageName: '$default' } }));
     expect(stage?.Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 });
     const format = String(stage?.Properties.AccessLogSettings?.Format);
     expect(JSON.parse(format)).toMatchObject({ requestId: '$context.requestId', route: '$context.routeKey', status: '$context.status' });
     expect(format).not.toMatch(/header|authorization|querystring|body/i);
     const tuned = synthWith({ throttleRate: '5', throttleBurst: '10' });
-    expect(values(tuned.findResources('AWS::ApiGatewayV2::Stage'))[0]?.Properties.DefaultRouteSettings).toEqual({
+    expect(
+      values(tuned.findResources('AWS::ApiGatewayV2::Stage', { Properties: { StageName: '$default' } }))[0]?.Properties
+        .DefaultRouteSettings,
+    ).toEqual({
       ThrottlingRateLimit: 5,
       ThrottlingBurstLimit: 10,
     });
@@ -178,7 +181,9 @@ describe('ImmichStack', () => {
   });
 
   it('ticks the nightly tasks every hour from EventBridge, retried and dead-lettered, with a role that reaches the table and deletes originals', () => {
-    const [rule, ...others] = values(template.findResources('AWS::Events::Rule'));
+    const [rule, ...others] = values(template.findResources('AWS::Events::Rule')).filter((each) =>
+      String(each.Properties.Description).startsWith('Immich nightly tasks'),
+    );
     expect(others).toEqual([]);
     expect(rule?.Properties.ScheduleExpression).toBe('rate(1 hour)');
     const [target] = rule?.Properties.Targets ?? [];
@@ -351,9 +356,10 @@ describe('ImmichStack', () => {
         !JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler'),
     );
     // One per access class with originals (read, read with the link secret, put, delete, archive,
-    // session, session with media jobs), and the media function's and the nightly function's own roles.
-    expect(new Set(routes.filter((route) => route.store).map(accessClass)).size).toBe(7);
-    expect(s3Policies).toHaveLength(9);
+    // session, session with media jobs; delete and session again for the routes that also post
+    // realtime events: deletions, a user's), and the media function's own role.
+    expect(new Set(routes.filter((route) => route.store).map(accessClass)).size).toBe(9);
+    expect(s3Policies).toHaveLength(10);
     // Upload sessions: multipart uploads (listed, completed, aborted), the object read to check it, removed if it is not what was declared.
     const sessionPolicy = JSON.stringify(policyOf(template, routeNamed('completeUploadSession'))?.Properties.PolicyDocument);
     for (const action of [
@@ -393,7 +399,7 @@ describe('ImmichStack', () => {
     expect(roleIds.filter((id) => id.startsWith('FunctionRoles'))).toHaveLength(classes.size);
     // Logs go only to the functions' own log groups, which carry the stack's prefix.
     const logGroups = values(template.findResources('AWS::Logs::LogGroup')).map((g) => String(g.Properties.LogGroupName));
-    expect(logGroups.filter((name) => name.startsWith('/immich/Test/'))).toHaveLength(routes.length + 2);
+    expect(logGroups.filter((name) => name.startsWith('/immich/Test/'))).toHaveLength(routes.length + 2 + 4);
     const logStatements = values(template.findResources('AWS::IAM::Policy'))
       .filter((p) => !JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler'))
       .map((p) =>
@@ -416,6 +422,99 @@ describe('ImmichStack', () => {
       expect(statements.includes('secretsmanager:GetSecretValue')).toBe(Boolean(route.secrets));
     }
     template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+  });
+
+  describe('Immich’s realtime socket (infra/cdk/realtime.ts)', () => {
+    const functionOf = (description: string): [string, Resource] =>
+      (Object.entries(template.findResources('AWS::Lambda::Function')).find(([, fn]) =>
+        String(fn.Properties.Description).startsWith(`Immich realtime: ${description}`),
+      ) as [string, Resource] | undefined) ?? ['', { Properties: {} }];
+    const statementsOf = (fn: { Properties: Record<string, any> }) => {
+      const roleId = String(fn.Properties.Role['Fn::GetAtt'][0]);
+      return values(template.findResources('AWS::IAM::Policy'))
+        .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(roleId))
+        .flatMap((policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[])
+        .filter((statement) => ![statement.Action].flat().some((action) => action.startsWith('logs:')));
+    };
+    const actionsOf = (fn: { Properties: Record<string, any> }) =>
+      statementsOf(fn)
+        .flatMap((statement) => [statement.Action].flat())
+        .sort();
+
+    it('is a WebSocket API: $connect and $disconnect to their functions, $default a MOCK that answers nothing', () => {
+      template.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'WEBSOCKET' });
+      const [apiId] = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'WEBSOCKET' } }));
+      const routesOf = values(template.findResources('AWS::ApiGatewayV2::Route')).filter((route) => route.Properties.ApiId?.Ref === apiId);
+      expect(routesOf.map((route) => route.Properties.RouteKey).sort()).toEqual(['$connect', '$default', '$disconnect']);
+      const integrationOf = (key: string) => {
+        const target = String(routesOf.find((route) => route.Properties.RouteKey === key)?.Properties.Target['Fn::Join'][1][1].Ref);
+        return template.toJSON().Resources[target].Properties;
+      };
+      expect(integrationOf('$connect')).toMatchObject({ IntegrationType: 'AWS_PROXY' });
+      expect(JSON.stringify(integrationOf('$connect').IntegrationUri)).toContain(functionOf('$connect')[0]);
+      expect(JSON.stringify(integrationOf('$disconnect').IntegrationUri)).toContain(functionOf('$disconnect')[0]);
+      expect(integrationOf('$default')).toMatchObject({ IntegrationType: 'MOCK', RequestTemplates: { $default: '{"statusCode": 200}' } });
+      // No route answers the client: no route response anywhere.
+      template.resourceCountIs('AWS::ApiGatewayV2::RouteResponse', 0);
+      template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        ApiId: { Ref: apiId },
+        StageName: 'live',
+        AutoDeploy: true,
+        DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      });
+    });
+
+    it('pings every connection every five minutes from EventBridge (nothing retried: the next tick pings again)', () => {
+      const [rule, ...others] = values(template.findResources('AWS::Events::Rule')).filter((each) =>
+        String(each.Properties.Description).startsWith('Immich realtime heartbeat'),
+      );
+      expect(others).toEqual([]);
+      expect(rule?.Properties.ScheduleExpression).toBe('rate(5 minutes)');
+      expect(JSON.stringify(rule?.Properties.Targets)).toContain(functionOf('the heartbeat')[0]);
+      expect(rule?.Properties.Targets[0]).toMatchObject({ RetryPolicy: { MaximumRetryAttempts: 0 } });
+    });
+
+    it('grants each of its functions only what it does', () => {
+      const [greeterId, greeter] = functionOf('the greeter');
+      const [, connect] = functionOf('$connect');
+      const [, disconnect] = functionOf('$disconnect');
+      const [, ping] = functionOf('the heartbeat');
+      expect(actionsOf(connect)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'lambda:InvokeFunction']);
+      expect(JSON.stringify(statementsOf(connect).find((each) => each.Action === 'lambda:InvokeFunction')?.Resource)).toContain(greeterId);
+      expect(actionsOf(disconnect)).toEqual(['dynamodb:DeleteItem']);
+      expect(actionsOf(greeter)).toEqual(['execute-api:ManageConnections']);
+      expect(actionsOf(ping)).toEqual(['dynamodb:DeleteItem', 'dynamodb:Query', 'execute-api:ManageConnections']);
+      const connections = (fn: { Properties: Record<string, any> }) =>
+        JSON.stringify(statementsOf(fn).find((each) => each.Action === 'execute-api:ManageConnections')?.Resource);
+      for (const method of ['GET', 'POST', 'DELETE']) expect(connections(greeter)).toContain(`/live/${method}/@connections/*`);
+      expect(connections(ping)).toContain('/live/POST/@connections/*');
+      expect(connections(ping)).not.toMatch(/GET|DELETE/);
+      expect(connect.Properties.Environment.Variables).toMatchObject({ GREETER_FUNCTION: expect.anything(), WEB_GENERATION: 'v1' });
+      expect(greeter.Properties.Environment.Variables.REALTIME_ENDPOINT).toBeDefined();
+    });
+
+    it('lets the media function post its events (previews, edits, people’s thumbnails) to the connections', () => {
+      const media = values(template.findResources('AWS::Lambda::Function')).find((fn) =>
+        String(fn.Properties.Description).startsWith('Immich media'),
+      );
+      expect(media?.Properties.Environment.Variables.REALTIME_ENDPOINT).toBeDefined();
+      const posts = JSON.stringify(
+        statementsOf(media as Resource).find((each) => each.Action === 'execute-api:ManageConnections')?.Resource,
+      );
+      expect(posts).toContain('/live/POST/@connections/*');
+      expect(posts).not.toMatch(/GET|DELETE/);
+    });
+
+    it('lets a route post to the connections only when its row says it tells apps of a change', () => {
+      const functions = values(template.findResources('AWS::Lambda::Function'));
+      for (const route of routes) {
+        const fn = functions.find((f) => String(f.Properties.Description).includes(`${route.operationId} (`));
+        expect(fn?.Properties.Environment?.Variables?.REALTIME_ENDPOINT !== undefined, route.operationId).toBe(Boolean(route.realtime));
+        const statements = JSON.stringify(policyOf(template, route)?.Properties.PolicyDocument);
+        expect(statements.includes('execute-api:ManageConnections'), route.operationId).toBe(Boolean(route.realtime));
+        if (route.realtime) expect(statements).not.toMatch(/\/(GET|DELETE)\/@connections/);
+      }
+    });
   });
 
   it('outputs the API URL under /api', () => {
@@ -591,6 +690,12 @@ describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
           'AwsSolutions-CFR2',
           'AwsSolutions-CFR3',
           'AwsSolutions-CFR4',
+          // The realtime socket (infra/cdk/realtime.ts): its greeting and heartbeat are not worth a
+          // retry or a queue, and its stage's access log would need API Gateway's account-wide role.
+          'Serverless-LambdaAsyncFailureDestination',
+          'Serverless-EventBusDLQ',
+          'AwsSolutions-APIG1',
+          'Serverless-APIGWAccessLogging',
         ]),
       );
       // Without tracing (the default) none of our statements has Resource '*' (CDK's deploy-time

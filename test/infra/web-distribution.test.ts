@@ -104,7 +104,7 @@ describe('the web distribution', () => {
       '/share/*',
       '/_app/immutable/*',
     ]);
-    for (const pattern of ['/api', '/api/*', '/.well-known/immich', '/custom.css', '/share/*', '/api/socket.io/*']) {
+    for (const pattern of ['/api', '/api/*', '/.well-known/immich', '/custom.css', '/share/*']) {
       const api = behaviour(pattern);
       expect(api.CachePolicyId, pattern).toBe(cachingDisabled);
       expect(api.OriginRequestPolicyId, pattern).toBe(allViewerExceptHost);
@@ -113,7 +113,11 @@ describe('the web distribution', () => {
       const origin = originOf(api);
       expect(JSON.stringify(origin.DomainName), pattern).toContain('.execute-api.');
       expect(JSON.stringify(origin.DomainName), pattern).toContain(
-        JSON.stringify({ Ref: logicalIdOf(Object.keys(template.findResources('AWS::ApiGatewayV2::Api'))[0] ?? '') }),
+        JSON.stringify({
+          Ref: logicalIdOf(
+            Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'HTTP' } }))[0] ?? '',
+          ),
+        }),
       );
       expect(origin.CustomOriginConfig.OriginProtocolPolicy, pattern).toBe('https-only');
       // No cache-control of CloudFront's over the API's own (a file's ETag, a redirect's no-store).
@@ -121,11 +125,24 @@ describe('the web distribution', () => {
     }
   });
 
-  it('answers the realtime socket at the edge: a 404, never a Lambda invocation', () => {
-    const code = functionCodeOf(behaviour('/api/socket.io/*'));
-    const answer = runInNewContext(`${code}; handler({ request: { uri: '/api/socket.io/' } })`) as Json;
-    expect(answer.statusCode).toBe(404);
-    expect(JSON.parse(answer.body)).toMatchObject({ statusCode: 404, error: 'Not Found' });
+  it('sends Immich’s socket to the WebSocket API’s stage: uncached, with the upgrade’s headers, its cookie and query but Host', () => {
+    const socket = behaviour('/api/socket.io/*');
+    const origin = originOf(socket);
+    const [webSocketApi] = Object.keys(template.findResources('AWS::ApiGatewayV2::Api', { Properties: { ProtocolType: 'WEBSOCKET' } }));
+    expect(JSON.stringify(origin.DomainName)).toContain(JSON.stringify({ Ref: webSocketApi }));
+    expect(JSON.stringify(origin.DomainName)).toContain('.execute-api.');
+    expect(origin.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
+    expect(socket.CachePolicyId).toBe(cachingDisabled);
+    // Every viewer header but Host: Sec-WebSocket-*, Cookie, User-Agent, the credential headers; and the query.
+    expect(socket.OriginRequestPolicyId).toBe(allViewerExceptHost);
+    expect(socket.AllowedMethods).toEqual(['GET', 'HEAD']);
+    // API Gateway takes a WebSocket at its stage's root only: the viewer's path becomes the stage's.
+    const code = functionCodeOf(socket);
+    const request = runInNewContext(
+      `${code}; handler({ request: { uri: '/api/socket.io/', querystring: { EIO: { value: '4' } } } })`,
+    ) as Json;
+    expect(request).toEqual({ uri: '/live', querystring: { EIO: { value: '4' } } });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { ApiId: { Ref: webSocketApi }, StageName: 'live' });
   });
 
   it('serves the app from a private bucket through origin access control: a year for fingerprinted files, revalidation for the rest', () => {
@@ -252,6 +269,7 @@ describe('the share pages’ function as bundled for Lambda', () => {
         originals: new Bucket(stack, 'Originals'),
         linkSecret: new Secret(stack, 'Secret'),
         mediaFunctionArn: 'arn:aws:lambda:eu-west-1:123456789012:function:media',
+        realtimeEndpoint: 'https://example.execute-api.eu-west-1.amazonaws.com/live',
         role: new Role(stack, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') }),
         logGroupPrefix: '/immich/test/',
         webIndex: join(webDir, 'index.html'),

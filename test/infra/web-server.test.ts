@@ -3,7 +3,7 @@
  * generated stand-in for the build (CI has no Immich source): the SPA fallback for app routes only,
  * `/api` untouched, the build's files with their caching and precompressed forms, the security
  * headers, nothing outside the build; and the realtime socket Immich's apps open at
- * `/api/socket.io` (infra/local/realtime.ts), spoken as socket.io's wire protocol.
+ * `/api/socket.io` (infra/local/websocket-api.ts), spoken as socket.io's wire protocol.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 import { createLocalServer, type LocalServer } from '#infra/local/http-server.ts';
 import { isV3WebBuild } from '#infra/local/web-server.ts';
 import { immutableCacheControl, isAppRoute, securityHeaders } from '#infra/web-app.ts';
@@ -297,9 +298,9 @@ describe('the local server without a web build', () => {
   });
 });
 
-/** A socket.io client, by hand: Engine.IO v4 packets over the WebSocket Immich's apps open. */
-const openSocket = (origin: string, query: string) => {
-  const socket = new WebSocket(`${origin.replace(/^http/, 'ws')}/api/socket.io/?EIO=4&transport=websocket&${query}`);
+/** A socket.io client, by hand: Engine.IO v4 packets over the WebSocket Immich's apps open (credentials in its headers). */
+const openSocket = (origin: string, headers: Record<string, string>) => {
+  const socket = new WebSocket(`${origin.replace(/^http/, 'ws')}/api/socket.io/?EIO=4&transport=websocket`, { headers });
   const received: string[] = [];
   const waiters: (() => void)[] = [];
   let closed = false;
@@ -346,10 +347,9 @@ describe('the realtime socket Immich’s apps open (socket.io at /api/socket.io)
   });
 
   it('signs a connection in with the request’s credentials, tells it the version, then its user’s uploads', async () => {
-    const client = openSocket(origin, `apiKey=${apiKey}`);
-    const open = JSON.parse((await client.next('0')).slice(1)) as { sid: string; upgrades: string[] };
-    expect(open.sid).toBeTruthy();
-    expect(open.upgrades).toEqual([]);
+    const client = openSocket(origin, { 'x-api-key': apiKey });
+    const open = JSON.parse((await client.next('0')).slice(1)) as Record<string, unknown>;
+    expect(open).toEqual({ sid: expect.any(String), upgrades: [], pingInterval: 300_000, pingTimeout: 300_000, maxPayload: 1_000_000 });
     client.send('40');
     expect(await client.next('40')).toMatch(/^40\{"sid":".+"\}$/);
     expect(JSON.parse((await client.next('42')).slice(2))).toEqual(['on_server_version', { major: 1, minor: 100, patch: 0 }]);
@@ -372,7 +372,7 @@ describe('the realtime socket Immich’s apps open (socket.io at /api/socket.io)
     const v3Server = createLocalServer({ webDir: build });
     const v3Origin = await listen(v3Server);
     const key = await signedInAdmin();
-    const client = openSocket(v3Origin, `apiKey=${key}`);
+    const client = openSocket(v3Origin, { 'x-api-key': key });
     try {
       await client.next('0');
       client.send('40');
@@ -394,16 +394,20 @@ describe('the realtime socket Immich’s apps open (socket.io at /api/socket.io)
     }
   });
 
-  it('closes a connection without valid credentials, as Immich does', async () => {
-    for (const query of ['', 'apiKey=not-a-key']) {
-      const client = openSocket(origin, query);
+  it('tells a connection without valid credentials so and closes it, as Immich does (credentials in the query are none)', async () => {
+    for (const headers of [{}, { 'x-api-key': 'not-a-key' }] as Record<string, string>[]) {
+      const client = openSocket(origin, headers);
       await client.next('0');
       client.send('40');
-      // Connected, then told to disconnect (41) or closed outright: never an event.
-      const answer = await client.next('4');
-      const after = answer === '41' || answer === 'closed' ? answer : await client.next('41');
-      expect(['41', 'closed'], query).toContain(after);
-      client.socket.close();
+      expect(await client.next('40')).toMatch(/^40\{"sid":".+"\}$/);
+      expect(await client.next('42')).toBe('42["error","unauthorized"]');
+      expect(await client.next('41')).toBe('41');
+      expect(await client.next('never')).toBe('closed');
     }
+    const viaQuery = new WebSocket(`${origin.replace(/^http/, 'ws')}/api/socket.io/?EIO=4&transport=websocket&apiKey=${apiKey}`);
+    const frames: string[] = [];
+    viaQuery.addEventListener('message', (event) => frames.push(String(event.data)));
+    await new Promise((resolve) => viaQuery.addEventListener('close', resolve));
+    expect(frames.slice(1)).toEqual([expect.stringMatching(/^40/), '42["error","unauthorized"]', '41']);
   });
 });

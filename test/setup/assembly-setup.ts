@@ -12,6 +12,11 @@ const root = join(import.meta.dirname, '..', '..');
  * function bundled), offline: no credentials and no network. The tests serve what it wrote.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
+  // An assembly synthesized already (`CDK_OUT=<dir>`, as `npm run start:deployed` takes it): served as it is, and kept.
+  if (process.env.CDK_OUT) {
+    project.provide('assemblyDir', process.env.CDK_OUT);
+    return () => undefined;
+  }
   const out = mkdtempSync(join(tmpdir(), 'cdk-out-'));
   await promisify(execFile)(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', out], {
     cwd: root,

@@ -42,11 +42,30 @@ export interface ServerOptions {
   uploadLimitBytes?: number;
   /** Deployed only: changes the loaded deployment first (a removed grant, a shorter timeout). */
   adjust?: (deployment: Deployment) => void;
+  /**
+   * The realtime socket's heartbeat, shortened so a test sees several pings: how often every
+   * connection is pinged, and what their open packet advertises. Deployed, the greeter's
+   * environment and the heartbeat's schedule are changed (and only that schedule runs).
+   */
+  heartbeat?: { pingEveryMs: number; pingIntervalMs: number; pingTimeoutMs: number };
 }
+
+/** The template's heartbeat, shortened: the greeter advertises the values, the schedule ticks at the rate. */
+const shortenHeartbeat = (deployment: Deployment, heartbeat: NonNullable<ServerOptions['heartbeat']>): void => {
+  const byDescription = (start: string) => [...deployment.functions.values()].find((fn) => fn.description.startsWith(start));
+  const greeter = byDescription('Immich realtime: the greeter');
+  const pinger = byDescription('Immich realtime: the heartbeat');
+  if (!greeter || !pinger) throw new Error('The template has no realtime greeter or heartbeat');
+  greeter.environment.PING_INTERVAL_MS = String(heartbeat.pingIntervalMs);
+  greeter.environment.PING_TIMEOUT_MS = String(heartbeat.pingTimeoutMs);
+  deployment.schedules = deployment.schedules
+    .filter((schedule) => schedule.functionId === pinger.id)
+    .map((schedule) => ({ ...schedule, rateMs: heartbeat.pingEveryMs }));
+};
 
 const startSource = async (options: ServerOptions): Promise<RunningServer> => {
   const uploadLimitBytes = options.uploadLimitBytes ?? 100 * 1024 * 1024;
-  const server = createLocalServer({ uploadLimitBytes });
+  const server = createLocalServer({ uploadLimitBytes, ...(options.heartbeat ? { heartbeat: options.heartbeat } : {}) });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
@@ -79,7 +98,11 @@ const startTemplate = async (options: ServerOptions): Promise<RunningServer> => 
     s3Dir,
     secretValue: process.env.SHARED_LINK_SECRET ?? '',
     logLevel: 'silent',
-    ...(options.adjust ? { adjust: options.adjust } : {}),
+    adjust: (deployment) => {
+      options.adjust?.(deployment);
+      if (options.heartbeat) shortenHeartbeat(deployment, options.heartbeat);
+    },
+    ...(options.heartbeat ? { schedules: true } : {}),
   });
   const origin = `http://127.0.0.1:${await listen(api.server)}`;
   return {

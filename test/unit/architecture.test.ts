@@ -90,6 +90,11 @@ const allowed: Record<string, readonly string[]> = {
   // The shared-link secret (shared/storage/link-secret.ts) checks a password link's token.
   'shared/auth': ['shared/core', 'shared/model', 'shared/db', 'shared/access', 'shared/storage'],
   'shared/access': ['shared/core', 'shared/model', 'shared/db'],
+  // Immich's realtime socket (docs/web-app.md, "Realtime"): the per-request outbox of events, and
+  // what sends them, each in a connection's generation: the edge's mappers (dto), the connections
+  // (db), the management API's client. Services raise events into the outbox and nothing else of
+  // it (checked below): a service never shapes a payload.
+  'shared/realtime': ['shared/core', 'shared/model', 'shared/dto', 'shared/db', 'shared/storage'],
   'shared/services': [
     'shared/core',
     'shared/model',
@@ -100,9 +105,12 @@ const allowed: Record<string, readonly string[]> = {
     'shared/storage',
     'shared/auth',
     'shared/access',
+    'shared/realtime',
   ],
-  'shared/http': ['shared/core', 'shared/model', 'shared/dto', 'shared/auth'],
-  functions: ['shared/core', 'shared/model', 'shared/dto', 'shared/domain', 'shared/services', 'shared/http'],
+  // The handler factory collects the events a route's operation raises (the outbox) and hands them to the route's publish.
+  'shared/http': ['shared/core', 'shared/model', 'shared/dto', 'shared/auth', 'shared/realtime'],
+  // The media function's entry sends its jobs' events; the greeter and the heartbeat are the socket's own.
+  functions: ['shared/core', 'shared/model', 'shared/dto', 'shared/domain', 'shared/services', 'shared/http', 'shared/realtime'],
   // The local server wires the local stand-ins of AWS services (media jobs run in its process);
   // the places index's builder writes the format shared/domain/places.ts reads (docs/places.md).
   infra: ['shared/core', 'shared/db', 'shared/model', 'shared/domain', 'shared/storage', 'functions', 'infra'],
@@ -222,6 +230,17 @@ describe('the import graph of the product code', () => {
     }
     return found;
   };
+  it('lets services raise realtime events and nothing more of shared/realtime (the edge shapes and sends them)', () => {
+    const wrong = [...graph]
+      .filter(([file]) => file.startsWith('shared/services/'))
+      .flatMap(([file, targets]) =>
+        targets
+          .filter((target) => layerOf(target) === 'shared/realtime' && target !== 'shared/realtime/outbox.ts')
+          .map((target) => `${file} -> ${target}`),
+      );
+    expect(wrong).toEqual([]);
+  });
+
   it('keeps response types and mappers out of services: they return domain results', () => {
     const wrong = files
       .filter((file) => file.startsWith('shared/services/'))

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { dynamoDbAuthorizations, isAllowed, s3Authorizations, secretsManagerAuthorizations } from '#infra/local/deployed/iam.ts';
+import {
+  dynamoDbAuthorizations,
+  executeApiAuthorizations,
+  isAllowed,
+  s3Authorizations,
+  secretsManagerAuthorizations,
+} from '#infra/local/deployed/iam.ts';
 
 const table = 'arn:aws:dynamodb:us-east-1:000000000000:table/immich';
 const tableArn = (name: string) => `arn:aws:dynamodb:us-east-1:000000000000:table/${name}`;
@@ -78,5 +84,33 @@ describe('what each AWS call needs', () => {
     expect(secretsManagerAuthorizations('GetSecretValue', { SecretId: 'arn:s' })).toEqual([
       { action: 'secretsmanager:GetSecretValue', resource: 'arn:s' },
     ]);
+  });
+});
+
+describe('the WebSocket API’s management API (execute-api:ManageConnections)', () => {
+  const where = { region: 'us-east-1', account: '000000000000', apiId: 'RealtimeApi1234' };
+  it('names the connection, the stage and the method, as API Gateway authorizes a post', () => {
+    expect(executeApiAuthorizations('POST', new URL('http://gw/live/@connections/L0SM9cOFvHcCIhw%3D'), where)).toEqual([
+      {
+        action: 'execute-api:ManageConnections',
+        resource: 'arn:aws:execute-api:us-east-1:000000000000:RealtimeApi1234/live/POST/@connections/L0SM9cOFvHcCIhw%3D',
+      },
+    ]);
+  });
+
+  it('lets a grant of POST on the stage’s connections post, and never read or close one', () => {
+    const grant = [
+      {
+        Effect: 'Allow' as const,
+        Action: ['execute-api:ManageConnections'],
+        Resource: ['arn:aws:execute-api:us-east-1:000000000000:RealtimeApi1234/live/POST/@connections/*'],
+      },
+    ];
+    const needs = (method: string) => executeApiAuthorizations(method, new URL('http://gw/live/@connections/abc='), where)[0];
+    expect(isAllowed(grant, needs('POST') ?? { action: '', resource: '' })).toBe(true);
+    expect(isAllowed(grant, needs('GET') ?? { action: '', resource: '' })).toBe(false);
+    expect(isAllowed(grant, needs('DELETE') ?? { action: '', resource: '' })).toBe(false);
+    // Any other path is no management call at all.
+    expect(executeApiAuthorizations('POST', new URL('http://gw/live/other'), where)[0]?.action).toBe('execute-api:Unknown');
   });
 });

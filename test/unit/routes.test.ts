@@ -83,11 +83,13 @@ describe('route table', () => {
     expect(new Set(all.map((route) => `${route.method} ${route.path}`)).size).toBe(all.length);
   });
 
-  it("points every row at a module that exports a handler function, of the row's generation (its errors' shape)", async () => {
+  it("points every row at a module that exports a handler function, of the row's generation (its errors' shape), sending realtime events exactly where the row says", async () => {
     for (const route of [...routes, ...localRoutes, ...webRoutes]) {
-      const module = (await import(join(root, route.entry))) as { handler?: { generation?: string } };
+      const module = (await import(join(root, route.entry))) as { handler?: { generation?: string; realtime?: boolean } };
       expect(typeof module.handler, route.entry).toBe('function');
       expect(module.handler?.generation, route.entry).toBe(route.generation);
+      // The row's `realtime` grants the posts (infra/cdk/function-roles.ts); the handler's `publish` makes them.
+      if (!route.stream) expect(module.handler?.realtime === true, route.entry).toBe(route.realtime === true);
     }
     // Every handler module of the table (about 280), transformed and imported once: seconds on a busy 2-core machine.
   }, 60_000);

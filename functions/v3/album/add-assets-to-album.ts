@@ -3,11 +3,13 @@ import type { BulkIdResponseDto } from '#shared/dto/v1/album.response.ts';
 import { BulkIdsDtoV3 } from '#shared/dto/v3/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import { publish } from '#shared/realtime/publisher.ts';
 import { addAssetsToAlbum } from '#shared/services/album.service.ts';
 
 // The CLI's `upload --album`: per id `success`, `duplicate` or `no_permission`, as v1.100's.
 export const handler = httpHandler(
   {
+    publish,
     generation: 'v3',
     access: 'user',
     permission: 'albumAsset.create',

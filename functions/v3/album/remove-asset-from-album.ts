@@ -3,10 +3,12 @@ import type { BulkIdResponseDto } from '#shared/dto/v1/album.response.ts';
 import { BulkIdsDtoV3 } from '#shared/dto/v3/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import { publish } from '#shared/realtime/publisher.ts';
 import { removeAssetsFromAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
   {
+    publish,
     generation: 'v3',
     access: 'user',
     permission: 'albumAsset.delete',

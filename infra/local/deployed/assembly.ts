@@ -73,8 +73,25 @@ export interface DeployedSchedule {
   rateMs: number;
 }
 
+/** A WebSocket API (AWS::ApiGatewayV2::Api of protocol WEBSOCKET): its stage, and each route's Lambda integration or MOCK. */
+export interface DeployedWebSocketApi {
+  /** Its id as the template's references resolve it locally (its logical id). */
+  apiId: string;
+  stage: string;
+  routes: { routeKey: string; target: { functionId: string } | 'MOCK' }[];
+}
+
+/** A path the distribution sends to a WebSocket API (its origin's domain names the API). */
+export interface DeployedSocketBehavior {
+  pathPattern: string;
+  apiId: string;
+}
+
 export interface Deployment {
   functions: Map<string, DeployedFunction>;
+  /** The WebSocket APIs (Immich's realtime socket) and the distribution's behaviors in front of them. */
+  webSocketApis: DeployedWebSocketApi[];
+  socketBehaviors: DeployedSocketBehavior[];
   /** The EventBridge schedules' targets. */
   schedules: DeployedSchedule[];
   functionUrls: DeployedFunctionUrl[];
@@ -206,6 +223,8 @@ const readTemplate = (dir: string, file: string): Template => JSON.parse(readFil
 export const loadDeployment = (dir: string, stackName: string, local: LocalResources): Deployment => {
   const deployment: Deployment = {
     functions: new Map(),
+    webSocketApis: [],
+    socketBehaviors: [],
     schedules: [],
     functionUrls: [],
     streamBehaviors: [],
@@ -217,6 +236,7 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
     account: local.account,
   };
   const notificationTargets: { arn: string; prefix: string }[] = [];
+  const socketRoutes: ({ apiId: string } & DeployedWebSocketApi['routes'][number])[] = [];
   const scheduleTargets: { arn: string; rateMs: number }[] = [];
   const visit = (scope: Scope, prefix: string): void => {
     const resolve = resolver(local, scope);
@@ -257,11 +277,36 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
           });
           break;
         }
+        case 'AWS::ApiGatewayV2::Api': {
+          if (properties.ProtocolType !== 'WEBSOCKET') break;
+          const stage = resources.find(
+            ([, each]) =>
+              each.Type === 'AWS::ApiGatewayV2::Stage' && JSON.stringify(each.Properties?.ApiId) === JSON.stringify({ Ref: logicalId }),
+          );
+          if (!stage) throw new Error(`${logicalId}: a WebSocket API without a stage`);
+          deployment.webSocketApis.push({ apiId: logicalId, stage: String(stage[1].Properties?.StageName), routes: [] });
+          break;
+        }
         case 'AWS::ApiGatewayV2::Route': {
           // Target `integrations/<IntegrationRef>` → the integration's IntegrationUri → the function.
           const target = String(properties.Target ? JSON.stringify(properties.Target) : '');
           const integrationId = /"Ref":"([^"]+)"/.exec(target)?.[1];
           const integration = integrationId ? scope.template.Resources[integrationId] : undefined;
+          const apiId = (properties.ApiId as { Ref?: string } | undefined)?.Ref;
+          const socketApi = scope.template.Resources[apiId ?? '']?.Properties?.ProtocolType === 'WEBSOCKET' ? apiId : undefined;
+          if (socketApi) {
+            // A WebSocket route: a Lambda proxy integration (its URI names the function's Arn) or a MOCK.
+            const type = integration?.Properties?.IntegrationType;
+            const uriFunction = /"Fn::GetAtt":\["([^"]+)","Arn"\]/.exec(JSON.stringify(integration?.Properties?.IntegrationUri ?? ''))?.[1];
+            if (type !== 'MOCK' && !(type === 'AWS_PROXY' && uriFunction))
+              throw new Error(`${logicalId}: only Lambda proxy and MOCK integrations of a WebSocket API are served locally`);
+            socketRoutes.push({
+              apiId: `${prefix}${socketApi}`,
+              routeKey: String(properties.RouteKey),
+              target: type === 'MOCK' ? 'MOCK' : { functionId: `${prefix}${uriFunction}` },
+            });
+            break;
+          }
           const uri = integration?.Properties?.IntegrationUri as { 'Fn::GetAtt'?: [string, string] } | undefined;
           const functionId = uri?.['Fn::GetAtt']?.[0];
           if (integration?.Properties?.PayloadFormatVersion !== '2.0' || !functionId) {
@@ -288,6 +333,12 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
           };
           for (const behavior of config.CacheBehaviors ?? []) {
             const origin = config.Origins?.find((each) => each.Id === behavior.TargetOriginId);
+            // A WebSocket API's domain names the API (`<api id>.execute-api.<region>…`).
+            const socketApi = /"Ref":"([^"]+)"/.exec(JSON.stringify(origin?.DomainName ?? ''))?.[1];
+            if (socketApi && scope.template.Resources[socketApi]?.Properties?.ProtocolType === 'WEBSOCKET') {
+              deployment.socketBehaviors.push({ pathPattern: behavior.PathPattern, apiId: `${prefix}${socketApi}` });
+              continue;
+            }
             // A function URL's domain is read from its URL (an attribute CDK names FunctionUrl).
             if (!origin || !JSON.stringify(origin.DomainName).includes('FunctionUrl')) continue;
             deployment.streamBehaviors.push({
@@ -349,6 +400,13 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
     }
   };
   visit({ stackName, template: readTemplate(dir, `${stackName}.template.json`), parameters: {} }, '');
+  // The APIs were recorded under their logical ids; their routes know them with their stack's prefix.
+  for (const api of deployment.webSocketApis) {
+    api.routes = socketRoutes
+      .filter((route) => route.apiId.split('/').pop() === api.apiId)
+      .map(({ routeKey, target }) => ({ routeKey, target }));
+  }
+  for (const behavior of deployment.socketBehaviors) behavior.apiId = behavior.apiId.split('/').pop() ?? behavior.apiId;
   for (const { arn, prefix } of notificationTargets) {
     const logicalId = arn.split(':').pop() ?? '';
     const fn = [...deployment.functions.values()].find((each) => each.id.split('/').pop() === logicalId);

@@ -12,6 +12,7 @@ import type { DeployedFunction, Deployment } from './assembly.ts';
 import {
   type Authorization,
   dynamoDbAuthorizations,
+  executeApiAuthorizations,
   isAllowed,
   lambdaAuthorizations,
   s3Authorizations,
@@ -34,6 +35,12 @@ export interface AwsGatewayOptions {
   invokeAsync?: (functionArn: string, payload: Buffer) => boolean;
   /** Told of every refused call (the server prints them). */
   onDenied?: (caller: DeployedFunction, denied: Authorization) => void;
+  /** The WebSocket API's management API (PostToConnection…), once its caller is allowed (infra/local/websocket-api.ts). */
+  manageConnection?: (
+    method: string,
+    path: string,
+    body: Buffer,
+  ) => { status: number; headers: Record<string, string>; body: string } | undefined;
 }
 
 const readBody = (req: IncomingMessage): Promise<Buffer> =>
@@ -117,7 +124,9 @@ export const createAwsGateway = (options: AwsGatewayOptions): Server => {
             ? secretsManagerAuthorizations(operation, parsed())
             : credential.service === 'lambda'
               ? lambdaAuthorizations(url, deployment)
-              : [{ action: `${credential.service}:${operation || req.method}`, resource: '*' }];
+              : credential.service === 'execute-api'
+                ? executeApiAuthorizations(req.method ?? 'GET', url, { ...deployment, apiId: deployment.webSocketApis[0]?.apiId })
+                : [{ action: `${credential.service}:${operation || req.method}`, resource: '*' }];
     const statements = deployment.policies.get(caller.roleArn) ?? [];
     const denied = needed.find((authorization) => !isAllowed(statements, authorization));
     if (denied) {
@@ -125,6 +134,7 @@ export const createAwsGateway = (options: AwsGatewayOptions): Server => {
       const roleName = caller.roleArn.split('/').pop();
       const message = `User: arn:aws:sts::${deployment.account}:assumed-role/${roleName}/${caller.id.split('/').pop()} is not authorized to perform: ${denied.action} on resource: ${denied.resource} because no identity-based policy allows the ${denied.action} action`;
       if (credential.service === 's3') xmlError(res, 403, 'AccessDenied', message);
+      else if (credential.service === 'execute-api') json(res, 403, { message }, 'ForbiddenException');
       else json(res, 400, { __type: 'com.amazon.coral.service#AccessDeniedException', message, Message: message }, 'AccessDeniedException');
       return;
     }
@@ -141,6 +151,16 @@ export const createAwsGateway = (options: AwsGatewayOptions): Server => {
         }
         res.writeHead(202, { 'x-amzn-requestid': randomUUID() });
         res.end();
+        return;
+      }
+      case 'execute-api': {
+        const answer = options.manageConnection?.(req.method ?? 'GET', url.pathname, body);
+        if (!answer) {
+          json(res, 404, { message: 'Not Found' }, 'NotFoundException');
+          return;
+        }
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body);
         return;
       }
       case 'dynamodb':

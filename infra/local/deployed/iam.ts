@@ -103,6 +103,26 @@ export const lambdaAuthorizations = (url: URL, where: { region: string; account:
   return [{ action: 'lambda:InvokeFunction', resource: arn }];
 };
 
+/**
+ * API Gateway's management API (`<METHOD> /<stage>/@connections/<id>`): execute-api:ManageConnections
+ * on `arn:aws:execute-api:<region>:<account>:<api id>/<stage>/<METHOD>/@connections/<id>`. The API is
+ * the one the endpoint names deployed (`<api id>.execute-api…`); here, the deployment's WebSocket API.
+ */
+export const executeApiAuthorizations = (
+  method: string,
+  url: URL,
+  where: { region: string; account: string; apiId: string | undefined },
+): Authorization[] => {
+  const match = /^\/([^/]+)\/@connections\/([^/]+)$/.exec(url.pathname);
+  if (!match || !where.apiId) return [{ action: 'execute-api:Unknown', resource: url.pathname }];
+  return [
+    {
+      action: 'execute-api:ManageConnections',
+      resource: `arn:aws:execute-api:${where.region}:${where.account}:${where.apiId}/${match[1]}/${method}/@connections/${match[2]}`,
+    },
+  ];
+};
+
 export const secretsManagerAuthorizations = (operation: string, body: Body): Authorization[] => [
   { action: `secretsmanager:${operation}`, resource: String(body.SecretId ?? '*') },
 ];

@@ -11,8 +11,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import S3rver from 's3rver';
-import { apiPaths, noRealtimeBody, noRealtimePrefix, sharePagePaths } from '../../web-app.ts';
+import { apiPaths, sharePagePaths } from '../../web-app.ts';
 import { createWebHandler } from '../web-server.ts';
+import { createWebSocketApi, managedConnectionId, type WebSocketApi, type WebSocketEvent } from '../websocket-api.ts';
 import { createApiGateway } from './api-gateway.ts';
 import { type BucketCorsRule, type DeployedFunctionUrl, type Deployment, loadDeployment } from './assembly.ts';
 import { createAwsGateway } from './aws-gateway.ts';
@@ -76,23 +77,19 @@ const corsXml = (rules: readonly BucketCorsRule[]): string[] =>
       ];
 
 /**
- * What the distribution does before the API (infra/cdk/web-distribution.ts): the realtime socket
- * answered 404, and every path outside the API's (`apiPaths`, and the share pages) served from
- * the web build.
+ * What the distribution does before the API (infra/cdk/web-distribution.ts): every path outside
+ * the API's (`apiPaths`, and the share pages) served from the web build.
  */
 const cloudFrontEdge = (webDir: string) => {
   const web = createWebHandler(webDir);
   const isApi = (path: string) =>
     [...apiPaths, ...sharePagePaths].some((pattern) => (pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern));
-  return (req: IncomingMessage, res: ServerResponse, path: string): boolean => {
-    if (path.startsWith(noRealtimePrefix)) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(noRealtimeBody);
-      return true;
-    }
-    return !isApi(path) && web(req, res, path);
-  };
+  return (req: IncomingMessage, res: ServerResponse, path: string): boolean => !isApi(path) && web(req, res, path);
 };
+
+/** Whether a path matches a distribution behavior's pattern (`/api/socket.io/*`). */
+const matchesPattern = (pattern: string, path: string): boolean =>
+  pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
 
 export interface DeployedApi {
   server: Server;
@@ -155,6 +152,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
   // as Lambda delivers them: queued, retried twice on failure, then reported (the dead-letter
   // destination, deployed).
   const pending = new Set<Promise<void>>();
+  const socketApis = new Map<string, { stage: string; api: WebSocketApi }>();
   const invokeAsync = (functionId: string, event: unknown): boolean => {
     const pool = pools.get(functionId);
     if (!pool) return false;
@@ -181,6 +179,11 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     s3: { endpoint: `http://127.0.0.1:${s3Address.port}`, accessKeyId: 'S3RVER', directory: options.s3Dir },
     secret: { arn: secretArn, value: options.secretValue },
     onDenied: (fn, denied) => options.onDenied?.(fn.id, denied),
+    manageConnection: (method, path, body) => {
+      const api = socketApis.get(deployment.webSocketApis[0]?.apiId ?? '');
+      const connectionId = api && managedConnectionId(api.stage, path);
+      return api && connectionId ? api.api.manage(method, connectionId, body) : undefined;
+    },
   });
   const awsEndpoint = `http://127.0.0.1:${await listen(aws)}`;
 
@@ -208,6 +211,8 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
           AWS_ENDPOINT_URL_S3: awsEndpoint,
           AWS_ENDPOINT_URL_SECRETS_MANAGER: awsEndpoint,
           AWS_ENDPOINT_URL_LAMBDA: awsEndpoint,
+          // The WebSocket API's management API (REALTIME_ENDPOINT keeps its stage: shared/core/env.ts).
+          AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI: awsEndpoint,
           S3_FORCE_PATH_STYLE: 'true',
           ...(options.logLevel ? { LOG_LEVEL: options.logLevel } : {}),
           ...(await hostBinaries(fn.codeDir)),
@@ -216,6 +221,34 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
       }),
     ),
   );
+  // The WebSocket APIs (Immich's socket): their `$connect` and `$disconnect` routes run the template's
+  // functions with API Gateway's events; `$default` is a MOCK (infra/local/websocket-api.ts).
+  const socketRoute = (api: Deployment['webSocketApis'][number], routeKey: string) => {
+    const target = api.routes.find((route) => route.routeKey === routeKey)?.target;
+    const pool = target && target !== 'MOCK' ? pools.get(target.functionId) : undefined;
+    return async (event: WebSocketEvent): Promise<{ statusCode?: number } | undefined> => {
+      if (!pool) return { statusCode: 200 };
+      const name = pool.fn.id.split('/').pop() ?? pool.fn.id;
+      const outcome = await pool.invoke(event, { functionName: name, awsRequestId: event.requestContext.requestId });
+      if (!outcome.ok) {
+        options.onFailure?.(pool.fn.id, outcome.message);
+        return { statusCode: 500 };
+      }
+      const result = outcome.result as { statusCode?: unknown } | undefined;
+      return { statusCode: typeof result?.statusCode === 'number' ? result.statusCode : 200 };
+    };
+  };
+  for (const api of deployment.webSocketApis)
+    socketApis.set(api.apiId, {
+      stage: api.stage,
+      api: createWebSocketApi({
+        stage: api.stage,
+        apiId: api.apiId,
+        connect: socketRoute(api, '$connect'),
+        disconnect: socketRoute(api, '$disconnect'),
+        onFailure: (route, error) => options.onFailure?.(`${api.apiId} ${route}`, error instanceof Error ? error.message : String(error)),
+      }),
+    });
   // The distribution's behaviors to function URLs (the sync stream) answer before the API's, as
   // CloudFront takes the first pattern that matches; then the web build, when there is one.
   const serveUrl = (url: DeployedFunctionUrl, req: IncomingMessage, res: ServerResponse, headers: Record<string, string>): void => {
@@ -243,6 +276,15 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     pools,
     ...(options.onFailure ? { onFailure: options.onFailure } : {}),
     edge: (req, res, path) => streamEdge(req, res, path) || (webEdge?.(req, res, path) ?? false),
+  });
+  // The distribution's behaviors to the WebSocket API (`/api/socket.io/*`): an upgrade there reaches
+  // the API's stage, as the behavior's function rewrites the path deployed; any other is no API's.
+  server.on('upgrade', (req: IncomingMessage, socket, head: Buffer) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const behavior = deployment.socketBehaviors.find((each) => matchesPattern(each.pathPattern, path));
+    const api = behavior && socketApis.get(behavior.apiId);
+    if (api) api.api.handleUpgrade(req, socket, head);
+    else socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
   });
   // Each function URL on its own port, as Lambda gives it its own host: public, without CloudFront's header.
   const urlServers = new Map(
@@ -305,6 +347,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     functionUrls: new Map([...urlServers].map(([functionId, { url }]) => [functionId, url])),
     close: async () => {
       for (const timer of timers) clearInterval(timer);
+      for (const { api } of socketApis.values()) api.close();
       while (pending.size > 0) await Promise.all([...pending]);
       await Promise.all([...pools.values()].map((pool) => pool.close()));
       await Promise.all([

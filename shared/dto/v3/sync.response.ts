@@ -1,5 +1,5 @@
 import type { AlbumRecord } from '../../model/album.ts';
-import { type AssetRecord, dimensionsOf, type FaceRecord } from '../../model/asset.ts';
+import { type AssetRecord, dimensionsOf, type FaceRecord, type PhotoEdit } from '../../model/asset.ts';
 import type { MemoryRecord } from '../../model/memory.ts';
 import type { PersonRecord } from '../../model/person.ts';
 import type { SyncEvent } from '../../model/sync.ts';
@@ -49,6 +49,15 @@ export const mapSyncExif = (asset: AssetRecord) => ({
   ...mapExifV3(asset.exif),
   profileDescription: null,
   fps: null,
+});
+
+/** Immich's `SyncAssetEditV1`: one of an asset's photo edits, at its place in their order. */
+export const mapSyncAssetEdit = (assetId: string, edit: PhotoEdit, sequence: number) => ({
+  id: edit.id,
+  assetId,
+  action: edit.action,
+  parameters: edit.parameters,
+  sequence,
 });
 
 /** Immich's `SyncUserV1`. */
