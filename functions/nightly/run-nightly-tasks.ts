@@ -5,6 +5,8 @@
  * when Lambda retries it later (shared/services/nightly-tasks.service.ts).
  */
 import { withLogContext } from '#shared/core/log.ts';
+import { collectEvents } from '#shared/realtime/outbox.ts';
+import { publish } from '#shared/realtime/publisher.ts';
 import { type NightlyOutcome, runNightlyTasks } from '#shared/services/nightly-tasks.service.ts';
 
 /** What the function reads of an EventBridge scheduled event. */
@@ -25,7 +27,13 @@ export const handler = async (event: ScheduledEvent, context?: NightlyContext): 
   withLogContext({}, async () => {
     const time = event.time ? new Date(event.time) : new Date();
     const remaining = context?.getRemainingTimeInMillis?.();
-    return runNightlyTasks(Number.isNaN(time.getTime()) ? new Date() : time, {
-      ...(remaining === undefined ? {} : { deadline: Date.now() + remaining - marginMs }),
-    });
+    // What the clean-ups deleted is told to the apps concerned once the run is done (on_asset_delete,
+    // on_user_delete: docs/immich-compatibility.md, "Realtime"), as the API's routes do after theirs.
+    const { result, events } = await collectEvents(() =>
+      runNightlyTasks(Number.isNaN(time.getTime()) ? new Date() : time, {
+        ...(remaining === undefined ? {} : { deadline: Date.now() + remaining - marginMs }),
+      }),
+    );
+    await publish(events);
+    return result;
   });

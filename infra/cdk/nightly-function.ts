@@ -3,7 +3,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { type IRole, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -12,8 +12,9 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { eventFunctions } from '../routes.ts';
-import { lambdaBundling } from './bundling.ts';
+import { lambdaBundling, realtimeClientFiles } from './bundling.ts';
 import { acknowledgeEventFunction, deadLetterQueue, eventFunctionRole } from './event-function.ts';
+import { copyBeside } from './realtime.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -36,6 +37,7 @@ export interface NightlyFunctionProps {
  */
 export class NightlyFunction extends Construct {
   readonly fn: NodejsFunction;
+  readonly role: IRole;
   readonly deadLetters: Queue;
   readonly schedule: Rule;
 
@@ -96,8 +98,10 @@ export class NightlyFunction extends Construct {
         retention: RetentionDays.ONE_MONTH,
         removalPolicy: RemovalPolicy.DESTROY,
       }),
-      bundling: lambdaBundling(),
+      // The management API's client, loaded to tell the apps of what the clean-ups deleted (docs/deployment.md, "Realtime").
+      bundling: lambdaBundling({ commandHooks: copyBeside(realtimeClientFiles()) }),
     });
+    this.role = role;
     acknowledgeEventFunction(this.fn, role, tracing);
 
     // Every hour: the function itself decides whether the night's tasks are due (the configured time).

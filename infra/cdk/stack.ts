@@ -158,6 +158,10 @@ export class ImmichStack extends Stack {
     // The media function tells an owner's apps of their previews, edits and people's thumbnails.
     media.fn.addEnvironment('REALTIME_ENDPOINT', realtime.endpoint);
     realtime.grantPost(media.role);
+    // The nightly clean-ups tell them of the trash's expired photos (`on_asset_delete`) and of a
+    // user removed for good (`on_user_delete`), as Immich's deletion jobs do.
+    nightly.fn.addEnvironment('REALTIME_ENDPOINT', realtime.endpoint);
+    realtime.grantPost(nightly.role);
     const roles = new FunctionRoles(this, 'FunctionRoles', {
       table: this.table,
       originals: this.originals,

@@ -25,6 +25,7 @@ import { deleteTags, listTags } from '../db/tag.repository.ts';
 import { beginPurge, deleteUserItem, deleteUserRemains, getUser } from '../db/user.repository.ts';
 import { deleteWorkflow, listWorkflows } from '../db/workflow.repository.ts';
 import type { UserRecord } from '../model/user.ts';
+import { raise } from '../realtime/outbox.ts';
 import { originalsStore } from '../storage/originals.ts';
 import { removeAlbum } from './album.service.ts';
 import { deleteStacksOf } from './stack.service.ts';
@@ -126,6 +127,8 @@ export const purgeUser = async (userId: string, budget: WorkBudget): Promise<Pur
   if (!library.done) return { kind: 'unfinished', assets: library.assets };
   await deleteRest(user);
   if (!(await deleteUserItem(user))) return { kind: 'kept', assets: library.assets };
+  // Every app is told, as Immich's deletion job tells them (`on_user_delete`).
+  raise({ kind: 'user-deleted', userId: user.id });
   log.info('user purged', { userId: user.id, assets: library.assets });
   return { kind: 'purged', assets: library.assets };
 };

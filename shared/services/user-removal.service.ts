@@ -4,22 +4,19 @@
  * means for what they shared (shared/services/user-library.ts) and for their open upload sessions.
  */
 import type { UserRecord } from '../model/user.ts';
-import { raise } from '../realtime/outbox.ts';
 import { endSessionsOf } from './upload-session-end.ts';
 import { deleteUser, restoreUser } from './user.service.ts';
 import { setLibraryHidden } from './user-library.ts';
 
 /**
  * The user is deleted; what they shared is hidden from partners and album members, and their
- * upload sessions end. Deleted with `force`, every app is told (`on_user_delete`): Immich tells
- * them when its deletion job removes the user, which `force` starts at once; this server has no
- * such job, and the user stays `removing` (docs/immich-compatibility.md, "Realtime").
+ * upload sessions end. Their apps are told when they are removed for good (`on_user_delete`, by the
+ * nightly function's purge: shared/services/user-purge.service.ts), as Immich's deletion job tells them.
  */
 export const removeUser = async (id: string, force: boolean): Promise<UserRecord> => {
   const user = await deleteUser(id, force);
   // The part URLs they hold take no more bytes.
   await Promise.all([setLibraryHidden(user.id, true), endSessionsOf(user)]);
-  if (force) raise({ kind: 'user-deleted', userId: user.id });
   return user;
 };
 

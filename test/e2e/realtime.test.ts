@@ -159,6 +159,11 @@ describe('Immich’s realtime socket', () => {
     expect(await web.next('on_asset_delete', (id: string) => id === first)).toEqual([first]);
     await v3.emptyTrash(v3As(admin.token));
     expect(await web.next('on_asset_delete', (id: string) => id === second)).toEqual([second]);
+    // And the nightly clean-up of the trash's expired photos (a night past `trash.days`).
+    const third = await readyPhoto('trash-3.jpg', [2, 3, 1]);
+    await v3.deleteAssets({ assetBulkDeleteDto: { ids: [third] } }, v3As(admin.token));
+    await server.nightly(new Date(Date.now() + 31 * 86_400_000));
+    expect(await web.next('on_asset_delete', (id: string) => id === third)).toEqual([third]);
   });
 
   it('tells the owner’s apps of a metadata change (`on_asset_update`), each in its generation’s asset', async () => {
@@ -265,6 +270,8 @@ describe('Immich’s realtime socket', () => {
       v3As(admin.token),
     );
     await v3.deleteUserAdmin({ id: leaving.id, userAdminDeleteDto: { force: true } }, v3As(admin.token));
+    // Removed for good at the nightly function's next tick, which tells every app.
+    await server.nightly(new Date());
     expect(await web.next('on_user_delete')).toEqual([leaving.id]);
   });
 });
