@@ -13,7 +13,9 @@ export type { Access, RouteRule } from '../access/route.ts';
  * The one credential a request presents, as the HTTP edge found it (shared/http/credentials.ts);
  * a visitor's key comes with the tokens their link passwords earned (the cookie), if any.
  */
-export type Credentials = { kind: 'shareKey'; secret: string; linkTokens?: string } | { kind: 'session' | 'apiKey'; secret: string };
+export type Credentials =
+  | { kind: 'shareKey'; secret: string; linkTokens?: string }
+  | { kind: 'shareSlug' | 'session' | 'apiKey'; secret: string };
 
 /**
  * Whether a visitor's tokens prove a password link's password (shared/auth/link-unlock.ts). Only
@@ -55,6 +57,10 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
       };
       break;
     }
+    case 'shareSlug':
+      // A link's custom URL (Immich's slug): no link has one here (docs/immich-compatibility.md,
+      // "Requests and errors"), so none is found, as Immich finds none for an unknown slug.
+      throw new Unauthenticated('Invalid share slug');
     case 'session': {
       const session = await getSession(hashSecret(credentials.secret));
       // A deleted user's sessions let no one in (Immich no longer finds the user), until a restore.

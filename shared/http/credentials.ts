@@ -11,8 +11,11 @@ const bearer = (header: string | undefined): string | undefined => {
 };
 
 /**
- * Immich's credential order: a shared-link key, else a user token (header, query, Bearer, cookie),
- * else an API key. Only the first kind found is checked; nothing falls back to the next kind.
+ * Immich v3's credential order (docs/immich-compatibility.md, "Requests and errors"): a shared
+ * link's key, else its slug, else a session token, else an API key. Only the first kind found is
+ * checked; nothing falls back to the next kind. A session token is read from `x-immich-user-token`,
+ * `x-immich-session-token`, `?sessionKey=` (the home-screen widgets and Google Cast), v1.100's
+ * `?userToken=`, `Authorization: Bearer`, then the cookie: the first one present wins.
  */
 export const readCredentials = (event: APIGatewayProxyEventV2): Credentials | undefined => {
   const headers = event.headers ?? {};
@@ -22,8 +25,15 @@ export const readCredentials = (event: APIGatewayProxyEventV2): Credentials | un
     const linkTokens = readCookie(event, sharedLinkTokenCookieName);
     return linkTokens ? { kind: 'shareKey', secret: shareKey, linkTokens } : { kind: 'shareKey', secret: shareKey };
   }
+  const shareSlug = headers['x-immich-share-slug'] || first(query.slug);
+  if (shareSlug) return { kind: 'shareSlug', secret: shareSlug };
   const token =
-    headers['x-immich-user-token'] || first(query.userToken) || bearer(headers.authorization) || readCookie(event, 'immich_access_token');
+    headers['x-immich-user-token'] ||
+    headers['x-immich-session-token'] ||
+    first(query.sessionKey) ||
+    first(query.userToken) ||
+    bearer(headers.authorization) ||
+    readCookie(event, 'immich_access_token');
   if (token) return { kind: 'session', secret: token };
   const apiKey = headers['x-api-key'] || first(query.apiKey);
   if (apiKey) return { kind: 'apiKey', secret: apiKey };
