@@ -186,8 +186,16 @@ describe('Google Cast: a session of its own for the receiver, whose token goes i
     });
   });
 
-  it('from the web: the viewer’s own URLs with &sessionKey= appended (preview, original, video)', async () => {
+  it('from the web: the type of the viewer’s file asked with HEAD (the cookie), then its URL with &sessionKey= appended', async () => {
     const cast = await castSession();
+    const head = (handler: typeof viewAsset, id: string, route: string, query: string) =>
+      send(handler, 'HEAD', `/api/assets/${id}/${route}?${query}`, `/api/assets/{id}/${route}`, {
+        id,
+        headers: { cookie: `immich_access_token=${user.accessToken}` },
+      });
+    expect(sent(await head(viewAsset, photo, 'thumbnail', 'size=preview&c=x&edited=true'))).toEqual({ status: 200, type: 'image/jpeg' });
+    expect(sent(await head(downloadAsset, photo, 'original', 'c=x&edited=true'))).toEqual({ status: 200, type: 'image/jpeg' });
+    expect(sent(await head(playAssetVideo, video, 'video/playback', 'c=x'))).toEqual({ status: 200, type: 'video/mp4' });
     const { thumbhash } = (
       await invoke(getAssetInfo, { path: `/api/assets/${photo}`, pathParameters: { id: photo }, headers: bearer(user.accessToken) })
     ).body as { thumbhash: string };

@@ -98,6 +98,10 @@ describe('ImmichStack', () => {
     const keys = values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
     for (const route of routes.filter((r) => r.path !== '$default' && !r.stream)) expect(keys).toContain(`${route.method} ${route.path}`);
     expect(keys).toContain('ANY /{proxy+}');
+    // HEAD beside the GET of the file routes the web app's Cast asks a type of, and of no other.
+    expect(keys.filter((key) => key.startsWith('HEAD ')).sort()).toEqual(
+      ['/api/assets/{id}/original', '/api/assets/{id}/thumbnail', '/api/assets/{id}/video/playback'].map((path) => `HEAD ${path}`),
+    );
     // A streamed answer cannot pass API Gateway: those routes are function URLs (below).
     for (const route of routes.filter((r) => r.stream)) expect(keys).not.toContain(`${route.method} ${route.path}`);
   });
