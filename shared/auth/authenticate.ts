@@ -2,7 +2,7 @@ import { type RouteRule, requireRoute } from '../access/route.ts';
 import { hashSecret, hashSharedLinkKey } from '../core/crypto.ts';
 import { Unauthenticated } from '../core/errors.ts';
 import { getApiKeyByHash } from '../db/api-key.repository.ts';
-import { getSession } from '../db/session.repository.ts';
+import { extendSessionPin, getSession } from '../db/session.repository.ts';
 import { getSharedLink, getSharedLinkByKeyHash } from '../db/shared-link.repository.ts';
 import type { Auth } from '../model/user.ts';
 
@@ -29,12 +29,23 @@ export type LinkUnlock = (tokens: string | undefined, linkId: string, passwordHa
  * route's rule (shared/access/route.ts: access level, an API key's permission): unauthenticated without valid credentials. A
  * link's key on a route that takes none is refused there (403) whatever its password.
  */
+/** How long a used unlock is kept beyond the request, once less than that is left (Immich's five minutes). */
+const pinGraceMs = 5 * 60_000;
+
 /**
- * A session unlocked with the PIN code (Immich's elevated permission) until its time: read with the
- * session, never written here (docs/immich-compatibility.md, "The locked folder").
+ * A session unlocked with the PIN code (Immich's elevated permission) until its time, read with the
+ * session. Used with less than five minutes left, it stays unlocked five minutes from now, as
+ * Immich extends it (docs/immich-compatibility.md, "The locked folder"): one conditional
+ * UpdateItem, only then.
  */
-const elevation = (pinExpiresAt: string | null): { elevatedUntil?: string } =>
-  pinExpiresAt && Date.parse(pinExpiresAt) > Date.now() ? { elevatedUntil: pinExpiresAt } : {};
+const elevation = async (tokenHash: string, pinExpiresAt: string | null): Promise<{ elevatedUntil?: string }> => {
+  const now = Date.now();
+  const until = pinExpiresAt ? Date.parse(pinExpiresAt) : Number.NaN;
+  if (!pinExpiresAt || !(until > now)) return {};
+  if (until - now >= pinGraceMs) return { elevatedUntil: pinExpiresAt };
+  const extended = new Date(now + pinGraceMs).toISOString();
+  return { elevatedUntil: (await extendSessionPin(tokenHash, pinExpiresAt, extended)) ? extended : pinExpiresAt };
+};
 
 export const authenticate = async (credentials: Credentials | undefined, rule: RouteRule, unlock?: LinkUnlock): Promise<Auth> => {
   const { access } = rule;
@@ -68,7 +79,7 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
       auth = {
         user: { id: session.userId, email: session.email, isAdmin: session.isAdmin },
         sessionHash: session.tokenHash,
-        ...elevation(session.pinExpiresAt),
+        ...(await elevation(session.tokenHash, session.pinExpiresAt)),
         ...(session.isPendingSyncReset ? { syncResetPending: true as const } : {}),
       };
       break;

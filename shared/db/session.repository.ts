@@ -68,6 +68,19 @@ export const setSessionPinExpiry = async (tokenHash: string, until: string | nul
   );
 };
 
+/**
+ * Moves a session's PIN unlock to `to` if it still ends at `from` (as authenticating read it): a
+ * lock or another extension meanwhile wins. The session item only, one UpdateItem, which every
+ * function's role may make on session items (docs/deployment.md, "Roles"). False when it lost.
+ */
+export const extendSessionPin = (tokenHash: string, from: string, to: string): Promise<boolean> =>
+  writeIfPresent(
+    updateWrite(keys.session(tokenHash), 'SET pinExpiresAt = :to', {
+      condition: 'pinExpiresAt = :from',
+      values: { ':from': from, ':to': to },
+    }),
+  );
+
 /** Locks every session of a user (their PIN code was reset): one UpdateItem each. */
 export const lockUserSessions = async (userId: string): Promise<void> => {
   for (const session of await listUserSessions(userId)) await setSessionPinExpiry(session.tokenHash, null);

@@ -30,6 +30,13 @@ export const SessionRecordSchema = v.object({
 });
 export type SessionRecord = v.InferOutput<typeof SessionRecordSchema>;
 
+/**
+ * What using a session may change of its item, from any function (the PIN unlock kept, its device
+ * and last use refreshed: shared/auth/authenticate.ts): a read-only function's role may update
+ * session items' own attributes of this list and no other (infra/cdk/function-roles.ts).
+ */
+export const sessionUseAttributes = ['pinExpiresAt'] as const;
+
 /** Sessions last as long as Immich's login cookie: 400 days. */
 export const sessionLifetimeSeconds = 34_560_000;
 
