@@ -2,8 +2,9 @@ import { type RouteRule, requireRoute } from '../access/route.ts';
 import { hashSecret, hashSharedLinkKey } from '../core/crypto.ts';
 import { Unauthenticated } from '../core/errors.ts';
 import { getApiKeyByHash } from '../db/api-key.repository.ts';
-import { extendSessionPin, getSession } from '../db/session.repository.ts';
+import { extendSessionPin, getSession, refreshSessionUse } from '../db/session.repository.ts';
 import { getSharedLink, getSharedLinkByKeyHash } from '../db/shared-link.repository.ts';
+import { appVersionOf, type SessionAgent, type SessionRecord } from '../model/session.ts';
 import type { Auth } from '../model/user.ts';
 
 export type { ApiKeyPermission } from '../access/api-key-permission.ts';
@@ -15,7 +16,8 @@ export type { Access, RouteRule } from '../access/route.ts';
  */
 export type Credentials =
   | { kind: 'shareKey'; secret: string; linkTokens?: string }
-  | { kind: 'shareSlug' | 'session' | 'apiKey'; secret: string };
+  | { kind: 'session'; secret: string; agent?: SessionAgent }
+  | { kind: 'shareSlug' | 'apiKey'; secret: string };
 
 /**
  * Whether a visitor's tokens prove a password link's password (shared/auth/link-unlock.ts). Only
@@ -47,6 +49,23 @@ const elevation = async (tokenHash: string, pinExpiresAt: string | null): Promis
   return { elevatedUntil: (await extendSessionPin(tokenHash, pinExpiresAt, extended)) ? extended : pinExpiresAt };
 };
 
+/** How long a session's device and last use stand before a request refreshes them (Immich's hour). */
+const refreshAfterMs = 3_600_000;
+
+/**
+ * Immich's refresh of a session as it is used: a request more than an hour after the last
+ * refresh, or naming another app version (the app updated; a widget's request beside the app's),
+ * records its device, app version and time (docs/immich-compatibility.md, "Sessions and their
+ * devices"): one conditional UpdateItem, at most once an hour a session otherwise.
+ */
+const refreshUse = async (session: SessionRecord, agent: SessionAgent | undefined): Promise<void> => {
+  const now = Date.now();
+  const used = agent ?? { userAgent: '', deviceModel: '', deviceType: '' };
+  const appVersion = appVersionOf(used.userAgent);
+  if (now - Date.parse(session.updatedAt) <= refreshAfterMs && appVersion === session.appVersion) return;
+  await refreshSessionUse(session.tokenHash, session.updatedAt, { updatedAt: new Date(now).toISOString(), appVersion, agent: used });
+};
+
 export const authenticate = async (credentials: Credentials | undefined, rule: RouteRule, unlock?: LinkUnlock): Promise<Auth> => {
   const { access } = rule;
   if (!credentials) throw new Unauthenticated('Authentication required');
@@ -76,6 +95,7 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
       const session = await getSession(hashSecret(credentials.secret));
       // A deleted user's sessions let no one in (Immich no longer finds the user), until a restore.
       if (!session?.userActive) throw new Unauthenticated('Invalid user token');
+      await refreshUse(session, credentials.agent);
       auth = {
         user: { id: session.userId, email: session.email, isAdmin: session.isAdmin },
         sessionHash: session.tokenHash,

@@ -1,5 +1,5 @@
-import { type SessionListing, SessionListingSchema, type SessionRecord, SessionRecordSchema } from '../model/session.ts';
-import { batchDelete } from './batch.ts';
+import { type SessionAgent, type SessionListing, SessionListingSchema, type SessionRecord, SessionRecordSchema } from '../model/session.ts';
+import { batchDelete, batchGet } from './batch.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { userWrites } from './items/user.ts';
@@ -19,6 +19,7 @@ const listingOf = (s: SessionRecord): SessionListing => ({
   updatedAt: s.updatedAt,
   ttl: s.ttl,
   isPendingSyncReset: s.isPendingSyncReset,
+  appVersion: s.appVersion,
 });
 
 export const createSession = async (session: SessionRecord): Promise<void> => {
@@ -49,6 +50,35 @@ export const deleteSession = async (userId: string, tokenHash: string): Promise<
 /** A user's live sessions (expired ones are left for TTL to delete). */
 export const listUserSessions = async (userId: string): Promise<SessionListing[]> =>
   (await queryAll(partitions.userSessions(userId))).map(listingCodec.read).filter((entry) => entry.ttl > now());
+
+/**
+ * A user's live sessions as their own items hold them (the device, app version and last use that
+ * using them refreshes: `refreshSessionUse`): the list's Query, then BatchGetItem of the items.
+ */
+export const listUserSessionRecords = async (userId: string): Promise<SessionRecord[]> => {
+  const entries = await queryAll(partitions.userSessions(userId), { attributes: ['tokenHash'] });
+  const items = await batchGet(entries.map((entry) => keys.session(String(entry.tokenHash))));
+  return items.map(sessionCodec.read).filter((session) => session.ttl > now());
+};
+
+/**
+ * Records a session's use (Immich's refresh of its device, app version and `updatedAt`), if it
+ * was last refreshed at `from` (as authenticating read it): of requests that find it due at once,
+ * one writes. The session item only, one UpdateItem (docs/deployment.md, "What the stack creates").
+ */
+export const refreshSessionUse = (
+  tokenHash: string,
+  from: string,
+  use: { updatedAt: string; appVersion: string | null; agent: SessionAgent },
+): Promise<boolean> =>
+  writeIfPresent(
+    // AGENT is one of DynamoDB's reserved words.
+    updateWrite(keys.session(tokenHash), 'SET updatedAt = :now, appVersion = :appVersion, #agent = :agent', {
+      condition: 'updatedAt = :from',
+      names: { '#agent': 'agent' },
+      values: { ':from': from, ':now': use.updatedAt, ':appVersion': use.appVersion, ':agent': use.agent },
+    }),
+  );
 
 /** Ends every session of a user except `keep` (the caller's own, when it has one). */
 export const deleteUserSessions = async (userId: string, keep?: string): Promise<number> => {

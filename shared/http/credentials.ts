@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Credentials } from '../auth/authenticate.ts';
+import { agentOf } from '../model/session.ts';
 import { readCookie, sharedLinkTokenCookieName } from './cookies.ts';
 import { parseQuery } from './query.ts';
 
@@ -34,7 +35,7 @@ export const readCredentials = (event: APIGatewayProxyEventV2): Credentials | un
     first(query.userToken) ||
     bearer(headers.authorization) ||
     readCookie(event, 'immich_access_token');
-  if (token) return { kind: 'session', secret: token };
+  if (token) return { kind: 'session', secret: token, agent: agentOf(headers) };
   const apiKey = headers['x-api-key'] || first(query.apiKey);
   if (apiKey) return { kind: 'apiKey', secret: apiKey };
   return undefined;

@@ -109,6 +109,7 @@ describe('where credentials are read from', () => {
       id: '3f0c8a52-6b1e-4c7d-9a2f-5e8d1b4c7a90',
       pinExpiresAt: null,
       isPendingSyncReset: false,
+      appVersion: null,
       tokenHash: hashSecret(token),
       userId: accounts.user1.id,
       email: fixtures.user1.email,
