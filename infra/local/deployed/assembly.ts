@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { evaluatedOperators } from './iam.ts';
+import { evaluatedOperators, type PolicyStatement } from './iam.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -22,13 +22,7 @@ interface Template {
   Resources: Record<string, Resource>;
 }
 
-export interface PolicyStatement {
-  Effect: 'Allow' | 'Deny';
-  Action: string[];
-  Resource: string[];
-  /** Operator → condition key → values (only the operators infra/local/deployed/iam.ts evaluates). */
-  Condition?: Record<string, Record<string, string[]>>;
-}
+export type { PolicyStatement } from './iam.ts';
 
 export interface DeployedFunction {
   /** The function's logical id, prefixed by its nested stack's (`SharedLinkRoutes/CreateSharedLink…`). */

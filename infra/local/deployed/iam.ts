@@ -6,7 +6,14 @@
  * service authorizes it (a DynamoDB transaction is authorized per item, a Query on an index
  * against `table/<name>/index/<index>`, an S3 object by `arn:aws:s3:::<bucket>/<key>`).
  */
-import type { PolicyStatement } from './assembly.ts';
+/** A statement of a role's policy, as the template holds it (infra/local/deployed/assembly.ts reads it). */
+export interface PolicyStatement {
+  Effect: 'Allow' | 'Deny';
+  Action: string[];
+  Resource: string[];
+  /** Operator → condition key → values (only the operators evaluated here: `evaluatedOperators`). */
+  Condition?: Record<string, Record<string, string[]>>;
+}
 
 export interface Authorization {
   action: string;
