@@ -6,6 +6,7 @@ import { userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, putWrite, transact, updateWrite, writeIfPresent } from './transact.ts';
+import { updateIf } from './update.ts';
 
 const sessionCodec = codec('session', SessionRecordSchema);
 const listingCodec = codec('userSession', SessionListingSchema);
@@ -71,14 +72,13 @@ export const refreshSessionUse = (
   from: string,
   use: { updatedAt: string; appVersion: string | null; agent: SessionAgent },
 ): Promise<boolean> =>
-  writeIfPresent(
+  updateIf(keys.session(tokenHash), {
+    expression: 'SET updatedAt = :now, appVersion = :appVersion, #agent = :agent',
+    condition: 'updatedAt = :from',
     // AGENT is one of DynamoDB's reserved words.
-    updateWrite(keys.session(tokenHash), 'SET updatedAt = :now, appVersion = :appVersion, #agent = :agent', {
-      condition: 'updatedAt = :from',
-      names: { '#agent': 'agent' },
-      values: { ':from': from, ':now': use.updatedAt, ':appVersion': use.appVersion, ':agent': use.agent },
-    }),
-  );
+    names: { '#agent': 'agent' },
+    values: { ':from': from, ':now': use.updatedAt, ':appVersion': use.appVersion, ':agent': use.agent },
+  });
 
 /** Ends every session of a user except `keep` (the caller's own, when it has one). */
 export const deleteUserSessions = async (userId: string, keep?: string): Promise<number> => {
@@ -104,12 +104,11 @@ export const setSessionPinExpiry = async (tokenHash: string, until: string | nul
  * function's role may make on session items (docs/deployment.md, "Roles"). False when it lost.
  */
 export const extendSessionPin = (tokenHash: string, from: string, to: string): Promise<boolean> =>
-  writeIfPresent(
-    updateWrite(keys.session(tokenHash), 'SET pinExpiresAt = :to', {
-      condition: 'pinExpiresAt = :from',
-      values: { ':from': from, ':to': to },
-    }),
-  );
+  updateIf(keys.session(tokenHash), {
+    expression: 'SET pinExpiresAt = :to',
+    condition: 'pinExpiresAt = :from',
+    values: { ':from': from, ':to': to },
+  });
 
 /** Locks every session of a user (their PIN code was reset): one UpdateItem each. */
 export const lockUserSessions = async (userId: string): Promise<void> => {
