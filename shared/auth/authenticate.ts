@@ -26,11 +26,6 @@ export type Credentials =
  */
 export type LinkUnlock = (tokens: string | undefined, linkId: string, passwordHash: string) => Promise<boolean>;
 
-/**
- * Resolves the caller with one GetItem (by SHA-256 of the presented secret), then applies the
- * route's rule (shared/access/route.ts: access level, an API key's permission): unauthenticated without valid credentials. A
- * link's key on a route that takes none is refused there (403) whatever its password.
- */
 /** How long a used unlock is kept beyond the request, once less than that is left (Immich's five minutes). */
 const pinGraceMs = 5 * 60_000;
 
@@ -66,6 +61,13 @@ const refreshUse = async (session: SessionRecord, agent: SessionAgent | undefine
   await refreshSessionUse(session.tokenHash, session.updatedAt, { updatedAt: new Date(now).toISOString(), appVersion, agent: used });
 };
 
+/**
+ * Resolves the caller with one GetItem (by SHA-256 of the presented secret), then applies the
+ * route's rule (shared/access/route.ts: access level, an API key's permission): unauthenticated
+ * without valid credentials. A link's key on a route that takes none is refused there (403)
+ * whatever its password. A session's item is also written when its use is due to be recorded or
+ * its PIN unlock to be kept (above), as Immich's `validateSession` writes it.
+ */
 export const authenticate = async (credentials: Credentials | undefined, rule: RouteRule, unlock?: LinkUnlock): Promise<Auth> => {
   const { access } = rule;
   if (!credentials) throw new Unauthenticated('Authentication required');
