@@ -58,7 +58,11 @@ export const listUserSessions = async (userId: string): Promise<SessionListing[]
  */
 export const listUserSessionRecords = async (userId: string): Promise<SessionRecord[]> => {
   const entries = await queryAll(partitions.userSessions(userId), { attributes: ['tokenHash'] });
-  const items = await batchGet(entries.map((entry) => keys.session(String(entry.tokenHash))));
+  // Read consistently: a session just made (or refreshed) is listed as it is.
+  const items = await batchGet(
+    entries.map((entry) => keys.session(String(entry.tokenHash))),
+    { consistent: true },
+  );
   return items.map(sessionCodec.read).filter((session) => session.ttl > now());
 };
 
