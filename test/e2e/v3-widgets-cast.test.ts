@@ -55,7 +55,9 @@ describe('widgets and Google Cast, signed in with ?sessionKey=', () => {
       { sessionCreateDto: { deviceType: 'Cast', deviceOS: 'Google Cast', duration: 900 } },
       { baseUrl: server.baseUrl, headers: cookie },
     );
-    const { thumbhash } = await v3.getAssetInfo({ id: photo }, admin);
+    const { thumbhash, originalMimeType } = await v3.getAssetInfo({ id: photo }, admin);
+    // What the mobile app's Cast hands the receiver as the content type.
+    expect(originalMimeType).toBe('image/jpeg');
     const mediaUrl = `${server.baseUrl}/assets/${photo}/thumbnail?size=preview&c=${encodeURIComponent(thumbhash ?? '')}&edited=true`;
     const head = await fetch(mediaUrl, { method: 'HEAD', headers: cookie });
     expect(head.status).toBe(200);

@@ -150,7 +150,20 @@ describe('Google Cast: a session of its own for the receiver, whose token goes i
       pathParameters: { id: photo },
       headers: { cookie: `immich_access_token=${user.accessToken}` },
     });
-    expect(info).toMatchObject({ status: 200, body: { id: photo, type: 'IMAGE' } });
+    // Its media type is what the app hands the receiver (without it the app does not cast), beside the name as Immich orders it.
+    expect(info).toMatchObject({ status: 200, body: { id: photo, originalMimeType: 'image/jpeg' } });
+    const order = Object.keys(info.body);
+    expect(order.slice(order.indexOf('originalFileName'), order.indexOf('originalFileName') + 3)).toEqual([
+      'originalFileName',
+      'originalMimeType',
+      'thumbhash',
+    ]);
+    const clip = await invoke(getAssetInfo, {
+      path: `/api/assets/${video}`,
+      pathParameters: { id: video },
+      headers: bearer(user.accessToken),
+    });
+    expect(clip.body.originalMimeType).toBe('video/mp4');
     // A JPEG is its own full size: Immich redirects to the original, keeping the query (the token with it).
     const full = await send(
       viewAsset,
