@@ -11,6 +11,9 @@ import type { LazyGroup } from './cdk/bundling.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 
+/** A request's method as routed: a row's, or HEAD on a row that answers it too (`Route.head`). */
+export type RoutedMethod = Method | 'HEAD';
+
 export interface Route {
   /** Immich's operationId (the @immich/sdk function name). */
   operationId: string;
@@ -74,6 +77,13 @@ export interface Route {
    * generations share"), so v3's SDK coverage counts it.
    */
   v3?: string;
+  /**
+   * A GET that answers HEAD too, with the same function (a second route key): Express answers HEAD
+   * on every GET, and the web app's Cast asks a file route's `content-type` with HEAD before it
+   * hands the URL to the receiver. Only the routes a client sends HEAD to have it (each route key
+   * counts against API Gateway's routes per API).
+   */
+  head?: true;
   /**
    * Answers with Lambda response streaming (shared/http/stream-handler.ts): its handler takes the
    * response stream as its second argument, and its body may be far larger than API Gateway's 6 MB.
@@ -327,9 +337,9 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/assets/{id}/edits', 'removeAssetEdits', 'write', { mediaJobs: true }],
     ['PUT', '/api/assets', 'updateAssets', 'write', { body: 'bulk', lazy: ['places', 'countries'], realtime: true }],
     ['DELETE', '/api/assets', 'deleteAssets', 'write', { store: 'delete', body: 'bulk', realtime: true }],
-    ['GET', '/api/assets/{id}/original', 'downloadAsset', 'read', { store: 'read', secrets: true }],
-    ['GET', '/api/assets/{id}/thumbnail', 'viewAsset', 'read', { store: 'read', secrets: true }],
-    ['GET', '/api/assets/{id}/video/playback', 'playAssetVideo', 'read', { store: 'read', secrets: true }],
+    ['GET', '/api/assets/{id}/original', 'downloadAsset', 'read', { store: 'read', secrets: true, head: true }],
+    ['GET', '/api/assets/{id}/thumbnail', 'viewAsset', 'read', { store: 'read', secrets: true, head: true }],
+    ['GET', '/api/assets/{id}/video/playback', 'playAssetVideo', 'read', { store: 'read', secrets: true, head: true }],
   ]),
   ...areaV3('auth', [
     ['POST', '/api/auth/pin-code', 'setupPinCode', 'write', { memory: hashing }],

@@ -4,13 +4,13 @@ import { isSecure, loginCookies } from '#shared/http/cookies.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { HttpResponse } from '#shared/http/response.ts';
+import { agentOf } from '#shared/model/session.ts';
 import { login } from '#shared/services/auth.service.ts';
 
 export const handler = publicHandler(
   { returns: returns<LoginResponse>(), body: LoginCredentialDto, status: 201 },
   async ({ body, event }) => {
-    const device = { deviceType: event.headers.devicetype ?? '', deviceOS: event.headers.devicemodel ?? '' };
-    const result = mapLogin(await login(body, device));
+    const result = mapLogin(await login(body, agentOf(event.headers)));
     return new HttpResponse(result, { cookies: loginCookies(result.accessToken, isSecure(event)) });
   },
 );

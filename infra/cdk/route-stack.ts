@@ -113,7 +113,10 @@ export class RouteStack extends NestedStack {
       const keys =
         route.path === '$default'
           ? [HttpRouteKey.with('/{proxy+}', HttpMethod.ANY), HttpRouteKey.with('/', HttpMethod.ANY)]
-          : [HttpRouteKey.with(route.path, HttpMethod[route.method])];
+          : [
+              HttpRouteKey.with(route.path, HttpMethod[route.method]),
+              ...(route.head ? [HttpRouteKey.with(route.path, HttpMethod.HEAD)] : []),
+            ];
       keys.forEach((routeKey, index) => {
         new HttpRoute(this, `${id}Route${index === 0 ? '' : index + 1}`, { httpApi: props.api, routeKey, integration });
       });

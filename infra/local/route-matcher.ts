@@ -1,9 +1,13 @@
-import type { Method } from '../routes.ts';
+import type { RoutedMethod } from '../routes.ts';
 
-/** What a matcher needs of a route: its method and its path (API Gateway syntax, or `$default`). */
+/**
+ * What a matcher needs of a route: its method and its path (API Gateway syntax, or `$default`),
+ * and whether a GET answers HEAD too (a second route key deployed: `Route.head`).
+ */
 export interface Routable {
-  method: Method;
+  method: RoutedMethod;
   path: string;
+  head?: true;
 }
 
 interface Compiled<R> {
@@ -51,8 +55,10 @@ export const createRouteMatcher = <R extends Routable>(routes: readonly R[]) => 
     );
 
   return (method: string, path: string): Match<R> | undefined => {
+    const wanted = method.toUpperCase();
     for (const { route, pattern, params } of compiled) {
-      if (route.method !== 'ANY' && route.method !== (method.toUpperCase() as Method)) continue;
+      const asHead = wanted === 'HEAD' && route.method === 'GET' && route.head === true;
+      if (route.method !== 'ANY' && route.method !== wanted && !asHead) continue;
       const found = pattern.exec(path);
       if (!found) continue;
       const pathParameters: Record<string, string> = {};
@@ -64,7 +70,7 @@ export const createRouteMatcher = <R extends Routable>(routes: readonly R[]) => 
           pathParameters[name] = value;
         }
       });
-      return { route, routeKey: `${route.method} ${route.path}`, pathParameters };
+      return { route, routeKey: `${asHead ? 'HEAD' : route.method} ${route.path}`, pathParameters };
     }
     return fallback ? { route: fallback, routeKey: '$default', pathParameters: {} } : undefined;
   };

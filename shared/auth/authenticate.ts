@@ -2,8 +2,9 @@ import { type RouteRule, requireRoute } from '../access/route.ts';
 import { hashSecret, hashSharedLinkKey } from '../core/crypto.ts';
 import { Unauthenticated } from '../core/errors.ts';
 import { getApiKeyByHash } from '../db/api-key.repository.ts';
-import { getSession } from '../db/session.repository.ts';
+import { extendSessionPin, getSession, refreshSessionUse } from '../db/session.repository.ts';
 import { getSharedLink, getSharedLinkByKeyHash } from '../db/shared-link.repository.ts';
+import { appVersionOf, type SessionAgent, type SessionRecord } from '../model/session.ts';
 import type { Auth } from '../model/user.ts';
 
 export type { ApiKeyPermission } from '../access/api-key-permission.ts';
@@ -13,7 +14,10 @@ export type { Access, RouteRule } from '../access/route.ts';
  * The one credential a request presents, as the HTTP edge found it (shared/http/credentials.ts);
  * a visitor's key comes with the tokens their link passwords earned (the cookie), if any.
  */
-export type Credentials = { kind: 'shareKey'; secret: string; linkTokens?: string } | { kind: 'session' | 'apiKey'; secret: string };
+export type Credentials =
+  | { kind: 'shareKey'; secret: string; linkTokens?: string }
+  | { kind: 'session'; secret: string; agent?: SessionAgent }
+  | { kind: 'shareSlug' | 'apiKey'; secret: string };
 
 /**
  * Whether a visitor's tokens prove a password link's password (shared/auth/link-unlock.ts). Only
@@ -22,18 +26,48 @@ export type Credentials = { kind: 'shareKey'; secret: string; linkTokens?: strin
  */
 export type LinkUnlock = (tokens: string | undefined, linkId: string, passwordHash: string) => Promise<boolean>;
 
+/** How long a used unlock is kept beyond the request, once less than that is left (Immich's five minutes). */
+const pinGraceMs = 5 * 60_000;
+
+/**
+ * A session unlocked with the PIN code (Immich's elevated permission) until its time, read with the
+ * session. Used with less than five minutes left, it stays unlocked five minutes from now, as
+ * Immich extends it (docs/immich-compatibility.md, "The locked folder"): one conditional
+ * UpdateItem, only then.
+ */
+const elevation = async (tokenHash: string, pinExpiresAt: string | null): Promise<{ elevatedUntil?: string }> => {
+  const now = Date.now();
+  const until = pinExpiresAt ? Date.parse(pinExpiresAt) : Number.NaN;
+  if (!pinExpiresAt || !(until > now)) return {};
+  if (until - now >= pinGraceMs) return { elevatedUntil: pinExpiresAt };
+  const extended = new Date(now + pinGraceMs).toISOString();
+  return { elevatedUntil: (await extendSessionPin(tokenHash, pinExpiresAt, extended)) ? extended : pinExpiresAt };
+};
+
+/** How long a session's device and last use stand before a request refreshes them (Immich's hour). */
+const refreshAfterMs = 3_600_000;
+
+/**
+ * Immich's refresh of a session as it is used: a request more than an hour after the last
+ * refresh, or naming another app version (the app updated; a widget's request beside the app's),
+ * records its device, app version and time (docs/immich-compatibility.md, "Sessions and their
+ * devices"): one conditional UpdateItem, at most once an hour a session otherwise.
+ */
+const refreshUse = async (session: SessionRecord, agent: SessionAgent | undefined): Promise<void> => {
+  const now = Date.now();
+  const used = agent ?? { userAgent: '', deviceModel: '', deviceType: '' };
+  const appVersion = appVersionOf(used.userAgent);
+  if (now - Date.parse(session.updatedAt) <= refreshAfterMs && appVersion === session.appVersion) return;
+  await refreshSessionUse(session.tokenHash, session.updatedAt, { updatedAt: new Date(now).toISOString(), appVersion, agent: used });
+};
+
 /**
  * Resolves the caller with one GetItem (by SHA-256 of the presented secret), then applies the
- * route's rule (shared/access/route.ts: access level, an API key's permission): unauthenticated without valid credentials. A
- * link's key on a route that takes none is refused there (403) whatever its password.
+ * route's rule (shared/access/route.ts: access level, an API key's permission): unauthenticated
+ * without valid credentials. A link's key on a route that takes none is refused there (403)
+ * whatever its password. A session's item is also written when its use is due to be recorded or
+ * its PIN unlock to be kept (above), as Immich's `validateSession` writes it.
  */
-/**
- * A session unlocked with the PIN code (Immich's elevated permission) until its time: read with the
- * session, never written here (docs/immich-compatibility.md, "The locked folder").
- */
-const elevation = (pinExpiresAt: string | null): { elevatedUntil?: string } =>
-  pinExpiresAt && Date.parse(pinExpiresAt) > Date.now() ? { elevatedUntil: pinExpiresAt } : {};
-
 export const authenticate = async (credentials: Credentials | undefined, rule: RouteRule, unlock?: LinkUnlock): Promise<Auth> => {
   const { access } = rule;
   if (!credentials) throw new Unauthenticated('Authentication required');
@@ -55,15 +89,20 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
       };
       break;
     }
+    case 'shareSlug':
+      // A link's custom URL (Immich's slug): no link has one here (docs/immich-compatibility.md,
+      // "Requests and errors"), so none is found, as Immich finds none for an unknown slug.
+      throw new Unauthenticated('Invalid share slug');
     case 'session': {
       const session = await getSession(hashSecret(credentials.secret));
       // A deleted user's sessions let no one in (Immich no longer finds the user), until a restore.
       if (!session?.userActive) throw new Unauthenticated('Invalid user token');
+      await refreshUse(session, credentials.agent);
       auth = {
         user: { id: session.userId, email: session.email, isAdmin: session.isAdmin },
         sessionHash: session.tokenHash,
         sessionId: session.id,
-        ...elevation(session.pinExpiresAt),
+        ...(await elevation(session.tokenHash, session.pinExpiresAt)),
         ...(session.isPendingSyncReset ? { syncResetPending: true as const } : {}),
       };
       break;

@@ -1,11 +1,12 @@
-import { type SessionListing, SessionListingSchema, type SessionRecord, SessionRecordSchema } from '../model/session.ts';
-import { batchDelete } from './batch.ts';
+import { type SessionAgent, type SessionListing, SessionListingSchema, type SessionRecord, SessionRecordSchema } from '../model/session.ts';
+import { batchDelete, batchGet } from './batch.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, putWrite, transact, updateWrite, writeIfPresent } from './transact.ts';
+import { updateIf } from './update.ts';
 
 const sessionCodec = codec('session', SessionRecordSchema);
 const listingCodec = codec('userSession', SessionListingSchema);
@@ -19,6 +20,7 @@ const listingOf = (s: SessionRecord): SessionListing => ({
   updatedAt: s.updatedAt,
   ttl: s.ttl,
   isPendingSyncReset: s.isPendingSyncReset,
+  appVersion: s.appVersion,
 });
 
 export const createSession = async (session: SessionRecord): Promise<void> => {
@@ -50,6 +52,38 @@ export const deleteSession = async (userId: string, tokenHash: string): Promise<
 export const listUserSessions = async (userId: string): Promise<SessionListing[]> =>
   (await queryAll(partitions.userSessions(userId))).map(listingCodec.read).filter((entry) => entry.ttl > now());
 
+/**
+ * A user's live sessions as their own items hold them (the device, app version and last use that
+ * using them refreshes: `refreshSessionUse`): the list's Query, then BatchGetItem of the items.
+ */
+export const listUserSessionRecords = async (userId: string): Promise<SessionRecord[]> => {
+  const entries = await queryAll(partitions.userSessions(userId), { attributes: ['tokenHash'] });
+  // Read consistently: a session just made (or refreshed) is listed as it is.
+  const items = await batchGet(
+    entries.map((entry) => keys.session(String(entry.tokenHash))),
+    { consistent: true },
+  );
+  return items.map(sessionCodec.read).filter((session) => session.ttl > now());
+};
+
+/**
+ * Records a session's use (Immich's refresh of its device, app version and `updatedAt`), if it
+ * was last refreshed at `from` (as authenticating read it): of requests that find it due at once,
+ * one writes. The session item only, one UpdateItem (docs/deployment.md, "What the stack creates").
+ */
+export const refreshSessionUse = (
+  tokenHash: string,
+  from: string,
+  use: { updatedAt: string; appVersion: string | null; agent: SessionAgent },
+): Promise<boolean> =>
+  updateIf(keys.session(tokenHash), {
+    expression: 'SET updatedAt = :now, appVersion = :appVersion, #agent = :agent',
+    condition: 'updatedAt = :from',
+    // AGENT is one of DynamoDB's reserved words.
+    names: { '#agent': 'agent' },
+    values: { ':from': from, ':now': use.updatedAt, ':appVersion': use.appVersion, ':agent': use.agent },
+  });
+
 /** Ends every session of a user except `keep` (the caller's own, when it has one). */
 export const deleteUserSessions = async (userId: string, keep?: string): Promise<number> => {
   const entries = await queryAll(partitions.userSessions(userId), { attributes: ['tokenHash'] });
@@ -67,6 +101,18 @@ export const setSessionPinExpiry = async (tokenHash: string, until: string | nul
     updateWrite(keys.session(tokenHash), 'SET pinExpiresAt = :until', { condition: 'present', values: { ':until': until } }),
   );
 };
+
+/**
+ * Moves a session's PIN unlock to `to` if it still ends at `from` (as authenticating read it): a
+ * lock or another extension meanwhile wins. The session item only, one UpdateItem, which every
+ * function's role may make on session items (docs/deployment.md, "Roles"). False when it lost.
+ */
+export const extendSessionPin = (tokenHash: string, from: string, to: string): Promise<boolean> =>
+  updateIf(keys.session(tokenHash), {
+    expression: 'SET pinExpiresAt = :to',
+    condition: 'pinExpiresAt = :from',
+    values: { ':from': from, ':to': to },
+  });
 
 /** Locks every session of a user (their PIN code was reset): one UpdateItem each. */
 export const lockUserSessions = async (userId: string): Promise<void> => {

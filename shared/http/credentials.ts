@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Credentials } from '../auth/authenticate.ts';
+import { agentOf } from '../model/session.ts';
 import { readCookie, sharedLinkTokenCookieName } from './cookies.ts';
 import { parseQuery } from './query.ts';
 
@@ -14,8 +15,11 @@ const bearer = (header: string | undefined): string | undefined => {
 export type CredentialSource = Pick<APIGatewayProxyEventV2, 'headers' | 'rawQueryString' | 'cookies'>;
 
 /**
- * Immich's credential order: a shared-link key, else a user token (header, query, Bearer, cookie),
- * else an API key. Only the first kind found is checked; nothing falls back to the next kind.
+ * Immich v3's credential order (docs/immich-compatibility.md, "Requests and errors"): a shared
+ * link's key, else its slug, else a session token, else an API key. Only the first kind found is
+ * checked; nothing falls back to the next kind. A session token is read from `x-immich-user-token`,
+ * `x-immich-session-token`, `?sessionKey=` (the home-screen widgets and Google Cast), v1.100's
+ * `?userToken=`, `Authorization: Bearer`, then the cookie: the first one present wins.
  */
 export const readCredentials = (event: CredentialSource): Credentials | undefined => {
   const headers = event.headers ?? {};
@@ -25,13 +29,16 @@ export const readCredentials = (event: CredentialSource): Credentials | undefine
     const linkTokens = readCookie(event, sharedLinkTokenCookieName);
     return linkTokens ? { kind: 'shareKey', secret: shareKey, linkTokens } : { kind: 'shareKey', secret: shareKey };
   }
+  const shareSlug = headers['x-immich-share-slug'] || first(query.slug);
+  if (shareSlug) return { kind: 'shareSlug', secret: shareSlug };
   const token =
     headers['x-immich-user-token'] ||
     headers['x-immich-session-token'] ||
+    first(query.sessionKey) ||
     first(query.userToken) ||
     bearer(headers.authorization) ||
     readCookie(event, 'immich_access_token');
-  if (token) return { kind: 'session', secret: token };
+  if (token) return { kind: 'session', secret: token, agent: agentOf(headers) };
   const apiKey = headers['x-api-key'] || first(query.apiKey);
   if (apiKey) return { kind: 'apiKey', secret: apiKey };
   return undefined;

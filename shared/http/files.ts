@@ -23,6 +23,12 @@ export const redirectTo = (event: APIGatewayProxyEventV2, route: string, changes
   return new RawResponse({ statusCode: 302, headers: { location: `${route}?${query.toString()}` }, body: '' });
 };
 
+/**
+ * A HEAD request (the routes with `head` in infra/routes.ts): its answer is the GET's headers, and
+ * where the GET would redirect to a signed URL, those headers themselves (shared/services/file.service.ts, `deliver`).
+ */
+export const isHead = (event: APIGatewayProxyEventV2): boolean => event.requestContext.http.method === 'HEAD';
+
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` (one range; several are answered with the whole file, as Express does). */
 const rangeOf = (header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined => {
   const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
@@ -39,6 +45,7 @@ const rangeOf = (header: string | undefined, size: number): { start: number; end
  * (`If-None-Match` → 304) and `Range` → 206.
  */
 export const fileResponse = (file: ServedFile, delivery: Delivery, event: APIGatewayProxyEventV2): RawResponse => {
+  if ('found' in delivery) return new RawResponse({ statusCode: 200, headers: headersOf(file), body: '' });
   if ('url' in delivery) {
     return new RawResponse({ statusCode: 302, headers: { location: delivery.url, 'cache-control': 'private, no-store' }, body: '' });
   }

@@ -302,7 +302,10 @@ export const byFileCreatedAt =
  * An asset as a view shows it: a visitor's `sanitized` (the link hides metadata) or with its
  * `exif` (no owner, no people); a user's `full`, with owner and people (none for someone else's).
  */
-export type AssetInfo = { view: 'sanitized' | 'exif'; asset: AssetRecord } | ({ view: 'full' } & AssetDetail);
+export type AssetInfo = ({ view: 'sanitized' | 'exif'; asset: AssetRecord } | ({ view: 'full' } & AssetDetail)) & {
+  /** The original's media type, by its file name's extension (Immich's `originalMimeType`). */
+  originalMimeType: string;
+};
 
 /** One result of a metadata search: the asset, with its faces and their people when `withPeople` loaded them. */
 export interface SearchHit {

@@ -12,8 +12,11 @@ export interface ServedFile {
 /** `Content-Disposition` of a file shown in place, as Immich v3's sendFile writes it. */
 export const inline = (name: string): string => `inline; filename*=UTF-8''${encodeURIComponent(name)}`;
 
-/** How a file reaches the client: a short-lived URL to fetch it from (S3), or its bytes (the local folder). */
-export type Delivery = { url: string } | { bytes: Buffer };
+/**
+ * How a file reaches the client: a short-lived URL to fetch it from (S3), or its bytes (the local
+ * folder); or, for a request of its headers alone, that it is there.
+ */
+export type Delivery = { url: string } | { bytes: Buffer } | { found: true };
 
 /**
  * `Content-Disposition` for a download, as Express's `res.attachment` writes it: an ASCII

@@ -6,6 +6,7 @@ import { getPeople } from '../db/person.repository.ts';
 import { listAssetTags } from '../db/tag.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
+import { mimeTypeOf } from '../domain/media-types.ts';
 import { checksumHex } from '../domain/search.ts';
 import { assetTerms } from '../domain/terms.ts';
 import {
@@ -45,13 +46,13 @@ export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetInfo> =
     // A visitor, as Immich answers one: the reduced asset when the link hides metadata, else the
     // asset with its EXIF but without its owner and people.
     const { found, link } = await requireSharedAsset(auth, Permission.AssetRead, id);
-    return { view: link.showExif ? 'exif' : 'sanitized', asset: found.asset };
+    return { view: link.showExif ? 'exif' : 'sanitized', asset: found.asset, originalMimeType: mimeTypeOf(found.asset.originalFileName) };
   }
   const { asset, faces } = await requireAsset(auth, Permission.AssetRead, id);
   // Someone else's asset (through a shared album): without its people and tags, as Immich answers.
   const own = asset.ownerId === auth.user.id;
   const [detail, tags] = await Promise.all([detailOf(asset, own ? faces : []), own ? listAssetTags(asset.ownerId, asset.id) : []]);
-  return { view: 'full', ...detail, tags };
+  return { view: 'full', ...detail, tags, originalMimeType: mimeTypeOf(asset.originalFileName) };
 };
 
 /** The asset with its owner and people; `known` people already read are not read again. */

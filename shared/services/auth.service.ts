@@ -3,26 +3,22 @@ import type * as v from 'valibot';
 import { requireAuthDevice, requireSessionToken } from '../access/sessions.ts';
 import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '../core/crypto.ts';
 import { Invalid, Unauthenticated } from '../core/errors.ts';
-import { createSession, deleteSession, deleteUserSessions, listUserSessions } from '../db/session.repository.ts';
+import { createSession, deleteSession, deleteUserSessions, listUserSessionRecords } from '../db/session.repository.ts';
 import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
+import { deviceNamer, named } from '../domain/device.ts';
 import type { ChangePasswordDto, LoginCredentialDto } from '../dto/v1/user.ts';
-import type { DeviceSession, SessionRecord, SignIn } from '../model/session.ts';
-import { sessionLifetimeSeconds } from '../model/session.ts';
+import type { DeviceSession, SessionAgent, SessionRecord, SignIn } from '../model/session.ts';
+import { appVersionOf, sessionLifetimeSeconds } from '../model/session.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 import { raise } from '../realtime/outbox.ts';
 import { readConfig } from './config.reader.ts';
-
-export interface Device {
-  deviceType: string;
-  deviceOS: string;
-}
 
 /**
  * POST /auth/login. A wrong password and an unknown email give the same answer after the same
  * work (an unknown email is checked against a decoy hash), so neither timing nor message tells
  * which emails exist.
  */
-export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, device: Device): Promise<SignIn> => {
+export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, agent: SessionAgent): Promise<SignIn> => {
   if (!(await readConfig()).passwordLogin.enabled) throw new Unauthenticated('Password login has been disabled');
   const user = await getUserByEmail(input.email);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
@@ -37,7 +33,11 @@ export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, dev
     email: user.email,
     isAdmin: user.isAdmin,
     userActive: true,
-    ...device,
+    // Named from the request when shown, as Immich names it at sign-in (shared/domain/device.ts).
+    deviceType: '',
+    deviceOS: '',
+    agent,
+    appVersion: appVersionOf(agent.userAgent),
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
     ttl: Math.floor(now.getTime() / 1000) + sessionLifetimeSeconds,
@@ -70,6 +70,7 @@ export const createChildSession = async (
     userActive: user.deletedAt === null && user.status === 'active',
     deviceType: dto.deviceType ?? '',
     deviceOS: dto.deviceOS ?? '',
+    appVersion: null,
     createdAt: now.toISOString(),
     updatedAt: now.toISOString(),
     ttl: Math.floor(now.getTime() / 1000) + (dto.duration ?? sessionLifetimeSeconds),
@@ -106,11 +107,16 @@ export const changePassword = async (auth: Auth, input: v.InferOutput<typeof Cha
   return updated;
 };
 
-/** A user's sessions, most recently used first, the one `currentHash` names marked. */
-const sessionsOf = async (userId: string, currentHash?: string): Promise<DeviceSession[]> =>
-  (await listUserSessions(userId))
+/**
+ * A user's sessions, most recently used first, the one `currentHash` names marked, each device
+ * named as Immich names it (from the request that signed in or last refreshed it).
+ */
+const sessionsOf = async (userId: string, currentHash?: string): Promise<DeviceSession[]> => {
+  const [sessions, name] = await Promise.all([listUserSessionRecords(userId), deviceNamer()]);
+  return sessions
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))
-    .map((session) => ({ session, current: session.tokenHash === currentHash }));
+    .map((session) => ({ session: named(session, name), current: session.tokenHash === currentHash }));
+};
 
 /** GET /auth/devices: the caller's sessions, most recently used first, the current one marked. */
 export const getAuthDevices = (auth: Auth): Promise<DeviceSession[]> => sessionsOf(auth.user.id, auth.sessionHash);

@@ -19,9 +19,18 @@ export const cacheControl = {
 
 const presignedSeconds = 300;
 
-/** The store's signed URL when it has one, else the bytes; a file that is gone is Immich's 404. */
-export const deliver = async (file: ServedFile, missing: string): Promise<Delivery> => {
+/**
+ * The store's signed URL when it has one, else the bytes; a file that is gone is Immich's 404.
+ * `probe`: the caller wants only the file's headers (a HEAD request, as the web app's Cast sends):
+ * a store with signed URLs is asked whether the file is there and no URL is signed, since a URL
+ * signed for GET answers a HEAD with S3's 403.
+ */
+export const deliver = async (file: ServedFile, missing: string, probe = false): Promise<Delivery> => {
   const store = await originalsStore();
+  if (store.signedUrl && probe) {
+    if (!(await store.exists(file.key))) throw new NotFound(missing);
+    return { found: true };
+  }
   if (store.signedUrl) {
     const contentDisposition = file.downloadName ? attachment(file.downloadName) : file.inlineName ? inline(file.inlineName) : undefined;
     const url = await store.signedUrl(file.key, {

@@ -1,7 +1,8 @@
 import { requireAuthDevice } from '../access/sessions.ts';
 import { Invalid } from '../core/errors.ts';
-import { setSessionPinExpiry } from '../db/session.repository.ts';
+import { getSession, setSessionPinExpiry } from '../db/session.repository.ts';
 import { setPendingSyncReset } from '../db/sync.repository.ts';
+import { deviceNamer, named } from '../domain/device.ts';
 import type { DeviceSession } from '../model/session.ts';
 import type { Auth } from '../model/user.ts';
 
@@ -9,10 +10,15 @@ import type { Auth } from '../model/user.ts';
 
 /** PUT /sessions/:id (v3): one of the caller's sessions marked (or not) to start its sync over; the session as it is then. */
 export const updateSession = async (auth: Auth, id: string, dto: { isPendingSyncReset?: boolean | undefined }): Promise<DeviceSession> => {
-  const session = await requireAuthDevice(auth, id);
+  const listed = await requireAuthDevice(auth, id);
   if (dto.isPendingSyncReset === undefined) throw new Invalid('No fields to update');
-  await setPendingSyncReset(auth.user.id, session.tokenHash, dto.isPendingSyncReset);
-  return { session: { ...session, isPendingSyncReset: dto.isPendingSyncReset }, current: session.tokenHash === auth.sessionHash };
+  await setPendingSyncReset(auth.user.id, listed.tokenHash, dto.isPendingSyncReset);
+  // Its device, app version and last use as its own item keeps them (what using it refreshes).
+  const [session, name] = await Promise.all([getSession(listed.tokenHash), deviceNamer()]);
+  return {
+    session: { ...named(session ?? listed, name), isPendingSyncReset: dto.isPendingSyncReset },
+    current: listed.tokenHash === auth.sessionHash,
+  };
 };
 
 /** POST /sessions/:id/lock (v3): one of the caller's sessions is no longer unlocked with the PIN code. */

@@ -33,12 +33,16 @@ describe('cdk synth (run once for this project, offline)', () => {
     }
   });
 
-  it('deploys exactly the route table: every row is a route of the HTTP API (a streaming one a function URL), to a function of its own', () => {
+  it('deploys exactly the route table: every row is a route of the HTTP API (and a HEAD route where it says so; a streaming one a function URL), to a function of its own', () => {
     const deployment = loadDeployment(dir, 'ImmichServerless', local);
     const keys = deployment.routes.map((route) => route.routeKey).sort();
     const expected = routes
       .filter((route) => !route.stream)
-      .flatMap((route) => (route.path === '$default' ? ['ANY /', 'ANY /{proxy+}'] : [`${route.method} ${route.path}`]));
+      .flatMap((route) =>
+        route.path === '$default'
+          ? ['ANY /', 'ANY /{proxy+}']
+          : [`${route.method} ${route.path}`, ...(route.head ? [`HEAD ${route.path}`] : [])],
+      );
     expect(keys).toEqual(expected.sort());
     const targets = new Set(deployment.routes.map((route) => route.functionId));
     expect(targets.size).toBe(routes.filter((route) => !route.stream).length);

@@ -20,15 +20,61 @@ const me = (call: { headers?: Record<string, string>; query?: Record<string, str
   invoke(getMyUserInfo, { path: '/api/user/me', ...call });
 
 describe('where credentials are read from', () => {
-  it('accepts a session token from Bearer (any case), the cookie, x-immich-user-token and ?userToken=', async () => {
+  it('accepts a session token from Bearer (any case), the cookie, x-immich-user-token, x-immich-session-token, ?sessionKey= and v1.100’s ?userToken=', async () => {
     const token = accounts.user1.accessToken;
     const calls: { headers?: Record<string, string>; query?: Record<string, string> }[] = [
       { headers: { authorization: `bearer ${token}` } },
       { headers: { cookie: `other=1; immich_access_token=${token}` } },
       { headers: { 'x-immich-user-token': token } },
+      { headers: { 'x-immich-session-token': token } },
+      { query: { sessionKey: token } },
       { query: { userToken: token } },
     ];
     for (const call of calls) expect(await me(call), JSON.stringify(call)).toMatchObject({ status: 200, body: { id: accounts.user1.id } });
+  });
+
+  it('takes the first session token in Immich’s order: user-token header, session-token header, ?sessionKey=, ?userToken=, Bearer, cookie', async () => {
+    // Each source in turn holds user1's token while every later one holds user2's: the earlier one wins.
+    const [one, two] = [accounts.user1.accessToken, accounts.user2.accessToken];
+    const sources: ((token: string) => { headers?: Record<string, string>; query?: Record<string, string> })[] = [
+      (token) => ({ headers: { 'x-immich-user-token': token } }),
+      (token) => ({ headers: { 'x-immich-session-token': token } }),
+      (token) => ({ query: { sessionKey: token } }),
+      (token) => ({ query: { userToken: token } }),
+      (token) => ({ headers: { authorization: `Bearer ${token}` } }),
+      (token) => ({ headers: { cookie: `immich_access_token=${token}` } }),
+    ];
+    for (const index of sources.keys()) {
+      const call = { headers: {}, query: {} } as { headers: Record<string, string>; query: Record<string, string> };
+      for (const [later, each] of sources.entries()) {
+        if (later < index) continue;
+        const part = each(later === index ? one : two);
+        Object.assign(call.headers, part.headers);
+        Object.assign(call.query, part.query);
+      }
+      expect(await me(call), JSON.stringify(call)).toMatchObject({ status: 200, body: { id: accounts.user1.id } });
+    }
+    // A garbage ?sessionKey= is checked, never passed over for the valid cookie behind it.
+    expect(await me({ headers: { cookie: `immich_access_token=${one}` }, query: { sessionKey: 'garbage' } })).toMatchObject({
+      status: 401,
+      body: { message: 'Invalid user token' },
+    });
+  });
+
+  it('reads a shared link’s slug after its key and before any session, as Immich; no link has one here', async () => {
+    const token = accounts.user1.accessToken;
+    for (const call of [
+      { headers: { 'x-immich-share-slug': 'holiday', ...bearer(token) } },
+      { headers: bearer(token), query: { slug: 'holiday' } },
+    ])
+      expect(await me(call)).toMatchObject({
+        status: 401,
+        body: { message: 'Invalid share slug', error: 'Unauthorized', statusCode: 401 },
+      });
+    expect(await me({ headers: { 'x-immich-share-key': 'x' }, query: { slug: 'holiday' } })).toMatchObject({
+      status: 401,
+      body: { message: 'Invalid share key' },
+    });
   });
 
   it.each([
@@ -36,6 +82,7 @@ describe('where credentials are read from', () => {
     ['a garbage token', { headers: { authorization: 'Bearer garbage' } }, 'Invalid user token'],
     ['a garbage API key', { headers: { 'x-api-key': 'garbage' } }, 'Invalid API key'],
     ['a share key (no link matches)', { query: { key: 'abc' } }, 'Invalid share key'],
+    ['a garbage ?sessionKey= beside a valid API key', { query: { sessionKey: 'garbage', apiKey: 'x' } }, 'Invalid user token'],
   ])('answers %s with 401', async (_what, call, message) => {
     expect(await me(call)).toMatchObject({ status: 401, body: { message, error: 'Unauthorized', statusCode: 401 } });
   });
@@ -62,6 +109,7 @@ describe('where credentials are read from', () => {
       id: '3f0c8a52-6b1e-4c7d-9a2f-5e8d1b4c7a90',
       pinExpiresAt: null,
       isPendingSyncReset: false,
+      appVersion: null,
       tokenHash: hashSecret(token),
       userId: accounts.user1.id,
       email: fixtures.user1.email,

@@ -8,6 +8,8 @@ import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as serveFileHandler } from '#functions/asset/serve-file.ts';
 import { handler as downloadHandler } from '#functions/download/download-file.ts';
+import { handler as downloadAssetV3 } from '#functions/v3/asset/download-asset.ts';
+import { handler as viewAssetV3 } from '#functions/v3/asset/view-asset.ts';
 import { originalsStore, resetOriginalsStore } from '#shared/storage/originals.ts';
 import { S3Store } from '#shared/storage/s3-store.ts';
 import { setupAccounts } from '../support/accounts.ts';
@@ -114,6 +116,32 @@ describe('files from the bucket', () => {
     expect(new URL(download.headers.location ?? '').searchParams.get('response-content-disposition')).toBe(
       'attachment; filename="presigned.jpg"',
     );
+  });
+});
+
+describe('HEAD of a file (the web app’s Cast asks its type first)', () => {
+  // S3 signs the method into a presigned URL: one signed for GET answers a HEAD with 403 (s3rver does not check it).
+  it('answers the file’s headers itself, with no redirect to a URL presigned for GET', async () => {
+    const token = accounts.user1.accessToken;
+    const data = makeJpeg({ make: 'Cast' });
+    const id = (await upload(token, { data, fileName: 'cast.jpg' })).body.id as string;
+    const head = (handler: typeof viewAssetV3, route: string) =>
+      invoke(handler, {
+        method: 'HEAD',
+        path: `/api/assets/${id}/${route}`,
+        query: { sessionKey: token },
+        routeKey: `HEAD /api/assets/{id}/${route}`,
+        pathParameters: { id },
+      });
+    const original = await head(downloadAssetV3, 'original');
+    expect(original).toMatchObject({ status: 200, body: '' });
+    expect(original.headers).toMatchObject({ 'content-type': 'image/jpeg', 'content-disposition': "inline; filename*=UTF-8''cast.jpg" });
+    expect(original.headers.location).toBeUndefined();
+    // The GET still redirects to the bucket.
+    const get = await invoke(downloadAssetV3, { path: `/api/assets/${id}/original`, query: { sessionKey: token }, pathParameters: { id } });
+    expect(get.status).toBe(302);
+    // A preview not made yet is Immich's 404, as the GET's.
+    expect((await head(viewAssetV3, 'thumbnail')).status).toBe(404);
   });
 });
 

@@ -13,6 +13,7 @@ import { handler as updateUserAdmin } from '#functions/v3/user-admin/update-user
 import { hashSecret } from '#shared/core/crypto.ts';
 import { db } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
+import { extendSessionPin } from '#shared/db/session.repository.ts';
 import { bearer, createApiKey, freshUser, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { tableItems } from '../support/table-items.ts';
@@ -87,7 +88,7 @@ describe('the locked folder’s PIN code and the session it unlocks (v3)', () =>
     expect((await unlock({ pinCode: '654321' })).body).toMatchObject({ message: 'User does not have a PIN code' });
   });
 
-  it('unlocks sessions only (an API key cannot be elevated), for 15 minutes from the unlock', async () => {
+  it('unlocks sessions only (an API key cannot be elevated) for 15 minutes, kept five minutes past each use near its end, as Immich', async () => {
     const user = await freshUser(accounts.admin.accessToken, 'Slider');
     const token = user.accessToken;
     expect((await call(setupPinCode, 'POST', '/api/auth/pin-code', token, { pinCode: '246810' })).status).toBe(204);
@@ -101,28 +102,55 @@ describe('the locked folder’s PIN code and the session it unlocks (v3)', () =>
     expect(byKey.body).toMatchObject({ message: 'This endpoint can only be used with a session token' });
 
     expect((await call(unlockSession, 'POST', '/api/auth/session/unlock', token, { pinCode: '246810' })).status).toBe(204);
-    // Two minutes left: still unlocked, and using it does not move its end (no write per request here).
-    const soon = new Date(Date.now() + 2 * 60_000).toISOString();
-    await db.send(
-      new UpdateCommand({
-        TableName: process.env.TABLE_NAME,
-        Key: keys.session(hashSecret(token)),
-        UpdateExpression: 'SET pinExpiresAt = :soon',
-        ExpressionAttributeValues: { ':soon': soon },
-      }),
-    );
-    expect(await status(token)).toMatchObject({ isElevated: true, pinExpiresAt: soon });
-    expect(await status(token)).toMatchObject({ isElevated: true, pinExpiresAt: soon });
-    // Past its time it is locked.
-    await db.send(
-      new UpdateCommand({
-        TableName: process.env.TABLE_NAME,
-        Key: keys.session(hashSecret(token)),
-        UpdateExpression: 'SET pinExpiresAt = :past',
-        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
-      }),
-    );
-    expect(await status(token)).toMatchObject({ isElevated: false });
+    const setPinExpiry = (at: string) =>
+      db.send(
+        new UpdateCommand({
+          TableName: process.env.TABLE_NAME,
+          Key: keys.session(hashSecret(token)),
+          UpdateExpression: 'SET pinExpiresAt = :at',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      );
+    const storedPinExpiry = async () =>
+      (await tableItems('session')).find((item) => item.tokenHash === hashSecret(token))?.pinExpiresAt as string;
+    const unlockedFor = (answer: { pinExpiresAt: string }) => Date.parse(answer.pinExpiresAt) - Date.now();
+
+    // Ten minutes left: unlocked, and a request moves nothing (no write).
+    const later = new Date(Date.now() + 10 * 60_000).toISOString();
+    await setPinExpiry(later);
+    expect(await status(token)).toMatchObject({ isElevated: true, pinExpiresAt: later });
+    expect(await storedPinExpiry()).toBe(later);
+
+    // Two minutes left: the request that finds it keeps it unlocked five minutes from now, and says so.
+    await setPinExpiry(new Date(Date.now() + 2 * 60_000).toISOString());
+    const extended = await status(token);
+    expect(extended.isElevated).toBe(true);
+    expect(unlockedFor(extended)).toBeGreaterThan(4.9 * 60_000);
+    expect(unlockedFor(extended)).toBeLessThanOrEqual(5 * 60_000);
+    expect(await storedPinExpiry()).toBe(extended.pinExpiresAt);
+    // Any request of the session does it, not only the status (here the list of sessions).
+    await setPinExpiry(new Date(Date.now() + 60_000).toISOString());
+    expect((await invoke(getSessions, { path: '/api/sessions', headers: bearer(token) })).status).toBe(200);
+    expect(Date.parse(await storedPinExpiry()) - Date.now()).toBeGreaterThan(4.9 * 60_000);
+
+    // An API key of the same user is never elevated and never extends the session's unlock.
+    const before = new Date(Date.now() + 60_000).toISOString();
+    await setPinExpiry(before);
+    expect((await invoke(getAuthStatus, { path: '/api/auth/status', headers: { 'x-api-key': key } })).body).toMatchObject({
+      isElevated: false,
+    });
+    expect(await storedPinExpiry()).toBe(before);
+
+    // A lock that lands between a request's read and its extension wins: the extension is conditional on what was read.
+    expect((await call(lockSession, 'POST', '/api/auth/session/lock', token)).status).toBe(204);
+    expect(await extendSessionPin(hashSecret(token), before, new Date(Date.now() + 5 * 60_000).toISOString())).toBe(false);
+    expect(await storedPinExpiry()).toBeNull();
+
+    // Past its time it is locked, and a request does not bring it back.
+    const past = new Date(Date.now() - 1000).toISOString();
+    await setPinExpiry(past);
+    expect(await status(token)).toMatchObject({ isElevated: false, pinExpiresAt: past });
+    expect(await storedPinExpiry()).toBe(past);
   });
 
   it("lets the admin give a new user a PIN code, and set or reset a user's (the admin page's Reset PIN code)", async () => {

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { accessClass } from '#infra/cdk/function-roles.ts';
 import { ImmichStack } from '#infra/cdk/stack.ts';
 import { type Route, routes } from '#infra/routes.ts';
+import { sessionUseAttributes } from '#shared/model/session.ts';
 
 type Resource = { Properties: Record<string, any> };
 const values = (resources: Record<string, Record<string, any>>): Resource[] => Object.values(resources) as Resource[];
@@ -98,6 +99,10 @@ describe('ImmichStack', () => {
     const keys = values(template.findResources('AWS::ApiGatewayV2::Route')).map((r) => r.Properties.RouteKey as string);
     for (const route of routes.filter((r) => r.path !== '$default' && !r.stream)) expect(keys).toContain(`${route.method} ${route.path}`);
     expect(keys).toContain('ANY /{proxy+}');
+    // HEAD beside the GET of the file routes the web app's Cast asks a type of, and of no other.
+    expect(keys.filter((key) => key.startsWith('HEAD ')).sort()).toEqual(
+      ['/api/assets/{id}/original', '/api/assets/{id}/thumbnail', '/api/assets/{id}/video/playback'].map((path) => `HEAD ${path}`),
+    );
     // A streamed answer cannot pass API Gateway: those routes are function URLs (below).
     for (const route of routes.filter((r) => r.stream)) expect(keys).not.toContain(`${route.method} ${route.path}`);
   });
@@ -538,9 +543,22 @@ describe('least-privilege grants from the route table', () => {
       .filter((action: string) => !action.startsWith('logs:') && !action.startsWith('xray:'));
   };
 
-  it('gives a read route only read actions', () => {
+  it('gives a read route only read actions, and an update of session items’ use attributes (a session kept unlocked)', () => {
     const actions = actionsOf('readsOnly');
-    expect(actions.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query']);
+    expect(actions.sort()).toEqual(['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    const statements = policyOf(template, rows[0] as Route)?.Properties.PolicyDocument.Statement as {
+      Action: string | string[];
+      Condition?: unknown;
+      Resource: unknown;
+    }[];
+    const update = statements.find((statement) => statement.Action === 'dynamodb:UpdateItem');
+    expect(update?.Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SESSION#*'] },
+      'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...sessionUseAttributes] },
+      StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
+    });
+    // The table itself, none of its indexes.
+    expect(JSON.stringify(update?.Resource)).not.toContain('index');
   });
 
   it('gives a write route the item writes its transactions need, and never Scan, streams or table management', () => {

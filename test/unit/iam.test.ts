@@ -28,6 +28,48 @@ describe('IAM evaluation (as AWS evaluates identity policies)', () => {
     expect(isAllowed(statements, { action: 's3:GetObject', resource: 'arn:aws:s3:::originals/upload/a/b.jpg' })).toBe(false);
   });
 
+  it('evaluates a statement’s DynamoDB conditions: a read-only role may update session items’ use attributes only', () => {
+    const readOnly = [
+      { Effect: 'Allow' as const, Action: ['dynamodb:GetItem'], Resource: [table] },
+      {
+        Effect: 'Allow' as const,
+        Action: ['dynamodb:UpdateItem'],
+        Resource: [table],
+        Condition: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['SESSION#*'] },
+          'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', 'pinExpiresAt'] },
+          StringEqualsIfExists: { 'dynamodb:ReturnValues': ['NONE'] },
+        },
+      },
+    ];
+    const update = (request: Record<string, unknown>) => {
+      const [needed] = dynamoDbAuthorizations('UpdateItem', { TableName: 'immich', ...request }, tableArn);
+      return isAllowed(readOnly, needed ?? { action: '', resource: '' });
+    };
+    const session = { Key: { pk: { S: 'SESSION#abc' }, sk: { S: 'SESSION' } } };
+    expect(
+      update({
+        ...session,
+        UpdateExpression: 'SET pinExpiresAt = :to',
+        ConditionExpression: 'pinExpiresAt = :from AND attribute_exists(pk)',
+      }),
+    ).toBe(true);
+    expect(update({ ...session, UpdateExpression: 'SET #p = :to', ExpressionAttributeNames: { '#p': 'pinExpiresAt' } })).toBe(true);
+    // Another attribute of the session (what authenticating trusts), another item, or the item sent back: refused.
+    expect(update({ ...session, UpdateExpression: 'SET isAdmin = :yes' })).toBe(false);
+    expect(update({ ...session, UpdateExpression: 'SET #a = :yes', ExpressionAttributeNames: { '#a': 'isAdmin' } })).toBe(false);
+    expect(update({ ...session, UpdateExpression: 'SET pinExpiresAt = :to, userId = :u' })).toBe(false);
+    expect(update({ Key: { pk: { S: 'USER#abc' }, sk: { S: 'USER' } }, UpdateExpression: 'SET pinExpiresAt = :to' })).toBe(false);
+    expect(update({ ...session, UpdateExpression: 'SET pinExpiresAt = :to', ReturnValues: 'ALL_NEW' })).toBe(false);
+    // In a transaction too, item by item.
+    const [inTransaction] = dynamoDbAuthorizations(
+      'TransactWriteItems',
+      { TransactItems: [{ Update: { TableName: 'immich', ...session, UpdateExpression: 'SET isAdmin = :yes' } }] },
+      tableArn,
+    );
+    expect(isAllowed(readOnly, inTransaction ?? { action: '', resource: '' })).toBe(false);
+  });
+
   it('lets an explicit Deny win over an Allow', () => {
     expect(isAllowed(statements, { action: 's3:PutObject', resource: 'arn:aws:s3:::originals/private/x' })).toBe(false);
   });

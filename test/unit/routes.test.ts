@@ -129,6 +129,21 @@ describe('route matcher', () => {
     expect(match('GET', '/api/shared-link/me/extra')).toMatchObject({ routeKey: '$default' });
   });
 
+  it('answers HEAD on a GET route that says so, under its own route key, as the stack routes it', () => {
+    const files = createRouteMatcher([
+      { operationId: 'view', method: 'GET', path: '/api/assets/{id}/thumbnail', entry: 'x', data: 'none', head: true },
+      { operationId: 'info', method: 'GET', path: '/api/assets/{id}', entry: 'x', data: 'none' },
+      { operationId: 'fallback', method: 'ANY', path: '$default', entry: 'x', data: 'none' },
+    ]);
+    expect(files('HEAD', '/api/assets/a/thumbnail')).toMatchObject({
+      route: { operationId: 'view' },
+      routeKey: 'HEAD /api/assets/{id}/thumbnail',
+      pathParameters: { id: 'a' },
+    });
+    expect(files('GET', '/api/assets/a/thumbnail')?.routeKey).toBe('GET /api/assets/{id}/thumbnail');
+    expect(files('HEAD', '/api/assets/a')?.routeKey).toBe('$default');
+  });
+
   it('prefers the longer literal path among greedy routes, and a method over ANY', () => {
     // The deployed template's catch-all (`ANY /{proxy+}`) comes before the share pages' route.
     const greedy = createRouteMatcher([

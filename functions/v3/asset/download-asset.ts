@@ -1,6 +1,6 @@
 import { IdParams } from '#shared/dto/common.ts';
 import { AssetDownloadOriginalDto } from '#shared/dto/v3/asset.ts';
-import { fileResponse } from '#shared/http/files.ts';
+import { fileResponse, isHead } from '#shared/http/files.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import type { RawResponse } from '#shared/http/response.ts';
 import { sharedHandler } from '#shared/http/shared-handler.ts';
@@ -18,6 +18,6 @@ export const handler = sharedHandler(
   },
   async ({ auth, params, query, event }) => {
     const file = await originalFile(auth, params.id, query.edited ?? false);
-    return fileResponse(file, await deliver(file, 'Asset media not found'), event);
+    return fileResponse(file, await deliver(file, 'Asset media not found', isHead(event)), event);
   },
 );

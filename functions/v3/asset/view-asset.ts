@@ -1,6 +1,6 @@
 import { IdParams } from '#shared/dto/common.ts';
 import { AssetMediaOptionsDto } from '#shared/dto/v3/asset.ts';
-import { fileResponse, redirectTo } from '#shared/http/files.ts';
+import { fileResponse, isHead, redirectTo } from '#shared/http/files.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import type { RawResponse } from '#shared/http/response.ts';
 import { sharedHandler } from '#shared/http/shared-handler.ts';
@@ -24,6 +24,6 @@ export const handler = sharedHandler(
         ? redirectTo(event, 'original', { size: undefined })
         : redirectTo(event, 'thumbnail', { size: answer.redirect });
     }
-    return fileResponse(answer.file, await deliver(answer.file, 'Asset media not found'), event);
+    return fileResponse(answer.file, await deliver(answer.file, 'Asset media not found', isHead(event)), event);
   },
 );

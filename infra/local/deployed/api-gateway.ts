@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { Method } from '../../routes.ts';
+import type { RoutedMethod } from '../../routes.ts';
 import { toApiGatewayEvent } from '../http-event.ts';
 import { readBody } from '../read-body.ts';
 import { createRouteMatcher } from '../route-matcher.ts';
@@ -40,7 +40,7 @@ export interface ApiGatewayOptions {
 export const createApiGateway = ({ deployment, pools, onFailure, edge }: ApiGatewayOptions): Server => {
   const rows = deployment.routes.map((route) => {
     const [method = 'ANY', path = '/'] = route.routeKey.split(' ');
-    return { method: method as Method, path, functionId: route.functionId };
+    return { method: method as RoutedMethod, path, functionId: route.functionId };
   });
   const match = createRouteMatcher(rows);
 

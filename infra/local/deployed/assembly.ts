@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { evaluatedOperators, type PolicyStatement } from './iam.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -21,11 +22,7 @@ interface Template {
   Resources: Record<string, Resource>;
 }
 
-export interface PolicyStatement {
-  Effect: 'Allow' | 'Deny';
-  Action: string[];
-  Resource: string[];
-}
+export type { PolicyStatement } from './iam.ts';
 
 export interface DeployedFunction {
   /** The function's logical id, prefixed by its nested stack's (`SharedLinkRoutes/CreateSharedLink…`). */
@@ -426,7 +423,19 @@ const statements = (document: { Statement?: Json[] }): PolicyStatement[] =>
   list(document.Statement as Json).map((statement) => {
     const { Effect, Action, Resource, Condition, NotAction, NotResource } = statement as Record<string, Json>;
     // CDK writes neither for these policies; refuse to guess what one would mean.
-    if (Condition || NotAction || NotResource)
-      throw new Error('Policy statements with Condition, NotAction or NotResource are not evaluated locally');
-    return { Effect: Effect === 'Deny' ? 'Deny' : 'Allow', Action: list(Action).map(String), Resource: list(Resource).map(String) };
+    if (NotAction || NotResource) throw new Error('Policy statements with NotAction or NotResource are not evaluated locally');
+    const condition = Condition
+      ? Object.fromEntries(
+          Object.entries(Condition as Record<string, Record<string, Json>>).map(([operator, entries]) => {
+            if (!evaluatedOperators.has(operator)) throw new Error(`The condition operator ${operator} is not evaluated locally`);
+            return [operator, Object.fromEntries(Object.entries(entries).map(([key, values]) => [key, list(values).map(String)]))];
+          }),
+        )
+      : undefined;
+    return {
+      Effect: Effect === 'Deny' ? 'Deny' : 'Allow',
+      Action: list(Action).map(String),
+      Resource: list(Resource).map(String),
+      ...(condition ? { Condition: condition } : {}),
+    };
   });

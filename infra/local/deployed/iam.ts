@@ -6,11 +6,20 @@
  * service authorizes it (a DynamoDB transaction is authorized per item, a Query on an index
  * against `table/<name>/index/<index>`, an S3 object by `arn:aws:s3:::<bucket>/<key>`).
  */
-import type { PolicyStatement } from './assembly.ts';
+/** A statement of a role's policy, as the template holds it (infra/local/deployed/assembly.ts reads it). */
+export interface PolicyStatement {
+  Effect: 'Allow' | 'Deny';
+  Action: string[];
+  Resource: string[];
+  /** Operator → condition key → values (only the operators evaluated here: `evaluatedOperators`). */
+  Condition?: Record<string, Record<string, string[]>>;
+}
 
 export interface Authorization {
   action: string;
   resource: string;
+  /** The request's condition keys (`dynamodb:LeadingKeys`, `dynamodb:Attributes`…), where the call has them. */
+  context?: Record<string, string[]>;
 }
 
 const pattern = (glob: string, flags = ''): RegExp =>
@@ -22,8 +31,29 @@ const pattern = (glob: string, flags = ''): RegExp =>
     flags,
   );
 
-const matches = (statement: PolicyStatement, { action, resource }: Authorization): boolean =>
-  statement.Action.some((glob) => pattern(glob, 'i').test(action)) && statement.Resource.some((glob) => pattern(glob).test(resource));
+/**
+ * The condition operators evaluated here, as IAM evaluates them: `ForAllValues:` holds when every
+ * value of the request's key matches one of the statement's (so also when the key is absent or
+ * empty); `…IfExists` holds when the key is absent, else as the operator without it.
+ */
+const operators: Record<string, (values: string[] | undefined, allowed: string[]) => boolean> = {
+  'ForAllValues:StringLike': (values, allowed) => (values ?? []).every((value) => allowed.some((glob) => pattern(glob).test(value))),
+  'ForAllValues:StringEquals': (values, allowed) => (values ?? []).every((value) => allowed.includes(value)),
+  StringEqualsIfExists: (values, allowed) => values === undefined || values.some((value) => allowed.includes(value)),
+};
+
+/** What a statement's Condition may use: anything else is refused when the template is read (assembly.ts). */
+export const evaluatedOperators: ReadonlySet<string> = new Set(Object.keys(operators));
+
+const conditionHolds = (statement: PolicyStatement, context: Authorization['context']): boolean =>
+  Object.entries(statement.Condition ?? {}).every(([operator, entries]) =>
+    Object.entries(entries).every(([key, allowed]) => operators[operator]?.(context?.[key], allowed) ?? false),
+  );
+
+const matches = (statement: PolicyStatement, { action, resource, context }: Authorization): boolean =>
+  statement.Action.some((glob) => pattern(glob, 'i').test(action)) &&
+  statement.Resource.some((glob) => pattern(glob).test(resource)) &&
+  conditionHolds(statement, context);
 
 /** Whether the statements allow the action on the resource. */
 export const isAllowed = (statements: readonly PolicyStatement[], request: Authorization): boolean =>
@@ -31,6 +61,28 @@ export const isAllowed = (statements: readonly PolicyStatement[], request: Autho
   !statements.some((s) => s.Effect === 'Deny' && matches(s, request));
 
 type Body = Record<string, unknown>;
+
+const expressionWords = new Set(['SET', 'REMOVE', 'ADD', 'DELETE', 'AND', 'OR', 'NOT', 'BETWEEN', 'IN']);
+
+/**
+ * DynamoDB's condition keys of a request on one item: the partition key's value (`dynamodb:LeadingKeys`),
+ * the top-level attributes it names (`dynamodb:Attributes`: its key's, its update's and its
+ * condition's, placeholders resolved; function names left out) and `dynamodb:ReturnValues` if sent.
+ */
+const itemContext = (request: Body): Record<string, string[]> => {
+  const key = (request.Key ?? {}) as Record<string, Record<string, unknown>>;
+  const names = (request.ExpressionAttributeNames ?? {}) as Record<string, string>;
+  const expressions = [request.UpdateExpression, request.ConditionExpression].filter((each) => typeof each === 'string').join(' ');
+  const named = [...expressions.replace(/:\w+/g, ' ').matchAll(/(?<![.\w#])(#\w+|[A-Za-z_]\w*)(\s*\()?/g)]
+    .filter(([, word = '', call]) => !call && !expressionWords.has(word.toUpperCase()))
+    .map(([, word = '']) => (word.startsWith('#') ? (names[word] ?? word) : word));
+  const leading = key.pk ? Object.values(key.pk).map(String) : [];
+  return {
+    'dynamodb:LeadingKeys': leading,
+    'dynamodb:Attributes': [...new Set([...Object.keys(key), ...named])],
+    ...(typeof request.ReturnValues === 'string' ? { 'dynamodb:ReturnValues': [request.ReturnValues] } : {}),
+  };
+};
 
 /** A DynamoDB call (`X-Amz-Target: DynamoDB_20120810.<Operation>`, JSON body) → what it needs. */
 export const dynamoDbAuthorizations = (operation: string, body: Body, tableArn: (name: string) => string): Authorization[] => {
@@ -48,11 +100,14 @@ export const dynamoDbAuthorizations = (operation: string, body: Body, tableArn: 
         Object.entries(item).map(([kind, part]) => ({
           action: `dynamodb:${{ Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem', Get: 'GetItem' }[kind] ?? kind}`,
           resource: table((part as Body).TableName),
+          ...(kind === 'Update' ? { context: itemContext(part as Body) } : {}),
         })),
       );
     case 'Query':
     case 'Scan':
       return [{ action: `dynamodb:${operation}`, resource: table(body.TableName, body.IndexName) }];
+    case 'UpdateItem':
+      return [{ action: 'dynamodb:UpdateItem', resource: table(body.TableName), context: itemContext(body) }];
     default:
       return [{ action: `dynamodb:${operation}`, resource: table(body.TableName) }];
   }

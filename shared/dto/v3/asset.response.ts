@@ -36,6 +36,8 @@ export interface AssetResponseDto {
   type: AssetRecord['type'];
   originalPath: string;
   originalFileName: string;
+  /** GET /assets/:id only (mapAssetInfoV3). */
+  originalMimeType?: string;
   thumbhash: string | null;
   fileCreatedAt: string;
   fileModifiedAt: string;
@@ -68,6 +70,8 @@ export interface MapAssetOptionsV3 {
   owner?: UserRecord | undefined;
   /** The people of its faces, when the view loaded them (an empty list otherwise, as Immich). */
   people?: readonly PersonRecord[];
+  /** The original's media type, where the answer has it (GET /assets/:id: mapAssetInfoV3). */
+  originalMimeType?: string | undefined;
 }
 
 export const mapExifV3 = (exif: Partial<ExifInfo>): ExifResponseDto => ({ ...mapExif(exif), rating: exif.rating ?? null });
@@ -88,6 +92,7 @@ export const mapAssetV3 = (asset: AssetRecord, options: MapAssetOptionsV3 = {}):
     type: asset.type,
     originalPath: asset.originalPath,
     originalFileName: asset.originalFileName,
+    ...(options.originalMimeType ? { originalMimeType: options.originalMimeType } : {}),
     thumbhash: asset.thumbhash,
     fileCreatedAt: asset.fileCreatedAt,
     fileModifiedAt: asset.fileModifiedAt,
@@ -113,22 +118,34 @@ export const mapAssetV3 = (asset: AssetRecord, options: MapAssetOptionsV3 = {}):
 };
 
 /** The asset with EXIF, owner and people (GET /assets/:id, PUT /assets/:id); tags and stack as Immich loads them there. */
-export const mapAssetDetailV3 = ({ asset, owner, people, tags }: AssetDetail, callerId: string): AssetResponseDto => ({
-  ...mapAssetV3(asset, { callerId, withExif: true, owner, people }),
+export const mapAssetDetailV3 = (
+  { asset, owner, people, tags }: AssetDetail,
+  callerId: string,
+  originalMimeType?: string,
+): AssetResponseDto => ({
+  ...mapAssetV3(asset, { callerId, withExif: true, owner, people, originalMimeType }),
   tags: (tags ?? []).map(mapTagV3),
   stack: asset.stack ? { id: asset.stack.id, primaryAssetId: asset.stack.primaryAssetId, assetCount: asset.stack.assetCount } : null,
 });
 
-/** GET /assets/:id: what the service found, shaped for the caller (a visitor's view without owner and people). */
+/**
+ * GET /assets/:id: what the service found, shaped for the caller (a visitor's view without owner
+ * and people), with the original's media type beside its name (the mobile app's Cast hands it to
+ * the receiver). Immich answers it in every asset; only this answer has it here (it is optional).
+ */
 export const mapAssetInfoV3 = (info: AssetInfo, callerId: string): AssetResponseDto | SanitizedAssetResponseDto => {
-  if (info.view === 'full') return mapAssetDetailV3(info, callerId);
-  return info.view === 'sanitized' ? mapSanitizedAssetV3(info.asset) : { ...mapAssetV3(info.asset, { withExif: true }), tags: [] };
+  const { originalMimeType } = info;
+  if (info.view === 'full') return mapAssetDetailV3(info, callerId, originalMimeType);
+  return info.view === 'sanitized'
+    ? mapSanitizedAssetV3(info.asset, originalMimeType)
+    : { ...mapAssetV3(info.asset, { withExif: true, originalMimeType }), tags: [] };
 };
 
 /** The reduced asset a shared-link visitor gets when the link hides metadata (v3's SanitizedAssetResponseDto). */
 export interface SanitizedAssetResponseDto {
   id: string;
   type: AssetRecord['type'];
+  originalMimeType?: string;
   thumbhash: string | null;
   localDateTime: string;
   duration: number | null;
@@ -138,9 +155,10 @@ export interface SanitizedAssetResponseDto {
   height: number | null;
 }
 
-export const mapSanitizedAssetV3 = (asset: AssetRecord): SanitizedAssetResponseDto => ({
+export const mapSanitizedAssetV3 = (asset: AssetRecord, originalMimeType?: string): SanitizedAssetResponseDto => ({
   id: asset.id,
   type: asset.type,
+  ...(originalMimeType ? { originalMimeType } : {}),
   thumbhash: asset.thumbhash,
   localDateTime: asset.localDateTime,
   duration: asset.duration,

@@ -14,8 +14,8 @@ export interface SessionResponseDto {
 }
 
 /**
- * v3's `mapSession`: when it expires (400 days after sign-in, Immich's cookie); no app version is
- * recorded; whether its app must start its sync over.
+ * v3's `mapSession`: when it expires (400 days after sign-in, Immich's cookie); the app's version
+ * its User-Agent named; whether its app must start its sync over.
  */
 export const mapSessionV3 = ({ session, current }: DeviceSession): SessionResponseDto => ({
   id: session.id,
@@ -25,7 +25,7 @@ export const mapSessionV3 = ({ session, current }: DeviceSession): SessionRespon
   current,
   deviceType: session.deviceType,
   deviceOS: session.deviceOS,
-  appVersion: null,
+  appVersion: session.appVersion,
   isPendingSyncReset: session.isPendingSyncReset,
 });
 
