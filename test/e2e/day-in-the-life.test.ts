@@ -68,9 +68,17 @@ describe('a day in the life of the mobile app', () => {
       photo('IMG_0004.jpg', [200, 200, 30], '2024-07-03T12:00:00.000Z'),
       photo('IMG_0005.jpg', [200, 30, 200], '2024-12-24T18:00:00.000Z'),
     ];
+    // Ana's app is open: its socket tells it of each photo once the server has made its previews.
+    const socket = ana.listen(server.origin);
+    await socket.connected();
     const first = await ana.backUp(camera);
     expect([...first.keys()].sort()).toEqual(camera.map((shot) => shot.name));
     everyAsset.push(...first.values());
+    // Shown as backed up before any sync, from the socket's AssetUploadReadyV2 alone.
+    await socket.applyUploadsReady([...first.values()]);
+    for (const id of first.values())
+      expect(ana.client.assets.get(id)).toMatchObject({ id, ownerId: ana.userId, thumbhash: expect.any(String) });
+    socket.close();
     // The next backup run finds them all on the server: nothing is sent again.
     expect((await ana.backUp(camera)).size).toBe(0);
     const bens = await ben.backUp([
@@ -126,6 +134,27 @@ describe('a day in the life of the mobile app', () => {
     );
     // Ben's whole library is on Ana's phone.
     for (const id of everyAsset.slice(5, 7)) expect(ana.client.assets.get(id)).toMatchObject({ ownerId: ben.userId });
+  });
+
+  it("signs in the home-screen widget and Google Cast with the phone's session (`?sessionKey=`)", async () => {
+    const trip = (await v3.getAllAlbums({}, ana.sdk)).find((album) => album.albumName === 'Trip');
+    const random = await fetch(`${server.baseUrl}/search/random?sessionKey=${ana.token}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'IMAGE', size: 1, albumIds: [trip?.id] }),
+    });
+    expect(random.status).toBe(200);
+    const [pick] = (await random.json()) as { id: string }[];
+    expect(everyAsset).toContain(pick?.id);
+    const memories = await fetch(`${server.baseUrl}/memories?sessionKey=${ana.token}&for=${new Date().toISOString().slice(0, 10)}`);
+    expect(memories.status).toBe(200);
+    // Cast: a child session for the receiver, then the photo with its key.
+    const cast = await v3.createSession({ sessionCreateDto: { deviceType: 'Cast', deviceOS: 'Google Cast', duration: 900 } }, ana.sdk);
+    const full = await fetch(`${server.baseUrl}/assets/${pick?.id}/thumbnail?size=fullsize&edited=true&sessionKey=${cast.token}`);
+    expect(full.status).toBe(200);
+    expect(full.headers.get('content-type')).toMatch(/^image\//);
+    // The widget's calls are the phone's session's too: the app's sync is unaffected.
+    await everyoneAgrees([ana]);
   });
 
   it('favourites, archives and trashes photos: each phone follows', async () => {

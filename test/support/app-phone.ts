@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import * as v1 from '@immich/sdk';
 import * as v3 from '@immich/sdk-v3';
 import { expect } from 'vitest';
+import { applyLine } from './app-store.ts';
+import { openSocket } from './realtime.ts';
 import { SyncClient, type SyncTransport } from './sync-client.ts';
 import { streamOverHttp } from './sync-http.ts';
 
@@ -68,6 +70,29 @@ export class Phone {
   /** What the SDK takes to act as this user (the same cookie). */
   get sdk(): { baseUrl: string; headers: Record<string, string> } {
     return { baseUrl: this.baseUrl, headers: this.headers() };
+  }
+
+  /**
+   * The app's socket (mobile/lib/providers/websocket.provider.dart): opened on its cookie jar with
+   * its User-Agent; `applyUploadsReady` then writes what `AssetUploadReadyV2` brought into the
+   * app's tables, as its batch handler does (the asset and its EXIF), before any sync.
+   */
+  listen(origin: string) {
+    const socket = openSocket(origin, { headers: { cookie: this.cookie }, userAgent: 'immich-android/3.1.0' });
+    return {
+      ...socket,
+      applyUploadsReady: async (ids: readonly string[]): Promise<void> => {
+        for (const id of ids) {
+          const [ready] = (await socket.next('AssetUploadReadyV2', (event: { asset: { id: string } }) => event.asset.id === id)) as [
+            { asset: unknown; exif: unknown },
+          ];
+          this.client.store.transaction(() => {
+            applyLine(this.client.store, 'AssetV2', ready.asset);
+            applyLine(this.client.store, 'AssetExifV1', ready.exif);
+          });
+        }
+      },
+    };
   }
 
   /** One sync as the app runs it; a failed sync fails the test. */
