@@ -309,15 +309,17 @@ const measureSize = async (size: number): Promise<SizeResult> => {
       `(built in ${buildSeconds.toFixed(0)} s: items ${family.seconds.items.toFixed(0)} s, API ${family.seconds.api.toFixed(0)} s)`,
       ...Array.from({ length: 9 }, () => ''),
     ]);
-    const entries = albums.reduce((n, album) => n + album.assetIds.length, 0);
+    const later = family.later.assetIds.length;
+    const entries = albums.reduce((n, album) => n + album.assetIds.length, 0) - later;
+    const stacks = (n: number) => `${n} stack${n === 1 ? '' : 's'}`;
     const shape = [
       `${count(size)}: the user ${count(libraries.user.assets.length)} asset items`,
       `${count(libraries.user.faces.length)} faces of ${libraries.user.people.length} people`,
-      `${family.stacks.user} stacks`,
-      `the partner ${count(libraries.partner.assets.length)} (${family.stacks.partner} stacks)`,
+      stacks(family.stacks.user),
+      `the partner ${count(libraries.partner.assets.length)} (${stacks(family.stacks.partner)})`,
       `the member ${count(libraries.member.assets.length)}`,
       `the leaving user ${count(libraries.leaving.assets.length)}`,
-      `${albums.length} albums with ${count(entries)} entries`,
+      `${albums.length - 1} albums with ${count(entries)} entries at the first sync, "Holiday" with ${count(later)} shared later`,
     ].join(', ');
     return { rows, firstTypes: [...first.types], shape };
   } finally {
