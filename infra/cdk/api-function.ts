@@ -1,17 +1,13 @@
-import { dirname, join } from 'node:path';
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, functionName, type Route } from '../routes.ts';
-import { lambdaBundling, lazyModuleFiles, realtimeClientFiles } from './bundling.ts';
-
-const root = join(import.meta.dirname, '..', '..');
+import { routeCode } from './route-bundles.ts';
 
 export interface ApiFunctionProps {
   route: Route;
@@ -41,10 +37,11 @@ export interface ApiFunctionProps {
 
 /**
  * One Lambda function for one route, with every house default in one place: Node 24 on arm64,
- * ESM bundle (AWS SDK included, so its version is ours), its own log group with a retention, and
- * the role of its access class (exactly the table, bucket and secret access its route row declares).
+ * ESM bundle (AWS SDK included, so its version is ours; every route's built in one esbuild run:
+ * infra/cdk/route-bundles.ts), its own log group with a retention, and the role of its access
+ * class (exactly the table, bucket and secret access its route row declares).
  */
-export class ApiFunction extends NodejsFunction {
+export class ApiFunction extends LambdaFunction {
   constructor(
     scope: Construct,
     id: string,
@@ -66,8 +63,10 @@ export class ApiFunction extends NodejsFunction {
   ) {
     const name = functionName(route);
     super(scope, id, {
-      entry: join(root, route.entry),
-      handler: 'handler',
+      // The bundle, with what its row copies beside it: the modules it loads on first use, the
+      // management API's client of a route that tells apps of a change, a web build's index.html.
+      code: routeCode(scope, route, webIndex),
+      handler: 'index.handler',
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
       memorySize: route.memory ?? defaultMemoryMb,
@@ -96,33 +95,12 @@ export class ApiFunction extends NodejsFunction {
         ...(route.licenseKeys && licensePublicKeys?.server ? { LICENSE_PUBLIC_KEY_SERVER: licensePublicKeys.server } : {}),
         ...(route.licenseKeys && licensePublicKeys?.client ? { LICENSE_PUBLIC_KEY_CLIENT: licensePublicKeys.client } : {}),
       },
-      depsLockFilePath: join(root, 'package-lock.json'),
-      projectRoot: root,
       logGroup: new LogGroup(scope, `${id}Logs`, {
         logGroupName: `${logGroupPrefix}${name}`,
         retention: RetentionDays.ONE_MONTH,
         // Logs are operational, not the library: they go with the stack.
         removalPolicy: RemovalPolicy.DESTROY,
       }),
-      // The web build's index.html travels with the bundle, so a new build deploys with its page;
-      // a function carries the modules it loads on first use beside the bundle (lazyModules).
-      // and one that tells apps of a change, the management API's client (loaded on its first post).
-      bundling: lambdaBundling(
-        webIndex || route.lazy || route.realtime
-          ? {
-              commandHooks: {
-                beforeBundling: () => [],
-                beforeInstall: () => [],
-                afterBundling: (_input: string, output: string) => [
-                  ...(webIndex ? [`cp "${webIndex}" "${output}/index.html"`] : []),
-                  ...[...lazyModuleFiles(route.lazy ?? []), ...(route.realtime ? realtimeClientFiles() : [])].map(
-                    ({ from, to }) => `mkdir -p "${dirname(join(output, to))}" && cp "${from}" "${join(output, to)}"`,
-                  ),
-                ],
-              },
-            }
-          : {},
-      ),
     });
     this.node.addMetadata('route', `${route.method} ${route.path} (${name})`);
   }

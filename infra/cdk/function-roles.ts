@@ -6,10 +6,9 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
-import { keys } from '#shared/db/keys.ts';
-import { sessionUseAttributes } from '#shared/model/session.ts';
 import type { Route } from '../routes.ts';
 import type { Realtime } from './realtime.ts';
+import { sessionUseStatement } from './session-use.ts';
 
 const tableReads = ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'];
 const tableWrites = [
@@ -118,19 +117,7 @@ export class FunctionRoles extends Construct {
     // Authenticating with a session may update the session item itself (its PIN unlock kept, as
     // Immich does on any request: docs/immich-compatibility.md, "The locked folder"), so a
     // read-only function may too: UpdateItem of session items only, of their use's attributes only.
-    if (route.data === 'read') {
-      role.addToPolicy(
-        new PolicyStatement({
-          actions: ['dynamodb:UpdateItem'],
-          resources: [table.tableArn],
-          conditions: {
-            'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${keys.session('').pk}*`] },
-            'ForAllValues:StringEquals': { 'dynamodb:Attributes': ['pk', 'sk', ...sessionUseAttributes] },
-            StringEqualsIfExists: { 'dynamodb:ReturnValues': 'NONE' },
-          },
-        }),
-      );
-    }
+    if (route.data === 'read') role.addToPolicy(sessionUseStatement(table));
     if (route.store) {
       role.addToPolicy(new PolicyStatement({ actions: bucketActions[route.store], resources: [originals.arnForObjects('*')] }));
       this.acknowledgeWildcard(

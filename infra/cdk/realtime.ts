@@ -15,6 +15,7 @@ import { heartbeat } from '#shared/model/realtime.ts';
 import { eventFunctions } from '../routes.ts';
 import { lambdaBundling, realtimeClientFiles } from './bundling.ts';
 import { eventFunctionRole } from './event-function.ts';
+import { sessionUseStatement } from './session-use.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -154,6 +155,8 @@ export class Realtime extends Construct {
       logName: 'realtime-connect',
     });
     connect.role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [greet.fn.functionArn] }));
+    // Its credentials' check is the routes': a session's use is recorded on it as a route records it.
+    connect.role.addToPolicy(sessionUseStatement(table));
     const disconnect = fn('disconnectRealtime', {
       id: 'Disconnect',
       description: '$disconnect (the connection forgotten)',

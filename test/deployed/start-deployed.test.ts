@@ -132,7 +132,14 @@ describe('the synthesized bundles', () => {
 describe('the schedules', () => {
   it('tick the nightly tasks as EventBridge does: the function makes "on this day" memories under its own role', async () => {
     const { api, baseUrl, denied, failures } = await serve();
-    expect(api.deployment.schedules).toEqual([{ functionId: expect.stringMatching(/Nightly/), rateMs: 3_600_000 }]);
+    // The nightly tasks' hourly tick, and the realtime socket's heartbeat every five minutes.
+    expect(api.deployment.schedules).toEqual(
+      expect.arrayContaining([
+        { functionId: expect.stringMatching(/Nightly/), rateMs: 3_600_000 },
+        { functionId: expect.stringMatching(/Heartbeat/), rateMs: 300_000 },
+      ]),
+    );
+    expect(api.deployment.schedules).toHaveLength(2);
     const user = await account(baseUrl);
     const data = makeJpeg({ make: 'Nightly', dateTimeOriginal: '2050:04:02 12:00:00', offsetTimeOriginal: '+00:00' });
     const dto = {

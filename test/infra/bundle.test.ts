@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions, type LazyGroup, lazyModuleFiles, lazyModules } from '#infra/cdk/bundling.ts';
+import { esbuildOptions, type LazyGroup, lazyModuleFiles, lazyModules, realtimeClientFiles } from '#infra/cdk/bundling.ts';
 import { routes, webRoutes } from '#infra/routes.ts';
 import { invoke } from '../support/invoke.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
@@ -98,7 +98,9 @@ describe('deployed bundles', () => {
       expect(specifiers.length, entry).toBeGreaterThanOrEqual(count);
       const dir = mkdtempSync(join(tmpdir(), 'lazy-'));
       try {
-        for (const { from, to } of lazyModuleFiles(groups)) {
+        // And the management API's client, copied beside a route that tells apps of its changes (its row's `realtime`).
+        const realtime = routes.find((route) => route.entry === entry)?.realtime === true;
+        for (const { from, to } of [...lazyModuleFiles(groups), ...(realtime ? realtimeClientFiles() : [])]) {
           mkdirSync(dirname(join(dir, to)), { recursive: true });
           copyFileSync(from, join(dir, to));
         }
