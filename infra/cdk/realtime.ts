@@ -11,6 +11,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
+import { keys } from '#shared/db/keys.ts';
 import { heartbeat } from '#shared/model/realtime.ts';
 import { eventFunctions } from '../routes.ts';
 import { lambdaBundling, realtimeClientFiles } from './bundling.ts';
@@ -87,6 +88,8 @@ export class Realtime extends Construct {
         timeout: Duration;
         environment: Record<string, string>;
         tableActions: string[];
+        /** Writes allowed on connection items only (`CONNECTION#…`, docs/data-model.md "Connections"). */
+        connectionWrites?: string[];
         posts?: boolean;
         logName: string;
       },
@@ -98,6 +101,15 @@ export class Realtime extends Construct {
         description: `Immich realtime: ${options.description}`,
         tableActions: options.tableActions,
       });
+      // A function anyone may reach before signing in writes connection items and nothing else.
+      if (options.connectionWrites)
+        role.addToPolicy(
+          new PolicyStatement({
+            actions: options.connectionWrites,
+            resources: [table.tableArn],
+            conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${keys.connection('').pk}*`] } },
+          }),
+        );
       const created = new NodejsFunction(holder, 'Function', {
         entry: entryOf(name),
         handler: 'handler',
@@ -151,7 +163,8 @@ export class Realtime extends Construct {
       timeout: Duration.seconds(10),
       environment: { TABLE_NAME: table.tableName, GREETER_FUNCTION: greet.fn.functionArn, WEB_GENERATION: props.webGeneration },
       // The credentials' GetItem (a session, an API key, a link's key) and the connection's PutItem.
-      tableActions: ['dynamodb:GetItem', 'dynamodb:PutItem'],
+      tableActions: ['dynamodb:GetItem'],
+      connectionWrites: ['dynamodb:PutItem'],
       logName: 'realtime-connect',
     });
     connect.role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [greet.fn.functionArn] }));
@@ -163,7 +176,8 @@ export class Realtime extends Construct {
       memorySize: 256,
       timeout: Duration.seconds(10),
       environment: { TABLE_NAME: table.tableName },
-      tableActions: ['dynamodb:DeleteItem'],
+      tableActions: [],
+      connectionWrites: ['dynamodb:DeleteItem'],
       logName: 'realtime-disconnect',
     });
     const ping = fn('pingRealtime', {
@@ -173,7 +187,8 @@ export class Realtime extends Construct {
       timeout: Duration.seconds(60),
       environment: { TABLE_NAME: table.tableName, REALTIME_ENDPOINT: this.endpoint },
       // Every connection (gsi1), and the items of those that are gone.
-      tableActions: ['dynamodb:Query', 'dynamodb:DeleteItem'],
+      tableActions: ['dynamodb:Query'],
+      connectionWrites: ['dynamodb:DeleteItem'],
       posts: true,
       logName: 'realtime-ping',
     });

@@ -484,7 +484,15 @@ describe('ImmichStack', () => {
       const [, connect] = functionOf('$connect');
       const [, disconnect] = functionOf('$disconnect');
       const [, ping] = functionOf('the heartbeat');
-      expect(actionsOf(connect)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'lambda:InvokeFunction']);
+      // Its session's use (the routes' credentials check) and its connection: the items of each kind only.
+      expect(actionsOf(connect)).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'lambda:InvokeFunction']);
+      const leadingKeys = (fn: { Properties: Record<string, any> }, action: string) =>
+        (statementsOf(fn).find((each) => each.Action === action) as { Condition?: Record<string, Record<string, unknown>> } | undefined)
+          ?.Condition?.['ForAllValues:StringLike']?.['dynamodb:LeadingKeys'];
+      expect(leadingKeys(connect, 'dynamodb:PutItem')).toEqual(['CONNECTION#*']);
+      expect(leadingKeys(connect, 'dynamodb:UpdateItem')).toEqual(['SESSION#*']);
+      expect(leadingKeys(disconnect, 'dynamodb:DeleteItem')).toEqual(['CONNECTION#*']);
+      expect(leadingKeys(ping, 'dynamodb:DeleteItem')).toEqual(['CONNECTION#*']);
       expect(JSON.stringify(statementsOf(connect).find((each) => each.Action === 'lambda:InvokeFunction')?.Resource)).toContain(greeterId);
       expect(actionsOf(disconnect)).toEqual(['dynamodb:DeleteItem']);
       expect(actionsOf(greeter)).toEqual(['execute-api:ManageConnections']);
