@@ -22,10 +22,13 @@ import { isCancelled, transact, updateWrite, writeIfPresent } from './transact.t
 
 type Item = Record<string, unknown>;
 
-/** A change window: ids after `after` (all when absent) and before `before`, as Immich's `> ack AND < nowId`. */
+/**
+ * A change window: ids after `after` (all when absent) and before `before` (to the present when
+ * absent), as Immich's `> ack AND < nowId`.
+ */
 export interface Window {
   after?: string | undefined;
-  before: string;
+  before?: string | undefined;
   /** Also at most this id (a backfill stops at the checkpoint its type's run starts after). */
   until?: string | undefined;
 }
@@ -43,7 +46,7 @@ export const createIdOf = (item: Item): string =>
   typeof item.createId === 'string' ? item.createId : changeIdAt(Date.parse(String(item.createdAt ?? item.updatedAt ?? 0)) || 0);
 
 export const inWindow = (id: string, { after, before, until }: Window): boolean =>
-  id < before && (until === undefined || id <= until) && (after === undefined || id > after);
+  (before === undefined || id < before) && (until === undefined || id <= until) && (after === undefined || id > after);
 
 const expired = (item: Item): boolean => typeof item.ttl === 'number' && item.ttl * 1000 <= Date.now();
 
@@ -55,7 +58,11 @@ async function* inOrder(partition: Partition, window: Window): AsyncGenerator<It
   for await (const page of queryPages(partition, {
     pageSize: 500,
     ...(window.after ? { from: window.after } : {}),
-    to: window.until && window.until < window.before ? window.until : window.before,
+    ...(window.until !== undefined && (window.before === undefined || window.until < window.before)
+      ? { to: window.until }
+      : window.before !== undefined
+        ? { to: window.before }
+        : {}),
   })) {
     for (const item of page) {
       const id = partition.index ? updateIdOf(item) : String(item.sk);

@@ -166,6 +166,18 @@ const windowOf = (context: Context, type: SyncEntityType): Window => ({
   before: context.nowId,
 });
 
+/**
+ * The window of a type others refer to (users, partners, assets and their EXIF, albums, memories,
+ * people): from the checkpoint to the present, not to the snapshot. An item changed after the
+ * snapshot is listed at its new change id, past the snapshot: bounded there, it would not be sent
+ * while a face, an album entry or a metadata key of it (whose change came before) is, and the app's
+ * tables would refuse those (their foreign keys), failing the sync; and an asset's EXIF changed
+ * before the snapshot would be acked past by another's (its own id, shared/db/changes.ts) and never
+ * sent. Read to the present, it is sent in its current state; its ack stays at the snapshot
+ * (`Context.send`), so it is sent again next time, and nothing after the snapshot is acked.
+ */
+const presentOf = (context: Context, type: SyncEntityType): Window => ({ after: context.checkpoints[type]?.updateId });
+
 /** An album the user has (theirs or shared with them), and since when (Immich's album_user `createId`). */
 interface Membership {
   albumId: string;
@@ -348,7 +360,7 @@ const syncAlbumAssets = async (
       for (const userId of (album.albumItem.sharedUserIds as string[] | undefined) ?? []) others.add(userId);
     }
     others.delete(context.userId);
-    const window = windowOf(context, types.update);
+    const window = presentOf(context, types.update);
     const inKnownAlbums = async function* () {
       for await (const change of mergeInOrder(
         [...others].map((userId) => assetChanges(userId, window)),
@@ -362,7 +374,7 @@ const syncAlbumAssets = async (
     await sendPicked(context, types.update, inKnownAlbums(), window, pickUpdates, map);
   }
   let first = true;
-  const window = windowOf(context, types.create);
+  const window = presentOf(context, types.create);
   for await (const change of withAssets(
     mergeInOrder(
       albums.map((album) => albumEntryChanges(album.albumId, window)),
@@ -390,7 +402,7 @@ const syncPartnerAssets = async (
       for await (const change of assetChanges(partner.sharedById, window)) yield { updateId: change.updateId, data: map(change.record) };
     })(),
   );
-  const window = windowOf(context, types.upsert);
+  const window = presentOf(context, types.upsert);
   await sendPicked(
     context,
     types.upsert,
@@ -409,12 +421,12 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
     const item = await userItem(context.userId);
     if (!item) return;
     const updateId = updateIdOf(item);
-    if (inWindow(updateId, windowOf(context, 'AuthUserV1')))
+    if (inWindow(updateId, presentOf(context, 'AuthUserV1')))
       await context.send('AuthUserV1', { kind: 'authUser', user: readUser(item) }, { type: 'AuthUserV1', updateId });
   },
   UsersV1: async (context) => {
     await sendDeletions(context, 'UserDeleteV1', ['USERS'], ({ userId }) => ({ userId }));
-    for await (const change of userChanges(windowOf(context, 'UserV1')))
+    for await (const change of userChanges(presentOf(context, 'UserV1')))
       await context.send('UserV1', { kind: 'user', user: change.record }, { type: 'UserV1', updateId: change.updateId });
   },
   PartnersV1: async (context) => {
@@ -423,7 +435,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       sharedWithId,
     }));
     const { sharingWith, sharedBy } = await partnerItems(context.userId);
-    const window = windowOf(context, 'PartnerV1');
+    const window = presentOf(context, 'PartnerV1');
     const rows = [...sharingWith, ...sharedBy]
       .map((item) => ({ updateId: updateIdOf(item), item }))
       .filter((row) => inWindow(row.updateId, window))
@@ -438,7 +450,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
   },
   AssetsV2: async (context) => {
     await sendDeletions(context, 'AssetDeleteV1', [`${context.userId}#ASSET`], ({ assetId }) => ({ assetId }));
-    for await (const change of assetChanges(context.userId, windowOf(context, 'AssetV2')))
+    for await (const change of assetChanges(context.userId, presentOf(context, 'AssetV2')))
       await context.send(
         'AssetV2',
         { kind: 'asset', asset: change.record, favorite: true },
@@ -468,7 +480,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
     ),
   AlbumsV2: async (context) => {
     await sendDeletions(context, 'AlbumDeleteV1', [`${context.userId}#ALBUM`], ({ albumId }) => ({ albumId }));
-    const window = windowOf(context, 'AlbumV2');
+    const window = presentOf(context, 'AlbumV2');
     const rows = (await context.albums())
       .map((membership) => ({ updateId: updateIdOf(membership.albumItem), album: readAlbum(membership.albumItem) }))
       .filter((row) => inWindow(row.updateId, window))
@@ -513,7 +525,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       await context.send('AlbumToAssetV1', fields(change.record), { type: 'AlbumToAssetV1', updateId: change.updateId });
   },
   AssetExifsV1: async (context) => {
-    const window = windowOf(context, 'AssetExifV1');
+    const window = presentOf(context, 'AssetExifV1');
     await sendPicked(context, 'AssetExifV1', assetChanges(context.userId, window), window, exifChanged, exif);
   },
   AlbumAssetExifsV1: async (context) =>
@@ -534,7 +546,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
     ),
   MemoriesV1: async (context) => {
     await sendDeletions(context, 'MemoryDeleteV1', [`${context.userId}#MEMORY`], ({ memoryId }) => ({ memoryId }));
-    for await (const change of memoryChanges(context.userId, windowOf(context, 'MemoryV1')))
+    for await (const change of memoryChanges(context.userId, presentOf(context, 'MemoryV1')))
       await context.send('MemoryV1', { kind: 'memory', memory: change.record }, { type: 'MemoryV1', updateId: change.updateId });
   },
   MemoryToAssetsV1: async (context) => {
@@ -547,7 +559,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
   },
   PeopleV1: async (context) => {
     await sendDeletions(context, 'PersonDeleteV1', [`${context.userId}#PERSON`], ({ personId }) => ({ personId }));
-    for await (const change of personChanges(context.userId, windowOf(context, 'PersonV1')))
+    for await (const change of personChanges(context.userId, presentOf(context, 'PersonV1')))
       await context.send('PersonV1', { kind: 'person', person: change.record }, { type: 'PersonV1', updateId: change.updateId });
   },
   AssetFacesV2: async (context) => {
@@ -561,7 +573,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
     if (!item) return;
     // The metadata's own change id: a change of the user's usage or name does not send it again.
     const updateId = partIdsOf(item)?.metadata ?? updateIdOf(item);
-    if (!inWindow(updateId, windowOf(context, 'UserMetadataV1'))) return;
+    if (!inWindow(updateId, presentOf(context, 'UserMetadataV1'))) return;
     const user = readUser(item);
     // Immich's user_metadata rows: the preferences the user changed (as Immich stores them: what
     // differs from the defaults, memories off included), onboarding once done, the product key once activated.
@@ -666,13 +678,15 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
       await line('SyncResetV1', none, { type: 'SyncResetV1', updateId: 'reset' });
       return;
     }
+    const nowId = changeIdAt(Date.now() - settleMs());
     const context: Context = {
       userId: auth.user.id,
       sessionHash,
-      nowId: changeIdAt(Date.now() - settleMs()),
+      nowId,
       checkpoints,
+      // An ack never passes the snapshot: a row read past it (`presentOf`) is acked at it.
       send: async (type, data, ack) => {
-        await line(type, data, ack);
+        await line(type, data, ack.extraId === undefined && ack.updateId > nowId ? { ...ack, updateId: nowId } : ack);
       },
       albums: once(() => memberships(auth.user.id)),
       partners: once(() => partnersOf(auth.user.id)),
