@@ -18,21 +18,20 @@ const partnerCodec = codec('partner', PartnerRecordSchema);
  * user shared with is.
  */
 export const liveShare = (item: Record<string, unknown>): boolean => item.sharerDeleted !== true && item.recipientDeleted !== true;
-const live = liveShare;
 
 /** Whether `sharedById` shares their library with `sharedWithId` (one GetItem). */
 export const getPartner = async (sharedById: string, sharedWithId: string): Promise<PartnerRecord | undefined> => {
   const item = await getItem(keys.partner(sharedWithId, sharedById));
-  return item && live(item) ? partnerCodec.read(item) : undefined;
+  return item && liveShare(item) ? partnerCodec.read(item) : undefined;
 };
 
 /** Which of these users share their library with `sharedWithId` (BatchGetItem). */
 export const partnersAmong = async (sharedByIds: readonly string[], sharedWithId: string): Promise<PartnerRecord[]> =>
-  (await batchGet([...new Set(sharedByIds)].map((id) => keys.partner(sharedWithId, id)))).filter(live).map(partnerCodec.read);
+  (await batchGet([...new Set(sharedByIds)].map((id) => keys.partner(sharedWithId, id)))).filter(liveShare).map(partnerCodec.read);
 
 /** The partners sharing with a user (one Query of their partition). */
 export const listPartnersSharingWith = async (userId: string): Promise<PartnerRecord[]> =>
-  (await queryAll(partitions.partnersSharingWith(userId))).filter(live).map(partnerCodec.read);
+  (await queryAll(partitions.partnersSharingWith(userId))).filter(liveShare).map(partnerCodec.read);
 
 /** The partners a user shares with (one Query of gsi2). */
 export const listPartnersSharedBy = async (userId: string): Promise<PartnerRecord[]> =>

@@ -1,5 +1,5 @@
 import type { AlbumRecord } from './album.ts';
-import type { AssetRecord, FaceRecord } from './asset.ts';
+import type { AssetRecord, FaceRecord, PhotoEdit } from './asset.ts';
 import type { MemoryRecord } from './memory.ts';
 import type { PersonRecord } from './person.ts';
 import type { UserRecord } from './user.ts';
@@ -21,6 +21,7 @@ export interface SyncEvent {
     | { kind: 'person'; person: PersonRecord }
     | { kind: 'face'; face: FaceRecord }
     | { kind: 'memory'; memory: MemoryRecord }
+    | { kind: 'edit'; assetId: string; edit: PhotoEdit; sequence: number }
     /** Ids and flags only (deletions, partners, album users and entries, user metadata, acks). */
     | { kind: 'fields'; fields: Record<string, unknown> };
 }

@@ -601,7 +601,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       for (const [sequence, edit] of change.record.edits.entries())
         await context.send(
           'AssetEditV1',
-          fields({ id: edit.id, assetId: change.record.assetId, action: edit.action, parameters: edit.parameters, sequence }),
+          { kind: 'edit', assetId: change.record.assetId, edit, sequence },
           { type: 'AssetEditV1', updateId: change.updateId },
         );
   },

@@ -154,6 +154,8 @@ const mapSyncData = (event: SyncEvent): unknown => {
       return mapSyncFace(data.face);
     case 'memory':
       return mapSyncMemory(data.memory);
+    case 'edit':
+      return mapSyncAssetEdit(data.assetId, data.edit, data.sequence);
     case 'fields':
       return data.fields;
   }
