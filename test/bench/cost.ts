@@ -246,7 +246,11 @@ const measure = async (): Promise<string> => {
             money(tiered),
             '10% Frequent, 10% Infrequent, 80% Archive Instant Access, plus monitoring per object',
           ],
-          ['S3 requests', money(s3Requests), 'one PUT per upload (reads are the apps’ thumbnails, not built yet)'],
+          [
+            'S3 requests',
+            money(s3Requests),
+            "one PUT per upload (previews add two PUTs per upload and the apps' thumbnail GETs, not counted here)",
+          ],
           [
             'Lambda',
             money(lambda),

@@ -9,6 +9,8 @@ import { handler as removePartnerHandler } from '#functions/partner/remove-partn
 import { handler as getAllPeopleHandler } from '#functions/person/get-all-people.ts';
 import { handler as updatePersonHandler } from '#functions/person/update-person.ts';
 import { handler as restoreAssetsHandler } from '#functions/trash/restore-assets.ts';
+import { handler as deleteUserHandler } from '#functions/user/delete-user.ts';
+import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
 import { handler as createStackHandler } from '#functions/v3/stack/create-stack.ts';
 import { handler as deleteStackHandler } from '#functions/v3/stack/delete-stack.ts';
 import { handler as searchStacksHandler } from '#functions/v3/stack/search-stacks.ts';
@@ -58,6 +60,9 @@ const stepArb = fc.oneof(
   // Two of the user's photos stacked (a burst), or a stack undone.
   { arbitrary: fc.record({ kind: fc.constantFrom('stack', 'unstack'), user: who, target: fc.nat() }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('rename' as const), user: who, name: fc.constantFrom('Ana', 'Bo', 'Cy') }), weight: 1 },
+  // A third member of the family (their album shared with both, their library with user 0) is
+  // deleted by the admin, or comes back.
+  { arbitrary: fc.record({ kind: fc.constantFrom('leave', 'return'), user: who }), weight: 1 },
   { arbitrary: fc.record({ kind: fc.constant('sync' as const), user: who, cut: fc.option(fc.integer({ min: 1, max: 12 })) }), weight: 3 },
 );
 
@@ -82,6 +87,24 @@ describe('the sync stream, as the app keeps it, agrees with the REST API', () =>
         for (const [index, user] of users.entries())
           for (const name of ['Trip', 'Favourites'])
             albums.push((await createAlbum(user.accessToken, { albumName: `P${run}${index}${name}` })).id as string);
+        // The third member: a photo, an album of theirs shared with both, their library with user 0.
+        const third = await freshUser(adminToken, `Prop${run}c`);
+        const thirds = [await addPhoto(third.accessToken, { color: [run % 250, 200, 10] })];
+        const thirdAlbum = (await createAlbum(third.accessToken, { albumName: `P${run}third`, assetIds: thirds })).id as string;
+        await invoke(addUsersHandler, {
+          method: 'PUT',
+          path: `/api/album/${thirdAlbum}/users`,
+          pathParameters: { id: thirdAlbum },
+          headers: bearer(third.accessToken),
+          body: { sharedUserIds: users.map((user) => user.id) },
+        });
+        await invoke(createPartnerHandler, {
+          method: 'POST',
+          path: `/api/partner/${users[0]?.id}`,
+          pathParameters: { id: users[0]?.id ?? '' },
+          headers: bearer(third.accessToken),
+        });
+        let thirdDeleted = false;
         for (const [index, step] of steps.entries()) {
           // Both sync halfway too: whatever changes after must reach stores that already hold it.
           if (index === Math.floor(steps.length / 2)) for (const client of clients) await client.sync();
@@ -192,6 +215,20 @@ describe('the sync stream, as the app keeps it, agrees with the REST API', () =>
                 });
               break;
             }
+            case 'leave':
+            case 'return': {
+              if ((step.kind === 'leave') === thirdDeleted) break;
+              const reply = await invoke(step.kind === 'leave' ? deleteUserHandler : restoreUserHandler, {
+                method: step.kind === 'leave' ? 'DELETE' : 'POST',
+                path: step.kind === 'leave' ? `/api/user/${third.id}` : `/api/user/${third.id}/restore`,
+                pathParameters: { id: third.id },
+                headers: bearer(adminToken),
+                body: {},
+              });
+              expect(reply.status, JSON.stringify(reply.body)).toBeLessThan(300);
+              thirdDeleted = step.kind === 'leave';
+              break;
+            }
             case 'rename': {
               const people = (
                 await invoke(getAllPeopleHandler, { path: '/api/person', query: { withHidden: 'true' }, headers: bearer(token) })
@@ -216,6 +253,14 @@ describe('the sync stream, as the app keeps it, agrees with the REST API', () =>
         for (const [index, client] of clients.entries()) {
           await client.sync();
           await agrees(client, users[index] as User, users[1 - index] as User, assets[index] as string[], assets[1 - index] as string[]);
+          // The third member's photo: in the app exactly while the API lets this user see it.
+          for (const id of thirds) {
+            const seen = (await assetInfo(users[index]?.accessToken ?? '', id)).status === 200;
+            const reachable =
+              [...client.albumAssets.values()].some((entry) => entry.assetId === id) ||
+              [...client.partners.values()].some((partner) => partner.sharedById === third.id);
+            expect(client.assets.has(id) && reachable, `the third member's ${id}${thirdDeleted ? ' (deleted)' : ''}`).toBe(seen);
+          }
         }
       }),
       { numRuns: 12 },
