@@ -292,8 +292,19 @@ const agrees = async (client: SyncClient, user: User, other: User, mine: readonl
     );
   const sharedWithMe: string[] = await partners('shared-with');
   const sharedByMe: string[] = await partners('shared-by');
-  expect([...client.partners.values()].filter((p) => p.sharedWithId === user.id).map((p) => p.sharedById)).toEqual(sharedWithMe);
-  expect([...client.partners.values()].filter((p) => p.sharedById === user.id).map((p) => p.sharedWithId)).toEqual(sharedByMe);
+  // In any order: the API lists them by name, the app's table by when they came.
+  expect(
+    [...client.partners.values()]
+      .filter((p) => p.sharedWithId === user.id)
+      .map((p) => p.sharedById)
+      .sort(),
+  ).toEqual([...sharedWithMe].sort());
+  expect(
+    [...client.partners.values()]
+      .filter((p) => p.sharedById === user.id)
+      .map((p) => p.sharedWithId)
+      .sort(),
+  ).toEqual([...sharedByMe].sort());
   // A partner's library: every asset of theirs the API still has, as the partner's timeline shows it to the user.
   if (sharedWithMe.includes(other.id)) {
     for (const id of theirs) {
