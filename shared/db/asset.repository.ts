@@ -482,16 +482,21 @@ export const listDeviceAssets = async (
     isVisible: item.isVisible !== false,
   }));
 
+/** An asset's entry in its owner's trash: the asset, and since when it is there. */
+export interface TrashEntry {
+  assetId: string;
+  deletedAt: string;
+}
+
 /**
- * An owner's assets in the trash since `cutoff` or before, longest there first, at most `limit`:
- * one Query of their trash entries (pattern 88).
+ * An owner's assets in the trash since `cutoff` or before, longest there first, at most `limit`,
+ * and only those after the entry `after` (one a run has left where it is): one Query of their
+ * trash entries (pattern 88).
  */
-export const listTrashedBefore = async (
-  ownerId: string,
-  cutoff: string,
-  limit: number,
-): Promise<{ assetId: string; deletedAt: string }[]> => {
+export const listTrashedBefore = async (ownerId: string, cutoff: string, limit: number, after?: TrashEntry): Promise<TrashEntry[]> => {
   for await (const page of queryPages(partitions.trash(ownerId), {
+    // The first sort key after that entry's.
+    ...(after ? { from: `${keys.trashEntry(ownerId, after.deletedAt, after.assetId).sk}\u0000` } : {}),
     to: `${cutoff}#\uffff`,
     pageSize: limit,
     attributes: ['sk', 'assetId'],

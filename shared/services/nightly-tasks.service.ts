@@ -80,18 +80,21 @@ const purge = async (config: SystemConfig, slot: string | undefined, budget: Wor
   const due = users.filter(
     (user) => user.deletedAt !== null && (user.status === 'removing' || (deletedBefore !== undefined && user.deletedAt < deletedBefore)),
   );
+  // One left unfinished (its budget spent, or an asset busy meanwhile) is the next run's; the others go on while the budget lasts.
   for (const user of due) {
     const outcome = await purgeUser(user.id, budget);
     summary.assets += outcome.assets;
     if (outcome.kind === 'purged') summary.users++;
-    if (outcome.kind === 'unfinished') return { ...summary, done: false };
+    if (outcome.kind === 'unfinished') summary.done = false;
+    if (budget.spent) return { ...summary, done: false };
   }
   if (trashedBefore === undefined) return summary;
   const purged = new Set(due.map((user) => user.id));
   for (const user of users.filter((each) => !purged.has(each.id))) {
     const trash = await deleteExpiredTrash(user.id, trashedBefore, budget);
     summary.assets += trash.removed;
-    if (!trash.done) return { ...summary, done: false };
+    if (!trash.done) summary.done = false;
+    if (budget.spent) return { ...summary, done: false };
   }
   return summary;
 };

@@ -29,7 +29,7 @@ import { raise } from '../realtime/outbox.ts';
 import { originalsStore } from '../storage/originals.ts';
 import { removeAlbum } from './album.service.ts';
 import { deleteStacksOf } from './stack.service.ts';
-import { deleteAssetForGood } from './trash.service.ts';
+import { deleteUnlessBusy } from './trash.service.ts';
 import { endSessionsOf } from './upload-session-end.ts';
 import type { WorkBudget } from './work-budget.ts';
 
@@ -77,23 +77,25 @@ const endPartnerships = async (userId: string): Promise<void> => {
 /**
  * Their assets, each deleted for good as DELETE /asset with `force` deletes it (files, faces,
  * album entries, memories, tags, stacks), a page of the timeline at a time, while the budget
- * lasts. How many went, and whether none is left.
+ * lasts. One walk of the timeline: an asset busy meanwhile stays behind it, for the next run. How
+ * many went, and whether none is left.
  */
 const deleteLibrary = async (userId: string, budget: WorkBudget): Promise<{ assets: number; done: boolean }> => {
   let assets = 0;
-  for (;;) {
-    if (budget.spent) return { assets, done: false };
-    let page: string[] = [];
-    for await (const items of timelinePages(userId, { descending: false, pageSize: Math.min(100, budget.remaining) })) {
-      page = items.map((asset) => asset.id);
-      break;
-    }
-    if (page.length === 0) return { assets, done: true };
-    budget.take(page.length);
-    await inBatches(page, 8, async (assetId) => {
-      if (await deleteAssetForGood(assetId)) assets++;
+  let busy = 0;
+  if (budget.spent) return { assets, done: false };
+  for await (const page of timelinePages(userId, { descending: false, pageSize: Math.min(100, budget.remaining) })) {
+    const ids = page.slice(0, budget.remaining).map((asset) => asset.id);
+    budget.take(ids.length);
+    await inBatches(ids, 8, async (assetId) => {
+      const outcome = await deleteUnlessBusy(assetId);
+      if (outcome === 'deleted') assets++;
+      else if (outcome === 'busy') busy++;
     });
+    // Spent: the next page is the next run's (it reads the timeline again).
+    if (budget.spent) return { assets, done: false };
   }
+  return { assets, done: busy === 0 };
 };
 
 /** What the user owned besides their assets: stacks left, memories, people, tags, workflows, then what only pointed at them. */
