@@ -8,7 +8,7 @@ import { recordRun } from './queue-runs.ts';
 import { deleteEmptyTags } from './tag-cleanup.ts';
 import { deleteExpiredTrash } from './trash.service.ts';
 import { purgeUser } from './user-purge.service.ts';
-import { WorkBudget } from './work-budget.ts';
+import { type BatchRunner, WorkBudget } from './work-budget.ts';
 
 /**
  * Immich's nightly tasks, as far as this server has them (docs/immich-compatibility.md, "Memories",
@@ -42,6 +42,8 @@ export interface NightlyBudget {
   maxDeletions?: number;
   /** Epoch milliseconds after which no more deletions start (default: ten minutes from now). */
   deadline?: number;
+  /** Runs each batch of the run's work (the nightly function's tells the apps of its events when it is done). */
+  batch?: BatchRunner;
 }
 
 /** What a purge run deleted, and whether it left any for the next tick. */
@@ -104,7 +106,7 @@ export const runNightlyTasks = async (now: Date, limits: NightlyBudget = {}): Pr
   const config = await getConfig();
   const slot = nightlySlot(now, config.nightlyTasks.startTime);
   const cleanupOn = config.nightlyTasks.databaseCleanup;
-  const budget = new WorkBudget(limits.maxDeletions ?? defaultDeletions, limits.deadline ?? Date.now() + defaultMs);
+  const budget = new WorkBudget(limits.maxDeletions ?? defaultDeletions, limits.deadline ?? Date.now() + defaultMs, limits.batch);
   if (await claimNightlySlot(slot, cleanupOn)) {
     // A night's run is the background tasks' queue's job (the jobs page counts it).
     return recordRun('backgroundTask', async () => {

@@ -186,9 +186,9 @@ const trashedAssets = async (ownerId: string): Promise<AssetRecord[]> => {
 /**
  * Immich's nightly AssetDeleteCheck for one owner: every asset in their trash since `cutoff` or
  * before is deleted for good, longest there first, as DELETE /asset with `force` deletes it, while
- * the budget lasts (what is left, and an asset busy meanwhile, waits for the next run). Their
- * earlier trash is given its entries once first ("Earlier shapes"). How many went, and whether
- * none is left.
+ * the budget lasts (what is left, and an asset busy meanwhile, waits for the next run), a page of
+ * entries a batch. Their earlier trash is given its entries once first ("Earlier shapes"). How
+ * many went, and whether none is left.
  */
 export const deleteExpiredTrash = async (
   ownerId: string,
@@ -209,14 +209,16 @@ export const deleteExpiredTrash = async (
     if (expired.length === 0) return { removed, done: busy === 0 };
     budget.take(expired.length);
     after = expired.at(-1);
-    await inBatches(expired, 8, async ({ assetId, deletedAt }) => {
-      // Restored meanwhile (or trashed again later): it stays.
-      const outcome = await deleteUnlessBusy(assetId, (asset) => asset.deletedAt !== null && asset.deletedAt <= cutoff);
-      if (outcome === 'deleted') removed++;
-      else if (outcome === 'busy') busy++;
-      // An entry whose asset is no longer in the trash since then is none (its write raced an earlier shape's).
-      else await dropTrashEntry(ownerId, assetId, deletedAt);
-    });
+    await budget.batch(() =>
+      inBatches(expired, 8, async ({ assetId, deletedAt }) => {
+        // Restored meanwhile (or trashed again later): it stays.
+        const outcome = await deleteUnlessBusy(assetId, (asset) => asset.deletedAt !== null && asset.deletedAt <= cutoff);
+        if (outcome === 'deleted') removed++;
+        else if (outcome === 'busy') busy++;
+        // An entry whose asset is no longer in the trash since then is none (its write raced an earlier shape's).
+        else await dropTrashEntry(ownerId, assetId, deletedAt);
+      }),
+    );
   }
 };
 

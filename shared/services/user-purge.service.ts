@@ -87,11 +87,13 @@ const deleteLibrary = async (userId: string, budget: WorkBudget): Promise<{ asse
   for await (const page of timelinePages(userId, { descending: false, pageSize: Math.min(100, budget.remaining) })) {
     const ids = page.slice(0, budget.remaining).map((asset) => asset.id);
     budget.take(ids.length);
-    await inBatches(ids, 8, async (assetId) => {
-      const outcome = await deleteUnlessBusy(assetId);
-      if (outcome === 'deleted') assets++;
-      else if (outcome === 'busy') busy++;
-    });
+    await budget.batch(() =>
+      inBatches(ids, 8, async (assetId) => {
+        const outcome = await deleteUnlessBusy(assetId);
+        if (outcome === 'deleted') assets++;
+        else if (outcome === 'busy') busy++;
+      }),
+    );
     // Spent: the next page is the next run's (it reads the timeline again).
     if (budget.spent) return { assets, done: false };
   }
@@ -121,16 +123,24 @@ export const purgeUser = async (userId: string, budget: WorkBudget): Promise<Pur
   // From here on they cannot be restored: the purge may leave them half-deleted until its next run.
   if (found.status !== 'removing' && !(await beginPurge(userId))) return { kind: 'kept', assets: 0 };
   const user: UserRecord = { ...found, status: 'removing' };
-  await endCredentials(user);
-  await deleteSharing(user.id);
-  await leaveAlbums(user.id);
-  await endPartnerships(user.id);
+  // Their shares and credentials, their library a page at a time, then the rest and the user item:
+  // each a batch of the run, its events told once it is done.
+  await budget.batch(async () => {
+    await endCredentials(user);
+    await deleteSharing(user.id);
+    await leaveAlbums(user.id);
+    await endPartnerships(user.id);
+  });
   const library = await deleteLibrary(user.id, budget);
   if (!library.done) return { kind: 'unfinished', assets: library.assets };
-  await deleteRest(user);
-  if (!(await deleteUserItem(user))) return { kind: 'kept', assets: library.assets };
-  // Every app is told, as Immich's deletion job tells them (`on_user_delete`).
-  raise({ kind: 'user-deleted', userId: user.id });
+  const gone = await budget.batch(async () => {
+    await deleteRest(user);
+    if (!(await deleteUserItem(user))) return false;
+    // Every app is told, as Immich's deletion job tells them (`on_user_delete`).
+    raise({ kind: 'user-deleted', userId: user.id });
+    return true;
+  });
+  if (!gone) return { kind: 'kept', assets: library.assets };
   log.info('user purged', { userId: user.id, assets: library.assets });
   return { kind: 'purged', assets: library.assets };
 };

@@ -1,4 +1,6 @@
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -9,7 +11,9 @@ import { handler as updateConfigHandler } from '#functions/system-config/update-
 import { handler as deleteUserHandler } from '#functions/user/delete-user.ts';
 import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
 import { handler as getQueue } from '#functions/v3/queue/get-queue.ts';
+import { managedConnectionId } from '#infra/local/websocket-api.ts';
 import { getAsset, getAssetWithFaces, updateAsset } from '#shared/db/asset.repository.ts';
+import { deleteConnection, putConnection } from '#shared/db/connection.repository.ts';
 import { keys } from '#shared/db/keys.ts';
 import { getUser } from '#shared/db/user.repository.ts';
 import { nightlySlot, runNightlyTasks } from '#shared/services/nightly-tasks.service.ts';
@@ -322,4 +326,109 @@ describe('an asset busy at every attempt', () => {
     expect(await nightly(night + 2 * 3_600_000)).toEqual({ slot: at(slotOf(night)), ran: false });
     // Each busy asset takes withFreshAsset's six attempts, each waiting for the album entry.
   }, 60_000);
+});
+
+/**
+ * API Gateway's management API as the nightly function posts to it (PostToConnection over HTTP,
+ * signed by the SDK): each frame posted is kept with what `look` found in the table when it
+ * arrived. The function waits for each answer before it goes on, so that is the table as it was
+ * when the frame was sent, whatever the timing.
+ */
+const managementApiLooking = async (look: () => Promise<unknown>) => {
+  const posts: { connectionId: string; frame: string; seen: unknown }[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const connectionId = managedConnectionId('test', new URL(req.url ?? '/', 'http://localhost').pathname);
+    if (req.method === 'POST' && connectionId)
+      posts.push({ connectionId, frame: Buffer.concat(chunks).toString('utf8'), seen: await look() });
+    res.writeHead(200).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.env.REALTIME_ENDPOINT = `http://127.0.0.1:${(server.address() as AddressInfo).port}/test`;
+  return {
+    posts,
+    close: async () => {
+      delete process.env.REALTIME_ENDPOINT;
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+};
+
+/** A connection of the user's app, as `$connect` keeps it (v1.100's shapes). */
+const connected = async (userId: string): Promise<string> => {
+  const connectionId = `${userId.slice(0, 12)}=`;
+  await putConnection({
+    connectionId,
+    userId,
+    sessionHash: null,
+    generation: 'v1',
+    connectedAt: new Date().toISOString(),
+    ttl: Math.floor(Date.now() / 1000) + 600,
+  });
+  return connectionId;
+};
+
+describe('the apps told of the night’s deletions', () => {
+  it('as each batch is done, before the next begins, not at the run’s end', async () => {
+    const night = nightOf(7);
+    // Users are gone through oldest first: the first one's trash is a batch before the second's.
+    const [first, second] = [await freshUser(adminToken, 'ToldFirst'), await freshUser(adminToken, 'ToldSecond')];
+    const [firstPhoto, secondPhoto] = [
+      await addPhoto(first.accessToken, { color: [70, 1, 1] }),
+      await addPhoto(second.accessToken, { color: [70, 2, 2] }),
+    ];
+    await trashedAt(firstPhoto, slotOf(night) - 40 * dayMs);
+    await trashedAt(secondPhoto, slotOf(night) - 40 * dayMs);
+    const connections = [await connected(first.userId), await connected(second.userId)];
+    // What each frame found: whether the second user's photo was still there.
+    const api = await managementApiLooking(async () => (await getAsset(secondPhoto)) !== undefined);
+    try {
+      expect(await nightly(night)).toMatchObject({ ran: true, purge: { assets: 2, users: 0, done: true } });
+      expect(api.posts).toEqual([
+        { connectionId: connections[0], frame: `42${JSON.stringify(['on_asset_delete', firstPhoto])}`, seen: true },
+        { connectionId: connections[1], frame: `42${JSON.stringify(['on_asset_delete', secondPhoto])}`, seen: false },
+      ]);
+    } finally {
+      await api.close();
+      for (const connectionId of connections) await deleteConnection(connectionId);
+    }
+  });
+
+  it('also when the run fails part way: what it deleted before is told, and the next tick goes on', async () => {
+    const night = nightOf(8);
+    const [first, second] = [await freshUser(adminToken, 'FailFirst'), await freshUser(adminToken, 'FailSecond')];
+    const [firstPhoto, secondPhoto] = [
+      await addPhoto(first.accessToken, { color: [80, 1, 1] }),
+      await addPhoto(second.accessToken, { color: [80, 2, 2] }),
+    ];
+    await trashedAt(firstPhoto, slotOf(night) - 40 * dayMs);
+    await trashedAt(secondPhoto, slotOf(night) - 40 * dayMs);
+    // The second user's photo damaged in the table (not an asset's shape): reading it fails the run.
+    const damage = (value: unknown) =>
+      table.send(
+        new UpdateCommand({
+          TableName: process.env.TABLE_NAME,
+          Key: keys.asset(secondPhoto),
+          UpdateExpression: 'SET isFavorite = :value',
+          ExpressionAttributeValues: { ':value': value },
+        }),
+      );
+    await damage('not a boolean');
+    const connections = [await connected(first.userId), await connected(second.userId)];
+    const api = await managementApiLooking(async () => undefined);
+    try {
+      await expect(nightly(night)).rejects.toThrow(/is not valid/);
+      expect(api.posts.map((post) => post.frame)).toEqual([`42${JSON.stringify(['on_asset_delete', firstPhoto])}`]);
+      await damage(false);
+      expect(await nightly(night + 3_600_000)).toMatchObject({ ran: false, purge: { assets: 1, users: 0, done: true } });
+      expect(api.posts.map((post) => post.frame)).toEqual([
+        `42${JSON.stringify(['on_asset_delete', firstPhoto])}`,
+        `42${JSON.stringify(['on_asset_delete', secondPhoto])}`,
+      ]);
+    } finally {
+      await api.close();
+      for (const connectionId of connections) await deleteConnection(connectionId);
+    }
+  });
 });
