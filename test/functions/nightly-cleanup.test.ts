@@ -15,14 +15,18 @@ import { managedConnectionId } from '#infra/local/websocket-api.ts';
 import { getAsset, getAssetWithFaces, updateAsset } from '#shared/db/asset.repository.ts';
 import { deleteConnection, putConnection } from '#shared/db/connection.repository.ts';
 import { keys } from '#shared/db/keys.ts';
+import { listMemories } from '#shared/db/memory.repository.ts';
 import { getUser } from '#shared/db/user.repository.ts';
 import { nightlySlot, runNightlyTasks } from '#shared/services/nightly-tasks.service.ts';
 import { deleteAssetForGood } from '#shared/services/trash.service.ts';
 import { bearer, freshUser, login, signUpAdmin } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo } from '../support/library.ts';
+import { objectCreated } from '../support/media.ts';
+import { makeJpeg } from '../support/photos.ts';
 import { SyncClient } from '../support/sync-client.ts';
 import { tableItems } from '../support/table-items.ts';
+import { upload } from '../support/uploads.ts';
 
 // Immich's nightly AssetDeleteCheck and UserDeleteCheck (docs/immich-compatibility.md, "The trash
 // and deleted users"; docs/data-model.md, "Nightly clean-up"): the trash emptied of what has been
@@ -430,5 +434,63 @@ describe('the apps told of the night’s deletions', () => {
       await api.close();
       for (const connectionId of connections) await deleteConnection(connectionId);
     }
+  });
+});
+
+/** A photo taken on the night's day four years before (a leap day too), with its previews: an "on this day" memory's. */
+const takenYearsBefore = async (token: string, night: number): Promise<string> => {
+  const day = new Date(night);
+  const dateTimeOriginal = `${day.getUTCFullYear() - 4}:${String(day.getUTCMonth() + 1).padStart(2, '0')}:${String(day.getUTCDate()).padStart(2, '0')} 12:00:00`;
+  const reply = await upload(token, { data: makeJpeg({ width: 40, height: 30, dateTimeOriginal, offsetTimeOriginal: '+00:00' }) });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+  const id = reply.body.id as string;
+  await objectCreated((await assetInfo(token, id)).body.originalPath);
+  return id;
+};
+
+/** The user's memories: the year each is of, and its day. */
+const memoriesOf = async (userId: string) =>
+  (await listMemories(userId)).map((memory) => ({ year: memory.data.year, day: memory.showAt?.slice(0, 10) }));
+
+describe('the night’s memories beside its purge', () => {
+  it('are made first: the purge’s first batch finds them there', async () => {
+    const night = nightOf(9);
+    const [remembering, trashing] = [await freshUser(adminToken, 'MemoryFirst'), await freshUser(adminToken, 'PurgeAfter')];
+    await takenYearsBefore(remembering.accessToken, night);
+    const photo = await addPhoto(trashing.accessToken, { color: [90, 1, 1] });
+    await trashedAt(photo, slotOf(night) - 40 * dayMs);
+    const connection = await connected(trashing.userId);
+    const api = await managementApiLooking(async () => memoriesOf(remembering.userId));
+    try {
+      const outcome = await nightly(night);
+      const memory = { year: new Date(night).getUTCFullYear() - 4, day: at(night).slice(0, 10) };
+      expect(api.posts).toEqual([{ connectionId: connection, frame: `42${JSON.stringify(['on_asset_delete', photo])}`, seen: [memory] }]);
+      expect(outcome).toMatchObject({ ran: true, memories: { done: true }, purge: { assets: 1, done: true } });
+    } finally {
+      await api.close();
+      await deleteConnection(connection);
+    }
+  });
+
+  it('left by a run whose time was up are made by the next tick, which goes on with the purge too', async () => {
+    const night = nightOf(10);
+    const [remembering, trashing] = [await freshUser(adminToken, 'MemoryLater'), await freshUser(adminToken, 'PurgeLater')];
+    await takenYearsBefore(remembering.accessToken, night);
+    const photo = await addPhoto(trashing.accessToken, { color: [100, 1, 1] });
+    await trashedAt(photo, slotOf(night) - 40 * dayMs);
+
+    // The invocation's time spent before it began (its last three minutes are left alone): neither is started.
+    expect(await nightly(night, { getRemainingTimeInMillis: () => 60_000 })).toMatchObject({
+      ran: true,
+      memories: { days: [], memories: 0, done: false },
+      purge: { assets: 0, done: false },
+    });
+    expect(await memoriesOf(remembering.userId)).toEqual([]);
+    // The next tick makes the night's memories (as of the night's run), then goes on with its purge.
+    expect(await nightly(night + 3_600_000)).toMatchObject({ ran: false, memories: { done: true }, purge: { assets: 1, done: true } });
+    expect(await memoriesOf(remembering.userId)).toEqual([{ year: new Date(night).getUTCFullYear() - 4, day: at(night).slice(0, 10) }]);
+    expect((await assetInfo(trashing.accessToken, photo)).status).toBe(400);
+    // Both done: the tick after has nothing to do.
+    expect(await nightly(night + 2 * 3_600_000)).toEqual({ slot: at(slotOf(night)), ran: false });
   });
 });
