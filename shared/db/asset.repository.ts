@@ -511,12 +511,6 @@ export const dropTrashEntry = async (ownerId: string, assetId: string, deletedAt
 };
 
 /**
- * Whether an owner's assets trashed before trash entries existed have theirs ("Earlier shapes"):
- * the user item says so once they have (every user created since, from the start).
- */
-export const trashIndexed = async (ownerId: string): Promise<boolean> => (await getItem(keys.user(ownerId)))?.trashIndexed === true;
-
-/**
  * Gives a trashed asset stored before trash entries its entry, only while it is still trashed
  * since then (a restore or deletion meanwhile cancels it: nothing to add).
  */

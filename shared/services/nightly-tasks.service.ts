@@ -1,6 +1,6 @@
 import { log } from '../core/log.ts';
 import { claimNightlySlot, finishNightlyWork, pendingNightlyWork } from '../db/system.repository.ts';
-import { listUsers } from '../db/user.repository.ts';
+import { listUsersWithTrashState, type UserWithTrashState } from '../db/user.repository.ts';
 import type { SystemConfig } from '../model/config.ts';
 import type { UserRecord } from '../model/user.ts';
 import { getConfig } from './config.reader.ts';
@@ -76,7 +76,12 @@ const defaultMs = 10 * 60_000;
  * `removing`, is purged; every other user's trash loses what has been there `trash.days` (0 when
  * the trash is off), while the budget lasts.
  */
-const purge = async (config: SystemConfig, slot: string | undefined, budget: WorkBudget, users: UserRecord[]): Promise<PurgeSummary> => {
+const purge = async (
+  config: SystemConfig,
+  slot: string | undefined,
+  budget: WorkBudget,
+  users: UserWithTrashState[],
+): Promise<PurgeSummary> => {
   const summary: PurgeSummary = { assets: 0, users: 0, done: true };
   const night = slot ? Date.parse(slot) : undefined;
   const deletedBefore = night === undefined ? undefined : new Date(night - config.user.deleteDelay * dayMs).toISOString();
@@ -96,7 +101,7 @@ const purge = async (config: SystemConfig, slot: string | undefined, budget: Wor
   if (trashedBefore === undefined) return summary;
   const purged = new Set(due.map((user) => user.id));
   for (const user of users.filter((each) => !purged.has(each.id))) {
-    const trash = await deleteExpiredTrash(user.id, trashedBefore, budget);
+    const trash = await deleteExpiredTrash(user, trashedBefore, budget);
     summary.assets += trash.removed;
     if (!trash.done) summary.done = false;
     if (budget.spent) return { ...summary, done: false };
@@ -116,7 +121,7 @@ const nightPurge = async (
   config: SystemConfig,
   slot: string | undefined,
   budget: WorkBudget,
-  users: UserRecord[],
+  users: UserWithTrashState[],
 ): Promise<PurgeSummary> => {
   const summary = await purge(config, slot, budget, users);
   if (slot && summary.done) await finishNightlyWork('cleanup', slot);
@@ -143,7 +148,7 @@ export const runNightlyTasks = async (now: Date, limits: NightlyBudget = {}): Pr
       }
       // The memories before the purge: a long purge never leaves the night without them.
       if (memoriesOn) outcome.memories = await nightMemories(memoriesAt, budget);
-      outcome.purge = await nightPurge(config, cleanupOn ? slot : undefined, budget, await listUsers());
+      outcome.purge = await nightPurge(config, cleanupOn ? slot : undefined, budget, await listUsersWithTrashState());
       log.info('nightly tasks', { ...outcome });
       return outcome;
     });
@@ -152,7 +157,7 @@ export const runNightlyTasks = async (now: Date, limits: NightlyBudget = {}): Pr
   const pending = await pendingNightlyWork();
   const memories = memoriesOn ? pending.memories : undefined;
   const cleanup = cleanupOn ? pending.cleanup : undefined;
-  const users = await listUsers();
+  const users = await listUsersWithTrashState();
   if (!memories && !cleanup && !removing(users)) return { slot, ran: false };
   return recordRun('backgroundTask', async () => {
     const outcome: NightlyOutcome = { slot, ran: false };

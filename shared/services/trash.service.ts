@@ -13,7 +13,6 @@ import {
   listTrashedBefore,
   markTrashIndexed,
   type TrashEntry,
-  trashIndexed,
   updateAsset,
   withFreshAsset,
 } from '../db/asset.repository.ts';
@@ -187,15 +186,16 @@ const trashedAssets = async (ownerId: string): Promise<AssetRecord[]> => {
  * Immich's nightly AssetDeleteCheck for one owner: every asset in their trash since `cutoff` or
  * before is deleted for good, longest there first, as DELETE /asset with `force` deletes it, while
  * the budget lasts (what is left, and an asset busy meanwhile, waits for the next run), a page of
- * entries a batch. Their earlier trash is given its entries once first ("Earlier shapes"). How
- * many went, and whether none is left.
+ * entries a batch. Their earlier trash is given its entries once first, unless the owner as listed
+ * says it has them (`trashIndexed`: "Earlier shapes"). How many went, and whether none is left.
  */
 export const deleteExpiredTrash = async (
-  ownerId: string,
+  owner: { id: string; trashIndexed: boolean },
   cutoff: string,
   budget: WorkBudget,
 ): Promise<{ removed: number; done: boolean }> => {
-  if (!(await trashIndexed(ownerId))) {
+  const ownerId = owner.id;
+  if (!owner.trashIndexed) {
     await inBatches(await trashedAssets(ownerId), 8, addTrashEntry);
     await markTrashIndexed(ownerId);
   }

@@ -18,7 +18,7 @@ import { timelinePages } from '../db/asset.repository.ts';
 import { deleteMemory, listMemories } from '../db/memory.repository.ts';
 import { listPartnershipsOf, removePartnerIfShared } from '../db/partner.repository.ts';
 import { deletePerson, listPeople } from '../db/person.repository.ts';
-import { deleteUserSessions, listUserSessions } from '../db/session.repository.ts';
+import { deleteSessions, listUserSessionHashes } from '../db/session.repository.ts';
 import { deleteSharedLink, listSharedLinkAssetIds, listSharedLinks } from '../db/shared-link.repository.ts';
 import { deleteCheckpoints } from '../db/sync.repository.ts';
 import { deleteTags, listTags } from '../db/tag.repository.ts';
@@ -36,11 +36,14 @@ import type { WorkBudget } from './work-budget.ts';
 /** What a purge run did: `purged`, `unfinished` (its budget ran out: the next run goes on), or `kept` (restored meanwhile, or gone). */
 export type PurgeOutcome = { kind: 'purged' | 'unfinished' | 'kept'; assets: number };
 
-/** Nothing can act as the user any more: their sessions (with their sync checkpoints), API keys and open upload sessions end. */
+/**
+ * Nothing can act as the user any more: their sessions (with their sync checkpoints), API keys and
+ * open upload sessions end. The sessions are listed once (expired ones too), and those ended.
+ */
 const endCredentials = async (user: UserRecord): Promise<void> => {
-  const [sessions, apiKeys] = await Promise.all([listUserSessions(user.id), listApiKeys(user.id)]);
-  await inBatches(sessions, 8, (session) => deleteCheckpoints(session.tokenHash));
-  await deleteUserSessions(user.id);
+  const [sessions, apiKeys] = await Promise.all([listUserSessionHashes(user.id), listApiKeys(user.id)]);
+  await inBatches(sessions, 8, (tokenHash) => deleteCheckpoints(tokenHash));
+  await deleteSessions(user.id, sessions);
   await inBatches(apiKeys, 8, (key) => deleteApiKey(user.id, key));
   await endSessionsOf(user);
 };

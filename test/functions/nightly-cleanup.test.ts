@@ -24,6 +24,7 @@ import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo } from '../support/library.ts';
 import { objectCreated } from '../support/media.ts';
 import { makeJpeg } from '../support/photos.ts';
+import { recordRoundTrips } from '../support/round-trips.ts';
 import { SyncClient } from '../support/sync-client.ts';
 import { tableItems } from '../support/table-items.ts';
 import { upload } from '../support/uploads.ts';
@@ -492,5 +493,55 @@ describe('the night’s memories beside its purge', () => {
     expect((await assetInfo(trashing.accessToken, photo)).status).toBe(400);
     // Both done: the tick after has nothing to do.
     expect(await nightly(night + 2 * 3_600_000)).toEqual({ slot: at(slotOf(night)), ran: false });
+  });
+});
+
+describe('what a night reads', () => {
+  it('reads no user item the users’ list held, and a purged user’s sessions once (expired ones too, with their checkpoints)', async () => {
+    const night = nightOf(11);
+    const [keeping, leaving] = [await freshUser(adminToken, 'ReadKeeping'), await freshUser(adminToken, 'ReadLeaving')];
+    const photo = await addPhoto(keeping.accessToken, { color: [110, 1, 1] });
+    await trashedAt(photo, slotOf(night) - 40 * dayMs);
+    // A second session, its app synced (its checkpoints kept), then expired (its items not yet gone by TTL).
+    await new SyncClient((await login({ email: 'readleaving@immich.cloud', password: 'password-ReadLeaving' })).accessToken).sync();
+    const sessions = (await tableItems('userSession'))
+      .filter((item) => item.pk === keys.user(leaving.userId).pk)
+      .map((item) => keys.session(String(item.tokenHash)).pk);
+    expect(sessions).toHaveLength(2);
+    const synced = (await tableItems('syncCheckpoint')).find((item) => sessions.includes(String(item.pk)))?.pk;
+    for (const key of [{ pk: synced, sk: 'SESSION' }, keys.userSession(leaving.userId, String(synced).slice('SESSION#'.length))])
+      await table.send(
+        new UpdateCommand({
+          TableName: process.env.TABLE_NAME,
+          Key: key,
+          UpdateExpression: 'SET #ttl = :past',
+          ExpressionAttributeNames: { '#ttl': 'ttl' },
+          ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 60 },
+        }),
+      );
+    expect((await remove(leaving.userId)).status).toBe(200);
+    await backdateDeletion(leaving.userId, slotOf(night) - 10 * dayMs);
+
+    let outcome: unknown;
+    const calls = await recordRoundTrips(async () => {
+      outcome = await nightly(night);
+    });
+    expect(outcome).toMatchObject({ ran: true, purge: { assets: 1, users: 1, done: true } });
+    // Of the user items, only the purged user's, read fresh (a restore meanwhile keeps them).
+    const userItems = calls
+      .filter((call) => call.command === 'GetItemCommand' && call.input.Key?.sk === 'USER')
+      .map((call) => call.input.Key.pk);
+    expect(userItems).toEqual([keys.user(leaving.userId).pk]);
+    const sessionLists = calls.filter(
+      (call) =>
+        call.command === 'QueryCommand' &&
+        call.input.ExpressionAttributeValues?.[':pk'] === keys.user(leaving.userId).pk &&
+        call.input.ExpressionAttributeValues?.[':prefix'] === 'SESSION#',
+    );
+    expect(sessionLists).toHaveLength(1);
+    // Every session ended, the expired one too, with their checkpoints, and nothing is left in their partition.
+    expect((await tableItems()).filter((item) => sessions.includes(String(item.pk)) || item.pk === keys.user(leaving.userId).pk)).toEqual(
+      [],
+    );
   });
 });
