@@ -23,17 +23,34 @@ export interface NightlyContext {
 // files) then ends well within Lambda's limit, and the next tick goes on from there.
 const marginMs = 3 * 60_000;
 
+/**
+ * Runs `work`, then tells the apps concerned of the events it raised (on_asset_delete,
+ * on_user_delete: docs/immich-compatibility.md, "Realtime"), as the API's routes do after theirs;
+ * also when it failed part way, as what it deleted before is gone.
+ */
+const publishing = async <T>(work: () => Promise<T>): Promise<T> => {
+  const { result, events } = await collectEvents(async () => {
+    try {
+      return { ok: true as const, value: await work() };
+    } catch (error) {
+      return { ok: false as const, error };
+    }
+  });
+  await publish(events);
+  if (!result.ok) throw result.error;
+  return result.value;
+};
+
 export const handler = async (event: ScheduledEvent, context?: NightlyContext): Promise<NightlyOutcome> =>
   withLogContext({}, async () => {
     const time = event.time ? new Date(event.time) : new Date();
     const remaining = context?.getRemainingTimeInMillis?.();
-    // What the clean-ups deleted is told to the apps concerned once the run is done (on_asset_delete,
-    // on_user_delete: docs/immich-compatibility.md, "Realtime"), as the API's routes do after theirs.
-    const { result, events } = await collectEvents(() =>
+    // Each batch of the run (a page of deletions, a user's shares) is told as it ends, within the
+    // invocation's budget, not all at its end (docs/data-model.md, "Nightly clean-up").
+    return publishing(() =>
       runNightlyTasks(Number.isNaN(time.getTime()) ? new Date() : time, {
         ...(remaining === undefined ? {} : { deadline: Date.now() + remaining - marginMs }),
+        batch: publishing,
       }),
     );
-    await publish(events);
-    return result;
   });

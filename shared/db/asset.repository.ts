@@ -482,16 +482,21 @@ export const listDeviceAssets = async (
     isVisible: item.isVisible !== false,
   }));
 
+/** An asset's entry in its owner's trash: the asset, and since when it is there. */
+export interface TrashEntry {
+  assetId: string;
+  deletedAt: string;
+}
+
 /**
- * An owner's assets in the trash since `cutoff` or before, longest there first, at most `limit`:
- * one Query of their trash entries (pattern 88).
+ * An owner's assets in the trash since `cutoff` or before, longest there first, at most `limit`,
+ * and only those after the entry `after` (one a run has left where it is): one Query of their
+ * trash entries (pattern 88).
  */
-export const listTrashedBefore = async (
-  ownerId: string,
-  cutoff: string,
-  limit: number,
-): Promise<{ assetId: string; deletedAt: string }[]> => {
+export const listTrashedBefore = async (ownerId: string, cutoff: string, limit: number, after?: TrashEntry): Promise<TrashEntry[]> => {
   for await (const page of queryPages(partitions.trash(ownerId), {
+    // The first sort key after that entry's.
+    ...(after ? { from: `${keys.trashEntry(ownerId, after.deletedAt, after.assetId).sk}\u0000` } : {}),
     to: `${cutoff}#\uffff`,
     pageSize: limit,
     attributes: ['sk', 'assetId'],
@@ -504,12 +509,6 @@ export const listTrashedBefore = async (
 export const dropTrashEntry = async (ownerId: string, assetId: string, deletedAt: string): Promise<void> => {
   await writeOne(assetWrites.dropTrashEntry({ id: assetId, ownerId }, deletedAt));
 };
-
-/**
- * Whether an owner's assets trashed before trash entries existed have theirs ("Earlier shapes"):
- * the user item says so once they have (every user created since, from the start).
- */
-export const trashIndexed = async (ownerId: string): Promise<boolean> => (await getItem(keys.user(ownerId)))?.trashIndexed === true;
 
 /**
  * Gives a trashed asset stored before trash entries its entry, only while it is still trashed

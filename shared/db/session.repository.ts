@@ -84,11 +84,19 @@ export const refreshSessionUse = (
     values: { ':from': from, ':now': use.updatedAt, ':appVersion': use.appVersion, ':agent': use.agent },
   });
 
+/** Every session of a user, expired ones too (their items may wait for TTL): their token hashes, one Query of the list. */
+export const listUserSessionHashes = async (userId: string): Promise<string[]> =>
+  (await queryAll(partitions.userSessions(userId), { attributes: ['tokenHash'] })).map((entry) => String(entry.tokenHash));
+
+/** Ends these sessions of a user (as listed by `listUserSessionHashes`): their items and list entries. */
+export const deleteSessions = async (userId: string, tokenHashes: readonly string[]): Promise<void> => {
+  await batchDelete(tokenHashes.flatMap((tokenHash) => [keys.session(tokenHash), keys.userSession(userId, tokenHash)]));
+};
+
 /** Ends every session of a user except `keep` (the caller's own, when it has one). */
 export const deleteUserSessions = async (userId: string, keep?: string): Promise<number> => {
-  const entries = await queryAll(partitions.userSessions(userId), { attributes: ['tokenHash'] });
-  const ended = entries.map((entry) => String(entry.tokenHash)).filter((tokenHash) => tokenHash !== keep);
-  await batchDelete(ended.flatMap((tokenHash) => [keys.session(tokenHash), keys.userSession(userId, tokenHash)]));
+  const ended = (await listUserSessionHashes(userId)).filter((tokenHash) => tokenHash !== keep);
+  await deleteSessions(userId, ended);
   return ended.length;
 };
 

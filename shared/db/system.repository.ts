@@ -39,24 +39,41 @@ export const deleteServerLicense = async (): Promise<void> => {
   await writeOne(deleteWrite(keys.serverLicense()));
 };
 
+/** What a night's claim marks pending, until a run finishes it. */
+export interface NightlyWork {
+  /** The trash and user purge (the clean-up is on): the slot whose cut-offs it runs from. */
+  cleanup?: string;
+  /** The "on this day" memories (their generation is on): the instant they are made as of (the claiming tick's). */
+  memories?: string;
+}
+
 /**
  * Claims a nightly slot (the instant the nightly tasks were due) for one run: true for the first
  * caller, false when this slot or a later one was claimed already (a retry, a concurrent tick).
- * With `cleanup` (the night's clean-up is on), the slot's trash and user purge is marked pending
- * in the same write, until a run finishes it (`finishNightlyCleanup`).
+ * The slot's work is marked pending in the same write (`pendingCleanup`, `pendingMemories`;
+ * an earlier night's left is replaced), until a run finishes each (`finishNightlyWork`).
  */
-export const claimNightlySlot = async (slot: string, cleanup = false): Promise<boolean> => {
+export const claimNightlySlot = async (slot: string, work: NightlyWork = {}): Promise<boolean> => {
+  const set = ['#type = :type', 'lastSlot = :slot', 'claimedAt = :now'];
+  const remove: string[] = [];
+  const values: Record<string, unknown> = { ':type': 'systemMetadata', ':slot': slot, ':now': new Date().toISOString() };
+  for (const [attribute, mark] of [
+    ['pendingCleanup', work.cleanup],
+    ['pendingMemories', work.memories],
+  ] as const) {
+    if (mark === undefined) remove.push(attribute);
+    else {
+      set.push(`${attribute} = :${attribute}`);
+      values[`:${attribute}`] = mark;
+    }
+  }
   try {
     await writeOne(
-      updateWrite(
-        keys.nightlyTasks(),
-        `SET #type = :type, lastSlot = :slot, claimedAt = :now${cleanup ? ', pendingCleanup = :slot' : ' REMOVE pendingCleanup'}`,
-        {
-          condition: 'attribute_not_exists(lastSlot) OR lastSlot < :slot',
-          names: { '#type': 'type' },
-          values: { ':type': 'systemMetadata', ':slot': slot, ':now': new Date().toISOString() },
-        },
-      ),
+      updateWrite(keys.nightlyTasks(), `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`, {
+        condition: 'attribute_not_exists(lastSlot) OR lastSlot < :slot',
+        names: { '#type': 'type' },
+        values,
+      }),
     );
     return true;
   } catch (error) {
@@ -65,17 +82,21 @@ export const claimNightlySlot = async (slot: string, cleanup = false): Promise<b
   }
 };
 
-/** The slot whose trash and user purge a night's run left unfinished, if any (one GetItem). */
-export const pendingNightlyCleanup = async (): Promise<string | undefined> => {
-  const pending = (await getItem(keys.nightlyTasks()))?.pendingCleanup;
-  return typeof pending === 'string' ? pending : undefined;
+/** The work a night's run left unfinished, if any (one GetItem). */
+export const pendingNightlyWork = async (): Promise<NightlyWork> => {
+  const item = await getItem(keys.nightlyTasks());
+  return {
+    ...(typeof item?.pendingCleanup === 'string' ? { cleanup: item.pendingCleanup } : {}),
+    ...(typeof item?.pendingMemories === 'string' ? { memories: item.pendingMemories } : {}),
+  };
 };
 
-/** The slot's purge is done (unless a later night's claim replaced it meanwhile). */
-export const finishNightlyCleanup = async (slot: string): Promise<void> => {
+/** One part of a night's work is done (unless a later night's claim replaced its mark meanwhile). */
+export const finishNightlyWork = async (part: keyof NightlyWork, mark: string): Promise<void> => {
+  const attribute = part === 'cleanup' ? 'pendingCleanup' : 'pendingMemories';
   try {
     await writeOne(
-      updateWrite(keys.nightlyTasks(), 'REMOVE pendingCleanup', { condition: 'pendingCleanup = :slot', values: { ':slot': slot } }),
+      updateWrite(keys.nightlyTasks(), `REMOVE ${attribute}`, { condition: `${attribute} = :mark`, values: { ':mark': mark } }),
     );
   } catch (error) {
     if (!(error instanceof ConditionalCheckFailedException)) throw error;

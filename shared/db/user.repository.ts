@@ -100,6 +100,17 @@ export const replacePinCodeHash = async (userId: string, previousHash: string | 
 /** Every user, oldest first: one Query of the users index (gsi1 `USERS`). */
 export const listUsers = async (): Promise<UserRecord[]> => (await queryAll(partitions.users())).map(userCodec.read);
 
+/** A user as listed, with whether their assets trashed before trash entries existed have theirs ("Earlier shapes"). */
+export type UserWithTrashState = UserRecord & { trashIndexed: boolean };
+
+/**
+ * Every user, oldest first, each with their item's `trashIndexed` (set once their earlier trash has
+ * its entries, and on every user created since): the same one Query as `listUsers`, so the nightly
+ * trash check reads no user item again (docs/data-model.md, pattern 88).
+ */
+export const listUsersWithTrashState = async (): Promise<UserWithTrashState[]> =>
+  (await queryAll(partitions.users())).map((item) => ({ ...userCodec.read(item), trashIndexed: item.trashIndexed === true }));
+
 /**
  * Changes a user in one transaction, only if it is still as read: the email and storage-label
  * guards move with the values (a taken one cancels it with Immich's message). The credentials'

@@ -25,6 +25,7 @@ import { type AssetRecord, inTimeline } from '../model/asset.ts';
 import type { MemoryChange, MemoryFilter, MemoryRecord, MemoryView, NewMemory } from '../model/memory.ts';
 import type { Auth } from '../model/user.ts';
 import { takenOnThisDay } from './on-this-day.ts';
+import type { WorkBudget } from './work-budget.ts';
 
 /**
  * Memories, as Immich v3's `MemoryService` (docs/immich-compatibility.md, "Memories"): the
@@ -222,8 +223,10 @@ const makeOnThisDay = async (ownerId: string, dayStart: number): Promise<number>
  * Immich's `MemoryGenerate` job: for each day from 3 before `now` to 3 after that no run did yet
  * (`memories-state`), every user's "on this day" memories. The state moves on after each day,
  * even if a user's failed (Immich's rule, against duplicates; here the ids also prevent them).
+ * With a budget, no user's day starts once its time is up: `done` is false, and a later run
+ * makes the days left, from the first not done (the memories of it already made are made once).
  */
-export const generateMemories = async (now: Date): Promise<{ days: string[]; memories: number }> => {
+export const generateMemories = async (now: Date, budget?: WorkBudget): Promise<{ days: string[]; memories: number; done: boolean }> => {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const start = today - DAYS * dayMs;
   const last = await getMemoriesState();
@@ -234,6 +237,7 @@ export const generateMemories = async (now: Date): Promise<{ days: string[]; mem
   for (let target = start; target <= today + DAYS * dayMs; target += dayMs) {
     if (lastDone >= target) continue;
     for (const user of users) {
+      if (budget?.timeUp) return { days, memories, done: false };
       try {
         memories += await makeOnThisDay(user.id, target);
       } catch (error) {
@@ -243,7 +247,7 @@ export const generateMemories = async (now: Date): Promise<{ days: string[]; mem
     await setMemoriesState(new Date(target).toISOString());
     days.push(dayOf(target));
   }
-  return { days, memories };
+  return { days, memories, done: true };
 };
 
 /** Immich's `MemoryCleanup`: unsaved memories made more than 30 days before `now` go (their deletions recorded for the apps). */

@@ -1,5 +1,7 @@
 import { Permission, requireAssets } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
+import { Conflict } from '../core/errors.ts';
+import { log } from '../core/log.ts';
 import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
 import {
   addTrashEntry,
@@ -10,7 +12,7 @@ import {
   getAssetWithFaces,
   listTrashedBefore,
   markTrashIndexed,
-  trashIndexed,
+  type TrashEntry,
   updateAsset,
   withFreshAsset,
 } from '../db/asset.repository.ts';
@@ -100,6 +102,22 @@ export const deleteAssetForGood = async (assetId: string, still?: (asset: AssetR
   return deleted === true;
 };
 
+/**
+ * One asset of a nightly clean-up deleted for good (`deleteAssetForGood`): `deleted`, `kept` (gone
+ * already, or no longer passing `still`), or `busy`: changed by concurrent requests at every
+ * attempt (a 409 to an API caller). A busy asset is logged and left for the next run, so one asset
+ * in use never stops the night's clean-up (docs/data-model.md, "Nightly clean-up").
+ */
+export const deleteUnlessBusy = async (assetId: string, still?: (asset: AssetRecord) => boolean): Promise<'deleted' | 'kept' | 'busy'> => {
+  try {
+    return (await deleteAssetForGood(assetId, still)) ? 'deleted' : 'kept';
+  } catch (error) {
+    if (!(error instanceof Conflict)) throw error;
+    log.warn('An asset changed at every attempt to delete it; left for the next run', { assetId });
+    return 'busy';
+  }
+};
+
 /** Deletes an asset, its faces, postings and stored files for good. */
 const deleteForGood = async (found: { asset: AssetRecord; faces: FaceRecord[] }): Promise<void> => {
   const names = (await getPeople(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
@@ -167,30 +185,40 @@ const trashedAssets = async (ownerId: string): Promise<AssetRecord[]> => {
 /**
  * Immich's nightly AssetDeleteCheck for one owner: every asset in their trash since `cutoff` or
  * before is deleted for good, longest there first, as DELETE /asset with `force` deletes it, while
- * the budget lasts (what is left waits for the next run). Their earlier trash is given its entries
- * once first ("Earlier shapes"). How many went, and whether none is left.
+ * the budget lasts (what is left, and an asset busy meanwhile, waits for the next run), a page of
+ * entries a batch. Their earlier trash is given its entries once first, unless the owner as listed
+ * says it has them (`trashIndexed`: "Earlier shapes"). How many went, and whether none is left.
  */
 export const deleteExpiredTrash = async (
-  ownerId: string,
+  owner: { id: string; trashIndexed: boolean },
   cutoff: string,
   budget: WorkBudget,
 ): Promise<{ removed: number; done: boolean }> => {
-  if (!(await trashIndexed(ownerId))) {
+  const ownerId = owner.id;
+  if (!owner.trashIndexed) {
     await inBatches(await trashedAssets(ownerId), 8, addTrashEntry);
     await markTrashIndexed(ownerId);
   }
   let removed = 0;
+  let busy = 0;
+  // The last entry read: the next Query starts after it, past the entries of busy assets left in place.
+  let after: TrashEntry | undefined;
   for (;;) {
     if (budget.spent) return { removed, done: false };
-    const expired = await listTrashedBefore(ownerId, cutoff, Math.min(100, budget.remaining));
-    if (expired.length === 0) return { removed, done: true };
+    const expired = await listTrashedBefore(ownerId, cutoff, Math.min(100, budget.remaining), after);
+    if (expired.length === 0) return { removed, done: busy === 0 };
     budget.take(expired.length);
-    await inBatches(expired, 8, async ({ assetId, deletedAt }) => {
-      // Restored meanwhile (or trashed again later): it stays.
-      if (await deleteAssetForGood(assetId, (asset) => asset.deletedAt !== null && asset.deletedAt <= cutoff)) removed++;
-      // An entry whose asset is no longer in the trash since then is none (its write raced an earlier shape's).
-      else await dropTrashEntry(ownerId, assetId, deletedAt);
-    });
+    after = expired.at(-1);
+    await budget.batch(() =>
+      inBatches(expired, 8, async ({ assetId, deletedAt }) => {
+        // Restored meanwhile (or trashed again later): it stays.
+        const outcome = await deleteUnlessBusy(assetId, (asset) => asset.deletedAt !== null && asset.deletedAt <= cutoff);
+        if (outcome === 'deleted') removed++;
+        else if (outcome === 'busy') busy++;
+        // An entry whose asset is no longer in the trash since then is none (its write raced an earlier shape's).
+        else await dropTrashEntry(ownerId, assetId, deletedAt);
+      }),
+    );
   }
 };
 

@@ -18,7 +18,7 @@ import { timelinePages } from '../db/asset.repository.ts';
 import { deleteMemory, listMemories } from '../db/memory.repository.ts';
 import { listPartnershipsOf, removePartnerIfShared } from '../db/partner.repository.ts';
 import { deletePerson, listPeople } from '../db/person.repository.ts';
-import { deleteUserSessions, listUserSessions } from '../db/session.repository.ts';
+import { deleteSessions, listUserSessionHashes } from '../db/session.repository.ts';
 import { deleteSharedLink, listSharedLinkAssetIds, listSharedLinks } from '../db/shared-link.repository.ts';
 import { deleteCheckpoints } from '../db/sync.repository.ts';
 import { deleteTags, listTags } from '../db/tag.repository.ts';
@@ -29,18 +29,21 @@ import { raise } from '../realtime/outbox.ts';
 import { originalsStore } from '../storage/originals.ts';
 import { removeAlbum } from './album.service.ts';
 import { deleteStacksOf } from './stack.service.ts';
-import { deleteAssetForGood } from './trash.service.ts';
+import { deleteUnlessBusy } from './trash.service.ts';
 import { endSessionsOf } from './upload-session-end.ts';
 import type { WorkBudget } from './work-budget.ts';
 
 /** What a purge run did: `purged`, `unfinished` (its budget ran out: the next run goes on), or `kept` (restored meanwhile, or gone). */
 export type PurgeOutcome = { kind: 'purged' | 'unfinished' | 'kept'; assets: number };
 
-/** Nothing can act as the user any more: their sessions (with their sync checkpoints), API keys and open upload sessions end. */
+/**
+ * Nothing can act as the user any more: their sessions (with their sync checkpoints), API keys and
+ * open upload sessions end. The sessions are listed once (expired ones too), and those ended.
+ */
 const endCredentials = async (user: UserRecord): Promise<void> => {
-  const [sessions, apiKeys] = await Promise.all([listUserSessions(user.id), listApiKeys(user.id)]);
-  await inBatches(sessions, 8, (session) => deleteCheckpoints(session.tokenHash));
-  await deleteUserSessions(user.id);
+  const [sessions, apiKeys] = await Promise.all([listUserSessionHashes(user.id), listApiKeys(user.id)]);
+  await inBatches(sessions, 8, (tokenHash) => deleteCheckpoints(tokenHash));
+  await deleteSessions(user.id, sessions);
   await inBatches(apiKeys, 8, (key) => deleteApiKey(user.id, key));
   await endSessionsOf(user);
 };
@@ -77,23 +80,27 @@ const endPartnerships = async (userId: string): Promise<void> => {
 /**
  * Their assets, each deleted for good as DELETE /asset with `force` deletes it (files, faces,
  * album entries, memories, tags, stacks), a page of the timeline at a time, while the budget
- * lasts. How many went, and whether none is left.
+ * lasts. One walk of the timeline: an asset busy meanwhile stays behind it, for the next run. How
+ * many went, and whether none is left.
  */
 const deleteLibrary = async (userId: string, budget: WorkBudget): Promise<{ assets: number; done: boolean }> => {
   let assets = 0;
-  for (;;) {
+  let busy = 0;
+  if (budget.spent) return { assets, done: false };
+  for await (const page of timelinePages(userId, { descending: false, pageSize: Math.min(100, budget.remaining) })) {
+    const ids = page.slice(0, budget.remaining).map((asset) => asset.id);
+    budget.take(ids.length);
+    await budget.batch(() =>
+      inBatches(ids, 8, async (assetId) => {
+        const outcome = await deleteUnlessBusy(assetId);
+        if (outcome === 'deleted') assets++;
+        else if (outcome === 'busy') busy++;
+      }),
+    );
+    // Spent: the next page is the next run's (it reads the timeline again).
     if (budget.spent) return { assets, done: false };
-    let page: string[] = [];
-    for await (const items of timelinePages(userId, { descending: false, pageSize: Math.min(100, budget.remaining) })) {
-      page = items.map((asset) => asset.id);
-      break;
-    }
-    if (page.length === 0) return { assets, done: true };
-    budget.take(page.length);
-    await inBatches(page, 8, async (assetId) => {
-      if (await deleteAssetForGood(assetId)) assets++;
-    });
   }
+  return { assets, done: busy === 0 };
 };
 
 /** What the user owned besides their assets: stacks left, memories, people, tags, workflows, then what only pointed at them. */
@@ -119,16 +126,24 @@ export const purgeUser = async (userId: string, budget: WorkBudget): Promise<Pur
   // From here on they cannot be restored: the purge may leave them half-deleted until its next run.
   if (found.status !== 'removing' && !(await beginPurge(userId))) return { kind: 'kept', assets: 0 };
   const user: UserRecord = { ...found, status: 'removing' };
-  await endCredentials(user);
-  await deleteSharing(user.id);
-  await leaveAlbums(user.id);
-  await endPartnerships(user.id);
+  // Their shares and credentials, their library a page at a time, then the rest and the user item:
+  // each a batch of the run, its events told once it is done.
+  await budget.batch(async () => {
+    await endCredentials(user);
+    await deleteSharing(user.id);
+    await leaveAlbums(user.id);
+    await endPartnerships(user.id);
+  });
   const library = await deleteLibrary(user.id, budget);
   if (!library.done) return { kind: 'unfinished', assets: library.assets };
-  await deleteRest(user);
-  if (!(await deleteUserItem(user))) return { kind: 'kept', assets: library.assets };
-  // Every app is told, as Immich's deletion job tells them (`on_user_delete`).
-  raise({ kind: 'user-deleted', userId: user.id });
+  const gone = await budget.batch(async () => {
+    await deleteRest(user);
+    if (!(await deleteUserItem(user))) return false;
+    // Every app is told, as Immich's deletion job tells them (`on_user_delete`).
+    raise({ kind: 'user-deleted', userId: user.id });
+    return true;
+  });
+  if (!gone) return { kind: 'kept', assets: library.assets };
   log.info('user purged', { userId: user.id, assets: library.assets });
   return { kind: 'purged', assets: library.assets };
 };
