@@ -1,4 +1,4 @@
-import { getAssetWithFaces } from '../db/asset.repository.ts';
+import { getAssets, getAssetsWithFaces } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { listAssetsTags } from '../db/tag.repository.ts';
 import { getUsers } from '../db/user.repository.ts';
@@ -67,11 +67,14 @@ export const detailOf = async (asset: AssetRecord, faces: readonly FaceRecord[],
 };
 
 /**
- * An asset as its owner sees it in Immich's realtime events (`on_upload_success`,
- * `on_asset_update`), as it is now. The loader an event carries (shared/model/realtime.ts): it
- * runs only when the owner is connected.
+ * The assets as their owner sees them, as they are now: what Immich's `on_upload_success` and
+ * `on_asset_update` carry, and the loader those events carry (shared/model/realtime.ts). A
+ * publication runs it only when the owner is connected, once for all of its events: the assets
+ * and their faces by key (BatchGetItem), then `detailsOf`. Assets gone meanwhile are left out.
  */
-export const ownerDetail = async (assetId: string): Promise<AssetDetail | undefined> => {
-  const found = await getAssetWithFaces(assetId);
-  return found ? detailOf(found.asset, found.faces, { tags: true }) : undefined;
-};
+export const ownerDetails = async (assetIds: readonly string[]): Promise<ReadonlyMap<string, AssetDetail>> =>
+  new Map((await detailsOf(await getAssetsWithFaces(assetIds), { tags: true })).map((detail) => [detail.asset.id, detail]));
+
+/** The assets as they are now (`AssetEditReadyV2` carries the asset and its edits): the loader of that event. */
+export const currentAssets = async (assetIds: readonly string[]): Promise<ReadonlyMap<string, AssetRecord>> =>
+  new Map((await getAssets(assetIds, { consistent: true })).map((asset) => [asset.id, asset]));

@@ -17,10 +17,11 @@ import {
   type YearAgo,
 } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
+import type { AssetViews } from '../model/realtime.ts';
 import type { UploadCheck } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
 import { raise } from '../realtime/outbox.ts';
-import { detailOf, ownerDetail } from './asset-detail.ts';
+import { detailOf, ownerDetails } from './asset-detail.ts';
 import { takenOnThisDay } from './on-this-day.ts';
 import { timelinePartners } from './partner.service.ts';
 import { placeAsset } from './places.service.ts';
@@ -130,7 +131,7 @@ export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promi
   const placed = await afterMoving(written.asset, asset);
   // The caller's own asset (only the owner may update it): with its tags, as the detail view.
   const updated = await detailOf(placed, written.faces, { tags: true, people });
-  if (Object.keys(exifChanges).length > 0) metadataChanged(updated.asset, () => Promise.resolve(updated));
+  if (Object.keys(exifChanges).length > 0) metadataChanged(updated.asset, async () => new Map([[updated.asset.id, updated]]));
   return updated;
 };
 
@@ -141,7 +142,7 @@ export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promi
  * is changed in the same request, and no sidecar is written: the event follows the change itself
  * (docs/immich-compatibility.md, "Realtime").
  */
-const metadataChanged = (asset: AssetRecord, load: () => Promise<AssetDetail | undefined>): void =>
+const metadataChanged = (asset: AssetRecord, load: AssetViews<AssetDetail>): void =>
   raise({ kind: 'asset-updated', ownerId: asset.ownerId, assetId: asset.id, load });
 
 /**
@@ -158,7 +159,7 @@ export const updateAssets = async (auth: Auth, ids: readonly string[], dto: Asse
     const written = current ? await writeChanges(current, dto, exifChanges) : undefined;
     if (written) await afterLocking(written.asset, dto);
     if (written && current) await afterMoving(written.asset, current.asset);
-    if (written) metadataChanged(written.asset, () => ownerDetail(written.asset.id));
+    if (written) metadataChanged(written.asset, ownerDetails);
   });
 };
 
