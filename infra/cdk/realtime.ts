@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 import { keys } from '#shared/db/keys.ts';
 import { heartbeat } from '#shared/model/realtime.ts';
 import { eventFunctions } from '../routes.ts';
-import { lambdaBundling, realtimeClientFiles } from './bundling.ts';
+import { copyBeside, lambdaBundling, realtimeClientFiles } from './bundling.ts';
 import { eventFunctionRole } from './event-function.ts';
 import { sessionUseStatement } from './session-use.ts';
 
@@ -260,11 +260,3 @@ export class Realtime extends Construct {
       });
   }
 }
-
-/** A bundling hook that copies files beside the bundle (`{ from, to }`, `to` relative to it). */
-export const copyBeside = (files: readonly { from: string; to: string }[]) => ({
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (_input: string, output: string) =>
-    files.map(({ from, to }) => `mkdir -p "${join(output, to, '..')}" && cp "${from}" "${join(output, to)}"`),
-});
