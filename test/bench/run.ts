@@ -31,6 +31,7 @@ const sections: Section[] = [
   (await import('./uploads.ts')).uploadsSection,
   (await import('./reads.ts')).readsSection,
   (await import('./realtime.ts')).realtimeSection,
+  (await import('./greeter.ts')).greeterSection,
   (await import('./search.ts')).searchSection,
   (await import('./timeline.ts')).timelineSection,
   (await import('./sync.ts')).syncSection,
