@@ -154,10 +154,6 @@ export const deleteAssetTagEntries = async (assetId: string): Promise<void> => {
   await batchDelete(tagIds.map((tagId) => keys.tagAsset(tagId, assetId)));
 };
 
-/** The owner's tags on an asset (its detail view, as Immich loads them), by value: Query gsi2, then BatchGetItem. */
-export const listAssetTags = async (ownerId: string, assetId: string): Promise<TagRecord[]> =>
-  (await listAssetsTags(ownerId, [assetId])).get(assetId) ?? [];
-
 /** Whether the owner has any tag (Query `USER#<id>` TAG#, one item at most). */
 const hasTags = async (ownerId: string): Promise<boolean> => {
   for await (const page of queryPages(partitions.userTags(ownerId), { pageSize: 1, attributes: ['id'] })) return page.length > 0;
@@ -167,9 +163,10 @@ const hasTags = async (ownerId: string): Promise<boolean> => {
 const byValue = (a: TagRecord, b: TagRecord): number => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
 
 /**
- * The owner's tags on each of these assets, by value: one Query an asset (gsi2 `ASSETTAGS#<id>`),
- * eight at a time, then every tag named in one BatchGetItem per 100. For more than one asset of
- * an owner without any tag (most libraries), one Query in all.
+ * The owner's tags on each of these assets (their detail view, as Immich loads them), by value:
+ * one Query an asset (gsi2 `ASSETTAGS#<id>`), eight at a time, then every tag named in one
+ * BatchGetItem per 100. For more than one asset of an owner without any tag (most libraries), one
+ * Query in all.
  */
 export const listAssetsTags = async (ownerId: string, assetIds: readonly string[]): Promise<Map<string, TagRecord[]>> => {
   const unique = [...new Set(assetIds)];

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,17 +10,18 @@ import { handler as greetHandler } from '#functions/realtime/greet.ts';
 import { handler as emptyTrashHandler } from '#functions/trash/empty-trash.ts';
 import { createWebSocketApi, serveManagementApi } from '#infra/local/websocket-api.ts';
 import { recordUpload } from '#shared/db/asset.repository.ts';
+import { addTagAssets, createTag } from '#shared/db/tag.repository.ts';
 import { noQuota } from '#shared/domain/quota.ts';
 import type { AssetDetail } from '#shared/model/asset.ts';
 import type { LiveEvent } from '#shared/model/realtime.ts';
 import { publish, publishing } from '#shared/realtime/publisher.ts';
-import { ownerDetails } from '#shared/services/asset-detail.ts';
+import { detailOf, ownerDetails } from '#shared/services/asset-detail.ts';
 import { runGreetingsWith } from '#shared/storage/realtime-jobs.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { trash } from '../support/library.ts';
 import { managementProxy } from '../support/management-proxy.ts';
-import { assetRecord } from '../support/records.ts';
+import { assetRecord, faceRecord } from '../support/records.ts';
 import { countRoundTrips } from '../support/round-trips.ts';
 
 /**
@@ -159,6 +161,61 @@ describe('publishing the events of one request about many photos', () => {
       proxy.stats.delayMs = 0;
       app.close();
     }
+  });
+
+  it('loads many photos’ views as the detail view loads one: owner, people and tags', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Detailed');
+    const now = new Date().toISOString();
+    const person = {
+      id: randomUUID(),
+      ownerId: user.id,
+      name: 'Ada',
+      birthDate: null,
+      isHidden: false,
+      thumbnailPath: '',
+      faceAssetId: null,
+      faceCount: 0,
+      isFavorite: false,
+      color: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const [withFace, tagged, plain] = [assetRecord(user.id), assetRecord(user.id), assetRecord(user.id)];
+    await recordUpload({
+      asset: withFace,
+      faces: [faceRecord(withFace.id, person.id, user.id)],
+      newPeople: [person],
+      existingPeople: new Set(),
+      quota: noQuota,
+    });
+    for (const asset of [tagged, plain]) await recordUpload({ asset, faces: [], newPeople: [], existingPeople: new Set(), quota: noQuota });
+    const tag = (value: string) => ({
+      id: randomUUID(),
+      ownerId: user.id,
+      value,
+      parentId: null,
+      color: null,
+      type: 'CUSTOM' as const,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const [zebra, apple] = [tag('zebra'), tag('apple')];
+    for (const each of [zebra, apple]) {
+      await createTag(each);
+      await addTagAssets(each, [tagged.id, withFace.id]);
+    }
+    const views = await ownerDetails([withFace.id, tagged.id, plain.id, 'gone-meanwhile']);
+    expect([...views.keys()]).toEqual([withFace.id, tagged.id, plain.id]);
+    for (const id of [withFace.id, tagged.id, plain.id]) {
+      const view = views.get(id) ?? expect.fail(`no view of ${id}`);
+      // What GET /assets/:id's detail of the one photo is.
+      expect(view).toEqual(await detailOf(view.asset, view.faces, { tags: true }));
+      expect(view.owner?.id).toBe(user.id);
+    }
+    expect(views.get(withFace.id)?.people.map((each) => each.name)).toEqual(['Ada']);
+    expect(views.get(withFace.id)?.tags?.map((each) => each.value)).toEqual(['apple', 'zebra']);
+    expect(views.get(tagged.id)?.tags?.map((each) => each.value)).toEqual(['apple', 'zebra']);
+    expect(views.get(plain.id)?.tags).toEqual([]);
   });
 
   it('keeps the order that matters: one asset’s events as raised, an event about no one thing between what came before and after', async () => {
