@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { type BundlingOptions, type ICommandHooks, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type BuildOptions, buildSync } from 'esbuild';
 import { facesFiles } from '../tools/faces-bundle.ts';
@@ -86,7 +86,7 @@ export const lazyModuleNames = (): string[] => [
 ];
 
 /** The files of the groups a route loads: where they are in this project, and where they go beside a bundle. */
-export const lazyModuleFiles = (groups: readonly LazyGroup[]): { from: string; to: string }[] =>
+export const lazyModuleFiles = (groups: readonly LazyGroup[]): BesideFile[] =>
   groups.flatMap((group) =>
     Object.entries(lazyModules[group]).flatMap(([name, files]: [string, readonly string[]]) =>
       files.map((file) => ({ from: join(root, 'node_modules', name, file), to: join('node_modules', name, file) })),
@@ -100,7 +100,7 @@ const realtimeClientDir = join(root, 'node_modules', '.realtime-client');
  * and where it goes beside a function's bundle: a package of that name, so the function's
  * `import()` of it resolves there, as Node resolves any package.
  */
-export const realtimeClientFiles = (): { from: string; to: string }[] => {
+export const realtimeClientFiles = (): BesideFile[] => {
   const bundle = join(realtimeClientDir, 'index.mjs');
   const manifest = join(root, 'node_modules', realtimeClientModule, 'package.json');
   const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
@@ -152,6 +152,32 @@ export const mediaExternalModules = ['wasm-vips', 'libheif-js', '@ffmpeg-install
 
 /** The files of libheif-js the media function needs beside its bundle: its WebAssembly build (1.5 of its 8.5 MB). */
 export const libheifFiles = ['package.json', 'LICENSE', 'libheif-wasm/libheif.js', 'libheif-wasm/libheif.wasm'];
+
+/** A file (or a folder, copied whole) that goes beside a function's bundle: where it is, and where it goes, relative to the bundle. */
+export interface BesideFile {
+  from: string;
+  to: string;
+}
+
+/**
+ * A NodejsFunction bundling hook that copies files beside the bundle (what a function loads on
+ * first use: `lazyModuleFiles`, `realtimeClientFiles`, the media function's codecs). Copied from
+ * this project's node_modules, never installed: synth stays offline.
+ */
+export const copyBeside = (files: readonly BesideFile[]): ICommandHooks => ({
+  beforeBundling: () => [],
+  beforeInstall: () => [],
+  afterBundling: (_input: string, output: string) =>
+    files.map(({ from, to }) => `mkdir -p "${dirname(join(output, to))}" && cp -R "${from}" "${join(output, to)}"`),
+});
+
+/** The same copies, made now into a bundle's folder `dir` (the route bundles, built in this process: infra/cdk/route-bundles.ts). */
+export const copyBesideNow = (files: readonly BesideFile[], dir: string): void => {
+  for (const { from, to } of files) {
+    mkdirSync(dirname(join(dir, to)), { recursive: true });
+    cpSync(from, join(dir, to), { recursive: true });
+  }
+};
 
 /** The same settings as NodejsFunction bundling options (the stack's functions), with what a function adds. */
 export const lambdaBundling = (extra: { externalModules?: string[]; commandHooks?: ICommandHooks } = {}): BundlingOptions => ({

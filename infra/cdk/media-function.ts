@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Duration, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, type Role } from 'aws-cdk-lib/aws-iam';
@@ -13,7 +13,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { eventFunctions } from '../routes.ts';
 import { lambdaBinaryPath } from '../tools/lambda-binaries.ts';
-import { lambdaBundling, lazyModuleFiles, libheifFiles, mediaExternalModules, realtimeClientFiles } from './bundling.ts';
+import { copyBeside, lambdaBundling, lazyModuleFiles, libheifFiles, mediaExternalModules, realtimeClientFiles } from './bundling.ts';
 import { acknowledgeEventFunction, deadLetterQueue, eventFunctionRole } from './event-function.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -110,26 +110,20 @@ export class MediaFunction extends Construct {
       }),
       bundling: lambdaBundling({
         externalModules: mediaExternalModules,
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          // Copied from this project's node_modules, not installed: synth stays offline. ffmpeg is
-          // the linux-arm64 build fetched at install (infra/tools/lambda-binaries.ts).
-          afterBundling: (_input: string, output: string) => [
-            `mkdir -p "${output}/node_modules" && cp -R "${join(root, 'node_modules', 'wasm-vips')}" "${output}/node_modules/wasm-vips"`,
-            ...libheifFiles.map((file) => {
-              const to = join(output, 'node_modules', 'libheif-js', file);
-              return `mkdir -p "${dirname(to)}" && cp "${join(root, 'node_modules', 'libheif-js', file)}" "${to}"`;
-            }),
-            `mkdir -p "${output}/bin" && cp "${ffmpeg}" "${output}/bin/ffmpeg"`,
-            // The reverse-geocoding index, built at install, and the country outlines (docs/places.md), read by the places step;
-            // the face model's runtime, built at install, read when faces are looked for (docs/faces.md).
-            // And the management API's client, loaded to tell an owner's open apps of their previews (docs/deployment.md, "Realtime").
-            ...[...lazyModuleFiles(['places', 'countries', 'faces']), ...realtimeClientFiles()].map(
-              ({ from, to }) => `mkdir -p "${dirname(join(output, to))}" && cp "${from}" "${join(output, to)}"`,
-            ),
-          ],
-        },
+        // ffmpeg is the linux-arm64 build fetched at install (infra/tools/lambda-binaries.ts).
+        commandHooks: copyBeside([
+          { from: join(root, 'node_modules', 'wasm-vips'), to: join('node_modules', 'wasm-vips') },
+          ...libheifFiles.map((file) => ({
+            from: join(root, 'node_modules', 'libheif-js', file),
+            to: join('node_modules', 'libheif-js', file),
+          })),
+          { from: ffmpeg, to: join('bin', 'ffmpeg') },
+          // The reverse-geocoding index, built at install, and the country outlines (docs/places.md), read by the places step;
+          // the face model's runtime, built at install, read when faces are looked for (docs/faces.md).
+          ...lazyModuleFiles(['places', 'countries', 'faces']),
+          // And the management API's client, loaded to tell an owner's open apps of their previews (docs/deployment.md, "Realtime").
+          ...realtimeClientFiles(),
+        ]),
       }),
     });
     this.fn.addEventSource(new S3EventSourceV2(originals, { events: [EventType.OBJECT_CREATED], filters: [{ prefix: 'upload/' }] }));

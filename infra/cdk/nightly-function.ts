@@ -12,9 +12,8 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { eventFunctions } from '../routes.ts';
-import { lambdaBundling, realtimeClientFiles } from './bundling.ts';
+import { copyBeside, lambdaBundling, realtimeClientFiles } from './bundling.ts';
 import { acknowledgeEventFunction, deadLetterQueue, eventFunctionRole } from './event-function.ts';
-import { copyBeside } from './realtime.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 

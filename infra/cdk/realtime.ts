@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 import { keys } from '#shared/db/keys.ts';
 import { heartbeat } from '#shared/model/realtime.ts';
 import { eventFunctions } from '../routes.ts';
-import { lambdaBundling, realtimeClientFiles } from './bundling.ts';
+import { copyBeside, lambdaBundling, realtimeClientFiles } from './bundling.ts';
 import { eventFunctionRole } from './event-function.ts';
 import { sessionUseStatement } from './session-use.ts';
 
@@ -44,7 +44,7 @@ const entryOf = (name: (typeof eventFunctions)[number]['name']): string => {
  * - `$connect`: a function that checks the upgrade's credentials as every route does and keeps
  *   the connection in the table (docs/data-model.md, "Connections"), then invokes the greeter
  *   asynchronously: API Gateway refuses posts to a connection until `$connect` has answered.
- * - The greeter waits for the connection to open and says what Immich's server says first.
+ * - The greeter says what Immich's server says first, once the connection is open (it tries).
  * - `$disconnect`: a function that deletes the connection's item.
  * - `$default`: a MOCK integration. What the client sends (its CONNECT, its pongs) needs no answer
  *   and no Lambda invocation.
@@ -149,7 +149,9 @@ export class Realtime extends Construct {
     const greet = fn('greetRealtime', {
       id: 'Greeter',
       description: 'the greeter (what the server says first on a new connection)',
-      memorySize: 512,
+      // Mostly waiting: a greeting is about 60 ms of CPU and 62 MB here, the same GB-s at any
+      // size, and a connection that never opens costs its waits (docs/benchmarks.md, "Realtime").
+      memorySize: 256,
       timeout: Duration.seconds(30),
       environment: { REALTIME_ENDPOINT: this.endpoint },
       tableActions: [],
@@ -192,7 +194,7 @@ export class Realtime extends Construct {
       posts: true,
       logName: 'realtime-ping',
     });
-    this.grantPost(greet.role, ['GET', 'POST', 'DELETE']);
+    this.grantPost(greet.role, ['POST', 'DELETE']);
     this.grantPost(ping.role);
     this.functions = { connect: connect.fn, disconnect: disconnect.fn, greet: greet.fn, ping: ping.fn };
 
@@ -245,8 +247,8 @@ export class Realtime extends Construct {
     );
   }
 
-  /** Lets a role post to the connections (PostToConnection), and with more methods read or close them. */
-  grantPost(role: IRole, methods: readonly ('GET' | 'POST' | 'DELETE')[] = ['POST']): void {
+  /** Lets a role post to the connections (PostToConnection), and with `DELETE` close them. */
+  grantPost(role: IRole, methods: readonly ('POST' | 'DELETE')[] = ['POST']): void {
     const { region, account } = Stack.of(this);
     const resources = methods.map(
       (method) =>
@@ -260,11 +262,3 @@ export class Realtime extends Construct {
       });
   }
 }
-
-/** A bundling hook that copies files beside the bundle (`{ from, to }`, `to` relative to it). */
-export const copyBeside = (files: readonly { from: string; to: string }[]) => ({
-  beforeBundling: () => [],
-  beforeInstall: () => [],
-  afterBundling: (_input: string, output: string) =>
-    files.map(({ from, to }) => `mkdir -p "${join(output, to, '..')}" && cp "${from}" "${join(output, to)}"`),
-});

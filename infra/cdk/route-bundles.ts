@@ -1,12 +1,12 @@
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { AssetHashType, Stack } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
 import { functionName, type Route, routes, webRoutes } from '../routes.ts';
-import { esbuildOptions, lazyModuleFiles, realtimeClientFiles } from './bundling.ts';
+import { copyBesideNow, esbuildOptions, lazyModuleFiles, realtimeClientFiles } from './bundling.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -63,12 +63,14 @@ export const routeCode = (scope: Construct, route: Route, webIndex?: string): Co
   built ??= bundleAll();
   // Its own folder: the bundle, then the files its row names.
   const dir = join(built, 'assets', name);
-  mkdirSync(dir, { recursive: true });
-  cpSync(join(built, name, 'index.mjs'), join(dir, 'index.mjs'));
-  for (const { from, to } of [...lazyModuleFiles(route.lazy ?? []), ...(route.realtime ? realtimeClientFiles() : [])]) {
-    mkdirSync(dirname(join(dir, to)), { recursive: true });
-    cpSync(from, join(dir, to));
-  }
-  if (webIndex) cpSync(webIndex, join(dir, 'index.html'));
+  copyBesideNow(
+    [
+      { from: join(built, name, 'index.mjs'), to: 'index.mjs' },
+      ...lazyModuleFiles(route.lazy ?? []),
+      ...(route.realtime ? realtimeClientFiles() : []),
+      ...(webIndex ? [{ from: webIndex, to: 'index.html' }] : []),
+    ],
+    dir,
+  );
   return Code.fromAsset(dir);
 };

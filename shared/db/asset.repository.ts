@@ -37,9 +37,14 @@ export const getAsset = async (assetId: string): Promise<AssetRecord | undefined
   return item ? assetCodec.read(item) : undefined;
 };
 
-/** Assets by id (BatchGetItem, 100 a call), in the order asked, missing ones left out. */
-export const getAssets = async (assetIds: readonly string[]): Promise<AssetRecord[]> =>
-  (await batchGet([...new Set(assetIds)].map((id) => keys.asset(id)))).map(assetCodec.read);
+/** Assets by id (BatchGetItem, 100 a call), in the order asked, missing ones left out; `consistent`: as they are now. */
+export const getAssets = async (assetIds: readonly string[], options: { consistent?: boolean } = {}): Promise<AssetRecord[]> =>
+  (
+    await batchGet(
+      [...new Set(assetIds)].map((id) => keys.asset(id)),
+      options,
+    )
+  ).map(assetCodec.read);
 
 /** An asset and its faces (in the file's order): one Query on the asset's partition. */
 export const getAssetWithFaces = async (assetId: string): Promise<AssetWithFaces | undefined> => {
@@ -50,9 +55,26 @@ export const getAssetWithFaces = async (assetId: string): Promise<AssetWithFaces
   return { asset: assetCodec.read(asset), faces: faces.sort((a, b) => a.index - b.index) };
 };
 
-/** The faces of these assets, read by key (their ids are on the asset). */
-export const getFacesOf = async (assets: readonly AssetRecord[]): Promise<FaceRecord[]> =>
-  (await batchGet(assets.flatMap((asset) => asset.faceIds.map((faceId) => keys.assetFace(asset.id, faceId))))).map(faceCodec.read);
+/** The faces of these assets, read by key (their ids are on the asset); `consistent`: as they are now. */
+export const getFacesOf = async (assets: readonly AssetRecord[], options: { consistent?: boolean } = {}): Promise<FaceRecord[]> =>
+  (
+    await batchGet(
+      assets.flatMap((asset) => asset.faceIds.map((faceId) => keys.assetFace(asset.id, faceId))),
+      options,
+    )
+  ).map(faceCodec.read);
+
+/**
+ * Many assets and their faces (in the file's order) as they are now, by key: the assets in
+ * BatchGetItem calls of 100, then their faces the same way (their ids are on the asset), where
+ * `getAssetWithFaces` costs a Query an asset. Missing ones are left out.
+ */
+export const getAssetsWithFaces = async (assetIds: readonly string[]): Promise<AssetWithFaces[]> => {
+  const assets = await getAssets(assetIds, { consistent: true });
+  const faces = new Map<string, FaceRecord[]>();
+  for (const face of await getFacesOf(assets, { consistent: true })) faces.set(face.assetId, [...(faces.get(face.assetId) ?? []), face]);
+  return assets.map((asset) => ({ asset, faces: (faces.get(asset.id) ?? []).sort((a, b) => a.index - b.index) }));
+};
 
 /** The owner's assets with these checksums (hex): checksum → assetId. */
 export const findByChecksums = async (ownerId: string, checksums: readonly string[]): Promise<Map<string, string>> => {

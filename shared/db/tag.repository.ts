@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { inBatches } from '../core/concurrency.ts';
 import { isAtOrBelow, type TagRecord, TagRecordSchema } from '../model/tag.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { codec } from './codec.ts';
@@ -153,9 +154,30 @@ export const deleteAssetTagEntries = async (assetId: string): Promise<void> => {
   await batchDelete(tagIds.map((tagId) => keys.tagAsset(tagId, assetId)));
 };
 
-/** The owner's tags on an asset (its detail view, as Immich loads them), by value: Query gsi2, then BatchGetItem. */
-export const listAssetTags = async (ownerId: string, assetId: string): Promise<TagRecord[]> =>
-  (await getTags(ownerId, await listAssetTagIds(assetId))).sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+/** Whether the owner has any tag (Query `USER#<id>` TAG#, one item at most). */
+const hasTags = async (ownerId: string): Promise<boolean> => {
+  for await (const page of queryPages(partitions.userTags(ownerId), { pageSize: 1, attributes: ['id'] })) return page.length > 0;
+  return false;
+};
+
+const byValue = (a: TagRecord, b: TagRecord): number => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0);
+
+/**
+ * The owner's tags on each of these assets (their detail view, as Immich loads them), by value:
+ * one Query an asset (gsi2 `ASSETTAGS#<id>`), eight at a time, then every tag named in one
+ * BatchGetItem per 100. For more than one asset of an owner without any tag (most libraries), one
+ * Query in all.
+ */
+export const listAssetsTags = async (ownerId: string, assetIds: readonly string[]): Promise<Map<string, TagRecord[]>> => {
+  const unique = [...new Set(assetIds)];
+  if (unique.length > 1 && !(await hasTags(ownerId))) return new Map(unique.map((id) => [id, []]));
+  const tagIds = new Map<string, string[]>();
+  await inBatches(unique, 8, async (assetId) => {
+    tagIds.set(assetId, await listAssetTagIds(assetId));
+  });
+  const tags = new Map((await getTags(ownerId, [...tagIds.values()].flat())).map((tag) => [tag.id, tag]));
+  return new Map(unique.map((id) => [id, (tagIds.get(id) ?? []).flatMap((tagId) => tags.get(tagId) ?? []).sort(byValue)]));
+};
 
 /**
  * The assets with a tag or one below it (Immich's tag closure), of the owner's tag: what v3's

@@ -31,10 +31,15 @@ export const getUser = async (userId: string): Promise<UserRecord | undefined> =
   return item ? userCodec.read(item) : undefined;
 };
 
-/** Users by id (BatchGetItem), in the order asked, missing ones left out. */
-export const getUsers = async (userIds: readonly string[]): Promise<UserRecord[]> => {
+/** Users by id (BatchGetItem), in the order asked, missing ones left out; `consistent`: as they are now. */
+export const getUsers = async (userIds: readonly string[], options: { consistent?: boolean } = {}): Promise<UserRecord[]> => {
   const found = new Map(
-    (await batchGet([...new Set(userIds)].map((id) => keys.user(id)))).map((item) => [String(item.id), userCodec.read(item)]),
+    (
+      await batchGet(
+        [...new Set(userIds)].map((id) => keys.user(id)),
+        options,
+      )
+    ).map((item) => [String(item.id), userCodec.read(item)]),
   );
   return userIds.flatMap((id) => found.get(id) ?? []);
 };

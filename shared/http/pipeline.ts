@@ -40,9 +40,10 @@ export interface Endpoint<TBody, TParams, TQuery, TResult> {
    * Sends the realtime events its operation raised, once it succeeded (`publish` of
    * shared/realtime/publisher.ts): given only by the routes whose service raises some, whose rows
    * say `realtime` (infra/routes.ts; test/unit/routes.test.ts checks both agree). A route without
-   * it never bundles the publisher (docs/benchmarks.md, "Realtime").
+   * it never bundles the publisher (docs/benchmarks.md, "Realtime"). It stops by `deadline`
+   * (epoch ms), which leaves the answer its time before Lambda's (and API Gateway's) limit.
    */
-  publish?: (events: readonly LiveEvent[]) => Promise<void>;
+  publish?: (events: readonly LiveEvent[], options: { deadline: number }) => Promise<void>;
   returns: Returns<TResult>;
 }
 
@@ -88,6 +89,9 @@ const toResult = <T>(output: T | HttpResponse<T>, status: number): LambdaResult 
 };
 
 const bodyParser = jsonBodyParser({ disableContentTypeError: true });
+
+/** What publishing leaves of an invocation's time for the answer (its log line, its return to API Gateway). */
+const answerMarginMs = 2_000;
 
 /**
  * The middy stack every handler runs: JSON body → authentication → validation of body, path and
@@ -179,7 +183,10 @@ export const createHandler = <
         // success only: a failed operation changed nothing to tell of.
         const { result, events } = await collectEvents(() => middyHandler(event, context));
         if (events.length > 0 && result.statusCode < 400) {
-          if (endpoint.publish) await endpoint.publish(events);
+          // Before the answer, so bounded (docs/deployment.md, "Realtime"): whatever the publisher's
+          // own budget, it stops while the answer still has its margin of the invocation's time.
+          const deadline = Date.now() + (context?.getRemainingTimeInMillis?.() ?? 30_000) - answerMarginMs;
+          if (endpoint.publish) await endpoint.publish(events, { deadline });
           else log.error('A route raised realtime events but sends none (its handler names no publish)', { events: events.length });
         }
         logRequest(event, result.statusCode, performance.now() - started);

@@ -46,6 +46,14 @@ export const connectionLifetimeSeconds = 2 * 3600 + 5 * 60;
 export const heartbeat = { pingEveryMinutes: 5, pingIntervalMs: 300_000, pingTimeoutMs: 300_000 } as const;
 
 /**
+ * Loads the views of many assets at once (by id; those it does not find are gone and left out):
+ * what an event whose payload is a view of an asset carries. A publication calls each loader once,
+ * with the ids of all the events that carry it, so that 1,000 events of one request cost a few
+ * batched reads, not 1,000 rounds of them (shared/realtime/payloads.ts).
+ */
+export type AssetViews<T extends AssetDetail | AssetRecord> = (assetIds: readonly string[]) => Promise<ReadonlyMap<string, T>>;
+
+/**
  * What the server tells Immich's apps, as domain events: raised by the operation that made the
  * change (a service, into the request's outbox: shared/realtime/outbox.ts), and sent, once it has
  * succeeded, to the connections of the users concerned, each in its generation's shape
@@ -54,11 +62,11 @@ export const heartbeat = { pingEveryMinutes: 5, pingIntervalMs: 300_000, pingTim
  */
 export type LiveEvent =
   /** An upload's previews were made (Immich's `on_upload_success` and `AssetUploadReadyV2`), to its owner. */
-  | { kind: 'asset-uploaded'; ownerId: string; assetId: string; load: () => Promise<AssetDetail | undefined> }
+  | { kind: 'asset-uploaded'; ownerId: string; assetId: string; load: AssetViews<AssetDetail> }
   /** An asset's edited files were made (or removed) for its photo edits (`AssetEditReadyV2`), to its owner. */
-  | { kind: 'asset-edited'; ownerId: string; assetId: string; load: () => Promise<AssetRecord | undefined> }
+  | { kind: 'asset-edited'; ownerId: string; assetId: string; load: AssetViews<AssetRecord> }
   /** An asset's metadata was changed by its owner (`on_asset_update`), to its owner. */
-  | { kind: 'asset-updated'; ownerId: string; assetId: string; load: () => Promise<AssetDetail | undefined> }
+  | { kind: 'asset-updated'; ownerId: string; assetId: string; load: AssetViews<AssetDetail> }
   /** Assets moved to the trash (`on_asset_trash`), to the user who did it. */
   | { kind: 'assets-trashed'; userId: string; assetIds: readonly string[] }
   /** An asset deleted for good (`on_asset_delete`, one event an asset), to its owner. */

@@ -15,11 +15,15 @@ export const serverVersionFrame = (generation: 'v1' | 'v3'): string =>
 const socketId = (): string => randomBytes(15).toString('base64url');
 
 /**
- * How long the greeter waits for API Gateway to open the connection: it does once `$connect` has
- * answered, and until then every post to it is refused (410). About 6 s in all, well inside the
- * 20 s Immich's apps wait for the open packet.
+ * When the greeter tries the connection, ms apart: API Gateway opens it once `$connect` has
+ * answered, and until then refuses every post to it (410), which changes nothing. `$connect` hands
+ * the connection on just before it answers, so it is open by the greeter's first try but for a
+ * moment's race; the waits cover a slow open, not a client that left, whose every try costs the
+ * greeter's time (docs/deployment.md, "Realtime"). A signed-in connection is tried for about 3 s
+ * (well inside the 20 s Immich's apps wait for the open packet), a refused one for about 1.5 s:
+ * what it is told is only that it was refused.
  */
-const openWaitsMs = [0, 50, 100, 200, 400, 800, 1600, 3200];
+const openWaitsMs = { welcome: [0, 50, 100, 200, 400, 800, 1600], unauthorized: [0, 50, 100, 200, 400, 800] } as const;
 
 /**
  * What the server says first on a new connection, which Immich's apps wait for before anything:
@@ -28,25 +32,26 @@ const openWaitsMs = [0, 50, 100, 200, 400, 800, 1600, 3200];
  * `on_server_version` in the connection's generation. A connection whose credentials were refused
  * gets what Immich sends it (CONNECT, `error` "unauthorized", DISCONNECT), after which neither app
  * reconnects, and is closed. API Gateway cannot post from `$connect` itself, so its function hands
- * the connection to this one (the greeter), which waits for it to open.
+ * the connection to this one (the greeter). The open packet's post is also the test of whether the
+ * connection is open yet (no GetConnection first): tried at `openWaitsMs` until it is sent.
  */
 export const greet = async (greeting: Greeting): Promise<'greeted' | 'refused' | 'gone'> => {
   const api = await managementApi();
   if (!api) throw new Error('No management API to greet a connection with (REALTIME_ENDPOINT)');
   const { connectionId } = greeting;
-  let open = false;
-  for (const wait of openWaitsMs) {
+  const open = openPacket({
+    sid: socketId(),
+    pingIntervalMs: env.pingIntervalMs(heartbeat.pingIntervalMs),
+    pingTimeoutMs: env.pingTimeoutMs(heartbeat.pingTimeoutMs),
+  });
+  let opened = false;
+  for (const wait of openWaitsMs[greeting.kind]) {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    open = await api.isOpen(connectionId);
-    if (open) break;
+    opened = (await api.post(connectionId, open)) === 'sent';
+    if (opened) break;
   }
-  if (!open) return 'gone';
+  if (!opened) return 'gone';
   const frames = [
-    openPacket({
-      sid: socketId(),
-      pingIntervalMs: env.pingIntervalMs(heartbeat.pingIntervalMs),
-      pingTimeoutMs: env.pingTimeoutMs(heartbeat.pingTimeoutMs),
-    }),
     connectPacket(socketId()),
     ...(greeting.kind === 'welcome' ? [serverVersionFrame(greeting.generation)] : [eventPacket('error', 'unauthorized'), disconnectPacket]),
   ];

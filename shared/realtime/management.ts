@@ -1,17 +1,15 @@
 import * as env from '../core/env.ts';
 
 /**
- * API Gateway's management API of the WebSocket API (PostToConnection, GetConnection,
- * DeleteConnection), at `REALTIME_ENDPOINT` (shared/core/env.ts; locally, the stand-in of
- * infra/local/websocket-api.ts). The SDK's client is loaded on first use, never at import: a
- * function pays for it only when someone is connected to be told (docs/benchmarks.md). Deployed it
- * is kept beside the bundle, not in it (`lazyModules.realtime`, infra/cdk/bundling.ts).
+ * API Gateway's management API of the WebSocket API (PostToConnection, DeleteConnection), at
+ * `REALTIME_ENDPOINT` (shared/core/env.ts; locally, the stand-in of infra/local/websocket-api.ts).
+ * The SDK's client is loaded on first use, never at import: a function pays for it only when
+ * someone is connected to be told (docs/benchmarks.md). Deployed it is kept beside the bundle, not
+ * in it (`lazyModules.realtime`, infra/cdk/bundling.ts).
  */
 export interface ManagementApi {
-  /** Sends one frame; `gone` when the connection no longer exists (410). */
+  /** Sends one frame; `gone` when the connection no longer exists, or is not open yet (410). */
   post(connectionId: string, frame: string): Promise<'sent' | 'gone'>;
-  /** Whether the connection is open yet (API Gateway opens it once `$connect` has answered). */
-  isOpen(connectionId: string): Promise<boolean>;
   /** Closes the connection (its `$disconnect` follows). */
   close(connectionId: string): Promise<void>;
 }
@@ -29,15 +27,6 @@ const connect = async (endpoint: string): Promise<ManagementApi> => {
         return 'sent';
       } catch (error) {
         if (isGone(error)) return 'gone';
-        throw error;
-      }
-    },
-    isOpen: async (connectionId) => {
-      try {
-        await client.send(new sdk.GetConnectionCommand({ ConnectionId: connectionId }));
-        return true;
-      } catch (error) {
-        if (isGone(error)) return false;
         throw error;
       }
     },

@@ -1,27 +1,80 @@
-import { getAssetWithFaces } from '../db/asset.repository.ts';
+import { getAssets, getAssetsWithFaces } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
-import { listAssetTags } from '../db/tag.repository.ts';
-import { getUser } from '../db/user.repository.ts';
-import type { AssetDetail } from '../model/asset.ts';
+import { listAssetsTags } from '../db/tag.repository.ts';
+import { getUsers } from '../db/user.repository.ts';
+import type { AssetDetail, AssetRecord, FaceRecord } from '../model/asset.ts';
+import type { PersonRecord } from '../model/person.ts';
+
+type Found = { asset: AssetRecord; faces: readonly FaceRecord[] };
+
+export interface DetailOptions {
+  /** With the owner's tags on it (the owner's view; Immich loads no tags for anyone else). */
+  tags: boolean;
+  /** The people of its faces, already read: not read again (one asset's). */
+  people?: readonly PersonRecord[] | undefined;
+}
+
+const personIdsOf = ({ faces }: Found): string[] => [...new Set(faces.map((face) => face.personId))];
 
 /**
- * An asset as its owner sees it in Immich's realtime events (`on_upload_success`,
- * `on_asset_update`): with its owner, people and tags, as Immich loads "all relations but stacks".
- * The loader an event carries (shared/model/realtime.ts): it runs only when the owner is connected.
+ * Assets with what Immich's detailed view of an asset loads with it ("all relations but stacks"):
+ * its owner, the people of its faces and, with `tags`, the owner's tags on it. The one helper of
+ * every such view: `GET /assets/:id`, the answer of `PUT /assets/:id`, and the assets Immich's
+ * realtime events carry, which a publication loads for many assets at once
+ * (docs/immich-compatibility.md, "Realtime"). The owners are read once each, in one BatchGetItem
+ * (as they are now, as a GetItem reads them), each owner's people in one, the tags one Query an
+ * asset (for many assets of an owner without any tag, one Query in all).
  */
-export const ownerDetail = async (assetId: string): Promise<AssetDetail | undefined> => {
-  const found = await getAssetWithFaces(assetId);
-  if (!found) return undefined;
-  const { asset, faces } = found;
-  const [owner, people, tags] = await Promise.all([
-    getUser(asset.ownerId),
-    faces.length > 0
-      ? getPeople(
-          asset.ownerId,
-          faces.map((face) => face.personId),
+export const detailsOf = async (found: readonly Found[], options: DetailOptions): Promise<AssetDetail[]> => {
+  const byOwner = [...Map.groupBy(found, ({ asset }) => asset.ownerId)];
+  const [owners, people, tags] = await Promise.all([
+    getUsers(
+      byOwner.map(([ownerId]) => ownerId),
+      { consistent: true },
+    ),
+    options.people ??
+      Promise.all(byOwner.map(([ownerId, assets]) => getPeople(ownerId, [...new Set(assets.flatMap(personIdsOf))]))).then((each) =>
+        each.flat(),
+      ),
+    options.tags
+      ? Promise.all(
+          byOwner.map(([ownerId, assets]) =>
+            listAssetsTags(
+              ownerId,
+              assets.map(({ asset }) => asset.id),
+            ),
+          ),
         )
       : Promise.resolve([]),
-    listAssetTags(asset.ownerId, asset.id),
   ]);
-  return { asset, owner, faces, people, tags };
+  const ownerOf = new Map(owners.map((owner) => [owner.id, owner]));
+  const personOf = new Map(people.map((person) => [`${person.ownerId}/${person.id}`, person]));
+  const tagsOf = new Map(tags.flatMap((each) => [...each]));
+  return found.map((each) => ({
+    asset: each.asset,
+    owner: ownerOf.get(each.asset.ownerId),
+    faces: each.faces,
+    people: options.people ?? personIdsOf(each).flatMap((id) => personOf.get(`${each.asset.ownerId}/${id}`) ?? []),
+    ...(options.tags ? { tags: tagsOf.get(each.asset.id) ?? [] } : {}),
+  }));
 };
+
+/** One asset's detail (`detailsOf`). */
+export const detailOf = async (asset: AssetRecord, faces: readonly FaceRecord[], options: DetailOptions): Promise<AssetDetail> => {
+  const [detail] = await detailsOf([{ asset, faces }], options);
+  if (!detail) throw new Error(`No detail of asset ${asset.id}`);
+  return detail;
+};
+
+/**
+ * The assets as their owner sees them, as they are now: what Immich's `on_upload_success` and
+ * `on_asset_update` carry, and the loader those events carry (shared/model/realtime.ts). A
+ * publication runs it only when the owner is connected, once for all of its events: the assets
+ * and their faces by key (BatchGetItem), then `detailsOf`. Assets gone meanwhile are left out.
+ */
+export const ownerDetails = async (assetIds: readonly string[]): Promise<ReadonlyMap<string, AssetDetail>> =>
+  new Map((await detailsOf(await getAssetsWithFaces(assetIds), { tags: true })).map((detail) => [detail.asset.id, detail]));
+
+/** The assets as they are now (`AssetEditReadyV2` carries the asset and its edits): the loader of that event. */
+export const currentAssets = async (assetIds: readonly string[]): Promise<ReadonlyMap<string, AssetRecord>> =>
+  new Map((await getAssets(assetIds, { consistent: true })).map((asset) => [asset.id, asset]));

@@ -3,9 +3,7 @@ import { inBatches } from '../core/concurrency.ts';
 import { leaveAllAlbums, replaceAlbumThumbnail } from '../db/album-exit.repository.ts';
 import { findByChecksums, getAssetWithFaces, listDeviceAssets, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
-import { listAssetTags } from '../db/tag.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
-import { getUser } from '../db/user.repository.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
 import { checksumHex } from '../domain/search.ts';
 import { assetTerms } from '../domain/terms.ts';
@@ -15,15 +13,15 @@ import {
   type AssetInfo,
   type AssetRecord,
   type AssetWithFaces,
-  type FaceRecord,
   visibilityAfter,
   type YearAgo,
 } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
+import type { AssetViews } from '../model/realtime.ts';
 import type { UploadCheck } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
 import { raise } from '../realtime/outbox.ts';
-import { ownerDetail } from './asset-detail.ts';
+import { detailOf, ownerDetails } from './asset-detail.ts';
 import { takenOnThisDay } from './on-this-day.ts';
 import { timelinePartners } from './partner.service.ts';
 import { placeAsset } from './places.service.ts';
@@ -51,23 +49,8 @@ export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetInfo> =
   const { asset, faces } = await requireAsset(auth, Permission.AssetRead, id);
   // Someone else's asset (through a shared album): without its people and tags, as Immich answers.
   const own = asset.ownerId === auth.user.id;
-  const [detail, tags] = await Promise.all([detailOf(asset, own ? faces : []), own ? listAssetTags(asset.ownerId, asset.id) : []]);
-  return { view: 'full', ...detail, tags, originalMimeType: mimeTypeOf(asset.originalFileName) };
-};
-
-/** The asset with its owner and people; `known` people already read are not read again. */
-const detailOf = async (asset: AssetRecord, faces: readonly FaceRecord[], known?: readonly PersonRecord[]): Promise<AssetDetail> => {
-  const [owner, people] = await Promise.all([
-    getUser(asset.ownerId),
-    known ??
-      (faces.length > 0
-        ? getPeople(
-            asset.ownerId,
-            faces.map((face) => face.personId),
-          )
-        : Promise.resolve([])),
-  ]);
-  return { asset, owner, faces, people };
+  const detail = await detailOf(asset, own ? faces : [], { tags: own });
+  return { view: 'full', ...detail, tags: detail.tags ?? [], originalMimeType: mimeTypeOf(asset.originalFileName) };
 };
 
 /** The EXIF fields Immich lets a user edit, as given (absent and null leave a field alone). */
@@ -147,9 +130,8 @@ export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promi
   if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
   const placed = await afterMoving(written.asset, asset);
   // The caller's own asset (only the owner may update it): with its tags, as the detail view.
-  const [detail, tags] = await Promise.all([detailOf(placed, written.faces, people), listAssetTags(asset.ownerId, asset.id)]);
-  const updated = { ...detail, tags };
-  if (Object.keys(exifChanges).length > 0) metadataChanged(updated.asset, () => Promise.resolve(updated));
+  const updated = await detailOf(placed, written.faces, { tags: true, people });
+  if (Object.keys(exifChanges).length > 0) metadataChanged(updated.asset, async () => new Map([[updated.asset.id, updated]]));
   return updated;
 };
 
@@ -160,7 +142,7 @@ export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promi
  * is changed in the same request, and no sidecar is written: the event follows the change itself
  * (docs/immich-compatibility.md, "Realtime").
  */
-const metadataChanged = (asset: AssetRecord, load: () => Promise<AssetDetail | undefined>): void =>
+const metadataChanged = (asset: AssetRecord, load: AssetViews<AssetDetail>): void =>
   raise({ kind: 'asset-updated', ownerId: asset.ownerId, assetId: asset.id, load });
 
 /**
@@ -177,7 +159,7 @@ export const updateAssets = async (auth: Auth, ids: readonly string[], dto: Asse
     const written = current ? await writeChanges(current, dto, exifChanges) : undefined;
     if (written) await afterLocking(written.asset, dto);
     if (written && current) await afterMoving(written.asset, current.asset);
-    if (written) metadataChanged(written.asset, () => ownerDetail(written.asset.id));
+    if (written) metadataChanged(written.asset, ownerDetails);
   });
 };
 

@@ -15,7 +15,7 @@ import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import { raise } from '../realtime/outbox.ts';
 import { type OriginalsStore, originalsStore, type StoredObject } from '../storage/originals.ts';
-import { ownerDetail } from './asset-detail.ts';
+import { currentAssets, ownerDetails } from './asset-detail.ts';
 import { readConfig } from './config.reader.ts';
 import { facialRecognitionEnabled, findFaces, recognizePendingFaces } from './faces.service.ts';
 import { placeAssetForJob } from './places.service.ts';
@@ -123,7 +123,7 @@ export const generateMedia = async (assetId: string, options: { notify?: boolean
   // An upload's previews exist: its owner's apps are told, as Immich tells them once its thumbnail
   // job is done (never of a hidden or locked asset, nor of previews made again).
   if (options.notify && (asset.visibility === 'timeline' || asset.visibility === 'archive'))
-    raise({ kind: 'asset-uploaded', ownerId: asset.ownerId, assetId: asset.id, load: () => ownerDetail(asset.id) });
+    raise({ kind: 'asset-uploaded', ownerId: asset.ownerId, assetId: asset.id, load: ownerDetails });
   return 'made';
 };
 
@@ -250,7 +250,7 @@ export const generateEditedMedia = async (assetId: string): Promise<MediaOutcome
  * of Immich's apps wait for after an edit, with the asset and its edits as they are now.
  */
 const editsReady = (asset: AssetRecord): void =>
-  raise({ kind: 'asset-edited', ownerId: asset.ownerId, assetId: asset.id, load: () => getAsset(asset.id) });
+  raise({ kind: 'asset-edited', ownerId: asset.ownerId, assetId: asset.id, load: currentAssets });
 
 /**
  * A person's thumbnail again, after their feature face changed (PUT /person/:id, handed on as a

@@ -30,6 +30,8 @@ const sections: Section[] = [
   (await import('./auth.ts')).authSection,
   (await import('./uploads.ts')).uploadsSection,
   (await import('./reads.ts')).readsSection,
+  (await import('./realtime.ts')).realtimeSection,
+  (await import('./greeter.ts')).greeterSection,
   (await import('./search.ts')).searchSection,
   (await import('./timeline.ts')).timelineSection,
   (await import('./sync.ts')).syncSection,

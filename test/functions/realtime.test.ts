@@ -15,6 +15,7 @@ import { collectEvents, raise } from '#shared/realtime/outbox.ts';
 import { type Greeting, runGreetingsWith } from '#shared/storage/realtime-jobs.ts';
 import { bearer, createApiKey, fixtures, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
+import { managementProxy } from '../support/management-proxy.ts';
 
 /**
  * The realtime socket's functions (functions/realtime/) with API Gateway's WebSocket events,
@@ -145,11 +146,15 @@ describe('through the WebSocket API (its local stand-in and management API, over
     disconnect: (event) => disconnectHandler(event),
   });
 
+  // The management API's calls are counted on their way (test/support/management-proxy.ts).
+  let proxy: Awaited<ReturnType<typeof managementProxy>>;
+
   beforeAll(async () => {
     runGreetingsWith((greeting) => void greetHandler(greeting));
     management = serveManagementApi(api.manage, { stage: 'test', accessKeyId: () => process.env.AWS_ACCESS_KEY_ID });
     await new Promise<void>((resolve) => management.listen(0, '127.0.0.1', resolve));
-    process.env.REALTIME_ENDPOINT = `http://127.0.0.1:${(management.address() as AddressInfo).port}/test`;
+    proxy = await managementProxy(`http://127.0.0.1:${(management.address() as AddressInfo).port}/test`, { delayMs: 0 });
+    process.env.REALTIME_ENDPOINT = proxy.endpoint;
     server = createServer((_req, res) => res.writeHead(404).end());
     server.on('upgrade', (req, socket, head) => api.handleUpgrade(req, socket, head));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -159,6 +164,7 @@ describe('through the WebSocket API (its local stand-in and management API, over
     runGreetingsWith(undefined);
     api.close();
     delete process.env.REALTIME_ENDPOINT;
+    await proxy.close();
     await Promise.all([server, management].map((each) => new Promise((resolve) => each.close(resolve))));
   });
 
@@ -231,8 +237,38 @@ describe('through the WebSocket API (its local stand-in and management API, over
     expect((await listConnections()).map((each) => each.connectionId)).not.toContain('gone-to-an-event=');
   });
 
-  it('never greets a connection that does not open (the greeter gives up)', async () => {
+  it('greets an open connection with its frames alone: the open packet’s post is its test of the connection being open', async () => {
+    const handed: Greeting[] = [];
+    runGreetingsWith((greeting) => handed.push(greeting));
+    try {
+      const app = client({ 'x-immich-user-token': accounts.user1.accessToken });
+      const stranger = client({ Cookie: 'immich_access_token=nope' });
+      await Promise.all([app, stranger].map((each) => new Promise((resolve) => each.socket.once('open', resolve))));
+      const [welcome, unauthorized] = [handed.find((each) => each.kind === 'welcome'), handed.find((each) => each.kind === 'unauthorized')];
+      const calls = async (greeting: Greeting | undefined, outcome: string): Promise<number> => {
+        const before = proxy.stats.calls;
+        expect(await greetHandler(greeting ?? expect.fail('not handed to the greeter'))).toEqual({ outcome });
+        return proxy.stats.calls - before;
+      };
+      // Three posts (open, CONNECT, on_server_version); refused: four and the close. No GetConnection first.
+      expect(await calls(welcome, 'greeted')).toBe(3);
+      expect(await app.frame(2)).toMatch(/^42\["on_server_version"/);
+      expect(await calls(unauthorized, 'refused')).toBe(5);
+      await stranger.closed;
+      expect(stranger.frames.slice(1)).toEqual([expect.stringMatching(/^40\{"sid":/), '42["error","unauthorized"]', '41']);
+      app.socket.close();
+    } finally {
+      runGreetingsWith((greeting) => void greetHandler(greeting));
+    }
+  });
+
+  it('never greets a connection that does not open: the greeter gives up, sooner for refused credentials', async () => {
+    const before = proxy.stats.calls;
     expect(await greetHandler({ kind: 'welcome', connectionId: 'never-opened=', generation: 'v1' })).toEqual({ outcome: 'gone' });
+    // Its open packet tried seven times (about 3 s), a refused connection's six (about 1.5 s).
+    expect(proxy.stats.calls - before).toBe(7);
+    expect(await greetHandler({ kind: 'unauthorized', connectionId: 'never-opened=' })).toEqual({ outcome: 'gone' });
+    expect(proxy.stats.calls - before).toBe(13);
   }, 30_000);
 
   it('keeps each request’s events to itself: concurrent logouts tell each session once, and only its own', async () => {

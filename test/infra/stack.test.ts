@@ -499,7 +499,10 @@ describe('ImmichStack', () => {
       expect(actionsOf(ping)).toEqual(['dynamodb:DeleteItem', 'dynamodb:Query', 'execute-api:ManageConnections']);
       const connections = (fn: { Properties: Record<string, any> }) =>
         JSON.stringify(statementsOf(fn).find((each) => each.Action === 'execute-api:ManageConnections')?.Resource);
-      for (const method of ['GET', 'POST', 'DELETE']) expect(connections(greeter)).toContain(`/live/${method}/@connections/*`);
+      // The greeter posts (its first post is also its test of the connection being open) and closes a refused one.
+      for (const method of ['POST', 'DELETE']) expect(connections(greeter)).toContain(`/live/${method}/@connections/*`);
+      expect(connections(greeter)).not.toContain('/GET/');
+      expect(greeter.Properties.MemorySize).toBe(256);
       expect(connections(ping)).toContain('/live/POST/@connections/*');
       expect(connections(ping)).not.toMatch(/GET|DELETE/);
       expect(connect.Properties.Environment.Variables).toMatchObject({ GREETER_FUNCTION: expect.anything(), WEB_GENERATION: 'v1' });

@@ -59,6 +59,8 @@ export interface Call {
   body?: unknown;
   pathParameters?: Record<string, string>;
   routeKey?: string;
+  /** What Lambda's context says is left of the invocation (30 s unless given). */
+  remainingMs?: number;
 }
 
 export interface Reply<T = any> {
@@ -106,7 +108,8 @@ export const invoke = async <T = any>(handler: Handler, call: Call): Promise<Rep
     },
     { routeKey: call.routeKey ?? `${call.method ?? 'GET'} ${call.path}`, pathParameters: call.pathParameters },
   );
-  const result = isStreaming(handler) ? await collect(handler, event) : { ...(await handler(event, context)), complete: true };
+  const withTime = call.remainingMs === undefined ? context : { ...context, getRemainingTimeInMillis: () => call.remainingMs ?? 0 };
+  const result = isStreaming(handler) ? await collect(handler, event) : { ...(await handler(event, withTime)), complete: true };
   // A gzip-compressed answer (shared/http/json-answer.ts) is read as the client's HTTP stack reads it; other bytes stay base64.
   const gzipped = 'isBase64Encoded' in result && result.isBase64Encoded && result.headers?.['content-encoding'] === 'gzip';
   const text = gzipped ? gunzipSync(Buffer.from(result.body ?? '', 'base64')).toString('utf8') : (result.body ?? '');
