@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { handler as logoutHandler } from '#functions/auth/logout.ts';
@@ -9,13 +7,13 @@ import { handler as disconnectHandler } from '#functions/realtime/disconnect.ts'
 import { handler as greetHandler } from '#functions/realtime/greet.ts';
 import { handler as pingHandler } from '#functions/realtime/ping.ts';
 import { handler as createApiKeyV3 } from '#functions/v3/api-key/create-api-key.ts';
-import { createWebSocketApi, serveManagementApi, type WebSocketEvent } from '#infra/local/websocket-api.ts';
+import type { WebSocketEvent } from '#infra/local/websocket-api.ts';
 import { listConnections, listUserConnections, putConnection } from '#shared/db/connection.repository.ts';
 import { collectEvents, raise } from '#shared/realtime/outbox.ts';
 import { type Greeting, runGreetingsWith } from '#shared/storage/realtime-jobs.ts';
 import { bearer, createApiKey, fixtures, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { managementProxy } from '../support/management-proxy.ts';
+import { useWebSocketStandIn } from '../support/websocket-stand-in.ts';
 
 /**
  * The realtime socket's functions (functions/realtime/) with API Gateway's WebSocket events,
@@ -137,41 +135,12 @@ describe('$connect', () => {
 });
 
 describe('through the WebSocket API (its local stand-in and management API, over HTTP)', () => {
-  let server: Server;
-  let management: Server;
-  let origin: string;
-  const api = createWebSocketApi({
-    stage: 'test',
-    connect: (event) => connectHandler(event),
-    disconnect: (event) => disconnectHandler(event),
-  });
-
-  // The management API's calls are counted on their way (test/support/management-proxy.ts).
-  let proxy: Awaited<ReturnType<typeof managementProxy>>;
-
-  beforeAll(async () => {
-    runGreetingsWith((greeting) => void greetHandler(greeting));
-    management = serveManagementApi(api.manage, { stage: 'test', accessKeyId: () => process.env.AWS_ACCESS_KEY_ID });
-    await new Promise<void>((resolve) => management.listen(0, '127.0.0.1', resolve));
-    proxy = await managementProxy(`http://127.0.0.1:${(management.address() as AddressInfo).port}/test`, { delayMs: 0 });
-    process.env.REALTIME_ENDPOINT = proxy.endpoint;
-    server = createServer((_req, res) => res.writeHead(404).end());
-    server.on('upgrade', (req, socket, head) => api.handleUpgrade(req, socket, head));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    runGreetingsWith(undefined);
-    api.close();
-    delete process.env.REALTIME_ENDPOINT;
-    await proxy.close();
-    await Promise.all([server, management].map((each) => new Promise((resolve) => each.close(resolve))));
-  });
+  const standIn = useWebSocketStandIn();
 
   /** A raw WebSocket client, as the apps' socket.io clients see the wire: every frame, in order. */
   const client = (headers: Record<string, string>) => {
     const frames: string[] = [];
-    const socket = new WebSocket(`${origin}/api/socket.io/?EIO=4&transport=websocket`, { headers });
+    const socket = new WebSocket(`${standIn.origin}/api/socket.io/?EIO=4&transport=websocket`, { headers });
     socket.on('message', (data) => frames.push(String(data)));
     const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
     const frame = async (index: number): Promise<string> => {
@@ -246,9 +215,9 @@ describe('through the WebSocket API (its local stand-in and management API, over
       await Promise.all([app, stranger].map((each) => new Promise((resolve) => each.socket.once('open', resolve))));
       const [welcome, unauthorized] = [handed.find((each) => each.kind === 'welcome'), handed.find((each) => each.kind === 'unauthorized')];
       const calls = async (greeting: Greeting | undefined, outcome: string): Promise<number> => {
-        const before = proxy.stats.calls;
+        const before = standIn.proxy.stats.calls;
         expect(await greetHandler(greeting ?? expect.fail('not handed to the greeter'))).toEqual({ outcome });
-        return proxy.stats.calls - before;
+        return standIn.proxy.stats.calls - before;
       };
       // Three posts (open, CONNECT, on_server_version); refused: four and the close. No GetConnection first.
       expect(await calls(welcome, 'greeted')).toBe(3);
@@ -263,12 +232,12 @@ describe('through the WebSocket API (its local stand-in and management API, over
   });
 
   it('never greets a connection that does not open: the greeter gives up, sooner for refused credentials', async () => {
-    const before = proxy.stats.calls;
+    const before = standIn.proxy.stats.calls;
     expect(await greetHandler({ kind: 'welcome', connectionId: 'never-opened=', generation: 'v1' })).toEqual({ outcome: 'gone' });
     // Its open packet tried seven times (about 3 s), a refused connection's six (about 1.5 s).
-    expect(proxy.stats.calls - before).toBe(7);
+    expect(standIn.proxy.stats.calls - before).toBe(7);
     expect(await greetHandler({ kind: 'unauthorized', connectionId: 'never-opened=' })).toEqual({ outcome: 'gone' });
-    expect(proxy.stats.calls - before).toBe(13);
+    expect(standIn.proxy.stats.calls - before).toBe(13);
   }, 30_000);
 
   it('keeps each request’s events to itself: concurrent logouts tell each session once, and only its own', async () => {

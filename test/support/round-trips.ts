@@ -1,24 +1,5 @@
 import { db } from '#shared/db/client.ts';
 
-/** Counts the DynamoDB calls `fn` makes through the shared client (a real call counter, not a mock). */
-export const countRoundTrips = async (fn: () => Promise<unknown>): Promise<string[]> => {
-  const calls: string[] = [];
-  const name = `count-${Math.random()}`;
-  db.middlewareStack.add(
-    (next, context) => async (args) => {
-      calls.push(String(context.commandName));
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  try {
-    await fn();
-  } finally {
-    db.middlewareStack.remove(name);
-  }
-  return calls;
-};
-
 /** One DynamoDB call: its command's name and input (the key of a GetItem, a Query's key condition and values). */
 export interface RoundTrip {
   command: string;
@@ -43,3 +24,7 @@ export const recordRoundTrips = async (fn: () => Promise<unknown>): Promise<Roun
   }
   return calls;
 };
+
+/** The names of the DynamoDB calls `fn` makes through the shared client, in order. */
+export const countRoundTrips = async (fn: () => Promise<unknown>): Promise<string[]> =>
+  (await recordRoundTrips(fn)).map((call) => call.command);
