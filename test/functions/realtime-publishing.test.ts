@@ -241,7 +241,11 @@ describe('publishing the events of one request about many photos', () => {
     const app = await connected(user.accessToken);
     try {
       const ids = Array.from({ length: publishing.maxEvents + 200 }, (_, i) => `gone-${i}`);
-      await publish(ids.map((assetId) => ({ kind: 'asset-deleted', ownerId: user.id, assetId })));
+      // The cap, not the time budget, is under test: a loaded machine may post 1,000 events slower than 5 s.
+      await publish(
+        ids.map((assetId) => ({ kind: 'asset-deleted', ownerId: user.id, assetId })),
+        { budgetMs: 120_000 },
+      );
       await app.settled(user.id);
       expect(new Set(app.events('on_asset_delete').map(([, id]) => id))).toEqual(new Set(ids.slice(0, publishing.maxEvents)));
     } finally {
