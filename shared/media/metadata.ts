@@ -3,9 +3,11 @@ import { imageSize } from 'image-size';
 import type { ExifInfo } from '../model/asset.ts';
 import { limits, truncate } from '../model/limits.ts';
 import { type FaceRegion, faceRegionsOf } from './faces.ts';
-import { heifExif, isHeif } from './heif.ts';
-import { isIsoVideo, orientationOfRotation, readContainer } from './quicktime.ts';
-import { offsetAt, offsetOfWallClock, zoneAt } from './time-zone.ts';
+import { heifExif, heifXmp, isHeif } from './heif.ts';
+import { keywordPaths } from './keywords.ts';
+import { metadataBlocks } from './metadata-blocks.ts';
+import { type ContainerMetadata, isIsoVideo, orientationOfRotation, readContainer } from './quicktime.ts';
+import { type DateSource, datesOfFile, instantOf, parseWallClock, withSubSeconds } from './taken.ts';
 
 /** ExifResponseDto as Immich v1.100 stores it (`exif` table), minus the file size added by the caller. */
 
@@ -16,21 +18,72 @@ export interface Metadata {
   faces: FaceRegion[];
   /** A video's length in milliseconds (Immich v3's), from its container. */
   duration?: number;
+  /** The tag paths of the file's keywords (shared/media/keywords.ts), each once. */
+  keywords: string[];
 }
 
 type Tags = Record<string, unknown>;
 
+/** What one file says: its EXIF and IPTC, and its XMP, each flattened (exiftool's names where exifr's differ). */
+export interface FileTags {
+  exif: Tags;
+  xmp: Tags;
+}
+
+// --- The one rule for numbers ---------------------------------------------------------------------
+
+/** The largest integer Immich's columns hold (PostgreSQL `integer`: its `validate` drops the rest). */
+const int32Max = 2_147_483_647;
+
+/**
+ * Whether a number can be stored: finite (a rational with a zero denominator reads as NaN or
+ * ±Infinity, which DynamoDB cannot hold: an upload that carried one was a 500, retried forever),
+ * at most `max` in size, and, if not zero, not below DynamoDB's smallest magnitude (1e-130).
+ */
+export const storable = (value: number, max = 1e125): boolean =>
+  Number.isFinite(value) && Math.abs(value) <= max && (value === 0 || Math.abs(value) >= 1e-130);
+
+/**
+ * The rule applied to everything read from a file, its sidecar and its container before any of
+ * it is used: a number that cannot be stored is no value (as Immich's `validate` drops NaN,
+ * ±Infinity and numbers out of its columns' range). Lists keep their places (a coordinate's
+ * degrees, minutes and seconds), so an unusable part leaves a gap the readers reject.
+ */
+export const withoutUnstorable = (value: unknown, depth = 0): unknown => {
+  if (typeof value === 'number') return storable(value) ? value : undefined;
+  if (value instanceof Date) return storable(value.getTime()) ? value : undefined;
+  if (depth > 16 || value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  if (Array.isArray(value)) return value.map((each) => withoutUnstorable(each, depth + 1));
+  const kept: Tags = {};
+  for (const [key, each] of Object.entries(value)) {
+    const clean = withoutUnstorable(each, depth + 1);
+    if (clean !== undefined) kept[key] = clean;
+  }
+  return kept;
+};
+
+/** A number from a tag (a list gives its first, a string its number, as Immich's `validate`), if storable within `max`. */
+const number = (value: unknown, max = int32Max): number | null => {
+  const first = Array.isArray(value) ? value[0] : value;
+  const parsed = typeof first === 'string' && first.trim() !== '' ? Number(first) : first;
+  return typeof parsed === 'number' && storable(parsed, max) ? parsed : null;
+};
+
 /** The file's star rating (EXIF or XMP `Rating`) as Immich keeps it: -1 (rejected) or 1 to 5; anything else is none. */
 const starRating = (value: unknown): number | null => {
-  const rating = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : Number.NaN;
-  return Number.isInteger(rating) && rating >= -1 && rating <= 5 && rating !== 0 ? rating : null;
+  const rating = number(value);
+  return rating !== null && Number.isInteger(rating) && rating >= -1 && rating <= 5 && rating !== 0 ? rating : null;
 };
+
+// --- Reading ------------------------------------------------------------------------------------
 
 const parseOptions = {
   tiff: true,
   exif: true,
   gps: true,
-  xmp: true,
+  // The packet as text, parsed apart (readXmp): exifr would merge its exif: properties into the
+  // EXIF's, losing whichever it writes first (XMP's exif:GPSTimeStamp under EXIF's GPSTimeStamp).
+  xmp: { parse: false },
   iptc: true,
   ihdr: true,
   icc: false,
@@ -44,7 +97,7 @@ const parseOptions = {
   translateValues: false,
   reviveValues: false,
   sanitize: true,
-  mergeOutput: true,
+  mergeOutput: false,
 } satisfies NonNullable<Parameters<typeof Exifr.sidecar>[1]>;
 
 const text = (value: unknown): string | null => {
@@ -73,11 +126,6 @@ export const repairUtf8 = (value: string | null): string | null => {
   }
 };
 
-const number = (value: unknown): number | null => {
-  const parsed = typeof value === 'string' ? Number(value) : value;
-  return typeof parsed === 'number' && Number.isFinite(parsed) ? parsed : null;
-};
-
 /** exiftool's ExposureTime print conversion, which Immich stores: `1/250`, `0.5`, `2`. */
 export const formatExposureTime = (seconds: number): string => {
   if (seconds > 0 && seconds < 0.25001) return `1/${Math.floor(0.5 + 1 / seconds)}`;
@@ -87,90 +135,11 @@ export const formatExposureTime = (seconds: number): string => {
 const exposure = (value: unknown): string | null => {
   if (typeof value === 'string' && /^\d+\/\d+$/.test(value)) {
     const [a, b] = value.split('/').map(Number) as [number, number];
-    return b === 0 ? null : formatExposureTime(a / b);
+    return b === 0 || !storable(a / b) ? null : formatExposureTime(a / b);
   }
-  const seconds = number(value);
+  const seconds = number(value, 1e9);
   return seconds === null ? null : formatExposureTime(seconds);
 };
-
-/** `+02:00` → `UTC+2`, `+05:30` → `UTC+5:30`, `Z`/`+00:00` → `UTC` (luxon's fixed-offset names, as Immich stores). */
-export const zoneName = (offsetMinutes: number): string => {
-  if (offsetMinutes === 0) return 'UTC';
-  const sign = offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMinutes);
-  const hours = Math.floor(abs / 60);
-  const minutes = abs % 60;
-  return `UTC${sign}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
-};
-
-const offsetPattern = /^(Z|[+-]\d{2}:?\d{2})$/;
-
-const offsetMinutes = (offset: string): number | undefined => {
-  if (!offsetPattern.test(offset)) return undefined;
-  if (offset === 'Z') return 0;
-  const sign = offset.startsWith('-') ? -1 : 1;
-  const digits = offset.slice(1).replace(':', '');
-  return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4)));
-};
-
-const datePattern = /^(\d{4})[:-](\d{2})[:-](\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?\s*(Z|[+-]\d{2}:?\d{2})?$/;
-
-export interface WallClock {
-  /** The wall-clock time written as if it were UTC (Immich's `localDateTime`). */
-  local: Date;
-  /** Minutes east of UTC, when the file says. */
-  offset?: number;
-}
-
-/** An EXIF (`2023:06:01 10:30:00`) or XMP (`2023-06-01T10:30:00+02:00`) date, with its own offset if any. */
-export const parseWallClock = (value: unknown, separateOffset?: unknown): WallClock | undefined => {
-  if (typeof value !== 'string') return undefined;
-  const match = datePattern.exec(value.trim());
-  if (!match) return undefined;
-  const [, year, month, day, hour, minute, second = '0', fraction = '0', inlineOffset] = match;
-  const ms = Math.round(Number(`0.${fraction}`) * 1000);
-  const local = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), ms));
-  if (Number.isNaN(local.getTime()) || Number(year) < 1) return undefined;
-  const offsetText = inlineOffset ?? (typeof separateOffset === 'string' ? separateOffset.trim() : undefined);
-  const offset = offsetText === undefined ? undefined : offsetMinutes(offsetText);
-  return offset === undefined ? { local } : { local, offset };
-};
-
-/** EXIF keeps fractions of a second apart (SubSecTimeOriginal `348`): joined to the date as exiftool's SubSecDateTimeOriginal. */
-const withSubSeconds = (value: unknown, subSeconds: unknown): unknown => {
-  const digits = typeof subSeconds === 'string' ? subSeconds.trim() : typeof subSeconds === 'number' ? String(subSeconds) : '';
-  if (typeof value !== 'string' || !/^\d{1,9}$/.test(digits) || /[.]\d/.test(value)) return value;
-  // The fraction goes after the seconds, before any offset written into the date itself.
-  return value.trim().replace(/^(\S+[ T]\d{2}:\d{2}:\d{2})/, `$1.${digits}`);
-};
-
-/**
- * When a photo was taken, as Immich records it: the instant, the wall-clock time (`localDateTime`)
- * and the zone. A file without a UTC offset but with a GPS position gets the IANA zone of that
- * place (`America/Chicago`) and the offset it observed then; without either, the wall-clock time
- * is taken as UTC and the zone is unknown.
- */
-export interface Taken {
-  instant: Date;
-  local: Date;
-  timeZone: string | null;
-}
-
-const takenFromWallClock = (clock: WallClock, zone: string | undefined): Taken => {
-  if (clock.offset !== undefined)
-    return { instant: new Date(clock.local.getTime() - clock.offset * 60_000), local: clock.local, timeZone: zoneName(clock.offset) };
-  if (zone) {
-    const offset = offsetOfWallClock(zone, clock.local.getTime());
-    return { instant: new Date(clock.local.getTime() - offset * 60_000), local: clock.local, timeZone: zone };
-  }
-  return { instant: clock.local, local: clock.local, timeZone: null };
-};
-
-/** A moment known in UTC (a video's movie header) placed in the zone of its position, if any. */
-const takenFromInstant = (instant: Date, zone: string | undefined): Taken =>
-  zone
-    ? { instant, local: new Date(instant.getTime() + offsetAt(zone, instant.getTime()) * 60_000), timeZone: zone }
-    : { instant, local: instant, timeZone: null };
 
 /** XMP GPS form `52,31.2N` / `13,24,18W`, or a plain number. */
 const coordinate = (value: unknown, ref?: unknown): number | null => {
@@ -182,19 +151,91 @@ const coordinate = (value: unknown, ref?: unknown): number | null => {
       return /[SW]/i.test(hemisphere ?? '') ? -decimal : decimal;
     }
   }
-  const parsed = number(value);
+  // A list is degrees, minutes and seconds (exifr gives the decimal beside it): not a plain number.
+  const parsed = Array.isArray(value) ? null : number(value, 1e9);
   if (parsed === null) return null;
   return typeof ref === 'string' && /^[SW]/i.test(ref) ? -Math.abs(parsed) : parsed;
 };
 
-/** exifr's output for a standalone XMP file is grouped by namespace; flatten it as the file's is. */
-const flattenSidecar = (parsed: Record<string, unknown>): Tags => {
-  const flat: Tags = {};
-  for (const [key, value] of Object.entries(parsed)) {
-    if (key === 'xmlns') continue;
-    if (value && typeof value === 'object' && !Array.isArray(value)) Object.assign(flat, value);
-    else flat[key] = value;
+interface Position {
+  latitude: number;
+  longitude: number;
+}
+
+/**
+ * A position from tags: the XMP form (a sidecar's wins), else EXIF's (exifr's decimal `latitude`),
+ * else the container's. As Immich: none at 0,0 (a camera without a fix), none off the globe, and
+ * none unless both coordinates are numbers (an empty GPS block is no position).
+ */
+const positionOf = (tags: Tags, sidecar: Tags, container: ContainerMetadata): Position | undefined => {
+  let latitude = coordinate(tags.GPSLatitude, tags.GPSLatitudeRef);
+  let longitude = coordinate(tags.GPSLongitude, tags.GPSLongitudeRef);
+  if (!('GPSLatitude' in sidecar) && number(tags.latitude, 90) !== null && number(tags.longitude, 180) !== null) {
+    latitude = tags.latitude as number;
+    longitude = tags.longitude as number;
   }
+  if ((latitude === null || longitude === null) && container.latitude !== undefined && container.longitude !== undefined) {
+    latitude = container.latitude;
+    longitude = container.longitude;
+  }
+  if (latitude === null || longitude === null || (latitude === 0 && longitude === 0)) return undefined;
+  if (!storable(latitude, 90) || !storable(longitude, 180)) return undefined;
+  return { latitude, longitude };
+};
+
+const isRecord = (value: unknown): value is Tags => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+// XMP properties whose exifr names differ from exiftool's (those Immich's metadata job reads).
+const xmpNames: Record<string, string> = {
+  'exif:GPSTimeStamp': 'GPSDateTime',
+  'lr:hierarchicalSubject': 'HierarchicalSubject',
+  'dc:subject': 'Subject',
+};
+
+/** exifr's XMP, grouped by namespace, flattened (a later namespace's property over an earlier one's). */
+const flattenXmp = (parsed: Tags): Tags => {
+  const flat: Tags = {};
+  for (const [namespace, value] of Object.entries(parsed)) {
+    if (namespace === 'xmlns') continue;
+    if (!isRecord(value)) flat[namespace] = value;
+    else for (const [key, each] of Object.entries(value)) flat[xmpNames[`${namespace}:${key}`] ?? key] = each;
+  }
+  return flat;
+};
+
+/** IPTC's date (`20230601`) and time (`103000+0200`) as exiftool joins them (`DateTimeCreated`): both, or none. */
+const iptcDateTime = (date: unknown, time: unknown): string | undefined => {
+  const d = typeof date === 'string' ? /^(\d{4})-?(\d{2})-?(\d{2})$/.exec(date.trim()) : null;
+  const t = typeof time === 'string' ? /^(\d{2}):?(\d{2}):?(\d{2})([+-]\d{2}:?\d{2}|Z)?$/.exec(time.trim()) : null;
+  if (!d || !t) return undefined;
+  const zone = t[4] && t[4] !== 'Z' ? `${t[4].slice(0, 3)}:${t[4].slice(-2)}` : (t[4] ?? '');
+  return `${d[1]}:${d[2]}:${d[3]} ${t[1]}:${t[2]}:${t[3]}${zone}`;
+};
+
+/** EXIF's GPS date (`2023:06:01`) and time (hours, minutes, seconds) as exiftool's GPSDateTime (UTC). */
+const gpsDateTime = (date: unknown, time: unknown): string | undefined => {
+  if (typeof date !== 'string' || !/^\d{4}:\d{2}:\d{2}$/.test(date.trim()) || !Array.isArray(time)) return undefined;
+  const [h, m, s] = time as unknown[];
+  if (![h, m, s].every((part) => typeof part === 'number' && part >= 0 && part < 60)) return undefined;
+  const pad = (n: number) => String(Math.floor(n)).padStart(2, '0');
+  const fraction = (s as number) % 1 ? String((s as number) % 1).slice(1, 5) : '';
+  return `${date.trim()} ${pad(h as number)}:${pad(m as number)}:${pad(s as number)}${fraction}Z`;
+};
+
+/** exifr's EXIF, GPS and IPTC groups flattened; IPTC's and GPS's dates joined as exiftool joins them. */
+const flattenExif = (groups: Tags): Tags => {
+  const flat: Tags = {};
+  for (const [group, value] of Object.entries(groups)) {
+    if (group === 'xmp' || group === 'errors' || group === 'iptc' || !isRecord(value)) continue;
+    Object.assign(flat, value);
+  }
+  if (isRecord(groups.iptc)) {
+    const { DateCreated, TimeCreated, DigitalCreationDate, DigitalCreationTime, ...iptc } = groups.iptc;
+    Object.assign(flat, iptc);
+    flat.DateTimeCreated = iptcDateTime(DateCreated, TimeCreated);
+    flat.DigitalCreationDateTime = iptcDateTime(DigitalCreationDate, DigitalCreationTime);
+  }
+  flat.GPSDateTime = gpsDateTime(flat.GPSDateStamp, flat.GPSTimeStamp);
   return flat;
 };
 
@@ -217,32 +258,48 @@ const exifrReader = (): Promise<typeof Exifr> => {
   return exifrModule;
 };
 
-const readTags = async (file: Buffer): Promise<Tags> => {
+/** An XMP packet's properties (flattened), or undefined when it cannot be parsed. */
+const readXmp = async (packet: string): Promise<Tags | undefined> => {
   const exifr = await exifrReader();
   try {
-    const tags = ((await exifr.parse(standalone(file), parseOptions)) as Tags | undefined) ?? {};
-    if (!('errors' in tags) || !isHeif(file)) return tags;
-    // A HEIF file exifr could not find the EXIF of (docs: shared/media/heif.ts): its TIFF block directly.
-    const tiff = heifExif(file);
-    return tiff ? (((await exifr.parse(new Uint8Array(tiff), parseOptions)) as Tags | undefined) ?? {}) : tags;
+    const parsed: unknown = exifr.segmentParsers.get('xmp').parse(packet);
+    return isRecord(parsed) ? flattenXmp(parsed) : {};
+  } catch {
+    return undefined;
+  }
+};
+
+/** exifr's groups of a file (or of a TIFF block), or undefined when it cannot read it. */
+const exifrGroups = async (data: Uint8Array): Promise<Tags | undefined> => {
+  const exifr = await exifrReader();
+  try {
+    const groups: unknown = await exifr.parse(data, parseOptions);
+    return isRecord(groups) ? groups : {};
   } catch {
     // Files exifr cannot read (videos, formats it does not know) simply have no embedded metadata.
-    return {};
+    return undefined;
   }
+};
+
+/** A file's EXIF, IPTC and XMP, wherever its format keeps them. */
+const readTags = async (file: Buffer): Promise<FileTags> => {
+  const blocks = metadataBlocks(file);
+  let groups = blocks ? (blocks.tiff ? await exifrGroups(new Uint8Array(blocks.tiff)) : {}) : await exifrGroups(standalone(file));
+  if (!blocks && groups && 'errors' in groups && isHeif(file)) {
+    // A HEIF file exifr could not find the EXIF of (docs: shared/media/heif.ts): its TIFF block directly.
+    const tiff = heifExif(file);
+    if (tiff) groups = await exifrGroups(new Uint8Array(tiff));
+  }
+  // exifr reads no XMP item of a HEIF file (HEIC, AVIF): its `mime` item directly.
+  const packet = blocks ? blocks.xmp : typeof groups?.xmp === 'string' ? groups.xmp : isHeif(file) ? heifXmp(file) : undefined;
+  return { exif: flattenExif(groups ?? {}), xmp: (packet && (await readXmp(packet))) || {} };
 };
 
 /** Tags of a sidecar, or undefined when it is not XMP at all. */
 const readSidecar = async (sidecar: Buffer): Promise<Tags | undefined> => {
-  if (!/<x:xmpmeta|<rdf:RDF/.test(sidecar.toString('utf8'))) return undefined;
-  const exifr = await exifrReader();
-  try {
-    const parsed = (await exifr.sidecar(standalone(sidecar), { ...parseOptions, mergeOutput: true })) as
-      | Record<string, unknown>
-      | undefined;
-    return parsed ? flattenSidecar(parsed) : {};
-  } catch {
-    return undefined;
-  }
+  const packet = sidecar.toString('utf8');
+  if (!/<x:xmpmeta|<rdf:RDF/.test(packet)) return undefined;
+  return readXmp(packet);
 };
 
 export class InvalidSidecarError extends Error {}
@@ -279,68 +336,62 @@ const boundStrings = (exif: ExifInfo): ExifInfo => {
   return bounded;
 };
 
-/**
- * What Immich's metadata job reads of a file. `file` may be a file's beginning (and a video's
- * boxes without their media data), read in ranges: `size` is then the whole file's size.
- */
-/**
- * Reads a file's metadata the way Immich's metadata extraction (exiftool) reports it. The
- * sidecar's XMP is read after the file's and wins wherever both have a value.
- */
-export const extractMetadata = async (file: Buffer, sidecar?: Buffer, size = file.length): Promise<Metadata> => {
-  const embedded = await readTags(file);
-  const fromSidecar = sidecar ? await readSidecar(sidecar) : {};
-  if (fromSidecar === undefined) throw new InvalidSidecarError('sidecar is not XMP');
-  const tags: Tags = { ...embedded, ...fromSidecar };
-  const container = isIsoVideo(file) ? readContainer(file) : {};
-  const dimensions = dimensionsOf(file);
+/** What was read of a file, before any of it is interpreted: the input of `metadataOf`. */
+export interface ReadMetadata {
+  file: FileTags;
+  /** The sidecar's XMP, flattened. */
+  sidecar?: Tags;
+  /** A video's container. */
+  container: ContainerMetadata;
+  /** The image's own size, from its header. */
+  dimensions?: ImageDimensions;
+  /** The whole file's size. */
+  size: number;
+  /** Whether the file is a video (an ISO base media file that is not an image). */
+  video: boolean;
+}
 
-  let latitude = coordinate(tags.GPSLatitude, tags.GPSLatitudeRef);
-  let longitude = coordinate(tags.GPSLongitude, tags.GPSLongitudeRef);
-  if (typeof tags.latitude === 'number' && typeof tags.longitude === 'number' && !('GPSLatitude' in fromSidecar)) {
-    latitude = tags.latitude;
-    longitude = tags.longitude;
-  }
-  if (latitude === null && container.latitude !== undefined && container.longitude !== undefined) {
-    latitude = container.latitude;
-    longitude = container.longitude;
-  }
-  // Immich drops 0,0 (a camera without a fix) and anything off the globe.
-  if (
-    (latitude === 0 && longitude === 0) ||
-    (latitude !== null && Math.abs(latitude) > 90) ||
-    (longitude !== null && Math.abs(longitude) > 180)
-  ) {
-    latitude = null;
-    longitude = null;
-  }
-  const zone = latitude !== null && longitude !== null ? await zoneAt(latitude, longitude) : undefined;
+/** The face regions of the output that can be stored (every number of each storable). */
+const storableFaces = (faces: FaceRegion[]): FaceRegion[] =>
+  faces.filter((face) => Object.values(face).every((value) => typeof value !== 'number' || storable(value, int32Max)));
 
-  // exiftool's order (Immich's EXIF_DATE_TAGS): the original's date with its fraction of a second,
-  // then the digitized date, Apple's creation date, XMP's, and a video's movie header.
-  const clock =
-    parseWallClock(withSubSeconds(tags.DateTimeOriginal, tags.SubSecTimeOriginal), tags.OffsetTimeOriginal) ??
-    parseWallClock(withSubSeconds(tags.CreateDate, tags.SubSecTimeDigitized), tags.OffsetTimeDigitized) ??
-    parseWallClock(container.creationDate) ??
-    parseWallClock(tags.DateCreated);
-  const taken = clock ? takenFromWallClock(clock, zone) : container.createdAt ? takenFromInstant(container.createdAt, zone) : undefined;
-  // Dates without an offset of their own are in the file's one zone (exiftool-vendored infers one per file).
+/**
+ * What Immich's metadata job makes of what was read (`extractMetadata` reads it): the EXIF record,
+ * the date taken and its zone, faces, duration and keywords. Every number read is first held to
+ * the one rule (`withoutUnstorable`), and every number of the answer is storable.
+ */
+export const metadataOf = async (read: ReadMetadata): Promise<Metadata> => {
+  const file: FileTags = { exif: withoutUnstorable(read.file.exif) as Tags, xmp: withoutUnstorable(read.file.xmp) as Tags };
+  const sidecar = read.sidecar === undefined ? undefined : (withoutUnstorable(read.sidecar) as Tags);
+  const container = withoutUnstorable(read.container) as ContainerMetadata;
+  const { size, dimensions, video } = read;
+  const fileFlat: Tags = { ...file.xmp, ...file.exif };
+  // The sidecar's XMP is read after the file's and wins wherever both have a value.
+  const tags: Tags = { ...fileFlat, ...sidecar };
+
+  const position = positionOf(tags, sidecar ?? {}, container);
+  const filePosition = positionOf(fileFlat, {}, container);
+  const sidecarPosition = sidecar ? positionOf(sidecar, sidecar, {}) : undefined;
+  const fileSource: DateSource = { ...file, container, video, ...(filePosition ? { position: filePosition } : {}) };
+  const sidecarSource: DateSource | undefined = sidecar && {
+    exif: {},
+    xmp: sidecar,
+    video: false,
+    ...(sidecarPosition ? { position: sidecarPosition } : {}),
+  };
+  const dates = await datesOfFile(fileSource, sidecarSource);
+  const taken = dates.taken && storable(dates.taken.instant.getTime()) ? dates.taken : undefined;
+  // ModifyDate without an offset of its own is in the file's zone (exiftool-vendored backfills every date).
   const modifiedClock = parseWallClock(withSubSeconds(tags.ModifyDate, tags.SubSecTime), tags.OffsetTime);
-  const fileOffset = modifiedClock?.offset ?? clock?.offset;
-  const modified = modifiedClock
-    ? takenFromWallClock(fileOffset === undefined ? modifiedClock : { ...modifiedClock, offset: fileOffset }, zone)
-    : undefined;
-  const timeZone = taken?.timeZone ?? null;
+  const modified = modifiedClock ? instantOf(modifiedClock, dates.fileZone) : undefined;
 
-  const width = number(tags.ExifImageWidth) ?? number(tags.ImageWidth) ?? container.width ?? dimensions?.width ?? null;
-  const height = number(tags.ExifImageHeight) ?? number(tags.ImageHeight) ?? container.height ?? dimensions?.height ?? null;
+  const width = number(tags.ExifImageWidth) ?? number(tags.ImageWidth) ?? number(container.width) ?? dimensions?.width ?? null;
+  const height = number(tags.ExifImageHeight) ?? number(tags.ImageHeight) ?? number(container.height) ?? dimensions?.height ?? null;
   const projection = text(tags.ProjectionType);
-  const orientation =
-    container.rotation !== undefined
-      ? orientationOfRotation(container.rotation)
-      : number(tags.Orientation) === null
-        ? null
-        : String(number(tags.Orientation));
+  const rotation = number(container.rotation);
+  const orientationTag = number(tags.Orientation);
+  const orientation = rotation !== null ? orientationOfRotation(rotation) : orientationTag === null ? null : String(orientationTag);
+  const durationMs = container.durationSeconds === undefined ? undefined : Math.round(container.durationSeconds * 1000);
 
   const exif: ExifInfo = {
     make: text(tags.Make) ?? container.make ?? null,
@@ -350,28 +401,53 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer, size = fil
     fileSizeInByte: size,
     orientation,
     dateTimeOriginal: taken ? taken.instant.toISOString() : null,
-    modifyDate: modified ? modified.instant.toISOString() : null,
-    timeZone,
+    modifyDate: modified && storable(modified.getTime()) ? modified.toISOString() : null,
+    timeZone: dates.timeZone,
     lensModel: text(tags.LensModel),
     fNumber: number(tags.FNumber),
     focalLength: number(tags.FocalLength),
-    iso: number(Array.isArray(tags.ISO) ? tags.ISO[0] : tags.ISO),
+    iso: number(tags.ISO),
     exposureTime: exposure(tags.ExposureTime),
-    latitude,
-    longitude,
+    latitude: position?.latitude ?? null,
+    longitude: position?.longitude ?? null,
     // No geocoder here: the location names the file itself carries (XMP photoshop:, IPTC).
     city: repairUtf8(text(tags.City)),
     state: repairUtf8(text(tags.State)),
     country: repairUtf8(text(tags.Country)),
-    description: text(fromSidecar.description) ?? text(tags.ImageDescription) ?? text(tags.description) ?? text(tags.Description) ?? '',
+    description: text(sidecar?.description) ?? text(tags.ImageDescription) ?? text(tags.description) ?? text(tags.Description) ?? '',
     projectionType: projection ? projection.toUpperCase() : null,
     rating: starRating(tags.Rating),
   };
 
   return {
     exif: boundStrings(exif),
-    ...(taken ? { takenAt: { instant: taken.instant.toISOString(), localDateTime: taken.local.toISOString(), timeZone } } : {}),
-    faces: faceRegionsOf(tags, width && height ? { width, height } : undefined),
-    ...(container.durationSeconds !== undefined ? { duration: Math.round(container.durationSeconds * 1000) } : {}),
+    ...(taken
+      ? { takenAt: { instant: taken.instant.toISOString(), localDateTime: taken.local.toISOString(), timeZone: dates.timeZone } }
+      : {}),
+    faces: storableFaces(faceRegionsOf(tags, width && height ? { width, height } : undefined)),
+    ...(durationMs !== undefined && storable(durationMs, Number.MAX_SAFE_INTEGER) ? { duration: durationMs } : {}),
+    keywords: keywordPaths({ file: fileFlat, ...(sidecar ? { sidecar } : {}) }),
   };
+};
+
+/**
+ * Reads a file's metadata the way Immich's metadata extraction (exiftool) reports it. The
+ * sidecar's XMP is read after the file's and wins wherever both have a value. `file` may be a
+ * file's beginning (and a video's boxes without their media data), read in ranges: `size` is
+ * then the whole file's size.
+ */
+export const extractMetadata = async (file: Buffer, sidecar?: Buffer, size = file.length): Promise<Metadata> => {
+  const fileTags = await readTags(file);
+  const fromSidecar = sidecar ? await readSidecar(sidecar) : undefined;
+  if (sidecar && fromSidecar === undefined) throw new InvalidSidecarError('sidecar is not XMP');
+  const video = isIsoVideo(file);
+  const dimensions = dimensionsOf(file);
+  return metadataOf({
+    file: fileTags,
+    ...(fromSidecar ? { sidecar: fromSidecar } : {}),
+    container: video ? readContainer(file) : {},
+    ...(dimensions ? { dimensions } : {}),
+    size,
+    video,
+  });
 };
