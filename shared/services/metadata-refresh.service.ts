@@ -7,7 +7,7 @@
 import { inBatches } from '../core/concurrency.ts';
 import { log } from '../core/log.ts';
 import { getAsset } from '../db/asset.repository.ts';
-import { extractMetadata, InvalidSidecarError } from '../media/metadata.ts';
+import { extractKeywords } from '../media/metadata-read.ts';
 import { readForMetadata } from '../media/ranged-read.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { originalsStore } from '../storage/originals.ts';
@@ -24,13 +24,8 @@ const storedKeywords = async (asset: AssetRecord): Promise<string[]> => {
     : await store.get(asset.originalPath);
   if (!head) return [];
   const sidecar = asset.sidecarPath ? await store.get(asset.sidecarPath) : undefined;
-  const read = (withSidecar: boolean) => extractMetadata(head, withSidecar ? sidecar : undefined, size ?? head.length);
   // A sidecar that is no XMP (it was checked at upload; it may have been replaced since) is none.
-  const metadata = await read(true).catch((error: unknown) => {
-    if (error instanceof InvalidSidecarError) return read(false);
-    throw error;
-  });
-  return metadata.keywords;
+  return extractKeywords(head, sidecar);
 };
 
 /** One asset's keywords as tags, then its places; what its places job did is the answer. */
