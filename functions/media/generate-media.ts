@@ -20,7 +20,7 @@ import {
   originalExists,
   recognizeAssetFaces,
 } from '#shared/services/media.service.ts';
-import { placeAssets } from '#shared/services/places.service.ts';
+import { refreshAssetsMetadata } from '#shared/services/metadata-refresh.service.ts';
 import { recordRun } from '#shared/services/queue-runs.ts';
 
 /** What the function reads of an S3 event (an S3Event is one): the keys of the objects created. */
@@ -72,10 +72,10 @@ export const handler = async (event: ObjectCreatedEvent | MediaJobEvent): Promis
       else if (job.kind === 'asset-faces')
         outcomes[`faces/${job.assetId}`] = await told(() => recordRun('faceDetection', () => detectAssetFaces(job.assetId, job.force)));
     }
-    // An event's places jobs (docs/places.md) are one run of Immich's metadataExtraction queue.
+    // An event's metadata jobs (keywords as tags, then places: docs/places.md) are one run of Immich's metadataExtraction queue.
     const places = ('jobs' in event ? event.jobs : []).flatMap((job) => (job.kind === 'asset-places' ? [job.assetId] : []));
     if (places.length > 0)
-      for (const [assetId, outcome] of await recordRun('metadataExtraction', () => placeAssets(places)))
+      for (const [assetId, outcome] of await recordRun('metadataExtraction', () => refreshAssetsMetadata(places)))
         outcomes[`places/${assetId}`] = outcome;
     for (const record of 'Records' in event ? (event.Records ?? []) : []) {
       // S3 sends keys URL-encoded, spaces as '+'.

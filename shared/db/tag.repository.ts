@@ -62,6 +62,26 @@ export const getTagByValue = async (ownerId: string, value: string): Promise<Tag
   return guard ? getTag(ownerId, String(guard.tagId)) : undefined;
 };
 
+/**
+ * The owner's tags of these values (their paths), read through their guards: two BatchGetItem
+ * rounds, consistent (a tag made a moment ago by a concurrent upload is seen), whatever their number.
+ */
+export const getTagsByValues = async (ownerId: string, values: readonly string[]): Promise<Map<string, TagRecord>> => {
+  const unique = [...new Set(values)];
+  if (unique.length === 0) return new Map();
+  const guards = await batchGet(
+    unique.map((value) => keys.tagValue(ownerId, valueHash(value))),
+    { consistent: true },
+  );
+  const tags = (
+    await batchGet(
+      guards.map((guard) => keys.tag(ownerId, String(guard.tagId))),
+      { consistent: true },
+    )
+  ).map(tagCodec.read);
+  return new Map(tags.map((tag) => [tag.value, tag]));
+};
+
 /** Stores a new tag with its value's guard; TagValueTakenError if the owner has that value already (also concurrently). */
 export const createTag = async (tag: TagRecord): Promise<void> => {
   await transact([putWrite(tagItem(tag), { condition: 'absent' }), guardPut(tag, tag.value)]);
@@ -141,6 +161,33 @@ export const addTagAssets = async (tag: Pick<TagRecord, 'ownerId' | 'id'>, asset
         }),
       ),
     ]);
+};
+
+/**
+ * Puts tags on one asset (Immich's `replaceAssetTags` adding what is missing; an entry already
+ * there is written again, unchanged): 50 tags a transaction, each checking its tag still exists
+ * (TagGoneError if one was deleted meanwhile: that transaction writes nothing).
+ */
+export const addAssetTags = async (ownerId: string, assetId: string, tagIds: readonly string[]): Promise<void> => {
+  for (const part of chunk([...new Set(tagIds)], 50))
+    await transact(
+      part.flatMap((tagId) => [
+        tagExists({ ownerId, id: tagId }),
+        putWrite({
+          ...keys.tagAsset(tagId, assetId),
+          ...indexKeys.assetTags(assetId, tagId),
+          type: 'tagAsset',
+          tagId,
+          assetId,
+          ownerId,
+        }),
+      ]),
+    );
+};
+
+/** Takes tags off one asset (those entries only, by key: what a failed upload had put on its asset). */
+export const removeAssetTags = async (assetId: string, tagIds: readonly string[]): Promise<void> => {
+  await batchDelete([...new Set(tagIds)].map((tagId) => keys.tagAsset(tagId, assetId)));
 };
 
 /** Untags assets. */

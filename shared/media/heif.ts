@@ -1,5 +1,5 @@
 /**
- * HEIF stills (iPhones' `.heic`, and AVIF): which codec the file's brand names, and its EXIF item.
+ * HEIF stills (iPhones' `.heic`, and AVIF): which codec the file's brand names, its EXIF item and its XMP item.
  * exifr finds the EXIF of files laid out as Apple writes them but ignores the iloc box's base
  * offset that libheif-written files (converters, Android, GIMP) use, so the item is located here
  * (ISO/IEC 23008-12: `iinf` names an item `Exif`, `iloc` says where its bytes are) and exifr reads
@@ -32,8 +32,11 @@ const uint = (data: Buffer, at: number, size: number): number => {
   throw new RangeError(`field size ${size}`);
 };
 
-/** The id of the item named `Exif` in `iinf` (item info entries version 2 or 3). */
-const exifItemId = (data: Buffer, start: number, end: number): number | undefined => {
+/**
+ * The id of the first item in `iinf` (item info entries version 2 or 3) of this type: `Exif`, or
+ * `mime` of this content type (XMP is `application/rdf+xml`).
+ */
+const itemId = (data: Buffer, start: number, end: number, type: string, contentType?: string): number | undefined => {
   const version = data.readUInt8(start);
   const countSize = version === 0 ? 2 : 4;
   for (const infe of boxesIn(data, start + 4 + countSize, end)) {
@@ -41,8 +44,15 @@ const exifItemId = (data: Buffer, start: number, end: number): number | undefine
     const infeVersion = data.readUInt8(infe.start);
     if (infeVersion < 2) continue;
     const idSize = infeVersion === 3 ? 4 : 2;
-    const type = data.toString('latin1', infe.start + 4 + idSize + 2, infe.start + 4 + idSize + 6);
-    if (type === 'Exif') return uint(data, infe.start + 4, idSize);
+    const typeAt = infe.start + 4 + idSize + 2;
+    if (data.toString('latin1', typeAt, typeAt + 4) !== type) continue;
+    if (contentType !== undefined) {
+      // The item's name, then its content type, each ending with a NUL.
+      const nameEnd = data.indexOf(0, typeAt + 4);
+      const typeEnd = nameEnd < 0 ? -1 : data.indexOf(0, nameEnd + 1);
+      if (typeEnd < 0 || typeEnd > infe.end || data.toString('latin1', nameEnd + 1, typeEnd) !== contentType) continue;
+    }
+    return uint(data, infe.start + 4, idSize);
   }
   return undefined;
 };
@@ -76,19 +86,34 @@ export const itemExtent = (data: Buffer, start: number, itemId: number): { offse
   return undefined;
 };
 
+/** The bytes of a HEIF file's first item of this type (and content type), or undefined when it has none or the boxes do not add up. */
+const itemBytes = (data: Buffer, type: string, contentType?: string): Buffer | undefined => {
+  const meta = boxesIn(data, 0, data.length).find((box) => box.type === 'meta');
+  const iinf = child(data, meta, 'iinf', 4);
+  const iloc = child(data, meta, 'iloc', 4);
+  if (!iinf || !iloc) return undefined;
+  const id = itemId(data, iinf.start, iinf.end, type, contentType);
+  const extent = id === undefined ? undefined : itemExtent(data, iloc.start, id);
+  if (!extent || extent.offset + extent.length > data.length) return undefined;
+  return data.subarray(extent.offset, extent.offset + extent.length);
+};
+
+/** A HEIF file's XMP packet (its `mime` item of type `application/rdf+xml`; exifr does not read it), or undefined. */
+export const heifXmp = (data: Buffer): string | undefined => {
+  try {
+    return itemBytes(data, 'mime', 'application/rdf+xml')?.toString('utf8');
+  } catch {
+    return undefined;
+  }
+};
+
 /** The TIFF block (EXIF) of a HEIF file, or undefined when it has none or the boxes do not add up. */
 export const heifExif = (data: Buffer): Buffer | undefined => {
   try {
-    const meta = boxesIn(data, 0, data.length).find((box) => box.type === 'meta');
-    const iinf = child(data, meta, 'iinf', 4);
-    const iloc = child(data, meta, 'iloc', 4);
-    if (!iinf || !iloc) return undefined;
-    const id = exifItemId(data, iinf.start, iinf.end);
-    const extent = id === undefined ? undefined : itemExtent(data, iloc.start, id);
-    if (!extent || extent.offset + extent.length > data.length || extent.length < 8) return undefined;
+    const item = itemBytes(data, 'Exif');
+    if (!item || item.length < 8) return undefined;
     // The item starts with the offset of the TIFF header within it (after any `Exif\0\0`).
-    const headerOffset = data.readUInt32BE(extent.offset);
-    const tiff = data.subarray(extent.offset + 4 + headerOffset, extent.offset + extent.length);
+    const tiff = item.subarray(4 + item.readUInt32BE(0));
     return /^(MM\0\*|II\*\0)/.test(tiff.toString('latin1', 0, 4)) ? tiff : undefined;
   } catch {
     return undefined;

@@ -63,6 +63,11 @@ export const limits = {
   uploadMetadataItems: 20,
   /** A file's own metadata strings are cut, not refused: a photo is never refused for its EXIF. */
   exifText: 500,
+  /**
+   * Tags one file's keywords make (each level of a keyword's path is a tag, docs/immich-compatibility.md,
+   * "Tags"): Lightroom's and digiKam's keywords are dozens; keywords past this are not read.
+   */
+  fileTags: 200,
 } as const;
 
 /** The first `max` characters (code points, so no character is cut in half). */

@@ -39,8 +39,8 @@ export const createJob = async (name: string): Promise<void> => {
 /**
  * POST /assets/jobs and v1.100's POST /asset/jobs: `regenerate-thumbnail` hands the assets to the
  * media function again (their previews and thumbhash are made anew, a run of thumbnailGeneration
- * each), `refresh-metadata` names their places again (docs/places.md; the rest of their metadata is
- * read once, at upload), v3's `refresh-faces` detects their faces again (docs/faces.md); the
+ * each), `refresh-metadata` reads their files' keywords again as tags and names their places again
+ * (shared/services/metadata-refresh.service.ts; the rest of their metadata is read once, at upload), v3's `refresh-faces` detects their faces again (docs/faces.md); the
  * owner's assets only. Nothing is transcoded here: that job is a 400 naming it.
  */
 export const runAssetJobs = async (auth: Auth, assetIds: readonly string[], name: string): Promise<void> => {
@@ -82,8 +82,8 @@ const everyAsset = async (perInvocation: number, job: (assetId: string) => Media
 /**
  * PUT /jobs/:name `start` (v1.100's sendJobCommand, v3's runQueueCommandLegacy): as a queue
  * command (shared/services/queue.service.ts). Starting metadataExtraction also hands the media
- * function every asset of every user, whose places it names again and puts on the map
- * (docs/places.md), `force` or not (each asset is read again; only a change is written). Starting
+ * function every asset of every user, whose keywords it reads again as tags and whose places it
+ * names again and puts on the map (docs/places.md), `force` or not (each asset is read again; only a change is written). Starting
  * faceDetection hands it every asset too, whose faces it detects where they were never looked
  * for, or with `force` (Immich's "all") again everywhere (docs/faces.md), 25 to an invocation;
  * starting facialRecognition, every asset whose faces still without a person it recognises again

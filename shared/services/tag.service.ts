@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { accessLost, allowedAssets, Permission } from '../access/access.ts';
 import { requireTag } from '../access/tag-access.ts';
 import { Invalid } from '../core/errors.ts';
@@ -25,6 +24,7 @@ import type { AssetRecord } from '../model/asset.ts';
 import type { AssetIdResult } from '../model/shared-link.ts';
 import { isAtOrBelow, type TagRecord, type TagType, tagPath } from '../model/tag.ts';
 import type { Auth } from '../model/user.ts';
+import { newTag, upsertTagPaths } from './tag-upsert.ts';
 
 /**
  * Tags, one model for both generations (docs/immich-compatibility.md, "Tags"): v3's hierarchical
@@ -42,50 +42,6 @@ const v1Tag = async (auth: Auth, tagId: string): Promise<TagRecord> => {
   const tag = await getTag(auth.user.id, tagId);
   if (!tag) throw new Invalid('Tag not found');
   return tag;
-};
-
-const newTag = (ownerId: string, value: string, fields: Partial<Pick<TagRecord, 'parentId' | 'color' | 'type'>> = {}): TagRecord => {
-  const now = new Date().toISOString();
-  return {
-    id: randomUUID(),
-    ownerId,
-    value,
-    parentId: fields.parentId ?? null,
-    color: fields.color ?? null,
-    type: fields.type ?? 'CUSTOM',
-    createdAt: now,
-    updatedAt: now,
-  };
-};
-
-/**
- * Immich's `upsertValue`: the owner's tag of this value, made if missing; an existing one gets
- * this parent (as Immich's upsert sets it). A tag made concurrently by another request is read.
- */
-const upsertValue = async (ownerId: string, value: string, parentId: string | null): Promise<TagRecord> => {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const existing = await getTagByValue(ownerId, value);
-    if (existing) return existing.parentId === parentId ? existing : writeTag(existing, { parentId });
-    const tag = newTag(ownerId, value, { parentId });
-    try {
-      await storeTag(tag);
-      return tag;
-    } catch (error) {
-      if (!(error instanceof TagValueTakenError)) throw error;
-    }
-  }
-  throw new Error(`Tag ${value} kept changing while it was made`);
-};
-
-/** Each path's tags, parents first (Immich's `upsertTags`); the leaf of each, in the order asked. */
-const upsertPaths = async (ownerId: string, paths: readonly string[]): Promise<TagRecord[]> => {
-  const leaves: TagRecord[] = [];
-  for (const path of new Set(paths)) {
-    let parent: TagRecord | undefined;
-    for (const part of tagPath(path)) parent = await upsertValue(ownerId, parent ? `${parent.value}/${part}` : part, parent?.id ?? null);
-    if (parent) leaves.push(parent);
-  }
-  return leaves;
 };
 
 /** The tag and every tag below it (their values begin with its path). */
@@ -119,14 +75,14 @@ export const createTagV3 = async (
 export const createTagV1 = async (auth: Auth, dto: { name: string; type: TagType }): Promise<TagRecord> => {
   if (await getTagByValue(auth.user.id, dto.name)) throw new Invalid('A tag with that name already exists');
   const parts = tagPath(dto.name);
-  const [parent] = parts.length > 1 ? await upsertPaths(auth.user.id, [parts.slice(0, -1).join('/')]) : [];
+  const [parent] = parts.length > 1 ? await upsertTagPaths(auth.user.id, [parts.slice(0, -1).join('/')]) : [];
   const tag = newTag(auth.user.id, dto.name, { parentId: parent?.id ?? null, type: dto.type });
   await storeTag(tag).catch(taken);
   return tag;
 };
 
 /** PUT /tags: every path's tags, made where missing; the leaves. */
-export const upsertTags = (auth: Auth, paths: readonly string[]): Promise<TagRecord[]> => upsertPaths(auth.user.id, paths);
+export const upsertTags = (auth: Auth, paths: readonly string[]): Promise<TagRecord[]> => upsertTagPaths(auth.user.id, paths);
 
 /** PUT /tags/:id: its color (null clears it). */
 export const updateTagV3 = async (auth: Auth, tagId: string, dto: { color?: string | null | undefined }): Promise<TagRecord> => {

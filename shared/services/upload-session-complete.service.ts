@@ -20,6 +20,7 @@ import type { Auth } from '../model/user.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
 import { type OriginalsStore, originalsStore, type StoredObject } from '../storage/originals.ts';
 import type { ReceivedPart } from '../storage/store.ts';
+import { putFileTags, removeFileTags } from './file-tags.ts';
 import { writeAssetPostings } from './upload.service.ts';
 import { checkImageReadable } from './upload-form.ts';
 import { recordNewAsset } from './upload-people.ts';
@@ -95,8 +96,11 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
   if (!joined) checkParts(session, received);
   const stored: StoredObject = joined ? { key: session.key } : await joinParts(store, session);
 
+  // The tags the file's keywords put on the asset (shared/services/file-tags.ts): taken off with the objects.
+  const tagged = new Set<string>();
   const discard = async (objects: readonly StoredObject[], error: DomainError): Promise<never> => {
     await removeOriginals(objects);
+    await removeFileTags(session.assetId, tagged);
     await deleteUploadSession(session);
     throw error;
   };
@@ -132,6 +136,7 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
   if (sidecar && asset.sidecarPath) objects.push(await store.put(asset.sidecarPath, sidecar, 'application/xml'));
   await writeAssetPostings(asset, metadata);
   try {
+    await putFileTags(asset.ownerId, asset.id, metadata.keywords, tagged);
     await recordNewAsset(withVersions(asset, objects), metadata.faces, user, {
       release: session.id,
       also: [uploadSessionWrites.end(session.id, () => new SessionEndedError())],
@@ -145,6 +150,7 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
       // The same file completed through another session (or uploaded whole) meanwhile.
       const winner = (await findByChecksums(auth.user.id, [session.checksum])).get(session.checksum);
       await removeOriginals(objects);
+      await removeFileTags(session.assetId, tagged);
       await deleteUploadSession(session);
       if (winner) return { id: winner, duplicate: true };
     }

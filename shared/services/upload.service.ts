@@ -1,7 +1,7 @@
 /**
  * POST /asset/upload: the form checked (upload-form.ts), the metadata read, the records built
- * (upload-records.ts), the files stored with rollback (upload-store.ts), and the asset recorded
- * with its people (upload-people.ts).
+ * (upload-records.ts), the files stored with rollback (upload-store.ts), the file's keywords made
+ * its tags (file-tags.ts), and the asset recorded with its people (upload-people.ts).
  */
 import { createHash } from 'node:crypto';
 import { Permission, requireLibrary, requireLivePhotoVideo } from '../access/access.ts';
@@ -24,6 +24,7 @@ import { motionVideoOf } from '../media/motion-photo.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { UploadOutcome } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
+import { putFileTags, removeFileTags } from './file-tags.ts';
 import { checkImageReadable, type UploadInput, validateUploadForm } from './upload-form.ts';
 import { recordNewAsset } from './upload-people.ts';
 import { motionRecord, newAsset, withVersions } from './upload-records.ts';
@@ -89,7 +90,11 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   const stored = await storeOriginals(asset, file, sidecar, motion);
   const recorded = withVersions(asset, stored);
   const recordedMotion = motion ? withVersions(motion.asset, stored) : undefined;
+  // The file's keywords as tags on the asset (shared/services/file-tags.ts), before it is recorded:
+  // a tag's entries for an asset not (yet) recorded point nowhere, and a failure takes them off.
+  const tagged = new Set<string>();
   try {
+    await putFileTags(asset.ownerId, asset.id, metadata.keywords, tagged);
     await recordNewAsset(recorded, metadata.faces, user, {
       ...(recordedMotion ? { motion: recordedMotion } : {}),
       metadata: dto.metadata,
@@ -97,6 +102,7 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
     return { id: asset.id, duplicate: false };
   } catch (error) {
     await removeOriginals(stored);
+    await removeFileTags(asset.id, tagged);
     if (error instanceof DuplicateChecksumError) {
       const winner = (await findByChecksums(auth.user.id, [checksum])).get(checksum);
       if (winner) return { id: winner, duplicate: true };

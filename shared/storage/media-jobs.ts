@@ -31,8 +31,9 @@ export interface AssetEditsJob {
 }
 
 /**
- * An asset's place names again from its position, and its place on the map (Immich's metadata
- * job: `refresh-metadata`, and the metadataExtraction queue started over every library: docs/places.md).
+ * Immich's metadata job again for an asset (`refresh-metadata`, and the metadataExtraction queue
+ * started over every library): its file's keywords as its tags (shared/services/file-tags.ts),
+ * then its place names from its position and its place on the map (docs/places.md).
  */
 export interface AssetPlacesJob {
   kind: 'asset-places';

@@ -59,7 +59,10 @@ export const placesSection = {
 
     // The media function as deployed, and the same with the places step left out (a stub of the service).
     const stub = join(outDir, 'no-places.ts');
-    writeFileSync(stub, 'export const placeAssetForJob = async () => {};\nexport const placeAssets = async () => new Map();\n');
+    writeFileSync(
+      stub,
+      'export const placeAssetForJob = async () => {};\nexport const placeAssets = async () => new Map();\nexport const placeAsset = async () => ({ outcome: "unchanged" });\n',
+    );
     const media = esbuildOptions('functions/media/generate-media.ts', join(outDir, 'generate-media.mjs'));
     // As the stack bundles it: the lazy modules and the codecs stay outside.
     const withPlaces = await measure({ ...media, external: [...(media.external ?? []), ...mediaExternalModules] });

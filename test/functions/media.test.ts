@@ -235,28 +235,44 @@ describe('iPhone photos (HEIC) and videos', () => {
     expect(made.thumbnail).toEqual([250, 444]);
   }, 30_000);
 
-  it('reads an iPhone MOV’s (HEVC) own creation date with its offset, and its make and model', async () => {
+  it('reads an iPhone MOV’s (HEVC) own creation date with its offset, and its make and model; the zone is its position’s, as Immich', async () => {
     const token = accounts.user1.accessToken;
-    const data = makeVideo({
-      container: 'mov',
-      width: 480,
-      height: 270,
-      seconds: 1,
-      creationTime: '2019-03-21T16:04:22Z',
-      apple: {
-        creationdate: '2019-03-21T11:04:22-0500',
-        make: 'Apple',
-        model: 'iPhone 14',
-        'location.ISO6709': '+52.5200+013.4050+034.000/',
-      },
-    });
-    const asset = await uploaded(token, data, 'IMG_0002.MOV');
+    const mov = (location?: string) =>
+      makeVideo({
+        container: 'mov',
+        width: 480,
+        height: 270,
+        seconds: 1,
+        creationTime: '2019-03-21T16:04:22Z',
+        apple: {
+          creationdate: '2019-03-21T11:04:22-0500',
+          make: 'Apple',
+          model: 'iPhone 14',
+          ...(location ? { 'location.ISO6709': location } : {}),
+        },
+      });
+    // exiftool-vendored names a file's zone from its position before a date's written offset.
+    const asset = await uploaded(token, mov('+41.8781-087.6298+180.000/'), 'IMG_0002.MOV');
     expect(asset).toMatchObject({
       type: 'VIDEO',
       duration: '00:00:01.000',
       fileCreatedAt: '2019-03-21T16:04:22.000Z',
       localDateTime: '2019-03-21T11:04:22.000Z',
-      exifInfo: { make: 'Apple', model: 'iPhone 14', orientation: '1', timeZone: 'UTC-5', latitude: 52.52, longitude: 13.405 },
+      exifInfo: {
+        make: 'Apple',
+        model: 'iPhone 14',
+        orientation: '1',
+        timeZone: 'America/Chicago',
+        latitude: 41.8781,
+        longitude: -87.6298,
+      },
+    });
+    // Without a position, the offset written into its Apple creation date.
+    const unplaced = await uploaded(token, mov(), 'IMG_0003.MOV');
+    expect(unplaced).toMatchObject({
+      fileCreatedAt: '2019-03-21T16:04:22.000Z',
+      localDateTime: '2019-03-21T11:04:22.000Z',
+      exifInfo: { timeZone: 'UTC-5', latitude: null },
     });
     const made = await preview(token, asset.id);
     expect(made.preview).toEqual([480, 270]);
