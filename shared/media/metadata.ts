@@ -5,7 +5,7 @@ import { limits, truncate } from '../model/limits.ts';
 import { type FaceRegion, faceRegionsOf } from './faces.ts';
 import { heifExif, isHeif } from './heif.ts';
 import { isIsoVideo, orientationOfRotation, readContainer } from './quicktime.ts';
-import { offsetAt, offsetOfWallClock, zoneAt } from './time-zone.ts';
+import { offsetAt, offsetOfWallClock, zoneAt, zoneName } from './time-zone.ts';
 
 /** ExifResponseDto as Immich v1.100 stores it (`exif` table), minus the file size added by the caller. */
 
@@ -91,16 +91,6 @@ const exposure = (value: unknown): string | null => {
   }
   const seconds = number(value);
   return seconds === null ? null : formatExposureTime(seconds);
-};
-
-/** `+02:00` → `UTC+2`, `+05:30` → `UTC+5:30`, `Z`/`+00:00` → `UTC` (luxon's fixed-offset names, as Immich stores). */
-export const zoneName = (offsetMinutes: number): string => {
-  if (offsetMinutes === 0) return 'UTC';
-  const sign = offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMinutes);
-  const hours = Math.floor(abs / 60);
-  const minutes = abs % 60;
-  return `UTC${sign}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
 };
 
 const offsetPattern = /^(Z|[+-]\d{2}:?\d{2})$/;
