@@ -226,7 +226,8 @@ export const routes: readonly Route[] = [
     ['GET', '/api/search', 'search', 'read'],
     ['POST', '/api/search/metadata', 'searchMetadata', 'read', { v3: 'searchAssets' }],
     ['GET', '/api/search/explore', 'getExploreData', 'read', { v3: 'getExploreData' }],
-    ['GET', '/api/search/suggestions', 'getSearchSuggestions', 'read', { v3: 'getSearchSuggestions' }],
+    // A write: a library stored before the lens facets gets them once (docs/data-model.md, pattern 55).
+    ['GET', '/api/search/suggestions', 'getSearchSuggestions', 'write', { v3: 'getSearchSuggestions' }],
     ['GET', '/api/search/person', 'searchPerson', 'read', { v3: 'searchPerson' }],
     ['GET', '/api/search/places', 'searchPlaces', 'read', { v3: 'searchPlaces', lazy: ['places'] }],
     ['GET', '/api/search/cities', 'getAssetsByCity', 'read', { v3: 'getAssetsByCity' }],

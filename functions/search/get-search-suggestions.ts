@@ -4,6 +4,6 @@ import { returns } from '#shared/http/pipeline.ts';
 import { getSearchSuggestions } from '#shared/services/search.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', permission: 'asset.read', returns: returns<string[]>(), query: SearchSuggestionRequestDto },
+  { access: 'user', permission: 'asset.read', returns: returns<(string | null)[]>(), query: SearchSuggestionRequestDto },
   ({ auth, query }) => getSearchSuggestions(auth, query),
 );

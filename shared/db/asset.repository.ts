@@ -276,12 +276,15 @@ const addUsageOf = (total: UsageChange, asset: AssetRecord, sign: 1 | -1): Usage
   };
 };
 
-export type AssetChanges = Partial<Pick<AssetRecord, 'isFavorite' | 'visibility' | 'deletedAt' | 'exif'>>;
+export type AssetChanges = Partial<
+  Pick<AssetRecord, 'isFavorite' | 'visibility' | 'deletedAt' | 'exif' | 'fileCreatedAt' | 'localDateTime'>
+>;
 
 /**
  * Changes an asset and, in the same transaction, the status its faces and album entries copy.
  * Past 100 writes the copies follow in further transactions; each sets absolute values, so a
- * retry after a failure converges.
+ * retry after a failure converges. A new date taken (`fileCreatedAt`, `localDateTime`: a date
+ * edit) moves it in the date-ordered indexes and its counters to the new month and day.
  */
 export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord[], changes: AssetChanges): Promise<AssetRecord> => {
   const updated: AssetRecord = { ...asset, ...changes, updatedAt: new Date().toISOString() };
@@ -294,7 +297,7 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     const albums = await albumsOf(asset);
     albumCount = albums.length;
     copies.push(
-      ...faces.map((face) => setStatusWrite(keys.assetFace(asset.id, face.id), status)),
+      ...faces.map((face) => setStatusWrite(keys.assetFace(asset.id, face.id), status, { assetId: asset.id, faceId: face.id })),
       ...albums.map((albumId) => setStatusWrite(keys.albumAsset(albumId, asset.id), status)),
     );
   }

@@ -23,19 +23,9 @@
  * the sidecar's, else the file's; with none, a date written in UTC (`Z`, `+00:00`) gives `UTC+0`.
  */
 import type { ContainerMetadata } from './quicktime.ts';
-import { offsetAt, offsetOfWallClock, zoneAt } from './time-zone.ts';
+import { offsetAt, offsetOfWallClock, zoneAt, zoneName } from './time-zone.ts';
 
 type Tags = Record<string, unknown>;
-
-/** `+02:00` → `UTC+2`, `+05:30` → `UTC+5:30`, `Z`/`+00:00` → `UTC` (luxon's fixed-offset names, as Immich stores). */
-export const zoneName = (offsetMinutes: number): string => {
-  if (offsetMinutes === 0) return 'UTC';
-  const sign = offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMinutes);
-  const hours = Math.floor(abs / 60);
-  const minutes = abs % 60;
-  return `UTC${sign}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
-};
 
 // Pacific/Kiritimati is +14:00, Baker Island −12:00 (exiftool-vendored's bounds).
 const maxOffsetMinutes = 14 * 60;

@@ -6,6 +6,10 @@
  * Offsets at a given moment come from the runtime's own IANA data (Intl).
  */
 
+import { offsetAt } from '../domain/time-zones.ts';
+
+export { offsetAt, zoneName } from '../domain/time-zones.ts';
+
 // Evaluated on the first lookup, not at import (a cold start of the upload functions that reads no
 // GPS position never pays for it; docs/benchmarks.md).
 let lookup: Promise<(latitude: number, longitude: number) => string> | undefined;
@@ -19,30 +23,6 @@ export const zoneAt = async (latitude: number, longitude: number): Promise<strin
   } catch {
     return undefined;
   }
-};
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/** Minutes east of UTC that `zone` observes at `instant` (its daylight-saving rules applied). */
-export const offsetAt = (zone: string, instant: number): number => {
-  let format = formats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formats.set(zone, format);
-  }
-  const part = Object.fromEntries(format.formatToParts(new Date(instant)).map((each) => [each.type, Number(each.value)]));
-  const wall = Date.UTC(part.year ?? 0, (part.month ?? 1) - 1, part.day, part.hour, part.minute, part.second);
-  // Intl shows whole seconds: compare with the instant cut to its second.
-  return Math.round((wall - (instant - (((instant % 1000) + 1000) % 1000))) / 60_000);
 };
 
 /** The offset of a wall-clock time (written as if UTC) in `zone`: the instant is found in two steps, as around a DST change. */

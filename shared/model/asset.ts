@@ -279,7 +279,11 @@ export interface AssetEdit {
   description?: string | null | undefined;
   /** v3's stars: -1, 1 to 5, or null for none. */
   rating?: number | null | undefined;
+  /** The date taken as written (ISO 8601; its offset, if any, is the time zone it sets: shared/domain/date-edit.ts). */
   dateTimeOriginal?: string | null | undefined;
+  /** v3's bulk edit: minutes the date taken moves by, and the IANA zone it is put in. */
+  dateTimeRelative?: number | undefined;
+  timeZone?: string | undefined;
   latitude?: number | undefined;
   longitude?: number | undefined;
 }

@@ -4,6 +4,7 @@ import { leaveAllAlbums, replaceAlbumThumbnail } from '../db/album-exit.reposito
 import { findByChecksums, getAssetWithFaces, listDeviceAssets, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
+import { editedDates } from '../domain/date-edit.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
 import { checksumHex } from '../domain/search.ts';
 import { assetTerms } from '../domain/terms.ts';
@@ -53,30 +54,74 @@ export const getAssetInfo = async (auth: Auth, id: string): Promise<AssetInfo> =
   return { view: 'full', ...detail, tags: detail.tags ?? [], originalMimeType: mimeTypeOf(asset.originalFileName) };
 };
 
-/** The EXIF fields Immich lets a user edit, as given (absent and null leave a field alone). */
+/** The EXIF fields Immich lets a user edit, as given (absent and null leave a field alone); the date is `dateChangesOf`'s. */
 const exifChangesOf = (dto: AssetEdit) => ({
   ...(dto.description !== undefined && dto.description !== null ? { description: dto.description } : {}),
-  ...(dto.dateTimeOriginal !== undefined && dto.dateTimeOriginal !== null ? { dateTimeOriginal: dto.dateTimeOriginal } : {}),
   ...(dto.latitude !== undefined ? { latitude: dto.latitude } : {}),
   ...(dto.longitude !== undefined ? { longitude: dto.longitude } : {}),
   ...(dto.rating !== undefined ? { rating: dto.rating } : {}),
 });
 
+/** Whether the edit changes the date taken (given, moved, or put in another zone). */
+const changesDate = (dto: AssetEdit): boolean =>
+  (dto.dateTimeOriginal !== undefined && dto.dateTimeOriginal !== null) ||
+  (dto.dateTimeRelative !== undefined && dto.dateTimeRelative !== 0) ||
+  dto.timeZone !== undefined;
+
 /**
- * Writes the flags and EXIF changes on the asset as stored: a concurrent change (an album
- * joined, a trash) means a fresh read and a retry. Undefined once the asset is gone.
+ * The date taken an edit gives the asset as it is now (a relative move or a new zone starts from
+ * its current date), with `fileCreatedAt` and `localDateTime` as Immich's metadata job sets them
+ * from it (shared/domain/date-edit.ts); nothing when it changes no date.
+ */
+const dateChangesOf = (asset: AssetRecord, dto: AssetEdit) => {
+  const dates = changesDate(dto)
+    ? editedDates(asset, {
+        dateTimeOriginal: dto.dateTimeOriginal ?? undefined,
+        relativeMinutes: dto.dateTimeRelative,
+        timeZone: dto.timeZone,
+      })
+    : undefined;
+  if (!dates) return { exif: {}, asset: {} };
+  return {
+    exif: { dateTimeOriginal: dates.dateTimeOriginal, timeZone: dates.timeZone },
+    asset: { fileCreatedAt: dates.fileCreatedAt, localDateTime: dates.localDateTime },
+  };
+};
+
+/**
+ * Writes the flags, EXIF changes and dates on the asset as stored: a concurrent change (an album
+ * joined, a trash, another date) means a fresh read and a retry. Undefined once the asset is
+ * gone; else the asset written and the one it was written over.
  */
 const writeChanges = (found: AssetWithFaces, dto: AssetEdit, exifChanges: ReturnType<typeof exifChangesOf>) =>
-  withFreshAsset(found, async (fresh) => ({
-    asset: await writeAsset(fresh.asset, fresh.faces, {
-      ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
-      ...(visibilityAfter(fresh.asset.visibility, dto) !== fresh.asset.visibility
-        ? { visibility: visibilityAfter(fresh.asset.visibility, dto) }
-        : {}),
-      ...(Object.keys(exifChanges).length > 0 ? { exif: { ...fresh.asset.exif, ...exifChanges } } : {}),
-    }),
-    faces: fresh.faces,
-  }));
+  withFreshAsset(found, async (fresh) => {
+    const dates = dateChangesOf(fresh.asset, dto);
+    const exif = { ...exifChanges, ...dates.exif };
+    return {
+      asset: await writeAsset(fresh.asset, fresh.faces, {
+        ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
+        ...(visibilityAfter(fresh.asset.visibility, dto) !== fresh.asset.visibility
+          ? { visibility: visibilityAfter(fresh.asset.visibility, dto) }
+          : {}),
+        ...(Object.keys(exif).length > 0 ? { exif: { ...fresh.asset.exif, ...exif } } : {}),
+        ...dates.asset,
+      }),
+      faces: fresh.faces,
+      before: fresh.asset,
+    };
+  });
+
+/**
+ * A new date taken moves the asset's text-search postings (sorted by date: docs/data-model.md,
+ * "Search"): every word it has now is written at the new date, then those at the old one go.
+ */
+const afterRedating = async (asset: AssetRecord, before: AssetRecord, people?: readonly PersonRecord[]): Promise<void> => {
+  if (asset.fileCreatedAt === before.fileCreatedAt) return;
+  const names = (people ?? (await getPeople(asset.ownerId, asset.personIds))).map((person) => person.name);
+  const now = assetTerms(asset, names);
+  await writePostings(asset.ownerId, postingsOf(asset, now));
+  await deletePostings(asset.ownerId, postingsOf(before, [...new Set([...assetTerms(before, names), ...now])]));
+};
 
 /**
  * An asset moved into the locked folder leaves every album, after its status copies say `locked`
@@ -99,8 +144,8 @@ const afterMoving = async (asset: AssetRecord, before: AssetRecord): Promise<Ass
 
 /**
  * PUT /asset/:id: favourite, archive, and the EXIF fields Immich lets a user edit (description,
- * date taken, position). A changed archive flag is copied to the asset's faces and album entries
- * in the same transaction.
+ * date taken, position). A changed archive flag or date is copied to the asset's faces and album
+ * entries in the same transaction; a new date moves it in the timeline and its counters too.
  */
 export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promise<AssetDetail> => {
   const { asset, faces } = await requireAsset(auth, Permission.AssetUpdate, id);
@@ -128,10 +173,12 @@ export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promi
   if (!written) throw accessLost(Permission.AssetUpdate);
   await afterLocking(written.asset, dto);
   if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
+  await afterRedating(written.asset, written.before, people);
   const placed = await afterMoving(written.asset, asset);
   // The caller's own asset (only the owner may update it): with its tags, as the detail view.
   const updated = await detailOf(placed, written.faces, { tags: true, people });
-  if (Object.keys(exifChanges).length > 0) metadataChanged(updated.asset, async () => new Map([[updated.asset.id, updated]]));
+  if (Object.keys(exifChanges).length > 0 || changesDate(dto))
+    metadataChanged(updated.asset, async () => new Map([[updated.asset.id, updated]]));
   return updated;
 };
 
@@ -146,9 +193,10 @@ const metadataChanged = (asset: AssetRecord, load: AssetViews<AssetDetail>): voi
   raise({ kind: 'asset-updated', ownerId: asset.ownerId, assetId: asset.id, load });
 
 /**
- * PUT /asset (`updateAssets`): favourite, archive, date taken and position of many assets, all
- * the caller's (else 400 and nothing changes), each in its own transaction as PUT /asset/:id
- * writes it, a few at a time. Stacks do not exist here: `stackParentId` is refused.
+ * PUT /asset (`updateAssets`): favourite, archive, date taken (or v3's move by minutes and time
+ * zone) and position of many assets, all the caller's (else 400 and nothing changes), each in its
+ * own transaction as PUT /asset/:id writes it, a few at a time. Stacks do not exist here:
+ * `stackParentId` is refused.
  */
 export const updateAssets = async (auth: Auth, ids: readonly string[], dto: AssetEdit): Promise<void> => {
   const assets = await requireAssets(auth, Permission.AssetUpdate, ids);
@@ -158,6 +206,7 @@ export const updateAssets = async (auth: Auth, ids: readonly string[], dto: Asse
     // Deleted meanwhile: nothing to change.
     const written = current ? await writeChanges(current, dto, exifChanges) : undefined;
     if (written) await afterLocking(written.asset, dto);
+    if (written) await afterRedating(written.asset, written.before);
     if (written && current) await afterMoving(written.asset, current.asset);
     if (written) metadataChanged(written.asset, ownerDetails);
   });

@@ -44,6 +44,11 @@ const heatmapOf = async (ownerId: string, dto: { from?: string | undefined; to?:
 export const getMyCalendarHeatmap = (auth: Auth, dto: Parameters<typeof heatmapOf>[1]): Promise<CalendarHeatmap> =>
   heatmapOf(auth.user.id, dto);
 
-/** GET /admin/users/:id/calendar-heatmap (admin): a user's (a deleted one is `User not found`, as Immich's). */
+/**
+ * GET /admin/users/:id/calendar-heatmap (admin): a user's, also one pending deletion, whose admin
+ * page (with their restore) asks for it as for any user. Immich 3.1 answers `User not found` for
+ * them, which its own page leaves unhandled (docs/immich-compatibility.md, "Users"); a user removed
+ * for good, or never there, is that 400.
+ */
 export const getUserCalendarHeatmap = async (id: string, dto: Parameters<typeof heatmapOf>[1]): Promise<CalendarHeatmap> =>
-  heatmapOf((await findOrFail(id)).id, dto);
+  heatmapOf((await findOrFail(id, true)).id, dto);

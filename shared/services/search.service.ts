@@ -13,7 +13,7 @@ import {
 import { getPeople, personAssetIdPages } from '../db/person.repository.ts';
 import { assetIdsTagged } from '../db/tag.repository.ts';
 import { termAssetIdPages } from '../db/term.repository.ts';
-import { listFacets } from '../db/timeline.repository.ts';
+import { type Facet, indexLensFacets, listFacets } from '../db/timeline.repository.ts';
 import { checksumHex, matchesSearch, type SearchFilters, searchOrder } from '../domain/search.ts';
 import { assetTerms, words } from '../domain/terms.ts';
 import type { SearchInput } from '../dto/v1/search.ts';
@@ -251,37 +251,71 @@ const assetsInAll = async (auth: Auth, albumIds: readonly string[]): Promise<Set
   return new Set([...first].filter((assetId) => rest.every((set) => set.has(assetId))));
 };
 
-export type SuggestionType = 'country' | 'state' | 'city' | 'camera-make' | 'camera-model';
+export type SuggestionType = 'country' | 'state' | 'city' | 'camera-make' | 'camera-model' | 'camera-lens-model';
+
+export interface SuggestionRequest {
+  type: SuggestionType;
+  country?: string | null | undefined;
+  state?: string | null | undefined;
+  make?: string | null | undefined;
+  model?: string | null | undefined;
+  lensModel?: string | null | undefined;
+  includeNull?: boolean | null | undefined;
+}
 
 /**
- * GET /search/suggestions: the distinct countries, states (of a country), cities (of a country
- * and state), camera makes (of a model) or models (of a make) of the caller's untrashed assets,
- * in order, from the facet counters kept with the timeline counters (one Query).
+ * GET /search/suggestions, as Immich v3's `getSearchSuggestions`: the distinct countries, states
+ * (of a country), cities (of a country and state), camera makes, models (of a make, a model, a
+ * lens) or lenses (of a make and model) of the untrashed assets of the caller and of the partners
+ * in their timeline, in order, from the facet counters kept with the timeline counters (one Query
+ * an owner); with `includeNull`, a `null` after them (Immich appends it whatever the assets hold:
+ * the web app's "Unknown"). Lenses read the camera-and-lens facets, which a library stored before
+ * them gets once here (`indexLensFacets`).
  */
-export const getSearchSuggestions = async (
-  auth: Auth,
-  dto: { type: SuggestionType; country?: string | null; state?: string | null; make?: string | null; model?: string | null },
-): Promise<string[]> => {
-  const facets = await listFacets(auth.user.id);
-  const places = facets.filter((facet) => facet.kind === 'place').map((facet) => facet.values);
-  const cameras = facets.filter((facet) => facet.kind === 'camera').map((facet) => facet.values);
+export const getSearchSuggestions = async (auth: Auth, dto: SuggestionRequest): Promise<(string | null)[]> => {
+  const owners = [auth.user.id, ...(await timelinePartners(auth))];
   const given = (value: string | null | undefined) => (value ? value : undefined);
-  const pick = (rows: (string | null)[][], column: number, where: [number, string | undefined][]) =>
-    rows.filter((row) => where.every(([index, value]) => value === undefined || row[index] === value)).map((row) => row[column]);
+  const byLens = dto.type === 'camera-lens-model' || (given(dto.lensModel) !== undefined && dto.type.startsWith('camera-'));
+  if (byLens) await Promise.all(owners.map((owner) => indexLensFacets(owner)));
+  const facets = (await Promise.all(owners.map((owner) => listFacets(owner)))).flat();
+  const rows = (kind: Facet['kind']) => facets.filter((facet) => facet.kind === kind).map((facet) => facet.values);
+  const pick = (kind: Facet['kind'], column: number, where: [number, string | null | undefined][]) =>
+    rows(kind)
+      .filter((row) => where.every(([index, value]) => given(value) === undefined || row[index] === value))
+      .map((row) => row[column]);
   const values =
     dto.type === 'country'
-      ? pick(places, 0, [])
+      ? pick('place', 0, [])
       : dto.type === 'state'
-        ? pick(places, 1, [[0, given(dto.country)]])
+        ? pick('place', 1, [[0, dto.country]])
         : dto.type === 'city'
-          ? pick(places, 2, [
-              [0, given(dto.country)],
-              [1, given(dto.state)],
+          ? pick('place', 2, [
+              [0, dto.country],
+              [1, dto.state],
             ])
-          : dto.type === 'camera-make'
-            ? pick(cameras, 0, [[1, given(dto.model)]])
-            : pick(cameras, 1, [[0, given(dto.make)]]);
-  return [...new Set(values.filter((value): value is string => typeof value === 'string' && value !== ''))].sort();
+          : dto.type === 'camera-lens-model'
+            ? pick('lens', 2, [
+                [0, dto.make],
+                [1, dto.model],
+              ])
+            : dto.type === 'camera-make'
+              ? byLens
+                ? pick('lens', 0, [
+                    [1, dto.model],
+                    [2, dto.lensModel],
+                  ])
+                : pick('camera', 0, [[1, dto.model]])
+              : byLens
+                ? pick('lens', 1, [
+                    [0, dto.make],
+                    [2, dto.lensModel],
+                  ])
+                : pick('camera', 1, [[0, dto.make]]);
+  const suggestions: (string | null)[] = [
+    ...new Set(values.filter((value): value is string => typeof value === 'string' && value !== '')),
+  ].sort();
+  if (dto.includeNull) suggestions.push(null);
+  return suggestions;
 };
 
 /**

@@ -19,13 +19,17 @@ export const getServerConfig = async (): Promise<ServerState> => {
 export const getServerSettings = (): Promise<SystemConfig> => readConfig();
 
 /**
- * GET /server-info: Immich reports the disk of its library folder; a bucket has no disk, so this
- * reports the caller's own storage: their usage against their quota (docs/immich-compatibility.md).
+ * GET /server-info, GET /server/storage: Immich reports the disk of its library folder; a bucket
+ * has no disk, so this reports the caller's usage, and their quota or, without one, all that the
+ * server stores: every user's usage, the caller's as it is now (docs/immich-compatibility.md,
+ * "Server info"; pattern 35).
  */
-export const getServerInfo = async (auth: Auth): Promise<UserRecord> => {
+export const getServerInfo = async (auth: Auth): Promise<{ user: UserRecord; stored: number }> => {
   const user = await getUser(auth.user.id);
   if (!user) throw new Inaccessible('User not found');
-  return user;
+  if (user.quotaSizeInBytes !== null && user.quotaSizeInBytes > 0) return { user, stored: user.quotaUsageInBytes };
+  const others = (await listUsers()).filter((each) => each.id !== user.id);
+  return { user, stored: others.reduce((total, each) => total + each.quotaUsageInBytes, user.quotaUsageInBytes) };
 };
 
 /** POST /server-info/admin-onboarding (admin): done; v3's POST /system-metadata/admin-onboarding: done or not. 204. */

@@ -72,20 +72,26 @@ describe('server config, features, theme and storage through @immich/sdk 1.100.0
     }
     expect(css).toEqual({ status: 200, type: 'text/css; charset=utf-8', css: 'body { color: red; }' });
 
-    // Storage: the caller's usage; a bucket has no size, so without a quota it is 1 PiB.
+    // Storage: the caller's usage against all the server stores (a bucket has no size of its own,
+    // and the admin has no quota): nothing yet, then the one photo, all of it theirs.
     const before = await getServerInfo(admin);
     expect(before).toEqual({
-      diskSize: '1.0 PiB',
+      diskSize: '0 B',
       diskUse: '0 B',
-      diskAvailable: '1.0 PiB',
-      diskSizeRaw: 1024 ** 5,
+      diskAvailable: '0 B',
+      diskSizeRaw: 0,
       diskUseRaw: 0,
-      diskAvailableRaw: 1024 ** 5,
+      diskAvailableRaw: 0,
       diskUsagePercentage: 0,
     });
     const photo = makeJpeg({ width: 64, height: 48 });
     await sdkUpload(admin, photo, 'p.jpg');
-    expect(await getServerInfo(admin)).toMatchObject({ diskUseRaw: photo.length, diskAvailableRaw: 1024 ** 5 - photo.length });
+    expect(await getServerInfo(admin)).toMatchObject({
+      diskSizeRaw: photo.length,
+      diskUseRaw: photo.length,
+      diskAvailableRaw: 0,
+      diskUsagePercentage: 100,
+    });
   }, 60_000);
 
   it('refuses storage to visitors and onboarding to anyone but the admin', async () => {

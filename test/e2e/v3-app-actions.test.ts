@@ -102,4 +102,56 @@ describe('the v3 web app’s actions through @immich/sdk 3.2.2', () => {
     await expect(v3.createLibrary({ createLibraryDto: { ownerId: me.id } }, user)).rejects.toMatchObject({ status: 400 });
     expect(await v3.getMaintenanceStatus({ baseUrl: server.baseUrl })).toEqual({ active: false, action: 'end' });
   });
+  it('changes dates as the date dialogs do: the photo moves to its new local day in the timeline and in searches', async () => {
+    const jpeg = makeJpeg({
+      width: 320,
+      height: 240,
+      color: [30, 60, 90],
+      dateTimeOriginal: '2019:05:05 12:00:00',
+      offsetTimeOriginal: '+00:00',
+      make: 'E2E',
+      model: 'Body',
+      lensModel: 'E2E 35mm',
+    });
+    const id = await sdkUpload(user, jpeg, 'dated.jpg');
+    const inBucket = async (timeBucket: string) => (await v3.getTimeBucket({ timeBucket }, user)).id.includes(id);
+    expect(await inBucket('2019-05-01')).toBe(true);
+
+    // One photo (AssetChangeDateModal): the date with its offset.
+    const changed = await v3.updateAsset({ id, updateAssetDto: { dateTimeOriginal: '2024-06-01T01:00:00.000+02:00' } }, user);
+    expect(changed).toMatchObject({
+      fileCreatedAt: '2024-05-31T23:00:00.000Z',
+      localDateTime: '2024-06-01T01:00:00.000Z',
+      exifInfo: { dateTimeOriginal: '2024-05-31T23:00:00.000Z', timeZone: 'UTC+2' },
+    });
+    expect(await inBucket('2024-06-01')).toBe(true);
+    expect((await v3.getTimeBuckets({}, user)).map((bucket) => bucket.timeBucket)).not.toContain('2019-05-01');
+    const taken = await v3.searchAssets(
+      { metadataSearchDto: { takenAfter: '2024-05-31T00:00:00.000Z', takenBefore: '2024-06-02T00:00:00.000Z' } },
+      user,
+    );
+    expect(taken.assets.items.map((asset) => asset.id)).toEqual([id]);
+
+    // Several (AssetSelectionChangeDateModal): a day later, in Paris.
+    await v3.updateAssets({ assetBulkUpdateDto: { ids: [id], dateTimeRelative: 24 * 60, timeZone: 'Europe/Paris' } }, user);
+    expect(await v3.getAssetInfo({ id }, user)).toMatchObject({
+      fileCreatedAt: '2024-06-01T23:00:00.000Z',
+      localDateTime: '2024-06-02T01:00:00.000Z',
+      exifInfo: { timeZone: 'Europe/Paris' },
+    });
+
+    // The search options dialog's suggestions, its lens and Unknown among them.
+    const lenses = await v3.getSearchSuggestions({ $type: v3.SearchSuggestionType.CameraLensModel, includeNull: true }, user);
+    expect(lenses).toContain('E2E 35mm');
+    expect(lenses.at(-1)).toBeNull();
+  });
+
+  it('shows the storage the sidebar reads: the usage, against all the server stores without a quota', async () => {
+    const me = await v3.getMyUser(user);
+    const storage = await v3.getStorage(user);
+    expect(me.quotaSizeInBytes).toBeNull();
+    expect(storage.diskUseRaw).toBe(me.quotaUsageInBytes);
+    expect(storage.diskSizeRaw).toBeGreaterThanOrEqual(storage.diskUseRaw);
+    expect(storage.diskSizeRaw).toBeLessThan(1024 ** 4);
+  });
 });

@@ -1,13 +1,17 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createPartnerHandler } from '#functions/partner/create-partner.ts';
 import { handler as updatePartnerHandler } from '#functions/partner/update-partner.ts';
 import { handler as getExploreDataHandler } from '#functions/search/get-explore-data.ts';
 import { handler as getSearchSuggestionsHandler } from '#functions/search/get-search-suggestions.ts';
 import { handler as searchMetadataHandler } from '#functions/search/search-metadata.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo, trash, updateAsset } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
+import { tableItems } from '../support/table-items.ts';
 import { upload } from '../support/uploads.ts';
 import { makeVideo } from '../support/videos.ts';
 
@@ -46,7 +50,7 @@ describe('GET /search/suggestions and GET /search/explore', () => {
     expect((await suggest(other, { type: 'country' })).body).toEqual([]);
     expect((await suggest(user, {})).body.message).toEqual([
       'type should not be empty',
-      'type must be one of the following values: country, state, city, camera-make, camera-model',
+      'type must be one of the following values: country, state, city, camera-make, camera-model, camera-lens-model',
     ]);
 
     const explore = await invoke(getExploreDataHandler, { path: '/api/search/explore', headers: bearer(user) });
@@ -59,6 +63,92 @@ describe('GET /search/suggestions and GET /search/explore', () => {
       { fieldName: 'smartInfo.tags', items: [] },
     ]);
     expect((await invoke(getExploreDataHandler, { path: '/api/search/explore', headers: bearer(other) })).body[0].items).toEqual([]);
+  }, 60_000);
+});
+
+describe('GET /search/suggestions: lenses, includeNull, partners (Immich v3)', () => {
+  it('suggests lenses and the cameras of a lens, appends null with includeNull, and reads the partners in the timeline', async () => {
+    const user = await freshUser(accounts.admin.accessToken, `Lenses${Date.now()}`);
+    const partner = await freshUser(accounts.admin.accessToken, `LensPartner${Date.now()}`);
+    const token = user.accessToken;
+    await addPhoto(token, { make: 'Canon', model: 'R5', lensModel: 'RF 24-70mm F2.8', color: [1, 0, 0] });
+    await addPhoto(token, { make: 'Canon', model: 'R5', lensModel: 'RF 50mm F1.2', color: [2, 0, 0] });
+    await addPhoto(token, { make: 'Canon', model: 'R6', lensModel: 'RF 50mm F1.2', color: [3, 0, 0] });
+    await addPhoto(token, { make: 'Nikon', model: 'Z6', color: [4, 0, 0] });
+    const gone = await addPhoto(token, { make: 'Leica', model: 'Q3', lensModel: 'Summilux 28', color: [5, 0, 0] });
+    expect((await trash(token, [gone])).status).toBe(204);
+    await addPhoto(partner.accessToken, { make: 'Sony', model: 'A7', lensModel: 'FE 35mm', color: [6, 0, 0] });
+
+    const values = async (query: Record<string, string>) => {
+      const reply = await suggest(token, query);
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      return reply.body;
+    };
+    // The web app's search options dialog asks this on opening.
+    expect(await values({ type: 'camera-lens-model', includeNull: 'true' })).toEqual(['RF 24-70mm F2.8', 'RF 50mm F1.2', null]);
+    expect(await values({ type: 'camera-lens-model', make: 'Canon', model: 'R6' })).toEqual(['RF 50mm F1.2']);
+    expect(await values({ type: 'camera-lens-model', make: 'Nikon' })).toEqual([]);
+    expect(await values({ type: 'camera-make', lensModel: 'RF 50mm F1.2' })).toEqual(['Canon']);
+    expect(await values({ type: 'camera-model', lensModel: 'RF 50mm F1.2' })).toEqual(['R5', 'R6']);
+    expect(await values({ type: 'camera-model', make: 'Canon', lensModel: 'RF 24-70mm F2.8' })).toEqual(['R5']);
+    for (const type of ['country', 'state', 'city', 'camera-make', 'camera-model'])
+      expect((await values({ type, includeNull: 'true' })).at(-1), type).toBeNull();
+    expect(await values({ type: 'camera-make', includeNull: 'false' })).toEqual(['Canon', 'Nikon']);
+    expect((await suggest(token, { type: 'camera-make', includeNull: 'maybe' })).status).toBe(400);
+
+    // A partner's library counts once it is in the caller's timeline, as Immich's getUserIdsToSearch.
+    await invoke(createPartnerHandler, {
+      method: 'POST',
+      path: `/api/partner/${user.userId}`,
+      headers: bearer(partner.accessToken),
+      pathParameters: { id: user.userId },
+    });
+    expect(await values({ type: 'camera-make' })).toEqual(['Canon', 'Nikon']);
+    await invoke(updatePartnerHandler, {
+      method: 'PUT',
+      path: `/api/partner/${partner.userId}`,
+      headers: bearer(token),
+      pathParameters: { id: partner.userId },
+      body: { inTimeline: true },
+    });
+    expect(await values({ type: 'camera-make' })).toEqual(['Canon', 'Nikon', 'Sony']);
+    expect(await values({ type: 'camera-lens-model' })).toEqual(['FE 35mm', 'RF 24-70mm F2.8', 'RF 50mm F1.2']);
+  }, 60_000);
+
+  it('gives a library whose counters were written before the lens facets its lenses, once, and keeps counting them', async () => {
+    const user = await freshUser(accounts.admin.accessToken, `OldLenses${Date.now()}`);
+    const token = user.accessToken;
+    const march = new Date('2021-03-10T10:00:00Z');
+    await addPhoto(token, { make: 'Fuji', model: 'X-T5', lensModel: 'XF 23mm', color: [1, 1, 0] }, march);
+    await addPhoto(token, { make: 'Fuji', model: 'X-T5', lensModel: 'XF 56mm', color: [2, 1, 0] }, new Date('2021-04-10T10:00:00Z'));
+    // As the counters and the user were written before: no lens facets, no marks.
+    const counters = (await tableItems('timeBuckets')).filter((item) => item.pk === `BUCKETS#${user.userId}`);
+    expect(counters).toHaveLength(2);
+    for (const item of counters) {
+      const lenses = Object.keys(item).filter((name) => name.startsWith('xl['));
+      expect(lenses).toHaveLength(1);
+      await db.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: { pk: item.pk, sk: item.sk },
+          UpdateExpression: `REMOVE ${lenses.map((_, index) => `#l${index}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(lenses.map((name, index) => [`#l${index}`, name])),
+        }),
+      );
+    }
+    await db.send(new UpdateCommand({ TableName: tableName, Key: keys.user(user.userId), UpdateExpression: 'REMOVE lensesIndexed' }));
+    // A photo of the same month uploaded since: counted as it is written, and not twice.
+    const since = await addPhoto(token, { make: 'Fuji', model: 'X-T5', lensModel: 'XF 23mm', color: [3, 1, 0] }, march);
+
+    expect((await suggest(token, { type: 'camera-lens-model' })).body).toEqual(['XF 23mm', 'XF 56mm']);
+    const after = (await tableItems('timeBuckets')).filter((item) => item.pk === `BUCKETS#${user.userId}`);
+    expect(after.find((item) => item.sk === '2021-03')).toMatchObject({ lensCounted: true, 'xl["Fuji","X-T5","XF 23mm"]': 2 });
+    expect((await tableItems('user')).find((item) => item.id === user.userId)).toMatchObject({ lensesIndexed: true });
+
+    // Later writes move them as any facet: the trash takes the lens away with its last photo.
+    const [first] = (await metadata(token, { lensModel: 'XF 56mm' })).body.assets.items;
+    expect((await trash(token, [first.id, since])).status).toBe(204);
+    expect((await suggest(token, { type: 'camera-lens-model' })).body).toEqual(['XF 23mm']);
   }, 60_000);
 });
 

@@ -227,7 +227,7 @@ describe('PUT /assets/{id}, PUT /assets, DELETE /assets (v3)', () => {
     expect((await info(token, id)).body.visibility).toBe('timeline');
   });
 
-  it('refuses what it does not keep (duplicate groups, relative dates), a hidden asset by choice and half a position', async () => {
+  it('refuses what it does not keep (duplicate groups), a hidden asset by choice, half a position and a bad date move', async () => {
     const token = accounts.user1.accessToken;
     const id = (await uploadPhoto(token)).body.id;
     for (const body of [{ visibility: 'hidden' }, { latitude: 10 }, { rating: 0 }]) {
@@ -235,13 +235,21 @@ describe('PUT /assets/{id}, PUT /assets, DELETE /assets (v3)', () => {
       expect(reply.status, JSON.stringify(body)).toBe(400);
       expect(reply.body.message).toBe('Validation failed');
     }
-    const relative = await putMany(token, { ids: [id], dateTimeRelative: 60 });
-    expect(relative.status).toBe(400);
-    expect(relative.body.errors[0]).toEqual({
-      path: ['dateTimeRelative'],
-      message: 'dateTimeRelative is not supported by this server yet',
-    });
-    expect((await info(token, id)).body.visibility).toBe('timeline');
+    const duplicate = await putMany(token, { ids: [id], duplicateId: 'x' });
+    expect(duplicate.body.errors[0]).toEqual({ path: ['duplicateId'], message: 'duplicateId is not supported by this server yet' });
+    const before = (await info(token, id)).body;
+    for (const [body, error] of [
+      [{ dateTimeRelative: 60, dateTimeOriginal: '2024-05-01T10:00:00.000Z' }, 'dateTimeRelative cannot exist alongside dateTimeOriginal'],
+      [{ dateTimeRelative: 1.5 }, 'dateTimeRelative must be an integer'],
+      [{ timeZone: 'Mars/Olympus_Mons' }, 'timeZone must be a valid IANA time zone'],
+      [{ dateTimeOriginal: '2024-05-01T10:00:00.000+15:00' }, 'dateTimeOriginal must have a UTC offset between -12:00 and +14:00'],
+    ] as const) {
+      const reply = await putMany(token, { ids: [id], ...body });
+      expect(reply.status, JSON.stringify(body)).toBe(400);
+      expect(reply.body.errors.map((each: { message: string }) => each.message)).toContain(error);
+    }
+    const after = (await info(token, id)).body;
+    expect(after).toMatchObject({ visibility: 'timeline', fileCreatedAt: before.fileCreatedAt, localDateTime: before.localDateTime });
   });
 
   it('changes many assets at once as the apps do, and trashes them, read back through v1.100; counts follow visibility', async () => {

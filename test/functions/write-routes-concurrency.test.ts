@@ -1,7 +1,10 @@
 import { createSign, generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Route, routes } from '#infra/routes.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
 import { bearer, createApiKey, ensureAdmin, fixtures, freshUser, login } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, createAlbum, personNamed, trash } from '../support/library.ts';
@@ -20,6 +23,7 @@ const handlerOf = async (route: Route): Promise<Handler> => ((await import(join(
 
 interface Call {
   path?: string;
+  query?: Record<string, string>;
   /** Path parameters other than `{id}` alone. */
   params?: Record<string, string>;
   id?: string;
@@ -38,8 +42,8 @@ beforeAll(async () => {
   user = await freshUser(admin.accessToken, 'Racer');
   const token = user.accessToken;
   setup.a = await addPhoto(token, { color: [1, 1, 1], mwgFaces: [{ name: 'Runner', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] });
-  setup.b = await addPhoto(token, { color: [2, 2, 2] });
-  setup.c = await addPhoto(token, { color: [3, 3, 3] });
+  setup.b = await addPhoto(token, { color: [2, 2, 2], make: 'Race', model: 'Cam', lensModel: 'Race 50mm' });
+  setup.c = await addPhoto(token, { color: [3, 3, 3], make: 'Race', model: 'Cam' });
   setup.album = (await createAlbum(token, { albumName: 'Concurrent', assetIds: [setup.a] })).id;
   setup.person = (await personNamed(token, 'Runner')).id;
   setup.key = (await createApiKey(token, 'concurrent')).apiKey.id;
@@ -522,6 +526,15 @@ const requests: Record<string, () => Promise<Call[]>> = {
   'v3:removeSharedLink': async () => [{ token: user.accessToken, id: await link() }],
   'v3:addSharedLinkAssets': async () => [{ token: user.accessToken, id: await individualLink(), body: { assetIds: [setup.c] } }],
   'v3:removeSharedLinkAssets': async () => [{ token: user.accessToken, id: await individualLink(), body: { assetIds: [setup.c] } }],
+  // A read, but it may give a library stored before the lens facets its lenses once: as one stored
+  // before (no mark on the user), concurrent first requests each count, one writes each month.
+  getSearchSuggestions: async (): Promise<Call[]> => {
+    await db.send(new UpdateCommand({ TableName: tableName, Key: keys.user(user.userId), UpdateExpression: 'REMOVE lensesIndexed' }));
+    return [
+      { token: user.accessToken, query: { type: 'camera-lens-model', includeNull: 'true' } },
+      { token: user.accessToken, query: { type: 'camera-make', lensModel: 'none' } },
+    ];
+  },
   // A read, but it may count a user's usage by type once: concurrent counts must agree.
   getServerStatistics: async () => [{ token: admin.accessToken }],
   'v3:getServerStatistics': async () => [{ token: admin.accessToken }],
@@ -659,12 +672,13 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, path: `/api/assets/${setup.d}/metadata/j`, params: { id: setup.d ?? '', key: 'j' } },
   ],
   'v3:updateAsset': async () => [
-    { token: user.accessToken, id: setup.a, body: { visibility: 'archive' } },
+    { token: user.accessToken, id: setup.a, body: { visibility: 'archive', dateTimeOriginal: '2022-02-02T10:00:00.000+02:00' } },
     { token: user.accessToken, id: setup.a, body: { isFavorite: true, rating: 3 } },
+    { token: user.accessToken, id: setup.a, body: { dateTimeOriginal: '2023-03-31T23:30:00.000-05:00' } },
   ],
   'v3:updateAssets': async () => [
-    { token: user.accessToken, body: { ids: [setup.a, setup.c], isFavorite: true } },
-    { token: user.accessToken, body: { ids: [setup.c], visibility: 'timeline', isFavorite: false } },
+    { token: user.accessToken, body: { ids: [setup.a, setup.c], isFavorite: true, dateTimeRelative: 60 * 24 * 20 } },
+    { token: user.accessToken, body: { ids: [setup.c], visibility: 'timeline', isFavorite: false, timeZone: 'Pacific/Kiritimati' } },
   ],
   'v3:deleteAssets': async () => [
     { token: user.accessToken, body: { ids: [setup.d] } },
@@ -702,7 +716,7 @@ const requests: Record<string, () => Promise<Call[]>> = {
     { token: user.accessToken, id: setup.person, body: { name: 'Runner Three' } },
   ],
   updateAsset: async () => [
-    { token: user.accessToken, id: setup.a, body: { isArchived: true } },
+    { token: user.accessToken, id: setup.a, body: { isArchived: true, dateTimeOriginal: '2021-01-01T00:30:00+01:00' } },
     { token: user.accessToken, id: setup.a, body: { isFavorite: true } },
   ],
   deleteAssets: async () => [
@@ -769,7 +783,7 @@ const requests: Record<string, () => Promise<Call[]>> = {
     ];
   },
   updateAssets: async () => [
-    { token: user.accessToken, body: { ids: [setup.a, setup.c], isFavorite: true } },
+    { token: user.accessToken, body: { ids: [setup.a, setup.c], isFavorite: true, dateTimeOriginal: '2020-12-31T23:00:00-01:00' } },
     { token: user.accessToken, body: { ids: [setup.c], isArchived: true, isFavorite: false } },
   ],
   emptyTrash: async () => {
@@ -858,6 +872,7 @@ describe('every write route under concurrent identical and overlapping requests'
       invoke(handler, {
         method: writeRoute.method,
         path: call.path ?? writeRoute.path.replace('{id}', call.id ?? ''),
+        ...(call.query ? { query: call.query } : {}),
         ...(call.params ? { pathParameters: call.params } : call.id ? { pathParameters: { id: call.id } } : {}),
         headers: { ...(call.token ? bearer(call.token) : {}), ...(call.raw ? { 'content-type': call.raw.contentType } : {}) },
         ...(call.raw ? { body: call.raw.body } : call.body === undefined ? {} : { body: call.body }),
@@ -932,6 +947,17 @@ describe('every write route under concurrent identical and overlapping requests'
     };
     expect(counters('m_')).toEqual(perMonth(() => true));
     expect(counters('sm_')).toEqual(perMonth((asset) => asset.stackHidden === true));
+    // The lens facets (the suggestions' backfill raced the writes above): each untrashed asset outside
+    // the locked folder with a camera or a lens, once.
+    const exif = (asset: (typeof assets)[number]) => asset.exif as Record<string, unknown>;
+    expect(counters('xl[')).toEqual(
+      perMonth(
+        (asset) =>
+          asset.deletedAt === null &&
+          asset.visibility !== 'locked' &&
+          [exif(asset).make, exif(asset).model, exif(asset).lensModel].some((value) => typeof value === 'string' && value !== ''),
+      ),
+    );
     // Every stack's members say they are in it, and no asset names a stack that is gone.
     const stacks = items.filter((item) => item.type === 'stack' && item.ownerId === user.userId);
     for (const stack of stacks)

@@ -39,7 +39,10 @@ describe('the timeline counters’ states', () => {
     expect(slotOf(asset('hidden'))).toBeUndefined();
     const locked = slotOf(asset('locked', { isFavorite: true }));
     expect(locked).toMatchObject({ month: '2024-03', day: '05', state: 'L10I', facets: [] });
-    expect(slotOf(asset('archive'))).toMatchObject({ state: '100I', facets: ['xp["Norway",null,"Oslo"]', 'xc["Canon","R5"]'] });
+    expect(slotOf(asset('archive'))).toMatchObject({
+      state: '100I',
+      facets: ['xp["Norway",null,"Oslo"]', 'xc["Canon","R5"]', 'xl["Canon","R5",null]'],
+    });
   });
 
   it('reads the locked folder back only when it is asked for by name', () => {

@@ -90,7 +90,7 @@ describe('mappers', () => {
 
 describe('storage figures in Immich’s shape (GET /server-info)', () => {
   it('reports usage against the quota, with Immich’s human-readable sizes', () => {
-    expect(storageInfo(1536 * 1024 ** 2, 10 * 1024 ** 3)).toEqual({
+    expect(storageInfo(1536 * 1024 ** 2, 10 * 1024 ** 3, 40 * 1024 ** 3)).toEqual({
       diskSize: '10.0 GiB',
       diskUse: '1.5 GiB',
       diskAvailable: '8.5 GiB',
@@ -102,6 +102,20 @@ describe('storage figures in Immich’s shape (GET /server-info)', () => {
     expect(asHumanReadable(1023)).toBe('1023 B');
     expect(asHumanReadable(1024)).toBe('1.0 KiB');
     // Over the quota (a quota lowered later): nothing available, over 100%.
-    expect(storageInfo(300, 200)).toMatchObject({ diskAvailableRaw: 0, diskUsagePercentage: 150 });
+    expect(storageInfo(300, 200, 1000)).toMatchObject({ diskAvailableRaw: 0, diskUsagePercentage: 150 });
+  });
+
+  it('without a quota, reports the usage against all that the server stores (a bucket has no size of its own)', () => {
+    expect(storageInfo(1024 ** 3, null, 4 * 1024 ** 3)).toEqual({
+      diskSize: '4.0 GiB',
+      diskUse: '1.0 GiB',
+      diskAvailable: '3.0 GiB',
+      diskSizeRaw: 4 * 1024 ** 3,
+      diskUseRaw: 1024 ** 3,
+      diskAvailableRaw: 3 * 1024 ** 3,
+      diskUsagePercentage: 25,
+    });
+    // A server storing nothing yet: no size, no percentage of it.
+    expect(storageInfo(0, null, 0)).toMatchObject({ diskSize: '0 B', diskSizeRaw: 0, diskUsagePercentage: 0 });
   });
 });

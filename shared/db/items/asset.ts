@@ -43,11 +43,11 @@ export const checksumItem = (ownerId: string, checksum: string, assetId: string)
 const inAlbums = '(albumCount = :albums OR (attribute_not_exists(albumCount) AND :albums = :none))';
 
 /**
- * What an asset's timeline counters depend on (besides its date, which does not change): its
- * state, and its place, whose facet counter a trash or a lock moves (the media job names places
- * concurrently with such writes: docs/places.md).
+ * What an asset's timeline counters depend on: its state, its local date (the month and day it
+ * counts in, which a date edit moves), and its place, whose facet counter a trash or a lock moves
+ * (the media job names places concurrently with such writes: docs/places.md).
  */
-export type CountedState = Pick<AssetRecord, 'id' | 'isFavorite' | 'visibility' | 'deletedAt' | 'stack'> & {
+export type CountedState = Pick<AssetRecord, 'id' | 'isFavorite' | 'visibility' | 'deletedAt' | 'stack' | 'localDateTime'> & {
   exif: Pick<AssetRecord['exif'], 'city' | 'state' | 'country'>;
 };
 
@@ -111,9 +111,14 @@ const conditionOn = (albumCount: number | undefined, counted: CountedState | und
   }
   if (counted) {
     const visibility = visibilityIs(counted.visibility);
-    parts.push('#wasFavorite = :wasFavorite', visibility.expression);
-    Object.assign(names, { '#wasFavorite': 'isFavorite', '#wasVisibility': 'visibility', '#wasDeleted': 'deletedAt' });
-    Object.assign(values, { ':wasFavorite': counted.isFavorite, ...visibility.values });
+    parts.push('#wasFavorite = :wasFavorite', visibility.expression, '#wasLocal = :wasLocal');
+    Object.assign(names, {
+      '#wasFavorite': 'isFavorite',
+      '#wasVisibility': 'visibility',
+      '#wasDeleted': 'deletedAt',
+      '#wasLocal': 'localDateTime',
+    });
+    Object.assign(values, { ':wasFavorite': counted.isFavorite, ...visibility.values, ':wasLocal': counted.localDateTime });
     if (counted.deletedAt === null) {
       parts.push('(attribute_not_exists(#wasDeleted) OR attribute_type(#wasDeleted, :nullType))');
       values[':nullType'] = 'NULL';
@@ -183,6 +188,8 @@ const setWhere = (
     {
       ...fields,
       ...(fields.updatedAt ? { gsi2sk: indexKeys.assetsByUpdate('', fields.updatedAt, assetId).gsi2sk } : {}),
+      // A new date taken moves it in every index in date order (the timeline, EXIF values, the map).
+      ...(fields.fileCreatedAt ? { gsi1sk: indexKeys.timeline('', fields.fileCreatedAt, assetId).gsi1sk } : {}),
       ...(fields.stack !== undefined ? { stackHidden: hiddenInStack({ id: assetId, stack: fields.stack }) } : {}),
     },
     remove,
@@ -316,15 +323,27 @@ export const assetWrites = {
 };
 
 /**
- * Copies an asset's status onto an item that carries it (a face, an album entry). The copy is not
- * what the sync stream sends of them (the asset's own change is), so their change ids stay.
+ * Copies an asset's status onto an item that carries it (a face, an album entry), its dates too (a
+ * date edit moves them); a face's place in its person's list (gsi2, in date order) moves with the
+ * date. The copy is not what the sync stream sends of them (the asset's own change is), so their
+ * change ids stay.
  */
-export const setStatusWrite = (key: Key, status: AssetStatus): Write =>
-  updateWrite(key, 'SET deletedAt = :deletedAt, visibility = :visibility', {
-    condition: 'present',
-    sync: 'unsent',
-    values: { ':deletedAt': status.deletedAt, ':visibility': status.visibility },
-  });
+export const setStatusWrite = (key: Key, status: AssetStatus, face?: { assetId: string; faceId: string }): Write =>
+  updateWrite(
+    key,
+    `SET deletedAt = :deletedAt, visibility = :visibility, fileCreatedAt = :fileCreatedAt, localDateTime = :localDateTime${face ? ', gsi2sk = :gsi2sk' : ''}`,
+    {
+      condition: 'present',
+      sync: 'unsent',
+      values: {
+        ':deletedAt': status.deletedAt,
+        ':visibility': status.visibility,
+        ':fileCreatedAt': status.fileCreatedAt,
+        ':localDateTime': status.localDateTime ?? status.fileCreatedAt,
+        ...(face ? { ':gsi2sk': indexKeys.personFaces('', status.fileCreatedAt, face.assetId, face.faceId).gsi2sk } : {}),
+      },
+    },
+  );
 
 /** The sync stream's copy of an asset's photo edits (`ASSET#<id>` / `EDITS`). */
 export const assetEditsCodec = codec('assetEdits', v.object({ assetId: id(), ownerId: id(), edits: v.array(PhotoEditSchema) }));

@@ -17,8 +17,9 @@ export interface BucketSlot {
   day: string;
   state: string;
   /**
-   * The facet counters it adds to (untrashed assets only): its place `xp["<country>","<state>","<city>"]`
-   * and its camera `xc["<make>","<model>"]`, each when it has one (GET /search/suggestions, explore).
+   * The facet counters it adds to (untrashed assets only): its place `xp["<country>","<state>","<city>"]`,
+   * its camera `xc["<make>","<model>"]` and its camera with its lens `xl["<make>","<model>","<lensModel>"]`,
+   * each when it has one (GET /search/suggestions, explore).
    */
   facets: string[];
   /**
@@ -28,14 +29,16 @@ export interface BucketSlot {
   hiddenInStack: boolean;
 }
 
-/** One facet counter: a place or a camera combination and how many untrashed visible assets have it. */
+/** One facet counter: a place, a camera or a camera-and-lens combination and how many untrashed visible assets have it. */
 export interface Facet {
-  kind: 'place' | 'camera';
+  kind: 'place' | 'camera' | 'lens';
   values: (string | null)[];
   count: number;
 }
 
-const facetName = (kind: 'p' | 'c', values: (string | null)[]): string | undefined =>
+const facetKinds = { p: 'place', c: 'camera', l: 'lens' } as const;
+
+const facetName = (kind: keyof typeof facetKinds, values: (string | null)[]): string | undefined =>
   values.some((value) => value !== null && value !== '') ? `x${kind}${JSON.stringify(values.map((value) => value || null))}` : undefined;
 
 const typeCodes: Record<AssetType, string> = { IMAGE: 'I', VIDEO: 'V', AUDIO: 'A', OTHER: 'O' };
@@ -62,7 +65,7 @@ export const slotOf = (
 ): BucketSlot | undefined => {
   if (asset.visibility === 'hidden') return undefined;
   const day = periodOfAsset(asset.localDateTime, 'DAY');
-  const { country, state, city, make, model } = asset.exif;
+  const { country, state, city, make, model, lensModel } = asset.exif;
   return {
     month: periodOfAsset(asset.localDateTime, 'MONTH'),
     day: day.slice(-2),
@@ -76,7 +79,9 @@ export const slotOf = (
     facets:
       asset.deletedAt !== null || asset.visibility === 'locked'
         ? []
-        : [facetName('p', [country, state, city]), facetName('c', [make, model])].flatMap((name) => name ?? []),
+        : [facetName('p', [country, state, city]), facetName('c', [make, model]), facetName('l', [make, model, lensModel])].flatMap(
+            (name) => name ?? [],
+          ),
     hiddenInStack: hiddenInStack(asset),
   };
 };
@@ -91,10 +96,10 @@ const counterNames = (slot: BucketSlot): string[] => [
 /** The facet counters of one counter item; zeros left out. */
 export const facetsOf = (attributes: Record<string, unknown>): Facet[] =>
   Object.entries(attributes).flatMap(([name, value]): Facet[] => {
-    if (!/^x[pc]\[/.test(name) || typeof value !== 'number' || value <= 0) return [];
+    if (!/^x[pcl]\[/.test(name) || typeof value !== 'number' || value <= 0) return [];
     try {
       const values = JSON.parse(name.slice(2)) as (string | null)[];
-      return [{ kind: name[1] === 'p' ? 'place' : 'camera', values, count: value }];
+      return [{ kind: facetKinds[name[1] as keyof typeof facetKinds], values, count: value }];
     } catch {
       return [];
     }
@@ -117,6 +122,55 @@ export const countersOf = (month: string, attributes: Record<string, unknown>, s
         : { period: month, size: 'MONTH', state, count: value },
     ];
   });
+
+/** Every month counter a counter item can hold (`m_<state>`, each state of `stateCode`). */
+const monthCounterNames = ['0', '1', 'L'].flatMap((shown) =>
+  ['0', '1'].flatMap((favourite) =>
+    ['0', '1'].flatMap((trashed) => ['I', 'V', 'A', 'O'].map((type) => `m_${shown}${favourite}${trashed}${type}`)),
+  ),
+);
+
+/** The lens facets (`xl[…]`) an asset counts in: those of its slot. */
+export const lensFacetsOf = (asset: Parameters<typeof slotOf>[0]): string[] =>
+  (slotOf(asset)?.facets ?? []).filter((name) => name.startsWith('xl['));
+
+/**
+ * Gives a counter item written before the lens facets (docs/data-model.md, "Earlier shapes") the
+ * `xl[…]` counts of its month's assets (`counts`, each lens facet's), and marks it `lensCounted`:
+ * only while it is unmarked and its month counters are still those read (`item`), as every write
+ * that moves a lens facet (an upload, a trash or a lock, a deletion, a new date) moves one of them.
+ */
+export const lensFacetsWrite = (ownerId: string, item: Record<string, unknown>, counts: ReadonlyMap<string, number>): Write => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':true': true };
+  const sets = ['lensCounted = :true'];
+  [...counts].forEach(([name, count], index) => {
+    names[`#l${index}`] = name;
+    values[`:l${index}`] = count;
+    sets.push(`#l${index} = :l${index}`);
+  });
+  // Lens facets the item holds that its assets do not (moves since the upgrade that net to nothing).
+  const removed = Object.keys(item)
+    .filter((name) => name.startsWith('xl[') && !counts.has(name))
+    .map((name, index) => {
+      names[`#r${index}`] = name;
+      return `#r${index}`;
+    });
+  const conditions = ['attribute_exists(pk)', 'attribute_not_exists(lensCounted)'];
+  monthCounterNames.forEach((name, index) => {
+    names[`#m${index}`] = name;
+    const value = item[name];
+    if (typeof value === 'number') {
+      values[`:m${index}`] = value;
+      conditions.push(`#m${index} = :m${index}`);
+    } else conditions.push(`attribute_not_exists(#m${index})`);
+  });
+  return updateWrite(
+    keys.timeBuckets(ownerId, String(item.sk)),
+    `SET ${sets.join(', ')}${removed.length > 0 ? ` REMOVE ${removed.join(', ')}` : ''}`,
+    { condition: conditions.join(' AND '), names, values },
+  );
+};
 
 /**
  * One UpdateItem per month touched, adding to the month's and the day's counter of each slot.

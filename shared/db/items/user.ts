@@ -30,9 +30,12 @@ const quotaRoom = (check: QuotaCheck, bytes: number): { condition: string; value
 /** The writes of users and of their guards, composed by the user and asset repositories. */
 export const userWrites = {
   // A new user's items all get change ids as they are written: their library needs no indexing (shared/db/sync.repository.ts).
-  // A new user's items are written in today's shapes: nothing to index later (their change ids, their faces' ids, their trash's entries).
+  // A new user's items are written in today's shapes: nothing to index later (their change ids, their faces' ids, their trash's entries, their counters' lens facets).
   create: (user: UserRecord): Write =>
-    putWrite({ ...userItem(user), changesIndexed: true, facesIndexed: true, trashIndexed: true }, { condition: 'absent' }),
+    putWrite(
+      { ...userItem(user), changesIndexed: true, facesIndexed: true, trashIndexed: true, lensesIndexed: true },
+      { condition: 'absent' },
+    ),
   /** One user per email. */
   claimEmail: (email: string, userId: string): Write =>
     putWrite(

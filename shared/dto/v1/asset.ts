@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { Invalid } from '../../core/errors.ts';
 import { durationOfText } from '../../model/asset.ts';
+import { offsetInRange, readEditedDate } from '../../model/date-taken.ts';
 import { limits } from '../../model/limits.ts';
 import type { NewAssetFields } from '../../model/upload.ts';
 import { as, booleanish, dto, isDateString, isPlainObject, objectList, optional, rules, uuid, uuidList } from '../common.ts';
@@ -120,12 +121,20 @@ const coordinate = (valid: (x: unknown) => boolean, message: string) =>
 const updateAssetBase = {
   isFavorite: optional(booleanish()),
   isArchived: optional(booleanish()),
-  // `@Optional() @IsDateString()`: stored as the instant it names, in UTC (as PostgreSQL returns it).
+  // `@Optional() @IsDateString()`: kept as written, its offset the time zone it sets; stored as the
+  // instant it names (shared/domain/date-edit.ts). Local time is UTC−12 to UTC+14.
   dateTimeOriginal: optional(
     v.pipe(
       v.unknown(),
-      v.check((x: unknown) => isDateString(x) && !Number.isNaN(new Date(x).getTime()), '$property must be a valid ISO 8601 date string'),
-      v.transform((x: unknown) => new Date(x as string).toISOString()),
+      v.check(
+        (x: unknown) => isDateString(x) && !Number.isNaN(new Date(x).getTime()) && readEditedDate(x) !== undefined,
+        '$property must be a valid ISO 8601 date string',
+      ),
+      v.check((x: unknown) => {
+        const offset = readEditedDate(x as string)?.offset;
+        return offset === undefined || offsetInRange(offset);
+      }, '$property must have a UTC offset between -12:00 and +14:00'),
+      as<string>(),
     ),
   ),
   latitude: coordinate(isLatitude, '$property must be a latitude string or number'),

@@ -131,9 +131,9 @@ const dayOrMonth = (max: number) =>
 /** `MemoryLaneDto` (GET /asset/memory-lane?day=&month=). */
 export const MemoryLaneDto = dto({ day: dayOrMonth(31), month: dayOrMonth(12) });
 
-const suggestionTypes = ['country', 'state', 'city', 'camera-make', 'camera-model'] as const;
+const suggestionTypes = ['country', 'state', 'city', 'camera-make', 'camera-model', 'camera-lens-model'] as const;
 
-/** GET /search/suggestions query (`SearchSuggestionRequestDto`). */
+/** GET /search/suggestions query (`SearchSuggestionRequestDto`, both generations': v3's `lensModel` and `includeNull` too). */
 export const SearchSuggestionRequestDto = dto({
   // `@IsEnum() @IsNotEmpty()`: class-validator reports IsNotEmpty first.
   type: v.pipe(v.unknown(), rules.isNotEmpty, isOneOf(suggestionTypes), as<(typeof suggestionTypes)[number]>()),
@@ -141,6 +141,8 @@ export const SearchSuggestionRequestDto = dto({
   state: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
   make: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
   model: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
+  lensModel: optional(v.pipe(v.unknown(), rules.maxLength(limits.keyValue), rules.isString, as<string>())),
+  includeNull: optional(booleanish()),
 });
 
 /** `SearchPeopleDto` (GET /search/person). */

@@ -67,14 +67,12 @@ export const asHumanReadable = (bytes: number, precision = 1): string => {
 };
 
 /**
- * What an S3 bucket "holds" for a user without a quota: it has no capacity of its own, so the
- * size reported is 1 PiB (the web app's storage bar then shows the usage as a sliver of it).
+ * The disk figures of one user's storage (docs/immich-compatibility.md, "Server info"): their usage
+ * against their quota; without one, against all that the server stores (every user's usage: a
+ * bucket has no capacity of its own, so the one true size is what it holds).
  */
-export const unlimitedStorageBytes = 1024 ** 5;
-
-/** The disk figures of one user's storage: their quota (or the nominal size above) and usage. */
-export const storageInfo = (usage: number, quota: number | null): ServerInfoResponseDto => {
-  const size = quota && quota > 0 ? quota : unlimitedStorageBytes;
+export const storageInfo = (usage: number, quota: number | null, stored: number): ServerInfoResponseDto => {
+  const size = quota && quota > 0 ? quota : Math.max(stored, usage);
   const available = Math.max(0, size - usage);
   return {
     diskSize: asHumanReadable(size),
@@ -83,7 +81,7 @@ export const storageInfo = (usage: number, quota: number | null): ServerInfoResp
     diskSizeRaw: size,
     diskUseRaw: usage,
     diskAvailableRaw: available,
-    diskUsagePercentage: Number.parseFloat(((usage / size) * 100).toFixed(2)),
+    diskUsagePercentage: size > 0 ? Number.parseFloat(((usage / size) * 100).toFixed(2)) : 0,
   };
 };
 
@@ -126,8 +124,9 @@ export const mapServerFeatures = (config: SystemConfig): ServerFeaturesDto => ({
 
 export const mapTheme = (config: SystemConfig): ServerThemeDto => ({ customCss: config.theme.customCss });
 
-/** The caller's storage as Immich's disk figures: their usage against their quota. */
-export const mapServerInfo = (user: UserRecord): ServerInfoResponseDto => storageInfo(user.quotaUsageInBytes, user.quotaSizeInBytes);
+/** The caller's storage as Immich's disk figures: their usage against their quota, or against what the server stores. */
+export const mapServerInfo = ({ user, stored }: { user: UserRecord; stored: number }): ServerInfoResponseDto =>
+  storageInfo(user.quotaUsageInBytes, user.quotaSizeInBytes, stored);
 
 export interface UsageByUserDto {
   userId: string;

@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import type { AssetEdit } from '../../model/asset.ts';
+import { isTimeZone, offsetInRange, readEditedDate } from '../../model/date-taken.ts';
 import { limits } from '../../model/limits.ts';
 import type { NewAssetFields } from '../../model/upload.ts';
 import { parseOrThrow } from '../validate.ts';
@@ -80,11 +81,24 @@ const longitude = v.pipe(
 /** What v3 edits that is not kept here: refused with a clear 400 rather than dropped. */
 const notSupported = (what: string) => v.check(() => false, `${what} is not supported by this server yet`);
 
+/**
+ * A date taken as the web app sends it (`2024-05-01T10:00:00.000+02:00`), kept as written: its
+ * offset is the time zone it sets (shared/domain/date-edit.ts). Local time is UTC−12 to UTC+14.
+ */
+const editedDate = v.pipe(
+  v.string('$property must be a date-time'),
+  v.check((x) => v.is(isoDateTime, x) && readEditedDate(x) !== undefined, '$property must be an ISO date-time'),
+  v.check((x) => {
+    const offset = readEditedDate(x)?.offset;
+    return offset === undefined || offsetInRange(offset);
+  }, '$property must have a UTC offset between -12:00 and +14:00'),
+);
+
 /** The edit fields of `UpdateAssetDto` and `AssetBulkUpdateDto`; both coordinates or neither. */
 const editFields = {
   isFavorite: v.optional(boolean),
   visibility: v.optional(chosenVisibility),
-  dateTimeOriginal: v.optional(isoDateTime),
+  dateTimeOriginal: v.optional(editedDate),
   latitude: v.optional(latitude),
   longitude: v.optional(longitude),
   description: v.optional(text(limits.description)),
@@ -121,17 +135,29 @@ export const UpdateAssetDtoV3 = v.pipe(
   v.transform(toEdit),
 );
 
-/** PUT /assets: the same edits of many assets. Duplicate groups and relative date shifts are not served yet. */
+/**
+ * PUT /assets: the same edits of many assets; dates also moved by minutes (`dateTimeRelative`)
+ * and put in an IANA zone (`timeZone`). Duplicate groups are not served yet.
+ */
 export const AssetBulkUpdateDtoV3 = v.pipe(
   object({
     ...editFields,
     ids: uuids,
     duplicateId: v.optional(v.nullable(v.pipe(v.unknown(), notSupported('duplicateId')))),
-    dateTimeRelative: v.optional(v.pipe(v.unknown(), notSupported('dateTimeRelative'))),
-    timeZone: v.optional(v.pipe(v.unknown(), notSupported('timeZone'))),
+    // A century either way (in minutes): a date moved past the years a date can name is refused, not a 500.
+    dateTimeRelative: v.optional(integer(-52_596_000, 52_596_000)),
+    timeZone: v.optional(v.pipe(v.string('$property must be a string'), v.check(isTimeZone, '$property must be a valid IANA time zone'))),
   }),
   bothCoordinates(),
-  v.transform((input) => ({ ids: input.ids, edit: toEdit(input) })),
+  // Immich's IsNotSiblingOf: a move and a date are not given together.
+  v.check(
+    (input) => input.dateTimeRelative === undefined || input.dateTimeOriginal === undefined,
+    'dateTimeRelative cannot exist alongside dateTimeOriginal',
+  ),
+  v.transform((input) => ({
+    ids: input.ids,
+    edit: { ...toEdit(input), dateTimeRelative: input.dateTimeRelative, timeZone: input.timeZone },
+  })),
 );
 
 /** DELETE /assets. */
