@@ -4,6 +4,7 @@ import { Unauthenticated } from '../core/errors.ts';
 import { getApiKeyByHash } from '../db/api-key.repository.ts';
 import { extendSessionPin, getSession, refreshSessionUse } from '../db/session.repository.ts';
 import { getSharedLink, getSharedLinkByKeyHash, getSharedLinkBySlug } from '../db/shared-link.repository.ts';
+import { limits } from '../model/limits.ts';
 import { appVersionOf, type SessionAgent, type SessionRecord } from '../model/session.ts';
 import type { Auth } from '../model/user.ts';
 
@@ -75,8 +76,10 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
   switch (credentials.kind) {
     case 'shareKey':
     case 'shareSlug': {
-      // A link's custom URL (Immich v3's slug) names the link's key item: one GetItem more.
-      const bySlug = credentials.kind === 'shareSlug' ? await getSharedLinkBySlug(credentials.secret) : undefined;
+      // A link's custom URL (Immich v3's slug) names the link's key item: one GetItem more. No
+      // slug is longer than a link may have (and a longer one could not be a key to look up).
+      const isSlug = credentials.kind === 'shareSlug';
+      const bySlug = isSlug && credentials.secret.length <= limits.keyValue ? await getSharedLinkBySlug(credentials.secret) : undefined;
       const keyHash = credentials.kind === 'shareKey' ? hashSharedLinkKey(credentials.secret) : bySlug?.keyHash;
       const link = keyHash ? await getSharedLinkByKeyHash(keyHash) : undefined;
       if (!link?.userActive || (link.expiresAt !== null && new Date(link.expiresAt).getTime() <= Date.now()))
