@@ -152,7 +152,11 @@ describe('npm start (infra/local/main.ts)', () => {
       socket.socket.close();
     } finally {
       agent.destroy();
-      if (!exited) await stop(child, 'SIGKILL');
+      if (!exited) {
+        // A server that would not stop: killed, with the DynamoDB Local it started (else left running).
+        await stop(child, 'SIGKILL');
+        for (const line of javaProcessesFor(dataDir).split('\n').filter(Boolean)) process.kill(Number.parseInt(line, 10), 'SIGKILL');
+      }
     }
   }, 90_000);
 });
