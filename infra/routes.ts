@@ -580,9 +580,13 @@ export const localRoutes: readonly Route[] = area('asset', [
 
 /**
  * Routes served only beside a build of Immich's web app (docs/web-app.md): the stack and the local
- * server add them when there is one. `/share/<key>` is the app with the link's Open Graph tags.
+ * server add them when there is one. `/share/<key>` and `/s/<slug>` (a link's custom URL, Immich
+ * v3's) are the app with the link's Open Graph tags.
  */
-export const webRoutes: readonly Route[] = area('shared-link', [['GET', '/share/{key+}', 'renderSharePage', 'read']]);
+export const webRoutes: readonly Route[] = area('shared-link', [
+  ['GET', '/share/{key+}', 'renderSharePage', 'read'],
+  ['GET', '/s/{slug+}', 'renderSlugPage', 'read'],
+]);
 
 /**
  * Functions that are not API routes: invoked by an event. `generateMedia` makes an upload's

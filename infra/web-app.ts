@@ -17,9 +17,25 @@ export const apiPaths = ['/api', '/api/*', '/.well-known/immich', '/custom.css']
 
 /**
  * Beside a build, the share pages are the API's too (`webRoutes`, infra/routes.ts): the app's
- * `index.html` with a link's Open Graph tags, rendered by a function (docs/web-app.md, "Share pages").
+ * `index.html` with a link's Open Graph tags, rendered by a function (docs/web-app.md, "Share
+ * pages"), for a link's key and for its custom URL (Immich v3's `/s/<slug>`).
  */
-export const sharePagePaths = ['/share/*'] as const;
+export const sharePagePaths = ['/share/*', '/s/*'] as const;
+
+/**
+ * The viewer-request function of the share pages' behaviours: CloudFront sends the API its own
+ * host (API Gateway's), so the host the visitor reached is passed on as `x-viewer-host`, which the
+ * page makes its picture's URL absolute with (shared/http/share-page.ts). Set here, so a visitor
+ * cannot name another.
+ */
+export const viewerHostFunctionCode = `function handler(event) {
+  var request = event.request;
+  var host = request.headers.host;
+  if (host) request.headers['x-viewer-host'] = { value: host.value };
+  else delete request.headers['x-viewer-host'];
+  return request;
+}
+`;
 
 /**
  * An app route (answered with the app's `index.html`, the SPA fallback): a GET of a path outside

@@ -36,6 +36,7 @@ import {
   securityHeaders,
   sharePagePaths,
   strictTransportSecurity,
+  viewerHostFunctionCode,
 } from '../web-app.ts';
 import type { StreamOrigin } from './route-stack.ts';
 
@@ -184,6 +185,18 @@ export class WebDistribution extends Construct {
       code: FunctionCode.fromInline(appRouteFunctionCode),
     });
 
+    // The share pages (beside a build): the API's behaviour, with the viewer's host passed on.
+    const viewerHost = props.webDir
+      ? new EdgeFunction(this, 'ViewerHost', {
+          runtime: FunctionRuntime.JS_2_0,
+          comment: 'Share pages: passes the host the visitor reached on as x-viewer-host',
+          code: FunctionCode.fromInline(viewerHostFunctionCode),
+        })
+      : undefined;
+    const sharePage: BehaviorOptions | undefined = viewerHost
+      ? { ...api, functionAssociations: [{ function: viewerHost, eventType: FunctionEventType.VIEWER_REQUEST }] }
+      : undefined;
+
     const certificate = props.certificateArn ? Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn) : undefined;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Immich ${stack.stackName}: web app and API`,
@@ -201,7 +214,8 @@ export class WebDistribution extends Construct {
         // First: CloudFront takes the first pattern that matches, and this one is inside /api/*.
         [`${realtimePrefix}*`]: socket,
         ...streamBehaviors,
-        ...Object.fromEntries([...apiPaths, ...(props.webDir ? sharePagePaths : [])].map((path) => [path, api])),
+        ...Object.fromEntries(apiPaths.map((path) => [path, api])),
+        ...(sharePage ? Object.fromEntries(sharePagePaths.map((path) => [path, sharePage])) : {}),
         [`${immutablePrefix}*`]: app('ImmutableHeaders', immutableCacheControl),
       },
     });

@@ -62,8 +62,12 @@ const sendJsonError = (res: ServerResponse, statusCode: number, error: string, m
   res.end(JSON.stringify({ message, error, statusCode }));
 };
 
-/** The server, a way to wait for the media work its uploads started (tests), and its socket's WebSocket API. */
-export type LocalServer = Server & { mediaIdle(): Promise<void>; websockets: WebSocketApi };
+/**
+ * The server, a way to wait for the media work its uploads started (tests), its socket's WebSocket
+ * API, and `stop`: closed with every connection a client holds (keep-alive, a request under way,
+ * the realtime socket), as `npm start` stops on a signal.
+ */
+export type LocalServer = Server & { mediaIdle(): Promise<void>; websockets: WebSocketApi; stop(): Promise<void> };
 
 /** Background work (mediaIdle waits for it); a failure is printed, never the request's. */
 const track = (pending: Set<Promise<unknown>>, work: Promise<unknown>, failure: string): void => {
@@ -193,10 +197,10 @@ const startRealtime = (pending: Set<Promise<unknown>>, options: LocalServerOptio
     upgrade: (...args: Parameters<WebSocketApi['handleUpgrade']>): void => {
       void ready.then(() => websockets.handleUpgrade(...args));
     },
-    close: (): void => {
+    close: async (): Promise<void> => {
       clearInterval(pings);
-      websockets.close();
       localSocketApis.delete(websockets);
+      await websockets.close();
     },
   };
 };
@@ -290,7 +294,9 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
         if (id) startMedia(pending, id);
       }
     } catch (error) {
-      // Handlers map their own errors; reaching here means the host itself failed.
+      // Handlers map their own errors; reaching here means the host itself failed, or the client
+      // left (a request cut off while its body came in, as when the server stops): nothing to tell.
+      if (req.destroyed && res.destroyed) return;
       console.error(error);
       if (!res.headersSent) sendJsonError(res, 500, 'Internal Server Error', 'Local server error');
       else res.end();
@@ -303,7 +309,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
     else socket.end('HTTP/1.1 404 Not Found\r\nconnection: close\r\n\r\n');
   });
   server.on('close', () => {
-    realtime.close();
+    void realtime.close();
     // Another server of this process (a test's) answers in its own web app's shapes again.
     if (generationBefore === undefined) delete process.env.WEB_GENERATION;
     else process.env.WEB_GENERATION = generationBefore;
@@ -312,6 +318,14 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
     websockets: realtime.websockets,
     mediaIdle: async () => {
       while (pending.size > 0) await Promise.all([...pending]);
+    },
+    stop: async () => {
+      // No new connection; then the ones held: the sockets (upgraded, so no longer the HTTP server's
+      // to close), and every HTTP connection, idle or not. `close` calls back once none is left.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await realtime.close();
+      server.closeAllConnections();
+      await closed;
     },
   });
 };

@@ -61,8 +61,7 @@ const startSource = async (data: LocalData): Promise<void> => {
   tick();
   stopOnSignals(data, async () => {
     clearInterval(ticks);
-    server.closeAllConnections();
-    await new Promise((done) => server.close(done));
+    await server.stop();
   });
   console.log(
     banner('Immich-compatible API', host, port, data, [web ? `  Immich's web app: http://${shown}:${port}/ (from ${web})` : noWeb]),

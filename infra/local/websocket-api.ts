@@ -84,6 +84,9 @@ export const createWebSocketApi = (options: WebSocketApiOptions) => {
   const { stage } = options;
   const apiId = options.apiId ?? 'local';
   const open = new Map<string, Connection>();
+  // Upgrades still waiting for `$connect` (their sockets no longer belong to the HTTP server), and `$disconnect`s running.
+  const upgrading = new Set<Duplex>();
+  const disconnecting = new Set<Promise<unknown>>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: maxMessageBytes, perMessageDeflate: false });
 
   const eventOf = (
@@ -129,7 +132,9 @@ export const createWebSocketApi = (options: WebSocketApiOptions) => {
     if (open.get(connectionId) !== connection) return;
     open.delete(connectionId);
     const event = eventOf('$disconnect', connectionId, connection.connectedAt.getTime(), connection);
-    options.disconnect(event).catch((error: unknown) => options.onFailure?.('$disconnect', error));
+    const done = options.disconnect(event).catch((error: unknown) => options.onFailure?.('$disconnect', error));
+    disconnecting.add(done);
+    void done.finally(() => disconnecting.delete(done));
   };
 
   return {
@@ -145,6 +150,7 @@ export const createWebSocketApi = (options: WebSocketApiOptions) => {
       };
       // A client that leaves while `$connect` runs leaves nothing behind.
       socket.on('error', () => socket.destroy());
+      upgrading.add(socket);
       void (async () => {
         let status = 500;
         try {
@@ -152,6 +158,8 @@ export const createWebSocketApi = (options: WebSocketApiOptions) => {
           status = result?.statusCode ?? 200;
         } catch (error) {
           options.onFailure?.('$connect', error);
+        } finally {
+          upgrading.delete(socket);
         }
         if (status < 200 || status > 299 || socket.destroyed) {
           if (!socket.destroyed) refuse(socket, status);
@@ -215,10 +223,25 @@ export const createWebSocketApi = (options: WebSocketApiOptions) => {
       return open.size;
     },
 
-    /** Closes every connection (each runs `$disconnect`). */
-    close: (): void => {
+    /**
+     * Closes every connection (each runs `$disconnect`) and drops the upgrades still connecting;
+     * resolves once the connections are closed and their `$disconnect`s have run, so a host that
+     * stops (a SIGTERM) is not held by a browser's open socket.
+     */
+    close: async (): Promise<void> => {
+      for (const socket of upgrading) socket.destroy();
+      upgrading.clear();
+      const closing = [...open.values()].map(
+        ({ socket }) =>
+          new Promise<void>((resolve) => {
+            if (socket.readyState === socket.CLOSED) resolve();
+            else socket.once('close', () => resolve());
+          }),
+      );
       for (const connection of open.values()) connection.socket.terminate();
       wss.close();
+      await Promise.all(closing);
+      await Promise.all([...disconnecting]);
     },
   };
 };

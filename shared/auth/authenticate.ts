@@ -3,7 +3,8 @@ import { hashSecret, hashSharedLinkKey } from '../core/crypto.ts';
 import { Unauthenticated } from '../core/errors.ts';
 import { getApiKeyByHash } from '../db/api-key.repository.ts';
 import { extendSessionPin, getSession, refreshSessionUse } from '../db/session.repository.ts';
-import { getSharedLink, getSharedLinkByKeyHash } from '../db/shared-link.repository.ts';
+import { getSharedLink, getSharedLinkByKeyHash, getSharedLinkBySlug } from '../db/shared-link.repository.ts';
+import { limits } from '../model/limits.ts';
 import { appVersionOf, type SessionAgent, type SessionRecord } from '../model/session.ts';
 import type { Auth } from '../model/user.ts';
 
@@ -15,9 +16,9 @@ export type { Access, RouteRule } from '../access/route.ts';
  * a visitor's key comes with the tokens their link passwords earned (the cookie), if any.
  */
 export type Credentials =
-  | { kind: 'shareKey'; secret: string; linkTokens?: string }
+  | { kind: 'shareKey' | 'shareSlug'; secret: string; linkTokens?: string }
   | { kind: 'session'; secret: string; agent?: SessionAgent }
-  | { kind: 'shareSlug' | 'apiKey'; secret: string };
+  | { kind: 'apiKey'; secret: string };
 
 /**
  * Whether a visitor's tokens prove a password link's password (shared/auth/link-unlock.ts). Only
@@ -73,10 +74,16 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
   if (!credentials) throw new Unauthenticated('Authentication required');
   let auth: Auth;
   switch (credentials.kind) {
-    case 'shareKey': {
-      const link = await getSharedLinkByKeyHash(hashSharedLinkKey(credentials.secret));
+    case 'shareKey':
+    case 'shareSlug': {
+      // A link's custom URL (Immich v3's slug) names the link's key item: one GetItem more. No
+      // slug is longer than a link may have (and a longer one could not be a key to look up).
+      const isSlug = credentials.kind === 'shareSlug';
+      const bySlug = isSlug && credentials.secret.length <= limits.keyValue ? await getSharedLinkBySlug(credentials.secret) : undefined;
+      const keyHash = credentials.kind === 'shareKey' ? hashSharedLinkKey(credentials.secret) : bySlug?.keyHash;
+      const link = keyHash ? await getSharedLinkByKeyHash(keyHash) : undefined;
       if (!link?.userActive || (link.expiresAt !== null && new Date(link.expiresAt).getTime() <= Date.now()))
-        throw new Unauthenticated('Invalid share key');
+        throw new Unauthenticated(credentials.kind === 'shareKey' ? 'Invalid share key' : 'Invalid share slug');
       // A key item written before it carried the password: the link itself has it.
       const passwordHash =
         link.passwordHash === undefined ? ((await getSharedLink(link.userId, link.linkId))?.passwordHash ?? null) : link.passwordHash;
@@ -85,14 +92,10 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
       const unlocked = !visited || passwordHash === null || (await unlock?.(credentials.linkTokens, link.linkId, passwordHash)) === true;
       auth = {
         user: { id: link.userId, email: link.email, isAdmin: link.isAdmin },
-        sharedLink: { id: link.linkId, key: credentials.secret, ...(unlocked ? {} : { locked: true as const }) },
+        sharedLink: { id: link.linkId, ...(unlocked ? {} : { locked: true as const }) },
       };
       break;
     }
-    case 'shareSlug':
-      // A link's custom URL (Immich's slug): no link has one here (docs/immich-compatibility.md,
-      // "Requests and errors"), so none is found, as Immich finds none for an unknown slug.
-      throw new Unauthenticated('Invalid share slug');
     case 'session': {
       const session = await getSession(hashSecret(credentials.secret));
       // A deleted user's sessions let no one in (Immich no longer finds the user), until a restore.

@@ -67,6 +67,14 @@ export const sharedLinkKeyBytes = (key: string): Buffer => (key.length === 100 ?
 /** The stored form of a shared-link key: SHA-256 (base64url) of its bytes. */
 export const hashSharedLinkKey = (key: string): string => createHash('sha256').update(sharedLinkKeyBytes(key)).digest('base64url');
 
+/**
+ * What a link's answers give as its `password`, where Immich gives the password itself (only its
+ * hash is stored here): an HMAC of the link and the hash, which names nothing and changes with
+ * the password. An edit that sends it back keeps the password (docs/immich-compatibility.md, "Shared links").
+ */
+export const sharedLinkPasswordStandIn = (secret: string, linkId: string, passwordHash: string): string =>
+  createHmac('sha256', secret).update(`shared-link-password\0${linkId}\0${passwordHash}`).digest('base64url').slice(0, 24);
+
 /** How long the token a link's password earns is good for: the life of Immich's cookie that carries it. */
 export const sharedLinkTokenSeconds = 86_400;
 

@@ -79,6 +79,8 @@ export const keys = {
   sharedLink: (ownerId: string, linkId: string): Key => ({ pk: `USER#${ownerId}`, sk: `SHAREDLINK#${linkId}` }),
   /** A shared link by SHA-256 of its key: the one GetItem of a visitor's request. */
   sharedLinkKey: (keyHash: string): Key => ({ pk: `SHAREDLINKKEY#${keyHash}`, sk: 'SHAREDLINKKEY' }),
+  /** A shared link's custom URL (Immich v3's slug): makes slugs unique and finds a link by its slug. */
+  sharedLinkSlug: (slug: string): Key => ({ pk: `SHAREDLINKSLUG#${slug}`, sk: 'SHAREDLINKSLUG' }),
   /** An asset of an INDIVIDUAL shared link, in the link's partition. */
   sharedLinkAsset: (linkId: string, assetId: string): Key => ({ pk: `SHAREDLINK#${linkId}`, sk: `ASSET#${assetId}` }),
   /** A deletion an owner's apps sync (Immich's audit table): `ASSET` or `ALBUM`, kept 100 days (`ttl`). */

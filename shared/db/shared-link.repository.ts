@@ -1,17 +1,21 @@
-import type { SharedLinkKeyRecord, SharedLinkRecord } from '../model/shared-link.ts';
+import type { SharedLinkKeyRecord, SharedLinkRecord, SharedLinkSlugRecord } from '../model/shared-link.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
 import { albumWrites } from './items/album.ts';
-import { SharedLinkGoneError, sharedLinkCodec, sharedLinkKeyCodec, sharedLinkWrites } from './items/shared-link.ts';
+import { SharedLinkChangedError, sharedLinkCodec, sharedLinkKeyCodec, sharedLinkSlugCodec, sharedLinkWrites } from './items/shared-link.ts';
 import { userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll } from './query.ts';
+
+export { SharedLinkChangedError, SlugTakenError } from './items/shared-link.ts';
+
 import { checkWrite, deleteWrite, transact, transactGroups, type Write } from './transact.ts';
 
 /**
- * Creates the link, its key item and its asset entries. The link, key and up to 98 entries are
- * one transaction (with the album's link count); further entries follow, and a failure among
- * them deletes everything again.
+ * Creates the link, its key item, its slug item (when it has a slug: `SlugTakenError` when
+ * another link has it, and nothing is written) and its asset entries. The link, key, slug and up
+ * to 97 entries are one transaction (with the album's link count); further entries follow, and a
+ * failure among them deletes everything again.
  */
 export const createSharedLink = async (
   link: SharedLinkRecord,
@@ -23,6 +27,7 @@ export const createSharedLink = async (
     sharedLinkWrites.create(link),
     sharedLinkWrites.createKey(link, owner),
   ];
+  if (link.slug !== null) writes.push(sharedLinkWrites.createSlug({ ...link, slug: link.slug }));
   if (link.albumId) writes.push(albumWrites.addLinkCount(link.userId, link.albumId, 1));
   const entries = assetIds.map((assetId) => sharedLinkWrites.addAsset(link.id, assetId));
   const room = 100 - writes.length;
@@ -45,6 +50,12 @@ export const getSharedLinkByKeyHash = async (keyHash: string): Promise<SharedLin
   return item ? sharedLinkKeyCodec.read(item) : undefined;
 };
 
+/** The link a slug names (one GetItem), or undefined when no link has it. */
+export const getSharedLinkBySlug = async (slug: string): Promise<SharedLinkSlugRecord | undefined> => {
+  const item = await getItem(keys.sharedLinkSlug(slug));
+  return item ? sharedLinkSlugCodec.read(item) : undefined;
+};
+
 export const listSharedLinks = async (userId: string): Promise<SharedLinkRecord[]> =>
   (await queryAll(partitions.userSharedLinks(userId))).map(sharedLinkCodec.read);
 
@@ -56,21 +67,40 @@ export const listSharedLinkAssetIds = async (linkId: string): Promise<string[]> 
 export const listLinkIdsOfAsset = async (assetId: string): Promise<string[]> =>
   (await queryAll(partitions.assetLinks(assetId), { attributes: ['linkId'] })).map((item) => String(item.linkId));
 
-/** Replaces the link and keeps its key item's expiry and password in step, in one transaction. */
-export const replaceSharedLink = async (link: SharedLinkRecord): Promise<void> => {
-  await transact([sharedLinkWrites.replace(link), sharedLinkWrites.setKeyState(link)]);
+/**
+ * Replaces the link as it was read (`before`), in one transaction: its key item's expiry and
+ * password kept in step, and when the slug changes, the old slug freed and the new one taken.
+ * `SharedLinkChangedError` when the link is gone or its slug changed since it was read,
+ * `SlugTakenError` when another link has the new slug: then nothing is written.
+ */
+export const replaceSharedLink = async (link: SharedLinkRecord, before: SharedLinkRecord): Promise<void> => {
+  const writes = [sharedLinkWrites.replace(link, before.slug), sharedLinkWrites.setKeyState(link)];
+  if (link.slug !== before.slug) {
+    if (before.slug !== null) writes.push(sharedLinkWrites.deleteSlug(before.slug, link.id));
+    if (link.slug !== null) writes.push(sharedLinkWrites.createSlug({ ...link, slug: link.slug }));
+  }
+  await transact(writes);
 };
 
-/** Deletes the link and its key (one transaction, so the key stops working at once), then its entries. */
+/**
+ * Deletes the link, its key and its slug (one transaction, so neither works a moment longer and
+ * the slug is free at once), then its entries. A link whose slug changed since it was read is
+ * read again and deleted as it is now.
+ */
 export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonly string[]): Promise<'deleted' | 'gone'> => {
-  const writes: Write[] = [sharedLinkWrites.delete(link), sharedLinkWrites.deleteKey(link)];
-  if (link.albumId) writes.push(albumWrites.addLinkCount(link.userId, link.albumId, -1));
-  try {
-    await transact(writes);
-  } catch (error) {
-    // Deleted by another request first: its entries are that request's to remove.
-    if (error instanceof SharedLinkGoneError) return 'gone';
-    throw error;
+  for (let current: SharedLinkRecord | undefined = link; ; ) {
+    const writes: Write[] = [sharedLinkWrites.delete(current), sharedLinkWrites.deleteKey(current)];
+    if (current.slug !== null) writes.push(sharedLinkWrites.deleteSlug(current.slug, current.id));
+    if (current.albumId) writes.push(albumWrites.addLinkCount(current.userId, current.albumId, -1));
+    try {
+      await transact(writes);
+      break;
+    } catch (error) {
+      if (!(error instanceof SharedLinkChangedError)) throw error;
+      current = await getSharedLink(link.userId, link.id);
+      // Deleted by another request first: its entries are that request's to remove.
+      if (!current) return 'gone';
+    }
   }
   await batchDelete(assetIds.map((assetId) => keys.sharedLinkAsset(link.id, assetId)));
   return 'deleted';

@@ -25,12 +25,13 @@ export const readCredentials = (event: CredentialSource): Credentials | undefine
   const headers = event.headers ?? {};
   const query = event.rawQueryString ? parseQuery(event.rawQueryString) : {};
   const shareKey = headers['x-immich-share-key'] || first(query.key);
-  if (shareKey) {
+  const shareSlug = shareKey ? undefined : headers['x-immich-share-slug'] || first(query.slug);
+  if (shareKey || shareSlug) {
+    const kind = shareKey ? 'shareKey' : 'shareSlug';
+    const secret = shareKey ?? shareSlug ?? '';
     const linkTokens = readCookie(event, sharedLinkTokenCookieName);
-    return linkTokens ? { kind: 'shareKey', secret: shareKey, linkTokens } : { kind: 'shareKey', secret: shareKey };
+    return linkTokens ? { kind, secret, linkTokens } : { kind, secret };
   }
-  const shareSlug = headers['x-immich-share-slug'] || first(query.slug);
-  if (shareSlug) return { kind: 'shareSlug', secret: shareSlug };
   const token =
     headers['x-immich-user-token'] ||
     headers['x-immich-session-token'] ||

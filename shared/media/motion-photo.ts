@@ -42,3 +42,12 @@ export const motionVideoOf = (data: Buffer): Buffer | undefined => {
   }
   return undefined;
 };
+
+/**
+ * The container of an extracted motion video, by its `ftyp` box's major brand: QuickTime (`qt  `)
+ * is a `.mov`, anything else (`isom`, `mp42`, `mp41`…: what Google's and Samsung's cameras write)
+ * an `.mp4`. The extension names the hidden video asset and types it when served
+ * (docs/immich-compatibility.md, "Media").
+ */
+export const motionVideoExtension = (video: Buffer): '.mov' | '.mp4' =>
+  video.length >= 12 && video.toString('latin1', 4, 8) === 'ftyp' && video.toString('latin1', 8, 12) === 'qt  ' ? '.mov' : '.mp4';

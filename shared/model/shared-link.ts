@@ -22,6 +22,8 @@ export const SharedLinkRecordSchema = v.object({
   allowUpload: v.boolean(),
   allowDownload: v.boolean(),
   showExif: v.boolean(),
+  /** Immich v3's custom URL (`/s/<slug>`), unique among all links; absent on a link stored before slugs: none. */
+  slug: nullable(v.string()),
 });
 export type SharedLinkRecord = v.InferOutput<typeof SharedLinkRecordSchema>;
 
@@ -35,6 +37,10 @@ export const SharedLinkKeyRecordSchema = v.object({
 });
 export type SharedLinkKeyRecord = v.InferOutput<typeof SharedLinkKeyRecordSchema>;
 
+/** What a link's slug item holds: the link it names, and its key item's hash (what a visitor's request reads next). */
+export const SharedLinkSlugRecordSchema = v.object({ linkId: id(), userId: id(), keyHash: v.string() });
+export type SharedLinkSlugRecord = v.InferOutput<typeof SharedLinkSlugRecordSchema>;
+
 /** What a link shows: its assets (own, then its album's), and its album with its owner and entries. */
 export interface LinkContents {
   assets: AssetRecord[];
@@ -45,6 +51,11 @@ export interface LinkContents {
 export interface SharedLinkShown {
   link: SharedLinkRecord;
   key: string;
+  /**
+   * What the answer's `password` says: null for a link without one, else a stand-in for it (only
+   * its hash is stored), which an edit that sends it back keeps (docs/immich-compatibility.md, "Shared links").
+   */
+  password?: string | null;
   contents?: LinkContents | undefined;
   token?: string;
 }

@@ -111,8 +111,8 @@ export interface Auth {
   syncResetPending?: true;
   /** Set when the caller presented an API key: which one, and what it may do (a session may do everything). */
   apiKey?: { id: string; permissions: readonly string[] };
-  /** A shared-link visitor: the link, its key, and `locked` while a password link's password is unproven. */
-  sharedLink?: { id: string; key: string; locked?: true };
+  /** A shared-link visitor (by its key or its slug): the link, and `locked` while a password link's password is unproven. */
+  sharedLink?: { id: string; locked?: true };
 }
 
 /** One user's visible, untrashed photos and videos. */

@@ -46,6 +46,13 @@ export const deliver = async (file: ServedFile, missing: string, probe = false):
   return { bytes };
 };
 
+/**
+ * An original's media type by its stored key's extension, as Immich types a file it serves by its
+ * path: the key carries the uploaded file's extension, and a motion photo's video its container's
+ * (`.mp4`), also for one stored before it was named as a video (docs/immich-compatibility.md, "Media").
+ */
+const originalType = (asset: Pick<AssetRecord, 'originalPath'>): string => mimeTypeOf(asset.originalPath);
+
 const previewType = (key: string): string => (key.endsWith('.webp') ? 'image/webp' : 'image/jpeg');
 
 export type ThumbnailFormat = 'WEBP' | 'JPEG';
@@ -81,7 +88,7 @@ export const assetFile = async (auth: Auth, id: string, options: { isThumb?: boo
   const key = servePath(asset, (options.isThumb ?? false) || !original, options.isWeb ?? false);
   // Immich answers 500 for a web image before its preview exists; not made yet is a 404 here.
   if (!key) throw new NotFound(`No preview found for asset ${asset.id}`);
-  const contentType = key === asset.originalPath ? mimeTypeOf(asset.originalFileName) : previewType(key);
+  const contentType = key === asset.originalPath ? originalType(asset) : previewType(key);
   return { key, contentType, cacheControl: cacheControl.privateWithCache };
 };
 
@@ -91,7 +98,7 @@ export const downloadFile = async (auth: Auth, id: string): Promise<ServedFile> 
   if (asset.isOffline) throw new Invalid('Asset is offline');
   return {
     key: asset.originalPath,
-    contentType: mimeTypeOf(asset.originalFileName),
+    contentType: originalType(asset),
     cacheControl: cacheControl.none,
     downloadName: asset.originalFileName,
   };
@@ -158,7 +165,7 @@ export const originalFile = async (auth: Auth, id: string, edited = false): Prom
   }
   return {
     key: asset.originalPath,
-    contentType: mimeTypeOf(asset.originalFileName),
+    contentType: originalType(asset),
     cacheControl: cacheControl.privateWithCache,
     inlineName: asset.originalFileName,
   };
@@ -168,7 +175,7 @@ export const originalFile = async (auth: Auth, id: string, edited = false): Prom
 export const playbackFile = async (auth: Auth, id: string): Promise<ServedFile> => {
   const { asset } = await requireAsset(auth, Permission.AssetView, id);
   if (asset.type !== 'VIDEO') throw new NotFound('Asset not found or asset is not a video');
-  return { key: asset.originalPath, contentType: mimeTypeOf(asset.originalFileName), cacheControl: cacheControl.privateWithCache };
+  return { key: asset.originalPath, contentType: originalType(asset), cacheControl: cacheControl.privateWithCache };
 };
 
 /** GET /person/:id/thumbnail: the person's face, cropped by the media function; Immich's bare 404 before it exists. */

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { allowedAssets, Permission, requireAlbum, requireAssets, requireSharedLink, requireVisit } from '../access/access.ts';
 import { linkTokensOf, linkUnlocked } from '../access/route.ts';
-import { hashPassword, hashSharedLinkKey, sharedLinkKey, sharedLinkKeyBytes, sharedLinkToken, verifyPassword } from '../core/crypto.ts';
-import { Inaccessible, Invalid, Unauthenticated } from '../core/errors.ts';
+import {
+  hashPassword,
+  hashSharedLinkKey,
+  sharedLinkKey,
+  sharedLinkPasswordStandIn,
+  sharedLinkToken,
+  verifyPassword,
+} from '../core/crypto.ts';
+import { Conflict, Inaccessible, Invalid, Unauthenticated } from '../core/errors.ts';
 import { getAlbum, listMembers } from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import {
@@ -13,9 +20,12 @@ import {
   deleteSharedLink as removeLink,
   removeSharedLinkAssets as removeLinkAssets,
   replaceSharedLink,
+  SharedLinkChangedError,
+  SlugTakenError,
 } from '../db/shared-link.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import type { SharedLinkCreateInput, SharedLinkEditInput } from '../dto/v1/shared-link.ts';
+import type { SharedLinkCreate, SharedLinkEdit } from '../dto/v1/shared-link.ts';
+import type { AssetRecord } from '../model/asset.ts';
 import { byFileCreatedAt, seenByOthers } from '../model/asset.ts';
 import type { AssetIdResult, LinkContents, SharedLinkRecord, SharedLinkShown } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
@@ -44,25 +54,46 @@ const contentsOf = async (link: SharedLinkRecord): Promise<LinkContents> => {
   };
 };
 
-/** POST /shared-link: Immich's rules and messages. The answer has no assets and no album yet (as Immich's). */
-export const createSharedLink = async (auth: Auth, dto: SharedLinkCreateInput): Promise<SharedLinkShown> => {
-  let assetIds: string[] = [];
+/** Immich's answer when a slug is another link's (its unique constraint). */
+const slugTaken = () => new Invalid('Failed to save shared link');
+
+/** A link as its answers show it: its key, and its password's stand-in when it has one. */
+const shownOf = (secret: string, link: SharedLinkRecord, contents?: LinkContents): SharedLinkShown => ({
+  link,
+  key: sharedLinkKey(secret, link.id),
+  password: link.passwordHash ? sharedLinkPasswordStandIn(secret, link.id, link.passwordHash) : null,
+  ...(contents ? { contents } : {}),
+});
+
+/**
+ * POST /shared-link and v3's POST /shared-links: Immich's rules and messages. An empty
+ * `password`, `description` or `slug` is none, as Immich stores it; a slug another link has is
+ * Immich's 400 `Failed to save shared link`, and nothing is written. `withAssets`: the answer
+ * lists the link's own assets, as v3 answers (its album not loaded); v1.100 answered none.
+ */
+export const createSharedLink = async (
+  auth: Auth,
+  dto: SharedLinkCreate,
+  options: { withAssets?: boolean } = {},
+): Promise<SharedLinkShown> => {
+  let assets: AssetRecord[] = [];
   if (dto.type === 'ALBUM') {
     if (!dto.albumId) throw new Invalid('Invalid albumId');
     await requireAlbum(auth, Permission.AlbumShare, dto.albumId);
   } else {
     if (!dto.assetIds || dto.assetIds.length === 0) throw new Invalid('Invalid assetIds');
-    assetIds = (await requireAssets(auth, Permission.AssetShare, dto.assetIds)).map((asset) => asset.id);
+    assets = await requireAssets(auth, Permission.AssetShare, dto.assetIds);
   }
   const id = randomUUID();
-  const key = sharedLinkKey(await linkSecret(), id);
+  const secret = await linkSecret();
+  const key = sharedLinkKey(secret, id);
   const password = dto.password || null;
   const link: SharedLinkRecord = {
     id,
     userId: auth.user.id,
     type: dto.type,
     albumId: dto.type === 'ALBUM' ? (dto.albumId ?? null) : null,
-    description: dto.description ?? null,
+    description: dto.description || null,
     passwordHash: password ? await hashPassword(password) : null,
     keyHash: hashSharedLinkKey(key),
     createdAt: new Date().toISOString(),
@@ -70,9 +101,19 @@ export const createSharedLink = async (auth: Auth, dto: SharedLinkCreateInput): 
     allowUpload: dto.allowUpload ?? true,
     allowDownload: dto.allowDownload ?? true,
     showExif: dto.showMetadata ?? true,
+    slug: dto.slug || null,
   };
-  await insertLink(link, auth.user, assetIds);
-  return { link, key };
+  try {
+    await insertLink(
+      link,
+      auth.user,
+      assets.map((asset) => asset.id),
+    );
+  } catch (error) {
+    if (error instanceof SlugTakenError) throw slugTaken();
+    throw error;
+  }
+  return shownOf(secret, link, options.withAssets ? { assets: [...assets].sort(byFileCreatedAt('asc')) } : undefined);
 };
 
 /** GET /shared-link and GET /shared-links: the caller's links, newest first, each with its contents; v3 filters by album or id. */
@@ -86,33 +127,55 @@ export const getAllSharedLinks = async (
     )
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
   const [secret, contents] = await Promise.all([linkSecret(), Promise.all(links.map(contentsOf))]);
-  return links.map((link, index) => ({ link, key: sharedLinkKey(secret, link.id), contents: contents[index] }));
+  return links.map((link, index) => shownOf(secret, link, contents[index]));
 };
 
 /** GET /shared-link/:id: the creator's view (always with metadata; expiry not checked, as in Immich). */
 export const getSharedLinkById = async (auth: Auth, id: string): Promise<SharedLinkShown> => {
   const [link, secret] = await Promise.all([requireSharedLink(auth, id), linkSecret()]);
-  return { link, key: sharedLinkKey(secret, link.id), contents: await contentsOf(link) };
+  return shownOf(secret, link, await contentsOf(link));
 };
 
-/** PATCH /shared-link/:id. `changeExpiryTime` without `expiresAt` removes the expiry (Immich's rule). */
-export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEditInput): Promise<SharedLinkShown> => {
-  const link = await requireSharedLink(auth, id);
+/**
+ * PATCH /shared-link/:id and v3's PATCH /shared-links/:id. `changeExpiryTime` without `expiresAt`
+ * removes the expiry (Immich's rule). `password`: a new one, `""` none (as Immich stores it), or
+ * the stand-in the link's answers give, which keeps it (the apps' edit forms send back what they
+ * were given). `slug`: absent keeps it, `""` or null removes it (freeing it for other links), a
+ * slug another link has is Immich's 400 `Failed to save shared link`. Written only while the link
+ * is as read: a concurrent change is read again and this edit applied to it.
+ */
+export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEdit): Promise<SharedLinkShown> => {
   const expiresAt =
     dto.changeExpiryTime && !dto.expiresAt ? null : dto.expiresAt === undefined ? undefined : (dto.expiresAt?.toISOString() ?? null);
-  const updated: SharedLinkRecord = {
-    ...link,
-    ...(dto.description !== undefined && dto.description !== null ? { description: dto.description } : {}),
-    ...(expiresAt !== undefined ? { expiresAt } : {}),
-    ...(dto.allowUpload !== undefined && dto.allowUpload !== null ? { allowUpload: dto.allowUpload } : {}),
-    ...(dto.allowDownload !== undefined && dto.allowDownload !== null ? { allowDownload: dto.allowDownload } : {}),
-    ...(dto.showMetadata !== undefined && dto.showMetadata !== null ? { showExif: dto.showMetadata } : {}),
-  };
-  if (dto.password !== undefined && dto.password !== null) {
-    updated.passwordHash = dto.password ? await hashPassword(dto.password) : null;
+  const secret = await linkSecret();
+  let newHash: Promise<string> | undefined;
+  for (let attempt = 0; ; attempt++) {
+    const link = await requireSharedLink(auth, id);
+    const updated: SharedLinkRecord = {
+      ...link,
+      ...(dto.description !== undefined && dto.description !== null ? { description: dto.description } : {}),
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
+      ...(dto.allowUpload !== undefined && dto.allowUpload !== null ? { allowUpload: dto.allowUpload } : {}),
+      ...(dto.allowDownload !== undefined && dto.allowDownload !== null ? { allowDownload: dto.allowDownload } : {}),
+      ...(dto.showMetadata !== undefined && dto.showMetadata !== null ? { showExif: dto.showMetadata } : {}),
+      ...(dto.slug !== undefined ? { slug: dto.slug || null } : {}),
+    };
+    const password = dto.password;
+    const standIn = link.passwordHash ? sharedLinkPasswordStandIn(secret, link.id, link.passwordHash) : undefined;
+    if (password !== undefined && password !== null && password !== standIn) {
+      // Hashed once, whatever concurrent changes make this edit be applied again.
+      newHash ??= password ? hashPassword(password) : undefined;
+      updated.passwordHash = newHash ? await newHash : null;
+    }
+    try {
+      await replaceSharedLink(updated, link);
+      return shownOf(secret, updated, await contentsOf(updated));
+    } catch (error) {
+      if (error instanceof SlugTakenError) throw slugTaken();
+      if (!(error instanceof SharedLinkChangedError)) throw error;
+      if (attempt >= 4) throw new Conflict('The shared link is being changed by another request; try again');
+    }
   }
-  const [secret] = await Promise.all([linkSecret(), replaceSharedLink(updated)]);
-  return { link: updated, key: sharedLinkKey(secret, updated.id), contents: await contentsOf(updated) };
 };
 
 /** DELETE /shared-link/:id: the key stops working at once. */
@@ -189,9 +252,9 @@ export const loginToSharedLink = async (auth: Auth, password: string, token: str
   if (!link.passwordHash) throw new Invalid('Shared link is not password protected');
   if (!(await verifyPassword(password, link.passwordHash))) throw new Unauthenticated('Invalid password');
   const tokens = linkTokensOf(token);
-  tokens.push(sharedLinkToken(await linkSecret(), link.id, link.passwordHash));
-  const key = sharedLinkKeyBytes(auth.sharedLink?.key ?? '').toString('base64url');
-  return { link, key, contents: await contentsOf(link), token: tokens.join(',') };
+  const secret = await linkSecret();
+  tokens.push(sharedLinkToken(secret, link.id, link.passwordHash));
+  return { ...shownOf(secret, link, await contentsOf(link)), token: tokens.join(',') };
 };
 
 /**
@@ -202,11 +265,11 @@ export const loginToSharedLink = async (auth: Auth, password: string, token: str
  */
 export const getMySharedLink = async (auth: Auth, dto: SharedLinkPasswordInput): Promise<SharedLinkShown> => {
   const link = await requireVisit(auth);
+  const secret = await linkSecret();
   let token: string | undefined;
   if (link.passwordHash) {
     const tokens = linkTokensOf(dto.token);
     const passwordHash = link.passwordHash;
-    const secret = await linkSecret();
     // The cookie holds the tokens of every link the visitor opened: all are kept (expired ones fail on their own).
     if (!linkUnlocked(secret, dto.token, link.id, passwordHash)) {
       if (!dto.password || !(await verifyPassword(dto.password, passwordHash))) throw new Unauthenticated('Invalid password');
@@ -214,6 +277,6 @@ export const getMySharedLink = async (auth: Auth, dto: SharedLinkPasswordInput):
     }
     token = tokens.join(',');
   }
-  const key = sharedLinkKeyBytes(auth.sharedLink?.key ?? '').toString('base64url');
-  return { link, key, contents: await contentsOf(link), ...(token ? { token } : {}) };
+  // The link's own key, whether the visitor came with it or with the link's slug.
+  return { ...shownOf(secret, link, await contentsOf(link)), ...(token ? { token } : {}) };
 };

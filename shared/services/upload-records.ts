@@ -74,23 +74,32 @@ export const withVersions = (asset: AssetRecord, stored: readonly StoredObject[]
 };
 
 /**
- * The hidden video asset of a motion photo (its embedded MP4) or of a live photo (`fileName`: the
- * livePhotoData file, which keeps its name and the photo's device ids, as Immich stores it), as
- * Immich v1.100 makes it: type VIDEO, not visible, the photo's dates and library, device `NONE`
- * for a motion photo, its checksum that of the video's bytes, its metadata read from the video.
+ * The hidden video asset of a motion photo (its embedded video) or of a live photo (`uploaded`:
+ * the livePhotoData file, which keeps its name and the photo's device ids, as Immich stores it):
+ * type VIDEO, not visible, the photo's dates and library, device `NONE` for a motion photo, its
+ * checksum that of the video's bytes, its metadata read from the video. A motion photo's video is
+ * named as Immich v3 names it, the photo's name with the video's extension (`PXL_1.MP.jpg` →
+ * `PXL_1.MP.mp4`; Immich v1.100 gave it the photo's own name), so it is typed as a video wherever
+ * it is served or listed.
  */
-export const motionRecord = (photo: AssetRecord, checksum: string, metadata: Metadata, fileName?: string): AssetRecord => {
+export const motionRecord = (
+  photo: AssetRecord,
+  checksum: string,
+  metadata: Metadata,
+  video: { fileName: string; uploaded: boolean },
+): AssetRecord => {
   const id = randomUUID();
+  const { fileName, uploaded } = video;
   return {
     ...photo,
     id,
     type: 'VIDEO',
-    originalPath: originalKey(photo.ownerId, id, fileName ?? 'motion.mp4'),
-    ...(fileName ? { originalFileName: fileName } : {}),
+    originalPath: originalKey(photo.ownerId, id, fileName),
+    originalFileName: fileName,
     sidecarPath: null,
     checksum,
-    deviceAssetId: fileName ? photo.deviceAssetId : 'NONE',
-    deviceId: fileName ? photo.deviceId : 'NONE',
+    deviceAssetId: uploaded ? photo.deviceAssetId : 'NONE',
+    deviceId: uploaded ? photo.deviceId : 'NONE',
     localDateTime: photo.fileCreatedAt,
     visibility: 'hidden',
     isFavorite: false,

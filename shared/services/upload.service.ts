@@ -20,7 +20,7 @@ import { assetTypeOf, mimeTypeOf } from '../domain/media-types.ts';
 import { fitsQuota, quotaCheckOf } from '../domain/quota.ts';
 import { assetTerms } from '../domain/terms.ts';
 import { extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
-import { motionVideoOf } from '../media/motion-photo.ts';
+import { motionVideoExtension, motionVideoOf } from '../media/motion-photo.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { UploadOutcome } from '../model/upload.ts';
 import type { Auth } from '../model/user.ts';
@@ -33,6 +33,9 @@ import { removeOriginals, storeOriginals } from './upload-store.ts';
 export type { UploadInput } from './upload-form.ts';
 
 const sha1Hex = (data: Buffer): string => createHash('sha1').update(data).digest('hex');
+
+/** A file name without its extension (`PXL_1.MP.jpg` → `PXL_1.MP`), as Node's `parse(name).name`. */
+const stemOf = (fileName: string): string => fileName.replace(/(.)\.[^.]*$/, '$1');
 
 /**
  * POST /asset/upload, once the form is read (file types were checked as each file started). In
@@ -77,12 +80,17 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   }
 
   const photo = newAsset(auth.user.id, user.defaultLibraryId, file, sidecar !== undefined, checksum, dto, metadata);
+  // A motion photo's video is named after the photo, with its container's extension (Immich v3's name).
+  const motionName = (video: Buffer): string => livePhoto?.fileName ?? `${stemOf(file.fileName)}${motionVideoExtension(video)}`;
   const motion =
     motionVideo && motionChecksum && !existingMotion
       ? {
-          asset: motionRecord(photo, motionChecksum, await extractMetadata(motionVideo), livePhoto?.fileName),
+          asset: motionRecord(photo, motionChecksum, await extractMetadata(motionVideo), {
+            fileName: motionName(motionVideo),
+            uploaded: livePhoto !== undefined,
+          }),
           data: motionVideo,
-          contentType: livePhoto ? mimeTypeOf(livePhoto.fileName) : 'video/mp4',
+          contentType: mimeTypeOf(motionName(motionVideo)),
         }
       : undefined;
   const asset: AssetRecord = { ...photo, livePhotoVideoId: dto.livePhotoVideoId ?? existingMotion ?? motion?.asset.id ?? null };

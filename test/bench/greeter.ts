@@ -116,7 +116,7 @@ const measure = async (): Promise<string> => {
       table(['greeting', 'outcome', 'wall ms', 'CPU ms', 'peak RSS MB', ...memories.map((mb) => `≈ at ${mb} MB (ms, GB-s)`)], rows),
     ].join('\n');
   } finally {
-    api.close();
+    await api.close();
     await Promise.all([management, sockets].map((each) => new Promise((resolve) => each.close(resolve))));
     rmSync(work, { recursive: true, force: true });
   }

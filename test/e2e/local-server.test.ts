@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetItemCommand, ListTablesCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, localClient } from '#infra/local/dynamodb-local.ts';
+import { openSocket } from '../support/realtime.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'immich-data-'));
@@ -99,5 +101,62 @@ describe('npm start (infra/local/main.ts)', () => {
     expect(read.Item?.value).toEqual({ S: 'kept' });
     expect(await stop(second.child, 'SIGTERM')).toBe(0);
     expect(javaProcessesFor(dataDir)).toBe('');
+  }, 90_000);
+
+  it('stops on SIGTERM while a browser holds its sockets: a keep-alive connection, a request still sending its body, the realtime socket', async () => {
+    const port = await freePort();
+    const { child, output } = await start(port);
+    const origin = `http://127.0.0.1:${port}`;
+    const agent = new Agent({ keepAlive: true, keepAliveMsecs: 60_000 });
+    let exited = false;
+    child.once('exit', () => {
+      exited = true;
+    });
+    try {
+      // A signed-in user, as the browser is.
+      const post = (path: string, body: unknown) =>
+        fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const account = { email: 'stop@example.com', password: 'a-long-password' };
+      expect((await post('/api/auth/admin-sign-up', { ...account, name: 'Stop' })).status).toBe(201);
+      const { accessToken } = (await (await post('/api/auth/login', account)).json()) as { accessToken: string };
+      // 1. A keep-alive connection, idle after its answer (a browser keeps it for the next request).
+      const kept = await new Promise<number>((resolve, reject) =>
+        request(`${origin}/api/server-info/ping`, { agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        })
+          .on('error', reject)
+          .end(),
+      );
+      expect(kept).toBe(200);
+      expect(Object.values(agent.freeSockets).flat()).toHaveLength(1);
+      // 2. A request whose body is still on its way.
+      const sending = request(`${origin}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'content-length': '1000' },
+      });
+      sending.on('error', () => undefined);
+      sending.write('{"email":');
+      // 3. The app's realtime socket, open and greeted.
+      const socket = openSocket(origin, { token: accessToken });
+      await socket.next('on_server_version');
+      expect(socket.socket.connected).toBe(true);
+
+      child.kill('SIGTERM');
+      // Exits at all (a generous bound, not a measure of speed): before, the held sockets kept it running.
+      const deadline = Date.now() + 20_000;
+      while (!exited && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(exited, output()).toBe(true);
+      expect(child.exitCode).toBe(0);
+      expect(javaProcessesFor(dataDir)).toBe('');
+      socket.socket.close();
+    } finally {
+      agent.destroy();
+      if (!exited) {
+        // A server that would not stop: killed, with the DynamoDB Local it started (else left running).
+        await stop(child, 'SIGKILL');
+        for (const line of javaProcessesFor(dataDir).split('\n').filter(Boolean)) process.kill(Number.parseInt(line, 10), 'SIGKILL');
+      }
+    }
   }, 90_000);
 });

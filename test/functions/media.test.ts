@@ -12,6 +12,9 @@ import { handler as personThumbnailHandler } from '#functions/person/get-person-
 import { handler as updatePersonHandler } from '#functions/person/update-person.ts';
 import { handler as createSharedLinkHandler } from '#functions/shared-link/create-shared-link.ts';
 import { handler as getMyUserInfoHandler } from '#functions/user/get-my-user-info.ts';
+import { handler as v3OriginalHandler } from '#functions/v3/asset/download-asset.ts';
+import { handler as v3AssetInfoHandler } from '#functions/v3/asset/get-asset-info.ts';
+import { handler as v3PlaybackHandler } from '#functions/v3/asset/play-asset-video.ts';
 import { runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -324,7 +327,8 @@ describe('motion photos: the embedded video becomes a hidden video asset (livePh
         const motion = (await assetInfo(token, photo.livePhotoVideoId)).body;
         expect(motion).toMatchObject({
           type: 'VIDEO',
-          originalFileName: fileName,
+          // Immich v3's name: the photo's, with the video's extension.
+          originalFileName: 'PXL_0001.MP.mp4',
           deviceAssetId: 'NONE',
           deviceId: 'NONE',
           checksum: sha1(embedded),
@@ -342,6 +346,81 @@ describe('motion photos: the embedded video becomes a hidden video asset (livePh
     expect(new Set(motionIds).size).toBe(1);
     // Usage counts each file and the one stored video.
     expect((await usage(token)) - before).toBe(stored);
+  }, 60_000);
+
+  /** A JPEG with the XMP a Pixel writes for a motion photo (GCamera MotionPhoto and MicroVideo, the video's length), then the video. */
+  const pixelMotionPhoto = (jpeg: Buffer, video: Buffer): Buffer => {
+    const xmp = Buffer.from(
+      'http://ns.adobe.com/xap/1.0/\0' +
+        '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+        '<rdf:Description xmlns:GCamera="http://ns.google.com/photos/1.0/camera/" xmlns:Container="http://ns.google.com/photos/1.0/container/"' +
+        ' xmlns:Item="http://ns.google.com/photos/1.0/container/item/" GCamera:MotionPhoto="1" GCamera:MotionPhotoVersion="1"' +
+        ` GCamera:MicroVideo="1" GCamera:MicroVideoOffset="${video.length}"><Container:Directory><rdf:Seq>` +
+        '<rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/jpeg" Item:Semantic="Primary"/></rdf:li>' +
+        `<rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto" Item:Length="${video.length}"/></rdf:li>` +
+        '</rdf:Seq></Container:Directory></rdf:Description></rdf:RDF></x:xmpmeta>',
+      'latin1',
+    );
+    const segment = Buffer.alloc(4);
+    segment.writeUInt16BE(0xffe1, 0);
+    segment.writeUInt16BE(xmp.length + 2, 2);
+    return Buffer.concat([jpeg.subarray(0, 2), segment, xmp, jpeg.subarray(2), video]);
+  };
+
+  it('serves the extracted video as a video, by its container (MP4 or QuickTime), not with the photo’s image type', async () => {
+    const token = accounts.user1.accessToken;
+    const mp4 = makeVideo({ seconds: 1, width: 176, height: 144 });
+    const mov = makeVideo({ seconds: 1, width: 144, height: 176, container: 'mov' });
+    const heic = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'iphone.heic'));
+    const mpvd = Buffer.alloc(8);
+    mpvd.writeUInt32BE(8 + mp4.length);
+    mpvd.write('mpvd', 4);
+    const samples = [
+      // Samsung HEIC (the issue's file): the MP4 in a top-level mpvd box of an image/heic original.
+      { fileName: 'SAMSUNG_0003.heic', data: Buffer.concat([heic, mpvd, mp4]), video: mp4, name: 'SAMSUNG_0003.mp4', type: 'video/mp4' },
+      // A Pixel JPEG with its XMP tags, carrying a QuickTime movie (brand `qt  `).
+      {
+        fileName: 'PXL_0002.MP.jpg',
+        data: pixelMotionPhoto(makeJpeg({ width: 300, height: 200, color: [7, 8, 9] }), mov),
+        video: mov,
+        name: 'PXL_0002.MP.mov',
+        type: 'video/quicktime',
+      },
+    ];
+    for (const { fileName, data, video, name, type } of samples) {
+      const reply = await upload(token, { data, fileName });
+      expect(reply.status, fileName).toBe(201);
+      const motionId = (await assetInfo(token, reply.body.id)).body.livePhotoVideoId as string;
+      expect(motionId, fileName).toMatch(/^[0-9a-f-]{36}$/);
+      const v1 = (await assetInfo(token, motionId)).body;
+      expect(v1, fileName).toMatchObject({ type: 'VIDEO', originalFileName: name, checksum: sha1(video) });
+      expect(v1.originalPath.endsWith(name.slice(name.lastIndexOf('.'))), fileName).toBe(true);
+      const v3 = await invoke(v3AssetInfoHandler, {
+        path: `/api/assets/${motionId}`,
+        headers: bearer(token),
+        pathParameters: { id: motionId },
+      });
+      expect(v3.body, fileName).toMatchObject({ type: 'VIDEO', originalFileName: name, originalMimeType: type });
+      // Every route that serves the original: v1.100's file route, v3's original and its playback.
+      const served = [
+        await serveFile(token, motionId),
+        await invoke(v3OriginalHandler, {
+          path: `/api/assets/${motionId}/original`,
+          headers: bearer(token),
+          pathParameters: { id: motionId },
+        }),
+        await invoke(v3PlaybackHandler, {
+          path: `/api/assets/${motionId}/video/playback`,
+          headers: bearer(token),
+          pathParameters: { id: motionId },
+        }),
+      ];
+      for (const file of served) {
+        expect(file.status, fileName).toBe(200);
+        expect(file.headers['content-type'], fileName).toBe(type);
+        expect(sha1(Buffer.from(file.body, 'base64')), fileName).toBe(sha1(video));
+      }
+    }
   }, 60_000);
 
   it('deleting the photo for good deletes its video; a plain photo has none', async () => {

@@ -188,7 +188,9 @@ describe('GET /shared-link/me (the visitor)', () => {
     const token = accounts.user1.accessToken;
     const asset = await addPhoto(token);
     const link = (await create(token, { type: 'INDIVIDUAL', assetIds: [asset], password: 'foo' })).body;
-    expect(link.password).toBeNull();
+    // A stand-in for the password, never the password itself (only its hash is stored).
+    expect(link.password).toEqual(expect.stringMatching(/^[\w-]{24}$/));
+    expect(link.password).not.toBe('foo');
     expect((await me({ key: link.key })).body).toEqual({ message: 'Invalid password', error: 'Unauthorized', statusCode: 401 });
     expect((await me({ key: link.key, password: 'bar' })).status).toBe(401);
     const ok = await me({ key: link.key, password: 'foo' });

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction } from '#infra/cdk/api-function.ts';
 import { ImmichStack } from '#infra/cdk/stack.ts';
 import { webRoutes } from '#infra/routes.ts';
-import { immutableCacheControl, isAppRoute, securityHeaders } from '#infra/web-app.ts';
+import { immutableCacheControl, isAppRoute, securityHeaders, viewerHostFunctionCode } from '#infra/web-app.ts';
 import { invoke } from '../support/invoke.ts';
 
 type Json = Record<string, any>;
@@ -37,18 +37,20 @@ const synthStack = (context: Record<string, string> = {}, webDir?: string): Immi
 };
 const synth = (context: Record<string, string> = {}, webDir?: string): Template => Template.fromStack(synthStack(context, webDir));
 
-/** The share pages' route and function, from whichever nested route stack holds them (none without a build). */
+/** The share pages' routes and function, from whichever nested route stacks hold them (none without a build). */
 const sharePageRoute = (stack: ImmichStack): { routes: number; environment?: Json } => {
+  let routes = 0;
+  let environment: Json | undefined;
   for (const nested of stack.node.children.filter((child): child is NestedStack => child instanceof NestedStack)) {
     const template = Template.fromStack(nested);
-    const routes = template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: 'GET /share/{key+}' } });
-    if (Object.keys(routes).length === 0) continue;
+    for (const routeKey of ['GET /share/{key+}', 'GET /s/{slug+}'])
+      routes += Object.keys(template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } })).length;
     const fn = Object.values(
       template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('renderSharePage') } }),
     )[0] as Json | undefined;
-    return { routes: Object.keys(routes).length, environment: fn?.Properties.Environment.Variables };
+    environment ??= fn?.Properties.Environment.Variables;
   }
-  return { routes: 0 };
+  return { routes, ...(environment ? { environment } : {}) };
 };
 
 describe('the web distribution', () => {
@@ -102,9 +104,10 @@ describe('the web distribution', () => {
       '/.well-known/immich',
       '/custom.css',
       '/share/*',
+      '/s/*',
       '/_app/immutable/*',
     ]);
-    for (const pattern of ['/api', '/api/*', '/.well-known/immich', '/custom.css', '/share/*']) {
+    for (const pattern of ['/api', '/api/*', '/.well-known/immich', '/custom.css', '/share/*', '/s/*']) {
       const api = behaviour(pattern);
       expect(api.CachePolicyId, pattern).toBe(cachingDisabled);
       expect(api.OriginRequestPolicyId, pattern).toBe(allViewerExceptHost);
@@ -123,6 +126,28 @@ describe('the web distribution', () => {
       // No cache-control of CloudFront's over the API's own (a file's ETag, a redirect's no-store).
       expect(headersPolicyOf(api).CustomHeadersConfig, pattern).toBeUndefined();
     }
+  });
+
+  it('passes the host a share page’s visitor reached on to the API (x-viewer-host), whatever the visitor sent as it', () => {
+    for (const pattern of ['/share/*', '/s/*']) {
+      const page = behaviour(pattern);
+      expect(
+        page.FunctionAssociations.map((each: Json) => each.EventType),
+        pattern,
+      ).toEqual(['viewer-request']);
+      const code = functionCodeOf(page);
+      expect(code, pattern).toBe(viewerHostFunctionCode);
+      const run = (headers: Record<string, { value: string }>) =>
+        runInNewContext(`${code}; handler({ request: { uri: '/s/trip', headers: ${JSON.stringify(headers)} } })`) as {
+          headers: Record<string, { value: string }>;
+        };
+      expect(run({ host: { value: 'photos.example.com' }, 'x-viewer-host': { value: 'evil.example' } }).headers['x-viewer-host']).toEqual({
+        value: 'photos.example.com',
+      });
+      expect(run({ 'x-viewer-host': { value: 'evil.example' } }).headers['x-viewer-host']).toBeUndefined();
+    }
+    // The API's own paths keep no function: their requests are the visitor's as they are.
+    expect(behaviour('/api/*').FunctionAssociations ?? []).toEqual([]);
   });
 
   it('sends Immich’s socket to the WebSocket API’s stage: uncached, with the upgrade’s headers, its cookie and query but Host', () => {
@@ -210,13 +235,14 @@ describe('the web distribution', () => {
 
   it('renders share pages with a function carrying the build’s index.html, only when there is a build', () => {
     const withBuild = sharePageRoute(synthStack({}, webDir));
-    expect(withBuild.routes).toBe(1);
+    expect(withBuild.routes).toBe(2);
     expect(withBuild.environment).toMatchObject({ WEB_INDEX: 'index.html', TABLE_NAME: expect.anything() });
     expect(sharePageRoute(synthStack()).routes).toBe(0);
     const [distribution] = Object.values(synth().toJSON().Resources).filter(
       (resource) => (resource as Json).Type === 'AWS::CloudFront::Distribution',
     ) as Json[];
     expect(distribution?.Properties.DistributionConfig.CacheBehaviors.map((each: Json) => each.PathPattern)).not.toContain('/share/*');
+    expect(distribution?.Properties.DistributionConfig.CacheBehaviors.map((each: Json) => each.PathPattern)).not.toContain('/s/*');
   });
 
   it('deploys the build when there is one (and invalidates the cache), and nothing without', () => {

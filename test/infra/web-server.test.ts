@@ -242,7 +242,8 @@ describe('the local server with a web build', () => {
     const html = await response.text();
     expect(html).toContain('<meta property="og:title" content="Public Share" />');
     expect(html).toContain('<meta property="og:description" content="From the trip" />');
-    expect(html).toContain(`<meta property="og:image" content="/api/asset/thumbnail/${photo}?key=${key}" />`);
+    // Absolute, as a chat app fetches it without the page: the origin the page was reached at.
+    expect(html).toContain(`<meta property="og:image" content="${origin}/api/asset/thumbnail/${photo}?key=${key}" />`);
     expect(html).toContain('stand-in app shell');
     // The picture it names is there for anyone with the link, once its previews are made.
     await server.mediaIdle();
@@ -251,6 +252,35 @@ describe('the local server with a web build', () => {
     expect(image.headers.get('content-type')).toMatch(/^image\//);
 
     for (const path of [`/share/${key}/photos/${photo}`, '/share/unknown-key']) {
+      const plain = await fetch(`${origin}${path}`);
+      expect(plain.status, path).toBe(200);
+      expect(await plain.text(), path).toBe(shell);
+    }
+  });
+
+  it('answers a custom URL (/s/<slug>, Immich v3’s) with the app and its link’s tags, the picture reached with the slug', async () => {
+    const apiKey = await signedInAdmin();
+    const photo = await uploadPhoto(origin, apiKey, 'slugged.jpg', [30, 60, 90]);
+    const created = await fetch(`${origin}/api/shared-links`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'INDIVIDUAL', assetIds: [photo], description: 'Our trip', slug: 'our.trip', password: '' }),
+    });
+    expect(created.status).toBe(201);
+    // A dot in the slug: the page is still the link's (not a missing file of the build).
+    const response = await fetch(`${origin}/s/our.trip`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expectSecurityHeaders(response);
+    const html = await response.text();
+    expect(html).toContain('<meta property="og:description" content="Our trip" />');
+    const image = `${origin}/api/asset/thumbnail/${photo}?slug=our.trip`;
+    expect(html).toContain(`<meta property="og:image" content="${image}" />`);
+    await server.mediaIdle();
+    const picture = await fetch(image);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toMatch(/^image\//);
+    for (const path of ['/s/no-such-slug', `/s/our.trip/photos/${photo}`]) {
       const plain = await fetch(`${origin}${path}`);
       expect(plain.status, path).toBe(200);
       expect(await plain.text(), path).toBe(shell);

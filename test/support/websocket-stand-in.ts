@@ -37,7 +37,7 @@ export const useWebSocketStandIn = () => {
   });
   afterAll(async () => {
     runGreetingsWith(undefined);
-    api.close();
+    await api.close();
     delete process.env.REALTIME_ENDPOINT;
     await proxy.close();
     await Promise.all([server, management].map((each) => new Promise((resolve) => each.close(resolve))));

@@ -44,6 +44,7 @@ const built: Record<string, Key> = {
   albumAsset: keys.albumAsset('<albumId>', '<assetId>'),
   sharedLink: keys.sharedLink('<ownerId>', '<linkId>'),
   sharedLinkKey: keys.sharedLinkKey('<keyHash>'),
+  sharedLinkSlug: keys.sharedLinkSlug('<slug>'),
   sharedLinkAsset: keys.sharedLinkAsset('<linkId>', '<assetId>'),
   term: keys.term('<ownerId>', '<word>', '<fileCreatedAt>', '<assetId>'),
   timeBuckets: keys.timeBuckets('<ownerId>', '<YYYY-MM>'),

@@ -107,7 +107,7 @@ describe('route table', () => {
   });
 
   it('keeps the web routes (served beside a web build) outside /api, where the distribution sends them to the API', () => {
-    expect(webRoutes.map((route) => route.path)).toEqual(['/share/{key+}']);
+    expect(webRoutes.map((route) => route.path)).toEqual(['/share/{key+}', '/s/{slug+}']);
   });
 });
 

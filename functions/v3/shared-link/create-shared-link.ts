@@ -12,5 +12,7 @@ export const handler = httpHandler(
     body: SharedLinkCreateDtoV3,
     status: 201,
   },
-  async ({ auth, body }) => mapSharedLinkV3(await createSharedLink(auth, body), { withExif: true }),
+  // v3 answers with the link's own assets (v1.100's route, a path of its own, answers none).
+  async ({ auth, body }) =>
+    mapSharedLinkV3(await createSharedLink(auth, body, { withAssets: true }), { callerId: auth.user.id, withExif: true }),
 );

@@ -347,7 +347,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     functionUrls: new Map([...urlServers].map(([functionId, { url }]) => [functionId, url])),
     close: async () => {
       for (const timer of timers) clearInterval(timer);
-      for (const { api } of socketApis.values()) api.close();
+      await Promise.all([...socketApis.values()].map(({ api }) => api.close()));
       while (pending.size > 0) await Promise.all([...pending]);
       await Promise.all([...pools.values()].map((pool) => pool.close()));
       await Promise.all([

@@ -1,14 +1,32 @@
-import { SharedLinkKeyRecordSchema, type SharedLinkRecord, SharedLinkRecordSchema } from '../../model/shared-link.ts';
+import {
+  SharedLinkKeyRecordSchema,
+  type SharedLinkRecord,
+  SharedLinkRecordSchema,
+  SharedLinkSlugRecordSchema,
+} from '../../model/shared-link.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { deleteWrite, putWrite, updateWrite, type Write } from '../transact.ts';
 
-/** The link was deleted by another request first. */
-export class SharedLinkGoneError extends Error {}
+/** The link is not as it was read: deleted by another request, or its slug changed meanwhile. */
+export class SharedLinkChangedError extends Error {}
+
+/** Another link has the slug (Immich's unique constraint on it). */
+export class SlugTakenError extends Error {}
 
 // The item's `type` is the entity; the link's own type is stored as `linkType`.
 export const sharedLinkCodec = codec('sharedLink', SharedLinkRecordSchema, { linkType: 'type' });
 export const sharedLinkKeyCodec = codec('sharedLinkKey', SharedLinkKeyRecordSchema);
+export const sharedLinkSlugCodec = codec('sharedLinkSlug', SharedLinkSlugRecordSchema);
+
+/**
+ * The link still exists with the slug it was read with (none: null, or absent on a link stored
+ * before slugs), so a write of it never leaves a slug item that its link no longer names.
+ */
+const asRead = (slug: string | null) =>
+  slug === null
+    ? { condition: 'attribute_exists(pk) AND (attribute_not_exists(slug) OR attribute_type(slug, :null))', values: { ':null': 'NULL' } }
+    : { condition: 'attribute_exists(pk) AND slug = :slug', values: { ':slug': slug } };
 
 const linkItem = (link: SharedLinkRecord) => ({
   ...link,
@@ -27,13 +45,24 @@ export const entryItem = (linkId: string, assetId: string) => ({
 
 export const sharedLinkWrites = {
   create: (link: SharedLinkRecord): Write => putWrite(linkItem(link), { condition: 'absent' }),
-  replace: (link: SharedLinkRecord): Write => putWrite(linkItem(link), { condition: 'present' }),
-  /** Only a link that still exists: of concurrent deletes one wins, the others find it gone (and the album's count moves once). */
+  /** The link as changed, only while it is as read (`slug`: its slug then). */
+  replace: (link: SharedLinkRecord, slug: string | null): Write =>
+    putWrite(linkItem(link), { ...asRead(slug), onConditionFailed: () => new SharedLinkChangedError() }),
+  /**
+   * Only a link that still exists as read: of concurrent deletes one wins, the others find it
+   * gone (and the album's count moves once); one whose slug changed meanwhile is read again.
+   */
   delete: (link: SharedLinkRecord): Write =>
-    deleteWrite(keys.sharedLink(link.userId, link.id), {
-      condition: 'present',
-      onConditionFailed: () => new SharedLinkGoneError(),
-    }),
+    deleteWrite(keys.sharedLink(link.userId, link.id), { ...asRead(link.slug), onConditionFailed: () => new SharedLinkChangedError() }),
+  /** The link's slug, only while no other link has it. */
+  createSlug: (link: SharedLinkRecord & { slug: string }): Write =>
+    putWrite(
+      { ...keys.sharedLinkSlug(link.slug), type: 'sharedLinkSlug', linkId: link.id, userId: link.userId, keyHash: link.keyHash },
+      { condition: 'absent', onConditionFailed: () => new SlugTakenError() },
+    ),
+  /** A slug the link gives up (on a change or its deletion), only while it is the link's. */
+  deleteSlug: (slug: string, linkId: string): Write =>
+    deleteWrite(keys.sharedLinkSlug(slug), { condition: 'linkId = :linkId', values: { ':linkId': linkId } }),
   /** The key item a visitor's request reads: the link, its creator, its expiry and password. */
   createKey: (link: SharedLinkRecord, owner: { email: string; isAdmin: boolean }): Write =>
     putWrite(

@@ -2,7 +2,7 @@ import type { AssetIdResult, SharedLinkRecord, SharedLinkShown } from '../../mod
 import { type AlbumResponseDto, mapAlbum } from './album.response.ts';
 import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from './asset.response.ts';
 
-/** Immich's SharedLinkResponseDto. `password` is always null: only its hash is stored (docs/immich-compatibility.md). */
+/** Immich's SharedLinkResponseDto. `password` is a stand-in: only its hash is stored (docs/immich-compatibility.md, "Shared links"). */
 export interface SharedLinkResponseDto {
   id: string;
   description: string | null;
@@ -29,12 +29,12 @@ export type AssetIdsResponseDto = AssetIdResult;
  * and without link flags (Immich does not load those relations here); `token` when earned.
  */
 export const mapSharedLink = (
-  { link, key, contents, token }: SharedLinkShown,
+  { link, key, password, contents, token }: SharedLinkShown,
   view: { callerId?: string; withExif: boolean },
 ): SharedLinkResponseDto => ({
   id: link.id,
   description: link.description,
-  password: null,
+  password: password ?? null,
   userId: link.userId,
   key,
   type: link.type,

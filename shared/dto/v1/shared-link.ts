@@ -51,6 +51,11 @@ export const SharedLinkEditDto = dto({
 });
 export type SharedLinkEditInput = v.InferOutput<typeof SharedLinkEditDto>;
 
+/** What creating a link takes, for both generations: v1.100's fields, and v3's custom URL (`slug`: `""` or null is none). */
+export type SharedLinkCreate = SharedLinkCreateInput & { slug?: string | null | undefined };
+/** What editing a link takes, for both generations: v1.100's fields, and v3's `slug` (absent: kept; `""` or null: removed). */
+export type SharedLinkEdit = SharedLinkEditInput & { slug?: string | null | undefined };
+
 /** `SharedLinkPasswordDto` (GET /shared-link/me query; `key` is the credential, read by auth). */
 export const SharedLinkPasswordDto = dto({
   password: optionalString(limits.password),
@@ -63,3 +68,6 @@ export const AssetIdsDto = dto({ assetIds: uuidList() });
 
 /** The path of a share page, `/share/{key+}`: anything after `/share/` (a key, or an app route below one). */
 export const SharePageParams = dto({ key: v.pipe(v.unknown(), rules.isString, as<string>()) });
+
+/** The path of a custom URL's page, `/s/{slug+}`: anything after `/s/` (Immich v3 reads it all as the slug). */
+export const SlugPageParams = dto({ slug: v.pipe(v.unknown(), rules.isString, as<string>()) });

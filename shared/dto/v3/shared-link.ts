@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
 import type { SharedLinkShown } from '../../model/shared-link.ts';
-import type { SharedLinkCreateInput, SharedLinkEditInput } from '../v1/shared-link.ts';
+import type { SharedLinkCreate, SharedLinkEdit } from '../v1/shared-link.ts';
 import { type AlbumResponseDto, mapAlbumV3 } from './album.response.ts';
 import { type AssetResponseDto, mapAssetV3, mapSanitizedAssetV3, type SanitizedAssetResponseDto } from './asset.response.ts';
 import { boolean, object, picklist, text, uuid, uuids } from './common.ts';
@@ -20,7 +20,11 @@ const expiresAt = v.optional(
   ),
 );
 
-/** What creating and editing share. A custom URL (`slug`) is not kept here yet: refused, rather than a link that answers no slug. */
+/**
+ * What creating and editing share. Immich reads an empty `password` or `slug` as none (the web app
+ * sends `""` for each when left empty); a slug is a custom URL (`/s/<slug>`), unique among all
+ * links, at most `keyValue` characters (it is a key of its own here).
+ */
 const linkFields = {
   description: v.optional(v.nullable(text(limits.description))),
   password: v.optional(v.nullable(text(limits.password))),
@@ -28,18 +32,24 @@ const linkFields = {
   allowUpload: v.optional(boolean),
   allowDownload: v.optional(boolean),
   showMetadata: v.optional(boolean),
-  slug: v.optional(v.null('A custom URL (slug) is not supported by this server yet')),
+  slug: v.optional(v.nullable(text(limits.keyValue))),
 };
 
 export const SharedLinkCreateDtoV3 = v.pipe(
   object({ type: picklist(['ALBUM', 'INDIVIDUAL'] as const), assetIds: v.optional(uuids), albumId: v.optional(uuid), ...linkFields }),
-  v.transform(({ slug: _slug, ...link }): SharedLinkCreateInput => link),
+  v.transform((link): SharedLinkCreate => link),
 );
 
-/** PATCH /shared-links/:id: `expiresAt: null` removes the expiry (v1.100's `changeExpiryTime`). */
+/** PATCH /shared-links/:id: `expiresAt: null` removes the expiry (v1.100's `changeExpiryTime`), `password: null` the password (Immich stores null). */
 export const SharedLinkEditDtoV3 = v.pipe(
   object(linkFields),
-  v.transform(({ slug: _slug, ...link }): SharedLinkEditInput => ({ ...link, changeExpiryTime: link.expiresAt === null })),
+  v.transform(
+    (link): SharedLinkEdit => ({
+      ...link,
+      ...(link.password === null ? { password: '' } : {}),
+      changeExpiryTime: link.expiresAt === null,
+    }),
+  ),
 );
 
 /** GET /shared-links `?albumId=&id=`. */
@@ -75,17 +85,17 @@ export interface SharedLinkResponseDto {
   showMetadata: boolean;
 }
 
-/** As v1.100's mapper, with v3's assets and album; no link has a slug here. */
+/** As v1.100's mapper, with v3's assets and album, and the link's slug. */
 export const mapSharedLinkV3 = (
-  { link, key, contents, token }: SharedLinkShown,
+  { link, key, password, contents, token }: SharedLinkShown,
   view: { callerId?: string; withExif: boolean },
 ): SharedLinkResponseDto => ({
   id: link.id,
   description: link.description,
-  password: null,
+  password: password ?? null,
   userId: link.userId,
   key,
-  slug: null,
+  slug: link.slug,
   type: link.type,
   createdAt: link.createdAt,
   expiresAt: link.expiresAt,
