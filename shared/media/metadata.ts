@@ -371,7 +371,7 @@ export const extractMetadata = async (file: Buffer, sidecar?: Buffer, size = fil
   return {
     exif: boundStrings(exif),
     ...(taken ? { takenAt: { instant: taken.instant.toISOString(), localDateTime: taken.local.toISOString(), timeZone } } : {}),
-    faces: faceRegionsOf(tags, width && height ? { width, height } : undefined),
+    faces: faceRegionsOf(tags, width && height ? { width, height } : undefined, orientation),
     ...(container.durationSeconds !== undefined ? { duration: Math.round(container.durationSeconds * 1000) } : {}),
   };
 };

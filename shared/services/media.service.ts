@@ -289,9 +289,12 @@ const makePersonThumbnails = async (
     const face = faces.find((each) => each.personId === person.id);
     if (!face || face.imageWidth <= 0 || face.imageHeight <= 0) continue;
     // Face boxes are in the pixels of the image the region was written for; the preview is smaller.
+    // Kept on the image first, as Immich's `getCrop` does: a face's box can spill over its edges.
     const sx = preview.width / face.imageWidth;
     const sy = preview.height / face.imageHeight;
-    const box = { x1: face.boundingBoxX1 * sx, y1: face.boundingBoxY1 * sy, x2: face.boundingBoxX2 * sx, y2: face.boundingBoxY2 * sy };
+    const onX = (value: number) => Math.min(Math.max(value, 0), face.imageWidth) * sx;
+    const onY = (value: number) => Math.min(Math.max(value, 0), face.imageHeight) * sy;
+    const box = { x1: onX(face.boundingBoxX1), y1: onY(face.boundingBoxY1), x2: onX(face.boundingBoxX2), y2: onY(face.boundingBoxY2) };
     try {
       const key = personThumbnailKey(asset.ownerId, person.id);
       await store.put(key, await renderFaceCrop(preview.bytes, box, quality), 'image/jpeg');
