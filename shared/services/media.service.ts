@@ -11,7 +11,7 @@ import { isRaw } from '../domain/media-types.ts';
 import { imageSize, renderEdited, renderFaceCrop, renderPreviews } from '../media/images.ts';
 import { embeddedPreview } from '../media/raw.ts';
 import { renderPoster } from '../media/video.ts';
-import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import { type AssetRecord, type FaceRecord, peopleOfFaces } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import { raise } from '../realtime/outbox.ts';
 import { type OriginalsStore, originalsStore, type StoredObject } from '../storage/originals.ts';
@@ -109,7 +109,7 @@ export const generateMedia = async (assetId: string, options: { notify?: boolean
   if (asset.edits.length > 0) await generateEditedMedia(asset.id);
   const preview = { bytes: previews.preview, width: previews.previewWidth, height: previews.previewHeight };
   // The people whose feature face is on this asset (a new person's is the asset they were first seen on).
-  const people = faces.length === 0 ? [] : await getPeople(asset.ownerId, [...new Set(faces.map((face) => face.personId))]);
+  const people = faces.length === 0 ? [] : await getPeople(asset.ownerId, peopleOfFaces(faces));
   await makePersonThumbnails(
     asset,
     faces,
