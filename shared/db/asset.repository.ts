@@ -6,6 +6,7 @@ import {
   type AssetWithFaces,
   type FaceRecord,
   type PhotoEdit,
+  peopleOfFaces,
   type SearchableExifField,
   statusOf,
 } from '../model/asset.ts';
@@ -197,9 +198,10 @@ export interface NewUpload {
 
 export class QuotaExceededError extends Error {}
 
-const countBy = <T>(items: readonly T[], key: (item: T) => string): Map<string, number> => {
+/** How many of the faces each person has (faces without a person count for no one). */
+const facesPerPerson = (faces: readonly FaceRecord[]): Map<string, number> => {
   const counts = new Map<string, number>();
-  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  for (const { personId } of faces) if (personId !== null) counts.set(personId, (counts.get(personId) ?? 0) + 1);
   return counts;
 };
 
@@ -217,10 +219,10 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
   const { faces, newPeople, existingPeople, quota, motion, release, also = [], metadata = [] } = upload;
   const asset: AssetRecord = {
     ...upload.asset,
-    personIds: [...new Set(faces.map((face) => face.personId))],
+    personIds: peopleOfFaces(faces),
     faceIds: faces.map((face) => face.id),
   };
-  const faceCounts = countBy(faces, (face) => face.personId);
+  const faceCounts = facesPerPerson(faces);
   // The motion video is stored as a file of its own, so it counts as well (its asset's deletion subtracts it).
   const usage = [asset, ...(motion ? [motion] : [])].reduce<UsageChange>((total, each) => addUsageOf(total, each, 1), {
     bytes: 0,
@@ -371,9 +373,7 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     assetWrites.removeFromDevice(asset),
     ...(asset.deletedAt !== null ? [assetWrites.dropTrashEntry(asset, asset.deletedAt)] : []),
     userWrites.addUsage(asset.ownerId, addUsageOf({ bytes: 0, photos: 0, videos: 0 }, asset, -1), 'unchecked'),
-    ...[...countBy(faces, (face) => face.personId)].map(([personId, count]) =>
-      personWrites.addFaces(asset.ownerId, personId, -count, { mustExist: false }),
-    ),
+    ...[...facesPerPerson(faces)].map(([personId, count]) => personWrites.addFaces(asset.ownerId, personId, -count, { mustExist: false })),
   ];
   const [first = [], ...rest] = chunk(writes, 100);
   try {

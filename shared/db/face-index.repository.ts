@@ -12,7 +12,7 @@
  * about the same faces at once cannot both win.
  */
 import { randomUUID } from 'node:crypto';
-import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import { type AssetRecord, type FaceRecord, peopleOfFaces } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import { batchGet } from './batch.ts';
 import { getItem } from './get.ts';
@@ -91,16 +91,23 @@ export const readFaceIndex = async (ownerId: string, decode: (bytes: Uint8Array)
 
 export class FacesAssetGoneError extends Error {}
 
+/** The asset's faces changed since they were read (a face drawn, named or deleted, another detection): read them again. */
+export class AssetFacesChangedError extends Error {}
+
 /**
  * Adds one photo's detected faces to its owner's index (the next number, in one transaction with
  * the head), and marks the asset `facesDetected`; false when the asset is gone. A photo without
- * faces is only marked.
+ * faces is only marked. `unassigned`: the face items of the detected faces that have none yet
+ * (without a person, listed with the asset's faces: docs/faces.md), written in the same
+ * transaction with the asset's `faceIds`, on condition that its faces are still those read
+ * (`asset`): else AssetFacesChangedError.
  */
 export const addFaceIndexEntry = async (
   asset: Pick<AssetRecord, 'id' | 'ownerId'>,
   image: { width: number; height: number },
   faces: readonly Omit<IndexedFace, 'assetId' | 'imageWidth' | 'imageHeight' | 'descriptor'>[],
   vectors: Uint8Array,
+  unassigned?: { asset: AssetRecord; faces: readonly FaceRecord[] },
 ): Promise<boolean> => {
   // No face: nothing to index, only the mark (so the job's "missing" leaves it alone).
   if (faces.length === 0)
@@ -131,16 +138,36 @@ export const addFaceIndexEntry = async (
           },
           { condition: 'absent' },
         ),
-        updateWrite(keys.asset(asset.id), 'SET facesDetected = :true', {
-          condition: 'present',
-          values: { ':true': true },
-          sync: 'unsent',
-          onConditionFailed: () => new FacesAssetGoneError(),
-        }),
+        ...(unassigned && unassigned.faces.length > 0
+          ? [
+              // Neither list is in what the apps sync of an asset: no new change id for it.
+              updateWrite(keys.asset(asset.id), 'SET facesDetected = :true, faceIds = :faces', {
+                condition: listsAsRead(unassigned.asset).condition,
+                values: {
+                  ':true': true,
+                  ':faces': [...unassigned.asset.faceIds, ...unassigned.faces.map((face) => face.id)],
+                  ...listsAsRead(unassigned.asset).values,
+                },
+                sync: 'unsent',
+                onConditionFailed: () => new AssetFacesChangedError(),
+              }),
+              ...unassigned.faces.map((face) =>
+                faceWrites.create(face, unassigned.asset, { onConditionFailed: () => new AssetFacesChangedError() }),
+              ),
+            ]
+          : [
+              updateWrite(keys.asset(asset.id), 'SET facesDetected = :true', {
+                condition: 'present',
+                values: { ':true': true },
+                sync: 'unsent',
+                onConditionFailed: () => new FacesAssetGoneError(),
+              }),
+            ]),
       ]);
       return true;
     } catch (error) {
       if (error instanceof FacesAssetGoneError) return false;
+      if (error instanceof AssetFacesChangedError) throw error;
       if (!isCancelled(error)) throw error;
       // Another photo took the number: read the head again, after a pause that spreads the retries.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1_000, 20 * 2 ** Math.min(attempt, 6))));
@@ -149,9 +176,28 @@ export const addFaceIndexEntry = async (
   throw new Error(`The face index of user ${asset.ownerId} kept changing`);
 };
 
+/**
+ * A write's condition that the asset exists with the face list it was read with and, with
+ * `people`, the people list too (a face of it named meanwhile changes that alone).
+ */
+const listsAsRead = (asset: AssetRecord, people = false): { condition: string; values: Record<string, unknown> } => {
+  const parts = ['attribute_exists(pk)'];
+  const values: Record<string, unknown> = {};
+  for (const [attribute, list] of [['faceIds', asset.faceIds], ...(people ? [['personIds', asset.personIds] as const] : [])] as const) {
+    if (list.length === 0) {
+      parts.push(`(attribute_not_exists(${attribute}) OR size(${attribute}) = :zero)`);
+      values[':zero'] = 0;
+    } else {
+      parts.push(`${attribute} = :${attribute}Before`);
+      values[`:${attribute}Before`] = list;
+    }
+  }
+  return { condition: parts.join(' AND '), values };
+};
+
 /** What a decision reads of the faces it looks at, as they are now (consistent reads). */
 export interface FaceStates {
-  /** Face id → its face item (a face with a person). */
+  /** Face id → its face item (with a person, or without one yet; a face of the index without an item was detected before items were kept for every face). */
   faces: Map<string, FaceRecord>;
   assets: Map<string, AssetRecord>;
   people: Map<string, PersonRecord>;
@@ -170,7 +216,7 @@ export const readFaceStates = async (ownerId: string, faces: readonly Pick<Index
     ),
   ]);
   const found = faceItems.map(faceCodec.read);
-  const personIds = [...new Set(found.map((face) => face.personId))];
+  const personIds = peopleOfFaces(found);
   const people = (
     await batchGet(
       personIds.map((id) => keys.person(ownerId, id)),
@@ -190,22 +236,33 @@ export interface Recognition {
   /** A new person (no name), who shows these faces; or undefined: `personId` is known. */
   newPerson?: { faceAssetId: string } | undefined;
   personId?: string | undefined;
-  /** The faces, each with its asset as read (its faces then, on which the write conditions). */
-  faces: readonly { face: IndexedFace; asset: AssetRecord; index: number }[];
+  /**
+   * The faces, each with its asset as read (its faces then, on which the write conditions) and its
+   * face item as read, without a person (undefined: a face detected before every detected face had
+   * an item, given one now at `index`).
+   */
+  faces: readonly { face: IndexedFace; asset: AssetRecord; index: number; item?: FaceRecord | undefined }[];
 }
 
 /**
- * Records a decision in one transaction: each face's item (`attribute_not_exists`: a face another
- * decision gave a person meanwhile cancels it), each asset's `personIds` and `faceIds` (conditioned
- * on its `faceIds` as read), the person created or their face count moved on (`attribute_exists`).
- * The person's id, or undefined when something changed meanwhile (decide again).
+ * Records a decision in one transaction: each face's item given the person (`attribute_not_exists(personId)`:
+ * a face another decision gave a person meanwhile cancels it; an item made for a face that had none,
+ * `attribute_not_exists`), each asset's `personIds` and `faceIds` (conditioned on both as read),
+ * the person created or their face count moved on (`attribute_exists`). The person's id, or
+ * undefined when something changed meanwhile (decide again).
  */
 export const recordRecognition = async (recognition: Recognition): Promise<string | undefined> => {
   const now = new Date().toISOString();
   const personId = recognition.personId ?? randomUUID();
   const writes: Write[] = [];
-  const byAsset = new Map<string, { asset: AssetRecord; faces: FaceRecord[] }>();
-  for (const { face, asset, index } of recognition.faces) {
+  const byAsset = new Map<string, { asset: AssetRecord; made: string[] }>();
+  for (const { face, asset, index, item } of recognition.faces) {
+    const entry = byAsset.get(asset.id) ?? { asset, made: [] };
+    byAsset.set(asset.id, entry);
+    if (item) {
+      writes.push(faceWrites.reassign({ id: face.id, assetId: asset.id, fileCreatedAt: asset.fileCreatedAt }, personId, null));
+      continue;
+    }
     const record: FaceRecord = {
       id: face.id,
       assetId: asset.id,
@@ -221,20 +278,15 @@ export const recordRecognition = async (recognition: Recognition): Promise<strin
       sourceType: 'machine-learning',
     };
     writes.push(faceWrites.create(record, asset));
-    const entry = byAsset.get(asset.id) ?? { asset, faces: [] };
-    entry.faces.push(record);
-    byAsset.set(asset.id, entry);
+    entry.made.push(record.id);
   }
-  for (const { asset, faces } of byAsset.values()) {
+  for (const { asset, made } of byAsset.values()) {
     const people = [...new Set([...asset.personIds, personId])];
-    const ids = [...asset.faceIds, ...faces.map((face) => face.id)];
+    const asRead = listsAsRead(asset, true);
     writes.push(
       updateWrite(keys.asset(asset.id), 'SET personIds = :people, faceIds = :faces', {
-        condition:
-          asset.faceIds.length === 0
-            ? 'attribute_exists(pk) AND (attribute_not_exists(faceIds) OR size(faceIds) = :zero)'
-            : 'faceIds = :before',
-        values: { ':people': people, ':faces': ids, ...(asset.faceIds.length === 0 ? { ':zero': 0 } : { ':before': asset.faceIds }) },
+        condition: asRead.condition,
+        values: { ':people': people, ':faces': [...asset.faceIds, ...made], ...asRead.values },
         sync: 'unsent',
       }),
     );

@@ -1,8 +1,8 @@
 import { inBatches } from '../core/concurrency.ts';
-import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import { type AssetRecord, type FaceRecord, peopleOfFaces } from '../model/asset.ts';
 import { getItem } from './get.ts';
 import { deletionWrites } from './items/deletion.ts';
-import { faceCodec, faceWrites } from './items/face.ts';
+import { faceCodec, faceWrites, showsCondition } from './items/face.ts';
 import { PersonNameTakenError, personWrites } from './items/person.ts';
 import { indexKeys, keys, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
@@ -75,10 +75,13 @@ export const editAssetFaces = async (
   const moves = edit.moves ?? new Map<string, string>();
   const after = facesAfter(faces, edit);
   const deltas = new Map<string, number>();
-  const add = (personId: string, n: number) => deltas.set(personId, (deltas.get(personId) ?? 0) + n);
+  const add = (personId: string | null, n: number) => {
+    if (personId !== null) deltas.set(personId, (deltas.get(personId) ?? 0) + n);
+  };
   const writes: Write[] = [];
   for (const face of faces) {
-    const unchanged = { condition: 'personId = :person', values: { ':person': face.personId } };
+    // Each face still shows whom it showed (a face without a person: still no one).
+    const unchanged = showsCondition(face.personId);
     const to = moves.get(face.id);
     if (face.id === edit.remove) {
       writes.push(
@@ -98,7 +101,7 @@ export const editAssetFaces = async (
     writes.push(faceWrites.create(edit.add, asset));
     add(edit.add.personId, 1);
   }
-  const lists = { ':people': [...new Set(after.map((face) => face.personId))], ':faces': after.map((face) => face.id) };
+  const lists = { ':people': peopleOfFaces(after), ':faces': after.map((face) => face.id) };
   // Any face deleted: a file's region the detector also found is in the face index under its id.
   const droppedDetected = faces.some((face) => face.id === edit.remove);
   writes.push(

@@ -43,6 +43,27 @@ export const decodeDescriptors = (bytes: Uint8Array): Float16Array[] => {
   return Array.from({ length: count }, (_, i) => all.subarray(i * descriptorLength, (i + 1) * descriptorLength));
 };
 
+/**
+ * The faces within `maxDistance` of `self`, nearest first, at most `limit` (Immich's search of its
+ * face embeddings); `self` is left out, and a face listed twice (detection run again) counts at
+ * its nearest.
+ */
+export const nearestFaces = <F extends { id: string; descriptor: ArrayLike<number> }>(
+  self: F,
+  faces: readonly F[],
+  maxDistance: number,
+  limit = 100,
+): { face: F; distance: number }[] => {
+  const nearest = new Map<string, { face: F; distance: number }>();
+  for (const other of faces) {
+    if (other.id === self.id) continue;
+    const distance = faceDistance(self.descriptor, other.descriptor);
+    const seen = nearest.get(other.id);
+    if (distance <= maxDistance && (!seen || distance < seen.distance)) nearest.set(other.id, { face: other, distance });
+  }
+  return [...nearest.values()].sort((a, b) => a.distance - b.distance).slice(0, limit);
+};
+
 /** A face the decision looks at: how far it is, and the person it shows (undefined: none yet). */
 export interface Neighbour {
   faceId: string;

@@ -238,7 +238,7 @@ export const metadataOf = async (read: ReadMetadata): Promise<Metadata> => {
     ...(taken
       ? { takenAt: { instant: taken.instant.toISOString(), localDateTime: taken.local.toISOString(), timeZone: dates.timeZone } }
       : {}),
-    faces: storableFaces(faceRegionsOf(tags, width && height ? { width, height } : undefined)),
+    faces: storableFaces(faceRegionsOf(tags, width && height ? { width, height } : undefined, orientation)),
     ...(durationMs !== undefined && storable(durationMs, Number.MAX_SAFE_INTEGER) ? { duration: durationMs } : {}),
     keywords: keywordPaths({ file: fileFlat, ...(sidecar ? { sidecar } : {}) }),
   };

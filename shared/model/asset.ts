@@ -230,12 +230,16 @@ export const FaceBoxSchema = v.object({
 });
 export type FaceBox = v.InferOutput<typeof FaceBoxSchema>;
 
-/** A face on an asset: a named region of the file, attached to a person. */
+/**
+ * A face on an asset: a named region of the file, a face drawn by hand, or one the media function
+ * detected (docs/faces.md). It shows a person, or no one yet (`personId` null: a detected face
+ * recognition has not given a person, which its owner can name, as Immich's faces without a person).
+ */
 export const FaceRecordSchema = v.object({
   ...FaceBoxSchema.entries,
   id: id(),
   assetId: id(),
-  personId: id(),
+  personId: v.optional(nullable(id()), null),
   ownerId: id(),
   /** Position among the asset's regions, as the file lists them: faces are returned in this order. */
   index: v.optional(v.number(), 0),
@@ -247,8 +251,13 @@ export const FaceRecordSchema = v.object({
 });
 export type FaceRecord = v.InferOutput<typeof FaceRecordSchema>;
 
-/** A face as a person's list holds it: with its asset's status. */
-export const FaceEntrySchema = v.object({ ...FaceRecordSchema.entries, ...AssetStatusSchema.entries });
+/** The people the faces show, each once, in the faces' order (a face without a person shows no one). */
+export const peopleOfFaces = (faces: readonly Pick<FaceRecord, 'personId'>[]): string[] => [
+  ...new Set(faces.flatMap((face) => (face.personId === null ? [] : [face.personId]))),
+];
+
+/** A face as a person's list holds it: with its asset's status (a face without a person is on no list). */
+export const FaceEntrySchema = v.object({ ...FaceRecordSchema.entries, personId: id(), ...AssetStatusSchema.entries });
 export type FaceEntry = v.InferOutput<typeof FaceEntrySchema>;
 
 export interface AssetWithFaces {

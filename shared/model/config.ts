@@ -78,7 +78,10 @@ export const configDefaults = {
     availabilityChecks: { enabled: true, timeout: 2000, interval: 30_000 },
     clip: { enabled: true, modelName: 'ViT-B-32__openai' },
     duplicateDetection: { enabled: true, maxDistance: 0.01 },
-    facialRecognition: { enabled: true, modelName: 'buffalo_l', minScore: 0.7, maxDistance: 0.5, minFaces: 3 },
+    // minScore is this detector's (SSD-MobileNetV1's), not buffalo_l's 0.7: real faces it scores
+    // 0.54 to 0.68 (a portrait re-saved or resized, two of 22 faces in six group photos) were lost at
+    // 0.7, and nothing that is not a face scored between 0.5 and 0.7 (docs/faces.md, "Real photos").
+    facialRecognition: { enabled: true, modelName: 'buffalo_l', minScore: 0.5, maxDistance: 0.5, minFaces: 3 },
     ocr: { enabled: true, modelName: 'PP-OCRv5_mobile', minDetectionScore: 0.5, minRecognitionScore: 0.8, maxResolution: 736 },
   },
   map: {

@@ -2,7 +2,7 @@ import { getAssets, getAssetsWithFaces } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { listAssetsTags } from '../db/tag.repository.ts';
 import { getUsers } from '../db/user.repository.ts';
-import type { AssetDetail, AssetRecord, FaceRecord } from '../model/asset.ts';
+import { type AssetDetail, type AssetRecord, type FaceRecord, peopleOfFaces } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 
 type Found = { asset: AssetRecord; faces: readonly FaceRecord[] };
@@ -14,7 +14,7 @@ export interface DetailOptions {
   people?: readonly PersonRecord[] | undefined;
 }
 
-const personIdsOf = ({ faces }: Found): string[] => [...new Set(faces.map((face) => face.personId))];
+const personIdsOf = ({ faces }: Found): string[] => peopleOfFaces(faces);
 
 /**
  * Assets with what Immich's detailed view of an asset loads with it ("all relations but stacks"):

@@ -5,7 +5,7 @@ import { editAssetFaces, type FaceEdit, facesAfter } from '../db/face.repository
 import { getPeople, getPerson, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
 import { assetTerms } from '../domain/terms.ts';
-import type { FaceRecord } from '../model/asset.ts';
+import { type FaceRecord, peopleOfFaces } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { Auth } from '../model/user.ts';
 import { type MediaJob, queueMediaJobs } from '../storage/media-jobs.ts';
@@ -31,8 +31,8 @@ const editFaces = async (
     const edit = plan(found.faces);
     if (!edit) return;
     const after = facesAfter(found.faces, edit);
-    const beforeIds = new Set(found.faces.map((face) => face.personId));
-    const afterIds = new Set(after.map((face) => face.personId));
+    const beforeIds = new Set(peopleOfFaces(found.faces));
+    const afterIds = new Set(peopleOfFaces(after));
     const people = new Map((await getPeople(auth.user.id, [...new Set([...beforeIds, ...afterIds])])).map((person) => [person.id, person]));
     const names = (ids: Set<string>) => [...ids].flatMap((id) => [people.get(id)?.name ?? '']);
     const termsBefore = new Set(assetTerms(found.asset, names(beforeIds)));
@@ -56,7 +56,7 @@ const editFaces = async (
       ),
     );
     // Who got a face from this edit, and who is no longer on the asset.
-    const gained = new Set([...(edit.moves?.values() ?? []), ...(edit.add ? [edit.add.personId] : [])]);
+    const gained = new Set([...(edit.moves?.values() ?? []), ...peopleOfFaces(edit.add ? [edit.add] : [])]);
     await refreshFeaturePhotos(
       assetId,
       [...gained],

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { getAssetWithFaces } from '../db/asset.repository.ts';
-import { addFaceIndexEntry, type IndexedFace, readFaceIndex, readFaceStates, recordRecognition } from '../db/face-index.repository.ts';
+import {
+  AssetFacesChangedError,
+  addFaceIndexEntry,
+  type IndexedFace,
+  readFaceIndex,
+  readFaceStates,
+  recordRecognition,
+} from '../db/face-index.repository.ts';
 import { getPeople, updatePerson } from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import {
@@ -8,15 +15,16 @@ import {
   decide,
   decodeDescriptors,
   encodeDescriptors,
-  faceDistance,
   type Neighbour,
+  nearestFaces,
   overlap,
   sameFaceOverlap,
   scaleBox,
 } from '../domain/faces.ts';
 import { assetTerms } from '../domain/terms.ts';
+import type { DetectedFace } from '../media/face-detect.ts';
 import { decodeRgb } from '../media/images.ts';
-import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import type { AssetRecord, AssetWithFaces, FaceRecord } from '../model/asset.ts';
 import type { SystemConfig } from '../model/config.ts';
 
 /**
@@ -63,9 +71,10 @@ const faceBox = (face: FaceRecord): Box => ({
  * Face detection for one asset, from its preview (`preview`, upright, and `original`, the
  * original's size upright): each face found is either one the asset already has (a file's region
  * or a drawn face over the same face: the same id, so its person attracts look-alikes) or a new
- * one; all go into the face index in one entry, and each new one is then recognised. A photo with
- * no face is only marked (no read of the asset or the index). Undefined when facial recognition is
- * off or the asset is gone.
+ * one; all go into the face index in one entry, each new one gets its face item without a person
+ * (listed with the asset's faces, so its owner can name it: docs/faces.md), and each face without
+ * a person is then recognised. A photo with no face is only marked (no read of the asset or the
+ * index). Undefined when facial recognition is off or the asset is gone.
  */
 export const findFaces = async (
   asset: Pick<AssetRecord, 'id' | 'ownerId'>,
@@ -83,28 +92,55 @@ export const findFaces = async (
     return (await addFaceIndexEntry(asset, original, [], new Uint8Array()))
       ? { detected: 0, known: 0, people: [], outcomes: [] }
       : undefined;
-  const current = await getAssetWithFaces(asset.id);
-  if (!current) return undefined;
-  // The faces it has (a file's regions, drawn ones, detected ones with a person), then those detected
-  // before without one or deleted since (the index's): a face found again keeps its id.
-  const earlier = new Map(
-    (await readFaceIndex(current.asset.ownerId, decodeDescriptors)).faces
-      .filter((face) => face.assetId === asset.id)
-      .map((face) => [face.id, face]),
-  );
+  for (let attempt = 0; ; attempt++) {
+    const current = await getAssetWithFaces(asset.id);
+    if (!current) return undefined;
+    const faces = matchFaces(current, detected, preview, original, await readFaceIndex(current.asset.ownerId, decodeDescriptors));
+    try {
+      const added = await addFaceIndexEntry(current.asset, original, faces, encodeDescriptors(faces.map((face) => face.descriptor)), {
+        asset: current.asset,
+        faces: faces.flatMap((face) => (face.item ? [face.item] : [])),
+      });
+      if (!added) return undefined;
+    } catch (error) {
+      // Its faces changed since they were read (one drawn, named or deleted meanwhile): match them again.
+      if (error instanceof AssetFacesChangedError && attempt < 8) continue;
+      throw error;
+    }
+    return recognizeFound(current.asset.ownerId, faces, ml);
+  }
+};
+
+/**
+ * The detected faces matched with the asset's faces as they are now: a face found again keeps its
+ * id; one with a person, or deleted by its owner, is settled (not recognised again); one without
+ * an item (new, or detected before every detected face had one) gets its item, without a person.
+ */
+const matchFaces = (
+  current: AssetWithFaces,
+  detected: readonly DetectedFace[],
+  preview: { width: number; height: number },
+  original: { width: number; height: number },
+  index: { faces: readonly IndexedFace[] },
+) => {
+  const dropped = new Set(current.asset.droppedFaces ?? []);
+  // The faces it has (a file's regions, drawn ones, detected ones), then those detected before
+  // without an item or deleted since (the index's).
   const before = [
     ...current.faces.map((face) => ({
       id: face.id,
       box: faceBox(face),
       size: { width: face.imageWidth, height: face.imageHeight },
-      person: true,
+      person: face.personId !== null,
+      item: true,
     })),
-    ...[...earlier.values()]
-      .filter((face) => !current.faces.some((each) => each.id === face.id))
-      .map((face) => ({ id: face.id, box: face, size: { width: face.imageWidth, height: face.imageHeight }, person: false })),
+    ...index.faces
+      .filter((face) => face.assetId === current.asset.id && !current.faces.some((each) => each.id === face.id))
+      .map((face) => ({ id: face.id, box: face, size: { width: face.imageWidth, height: face.imageHeight }, person: false, item: false })),
   ];
   const used = new Set<string>();
-  const faces = detected.map((found) => {
+  let next = Math.max(-1, ...current.faces.map((face) => face.index)) + 1;
+  return detected.map((found) => {
     const box = scaleBox(found, preview, original);
     const same = before.find(
       (face) =>
@@ -114,14 +150,39 @@ export const findFaces = async (
         overlap(scaleBox(face.box, face.size, original), box) >= sameFaceOverlap,
     );
     if (same) used.add(same.id);
-    // A face with a person, or deleted by its owner, is not recognised again; one still without a person is.
-    const settled = same !== undefined && (same.person || (current.asset.droppedFaces ?? []).includes(same.id));
-    return { id: same?.id ?? randomUUID(), ...box, score: found.score, descriptor: found.descriptor, known: settled };
+    const id = same?.id ?? randomUUID();
+    const known = same !== undefined && (same.person || dropped.has(same.id));
+    const item: FaceRecord | undefined =
+      same?.item || dropped.has(id)
+        ? undefined
+        : {
+            id,
+            assetId: current.asset.id,
+            personId: null,
+            ownerId: current.asset.ownerId,
+            imageWidth: original.width,
+            imageHeight: original.height,
+            boundingBoxX1: box.x1,
+            boundingBoxY1: box.y1,
+            boundingBoxX2: box.x2,
+            boundingBoxY2: box.y2,
+            // After the asset's faces, in the order found (the most certain first).
+            index: next++,
+            sourceType: 'machine-learning',
+          };
+    return { id, ...box, score: found.score, descriptor: found.descriptor, known, item };
   });
-  if (!(await addFaceIndexEntry(current.asset, original, faces, encodeDescriptors(faces.map((face) => face.descriptor))))) return undefined;
+};
+
+/** Recognition of the faces detection found that have no person yet, one by one. */
+const recognizeFound = async (
+  ownerId: string,
+  faces: readonly { id: string; known: boolean }[],
+  ml: MachineLearning,
+): Promise<FacesFound> => {
   const result: FacesFound = { detected: faces.length, known: faces.filter((face) => face.known).length, people: [], outcomes: [] };
   for (const face of faces.filter((each) => !each.known)) {
-    const outcome = await recognizeFace(current.asset.ownerId, face.id, ml);
+    const outcome = await recognizeFace(ownerId, face.id, ml);
     result.outcomes.push(outcome.kind);
     if (outcome.personId) result.people.push(outcome.personId);
   }
@@ -132,7 +193,10 @@ export const findFaces = async (
 export const recognizePendingFaces = async (asset: AssetRecord, ml: MachineLearning): Promise<string[]> => {
   const current = await getAssetWithFaces(asset.id);
   if (!current) return [];
-  const settled = new Set([...current.faces.map((face) => face.id), ...(current.asset.droppedFaces ?? [])]);
+  const settled = new Set([
+    ...current.faces.filter((face) => face.personId !== null).map((face) => face.id),
+    ...(current.asset.droppedFaces ?? []),
+  ]);
   const pending = new Set(
     (await readFaceIndex(asset.ownerId, decodeDescriptors)).faces
       .filter((face) => face.assetId === asset.id && !settled.has(face.id))
@@ -168,17 +232,10 @@ export const recognizeFace = async (
     const index = await readFaceIndex(ownerId, decodeDescriptors);
     const self = indexedFace(index.faces, faceId);
     if (!self) return { kind: 'gone' };
-    const nearest = new Map<string, { face: IndexedFace; distance: number }>();
-    for (const other of index.faces) {
-      if (other.id === self.id) continue;
-      const distance = faceDistance(self.descriptor, other.descriptor);
-      const seen = nearest.get(other.id);
-      if (distance <= maxDistance && (!seen || distance < seen.distance)) nearest.set(other.id, { face: other, distance });
-    }
-    const near = [...nearest.values()].sort((a, b) => a.distance - b.distance).slice(0, 100);
+    const near = nearestFaces(self, index.faces, maxDistance);
     const states = await readFaceStates(ownerId, [self, ...near.map((each) => each.face)]);
     const own = states.faces.get(self.id);
-    if (own) return { kind: 'assigned', personId: own.personId };
+    if (own?.personId) return { kind: 'assigned', personId: own.personId };
     const asset = states.assets.get(self.assetId);
     if (!asset || (asset.droppedFaces ?? []).includes(self.id) || asset.deletedAt) return { kind: 'gone' };
     const takenOn = asset.fileCreatedAt.slice(0, 10);
@@ -187,7 +244,7 @@ export const recognizeFace = async (
       const of = states.assets.get(face.assetId);
       if (!of || of.deletedAt || (of.droppedFaces ?? []).includes(face.id)) return [];
       const item = states.faces.get(face.id);
-      if (!item) {
+      if (!item?.personId) {
         pending.set(face.id, face);
         return [{ faceId: face.id, distance }];
       }
@@ -202,11 +259,14 @@ export const recognizeFace = async (
       decision.kind === 'new' ? [self, ...decision.faceIds.flatMap((id) => pending.get(id) ?? []).slice(0, maxFoundingFaces - 1)] : [self];
     const faces = founding.flatMap((face) => {
       const of = states.assets.get(face.assetId);
-      return of ? [{ face, asset: of }] : [];
+      return of ? [{ face, asset: of, item: states.faces.get(face.id) }] : [];
     });
+    // A face detected before every detected face had an item gets one, after the asset's faces.
     const indexed = faces.map((each, i) => ({
       ...each,
-      index: each.asset.faceIds.length + faces.slice(0, i).filter((other) => other.asset.id === each.asset.id).length,
+      index:
+        each.item?.index ??
+        each.asset.faceIds.length + faces.slice(0, i).filter((other) => !other.item && other.asset.id === each.asset.id).length,
     }));
     const person = decision.kind === 'join' ? states.people.get(decision.personId) : undefined;
     if (person?.name) await writeNamePostings(ownerId, asset, person.name);

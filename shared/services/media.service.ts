@@ -11,7 +11,7 @@ import { isRaw } from '../domain/media-types.ts';
 import { imageSize, renderEdited, renderFaceCrop, renderPreviews } from '../media/images.ts';
 import { embeddedPreview } from '../media/raw.ts';
 import { renderPoster } from '../media/video.ts';
-import type { AssetRecord, FaceRecord } from '../model/asset.ts';
+import { type AssetRecord, type FaceRecord, peopleOfFaces } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import { raise } from '../realtime/outbox.ts';
 import { type OriginalsStore, originalsStore, type StoredObject } from '../storage/originals.ts';
@@ -109,7 +109,7 @@ export const generateMedia = async (assetId: string, options: { notify?: boolean
   if (asset.edits.length > 0) await generateEditedMedia(asset.id);
   const preview = { bytes: previews.preview, width: previews.previewWidth, height: previews.previewHeight };
   // The people whose feature face is on this asset (a new person's is the asset they were first seen on).
-  const people = faces.length === 0 ? [] : await getPeople(asset.ownerId, [...new Set(faces.map((face) => face.personId))]);
+  const people = faces.length === 0 ? [] : await getPeople(asset.ownerId, peopleOfFaces(faces));
   await makePersonThumbnails(
     asset,
     faces,
@@ -289,9 +289,12 @@ const makePersonThumbnails = async (
     const face = faces.find((each) => each.personId === person.id);
     if (!face || face.imageWidth <= 0 || face.imageHeight <= 0) continue;
     // Face boxes are in the pixels of the image the region was written for; the preview is smaller.
+    // Kept on the image first, as Immich's `getCrop` does: a face's box can spill over its edges.
     const sx = preview.width / face.imageWidth;
     const sy = preview.height / face.imageHeight;
-    const box = { x1: face.boundingBoxX1 * sx, y1: face.boundingBoxY1 * sy, x2: face.boundingBoxX2 * sx, y2: face.boundingBoxY2 * sy };
+    const onX = (value: number) => Math.min(Math.max(value, 0), face.imageWidth) * sx;
+    const onY = (value: number) => Math.min(Math.max(value, 0), face.imageHeight) * sy;
+    const box = { x1: onX(face.boundingBoxX1), y1: onY(face.boundingBoxY1), x2: onX(face.boundingBoxX2), y2: onY(face.boundingBoxY2) };
     try {
       const key = personThumbnailKey(asset.ownerId, person.id);
       await store.put(key, await renderFaceCrop(preview.bytes, box, quality), 'image/jpeg');

@@ -90,7 +90,7 @@ const measure = async (): Promise<string> => {
           deletedAt: random() < 0.01 ? when : null,
           isFavorite: random() < 0.05,
           visibility: random() < 0.02 ? 'archive' : 'timeline',
-          personIds: faces.map((face) => face.personId),
+          personIds: faces.flatMap((face) => face.personId ?? []),
           faceIds: faces.map((face) => face.id),
           exif: {
             ...cameraExif(when),

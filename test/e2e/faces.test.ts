@@ -37,7 +37,7 @@ describe('faces found by the media function, through the immich CLI 3.2.2 and bo
     expect((await v1.getServerFeatures(user)).facialRecognition).toBe(true);
   });
 
-  it('turns a folder of photos of two women into two people, and recognises them in a group photo', async () => {
+  it('turns a folder of photos of two women into two people, recognises them in a group photo, and lets the third be named on both generations', async () => {
     const root = mkdtempSync(join(tmpdir(), 'faces-'));
     const folder = join(root, 'camera-roll');
     mkdirSync(folder);
@@ -46,11 +46,13 @@ describe('faces found by the media function, through the immich CLI 3.2.2 and bo
       ['cy', [0, 1, 3]],
     ] as const)
       for (const variant of variants) writeFileSync(join(folder, `${person}-${variant}.jpg`), (await portrait(person, variant)).data);
+    // Bea: one portrait, and in the group photo; two faces, too few to become a person on their own (minFaces 3).
+    writeFileSync(join(folder, 'bea-0.jpg'), (await portrait('bea', 0)).data);
     copyFileSync(groupPhotoPath, join(folder, 'group.jpg'));
     const config = join(root, 'config');
     await immich(config, 'login', server.baseUrl, String(user.headers['x-api-key']));
     const uploaded = await immich(config, 'upload', folder);
-    expect(uploaded.stdout).toMatch(/Successfully uploaded 7 new assets/);
+    expect(uploaded.stdout).toMatch(/Successfully uploaded 8 new assets/);
 
     // The media function runs after each upload's answer: wait for the group photo's two faces.
     const assets = await v3.searchAssets({ metadataSearchDto: { originalFileName: 'group' } }, user);
@@ -71,12 +73,20 @@ describe('faces found by the media function, through the immich CLI 3.2.2 and bo
       expect((await v3.getPersonStatistics({ id: person.id }, user)).assets).toBe(4);
       expect((await v1.getPersonStatistics({ id: person.id }, user)).assets).toBe(4);
     }
-    // The group photo's faces: Ana's and Cy's boxes, in its pixels, each a different person; Bea, seen once, no one yet.
-    expect(faces).toHaveLength(2);
-    const boxes = faces.map((face) => ({ x1: face.boundingBoxX1, y1: face.boundingBoxY1, x2: face.boundingBoxX2, y2: face.boundingBoxY2 }));
-    expect(Math.max(...boxes.map((box) => iou(box, groupFaces.ana)))).toBeGreaterThan(0.5);
-    expect(Math.max(...boxes.map((box) => iou(box, groupFaces.cy)))).toBeGreaterThan(0.5);
-    expect(new Set(faces.map((face) => face.person?.id)).size).toBe(2);
+    // The group photo's faces: Ana's and Cy's boxes, in its pixels, each a different person; Bea's, no one yet (listed, as Immich lists it).
+    expect(faces).toHaveLength(3);
+    const boxOf = (face: v3.AssetFaceResponseDto) => ({
+      x1: face.boundingBoxX1,
+      y1: face.boundingBoxY1,
+      x2: face.boundingBoxX2,
+      y2: face.boundingBoxY2,
+    });
+    const known = faces.filter((face) => face.person);
+    expect(Math.max(...known.map((face) => iou(boxOf(face), groupFaces.ana)))).toBeGreaterThan(0.5);
+    expect(Math.max(...known.map((face) => iou(boxOf(face), groupFaces.cy)))).toBeGreaterThan(0.5);
+    expect(new Set(known.map((face) => face.person?.id)).size).toBe(2);
+    const bea = faces.find((face) => !face.person) as v3.AssetFaceResponseDto;
+    expect(iou(boxOf(bea), groupFaces.bea)).toBeGreaterThan(0.5);
     expect(faces.every((face) => face.sourceType === v3.SourceType.MachineLearning)).toBe(true);
     // Each person's thumbnail is a JPEG cropped from their face.
     for (const person of people.people) {
@@ -84,5 +94,32 @@ describe('faces found by the media function, through the immich CLI 3.2.2 and bo
       expect(thumbnail.type).toBe('image/jpeg');
       expect(thumbnail.size).toBeGreaterThan(1000);
     }
+
+    // Bea's portrait: its face found, no one's yet (two faces of her, minFaces is 3).
+    const portraitAsset = (await v3.searchAssets({ metadataSearchDto: { originalFileName: 'bea-0' } }, user)).assets.items[0];
+    const portraitId = portraitAsset?.id ?? '';
+    let portraitFaces = await v1.getFaces({ id: portraitId }, user);
+    while (portraitFaces.length === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      portraitFaces = await v1.getFaces({ id: portraitId }, user);
+    }
+    expect(portraitFaces.map((face) => face.person)).toEqual([null]);
+
+    // Naming Bea as v3's web app does: a new person, the group photo's face given to her, then her name.
+    const beaPerson = await v3.createPerson({ personCreateDto: {} }, user);
+    expect((await v3.reassignFacesById({ id: beaPerson.id, faceDto: { id: bea.id } }, user)).id).toBe(beaPerson.id);
+    await v3.updatePerson({ id: beaPerson.id, personUpdateDto: { name: 'Bea' } }, user);
+    const groupAfter = await v3.getAssetInfo({ id: group?.id ?? '' }, user);
+    expect(groupAfter.people?.map((person) => person.name).sort()).toEqual(['', '', 'Bea']);
+    expect((await v3.getFaces({ id: group?.id ?? '' }, user)).find((face) => face.id === bea.id)?.person?.name).toBe('Bea');
+    // Her portrait's face given to her through v1.100's SDK.
+    const named = await v1.reassignFacesById({ id: beaPerson.id, faceDto: { id: portraitFaces[0]?.id ?? '' } }, user);
+    expect(named).toMatchObject({ id: beaPerson.id, name: 'Bea' });
+    const portraitAfter = await v1.getAssetInfo({ id: portraitId }, user);
+    expect(portraitAfter.people?.map((person) => [person.name, person.faces.map((face) => face.id)])).toEqual([
+      ['Bea', [portraitFaces[0]?.id]],
+    ]);
+    expect((await v1.getPersonStatistics({ id: beaPerson.id }, user)).assets).toBe(2);
+    expect((await v1.getAllPeople({ withHidden: true }, user)).people.map((person) => person.name).sort()).toEqual(['', '', 'Bea']);
   }, 180_000);
 });

@@ -60,7 +60,7 @@ describe('PUT /system-config', () => {
     config = withValue(config, 'oauth.autoLaunch', 'true');
     config = withValue(config, 'trash.days', 10);
     config = withValue(config, 'user.deleteDelay', 15);
-    config = withValue(config, 'machineLearning.facialRecognition.minScore', '0.5');
+    config = withValue(config, 'machineLearning.facialRecognition.minScore', '0.6');
     const reply = await put(config);
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({
@@ -68,7 +68,7 @@ describe('PUT /system-config', () => {
       oauth: { autoLaunch: true },
       trash: { days: 10 },
       user: { deleteDelay: 15 },
-      machineLearning: { facialRecognition: { minScore: 0.5 } },
+      machineLearning: { facialRecognition: { minScore: 0.6 } },
     });
     expect(await getConfig()).toEqual(reply.body);
   });

@@ -25,6 +25,8 @@ export interface PhotoSpec {
   color?: [number, number, number];
   /** Random pixels instead of one colour: a file that barely compresses (size tests). */
   noise?: boolean;
+  /** The colour of the stored pixel at (x, y), where it is not `color` (a patch at a known place). */
+  paint?: (x: number, y: number) => [number, number, number] | undefined;
   /** Written as a JPEG comment; defaults to a counter, so every generated file is distinct. */
   comment?: string;
   make?: string;
@@ -52,8 +54,9 @@ export interface PhotoSpec {
   country?: string;
   iptcLocation?: boolean;
   projectionType?: string;
-  /** MWG regions (mwg-rs), with AppliedToDimensions = the image size. */
+  /** MWG regions (mwg-rs), with AppliedToDimensions = the image size (or `appliedToDimensions`). */
   mwgFaces?: FaceRegion[];
+  appliedToDimensions?: { width: number; height: number };
   /** Microsoft Photo regions (MP:RegionInfo). */
   microsoftFaces?: FaceRegion[];
   /** EXIF CreateDate (DateTimeDigitized), `YYYY:MM:DD HH:mm:ss`. */
@@ -253,7 +256,7 @@ export const xmpPacket = (spec: PhotoSpec, sidecar: boolean): string => {
       .join('');
     children.push(`
    <mwg-rs:Regions rdf:parseType="Resource">
-    <mwg-rs:AppliedToDimensions stDim:w="${width}" stDim:h="${height}" stDim:unit="pixel"/>
+    <mwg-rs:AppliedToDimensions stDim:w="${spec.appliedToDimensions?.width ?? width}" stDim:h="${spec.appliedToDimensions?.height ?? height}" stDim:unit="pixel"/>
     <mwg-rs:RegionList>
      <rdf:Bag>${regions}
      </rdf:Bag>
@@ -383,7 +386,8 @@ export const makeJpeg = (spec: PhotoSpec = {}): Buffer => {
   const [r, g, b] = spec.color ?? [200, 120, 40];
   const pixels = Buffer.alloc(width * height * 4);
   for (let i = 0; i < width * height; i++) {
-    pixels.set(spec.noise ? [Math.random() * 256, Math.random() * 256, Math.random() * 256, 255] : [r, g, b, 255], i * 4);
+    const painted = spec.paint?.(i % width, Math.floor(i / width));
+    pixels.set(spec.noise ? [Math.random() * 256, Math.random() * 256, Math.random() * 256, 255] : [...(painted ?? [r, g, b]), 255], i * 4);
   }
   const encoded = jpeg.encode({ data: pixels, width, height }, 90).data;
   const segments: Buffer[] = [];

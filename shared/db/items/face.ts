@@ -8,28 +8,48 @@ export const faceCodec = codec('face', FaceRecordSchema);
 /** A face as its person's list (gsi2) holds it: with its asset's status. */
 export const faceEntryCodec = codec('face', FaceEntrySchema, {}, upgradeStatus);
 
-/** The stored form of a face: in its asset's partition, on its person's gsi2 list, findable by its id (gsi1), with the asset's status. */
-export const faceItem = (face: FaceRecord, asset: AssetRecord) => ({
-  ...keys.assetFace(asset.id, face.id),
-  ...indexKeys.personFaces(face.personId, asset.fileCreatedAt, asset.id, face.id),
-  ...indexKeys.face(face.id, asset.id),
-  type: 'face',
-  ...face,
-  ...statusOf(asset),
-});
+/**
+ * The stored form of a face: in its asset's partition, findable by its id (gsi1), with the asset's
+ * status; with a person, on their gsi2 list. A face without a person has no `personId` attribute
+ * (read as null), so a write can condition on its having none.
+ */
+export const faceItem = (face: FaceRecord, asset: AssetRecord) => {
+  const { personId, ...rest } = face;
+  return {
+    ...keys.assetFace(asset.id, face.id),
+    ...(personId === null ? {} : indexKeys.personFaces(personId, asset.fileCreatedAt, asset.id, face.id)),
+    ...indexKeys.face(face.id, asset.id),
+    type: 'face',
+    ...rest,
+    ...(personId === null ? {} : { personId }),
+    ...statusOf(asset),
+  };
+};
+
+/** A write's condition that the face still shows `personId` (null: still no one). */
+export const showsCondition = (personId: string | null): { condition: string; values?: Record<string, unknown> } =>
+  personId === null
+    ? { condition: 'attribute_exists(pk) AND attribute_not_exists(personId)' }
+    : { condition: 'personId = :person', values: { ':person': personId } };
 
 export const faceWrites = {
-  create: (face: FaceRecord, asset: AssetRecord): Write => putWrite(faceItem(face, asset), { condition: 'absent' }),
-  /** Moves a face to another person (a merge; an edit says whose it must still be: `from`). */
-  reassign: (face: { id: string; assetId: string; fileCreatedAt: string }, personId: string, from?: string): Write =>
-    updateWrite(keys.assetFace(face.assetId, face.id), 'SET personId = :person, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk', {
-      condition: from === undefined ? 'present' : 'personId = :from',
+  create: (face: FaceRecord, asset: AssetRecord, options: { onConditionFailed?: () => Error } = {}): Write =>
+    putWrite(faceItem(face, asset), { condition: 'absent', ...options }),
+  /**
+   * Moves a face to another person (a merge), or gives a face without a person one (a name given
+   * to it, recognition); `from`, when given, is whom it must still show (null: no one).
+   */
+  reassign: (face: { id: string; assetId: string; fileCreatedAt: string }, personId: string, from?: string | null): Write => {
+    const still = from === undefined ? { condition: 'present' } : showsCondition(from);
+    return updateWrite(keys.assetFace(face.assetId, face.id), 'SET personId = :to, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk', {
+      condition: still.condition,
       values: {
-        ':person': personId,
+        ':to': personId,
         ...prefixed(indexKeys.personFaces(personId, face.fileCreatedAt, face.assetId, face.id)),
-        ...(from === undefined ? {} : { ':from': from }),
+        ...still.values,
       },
-    }),
+    });
+  },
 };
 
 const prefixed = (attributes: Record<string, string>) =>

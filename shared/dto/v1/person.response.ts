@@ -46,7 +46,7 @@ export const mapFace = (face: FaceRecord): AssetFaceWithoutPersonResponseDto => 
 export const peopleWithFaces = (faces: readonly FaceRecord[], people: ReadonlyMap<string, PersonRecord>): PersonWithFacesResponseDto[] => {
   const result = new Map<string, PersonWithFacesResponseDto>();
   for (const face of faces) {
-    const person = people.get(face.personId);
+    const person = face.personId === null ? undefined : people.get(face.personId);
     if (!person) continue;
     let entry = result.get(person.id);
     if (!entry) {

@@ -3,7 +3,7 @@
  * the one search's filters (shared/domain/search.ts), and its answers.
  */
 import * as v from 'valibot';
-import type { CityAsset, SearchHit } from '../../model/asset.ts';
+import { type CityAsset, peopleOfFaces, type SearchHit } from '../../model/asset.ts';
 import { limits } from '../../model/limits.ts';
 import type { SearchFilters } from '../../model/search.ts';
 import { type AssetResponseDto, mapAssetV3 } from './asset.response.ts';
@@ -168,9 +168,7 @@ export const mapSearchV3 = (
     mapAssetV3(hit.asset, {
       callerId,
       withExif,
-      ...(hit.people
-        ? { people: [...new Set(hit.faces?.map((face) => hit.people?.get(face.personId)))].filter((p) => p !== undefined) }
-        : {}),
+      ...(hit.people ? { people: peopleOfFaces(hit.faces ?? []).flatMap((id) => hit.people?.get(id) ?? []) } : {}),
     }),
   );
   return {
