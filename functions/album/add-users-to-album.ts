@@ -4,9 +4,10 @@ import { mapAlbumView } from '#shared/dto/v1/album.response.ts';
 import { AddUsersDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import { publish } from '#shared/realtime/publisher.ts';
 import { addUsersToAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
-  { access: 'user', permission: 'albumUser.create', returns: returns<AlbumResponseDto>(), params: IdParams, body: AddUsersDto },
+  { publish, access: 'user', permission: 'albumUser.create', returns: returns<AlbumResponseDto>(), params: IdParams, body: AddUsersDto },
   async ({ auth, params, body }) => mapAlbumView(await addUsersToAlbum(auth, params.id, body), auth.user.id),
 );

@@ -33,6 +33,11 @@ export interface ApiFunctionProps {
   originVerify?: string;
   /** The product keys' public keys (`-c licensePublicKeyServer=… -c licensePublicKeyClient=…`), for routes with `licenseKeys`. */
   licensePublicKeys?: { server?: string; client?: string };
+  /**
+   * The generation of the web app deployed (`WEB_GENERATION`), for the paths both generations
+   * share: a browser's request there is answered in its shapes (shared/http/generation.ts).
+   */
+  webGeneration?: 'v1' | 'v3';
 }
 
 /**
@@ -59,6 +64,7 @@ export class ApiFunction extends LambdaFunction {
       webIndex,
       originVerify,
       licensePublicKeys,
+      webGeneration,
     }: ApiFunctionProps,
   ) {
     const name = functionName(route);
@@ -94,6 +100,7 @@ export class ApiFunction extends LambdaFunction {
         ...(originVerify ? { ORIGIN_VERIFY: originVerify } : {}),
         ...(route.licenseKeys && licensePublicKeys?.server ? { LICENSE_PUBLIC_KEY_SERVER: licensePublicKeys.server } : {}),
         ...(route.licenseKeys && licensePublicKeys?.client ? { LICENSE_PUBLIC_KEY_CLIENT: licensePublicKeys.client } : {}),
+        ...(route.v3 && webGeneration ? { WEB_GENERATION: webGeneration } : {}),
       },
       logGroup: new LogGroup(scope, `${id}Logs`, {
         logGroupName: `${logGroupPrefix}${name}`,

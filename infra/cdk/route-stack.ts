@@ -43,6 +43,8 @@ export interface RouteStackProps {
   /** What CloudFront sends a streaming route's function URL in `x-origin-verify`, so only it reaches the function. */
   originVerify: string;
   licensePublicKeys?: { server?: string; client?: string };
+  /** The generation of the web app deployed, for the paths both generations share (infra/cdk/api-function.ts). */
+  webGeneration: 'v1' | 'v3';
 }
 
 /** A streaming route's function URL, for the distribution (infra/cdk/web-distribution.ts). */
@@ -101,6 +103,7 @@ export class RouteStack extends NestedStack {
         ...(props.webIndex && webRoutes.includes(route) ? { webIndex: props.webIndex } : {}),
         ...(route.stream ? { originVerify: props.originVerify } : {}),
         ...(route.licenseKeys && props.licensePublicKeys ? { licensePublicKeys: props.licensePublicKeys } : {}),
+        webGeneration: props.webGeneration,
       });
       if (route.stream) {
         // API Gateway buffers an answer (6 MB at most): a streamed one goes out through a function URL in

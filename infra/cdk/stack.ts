@@ -149,12 +149,8 @@ export class ImmichStack extends Stack {
     const nightly = new NightlyFunction(this, 'Nightly', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
     // Immich's realtime socket: an API Gateway WebSocket API (infra/cdk/realtime.ts), answered in
     // the shapes of the web app deployed (docs/immich-compatibility.md, "Realtime").
-    const realtime = new Realtime(this, 'Realtime', {
-      table: this.table,
-      logGroupPrefix,
-      tracing,
-      webGeneration: props.webDir && isV3WebBuild(props.webDir) ? 'v3' : 'v1',
-    });
+    const webGeneration = props.webDir && isV3WebBuild(props.webDir) ? 'v3' : 'v1';
+    const realtime = new Realtime(this, 'Realtime', { table: this.table, logGroupPrefix, tracing, webGeneration });
     // The media function tells an owner's apps of their previews, edits and people's thumbnails.
     media.fn.addEnvironment('REALTIME_ENDPOINT', realtime.endpoint);
     realtime.grantPost(media.role);
@@ -198,6 +194,7 @@ export class ImmichStack extends Stack {
         tracing,
         ...(props.webDir ? { webIndex: resolve(props.webDir, 'index.html') } : {}),
         originVerify,
+        webGeneration,
         licensePublicKeys,
       });
       streams.push(...nested.streams);

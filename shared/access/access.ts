@@ -350,11 +350,3 @@ export const requireActivity = async (auth: Auth, activityId: string): Promise<A
   if (!activity || (!owns(auth, activity.userId) && !owns(auth, activity.albumOwnerId))) throw noAccess(Permission.ActivityDelete);
   return activity;
 };
-
-/**
- * Notifications the caller may read, update or delete: none exists here (nothing makes them), so
- * every id is refused as Immich refuses one that is not the caller's.
- */
-export const requireNotifications = (permission: Permission, _ids: readonly string[]): never => {
-  throw noAccess(permission);
-};

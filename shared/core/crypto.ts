@@ -121,3 +121,14 @@ export const isUploadPartSignature = (
   const given = Buffer.from(signature);
   return given.length === expected.length && timingSafeEqual(given, expected);
 };
+
+/**
+ * An id derived from what it names (SHA-256 of `seed`), in a version-4 UUID's form: whoever makes
+ * the same thing again makes the same id, so a conditional put makes it once (a nightly memory of
+ * one day and year, an album's update told to one user in one slot of time).
+ */
+export const derivedUuid = (seed: string): string => {
+  const hex = createHash('sha256').update(seed).digest('hex');
+  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};

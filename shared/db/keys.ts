@@ -99,6 +99,8 @@ export const keys = {
   /** A stack, under its owner: reading it by the caller's id is also the ownership check. */
   stack: (ownerId: string, stackId: string): Key => ({ pk: `USER#${ownerId}`, sk: `STACK#${stackId}` }),
   workflow: (ownerId: string, workflowId: string): Key => ({ pk: `USER#${ownerId}`, sk: `WORKFLOW#${workflowId}` }),
+  /** A notification, under its user: reading it by the caller's id is also the ownership check. */
+  notification: (userId: string, notificationId: string): Key => ({ pk: `USER#${userId}`, sk: `NOTIFICATION#${notificationId}` }),
   /** A tag, under its owner: reading it by the caller's id is also the ownership check. */
   tag: (ownerId: string, tagId: string): Key => ({ pk: `USER#${ownerId}`, sk: `TAG#${tagId}` }),
   /** Uniqueness of a tag's value (its full path) per owner, by hash of the value → tagId. */
@@ -204,6 +206,8 @@ export const partitions = {
   userStacks: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'STACK#' }),
   /** A user's workflows. */
   userWorkflows: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'WORKFLOW#' }),
+  /** A user's notifications. */
+  userNotifications: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'NOTIFICATION#' }),
   /** A user's memories. */
   userMemories: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'MEMORY#' }),
   /** A memory's assets. */

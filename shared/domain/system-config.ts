@@ -1,6 +1,6 @@
 import { configDefaults } from '../model/config.ts';
 
-export { configDefaults, type SystemConfig } from '../model/config.ts';
+export { configDefaults, type SystemConfig, storageQuotaV1 } from '../model/config.ts';
 
 /**
  * v1.100's names for settings v3 keeps elsewhere: each view path, the stored path(s) it is, and

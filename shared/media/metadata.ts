@@ -1,4 +1,5 @@
 import { imageSize } from 'image-size';
+import { canonicalCountry } from '../domain/countries.ts';
 import type { ExifInfo } from '../model/asset.ts';
 import { limits, truncate } from '../model/limits.ts';
 import { type FaceRegion, faceRegionsOf } from './faces.ts';
@@ -224,10 +225,11 @@ export const metadataOf = async (read: ReadMetadata): Promise<Metadata> => {
     exposureTime: exposure(tags.ExposureTime),
     latitude: position?.latitude ?? null,
     longitude: position?.longitude ?? null,
-    // No geocoder here: the location names the file itself carries (XMP photoshop:, IPTC).
+    // No geocoder here: the location names the file itself carries (XMP photoshop:, IPTC), its
+    // country named as geocoded countries are (docs/places.md, "One country, one name").
     city: repairUtf8(text(tags.City)),
     state: repairUtf8(text(tags.State)),
-    country: repairUtf8(text(tags.Country)),
+    country: canonicalCountry(repairUtf8(text(tags.Country)), text(tags.CountryCode)),
     description: text(sidecar?.description) ?? text(tags.ImageDescription) ?? text(tags.description) ?? text(tags.Description) ?? '',
     projectionType: projection ? projection.toUpperCase() : null,
     rating: starRating(tags.Rating),

@@ -152,3 +152,10 @@ export const configDefaults = {
 
 /** The configuration as read: every setting of both generations, views included. */
 export type SystemConfig = typeof configDefaults;
+
+/**
+ * v1.100's view of `oauth.defaultStorageQuota`: v3 has null for "no quota", where v1.100's number
+ * is 0 for it (its OAuth sign-up gives a user `quota × GiB || null`); a v1.100 client is shown this
+ * (shared/dto/v1/system-config.response.ts) and its body read back through it.
+ */
+export const storageQuotaV1 = (quota: number | null): number => quota ?? 0;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { AssetDetail, AssetRecord } from './asset.ts';
 import { id, instant, nullable } from './fields.ts';
+import type { NotificationRecord } from './notification.ts';
 
 /**
  * Immich's realtime channel (docs/web-app.md, "Realtime"): the socket.io connections Immich's apps
@@ -84,4 +85,6 @@ export type LiveEvent =
   /** A session ended by its logout (`on_session_delete`), to that session's own connections. */
   | { kind: 'session-ended'; userId: string; sessionHash: string; sessionId: string }
   /** A user deleted for good (`on_user_delete`), to everyone. */
-  | { kind: 'user-deleted'; userId: string };
+  | { kind: 'user-deleted'; userId: string }
+  /** A notification made for a user (v3's `on_notification`, its NotificationDto), to that user. */
+  | { kind: 'notification'; notification: NotificationRecord };

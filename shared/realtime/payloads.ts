@@ -1,4 +1,5 @@
 import { log } from '../core/log.ts';
+import { mapNotification } from '../dto/v3/notification.ts';
 import type { AssetDetail, AssetRecord } from '../model/asset.ts';
 import type { AssetViews, Generation, LiveEvent } from '../model/realtime.ts';
 import { eventPacket } from './engine-io.ts';
@@ -83,5 +84,8 @@ const framesOf = (event: LiveEvent, generation: Generation, shapes: AssetShapes 
       return [eventPacket('on_session_delete', event.sessionId)];
     case 'user-deleted':
       return [eventPacket('on_user_delete', event.userId)];
+    case 'notification':
+      // v1.100 has no notifications: only v3's apps wait for this.
+      return generation === 'v3' ? [eventPacket('on_notification', mapNotification(event.notification))] : [];
   }
 };

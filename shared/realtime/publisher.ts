@@ -41,6 +41,8 @@ const audienceOf = (event: LiveEvent): Audience => {
       return { users: [event.userId] };
     case 'album-changed':
       return { users: event.userIds };
+    case 'notification':
+      return { users: [event.notification.userId] };
     case 'session-ended':
       return { session: { userId: event.userId, sessionHash: event.sessionHash } };
     case 'config-changed':

@@ -39,6 +39,7 @@ import type { AssetRecord } from '../model/asset.ts';
 import { byFileCreatedAt, seenByOthers } from '../model/asset.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 import { raise } from '../realtime/outbox.ts';
+import { notifyAlbumInvite, notifyAlbumUpdate } from './notification.service.ts';
 
 /** A write that needed the album as read lost to another request's change: the client may retry. */
 const albumChanged = (): Conflict => new Conflict('The album was changed by another request; try again');
@@ -118,6 +119,7 @@ export const createAlbum = async (auth: Auth, dto: NewAlbum): Promise<AlbumView>
     userRoles: Object.fromEntries(shares.filter((share) => share.role !== 'editor').map((share) => [share.userId, share.role])),
   };
   await insertAlbum(album, assets);
+  await notifyAlbumInvite(album, album.sharedUserIds, user.name);
   const members = await listMembers(album.id);
   return { album, owner: user, sharedUsers, members, assets: await albumAssets(album, members) };
 };
@@ -238,14 +240,16 @@ export const removeAlbum = async (album: AlbumRecord): Promise<void> => {
 /** PUT /album/:id/assets: per id `success`, or `duplicate` (already in), or `no_permission` (not the caller's). */
 export const addAssetsToAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResult[]> => {
   const album = await requireAlbumEditor(auth, Permission.AlbumAssetCreate, id);
-  return addAllowedAssets(album, ids, allowedAssets(auth, Permission.AssetShare, ids));
+  return addAllowedAssets(auth, album, ids, allowedAssets(auth, Permission.AssetShare, ids));
 };
 
 /**
  * Adds to an album the caller may add to the assets of `ids` they may share (`allowed`, read
- * beside the album's entries), reporting each id.
+ * beside the album's entries), reporting each id; the album's other users are told (Immich's
+ * `AlbumUpdate` notification).
  */
 const addAllowedAssets = async (
+  auth: Auth,
   album: AlbumRecord,
   ids: readonly string[],
   allowedAssetsOf: Promise<AssetRecord[]> | readonly AssetRecord[],
@@ -276,6 +280,7 @@ const addAllowedAssets = async (
   if (first) {
     await touchAlbum(album, album.albumThumbnailAssetId ?? first.id, new Date().toISOString());
     albumAssetsChanged(album);
+    await notifyAlbumUpdate(album, auth.user.id);
   }
   return reported;
 };
@@ -344,7 +349,14 @@ export const addUsersToAlbum = async (auth: Auth, id: string, shares: readonly A
     userRoles: rolesWith(album.userRoles, added),
     updatedAt: now,
   };
-  return { album: updated, ...(await usersOf(updated)), members: await listMembers(album.id) };
+  const users = await usersOf(updated);
+  // Only the owner shares an album (AlbumShare): the sender is the album's owner.
+  await notifyAlbumInvite(
+    album,
+    added.map((share) => share.userId),
+    users.owner.name,
+  );
+  return { album: updated, ...users, members: await listMembers(album.id) };
 };
 
 /** PUT /albums/:id/user/:userId (v3, the owner): a shared user's role. */
@@ -382,7 +394,7 @@ export const addAssetsToAlbums = async (
   if (assets.length === 0) return { success: false, error: 'no_permission' };
   let success = false;
   for (const album of allowed) {
-    const results = await addAllowedAssets(album, assetIds, assets);
+    const results = await addAllowedAssets(auth, album, assetIds, assets);
     success ||= results.some((result) => result.success);
   }
   return success ? { success } : { success, error: 'duplicate' };

@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { accessLost, allowedAssets, Permission } from '../access/access.ts';
 import { requireMemory } from '../access/memory-access.ts';
 import { inBatches } from '../core/concurrency.ts';
+import { derivedUuid } from '../core/crypto.ts';
 import { log } from '../core/log.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import {
@@ -180,11 +181,7 @@ const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
  * A nightly memory's id, from what it is about: a second run (a retry, a concurrent one) makes
  * the same ids, so the conditional put makes each memory once. A version-4 UUID in form.
  */
-const onThisDayId = (ownerId: string, day: string, year: number): string => {
-  const hex = createHash('sha256').update(`on_this_day|${ownerId}|${day}|${year}`).digest('hex');
-  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-};
+const onThisDayId = (ownerId: string, day: string, year: number): string => derivedUuid(`on_this_day|${ownerId}|${day}|${year}`);
 
 /** One user's "on this day" memories of one day: one per earlier year with photos of that day. */
 const makeOnThisDay = async (ownerId: string, dayStart: number): Promise<number> => {

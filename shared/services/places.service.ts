@@ -8,6 +8,7 @@ import { AssetChangedError, getAsset, indexAssetPosition, recordPlaces } from '.
 import { getStoredSetting } from '../db/config.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
+import { canonicalCountry } from '../domain/countries.ts';
 import { noPlace, type Place, type PlaceNames, PlacesIndex, searchByName } from '../domain/places.ts';
 import { assetTerms } from '../domain/terms.ts';
 import type { AssetRecord } from '../model/asset.ts';
@@ -71,7 +72,7 @@ const samePlaces = (a: PlaceNames, b: PlaceNames): boolean => a.city === b.city 
 /**
  * Immich's metadata job's places for one asset: with reverse geocoding on and a position, the
  * names of the nearest place (nulls when there is none within the distance); with it off or no
- * position, none. Names the file itself gave (IPTC / XMP, a sidecar's) are kept as they are.
+ * position, none. Names the file itself gave (IPTC / XMP, a sidecar's) are kept, the country named as a geocoded one is.
  * A change moves the asset's search postings (the new words written before, the dropped ones
  * deleted after), its place indexes and place facet counters, and gives it a new updatedAt and
  * change id (synced apps learn of it). `indexPosition`: put an asset stored before the map index
@@ -90,10 +91,16 @@ export const placeAsset = async (
       if (options.indexPosition && positioned && asset) await indexAssetPosition(asset);
       return { outcome, asset };
     };
-    if (!asset.geocoded && (city !== null || state !== null || country !== null)) return keep('file');
-    const wanted = enabled && positioned ? await placeNamesAt(latitude, longitude) : noPlace;
-    if (samePlaces(wanted, { city, state, country })) return keep('unchanged');
-    const geocoded = !samePlaces(wanted, noPlace);
+    // The file's own names are kept, its country named as a geocoded one is (an asset stored before
+    // that gets the name here: docs/places.md, "One country, one name").
+    const fromFile = !asset.geocoded && (city !== null || state !== null || country !== null);
+    const wanted = fromFile
+      ? { city, state, country: canonicalCountry(country) }
+      : enabled && positioned
+        ? await placeNamesAt(latitude, longitude)
+        : noPlace;
+    if (samePlaces(wanted, { city, state, country })) return keep(fromFile ? 'file' : 'unchanged');
+    const geocoded = !fromFile && !samePlaces(wanted, noPlace);
     const names = (await getPeople(asset.ownerId, asset.personIds)).map((person) => person.name);
     const before = new Set(assetTerms(asset, names));
     const after = new Set(assetTerms({ ...asset, exif: { ...asset.exif, ...wanted } }, names));
@@ -113,7 +120,7 @@ export const placeAsset = async (
           [...before].filter((term) => !after.has(term)),
         ),
       );
-      return { outcome: 'named', asset: updated };
+      return { outcome: fromFile ? 'file' : 'named', asset: updated };
     } catch (error) {
       if (!(error instanceof AssetChangedError) || attempt >= 5) throw error;
       // Its position, names or state changed meanwhile: the asset as it is now.

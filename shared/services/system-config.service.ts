@@ -1,6 +1,6 @@
 import { Invalid } from '../core/errors.ts';
 import { getStoredConfig, replaceStoredConfig } from '../db/config.repository.ts';
-import { configKeys, configViews, type SystemConfig, storageTemplateOptions } from '../domain/system-config.ts';
+import { configKeys, configViews, type SystemConfig, storageQuotaV1, storageTemplateOptions } from '../domain/system-config.ts';
 import { isCron } from '../dto/v1/system-config.ts';
 import type { SystemConfigUpdate } from '../dto/v3/system-config.ts';
 import { raise } from '../realtime/outbox.ts';
@@ -90,12 +90,14 @@ const differences = (config: SystemConfig): Record<string, unknown> => {
  * changed (v1.100's `thumbnail.quality`) writes the settings it names, unless the body also
  * changed those (v3's `image.preview.quality`: the newer generation's setting wins).
  */
-const requested = (body: SystemConfigUpdate, current: SystemConfig): SystemConfig => {
+const requested = (body: SystemConfigUpdate, current: SystemConfig, from: 'v1' | undefined): SystemConfig => {
   const next = structuredClone(current);
   for (const path of configKeys) {
     const value = valueAt(body, path);
     if (value !== undefined) setAt(next, path, value);
   }
+  if (from === 'v1')
+    next.oauth.defaultStorageQuota = storageQuotaFromV1(body.oauth?.defaultStorageQuota, current.oauth.defaultStorageQuota);
   for (const view of configViews) {
     const value = valueAt(body, view.view);
     const changed = value !== undefined && !sameSetting(value, valueAt(current, view.view));
@@ -106,14 +108,25 @@ const requested = (body: SystemConfigUpdate, current: SystemConfig): SystemConfi
 };
 
 /**
+ * `oauth.defaultStorageQuota` as a v1.100 client sends it (its view: `storageQuotaV1`): the value it
+ * was shown keeps the setting as it is; another 0 is v1.100's "no quota", v3's null; any other
+ * number is that many GiB, in both.
+ */
+const storageQuotaFromV1 = (sent: unknown, current: number | null): number | null => {
+  if (sent === undefined || sent === storageQuotaV1(current)) return current;
+  return sent === 0 ? null : (sent as number | null);
+};
+
+/**
  * PUT /system-config: validate, store the differences from the defaults, answer the merged
  * result. The write is conditional on the version read here, so concurrent updates cannot both
- * land: one gets 409 and nothing is silently lost.
+ * land: one gets 409 and nothing is silently lost. `from`: the body is a v1.100 client's
+ * (shared/http/generation.ts), whose default storage quota is v1.100's view of v3's.
  */
-export const updateConfig = async (body: SystemConfigUpdate): Promise<SystemConfig> => {
+export const updateConfig = async (body: SystemConfigUpdate, from?: 'v1'): Promise<SystemConfig> => {
   const { overrides, version } = await getStoredConfig();
   const current = mergeConfig(overrides);
-  const config = requested(body, current);
+  const config = requested(body, current, from);
   await validate(config, current);
   const stored = await replaceStoredConfig(differences(config), version);
   clearConfigCache();

@@ -219,6 +219,52 @@ describe('Immich’s realtime socket', () => {
     await theirs.next('on_album_update', () => theirs.received.length > told);
   });
 
+  it('tells an invitee’s v3 app of an album shared with them (`on_notification`), which the bell lists and marks read', async () => {
+    const invitee = await v3.createUserAdmin(
+      { userAdminCreateDto: { email: 'invitee@immich.cloud', password: 'password', name: 'Invitee' } },
+      v3As(admin.token),
+    );
+    const { accessToken } = await v3.login(
+      { loginCredentialDto: { email: 'invitee@immich.cloud', password: 'password' } },
+      { baseUrl: server.baseUrl },
+    );
+    const theirs = open({ token: accessToken, userAgent: androidUserAgent });
+    const web = open({ token: accessToken });
+    const owner = open({ token: admin.token, userAgent: androidUserAgent });
+    await Promise.all([theirs.next('on_server_version'), web.next('on_server_version'), owner.next('on_server_version')]);
+    const album = await v3.createAlbum(
+      { createAlbumDto: { albumName: 'Invited', albumUsers: [{ userId: invitee.id, role: v3.AlbumUserRole.Viewer }] } },
+      v3As(admin.token),
+    );
+    const [told] = (await theirs.next('on_notification')) as [v3.NotificationDto];
+    expect(told).toEqual({
+      id: expect.any(String),
+      createdAt: expect.any(String),
+      level: v3.NotificationLevel.Success,
+      type: v3.NotificationType.AlbumInvite,
+      title: 'Shared Album Invitation',
+      description: 'Admin shared an album (Invited) with you',
+      data: { albumId: album.id },
+    });
+    // What the v3 web app's bell does: the unread ones, then "mark as read".
+    const asInvitee = v3As(accessToken);
+    expect(await v3.getNotifications({ unread: true }, asInvitee)).toEqual([told]);
+    const readAt = new Date().toISOString();
+    expect(await v3.updateNotification({ id: told.id, notificationUpdateDto: { readAt } }, asInvitee)).toEqual({ ...told, readAt });
+    expect(await v3.getNotifications({ unread: true }, asInvitee)).toEqual([]);
+    // The owner is told nothing; the invitee's v1.100 web app (no such event in v1.100) neither.
+    await v3.addAssetsToAlbum({ id: album.id, bulkIdsDto: { ids: [await readyPhoto('invited.jpg', [5, 50, 150])] } }, v3As(admin.token));
+    await owner.next('on_album_update');
+    await theirs.next('on_album_update');
+    await web.next('on_album_update');
+    expect(owner.received.map((event) => event.name)).not.toContain('on_notification');
+    expect(web.received.map((event) => event.name)).not.toContain('on_notification');
+    // The viewer was told of the new media too (Immich's AlbumUpdate), in their list.
+    expect((await v3.getNotifications({ $type: v3.NotificationType.AlbumUpdate }, asInvitee)).map((n) => n.data)).toEqual([
+      { albumId: album.id },
+    ]);
+  });
+
   it('tells the owner’s web app a person’s thumbnail is made (`on_person_thumbnail`)', async () => {
     const web = open({ token: admin.token });
     await web.next('on_server_version');

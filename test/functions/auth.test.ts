@@ -91,26 +91,53 @@ describe('POST /auth/login', () => {
     expect((await loginCall(body)).status).toBe(400);
   });
 
+  // Immich v1.100's own e2e expectation (e2e/src/responses.ts, `loginResponseDto.admin`), asserted
+  // with supertest, which asks for no JSON: v1.100's LoginResponseDto, key by key.
+  const v1Login = {
+    accessToken: expect.stringMatching(/^\w{30,43}$/), // 32 random bytes in base64 without + / =
+    userId: expect.any(String),
+    userEmail: 'admin@immich.cloud',
+    name: 'Immich Admin',
+    isAdmin: true,
+    profileImagePath: '',
+    shouldChangePassword: true,
+  };
+
   it("accepts a correct password: 201, the login response and Immich's three cookies", async () => {
     const reply = await loginCall({ email: 'ADMIN@immich.cloud', password: 'password' });
     expect(reply.status).toBe(201);
-    expect(reply.body).toEqual({
-      accessToken: expect.stringMatching(/^\w{30,43}$/), // 32 random bytes in base64 without + / =
-      userId: expect.any(String),
-      userEmail: 'admin@immich.cloud',
-      name: 'Immich Admin',
-      isAdmin: true,
-      profileImagePath: '',
-      shouldChangePassword: true,
-      // v3's field on the one login path both generations share (docs/immich-compatibility.md).
-      isOnboarded: false,
-    });
+    expect(reply.body).toEqual(v1Login);
     const token = reply.body.accessToken;
     expect(reply.cookies).toEqual([
       `immich_access_token=${token}; HttpOnly; Path=/; Max-Age=34560000; SameSite=Lax;`,
       'immich_auth_type=password; HttpOnly; Path=/; Max-Age=34560000; SameSite=Lax;',
       'immich_is_authenticated=true; Path=/; Max-Age=34560000; SameSite=Lax;',
     ]);
+  });
+
+  it("answers each generation's client the login answer of its generation where the request tells (docs/immich-compatibility.md)", async () => {
+    const v3Login = { ...v1Login, isOnboarded: false };
+    const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
+    const json = { accept: 'application/json' };
+    const cases: [string, Record<string, string>, 'v1' | 'v3', ('v1' | 'v3')?][] = [
+      ['either SDK (both ask for JSON): v3’s, which v1.100’s clients read too', json, 'v3'],
+      ['the 3.x mobile app', { ...json, 'user-agent': 'immich-android/3.1.0' }, 'v3'],
+      ['the v1.100 mobile app (Dart’s User-Agent)', { ...json, 'user-agent': 'Dart/3.3 (dart:io)' }, 'v1'],
+      ['a browser, the v1.100 web app served', { ...json, 'user-agent': browser }, 'v1'],
+      ['a browser, the v3 web app served', { ...json, 'user-agent': browser }, 'v3', 'v3'],
+      ['a request asking no JSON (v1.100’s e2e suite, curl)', { accept: '*/*' }, 'v1'],
+    ];
+    const served = process.env.WEB_GENERATION;
+    for (const [who, headers, shape, web] of cases) {
+      process.env.WEB_GENERATION = web ?? 'v1';
+      try {
+        const reply = await loginCall(fixtures.admin, headers);
+        expect(reply.body, who).toEqual(shape === 'v1' ? v1Login : v3Login);
+      } finally {
+        if (served === undefined) delete process.env.WEB_GENERATION;
+        else process.env.WEB_GENERATION = served;
+      }
+    }
   });
 
   it('marks the cookies Secure behind HTTPS', async () => {

@@ -26,7 +26,7 @@ import { handler as reverseGeocode } from '#functions/v3/map/reverse-geocode.ts'
 import { handler as getServerConfigV3 } from '#functions/v3/server/get-server-config.ts';
 import { handler as getFeaturesV3 } from '#functions/v3/server/get-server-features.ts';
 import { handler as createSharedLink } from '#functions/v3/shared-link/create-shared-link.ts';
-import { AssetChangedError, getAssetWithFaces, updateAsset as writeAsset } from '#shared/db/asset.repository.ts';
+import { AssetChangedError, getAsset, getAssetWithFaces, recordPlaces, updateAsset as writeAsset } from '#shared/db/asset.repository.ts';
 import { placeAsset } from '#shared/services/places.service.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -308,6 +308,62 @@ describe('reverse geocoding in the media job', () => {
       body: { command: 'start' },
     });
     expect(refused.status).toBe(403);
+  }, 60_000);
+});
+
+describe('one country, one name (docs/places.md)', () => {
+  const usa = 'United States of America';
+
+  it("names a file's country as a geocoded one is: photos from the file and from the position are one country in suggestions and search", async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `Countries${Date.now()}`)).accessToken;
+    const geocoded = await photo(token, ralston);
+    const fromXmp = await photo(token, { ...ralston, city: 'Omaha', state: 'Nebraska', country: 'United States' });
+    const fromIptc = await photo(token, { city: 'Boston', state: 'Massachusetts', country: 'U.S.A.', iptcLocation: true });
+    const fromSidecar = await photo(token, {}, { sidecar: { city: 'Austin', country: 'USA' } });
+    // The ISO code says which, in whatever language the name is written (XMP and IPTC).
+    const coded = await photo(token, { city: 'Berlin', country: 'Deutschland', countryCode: 'DE' });
+    const codedIptc = await photo(token, { city: 'München', country: 'Deutschland', countryCode: 'DEU', iptcLocation: true });
+    const unknown = await photo(token, { city: 'Cair Paravel', country: 'Narnia' });
+    expect(await exifOf(token, geocoded)).toMatchObject(ralstonNames);
+    expect(await exifOf(token, fromXmp)).toMatchObject({ city: 'Omaha', state: 'Nebraska', country: usa });
+    expect(await exifOf(token, fromIptc)).toMatchObject({ city: 'Boston', state: 'Massachusetts', country: usa });
+    expect(await exifOf(token, fromSidecar)).toMatchObject({ city: 'Austin', country: usa });
+    expect(await exifOf(token, coded)).toMatchObject({ city: 'Berlin', country: 'Germany' });
+    expect(await exifOf(token, codedIptc)).toMatchObject({ city: 'München', country: 'Germany' });
+    expect(await exifOf(token, unknown)).toMatchObject({ country: 'Narnia' });
+
+    const suggest = async (query: Record<string, string>) =>
+      (await invoke(getSearchSuggestions, { path: '/api/search/suggestions', query, headers: bearer(token) })).body;
+    expect(await suggest({ type: 'country' })).toEqual(['Germany', 'Narnia', usa]);
+    expect(await suggest({ type: 'state', country: usa })).toEqual(['Massachusetts', 'Nebraska']);
+    const found = await invoke(searchMetadata, {
+      method: 'POST',
+      path: '/api/search/metadata',
+      headers: bearer(token),
+      body: { country: usa },
+    });
+    expect(found.body.assets.items.map((asset: { id: string }) => asset.id).sort()).toEqual(
+      [geocoded, fromXmp, fromIptc, fromSidecar].sort(),
+    );
+  }, 60_000);
+
+  it('renames the country an asset kept from its file before, when its places are named again (the metadata job, a refresh)', async () => {
+    const token = (await freshUser(accounts.admin.accessToken, `OldCountry${Date.now()}`)).accessToken;
+    const geocoded = await photo(token, ralston);
+    const old = await photo(token, { city: 'Omaha', country: 'United States' });
+    // As a build before this stored it: the file's words as written, counted in the place facets.
+    const stored = await getAsset(old);
+    if (!stored) throw new Error('no asset');
+    await recordPlaces(stored, { city: 'Omaha', state: null, country: 'United States' }, false);
+    const suggest = async () =>
+      (await invoke(getSearchSuggestions, { path: '/api/search/suggestions', query: { type: 'country' }, headers: bearer(token) })).body;
+    expect(await suggest()).toEqual(['United States', usa]);
+    expect((await placeAsset(old)).outcome).toBe('file');
+    expect(await exifOf(token, old)).toMatchObject({ city: 'Omaha', state: null, country: usa });
+    expect(await suggest()).toEqual([usa]);
+    // Named once: again changes nothing.
+    expect((await placeAsset(old)).outcome).toBe('file');
+    expect(await exifOf(token, geocoded)).toMatchObject(ralstonNames);
   }, 60_000);
 });
 

@@ -60,6 +60,71 @@ const shapedAs = (config: Config, paths: string[]): Config => {
 const v3Paths = leafPathsOf('@immich/sdk-v3', 'AdminConfigDto');
 const v1Paths = leafPathsOf('@immich/sdk', 'SystemConfigDto');
 
+describe('a v1.100 client on the paths both generations share', () => {
+  const browser = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15';
+  const as = (agent: string) => ({ ...headers, accept: 'application/json', 'user-agent': agent });
+  const read = async (agent: string, path = '/api/system-config') =>
+    (await invoke(path.endsWith('defaults') ? getConfigDefaults : getConfigHandler, { path, headers: as(agent) })).body as Config;
+  /** Every leaf path of an answer (arrays are leaves). */
+  const leavesOf = (value: Config, prefix = ''): string[] =>
+    Object.entries(value).flatMap(([key, child]) =>
+      child && typeof child === 'object' && !Array.isArray(child) ? leavesOf(child, `${prefix}${key}.`) : [`${prefix}${key}`],
+    );
+  const v1Required = v1Paths.filter((path) => !path.endsWith('?')).sort();
+
+  it("answers v1.100's web app and mobile app v1.100's SystemConfigDto exactly, every other client every setting of both", async () => {
+    const served = process.env.WEB_GENERATION;
+    try {
+      process.env.WEB_GENERATION = 'v1';
+      for (const agent of [browser, 'Dart/3.3 (dart:io)']) {
+        for (const path of ['/api/system-config', '/api/system-config/defaults']) {
+          const answer = await read(agent, path);
+          expect(leavesOf(answer).sort(), `${agent} ${path}`).toEqual(v1Required);
+          expect(answer.oauth.defaultStorageQuota, `${agent} ${path}`).toBe(0);
+        }
+      }
+      const full = await getConfig();
+      expect(full.oauth.defaultStorageQuota).toBeNull();
+      expect(await read(browser)).toEqual(withValues(shapedAs(full, v1Paths), { 'oauth.defaultStorageQuota': 0 }));
+      // The 3.x apps, a browser of the v3 web app, and either SDK (nothing tells them apart): both generations' settings.
+      expect(await read('immich-ios/3.1.0')).toEqual(full);
+      expect(await read('node')).toEqual(full);
+      process.env.WEB_GENERATION = 'v3';
+      expect(await read(browser)).toEqual(full);
+    } finally {
+      if (served === undefined) delete process.env.WEB_GENERATION;
+      else process.env.WEB_GENERATION = served;
+    }
+  });
+
+  it("reads a v1.100 body's default storage quota through v1.100's view: 0 is no quota, the value shown keeps the setting", async () => {
+    const quotaAfter = async (body: Config, agent?: string) => {
+      const reply = await invoke(updateConfigHandler, {
+        method: 'PUT',
+        path: '/api/system-config',
+        headers: agent ? as(agent) : headers,
+        body,
+      });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      return { answered: reply.body.oauth.defaultStorageQuota, stored: (await getConfig()).oauth.defaultStorageQuota };
+    };
+    const v1Body = async (quota: unknown) => withValues(shapedAs(await getConfig(), v1Paths), { 'oauth.defaultStorageQuota': quota });
+    // Shown 0 for v3's null (no quota), sent back unchanged: still none.
+    expect(await quotaAfter(await v1Body(0))).toEqual({ answered: 0, stored: null });
+    expect(await quotaAfter(await v1Body(5))).toEqual({ answered: 5, stored: 5 });
+    // 0 from a v1.100 client is v1.100's "no quota".
+    expect(await quotaAfter(await v1Body(0))).toEqual({ answered: 0, stored: null });
+    // A v3 body's 0 is v3's zero quota, which a v1.100 client shown 0 and sending it back keeps.
+    expect(await quotaAfter(withValues(await getConfig(), { 'oauth.defaultStorageQuota': 0 }))).toEqual({ answered: 0, stored: 0 });
+    expect(await quotaAfter(await v1Body(0), 'Dart/3.3 (dart:io)')).toEqual({ answered: 0, stored: 0 });
+    // Back to v3's default.
+    expect(await quotaAfter(withValues(await getConfig(), { 'oauth.defaultStorageQuota': null }))).toEqual({
+      answered: null,
+      stored: null,
+    });
+  });
+});
+
 describe('GET /system-config through both SDKs', () => {
   it("answers every setting of @immich/sdk 3.2.2's AdminConfigDto and of 1.100.0's SystemConfigDto", async () => {
     const config = await getConfig();
@@ -124,17 +189,18 @@ describe('PUT /system-config with either generation’s body', () => {
     expect(v1Body).not.toHaveProperty('image');
     const reply = await put(v1Body);
     expect(reply.status).toBe(200);
-    expect(reply.body).toEqual(
-      withValues(before, {
-        'thumbnail.quality': 90,
-        'thumbnail.webpSize': 300,
-        'image.preview.quality': 90,
-        'image.thumbnail.quality': 90,
-        'image.thumbnail.size': 300,
-        'machineLearning.url': 'http://ml-c:3003',
-        'machineLearning.urls': ['http://ml-c:3003', 'http://ml-b:3003'],
-      }),
-    );
+    const after = withValues(before, {
+      'thumbnail.quality': 90,
+      'thumbnail.webpSize': 300,
+      'image.preview.quality': 90,
+      'image.thumbnail.quality': 90,
+      'image.thumbnail.size': 300,
+      'machineLearning.url': 'http://ml-c:3003',
+      'machineLearning.urls': ['http://ml-c:3003', 'http://ml-b:3003'],
+    });
+    // A v1.100 body is a v1.100 client's: answered in v1.100's SystemConfigDto ("Paths both generations share").
+    expect(reply.body).toEqual(withValues(shapedAs(after, v1Paths), { 'oauth.defaultStorageQuota': 0 }));
+    expect(await getConfig()).toEqual(after);
   });
 
   it("takes a v3 body built from the 3.2.2 SDK's type alone: v1.100's own settings keep their values", async () => {

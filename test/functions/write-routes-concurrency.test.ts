@@ -56,6 +56,15 @@ beforeAll(async () => {
   const guest = await freshUser(admin.accessToken, 'Guest');
   setup.guest = guest.userId;
   setup.guestToken = guest.accessToken;
+  const notification = routes.find((r) => r.generation === 'v3' && r.operationId === 'createNotification') as Route;
+  setup.notification = (
+    await invoke(await handlerOf(notification), {
+      method: 'POST',
+      path: '/api/admin/notifications',
+      headers: bearer(admin.accessToken),
+      body: { userId: user.userId, title: 'Racing' },
+    })
+  ).body.id;
 });
 
 /** A product key signed by a key pair of the test's own, which the server is given as its public key. */
@@ -228,10 +237,17 @@ const requests: Record<string, () => Promise<Call[]>> = {
     ];
   },
   // None exists: every id is refused (400), whatever arrives together.
-  'v3:updateNotifications': async () => [{ token: user.accessToken, body: { ids: [setup.a], readAt: null } }],
-  'v3:deleteNotifications': async () => [{ token: user.accessToken, body: { ids: [setup.a] } }],
-  'v3:updateNotification': async () => [{ token: user.accessToken, id: setup.a, body: { readAt: null } }],
-  'v3:deleteNotification': async () => [{ token: user.accessToken, id: setup.a }],
+  'v3:createNotification': async () => [{ token: admin.accessToken, body: { userId: user.userId, title: 'Racing too', data: { n: 1 } } }],
+  'v3:updateNotifications': async () => [
+    { token: user.accessToken, body: { ids: [setup.notification], readAt: '2026-01-01T00:00:00.000Z' } },
+    { token: user.accessToken, body: { ids: [setup.notification], readAt: null } },
+  ],
+  'v3:updateNotification': async () => [
+    { token: user.accessToken, id: setup.notification, body: { readAt: '2026-01-01T00:00:00.000Z' } },
+    { token: user.accessToken, id: setup.notification, body: { readAt: null } },
+  ],
+  'v3:deleteNotifications': async () => [{ token: user.accessToken, body: { ids: [setup.notification] } }],
+  'v3:deleteNotification': async () => [{ token: user.accessToken, id: setup.notification }],
   // Five identical stacks of the same photos (each merges the one before) beside an overlapping one.
   'v3:createStack': async () => {
     const { assets } = await newStack();

@@ -521,6 +521,15 @@ describe('ImmichStack', () => {
       expect(posts).not.toMatch(/GET|DELETE/);
     });
 
+    it('tells the functions of the paths both generations share which web app is deployed (a browser is its client)', () => {
+      const functions = values(template.findResources('AWS::Lambda::Function'));
+      for (const route of routes.filter((each) => each.generation === undefined)) {
+        const fn = functions.find((f) => String(f.Properties.Description).includes(`API ${route.operationId} (`));
+        // No web build in this stack: the v1.100 one is assumed, as the realtime socket assumes it.
+        expect(fn?.Properties.Environment?.Variables?.WEB_GENERATION, route.operationId).toBe(route.v3 ? 'v1' : undefined);
+      }
+    });
+
     it('lets a route post to the connections only when its row says it tells apps of a change', () => {
       const functions = values(template.findResources('AWS::Lambda::Function'));
       for (const route of routes) {

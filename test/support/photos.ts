@@ -52,6 +52,8 @@ export interface PhotoSpec {
   city?: string;
   state?: string;
   country?: string;
+  /** The country's ISO code: XMP Iptc4xmpCore:CountryCode, or IPTC 2:100 with `iptcLocation`. */
+  countryCode?: string;
   iptcLocation?: boolean;
   projectionType?: string;
   /** MWG regions (mwg-rs), with AppliedToDimensions = the image size (or `appliedToDimensions`). */
@@ -238,6 +240,7 @@ export const xmpPacket = (spec: PhotoSpec, sidecar: boolean): string => {
   if (spec.city && !spec.iptcLocation) attributes.push(`photoshop:City="${escapeXml(spec.city)}"`);
   if (spec.state && !spec.iptcLocation) attributes.push(`photoshop:State="${escapeXml(spec.state)}"`);
   if (spec.country && !spec.iptcLocation) attributes.push(`photoshop:Country="${escapeXml(spec.country)}"`);
+  if (spec.countryCode && !spec.iptcLocation) attributes.push(`Iptc4xmpCore:CountryCode="${escapeXml(spec.countryCode)}"`);
   if (spec.projectionType) attributes.push(`GPano:ProjectionType="${escapeXml(spec.projectionType)}"`);
   if (spec.mwgFaces?.length) {
     const regions = spec.mwgFaces
@@ -303,6 +306,7 @@ export const xmpPacket = (spec: PhotoSpec, sidecar: boolean): string => {
  <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
   <rdf:Description rdf:about=""
     xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/"
+    xmlns:Iptc4xmpCore="http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/"
     xmlns:GPano="http://ns.google.com/photos/1.0/panorama/"
     xmlns:exif="http://ns.adobe.com/exif/1.0/"
     xmlns:dc="http://purl.org/dc/elements/1.1/"
@@ -323,7 +327,7 @@ export const xmpPacket = (spec: PhotoSpec, sidecar: boolean): string => {
 
 const hasXmp = (spec: PhotoSpec): boolean =>
   Boolean(
-    ((spec.city || spec.state || spec.country) && !spec.iptcLocation) ||
+    ((spec.city || spec.state || spec.country || spec.countryCode) && !spec.iptcLocation) ||
       spec.projectionType ||
       spec.mwgFaces?.length ||
       spec.microsoftFaces?.length ||
@@ -352,9 +356,11 @@ const iptcSegment = (spec: PhotoSpec): Buffer | undefined => {
     for (const [number, value] of [
       [90, spec.city],
       [95, spec.state],
+      [100, spec.countryCode],
       [101, spec.country],
     ] as const) {
-      dataset(2, number, Buffer.from(value ?? '', 'utf8'));
+      // The country code only when given (the files before it had none).
+      if (number !== 100 || value !== undefined) dataset(2, number, Buffer.from(value ?? '', 'utf8'));
     }
   }
   const iim = Buffer.concat(records);

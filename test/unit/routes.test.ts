@@ -54,6 +54,7 @@ describe('route table', () => {
       'v3/maintenance',
       'v3/map',
       'v3/memory',
+      'v3/notification-admin',
       'v3/notification',
       'v3/partner',
       'v3/person',

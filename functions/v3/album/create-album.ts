@@ -2,11 +2,13 @@ import { type AlbumResponseDto, mapAlbumV3 } from '#shared/dto/v3/album.response
 import { CreateAlbumDtoV3 } from '#shared/dto/v3/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import { publish } from '#shared/realtime/publisher.ts';
 import { createAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
   {
     generation: 'v3',
+    publish,
     access: 'user',
     permission: 'album.create',
     returns: returns<AlbumResponseDto>(),

@@ -1,9 +1,8 @@
-import { type NotificationDto, NotificationSearchDto } from '#shared/dto/v3/notification.ts';
+import { mapNotification, type NotificationDto, NotificationSearchDto } from '#shared/dto/v3/notification.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
+import { searchNotifications } from '#shared/services/notification.service.ts';
 
-// Nothing here makes notifications (Immich's come from failed jobs, album invites and its admins):
-// every filter finds none, as on an Immich that made none.
 export const handler = httpHandler(
   {
     generation: 'v3',
@@ -12,5 +11,5 @@ export const handler = httpHandler(
     query: NotificationSearchDto,
     returns: returns<NotificationDto[]>(),
   },
-  () => [],
+  async ({ auth, query }) => (await searchNotifications(auth, query)).map(mapNotification),
 );

@@ -1,5 +1,5 @@
 import { IdParams } from '#shared/dto/common.ts';
-import { type NotificationDto, NotificationUpdateDto } from '#shared/dto/v3/notification.ts';
+import { mapNotification, type NotificationDto, NotificationUpdateDto } from '#shared/dto/v3/notification.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { updateNotification } from '#shared/services/notification.service.ts';
@@ -13,5 +13,5 @@ export const handler = httpHandler(
     body: NotificationUpdateDto,
     returns: returns<NotificationDto>(),
   },
-  ({ auth, params }) => updateNotification(auth, params.id),
+  async ({ auth, params, body }) => mapNotification(await updateNotification(auth, params.id, body.readAt)),
 );

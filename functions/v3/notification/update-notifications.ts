@@ -12,5 +12,5 @@ export const handler = httpHandler(
     returns: returns<void>(),
     status: 204,
   },
-  ({ auth, body }) => updateNotifications(auth, body.ids),
+  ({ auth, body }) => updateNotifications(auth, body.ids, body.readAt),
 );

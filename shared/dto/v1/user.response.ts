@@ -26,9 +26,12 @@ export const UserResponseDto = v.strictObject({
 export type UserResponse = v.InferOutput<typeof UserResponseDto>;
 
 /**
- * `LoginResponseDto`: v1.100's, with v3's `isOnboarded`. POST /auth/login is one path for both
- * generations and nothing in the request tells them apart; v3's apps need the field (the mobile
- * app refuses a login answer without it), v1.100's ignore it (docs/immich-compatibility.md).
+ * `LoginResponseDto`: v1.100's, with v3's `isOnboarded`, which is v3's own LoginResponseDto. POST
+ * /auth/login is one path for both generations: v3's apps need the field (the mobile app refuses a
+ * login answer without it, the web app goes to its onboarding by it), and a v1.100 client the
+ * request tells (shared/http/generation.ts) gets v1.100's shape without it (`mapLoginV1`), which
+ * Immich v1.100's own e2e suite asserts key by key (docs/immich-compatibility.md, "Paths both
+ * generations share").
  */
 export interface LoginResponse {
   accessToken: string;
@@ -51,6 +54,14 @@ export const mapLogin = ({ accessToken, user }: SignIn): LoginResponse => ({
   shouldChangePassword: user.shouldChangePassword,
   isOnboarded: user.isOnboarded,
 });
+
+/** v1.100's `LoginResponseDto` exactly. */
+export type LoginResponseV1 = Omit<LoginResponse, 'isOnboarded'>;
+
+export const mapLoginV1 = (signIn: SignIn): LoginResponseV1 => {
+  const { isOnboarded: _, ...v1 } = mapLogin(signIn);
+  return v1;
+};
 
 /** `LogoutResponseDto`: Immich's answer to every logout (no OAuth here). */
 export interface LogoutResponse {

@@ -1,0 +1,77 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { NotificationRecord } from '../model/notification.ts';
+import { notificationTtl } from '../model/notification.ts';
+import { batchDelete, batchGet, batchPut } from './batch.ts';
+import { notificationCodec } from './items/notification.ts';
+import { keys, partitions } from './keys.ts';
+import { queryAll } from './query.ts';
+import { putWrite, updateWrite, writeIfPresent, writeOne } from './transact.ts';
+
+/**
+ * Immich v3's notifications (docs/data-model.md, pattern 94): each under its user, so reading one
+ * by the caller's id is the ownership check and listing them is one Query of the caller's partition.
+ */
+
+const now = (): number => Math.floor(Date.now() / 1000);
+
+/** Live ones only: an item past its `ttl` may wait up to two days for DynamoDB to delete it. */
+const live = (items: readonly Record<string, unknown>[]): NotificationRecord[] =>
+  items.map(notificationCodec.read).filter((notification) => notification.ttl > now());
+
+const itemOf = ({ type, ...notification }: NotificationRecord): Record<string, unknown> => ({
+  ...keys.notification(notification.userId, notification.id),
+  type: 'notification',
+  notificationType: type,
+  ...notification,
+});
+
+/** Every live notification of a user (Query `USER#<id>` NOTIFICATION#), in no particular order. */
+export const listNotifications = async (userId: string): Promise<NotificationRecord[]> =>
+  live(await queryAll(partitions.userNotifications(userId)));
+
+/** The user's notifications of these ids that exist (someone else's read as missing), consistently, in the order asked. */
+export const getNotifications = async (userId: string, ids: readonly string[]): Promise<NotificationRecord[]> =>
+  live(
+    await batchGet(
+      [...new Set(ids)].map((id) => keys.notification(userId, id)),
+      { consistent: true },
+    ),
+  );
+
+/** New notifications (their ids are new), 25 a call. */
+export const putNotifications = async (notifications: readonly NotificationRecord[]): Promise<void> => {
+  await batchPut(notifications.map(itemOf));
+};
+
+/**
+ * A notification whose id says what it is about (an album's update for one user in one slot of
+ * time): written only if none with that id exists, so concurrent requests make it once. False
+ * when it existed already.
+ */
+export const putNotificationOnce = async (notification: NotificationRecord): Promise<boolean> => {
+  try {
+    await writeOne(putWrite(itemOf(notification), { condition: 'absent' }));
+    return true;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return false;
+    throw error;
+  }
+};
+
+/**
+ * Marks a notification read at `readAt` (or unread: null), its `ttl` moved to match; false when it
+ * was deleted meanwhile (nothing is written then).
+ */
+export const setNotificationRead = (notification: NotificationRecord, readAt: string | null): Promise<boolean> =>
+  writeIfPresent(
+    updateWrite(keys.notification(notification.userId, notification.id), 'SET readAt = :readAt, #ttl = :ttl', {
+      condition: 'present',
+      names: { '#ttl': 'ttl' },
+      values: { ':readAt': readAt, ':ttl': notificationTtl(notification.createdAt, readAt) },
+    }),
+  );
+
+/** Deletes the user's notifications of these ids (idempotent), 25 a call. */
+export const deleteNotifications = async (userId: string, ids: readonly string[]): Promise<void> => {
+  await batchDelete([...new Set(ids)].map((id) => keys.notification(userId, id)));
+};
