@@ -186,8 +186,38 @@ export const readTags = async (file: Buffer): Promise<FileTags> => {
 };
 
 /** Tags of a sidecar, or undefined when it is not XMP at all. */
+/**
+ * A sidecar's text: XMP may be written in UTF-8, UTF-16 or UTF-32 (XMP Specification Part 3, 1.1.5;
+ * Windows' and some cataloguers' sidecars are UTF-16 with a byte-order mark, and exiftool, which
+ * Immich reads them with, takes any of them). The mark tells, or else where the `<` of the first
+ * character falls among the zero bytes.
+ */
+export const sidecarText = (data: Buffer): string => {
+  const swapped = (bytes: Buffer): Buffer => {
+    const copy = Buffer.from(bytes.subarray(0, bytes.length - (bytes.length % 2)));
+    return copy.swap16();
+  };
+  if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) return data.subarray(3).toString('utf8');
+  if (data[0] === 0xff && data[1] === 0xfe && data[2] === 0 && data[3] === 0) return utf32(data.subarray(4), true);
+  if (data[0] === 0 && data[1] === 0 && data[2] === 0xfe && data[3] === 0xff) return utf32(data.subarray(4), false);
+  if (data[0] === 0xff && data[1] === 0xfe) return data.subarray(2).toString('utf16le');
+  if (data[0] === 0xfe && data[1] === 0xff) return swapped(data.subarray(2)).toString('utf16le');
+  if (data[0] !== 0 && data[1] === 0 && data[2] !== 0) return data.toString('utf16le');
+  if (data[0] === 0 && data[1] !== 0) return swapped(data).toString('utf16le');
+  return data.toString('utf8');
+};
+
+const utf32 = (data: Buffer, littleEndian: boolean): string => {
+  const points: number[] = [];
+  for (let at = 0; at + 4 <= data.length; at += 4) {
+    const point = littleEndian ? data.readUInt32LE(at) : data.readUInt32BE(at);
+    points.push(point <= 0x10ffff ? point : 0xfffd);
+  }
+  return String.fromCodePoint(...points);
+};
+
 export const readSidecar = async (sidecar: Buffer): Promise<Tags | undefined> => {
-  const packet = sidecar.toString('utf8');
+  const packet = sidecarText(sidecar);
   if (!/<x:xmpmeta|<rdf:RDF/.test(packet)) return undefined;
   return readXmp(packet);
 };

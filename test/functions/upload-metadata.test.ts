@@ -59,6 +59,25 @@ describe('an empty GPS block (Android phones without a fix) is a photo without a
   });
 });
 
+describe('sidecars as cataloguers write them', () => {
+  it('a UTF-16 sidecar (with or without its byte-order mark, either byte order) or a UTF-8 one with a mark is read, not refused', async () => {
+    const text = makeSidecar({ xmp: { 'xmp:CreateDate': '2010-09-27T10:00:00' } }).toString('utf8');
+    const littleEndian = Buffer.from(text, 'utf16le');
+    const bigEndian = Buffer.from(littleEndian).swap16();
+    const encodings: [string, Buffer][] = [
+      ['utf-16le with mark', Buffer.concat([Buffer.from([0xff, 0xfe]), littleEndian])],
+      ['utf-16be with mark', Buffer.concat([Buffer.from([0xfe, 0xff]), bigEndian])],
+      ['utf-16le without mark', littleEndian],
+      ['utf-16be without mark', bigEndian],
+      ['utf-8 with mark', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')])],
+    ];
+    for (const [index, [name, sidecar]] of encodings.entries()) {
+      const asset = await uploadV3(makeJpeg({ color: [index, 9, 9] }), `${name.replaceAll(' ', '-')}.jpg`, sidecar);
+      expect(asset.localDateTime, name).toBe('2010-09-27T10:00:00.000Z');
+    }
+  });
+});
+
 describe("dates, camera and lens of every format Immich's metadata job reads", () => {
   const spec = {
     make: 'Google',
