@@ -18,21 +18,27 @@ import { tmpdir } from 'node:os';
 import { basename, extname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import {
+  AlbumUserRole,
   type AssetResponseDto,
+  addUsersToAlbum,
   checkBulkUpload,
+  createSharedLink,
   createUserAdmin,
   deleteUserAdmin,
+  getAlbumInfo,
+  getAllAlbums,
   getAllTags,
   getAssetInfo,
   getConfig,
   getPerson,
   getSupportedMediaTypes,
   login,
+  SharedLinkType,
   setUserOnboarding,
   updateAdminOnboarding,
   updateConfig,
 } from '@immich/sdk-v3';
-import type { Page, Response } from 'playwright-core';
+import type { Locator, Page, Response } from 'playwright-core';
 import type { RunV3 } from './e2e-web-v3.ts';
 import { offlineMapStyle } from './seed-photos.ts';
 
@@ -141,10 +147,33 @@ const openInfo = async (page: Page, origin: string, id: string): Promise<void> =
   await page.locator('#detail-panel').waitFor({ timeout: wait });
 };
 
+/**
+ * The page's next answer that passes `test`. Awaited later, after the click that asks for it; a
+ * step that fails before then leaves it unawaited, so its own failure (the page closed) is muted.
+ */
+const responseTo = (page: Page, test: (url: URL, method: string) => boolean): Promise<Response> => {
+  const answer = page.waitForResponse((response) => test(new URL(response.url()), response.request().method()), { timeout: wait });
+  answer.catch(() => undefined);
+  return answer;
+};
+
 const apiResponse = (page: Page, method: string, path: RegExp) =>
-  page.waitForResponse((response) => response.request().method() === method && path.test(new URL(response.url()).pathname), {
-    timeout: wait,
-  });
+  responseTo(page, (url, asked) => asked === method && path.test(url.pathname));
+
+/** Waits for `locator`; else fails saying what did not show (and what `where` showed instead). */
+const shows = async (locator: Locator, what: string, where?: Locator): Promise<void> => {
+  if (
+    await locator.waitFor({ timeout: wait }).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
+  const instead = where
+    ? ` (it shows: "${((await where.textContent({ timeout: 1000 }).catch(() => '')) ?? '').replace(/\s+/g, ' ').trim()}")`
+    : '';
+  throw new Error(`${what} did not show in ${wait / 1000} s${instead}`);
+};
 
 const bodyOf = async (response: Response): Promise<string> => (await response.text().catch(() => '')).slice(0, 300);
 
@@ -152,6 +181,13 @@ export const runReal = async (context: RunReal): Promise<void> => {
   const { origin, admin, screenshot, problems } = context;
   const started = Date.now();
   const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+  const openPages: Page[] = [];
+  const open = async (label: string): Promise<Page> => {
+    const { page } = await context.open(label);
+    page.setDefaultTimeout(wait);
+    openPages.push(page);
+    return page;
+  };
   /** One action of the issue: its failure is recorded with the problems the browser reported meanwhile, and the run goes on. */
   const step = async (name: string, action: () => Promise<void>): Promise<void> => {
     const before = problems.length;
@@ -172,13 +208,6 @@ export const runReal = async (context: RunReal): Promise<void> => {
       if (!problems[index]?.startsWith(`${name}:`)) problems[index] = `${name}: ${problems[index]}`;
     console.log(problems.length === before ? `  ✓ ${name}` : `  ✗ ${name} (${problems.length - before} problem(s))`);
   };
-  const openPages: Page[] = [];
-  const open = async (label: string): Promise<Page> => {
-    const { page } = await context.open(label);
-    page.setDefaultTimeout(wait);
-    openPages.push(page);
-    return page;
-  };
   const signIn = async (page: Page, email: string, password: string): Promise<void> => {
     await page.goto(`${origin}/auth/login`);
     await page.locator('#email').waitFor();
@@ -197,7 +226,7 @@ export const runReal = async (context: RunReal): Promise<void> => {
     { adminConfigDto: { ...config, map: { enabled: true, lightStyle: offlineMapStyle('light'), darkStyle: offlineMapStyle('dark') } } },
     admin,
   );
-  await createUserAdmin({ userAdminCreateDto: { ...friend, shouldChangePassword: false } }, admin);
+  const { id: friendId } = await createUserAdmin({ userAdminCreateDto: { ...friend, shouldChangePassword: false } }, admin);
   const { accessToken } = await login(
     { loginCredentialDto: { email: friend.email, password: friend.password } },
     { baseUrl: admin.baseUrl },
@@ -256,6 +285,7 @@ export const runReal = async (context: RunReal): Promise<void> => {
   await step("upload through the app's Upload button", async () => {
     await signIn(owner, context.email, context.password);
     const chooser = owner.waitForEvent('filechooser', { timeout: wait });
+    chooser.catch(() => undefined);
     await owner.getByRole('button', { name: 'Upload' }).first().click();
     const uploaded = apiResponse(owner, 'POST', /^\/api\/assets$/);
     await (await chooser).setFiles(viaBrowser);
@@ -337,10 +367,7 @@ export const runReal = async (context: RunReal): Promise<void> => {
     if (/PiB|EiB/.test(text)) problems.push(`the sidebar's storage says "${text}"`);
   });
 
-  const albumIdOf = async (): Promise<string> =>
-    ((await (await owner.request.get(`${origin}/api/albums`)).json()) as { id: string; albumName: string }[]).find(
-      (entry) => entry.albumName === albumName,
-    )?.id ?? '';
+  const albumIdOf = async (): Promise<string> => (await getAllAlbums({}, admin)).find((album) => album.albumName === albumName)?.id ?? '';
 
   // b + f. The album's Share: the friend invited, then a link created, both in the app.
   let linkKey: string | undefined;
@@ -360,7 +387,7 @@ export const runReal = async (context: RunReal): Promise<void> => {
     await owner.getByRole('dialog').getByRole('button', { name: 'Add', exact: true }).click();
     const response = await shared;
     if (response.status() !== 200) throw new Error(`PUT /api/albums/{id}/users answered ${response.status()}: ${await bodyOf(response)}`);
-    await owner.getByRole('dialog').getByText(friend.name).waitFor();
+    await owner.getByRole('dialog').getByText(friend.name, { exact: true }).first().waitFor();
   });
 
   await step('b. a shared link created in the app', async () => {
@@ -382,15 +409,16 @@ export const runReal = async (context: RunReal): Promise<void> => {
   await step("b. the link opened by a visitor, its page's og:image absolute", async () => {
     if (!linkKey) {
       // The app could not make one: a link made through the API, so the visitor's page is still checked.
-      const made = await owner.request.post(`${origin}/api/shared-links`, {
-        data: { type: 'ALBUM', albumId: await albumIdOf(), showMetadata: true },
-      });
-      linkKey = ((await made.json()) as { key: string }).key;
+      const made = await createSharedLink(
+        { sharedLinkCreateDto: { type: SharedLinkType.Album, albumId: await albumIdOf(), showMetadata: true } },
+        admin,
+      );
+      linkKey = made.key;
       console.log('    (the link was made through the API: the app could not make one)');
     }
     const visitor = await open('visitor');
     const served = await visitor.goto(`${origin}/share/${linkKey}`);
-    await visitor.getByRole('heading', { name: albumName }).first().waitFor({ timeout: wait });
+    await shows(visitor.getByRole('heading', { name: albumName }).first(), `the album's name on the visitor's page`);
     await context.decodedImages(visitor, '/api/assets/', 3);
     const html = (await served?.text()) ?? '';
     const image = html.match(/<meta property="og:image" content="([^"]*)"/)?.[1]?.replaceAll('&amp;', '&');
@@ -398,30 +426,29 @@ export const runReal = async (context: RunReal): Promise<void> => {
     if (!image) problems.push('the share page as served has no og:image');
     else {
       if (!/^https?:\/\//.test(image)) problems.push(`the share page's og:image is not absolute: ${image}`);
-      const picture = await visitor.request.get(new URL(image, origin).href);
-      if (!picture.ok() || !picture.headers()['content-type']?.startsWith('image/'))
-        problems.push(`the share page's og:image answered ${picture.status()} ${picture.headers()['content-type']}`);
+      const picture = await fetch(new URL(image, origin));
+      if (!picture.ok || !picture.headers.get('content-type')?.startsWith('image/'))
+        problems.push(`the share page's og:image answered ${picture.status} ${picture.headers.get('content-type')}`);
     }
     await screenshot(visitor, 'v3-real-4-shared-link');
   });
 
   await step('f. the friend is told of the album in the notification panel', async () => {
     const albumId = await albumIdOf();
-    const album = (await (await owner.request.get(`${origin}/api/albums/${albumId}`)).json()) as {
-      albumUsers: { user: { email: string } }[];
-    };
+    const album = await getAlbumInfo({ id: albumId }, admin);
     if (!album.albumUsers.some(({ user }) => user.email === friend.email)) {
       // The app could not share it: shared through the API, so the notification is still checked.
-      const { id: friendId } = ((await (await owner.request.get(`${origin}/api/users`)).json()) as { id: string; email: string }[]).find(
-        (user) => user.email === friend.email,
-      ) ?? { id: '' };
-      await owner.request.put(`${origin}/api/albums/${albumId}/users`, { data: { albumUsers: [{ userId: friendId, role: 'editor' }] } });
+      await addUsersToAlbum({ id: albumId, addUsersDto: { albumUsers: [{ userId: friendId, role: AlbumUserRole.Editor }] } }, admin);
       console.log('    (the album was shared through the API: the app could not share it)');
     }
     const page = await open('friend');
     await signIn(page, friend.email, friend.password);
     await page.getByRole('button', { name: 'Notifications' }).click();
-    await page.getByText('Shared Album Invitation').first().waitFor({ timeout: wait });
+    await shows(
+      page.getByText('Shared Album Invitation').first(),
+      'an album invitation in the notification panel',
+      page.locator('#notification-panel'),
+    );
     await screenshot(page, 'v3-real-5-notification');
   });
 
@@ -439,8 +466,26 @@ export const runReal = async (context: RunReal): Promise<void> => {
     await owner.getByRole('button', { name: 'Confirm' }).click();
     const response = await updated;
     console.log(`    the app sent ${response.request().postData()}; answered ${response.status()}`);
-    const panel = owner.locator('#detail-panel').getByText(newDate.shown);
-    await panel.waitFor({ timeout: wait }).catch(() => problems.push(`the info panel does not show ${newDate.shown} after the edit`));
+    if (response.status() !== 200) throw new Error(`PUT /api/assets/{id} answered ${response.status()}: ${await bodyOf(response)}`);
+    // The open panel keeps the date it was opened with: Immich's v3.1.0 app does not apply the
+    // on_asset_update it is then sent (measured with the server's own GET answer in its place:
+    // docs/web-app.md). The photo opened again, as a person would, shows what the server now says.
+    const live = await owner
+      .locator('#detail-panel')
+      .getByText(newDate.shown)
+      .waitFor({ timeout: 5000 })
+      .then(() => true)
+      .catch(() => false);
+    if (!live) {
+      console.log('    (the open panel kept the old date: the photo opened again)');
+      await owner.keyboard.press('Escape');
+      await openInfo(owner, origin, photo.id);
+    }
+    await owner
+      .locator('#detail-panel')
+      .getByText(newDate.shown)
+      .waitFor({ timeout: wait })
+      .catch(() => problems.push(`the info panel does not show ${newDate.shown} after the edit`));
     await screenshot(owner, 'v3-real-6-date-edited');
     const after = await getAssetInfo({ id: photo.id }, admin);
     if (!after.localDateTime.startsWith(newDate.iso)) problems.push(`the photo's localDateTime is ${after.localDateTime} after the edit`);
@@ -459,13 +504,7 @@ export const runReal = async (context: RunReal): Promise<void> => {
     const expected = [...infos.values()].filter((info) => info.exifInfo?.make === make).map((info) => info.id);
     await owner.goto(`${origin}/photos`);
     const suggestions: Promise<Response>[] = ['camera-make', 'camera-model', 'camera-lens-model'].map((type) =>
-      owner.waitForResponse(
-        (response) => {
-          const url = new URL(response.url());
-          return url.pathname === '/api/search/suggestions' && url.searchParams.get('type') === type;
-        },
-        { timeout: wait },
-      ),
+      responseTo(owner, (url) => url.pathname === '/api/search/suggestions' && url.searchParams.get('type') === type),
     );
     await owner.getByRole('button', { name: 'Show search options' }).click();
     for (const answer of await Promise.all(suggestions)) {
@@ -481,7 +520,7 @@ export const runReal = async (context: RunReal): Promise<void> => {
     await owner.getByRole('option', { name: make, exact: true }).click();
     await screenshot(owner, 'v3-real-7-search-options');
     const searched = apiResponse(owner, 'POST', /^\/api\/search\/metadata$/);
-    await owner.getByRole('dialog').getByRole('button', { name: 'Search', exact: true }).click();
+    await owner.getByRole('dialog').locator('button[type=submit]').click();
     const response = await searched;
     const found = ((await response.json()) as { assets: { items: { id: string }[] } }).assets.items.map((item) => item.id);
     console.log(`    make "${make}": ${found.length} found, ${expected.length} expected`);
@@ -493,7 +532,7 @@ export const runReal = async (context: RunReal): Promise<void> => {
 
   await step("e. a deleted user's admin page", async () => {
     await owner.goto(`${origin}/admin/users/${leaverId}`);
-    await owner.getByText('This user has been deleted.').waitFor({ timeout: wait });
+    await shows(owner.getByText('This user has been deleted.'), '"This user has been deleted."');
     await owner.getByText(leaver.email).first().waitFor();
     await screenshot(owner, 'v3-real-9-deleted-user');
   });
@@ -542,9 +581,7 @@ export const runReal = async (context: RunReal): Promise<void> => {
     if (!motion) throw new Error('no motion photo: no asset has a livePhotoVideoId');
     await owner.goto(`${origin}/photos/${motion.id}`);
     await owner.locator('#immich-asset-viewer').waitFor();
-    const video = owner.waitForResponse((response) => response.url().includes(`/api/assets/${motion.livePhotoVideoId}/video/playback`), {
-      timeout: wait,
-    });
+    const video = responseTo(owner, (url) => url.pathname === `/api/assets/${motion.livePhotoVideoId}/video/playback`);
     await owner.getByRole('button', { name: 'Play Motion Photo' }).click();
     const response = await video;
     const type = response.headers()['content-type'] ?? '';
