@@ -467,9 +467,9 @@ export const runReal = async (context: RunReal): Promise<void> => {
     const response = await updated;
     console.log(`    the app sent ${response.request().postData()}; answered ${response.status()}`);
     if (response.status() !== 200) throw new Error(`PUT /api/assets/{id} answered ${response.status()}: ${await bodyOf(response)}`);
-    // The open panel keeps the date it was opened with: Immich's v3.1.0 app does not apply the
-    // on_asset_update it is then sent (measured with the server's own GET answer in its place:
-    // docs/web-app.md). The photo opened again, as a person would, shows what the server now says.
+    // The open panel may keep the date it was opened with (it did in some runs, not in others:
+    // docs/web-app.md, "With real photos"). The photo opened again, as a person would, shows what
+    // the server now says; the run says when it had to.
     const live = await owner
       .locator('#detail-panel')
       .getByText(newDate.shown)
