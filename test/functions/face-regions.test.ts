@@ -6,6 +6,7 @@ import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { assetInfo, personNamed } from '../support/library.ts';
 import { changeConfig, objectCreated } from '../support/media.ts';
+import { shownPoint } from '../support/orientation.ts';
 import { type FaceRegion, makeJpeg } from '../support/photos.ts';
 import { upload } from '../support/uploads.ts';
 
@@ -26,21 +27,6 @@ beforeAll(async () => {
     machineLearning: { ...config.machineLearning, enabled: false },
   }));
 });
-
-/** Where a stored pixel (continuous coordinates, stored image W × H) is shown under each EXIF orientation: the tag's definition. */
-const shownPoint = (orientation: number, x: number, y: number, W: number, H: number): [number, number] =>
-  (
-    ({
-      1: [x, y],
-      2: [W - x, y],
-      3: [W - x, H - y],
-      4: [x, H - y],
-      5: [y, x],
-      6: [H - y, x],
-      7: [H - y, W - x],
-      8: [y, W - x],
-    }) as Record<number, [number, number]>
-  )[orientation] as [number, number];
 
 /** The image as shown, and the patch on it (off-centre, so that any other turn of it lands elsewhere). */
 const shown = { width: 320, height: 240 };

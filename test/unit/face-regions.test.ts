@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractMetadata } from '#shared/media/metadata.ts';
+import { shownPoint } from '../support/orientation.ts';
 import { type FaceRegion, makeJpeg } from '../support/photos.ts';
 
 /**
@@ -7,25 +8,6 @@ import { type FaceRegion, makeJpeg } from '../support/photos.ts';
  * the pixels of the image as shown, its EXIF orientation applied to regions written for the image
  * as stored (docs/faces.md, "Regions from the files").
  */
-
-/**
- * Where a point of the stored image (W × H, continuous pixel coordinates) is shown under each EXIF
- * orientation: the definition of the tag, point by point (an oracle apart from the code's
- * fractions of the centre).
- */
-const shownPoint = (orientation: number, x: number, y: number, W: number, H: number): [number, number] =>
-  (
-    ({
-      1: [x, y],
-      2: [W - x, y],
-      3: [W - x, H - y],
-      4: [x, H - y],
-      5: [y, x],
-      6: [H - y, x],
-      7: [H - y, W - x],
-      8: [y, W - x],
-    }) as Record<number, [number, number]>
-  )[orientation] as [number, number];
 
 /** A stored-image region (fractions, top-left based) as a box in the shown image's pixels. */
 const shownBox = (region: FaceRegion, orientation: number, W: number, H: number) => {
