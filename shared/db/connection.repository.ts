@@ -7,7 +7,7 @@ import { deleteWrite, putWrite, writeOne } from './transact.ts';
 /**
  * Immich's realtime connections (docs/data-model.md, "Connections"): an item per open connection,
  * in its user's list (gsi2) and in the list of all (gsi1), so that an event reaches a user's
- * connections, and a broadcast or the heartbeat every connection, with a Query and never a Scan.
+ * connections, and a broadcast or the heartbeat every connection, with a Query, never reading the whole table.
  */
 const connectionCodec = codec('connection', ConnectionRecordSchema);
 
