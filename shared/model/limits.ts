@@ -40,6 +40,12 @@ export const limits = {
    * archives of at most `archiveSize` (4 GiB) each, as /download/info splits them.
    */
   archiveAssets: 10_000,
+  /**
+   * Days of one calendar heatmap (GET /users/me/calendar-heatmap, GET /admin/users/:id/calendar-heatmap):
+   * its answer has a day each, so its size is this bound, not the range asked (Immich has none:
+   * 0001-01-01 to 9999-12-31 was 117 MB). Ten years; the web app asks for 52 weeks.
+   */
+  heatmapDays: 3_660,
   /** People merged into one in one request (POST /person/:id/merge). */
   mergePeople: 1_000,
   /** Assets whose faces are reassigned in one request (PUT /person/:id/reassign): a transaction each. */

@@ -184,11 +184,25 @@ export const mapUserAdminV3 = (user: UserRecord): UserAdminResponseDto => ({
 
 export type UserPreferencesResponseDto = UserPreferences;
 
-/** `CalendarHeatmapDto`: the days (by default the 52 weeks up to today) and what to count by. */
+const dayMs = 86_400_000;
+
+/**
+ * `CalendarHeatmapDto`: the days (by default the 52 weeks up to today) and what to count by. The
+ * answer has a day each, so the days are at most `limits.heatmapDays`, `to` being today when
+ * absent (Immich has no bound; docs/immich-compatibility.md, "Users").
+ */
 export const CalendarHeatmapDto = v.pipe(
   object({ from: v.optional(isoDate), to: v.optional(isoDate), type: v.optional(picklist(['Upload', 'Taken'] as const)) }),
   v.forward(
     v.check((dto) => !dto.from || !dto.to || dto.from <= dto.to, 'from must be before to'),
+    ['from'],
+  ),
+  v.forward(
+    v.check((dto) => {
+      if (!dto.from) return true;
+      const to = dto.to ? Date.parse(dto.to) : Date.parse(new Date().toISOString().slice(0, 10));
+      return (to - Date.parse(dto.from)) / dayMs + 1 <= limits.heatmapDays;
+    }, `from must be at most ${limits.heatmapDays} days before to (today when absent)`),
     ['from'],
   ),
 );
