@@ -2,7 +2,9 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getAuthDevicesV1 } from '#functions/auth/get-auth-devices.ts';
 import { handler as getServerConfigV1 } from '#functions/server-info/get-server-config.ts';
+import { handler as createUserV1 } from '#functions/user/create-user.ts';
 import { handler as getMyUserInfoV1 } from '#functions/user/get-my-user-info.ts';
+import { handler as updateUserV1 } from '#functions/user/update-user.ts';
 import { handler as getAboutInfo } from '#functions/v3/server/get-about-info.ts';
 import { handler as getServerStatistics } from '#functions/v3/server/get-server-statistics.ts';
 import { handler as getStorage } from '#functions/v3/server/get-storage.ts';
@@ -275,6 +277,45 @@ describe('/admin/users (v3)', () => {
     expect((await create({ email: 'x@immich.cloud', name: 'X', password: 'x' }, accounts.user1.accessToken)).status).toBe(403);
     const bad = await create({ email: 'not an email', name: '', password: 5 });
     expect(bad.body.errors.map((issue: { path: string[] }) => issue.path[0]).sort()).toEqual(['email', 'name', 'password']);
+  });
+
+  it('refuses a quota above 2^53 − 1 with a 400 on both generations, never a 500; the user unchanged (issue 49, Low 2)', async () => {
+    const user = await freshUser(admin(), 'Quota');
+    const path = `/api/admin/users/${user.userId}`;
+    const update = (body: unknown) =>
+      invoke(updateUserAdmin, { method: 'PUT', path, headers: bearer(admin()), pathParameters: { id: user.userId }, body });
+    const updateV1 = (body: unknown) => invoke(updateUserV1, { method: 'PUT', path: '/api/user', headers: bearer(admin()), body });
+    const createV1 = (body: unknown) => invoke(createUserV1, { method: 'POST', path: '/api/user', headers: bearer(admin()), body });
+    const tooBig = (field = 'quotaSizeInBytes') => ({
+      message: 'Validation failed',
+      errors: [{ path: [field], message: `${field} must be at most ${Number.MAX_SAFE_INTEGER}` }],
+    });
+    const v1TooBig = { statusCode: 400, message: [`quotaSizeInBytes must not be greater than ${Number.MAX_SAFE_INTEGER}`] };
+    expect((await update({ quotaSizeInBytes: 5_000 })).body).toMatchObject({ quotaSizeInBytes: 5_000 });
+    for (const quotaSizeInBytes of [2 ** 53, 2 ** 60, 1e20, 1e300]) {
+      expect(await update({ quotaSizeInBytes }), `${quotaSizeInBytes}`).toMatchObject({ status: 400, body: tooBig() });
+      const created = await create({ email: `toobig-${quotaSizeInBytes}@immich.cloud`, name: 'Q', password: 'password', quotaSizeInBytes });
+      expect(created, `${quotaSizeInBytes}`).toMatchObject({ status: 400, body: tooBig() });
+      expect(await updateV1({ id: user.userId, quotaSizeInBytes }), `${quotaSizeInBytes}`).toMatchObject({ status: 400, body: v1TooBig });
+      const createdV1 = await createV1({ email: `toobig1-${quotaSizeInBytes}@immich.cloud`, name: 'Q', password: 'password', quotaSizeInBytes });
+      expect(createdV1, `${quotaSizeInBytes}`).toMatchObject({ status: 400, body: v1TooBig });
+    }
+    // A body as text: 2^53 + 1 is read as 2^53, past the limit.
+    const asText = await invoke(updateUserAdmin, {
+      method: 'PUT',
+      path,
+      headers: { ...bearer(admin()), 'content-type': 'application/json' },
+      pathParameters: { id: user.userId },
+      body: '{"quotaSizeInBytes": 9007199254740993}',
+    });
+    expect(asText).toMatchObject({ status: 400, body: tooBig() });
+    // Nothing was written: the quota is the last one accepted, and no user was made.
+    expect((await get(getUserAdmin, path, admin(), { id: user.userId })).body).toMatchObject({ quotaSizeInBytes: 5_000 });
+    expect((await get(searchUsersAdmin, '/api/admin/users', admin())).body.some((each: { email: string }) => each.email.startsWith('toobig'))).toBe(
+      false,
+    );
+    // The largest integer DynamoDB and JavaScript both hold exactly is taken.
+    expect((await update({ quotaSizeInBytes: Number.MAX_SAFE_INTEGER })).body).toMatchObject({ quotaSizeInBytes: Number.MAX_SAFE_INTEGER });
   });
 
   it('lists, reads, changes, deletes and restores a user; preferences, statistics and sessions of another user', async () => {

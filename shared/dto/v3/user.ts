@@ -64,15 +64,11 @@ const storageLabel = v.optional(
     ),
   ),
 );
-const quota = v.optional(
-  v.nullable(
-    v.pipe(
-      v.number('$property must be a number'),
-      v.integer('$property must be an integer'),
-      v.minValue(0, '$property must be at least 0'),
-    ),
-  ),
-);
+/**
+ * Immich's `z.int().min(0)`: zod 4's `int()` is a safe integer, so 2^53 and more are a 400 there
+ * too (here they were a 500: the DynamoDB SDK refuses to write them).
+ */
+const quota = v.optional(v.nullable(integer(0)));
 const required = (max: number) => v.pipe(text(max), v.minLength(1, '$property must not be empty'));
 
 /**
