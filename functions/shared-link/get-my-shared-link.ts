@@ -1,6 +1,6 @@
 import { mapSharedLink, type SharedLinkResponseDto } from '#shared/dto/v1/shared-link.response.ts';
 import { SharedLinkPasswordDto } from '#shared/dto/v1/shared-link.ts';
-import { readCookie, sharedLinkTokenCookie, sharedLinkTokenCookieName } from '#shared/http/cookies.ts';
+import { isSecure, readCookie, sharedLinkTokenCookie, sharedLinkTokenCookieName } from '#shared/http/cookies.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
 import { sharedHandler } from '#shared/http/shared-handler.ts';
@@ -16,6 +16,6 @@ export const handler = sharedHandler(
       token: query.token ?? readCookie(event, sharedLinkTokenCookieName),
     });
     const link = mapSharedLink(shown, { withExif: shown.link.showExif });
-    return new HttpResponse(link, shown.token ? { cookies: [sharedLinkTokenCookie(shown.token)] } : {});
+    return new HttpResponse(link, shown.token ? { cookies: [sharedLinkTokenCookie(shown.token, isSecure(event))] } : {});
   },
 );

@@ -46,5 +46,6 @@ export const clearedLoginCookies = (): string[] =>
 /** The cookie that keeps the tokens a shared link's password earned (one day, as Immich). */
 export const sharedLinkTokenCookieName = 'immich_shared_link_token';
 
-export const sharedLinkTokenCookie = (token: string): string =>
-  `${sharedLinkTokenCookieName}=${encodeURIComponent(token)}; HttpOnly; Path=/; Max-Age=86400; SameSite=Lax;`;
+/** `Secure` behind HTTPS, as the login cookies (`isSecure`) and as Immich sets every cookie of its. */
+export const sharedLinkTokenCookie = (token: string, secure: boolean): string =>
+  `${sharedLinkTokenCookieName}=${encodeURIComponent(token)}; HttpOnly; ${secure ? 'Secure; ' : ''}Path=/; Max-Age=86400; SameSite=Lax;`;

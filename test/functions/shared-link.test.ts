@@ -205,6 +205,29 @@ describe('GET /shared-link/me (the visitor)', () => {
     expect(stored).not.toContain('"foo"');
   });
 
+  it('marks the link’s token cookie Secure behind HTTPS, as the sign-in cookies (issue 49, Low 6)', async () => {
+    const token = accounts.user1.accessToken;
+    const asset = await addPhoto(token);
+    const link = (await create(token, { type: 'INDIVIDUAL', assetIds: [asset], password: 'secure me' })).body;
+    const calls = {
+      'GET /shared-link/me': (headers: Record<string, string>) => me({ key: link.key, password: 'secure me' }, headers),
+      'GET /shared-links/me': (headers: Record<string, string>) =>
+        invoke(getMyLinkV3, { path: '/api/shared-links/me', query: { key: link.key, password: 'secure me' }, headers }),
+      'POST /shared-links/login': (headers: Record<string, string>) =>
+        invoke(linkLoginV3, { method: 'POST', path: '/api/shared-links/login', query: { key: link.key }, headers, body: { password: 'secure me' } }),
+    };
+    const attributes = (cookie: string | undefined) => (cookie ?? '').split(';').slice(1).map((part) => part.trim()).filter(Boolean);
+    for (const [route, call] of Object.entries(calls)) {
+      const secure = await call({ 'x-forwarded-proto': 'https' });
+      expect(secure.cookies, route).toHaveLength(1);
+      expect(secure.cookies[0], route).toMatch(/^immich_shared_link_token=[^;]+;/);
+      expect(attributes(secure.cookies[0]), route).toEqual(['HttpOnly', 'Secure', 'Path=/', 'Max-Age=86400', 'SameSite=Lax']);
+      // Plain HTTP (`npm start` on localhost): a Secure cookie would never be sent back.
+      const plain = await call({});
+      expect(attributes(plain.cookies[0]), route).toEqual(['HttpOnly', 'Path=/', 'Max-Age=86400', 'SameSite=Lax']);
+    }
+  });
+
   it('v3: POST /shared-links/login proves the password (every time) and sets the cookie the web app then reads the link with', async () => {
     const token = accounts.user1.accessToken;
     const asset = await addPhoto(token, { comment: 'v3 behind a password' });

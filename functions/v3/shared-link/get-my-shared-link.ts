@@ -1,5 +1,5 @@
 import { mapSharedLinkV3, SharedLinkPasswordDtoV3, type SharedLinkResponseDto } from '#shared/dto/v3/shared-link.ts';
-import { readCookie, sharedLinkTokenCookie, sharedLinkTokenCookieName } from '#shared/http/cookies.ts';
+import { isSecure, readCookie, sharedLinkTokenCookie, sharedLinkTokenCookieName } from '#shared/http/cookies.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
 import { sharedHandler } from '#shared/http/shared-handler.ts';
@@ -14,6 +14,6 @@ export const handler = sharedHandler(
       token: query.token ?? readCookie(event, sharedLinkTokenCookieName),
     });
     const link = mapSharedLinkV3(shown, { withExif: shown.link.showExif });
-    return new HttpResponse(link, shown.token ? { cookies: [sharedLinkTokenCookie(shown.token)] } : {});
+    return new HttpResponse(link, shown.token ? { cookies: [sharedLinkTokenCookie(shown.token, isSecure(event))] } : {});
   },
 );

@@ -1,5 +1,5 @@
 import { mapSharedLinkV3, SharedLinkLoginDto, SharedLinkLoginQueryDto, type SharedLinkResponseDto } from '#shared/dto/v3/shared-link.ts';
-import { readCookie, sharedLinkTokenCookie, sharedLinkTokenCookieName } from '#shared/http/cookies.ts';
+import { isSecure, readCookie, sharedLinkTokenCookie, sharedLinkTokenCookieName } from '#shared/http/cookies.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
 import { sharedHandler } from '#shared/http/shared-handler.ts';
@@ -18,6 +18,6 @@ export const handler = sharedHandler(
   async ({ auth, body, event }) => {
     const shown = await loginToSharedLink(auth, body.password, readCookie(event, sharedLinkTokenCookieName));
     const link = mapSharedLinkV3(shown, { withExif: shown.link.showExif });
-    return new HttpResponse(link, shown.token ? { cookies: [sharedLinkTokenCookie(shown.token)] } : {});
+    return new HttpResponse(link, shown.token ? { cookies: [sharedLinkTokenCookie(shown.token, isSecure(event))] } : {});
   },
 );
