@@ -214,9 +214,20 @@ describe('GET /shared-link/me (the visitor)', () => {
       'GET /shared-links/me': (headers: Record<string, string>) =>
         invoke(getMyLinkV3, { path: '/api/shared-links/me', query: { key: link.key, password: 'secure me' }, headers }),
       'POST /shared-links/login': (headers: Record<string, string>) =>
-        invoke(linkLoginV3, { method: 'POST', path: '/api/shared-links/login', query: { key: link.key }, headers, body: { password: 'secure me' } }),
+        invoke(linkLoginV3, {
+          method: 'POST',
+          path: '/api/shared-links/login',
+          query: { key: link.key },
+          headers,
+          body: { password: 'secure me' },
+        }),
     };
-    const attributes = (cookie: string | undefined) => (cookie ?? '').split(';').slice(1).map((part) => part.trim()).filter(Boolean);
+    const attributes = (cookie: string | undefined) =>
+      (cookie ?? '')
+        .split(';')
+        .slice(1)
+        .map((part) => part.trim())
+        .filter(Boolean);
     for (const [route, call] of Object.entries(calls)) {
       const secure = await call({ 'x-forwarded-proto': 'https' });
       expect(secure.cookies, route).toHaveLength(1);

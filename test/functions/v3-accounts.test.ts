@@ -297,7 +297,12 @@ describe('/admin/users (v3)', () => {
       const created = await create({ email: `toobig-${quotaSizeInBytes}@immich.cloud`, name: 'Q', password: 'password', quotaSizeInBytes });
       expect(created, `${quotaSizeInBytes}`).toMatchObject({ status: 400, body: tooBig() });
       expect(await updateV1({ id: user.userId, quotaSizeInBytes }), `${quotaSizeInBytes}`).toMatchObject({ status: 400, body: v1TooBig });
-      const createdV1 = await createV1({ email: `toobig1-${quotaSizeInBytes}@immich.cloud`, name: 'Q', password: 'password', quotaSizeInBytes });
+      const createdV1 = await createV1({
+        email: `toobig1-${quotaSizeInBytes}@immich.cloud`,
+        name: 'Q',
+        password: 'password',
+        quotaSizeInBytes,
+      });
       expect(createdV1, `${quotaSizeInBytes}`).toMatchObject({ status: 400, body: v1TooBig });
     }
     // A body as text: 2^53 + 1 is read as 2^53, past the limit.
@@ -311,9 +316,9 @@ describe('/admin/users (v3)', () => {
     expect(asText).toMatchObject({ status: 400, body: tooBig() });
     // Nothing was written: the quota is the last one accepted, and no user was made.
     expect((await get(getUserAdmin, path, admin(), { id: user.userId })).body).toMatchObject({ quotaSizeInBytes: 5_000 });
-    expect((await get(searchUsersAdmin, '/api/admin/users', admin())).body.some((each: { email: string }) => each.email.startsWith('toobig'))).toBe(
-      false,
-    );
+    expect(
+      (await get(searchUsersAdmin, '/api/admin/users', admin())).body.some((each: { email: string }) => each.email.startsWith('toobig')),
+    ).toBe(false);
     // The largest integer DynamoDB and JavaScript both hold exactly is taken.
     expect((await update({ quotaSizeInBytes: Number.MAX_SAFE_INTEGER })).body).toMatchObject({ quotaSizeInBytes: Number.MAX_SAFE_INTEGER });
   });

@@ -79,14 +79,17 @@ describe('the calendar heatmap’s range is bounded (issue 49, High 2)', () => {
         query,
         headers: bearer(accounts.admin.accessToken),
       });
-    const tooLong = { message: 'Validation failed', errors: [{ path: ['from'], message: expect.stringContaining(`${limits.heatmapDays} days`) }] };
+    const tooLong = {
+      message: 'Validation failed',
+      errors: [{ path: ['from'], message: expect.stringContaining(`${limits.heatmapDays} days`) }],
+    };
 
     // One day past the longest range, then the red team's request (117 MB before).
     const first = '2000-01-01';
     const last = addDays(first, limits.heatmapDays - 1);
     expect(days(first, last)).toBe(limits.heatmapDays);
     for (const query of [
-      { from: first, to: addDays(last, 1) },
+      { from: first, to: addDays(last, 1) } as Record<string, string>,
       { from: '0001-01-01', to: '9999-12-31' },
       { from: '0001-01-01', to: '9999-12-31', type: 'Taken' },
     ]) {
