@@ -4,7 +4,8 @@
  */
 import { Permission, requireAlbum, requireVisitorAlbum } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
-import { DomainError } from '../core/errors.ts';
+import { DomainError, Invalid } from '../core/errors.ts';
+import { type SafeFetchResult, safeFetch, UrlRefused } from '../core/safe-fetch.ts';
 import { listAlbumIdsSharedWith, listAlbums, listMembers } from '../db/album.repository.ts';
 import { exifPages, getAssets } from '../db/asset.repository.ts';
 import { listPositionedAssets, type PositionedAsset, positionOf } from '../db/map.repository.ts';
@@ -170,6 +171,12 @@ export class MapStyleUnavailable extends DomainError {
   }
 }
 
+/**
+ * How the style is read (docs/immich-compatibility.md, "Places and the map"): 5 s in all, 4 MB
+ * (the answer must fit Lambda's 6 MB), 5 redirects. Immich's styles are about 100 KB.
+ */
+const styleFetchLimits = { timeoutMs: 5_000, maxBytes: 4 * 1024 * 1024, maxRedirects: 5, accept: 'application/json' };
+
 /** Immich's own tile service's styles: where an empty style setting points (Immich v3.2's defaults). */
 export const defaultMapStyles = {
   light: 'https://tiles.immich.cloud/v1/style/light.json',
@@ -184,15 +191,17 @@ export const defaultMapStyles = {
 export const getMapStyle = async (theme: 'light' | 'dark'): Promise<unknown> => {
   const { map } = await readConfig();
   const url = (theme === 'dark' ? map.darkStyle : map.lightStyle) || defaultMapStyles[theme];
-  let response: Response;
+  let response: SafeFetchResult;
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(5000), headers: { accept: 'application/json' } });
+    response = await safeFetch(url, styleFetchLimits);
   } catch (error) {
+    // A place this server does not read (shared/core/safe-fetch.ts): the settings' fault, said as a 400.
+    if (error instanceof UrlRefused) throw new Invalid(`The map style URL is not read: ${error.message}`);
     throw new MapStyleUnavailable(url, error instanceof Error ? error.message : String(error));
   }
-  if (!response.ok) throw new MapStyleUnavailable(url, `HTTP ${response.status}`);
+  if (response.status < 200 || response.status > 299) throw new MapStyleUnavailable(url, `HTTP ${response.status}`);
   try {
-    return await response.json();
+    return JSON.parse(response.body.toString('utf8'));
   } catch {
     throw new MapStyleUnavailable(url, 'not JSON');
   }

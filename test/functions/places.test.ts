@@ -536,4 +536,86 @@ describe('v3 reverse geocoding, the map style and the features', () => {
       styles.close();
     }
   });
+
+  it('reads the style only over http(s), never redirected to this machine or a private or metadata address, bounded in size (issue 49, Low 7)', async () => {
+    // What a redirect must never reach: a service on loopback (here: the "secret" server).
+    const secretSeen: string[] = [];
+    const secret: Server = createServer((request, response) => {
+      secretSeen.push(request.url ?? '');
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ secret: 'AKIA-not-for-visitors' }));
+    });
+    const styles: Server = createServer((request, response) => {
+      const url = new URL(request.url ?? '/', 'http://x');
+      const to = url.searchParams.get('to');
+      if (url.pathname === '/light.json') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ version: 8, id: 'immich-map-light', sources: {}, layers: [] }));
+      } else if (url.pathname === '/moved' && to) {
+        response.writeHead(302, { location: to });
+        response.end();
+      } else if (url.pathname === '/huge.json') {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ version: 8, id: 'huge', padding: 'x'.repeat(5 * 1024 * 1024) }));
+      } else {
+        response.writeHead(404);
+        response.end();
+      }
+    });
+    for (const server of [secret, styles]) await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const secretPort = (secret.address() as AddressInfo).port;
+    const base = `http://127.0.0.1:${(styles.address() as AddressInfo).port}`;
+    const style = () =>
+      invoke(getMapStyle, {
+        path: '/api/system-config/map/style.json',
+        query: { theme: 'light' },
+        headers: bearer(accounts.user1.accessToken),
+      });
+    const withStyle = (lightStyle: string) =>
+      setConfig((config) => ({ ...config, map: { enabled: true, lightStyle, darkStyle: `${base}/light.json` } }));
+    try {
+      await withStyle(`${base}/light.json`);
+      expect(await style()).toMatchObject({ status: 200, body: { id: 'immich-map-light' } });
+      // Redirected within the origin named: read.
+      await withStyle(`${base}/moved?to=${encodeURIComponent('/light.json')}`);
+      expect(await style()).toMatchObject({ status: 200, body: { id: 'immich-map-light' } });
+
+      const refused = [
+        `${base}/moved?to=${encodeURIComponent(`http://127.0.0.1:${secretPort}/`)}`,
+        `${base}/moved?to=${encodeURIComponent(`http://localhost:${secretPort}/`)}`,
+        `${base}/moved?to=${encodeURIComponent('http://169.254.169.254/latest/meta-data/iam/security-credentials/')}`,
+        `${base}/moved?to=${encodeURIComponent('http://10.1.2.3/style.json')}`,
+        `${base}/moved?to=${encodeURIComponent('file:///etc/passwd')}`,
+        'file:///etc/passwd',
+        'http://169.254.169.254/latest/meta-data/',
+        `${base}/huge.json`,
+      ];
+      for (const url of refused) {
+        await withStyle(url);
+        const reply = await style();
+        expect(reply, url).toMatchObject({ status: 400, body: { statusCode: 400, error: 'Bad Request' } });
+        expect(reply.body.message, url).toMatch(/^The map style URL is not read: /);
+      }
+      // On Lambda, the runtime API (the next event is another user's request) is never read.
+      process.env.AWS_LAMBDA_RUNTIME_API = `127.0.0.1:${secretPort}`;
+      try {
+        await withStyle(`http://localhost:${secretPort}/2018-06-01/runtime/invocation/next`);
+        expect(await style()).toMatchObject({ status: 400, body: { message: expect.stringContaining('Lambda runtime API') } });
+      } finally {
+        delete process.env.AWS_LAMBDA_RUNTIME_API;
+      }
+      expect(secretSeen).toEqual([]);
+    } finally {
+      await setConfig((config) => ({
+        ...config,
+        map: {
+          enabled: true,
+          lightStyle: 'https://tiles.immich.cloud/v1/style/light.json',
+          darkStyle: 'https://tiles.immich.cloud/v1/style/dark.json',
+        },
+      }));
+      secret.close();
+      styles.close();
+    }
+  });
 });
