@@ -228,8 +228,10 @@ export const deleteExpiredTrash = async (
  * Elsewhere it stays in the trash, untouched, and the rest is done: all or nothing per asset, never
  * a 400 after part of the trash went (docs/immich-compatibility.md, "The locked folder").
  */
-const reachableInTrash = (auth: Auth) => (asset: AssetRecord): boolean =>
-  asset.ownerId === auth.user.id && asset.deletedAt !== null && (asset.visibility !== 'locked' || isElevated(auth));
+const reachableInTrash =
+  (auth: Auth) =>
+  (asset: AssetRecord): boolean =>
+    asset.ownerId === auth.user.id && asset.deletedAt !== null && (asset.visibility !== 'locked' || isElevated(auth));
 
 /**
  * POST /trash/empty: every asset in the caller's trash is deleted for good (originals, faces,

@@ -22,7 +22,8 @@ beforeAll(async () => {
 });
 
 const v3 = (token: string) => ({ ...bearer(token), accept: 'application/json' });
-const empty = (token: string, headers = v3(token)) => invoke(emptyTrash, { method: 'POST', path: '/api/trash/empty', headers });
+const empty = (token: string, headers: Record<string, string> = v3(token)) =>
+  invoke(emptyTrash, { method: 'POST', path: '/api/trash/empty', headers });
 const restore = (token: string) => invoke(restoreTrash, { method: 'POST', path: '/api/trash/restore', headers: v3(token) });
 const info = (token: string, id: string) =>
   invoke(getAssetInfo, { path: `/api/assets/${id}`, headers: bearer(token), pathParameters: { id } });
@@ -34,7 +35,12 @@ const trashedCount = async (token: string, visibility: string) =>
 const trashWithLockedPhoto = async (name: string) => {
   const owner = await freshUser(accounts.admin.accessToken, name);
   const token = owner.accessToken;
-  const pin = await invoke(setupPinCode, { method: 'POST', path: '/api/auth/pin-code', headers: bearer(token), body: { pinCode: '123456' } });
+  const pin = await invoke(setupPinCode, {
+    method: 'POST',
+    path: '/api/auth/pin-code',
+    headers: bearer(token),
+    body: { pinCode: '123456' },
+  });
   expect(pin.status).toBe(204);
   const [locked, a, b] = [await addPhoto(token), await addPhoto(token), await addPhoto(token)];
   const unlock = await invoke(unlockSession, {
@@ -44,9 +50,19 @@ const trashWithLockedPhoto = async (name: string) => {
     body: { pinCode: '123456' },
   });
   expect(unlock.status).toBe(204);
-  const lockIt = await invoke(updateAssets, { method: 'PUT', path: '/api/assets', headers: bearer(token), body: { ids: [locked], visibility: 'locked' } });
+  const lockIt = await invoke(updateAssets, {
+    method: 'PUT',
+    path: '/api/assets',
+    headers: bearer(token),
+    body: { ids: [locked], visibility: 'locked' },
+  });
   expect(lockIt.status).toBe(204);
-  const trashed = await invoke(deleteAssets, { method: 'DELETE', path: '/api/assets', headers: bearer(token), body: { ids: [locked, a, b] } });
+  const trashed = await invoke(deleteAssets, {
+    method: 'DELETE',
+    path: '/api/assets',
+    headers: bearer(token),
+    body: { ids: [locked, a, b] },
+  });
   expect(trashed.status).toBe(204);
   // Another session of the same user, never unlocked.
   const plain = (await login({ email: owner.email, password: `password-${name}` })).accessToken;
@@ -76,7 +92,11 @@ describe('the whole trash, with a locked asset in it, from a session not unlocke
     for (const id of [a, b]) expect((await info(unlocked, id)).status).toBe(400);
     expect((await info(unlocked, locked)).body).toMatchObject({ isTrashed: true, visibility: 'locked' });
     const { secret } = await createApiKey(unlocked);
-    const byKey = await invoke(emptyTrash, { method: 'POST', path: '/api/trash/empty', headers: { 'x-api-key': secret, accept: 'application/json' } });
+    const byKey = await invoke(emptyTrash, {
+      method: 'POST',
+      path: '/api/trash/empty',
+      headers: { 'x-api-key': secret, accept: 'application/json' },
+    });
     expect(byKey.body).toEqual({ count: 0 });
     expect((await info(unlocked, locked)).body).toMatchObject({ isTrashed: true, visibility: 'locked' });
   });
