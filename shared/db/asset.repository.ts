@@ -5,6 +5,7 @@ import {
   type AssetStatus,
   type AssetWithFaces,
   type FaceRecord,
+  inTimeline,
   type PhotoEdit,
   peopleOfFaces,
   type SearchableExifField,
@@ -22,7 +23,7 @@ import { assetMetadataWrites } from './items/asset-metadata.ts';
 import { auditWrites } from './items/audit.ts';
 import { bucketWrites, slotOf } from './items/bucket.ts';
 import { deletionWrites } from './items/deletion.ts';
-import { faceCodec, faceWrites } from './items/face.ts';
+import { faceCodec, faceWrites, showsCondition } from './items/face.ts';
 import { personWrites } from './items/person.ts';
 import { userWrites } from './items/user.ts';
 import { dateOrder, indexKeys, keys, type Partition, partitions } from './keys.ts';
@@ -223,6 +224,8 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
     faceIds: faces.map((face) => face.id),
   };
   const faceCounts = facesPerPerson(faces);
+  // Faces in the timeline: all of them, or none (an upload to the archive or the locked folder).
+  const timeline = inTimeline(asset) ? 1 : 0;
   // The motion video is stored as a file of its own, so it counts as well (its asset's deletion subtracts it).
   const usage = [asset, ...(motion ? [motion] : [])].reduce<UsageChange>((total, each) => addUsageOf(total, each, 1), {
     bytes: 0,
@@ -237,10 +240,17 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
     userWrites.addUsage(asset.ownerId, usage, quota, () => new QuotaExceededError(), release),
     ...newPeople.flatMap((person) => [
       personWrites.claimName(person),
-      personWrites.create({ ...person, faceCount: faceCounts.get(person.id) ?? 0 }),
+      personWrites.create({
+        ...person,
+        faceCount: faceCounts.get(person.id) ?? 0,
+        timelineFaceCount: timeline * (faceCounts.get(person.id) ?? 0),
+      }),
     ]),
     ...[...existingPeople].map((personId) =>
-      personWrites.addFaces(asset.ownerId, personId, faceCounts.get(personId) ?? 0, { mustExist: true }),
+      personWrites.addFaces(asset.ownerId, personId, faceCounts.get(personId) ?? 0, {
+        mustExist: true,
+        timeline: timeline * (faceCounts.get(personId) ?? 0),
+      }),
     ),
     ...faces.map((face) => faceWrites.create(face, asset)),
     ...bucketWrites.move(asset.ownerId, undefined, slotOf(asset)),
@@ -293,16 +303,6 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   const status = statusOf(updated);
   const before = statusOf(asset);
   const statusChanged = (Object.keys(status) as (keyof AssetStatus)[]).some((key) => status[key] !== before[key]);
-  const copies: Write[] = [];
-  let albumCount: number | undefined;
-  if (statusChanged) {
-    const albums = await albumsOf(asset);
-    albumCount = albums.length;
-    copies.push(
-      ...faces.map((face) => setStatusWrite(keys.assetFace(asset.id, face.id), status, { assetId: asset.id, faceId: face.id })),
-      ...albums.map((albumId) => setStatusWrite(keys.albumAsset(albumId, asset.id), status)),
-    );
-  }
   // The timeline counters move with the asset when its state changes. Every write, whether it
   // moves them or not, lands only on the state it was read in: a write that saw no change (true
   // over true) must not land after a concurrent one that did, or the asset would leave the state
@@ -322,7 +322,33 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
           ...(asset.deletedAt !== null ? [assetWrites.dropTrashEntry(asset, asset.deletedAt)] : []),
           ...(updated.deletedAt !== null ? [assetWrites.trashEntry(asset, updated.deletedAt)] : []),
         ];
-  const [first = [], ...rest] = chunk(copies, 99 - counters.length - locking.length - trashEntries.length);
+  const copies: Write[] = [];
+  let albumCount: number | undefined;
+  // In or out of the timeline: its people's counts of faces in the timeline move (docs/data-model.md, "People"), and
+  // each face's copy is written only while it still shows whom it showed (a face edit meanwhile: read again).
+  const timelineMove = inTimeline(updated) === inTimeline(asset) ? 0 : inTimeline(updated) ? 1 : -1;
+  const peopleCounts =
+    timelineMove === 0
+      ? []
+      : [...facesPerPerson(faces)].map(([personId, count]) => personWrites.addTimelineFaces(asset.ownerId, personId, timelineMove * count));
+  const firstRoom = 99 - counters.length - locking.length - trashEntries.length - peopleCounts.length;
+  if (statusChanged) {
+    const albums = await albumsOf(asset);
+    albumCount = albums.length;
+    copies.push(
+      ...faces.map((face, index) =>
+        setStatusWrite(
+          keys.assetFace(asset.id, face.id),
+          status,
+          { assetId: asset.id, faceId: face.id },
+          // Only in the first transaction, with the counts: a copy of a later one (an asset of some 90 faces) must not fail.
+          timelineMove === 0 || index >= firstRoom ? undefined : showsCondition(face.personId),
+        ),
+      ),
+      ...albums.map((albumId) => setStatusWrite(keys.albumAsset(albumId, asset.id), status)),
+    );
+  }
+  const [first = [], ...rest] = chunk(copies, firstRoom);
   // EXIF changes as the fields that changed, each on its own (`exif.latitude`): a concurrent write
   // of other EXIF fields (the media job's place names) is kept. A new position puts the asset on the map.
   const { exif, ...flags } = changes;
@@ -342,6 +368,7 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
       ...counters,
       ...locking,
       ...trashEntries,
+      ...peopleCounts,
       ...first,
     ]);
   } catch (error) {
@@ -373,7 +400,10 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     assetWrites.removeFromDevice(asset),
     ...(asset.deletedAt !== null ? [assetWrites.dropTrashEntry(asset, asset.deletedAt)] : []),
     userWrites.addUsage(asset.ownerId, addUsageOf({ bytes: 0, photos: 0, videos: 0 }, asset, -1), 'unchecked'),
-    ...[...facesPerPerson(faces)].map(([personId, count]) => personWrites.addFaces(asset.ownerId, personId, -count, { mustExist: false })),
+    // Its status as read is a condition of the asset's delete (its counted state), so its faces in the timeline go by it.
+    ...[...facesPerPerson(faces)].map(([personId, count]) =>
+      personWrites.addFaces(asset.ownerId, personId, -count, { mustExist: false, timeline: inTimeline(asset) ? -count : 0 }),
+    ),
   ];
   const [first = [], ...rest] = chunk(writes, 100);
   try {

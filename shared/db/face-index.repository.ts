@@ -12,11 +12,11 @@
  * about the same faces at once cannot both win.
  */
 import { randomUUID } from 'node:crypto';
-import { type AssetRecord, type FaceRecord, peopleOfFaces } from '../model/asset.ts';
+import { type AssetRecord, type FaceRecord, inTimeline, peopleOfFaces } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import { batchGet } from './batch.ts';
 import { getItem } from './get.ts';
-import { assetCodec } from './items/asset.ts';
+import { assetCodec, statusAsRead } from './items/asset.ts';
 import { faceCodec, faceWrites } from './items/face.ts';
 import { PersonNameTakenError, personCodec, personWrites } from './items/person.ts';
 import { faceIndexSk, keys, partitions } from './keys.ts';
@@ -283,14 +283,18 @@ export const recordRecognition = async (recognition: Recognition): Promise<strin
   for (const { asset, made } of byAsset.values()) {
     const people = [...new Set([...asset.personIds, personId])];
     const asRead = listsAsRead(asset, true);
+    // And its status as read: the person's count of faces in the timeline goes by it (docs/data-model.md, "People").
+    const status = statusAsRead(asset);
     writes.push(
       updateWrite(keys.asset(asset.id), 'SET personIds = :people, faceIds = :faces', {
-        condition: asRead.condition,
-        values: { ':people': people, ':faces': [...asset.faceIds, ...made], ...asRead.values },
+        condition: `${asRead.condition} AND ${status.expression}`,
+        names: status.names,
+        values: { ':people': people, ':faces': [...asset.faceIds, ...made], ...asRead.values, ...status.values },
         sync: 'unsent',
       }),
     );
   }
+  const timeline = recognition.faces.filter(({ asset }) => inTimeline(asset)).length;
   if (recognition.newPerson)
     writes.push(
       personWrites.create({
@@ -302,13 +306,14 @@ export const recordRecognition = async (recognition: Recognition): Promise<strin
         thumbnailPath: '',
         faceAssetId: recognition.newPerson.faceAssetId,
         faceCount: recognition.faces.length,
+        timelineFaceCount: timeline,
         isFavorite: false,
         color: null,
         createdAt: now,
         updatedAt: now,
       }),
     );
-  else writes.push(personWrites.addFaces(recognition.ownerId, personId, recognition.faces.length, { mustExist: true }));
+  else writes.push(personWrites.addFaces(recognition.ownerId, personId, recognition.faces.length, { mustExist: true, timeline }));
   try {
     await transact(writes);
     return personId;

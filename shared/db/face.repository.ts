@@ -1,6 +1,7 @@
 import { inBatches } from '../core/concurrency.ts';
-import { type AssetRecord, type FaceRecord, peopleOfFaces } from '../model/asset.ts';
+import { type AssetRecord, type FaceRecord, inTimeline, peopleOfFaces } from '../model/asset.ts';
 import { getItem } from './get.ts';
+import { statusAsRead } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { faceCodec, faceWrites, showsCondition } from './items/face.ts';
 import { PersonNameTakenError, personWrites } from './items/person.ts';
@@ -102,6 +103,9 @@ export const editAssetFaces = async (
     add(edit.add.personId, 1);
   }
   const lists = { ':people': peopleOfFaces(after), ':faces': after.map((face) => face.id) };
+  // The people's counts of faces in the timeline move by the asset's status as read, on which the write conditions.
+  const asRead = statusAsRead(asset);
+  const timeline = inTimeline(asset) ? 1 : 0;
   // Any face deleted: a file's region the detector also found is in the face index under its id.
   const droppedDetected = faces.some((face) => face.id === edit.remove);
   writes.push(
@@ -112,19 +116,21 @@ export const editAssetFaces = async (
           keys.asset(asset.id),
           'SET personIds = :people, faceIds = :faces, droppedFaces = list_append(if_not_exists(droppedFaces, :none), :dropped)',
           {
-            condition: 'present',
-            values: { ...lists, ':none': [], ':dropped': [edit.remove] },
+            condition: asRead.expression,
+            names: asRead.names,
+            values: { ...lists, ':none': [], ':dropped': [edit.remove], ...asRead.values },
             sync: 'unsent',
           },
         )
       : updateWrite(keys.asset(asset.id), 'SET personIds = :people, faceIds = :faces', {
-          condition: 'present',
-          values: lists,
+          condition: asRead.expression,
+          names: asRead.names,
+          values: { ...lists, ...asRead.values },
           sync: 'unsent',
         }),
     ...[...deltas]
       .filter(([, n]) => n !== 0)
-      .map(([personId, n]) => personWrites.addFaces(asset.ownerId, personId, n, { mustExist: n > 0 })),
+      .map(([personId, n]) => personWrites.addFaces(asset.ownerId, personId, n, { mustExist: n > 0, timeline: n * timeline })),
   );
   try {
     await transact(writes);

@@ -1,8 +1,9 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import type { AssetRecord, FaceEntry } from '../model/asset.ts';
+import { type AssetRecord, type FaceEntry, inTimeline } from '../model/asset.ts';
 import { foldName, type PersonChanges, type PersonRecord } from '../model/person.ts';
 import { batchGet } from './batch.ts';
 import { getItem } from './get.ts';
+import { assetCodec, statusAsRead } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { faceEntryCodec, faceWrites } from './items/face.ts';
 import { nameHash, PersonNameTakenError, personCodec, personNameItem, personWrites } from './items/person.ts';
@@ -31,6 +32,41 @@ export const findPeopleByName = async (ownerId: string, names: readonly string[]
 /** A person's faces with their assets' status (gsi2), in date order. */
 export const listPersonFaces = async (personId: string, options: { descending?: boolean } = {}): Promise<FaceEntry[]> =>
   (await queryAll(partitions.personFaces(personId), options)).map(faceEntryCodec.read);
+
+/**
+ * A person stored before their count of faces in the timeline was kept (docs/data-model.md,
+ * "Earlier shapes"), counted once from their faces: the person as stored now (consistent), their
+ * faces' ids (pattern 21's Query), each face item read consistently (its person and its asset's
+ * status as they are now), then the count written on condition that both counts are still those
+ * read first (every write that moves a face moves one). When the faces found are not all the
+ * person's faces (the index lags a write) or a write came between, the person is answered
+ * uncounted (null) and counted by a later read.
+ */
+export const countTimelineFaces = async (person: PersonRecord): Promise<PersonRecord> => {
+  const item = await getItem(keys.person(person.ownerId, person.id));
+  if (!item) return person;
+  const current = personCodec.read(item);
+  if (current.timelineFaceCount !== null) return current;
+  const stray = typeof item.timelineFaceCount === 'number' ? item.timelineFaceCount : undefined;
+  const entries = await listPersonFaces(person.id);
+  const faces = (
+    await batchGet(
+      entries.map((face) => keys.assetFace(face.assetId, face.id)),
+      { consistent: true },
+    )
+  )
+    .filter((face) => face.personId === person.id)
+    .map(faceEntryCodec.read);
+  if (faces.length !== current.faceCount) return current;
+  const timeline = faces.filter((face) => inTimeline(face)).length;
+  try {
+    await writeOne(personWrites.countTimelineFaces(current, stray, timeline));
+    return { ...current, timelineFaceCount: timeline };
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return current;
+    throw error;
+  }
+};
 
 /** The ids of the assets a person's faces are on, page by page in date order (a search driver). */
 export async function* personAssetIdPages(
@@ -109,32 +145,45 @@ export const createPerson = async (person: PersonRecord): Promise<void> => {
 
 /**
  * Moves one asset's faces of `from` to `into` (a merge), in one transaction with the asset's
- * `personIds` (only while it still names `from`) and both people's face counts. False when a
+ * `personIds` (only while it still names `from`, and has the status read: `into` gains the faces
+ * in its count of faces in the timeline by it) and both people's face counts. An asset whose
+ * status changed meanwhile is read again (consistently) and the move tried again. False when a
  * concurrent merge (or a deletion) got there first: then there is nothing left to move.
  */
 export const reassignAssetFaces = async (
-  asset: Pick<AssetRecord, 'id' | 'personIds'>,
+  asset: Pick<AssetRecord, 'id' | 'personIds' | 'visibility' | 'deletedAt'>,
   faces: readonly { id: string; assetId: string; fileCreatedAt: string }[],
   from: PersonRecord,
   into: PersonRecord,
 ): Promise<boolean> => {
-  const personIds = [...new Set(asset.personIds.map((id) => (id === from.id ? into.id : id)))];
-  const moved = await transact([
-    ...faces.map((face) => faceWrites.reassign(face, into.id)),
-    updateWrite(keys.asset(asset.id), 'SET personIds = :ids', {
-      condition: 'attribute_exists(pk) AND contains(personIds, :from)',
-      values: { ':ids': personIds, ':from': from.id },
-    }),
-    personWrites.addFaces(into.ownerId, into.id, faces.length, { mustExist: true }),
-    personWrites.addFaces(from.ownerId, from.id, -faces.length, { mustExist: false }),
-  ]).then(
-    () => true,
-    (error: unknown) => {
-      if (isCancelled(error) || error instanceof PersonNameTakenError) return false;
-      throw error;
-    },
-  );
-  return moved;
+  let current = asset;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const personIds = [...new Set(current.personIds.map((id) => (id === from.id ? into.id : id)))];
+    const asRead = statusAsRead(current);
+    const timeline = inTimeline(current) ? faces.length : 0;
+    const moved = await transact([
+      ...faces.map((face) => faceWrites.reassign(face, into.id)),
+      updateWrite(keys.asset(current.id), 'SET personIds = :ids', {
+        condition: `${asRead.expression} AND contains(personIds, :from)`,
+        names: asRead.names,
+        values: { ':ids': personIds, ':from': from.id, ...asRead.values },
+      }),
+      personWrites.addFaces(into.ownerId, into.id, faces.length, { mustExist: true, timeline }),
+      personWrites.addFaces(from.ownerId, from.id, -faces.length, { mustExist: false, timeline: -timeline }),
+    ]).then(
+      () => true,
+      (error: unknown) => {
+        if (isCancelled(error) || error instanceof PersonNameTakenError) return false;
+        throw error;
+      },
+    );
+    if (moved) return true;
+    const item = await getItem(keys.asset(current.id));
+    const fresh = item ? assetCodec.read(item) : undefined;
+    if (!fresh?.personIds.includes(from.id)) return false;
+    current = fresh;
+  }
+  return false;
 };
 
 /** Deletes a merged person and the name guard that pointed at them. */

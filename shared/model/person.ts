@@ -14,6 +14,12 @@ export const PersonRecordSchema = v.object({
   faceAssetId: nullable(id()),
   /** Faces of this person across the owner's assets (Immich orders people by it). */
   faceCount: v.number(),
+  /**
+   * Faces of this person on the owner's assets in the timeline (not archived, trashed, hidden or
+   * locked): Immich lists and counts people by them. null: not counted yet (a person stored before
+   * the count was kept: docs/data-model.md, "Earlier shapes").
+   */
+  timelineFaceCount: v.optional(v.nullable(v.number()), null),
   /** Immich v3's favourite people (listed first) and their colour; v1.100 has neither. */
   isFavorite: v.optional(v.boolean(), false),
   color: nullable(v.string()),

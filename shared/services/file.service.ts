@@ -1,5 +1,6 @@
-import { Permission, requireAsset, requireAssetFiles, requirePerson } from '../access/access.ts';
+import { isElevated, Permission, requireAsset, requireAssetFiles, requirePerson } from '../access/access.ts';
 import { Invalid, NotFound } from '../core/errors.ts';
+import { getAsset } from '../db/asset.repository.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { attachment, type Delivery, inline, type ServedFile } from '../model/file.ts';
@@ -178,9 +179,15 @@ export const playbackFile = async (auth: Auth, id: string): Promise<ServedFile> 
   return { key: asset.originalPath, contentType: originalType(asset), cacheControl: cacheControl.privateWithCache };
 };
 
-/** GET /person/:id/thumbnail: the person's face, cropped by the media function; Immich's bare 404 before it exists. */
+/**
+ * GET /person/:id/thumbnail: the person's face, cropped by the media function; Immich's bare 404
+ * before it exists, and while the photo it is cropped from is in the locked folder, to a session
+ * not unlocked with the PIN code (the crop is of a locked photo: docs/immich-compatibility.md, "Faces").
+ */
 export const personThumbnailFile = async (auth: Auth, id: string): Promise<ServedFile> => {
   const person = await requirePerson(auth, Permission.PersonRead, id);
   if (!person.thumbnailPath) throw new NotFound();
+  if (person.faceAssetId !== null && !isElevated(auth) && (await getAsset(person.faceAssetId))?.visibility === 'locked')
+    throw new NotFound();
   return { key: person.thumbnailPath, contentType: 'image/jpeg', cacheControl: cacheControl.privateWithoutCache };
 };

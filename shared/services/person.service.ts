@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { accessLost, Permission, requireAsset, requirePerson } from '../access/access.ts';
+import { inBatches } from '../core/concurrency.ts';
 import { DomainError, Invalid } from '../core/errors.ts';
 import { getAssets } from '../db/asset.repository.ts';
-import { createPerson as insertPerson, listPeople, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
+import {
+  countTimelineFaces,
+  createPerson as insertPerson,
+  listPeople,
+  listPersonFaces,
+  updatePerson as writePerson,
+} from '../db/person.repository.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { nameTerms } from '../domain/terms.ts';
 import type { BulkIdResult } from '../model/album.ts';
@@ -12,12 +19,34 @@ import type { Auth } from '../model/user.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
 
 /**
+ * The owner's people, each with their count of faces in the timeline; those stored before it was
+ * kept are counted once (docs/data-model.md, "Earlier shapes"), eight at a time.
+ */
+const peopleCounted = async (ownerId: string): Promise<PersonRecord[]> => {
+  const people = await listPeople(ownerId);
+  await inBatches(people, 8, async (person, index) => {
+    if (person.timelineFaceCount === null) people[index] = await countTimelineFaces(person);
+  });
+  return people;
+};
+
+/**
+ * A person's faces on photos in the timeline (not archived, trashed, hidden or locked): Immich's
+ * person repository lists, counts and orders people by them. One not counted yet (a write came
+ * between its count and the read) goes by all their faces, as before the count was kept.
+ */
+const timelineFaces = (person: PersonRecord): number => person.timelineFaceCount ?? person.faceCount;
+
+/**
  * GET /person and GET /people, in Immich's order: visible before hidden, favourites first, named
- * before unnamed, more faces first, then by name. `total` counts all the caller's people, `hidden`
- * the hidden ones. v3 pages them (`page` from 1, `size`), saying whether another page follows.
+ * before unnamed, more faces first, then by name. Only people with a face on a photo in the
+ * timeline are listed and counted (Immich's join of faces to timeline assets): one seen only in
+ * locked, archived or trashed photos is not (docs/immich-compatibility.md, "Faces"). `total` counts
+ * them, `hidden` the hidden ones. v3 pages them (`page` from 1, `size`), saying whether another
+ * page follows.
  */
 export const getAllPeople = async (auth: Auth, withHidden: boolean, paging?: { page: number; size: number }): Promise<People> => {
-  const all = (await listPeople(auth.user.id)).filter((person) => person.faceCount > 0);
+  const all = (await peopleCounted(auth.user.id)).filter((person) => timelineFaces(person) > 0);
   const ordered = all
     .filter((person) => withHidden || !person.isHidden)
     .sort(
@@ -25,7 +54,7 @@ export const getAllPeople = async (auth: Auth, withHidden: boolean, paging?: { p
         Number(a.isHidden) - Number(b.isHidden) ||
         Number(b.isFavorite) - Number(a.isFavorite) ||
         Number(a.name === '') - Number(b.name === '') ||
-        b.faceCount - a.faceCount ||
+        timelineFaces(b) - timelineFaces(a) ||
         a.name.localeCompare(b.name) ||
         a.id.localeCompare(b.id),
     );
@@ -125,6 +154,7 @@ export const createPerson = async (auth: Auth, dto: NewPerson): Promise<PersonRe
     thumbnailPath: '',
     faceAssetId: null,
     faceCount: 0,
+    timelineFaceCount: 0,
     isFavorite: dto.isFavorite ?? false,
     color: dto.color ?? null,
     createdAt: now,
@@ -152,17 +182,20 @@ export const updatePeople = async (auth: Auth, people: readonly (PersonEdit & { 
 /**
  * GET /search/person: the caller's people whose name starts with `name`, or has a word that does
  * (case-insensitive, accents ignored: Immich v1.100's `LIKE 'name%' OR LIKE '% name%'`), hidden
- * ones only `withHidden`, those with the most faces first, at most `limit`.
+ * ones only `withHidden`, those with the most faces first, at most `limit`. A person whose faces
+ * are all on photos out of the timeline (locked, archived, trashed) is not found: their name would
+ * tell of a locked photo (Immich's search finds them; docs/immich-compatibility.md, "Faces").
  */
 export const searchPeople = async (auth: Auth, name: string, withHidden: boolean, limit: number): Promise<PersonRecord[]> => {
   const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
   const wanted = fold(name);
-  return (await listPeople(auth.user.id))
+  return (await peopleCounted(auth.user.id))
     .filter((person) => withHidden || !person.isHidden)
+    .filter((person) => person.faceCount === 0 || timelineFaces(person) > 0)
     .filter((person) => {
       const folded = fold(person.name);
       return folded.startsWith(wanted) || folded.includes(` ${wanted}`);
     })
-    .sort((a, b) => b.faceCount - a.faceCount || a.name.localeCompare(b.name))
+    .sort((a, b) => timelineFaces(b) - timelineFaces(a) || a.name.localeCompare(b.name))
     .slice(0, limit);
 };

@@ -1,4 +1,4 @@
-import { Permission, requireAssets } from '../access/access.ts';
+import { isElevated, Permission, requireAssets } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { Conflict } from '../core/errors.ts';
 import { log } from '../core/log.ts';
@@ -223,18 +223,35 @@ export const deleteExpiredTrash = async (
 };
 
 /**
+ * Whether the whole-trash routes reach this trashed asset of the caller's: a locked one only from a
+ * session unlocked with the PIN code (as DELETE /assets and POST /trash/restore/assets reach it).
+ * Elsewhere it stays in the trash, untouched, and the rest is done: all or nothing per asset, never
+ * a 400 after part of the trash went (docs/immich-compatibility.md, "The locked folder").
+ */
+const reachableInTrash =
+  (auth: Auth) =>
+  (asset: AssetRecord): boolean =>
+    asset.ownerId === auth.user.id && asset.deletedAt !== null && (asset.visibility !== 'locked' || isElevated(auth));
+
+/**
  * POST /trash/empty: every asset in the caller's trash is deleted for good (originals, faces,
- * entries), as DELETE /asset with force; how many were in it (v3's answer).
+ * entries), as DELETE /asset with force, but a locked one from a session not unlocked (it stays
+ * in the trash); how many were deleted (v3's answer). An asset restored or moved into the locked
+ * folder meanwhile stays.
  */
 export const emptyTrash = async (auth: Auth): Promise<number> => {
-  const assets = await trashedAssets(auth.user.id);
-  await inBatches(assets, 8, (asset) => deleteAssets(auth, [asset.id], true));
-  return assets.length;
+  const reachable = reachableInTrash(auth);
+  const assets = (await trashedAssets(auth.user.id)).filter(reachable);
+  let deleted = 0;
+  await inBatches(assets, 8, async (asset) => {
+    if (await deleteAssetForGood(asset.id, reachable)) deleted++;
+  });
+  return deleted;
 };
 
-/** POST /trash/restore: everything in the caller's trash comes back; how many did. */
+/** POST /trash/restore: everything in the caller's trash comes back, but a locked asset from a session not unlocked (it stays); how many did. */
 export const restoreTrash = async (auth: Auth): Promise<number> => {
-  const assets = await trashedAssets(auth.user.id);
+  const assets = (await trashedAssets(auth.user.id)).filter(reachableInTrash(auth));
   let restored = 0;
   await inBatches(assets, 8, async (asset) => {
     // Awaited first: `restored += await …` would read `restored` before the other batches add to it.

@@ -50,6 +50,7 @@ const resolvePeople = async (ownerId: string, assetId: string, regions: readonly
           thumbnailPath: '',
           faceAssetId: assetId,
           faceCount: 0,
+          timelineFaceCount: 0,
           isFavorite: false,
           color: null,
           createdAt: now,

@@ -34,6 +34,7 @@ const measure = async (): Promise<string> => {
       thumbnailPath: '',
       faceAssetId: null,
       faceCount: 0,
+      timelineFaceCount: 0,
       isFavorite: false,
       color: null,
       createdAt: '2024-01-01T00:00:00.000Z',

@@ -60,6 +60,7 @@ const measure = async (): Promise<string> => {
           thumbnailPath: '',
           faceAssetId: null,
           faceCount: 0,
+          timelineFaceCount: 0,
           isFavorite: false,
           color: null,
           createdAt: now,

@@ -90,6 +90,8 @@ export const ownLibrary = (ownerId: string, count: number, people: number): OwnL
     thumbnailPath: '',
     faceAssetId: null,
     faceCount: 0,
+    // Counted from the faces at the first list (docs/data-model.md, "Earlier shapes"): some photos are trashed.
+    timelineFaceCount: null,
     isFavorite: index < 3,
     color: null,
     createdAt: now,

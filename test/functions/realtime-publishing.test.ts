@@ -146,6 +146,7 @@ describe('publishing the events of one request about many photos', () => {
       thumbnailPath: '',
       faceAssetId: null,
       faceCount: 0,
+      timelineFaceCount: 0,
       isFavorite: false,
       color: null,
       createdAt: now,

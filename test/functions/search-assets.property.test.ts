@@ -186,6 +186,7 @@ const buildLibrary = async (specs: AssetSpec[]) => {
     thumbnailPath: '',
     faceAssetId: null,
     faceCount: 1,
+    timelineFaceCount: null,
     isFavorite: false,
     color: null,
     createdAt: now,

@@ -98,6 +98,24 @@ const visibilityIs = (visibility: AssetRecord['visibility']) => {
 };
 
 /**
+ * A write's condition that the asset exists and still has the status it was read with (where it
+ * shows, whether trashed): a write that moves its faces' people moves their counts of faces in
+ * the timeline by that status (docs/data-model.md, "People").
+ */
+export const statusAsRead = (asset: Pick<AssetRecord, 'visibility' | 'deletedAt'>) => {
+  const visibility = visibilityIs(asset.visibility);
+  const deleted =
+    asset.deletedAt === null
+      ? { expression: '(attribute_not_exists(#wasDeleted) OR attribute_type(#wasDeleted, :nullType))', values: { ':nullType': 'NULL' } }
+      : { expression: '#wasDeleted = :wasDeleted', values: { ':wasDeleted': asset.deletedAt } };
+  return {
+    expression: `attribute_exists(pk) AND ${visibility.expression} AND ${deleted.expression}`,
+    names: { '#wasVisibility': 'visibility', '#wasDeleted': 'deletedAt' },
+    values: { ...visibility.values, ...deleted.values },
+  };
+};
+
+/**
  * The asset exists, is in `albumCount` albums, is still in the `counted` state, and (with
  * `stackWas`) still in the stack it was read in, or in none (each when given).
  */
@@ -328,12 +346,18 @@ export const assetWrites = {
  * date. The copy is not what the sync stream sends of them (the asset's own change is), so their
  * change ids stay.
  */
-export const setStatusWrite = (key: Key, status: AssetStatus, face?: { assetId: string; faceId: string }): Write =>
+export const setStatusWrite = (
+  key: Key,
+  status: AssetStatus,
+  face?: { assetId: string; faceId: string },
+  // Besides its existing: a face still showing whom it was read showing (`showsCondition`).
+  still?: { condition: string; values?: Record<string, unknown> },
+): Write =>
   updateWrite(
     key,
     `SET deletedAt = :deletedAt, visibility = :visibility, fileCreatedAt = :fileCreatedAt, localDateTime = :localDateTime${face ? ', gsi2sk = :gsi2sk' : ''}`,
     {
-      condition: 'present',
+      condition: still ? `attribute_exists(pk) AND ${still.condition}` : 'present',
       sync: 'unsent',
       values: {
         ':deletedAt': status.deletedAt,
@@ -341,6 +365,7 @@ export const setStatusWrite = (key: Key, status: AssetStatus, face?: { assetId: 
         ':fileCreatedAt': status.fileCreatedAt,
         ':localDateTime': status.localDateTime ?? status.fileCreatedAt,
         ...(face ? { ':gsi2sk': indexKeys.personFaces('', status.fileCreatedAt, face.assetId, face.faceId).gsi2sk } : {}),
+        ...still?.values,
       },
     },
   );

@@ -4,14 +4,22 @@ import { codec } from '../codec.ts';
 import { keys } from '../keys.ts';
 import { putWrite, updateWrite, type Write } from '../transact.ts';
 
-export const personCodec = codec('person', PersonRecordSchema);
+/** A person stored before `timelineFaceCount` was kept right has no `timelineCounted`: its count is read as unknown (null). */
+export const personCodec = codec('person', PersonRecordSchema, {}, (item) =>
+  item.timelineCounted === true ? item : { ...item, timelineFaceCount: null },
+);
 
 /** Fixed-size key for a folded name (names can be longer than a sort key may be). */
 export const nameHash = (name: string): string => createHash('sha256').update(foldName(name)).digest('base64url');
 
 export class PersonNameTakenError extends Error {}
 
-export const personItem = (person: PersonRecord) => ({ ...keys.person(person.ownerId, person.id), type: 'person', ...person });
+export const personItem = (person: PersonRecord) => ({
+  ...keys.person(person.ownerId, person.id),
+  type: 'person',
+  ...person,
+  ...(person.timelineFaceCount === null ? { timelineFaceCount: 0 } : { timelineCounted: true }),
+});
 
 export const personNameItem = (ownerId: string, name: string, personId: string) => ({
   ...keys.personName(ownerId, nameHash(name)),
@@ -28,11 +36,30 @@ export const personWrites = {
       condition: 'absent',
       onConditionFailed: () => new PersonNameTakenError(),
     }),
-  /** Faces gained (or lost, negative) by a person. */
-  addFaces: (ownerId: string, personId: string, count: number, options: { mustExist: boolean }): Write =>
-    updateWrite(keys.person(ownerId, personId), 'ADD faceCount :n', {
-      values: { ':n': count },
+  /**
+   * Faces gained (or lost, negative) by a person, `timeline` of them on assets in the timeline
+   * (`inTimeline`): the writer conditions on its assets' status as read, so the count stays right.
+   */
+  addFaces: (ownerId: string, personId: string, count: number, options: { mustExist: boolean; timeline: number }): Write =>
+    updateWrite(keys.person(ownerId, personId), 'ADD faceCount :n, timelineFaceCount :t', {
+      values: { ':n': count, ':t': options.timeline },
       sync: 'unsent',
       ...(options.mustExist ? { condition: 'present', onConditionFailed: () => new PersonNameTakenError() } : {}),
+    }),
+  /** Faces in the timeline moved by an asset's change of status (faces not moving between people). */
+  addTimelineFaces: (ownerId: string, personId: string, count: number): Write =>
+    updateWrite(keys.person(ownerId, personId), 'ADD timelineFaceCount :t', { values: { ':t': count }, sync: 'unsent' }),
+  /**
+   * A person stored before the count, counted from their faces: kept only while both counts are
+   * still those read before the faces were (any write that moves a face moves one of them).
+   */
+  countTimelineFaces: (person: PersonRecord, stray: number | undefined, timeline: number): Write =>
+    updateWrite(keys.person(person.ownerId, person.id), 'SET timelineFaceCount = :t, timelineCounted = :true', {
+      condition:
+        stray === undefined
+          ? 'faceCount = :faces AND attribute_not_exists(timelineFaceCount) AND attribute_not_exists(timelineCounted)'
+          : 'faceCount = :faces AND timelineFaceCount = :stray AND attribute_not_exists(timelineCounted)',
+      values: { ':t': timeline, ':true': true, ':faces': person.faceCount, ...(stray === undefined ? {} : { ':stray': stray }) },
+      sync: 'unsent',
     }),
 };
