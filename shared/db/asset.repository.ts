@@ -295,8 +295,9 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   const statusChanged = (Object.keys(status) as (keyof AssetStatus)[]).some((key) => status[key] !== before[key]);
   const copies: Write[] = [];
   let albumCount: number | undefined;
+  let albums: string[] = [];
   if (statusChanged) {
-    const albums = await albumsOf(asset);
+    albums = await albumsOf(asset);
     albumCount = albums.length;
     copies.push(
       ...faces.map((face) => setStatusWrite(keys.assetFace(asset.id, face.id), status, { assetId: asset.id, faceId: face.id })),
@@ -309,10 +310,14 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   // the counters hold it in. A concurrent change cancels this transaction: a fresh read and a retry.
   const counters = bucketWrites.move(asset.ownerId, slotOf(asset), slotOf(updated));
   // Into the locked folder: v1.100's apps (which know no locked folder) are told it is gone, as
-  // for a deletion (GET /audit/deletes); one that comes out is listed again by its update.
+  // for a deletion (GET /audit/deletes); one that comes out is listed again by its update. The
+  // partners' and the albums' users' v3 apps get its deletion (docs/immich-compatibility.md, "The locked folder").
   const locking =
     updated.visibility === 'locked' && asset.visibility !== 'locked'
-      ? [auditWrites.deleted(asset.ownerId, 'ASSET', asset.id, updated.updatedAt)]
+      ? [
+          auditWrites.deleted(asset.ownerId, 'ASSET', asset.id, updated.updatedAt),
+          deletionWrites.assetLocked(asset.ownerId, asset.id, albums),
+        ]
       : [];
   // Its entry in the owner's trash moves with its `deletedAt` (pattern 88).
   const trashEntries: Write[] =

@@ -20,6 +20,7 @@ import {
   indexLibrary,
   indexUsers,
   inWindow,
+  lockedAssetDeletions,
   memoryAssetChanges,
   memoryChanges,
   mergeInOrder,
@@ -248,6 +249,18 @@ const backfill = async <T extends { createId: string }>(
 
 const ttl = (): number => Math.ceil(Date.now() / 1000) + CHECKPOINT_TTL_SECONDS;
 
+/** Sends deletions of one type from several sources (each in change order) as one ordered run. */
+const sendDeletionRun = async <T>(
+  context: Context,
+  type: SyncEntityType,
+  sources: readonly AsyncIterable<Change<T>>[],
+  map: (record: T) => Record<string, unknown>,
+) => {
+  for await (const change of mergeInOrder(sources, (change) => change.updateId)) {
+    await context.send(type, fields(map(change.record)), { type, updateId: change.updateId });
+  }
+};
+
 /** Sends deletions of one type from several scopes as one ordered run. */
 const sendDeletions = async (
   context: Context,
@@ -256,12 +269,51 @@ const sendDeletions = async (
   map: (record: Record<string, string>) => Record<string, unknown>,
 ) => {
   const window = windowOf(context, type);
-  for await (const change of mergeInOrder(
+  await sendDeletionRun(
+    context,
+    type,
     scopes.map((scope) => deletions(scope, window)),
-    (change) => change.updateId,
-  )) {
-    await context.send(type, fields(map(change.record)), { type, updateId: change.updateId });
+    map,
+  );
+};
+
+/**
+ * What others never get of an asset in its owner's locked folder (docs/immich-compatibility.md,
+ * "The locked folder"): no partner's or album's line carries one. Its move in sent them its
+ * deletion (`lockedAway`); its move out sends it, and its EXIF, again.
+ */
+const isLocked = (asset: AssetRecord): boolean => asset.visibility === 'locked';
+
+/**
+ * The deletions of the assets the partners and the albums' other users moved into their locked
+ * folder, for the caller's PartnerAssetDeleteV1 run (the app's handling of it drops its copy of
+ * the asset, whoever owns it): every one of a partner's, and those of another user that were in
+ * one of the caller's albums then (the caller had them through it); none to an app that never
+ * synced a partner's (or an album's) assets, which never had them. Without a checkpoint of its
+ * deletions, an app that completed a sync had no such deletion then (it would have acked it):
+ * those before it are of assets it never had (locked before it first synced them), and are not sent.
+ */
+const lockedAway = async (context: Context, partners: readonly { sharedById: string }[]) => {
+  const window: Window = {
+    after: (context.checkpoints.PartnerAssetDeleteV1 ?? context.checkpoints.SyncCompleteV1)?.updateId,
+    before: context.nowId,
+  };
+  const synced = (...types: SyncEntityType[]) => types.some((type) => context.checkpoints[type] !== undefined);
+  const partnerIds = new Set(synced('PartnerAssetV2', 'PartnerAssetBackfillV2') ? partners.map((partner) => partner.sharedById) : []);
+  const albums = synced('AlbumAssetCreateV2', 'AlbumAssetBackfillV2') ? await context.albums() : [];
+  const albumIds = new Set(albums.map((album) => album.albumId));
+  const others = new Set<string>();
+  for (const album of albums) {
+    others.add(album.ownerId);
+    for (const userId of (album.albumItem.sharedUserIds as string[] | undefined) ?? []) others.add(userId);
   }
+  others.delete(context.userId);
+  for (const partnerId of partnerIds) others.delete(partnerId);
+  const fromAlbums = async function* (ownerId: string) {
+    for await (const change of lockedAssetDeletions(ownerId, window))
+      if (change.record.albumIds.some((albumId) => albumIds.has(albumId))) yield change;
+  };
+  return [...[...partnerIds].map((ownerId) => lockedAssetDeletions(ownerId, window)), ...[...others].map(fromAlbums)];
 };
 
 /** Which changes of a type are sent: all, or those whose part (an asset's EXIF) changed within the window. */
@@ -269,6 +321,17 @@ type Pick = (change: Change<AssetRecord>, window: Window) => boolean;
 const everyChange: Pick = () => true;
 /** Immich sends an asset's EXIF when its EXIF row changed, not when the asset did (a favourite, a trash). */
 const exifChanged: Pick = (change, window) => change.partIds?.exif === undefined || inWindow(change.partIds.exif, window);
+/**
+ * A partner's: also when its visibility did, so an asset back from the locked folder (whose EXIF
+ * the partner's app dropped with it) comes with its EXIF.
+ */
+const partnerExifChanged: Pick = (change, window) =>
+  exifChanged(change, window) || (change.partIds?.visibility !== undefined && inWindow(change.partIds.visibility, window));
+/** Others' changes: none of an asset in its owner's locked folder. */
+const unlessLocked =
+  (pick: Pick): Pick =>
+  (change, window) =>
+    !isLocked(change.record) && pick(change, window);
 
 /**
  * Sends the changes `pick` keeps, each acked at its change; when the run ends on changes it left
@@ -347,7 +410,7 @@ const syncAlbumAssets = async (
   await backfill(context, albums, { backfill: types.backfill, upsert: types.create }, (album, window) =>
     (async function* () {
       for await (const change of withAssets(albumEntryChanges(album.albumId, window)))
-        yield { updateId: change.updateId, data: map(change.asset) };
+        if (!isLocked(change.asset)) yield { updateId: change.updateId, data: map(change.asset) };
     })(),
   );
   const createCheckpoint = context.checkpoints[types.create];
@@ -371,7 +434,7 @@ const syncAlbumAssets = async (
         if (entries.some((entry) => albumIds.has(String(entry.albumId)) && updateIdOf(entry) <= createCheckpoint.updateId)) yield change;
       }
     };
-    await sendPicked(context, types.update, inKnownAlbums(), window, pickUpdates, map);
+    await sendPicked(context, types.update, inKnownAlbums(), window, unlessLocked(pickUpdates), map);
   }
   let first = true;
   const window = presentOf(context, types.create);
@@ -381,6 +444,7 @@ const syncAlbumAssets = async (
       (change) => change.updateId,
     ),
   )) {
+    if (isLocked(change.asset)) continue;
     if (first) {
       await context.send('SyncAckV1', none, { type: types.update, updateId: context.nowId });
       first = false;
@@ -399,7 +463,8 @@ const syncPartnerAssets = async (
 ) => {
   await backfill(context, partners, types, (partner, window) =>
     (async function* () {
-      for await (const change of assetChanges(partner.sharedById, window)) yield { updateId: change.updateId, data: map(change.record) };
+      for await (const change of assetChanges(partner.sharedById, window))
+        if (!isLocked(change.record)) yield { updateId: change.updateId, data: map(change.record) };
     })(),
   );
   const window = presentOf(context, types.upsert);
@@ -411,7 +476,7 @@ const syncPartnerAssets = async (
       (change) => change.updateId,
     ),
     window,
-    pickUpserts,
+    unlessLocked(pickUpserts),
     map,
   );
 };
@@ -459,10 +524,14 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
   },
   PartnerAssetsV2: async (context) => {
     const partners = await context.partners();
-    await sendDeletions(
+    const window = windowOf(context, 'PartnerAssetDeleteV1');
+    await sendDeletionRun(
       context,
       'PartnerAssetDeleteV1',
-      partners.map((partner) => `${partner.sharedById}#ASSET`),
+      [
+        ...partners.map((partner): AsyncIterable<Change<{ assetId?: string }>> => deletions(`${partner.sharedById}#ASSET`, window)),
+        ...(await lockedAway(context, partners)),
+      ],
       ({ assetId }) => ({ assetId }),
     );
     await syncPartnerAssets(context, partners, { backfill: 'PartnerAssetBackfillV2', upsert: 'PartnerAssetV2' }, (asset) => ({
@@ -542,7 +611,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       await context.partners(),
       { backfill: 'PartnerAssetExifBackfillV1', upsert: 'PartnerAssetExifV1' },
       exif,
-      exifChanged,
+      partnerExifChanged,
     ),
   MemoriesV1: async (context) => {
     await sendDeletions(context, 'MemoryDeleteV1', [`${context.userId}#MEMORY`], ({ memoryId }) => ({ memoryId }));
