@@ -338,7 +338,15 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
           .map(([field, value]) => [`exif.${field}`, value]),
       )
     : {};
-  const fields = { ...flags, ...exifChanges, ...(exif ? indexKeys.geo(asset.ownerId, exif) : {}), updatedAt: updated.updatedAt };
+  // Out of the locked folder: marked, so the partners' apps, which dropped it and its EXIF, get both again (shared/db/changes.ts).
+  const unlocking = asset.visibility === 'locked' && updated.visibility !== 'locked' ? { unlockedAt: updated.updatedAt } : {};
+  const fields = {
+    ...flags,
+    ...exifChanges,
+    ...(exif ? indexKeys.geo(asset.ownerId, exif) : {}),
+    ...unlocking,
+    updatedAt: updated.updatedAt,
+  };
   try {
     // Its faces' status copies are set from the faces read: only while its face list is still as read.
     const faceIds = statusChanged ? asset.faceIds : undefined;

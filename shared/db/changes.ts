@@ -131,11 +131,11 @@ const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): s
  * (`UserMetadataV1`: preferences, onboarding, product key). Each part's id moves, with the item's
  * `updateId`, only when a write sets or removes one of its attributes: favouriting a photo sends
  * its asset again, not its EXIF (docs/data-model.md, "Change ids and the sync stream"). An asset's
- * visibility has one too: a partner's app, whose copy of an asset and its EXIF went when it moved
- * into the locked folder, gets its EXIF again when it comes out.
+ * move out of the locked folder (`unlockedAt`) has one too: a partner's app, whose copy of the
+ * asset and its EXIF went when it moved in, gets its EXIF again then.
  */
 const parts: Partial<Record<SyncedEntity, Record<string, readonly string[]>>> = {
-  asset: { exifUpdateId: ['exif'], visibilityUpdateId: ['visibility'] },
+  asset: { exifUpdateId: ['exif'], unlockUpdateId: ['unlockedAt'] },
   user: { metadataUpdateId: ['preferences', 'memoriesEnabled', 'isOnboarded', 'license'] },
 };
 

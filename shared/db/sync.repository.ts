@@ -129,6 +129,9 @@ export const assetAlbumEntries = (assetId: string): Promise<Item[]> => queryAll(
 
 export const userItem = (userId: string): Promise<Item | undefined> => getItem(keys.user(userId));
 
+/** Users' items by id (BatchGetItem). */
+export const userItems = (userIds: readonly string[]): Promise<Item[]> => batchGet(userIds.map((id) => keys.user(id)));
+
 export const assetItems = (assetIds: readonly string[]): Promise<Item[]> => batchGet(assetIds.map((id) => keys.asset(id)));
 
 /** A session's checkpoints: the last ack of each type (Query `SESSION#<hash>` SYNC#). */
@@ -155,7 +158,7 @@ export const deleteCheckpoints = async (tokenHash: string, types?: readonly stri
 export interface Change<T> {
   updateId: string;
   record: T;
-  partIds?: { exif?: string | undefined; metadata?: string | undefined; visibility?: string | undefined };
+  partIds?: { exif?: string | undefined; metadata?: string | undefined; unlock?: string | undefined };
 }
 
 const decoded = async function* <T>(items: AsyncIterable<Item>, read: (item: Item) => T): AsyncGenerator<Change<T>> {
@@ -167,7 +170,7 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 export const partIdsOf = (item: Item): Change<unknown>['partIds'] => ({
   exif: text(item.exifUpdateId),
   metadata: text(item.metadataUpdateId),
-  visibility: text(item.visibilityUpdateId),
+  unlock: text(item.unlockUpdateId),
 });
 
 export const assetChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#ASSET`, window), assetCodec.read);

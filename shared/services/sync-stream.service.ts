@@ -1,3 +1,4 @@
+import { seesAllUsers } from '../access/access.ts';
 import { requireSession } from '../access/sessions.ts';
 import { Invalid } from '../core/errors.ts';
 import { changeIdAt, changeIdTime } from '../db/changes.ts';
@@ -38,6 +39,7 @@ import {
   updateIdOf,
   userChanges,
   userItem,
+  userItems,
   type Window,
 } from '../db/sync.repository.ts';
 import { storedPreferencesOf } from '../domain/preferences.ts';
@@ -45,7 +47,8 @@ import { type SyncEntityType, type SyncRequestType, syncEntityTypes } from '../d
 import type { AssetRecord } from '../model/asset.ts';
 import type { StackRecord } from '../model/stack.ts';
 import type { SyncEvent } from '../model/sync.ts';
-import type { Auth } from '../model/user.ts';
+import type { Auth, UserRecord } from '../model/user.ts';
+import { readConfig } from './config.reader.ts';
 
 /**
  * Immich v3's sync stream (docs/immich-compatibility.md, "The sync stream"): for each type the app
@@ -160,6 +163,8 @@ interface Context {
   /** The user's albums and partners, read once a request (after the snapshot) by the types that need them. */
   albums: () => Promise<Membership[]>;
   partners: () => Promise<{ sharedById: string; createId: string }[]>;
+  /** Whether UsersV1 lists every user (`server.publicUsers` on, or an admin), as GET /users does. */
+  seesAllUsers: boolean;
 }
 
 const windowOf = (context: Context, type: SyncEntityType): Window => ({
@@ -322,11 +327,11 @@ const everyChange: Pick = () => true;
 /** Immich sends an asset's EXIF when its EXIF row changed, not when the asset did (a favourite, a trash). */
 const exifChanged: Pick = (change, window) => change.partIds?.exif === undefined || inWindow(change.partIds.exif, window);
 /**
- * A partner's: also when its visibility did, so an asset back from the locked folder (whose EXIF
- * the partner's app dropped with it) comes with its EXIF.
+ * A partner's: also when it came out of the locked folder, so it comes with its EXIF (which the
+ * partner's app dropped with the asset when it went in).
  */
 const partnerExifChanged: Pick = (change, window) =>
-  exifChanged(change, window) || (change.partIds?.visibility !== undefined && inWindow(change.partIds.visibility, window));
+  exifChanged(change, window) || (change.partIds?.unlock !== undefined && inWindow(change.partIds.unlock, window));
 /** Others' changes: none of an asset in its owner's locked folder. */
 const unlessLocked =
   (pick: Pick): Pick =>
@@ -481,6 +486,59 @@ const syncPartnerAssets = async (
   );
 };
 
+const later = (a: string, b: string): string => (a > b ? a : b);
+
+/**
+ * The users a user is connected to, with `server.publicUsers` off (docs/immich-compatibility.md,
+ * "The sync stream"), each with the change id since which they are (the earliest of their
+ * connections): the user themself (always), the partners of either direction, the users of their
+ * albums (the owner and those it is shared with), and the owners of the assets that entered their
+ * albums since the type's checkpoint (every entry's, for an album gained since then): a user who
+ * left an album leaves their photos in it, and the app's assets need their owner's row.
+ */
+const connectionsOf = async (context: Context): Promise<Map<string, string>> => {
+  const connections = new Map<string, string>([[context.userId, '']]);
+  const connect = (userId: string, since: string) => {
+    const known = connections.get(userId);
+    if (known === undefined || since < known) connections.set(userId, since);
+  };
+  const { sharingWith, sharedBy } = await partnerItems(context.userId);
+  for (const item of sharingWith) connect(String(item.sharedById), createIdOf(item));
+  for (const item of sharedBy) connect(String(item.sharedWithId), createIdOf(item));
+  const window = windowOf(context, 'UserV1');
+  for (const album of await context.albums()) {
+    connect(album.ownerId, album.createId);
+    // An album shared with no one has no users' items to read.
+    const shared = ((album.albumItem.sharedUserIds as string[] | undefined) ?? []).length > 0;
+    for (const item of shared ? await albumUserItems(album.albumId) : [])
+      connect(String(item.userId), later(album.createId, createIdOf(item)));
+    const gained = inWindow(album.createId, window);
+    const entries = new Map<string, string>();
+    for await (const change of albumEntryChanges(album.albumId, gained ? { before: context.nowId } : window))
+      if (!entries.has(change.record.assetId)) entries.set(change.record.assetId, change.updateId);
+    for (let start = 0; start < entries.size; start += 100) {
+      const batch = [...entries].slice(start, start + 100);
+      const owners = new Map((await assetItems(batch.map(([assetId]) => assetId))).map((item) => [String(item.id), String(item.ownerId)]));
+      for (const [assetId, updateId] of batch) {
+        const ownerId = owners.get(assetId);
+        if (ownerId) connect(ownerId, later(album.createId, updateId));
+      }
+    }
+  }
+  return connections;
+};
+
+/** The users connected since the type's checkpoint (before the snapshot), as they are now, in that order. */
+async function* newlyConnected(context: Context, connections: ReadonlyMap<string, string>): AsyncGenerator<Change<UserRecord>> {
+  const window = windowOf(context, 'UserV1');
+  const fresh = [...connections].filter(([, since]) => since !== '' && inWindow(since, window));
+  const users = new Map((await userItems(fresh.map(([userId]) => userId))).map((item) => [String(item.id), readUser(item)]));
+  for (const [userId, since] of fresh.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))) {
+    const user = users.get(userId);
+    if (user) yield { updateId: since, record: user };
+  }
+}
+
 const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<void>>> = {
   AuthUsersV1: async (context) => {
     const item = await userItem(context.userId);
@@ -491,7 +549,17 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
   },
   UsersV1: async (context) => {
     await sendDeletions(context, 'UserDeleteV1', ['USERS'], ({ userId }) => ({ userId }));
-    for await (const change of userChanges(presentOf(context, 'UserV1')))
+    if (context.seesAllUsers) {
+      for await (const change of userChanges(presentOf(context, 'UserV1')))
+        await context.send('UserV1', { kind: 'user', user: change.record }, { type: 'UserV1', updateId: change.updateId });
+      return;
+    }
+    // Only the connected users: their changes, and each one as they are when they became connected.
+    const connections = await connectionsOf(context);
+    const connected = async function* () {
+      for await (const change of userChanges(presentOf(context, 'UserV1'))) if (connections.has(change.record.id)) yield change;
+    };
+    for await (const change of mergeInOrder([connected(), newlyConnected(context, connections)], (change) => change.updateId))
       await context.send('UserV1', { kind: 'user', user: change.record }, { type: 'UserV1', updateId: change.updateId });
   },
   PartnersV1: async (context) => {
@@ -759,6 +827,7 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
       },
       albums: once(() => memberships(auth.user.id)),
       partners: once(() => partnersOf(auth.user.id)),
+      seesAllUsers: body.types.includes('UsersV1') ? seesAllUsers(auth, (await readConfig()).server.publicUsers) : true,
     };
     for (const type of order) {
       if (body.types.includes(type)) await handlers[type]?.(context);
