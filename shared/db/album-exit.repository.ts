@@ -7,7 +7,7 @@
 import { assetWrites } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { keys, partitions } from './keys.ts';
-import { queryAll } from './query.ts';
+import { queryAll, queryPages } from './query.ts';
 import { deleteWrite, isCancelled, transact, updateWrite } from './transact.ts';
 
 /**
@@ -31,6 +31,16 @@ export const leaveAllAlbums = async (assetId: string): Promise<string[]> => {
     }
   }
   return left;
+};
+
+/**
+ * Whose album it is: the owner its users' items name (an album shared with anyone), else
+ * `fallback` (an album no one shares is its owner's alone, so only they put assets in it).
+ */
+export const albumOwnerOf = async (albumId: string, fallback: string): Promise<string> => {
+  for await (const [share] of queryPages({ value: `ALBUM#${albumId}`, prefix: 'USER#' }, { attributes: ['ownerId'], pageSize: 1 }))
+    if (typeof share?.ownerId === 'string') return share.ownerId;
+  return fallback;
 };
 
 /**

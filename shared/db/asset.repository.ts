@@ -303,16 +303,22 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   const status = statusOf(updated);
   const before = statusOf(asset);
   const statusChanged = (Object.keys(status) as (keyof AssetStatus)[]).some((key) => status[key] !== before[key]);
+  // The albums it is in: their entries copy its status, and a move into the locked folder tells their users.
+  const albums = statusChanged ? await albumsOf(asset) : [];
   // The timeline counters move with the asset when its state changes. Every write, whether it
   // moves them or not, lands only on the state it was read in: a write that saw no change (true
   // over true) must not land after a concurrent one that did, or the asset would leave the state
   // the counters hold it in. A concurrent change cancels this transaction: a fresh read and a retry.
   const counters = bucketWrites.move(asset.ownerId, slotOf(asset), slotOf(updated));
   // Into the locked folder: v1.100's apps (which know no locked folder) are told it is gone, as
-  // for a deletion (GET /audit/deletes); one that comes out is listed again by its update.
+  // for a deletion (GET /audit/deletes); one that comes out is listed again by its update. The
+  // partners' and the albums' users' v3 apps get its deletion (docs/immich-compatibility.md, "The locked folder").
   const locking =
     updated.visibility === 'locked' && asset.visibility !== 'locked'
-      ? [auditWrites.deleted(asset.ownerId, 'ASSET', asset.id, updated.updatedAt)]
+      ? [
+          auditWrites.deleted(asset.ownerId, 'ASSET', asset.id, updated.updatedAt),
+          deletionWrites.assetLocked(asset.ownerId, asset.id, albums),
+        ]
       : [];
   // Its entry in the owner's trash moves with its `deletedAt` (pattern 88).
   const trashEntries: Write[] =
@@ -333,7 +339,6 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
       : [...facesPerPerson(faces)].map(([personId, count]) => personWrites.addTimelineFaces(asset.ownerId, personId, timelineMove * count));
   const firstRoom = 99 - counters.length - locking.length - trashEntries.length - peopleCounts.length;
   if (statusChanged) {
-    const albums = await albumsOf(asset);
     albumCount = albums.length;
     copies.push(
       ...faces.map((face, index) =>
@@ -359,7 +364,15 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
           .map(([field, value]) => [`exif.${field}`, value]),
       )
     : {};
-  const fields = { ...flags, ...exifChanges, ...(exif ? indexKeys.geo(asset.ownerId, exif) : {}), updatedAt: updated.updatedAt };
+  // Out of the locked folder: marked, so the partners' apps, which dropped it and its EXIF, get both again (shared/db/changes.ts).
+  const unlocking = asset.visibility === 'locked' && updated.visibility !== 'locked' ? { unlockedAt: updated.updatedAt } : {};
+  const fields = {
+    ...flags,
+    ...exifChanges,
+    ...(exif ? indexKeys.geo(asset.ownerId, exif) : {}),
+    ...unlocking,
+    updatedAt: updated.updatedAt,
+  };
   try {
     // Its faces' status copies are set from the faces read: only while its face list is still as read.
     const faceIds = statusChanged ? asset.faceIds : undefined;

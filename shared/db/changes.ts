@@ -130,10 +130,12 @@ const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): s
  * own, each row with its own change id): an asset's EXIF (`AssetExifV1`) and a user's metadata
  * (`UserMetadataV1`: preferences, onboarding, product key). Each part's id moves, with the item's
  * `updateId`, only when a write sets or removes one of its attributes: favouriting a photo sends
- * its asset again, not its EXIF (docs/data-model.md, "Change ids and the sync stream").
+ * its asset again, not its EXIF (docs/data-model.md, "Change ids and the sync stream"). An asset's
+ * move out of the locked folder (`unlockedAt`) has one too: a partner's app, whose copy of the
+ * asset and its EXIF went when it moved in, gets its EXIF again then.
  */
 const parts: Partial<Record<SyncedEntity, Record<string, readonly string[]>>> = {
-  asset: { exifUpdateId: ['exif'] },
+  asset: { exifUpdateId: ['exif'], unlockUpdateId: ['unlockedAt'] },
   user: { metadataUpdateId: ['preferences', 'memoriesEnabled', 'isOnboarded', 'license'] },
 };
 

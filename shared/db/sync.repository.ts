@@ -129,6 +129,9 @@ export const assetAlbumEntries = (assetId: string): Promise<Item[]> => queryAll(
 
 export const userItem = (userId: string): Promise<Item | undefined> => getItem(keys.user(userId));
 
+/** Users' items by id (BatchGetItem). */
+export const userItems = (userIds: readonly string[]): Promise<Item[]> => batchGet(userIds.map((id) => keys.user(id)));
+
 export const assetItems = (assetIds: readonly string[]): Promise<Item[]> => batchGet(assetIds.map((id) => keys.asset(id)));
 
 /** A session's checkpoints: the last ack of each type (Query `SESSION#<hash>` SYNC#). */
@@ -155,7 +158,7 @@ export const deleteCheckpoints = async (tokenHash: string, types?: readonly stri
 export interface Change<T> {
   updateId: string;
   record: T;
-  partIds?: { exif?: string | undefined; metadata?: string | undefined };
+  partIds?: { exif?: string | undefined; metadata?: string | undefined; unlock?: string | undefined };
 }
 
 const decoded = async function* <T>(items: AsyncIterable<Item>, read: (item: Item) => T): AsyncGenerator<Change<T>> {
@@ -167,6 +170,7 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 export const partIdsOf = (item: Item): Change<unknown>['partIds'] => ({
   exif: text(item.exifUpdateId),
   metadata: text(item.metadataUpdateId),
+  unlock: text(item.unlockUpdateId),
 });
 
 export const assetChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#ASSET`, window), assetCodec.read);
@@ -209,9 +213,17 @@ export async function* assetMetadataChanges(ownerId: string, window: Window): As
 /** The owner's memories' entries that changed (added), as `{memoryId, assetId}`. */
 export const memoryAssetChanges = (ownerId: string, window: Window) =>
   decoded(changesIn(`${ownerId}#MEMORYASSET`, window), (item) => ({ memoryId: String(item.memoryId), assetId: String(item.assetId) }));
-/** An album's entries that changed (added), as `{albumId, assetId}`. */
-export const albumEntryChanges = (albumId: string, window: Window) =>
-  decoded(changesIn(`ALBUM#${albumId}`, window), (item) => ({ albumId: String(item.albumId), assetId: String(item.assetId) }));
+/**
+ * An album's entries that changed (added), as `{albumId, assetId}`; not one whose asset is in the
+ * locked folder (its status copy says so), which is leaving the album (docs/immich-compatibility.md,
+ * "The locked folder").
+ */
+export async function* albumEntryChanges(albumId: string, window: Window): AsyncGenerator<Change<{ albumId: string; assetId: string }>> {
+  for await (const item of changesIn(`ALBUM#${albumId}`, window)) {
+    if (item.visibility === 'locked') continue;
+    yield { updateId: updateIdOf(item), record: { albumId: String(item.albumId), assetId: String(item.assetId) } };
+  }
+}
 
 /** A deletion record's id and what it names. */
 export const deletions = async function* (scope: string, window: Window): AsyncGenerator<Change<Record<string, string>>> {
@@ -220,6 +232,18 @@ export const deletions = async function* (scope: string, window: Window): AsyncG
     yield { updateId: String(sk), record: Object.fromEntries(Object.entries(data).map(([key, value]) => [key, String(value)])) };
   }
 };
+
+/**
+ * The deletions of an owner's assets moved into the locked folder (shared/db/items/deletion.ts),
+ * each with the albums it was in then (`albumIds`), for their partners and albums' users.
+ */
+export async function* lockedAssetDeletions(
+  ownerId: string,
+  window: Window,
+): AsyncGenerator<Change<{ assetId: string; albumIds: string[] }>> {
+  for await (const { updateId, record } of deletions(`${ownerId}#LOCKED`, window))
+    yield { updateId, record: { assetId: String(record.assetId), albumIds: (record.albumIds ?? '').split(',').filter(Boolean) } };
+}
 
 export const readAsset = (item: Item): AssetRecord => assetCodec.read(item);
 export const readUser = (item: Item): UserRecord => userCodec.read(item);

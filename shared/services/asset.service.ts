@@ -1,6 +1,6 @@
 import { accessLost, Permission, requireAsset, requireAssets, requireSharedAsset } from '../access/access.ts';
 import { inBatches } from '../core/concurrency.ts';
-import { leaveAllAlbums, replaceAlbumThumbnail } from '../db/album-exit.repository.ts';
+import { albumOwnerOf, leaveAllAlbums, replaceAlbumThumbnail } from '../db/album-exit.repository.ts';
 import { findByChecksums, getAssetWithFaces, listDeviceAssets, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
@@ -26,6 +26,7 @@ import { detailOf, ownerDetails } from './asset-detail.ts';
 import { takenOnThisDay } from './on-this-day.ts';
 import { timelinePartners } from './partner.service.ts';
 import { placeAsset } from './places.service.ts';
+import { leaveStackWhenLocked } from './stack.service.ts';
 
 /**
  * POST /asset/bulk-upload-check: for each file, `accept`, or `reject` as a `duplicate` of the
@@ -125,12 +126,16 @@ const afterRedating = async (asset: AssetRecord, before: AssetRecord, people?: r
 
 /**
  * An asset moved into the locked folder leaves every album, after its status copies say `locked`
- * (so no album shows it even before it has left: docs/immich-compatibility.md, "The locked folder").
+ * (so no album shows it even before it has left: docs/immich-compatibility.md, "The locked folder"),
+ * and its stack ("Stacks").
  */
 const afterLocking = async (asset: AssetRecord, dto: AssetEdit): Promise<void> => {
   if (dto.visibility !== 'locked' || asset.visibility !== 'locked') return;
-  // Immich's removeAssetsFromAll; the owner's albums that showed it show their newest remaining asset.
-  for (const albumId of await leaveAllAlbums(asset.id)) await replaceAlbumThumbnail(asset.ownerId, albumId, asset.id);
+  // Immich's removeAssetsFromAll; the albums that showed it (the owner's, or another's it was
+  // added to) show their newest remaining asset.
+  for (const albumId of await leaveAllAlbums(asset.id))
+    await replaceAlbumThumbnail(await albumOwnerOf(albumId, asset.ownerId), albumId, asset.id);
+  await leaveStackWhenLocked(asset);
 };
 
 /**

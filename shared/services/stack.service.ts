@@ -258,7 +258,22 @@ export const removeAssetFromStack = (auth: Auth, id: string, assetId: string): P
  * members remain the stack goes (the last one unstacked); when it led the stack, the next member
  * leads it. Called once the asset is gone, so its own item is not written.
  */
-export const leaveStackForGood = async (asset: AssetRecord): Promise<void> => {
+export const leaveStackForGood = (asset: AssetRecord): Promise<void> => leaveStack(asset);
+
+/**
+ * An asset moved into the locked folder leaves its stack as one deleted for good does, and is
+ * unstacked itself, so no stack shows it or its id to partners (docs/immich-compatibility.md,
+ * "Stacks"; Immich leaves it there, its primary too). It stays out once it comes back, as it stays
+ * out of its albums. The owner's apps are told their stacks changed.
+ */
+export const leaveStackWhenLocked = async (asset: AssetRecord): Promise<void> => {
+  if (!asset.stack) return;
+  await leaveStack(asset);
+  raise({ kind: 'stacks-changed', userId: asset.ownerId });
+};
+
+/** The asset out of its stack: its own copy unset too while it is there (`leaveStackForGood`'s is gone). */
+const leaveStack = async (asset: AssetRecord): Promise<void> => {
   const ref = asset.stack;
   if (!ref) return;
   await retrying(async () => {
@@ -276,7 +291,7 @@ export const leaveStackForGood = async (asset: AssetRecord): Promise<void> => {
       ownerId: stack.ownerId,
       put: [{ stack: updated, was: stack }],
       remove: [],
-      members: members.map((member) => ({ asset: member, stack: refOf(updated) })),
+      members: members.map((member) => ({ asset: member, stack: member.id === asset.id ? null : refOf(updated) })),
     });
   });
 };

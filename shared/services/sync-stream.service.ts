@@ -1,3 +1,4 @@
+import { seesAllUsers } from '../access/access.ts';
 import { requireSession } from '../access/sessions.ts';
 import { Invalid } from '../core/errors.ts';
 import { changeIdAt, changeIdTime } from '../db/changes.ts';
@@ -20,6 +21,7 @@ import {
   indexLibrary,
   indexUsers,
   inWindow,
+  lockedAssetDeletions,
   memoryAssetChanges,
   memoryChanges,
   mergeInOrder,
@@ -37,6 +39,7 @@ import {
   updateIdOf,
   userChanges,
   userItem,
+  userItems,
   type Window,
 } from '../db/sync.repository.ts';
 import { storedPreferencesOf } from '../domain/preferences.ts';
@@ -44,7 +47,8 @@ import { type SyncEntityType, type SyncRequestType, syncEntityTypes } from '../d
 import type { AssetRecord } from '../model/asset.ts';
 import type { StackRecord } from '../model/stack.ts';
 import type { SyncEvent } from '../model/sync.ts';
-import type { Auth } from '../model/user.ts';
+import type { Auth, UserRecord } from '../model/user.ts';
+import { readConfig } from './config.reader.ts';
 
 /**
  * Immich v3's sync stream (docs/immich-compatibility.md, "The sync stream"): for each type the app
@@ -159,6 +163,8 @@ interface Context {
   /** The user's albums and partners, read once a request (after the snapshot) by the types that need them. */
   albums: () => Promise<Membership[]>;
   partners: () => Promise<{ sharedById: string; createId: string }[]>;
+  /** Whether UsersV1 lists every user (`server.publicUsers` on, or an admin), as GET /users does. */
+  seesAllUsers: boolean;
 }
 
 const windowOf = (context: Context, type: SyncEntityType): Window => ({
@@ -248,6 +254,18 @@ const backfill = async <T extends { createId: string }>(
 
 const ttl = (): number => Math.ceil(Date.now() / 1000) + CHECKPOINT_TTL_SECONDS;
 
+/** Sends deletions of one type from several sources (each in change order) as one ordered run. */
+const sendDeletionRun = async <T>(
+  context: Context,
+  type: SyncEntityType,
+  sources: readonly AsyncIterable<Change<T>>[],
+  map: (record: T) => Record<string, unknown>,
+) => {
+  for await (const change of mergeInOrder(sources, (change) => change.updateId)) {
+    await context.send(type, fields(map(change.record)), { type, updateId: change.updateId });
+  }
+};
+
 /** Sends deletions of one type from several scopes as one ordered run. */
 const sendDeletions = async (
   context: Context,
@@ -256,12 +274,51 @@ const sendDeletions = async (
   map: (record: Record<string, string>) => Record<string, unknown>,
 ) => {
   const window = windowOf(context, type);
-  for await (const change of mergeInOrder(
+  await sendDeletionRun(
+    context,
+    type,
     scopes.map((scope) => deletions(scope, window)),
-    (change) => change.updateId,
-  )) {
-    await context.send(type, fields(map(change.record)), { type, updateId: change.updateId });
+    map,
+  );
+};
+
+/**
+ * What others never get of an asset in its owner's locked folder (docs/immich-compatibility.md,
+ * "The locked folder"): no partner's or album's line carries one. Its move in sent them its
+ * deletion (`lockedAway`); its move out sends it, and its EXIF, again.
+ */
+const isLocked = (asset: AssetRecord): boolean => asset.visibility === 'locked';
+
+/**
+ * The deletions of the assets the partners and the albums' other users moved into their locked
+ * folder, for the caller's PartnerAssetDeleteV1 run (the app's handling of it drops its copy of
+ * the asset, whoever owns it): every one of a partner's, and those of another user that were in
+ * one of the caller's albums then (the caller had them through it); none to an app that never
+ * synced a partner's (or an album's) assets, which never had them. Without a checkpoint of its
+ * deletions, an app that completed a sync had no such deletion then (it would have acked it):
+ * those before it are of assets it never had (locked before it first synced them), and are not sent.
+ */
+const lockedAway = async (context: Context, partners: readonly { sharedById: string }[]) => {
+  const window: Window = {
+    after: (context.checkpoints.PartnerAssetDeleteV1 ?? context.checkpoints.SyncCompleteV1)?.updateId,
+    before: context.nowId,
+  };
+  const synced = (...types: SyncEntityType[]) => types.some((type) => context.checkpoints[type] !== undefined);
+  const partnerIds = new Set(synced('PartnerAssetV2', 'PartnerAssetBackfillV2') ? partners.map((partner) => partner.sharedById) : []);
+  const albums = synced('AlbumAssetCreateV2', 'AlbumAssetBackfillV2') ? await context.albums() : [];
+  const albumIds = new Set(albums.map((album) => album.albumId));
+  const others = new Set<string>();
+  for (const album of albums) {
+    others.add(album.ownerId);
+    for (const userId of (album.albumItem.sharedUserIds as string[] | undefined) ?? []) others.add(userId);
   }
+  others.delete(context.userId);
+  for (const partnerId of partnerIds) others.delete(partnerId);
+  const fromAlbums = async function* (ownerId: string) {
+    for await (const change of lockedAssetDeletions(ownerId, window))
+      if (change.record.albumIds.some((albumId) => albumIds.has(albumId))) yield change;
+  };
+  return [...[...partnerIds].map((ownerId) => lockedAssetDeletions(ownerId, window)), ...[...others].map(fromAlbums)];
 };
 
 /** Which changes of a type are sent: all, or those whose part (an asset's EXIF) changed within the window. */
@@ -269,6 +326,17 @@ type Pick = (change: Change<AssetRecord>, window: Window) => boolean;
 const everyChange: Pick = () => true;
 /** Immich sends an asset's EXIF when its EXIF row changed, not when the asset did (a favourite, a trash). */
 const exifChanged: Pick = (change, window) => change.partIds?.exif === undefined || inWindow(change.partIds.exif, window);
+/**
+ * A partner's: also when it came out of the locked folder, so it comes with its EXIF (which the
+ * partner's app dropped with the asset when it went in).
+ */
+const partnerExifChanged: Pick = (change, window) =>
+  exifChanged(change, window) || (change.partIds?.unlock !== undefined && inWindow(change.partIds.unlock, window));
+/** Others' changes: none of an asset in its owner's locked folder. */
+const unlessLocked =
+  (pick: Pick): Pick =>
+  (change, window) =>
+    !isLocked(change.record) && pick(change, window);
 
 /**
  * Sends the changes `pick` keeps, each acked at its change; when the run ends on changes it left
@@ -347,7 +415,7 @@ const syncAlbumAssets = async (
   await backfill(context, albums, { backfill: types.backfill, upsert: types.create }, (album, window) =>
     (async function* () {
       for await (const change of withAssets(albumEntryChanges(album.albumId, window)))
-        yield { updateId: change.updateId, data: map(change.asset) };
+        if (!isLocked(change.asset)) yield { updateId: change.updateId, data: map(change.asset) };
     })(),
   );
   const createCheckpoint = context.checkpoints[types.create];
@@ -371,7 +439,7 @@ const syncAlbumAssets = async (
         if (entries.some((entry) => albumIds.has(String(entry.albumId)) && updateIdOf(entry) <= createCheckpoint.updateId)) yield change;
       }
     };
-    await sendPicked(context, types.update, inKnownAlbums(), window, pickUpdates, map);
+    await sendPicked(context, types.update, inKnownAlbums(), window, unlessLocked(pickUpdates), map);
   }
   let first = true;
   const window = presentOf(context, types.create);
@@ -381,6 +449,7 @@ const syncAlbumAssets = async (
       (change) => change.updateId,
     ),
   )) {
+    if (isLocked(change.asset)) continue;
     if (first) {
       await context.send('SyncAckV1', none, { type: types.update, updateId: context.nowId });
       first = false;
@@ -399,7 +468,8 @@ const syncPartnerAssets = async (
 ) => {
   await backfill(context, partners, types, (partner, window) =>
     (async function* () {
-      for await (const change of assetChanges(partner.sharedById, window)) yield { updateId: change.updateId, data: map(change.record) };
+      for await (const change of assetChanges(partner.sharedById, window))
+        if (!isLocked(change.record)) yield { updateId: change.updateId, data: map(change.record) };
     })(),
   );
   const window = presentOf(context, types.upsert);
@@ -411,10 +481,63 @@ const syncPartnerAssets = async (
       (change) => change.updateId,
     ),
     window,
-    pickUpserts,
+    unlessLocked(pickUpserts),
     map,
   );
 };
+
+const later = (a: string, b: string): string => (a > b ? a : b);
+
+/**
+ * The users a user is connected to, with `server.publicUsers` off (docs/immich-compatibility.md,
+ * "The sync stream"), each with the change id since which they are (the earliest of their
+ * connections): the user themself (always), the partners of either direction, the users of their
+ * albums (the owner and those it is shared with), and the owners of the assets that entered their
+ * albums since the type's checkpoint (every entry's, for an album gained since then): a user who
+ * left an album leaves their photos in it, and the app's assets need their owner's row.
+ */
+const connectionsOf = async (context: Context): Promise<Map<string, string>> => {
+  const connections = new Map<string, string>([[context.userId, '']]);
+  const connect = (userId: string, since: string) => {
+    const known = connections.get(userId);
+    if (known === undefined || since < known) connections.set(userId, since);
+  };
+  const { sharingWith, sharedBy } = await partnerItems(context.userId);
+  for (const item of sharingWith) connect(String(item.sharedById), createIdOf(item));
+  for (const item of sharedBy) connect(String(item.sharedWithId), createIdOf(item));
+  const window = windowOf(context, 'UserV1');
+  for (const album of await context.albums()) {
+    connect(album.ownerId, album.createId);
+    // An album shared with no one has no users' items to read.
+    const shared = ((album.albumItem.sharedUserIds as string[] | undefined) ?? []).length > 0;
+    for (const item of shared ? await albumUserItems(album.albumId) : [])
+      connect(String(item.userId), later(album.createId, createIdOf(item)));
+    const gained = inWindow(album.createId, window);
+    const entries = new Map<string, string>();
+    for await (const change of albumEntryChanges(album.albumId, gained ? { before: context.nowId } : window))
+      if (!entries.has(change.record.assetId)) entries.set(change.record.assetId, change.updateId);
+    for (let start = 0; start < entries.size; start += 100) {
+      const batch = [...entries].slice(start, start + 100);
+      const owners = new Map((await assetItems(batch.map(([assetId]) => assetId))).map((item) => [String(item.id), String(item.ownerId)]));
+      for (const [assetId, updateId] of batch) {
+        const ownerId = owners.get(assetId);
+        if (ownerId) connect(ownerId, later(album.createId, updateId));
+      }
+    }
+  }
+  return connections;
+};
+
+/** The users connected since the type's checkpoint (before the snapshot), as they are now, in that order. */
+async function* newlyConnected(context: Context, connections: ReadonlyMap<string, string>): AsyncGenerator<Change<UserRecord>> {
+  const window = windowOf(context, 'UserV1');
+  const fresh = [...connections].filter(([, since]) => since !== '' && inWindow(since, window));
+  const users = new Map((await userItems(fresh.map(([userId]) => userId))).map((item) => [String(item.id), readUser(item)]));
+  for (const [userId, since] of fresh.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))) {
+    const user = users.get(userId);
+    if (user) yield { updateId: since, record: user };
+  }
+}
 
 const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<void>>> = {
   AuthUsersV1: async (context) => {
@@ -426,7 +549,17 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
   },
   UsersV1: async (context) => {
     await sendDeletions(context, 'UserDeleteV1', ['USERS'], ({ userId }) => ({ userId }));
-    for await (const change of userChanges(presentOf(context, 'UserV1')))
+    if (context.seesAllUsers) {
+      for await (const change of userChanges(presentOf(context, 'UserV1')))
+        await context.send('UserV1', { kind: 'user', user: change.record }, { type: 'UserV1', updateId: change.updateId });
+      return;
+    }
+    // Only the connected users: their changes, and each one as they are when they became connected.
+    const connections = await connectionsOf(context);
+    const connected = async function* () {
+      for await (const change of userChanges(presentOf(context, 'UserV1'))) if (connections.has(change.record.id)) yield change;
+    };
+    for await (const change of mergeInOrder([connected(), newlyConnected(context, connections)], (change) => change.updateId))
       await context.send('UserV1', { kind: 'user', user: change.record }, { type: 'UserV1', updateId: change.updateId });
   },
   PartnersV1: async (context) => {
@@ -459,10 +592,14 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
   },
   PartnerAssetsV2: async (context) => {
     const partners = await context.partners();
-    await sendDeletions(
+    const window = windowOf(context, 'PartnerAssetDeleteV1');
+    await sendDeletionRun(
       context,
       'PartnerAssetDeleteV1',
-      partners.map((partner) => `${partner.sharedById}#ASSET`),
+      [
+        ...partners.map((partner): AsyncIterable<Change<{ assetId?: string }>> => deletions(`${partner.sharedById}#ASSET`, window)),
+        ...(await lockedAway(context, partners)),
+      ],
       ({ assetId }) => ({ assetId }),
     );
     await syncPartnerAssets(context, partners, { backfill: 'PartnerAssetBackfillV2', upsert: 'PartnerAssetV2' }, (asset) => ({
@@ -542,7 +679,7 @@ const handlers: Partial<Record<SyncRequestType, (context: Context) => Promise<vo
       await context.partners(),
       { backfill: 'PartnerAssetExifBackfillV1', upsert: 'PartnerAssetExifV1' },
       exif,
-      exifChanged,
+      partnerExifChanged,
     ),
   MemoriesV1: async (context) => {
     await sendDeletions(context, 'MemoryDeleteV1', [`${context.userId}#MEMORY`], ({ memoryId }) => ({ memoryId }));
@@ -690,6 +827,7 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
       },
       albums: once(() => memberships(auth.user.id)),
       partners: once(() => partnersOf(auth.user.id)),
+      seesAllUsers: body.types.includes('UsersV1') ? seesAllUsers(auth, (await readConfig()).server.publicUsers) : true,
     };
     for (const type of order) {
       if (body.types.includes(type)) await handlers[type]?.(context);

@@ -11,6 +11,8 @@ export const deletionRetentionDays = 31;
 /** The scopes deletions are kept in, each queried as one partition (docs/data-model.md). */
 export const deletionScopes = {
   assets: (ownerId: string) => `${ownerId}#ASSET`,
+  /** An owner's assets moved into the locked folder: their partners' and album members' deletions (PartnerAssetDeleteV1). */
+  lockedAssets: (ownerId: string) => `${ownerId}#LOCKED`,
   albums: (userId: string) => `${userId}#ALBUM`,
   albumUsers: (albumId: string) => `ALBUM#${albumId}#USER`,
   albumAssets: (albumId: string) => `ALBUM#${albumId}#ASSET`,
@@ -42,6 +44,12 @@ const record = (scope: string, data: Record<string, string>): Write => {
 /** The deletion records, each written in the transaction that deletes (Immich's audit tables). */
 export const deletionWrites = {
   asset: (ownerId: string, assetId: string): Write => record(deletionScopes.assets(ownerId), { assetId }),
+  /**
+   * An asset moved into its owner's locked folder: gone for their partners and for the users of
+   * the albums it was in (`albumIds`, comma-separated), not for the owner (docs/data-model.md).
+   */
+  assetLocked: (ownerId: string, assetId: string, albumIds: readonly string[]): Write =>
+    record(deletionScopes.lockedAssets(ownerId), { assetId, albumIds: albumIds.join(',') }),
   /** A user no longer has an album: deleted, or they were removed from it. */
   albumGone: (userId: string, albumId: string): Write => record(deletionScopes.albums(userId), { albumId }),
   /** A user removed from an album (sent to the album's remaining users). */
