@@ -102,8 +102,11 @@ const saveUser = async (user: UserRecord, requested: Partial<UserRecord>): Promi
  * converts one (only `true` is true): `isAll=true` leaves deleted users out; none, `false` (what
  * its admin page sends, to offer a restore) or any other value keeps them (Immich's e2e case).
  */
-export const getAllUsers = async (_auth: Auth, isAll: string | undefined): Promise<UserRecord[]> =>
-  (await listUsers()).filter((user) => isAll !== 'true' || user.deletedAt === null).reverse();
+export const getAllUsers = async (auth: Auth, isAll: string | undefined, publicUsers: boolean): Promise<UserRecord[]> =>
+  // With `server.publicUsers` off, the caller alone, as v3's GET /users (docs/immich-compatibility.md, "Users a user sees").
+  seesAllUsers(auth, publicUsers)
+    ? (await listUsers()).filter((user) => isAll !== 'true' || user.deletedAt === null).reverse()
+    : [await findOrFail(auth.user.id)];
 
 /** GET /user/info/:id: any signed-in user may read any (not deleted) user, as in Immich. */
 export const getUserById = async (id: string): Promise<UserRecord> => {
