@@ -18,7 +18,12 @@ import { invoke } from '../support/invoke.ts';
 
 type Signed = Awaited<ReturnType<typeof freshUser>>;
 let admin: { accessToken: string };
-let [me, partner, sharer, member, coMember, stranger]: Signed[] = [];
+let me: Signed;
+let partner: Signed;
+let sharer: Signed;
+let member: Signed;
+let coMember: Signed;
+let stranger: Signed;
 
 const setPublicUsers = async (value: boolean) => {
   const stored = await getStoredConfig();
@@ -29,9 +34,9 @@ const setPublicUsers = async (value: boolean) => {
 beforeAll(async () => {
   await ensureAdmin();
   admin = await login(fixtures.admin);
-  [me, partner, sharer, member, coMember, stranger] = await Promise.all(
+  [me, partner, sharer, member, coMember, stranger] = (await Promise.all(
     ['Private', 'Partnered', 'Sharer', 'Member', 'CoMember', 'Stranger'].map((name) => freshUser(admin.accessToken, name)),
-  );
+  )) as [Signed, Signed, Signed, Signed, Signed, Signed];
   const share = (token: string, id: string) =>
     invoke(createPartner, { method: 'POST', path: `/api/partner/${id}`, pathParameters: { id }, headers: bearer(token) });
   expect((await share(partner.accessToken, me.userId)).status).toBe(201);
