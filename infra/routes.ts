@@ -61,8 +61,10 @@ export interface Route {
    */
   body?: 'json' | 'bulk' | 'upload';
   /**
-   * Open to anyone and costly per call (argon2id): the stack can cap its concurrency
-   * (`-c hashingConcurrency=N`), so a flood of sign-in attempts cannot run up the bill.
+   * Costly per call (argon2id) and open to guessing: a password open to anyone (sign-in, a shared
+   * link's) or a PIN code (the locked folder's, also counted per user: shared/services/pin-code.service.ts).
+   * The stack can cap its concurrency (`-c hashingConcurrency=N`), so a flood of attempts cannot
+   * run up the bill or run many guesses at once.
    */
   publicHashing?: true;
   /**
@@ -344,9 +346,9 @@ export const routes: readonly Route[] = [
   ]),
   ...areaV3('auth', [
     ['POST', '/api/auth/pin-code', 'setupPinCode', 'write', { memory: hashing }],
-    ['PUT', '/api/auth/pin-code', 'changePinCode', 'write', { memory: hashing }],
-    ['DELETE', '/api/auth/pin-code', 'resetPinCode', 'write', { memory: hashing }],
-    ['POST', '/api/auth/session/unlock', 'unlockAuthSession', 'write', { memory: hashing }],
+    ['PUT', '/api/auth/pin-code', 'changePinCode', 'write', { memory: hashing, publicHashing: true }],
+    ['DELETE', '/api/auth/pin-code', 'resetPinCode', 'write', { memory: hashing, publicHashing: true }],
+    ['POST', '/api/auth/session/unlock', 'unlockAuthSession', 'write', { memory: hashing, publicHashing: true }],
     ['POST', '/api/auth/session/lock', 'lockAuthSession', 'write'],
     ['GET', '/api/auth/status', 'getAuthStatus', 'read'],
   ]),

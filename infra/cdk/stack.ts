@@ -136,7 +136,8 @@ export class ImmichStack extends Stack {
 
     // Opt-in: a new AWS account may run only 10 functions at once, and reserving any concurrency
     // there fails the deploy. Where the account allows it, `-c hashingConcurrency=5` caps the
-    // public password-hashing routes so a flood of sign-ins cannot run up the bill.
+    // password-hashing routes open to guessing (sign-in, shared-link passwords, PIN codes) so a
+    // flood of attempts cannot run up the bill or run many guesses at once.
     const hashingConcurrency = Number(this.node.tryGetContext('hashingConcurrency') ?? 0) || undefined;
     // X-Ray tracing of every function, opt-in (`-c tracing=true`; docs/deployment.md, "cdk-nag").
     const tracing = String(this.node.tryGetContext('tracing') ?? 'false') === 'true';

@@ -22,6 +22,8 @@ export type ErrorKind =
   | 'conflict'
   /** The request carries more than a limit allows (413). */
   | 'too-large'
+  /** Too many attempts of a guessable proof (a PIN code): refused unchecked for a while (429). */
+  | 'too-many'
   /** A service outside this one that the answer needs did not answer (a map style's URL: 502). */
   | 'upstream';
 
@@ -89,6 +91,12 @@ export class Conflict extends DomainError {
 export class TooLarge extends DomainError {
   constructor(message: string) {
     super('too-large', message);
+  }
+}
+
+export class TooMany extends DomainError {
+  constructor(message: string) {
+    super('too-many', message);
   }
 }
 

@@ -266,3 +266,7 @@ export const markAlbumOwnerDeleted = async (ownerId: string, deleted: boolean): 
     );
   }
 };
+
+/** The live shares of albums with a user (gsi2 `SHAREDWITH#<userId>`), each with its album's owner: who the user shares albums with. */
+export const listLiveAlbumSharesOf = async (userId: string): Promise<AlbumUser[]> =>
+  (await queryAll(partitions.albumsSharedWith(userId))).filter(liveShare).map(albumUserCodec.read);

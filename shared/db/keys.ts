@@ -24,6 +24,8 @@ export interface Partition {
 export const keys = {
   /** A user's profile. Its partition also holds the user's sessions, API keys, people, albums and links. */
   user: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'USER' }),
+  /** A user's count of wrong PIN codes (and passwords) on the PIN routes, and the lock it set (shared/db/pin-guard.repository.ts). */
+  pinGuard: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'PINGUARD' }),
   /** Uniqueness of an email (lower-cased); holds the userId, so login finds the user by email. */
   email: (email: string): Key => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' }),
   /** Uniqueness of a storage label. */

@@ -20,6 +20,7 @@ const reasonPhrases: Readonly<Record<number, string>> = {
   404: 'Not Found',
   409: 'Conflict',
   413: 'Payload Too Large',
+  429: 'Too Many Requests',
   502: 'Bad Gateway',
   500: 'Internal Server Error',
 };
@@ -35,6 +36,7 @@ const statusOfKind: Readonly<Record<ErrorKind, number>> = {
   forbidden: 403,
   conflict: 409,
   'too-large': 413,
+  'too-many': 429,
   upstream: 502,
 };
 

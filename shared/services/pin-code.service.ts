@@ -1,6 +1,7 @@
 import { requireSessionToken } from '../access/sessions.ts';
 import { hashPassword, verifyPassword } from '../core/crypto.ts';
-import { Invalid, Unauthenticated } from '../core/errors.ts';
+import { Conflict, Invalid, TooMany, Unauthenticated } from '../core/errors.ts';
+import { clearPinGuard, countPinAttempt, getPinGuard } from '../db/pin-guard.repository.ts';
 import { lockUserSessions, setSessionPinExpiry } from '../db/session.repository.ts';
 import { getUser, replacePinCodeHash } from '../db/user.repository.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
@@ -20,17 +21,53 @@ const userOf = async (auth: Auth): Promise<UserRecord> => {
   return user;
 };
 
-/** Immich's `validatePinCode`: the password, or else the PIN code, proves it is the user. */
+/**
+ * Guessing (docs/immich-compatibility.md, "PIN code guesses"): after `MAX_FAILURES` wrong proofs in
+ * a row the PIN routes are locked for a minute, and each wrong proof after a lock doubles it, up to
+ * an hour; a right proof starts the count again, and a day without attempts forgets it. Each
+ * attempt is counted before it is checked, so concurrent guesses cannot pass the count.
+ */
+const MAX_FAILURES = 5;
+const lockMs = (failures: number): number => Math.min(60_000 * 2 ** (failures - MAX_FAILURES), 60 * 60_000);
+const FORGET_SECONDS = 24 * 60 * 60;
+
+/** Counts this attempt, or refuses it (429) while the user is locked out, checking nothing. */
+const countAttempt = async (userId: string): Promise<void> => {
+  // Each lost race means another attempt was counted: after MAX_FAILURES of them the user is locked.
+  for (let race = 0; race <= 2 * MAX_FAILURES; race++) {
+    const now = Date.now();
+    const guard = await getPinGuard(userId);
+    const failures = guard && guard.ttl * 1000 > now ? guard.failures : 0;
+    const lockedUntil = guard?.lockedUntil ?? 0;
+    if (failures >= MAX_FAILURES && lockedUntil > now) {
+      throw new TooMany(`Too many wrong PIN codes or passwords; try again in ${Math.ceil((lockedUntil - now) / 1000)} seconds`);
+    }
+    const next = failures + 1;
+    const counted = await countPinAttempt(userId, guard, {
+      failures: next,
+      lockedUntil: next >= MAX_FAILURES ? now + lockMs(next) : null,
+      ttl: Math.floor(now / 1000) + FORGET_SECONDS,
+    });
+    if (counted) return;
+  }
+  throw new Conflict('The request met concurrent attempts; try again');
+};
+
+/**
+ * Immich's `validatePinCode`: the password, or else the PIN code, proves it is the user; every
+ * proof is counted against guessing.
+ */
 const proveIdentity = async (user: UserRecord, dto: { pinCode?: string | undefined; password?: string | undefined }): Promise<string> => {
   const pin = user.pinCodeHash;
   if (!pin) throw new Invalid('User does not have a PIN code');
+  if (!dto.password && !dto.pinCode) throw new Invalid('Either password or pinCode is required');
+  await countAttempt(user.id);
   if (dto.password) {
     if (!(await verifyPassword(dto.password, user.passwordHash))) throw new Invalid('Wrong password');
-  } else if (dto.pinCode) {
-    if (!(await verifyPassword(dto.pinCode, pin))) throw new Invalid('Wrong PIN code');
-  } else {
-    throw new Invalid('Either password or pinCode is required');
+  } else if (!(await verifyPassword(dto.pinCode ?? '', pin))) {
+    throw new Invalid('Wrong PIN code');
   }
+  await clearPinGuard(user.id);
   return pin;
 };
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type * as v from 'valibot';
 import { managesUsers, requireUserUpdate, seesAllUsers } from '../access/access.ts';
+import { requireCredentialProof } from '../access/credential-change.ts';
 import { hashPassword } from '../core/crypto.ts';
 import { Forbidden, Inaccessible, Invalid, NotFound } from '../core/errors.ts';
-import { lockUserSessions } from '../db/session.repository.ts';
+import { deleteUserSessions, lockUserSessions } from '../db/session.repository.ts';
 import { getUser, createUser as insertUser, listUsers, removeUserMetadata, rewriteCredentials, updateUser } from '../db/user.repository.ts';
 import { applyPreferences, preferencesOf } from '../domain/preferences.ts';
 import { type SignUpDto, sanitizeStorageLabel } from '../dto/v1/user.ts';
@@ -102,8 +103,11 @@ const saveUser = async (user: UserRecord, requested: Partial<UserRecord>): Promi
  * converts one (only `true` is true): `isAll=true` leaves deleted users out; none, `false` (what
  * its admin page sends, to offer a restore) or any other value keeps them (Immich's e2e case).
  */
-export const getAllUsers = async (_auth: Auth, isAll: string | undefined): Promise<UserRecord[]> =>
-  (await listUsers()).filter((user) => isAll !== 'true' || user.deletedAt === null).reverse();
+export const getAllUsers = async (auth: Auth, isAll: string | undefined, publicUsers: boolean): Promise<UserRecord[]> =>
+  // With `server.publicUsers` off, the caller alone, as v3's GET /users (docs/immich-compatibility.md, "Users a user sees").
+  seesAllUsers(auth, publicUsers)
+    ? (await listUsers()).filter((user) => isAll !== 'true' || user.deletedAt === null).reverse()
+    : [await findOrFail(auth.user.id)];
 
 /** GET /user/info/:id: any signed-in user may read any (not deleted) user, as in Immich. */
 export const getUserById = async (id: string): Promise<UserRecord> => {
@@ -140,6 +144,7 @@ export interface UserChange {
 export const updateUserInfo = async (auth: Auth, dto: UserChange): Promise<UserRecord> => {
   const user = await findOrFail(dto.id);
   requireUserUpdate(auth, dto.id);
+  requireCredentialProof(auth, user, { password: dto.password !== undefined, email: dto.email !== undefined && dto.email !== user.email });
   const changes: Partial<UserRecord> = {};
   if (dto.email !== undefined) changes.email = dto.email;
   if (dto.name !== undefined) changes.name = dto.name;
@@ -157,6 +162,8 @@ export const updateUserInfo = async (auth: Auth, dto: UserChange): Promise<UserR
     if (dto.pinCode !== undefined) changes.pinCodeHash = dto.pinCode === null ? null : await hashPassword(dto.pinCode);
   }
   const saved = await saveUser(user, changes);
+  // A new password ends the user's other sessions (the caller's own stays), as POST /auth/change-password does.
+  if (changes.passwordHash !== undefined) await deleteUserSessions(user.id, user.id === auth.user.id ? auth.sessionHash : undefined);
   // A PIN code set or reset by the admin: no session stays unlocked with the one before.
   if (changes.pinCodeHash !== undefined) await lockUserSessions(user.id);
   return saved;

@@ -251,7 +251,7 @@ describe('ImmichStack', () => {
     expect(policies).toContain('kept-originals/*');
   });
 
-  it('caps the public password-hashing routes only when the deployer asks (a new account could not deploy otherwise)', () => {
+  it('caps the password-hashing routes open to guessing (sign-in, shared-link passwords, PIN codes) only when the deployer asks (a new account could not deploy otherwise)', () => {
     const reserved = (t: Template) =>
       values(t.findResources('AWS::Lambda::Function'))
         .filter((f) => f.Properties.ReservedConcurrentExecutions !== undefined)
@@ -261,8 +261,11 @@ describe('ImmichStack', () => {
       ['getMySharedLink', 5],
       ['login', 5],
       ['signUpAdmin', 5],
+      ['v3:changePinCode', 5],
       ['v3:getMySharedLink', 5],
+      ['v3:resetPinCode', 5],
       ['v3:sharedLinkLogin', 5],
+      ['v3:unlockAuthSession', 5],
     ]);
   });
 

@@ -21,6 +21,7 @@ const documented = (): Map<string, Key> => {
 // Every key builder, called with the placeholders the document uses.
 const built: Record<string, Key> = {
   user: keys.user('<userId>'),
+  pinGuard: keys.pinGuard('<userId>'),
   emailGuard: keys.email('<email>'),
   storageLabelGuard: keys.storageLabel('<label>'),
   adminGuard: keys.admin(),

@@ -6,7 +6,6 @@ export const handler = httpHandler(
   {
     generation: 'v3',
     access: 'user',
-    permission: false,
     returns: returns<{ pinCode: boolean; password: boolean; isElevated: boolean; expiresAt?: string; pinExpiresAt?: string }>(),
   },
   ({ auth }) => getAuthStatus(auth),
