@@ -8,9 +8,17 @@
  * the service does not read it again. The checks are separate functions, not one switch, so that
  * esbuild keeps in each function's bundle only the repositories its checks need.
  */
+import { inBatches } from '../core/concurrency.ts';
 import { Forbidden, Inaccessible, Invalid, Unauthenticated } from '../core/errors.ts';
 import { getActivity } from '../db/activity.repository.ts';
-import { albumsOwnedAmong, albumsSharedWithAmong, getAlbum, getAlbumUser, listAlbumIdsOfAsset } from '../db/album.repository.ts';
+import {
+  albumsOfShares,
+  albumsOwnedAmong,
+  albumsSharedWithAmong,
+  getAlbum,
+  getAlbumUser,
+  listAlbumIdsOfAsset,
+} from '../db/album.repository.ts';
 import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
 import { getPartner, partnersAmong } from '../db/partner.repository.ts';
 import { getPeople, getPerson } from '../db/person.repository.ts';
@@ -79,6 +87,34 @@ export const requireAlbum = async (auth: Auth, permission: Permission, albumId: 
   throw noAccess(permission);
 };
 
+/**
+ * The albums among `albumIds` the caller may use as `requireAlbum` decides for one, each once, in
+ * the order asked: read 100 a call (their own, then the shares with them and those albums), never
+ * one read per id (docs/api.md, "Limits").
+ */
+export const allowedAlbums = async (auth: Auth, permission: Permission, albumIds: readonly string[]): Promise<AlbumRecord[]> => {
+  const unique = [...new Set(albumIds)];
+  const found = new Map((await albumsOwnedAmong(unique, auth.user.id)).map((album) => [album.id, album]));
+  const rest = unique.filter((id) => !found.has(id));
+  if (rest.length > 0 && !auth.sharedLink && sharedAlbumPermissions.includes(permission)) {
+    for (const album of await albumsOfShares(await albumsSharedWithAmong(rest, auth.user.id))) found.set(album.id, album);
+  }
+  return unique.flatMap((id) => found.get(id) ?? []);
+};
+
+/** Every one of `albumIds` (duplicates once), or nothing: one not allowed refuses them all, as `requireAlbum` would. */
+export const requireAlbums = async (auth: Auth, permission: Permission, albumIds: readonly string[]): Promise<AlbumRecord[]> => {
+  const albums = await allowedAlbums(auth, permission, albumIds);
+  if (albums.length !== new Set(albumIds).size) throw noAccess(permission);
+  return albums;
+};
+
+/** Those of `albumIds` whose assets the caller may add to or remove (`requireAlbumEditor` for each, the others left out). */
+export const allowedAlbumEditors = async (auth: Auth, albumIds: readonly string[]): Promise<AlbumRecord[]> =>
+  (await allowedAlbums(auth, Permission.AlbumRead, albumIds)).filter(
+    (album) => owns(auth, album.ownerId) || roleOf(album, auth.user.id) === 'editor',
+  );
+
 /** What seeing someone else's asset through a shared album allows (Immich's asset read, view and download). */
 const sharedAssetPermissions: readonly Permission[] = [Permission.AssetRead, Permission.AssetView, Permission.AssetDownload];
 
@@ -91,6 +127,25 @@ const seesThroughAlbum = async (auth: Auth, assetId: string): Promise<boolean> =
   if (albumIds.length === 0) return false;
   const [shared, owned] = await Promise.all([albumsSharedWithAmong(albumIds, auth.user.id), albumsOwnedAmong(albumIds, auth.user.id)]);
   return shared.length > 0 || owned.length > 0;
+};
+
+/** Queries one request has in flight when each asset's albums are listed (one Query an asset). */
+const albumQueriesInFlight = 8;
+
+/**
+ * Those of `assetIds` that `seesThroughAlbum` would show: each asset's albums listed, a few at a
+ * time, then the albums' shares and owners read 100 a call for all of them at once.
+ */
+const seenThroughAlbums = async (auth: Auth, assetIds: readonly string[]): Promise<Set<string>> => {
+  const albumsOf = new Map<string, string[]>();
+  await inBatches(assetIds, albumQueriesInFlight, async (assetId) => {
+    albumsOf.set(assetId, await listAlbumIdsOfAsset(assetId));
+  });
+  const albumIds = [...new Set([...albumsOf.values()].flat())];
+  if (albumIds.length === 0) return new Set();
+  const [shared, owned] = await Promise.all([albumsSharedWithAmong(albumIds, auth.user.id), albumsOwnedAmong(albumIds, auth.user.id)]);
+  const visible = new Set([...shared.map((share) => share.albumId), ...owned.map((album) => album.id)]);
+  return new Set(assetIds.filter((assetId) => (albumsOf.get(assetId) ?? []).some((albumId) => visible.has(albumId))));
 };
 
 /** Trashed or locked means gone for everyone but the owner: no partner, album member or link visitor reaches it. */
@@ -172,12 +227,12 @@ export const allowedAssets = async (auth: Auth, permission: Permission, assetIds
   const partners = new Set(
     (await partnersAmong([...new Set(others.map((asset) => asset.ownerId))], auth.user.id)).map((p) => p.sharedById),
   );
-  const throughAlbums = new Set<string>();
-  if (sharedAssetPermissions.includes(permission)) {
-    for (const asset of others.filter((each) => !partners.has(each.ownerId))) {
-      if (await seesThroughAlbum(auth, asset.id)) throughAlbums.add(asset.id);
-    }
-  }
+  const throughAlbums = sharedAssetPermissions.includes(permission)
+    ? await seenThroughAlbums(
+        auth,
+        others.filter((each) => !partners.has(each.ownerId)).map((asset) => asset.id),
+      )
+    : new Set<string>();
   return assets.filter((asset) => owns(auth, asset.ownerId) || partners.has(asset.ownerId) || throughAlbums.has(asset.id));
 };
 

@@ -2,7 +2,7 @@
  * Access to the caller's stacks: kept apart from access.ts so that only the functions that need its
  * repository bundle it (docs/benchmarks.md).
  */
-import { getStack } from '../db/stack.repository.ts';
+import { getStack, getStacks } from '../db/stack.repository.ts';
 import type { StackRecord } from '../model/stack.ts';
 import type { Auth } from '../model/user.ts';
 import { noAccess, type Permission } from './permission.ts';
@@ -14,6 +14,13 @@ export const requireStack = async (auth: Auth, permission: Permission, stackId: 
   return stack;
 };
 
-/** Every one of the caller's stacks named (one refused refuses them all, as Immich's bulk check). */
-export const requireStacks = async (auth: Auth, permission: Permission, stackIds: readonly string[]): Promise<StackRecord[]> =>
-  Promise.all([...new Set(stackIds)].map((stackId) => requireStack(auth, permission, stackId)));
+/**
+ * Every one of the caller's stacks named (one refused refuses them all, as Immich's bulk check),
+ * each once: read 100 a call, never one read per id (docs/api.md, "Limits").
+ */
+export const requireStacks = async (auth: Auth, permission: Permission, stackIds: readonly string[]): Promise<StackRecord[]> => {
+  const unique = [...new Set(stackIds)];
+  const stacks = await getStacks(auth.user.id, unique);
+  if (stacks.length !== unique.length) throw noAccess(permission);
+  return stacks;
+};

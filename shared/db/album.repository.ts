@@ -175,6 +175,10 @@ export const albumsSharedWithAmong = async (albumIds: readonly string[], userId:
 export const albumsOwnedAmong = async (albumIds: readonly string[], userId: string): Promise<AlbumRecord[]> =>
   (await batchGet([...new Set(albumIds)].map((albumId) => keys.album(userId, albumId)))).map(albumCodec.read);
 
+/** The albums of these shares that exist, read under their owners (BatchGetItem, 100 a call). */
+export const albumsOfShares = async (shares: readonly Pick<AlbumUser, 'albumId' | 'ownerId'>[]): Promise<AlbumRecord[]> =>
+  (await batchGet(shares.map((share) => keys.album(share.ownerId, share.albumId)))).map(albumCodec.read);
+
 /** The ids of the albums shared with a user (their albumUser items on gsi2). */
 export const listAlbumIdsSharedWith = async (userId: string): Promise<string[]> =>
   (await queryAll(partitions.albumsSharedWith(userId), { attributes: ['albumId', 'ownerDeleted'] }))

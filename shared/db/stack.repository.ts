@@ -1,5 +1,6 @@
 import type { AssetRecord, StackRef } from '../model/asset.ts';
 import type { StackRecord } from '../model/stack.ts';
+import { batchGet } from './batch.ts';
 import { getItem } from './get.ts';
 import { assetWrites } from './items/asset.ts';
 import { bucketWrites, slotOf } from './items/bucket.ts';
@@ -14,6 +15,10 @@ export const getStack = async (ownerId: string, stackId: string): Promise<StackR
   const item = await getItem(keys.stack(ownerId, stackId));
   return item ? stackCodec.read(item) : undefined;
 };
+
+/** The owner's stacks of these ids that exist (BatchGetItem, 100 a call: shared/db/batch.ts), each once. */
+export const getStacks = async (ownerId: string, stackIds: readonly string[]): Promise<StackRecord[]> =>
+  (await batchGet([...new Set(stackIds)].map((id) => keys.stack(ownerId, id)))).map(stackCodec.read);
 
 /** Every stack of an owner (Query `USER#<id>` STACK#). */
 export const listStacks = async (ownerId: string): Promise<StackRecord[]> =>

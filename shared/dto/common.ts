@@ -131,3 +131,9 @@ export const maxItems = <T extends readonly unknown[]>(max: number) =>
 
 /** `@ValidateUUID({ each: true, optional: true })`. */
 export const optionalUuidList = () => optional(v.pipe(v.unknown(), eachUuid, isArray, as<string[]>()));
+
+/** `uuidList()` of at most `max` ids (docs/api.md, "Limits"). */
+export const uuidListUpTo = (max: number) => v.pipe(uuidList(), maxItems(max));
+
+/** `optionalUuidList()` of at most `max` ids. */
+export const optionalUuidListUpTo = (max: number) => optional(v.pipe(v.unknown(), eachUuid, isArray, as<string[]>(), maxItems(max)));

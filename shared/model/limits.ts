@@ -51,6 +51,26 @@ export const limits = {
   /** Assets whose faces are reassigned in one request (PUT /person/:id/reassign): a transaction each. */
   reassignFaces: 1_000,
   /**
+   * Asset ids in one request of a bulk route (docs/api.md, "Limits"): update, delete, restore, add
+   * to or remove from albums, shared links, tags and memories, stack, run jobs, download info. The
+   * web app's selection of a whole year (5,000–10,000 photos) fits; access is checked by
+   * BatchGetItem, 100 ids a call, a few calls in flight (shared/db/batch.ts).
+   */
+  bulkAssets: 10_000,
+  /**
+   * Ids of albums, tags, stacks, people, users or notifications one write request names (PUT
+   * /albums/assets, PUT /tags/assets, DELETE /stacks, PUT /people, album users…): each is read
+   * and written on its own, so fewer than assets.
+   */
+  bulkGroups: 1_000,
+  /**
+   * Albums, people or tags one request filters by (a search's `albumIds`, `personIds`, `tagIds`:
+   * each one's assets are read to intersect them) or adds every asset to (PUT /albums/assets'
+   * `albumIds`, PUT /tags/assets' `tagIds`: up to this many times `bulkAssets` writes). The apps
+   * send a handful.
+   */
+  bulkTargets: 100,
+  /**
    * An asset metadata key (docs/immich-compatibility.md, "Asset metadata"): it is the item's sort
    * key (at most 1,024 bytes), 3 bytes a UTF-16 unit at worst.
    */

@@ -1,4 +1,5 @@
-import { Permission, readsArchiveOf, requireAlbum, requireElevation } from '../access/access.ts';
+import { Permission, readsArchiveOf, requireAlbums, requireElevation } from '../access/access.ts';
+import { inBatches } from '../core/concurrency.ts';
 import { Invalid } from '../core/errors.ts';
 import { listMembers } from '../db/album.repository.ts';
 import {
@@ -245,9 +246,14 @@ const withAmongAssets = async (auth: Auth, request: SearchFilters): Promise<Sear
 
 /** v3's albumIds: the assets in every one of these albums the caller may read (Immich's `inAlbums`). */
 const assetsInAll = async (auth: Auth, albumIds: readonly string[]): Promise<Set<string>> => {
-  const albums = await Promise.all([...new Set(albumIds)].map((albumId) => requireAlbum(auth, Permission.AlbumRead, albumId)));
-  const members = await Promise.all(albums.map((album) => listMembers(album.id)));
-  const [first = [], ...rest] = members.map((list) => new Set(list.map((member) => member.assetId)));
+  // Checked 100 a read (docs/api.md, "Limits": at most `limits.bulkTargets` albums), then each
+  // album's entries listed, a few at a time.
+  const albums = await requireAlbums(auth, Permission.AlbumRead, albumIds);
+  const members: Set<string>[] = [];
+  await inBatches(albums, 4, async (album) => {
+    members.push(new Set((await listMembers(album.id)).map((member) => member.assetId)));
+  });
+  const [first = new Set<string>(), ...rest] = members;
   return new Set([...first].filter((assetId) => rest.every((set) => set.has(assetId))));
 };
 

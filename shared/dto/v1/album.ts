@@ -1,15 +1,15 @@
 import * as v from 'valibot';
 import type { AlbumFilter, AlbumShare, NewAlbum } from '../../model/album.ts';
 import { limits } from '../../model/limits.ts';
-import { as, booleanish, dto, isOneOf, optional, optionalUuidList, rules, uuid, uuidList, uuidV4 } from '../common.ts';
+import { as, booleanish, dto, isOneOf, optional, optionalUuidListUpTo, rules, uuid, uuidListUpTo, uuidV4 } from '../common.ts';
 
 /** `CreateAlbumDto`. */
 export const CreateAlbumDto = v.pipe(
   dto({
     albumName: v.pipe(v.unknown(), rules.maxLength(limits.name), rules.isString, as<string>()),
     description: optional(v.pipe(v.unknown(), rules.maxLength(limits.description), rules.isString, as<string>())),
-    sharedWithUserIds: optionalUuidList(),
-    assetIds: optionalUuidList(),
+    sharedWithUserIds: optionalUuidListUpTo(limits.bulkGroups),
+    assetIds: optionalUuidListUpTo(limits.bulkAssets),
   }),
   // v1.100's shared users add and remove assets: editors.
   v.transform(({ sharedWithUserIds, ...album }): NewAlbum => ({ ...album, albumUsers: editors(sharedWithUserIds ?? []) })),
@@ -48,7 +48,7 @@ export type UpdateAlbumInput = v.InferOutput<typeof UpdateAlbumDto>;
 
 /** `AddUsersDto` (PUT /album/:id/users): editors. */
 export const AddUsersDto = v.pipe(
-  dto({ sharedUserIds: uuidList() }),
+  dto({ sharedUserIds: uuidListUpTo(limits.bulkGroups) }),
   v.transform(({ sharedUserIds }) => editors(sharedUserIds)),
 );
 

@@ -4,7 +4,7 @@ import { durationOfText } from '../../model/asset.ts';
 import { offsetInRange, readEditedDate } from '../../model/date-taken.ts';
 import { limits } from '../../model/limits.ts';
 import type { NewAssetFields } from '../../model/upload.ts';
-import { as, booleanish, dto, isDateString, isPlainObject, objectList, optional, rules, uuid, uuidList } from '../common.ts';
+import { as, booleanish, dto, isDateString, isPlainObject, objectList, optional, rules, uuid, uuidListUpTo } from '../common.ts';
 import { parseOrThrow } from '../validate.ts';
 
 /**
@@ -91,9 +91,9 @@ export interface AssetBulkUploadCheckResult {
   assetId?: string;
 }
 
-export const BulkIdsDto = dto({ ids: uuidList() });
+export const BulkIdsDto = dto({ ids: uuidListUpTo(limits.bulkAssets) });
 
-export const AssetBulkDeleteDto = dto({ ids: uuidList(), force: optional(booleanish()) });
+export const AssetBulkDeleteDto = dto({ ids: uuidListUpTo(limits.bulkAssets), force: optional(booleanish()) });
 
 const isLatitude = (x: unknown) => (typeof x === 'number' || (typeof x === 'string' && x.trim() !== '')) && Math.abs(Number(x)) <= 90;
 const isLongitude = (x: unknown) => (typeof x === 'number' || (typeof x === 'string' && x.trim() !== '')) && Math.abs(Number(x)) <= 180;
@@ -160,7 +160,7 @@ export const AssetBulkUpdateDto = v.pipe(
   withGps,
   dto({
     ...updateAssetBase,
-    ids: uuidList(),
+    ids: uuidListUpTo(limits.bulkAssets),
     stackParentId: optional(uuid()),
     removeParent: optional(booleanish()),
   }),

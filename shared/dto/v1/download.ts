@@ -1,10 +1,10 @@
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
-import { dto, maxItems, optional, optionalUuidList, uuid, uuidList } from '../common.ts';
+import { dto, maxItems, optional, optionalUuidListUpTo, uuid, uuidList } from '../common.ts';
 
 /** `DownloadInfoDto` (POST /download/info): `archiveSize` `@IsInt() @IsPositive() @Optional()`. */
 export const DownloadInfoDto = dto({
-  assetIds: optionalUuidList(),
+  assetIds: optionalUuidListUpTo(limits.bulkAssets),
   albumId: optional(uuid()),
   userId: optional(uuid()),
   archiveSize: optional(

@@ -52,7 +52,7 @@ const PeopleUpdateItem = dto({
 });
 
 /** `PeopleUpdateDto` (PUT /person): `@IsArray() @ValidateNested({ each: true })`. */
-export const PeopleUpdateDto = dto({ people: objectList(PeopleUpdateItem) });
+export const PeopleUpdateDto = dto({ people: v.pipe(objectList(PeopleUpdateItem), maxItems(limits.bulkGroups)) });
 
 /** `MergePersonDto` (POST /person/:id/merge). */
 export const MergePersonDto = dto({ ids: v.pipe(uuidList(), maxItems(limits.mergePeople)) });

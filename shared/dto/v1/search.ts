@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Invalid } from '../../core/errors.ts';
 import { limits } from '../../model/limits.ts';
-import { as, booleanish, dto, isDateString, isOneOf, optional, rules, uuid, uuidV4 } from '../common.ts';
+import { as, booleanish, dto, isDateString, isOneOf, maxItems, optional, rules, uuid, uuidV4 } from '../common.ts';
 
 const assetTypes = ['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const;
 
@@ -52,6 +52,7 @@ const personIds = () =>
       ),
       v.check((x: unknown) => Array.isArray(x), '$property must be an array'),
       as<string[]>(),
+      maxItems(limits.bulkTargets),
     ),
   );
 

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { Invalid } from '../../core/errors.ts';
 import { limits } from '../../model/limits.ts';
-import { as, booleanish, dto, isDateString, isOneOf, optional, optionalUuidList, rules, uuid, uuidList } from '../common.ts';
+import { as, booleanish, dto, isDateString, isOneOf, optional, optionalUuidListUpTo, rules, uuid, uuidListUpTo } from '../common.ts';
 
 const linkTypes = ['ALBUM', 'INDIVIDUAL'] as const;
 
@@ -38,7 +38,7 @@ const linkOptions = {
 /** `SharedLinkCreateDto`. */
 export const SharedLinkCreateDto = dto({
   type: v.pipe(v.unknown(), isOneOf(linkTypes), as<(typeof linkTypes)[number]>()),
-  assetIds: optionalUuidList(),
+  assetIds: optionalUuidListUpTo(limits.bulkAssets),
   albumId: optional(uuid()),
   ...linkOptions,
 });
@@ -64,7 +64,7 @@ export const SharedLinkPasswordDto = dto({
 });
 
 /** `AssetIdsDto` (PUT / DELETE /shared-link/:id/assets). */
-export const AssetIdsDto = dto({ assetIds: uuidList() });
+export const AssetIdsDto = dto({ assetIds: uuidListUpTo(limits.bulkAssets) });
 
 /** The path of a share page, `/share/{key+}`: anything after `/share/` (a key, or an app route below one). */
 export const SharePageParams = dto({ key: v.pipe(v.unknown(), rules.isString, as<string>()) });

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { type AlbumFilter, type AlbumShare, albumUserRoles, type NewAlbum } from '../../model/album.ts';
 import { limits } from '../../model/limits.ts';
 import { uuidV4 } from '../common.ts';
-import { boolean, object, picklist, stringToBool, text, uuid, uuids } from './common.ts';
+import { boolean, object, picklist, stringToBool, text, upTo, uuid, uuidsUpTo } from './common.ts';
 
 const role = picklist(albumUserRoles);
 
@@ -14,8 +14,8 @@ export const CreateAlbumDtoV3 = v.pipe(
   object({
     albumName: text(limits.name),
     description: v.optional(v.nullable(text(limits.description))),
-    albumUsers: v.optional(v.array(object({ userId: uuid, role }), '$property must be an array')),
-    assetIds: v.optional(uuids),
+    albumUsers: v.optional(upTo(limits.bulkGroups, v.array(object({ userId: uuid, role }), '$property must be an array'))),
+    assetIds: v.optional(uuidsUpTo(limits.bulkAssets)),
   }),
   v.transform((input): NewAlbum => input),
 );
@@ -48,9 +48,12 @@ export const UpdateAlbumDtoV3 = object({
 /** PUT /albums/:id/users: each user with a role (an editor when none is given). */
 export const AddUsersDtoV3 = v.pipe(
   object({
-    albumUsers: v.pipe(
-      v.array(object({ userId: uuid, role: v.optional(role, 'editor') }), '$property must be an array'),
-      v.minLength(1, '$property must contain at least 1 element'),
+    albumUsers: upTo(
+      limits.bulkGroups,
+      v.pipe(
+        v.array(object({ userId: uuid, role: v.optional(role, 'editor') }), '$property must be an array'),
+        v.minLength(1, '$property must contain at least 1 element'),
+      ),
     ),
   }),
   v.transform(({ albumUsers }): AlbumShare[] => albumUsers),
@@ -58,9 +61,13 @@ export const AddUsersDtoV3 = v.pipe(
 
 export const UpdateAlbumUserDto = object({ role });
 
-export const AlbumsAddAssetsDto = object({ albumIds: uuids, assetIds: uuids });
+export const AlbumsAddAssetsDto = object({ albumIds: uuidsUpTo(limits.bulkTargets), assetIds: uuidsUpTo(limits.bulkAssets) });
 
-export const BulkIdsDtoV3 = object({ ids: uuids });
+/** Asset ids (albums', tags' and memories' assets). */
+export const BulkIdsDtoV3 = object({ ids: uuidsUpTo(limits.bulkAssets) });
+
+/** Stack ids (DELETE /stacks): each stack is read and rewritten, so fewer than assets. */
+export const StackIdsDto = object({ ids: uuidsUpTo(limits.bulkGroups) });
 
 /** `{id, userId}` where the user may be `me` (Immich's 3.x still accepts it). */
 export const AlbumUserParamsV3 = object({

@@ -10,7 +10,7 @@ import { limits } from '../../model/limits.ts';
 import type { NewAssetFields } from '../../model/upload.ts';
 import { parseOrThrow } from '../validate.ts';
 import { AssetMetadataUpsertItem } from './asset-metadata.ts';
-import { boolean, coercedInteger, integer, isoDateTime, object, picklist, stringToBool, text, uuid, uuids } from './common.ts';
+import { boolean, coercedInteger, integer, isoDateTime, object, picklist, stringToBool, text, uuid, uuidsUpTo } from './common.ts';
 
 /** A visibility a client may choose: `locked` is the locked folder (docs/immich-compatibility.md, "The locked folder"). */
 const chosenVisibility = picklist(['archive', 'timeline', 'locked'] as const);
@@ -142,7 +142,7 @@ export const UpdateAssetDtoV3 = v.pipe(
 export const AssetBulkUpdateDtoV3 = v.pipe(
   object({
     ...editFields,
-    ids: uuids,
+    ids: uuidsUpTo(limits.bulkAssets),
     duplicateId: v.optional(v.nullable(v.pipe(v.unknown(), notSupported('duplicateId')))),
     // A century either way (in minutes): a date moved past the years a date can name is refused, not a 500.
     dateTimeRelative: v.optional(integer(-52_596_000, 52_596_000)),
@@ -161,7 +161,7 @@ export const AssetBulkUpdateDtoV3 = v.pipe(
 );
 
 /** DELETE /assets. */
-export const AssetBulkDeleteDtoV3 = object({ ids: uuids, force: v.optional(boolean) });
+export const AssetBulkDeleteDtoV3 = object({ ids: uuidsUpTo(limits.bulkAssets), force: v.optional(boolean) });
 
 /** GET /assets/:id/thumbnail `?size=` (`original` is deprecated in v3: the original's own route). */
 export const AssetMediaOptionsDto = object({

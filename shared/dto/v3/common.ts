@@ -38,6 +38,20 @@ export const uuid = v.pipe(v.string('$property must be a UUID'), v.regex(uuidV4,
 
 export const uuids = v.array(uuid, '$property must be an array');
 
+/**
+ * A list of at most `max` items (docs/api.md, "Limits"), its length checked before its items: a
+ * list past the limit is refused at once, with one issue, whatever it holds.
+ */
+export const upTo = <S extends v.GenericSchema>(max: number, list: S) =>
+  v.pipe(
+    v.unknown(),
+    v.check((x) => !Array.isArray(x) || x.length <= max, `$property must contain at most ${max} items`),
+    list,
+  );
+
+/** At most `max` UUIDs. */
+export const uuidsUpTo = (max: number) => upTo(max, uuids);
+
 /** An ISO-8601 date-time, as the instant it names (`Date#toISOString`). */
 export const isoDateTime = v.pipe(
   v.string('$property must be a date-time'),

@@ -3,8 +3,9 @@
  * OnThisDayDto, MemoryType, MemorySearchOrder).
  */
 import * as v from 'valibot';
+import { limits } from '../../model/limits.ts';
 import { type MemoryChange, type MemoryFilter, memoryTypes, type NewMemory } from '../../model/memory.ts';
-import { boolean, coercedInteger, integer, isoDate, isoDateTime, object, picklist, stringToBool, uuid, uuids } from './common.ts';
+import { boolean, coercedInteger, integer, isoDate, isoDateTime, object, picklist, stringToBool, uuid, uuidsUpTo } from './common.ts';
 
 const type = picklist(memoryTypes);
 
@@ -29,7 +30,7 @@ export const MemoryCreateDto = v.pipe(
     type,
     data: object({ year: integer(1000, 9999) }),
     memoryAt: isoDateTime,
-    assetIds: v.optional(uuids),
+    assetIds: v.optional(uuidsUpTo(limits.bulkAssets)),
     isSaved: v.optional(boolean),
     seenAt: v.optional(isoDateTime),
     showAt: v.optional(isoDateTime),

@@ -1,7 +1,8 @@
 /** Immich v3.2's notifications (`@immich/sdk` 3.2.2: NotificationSearchDto, NotificationDto, NotificationCreateDto). */
 import * as v from 'valibot';
+import { limits } from '../../model/limits.ts';
 import { type NotificationRecord, notificationLevels, notificationTypes } from '../../model/notification.ts';
-import { isoDateTime, object, picklist, stringToBool, uuid } from './common.ts';
+import { isoDateTime, object, picklist, stringToBool, upTo, uuid } from './common.ts';
 
 /** GET /notifications' filters (checked as Immich checks them). */
 export const NotificationSearchDto = object({
@@ -34,7 +35,10 @@ export const mapNotification = (notification: NotificationRecord): NotificationD
   ...(notification.readAt !== null ? { readAt: notification.readAt } : {}),
 });
 
-const ids = v.pipe(v.array(uuid, '$property must be an array'), v.minLength(1, '$property must contain at least 1 item'));
+const ids = upTo(
+  limits.bulkGroups,
+  v.pipe(v.array(uuid, '$property must be an array'), v.minLength(1, '$property must contain at least 1 item')),
+);
 
 /** PUT /notifications/:id: `readAt` null marks it unread again; absent changes nothing. */
 export const NotificationUpdateDto = object({ readAt: v.nullish(isoDateTime) });

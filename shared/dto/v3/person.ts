@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
 import type { NewPerson, PersonEdit } from '../../model/person.ts';
-import { boolean, coercedInteger, hexColor, integer, object, stringToBool, text, uuid, uuids } from './common.ts';
+import { boolean, coercedInteger, hexColor, integer, object, stringToBool, text, upTo, uuid, uuids } from './common.ts';
 
 /** A birth date (`YYYY-MM-DD` or a date-time), not in the future, as the instant it names; null clears it. */
 const birthDate = v.optional(
@@ -42,12 +42,15 @@ export const PersonUpdateDtoV3 = v.pipe(
 );
 
 export const PeopleUpdateDtoV3 = object({
-  people: v.array(
-    v.pipe(
-      object({ ...editFields, id: uuid }),
-      v.transform((input): PersonEdit & { id: string } => input),
+  people: upTo(
+    limits.bulkGroups,
+    v.array(
+      v.pipe(
+        object({ ...editFields, id: uuid }),
+        v.transform((input): PersonEdit & { id: string } => input),
+      ),
+      '$property must be an array',
     ),
-    '$property must be an array',
   ),
 });
 

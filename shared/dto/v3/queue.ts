@@ -4,9 +4,10 @@
  * their answers; v1.100's `JobCommandDto` and `AllJobStatusResponseDto` are the same shapes.
  */
 import * as v from 'valibot';
+import { limits } from '../../model/limits.ts';
 import { type QueueName, type QueueStatistics, type QueueStatus, queueCommands, queueNames } from '../../model/queue.ts';
 import { dto } from '../common.ts';
-import { boolean, object, picklist, uuids } from './common.ts';
+import { boolean, object, picklist, uuidsUpTo } from './common.ts';
 
 const queueName = picklist(queueNames);
 
@@ -44,7 +45,7 @@ export const JobCreateDto = object({ name: picklist(manualJobNames) });
 
 /** v3's asset jobs; v1.100's are the same but `refresh-faces`. */
 export const AssetJobsDto = object({
-  assetIds: uuids,
+  assetIds: uuidsUpTo(limits.bulkAssets),
   name: picklist(['refresh-faces', 'refresh-metadata', 'regenerate-thumbnail', 'transcode-video'] as const),
 });
 

@@ -7,14 +7,14 @@ import { type CityAsset, peopleOfFaces, type SearchHit } from '../../model/asset
 import { limits } from '../../model/limits.ts';
 import type { SearchFilters } from '../../model/search.ts';
 import { type AssetResponseDto, mapAssetV3 } from './asset.response.ts';
-import { boolean, coercedInteger, integer, isoDateTime, object, picklist, stringToBool, text, uuid, uuids } from './common.ts';
+import { boolean, coercedInteger, integer, isoDateTime, object, picklist, stringToBool, text, uuid, uuidsUpTo } from './common.ts';
 
 const optionalText = v.optional(text(limits.keyValue));
 const nullableText = v.optional(v.nullable(text(limits.keyValue)));
 
 /** The filters both POST /search/metadata and POST /search/random take. */
 const filterFields = {
-  albumIds: v.optional(uuids),
+  albumIds: v.optional(uuidsUpTo(limits.bulkTargets)),
   city: nullableText,
   country: nullableText,
   state: nullableText,
@@ -35,7 +35,7 @@ const filterFields = {
   isNotInAlbum: v.optional(boolean),
   isOffline: v.optional(boolean),
   libraryId: v.optional(v.nullable(uuid)),
-  personIds: v.optional(uuids),
+  personIds: v.optional(uuidsUpTo(limits.bulkTargets)),
   rating: v.optional(
     v.nullable(
       v.pipe(
@@ -44,7 +44,7 @@ const filterFields = {
       ),
     ),
   ),
-  tagIds: v.optional(v.nullable(uuids)),
+  tagIds: v.optional(v.nullable(uuidsUpTo(limits.bulkTargets))),
   ocr: optionalText,
   type: v.optional(picklist(['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const)),
   // `locked`: the locked folder, in a session unlocked with the PIN code (docs/immich-compatibility.md).

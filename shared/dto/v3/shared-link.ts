@@ -8,7 +8,7 @@ import type { SharedLinkShown } from '../../model/shared-link.ts';
 import type { SharedLinkCreate, SharedLinkEdit } from '../v1/shared-link.ts';
 import { type AlbumResponseDto, mapAlbumV3 } from './album.response.ts';
 import { type AssetResponseDto, mapAssetV3, mapSanitizedAssetV3, type SanitizedAssetResponseDto } from './asset.response.ts';
-import { boolean, object, picklist, text, uuid, uuids } from './common.ts';
+import { boolean, object, picklist, text, uuid, uuidsUpTo } from './common.ts';
 
 const expiresAt = v.optional(
   v.nullable(
@@ -36,7 +36,12 @@ const linkFields = {
 };
 
 export const SharedLinkCreateDtoV3 = v.pipe(
-  object({ type: picklist(['ALBUM', 'INDIVIDUAL'] as const), assetIds: v.optional(uuids), albumId: v.optional(uuid), ...linkFields }),
+  object({
+    type: picklist(['ALBUM', 'INDIVIDUAL'] as const),
+    assetIds: v.optional(uuidsUpTo(limits.bulkAssets)),
+    albumId: v.optional(uuid),
+    ...linkFields,
+  }),
   v.transform((link): SharedLinkCreate => link),
 );
 
@@ -110,4 +115,4 @@ export const mapSharedLinkV3 = (
 });
 
 /** PUT and DELETE /shared-links/:id/assets. */
-export const AssetIdsDtoV3 = object({ assetIds: uuids });
+export const AssetIdsDtoV3 = object({ assetIds: uuidsUpTo(limits.bulkAssets) });

@@ -4,14 +4,15 @@
  */
 import * as v from 'valibot';
 import type { AssetRecord } from '../../model/asset.ts';
+import { limits } from '../../model/limits.ts';
 import type { StackView } from '../../model/stack.ts';
 import { dto, uuid as uuidParam } from '../common.ts';
 import { type AssetResponseDto, mapAssetV3 } from './asset.response.ts';
-import { object, uuid, uuids } from './common.ts';
+import { object, uuid, uuidsUpTo } from './common.ts';
 
 /** `assetIds`: at least two (Immich's `@ArrayMinSize(2)`); the first leads the stack. */
 export const StackCreateDto = object({
-  assetIds: v.pipe(uuids, v.minLength(2, '$property must contain at least 2 elements')),
+  assetIds: v.pipe(uuidsUpTo(limits.bulkAssets), v.minLength(2, '$property must contain at least 2 elements')),
 });
 
 export const StackSearchDto = object({ primaryAssetId: v.optional(uuid) });

@@ -3,8 +3,9 @@
  * TagBulkAssetsDto, TagResponseDto), over the one tag model v1.100's `/tag` shares.
  */
 import * as v from 'valibot';
+import { limits } from '../../model/limits.ts';
 import { type TagRecord, tagName } from '../../model/tag.ts';
-import { hexColor, object, uuid, uuids } from './common.ts';
+import { hexColor, object, uuid, uuidsUpTo } from './common.ts';
 
 export const TagCreateDto = object({ name: v.string('$property must be a string'), parentId: v.nullish(uuid), color: hexColor });
 
@@ -12,7 +13,7 @@ export const TagUpdateDto = object({ color: hexColor });
 
 export const TagUpsertDto = object({ tags: v.array(v.string('$property must be a string'), '$property must be an array') });
 
-export const TagBulkAssetsDto = object({ tagIds: uuids, assetIds: uuids });
+export const TagBulkAssetsDto = object({ tagIds: uuidsUpTo(limits.bulkTargets), assetIds: uuidsUpTo(limits.bulkAssets) });
 
 export interface TagResponseDto {
   id: string;
