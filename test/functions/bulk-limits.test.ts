@@ -26,6 +26,7 @@ import { handler as bulkTagAssets } from '#functions/v3/tag/bulk-tag-assets.ts';
 import { limits } from '#shared/model/limits.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { type Call, invoke } from '../support/invoke.ts';
+import { addPhoto, createAlbum } from '../support/library.ts';
 import { recordRoundTrips } from '../support/round-trips.ts';
 
 // docs/api.md, "Limits": every bulk route names its largest list and refuses a longer one with a
@@ -174,7 +175,11 @@ const routes: BulkRoute[] = [
   {
     name: 'POST /albums (albumUsers)',
     handler: createAlbumV3,
-    call: (list) => ({ method: 'POST', path: '/api/albums', body: { albumName: 'many', albumUsers: list.map((userId) => ({ userId, role: 'viewer' })) } }),
+    call: (list) => ({
+      method: 'POST',
+      path: '/api/albums',
+      body: { albumName: 'many', albumUsers: list.map((userId) => ({ userId, role: 'viewer' })) },
+    }),
     limit: bulkGroups,
     message: v3('albumUsers', bulkGroups),
     v3: true,
@@ -290,5 +295,77 @@ describe('a list past its route limit', () => {
     if (route.v3) expect(reply.body).toMatchObject({ message: 'Validation failed', errors: [{ message: route.message }] });
     else expect(reply.body.message).toContain(route.message);
     expect(calls.map((call) => call.command)).toEqual(authOnly.map((call) => call.command));
+  });
+});
+
+/** The route's round trips beyond authenticating the caller (what a malformed request costs), by command. */
+const accessTrips = async (route: BulkRoute, list: string[]) => {
+  const { calls: authOnly } = await send(route, [42 as unknown as string]);
+  const { calls, reply } = await send(route, list);
+  // The calls past authentication's: those of the malformed request taken out once each.
+  const beyond = calls.map((call) => call.command);
+  for (const { command } of authOnly) {
+    const index = beyond.indexOf(command);
+    if (index >= 0) beyond.splice(index, 1);
+  }
+  return { reply, beyond };
+};
+
+const byName = (name: string): BulkRoute => {
+  const route = routes.find((each) => each.name === name);
+  if (!route) throw new Error(name);
+  return route;
+};
+
+describe('a list at its route limit is checked 100 ids a read', () => {
+  it("DELETE /stacks: 1,000 stacks not the caller's are refused after ten BatchGetItem calls, not a read per id", async () => {
+    const { reply, beyond } = await accessTrips(byName('DELETE /stacks'), ids(limits.bulkGroups));
+    expect(reply).toMatchObject({ status: 400, body: { message: 'Not found or no stack.delete access' } });
+    expect(beyond).toEqual(Array(limits.bulkGroups / 100).fill('BatchGetItemCommand'));
+  });
+
+  it("PUT /albums/assets: 100 albums and 10,000 assets not the caller's cost two reads of albums (their own, then shares)", async () => {
+    const route = byName('PUT /albums/assets (albumIds)');
+    const { reply, beyond } = await accessTrips(
+      { ...route, call: (list) => ({ ...route.call(list), body: { albumIds: list, assetIds: ids(limits.bulkAssets) } }) },
+      ids(limits.bulkTargets),
+    );
+    expect(reply).toMatchObject({ status: 200, body: { success: false, error: 'no_permission' } });
+    expect(beyond).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand']);
+  });
+
+  it("POST /search/metadata: 100 albumIds not the caller's are refused after two reads, not two per album", async () => {
+    const { reply, beyond } = await accessTrips(byName('POST /search/metadata (v3 albumIds)'), ids(limits.bulkTargets));
+    expect(reply).toMatchObject({ status: 400, body: { message: 'Not found or no album.read access' } });
+    expect(beyond).toEqual(['BatchGetItemCommand', 'BatchGetItemCommand']);
+  });
+
+  it('DELETE /assets: 10,000 ids are read in 100 BatchGetItem calls', async () => {
+    const { reply, beyond } = await accessTrips(byName('DELETE /assets'), ids(limits.bulkAssets));
+    expect(reply).toMatchObject({ status: 400, body: { message: 'Not found or no asset.delete access' } });
+    expect(beyond.filter((command) => command === 'BatchGetItemCommand').length).toBe(limits.bulkAssets / 100);
+    expect(beyond.length).toBeLessThanOrEqual(limits.bulkAssets / 100 + 2);
+  });
+
+  it('assets seen through a shared album: one Query each for their albums, their shares read once for all of them', async () => {
+    const owner = accounts.user2.accessToken;
+    const photos = [];
+    for (const color of [11, 12, 13, 14] as const) photos.push(await addPhoto(owner, { color: [color, 40, 90] }));
+    await createAlbum(owner, { albumName: 'shared for bulk reads', assetIds: photos, sharedWithUserIds: [accounts.user1.userId] });
+    const route = byName('POST /download/info');
+    const trips = async (assetIds: string[]) => {
+      const { reply, beyond } = await accessTrips(route, assetIds);
+      expect(reply.status).toBe(201);
+      return beyond;
+    };
+    const one = await trips(photos.slice(0, 1));
+    const four = await trips(photos);
+    // Each asset's albums are one Query; the shares and owned albums are one BatchGetItem each, for all.
+    expect(four.filter((command) => command === 'QueryCommand').length - one.filter((command) => command === 'QueryCommand').length).toBe(
+      3,
+    );
+    expect(four.filter((command) => command === 'BatchGetItemCommand').length).toBe(
+      one.filter((command) => command === 'BatchGetItemCommand').length,
+    );
   });
 });
