@@ -1,12 +1,19 @@
 import { IdParams } from '#shared/dto/common.ts';
 import type { BulkIdResponseDto } from '#shared/dto/v1/album.response.ts';
-import { BulkIdsDto } from '#shared/dto/v1/asset.ts';
+import { AlbumAssetIdsDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publish } from '#shared/realtime/publisher.ts';
 import { removeAssetsFromAlbum } from '#shared/services/album.service.ts';
 
 export const handler = httpHandler(
-  { publish, access: 'user', permission: 'albumAsset.delete', returns: returns<BulkIdResponseDto[]>(), params: IdParams, body: BulkIdsDto },
+  {
+    publish,
+    access: 'user',
+    permission: 'albumAsset.delete',
+    returns: returns<BulkIdResponseDto[]>(),
+    params: IdParams,
+    body: AlbumAssetIdsDto,
+  },
   ({ auth, params, body }) => removeAssetsFromAlbum(auth, params.id, body.ids),
 );

@@ -58,6 +58,12 @@ export const limits = {
    */
   bulkAssets: 10_000,
   /**
+   * Asset ids added to or removed from one album in one request (PUT and DELETE /album/:id/assets,
+   * /albums/:id/assets): `@immich/cli`'s `upload --album` sends up to 1,000 × its concurrency, at
+   * most 65,000, a request; entries are written 50 a transaction.
+   */
+  albumAssets: 65_000,
+  /**
    * Ids of albums, tags, stacks, people, users or notifications one write request names (PUT
    * /albums/assets, PUT /tags/assets, DELETE /stacks, PUT /people, album users…): each is read
    * and written on its own, so fewer than assets.

@@ -15,6 +15,7 @@ import { handler as restoreAssets } from '#functions/trash/restore-assets.ts';
 import { handler as addAssetsToAlbumV3 } from '#functions/v3/album/add-assets-to-album.ts';
 import { handler as addAssetsToAlbums } from '#functions/v3/album/add-assets-to-albums.ts';
 import { handler as createAlbumV3 } from '#functions/v3/album/create-album.ts';
+import { handler as removeAssetsFromAlbumV3 } from '#functions/v3/album/remove-asset-from-album.ts';
 import { handler as deleteAssetsV3 } from '#functions/v3/asset/delete-assets.ts';
 import { handler as updateAssetsV3 } from '#functions/v3/asset/update-assets.ts';
 import { handler as createMemory } from '#functions/v3/memory/create-memory.ts';
@@ -25,7 +26,7 @@ import { handler as deleteStacks } from '#functions/v3/stack/delete-stacks.ts';
 import { handler as bulkTagAssets } from '#functions/v3/tag/bulk-tag-assets.ts';
 import { limits } from '#shared/model/limits.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
-import { type Call, invoke } from '../support/invoke.ts';
+import { type Call, invoke, type Reply } from '../support/invoke.ts';
 import { addPhoto, createAlbum } from '../support/library.ts';
 import { recordRoundTrips } from '../support/round-trips.ts';
 
@@ -54,7 +55,7 @@ interface BulkRoute {
 
 const v1 = (field: string, limit: number) => `${field} must contain no more than ${limit} elements`;
 const v3 = (field: string, limit: number) => `${field} must contain at most ${limit} items`;
-const { bulkAssets, bulkGroups, bulkTargets } = limits;
+const { albumAssets, bulkAssets, bulkGroups, bulkTargets } = limits;
 
 // A path both generations share answers a client that is not v3's app in v1.100's shape, so
 // those (asset jobs, search) are checked by their message alone.
@@ -84,8 +85,16 @@ const routes: BulkRoute[] = [
     name: 'PUT /album/:id/assets',
     handler: addAssetsToAlbumV1,
     call: (list) => ({ method: 'PUT', path: `/api/album/${someId}/assets`, pathParameters: { id: someId }, body: { ids: list } }),
-    limit: bulkAssets,
-    message: v1('ids', bulkAssets),
+    limit: albumAssets,
+    message: v1('ids', albumAssets),
+  },
+  {
+    name: 'DELETE /albums/:id/assets',
+    handler: removeAssetsFromAlbumV3,
+    call: (list) => ({ method: 'DELETE', path: `/api/albums/${someId}/assets`, pathParameters: { id: someId }, body: { ids: list } }),
+    limit: albumAssets,
+    message: v3('ids', albumAssets),
+    v3: true,
   },
   {
     name: 'POST /album (assetIds)',
@@ -168,8 +177,8 @@ const routes: BulkRoute[] = [
     name: 'PUT /albums/:id/assets',
     handler: addAssetsToAlbumV3,
     call: (list) => ({ method: 'PUT', path: `/api/albums/${someId}/assets`, pathParameters: { id: someId }, body: { ids: list } }),
-    limit: bulkAssets,
-    message: v3('ids', bulkAssets),
+    limit: albumAssets,
+    message: v3('ids', albumAssets),
     v3: true,
   },
   {
@@ -277,7 +286,7 @@ const routes: BulkRoute[] = [
 ];
 
 const send = async (route: BulkRoute, list: string[]) => {
-  let reply: Awaited<ReturnType<typeof invoke>> | undefined;
+  let reply: Reply | undefined;
   const calls = await recordRoundTrips(async () => {
     reply = await invoke(route.handler, { ...route.call(list), headers: bearer(accounts.user1.accessToken) });
   });
@@ -367,5 +376,12 @@ describe('a list at its route limit is checked 100 ids a read', () => {
     expect(four.filter((command) => command === 'BatchGetItemCommand').length).toBe(
       one.filter((command) => command === 'BatchGetItemCommand').length,
     );
+  });
+});
+
+describe('the limits leave the clients their real requests', () => {
+  it("PUT /album/:id/assets takes @immich/cli's batch of `upload --album -c 16` (16,000 ids): the album's own check answers", async () => {
+    const { reply } = await send(byName('PUT /album/:id/assets'), ids(16_000));
+    expect(reply).toMatchObject({ status: 400, body: { message: 'Not found or no album.read access' } });
   });
 });

@@ -1,6 +1,6 @@
 import { IdParams } from '#shared/dto/common.ts';
 import type { BulkIdResponseDto } from '#shared/dto/v1/album.response.ts';
-import { BulkIdsDtoV3 } from '#shared/dto/v3/album.ts';
+import { AlbumAssetIdsDtoV3 } from '#shared/dto/v3/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publish } from '#shared/realtime/publisher.ts';
@@ -14,7 +14,7 @@ export const handler = httpHandler(
     permission: 'albumAsset.delete',
     returns: returns<BulkIdResponseDto[]>(),
     params: IdParams,
-    body: BulkIdsDtoV3,
+    body: AlbumAssetIdsDtoV3,
   },
   ({ auth, params, body }) => removeAssetsFromAlbum(auth, params.id, body.ids),
 );

@@ -46,6 +46,9 @@ export const UpdateAlbumDto = dto({
 });
 export type UpdateAlbumInput = v.InferOutput<typeof UpdateAlbumDto>;
 
+/** `BulkIdsDto` of PUT and DELETE /album/:id/assets: at most `limits.albumAssets` ids (docs/api.md, "Limits"). */
+export const AlbumAssetIdsDto = dto({ ids: uuidListUpTo(limits.albumAssets) });
+
 /** `AddUsersDto` (PUT /album/:id/users): editors. */
 export const AddUsersDto = v.pipe(
   dto({ sharedUserIds: uuidListUpTo(limits.bulkGroups) }),

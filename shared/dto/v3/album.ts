@@ -63,7 +63,10 @@ export const UpdateAlbumUserDto = object({ role });
 
 export const AlbumsAddAssetsDto = object({ albumIds: uuidsUpTo(limits.bulkTargets), assetIds: uuidsUpTo(limits.bulkAssets) });
 
-/** Asset ids (albums', tags' and memories' assets). */
+/** Asset ids of PUT and DELETE /albums/:id/assets (docs/api.md, "Limits"). */
+export const AlbumAssetIdsDtoV3 = object({ ids: uuidsUpTo(limits.albumAssets) });
+
+/** Asset ids (tags' and memories' assets). */
 export const BulkIdsDtoV3 = object({ ids: uuidsUpTo(limits.bulkAssets) });
 
 /** Stack ids (DELETE /stacks): each stack is read and rewritten, so fewer than assets. */
