@@ -89,15 +89,18 @@ export const requireAlbum = async (auth: Auth, permission: Permission, albumId: 
 
 /**
  * The albums among `albumIds` the caller may use as `requireAlbum` decides for one, each once, in
- * the order asked: read 100 a call (their own, then the shares with them and those albums), never
- * one read per id (docs/api.md, "Limits").
+ * the order asked: read 100 a call, consistently (their own, then the shares with them and those
+ * albums), never one read per id (docs/api.md, "Limits").
  */
 export const allowedAlbums = async (auth: Auth, permission: Permission, albumIds: readonly string[]): Promise<AlbumRecord[]> => {
   const unique = [...new Set(albumIds)];
-  const found = new Map((await albumsOwnedAmong(unique, auth.user.id)).map((album) => [album.id, album]));
+  // Read consistently, as `requireAlbum`'s GetItems: the albums' writes condition on what is read here.
+  const consistent = { consistent: true };
+  const found = new Map((await albumsOwnedAmong(unique, auth.user.id, consistent)).map((album) => [album.id, album]));
   const rest = unique.filter((id) => !found.has(id));
   if (rest.length > 0 && !auth.sharedLink && sharedAlbumPermissions.includes(permission)) {
-    for (const album of await albumsOfShares(await albumsSharedWithAmong(rest, auth.user.id))) found.set(album.id, album);
+    const shares = await albumsSharedWithAmong(rest, auth.user.id, consistent);
+    for (const album of await albumsOfShares(shares, consistent)) found.set(album.id, album);
   }
   return unique.flatMap((id) => found.get(id) ?? []);
 };

@@ -168,16 +168,44 @@ export const getAlbumUser = async (albumId: string, userId: string): Promise<Alb
 };
 
 /** Which of these albums are shared with the user (BatchGetItem of their albumUser items). */
-export const albumsSharedWithAmong = async (albumIds: readonly string[], userId: string): Promise<AlbumUser[]> =>
-  (await batchGet([...new Set(albumIds)].map((albumId) => keys.albumUser(albumId, userId)))).filter(liveShare).map(albumUserCodec.read);
+export const albumsSharedWithAmong = async (
+  albumIds: readonly string[],
+  userId: string,
+  options: { consistent?: boolean } = {},
+): Promise<AlbumUser[]> =>
+  (
+    await batchGet(
+      [...new Set(albumIds)].map((albumId) => keys.albumUser(albumId, userId)),
+      options,
+    )
+  )
+    .filter(liveShare)
+    .map(albumUserCodec.read);
 
 /** Those of `albumIds` that `userId` owns: one BatchGetItem of the albums under the user. */
-export const albumsOwnedAmong = async (albumIds: readonly string[], userId: string): Promise<AlbumRecord[]> =>
-  (await batchGet([...new Set(albumIds)].map((albumId) => keys.album(userId, albumId)))).map(albumCodec.read);
+export const albumsOwnedAmong = async (
+  albumIds: readonly string[],
+  userId: string,
+  options: { consistent?: boolean } = {},
+): Promise<AlbumRecord[]> =>
+  (
+    await batchGet(
+      [...new Set(albumIds)].map((albumId) => keys.album(userId, albumId)),
+      options,
+    )
+  ).map(albumCodec.read);
 
 /** The albums of these shares that exist, read under their owners (BatchGetItem, 100 a call). */
-export const albumsOfShares = async (shares: readonly Pick<AlbumUser, 'albumId' | 'ownerId'>[]): Promise<AlbumRecord[]> =>
-  (await batchGet(shares.map((share) => keys.album(share.ownerId, share.albumId)))).map(albumCodec.read);
+export const albumsOfShares = async (
+  shares: readonly Pick<AlbumUser, 'albumId' | 'ownerId'>[],
+  options: { consistent?: boolean } = {},
+): Promise<AlbumRecord[]> =>
+  (
+    await batchGet(
+      shares.map((share) => keys.album(share.ownerId, share.albumId)),
+      options,
+    )
+  ).map(albumCodec.read);
 
 /** The ids of the albums shared with a user (their albumUser items on gsi2). */
 export const listAlbumIdsSharedWith = async (userId: string): Promise<string[]> =>

@@ -16,9 +16,17 @@ export const getStack = async (ownerId: string, stackId: string): Promise<StackR
   return item ? stackCodec.read(item) : undefined;
 };
 
-/** The owner's stacks of these ids that exist (BatchGetItem, 100 a call: shared/db/batch.ts), each once. */
+/**
+ * The owner's stacks of these ids that exist, each once, read consistently as `getStack` reads
+ * one (BatchGetItem, 100 a call: shared/db/batch.ts).
+ */
 export const getStacks = async (ownerId: string, stackIds: readonly string[]): Promise<StackRecord[]> =>
-  (await batchGet([...new Set(stackIds)].map((id) => keys.stack(ownerId, id)))).map(stackCodec.read);
+  (
+    await batchGet(
+      [...new Set(stackIds)].map((id) => keys.stack(ownerId, id)),
+      { consistent: true },
+    )
+  ).map(stackCodec.read);
 
 /** Every stack of an owner (Query `USER#<id>` STACK#). */
 export const listStacks = async (ownerId: string): Promise<StackRecord[]> =>
