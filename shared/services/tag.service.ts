@@ -191,10 +191,14 @@ export const bulkTagAssets = async (auth: Auth, dto: { tagIds: string[]; assetId
   return { count };
 };
 
-/** GET /tag/:id/assets: the tag's assets, not trashed, newest first. */
+/**
+ * GET /tag/:id/assets: the tag's assets, neither trashed nor locked, newest first. A locked asset is
+ * never listed here, whatever the session (Immich v3 shows the locked folder only in its own view;
+ * docs/immich-compatibility.md, "Tags").
+ */
 export const getTagAssetsV1 = async (auth: Auth, tagId: string): Promise<AssetRecord[]> => {
   const tag = await v1Tag(auth, tagId);
   return (await getAssets(await listTagAssetIds(tag.id)))
-    .filter((asset) => asset.deletedAt === null)
+    .filter((asset) => asset.deletedAt === null && asset.visibility !== 'locked')
     .sort((a, b) => b.fileCreatedAt.localeCompare(a.fileCreatedAt) || a.id.localeCompare(b.id));
 };
