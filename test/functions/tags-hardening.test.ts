@@ -155,6 +155,14 @@ describe('tag names and paths have limits (issue 49, Medium 5)', () => {
       'A tag path has at most 1000 characters',
     );
     refused(await v3.upsert(token, ['Fine/Three', path(21)]), 'A tag path has at most 20 levels');
+    // At most 2,000 tags a request (each level counting): refused before anything is written.
+    refused(
+      await v3.upsert(
+        token,
+        Array.from({ length: 2001 }, (_, index) => `Fine${index}`),
+      ),
+      'At most 2000 tags (each level counting) in one request',
+    );
     const deepest = await v3.upsert(token, [path(20)]);
     expect(deepest.status).toBe(200);
     refused(await v3.create(token, { name: 'Deeper', parentId: deepest.body[0].id }), 'A tag path has at most 20 levels');
