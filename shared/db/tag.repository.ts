@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { inBatches } from '../core/concurrency.ts';
-import { isAtOrBelow, type TagRecord, TagRecordSchema } from '../model/tag.ts';
+import { isAtOrBelow, type TagRecord, TagRecordSchema, tagPath } from '../model/tag.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
@@ -87,6 +87,16 @@ export const createTag = async (tag: TagRecord): Promise<void> => {
   await transact([putWrite(tagItem(tag), { condition: 'absent' }), guardPut(tag, tag.value)]);
 };
 
+/**
+ * Stores new tags with their values' guards, in one transaction (at most 50 tags):
+ * TagValueTakenError if the owner has one of those values already (also concurrently), nothing
+ * written then.
+ */
+export const createTags = async (tags: readonly TagRecord[]): Promise<void> => {
+  if (tags.length > 50) throw new Error('At most 50 tags a transaction');
+  if (tags.length > 0) await transact(tags.flatMap((tag) => [putWrite(tagItem(tag), { condition: 'absent' }), guardPut(tag, tag.value)]));
+};
+
 /** Changes a tag's color or parent; TagGoneError if it was deleted meanwhile. */
 export const updateTag = async (
   tag: TagRecord,
@@ -131,14 +141,33 @@ export const listTagAssetIds = async (tagId: string): Promise<string[]> =>
 export const listAssetTagIds = async (assetId: string): Promise<string[]> =>
   (await queryAll(partitions.assetTags(assetId), { attributes: ['tagId'] })).map((item) => String(item.tagId));
 
-/** Deletes tags with their guards, then their assets' entries (which only pointed at them). */
+/** Tags whose entries are read and deleted at once (a Query each, then its BatchWriteItems). */
+const entriesInFlight = 16;
+/** Transactions of one level's deletes in flight at once. */
+const deletesInFlight = 4;
+
+/**
+ * Deletes tags (a tag with those below it, or any set closed under "below"), so that a run cut
+ * short at any point (a Lambda's timeout) leaves a whole, smaller tree that the same delete asked
+ * again finishes (docs/data-model.md, pattern 70): first every tag's asset entries (a Query and
+ * BatchWriteItems each, 16 tags at once), then the tags with their guards, deepest level first
+ * (50 tags a transaction, a few at once): a tag is only ever deleted after every tag below it, and
+ * an entry never outlives its tag.
+ */
 export const deleteTags = async (tags: readonly TagRecord[]): Promise<void> => {
-  for (const part of chunk(tags, 50))
-    await transact(part.flatMap((tag) => [deleteWrite(keys.tag(tag.ownerId, tag.id)), guardDelete(tag, tag.value)]));
-  for (const tag of tags) {
+  await inBatches(tags, entriesInFlight, async (tag) => {
     const assetIds = await listTagAssetIds(tag.id);
     await batchDelete(assetIds.map((assetId) => keys.tagAsset(tag.id, assetId)));
+  });
+  const byDepth = new Map<number, TagRecord[]>();
+  for (const tag of tags) {
+    const depth = tagPath(tag.value).length;
+    byDepth.set(depth, [...(byDepth.get(depth) ?? []), tag]);
   }
+  for (const depth of [...byDepth.keys()].sort((a, b) => b - a))
+    await inBatches(chunk(byDepth.get(depth) ?? [], 50), deletesInFlight, async (part) => {
+      await transact(part.flatMap((tag) => [deleteWrite(keys.tag(tag.ownerId, tag.id)), guardDelete(tag, tag.value)]));
+    });
 };
 
 /** Which of `assetIds` have the tag (BatchGetItem of their entries). */

@@ -13,7 +13,8 @@ import { type MediaJob, queueMediaJobs } from '../storage/media-jobs.ts';
 /**
  * Editing who is on a photo (Immich's face editor, docs/immich-compatibility.md, "Faces"): a face
  * moved to another person, one drawn by hand, one deleted. Each is one transaction of the asset's
- * faces, people and counts (shared/db/face.repository.ts), with what follows from it: the asset's
+ * faces, people and counts (shared/db/face.repository.ts; whatever the asset's number of faces,
+ * more than 45 faces moved at once being one transaction each 45), with what follows from it: the asset's
  * search postings (its people's names), and the feature photos and thumbnails of the people who
  * gained their first face or lost the one their thumbnail shows.
  */
@@ -25,7 +26,8 @@ const editFaces = async (
   permission: Permission,
   plan: (faces: readonly FaceRecord[]) => FaceEdit | undefined,
 ): Promise<void> => {
-  for (let attempt = 0; attempt < 5; attempt++) {
+  // An edit of many faces is made a part at a time (`more`: shared/db/face.repository.ts), each part read again and no attempt spent.
+  for (let attempt = 0; attempt < 5; ) {
     // The caller's own asset, with its faces as they are now (the permissions here are the owner's alone).
     const found = await requireAsset(auth, permission, assetId);
     const edit = plan(found.faces);
@@ -47,7 +49,11 @@ const editFaces = async (
     );
     const outcome = await editAssetFaces(found.asset, found.faces, edit);
     if (outcome === 'person-gone') throw accessLost(Permission.PersonRead);
-    if (outcome === 'changed') continue;
+    if (outcome === 'changed') {
+      attempt++;
+      continue;
+    }
+    if (outcome === 'more') continue;
     await deletePostings(
       auth.user.id,
       postingsOf(

@@ -8,10 +8,12 @@
  * sidecar first; no sidecar is written here (docs/immich-compatibility.md, "Tags").
  */
 import { addAssetTags, removeAssetTags, TagGoneError } from '../db/tag.repository.ts';
+import { isTagPath } from '../model/tag.ts';
 import { upsertTagPaths } from './tag-upsert.ts';
 
 /**
- * Puts the tags of these keyword paths on the asset; the ids of the tags put. A tag deleted
+ * Puts the tags of these keyword paths on the asset (those within a tag path's limits,
+ * shared/model/tag.ts); the ids of the tags put. A tag deleted
  * between its making and its use is made again (twice at most). Each tag id is added to
  * `attempted` before its entry is written, so an upload that fails can take off all it wrote
  * (`removeFileTags`), whatever failed.
@@ -22,9 +24,11 @@ export const putFileTags = async (
   keywords: readonly string[],
   attempted = new Set<string>(),
 ): Promise<string[]> => {
-  if (keywords.length === 0) return [];
+  // A keyword past a tag path's limits (deeper than 20 levels, a level longer than 255 characters) is left out, never the upload.
+  const paths = keywords.filter(isTagPath);
+  if (paths.length === 0) return [];
   for (let attempt = 1; ; attempt++) {
-    const tagIds = (await upsertTagPaths(ownerId, keywords)).map((tag) => tag.id);
+    const tagIds = (await upsertTagPaths(ownerId, paths)).map((tag) => tag.id);
     for (const id of tagIds) attempted.add(id);
     try {
       await addAssetTags(ownerId, assetId, tagIds);

@@ -22,9 +22,9 @@ import { addOutcomes, removeOutcomes } from '../domain/bulk-ids.ts';
 import type { BulkIdResult } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { AssetIdResult } from '../model/shared-link.ts';
-import { isAtOrBelow, type TagRecord, type TagType, tagPath } from '../model/tag.ts';
+import { isAtOrBelow, type TagRecord, type TagType, tagPath, tagPathProblem } from '../model/tag.ts';
 import type { Auth } from '../model/user.ts';
-import { newTag, upsertTagPaths } from './tag-upsert.ts';
+import { newTag, tagsOfPaths, upsertTagPaths } from './tag-upsert.ts';
 
 /**
  * Tags, one model for both generations (docs/immich-compatibility.md, "Tags"): v3's hierarchical
@@ -36,6 +36,19 @@ const taken = (error: unknown): never => {
   if (error instanceof TagValueTakenError) throw new Invalid('A tag with that name already exists');
   throw error;
 };
+
+/** A path's parts, checked against the limits of a tag's path (400 past one): docs/immich-compatibility.md, "Tags". */
+const checkedPath = (parts: readonly string[]): string => {
+  const problem = tagPathProblem(parts);
+  if (problem) throw new Invalid(problem);
+  return parts.join('/');
+};
+
+/**
+ * Tags one PUT /tags may make or read (each level of each path counting): its work stays a few
+ * dozen round trips (docs/data-model.md, pattern 70); Immich has no such bound.
+ */
+export const maxUpsertTags = 2_000;
 
 /** v1.100's answer for a tag that is missing or someone else's. */
 const v1Tag = async (auth: Auth, tagId: string): Promise<TagRecord> => {
@@ -63,8 +76,12 @@ export const createTagV3 = async (
   auth: Auth,
   dto: { name: string; parentId?: string | null; color?: string | null },
 ): Promise<TagRecord> => {
+  // Immich takes any name as it is; here a name is one level of a path, within the limits.
+  if (dto.name.trim() === '') throw new Invalid('A tag name must not be empty');
+  if (dto.name.includes('/')) throw new Invalid('A tag name must not contain /');
+  checkedPath([dto.name]);
   const parent = dto.parentId ? await requireTag(auth, Permission.TagRead, dto.parentId) : undefined;
-  const value = parent ? `${parent.value}/${dto.name}` : dto.name;
+  const value = checkedPath([...(parent ? tagPath(parent.value) : []), dto.name]);
   if (await getTagByValue(auth.user.id, value)) throw new Invalid('A tag with that name already exists');
   const tag = newTag(auth.user.id, value, { parentId: parent?.id ?? null, color: dto.color ?? null });
   await storeTag(tag).catch(taken);
@@ -73,16 +90,28 @@ export const createTagV3 = async (
 
 /** POST /tag: v1.100's flat tag; a name with `/` is a path, whose parents are made as v3's upsert makes them. */
 export const createTagV1 = async (auth: Auth, dto: { name: string; type: TagType }): Promise<TagRecord> => {
-  if (await getTagByValue(auth.user.id, dto.name)) throw new Invalid('A tag with that name already exists');
+  // Its empty levels dropped, as v3's upsert drops them (`a//b/` is `a/b`).
   const parts = tagPath(dto.name);
+  const name = checkedPath(parts);
+  if (await getTagByValue(auth.user.id, name)) throw new Invalid('A tag with that name already exists');
   const [parent] = parts.length > 1 ? await upsertTagPaths(auth.user.id, [parts.slice(0, -1).join('/')]) : [];
-  const tag = newTag(auth.user.id, dto.name, { parentId: parent?.id ?? null, type: dto.type });
+  const tag = newTag(auth.user.id, name, { parentId: parent?.id ?? null, type: dto.type });
   await storeTag(tag).catch(taken);
   return tag;
 };
 
-/** PUT /tags: every path's tags, made where missing; the leaves. */
-export const upsertTags = (auth: Auth, paths: readonly string[]): Promise<TagRecord[]> => upsertTagPaths(auth.user.id, paths);
+/**
+ * PUT /tags: every path's tags, made where missing; the leaves. An empty path makes nothing (as
+ * Immich's); one past a limit refuses the request before anything is written.
+ */
+export const upsertTags = (auth: Auth, paths: readonly string[]): Promise<TagRecord[]> => {
+  for (const path of paths) {
+    const parts = tagPath(path);
+    if (parts.length > 0) checkedPath(parts);
+  }
+  if (tagsOfPaths(paths) > maxUpsertTags) throw new Invalid(`At most ${maxUpsertTags} tags (each level counting) in one request`);
+  return upsertTagPaths(auth.user.id, paths);
+};
 
 /** PUT /tags/:id: its color (null clears it). */
 export const updateTagV3 = async (auth: Auth, tagId: string, dto: { color?: string | null | undefined }): Promise<TagRecord> => {
@@ -97,8 +126,9 @@ export const updateTagV3 = async (auth: Auth, tagId: string, dto: { color?: stri
 /** PATCH /tag/:id: a new name (value); the tags below it move with it, all in one transaction. */
 export const updateTagV1 = async (auth: Auth, tagId: string, dto: { name?: string | undefined }): Promise<TagRecord> => {
   const tag = await v1Tag(auth, tagId);
-  if (dto.name === undefined || dto.name === tag.value) return tag;
-  const name = dto.name;
+  if (dto.name === undefined) return tag;
+  const name = checkedPath(tagPath(dto.name));
+  if (name === tag.value) return tag;
   // The paths as they are now (a concurrent rename may have moved them since the tag was read).
   const all = await listTags(tag.ownerId);
   const current = all.find((each) => each.id === tag.id);
@@ -108,6 +138,8 @@ export const updateTagV1 = async (auth: Auth, tagId: string, dto: { name?: strin
   const renames = all
     .filter((each) => isAtOrBelow(each, current))
     .map((each) => ({ tag: each, value: each.id === current.id ? name : `${name}${each.value.slice(current.value.length)}`, updatedAt }));
+  // The tags below move too: each new path within the limits.
+  for (const rename of renames) checkedPath(tagPath(rename.value));
   // A transaction holds 100 writes, three a tag.
   if (renames.length > 33) throw new Invalid('A tag with more than 32 tags below it cannot be renamed');
   await renameTags(renames).catch((error: unknown) => {
@@ -191,10 +223,14 @@ export const bulkTagAssets = async (auth: Auth, dto: { tagIds: string[]; assetId
   return { count };
 };
 
-/** GET /tag/:id/assets: the tag's assets, not trashed, newest first. */
+/**
+ * GET /tag/:id/assets: the tag's assets, neither trashed nor locked, newest first. A locked asset is
+ * never listed here, whatever the session (Immich v3 shows the locked folder only in its own view;
+ * docs/immich-compatibility.md, "Tags").
+ */
 export const getTagAssetsV1 = async (auth: Auth, tagId: string): Promise<AssetRecord[]> => {
   const tag = await v1Tag(auth, tagId);
   return (await getAssets(await listTagAssetIds(tag.id)))
-    .filter((asset) => asset.deletedAt === null)
+    .filter((asset) => asset.deletedAt === null && asset.visibility !== 'locked')
     .sort((a, b) => b.fileCreatedAt.localeCompare(a.fileCreatedAt) || a.id.localeCompare(b.id));
 };

@@ -220,3 +220,74 @@ describe('editing who is on a photo (both generations)', () => {
     expect(await personItem(ivy.id)).toMatchObject({ faceCount: 0 });
   });
 });
+
+describe('an asset with more faces than a transaction holds (issue 49, Low 1)', () => {
+  it('draws 110 faces by hand on one photo, then moves, reassigns and deletes them: every edit answers, nothing half-written', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Crowd');
+    const token = user.accessToken;
+    const photo = await photoOf(token, 'Eve');
+    const newPerson = async (name: string): Promise<string> =>
+      (await invoke(createPersonV3, { method: 'POST', path: '/api/people', headers: bearer(token), body: { name } })).body.id;
+    const [fay, gus] = [await newPerson('Fay'), await newPerson('Gus')];
+    // DynamoDB's transactions hold 100 writes: the edits used to write one for every face of the asset.
+    for (let index = 0; index < 110; index++) {
+      const drawn = await createFace(token, {
+        assetId: photo,
+        personId: index % 2 === 0 ? fay : gus,
+        imageWidth: 1200,
+        imageHeight: 1200,
+        x: (index % 12) * 100,
+        y: Math.floor(index / 12) * 100,
+        width: 90,
+        height: 90,
+      });
+      expect(drawn.status, `face ${index + 1}: ${JSON.stringify(drawn.body)}`).toBe(201);
+    }
+    const counts = async () => {
+      const listed = await faces(token, photo);
+      const by = (id: string) => listed.filter((face) => (face.person as Json | null)?.id === id).length;
+      return { total: listed.length, fay: by(fay), gus: by(gus) };
+    };
+    // The asset's lists and the people's counts agree with the faces.
+    const consistent = async () => {
+      const listed = await faces(token, photo);
+      const item = await assetItem(photo);
+      expect([...((item?.faceIds ?? []) as string[])].sort()).toEqual(listed.map((face) => String(face.id)).sort());
+      const people = new Set(listed.flatMap((face) => ((face.person as Json | null)?.id ? [String((face.person as Json).id)] : [])));
+      expect([...((item?.personIds ?? []) as string[])].sort()).toEqual([...people].sort());
+      for (const id of [fay, gus]) expect((await personItem(id))?.faceCount).toBe((await counts())[id === fay ? 'fay' : 'gus']);
+    };
+    expect(await counts()).toEqual({ total: 111, fay: 55, gus: 55 });
+    await consistent();
+
+    const listed = await faces(token, photo);
+    const aFay = listed.find((face) => (face.person as Json | null)?.id === fay);
+    const moved = await reassignById(token, gus, String(aFay?.id));
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    expect(await counts()).toEqual({ total: 111, fay: 54, gus: 56 });
+    await consistent();
+
+    const removed = await deleteFace(token, String(listed.at(-1)?.id));
+    expect(removed.status, JSON.stringify(removed.body)).toBe(204);
+    expect(await counts()).toEqual({ total: 110, fay: 54, gus: 55 });
+    await consistent();
+
+    // Every one of Gus's 55 faces on the photo to Fay (v1.100's reassign by asset), then all 109 back to Gus.
+    const toFay = await reassign(token, fay, [{ assetId: photo, personId: gus }]);
+    expect(toFay.status, JSON.stringify(toFay.body)).toBe(200);
+    expect(await counts()).toEqual({ total: 110, fay: 109, gus: 0 });
+    await consistent();
+    const toGus = await reassign(token, gus, [{ assetId: photo, personId: fay }], true);
+    expect(toGus.status, JSON.stringify(toGus.body)).toBe(200);
+    expect(await counts()).toEqual({ total: 110, fay: 0, gus: 109 });
+    await consistent();
+
+    // Two edits of its faces at once: both made, the asset's people and the counts right after.
+    const [first, second] = (await faces(token, photo)).filter((face) => (face.person as Json | null)?.id === gus);
+    const [one, two] = await Promise.all([reassignById(token, fay, String(first?.id)), deleteFace(token, String(second?.id))]);
+    expect([one.status, two.status]).toEqual([200, 204]);
+    expect(await counts()).toEqual({ total: 109, fay: 1, gus: 107 });
+    await consistent();
+    // 110 faces drawn one request at a time.
+  }, 120_000);
+});
