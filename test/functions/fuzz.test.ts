@@ -19,9 +19,10 @@ import { createSession } from '#shared/db/session.repository.ts';
 import { adminId } from '#shared/db/system.repository.ts';
 import { getUser } from '#shared/db/user.repository.ts';
 import { sessionLifetimeSeconds } from '#shared/model/session.ts';
-import { bearer, setupAccounts } from '../support/accounts.ts';
+import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke, type Reply } from '../support/invoke.ts';
 import { addPhoto } from '../support/library.ts';
+import { type Field, fieldsOf, isListKind, required, type Schema, widest, widestValue } from '../support/route-inputs.ts';
 
 /**
  * A seeded fuzz of every route of the route table (infra/routes.ts, with the local server's and
@@ -35,6 +36,9 @@ import { addPhoto } from '../support/library.ts';
  * respected (its `data`), at most `roundTripCap` DynamoDB calls (a request that checks a long list
  * id by id goes far past it: the cap stops it at once), and at most `answerCap` bytes (the
  * library here is a few photos: an answer as large as that grew with the request, not the data).
+ *
+ * To replay: FUZZ_ROUTES=<regex of `METHOD /path`> runs those routes alone (same seeds),
+ * FUZZ_DEBUG=1 prints each costly call, FUZZ_TIMES=<file> writes the time each route took.
  */
 
 // What IAM's read grant (dynamodb:GetItem, BatchGetItem, Query, ...) lets a `data: 'read'` function send.
@@ -122,87 +126,11 @@ const junk = (next: Next, depth = 0): unknown => {
   }
 };
 
-// ---- What a route takes, read from its valibot schemas (as the handler carries them) ----
-
-type Kind = 'uuid' | 'uuids' | 'list' | 'objects' | 'object' | 'bool' | 'number' | 'date' | 'enum' | 'string';
-interface Field {
-  name: string;
-  kind: Kind;
-  /** The schema lets it out (class-validator's `@Optional()`, zod's `.optional()`). */
-  optional: boolean;
-  options?: string[];
-  fields?: Field[];
-}
-type Schema = {
-  type?: string;
-  message?: unknown;
-  pipe?: Schema[];
-  wrapped?: Schema;
-  item?: Schema;
-  options?: unknown[];
-  entries?: Record<string, Schema>;
-};
-
-/** The object entries a schema checks (through pipes, optional wrappers and unions), if any. */
-const entriesOf = (schema: Schema | undefined, depth = 0): Record<string, Schema> | undefined => {
-  if (!schema || depth > 8) return undefined;
-  if (schema.entries) return schema.entries;
-  for (const part of [...(schema.pipe ?? []), schema.wrapped, schema.item, ...((schema.options ?? []) as Schema[])]) {
-    const found = entriesOf(part as Schema | undefined, depth + 1);
-    if (found) return found;
-  }
-  return undefined;
-};
-
-/** The types and messages of a field's own checks (not of its nested objects'), and its picklist. */
-const describeField = (schema: Schema, out: { text: string[]; options: string[] } = { text: [], options: [] }, depth = 0) => {
-  if (depth > 8) return out;
-  if (schema.type) out.text.push(schema.type);
-  if (typeof schema.message === 'string') {
-    out.text.push(schema.message);
-    const listed = /one of(?: the following values)?: (.*)$/.exec(schema.message)?.[1];
-    if (listed) out.options.push(...listed.split(', '));
-  }
-  if (schema.type === 'picklist' || schema.type === 'enum') out.options.push(...((schema.options ?? []) as unknown[]).map(String));
-  for (const part of [...(schema.pipe ?? []), schema.wrapped, schema.item]) if (part && !part.entries) describeField(part, out, depth + 1);
-  return out;
-};
-
-const fieldsOf = (schema: Schema | undefined, depth = 0): Field[] =>
-  Object.entries(entriesOf(schema) ?? {}).map(([name, entry]) => {
-    const { text, options } = describeField(entry);
-    const all = text.join(' ');
-    const nested = depth < 3 ? entriesOf(entry) : undefined;
-    const isList = /\barray\b|each value/.test(all);
-    const kind: Kind = nested
-      ? isList
-        ? 'objects'
-        : 'object'
-      : /each value in \$property must be a UUID/.test(all) || (isList && /UUID/.test(all))
-        ? 'uuids'
-        : isList
-          ? 'list'
-          : /UUID|uuid/.test(all)
-            ? 'uuid'
-            : options.length > 0
-              ? 'enum'
-              : /boolean/.test(all)
-                ? 'bool'
-                : /number|integer/.test(all)
-                  ? 'number'
-                  : /[Dd]ate|ISO/.test(all)
-                    ? 'date'
-                    : 'string';
-    const optional = ['nullish', 'optional', 'exact_optional', 'undefinedable'].includes(entry.type ?? '');
-    return { name, kind, optional, options, fields: nested ? fieldsOf(entry, depth + 1) : undefined };
-  });
-
 interface Shape {
   body: Field[] | undefined;
   query: Field[];
   params: string[];
 }
-const isListKind = (kind: Kind) => kind === 'uuids' || kind === 'list' || kind === 'objects';
 
 // ---- Values ----
 
@@ -210,8 +138,10 @@ const isListKind = (kind: Kind) => kind === 'uuids' || kind === 'list' || kind =
 let idPool: string[] = [];
 /** An id of the caller's own for a route's path: its album for an album route, and so on, so that the costly calls pass the access check. */
 let ownId: (route: Route) => string = () => randomUUID();
-/** A user who is no caller here: what the admin routes' ids name. */
+/** A user who is no caller here: what the admin routes' costly calls name. */
 let otherUser = '';
+/** Ids the random calls never name: the costly calls' (whose requests must reach past the access checks). */
+let keptIds: string[] = [];
 
 /** A value for a field: mostly of its kind (so the request gets past validation), now and then junk. */
 const valueFor = (next: Next, field: Field): unknown => {
@@ -265,46 +195,13 @@ const costly = (field: Field, where: 'body' | 'query'): unknown => {
     case 'list':
       return Array.from({ length }, (_, i) => `item-${i}`);
     case 'objects': {
-      const item = widest(field.fields ?? [], 'body');
+      const item = widest(field.fields ?? [], keptIds);
       return Array.from({ length }, (_, i) => ({ ...item, id: randomUUID(), checksum: `${i}`.padStart(40, '0') }));
     }
     default:
-      return widestValue(field, where);
+      return widestValue(field, keptIds);
   }
 };
-
-/** The widest valid value of a field that is not a list: dates from the first day to the last, sizes at their largest. */
-const widestValue = (field: Field, where: 'body' | 'query'): unknown => {
-  switch (field.kind) {
-    case 'uuid':
-      return idPool[0];
-    case 'uuids':
-      return idPool.slice(0, 3);
-    case 'list':
-      return ['a', 'b'];
-    case 'objects':
-      return [widest(field.fields ?? [], where)];
-    case 'object':
-      return widest(field.fields ?? [], where);
-    case 'bool':
-      return true;
-    case 'number':
-      return /size|take|limit|count|page/i.test(field.name) ? 1000 : 1;
-    case 'date':
-      return /after|from|start|min|since/i.test(field.name) ? '0001-01-01' : '9999-12-31';
-    case 'enum':
-      return field.options?.[0];
-    default:
-      return 'a';
-  }
-};
-
-/** What makes a request cost more: a wider range of dates, a larger page. */
-const widens = (field: Field) => field.kind === 'date' || (field.kind === 'number' && /size|take|limit|count|page/i.test(field.name));
-
-/** A valid request at its widest: the fields it needs, and every date and size at its widest (other optional fields left out, as they narrow). */
-const widest = (fields: readonly Field[], where: 'body' | 'query'): Record<string, unknown> =>
-  Object.fromEntries(fields.filter((field) => !field.optional || widens(field)).map((field) => [field.name, widestValue(field, where)]));
 
 // ---- Callers ----
 
@@ -420,38 +317,55 @@ describe('random and costly input to every route (the route table), as an admin,
       caller('admin key', admin, 'key'),
     );
     await Promise.all(callers.map((c) => c.refresh()));
-    // The user's own things, so that generated ids reach past the access checks.
+    // The user's own things, so that generated ids reach past the access checks: one set the random
+    // calls name (and may delete), one kept for the costly calls, which must get past them.
     const token = accounts.user1.accessToken;
     const headers = bearer(token);
-    const photos = [await addPhoto(token), await addPhoto(token, { width: 32 }), await addPhoto(token, { width: 48 })];
     const made = async (handler: Parameters<typeof invoke>[0], path: string, body: unknown) => {
       const reply = await invoke(handler, { method: path === '/api/tags' ? 'PUT' : 'POST', path, headers, body });
       expect(reply.status, `${path}: ${JSON.stringify(reply.body)}`).toBeLessThan(300);
       return reply.body;
     };
-    const album = await made(createAlbumV3, '/api/albums', { albumName: 'fuzz', assetIds: photos.slice(0, 2) });
-    const [tag] = await made(upsertTagsV3, '/api/tags', { tags: ['fuzz/one'] });
-    const memory = await made(createMemoryV3, '/api/memories', {
-      type: 'on_this_day',
-      data: { year: 2020 },
-      memoryAt: '2024-01-02T00:00:00.000Z',
-      assetIds: [photos[0]],
-    });
-    const person = await made(createPersonV3, '/api/people', { name: 'Fuzz' });
-    const link = await made(createSharedLinkV3, '/api/shared-links', { type: 'ALBUM', albumId: album.id });
-    const stack = await made(createStackV3, '/api/stacks', { assetIds: photos.slice(1, 3) });
+    const things = async (name: string) => {
+      const photos = [await addPhoto(token), await addPhoto(token, { width: 32 }), await addPhoto(token, { width: 48 })];
+      const album = await made(createAlbumV3, '/api/albums', { albumName: name, assetIds: photos.slice(0, 2) });
+      const [tag] = await made(upsertTagsV3, '/api/tags', { tags: [`${name}/one`] });
+      const memory = await made(createMemoryV3, '/api/memories', {
+        type: 'on_this_day',
+        data: { year: 2020 },
+        memoryAt: '2024-01-02T00:00:00.000Z',
+        assetIds: [photos[0]],
+      });
+      const person = await made(createPersonV3, '/api/people', { name });
+      const link = await made(createSharedLinkV3, '/api/shared-links', { type: 'ALBUM', albumId: album.id });
+      const stack = await made(createStackV3, '/api/stacks', { assetIds: photos.slice(1, 3) });
+      return {
+        photos,
+        ids: [...photos, album.id, tag.id, memory.id, person.id, link.id, stack.id] as string[],
+        album,
+        tag,
+        memory,
+        person,
+        link,
+        stack,
+      };
+    };
+    const pool = await things('fuzz');
+    const kept = await things('kept');
+    const keptUser = await freshUser(accounts.admin.accessToken, 'Kept');
     const own: [RegExp, string][] = [
-      [/album/, album.id],
-      [/tag/, tag.id],
-      [/memor/, memory.id],
-      [/people|person/, person.id],
-      [/shared-link/, link.id],
-      [/stack/, stack.id],
-      [/user/, accounts.user2.id],
+      [/album/, kept.album.id],
+      [/tag/, kept.tag.id],
+      [/memor/, kept.memory.id],
+      [/people|person/, kept.person.id],
+      [/shared-link/, kept.link.id],
+      [/stack/, kept.stack.id],
+      [/user/, keptUser.id],
     ];
-    otherUser = accounts.user2.id;
-    ownId = (route) => own.find(([pattern]) => pattern.test(route.path))?.[1] ?? (photos[0] as string);
-    idPool = [...photos, album.id, tag.id, memory.id, person.id, link.id, stack.id, accounts.user2.id, randomUUID()];
+    otherUser = keptUser.id;
+    ownId = (route) => own.find(([pattern]) => pattern.test(route.path))?.[1] ?? (kept.photos[0] as string);
+    keptIds = kept.ids;
+    idPool = [...pool.ids, accounts.user2.id, randomUUID()];
   });
 
   it("never answers a 5xx, a stall or an answer that grows with the request; every error is JSON in Immich's shape", async () => {
@@ -515,25 +429,26 @@ describe('random and costly input to every route (the route table), as an admin,
       for (const where of ['body', 'query'] as const) {
         for (const field of (where === 'body' ? shape.body : shape.query)?.filter((f) => isListKind(f.kind)) ?? []) {
           const list = costly(field, where) as unknown[];
-          const long = { ...widest((where === 'body' ? shape.body : shape.query) ?? [], where), [field.name]: list };
+          const long = { ...required((where === 'body' ? shape.body : shape.query) ?? [], keptIds), [field.name]: list };
           plans.push({
             what: `${field.name} of ${list.length} items`,
             by: owner,
             params: ownParams(),
-            query: where === 'query' ? long : widest(shape.query, 'query'),
-            body: where === 'body' ? long : shape.body && widest(shape.body, 'body'),
+            query: where === 'query' ? long : required(shape.query, keptIds),
+            body: where === 'body' ? long : shape.body && required(shape.body, keptIds),
             costly: 'lists',
             ids: where === 'body' && field.kind === 'uuids',
           });
         }
       }
-      if (hasInput)
+      // Not on a delete: it would delete the kept thing the other costly calls name.
+      if (hasInput && route.method !== 'DELETE')
         plans.push({
           what: 'the widest dates and sizes',
           by: owner,
           params: ownParams(),
-          query: widest(shape.query, 'query'),
-          body: shape.body && widest(shape.body, 'body'),
+          query: widest(shape.query, keptIds),
+          body: shape.body && widest(shape.body, keptIds),
           costly: 'wide',
         });
 
@@ -572,6 +487,7 @@ describe('random and costly input to every route (the route table), as an admin,
         const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? '');
         const context = `${route.method} ${route.path} (${plan.what}, ${plan.by.name}): ${(body ?? '').slice(0, 300)} -> ${reply.status} ${text.slice(0, 300)}`;
         const fail = (why: string) => failures.push(`${why}: ${context}`);
+        if (process.env.FUZZ_DEBUG && plan.costly) console.log(context.slice(0, 600));
         // The map style is a third party's (the admin's URL): its 502 says it was not reached (no network here), not that this server failed.
         if (reply.status >= 500 && !(reply.status === 502 && route.operationId === 'getMapStyle')) fail('a 5xx');
         if (calls.length > roundTripCap) fail(`${calls.length} DynamoDB calls`);
