@@ -12,6 +12,8 @@ export interface Field {
   optional: boolean;
   /** A date that must be a day alone (`YYYY-MM-DD`), not an instant. */
   day?: boolean;
+  /** The most items a list takes, as its schema states it (docs/api.md, "Limits"). */
+  maxItems?: number;
   options?: string[];
   fields?: Field[];
 }
@@ -76,7 +78,17 @@ export const fieldsOf = (schema: Schema | undefined, depth = 0): Field[] =>
                     ? 'date'
                     : 'string';
     const optional = ['nullish', 'optional', 'exact_optional', 'undefinedable'].includes(entry.type ?? '');
-    return { name, kind, optional, day: /YYYY-MM-DD/.test(all), options, fields: nested ? fieldsOf(entry, depth + 1) : undefined };
+    // v1.100's `no more than N elements` (class-validator's ArrayMaxSize), v3's `at most N items`.
+    const limit = /(?:no more than|at most) (\d+) (?:elements|items)/.exec(all)?.[1];
+    return {
+      name,
+      kind,
+      optional,
+      day: /YYYY-MM-DD/.test(all),
+      ...(limit ? { maxItems: Number(limit) } : {}),
+      options,
+      fields: nested ? fieldsOf(entry, depth + 1) : undefined,
+    };
   });
 
 export const isListKind = (kind: Kind) => kind === 'uuids' || kind === 'list' || kind === 'objects';
