@@ -29,8 +29,8 @@ import { type Field, fieldsOf, isListKind, required, type Schema, widest, widest
  * the web app's routes), in `npm test`, so that a new route cannot skip it. Each route is called
  * with values generated from its own body, query and path schemas (the handler carries them,
  * shared/http/pipeline.ts) and with junk, by an admin, a user and a user's API key, and once with
- * its costliest input: each list one past its stated limit (20,001 ids where none is stated) (test/functions/fuzz.test.ts is where the issue's
- * "long id lists" are held to their limits, docs/api.md) and the widest dates and sizes.
+ * its costliest input: each list one past its stated limit (docs/api.md, "Limits"; 20,001 ids
+ * where none is stated) and the widest dates and sizes.
  *
  * What every answer must be: below 500, JSON in the generation's error shape, the route's IAM grant
  * respected (its `data`), at most `roundTripCap` DynamoDB calls (a request that checks a long list
