@@ -6,8 +6,8 @@
  * work never delays the pings.
  *
  * The requests come from the route table where they can be generated (test/support/route-inputs.ts
- * reads each handler's schemas): every route with a list of ids in its body gets 20,000 ids (the
- * largest bulk limit, docs/api.md), every GET with a date or size in its query gets them at their
+ * reads each handler's schemas): every route with a list of ids in its body gets as many as its
+ * schema takes (docs/api.md, "Limits"; 20,000 where it states none), every GET with a date or size in its query gets them at their
  * widest; and, by hand, what has no list to generate: a deep tag tree made and deleted, the
  * searches and the sync stream at their largest pages. `STALL_ONLY=<regex>` keeps the requests
  * whose name matches. A request is given up after 30 s (API Gateway's 29 s limit), and the next
@@ -151,15 +151,18 @@ const costlyRequests = async (own: { album: string; tag: string; asset: string; 
     const body = handler.schemas?.body ? fieldsOf(handler.schemas.body) : undefined;
     const query = fieldsOf(handler.schemas?.query);
     const name = `${route.method} ${route.path}`;
-    for (const field of body?.filter((f) => f.kind === 'uuids') ?? [])
+    // At the list's stated limit (the costliest request it takes), or 20,000 where none is stated.
+    for (const field of body?.filter((f) => f.kind === 'uuids') ?? []) {
+      const length = field.maxItems ?? ids;
       requests.push({
         name: `${name} (${field.name})`,
-        kind: `${ids.toLocaleString('en')} ids`,
+        kind: `${length.toLocaleString('en')} ids`,
         method: route.method,
         path: pathOf(route.path),
         query: required(query, pool),
-        body: { ...required(body ?? [], pool), [field.name]: Array.from({ length: ids }, () => randomUUID()) },
+        body: { ...required(body ?? [], pool), [field.name]: Array.from({ length }, () => randomUUID()) },
       });
+    }
     if (route.method === 'GET' && query.some(widens))
       requests.push({ name, kind: 'widest dates and sizes', method: 'GET', path: pathOf(route.path), query: widest(query, pool) });
   }
