@@ -32,9 +32,18 @@ export const validationIssues = (issues: readonly v.BaseIssue<unknown>[]): Valid
     return { path, message: issue.message.replaceAll('$property', String(path.at(-1) ?? 'value')) };
   });
 
-/** Parses `input` with `schema`, or throws `Invalid` with every message (Immich's 400; v3's `errors`). */
+/**
+ * The most problems a 400 lists. Not in Immich, which lists them all: a list of 20,000 bad items
+ * would answer tens of MB, past Lambda's 6 MB answer (a 500 deployed) (docs/immich-compatibility.md).
+ */
+export const maxListedIssues = 100;
+
+/** Parses `input` with `schema`, or throws `Invalid` with its messages, the first `maxListedIssues` (Immich's 400; v3's `errors`). */
 export const parseOrThrow = <S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> => {
   const result = v.safeParse(schema, input);
-  if (!result.success) throw new Invalid(formatIssues(result.issues), validationIssues(result.issues));
+  if (!result.success) {
+    const issues = result.issues.slice(0, maxListedIssues);
+    throw new Invalid(formatIssues(issues), validationIssues(issues));
+  }
   return result.output;
 };

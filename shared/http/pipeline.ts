@@ -61,6 +61,13 @@ export type HandlerFn<TAuth, TBody, TParams, TQuery, TResult> = (
   input: HandlerInput<TAuth, TBody, TParams, TQuery>,
 ) => TResult | HttpResponse<TResult> | Promise<TResult | HttpResponse<TResult>>;
 
+/** A route's input schemas as its handler carries them (typed loosely: any two handlers have the same type). */
+export interface HandlerSchemas {
+  body: v.GenericSchema | undefined;
+  params: v.GenericSchema | undefined;
+  query: v.GenericSchema | undefined;
+}
+
 /** Resolves the caller for a route's rule, or throws. Supplied by the auth module. */
 export type Authenticator<TAuth> = (event: APIGatewayProxyEventV2, rule: RouteRule) => Promise<TAuth>;
 
@@ -193,7 +200,9 @@ export const createHandler = <
         return result;
       },
     );
-  // The declared access, permission and generation travel with the handler, so tests can check every route at once.
+  // The declared access, permission, generation and input schemas travel with the handler, so tests
+  // can check every route at once (the fuzz of test/functions/fuzz.test.ts generates from the schemas).
   const permission = access === 'public' ? undefined : (endpoint.permission ?? 'all');
-  return Object.assign(handler, { access, permission, generation: endpoint.generation, realtime: endpoint.publish !== undefined });
+  const schemas: HandlerSchemas = { body: endpoint.body, params: endpoint.params, query: endpoint.query };
+  return Object.assign(handler, { access, permission, generation: endpoint.generation, realtime: endpoint.publish !== undefined, schemas });
 };

@@ -143,5 +143,6 @@ export const streamingHandler = <TBody extends v.GenericSchema | undefined = und
     access: inner.access,
     permission: inner.permission,
     generation: inner.generation,
+    schemas: inner.schemas,
   });
 };

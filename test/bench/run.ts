@@ -3,6 +3,7 @@
  * it in docs/benchmarks.md between its `<!-- bench:NAME -->` markers.
  *   node test/bench/run.ts            all sections
  *   node test/bench/run.ts functions  only the named sections
+ *   node test/bench/run.ts stall      the stall soak (test/bench/stall.ts; STALL_ONLY=<regex> for some of its requests)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,6 +45,7 @@ const sections: Section[] = [
   (await import('./media-throughput.ts')).mediaThroughputSection,
   (await import('./places.ts')).placesSection,
   (await import('./faces.ts')).facesSection,
+  (await import('./stall.ts')).stallSection,
 ];
 
 const wanted = process.argv.slice(2);

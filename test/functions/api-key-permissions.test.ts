@@ -7,7 +7,7 @@ import { handler as createKeyV3 } from '#functions/v3/api-key/create-api-key.ts'
 import { handler as getKeysV3 } from '#functions/v3/api-key/get-api-keys.ts';
 import { handler as getMyKeyV3 } from '#functions/v3/api-key/get-my-api-key.ts';
 import { handler as updateKeyV3 } from '#functions/v3/api-key/update-api-key.ts';
-import { type Route, routes } from '#infra/routes.ts';
+import { localRoutes, type Route, routes, webRoutes } from '#infra/routes.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { apiKeyPermissions } from '#shared/model/api-key-permission.ts';
@@ -21,8 +21,26 @@ beforeAll(async () => {
 
 type Loaded = { route: Route; handler: Parameters<typeof invoke>[0] & { access: string; permission?: string | false } };
 const root = join(import.meta.dirname, '..', '..');
+/** Every route: the API's, the local server's and the web app's (infra/routes.ts). */
 const load = (): Promise<Loaded[]> =>
-  Promise.all(routes.map(async (route) => ({ route, handler: (await import(join(root, route.entry))).handler as Loaded['handler'] })));
+  Promise.all(
+    [...routes, ...localRoutes, ...webRoutes].map(async (route) => ({
+      route,
+      handler: (await import(join(root, route.entry))).handler as Loaded['handler'],
+    })),
+  );
+
+/** Runs `fn` over `items`, `width` at a time. */
+const inPool = async <T>(items: readonly T[], width: number, fn: (item: T) => Promise<void>): Promise<void> => {
+  let index = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (index < items.length) await fn(items[index++] as T);
+    }),
+  );
+};
+
+const named = (route: Route) => `${route.generation ?? 'v1'} ${route.operationId}`;
 
 const keyWith = async (token: string, permissions: string[]): Promise<string> => {
   const reply = await invoke(createKeyV3, { method: 'POST', path: '/api/api-keys', headers: bearer(token), body: { permissions } });
@@ -33,9 +51,14 @@ const keyWith = async (token: string, permissions: string[]): Promise<string> =>
 /** A permission other than `permission` (and other than `all`). */
 const another = (permission: string | false): string => (permission === 'activity.read' ? 'tag.read' : 'activity.read');
 
-/** A call of a route with placeholder path parameters: the permission is checked before anything is read. */
-const call = (route: Route, headers: Record<string, string>) => {
-  const pathParameters = Object.fromEntries([...route.path.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => [name, randomUUID()]));
+/**
+ * A call of a route with placeholder path parameters (UUIDs, or `bad` ones that are none): the
+ * permission is checked before anything is read or validated, as Immich's guard does.
+ */
+const call = (route: Route, headers: Record<string, string>, params: 'uuid' | 'bad' = 'uuid') => {
+  const pathParameters = Object.fromEntries(
+    [...route.path.matchAll(/\{(\w+)\+?\}/g)].map(([, name]) => [name, params === 'uuid' ? randomUUID() : 'not-a-uuid']),
+  );
   const path = route.path.replace(/\{(\w+)\+?\}/g, (_, name: string) => pathParameters[name] ?? '');
   return { method: route.method === 'ANY' ? 'GET' : route.method, path, pathParameters, headers, body: {} };
 };
@@ -59,6 +82,46 @@ describe('API-key permissions, on every route of both generations (from the rout
     expect([of('getAuthStatus', 'v3'), of('unlockAuthSession', 'v3'), of('lockAuthSession', 'v3')]).toEqual(['all', 'all', 'all']);
   });
 
+  it('lets any key through only where Immich does (`permission: false`), so a new route cannot skip the check', async () => {
+    const anyKey = (await load()).filter(({ handler }) => handler.access !== 'public' && handler.permission === false);
+    // Immich v3.2's three: the key's own details, the token check and the workflow triggers.
+    expect(anyKey.map(({ route }) => named(route)).sort()).toEqual(['v1 validateAccessToken', 'v3 getMyApiKey', 'v3 getWorkflowTriggers']);
+  });
+
+  it('needs no caller only on the routes meant to be open (sign-in, server facts, public config, pages and signed part URLs)', async () => {
+    const open = (await load()).filter(({ handler }) => handler.access === 'public');
+    expect(open.map(({ route }) => named(route)).sort()).toEqual(
+      [
+        'v1 wellKnown',
+        'v1 getCustomCss',
+        'v1 notFound',
+        'v1 getUploadSessionsApi',
+        'v1 signUpAdmin',
+        'v1 login',
+        'v1 pingServer',
+        'v1 getServerVersion',
+        'v1 getSupportedMediaTypes',
+        'v1 getServerConfig',
+        'v1 getServerFeatures',
+        'v1 getTheme',
+        'v1 putUploadPart',
+        'v1 renderSharePage',
+        'v1 renderSlugPage',
+        'v3 getPublicConfig',
+        'v3 getPublicConfigDefaults',
+        'v3 startDatabaseRestoreFlow',
+        'v3 getMaintenanceStatus',
+        'v3 maintenanceLogin',
+        'v3 pingServer',
+        'v3 getServerVersion',
+        'v3 getServerFeatures',
+        'v3 getServerConfig',
+        'v3 getSupportedMediaTypes',
+        'v3 getVersionHistory',
+      ].sort(),
+    );
+  });
+
   it("refuses a key without the route's permission with Immich's 403, in the route's generation's shape, and lets a key with it through", async () => {
     const loaded = (await load()).filter(({ handler }) => handler.access !== 'public');
     // Keys are cached by owner and permission: a route's call may sign its user's sessions out, never its keys.
@@ -74,23 +137,24 @@ describe('API-key permissions, on every route of both generations (from the rout
       await key(admin, [another(required)]);
       if (required !== false) await key(admin, [required]);
     }
-    for (const { route, handler } of loaded) {
+    // Four routes at a time: the calls wait on DynamoDB Local; keys are never ended by a route's call with a placeholder id.
+    await inPool(loaded, 4, async ({ route, handler }) => {
       const admin = handler.access === 'admin';
       const required = handler.permission ?? 'all';
-      const without = await invoke(handler, call(route, { 'x-api-key': await key(admin, [another(required)]) }));
+      const without = await invoke(handler, call(route, { 'x-api-key': await key(admin, [another(required)]) }, 'bad'));
       if (required === false) {
-        expect(String(without.body?.message ?? ''), route.operationId).not.toMatch(/Missing required permission/);
-        continue;
+        expect(String(without.body?.message ?? ''), named(route)).not.toMatch(/Missing required permission/);
+        return;
       }
       const message = `Missing required permission: ${required}`;
-      expect(without.status, route.operationId).toBe(403);
-      expect(without.body, route.operationId).toEqual(
+      expect(without.status, named(route)).toBe(403);
+      expect(without.body, named(route)).toEqual(
         route.generation === 'v3' ? { message } : { message, error: 'Forbidden', statusCode: 403 },
       );
       const withIt = await invoke(handler, call(route, { 'x-api-key': await key(admin, [required]) }));
-      expect(String(withIt.body?.message ?? ''), route.operationId).not.toMatch(/Missing required permission/);
-      expect(withIt.status, route.operationId).not.toBe(401);
-    }
+      expect(String(withIt.body?.message ?? ''), named(route)).not.toMatch(/Missing required permission/);
+      expect(withIt.status, named(route)).not.toBe(401);
+    });
   });
 });
 

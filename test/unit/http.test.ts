@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { toApiGatewayEvent } from '#infra/local/http-event.ts';
 import { Forbidden, Inaccessible, Invalid, Unauthenticated } from '#shared/core/errors.ts';
-import { formatIssues } from '#shared/dto/validate.ts';
+import { formatIssues, maxListedIssues, parseOrThrow } from '#shared/dto/validate.ts';
 import { errorBody, errorResult } from '#shared/http/errors.ts';
 import { parseQuery } from '#shared/http/query.ts';
 
@@ -124,5 +124,21 @@ describe('validation messages', () => {
       'library.scan.Invalid cron expression',
       'email must be an email',
     ]);
+  });
+
+  it('lists a failed list’s first problems only, so 20,000 bad items answer a bounded 400 (docs/immich-compatibility.md)', () => {
+    const ids = v.array(v.pipe(v.string(), v.uuid('each value in $property must be a UUID')));
+    const thrown = (() => {
+      try {
+        parseOrThrow(v.object({ ids }), { ids: Array.from({ length: 20_000 }, (_, i) => `bad-${i}`) });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(Invalid);
+    const invalid = thrown as Invalid;
+    expect(invalid.issues).toHaveLength(maxListedIssues);
+    expect(invalid.issues?.[0]?.path).toEqual(['ids', 0]);
+    expect(errorBody(invalid)?.message).toHaveLength(maxListedIssues);
   });
 });

@@ -130,8 +130,9 @@ const updateAssetBase = {
         (x: unknown) => isDateString(x) && !Number.isNaN(new Date(x).getTime()) && readEditedDate(x) !== undefined,
         '$property must be a valid ISO 8601 date string',
       ),
+      // Runs when the check above failed too (valibot runs a pipe's checks on): only on a string.
       v.check((x: unknown) => {
-        const offset = readEditedDate(x as string)?.offset;
+        const offset = typeof x === 'string' ? readEditedDate(x)?.offset : undefined;
         return offset === undefined || offsetInRange(offset);
       }, '$property must have a UTC offset between -12:00 and +14:00'),
       as<string>(),
