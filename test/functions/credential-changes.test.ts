@@ -90,8 +90,14 @@ describe('changing a password or an email (issue 49, High 3)', () => {
     expect(await putUser(caller, { id: user.id, password: 'without-proof-2' })).toMatchObject({ status: 403 });
     expect((await signIn(user.email, 'without-proof-1')).status).toBe(401);
     expect((await signIn(user.email, 'without-proof-2')).status).toBe(401);
-    // An email is the session's to change, as the web app's profile page does (no sign-in follows an email alone).
-    expect(await putMe(caller, { email: 'unlocker.moved@immich.cloud' })).toMatchObject({ status: 200 });
+    // The email is the sign-in name: it moves only unlocked too. The same email sent back (the
+    // profile page sends it with every save) is no change.
+    expect(await putMe(caller, { email: 'unlocker.moved@immich.cloud' })).toMatchObject({
+      status: 403,
+      body: { message: 'Changing the email needs a session unlocked with the PIN code' },
+    });
+    expect(await putUser(caller, { id: user.id, email: 'unlocker.moved@immich.cloud' })).toMatchObject({ status: 403 });
+    expect(await putMe(caller, { email: user.email, name: 'Unlocker renamed' })).toMatchObject({ status: 200 });
 
     expect(
       (await invoke(setupPinCode, { method: 'POST', path: '/api/auth/pin-code', headers: caller, body: { pinCode: '482916' } })).status,
@@ -100,6 +106,7 @@ describe('changing a password or an email (issue 49, High 3)', () => {
       (await invoke(unlockSession, { method: 'POST', path: '/api/auth/session/unlock', headers: caller, body: { pinCode: '482916' } }))
         .status,
     ).toBe(204);
+    expect(await putMe(caller, { email: 'unlocker.moved@immich.cloud' })).toMatchObject({ status: 200 });
     expect(await putMe(caller, { password: 'with-the-pin-1' })).toMatchObject({ status: 200, body: { shouldChangePassword: false } });
     expect((await signIn('unlocker.moved@immich.cloud', 'with-the-pin-1')).status).toBe(201);
     expect((await signIn('unlocker.moved@immich.cloud', user.password)).status).toBe(401);

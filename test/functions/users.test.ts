@@ -12,7 +12,7 @@ import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
 import { handler as updateUserHandler } from '#functions/user/update-user.ts';
 import { recordUpload } from '#shared/db/asset.repository.ts';
 import { noQuota } from '#shared/domain/quota.ts';
-import { bearer, ensureAdmin, fixtures, freshUser, login } from '../support/accounts.ts';
+import { bearer, ensureAdmin, fixtures, freshUser, login, unlockSession } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { assetRecord } from '../support/records.ts';
@@ -135,6 +135,8 @@ describe('PUT /user', () => {
   it('a new email: unique, the login and every credential follow it; a new password works', async () => {
     const user = await freshUser(admin.accessToken, `Mail${Date.now()}`);
     const key = await apiKey(user.accessToken);
+    // A session moves its own email once unlocked with the PIN code (v3's; docs/immich-compatibility.md, "Users").
+    await unlockSession(user.accessToken);
     expect((await update(user.accessToken, { id: user.userId, email: fixtures.admin.email })).body).toMatchObject({
       statusCode: 400,
       message: 'Email already in use by another account',

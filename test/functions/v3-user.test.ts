@@ -9,7 +9,7 @@ import { handler as setUserOnboarding } from '#functions/v3/user/set-user-onboar
 import { handler as updateMyPreferences } from '#functions/v3/user/update-my-preferences.ts';
 import { handler as updateMyUser } from '#functions/v3/user/update-my-user.ts';
 import { avatarColorFor } from '#shared/dto/v1/user.response.ts';
-import { bearer, ensureAdmin, fixtures, freshUser, login as signIn } from '../support/accounts.ts';
+import { bearer, ensureAdmin, fixtures, freshUser, login as signIn, unlockSession } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { SyncClient, sendAcks, syncStream } from '../support/sync-client.ts';
 import { tableItems } from '../support/table-items.ts';
@@ -64,6 +64,8 @@ describe('GET/PUT /users/me (v3)', () => {
   });
 
   it('changes name, email and avatar colour, read back through v1.100; null colour goes back to the derived one', async () => {
+    // The email and the password move only in a session unlocked with the PIN code (docs/immich-compatibility.md, "Users").
+    await unlockSession(user.accessToken);
     const derived = (await me()).body.avatarColor;
     const changed = await invoke(updateMyUser, {
       method: 'PUT',

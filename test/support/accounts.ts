@@ -3,6 +3,8 @@ import { handler as createApiKeyHandler } from '#functions/api-key/create-api-ke
 import { handler as loginHandler } from '#functions/auth/login.ts';
 import { handler as signUpAdminHandler } from '#functions/auth/sign-up-admin.ts';
 import { handler as createUserHandler } from '#functions/user/create-user.ts';
+import { handler as setupPinCodeHandler } from '#functions/v3/auth/setup-pin-code.ts';
+import { handler as unlockHandler } from '#functions/v3/auth/unlock-auth-session.ts';
 import { invoke } from './invoke.ts';
 
 /** Immich's own e2e fixtures (e2e/src/fixtures.ts). */
@@ -70,4 +72,16 @@ export const freshUser = async (adminToken: string, name: string) => {
 export const ensureAdmin = async (): Promise<void> => {
   const reply = await invoke(signUpAdminHandler, { method: 'POST', path: '/api/auth/admin-sign-up', body: fixtures.admin });
   if (reply.status !== 201) expect(reply.body.message).toBe('The server already has an admin');
+};
+
+/**
+ * Sets the user's PIN code and unlocks this session with it (v3's locked folder): what a session
+ * needs to change its own password or email through PUT /user or PUT /users/me
+ * (docs/immich-compatibility.md, "Changing a password or an email").
+ */
+export const unlockSession = async (accessToken: string, pinCode = '482916'): Promise<void> => {
+  const setup = await invoke(setupPinCodeHandler, { method: 'POST', path: '/api/auth/pin-code', headers: bearer(accessToken), body: { pinCode } });
+  expect(setup.status, JSON.stringify(setup.body)).toBe(204);
+  const unlocked = await invoke(unlockHandler, { method: 'POST', path: '/api/auth/session/unlock', headers: bearer(accessToken), body: { pinCode } });
+  expect(unlocked.status, JSON.stringify(unlocked.body)).toBe(204);
 };
