@@ -289,6 +289,17 @@ const sendDeletions = async (
  */
 const isLocked = (asset: AssetRecord): boolean => asset.visibility === 'locked';
 
+/** The owners and members of `albums`, but `userId`. */
+const albumUsersBut = (albums: readonly { ownerId: string; albumItem: Record<string, unknown> }[], userId: string): Set<string> => {
+  const users = new Set<string>();
+  for (const album of albums) {
+    users.add(album.ownerId);
+    for (const member of (album.albumItem.sharedUserIds as string[] | undefined) ?? []) users.add(member);
+  }
+  users.delete(userId);
+  return users;
+};
+
 /**
  * The deletions of the assets the partners and the albums' other users moved into their locked
  * folder, for the caller's PartnerAssetDeleteV1 run (the app's handling of it drops its copy of
@@ -307,12 +318,7 @@ const lockedAway = async (context: Context, partners: readonly { sharedById: str
   const partnerIds = new Set(synced('PartnerAssetV2', 'PartnerAssetBackfillV2') ? partners.map((partner) => partner.sharedById) : []);
   const albums = synced('AlbumAssetCreateV2', 'AlbumAssetBackfillV2') ? await context.albums() : [];
   const albumIds = new Set(albums.map((album) => album.albumId));
-  const others = new Set<string>();
-  for (const album of albums) {
-    others.add(album.ownerId);
-    for (const userId of (album.albumItem.sharedUserIds as string[] | undefined) ?? []) others.add(userId);
-  }
-  others.delete(context.userId);
+  const others = albumUsersBut(albums, context.userId);
   for (const partnerId of partnerIds) others.delete(partnerId);
   const fromAlbums = async function* (ownerId: string) {
     for await (const change of lockedAssetDeletions(ownerId, window))
@@ -422,12 +428,7 @@ const syncAlbumAssets = async (
   if (createCheckpoint) {
     // Assets of the albums' other users that changed: each checked against the albums (its entries).
     const albumIds = new Set(albums.map((album) => album.albumId));
-    const others = new Set<string>();
-    for (const album of albums) {
-      others.add(album.ownerId);
-      for (const userId of (album.albumItem.sharedUserIds as string[] | undefined) ?? []) others.add(userId);
-    }
-    others.delete(context.userId);
+    const others = albumUsersBut(albums, context.userId);
     const window = presentOf(context, types.update);
     const inKnownAlbums = async function* () {
       for await (const change of mergeInOrder(

@@ -75,6 +75,16 @@ const photo = async (token: string, spec: PhotoSpec, options: { sidecar?: PhotoS
 const exifOf = async (token: string, id: string) => (await assetInfo(token, id)).body.exifInfo;
 
 const setConfig = (change: (config: Record<string, any>) => Record<string, any>) => changeConfig(accounts.admin.accessToken, change);
+/** The map's default styles back, as Immich's configuration has them. */
+const restoreMapStyles = () =>
+  setConfig((config) => ({
+    ...config,
+    map: {
+      enabled: true,
+      lightStyle: 'https://tiles.immich.cloud/v1/style/light.json',
+      darkStyle: 'https://tiles.immich.cloud/v1/style/dark.json',
+    },
+  }));
 const setReverseGeocoding = (enabled: boolean) => setConfig((config) => ({ ...config, reverseGeocoding: { enabled } }));
 
 /** Immich's "Refresh metadata" (v1.100's POST /asset/jobs) for one asset, and its media job run. */
@@ -525,14 +535,7 @@ describe('v3 reverse geocoding, the map style and the features', () => {
       await setConfig((current) => ({ ...current, map: { ...current.map, enabled: false } }));
       expect((await invoke(getFeaturesV3, { path: '/api/server/features' })).body).toMatchObject({ map: false, reverseGeocoding: true });
     } finally {
-      await setConfig((config) => ({
-        ...config,
-        map: {
-          enabled: true,
-          lightStyle: 'https://tiles.immich.cloud/v1/style/light.json',
-          darkStyle: 'https://tiles.immich.cloud/v1/style/dark.json',
-        },
-      }));
+      await restoreMapStyles();
       styles.close();
     }
   });
@@ -606,14 +609,7 @@ describe('v3 reverse geocoding, the map style and the features', () => {
       }
       expect(secretSeen).toEqual([]);
     } finally {
-      await setConfig((config) => ({
-        ...config,
-        map: {
-          enabled: true,
-          lightStyle: 'https://tiles.immich.cloud/v1/style/light.json',
-          darkStyle: 'https://tiles.immich.cloud/v1/style/dark.json',
-        },
-      }));
+      await restoreMapStyles();
       secret.close();
       styles.close();
     }
