@@ -80,8 +80,18 @@ export const ensureAdmin = async (): Promise<void> => {
  * (docs/immich-compatibility.md, "Changing a password or an email").
  */
 export const unlockSession = async (accessToken: string, pinCode = '482916'): Promise<void> => {
-  const setup = await invoke(setupPinCodeHandler, { method: 'POST', path: '/api/auth/pin-code', headers: bearer(accessToken), body: { pinCode } });
+  const setup = await invoke(setupPinCodeHandler, {
+    method: 'POST',
+    path: '/api/auth/pin-code',
+    headers: bearer(accessToken),
+    body: { pinCode },
+  });
   expect(setup.status, JSON.stringify(setup.body)).toBe(204);
-  const unlocked = await invoke(unlockHandler, { method: 'POST', path: '/api/auth/session/unlock', headers: bearer(accessToken), body: { pinCode } });
+  const unlocked = await invoke(unlockHandler, {
+    method: 'POST',
+    path: '/api/auth/session/unlock',
+    headers: bearer(accessToken),
+    body: { pinCode },
+  });
   expect(unlocked.status, JSON.stringify(unlocked.body)).toBe(204);
 };
