@@ -1,4 +1,5 @@
 import type { AssetFileUploadResponseDto } from '#shared/dto/v1/asset.response.ts';
+import { readSessionFieldsV1 } from '#shared/dto/v1/asset.ts';
 import { UploadSessionParams } from '#shared/dto/v1/upload-session.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
@@ -10,7 +11,7 @@ import { completeUploadSession } from '#shared/services/upload-session-complete.
 export const handler = httpHandler(
   { access: 'user', permission: 'asset.upload', returns: returns<AssetFileUploadResponseDto>(), params: UploadSessionParams, status: 201 },
   async ({ auth, params }) => {
-    const result = await completeUploadSession(auth, params.sessionId);
+    const result = await completeUploadSession(auth, params.sessionId, readSessionFieldsV1);
     return new HttpResponse(result, { status: result.duplicate ? 200 : 201 });
   },
 );

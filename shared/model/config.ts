@@ -159,3 +159,19 @@ export type SystemConfig = typeof configDefaults;
  * (shared/dto/v1/system-config.response.ts) and its body read back through it.
  */
 export const storageQuotaV1 = (quota: number | null): number => quota ?? 0;
+
+/** The server's configuration and whether it has its admin and finished onboarding (GET server config). */
+export interface ServerState {
+  config: SystemConfig;
+  initialized: boolean;
+  onboarded: boolean;
+}
+
+/** A section or setting a body leaves out is `undefined`: it keeps its value. */
+type Update<T> = { [K in keyof T]?: (T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? Update<T[K]> : T[K]) | undefined };
+
+/**
+ * A checked PUT /system-config body of either generation (shared/dto/v3/system-config.ts reads both):
+ * shared/services/system-config.service.ts fills what it leaves out from the stored config.
+ */
+export type SystemConfigUpdate = Update<SystemConfig>;

@@ -64,3 +64,12 @@ export interface SearchFilters {
   /** Nothing can match (v3's OCR text asked for: none exists here). */
   matchesNothing?: boolean | undefined;
 }
+
+/** GET /search (v1.100's deprecated text search): the words (`q` or `query`), the smart flags it refuses, at most `size`. */
+export interface TextSearch {
+  q?: Maybe<string>;
+  query?: Maybe<string>;
+  smart?: Maybe<boolean>;
+  clip?: Maybe<boolean>;
+  size?: Maybe<number>;
+}

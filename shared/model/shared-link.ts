@@ -66,3 +66,29 @@ export interface AssetIdResult {
   success: boolean;
   error?: 'duplicate' | 'no_permission' | 'not_found';
 }
+
+type Maybe<T> = T | null | undefined;
+
+/** The options both creating and editing a link may set, from either generation. */
+interface LinkOptions {
+  description?: Maybe<string>;
+  password?: Maybe<string>;
+  expiresAt?: Maybe<Date>;
+  allowUpload?: Maybe<boolean>;
+  allowDownload?: Maybe<boolean>;
+  showMetadata?: Maybe<boolean>;
+  /** v3's custom URL: `""` or null is none (on edit: absent keeps it, `""` or null removes it). */
+  slug?: Maybe<string>;
+}
+
+/** What creating a link takes, for both generations. */
+export interface SharedLinkCreate extends LinkOptions {
+  type: SharedLinkType;
+  assetIds?: Maybe<string[]>;
+  albumId?: Maybe<string>;
+}
+
+/** What editing a link takes, for both generations (`changeExpiryTime` with no `expiresAt` removes the expiry). */
+export interface SharedLinkEdit extends LinkOptions {
+  changeExpiryTime?: Maybe<boolean>;
+}

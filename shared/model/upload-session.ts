@@ -48,3 +48,20 @@ export interface OpenUploadSession {
   session: UploadSessionRecord;
   parts: PartTarget[];
 }
+
+/**
+ * What opening a session takes (docs/large-uploads.md), from a generation's checked request: the
+ * file's name, size and SHA-1, the part size and each part's SHA-1, the XMP sidecar's text, and
+ * the asset's text fields of `POST /asset/upload` as sent (kept in the session; the completion reads
+ * them with its generation's field reader).
+ */
+export interface NewUploadSession {
+  fileName: string;
+  size: number;
+  checksum: string;
+  partSize: number;
+  partChecksums: string[];
+  sidecarData?: string | null | undefined;
+  libraryId?: string | null | undefined;
+  [field: string]: unknown;
+}

@@ -131,3 +131,23 @@ export interface UsageChange {
   photos: number;
   videos: number;
 }
+
+/** A login's credentials, from either generation's request (the email already lower-cased). */
+export interface LoginCredential {
+  email: string;
+  password: string;
+}
+
+/** The first (admin) account's sign-up, from either generation's request. */
+export interface SignUp {
+  email: string;
+  password: string;
+  name: string;
+}
+
+/** A password change: `invalidateSessions: false` (v3 only) keeps the user's other sessions. */
+export interface PasswordChange {
+  password: string;
+  newPassword: string;
+  invalidateSessions?: boolean | null | undefined;
+}

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type * as v from 'valibot';
 import { requireAuthDevice, requireSessionToken } from '../access/sessions.ts';
 import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '../core/crypto.ts';
 import { Invalid, Unauthenticated } from '../core/errors.ts';
 import { createSession, deleteSession, deleteUserSessions, listUserSessionRecords } from '../db/session.repository.ts';
 import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
 import { deviceNamer, named } from '../domain/device.ts';
-import type { ChangePasswordDto, LoginCredentialDto } from '../dto/v1/user.ts';
+
 import type { DeviceSession, SessionAgent, SessionRecord, SignIn } from '../model/session.ts';
 import { appVersionOf, sessionLifetimeSeconds } from '../model/session.ts';
-import type { Auth, UserRecord } from '../model/user.ts';
+import type { Auth, LoginCredential, PasswordChange, UserRecord } from '../model/user.ts';
 import { raise } from '../realtime/outbox.ts';
 import { readConfig } from './config.reader.ts';
 
@@ -18,7 +17,7 @@ import { readConfig } from './config.reader.ts';
  * work (an unknown email is checked against a decoy hash), so neither timing nor message tells
  * which emails exist.
  */
-export const login = async (input: v.InferOutput<typeof LoginCredentialDto>, agent: SessionAgent): Promise<SignIn> => {
+export const login = async (input: LoginCredential, agent: SessionAgent): Promise<SignIn> => {
   if (!(await readConfig()).passwordLogin.enabled) throw new Unauthenticated('Password login has been disabled');
   const user = await getUserByEmail(input.email);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
@@ -96,7 +95,7 @@ export const logout = async (auth: Auth): Promise<void> => {
  * POST /auth/change-password. Better than Immich v1.100: every other session of the user ends
  * (the caller's own stays valid) unless v3's `invalidateSessions: false` keeps them; API keys stay valid.
  */
-export const changePassword = async (auth: Auth, input: v.InferOutput<typeof ChangePasswordDto>): Promise<UserRecord> => {
+export const changePassword = async (auth: Auth, input: PasswordChange): Promise<UserRecord> => {
   const user = await getUser(auth.user.id);
   if (!user) throw new Unauthenticated();
   if (!(await verifyPassword(input.password, user.passwordHash))) throw new Invalid('Wrong password');

@@ -17,7 +17,7 @@ import { termAssetIdPages } from '../db/term.repository.ts';
 import { type Facet, indexLensFacets, listFacets } from '../db/timeline.repository.ts';
 import { checksumHex, matchesSearch, type SearchFilters, searchOrder } from '../domain/search.ts';
 import { assetTerms, words } from '../domain/terms.ts';
-import type { SearchInput } from '../dto/v1/search.ts';
+
 import {
   type AssetRecord,
   type CityAsset,
@@ -28,6 +28,7 @@ import {
   type SearchPage,
 } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
+import type { TextSearch } from '../model/search.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
 import { getRandom } from './timeline.service.ts';
@@ -362,7 +363,7 @@ export const getExploreData = async (auth: Auth): Promise<CityAsset[]> => {
  * person's name), newest first, at most `size` (250). Served by the postings of the query's
  * longest word (newest first), each candidate checked against the asset itself.
  */
-export const searchText = async (auth: Auth, dto: SearchInput): Promise<AssetRecord[]> => {
+export const searchText = async (auth: Auth, dto: TextSearch): Promise<AssetRecord[]> => {
   const text = dto.q || dto.query;
   if (!text) throw new Invalid('Missing query');
   if (dto.smart || dto.clip) throw new Invalid('Smart search is not enabled');

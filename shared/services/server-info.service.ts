@@ -5,7 +5,7 @@ import { adminId, hasAdmin, isOnboarded, setOnboarded } from '../db/system.repos
 import { listCounters } from '../db/timeline.repository.ts';
 import { getUser, listUsers } from '../db/user.repository.ts';
 import type { SystemConfig } from '../domain/system-config.ts';
-import type { ServerState } from '../dto/v1/server-info.ts';
+import type { ServerState } from '../model/config.ts';
 import type { Auth, UserRecord, UserStatistics } from '../model/user.ts';
 import { readConfig } from './config.reader.ts';
 

@@ -24,10 +24,16 @@ import {
   SlugTakenError,
 } from '../db/shared-link.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import type { SharedLinkCreate, SharedLinkEdit } from '../dto/v1/shared-link.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { byFileCreatedAt, seenByOthers } from '../model/asset.ts';
-import type { AssetIdResult, LinkContents, SharedLinkRecord, SharedLinkShown } from '../model/shared-link.ts';
+import type {
+  AssetIdResult,
+  LinkContents,
+  SharedLinkCreate,
+  SharedLinkEdit,
+  SharedLinkRecord,
+  SharedLinkShown,
+} from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
 import { linkSecret } from '../storage/link-secret.ts';
 

@@ -1,8 +1,9 @@
+import { isCron } from '../core/cron.ts';
 import { Invalid } from '../core/errors.ts';
 import { getStoredConfig, replaceStoredConfig } from '../db/config.repository.ts';
 import { configKeys, configViews, type SystemConfig, storageQuotaV1, storageTemplateOptions } from '../domain/system-config.ts';
-import { isCron } from '../dto/v1/system-config.ts';
-import type { SystemConfigUpdate } from '../dto/v3/system-config.ts';
+import type { SystemConfigUpdate } from '../model/config.ts';
+
 import { raise } from '../realtime/outbox.ts';
 import { clearConfigCache, defaultConfig, mergeConfig, refreshViews, setAt, valueAt, writeView } from './config.reader.ts';
 

@@ -10,11 +10,9 @@ import { log } from '../core/log.ts';
 import { DuplicateChecksumError, findByChecksums, getAsset, QuotaExceededError } from '../db/asset.repository.ts';
 import { deleteUploadSession, uploadSessionWrites } from '../db/upload-session.repository.ts';
 import { getUser } from '../db/user.repository.ts';
-import { CreateAssetDto, newAssetFieldsV1 } from '../dto/v1/asset.ts';
-import { parseOrThrow } from '../dto/validate.ts';
 import { extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
 import { readForMetadata } from '../media/ranged-read.ts';
-import type { UploadOutcome } from '../model/upload.ts';
+import type { NewAssetFields, UploadOutcome } from '../model/upload.ts';
 import type { UploadSessionRecord } from '../model/upload-session.ts';
 import type { Auth } from '../model/user.ts';
 import { queueMediaJobs } from '../storage/media-jobs.ts';
@@ -86,9 +84,14 @@ const joinParts = async (store: OriginalsStore, session: UploadSessionRecord): P
  * read once to check the whole file's SHA-1, and in ranges for its metadata; the asset is
  * recorded by the upload's own code, the session ending in the same transaction. A file that is
  * not what was declared, or that no longer fits the quota, is removed with its session: nothing
- * is left. Safe to repeat (a retry after a timeout finds the object already joined).
+ * is left. Safe to repeat (a retry after a timeout finds the object already joined). `readFields`
+ * is the generation's reading of the session's text fields, as `uploadFile`'s (throws `Invalid`).
  */
-export const completeUploadSession = async (auth: Auth, sessionId: string): Promise<UploadOutcome> => {
+export const completeUploadSession = async (
+  auth: Auth,
+  sessionId: string,
+  readFields: (fields: Record<string, unknown>) => NewAssetFields,
+): Promise<UploadOutcome> => {
   const session = await liveSession(auth, sessionId);
   const store = await originalsStore();
   const received = await store.listParts(session.key, session.uploadId);
@@ -120,7 +123,7 @@ export const completeUploadSession = async (auth: Auth, sessionId: string): Prom
     if (error instanceof Invalid) return discard([stored], error);
     throw error;
   }
-  const dto = newAssetFieldsV1(parseOrThrow(CreateAssetDto, session.fields));
+  const dto = readFields(session.fields);
   const user = await getUser(auth.user.id);
   if (!user) throw new Inaccessible('User not found');
   const asset = newAsset(

@@ -22,10 +22,9 @@ import { mimeTypeOf } from '../domain/media-types.ts';
 import { expiredHolds, fitsQuota, liveHolds, quotaCheckOf } from '../domain/quota.ts';
 import { checksumHex } from '../domain/search.ts';
 import { acceptUploadFile, originalKey, uploadFields } from '../domain/upload-files.ts';
-import type { CreateUploadSessionInput } from '../dto/v1/upload-session.ts';
 import { limits } from '../model/limits.ts';
 import type { UploadOutcome } from '../model/upload.ts';
-import type { OpenUploadSession, PartTarget, UploadSessionRecord } from '../model/upload-session.ts';
+import type { NewUploadSession, OpenUploadSession, PartTarget, UploadSessionRecord } from '../model/upload-session.ts';
 import type { Auth, QuotaCheck, UserRecord } from '../model/user.ts';
 import { linkSecret } from '../storage/link-secret.ts';
 import { type OriginalsStore, originalsStore } from '../storage/originals.ts';
@@ -100,7 +99,7 @@ const roomFor = (user: UserRecord, size: number): QuotaCheck => {
  * sessions counted: docs/large-uploads.md). Then the multipart upload is started on the asset's
  * final key.
  */
-export const createUploadSession = async (auth: Auth, input: CreateUploadSessionInput): Promise<OpenUploadSession | UploadOutcome> => {
+export const createUploadSession = async (auth: Auth, input: NewUploadSession): Promise<OpenUploadSession | UploadOutcome> => {
   acceptUploadFile(uploadFields.asset, input.fileName);
   const checksum = checksumHex(input.checksum);
   const [existing, read] = await Promise.all([findByChecksums(auth.user.id, [checksum]), getUser(auth.user.id)]);

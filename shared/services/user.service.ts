@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type * as v from 'valibot';
 import { managesUsers, requireUserUpdate, seesAllUsers } from '../access/access.ts';
 import { requireCredentialProof } from '../access/credential-change.ts';
 import { hashPassword } from '../core/crypto.ts';
@@ -7,9 +6,9 @@ import { Forbidden, Inaccessible, Invalid, NotFound } from '../core/errors.ts';
 import { deleteUserSessions, lockUserSessions } from '../db/session.repository.ts';
 import { getUser, createUser as insertUser, listUsers, removeUserMetadata, rewriteCredentials, updateUser } from '../db/user.repository.ts';
 import { applyPreferences, preferencesOf } from '../domain/preferences.ts';
-import { type SignUpDto, sanitizeStorageLabel } from '../dto/v1/user.ts';
 import type { PreferencesChange, UserPreferences } from '../model/preferences.ts';
-import type { Auth, CredentialCopy, NewUser, UserRecord } from '../model/user.ts';
+import { sanitizeStorageLabel } from '../model/storage-label.ts';
+import type { Auth, CredentialCopy, NewUser, SignUp, UserRecord } from '../model/user.ts';
 
 /** A user record with Immich's defaults (`shouldChangePassword` true, memories on, no quota). */
 const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
@@ -57,7 +56,7 @@ export const createUser = async (input: NewUser): Promise<UserRecord> => {
 };
 
 /** POST /auth/admin-sign-up: the first and only admin, with storage label `admin`. */
-export const signUpAdmin = async (input: v.InferOutput<typeof SignUpDto>): Promise<UserRecord> => {
+export const signUpAdmin = async (input: SignUp): Promise<UserRecord> => {
   const user = await newUserRecord({ ...input, isAdmin: true, storageLabel: 'admin' });
   await insertUser(user);
   return user;

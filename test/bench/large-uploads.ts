@@ -63,6 +63,7 @@ const measure = async (): Promise<string> => {
     // random 64 MB block serves as every part but the first (a real JPEG's start), to hold little.
     const { createUploadSession } = await import('#shared/services/upload-session.service.ts');
     const { completeUploadSession } = await import('#shared/services/upload-session-complete.service.ts');
+    const { readSessionFieldsV1 } = await import('#shared/dto/v1/asset.ts');
     const { originalsStore } = await import('#shared/storage/originals.ts');
     const { createHash } = await import('node:crypto');
     const partSize = 64 * mebibyte;
@@ -92,7 +93,7 @@ const measure = async (): Promise<string> => {
     const { session } = opened;
     const store = await originalsStore();
     for (let index = 0; index < count; index++) await store.putPart?.(session.uploadId, index + 1, partAt(index));
-    const { seconds, baseline, peak } = await withPeakRss(() => completeUploadSession(auth, opened.session.id));
+    const { seconds, baseline, peak } = await withPeakRss(() => completeUploadSession(auth, opened.session.id, readSessionFieldsV1));
     const gb = ingestBytes / 1024 ** 3;
 
     return [

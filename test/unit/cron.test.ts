@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCron } from '#shared/dto/v1/system-config.ts';
+import { isCron } from '#shared/core/cron.ts';
 
 // What Immich v1.100's `cron` package (3.1.6) accepts and rejects, its own cases and more.
 describe('cron expressions, as Immich checks them', () => {

@@ -74,6 +74,10 @@ export const readUploadFieldsV1 = (fields: Record<string, string>): NewAssetFiel
   return newAssetFieldsV1(parseOrThrow(CreateAssetDto, fields));
 };
 
+/** An upload session's kept text fields (shared/model/upload-session.ts), read again at its completion as v1.100's upload reads them. */
+export const readSessionFieldsV1 = (fields: Record<string, unknown>): NewAssetFields =>
+  newAssetFieldsV1(parseOrThrow(CreateAssetDto, fields));
+
 const BulkUploadCheckItem = dto({
   id: v.pipe(v.unknown(), rules.maxLength(limits.clientId), rules.isNotEmpty, rules.isString, as<string>()),
   checksum: v.pipe(v.unknown(), rules.maxLength(limits.checksum), rules.isNotEmpty, rules.isString, as<string>()),

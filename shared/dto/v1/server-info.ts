@@ -1,4 +1,4 @@
-import type { SystemConfig } from '../../model/config.ts';
+import type { ServerState, SystemConfig } from '../../model/config.ts';
 import type { UserRecord, UserStatistics } from '../../model/user.ts';
 
 /** The Immich server version whose API this project implements (the CLI and SDK check it). */
@@ -86,12 +86,6 @@ export const storageInfo = (usage: number, quota: number | null, stored: number)
 };
 
 /** What the server's public settings are read from: the configuration, whether an admin exists, whether onboarding is done. */
-export interface ServerState {
-  config: SystemConfig;
-  initialized: boolean;
-  onboarded: boolean;
-}
-
 export const mapServerConfig = ({ config, initialized, onboarded }: ServerState): ServerConfigDto => ({
   loginPageMessage: config.server.loginPageMessage,
   trashDays: config.trash.days,

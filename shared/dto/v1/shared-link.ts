@@ -51,11 +51,6 @@ export const SharedLinkEditDto = dto({
 });
 export type SharedLinkEditInput = v.InferOutput<typeof SharedLinkEditDto>;
 
-/** What creating a link takes, for both generations: v1.100's fields, and v3's custom URL (`slug`: `""` or null is none). */
-export type SharedLinkCreate = SharedLinkCreateInput & { slug?: string | null | undefined };
-/** What editing a link takes, for both generations: v1.100's fields, and v3's `slug` (absent: kept; `""` or null: removed). */
-export type SharedLinkEdit = SharedLinkEditInput & { slug?: string | null | undefined };
-
 /** `SharedLinkPasswordDto` (GET /shared-link/me query; `key` is the credential, read by auth). */
 export const SharedLinkPasswordDto = dto({
   password: optionalString(limits.password),

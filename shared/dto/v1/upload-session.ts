@@ -56,7 +56,6 @@ export const CreateUploadSessionDto = v.pipe(
     `a file may have at most ${limits.sessionParts} parts: choose a larger partSize`,
   ),
 );
-export type CreateUploadSessionInput = v.InferOutput<typeof CreateUploadSessionDto>;
 
 /** `/asset/upload-session/{sessionId}`. */
 export const UploadSessionParams = dto({ sessionId: uuid() });

@@ -1,6 +1,6 @@
-import sanitize from 'sanitize-filename';
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
+import { sanitizeStorageLabel } from '../../model/storage-label.ts';
 import { as, booleanish, dto, isOneOf, nonEmptyString, optional, rules, uuidV4 } from '../common.ts';
 import { avatarColors } from './user.response.ts';
 
@@ -16,12 +16,6 @@ export const email = () => v.pipe(v.unknown(), toLowerCase, isEmail, as<string>(
 
 /** The same plus `@IsNotEmpty()`, as on login and admin sign-up. */
 export const requiredEmail = () => v.pipe(v.unknown(), toLowerCase, rules.isNotEmpty, isEmail, as<string>());
-
-/**
- * Immich's `toSanitized`: every `.` removed, then sanitize-filename (the library Immich uses), so
- * `my.label/../x` becomes `mylabelx`. Any non-string, `null` included, becomes `""` (Immich's quirk).
- */
-export const sanitizeStorageLabel = (value: unknown): string => sanitize((typeof value === 'string' ? value : '').replaceAll('.', ''));
 
 export const LoginCredentialDto = dto({ email: requiredEmail(), password: nonEmptyString(limits.password) });
 

@@ -4,9 +4,8 @@
  * (shared/dto/v1/server-info.ts). docs/immich-compatibility.md, "Two generations".
  */
 import * as v from 'valibot';
-import type { SystemConfig } from '../../model/config.ts';
+import type { ServerState, SystemConfig } from '../../model/config.ts';
 import type { UserStatistics } from '../../model/user.ts';
-import type { ServerState } from '../v1/server-info.ts';
 
 /**
  * The version v3's routes report: the mobile app picks its sync protocol by it (3.x: the V2

@@ -4,8 +4,7 @@
  */
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
-import type { SharedLinkShown } from '../../model/shared-link.ts';
-import type { SharedLinkCreate, SharedLinkEdit } from '../v1/shared-link.ts';
+import type { SharedLinkCreate, SharedLinkEdit, SharedLinkShown } from '../../model/shared-link.ts';
 import { type AlbumResponseDto, mapAlbumV3 } from './album.response.ts';
 import { type AssetResponseDto, mapAssetV3, mapSanitizedAssetV3, type SanitizedAssetResponseDto } from './asset.response.ts';
 import { boolean, object, picklist, text, uuid, uuidsUpTo } from './common.ts';

@@ -1,11 +1,11 @@
 import * as v from 'valibot';
+import { isCron } from '../../core/cron.ts';
 import { fillKeys, rules } from '../common.ts';
 import {
   boolean,
   eachOneOf,
   ffmpegEntries,
   int,
-  isCron,
   job,
   jobEntries,
   library,
@@ -221,5 +221,4 @@ let built: ReturnType<typeof build> | undefined;
 /** The whole body is itself required to be an object; its sections are checked as above. */
 export const SystemConfigBody = v.lazy(() => (built ??= build()));
 
-/** A checked body: what it leaves out is `undefined` (shared/services/system-config.service.ts fills it from the stored config). */
-export type SystemConfigUpdate = v.InferOutput<ReturnType<typeof build>>;
+// A checked body is the model's `SystemConfigUpdate` (shared/model/config.ts).

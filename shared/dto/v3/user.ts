@@ -7,10 +7,11 @@ import * as v from 'valibot';
 import type { License } from '../../model/license.ts';
 import { limits } from '../../model/limits.ts';
 import type { PreferencesChange, UserPreferences } from '../../model/preferences.ts';
+import { sanitizeStorageLabel } from '../../model/storage-label.ts';
 import type { NewUser, UserRecord } from '../../model/user.ts';
 import { dto, optional, uuidV4 } from '../common.ts';
 import { avatarColorFor, avatarColors } from '../v1/user.response.ts';
-import { email, sanitizeStorageLabel } from '../v1/user.ts';
+import { email } from '../v1/user.ts';
 import { boolean, integer, isoDate, object, picklist, pinCode, stringToBool, text } from './common.ts';
 
 const avatarColor = v.picklist(avatarColors, `$property must be one of: ${avatarColors.join(', ')}`);
