@@ -1,6 +1,6 @@
 import type { SystemConfig } from '#shared/domain/system-config.ts';
+import { SystemConfigBody } from '#shared/dto/common/system-config.ts';
 import { isV1ConfigBody, mapConfigV1 } from '#shared/dto/v1/system-config.response.ts';
-import { SystemConfigBody } from '#shared/dto/v3/system-config.ts';
 import { clientGeneration } from '#shared/http/generation.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

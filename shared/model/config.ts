@@ -171,7 +171,7 @@ export interface ServerState {
 type Update<T> = { [K in keyof T]?: (T[K] extends readonly unknown[] ? T[K] : T[K] extends object ? Update<T[K]> : T[K]) | undefined };
 
 /**
- * A checked PUT /system-config body of either generation (shared/dto/v3/system-config.ts reads both):
+ * A checked PUT /system-config body of either generation (shared/dto/common/system-config.ts reads both):
  * shared/services/system-config.service.ts fills what it leaves out from the stored config.
  */
 export type SystemConfigUpdate = Update<SystemConfig>;

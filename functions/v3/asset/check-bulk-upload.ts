@@ -1,4 +1,4 @@
-import { type AssetBulkUploadCheckResponseDto, mapBulkUploadCheck } from '#shared/dto/v3/asset.response.ts';
+import { type AssetBulkUploadCheckResponseDto, mapBulkUploadCheck } from '#shared/dto/common/asset.response.ts';
 import { AssetBulkUploadCheckDto } from '#shared/dto/v3/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

@@ -1,5 +1,5 @@
+import { SystemConfigBody } from '#shared/dto/common/system-config.ts';
 import { type AdminConfigDto, mapAdminConfig } from '#shared/dto/v3/system-config.response.ts';
-import { SystemConfigBody } from '#shared/dto/v3/system-config.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publish } from '#shared/realtime/publisher.ts';

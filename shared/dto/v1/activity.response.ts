@@ -1,5 +1,6 @@
 import type { ActivityView } from '../../model/activity.ts';
-import { avatarColorFor, type UserResponse } from './user.response.ts';
+import { avatarColorFor } from '../common/user.ts';
+import type { UserResponse } from './user.response.ts';
 
 /** v1.100's `UserDto` (mapSimpleUser): who wrote an activity. */
 export type SimpleUserDto = Pick<UserResponse, 'id' | 'name' | 'email' | 'profileImagePath' | 'avatarColor'>;

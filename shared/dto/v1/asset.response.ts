@@ -1,9 +1,8 @@
-import type { AssetDetail, AssetInfo, AssetRecord, ExifInfo, FaceRecord, YearAgo } from '../../model/asset.ts';
+import type { AssetDetail, AssetInfo, AssetRecord, FaceRecord, YearAgo } from '../../model/asset.ts';
 import type { PersonRecord } from '../../model/person.ts';
 import type { TagRecord } from '../../model/tag.ts';
-import type { UploadCheck } from '../../model/upload.ts';
 import type { UserRecord } from '../../model/user.ts';
-import type { AssetBulkUploadCheckResult } from './asset.ts';
+import { checksumBase64, type ExifResponseDto, mapExif } from '../common/asset.response.ts';
 import { type PersonWithFacesResponseDto, peopleWithFaces } from './person.response.ts';
 import { mapTagV1 } from './tag.ts';
 import { mapUser, type UserResponse } from './user.response.ts';
@@ -12,20 +11,6 @@ export interface AssetFileUploadResponseDto {
   id: string;
   duplicate: boolean;
 }
-
-export interface AssetBulkUploadCheckResponseDto {
-  results: AssetBulkUploadCheckResult[];
-}
-
-/** Each file `accept`ed, or `reject`ed as a `duplicate` of the owner's asset. */
-export const mapBulkUploadCheck = (checks: readonly UploadCheck[]): AssetBulkUploadCheckResponseDto => ({
-  results: checks.map(({ id, duplicateOf }) =>
-    duplicateOf ? { id, assetId: duplicateOf, action: 'reject', reason: 'duplicate' } : { id, action: 'accept' },
-  ),
-});
-
-/** v1.100's exif: v3's `rating` is not in it. */
-export type ExifResponseDto = Omit<ExifInfo, 'rating'>;
 
 /** AssetResponseDto , keys in Immich's order. */
 export interface AssetResponseDto {
@@ -81,34 +66,6 @@ export interface MapAssetOptions {
   /** Loaded smart info (GET /search text mode): `{tags: [], objects: []}` without machine learning. */
   withSmartInfo?: boolean;
 }
-
-/** ExifResponseDto: every key, null where unknown, in Immich's order. */
-export const mapExif = (exif: Partial<ExifInfo>): ExifResponseDto => ({
-  make: exif.make ?? null,
-  model: exif.model ?? null,
-  exifImageWidth: exif.exifImageWidth ?? null,
-  exifImageHeight: exif.exifImageHeight ?? null,
-  fileSizeInByte: exif.fileSizeInByte ?? null,
-  orientation: exif.orientation ?? null,
-  dateTimeOriginal: exif.dateTimeOriginal ?? null,
-  modifyDate: exif.modifyDate ?? null,
-  timeZone: exif.timeZone ?? null,
-  lensModel: exif.lensModel ?? null,
-  fNumber: exif.fNumber ?? null,
-  focalLength: exif.focalLength ?? null,
-  iso: exif.iso ?? null,
-  exposureTime: exif.exposureTime ?? null,
-  latitude: exif.latitude ?? null,
-  longitude: exif.longitude ?? null,
-  city: exif.city ?? null,
-  state: exif.state ?? null,
-  country: exif.country ?? null,
-  description: exif.description ?? null,
-  projectionType: exif.projectionType ?? null,
-});
-
-/** SHA-1 hex (stored) → base64 (28 characters, as Immich sends). */
-export const checksumBase64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
 
 /**
  * v1.100's duration text from milliseconds: luxon's `hh:mm:ss.SSS` as Immich's metadata job

@@ -87,14 +87,6 @@ export const AssetBulkUploadCheckDto = dto({
   assets: objectList(BulkUploadCheckItem),
 });
 
-/** What the server says of one file a client asks about before uploading it. */
-export interface AssetBulkUploadCheckResult {
-  id: string;
-  action: 'accept' | 'reject';
-  reason?: 'duplicate' | 'unsupported-format';
-  assetId?: string;
-}
-
 export const BulkIdsDto = dto({ ids: uuidListUpTo(limits.bulkAssets) });
 
 export const AssetBulkDeleteDto = dto({ ids: uuidListUpTo(limits.bulkAssets), force: optional(booleanish()) });

@@ -1,5 +1,6 @@
 import type { FaceRecord } from '../../model/asset.ts';
 import type { People, PersonRecord } from '../../model/person.ts';
+import { type AssetFaceWithoutPersonResponseDto, mapFace } from '../common/person.response.ts';
 
 /** PersonResponseDto without faces. */
 export interface PersonResponseDto {
@@ -8,16 +9,6 @@ export interface PersonResponseDto {
   birthDate: string | null;
   thumbnailPath: string;
   isHidden: boolean;
-}
-
-export interface AssetFaceWithoutPersonResponseDto {
-  id: string;
-  imageWidth: number;
-  imageHeight: number;
-  boundingBoxX1: number;
-  boundingBoxX2: number;
-  boundingBoxY1: number;
-  boundingBoxY2: number;
 }
 
 export interface PersonWithFacesResponseDto extends PersonResponseDto {
@@ -30,16 +21,6 @@ export const mapPerson = (person: PersonRecord): PersonResponseDto => ({
   birthDate: person.birthDate,
   thumbnailPath: person.thumbnailPath,
   isHidden: person.isHidden,
-});
-
-export const mapFace = (face: FaceRecord): AssetFaceWithoutPersonResponseDto => ({
-  id: face.id,
-  imageWidth: face.imageWidth,
-  imageHeight: face.imageHeight,
-  boundingBoxX1: face.boundingBoxX1,
-  boundingBoxX2: face.boundingBoxX2,
-  boundingBoxY1: face.boundingBoxY1,
-  boundingBoxY2: face.boundingBoxY2,
 });
 
 /** Immich's `peopleWithFaces`: one entry per distinct person among the faces, in the faces' order. */

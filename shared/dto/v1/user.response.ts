@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { DeviceSession, SignIn } from '../../model/session.ts';
 import type { UserRecord } from '../../model/user.ts';
+import { avatarColorFor } from '../common/user.ts';
 
 export const UserAvatarColor = v.picklist(['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber']);
 
@@ -93,15 +94,6 @@ export const mapAuthDevice = ({ session, current }: DeviceSession): AuthDeviceRe
 export interface ValidateAccessTokenResponseDto {
   authStatus: boolean;
 }
-
-export const avatarColors = ['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber'] as const;
-
-/** Immich derives the colour from the email: the sum of its code points, modulo 10. */
-export const avatarColorFor = (email: string): UserResponse['avatarColor'] => {
-  let sum = 0;
-  for (const character of email) sum += character.codePointAt(0) ?? 0;
-  return avatarColors[sum % avatarColors.length] ?? 'primary';
-};
 
 /** The one way a user leaves the API (Immich's `mapUser`). */
 export const mapUser = (user: UserRecord): UserResponse => ({

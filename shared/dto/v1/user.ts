@@ -1,21 +1,8 @@
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
 import { sanitizeStorageLabel } from '../../model/storage-label.ts';
+import { avatarColors, email, requiredEmail } from '../common/user.ts';
 import { as, booleanish, dto, isOneOf, nonEmptyString, optional, rules, uuidV4 } from '../common.ts';
-import { avatarColors } from './user.response.ts';
-
-// validator.js isEmail with require_tld:false, as Immich uses it: `admin@local` is an email.
-const emailPattern =
-  /^(?!\.)(?!.*\.\.)[\w!#$%&'*+/=?^`{|}~.-]+(?<!\.)@(?=.{1,253}$)[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?(?:\.[a-z\d](?:[a-z\d-]{0,61}[a-z\d])?)*$/i;
-
-const toLowerCase = v.transform((x: unknown) => (typeof x === 'string' ? x.toLowerCase() : x));
-const isEmail = v.check((x: unknown) => typeof x === 'string' && x.length <= 254 && emailPattern.test(x), '$property must be an email');
-
-/** `@IsEmail({require_tld:false}) @Transform(toEmail)`: lower-cased before it is checked. */
-export const email = () => v.pipe(v.unknown(), toLowerCase, isEmail, as<string>());
-
-/** The same plus `@IsNotEmpty()`, as on login and admin sign-up. */
-export const requiredEmail = () => v.pipe(v.unknown(), toLowerCase, rules.isNotEmpty, isEmail, as<string>());
 
 export const LoginCredentialDto = dto({ email: requiredEmail(), password: nonEmptyString(limits.password) });
 

@@ -14,7 +14,7 @@ import {
 import type { PersonRecord } from '../../model/person.ts';
 import type { UploadOutcome } from '../../model/upload.ts';
 import type { UserRecord } from '../../model/user.ts';
-import { checksumBase64, mapExif } from '../v1/asset.response.ts';
+import { checksumBase64, mapExif } from '../common/asset.response.ts';
 import { mapPersonV3, type PersonResponseDto } from './person.response.ts';
 import { mapTagV3 } from './tag.ts';
 import { mapUserV3, type UserResponseDto } from './user.response.ts';
@@ -177,9 +177,3 @@ export const mapUploadV3 = ({ id, duplicate }: UploadOutcome): AssetMediaRespons
   id,
   status: duplicate ? 'duplicate' : 'created',
 });
-
-/**
- * POST /assets/bulk-upload-check answers as v1.100's (`mapBulkUploadCheck`): v3's optional
- * `isTrashed` is left out, which would cost a read of every duplicate (the CLI reads `action` alone).
- */
-export { type AssetBulkUploadCheckResponseDto, mapBulkUploadCheck } from '../v1/asset.response.ts';

@@ -1,7 +1,7 @@
 /** Immich v3.2's people (`@immich/sdk` 3.2.2: PersonResponseDto), over the same records as v1.100's `/person` routes. */
 import type { FaceRecord } from '../../model/asset.ts';
 import type { People, PersonRecord } from '../../model/person.ts';
-import { mapFace } from '../v1/person.response.ts';
+import { mapFace } from '../common/person.response.ts';
 
 export interface PersonResponseDto {
   id: string;

@@ -4,8 +4,8 @@ import type { MemoryRecord } from '../../model/memory.ts';
 import type { PersonRecord } from '../../model/person.ts';
 import type { SyncEvent } from '../../model/sync.ts';
 import type { UserRecord } from '../../model/user.ts';
-import { checksumBase64 } from '../v1/asset.response.ts';
-import { mapFace } from '../v1/person.response.ts';
+import { checksumBase64 } from '../common/asset.response.ts';
+import { mapFace } from '../common/person.response.ts';
 import { mapExifV3 } from './asset.response.ts';
 import type { SyncEntityType } from './sync.ts';
 

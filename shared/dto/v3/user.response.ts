@@ -1,13 +1,13 @@
 /** Immich v3.2's public view of a user (`@immich/sdk` 3.2.2: UserResponseDto): what another user may see. */
 import type { UserRecord } from '../../model/user.ts';
-import { avatarColorFor, type UserResponse } from '../v1/user.response.ts';
+import { type AvatarColor, avatarColorFor } from '../common/user.ts';
 
 export interface UserResponseDto {
   id: string;
   name: string;
   email: string;
   profileImagePath: string;
-  avatarColor: UserResponse['avatarColor'];
+  avatarColor: AvatarColor;
   profileChangedAt: string;
 }
 

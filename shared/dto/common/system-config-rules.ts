@@ -7,7 +7,7 @@ import { as, booleanish, fillKeys, isOneOf, isPlainObject, rules } from '../comm
  * Immich v1.100's SystemConfigDto rules (`server/src/dtos/system-config.dto.ts`): Immich's enums,
  * ranges and conditional rules, numeric strings accepted where Immich converts them, unknown keys
  * stripped. Each field lists its rules in Immich's message order (the reverse of its decorators).
- * The one PUT /system-config body (shared/dto/v3/system-config.ts) is these sections with v3's
+ * The one PUT /system-config body (shared/dto/common/system-config.ts) is these sections with v3's
  * settings added; the building blocks are exported for it.
  */
 
@@ -255,7 +255,7 @@ export const jobEntries = once(() => ({
   videoConversion: job(),
 }));
 
-/** v1.100's sections whose fields v3 has as they are (v3 adds fields to some: shared/dto/v3/system-config.ts). */
+/** v1.100's sections whose fields v3 has as they are (v3 adds fields to some: shared/dto/common/system-config.ts). */
 export const sharedSectionEntries = once(() => ({
   logging: { enabled: boolean(), level: oneOf(['verbose', 'debug', 'log', 'warn', 'error', 'fatal']) },
   map: { enabled: boolean(), lightStyle: string(), darkStyle: string() },

@@ -20,11 +20,11 @@ import {
   sharedSectionEntries,
   string,
   thumbnailEntries,
-} from '../v1/system-config.ts';
+} from './system-config-rules.ts';
 
 /**
  * The one PUT /system-config body, both generations' (docs/immich-compatibility.md, "System
- * configuration"): v1.100's sections and rules (shared/dto/v1/system-config.ts) with Immich v3.2's
+ * configuration"): v1.100's sections and rules (shared/dto/common/system-config-rules.ts) with Immich v3.2's
  * settings (`AdminConfigDto`) added. A setting both generations have is required, as both require
  * it, and checked by v1.100's rule; a setting only one generation has may be left out, and then
  * keeps its value (each generation's clients send back what GET answered, which has both).
