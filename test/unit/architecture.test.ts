@@ -95,10 +95,10 @@ const allowed: Record<string, readonly string[]> = {
   // (db), the management API's client. Services raise events into the outbox and nothing else of
   // it (checked below): a service never shapes a payload.
   'shared/realtime': ['shared/core', 'shared/model', 'shared/dto', 'shared/db', 'shared/storage'],
+  // No shared/dto: services take model inputs (the rule of one core, below).
   'shared/services': [
     'shared/core',
     'shared/model',
-    'shared/dto',
     'shared/domain',
     'shared/db',
     'shared/media',
@@ -115,6 +115,29 @@ const allowed: Record<string, readonly string[]> = {
   // the places index's builder writes the format shared/domain/places.ts reads (docs/places.md).
   infra: ['shared/core', 'shared/db', 'shared/model', 'shared/domain', 'shared/storage', 'functions', 'infra'],
 };
+
+/**
+ * One core, no generation (README, "Layout"): services, access and repositories take and return
+ * model types, and each generation's DTO reads its request into them; a generation's DTO is built on
+ * shared/dto/common/, never on the other generation's. These never-arrows are checked below.
+ */
+const never: readonly { from: RegExp; to: RegExp; rule: string }[] = [
+  { from: /^shared\/(services|access|db)\//, to: /^shared\/dto\//, rule: 'the core knows no generation' },
+  { from: /^shared\/dto\/v3\//, to: /^shared\/dto\/v1\//, rule: 'v3 is not built on v1 (shared/dto/common/ is)' },
+  { from: /^shared\/dto\/common\//, to: /^shared\/dto\/v[13]\//, rule: 'what both share knows neither' },
+];
+// TEMPORARY: the sync services still take their DTO's entity list and query (issue 50, part 2, moves
+// them into shared/model/). Remove each line as its file stops importing shared/dto/.
+const neverExceptions = new Set(['shared/services/sync-stream.service.ts', 'shared/services/sync.service.ts']);
+
+const neverBroken = (edges: Map<string, readonly string[]>): string[] =>
+  [...edges].flatMap(([file, targets]) =>
+    never.flatMap(({ from, to, rule }) =>
+      from.test(file) && !neverExceptions.has(file)
+        ? targets.filter((target) => to.test(target)).map((target) => `${file} -> ${target} (${rule})`)
+        : [],
+    ),
+  );
 
 // The DynamoDB primitives only repositories use: a service reaching for one bypasses them.
 const dbPrimitives = ['client', 'query', 'batch', 'keys', 'transact', 'get', 'codec', 'table', 'items'].map(
@@ -147,9 +170,35 @@ describe('the import graph of the product code', () => {
       const from = layerOf(file);
       return targets
         .filter((target) => layerOf(target) !== from && !(allowed[from] ?? []).includes(layerOf(target)))
+        .filter((target) => !(neverExceptions.has(file) && layerOf(target) === 'shared/dto'))
         .map((target) => `${file} -> ${target}`);
     });
     expect(wrong).toEqual([]);
+  });
+
+  it('keeps the core free of generations and v3 free of v1 (the never-arrows)', () => {
+    expect(neverBroken(graph)).toEqual([]);
+  });
+
+  it('finds a never-arrow where there is one (the check itself works)', () => {
+    expect(
+      neverBroken(
+        new Map([
+          ['shared/services/x.service.ts', ['shared/dto/v1/user.ts', 'shared/model/user.ts']],
+          ['shared/access/x.ts', ['shared/dto/common/user.ts']],
+          ['shared/db/x.repository.ts', ['shared/dto/validate.ts']],
+          ['shared/dto/v3/x.ts', ['shared/dto/v1/x.ts', 'shared/dto/common/user.ts']],
+          ['shared/dto/common/x.ts', ['shared/dto/v3/x.ts']],
+          ['shared/dto/v1/x.ts', ['shared/dto/common/user.ts']],
+        ]),
+      ),
+    ).toEqual([
+      'shared/services/x.service.ts -> shared/dto/v1/user.ts (the core knows no generation)',
+      'shared/access/x.ts -> shared/dto/common/user.ts (the core knows no generation)',
+      'shared/db/x.repository.ts -> shared/dto/validate.ts (the core knows no generation)',
+      'shared/dto/v3/x.ts -> shared/dto/v1/x.ts (v3 is not built on v1 (shared/dto/common/ is))',
+      'shared/dto/common/x.ts -> shared/dto/v3/x.ts (what both share knows neither)',
+    ]);
   });
 
   it('keeps services off HTTP modules and DynamoDB primitives (repositories own every query)', () => {
