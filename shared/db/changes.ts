@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Key } from './keys.ts';
+import { type Key, partitions, syncScopes } from './keys.ts';
 
 /**
  * Change ids: the `updateId` every item the mobile app syncs carries (docs/data-model.md, "Change
@@ -88,7 +88,6 @@ export const syncedEntityOf = ({ pk, sk }: Key): SyncedEntity | undefined => {
  * reads the 16 merged in change order. `shard`: an asset id, or one of `assetMetadataShards`.
  */
 export const assetMetadataShards: readonly string[] = [...'0123456789abcdef'];
-export const assetMetadataScope = (ownerId: string, shard: string): string => `${ownerId}#ASSETMETADATA#${shard.charAt(0)}`;
 
 /** The entities whose creation the stream's backfills start from (Immich's `createId`). */
 const created: ReadonlySet<SyncedEntity> = new Set(['album', 'albumUser', 'partner']);
@@ -101,25 +100,25 @@ const created: ReadonlySet<SyncedEntity> = new Set(['album', 'albumUser', 'partn
 const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): string | undefined => {
   switch (entity) {
     case 'asset':
-      return `CHANGES#${String(item.ownerId)}#ASSET`;
+      return partitions.changes(syncScopes.assets(String(item.ownerId))).value;
     case 'face':
-      return `CHANGES#${String(item.ownerId)}#FACE`;
+      return partitions.changes(syncScopes.faces(String(item.ownerId))).value;
     case 'person':
-      return `CHANGES#${String(item.ownerId)}#PERSON`;
+      return partitions.changes(syncScopes.people(String(item.ownerId))).value;
     case 'memory':
-      return `CHANGES#${String(item.ownerId)}#MEMORY`;
+      return partitions.changes(syncScopes.memories(String(item.ownerId))).value;
     case 'memoryAsset':
-      return `CHANGES#${String(item.ownerId)}#MEMORYASSET`;
+      return partitions.changes(syncScopes.memoryAssets(String(item.ownerId))).value;
     case 'stack':
-      return `CHANGES#${String(item.ownerId)}#STACK`;
+      return partitions.changes(syncScopes.stacks(String(item.ownerId))).value;
     case 'assetEdits':
-      return `CHANGES#${String(item.ownerId)}#ASSETEDIT`;
+      return partitions.changes(syncScopes.assetEdits(String(item.ownerId))).value;
     case 'assetMetadata':
-      return `CHANGES#${assetMetadataScope(String(item.ownerId), String(item.assetId))}`;
+      return partitions.changes(syncScopes.assetMetadata(String(item.ownerId), String(item.assetId))).value;
     case 'albumAsset':
-      return `CHANGES#ALBUM#${String(item.albumId)}`;
+      return partitions.changes(syncScopes.albumEntries(String(item.albumId))).value;
     case 'user':
-      return 'CHANGES#USERS';
+      return partitions.changes(syncScopes.users()).value;
     default:
       return undefined;
   }

@@ -5,7 +5,7 @@ import type { AssetMetadataRecord } from '../model/asset-metadata.ts';
 import type { MemoryRecord } from '../model/memory.ts';
 import type { UserRecord } from '../model/user.ts';
 import { batchDelete, batchGet, batchPut } from './batch.ts';
-import { assetMetadataScope, assetMetadataShards, changeIdAt } from './changes.ts';
+import { assetMetadataShards, changeIdAt } from './changes.ts';
 import { getItem } from './get.ts';
 import { albumCodec } from './items/album.ts';
 import { assetCodec, assetEditsCodec } from './items/asset.ts';
@@ -15,7 +15,7 @@ import { memoryCodec } from './items/memory.ts';
 import { personCodec } from './items/person.ts';
 import { stackCodec } from './items/stack.ts';
 import { userCodec } from './items/user.ts';
-import { keys, type Partition, partitions } from './keys.ts';
+import { keys, type Partition, partitions, syncScopes } from './keys.ts';
 import { liveShare } from './partner.repository.ts';
 import { queryAll, queryPages } from './query.ts';
 import { isCancelled, transact, updateWrite, writeIfPresent } from './transact.ts';
@@ -113,7 +113,7 @@ export const albumItems = (refs: readonly { ownerId: string; albumId: string }[]
 
 /** An album's users' items (Query `ALBUM#<id>` USER#). */
 export const albumUserItems = async (albumId: string): Promise<Item[]> =>
-  (await queryAll({ value: `ALBUM#${albumId}`, prefix: 'USER#' })).filter((item) => item.ownerDeleted !== true);
+  (await queryAll({ value: keys.albumUser(albumId, '').pk, prefix: 'USER#' })).filter((item) => item.ownerDeleted !== true);
 
 /** The partner items that share with the user (theirs) and that the user shares (one Query each), without a deleted user's (pattern 61). */
 export const partnerItems = async (userId: string): Promise<{ sharingWith: Item[]; sharedBy: Item[] }> => {
@@ -173,18 +173,19 @@ export const partIdsOf = (item: Item): Change<unknown>['partIds'] => ({
   unlock: text(item.unlockUpdateId),
 });
 
-export const assetChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#ASSET`, window), assetCodec.read);
-export const faceChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#FACE`, window), faceCodec.read);
-export const personChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#PERSON`, window), personCodec.read);
-export const userChanges = (window: Window) => decoded(changesIn('USERS', window), userCodec.read);
+export const assetChanges = (ownerId: string, window: Window) => decoded(changesIn(syncScopes.assets(ownerId), window), assetCodec.read);
+export const faceChanges = (ownerId: string, window: Window) => decoded(changesIn(syncScopes.faces(ownerId), window), faceCodec.read);
+export const personChanges = (ownerId: string, window: Window) => decoded(changesIn(syncScopes.people(ownerId), window), personCodec.read);
+export const userChanges = (window: Window) => decoded(changesIn(syncScopes.users(), window), userCodec.read);
 export const memoryChanges = (ownerId: string, window: Window) =>
-  decoded(changesIn(`${ownerId}#MEMORY`, window), (item): MemoryRecord => memoryCodec.read(item));
-export const stackChanges = (ownerId: string, window: Window) => decoded(changesIn(`${ownerId}#STACK`, window), stackCodec.read);
+  decoded(changesIn(syncScopes.memories(ownerId), window), (item): MemoryRecord => memoryCodec.read(item));
+export const stackChanges = (ownerId: string, window: Window) => decoded(changesIn(syncScopes.stacks(ownerId), window), stackCodec.read);
 /** An owner's assets whose photo edits changed: each asset's edits as they are now (AssetEditsV1). */
 export const assetEditChanges = (ownerId: string, window: Window) =>
-  decoded(changesIn(`${ownerId}#ASSETEDIT`, window), assetEditsCodec.read);
+  decoded(changesIn(syncScopes.assetEdits(ownerId), window), assetEditsCodec.read);
 /** An owner's 16 asset metadata scopes (shared/db/changes.ts): their changes and their deletions. */
-export const assetMetadataScopes = (ownerId: string): string[] => assetMetadataShards.map((shard) => assetMetadataScope(ownerId, shard));
+export const assetMetadataScopes = (ownerId: string): string[] =>
+  assetMetadataShards.map((shard) => syncScopes.assetMetadata(ownerId, shard));
 
 /**
  * An owner's assets' metadata keys that changed, each with its value as it is now (AssetMetadataV1):
@@ -212,14 +213,17 @@ export async function* assetMetadataChanges(ownerId: string, window: Window): As
 }
 /** The owner's memories' entries that changed (added), as `{memoryId, assetId}`. */
 export const memoryAssetChanges = (ownerId: string, window: Window) =>
-  decoded(changesIn(`${ownerId}#MEMORYASSET`, window), (item) => ({ memoryId: String(item.memoryId), assetId: String(item.assetId) }));
+  decoded(changesIn(syncScopes.memoryAssets(ownerId), window), (item) => ({
+    memoryId: String(item.memoryId),
+    assetId: String(item.assetId),
+  }));
 /**
  * An album's entries that changed (added), as `{albumId, assetId}`; not one whose asset is in the
  * locked folder (its status copy says so), which is leaving the album (docs/immich-compatibility.md,
  * "The locked folder").
  */
 export async function* albumEntryChanges(albumId: string, window: Window): AsyncGenerator<Change<{ albumId: string; assetId: string }>> {
-  for await (const item of changesIn(`ALBUM#${albumId}`, window)) {
+  for await (const item of changesIn(syncScopes.albumEntries(albumId), window)) {
     if (item.visibility === 'locked') continue;
     yield { updateId: updateIdOf(item), record: { albumId: String(item.albumId), assetId: String(item.assetId) } };
   }
@@ -234,6 +238,32 @@ export const deletions = async function* (scope: string, window: Window): AsyncG
 };
 
 /**
+ * The deletions the stream sends, per entity (docs/data-model.md, pattern 63): each scope's in
+ * change order, a record naming what went (the ids Immich's audit rows carry).
+ */
+export const deletionsOf = {
+  assets: (ownerId: string, window: Window) => deletions(syncScopes.assets(ownerId), window),
+  albums: (userId: string, window: Window) => deletions(syncScopes.albums(userId), window),
+  albumUsers: (albumId: string, window: Window) => deletions(syncScopes.albumUsers(albumId), window),
+  albumAssets: (albumId: string, window: Window) => deletions(syncScopes.albumAssets(albumId), window),
+  partners: (userId: string, window: Window) => deletions(syncScopes.partners(userId), window),
+  people: (ownerId: string, window: Window) => deletions(syncScopes.people(ownerId), window),
+  faces: (ownerId: string, window: Window) => deletions(syncScopes.faces(ownerId), window),
+  memories: (ownerId: string, window: Window) => deletions(syncScopes.memories(ownerId), window),
+  memoryAssets: (ownerId: string, window: Window) => deletions(syncScopes.memoryAssets(ownerId), window),
+  stacks: (ownerId: string, window: Window) => deletions(syncScopes.stacks(ownerId), window),
+  userMetadata: (userId: string, window: Window) => deletions(syncScopes.userMetadata(userId), window),
+  assetEdits: (ownerId: string, window: Window) => deletions(syncScopes.assetEdits(ownerId), window),
+  /** Explicit deletions only, the 16 scopes merged in change order. */
+  assetMetadata: (ownerId: string, window: Window) =>
+    mergeInOrder(
+      assetMetadataScopes(ownerId).map((scope) => deletions(scope, window)),
+      (change) => change.updateId,
+    ),
+  users: (window: Window) => deletions(syncScopes.users(), window),
+} as const;
+
+/**
  * The deletions of an owner's assets moved into the locked folder (shared/db/items/deletion.ts),
  * each with the albums it was in then (`albumIds`), for their partners and albums' users.
  */
@@ -241,7 +271,7 @@ export async function* lockedAssetDeletions(
   ownerId: string,
   window: Window,
 ): AsyncGenerator<Change<{ assetId: string; albumIds: string[] }>> {
-  for await (const { updateId, record } of deletions(`${ownerId}#LOCKED`, window))
+  for await (const { updateId, record } of deletions(syncScopes.lockedAssets(ownerId), window))
     yield { updateId, record: { assetId: String(record.assetId), albumIds: (record.albumIds ?? '').split(',').filter(Boolean) } };
 }
 
@@ -270,29 +300,33 @@ export const indexLibrary = async (ownerId: string): Promise<void> => {
   for await (const page of queryPages(partitions.timeline(ownerId), { attributes: ['id', 'gsi3pk', 'faceIds'] })) {
     await inBatches(page, 16, async (item) => {
       const assetId = String(item.id);
-      if (!item.gsi3pk) await stamp(keys.asset(assetId), `CHANGES#${ownerId}#ASSET`);
+      if (!item.gsi3pk) await stamp(keys.asset(assetId), partitions.changes(syncScopes.assets(ownerId)).value);
       for (const faceId of (item.faceIds as string[] | undefined) ?? [])
-        await stamp(keys.assetFace(assetId, faceId), `CHANGES#${ownerId}#FACE`);
+        await stamp(keys.assetFace(assetId, faceId), partitions.changes(syncScopes.faces(ownerId)).value);
     });
   }
   const people = await queryAll(partitions.userPeople(ownerId), { attributes: ['pk', 'sk', 'gsi3pk'] });
   await inBatches(
     people.filter((item) => !item.gsi3pk),
     16,
-    async (item) => void (await stamp({ pk: String(item.pk), sk: String(item.sk) }, `CHANGES#${ownerId}#PERSON`)),
+    async (item) => void (await stamp({ pk: String(item.pk), sk: String(item.sk) }, partitions.changes(syncScopes.people(ownerId)).value)),
   );
   for (const album of await ownAlbumItems(ownerId)) {
     const entries = await queryAll(partitions.albumAssets(String(album.id)), { attributes: ['pk', 'sk', 'gsi3pk'] });
     await inBatches(
       entries.filter((item) => !item.gsi3pk),
       16,
-      async (item) => void (await stamp({ pk: String(item.pk), sk: String(item.sk) }, `CHANGES#ALBUM#${String(album.id)}`)),
+      async (item) =>
+        void (await stamp(
+          { pk: String(item.pk), sk: String(item.sk) },
+          partitions.changes(syncScopes.albumEntries(String(album.id))).value,
+        )),
     );
   }
   await writeIfPresent(
     updateWrite(keys.user(ownerId), 'SET gsi3pk = :partition, changesIndexed = :true', {
       condition: 'present',
-      values: { ':partition': 'CHANGES#USERS', ':true': true },
+      values: { ':partition': partitions.changes(syncScopes.users()).value, ':true': true },
     }),
   );
 };
@@ -303,7 +337,7 @@ export const indexUsers = async (): Promise<void> => {
   await inBatches(
     users.filter((item) => !item.gsi3pk),
     8,
-    async (item) => void (await stamp(keys.user(String(item.id)), 'CHANGES#USERS')),
+    async (item) => void (await stamp(keys.user(String(item.id)), partitions.changes(syncScopes.users()).value)),
   );
 };
 

@@ -11,6 +11,7 @@ import { log } from '../core/log.ts';
 import type { Auth } from '../model/user.ts';
 import { httpHandler } from './handler.ts';
 import { type Endpoint, type HandlerInput, returns } from './pipeline.ts';
+import { type LambdaResult, RawResponse } from './response.ts';
 
 /** A streamed answer's status and headers, sent before its body (Lambda's `HttpResponseStream` prelude). */
 export type Prelude = {
@@ -27,6 +28,9 @@ export interface LineSink {
 }
 
 type Writer = (sink: LineSink) => Promise<void>;
+
+/** The pipeline's answer to a prepared route: a 200 carrying the writer it prepared (never serialised); an error without one. */
+type Prepared = LambdaResult & { writer?: Writer };
 
 // Lambda's Node.js runtime defines `awslambda` (response streaming); npm start and the tests do not.
 const isLambdaRuntime = (value: unknown): value is typeof awslambda =>
@@ -73,12 +77,13 @@ export const streamingHandler = <TBody extends v.GenericSchema | undefined = und
   },
   prepare: (input: HandlerInput<Auth, TBody, undefined, undefined>) => Promise<Writer>,
 ) => {
-  const writers = new WeakMap<object, Writer>();
   const { contentType, ...rest } = endpoint;
+  // The route's prepare step runs as the pipeline's function; its writer comes back with the pipeline's answer.
   const inner = httpHandler(
-    { ...rest, returns: returns<void>(), status: 200 } as Endpoint<TBody, undefined, undefined, void> & typeof rest,
+    { ...rest, returns: returns<RawResponse>(), status: 200 } as Endpoint<TBody, undefined, undefined, RawResponse> & typeof rest,
     async (input) => {
-      writers.set(input.event, await prepare(input));
+      const prepared: Prepared = { statusCode: 200, headers: {}, body: '', writer: await prepare(input) };
+      return new RawResponse(prepared);
     },
   );
   const run = async (event: APIGatewayProxyEventV2, stream: ResponseStream, context: Context): Promise<void> => {
@@ -89,8 +94,7 @@ export const streamingHandler = <TBody extends v.GenericSchema | undefined = und
       await end(out);
       return;
     }
-    const result = await inner(event, context);
-    const writer = writers.get(event);
+    const { writer, ...result }: Prepared = await inner(event, context);
     if (!writer || result.statusCode !== 200) {
       const out = open(stream, { statusCode: result.statusCode, headers: result.headers });
       await write(out, result.body ?? '');

@@ -1,5 +1,5 @@
-import { assetMetadataScope, newChangeId } from '../changes.ts';
-import { keys } from '../keys.ts';
+import { newChangeId } from '../changes.ts';
+import { keys, syncScopes } from '../keys.ts';
 import { putWrite, type Write } from '../transact.ts';
 
 /**
@@ -7,27 +7,6 @@ import { putWrite, type Write } from '../transact.ts';
  * session that last completed a sync longer ago than 30 days is told to start again (SyncResetV1).
  */
 export const deletionRetentionDays = 31;
-
-/** The scopes deletions are kept in, each queried as one partition (docs/data-model.md). */
-export const deletionScopes = {
-  assets: (ownerId: string) => `${ownerId}#ASSET`,
-  /** An owner's assets moved into the locked folder: their partners' and album members' deletions (PartnerAssetDeleteV1). */
-  lockedAssets: (ownerId: string) => `${ownerId}#LOCKED`,
-  albums: (userId: string) => `${userId}#ALBUM`,
-  albumUsers: (albumId: string) => `ALBUM#${albumId}#USER`,
-  albumAssets: (albumId: string) => `ALBUM#${albumId}#ASSET`,
-  partners: (userId: string) => `${userId}#PARTNER`,
-  people: (ownerId: string) => `${ownerId}#PERSON`,
-  faces: (ownerId: string) => `${ownerId}#FACE`,
-  memories: (ownerId: string) => `${ownerId}#MEMORY`,
-  memoryAssets: (ownerId: string) => `${ownerId}#MEMORYASSET`,
-  stacks: (ownerId: string) => `${ownerId}#STACK`,
-  userMetadata: (userId: string) => `${userId}#USERMETADATA`,
-  assetEdits: (ownerId: string) => `${ownerId}#ASSETEDIT`,
-  /** By the asset id's first hex digit (shared/db/changes.ts, `assetMetadataScope`). */
-  assetMetadata: (ownerId: string, assetId: string) => assetMetadataScope(ownerId, assetId),
-  users: () => 'USERS',
-} as const;
 
 const record = (scope: string, data: Record<string, string>): Write => {
   const deleteId = newChangeId();
@@ -43,35 +22,35 @@ const record = (scope: string, data: Record<string, string>): Write => {
 
 /** The deletion records, each written in the transaction that deletes (Immich's audit tables). */
 export const deletionWrites = {
-  asset: (ownerId: string, assetId: string): Write => record(deletionScopes.assets(ownerId), { assetId }),
+  asset: (ownerId: string, assetId: string): Write => record(syncScopes.assets(ownerId), { assetId }),
   /**
    * An asset moved into its owner's locked folder: gone for their partners and for the users of
    * the albums it was in (`albumIds`, comma-separated), not for the owner (docs/data-model.md).
    */
   assetLocked: (ownerId: string, assetId: string, albumIds: readonly string[]): Write =>
-    record(deletionScopes.lockedAssets(ownerId), { assetId, albumIds: albumIds.join(',') }),
+    record(syncScopes.lockedAssets(ownerId), { assetId, albumIds: albumIds.join(',') }),
   /** A user no longer has an album: deleted, or they were removed from it. */
-  albumGone: (userId: string, albumId: string): Write => record(deletionScopes.albums(userId), { albumId }),
+  albumGone: (userId: string, albumId: string): Write => record(syncScopes.albums(userId), { albumId }),
   /** A user removed from an album (sent to the album's remaining users). */
-  albumUser: (albumId: string, userId: string): Write => record(deletionScopes.albumUsers(albumId), { albumId, userId }),
-  albumAsset: (albumId: string, assetId: string): Write => record(deletionScopes.albumAssets(albumId), { albumId, assetId }),
+  albumUser: (albumId: string, userId: string): Write => record(syncScopes.albumUsers(albumId), { albumId, userId }),
+  albumAsset: (albumId: string, assetId: string): Write => record(syncScopes.albumAssets(albumId), { albumId, assetId }),
   /** A partner share ended: recorded for both users. */
   partner: (sharedById: string, sharedWithId: string): Write[] =>
-    [sharedById, sharedWithId].map((userId) => record(deletionScopes.partners(userId), { sharedById, sharedWithId })),
-  person: (ownerId: string, personId: string): Write => record(deletionScopes.people(ownerId), { personId }),
-  face: (ownerId: string, assetFaceId: string): Write => record(deletionScopes.faces(ownerId), { assetFaceId }),
-  memory: (ownerId: string, memoryId: string): Write => record(deletionScopes.memories(ownerId), { memoryId }),
+    [sharedById, sharedWithId].map((userId) => record(syncScopes.partners(userId), { sharedById, sharedWithId })),
+  person: (ownerId: string, personId: string): Write => record(syncScopes.people(ownerId), { personId }),
+  face: (ownerId: string, assetFaceId: string): Write => record(syncScopes.faces(ownerId), { assetFaceId }),
+  memory: (ownerId: string, memoryId: string): Write => record(syncScopes.memories(ownerId), { memoryId }),
   /** An asset taken out of a memory (not one that went with its memory or its asset). */
   memoryAsset: (ownerId: string, memoryId: string, assetId: string): Write =>
-    record(deletionScopes.memoryAssets(ownerId), { memoryId, assetId }),
-  stack: (ownerId: string, stackId: string): Write => record(deletionScopes.stacks(ownerId), { stackId }),
+    record(syncScopes.memoryAssets(ownerId), { memoryId, assetId }),
+  stack: (ownerId: string, stackId: string): Write => record(syncScopes.stacks(ownerId), { stackId }),
   /** A user's metadata row gone (Immich's `user_metadata_audit`): `key` is v3's `license`. */
-  userMetadata: (userId: string, key: string): Write => record(deletionScopes.userMetadata(userId), { userId, key }),
+  userMetadata: (userId: string, key: string): Write => record(syncScopes.userMetadata(userId), { userId, key }),
   /** A user deleted for good (UserDeleteV1, sent to every user: the apps' own cascade drops the rest). */
-  user: (userId: string): Write => record(deletionScopes.users(), { userId }),
+  user: (userId: string): Write => record(syncScopes.users(), { userId }),
   /** A photo edit replaced, removed or gone with its asset (AssetEditDeleteV1). */
-  assetEdit: (ownerId: string, editId: string): Write => record(deletionScopes.assetEdits(ownerId), { editId }),
+  assetEdit: (ownerId: string, editId: string): Write => record(syncScopes.assetEdits(ownerId), { editId }),
   /** An asset's metadata key deleted (AssetMetadataDeleteV1); not one that went with its asset (Immich's audit trigger skips a cascade). */
   assetMetadata: (ownerId: string, assetId: string, key: string): Write =>
-    record(deletionScopes.assetMetadata(ownerId, assetId), { assetId, key }),
+    record(syncScopes.assetMetadata(ownerId, assetId), { assetId, key }),
 };

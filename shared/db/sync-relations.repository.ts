@@ -1,0 +1,124 @@
+import type { AlbumRecord } from '../model/album.ts';
+import type { AssetRecord } from '../model/asset.ts';
+import type { UserRecord } from '../model/user.ts';
+import {
+  albumItems,
+  albumUserItems,
+  assetAlbumEntries,
+  assetItems,
+  createIdOf,
+  ownAlbumItems,
+  partIdsOf,
+  partnerItems,
+  readAlbum,
+  readAsset,
+  readUser,
+  sharedAlbumUserItems,
+  updateIdOf,
+  userItem,
+  userItems,
+} from './sync.repository.ts';
+
+/**
+ * The sync stream's reads of what a user is related to, decoded (docs/data-model.md, pattern 64),
+ * as Immich's sync repository names them per entity: the albums they have, their partners, an
+ * album's users, the albums an asset is in, the assets and users by id.
+ */
+
+/** An album the user has (theirs or shared with them), and since when (Immich's album_user `createId`). */
+export interface Membership {
+  albumId: string;
+  ownerId: string;
+  /** When the user gained the album: its creation for their own, the share's for another's. */
+  createId: string;
+  /** The album's own creation (the owner's album user row) and last change. */
+  albumCreateId: string;
+  updateId: string;
+  /** The users it is shared with. */
+  sharedUserIds: string[];
+  /** The album as the stream sends it (decoded when asked: most types need only the ids). */
+  album: () => AlbumRecord;
+}
+
+/** A partner share and since when: `sharedById` shares their library with `sharedWithId`. */
+export interface PartnerShare {
+  sharedById: string;
+  sharedWithId: string;
+  inTimeline: boolean;
+  createId: string;
+  updateId: string;
+}
+
+const byCreateId = <T extends { createId: string }>(a: T, b: T): number => (a.createId < b.createId ? -1 : a.createId > b.createId ? 1 : 0);
+
+const sharedUserIdsOf = (item: Record<string, unknown>): string[] => (item.sharedUserIds as string[] | undefined) ?? [];
+
+/** The user's albums (their own, then those shared with them: Query, Query gsi2, BatchGetItem), in the order they gained them. */
+export const albumMemberships = async (userId: string): Promise<Membership[]> => {
+  const [own, shared] = await Promise.all([ownAlbumItems(userId), sharedAlbumUserItems(userId)]);
+  const sharedAlbums = await albumItems(shared.map((item) => ({ ownerId: String(item.ownerId), albumId: String(item.albumId) })));
+  const sharedById = new Map(shared.map((item) => [String(item.albumId), item]));
+  const membership = (item: Record<string, unknown>, albumId: string, ownerId: string, createId: string): Membership => ({
+    albumId,
+    ownerId,
+    createId,
+    albumCreateId: createIdOf(item),
+    updateId: updateIdOf(item),
+    sharedUserIds: sharedUserIdsOf(item),
+    album: () => readAlbum(item),
+  });
+  return [
+    ...own.map((item) => membership(item, String(item.albumId ?? item.id), userId, createIdOf(item))),
+    ...sharedAlbums.map((item) =>
+      membership(item, String(item.id), String(item.ownerId), createIdOf(sharedById.get(String(item.id)) ?? item)),
+    ),
+  ].sort(byCreateId);
+};
+
+const partnerShare = (item: Record<string, unknown>): PartnerShare => ({
+  sharedById: String(item.sharedById),
+  sharedWithId: String(item.sharedWithId),
+  inTimeline: item.inTimeline === true,
+  createId: createIdOf(item),
+  updateId: updateIdOf(item),
+});
+
+/** The user's partner shares: those sharing with them and those they share (one Query each), without a deleted user's. */
+export const partnerShares = async (userId: string): Promise<{ sharingWith: PartnerShare[]; sharedBy: PartnerShare[] }> => {
+  const { sharingWith, sharedBy } = await partnerItems(userId);
+  return { sharingWith: sharingWith.map(partnerShare), sharedBy: sharedBy.map(partnerShare) };
+};
+
+/** An album's users (Query `ALBUM#<id>` USER#): who, with what role, since when and last changed. */
+export const albumUsers = async (albumId: string): Promise<{ userId: string; role: string; createId: string; updateId: string }[]> =>
+  (await albumUserItems(albumId)).map((item) => ({
+    userId: String(item.userId),
+    role: String(item.role ?? 'editor'),
+    createId: createIdOf(item),
+    updateId: updateIdOf(item),
+  }));
+
+/** The albums an asset is in, and when it entered each (Query gsi2 `ASSETALBUMS#<id>`). */
+export const assetAlbums = async (assetId: string): Promise<{ albumId: string; updateId: string }[]> =>
+  (await assetAlbumEntries(assetId)).map((item) => ({ albumId: String(item.albumId), updateId: updateIdOf(item) }));
+
+/** Assets by id (BatchGetItem), those that exist. */
+export const assetsById = async (assetIds: readonly string[]): Promise<AssetRecord[]> => (await assetItems(assetIds)).map(readAsset);
+
+/** The owners of assets by id (BatchGetItem): asset id → owner id, those that exist. */
+export const assetOwners = async (assetIds: readonly string[]): Promise<Map<string, string>> =>
+  new Map((await assetItems(assetIds)).map((item) => [String(item.id), String(item.ownerId)]));
+
+/** Users by id (BatchGetItem), those that exist. */
+export const usersById = async (userIds: readonly string[]): Promise<UserRecord[]> => (await userItems(userIds)).map(readUser);
+
+/**
+ * A user as the stream sends them, with their change id and their metadata's (the metadata's own:
+ * a change of their usage or name does not send it again; absent on a user stored before it).
+ */
+export const syncedUser = async (userId: string): Promise<{ user: UserRecord; updateId: string; metadataId: string } | undefined> => {
+  const item = await userItem(userId);
+  if (!item) return undefined;
+  const updateId = updateIdOf(item);
+  return { user: readUser(item), updateId, metadataId: partIdsOf(item)?.metadata ?? updateId };
+};

@@ -1,0 +1,134 @@
+import {
+  assetEditChanges,
+  assetMetadataChanges,
+  deletionsOf,
+  faceChanges,
+  memoryAssetChanges,
+  memoryChanges,
+  mergeInOrder,
+  personChanges,
+  stackChanges,
+} from '../../db/sync.repository.ts';
+import type { StackRecord } from '../../model/stack.ts';
+import type { SyncEvent } from '../../model/sync.ts';
+import { backfill, fields, presentOf, sendChanges, sendDeletions, type TypeSyncs, windowOf } from './mechanics.ts';
+
+/** Immich's SyncStackV1. */
+const stackRow = (stack: StackRecord): SyncEvent['data'] =>
+  fields({
+    id: stack.id,
+    createdAt: stack.createdAt,
+    updatedAt: stack.updatedAt,
+    primaryAssetId: stack.primaryAssetId,
+    ownerId: stack.ownerId,
+  });
+
+/** The rest of the user's library: memories, people and faces, photo edits, asset metadata, stacks (and the partners' stacks). */
+export const libraryTypes: TypeSyncs = {
+  MemoriesV1: async (context) => {
+    await sendDeletions(
+      context,
+      'MemoryDeleteV1',
+      (window) => [deletionsOf.memories(context.userId, window)],
+      ({ memoryId }) => ({ memoryId }),
+    );
+    await sendChanges(context, 'MemoryV1', memoryChanges(context.userId, presentOf(context, 'MemoryV1')), (memory) => ({
+      kind: 'memory',
+      memory,
+    }));
+  },
+  MemoryToAssetsV1: async (context) => {
+    await sendDeletions(
+      context,
+      'MemoryToAssetDeleteV1',
+      (window) => [deletionsOf.memoryAssets(context.userId, window)],
+      ({ memoryId, assetId }) => ({ memoryId, assetId }),
+    );
+    await sendChanges(context, 'MemoryToAssetV1', memoryAssetChanges(context.userId, windowOf(context, 'MemoryToAssetV1')), fields);
+  },
+  PeopleV1: async (context) => {
+    await sendDeletions(
+      context,
+      'PersonDeleteV1',
+      (window) => [deletionsOf.people(context.userId, window)],
+      ({ personId }) => ({ personId }),
+    );
+    await sendChanges(context, 'PersonV1', personChanges(context.userId, presentOf(context, 'PersonV1')), (person) => ({
+      kind: 'person',
+      person,
+    }));
+  },
+  AssetFacesV2: async (context) => {
+    await sendDeletions(
+      context,
+      'AssetFaceDeleteV1',
+      (window) => [deletionsOf.faces(context.userId, window)],
+      ({ assetFaceId }) => ({ assetFaceId }),
+    );
+    await sendChanges(context, 'AssetFaceV2', faceChanges(context.userId, windowOf(context, 'AssetFaceV2')), (face) => ({
+      kind: 'face',
+      face,
+    }));
+  },
+  AssetEditsV1: async (context) => {
+    await sendDeletions(
+      context,
+      'AssetEditDeleteV1',
+      (window) => [deletionsOf.assetEdits(context.userId, window)],
+      ({ editId }) => ({ editId }),
+    );
+    // An asset's edits as they are now, in order (`sequence`), each a row acked with their change.
+    for await (const change of assetEditChanges(context.userId, windowOf(context, 'AssetEditV1')))
+      for (const [sequence, edit] of change.record.edits.entries())
+        await context.send(
+          'AssetEditV1',
+          { kind: 'edit', assetId: change.record.assetId, edit, sequence },
+          { type: 'AssetEditV1', updateId: change.updateId },
+        );
+  },
+  AssetMetadataV1: async (context) => {
+    // Explicit deletions only: metadata that went with its asset goes with the AssetDeleteV1 (the app's rows cascade).
+    await sendDeletions(
+      context,
+      'AssetMetadataDeleteV1',
+      (window) => [deletionsOf.assetMetadata(context.userId, window)],
+      ({ assetId, key }) => ({ assetId, key }),
+    );
+    await sendChanges(
+      context,
+      'AssetMetadataV1',
+      assetMetadataChanges(context.userId, windowOf(context, 'AssetMetadataV1')),
+      ({ assetId, key, value }) => fields({ assetId, key, value }),
+    );
+  },
+  StacksV1: async (context) => {
+    await sendDeletions(
+      context,
+      'StackDeleteV1',
+      (window) => [deletionsOf.stacks(context.userId, window)],
+      ({ stackId }) => ({ stackId }),
+    );
+    await sendChanges(context, 'StackV1', stackChanges(context.userId, windowOf(context, 'StackV1')), stackRow);
+  },
+  PartnerStacksV1: async (context) => {
+    const partners = await context.partners();
+    await sendDeletions(
+      context,
+      'PartnerStackDeleteV1',
+      (window) => partners.map((partner) => deletionsOf.stacks(partner.sharedById, window)),
+      ({ stackId }) => ({ stackId }),
+    );
+    await backfill(context, partners, { backfill: 'PartnerStackBackfillV1', upsert: 'PartnerStackV1' }, (partner, window) =>
+      (async function* () {
+        for await (const change of stackChanges(partner.sharedById, window))
+          yield { updateId: change.updateId, data: stackRow(change.record) };
+      })(),
+    );
+    const window = windowOf(context, 'PartnerStackV1');
+    for await (const change of mergeInOrder(
+      partners.map((partner) => stackChanges(partner.sharedById, window)),
+      (change) => change.updateId,
+    ))
+      await context.send('PartnerStackV1', stackRow(change.record), { type: 'PartnerStackV1', updateId: change.updateId });
+  },
+};
