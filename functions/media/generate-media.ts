@@ -2,25 +2,25 @@
  * The media function: not an API route. Deployed, the originals bucket invokes it (asynchronously,
  * with Lambda's retries and a dead-letter queue) for every object created; locally the server
  * invokes it with the same event right after an upload (infra/local/http-server.ts). For each
- * original it makes the asset's previews and thumbhash (shared/services/media.service.ts). API
- * functions invoke it the same way with jobs: a person's thumbnail after a new feature face
- * (shared/storage/media-jobs.ts).
+ * original it runs the upload's steps (shared/services/media/pipeline.ts; docs/media.md). API
+ * functions invoke it the same way with jobs (shared/storage/media-jobs.ts), each run by its row
+ * of `runners` below.
  */
 import { log, withLogContext } from '#shared/core/log.ts';
+import type { QueueName } from '#shared/model/queue.ts';
 import { collectEvents } from '#shared/realtime/outbox.ts';
 import { publish } from '#shared/realtime/publisher.ts';
 import {
-  assetIdOfOriginalKey,
   detectAssetFaces,
   generateEditedMedia,
-  generateMedia,
+  type MediaJob,
   type MediaJobEvent,
-  type MediaOutcome,
-  makePersonThumbnail,
-  originalExists,
   recognizeAssetFaces,
-} from '#shared/services/media.service.ts';
-import { refreshAssetsMetadata } from '#shared/services/metadata-refresh.service.ts';
+} from '#shared/services/media/jobs.ts';
+import { refreshAssetsMetadata } from '#shared/services/media/metadata-refresh.service.ts';
+import { assetIdOfOriginalKey, originalExists } from '#shared/services/media/originals.ts';
+import { makePersonThumbnail, processUpload } from '#shared/services/media/pipeline.ts';
+import type { MediaOutcome } from '#shared/services/media/step.ts';
 import { recordRun } from '#shared/services/queue-runs.ts';
 
 /** What the function reads of an S3 event (an S3Event is one): the keys of the objects created. */
@@ -36,7 +36,7 @@ const forKey = async (key: string): Promise<MediaOutcome | 'ignored'> => {
   if (!assetId) return 'ignored';
   for (const wait of [...recordWaitMs, undefined]) {
     // An original's object created: an upload, whose owner's apps are told once its previews exist.
-    const outcome = await generateMedia(assetId, { notify: true });
+    const outcome = await processUpload(assetId, { notify: true });
     if (outcome !== 'not-yet' || wait === undefined) return outcome;
     // No asset and no file: its upload failed (and removed the file), or it was deleted since.
     if (!(await originalExists(key))) return 'gone';
@@ -55,33 +55,64 @@ const told = async <T>(job: () => Promise<T>): Promise<T> => {
   return result;
 };
 
+type JobOf<K extends MediaJob['kind']> = Extract<MediaJob, { kind: K }>;
+
+/** A job kind's runner: the outcome's key, the Immich queue whose run it is (for the jobs page), the work. */
+interface Runner<J> {
+  key: (job: J) => string;
+  queue: (job: J) => QueueName;
+  run: (job: J) => Promise<MediaOutcome>;
+}
+
+/** Each job is one run of its queue, told to the apps when done; an event's place jobs are one run together (below). */
+const runners: { [K in Exclude<MediaJob['kind'], 'asset-places'>]: Runner<JobOf<K>> } = {
+  'person-thumbnail': {
+    key: (job) => `person/${job.personId}`,
+    queue: () => 'thumbnailGeneration',
+    run: (job) => makePersonThumbnail(job.ownerId, job.personId),
+  },
+  'asset-media': {
+    key: (job) => `asset/${job.assetId}`,
+    queue: () => 'thumbnailGeneration',
+    run: (job) => processUpload(job.assetId, { notify: job.notify === true }),
+  },
+  'asset-edits': {
+    key: (job) => `edits/${job.assetId}`,
+    queue: () => 'thumbnailGeneration',
+    run: (job) => generateEditedMedia(job.assetId),
+  },
+  // Immich's faceDetection queue, or facialRecognition's for recognition alone.
+  'asset-faces': {
+    key: (job) => `faces/${job.assetId}`,
+    queue: (job) => (job.recognize ? 'facialRecognition' : 'faceDetection'),
+    run: (job) => (job.recognize ? recognizeAssetFaces(job.assetId) : detectAssetFaces(job.assetId, job.force)),
+  },
+};
+
+const runJob = async (job: Exclude<MediaJob, JobOf<'asset-places'>>): Promise<[string, string]> => {
+  const runner = runners[job.kind] as Runner<typeof job>;
+  return [runner.key(job), await told(() => recordRun(runner.queue(job), () => runner.run(job)))];
+};
+
 export const handler = async (event: ObjectCreatedEvent | MediaJobEvent): Promise<{ outcomes: Record<string, string> }> =>
   withLogContext({}, async () => {
     const outcomes: Record<string, string> = {};
-    // Each job is a run of Immich's thumbnailGeneration queue, counted for the jobs page.
-    const thumbnails = <T>(job: () => Promise<T>) => told(() => recordRun('thumbnailGeneration', job));
-    for (const job of 'jobs' in event ? event.jobs : []) {
-      if (job.kind === 'person-thumbnail')
-        outcomes[`person/${job.personId}`] = await thumbnails(() => makePersonThumbnail(job.ownerId, job.personId));
-      else if (job.kind === 'asset-media')
-        outcomes[`asset/${job.assetId}`] = await thumbnails(() => generateMedia(job.assetId, { notify: job.notify === true }));
-      else if (job.kind === 'asset-edits') outcomes[`edits/${job.assetId}`] = await thumbnails(() => generateEditedMedia(job.assetId));
-      // Each face job is a run of Immich's faceDetection queue (or facialRecognition's, recognition alone).
-      else if (job.kind === 'asset-faces' && job.recognize)
-        outcomes[`faces/${job.assetId}`] = await told(() => recordRun('facialRecognition', () => recognizeAssetFaces(job.assetId)));
-      else if (job.kind === 'asset-faces')
-        outcomes[`faces/${job.assetId}`] = await told(() => recordRun('faceDetection', () => detectAssetFaces(job.assetId, job.force)));
-    }
+    const jobs = 'jobs' in event ? event.jobs : [];
+    for (const job of jobs)
+      if (job.kind !== 'asset-places' && job.kind in runners) {
+        const [key, outcome] = await runJob(job);
+        outcomes[key] = outcome;
+      }
     // An event's metadata jobs (keywords as tags, then places: docs/places.md) are one run of Immich's metadataExtraction queue.
-    const places = ('jobs' in event ? event.jobs : []).flatMap((job) => (job.kind === 'asset-places' ? [job.assetId] : []));
+    const places = jobs.flatMap((job) => (job.kind === 'asset-places' ? [job.assetId] : []));
     if (places.length > 0)
       for (const [assetId, outcome] of await recordRun('metadataExtraction', () => refreshAssetsMetadata(places)))
         outcomes[`places/${assetId}`] = outcome;
     for (const record of 'Records' in event ? (event.Records ?? []) : []) {
       // S3 sends keys URL-encoded, spaces as '+'.
       const key = decodeURIComponent(record.s3.object.key.replace(/\+/g, ' '));
-      // Sidecars and the like are no job.
-      outcomes[key] = assetIdOfOriginalKey(key) ? await thumbnails(() => forKey(key)) : 'ignored';
+      // Sidecars and the like are no job: each upload is a run of Immich's thumbnailGeneration queue.
+      outcomes[key] = assetIdOfOriginalKey(key) ? await told(() => recordRun('thumbnailGeneration', () => forKey(key))) : 'ignored';
     }
     // An asset never recorded (its upload failed and removed the file) ends here, not in a retry.
     log.info('media', { outcomes });

@@ -120,7 +120,7 @@ export class MediaFunction extends Construct {
           { from: ffmpeg, to: join('bin', 'ffmpeg') },
           // The reverse-geocoding index, built at install, and the country outlines (docs/places.md), read by the places step;
           // the face model's runtime, built at install, read when faces are looked for (docs/faces.md); the
-          // metadata readers, read when the metadata job reads a file's keywords again (shared/services/metadata-refresh.service.ts).
+          // metadata readers, read when the metadata job reads a file's keywords again (shared/services/media/metadata-refresh.service.ts).
           ...lazyModuleFiles(['places', 'countries', 'faces', 'metadata']),
           // And the management API's client, loaded to tell an owner's open apps of their previews (docs/deployment.md, "Realtime").
           ...realtimeClientFiles(),

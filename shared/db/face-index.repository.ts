@@ -7,7 +7,7 @@
  * change) and reads only newer ones: a photo's recognition reads two items, plus what is new.
  *
  * Who a face shows is not in the index: a face with a person has a face item (in its asset's
- * partition, as every face), one without has none yet. A decision (shared/services/faces.service.ts)
+ * partition, as every face), one without has none yet. A decision (shared/services/media/faces.service.ts)
  * reads those items as they are now and its transaction conditions on them, so two jobs deciding
  * about the same faces at once cannot both win.
  */

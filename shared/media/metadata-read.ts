@@ -223,7 +223,7 @@ export const readSidecar = async (sidecar: Buffer): Promise<Tags | undefined> =>
 };
 
 /**
- * Only the keywords of a file and its sidecar (the metadata refresh's read: shared/services/metadata-refresh.service.ts),
+ * Only the keywords of a file and its sidecar (the metadata refresh's read: shared/services/media/metadata-refresh.service.ts),
  * without what else extractMetadata reads; a sidecar that is no XMP is none.
  */
 export const extractKeywords = async (file: Buffer, sidecar?: Buffer): Promise<string[]> => {

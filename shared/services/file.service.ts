@@ -9,7 +9,7 @@ import { originalsStore } from '../storage/originals.ts';
 
 export type { Delivery, ServedFile } from '../model/file.ts';
 
-// Serving only: the functions that serve files do not carry the image codecs that make previews (media.service.ts).
+// Serving only: the functions that serve files do not carry the image codecs that make previews (shared/services/media/steps/previews.ts).
 
 /** Immich's two caching answers for files. */
 export const cacheControl = {

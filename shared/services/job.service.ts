@@ -40,7 +40,7 @@ export const createJob = async (name: string): Promise<void> => {
  * POST /assets/jobs and v1.100's POST /asset/jobs: `regenerate-thumbnail` hands the assets to the
  * media function again (their previews and thumbhash are made anew, a run of thumbnailGeneration
  * each), `refresh-metadata` reads their files' keywords again as tags and names their places again
- * (shared/services/metadata-refresh.service.ts; the rest of their metadata is read once, at upload), v3's `refresh-faces` detects their faces again (docs/faces.md); the
+ * (shared/services/media/metadata-refresh.service.ts; the rest of their metadata is read once, at upload), v3's `refresh-faces` detects their faces again (docs/faces.md); the
  * owner's assets only. Nothing is transcoded here: that job is a 400 naming it.
  */
 export const runAssetJobs = async (auth: Auth, assetIds: readonly string[], name: string): Promise<void> => {

@@ -1,7 +1,7 @@
 /**
  * Immich v3's photo editor (docs/immich-compatibility.md, "The photo editor"): an asset's crop,
  * rotation and mirror, kept with the asset; the original never changes. The media function makes
- * the edited files (shared/services/media.service.ts, generateEditedMedia), which the thumbnail
+ * the edited files (shared/services/media/steps/edits.ts), which the thumbnail
  * and original routes answer when asked `edited=true`.
  */
 import { randomUUID } from 'node:crypto';

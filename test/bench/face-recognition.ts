@@ -9,7 +9,7 @@
  * (shared/media/face-detect.ts) at several scores, then Immich's facial recognition over the
  * photos in order, with the default settings (shared/model/config.ts) and the same rules as the
  * media function (shared/domain/faces.ts: `nearestFaces`, then `decide`; a new person takes its
- * founding faces at once, as shared/services/faces.service.ts records them). With `--portrait`,
+ * founding faces at once, as shared/services/media/faces.service.ts records them). With `--portrait`,
  * `--copies` copies of that photo (re-saved, resized, cropped, mirrored, darker or lighter, as a
  * phone, a messenger or an editor makes them) are recognised after the folder's photos: do they
  * become one person?

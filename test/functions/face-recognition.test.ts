@@ -23,7 +23,7 @@ import { AssetChangedError, getAssets, getAssetWithFaces, updateAsset } from '#s
 import { addFaceIndexEntry, readFaceIndex, recordRecognition } from '#shared/db/face-index.repository.ts';
 import { decodeDescriptors, descriptorLength, encodeDescriptors } from '#shared/domain/faces.ts';
 import type { AssetFaceResponseDto } from '#shared/dto/v3/person.response.ts';
-import { recognizeFace } from '#shared/services/faces.service.ts';
+import { recognizeFace } from '#shared/services/media/faces.service.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { assetInfo } from '../support/library.ts';

@@ -4,15 +4,15 @@
  * on it as tags (shared/services/file-tags.ts), then its places named again (docs/places.md). The
  * rest of its metadata stays as the upload read it (docs/immich-compatibility.md, "Tags").
  */
-import { inBatches } from '../core/concurrency.ts';
-import { log } from '../core/log.ts';
-import { getAsset } from '../db/asset.repository.ts';
-import { extractKeywords } from '../media/metadata-read.ts';
-import { readForMetadata } from '../media/ranged-read.ts';
-import type { AssetRecord } from '../model/asset.ts';
-import { originalsStore } from '../storage/originals.ts';
-import { putFileTags } from './file-tags.ts';
-import { type PlacesOutcome, placeAsset } from './places.service.ts';
+import { inBatches } from '../../core/concurrency.ts';
+import { log } from '../../core/log.ts';
+import { getAsset } from '../../db/asset.repository.ts';
+import { extractKeywords } from '../../media/metadata-read.ts';
+import { readForMetadata } from '../../media/ranged-read.ts';
+import type { AssetRecord } from '../../model/asset.ts';
+import { originalsStore } from '../../storage/originals.ts';
+import { putFileTags } from '../file-tags.ts';
+import { type PlacesOutcome, placeAsset } from '../places.service.ts';
 
 /** The keywords of an asset's stored file and sidecar; none when the file is gone. */
 const storedKeywords = async (asset: AssetRecord): Promise<string[]> => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { getAssetWithFaces } from '../db/asset.repository.ts';
+import { getAssetWithFaces } from '../../db/asset.repository.ts';
 import {
   AssetFacesChangedError,
   addFaceIndexEntry,
@@ -7,9 +7,9 @@ import {
   readFaceIndex,
   readFaceStates,
   recordRecognition,
-} from '../db/face-index.repository.ts';
-import { getPeople, updatePerson } from '../db/person.repository.ts';
-import { postingsOf, writePostings } from '../db/term.repository.ts';
+} from '../../db/face-index.repository.ts';
+import { getPeople, updatePerson } from '../../db/person.repository.ts';
+import { postingsOf, writePostings } from '../../db/term.repository.ts';
 import {
   type Box,
   decide,
@@ -20,12 +20,12 @@ import {
   overlap,
   sameFaceOverlap,
   scaleBox,
-} from '../domain/faces.ts';
-import { assetTerms } from '../domain/terms.ts';
-import type { DetectedFace } from '../media/face-detect.ts';
-import { decodeRgb } from '../media/images.ts';
-import type { AssetRecord, AssetWithFaces, FaceRecord } from '../model/asset.ts';
-import type { SystemConfig } from '../model/config.ts';
+} from '../../domain/faces.ts';
+import { assetTerms } from '../../domain/terms.ts';
+import type { DetectedFace } from '../../media/face-detect.ts';
+import { decodeRgb } from '../../media/images.ts';
+import type { AssetRecord, AssetWithFaces, FaceRecord } from '../../model/asset.ts';
+import type { SystemConfig } from '../../model/config.ts';
 
 /**
  * Faces from the photos themselves (docs/faces.md): Immich's face detection and facial
@@ -83,7 +83,7 @@ export const findFaces = async (
   ml: MachineLearning,
 ): Promise<FacesFound | undefined> => {
   if (!facialRecognitionEnabled(ml)) return undefined;
-  const { detectFaces } = await import('../media/face-detect.ts');
+  const { detectFaces } = await import('../../media/face-detect.ts');
   const detected =
     Math.min(preview.width, preview.height) < minFaceImageSide
       ? []
