@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { lambdaTaskRoot, placesIndexPath } from '../core/env.ts';
 
 /**
  * The index file: `PLACES_INDEX`; in a Lambda function the one beside its bundle
@@ -12,8 +13,9 @@ import { dirname, join } from 'node:path';
  * this module's folder or the nearest above it.
  */
 export const placesIndexFile = (): string | undefined => {
-  if (process.env.PLACES_INDEX) return process.env.PLACES_INDEX;
-  const taskRoot = process.env.LAMBDA_TASK_ROOT;
+  const named = placesIndexPath();
+  if (named) return named;
+  const taskRoot = lambdaTaskRoot();
   if (taskRoot) {
     const file = join(taskRoot, 'node_modules', '.places', 'places.bin');
     return existsSync(file) ? file : undefined;
