@@ -12,7 +12,7 @@ import { lambdaTaskRoot, placesIndexPath } from '../core/env.ts';
  * (`$LAMBDA_TASK_ROOT/node_modules/.places/places.bin`) and no other; elsewhere the project's, in
  * this module's folder or the nearest above it.
  */
-export const placesIndexFile = (): string | undefined => {
+const placesIndexFile = (): string | undefined => {
   const named = placesIndexPath();
   if (named) return named;
   const taskRoot = lambdaTaskRoot();

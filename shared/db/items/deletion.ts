@@ -6,10 +6,10 @@ import { putWrite, type Write } from '../transact.ts';
  * How long a deletion is kept for the sync stream: Immich's audit cleanup keeps 31 days, and a
  * session that last completed a sync longer ago than 30 days is told to start again (SyncResetV1).
  */
-export const deletionRetentionDays = 31;
+const deletionRetentionDays = 31;
 
 /** The scopes deletions are kept in, each queried as one partition (docs/data-model.md). */
-export const deletionScopes = {
+const deletionScopes = {
   assets: (ownerId: string) => `${ownerId}#ASSET`,
   /** An owner's assets moved into the locked folder: their partners' and album members' deletions (PartnerAssetDeleteV1). */
   lockedAssets: (ownerId: string) => `${ownerId}#LOCKED`,
