@@ -34,7 +34,7 @@ export class ImmichStack extends Stack {
     super(scope, id, props);
 
     // Deploying again onto a library kept by an earlier `npm run destroy`: the retained table,
-    // bucket and secret are imported by name instead of created (README, "Deploy").
+    // bucket and secret are imported by name instead of created (docs/deployment.md, "After deploying").
     const existing = {
       table: this.node.tryGetContext('existingTableName') as string | undefined,
       bucket: this.node.tryGetContext('existingBucketName') as string | undefined,

@@ -30,7 +30,7 @@ const shown = host === '127.0.0.1' ? 'localhost' : host;
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const tableName = process.env.TABLE_NAME ?? 'immich';
 const webDir = resolve(process.env.WEB_DIR || join(root, webBuildDir));
-const noWeb = "  Immich's web app: none at WEB_DIR (README, \"Immich's web app\": the www folder of Immich's server image)";
+const noWeb = '  Immich\'s web app: none at WEB_DIR (docs/web-app.md, "The build": the www folder of Immich\'s server image)';
 
 /** `npm start`: the handlers of the source, in this process. */
 const startSource = async (data: LocalData): Promise<void> => {

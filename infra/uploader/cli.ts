@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run upload -- [options] <paths…>` (or `npx immich-serverless upload …`): uploads a
- * library, files of any size, with the Immich CLI's login (README, "Uploading a large library").
+ * library, files of any size, with the Immich CLI's login (docs/large-uploads.md, "Uploading a large library").
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';

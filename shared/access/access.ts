@@ -92,7 +92,7 @@ export const requireAlbum = async (auth: Auth, permission: Permission, albumId: 
  * the order asked: read 100 a call, consistently (their own, then the shares with them and those
  * albums), never one read per id (docs/api.md, "Limits").
  */
-export const allowedAlbums = async (auth: Auth, permission: Permission, albumIds: readonly string[]): Promise<AlbumRecord[]> => {
+const allowedAlbums = async (auth: Auth, permission: Permission, albumIds: readonly string[]): Promise<AlbumRecord[]> => {
   const unique = [...new Set(albumIds)];
   // Read consistently, as `requireAlbum`'s GetItems: the albums' writes condition on what is read here.
   const consistent = { consistent: true };
@@ -244,7 +244,7 @@ export const allowedAssets = async (auth: Auth, permission: Permission, assetIds
  * links): only with `allowDownload`, only what the link shows — every one of `assetIds`, or the
  * link's own album. Returns the assets, or the album's id checked.
  */
-export const requireLinkDownload = async (
+const requireLinkDownload = async (
   auth: Auth,
   request: { assetIds: readonly string[] } | { albumId: string },
 ): Promise<{ assets: AssetRecord[]; link: SharedLinkRecord }> => {

@@ -76,7 +76,7 @@ export const sharedLinkPasswordStandIn = (secret: string, linkId: string, passwo
   createHmac('sha256', secret).update(`shared-link-password\0${linkId}\0${passwordHash}`).digest('base64url').slice(0, 24);
 
 /** How long the token a link's password earns is good for: the life of Immich's cookie that carries it. */
-export const sharedLinkTokenSeconds = 86_400;
+const sharedLinkTokenSeconds = 86_400;
 
 const tokenMac = (secret: string, linkId: string, passwordHash: string, expires: number): string =>
   createHmac('sha256', secret).update(`shared-link-token\0${linkId}\0${expires}\0${passwordHash}`).digest('base64url');

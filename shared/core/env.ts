@@ -80,6 +80,20 @@ export const licensePublicKeys = (): { server?: string; client?: string } => {
   const client = optional('LICENSE_PUBLIC_KEY_CLIENT');
   return { ...(server ? { server } : {}), ...(client ? { client } : {}) };
 };
+/**
+ * The Lambda function's own folder (`LAMBDA_TASK_ROOT`, set by Lambda; unset elsewhere): where the
+ * files shipped beside a bundle are (the places index, the web app's `index.html`).
+ */
+export const lambdaTaskRoot = (): string | undefined => optional('LAMBDA_TASK_ROOT');
+/** The Lambda runtime API's `host:port` (`AWS_LAMBDA_RUNTIME_API`, set by Lambda; read each time: tests set it). */
+export const lambdaRuntimeApi = (): string | undefined => optional('AWS_LAMBDA_RUNTIME_API');
+/** The reverse-geocoding index's file when not the one built at install (`PLACES_INDEX`; shared/storage/places-index.ts). */
+export const placesIndexPath = (): string | undefined => optional('PLACES_INDEX');
+/**
+ * The web app's `index.html` the share pages are made from (`WEB_INDEX`: relative to the task root
+ * deployed, absolute locally; shared/services/share-page.service.ts). Unset: no web app is served.
+ */
+export const webIndex = (): string | undefined => optional('WEB_INDEX');
 /** `silent` turns logging off (tests). */
 export const logLevel = (): string | undefined => optional('LOG_LEVEL');
 /** Largest request body of a route, in bytes: set per function by the stack from its route row (unset: the host checks it). */

@@ -21,6 +21,7 @@
 import type { LookupAddress } from 'node:dns';
 import type { IncomingMessage } from 'node:http';
 import type { BlockList } from 'node:net';
+import { lambdaRuntimeApi } from './env.ts';
 
 /** The URL, a redirect or the answer is not one this server reads: the caller's request cannot be met as configured (a 4xx). */
 export class UrlRefused extends Error {
@@ -101,7 +102,7 @@ const embeddedIpv4 = (address: string): string | undefined => {
 
 /** The Lambda runtime API's host (`127.0.0.1:9001` deployed), or undefined off Lambda (read each time: tests set it). */
 const runtimeApiHost = (): string | undefined => {
-  const value = process.env.AWS_LAMBDA_RUNTIME_API;
+  const value = lambdaRuntimeApi();
   if (!value) return undefined;
   const bracketed = /^\[([^\]]+)\]/.exec(value);
   return (bracketed ? bracketed[1] : value.split(':')[0])?.toLowerCase();

@@ -180,7 +180,7 @@ const splitTopLevel = (text: string): string[] => {
  * The top-level attributes an update expression writes (`SET #exif.#city = :c, updatedAt = :u`
  * writes `exif` and `updatedAt`), its placeholders resolved through `names`.
  */
-export const writtenAttributes = (expression: string, names: Record<string, string> = {}): Set<string> => {
+const writtenAttributes = (expression: string, names: Record<string, string> = {}): Set<string> => {
   const written = new Set<string>();
   const clauses = expression.split(/\b(SET|REMOVE|ADD|DELETE)\s+/i).slice(1);
   for (let i = 0; i + 1 < clauses.length; i += 2) {

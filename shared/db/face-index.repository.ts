@@ -89,7 +89,7 @@ export const readFaceIndex = async (ownerId: string, decode: (bytes: Uint8Array)
   return index;
 };
 
-export class FacesAssetGoneError extends Error {}
+class FacesAssetGoneError extends Error {}
 
 /** The asset's faces changed since they were read (a face drawn, named or deleted, another detection): read them again. */
 export class AssetFacesChangedError extends Error {}

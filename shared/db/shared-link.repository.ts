@@ -106,7 +106,6 @@ export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonl
   return 'deleted';
 };
 
-/** Adds entries to an INDIVIDUAL link (idempotent puts, 100 a transaction). */
 /**
  * Adds entries to an INDIVIDUAL link, each only while it is new and its asset exists: per id,
  * `done`, `duplicate` (a concurrent request added it first) or `asset-missing` (deleted meanwhile).

@@ -36,7 +36,7 @@ const fixedZone = /^UTC(?:([+-])(\d{1,2})(?::(\d{2}))?)?$/;
  * Minutes east of UTC that a zone observes at an instant: a fixed offset by its name, an IANA zone
  * by its rules (daylight saving). Undefined for a name that is neither.
  */
-export const zoneOffsetAt = (zone: string, instant: number): number | undefined => {
+const zoneOffsetAt = (zone: string, instant: number): number | undefined => {
   const fixed = fixedZone.exec(zone);
   if (fixed) return fixed[1] ? (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 60 + Number(fixed[3] ?? 0)) : 0;
   try {

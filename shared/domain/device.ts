@@ -47,7 +47,7 @@ const osOf = (name: string | undefined, userAgent: string): string | undefined =
   chromecastOf(userAgent) ?? (name ? (systemNames[name] ?? name) : name);
 
 /** The names Immich gives the device of a request with these headers. */
-export const nameDevice = (parse: Parse, agent: SessionAgent): DeviceNames => {
+const nameDevice = (parse: Parse, agent: SessionAgent): DeviceNames => {
   const parsed = parse(agent.userAgent);
   return {
     deviceType: browserOf(parsed.browser.name, agent.userAgent) || parsed.device.type || agent.deviceModel || '',

@@ -21,8 +21,8 @@ export const earthRadius = 6378168;
 export const maxDistance = 25_000;
 
 /** The grid the places are bucketed in: cells of this many degrees, rows from the south pole, columns from −180°. */
-export const cellDegrees = 0.25;
-export const gridRows = 180 / cellDegrees;
+const cellDegrees = 0.25;
+const gridRows = 180 / cellDegrees;
 export const gridColumns = 360 / cellDegrees;
 
 /** Coordinates are kept as integers of this many units a degree (about 1.1 m). */

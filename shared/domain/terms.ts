@@ -25,10 +25,10 @@ export const words = (text: string | null | undefined): string[] =>
  * Most words an asset can be found by: each is an item written (a posting), so a 3,000-word
  * description must not cost 3,000 writes. The short, telling fields come first, the description last.
  */
-export const maxTermsPerAsset = 100;
+const maxTermsPerAsset = 100;
 
 /** Most words a name gives (a person's name is written on every one of their assets). */
-export const maxNameTerms = 20;
+const maxNameTerms = 20;
 
 /**
  * The words an asset can be found by: its file name, its people's names, camera, lens, place and

@@ -23,7 +23,7 @@ export const asksForJson = (event: Request): boolean => (event.headers.accept ??
  * A v3 client on a path whose v1.100 operation is read as text: v3's SDK asks for JSON
  * (`Accept: application/json`) where v1.100's SDK asks for nothing; or one of v3's apps.
  */
-export const isV3Client = (event: APIGatewayProxyEventV2): boolean => isV3App(event) || asksForJson(event);
+const isV3Client = (event: APIGatewayProxyEventV2): boolean => isV3App(event) || asksForJson(event);
 
 /**
  * Which generation's client sent a request on a path both generations share, where the client

@@ -20,7 +20,7 @@ const acceptEncoding = (event: APIGatewayProxyEventV2): string | undefined =>
   Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'accept-encoding')?.[1];
 
 /** Whether the client takes a gzip answer: it names `gzip` (or `*`) without `q=0`, or names no coding at all. */
-export const acceptsGzip = (event: APIGatewayProxyEventV2): boolean => {
+const acceptsGzip = (event: APIGatewayProxyEventV2): boolean => {
   const header = acceptEncoding(event);
   if (header === undefined) return true;
   return header.split(',').some((part) => {

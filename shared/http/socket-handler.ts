@@ -47,7 +47,7 @@ const asRequest = (event: SocketEvent): CredentialSource => {
  * "Realtime"): Immich's 3.x apps name themselves in the User-Agent, as on every request; a browser
  * is the web app this deployment serves, whose generation the stack knows (`WEB_GENERATION`).
  */
-export const generationOf = (request: CredentialSource): Generation => (isV3App(request) ? 'v3' : env.webGeneration());
+const generationOf = (request: CredentialSource): Generation => (isV3App(request) ? 'v3' : env.webGeneration());
 
 const connectionIdOf = (event: SocketEvent): string => {
   const id = event.requestContext?.connectionId;

@@ -1,5 +1,5 @@
 /**
- * The limits a client can meet, in one place (README, "Limits", lists them). Immich (PostgreSQL)
+ * The limits a client can meet, in one place (docs/api.md, "Limits", lists them). Immich (PostgreSQL)
  * has few; here a DynamoDB item holds at most 400 KB and an index key at most 2,048 bytes, so
  * every free-text field has a maximum, checked where the value comes in with a clear 400.
  */

@@ -3,7 +3,6 @@ import { id, instant, nullable } from './fields.ts';
 import { LicenseSchema } from './license.ts';
 
 export const userStatuses = ['active', 'removing', 'deleted'] as const;
-export type UserStatus = (typeof userStatuses)[number];
 
 /** A user as stored. */
 export const UserRecordSchema = v.object({

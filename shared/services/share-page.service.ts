@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { hashSharedLinkKey } from '../core/crypto.ts';
+import { lambdaTaskRoot, webIndex } from '../core/env.ts';
 import { NotFound } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import { getAlbum, listMembers } from '../db/album.repository.ts';
@@ -136,7 +137,8 @@ export const sharePageHtml = async (
   requestOrigin: string,
   lookup: ((origin: string) => Promise<OpenGraphTags | null>) | undefined,
 ): Promise<string> => {
-  const indexPath = process.env.WEB_INDEX && resolve(process.env.LAMBDA_TASK_ROOT ?? '.', process.env.WEB_INDEX);
+  const webIndexFile = webIndex();
+  const indexPath = webIndexFile && resolve(lambdaTaskRoot() ?? '.', webIndexFile);
   const index = indexPath ? await readFile(indexPath, 'utf8').catch(() => undefined) : undefined;
   if (index === undefined) throw new NotFound('No web app is served here');
   let tags: OpenGraphTags | null = null;

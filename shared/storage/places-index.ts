@@ -5,15 +5,17 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { lambdaTaskRoot, placesIndexPath } from '../core/env.ts';
 
 /**
  * The index file: `PLACES_INDEX`; in a Lambda function the one beside its bundle
  * (`$LAMBDA_TASK_ROOT/node_modules/.places/places.bin`) and no other; elsewhere the project's, in
  * this module's folder or the nearest above it.
  */
-export const placesIndexFile = (): string | undefined => {
-  if (process.env.PLACES_INDEX) return process.env.PLACES_INDEX;
-  const taskRoot = process.env.LAMBDA_TASK_ROOT;
+const placesIndexFile = (): string | undefined => {
+  const named = placesIndexPath();
+  if (named) return named;
+  const taskRoot = lambdaTaskRoot();
   if (taskRoot) {
     const file = join(taskRoot, 'node_modules', '.places', 'places.bin');
     return existsSync(file) ? file : undefined;

@@ -88,7 +88,7 @@ export interface PartTarget {
  * (profile images) and `downloads/<uuid>/<uuid>.zip` (archives, expired by the bucket's
  * lifecycle): nothing that could leave the store.
  */
-export const safeKey = /^(upload|thumbs|profile|downloads)(\/[A-Za-z0-9._-]+)+$/;
+const safeKey = /^(upload|thumbs|profile|downloads)(\/[A-Za-z0-9._-]+)+$/;
 
 export const assertSafeKey = (key: string): void => {
   if (!safeKey.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {

@@ -60,6 +60,56 @@ const sources = files.filter(
     (/^(functions|shared|infra|test)\//.test(file) && file.endsWith('.ts')),
 );
 
+/**
+ * The folders README's "Layout" names: a line of its block that starts with `name/` at the left
+ * edge is a top folder, two spaces in a folder inside the last top one (`  media/` under
+ * `functions/`); the lines that continue a description are indented further and name none.
+ */
+const layoutFolders = (readme: string): string[] => {
+  const block = /^## Layout\n+```\n([\s\S]*?)^```/m.exec(readme)?.[1] ?? '';
+  const folders: string[] = [];
+  let top = '';
+  for (const line of block.split('\n')) {
+    const [, indent = '', name = ''] = /^( *)([\w.-]+)\/(?=\s|$)/.exec(line) ?? [];
+    if (!name) continue;
+    if (indent.length === 0) {
+      top = name;
+      folders.push(name);
+    } else if (indent.length === 2 && top) folders.push(`${top}/${name}`);
+  }
+  return folders;
+};
+
+/** Folders of `dir` (a path from the top). */
+const foldersOf = (dir: string): string[] =>
+  readdirSync(join(root, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `${dir}/${entry.name}`);
+
+describe("README's Layout and length", () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const layout = layoutFolders(readme);
+
+  it('names folders that exist', () => {
+    expect(layout).toEqual(expect.arrayContaining(['functions', 'functions/media', 'shared', 'shared/core', 'infra/tools', 'docs']));
+    expect(layout.filter((folder) => !existsSync(join(root, folder)))).toEqual([]);
+  });
+
+  it('names every folder of shared/ and infra/', () => {
+    expect([...foldersOf('shared'), ...foldersOf('infra')].filter((folder) => !layout.includes(folder))).toEqual([]);
+  });
+
+  it("finds a folder the Layout names that is gone, and only the Layout's (the check itself works)", () => {
+    const text =
+      '## Layout\n\n```\nshared/      code\n  core/      errors\n             model/ in a description\ngone/        x\n  away/      y\n```\n\n```\nother/ z\n```\n';
+    expect(layoutFolders(text)).toEqual(['shared', 'shared/core', 'gone', 'gone/away']);
+  });
+
+  it('stays short: at most 200 lines (the manual is in docs/)', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(200);
+  });
+});
+
 describe('paths named in README, docs and comments', () => {
   it('reads the documents and the code (the check has something to check)', () => {
     expect(sources).toContain('README.md');

@@ -177,7 +177,7 @@ const seed = async (user: SdkUser) => {
 
 const main = async (): Promise<void> => {
   if (!existsSync(join(buildDir, 'index.html')))
-    throw new Error(`No web build at ${buildDir}: give the www folder of Immich's server image (README, "Immich's web app")`);
+    throw new Error(`No web build at ${buildDir}: give the www folder of Immich's server image (docs/web-app.md, "The build")`);
   if (photos && !isV3WebBuild(buildDir)) throw new Error('--photos drives the v3 web app: give a v3 build');
   if (photos && !existsSync(photos)) throw new Error(`No folder of photos at ${photos}`);
   mkdirSync(shots, { recursive: true });

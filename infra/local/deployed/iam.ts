@@ -148,7 +148,6 @@ export const s3Authorizations = (method: string, url: URL): Authorization[] => {
   }
 };
 
-/** A Secrets Manager call (`X-Amz-Target: secretsmanager.<Operation>`) → what it needs. */
 /** Lambda's Invoke (`POST /2015-03-31/functions/<name or ARN>/invocations`): lambda:InvokeFunction on the function's ARN. */
 export const lambdaAuthorizations = (url: URL, where: { region: string; account: string }): Authorization[] => {
   const name = /^\/2015-03-31\/functions\/([^/]+)\/invocations$/.exec(url.pathname)?.[1];
@@ -178,6 +177,7 @@ export const executeApiAuthorizations = (
   ];
 };
 
+/** A Secrets Manager call (`X-Amz-Target: secretsmanager.<Operation>`) → what it needs. */
 export const secretsManagerAuthorizations = (operation: string, body: Body): Authorization[] => [
   { action: `secretsmanager:${operation}`, resource: String(body.SecretId ?? '*') },
 ];

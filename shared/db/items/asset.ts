@@ -242,8 +242,6 @@ export const assetWrites = {
    * albums (the writes that copy its status to its album entries found them all); with `counted`,
    * only while it is still in the timeline state it was read in (its counters move in the same
    * transaction: shared/db/items/bucket.ts).
-   */
-  /**
    * With `faceIds` (the faces whose status copies the same transaction sets), only while the asset
    * still has exactly those: a face recognised meanwhile (docs/faces.md) would keep an old copy.
    */
@@ -315,8 +313,10 @@ export const assetWrites = {
       values: { ...values, ...condition.values },
     });
   },
-  /** Deletes an existing asset that is still in `albumCount` albums and in the timeline state it was read in. */
-  /** With `faceIds` (the faces deleted after it), only while the asset still has exactly those. */
+  /**
+   * Deletes an existing asset that is still in `albumCount` albums and in the timeline state it was
+   * read in; with `faceIds` (the faces deleted after it), only while the asset still has exactly those.
+   */
   delete: (assetId: string, albumCount: number, counted: CountedState, faceIds?: readonly string[]): Write => {
     const condition = withFaces(conditionOn(albumCount, counted), faceIds);
     return deleteWrite(keys.asset(assetId), {

@@ -2,12 +2,12 @@ import { keys } from '../keys.ts';
 import { putWrite, type Write } from '../transact.ts';
 
 /** How long a deletion is kept for the apps' sync: Immich's AUDIT_LOG_MAX_DURATION (100 days). */
-export const auditRetentionDays = 100;
+const auditRetentionDays = 100;
 
 /** Immich's audit entity types. */
 export type AuditEntityType = 'ASSET' | 'ALBUM';
 
-export const auditItem = (ownerId: string, entityType: AuditEntityType, entityId: string, createdAt: string) => ({
+const auditItem = (ownerId: string, entityType: AuditEntityType, entityId: string, createdAt: string) => ({
   ...keys.audit(ownerId, entityType, createdAt, entityId),
   type: 'audit',
   entityType,

@@ -6,7 +6,7 @@ import { putWrite, type Write } from '../transact.ts';
  * How long a deletion is kept for the sync stream: Immich's audit cleanup keeps 31 days, and a
  * session that last completed a sync longer ago than 30 days is told to start again (SyncResetV1).
  */
-export const deletionRetentionDays = 31;
+const deletionRetentionDays = 31;
 
 const record = (scope: string, data: Record<string, string>): Write => {
   const deleteId = newChangeId();

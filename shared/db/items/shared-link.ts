@@ -35,7 +35,7 @@ const linkItem = (link: SharedLinkRecord) => ({
   linkType: link.type,
 });
 
-export const entryItem = (linkId: string, assetId: string) => ({
+const entryItem = (linkId: string, assetId: string) => ({
   ...keys.sharedLinkAsset(linkId, assetId),
   ...indexKeys.assetLinks(assetId, linkId),
   type: 'sharedLinkAsset',

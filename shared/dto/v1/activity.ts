@@ -57,5 +57,3 @@ export const ActivityCreateDto = v.pipe(
     }),
   ),
 );
-
-export const ActivityParams = dto({ id: uuid() });

@@ -44,7 +44,6 @@ export const UpdateAlbumDto = dto({
   isActivityEnabled: optional(booleanish()),
   order: optional(v.pipe(v.unknown(), isOneOf(albumOrders), as<(typeof albumOrders)[number]>())),
 });
-export type UpdateAlbumInput = v.InferOutput<typeof UpdateAlbumDto>;
 
 /** `BulkIdsDto` of PUT and DELETE /album/:id/assets: at most `limits.albumAssets` ids (docs/api.md, "Limits"). */
 export const AlbumAssetIdsDto = dto({ ids: uuidListUpTo(limits.albumAssets) });

@@ -36,7 +36,6 @@ const personUpdateEntries = {
 };
 
 export const PersonUpdateDto = dto(personUpdateEntries);
-export type PersonUpdateInput = v.InferOutput<typeof PersonUpdateDto>;
 
 /** `PersonCreateDto` (POST /person). */
 export const PersonCreateDto = dto({

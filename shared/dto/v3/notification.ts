@@ -62,4 +62,3 @@ export const NotificationCreateDto = object({
   ),
   readAt: v.nullish(isoDateTime),
 });
-export type NotificationCreate = v.InferOutput<typeof NotificationCreateDto>;
