@@ -101,3 +101,21 @@ export const maxBodyBytes = (): number | undefined => {
   const value = Number(process.env.MAX_BODY_BYTES);
   return Number.isFinite(value) && value > 0 ? value : undefined;
 };
+
+/**
+ * How long the sync stream's snapshot trails the clock (`SYNC_SETTLE_MS`): a change whose id was
+ * made just before it but not yet visible in the change index (its transaction in flight, the index
+ * a moment behind) is then still after the checkpoint the app acks, and goes out next time instead
+ * of never. DynamoDB Local (npm start, the tests) updates its indexes with the write: 0 there, 2 s else.
+ */
+export const syncSettleMs = (): number => {
+  const fallback = process.env.AWS_ENDPOINT_URL_DYNAMODB ? 0 : 2000;
+  const value = Number(process.env.SYNC_SETTLE_MS ?? fallback);
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
+};
+
+/** Where the face detector's runtime is (`FACES_DIR`), if set. */
+export const facesDirSetting = (): string | undefined => optional('FACES_DIR');
+
+/** The ffmpeg binary to run (`FFMPEG_PATH`), if set. */
+export const ffmpegPathSetting = (): string | undefined => optional('FFMPEG_PATH');

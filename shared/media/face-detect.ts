@@ -9,11 +9,13 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { facesDirSetting, lambdaTaskRoot } from '../core/env.ts';
 
 /** The runtime's folder: `FACES_DIR`; in a Lambda function the one beside its bundle and no other; elsewhere the project's. */
 export const facesDir = (): string | undefined => {
-  if (process.env.FACES_DIR) return process.env.FACES_DIR;
-  const taskRoot = process.env.LAMBDA_TASK_ROOT;
+  const set = facesDirSetting();
+  if (set) return set;
+  const taskRoot = lambdaTaskRoot();
   if (taskRoot) {
     const folder = join(taskRoot, 'node_modules', '.faces');
     return existsSync(join(folder, 'faces.mjs')) ? folder : undefined;

@@ -13,13 +13,16 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ffmpegPathSetting, lambdaTaskRoot } from '../core/env.ts';
 
 let located: Promise<string> | undefined;
 
 export const ffmpegPath = (): Promise<string> =>
   (located ??= (async () => {
-    if (process.env.FFMPEG_PATH) return process.env.FFMPEG_PATH;
-    const beside = process.env.LAMBDA_TASK_ROOT ? join(process.env.LAMBDA_TASK_ROOT, 'bin', 'ffmpeg') : undefined;
+    const set = ffmpegPathSetting();
+    if (set) return set;
+    const taskRoot = lambdaTaskRoot();
+    const beside = taskRoot ? join(taskRoot, 'bin', 'ffmpeg') : undefined;
     if (beside && existsSync(beside)) return beside;
     const { default: installer } = await import('@ffmpeg-installer/ffmpeg');
     return installer.path;

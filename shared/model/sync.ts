@@ -121,3 +121,17 @@ export interface SyncEvent {
     /** Ids and flags only (deletions, partners, album users and entries, user metadata, acks). */
     | { kind: 'fields'; fields: Record<string, unknown> };
 }
+
+/**
+ * The query of v1.100's asset list the mobile app syncs from (GET /asset): its filters, page and
+ * the instants (ISO strings) of a delta or a chunked full sync (shared/services/sync.service.ts).
+ */
+export interface AssetListQuery {
+  isFavorite?: boolean | null | undefined;
+  isArchived?: boolean | null | undefined;
+  skip?: number | null | undefined;
+  take?: number | null | undefined;
+  userId?: string | null | undefined;
+  updatedAfter?: string | null | undefined;
+  updatedBefore?: string | null | undefined;
+}

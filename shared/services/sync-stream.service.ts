@@ -1,5 +1,6 @@
 import { seesAllUsers } from '../access/access.ts';
 import { requireSession } from '../access/sessions.ts';
+import { syncSettleMs } from '../core/env.ts';
 import { Invalid } from '../core/errors.ts';
 import { changeIdAt, changeIdTime } from '../db/changes.ts';
 import { deleteCheckpoints, getCheckpoints, indexLibrary, indexUsers, putCheckpoints, setPendingSyncReset } from '../db/sync.repository.ts';
@@ -25,18 +26,6 @@ export type SyncSink = (event: SyncEvent) => Promise<void>;
 const MAX_DAYS = 30;
 
 const sessionOf = requireSession;
-
-/**
- * How long the stream's snapshot trails the clock: a change whose id was made just before it but
- * not yet visible in the change index (its transaction in flight, the index a moment behind) is
- * then still after the checkpoint the app acks, and goes out next time instead of never.
- */
-const settleMs = (): number => {
-  // DynamoDB Local (npm start, the tests) updates its indexes with the write itself: no lag to wait out there.
-  const fallback = process.env.AWS_ENDPOINT_URL_DYNAMODB ? 0 : 2000;
-  const value = Number(process.env.SYNC_SETTLE_MS ?? fallback);
-  return Number.isFinite(value) && value >= 0 ? value : fallback;
-};
 
 /**
  * Libraries stored before change ids get them once, before their first sync (docs/data-model.md,
@@ -74,7 +63,7 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
       await line('SyncResetV1', none, { type: 'SyncResetV1', updateId: 'reset' });
       return;
     }
-    const nowId = changeIdAt(Date.now() - settleMs());
+    const nowId = changeIdAt(Date.now() - syncSettleMs());
     // The partner shares, read once (after the snapshot) by the types that need them.
     const shares = once(() => partnerShares(auth.user.id));
     const context: Context = {

@@ -1,8 +1,8 @@
 import { readsArchiveOf, requireTimeline } from '../access/access.ts';
 import { assetsUpdatedBetween, getAssets, timelinePages } from '../db/asset.repository.ts';
 import { type AuditEntityType, listDeletedSince } from '../db/audit.repository.ts';
-import type { AssetSearchInput } from '../dto/v1/sync.ts';
 import { type AssetRecord, isListed } from '../model/asset.ts';
+import type { AssetListQuery } from '../model/sync.ts';
 import type { Auth } from '../model/user.ts';
 
 /** Immich's AUDIT_LOG_MAX_DURATION: a client that last synced longer ago than this needs a full sync. */
@@ -33,7 +33,7 @@ const newestTakenFirst = (a: AssetRecord, b: AssetRecord): number =>
  * - otherwise (the full sync, in chunks of 10,000 with `updatedBefore` = when it started): the
  *   timeline, newest first, until `skip + take` assets passed the filters.
  */
-export const getAllAssets = async (auth: Auth, dto: AssetSearchInput): Promise<AssetRecord[]> => {
+export const getAllAssets = async (auth: Auth, dto: AssetListQuery): Promise<AssetRecord[]> => {
   const ownerId = await ownerOf(auth, dto.userId);
   // A partner's archive stays theirs (docs/api.md, "Sharing"): their archived assets are left out.
   const withArchive = readsArchiveOf(auth, ownerId);

@@ -126,16 +126,11 @@ const never: readonly { from: RegExp; to: RegExp; rule: string }[] = [
   { from: /^shared\/dto\/v3\//, to: /^shared\/dto\/v1\//, rule: 'v3 is not built on v1 (shared/dto/common/ is)' },
   { from: /^shared\/dto\/common\//, to: /^shared\/dto\/v[13]\//, rule: 'what both share knows neither' },
 ];
-// TEMPORARY: the sync services still take their DTO's entity list and query (issue 50, part 2, moves
-// them into shared/model/). Remove each line as its file stops importing shared/dto/.
-const neverExceptions = new Set(['shared/services/sync-stream.service.ts', 'shared/services/sync.service.ts']);
 
 const neverBroken = (edges: Map<string, readonly string[]>): string[] =>
   [...edges].flatMap(([file, targets]) =>
     never.flatMap(({ from, to, rule }) =>
-      from.test(file) && !neverExceptions.has(file)
-        ? targets.filter((target) => to.test(target)).map((target) => `${file} -> ${target} (${rule})`)
-        : [],
+      from.test(file) ? targets.filter((target) => to.test(target)).map((target) => `${file} -> ${target} (${rule})`) : [],
     ),
   );
 
@@ -170,7 +165,6 @@ describe('the import graph of the product code', () => {
       const from = layerOf(file);
       return targets
         .filter((target) => layerOf(target) !== from && !(allowed[from] ?? []).includes(layerOf(target)))
-        .filter((target) => !(neverExceptions.has(file) && layerOf(target) === 'shared/dto'))
         .map((target) => `${file} -> ${target}`);
     });
     expect(wrong).toEqual([]);

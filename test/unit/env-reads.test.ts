@@ -5,12 +5,9 @@ import { describe, expect, it } from 'vitest';
 /**
  * The product code reads its environment through shared/core/env.ts alone (README, "Layout"), so
  * every setting it reads is in one place with its meaning. infra/ and test/ may read the
- * environment themselves. The files still listed here read it directly and are to be routed
- * through env.ts when they are next reworked (issue 50: the sync stream and the media readers).
+ * environment themselves.
  */
 const root = join(import.meta.dirname, '..', '..');
-const stillDirect = new Set(['shared/services/sync-stream.service.ts', 'shared/media/face-detect.ts', 'shared/media/video.ts']);
-
 const walk = (dir: string): string[] =>
   readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = `${dir}/${entry.name}`;
@@ -28,7 +25,7 @@ describe('environment reads', () => {
   it('go through shared/core/env.ts in shared/ and functions/', () => {
     expect(files).toContain('shared/core/env.ts');
     expect(readersOf(files, source)).toContain('shared/core/env.ts');
-    expect(readersOf(files, source).filter((file) => file !== 'shared/core/env.ts' && !stillDirect.has(file))).toEqual([]);
+    expect(readersOf(files, source).filter((file) => file !== 'shared/core/env.ts')).toEqual([]);
   });
 
   it('finds a direct read, and not one in a comment (the check itself works)', () => {
