@@ -1,13 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  accessLost,
-  allowedAlbumEditors,
-  allowedAssets,
-  Permission,
-  requireAlbum,
-  requireAlbumEditor,
-  requireAlbumUserRemoval,
-} from '../access/access.ts';
+import { accessLost, allowedAlbumEditors, allowedAssets, Permission, requireAlbum, requireAlbumEditor } from '../access/access.ts';
 import { Conflict, Inaccessible, Invalid } from '../core/errors.ts';
 import { deleteAlbumActivities } from '../db/activity.repository.ts';
 import {
@@ -21,28 +13,15 @@ import {
   listMembers,
   removeAlbumUsers,
   removeMembers,
-  setAlbumUserRole,
-  shareAlbum,
   touchAlbum,
-  unshareAlbum,
   updateAlbumFields,
 } from '../db/album.repository.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import { deleteSharedLink, listSharedLinks } from '../db/shared-link.repository.ts';
 import { getUser, getUsers } from '../db/user.repository.ts';
 import { preferencesOf } from '../domain/preferences.ts';
-import type {
-  AlbumChanges,
-  AlbumFilter,
-  AlbumMember,
-  AlbumRecord,
-  AlbumShare,
-  AlbumUserRole,
-  AlbumView,
-  BulkIdResult,
-  NewAlbum,
-} from '../model/album.ts';
-import { newestLiveMember, rolesWith } from '../model/album.ts';
+import type { AlbumChanges, AlbumFilter, AlbumMember, AlbumRecord, AlbumView, BulkIdResult, NewAlbum } from '../model/album.ts';
+import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { byFileCreatedAt, seenByOthers } from '../model/asset.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
@@ -50,7 +29,7 @@ import { raise } from '../realtime/outbox.ts';
 import { notifyAlbumInvite, notifyAlbumUpdate } from './notification.service.ts';
 
 /** A write that needed the album as read lost to another request's change: the client may retry. */
-const albumChanged = (): Conflict => new Conflict('The album was changed by another request; try again');
+export const albumChanged = (): Conflict => new Conflict('The album was changed by another request; try again');
 
 const owner = async (auth: Auth): Promise<UserRecord> => {
   const user = await getUser(auth.user.id);
@@ -59,7 +38,7 @@ const owner = async (auth: Auth): Promise<UserRecord> => {
 };
 
 /** The album's owner and the users it is shared with, as its response shows them. */
-const usersOf = async (album: AlbumRecord): Promise<{ owner: UserRecord; sharedUsers: UserRecord[] }> => {
+export const usersOf = async (album: AlbumRecord): Promise<{ owner: UserRecord; sharedUsers: UserRecord[] }> => {
   const users = await getUsers([album.ownerId, ...album.sharedUserIds]);
   const found = users.find((user) => user.id === album.ownerId);
   if (!found) throw new Inaccessible('User not found');
@@ -79,7 +58,10 @@ const usersOfAll = async (albums: readonly AlbumRecord[]) => {
 };
 
 /** The users to share with, in the order asked: each an existing, active user other than the owner (Immich's messages). */
-const sharingTargets = async (album: Pick<AlbumRecord, 'ownerId' | 'sharedUserIds'>, userIds: readonly string[]): Promise<UserRecord[]> => {
+export const sharingTargets = async (
+  album: Pick<AlbumRecord, 'ownerId' | 'sharedUserIds'>,
+  userIds: readonly string[],
+): Promise<UserRecord[]> => {
   const wanted = [...new Set(userIds)];
   const found = (await getUsers(wanted)).filter((user) => user.deletedAt === null);
   for (const userId of wanted) {
@@ -337,44 +319,6 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
   return reported;
 };
 
-/** PUT /album/:id/users and PUT /albums/:id/users (the owner): shares the album with users in their roles; answered without assets. */
-export const addUsersToAlbum = async (auth: Auth, id: string, shares: readonly AlbumShare[]): Promise<AlbumView> => {
-  const album = await requireAlbum(auth, Permission.AlbumShare, id);
-  const targets = new Set(
-    (
-      await sharingTargets(
-        album,
-        shares.map((share) => share.userId),
-      )
-    ).map((target) => target.id),
-  );
-  const added = shares.filter((share) => targets.has(share.userId));
-  const now = new Date().toISOString();
-  if ((await shareAlbum(album, added, now)) === 'changed') throw albumChanged();
-  const updated: AlbumRecord = {
-    ...album,
-    sharedUserIds: [...album.sharedUserIds, ...added.map((share) => share.userId)],
-    userRoles: rolesWith(album.userRoles, added),
-    updatedAt: now,
-  };
-  const users = await usersOf(updated);
-  // Only the owner shares an album (AlbumShare): the sender is the album's owner.
-  await notifyAlbumInvite(
-    album,
-    added.map((share) => share.userId),
-    users.owner.name,
-  );
-  return { album: updated, ...users, members: await listMembers(album.id) };
-};
-
-/** PUT /albums/:id/user/:userId (v3, the owner): a shared user's role. */
-export const updateAlbumUser = async (auth: Auth, id: string, userId: string, role: AlbumUserRole): Promise<void> => {
-  const album = await requireAlbum(auth, Permission.AlbumShare, id);
-  if (userId === album.ownerId) throw new Invalid('User is owner');
-  if (!album.sharedUserIds.includes(userId)) throw new Invalid('Album not shared with user');
-  if ((await setAlbumUserRole(album, { userId, role }, new Date().toISOString())) === 'changed') throw albumChanged();
-};
-
 /**
  * PUT /albums/assets (v3): the caller's shareable assets into each album they may add to, as
  * Immich answers: `success` once any album got any, else `no_permission` (no album or asset
@@ -398,17 +342,4 @@ export const addAssetsToAlbums = async (
     success ||= results.some((result) => result.success);
   }
   return success ? { success } : { success, error: 'duplicate' };
-};
-
-/**
- * DELETE /album/:id/user/:userId (`me` for oneself): the owner stops sharing with a user, or a
- * user leaves an album shared with them (Immich's rules and messages).
- */
-export const removeUserFromAlbum = async (auth: Auth, id: string, userId: string): Promise<void> => {
-  const target = userId === 'me' ? auth.user.id : userId;
-  const album = await requireAlbum(auth, Permission.AlbumRead, id);
-  if (album.ownerId === target) throw new Invalid('Cannot remove album owner');
-  if (!album.sharedUserIds.includes(target)) throw new Invalid('Album not shared with user');
-  requireAlbumUserRemoval(auth, album, target);
-  if ((await unshareAlbum(album, target, new Date().toISOString())) === 'changed') throw albumChanged();
 };
