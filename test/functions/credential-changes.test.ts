@@ -3,11 +3,9 @@ import { handler as loginHandler } from '#functions/auth/login.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { handler as updateUserV1 } from '#functions/user/update-user.ts';
 import { handler as createKeyV3 } from '#functions/v3/api-key/create-api-key.ts';
-import { handler as setupPinCode } from '#functions/v3/auth/setup-pin-code.ts';
-import { handler as unlockSession } from '#functions/v3/auth/unlock-auth-session.ts';
 import { handler as updateMyUser } from '#functions/v3/user/update-my-user.ts';
 import { handler as updateUserAdmin } from '#functions/v3/user-admin/update-user-admin.ts';
-import { bearer, createUser, ensureAdmin, fixtures, login } from '../support/accounts.ts';
+import { bearer, createUser, ensureAdmin, fixtures, login, unlockSession } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 
 /**
@@ -99,13 +97,7 @@ describe('changing a password or an email (issue 49, High 3)', () => {
     expect(await putUser(caller, { id: user.id, email: 'unlocker.moved@immich.cloud' })).toMatchObject({ status: 403 });
     expect(await putMe(caller, { email: user.email, name: 'Unlocker renamed' })).toMatchObject({ status: 200 });
 
-    expect(
-      (await invoke(setupPinCode, { method: 'POST', path: '/api/auth/pin-code', headers: caller, body: { pinCode: '482916' } })).status,
-    ).toBe(204);
-    expect(
-      (await invoke(unlockSession, { method: 'POST', path: '/api/auth/session/unlock', headers: caller, body: { pinCode: '482916' } }))
-        .status,
-    ).toBe(204);
+    await unlockSession(user.session.accessToken);
     expect(await putMe(caller, { email: 'unlocker.moved@immich.cloud' })).toMatchObject({ status: 200 });
     expect(await putMe(caller, { password: 'with-the-pin-1' })).toMatchObject({ status: 200, body: { shouldChangePassword: false } });
     expect((await signIn('unlocker.moved@immich.cloud', 'with-the-pin-1')).status).toBe(201);

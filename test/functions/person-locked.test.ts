@@ -7,8 +7,6 @@ import { handler as searchPerson } from '#functions/search/search-person.ts';
 import { handler as restoreAssets } from '#functions/trash/restore-assets.ts';
 import { handler as deleteAssets } from '#functions/v3/asset/delete-assets.ts';
 import { handler as updateAssets } from '#functions/v3/asset/update-assets.ts';
-import { handler as setupPinCode } from '#functions/v3/auth/setup-pin-code.ts';
-import { handler as unlockSession } from '#functions/v3/auth/unlock-auth-session.ts';
 import { handler as createFace } from '#functions/v3/face/create-face.ts';
 import { handler as createPerson } from '#functions/v3/person/create-person.ts';
 import { handler as getAllPeopleV3 } from '#functions/v3/person/get-all-people.ts';
@@ -16,7 +14,7 @@ import { handler as getPersonStatistics } from '#functions/v3/person/get-person-
 import { handler as getPersonThumbnailV3 } from '#functions/v3/person/get-person-thumbnail.ts';
 import { db } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { bearer, freshUser, login, setupAccounts } from '../support/accounts.ts';
+import { bearer, freshUser, login, setupAccounts, unlockSession } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo } from '../support/library.ts';
 import { changeConfig, objectCreated } from '../support/media.ts';
@@ -75,17 +73,7 @@ const idOf = (list: Json, name: string): string => list.people.find((person: Jso
 const lockerUser = async (name: string) => {
   const user = await freshUser(accounts.admin.accessToken, name);
   const unlocked = user.accessToken;
-  expect(
-    (await invoke(setupPinCode, { method: 'POST', path: '/api/auth/pin-code', headers: bearer(unlocked), body: { pinCode: '123456' } }))
-      .status,
-  ).toBe(204);
-  const unlock = await invoke(unlockSession, {
-    method: 'POST',
-    path: '/api/auth/session/unlock',
-    headers: bearer(unlocked),
-    body: { pinCode: '123456' },
-  });
-  expect(unlock.status).toBe(204);
+  await unlockSession(unlocked, '123456');
   const plain = (await login({ email: user.email, password: `password-${name}` })).accessToken;
   return { unlocked, plain };
 };

@@ -4,12 +4,10 @@ import { handler as getAlbumInfo } from '#functions/v3/album/get-album-info.ts';
 import { handler as getAssetInfo } from '#functions/v3/asset/get-asset-info.ts';
 import { handler as updateAssetHandler } from '#functions/v3/asset/update-asset.ts';
 import { handler as updateAssetsHandler } from '#functions/v3/asset/update-assets.ts';
-import { handler as setupPinCode } from '#functions/v3/auth/setup-pin-code.ts';
-import { handler as unlockSession } from '#functions/v3/auth/unlock-auth-session.ts';
 import { handler as createPartner } from '#functions/v3/partner/create-partner.ts';
 import { handler as createStackHandler } from '#functions/v3/stack/create-stack.ts';
 import { handler as getStackHandler } from '#functions/v3/stack/get-stack.ts';
-import { bearer, freshUser, login, setupAccounts } from '../support/accounts.ts';
+import { bearer, freshUser, login, setupAccounts, unlockSession } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, createAlbum } from '../support/library.ts';
 import { SyncClient, type SyncLine } from '../support/sync-client.ts';
@@ -36,13 +34,7 @@ const stackOf = async (token: string, assetIds: string[]) => {
   return reply.body.id as string;
 };
 /** The owner's PIN code set and their session unlocked with it: only then may they edit a locked asset. */
-const unlocked = async (token: string) => {
-  const pin = { pinCode: '123456' };
-  expect((await invoke(setupPinCode, { method: 'POST', path: '/api/auth/pin-code', headers: bearer(token), body: pin })).status).toBe(204);
-  expect(
-    (await invoke(unlockSession, { method: 'POST', path: '/api/auth/session/unlock', headers: bearer(token), body: pin })).status,
-  ).toBe(204);
-};
+const unlocked = (token: string) => unlockSession(token, '123456');
 const getStack = (token: string, id: string) =>
   invoke(getStackHandler, { path: `/api/stacks/${id}`, headers: bearer(token), pathParameters: { id } });
 

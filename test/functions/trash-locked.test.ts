@@ -5,9 +5,7 @@ import { handler as deleteAssets } from '#functions/v3/asset/delete-assets.ts';
 import { handler as getAssetInfo } from '#functions/v3/asset/get-asset-info.ts';
 import { handler as getAssetStatistics } from '#functions/v3/asset/get-asset-statistics.ts';
 import { handler as updateAssets } from '#functions/v3/asset/update-assets.ts';
-import { handler as setupPinCode } from '#functions/v3/auth/setup-pin-code.ts';
-import { handler as unlockSession } from '#functions/v3/auth/unlock-auth-session.ts';
-import { bearer, createApiKey, freshUser, login, setupAccounts } from '../support/accounts.ts';
+import { bearer, createApiKey, freshUser, login, setupAccounts, unlockSession } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto } from '../support/library.ts';
 
@@ -35,21 +33,8 @@ const trashedCount = async (token: string, visibility: string) =>
 const trashWithLockedPhoto = async (name: string) => {
   const owner = await freshUser(accounts.admin.accessToken, name);
   const token = owner.accessToken;
-  const pin = await invoke(setupPinCode, {
-    method: 'POST',
-    path: '/api/auth/pin-code',
-    headers: bearer(token),
-    body: { pinCode: '123456' },
-  });
-  expect(pin.status).toBe(204);
   const [locked, a, b] = [await addPhoto(token), await addPhoto(token), await addPhoto(token)];
-  const unlock = await invoke(unlockSession, {
-    method: 'POST',
-    path: '/api/auth/session/unlock',
-    headers: bearer(token),
-    body: { pinCode: '123456' },
-  });
-  expect(unlock.status).toBe(204);
+  await unlockSession(token, '123456');
   const lockIt = await invoke(updateAssets, {
     method: 'PUT',
     path: '/api/assets',
