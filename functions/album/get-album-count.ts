@@ -1,4 +1,4 @@
-import type { AlbumCountResponseDto } from '#shared/dto/v1/album.response.ts';
+import type { AlbumCountResponseDto } from '#shared/dto/common/album.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getAlbumCount } from '#shared/services/album.service.ts';

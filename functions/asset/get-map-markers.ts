@@ -1,4 +1,5 @@
-import { MapMarkerDto, type MapMarkerResponseDto } from '#shared/dto/v1/map.ts';
+import type { MapMarkerResponseDto } from '#shared/dto/common/map.response.ts';
+import { MapMarkerDto } from '#shared/dto/v1/map.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getMapMarkers } from '#shared/services/map.service.ts';

@@ -1,4 +1,4 @@
-import type { BulkIdResponseDto } from '#shared/dto/v1/album.response.ts';
+import type { BulkIdResponseDto } from '#shared/dto/common/album.response.ts';
 import { PeopleUpdateDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

@@ -1,4 +1,4 @@
-import { mapServerInfo, type ServerInfoResponseDto } from '#shared/dto/v1/server-info.ts';
+import { mapServerInfo, type ServerInfoResponseDto } from '#shared/dto/common/server-info.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getServerInfo } from '#shared/services/server-info.service.ts';

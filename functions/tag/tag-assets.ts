@@ -1,5 +1,5 @@
+import type { AssetIdsResponseDto } from '#shared/dto/common/shared-link.response.ts';
 import { IdParams } from '#shared/dto/common.ts';
-import type { AssetIdsResponseDto } from '#shared/dto/v1/shared-link.response.ts';
 import { AssetIdsDto } from '#shared/dto/v1/shared-link.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

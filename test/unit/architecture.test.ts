@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { localRoutes, routes, webRoutes } from '#infra/routes.ts';
 
 /**
  * The layering of README's "Layout", checked on the import graph of the product code (functions/,
@@ -321,5 +322,68 @@ describe('the import graph of the product code', () => {
         ]),
       ),
     ).toEqual([['a', 'b', 'c']]);
+  });
+});
+
+/**
+ * A handler speaks its route's generation (infra/routes.ts, `generation`): it imports its own
+ * generation's DTO folder and shared/dto/common/, never the other's. A v1.100 row whose path
+ * Immich v3.2 kept for an operation of its own (`v3`) answers both generations' clients, so its
+ * handler may import both. A file that is the handler of no route (the media, nightly and realtime
+ * functions) is not a route's and is not checked here.
+ */
+type Generation = 'v1' | 'v3';
+const generationsOf = (rows: readonly { entry: string; generation?: 'v3'; v3?: string }[]): Map<string, Set<Generation>> => {
+  const found = new Map<string, Set<Generation>>();
+  for (const row of rows) {
+    const set = found.get(row.entry) ?? new Set<Generation>();
+    set.add(row.generation ?? 'v1');
+    if (row.v3) set.add('v3');
+    found.set(row.entry, set);
+  }
+  return found;
+};
+
+/** v1.100's POST /asset/jobs reads its body with v3's `AssetJobsDto` (v1.100's asset jobs and `refresh-faces`), on purpose. */
+const readsOtherGeneration = new Set(['functions/asset/run-asset-jobs.ts -> shared/dto/v3/queue.ts']);
+
+const otherGenerationImports = (edges: Map<string, readonly string[]>, generations: Map<string, Set<Generation>>): string[] =>
+  [...edges].flatMap(([file, targets]) => {
+    const speaks = generations.get(file);
+    if (!speaks) return [];
+    return targets
+      .filter((target) => {
+        const generation = /^shared\/dto\/(v1|v3)\//.exec(target)?.[1] as Generation | undefined;
+        return generation !== undefined && !speaks.has(generation);
+      })
+      .map((target) => `${file} -> ${target}`)
+      .filter((arrow) => !readsOtherGeneration.has(arrow));
+  });
+
+describe("a handler and its route's generation", () => {
+  it("imports its own generation's DTO and shared/dto/common/, never the other generation's", () => {
+    const generations = generationsOf([...routes, ...localRoutes, ...webRoutes]);
+    expect(generations.get('functions/v3/album/get-album-statistics.ts')).toEqual(new Set(['v3']));
+    expect(generations.get('functions/search/search-metadata.ts')).toEqual(new Set(['v1', 'v3']));
+    expect(otherGenerationImports(graph, generations)).toEqual([]);
+  });
+
+  it('finds a handler importing the other generation where there is one (the check itself works)', () => {
+    const generations = generationsOf([
+      { entry: 'functions/v3/x/get-x.ts', generation: 'v3' },
+      { entry: 'functions/x/get-x.ts' },
+      { entry: 'functions/x/both.ts', v3: 'getBoth' },
+    ]);
+    expect(
+      otherGenerationImports(
+        new Map([
+          ['functions/v3/x/get-x.ts', ['shared/dto/v1/x.response.ts', 'shared/dto/v3/x.ts', 'shared/dto/common/x.ts']],
+          ['functions/x/get-x.ts', ['shared/dto/v3/x.ts', 'shared/dto/v1/x.ts']],
+          ['functions/x/both.ts', ['shared/dto/v1/x.ts', 'shared/dto/v3/x.ts']],
+          ['functions/media/x.ts', ['shared/dto/v1/x.ts', 'shared/dto/v3/x.ts']],
+        ]),
+        generations,
+      ),
+    ).toEqual(['functions/v3/x/get-x.ts -> shared/dto/v1/x.response.ts', 'functions/x/get-x.ts -> shared/dto/v3/x.ts']);
   });
 });

@@ -1,5 +1,5 @@
+import type { MapMarkerResponseDto } from '#shared/dto/common/map.response.ts';
 import { IdParams } from '#shared/dto/common.ts';
-import type { MapMarkerResponseDto } from '#shared/dto/v1/map.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { sharedHandler } from '#shared/http/shared-handler.ts';
 import { getAlbumMapMarkers } from '#shared/services/map.service.ts';

@@ -1,4 +1,4 @@
-import type { MapMarkerResponseDto } from '#shared/dto/v1/map.ts';
+import type { MapMarkerResponseDto } from '#shared/dto/common/map.response.ts';
 import { MapMarkerQuery } from '#shared/dto/v3/map.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

@@ -1,5 +1,5 @@
+import type { PersonStatisticsResponseDto } from '#shared/dto/common/person.response.ts';
 import { IdParams } from '#shared/dto/common.ts';
-import type { PersonStatisticsResponseDto } from '#shared/dto/v1/person.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { getPersonStatistics } from '#shared/services/person.service.ts';

@@ -1,5 +1,5 @@
+import type { BulkIdResponseDto } from '#shared/dto/common/album.response.ts';
 import { IdParams } from '#shared/dto/common.ts';
-import type { BulkIdResponseDto } from '#shared/dto/v1/album.response.ts';
 import { MergePersonDtoV3 } from '#shared/dto/v3/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

@@ -1,5 +1,5 @@
+import type { AssetStatsResponseDto } from '#shared/dto/common/timeline.response.ts';
 import { IdParams } from '#shared/dto/common.ts';
-import type { AssetStatsResponseDto } from '#shared/dto/v1/timeline.response.ts';
 import { AssetStatsDto } from '#shared/dto/v3/asset.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';

@@ -20,3 +20,8 @@ export const mapFace = (face: FaceRecord): AssetFaceWithoutPersonResponseDto => 
   boundingBoxY1: face.boundingBoxY1,
   boundingBoxY2: face.boundingBoxY2,
 });
+
+/** `PersonStatisticsResponseDto`, both generations'. */
+export interface PersonStatisticsResponseDto {
+  assets: number;
+}

@@ -1,4 +1,4 @@
-import type { AlbumMember, AlbumRecord, AlbumView, BulkIdResult } from '../../model/album.ts';
+import type { AlbumMember, AlbumRecord, AlbumView } from '../../model/album.ts';
 import { seenByOthers } from '../../model/asset.ts';
 import type { UserRecord } from '../../model/user.ts';
 import { type AssetResponseDto, mapAsset } from './asset.response.ts';
@@ -66,13 +66,3 @@ export const mapAlbum = (album: AlbumRecord, options: MapAlbumOptions): AlbumRes
 /** An album view as the v1.100 body; its assets (when the view has them) with EXIF, for the caller. */
 export const mapAlbumView = ({ album, assets, ...options }: AlbumView, callerId: string): AlbumResponseDto =>
   mapAlbum(album, { ...options, assets: (assets ?? []).map((asset) => mapAsset(asset, { callerId, withExif: true })) });
-
-/** `AlbumCountResponseDto`. */
-export interface AlbumCountResponseDto {
-  owned: number;
-  shared: number;
-  notShared: number;
-}
-
-/** `BulkIdResponseDto`: the per-id outcome, as the model records it. */
-export type BulkIdResponseDto = BulkIdResult;

@@ -4,7 +4,7 @@
  */
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
-import type { MapMarker, Place } from '../../model/place.ts';
+import type { Place } from '../../model/place.ts';
 import { absentOr, as, booleanish, dto, isOneOf, nonEmptyString } from '../common.ts';
 import { queryDate } from './search.ts';
 
@@ -24,8 +24,6 @@ export const MapThemeDto = dto({ theme: v.pipe(v.unknown(), isOneOf(themes), as<
 
 /** GET /search/places query: `@IsString() @IsNotEmpty()`. */
 export const SearchPlacesDto = dto({ name: nonEmptyString(limits.keyValue) });
-
-export type MapMarkerResponseDto = MapMarker;
 
 export interface PlacesResponseDto {
   name: string;

@@ -51,10 +51,6 @@ export const mapPeople = ({ total, hidden, people }: People): PeopleResponseDto 
   people: people.map(mapPerson),
 });
 
-export interface PersonStatisticsResponseDto {
-  assets: number;
-}
-
 /** v1.100's `AssetFaceResponseDto` (GET /face): a face with its person, null for someone else's. */
 export type AssetFaceResponseDto = AssetFaceWithoutPersonResponseDto & { person: PersonResponseDto | null };
 

@@ -1,5 +1,5 @@
 import type { ServerState, SystemConfig } from '../../model/config.ts';
-import type { UserRecord, UserStatistics } from '../../model/user.ts';
+import type { UserStatistics } from '../../model/user.ts';
 
 /** The Immich server version whose API this project implements (the CLI and SDK check it). */
 export const serverVersion = { major: 1, minor: 100, patch: 0 } as const;
@@ -43,48 +43,6 @@ export interface ServerThemeDto {
   customCss: string;
 }
 
-/** GET /server-info: Immich's disk figures (docs/immich-compatibility.md, "Server info"). */
-export interface ServerInfoResponseDto {
-  diskSize: string;
-  diskUse: string;
-  diskAvailable: string;
-  diskSizeRaw: number;
-  diskUseRaw: number;
-  diskAvailableRaw: number;
-  diskUsagePercentage: number;
-}
-
-/** Immich's `asHumanReadable`: binary units, one decimal past bytes (`1.5 GiB`, `512 B`). */
-export const asHumanReadable = (bytes: number, precision = 1): string => {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
-  let magnitude = 0;
-  let remainder = bytes;
-  while (remainder >= 1024 && magnitude + 1 < units.length) {
-    magnitude++;
-    remainder /= 1024;
-  }
-  return `${remainder.toFixed(magnitude === 0 ? 0 : precision)} ${units[magnitude]}`;
-};
-
-/**
- * The disk figures of one user's storage (docs/immich-compatibility.md, "Server info"): their usage
- * against their quota; without one, against all that the server stores (every user's usage: a
- * bucket has no capacity of its own, so the one true size is what it holds).
- */
-export const storageInfo = (usage: number, quota: number | null, stored: number): ServerInfoResponseDto => {
-  const size = quota && quota > 0 ? quota : Math.max(stored, usage);
-  const available = Math.max(0, size - usage);
-  return {
-    diskSize: asHumanReadable(size),
-    diskUse: asHumanReadable(usage),
-    diskAvailable: asHumanReadable(available),
-    diskSizeRaw: size,
-    diskUseRaw: usage,
-    diskAvailableRaw: available,
-    diskUsagePercentage: size > 0 ? Number.parseFloat(((usage / size) * 100).toFixed(2)) : 0,
-  };
-};
-
 /** What the server's public settings are read from: the configuration, whether an admin exists, whether onboarding is done. */
 export const mapServerConfig = ({ config, initialized, onboarded }: ServerState): ServerConfigDto => ({
   loginPageMessage: config.server.loginPageMessage,
@@ -117,10 +75,6 @@ export const mapServerFeatures = (config: SystemConfig): ServerFeaturesDto => ({
 });
 
 export const mapTheme = (config: SystemConfig): ServerThemeDto => ({ customCss: config.theme.customCss });
-
-/** The caller's storage as Immich's disk figures: their usage against their quota, or against what the server stores. */
-export const mapServerInfo = ({ user, stored }: { user: UserRecord; stored: number }): ServerInfoResponseDto =>
-  storageInfo(user.quotaUsageInBytes, user.quotaSizeInBytes, stored);
 
 export interface UsageByUserDto {
   userId: string;

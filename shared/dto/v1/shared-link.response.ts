@@ -1,4 +1,4 @@
-import type { AssetIdResult, SharedLinkRecord, SharedLinkShown } from '../../model/shared-link.ts';
+import type { SharedLinkRecord, SharedLinkShown } from '../../model/shared-link.ts';
 import { type AlbumResponseDto, mapAlbum } from './album.response.ts';
 import { type AssetResponseDto, mapAsset, mapSanitizedAsset, type SanitizedAssetResponseDto } from './asset.response.ts';
 
@@ -19,9 +19,6 @@ export interface SharedLinkResponseDto {
   allowDownload: boolean;
   showMetadata: boolean;
 }
-
-/** `AssetIdsResponseDto`. */
-export type AssetIdsResponseDto = AssetIdResult;
 
 /**
  * A link as the v1.100 body: its assets with EXIF (for `callerId`, the creator) or sanitized when

@@ -7,13 +7,6 @@ export interface TimeBucketResponseDto {
   count: number;
 }
 
-/** `AssetStatsResponseDto`. */
-export interface AssetStatsResponseDto {
-  images: number;
-  videos: number;
-  total: number;
-}
-
 /** A bucket's assets with EXIF, or sanitized for a visitor whose link hides metadata. */
 export const mapBucketAssets = ({ assets, sanitized }: BucketAssets, callerId: string): (AssetResponseDto | SanitizedAssetResponseDto)[] =>
   sanitized ? assets.map(mapSanitizedAsset) : assets.map((asset) => mapAsset(asset, { callerId, withExif: true, withStack: true }));
