@@ -283,8 +283,12 @@ export interface AssetEdit {
   isFavorite?: boolean | null | undefined;
   /** v3's visibility; `hidden` is the server's own (a live photo's video), never a user's choice. */
   visibility?: Exclude<AssetVisibility, 'hidden'> | undefined;
-  /** v1.100's archive flag: between the timeline and the archive; a hidden or locked asset stays where it is. */
-  isArchived?: boolean | null | undefined;
+  /**
+   * A visibility set only on an asset in the timeline or the archive (a hidden or locked asset stays
+   * where it is): v1.100's `isArchived`, read into the one model by its DTO (true the archive, false
+   * the timeline). v3's `visibility`, set as given, cannot say "only if listed", so it is its own field.
+   */
+  listedVisibility?: 'timeline' | 'archive' | undefined;
   description?: string | null | undefined;
   /** v3's stars: -1, 1 to 5, or null for none. */
   rating?: number | null | undefined;
@@ -297,11 +301,11 @@ export interface AssetEdit {
   longitude?: number | undefined;
 }
 
-/** Where an edit puts an asset: v3's visibility as given, or v1.100's archive flag between the timeline and the archive. */
-export const visibilityAfter = (current: AssetVisibility, edit: Pick<AssetEdit, 'visibility' | 'isArchived'>): AssetVisibility => {
+/** Where an edit puts an asset: its visibility as given, or its listed visibility if the asset is in the timeline or the archive. */
+export const visibilityAfter = (current: AssetVisibility, edit: Pick<AssetEdit, 'visibility' | 'listedVisibility'>): AssetVisibility => {
   if (edit.visibility !== undefined) return edit.visibility;
-  if (edit.isArchived === undefined || edit.isArchived === null || current === 'hidden' || current === 'locked') return current;
-  return edit.isArchived ? 'archive' : 'timeline';
+  if (edit.listedVisibility === undefined || current === 'hidden' || current === 'locked') return current;
+  return edit.listedVisibility;
 };
 
 /** fileCreatedAt, then id: the order Immich's lists use (ties broken by id so pages are stable). */

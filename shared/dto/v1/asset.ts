@@ -138,6 +138,15 @@ const updateAssetBase = {
   longitude: coordinate(isLongitude, '$property must be a longitude string or number'),
 };
 
+/**
+ * An edit as the one model takes it: `isArchived` a listed visibility (true the archive, false the
+ * timeline; a hidden or locked asset stays where it is, as Immich v1.100's archive flag).
+ */
+const toEdit = <T extends { isArchived?: boolean | null | undefined }>({ isArchived, ...rest }: T) => ({
+  ...rest,
+  listedVisibility: isArchived === undefined || isArchived === null ? undefined : isArchived ? ('archive' as const) : ('timeline' as const),
+});
+
 /** `UpdateAssetDto` (PUT /asset/:id). */
 export const UpdateAssetDto = v.pipe(
   v.unknown(),
@@ -146,6 +155,7 @@ export const UpdateAssetDto = v.pipe(
     ...updateAssetBase,
     description: optional(v.pipe(v.unknown(), rules.maxLength(limits.description), rules.isString, as<string>())),
   }),
+  v.transform(toEdit),
 );
 
 /**
@@ -161,6 +171,7 @@ export const AssetBulkUpdateDto = v.pipe(
     stackParentId: optional(uuid()),
     removeParent: optional(booleanish()),
   }),
+  v.transform(toEdit),
 );
 
 /** `UpdateStackParentDto` (PUT /asset/stack/parent). */
