@@ -28,3 +28,19 @@ export interface MapMarker {
   state: string | null;
   country: string | null;
 }
+
+/**
+ * Which markers a map asks for (GET /asset/map-marker, GET /map/markers). `visibilities`: the
+ * caller's own assets shown from these; another user's (a partner's, a shared album's) only from
+ * their timeline, and only when the timeline is one of these. Each generation's DTO reads its
+ * `isArchived` into it: v1.100's absent both, true the archive (and no one else's), false the
+ * timeline; v3's true both, else the timeline.
+ */
+export interface MarkerFilters {
+  visibilities: readonly ('timeline' | 'archive')[];
+  isFavorite?: boolean | undefined;
+  fileCreatedAfter?: string | undefined;
+  fileCreatedBefore?: string | undefined;
+  withPartners?: boolean | undefined;
+  withSharedAlbums?: boolean | undefined;
+}

@@ -12,19 +12,10 @@ import { listPositionedAssets, type PositionedAsset, positionOf } from '../db/ma
 import { listPartnersSharingWith } from '../db/partner.repository.ts';
 import { listFacets } from '../db/timeline.repository.ts';
 import { type AssetRecord, inTimeline } from '../model/asset.ts';
-import type { MapMarker } from '../model/place.ts';
+import type { MapMarker, MarkerFilters } from '../model/place.ts';
 import type { Auth } from '../model/user.ts';
 import { readConfig } from './config.reader.ts';
 import { timelinePartners } from './partner.service.ts';
-
-export interface MarkerFilters {
-  isArchived?: boolean | undefined;
-  isFavorite?: boolean | undefined;
-  fileCreatedAfter?: string | undefined;
-  fileCreatedBefore?: string | undefined;
-  withPartners?: boolean | undefined;
-  withSharedAlbums?: boolean | undefined;
-}
 
 const markerOf = (asset: PositionedAsset): MapMarker => ({
   id: asset.assetId,
@@ -39,6 +30,12 @@ const within = (asset: PositionedAsset, filters: MarkerFilters): boolean =>
   (!filters.fileCreatedAfter || asset.fileCreatedAt >= filters.fileCreatedAfter) &&
   (!filters.fileCreatedBefore || asset.fileCreatedAt <= filters.fileCreatedBefore) &&
   (filters.isFavorite === undefined || asset.isFavorite === filters.isFavorite);
+
+/** The caller's own from the visibilities asked for; another user's from their timeline, when the timeline is asked for. */
+const shown = (asset: PositionedAsset, auth: Auth, filters: MarkerFilters): boolean =>
+  asset.ownerId === auth.user.id
+    ? (asset.visibility === 'timeline' || asset.visibility === 'archive') && filters.visibilities.includes(asset.visibility)
+    : asset.visibility === 'timeline' && filters.visibilities.includes('timeline');
 
 const newestFirst = (a: PositionedAsset, b: PositionedAsset): number =>
   b.fileCreatedAt.localeCompare(a.fileCreatedAt) || b.assetId.localeCompare(a.assetId);
@@ -62,30 +59,21 @@ const positionedOf = async (owners: readonly string[], filters: MarkerFilters): 
 
 /**
  * GET /asset/map-marker (v1.100): the caller's untrashed, visible assets with a position, and with
- * `withPartners` those of the users sharing with them, newest first; `isArchived` absent: archived
- * and not (as Immich v1.100). A partner's archive stays theirs (as in the metadata search:
+ * `withPartners` those of the users sharing with them, newest first, from the visibilities asked
+ * for (v1.100's `isArchived` absent: archived and not, as Immich v1.100). A partner's archive stays theirs (as in the metadata search:
  * docs/immich-compatibility.md). The locked folder never shows (v1.100 knows none).
  */
 export const getMapMarkers = async (auth: Auth, filters: MarkerFilters): Promise<MapMarker[]> => {
   const owners = [auth.user.id, ...(filters.withPartners ? await sharingPartners(auth) : [])];
   return (await positionedOf(owners, filters))
-    .filter(
-      (asset) =>
-        asset.deletedAt === null &&
-        within(asset, filters) &&
-        (asset.ownerId === auth.user.id
-          ? filters.isArchived === undefined
-            ? asset.visibility === 'timeline' || asset.visibility === 'archive'
-            : asset.visibility === (filters.isArchived ? 'archive' : 'timeline')
-          : asset.visibility === 'timeline' && filters.isArchived !== true),
-    )
+    .filter((asset) => asset.deletedAt === null && within(asset, filters) && shown(asset, auth, filters))
     .sort(newestFirst)
     .map(markerOf);
 };
 
 /**
- * GET /map/markers (v3): the caller's untrashed timeline assets with a position (with
- * `isArchived`, their own archive too), with `withPartners` those of the users sharing with them,
+ * GET /map/markers (v3): the caller's untrashed assets with a position from the visibilities asked
+ * for (the timeline, with v3's `isArchived` their own archive too), with `withPartners` those of the users sharing with them,
  * with `withSharedAlbums` those of every album they own or are in; newest first, each once.
  */
 export const getMapMarkersV3 = async (auth: Auth, filters: MarkerFilters): Promise<MapMarker[]> => {
@@ -104,13 +92,7 @@ export const getMapMarkersV3 = async (auth: Auth, filters: MarkerFilters): Promi
     }
   }
   return [...found.values()]
-    .filter(
-      (asset) =>
-        asset.deletedAt === null &&
-        within(asset, filters) &&
-        (asset.visibility === 'timeline' ||
-          (filters.isArchived === true && asset.visibility === 'archive' && asset.ownerId === auth.user.id)),
-    )
+    .filter((asset) => asset.deletedAt === null && within(asset, filters) && shown(asset, auth, filters))
     .sort(newestFirst)
     .map(markerOf);
 };

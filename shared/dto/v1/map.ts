@@ -4,18 +4,29 @@
  */
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
-import type { Place } from '../../model/place.ts';
+import type { MarkerFilters, Place } from '../../model/place.ts';
 import { absentOr, as, booleanish, dto, isOneOf, nonEmptyString } from '../common.ts';
 import { queryDate } from './search.ts';
 
-/** GET /asset/map-marker query. */
-export const MapMarkerDto = dto({
-  isArchived: absentOr(booleanish()),
-  isFavorite: absentOr(booleanish()),
-  fileCreatedAfter: absentOr(queryDate('fileCreatedAfter')),
-  fileCreatedBefore: absentOr(queryDate('fileCreatedBefore')),
-  withPartners: absentOr(booleanish()),
-});
+/**
+ * GET /asset/map-marker query, read into the model's filters: `isArchived` absent the timeline and
+ * the archive, true the archive (the caller's own only), false the timeline.
+ */
+export const MapMarkerDto = v.pipe(
+  dto({
+    isArchived: absentOr(booleanish()),
+    isFavorite: absentOr(booleanish()),
+    fileCreatedAfter: absentOr(queryDate('fileCreatedAfter')),
+    fileCreatedBefore: absentOr(queryDate('fileCreatedBefore')),
+    withPartners: absentOr(booleanish()),
+  }),
+  v.transform(
+    ({ isArchived, ...filters }): MarkerFilters => ({
+      ...filters,
+      visibilities: isArchived === undefined ? ['timeline', 'archive'] : isArchived ? ['archive'] : ['timeline'],
+    }),
+  ),
+);
 
 const themes = ['light', 'dark'] as const;
 

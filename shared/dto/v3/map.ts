@@ -1,16 +1,25 @@
 /** Immich v3.2's map requests (`MapMarkerDto`, `MapReverseGeocodeDto`): docs/places.md. */
 import * as v from 'valibot';
+import type { MarkerFilters } from '../../model/place.ts';
 import { isoDateTime, object, stringToBool } from './common.ts';
 
-/** GET /map/markers query. */
-export const MapMarkerQuery = object({
-  isArchived: v.optional(stringToBool),
-  isFavorite: v.optional(stringToBool),
-  fileCreatedAfter: v.optional(isoDateTime),
-  fileCreatedBefore: v.optional(isoDateTime),
-  withPartners: v.optional(stringToBool),
-  withSharedAlbums: v.optional(stringToBool),
-});
+/** GET /map/markers query, read into the model's filters: `isArchived` true the timeline and the caller's archive, else the timeline. */
+export const MapMarkerQuery = v.pipe(
+  object({
+    isArchived: v.optional(stringToBool),
+    isFavorite: v.optional(stringToBool),
+    fileCreatedAfter: v.optional(isoDateTime),
+    fileCreatedBefore: v.optional(isoDateTime),
+    withPartners: v.optional(stringToBool),
+    withSharedAlbums: v.optional(stringToBool),
+  }),
+  v.transform(
+    ({ isArchived, ...filters }): MarkerFilters => ({
+      ...filters,
+      visibilities: isArchived === true ? ['timeline', 'archive'] : ['timeline'],
+    }),
+  ),
+);
 
 /**
  * zod's `z.coerce.number()` within bounds, with zod's messages (Immich's e2e cases check them): a
