@@ -128,7 +128,8 @@ export interface SyncEvent {
  */
 export interface AssetListQuery {
   isFavorite?: boolean | null | undefined;
-  isArchived?: boolean | null | undefined;
+  /** The timeline or the archive only (v1.100's `isArchived` false or true, read by its DTO); absent both. */
+  visibility?: 'timeline' | 'archive' | undefined;
   skip?: number | null | undefined;
   take?: number | null | undefined;
   userId?: string | null | undefined;

@@ -41,7 +41,7 @@ export const getAllAssets = async (auth: Auth, dto: AssetListQuery): Promise<Ass
     isListed(asset.visibility) &&
     (withArchive || asset.visibility !== 'archive') &&
     (dto.isFavorite === undefined || dto.isFavorite === null || asset.isFavorite === dto.isFavorite) &&
-    (dto.isArchived === undefined || dto.isArchived === null || (asset.visibility === 'archive') === dto.isArchived) &&
+    (dto.visibility === undefined || asset.visibility === dto.visibility) &&
     (!dto.updatedBefore || asset.updatedAt <= dto.updatedBefore);
   const skip = Math.max(0, dto.skip ?? 0);
   const end = dto.take === undefined || dto.take === null ? Number.POSITIVE_INFINITY : skip + Math.max(0, dto.take);

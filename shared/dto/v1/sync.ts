@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Invalid } from '../../core/errors.ts';
+import type { AssetListQuery } from '../../model/sync.ts';
 import { as, booleanish, dto, isDateString, isOneOf, optional, rules, uuid } from '../common.ts';
 import { queryDate } from './search.ts';
 
@@ -13,16 +14,27 @@ const integer = () =>
     ),
   );
 
-/** GET /asset query (`AssetSearchDto`): the mobile app's full and delta syncs. */
-export const AssetSearchDto = dto({
-  isFavorite: optional(booleanish()),
-  isArchived: optional(booleanish()),
-  skip: integer(),
-  take: integer(),
-  userId: optional(uuid()),
-  updatedAfter: queryDate('updatedAfter'),
-  updatedBefore: queryDate('updatedBefore'),
-});
+/**
+ * GET /asset query (`AssetSearchDto`): the mobile app's full and delta syncs, read into the model's
+ * query (`isArchived` true the archive, false the timeline, absent both).
+ */
+export const AssetSearchDto = v.pipe(
+  dto({
+    isFavorite: optional(booleanish()),
+    isArchived: optional(booleanish()),
+    skip: integer(),
+    take: integer(),
+    userId: optional(uuid()),
+    updatedAfter: queryDate('updatedAfter'),
+    updatedBefore: queryDate('updatedBefore'),
+  }),
+  v.transform(
+    ({ isArchived, ...query }): AssetListQuery => ({
+      ...query,
+      visibility: isArchived === undefined || isArchived === null ? undefined : isArchived ? 'archive' : 'timeline',
+    }),
+  ),
+);
 export type AssetSearchInput = v.InferOutput<typeof AssetSearchDto>;
 
 const entityTypes = ['ASSET', 'ALBUM'] as const;
