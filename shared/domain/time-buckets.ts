@@ -3,13 +3,13 @@ import { type BucketSize, type BucketState, bucketStart, type Counter, periodOfA
 
 /** What GET /asset/time-buckets and /asset/statistics filter on (undefined: either). */
 export interface BucketFilter {
-  isArchived?: boolean | undefined;
   isFavorite?: boolean | undefined;
   /** Immich's default: not trashed. */
   isTrashed?: boolean | undefined;
   /**
-   * v3's filter instead of `isArchived`: the counters hold the timeline, the archive and the locked
-   * folder (never `hidden`); the locked folder only when asked for by name.
+   * The counters hold the timeline, the archive and the locked folder (never `hidden`): one of them
+   * by name, or (absent) the timeline and the archive; the locked folder only when asked for by
+   * name. v1.100's `isArchived` is read into it by its DTO (true the archive, false the timeline).
    */
   visibility?: AssetVisibility | undefined;
 }
@@ -20,7 +20,6 @@ const visibilityMatches = (state: BucketState, visibility: AssetVisibility | und
 };
 
 export const matchesFilter = (state: BucketState, filter: BucketFilter): boolean =>
-  (filter.isArchived === undefined || state.isArchived === filter.isArchived) &&
   visibilityMatches(state, filter.visibility) &&
   (filter.isFavorite === undefined || state.isFavorite === filter.isFavorite) &&
   state.isTrashed === (filter.isTrashed ?? false);

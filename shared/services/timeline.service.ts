@@ -31,6 +31,16 @@ export interface TimeBucketQuery extends BucketFilter {
   withStacked?: boolean | undefined;
   withPartners?: boolean | undefined;
   order?: 'asc' | 'desc' | undefined;
+  /**
+   * Whether the request asks for the archive, as the checks of a partner's timeline and of
+   * `withPartners` read it: v1.100's unless `isArchived` is false (absent, it reads both), v3's only
+   * by naming it (`visibility: archive`). The filter cannot say this: absent, both generations read
+   * the timeline and the archive, but only v1.100 counts that as asking for the archive. Each
+   * generation's DTO reads it in.
+   */
+  archiveAsked: boolean;
+  /** v3's `visibility` was given (not v1.100's `isArchived` read into it): the withPartners refusal names the locked folder too. */
+  visibilityNamed?: boolean | undefined;
 }
 
 /** Whose timelines, or which album's entries, a request reads: Immich's `timeBucketChecks`. */
@@ -43,15 +53,12 @@ const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
   // The locked folder: only in a session unlocked with the PIN code, and only the caller's own.
   const locked = dto.visibility === 'locked';
   if (locked) requireElevation(auth);
-  // v1.100's `isArchived`, or v3's `visibility` (the archive asked for, or both by default).
-  const wantsArchive = dto.visibility !== undefined ? dto.visibility === 'archive' : dto.isArchived !== false;
   if (dto.withPartners) {
     // Immich refuses these combinations before anything else is read.
-    const requestedArchived = dto.visibility !== undefined ? dto.visibility === 'archive' : dto.isArchived !== false;
     const requestedFavorite = dto.isFavorite === true || dto.isFavorite === false;
-    if (locked || requestedArchived || requestedFavorite || dto.isTrashed === true) {
+    if (locked || dto.archiveAsked || requestedFavorite || dto.isTrashed === true) {
       throw new Invalid(
-        dto.visibility !== undefined
+        dto.visibilityNamed
           ? 'withPartners is only supported for non-archived, non-trashed, non-favorited, non-locked assets'
           : 'withPartners is only supported for non-archived, non-trashed, non-favorited assets',
       );
@@ -72,7 +79,7 @@ const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
   }
   // A timeline: the caller's own or a partner's (timeline.read), with the partners who put theirs in it.
   const userId = dto.userId ?? auth.user.id;
-  await requireTimeline(auth, userId, wantsArchive);
+  await requireTimeline(auth, userId, dto.archiveAsked);
   if (locked) requireOwnLockedTimeline(auth, userId);
   const partners = dto.withPartners ? await timelinePartners(auth) : [];
   return { kind: 'timeline', ownerIds: [...new Set([userId, ...partners])] };
@@ -81,7 +88,6 @@ const sourceOf = async (auth: Auth, dto: TimeBucketQuery): Promise<Source> => {
 /** Immich's filters on the status an album entry or a face copies from its asset (favourites need the asset). */
 const statusMatches = (status: AssetStatus, dto: TimeBucketQuery): boolean =>
   (isListed(status.visibility) || (dto.visibility === 'locked' && status.visibility === 'locked')) &&
-  (dto.isArchived === undefined || (status.visibility === 'archive') === dto.isArchived) &&
   (dto.visibility === undefined || status.visibility === dto.visibility) &&
   (status.deletedAt !== null) === (dto.isTrashed ?? false);
 

@@ -21,21 +21,41 @@ const timeBucketEntries = {
   ),
 };
 
+/** `isArchived` as the model's visibility: true the archive, false the timeline, absent both. */
+const visibilityOf = (isArchived: boolean | undefined) =>
+  isArchived === undefined ? undefined : isArchived ? ('archive' as const) : ('timeline' as const);
+
+/**
+ * A timeline query as the one model takes it: `isArchived` its visibility, and (as Immich v1.100's
+ * checks read it) asking for the archive unless it is false.
+ */
+const toQuery = <T extends { isArchived?: boolean | undefined }>({ isArchived, ...query }: T) => ({
+  ...query,
+  visibility: visibilityOf(isArchived),
+  archiveAsked: isArchived !== false,
+});
+
 /** GET /asset/time-buckets query (`TimeBucketDto`). */
-export const TimeBucketDto = dto(timeBucketEntries);
+export const TimeBucketDto = v.pipe(dto(timeBucketEntries), v.transform(toQuery));
 
 /** GET /asset/time-bucket query (`TimeBucketAssetDto`): a bucket's start as the bucket list gave it. */
-export const TimeBucketAssetDto = dto({
-  ...timeBucketEntries,
-  timeBucket: v.pipe(v.unknown(), rules.isString, as<string>()),
-});
+export const TimeBucketAssetDto = v.pipe(
+  dto({
+    ...timeBucketEntries,
+    timeBucket: v.pipe(v.unknown(), rules.isString, as<string>()),
+  }),
+  v.transform(toQuery),
+);
 
-/** GET /asset/statistics query (`AssetStatsDto`). */
-export const AssetStatsDto = dto({
-  isArchived: absentOr(booleanish()),
-  isFavorite: absentOr(booleanish()),
-  isTrashed: absentOr(booleanish()),
-});
+/** GET /asset/statistics query (`AssetStatsDto`), `isArchived` read into the model's visibility. */
+export const AssetStatsDto = v.pipe(
+  dto({
+    isArchived: absentOr(booleanish()),
+    isFavorite: absentOr(booleanish()),
+    isTrashed: absentOr(booleanish()),
+  }),
+  v.transform(({ isArchived, ...filter }) => ({ ...filter, visibility: visibilityOf(isArchived) })),
+);
 
 /** GET /asset/random query (`RandomAssetsDto`): `@Optional() @IsInt() @IsPositive() @Type(() => Number)`. */
 export const RandomAssetsDto = dto({

@@ -27,6 +27,12 @@ const query = {
   bbox: v.optional(v.string()),
 };
 
+/** v3 asks for the archive only by naming it (the model's `archiveAsked`); a named visibility makes the withPartners refusal name the locked folder. */
+const asked = (visibility: AssetVisibility | undefined) => ({
+  archiveAsked: visibility === 'archive',
+  visibilityNamed: visibility !== undefined,
+});
+
 /**
  * GET /timeline/buckets: v3's months (always months), filtered as v1.100's buckets are (visibility
  * for `isArchived`), or a tag's (`tagId`). A map box (`bbox`) and ordering by upload
@@ -38,6 +44,7 @@ export const TimeBucketDtoV3 = v.pipe(
   v.check((input) => input.orderBy !== 'createdAt', 'orderBy=createdAt is not supported by this server yet'),
   v.transform(({ bbox: _b, orderBy: _o, key: _k, slug: _s, withCoordinates: _c, ...filter }) => ({
     ...filter,
+    ...asked(filter.visibility),
     size: 'MONTH' as const,
   })),
 );
@@ -47,7 +54,11 @@ export const TimeBucketAssetDtoV3 = v.pipe(
   object({ ...query, timeBucket: text(40) }),
   v.check((input) => input.bbox === undefined, 'bbox is not supported by this server yet'),
   v.check((input) => input.orderBy !== 'createdAt', 'orderBy=createdAt is not supported by this server yet'),
-  v.transform(({ bbox: _b, orderBy: _o, key: _k, slug: _s, ...filter }) => ({ ...filter, size: 'MONTH' as const })),
+  v.transform(({ bbox: _b, orderBy: _o, key: _k, slug: _s, ...filter }) => ({
+    ...filter,
+    ...asked(filter.visibility),
+    size: 'MONTH' as const,
+  })),
 );
 
 export interface TimeBucketsResponseDto {
