@@ -1,5 +1,5 @@
 import type { AssetRecord } from '../model/asset.ts';
-import type { SearchFilters } from '../model/search.ts';
+import { defaultSearchVisibilities, type SearchFilters } from '../model/search.ts';
 
 export type { SearchFilters } from '../model/search.ts';
 
@@ -55,7 +55,7 @@ const within = (value: string | null, after?: string | null, before?: string | n
  * Immich v1.100's metadata search (`searchAssetBuilder`) as a predicate on one of the caller's
  * assets. Exact, case-sensitive EXIF and field matches; a partial, case- and accent-insensitive
  * file name; inclusive date bounds; all-of people; trashed only with withDeleted (which a trashed
- * bound turns on); archived only with withArchived or isArchived.
+ * bound turns on); of the visibilities asked for (absent, neither the archive nor the locked folder).
  */
 export const matchesSearch = (asset: AssetRecord, f: SearchFilters): boolean => {
   const exact = <K extends keyof AssetRecord>(key: K, value: AssetRecord[K] | null | undefined) =>
@@ -64,12 +64,10 @@ export const matchesSearch = (asset: AssetRecord, f: SearchFilters): boolean => 
     value === undefined || value === null || asset.exif[key] === value;
   const trashedBound = Boolean(f.trashedAfter || f.trashedBefore);
   const withDeleted = f.withDeleted ?? trashedBound;
-  // v1.100's flags, derived from the asset's visibility; a locked asset only in v3's search of the locked folder.
-  const isArchived = asset.visibility === 'archive';
   const isVisible = asset.visibility !== 'hidden';
   return (
     f.matchesNothing !== true &&
-    (asset.visibility === 'locked') === (f.isLocked === true) &&
+    (f.visibilities ?? defaultSearchVisibilities).includes(asset.visibility) &&
     (f.rating === undefined || asset.exif.rating === f.rating) &&
     (f.description === undefined || fold(asset.exif.description ?? '').includes(fold(f.description))) &&
     (f.amongAssets === undefined || f.amongAssets.has(asset.id)) &&
@@ -83,7 +81,6 @@ export const matchesSearch = (asset: AssetRecord, f: SearchFilters): boolean => 
     exact('isOffline', f.isOffline) &&
     exact('isReadOnly', f.isReadOnly) &&
     exact('isExternal', f.isExternal) &&
-    (f.isVisible === undefined || f.isVisible === null || isVisible === f.isVisible) &&
     (f.resizePath === undefined || f.resizePath === null || asset.resizePath === f.resizePath) &&
     // Thumbnails (webp) and transcodes do not exist here: those paths never match.
     (f.webpPath === undefined || f.webpPath === null) &&
@@ -96,7 +93,6 @@ export const matchesSearch = (asset: AssetRecord, f: SearchFilters): boolean => 
     exif('city', f.city) &&
     exif('state', f.state) &&
     exif('country', f.country) &&
-    (f.isArchived !== undefined && f.isArchived !== null ? isArchived === f.isArchived : f.withArchived === true || !isArchived) &&
     f.isEncoded !== true &&
     (f.isMotion !== true || asset.livePhotoVideoId !== null) &&
     (f.isNotInAlbum !== true || (asset.albumCount === 0 && isVisible)) &&

@@ -1,9 +1,13 @@
 /**
  * A metadata search's filters, from either generation (v1.100's `MetadataSearchDto`, with which
- * GET /assets and POST /search/metadata are read; v3's, whose `visibility` is read into the
- * archive and visible flags): absent and null leave a filter off.
+ * GET /assets and POST /search/metadata are read; v3's): absent and null leave a filter off.
  */
+import type { AssetVisibility } from './asset.ts';
+
 type Maybe<T> = T | null | undefined;
+
+/** What a search reads when it names no visibility (v1.100's defaults): neither the archive nor the locked folder. */
+export const defaultSearchVisibilities: readonly AssetVisibility[] = ['timeline', 'hidden'];
 
 export interface SearchFilters {
   id?: Maybe<string>;
@@ -11,15 +15,19 @@ export interface SearchFilters {
   deviceAssetId?: Maybe<string>;
   deviceId?: Maybe<string>;
   type?: Maybe<'IMAGE' | 'VIDEO' | 'AUDIO' | 'OTHER'>;
-  isArchived?: Maybe<boolean>;
-  withArchived?: Maybe<boolean>;
+  /**
+   * The visibilities an asset may have to match (absent: `defaultSearchVisibilities`). Each
+   * generation's DTO reads its flags into it: v3's `visibility` one of them, or the timeline and
+   * the archive; v1.100's `isVisible` (hidden or not), `isArchived` (the archive or not) and
+   * `withArchived` (the archive too, when `isArchived` is absent). The locked folder only by name.
+   */
+  visibilities?: readonly AssetVisibility[] | undefined;
   isEncoded?: Maybe<boolean>;
   isExternal?: Maybe<boolean>;
   isFavorite?: Maybe<boolean>;
   isMotion?: Maybe<boolean>;
   isOffline?: Maybe<boolean>;
   isReadOnly?: Maybe<boolean>;
-  isVisible?: Maybe<boolean>;
   withDeleted?: Maybe<boolean>;
   withStacked?: Maybe<boolean>;
   withExif?: Maybe<boolean>;
@@ -49,8 +57,6 @@ export interface SearchFilters {
   order?: Maybe<'asc' | 'desc'>;
   page?: Maybe<number>;
   size?: Maybe<number>;
-  /** v3's `visibility: locked`: the locked folder's assets only (else none of them). */
-  isLocked?: boolean | undefined;
   /** v3's stars: -1, 1–5, or null for none. */
   rating?: number | null | undefined;
   /** v3's description filter: a part of it, case- and accent-insensitive. */

@@ -17,7 +17,6 @@ import { termAssetIdPages } from '../db/term.repository.ts';
 import { type Facet, indexLensFacets, listFacets } from '../db/timeline.repository.ts';
 import { checksumHex, matchesSearch, type SearchFilters, searchOrder } from '../domain/search.ts';
 import { assetTerms, words } from '../domain/terms.ts';
-
 import {
   type AssetRecord,
   type CityAsset,
@@ -29,6 +28,7 @@ import {
 } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { TextSearch } from '../model/search.ts';
+import { defaultSearchVisibilities } from '../model/search.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
 import { getRandom } from './timeline.service.ts';
@@ -191,16 +191,28 @@ export const searchAssets = (auth: Auth, filters: SearchFilters): Promise<Search
  */
 export const searchMetadata = async (auth: Auth, request: SearchFilters): Promise<SearchPage> => {
   // The locked folder: only in a session unlocked with the PIN code, and only the caller's own (as Immich).
-  if (request.isLocked) requireElevation(auth);
+  const visibilities = request.visibilities ?? defaultSearchVisibilities;
+  if (visibilities.includes('locked')) requireElevation(auth);
   const filters = await withAmongAssets(auth, request);
-  const ownOnly = filters.isArchived === true || filters.isLocked === true || Boolean(filters.trashedAfter || filters.trashedBefore);
+  // Only the archive or the locked folder (or nothing at all), or the trash: the caller's alone.
+  const ownOnly =
+    visibilities.every((visibility) => visibility === 'archive' || visibility === 'locked') ||
+    Boolean(filters.trashedAfter || filters.trashedBefore);
   const partners = ownOnly ? [] : await timelinePartners(auth);
-  const partnerFilters: SearchFilters = { ...filters, isArchived: false, withArchived: false, withDeleted: false };
+  const partnerFilters: SearchFilters = {
+    ...filters,
+    visibilities: visibilities.filter((visibility) => visibility !== 'archive'),
+    withDeleted: false,
+  };
   return searchOwners(auth, [auth.user.id, ...partners], filters, (owner) => (readsArchiveOf(auth, owner) ? filters : partnerFilters));
 };
 
 // What a random search may say without narrowing the library: v3's default visibility and what to include.
-const unnarrowing = new Set(['withArchived', 'isVisible', 'size', 'withExif', 'withPeople', 'withStacked']);
+const unnarrowing = new Set(['visibilities', 'size', 'withExif', 'withPeople', 'withStacked']);
+
+/** v3's default visibility: the timeline and the archive. */
+const isTimelineAndArchive = (visibilities: readonly string[] | undefined): boolean =>
+  visibilities?.length === 2 && visibilities.includes('timeline') && visibilities.includes('archive');
 
 /**
  * POST /search/random (v3): `size` of the caller's matching assets at random. Without a filter
@@ -209,7 +221,7 @@ const unnarrowing = new Set(['withArchived', 'isVisible', 'size', 'withExif', 'w
  */
 export const searchRandom = async (auth: Auth, filters: SearchFilters, size: number): Promise<AssetRecord[]> => {
   const narrowing = Object.entries(filters).some(([key, value]) => value !== undefined && !unnarrowing.has(key));
-  if (!narrowing && filters.isVisible !== false) return getRandom(auth, size);
+  if (!narrowing && isTimelineAndArchive(filters.visibilities)) return getRandom(auth, size);
   const { items } = await searchMetadata(auth, { ...filters, page: 1, size: 1000 });
   const assets = items.map((hit) => hit.asset);
   for (let i = 0; i < Math.min(size, assets.length); i++) {

@@ -1,6 +1,8 @@
+import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { checksumHex, fold, likeMatcher, matchesSearch, searchOrder } from '#shared/domain/search.ts';
 import { assetTerms, words } from '#shared/domain/terms.ts';
+import { SearchAssetsDto } from '#shared/dto/v1/search.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';
 
 const base = {
@@ -39,8 +41,9 @@ describe('the search predicate (Immich v1.100 metadata search)', () => {
     expect(matchesSearch(trashed, { trashedAfter: '2021-12-31T00:00:00.000Z' })).toBe(true);
     const archived = { ...base, visibility: 'archive' as const };
     expect(matchesSearch(archived, {})).toBe(false);
-    expect(matchesSearch(archived, { withArchived: true })).toBe(true);
-    expect(matchesSearch(archived, { isArchived: true })).toBe(true);
+    // v1.100's withArchived and isArchived, as its DTO reads them into the filters.
+    expect(matchesSearch(archived, v.parse(SearchAssetsDto, { withArchived: 'true' }))).toBe(true);
+    expect(matchesSearch(archived, v.parse(SearchAssetsDto, { isArchived: 'true' }))).toBe(true);
   });
 
   it('takes date bounds inclusively and people as all-of', () => {

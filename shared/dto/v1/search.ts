@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { Invalid } from '../../core/errors.ts';
+import type { AssetVisibility } from '../../model/asset.ts';
 import { limits } from '../../model/limits.ts';
 import { as, booleanish, dto, isDateString, isOneOf, maxItems, optional, rules, uuid, uuidV4 } from '../common.ts';
 
@@ -56,52 +57,76 @@ const personIds = () =>
     ),
   );
 
-/** GET /assets query (`MetadataSearchDto` read from the query string). */
-export const SearchAssetsDto = dto({
-  id: optional(uuid()),
-  libraryId: optional(uuid()),
-  deviceAssetId: text(),
-  deviceId: text(),
-  type: enumOf(assetTypes),
-  isArchived: optional(booleanish()),
-  withArchived: optional(booleanish()),
-  isEncoded: optional(booleanish()),
-  isExternal: optional(booleanish()),
-  isFavorite: optional(booleanish()),
-  isMotion: optional(booleanish()),
-  isOffline: optional(booleanish()),
-  isReadOnly: optional(booleanish()),
-  isVisible: optional(booleanish()),
-  withDeleted: optional(booleanish()),
-  withStacked: optional(booleanish()),
-  withExif: optional(booleanish()),
-  withPeople: optional(booleanish()),
-  isNotInAlbum: optional(booleanish()),
-  createdBefore: queryDate('createdBefore'),
-  createdAfter: queryDate('createdAfter'),
-  updatedBefore: queryDate('updatedBefore'),
-  updatedAfter: queryDate('updatedAfter'),
-  trashedBefore: queryDate('trashedBefore'),
-  trashedAfter: queryDate('trashedAfter'),
-  takenBefore: queryDate('takenBefore'),
-  takenAfter: queryDate('takenAfter'),
-  city: text(),
-  state: text(),
-  country: text(),
-  make: text(),
-  model: text(),
-  lensModel: text(),
-  checksum: text(),
-  originalFileName: text(),
-  originalPath: text(),
-  resizePath: text(),
-  webpPath: text(),
-  encodedVideoPath: text(),
-  personIds: personIds(),
-  order: enumOf(['asc', 'desc'] as const),
-  page: integer(),
-  size: integer(1000),
-});
+/**
+ * v1.100's flags as the one model's visibilities: `isVisible` hidden or not, `isArchived` the
+ * archive or not, and without it the archive only `withArchived`; never the locked folder.
+ */
+const visibilitiesOf = (flags: {
+  isArchived?: boolean | null;
+  withArchived?: boolean | null;
+  isVisible?: boolean | null;
+}): AssetVisibility[] => {
+  let visibilities: AssetVisibility[] = ['timeline', 'archive', 'hidden'];
+  if (flags.isVisible === true) visibilities = visibilities.filter((visibility) => visibility !== 'hidden');
+  if (flags.isVisible === false) visibilities = visibilities.filter((visibility) => visibility === 'hidden');
+  if (flags.isArchived === true) visibilities = visibilities.filter((visibility) => visibility === 'archive');
+  else if (flags.isArchived === false || flags.withArchived !== true)
+    visibilities = visibilities.filter((visibility) => visibility !== 'archive');
+  return visibilities;
+};
+
+/** GET /assets query (`MetadataSearchDto` read from the query string), read into the model's filters. */
+export const SearchAssetsDto = v.pipe(
+  dto({
+    id: optional(uuid()),
+    libraryId: optional(uuid()),
+    deviceAssetId: text(),
+    deviceId: text(),
+    type: enumOf(assetTypes),
+    isArchived: optional(booleanish()),
+    withArchived: optional(booleanish()),
+    isEncoded: optional(booleanish()),
+    isExternal: optional(booleanish()),
+    isFavorite: optional(booleanish()),
+    isMotion: optional(booleanish()),
+    isOffline: optional(booleanish()),
+    isReadOnly: optional(booleanish()),
+    isVisible: optional(booleanish()),
+    withDeleted: optional(booleanish()),
+    withStacked: optional(booleanish()),
+    withExif: optional(booleanish()),
+    withPeople: optional(booleanish()),
+    isNotInAlbum: optional(booleanish()),
+    createdBefore: queryDate('createdBefore'),
+    createdAfter: queryDate('createdAfter'),
+    updatedBefore: queryDate('updatedBefore'),
+    updatedAfter: queryDate('updatedAfter'),
+    trashedBefore: queryDate('trashedBefore'),
+    trashedAfter: queryDate('trashedAfter'),
+    takenBefore: queryDate('takenBefore'),
+    takenAfter: queryDate('takenAfter'),
+    city: text(),
+    state: text(),
+    country: text(),
+    make: text(),
+    model: text(),
+    lensModel: text(),
+    checksum: text(),
+    originalFileName: text(),
+    originalPath: text(),
+    resizePath: text(),
+    webpPath: text(),
+    encodedVideoPath: text(),
+    personIds: personIds(),
+    order: enumOf(['asc', 'desc'] as const),
+    page: integer(),
+    size: integer(1000),
+  }),
+  v.transform(({ isArchived, withArchived, isVisible, ...filters }) => ({
+    ...filters,
+    visibilities: visibilitiesOf({ isArchived, withArchived, isVisible }),
+  })),
+);
 export type SearchAssetsInput = v.InferOutput<typeof SearchAssetsDto>;
 
 /** GET /search query (`SearchDto`). */

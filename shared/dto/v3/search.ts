@@ -89,20 +89,14 @@ const metadataFields = {
 type FilterInput = v.InferOutput<v.ObjectSchema<typeof filterFields, undefined>>;
 
 /**
- * v3's visibility as v1.100's flags (the timeline, the archive, or both by default; `hidden` the
- * live photos' videos; `locked` the locked folder), null exif values as no filter, OCR text as nothing to match.
+ * v3's visibility as the model's visibilities (the one named, or the timeline and the archive by
+ * default), null exif values as no filter, OCR text as nothing to match.
  */
 const toFilters = ({ visibility, ocr, filter: _filter, ...input }: FilterInput & Record<string, unknown>): SearchFilters => {
   const nulls = Object.fromEntries(Object.entries(input).map(([key, value]) => [key, value === null ? undefined : value]));
   return {
     ...nulls,
-    ...(visibility === undefined
-      ? { withArchived: true, isVisible: true }
-      : visibility === 'hidden'
-        ? { isVisible: false, withArchived: true }
-        : visibility === 'locked'
-          ? { isLocked: true, withArchived: true }
-          : { isVisible: true, isArchived: visibility === 'archive' }),
+    visibilities: visibility === undefined ? ['timeline', 'archive'] : [visibility],
     ...(ocr ? { matchesNothing: true } : {}),
   } as SearchFilters;
 };
