@@ -7,7 +7,12 @@
  * `functions/<area>/<operation-id>.ts` unless the row names its `entry`; test/unit/routes.test.ts
  * fails when a row and a file disagree.
  */
-import type { LazyGroup } from './cdk/bundling.ts';
+/**
+ * The groups of modules a function loads on first use (`Route.lazy`). What each group holds and how
+ * it ships beside a bundle is `lazyModules` (infra/cdk/bundling.ts), which the compiler holds to
+ * exactly these names: the stack reads this table, the table never reads the stack.
+ */
+export type LazyGroup = 'metadata' | 'templates' | 'cron' | 'places' | 'faces' | 'countries';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 

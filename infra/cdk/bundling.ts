@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } 
 import { dirname, join } from 'node:path';
 import { type BundlingOptions, type ICommandHooks, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type BuildOptions, buildSync } from 'esbuild';
+import type { LazyGroup } from '../routes.ts';
 import { facesFiles } from '../tools/faces-bundle.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -65,8 +66,7 @@ export const lazyModules = {
     quickselect: ['package.json', 'LICENSE', 'quickselect.js'],
     lineclip: ['package.json', 'LICENSE', 'index.js'],
   },
-} as const satisfies Record<string, Record<string, readonly string[]>>;
-export type LazyGroup = keyof typeof lazyModules;
+} as const satisfies Record<LazyGroup, Record<string, readonly string[]>>;
 
 /**
  * The management API's client (API Gateway's PostToConnection), which a function loads only when

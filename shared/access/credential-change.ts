@@ -1,6 +1,6 @@
 import { Forbidden } from '../core/errors.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
-import { isElevated } from './access.ts';
+import { isElevated } from './elevation.ts';
 
 /**
  * Who may set a password, or move an email, without the current password (PUT /user, PUT

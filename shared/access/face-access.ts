@@ -1,5 +1,5 @@
 /**
- * Access to faces by their id: kept apart from access.ts so that only the functions that need its repository
+ * Access to faces by their id: a module of its own, as each resource\'s, so that only the functions that need its repository
  * bundle it (docs/benchmarks.md).
  */
 import { findFace, indexFaces } from '../db/face.repository.ts';

@@ -1,5 +1,5 @@
 /**
- * Access to the caller's memories: kept apart from access.ts so that only the functions that need its repository
+ * Access to the caller's memories: a module of its own, as each resource\'s, so that only the functions that need its repository
  * bundle it (docs/benchmarks.md).
  */
 import { getMemory } from '../db/memory.repository.ts';

@@ -1,5 +1,5 @@
 /**
- * Access to the caller's notifications: kept apart from access.ts so that only the functions that
+ * Access to the caller's notifications: a module of its own, as each resource\'s, so that only the functions that
  * need its repository bundle it (docs/benchmarks.md).
  */
 import { getNotifications } from '../db/notification.repository.ts';

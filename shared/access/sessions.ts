@@ -1,5 +1,5 @@
 /**
- * Access to the caller's own sessions and upload sessions: kept apart from access.ts so that only
+ * Access to the caller's own sessions and upload sessions: a module of its own, as each resource\'s, so that only
  * the functions that need these repositories bundle them (docs/benchmarks.md).
  */
 import { isUploadPartSignature } from '../core/crypto.ts';

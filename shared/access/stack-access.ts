@@ -1,5 +1,5 @@
 /**
- * Access to the caller's stacks: kept apart from access.ts so that only the functions that need its
+ * Access to the caller's stacks: a module of its own, as each resource\'s, so that only the functions that need its
  * repository bundle it (docs/benchmarks.md).
  */
 import { getStack, getStacks } from '../db/stack.repository.ts';

@@ -1,5 +1,5 @@
 /**
- * Access to the caller's tags: kept apart from access.ts so that only the functions that need its repository
+ * Access to the caller's tags: a module of its own, as each resource\'s, so that only the functions that need its repository
  * bundle it (docs/benchmarks.md).
  */
 import { getTag } from '../db/tag.repository.ts';

@@ -1,5 +1,5 @@
 /**
- * Access to the caller's workflows: kept apart from access.ts so that only the functions that need
+ * Access to the caller's workflows: a module of its own, as each resource\'s, so that only the functions that need
  * its repository bundle it (docs/benchmarks.md).
  */
 import { getWorkflow } from '../db/workflow.repository.ts';

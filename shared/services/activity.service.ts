@@ -1,4 +1,6 @@
-import { Permission, requireActivity, requireActivityAlbum, requireAlbum } from '../access/access.ts';
+import { requireActivity, requireActivityAlbum } from '../access/activity-access.ts';
+import { requireAlbum } from '../access/album-access.ts';
+import { Permission } from '../access/permission.ts';
 import { createActivity, listAlbumActivities, deleteActivity as removeActivity } from '../db/activity.repository.ts';
 import { getUsers } from '../db/user.repository.ts';
 import type { ActivityFilter, ActivityRecord, ActivityView, NewActivity } from '../model/activity.ts';

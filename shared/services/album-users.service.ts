@@ -1,4 +1,5 @@
-import { Permission, requireAlbum, requireAlbumUserRemoval } from '../access/access.ts';
+import { requireAlbum, requireAlbumUserRemoval } from '../access/album-access.ts';
+import { Permission } from '../access/permission.ts';
 import { Invalid } from '../core/errors.ts';
 import { listMembers, setAlbumUserRole, shareAlbum, unshareAlbum } from '../db/album.repository.ts';
 import type { AlbumRecord, AlbumShare, AlbumUserRole, AlbumView } from '../model/album.ts';

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { accessLost, allowedAlbumEditors, allowedAssets, Permission, requireAlbum, requireAlbumEditor } from '../access/access.ts';
+import { allowedAlbumEditors, requireAlbum, requireAlbumEditor } from '../access/album-access.ts';
+import { allowedAssets } from '../access/asset-access.ts';
+import { accessLost, Permission } from '../access/permission.ts';
 import { Conflict, Inaccessible, Invalid } from '../core/errors.ts';
 import { deleteAlbumActivities } from '../db/activity.repository.ts';
 import {

@@ -5,7 +5,9 @@
  * (asset.read: its owner, a partner, an album's users); writing is its owner's (asset.update: a
  * locked asset only in a session unlocked with the PIN code).
  */
-import { accessLost, Permission, requireAsset, requireAssets } from '../access/access.ts';
+
+import { requireAsset, requireAssets } from '../access/asset-access.ts';
+import { accessLost, Permission } from '../access/permission.ts';
 import { Invalid } from '../core/errors.ts';
 import {
   getAssetMetadata,

@@ -1,4 +1,5 @@
-import { accessLost, Permission, requireAsset, requireAssets, requireSharedAsset } from '../access/access.ts';
+import { requireAsset, requireAssets, requireSharedAsset } from '../access/asset-access.ts';
+import { accessLost, Permission } from '../access/permission.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { albumOwnerOf, leaveAllAlbums, replaceAlbumThumbnail } from '../db/album-exit.repository.ts';
 import { findByChecksums, getAssetWithFaces, listDeviceAssets, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';

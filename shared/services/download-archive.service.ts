@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PassThrough, Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
-import { requireDownloadable } from '../access/access.ts';
+import { requireDownloadable } from '../access/download-access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { Conflict } from '../core/errors.ts';
 import { log } from '../core/log.ts';

@@ -1,4 +1,4 @@
-import { requireAlbumDownload, requireDownloadable, requireTimelineDownload } from '../access/access.ts';
+import { requireAlbumDownload, requireDownloadable, requireTimelineDownload } from '../access/download-access.ts';
 import { Invalid } from '../core/errors.ts';
 import { listMembers } from '../db/album.repository.ts';
 import { getAssets, timelinePages } from '../db/asset.repository.ts';

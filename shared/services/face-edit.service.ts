@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { accessLost, Permission, requireAsset, requirePerson } from '../access/access.ts';
+import { requireAsset } from '../access/asset-access.ts';
 import { requireFace } from '../access/face-access.ts';
+import { accessLost, Permission } from '../access/permission.ts';
+import { requirePerson } from '../access/person-access.ts';
 import { editAssetFaces, type FaceEdit, facesAfter } from '../db/face.repository.ts';
 import { getPeople, getPerson, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';

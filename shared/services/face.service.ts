@@ -1,4 +1,5 @@
-import { Permission, requireAsset } from '../access/access.ts';
+import { requireAsset } from '../access/asset-access.ts';
+import { Permission } from '../access/permission.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { type FaceRecord, peopleOfFaces } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';

@@ -1,4 +1,7 @@
-import { isElevated, Permission, requireAsset, requireAssetFiles, requirePerson } from '../access/access.ts';
+import { requireAsset, requireAssetFiles } from '../access/asset-access.ts';
+import { isElevated } from '../access/elevation.ts';
+import { Permission } from '../access/permission.ts';
+import { requirePerson } from '../access/person-access.ts';
 import { Invalid, NotFound } from '../core/errors.ts';
 import { getAsset } from '../db/asset.repository.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';

@@ -1,4 +1,5 @@
-import { Permission, requireAssets } from '../access/access.ts';
+import { requireAssets } from '../access/asset-access.ts';
+import { Permission } from '../access/permission.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { Invalid } from '../core/errors.ts';
 import { folderPage } from '../db/folder.repository.ts';

@@ -2,7 +2,10 @@
  * The map and the places pages (docs/places.md): markers from the map index, an album's markers,
  * one asset a city, and the map style the configuration names.
  */
-import { Permission, requireAlbum, requireVisitorAlbum } from '../access/access.ts';
+
+import { requireAlbum } from '../access/album-access.ts';
+import { Permission } from '../access/permission.ts';
+import { requireVisitorAlbum } from '../access/shared-link-access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { DomainError, Invalid } from '../core/errors.ts';
 import { type SafeFetchResult, safeFetch, UrlRefused } from '../core/safe-fetch.ts';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { accessLost, allowedAssets, Permission } from '../access/access.ts';
+import { allowedAssets } from '../access/asset-access.ts';
 import { requireMemory } from '../access/memory-access.ts';
+import { accessLost, Permission } from '../access/permission.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { derivedUuid } from '../core/crypto.ts';
 import { log } from '../core/log.ts';

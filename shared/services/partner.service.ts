@@ -1,4 +1,5 @@
-import { accessLost, Permission, requirePartner } from '../access/access.ts';
+import { requirePartner } from '../access/partner-access.ts';
+import { accessLost, Permission } from '../access/permission.ts';
 import { Invalid } from '../core/errors.ts';
 import {
   removePartner as deletePartner,

@@ -1,4 +1,5 @@
-import { allowedPeople, Permission, requirePerson } from '../access/access.ts';
+import { Permission } from '../access/permission.ts';
+import { allowedPeople, requirePerson } from '../access/person-access.ts';
 import { Invalid } from '../core/errors.ts';
 import { getAssets } from '../db/asset.repository.ts';
 import {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { accessLost, Permission, requireAsset, requirePerson } from '../access/access.ts';
+import { requireAsset } from '../access/asset-access.ts';
+import { accessLost, Permission } from '../access/permission.ts';
+import { requirePerson } from '../access/person-access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { DomainError, Invalid } from '../core/errors.ts';
 import { getAssets } from '../db/asset.repository.ts';

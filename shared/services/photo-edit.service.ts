@@ -5,7 +5,8 @@
  * and original routes answer when asked `edited=true`.
  */
 import { randomUUID } from 'node:crypto';
-import { Permission, requireAsset } from '../access/access.ts';
+import { requireAsset } from '../access/asset-access.ts';
+import { Permission } from '../access/permission.ts';
 import { setPhotoEdits } from '../db/asset.repository.ts';
 import { checkPhotoEdits } from '../domain/photo-edits.ts';
 import type { PhotoEdit, PhotoEditRequest } from '../model/asset.ts';

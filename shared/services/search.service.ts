@@ -1,4 +1,7 @@
-import { Permission, readsArchiveOf, requireAlbums, requireElevation } from '../access/access.ts';
+import { requireAlbums } from '../access/album-access.ts';
+import { requireElevation } from '../access/elevation.ts';
+import { Permission } from '../access/permission.ts';
+import { readsArchiveOf } from '../access/timeline-access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { Invalid } from '../core/errors.ts';
 import { listMembers } from '../db/album.repository.ts';

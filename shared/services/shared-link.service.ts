@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { allowedAssets, Permission, requireAlbum, requireAssets, requireSharedLink, requireVisit } from '../access/access.ts';
+import { requireAlbum } from '../access/album-access.ts';
+import { allowedAssets, requireAssets } from '../access/asset-access.ts';
+import { Permission } from '../access/permission.ts';
 import { linkTokensOf, linkUnlocked } from '../access/route.ts';
+import { requireSharedLink, requireVisit } from '../access/shared-link-access.ts';
 import {
   hashPassword,
   hashSharedLinkKey,

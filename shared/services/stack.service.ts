@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Permission, requireAssets } from '../access/access.ts';
+import { requireAssets } from '../access/asset-access.ts';
+import { Permission } from '../access/permission.ts';
 import { requireStack, requireStacks } from '../access/stack-access.ts';
 import { Conflict, Invalid } from '../core/errors.ts';
 import { getAssets } from '../db/asset.repository.ts';

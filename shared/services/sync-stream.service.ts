@@ -1,5 +1,5 @@
-import { seesAllUsers } from '../access/access.ts';
 import { requireSession } from '../access/sessions.ts';
+import { seesAllUsers } from '../access/user-access.ts';
 import { syncSettleMs } from '../core/env.ts';
 import { Invalid } from '../core/errors.ts';
 import { changeIdAt, changeIdTime } from '../db/changes.ts';

@@ -1,4 +1,4 @@
-import { readsArchiveOf, requireTimeline } from '../access/access.ts';
+import { readsArchiveOf, requireTimeline } from '../access/timeline-access.ts';
 import { assetsUpdatedBetween, getAssets, timelinePages } from '../db/asset.repository.ts';
 import { type AuditEntityType, listDeletedSince } from '../db/audit.repository.ts';
 import { type AssetRecord, isListed } from '../model/asset.ts';

@@ -1,4 +1,5 @@
-import { accessLost, allowedAssets, Permission } from '../access/access.ts';
+import { allowedAssets } from '../access/asset-access.ts';
+import { accessLost, Permission } from '../access/permission.ts';
 import { requireTag } from '../access/tag-access.ts';
 import { Invalid } from '../core/errors.ts';
 import { getAssets } from '../db/asset.repository.ts';

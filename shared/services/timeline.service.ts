@@ -1,12 +1,9 @@
-import {
-  Permission,
-  requireAlbum,
-  requireElevation,
-  requireOwnLockedTimeline,
-  requireTimeline,
-  requireVisitorAlbum,
-} from '../access/access.ts';
+import { requireAlbum } from '../access/album-access.ts';
+import { requireElevation } from '../access/elevation.ts';
+import { Permission } from '../access/permission.ts';
+import { requireVisitorAlbum } from '../access/shared-link-access.ts';
 import { requireTag } from '../access/tag-access.ts';
+import { requireOwnLockedTimeline, requireTimeline } from '../access/timeline-access.ts';
 import { Invalid } from '../core/errors.ts';
 import { listMembers } from '../db/album.repository.ts';
 import { assetsTakenBetween, getAssets } from '../db/asset.repository.ts';

@@ -1,4 +1,6 @@
-import { isElevated, Permission, requireAssets } from '../access/access.ts';
+import { requireAssets } from '../access/asset-access.ts';
+import { isElevated } from '../access/elevation.ts';
+import { Permission } from '../access/permission.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { Conflict } from '../core/errors.ts';
 import { log } from '../core/log.ts';

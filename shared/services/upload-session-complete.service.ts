@@ -4,7 +4,7 @@
  * asset is recorded by the code of `POST /asset/upload`.
  */
 import { createHash } from 'node:crypto';
-import { accessLost, Permission } from '../access/access.ts';
+import { accessLost, Permission } from '../access/permission.ts';
 import { type DomainError, Inaccessible, Invalid } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import { DuplicateChecksumError, findByChecksums, getAsset, QuotaExceededError } from '../db/asset.repository.ts';

@@ -9,7 +9,8 @@
  * metadata readers.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { Permission, requireLibrary } from '../access/access.ts';
+import { requireLibrary } from '../access/library-access.ts';
+import { Permission } from '../access/permission.ts';
 import { requireUploadPart, requireUploadSession } from '../access/sessions.ts';
 import { uploadPartSignature } from '../core/crypto.ts';
 import { uploadLimitBytes } from '../core/env.ts';

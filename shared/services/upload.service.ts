@@ -4,7 +4,9 @@
  * its tags (file-tags.ts), and the asset recorded with its people (upload-people.ts).
  */
 import { createHash } from 'node:crypto';
-import { Permission, requireLibrary, requireLivePhotoVideo } from '../access/access.ts';
+import { requireLivePhotoVideo } from '../access/asset-access.ts';
+import { requireLibrary } from '../access/library-access.ts';
+import { Permission } from '../access/permission.ts';
 import { Inaccessible, Invalid } from '../core/errors.ts';
 import {
   DuplicateChecksumError,

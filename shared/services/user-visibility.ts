@@ -1,5 +1,4 @@
-import { seesAllUsers } from '../access/access.ts';
-import { connectedTo } from '../access/user-access.ts';
+import { connectedTo, seesAllUsers } from '../access/user-access.ts';
 import { NotFound } from '../core/errors.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 import { getUserById } from './user.service.ts';

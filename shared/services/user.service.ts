@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { managesUsers, requireUserUpdate, seesAllUsers } from '../access/access.ts';
 import { requireCredentialProof } from '../access/credential-change.ts';
+import { managesUsers, requireUserUpdate, seesAllUsers } from '../access/user-access.ts';
 import { hashPassword } from '../core/crypto.ts';
 import { Forbidden, Inaccessible, Invalid, NotFound } from '../core/errors.ts';
 import { deleteUserSessions, lockUserSessions } from '../db/session.repository.ts';
