@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handler as reassignByIdV1 } from '#functions/face/reassign-faces-by-id.ts';
 import { handler as reassignV1 } from '#functions/person/reassign-faces.ts';
 import { handler as searchHandler } from '#functions/search/search.ts';
@@ -11,21 +11,21 @@ import { handler as createPersonV3 } from '#functions/v3/person/create-person.ts
 import { handler as reassignV3 } from '#functions/v3/person/reassign-faces.ts';
 import { db } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, personNamed } from '../support/library.ts';
+import { mediaJobsInProcess } from '../support/media.ts';
 import { tableItems } from '../support/table-items.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
-let jobs: MediaJobEvent[] = [];
+// What the edits hand the media function, recorded, not run.
+const media = mediaJobsInProcess({ run: false });
 beforeAll(async () => {
   accounts = await setupAccounts();
-  runMediaJobsWith((event) => jobs.push(event));
+  media.start();
 });
-afterEach(() => {
-  jobs = [];
-});
+afterEach(() => media.forget());
+afterAll(() => media.stop());
 
 type Json = Record<string, unknown>;
 const withId = (id: string) => ({ pathParameters: { id } });
@@ -95,7 +95,7 @@ describe('editing who is on a photo (both generations)', () => {
     expect(await personItem(bob.id)).toMatchObject({ faceCount: 0, faceAssetId: null });
     expect(await textSearch(token, 'marley')).toEqual([]);
     // Ada had no feature photo: she takes this asset, and the media function is asked for her thumbnail.
-    expect(jobs.flatMap((event) => event.jobs)).toContainEqual({ kind: 'person-thumbnail', ownerId: user.userId, personId: ada.id });
+    expect(media.handed).toContainEqual({ kind: 'person-thumbnail', ownerId: user.userId, personId: ada.id });
 
     // v1.100's PUT /face/:id, and v3's reassign, answer in their generation's shape.
     const v1 = await reassignById(token, bob.id, String(adaFace?.id), false);

@@ -11,19 +11,19 @@ import { handler as getQueues } from '#functions/v3/queue/get-queues.ts';
 import { handler as updateQueue } from '#functions/v3/queue/update-queue.ts';
 import { queueNames, queueNamesV1 } from '#shared/model/queue.ts';
 import { recordRun } from '#shared/services/queue-runs.ts';
-import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo } from '../support/library.ts';
-import { objectCreated } from '../support/media.ts';
+import { mediaJobsInProcess, objectCreated } from '../support/media.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
-const handed: MediaJobEvent[] = [];
+// What the job commands hand the media function, recorded, not run.
+const media = mediaJobsInProcess({ run: false });
 beforeAll(async () => {
   accounts = await setupAccounts();
-  runMediaJobsWith((event) => handed.push(event));
+  media.start();
 });
-afterAll(() => runMediaJobsWith(undefined));
+afterAll(() => media.stop());
 
 const queue = async (name: string) =>
   (await invoke(getQueue, { path: `/api/queues/${name}`, headers: bearer(accounts.admin.accessToken), pathParameters: { name } })).body;
@@ -130,7 +130,7 @@ describe('jobs and queues (v3 /queues, /jobs; v1.100 /jobs)', () => {
   it('hands regenerate-thumbnail and refresh-metadata to the media function (both generations), for the caller’s own assets', async () => {
     const token = accounts.user2.accessToken;
     const [a, b] = [await addPhoto(token, { color: [70, 1, 1] }), await addPhoto(token, { color: [70, 2, 2] })];
-    handed.length = 0;
+    media.forget();
     const v3 = await invoke(runAssetJobs, {
       method: 'POST',
       path: '/api/assets/jobs',
@@ -138,7 +138,7 @@ describe('jobs and queues (v3 /queues, /jobs; v1.100 /jobs)', () => {
       body: { assetIds: [a, b], name: 'regenerate-thumbnail' },
     });
     expect(v3.status).toBe(204);
-    expect(handed.flatMap((event) => event.jobs)).toEqual([
+    expect(media.handed).toEqual([
       { kind: 'asset-media', assetId: a },
       { kind: 'asset-media', assetId: b },
     ]);
@@ -157,7 +157,7 @@ describe('jobs and queues (v3 /queues, /jobs; v1.100 /jobs)', () => {
     });
     expect(others.body).toMatchObject({ message: 'Not found or no asset.update access' });
     // Refreshing metadata names the asset's place again (docs/places.md).
-    handed.length = 0;
+    media.forget();
     const metadata = await invoke(runAssetJobs, {
       method: 'POST',
       path: '/api/assets/jobs',
@@ -165,7 +165,7 @@ describe('jobs and queues (v3 /queues, /jobs; v1.100 /jobs)', () => {
       body: { assetIds: [a], name: 'refresh-metadata' },
     });
     expect(metadata.status).toBe(204);
-    expect(handed.flatMap((event) => event.jobs)).toEqual([{ kind: 'asset-places', assetId: a }]);
+    expect(media.handed).toEqual([{ kind: 'asset-places', assetId: a }]);
     const transcode = await invoke(runAssetJobs, {
       method: 'POST',
       path: '/api/assets/jobs',

@@ -7,7 +7,6 @@ import { handler as assetInfoHandler } from '#functions/asset/get-asset-info.ts'
 import { handler as thumbnailHandler } from '#functions/asset/get-asset-thumbnail.ts';
 import { handler as serveFileHandler } from '#functions/asset/serve-file.ts';
 import { handler as downloadHandler } from '#functions/download/download-file.ts';
-import { handler as generateMedia } from '#functions/media/generate-media.ts';
 import { handler as personThumbnailHandler } from '#functions/person/get-person-thumbnail.ts';
 import { handler as updatePersonHandler } from '#functions/person/update-person.ts';
 import { handler as createSharedLinkHandler } from '#functions/shared-link/create-shared-link.ts';
@@ -15,11 +14,10 @@ import { handler as getMyUserInfoHandler } from '#functions/user/get-my-user-inf
 import { handler as v3OriginalHandler } from '#functions/v3/asset/download-asset.ts';
 import { handler as v3AssetInfoHandler } from '#functions/v3/asset/get-asset-info.ts';
 import { handler as v3PlaybackHandler } from '#functions/v3/asset/play-asset-video.ts';
-import { runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addToAlbum, assetInfo, createAlbum, personNamed, trash } from '../support/library.ts';
-import { objectCreated } from '../support/media.ts';
+import { mediaJobsInProcess, objectCreated } from '../support/media.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { upload } from '../support/uploads.ts';
 import { makeVideo } from '../support/videos.ts';
@@ -552,8 +550,8 @@ describe('files: the original, the web preview, the thumbnail, and the download'
     expect((await cropped()).blue).toBeLessThan(80);
 
     // The API function carries no codecs: it hands the job on (here, to this test, as the local server does).
-    const jobs: Promise<unknown>[] = [];
-    runMediaJobsWith((event) => jobs.push(generateMedia(event)));
+    const media = mediaJobsInProcess();
+    media.start();
     try {
       const reply = await invoke(updatePersonHandler, {
         method: 'PUT',
@@ -563,8 +561,8 @@ describe('files: the original, the web preview, the thumbnail, and the download'
         body: { featureFaceAssetId: second },
       });
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-      expect(jobs).toHaveLength(1);
-      expect(await jobs[0]).toEqual({ outcomes: { [`person/${person.id}`]: 'made' } });
+      expect(media.runs).toHaveLength(1);
+      expect(await media.runs[0]).toEqual({ outcomes: { [`person/${person.id}`]: 'made' } });
       // The blue picture's face, 160×200 px, far from the edges: a square 10% wider than its height.
       expect(await cropped()).toMatchObject({ size: [220, 220] });
       expect((await cropped()).blue).toBeGreaterThan(150);
@@ -576,9 +574,9 @@ describe('files: the original, the web preview, the thumbnail, and the download'
         pathParameters: { id: person.id },
         body: { featureFaceAssetId: second },
       });
-      expect(jobs).toHaveLength(1);
+      expect(media.runs).toHaveLength(1);
     } finally {
-      runMediaJobsWith(undefined);
+      media.stop();
     }
   }, 30_000);
 });

@@ -1,32 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Vips from 'wasm-vips';
-import { handler as generateMedia } from '#functions/media/generate-media.ts';
 import { handler as downloadAsset } from '#functions/v3/asset/download-asset.ts';
 import { handler as editAsset } from '#functions/v3/asset/edit-asset.ts';
 import { handler as getAssetEdits } from '#functions/v3/asset/get-asset-edits.ts';
 import { handler as getAssetInfo } from '#functions/v3/asset/get-asset-info.ts';
 import { handler as removeAssetEdits } from '#functions/v3/asset/remove-asset-edits.ts';
 import { handler as viewAsset } from '#functions/v3/asset/view-asset.ts';
-import { runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { trash } from '../support/library.ts';
+import { mediaJobsInProcess } from '../support/media.ts';
 import { sendAcks, syncStream } from '../support/sync-client.ts';
 import { storedFiles, upload } from '../support/uploads.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 let vips: Awaited<ReturnType<typeof Vips>>;
 // The API functions hand the editor's work to the media function: here, to this test, as the local server does.
-const jobs: Promise<unknown>[] = [];
-const settled = async () => {
-  while (jobs.length > 0) await jobs.shift();
-};
+const media = mediaJobsInProcess();
 beforeAll(async () => {
   accounts = await setupAccounts();
   vips = await Vips();
-  runMediaJobsWith((event) => jobs.push(generateMedia(event)));
+  media.start();
 });
-afterAll(() => runMediaJobsWith(undefined));
+afterAll(() => media.stop());
 
 /** A 400×300 photo in quarters: red and blue on top, green and white below. */
 const quarteredPhoto = (): Buffer => {
@@ -83,8 +79,8 @@ describe('the photo editor (v3): crop, rotate and mirror, kept beside the untouc
     const photo = quarteredPhoto();
     const uploaded = await upload(token, { data: photo, fileName: 'quarters.jpg' });
     const id: string = uploaded.body.id;
-    jobs.push(generateMedia({ jobs: [{ kind: 'asset-media', assetId: id }] }));
-    await settled();
+    media.run([{ kind: 'asset-media', assetId: id }]);
+    await media.settle();
     const before = await info(token, id);
     expect(before).toMatchObject({ isEdited: false, width: 400, height: 300 });
 
@@ -101,7 +97,7 @@ describe('the photo editor (v3): crop, rotate and mirror, kept beside the untouc
       edits,
     );
     expect(reply.body.edits.every((item: { id: string }) => /^[0-9a-f-]{36}$/.test(item.id))).toBe(true);
-    await settled();
+    await media.settle();
     expect((await invoke(getAssetEdits, byId(token, id, `/api/assets/${id}/edits`))).body).toEqual(reply.body);
 
     const after = await info(token, id);
@@ -120,7 +116,7 @@ describe('the photo editor (v3): crop, rotate and mirror, kept beside the untouc
 
     // Removed: the original's previews and size again, and the edited files gone.
     expect((await invoke(removeAssetEdits, byId(token, id, `/api/assets/${id}/edits`, { method: 'DELETE' }))).status).toBe(204);
-    await settled();
+    await media.settle();
     const undone = await info(token, id);
     expect(undone).toMatchObject({ isEdited: false, width: 400, height: 300, thumbhash: before.thumbhash });
     expect(look(bytesOf(await view(token, id, { size: 'preview', edited: 'true' })))).toEqual({
@@ -157,14 +153,14 @@ describe('the photo editor (v3): crop, rotate and mirror, kept beside the untouc
     const remove = await invoke(removeAssetEdits, byId(accounts.user2.accessToken, id, `/api/assets/${id}/edits`, { method: 'DELETE' }));
     expect(remove.body).toMatchObject({ message: 'Not found or no asset.edit.delete access' });
     expect((await info(token, id)).isEdited).toBe(false);
-    await settled();
+    await media.settle();
   });
 
   it('deletes an edited asset’s edited files with it', async () => {
     const token = (await freshUser(accounts.admin.accessToken, 'Tidy')).accessToken;
     const id: string = (await upload(token, { data: quarteredPhoto(), fileName: 'tidy.jpg' })).body.id;
     expect((await edit(token, id, [{ action: 'rotate', parameters: { angle: 180 } }])).status).toBe(200);
-    await settled();
+    await media.settle();
     const edited = (await storedFiles()).filter((file) => file.includes(`${id}-edited-`));
     expect(edited).toHaveLength(3);
     expect((await trash(token, [id], true)).status).toBe(204);
@@ -180,7 +176,7 @@ describe('the photo editor (v3): crop, rotate and mirror, kept beside the untouc
         { action: 'mirror', parameters: { axis: 'vertical' } },
       ])
     ).body.edits as { id: string }[];
-    await settled();
+    await media.settle();
     const first = await syncStream(token, { types: ['AssetEditsV1'] });
     const rows = first.lines.filter((line) => line.type === 'AssetEditV1').map((line) => line.data);
     expect(rows).toEqual([
@@ -194,7 +190,7 @@ describe('the photo editor (v3): crop, rotate and mirror, kept beside the untouc
 
     // Replaced: the old two are deleted, the new one sent; removed: it is deleted.
     const again = (await edit(token, id, [{ action: 'rotate', parameters: { angle: 180 } }])).body.edits as { id: string }[];
-    await settled();
+    await media.settle();
     const second = await syncStream(token, { types: ['AssetEditsV1'] });
     expect(
       second.lines
@@ -208,7 +204,7 @@ describe('the photo editor (v3): crop, rotate and mirror, kept beside the untouc
       second.lines.map((line) => line.ack),
     );
     expect((await invoke(removeAssetEdits, byId(token, id, `/api/assets/${id}/edits`, { method: 'DELETE' }))).status).toBe(204);
-    await settled();
+    await media.settle();
     const third = await syncStream(token, { types: ['AssetEditsV1'] });
     expect(third.lines.filter((line) => line.type !== 'SyncCompleteV1').map((line) => [line.type, line.data.editId])).toEqual([
       ['AssetEditDeleteV1', again[0]?.id],

@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { handler as generateMedia } from '#functions/media/generate-media.ts';
 import { handler as getConfig } from '#functions/system-config/get-config.ts';
 import { handler as updateConfig } from '#functions/system-config/update-config.ts';
-import { runMediaJobsWith } from '#shared/storage/media-jobs.ts';
+import { type MediaJob, type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { bearer } from './accounts.ts';
 import { invoke } from './invoke.ts';
 
@@ -11,17 +11,36 @@ export const objectCreated = (key: string) =>
   generateMedia({ Records: [{ s3: { object: { key: encodeURIComponent(key).replace(/%2F/g, '/') } } }] });
 
 /**
- * Jobs handed to the media function run here, in this process, as the local server runs them:
- * `start` in a file's beforeAll, `stop` in its afterAll; `settle` waits for the jobs handed on so
- * far, and those they hand on in turn.
+ * The one way tests run the media function's jobs in this process, as the local server runs them
+ * (infra/local/http-server.ts): `start` in a file's beforeAll (or a test's body), `stop` in its
+ * afterAll (or a `finally`). Each job an API function hands on is recorded in `handed` and, unless
+ * `{ run: false }` (a test of what is handed on, not of what it makes), given to the media
+ * function's handler at once; `runs` holds each run's answer (its outcomes), in order. `run` hands
+ * jobs on as an API function would, without one; `settle` waits for every run so far, and for the
+ * runs those hand on in turn. Bucket events go through `objectCreated`.
  */
-export const mediaJobsInProcess = () => {
-  const jobs: Promise<unknown>[] = [];
+export const mediaJobsInProcess = ({ run = true }: { run?: boolean } = {}) => {
+  const handed: MediaJob[] = [];
+  const runs: Promise<unknown>[] = [];
+  let settled = 0;
+  const hand = (event: MediaJobEvent) => {
+    handed.push(...event.jobs);
+    if (run) runs.push(generateMedia(event));
+  };
   return {
-    start: () => runMediaJobsWith((event) => jobs.push(generateMedia(event))),
+    start: () => runMediaJobsWith(hand),
     stop: () => runMediaJobsWith(undefined),
+    /** Every job handed on since `start` (or since the last `forget`). */
+    handed,
+    /** Each run's answer, in the order the jobs were handed on. */
+    runs,
+    run: (jobs: MediaJob[]) => hand({ jobs }),
     settle: async () => {
-      while (jobs.length > 0) await jobs.shift();
+      while (settled < runs.length) await runs[settled++];
+    },
+    /** Forgets the jobs handed on so far (`handed` empty again). */
+    forget: () => {
+      handed.length = 0;
     },
   };
 };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AssetRecord, ExifInfo, FaceRecord } from '#shared/model/asset.ts';
+import type { UserRecord } from '#shared/model/user.ts';
 
 /** EXIF with every field unknown, but those given. */
 export const exifInfo = (given: Partial<ExifInfo> = {}): ExifInfo => ({
@@ -109,3 +110,37 @@ export const faceRecord = (assetId: string, personId: string, ownerId: string, i
   index,
   sourceType: 'exif',
 });
+
+/** A user record as sign-up stores it, for tests of rules that take one: an active user, with the fields given on top. */
+export const userRecord = (given: Partial<UserRecord> = {}): UserRecord => {
+  const id = given.id ?? randomUUID();
+  const at = '2024-01-01T00:00:00.000Z';
+  return {
+    id,
+    email: `${id}@immich.cloud`,
+    name: 'A user',
+    isAdmin: false,
+    passwordHash: '$argon2id$not-a-real-hash',
+    pinCodeHash: null,
+    storageLabel: null,
+    shouldChangePassword: false,
+    memoriesEnabled: true,
+    profileImagePath: '',
+    oauthId: '',
+    status: 'active',
+    deletedAt: null,
+    quotaSizeInBytes: null,
+    quotaUsageInBytes: 0,
+    createdAt: at,
+    updatedAt: at,
+    defaultLibraryId: id,
+    uploadSessions: {},
+    uploadSessionsOpened: 0,
+    usagePhotos: 0,
+    usageVideos: 0,
+    usageByType: false,
+    isOnboarded: false,
+    license: null,
+    ...given,
+  };
+};
