@@ -10,16 +10,10 @@ import { log, withLogContext } from '#shared/core/log.ts';
 import type { QueueName } from '#shared/model/queue.ts';
 import { collectEvents } from '#shared/realtime/outbox.ts';
 import { publish } from '#shared/realtime/publisher.ts';
-import {
-  detectAssetFaces,
-  generateEditedMedia,
-  type MediaJob,
-  type MediaJobEvent,
-  recognizeAssetFaces,
-} from '#shared/services/media/jobs.ts';
+import { editSteps, faceDetectionSteps, faceRecognitionSteps, type MediaJob, type MediaJobEvent } from '#shared/services/media/jobs.ts';
 import { refreshAssetsMetadata } from '#shared/services/media/metadata-refresh.service.ts';
 import { assetIdOfOriginalKey, originalExists } from '#shared/services/media/originals.ts';
-import { makePersonThumbnail, processUpload } from '#shared/services/media/pipeline.ts';
+import { makePersonThumbnail, processUpload, runJobSteps } from '#shared/services/media/pipeline.ts';
 import type { MediaOutcome } from '#shared/services/media/step.ts';
 import { recordRun } from '#shared/services/queue-runs.ts';
 
@@ -57,7 +51,10 @@ const told = async <T>(job: () => Promise<T>): Promise<T> => {
 
 type JobOf<K extends MediaJob['kind']> = Extract<MediaJob, { kind: K }>;
 
-/** A job kind's runner: the outcome's key, the Immich queue whose run it is (for the jobs page), the work. */
+/**
+ * A job kind's runner: the outcome's key, the Immich queue whose run it is (for the jobs page), the
+ * work: named steps on one asset (docs/media.md, "Jobs"), the upload's or the job's own.
+ */
 interface Runner<J> {
   key: (job: J) => string;
   queue: (job: J) => QueueName;
@@ -66,6 +63,7 @@ interface Runner<J> {
 
 /** Each job is one run of its queue, told to the apps when done; an event's place jobs are one run together (below). */
 const runners: { [K in Exclude<MediaJob['kind'], 'asset-places'>]: Runner<JobOf<K>> } = {
+  // The person's feature asset: ensure-preview, then person-thumbnail.
   'person-thumbnail': {
     key: (job) => `person/${job.personId}`,
     queue: () => 'thumbnailGeneration',
@@ -79,13 +77,13 @@ const runners: { [K in Exclude<MediaJob['kind'], 'asset-places'>]: Runner<JobOf<
   'asset-edits': {
     key: (job) => `edits/${job.assetId}`,
     queue: () => 'thumbnailGeneration',
-    run: (job) => generateEditedMedia(job.assetId),
+    run: (job) => runJobSteps(job.assetId, editSteps),
   },
   // Immich's faceDetection queue, or facialRecognition's for recognition alone.
   'asset-faces': {
     key: (job) => `faces/${job.assetId}`,
     queue: (job) => (job.recognize ? 'facialRecognition' : 'faceDetection'),
-    run: (job) => (job.recognize ? recognizeAssetFaces(job.assetId) : detectAssetFaces(job.assetId, job.force)),
+    run: (job) => runJobSteps(job.assetId, job.recognize ? faceRecognitionSteps : faceDetectionSteps(job.force)),
   },
 };
 

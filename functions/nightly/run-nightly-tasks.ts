@@ -2,12 +2,15 @@
  * The nightly tasks' function: not an API route. Deployed, an EventBridge schedule invokes it
  * every hour (infra/cdk/nightly-function.ts); locally the server does. Its event's `time` is the
  * tick's instant (a scheduled event carries it), so a run is about the time it was due, also
- * when Lambda retries it later (shared/services/nightly-tasks.service.ts).
+ * when Lambda retries it later (shared/services/nightly-tasks.service.ts). Each tick first runs
+ * the table's one-time migration until it is done (shared/services/sync/migration.ts): so the
+ * first tick after a deploy, and the one `npm start` gives at start, migrate the table.
  */
-import { withLogContext } from '#shared/core/log.ts';
+import { log, withLogContext } from '#shared/core/log.ts';
 import { collectEvents } from '#shared/realtime/outbox.ts';
 import { publish } from '#shared/realtime/publisher.ts';
 import { type NightlyOutcome, runNightlyTasks } from '#shared/services/nightly-tasks.service.ts';
+import { migrateChangeIds } from '#shared/services/sync/migration.ts';
 
 /** What the function reads of an EventBridge scheduled event. */
 export interface ScheduledEvent {
@@ -45,11 +48,15 @@ export const handler = async (event: ScheduledEvent, context?: NightlyContext): 
   withLogContext({}, async () => {
     const time = event.time ? new Date(event.time) : new Date();
     const remaining = context?.getRemainingTimeInMillis?.();
+    const deadline = remaining === undefined ? undefined : Date.now() + remaining - marginMs;
+    // One item read once the table is migrated; a migration cut short goes on at the next tick.
+    const migration = await migrateChangeIds(deadline);
+    if (migration !== 'done-before') log.info('migration', { changeIds: migration });
     // Each batch of the run (a page of deletions, a user's shares) is told as it ends, within the
     // invocation's budget, not all at its end (docs/data-model.md, "Nightly clean-up").
     return publishing(() =>
       runNightlyTasks(Number.isNaN(time.getTime()) ? new Date() : time, {
-        ...(remaining === undefined ? {} : { deadline: Date.now() + remaining - marginMs }),
+        ...(deadline === undefined ? {} : { deadline }),
         batch: publishing,
       }),
     );

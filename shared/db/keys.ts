@@ -113,6 +113,8 @@ export const keys = {
   memoriesState: (): Key => ({ pk: 'SYSTEM', sk: 'MEMORIES_STATE' }),
   /** The nightly tasks' last run (shared/services/nightly-tasks.service.ts): one run per nightly slot. */
   nightlyTasks: (): Key => ({ pk: 'SYSTEM', sk: 'NIGHTLY_TASKS' }),
+  /** The table's one-time data migrations done (shared/services/sync/migration.ts): each its own attribute. */
+  migrations: (): Key => ({ pk: 'SYSTEM', sk: 'MIGRATIONS' }),
   /** A queue's runs started in one five-minute slot, on one of four shards (their counts). */
   queueSlot: (queue: string, slot: string, shard: number): Key => ({ pk: `QUEUE#${queue}`, sk: `${slot}#${shard}` }),
   /** A queue's state: when its failures were last cleared. */

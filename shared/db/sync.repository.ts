@@ -18,7 +18,7 @@ import { userCodec } from './items/user.ts';
 import { keys, type Partition, partitions, syncScopes } from './keys.ts';
 import { liveShare } from './partner.repository.ts';
 import { queryAll, queryPages } from './query.ts';
-import { isCancelled, transact, updateWrite, writeIfPresent } from './transact.ts';
+import { isCancelled, transact, updateWrite, writeIfPresent, writeOne } from './transact.ts';
 
 type Item = Record<string, unknown>;
 
@@ -331,13 +331,30 @@ export const indexLibrary = async (ownerId: string): Promise<void> => {
   );
 };
 
-/** Every user's own item in the users' change partition (UsersV1), for users stored before change ids. */
-export const indexUsers = async (): Promise<void> => {
+/**
+ * Every user's own item in the users' change partition (UsersV1), for users stored before change
+ * ids; the ids of every user, oldest first (whose libraries `indexLibrary` then gives theirs).
+ */
+export const indexUsers = async (): Promise<string[]> => {
   const users = await queryAll(partitions.users(), { attributes: ['id', 'gsi3pk'] });
   await inBatches(
     users.filter((item) => !item.gsi3pk),
     8,
     async (item) => void (await stamp(keys.user(String(item.id)), partitions.changes(syncScopes.users()).value)),
+  );
+  return users.map((item) => String(item.id));
+};
+
+/** Whether the table's change ids migration is done (the migrations item's `changeIds`: docs/data-model.md, "Earlier shapes"). */
+export const changeIdsMigrated = async (): Promise<boolean> => (await getItem(keys.migrations()))?.changeIds !== undefined;
+
+/** Marks the table's change ids migration done, at `at` (the migrations item, made by the first mark). */
+export const markChangeIdsMigrated = async (at: string): Promise<void> => {
+  await writeOne(
+    updateWrite(keys.migrations(), 'SET #type = :type, changeIds = :at', {
+      names: { '#type': 'type' },
+      values: { ':type': 'systemMetadata', ':at': at },
+    }),
   );
 };
 

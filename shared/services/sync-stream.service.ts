@@ -3,7 +3,7 @@ import { seesAllUsers } from '../access/user-access.ts';
 import { syncSettleMs } from '../core/env.ts';
 import { Invalid } from '../core/errors.ts';
 import { changeIdAt, changeIdTime } from '../db/changes.ts';
-import { deleteCheckpoints, getCheckpoints, indexLibrary, indexUsers, putCheckpoints, setPendingSyncReset } from '../db/sync.repository.ts';
+import { deleteCheckpoints, getCheckpoints, putCheckpoints, setPendingSyncReset } from '../db/sync.repository.ts';
 import { albumMemberships, partnerShares } from '../db/sync-relations.repository.ts';
 import { type SyncEntityType, type SyncEvent, type SyncRequestType, syncEntityTypes } from '../model/sync.ts';
 import type { Auth } from '../model/user.ts';
@@ -27,21 +27,6 @@ const MAX_DAYS = 30;
 
 const sessionOf = requireSession;
 
-/**
- * Libraries stored before change ids get them once, before their first sync (docs/data-model.md,
- * "Earlier shapes"): the caller's, their partners' and their albums' users', and every user's own item.
- */
-const indexLibraries = async (userId: string): Promise<void> => {
-  const [{ sharingWith }, albums] = await Promise.all([partnerShares(userId), albumMemberships(userId)]);
-  const owners = new Set([userId, ...sharingWith.map((partner) => partner.sharedById)]);
-  for (const album of albums) {
-    owners.add(album.ownerId);
-    for (const member of album.sharedUserIds) owners.add(member);
-  }
-  await indexUsers();
-  for (const owner of owners) await indexLibrary(owner);
-};
-
 /** POST /sync/stream: validated before the first line, so a refused request is a plain JSON error. */
 export const prepareSyncStream = async (auth: Auth, body: { types: readonly SyncRequestType[]; reset?: boolean | undefined }) => {
   const sessionHash = sessionOf(auth);
@@ -52,7 +37,6 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
   // A reset asked for, or marked by PUT /sessions/:id, starts the session over (Immich's resetSyncProgress).
   if (body.reset) await resetSyncProgress(auth.user.id, sessionHash);
   const pendingReset = !body.reset && auth.syncResetPending === true;
-  await indexLibraries(auth.user.id);
   const checkpoints: Partial<Record<string, Ack>> = Object.fromEntries(
     (await getCheckpoints(sessionHash)).map(({ type, ack }) => [type, fromAck(ack)]),
   );
@@ -64,7 +48,9 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
       return;
     }
     const nowId = changeIdAt(Date.now() - syncSettleMs());
-    // The partner shares, read once (after the snapshot) by the types that need them.
+    // The album memberships and partner shares, each read once (after the snapshot) by the types
+    // that need them. Libraries stored before change ids got theirs from the table's migration, not
+    // here (shared/services/sync/migration.ts).
     const shares = once(() => partnerShares(auth.user.id));
     const context: Context = {
       userId: auth.user.id,

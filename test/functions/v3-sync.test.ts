@@ -368,37 +368,6 @@ describe('POST /sync/stream', () => {
     expect(acks.body).toEqual([]);
   });
 
-  it('indexes a library stored before change ids once, at its first sync, and sends all of it', async () => {
-    const user = await freshUser(accounts.admin.accessToken, 'Veteran');
-    const photos = [
-      await addPhoto(user.accessToken, { mwgFaces: [{ name: 'Old Friend', x: 0.1, y: 0.1, w: 0.2, h: 0.2 }] }),
-      await addPhoto(user.accessToken, { color: [5, 50, 150] }),
-    ];
-    const album = await createAlbum(user.accessToken, { albumName: 'Old album', assetIds: photos });
-    // As an item written before this version holds them: no change id, no change partition, no mark.
-    const mine = (await tableItems()).filter(
-      (item) => item.ownerId === user.id || item.id === user.id || item.albumId === album.id || String(item.pk) === `USER#${user.id}`,
-    );
-    for (const item of mine)
-      await db.send(
-        new UpdateCommand({
-          TableName: process.env.TABLE_NAME,
-          Key: { pk: item.pk, sk: item.sk },
-          UpdateExpression: 'REMOVE gsi3pk, updateId, changesIndexed',
-        }),
-      );
-    expect((await tableItems()).filter((item) => item.gsi3pk && mine.some((m) => m.pk === item.pk && m.sk === item.sk))).toEqual([]);
-
-    const client = new SyncClient(user.accessToken);
-    await client.sync();
-    expect([...client.assets.keys()].sort()).toEqual([...photos].sort());
-    expect([...client.albumAssets.keys()].sort()).toEqual(photos.map((id) => `${album.id}|${id}`).sort());
-    expect([...client.people.values()].map((person) => person.name)).toEqual(['Old Friend']);
-    expect(client.faces.size).toBe(1);
-    expect(client.users.get(user.id)).toMatchObject({ id: user.id });
-    expect((await tableItems('user')).find((item) => item.id === user.id)?.changesIndexed).toBe(true);
-  });
-
   it('compresses the stream for a client that accepts gzip', async () => {
     const user = await freshUser(accounts.admin.accessToken, 'Zipper');
     await addPhoto(user.accessToken, { color: [1, 1, 1] });

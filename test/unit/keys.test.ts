@@ -69,6 +69,7 @@ const built: Record<string, Key> = {
   queueState: keys.queueState('<queue>'),
   memoriesState: keys.memoriesState(),
   nightlyTasks: keys.nightlyTasks(),
+  migrations: keys.migrations(),
   serverLicense: keys.serverLicense(),
   faceIndexHead: keys.faceIndexHead('<ownerId>'),
   // The number is zero-padded to 12 digits (so the keys sort as the numbers do); the document names it `<seq>`.

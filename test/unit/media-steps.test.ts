@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { uploadSteps } from '#shared/services/media/pipeline.ts';
+import type { PersonRecord } from '#shared/model/person.ts';
+import { editSteps, faceDetectionSteps, faceRecognitionSteps } from '#shared/services/media/jobs.ts';
+import { personThumbnailSteps, uploadSteps } from '#shared/services/media/pipeline.ts';
 
 /**
  * An upload's steps (shared/services/media/pipeline.ts) are the ones docs/media.md lists, in its
@@ -15,5 +17,28 @@ describe("an upload's media steps", () => {
     expect(rows.length).toBeGreaterThan(0);
     expect(uploadSteps.map((step) => step.name)).toEqual(rows.map((row) => row.name?.replace(/ /g, '-')));
     expect(rows.map((row) => row.module)).toEqual(rows.map((row) => row.name?.replace(/ /g, '-')));
+  });
+});
+
+/**
+ * Every job of the media function runs named steps (docs/media.md, "Jobs"): each job's list is
+ * the one its row in docs/media.md names, in order.
+ */
+describe("the media jobs' steps", () => {
+  it('are those docs/media.md names for each job, in its order', () => {
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'media.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Jobs'), doc.indexOf('## Adding a step or a job'));
+    const rows = Object.fromEntries(
+      [...section.matchAll(/^\| ([a-z][a-z-]*(?: \(\w+\))?) \| ([a-z, -]+) \|$/gm)]
+        .filter(([, job]) => job !== 'job')
+        .map(([, job, steps]) => [job, steps?.split(', ')]),
+    );
+    const person = { id: 'p', faceAssetId: 'a' } as PersonRecord;
+    expect(rows).toEqual({
+      'person-thumbnail': personThumbnailSteps(person).map((step) => step.name),
+      'asset-edits': editSteps.map((step) => step.name),
+      'asset-faces (faceDetection)': faceDetectionSteps(false).map((step) => step.name),
+      'asset-faces (facialRecognition)': faceRecognitionSteps.map((step) => step.name),
+    });
   });
 });

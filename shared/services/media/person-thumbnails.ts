@@ -3,14 +3,13 @@
  * of the asset their feature face is on. The steps and the jobs of shared/services/media/ use them.
  */
 import { log } from '../../core/log.ts';
-import { getAssetWithFaces } from '../../db/asset.repository.ts';
-import { getPerson, setPersonThumbnail } from '../../db/person.repository.ts';
+import { setPersonThumbnail } from '../../db/person.repository.ts';
 import { renderFaceCrop } from '../../media/images.ts';
 import type { AssetRecord, FaceRecord } from '../../model/asset.ts';
 import type { PersonRecord } from '../../model/person.ts';
 import { raise } from '../../realtime/outbox.ts';
 import { originalsStore } from '../../storage/originals.ts';
-import type { MediaOutcome, Preview } from './step.ts';
+import type { Preview } from './step.ts';
 
 /** `thumbs/<owner>/<ab>/<cd>/<personId>.jpeg`, as Immich keeps person thumbnails. */
 export const personThumbnailKey = (ownerId: string, personId: string): string =>
@@ -48,27 +47,4 @@ export const cropPersonThumbnails = async (
     }
   }
   return made;
-};
-
-/**
- * A person's thumbnail again (PUT /person/:id, handed on as a job: shared/storage/media-jobs.ts,
- * or a person made by face detection): cropped from the preview of the asset now chosen. That
- * preview comes from `ensurePreview` (shared/services/media/pipeline.ts), which makes the asset's
- * previews first when it has none: then their run makes the thumbnail, and its outcome is the answer.
- */
-export const makePersonThumbnailWith = async (
-  ownerId: string,
-  personId: string,
-  ensurePreview: (asset: AssetRecord) => Promise<Preview | MediaOutcome>,
-  quality: () => Promise<number>,
-): Promise<MediaOutcome> => {
-  const person = await getPerson(ownerId, personId);
-  if (!person?.faceAssetId) return 'gone';
-  const found = await getAssetWithFaces(person.faceAssetId);
-  if (!found) return 'gone';
-  const { asset, faces } = found;
-  const preview = await ensurePreview(asset);
-  if (typeof preview === 'string') return preview;
-  const made = await cropPersonThumbnails(asset, faces, [person], preview, await quality());
-  return made > 0 ? 'made' : 'unsupported';
 };

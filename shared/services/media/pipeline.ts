@@ -1,25 +1,47 @@
 /**
  * One upload's processing, a named linear sequence of steps (docs/media.md): each step a module of
  * steps/ with an idempotent `run` and a `skip(settings)`, run in this order; a step's outcome
- * ('gone', 'unsupported') ends the run. A new step is one module and one row here.
+ * ('gone', 'unsupported') ends the run. A new step is one module and one row here. The media
+ * function's jobs run named steps the same way (`runJobSteps`; their lists in jobs.ts).
  */
-import { getAssetWithFaces } from '../../db/asset.repository.ts';
-import { imageSize } from '../../media/images.ts';
-import type { AssetRecord } from '../../model/asset.ts';
+import { getAsset, getAssetWithFaces } from '../../db/asset.repository.ts';
+import { getPerson } from '../../db/person.repository.ts';
+import type { AssetRecord, FaceRecord } from '../../model/asset.ts';
+import type { PersonRecord } from '../../model/person.ts';
 import { raise } from '../../realtime/outbox.ts';
 import { originalsStore } from '../../storage/originals.ts';
 import { ownerDetails } from '../asset-detail.ts';
 import { readConfig } from '../config.reader.ts';
-import { makePersonThumbnailWith } from './person-thumbnails.ts';
-import type { MediaOutcome, MediaStep, Preview, UploadContext } from './step.ts';
+import type { MediaOutcome, MediaStep, UploadContext } from './step.ts';
 import { editsStep } from './steps/edits.ts';
+import { ensurePreviewStep } from './steps/ensure-preview.ts';
 import { facesStep } from './steps/faces.ts';
-import { personThumbnailsStep } from './steps/person-thumbnails.ts';
+import { personThumbnailStep, personThumbnailsStep } from './steps/person-thumbnails.ts';
 import { placesStep } from './steps/places.ts';
 import { previewsStep } from './steps/previews.ts';
 
 /** The steps of an upload, in their order. */
 export const uploadSteps: readonly MediaStep[] = [placesStep, previewsStep, editsStep, personThumbnailsStep, facesStep];
+
+/** A run's context for the asset as read: the settings and the store read once for its steps. */
+const contextOf = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<UploadContext> => ({
+  asset,
+  faces,
+  settings: await readConfig(),
+  store: await originalsStore(),
+  personThumbnail: makePersonThumbnail,
+  upload: () => processUpload(asset.id),
+});
+
+/** The steps in their order, each unless its `skip` says so; the first outcome a step returns ends the run. */
+const runSteps = async (context: UploadContext, steps: readonly MediaStep[]): Promise<MediaOutcome | undefined> => {
+  for (const step of steps) {
+    if (step.skip?.(context.settings, context)) continue;
+    const outcome = await step.run(context);
+    if (outcome) return outcome;
+  }
+  return undefined;
+};
 
 /**
  * Immich's jobs for one uploaded asset, run again by the jobs that need its previews: `not-yet`:
@@ -32,13 +54,8 @@ export const processUpload = async (assetId: string, options: { notify?: boolean
   if (!found) return 'not-yet';
   const { asset, faces } = found;
   if (asset.type !== 'IMAGE' && asset.type !== 'VIDEO') return 'unsupported';
-  const settings = await readConfig();
-  const context: UploadContext = { asset, faces, settings, store: await originalsStore(), personThumbnail: makePersonThumbnail };
-  for (const step of uploadSteps) {
-    if (step.skip?.(settings, context)) continue;
-    const outcome = await step.run(context);
-    if (outcome) return outcome;
-  }
+  const outcome = await runSteps(await contextOf(asset, faces), uploadSteps);
+  if (outcome) return outcome;
   // An upload's previews exist: its owner's apps are told, as Immich tells them once its thumbnail
   // job is done (never of a hidden or locked asset, nor of previews made again).
   if (options.notify && (asset.visibility === 'timeline' || asset.visibility === 'archive'))
@@ -46,24 +63,30 @@ export const processUpload = async (assetId: string, options: { notify?: boolean
   return 'made';
 };
 
-/** The asset's stored (unedited) preview and its size; none when it has none yet, or it cannot be read. */
-export const storedPreview = async (asset: AssetRecord): Promise<Preview | undefined> => {
-  const bytes = asset.resizePath ? await (await originalsStore()).get(asset.resizePath) : undefined;
-  const size = bytes ? await imageSize(bytes) : undefined;
-  return bytes && size ? { bytes, ...size } : undefined;
-};
-
 /**
- * Ensure a preview exists: the asset's stored preview, or, when it has none, its upload's run
- * (which makes its previews and what comes after them), whose outcome is then the answer.
+ * A job's run (docs/media.md, "Jobs"): its named steps on the asset as it is now (with its faces
+ * when they need them); `gone` when the asset is not there, `made` when no step ended the run.
  */
-export const ensurePreview = async (asset: AssetRecord): Promise<Preview | MediaOutcome> =>
-  (await storedPreview(asset)) ?? processUpload(asset.id);
+export const runJobSteps = async (
+  assetId: string,
+  steps: readonly MediaStep[],
+  options: { faces?: boolean } = {},
+): Promise<MediaOutcome> => {
+  const found = options.faces ? await getAssetWithFaces(assetId) : await getAsset(assetId).then((asset) => asset && { asset, faces: [] });
+  if (!found) return 'gone';
+  return (await runSteps(await contextOf(found.asset, found.faces), steps)) ?? 'made';
+};
 
 /**
  * A person's thumbnail again, after their feature face changed (PUT /person/:id, handed on as a
  * job: shared/storage/media-jobs.ts), or when face detection made them: cropped from the preview
- * of the asset now chosen, or, when that asset has no preview yet, made with its previews.
+ * of the asset now chosen, made first with its upload's steps when it has none (ensure-preview).
  */
-export const makePersonThumbnail = (ownerId: string, personId: string): Promise<MediaOutcome> =>
-  makePersonThumbnailWith(ownerId, personId, ensurePreview, async () => (await readConfig()).thumbnail.quality);
+export const makePersonThumbnail = async (ownerId: string, personId: string): Promise<MediaOutcome> => {
+  const person = await getPerson(ownerId, personId);
+  if (!person?.faceAssetId) return 'gone';
+  return runJobSteps(person.faceAssetId, personThumbnailSteps(person), { faces: true });
+};
+
+/** The person thumbnail job's steps, on the asset of the person's feature face. */
+export const personThumbnailSteps = (person: PersonRecord): readonly MediaStep[] => [ensurePreviewStep(), personThumbnailStep(person)];

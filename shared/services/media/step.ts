@@ -20,10 +20,10 @@ export interface Preview {
 /** A person's thumbnail made (or made again), its feature asset's preview made first when it has none. */
 export type PersonThumbnailMaker = (ownerId: string, personId: string) => Promise<MediaOutcome>;
 
-/** What the steps of one asset's run share: read once, and what the earlier steps made. */
+/** What the steps of one asset's run share (an upload's, or a job's): read once, and what the earlier steps made. */
 export interface UploadContext {
   asset: AssetRecord;
-  /** The asset's faces as the run began. */
+  /** The asset's faces as the run began (none read for a job whose steps need none). */
   faces: readonly FaceRecord[];
   settings: SystemConfig;
   store: OriginalsStore;
@@ -31,6 +31,8 @@ export interface UploadContext {
   preview?: Preview;
   original?: { width: number; height: number };
   personThumbnail: PersonThumbnailMaker;
+  /** The upload's steps run again for this asset (read anew): what a job falls back on when the asset has no preview. */
+  upload: () => Promise<MediaOutcome>;
 }
 
 export interface MediaStep {

@@ -4,6 +4,7 @@
  */
 import { getPeople } from '../../../db/person.repository.ts';
 import { peopleOfFaces } from '../../../model/asset.ts';
+import type { PersonRecord } from '../../../model/person.ts';
 import { cropPersonThumbnails } from '../person-thumbnails.ts';
 import type { MediaStep } from '../step.ts';
 
@@ -23,3 +24,16 @@ export const personThumbnailsStep: MediaStep = {
     return undefined;
   },
 };
+
+/**
+ * The person thumbnail job's step (after ensure-preview): one person's thumbnail, cropped from the
+ * preview of the asset their feature face is on; `unsupported` when none could be made.
+ */
+export const personThumbnailStep = (person: PersonRecord): MediaStep => ({
+  name: 'person-thumbnail',
+  run: async ({ asset, faces, preview, settings }) => {
+    if (!preview) return 'unsupported';
+    const made = await cropPersonThumbnails(asset, faces, [person], preview, settings.thumbnail.quality);
+    return made > 0 ? undefined : 'unsupported';
+  },
+});
