@@ -12,6 +12,7 @@ import { listen, startDeployed } from '#infra/local/deployed/start.ts';
 import { freePort } from '#infra/local/dynamodb-local.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey } from '../support/sdk.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const assemblyDir = inject('assemblyDir');
@@ -80,7 +81,7 @@ describe('npm run start:deployed', () => {
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
-      const deadline = Date.now() + 45_000;
+      const deadline = Date.now() + hangGuard.wait;
       while (!output.includes('listening on')) {
         if (child.exitCode !== null) throw new Error(`exited: ${output}`);
         if (Date.now() > deadline) throw new Error(`did not start: ${output}`);
@@ -94,7 +95,7 @@ describe('npm run start:deployed', () => {
     } finally {
       process.kill(-(child.pid ?? 0), 'SIGTERM');
       // Everything it started ends: the server and its DynamoDB Local (nothing left running).
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + hangGuard.wait;
       const running = () =>
         spawnSync('pgrep', ['-af', 'local/main.ts|DynamoDBLocal'], { encoding: 'utf8' })
           .stdout.split('\n')
@@ -104,7 +105,7 @@ describe('npm run start:deployed', () => {
       expect(group()).toBe('');
       expect(running()).toEqual([]);
     }
-  }, 90_000);
+  });
 });
 
 describe('the synthesized bundles', () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
+import { hangGuard } from '../support/timeouts.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -22,7 +23,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
     cwd: root,
     // No web build (`WEB_DIR=`): the assembly is the same on every machine, with or without one.
     env: { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_VERSION_CHECK: '1', WEB_DIR: '' },
-    timeout: 300_000,
+    timeout: hangGuard.process,
   });
   project.provide('assemblyDir', out);
   return () => rmSync(out, { recursive: true, force: true });
