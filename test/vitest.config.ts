@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import DeployedLast from './setup/sequencer.ts';
 import { hangGuard } from './support/timeouts.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -17,6 +18,8 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one, on these 2-core machines, while
     // most files wait on DynamoDB Local and servers in other processes. Two files at a time.
     maxWorkers: 2,
+    // The deployed project's files after the others, while its stack is synthesized (test/setup/assembly-setup.ts).
+    sequence: { sequencer: DeployedLast },
     // Ending DynamoDB Local and the servers after the run waits for them, however busy the machine.
     teardownTimeout: hangGuard.test,
     projects: [

@@ -5,17 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { checkBulkUpload, createSharedLink, getAllAlbums, getAssetInfo, SharedLinkType, uploadFile } from '@immich/sdk';
-import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Deployment } from '#infra/local/deployed/assembly.ts';
 import type { Authorization } from '#infra/local/deployed/iam.ts';
 import { listen, startDeployed } from '#infra/local/deployed/start.ts';
 import { freePort } from '#infra/local/dynamodb-local.ts';
+import { deployedAssembly } from '../support/assembly.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey } from '../support/sdk.ts';
 import { hangGuard } from '../support/timeouts.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-const assemblyDir = inject('assemblyDir');
+const assemblyDir = await deployedAssembly();
 const scratch = mkdtempSync(join(tmpdir(), 'deployed-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,23 +8,49 @@ import { hangGuard } from '../support/timeouts.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /**
+     * The `deployed` project's cloud assembly: where `cdk synth` writes it, and the file that
+     * says it is done (`{ "ok": true }`, or `{ "ok": false, "error": … }`). Read it through
+     * test/support/server.ts `deployedAssembly()`, which waits for that file.
+     */
+    assembly: { dir: string; done: string };
+  }
+}
+
 /**
  * `cdk synth` once for the `deployed` project, exactly as `npm run deploy` synthesizes (every
  * function bundled), offline: no credentials and no network. The tests serve what it wrote.
+ *
+ * It runs in the background: vitest runs every project's global setup before any test file, so a
+ * synth awaited here would hold back the whole run (a minute on a quiet 2-core machine, several on
+ * a busy one). The unit and integration files run meanwhile, the deployed ones after them
+ * (test/setup/sequencer.ts), and each waits for the done file first.
  */
-export default async function setup(project: TestProject): Promise<() => void> {
+export default function setup(project: TestProject): () => Promise<void> {
   // An assembly synthesized already (`CDK_OUT=<dir>`, as `npm run start:deployed` takes it): served as it is, and kept.
   if (process.env.CDK_OUT) {
-    project.provide('assemblyDir', process.env.CDK_OUT);
-    return () => undefined;
+    const done = join(mkdtempSync(join(tmpdir(), 'cdk-out-given-')), 'done.json');
+    writeFileSync(done, JSON.stringify({ ok: true }));
+    project.provide('assembly', { dir: process.env.CDK_OUT, done });
+    return async () => rmSync(join(done, '..'), { recursive: true, force: true });
   }
-  const out = mkdtempSync(join(tmpdir(), 'cdk-out-'));
-  await promisify(execFile)(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', out], {
+  const scratch = mkdtempSync(join(tmpdir(), 'cdk-out-'));
+  const assembly = { dir: join(scratch, 'cdk.out'), done: join(scratch, 'done.json') };
+  const synth = promisify(execFile)(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', assembly.dir], {
     cwd: root,
     // No web build (`WEB_DIR=`): the assembly is the same on every machine, with or without one.
     env: { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_VERSION_CHECK: '1', WEB_DIR: '' },
     timeout: hangGuard.process,
-  });
-  project.provide('assemblyDir', out);
-  return () => rmSync(out, { recursive: true, force: true });
+  }).then(
+    () => writeFileSync(assembly.done, JSON.stringify({ ok: true })),
+    (error: Error & { stderr?: string }) =>
+      writeFileSync(assembly.done, JSON.stringify({ ok: false, error: `cdk synth failed: ${error.message}\n${error.stderr ?? ''}` })),
+  );
+  project.provide('assembly', assembly);
+  return async () => {
+    await synth;
+    rmSync(scratch, { recursive: true, force: true });
+  };
 }
