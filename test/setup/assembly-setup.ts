@@ -1,8 +1,7 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
 import { hangGuard } from '../support/timeouts.ts';
 
@@ -38,18 +37,40 @@ export default function setup(project: TestProject): () => Promise<void> {
   }
   const scratch = mkdtempSync(join(tmpdir(), 'cdk-out-'));
   const assembly = { dir: join(scratch, 'cdk.out'), done: join(scratch, 'done.json') };
-  const synth = promisify(execFile)(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', assembly.dir], {
+  // Its own process group, so its hang guard and an early end of the run stop the app it runs too.
+  const child = spawn(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', assembly.dir], {
     cwd: root,
     // No web build (`WEB_DIR=`): the assembly is the same on every machine, with or without one.
     env: { ...process.env, AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_PROFILE: '', CDK_DISABLE_VERSION_CHECK: '1', WEB_DIR: '' },
-    timeout: hangGuard.process,
-  }).then(
-    () => writeFileSync(assembly.done, JSON.stringify({ ok: true })),
-    (error: Error & { stderr?: string }) =>
-      writeFileSync(assembly.done, JSON.stringify({ ok: false, error: `cdk synth failed: ${error.message}\n${error.stderr ?? ''}` })),
-  );
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let ended = false;
+  const stop = (): void => {
+    if (ended || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Ended already.
+    }
+  };
+  const guard = setTimeout(stop, hangGuard.process);
+  const synth = new Promise<void>((resolve) => {
+    const finish = (error?: string): void => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(guard);
+      writeFileSync(assembly.done, JSON.stringify(error ? { ok: false, error: `cdk synth failed: ${error}\n${stderr}` } : { ok: true }));
+      resolve();
+    };
+    child.once('error', (error) => finish(error.message));
+    child.once('exit', (code, signal) => finish(code === 0 ? undefined : `exit code ${code ?? signal}`));
+  });
   project.provide('assembly', assembly);
   return async () => {
+    stop();
     await synth;
     rmSync(scratch, { recursive: true, force: true });
   };
