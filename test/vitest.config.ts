@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import DeployedLast from './setup/sequencer.ts';
+import { hangGuard } from './support/timeouts.ts';
 
 const root = join(import.meta.dirname, '..');
 
@@ -16,12 +18,19 @@ export default defineConfig({
     // Vitest's default is one worker fewer than the cores: one, on these 2-core machines, while
     // most files wait on DynamoDB Local and servers in other processes. Two files at a time.
     maxWorkers: 2,
+    // The deployed project's files after the others, while its stack is synthesized (test/setup/assembly-setup.ts).
+    sequence: { sequencer: DeployedLast },
+    // Ending DynamoDB Local and the servers after the run waits for them, however busy the machine.
+    teardownTimeout: hangGuard.test,
     projects: [
       {
         test: {
           name: 'unit',
           root,
           include: ['test/unit/**/*.test.ts'],
+          // Hang guards only (test/support/timeouts.ts): no test here may fail for being slow.
+          testTimeout: hangGuard.test,
+          hookTimeout: hangGuard.test,
           // Handler modules read these at import; nothing here connects anywhere.
           env: {
             LOG_LEVEL: 'silent',
@@ -38,8 +47,8 @@ export default defineConfig({
           include: ['test/functions/**/*.test.ts', 'test/infra/**/*.test.ts', 'test/e2e/**/*.test.ts'],
           globalSetup: ['test/setup/global-setup.ts'],
           setupFiles: ['test/setup/table.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: hangGuard.test,
+          hookTimeout: hangGuard.test,
           env: { LOG_LEVEL: 'silent' },
         },
       },
@@ -54,8 +63,8 @@ export default defineConfig({
           exclude: ['test/e2e/local-server.test.ts'],
           globalSetup: ['test/setup/global-setup.ts', 'test/setup/assembly-setup.ts'],
           setupFiles: ['test/setup/table.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: hangGuard.test,
+          hookTimeout: hangGuard.test,
           env: { LOG_LEVEL: 'silent', E2E_TARGET: 'deployed' },
         },
       },

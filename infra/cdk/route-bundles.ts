@@ -18,8 +18,10 @@ const root = join(import.meta.dirname, '..', '..');
  * on a busy one; one run: 12 s). The options are the bench's (`esbuildOptions`), so what is
  * measured is what is deployed. Built into a temporary folder, once per process, which goes
  * when the process ends: each function's asset is copied into the cloud assembly as it is made.
+ * A function outside the stack's nested route stacks (a test's one function in a stack of its
+ * own) gets its own run with its entry point alone instead of every route's.
  */
-let built: string | undefined;
+const bundled = new Map<string, string>();
 let unbundled: string | undefined;
 
 const temporary = (prefix: string): string => {
@@ -34,18 +36,20 @@ const emptyBundle = (): string => {
   return dir;
 };
 
-const bundleAll = (): string => {
-  const all = [...routes, ...webRoutes];
+/** One esbuild run for the rows not bundled yet; each bundle at `<dir>/<function name>/index.mjs`. */
+const bundle = (rows: readonly Route[]): void => {
+  const missing = rows.filter((route) => !bundled.has(functionName(route)));
+  if (missing.length === 0) return;
   const dir = temporary('immich-routes-');
-  const { entryPoints: _entry, outfile: _outfile, ...options } = esbuildOptions(all[0]?.entry ?? '', join(dir, 'probe.mjs'));
+  const { entryPoints: _entry, outfile: _outfile, ...options } = esbuildOptions(missing[0]?.entry ?? '', join(dir, 'probe.mjs'));
   const result = buildSync({
     ...options,
-    entryPoints: Object.fromEntries(all.map((route) => [`${functionName(route)}/index`, join(root, route.entry)])),
+    entryPoints: Object.fromEntries(missing.map((route) => [`${functionName(route)}/index`, join(root, route.entry)])),
     outdir: dir,
     outExtension: { '.js': '.mjs' },
   });
   if (result.errors.length > 0) throw new Error(`Bundling the routes failed: ${result.errors.map((error) => error.text).join('; ')}`);
-  return dir;
+  for (const route of missing) bundled.set(functionName(route), join(dir, functionName(route)));
 };
 
 /**
@@ -60,12 +64,15 @@ export const routeCode = (scope: Construct, route: Route, webIndex?: string): Co
     unbundled ??= emptyBundle();
     return Code.fromAsset(unbundled, { assetHashType: AssetHashType.CUSTOM, assetHash: name });
   }
-  built ??= bundleAll();
+  // The stack's routes are all in its nested route stacks: the first of them bundles every route.
+  if (!bundled.has(name)) bundle(Stack.of(scope).nested ? [...routes, ...webRoutes] : [route]);
+  const from = bundled.get(name);
+  if (!from) throw new Error(`No bundle for ${name}`);
   // Its own folder: the bundle, then the files its row names.
-  const dir = join(built, 'assets', name);
+  const dir = join(from, '..', 'assets', name);
   copyBesideNow(
     [
-      { from: join(built, name, 'index.mjs'), to: 'index.mjs' },
+      { from: join(from, 'index.mjs'), to: 'index.mjs' },
       ...lazyModuleFiles(route.lazy ?? []),
       ...(route.realtime ? realtimeClientFiles() : []),
       ...(webIndex ? [{ from: webIndex, to: 'index.html' }] : []),

@@ -104,7 +104,9 @@ export const startDynamoDbLocal = async (options: { dbPath?: string; port?: numb
   };
 
   const client = localClient(endpoint);
-  const deadline = Date.now() + 30_000;
+  // A hang guard, not a speed limit: Java starts in seconds, but in minutes on a machine busy with
+  // other work (the tests' global setup shares two cores with their workers).
+  const deadline = Date.now() + 5 * 60_000;
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (code ${child.exitCode}):\n${output}`);
@@ -112,7 +114,7 @@ export const startDynamoDbLocal = async (options: { dbPath?: string; port?: numb
         await client.send(new ListTablesCommand({ Limit: 1 }));
         break;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within 30 s: ${String(error)}\n${output}`);
+        if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer within 5 minutes: ${String(error)}\n${output}`);
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }

@@ -5,7 +5,8 @@
  *   route of infra/routes.ts at http://localhost:$PORT/api, and Immich's web app at `/` when a
  *   build of it is there (WEB_DIR, default .web/build; docs/web-app.md).
  * - `npm run start:deployed` (`--deployed`): what `cdk deploy` would ship, served on this machine.
- *   Synthesizes the stack (bundling every function as for AWS) into cdk.out, then serves the
+ *   Synthesizes the stack (bundling every function as for AWS) into cdk.out (unless cdk.out is
+ *   its last synth and nothing that synth read has changed: assembly-inputs.ts), then serves the
  *   template itself: its HTTP API routes, its functions' bundles with their environment, memory
  *   and timeout, its IAM policies enforced on every AWS call, on DynamoDB Local, an S3-compatible
  *   server and a local secret. `CDK_OUT=<dir>` serves an assembly already synthesized instead.
@@ -15,6 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { webBuildDir } from '../web-app.ts';
+import { assemblyInputs, forgetAssembly, isAssemblyCurrent, recordAssembly } from './assembly-inputs.ts';
 import { listen, startDeployed } from './deployed/start.ts';
 import { localAwsEnv } from './dynamodb-local.ts';
 import { createLocalServer } from './http-server.ts';
@@ -73,14 +75,28 @@ const startTemplate = async (data: LocalData): Promise<void> => {
   let assemblyDir = process.env.CDK_OUT ? resolve(process.env.CDK_OUT) : undefined;
   if (!assemblyDir) {
     assemblyDir = join(root, 'cdk.out');
-    console.log('Synthesizing the stack (cdk synth) into cdk.out…');
     // With the web build when there is one, as deployed (the share pages' function carries its
     // index.html); its files are served from their folder here, as the distribution serves them.
-    execFileSync(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', assemblyDir], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', WEB_DIR: isWebBuild(webDir) ? webDir : '' },
-    });
+    const settings = {
+      WEB_DIR: isWebBuild(webDir) ? webDir : '',
+      STACK_NAME: process.env.STACK_NAME,
+      CDK_DEFAULT_ACCOUNT: process.env.CDK_DEFAULT_ACCOUNT,
+      CDK_DEFAULT_REGION: process.env.CDK_DEFAULT_REGION,
+    };
+    // The last synth's cdk.out again when nothing it read has changed (infra/local/assembly-inputs.ts).
+    const inputs = assemblyInputs(root, settings);
+    if (isAssemblyCurrent(assemblyDir, inputs)) {
+      console.log('Serving cdk.out as synthesized last time: nothing it reads has changed');
+    } else {
+      console.log('Synthesizing the stack (cdk synth) into cdk.out…');
+      forgetAssembly(assemblyDir);
+      execFileSync(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', assemblyDir], {
+        cwd: root,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', WEB_DIR: settings.WEB_DIR },
+      });
+      recordAssembly(assemblyDir, inputs);
+    }
   }
   const api = await startDeployed({
     assemblyDir,

@@ -46,6 +46,7 @@ const sections: Section[] = [
   (await import('./places.ts')).placesSection,
   (await import('./faces.ts')).facesSection,
   (await import('./stall.ts')).stallSection,
+  (await import('./build.ts')).buildSection,
 ];
 
 const wanted = process.argv.slice(2);

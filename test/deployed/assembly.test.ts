@@ -1,8 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadDeployment } from '#infra/local/deployed/assembly.ts';
 import { routes } from '#infra/routes.ts';
+import { deployedAssembly } from '../support/assembly.ts';
 
 const local = {
   tableName: 't',
@@ -13,9 +14,9 @@ const local = {
   stackUuid: '5e1f0a2b-0000-4000-8000-00000000abcd',
 };
 
-describe('cdk synth (run once for this project, offline)', () => {
-  const dir = inject('assemblyDir');
+const dir = await deployedAssembly();
 
+describe('cdk synth (run once for this project, offline)', () => {
   it('writes the main stack and one nested stack per area, every function bundled as an ESM file', () => {
     const files = readdirSync(dir);
     expect(files).toContain('ImmichServerless.template.json');

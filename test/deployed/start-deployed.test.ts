@@ -5,16 +5,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { checkBulkUpload, createSharedLink, getAllAlbums, getAssetInfo, SharedLinkType, uploadFile } from '@immich/sdk';
-import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Deployment } from '#infra/local/deployed/assembly.ts';
 import type { Authorization } from '#infra/local/deployed/iam.ts';
 import { listen, startDeployed } from '#infra/local/deployed/start.ts';
 import { freePort } from '#infra/local/dynamodb-local.ts';
+import { deployedAssembly } from '../support/assembly.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey } from '../support/sdk.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 const root = join(import.meta.dirname, '..', '..');
-const assemblyDir = inject('assemblyDir');
+const assemblyDir = await deployedAssembly();
 const scratch = mkdtempSync(join(tmpdir(), 'deployed-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -80,7 +82,7 @@ describe('npm run start:deployed', () => {
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     try {
-      const deadline = Date.now() + 45_000;
+      const deadline = Date.now() + hangGuard.wait;
       while (!output.includes('listening on')) {
         if (child.exitCode !== null) throw new Error(`exited: ${output}`);
         if (Date.now() > deadline) throw new Error(`did not start: ${output}`);
@@ -94,7 +96,7 @@ describe('npm run start:deployed', () => {
     } finally {
       process.kill(-(child.pid ?? 0), 'SIGTERM');
       // Everything it started ends: the server and its DynamoDB Local (nothing left running).
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + hangGuard.wait;
       const running = () =>
         spawnSync('pgrep', ['-af', 'local/main.ts|DynamoDBLocal'], { encoding: 'utf8' })
           .stdout.split('\n')
@@ -104,7 +106,7 @@ describe('npm run start:deployed', () => {
       expect(group()).toBe('');
       expect(running()).toEqual([]);
     }
-  }, 90_000);
+  });
 });
 
 describe('the synthesized bundles', () => {

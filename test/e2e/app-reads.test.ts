@@ -20,6 +20,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 // Calls Immich's web app makes beside the pages' main ones (the person page loads
 // getPersonStatistics with getPerson; the albums page getAlbumCount).
@@ -84,7 +85,7 @@ describe('counts the web app reads, through @immich/sdk 1.100.0', () => {
       makeJpeg({ width: 40, height: 30, dateTimeOriginal: `${lastYear}:03:09 10:00:00`, offsetTimeOriginal: '+01:00' }),
       'memory.jpg',
     );
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + hangGuard.wait;
     while (!(await getAssetInfo({ id }, user)).resized && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     const lane = await getMemoryLane({ day: 9, month: 3 }, user);
     expect(lane.map((group) => [group.yearsAgo, group.title, group.assets.map((asset) => asset.id)])).toEqual([

@@ -16,6 +16,7 @@ import { launchChromium } from '../support/chromium.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { target, useServer } from '../support/server.ts';
+import { hangGuard } from '../support/timeouts.ts';
 import { makeVideo } from '../support/videos.ts';
 
 /** What the page's code reads of its elements (this project's TypeScript has no DOM library). */
@@ -44,7 +45,7 @@ describe('a real browser shows the thumbnails, previews and video the API serves
 
   const send = async (data: Buffer, fileName: string) => {
     const id = await sdkUpload(user, data, fileName, 'browser');
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + hangGuard.wait;
     while (!(await getAssetInfo({ id }, user)).resized && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     return id;
   };
@@ -124,5 +125,5 @@ describe('a real browser shows the thumbnails, previews and video the API serves
     mkdirSync(output, { recursive: true });
     await page.screenshot({ path: join(output, `browser-${target()}.png`) });
     await context.close();
-  }, 90_000);
+  });
 });

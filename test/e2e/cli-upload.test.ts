@@ -24,6 +24,7 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { useServer } from '../support/server.ts';
+import { hangGuard } from '../support/timeouts.ts';
 import { sha1 } from '../support/uploads.ts';
 import { makeVideo } from '../support/videos.ts';
 
@@ -32,7 +33,10 @@ const cli = join(import.meta.dirname, '..', '..', 'node_modules', '@immich', 'cl
 
 /** Runs the real `immich` binary (@immich/cli 2.1.0) on this Node, with its own config folder. */
 const immich = (configDir: string, ...args: string[]) =>
-  run(process.execPath, [cli, ...args], { env: { ...process.env, IMMICH_CONFIG_DIR: configDir, NO_COLOR: '1' }, timeout: 60_000 });
+  run(process.execPath, [cli, ...args], {
+    env: { ...process.env, IMMICH_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    timeout: hangGuard.process,
+  });
 
 const fileDate = new Date('2022-02-03T04:05:06.000Z');
 
@@ -212,7 +216,7 @@ describe('the immich CLI (2.1.0) uploads a library into the local server', () =>
 
     // Within seconds every photo and the video (its poster) are resized, with a thumbhash.
     const ids = check.results.map((result) => result.assetId ?? '');
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + hangGuard.wait;
     let pending = ids;
     while (pending.length > 0 && Date.now() < deadline) {
       const assets = await Promise.all(pending.map((id) => getAssetInfo({ id }, asUser)));

@@ -8,6 +8,7 @@ import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
 import { useServer } from '../support/server.ts';
+import { hangGuard } from '../support/timeouts.ts';
 import { sha1 } from '../support/uploads.ts';
 import { makeVideo } from '../support/videos.ts';
 
@@ -16,7 +17,10 @@ const cli = join(import.meta.dirname, '..', '..', 'node_modules', '@immich', 'cl
 
 /** Runs today's `immich` binary (@immich/cli 3.2.2, installed as @immich/cli-v3) with its own config folder. */
 const immich = (configDir: string, ...args: string[]) =>
-  run(process.execPath, [cli, ...args], { env: { ...process.env, IMMICH_CONFIG_DIR: configDir, NO_COLOR: '1' }, timeout: 60_000 });
+  run(process.execPath, [cli, ...args], {
+    env: { ...process.env, IMMICH_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    timeout: hangGuard.process,
+  });
 
 /** The same, for a run that must fail: its output and exit code. */
 const immichFails = async (configDir: string, ...args: string[]) => {

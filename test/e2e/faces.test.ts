@@ -9,11 +9,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { groupFaces, groupPhotoPath, iou, portrait } from '../support/people-photos.ts';
 import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 const run = promisify(execFile);
 const cli = join(import.meta.dirname, '..', '..', 'node_modules', '@immich', 'cli-v3', 'dist', 'index.js');
 const immich = (configDir: string, ...args: string[]) =>
-  run(process.execPath, [cli, ...args], { env: { ...process.env, IMMICH_CONFIG_DIR: configDir, NO_COLOR: '1' }, timeout: 120_000 });
+  run(process.execPath, [cli, ...args], {
+    env: { ...process.env, IMMICH_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    timeout: hangGuard.process,
+  });
 
 /**
  * People from the photos themselves (docs/faces.md), through the server (local, or the synthesized
@@ -58,7 +62,7 @@ describe('faces found by the media function, through the immich CLI 3.2.2 and bo
     const assets = await v3.searchAssets({ metadataSearchDto: { originalFileName: 'group' } }, user);
     const group = assets.assets.items.find((asset) => asset.originalFileName === 'group.jpg');
     expect(group).toBeDefined();
-    const deadline = Date.now() + 90_000;
+    const deadline = Date.now() + hangGuard.wait;
     let faces = await v3.getFaces({ id: group?.id ?? '' }, user);
     while (faces.filter((face) => face.person).length < 2 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -121,5 +125,5 @@ describe('faces found by the media function, through the immich CLI 3.2.2 and bo
     ]);
     expect((await v1.getPersonStatistics({ id: beaPerson.id }, user)).assets).toBe(2);
     expect((await v1.getAllPeople({ withHidden: true }, user)).people.map((person) => person.name).sort()).toEqual(['', '', 'Bea']);
-  }, 180_000);
+  });
 });

@@ -7,6 +7,7 @@ import { GetItemCommand, ListTablesCommand, PutItemCommand } from '@aws-sdk/clie
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort, localClient } from '#infra/local/dynamodb-local.ts';
 import { openSocket } from '../support/realtime.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const dataDir = mkdtempSync(join(tmpdir(), 'immich-data-'));
@@ -25,10 +26,10 @@ const start = async (port: number): Promise<Started> => {
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + hangGuard.wait;
   while (!output.includes('listening on')) {
     if (child.exitCode !== null) throw new Error(`server exited: ${output}`);
-    if (Date.now() > deadline) throw new Error(`server did not start within 30 s: ${output}`);
+    if (Date.now() > deadline) throw new Error(`server did not start: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const dynamoEndpoint = /DynamoDB Local at (http:\/\/[\d.:]+)/.exec(output)?.[1] ?? '';
@@ -78,7 +79,7 @@ describe('npm start (infra/local/main.ts)', () => {
     } finally {
       await stop(child, 'SIGTERM');
     }
-  }, 90_000);
+  });
 
   it('serves on PORT, keeps data in DATA_DIR across restarts, and leaves no Java process behind', async () => {
     const port = await freePort();
@@ -101,7 +102,7 @@ describe('npm start (infra/local/main.ts)', () => {
     expect(read.Item?.value).toEqual({ S: 'kept' });
     expect(await stop(second.child, 'SIGTERM')).toBe(0);
     expect(javaProcessesFor(dataDir)).toBe('');
-  }, 90_000);
+  });
 
   it('stops on SIGTERM while a browser holds its sockets: a keep-alive connection, a request still sending its body, the realtime socket', async () => {
     const port = await freePort();
@@ -144,7 +145,7 @@ describe('npm start (infra/local/main.ts)', () => {
 
       child.kill('SIGTERM');
       // Exits at all (a generous bound, not a measure of speed): before, the held sockets kept it running.
-      const deadline = Date.now() + 20_000;
+      const deadline = Date.now() + hangGuard.wait;
       while (!exited && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(exited, output()).toBe(true);
       expect(child.exitCode).toBe(0);
@@ -158,5 +159,5 @@ describe('npm start (infra/local/main.ts)', () => {
         for (const line of javaProcessesFor(dataDir).split('\n').filter(Boolean)) process.kill(Number.parseInt(line, 10), 'SIGKILL');
       }
     }
-  }, 90_000);
+  });
 });

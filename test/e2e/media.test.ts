@@ -15,6 +15,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg, type PhotoSpec } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
+import { hangGuard } from '../support/timeouts.ts';
 import { makeVideo } from '../support/videos.ts';
 
 // Deployed, the originals bucket's notification invokes the media function's bundle (with its
@@ -31,7 +32,7 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
 
   /** The asset once its previews are made (the media work runs after the upload's answer). */
   const resized = async (id: string) => {
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + hangGuard.wait;
     let asset = await getAssetInfo({ id }, user);
     while (!asset.resized && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -65,7 +66,7 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
     const data = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'iphone.heic'));
     const asset = await resized(await send(data, 'IMG_0001.HEIC'));
     expect(asset.exifInfo).toMatchObject({ make: 'Apple', timeZone: 'America/Chicago' });
-  }, 40_000);
+  });
 
   it('a motion photo’s video becomes its hidden live-photo video, with a poster of its own', async () => {
     const video = makeVideo({ seconds: 1, width: 240, height: 160 });
@@ -75,7 +76,7 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
     expect(photo.livePhotoVideoId).toMatch(/^[0-9a-f-]{36}$/);
     const motion = await resized(photo.livePhotoVideoId ?? '');
     expect(motion).toMatchObject({ type: 'VIDEO', duration: '00:00:01.000', checksum: createHash('sha1').update(video).digest('base64') });
-  }, 40_000);
+  });
 
   it('a video gets its poster (ffmpeg: deployed, the bundle’s own binary) and its container’s duration', async () => {
     const id = await send(makeVideo({ seconds: 1, width: 320, height: 240 }), 'clip.mp4');
@@ -83,7 +84,7 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
     expect(asset).toMatchObject({ type: 'VIDEO', duration: '00:00:01.000' });
     const jpeg = Buffer.from(await (await getAssetThumbnail({ id, format: ThumbnailFormat.Jpeg }, user)).arrayBuffer());
     expect([...jpeg.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
-  }, 40_000);
+  });
 
   it('a new feature face gets a new person thumbnail (deployed, the person function invokes the media function)', async () => {
     const face = (x: number): PhotoSpec['mwgFaces'] => [{ name: 'Feature E2E', x, y: 0.25, w: 0.2, h: 0.5 }];
@@ -97,7 +98,7 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
     const thumbnail = async () => Buffer.from(await (await getPersonThumbnail({ id: person?.id ?? '' }, user)).arrayBuffer());
     const before = await thumbnail();
     await updatePerson({ id: person?.id ?? '', personUpdateDto: { featureFaceAssetId: second } }, user);
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + hangGuard.wait;
     let after = await thumbnail();
     while (after.equals(before) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -105,5 +106,5 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
     }
     expect(after.equals(before)).toBe(false);
     expect([...after.subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff]);
-  }, 60_000);
+  });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { target, useServer } from '../support/server.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 /**
  * Places and the map (docs/places.md) through Immich's SDKs and the server (the local one, or the
@@ -28,7 +29,7 @@ describe('places and the map through @immich/sdk 1.100.0 and 3.2.2', () => {
 
   /** The asset once its place is named (the media function runs after the upload's answer). */
   const named = async (user: SdkUser, id: string) => {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + hangGuard.wait;
     let asset = await v1.getAssetInfo({ id }, user);
     while (!asset.exifInfo?.country && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -80,7 +81,7 @@ describe('places and the map through @immich/sdk 1.100.0 and 3.2.2', () => {
     });
     await new Promise<void>((resolve) => styles.listen(0, '127.0.0.1', resolve));
     styleBase = `http://127.0.0.1:${(styles.address() as AddressInfo).port}`;
-  }, 120_000);
+  });
   afterAll(() => styles?.close());
 
   const palisadeMarker = {
@@ -193,7 +194,7 @@ describe('places and the map through @immich/sdk 1.100.0 and 3.2.2', () => {
 
     /** The asset once its previews exist (the media function names places before it makes them). */
     const processed = async (id: string) => {
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + hangGuard.wait;
       let asset = await v1.getAssetInfo({ id }, user);
       while (!asset.thumbhash && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));
@@ -228,5 +229,5 @@ describe('places and the map through @immich/sdk 1.100.0 and 3.2.2', () => {
     } finally {
       await v1.updateConfig({ systemConfigDto: config }, admin);
     }
-  }, 90_000);
+  });
 });

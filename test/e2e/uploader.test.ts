@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Summary } from '#infra/uploader/uploader.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { target, useServer } from '../support/server.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
@@ -56,7 +57,7 @@ describe('npm run upload: a library with large files, resumable', () => {
   let apiKey: string;
   const env = () => ({ ...process.env, IMMICH_CONFIG_DIR: config, NO_COLOR: '1' });
   const upload = async (...args: string[]): Promise<Summary> => {
-    const { stdout } = await run(process.execPath, [uploader, '--json', ...args], { env: env(), timeout: 120_000 });
+    const { stdout } = await run(process.execPath, [uploader, '--json', ...args], { env: env(), timeout: hangGuard.process });
     return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as Summary;
   };
   const api = async (path: string) => {
@@ -83,7 +84,7 @@ describe('npm run upload: a library with large files, resumable', () => {
       await createApiKey({ apiKeyCreateDto: { name: 'uploader' } }, { baseUrl, headers: { Authorization: `Bearer ${user.accessToken}` } })
     ).secret;
     // The Immich CLI's own login: the uploader reads the auth.yml it writes.
-    await run(process.execPath, [immichCli, 'login-key', baseUrl, apiKey], { env: env(), timeout: 60_000 });
+    await run(process.execPath, [immichCli, 'login-key', baseUrl, apiKey], { env: env(), timeout: hangGuard.process });
 
     const library = join(work, 'Holidays');
     mkdirSync(library);
@@ -102,7 +103,7 @@ describe('npm run upload: a library with large files, resumable', () => {
     writeFileSync(join(library, 'notes.txt'), 'not a photo');
     mkdirSync(join(library, 'skip'));
     writeFileSync(join(library, 'skip', 'ignored.jpg'), makeJpeg({ comment: 'ignored' }));
-  }, 120_000);
+  });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('dry run: lists what it would send, sends nothing', async () => {
@@ -192,7 +193,7 @@ describe('npm run upload: a library with large files, resumable', () => {
 
     const third = await upload('--recursive', '--ignore', '**/skip/**', library);
     expect(third).toMatchObject({ uploaded: 0, duplicates: 3, bytesSent: 0, partsSent: 0, failed: 0 });
-  }, 240_000);
+  });
 
   it('a copy of a file already uploaded is answered from its checksum, without sending it', async () => {
     const copies = join(work, 'Copies');

@@ -4,6 +4,7 @@ import Vips from 'wasm-vips';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 /**
  * The v3 web app's actions beyond its pages' reads, through @immich/sdk 3.2.2 and the server (the
@@ -23,7 +24,7 @@ describe('the v3 web app’s actions through @immich/sdk 3.2.2', () => {
 
   /** The asset once `ready` says so (the media work runs after the request's answer). */
   const settled = async (id: string, ready: (asset: v3.AssetResponseDto) => boolean) => {
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + hangGuard.wait;
     let asset = await v3.getAssetInfo({ id }, user);
     while (!ready(asset) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));

@@ -4,6 +4,7 @@ import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
 import { useServer } from '../support/server.ts';
+import { hangGuard } from '../support/timeouts.ts';
 import { makeVideo } from '../support/videos.ts';
 
 type Opts = { baseUrl: string; headers: Record<string, string> };
@@ -89,7 +90,7 @@ describe('one library through @immich/sdk 3.2.2 and 1.100.0', () => {
     second = (await upload(makeJpeg({ color: [200, 10, 10] }), 'second.jpg')).id;
 
     // Previews are made after the upload's answer: the thumbhash says they exist.
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + hangGuard.wait;
     let asset = await v3.getAssetInfo({ id: photo.id }, me);
     while (asset.thumbhash === null && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));

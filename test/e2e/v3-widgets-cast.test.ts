@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 /**
  * The 3.x apps' home-screen widgets and Google Cast, through the server (the local one, or the
@@ -23,7 +24,7 @@ describe('widgets and Google Cast, signed in with ?sessionKey=', () => {
       .accessToken;
     photo = await sdkUpload(admin, makeJpeg({ width: 320, height: 240, color: [30, 90, 200] }), 'widget.jpg');
     // Previews are made after the upload's answer: the thumbhash says they exist.
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + hangGuard.wait;
     while ((await v3.getAssetInfo({ id: photo }, admin)).thumbhash === null && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 100));
     albumId = (await v3.createAlbum({ createAlbumDto: { albumName: 'Widget', assetIds: [photo] } }, admin)).id;

@@ -128,7 +128,7 @@ describe('albums shared with users', () => {
     });
     expect((await assetInfo(stranger.accessToken, photo)).status).toBe(400);
     expect((await albums(stranger.accessToken, { shared: 'true' })).body).toEqual([]);
-  }, 60_000);
+  });
 
   it('PUT /album/:id/users and DELETE /album/:id/user/:userId (also `me`), with Immich messages', async () => {
     const owner = await freshUser(accounts.admin.accessToken, `Host${Date.now()}`);
@@ -169,7 +169,7 @@ describe('albums shared with users', () => {
     ).toBe(200);
     expect((await albums(two.accessToken, { shared: 'true' })).body).toEqual([]);
     expect(await count(two.accessToken)).toEqual({ owned: 0, shared: 0, notShared: 0 });
-  }, 60_000);
+  });
 });
 
 describe('what an album shows, by id', () => {

@@ -579,7 +579,7 @@ describe('an upload’s transaction stays within DynamoDB’s 100 writes', () =>
     const asset = (await assetInfo(token, reply.body.id)).body;
     expect(asset.people).toHaveLength(31);
     expect(asset.livePhotoVideoId).toMatch(/^[0-9a-f-]{36}$/);
-  }, 30_000);
+  });
 });
 
 describe('live photos sent in two parts (livePhotoData, the iOS app)', () => {
@@ -613,5 +613,5 @@ describe('live photos sent in two parts (livePhotoData, the iOS app)', () => {
     expect((await storedFiles()).length - before.length).toBe(3);
     // The same photo again: a duplicate, nothing stored.
     expect((await send('live one')).body).toEqual({ id: first.body.id, duplicate: true });
-  }, 30_000);
+  });
 });

@@ -147,9 +147,7 @@ const rowsNaming = (client: SyncClient, userId: string): string[] =>
 // app syncs (test/support/sync-client.ts), holds what the REST API shows them. First in the file: its
 // nightly ticks purge every user deleted by then, and count them.
 describe('a deleted user in a family, as the other users’ apps sync it', () => {
-  it('soft-deleted, restored, soft-deleted again and purged: every app agrees with the REST API at each step', {
-    timeout: 180_000,
-  }, async () => {
+  it('soft-deleted, restored, soft-deleted again and purged: every app agrees with the REST API at each step', async () => {
     const dana = await freshUser(adminToken, 'Dana');
     const olga = await freshUser(adminToken, 'Olga');
     const pat = await freshUser(adminToken, 'Pat');

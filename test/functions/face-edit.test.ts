@@ -289,5 +289,5 @@ describe('an asset with more faces than a transaction holds (issue 49, Low 1)', 
     expect(await counts()).toEqual({ total: 109, fay: 1, gus: 107 });
     await consistent();
     // 110 faces drawn one request at a time.
-  }, 120_000);
+  });
 });

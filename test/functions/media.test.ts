@@ -97,7 +97,7 @@ describe('previews (the media function on an original’s object-created event)'
       const thumb = await thumbnail(token, reply.body.id);
       expect([fileName, ...dimensions(thumb.body)]).toEqual([fileName, 333, 250]);
     }
-  }, 60_000);
+  });
 
   it('serves previews to the owner only, validates the format, and deletes them with the asset', async () => {
     const owner = accounts.user1.accessToken;
@@ -120,7 +120,7 @@ describe('previews (the media function on an original’s object-created event)'
     expect(existsSync(join(files, `${id}-preview.jpeg`))).toBe(false);
     // The event of a deleted asset's original changes nothing.
     expect(await objectCreated(originalPath)).toEqual({ outcomes: { [originalPath]: 'gone' } });
-  }, 30_000);
+  });
 
   it('leaves what it cannot decode usable and unresized, and ignores objects that are not originals', async () => {
     const token = accounts.user1.accessToken;
@@ -134,7 +134,7 @@ describe('previews (the media function on an original’s object-created event)'
     }
     const other = 'thumbs/x/ab/cd/y-thumbnail.webp';
     expect(await objectCreated(other)).toEqual({ outcomes: { [other]: 'ignored' } });
-  }, 30_000);
+  });
 });
 
 describe('iPhone photos (HEIC) and videos', () => {
@@ -178,7 +178,7 @@ describe('iPhone photos (HEIC) and videos', () => {
     const colour = [0, 1, 2].map((band) => Math.round(image.extractBand(band).avg()));
     image.delete();
     for (const [index, value] of [200, 60, 40].entries()) expect(Math.abs((colour[index] ?? 0) - value), `band ${index}`).toBeLessThan(12);
-  }, 30_000);
+  });
 
   it('decodes an iPhone-style HEIC grid (HEVC tiles, turned by its irot) into upright previews', async () => {
     const token = accounts.user1.accessToken;
@@ -188,7 +188,7 @@ describe('iPhone photos (HEIC) and videos', () => {
     const made = await preview(token, asset.id);
     expect(made.preview).toEqual([180, 250]);
     expect(made.thumbnail).toEqual([180, 250]);
-  }, 30_000);
+  });
 
   it('makes a RAW file’s previews from the largest JPEG the camera embedded, oriented as the RAW says', async () => {
     const token = accounts.user1.accessToken;
@@ -214,7 +214,7 @@ describe('iPhone photos (HEIC) and videos', () => {
     const green = Math.round(image.extractBand(1).avg());
     image.delete();
     expect(green).toBeGreaterThan(170);
-  }, 30_000);
+  });
 
   it('reads an MP4’s duration, size, rotation, date and place from its container, and makes previews of its poster frame', async () => {
     const token = accounts.user1.accessToken;
@@ -234,7 +234,7 @@ describe('iPhone photos (HEIC) and videos', () => {
     const made = await preview(token, asset.id);
     expect(made.preview).toEqual([360, 640]);
     expect(made.thumbnail).toEqual([250, 444]);
-  }, 30_000);
+  });
 
   it('reads an iPhone MOV’s (HEVC) own creation date with its offset, and its make and model; the zone is its position’s, as Immich', async () => {
     const token = accounts.user1.accessToken;
@@ -278,7 +278,7 @@ describe('iPhone photos (HEIC) and videos', () => {
     const made = await preview(token, asset.id);
     expect(made.preview).toEqual([480, 270]);
     expect(made.thumbnail).toEqual([444, 250]);
-  }, 30_000);
+  });
 });
 
 describe('motion photos: the embedded video becomes a hidden video asset (livePhotoVideoId), as Immich extracts it', () => {
@@ -344,7 +344,7 @@ describe('motion photos: the embedded video becomes a hidden video asset (livePh
     expect(new Set(motionIds).size).toBe(1);
     // Usage counts each file and the one stored video.
     expect((await usage(token)) - before).toBe(stored);
-  }, 60_000);
+  });
 
   /** A JPEG with the XMP a Pixel writes for a motion photo (GCamera MotionPhoto and MicroVideo, the video's length), then the video. */
   const pixelMotionPhoto = (jpeg: Buffer, video: Buffer): Buffer => {
@@ -419,7 +419,7 @@ describe('motion photos: the embedded video becomes a hidden video asset (livePh
         expect(sha1(Buffer.from(file.body, 'base64')), fileName).toBe(sha1(video));
       }
     }
-  }, 60_000);
+  });
 
   it('deleting the photo for good deletes its video; a plain photo has none', async () => {
     const token = accounts.user1.accessToken;
@@ -435,7 +435,7 @@ describe('motion photos: the embedded video becomes a hidden video asset (livePh
     expect(before - (await usage(token))).toBe(photo.exifInfo.fileSizeInByte + video.length);
     const plain = await upload(token, { data: makeJpeg({ width: 30, height: 20, make: 'Plain' }) });
     expect((await assetInfo(token, plain.body.id)).body.livePhotoVideoId).toBeNull();
-  }, 30_000);
+  });
 });
 
 describe('files: the original, the web preview, the thumbnail, and the download', () => {
@@ -578,7 +578,7 @@ describe('files: the original, the web preview, the thumbnail, and the download'
     } finally {
       media.stop();
     }
-  }, 30_000);
+  });
 });
 
 describe('shared-link visitors (?key=) on the file routes', () => {

@@ -55,7 +55,7 @@ describe('GET /asset/memory-lane', () => {
     ]);
     expect(reply.body[0].assets[0]).toMatchObject({ resized: true, exifInfo: { timeZone: 'UTC+2' } });
     expect((await lane({ day: '1', month: '1' })).body).toEqual([]);
-  }, 60_000);
+  });
 
   it('validates day and month as Immich', async () => {
     expect((await lane({ day: '0', month: '13' })).body.message).toEqual([

@@ -113,7 +113,7 @@ describe('partners', () => {
     expect((await removeFromAlbum(sharer.accessToken, album.id, [theirs])).body).toMatchObject({ statusCode: 400 });
     expect((await assetInfo(partner.accessToken, theirs)).status).toBe(200);
     expect((await buckets(partner.accessToken, timeline)).body).toEqual([{ timeBucket: '2022-05-01T00:00:00.000Z', count: 1 }]);
-  }, 60_000);
+  });
 });
 
 describe('a partner’s archive and trash', () => {

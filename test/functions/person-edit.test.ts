@@ -138,5 +138,5 @@ describe('POST /person/:id/merge', () => {
       statusCode: 400,
       message: ['ids must contain no more than 1000 elements'],
     });
-  }, 60_000);
+  });
 });

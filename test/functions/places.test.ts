@@ -171,7 +171,7 @@ describe('reverse geocoding in the media job', () => {
     expect((await markersV3(token)).body).toEqual([marker]);
     // Someone else sees none of it.
     expect((await markersV1(accounts.user2.accessToken)).body.map((each: { id: string }) => each.id)).not.toContain(id);
-  }, 60_000);
+  });
 
   it('names the place of an iPhone photo (HEIC) from the position its EXIF holds', async () => {
     const token = (await freshUser(accounts.admin.accessToken, `Phone${Date.now()}`)).accessToken;
@@ -186,7 +186,7 @@ describe('reverse geocoding in the media job', () => {
       state: 'Illinois',
       country: 'United States of America',
     });
-  }, 60_000);
+  });
 
   it("keeps the file's own place names, a sidecar's too; a photo at sea or without a position gets none", async () => {
     const token = (await freshUser(accounts.admin.accessToken, `Named${Date.now()}`)).accessToken;
@@ -202,7 +202,7 @@ describe('reverse geocoding in the media job', () => {
     const nowhere = await photo(token, {});
     expect(await exifOf(token, nowhere)).toMatchObject({ latitude: null, city: null });
     expect(ids(await markersV3(token)).sort()).toEqual([named, sidecar, sea, desert].sort());
-  }, 60_000);
+  });
 
   it('names a place again when the position changes (both generations), and the old one is no longer suggested', async () => {
     const token = (await freshUser(accounts.admin.accessToken, `Mover${Date.now()}`)).accessToken;
@@ -232,7 +232,7 @@ describe('reverse geocoding in the media job', () => {
       body: { city: 'Paris' },
     });
     expect(byCity.body.assets.items).toEqual([]);
-  }, 60_000);
+  });
 
   it('is off when the settings turn it off (names are then left out, also on a refresh), and on again', async () => {
     const token = (await freshUser(accounts.admin.accessToken, `Offline${Date.now()}`)).accessToken;
@@ -252,7 +252,7 @@ describe('reverse geocoding in the media job', () => {
     expect((await invoke(getFeaturesV3, { path: '/api/server/features' })).body).toMatchObject({ reverseGeocoding: true, map: true });
     await refreshMetadata(token, named);
     expect(await exifOf(token, named)).toMatchObject(ralstonNames);
-  }, 60_000);
+  });
 
   it('a trash racing the naming of a place is read again, never moving a place count that is no longer there', async () => {
     const token = (await freshUser(accounts.admin.accessToken, `Racer${Date.now()}`)).accessToken;
@@ -279,7 +279,7 @@ describe('reverse geocoding in the media job', () => {
     expect(await cities()).toEqual(['Ralston']);
     expect((await trash(token, [id])).status).toBe(204);
     expect(await cities()).toEqual([]);
-  }, 60_000);
+  });
 
   it("names every library's places when the metadata job starts, and puts assets stored before the map on it", async () => {
     const token = (await freshUser(accounts.admin.accessToken, `Library${Date.now()}`)).accessToken;
@@ -318,7 +318,7 @@ describe('reverse geocoding in the media job', () => {
       body: { command: 'start' },
     });
     expect(refused.status).toBe(403);
-  }, 60_000);
+  });
 });
 
 describe('one country, one name (docs/places.md)', () => {
@@ -355,7 +355,7 @@ describe('one country, one name (docs/places.md)', () => {
     expect(found.body.assets.items.map((asset: { id: string }) => asset.id).sort()).toEqual(
       [geocoded, fromXmp, fromIptc, fromSidecar].sort(),
     );
-  }, 60_000);
+  });
 
   it('renames the country an asset kept from its file before, when its places are named again (the metadata job, a refresh)', async () => {
     const token = (await freshUser(accounts.admin.accessToken, `OldCountry${Date.now()}`)).accessToken;
@@ -374,7 +374,7 @@ describe('one country, one name (docs/places.md)', () => {
     // Named once: again changes nothing.
     expect((await placeAsset(old)).outcome).toBe('file');
     expect(await exifOf(token, geocoded)).toMatchObject(ralstonNames);
-  }, 60_000);
+  });
 });
 
 describe('Explore, the places page and the place search', () => {
@@ -407,7 +407,7 @@ describe('Explore, the places page and the place search', () => {
     expect(empty).toMatchObject({ status: 400, body: { message: ['name should not be empty', 'name must be a string'] } });
     const unauthenticated = await invoke(searchPlaces, { path: '/api/search/places', query: { name: 'x' } });
     expect(unauthenticated.status).toBe(401);
-  }, 60_000);
+  });
 });
 
 describe('map markers', () => {
@@ -476,7 +476,7 @@ describe('map markers', () => {
       ).body.key as string;
     expect(ids(await albumMarkers({}, { key: await link(true) }))).toEqual([far]);
     expect((await albumMarkers({}, { key: await link(false) })).body).toEqual([]);
-  }, 90_000);
+  });
 });
 
 describe('v3 reverse geocoding, the map style and the features', () => {

@@ -15,6 +15,7 @@ import { invoke } from '../support/invoke.ts';
 import { trash } from '../support/library.ts';
 import { assetRecord, faceRecord } from '../support/records.ts';
 import { countRoundTrips } from '../support/round-trips.ts';
+import { hangGuard } from '../support/timeouts.ts';
 import { useWebSocketStandIn } from '../support/websocket-stand-in.ts';
 
 /**
@@ -37,7 +38,7 @@ const connected = async (token: string) => {
   const socket = new WebSocket(`${standIn.origin}/api/socket.io/?EIO=4&transport=websocket`, { headers: { 'x-immich-user-token': token } });
   socket.on('message', (data) => frames.push(String(data)));
   const until = async (what: () => boolean, why: string): Promise<void> => {
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + hangGuard.wait;
     while (!what() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     if (!what()) expect.fail(`${why}; got ${frames.length} frames`);
   };
@@ -78,9 +79,7 @@ const photos = async (ownerId: string, count: number): Promise<string[]> => {
 describe('publishing the events of one request about many photos', () => {
   // 150 photos here (each of them told, in batches and many posts at once); `npm run bench --
   // realtime` measures 1,000 (docs/benchmarks.md, "Realtime").
-  it('answers PUT /asset, DELETE /asset and POST /trash/empty of many photos, and the app is told of each', {
-    timeout: 300_000,
-  }, async () => {
+  it('answers PUT /asset, DELETE /asset and POST /trash/empty of many photos, and the app is told of each', async () => {
     const user = await freshUser(accounts.admin.accessToken, 'Many');
     const ids = await photos(user.id, 150);
     const app = await connected(user.accessToken);
@@ -110,9 +109,7 @@ describe('publishing the events of one request about many photos', () => {
     }
   });
 
-  it('loads what 200 events carry in a few batched reads, and posts many at once, never more than the bound', {
-    timeout: 120_000,
-  }, async () => {
+  it('loads what 200 events carry in a few batched reads, and posts many at once, never more than the bound', async () => {
     const user = await freshUser(accounts.admin.accessToken, 'Batched');
     const ids = await photos(user.id, 200);
     const app = await connected(user.accessToken);

@@ -13,6 +13,7 @@ import { collectEvents, raise } from '#shared/realtime/outbox.ts';
 import { type Greeting, runGreetingsWith } from '#shared/storage/realtime-jobs.ts';
 import { bearer, createApiKey, fixtures, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
+import { hangGuard } from '../support/timeouts.ts';
 import { useWebSocketStandIn } from '../support/websocket-stand-in.ts';
 
 /**
@@ -144,7 +145,7 @@ describe('through the WebSocket API (its local stand-in and management API, over
     socket.on('message', (data) => frames.push(String(data)));
     const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
     const frame = async (index: number): Promise<string> => {
-      const deadline = Date.now() + 15_000;
+      const deadline = Date.now() + hangGuard.wait;
       while (frames.length <= index && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       return frames[index] ?? expect.fail(`no frame ${index}; got ${frames.join(' | ')}`);
     };
@@ -181,7 +182,7 @@ describe('through the WebSocket API (its local stand-in and management API, over
     expect((await listUserConnections([accounts.user2.id])).length).toBeGreaterThan(0);
     app.socket.close();
     await app.closed;
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + hangGuard.wait;
     while ((await listUserConnections([accounts.user2.id])).length > 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(await listUserConnections([accounts.user2.id])).toEqual([]);
@@ -238,7 +239,7 @@ describe('through the WebSocket API (its local stand-in and management API, over
     expect(standIn.proxy.stats.calls - before).toBe(7);
     expect(await greetHandler({ kind: 'unauthorized', connectionId: 'never-opened=' })).toEqual({ outcome: 'gone' });
     expect(standIn.proxy.stats.calls - before).toBe(13);
-  }, 30_000);
+  });
 
   it('keeps each request’s events to itself: concurrent logouts tell each session once, and only its own', async () => {
     // Three sessions of one user, each with its socket; all logged out at once, in one process.

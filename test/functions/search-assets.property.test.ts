@@ -318,5 +318,5 @@ describe('GET /assets agrees with the in-memory oracle', () => {
       { numRuns: 12, seed: Number(process.env.PROPERTY_SEED ?? 20261122) },
     );
     // Twelve libraries and 300 searches on DynamoDB Local: slower than one request when the suite runs in parallel.
-  }, 240_000);
+  });
 });

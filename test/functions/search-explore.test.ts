@@ -63,7 +63,7 @@ describe('GET /search/suggestions and GET /search/explore', () => {
       { fieldName: 'smartInfo.tags', items: [] },
     ]);
     expect((await invoke(getExploreDataHandler, { path: '/api/search/explore', headers: bearer(other) })).body[0].items).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe('GET /search/suggestions: lenses, includeNull, partners (Immich v3)', () => {
@@ -113,7 +113,7 @@ describe('GET /search/suggestions: lenses, includeNull, partners (Immich v3)', (
     });
     expect(await values({ type: 'camera-make' })).toEqual(['Canon', 'Nikon', 'Sony']);
     expect(await values({ type: 'camera-lens-model' })).toEqual(['FE 35mm', 'RF 24-70mm F2.8', 'RF 50mm F1.2']);
-  }, 60_000);
+  });
 
   it('gives a library whose counters were written before the lens facets its lenses, once, and keeps counting them', async () => {
     const user = await freshUser(accounts.admin.accessToken, `OldLenses${Date.now()}`);
@@ -149,7 +149,7 @@ describe('GET /search/suggestions: lenses, includeNull, partners (Immich v3)', (
     const [first] = (await metadata(token, { lensModel: 'XF 56mm' })).body.assets.items;
     expect((await trash(token, [first.id, since])).status).toBe(204);
     expect((await suggest(token, { type: 'camera-lens-model' })).body).toEqual(['XF 23mm']);
-  }, 60_000);
+  });
 });
 
 describe('POST /search/metadata', () => {
@@ -191,7 +191,7 @@ describe('POST /search/metadata', () => {
     expect((await metadata(user.accessToken, { make: 'Fuji', isFavorite: 'maybe' })).body.message).toEqual([
       'isFavorite must be a boolean value',
     ]);
-  }, 60_000);
+  });
 });
 
 describe('POST /search/metadata {type}: Immich’s e2e cases', () => {

@@ -106,7 +106,7 @@ describe('GET /asset/time-buckets and /asset/time-bucket', () => {
       { timeBucket: '2023-06-01T00:00:00.000Z', count: 1 },
     ]);
     expect((await statistics(me)).body).toEqual({ images: 4, videos: 0, total: 4 });
-  }, 60_000);
+  });
 
   it("an album's and a person's buckets come from their entries", async () => {
     const me = bearer(token);
@@ -155,7 +155,7 @@ describe('GET /asset/time-buckets and /asset/time-bucket', () => {
       message: 'Not found or no timeline.read access',
     });
     expect((await statistics(me)).body.total).toBe(4);
-  }, 60_000);
+  });
 
   it("a shared link's visitor reads the buckets of its album only, without metadata unless shown", async () => {
     const owner = accounts.user1.accessToken;
@@ -188,7 +188,7 @@ describe('GET /asset/time-buckets and /asset/time-bucket', () => {
     }
     // Statistics are not a shared-link route: a key alone is forbidden there.
     expect((await invoke(getAssetStatisticsHandler, { path: '/api/asset/statistics', query: { key: link.body.key } })).status).toBe(403);
-  }, 60_000);
+  });
 
   it('GET /asset/random: distinct visible, untrashed assets of the caller, up to count', async () => {
     const user = (await freshUser(accounts.admin.accessToken, `Random${Date.now()}`)).accessToken;
@@ -219,7 +219,7 @@ describe('GET /asset/time-buckets and /asset/time-bucket', () => {
     ).not.toContain(ids[0]);
     expect((await random({ count: '0' })).body.message).toEqual(['count must be a positive number']);
     expect((await random({ count: 'x' })).body.message).toEqual(['count must be a positive number', 'count must be an integer number']);
-  }, 60_000);
+  });
 
   it('validates as Immich', async () => {
     const me = bearer(token);

@@ -45,5 +45,5 @@ describe('POST /trash/empty and POST /trash/restore', () => {
     // Nothing in the trash: nothing to do.
     expect((await empty(token)).status).toBe(204);
     expect((await assetInfo(other, theirs)).body.isTrashed).toBe(true);
-  }, 60_000);
+  });
 });

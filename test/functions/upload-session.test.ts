@@ -99,7 +99,7 @@ describe('upload sessions (POST /asset/upload-session …)', () => {
     expect((await createSession(token, sessionBody(data, 'again.jpg'))).body).toEqual({ id: done.body.id, duplicate: true });
     // And through Immich's own route too.
     expect((await upload(token, { data })).body).toEqual({ id: done.body.id, duplicate: true });
-  }, 60_000);
+  });
 
   it('reads a video’s metadata from its boxes (moov after the media data) without reading the whole file', async () => {
     const token = (await freshUser(accounts.admin.accessToken, `SessionVideo${Date.now()}`)).accessToken;
@@ -123,7 +123,7 @@ describe('upload sessions (POST /asset/upload-session …)', () => {
     const asset = (await assetInfo(token, done.body.id)).body;
     expect(asset).toMatchObject({ type: 'VIDEO', duration: '00:00:02.000', fileCreatedAt: '2022-05-06T07:08:09.000Z' });
     expect(asset.exifInfo).toMatchObject({ exifImageWidth: 320, exifImageHeight: 240, fileSizeInByte: video.length });
-  }, 60_000);
+  });
 
   it('refuses a file over the quota before anything is sent', async () => {
     await createUser(accounts.admin.accessToken, {
@@ -307,7 +307,7 @@ describe('open sessions hold their declared size of the quota', () => {
     expect((await completeSession(user.accessToken, reopened.body.sessionId)).status).toBe(201);
     expect(await usageOf(user.accessToken)).toBe(second.length);
     expect(await holdsOf(user.userId)).toEqual({});
-  }, 60_000);
+  });
 
   it('sessions opened at once never hold more than the quota, nor more than ten', async () => {
     const limited = await quotaUser('HeldRace', 3 * 400_000);
@@ -329,7 +329,7 @@ describe('open sessions hold their declared size of the quota', () => {
     expect((await deleteSession(unlimited.accessToken, ended?.body.sessionId)).status).toBe(204);
     const refused = many[opened.findIndex((reply) => reply.status === 400)] as Buffer;
     expect((await createSession(unlimited.accessToken, sessionBody(refused, 'AGAIN.jpg'))).status).toBe(201);
-  }, 60_000);
+  });
 
   it('an expired session holds nothing', async () => {
     const user = await quotaUser('HeldExpired', 600_000);

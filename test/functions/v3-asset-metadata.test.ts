@@ -354,7 +354,7 @@ describe('asset metadata in bulk (v3): PUT and DELETE /assets/metadata', () => {
     expect((await list(as(token), a)).body).toHaveLength(1);
   });
 
-  it('writes the iOS app’s cloud ids of 2,000 photos in transactions, and answers them compressed', { timeout: 120_000 }, async () => {
+  it('writes the iOS app’s cloud ids of 2,000 photos in transactions, and answers them compressed', async () => {
     const owner = await freshUser(accounts.admin.accessToken, 'MetaBulk');
     const token = owner.accessToken;
     // 2,000 photos written straight to the table (as uploads leave them), each given its cloud id, as

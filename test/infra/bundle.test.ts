@@ -73,7 +73,7 @@ describe('deployed bundles', () => {
     expect(loading('metadata')).toContain('uploadFile');
     expect(loading('templates')).toEqual(['updateAdminConfig', 'updateConfig']);
     expect(loading('cron')).toEqual(['updateAdminConfig', 'updateConfig']);
-  }, 120_000);
+  });
 
   it("leave the link secret's Secrets Manager client out of routes no link visitor calls", async () => {
     const clientOf = async (entry: string) => {

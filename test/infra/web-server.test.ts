@@ -18,6 +18,7 @@ import { isV3WebBuild } from '#infra/local/web-server.ts';
 import { immutableCacheControl, isAppRoute, securityHeaders } from '#infra/web-app.ts';
 import { createApiKey, login, signUpAdmin } from '../support/accounts.ts';
 import { makeJpeg } from '../support/photos.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 // With the placeholder Immich's app.html keeps for the share pages' tags.
 const shell =
@@ -347,7 +348,7 @@ const openSocket = (origin: string, headers: Record<string, string>) => {
   });
   /** The next packet that starts with `prefix` (those before it are dropped), or `closed`. */
   const next = async (prefix: string): Promise<string> => {
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + hangGuard.wait;
     while (Date.now() < deadline) {
       const index = received.findIndex((packet) => packet.startsWith(prefix));
       if (index >= 0) return received.splice(0, index + 1).at(-1) ?? '';
@@ -357,7 +358,7 @@ const openSocket = (origin: string, headers: Record<string, string>) => {
         setTimeout(wake, 500);
       });
     }
-    throw new Error(`no packet ${prefix} in 10 s (received ${received.join(' | ')})`);
+    throw new Error(`no packet ${prefix} (received ${received.join(' | ')})`);
   };
   return { socket, next, send: (packet: string) => socket.send(packet) };
 };

@@ -1,5 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
 import { expect } from 'vitest';
+import { hangGuard } from './timeouts.ts';
 
 /** One event a socket received: its name and arguments, as the app's listener gets them. */
 export interface Received {
@@ -41,8 +42,8 @@ export const openSocket = (origin: string, options: { token?: string; headers?: 
    * The first event named `name` (matching `where`) received, already or next. Waiting has a
    * deadline only so a missing event fails the test instead of hanging it; nothing is timed.
    */
-  const next = async (name: string, where: (...args: any[]) => boolean = () => true, deadlineMs = 20_000): Promise<unknown[]> => {
-    const deadline = Date.now() + deadlineMs;
+  const next = async (name: string, where: (...args: any[]) => boolean = () => true): Promise<unknown[]> => {
+    const deadline = Date.now() + hangGuard.wait;
     for (;;) {
       const found = received.find((event) => event.name === name && where(...event.args));
       if (found) return found.args;
@@ -70,8 +71,8 @@ export const openSocket = (origin: string, options: { token?: string; headers?: 
             socket.once('connect_error', reject);
           }),
     /** Waits until the socket was closed by the other side (or fails at the deadline). */
-    closed: async (deadlineMs = 20_000): Promise<string> => {
-      const deadline = Date.now() + deadlineMs;
+    closed: async (): Promise<string> => {
+      const deadline = Date.now() + hangGuard.wait;
       while (closes.length === 0) {
         if (Date.now() > deadline) expect.fail('the socket was never closed');
         await new Promise((resolve) => setTimeout(resolve, 25));

@@ -2,18 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import type { Deployment } from '#infra/local/deployed/assembly.ts';
 import { listen, startDeployed } from '#infra/local/deployed/start.ts';
 import { createLocalServer } from '#infra/local/http-server.ts';
 import { deployedUploadLimitMb } from '#infra/routes.ts';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The synthesized stack (`cdk synth --output`), in the `deployed` project. */
-    assemblyDir: string;
-  }
-}
+import { deployedAssembly } from './assembly.ts';
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -92,7 +86,7 @@ const startSource = async (options: ServerOptions): Promise<RunningServer> => {
 const startTemplate = async (options: ServerOptions): Promise<RunningServer> => {
   const s3Dir = mkdtempSync(join(tmpdir(), 'deployed-s3-'));
   const api = await startDeployed({
-    assemblyDir: inject('assemblyDir'),
+    assemblyDir: await deployedAssembly(),
     tableName: process.env.TABLE_NAME ?? '',
     dynamoDb: { endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '', accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local' },
     s3Dir,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type DecodedImage, decodeHeic } from '#shared/media/heic.ts';
 import { codedImages, gridHeif } from '../support/heif-grid.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures');
 const iphone = readFileSync(join(fixtures, 'iphone.heic'));
@@ -69,6 +70,8 @@ describe('HEIC decoding, tile by tile in workers (shared/media/heic.ts)', () => 
     const script = `import { decodeHeic } from ${JSON.stringify(join(import.meta.dirname, '..', '..', 'shared', 'media', 'heic.ts'))};
 const { width, height } = await decodeHeic(await import('node:fs').then((fs) => fs.readFileSync(${JSON.stringify(join(fixtures, 'grid.heic'))})));
 process.stdout.write(width + 'x' + height);`;
-    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 })).toBe('180x250');
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: hangGuard.process })).toBe(
+      '180x250',
+    );
   });
 });

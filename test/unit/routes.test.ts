@@ -93,7 +93,7 @@ describe('route table', () => {
       if (!route.stream) expect(module.handler?.realtime === true, route.entry).toBe(route.realtime === true);
     }
     // Every handler module of the table (about 280), transformed and imported once: seconds on a busy 2-core machine.
-  }, 60_000);
+  });
 
   it('gives the shared-link secret to every route a visitor may call (a password link is checked on each)', () => {
     const root = join(import.meta.dirname, '..', '..');
