@@ -184,8 +184,8 @@ export const updateAlbumInfo = async (auth: Auth, id: string, dto: AlbumChanges)
     throw new Invalid('Invalid album thumbnail');
   }
   const outcome = await updateAlbumFields(album, fields);
-  if (outcome === 'album-gone') throw accessLost(Permission.AlbumUpdate);
-  if (outcome === 'thumbnail-gone') throw new Invalid('Invalid album thumbnail');
+  if (!outcome.ok && outcome.reason === 'album-gone') throw accessLost(Permission.AlbumUpdate);
+  if (!outcome.ok && outcome.reason === 'thumbnail-gone') throw new Invalid('Invalid album thumbnail');
   return { album: { ...album, ...fields }, ...(await usersOf(album)), members };
 };
 
@@ -207,9 +207,9 @@ export const removeAlbum = async (album: AlbumRecord): Promise<void> => {
       await deleteSharedLink(link, []);
     }
     const outcome = await deleteAlbumItem(album);
-    if (outcome === 'deleted') break;
+    if (outcome.ok) break;
     // Deleted by a concurrent request: done. Otherwise a link was made meanwhile: again.
-    if (outcome === 'gone') return;
+    if (outcome.reason === 'gone') return;
     if (round >= 3) throw new Conflict('The album changed while it was being deleted; try again');
   }
   // No request can add entries now (the album is gone); an add already under way may still land one.

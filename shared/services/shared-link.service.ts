@@ -20,8 +20,6 @@ import {
   deleteSharedLink as removeLink,
   removeSharedLinkAssets as removeLinkAssets,
   replaceSharedLink,
-  SharedLinkChangedError,
-  SlugTakenError,
 } from '../db/shared-link.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import type { AssetRecord } from '../model/asset.ts';
@@ -109,16 +107,12 @@ export const createSharedLink = async (
     showExif: dto.showMetadata ?? true,
     slug: dto.slug || null,
   };
-  try {
-    await insertLink(
-      link,
-      auth.user,
-      assets.map((asset) => asset.id),
-    );
-  } catch (error) {
-    if (error instanceof SlugTakenError) throw slugTaken();
-    throw error;
-  }
+  const created = await insertLink(
+    link,
+    auth.user,
+    assets.map((asset) => asset.id),
+  );
+  if (!created.ok) throw slugTaken();
   return shownOf(secret, link, options.withAssets ? { assets: [...assets].sort(byFileCreatedAt('asc')) } : undefined);
 };
 
@@ -173,21 +167,17 @@ export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEd
       newHash ??= password ? hashPassword(password) : undefined;
       updated.passwordHash = newHash ? await newHash : null;
     }
-    try {
-      await replaceSharedLink(updated, link);
-      return shownOf(secret, updated, await contentsOf(updated));
-    } catch (error) {
-      if (error instanceof SlugTakenError) throw slugTaken();
-      if (!(error instanceof SharedLinkChangedError)) throw error;
-      if (attempt >= 4) throw new Conflict('The shared link is being changed by another request; try again');
-    }
+    const replaced = await replaceSharedLink(updated, link);
+    if (replaced.ok) return shownOf(secret, updated, await contentsOf(updated));
+    if (replaced.reason === 'taken') throw slugTaken();
+    if (attempt >= 4) throw new Conflict('The shared link is being changed by another request; try again');
   }
 };
 
 /** DELETE /shared-link/:id: the key stops working at once. */
 export const deleteSharedLink = async (auth: Auth, id: string): Promise<void> => {
   const link = await requireSharedLink(auth, id);
-  if ((await removeLink(link, await listSharedLinkAssetIds(link.id))) === 'gone') throw new Inaccessible('Shared link not found');
+  if (!(await removeLink(link, await listSharedLinkAssetIds(link.id))).ok) throw new Inaccessible('Shared link not found');
 };
 
 const individualLink = async (auth: Auth, id: string): Promise<{ link: SharedLinkRecord; present: Set<string> }> => {

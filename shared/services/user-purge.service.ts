@@ -66,7 +66,7 @@ const leaveAlbums = async (userId: string): Promise<void> => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const album = await getAlbum(share.ownerId, share.albumId);
       if (!album?.sharedUserIds.includes(userId)) break;
-      if ((await unshareAlbum(album, userId, new Date().toISOString())) === 'written') break;
+      if ((await unshareAlbum(album, userId, new Date().toISOString())).ok) break;
     }
   }
 };
