@@ -18,10 +18,10 @@ import { batchGet } from './batch.ts';
 import { getItem } from './get.ts';
 import { assetCodec, statusAsRead } from './items/asset.ts';
 import { faceCodec, faceWrites } from './items/face.ts';
-import { PersonNameTakenError, personCodec, personWrites } from './items/person.ts';
+import { personCodec, personWrites } from './items/person.ts';
 import { faceIndexSk, keys, partitions } from './keys.ts';
 import { queryPages } from './query.ts';
-import { isCancelled, putWrite, transact, updateWrite, type Write, writeIfPresent } from './transact.ts';
+import { isCancelled, putWrite, transact, tryTransact, updateWrite, type Write, writeIfPresent } from './transact.ts';
 
 /** A face as the index holds it: its box in the pixels of `imageWidth` × `imageHeight` (the original, oriented). */
 export interface IndexedFace {
@@ -254,7 +254,7 @@ export interface Recognition {
 export const recordRecognition = async (recognition: Recognition): Promise<string | undefined> => {
   const now = new Date().toISOString();
   const personId = recognition.personId ?? randomUUID();
-  const writes: Write[] = [];
+  const writes: Write<'person-gone'>[] = [];
   const byAsset = new Map<string, { asset: AssetRecord; made: string[] }>();
   for (const { face, asset, index, item } of recognition.faces) {
     const entry = byAsset.get(asset.id) ?? { asset, made: [] };
@@ -313,12 +313,11 @@ export const recordRecognition = async (recognition: Recognition): Promise<strin
         updatedAt: now,
       }),
     );
-  else writes.push(personWrites.addFaces(recognition.ownerId, personId, recognition.faces.length, { mustExist: true, timeline }));
+  else writes.push(personWrites.addFacesWhilePresent(recognition.ownerId, personId, recognition.faces.length, { timeline }));
   try {
-    await transact(writes);
-    return personId;
+    return (await tryTransact(writes)).ok ? personId : undefined;
   } catch (error) {
-    if (error instanceof PersonNameTakenError || isCancelled(error)) return undefined;
+    if (isCancelled(error)) return undefined;
     throw error;
   }
 };

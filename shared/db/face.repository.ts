@@ -4,10 +4,10 @@ import { getItem } from './get.ts';
 import { statusAsRead } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { faceCodec, faceWrites, showsCondition } from './items/face.ts';
-import { PersonNameTakenError, personWrites } from './items/person.ts';
+import { personWrites } from './items/person.ts';
 import { indexKeys, keys, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
-import { checkWrite, deleteWrite, isCancelled, transact, updateWrite, type Write, writeIfPresent } from './transact.ts';
+import { checkWrite, deleteWrite, isCancelled, transact, tryTransact, updateWrite, type Write, writeIfPresent } from './transact.ts';
 
 /** A face by its id (Query gsi1 `FACE#<id>`), or undefined. */
 export const findFace = async (faceId: string): Promise<FaceRecord | undefined> => {
@@ -99,7 +99,7 @@ export const editAssetFaces = async (
   const add = (personId: string | null, n: number) => {
     if (personId !== null) deltas.set(personId, (deltas.get(personId) ?? 0) + n);
   };
-  const writes: Write[] = [];
+  const writes: Write<'person-gone'>[] = [];
   const untouched: FaceRecord[] = [];
   for (const face of faces) {
     // Each face still shows whom it showed (a face without a person: still no one).
@@ -166,12 +166,15 @@ export const editAssetFaces = async (
           values: { ...lists, ...sameFaces.values },
           sync: 'unsent',
         }),
-    ...counts.map(([personId, n]) => personWrites.addFaces(asset.ownerId, personId, n, { mustExist: n > 0, timeline: n * timeline })),
+    ...counts.map(([personId, n]) =>
+      n > 0
+        ? personWrites.addFacesWhilePresent(asset.ownerId, personId, n, { timeline: n * timeline })
+        : personWrites.addFaces(asset.ownerId, personId, n, { timeline: n * timeline }),
+    ),
   );
   try {
-    await transact(writes);
+    if (!(await tryTransact(writes)).ok) return 'person-gone';
   } catch (error) {
-    if (error instanceof PersonNameTakenError) return 'person-gone';
     if (isCancelled(error)) return 'changed';
     throw error;
   }

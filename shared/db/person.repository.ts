@@ -6,10 +6,10 @@ import { getItem } from './get.ts';
 import { assetCodec, statusAsRead } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { faceEntryCodec, faceWrites } from './items/face.ts';
-import { nameHash, PersonNameTakenError, personCodec, personNameItem, personWrites } from './items/person.ts';
+import { nameHash, personCodec, personNameItem, personWrites } from './items/person.ts';
 import { keys, partitions } from './keys.ts';
 import { queryAll, queryPages } from './query.ts';
-import { deleteWrite, isCancelled, putWrite, setFields, transact, updateWrite, writeOne } from './transact.ts';
+import { deleteWrite, isCancelled, putWrite, setFields, transact, tryTransact, updateWrite, writeOne } from './transact.ts';
 
 export const getPerson = async (ownerId: string, personId: string): Promise<PersonRecord | undefined> => {
   const item = await getItem(keys.person(ownerId, personId));
@@ -133,12 +133,8 @@ export const setPersonThumbnail = async (person: Pick<PersonRecord, 'ownerId' | 
  */
 export const createPerson = async (person: PersonRecord): Promise<void> => {
   if (foldName(person.name)) {
-    try {
-      await transact([personWrites.create(person), personWrites.claimName(person)]);
-      return;
-    } catch (error) {
-      if (!(error instanceof PersonNameTakenError)) throw error;
-    }
+    // A name another person has: created without it.
+    if ((await tryTransact([personWrites.create(person), personWrites.claimName(person)])).ok) return;
   }
   await writeOne(personWrites.create(person));
 };
@@ -161,19 +157,19 @@ export const reassignAssetFaces = async (
     const personIds = [...new Set(current.personIds.map((id) => (id === from.id ? into.id : id)))];
     const asRead = statusAsRead(current);
     const timeline = inTimeline(current) ? faces.length : 0;
-    const moved = await transact([
+    const moved = await tryTransact([
       ...faces.map((face) => faceWrites.reassign(face, into.id)),
       updateWrite(keys.asset(current.id), 'SET personIds = :ids', {
         condition: `${asRead.expression} AND contains(personIds, :from)`,
         names: asRead.names,
         values: { ':ids': personIds, ':from': from.id, ...asRead.values },
       }),
-      personWrites.addFaces(into.ownerId, into.id, faces.length, { mustExist: true, timeline }),
-      personWrites.addFaces(from.ownerId, from.id, -faces.length, { mustExist: false, timeline: -timeline }),
+      personWrites.addFacesWhilePresent(into.ownerId, into.id, faces.length, { timeline }),
+      personWrites.addFaces(from.ownerId, from.id, -faces.length, { timeline: -timeline }),
     ]).then(
-      () => true,
+      (outcome) => outcome.ok,
       (error: unknown) => {
-        if (isCancelled(error) || error instanceof PersonNameTakenError) return false;
+        if (isCancelled(error)) return false;
         throw error;
       },
     );

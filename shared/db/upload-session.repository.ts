@@ -46,8 +46,8 @@ export const getUploadSession = async (sessionId: string): Promise<UploadSession
 
 /** Ends a session in the transaction that records its asset (so it completes once). */
 export const uploadSessionWrites = {
-  end: (sessionId: string, onConditionFailed?: () => Error): Write =>
-    deleteWrite(keys.uploadSession(sessionId), { condition: 'present', ...(onConditionFailed ? { onConditionFailed } : {}) }),
+  end: (sessionId: string): Write<'session-ended'> =>
+    deleteWrite(keys.uploadSession(sessionId), { condition: 'present', refusal: 'session-ended' }),
 };
 
 /** Ends a session that made no asset (deleted, expired, refused): the item, then its hold on the quota. */

@@ -60,32 +60,30 @@ export const userWrites = {
       condition: 'attribute_exists(pk)',
       onConditionFailed: () => new Invalid('The first registered account must the administrator.'),
     }),
+  /** Adds `bytes` (negative to free them: a deletion) to the user's usage, unchecked. */
+  freeUsage: (userId: string, usage: UsageChange): Write =>
+    updateWrite(keys.user(userId), 'ADD quotaUsageInBytes :size, usagePhotos :photos, usageVideos :videos', {
+      condition: 'present',
+      values: { ':size': usage.bytes, ':photos': usage.photos, ':videos': usage.videos },
+    }),
   /**
    * Adds `bytes` (negative to free them) to the user's usage. With a quota, the quota must be the
    * one the caller read and still leave room beside the upload sessions' holds it read, and no
    * session may have opened since (docs/large-uploads.md); without one, it must still be unset.
    * `release` ends an upload session's hold in the same write (its file is what is added).
    */
-  addUsage: (
-    userId: string,
-    usage: UsageChange,
-    check: QuotaCheck | 'unchecked',
-    onConditionFailed?: () => Error,
-    release?: string,
-  ): Write => {
+  addUsage: (userId: string, usage: UsageChange, check: QuotaCheck, release?: string): Write<'quota'> => {
     // The photos' and videos' shares move with the total (counted from zero on a user stored before them).
     const expression = `ADD quotaUsageInBytes :size, usagePhotos :photos, usageVideos :videos${release ? ' REMOVE uploadSessions.#release' : ''}`;
     const names = release ? { names: { '#release': release } } : {};
-    const failed = onConditionFailed ? { onConditionFailed } : {};
     const byType = { ':size': usage.bytes, ':photos': usage.photos, ':videos': usage.videos };
-    if (check === 'unchecked') return updateWrite(keys.user(userId), expression, { condition: 'present', values: byType, ...names });
     const room = quotaRoom(check, usage.bytes);
     // With a quota, the holds read must still be all there are: no session opened since.
     return updateWrite(keys.user(userId), expression, {
       condition: check.quota === null ? `attribute_exists(pk) AND ${room.condition}` : `${room.condition} AND ${openedAsRead(check)}`,
       values: { ...byType, ...room.values, ...(check.quota === null ? {} : { ':opened': check.opened }) },
       ...names,
-      ...failed,
+      refusal: 'quota',
     });
   },
   /**
