@@ -3,7 +3,6 @@ import { requireApiKey, requireGrantable } from '../access/api-key-permission.ts
 import { hashSecret, newSecret } from '../core/crypto.ts';
 import { Inaccessible } from '../core/errors.ts';
 import {
-  ApiKeyGoneError,
   getUserApiKey,
   createApiKey as insertApiKey,
   listApiKeys,
@@ -74,12 +73,7 @@ export const updateApiKey = async (auth: Auth, id: string, input: ApiKeyChange):
     permissions: input.permissions ? [...input.permissions] : key.permissions,
     updatedAt: new Date().toISOString(),
   };
-  try {
-    await writeApiKey(auth.user.id, key, fields);
-  } catch (error) {
-    // Deleted meanwhile.
-    if (error instanceof ApiKeyGoneError) throw new Inaccessible('API Key not found');
-    throw error;
-  }
+  // Deleted meanwhile: gone.
+  if (!(await writeApiKey(auth.user.id, key, fields)).ok) throw new Inaccessible('API Key not found');
   return { ...key, ...fields };
 };

@@ -112,8 +112,7 @@ export const userWrites = {
     check: QuotaCheck,
     session: { id: string; bytes: number; expiresAt: string },
     expired: readonly string[],
-    onConditionFailed: () => Error,
-  ): Write => {
+  ): Write<'owner-changed'> => {
     const removed = expired.map((_, index) => `uploadSessions.#expired${index}`);
     const room = quotaRoom(check, session.bytes);
     return updateWrite(
@@ -130,7 +129,7 @@ export const userWrites = {
           ':opened': check.opened,
           ...room.values,
         },
-        onConditionFailed,
+        refusal: 'owner-changed',
       },
     );
   },
