@@ -20,7 +20,7 @@ import { assetCodec, statusAsRead } from './items/asset.ts';
 import { faceCodec, faceWrites } from './items/face.ts';
 import { personCodec, personWrites } from './items/person.ts';
 import { faceIndexSk, keys, partitions } from './keys.ts';
-import { done, type Outcome, refused } from './outcome.ts';
+import { done, doneWith, type Outcome, refused } from './outcome.ts';
 import { queryPages } from './query.ts';
 import { isCancelled, putWrite, tryTransact, updateWrite, type Write, writeIfPresent } from './transact.ts';
 
@@ -242,9 +242,9 @@ export interface Recognition {
  * a face another decision gave a person meanwhile cancels it; an item made for a face that had none,
  * `attribute_not_exists`), each asset's `personIds` and `faceIds` (conditioned on both as read),
  * the person created or their face count moved on (`attribute_exists`). The person's id, or
- * undefined when something changed meanwhile (decide again).
+ * `changed` when something changed meanwhile (decide again).
  */
-export const recordRecognition = async (recognition: Recognition): Promise<string | undefined> => {
+export const recordRecognition = async (recognition: Recognition): Promise<Outcome<'changed', string>> => {
   const now = new Date().toISOString();
   const personId = recognition.personId ?? randomUUID();
   const writes: Write<'person-gone'>[] = [];
@@ -308,9 +308,9 @@ export const recordRecognition = async (recognition: Recognition): Promise<strin
     );
   else writes.push(personWrites.addFacesWhilePresent(recognition.ownerId, personId, recognition.faces.length, { timeline }));
   try {
-    return (await tryTransact(writes)).ok ? personId : undefined;
+    return (await tryTransact(writes)).ok ? doneWith(personId) : refused('changed');
   } catch (error) {
-    if (isCancelled(error)) return undefined;
+    if (isCancelled(error)) return refused('changed');
     throw error;
   }
 };

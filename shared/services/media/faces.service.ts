@@ -263,12 +263,14 @@ export const recognizeFace = async (
     const person = decision.kind === 'join' ? states.people.get(decision.personId) : undefined;
     if (person?.name) await writeNamePostings(ownerId, asset, person.name);
     const best = founding.reduce((a, b) => (b.score > a.score ? b : a));
-    const personId = await recordRecognition({
+    const recorded = await recordRecognition({
       ownerId,
       ...(decision.kind === 'new' ? { newPerson: { faceAssetId: best.assetId } } : { personId: decision.personId }),
       faces: indexed,
     });
-    if (!personId) continue;
+    // Something changed meanwhile: decide again.
+    if (!recorded.ok) continue;
+    const personId = recorded.value;
     // A known person with no feature photo (their faces all went) takes this one.
     if (person && person.faceAssetId === null) await updatePerson(person, { faceAssetId: asset.id });
     return { kind: decision.kind === 'new' ? 'new' : 'joined', personId };
