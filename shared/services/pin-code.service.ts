@@ -48,7 +48,7 @@ const countAttempt = async (userId: string): Promise<void> => {
       lockedUntil: next >= MAX_FAILURES ? now + lockMs(next) : null,
       ttl: Math.floor(now / 1000) + FORGET_SECONDS,
     });
-    if (counted) return;
+    if (counted.ok) return;
   }
   throw new Conflict('The request met concurrent attempts; try again');
 };
