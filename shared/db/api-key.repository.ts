@@ -10,11 +10,14 @@ import { deleteWrite, putWrite, setFields, transact, tryTransact, updateWrite } 
 const apiKeyCodec = codec('apiKey', ApiKeyRecordSchema);
 const listingCodec = codec('userApiKey', ApiKeyListingSchema);
 
-/** The key under the SHA-256 of its secret (authentication), and a listing under its user (by id). */
-export const createApiKey = async (key: ApiKeyRecord): Promise<void> => {
+/**
+ * The key under the SHA-256 of its secret (authentication), and a listing under its user (by id);
+ * `user-changed` when its user changed since the copy it holds was read.
+ */
+export const createApiKey = (key: ApiKeyRecord): Promise<Outcome<'user-changed'>> => {
   const { id, name, keyHash, createdAt, updatedAt, permissions } = key;
   const listing: ApiKeyListing = { id, name, keyHash, createdAt, updatedAt, permissions };
-  await transact([
+  return tryTransact([
     userWrites.isCurrent(key.userId, key),
     putWrite({ ...keys.apiKey(key.keyHash), type: 'apiKey', ...key }, { condition: 'absent' }),
     putWrite({ ...keys.userApiKey(key.userId, key.id), type: 'userApiKey', ...listing }, { condition: 'absent' }),

@@ -6,7 +6,7 @@ import { userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
 import type { Outcome } from './outcome.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, putWrite, transact, updateWrite, writeIfPresent } from './transact.ts';
+import { deleteWrite, putWrite, transact, tryTransact, updateWrite, writeIfPresent } from './transact.ts';
 import { updateIf } from './update.ts';
 
 const sessionCodec = codec('session', SessionRecordSchema);
@@ -24,8 +24,9 @@ const listingOf = (s: SessionRecord): SessionListing => ({
   appVersion: s.appVersion,
 });
 
-export const createSession = async (session: SessionRecord): Promise<void> => {
-  await transact([
+/** Stores a session; `user-changed` when its user changed since the copy it holds was read. */
+export const createSession = (session: SessionRecord): Promise<Outcome<'user-changed'>> =>
+  tryTransact([
     userWrites.isCurrent(session.userId, session),
     putWrite({ ...keys.session(session.tokenHash), type: 'session', ...session }, { condition: 'absent' }),
     putWrite(
@@ -33,7 +34,6 @@ export const createSession = async (session: SessionRecord): Promise<void> => {
       { condition: 'absent' },
     ),
   ]);
-};
 
 const now = (): number => Math.floor(Date.now() / 1000);
 

@@ -11,7 +11,7 @@ import { checkWrite, deleteWrite, transact, transactGroups, tryTransact, type Wr
 
 /**
  * Creates the link, its key item, its slug item (when it has a slug: `taken` when another link has
- * it, and nothing is written) and its asset entries. The link, key, slug and up to 97 entries are
+ * it, and nothing is written; `user-changed` when its creator changed since read) and its asset entries. The link, key, slug and up to 97 entries are
  * one transaction (with the album's link count); further entries follow, and a failure among them
  * deletes everything again.
  */
@@ -19,8 +19,8 @@ export const createSharedLink = async (
   link: SharedLinkRecord,
   owner: { email: string; isAdmin: boolean },
   assetIds: readonly string[],
-): Promise<Outcome<'taken'>> => {
-  const writes: Write<'taken'>[] = [
+): Promise<Outcome<'taken' | 'user-changed'>> => {
+  const writes: Write<'taken' | 'user-changed'>[] = [
     userWrites.isCurrent(link.userId, owner),
     sharedLinkWrites.create(link),
     sharedLinkWrites.createKey(link, owner),

@@ -11,13 +11,11 @@ type Item = Record<string, unknown>;
 /**
  * One write of a transaction, and what its condition failing means: an expected outcome (`refusal`,
  * docs/architecture.md, "Expected outcomes"), which only tryTransact and tryWriteOne take and
- * answer with, or a domain error to throw (`onConditionFailed`, the older spelling the user and
- * partner repositories still use).
+ * answer with. A write without one whose condition fails is unexpected.
  */
 export interface Write<Reason extends string = never> {
   item: TransactItem;
   refusal?: Reason;
-  onConditionFailed?: () => Error;
 }
 
 export interface WriteOptions<Reason extends string = never> {
@@ -27,7 +25,6 @@ export interface WriteOptions<Reason extends string = never> {
   names?: Record<string, string>;
   /** The expected outcome this write's condition failing stands for. */
   refusal?: Reason;
-  onConditionFailed?: () => Error;
   /**
    * For an item the sync stream sends (shared/db/changes.ts). An update gets a new change id
    * unless it says `unsent` (it changes nothing the stream sends, e.g. a count). A deletion must
@@ -58,11 +55,8 @@ const conditionOf = (options: WriteOptions<string>) => {
   };
 };
 
-const withHandler = <Reason extends string>(item: TransactItem, options: WriteOptions<Reason>): Write<Reason> => ({
-  item,
-  ...(options.refusal === undefined ? {} : { refusal: options.refusal }),
-  ...(options.onConditionFailed ? { onConditionFailed: options.onConditionFailed } : {}),
-});
+const withHandler = <Reason extends string>(item: TransactItem, options: WriteOptions<Reason>): Write<Reason> =>
+  options.refusal === undefined ? { item } : { item, refusal: options.refusal };
 
 /** A write whose condition failing is unexpected where it is used (e.g. a new item's): its refusal dropped. */
 export const unexpected = <Reason extends string>(write: Write<Reason>): Write => {
@@ -200,29 +194,17 @@ const send = async (writes: readonly Write<string>[]): Promise<void> => {
 /** The write whose condition cancelled the transaction (the first one, in the order given) and that says what that means. */
 const failedWrite = <Reason extends string>(writes: readonly Write<Reason>[], error: TransactionCanceledException) => {
   const codes = cancellationCodes(error);
-  return writes.find(
-    (write, index) => (write.refusal !== undefined || write.onConditionFailed) && codes[index] === 'ConditionalCheckFailed',
-  );
+  return writes.find((write, index) => write.refusal !== undefined && codes[index] === 'ConditionalCheckFailed');
 };
 
 /**
- * Runs the writes as one DynamoDB transaction: all or nothing. When a condition fails, the
- * cancellation reasons say which write it was, and that write's own error is thrown (the first
- * one, in the order given), e.g. 400 `User exists` for the email guard. A transaction that only
- * met another one on a shared item (an owner's usage or timeline counters, which concurrent
- * uploads all update) is tried again after a short pause, a few times. Writes that stand for an
- * expected outcome (`refusal`) go through tryTransact instead (the types say so).
+ * Runs the writes as one DynamoDB transaction: all or nothing; a condition failing is unexpected
+ * here, and thrown (the cancellation). A transaction that only met another one on a shared item
+ * (an owner's usage or timeline counters, which concurrent uploads all update) is tried again after
+ * a short pause, a few times. Writes that stand for an expected outcome (`refusal`) go through
+ * tryTransact instead (the types say so).
  */
-export const transact = async (writes: readonly Write[]): Promise<void> => {
-  try {
-    await send(writes);
-  } catch (error) {
-    if (!isCancelled(error)) throw error;
-    const failed = failedWrite(writes, error);
-    if (failed?.onConditionFailed) throw failed.onConditionFailed();
-    throw error;
-  }
-};
+export const transact = (writes: readonly Write[]): Promise<void> => send(writes);
 
 /**
  * Runs the writes as one transaction, as transact does, and answers with the expected outcome:
@@ -237,7 +219,6 @@ export const tryTransact = async <Reason extends string>(writes: readonly Write<
     if (!isCancelled(error)) throw error;
     const failed = failedWrite(writes, error);
     if (failed?.refusal !== undefined) return refused(failed.refusal);
-    if (failed?.onConditionFailed) throw failed.onConditionFailed();
     throw error;
   }
 };
@@ -257,10 +238,7 @@ export const tryWriteOne = async <Reason extends string>(write: Write<Reason>): 
     else return await tryTransact([write]);
     return done();
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) {
-      if (write.refusal !== undefined) return refused(write.refusal);
-      if (write.onConditionFailed) throw write.onConditionFailed();
-    }
+    if (error instanceof ConditionalCheckFailedException && write.refusal !== undefined) return refused(write.refusal);
     throw error;
   }
 };

@@ -11,6 +11,7 @@ import {
 } from '../db/api-key.repository.ts';
 import type { ApiKeyListing } from '../model/api-key.ts';
 import type { Auth } from '../model/user.ts';
+import { unlessRefused } from './user-refusals.ts';
 
 /** A new key: its name (`API Key` when none or empty) and permissions (v1.100's keys: `all`). */
 export interface NewApiKey {
@@ -41,7 +42,7 @@ export const createApiKey = async (auth: Auth, input: NewApiKey): Promise<{ secr
     createdAt: now,
     updatedAt: now,
   };
-  await insertApiKey(key);
+  unlessRefused(await insertApiKey(key));
   return { secret, apiKey: key };
 };
 

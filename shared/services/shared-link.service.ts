@@ -34,6 +34,7 @@ import type {
 } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
 import { linkSecret } from '../storage/link-secret.ts';
+import { userRefused } from './user-refusals.ts';
 
 /**
  * What a link shows: its own assets, then its album's, each list by fileCreatedAt ascending,
@@ -112,7 +113,7 @@ export const createSharedLink = async (
     auth.user,
     assets.map((asset) => asset.id),
   );
-  if (!created.ok) throw slugTaken();
+  if (!created.ok) throw created.reason === 'taken' ? slugTaken() : userRefused(created.reason);
   return shownOf(secret, link, options.withAssets ? { assets: [...assets].sort(byFileCreatedAt('asc')) } : undefined);
 };
 
