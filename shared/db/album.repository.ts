@@ -79,11 +79,11 @@ export const createAlbum = async (album: AlbumRecord, assets: readonly AssetReco
   }
 };
 
-/** What became of one asset of an add or a remove: written, or the condition that stopped it. */
-export type MemberOutcome = 'done' | 'member-condition' | 'asset-missing';
+/** What became of one asset of an add or a remove: written, or refused by the condition that stopped it. */
+export type MemberOutcome = Outcome<'member-condition' | 'asset-missing'>;
 
 const outcomeOf = (failedAt: number | undefined): MemberOutcome =>
-  failedAt === undefined ? 'done' : failedAt === 0 ? 'member-condition' : 'asset-missing';
+  failedAt === undefined ? done() : refused(failedAt === 0 ? 'member-condition' : 'asset-missing');
 
 /**
  * Adds entries, each with its asset's album count, each asset's pair of writes all or nothing:

@@ -103,12 +103,9 @@ export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonl
 
 /**
  * Adds entries to an INDIVIDUAL link, each only while it is new and its asset exists: per id,
- * `done`, `duplicate` (a concurrent request added it first) or `asset-missing` (deleted meanwhile).
+ * done, or refused `duplicate` (a concurrent request added it first) or `asset-missing` (deleted meanwhile).
  */
-export const addSharedLinkAssets = async (
-  linkId: string,
-  assetIds: readonly string[],
-): Promise<('done' | 'duplicate' | 'asset-missing')[]> =>
+export const addSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<Outcome<'duplicate' | 'asset-missing'>[]> =>
   (
     await transactGroups(
       assetIds.map((assetId) => [
@@ -116,12 +113,12 @@ export const addSharedLinkAssets = async (
         checkWrite(keys.asset(assetId), { condition: 'attribute_exists(pk)' }),
       ]),
     )
-  ).map((failedAt) => (failedAt === undefined ? 'done' : failedAt === 0 ? 'duplicate' : 'asset-missing'));
+  ).map((failedAt) => (failedAt === undefined ? done() : refused(failedAt === 0 ? 'duplicate' : 'asset-missing')));
 
-/** Removes entries of an INDIVIDUAL link: per id, true when this request removed it. */
-export const removeSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<boolean[]> =>
+/** Removes entries of an INDIVIDUAL link: per id, done when this request removed it, else `gone`. */
+export const removeSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<Outcome<'gone'>[]> =>
   (await transactGroups(assetIds.map((assetId) => [deleteWrite(keys.sharedLinkAsset(linkId, assetId), { condition: 'present' })]))).map(
-    (failedAt) => failedAt === undefined,
+    (failedAt) => (failedAt === undefined ? done() : refused('gone')),
   );
 
 /** Whether a visitor of the link may see the asset: it is one of the link's assets, or in the link's album (one GetItem). */

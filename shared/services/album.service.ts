@@ -262,11 +262,10 @@ const addAllowedAssets = async (
   const outcomes = new Map((await addMembers(album, added)).map((outcome, index) => [added[index]?.id, outcome]));
   const reported = results.map((result): BulkIdResult => {
     const outcome = result.success ? outcomes.get(result.id) : undefined;
-    if (outcome === 'member-condition') return { id: result.id, success: false, error: 'duplicate' };
-    if (outcome === 'asset-missing') return { id: result.id, success: false, error: 'no_permission' };
-    return result;
+    if (outcome?.ok !== false) return result;
+    return { id: result.id, success: false, error: outcome.reason === 'member-condition' ? 'duplicate' : 'no_permission' };
   });
-  const first = added.find((asset) => outcomes.get(asset.id) === 'done');
+  const first = added.find((asset) => outcomes.get(asset.id)?.ok);
   if (first) {
     await touchAlbum(album, album.albumThumbnailAssetId ?? first.id, new Date().toISOString());
     albumAssetsChanged(album);
@@ -304,7 +303,7 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
   const outcomes = new Map((await removeMembers(album, removing)).map((outcome, index) => [removing[index], outcome]));
   const reported = results.map((result): BulkIdResult => {
     const outcome = result.success ? outcomes.get(result.id) : undefined;
-    return outcome === 'member-condition' || outcome === 'asset-missing' ? { id: result.id, success: false, error: 'not_found' } : result;
+    return outcome?.ok === false ? { id: result.id, success: false, error: 'not_found' } : result;
   });
   const removed = reported.filter((result) => result.success).map((result) => result.id);
   if (removed.length > 0) {

@@ -210,9 +210,8 @@ export const addSharedLinkAssets = async (auth: Auth, id: string, assetIds: read
   const outcomes = new Map((await addLinkAssets(link.id, adding)).map((outcome, index) => [adding[index], outcome]));
   return results.map((result): AssetIdResult => {
     const outcome = result.success ? outcomes.get(result.assetId) : undefined;
-    if (outcome === 'duplicate') return { assetId: result.assetId, success: false, error: 'duplicate' };
-    if (outcome === 'asset-missing') return { assetId: result.assetId, success: false, error: 'no_permission' };
-    return result;
+    if (outcome?.ok !== false) return result;
+    return { assetId: result.assetId, success: false, error: outcome.reason === 'duplicate' ? 'duplicate' : 'no_permission' };
   });
 };
 
@@ -226,10 +225,12 @@ export const removeSharedLinkAssets = async (auth: Auth, id: string, assetIds: r
   });
   // A concurrent request may remove the same entry first: then it was not found here.
   const removing = results.filter((result) => result.success).map((result) => result.assetId);
-  const removed = new Map((await removeLinkAssets(link.id, removing)).map((done, index) => [removing[index], done]));
+  const removed = new Map((await removeLinkAssets(link.id, removing)).map((outcome, index) => [removing[index], outcome]));
   return results.map(
     (result): AssetIdResult =>
-      result.success && removed.get(result.assetId) === false ? { assetId: result.assetId, success: false, error: 'not_found' } : result,
+      result.success && removed.get(result.assetId)?.ok === false
+        ? { assetId: result.assetId, success: false, error: 'not_found' }
+        : result,
   );
 };
 
