@@ -27,7 +27,7 @@ import { faceCodec, faceWrites, showsCondition } from './items/face.ts';
 import { personWrites } from './items/person.ts';
 import { userWrites } from './items/user.ts';
 import { dateOrder, indexKeys, keys, type Partition, partitions } from './keys.ts';
-import { doneWith, type Outcome, refused } from './outcome.ts';
+import { done, doneWith, type Outcome, refused } from './outcome.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
 import {
@@ -494,16 +494,16 @@ export const indexAssetPosition = async (asset: AssetRecord): Promise<void> => {
 export type AssetMedia = Pick<AssetRecord, 'resizePath' | 'thumbhash'> & { webpPath: string | null };
 
 /**
- * Records an asset's previews, if the asset still exists (one deleted meanwhile gets nothing
- * back: the caller removes the files it made). Sets absolute values, so a repeat changes nothing.
+ * Records an asset's previews, if the asset still exists (one deleted meanwhile is `gone`: the
+ * caller removes the files it made). Sets absolute values, so a repeat changes nothing.
  */
-export const recordMedia = async (assetId: string, media: AssetMedia): Promise<boolean> => {
+export const recordMedia = async (assetId: string, media: AssetMedia): Promise<Outcome<'gone'>> => {
   try {
     // Immich's thumbnail jobs save the asset, so its updatedAt changes: a delta sync then brings the thumbhash.
     await writeOne(assetWrites.set(assetId, { ...media, updatedAt: new Date().toISOString() }));
-    return true;
+    return done();
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (error instanceof ConditionalCheckFailedException) return refused('gone');
     throw error;
   }
 };
@@ -550,10 +550,12 @@ export type EditedMedia = Pick<AssetRecord, 'editedFullsizePath' | 'editedPrevie
 /**
  * Records the files the media function made for these edits, with their thumbhash (Immich shows
  * an edited asset's): only while the asset still has exactly these edits, so a job for edits since
- * replaced never records its files. False when they changed or the asset is gone.
+ * replaced never records its files. `changed` when they changed or the asset is gone.
  */
-export const recordEditedMedia = async (assetId: string, edits: readonly PhotoEdit[], media: EditedMedia): Promise<boolean> =>
-  writeIfPresent(assetWrites.setIfEdits(assetId, edits, { ...media, updatedAt: new Date().toISOString() }));
+export const recordEditedMedia = async (assetId: string, edits: readonly PhotoEdit[], media: EditedMedia): Promise<Outcome<'changed'>> =>
+  (await writeIfPresent(assetWrites.setIfEdits(assetId, edits, { ...media, updatedAt: new Date().toISOString() })))
+    ? done()
+    : refused('changed');
 
 /** The entries of the assets one device of an owner uploaded: one Query of its partition. */
 export const listDeviceAssets = async (
