@@ -42,7 +42,7 @@ const elevation = async (tokenHash: string, pinExpiresAt: string | null): Promis
   if (!pinExpiresAt || !(until > now)) return {};
   if (until - now >= pinGraceMs) return { elevatedUntil: pinExpiresAt };
   const extended = new Date(now + pinGraceMs).toISOString();
-  return { elevatedUntil: (await extendSessionPin(tokenHash, pinExpiresAt, extended)) ? extended : pinExpiresAt };
+  return { elevatedUntil: (await extendSessionPin(tokenHash, pinExpiresAt, extended)).ok ? extended : pinExpiresAt };
 };
 
 /** How long a session's device and last use stand before a request refreshes them (Immich's hour). */

@@ -4,12 +4,24 @@ import type { AssetRecord } from '../model/asset.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { newChangeId } from './changes.ts';
 import { getItem } from './get.ts';
-import { AlbumChangedError, albumCodec, albumMemberCodec, albumUserCodec, albumWrites } from './items/album.ts';
+import { albumCodec, albumMemberCodec, albumUserCodec, albumWrites } from './items/album.ts';
 import { auditWrites } from './items/audit.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { keys, partitions } from './keys.ts';
+import { done, type Outcome, refused } from './outcome.ts';
 import { queryAll } from './query.ts';
-import { checkWrite, deleteWrite, isCancelled, transact, transactGroups, updateWrite, writeIfPresent, writeOne } from './transact.ts';
+import {
+  checkWrite,
+  deleteWrite,
+  isCancelled,
+  transact,
+  transactGroups,
+  tryTransact,
+  unexpected,
+  updateWrite,
+  writeIfPresent,
+  writeOne,
+} from './transact.ts';
 
 export const getAlbum = async (ownerId: string, albumId: string): Promise<AlbumRecord | undefined> => {
   const item = await getItem(keys.album(ownerId, albumId));
@@ -43,6 +55,8 @@ export const createAlbum = async (album: AlbumRecord, assets: readonly AssetReco
             album.updatedAt,
           )
           .slice(1)
+          // A new album: nothing can have changed it.
+          .map(unexpected)
       : [];
   const room = Math.floor((99 - shares.length) / 2);
   const [first = [], ...rest] = [assets.slice(0, room), ...chunk(assets.slice(room), 50)];
@@ -65,11 +79,11 @@ export const createAlbum = async (album: AlbumRecord, assets: readonly AssetReco
   }
 };
 
-/** What became of one asset of an add or a remove: written, or the condition that stopped it. */
-export type MemberOutcome = 'done' | 'member-condition' | 'asset-missing';
+/** What became of one asset of an add or a remove: written, or refused by the condition that stopped it. */
+export type MemberOutcome = Outcome<'member-condition' | 'asset-missing'>;
 
 const outcomeOf = (failedAt: number | undefined): MemberOutcome =>
-  failedAt === undefined ? 'done' : failedAt === 0 ? 'member-condition' : 'asset-missing';
+  failedAt === undefined ? done() : refused(failedAt === 0 ? 'member-condition' : 'asset-missing');
 
 /**
  * Adds entries, each with its asset's album count, each asset's pair of writes all or nothing:
@@ -117,17 +131,17 @@ export const touchAlbum = async (album: AlbumRecord, thumbnailId: string | null,
 export const updateAlbumFields = async (
   album: AlbumRecord,
   fields: Partial<AlbumRecord>,
-): Promise<'updated' | 'album-gone' | 'thumbnail-gone'> => {
+): Promise<Outcome<'album-gone' | 'thumbnail-gone'>> => {
   const thumbnail = fields.albumThumbnailAssetId;
   try {
     await transact([
       albumWrites.set(album, fields),
       ...(thumbnail ? [checkWrite(keys.albumAsset(album.id, thumbnail), { condition: 'attribute_exists(pk)' })] : []),
     ]);
-    return 'updated';
+    return done();
   } catch (error) {
     if (!isCancelled(error)) throw error;
-    return (await getAlbum(album.ownerId, album.id)) ? 'thumbnail-gone' : 'album-gone';
+    return refused((await getAlbum(album.ownerId, album.id)) ? 'thumbnail-gone' : 'album-gone');
   }
 };
 
@@ -137,25 +151,21 @@ export const updateAlbumFields = async (
  * pointing at a deleted album; one deleted by a concurrent request is `gone`. Entries are removed
  * afterwards (removeMembers), once no request can add more.
  */
-export const deleteAlbumItem = async (album: AlbumRecord): Promise<'deleted' | 'gone' | 'has-links'> => {
-  try {
-    await transact([
-      deleteWrite(keys.album(album.ownerId, album.id), {
-        condition: 'attribute_exists(pk) AND (attribute_not_exists(sharedLinkCount) OR sharedLinkCount = :zero)',
-        values: { ':zero': 0 },
-        onConditionFailed: () => new AlbumChangedError(),
-        sync: 'recorded',
-      }),
-      // Its owner and every user it is shared with lose it (the sync stream's AlbumDeleteV1).
-      ...[album.ownerId, ...album.sharedUserIds].map((userId) => deletionWrites.albumGone(userId, album.id)),
-      // The apps' sync learns of it (GET /audit/deletes?entityType=ALBUM).
-      auditWrites.deleted(album.ownerId, 'ALBUM', album.id),
-    ]);
-    return 'deleted';
-  } catch (error) {
-    if (!(error instanceof AlbumChangedError)) throw error;
-    return (await getAlbum(album.ownerId, album.id)) ? 'has-links' : 'gone';
-  }
+export const deleteAlbumItem = async (album: AlbumRecord): Promise<Outcome<'gone' | 'has-links'>> => {
+  const deleted = await tryTransact([
+    deleteWrite(keys.album(album.ownerId, album.id), {
+      condition: 'attribute_exists(pk) AND (attribute_not_exists(sharedLinkCount) OR sharedLinkCount = :zero)',
+      values: { ':zero': 0 },
+      refusal: 'changed',
+      sync: 'recorded',
+    }),
+    // Its owner and every user it is shared with lose it (the sync stream's AlbumDeleteV1).
+    ...[album.ownerId, ...album.sharedUserIds].map((userId) => deletionWrites.albumGone(userId, album.id)),
+    // The apps' sync learns of it (GET /audit/deletes?entityType=ALBUM).
+    auditWrites.deleted(album.ownerId, 'ALBUM', album.id),
+  ]);
+  if (deleted.ok) return done();
+  return refused((await getAlbum(album.ownerId, album.id)) ? 'has-links' : 'gone');
 };
 
 /** A share of an album whose owner is deleted (hidden, docs/data-model.md) is no share until a restore. */
@@ -223,30 +233,17 @@ export const listAlbumsSharedWith = async (userId: string): Promise<AlbumRecord[
   return (await batchGet(shares.map((share) => keys.album(share.ownerId, share.albumId)))).map(albumCodec.read);
 };
 
-/** What a write that needs the album as read did: `changed` when another request changed it first. */
-export type AlbumWriteOutcome = 'written' | 'changed';
+/** Shares an album with users (all new to it), only if the album is still as read: else `changed`. */
+export const shareAlbum = (album: AlbumRecord, shares: readonly AlbumShare[], now: string): Promise<Outcome<'changed'>> =>
+  tryTransact(albumWrites.shareWith(album, shares, now));
 
-const unlessChanged = async (write: Promise<unknown>): Promise<AlbumWriteOutcome> => {
-  try {
-    await write;
-    return 'written';
-  } catch (error) {
-    if (error instanceof AlbumChangedError) return 'changed';
-    throw error;
-  }
-};
+/** Changes a shared user's role, only if the album is still as read: else `changed`. */
+export const setAlbumUserRole = (album: AlbumRecord, share: AlbumShare, now: string): Promise<Outcome<'changed'>> =>
+  tryTransact(albumWrites.setRole(album, share, now));
 
-/** Shares an album with users (all new to it), only if the album is still as read. */
-export const shareAlbum = (album: AlbumRecord, shares: readonly AlbumShare[], now: string): Promise<AlbumWriteOutcome> =>
-  unlessChanged(transact(albumWrites.shareWith(album, shares, now)));
-
-/** Changes a shared user's role, only if the album is still as read. */
-export const setAlbumUserRole = (album: AlbumRecord, share: AlbumShare, now: string): Promise<AlbumWriteOutcome> =>
-  unlessChanged(transact(albumWrites.setRole(album, share, now)));
-
-/** Stops sharing an album with a user, only if the album is still as read. */
-export const unshareAlbum = (album: AlbumRecord, userId: string, now: string): Promise<AlbumWriteOutcome> =>
-  unlessChanged(transact(albumWrites.unshareWith(album, userId, now)));
+/** Stops sharing an album with a user, only if the album is still as read: else `changed`. */
+export const unshareAlbum = (album: AlbumRecord, userId: string, now: string): Promise<Outcome<'changed'>> =>
+  tryTransact(albumWrites.unshareWith(album, userId, now));
 
 /** Removes the shares of a deleted album (its users' items). */
 export const removeAlbumUsers = async (album: AlbumRecord): Promise<void> => {

@@ -3,17 +3,21 @@ import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
+import type { Outcome } from './outcome.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, putWrite, setFields, transact, updateWrite } from './transact.ts';
+import { deleteWrite, putWrite, setFields, transact, tryTransact, updateWrite } from './transact.ts';
 
 const apiKeyCodec = codec('apiKey', ApiKeyRecordSchema);
 const listingCodec = codec('userApiKey', ApiKeyListingSchema);
 
-/** The key under the SHA-256 of its secret (authentication), and a listing under its user (by id). */
-export const createApiKey = async (key: ApiKeyRecord): Promise<void> => {
+/**
+ * The key under the SHA-256 of its secret (authentication), and a listing under its user (by id);
+ * `user-changed` when its user changed since the copy it holds was read.
+ */
+export const createApiKey = (key: ApiKeyRecord): Promise<Outcome<'user-changed'>> => {
   const { id, name, keyHash, createdAt, updatedAt, permissions } = key;
   const listing: ApiKeyListing = { id, name, keyHash, createdAt, updatedAt, permissions };
-  await transact([
+  return tryTransact([
     userWrites.isCurrent(key.userId, key),
     putWrite({ ...keys.apiKey(key.keyHash), type: 'apiKey', ...key }, { condition: 'absent' }),
     putWrite({ ...keys.userApiKey(key.userId, key.id), type: 'userApiKey', ...listing }, { condition: 'absent' }),
@@ -37,17 +41,18 @@ export const deleteApiKey = async (userId: string, key: ApiKeyListing): Promise<
   await transact([deleteWrite(keys.apiKey(key.keyHash)), deleteWrite(keys.userApiKey(userId, key.id))]);
 };
 
-export class ApiKeyGoneError extends Error {}
-
-/** Renames a key or sets its permissions: its listing and the record under its hash, together, while both still exist. */
-export const updateApiKey = async (
+/**
+ * Renames a key or sets its permissions: its listing and the record under its hash, together, while
+ * both still exist (`gone` when it was deleted meanwhile).
+ */
+export const updateApiKey = (
   userId: string,
   key: ApiKeyListing,
   fields: Pick<ApiKeyListing, 'name' | 'permissions' | 'updatedAt'>,
-): Promise<void> => {
+): Promise<Outcome<'gone'>> => {
   const { expression, names, values } = setFields(fields);
-  const options = { condition: 'present' as const, names, values, onConditionFailed: () => new ApiKeyGoneError() };
-  await transact([
+  const options = { condition: 'present', names, values, refusal: 'gone' } as const;
+  return tryTransact([
     updateWrite(keys.userApiKey(userId, key.id), expression, options),
     updateWrite(keys.apiKey(key.keyHash), expression, options),
   ]);

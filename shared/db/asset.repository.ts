@@ -27,12 +27,21 @@ import { faceCodec, faceWrites, showsCondition } from './items/face.ts';
 import { personWrites } from './items/person.ts';
 import { userWrites } from './items/user.ts';
 import { dateOrder, indexKeys, keys, type Partition, partitions } from './keys.ts';
+import { done, doneWith, type Outcome, refused } from './outcome.ts';
 import { queryAll, queryPages } from './query.ts';
 import { listLinkIdsOfAsset } from './shared-link.repository.ts';
-import { checkWrite, deleteWrite, isCancelled, putWrite, transact, updateWrite, type Write, writeIfPresent, writeOne } from './transact.ts';
-
-export { DuplicateChecksumError } from './items/asset.ts';
-export { PersonNameTakenError } from './items/person.ts';
+import {
+  checkWrite,
+  deleteWrite,
+  isCancelled,
+  putWrite,
+  transact,
+  tryTransact,
+  updateWrite,
+  type Write,
+  writeIfPresent,
+  writeOne,
+} from './transact.ts';
 
 export const getAsset = async (assetId: string): Promise<AssetRecord | undefined> => {
   const item = await getItem(keys.asset(assetId));
@@ -139,9 +148,6 @@ export const uploadsSince = async (ownerId: string, from: string): Promise<{ cre
 export const exifPages = (field: SearchableExifField, ownerId: string, value: string, options: AssetPageOptions) =>
   assetPages(partitions.exif(field, ownerId, value), options);
 
-/** The asset changed (deleted, put in or out of an album, a face gone) while a write was prepared from it. */
-export class AssetChangedError extends Error {}
-
 /**
  * The albums an asset is in, all of them: the index (gsi2) is read until it shows as many entries
  * as the asset's own count says, which album changes keep in the same transactions. A write that
@@ -156,22 +162,23 @@ const albumsOf = async (asset: AssetRecord): Promise<string[]> => {
 };
 
 /**
- * Runs `change` on the asset as read (`current`), and again on a fresh read whenever a concurrent
- * request changed it meanwhile (a few times, then a 409). Undefined once the asset is gone.
+ * Runs `change` on the asset as read (`current`), and again on a fresh read whenever it answers
+ * `changed` (a concurrent request changed the asset meanwhile: deleted it, put it in or out of an
+ * album, a face gone), a few times, then a 409. Undefined once the asset is gone.
  */
-export const withFreshAsset = async <T>(current: AssetWithFaces, change: (found: AssetWithFaces) => Promise<T>): Promise<T | undefined> => {
+export const withFreshAsset = async <T>(
+  current: AssetWithFaces,
+  change: (found: AssetWithFaces) => Promise<Outcome<'changed', T>>,
+): Promise<T | undefined> => {
   let found: AssetWithFaces | undefined = current;
   for (let attempt = 0; ; attempt++) {
     if (!found) return undefined;
-    try {
-      return await change(found);
-    } catch (error) {
-      if (!(error instanceof AssetChangedError)) throw error;
-      if (attempt >= 5) throw new Conflict('The asset was changed by another request; try again');
-      // A little apart, so that requests racing for one asset do not meet again at once.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
-      found = await getAssetWithFaces(current.asset.id);
-    }
+    const outcome = await change(found);
+    if (outcome.ok) return outcome.value;
+    if (attempt >= 5) throw new Conflict('The asset was changed by another request; try again');
+    // A little apart, so that requests racing for one asset do not meet again at once.
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
+    found = await getAssetWithFaces(current.asset.id);
   }
 };
 
@@ -192,12 +199,17 @@ export interface NewUpload {
    */
   motion?: AssetRecord;
   /** Further writes of the same transaction (an upload session ends with the asset it made: one write). */
-  also?: readonly Write[];
+  also?: readonly Write<UploadRefusal>[];
   /** v3's metadata keys sent with the upload (POST /assets `metadata`): written with the asset, in its transaction. */
   metadata?: readonly AssetMetadataEntry[] | undefined;
 }
 
-export class QuotaExceededError extends Error {}
+/**
+ * Why an upload was not recorded: its file is the owner's already (`duplicate`), it no longer fits
+ * the quota as read (`quota`), a new person's name was taken meanwhile (`name-taken`), a person
+ * gaining faces is gone (`person-gone`), or its upload session ended meanwhile (`session-ended`).
+ */
+export type UploadRefusal = 'duplicate' | 'quota' | 'name-taken' | 'person-gone' | 'session-ended';
 
 /** How many of the faces each person has (faces without a person count for no one). */
 const facesPerPerson = (faces: readonly FaceRecord[]): Map<string, number> => {
@@ -214,9 +226,9 @@ export const fixedUploadWrites = 7;
  * Records an upload in one transaction: the file's checksum is claimed, the asset and its faces
  * are created, new people are created with their names claimed, known people gain their faces,
  * and the owner's usage grows (within the quota). All or nothing: a concurrent upload of the same
- * file, or a concurrent new person of the same name, cancels it.
+ * file, or a concurrent new person of the same name, refuses it (UploadRefusal).
  */
-export const recordUpload = async (upload: NewUpload): Promise<void> => {
+export const recordUpload = async (upload: NewUpload): Promise<Outcome<UploadRefusal>> => {
   const { faces, newPeople, existingPeople, quota, motion, release, also = [], metadata = [] } = upload;
   const asset: AssetRecord = {
     ...upload.asset,
@@ -232,12 +244,12 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
     photos: 0,
     videos: 0,
   });
-  await transact([
+  return tryTransact<UploadRefusal>([
     assetWrites.claimChecksum(asset),
     assetWrites.create(asset),
     assetWrites.addToDevice(asset),
     ...(motion ? [assetWrites.claimChecksum(motion), assetWrites.create(motion)] : []),
-    userWrites.addUsage(asset.ownerId, usage, quota, () => new QuotaExceededError(), release),
+    userWrites.addUsage(asset.ownerId, usage, quota, release),
     ...newPeople.flatMap((person) => [
       personWrites.claimName(person),
       personWrites.create({
@@ -247,8 +259,7 @@ export const recordUpload = async (upload: NewUpload): Promise<void> => {
       }),
     ]),
     ...[...existingPeople].map((personId) =>
-      personWrites.addFaces(asset.ownerId, personId, faceCounts.get(personId) ?? 0, {
-        mustExist: true,
+      personWrites.addFacesWhilePresent(asset.ownerId, personId, faceCounts.get(personId) ?? 0, {
         timeline: timeline * (faceCounts.get(personId) ?? 0),
       }),
     ),
@@ -298,7 +309,11 @@ export type AssetChanges = Partial<
  * retry after a failure converges. A new date taken (`fileCreatedAt`, `localDateTime`: a date
  * edit) moves it in the date-ordered indexes and its counters to the new month and day.
  */
-export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord[], changes: AssetChanges): Promise<AssetRecord> => {
+export const updateAsset = async (
+  asset: AssetRecord,
+  faces: readonly FaceRecord[],
+  changes: AssetChanges,
+): Promise<Outcome<'changed', AssetRecord>> => {
   const updated: AssetRecord = { ...asset, ...changes, updatedAt: new Date().toISOString() };
   const status = statusOf(updated);
   const before = statusOf(asset);
@@ -386,20 +401,21 @@ export const updateAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     ]);
   } catch (error) {
     // The asset was deleted, joined or left an album, or lost a face meanwhile: read it again.
-    if (isCancelled(error)) throw new AssetChangedError();
+    if (isCancelled(error)) return refused('changed');
     throw error;
   }
   for (const part of rest) await transact(part);
-  return updated;
+  return doneWith(updated);
 };
 
 /**
  * Deletes an asset for good: the asset, its checksum (so the file can be uploaded again), its
  * owner's usage and its people's face counts in one transaction; then what only pointed at it
- * (faces, album and shared-link entries, with each album's count). Returns the albums it was in;
+ * (faces, album and shared-link entries, with each album's count). Returns the albums it was in
+ * (`changed` when a concurrent request deleted it or put it in an album meanwhile: read it again);
  * the originals are removed by the caller once this has succeeded.
  */
-export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<{ albums: string[] }> => {
+export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<Outcome<'changed', { albums: string[] }>> => {
   const [albums, links] = await Promise.all([albumsOf(asset), listLinkIdsOfAsset(asset.id)]);
   const writes: Write[] = [
     auditWrites.deleted(asset.ownerId, 'ASSET', asset.id),
@@ -412,10 +428,10 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     assetWrites.releaseChecksum(asset),
     assetWrites.removeFromDevice(asset),
     ...(asset.deletedAt !== null ? [assetWrites.dropTrashEntry(asset, asset.deletedAt)] : []),
-    userWrites.addUsage(asset.ownerId, addUsageOf({ bytes: 0, photos: 0, videos: 0 }, asset, -1), 'unchecked'),
+    userWrites.freeUsage(asset.ownerId, addUsageOf({ bytes: 0, photos: 0, videos: 0 }, asset, -1)),
     // Its status as read is a condition of the asset's delete (its counted state), so its faces in the timeline go by it.
     ...[...facesPerPerson(faces)].map(([personId, count]) =>
-      personWrites.addFaces(asset.ownerId, personId, -count, { mustExist: false, timeline: inTimeline(asset) ? -count : 0 }),
+      personWrites.addFaces(asset.ownerId, personId, -count, { timeline: inTimeline(asset) ? -count : 0 }),
     ),
   ];
   const [first = [], ...rest] = chunk(writes, 100);
@@ -423,7 +439,7 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     await transact(first);
   } catch (error) {
     // Deleted by a concurrent request, or put in an album meanwhile: read it again.
-    if (isCancelled(error)) throw new AssetChangedError();
+    if (isCancelled(error)) return refused('changed');
     throw error;
   }
   for (const part of rest) await transact(part);
@@ -438,19 +454,19 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
   );
   // Likes and comments on it go too (Immich's activity rows cascade with their asset).
   await deleteAssetActivities(asset.id);
-  return { albums };
+  return doneWith({ albums });
 };
 
 /**
  * Records an asset's place names (reverse geocoding: docs/places.md) with its place facet counters
  * moved in the same transaction, on condition that its position, place names and timeline state
- * are still those read: a concurrent change is an AssetChangedError (read it again).
+ * are still those read: a concurrent change is `changed` (read it again).
  */
 export const recordPlaces = async (
   asset: AssetRecord,
   places: Pick<AssetRecord['exif'], 'city' | 'state' | 'country'>,
   geocoded: boolean,
-): Promise<AssetRecord> => {
+): Promise<Outcome<'changed', AssetRecord>> => {
   const updatedAt = new Date().toISOString();
   const updated: AssetRecord = { ...asset, exif: { ...asset.exif, ...places }, geocoded, updatedAt };
   try {
@@ -459,10 +475,10 @@ export const recordPlaces = async (
       ...bucketWrites.move(asset.ownerId, slotOf(asset), slotOf(updated)),
     ]);
   } catch (error) {
-    if (isCancelled(error)) throw new AssetChangedError();
+    if (isCancelled(error)) return refused('changed');
     throw error;
   }
-  return updated;
+  return doneWith(updated);
 };
 
 /** Puts an asset stored before the map index in it (its `ix_geo`); nothing when it is gone. */
@@ -478,16 +494,16 @@ export const indexAssetPosition = async (asset: AssetRecord): Promise<void> => {
 export type AssetMedia = Pick<AssetRecord, 'resizePath' | 'thumbhash'> & { webpPath: string | null };
 
 /**
- * Records an asset's previews, if the asset still exists (one deleted meanwhile gets nothing
- * back: the caller removes the files it made). Sets absolute values, so a repeat changes nothing.
+ * Records an asset's previews, if the asset still exists (one deleted meanwhile is `gone`: the
+ * caller removes the files it made). Sets absolute values, so a repeat changes nothing.
  */
-export const recordMedia = async (assetId: string, media: AssetMedia): Promise<boolean> => {
+export const recordMedia = async (assetId: string, media: AssetMedia): Promise<Outcome<'gone'>> => {
   try {
     // Immich's thumbnail jobs save the asset, so its updatedAt changes: a delta sync then brings the thumbhash.
     await writeOne(assetWrites.set(assetId, { ...media, updatedAt: new Date().toISOString() }));
-    return true;
+    return done();
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (error instanceof ConditionalCheckFailedException) return refused('gone');
     throw error;
   }
 };
@@ -534,10 +550,12 @@ export type EditedMedia = Pick<AssetRecord, 'editedFullsizePath' | 'editedPrevie
 /**
  * Records the files the media function made for these edits, with their thumbhash (Immich shows
  * an edited asset's): only while the asset still has exactly these edits, so a job for edits since
- * replaced never records its files. False when they changed or the asset is gone.
+ * replaced never records its files. `changed` when they changed or the asset is gone.
  */
-export const recordEditedMedia = async (assetId: string, edits: readonly PhotoEdit[], media: EditedMedia): Promise<boolean> =>
-  writeIfPresent(assetWrites.setIfEdits(assetId, edits, { ...media, updatedAt: new Date().toISOString() }));
+export const recordEditedMedia = async (assetId: string, edits: readonly PhotoEdit[], media: EditedMedia): Promise<Outcome<'changed'>> =>
+  (await writeIfPresent(assetWrites.setIfEdits(assetId, edits, { ...media, updatedAt: new Date().toISOString() })))
+    ? done()
+    : refused('changed');
 
 /** The entries of the assets one device of an owner uploaded: one Query of its partition. */
 export const listDeviceAssets = async (

@@ -1,12 +1,12 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as env from '../core/env.ts';
-import { Conflict } from '../core/errors.ts';
 import { type StoredConfig, StoredConfigSchema } from '../model/config.ts';
 import { db, tableName } from './client.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { keys } from './keys.ts';
+import { doneWith, type Outcome, refused } from './outcome.ts';
 
 const configCodec = codec('config', StoredConfigSchema);
 
@@ -33,9 +33,12 @@ export const getStoredSetting = async (path: string): Promise<unknown> => {
 
 /**
  * Replaces the overrides if the stored version is still the one they were computed from, so of
- * two concurrent updates one fails with 409 instead of silently undoing the other.
+ * two concurrent updates one is refused (`changed`: a 409) instead of silently undoing the other.
  */
-export const replaceStoredConfig = async (overrides: Record<string, unknown>, basedOn: number): Promise<StoredConfig> => {
+export const replaceStoredConfig = async (
+  overrides: Record<string, unknown>,
+  basedOn: number,
+): Promise<Outcome<'changed', StoredConfig>> => {
   overridesCache = undefined;
   const version = basedOn + 1;
   try {
@@ -48,10 +51,8 @@ export const replaceStoredConfig = async (overrides: Record<string, unknown>, ba
       }),
     );
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) {
-      throw new Conflict('The configuration was changed by another request; read it again and retry');
-    }
+    if (error instanceof ConditionalCheckFailedException) return refused('changed');
     throw error;
   }
-  return { overrides, version };
+  return doneWith({ overrides, version });
 };

@@ -18,10 +18,11 @@ import { batchGet } from './batch.ts';
 import { getItem } from './get.ts';
 import { assetCodec, statusAsRead } from './items/asset.ts';
 import { faceCodec, faceWrites } from './items/face.ts';
-import { PersonNameTakenError, personCodec, personWrites } from './items/person.ts';
+import { personCodec, personWrites } from './items/person.ts';
 import { faceIndexSk, keys, partitions } from './keys.ts';
+import { done, doneWith, type Outcome, refused } from './outcome.ts';
 import { queryPages } from './query.ts';
-import { isCancelled, putWrite, transact, updateWrite, type Write, writeIfPresent } from './transact.ts';
+import { isCancelled, putWrite, tryTransact, updateWrite, type Write, writeIfPresent } from './transact.ts';
 
 /** A face as the index holds it: its box in the pixels of `imageWidth` × `imageHeight` (the original, oriented). */
 export interface IndexedFace {
@@ -89,18 +90,13 @@ export const readFaceIndex = async (ownerId: string, decode: (bytes: Uint8Array)
   return index;
 };
 
-class FacesAssetGoneError extends Error {}
-
-/** The asset's faces changed since they were read (a face drawn, named or deleted, another detection): read them again. */
-export class AssetFacesChangedError extends Error {}
-
 /**
  * Adds one photo's detected faces to its owner's index (the next number, in one transaction with
- * the head), and marks the asset `facesDetected`; false when the asset is gone. A photo without
+ * the head), and marks the asset `facesDetected`; `gone` when the asset is gone. A photo without
  * faces is only marked. `unassigned`: the face items of the detected faces that have none yet
  * (without a person, listed with the asset's faces: docs/faces.md), written in the same
  * transaction with the asset's `faceIds`, on condition that its faces are still those read
- * (`asset`): else AssetFacesChangedError.
+ * (`asset`): else `faces-changed` (a face drawn, named or deleted, another detection: read them again).
  */
 export const addFaceIndexEntry = async (
   asset: Pick<AssetRecord, 'id' | 'ownerId'>,
@@ -108,18 +104,20 @@ export const addFaceIndexEntry = async (
   faces: readonly Omit<IndexedFace, 'assetId' | 'imageWidth' | 'imageHeight' | 'descriptor'>[],
   vectors: Uint8Array,
   unassigned?: { asset: AssetRecord; faces: readonly FaceRecord[] },
-): Promise<boolean> => {
+): Promise<Outcome<'gone' | 'faces-changed'>> => {
   // No face: nothing to index, only the mark (so the job's "missing" leaves it alone).
   if (faces.length === 0)
-    return writeIfPresent(
+    return (await writeIfPresent(
       updateWrite(keys.asset(asset.id), 'SET facesDetected = :true', { condition: 'present', values: { ':true': true }, sync: 'unsent' }),
-    );
+    ))
+      ? done()
+      : refused('gone');
   for (let attempt = 0; attempt < 50; attempt++) {
     const head = await getItem(keys.faceIndexHead(asset.ownerId));
     const seq = Number(head?.seq ?? 0);
     const next = seq + 1;
     try {
-      await transact([
+      return await tryTransact<'gone' | 'faces-changed'>([
         head
           ? updateWrite(keys.faceIndexHead(asset.ownerId), 'SET seq = :next', {
               condition: 'seq = :seq',
@@ -149,25 +147,20 @@ export const addFaceIndexEntry = async (
                   ...listsAsRead(unassigned.asset).values,
                 },
                 sync: 'unsent',
-                onConditionFailed: () => new AssetFacesChangedError(),
+                refusal: 'faces-changed',
               }),
-              ...unassigned.faces.map((face) =>
-                faceWrites.create(face, unassigned.asset, { onConditionFailed: () => new AssetFacesChangedError() }),
-              ),
+              ...unassigned.faces.map((face) => faceWrites.create(face, unassigned.asset, { refusal: 'faces-changed' })),
             ]
           : [
               updateWrite(keys.asset(asset.id), 'SET facesDetected = :true', {
                 condition: 'present',
                 values: { ':true': true },
                 sync: 'unsent',
-                onConditionFailed: () => new FacesAssetGoneError(),
+                refusal: 'gone',
               }),
             ]),
       ]);
-      return true;
     } catch (error) {
-      if (error instanceof FacesAssetGoneError) return false;
-      if (error instanceof AssetFacesChangedError) throw error;
       if (!isCancelled(error)) throw error;
       // Another photo took the number: read the head again, after a pause that spreads the retries.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(1_000, 20 * 2 ** Math.min(attempt, 6))));
@@ -249,12 +242,12 @@ export interface Recognition {
  * a face another decision gave a person meanwhile cancels it; an item made for a face that had none,
  * `attribute_not_exists`), each asset's `personIds` and `faceIds` (conditioned on both as read),
  * the person created or their face count moved on (`attribute_exists`). The person's id, or
- * undefined when something changed meanwhile (decide again).
+ * `changed` when something changed meanwhile (decide again).
  */
-export const recordRecognition = async (recognition: Recognition): Promise<string | undefined> => {
+export const recordRecognition = async (recognition: Recognition): Promise<Outcome<'changed', string>> => {
   const now = new Date().toISOString();
   const personId = recognition.personId ?? randomUUID();
-  const writes: Write[] = [];
+  const writes: Write<'person-gone'>[] = [];
   const byAsset = new Map<string, { asset: AssetRecord; made: string[] }>();
   for (const { face, asset, index, item } of recognition.faces) {
     const entry = byAsset.get(asset.id) ?? { asset, made: [] };
@@ -313,12 +306,11 @@ export const recordRecognition = async (recognition: Recognition): Promise<strin
         updatedAt: now,
       }),
     );
-  else writes.push(personWrites.addFaces(recognition.ownerId, personId, recognition.faces.length, { mustExist: true, timeline }));
+  else writes.push(personWrites.addFacesWhilePresent(recognition.ownerId, personId, recognition.faces.length, { timeline }));
   try {
-    await transact(writes);
-    return personId;
+    return (await tryTransact(writes)).ok ? doneWith(personId) : refused('changed');
   } catch (error) {
-    if (error instanceof PersonNameTakenError || isCancelled(error)) return undefined;
+    if (isCancelled(error)) return refused('changed');
     throw error;
   }
 };

@@ -4,10 +4,11 @@ import { getItem } from './get.ts';
 import { statusAsRead } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { faceCodec, faceWrites, showsCondition } from './items/face.ts';
-import { PersonNameTakenError, personWrites } from './items/person.ts';
+import { personWrites } from './items/person.ts';
 import { indexKeys, keys, partitions } from './keys.ts';
+import { doneWith, type Outcome, refused } from './outcome.ts';
 import { queryAll, queryPages } from './query.ts';
-import { checkWrite, deleteWrite, isCancelled, transact, updateWrite, type Write, writeIfPresent } from './transact.ts';
+import { checkWrite, deleteWrite, isCancelled, transact, tryTransact, updateWrite, type Write, writeIfPresent } from './transact.ts';
 
 /** A face by its id (Query gsi1 `FACE#<id>`), or undefined. */
 export const findFace = async (faceId: string): Promise<FaceRecord | undefined> => {
@@ -83,14 +84,15 @@ const maxMoves = 45;
  * (those of the people the edit touches, and those of no one, first); once it is done, the asset's
  * people are read again from its faces and written again if another edit of a face left
  * unchecked changed them meanwhile (`settlePeople`). More moves than `maxMoves` are made by one
- * transaction each `maxMoves` (`more`: the caller reads the faces again and goes on), each leaving
- * the asset whole.
+ * transaction each `maxMoves` (value `more`: the caller reads the faces again and goes on), each
+ * leaving the asset whole. Refused `changed` when the asset or its faces changed meanwhile (read
+ * them again), `person-gone` when a person gaining faces is gone.
  */
 export const editAssetFaces = async (
   asset: AssetRecord,
   faces: readonly FaceRecord[],
   whole: FaceEdit,
-): Promise<'done' | 'more' | 'changed' | 'person-gone'> => {
+): Promise<Outcome<'changed' | 'person-gone', 'done' | 'more'>> => {
   const more = (whole.moves?.size ?? 0) > maxMoves;
   const edit: FaceEdit = more ? { ...whole, moves: new Map([...(whole.moves ?? [])].slice(0, maxMoves)) } : whole;
   const moves = edit.moves ?? new Map<string, string>();
@@ -99,7 +101,7 @@ export const editAssetFaces = async (
   const add = (personId: string | null, n: number) => {
     if (personId !== null) deltas.set(personId, (deltas.get(personId) ?? 0) + n);
   };
-  const writes: Write[] = [];
+  const writes: Write<'person-gone'>[] = [];
   const untouched: FaceRecord[] = [];
   for (const face of faces) {
     // Each face still shows whom it showed (a face without a person: still no one).
@@ -166,17 +168,20 @@ export const editAssetFaces = async (
           values: { ...lists, ...sameFaces.values },
           sync: 'unsent',
         }),
-    ...counts.map(([personId, n]) => personWrites.addFaces(asset.ownerId, personId, n, { mustExist: n > 0, timeline: n * timeline })),
+    ...counts.map(([personId, n]) =>
+      n > 0
+        ? personWrites.addFacesWhilePresent(asset.ownerId, personId, n, { timeline: n * timeline })
+        : personWrites.addFaces(asset.ownerId, personId, n, { timeline: n * timeline }),
+    ),
   );
   try {
-    await transact(writes);
+    if (!(await tryTransact(writes)).ok) return refused('person-gone');
   } catch (error) {
-    if (error instanceof PersonNameTakenError) return 'person-gone';
-    if (isCancelled(error)) return 'changed';
+    if (isCancelled(error)) return refused('changed');
     throw error;
   }
   if (settle) await settlePeople(asset.id);
-  return more ? 'more' : 'done';
+  return doneWith(more ? 'more' : 'done');
 };
 
 /**

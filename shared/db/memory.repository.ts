@@ -1,20 +1,12 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { MemoryRecord } from '../model/memory.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { memoryCodec } from './items/memory.ts';
 import { indexKeys, keys, partitions } from './keys.ts';
+import { done, doneWith, type Outcome, refused } from './outcome.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, isCancelled, putWrite, setFields, transact, updateWrite, type Write, writeOne } from './transact.ts';
-
-/** A memory that was deleted (or never was) when a write to it landed. */
-export class MemoryGoneError extends Error {
-  constructor() {
-    super('The memory is gone');
-    this.name = 'MemoryGoneError';
-  }
-}
+import { deleteWrite, isCancelled, putWrite, setFields, transact, tryTransact, tryWriteOne, updateWrite, type Write } from './transact.ts';
 
 const memoryItem = ({ type, ...memory }: MemoryRecord) => ({
   ...keys.memory(memory.ownerId, memory.id),
@@ -34,11 +26,11 @@ const memoryAssetItem = (memory: Pick<MemoryRecord, 'id' | 'ownerId'>, assetId: 
 });
 
 /** A memory's `updatedAt`, set with every change of its assets (Immich's), in the same transaction. */
-const touch = (memory: Pick<MemoryRecord, 'id' | 'ownerId'>, updatedAt: string): Write =>
+const touch = (memory: Pick<MemoryRecord, 'id' | 'ownerId'>, updatedAt: string): Write<'gone'> =>
   updateWrite(keys.memory(memory.ownerId, memory.id), 'SET updatedAt = :updatedAt', {
     condition: 'present',
     values: { ':updatedAt': updatedAt },
-    onConditionFailed: () => new MemoryGoneError(),
+    refusal: 'gone',
   });
 
 /** The owner's memory, or undefined (someone else's reads as missing). */
@@ -62,55 +54,60 @@ export const memoryAssetsAmong = async (memoryId: string, assetIds: readonly str
 /**
  * Stores a new memory with its assets: the memory and its first 99 assets in one transaction,
  * conditional on the memory not existing (a nightly run's ids are derived from what they are
- * about, so a second run, or a retry, makes nothing twice: `created` false). More assets (only a
+ * about, so a second run, or a retry, makes nothing twice: refused, `exists`). More assets (only a
  * client's own memory can have them) follow in transactions of 100.
  */
-export const createMemory = async (memory: MemoryRecord, assetIds: readonly string[]): Promise<{ created: boolean }> => {
+export const createMemory = async (memory: MemoryRecord, assetIds: readonly string[]): Promise<Outcome<'exists'>> => {
   const [first = [], ...rest] = chunk(assetIds, 99);
   try {
     await transact([putWrite(memoryItem(memory), { condition: 'absent' }), ...first.map((id) => putWrite(memoryAssetItem(memory, id)))]);
   } catch (error) {
-    if (isCancelled(error)) return { created: false };
+    if (isCancelled(error)) return refused('exists');
     throw error;
   }
   for (const part of rest) await transact(part.map((id) => putWrite(memoryAssetItem(memory, id))));
-  return { created: true };
+  return done();
 };
 
-/** Changes a memory's fields; throws MemoryGoneError if it was deleted meanwhile. */
+/** Changes a memory's fields: the memory as changed, or `gone` if it was deleted meanwhile. */
 export const updateMemory = async (
   memory: MemoryRecord,
   change: Partial<Pick<MemoryRecord, 'isSaved' | 'seenAt' | 'memoryAt' | 'updatedAt'>>,
-): Promise<MemoryRecord> => {
+): Promise<Outcome<'gone', MemoryRecord>> => {
   const { expression, names, values } = setFields(change);
-  await writeOne(
-    updateWrite(keys.memory(memory.ownerId, memory.id), expression, {
-      condition: 'present',
-      names,
-      values,
-      onConditionFailed: () => new MemoryGoneError(),
-    }),
+  const written = await tryWriteOne(
+    updateWrite(keys.memory(memory.ownerId, memory.id), expression, { condition: 'present', names, values, refusal: 'gone' }),
   );
-  return { ...memory, ...change };
+  return written.ok ? doneWith({ ...memory, ...change }) : written;
 };
 
-/** Adds assets to a memory (with its `updatedAt`), 99 a transaction; throws MemoryGoneError if it was deleted meanwhile. */
-export const addMemoryAssets = async (memory: MemoryRecord, assetIds: readonly string[], updatedAt: string): Promise<void> => {
-  for (const part of chunk(assetIds, 99))
-    await transact([touch(memory, updatedAt), ...part.map((id) => putWrite(memoryAssetItem(memory, id)))]);
+/** Runs a memory's transactions in turn, up to the first refused (`gone`: the memory was deleted meanwhile). */
+const inTurn = async (transactions: readonly (readonly Write<'gone'>[])[]): Promise<Outcome<'gone'>> => {
+  for (const writes of transactions) {
+    const written = await tryTransact(writes);
+    if (!written.ok) return written;
+  }
+  return done();
 };
 
-/** Takes assets out of a memory, each with its deletion record for the sync stream (and the memory's `updatedAt`). */
-export const removeMemoryAssets = async (memory: MemoryRecord, assetIds: readonly string[], updatedAt: string): Promise<void> => {
-  for (const part of chunk(assetIds, 49))
-    await transact([
+/** Adds assets to a memory (with its `updatedAt`), 99 a transaction; `gone` if it was deleted meanwhile. */
+export const addMemoryAssets = (memory: MemoryRecord, assetIds: readonly string[], updatedAt: string): Promise<Outcome<'gone'>> =>
+  inTurn(chunk(assetIds, 99).map((part) => [touch(memory, updatedAt), ...part.map((id) => putWrite(memoryAssetItem(memory, id)))]));
+
+/**
+ * Takes assets out of a memory, each with its deletion record for the sync stream (and the
+ * memory's `updatedAt`); `gone` if it was deleted meanwhile.
+ */
+export const removeMemoryAssets = (memory: MemoryRecord, assetIds: readonly string[], updatedAt: string): Promise<Outcome<'gone'>> =>
+  inTurn(
+    chunk(assetIds, 49).map((part) => [
       touch(memory, updatedAt),
       ...part.flatMap((id) => [
         deleteWrite(keys.memoryAsset(memory.id, id), { sync: 'recorded' }),
         deletionWrites.memoryAsset(memory.ownerId, memory.id, id),
       ]),
-    ]);
-};
+    ]),
+  );
 
 /**
  * Deletes a memory: the memory and its deletion record in one transaction, then its assets'
@@ -148,17 +145,16 @@ export const getMemoriesState = async (): Promise<string | undefined> => {
   return typeof item?.lastOnThisDayDate === 'string' ? item.lastOnThisDayDate : undefined;
 };
 
-/** Records the last day memories were made for; never moves it back (a slower concurrent run loses). */
-export const setMemoriesState = async (lastOnThisDayDate: string): Promise<void> => {
-  try {
-    await writeOne(
-      updateWrite(keys.memoriesState(), 'SET #type = :type, lastOnThisDayDate = :day', {
-        condition: 'attribute_not_exists(lastOnThisDayDate) OR lastOnThisDayDate < :day',
-        names: { '#type': 'type' },
-        values: { ':type': 'systemMetadata', ':day': lastOnThisDayDate },
-      }),
-    );
-  } catch (error) {
-    if (!(error instanceof ConditionalCheckFailedException)) throw error;
-  }
-};
+/**
+ * Records the last day memories were made for; never moves it back (a slower concurrent run loses:
+ * `behind`, nothing written).
+ */
+export const setMemoriesState = (lastOnThisDayDate: string): Promise<Outcome<'behind'>> =>
+  tryWriteOne(
+    updateWrite(keys.memoriesState(), 'SET #type = :type, lastOnThisDayDate = :day', {
+      condition: 'attribute_not_exists(lastOnThisDayDate) OR lastOnThisDayDate < :day',
+      names: { '#type': 'type' },
+      values: { ':type': 'systemMetadata', ':day': lastOnThisDayDate },
+      refusal: 'behind',
+    }),
+  );

@@ -1,11 +1,11 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { NotificationRecord } from '../model/notification.ts';
 import { notificationTtl } from '../model/notification.ts';
 import { batchDelete, batchGet, batchPut } from './batch.ts';
 import { notificationCodec } from './items/notification.ts';
 import { keys, partitions } from './keys.ts';
+import { done, type Outcome, refused } from './outcome.ts';
 import { queryAll } from './query.ts';
-import { putWrite, updateWrite, writeIfPresent, writeOne } from './transact.ts';
+import { putWrite, tryWriteOne, updateWrite, writeIfPresent } from './transact.ts';
 
 /**
  * Immich v3's notifications (docs/data-model.md, pattern 94): each under its user, so reading one
@@ -45,31 +45,26 @@ export const putNotifications = async (notifications: readonly NotificationRecor
 
 /**
  * A notification whose id says what it is about (an album's update for one user in one slot of
- * time): written only if none with that id exists, so concurrent requests make it once. False
+ * time): written only if none with that id exists, so concurrent requests make it once. `exists`
  * when it existed already.
  */
-export const putNotificationOnce = async (notification: NotificationRecord): Promise<boolean> => {
-  try {
-    await writeOne(putWrite(itemOf(notification), { condition: 'absent' }));
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
-};
+export const putNotificationOnce = (notification: NotificationRecord): Promise<Outcome<'exists'>> =>
+  tryWriteOne(putWrite(itemOf(notification), { condition: 'absent', refusal: 'exists' }));
 
 /**
- * Marks a notification read at `readAt` (or unread: null), its `ttl` moved to match; false when it
+ * Marks a notification read at `readAt` (or unread: null), its `ttl` moved to match; `gone` when it
  * was deleted meanwhile (nothing is written then).
  */
-export const setNotificationRead = (notification: NotificationRecord, readAt: string | null): Promise<boolean> =>
-  writeIfPresent(
+export const setNotificationRead = async (notification: NotificationRecord, readAt: string | null): Promise<Outcome<'gone'>> =>
+  (await writeIfPresent(
     updateWrite(keys.notification(notification.userId, notification.id), 'SET readAt = :readAt, #ttl = :ttl', {
       condition: 'present',
       names: { '#ttl': 'ttl' },
       values: { ':readAt': readAt, ':ttl': notificationTtl(notification.createdAt, readAt) },
     }),
-  );
+  ))
+    ? done()
+    : refused('gone');
 
 /** Deletes the user's notifications of these ids (idempotent), 25 a call. */
 export const deleteNotifications = async (userId: string, ids: readonly string[]): Promise<void> => {

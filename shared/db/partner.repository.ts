@@ -1,5 +1,3 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { Invalid } from '../core/errors.ts';
 import { type PartnerRecord, PartnerRecordSchema } from '../model/partner.ts';
 import { batchGet } from './batch.ts';
 import { newChangeId } from './changes.ts';
@@ -7,8 +5,9 @@ import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { indexKeys, keys, partitions } from './keys.ts';
+import { doneWith, type Outcome } from './outcome.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, isCancelled, putWrite, transact, updateWrite, type Write, writeOne } from './transact.ts';
+import { deleteWrite, isCancelled, putWrite, transact, tryTransact, tryWriteOne, updateWrite, type Write } from './transact.ts';
 
 const partnerCodec = codec('partner', PartnerRecordSchema);
 
@@ -37,9 +36,9 @@ export const listPartnersSharingWith = async (userId: string): Promise<PartnerRe
 export const listPartnersSharedBy = async (userId: string): Promise<PartnerRecord[]> =>
   (await queryAll(partitions.partnersSharedBy(userId))).map(partnerCodec.read);
 
-/** Creates a share; a second one is Immich's 400 `Partner already exists`. */
-export const createPartner = async (partner: PartnerRecord): Promise<void> => {
-  await writeOne(
+/** Creates a share; `exists` when there is one already. */
+export const createPartner = (partner: PartnerRecord): Promise<Outcome<'exists'>> =>
+  tryWriteOne(
     putWrite(
       {
         ...keys.partner(partner.sharedWithId, partner.sharedById),
@@ -47,48 +46,37 @@ export const createPartner = async (partner: PartnerRecord): Promise<void> => {
         type: 'partner',
         ...partner,
       },
-      { condition: 'absent', onConditionFailed: () => new Invalid('Partner already exists') },
+      { condition: 'absent', refusal: 'exists' },
     ),
   );
-};
 
-/** Ends a share; none is Immich's 400 `Partner not found`. */
-export const removePartner = async (sharedById: string, sharedWithId: string): Promise<void> => {
-  await transact([
-    deleteWrite(keys.partner(sharedWithId, sharedById), {
-      condition: 'present',
-      sync: 'recorded',
-      onConditionFailed: () => new Invalid('Partner not found'),
-    }),
+/** Ends a share; `gone` when there is none. */
+export const removePartner = (sharedById: string, sharedWithId: string): Promise<Outcome<'gone'>> =>
+  tryTransact([
+    deleteWrite(keys.partner(sharedWithId, sharedById), { condition: 'present', sync: 'recorded', refusal: 'gone' }),
     ...deletionWrites.partner(sharedById, sharedWithId),
   ]);
-};
 
 /** Ends a share if it is still there (a user's purge), recorded as `removePartner` records it. */
 export const removePartnerIfShared = async (sharedById: string, sharedWithId: string): Promise<void> => {
-  await removePartner(sharedById, sharedWithId).catch((error: unknown) => {
-    if (!(error instanceof Invalid)) throw error;
-  });
+  // None: nothing to end.
+  await removePartner(sharedById, sharedWithId);
 };
 
-/** Sets `inTimeline` of a share with the caller; undefined when there is none. */
+/** Sets `inTimeline` of a share with the caller; `gone` when there is none. */
 export const setPartnerInTimeline = async (
   partner: PartnerRecord,
   inTimeline: boolean,
   now: string,
-): Promise<PartnerRecord | undefined> => {
-  try {
-    await writeOne(
-      updateWrite(keys.partner(partner.sharedWithId, partner.sharedById), 'SET inTimeline = :inTimeline, updatedAt = :now', {
-        condition: 'present',
-        values: { ':inTimeline': inTimeline, ':now': now },
-      }),
-    );
-    return { ...partner, inTimeline, updatedAt: now };
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
-  }
+): Promise<Outcome<'gone', PartnerRecord>> => {
+  const written = await tryWriteOne(
+    updateWrite(keys.partner(partner.sharedWithId, partner.sharedById), 'SET inTimeline = :inTimeline, updatedAt = :now', {
+      condition: 'present',
+      values: { ':inTimeline': inTimeline, ':now': now },
+      refusal: 'gone',
+    }),
+  );
+  return written.ok ? doneWith({ ...partner, inTimeline, updatedAt: now }) : written;
 };
 
 /** Every share a user makes or is given, hidden ones too (a user's deletion, restore and purge). */

@@ -6,10 +6,11 @@ import { getItem } from './get.ts';
 import { assetCodec, statusAsRead } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { faceEntryCodec, faceWrites } from './items/face.ts';
-import { nameHash, PersonNameTakenError, personCodec, personNameItem, personWrites } from './items/person.ts';
+import { nameHash, personCodec, personNameItem, personWrites } from './items/person.ts';
 import { keys, partitions } from './keys.ts';
+import { done, doneWith, type Outcome, refused } from './outcome.ts';
 import { queryAll, queryPages } from './query.ts';
-import { deleteWrite, isCancelled, putWrite, setFields, transact, updateWrite, writeOne } from './transact.ts';
+import { deleteWrite, isCancelled, putWrite, setFields, transact, tryTransact, tryWriteOne, updateWrite, writeOne } from './transact.ts';
 
 export const getPerson = async (ownerId: string, personId: string): Promise<PersonRecord | undefined> => {
   const item = await getItem(keys.person(ownerId, personId));
@@ -78,53 +79,44 @@ export async function* personAssetIdPages(
 }
 
 /**
- * Applies the changes if the person is still the owner's. A rename moves the name guard in the
- * same transaction when the new name is free; when another person already has that name, the
- * rename still happens and uploads keep matching that name to the other person.
+ * Applies the changes if the person is still the owner's (else `gone`). A rename moves the name
+ * guard in the same transaction when the new name is free; when another person already has that
+ * name, the rename still happens and uploads keep matching that name to the other person.
  */
-export const updatePerson = async (person: PersonRecord, changes: PersonChanges): Promise<PersonRecord | undefined> => {
+export const updatePerson = async (person: PersonRecord, changes: PersonChanges): Promise<Outcome<'gone', PersonRecord>> => {
   const now = new Date().toISOString();
   const updated: PersonRecord = { ...person, ...changes, updatedAt: now };
   const fields = Object.fromEntries(Object.entries({ ...changes, updatedAt: now }).filter(([, value]) => value !== undefined));
   const { expression, names, values } = setFields(fields);
   const key = keys.person(person.ownerId, person.id);
   const renamed = changes.name !== undefined && foldName(changes.name) !== foldName(person.name);
-  try {
-    if (renamed && foldName(changes.name ?? '')) {
-      const moved = await transact([
-        updateWrite(key, expression, { condition: 'present', names, values }),
-        putWrite(personNameItem(person.ownerId, changes.name ?? '', person.id), { condition: 'absent' }),
-        deleteWrite(keys.personName(person.ownerId, nameHash(person.name)), {
-          condition: 'attribute_not_exists(pk) OR personId = :id',
-          values: { ':id': person.id },
-        }),
-      ]).then(
-        () => true,
-        (error: unknown) => {
-          if (isCancelled(error)) return false;
-          throw error;
-        },
-      );
-      if (moved) return updated;
-    }
-    await writeOne(updateWrite(key, expression, { condition: 'present', names, values }));
-    return updated;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
-    throw error;
+  if (renamed && foldName(changes.name ?? '')) {
+    const moved = await transact([
+      updateWrite(key, expression, { condition: 'present', names, values }),
+      putWrite(personNameItem(person.ownerId, changes.name ?? '', person.id), { condition: 'absent' }),
+      deleteWrite(keys.personName(person.ownerId, nameHash(person.name)), {
+        condition: 'attribute_not_exists(pk) OR personId = :id',
+        values: { ':id': person.id },
+      }),
+    ]).then(
+      () => true,
+      (error: unknown) => {
+        if (isCancelled(error)) return false;
+        throw error;
+      },
+    );
+    if (moved) return doneWith(updated);
   }
+  const written = await tryWriteOne(updateWrite(key, expression, { condition: 'present', names, values, refusal: 'gone' }));
+  return written.ok ? doneWith(updated) : written;
 };
 
-/** Records a person's thumbnail (the media function), if the person still exists; a repeat changes nothing. */
-export const setPersonThumbnail = async (person: Pick<PersonRecord, 'ownerId' | 'id'>, thumbnailPath: string): Promise<boolean> => {
+/** Records a person's thumbnail (the media function), if the person still exists (else `gone`); a repeat changes nothing. */
+export const setPersonThumbnail = (person: Pick<PersonRecord, 'ownerId' | 'id'>, thumbnailPath: string): Promise<Outcome<'gone'>> => {
   const { expression, names, values } = setFields({ thumbnailPath });
-  try {
-    await writeOne(updateWrite(keys.person(person.ownerId, person.id), expression, { condition: 'present', names, values }));
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
+  return tryWriteOne(
+    updateWrite(keys.person(person.ownerId, person.id), expression, { condition: 'present', names, values, refusal: 'gone' }),
+  );
 };
 
 /**
@@ -133,12 +125,8 @@ export const setPersonThumbnail = async (person: Pick<PersonRecord, 'ownerId' | 
  */
 export const createPerson = async (person: PersonRecord): Promise<void> => {
   if (foldName(person.name)) {
-    try {
-      await transact([personWrites.create(person), personWrites.claimName(person)]);
-      return;
-    } catch (error) {
-      if (!(error instanceof PersonNameTakenError)) throw error;
-    }
+    // A name another person has: created without it.
+    if ((await tryTransact([personWrites.create(person), personWrites.claimName(person)])).ok) return;
   }
   await writeOne(personWrites.create(person));
 };
@@ -147,43 +135,43 @@ export const createPerson = async (person: PersonRecord): Promise<void> => {
  * Moves one asset's faces of `from` to `into` (a merge), in one transaction with the asset's
  * `personIds` (only while it still names `from`, and has the status read: `into` gains the faces
  * in its count of faces in the timeline by it) and both people's face counts. An asset whose
- * status changed meanwhile is read again (consistently) and the move tried again. False when a
- * concurrent merge (or a deletion) got there first: then there is nothing left to move.
+ * status changed meanwhile is read again (consistently) and the move tried again. `moved-already`
+ * when a concurrent merge (or a deletion) got there first: then there is nothing left to move.
  */
 export const reassignAssetFaces = async (
   asset: Pick<AssetRecord, 'id' | 'personIds' | 'visibility' | 'deletedAt'>,
   faces: readonly { id: string; assetId: string; fileCreatedAt: string }[],
   from: PersonRecord,
   into: PersonRecord,
-): Promise<boolean> => {
+): Promise<Outcome<'moved-already'>> => {
   let current = asset;
   for (let attempt = 0; attempt < 5; attempt++) {
     const personIds = [...new Set(current.personIds.map((id) => (id === from.id ? into.id : id)))];
     const asRead = statusAsRead(current);
     const timeline = inTimeline(current) ? faces.length : 0;
-    const moved = await transact([
+    const moved = await tryTransact([
       ...faces.map((face) => faceWrites.reassign(face, into.id)),
       updateWrite(keys.asset(current.id), 'SET personIds = :ids', {
         condition: `${asRead.expression} AND contains(personIds, :from)`,
         names: asRead.names,
         values: { ':ids': personIds, ':from': from.id, ...asRead.values },
       }),
-      personWrites.addFaces(into.ownerId, into.id, faces.length, { mustExist: true, timeline }),
-      personWrites.addFaces(from.ownerId, from.id, -faces.length, { mustExist: false, timeline: -timeline }),
+      personWrites.addFacesWhilePresent(into.ownerId, into.id, faces.length, { timeline }),
+      personWrites.addFaces(from.ownerId, from.id, -faces.length, { timeline: -timeline }),
     ]).then(
-      () => true,
+      (outcome) => outcome.ok,
       (error: unknown) => {
-        if (isCancelled(error) || error instanceof PersonNameTakenError) return false;
+        if (isCancelled(error)) return false;
         throw error;
       },
     );
-    if (moved) return true;
+    if (moved) return done();
     const item = await getItem(keys.asset(current.id));
     const fresh = item ? assetCodec.read(item) : undefined;
-    if (!fresh?.personIds.includes(from.id)) return false;
+    if (!fresh?.personIds.includes(from.id)) return refused('moved-already');
     current = fresh;
   }
-  return false;
+  return refused('moved-already');
 };
 
 /** Deletes a merged person and the name guard that pointed at them. */

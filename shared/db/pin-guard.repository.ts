@@ -3,6 +3,7 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { getItem } from './get.ts';
 import { keys } from './keys.ts';
+import { done, type Outcome, refused } from './outcome.ts';
 
 /**
  * A user's guard against guessing on the PIN routes (docs/data-model.md, `pinGuard`, pattern 96):
@@ -32,13 +33,13 @@ export const getPinGuard = async (userId: string): Promise<PinGuard | undefined>
 /**
  * Counts one more attempt, on condition the count is still the one read (`seen`: undefined when
  * there was no item), so that of concurrent attempts each is counted once and none is left out:
- * false when another attempt got there first (read again). `lockedUntil` set (null: removed).
+ * `changed` when another attempt got there first (read again). `lockedUntil` set (null: removed).
  */
 export const countPinAttempt = async (
   userId: string,
   seen: PinGuard | undefined,
   next: { failures: number; lockedUntil: number | null; ttl: number },
-): Promise<boolean> => {
+): Promise<Outcome<'changed'>> => {
   try {
     await db.send(
       new UpdateCommand({
@@ -56,9 +57,9 @@ export const countPinAttempt = async (
         },
       }),
     );
-    return true;
+    return done();
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (error instanceof ConditionalCheckFailedException) return refused('changed');
     throw error;
   }
 };

@@ -4,8 +4,9 @@ import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
+import type { Outcome } from './outcome.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, putWrite, transact, updateWrite, writeIfPresent } from './transact.ts';
+import { deleteWrite, putWrite, transact, tryTransact, updateWrite, writeIfPresent } from './transact.ts';
 import { updateIf } from './update.ts';
 
 const sessionCodec = codec('session', SessionRecordSchema);
@@ -23,8 +24,9 @@ const listingOf = (s: SessionRecord): SessionListing => ({
   appVersion: s.appVersion,
 });
 
-export const createSession = async (session: SessionRecord): Promise<void> => {
-  await transact([
+/** Stores a session; `user-changed` when its user changed since the copy it holds was read. */
+export const createSession = (session: SessionRecord): Promise<Outcome<'user-changed'>> =>
+  tryTransact([
     userWrites.isCurrent(session.userId, session),
     putWrite({ ...keys.session(session.tokenHash), type: 'session', ...session }, { condition: 'absent' }),
     putWrite(
@@ -32,7 +34,6 @@ export const createSession = async (session: SessionRecord): Promise<void> => {
       { condition: 'absent' },
     ),
   ]);
-};
 
 const now = (): number => Math.floor(Date.now() / 1000);
 
@@ -69,13 +70,14 @@ export const listUserSessionRecords = async (userId: string): Promise<SessionRec
 /**
  * Records a session's use (Immich's refresh of its device, app version and `updatedAt`), if it
  * was last refreshed at `from` (as authenticating read it): of requests that find it due at once,
- * one writes. The session item only, one UpdateItem (docs/deployment.md, "What the stack creates").
+ * one writes (`changed` for the others). The session item only, one UpdateItem (docs/deployment.md,
+ * "What the stack creates").
  */
 export const refreshSessionUse = (
   tokenHash: string,
   from: string,
   use: { updatedAt: string; appVersion: string | null; agent: SessionAgent },
-): Promise<boolean> =>
+): Promise<Outcome<'changed'>> =>
   updateIf(keys.session(tokenHash), {
     expression: 'SET updatedAt = :now, appVersion = :appVersion, #agent = :agent',
     condition: 'updatedAt = :from',
@@ -113,9 +115,9 @@ export const setSessionPinExpiry = async (tokenHash: string, until: string | nul
 /**
  * Moves a session's PIN unlock to `to` if it still ends at `from` (as authenticating read it): a
  * lock or another extension meanwhile wins. The session item only, one UpdateItem, which every
- * function's role may make on session items (docs/deployment.md, "Roles"). False when it lost.
+ * function's role may make on session items (docs/deployment.md, "Roles"). `changed` when it lost.
  */
-export const extendSessionPin = (tokenHash: string, from: string, to: string): Promise<boolean> =>
+export const extendSessionPin = (tokenHash: string, from: string, to: string): Promise<Outcome<'changed'>> =>
   updateIf(keys.session(tokenHash), {
     expression: 'SET pinExpiresAt = :to',
     condition: 'pinExpiresAt = :from',

@@ -2,27 +2,25 @@ import type { SharedLinkKeyRecord, SharedLinkRecord, SharedLinkSlugRecord } from
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
 import { albumWrites } from './items/album.ts';
-import { SharedLinkChangedError, sharedLinkCodec, sharedLinkKeyCodec, sharedLinkSlugCodec, sharedLinkWrites } from './items/shared-link.ts';
+import { sharedLinkCodec, sharedLinkKeyCodec, sharedLinkSlugCodec, sharedLinkWrites } from './items/shared-link.ts';
 import { userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
+import { done, type Outcome, refused } from './outcome.ts';
 import { queryAll } from './query.ts';
-
-export { SharedLinkChangedError, SlugTakenError } from './items/shared-link.ts';
-
-import { checkWrite, deleteWrite, transact, transactGroups, type Write } from './transact.ts';
+import { checkWrite, deleteWrite, transact, transactGroups, tryTransact, type Write } from './transact.ts';
 
 /**
- * Creates the link, its key item, its slug item (when it has a slug: `SlugTakenError` when
- * another link has it, and nothing is written) and its asset entries. The link, key, slug and up
- * to 97 entries are one transaction (with the album's link count); further entries follow, and a
- * failure among them deletes everything again.
+ * Creates the link, its key item, its slug item (when it has a slug: `taken` when another link has
+ * it, and nothing is written; `user-changed` when its creator changed since read) and its asset entries. The link, key, slug and up to 97 entries are
+ * one transaction (with the album's link count); further entries follow, and a failure among them
+ * deletes everything again.
  */
 export const createSharedLink = async (
   link: SharedLinkRecord,
   owner: { email: string; isAdmin: boolean },
   assetIds: readonly string[],
-): Promise<void> => {
-  const writes: Write[] = [
+): Promise<Outcome<'taken' | 'user-changed'>> => {
+  const writes: Write<'taken' | 'user-changed'>[] = [
     userWrites.isCurrent(link.userId, owner),
     sharedLinkWrites.create(link),
     sharedLinkWrites.createKey(link, owner),
@@ -31,13 +29,15 @@ export const createSharedLink = async (
   if (link.albumId) writes.push(albumWrites.addLinkCount(link.userId, link.albumId, 1));
   const entries = assetIds.map((assetId) => sharedLinkWrites.addAsset(link.id, assetId));
   const room = 100 - writes.length;
-  await transact([...writes, ...entries.slice(0, room)]);
+  const created = await tryTransact([...writes, ...entries.slice(0, room)]);
+  if (!created.ok) return created;
   try {
     for (const part of chunk(entries.slice(room), 100)) await transact(part);
   } catch (error) {
     await deleteSharedLink(link, assetIds);
     throw error;
   }
+  return done();
 };
 
 export const getSharedLink = async (userId: string, linkId: string): Promise<SharedLinkRecord | undefined> => {
@@ -70,50 +70,42 @@ export const listLinkIdsOfAsset = async (assetId: string): Promise<string[]> =>
 /**
  * Replaces the link as it was read (`before`), in one transaction: its key item's expiry and
  * password kept in step, and when the slug changes, the old slug freed and the new one taken.
- * `SharedLinkChangedError` when the link is gone or its slug changed since it was read,
- * `SlugTakenError` when another link has the new slug: then nothing is written.
+ * `changed` when the link is gone or its slug changed since it was read, `taken` when another link
+ * has the new slug: then nothing is written.
  */
-export const replaceSharedLink = async (link: SharedLinkRecord, before: SharedLinkRecord): Promise<void> => {
-  const writes = [sharedLinkWrites.replace(link, before.slug), sharedLinkWrites.setKeyState(link)];
+export const replaceSharedLink = (link: SharedLinkRecord, before: SharedLinkRecord): Promise<Outcome<'changed' | 'taken'>> => {
+  const writes: Write<'changed' | 'taken'>[] = [sharedLinkWrites.replace(link, before.slug), sharedLinkWrites.setKeyState(link)];
   if (link.slug !== before.slug) {
     if (before.slug !== null) writes.push(sharedLinkWrites.deleteSlug(before.slug, link.id));
     if (link.slug !== null) writes.push(sharedLinkWrites.createSlug({ ...link, slug: link.slug }));
   }
-  await transact(writes);
+  return tryTransact(writes);
 };
 
 /**
  * Deletes the link, its key and its slug (one transaction, so neither works a moment longer and
  * the slug is free at once), then its entries. A link whose slug changed since it was read is
- * read again and deleted as it is now.
+ * read again and deleted as it is now; `gone` when another request deleted it first.
  */
-export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonly string[]): Promise<'deleted' | 'gone'> => {
+export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonly string[]): Promise<Outcome<'gone'>> => {
   for (let current: SharedLinkRecord | undefined = link; ; ) {
-    const writes: Write[] = [sharedLinkWrites.delete(current), sharedLinkWrites.deleteKey(current)];
+    const writes: Write<'changed'>[] = [sharedLinkWrites.delete(current), sharedLinkWrites.deleteKey(current)];
     if (current.slug !== null) writes.push(sharedLinkWrites.deleteSlug(current.slug, current.id));
     if (current.albumId) writes.push(albumWrites.addLinkCount(current.userId, current.albumId, -1));
-    try {
-      await transact(writes);
-      break;
-    } catch (error) {
-      if (!(error instanceof SharedLinkChangedError)) throw error;
-      current = await getSharedLink(link.userId, link.id);
-      // Deleted by another request first: its entries are that request's to remove.
-      if (!current) return 'gone';
-    }
+    if ((await tryTransact(writes)).ok) break;
+    current = await getSharedLink(link.userId, link.id);
+    // Deleted by another request first: its entries are that request's to remove.
+    if (!current) return refused('gone');
   }
   await batchDelete(assetIds.map((assetId) => keys.sharedLinkAsset(link.id, assetId)));
-  return 'deleted';
+  return done();
 };
 
 /**
  * Adds entries to an INDIVIDUAL link, each only while it is new and its asset exists: per id,
- * `done`, `duplicate` (a concurrent request added it first) or `asset-missing` (deleted meanwhile).
+ * done, or refused `duplicate` (a concurrent request added it first) or `asset-missing` (deleted meanwhile).
  */
-export const addSharedLinkAssets = async (
-  linkId: string,
-  assetIds: readonly string[],
-): Promise<('done' | 'duplicate' | 'asset-missing')[]> =>
+export const addSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<Outcome<'duplicate' | 'asset-missing'>[]> =>
   (
     await transactGroups(
       assetIds.map((assetId) => [
@@ -121,12 +113,12 @@ export const addSharedLinkAssets = async (
         checkWrite(keys.asset(assetId), { condition: 'attribute_exists(pk)' }),
       ]),
     )
-  ).map((failedAt) => (failedAt === undefined ? 'done' : failedAt === 0 ? 'duplicate' : 'asset-missing'));
+  ).map((failedAt) => (failedAt === undefined ? done() : refused(failedAt === 0 ? 'duplicate' : 'asset-missing')));
 
-/** Removes entries of an INDIVIDUAL link: per id, true when this request removed it. */
-export const removeSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<boolean[]> =>
+/** Removes entries of an INDIVIDUAL link: per id, done when this request removed it, else `gone`. */
+export const removeSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<Outcome<'gone'>[]> =>
   (await transactGroups(assetIds.map((assetId) => [deleteWrite(keys.sharedLinkAsset(linkId, assetId), { condition: 'present' })]))).map(
-    (failedAt) => failedAt === undefined,
+    (failedAt) => (failedAt === undefined ? done() : refused('gone')),
   );
 
 /** Whether a visitor of the link may see the asset: it is one of the link's assets, or in the link's album (one GetItem). */

@@ -7,6 +7,7 @@ import { bucketWrites, slotOf } from './items/bucket.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { stackCodec } from './items/stack.ts';
 import { keys, partitions } from './keys.ts';
+import { done, type Outcome, refused } from './outcome.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, isCancelled, putWrite, transact, type Write } from './transact.ts';
 
@@ -45,9 +46,6 @@ export interface StackChange {
   members: { asset: AssetRecord; stack: StackRef | null }[];
 }
 
-/** A stack or one of its members changed (or went) while the change was prepared from them: read again. */
-export class StackChangedError extends Error {}
-
 /** The writes of a change. */
 const stackChangeWrites = (change: StackChange): Write[] => {
   const now = new Date().toISOString();
@@ -72,18 +70,18 @@ const stackChangeWrites = (change: StackChange): Write[] => {
 };
 
 /**
- * Writes a change (docs/data-model.md, pattern 75), or answers `too-large` when it is more than one
- * transaction holds (100 writes) and writes nothing; a concurrent change of what it read throws
- * StackChangedError.
+ * Writes a change (docs/data-model.md, pattern 75), or refuses it, writing nothing: `too-large` when
+ * it is more than one transaction holds (100 writes), `changed` when a stack or one of its members
+ * changed (or went) while the change was prepared from them (read again).
  */
-export const writeStackChange = async (change: StackChange): Promise<'written' | 'too-large'> => {
+export const writeStackChange = async (change: StackChange): Promise<Outcome<'too-large' | 'changed'>> => {
   const writes = stackChangeWrites(change);
-  if (writes.length > 100) return 'too-large';
+  if (writes.length > 100) return refused('too-large');
   try {
     await transact(writes);
-    return 'written';
+    return done();
   } catch (error) {
-    if (isCancelled(error)) throw new StackChangedError();
+    if (isCancelled(error)) return refused('changed');
     throw error;
   }
 };

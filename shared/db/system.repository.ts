@@ -3,6 +3,7 @@ import { type License, LicenseSchema } from '../model/license.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { keys } from './keys.ts';
+import { done, type Outcome, refused } from './outcome.ts';
 import { deleteWrite, putWrite, updateWrite, writeOne } from './transact.ts';
 
 /** Whether an admin exists (the guard item the admin's sign-up writes). */
@@ -48,12 +49,12 @@ export interface NightlyWork {
 }
 
 /**
- * Claims a nightly slot (the instant the nightly tasks were due) for one run: true for the first
- * caller, false when this slot or a later one was claimed already (a retry, a concurrent tick).
+ * Claims a nightly slot (the instant the nightly tasks were due) for one run: done for the first
+ * caller, `claimed` when this slot or a later one was claimed already (a retry, a concurrent tick).
  * The slot's work is marked pending in the same write (`pendingCleanup`, `pendingMemories`;
  * an earlier night's left is replaced), until a run finishes each (`finishNightlyWork`).
  */
-export const claimNightlySlot = async (slot: string, work: NightlyWork = {}): Promise<boolean> => {
+export const claimNightlySlot = async (slot: string, work: NightlyWork = {}): Promise<Outcome<'claimed'>> => {
   const set = ['#type = :type', 'lastSlot = :slot', 'claimedAt = :now'];
   const remove: string[] = [];
   const values: Record<string, unknown> = { ':type': 'systemMetadata', ':slot': slot, ':now': new Date().toISOString() };
@@ -75,9 +76,9 @@ export const claimNightlySlot = async (slot: string, work: NightlyWork = {}): Pr
         values,
       }),
     );
-    return true;
+    return done();
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (error instanceof ConditionalCheckFailedException) return refused('claimed');
     throw error;
   }
 };

@@ -5,43 +5,34 @@ import { batchDelete, batchGet, chunk } from './batch.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { indexKeys, keys, partitions } from './keys.ts';
+import { done, doneWith, type Outcome } from './outcome.ts';
 import { queryAll, queryPages } from './query.ts';
-import { checkWrite, deleteWrite, putWrite, setFields, transact, updateWrite, type Write, writeOne } from './transact.ts';
+import { checkWrite, deleteWrite, putWrite, setFields, transact, tryTransact, tryWriteOne, updateWrite, type Write } from './transact.ts';
 
 // The tag's v1.100 type is stored as `tagType`: `type` names the entity on every item.
 const tagCodec = codec('tag', TagRecordSchema, { tagType: 'type' });
 
-/** Another tag of the owner has this value (its full path). */
-export class TagValueTakenError extends Error {
-  constructor() {
-    super('A tag with that name already exists');
-    this.name = 'TagValueTakenError';
-  }
-}
-
-/** The tag was deleted meanwhile. */
-export class TagGoneError extends Error {
-  constructor() {
-    super('Tag not found');
-    this.name = 'TagGoneError';
-  }
-}
+/**
+ * The expected outcomes of writing tags (docs/architecture.md, "Expected outcomes"): `taken`, another
+ * tag of the owner has this value (its full path); `gone`, the tag was deleted meanwhile.
+ */
+export type TagRefusal = 'taken' | 'gone';
 
 /** Fixed-size key for a value (a path can be longer than a sort key may be); values are case-sensitive, as Immich's. */
 const valueHash = (value: string): string => createHash('sha256').update(value).digest('base64url');
 
 const tagItem = ({ type, ...tag }: TagRecord) => ({ ...keys.tag(tag.ownerId, tag.id), type: 'tag', tagType: type, ...tag });
 
-const guardPut = (tag: Pick<TagRecord, 'ownerId' | 'id'>, value: string): Write =>
+const guardPut = (tag: Pick<TagRecord, 'ownerId' | 'id'>, value: string): Write<'taken'> =>
   putWrite(
     { ...keys.tagValue(tag.ownerId, valueHash(value)), type: 'tagValue', tagId: tag.id, value },
-    { condition: 'absent', onConditionFailed: () => new TagValueTakenError() },
+    { condition: 'absent', refusal: 'taken' },
   );
 
 const guardDelete = (tag: Pick<TagRecord, 'ownerId'>, value: string): Write => deleteWrite(keys.tagValue(tag.ownerId, valueHash(value)));
 
-const tagExists = (tag: Pick<TagRecord, 'ownerId' | 'id'>): Write =>
-  checkWrite(keys.tag(tag.ownerId, tag.id), { condition: 'attribute_exists(pk)', onConditionFailed: () => new TagGoneError() });
+const tagExists = (tag: Pick<TagRecord, 'ownerId' | 'id'>): Write<'gone'> =>
+  checkWrite(keys.tag(tag.ownerId, tag.id), { condition: 'attribute_exists(pk)', refusal: 'gone' });
 
 /** The owner's tag, or undefined (someone else's reads as missing). */
 export const getTag = async (ownerId: string, tagId: string): Promise<TagRecord | undefined> => {
@@ -82,56 +73,50 @@ export const getTagsByValues = async (ownerId: string, values: readonly string[]
   return new Map(tags.map((tag) => [tag.value, tag]));
 };
 
-/** Stores a new tag with its value's guard; TagValueTakenError if the owner has that value already (also concurrently). */
-export const createTag = async (tag: TagRecord): Promise<void> => {
-  await transact([putWrite(tagItem(tag), { condition: 'absent' }), guardPut(tag, tag.value)]);
-};
+/** Stores a new tag with its value's guard; `taken` if the owner has that value already (also concurrently). */
+export const createTag = (tag: TagRecord): Promise<Outcome<'taken'>> =>
+  tryTransact([putWrite(tagItem(tag), { condition: 'absent' }), guardPut(tag, tag.value)]);
 
 /**
- * Stores new tags with their values' guards, in one transaction (at most 50 tags):
- * TagValueTakenError if the owner has one of those values already (also concurrently), nothing
- * written then.
+ * Stores new tags with their values' guards, in one transaction (at most 50 tags): `taken` if the
+ * owner has one of those values already (also concurrently), nothing written then.
  */
-export const createTags = async (tags: readonly TagRecord[]): Promise<void> => {
+export const createTags = async (tags: readonly TagRecord[]): Promise<Outcome<'taken'>> => {
   if (tags.length > 50) throw new Error('At most 50 tags a transaction');
-  if (tags.length > 0) await transact(tags.flatMap((tag) => [putWrite(tagItem(tag), { condition: 'absent' }), guardPut(tag, tag.value)]));
+  if (tags.length === 0) return done();
+  return tryTransact(tags.flatMap((tag) => [putWrite(tagItem(tag), { condition: 'absent' }), guardPut(tag, tag.value)]));
 };
 
-/** Changes a tag's color or parent; TagGoneError if it was deleted meanwhile. */
+/** Changes a tag's color or parent: the tag as changed, or `gone` if it was deleted meanwhile. */
 export const updateTag = async (
   tag: TagRecord,
   change: Partial<Pick<TagRecord, 'color' | 'parentId' | 'updatedAt'>>,
-): Promise<TagRecord> => {
+): Promise<Outcome<'gone', TagRecord>> => {
   const { expression, names, values } = setFields(change);
-  await writeOne(
-    updateWrite(keys.tag(tag.ownerId, tag.id), expression, {
-      condition: 'present',
-      names,
-      values,
-      onConditionFailed: () => new TagGoneError(),
-    }),
+  const written = await tryWriteOne(
+    updateWrite(keys.tag(tag.ownerId, tag.id), expression, { condition: 'present', names, values, refusal: 'gone' }),
   );
-  return { ...tag, ...change };
+  return written.ok ? doneWith({ ...tag, ...change }) : written;
 };
 
 /**
  * Gives tags new values (a rename moves the tag's descendants' paths with it), their guards moved
- * in the same transaction: TagValueTakenError if a new value is taken, nothing written then.
+ * in the same transaction: `taken` if a new value is taken, `gone` if a tag is gone or was renamed
+ * meanwhile, nothing written then.
  */
-export const renameTags = async (renames: readonly { tag: TagRecord; value: string; updatedAt: string }[]): Promise<void> => {
-  await transact(
+export const renameTags = (renames: readonly { tag: TagRecord; value: string; updatedAt: string }[]): Promise<Outcome<TagRefusal>> =>
+  tryTransact<TagRefusal>(
     renames.flatMap(({ tag, value, updatedAt }) => [
       updateWrite(keys.tag(tag.ownerId, tag.id), 'SET #value = :value, updatedAt = :updatedAt', {
         condition: '#value = :old',
         names: { '#value': 'value' },
         values: { ':value': value, ':old': tag.value, ':updatedAt': updatedAt },
-        onConditionFailed: () => new TagGoneError(),
+        refusal: 'gone',
       }),
       guardDelete(tag, tag.value),
       guardPut(tag, value),
     ]),
   );
-};
 
 /** The ids of a tag's assets (Query `TAG#<id>` ASSET#). */
 export const listTagAssetIds = async (tagId: string): Promise<string[]> =>
@@ -174,10 +159,10 @@ export const deleteTags = async (tags: readonly TagRecord[]): Promise<void> => {
 export const tagAssetsAmong = async (tagId: string, assetIds: readonly string[]): Promise<Set<string>> =>
   new Set((await batchGet([...new Set(assetIds)].map((assetId) => keys.tagAsset(tagId, assetId)))).map((item) => String(item.assetId)));
 
-/** Tags assets (99 a transaction, each checking the tag still exists: TagGoneError if not). */
-export const addTagAssets = async (tag: Pick<TagRecord, 'ownerId' | 'id'>, assetIds: readonly string[]): Promise<void> => {
-  for (const part of chunk(assetIds, 99))
-    await transact([
+/** Tags assets (99 a transaction, each checking the tag still exists: `gone` if not, the transactions after it not written). */
+export const addTagAssets = async (tag: Pick<TagRecord, 'ownerId' | 'id'>, assetIds: readonly string[]): Promise<Outcome<'gone'>> => {
+  for (const part of chunk(assetIds, 99)) {
+    const written = await tryTransact([
       tagExists(tag),
       ...part.map((assetId) =>
         putWrite({
@@ -190,16 +175,19 @@ export const addTagAssets = async (tag: Pick<TagRecord, 'ownerId' | 'id'>, asset
         }),
       ),
     ]);
+    if (!written.ok) return written;
+  }
+  return done();
 };
 
 /**
  * Puts tags on one asset (Immich's `replaceAssetTags` adding what is missing; an entry already
  * there is written again, unchanged): 50 tags a transaction, each checking its tag still exists
- * (TagGoneError if one was deleted meanwhile: that transaction writes nothing).
+ * (`gone` if one was deleted meanwhile: that transaction and those after it write nothing).
  */
-export const addAssetTags = async (ownerId: string, assetId: string, tagIds: readonly string[]): Promise<void> => {
-  for (const part of chunk([...new Set(tagIds)], 50))
-    await transact(
+export const addAssetTags = async (ownerId: string, assetId: string, tagIds: readonly string[]): Promise<Outcome<'gone'>> => {
+  for (const part of chunk([...new Set(tagIds)], 50)) {
+    const written = await tryTransact(
       part.flatMap((tagId) => [
         tagExists({ ownerId, id: tagId }),
         putWrite({
@@ -212,6 +200,9 @@ export const addAssetTags = async (ownerId: string, assetId: string, tagIds: rea
         }),
       ]),
     );
+    if (!written.ok) return written;
+  }
+  return done();
 };
 
 /** Takes tags off one asset (those entries only, by key: what a failed upload had put on its asset). */

@@ -3,22 +3,28 @@ import { DeleteCommand, PutCommand, TransactWriteCommand, type TransactWriteComm
 import { stampPut, stampUpdate, syncedEntityOf } from './changes.ts';
 import { db, tableName } from './client.ts';
 import type { Key } from './keys.ts';
+import { done, type Outcome, refused } from './outcome.ts';
 
 type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 type Item = Record<string, unknown>;
 
-/** One write of a transaction, and the error to throw if its condition is what cancelled it. */
-export interface Write {
+/**
+ * One write of a transaction, and what its condition failing means: an expected outcome (`refusal`,
+ * docs/architecture.md, "Expected outcomes"), which only tryTransact and tryWriteOne take and
+ * answer with. A write without one whose condition fails is unexpected.
+ */
+export interface Write<Reason extends string = never> {
   item: TransactItem;
-  onConditionFailed?: () => Error;
+  refusal?: Reason;
 }
 
-export interface WriteOptions {
+export interface WriteOptions<Reason extends string = never> {
   /** A condition expression; `absent` and `present` name the two common ones. */
   condition?: 'absent' | 'present' | string;
   values?: Item;
   names?: Record<string, string>;
-  onConditionFailed?: () => Error;
+  /** The expected outcome this write's condition failing stands for. */
+  refusal?: Reason;
   /**
    * For an item the sync stream sends (shared/db/changes.ts). An update gets a new change id
    * unless it says `unsent` (it changes nothing the stream sends, e.g. a count). A deletion must
@@ -30,13 +36,13 @@ export interface WriteOptions {
 }
 
 /** A deletion of a synced item that does not say how the stream learns of it: a programming error. */
-export const assertDeletionSynced = (key: Key, sync: WriteOptions['sync']): void => {
+export const assertDeletionSynced = (key: Key, sync: WriteOptions<string>['sync']): void => {
   const entity = syncedEntityOf(key);
   if (entity && sync !== 'recorded' && sync !== 'with-parent')
     throw new Error(`A deletion of a ${entity} must record it for the sync stream (docs/data-model.md, "Change ids and the sync stream")`);
 };
 
-const conditionOf = (options: WriteOptions) => {
+const conditionOf = (options: WriteOptions<string>) => {
   const expression =
     options.condition === 'absent'
       ? 'attribute_not_exists(pk)'
@@ -49,11 +55,17 @@ const conditionOf = (options: WriteOptions) => {
   };
 };
 
-const withHandler = (item: TransactItem, options: WriteOptions): Write =>
-  options.onConditionFailed ? { item, onConditionFailed: options.onConditionFailed } : { item };
+const withHandler = <Reason extends string>(item: TransactItem, options: WriteOptions<Reason>): Write<Reason> =>
+  options.refusal === undefined ? { item } : { item, refusal: options.refusal };
+
+/** A write whose condition failing is unexpected where it is used (e.g. a new item's): its refusal dropped. */
+export const unexpected = <Reason extends string>(write: Write<Reason>): Write => {
+  const { refusal: _, ...rest } = write;
+  return rest;
+};
 
 /** Put an item (the write builders of each entity use these three). */
-export const putWrite = (item: Item, options: WriteOptions = {}): Write =>
+export const putWrite = <const Reason extends string = never>(item: Item, options: WriteOptions<Reason> = {}): Write<Reason> =>
   withHandler(
     {
       Put: {
@@ -67,7 +79,11 @@ export const putWrite = (item: Item, options: WriteOptions = {}): Write =>
   );
 
 /** Update an item with an expression (`SET …`, `ADD …`). */
-export const updateWrite = (key: Key, expression: string, options: WriteOptions = {}): Write => {
+export const updateWrite = <const Reason extends string = never>(
+  key: Key,
+  expression: string,
+  options: WriteOptions<Reason> = {},
+): Write<Reason> => {
   const stamp = options.sync === 'unsent' ? undefined : stampUpdate(key, expression, options.names);
   const values = stamp ? { ...options.values, ...stamp.values } : options.values;
   return withHandler(
@@ -85,7 +101,7 @@ export const updateWrite = (key: Key, expression: string, options: WriteOptions 
 };
 
 /** Delete an item. */
-export const deleteWrite = (key: Key, options: WriteOptions = {}): Write => {
+export const deleteWrite = <const Reason extends string = never>(key: Key, options: WriteOptions<Reason> = {}): Write<Reason> => {
   assertDeletionSynced(key, options.sync);
   return withHandler(
     {
@@ -101,7 +117,10 @@ export const deleteWrite = (key: Key, options: WriteOptions = {}): Write => {
 };
 
 /** Check a condition on an item without writing it. */
-export const checkWrite = (key: Key, options: WriteOptions & { condition: string }): Write =>
+export const checkWrite = <const Reason extends string = never>(
+  key: Key,
+  options: WriteOptions<Reason> & { condition: string },
+): Write<Reason> =>
   withHandler(
     {
       ConditionCheck: {
@@ -152,42 +171,74 @@ const onlyContended = (error: TransactionCanceledException): boolean => {
   return codes.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError') && !codes.includes('ConditionalCheckFailed');
 };
 
-/**
- * Runs the writes as one DynamoDB transaction: all or nothing. When a condition fails, the
- * cancellation reasons say which write it was, and that write's own error is thrown (the first
- * one, in the order given), e.g. 400 `User exists` for the email guard. A transaction that only
- * met another one on a shared item (an owner's usage or timeline counters, which concurrent
- * uploads all update) is tried again after a short pause, a few times.
- */
-export const transact = async (writes: readonly Write[]): Promise<void> => {
+/** A cancellation's reasons, for the writes it cancelled. */
+const cancellationCodes = (error: TransactionCanceledException): string[] =>
+  (error.CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
+
+/** Sends one transaction, tried again after a short pause, a few times, while it only met others. */
+const send = async (writes: readonly Write<string>[]): Promise<void> => {
   for (let attempt = 0; ; attempt++) {
     try {
       await db.send(new TransactWriteCommand({ TransactItems: writes.map((write) => write.item) }));
       return;
     } catch (error) {
-      if (!isCancelled(error)) throw error;
-      if (onlyContended(error) && attempt < 6) {
+      if (isCancelled(error) && onlyContended(error) && attempt < 6) {
         await pause(attempt);
         continue;
       }
-      const reasons = error.CancellationReasons ?? [];
-      const failed = writes.find((write, index) => write.onConditionFailed && reasons[index]?.Code === 'ConditionalCheckFailed');
-      if (failed?.onConditionFailed) throw failed.onConditionFailed();
       throw error;
     }
   }
 };
 
+/** The write whose condition cancelled the transaction (the first one, in the order given) and that says what that means. */
+const failedWrite = <Reason extends string>(writes: readonly Write<Reason>[], error: TransactionCanceledException) => {
+  const codes = cancellationCodes(error);
+  return writes.find((write, index) => write.refusal !== undefined && codes[index] === 'ConditionalCheckFailed');
+};
+
+/**
+ * Runs the writes as one DynamoDB transaction: all or nothing; a condition failing is unexpected
+ * here, and thrown (the cancellation). A transaction that only met another one on a shared item
+ * (an owner's usage or timeline counters, which concurrent uploads all update) is tried again after
+ * a short pause, a few times. Writes that stand for an expected outcome (`refusal`) go through
+ * tryTransact instead (the types say so).
+ */
+export const transact = (writes: readonly Write[]): Promise<void> => send(writes);
+
+/**
+ * Runs the writes as one transaction, as transact does, and answers with the expected outcome:
+ * done, or refused for the `refusal` of the first write whose condition cancelled it. A condition
+ * failing on a write that names no refusal is unexpected, and thrown.
+ */
+export const tryTransact = async <Reason extends string>(writes: readonly Write<Reason>[]): Promise<Outcome<Reason>> => {
+  try {
+    await send(writes);
+    return done();
+  } catch (error) {
+    if (!isCancelled(error)) throw error;
+    const failed = failedWrite(writes, error);
+    if (failed?.refusal !== undefined) return refused(failed.refusal);
+    throw error;
+  }
+};
+
 /** One write on its own (PutItem, UpdateItem or DeleteItem): cheaper than a transaction of one. */
 export const writeOne = async (write: Write): Promise<void> => {
+  await tryWriteOne(write);
+};
+
+/** One write on its own, answering with its expected outcome (its `refusal` when its condition failed). */
+export const tryWriteOne = async <Reason extends string>(write: Write<Reason>): Promise<Outcome<Reason>> => {
   const { Put, Update, Delete } = write.item;
   try {
     if (Put) await db.send(new PutCommand(Put));
     else if (Update) await db.send(new UpdateCommand(Update));
     else if (Delete) await db.send(new DeleteCommand(Delete));
-    else await transact([write]);
+    else return await tryTransact([write]);
+    return done();
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException && write.onConditionFailed) throw write.onConditionFailed();
+    if (error instanceof ConditionalCheckFailedException && write.refusal !== undefined) return refused(write.refusal);
     throw error;
   }
 };

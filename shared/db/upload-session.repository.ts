@@ -4,34 +4,27 @@ import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import { userWrites } from './items/user.ts';
 import { keys } from './keys.ts';
-import { deleteWrite, putWrite, transact, type Write, writeIfPresent, writeOne } from './transact.ts';
+import type { Outcome } from './outcome.ts';
+import { deleteWrite, putWrite, tryTransact, type Write, writeIfPresent, writeOne } from './transact.ts';
 
 const sessionCodec = codec('uploadSession', UploadSessionRecordSchema);
 
-/** The owner changed since read (a session opened, an upload counted, the quota moved) or was deleted: read again. */
-export class HoldRefusedError extends Error {}
-
 /**
  * A session starts, holding its declared size of the owner's quota in the same transaction (the
- * owner as read: `check`); holds that expired (`expired`) go with it. Throws `HoldRefusedError`.
+ * owner as read: `check`); holds that expired (`expired`) go with it. `owner-changed` when the
+ * owner changed since read (a session opened, an upload counted, the quota moved) or was deleted:
+ * read again.
  */
-export const createUploadSession = async (
+export const createUploadSession = (
   session: UploadSessionRecord,
   owner: UserRecord,
   check: QuotaCheck,
   expired: readonly string[],
-): Promise<void> => {
-  await transact([
+): Promise<Outcome<'owner-changed'>> =>
+  tryTransact([
     putWrite({ ...keys.uploadSession(session.id), type: 'uploadSession', ...session }, { condition: 'absent' }),
-    userWrites.openSession(
-      owner.id,
-      check,
-      { id: session.id, bytes: session.size, expiresAt: session.expiresAt },
-      expired,
-      () => new HoldRefusedError(),
-    ),
+    userWrites.openSession(owner.id, check, { id: session.id, bytes: session.size, expiresAt: session.expiresAt }, expired),
   ]);
-};
 
 /** Gives a user stored before upload sessions held quota the (empty) map of holds. */
 export const ensureHoldsMap = async (userId: string): Promise<void> => {
@@ -46,8 +39,8 @@ export const getUploadSession = async (sessionId: string): Promise<UploadSession
 
 /** Ends a session in the transaction that records its asset (so it completes once). */
 export const uploadSessionWrites = {
-  end: (sessionId: string, onConditionFailed?: () => Error): Write =>
-    deleteWrite(keys.uploadSession(sessionId), { condition: 'present', ...(onConditionFailed ? { onConditionFailed } : {}) }),
+  end: (sessionId: string): Write<'session-ended'> =>
+    deleteWrite(keys.uploadSession(sessionId), { condition: 'present', refusal: 'session-ended' }),
 };
 
 /** Ends a session that made no asset (deleted, expired, refused): the item, then its hold on the quota. */

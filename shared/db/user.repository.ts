@@ -8,22 +8,25 @@ import { getItem } from './get.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { userCodec, userWrites } from './items/user.ts';
 import { keys, partitions } from './keys.ts';
+import { done, doneWith, type Outcome, refused } from './outcome.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, isCancelled, transact, updateWrite, type Write, writeIfPresent, writeOne } from './transact.ts';
+import { deleteWrite, isCancelled, transact, tryTransact, tryWriteOne, updateWrite, type Write, writeIfPresent } from './transact.ts';
+
+export type { UserRefusal } from './items/user.ts';
 
 /**
  * Creates a user with its guards in one transaction: the email (and storage label, if any) must
  * be free, and either this is the admin sign-up and no admin exists yet, or an admin exists.
  * Two concurrent creates with the same email: exactly one wins.
  */
-export const createUser = async (user: UserRecord): Promise<void> => {
-  const writes: Write[] = [
+export const createUser = (user: UserRecord): Promise<Outcome<'user-exists' | 'label-taken' | 'admin-exists' | 'no-admin'>> => {
+  const writes: Write<'user-exists' | 'label-taken' | 'admin-exists' | 'no-admin'>[] = [
     user.isAdmin ? userWrites.claimAdmin(user.id) : userWrites.requireAdmin(),
     userWrites.claimEmail(user.email, user.id),
     userWrites.create(user),
   ];
   if (user.storageLabel) writes.push(userWrites.claimStorageLabel(user.storageLabel, user.id));
-  await transact(writes);
+  return tryTransact(writes);
 };
 
 export const getUser = async (userId: string): Promise<UserRecord | undefined> => {
@@ -59,9 +62,13 @@ export const getUserByEmail = async (email: string): Promise<UserRecord | undefi
 
 /**
  * Replaces the password hash only if it is still the one the caller checked, so two concurrent
- * changes cannot both succeed against the same old password.
+ * changes cannot both succeed against the same old password (`changed`).
  */
-export const replacePasswordHash = async (userId: string, previousHash: string, passwordHash: string): Promise<UserRecord | undefined> => {
+export const replacePasswordHash = async (
+  userId: string,
+  previousHash: string,
+  passwordHash: string,
+): Promise<Outcome<'changed', UserRecord>> => {
   try {
     // Built as every update is (with its change id), read back in the same call.
     const { Update } = updateWrite(keys.user(userId), 'SET passwordHash = :hash, updatedAt = :now', {
@@ -69,38 +76,32 @@ export const replacePasswordHash = async (userId: string, previousHash: string, 
       values: { ':hash': passwordHash, ':previous': previousHash, ':now': new Date().toISOString() },
     }).item;
     const { Attributes } = await db.send(new UpdateCommand({ ...(Update as NonNullable<typeof Update>), ReturnValues: 'ALL_NEW' }));
-    return Attributes ? userCodec.read(Attributes) : undefined;
+    return Attributes ? doneWith(userCodec.read(Attributes)) : refused('changed');
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return undefined;
+    if (error instanceof ConditionalCheckFailedException) return refused('changed');
     throw error;
   }
 };
 
 /**
  * Sets or clears the user's PIN code (its argon2id hash), on condition the PIN is still the one
- * checked (`previousHash`, null for none): false when a concurrent change got there first.
+ * checked (`previousHash`, null for none): `changed` when a concurrent change got there first.
  */
-export const replacePinCodeHash = async (userId: string, previousHash: string | null, pinCodeHash: string | null): Promise<boolean> => {
-  try {
-    await writeOne(
-      updateWrite(keys.user(userId), 'SET pinCodeHash = :hash, updatedAt = :now', {
-        condition:
-          previousHash === null
-            ? 'attribute_exists(pk) AND (attribute_not_exists(pinCodeHash) OR pinCodeHash = :none)'
-            : 'pinCodeHash = :previous',
-        values: {
-          ':hash': pinCodeHash,
-          ':now': new Date().toISOString(),
-          ...(previousHash === null ? { ':none': null } : { ':previous': previousHash }),
-        },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
-    throw error;
-  }
-};
+export const replacePinCodeHash = (userId: string, previousHash: string | null, pinCodeHash: string | null): Promise<Outcome<'changed'>> =>
+  tryWriteOne(
+    updateWrite(keys.user(userId), 'SET pinCodeHash = :hash, updatedAt = :now', {
+      condition:
+        previousHash === null
+          ? 'attribute_exists(pk) AND (attribute_not_exists(pinCodeHash) OR pinCodeHash = :none)'
+          : 'pinCodeHash = :previous',
+      values: {
+        ':hash': pinCodeHash,
+        ':now': new Date().toISOString(),
+        ...(previousHash === null ? { ':none': null } : { ':previous': previousHash }),
+      },
+      refusal: 'changed',
+    }),
+  );
 
 /** Every user, oldest first: one Query of the users index (gsi1 `USERS`). */
 export const listUsers = async (): Promise<UserRecord[]> => (await queryAll(partitions.users())).map(userCodec.read);
@@ -119,40 +120,48 @@ export const listUsersWithTrashState = async (): Promise<UserWithTrashState[]> =
 /**
  * Changes a user in one transaction, only if it is still as read: the email and storage-label
  * guards move with the values (a taken one cancels it with Immich's message). The credentials'
- * copies are rewritten after (`rewriteCredentials`).
+ * copies are rewritten after (`rewriteCredentials`). Refused `changed` (the user changed since
+ * read), `email-taken` or `label-taken`, nothing written then.
  */
-export const updateUser = async (user: UserRecord, changes: Partial<UserRecord>): Promise<UserRecord> => {
+export const updateUser = async (
+  user: UserRecord,
+  changes: Partial<UserRecord>,
+): Promise<Outcome<'changed' | 'email-taken' | 'label-taken', UserRecord>> => {
   const updated: UserRecord = { ...user, ...changes, updatedAt: new Date().toISOString() };
-  const writes: Write[] = [userWrites.set(user, { ...changes, updatedAt: updated.updatedAt })];
+  const writes: Write<'changed' | 'email-taken' | 'label-taken'>[] = [userWrites.set(user, { ...changes, updatedAt: updated.updatedAt })];
   if (updated.email !== user.email) writes.push(...userWrites.moveEmail(user.id, user.email, updated.email));
   if (updated.storageLabel !== user.storageLabel) {
     if (user.storageLabel) writes.push(userWrites.releaseStorageLabel(user.storageLabel));
     if (updated.storageLabel) writes.push(userWrites.claimStorageLabel(updated.storageLabel, user.id));
   }
-  await transact(writes);
-  return updated;
+  const written = await tryTransact(writes);
+  return written.ok ? doneWith(updated) : written;
 };
 
 /**
  * Removes one of the user's metadata rows (Immich's `user_metadata`: v3's `license`, `onboarding`)
  * by setting the fields that hold it, recorded for the sync stream (UserMetadataDeleteV1) in the
- * same transaction.
+ * same transaction; `changed` when the user changed since read.
  */
-export const removeUserMetadata = async (user: UserRecord, key: 'license' | 'onboarding', fields: Partial<UserRecord>): Promise<void> => {
-  await transact([userWrites.set(user, { ...fields, updatedAt: new Date().toISOString() }), deletionWrites.userMetadata(user.id, key)]);
-};
+export const removeUserMetadata = (
+  user: UserRecord,
+  key: 'license' | 'onboarding',
+  fields: Partial<UserRecord>,
+): Promise<Outcome<'changed'>> =>
+  tryTransact([userWrites.set(user, { ...fields, updatedAt: new Date().toISOString() }), deletionWrites.userMetadata(user.id, key)]);
 
 /**
  * A deleted user's purge begins (Immich's UserDelete): `removing`, with a new `updatedAt`, only
  * while they are still deleted. A restore read before it then loses its condition, and one read
- * after finds them being removed. False when they were restored (or are gone).
+ * after finds them being removed. `restored` when they were restored (or are gone).
  */
-export const beginPurge = (userId: string): Promise<boolean> =>
-  writeIfPresent(
+export const beginPurge = (userId: string): Promise<Outcome<'restored'>> =>
+  tryWriteOne(
     updateWrite(keys.user(userId), 'SET #status = :removing, updatedAt = :now', {
       condition: 'attribute_type(deletedAt, :string)',
       names: { '#status': 'status' },
       values: { ':removing': 'removing', ':now': new Date().toISOString(), ':string': 'S' },
+      refusal: 'restored',
     }),
   );
 
@@ -179,9 +188,9 @@ export const deleteUserRemains = async (userId: string): Promise<void> => {
 /**
  * The user item itself, last of a purge, with its email and storage-label guards and the record
  * that tells every user's apps (UserDeleteV1), in one transaction; only while they are still
- * deleted. False when they were not (restored meanwhile, or gone already).
+ * deleted. `restored` when they were not (restored meanwhile, or gone already).
  */
-export const deleteUserItem = async (user: UserRecord): Promise<boolean> => {
+export const deleteUserItem = async (user: UserRecord): Promise<Outcome<'restored'>> => {
   const guard = { condition: 'attribute_not_exists(pk) OR userId = :id', values: { ':id': user.id } };
   try {
     await transact([
@@ -190,9 +199,9 @@ export const deleteUserItem = async (user: UserRecord): Promise<boolean> => {
       deleteWrite(keys.email(user.email), guard),
       ...(user.storageLabel ? [deleteWrite(keys.storageLabel(user.storageLabel), guard)] : []),
     ]);
-    return true;
+    return done();
   } catch (error) {
-    if (isCancelled(error)) return false;
+    if (isCancelled(error)) return refused('restored');
     throw error;
   }
 };

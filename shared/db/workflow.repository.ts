@@ -2,8 +2,9 @@ import type { WorkflowRecord } from '../model/workflow.ts';
 import { getItem } from './get.ts';
 import { workflowCodec } from './items/workflow.ts';
 import { keys, partitions } from './keys.ts';
+import type { Outcome } from './outcome.ts';
 import { queryAll } from './query.ts';
-import { deleteWrite, putWrite, writeIfPresent, writeOne } from './transact.ts';
+import { deleteWrite, putWrite, tryWriteOne, writeOne } from './transact.ts';
 
 /** The owner's workflow, or undefined (someone else's reads as missing). */
 export const getWorkflow = async (ownerId: string, workflowId: string): Promise<WorkflowRecord | undefined> => {
@@ -24,13 +25,13 @@ export const createWorkflow = async (workflow: WorkflowRecord): Promise<void> =>
 
 /**
  * A workflow changed from the one read: written only while it is still that one (`updatedAt` as
- * read), so of two concurrent updates neither is lost unnoticed; false when it changed or went.
+ * read), so of two concurrent updates neither is lost unnoticed; `changed` when it changed or went.
  */
-export const replaceWorkflow = async (workflow: WorkflowRecord, was: WorkflowRecord): Promise<boolean> =>
-  writeIfPresent(
+export const replaceWorkflow = (workflow: WorkflowRecord, was: WorkflowRecord): Promise<Outcome<'changed'>> =>
+  tryWriteOne(
     putWrite(
       { ...keys.workflow(workflow.ownerId, workflow.id), type: 'workflow', ...workflow },
-      { condition: 'updatedAt = :was', values: { ':was': was.updatedAt } },
+      { condition: 'updatedAt = :was', values: { ':was': was.updatedAt }, refusal: 'changed' },
     ),
   );
 

@@ -23,7 +23,7 @@ export const addUsersToAlbum = async (auth: Auth, id: string, shares: readonly A
   );
   const added = shares.filter((share) => targets.has(share.userId));
   const now = new Date().toISOString();
-  if ((await shareAlbum(album, added, now)) === 'changed') throw albumChanged();
+  if (!(await shareAlbum(album, added, now)).ok) throw albumChanged();
   const updated: AlbumRecord = {
     ...album,
     sharedUserIds: [...album.sharedUserIds, ...added.map((share) => share.userId)],
@@ -45,7 +45,7 @@ export const updateAlbumUser = async (auth: Auth, id: string, userId: string, ro
   const album = await requireAlbum(auth, Permission.AlbumShare, id);
   if (userId === album.ownerId) throw new Invalid('User is owner');
   if (!album.sharedUserIds.includes(userId)) throw new Invalid('Album not shared with user');
-  if ((await setAlbumUserRole(album, { userId, role }, new Date().toISOString())) === 'changed') throw albumChanged();
+  if (!(await setAlbumUserRole(album, { userId, role }, new Date().toISOString())).ok) throw albumChanged();
 };
 
 /**
@@ -58,5 +58,5 @@ export const removeUserFromAlbum = async (auth: Auth, id: string, userId: string
   if (album.ownerId === target) throw new Invalid('Cannot remove album owner');
   if (!album.sharedUserIds.includes(target)) throw new Invalid('Album not shared with user');
   requireAlbumUserRemoval(auth, album, target);
-  if ((await unshareAlbum(album, target, new Date().toISOString())) === 'changed') throw albumChanged();
+  if (!(await unshareAlbum(album, target, new Date().toISOString())).ok) throw albumChanged();
 };

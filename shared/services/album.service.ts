@@ -186,8 +186,8 @@ export const updateAlbumInfo = async (auth: Auth, id: string, dto: AlbumChanges)
     throw new Invalid('Invalid album thumbnail');
   }
   const outcome = await updateAlbumFields(album, fields);
-  if (outcome === 'album-gone') throw accessLost(Permission.AlbumUpdate);
-  if (outcome === 'thumbnail-gone') throw new Invalid('Invalid album thumbnail');
+  if (!outcome.ok && outcome.reason === 'album-gone') throw accessLost(Permission.AlbumUpdate);
+  if (!outcome.ok && outcome.reason === 'thumbnail-gone') throw new Invalid('Invalid album thumbnail');
   return { album: { ...album, ...fields }, ...(await usersOf(album)), members };
 };
 
@@ -209,9 +209,9 @@ export const removeAlbum = async (album: AlbumRecord): Promise<void> => {
       await deleteSharedLink(link, []);
     }
     const outcome = await deleteAlbumItem(album);
-    if (outcome === 'deleted') break;
+    if (outcome.ok) break;
     // Deleted by a concurrent request: done. Otherwise a link was made meanwhile: again.
-    if (outcome === 'gone') return;
+    if (outcome.reason === 'gone') return;
     if (round >= 3) throw new Conflict('The album changed while it was being deleted; try again');
   }
   // No request can add entries now (the album is gone); an add already under way may still land one.
@@ -264,11 +264,10 @@ const addAllowedAssets = async (
   const outcomes = new Map((await addMembers(album, added)).map((outcome, index) => [added[index]?.id, outcome]));
   const reported = results.map((result): BulkIdResult => {
     const outcome = result.success ? outcomes.get(result.id) : undefined;
-    if (outcome === 'member-condition') return { id: result.id, success: false, error: 'duplicate' };
-    if (outcome === 'asset-missing') return { id: result.id, success: false, error: 'no_permission' };
-    return result;
+    if (outcome?.ok !== false) return result;
+    return { id: result.id, success: false, error: outcome.reason === 'member-condition' ? 'duplicate' : 'no_permission' };
   });
-  const first = added.find((asset) => outcomes.get(asset.id) === 'done');
+  const first = added.find((asset) => outcomes.get(asset.id)?.ok);
   if (first) {
     await touchAlbum(album, album.albumThumbnailAssetId ?? first.id, new Date().toISOString());
     albumAssetsChanged(album);
@@ -306,7 +305,7 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
   const outcomes = new Map((await removeMembers(album, removing)).map((outcome, index) => [removing[index], outcome]));
   const reported = results.map((result): BulkIdResult => {
     const outcome = result.success ? outcomes.get(result.id) : undefined;
-    return outcome === 'member-condition' || outcome === 'asset-missing' ? { id: result.id, success: false, error: 'not_found' } : result;
+    return outcome?.ok === false ? { id: result.id, success: false, error: 'not_found' } : result;
   });
   const removed = reported.filter((result) => result.success).map((result) => result.id);
   if (removed.length > 0) {

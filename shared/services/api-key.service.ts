@@ -3,7 +3,6 @@ import { requireApiKey, requireGrantable } from '../access/api-key-permission.ts
 import { hashSecret, newSecret } from '../core/crypto.ts';
 import { Inaccessible } from '../core/errors.ts';
 import {
-  ApiKeyGoneError,
   getUserApiKey,
   createApiKey as insertApiKey,
   listApiKeys,
@@ -12,6 +11,7 @@ import {
 } from '../db/api-key.repository.ts';
 import type { ApiKeyListing } from '../model/api-key.ts';
 import type { Auth } from '../model/user.ts';
+import { unlessRefused } from './user-refusals.ts';
 
 /** A new key: its name (`API Key` when none or empty) and permissions (v1.100's keys: `all`). */
 export interface NewApiKey {
@@ -42,7 +42,7 @@ export const createApiKey = async (auth: Auth, input: NewApiKey): Promise<{ secr
     createdAt: now,
     updatedAt: now,
   };
-  await insertApiKey(key);
+  unlessRefused(await insertApiKey(key));
   return { secret, apiKey: key };
 };
 
@@ -74,12 +74,7 @@ export const updateApiKey = async (auth: Auth, id: string, input: ApiKeyChange):
     permissions: input.permissions ? [...input.permissions] : key.permissions,
     updatedAt: new Date().toISOString(),
   };
-  try {
-    await writeApiKey(auth.user.id, key, fields);
-  } catch (error) {
-    // Deleted meanwhile.
-    if (error instanceof ApiKeyGoneError) throw new Inaccessible('API Key not found');
-    throw error;
-  }
+  // Deleted meanwhile: gone.
+  if (!(await writeApiKey(auth.user.id, key, fields)).ok) throw new Inaccessible('API Key not found');
   return { ...key, ...fields };
 };

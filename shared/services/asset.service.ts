@@ -3,6 +3,7 @@ import { accessLost, Permission } from '../access/permission.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { albumOwnerOf, leaveAllAlbums, replaceAlbumThumbnail } from '../db/album-exit.repository.ts';
 import { findByChecksums, getAssetWithFaces, listDeviceAssets, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
+import { doneWith } from '../db/outcome.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
 import { editedDates } from '../domain/date-edit.ts';
@@ -99,18 +100,15 @@ const writeChanges = (found: AssetWithFaces, dto: AssetEdit, exifChanges: Return
   withFreshAsset(found, async (fresh) => {
     const dates = dateChangesOf(fresh.asset, dto);
     const exif = { ...exifChanges, ...dates.exif };
-    return {
-      asset: await writeAsset(fresh.asset, fresh.faces, {
-        ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
-        ...(visibilityAfter(fresh.asset.visibility, dto) !== fresh.asset.visibility
-          ? { visibility: visibilityAfter(fresh.asset.visibility, dto) }
-          : {}),
-        ...(Object.keys(exif).length > 0 ? { exif: { ...fresh.asset.exif, ...exif } } : {}),
-        ...dates.asset,
-      }),
-      faces: fresh.faces,
-      before: fresh.asset,
-    };
+    const written = await writeAsset(fresh.asset, fresh.faces, {
+      ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
+      ...(visibilityAfter(fresh.asset.visibility, dto) !== fresh.asset.visibility
+        ? { visibility: visibilityAfter(fresh.asset.visibility, dto) }
+        : {}),
+      ...(Object.keys(exif).length > 0 ? { exif: { ...fresh.asset.exif, ...exif } } : {}),
+      ...dates.asset,
+    });
+    return written.ok ? doneWith({ asset: written.value, faces: fresh.faces, before: fresh.asset }) : written;
   });
 
 /**

@@ -11,6 +11,7 @@ import { appVersionOf, sessionLifetimeSeconds } from '../model/session.ts';
 import type { Auth, LoginCredential, PasswordChange, UserRecord } from '../model/user.ts';
 import { raise } from '../realtime/outbox.ts';
 import { readConfig } from './config.reader.ts';
+import { unlessRefused } from './user-refusals.ts';
 
 /**
  * POST /auth/login. A wrong password and an unknown email give the same answer after the same
@@ -25,24 +26,26 @@ export const login = async (input: LoginCredential, agent: SessionAgent): Promis
 
   const accessToken = newSecret();
   const now = new Date();
-  await createSession({
-    id: randomUUID(),
-    tokenHash: hashSecret(accessToken),
-    userId: user.id,
-    email: user.email,
-    isAdmin: user.isAdmin,
-    userActive: true,
-    // Named from the request when shown, as Immich names it at sign-in (shared/domain/device.ts).
-    deviceType: '',
-    deviceOS: '',
-    agent,
-    appVersion: appVersionOf(agent.userAgent),
-    createdAt: now.toISOString(),
-    updatedAt: now.toISOString(),
-    ttl: Math.floor(now.getTime() / 1000) + sessionLifetimeSeconds,
-    pinExpiresAt: null,
-    isPendingSyncReset: false,
-  });
+  unlessRefused(
+    await createSession({
+      id: randomUUID(),
+      tokenHash: hashSecret(accessToken),
+      userId: user.id,
+      email: user.email,
+      isAdmin: user.isAdmin,
+      userActive: true,
+      // Named from the request when shown, as Immich names it at sign-in (shared/domain/device.ts).
+      deviceType: '',
+      deviceOS: '',
+      agent,
+      appVersion: appVersionOf(agent.userAgent),
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+      ttl: Math.floor(now.getTime() / 1000) + sessionLifetimeSeconds,
+      pinExpiresAt: null,
+      isPendingSyncReset: false,
+    }),
+  );
   return { accessToken, user };
 };
 
@@ -76,7 +79,7 @@ export const createChildSession = async (
     pinExpiresAt: null,
     isPendingSyncReset: false,
   };
-  await createSession(session);
+  unlessRefused(await createSession(session));
   return { session, token };
 };
 
@@ -99,9 +102,10 @@ export const changePassword = async (auth: Auth, input: PasswordChange): Promise
   const user = await getUser(auth.user.id);
   if (!user) throw new Unauthenticated();
   if (!(await verifyPassword(input.password, user.passwordHash))) throw new Invalid('Wrong password');
-  const updated = await replacePasswordHash(user.id, user.passwordHash, await hashPassword(input.newPassword));
+  const replaced = await replacePasswordHash(user.id, user.passwordHash, await hashPassword(input.newPassword));
   // Another change won the race against the same old password: this one's password is no longer current.
-  if (!updated) throw new Invalid('Wrong password');
+  if (!replaced.ok) throw new Invalid('Wrong password');
+  const updated = replaced.value;
   if (input.invalidateSessions !== false) await deleteUserSessions(user.id, auth.sessionHash);
   return updated;
 };

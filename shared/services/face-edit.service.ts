@@ -50,12 +50,12 @@ const editFaces = async (
       ),
     );
     const outcome = await editAssetFaces(found.asset, found.faces, edit);
-    if (outcome === 'person-gone') throw accessLost(Permission.PersonRead);
-    if (outcome === 'changed') {
+    if (!outcome.ok && outcome.reason === 'person-gone') throw accessLost(Permission.PersonRead);
+    if (!outcome.ok) {
       attempt++;
       continue;
     }
-    if (outcome === 'more') continue;
+    if (outcome.value === 'more') continue;
     await deletePostings(
       auth.user.id,
       postingsOf(
@@ -91,13 +91,14 @@ const refreshFeaturePhotos = async (
   for (const id of gained) {
     const person = people.get(id);
     if (!person || person.faceAssetId !== null) continue;
-    if (await writePerson(person, { faceAssetId: assetId })) jobs.push({ kind: 'person-thumbnail', ownerId: person.ownerId, personId: id });
+    if ((await writePerson(person, { faceAssetId: assetId })).ok)
+      jobs.push({ kind: 'person-thumbnail', ownerId: person.ownerId, personId: id });
   }
   for (const id of left) {
     const person = people.get(id);
     if (!person || person.faceAssetId !== assetId) continue;
     const next = (await listPersonFaces(id)).find((face) => face.assetId !== assetId)?.assetId ?? null;
-    if ((await writePerson(person, { faceAssetId: next })) && next)
+    if ((await writePerson(person, { faceAssetId: next })).ok && next)
       jobs.push({ kind: 'person-thumbnail', ownerId: person.ownerId, personId: id });
   }
   if (jobs.length > 0) await queueMediaJobs(jobs);

@@ -7,7 +7,7 @@
  * stay: Immich replaces an asset's tags with the file's, having written the app's into the
  * sidecar first; no sidecar is written here (docs/immich-compatibility.md, "Tags").
  */
-import { addAssetTags, removeAssetTags, TagGoneError } from '../db/tag.repository.ts';
+import { addAssetTags, removeAssetTags } from '../db/tag.repository.ts';
 import { isTagPath } from '../model/tag.ts';
 import { upsertTagPaths } from './tag-upsert.ts';
 
@@ -30,12 +30,8 @@ export const putFileTags = async (
   for (let attempt = 1; ; attempt++) {
     const tagIds = (await upsertTagPaths(ownerId, paths)).map((tag) => tag.id);
     for (const id of tagIds) attempted.add(id);
-    try {
-      await addAssetTags(ownerId, assetId, tagIds);
-      return tagIds;
-    } catch (error) {
-      if (!(error instanceof TagGoneError) || attempt >= 3) throw error;
-    }
+    if ((await addAssetTags(ownerId, assetId, tagIds)).ok) return tagIds;
+    if (attempt >= 3) throw new Error(`The tags of asset ${assetId} kept being deleted while they were put on it`);
   }
 };
 

@@ -17,6 +17,7 @@ import { isSignedBy } from '../domain/license.ts';
 import type { License } from '../model/license.ts';
 import type { Auth } from '../model/user.ts';
 import { getMyUserInfo } from './user.service.ts';
+import { unlessRefused } from './user-refusals.ts';
 
 const invalid = () => new Invalid('Invalid license key');
 const activated = (licenseKey: string, activationKey: string): License => ({
@@ -58,12 +59,12 @@ export const setUserLicense = async (auth: Auth, licenseKey: string, activationK
   const { client, server } = licensePublicKeys();
   if (!isSignedBy(licenseKey, activationKey, client) && !isSignedBy(licenseKey, activationKey, server)) throw invalid();
   const license = activated(licenseKey, activationKey);
-  await updateUser(await getMyUserInfo(auth), { license });
+  unlessRefused(await updateUser(await getMyUserInfo(auth), { license }));
   return license;
 };
 
 /** DELETE /users/me/license. */
 export const deleteUserLicense = async (auth: Auth): Promise<void> => {
   const user = await getMyUserInfo(auth);
-  if (user.license) await removeUserMetadata(user, 'license', { license: null });
+  if (user.license) unlessRefused(await removeUserMetadata(user, 'license', { license: null }));
 };

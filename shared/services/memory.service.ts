@@ -12,7 +12,6 @@ import {
   getMemoriesState,
   listMemories,
   listMemoryAssetIds,
-  MemoryGoneError,
   memoryAssetsAmong,
   removeMemoryAssets as removeEntries,
   setMemoriesState,
@@ -134,19 +133,13 @@ export const createMemory = async (auth: Auth, dto: NewMemory): Promise<MemoryVi
   return { memory, assets: allowed.filter(inTimeline).sort(byTakenAt) };
 };
 
-const gone = (error: unknown, permission: Permission): never => {
-  if (error instanceof MemoryGoneError) throw accessLost(permission);
-  throw error;
-};
-
 /** PUT /memories/:id: saved, seen, or its date. */
 export const updateMemory = async (auth: Auth, memoryId: string, change: MemoryChange): Promise<MemoryView> => {
   const memory = await requireMemory(auth, Permission.MemoryUpdate, memoryId);
   const fields = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
-  const updated = await writeMemory(memory, { ...fields, updatedAt: new Date().toISOString() }).catch((error: unknown) =>
-    gone(error, Permission.MemoryUpdate),
-  );
-  return viewOf(updated);
+  const updated = await writeMemory(memory, { ...fields, updatedAt: new Date().toISOString() });
+  if (!updated.ok) throw accessLost(Permission.MemoryUpdate);
+  return viewOf(updated.value);
 };
 
 /** DELETE /memories/:id. */
@@ -161,8 +154,7 @@ export const addMemoryAssets = async (auth: Auth, memoryId: string, assetIds: re
   const candidates = [...new Set(assetIds.filter((id) => !present.has(id)))];
   const allowed = new Set((await allowedAssets(auth, Permission.AssetShare, candidates)).map((asset) => asset.id));
   const { results, changed } = addOutcomes(assetIds, present, allowed);
-  if (changed.length > 0)
-    await addEntries(memory, changed, new Date().toISOString()).catch((error: unknown) => gone(error, Permission.MemoryRead));
+  if (changed.length > 0 && !(await addEntries(memory, changed, new Date().toISOString())).ok) throw accessLost(Permission.MemoryRead);
   return results;
 };
 
@@ -170,8 +162,7 @@ export const addMemoryAssets = async (auth: Auth, memoryId: string, assetIds: re
 export const removeMemoryAssets = async (auth: Auth, memoryId: string, assetIds: readonly string[]): Promise<BulkIdResult[]> => {
   const memory = await requireMemory(auth, Permission.MemoryUpdate, memoryId);
   const { results, changed } = removeOutcomes(assetIds, await memoryAssetsAmong(memory.id, [...new Set(assetIds)]));
-  if (changed.length > 0)
-    await removeEntries(memory, changed, new Date().toISOString()).catch((error: unknown) => gone(error, Permission.MemoryUpdate));
+  if (changed.length > 0 && !(await removeEntries(memory, changed, new Date().toISOString())).ok) throw accessLost(Permission.MemoryUpdate);
   return results;
 };
 
@@ -196,7 +187,7 @@ const makeOnThisDay = async (ownerId: string, dayStart: number): Promise<number>
   let made = 0;
   for (const [year, assets] of byYear) {
     const now = new Date().toISOString();
-    const { created } = await storeMemory(
+    const stored = await storeMemory(
       {
         id: onThisDayId(ownerId, day, year),
         ownerId,
@@ -212,7 +203,7 @@ const makeOnThisDay = async (ownerId: string, dayStart: number): Promise<number>
       },
       assets.map((asset) => asset.id),
     );
-    if (created) made++;
+    if (stored.ok) made++;
   }
   return made;
 };

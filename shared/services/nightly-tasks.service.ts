@@ -138,7 +138,7 @@ export const runNightlyTasks = async (now: Date, limits: NightlyBudget = {}): Pr
   const memoriesOn = config.nightlyTasks.generateMemories;
   const budget = new WorkBudget(limits.maxDeletions ?? defaultDeletions, limits.deadline ?? Date.now() + defaultMs, limits.batch);
   const memoriesAt = now.toISOString();
-  if (await claimNightlySlot(slot, { ...(cleanupOn ? { cleanup: slot } : {}), ...(memoriesOn ? { memories: memoriesAt } : {}) })) {
+  if ((await claimNightlySlot(slot, { ...(cleanupOn ? { cleanup: slot } : {}), ...(memoriesOn ? { memories: memoriesAt } : {}) })).ok) {
     // A night's run is the background tasks' queue's job (the jobs page counts it).
     return recordRun('backgroundTask', async () => {
       const outcome: NightlyOutcome = { slot, ran: true };

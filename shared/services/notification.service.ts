@@ -56,7 +56,7 @@ export const getNotification = async (auth: Auth, id: string): Promise<Notificat
 /** The notification marked read at `readAt`, or unread (null); `undefined` changes nothing (Immich's update of an absent field). */
 const markRead = async (notification: NotificationRecord, readAt: string | null | undefined): Promise<NotificationRecord | undefined> => {
   if (readAt === undefined) return notification;
-  if (!(await setNotificationRead(notification, readAt))) return undefined;
+  if (!(await setNotificationRead(notification, readAt)).ok) return undefined;
   return { ...notification, readAt, ttl: notificationTtl(notification.createdAt, readAt) };
 };
 
@@ -211,6 +211,6 @@ export const notifyAlbumUpdate = (album: Pick<AlbumRecord, 'id' | 'albumName' | 
         description: `New media has been added to the album (${album.albumName})`,
         dataJson: JSON.stringify({ albumId: album.id }),
       });
-      if (await putNotificationOnce(notification)) raise({ kind: 'notification', notification });
+      if ((await putNotificationOnce(notification)).ok) raise({ kind: 'notification', notification });
     });
   });

@@ -33,21 +33,21 @@ export const createPartner = async (auth: Auth, sharedWithId: string): Promise<P
   if (!user || user.deletedAt !== null) throw new Invalid('User not found');
   const now = new Date().toISOString();
   const partner: PartnerRecord = { sharedById: auth.user.id, sharedWithId, inTimeline: false, createdAt: now, updatedAt: now };
-  await insertPartner(partner);
+  if (!(await insertPartner(partner)).ok) throw new Invalid('Partner already exists');
   return { partner, user };
 };
 
 /** DELETE /partner/:id: the caller stops sharing with that user. */
 export const removePartner = async (auth: Auth, sharedWithId: string): Promise<void> => {
-  await deletePartner(auth.user.id, sharedWithId);
+  if (!(await deletePartner(auth.user.id, sharedWithId)).ok) throw new Invalid('Partner not found');
 };
 
 /** PUT /partner/:id: the caller (shared with) chooses whether that partner's photos join their timeline. */
 export const updatePartner = async (auth: Auth, sharedById: string, inTimeline: boolean): Promise<Partnership> => {
   const partner = await requirePartner(auth, sharedById);
   const [updated, user] = await Promise.all([setPartnerInTimeline(partner, inTimeline, new Date().toISOString()), getUser(sharedById)]);
-  if (!updated || !user) throw accessLost(Permission.PartnerUpdate);
-  return { partner: updated, user };
+  if (!updated.ok || !user) throw accessLost(Permission.PartnerUpdate);
+  return { partner: updated.value, user };
 };
 
 /** The users whose photos join the caller's timeline (their partners, `inTimeline`). */

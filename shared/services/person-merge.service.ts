@@ -44,7 +44,10 @@ export const mergePerson = async (auth: Auth, id: string, ids: readonly string[]
     const takeOver: PersonChanges = {};
     if (!primary.name && merged.name) takeOver.name = merged.name;
     if (!primary.birthDate && merged.birthDate) takeOver.birthDate = merged.birthDate;
-    if (Object.keys(takeOver).length > 0) primary = (await writePerson(primary, takeOver)) ?? primary;
+    if (Object.keys(takeOver).length > 0) {
+      const written = await writePerson(primary, takeOver);
+      if (written.ok) primary = written.value;
+    }
     const faces = await listPersonFaces(merged.id);
     const byAsset = new Map<string, FaceEntry[]>();
     for (const face of faces) byAsset.set(face.assetId, [...(byAsset.get(face.assetId) ?? []), face]);

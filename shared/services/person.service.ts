@@ -94,8 +94,9 @@ export const updatePerson = async (auth: Auth, id: string, dto: PersonEdit): Pro
       [...assets.values()].flatMap((asset) => postingsOf(asset, nameTerms(changes.name))),
     );
   }
-  const updated = await writePerson(person, changes);
-  if (!updated) throw accessLost(Permission.PersonWrite);
+  const written = await writePerson(person, changes);
+  if (!written.ok) throw accessLost(Permission.PersonWrite);
+  const updated = written.value;
   // A new feature face: the media function crops the new thumbnail (Immich queues the same job).
   if (changes.faceAssetId !== undefined && changes.faceAssetId !== person.faceAssetId)
     await queueMediaJobs([{ kind: 'person-thumbnail', ownerId: person.ownerId, personId: person.id }]);

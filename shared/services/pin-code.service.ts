@@ -48,7 +48,7 @@ const countAttempt = async (userId: string): Promise<void> => {
       lockedUntil: next >= MAX_FAILURES ? now + lockMs(next) : null,
       ttl: Math.floor(now / 1000) + FORGET_SECONDS,
     });
-    if (counted) return;
+    if (counted.ok) return;
   }
   throw new Conflict('The request met concurrent attempts; try again');
 };
@@ -80,7 +80,7 @@ const changed = (): never => {
 export const setupPinCode = async (auth: Auth, pinCode: string): Promise<void> => {
   const user = await userOf(auth);
   if (user.pinCodeHash) throw new Invalid('User already has a PIN code');
-  if (!(await replacePinCodeHash(user.id, null, await hashPassword(pinCode)))) throw new Invalid('User already has a PIN code');
+  if (!(await replacePinCodeHash(user.id, null, await hashPassword(pinCode))).ok) throw new Invalid('User already has a PIN code');
 };
 
 /** PUT /auth/pin-code: a new PIN code, proven with the password or the current PIN. */
@@ -90,14 +90,14 @@ export const changePinCode = async (
 ): Promise<void> => {
   const user = await userOf(auth);
   const current = await proveIdentity(user, dto);
-  if (!(await replacePinCodeHash(user.id, current, await hashPassword(dto.newPinCode)))) changed();
+  if (!(await replacePinCodeHash(user.id, current, await hashPassword(dto.newPinCode))).ok) changed();
 };
 
 /** DELETE /auth/pin-code: no PIN code any more, proven as a change is; every session of the user is locked. */
 export const resetPinCode = async (auth: Auth, dto: { pinCode?: string | undefined; password?: string | undefined }): Promise<void> => {
   const user = await userOf(auth);
   const current = await proveIdentity(user, dto);
-  if (!(await replacePinCodeHash(user.id, current, null))) changed();
+  if (!(await replacePinCodeHash(user.id, current, null)).ok) changed();
   await lockUserSessions(user.id);
 };
 

@@ -4,7 +4,7 @@
  */
 import { inBatches } from '../core/concurrency.ts';
 import { log } from '../core/log.ts';
-import { AssetChangedError, getAsset, indexAssetPosition, recordPlaces } from '../db/asset.repository.ts';
+import { getAsset, indexAssetPosition, recordPlaces } from '../db/asset.repository.ts';
 import { getStoredSetting } from '../db/config.repository.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
@@ -111,8 +111,8 @@ export const placeAsset = async (
         [...after].filter((term) => !before.has(term)),
       ),
     );
-    try {
-      const updated = await recordPlaces(asset, wanted, geocoded);
+    const updated = await recordPlaces(asset, wanted, geocoded);
+    if (updated.ok) {
       await deletePostings(
         asset.ownerId,
         postingsOf(
@@ -120,12 +120,11 @@ export const placeAsset = async (
           [...before].filter((term) => !after.has(term)),
         ),
       );
-      return { outcome: fromFile ? 'file' : 'named', asset: updated };
-    } catch (error) {
-      if (!(error instanceof AssetChangedError) || attempt >= 5) throw error;
-      // Its position, names or state changed meanwhile: the asset as it is now.
-      asset = await getAsset(assetId);
+      return { outcome: fromFile ? 'file' : 'named', asset: updated.value };
     }
+    if (attempt >= 5) throw new Error(`Asset ${assetId} kept changing while its places were recorded`);
+    // Its position, names or state changed meanwhile: the asset as it is now.
+    asset = await getAsset(assetId);
   }
   return { outcome: 'gone' };
 };

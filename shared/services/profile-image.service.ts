@@ -8,6 +8,7 @@ import type { Auth, UserRecord } from '../model/user.ts';
 import { originalsStore } from '../storage/originals.ts';
 import { cacheControl } from './file.service.ts';
 import { findOrFail } from './user.service.ts';
+import { unlessRefused } from './user-refusals.ts';
 
 /** Immich's multipart field for a profile image. */
 export const profileImageField = 'file';
@@ -29,7 +30,7 @@ export const createProfileImage = async (auth: Auth, file: UploadedFile | undefi
   const stored = await store.put(key, file.data, mimeTypeOf(file.fileName));
   let updated: UserRecord;
   try {
-    updated = await updateUser(user, { profileImagePath: key });
+    updated = unlessRefused(await updateUser(user, { profileImagePath: key }));
   } catch (error) {
     await store.delete([stored]);
     throw error;
@@ -42,7 +43,7 @@ export const createProfileImage = async (auth: Auth, file: UploadedFile | undefi
 export const deleteProfileImage = async (auth: Auth): Promise<void> => {
   const user = await findOrFail(auth.user.id);
   if (user.profileImagePath === '') throw new Invalid("Can't delete a missing profile Image");
-  await updateUser(user, { profileImagePath: '' });
+  unlessRefused(await updateUser(user, { profileImagePath: '' }));
   await (await originalsStore()).delete([{ key: user.profileImagePath }]);
 };
 

@@ -23,8 +23,6 @@ import {
   deleteSharedLink as removeLink,
   removeSharedLinkAssets as removeLinkAssets,
   replaceSharedLink,
-  SharedLinkChangedError,
-  SlugTakenError,
 } from '../db/shared-link.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import type { AssetRecord } from '../model/asset.ts';
@@ -39,6 +37,7 @@ import type {
 } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
 import { linkSecret } from '../storage/link-secret.ts';
+import { userRefused } from './user-refusals.ts';
 
 /**
  * What a link shows: its own assets, then its album's, each list by fileCreatedAt ascending,
@@ -112,16 +111,12 @@ export const createSharedLink = async (
     showExif: dto.showMetadata ?? true,
     slug: dto.slug || null,
   };
-  try {
-    await insertLink(
-      link,
-      auth.user,
-      assets.map((asset) => asset.id),
-    );
-  } catch (error) {
-    if (error instanceof SlugTakenError) throw slugTaken();
-    throw error;
-  }
+  const created = await insertLink(
+    link,
+    auth.user,
+    assets.map((asset) => asset.id),
+  );
+  if (!created.ok) throw created.reason === 'taken' ? slugTaken() : userRefused(created.reason);
   return shownOf(secret, link, options.withAssets ? { assets: [...assets].sort(byFileCreatedAt('asc')) } : undefined);
 };
 
@@ -176,21 +171,17 @@ export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEd
       newHash ??= password ? hashPassword(password) : undefined;
       updated.passwordHash = newHash ? await newHash : null;
     }
-    try {
-      await replaceSharedLink(updated, link);
-      return shownOf(secret, updated, await contentsOf(updated));
-    } catch (error) {
-      if (error instanceof SlugTakenError) throw slugTaken();
-      if (!(error instanceof SharedLinkChangedError)) throw error;
-      if (attempt >= 4) throw new Conflict('The shared link is being changed by another request; try again');
-    }
+    const replaced = await replaceSharedLink(updated, link);
+    if (replaced.ok) return shownOf(secret, updated, await contentsOf(updated));
+    if (replaced.reason === 'taken') throw slugTaken();
+    if (attempt >= 4) throw new Conflict('The shared link is being changed by another request; try again');
   }
 };
 
 /** DELETE /shared-link/:id: the key stops working at once. */
 export const deleteSharedLink = async (auth: Auth, id: string): Promise<void> => {
   const link = await requireSharedLink(auth, id);
-  if ((await removeLink(link, await listSharedLinkAssetIds(link.id))) === 'gone') throw new Inaccessible('Shared link not found');
+  if (!(await removeLink(link, await listSharedLinkAssetIds(link.id))).ok) throw new Inaccessible('Shared link not found');
 };
 
 const individualLink = async (auth: Auth, id: string): Promise<{ link: SharedLinkRecord; present: Set<string> }> => {
@@ -222,9 +213,8 @@ export const addSharedLinkAssets = async (auth: Auth, id: string, assetIds: read
   const outcomes = new Map((await addLinkAssets(link.id, adding)).map((outcome, index) => [adding[index], outcome]));
   return results.map((result): AssetIdResult => {
     const outcome = result.success ? outcomes.get(result.assetId) : undefined;
-    if (outcome === 'duplicate') return { assetId: result.assetId, success: false, error: 'duplicate' };
-    if (outcome === 'asset-missing') return { assetId: result.assetId, success: false, error: 'no_permission' };
-    return result;
+    if (outcome?.ok !== false) return result;
+    return { assetId: result.assetId, success: false, error: outcome.reason === 'duplicate' ? 'duplicate' : 'no_permission' };
   });
 };
 
@@ -238,10 +228,12 @@ export const removeSharedLinkAssets = async (auth: Auth, id: string, assetIds: r
   });
   // A concurrent request may remove the same entry first: then it was not found here.
   const removing = results.filter((result) => result.success).map((result) => result.assetId);
-  const removed = new Map((await removeLinkAssets(link.id, removing)).map((done, index) => [removing[index], done]));
+  const removed = new Map((await removeLinkAssets(link.id, removing)).map((outcome, index) => [removing[index], outcome]));
   return results.map(
     (result): AssetIdResult =>
-      result.success && removed.get(result.assetId) === false ? { assetId: result.assetId, success: false, error: 'not_found' } : result,
+      result.success && removed.get(result.assetId)?.ok === false
+        ? { assetId: result.assetId, success: false, error: 'not_found' }
+        : result,
   );
 };
 

@@ -4,7 +4,8 @@ import { Permission } from '../access/permission.ts';
 import { requireStack, requireStacks } from '../access/stack-access.ts';
 import { Conflict, Invalid } from '../core/errors.ts';
 import { getAssets } from '../db/asset.repository.ts';
-import { getStack, getStacks, listStacks, type StackChange, StackChangedError, writeStackChange } from '../db/stack.repository.ts';
+import { done, doneWith, type Outcome, refused } from '../db/outcome.ts';
+import { getStack, getStacks, listStacks, type StackChange, writeStackChange } from '../db/stack.repository.ts';
 import { type AssetRecord, isListed, type StackRef } from '../model/asset.ts';
 import { maxStackSize, type StackRecord, type StackView } from '../model/stack.ts';
 import type { Auth } from '../model/user.ts';
@@ -32,16 +33,13 @@ const viewOf = async (stack: StackRecord): Promise<StackView<AssetRecord>> => ({
   assets: shown(stack, await getAssets(stack.assetIds)),
 });
 
-/** Runs a change prepared from fresh reads, again while a concurrent one wins the race; then 409. */
-const retrying = async <T>(change: () => Promise<T>): Promise<T> => {
+/** Runs a change prepared from fresh reads, again while a concurrent one wins the race (`changed`); then 409. */
+const retrying = async <T>(change: () => Promise<Outcome<'changed', T>>): Promise<T> => {
   for (let attempt = 0; ; attempt++) {
-    try {
-      return await change();
-    } catch (error) {
-      if (!(error instanceof StackChangedError)) throw error;
-      if (attempt >= 4) throw new Conflict('The stack was changed by another request; try again');
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
-    }
+    const outcome = await change();
+    if (outcome.ok) return outcome.value;
+    if (attempt >= 4) throw new Conflict('The stack was changed by another request; try again');
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
   }
 };
 
@@ -54,9 +52,12 @@ const stacksChanged = <T>(auth: Auth, result: T): T => {
   return result;
 };
 
-/** Writes a change, refused first when it is larger than one transaction holds. */
-const write = async (change: StackChange): Promise<void> => {
-  if ((await writeStackChange(change)) === 'too-large') throw new Invalid('Too many assets or stacks in one change of stacks');
+/** Writes a change, refused first when it is larger than one transaction holds; `changed` when it met a concurrent one. */
+const write = async (change: StackChange): Promise<Outcome<'changed'>> => {
+  const outcome = await writeStackChange(change);
+  if (outcome.ok) return done();
+  if (outcome.reason === 'too-large') throw new Invalid('Too many assets or stacks in one change of stacks');
+  return refused(outcome.reason);
 };
 
 /** The owner's stacks of these assets (each read once), by id. */
@@ -113,8 +114,8 @@ export const createStack = (auth: Auth, assetIds: readonly string[]): Promise<St
         for (const id of rest) change.members.push({ asset: read.get(id) as AssetRecord, stack: refOf(kept) });
       }
     }
-    await write(change);
-    return stacksChanged(auth, { stack, assets: shown(stack, members) });
+    const written = await write(change);
+    return written.ok ? doneWith(stacksChanged(auth, { stack, assets: shown(stack, members) })) : written;
   });
 
 /**
@@ -140,16 +141,14 @@ export const unstackAssets = async (auth: Auth, assetIds: readonly string[]): Pr
   for (const stackId of stackIds)
     await retrying(async () => {
       const stack = await getStack(auth.user.id, stackId);
-      if (!stack) return;
+      if (!stack) return done();
       const rest = stack.assetIds.filter((id) => !leaving.has(id) || id === stack.primaryAssetId);
-      if (rest.length === stack.assetIds.length) return;
+      if (rest.length === stack.assetIds.length) return done();
       const members = await membersOf(stack);
-      if (rest.length < 2) {
-        await write({ ownerId: stack.ownerId, put: [], remove: [stack], members: members.map((asset) => ({ asset, stack: null })) });
-        return;
-      }
+      if (rest.length < 2)
+        return write({ ownerId: stack.ownerId, put: [], remove: [stack], members: members.map((asset) => ({ asset, stack: null })) });
       const updated: StackRecord = { ...stack, assetIds: rest, updatedAt: new Date().toISOString() };
-      await write({
+      return write({
         ownerId: stack.ownerId,
         put: [{ stack: updated, was: stack }],
         remove: [],
@@ -197,23 +196,23 @@ export const updateStack = (auth: Auth, id: string, primaryAssetId: string | und
   retrying(async () => {
     const stack = await requireStack(auth, Permission.StackUpdate, id);
     if (primaryAssetId && !stack.assetIds.includes(primaryAssetId)) throw new Invalid('Primary asset must be in the stack');
-    if (!primaryAssetId || primaryAssetId === stack.primaryAssetId) return stacksChanged(auth, await viewOf(stack));
+    if (!primaryAssetId || primaryAssetId === stack.primaryAssetId) return doneWith(stacksChanged(auth, await viewOf(stack)));
     const updated: StackRecord = { ...stack, primaryAssetId, updatedAt: new Date().toISOString() };
     const members = await membersOf(stack);
-    await write({
+    const written = await write({
       ownerId: stack.ownerId,
       put: [{ stack: updated, was: stack }],
       remove: [],
       members: members.map((asset) => ({ asset, stack: refOf(updated) })),
     });
-    return stacksChanged(auth, { stack: updated, assets: shown(updated, members) });
+    return written.ok ? doneWith(stacksChanged(auth, { stack: updated, assets: shown(updated, members) })) : written;
   });
 
 const deleteOne = (auth: Auth, id: string): Promise<void> =>
   retrying(async () => {
     const stack = await requireStack(auth, Permission.StackDelete, id);
     const members = await membersOf(stack);
-    await write({ ownerId: stack.ownerId, put: [], remove: [stack], members: members.map((asset) => ({ asset, stack: null })) });
+    return write({ ownerId: stack.ownerId, put: [], remove: [stack], members: members.map((asset) => ({ asset, stack: null })) });
   });
 
 /** DELETE /stacks/:id: the stack goes, its assets stay (unstacked), as Immich's. */
@@ -249,13 +248,14 @@ export const removeAssetFromStack = (auth: Auth, id: string, assetId: string): P
       updatedAt: new Date().toISOString(),
     };
     const members = await membersOf(stack);
-    await write({
+    const written = await write({
       ownerId: stack.ownerId,
       put: [{ stack: updated, was: stack }],
       remove: [],
       members: members.map((asset) => ({ asset, stack: asset.id === assetId ? null : refOf(updated) })),
     });
-    stacksChanged(auth, undefined);
+    if (written.ok) stacksChanged(auth, undefined);
+    return written;
   });
 
 /**
@@ -283,16 +283,19 @@ const leaveStack = async (asset: AssetRecord): Promise<void> => {
   if (!ref) return;
   await retrying(async () => {
     const stack = await getStack(asset.ownerId, ref.id);
-    if (!stack?.assetIds.includes(asset.id)) return;
+    if (!stack?.assetIds.includes(asset.id)) return done();
     const members = await membersOf(stack);
     const rest = stack.assetIds.filter((id) => id !== asset.id && members.some((member) => member.id === id));
-    if (rest.length < 2) {
-      await write({ ownerId: stack.ownerId, put: [], remove: [stack], members: members.map((member) => ({ asset: member, stack: null })) });
-      return;
-    }
+    if (rest.length < 2)
+      return write({
+        ownerId: stack.ownerId,
+        put: [],
+        remove: [stack],
+        members: members.map((member) => ({ asset: member, stack: null })),
+      });
     const primaryAssetId = rest.includes(stack.primaryAssetId) ? stack.primaryAssetId : (rest[0] as string);
     const updated: StackRecord = { ...stack, assetIds: rest, primaryAssetId, updatedAt: new Date().toISOString() };
-    await write({
+    return write({
       ownerId: stack.ownerId,
       put: [{ stack: updated, was: stack }],
       remove: [],
@@ -309,8 +312,8 @@ export const deleteStacksOf = async (ownerId: string): Promise<void> => {
   for (const { id } of await listStacks(ownerId))
     await retrying(async () => {
       const stack = await getStack(ownerId, id);
-      if (!stack) return;
+      if (!stack) return done();
       const members = await membersOf(stack);
-      await write({ ownerId, put: [], remove: [stack], members: members.map((asset) => ({ asset, stack: null })) });
+      return write({ ownerId, put: [], remove: [stack], members: members.map((asset) => ({ asset, stack: null })) });
     });
 };

@@ -1,5 +1,5 @@
 import { isCron } from '../core/cron.ts';
-import { Invalid } from '../core/errors.ts';
+import { Conflict, Invalid } from '../core/errors.ts';
 import { getStoredConfig, replaceStoredConfig } from '../db/config.repository.ts';
 import { configKeys, configViews, type SystemConfig, storageQuotaV1, storageTemplateOptions } from '../domain/system-config.ts';
 import type { SystemConfigUpdate } from '../model/config.ts';
@@ -129,7 +129,9 @@ export const updateConfig = async (body: SystemConfigUpdate, from?: 'v1'): Promi
   const current = mergeConfig(overrides);
   const config = requested(body, current, from);
   await validate(config, current);
-  const stored = await replaceStoredConfig(differences(config), version);
+  const replaced = await replaceStoredConfig(differences(config), version);
+  if (!replaced.ok) throw new Conflict('The configuration was changed by another request; read it again and retry');
+  const stored = replaced.value;
   clearConfigCache();
   // Every app is told, as Immich tells them (the mobile app reads its features and config again).
   raise({ kind: 'config-changed' });

@@ -8,14 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inBatches } from '../core/concurrency.ts';
-import {
-  createTags,
-  getTagByValue,
-  getTagsByValues,
-  createTag as storeTag,
-  TagValueTakenError,
-  updateTag as writeTag,
-} from '../db/tag.repository.ts';
+import { createTags, getTagByValue, getTagsByValues, createTag as storeTag, updateTag as writeTag } from '../db/tag.repository.ts';
 import { type TagRecord, tagPath } from '../model/tag.ts';
 
 export const newTag = (ownerId: string, value: string, fields: Partial<Pick<TagRecord, 'parentId' | 'color' | 'type'>> = {}): TagRecord => {
@@ -50,14 +43,14 @@ const upsertValue = async (ownerId: string, value: string, parentId: string | nu
   let existing = known;
   for (let attempt = 0; attempt < 3; attempt++) {
     if (attempt > 0) existing = await getTagByValue(ownerId, value);
-    if (existing) return existing.parentId === parentId ? existing : writeTag(existing, { parentId });
-    const tag = newTag(ownerId, value, { parentId });
-    try {
-      await storeTag(tag);
-      return tag;
-    } catch (error) {
-      if (!(error instanceof TagValueTakenError)) throw error;
+    if (existing) {
+      if (existing.parentId === parentId) return existing;
+      const moved = await writeTag(existing, { parentId });
+      if (moved.ok) return moved.value;
+      throw new Error(`Tag ${value} was deleted while it was moved`);
     }
+    const tag = newTag(ownerId, value, { parentId });
+    if ((await storeTag(tag)).ok) return tag;
   }
   throw new Error(`Tag ${value} kept changing while it was made`);
 };
@@ -106,13 +99,8 @@ export const upsertTagPaths = async (ownerId: string, paths: readonly string[]):
       else if (found.parentId !== parentId) moved.push({ tag: found, parentId });
     }
     await inBatches(runsOf(missing, tagsPerTransaction), inFlight, async (part) => {
-      try {
-        await createTags(part);
-        for (const tag of part) known.set(tag.value, tag);
-      } catch (error) {
-        if (!(error instanceof TagValueTakenError)) throw error;
-        for (const tag of part) known.set(tag.value, await upsertValue(ownerId, tag.value, tag.parentId));
-      }
+      if ((await createTags(part)).ok) for (const tag of part) known.set(tag.value, tag);
+      else for (const tag of part) known.set(tag.value, await upsertValue(ownerId, tag.value, tag.parentId));
     });
     await inBatches(moved, inFlight, async ({ tag, parentId }) => {
       known.set(tag.value, await upsertValue(ownerId, tag.value, parentId, tag));

@@ -14,8 +14,7 @@ import {
   removeTagAssets,
   renameTags,
   createTag as storeTag,
-  TagGoneError,
-  TagValueTakenError,
+  type TagRefusal,
   tagAssetsAmong,
   updateTag as writeTag,
 } from '../db/tag.repository.ts';
@@ -33,9 +32,16 @@ import { newTag, tagsOfPaths, upsertTagPaths } from './tag-upsert.ts';
  * being a v3 value (the full path).
  */
 
-const taken = (error: unknown): never => {
-  if (error instanceof TagValueTakenError) throw new Invalid('A tag with that name already exists');
-  throw error;
+/** Stores a new tag; 400 when the owner has its value already (made meanwhile by another request). */
+const store = async (tag: TagRecord): Promise<TagRecord> => {
+  if (!(await storeTag(tag)).ok) throw new Invalid('A tag with that name already exists');
+  return tag;
+};
+
+/** v1.100's answer to a rename refused. */
+const refusalMessages: Readonly<Record<TagRefusal, string>> = {
+  taken: 'A tag with that name already exists',
+  gone: 'Tag not found',
 };
 
 /** A path's parts, checked against the limits of a tag's path (400 past one): docs/immich-compatibility.md, "Tags". */
@@ -84,9 +90,7 @@ export const createTagV3 = async (
   const parent = dto.parentId ? await requireTag(auth, Permission.TagRead, dto.parentId) : undefined;
   const value = checkedPath([...(parent ? tagPath(parent.value) : []), dto.name]);
   if (await getTagByValue(auth.user.id, value)) throw new Invalid('A tag with that name already exists');
-  const tag = newTag(auth.user.id, value, { parentId: parent?.id ?? null, color: dto.color ?? null });
-  await storeTag(tag).catch(taken);
-  return tag;
+  return store(newTag(auth.user.id, value, { parentId: parent?.id ?? null, color: dto.color ?? null }));
 };
 
 /** POST /tag: v1.100's flat tag; a name with `/` is a path, whose parents are made as v3's upsert makes them. */
@@ -96,9 +100,7 @@ export const createTagV1 = async (auth: Auth, dto: { name: string; type: TagType
   const name = checkedPath(parts);
   if (await getTagByValue(auth.user.id, name)) throw new Invalid('A tag with that name already exists');
   const [parent] = parts.length > 1 ? await upsertTagPaths(auth.user.id, [parts.slice(0, -1).join('/')]) : [];
-  const tag = newTag(auth.user.id, name, { parentId: parent?.id ?? null, type: dto.type });
-  await storeTag(tag).catch(taken);
-  return tag;
+  return store(newTag(auth.user.id, name, { parentId: parent?.id ?? null, type: dto.type }));
 };
 
 /**
@@ -117,11 +119,9 @@ export const upsertTags = (auth: Auth, paths: readonly string[]): Promise<TagRec
 /** PUT /tags/:id: its color (null clears it). */
 export const updateTagV3 = async (auth: Auth, tagId: string, dto: { color?: string | null | undefined }): Promise<TagRecord> => {
   const tag = await requireTag(auth, Permission.TagUpdate, tagId);
-  return writeTag(tag, { ...(dto.color !== undefined ? { color: dto.color } : {}), updatedAt: new Date().toISOString() }).catch(
-    (error: unknown) => {
-      throw error instanceof TagGoneError ? accessLost(Permission.TagUpdate) : error;
-    },
-  );
+  const written = await writeTag(tag, { ...(dto.color !== undefined ? { color: dto.color } : {}), updatedAt: new Date().toISOString() });
+  if (!written.ok) throw accessLost(Permission.TagUpdate);
+  return written.value;
 };
 
 /** PATCH /tag/:id: a new name (value); the tags below it move with it, all in one transaction. */
@@ -143,10 +143,8 @@ export const updateTagV1 = async (auth: Auth, tagId: string, dto: { name?: strin
   for (const rename of renames) checkedPath(tagPath(rename.value));
   // A transaction holds 100 writes, three a tag.
   if (renames.length > 33) throw new Invalid('A tag with more than 32 tags below it cannot be renamed');
-  await renameTags(renames).catch((error: unknown) => {
-    if (error instanceof TagGoneError) throw new Invalid('Tag not found');
-    return taken(error);
-  });
+  const renamed = await renameTags(renames);
+  if (!renamed.ok) throw new Invalid(refusalMessages[renamed.reason]);
   return { ...current, value: name, updatedAt };
 };
 
@@ -165,10 +163,7 @@ const addAll = async (tag: TagRecord, auth: Auth, assetIds: readonly string[], o
   const candidates = [...new Set(assetIds.filter((id) => !present.has(id)))];
   const allowed = new Set((await allowedAssets(auth, Permission.AssetShare, candidates)).map((asset) => asset.id));
   const { results, changed } = addOutcomes(assetIds, present, allowed);
-  if (changed.length > 0)
-    await addTagAssets(tag, changed).catch((error: unknown) => {
-      throw error instanceof TagGoneError ? onGone() : error;
-    });
+  if (changed.length > 0 && !(await addTagAssets(tag, changed)).ok) throw onGone();
   return results;
 };
 
@@ -215,11 +210,7 @@ export const bulkTagAssets = async (auth: Auth, dto: { tagIds: string[]; assetId
     );
     const added = assets.map((asset) => asset.id).filter((id) => !present.has(id));
     // A tag deleted meanwhile tags nothing.
-    if (added.length > 0)
-      await addTagAssets(tag, added).then(
-        () => (count += added.length),
-        () => undefined,
-      );
+    if (added.length > 0 && (await addTagAssets(tag, added)).ok) count += added.length;
   }
   return { count };
 };

@@ -20,6 +20,7 @@ import {
 } from '../db/asset.repository.ts';
 import { dropAssetMetadata } from '../db/asset-metadata.repository.ts';
 import { deleteAssetMemberships } from '../db/memory.repository.ts';
+import { done, doneWith, type Outcome } from '../db/outcome.ts';
 import { getPeople } from '../db/person.repository.ts';
 import { deleteAssetTagEntries } from '../db/tag.repository.ts';
 import { deletePostings, postingsOf } from '../db/term.repository.ts';
@@ -78,9 +79,9 @@ export const deleteAssets = async (auth: Auth, ids: readonly string[], force: bo
     // The asset as stored now; one deleted meanwhile by a concurrent request is done already.
     const current = await getAssetWithFaces(asset.id);
     if (!current) continue;
-    await withFreshAsset(current, async (found) => {
-      if (found.asset.deletedAt === null) await updateAsset(found.asset, found.faces, { deletedAt: now });
-    });
+    await withFreshAsset(current, async (found) =>
+      found.asset.deletedAt === null ? updateAsset(found.asset, found.faces, { deletedAt: now }) : done(),
+    );
   }
 };
 
@@ -95,11 +96,12 @@ export const deleteAssetForGood = async (assetId: string, still?: (asset: AssetR
   const current = await getAssetWithFaces(assetId);
   if (!current) return false;
   const deleted = await withFreshAsset(current, async (found) => {
-    if (still && !still(found.asset)) return false;
-    await deleteForGood(found);
+    if (still && !still(found.asset)) return doneWith(false);
+    const removed = await deleteForGood(found);
+    if (!removed.ok) return removed;
     const motion = found.asset.livePhotoVideoId ? await getAssetWithFaces(found.asset.livePhotoVideoId) : undefined;
     if (motion && motion.asset.ownerId === found.asset.ownerId) await withFreshAsset(motion, (fresh) => deleteForGood(fresh));
-    return true;
+    return doneWith(true);
   });
   return deleted === true;
 };
@@ -120,10 +122,12 @@ export const deleteUnlessBusy = async (assetId: string, still?: (asset: AssetRec
   }
 };
 
-/** Deletes an asset, its faces, postings and stored files for good. */
-const deleteForGood = async (found: { asset: AssetRecord; faces: FaceRecord[] }): Promise<void> => {
+/** Deletes an asset, its faces, postings and stored files for good; `changed` when it changed meanwhile (read it again). */
+const deleteForGood = async (found: { asset: AssetRecord; faces: FaceRecord[] }): Promise<Outcome<'changed'>> => {
   const names = (await getPeople(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
-  const { albums } = await deleteAsset(found.asset, found.faces);
+  const deleted = await deleteAsset(found.asset, found.faces);
+  if (!deleted.ok) return deleted;
+  const { albums } = deleted.value;
   // Its places in memories and tags and its metadata go with it (Immich's rows cascade; the apps
   // drop them with the asset), and it leaves its stack.
   await Promise.all([
@@ -139,6 +143,7 @@ const deleteForGood = async (found: { asset: AssetRecord; faces: FaceRecord[] })
   await (await originalsStore()).delete(storedObjectsOf(found.asset));
   // As Immich's asset deletion job tells its owner's apps, one event an asset.
   raise({ kind: 'asset-deleted', ownerId: found.asset.ownerId, assetId: found.asset.id });
+  return done();
 };
 
 /**
@@ -159,9 +164,10 @@ const restoreEach = async (auth: Auth, ids: readonly string[]): Promise<number> 
     const current = await getAssetWithFaces(asset.id);
     if (!current) continue;
     await withFreshAsset(current, async (found) => {
-      if (found.asset.deletedAt === null) return;
-      await updateAsset(found.asset, found.faces, { deletedAt: null });
-      restored++;
+      if (found.asset.deletedAt === null) return done();
+      const written = await updateAsset(found.asset, found.faces, { deletedAt: null });
+      if (written.ok) restored++;
+      return written;
     });
   }
   return restored;

@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { log } from '../core/log.ts';
-import { fixedUploadWrites, type NewUpload, PersonNameTakenError, QuotaExceededError, recordUpload } from '../db/asset.repository.ts';
+import { fixedUploadWrites, type NewUpload, recordUpload } from '../db/asset.repository.ts';
+import { type Outcome, refused } from '../db/outcome.ts';
 import { findPeopleByName } from '../db/person.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { quotaCheckOf } from '../domain/quota.ts';
@@ -71,34 +72,33 @@ const resolvePeople = async (ownerId: string, assetId: string, regions: readonly
  * keys sent with it), in one transaction (shared/db/asset.repository.ts `recordUpload`), with `also` in the same
  * transaction, counted against the quota of `owner` as read. A concurrent upload may create a
  * person of the same name first, or the owner may open an upload session meanwhile: then it is
- * read again and tried once more. Throws `DuplicateChecksumError` and `QuotaExceededError` for the
- * caller to answer. `release` is the upload session whose file this is (its hold ends with it).
+ * read again and tried once more. Refused `duplicate`, `quota` or `session-ended` for the caller to
+ * answer. `release` is the upload session whose file this is (its hold ends with it).
  */
 export const recordNewAsset = async (
   asset: AssetRecord,
   faceRegions: readonly FaceRegion[],
   owner: UserRecord,
   options: Pick<NewUpload, 'motion' | 'also' | 'release' | 'metadata'>,
-): Promise<void> => {
+): Promise<Outcome<'duplicate' | 'quota' | 'session-ended'>> => {
   const regions = faceRegions.slice(0, maxFacesPerAsset(options.metadata?.length ?? 0));
   if (faceRegions.length > regions.length)
     log.warn('Face regions over the limit were not recorded', { assetId: asset.id, faces: faceRegions.length });
   let quota = quotaCheckOf(owner, options.release);
   for (let attempt = 1; ; attempt++) {
     const people = await resolvePeople(asset.ownerId, asset.id, regions, asset.createdAt);
-    try {
-      // A hold this session no longer has (it was ended meanwhile) is not released twice.
-      const release = options.release && options.release in owner.uploadSessions ? options.release : undefined;
-      await recordUpload({ asset, ...people, quota, ...options, release });
-      return;
-    } catch (error) {
-      if (attempt >= 3) throw error;
-      if (error instanceof QuotaExceededError) {
-        const current = await getUser(asset.ownerId);
-        if (!current || current.uploadSessionsOpened === quota.opened) throw error;
-        owner = current;
-        quota = quotaCheckOf(current, options.release);
-      } else if (!(error instanceof PersonNameTakenError)) throw error;
-    }
+    // A hold this session no longer has (it was ended meanwhile) is not released twice.
+    const release = options.release && options.release in owner.uploadSessions ? options.release : undefined;
+    const recorded = await recordUpload({ asset, ...people, quota, ...options, release });
+    if (recorded.ok) return recorded;
+    const { reason } = recorded;
+    if (reason === 'duplicate' || reason === 'session-ended') return refused(reason);
+    if (reason === 'quota') {
+      if (attempt >= 3) return refused(reason);
+      const current = await getUser(asset.ownerId);
+      if (!current || current.uploadSessionsOpened === quota.opened) return refused(reason);
+      owner = current;
+      quota = quotaCheckOf(current, options.release);
+    } else if (attempt >= 3) throw new Error(`The people of asset ${asset.id} kept changing while it was recorded (${reason})`);
   }
 };

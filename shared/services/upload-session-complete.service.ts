@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { accessLost, Permission } from '../access/permission.ts';
 import { type DomainError, Inaccessible, Invalid } from '../core/errors.ts';
 import { log } from '../core/log.ts';
-import { DuplicateChecksumError, findByChecksums, getAsset, QuotaExceededError } from '../db/asset.repository.ts';
+import { findByChecksums, getAsset } from '../db/asset.repository.ts';
 import { deleteUploadSession, uploadSessionWrites } from '../db/upload-session.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
@@ -29,8 +29,6 @@ import { removeOriginals } from './upload-store.ts';
 /** The completion reads the object in ranges of this size, a few at once, hashing them in order. */
 const hashRangeBytes = 8 * 1024 * 1024;
 const hashRangesInFlight = 4;
-
-class SessionEndedError extends Error {}
 
 /** SHA-1 (hex) of a stored object, read in ranges a few at a time and hashed in order. */
 export const sha1OfObject = async (store: OriginalsStore, key: string, size: number): Promise<string> => {
@@ -138,28 +136,27 @@ export const completeUploadSession = async (
   const objects = [stored];
   if (sidecar && asset.sidecarPath) objects.push(await store.put(asset.sidecarPath, sidecar, 'application/xml'));
   await writeAssetPostings(asset, metadata);
-  try {
-    await putFileTags(asset.ownerId, asset.id, metadata.keywords, tagged);
-    await recordNewAsset(withVersions(asset, objects), metadata.faces, user, {
-      release: session.id,
-      also: [uploadSessionWrites.end(session.id, () => new SessionEndedError())],
-    });
-  } catch (error) {
+  await putFileTags(asset.ownerId, asset.id, metadata.keywords, tagged);
+  const recorded = await recordNewAsset(withVersions(asset, objects), metadata.faces, user, {
+    release: session.id,
+    also: [uploadSessionWrites.end(session.id)],
+  });
+  if (!recorded.ok) {
+    const { reason } = recorded;
     // A concurrent completion of this same session recorded it: the object is that asset's.
-    if (error instanceof SessionEndedError || error instanceof DuplicateChecksumError) {
-      if (await getAsset(session.assetId)) return { id: session.assetId, duplicate: false };
-    }
-    if (error instanceof DuplicateChecksumError) {
+    if ((reason === 'session-ended' || reason === 'duplicate') && (await getAsset(session.assetId)))
+      return { id: session.assetId, duplicate: false };
+    if (reason === 'duplicate') {
       // The same file completed through another session (or uploaded whole) meanwhile.
       const winner = (await findByChecksums(auth.user.id, [session.checksum])).get(session.checksum);
       await removeOriginals(objects);
       await removeFileTags(session.assetId, tagged);
       await deleteUploadSession(session);
       if (winner) return { id: winner, duplicate: true };
+      throw new Error(`The upload session ${session.id} met a duplicate that is gone`);
     }
-    if (error instanceof QuotaExceededError) return discard(objects, new Invalid('Quota has been exceeded!'));
-    if (error instanceof SessionEndedError) return discard(objects, accessLost(Permission.AssetUpload));
-    throw error;
+    if (reason === 'quota') return discard(objects, new Invalid('Quota has been exceeded!'));
+    return discard(objects, accessLost(Permission.AssetUpload));
   }
   // Previews and the thumbhash: the object-created event may have come before the asset existed.
   await queueMediaJobs([{ kind: 'asset-media', assetId: session.assetId, notify: true }]);

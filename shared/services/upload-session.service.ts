@@ -17,7 +17,7 @@ import { uploadLimitBytes } from '../core/env.ts';
 import { Conflict, Inaccessible, Invalid } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import { findByChecksums } from '../db/asset.repository.ts';
-import { ensureHoldsMap, HoldRefusedError, createUploadSession as putSession } from '../db/upload-session.repository.ts';
+import { ensureHoldsMap, createUploadSession as putSession } from '../db/upload-session.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
 import { expiredHolds, fitsQuota, liveHolds, quotaCheckOf } from '../domain/quota.ts';
@@ -143,20 +143,15 @@ export const createUploadSession = async (auth: Auth, input: NewUploadSession): 
   try {
     for (let attempt = 1; ; attempt++) {
       const expired = expiredHolds(user);
-      try {
-        await putSession(session, user, check, expired);
-        break;
-      } catch (error) {
-        if (!(error instanceof HoldRefusedError)) throw error;
-        if (attempt >= 12) throw new Conflict('Another upload changed your storage meanwhile; try again');
-        // Another session or upload of the owner meanwhile (or a user stored before holds): read again.
-        if (Object.keys(user.uploadSessions).length === 0) await ensureHoldsMap(user.id);
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-        const current = await getUser(auth.user.id);
-        if (!current || current.deletedAt !== null) throw new Inaccessible('User not found');
-        user = current;
-        check = roomFor(user, input.size);
-      }
+      if ((await putSession(session, user, check, expired)).ok) break;
+      if (attempt >= 12) throw new Conflict('Another upload changed your storage meanwhile; try again');
+      // Another session or upload of the owner meanwhile (or a user stored before holds): read again.
+      if (Object.keys(user.uploadSessions).length === 0) await ensureHoldsMap(user.id);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      const current = await getUser(auth.user.id);
+      if (!current || current.deletedAt !== null) throw new Inaccessible('User not found');
+      user = current;
+      check = roomFor(user, input.size);
     }
   } catch (error) {
     await store.abortMultipart(key, uploadId);

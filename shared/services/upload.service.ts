@@ -8,13 +8,8 @@ import { requireLivePhotoVideo } from '../access/asset-access.ts';
 import { requireLibrary } from '../access/library-access.ts';
 import { Permission } from '../access/permission.ts';
 import { Inaccessible, Invalid } from '../core/errors.ts';
-import {
-  DuplicateChecksumError,
-  findByChecksums,
-  QuotaExceededError,
-  withFreshAsset,
-  updateAsset as writeAsset,
-} from '../db/asset.repository.ts';
+import { findByChecksums, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
+import { doneWith } from '../db/outcome.ts';
 import { postingsOf, writePostings } from '../db/term.repository.ts';
 import { getUser } from '../db/user.repository.ts';
 import { requireUniqueKeys } from '../domain/asset-metadata.ts';
@@ -103,25 +98,31 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   // The file's keywords as tags on the asset (shared/services/file-tags.ts), before it is recorded:
   // a tag's entries for an asset not (yet) recorded point nowhere, and a failure takes them off.
   const tagged = new Set<string>();
+  const undo = async () => {
+    await removeOriginals(stored);
+    await removeFileTags(asset.id, tagged);
+  };
+  let outcome: Awaited<ReturnType<typeof recordNewAsset>>;
   try {
     await putFileTags(asset.ownerId, asset.id, metadata.keywords, tagged);
-    await recordNewAsset(recorded, metadata.faces, user, {
+    outcome = await recordNewAsset(recorded, metadata.faces, user, {
       ...(recordedMotion ? { motion: recordedMotion } : {}),
       metadata: dto.metadata,
     });
-    return { id: asset.id, duplicate: false };
   } catch (error) {
-    await removeOriginals(stored);
-    await removeFileTags(asset.id, tagged);
-    if (error instanceof DuplicateChecksumError) {
-      const winner = (await findByChecksums(auth.user.id, [checksum])).get(checksum);
-      if (winner) return { id: winner, duplicate: true };
-      // Another upload stored the same motion video meanwhile: once more, linking to it.
-      if (motion && !retried) return uploadFile(auth, form, true);
-    }
-    if (error instanceof QuotaExceededError) throw new Invalid('Quota has been exceeded!');
+    await undo();
     throw error;
   }
+  if (outcome.ok) return { id: asset.id, duplicate: false };
+  await undo();
+  if (outcome.reason === 'duplicate') {
+    const winner = (await findByChecksums(auth.user.id, [checksum])).get(checksum);
+    if (winner) return { id: winner, duplicate: true };
+    // Another upload stored the same motion video meanwhile: once more, linking to it.
+    if (motion && !retried) return uploadFile(auth, form, true);
+  }
+  if (outcome.reason === 'quota') throw new Invalid('Quota has been exceeded!');
+  throw new Error(`The upload of asset ${asset.id} was refused: ${outcome.reason}`);
 };
 
 /**
@@ -131,7 +132,7 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
 const linkLivePhotoVideo = async (auth: Auth, videoId: string): Promise<void> => {
   const found = await requireLivePhotoVideo(auth, videoId);
   await withFreshAsset(found, async (fresh) =>
-    fresh.asset.visibility === 'timeline' ? writeAsset(fresh.asset, fresh.faces, { visibility: 'hidden' }) : fresh.asset,
+    fresh.asset.visibility === 'timeline' ? writeAsset(fresh.asset, fresh.faces, { visibility: 'hidden' }) : doneWith(fresh.asset),
   );
 };
 

@@ -66,7 +66,7 @@ const leaveAlbums = async (userId: string): Promise<void> => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const album = await getAlbum(share.ownerId, share.albumId);
       if (!album?.sharedUserIds.includes(userId)) break;
-      if ((await unshareAlbum(album, userId, new Date().toISOString())) === 'written') break;
+      if ((await unshareAlbum(album, userId, new Date().toISOString())).ok) break;
     }
   }
 };
@@ -124,7 +124,7 @@ export const purgeUser = async (userId: string, budget: WorkBudget): Promise<Pur
   const found = await getUser(userId);
   if (!found || found.deletedAt === null) return { kind: 'kept', assets: 0 };
   // From here on they cannot be restored: the purge may leave them half-deleted until its next run.
-  if (found.status !== 'removing' && !(await beginPurge(userId))) return { kind: 'kept', assets: 0 };
+  if (found.status !== 'removing' && !(await beginPurge(userId)).ok) return { kind: 'kept', assets: 0 };
   const user: UserRecord = { ...found, status: 'removing' };
   // Their shares and credentials, their library a page at a time, then the rest and the user item:
   // each a batch of the run, its events told once it is done.
@@ -138,7 +138,7 @@ export const purgeUser = async (userId: string, budget: WorkBudget): Promise<Pur
   if (!library.done) return { kind: 'unfinished', assets: library.assets };
   const gone = await budget.batch(async () => {
     await deleteRest(user);
-    if (!(await deleteUserItem(user))) return false;
+    if (!(await deleteUserItem(user)).ok) return false;
     // Every app is told, as Immich's deletion job tells them (`on_user_delete`).
     raise({ kind: 'user-deleted', userId: user.id });
     return true;

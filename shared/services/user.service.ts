@@ -9,6 +9,7 @@ import { applyPreferences, preferencesOf } from '../domain/preferences.ts';
 import type { PreferencesChange, UserPreferences } from '../model/preferences.ts';
 import { sanitizeStorageLabel } from '../model/storage-label.ts';
 import type { Auth, CredentialCopy, NewUser, SignUp, UserRecord } from '../model/user.ts';
+import { unlessRefused } from './user-refusals.ts';
 
 /** A user record with Immich's defaults (`shouldChangePassword` true, memories on, no quota). */
 const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
@@ -51,14 +52,14 @@ const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
 export const createUser = async (input: NewUser): Promise<UserRecord> => {
   if (input.isAdmin === true) throw new Invalid('The server already has an admin');
   const user = await newUserRecord(input);
-  await insertUser(user);
+  unlessRefused(await insertUser(user));
   return user;
 };
 
 /** POST /auth/admin-sign-up: the first and only admin, with storage label `admin`. */
 export const signUpAdmin = async (input: SignUp): Promise<UserRecord> => {
   const user = await newUserRecord({ ...input, isAdmin: true, storageLabel: 'admin' });
-  await insertUser(user);
+  unlessRefused(await insertUser(user));
   return user;
 };
 
@@ -89,7 +90,7 @@ const saveUser = async (user: UserRecord, requested: Partial<UserRecord>): Promi
     Object.entries(requested).filter(([key, value]) => !same(user[key as keyof UserRecord], value)),
   ) as Partial<UserRecord>;
   if (Object.keys(changes).length === 0) return user;
-  const updated = await updateUser(user, changes);
+  const updated = unlessRefused(await updateUser(user, changes));
   const [before, after] = [copyOf(user), copyOf(updated)];
   if (before.email !== after.email || before.isAdmin !== after.isAdmin || before.userActive !== after.userActive) {
     await rewriteCredentials(user.id, after);
@@ -239,7 +240,7 @@ export const getOnboarding = async (auth: Auth): Promise<boolean> => (await getM
 export const setOnboarding = async (auth: Auth, isOnboarded: boolean): Promise<boolean> => {
   const user = await getMyUserInfo(auth);
   if (!isOnboarded && user.isOnboarded) {
-    await removeUserMetadata(user, 'onboarding', { isOnboarded: false });
+    unlessRefused(await removeUserMetadata(user, 'onboarding', { isOnboarded: false }));
     return false;
   }
   return (await saveUser(user, { isOnboarded })).isOnboarded;

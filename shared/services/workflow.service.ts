@@ -83,7 +83,7 @@ export const updateWorkflow = async (
     // Always later than the one read, so two updates of the same moment cannot both pass the condition.
     const updatedAt = new Date(Math.max(Date.now(), Date.parse(current.updatedAt) + 1)).toISOString();
     const updated: WorkflowRecord = { ...current, ...defined, updatedAt };
-    if (await replaceWorkflow(updated, current)) return updated;
+    if ((await replaceWorkflow(updated, current)).ok) return updated;
   }
   throw new Conflict('The workflow changed while it was updated; try again');
 };

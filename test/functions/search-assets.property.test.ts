@@ -238,11 +238,14 @@ const buildLibrary = async (specs: AssetSpec[]) => {
     }));
     await recordUpload({ asset, faces, newPeople: [], existingPeople: new Set(faces.map((face) => face.personId)), quota: noQuota });
     asset = { ...asset, personIds: [...new Set(faces.map((face) => face.personId))], faceIds: faces.map((face) => face.id) };
-    if (spec.isArchived || spec.trashed)
-      asset = await updateAsset(asset, faces, {
+    if (spec.isArchived || spec.trashed) {
+      const written = await updateAsset(asset, faces, {
         ...(spec.isArchived && spec.isVisible ? { visibility: 'archive' } : {}),
         deletedAt: spec.trashed,
       });
+      if (!written.ok) throw new Error(`asset ${asset.id} changed while it was set up`);
+      asset = written.value;
+    }
     library.push(asset);
   }
   const albumMembers = library.filter((_, index) => specs[index]?.inAlbum);

@@ -143,7 +143,10 @@ describe('the locked folder’s PIN code and the session it unlocks (v3)', () =>
 
     // A lock that lands between a request's read and its extension wins: the extension is conditional on what was read.
     expect((await call(lockSession, 'POST', '/api/auth/session/lock', token)).status).toBe(204);
-    expect(await extendSessionPin(hashSecret(token), before, new Date(Date.now() + 5 * 60_000).toISOString())).toBe(false);
+    expect(await extendSessionPin(hashSecret(token), before, new Date(Date.now() + 5 * 60_000).toISOString())).toEqual({
+      ok: false,
+      reason: 'changed',
+    });
     expect(await storedPinExpiry()).toBeNull();
 
     // Past its time it is locked, and a request does not bring it back.

@@ -401,3 +401,66 @@ describe("a handler and its route's generation", () => {
     ).toEqual(['functions/v3/x/get-x.ts -> shared/dto/v1/x.response.ts', 'functions/x/get-x.ts -> shared/dto/v3/x.ts']);
   });
 });
+
+/**
+ * One convention for the expected outcomes of a write (docs/architecture.md, "Expected outcomes"):
+ * a repository answers with an Outcome (shared/db/outcome.ts) whose reasons its return type names,
+ * never an error class of its own for a condition that failed as expected; a service reads the
+ * outcome and never catches a repository's error by its class. Exceptions are for the unexpected
+ * only: the error classes allowed in shared/db are those.
+ */
+describe('expected outcomes of writes', () => {
+  // Unexpected: an item that breaks its schema is a bug or corruption, never an answer.
+  const unexpectedErrors = new Set(['CorruptItemError']);
+  const allowed = (name: string) => unexpectedErrors.has(name);
+
+  const outcomeBreaches = (path: string, text: string): string[] => {
+    const found: string[] = [];
+    if (path.startsWith('shared/db/'))
+      for (const match of text.matchAll(/class\s+(\w+)\s+extends\s+Error\b/g))
+        if (!allowed(match[1] ?? '')) found.push(`${path} declares ${match[1]}`);
+    if (path.startsWith('shared/services/')) {
+      const fromDb = new Set(
+        [...text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'(?:\.\.\/)+db\/[^']*'/g)].flatMap((match) =>
+          (match[1] ?? '').split(',').map(
+            (name) =>
+              name
+                .replace(/^\s*type\s+/, '')
+                .trim()
+                .split(/\s+as\s+/)
+                .pop() ?? '',
+          ),
+        ),
+      );
+      for (const match of text.matchAll(/instanceof\s+(\w+)/g))
+        if (fromDb.has(match[1] ?? '') && !allowed(match[1] ?? '')) found.push(`${path} catches ${match[1]} of shared/db`);
+    }
+    return found;
+  };
+
+  it('has repositories answer expected outcomes with an Outcome, and services never catch their errors by class', () => {
+    const wrong = files
+      .filter((file) => file.startsWith('shared/db/') || file.startsWith('shared/services/'))
+      .flatMap((file) => outcomeBreaches(file, readFileSync(join(root, file), 'utf8')));
+    expect(wrong).toEqual([]);
+  });
+
+  it('finds an error class for an expected outcome, or a service catching one, where there is one (the check itself works)', () => {
+    expect(outcomeBreaches('shared/db/x.repository.ts', 'export class AlbumGoneError extends Error {}')).toEqual([
+      'shared/db/x.repository.ts declares AlbumGoneError',
+    ]);
+    expect(outcomeBreaches('shared/db/codec.ts', 'export class CorruptItemError extends Error {')).toEqual([]);
+    expect(
+      outcomeBreaches(
+        'shared/services/x.service.ts',
+        "import { getAlbum, AlbumGoneError as Gone } from '../db/album.repository.ts';\nif (error instanceof Gone) throw new Invalid('x');",
+      ),
+    ).toEqual(['shared/services/x.service.ts catches Gone of shared/db']);
+    expect(
+      outcomeBreaches(
+        'shared/services/media/x.ts',
+        "import { SomeError } from '../../db/x.repository.ts';\nimport { Invalid } from '../../core/errors.ts';\nif (error instanceof Invalid) {} else if (error instanceof SomeError) {}",
+      ),
+    ).toEqual(['shared/services/media/x.ts catches SomeError of shared/db']);
+  });
+});

@@ -54,9 +54,9 @@ export const albumWrites = {
     }),
   /**
    * Shares the album with users: the album's list and their roles (only while the album is as
-   * read) and each user's item.
+   * read) and each user's item; `changed` when the album changed (or went) meanwhile.
    */
-  shareWith: (album: AlbumRecord, shares: readonly AlbumShare[], now: string): Write[] => [
+  shareWith: (album: AlbumRecord, shares: readonly AlbumShare[], now: string): Write<'changed'>[] => [
     updateWrite(keys.album(album.ownerId, album.id), 'SET sharedUserIds = :users, userRoles = :roles, updatedAt = :now', {
       condition: 'updatedAt = :was',
       values: {
@@ -65,7 +65,7 @@ export const albumWrites = {
         ':now': now,
         ':was': album.updatedAt,
       },
-      onConditionFailed: () => new AlbumChangedError(),
+      refusal: 'changed',
     }),
     ...shares.map(({ userId, role }) =>
       putWrite(
@@ -78,12 +78,12 @@ export const albumWrites = {
           ownerId: album.ownerId,
           role,
         },
-        { condition: 'absent', onConditionFailed: () => new AlbumChangedError() },
+        { condition: 'absent', refusal: 'changed' },
       ),
     ),
   ],
   /** The reverse, for one user. */
-  unshareWith: (album: AlbumRecord, userId: string, now: string): Write[] => [
+  unshareWith: (album: AlbumRecord, userId: string, now: string): Write<'changed'>[] => [
     updateWrite(keys.album(album.ownerId, album.id), 'SET sharedUserIds = :users, userRoles = :roles, updatedAt = :now', {
       condition: 'updatedAt = :was',
       values: {
@@ -92,32 +92,29 @@ export const albumWrites = {
         ':now': now,
         ':was': album.updatedAt,
       },
-      onConditionFailed: () => new AlbumChangedError(),
+      refusal: 'changed',
     }),
     deleteWrite(keys.albumUser(album.id, userId), {
       condition: 'present',
       sync: 'recorded',
-      onConditionFailed: () => new AlbumChangedError(),
+      refusal: 'changed',
     }),
     // The album's other users lose a user; the user loses the album.
     deletionWrites.albumUser(album.id, userId),
     deletionWrites.albumGone(userId, album.id),
   ],
   /** A shared user's new role: on the album (only while it is as read) and on their item. */
-  setRole: (album: AlbumRecord, share: AlbumShare, now: string): Write[] => [
+  setRole: (album: AlbumRecord, share: AlbumShare, now: string): Write<'changed'>[] => [
     updateWrite(keys.album(album.ownerId, album.id), 'SET userRoles = :roles, updatedAt = :now', {
       condition: 'updatedAt = :was',
       values: { ':roles': rolesWith(album.userRoles, [share]), ':now': now, ':was': album.updatedAt },
-      onConditionFailed: () => new AlbumChangedError(),
+      refusal: 'changed',
     }),
     updateWrite(keys.albumUser(album.id, share.userId), 'SET #role = :role', {
       condition: 'present',
       names: { '#role': 'role' },
       values: { ':role': share.role },
-      onConditionFailed: () => new AlbumChangedError(),
+      refusal: 'changed',
     }),
   ],
 };
-
-/** The album changed (or went) while a write was prepared from it. */
-export class AlbumChangedError extends Error {}

@@ -40,8 +40,7 @@ export const assetMetadataWrites = {
       updatedAt,
     }),
   /** The asset is still there: a metadata item is never written for an asset deleted meanwhile (it would outlive it). */
-  assetExists: (assetId: string, onConditionFailed?: () => Error): Write =>
-    checkWrite(keys.asset(assetId), { condition: 'attribute_exists(pk)', ...(onConditionFailed ? { onConditionFailed } : {}) }),
+  assetExists: (assetId: string): Write => checkWrite(keys.asset(assetId), { condition: 'attribute_exists(pk)' }),
   /** A key that exists (a missing one cancels it: nothing to delete, nothing to record); its deletion record goes beside it. */
   delete: (assetId: string, key: string): Write =>
     deleteWrite(keys.assetMetadata(assetId, key), { condition: 'present', sync: 'recorded' }),

@@ -29,8 +29,6 @@ export const assetItem = (asset: AssetRecord) => ({
   assetType: asset.type,
 });
 
-export class DuplicateChecksumError extends Error {}
-
 /** An owner's file, by SHA-1: the guard that makes a file one asset per owner. */
 export const checksumItem = (ownerId: string, checksum: string, assetId: string) => ({
   ...keys.checksum(ownerId, checksum),
@@ -221,11 +219,9 @@ const setWhere = (
 
 export const assetWrites = {
   create: (asset: AssetRecord): Write => putWrite(assetItem(asset), { condition: 'absent' }),
-  claimChecksum: (asset: AssetRecord): Write =>
-    putWrite(checksumItem(asset.ownerId, asset.checksum, asset.id), {
-      condition: 'absent',
-      onConditionFailed: () => new DuplicateChecksumError(),
-    }),
+  /** The file's checksum, claimed for the asset: `duplicate` when the owner has an asset of it already. */
+  claimChecksum: (asset: AssetRecord): Write<'duplicate'> =>
+    putWrite(checksumItem(asset.ownerId, asset.checksum, asset.id), { condition: 'absent', refusal: 'duplicate' }),
   releaseChecksum: (asset: AssetRecord): Write => deleteWrite(keys.checksum(asset.ownerId, asset.checksum)),
   /** The asset's entry under its device (GET /asset/device/:deviceId, POST /asset/exist). */
   addToDevice: (asset: AssetRecord): Write =>

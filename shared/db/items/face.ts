@@ -33,7 +33,8 @@ export const showsCondition = (personId: string | null): { condition: string; va
     : { condition: 'personId = :person', values: { ':person': personId } };
 
 export const faceWrites = {
-  create: (face: FaceRecord, asset: AssetRecord, options: { onConditionFailed?: () => Error } = {}): Write =>
+  /** A new face; `refusal`: what it being there already means to the caller. */
+  create: <const Reason extends string = never>(face: FaceRecord, asset: AssetRecord, options: { refusal?: Reason } = {}): Write<Reason> =>
     putWrite(faceItem(face, asset), { condition: 'absent', ...options }),
   /**
    * Moves a face to another person (a merge), or gives a face without a person one (a name given

@@ -12,8 +12,6 @@ export const personCodec = codec('person', PersonRecordSchema, {}, (item) =>
 /** Fixed-size key for a folded name (names can be longer than a sort key may be). */
 export const nameHash = (name: string): string => createHash('sha256').update(foldName(name)).digest('base64url');
 
-export class PersonNameTakenError extends Error {}
-
 export const personItem = (person: PersonRecord) => ({
   ...keys.person(person.ownerId, person.id),
   type: 'person',
@@ -30,21 +28,25 @@ export const personNameItem = (ownerId: string, name: string, personId: string) 
 
 export const personWrites = {
   create: (person: PersonRecord): Write => putWrite(personItem(person), { condition: 'absent' }),
-  /** One person per name per owner: a concurrent upload naming the same new person cancels this one. */
-  claimName: (person: PersonRecord): Write =>
-    putWrite(personNameItem(person.ownerId, person.name, person.id), {
-      condition: 'absent',
-      onConditionFailed: () => new PersonNameTakenError(),
-    }),
+  /** One person per name per owner: a concurrent upload naming the same new person cancels this one (`name-taken`). */
+  claimName: (person: PersonRecord): Write<'name-taken'> =>
+    putWrite(personNameItem(person.ownerId, person.name, person.id), { condition: 'absent', refusal: 'name-taken' }),
   /**
    * Faces gained (or lost, negative) by a person, `timeline` of them on assets in the timeline
    * (`inTimeline`): the writer conditions on its assets' status as read, so the count stays right.
    */
-  addFaces: (ownerId: string, personId: string, count: number, options: { mustExist: boolean; timeline: number }): Write =>
+  addFaces: (ownerId: string, personId: string, count: number, options: { timeline: number }): Write =>
     updateWrite(keys.person(ownerId, personId), 'ADD faceCount :n, timelineFaceCount :t', {
       values: { ':n': count, ':t': options.timeline },
       sync: 'unsent',
-      ...(options.mustExist ? { condition: 'present', onConditionFailed: () => new PersonNameTakenError() } : {}),
+    }),
+  /** As `addFaces`, only while the person exists: `person-gone` when not. */
+  addFacesWhilePresent: (ownerId: string, personId: string, count: number, options: { timeline: number }): Write<'person-gone'> =>
+    updateWrite(keys.person(ownerId, personId), 'ADD faceCount :n, timelineFaceCount :t', {
+      values: { ':n': count, ':t': options.timeline },
+      sync: 'unsent',
+      condition: 'present',
+      refusal: 'person-gone',
     }),
   /** Faces in the timeline moved by an asset's change of status (faces not moving between people). */
   addTimelineFaces: (ownerId: string, personId: string, count: number): Write =>

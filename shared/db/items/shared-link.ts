@@ -8,12 +8,6 @@ import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { deleteWrite, putWrite, updateWrite, type Write } from '../transact.ts';
 
-/** The link is not as it was read: deleted by another request, or its slug changed meanwhile. */
-export class SharedLinkChangedError extends Error {}
-
-/** Another link has the slug (Immich's unique constraint on it). */
-export class SlugTakenError extends Error {}
-
 // The item's `type` is the entity; the link's own type is stored as `linkType`.
 export const sharedLinkCodec = codec('sharedLink', SharedLinkRecordSchema, { linkType: 'type' });
 export const sharedLinkKeyCodec = codec('sharedLinkKey', SharedLinkKeyRecordSchema);
@@ -45,20 +39,21 @@ const entryItem = (linkId: string, assetId: string) => ({
 
 export const sharedLinkWrites = {
   create: (link: SharedLinkRecord): Write => putWrite(linkItem(link), { condition: 'absent' }),
-  /** The link as changed, only while it is as read (`slug`: its slug then). */
-  replace: (link: SharedLinkRecord, slug: string | null): Write =>
-    putWrite(linkItem(link), { ...asRead(slug), onConditionFailed: () => new SharedLinkChangedError() }),
+  /** The link as changed, only while it is as read (`slug`: its slug then); else `changed`. */
+  replace: (link: SharedLinkRecord, slug: string | null): Write<'changed'> =>
+    putWrite(linkItem(link), { ...asRead(slug), refusal: 'changed' }),
   /**
    * Only a link that still exists as read: of concurrent deletes one wins, the others find it
    * gone (and the album's count moves once); one whose slug changed meanwhile is read again.
+   * `changed`: the link is not as it was read (deleted by another request, or its slug changed).
    */
-  delete: (link: SharedLinkRecord): Write =>
-    deleteWrite(keys.sharedLink(link.userId, link.id), { ...asRead(link.slug), onConditionFailed: () => new SharedLinkChangedError() }),
-  /** The link's slug, only while no other link has it. */
-  createSlug: (link: SharedLinkRecord & { slug: string }): Write =>
+  delete: (link: SharedLinkRecord): Write<'changed'> =>
+    deleteWrite(keys.sharedLink(link.userId, link.id), { ...asRead(link.slug), refusal: 'changed' }),
+  /** The link's slug, only while no other link has it (Immich's unique constraint on it): else `taken`. */
+  createSlug: (link: SharedLinkRecord & { slug: string }): Write<'taken'> =>
     putWrite(
       { ...keys.sharedLinkSlug(link.slug), type: 'sharedLinkSlug', linkId: link.id, userId: link.userId, keyHash: link.keyHash },
-      { condition: 'absent', onConditionFailed: () => new SlugTakenError() },
+      { condition: 'absent', refusal: 'taken' },
     ),
   /** A slug the link gives up (on a change or its deletion), only while it is the link's. */
   deleteSlug: (slug: string, linkId: string): Write =>

@@ -1,4 +1,3 @@
-import { Conflict, Invalid } from '../../core/errors.ts';
 import { type QuotaCheck, type UsageChange, type UserRecord, UserRecordSchema } from '../../model/user.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
@@ -27,6 +26,14 @@ const quotaRoom = (check: QuotaCheck, bytes: number): { condition: string; value
         values: { ':quota': check.quota, ':maxUsage': check.quota - check.held - bytes },
       };
 
+/**
+ * What a user's write refused means (docs/architecture.md, "Expected outcomes"): `user-exists` (a
+ * new user's email is taken), `email-taken` (a changed email is), `label-taken`, `admin-exists`,
+ * `no-admin` (no admin yet, so no other user), `user-changed` (a credential copies a user that
+ * changed meanwhile), `changed` (the user changed since read).
+ */
+export type UserRefusal = 'user-exists' | 'email-taken' | 'label-taken' | 'admin-exists' | 'no-admin' | 'user-changed' | 'changed';
+
 /** The writes of users and of their guards, composed by the user and asset repositories. */
 export const userWrites = {
   // A new user's items all get change ids as they are written: their library needs no indexing (shared/db/sync.repository.ts).
@@ -37,28 +44,21 @@ export const userWrites = {
       { condition: 'absent' },
     ),
   /** One user per email. */
-  claimEmail: (email: string, userId: string): Write =>
-    putWrite(
-      { ...keys.email(email), type: 'emailGuard', userId },
-      { condition: 'absent', onConditionFailed: () => new Invalid('User exists') },
-    ),
+  claimEmail: (email: string, userId: string): Write<'user-exists'> =>
+    putWrite({ ...keys.email(email), type: 'emailGuard', userId }, { condition: 'absent', refusal: 'user-exists' }),
   /** One user per storage label. */
-  claimStorageLabel: (label: string, userId: string): Write =>
-    putWrite(
-      { ...keys.storageLabel(label), type: 'storageLabelGuard', userId },
-      { condition: 'absent', onConditionFailed: () => new Invalid('Storage label already in use by another account') },
-    ),
+  claimStorageLabel: (label: string, userId: string): Write<'label-taken'> =>
+    putWrite({ ...keys.storageLabel(label), type: 'storageLabelGuard', userId }, { condition: 'absent', refusal: 'label-taken' }),
   /** The one admin: only the first sign-up may claim it. */
-  claimAdmin: (userId: string): Write =>
-    putWrite(
-      { ...keys.admin(), type: 'adminGuard', userId },
-      { condition: 'absent', onConditionFailed: () => new Invalid('The server already has an admin') },
-    ),
+  claimAdmin: (userId: string): Write<'admin-exists'> =>
+    putWrite({ ...keys.admin(), type: 'adminGuard', userId }, { condition: 'absent', refusal: 'admin-exists' }),
   /** Any other user needs the admin to exist (Immich's message, typo included). */
-  requireAdmin: (): Write =>
-    checkWrite(keys.admin(), {
-      condition: 'attribute_exists(pk)',
-      onConditionFailed: () => new Invalid('The first registered account must the administrator.'),
+  requireAdmin: (): Write<'no-admin'> => checkWrite(keys.admin(), { condition: 'attribute_exists(pk)', refusal: 'no-admin' }),
+  /** Adds `bytes` (negative to free them: a deletion) to the user's usage, unchecked. */
+  freeUsage: (userId: string, usage: UsageChange): Write =>
+    updateWrite(keys.user(userId), 'ADD quotaUsageInBytes :size, usagePhotos :photos, usageVideos :videos', {
+      condition: 'present',
+      values: { ':size': usage.bytes, ':photos': usage.photos, ':videos': usage.videos },
     }),
   /**
    * Adds `bytes` (negative to free them) to the user's usage. With a quota, the quota must be the
@@ -66,26 +66,18 @@ export const userWrites = {
    * session may have opened since (docs/large-uploads.md); without one, it must still be unset.
    * `release` ends an upload session's hold in the same write (its file is what is added).
    */
-  addUsage: (
-    userId: string,
-    usage: UsageChange,
-    check: QuotaCheck | 'unchecked',
-    onConditionFailed?: () => Error,
-    release?: string,
-  ): Write => {
+  addUsage: (userId: string, usage: UsageChange, check: QuotaCheck, release?: string): Write<'quota'> => {
     // The photos' and videos' shares move with the total (counted from zero on a user stored before them).
     const expression = `ADD quotaUsageInBytes :size, usagePhotos :photos, usageVideos :videos${release ? ' REMOVE uploadSessions.#release' : ''}`;
     const names = release ? { names: { '#release': release } } : {};
-    const failed = onConditionFailed ? { onConditionFailed } : {};
     const byType = { ':size': usage.bytes, ':photos': usage.photos, ':videos': usage.videos };
-    if (check === 'unchecked') return updateWrite(keys.user(userId), expression, { condition: 'present', values: byType, ...names });
     const room = quotaRoom(check, usage.bytes);
     // With a quota, the holds read must still be all there are: no session opened since.
     return updateWrite(keys.user(userId), expression, {
       condition: check.quota === null ? `attribute_exists(pk) AND ${room.condition}` : `${room.condition} AND ${openedAsRead(check)}`,
       values: { ...byType, ...room.values, ...(check.quota === null ? {} : { ':opened': check.opened }) },
       ...names,
-      ...failed,
+      refusal: 'quota',
     });
   },
   /**
@@ -114,8 +106,7 @@ export const userWrites = {
     check: QuotaCheck,
     session: { id: string; bytes: number; expiresAt: string },
     expired: readonly string[],
-    onConditionFailed: () => Error,
-  ): Write => {
+  ): Write<'owner-changed'> => {
     const removed = expired.map((_, index) => `uploadSessions.#expired${index}`);
     const room = quotaRoom(check, session.bytes);
     return updateWrite(
@@ -132,7 +123,7 @@ export const userWrites = {
           ':opened': check.opened,
           ...room.values,
         },
-        onConditionFailed,
+        refusal: 'owner-changed',
       },
     );
   },
@@ -146,29 +137,26 @@ export const userWrites = {
    * Written with every new credential (session, API key, shared link): the user still has the
    * email and role it copies and is not deleted; a change meanwhile cancels it (then read again).
    */
-  isCurrent: (userId: string, copy: { email: string; isAdmin: boolean }): Write =>
+  isCurrent: (userId: string, copy: { email: string; isAdmin: boolean }): Write<'user-changed'> =>
     checkWrite(keys.user(userId), {
       condition: isCurrent,
       values: { ':email': copy.email, ':isAdmin': copy.isAdmin, ':null': 'NULL' },
-      onConditionFailed: () => new Conflict('The user was changed meanwhile; try again'),
+      refusal: 'user-changed',
     }),
   /** Fields of an existing user, only if it is still as read (`updatedAt`): concurrent edits cannot both land. */
-  set: (user: UserRecord, fields: Partial<UserRecord>): Write => {
+  set: (user: UserRecord, fields: Partial<UserRecord>): Write<'changed'> => {
     const { expression, names, values } = setFields(fields);
     return updateWrite(keys.user(user.id), expression, {
       condition: '#was = :was',
       names: { ...names, '#was': 'updatedAt' },
       values: { ...values, ':was': user.updatedAt },
-      onConditionFailed: () => new Conflict('The user was changed by another request; try again'),
+      refusal: 'changed',
     });
   },
   /** Moves the email guard: the new one must be free (Immich's message), the old one goes. */
-  moveEmail: (userId: string, from: string, to: string): Write[] => [
+  moveEmail: (userId: string, from: string, to: string): Write<'email-taken'>[] => [
     deleteWrite(keys.email(from)),
-    putWrite(
-      { ...keys.email(to), type: 'emailGuard', userId },
-      { condition: 'absent', onConditionFailed: () => new Invalid('Email already in use by another account') },
-    ),
+    putWrite({ ...keys.email(to), type: 'emailGuard', userId }, { condition: 'absent', refusal: 'email-taken' }),
   ],
   releaseStorageLabel: (label: string): Write => deleteWrite(keys.storageLabel(label)),
 };

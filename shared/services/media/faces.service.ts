@@ -1,13 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { getAssetWithFaces } from '../../db/asset.repository.ts';
-import {
-  AssetFacesChangedError,
-  addFaceIndexEntry,
-  type IndexedFace,
-  readFaceIndex,
-  readFaceStates,
-  recordRecognition,
-} from '../../db/face-index.repository.ts';
+import { addFaceIndexEntry, type IndexedFace, readFaceIndex, readFaceStates, recordRecognition } from '../../db/face-index.repository.ts';
 import { getPeople, updatePerson } from '../../db/person.repository.ts';
 import { postingsOf, writePostings } from '../../db/term.repository.ts';
 import {
@@ -89,23 +82,22 @@ export const findFaces = async (
       ? []
       : await detectFaces(await decodeRgb(preview.bytes), ml.facialRecognition.minScore);
   if (detected.length === 0)
-    return (await addFaceIndexEntry(asset, original, [], new Uint8Array()))
+    return (await addFaceIndexEntry(asset, original, [], new Uint8Array())).ok
       ? { detected: 0, known: 0, people: [], outcomes: [] }
       : undefined;
   for (let attempt = 0; ; attempt++) {
     const current = await getAssetWithFaces(asset.id);
     if (!current) return undefined;
     const faces = matchFaces(current, detected, preview, original, await readFaceIndex(current.asset.ownerId, decodeDescriptors));
-    try {
-      const added = await addFaceIndexEntry(current.asset, original, faces, encodeDescriptors(faces.map((face) => face.descriptor)), {
-        asset: current.asset,
-        faces: faces.flatMap((face) => (face.item ? [face.item] : [])),
-      });
-      if (!added) return undefined;
-    } catch (error) {
+    const added = await addFaceIndexEntry(current.asset, original, faces, encodeDescriptors(faces.map((face) => face.descriptor)), {
+      asset: current.asset,
+      faces: faces.flatMap((face) => (face.item ? [face.item] : [])),
+    });
+    if (!added.ok) {
+      if (added.reason === 'gone') return undefined;
       // Its faces changed since they were read (one drawn, named or deleted meanwhile): match them again.
-      if (error instanceof AssetFacesChangedError && attempt < 8) continue;
-      throw error;
+      if (attempt < 8) continue;
+      throw new Error(`The faces of asset ${asset.id} kept changing while they were recognised`);
     }
     return recognizeFound(current.asset.ownerId, faces, ml);
   }
@@ -271,12 +263,14 @@ export const recognizeFace = async (
     const person = decision.kind === 'join' ? states.people.get(decision.personId) : undefined;
     if (person?.name) await writeNamePostings(ownerId, asset, person.name);
     const best = founding.reduce((a, b) => (b.score > a.score ? b : a));
-    const personId = await recordRecognition({
+    const recorded = await recordRecognition({
       ownerId,
       ...(decision.kind === 'new' ? { newPerson: { faceAssetId: best.assetId } } : { personId: decision.personId }),
       faces: indexed,
     });
-    if (!personId) continue;
+    // Something changed meanwhile: decide again.
+    if (!recorded.ok) continue;
+    const personId = recorded.value;
     // A known person with no feature photo (their faces all went) takes this one.
     if (person && person.faceAssetId === null) await updatePerson(person, { faceAssetId: asset.id });
     return { kind: decision.kind === 'new' ? 'new' : 'joined', personId };

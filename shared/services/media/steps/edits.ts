@@ -70,9 +70,9 @@ export const renderEdits = async (
     thumbhash: edited.thumbhash.toString('base64'),
   });
   // Edits changed meanwhile: their own job makes their files (the same keys), so these are left to it.
-  if (!recorded && !(await getAsset(asset.id))) await store.delete(stored);
-  if (recorded) editsReady(asset);
-  return recorded ? 'made' : 'gone';
+  if (!recorded.ok && !(await getAsset(asset.id))) await store.delete(stored);
+  if (recorded.ok) editsReady(asset);
+  return recorded.ok ? 'made' : 'gone';
 };
 
 export const editsStep: MediaStep = {

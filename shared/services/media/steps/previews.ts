@@ -79,7 +79,7 @@ export const previewsStep: MediaStep = {
       webpPath: keys.thumbnail,
       thumbhash: previews.thumbhash.toString('base64'),
     });
-    if (!recorded) {
+    if (!recorded.ok) {
       await store.delete(stored);
       return 'gone';
     }
