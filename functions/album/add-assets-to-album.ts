@@ -4,7 +4,7 @@ import { AlbumAssetIdsDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publish } from '#shared/realtime/publisher.ts';
-import { addAssetsToAlbum } from '#shared/services/album.service.ts';
+import { addAssetsToAlbum } from '#shared/services/album/album.service.ts';
 
 export const handler = httpHandler(
   {

@@ -5,7 +5,7 @@ import { AddUsersDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publish } from '#shared/realtime/publisher.ts';
-import { addUsersToAlbum } from '#shared/services/album-users.service.ts';
+import { addUsersToAlbum } from '#shared/services/album/users.service.ts';
 
 export const handler = httpHandler(
   { publish, access: 'user', permission: 'albumUser.create', returns: returns<AlbumResponseDto>(), params: IdParams, body: AddUsersDto },

@@ -4,7 +4,7 @@ import { UploadSessionParams } from '#shared/dto/v1/upload-session.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import { completeUploadSession } from '#shared/services/upload-session-complete.service.ts';
+import { completeUploadSession } from '#shared/services/upload/session-complete.service.ts';
 
 // The parts become the asset: 201 {id, duplicate: false}, as POST /asset/upload answers
 // (200 {id, duplicate: true} when the same file was recorded meanwhile by another upload).

@@ -3,7 +3,7 @@ import { CreateUploadSessionDto, mapUploadSession, type UploadSessionResponseDto
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import { createUploadSession } from '#shared/services/upload-session.service.ts';
+import { createUploadSession } from '#shared/services/upload/session.service.ts';
 
 // Not Immich's: large files go straight into the store (docs/large-uploads.md). A duplicate
 // answers as POST /asset/upload does (200 {id, duplicate: true}); a new session 201 with its part URLs.

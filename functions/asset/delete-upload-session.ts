@@ -1,7 +1,7 @@
 import { UploadSessionParams } from '#shared/dto/v1/upload-session.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { deleteUploadSessionOf } from '#shared/services/upload-session.service.ts';
+import { deleteUploadSessionOf } from '#shared/services/upload/session.service.ts';
 
 // Gives an upload up: its parts are dropped and the session ends.
 export const handler = httpHandler(

@@ -2,7 +2,7 @@ import { UploadPartParams, UploadPartQuery } from '#shared/dto/v1/upload-session
 import { bodyBytes } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
-import { acceptLocalPart } from '#shared/services/upload-session.service.ts';
+import { acceptLocalPart } from '#shared/services/upload/session.service.ts';
 
 // Local only (infra/routes.ts `localOnly`): what S3's presigned UploadPart does deployed. The
 // URL is the credential (signed by the server for one part of one session, until it expires).

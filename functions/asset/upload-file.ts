@@ -6,7 +6,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import { uploadFile } from '#shared/services/upload.service.ts';
+import { uploadFile } from '#shared/services/upload/upload.service.ts';
 
 // The body is multipart/form-data: file types are refused as each file starts, then the service
 // checks the rest in Immich's order. A duplicate answers 200 with the existing id.

@@ -3,7 +3,7 @@ import { fileResponse } from '#shared/http/files.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import type { RawResponse } from '#shared/http/response.ts';
 import { sharedHandler } from '#shared/http/shared-handler.ts';
-import { deliverArchive, downloadArchive } from '#shared/services/download-archive.service.ts';
+import { deliverArchive, downloadArchive } from '#shared/services/download/archive.service.ts';
 
 // The zip is written to the store as it is made, then answered like any file (deployed: a 302 to S3).
 // A shared-link route too (Immich's): a visitor downloads what their link shows, if it allows downloads.

@@ -2,7 +2,7 @@ import { type DownloadResponseDto, mapDownloadInfo } from '#shared/dto/v1/downlo
 import { DownloadInfoDto } from '#shared/dto/v1/download.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { sharedHandler } from '#shared/http/shared-handler.ts';
-import { getDownloadInfo } from '#shared/services/download.service.ts';
+import { getDownloadInfo } from '#shared/services/download/download.service.ts';
 
 // A shared-link route too (Immich's): a visitor downloads what their link shows, if it allows downloads.
 export const handler = sharedHandler(

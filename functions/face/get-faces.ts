@@ -2,7 +2,7 @@ import { IdParams } from '#shared/dto/common.ts';
 import { type AssetFaceResponseDto, mapAssetFace } from '#shared/dto/v1/person.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { getAssetFaces } from '#shared/services/face.service.ts';
+import { getAssetFaces } from '#shared/services/person/face.service.ts';
 
 // `?id=` is the asset's (Immich's FaceDto).
 export const handler = httpHandler(

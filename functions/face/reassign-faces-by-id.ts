@@ -3,7 +3,7 @@ import { mapPerson, type PersonResponseDto } from '#shared/dto/v1/person.respons
 import { FaceIdDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { reassignFaceById } from '#shared/services/face-edit.service.ts';
+import { reassignFaceById } from '#shared/services/person/face-edit.service.ts';
 
 // The path's id is the person; the body's the face (Immich's FaceDto).
 export const handler = httpHandler(

@@ -3,7 +3,7 @@ import { IdParams } from '#shared/dto/common.ts';
 import { MergePersonDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { mergePerson } from '#shared/services/person-merge.service.ts';
+import { mergePerson } from '#shared/services/person/merge.service.ts';
 
 export const handler = httpHandler(
   {

@@ -3,7 +3,7 @@ import { mapPerson, type PersonResponseDto } from '#shared/dto/v1/person.respons
 import { AssetFaceUpdateDto } from '#shared/dto/v1/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { reassignFaces } from '#shared/services/face-edit.service.ts';
+import { reassignFaces } from '#shared/services/person/face-edit.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', permission: 'person.reassign', params: IdParams, body: AssetFaceUpdateDto, returns: returns<PersonResponseDto[]>() },

@@ -2,7 +2,7 @@ import { IdParams } from '#shared/dto/common.ts';
 import { type AssetResponseDto, mapAsset } from '#shared/dto/v1/asset.response.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { getTagAssetsV1 } from '#shared/services/tag.service.ts';
+import { getTagAssetsV1 } from '#shared/services/tag/tag.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', permission: 'tag.read', params: IdParams, returns: returns<AssetResponseDto[]>() },

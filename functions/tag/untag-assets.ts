@@ -3,7 +3,7 @@ import { IdParams } from '#shared/dto/common.ts';
 import { AssetIdsDto } from '#shared/dto/v1/shared-link.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { removeTagAssetsV1 } from '#shared/services/tag.service.ts';
+import { removeTagAssetsV1 } from '#shared/services/tag/tag.service.ts';
 
 export const handler = httpHandler(
   { access: 'user', permission: 'tag.asset', params: IdParams, body: AssetIdsDto, returns: returns<AssetIdsResponseDto[]>() },

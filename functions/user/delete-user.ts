@@ -3,7 +3,7 @@ import { mapUser, type UserResponse } from '#shared/dto/v1/user.response.ts';
 import { DeleteUserDto } from '#shared/dto/v1/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { removeUser } from '#shared/services/user-removal.service.ts';
+import { removeUser } from '#shared/services/user/removal.service.ts';
 
 export const handler = httpHandler(
   { access: 'admin', permission: 'adminUser.delete', returns: returns<UserResponse>(), params: IdParams, body: DeleteUserDto },

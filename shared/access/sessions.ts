@@ -59,7 +59,7 @@ export const requireUploadPart = async (
     throw new Forbidden('The part URL is not valid');
   }
   if (expires <= Date.now() / 1000 || Date.parse(session.expiresAt) <= Date.now()) throw new Forbidden('The part URL has expired');
-  // A deleted owner's sessions end with them (upload-session-end.ts); one that raced the deletion ends here.
+  // A deleted owner's sessions end with them (services/upload/session-end.ts); one that raced the deletion ends here.
   const owner = await getUser(session.ownerId);
   if (!owner || owner.deletedAt !== null) throw new Forbidden('The upload session has ended');
   return { session, declared };

@@ -101,7 +101,7 @@ export const syncEntityTypes = [
 export type SyncEntityType = (typeof syncEntityTypes)[number];
 
 /**
- * What the sync stream sends in one line (shared/services/sync-stream.service.ts): its type (one
+ * What the sync stream sends in one line (shared/services/sync/stream.service.ts): its type (one
  * of Immich's `SyncEntityType` names), its ack, and the record it is about; the generation's
  * mapper gives it its wire shape (shared/dto/v3/sync.response.ts).
  */
@@ -124,7 +124,7 @@ export interface SyncEvent {
 
 /**
  * The query of v1.100's asset list the mobile app syncs from (GET /asset): its filters, page and
- * the instants (ISO strings) of a delta or a chunked full sync (shared/services/sync.service.ts).
+ * the instants (ISO strings) of a delta or a chunked full sync (shared/services/sync/sync.service.ts).
  */
 export interface AssetListQuery {
   isFavorite?: boolean | null | undefined;

@@ -1,7 +1,7 @@
 /**
  * A file's keywords (shared/media/keywords.ts) as the owner's tags on its asset, as Immich v3's
  * metadata job applies them (`applyTagList`): each path's tags made where missing with their
- * parents (shared/services/tag-upsert.ts), the leaf of each put on the asset. Done at upload,
+ * parents (shared/services/tag/upsert.ts), the leaf of each put on the asset. Done at upload,
  * before the asset is recorded (a failed upload takes them off again), and again by the
  * metadata refresh (`refresh-metadata`, the metadataExtraction queue). Tags given in the app
  * stay: Immich replaces an asset's tags with the file's, having written the app's into the
@@ -9,7 +9,7 @@
  */
 import { addAssetTags, removeAssetTags } from '../db/tag.repository.ts';
 import { isTagPath } from '../model/tag.ts';
-import { upsertTagPaths } from './tag-upsert.ts';
+import { upsertTagPaths } from './tag/upsert.ts';
 
 /**
  * Puts the tags of these keyword paths on the asset (those within a tag path's limits,

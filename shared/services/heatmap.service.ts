@@ -1,7 +1,7 @@
 import { uploadsSince } from '../db/asset.repository.ts';
 import { listCounters } from '../db/timeline.repository.ts';
 import type { Auth } from '../model/user.ts';
-import { findOrFail } from './user.service.ts';
+import { findOrFail } from './user/user.service.ts';
 
 /** Immich v3's `CalendarHeatmapType`: days by upload (the default) or by when the photos were taken. */
 export type HeatmapType = 'Upload' | 'Taken';

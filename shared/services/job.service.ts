@@ -10,7 +10,7 @@ import { type MediaJob, queueMediaJobs } from '../storage/media-jobs.ts';
 import { cleanupMemories, generateMemories } from './memory.service.ts';
 import { runQueueCommand } from './queue.service.ts';
 import { recordRun } from './queue-runs.ts';
-import { deleteEmptyTags } from './tag-cleanup.ts';
+import { deleteEmptyTags } from './tag/cleanup.ts';
 
 /**
  * POST /jobs (v3's createJob, the admin's manual jobs): the nightly tasks' clean-ups and memories

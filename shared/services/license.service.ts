@@ -16,7 +16,7 @@ import { removeUserMetadata, updateUser } from '../db/user.repository.ts';
 import { isSignedBy } from '../domain/license.ts';
 import type { License } from '../model/license.ts';
 import type { Auth } from '../model/user.ts';
-import { getMyUserInfo } from './user.service.ts';
+import { getMyUserInfo } from './user/user.service.ts';
 import { unlessRefused } from './user-refusals.ts';
 
 const invalid = () => new Invalid('Invalid license key');

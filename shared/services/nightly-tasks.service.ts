@@ -6,9 +6,9 @@ import type { UserRecord } from '../model/user.ts';
 import { getConfig } from './config.reader.ts';
 import { cleanupMemories, generateMemories } from './memory.service.ts';
 import { recordRun } from './queue-runs.ts';
-import { deleteEmptyTags } from './tag-cleanup.ts';
+import { deleteEmptyTags } from './tag/cleanup.ts';
 import { deleteExpiredTrash } from './trash.service.ts';
-import { purgeUser } from './user-purge.service.ts';
+import { purgeUser } from './user/purge.service.ts';
 import { type BatchRunner, WorkBudget } from './work-budget.ts';
 
 /**

@@ -7,7 +7,7 @@ import type { UploadedFile } from '../model/upload.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 import { originalsStore } from '../storage/originals.ts';
 import { cacheControl } from './file.service.ts';
-import { findOrFail } from './user.service.ts';
+import { findOrFail } from './user/user.service.ts';
 import { unlessRefused } from './user-refusals.ts';
 
 /** Immich's multipart field for a profile image. */

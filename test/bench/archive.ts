@@ -29,7 +29,7 @@ const measure = async (): Promise<string> => {
     const { originalsStore } = await import('#shared/storage/originals.ts');
     const { assetItem } = await import('#shared/db/items/asset.ts');
     const { db } = await import('#shared/db/client.ts');
-    const { downloadArchive } = await import('#shared/services/download-archive.service.ts');
+    const { downloadArchive } = await import('#shared/services/download/archive.service.ts');
     const store = await originalsStore();
     const ownerId = stack.admin.id;
     const assets: AssetRecord[] = [];

@@ -61,8 +61,8 @@ const measure = async (): Promise<string> => {
 
     // Completion alone: a 1 GB file's parts put in place, then the complete call timed. One
     // random 64 MB block serves as every part but the first (a real JPEG's start), to hold little.
-    const { createUploadSession } = await import('#shared/services/upload-session.service.ts');
-    const { completeUploadSession } = await import('#shared/services/upload-session-complete.service.ts');
+    const { createUploadSession } = await import('#shared/services/upload/session.service.ts');
+    const { completeUploadSession } = await import('#shared/services/upload/session-complete.service.ts');
     const { readSessionFieldsV1 } = await import('#shared/dto/v1/asset.ts');
     const { originalsStore } = await import('#shared/storage/originals.ts');
     const { createHash } = await import('node:crypto');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { handler as signUpAdminHandler } from '#functions/auth/sign-up-admin.ts';
-import { createUser } from '#shared/services/user.service.ts';
+import { createUser } from '#shared/services/user/user.service.ts';
 import { invoke } from '../support/invoke.ts';
 
 // This file's table starts empty and no test here leaves an admin behind that another needs:

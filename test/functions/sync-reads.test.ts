@@ -10,7 +10,7 @@ import { appTypes, syncStream } from '../support/sync-client.ts';
 
 /**
  * What one POST /sync/stream reads of the caller's relations: their album memberships and partner
- * shares once each, however many types use them (shared/services/sync-stream.service.ts, `once`).
+ * shares once each, however many types use them (shared/services/sync/stream.service.ts, `once`).
  */
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 

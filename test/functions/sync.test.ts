@@ -21,7 +21,7 @@ const deletes = (who: string, query: Record<string, string>) =>
 const ids = (reply: { body: { id: string }[] }) => reply.body.map((asset) => asset.id);
 /** Index writes show within a second; a delta sync is asked after that, as an app's would be. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 1100));
-/** A delta sync also sends what changed in the 5 s before `updatedAfter` (the index's lag, shared/services/sync.service.ts). */
+/** A delta sync also sends what changed in the 5 s before `updatedAfter` (the index's lag, shared/services/sync/sync.service.ts). */
 const pastLagWindow = () => new Promise((resolve) => setTimeout(resolve, 5100));
 
 describe('GET /asset and GET /audit/deletes (the mobile app sync)', () => {

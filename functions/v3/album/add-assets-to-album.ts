@@ -4,7 +4,7 @@ import { AlbumAssetIdsDtoV3 } from '#shared/dto/v3/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publish } from '#shared/realtime/publisher.ts';
-import { addAssetsToAlbum } from '#shared/services/album.service.ts';
+import { addAssetsToAlbum } from '#shared/services/album/album.service.ts';
 
 // The CLI's `upload --album`: per id `success`, `duplicate` or `no_permission`, as v1.100's.
 export const handler = httpHandler(

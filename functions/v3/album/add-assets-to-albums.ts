@@ -3,7 +3,7 @@ import { AlbumsAddAssetsDto } from '#shared/dto/v3/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publish } from '#shared/realtime/publisher.ts';
-import { addAssetsToAlbums } from '#shared/services/album.service.ts';
+import { addAssetsToAlbums } from '#shared/services/album/album.service.ts';
 
 export const handler = httpHandler(
   {

@@ -4,7 +4,7 @@ import { AddUsersDtoV3 } from '#shared/dto/v3/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publish } from '#shared/realtime/publisher.ts';
-import { addUsersToAlbum } from '#shared/services/album-users.service.ts';
+import { addUsersToAlbum } from '#shared/services/album/users.service.ts';
 
 export const handler = httpHandler(
   {

@@ -2,7 +2,7 @@ import { type AlbumResponseDto, mapAlbumV3 } from '#shared/dto/v3/album.response
 import { GetAlbumsDtoV3 } from '#shared/dto/v3/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { getAllAlbums } from '#shared/services/album.service.ts';
+import { getAllAlbums } from '#shared/services/album/album.service.ts';
 
 // The CLI's `upload --album` reads every album's name here first.
 export const handler = httpHandler(

@@ -3,7 +3,7 @@ import { type AlbumResponseDto, mapAlbumV3 } from '#shared/dto/v3/album.response
 import { UpdateAlbumDtoV3 } from '#shared/dto/v3/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { updateAlbumInfo } from '#shared/services/album.service.ts';
+import { updateAlbumInfo } from '#shared/services/album/album.service.ts';
 
 export const handler = httpHandler(
   {

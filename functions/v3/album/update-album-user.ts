@@ -1,7 +1,7 @@
 import { AlbumUserParamsV3, UpdateAlbumUserDto } from '#shared/dto/v3/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { updateAlbumUser } from '#shared/services/album-users.service.ts';
+import { updateAlbumUser } from '#shared/services/album/users.service.ts';
 
 // A shared user's role: `editor` adds and removes assets, `viewer` only looks.
 export const handler = httpHandler(

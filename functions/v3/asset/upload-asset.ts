@@ -6,7 +6,7 @@ import { httpHandler } from '#shared/http/handler.ts';
 import { parseMultipart } from '#shared/http/multipart.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { HttpResponse } from '#shared/http/response.ts';
-import { uploadFile } from '#shared/services/upload.service.ts';
+import { uploadFile } from '#shared/services/upload/upload.service.ts';
 
 // v1.100's upload over the same service, with v3's fields and answer: 201 created, 200 duplicate.
 export const handler = httpHandler(

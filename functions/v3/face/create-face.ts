@@ -1,7 +1,7 @@
 import { AssetFaceCreateDto } from '#shared/dto/v3/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { createFace } from '#shared/services/face-edit.service.ts';
+import { createFace } from '#shared/services/person/face-edit.service.ts';
 
 // 201 with no body, as Immich's.
 export const handler = httpHandler(

@@ -2,7 +2,7 @@ import { type AssetFaceResponseDto, mapAssetFaceV3 } from '#shared/dto/v3/person
 import { FaceDto } from '#shared/dto/v3/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { getAssetFaces } from '#shared/services/face.service.ts';
+import { getAssetFaces } from '#shared/services/person/face.service.ts';
 
 // `?id=` is the asset's (Immich's FaceDto).
 export const handler = httpHandler(

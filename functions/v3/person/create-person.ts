@@ -2,7 +2,7 @@ import { mapPersonV3, type PersonResponseDto } from '#shared/dto/v3/person.respo
 import { PersonCreateDtoV3 } from '#shared/dto/v3/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { createPerson } from '#shared/services/person.service.ts';
+import { createPerson } from '#shared/services/person/person.service.ts';
 
 export const handler = httpHandler(
   {

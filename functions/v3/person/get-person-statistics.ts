@@ -2,7 +2,7 @@ import type { PersonStatisticsResponseDto } from '#shared/dto/common/person.resp
 import { IdParams } from '#shared/dto/common.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { getPersonStatistics } from '#shared/services/person.service.ts';
+import { getPersonStatistics } from '#shared/services/person/person.service.ts';
 
 export const handler = httpHandler(
   { generation: 'v3', access: 'user', permission: 'person.statistics', returns: returns<PersonStatisticsResponseDto>(), params: IdParams },

@@ -3,7 +3,7 @@ import { IdParams } from '#shared/dto/common.ts';
 import { MergePersonDtoV3 } from '#shared/dto/v3/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { mergePerson } from '#shared/services/person-merge.service.ts';
+import { mergePerson } from '#shared/services/person/merge.service.ts';
 
 // POST /people/{id}/merge: the people of `ids` become this one (v1.100's merge; v3 answers 200).
 export const handler = httpHandler(

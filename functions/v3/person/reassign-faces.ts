@@ -3,7 +3,7 @@ import { mapPersonV3, type PersonResponseDto } from '#shared/dto/v3/person.respo
 import { AssetFaceUpdateDto } from '#shared/dto/v3/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { reassignFaces } from '#shared/services/face-edit.service.ts';
+import { reassignFaces } from '#shared/services/person/face-edit.service.ts';
 
 export const handler = httpHandler(
   {

@@ -3,7 +3,7 @@ import { mapPersonV3, type PersonResponseDto } from '#shared/dto/v3/person.respo
 import { PersonUpdateDtoV3 } from '#shared/dto/v3/person.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { updatePerson } from '#shared/services/person.service.ts';
+import { updatePerson } from '#shared/services/person/person.service.ts';
 
 export const handler = httpHandler(
   {

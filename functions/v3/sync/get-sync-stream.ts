@@ -1,7 +1,7 @@
 import { mapSyncLine } from '#shared/dto/v3/sync.response.ts';
 import { SyncStreamBody } from '#shared/dto/v3/sync.ts';
 import { streamingHandler } from '#shared/http/stream-handler.ts';
-import { prepareSyncStream } from '#shared/services/sync-stream.service.ts';
+import { prepareSyncStream } from '#shared/services/sync/stream.service.ts';
 
 // The mobile app's sync: JSON lines, streamed as they are read (docs/immich-compatibility.md, "The sync stream").
 export const handler = streamingHandler(

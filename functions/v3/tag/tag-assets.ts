@@ -3,7 +3,7 @@ import { IdParams } from '#shared/dto/common.ts';
 import { BulkIdsDtoV3 } from '#shared/dto/v3/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { addTagAssetsV3 } from '#shared/services/tag.service.ts';
+import { addTagAssetsV3 } from '#shared/services/tag/tag.service.ts';
 
 export const handler = httpHandler(
   {

@@ -1,7 +1,7 @@
 import { mapUserAdminV3, UserAdminCreateDto, type UserAdminResponseDto } from '#shared/dto/v3/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { createUser } from '#shared/services/user.service.ts';
+import { createUser } from '#shared/services/user/user.service.ts';
 
 // v1.100's POST /user under v3's name and shape.
 export const handler = httpHandler(

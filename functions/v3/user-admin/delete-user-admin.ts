@@ -2,7 +2,7 @@ import { IdParams } from '#shared/dto/common.ts';
 import { mapUserAdminV3, UserAdminDeleteDto, type UserAdminResponseDto } from '#shared/dto/v3/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { removeUser } from '#shared/services/user-removal.service.ts';
+import { removeUser } from '#shared/services/user/removal.service.ts';
 
 export const handler = httpHandler(
   {

@@ -2,7 +2,7 @@ import { IdParams } from '#shared/dto/common.ts';
 import { mapUserAdminV3, type UserAdminResponseDto } from '#shared/dto/v3/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { bringBackUser } from '#shared/services/user-removal.service.ts';
+import { bringBackUser } from '#shared/services/user/removal.service.ts';
 
 // 200 in v3 (v1.100's restore answers 201).
 export const handler = httpHandler(

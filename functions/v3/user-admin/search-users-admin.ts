@@ -1,7 +1,7 @@
 import { mapUserAdminV3, type UserAdminResponseDto, UserAdminSearchDto } from '#shared/dto/v3/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { searchUsersAdmin } from '#shared/services/user.service.ts';
+import { searchUsersAdmin } from '#shared/services/user/user.service.ts';
 
 export const handler = httpHandler(
   {

@@ -2,7 +2,7 @@ import { IdParams } from '#shared/dto/common.ts';
 import { type UserPreferencesResponseDto, UserPreferencesUpdateDto } from '#shared/dto/v3/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { updateUserPreferences } from '#shared/services/user.service.ts';
+import { updateUserPreferences } from '#shared/services/user/user.service.ts';
 
 export const handler = httpHandler(
   {

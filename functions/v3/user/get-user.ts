@@ -3,7 +3,7 @@ import { mapUserV3, type UserResponseDto } from '#shared/dto/v3/user.response.ts
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { readConfig } from '#shared/services/config.reader.ts';
-import { getVisibleUser } from '#shared/services/user-visibility.ts';
+import { getVisibleUser } from '#shared/services/user/visibility.ts';
 
 export const handler = httpHandler(
   { generation: 'v3', access: 'user', permission: 'user.read', returns: returns<UserResponseDto>(), params: IdParams },

@@ -2,7 +2,7 @@ import { mapUserV3, type UserResponseDto } from '#shared/dto/v3/user.response.ts
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { readConfig } from '#shared/services/config.reader.ts';
-import { searchUsers } from '#shared/services/user.service.ts';
+import { searchUsers } from '#shared/services/user/user.service.ts';
 
 // The apps' list to share albums and partners with; the configuration's `server.publicUsers` says
 // whether a user sees everyone or only themselves.

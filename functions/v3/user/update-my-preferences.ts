@@ -1,7 +1,7 @@
 import { type UserPreferencesResponseDto, UserPreferencesUpdateDto } from '#shared/dto/v3/user.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { updateMyPreferences } from '#shared/services/user.service.ts';
+import { updateMyPreferences } from '#shared/services/user/user.service.ts';
 
 export const handler = httpHandler(
   {

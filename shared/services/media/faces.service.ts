@@ -278,7 +278,7 @@ export const recognizeFace = async (
   return { kind: 'wait' };
 };
 
-/** The asset becomes findable by the name of the person a face of it now shows (as a face edit makes it: shared/services/face-edit.service.ts). */
+/** The asset becomes findable by the name of the person a face of it now shows (as a face edit makes it: shared/services/person/face-edit.service.ts). */
 const writeNamePostings = async (ownerId: string, asset: AssetRecord, name: string): Promise<void> => {
   const names = (await getPeople(ownerId, asset.personIds)).map((each) => each.name);
   const before = new Set(assetTerms(asset, names));

@@ -1,9 +1,9 @@
-import { readsArchiveOf, requireTimeline } from '../access/timeline-access.ts';
-import { assetsUpdatedBetween, getAssets, timelinePages } from '../db/asset.repository.ts';
-import { type AuditEntityType, listDeletedSince } from '../db/audit.repository.ts';
-import { type AssetRecord, isListed } from '../model/asset.ts';
-import type { AssetListQuery } from '../model/sync.ts';
-import type { Auth } from '../model/user.ts';
+import { readsArchiveOf, requireTimeline } from '../../access/timeline-access.ts';
+import { assetsUpdatedBetween, getAssets, timelinePages } from '../../db/asset.repository.ts';
+import { type AuditEntityType, listDeletedSince } from '../../db/audit.repository.ts';
+import { type AssetRecord, isListed } from '../../model/asset.ts';
+import type { AssetListQuery } from '../../model/sync.ts';
+import type { Auth } from '../../model/user.ts';
 
 /** Immich's AUDIT_LOG_MAX_DURATION: a client that last synced longer ago than this needs a full sync. */
 const auditWindowMs = 100 * 86_400_000;

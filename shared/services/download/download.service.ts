@@ -1,9 +1,9 @@
-import { requireAlbumDownload, requireDownloadable, requireTimelineDownload } from '../access/download-access.ts';
-import { Invalid } from '../core/errors.ts';
-import { listMembers } from '../db/album.repository.ts';
-import { getAssets, timelinePages } from '../db/asset.repository.ts';
-import { type AssetRecord, isListed, seenByOthers } from '../model/asset.ts';
-import type { Auth } from '../model/user.ts';
+import { requireAlbumDownload, requireDownloadable, requireTimelineDownload } from '../../access/download-access.ts';
+import { Invalid } from '../../core/errors.ts';
+import { listMembers } from '../../db/album.repository.ts';
+import { getAssets, timelinePages } from '../../db/asset.repository.ts';
+import { type AssetRecord, isListed, seenByOthers } from '../../model/asset.ts';
+import type { Auth } from '../../model/user.ts';
 
 /** Immich's default archive size: 4 GiB. */
 const defaultArchiveSize = 4 * 1024 ** 3;

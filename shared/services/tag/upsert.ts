@@ -7,9 +7,9 @@
  * (docs/data-model.md, pattern 70).
  */
 import { randomUUID } from 'node:crypto';
-import { inBatches } from '../core/concurrency.ts';
-import { createTags, getTagByValue, getTagsByValues, createTag as storeTag, updateTag as writeTag } from '../db/tag.repository.ts';
-import { type TagRecord, tagPath } from '../model/tag.ts';
+import { inBatches } from '../../core/concurrency.ts';
+import { createTags, getTagByValue, getTagsByValues, createTag as storeTag, updateTag as writeTag } from '../../db/tag.repository.ts';
+import { type TagRecord, tagPath } from '../../model/tag.ts';
 
 export const newTag = (ownerId: string, value: string, fields: Partial<Pick<TagRecord, 'parentId' | 'color' | 'type'>> = {}): TagRecord => {
   const now = new Date().toISOString();

@@ -1,9 +1,9 @@
-import { requireAsset } from '../access/asset-access.ts';
-import { Permission } from '../access/permission.ts';
-import { getPeople } from '../db/person.repository.ts';
-import { type FaceRecord, peopleOfFaces } from '../model/asset.ts';
-import type { PersonRecord } from '../model/person.ts';
-import type { Auth } from '../model/user.ts';
+import { requireAsset } from '../../access/asset-access.ts';
+import { Permission } from '../../access/permission.ts';
+import { getPeople } from '../../db/person.repository.ts';
+import { type FaceRecord, peopleOfFaces } from '../../model/asset.ts';
+import type { PersonRecord } from '../../model/person.ts';
+import type { Auth } from '../../model/user.ts';
 
 /**
  * GET /face and GET /faces `?id=<assetId>`: every face of the asset in the file's order, as

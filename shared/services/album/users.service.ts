@@ -1,12 +1,12 @@
-import { requireAlbum, requireAlbumUserRemoval } from '../access/album-access.ts';
-import { Permission } from '../access/permission.ts';
-import { Invalid } from '../core/errors.ts';
-import { listMembers, setAlbumUserRole, shareAlbum, unshareAlbum } from '../db/album.repository.ts';
-import type { AlbumRecord, AlbumShare, AlbumUserRole, AlbumView } from '../model/album.ts';
-import { rolesWith } from '../model/album.ts';
-import type { Auth } from '../model/user.ts';
+import { requireAlbum, requireAlbumUserRemoval } from '../../access/album-access.ts';
+import { Permission } from '../../access/permission.ts';
+import { Invalid } from '../../core/errors.ts';
+import { listMembers, setAlbumUserRole, shareAlbum, unshareAlbum } from '../../db/album.repository.ts';
+import type { AlbumRecord, AlbumShare, AlbumUserRole, AlbumView } from '../../model/album.ts';
+import { rolesWith } from '../../model/album.ts';
+import type { Auth } from '../../model/user.ts';
+import { notifyAlbumInvite } from '../notification.service.ts';
 import { albumChanged, sharingTargets, usersOf } from './album.service.ts';
-import { notifyAlbumInvite } from './notification.service.ts';
 
 // An album's users: shared with, their roles, leaving (the album itself: album.service.ts).
 

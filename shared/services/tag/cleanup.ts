@@ -1,6 +1,6 @@
-import { deleteTags, listTags, tagHasAssets } from '../db/tag.repository.ts';
-import { listUsers } from '../db/user.repository.ts';
-import { isAtOrBelow, type TagRecord } from '../model/tag.ts';
+import { deleteTags, listTags, tagHasAssets } from '../../db/tag.repository.ts';
+import { listUsers } from '../../db/user.repository.ts';
+import { isAtOrBelow, type TagRecord } from '../../model/tag.ts';
 
 /**
  * Immich's `TagCleanup` (a nightly task with `databaseCleanup`): each user's tags that no asset

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { PassThrough, Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
-import { requireDownloadable } from '../access/download-access.ts';
-import { inBatches } from '../core/concurrency.ts';
-import { Conflict } from '../core/errors.ts';
-import { log } from '../core/log.ts';
-import type { AssetRecord } from '../model/asset.ts';
-import type { Delivery, ServedFile } from '../model/file.ts';
-import type { Auth } from '../model/user.ts';
-import { originalsStore } from '../storage/originals.ts';
-import { putStream } from '../storage/stream-put.ts';
-import { cacheControl, deliver } from './file.service.ts';
+import { requireDownloadable } from '../../access/download-access.ts';
+import { inBatches } from '../../core/concurrency.ts';
+import { Conflict } from '../../core/errors.ts';
+import { log } from '../../core/log.ts';
+import type { AssetRecord } from '../../model/asset.ts';
+import type { Delivery, ServedFile } from '../../model/file.ts';
+import type { Auth } from '../../model/user.ts';
+import { originalsStore } from '../../storage/originals.ts';
+import { putStream } from '../../storage/stream-put.ts';
+import { cacheControl, deliver } from '../file.service.ts';
 
 // Its own module: only the archive function carries the zip writer, the store and lib-storage.
 

@@ -4,11 +4,11 @@
  * `CreateAssetDto`, v3's `AssetMediaCreateDto`), and an image of a type whose header can be read
  * is readable.
  */
-import { Invalid } from '../core/errors.ts';
-import { assetTypeOf, extensionOf } from '../domain/media-types.ts';
-import { uploadFields } from '../domain/upload-files.ts';
-import { dimensionsOf } from '../media/metadata.ts';
-import type { NewAssetFields, UploadedFile } from '../model/upload.ts';
+import { Invalid } from '../../core/errors.ts';
+import { assetTypeOf, extensionOf } from '../../domain/media-types.ts';
+import { uploadFields } from '../../domain/upload-files.ts';
+import { dimensionsOf } from '../../media/metadata.ts';
+import type { NewAssetFields, UploadedFile } from '../../model/upload.ts';
 
 // Image formats whose header image-size reads: a file of one of these types that it cannot read is corrupt.
 const checkedImageTypes = new Set([

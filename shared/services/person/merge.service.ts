@@ -1,21 +1,21 @@
-import { Permission } from '../access/permission.ts';
-import { allowedPeople, requirePerson } from '../access/person-access.ts';
-import { Invalid } from '../core/errors.ts';
-import { getAssets } from '../db/asset.repository.ts';
+import { Permission } from '../../access/permission.ts';
+import { allowedPeople, requirePerson } from '../../access/person-access.ts';
+import { Invalid } from '../../core/errors.ts';
+import { getAssets } from '../../db/asset.repository.ts';
 import {
   deletePerson,
   getPerson as getPersonRecord,
   listPersonFaces,
   reassignAssetFaces,
   updatePerson as writePerson,
-} from '../db/person.repository.ts';
-import { postingsOf, writePostings } from '../db/term.repository.ts';
-import { nameTerms } from '../domain/terms.ts';
-import type { BulkIdResult } from '../model/album.ts';
-import type { FaceEntry } from '../model/asset.ts';
-import type { PersonChanges } from '../model/person.ts';
-import type { Auth } from '../model/user.ts';
-import { originalsStore } from '../storage/originals.ts';
+} from '../../db/person.repository.ts';
+import { postingsOf, writePostings } from '../../db/term.repository.ts';
+import { nameTerms } from '../../domain/terms.ts';
+import type { BulkIdResult } from '../../model/album.ts';
+import type { FaceEntry } from '../../model/asset.ts';
+import type { PersonChanges } from '../../model/person.ts';
+import type { Auth } from '../../model/user.ts';
+import { originalsStore } from '../../storage/originals.ts';
 
 // Its own module: the other person functions do not carry the originals store (merging removes a thumbnail).
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { allowedAlbumEditors, requireAlbum, requireAlbumEditor } from '../access/album-access.ts';
-import { allowedAssets } from '../access/asset-access.ts';
-import { accessLost, Permission } from '../access/permission.ts';
-import { Conflict, Inaccessible, Invalid } from '../core/errors.ts';
-import { deleteAlbumActivities } from '../db/activity.repository.ts';
+import { allowedAlbumEditors, requireAlbum, requireAlbumEditor } from '../../access/album-access.ts';
+import { allowedAssets } from '../../access/asset-access.ts';
+import { accessLost, Permission } from '../../access/permission.ts';
+import { Conflict, Inaccessible, Invalid } from '../../core/errors.ts';
+import { deleteAlbumActivities } from '../../db/activity.repository.ts';
 import {
   addMembers,
   deleteAlbumItem,
@@ -17,18 +17,18 @@ import {
   removeMembers,
   touchAlbum,
   updateAlbumFields,
-} from '../db/album.repository.ts';
-import { getAssets } from '../db/asset.repository.ts';
-import { deleteSharedLink, listSharedLinks } from '../db/shared-link.repository.ts';
-import { getUser, getUsers } from '../db/user.repository.ts';
-import { preferencesOf } from '../domain/preferences.ts';
-import type { AlbumChanges, AlbumFilter, AlbumMember, AlbumRecord, AlbumView, BulkIdResult, NewAlbum } from '../model/album.ts';
-import { newestLiveMember } from '../model/album.ts';
-import type { AssetRecord } from '../model/asset.ts';
-import { byFileCreatedAt, seenByOthers } from '../model/asset.ts';
-import type { Auth, UserRecord } from '../model/user.ts';
-import { raise } from '../realtime/outbox.ts';
-import { notifyAlbumInvite, notifyAlbumUpdate } from './notification.service.ts';
+} from '../../db/album.repository.ts';
+import { getAssets } from '../../db/asset.repository.ts';
+import { deleteSharedLink, listSharedLinks } from '../../db/shared-link.repository.ts';
+import { getUser, getUsers } from '../../db/user.repository.ts';
+import { preferencesOf } from '../../domain/preferences.ts';
+import type { AlbumChanges, AlbumFilter, AlbumMember, AlbumRecord, AlbumView, BulkIdResult, NewAlbum } from '../../model/album.ts';
+import { newestLiveMember } from '../../model/album.ts';
+import type { AssetRecord } from '../../model/asset.ts';
+import { byFileCreatedAt, seenByOthers } from '../../model/asset.ts';
+import type { Auth, UserRecord } from '../../model/user.ts';
+import { raise } from '../../realtime/outbox.ts';
+import { notifyAlbumInvite, notifyAlbumUpdate } from '../notification.service.ts';
 
 /** A write that needed the album as read lost to another request's change: the client may retry. */
 export const albumChanged = (): Conflict => new Conflict('The album was changed by another request; try again');
@@ -200,7 +200,7 @@ export const deleteAlbum = async (auth: Auth, id: string): Promise<void> => {
   await removeAlbum(await requireAlbum(auth, Permission.AlbumDelete, id));
 };
 
-/** An album deleted as DELETE /album/:id deletes it (also a purged owner's: shared/services/user-purge.service.ts). */
+/** An album deleted as DELETE /album/:id deletes it (also a purged owner's: shared/services/user/purge.service.ts). */
 export const removeAlbum = async (album: AlbumRecord): Promise<void> => {
   for (let round = 1; ; round++) {
     const links = (await listSharedLinks(album.ownerId)).filter((link) => link.albumId === album.id);

@@ -1,33 +1,33 @@
 /**
- * POST /asset/upload: the form checked (upload-form.ts), the metadata read, the records built
- * (upload-records.ts), the files stored with rollback (upload-store.ts), the file's keywords made
- * its tags (file-tags.ts), and the asset recorded with its people (upload-people.ts).
+ * POST /asset/upload: the form checked (services/upload/form.ts), the metadata read, the records built
+ * (services/upload/records.ts), the files stored with rollback (services/upload/store.ts), the file's keywords made
+ * its tags (file-tags.ts), and the asset recorded with its people (services/upload/people.ts).
  */
 import { createHash } from 'node:crypto';
-import { requireLivePhotoVideo } from '../access/asset-access.ts';
-import { requireLibrary } from '../access/library-access.ts';
-import { Permission } from '../access/permission.ts';
-import { Inaccessible, Invalid } from '../core/errors.ts';
-import { findByChecksums, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
-import { doneWith } from '../db/outcome.ts';
-import { postingsOf, writePostings } from '../db/term.repository.ts';
-import { getUser } from '../db/user.repository.ts';
-import { requireUniqueKeys } from '../domain/asset-metadata.ts';
-import { assetTypeOf, mimeTypeOf } from '../domain/media-types.ts';
-import { fitsQuota, quotaCheckOf } from '../domain/quota.ts';
-import { assetTerms } from '../domain/terms.ts';
-import { extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
-import { motionVideoExtension, motionVideoOf } from '../media/motion-photo.ts';
-import type { AssetRecord } from '../model/asset.ts';
-import type { UploadOutcome } from '../model/upload.ts';
-import type { Auth } from '../model/user.ts';
-import { putFileTags, removeFileTags } from './file-tags.ts';
-import { checkImageReadable, type UploadInput, validateUploadForm } from './upload-form.ts';
-import { recordNewAsset } from './upload-people.ts';
-import { motionRecord, newAsset, withVersions } from './upload-records.ts';
-import { removeOriginals, storeOriginals } from './upload-store.ts';
+import { requireLivePhotoVideo } from '../../access/asset-access.ts';
+import { requireLibrary } from '../../access/library-access.ts';
+import { Permission } from '../../access/permission.ts';
+import { Inaccessible, Invalid } from '../../core/errors.ts';
+import { findByChecksums, withFreshAsset, updateAsset as writeAsset } from '../../db/asset.repository.ts';
+import { doneWith } from '../../db/outcome.ts';
+import { postingsOf, writePostings } from '../../db/term.repository.ts';
+import { getUser } from '../../db/user.repository.ts';
+import { requireUniqueKeys } from '../../domain/asset-metadata.ts';
+import { assetTypeOf, mimeTypeOf } from '../../domain/media-types.ts';
+import { fitsQuota, quotaCheckOf } from '../../domain/quota.ts';
+import { assetTerms } from '../../domain/terms.ts';
+import { extractMetadata, InvalidSidecarError, type Metadata } from '../../media/metadata.ts';
+import { motionVideoExtension, motionVideoOf } from '../../media/motion-photo.ts';
+import type { AssetRecord } from '../../model/asset.ts';
+import type { UploadOutcome } from '../../model/upload.ts';
+import type { Auth } from '../../model/user.ts';
+import { putFileTags, removeFileTags } from '../file-tags.ts';
+import { checkImageReadable, type UploadInput, validateUploadForm } from './form.ts';
+import { recordNewAsset } from './people.ts';
+import { motionRecord, newAsset, withVersions } from './records.ts';
+import { removeOriginals, storeOriginals } from './store.ts';
 
-export type { UploadInput } from './upload-form.ts';
+export type { UploadInput } from './form.ts';
 
 const sha1Hex = (data: Buffer): string => createHash('sha1').update(data).digest('hex');
 

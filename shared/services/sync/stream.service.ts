@@ -1,15 +1,15 @@
-import { requireSession } from '../access/sessions.ts';
-import { seesAllUsers } from '../access/user-access.ts';
-import { syncSettleMs } from '../core/env.ts';
-import { Invalid } from '../core/errors.ts';
-import { changeIdAt, changeIdTime } from '../db/changes.ts';
-import { deleteCheckpoints, getCheckpoints, putCheckpoints, setPendingSyncReset } from '../db/sync.repository.ts';
-import { albumMemberships, partnerShares } from '../db/sync-relations.repository.ts';
-import { type SyncEntityType, type SyncEvent, type SyncRequestType, syncEntityTypes } from '../model/sync.ts';
-import type { Auth } from '../model/user.ts';
-import { readConfig } from './config.reader.ts';
-import { type Ack, type Context, fromAck, none, once, toAck, ttl } from './sync/mechanics.ts';
-import { deprecated, order, typeSyncs } from './sync/types.ts';
+import { requireSession } from '../../access/sessions.ts';
+import { seesAllUsers } from '../../access/user-access.ts';
+import { syncSettleMs } from '../../core/env.ts';
+import { Invalid } from '../../core/errors.ts';
+import { changeIdAt, changeIdTime } from '../../db/changes.ts';
+import { deleteCheckpoints, getCheckpoints, putCheckpoints, setPendingSyncReset } from '../../db/sync.repository.ts';
+import { albumMemberships, partnerShares } from '../../db/sync-relations.repository.ts';
+import { type SyncEntityType, type SyncEvent, type SyncRequestType, syncEntityTypes } from '../../model/sync.ts';
+import type { Auth } from '../../model/user.ts';
+import { readConfig } from '../config.reader.ts';
+import { type Ack, type Context, fromAck, none, once, toAck, ttl } from './mechanics.ts';
+import { deprecated, order, typeSyncs } from './types.ts';
 
 /**
  * Immich v3's sync stream (docs/immich-compatibility.md, "The sync stream"): for each type the app

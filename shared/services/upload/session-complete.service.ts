@@ -4,27 +4,27 @@
  * asset is recorded by the code of `POST /asset/upload`.
  */
 import { createHash } from 'node:crypto';
-import { accessLost, Permission } from '../access/permission.ts';
-import { type DomainError, Inaccessible, Invalid } from '../core/errors.ts';
-import { log } from '../core/log.ts';
-import { findByChecksums, getAsset } from '../db/asset.repository.ts';
-import { deleteUploadSession, uploadSessionWrites } from '../db/upload-session.repository.ts';
-import { getUser } from '../db/user.repository.ts';
-import { extractMetadata, InvalidSidecarError, type Metadata } from '../media/metadata.ts';
-import { readForMetadata } from '../media/ranged-read.ts';
-import type { NewAssetFields, UploadOutcome } from '../model/upload.ts';
-import type { UploadSessionRecord } from '../model/upload-session.ts';
-import type { Auth } from '../model/user.ts';
-import { queueMediaJobs } from '../storage/media-jobs.ts';
-import { type OriginalsStore, originalsStore, type StoredObject } from '../storage/originals.ts';
-import type { ReceivedPart } from '../storage/store.ts';
-import { putFileTags, removeFileTags } from './file-tags.ts';
+import { accessLost, Permission } from '../../access/permission.ts';
+import { type DomainError, Inaccessible, Invalid } from '../../core/errors.ts';
+import { log } from '../../core/log.ts';
+import { findByChecksums, getAsset } from '../../db/asset.repository.ts';
+import { deleteUploadSession, uploadSessionWrites } from '../../db/upload-session.repository.ts';
+import { getUser } from '../../db/user.repository.ts';
+import { extractMetadata, InvalidSidecarError, type Metadata } from '../../media/metadata.ts';
+import { readForMetadata } from '../../media/ranged-read.ts';
+import type { NewAssetFields, UploadOutcome } from '../../model/upload.ts';
+import type { UploadSessionRecord } from '../../model/upload-session.ts';
+import type { Auth } from '../../model/user.ts';
+import { queueMediaJobs } from '../../storage/media-jobs.ts';
+import { type OriginalsStore, originalsStore, type StoredObject } from '../../storage/originals.ts';
+import type { ReceivedPart } from '../../storage/store.ts';
+import { putFileTags, removeFileTags } from '../file-tags.ts';
+import { checkImageReadable } from './form.ts';
+import { recordNewAsset } from './people.ts';
+import { newAsset, withVersions } from './records.ts';
+import { liveSession, partBytes, partsOf } from './session.service.ts';
+import { removeOriginals } from './store.ts';
 import { writeAssetPostings } from './upload.service.ts';
-import { checkImageReadable } from './upload-form.ts';
-import { recordNewAsset } from './upload-people.ts';
-import { newAsset, withVersions } from './upload-records.ts';
-import { liveSession, partBytes, partsOf } from './upload-session.service.ts';
-import { removeOriginals } from './upload-store.ts';
 
 /** The completion reads the object in ranges of this size, a few at once, hashing them in order. */
 const hashRangeBytes = 8 * 1024 * 1024;

@@ -9,29 +9,29 @@
  * its budget is finished by the next; the user item goes last, so the user stays listed as
  * deleted until then.
  */
-import { inBatches } from '../core/concurrency.ts';
-import { log } from '../core/log.ts';
-import { deleteActivity, listAlbumActivities } from '../db/activity.repository.ts';
-import { getAlbum, listAlbumSharesOf, listAlbums, unshareAlbum } from '../db/album.repository.ts';
-import { deleteApiKey, listApiKeys } from '../db/api-key.repository.ts';
-import { timelinePages } from '../db/asset.repository.ts';
-import { deleteMemory, listMemories } from '../db/memory.repository.ts';
-import { listPartnershipsOf, removePartnerIfShared } from '../db/partner.repository.ts';
-import { deletePerson, listPeople } from '../db/person.repository.ts';
-import { deleteSessions, listUserSessionHashes } from '../db/session.repository.ts';
-import { deleteSharedLink, listSharedLinkAssetIds, listSharedLinks } from '../db/shared-link.repository.ts';
-import { deleteCheckpoints } from '../db/sync.repository.ts';
-import { deleteTags, listTags } from '../db/tag.repository.ts';
-import { beginPurge, deleteUserItem, deleteUserRemains, getUser } from '../db/user.repository.ts';
-import { deleteWorkflow, listWorkflows } from '../db/workflow.repository.ts';
-import type { UserRecord } from '../model/user.ts';
-import { raise } from '../realtime/outbox.ts';
-import { originalsStore } from '../storage/originals.ts';
-import { removeAlbum } from './album.service.ts';
-import { deleteStacksOf } from './stack.service.ts';
-import { deleteUnlessBusy } from './trash.service.ts';
-import { endSessionsOf } from './upload-session-end.ts';
-import type { WorkBudget } from './work-budget.ts';
+import { inBatches } from '../../core/concurrency.ts';
+import { log } from '../../core/log.ts';
+import { deleteActivity, listAlbumActivities } from '../../db/activity.repository.ts';
+import { getAlbum, listAlbumSharesOf, listAlbums, unshareAlbum } from '../../db/album.repository.ts';
+import { deleteApiKey, listApiKeys } from '../../db/api-key.repository.ts';
+import { timelinePages } from '../../db/asset.repository.ts';
+import { deleteMemory, listMemories } from '../../db/memory.repository.ts';
+import { listPartnershipsOf, removePartnerIfShared } from '../../db/partner.repository.ts';
+import { deletePerson, listPeople } from '../../db/person.repository.ts';
+import { deleteSessions, listUserSessionHashes } from '../../db/session.repository.ts';
+import { deleteSharedLink, listSharedLinkAssetIds, listSharedLinks } from '../../db/shared-link.repository.ts';
+import { deleteCheckpoints } from '../../db/sync.repository.ts';
+import { deleteTags, listTags } from '../../db/tag.repository.ts';
+import { beginPurge, deleteUserItem, deleteUserRemains, getUser } from '../../db/user.repository.ts';
+import { deleteWorkflow, listWorkflows } from '../../db/workflow.repository.ts';
+import type { UserRecord } from '../../model/user.ts';
+import { raise } from '../../realtime/outbox.ts';
+import { originalsStore } from '../../storage/originals.ts';
+import { removeAlbum } from '../album/album.service.ts';
+import { deleteStacksOf } from '../stack.service.ts';
+import { deleteUnlessBusy } from '../trash.service.ts';
+import { endSessionsOf } from '../upload/session-end.ts';
+import type { WorkBudget } from '../work-budget.ts';
 
 /** What a purge run did: `purged`, `unfinished` (its budget ran out: the next run goes on), or `kept` (restored meanwhile, or gone). */
 export type PurgeOutcome = { kind: 'purged' | 'unfinished' | 'kept'; assets: number };

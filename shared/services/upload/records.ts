@@ -3,12 +3,12 @@
  * and metadata jobs make it, a motion photo's hidden video asset, and the stored versions.
  */
 import { randomUUID } from 'node:crypto';
-import { assetTypeOf } from '../domain/media-types.ts';
-import { originalKey } from '../domain/upload-files.ts';
-import type { Metadata } from '../media/metadata.ts';
-import type { AssetRecord } from '../model/asset.ts';
-import type { NewAssetFields } from '../model/upload.ts';
-import type { StoredObject } from '../storage/originals.ts';
+import { assetTypeOf } from '../../domain/media-types.ts';
+import { originalKey } from '../../domain/upload-files.ts';
+import type { Metadata } from '../../media/metadata.ts';
+import type { AssetRecord } from '../../model/asset.ts';
+import type { NewAssetFields } from '../../model/upload.ts';
+import type { StoredObject } from '../../storage/originals.ts';
 
 /** The asset record of a new upload (not yet written), as Immich's upload and metadata jobs make it. */
 export const newAsset = (

@@ -5,32 +5,32 @@
  * the completion reads the object once, to check the whole file's SHA-1 (which S3 cannot: its
  * checksum of a multipart object is composite), and in ranges for its metadata; then the asset
  * is recorded by the same code as `POST /asset/upload`. The completion is in
- * upload-session-complete.service.ts: the routes that never read a file do not bundle the
+ * services/upload/session-complete.service.ts: the routes that never read a file do not bundle the
  * metadata readers.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { requireLibrary } from '../access/library-access.ts';
-import { Permission } from '../access/permission.ts';
-import { requireUploadPart, requireUploadSession } from '../access/sessions.ts';
-import { uploadPartSignature } from '../core/crypto.ts';
-import { uploadLimitBytes } from '../core/env.ts';
-import { Conflict, Inaccessible, Invalid } from '../core/errors.ts';
-import { log } from '../core/log.ts';
-import { findByChecksums } from '../db/asset.repository.ts';
-import { ensureHoldsMap, createUploadSession as putSession } from '../db/upload-session.repository.ts';
-import { getUser } from '../db/user.repository.ts';
-import { mimeTypeOf } from '../domain/media-types.ts';
-import { expiredHolds, fitsQuota, liveHolds, quotaCheckOf } from '../domain/quota.ts';
-import { checksumHex } from '../domain/search.ts';
-import { acceptUploadFile, originalKey, uploadFields } from '../domain/upload-files.ts';
-import { limits } from '../model/limits.ts';
-import type { UploadOutcome } from '../model/upload.ts';
-import type { NewUploadSession, OpenUploadSession, PartTarget, UploadSessionRecord } from '../model/upload-session.ts';
-import type { Auth, QuotaCheck, UserRecord } from '../model/user.ts';
-import { linkSecret } from '../storage/link-secret.ts';
-import { type OriginalsStore, originalsStore } from '../storage/originals.ts';
-import type { PartChecksum, ReceivedPart } from '../storage/store.ts';
-import { endSession } from './upload-session-end.ts';
+import { requireLibrary } from '../../access/library-access.ts';
+import { Permission } from '../../access/permission.ts';
+import { requireUploadPart, requireUploadSession } from '../../access/sessions.ts';
+import { uploadPartSignature } from '../../core/crypto.ts';
+import { uploadLimitBytes } from '../../core/env.ts';
+import { Conflict, Inaccessible, Invalid } from '../../core/errors.ts';
+import { log } from '../../core/log.ts';
+import { findByChecksums } from '../../db/asset.repository.ts';
+import { ensureHoldsMap, createUploadSession as putSession } from '../../db/upload-session.repository.ts';
+import { getUser } from '../../db/user.repository.ts';
+import { mimeTypeOf } from '../../domain/media-types.ts';
+import { expiredHolds, fitsQuota, liveHolds, quotaCheckOf } from '../../domain/quota.ts';
+import { checksumHex } from '../../domain/search.ts';
+import { acceptUploadFile, originalKey, uploadFields } from '../../domain/upload-files.ts';
+import { limits } from '../../model/limits.ts';
+import type { UploadOutcome } from '../../model/upload.ts';
+import type { NewUploadSession, OpenUploadSession, PartTarget, UploadSessionRecord } from '../../model/upload-session.ts';
+import type { Auth, QuotaCheck, UserRecord } from '../../model/user.ts';
+import { linkSecret } from '../../storage/link-secret.ts';
+import { type OriginalsStore, originalsStore } from '../../storage/originals.ts';
+import type { PartChecksum, ReceivedPart } from '../../storage/store.ts';
+import { endSession } from './session-end.ts';
 
 /** A session lives a day: the bucket's lifecycle rule aborts its multipart upload after the same day. */
 export const sessionLifetimeSeconds = 24 * 3600;

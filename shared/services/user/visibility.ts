@@ -1,6 +1,6 @@
-import { connectedTo, seesAllUsers } from '../access/user-access.ts';
-import { NotFound } from '../core/errors.ts';
-import type { Auth, UserRecord } from '../model/user.ts';
+import { connectedTo, seesAllUsers } from '../../access/user-access.ts';
+import { NotFound } from '../../core/errors.ts';
+import type { Auth, UserRecord } from '../../model/user.ts';
 import { getUserById } from './user.service.ts';
 
 // Its own module: only the routes that read one user by id bundle the partner and album reads.

@@ -1,13 +1,13 @@
 /**
  * How an upload session ends without a file (docs/large-uploads.md): its multipart upload is
  * aborted, so the part URLs it gave out take no more bytes (in the bucket as locally), and its
- * hold on the owner's quota goes. Apart from upload-session.service.ts so that deleting a user
+ * hold on the owner's quota goes. Apart from services/upload/session.service.ts so that deleting a user
  * bundles only this.
  */
-import { deleteUploadSession, getUploadSession } from '../db/upload-session.repository.ts';
-import type { UploadSessionRecord } from '../model/upload-session.ts';
-import type { UserRecord } from '../model/user.ts';
-import { originalsStore } from '../storage/originals.ts';
+import { deleteUploadSession, getUploadSession } from '../../db/upload-session.repository.ts';
+import type { UploadSessionRecord } from '../../model/upload-session.ts';
+import type { UserRecord } from '../../model/user.ts';
+import { originalsStore } from '../../storage/originals.ts';
 
 export const endSession = async (session: UploadSessionRecord): Promise<void> => {
   await (await originalsStore()).abortMultipart(session.key, session.uploadId);

@@ -4,16 +4,16 @@
  * in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { log } from '../core/log.ts';
-import { fixedUploadWrites, type NewUpload, recordUpload } from '../db/asset.repository.ts';
-import { type Outcome, refused } from '../db/outcome.ts';
-import { findPeopleByName } from '../db/person.repository.ts';
-import { getUser } from '../db/user.repository.ts';
-import { quotaCheckOf } from '../domain/quota.ts';
-import type { FaceRegion } from '../media/faces.ts';
-import type { AssetRecord, FaceRecord } from '../model/asset.ts';
-import { foldName, type PersonRecord } from '../model/person.ts';
-import type { UserRecord } from '../model/user.ts';
+import { log } from '../../core/log.ts';
+import { fixedUploadWrites, type NewUpload, recordUpload } from '../../db/asset.repository.ts';
+import { type Outcome, refused } from '../../db/outcome.ts';
+import { findPeopleByName } from '../../db/person.repository.ts';
+import { getUser } from '../../db/user.repository.ts';
+import { quotaCheckOf } from '../../domain/quota.ts';
+import type { FaceRegion } from '../../media/faces.ts';
+import type { AssetRecord, FaceRecord } from '../../model/asset.ts';
+import { foldName, type PersonRecord } from '../../model/person.ts';
+import type { UserRecord } from '../../model/user.ts';
 
 // A transaction holds at most 100 writes; an upload needs 7 (fixedUploadWrites) plus, per person,
 // 2 (new) or 1 (known), plus 1 per face, plus 1 per metadata key (at most 20). 31 faces of 31

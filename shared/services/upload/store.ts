@@ -2,11 +2,11 @@
  * An upload's objects in the originals store, all or none: what was stored is removed again when
  * a later put or the recording fails, so nothing is left half-written.
  */
-import { log } from '../core/log.ts';
-import { mimeTypeOf } from '../domain/media-types.ts';
-import type { AssetRecord } from '../model/asset.ts';
-import type { UploadedFile } from '../model/upload.ts';
-import { originalsStore, type StoredObject } from '../storage/originals.ts';
+import { log } from '../../core/log.ts';
+import { mimeTypeOf } from '../../domain/media-types.ts';
+import type { AssetRecord } from '../../model/asset.ts';
+import type { UploadedFile } from '../../model/upload.ts';
+import { originalsStore, type StoredObject } from '../../storage/originals.ts';
 
 /** The original, its sidecar and a motion part's video, stored; if one put fails, those stored before it are removed. */
 export const storeOriginals = async (

@@ -1,24 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import { requireAsset } from '../access/asset-access.ts';
-import { accessLost, Permission } from '../access/permission.ts';
-import { requirePerson } from '../access/person-access.ts';
-import { inBatches } from '../core/concurrency.ts';
-import { DomainError, Invalid } from '../core/errors.ts';
-import { getAssets } from '../db/asset.repository.ts';
+import { requireAsset } from '../../access/asset-access.ts';
+import { accessLost, Permission } from '../../access/permission.ts';
+import { requirePerson } from '../../access/person-access.ts';
+import { inBatches } from '../../core/concurrency.ts';
+import { DomainError, Invalid } from '../../core/errors.ts';
+import { getAssets } from '../../db/asset.repository.ts';
 import {
   countTimelineFaces,
   createPerson as insertPerson,
   listPeople,
   listPersonFaces,
   updatePerson as writePerson,
-} from '../db/person.repository.ts';
-import { postingsOf, writePostings } from '../db/term.repository.ts';
-import { nameTerms } from '../domain/terms.ts';
-import type { BulkIdResult } from '../model/album.ts';
-import { type AssetDetail, byFileCreatedAt, type FaceEntry, inTimeline } from '../model/asset.ts';
-import { birthDay, type NewPerson, type People, type PersonChanges, type PersonEdit, type PersonRecord } from '../model/person.ts';
-import type { Auth } from '../model/user.ts';
-import { queueMediaJobs } from '../storage/media-jobs.ts';
+} from '../../db/person.repository.ts';
+import { postingsOf, writePostings } from '../../db/term.repository.ts';
+import { nameTerms } from '../../domain/terms.ts';
+import type { BulkIdResult } from '../../model/album.ts';
+import { type AssetDetail, byFileCreatedAt, type FaceEntry, inTimeline } from '../../model/asset.ts';
+import { birthDay, type NewPerson, type People, type PersonChanges, type PersonEdit, type PersonRecord } from '../../model/person.ts';
+import type { Auth } from '../../model/user.ts';
+import { queueMediaJobs } from '../../storage/media-jobs.ts';
 
 /**
  * The owner's people, each with their count of faces in the timeline; those stored before it was

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { requireAsset } from '../access/asset-access.ts';
-import { requireFace } from '../access/face-access.ts';
-import { accessLost, Permission } from '../access/permission.ts';
-import { requirePerson } from '../access/person-access.ts';
-import { editAssetFaces, type FaceEdit, facesAfter } from '../db/face.repository.ts';
-import { getPeople, getPerson, listPersonFaces, updatePerson as writePerson } from '../db/person.repository.ts';
-import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
-import { assetTerms } from '../domain/terms.ts';
-import { type FaceRecord, peopleOfFaces } from '../model/asset.ts';
-import type { PersonRecord } from '../model/person.ts';
-import type { Auth } from '../model/user.ts';
-import { type MediaJob, queueMediaJobs } from '../storage/media-jobs.ts';
+import { requireAsset } from '../../access/asset-access.ts';
+import { requireFace } from '../../access/face-access.ts';
+import { accessLost, Permission } from '../../access/permission.ts';
+import { requirePerson } from '../../access/person-access.ts';
+import { editAssetFaces, type FaceEdit, facesAfter } from '../../db/face.repository.ts';
+import { getPeople, getPerson, listPersonFaces, updatePerson as writePerson } from '../../db/person.repository.ts';
+import { deletePostings, postingsOf, writePostings } from '../../db/term.repository.ts';
+import { assetTerms } from '../../domain/terms.ts';
+import { type FaceRecord, peopleOfFaces } from '../../model/asset.ts';
+import type { PersonRecord } from '../../model/person.ts';
+import type { Auth } from '../../model/user.ts';
+import { type MediaJob, queueMediaJobs } from '../../storage/media-jobs.ts';
 
 /**
  * Editing who is on a photo (Immich's face editor, docs/immich-compatibility.md, "Faces"): a face

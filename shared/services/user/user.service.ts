@@ -1,15 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { requireCredentialProof } from '../access/credential-change.ts';
-import { managesUsers, requireUserUpdate, seesAllUsers } from '../access/user-access.ts';
-import { hashPassword } from '../core/crypto.ts';
-import { Forbidden, Inaccessible, Invalid, NotFound } from '../core/errors.ts';
-import { deleteUserSessions, lockUserSessions } from '../db/session.repository.ts';
-import { getUser, createUser as insertUser, listUsers, removeUserMetadata, rewriteCredentials, updateUser } from '../db/user.repository.ts';
-import { applyPreferences, preferencesOf } from '../domain/preferences.ts';
-import type { PreferencesChange, UserPreferences } from '../model/preferences.ts';
-import { sanitizeStorageLabel } from '../model/storage-label.ts';
-import type { Auth, CredentialCopy, NewUser, SignUp, UserRecord } from '../model/user.ts';
-import { unlessRefused } from './user-refusals.ts';
+import { requireCredentialProof } from '../../access/credential-change.ts';
+import { managesUsers, requireUserUpdate, seesAllUsers } from '../../access/user-access.ts';
+import { hashPassword } from '../../core/crypto.ts';
+import { Forbidden, Inaccessible, Invalid, NotFound } from '../../core/errors.ts';
+import { deleteUserSessions, lockUserSessions } from '../../db/session.repository.ts';
+import {
+  getUser,
+  createUser as insertUser,
+  listUsers,
+  removeUserMetadata,
+  rewriteCredentials,
+  updateUser,
+} from '../../db/user.repository.ts';
+import { applyPreferences, preferencesOf } from '../../domain/preferences.ts';
+import type { PreferencesChange, UserPreferences } from '../../model/preferences.ts';
+import { sanitizeStorageLabel } from '../../model/storage-label.ts';
+import type { Auth, CredentialCopy, NewUser, SignUp, UserRecord } from '../../model/user.ts';
+import { unlessRefused } from '../user-refusals.ts';
 
 /** A user record with Immich's defaults (`shouldChangePassword` true, memories on, no quota). */
 const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
@@ -172,7 +179,7 @@ export const updateUserInfo = async (auth: Auth, dto: UserChange): Promise<UserR
 /**
  * DELETE /user/:id (admin): a soft delete, as Immich's: the user is `deleted` and can no longer
  * sign in or use any credential until restored; the nightly clean-up removes them for good after
- * `user.deleteDelay` days (shared/services/user-purge.service.ts). With `force` they are
+ * `user.deleteDelay` days (shared/services/user/purge.service.ts). With `force` they are
  * `removing`: removed at the next hourly tick, whatever the delay, as Immich's forced delete
  * queues their removal at once.
  */

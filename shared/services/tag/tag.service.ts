@@ -1,8 +1,8 @@
-import { allowedAssets } from '../access/asset-access.ts';
-import { accessLost, Permission } from '../access/permission.ts';
-import { requireTag } from '../access/tag-access.ts';
-import { Invalid } from '../core/errors.ts';
-import { getAssets } from '../db/asset.repository.ts';
+import { allowedAssets } from '../../access/asset-access.ts';
+import { accessLost, Permission } from '../../access/permission.ts';
+import { requireTag } from '../../access/tag-access.ts';
+import { Invalid } from '../../core/errors.ts';
+import { getAssets } from '../../db/asset.repository.ts';
 import {
   addTagAssets,
   deleteTags,
@@ -17,14 +17,14 @@ import {
   type TagRefusal,
   tagAssetsAmong,
   updateTag as writeTag,
-} from '../db/tag.repository.ts';
-import { addOutcomes, removeOutcomes } from '../domain/bulk-ids.ts';
-import type { BulkIdResult } from '../model/album.ts';
-import type { AssetRecord } from '../model/asset.ts';
-import type { AssetIdResult } from '../model/shared-link.ts';
-import { isAtOrBelow, type TagRecord, type TagType, tagPath, tagPathProblem } from '../model/tag.ts';
-import type { Auth } from '../model/user.ts';
-import { newTag, tagsOfPaths, upsertTagPaths } from './tag-upsert.ts';
+} from '../../db/tag.repository.ts';
+import { addOutcomes, removeOutcomes } from '../../domain/bulk-ids.ts';
+import type { BulkIdResult } from '../../model/album.ts';
+import type { AssetRecord } from '../../model/asset.ts';
+import type { AssetIdResult } from '../../model/shared-link.ts';
+import { isAtOrBelow, type TagRecord, type TagType, tagPath, tagPathProblem } from '../../model/tag.ts';
+import type { Auth } from '../../model/user.ts';
+import { newTag, tagsOfPaths, upsertTagPaths } from './upsert.ts';
 
 /**
  * Tags, one model for both generations (docs/immich-compatibility.md, "Tags"): v3's hierarchical
