@@ -84,7 +84,7 @@ const startMedia = (pending: Set<Promise<unknown>>, assetId: string): void =>
   track(
     pending,
     (async () => {
-      const [{ getAsset }, { handler }] = await Promise.all([
+      const [{ get: getAsset }, { handler }] = await Promise.all([
         import('#shared/db/asset.repository.ts'),
         import('#functions/media/generate-media.ts'),
       ]);

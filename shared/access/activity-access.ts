@@ -1,5 +1,5 @@
 /** Access to likes and comments on albums (Immich's activity access). */
-import { getActivity } from '../db/activity.repository.ts';
+import * as activityRepo from '../db/activity.repository.ts';
 import type { ActivityRecord } from '../model/activity.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { Auth } from '../model/user.ts';
@@ -15,7 +15,7 @@ export const requireActivityAlbum = async (auth: Auth, albumId: string): Promise
 
 /** A like or comment the caller may delete: their own, or one on their album (Immich's activity.delete). */
 export const requireActivity = async (auth: Auth, activityId: string): Promise<ActivityRecord> => {
-  const activity = await getActivity(activityId);
+  const activity = await activityRepo.get(activityId);
   if (!activity || (!owns(auth, activity.userId) && !owns(auth, activity.albumOwnerId))) throw noAccess(Permission.ActivityDelete);
   return activity;
 };

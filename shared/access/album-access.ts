@@ -1,5 +1,5 @@
 /** Access to albums: the owner's, and what sharing an album with a user allows them (Immich's album access). */
-import { albumsOfShares, albumsOwnedAmong, albumsSharedWithAmong, getAlbum, getAlbumUser } from '../db/album.repository.ts';
+import * as albumRepo from '../db/album.repository.ts';
 import { type AlbumRecord, roleOf } from '../model/album.ts';
 import type { Auth } from '../model/user.ts';
 import { noAccess, owns, Permission } from './permission.ts';
@@ -27,11 +27,11 @@ export const requireAlbumEditor = async (
 
 /** An album the caller owns, or one shared with them for what sharing allows (Immich's album.read). */
 export const requireAlbum = async (auth: Auth, permission: Permission, albumId: string): Promise<AlbumRecord> => {
-  const album = await getAlbum(auth.user.id, albumId);
+  const album = await albumRepo.get(auth.user.id, albumId);
   if (album) return album;
   if (!auth.sharedLink && sharedAlbumPermissions.includes(permission)) {
-    const share = await getAlbumUser(albumId, auth.user.id);
-    const shared = share ? await getAlbum(share.ownerId, albumId) : undefined;
+    const share = await albumRepo.getUser(albumId, auth.user.id);
+    const shared = share ? await albumRepo.get(share.ownerId, albumId) : undefined;
     if (shared) return shared;
   }
   throw noAccess(permission);
@@ -46,11 +46,11 @@ const allowedAlbums = async (auth: Auth, permission: Permission, albumIds: reado
   const unique = [...new Set(albumIds)];
   // Read consistently, as `requireAlbum`'s GetItems: the albums' writes condition on what is read here.
   const consistent = { consistent: true };
-  const found = new Map((await albumsOwnedAmong(unique, auth.user.id, consistent)).map((album) => [album.id, album]));
+  const found = new Map((await albumRepo.albumsOwnedAmong(unique, auth.user.id, consistent)).map((album) => [album.id, album]));
   const rest = unique.filter((id) => !found.has(id));
   if (rest.length > 0 && !auth.sharedLink && sharedAlbumPermissions.includes(permission)) {
-    const shares = await albumsSharedWithAmong(rest, auth.user.id, consistent);
-    for (const album of await albumsOfShares(shares, consistent)) found.set(album.id, album);
+    const shares = await albumRepo.albumsSharedWithAmong(rest, auth.user.id, consistent);
+    for (const album of await albumRepo.albumsOfShares(shares, consistent)) found.set(album.id, album);
   }
   return unique.flatMap((id) => found.get(id) ?? []);
 };

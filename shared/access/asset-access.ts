@@ -4,10 +4,10 @@
  */
 import { inBatches } from '../core/concurrency.ts';
 import { Invalid } from '../core/errors.ts';
-import { albumsOwnedAmong, albumsSharedWithAmong, listAlbumIdsOfAsset } from '../db/album.repository.ts';
-import { getAssets, getAssetWithFaces } from '../db/asset.repository.ts';
-import { partnersAmong } from '../db/partner.repository.ts';
-import { getSharedLink, linkShowsAsset } from '../db/shared-link.repository.ts';
+import * as albumRepo from '../db/album.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as partnerRepo from '../db/partner.repository.ts';
+import * as sharedLinkRepo from '../db/shared-link.repository.ts';
 import { type AssetRecord, type AssetWithFaces, seenByOthers } from '../model/asset.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
@@ -31,9 +31,12 @@ const sharedAssetPermissions: readonly Permission[] = [Permission.AssetRead, Per
  * album's owner sees what its members added, as in Immich).
  */
 const seesThroughAlbum = async (auth: Auth, assetId: string): Promise<boolean> => {
-  const albumIds = await listAlbumIdsOfAsset(assetId);
+  const albumIds = await albumRepo.listIdsOfAsset(assetId);
   if (albumIds.length === 0) return false;
-  const [shared, owned] = await Promise.all([albumsSharedWithAmong(albumIds, auth.user.id), albumsOwnedAmong(albumIds, auth.user.id)]);
+  const [shared, owned] = await Promise.all([
+    albumRepo.albumsSharedWithAmong(albumIds, auth.user.id),
+    albumRepo.albumsOwnedAmong(albumIds, auth.user.id),
+  ]);
   return shared.length > 0 || owned.length > 0;
 };
 
@@ -47,11 +50,14 @@ const albumQueriesInFlight = 8;
 const seenThroughAlbums = async (auth: Auth, assetIds: readonly string[]): Promise<Set<string>> => {
   const albumsOf = new Map<string, string[]>();
   await inBatches(assetIds, albumQueriesInFlight, async (assetId) => {
-    albumsOf.set(assetId, await listAlbumIdsOfAsset(assetId));
+    albumsOf.set(assetId, await albumRepo.listIdsOfAsset(assetId));
   });
   const albumIds = [...new Set([...albumsOf.values()].flat())];
   if (albumIds.length === 0) return new Set();
-  const [shared, owned] = await Promise.all([albumsSharedWithAmong(albumIds, auth.user.id), albumsOwnedAmong(albumIds, auth.user.id)]);
+  const [shared, owned] = await Promise.all([
+    albumRepo.albumsSharedWithAmong(albumIds, auth.user.id),
+    albumRepo.albumsOwnedAmong(albumIds, auth.user.id),
+  ]);
   const visible = new Set([...shared.map((share) => share.albumId), ...owned.map((album) => album.id)]);
   return new Set(assetIds.filter((assetId) => (albumsOf.get(assetId) ?? []).some((albumId) => visible.has(albumId))));
 };
@@ -65,7 +71,7 @@ const partnerAssetPermissions: readonly Permission[] = [...sharedAssetPermission
 /** The caller's asset with its faces, or one an album shared with them or a partner shows (for reading it). */
 export const requireAsset = async (auth: Auth, permission: Permission, assetId: string): Promise<AssetWithFaces> => {
   if (auth.sharedLink) return (await requireSharedAsset(auth, permission, assetId)).found;
-  const found = await getAssetWithFaces(assetId);
+  const found = await assetRepo.getWithFaces(assetId);
   if (!found) throw noAccess(permission);
   if (ownsReachable(auth, found.asset, permission)) return found;
   if (owns(auth, found.asset.ownerId) || trashed(found.asset)) throw noAccess(permission);
@@ -89,10 +95,10 @@ export const requireSharedAsset = async (
 ): Promise<{ found: AssetWithFaces; link: SharedLinkRecord }> => {
   const visit = auth.sharedLink;
   if (!visit || !visitorPermissions.includes(permission)) throw noAccess(permission);
-  const [link, found] = await Promise.all([getSharedLink(auth.user.id, visit.id), getAssetWithFaces(assetId)]);
+  const [link, found] = await Promise.all([sharedLinkRepo.get(auth.user.id, visit.id), assetRepo.getWithFaces(assetId)]);
   if (!link || !found || found.asset.ownerId !== link.userId || trashed(found.asset)) throw noAccess(permission);
   if (permission === Permission.AssetDownload && !link.allowDownload) throw noAccess(permission);
-  if (!(await linkShowsAsset(link, assetId))) throw noAccess(permission);
+  if (!(await sharedLinkRepo.linkShowsAsset(link, assetId))) throw noAccess(permission);
   return { found, link };
 };
 
@@ -102,13 +108,13 @@ export const requireSharedAsset = async (
  * and downloading also those a partner or an album shared with them shows (never trashed ones).
  */
 export const allowedAssets = async (auth: Auth, permission: Permission, assetIds: readonly string[]): Promise<AssetRecord[]> => {
-  const assets = (await getAssets(assetIds)).filter((asset) =>
+  const assets = (await assetRepo.getMany(assetIds)).filter((asset) =>
     owns(auth, asset.ownerId) ? ownsReachable(auth, asset, permission) : !trashed(asset),
   );
   const others = assets.filter((asset) => !owns(auth, asset.ownerId));
   if (others.length === 0 || !partnerAssetPermissions.includes(permission)) return assets.filter((asset) => owns(auth, asset.ownerId));
   const partners = new Set(
-    (await partnersAmong([...new Set(others.map((asset) => asset.ownerId))], auth.user.id)).map((p) => p.sharedById),
+    (await partnerRepo.partnersAmong([...new Set(others.map((asset) => asset.ownerId))], auth.user.id)).map((p) => p.sharedById),
   );
   const throughAlbums = sharedAssetPermissions.includes(permission)
     ? await seenThroughAlbums(
@@ -132,7 +138,7 @@ export const requireAssets = async (auth: Auth, permission: Permission, assetIds
  * video, and is the caller's own.
  */
 export const requireLivePhotoVideo = async (auth: Auth, videoId: string): Promise<AssetWithFaces> => {
-  const found = await getAssetWithFaces(videoId);
+  const found = await assetRepo.getWithFaces(videoId);
   if (!found) throw new Invalid('Live photo video not found');
   if (found.asset.type !== 'VIDEO') throw new Invalid('Live photo video must be a video');
   if (!owns(auth, found.asset.ownerId)) throw new Invalid('Live photo video does not belong to the user');

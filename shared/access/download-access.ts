@@ -1,7 +1,7 @@
 /** Access to downloads: albums, whole libraries and assets, by a user or a shared link's visitor (Immich's download access). */
-import { getAlbum } from '../db/album.repository.ts';
-import { getAssets } from '../db/asset.repository.ts';
-import { assetsLinkShows, getSharedLink } from '../db/shared-link.repository.ts';
+import * as albumRepo from '../db/album.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as sharedLinkRepo from '../db/shared-link.repository.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
@@ -20,15 +20,17 @@ const requireLinkDownload = async (
   request: { assetIds: readonly string[] } | { albumId: string },
 ): Promise<{ assets: AssetRecord[]; link: SharedLinkRecord }> => {
   const visit = auth.sharedLink;
-  const link = visit ? await getSharedLink(auth.user.id, visit.id) : undefined;
+  const link = visit ? await sharedLinkRepo.get(auth.user.id, visit.id) : undefined;
   if ('albumId' in request) {
     if (!link?.allowDownload || link.albumId !== request.albumId) throw noAccess(Permission.AlbumDownload);
     return { assets: [], link };
   }
   if (!link?.allowDownload) throw noAccess(Permission.AssetDownload);
   const unique = [...new Set(request.assetIds)];
-  const shown = await assetsLinkShows(link, unique);
-  const assets = (await getAssets(unique)).filter((asset) => shown.has(asset.id) && asset.ownerId === link.userId && !trashed(asset));
+  const shown = await sharedLinkRepo.assetsLinkShows(link, unique);
+  const assets = (await assetRepo.getMany(unique)).filter(
+    (asset) => shown.has(asset.id) && asset.ownerId === link.userId && !trashed(asset),
+  );
   if (assets.length !== unique.length) throw noAccess(Permission.AssetDownload);
   return { assets, link };
 };
@@ -40,7 +42,7 @@ const requireLinkDownload = async (
 export const requireAlbumDownload = async (auth: Auth, albumId: string): Promise<AlbumRecord> => {
   if (!auth.sharedLink) return requireAlbum(auth, Permission.AlbumDownload, albumId);
   const { link } = await requireLinkDownload(auth, { albumId });
-  const album = await getAlbum(link.userId, albumId);
+  const album = await albumRepo.get(link.userId, albumId);
   if (!album) throw noAccess(Permission.AlbumDownload);
   return album;
 };

@@ -2,7 +2,7 @@
  * Access to the caller's notifications: a module of its own, as each resource\'s, so that only the functions that
  * need its repository bundle it (docs/benchmarks.md).
  */
-import { getNotifications } from '../db/notification.repository.ts';
+import * as notificationRepo from '../db/notification.repository.ts';
 import type { NotificationRecord } from '../model/notification.ts';
 import type { Auth } from '../model/user.ts';
 import { noAccess, type Permission } from './permission.ts';
@@ -13,7 +13,7 @@ import { noAccess, type Permission } from './permission.ts';
  * as Immich refuses it (`Not found or no notification.update access`).
  */
 export const requireNotifications = async (auth: Auth, permission: Permission, ids: readonly string[]): Promise<NotificationRecord[]> => {
-  const found = await getNotifications(auth.user.id, ids);
+  const found = await notificationRepo.getMany(auth.user.id, ids);
   if (found.length !== new Set(ids).size) throw noAccess(permission);
   return found;
 };

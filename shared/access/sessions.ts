@@ -4,9 +4,9 @@
  */
 import { isUploadPartSignature } from '../core/crypto.ts';
 import { Forbidden, Invalid } from '../core/errors.ts';
-import { listUserSessions } from '../db/session.repository.ts';
-import { getUploadSession } from '../db/upload-session.repository.ts';
-import { getUser } from '../db/user.repository.ts';
+import * as sessionRepo from '../db/session.repository.ts';
+import * as uploadSessionRepo from '../db/upload-session.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import type { SessionListing } from '../model/session.ts';
 import type { UploadSessionRecord } from '../model/upload-session.ts';
 import type { Auth } from '../model/user.ts';
@@ -26,14 +26,14 @@ export const requireSessionToken = (auth: Auth): string => {
 
 /** One of the caller's own sessions (Immich's authDevice.delete). */
 export const requireAuthDevice = async (auth: Auth, sessionId: string): Promise<SessionListing> => {
-  const session = (await listUserSessions(auth.user.id)).find((entry) => entry.id === sessionId);
+  const session = (await sessionRepo.listUserSessions(auth.user.id)).find((entry) => entry.id === sessionId);
   if (!session) throw noAccess(Permission.AuthDeviceDelete);
   return session;
 };
 
 /** The caller's upload session, expired or not; someone else's is answered as a missing one (asset.upload). */
 export const requireUploadSession = async (auth: Auth, sessionId: string): Promise<UploadSessionRecord> => {
-  const session = await getUploadSession(sessionId);
+  const session = await uploadSessionRepo.get(sessionId);
   if (!session || session.ownerId !== auth.user.id) throw noAccess(Permission.AssetUpload);
   return session;
 };
@@ -47,7 +47,7 @@ export const requireUploadPart = async (
   part: { sessionId: string; partNumber: number; expires: string; signature: string },
   secret: string,
 ): Promise<{ session: UploadSessionRecord; declared: string }> => {
-  const session = await getUploadSession(part.sessionId);
+  const session = await uploadSessionRepo.get(part.sessionId);
   const declared = session?.partChecksums[part.partNumber - 1];
   const expires = Number(part.expires);
   if (
@@ -60,7 +60,7 @@ export const requireUploadPart = async (
   }
   if (expires <= Date.now() / 1000 || Date.parse(session.expiresAt) <= Date.now()) throw new Forbidden('The part URL has expired');
   // A deleted owner's sessions end with them (services/upload/session-end.ts); one that raced the deletion ends here.
-  const owner = await getUser(session.ownerId);
+  const owner = await userRepo.get(session.ownerId);
   if (!owner || owner.deletedAt !== null) throw new Forbidden('The upload session has ended');
   return { session, declared };
 };

@@ -1,13 +1,13 @@
 /** Access to shared links: the caller's own, and the one a visitor came with (Immich's shared-link access). */
 import { Forbidden, Inaccessible, Unauthenticated } from '../core/errors.ts';
-import { getSharedLink } from '../db/shared-link.repository.ts';
+import * as sharedLinkRepo from '../db/shared-link.repository.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
 import type { Auth } from '../model/user.ts';
 import { noAccess, Permission } from './permission.ts';
 
 /** One of the caller's own shared links (Immich's shared-link service answers `Shared link not found`). */
 export const requireSharedLink = async (auth: Auth, linkId: string): Promise<SharedLinkRecord> => {
-  const link = await getSharedLink(auth.user.id, linkId);
+  const link = await sharedLinkRepo.get(auth.user.id, linkId);
   if (!link) throw new Inaccessible('Shared link not found');
   return link;
 };
@@ -18,14 +18,14 @@ export const requireSharedLink = async (auth: Auth, linkId: string): Promise<Sha
  */
 export const requireVisit = async (auth: Auth): Promise<SharedLinkRecord> => {
   if (!auth.sharedLink) throw new Forbidden();
-  const link = await getSharedLink(auth.user.id, auth.sharedLink.id);
+  const link = await sharedLinkRepo.get(auth.user.id, auth.sharedLink.id);
   if (!link) throw new Unauthenticated('Invalid share key');
   return link;
 };
 
 /** A visitor reads the album of their link and nothing else (Immich's album.read for links). */
 export const requireVisitorAlbum = async (auth: Auth, albumId: string): Promise<SharedLinkRecord> => {
-  const link = auth.sharedLink ? await getSharedLink(auth.user.id, auth.sharedLink.id) : undefined;
+  const link = auth.sharedLink ? await sharedLinkRepo.get(auth.user.id, auth.sharedLink.id) : undefined;
   if (!link || link.albumId !== albumId) throw noAccess(Permission.AlbumRead);
   return link;
 };

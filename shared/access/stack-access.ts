@@ -2,14 +2,14 @@
  * Access to the caller's stacks: a module of its own, as each resource\'s, so that only the functions that need its
  * repository bundle it (docs/benchmarks.md).
  */
-import { getStack, getStacks } from '../db/stack.repository.ts';
+import * as stackRepo from '../db/stack.repository.ts';
 import type { StackRecord } from '../model/stack.ts';
 import type { Auth } from '../model/user.ts';
 import { noAccess, type Permission } from './permission.ts';
 
 /** The caller's stack (Immich's stack.read, .update and .delete: the owner's alone). */
 export const requireStack = async (auth: Auth, permission: Permission, stackId: string): Promise<StackRecord> => {
-  const stack = await getStack(auth.user.id, stackId);
+  const stack = await stackRepo.get(auth.user.id, stackId);
   if (!stack) throw noAccess(permission);
   return stack;
 };
@@ -20,7 +20,7 @@ export const requireStack = async (auth: Auth, permission: Permission, stackId: 
  */
 export const requireStacks = async (auth: Auth, permission: Permission, stackIds: readonly string[]): Promise<StackRecord[]> => {
   const unique = [...new Set(stackIds)];
-  const stacks = await getStacks(auth.user.id, unique);
+  const stacks = await stackRepo.getMany(auth.user.id, unique);
   if (stacks.length !== unique.length) throw noAccess(permission);
   return stacks;
 };

@@ -5,8 +5,8 @@
  */
 
 import { Forbidden } from '../core/errors.ts';
-import { listLiveAlbumSharesOf } from '../db/album.repository.ts';
-import { getPartner } from '../db/partner.repository.ts';
+import * as albumRepo from '../db/album.repository.ts';
+import * as partnerRepo from '../db/partner.repository.ts';
 import type { Auth } from '../model/user.ts';
 import { isGranted } from './api-key-permission.ts';
 
@@ -18,9 +18,9 @@ import { isGranted } from './api-key-permission.ts';
 export const connectedTo = async (auth: Auth, userId: string): Promise<boolean> => {
   const me = auth.user.id;
   if (userId === me) return true;
-  const partners = await Promise.all([getPartner(userId, me), getPartner(me, userId)]);
+  const partners = await Promise.all([partnerRepo.get(userId, me), partnerRepo.get(me, userId)]);
   if (partners.some(Boolean)) return true;
-  const [mine, theirs] = await Promise.all([listLiveAlbumSharesOf(me), listLiveAlbumSharesOf(userId)]);
+  const [mine, theirs] = await Promise.all([albumRepo.listLiveAlbumSharesOf(me), albumRepo.listLiveAlbumSharesOf(userId)]);
   const theirAlbums = new Set(theirs.map((share) => share.albumId));
   return mine.some((share) => share.ownerId === userId || theirAlbums.has(share.albumId)) || theirs.some((share) => share.ownerId === me);
 };

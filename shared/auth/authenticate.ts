@@ -1,9 +1,9 @@
 import { type RouteRule, requireRoute } from '../access/route.ts';
 import { hashSecret, hashSharedLinkKey } from '../core/crypto.ts';
 import { Unauthenticated } from '../core/errors.ts';
-import { getApiKeyByHash } from '../db/api-key.repository.ts';
-import { extendSessionPin, getSession, refreshSessionUse } from '../db/session.repository.ts';
-import { getSharedLink, getSharedLinkByKeyHash, getSharedLinkBySlug } from '../db/shared-link.repository.ts';
+import * as apiKeyRepo from '../db/api-key.repository.ts';
+import * as sessionRepo from '../db/session.repository.ts';
+import * as sharedLinkRepo from '../db/shared-link.repository.ts';
 import { limits } from '../model/limits.ts';
 import { appVersionOf, type SessionAgent, type SessionRecord } from '../model/session.ts';
 import type { Auth } from '../model/user.ts';
@@ -42,7 +42,7 @@ const elevation = async (tokenHash: string, pinExpiresAt: string | null): Promis
   if (!pinExpiresAt || !(until > now)) return {};
   if (until - now >= pinGraceMs) return { elevatedUntil: pinExpiresAt };
   const extended = new Date(now + pinGraceMs).toISOString();
-  return { elevatedUntil: (await extendSessionPin(tokenHash, pinExpiresAt, extended)).ok ? extended : pinExpiresAt };
+  return { elevatedUntil: (await sessionRepo.extendSessionPin(tokenHash, pinExpiresAt, extended)).ok ? extended : pinExpiresAt };
 };
 
 /** How long a session's device and last use stand before a request refreshes them (Immich's hour). */
@@ -59,7 +59,11 @@ const refreshUse = async (session: SessionRecord, agent: SessionAgent | undefine
   const used = agent ?? { userAgent: '', deviceModel: '', deviceType: '' };
   const appVersion = appVersionOf(used.userAgent);
   if (now - Date.parse(session.updatedAt) <= refreshAfterMs && appVersion === session.appVersion) return;
-  await refreshSessionUse(session.tokenHash, session.updatedAt, { updatedAt: new Date(now).toISOString(), appVersion, agent: used });
+  await sessionRepo.refreshSessionUse(session.tokenHash, session.updatedAt, {
+    updatedAt: new Date(now).toISOString(),
+    appVersion,
+    agent: used,
+  });
 };
 
 /**
@@ -79,14 +83,15 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
       // A link's custom URL (Immich v3's slug) names the link's key item: one GetItem more. No
       // slug is longer than a link may have (and a longer one could not be a key to look up).
       const isSlug = credentials.kind === 'shareSlug';
-      const bySlug = isSlug && credentials.secret.length <= limits.keyValue ? await getSharedLinkBySlug(credentials.secret) : undefined;
+      const bySlug =
+        isSlug && credentials.secret.length <= limits.keyValue ? await sharedLinkRepo.getBySlug(credentials.secret) : undefined;
       const keyHash = credentials.kind === 'shareKey' ? hashSharedLinkKey(credentials.secret) : bySlug?.keyHash;
-      const link = keyHash ? await getSharedLinkByKeyHash(keyHash) : undefined;
+      const link = keyHash ? await sharedLinkRepo.getByKeyHash(keyHash) : undefined;
       if (!link?.userActive || (link.expiresAt !== null && new Date(link.expiresAt).getTime() <= Date.now()))
         throw new Unauthenticated(credentials.kind === 'shareKey' ? 'Invalid share key' : 'Invalid share slug');
       // A key item written before it carried the password: the link itself has it.
       const passwordHash =
-        link.passwordHash === undefined ? ((await getSharedLink(link.userId, link.linkId))?.passwordHash ?? null) : link.passwordHash;
+        link.passwordHash === undefined ? ((await sharedLinkRepo.get(link.userId, link.linkId))?.passwordHash ?? null) : link.passwordHash;
       const visited = access === 'shared' || access === 'link-password';
       if (visited && !unlock) throw new Error(`A route with access '${access}' needs the link unlock (sharedHandler)`);
       const unlocked = !visited || passwordHash === null || (await unlock?.(credentials.linkTokens, link.linkId, passwordHash)) === true;
@@ -97,7 +102,7 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
       break;
     }
     case 'session': {
-      const session = await getSession(hashSecret(credentials.secret));
+      const session = await sessionRepo.get(hashSecret(credentials.secret));
       // A deleted user's sessions let no one in (Immich no longer finds the user), until a restore.
       if (!session?.userActive) throw new Unauthenticated('Invalid user token');
       await refreshUse(session, credentials.agent);
@@ -111,7 +116,7 @@ export const authenticate = async (credentials: Credentials | undefined, rule: R
       break;
     }
     case 'apiKey': {
-      const key = await getApiKeyByHash(hashSecret(credentials.secret));
+      const key = await apiKeyRepo.getByHash(hashSecret(credentials.secret));
       if (!key?.userActive) throw new Unauthenticated('Invalid API key');
       auth = { user: { id: key.userId, email: key.email, isAdmin: key.isAdmin }, apiKey: { id: key.id, permissions: key.permissions } };
       break;

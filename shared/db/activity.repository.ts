@@ -17,7 +17,7 @@ const likeKey = (activity: Pick<ActivityRecord, 'albumId' | 'assetId' | 'userId'
  * written in the same transaction, so a second (or a concurrent) like finds the first, which is
  * returned with `duplicate` (Immich's 200 instead of 201).
  */
-export const createActivity = async (
+export const create = async (
   fields: Omit<ActivityRecord, 'id' | 'createdAt'>,
 ): Promise<{ activity: ActivityRecord; duplicate: boolean }> => {
   const activity: ActivityRecord = { ...fields, id: randomUUID(), createdAt: new Date().toISOString() };
@@ -42,7 +42,7 @@ export const createActivity = async (
     } catch (error) {
       if (!isCancelled(error)) throw error;
       const guard = await getItem(likeKey(activity));
-      const existing = guard ? await getActivity(String(guard.activityId)) : undefined;
+      const existing = guard ? await get(String(guard.activityId)) : undefined;
       if (existing) return { activity: existing, duplicate: true };
       // The first like went meanwhile: try again.
     }
@@ -50,7 +50,7 @@ export const createActivity = async (
   throw new Error('A like kept changing while it was recorded');
 };
 
-export const getActivity = async (activityId: string): Promise<ActivityRecord | undefined> => {
+export const get = async (activityId: string): Promise<ActivityRecord | undefined> => {
   const item = await getItem(keys.activity(activityId));
   return item ? activityCodec.read(item) : undefined;
 };
@@ -60,7 +60,7 @@ export const listAlbumActivities = async (albumId: string): Promise<ActivityReco
   (await queryAll(partitions.albumActivities(albumId))).map(activityCodec.read);
 
 /** Deletes a like or comment (a like's guard with it). */
-export const deleteActivity = async (activity: ActivityRecord): Promise<void> => {
+export const remove = async (activity: ActivityRecord): Promise<void> => {
   await transact([
     deleteWrite(keys.activity(activity.id), { condition: 'present' }),
     ...(activity.isLiked ? [deleteWrite(likeKey(activity))] : []),

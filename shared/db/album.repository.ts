@@ -23,12 +23,12 @@ import {
   writeOne,
 } from './transact.ts';
 
-export const getAlbum = async (ownerId: string, albumId: string): Promise<AlbumRecord | undefined> => {
+export const get = async (ownerId: string, albumId: string): Promise<AlbumRecord | undefined> => {
   const item = await getItem(keys.album(ownerId, albumId));
   return item ? albumCodec.read(item) : undefined;
 };
 
-export const listAlbums = async (ownerId: string): Promise<AlbumRecord[]> =>
+export const list = async (ownerId: string): Promise<AlbumRecord[]> =>
   (await queryAll(partitions.userAlbums(ownerId))).map(albumCodec.read);
 
 /** Every entry of an album: one Query on the album's partition. */
@@ -36,7 +36,7 @@ export const listMembers = async (albumId: string): Promise<AlbumMember[]> =>
   (await queryAll(partitions.albumAssets(albumId))).map(albumMemberCodec.read);
 
 /** The ids of the albums an asset is in (gsi2). */
-export const listAlbumIdsOfAsset = async (assetId: string): Promise<string[]> =>
+export const listIdsOfAsset = async (assetId: string): Promise<string[]> =>
   (await queryAll(partitions.assetAlbums(assetId), { attributes: ['albumId'] })).map((item) => String(item.albumId));
 
 /**
@@ -44,7 +44,7 @@ export const listAlbumIdsOfAsset = async (assetId: string): Promise<string[]> =>
  * album count) are one transaction; further entries follow 50 a transaction, and if one fails
  * everything written is undone, so a failed create leaves nothing.
  */
-export const createAlbum = async (album: AlbumRecord, assets: readonly AssetRecord[]): Promise<void> => {
+export const create = async (album: AlbumRecord, assets: readonly AssetRecord[]): Promise<void> => {
   // The users it is shared with are in the first transaction (their items with the album's list).
   const shares =
     album.sharedUserIds.length > 0
@@ -108,7 +108,7 @@ export const removeMembers = async (
  * (checked in the same transaction), so a concurrent delete for good can never leave the album
  * pointing at it: then the newest asset still in the album is taken instead (Immich's choice).
  */
-export const touchAlbum = async (album: AlbumRecord, thumbnailId: string | null, now: string): Promise<void> => {
+export const touch = async (album: AlbumRecord, thumbnailId: string | null, now: string): Promise<void> => {
   let thumbnail = thumbnailId;
   for (let attempt = 0; thumbnail !== null && attempt < 3; attempt++) {
     try {
@@ -128,10 +128,7 @@ export const touchAlbum = async (album: AlbumRecord, thumbnailId: string | null,
  * write loses to a concurrent one, the album is read again to tell which: deleted meanwhile
  * (`album-gone`), or the thumbnail left it (`thumbnail-gone`).
  */
-export const updateAlbumFields = async (
-  album: AlbumRecord,
-  fields: Partial<AlbumRecord>,
-): Promise<Outcome<'album-gone' | 'thumbnail-gone'>> => {
+export const updateFields = async (album: AlbumRecord, fields: Partial<AlbumRecord>): Promise<Outcome<'album-gone' | 'thumbnail-gone'>> => {
   const thumbnail = fields.albumThumbnailAssetId;
   try {
     await transact([
@@ -141,7 +138,7 @@ export const updateAlbumFields = async (
     return done();
   } catch (error) {
     if (!isCancelled(error)) throw error;
-    return refused((await getAlbum(album.ownerId, album.id)) ? 'thumbnail-gone' : 'album-gone');
+    return refused((await get(album.ownerId, album.id)) ? 'thumbnail-gone' : 'album-gone');
   }
 };
 
@@ -151,7 +148,7 @@ export const updateAlbumFields = async (
  * pointing at a deleted album; one deleted by a concurrent request is `gone`. Entries are removed
  * afterwards (removeMembers), once no request can add more.
  */
-export const deleteAlbumItem = async (album: AlbumRecord): Promise<Outcome<'gone' | 'has-links'>> => {
+export const deleteItem = async (album: AlbumRecord): Promise<Outcome<'gone' | 'has-links'>> => {
   const deleted = await tryTransact([
     deleteWrite(keys.album(album.ownerId, album.id), {
       condition: 'attribute_exists(pk) AND (attribute_not_exists(sharedLinkCount) OR sharedLinkCount = :zero)',
@@ -165,14 +162,14 @@ export const deleteAlbumItem = async (album: AlbumRecord): Promise<Outcome<'gone
     auditWrites.deleted(album.ownerId, 'ALBUM', album.id),
   ]);
   if (deleted.ok) return done();
-  return refused((await getAlbum(album.ownerId, album.id)) ? 'has-links' : 'gone');
+  return refused((await get(album.ownerId, album.id)) ? 'has-links' : 'gone');
 };
 
 /** A share of an album whose owner is deleted (hidden, docs/data-model.md) is no share until a restore. */
 const liveShare = (item: Record<string, unknown>): boolean => item.ownerDeleted !== true;
 
 /** Whether an album is shared with a user: its albumUser item (one GetItem), with the album's owner. */
-export const getAlbumUser = async (albumId: string, userId: string): Promise<AlbumUser | undefined> => {
+export const getUser = async (albumId: string, userId: string): Promise<AlbumUser | undefined> => {
   const item = await getItem(keys.albumUser(albumId, userId));
   return item && liveShare(item) ? albumUserCodec.read(item) : undefined;
 };
@@ -218,17 +215,17 @@ export const albumsOfShares = async (
   ).map(albumCodec.read);
 
 /** The ids of the albums shared with a user (their albumUser items on gsi2). */
-export const listAlbumIdsSharedWith = async (userId: string): Promise<string[]> =>
+export const listIdsSharedWith = async (userId: string): Promise<string[]> =>
   (await queryAll(partitions.albumsSharedWith(userId), { attributes: ['albumId', 'ownerDeleted'] }))
     .filter(liveShare)
     .map((item) => String(item.albumId));
 
 /** Every share of an album with a user, hidden ones too (their purge: each is left for good). */
-export const listAlbumSharesOf = async (userId: string): Promise<AlbumUser[]> =>
+export const listSharesOf = async (userId: string): Promise<AlbumUser[]> =>
   (await queryAll(partitions.albumsSharedWith(userId))).map(albumUserCodec.read);
 
 /** The albums shared with a user: Query gsi2 `SHAREDWITH#<userId>`, then BatchGetItem of the albums. */
-export const listAlbumsSharedWith = async (userId: string): Promise<AlbumRecord[]> => {
+export const listSharedWith = async (userId: string): Promise<AlbumRecord[]> => {
   const shares = (await queryAll(partitions.albumsSharedWith(userId))).filter(liveShare).map(albumUserCodec.read);
   return (await batchGet(shares.map((share) => keys.album(share.ownerId, share.albumId)))).map(albumCodec.read);
 };
@@ -238,7 +235,7 @@ export const shareAlbum = (album: AlbumRecord, shares: readonly AlbumShare[], no
   tryTransact(albumWrites.shareWith(album, shares, now));
 
 /** Changes a shared user's role, only if the album is still as read: else `changed`. */
-export const setAlbumUserRole = (album: AlbumRecord, share: AlbumShare, now: string): Promise<Outcome<'changed'>> =>
+export const setUserRole = (album: AlbumRecord, share: AlbumShare, now: string): Promise<Outcome<'changed'>> =>
   tryTransact(albumWrites.setRole(album, share, now));
 
 /** Stops sharing an album with a user, only if the album is still as read: else `changed`. */
@@ -246,7 +243,7 @@ export const unshareAlbum = (album: AlbumRecord, userId: string, now: string): P
   tryTransact(albumWrites.unshareWith(album, userId, now));
 
 /** Removes the shares of a deleted album (its users' items). */
-export const removeAlbumUsers = async (album: AlbumRecord): Promise<void> => {
+export const removeUsers = async (album: AlbumRecord): Promise<void> => {
   await batchDelete(
     album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId)),
     'with-parent',
@@ -262,11 +259,11 @@ export const removeAlbumUsers = async (album: AlbumRecord): Promise<void> => {
  * album's users and entries come back to that user's apps as backfills, as for a new share. A
  * share ended meanwhile is skipped.
  */
-export const markAlbumOwnerDeleted = async (ownerId: string, deleted: boolean): Promise<void> => {
+export const markOwnerDeleted = async (ownerId: string, deleted: boolean): Promise<void> => {
   const ignoreGone = (error: unknown) => {
     if (!isCancelled(error)) throw error;
   };
-  for (const album of await listAlbums(ownerId)) {
+  for (const album of await list(ownerId)) {
     await writeIfPresent(
       updateWrite(keys.album(ownerId, album.id), deleted ? 'SET ownerDeleted = :true' : 'REMOVE ownerDeleted', {
         condition: 'present',

@@ -14,7 +14,7 @@ const listingCodec = codec('userApiKey', ApiKeyListingSchema);
  * The key under the SHA-256 of its secret (authentication), and a listing under its user (by id);
  * `user-changed` when its user changed since the copy it holds was read.
  */
-export const createApiKey = (key: ApiKeyRecord): Promise<Outcome<'user-changed'>> => {
+export const create = (key: ApiKeyRecord): Promise<Outcome<'user-changed'>> => {
   const { id, name, keyHash, createdAt, updatedAt, permissions } = key;
   const listing: ApiKeyListing = { id, name, keyHash, createdAt, updatedAt, permissions };
   return tryTransact([
@@ -24,7 +24,7 @@ export const createApiKey = (key: ApiKeyRecord): Promise<Outcome<'user-changed'>
   ]);
 };
 
-export const getApiKeyByHash = async (keyHash: string): Promise<ApiKeyRecord | undefined> => {
+export const getByHash = async (keyHash: string): Promise<ApiKeyRecord | undefined> => {
   const item = await getItem(keys.apiKey(keyHash));
   return item ? apiKeyCodec.read(item) : undefined;
 };
@@ -37,7 +37,7 @@ export const getUserApiKey = async (userId: string, id: string): Promise<ApiKeyL
   return item ? listingCodec.read(item) : undefined;
 };
 
-export const deleteApiKey = async (userId: string, key: ApiKeyListing): Promise<void> => {
+export const remove = async (userId: string, key: ApiKeyListing): Promise<void> => {
   await transact([deleteWrite(keys.apiKey(key.keyHash)), deleteWrite(keys.userApiKey(userId, key.id))]);
 };
 
@@ -45,7 +45,7 @@ export const deleteApiKey = async (userId: string, key: ApiKeyListing): Promise<
  * Renames a key or sets its permissions: its listing and the record under its hash, together, while
  * both still exist (`gone` when it was deleted meanwhile).
  */
-export const updateApiKey = (
+export const update = (
   userId: string,
   key: ApiKeyListing,
   fields: Pick<ApiKeyListing, 'name' | 'permissions' | 'updatedAt'>,

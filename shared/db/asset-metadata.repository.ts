@@ -29,11 +29,11 @@ const maxInFlight = 16;
 const maxWrites = 100;
 
 /** An asset's metadata, in the order of its keys (Query `ASSETMETADATA#<assetId>`, consistent). */
-export const listAssetMetadata = async (assetId: string): Promise<AssetMetadataRecord[]> =>
+export const list = async (assetId: string): Promise<AssetMetadataRecord[]> =>
   (await queryAll(partitions.assetMetadata(assetId))).map(assetMetadataCodec.read);
 
 /** One key of an asset's metadata (GetItem), or undefined. */
-export const getAssetMetadata = async (assetId: string, key: string): Promise<AssetMetadataRecord | undefined> => {
+export const get = async (assetId: string, key: string): Promise<AssetMetadataRecord | undefined> => {
   const itemKey = keys.assetMetadata(assetId, key);
   if (!storable(itemKey)) return undefined;
   const item = await getItem(itemKey);
@@ -79,7 +79,7 @@ const runGroups = async (groups: readonly { item: string; writes: Write[] }[]): 
  * Returns the ids of the assets deleted meanwhile, whose keys were not written (they would have
  * gone with them).
  */
-export const putAssetMetadata = async (
+export const put = async (
   entries: readonly { asset: MetadataAsset; entry: AssetMetadataEntry }[],
   updatedAt: string,
 ): Promise<Set<string>> => {
@@ -110,7 +110,7 @@ export const putAssetMetadata = async (
  * Deletes keys of assets' metadata, each with its deletion record (AssetMetadataDeleteV1) in the
  * same transaction, 50 keys a transaction; a key that is not there is skipped (nothing to record).
  */
-export const deleteAssetMetadata = async (items: readonly { asset: MetadataAsset; key: string }[]): Promise<void> => {
+export const remove = async (items: readonly { asset: MetadataAsset; key: string }[]): Promise<void> => {
   const unique = new Map<string, { asset: MetadataAsset; key: string }>();
   for (const item of items) {
     const itemKey = keys.assetMetadata(item.asset.id, item.key);

@@ -14,8 +14,8 @@ import {
 import type { AssetMetadataEntry } from '../model/asset-metadata.ts';
 import type { PersonRecord } from '../model/person.ts';
 import type { QuotaCheck, UsageChange, UserRecord } from '../model/user.ts';
-import { deleteAssetActivities } from './activity.repository.ts';
-import { listAlbumIdsOfAsset } from './album.repository.ts';
+import * as activityRepo from './activity.repository.ts';
+import * as albumRepo from './album.repository.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
 import { assetCodec, assetWrites, setStatusWrite } from './items/asset.ts';
@@ -29,7 +29,7 @@ import { userWrites } from './items/user.ts';
 import { dateOrder, indexKeys, keys, type Partition, partitions } from './keys.ts';
 import { done, doneWith, type Outcome, refused } from './outcome.ts';
 import { queryAll, queryPages } from './query.ts';
-import { listLinkIdsOfAsset } from './shared-link.repository.ts';
+import * as sharedLinkRepo from './shared-link.repository.ts';
 import {
   checkWrite,
   deleteWrite,
@@ -43,13 +43,13 @@ import {
   writeOne,
 } from './transact.ts';
 
-export const getAsset = async (assetId: string): Promise<AssetRecord | undefined> => {
+export const get = async (assetId: string): Promise<AssetRecord | undefined> => {
   const item = await getItem(keys.asset(assetId));
   return item ? assetCodec.read(item) : undefined;
 };
 
 /** Assets by id (BatchGetItem, 100 a call), in the order asked, missing ones left out; `consistent`: as they are now. */
-export const getAssets = async (assetIds: readonly string[], options: { consistent?: boolean } = {}): Promise<AssetRecord[]> =>
+export const getMany = async (assetIds: readonly string[], options: { consistent?: boolean } = {}): Promise<AssetRecord[]> =>
   (
     await batchGet(
       [...new Set(assetIds)].map((id) => keys.asset(id)),
@@ -58,7 +58,7 @@ export const getAssets = async (assetIds: readonly string[], options: { consiste
   ).map(assetCodec.read);
 
 /** An asset and its faces (in the file's order): one Query on the asset's partition. */
-export const getAssetWithFaces = async (assetId: string): Promise<AssetWithFaces | undefined> => {
+export const getWithFaces = async (assetId: string): Promise<AssetWithFaces | undefined> => {
   const items = await queryAll(partitions.asset(assetId));
   const asset = items.find((item) => item.type === 'asset');
   if (!asset) return undefined;
@@ -78,10 +78,10 @@ export const getFacesOf = async (assets: readonly AssetRecord[], options: { cons
 /**
  * Many assets and their faces (in the file's order) as they are now, by key: the assets in
  * BatchGetItem calls of 100, then their faces the same way (their ids are on the asset), where
- * `getAssetWithFaces` costs a Query an asset. Missing ones are left out.
+ * `getWithFaces` costs a Query an asset. Missing ones are left out.
  */
-export const getAssetsWithFaces = async (assetIds: readonly string[]): Promise<AssetWithFaces[]> => {
-  const assets = await getAssets(assetIds, { consistent: true });
+export const getManyWithFaces = async (assetIds: readonly string[]): Promise<AssetWithFaces[]> => {
+  const assets = await getMany(assetIds, { consistent: true });
   const faces = new Map<string, FaceRecord[]>();
   for (const face of await getFacesOf(assets, { consistent: true })) faces.set(face.assetId, [...(faces.get(face.assetId) ?? []), face]);
   return assets.map((asset) => ({ asset, faces: (faces.get(asset.id) ?? []).sort((a, b) => a.index - b.index) }));
@@ -94,9 +94,9 @@ export const findByChecksums = async (ownerId: string, checksums: readonly strin
 };
 
 /** The owner's asset with this checksum (hex). */
-export const getAssetByChecksum = async (ownerId: string, checksum: string): Promise<AssetRecord | undefined> => {
+export const getByChecksum = async (ownerId: string, checksum: string): Promise<AssetRecord | undefined> => {
   const guard = await getItem(keys.checksum(ownerId, checksum));
-  return typeof guard?.assetId === 'string' ? getAsset(guard.assetId) : undefined;
+  return typeof guard?.assetId === 'string' ? get(guard.assetId) : undefined;
 };
 
 export interface AssetPageOptions {
@@ -155,7 +155,7 @@ export const exifPages = (field: SearchableExifField, ownerId: string, value: st
  */
 const albumsOf = async (asset: AssetRecord): Promise<string[]> => {
   for (let attempt = 0; ; attempt++) {
-    const ids = await listAlbumIdsOfAsset(asset.id);
+    const ids = await albumRepo.listIdsOfAsset(asset.id);
     if (ids.length >= asset.albumCount || attempt >= 20) return ids;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
@@ -178,7 +178,7 @@ export const withFreshAsset = async <T>(
     if (attempt >= 5) throw new Conflict('The asset was changed by another request; try again');
     // A little apart, so that requests racing for one asset do not meet again at once.
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * (attempt + 1)));
-    found = await getAssetWithFaces(current.asset.id);
+    found = await getWithFaces(current.asset.id);
   }
 };
 
@@ -309,7 +309,7 @@ export type AssetChanges = Partial<
  * retry after a failure converges. A new date taken (`fileCreatedAt`, `localDateTime`: a date
  * edit) moves it in the date-ordered indexes and its counters to the new month and day.
  */
-export const updateAsset = async (
+export const update = async (
   asset: AssetRecord,
   faces: readonly FaceRecord[],
   changes: AssetChanges,
@@ -415,8 +415,8 @@ export const updateAsset = async (
  * (`changed` when a concurrent request deleted it or put it in an album meanwhile: read it again);
  * the originals are removed by the caller once this has succeeded.
  */
-export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<Outcome<'changed', { albums: string[] }>> => {
-  const [albums, links] = await Promise.all([albumsOf(asset), listLinkIdsOfAsset(asset.id)]);
+export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<Outcome<'changed', { albums: string[] }>> => {
+  const [albums, links] = await Promise.all([albumsOf(asset), sharedLinkRepo.listLinkIdsOfAsset(asset.id)]);
   const writes: Write[] = [
     auditWrites.deleted(asset.ownerId, 'ASSET', asset.id),
     // Its faces (deleted after it, with their people's counts here) as read: a face recognised meanwhile cancels it.
@@ -453,7 +453,7 @@ export const deleteAsset = async (asset: AssetRecord, faces: readonly FaceRecord
     'with-parent',
   );
   // Likes and comments on it go too (Immich's activity rows cascade with their asset).
-  await deleteAssetActivities(asset.id);
+  await activityRepo.deleteAssetActivities(asset.id);
   return doneWith({ albums });
 };
 

@@ -17,7 +17,7 @@ const now = (): number => Math.floor(Date.now() / 1000);
 const live = (items: Record<string, unknown>[]): ConnectionRecord[] =>
   items.map(connectionCodec.read).filter((connection) => connection.ttl > now());
 
-export const putConnection = async (connection: ConnectionRecord): Promise<void> => {
+export const put = async (connection: ConnectionRecord): Promise<void> => {
   await writeOne(
     putWrite({
       ...keys.connection(connection.connectionId),
@@ -28,7 +28,7 @@ export const putConnection = async (connection: ConnectionRecord): Promise<void>
   );
 };
 
-export const deleteConnection = async (connectionId: string): Promise<void> => {
+export const remove = async (connectionId: string): Promise<void> => {
   await writeOne(deleteWrite(keys.connection(connectionId)));
 };
 
@@ -37,4 +37,4 @@ export const listUserConnections = async (userIds: readonly string[]): Promise<C
   (await Promise.all([...new Set(userIds)].map((userId) => queryAll(partitions.userConnections(userId))))).flatMap(live);
 
 /** Every open connection, oldest first (a broadcast, the heartbeat). */
-export const listConnections = async (): Promise<ConnectionRecord[]> => live(await queryAll(partitions.connections()));
+export const list = async (): Promise<ConnectionRecord[]> => live(await queryAll(partitions.connections()));

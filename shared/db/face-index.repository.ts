@@ -74,7 +74,7 @@ const entryFaces = (item: Record<string, unknown>, decode: (bytes: Uint8Array) =
  * has not read yet (Query of the numbers after its last, consistent). Entries never change, so
  * what was read before is kept for the process's life.
  */
-export const readFaceIndex = async (ownerId: string, decode: (bytes: Uint8Array) => Float16Array[]): Promise<OwnerIndex> => {
+export const read = async (ownerId: string, decode: (bytes: Uint8Array) => Float16Array[]): Promise<OwnerIndex> => {
   const head = await getItem(keys.faceIndexHead(ownerId));
   const seq = Number(head?.seq ?? 0);
   let index = cached.get(ownerId);
@@ -98,7 +98,7 @@ export const readFaceIndex = async (ownerId: string, decode: (bytes: Uint8Array)
  * transaction with the asset's `faceIds`, on condition that its faces are still those read
  * (`asset`): else `faces-changed` (a face drawn, named or deleted, another detection: read them again).
  */
-export const addFaceIndexEntry = async (
+export const addEntry = async (
   asset: Pick<AssetRecord, 'id' | 'ownerId'>,
   image: { width: number; height: number },
   faces: readonly Omit<IndexedFace, 'assetId' | 'imageWidth' | 'imageHeight' | 'descriptor'>[],

@@ -11,7 +11,7 @@ import { queryAll, queryPages } from './query.ts';
 import { checkWrite, deleteWrite, isCancelled, transact, tryTransact, updateWrite, type Write, writeIfPresent } from './transact.ts';
 
 /** A face by its id (Query gsi1 `FACE#<id>`), or undefined. */
-export const findFace = async (faceId: string): Promise<FaceRecord | undefined> => {
+export const find = async (faceId: string): Promise<FaceRecord | undefined> => {
   const [item] = await queryAll(partitions.face(faceId));
   return item ? faceCodec.read(item) : undefined;
 };

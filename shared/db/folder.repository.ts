@@ -15,7 +15,7 @@ export interface FolderEntry {
  * An owner's assets by original path (the folder index, docs/data-model.md pattern 77), those
  * whose path begins with `prefix` if given, in path order: only the index's projection is read.
  */
-export const listFolderEntries = async (ownerId: string, prefix?: string): Promise<FolderEntry[]> => {
+export const listEntries = async (ownerId: string, prefix?: string): Promise<FolderEntry[]> => {
   const entries: FolderEntry[] = [];
   const attributes = ['pk', 'originalPath', 'visibility', 'deletedAt', 'isVisible', 'isArchived'];
   for await (const page of queryPages(partitions.folder(ownerId, prefix), { attributes }))

@@ -34,17 +34,17 @@ const touch = (memory: Pick<MemoryRecord, 'id' | 'ownerId'>, updatedAt: string):
   });
 
 /** The owner's memory, or undefined (someone else's reads as missing). */
-export const getMemory = async (ownerId: string, memoryId: string): Promise<MemoryRecord | undefined> => {
+export const get = async (ownerId: string, memoryId: string): Promise<MemoryRecord | undefined> => {
   const item = await getItem(keys.memory(ownerId, memoryId));
   return item ? memoryCodec.read(item) : undefined;
 };
 
 /** Every memory of an owner (Query `USER#<id>` MEMORY#): unsaved ones go after 30 days, so a few hundred at most. */
-export const listMemories = async (ownerId: string): Promise<MemoryRecord[]> =>
+export const list = async (ownerId: string): Promise<MemoryRecord[]> =>
   (await queryAll(partitions.userMemories(ownerId))).map(memoryCodec.read);
 
 /** The ids of a memory's assets (Query `MEMORY#<id>` ASSET#). */
-export const listMemoryAssetIds = async (memoryId: string): Promise<string[]> =>
+export const listAssetIds = async (memoryId: string): Promise<string[]> =>
   (await queryAll(partitions.memoryAssets(memoryId), { attributes: ['assetId'] })).map((item) => String(item.assetId));
 
 /** Which of `assetIds` are in the memory (BatchGetItem of their entries). */
@@ -57,7 +57,7 @@ export const memoryAssetsAmong = async (memoryId: string, assetIds: readonly str
  * about, so a second run, or a retry, makes nothing twice: refused, `exists`). More assets (only a
  * client's own memory can have them) follow in transactions of 100.
  */
-export const createMemory = async (memory: MemoryRecord, assetIds: readonly string[]): Promise<Outcome<'exists'>> => {
+export const create = async (memory: MemoryRecord, assetIds: readonly string[]): Promise<Outcome<'exists'>> => {
   const [first = [], ...rest] = chunk(assetIds, 99);
   try {
     await transact([putWrite(memoryItem(memory), { condition: 'absent' }), ...first.map((id) => putWrite(memoryAssetItem(memory, id)))]);
@@ -70,7 +70,7 @@ export const createMemory = async (memory: MemoryRecord, assetIds: readonly stri
 };
 
 /** Changes a memory's fields: the memory as changed, or `gone` if it was deleted meanwhile. */
-export const updateMemory = async (
+export const update = async (
   memory: MemoryRecord,
   change: Partial<Pick<MemoryRecord, 'isSaved' | 'seenAt' | 'memoryAt' | 'updatedAt'>>,
 ): Promise<Outcome<'gone', MemoryRecord>> => {
@@ -91,14 +91,14 @@ const inTurn = async (transactions: readonly (readonly Write<'gone'>[])[]): Prom
 };
 
 /** Adds assets to a memory (with its `updatedAt`), 99 a transaction; `gone` if it was deleted meanwhile. */
-export const addMemoryAssets = (memory: MemoryRecord, assetIds: readonly string[], updatedAt: string): Promise<Outcome<'gone'>> =>
+export const addAssets = (memory: MemoryRecord, assetIds: readonly string[], updatedAt: string): Promise<Outcome<'gone'>> =>
   inTurn(chunk(assetIds, 99).map((part) => [touch(memory, updatedAt), ...part.map((id) => putWrite(memoryAssetItem(memory, id)))]));
 
 /**
  * Takes assets out of a memory, each with its deletion record for the sync stream (and the
  * memory's `updatedAt`); `gone` if it was deleted meanwhile.
  */
-export const removeMemoryAssets = (memory: MemoryRecord, assetIds: readonly string[], updatedAt: string): Promise<Outcome<'gone'>> =>
+export const removeAssets = (memory: MemoryRecord, assetIds: readonly string[], updatedAt: string): Promise<Outcome<'gone'>> =>
   inTurn(
     chunk(assetIds, 49).map((part) => [
       touch(memory, updatedAt),
@@ -113,7 +113,7 @@ export const removeMemoryAssets = (memory: MemoryRecord, assetIds: readonly stri
  * Deletes a memory: the memory and its deletion record in one transaction, then its assets'
  * entries, which go with it (as Immich's cascade; the apps drop them with the memory).
  */
-export const deleteMemory = async (memory: Pick<MemoryRecord, 'id' | 'ownerId'>): Promise<void> => {
+export const remove = async (memory: Pick<MemoryRecord, 'id' | 'ownerId'>): Promise<void> => {
   try {
     await transact([
       deleteWrite(keys.memory(memory.ownerId, memory.id), { condition: 'present', sync: 'recorded' }),
@@ -123,7 +123,7 @@ export const deleteMemory = async (memory: Pick<MemoryRecord, 'id' | 'ownerId'>)
     // Deleted meanwhile: its entries are still removed below.
     if (!isCancelled(error)) throw error;
   }
-  const assetIds = await listMemoryAssetIds(memory.id);
+  const assetIds = await listAssetIds(memory.id);
   await batchDelete(
     assetIds.map((assetId) => keys.memoryAsset(memory.id, assetId)),
     'with-parent',
@@ -140,7 +140,7 @@ export const deleteAssetMemberships = async (assetId: string): Promise<void> => 
 };
 
 /** The last day "on this day" memories were made for (Immich's `memories-state`), if any. */
-export const getMemoriesState = async (): Promise<string | undefined> => {
+export const getState = async (): Promise<string | undefined> => {
   const item = await getItem(keys.memoriesState());
   return typeof item?.lastOnThisDayDate === 'string' ? item.lastOnThisDayDate : undefined;
 };
@@ -149,7 +149,7 @@ export const getMemoriesState = async (): Promise<string | undefined> => {
  * Records the last day memories were made for; never moves it back (a slower concurrent run loses:
  * `behind`, nothing written).
  */
-export const setMemoriesState = (lastOnThisDayDate: string): Promise<Outcome<'behind'>> =>
+export const setState = (lastOnThisDayDate: string): Promise<Outcome<'behind'>> =>
   tryWriteOne(
     updateWrite(keys.memoriesState(), 'SET #type = :type, lastOnThisDayDate = :day', {
       condition: 'attribute_not_exists(lastOnThisDayDate) OR lastOnThisDayDate < :day',

@@ -26,11 +26,10 @@ const itemOf = ({ type, ...notification }: NotificationRecord): Record<string, u
 });
 
 /** Every live notification of a user (Query `USER#<id>` NOTIFICATION#), in no particular order. */
-export const listNotifications = async (userId: string): Promise<NotificationRecord[]> =>
-  live(await queryAll(partitions.userNotifications(userId)));
+export const list = async (userId: string): Promise<NotificationRecord[]> => live(await queryAll(partitions.userNotifications(userId)));
 
 /** The user's notifications of these ids that exist (someone else's read as missing), consistently, in the order asked. */
-export const getNotifications = async (userId: string, ids: readonly string[]): Promise<NotificationRecord[]> =>
+export const getMany = async (userId: string, ids: readonly string[]): Promise<NotificationRecord[]> =>
   live(
     await batchGet(
       [...new Set(ids)].map((id) => keys.notification(userId, id)),
@@ -39,7 +38,7 @@ export const getNotifications = async (userId: string, ids: readonly string[]): 
   );
 
 /** New notifications (their ids are new), 25 a call. */
-export const putNotifications = async (notifications: readonly NotificationRecord[]): Promise<void> => {
+export const putMany = async (notifications: readonly NotificationRecord[]): Promise<void> => {
   await batchPut(notifications.map(itemOf));
 };
 
@@ -48,14 +47,14 @@ export const putNotifications = async (notifications: readonly NotificationRecor
  * time): written only if none with that id exists, so concurrent requests make it once. `exists`
  * when it existed already.
  */
-export const putNotificationOnce = (notification: NotificationRecord): Promise<Outcome<'exists'>> =>
+export const putOnce = (notification: NotificationRecord): Promise<Outcome<'exists'>> =>
   tryWriteOne(putWrite(itemOf(notification), { condition: 'absent', refusal: 'exists' }));
 
 /**
  * Marks a notification read at `readAt` (or unread: null), its `ttl` moved to match; `gone` when it
  * was deleted meanwhile (nothing is written then).
  */
-export const setNotificationRead = async (notification: NotificationRecord, readAt: string | null): Promise<Outcome<'gone'>> =>
+export const setRead = async (notification: NotificationRecord, readAt: string | null): Promise<Outcome<'gone'>> =>
   (await writeIfPresent(
     updateWrite(keys.notification(notification.userId, notification.id), 'SET readAt = :readAt, #ttl = :ttl', {
       condition: 'present',
@@ -67,6 +66,6 @@ export const setNotificationRead = async (notification: NotificationRecord, read
     : refused('gone');
 
 /** Deletes the user's notifications of these ids (idempotent), 25 a call. */
-export const deleteNotifications = async (userId: string, ids: readonly string[]): Promise<void> => {
+export const deleteMany = async (userId: string, ids: readonly string[]): Promise<void> => {
   await batchDelete([...new Set(ids)].map((id) => keys.notification(userId, id)));
 };

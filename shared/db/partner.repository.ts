@@ -19,7 +19,7 @@ const partnerCodec = codec('partner', PartnerRecordSchema);
 export const liveShare = (item: Record<string, unknown>): boolean => item.sharerDeleted !== true && item.recipientDeleted !== true;
 
 /** Whether `sharedById` shares their library with `sharedWithId` (one GetItem). */
-export const getPartner = async (sharedById: string, sharedWithId: string): Promise<PartnerRecord | undefined> => {
+export const get = async (sharedById: string, sharedWithId: string): Promise<PartnerRecord | undefined> => {
   const item = await getItem(keys.partner(sharedWithId, sharedById));
   return item && liveShare(item) ? partnerCodec.read(item) : undefined;
 };
@@ -29,15 +29,15 @@ export const partnersAmong = async (sharedByIds: readonly string[], sharedWithId
   (await batchGet([...new Set(sharedByIds)].map((id) => keys.partner(sharedWithId, id)))).filter(liveShare).map(partnerCodec.read);
 
 /** The partners sharing with a user (one Query of their partition). */
-export const listPartnersSharingWith = async (userId: string): Promise<PartnerRecord[]> =>
+export const listSharingWith = async (userId: string): Promise<PartnerRecord[]> =>
   (await queryAll(partitions.partnersSharingWith(userId))).filter(liveShare).map(partnerCodec.read);
 
 /** The partners a user shares with (one Query of gsi2). */
-export const listPartnersSharedBy = async (userId: string): Promise<PartnerRecord[]> =>
+export const listSharedBy = async (userId: string): Promise<PartnerRecord[]> =>
   (await queryAll(partitions.partnersSharedBy(userId))).map(partnerCodec.read);
 
 /** Creates a share; `exists` when there is one already. */
-export const createPartner = (partner: PartnerRecord): Promise<Outcome<'exists'>> =>
+export const create = (partner: PartnerRecord): Promise<Outcome<'exists'>> =>
   tryWriteOne(
     putWrite(
       {
@@ -51,24 +51,20 @@ export const createPartner = (partner: PartnerRecord): Promise<Outcome<'exists'>
   );
 
 /** Ends a share; `gone` when there is none. */
-export const removePartner = (sharedById: string, sharedWithId: string): Promise<Outcome<'gone'>> =>
+export const remove = (sharedById: string, sharedWithId: string): Promise<Outcome<'gone'>> =>
   tryTransact([
     deleteWrite(keys.partner(sharedWithId, sharedById), { condition: 'present', sync: 'recorded', refusal: 'gone' }),
     ...deletionWrites.partner(sharedById, sharedWithId),
   ]);
 
-/** Ends a share if it is still there (a user's purge), recorded as `removePartner` records it. */
-export const removePartnerIfShared = async (sharedById: string, sharedWithId: string): Promise<void> => {
+/** Ends a share if it is still there (a user's purge), recorded as `remove` records it. */
+export const removeIfShared = async (sharedById: string, sharedWithId: string): Promise<void> => {
   // None: nothing to end.
-  await removePartner(sharedById, sharedWithId);
+  await remove(sharedById, sharedWithId);
 };
 
 /** Sets `inTimeline` of a share with the caller; `gone` when there is none. */
-export const setPartnerInTimeline = async (
-  partner: PartnerRecord,
-  inTimeline: boolean,
-  now: string,
-): Promise<Outcome<'gone', PartnerRecord>> => {
+export const setInTimeline = async (partner: PartnerRecord, inTimeline: boolean, now: string): Promise<Outcome<'gone', PartnerRecord>> => {
   const written = await tryWriteOne(
     updateWrite(keys.partner(partner.sharedWithId, partner.sharedById), 'SET inTimeline = :inTimeline, updatedAt = :now', {
       condition: 'present',

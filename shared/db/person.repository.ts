@@ -12,26 +12,26 @@ import { done, doneWith, type Outcome, refused } from './outcome.ts';
 import { queryAll, queryPages } from './query.ts';
 import { deleteWrite, isCancelled, putWrite, setFields, transact, tryTransact, tryWriteOne, updateWrite, writeOne } from './transact.ts';
 
-export const getPerson = async (ownerId: string, personId: string): Promise<PersonRecord | undefined> => {
+export const get = async (ownerId: string, personId: string): Promise<PersonRecord | undefined> => {
   const item = await getItem(keys.person(ownerId, personId));
   return item ? personCodec.read(item) : undefined;
 };
 
-export const listPeople = async (ownerId: string): Promise<PersonRecord[]> =>
+export const list = async (ownerId: string): Promise<PersonRecord[]> =>
   (await queryAll(partitions.userPeople(ownerId))).map(personCodec.read);
 
-export const getPeople = async (ownerId: string, personIds: readonly string[]): Promise<PersonRecord[]> =>
+export const getMany = async (ownerId: string, personIds: readonly string[]): Promise<PersonRecord[]> =>
   (await batchGet([...new Set(personIds)].map((id) => keys.person(ownerId, id)))).map(personCodec.read);
 
 /** The owner's people with these names (case-insensitive): folded name → personId. */
-export const findPeopleByName = async (ownerId: string, names: readonly string[]): Promise<Map<string, string>> => {
+export const findByName = async (ownerId: string, names: readonly string[]): Promise<Map<string, string>> => {
   const folded = [...new Set(names.map(foldName))];
   const guards = await batchGet(folded.map((name) => keys.personName(ownerId, nameHash(name))));
   return new Map(guards.map((guard) => [String(guard.name), String(guard.personId)]));
 };
 
 /** A person's faces with their assets' status (gsi2), in date order. */
-export const listPersonFaces = async (personId: string, options: { descending?: boolean } = {}): Promise<FaceEntry[]> =>
+export const listFaces = async (personId: string, options: { descending?: boolean } = {}): Promise<FaceEntry[]> =>
   (await queryAll(partitions.personFaces(personId), options)).map(faceEntryCodec.read);
 
 /**
@@ -49,7 +49,7 @@ export const countTimelineFaces = async (person: PersonRecord): Promise<PersonRe
   const current = personCodec.read(item);
   if (current.timelineFaceCount !== null) return current;
   const stray = typeof item.timelineFaceCount === 'number' ? item.timelineFaceCount : undefined;
-  const entries = await listPersonFaces(person.id);
+  const entries = await listFaces(person.id);
   const faces = (
     await batchGet(
       entries.map((face) => keys.assetFace(face.assetId, face.id)),
@@ -83,7 +83,7 @@ export async function* personAssetIdPages(
  * guard in the same transaction when the new name is free; when another person already has that
  * name, the rename still happens and uploads keep matching that name to the other person.
  */
-export const updatePerson = async (person: PersonRecord, changes: PersonChanges): Promise<Outcome<'gone', PersonRecord>> => {
+export const update = async (person: PersonRecord, changes: PersonChanges): Promise<Outcome<'gone', PersonRecord>> => {
   const now = new Date().toISOString();
   const updated: PersonRecord = { ...person, ...changes, updatedAt: now };
   const fields = Object.fromEntries(Object.entries({ ...changes, updatedAt: now }).filter(([, value]) => value !== undefined));
@@ -112,7 +112,7 @@ export const updatePerson = async (person: PersonRecord, changes: PersonChanges)
 };
 
 /** Records a person's thumbnail (the media function), if the person still exists (else `gone`); a repeat changes nothing. */
-export const setPersonThumbnail = (person: Pick<PersonRecord, 'ownerId' | 'id'>, thumbnailPath: string): Promise<Outcome<'gone'>> => {
+export const setThumbnail = (person: Pick<PersonRecord, 'ownerId' | 'id'>, thumbnailPath: string): Promise<Outcome<'gone'>> => {
   const { expression, names, values } = setFields({ thumbnailPath });
   return tryWriteOne(
     updateWrite(keys.person(person.ownerId, person.id), expression, { condition: 'present', names, values, refusal: 'gone' }),
@@ -123,7 +123,7 @@ export const setPersonThumbnail = (person: Pick<PersonRecord, 'ownerId' | 'id'>,
  * Creates a person (POST /person). A name still free is claimed for them in the same transaction
  * (uploads then match it); a name another person has is kept all the same, as a rename is.
  */
-export const createPerson = async (person: PersonRecord): Promise<void> => {
+export const create = async (person: PersonRecord): Promise<void> => {
   if (foldName(person.name)) {
     // A name another person has: created without it.
     if ((await tryTransact([personWrites.create(person), personWrites.claimName(person)])).ok) return;
@@ -175,7 +175,7 @@ export const reassignAssetFaces = async (
 };
 
 /** Deletes a merged person and the name guard that pointed at them. */
-export const deletePerson = async (person: PersonRecord): Promise<void> => {
+export const remove = async (person: PersonRecord): Promise<void> => {
   await transact([
     deleteWrite(keys.person(person.ownerId, person.id), { sync: 'recorded' }),
     deletionWrites.person(person.ownerId, person.id),

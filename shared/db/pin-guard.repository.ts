@@ -20,7 +20,7 @@ export interface PinGuard {
 }
 
 /** The guard as stored now (consistent), or undefined for none. */
-export const getPinGuard = async (userId: string): Promise<PinGuard | undefined> => {
+export const get = async (userId: string): Promise<PinGuard | undefined> => {
   const Item = await getItem(keys.pinGuard(userId));
   if (!Item) return undefined;
   return {

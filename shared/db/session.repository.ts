@@ -25,7 +25,7 @@ const listingOf = (s: SessionRecord): SessionListing => ({
 });
 
 /** Stores a session; `user-changed` when its user changed since the copy it holds was read. */
-export const createSession = (session: SessionRecord): Promise<Outcome<'user-changed'>> =>
+export const create = (session: SessionRecord): Promise<Outcome<'user-changed'>> =>
   tryTransact([
     userWrites.isCurrent(session.userId, session),
     putWrite({ ...keys.session(session.tokenHash), type: 'session', ...session }, { condition: 'absent' }),
@@ -38,14 +38,14 @@ export const createSession = (session: SessionRecord): Promise<Outcome<'user-cha
 const now = (): number => Math.floor(Date.now() / 1000);
 
 /** The live session for a token hash, or undefined (missing, or past its expiry). */
-export const getSession = async (tokenHash: string): Promise<SessionRecord | undefined> => {
+export const get = async (tokenHash: string): Promise<SessionRecord | undefined> => {
   const item = await getItem(keys.session(tokenHash));
   if (!item) return undefined;
   const session = sessionCodec.read(item);
   return session.ttl > now() ? session : undefined;
 };
 
-export const deleteSession = async (userId: string, tokenHash: string): Promise<void> => {
+export const remove = async (userId: string, tokenHash: string): Promise<void> => {
   await transact([deleteWrite(keys.session(tokenHash)), deleteWrite(keys.userSession(userId, tokenHash))]);
 };
 
@@ -91,14 +91,14 @@ export const listUserSessionHashes = async (userId: string): Promise<string[]> =
   (await queryAll(partitions.userSessions(userId), { attributes: ['tokenHash'] })).map((entry) => String(entry.tokenHash));
 
 /** Ends these sessions of a user (as listed by `listUserSessionHashes`): their items and list entries. */
-export const deleteSessions = async (userId: string, tokenHashes: readonly string[]): Promise<void> => {
+export const deleteMany = async (userId: string, tokenHashes: readonly string[]): Promise<void> => {
   await batchDelete(tokenHashes.flatMap((tokenHash) => [keys.session(tokenHash), keys.userSession(userId, tokenHash)]));
 };
 
 /** Ends every session of a user except `keep` (the caller's own, when it has one). */
 export const deleteUserSessions = async (userId: string, keep?: string): Promise<number> => {
   const ended = (await listUserSessionHashes(userId)).filter((tokenHash) => tokenHash !== keep);
-  await deleteSessions(userId, ended);
+  await deleteMany(userId, ended);
   return ended.length;
 };
 
@@ -106,7 +106,7 @@ export const deleteUserSessions = async (userId: string, keep?: string): Promise
  * Unlocks a session with the PIN code until `until`, or locks it (null): the session item only,
  * if it still exists. Not a change the apps sync.
  */
-export const setSessionPinExpiry = async (tokenHash: string, until: string | null): Promise<void> => {
+export const setPinExpiry = async (tokenHash: string, until: string | null): Promise<void> => {
   await writeIfPresent(
     updateWrite(keys.session(tokenHash), 'SET pinExpiresAt = :until', { condition: 'present', values: { ':until': until } }),
   );
@@ -126,5 +126,5 @@ export const extendSessionPin = (tokenHash: string, from: string, to: string): P
 
 /** Locks every session of a user (their PIN code was reset): one UpdateItem each. */
 export const lockUserSessions = async (userId: string): Promise<void> => {
-  for (const session of await listUserSessions(userId)) await setSessionPinExpiry(session.tokenHash, null);
+  for (const session of await listUserSessions(userId)) await setPinExpiry(session.tokenHash, null);
 };

@@ -15,7 +15,7 @@ import { checkWrite, deleteWrite, transact, transactGroups, tryTransact, type Wr
  * one transaction (with the album's link count); further entries follow, and a failure among them
  * deletes everything again.
  */
-export const createSharedLink = async (
+export const create = async (
   link: SharedLinkRecord,
   owner: { email: string; isAdmin: boolean },
   assetIds: readonly string[],
@@ -34,33 +34,33 @@ export const createSharedLink = async (
   try {
     for (const part of chunk(entries.slice(room), 100)) await transact(part);
   } catch (error) {
-    await deleteSharedLink(link, assetIds);
+    await remove(link, assetIds);
     throw error;
   }
   return done();
 };
 
-export const getSharedLink = async (userId: string, linkId: string): Promise<SharedLinkRecord | undefined> => {
+export const get = async (userId: string, linkId: string): Promise<SharedLinkRecord | undefined> => {
   const item = await getItem(keys.sharedLink(userId, linkId));
   return item ? sharedLinkCodec.read(item) : undefined;
 };
 
-export const getSharedLinkByKeyHash = async (keyHash: string): Promise<SharedLinkKeyRecord | undefined> => {
+export const getByKeyHash = async (keyHash: string): Promise<SharedLinkKeyRecord | undefined> => {
   const item = await getItem(keys.sharedLinkKey(keyHash));
   return item ? sharedLinkKeyCodec.read(item) : undefined;
 };
 
 /** The link a slug names (one GetItem), or undefined when no link has it. */
-export const getSharedLinkBySlug = async (slug: string): Promise<SharedLinkSlugRecord | undefined> => {
+export const getBySlug = async (slug: string): Promise<SharedLinkSlugRecord | undefined> => {
   const item = await getItem(keys.sharedLinkSlug(slug));
   return item ? sharedLinkSlugCodec.read(item) : undefined;
 };
 
-export const listSharedLinks = async (userId: string): Promise<SharedLinkRecord[]> =>
+export const list = async (userId: string): Promise<SharedLinkRecord[]> =>
   (await queryAll(partitions.userSharedLinks(userId))).map(sharedLinkCodec.read);
 
 /** The asset ids of an INDIVIDUAL link: one Query on the link's partition. */
-export const listSharedLinkAssetIds = async (linkId: string): Promise<string[]> =>
+export const listAssetIds = async (linkId: string): Promise<string[]> =>
   (await queryAll(partitions.sharedLinkAssets(linkId), { attributes: ['assetId'] })).map((item) => String(item.assetId));
 
 /** The ids of the INDIVIDUAL links an asset is in (gsi2). */
@@ -87,13 +87,13 @@ export const replaceSharedLink = (link: SharedLinkRecord, before: SharedLinkReco
  * the slug is free at once), then its entries. A link whose slug changed since it was read is
  * read again and deleted as it is now; `gone` when another request deleted it first.
  */
-export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonly string[]): Promise<Outcome<'gone'>> => {
+export const remove = async (link: SharedLinkRecord, assetIds: readonly string[]): Promise<Outcome<'gone'>> => {
   for (let current: SharedLinkRecord | undefined = link; ; ) {
     const writes: Write<'changed'>[] = [sharedLinkWrites.delete(current), sharedLinkWrites.deleteKey(current)];
     if (current.slug !== null) writes.push(sharedLinkWrites.deleteSlug(current.slug, current.id));
     if (current.albumId) writes.push(albumWrites.addLinkCount(current.userId, current.albumId, -1));
     if ((await tryTransact(writes)).ok) break;
-    current = await getSharedLink(link.userId, link.id);
+    current = await get(link.userId, link.id);
     // Deleted by another request first: its entries are that request's to remove.
     if (!current) return refused('gone');
   }
@@ -105,7 +105,7 @@ export const deleteSharedLink = async (link: SharedLinkRecord, assetIds: readonl
  * Adds entries to an INDIVIDUAL link, each only while it is new and its asset exists: per id,
  * done, or refused `duplicate` (a concurrent request added it first) or `asset-missing` (deleted meanwhile).
  */
-export const addSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<Outcome<'duplicate' | 'asset-missing'>[]> =>
+export const addAssets = async (linkId: string, assetIds: readonly string[]): Promise<Outcome<'duplicate' | 'asset-missing'>[]> =>
   (
     await transactGroups(
       assetIds.map((assetId) => [
@@ -116,7 +116,7 @@ export const addSharedLinkAssets = async (linkId: string, assetIds: readonly str
   ).map((failedAt) => (failedAt === undefined ? done() : refused(failedAt === 0 ? 'duplicate' : 'asset-missing')));
 
 /** Removes entries of an INDIVIDUAL link: per id, done when this request removed it, else `gone`. */
-export const removeSharedLinkAssets = async (linkId: string, assetIds: readonly string[]): Promise<Outcome<'gone'>[]> =>
+export const removeAssets = async (linkId: string, assetIds: readonly string[]): Promise<Outcome<'gone'>[]> =>
   (await transactGroups(assetIds.map((assetId) => [deleteWrite(keys.sharedLinkAsset(linkId, assetId), { condition: 'present' })]))).map(
     (failedAt) => (failedAt === undefined ? done() : refused('gone')),
   );

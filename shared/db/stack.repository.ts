@@ -12,16 +12,16 @@ import { queryAll } from './query.ts';
 import { deleteWrite, isCancelled, putWrite, transact, type Write } from './transact.ts';
 
 /** The owner's stack, or undefined (someone else's reads as missing). */
-export const getStack = async (ownerId: string, stackId: string): Promise<StackRecord | undefined> => {
+export const get = async (ownerId: string, stackId: string): Promise<StackRecord | undefined> => {
   const item = await getItem(keys.stack(ownerId, stackId));
   return item ? stackCodec.read(item) : undefined;
 };
 
 /**
- * The owner's stacks of these ids that exist, each once, read consistently as `getStack` reads
+ * The owner's stacks of these ids that exist, each once, read consistently as `get` reads
  * one (BatchGetItem, 100 a call: shared/db/batch.ts).
  */
-export const getStacks = async (ownerId: string, stackIds: readonly string[]): Promise<StackRecord[]> =>
+export const getMany = async (ownerId: string, stackIds: readonly string[]): Promise<StackRecord[]> =>
   (
     await batchGet(
       [...new Set(stackIds)].map((id) => keys.stack(ownerId, id)),
@@ -30,7 +30,7 @@ export const getStacks = async (ownerId: string, stackIds: readonly string[]): P
   ).map(stackCodec.read);
 
 /** Every stack of an owner (Query `USER#<id>` STACK#). */
-export const listStacks = async (ownerId: string): Promise<StackRecord[]> =>
+export const list = async (ownerId: string): Promise<StackRecord[]> =>
   (await queryAll(partitions.userStacks(ownerId))).map(stackCodec.read);
 
 /**
@@ -74,7 +74,7 @@ const stackChangeWrites = (change: StackChange): Write[] => {
  * it is more than one transaction holds (100 writes), `changed` when a stack or one of its members
  * changed (or went) while the change was prepared from them (read again).
  */
-export const writeStackChange = async (change: StackChange): Promise<Outcome<'too-large' | 'changed'>> => {
+export const writeChange = async (change: StackChange): Promise<Outcome<'too-large' | 'changed'>> => {
   const writes = stackChangeWrites(change);
   if (writes.length > 100) return refused('too-large');
   try {

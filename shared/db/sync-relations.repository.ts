@@ -1,23 +1,7 @@
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { UserRecord } from '../model/user.ts';
-import {
-  albumItems,
-  albumUserItems,
-  assetAlbumEntries,
-  assetItems,
-  createIdOf,
-  ownAlbumItems,
-  partIdsOf,
-  partnerItems,
-  readAlbum,
-  readAsset,
-  readUser,
-  sharedAlbumUserItems,
-  updateIdOf,
-  userItem,
-  userItems,
-} from './sync.repository.ts';
+import * as syncRepo from './sync.repository.ts';
 
 /**
  * The sync stream's reads of what a user is related to, decoded (docs/data-model.md, pattern 64),
@@ -55,22 +39,22 @@ const sharedUserIdsOf = (item: Record<string, unknown>): string[] => (item.share
 
 /** The user's albums (their own, then those shared with them: Query, Query gsi2, BatchGetItem), in the order they gained them. */
 export const albumMemberships = async (userId: string): Promise<Membership[]> => {
-  const [own, shared] = await Promise.all([ownAlbumItems(userId), sharedAlbumUserItems(userId)]);
-  const sharedAlbums = await albumItems(shared.map((item) => ({ ownerId: String(item.ownerId), albumId: String(item.albumId) })));
+  const [own, shared] = await Promise.all([syncRepo.ownAlbumItems(userId), syncRepo.sharedAlbumUserItems(userId)]);
+  const sharedAlbums = await syncRepo.albumItems(shared.map((item) => ({ ownerId: String(item.ownerId), albumId: String(item.albumId) })));
   const sharedById = new Map(shared.map((item) => [String(item.albumId), item]));
   const membership = (item: Record<string, unknown>, albumId: string, ownerId: string, createId: string): Membership => ({
     albumId,
     ownerId,
     createId,
-    albumCreateId: createIdOf(item),
-    updateId: updateIdOf(item),
+    albumCreateId: syncRepo.createIdOf(item),
+    updateId: syncRepo.updateIdOf(item),
     sharedUserIds: sharedUserIdsOf(item),
-    album: () => readAlbum(item),
+    album: () => syncRepo.readAlbum(item),
   });
   return [
-    ...own.map((item) => membership(item, String(item.albumId ?? item.id), userId, createIdOf(item))),
+    ...own.map((item) => membership(item, String(item.albumId ?? item.id), userId, syncRepo.createIdOf(item))),
     ...sharedAlbums.map((item) =>
-      membership(item, String(item.id), String(item.ownerId), createIdOf(sharedById.get(String(item.id)) ?? item)),
+      membership(item, String(item.id), String(item.ownerId), syncRepo.createIdOf(sharedById.get(String(item.id)) ?? item)),
     ),
   ].sort(byCreateId);
 };
@@ -79,46 +63,48 @@ const partnerShare = (item: Record<string, unknown>): PartnerShare => ({
   sharedById: String(item.sharedById),
   sharedWithId: String(item.sharedWithId),
   inTimeline: item.inTimeline === true,
-  createId: createIdOf(item),
-  updateId: updateIdOf(item),
+  createId: syncRepo.createIdOf(item),
+  updateId: syncRepo.updateIdOf(item),
 });
 
 /** The user's partner shares: those sharing with them and those they share (one Query each), without a deleted user's. */
 export const partnerShares = async (userId: string): Promise<{ sharingWith: PartnerShare[]; sharedBy: PartnerShare[] }> => {
-  const { sharingWith, sharedBy } = await partnerItems(userId);
+  const { sharingWith, sharedBy } = await syncRepo.partnerItems(userId);
   return { sharingWith: sharingWith.map(partnerShare), sharedBy: sharedBy.map(partnerShare) };
 };
 
 /** An album's users (Query `ALBUM#<id>` USER#): who, with what role, since when and last changed. */
 export const albumUsers = async (albumId: string): Promise<{ userId: string; role: string; createId: string; updateId: string }[]> =>
-  (await albumUserItems(albumId)).map((item) => ({
+  (await syncRepo.albumUserItems(albumId)).map((item) => ({
     userId: String(item.userId),
     role: String(item.role ?? 'editor'),
-    createId: createIdOf(item),
-    updateId: updateIdOf(item),
+    createId: syncRepo.createIdOf(item),
+    updateId: syncRepo.updateIdOf(item),
   }));
 
 /** The albums an asset is in, and when it entered each (Query gsi2 `ASSETALBUMS#<id>`). */
 export const assetAlbums = async (assetId: string): Promise<{ albumId: string; updateId: string }[]> =>
-  (await assetAlbumEntries(assetId)).map((item) => ({ albumId: String(item.albumId), updateId: updateIdOf(item) }));
+  (await syncRepo.assetAlbumEntries(assetId)).map((item) => ({ albumId: String(item.albumId), updateId: syncRepo.updateIdOf(item) }));
 
 /** Assets by id (BatchGetItem), those that exist. */
-export const assetsById = async (assetIds: readonly string[]): Promise<AssetRecord[]> => (await assetItems(assetIds)).map(readAsset);
+export const assetsById = async (assetIds: readonly string[]): Promise<AssetRecord[]> =>
+  (await syncRepo.assetItems(assetIds)).map(syncRepo.readAsset);
 
 /** The owners of assets by id (BatchGetItem): asset id → owner id, those that exist. */
 export const assetOwners = async (assetIds: readonly string[]): Promise<Map<string, string>> =>
-  new Map((await assetItems(assetIds)).map((item) => [String(item.id), String(item.ownerId)]));
+  new Map((await syncRepo.assetItems(assetIds)).map((item) => [String(item.id), String(item.ownerId)]));
 
 /** Users by id (BatchGetItem), those that exist. */
-export const usersById = async (userIds: readonly string[]): Promise<UserRecord[]> => (await userItems(userIds)).map(readUser);
+export const usersById = async (userIds: readonly string[]): Promise<UserRecord[]> =>
+  (await syncRepo.userItems(userIds)).map(syncRepo.readUser);
 
 /**
  * A user as the stream sends them, with their change id and their metadata's (the metadata's own:
  * a change of their usage or name does not send it again; absent on a user stored before it).
  */
 export const syncedUser = async (userId: string): Promise<{ user: UserRecord; updateId: string; metadataId: string } | undefined> => {
-  const item = await userItem(userId);
+  const item = await syncRepo.userItem(userId);
   if (!item) return undefined;
-  const updateId = updateIdOf(item);
-  return { user: readUser(item), updateId, metadataId: partIdsOf(item)?.metadata ?? updateId };
+  const updateId = syncRepo.updateIdOf(item);
+  return { user: syncRepo.readUser(item), updateId, metadataId: syncRepo.partIdsOf(item)?.metadata ?? updateId };
 };

@@ -16,7 +16,7 @@ import { personCodec } from './items/person.ts';
 import { stackCodec } from './items/stack.ts';
 import { userCodec } from './items/user.ts';
 import { keys, type Partition, partitions, syncScopes } from './keys.ts';
-import { liveShare } from './partner.repository.ts';
+import * as partnerRepo from './partner.repository.ts';
 import { queryAll, queryPages } from './query.ts';
 import { isCancelled, transact, updateWrite, writeIfPresent, writeOne } from './transact.ts';
 
@@ -121,7 +121,7 @@ export const partnerItems = async (userId: string): Promise<{ sharingWith: Item[
     queryAll(partitions.partnersSharingWith(userId)),
     queryAll(partitions.partnersSharedBy(userId)),
   ]);
-  return { sharingWith: sharingWith.filter(liveShare), sharedBy: sharedBy.filter(liveShare) };
+  return { sharingWith: sharingWith.filter(partnerRepo.liveShare), sharedBy: sharedBy.filter(partnerRepo.liveShare) };
 };
 
 /** The album entries of an asset (Query gsi2 `ASSETALBUMS#<id>`): which albums it is in, and since when. */

@@ -35,29 +35,29 @@ const tagExists = (tag: Pick<TagRecord, 'ownerId' | 'id'>): Write<'gone'> =>
   checkWrite(keys.tag(tag.ownerId, tag.id), { condition: 'attribute_exists(pk)', refusal: 'gone' });
 
 /** The owner's tag, or undefined (someone else's reads as missing). */
-export const getTag = async (ownerId: string, tagId: string): Promise<TagRecord | undefined> => {
+export const get = async (ownerId: string, tagId: string): Promise<TagRecord | undefined> => {
   const item = await getItem(keys.tag(ownerId, tagId));
   return item ? tagCodec.read(item) : undefined;
 };
 
 /** Those of `tagIds` that are the owner's tags (BatchGetItem). */
-export const getTags = async (ownerId: string, tagIds: readonly string[]): Promise<TagRecord[]> =>
+export const getMany = async (ownerId: string, tagIds: readonly string[]): Promise<TagRecord[]> =>
   (await batchGet([...new Set(tagIds)].map((id) => keys.tag(ownerId, id)))).map(tagCodec.read);
 
 /** Every tag of an owner (Query `USER#<id>` TAG#): hundreds, not millions. */
-export const listTags = async (ownerId: string): Promise<TagRecord[]> => (await queryAll(partitions.userTags(ownerId))).map(tagCodec.read);
+export const list = async (ownerId: string): Promise<TagRecord[]> => (await queryAll(partitions.userTags(ownerId))).map(tagCodec.read);
 
 /** The owner's tag with this value, through its guard. */
-export const getTagByValue = async (ownerId: string, value: string): Promise<TagRecord | undefined> => {
+export const getByValue = async (ownerId: string, value: string): Promise<TagRecord | undefined> => {
   const guard = await getItem(keys.tagValue(ownerId, valueHash(value)));
-  return guard ? getTag(ownerId, String(guard.tagId)) : undefined;
+  return guard ? get(ownerId, String(guard.tagId)) : undefined;
 };
 
 /**
  * The owner's tags of these values (their paths), read through their guards: two BatchGetItem
  * rounds, consistent (a tag made a moment ago by a concurrent upload is seen), whatever their number.
  */
-export const getTagsByValues = async (ownerId: string, values: readonly string[]): Promise<Map<string, TagRecord>> => {
+export const getManyByValues = async (ownerId: string, values: readonly string[]): Promise<Map<string, TagRecord>> => {
   const unique = [...new Set(values)];
   if (unique.length === 0) return new Map();
   const guards = await batchGet(
@@ -74,21 +74,21 @@ export const getTagsByValues = async (ownerId: string, values: readonly string[]
 };
 
 /** Stores a new tag with its value's guard; `taken` if the owner has that value already (also concurrently). */
-export const createTag = (tag: TagRecord): Promise<Outcome<'taken'>> =>
+export const create = (tag: TagRecord): Promise<Outcome<'taken'>> =>
   tryTransact([putWrite(tagItem(tag), { condition: 'absent' }), guardPut(tag, tag.value)]);
 
 /**
  * Stores new tags with their values' guards, in one transaction (at most 50 tags): `taken` if the
  * owner has one of those values already (also concurrently), nothing written then.
  */
-export const createTags = async (tags: readonly TagRecord[]): Promise<Outcome<'taken'>> => {
+export const createMany = async (tags: readonly TagRecord[]): Promise<Outcome<'taken'>> => {
   if (tags.length > 50) throw new Error('At most 50 tags a transaction');
   if (tags.length === 0) return done();
   return tryTransact(tags.flatMap((tag) => [putWrite(tagItem(tag), { condition: 'absent' }), guardPut(tag, tag.value)]));
 };
 
 /** Changes a tag's color or parent: the tag as changed, or `gone` if it was deleted meanwhile. */
-export const updateTag = async (
+export const update = async (
   tag: TagRecord,
   change: Partial<Pick<TagRecord, 'color' | 'parentId' | 'updatedAt'>>,
 ): Promise<Outcome<'gone', TagRecord>> => {
@@ -119,7 +119,7 @@ export const renameTags = (renames: readonly { tag: TagRecord; value: string; up
   );
 
 /** The ids of a tag's assets (Query `TAG#<id>` ASSET#). */
-export const listTagAssetIds = async (tagId: string): Promise<string[]> =>
+export const listAssetIds = async (tagId: string): Promise<string[]> =>
   (await queryAll(partitions.tagAssets(tagId), { attributes: ['assetId'] })).map((item) => String(item.assetId));
 
 /** The ids of an asset's tags (Query gsi2 `ASSETTAGS#<id>`). */
@@ -139,9 +139,9 @@ const deletesInFlight = 4;
  * (50 tags a transaction, a few at once): a tag is only ever deleted after every tag below it, and
  * an entry never outlives its tag.
  */
-export const deleteTags = async (tags: readonly TagRecord[]): Promise<void> => {
+export const deleteMany = async (tags: readonly TagRecord[]): Promise<void> => {
   await inBatches(tags, entriesInFlight, async (tag) => {
-    const assetIds = await listTagAssetIds(tag.id);
+    const assetIds = await listAssetIds(tag.id);
     await batchDelete(assetIds.map((assetId) => keys.tagAsset(tag.id, assetId)));
   });
   const byDepth = new Map<number, TagRecord[]>();
@@ -160,7 +160,7 @@ export const tagAssetsAmong = async (tagId: string, assetIds: readonly string[])
   new Set((await batchGet([...new Set(assetIds)].map((assetId) => keys.tagAsset(tagId, assetId)))).map((item) => String(item.assetId)));
 
 /** Tags assets (99 a transaction, each checking the tag still exists: `gone` if not, the transactions after it not written). */
-export const addTagAssets = async (tag: Pick<TagRecord, 'ownerId' | 'id'>, assetIds: readonly string[]): Promise<Outcome<'gone'>> => {
+export const addAssets = async (tag: Pick<TagRecord, 'ownerId' | 'id'>, assetIds: readonly string[]): Promise<Outcome<'gone'>> => {
   for (const part of chunk(assetIds, 99)) {
     const written = await tryTransact([
       tagExists(tag),
@@ -211,7 +211,7 @@ export const removeAssetTags = async (assetId: string, tagIds: readonly string[]
 };
 
 /** Untags assets. */
-export const removeTagAssets = async (tagId: string, assetIds: readonly string[]): Promise<void> => {
+export const removeAssets = async (tagId: string, assetIds: readonly string[]): Promise<void> => {
   await batchDelete(assetIds.map((assetId) => keys.tagAsset(tagId, assetId)));
 };
 
@@ -242,7 +242,7 @@ export const listAssetsTags = async (ownerId: string, assetIds: readonly string[
   await inBatches(unique, 8, async (assetId) => {
     tagIds.set(assetId, await listAssetTagIds(assetId));
   });
-  const tags = new Map((await getTags(ownerId, [...tagIds.values()].flat())).map((tag) => [tag.id, tag]));
+  const tags = new Map((await getMany(ownerId, [...tagIds.values()].flat())).map((tag) => [tag.id, tag]));
   return new Map(unique.map((id) => [id, (tagIds.get(id) ?? []).flatMap((tagId) => tags.get(tagId) ?? []).sort(byValue)]));
 };
 
@@ -251,10 +251,10 @@ export const listAssetsTags = async (ownerId: string, assetIds: readonly string[
  * timeline `tagId` and search `tagIds` match. A tag that is not the owner's matches nothing.
  */
 export const assetIdsTagged = async (ownerId: string, tagId: string): Promise<Set<string>> => {
-  const tag = await getTag(ownerId, tagId);
+  const tag = await get(ownerId, tagId);
   if (!tag) return new Set();
-  const below = (await listTags(ownerId)).filter((each) => isAtOrBelow(each, tag));
-  const lists = await Promise.all(below.map((each) => listTagAssetIds(each.id)));
+  const below = (await list(ownerId)).filter((each) => isAtOrBelow(each, tag));
+  const lists = await Promise.all(below.map((each) => listAssetIds(each.id)));
   return new Set(lists.flat());
 };
 

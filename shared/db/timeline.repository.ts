@@ -1,5 +1,5 @@
 import { type Counter, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
-import { assetsTakenBetween } from './asset.repository.ts';
+import * as assetRepo from './asset.repository.ts';
 import { getItem } from './get.ts';
 import { countersOf, type Facet, facetsOf, lensFacetsOf, lensFacetsWrite, slotOf } from './items/bucket.ts';
 import { keys, partitions } from './keys.ts';
@@ -55,7 +55,7 @@ export const indexLensFacets = async (ownerId: string, budget = 20_000): Promise
     }
     const month = String(item.sk);
     const { from, to } = localPeriodRange(month, 'MONTH');
-    const assets = (await assetsTakenBetween(ownerId, from, to)).filter(
+    const assets = (await assetRepo.assetsTakenBetween(ownerId, from, to)).filter(
       (asset) => periodOfAsset(asset.localDateTime, 'MONTH') === month && slotOf(asset) !== undefined,
     );
     examined += assets.length;

@@ -15,7 +15,7 @@ const sessionCodec = codec('uploadSession', UploadSessionRecordSchema);
  * owner changed since read (a session opened, an upload counted, the quota moved) or was deleted:
  * read again.
  */
-export const createUploadSession = (
+export const create = (
   session: UploadSessionRecord,
   owner: UserRecord,
   check: QuotaCheck,
@@ -32,7 +32,7 @@ export const ensureHoldsMap = async (userId: string): Promise<void> => {
 };
 
 /** A session by id, expired or not (the caller tells an expired one apart); undefined when there is none. */
-export const getUploadSession = async (sessionId: string): Promise<UploadSessionRecord | undefined> => {
+export const get = async (sessionId: string): Promise<UploadSessionRecord | undefined> => {
   const item = await getItem(keys.uploadSession(sessionId));
   return item ? sessionCodec.read(item) : undefined;
 };
@@ -44,7 +44,7 @@ export const uploadSessionWrites = {
 };
 
 /** Ends a session that made no asset (deleted, expired, refused): the item, then its hold on the quota. */
-export const deleteUploadSession = async (session: Pick<UploadSessionRecord, 'id' | 'ownerId'>): Promise<void> => {
+export const remove = async (session: Pick<UploadSessionRecord, 'id' | 'ownerId'>): Promise<void> => {
   await writeOne(deleteWrite(keys.uploadSession(session.id)));
   // A user stored before holds existed has none to end.
   await writeIfPresent(userWrites.closeSession(session.ownerId, session.id));

@@ -19,7 +19,7 @@ export type { UserRefusal } from './items/user.ts';
  * be free, and either this is the admin sign-up and no admin exists yet, or an admin exists.
  * Two concurrent creates with the same email: exactly one wins.
  */
-export const createUser = (user: UserRecord): Promise<Outcome<'user-exists' | 'label-taken' | 'admin-exists' | 'no-admin'>> => {
+export const create = (user: UserRecord): Promise<Outcome<'user-exists' | 'label-taken' | 'admin-exists' | 'no-admin'>> => {
   const writes: Write<'user-exists' | 'label-taken' | 'admin-exists' | 'no-admin'>[] = [
     user.isAdmin ? userWrites.claimAdmin(user.id) : userWrites.requireAdmin(),
     userWrites.claimEmail(user.email, user.id),
@@ -29,13 +29,13 @@ export const createUser = (user: UserRecord): Promise<Outcome<'user-exists' | 'l
   return tryTransact(writes);
 };
 
-export const getUser = async (userId: string): Promise<UserRecord | undefined> => {
+export const get = async (userId: string): Promise<UserRecord | undefined> => {
   const item = await getItem(keys.user(userId));
   return item ? userCodec.read(item) : undefined;
 };
 
 /** Users by id (BatchGetItem), in the order asked, missing ones left out; `consistent`: as they are now. */
-export const getUsers = async (userIds: readonly string[], options: { consistent?: boolean } = {}): Promise<UserRecord[]> => {
+export const getMany = async (userIds: readonly string[], options: { consistent?: boolean } = {}): Promise<UserRecord[]> => {
   const found = new Map(
     (
       await batchGet(
@@ -54,9 +54,9 @@ const noUser = '00000000-0000-0000-0000-000000000000';
  * The user with this email. Always two reads, also when the email is unknown (the second then
  * reads a key that cannot exist), so the time a login takes does not tell whether an email exists.
  */
-export const getUserByEmail = async (email: string): Promise<UserRecord | undefined> => {
+export const getByEmail = async (email: string): Promise<UserRecord | undefined> => {
   const guard = await getItem(keys.email(email));
-  const user = await getUser(typeof guard?.userId === 'string' ? guard.userId : noUser);
+  const user = await get(typeof guard?.userId === 'string' ? guard.userId : noUser);
   return user?.email === email ? user : undefined;
 };
 
@@ -104,17 +104,17 @@ export const replacePinCodeHash = (userId: string, previousHash: string | null, 
   );
 
 /** Every user, oldest first: one Query of the users index (gsi1 `USERS`). */
-export const listUsers = async (): Promise<UserRecord[]> => (await queryAll(partitions.users())).map(userCodec.read);
+export const list = async (): Promise<UserRecord[]> => (await queryAll(partitions.users())).map(userCodec.read);
 
 /** A user as listed, with whether their assets trashed before trash entries existed have theirs ("Earlier shapes"). */
 export type UserWithTrashState = UserRecord & { trashIndexed: boolean };
 
 /**
  * Every user, oldest first, each with their item's `trashIndexed` (set once their earlier trash has
- * its entries, and on every user created since): the same one Query as `listUsers`, so the nightly
+ * its entries, and on every user created since): the same one Query as `list`, so the nightly
  * trash check reads no user item again (docs/data-model.md, pattern 88).
  */
-export const listUsersWithTrashState = async (): Promise<UserWithTrashState[]> =>
+export const listWithTrashState = async (): Promise<UserWithTrashState[]> =>
   (await queryAll(partitions.users())).map((item) => ({ ...userCodec.read(item), trashIndexed: item.trashIndexed === true }));
 
 /**
@@ -123,7 +123,7 @@ export const listUsersWithTrashState = async (): Promise<UserWithTrashState[]> =
  * copies are rewritten after (`rewriteCredentials`). Refused `changed` (the user changed since
  * read), `email-taken` or `label-taken`, nothing written then.
  */
-export const updateUser = async (
+export const update = async (
   user: UserRecord,
   changes: Partial<UserRecord>,
 ): Promise<Outcome<'changed' | 'email-taken' | 'label-taken', UserRecord>> => {
@@ -143,11 +143,7 @@ export const updateUser = async (
  * by setting the fields that hold it, recorded for the sync stream (UserMetadataDeleteV1) in the
  * same transaction; `changed` when the user changed since read.
  */
-export const removeUserMetadata = (
-  user: UserRecord,
-  key: 'license' | 'onboarding',
-  fields: Partial<UserRecord>,
-): Promise<Outcome<'changed'>> =>
+export const removeMetadata = (user: UserRecord, key: 'license' | 'onboarding', fields: Partial<UserRecord>): Promise<Outcome<'changed'>> =>
   tryTransact([userWrites.set(user, { ...fields, updatedAt: new Date().toISOString() }), deletionWrites.userMetadata(user.id, key)]);
 
 /**
@@ -171,7 +167,7 @@ export const beginPurge = (userId: string): Promise<Outcome<'restored'>> =>
  * partition no entity's deletion took (a person's name guard whose person was renamed, a tag's
  * value guard). Items the sync stream sends are not among them: each went with its record.
  */
-export const deleteUserRemains = async (userId: string): Promise<void> => {
+export const deleteRemains = async (userId: string): Promise<void> => {
   const keyOf = (item: Record<string, unknown>) => ({ pk: String(item.pk), sk: String(item.sk) });
   const [derived, own] = await Promise.all([
     Promise.all(
@@ -190,7 +186,7 @@ export const deleteUserRemains = async (userId: string): Promise<void> => {
  * that tells every user's apps (UserDeleteV1), in one transaction; only while they are still
  * deleted. `restored` when they were not (restored meanwhile, or gone already).
  */
-export const deleteUserItem = async (user: UserRecord): Promise<Outcome<'restored'>> => {
+export const deleteItem = async (user: UserRecord): Promise<Outcome<'restored'>> => {
   const guard = { condition: 'attribute_not_exists(pk) OR userId = :id', values: { ':id': user.id } };
   try {
     await transact([

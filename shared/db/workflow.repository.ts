@@ -7,17 +7,17 @@ import { queryAll } from './query.ts';
 import { deleteWrite, putWrite, tryWriteOne, writeOne } from './transact.ts';
 
 /** The owner's workflow, or undefined (someone else's reads as missing). */
-export const getWorkflow = async (ownerId: string, workflowId: string): Promise<WorkflowRecord | undefined> => {
+export const get = async (ownerId: string, workflowId: string): Promise<WorkflowRecord | undefined> => {
   const item = await getItem(keys.workflow(ownerId, workflowId));
   return item ? workflowCodec.read(item) : undefined;
 };
 
 /** Every workflow of an owner (Query `USER#<id>` WORKFLOW#). */
-export const listWorkflows = async (ownerId: string): Promise<WorkflowRecord[]> =>
+export const list = async (ownerId: string): Promise<WorkflowRecord[]> =>
   (await queryAll(partitions.userWorkflows(ownerId))).map(workflowCodec.read);
 
 /** A new workflow (its id is new: `attribute_not_exists`). */
-export const createWorkflow = async (workflow: WorkflowRecord): Promise<void> => {
+export const create = async (workflow: WorkflowRecord): Promise<void> => {
   await writeOne(
     putWrite({ ...keys.workflow(workflow.ownerId, workflow.id), type: 'workflow', ...workflow }, { condition: 'attribute_not_exists(pk)' }),
   );
@@ -35,6 +35,6 @@ export const replaceWorkflow = (workflow: WorkflowRecord, was: WorkflowRecord): 
     ),
   );
 
-export const deleteWorkflow = async (ownerId: string, workflowId: string): Promise<void> => {
+export const remove = async (ownerId: string, workflowId: string): Promise<void> => {
   await writeOne(deleteWrite(keys.workflow(ownerId, workflowId)));
 };

@@ -161,7 +161,7 @@ export const hiddenInStack = (asset: Pick<AssetRecord, 'id' | 'stack'>): boolean
 /**
  * What faces and album entries copy from their asset, so that a person's or an album's list can
  * be filtered (trashed, archived, hidden) and ordered without reading every asset. Every change
- * of these on an asset rewrites the copies (the asset repository's `updateAsset`).
+ * of these on an asset rewrites the copies (`assetRepo.update`).
  */
 export const AssetStatusSchema = v.object({
   fileCreatedAt: instant(),

@@ -1,6 +1,6 @@
 import { inBatches } from '../core/concurrency.ts';
 import { log } from '../core/log.ts';
-import { deleteConnection, listConnections } from '../db/connection.repository.ts';
+import * as connectionRepo from '../db/connection.repository.ts';
 import { pingPacket } from './engine-io.ts';
 import { managementApi } from './management.ts';
 
@@ -12,7 +12,7 @@ import { managementApi } from './management.ts';
  * deleted. With no connection it costs one Query.
  */
 export const pingConnections = async (): Promise<{ pinged: number; gone: number }> => {
-  const connections = await listConnections();
+  const connections = await connectionRepo.list();
   if (connections.length === 0) return { pinged: 0, gone: 0 };
   const api = await managementApi();
   if (!api) throw new Error('No management API to ping the connections with (REALTIME_ENDPOINT)');
@@ -21,7 +21,7 @@ export const pingConnections = async (): Promise<{ pinged: number; gone: number 
     try {
       if ((await api.post(connection.connectionId, pingPacket)) === 'sent') return;
       gone++;
-      await deleteConnection(connection.connectionId);
+      await connectionRepo.remove(connection.connectionId);
     } catch (error) {
       log.warn('A connection was not pinged', { error: String(error) });
     }

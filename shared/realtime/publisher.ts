@@ -1,6 +1,6 @@
 import { limiter } from '../core/concurrency.ts';
 import { log } from '../core/log.ts';
-import { deleteConnection, listConnections, listUserConnections } from '../db/connection.repository.ts';
+import * as connectionRepo from '../db/connection.repository.ts';
 import type { ConnectionRecord, LiveEvent } from '../model/realtime.ts';
 import { managementApi } from './management.ts';
 import { loadPayloads } from './payloads.ts';
@@ -59,11 +59,11 @@ const reaches = (audience: Audience, connection: ConnectionRecord): boolean => {
 
 /** The users whose connections the events need, or everyone's. */
 const connectionsFor = async (audiences: readonly Audience[]): Promise<ConnectionRecord[]> => {
-  if (audiences.includes('everyone')) return listConnections();
+  if (audiences.includes('everyone')) return connectionRepo.list();
   const users = audiences.flatMap((audience) =>
     audience === 'everyone' ? [] : 'users' in audience ? audience.users : [audience.session.userId],
   );
-  return listUserConnections(users);
+  return connectionRepo.listUserConnections(users);
 };
 
 /**
@@ -191,7 +191,7 @@ export const publish = async (events: readonly LiveEvent[], options: PublishOpti
         events: told.length,
         droppedFrames: dropped,
       });
-    await Promise.all([...gone].map((connectionId) => deleteConnection(connectionId)));
+    await Promise.all([...gone].map((connectionId) => connectionRepo.remove(connectionId)));
   } catch (error) {
     log.error('Realtime events were not sent', { events: events.length, error: String(error) });
   }

@@ -1,14 +1,14 @@
 import { requireActivity, requireActivityAlbum } from '../access/activity-access.ts';
 import { requireAlbum } from '../access/album-access.ts';
 import { Permission } from '../access/permission.ts';
-import { createActivity, listAlbumActivities, deleteActivity as removeActivity } from '../db/activity.repository.ts';
-import { getUsers } from '../db/user.repository.ts';
+import * as activityRepo from '../db/activity.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import type { ActivityFilter, ActivityRecord, ActivityView, NewActivity } from '../model/activity.ts';
 import type { Auth } from '../model/user.ts';
 
 /** Each activity with its author (one BatchGetItem of the users). */
 const withUsers = async (activities: readonly ActivityRecord[]): Promise<ActivityView[]> => {
-  const users = new Map((await getUsers(activities.map((activity) => activity.userId))).map((user) => [user.id, user]));
+  const users = new Map((await userRepo.getMany(activities.map((activity) => activity.userId))).map((user) => [user.id, user]));
   return activities.flatMap((activity) => {
     const user = users.get(activity.userId);
     return user ? [{ activity, user }] : [];
@@ -22,7 +22,7 @@ const withUsers = async (activities: readonly ActivityRecord[]): Promise<Activit
 export const getActivities = async (auth: Auth, filter: ActivityFilter): Promise<ActivityView[]> => {
   await requireAlbum(auth, Permission.AlbumRead, filter.albumId);
   const assetId = filter.level === 'album' ? null : filter.assetId;
-  const activities = (await listAlbumActivities(filter.albumId)).filter(
+  const activities = (await activityRepo.listAlbumActivities(filter.albumId)).filter(
     (activity) =>
       (filter.userId === undefined || activity.userId === filter.userId) &&
       (assetId === undefined || activity.assetId === assetId) &&
@@ -39,7 +39,9 @@ export const getActivityStatistics = async (
   assetId?: string,
 ): Promise<{ comments: number; likes: number }> => {
   await requireAlbum(auth, Permission.AlbumRead, albumId);
-  const activities = (await listAlbumActivities(albumId)).filter((activity) => assetId === undefined || activity.assetId === assetId);
+  const activities = (await activityRepo.listAlbumActivities(albumId)).filter(
+    (activity) => assetId === undefined || activity.assetId === assetId,
+  );
   return {
     comments: activities.filter((activity) => !activity.isLiked).length,
     likes: activities.filter((activity) => activity.isLiked).length,
@@ -50,7 +52,7 @@ export const getActivityStatistics = async (
 export const addActivity = async (auth: Auth, input: NewActivity): Promise<ActivityView & { duplicate: boolean }> => {
   const album = await requireActivityAlbum(auth, input.albumId);
   const isLiked = input.type === 'like';
-  const { activity, duplicate } = await createActivity({
+  const { activity, duplicate } = await activityRepo.create({
     albumId: album.id,
     albumOwnerId: album.ownerId,
     assetId: input.assetId ?? null,
@@ -65,5 +67,5 @@ export const addActivity = async (auth: Auth, input: NewActivity): Promise<Activ
 
 /** Deletes the caller's like or comment, or any on their album. */
 export const deleteActivity = async (auth: Auth, activityId: string): Promise<void> => {
-  await removeActivity(await requireActivity(auth, activityId));
+  await activityRepo.remove(await requireActivity(auth, activityId));
 };

@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { requireApiKey, requireGrantable } from '../access/api-key-permission.ts';
 import { hashSecret, newSecret } from '../core/crypto.ts';
 import { Inaccessible } from '../core/errors.ts';
-import {
-  getUserApiKey,
-  createApiKey as insertApiKey,
-  listApiKeys,
-  deleteApiKey as removeApiKey,
-  updateApiKey as writeApiKey,
-} from '../db/api-key.repository.ts';
+import * as apiKeyRepo from '../db/api-key.repository.ts';
 import type { ApiKeyListing } from '../model/api-key.ts';
 import type { Auth } from '../model/user.ts';
 import { unlessRefused } from './user-refusals.ts';
@@ -42,16 +36,16 @@ export const createApiKey = async (auth: Auth, input: NewApiKey): Promise<{ secr
     createdAt: now,
     updatedAt: now,
   };
-  unlessRefused(await insertApiKey(key));
+  unlessRefused(await apiKeyRepo.create(key));
   return { secret, apiKey: key };
 };
 
 /** GET /api-key: the caller's keys, newest first. */
 export const getApiKeys = async (auth: Auth): Promise<ApiKeyListing[]> =>
-  (await listApiKeys(auth.user.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  (await apiKeyRepo.listApiKeys(auth.user.id)).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 
 const ownKey = async (auth: Auth, id: string): Promise<ApiKeyListing> => {
-  const key = await getUserApiKey(auth.user.id, id);
+  const key = await apiKeyRepo.getUserApiKey(auth.user.id, id);
   if (!key) throw new Inaccessible('API Key not found');
   return key;
 };
@@ -62,7 +56,7 @@ export const getApiKey = (auth: Auth, id: string): Promise<ApiKeyListing> => own
 export const getMyApiKey = (auth: Auth): Promise<ApiKeyListing> => ownKey(auth, requireApiKey(auth).id);
 
 export const deleteApiKey = async (auth: Auth, id: string): Promise<void> => {
-  await removeApiKey(auth.user.id, await ownKey(auth, id));
+  await apiKeyRepo.remove(auth.user.id, await ownKey(auth, id));
 };
 
 /** PUT /api-key/:id, PUT /api-keys/:id: a new name or permissions for one of the caller's keys (its secret stays). */
@@ -75,6 +69,6 @@ export const updateApiKey = async (auth: Auth, id: string, input: ApiKeyChange):
     updatedAt: new Date().toISOString(),
   };
   // Deleted meanwhile: gone.
-  if (!(await writeApiKey(auth.user.id, key, fields)).ok) throw new Inaccessible('API Key not found');
+  if (!(await apiKeyRepo.update(auth.user.id, key, fields)).ok) throw new Inaccessible('API Key not found');
   return { ...key, ...fields };
 };

@@ -1,7 +1,7 @@
-import { getAssets, getAssetsWithFaces } from '../db/asset.repository.ts';
-import { getPeople } from '../db/person.repository.ts';
-import { listAssetsTags } from '../db/tag.repository.ts';
-import { getUsers } from '../db/user.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as personRepo from '../db/person.repository.ts';
+import * as tagRepo from '../db/tag.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import { type AssetDetail, type AssetRecord, type FaceRecord, peopleOfFaces } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
 
@@ -28,18 +28,18 @@ const personIdsOf = ({ faces }: Found): string[] => peopleOfFaces(faces);
 export const detailsOf = async (found: readonly Found[], options: DetailOptions): Promise<AssetDetail[]> => {
   const byOwner = [...Map.groupBy(found, ({ asset }) => asset.ownerId)];
   const [owners, people, tags] = await Promise.all([
-    getUsers(
+    userRepo.getMany(
       byOwner.map(([ownerId]) => ownerId),
       { consistent: true },
     ),
     options.people ??
-      Promise.all(byOwner.map(([ownerId, assets]) => getPeople(ownerId, [...new Set(assets.flatMap(personIdsOf))]))).then((each) =>
+      Promise.all(byOwner.map(([ownerId, assets]) => personRepo.getMany(ownerId, [...new Set(assets.flatMap(personIdsOf))]))).then((each) =>
         each.flat(),
       ),
     options.tags
       ? Promise.all(
           byOwner.map(([ownerId, assets]) =>
-            listAssetsTags(
+            tagRepo.listAssetsTags(
               ownerId,
               assets.map(({ asset }) => asset.id),
             ),
@@ -73,8 +73,8 @@ export const detailOf = async (asset: AssetRecord, faces: readonly FaceRecord[],
  * and their faces by key (BatchGetItem), then `detailsOf`. Assets gone meanwhile are left out.
  */
 export const ownerDetails = async (assetIds: readonly string[]): Promise<ReadonlyMap<string, AssetDetail>> =>
-  new Map((await detailsOf(await getAssetsWithFaces(assetIds), { tags: true })).map((detail) => [detail.asset.id, detail]));
+  new Map((await detailsOf(await assetRepo.getManyWithFaces(assetIds), { tags: true })).map((detail) => [detail.asset.id, detail]));
 
 /** The assets as they are now (`AssetEditReadyV2` carries the asset and its edits): the loader of that event. */
 export const currentAssets = async (assetIds: readonly string[]): Promise<ReadonlyMap<string, AssetRecord>> =>
-  new Map((await getAssets(assetIds, { consistent: true })).map((asset) => [asset.id, asset]));
+  new Map((await assetRepo.getMany(assetIds, { consistent: true })).map((asset) => [asset.id, asset]));

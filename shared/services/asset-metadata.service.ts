@@ -9,13 +9,8 @@
 import { requireAsset, requireAssets } from '../access/asset-access.ts';
 import { accessLost, Permission } from '../access/permission.ts';
 import { Invalid } from '../core/errors.ts';
-import {
-  getAssetMetadata,
-  listAssetMetadata,
-  type MetadataAsset,
-  putAssetMetadata,
-  deleteAssetMetadata as removeAssetMetadata,
-} from '../db/asset-metadata.repository.ts';
+import type { MetadataAsset } from '../db/asset-metadata.repository.ts';
+import * as assetMetadataRepo from '../db/asset-metadata.repository.ts';
 import { bulkItemName, requireUniqueKeys } from '../domain/asset-metadata.ts';
 import type { AssetMetadataEntry, AssetMetadataItem, AssetMetadataRecord } from '../model/asset-metadata.ts';
 import type { Auth } from '../model/user.ts';
@@ -30,13 +25,13 @@ const records = (asset: MetadataAsset, entries: readonly AssetMetadataEntry[], u
 /** GET /assets/:id/metadata: every key, in key order. */
 export const getMetadata = async (auth: Auth, id: string): Promise<AssetMetadataRecord[]> => {
   await requireAsset(auth, Permission.AssetRead, id);
-  return listAssetMetadata(id);
+  return assetMetadataRepo.list(id);
 };
 
 /** GET /assets/:id/metadata/:key: one key, or Immich's 400 naming it. */
 export const getMetadataByKey = async (auth: Auth, id: string, key: string): Promise<AssetMetadataRecord> => {
   await requireAsset(auth, Permission.AssetRead, id);
-  const found = await getAssetMetadata(id, key);
+  const found = await assetMetadataRepo.get(id, key);
   if (!found) throw new Invalid(`Metadata with key "${key}" not found for asset with id "${id}"`);
   return found;
 };
@@ -47,7 +42,7 @@ export const upsertMetadata = async (auth: Auth, id: string, entries: readonly A
   requireUniqueKeys(entries, (entry) => entry.key);
   if (!asset || entries.length === 0) return [];
   const updatedAt = new Date().toISOString();
-  const gone = await putAssetMetadata(
+  const gone = await assetMetadataRepo.put(
     entries.map((entry) => ({ asset, entry })),
     updatedAt,
   );
@@ -72,14 +67,14 @@ export const upsertBulkMetadata = async (auth: Auth, items: readonly AssetMetada
     const asset = assets.get(assetId);
     return asset ? [{ asset, entry: { key, value } }] : [];
   });
-  const gone = entries.length > 0 ? await putAssetMetadata(entries, updatedAt) : new Set<string>();
+  const gone = entries.length > 0 ? await assetMetadataRepo.put(entries, updatedAt) : new Set<string>();
   return entries.filter(({ asset }) => !gone.has(asset.id)).flatMap(({ asset, entry }) => records(asset, [entry], updatedAt));
 };
 
 /** DELETE /assets/:id/metadata/:key: gone (with a deletion the sync stream sends); a key that is not there is no error. */
 export const deleteMetadataByKey = async (auth: Auth, id: string, key: string): Promise<void> => {
   const asset = (await writableAssets(auth, [id])).get(id);
-  if (asset) await removeAssetMetadata([{ asset, key }]);
+  if (asset) await assetMetadataRepo.remove([{ asset, key }]);
 };
 
 /** DELETE /assets/metadata: keys of many assets, every asset the caller's (else a 400 and nothing deleted). */
@@ -89,7 +84,7 @@ export const deleteBulkMetadata = async (auth: Auth, items: readonly { assetId: 
     auth,
     items.map((item) => item.assetId),
   );
-  await removeAssetMetadata(
+  await assetMetadataRepo.remove(
     items.flatMap(({ assetId, key }) => {
       const asset = assets.get(assetId);
       return asset ? [{ asset, key }] : [];

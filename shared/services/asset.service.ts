@@ -1,11 +1,11 @@
 import { requireAsset, requireAssets, requireSharedAsset } from '../access/asset-access.ts';
 import { accessLost, Permission } from '../access/permission.ts';
 import { inBatches } from '../core/concurrency.ts';
-import { albumOwnerOf, leaveAllAlbums, replaceAlbumThumbnail } from '../db/album-exit.repository.ts';
-import { findByChecksums, getAssetWithFaces, listDeviceAssets, withFreshAsset, updateAsset as writeAsset } from '../db/asset.repository.ts';
+import * as albumExitRepo from '../db/album-exit.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
 import { doneWith } from '../db/outcome.ts';
-import { getPeople } from '../db/person.repository.ts';
-import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
+import * as personRepo from '../db/person.repository.ts';
+import * as termRepo from '../db/term.repository.ts';
 import { editedDates } from '../domain/date-edit.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
 import { checksumHex } from '../domain/search.ts';
@@ -35,7 +35,7 @@ import { leaveStackWhenLocked } from './stack.service.ts';
  * owner's existing asset. Checksums are SHA-1, hex (40) or base64 (28).
  */
 export const checkBulkUpload = async (auth: Auth, assets: readonly { id: string; checksum: string }[]): Promise<UploadCheck[]> => {
-  const found = await findByChecksums(
+  const found = await assetRepo.findByChecksums(
     auth.user.id,
     assets.map((asset) => checksumHex(asset.checksum)),
   );
@@ -97,10 +97,10 @@ const dateChangesOf = (asset: AssetRecord, dto: AssetEdit) => {
  * gone; else the asset written and the one it was written over.
  */
 const writeChanges = (found: AssetWithFaces, dto: AssetEdit, exifChanges: ReturnType<typeof exifChangesOf>) =>
-  withFreshAsset(found, async (fresh) => {
+  assetRepo.withFreshAsset(found, async (fresh) => {
     const dates = dateChangesOf(fresh.asset, dto);
     const exif = { ...exifChanges, ...dates.exif };
-    const written = await writeAsset(fresh.asset, fresh.faces, {
+    const written = await assetRepo.update(fresh.asset, fresh.faces, {
       ...(dto.isFavorite !== undefined && dto.isFavorite !== null ? { isFavorite: dto.isFavorite } : {}),
       ...(visibilityAfter(fresh.asset.visibility, dto) !== fresh.asset.visibility
         ? { visibility: visibilityAfter(fresh.asset.visibility, dto) }
@@ -117,10 +117,10 @@ const writeChanges = (found: AssetWithFaces, dto: AssetEdit, exifChanges: Return
  */
 const afterRedating = async (asset: AssetRecord, before: AssetRecord, people?: readonly PersonRecord[]): Promise<void> => {
   if (asset.fileCreatedAt === before.fileCreatedAt) return;
-  const names = (people ?? (await getPeople(asset.ownerId, asset.personIds))).map((person) => person.name);
+  const names = (people ?? (await personRepo.getMany(asset.ownerId, asset.personIds))).map((person) => person.name);
   const now = assetTerms(asset, names);
-  await writePostings(asset.ownerId, postingsOf(asset, now));
-  await deletePostings(asset.ownerId, postingsOf(before, [...new Set([...assetTerms(before, names), ...now])]));
+  await termRepo.writePostings(asset.ownerId, termRepo.postingsOf(asset, now));
+  await termRepo.deletePostings(asset.ownerId, termRepo.postingsOf(before, [...new Set([...assetTerms(before, names), ...now])]));
 };
 
 /**
@@ -132,8 +132,8 @@ const afterLocking = async (asset: AssetRecord, dto: AssetEdit): Promise<void> =
   if (dto.visibility !== 'locked' || asset.visibility !== 'locked') return;
   // Immich's removeAssetsFromAll; the albums that showed it (the owner's, or another's it was
   // added to) show their newest remaining asset.
-  for (const albumId of await leaveAllAlbums(asset.id))
-    await replaceAlbumThumbnail(await albumOwnerOf(albumId, asset.ownerId), albumId, asset.id);
+  for (const albumId of await albumExitRepo.leaveAllAlbums(asset.id))
+    await albumExitRepo.replaceAlbumThumbnail(await albumExitRepo.albumOwnerOf(albumId, asset.ownerId), albumId, asset.id);
   await leaveStackWhenLocked(asset);
 };
 
@@ -159,13 +159,13 @@ export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promi
   let dropped: string[] = [];
   let people: PersonRecord[] | undefined;
   if (exifChanges.description !== undefined) {
-    people = await getPeople(asset.ownerId, asset.personIds);
+    people = await personRepo.getMany(asset.ownerId, asset.personIds);
     const names = people.map((person) => person.name);
     const before = new Set(assetTerms(asset, names));
     const after = new Set(assetTerms({ ...asset, exif: { ...asset.exif, description: exifChanges.description } }, names));
-    await writePostings(
+    await termRepo.writePostings(
       auth.user.id,
-      postingsOf(
+      termRepo.postingsOf(
         asset,
         [...after].filter((term) => !before.has(term)),
       ),
@@ -176,7 +176,7 @@ export const updateAsset = async (auth: Auth, id: string, dto: AssetEdit): Promi
   // Deleted for good by a concurrent request: as if it had never been the caller's.
   if (!written) throw accessLost(Permission.AssetUpdate);
   await afterLocking(written.asset, dto);
-  if (dropped.length > 0) await deletePostings(auth.user.id, postingsOf(asset, dropped));
+  if (dropped.length > 0) await termRepo.deletePostings(auth.user.id, termRepo.postingsOf(asset, dropped));
   await afterRedating(written.asset, written.before, people);
   const placed = await afterMoving(written.asset, asset);
   // The caller's own asset (only the owner may update it): with its tags, as the detail view.
@@ -206,7 +206,7 @@ export const updateAssets = async (auth: Auth, ids: readonly string[], dto: Asse
   const assets = await requireAssets(auth, Permission.AssetUpdate, ids);
   const exifChanges = exifChangesOf(dto);
   await inBatches(assets, 8, async (asset) => {
-    const current = await getAssetWithFaces(asset.id);
+    const current = await assetRepo.getWithFaces(asset.id);
     // Deleted meanwhile: nothing to change.
     const written = current ? await writeChanges(current, dto, exifChanges) : undefined;
     if (written) await afterLocking(written.asset, dto);
@@ -227,12 +227,12 @@ export const getAssetOcr = async (auth: Auth, id: string): Promise<[]> => {
 
 /** GET /asset/device/:deviceId: the `deviceAssetId` of every visible asset this device uploaded (trashed ones too, as Immich). */
 export const getUserAssetsByDeviceId = async (auth: Auth, deviceId: string): Promise<string[]> =>
-  (await listDeviceAssets(auth.user.id, deviceId)).filter((entry) => entry.isVisible).map((entry) => entry.deviceAssetId);
+  (await assetRepo.listDeviceAssets(auth.user.id, deviceId)).filter((entry) => entry.isVisible).map((entry) => entry.deviceAssetId);
 
 /** POST /asset/exist: which of the given `deviceAssetId`s of this device the server has (hidden and trashed ones too). */
 export const checkExistingAssets = async (auth: Auth, dto: { deviceAssetIds: string[]; deviceId: string }): Promise<string[]> => {
   const wanted = new Set(dto.deviceAssetIds);
-  return (await listDeviceAssets(auth.user.id, dto.deviceId)).map((entry) => entry.deviceAssetId).filter((id) => wanted.has(id));
+  return (await assetRepo.listDeviceAssets(auth.user.id, dto.deviceId)).map((entry) => entry.deviceAssetId).filter((id) => wanted.has(id));
 };
 
 /**

@@ -1,6 +1,6 @@
 import { Unauthenticated } from '../core/errors.ts';
-import { getSession } from '../db/session.repository.ts';
-import { getUser } from '../db/user.repository.ts';
+import * as sessionRepo from '../db/session.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import type { Auth } from '../model/user.ts';
 
 /**
@@ -11,9 +11,9 @@ import type { Auth } from '../model/user.ts';
 export const getAuthStatus = async (
   auth: Auth,
 ): Promise<{ pinCode: boolean; password: boolean; isElevated: boolean; expiresAt?: string; pinExpiresAt?: string }> => {
-  const user = await getUser(auth.user.id);
+  const user = await userRepo.get(auth.user.id);
   if (!user) throw new Unauthenticated();
-  const session = auth.sessionHash ? await getSession(auth.sessionHash) : undefined;
+  const session = auth.sessionHash ? await sessionRepo.get(auth.sessionHash) : undefined;
   return {
     pinCode: user.pinCodeHash !== null,
     password: user.passwordHash !== '',

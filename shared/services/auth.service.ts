@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { requireAuthDevice, requireSessionToken } from '../access/sessions.ts';
 import { decoyHash, hashPassword, hashSecret, newSecret, verifyPassword } from '../core/crypto.ts';
 import { Invalid, Unauthenticated } from '../core/errors.ts';
-import { createSession, deleteSession, deleteUserSessions, listUserSessionRecords } from '../db/session.repository.ts';
-import { getUser, getUserByEmail, replacePasswordHash } from '../db/user.repository.ts';
+import * as sessionRepo from '../db/session.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import { deviceNamer, named } from '../domain/device.ts';
 
 import type { DeviceSession, SessionAgent, SessionRecord, SignIn } from '../model/session.ts';
@@ -20,14 +20,14 @@ import { unlessRefused } from './user-refusals.ts';
  */
 export const login = async (input: LoginCredential, agent: SessionAgent): Promise<SignIn> => {
   if (!(await readConfig()).passwordLogin.enabled) throw new Unauthenticated('Password login has been disabled');
-  const user = await getUserByEmail(input.email);
+  const user = await userRepo.getByEmail(input.email);
   const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
   if (!user || !valid || user.deletedAt || user.status !== 'active') throw new Unauthenticated('Incorrect email or password');
 
   const accessToken = newSecret();
   const now = new Date();
   unlessRefused(
-    await createSession({
+    await sessionRepo.create({
       id: randomUUID(),
       tokenHash: hashSecret(accessToken),
       userId: user.id,
@@ -59,7 +59,7 @@ export const createChildSession = async (
   dto: { duration?: number | undefined; deviceType?: string | undefined; deviceOS?: string | undefined },
 ): Promise<{ session: SessionRecord; token: string }> => {
   requireSessionToken(auth);
-  const user = await getUser(auth.user.id);
+  const user = await userRepo.get(auth.user.id);
   if (!user) throw new Unauthenticated();
   const token = newSecret();
   const now = new Date();
@@ -79,7 +79,7 @@ export const createChildSession = async (
     pinExpiresAt: null,
     isPendingSyncReset: false,
   };
-  unlessRefused(await createSession(session));
+  unlessRefused(await sessionRepo.create(session));
   return { session, token };
 };
 
@@ -90,7 +90,7 @@ export const createChildSession = async (
  */
 export const logout = async (auth: Auth): Promise<void> => {
   if (!auth.sessionHash) return;
-  await deleteSession(auth.user.id, auth.sessionHash);
+  await sessionRepo.remove(auth.user.id, auth.sessionHash);
   if (auth.sessionId) raise({ kind: 'session-ended', userId: auth.user.id, sessionHash: auth.sessionHash, sessionId: auth.sessionId });
 };
 
@@ -99,14 +99,14 @@ export const logout = async (auth: Auth): Promise<void> => {
  * (the caller's own stays valid) unless v3's `invalidateSessions: false` keeps them; API keys stay valid.
  */
 export const changePassword = async (auth: Auth, input: PasswordChange): Promise<UserRecord> => {
-  const user = await getUser(auth.user.id);
+  const user = await userRepo.get(auth.user.id);
   if (!user) throw new Unauthenticated();
   if (!(await verifyPassword(input.password, user.passwordHash))) throw new Invalid('Wrong password');
-  const replaced = await replacePasswordHash(user.id, user.passwordHash, await hashPassword(input.newPassword));
+  const replaced = await userRepo.replacePasswordHash(user.id, user.passwordHash, await hashPassword(input.newPassword));
   // Another change won the race against the same old password: this one's password is no longer current.
   if (!replaced.ok) throw new Invalid('Wrong password');
   const updated = replaced.value;
-  if (input.invalidateSessions !== false) await deleteUserSessions(user.id, auth.sessionHash);
+  if (input.invalidateSessions !== false) await sessionRepo.deleteUserSessions(user.id, auth.sessionHash);
   return updated;
 };
 
@@ -115,7 +115,7 @@ export const changePassword = async (auth: Auth, input: PasswordChange): Promise
  * named as Immich names it (from the request that signed in or last refreshed it).
  */
 const sessionsOf = async (userId: string, currentHash?: string): Promise<DeviceSession[]> => {
-  const [sessions, name] = await Promise.all([listUserSessionRecords(userId), deviceNamer()]);
+  const [sessions, name] = await Promise.all([sessionRepo.listUserSessionRecords(userId), deviceNamer()]);
   return sessions
     .sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.createdAt.localeCompare(a.createdAt))
     .map((session) => ({ session: named(session, name), current: session.tokenHash === currentHash }));
@@ -130,10 +130,10 @@ export const getUserSessions = (userId: string): Promise<DeviceSession[]> => ses
 /** DELETE /auth/devices/:id: ends one of the caller's sessions. */
 export const logoutAuthDevice = async (auth: Auth, id: string): Promise<void> => {
   const session = await requireAuthDevice(auth, id);
-  await deleteSession(auth.user.id, session.tokenHash);
+  await sessionRepo.remove(auth.user.id, session.tokenHash);
 };
 
 /** DELETE /auth/devices: ends every session of the caller but the current one. */
 export const logoutAuthDevices = async (auth: Auth): Promise<void> => {
-  await deleteUserSessions(auth.user.id, auth.sessionHash);
+  await sessionRepo.deleteUserSessions(auth.user.id, auth.sessionHash);
 };

@@ -1,5 +1,5 @@
 import * as env from '../core/env.ts';
-import { getStoredConfig } from '../db/config.repository.ts';
+import * as configRepo from '../db/config.repository.ts';
 import { configDefaults, configKeys, configViews, type SystemConfig } from '../domain/system-config.ts';
 
 const clone = <T>(value: T): T => structuredClone(value);
@@ -70,7 +70,7 @@ export const mergeConfig = (overrides: Record<string, unknown>): SystemConfig =>
 export const getConfigDefaults = (): SystemConfig => defaultConfig();
 
 export const readStoredConfig = async (): Promise<{ config: SystemConfig; version: number }> => {
-  const stored = await getStoredConfig();
+  const stored = await configRepo.getStoredConfig();
   return { config: mergeConfig(stored.overrides), version: stored.version };
 };
 

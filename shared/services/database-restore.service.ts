@@ -4,10 +4,10 @@
  * from it so the maintenance routes that need no table do not bundle one.
  */
 import { Invalid } from '../core/errors.ts';
-import { hasAdmin } from '../db/system.repository.ts';
+import * as systemRepo from '../db/system.repository.ts';
 import { noMaintenanceMode } from './absent-features.service.ts';
 
 export const startDatabaseRestoreFlow = async (): Promise<never> => {
-  if (await hasAdmin()) throw new Invalid('The server already has an admin');
+  if (await systemRepo.hasAdmin()) throw new Invalid('The server already has an admin');
   return noMaintenanceMode();
 };

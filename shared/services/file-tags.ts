@@ -7,7 +7,7 @@
  * stay: Immich replaces an asset's tags with the file's, having written the app's into the
  * sidecar first; no sidecar is written here (docs/immich-compatibility.md, "Tags").
  */
-import { addAssetTags, removeAssetTags } from '../db/tag.repository.ts';
+import * as tagRepo from '../db/tag.repository.ts';
 import { isTagPath } from '../model/tag.ts';
 import { upsertTagPaths } from './tag/upsert.ts';
 
@@ -30,12 +30,12 @@ export const putFileTags = async (
   for (let attempt = 1; ; attempt++) {
     const tagIds = (await upsertTagPaths(ownerId, paths)).map((tag) => tag.id);
     for (const id of tagIds) attempted.add(id);
-    if ((await addAssetTags(ownerId, assetId, tagIds)).ok) return tagIds;
+    if ((await tagRepo.addAssetTags(ownerId, assetId, tagIds)).ok) return tagIds;
     if (attempt >= 3) throw new Error(`The tags of asset ${assetId} kept being deleted while they were put on it`);
   }
 };
 
 /** Takes the tags `putFileTags` put on an asset off it again, when the asset was not recorded after all. */
 export const removeFileTags = async (assetId: string, attempted: ReadonlySet<string>): Promise<void> => {
-  if (attempted.size > 0) await removeAssetTags(assetId, [...attempted]);
+  if (attempted.size > 0) await tagRepo.removeAssetTags(assetId, [...attempted]);
 };

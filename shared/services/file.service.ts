@@ -3,7 +3,7 @@ import { isElevated } from '../access/elevation.ts';
 import { Permission } from '../access/permission.ts';
 import { requirePerson } from '../access/person-access.ts';
 import { Invalid, NotFound } from '../core/errors.ts';
-import { getAsset } from '../db/asset.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
 import { mimeTypeOf } from '../domain/media-types.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { attachment, type Delivery, inline, type ServedFile } from '../model/file.ts';
@@ -190,7 +190,7 @@ export const playbackFile = async (auth: Auth, id: string): Promise<ServedFile> 
 export const personThumbnailFile = async (auth: Auth, id: string): Promise<ServedFile> => {
   const person = await requirePerson(auth, Permission.PersonRead, id);
   if (!person.thumbnailPath) throw new NotFound();
-  if (person.faceAssetId !== null && !isElevated(auth) && (await getAsset(person.faceAssetId))?.visibility === 'locked')
+  if (person.faceAssetId !== null && !isElevated(auth) && (await assetRepo.get(person.faceAssetId))?.visibility === 'locked')
     throw new NotFound();
   return { key: person.thumbnailPath, contentType: 'image/jpeg', cacheControl: cacheControl.privateWithoutCache };
 };

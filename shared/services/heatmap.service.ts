@@ -1,5 +1,5 @@
-import { uploadsSince } from '../db/asset.repository.ts';
-import { listCounters } from '../db/timeline.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as timelineRepo from '../db/timeline.repository.ts';
 import type { Auth } from '../model/user.ts';
 import { findOrFail } from './user/user.service.ts';
 
@@ -29,10 +29,10 @@ const heatmapOf = async (ownerId: string, dto: { from?: string | undefined; to?:
   const counts = new Map<string, number>();
   const add = (day: string, n: number) => counts.set(day, (counts.get(day) ?? 0) + n);
   if ((dto.type ?? 'Upload') === 'Taken') {
-    for (const counter of await listCounters(ownerId))
+    for (const counter of await timelineRepo.listCounters(ownerId))
       if (counter.size === 'DAY' && !counter.state.isTrashed) add(counter.period, counter.count);
   } else {
-    for (const upload of await uploadsSince(ownerId, new Date(from).toISOString()))
+    for (const upload of await assetRepo.uploadsSince(ownerId, new Date(from).toISOString()))
       if (!upload.trashed) add(upload.createdAt.slice(0, 10), 1);
   }
   const series: CalendarHeatmap['series'] = [];

@@ -2,8 +2,8 @@ import { requireAssets } from '../access/asset-access.ts';
 import { Permission } from '../access/permission.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { Invalid } from '../core/errors.ts';
-import { folderPage } from '../db/folder.repository.ts';
-import { listUsers } from '../db/user.repository.ts';
+import * as folderRepo from '../db/folder.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import type { QueueCommand, QueueName, QueueStatus } from '../model/queue.ts';
 import type { Auth } from '../model/user.ts';
 import { type MediaJob, queueMediaJobs } from '../storage/media-jobs.ts';
@@ -67,10 +67,10 @@ const assetJobs: Record<string, (assetId: string) => MediaJob> = {
  * again redoes all, changing only what differs.
  */
 const everyAsset = async (perInvocation: number, job: (assetId: string) => MediaJob): Promise<void> => {
-  for (const user of await listUsers()) {
+  for (const user of await userRepo.list()) {
     const batches: string[][] = [];
     for (let after: string | undefined, page: { assetId: string; originalPath: string }[]; ; ) {
-      page = await folderPage(user.id, after, 1000);
+      page = await folderRepo.folderPage(user.id, after, 1000);
       for (let start = 0; start < page.length; start += perInvocation)
         batches.push(page.slice(start, start + perInvocation).map((entry) => entry.assetId));
       after = page.at(-1)?.originalPath;

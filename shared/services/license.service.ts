@@ -7,12 +7,8 @@
 
 import { licensePublicKeys } from '../core/env.ts';
 import { Invalid, NotFound } from '../core/errors.ts';
-import {
-  putServerLicense,
-  getServerLicense as readServerLicense,
-  deleteServerLicense as removeServerLicense,
-} from '../db/system.repository.ts';
-import { removeUserMetadata, updateUser } from '../db/user.repository.ts';
+import * as systemRepo from '../db/system.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import { isSignedBy } from '../domain/license.ts';
 import type { License } from '../model/license.ts';
 import type { Auth } from '../model/user.ts';
@@ -28,7 +24,7 @@ const activated = (licenseKey: string, activationKey: string): License => ({
 
 /** GET /server/license: 404 when none was activated (the web app reads that as unlicensed). */
 export const getServerLicense = async (): Promise<License> => {
-  const license = await readServerLicense();
+  const license = await systemRepo.getServerLicense();
   if (!license) throw new NotFound();
   return license;
 };
@@ -37,14 +33,14 @@ export const getServerLicense = async (): Promise<License> => {
 export const setServerLicense = async (licenseKey: string, activationKey: string): Promise<License> => {
   if (!licenseKey.startsWith('IMSV-') || !isSignedBy(licenseKey, activationKey, licensePublicKeys().server)) throw invalid();
   const license = activated(licenseKey, activationKey);
-  await putServerLicense(license);
+  await systemRepo.putServerLicense(license);
   return license;
 };
 
-export const deleteServerLicense = (): Promise<void> => removeServerLicense();
+export const deleteServerLicense = (): Promise<void> => systemRepo.deleteServerLicense();
 
 /** Whether the server has a product key (GET /server/about's `licensed`). */
-export const isServerLicensed = async (): Promise<boolean> => (await readServerLicense()) !== undefined;
+export const isServerLicensed = async (): Promise<boolean> => (await systemRepo.getServerLicense()) !== undefined;
 
 /** GET /users/me/license: 404 when the user activated none. */
 export const getUserLicense = async (auth: Auth): Promise<License> => {
@@ -59,12 +55,12 @@ export const setUserLicense = async (auth: Auth, licenseKey: string, activationK
   const { client, server } = licensePublicKeys();
   if (!isSignedBy(licenseKey, activationKey, client) && !isSignedBy(licenseKey, activationKey, server)) throw invalid();
   const license = activated(licenseKey, activationKey);
-  unlessRefused(await updateUser(await getMyUserInfo(auth), { license }));
+  unlessRefused(await userRepo.update(await getMyUserInfo(auth), { license }));
   return license;
 };
 
 /** DELETE /users/me/license. */
 export const deleteUserLicense = async (auth: Auth): Promise<void> => {
   const user = await getMyUserInfo(auth);
-  if (user.license) unlessRefused(await removeUserMetadata(user, 'license', { license: null }));
+  if (user.license) unlessRefused(await userRepo.removeMetadata(user, 'license', { license: null }));
 };

@@ -9,11 +9,12 @@ import { requireVisitorAlbum } from '../access/shared-link-access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { DomainError, Invalid } from '../core/errors.ts';
 import { type SafeFetchResult, safeFetch, UrlRefused } from '../core/safe-fetch.ts';
-import { listAlbumIdsSharedWith, listAlbums, listMembers } from '../db/album.repository.ts';
-import { exifPages, getAssets } from '../db/asset.repository.ts';
-import { listPositionedAssets, type PositionedAsset, positionOf } from '../db/map.repository.ts';
-import { listPartnersSharingWith } from '../db/partner.repository.ts';
-import { listFacets } from '../db/timeline.repository.ts';
+import * as albumRepo from '../db/album.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import type { PositionedAsset } from '../db/map.repository.ts';
+import * as mapRepo from '../db/map.repository.ts';
+import * as partnerRepo from '../db/partner.repository.ts';
+import * as timelineRepo from '../db/timeline.repository.ts';
 import { type AssetRecord, inTimeline } from '../model/asset.ts';
 import type { MapMarker, MarkerFilters } from '../model/place.ts';
 import type { Auth } from '../model/user.ts';
@@ -45,14 +46,14 @@ const newestFirst = (a: PositionedAsset, b: PositionedAsset): number =>
 
 /** The users who share their library with the caller (all of them, as Immich's markers read them). */
 const sharingPartners = async (auth: Auth): Promise<string[]> =>
-  (await listPartnersSharingWith(auth.user.id)).map((partner) => partner.sharedById);
+  (await partnerRepo.listSharingWith(auth.user.id)).map((partner) => partner.sharedById);
 
 /** Each owner's positioned assets in the window, read from the map index. */
 const positionedOf = async (owners: readonly string[], filters: MarkerFilters): Promise<PositionedAsset[]> =>
   (
     await Promise.all(
       owners.map((owner) =>
-        listPositionedAssets(owner, {
+        mapRepo.listPositionedAssets(owner, {
           ...(filters.fileCreatedAfter ? { after: filters.fileCreatedAfter } : {}),
           ...(filters.fileCreatedBefore ? { before: filters.fileCreatedBefore } : {}),
         }),
@@ -84,13 +85,16 @@ export const getMapMarkersV3 = async (auth: Auth, filters: MarkerFilters): Promi
   const found = new Map<string, PositionedAsset>();
   for (const asset of await positionedOf(owners, filters)) found.set(asset.assetId, asset);
   if (filters.withSharedAlbums) {
-    const albumIds = [...(await listAlbums(auth.user.id)).map((album) => album.id), ...(await listAlbumIdsSharedWith(auth.user.id))];
+    const albumIds = [
+      ...(await albumRepo.list(auth.user.id)).map((album) => album.id),
+      ...(await albumRepo.listIdsSharedWith(auth.user.id)),
+    ];
     const memberIds = new Set<string>();
     await inBatches([...new Set(albumIds)], 8, async (albumId) => {
-      for (const member of await listMembers(albumId)) if (!found.has(member.assetId)) memberIds.add(member.assetId);
+      for (const member of await albumRepo.listMembers(albumId)) if (!found.has(member.assetId)) memberIds.add(member.assetId);
     });
-    for (const asset of await getAssets([...memberIds])) {
-      const positioned = positionOf(asset);
+    for (const asset of await assetRepo.getMany([...memberIds])) {
+      const positioned = mapRepo.positionOf(asset);
       if (positioned) found.set(positioned.assetId, positioned);
     }
   }
@@ -109,9 +113,9 @@ export const getAlbumMapMarkers = async (auth: Auth, albumId: string): Promise<M
     const link = await requireVisitorAlbum(auth, albumId);
     if (!link.showExif) return [];
   } else await requireAlbum(auth, Permission.AlbumRead, albumId);
-  const members = await listMembers(albumId);
-  return (await getAssets(members.map((member) => member.assetId)))
-    .flatMap((asset) => positionOf(asset) ?? [])
+  const members = await albumRepo.listMembers(albumId);
+  return (await assetRepo.getMany(members.map((member) => member.assetId)))
+    .flatMap((asset) => mapRepo.positionOf(asset) ?? [])
     .filter((asset) => asset.deletedAt === null && asset.visibility !== 'locked')
     .sort(newestFirst)
     .map(markerOf);
@@ -129,7 +133,7 @@ export const getAssetsByCity = async (auth: Auth): Promise<AssetRecord[]> => {
   const owners = [auth.user.id, ...(await timelinePartners(auth))];
   const cities = new Map<string, Set<string>>();
   for (const owner of owners)
-    for (const facet of await listFacets(owner)) {
+    for (const facet of await timelineRepo.listFacets(owner)) {
       const city = facet.kind === 'place' && facet.count > 0 ? facet.values[2] : null;
       if (city) cities.set(city, (cities.get(city) ?? new Set()).add(owner));
     }
@@ -137,7 +141,7 @@ export const getAssetsByCity = async (auth: Auth): Promise<AssetRecord[]> => {
   await inBatches([...cities], 8, async ([city, cityOwners]) => {
     for (const owner of cityOwners) {
       let examined = 0;
-      for await (const page of exifPages('city', owner, city, { descending: true, pageSize: 25 })) {
+      for await (const page of assetRepo.exifPages('city', owner, city, { descending: true, pageSize: 25 })) {
         const asset = page.find((each) => inTimeline(each) && each.type === 'IMAGE' && each.visibility === 'timeline');
         const best = chosen.get(city);
         if (asset && (!best || asset.fileCreatedAt > best.fileCreatedAt)) chosen.set(city, asset);

@@ -5,21 +5,10 @@ import { accessLost, Permission } from '../access/permission.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { derivedUuid } from '../core/crypto.ts';
 import { log } from '../core/log.ts';
-import { getAssets } from '../db/asset.repository.ts';
-import {
-  addMemoryAssets as addEntries,
-  deleteMemory as dropMemory,
-  getMemoriesState,
-  listMemories,
-  listMemoryAssetIds,
-  memoryAssetsAmong,
-  removeMemoryAssets as removeEntries,
-  setMemoriesState,
-  createMemory as storeMemory,
-  updateMemory as writeMemory,
-} from '../db/memory.repository.ts';
-import { listPeople } from '../db/person.repository.ts';
-import { listUsers } from '../db/user.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as memoryRepo from '../db/memory.repository.ts';
+import * as personRepo from '../db/person.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import { addOutcomes, removeOutcomes } from '../domain/bulk-ids.ts';
 import type { BulkIdResult } from '../model/album.ts';
 import { type AssetRecord, inTimeline } from '../model/asset.ts';
@@ -46,7 +35,7 @@ const byTakenAt = (a: AssetRecord, b: AssetRecord): number => a.fileCreatedAt.lo
 
 /** A memory's assets still in the timeline (not archived, hidden, locked or trashed), oldest first. */
 const assetsOf = async (memory: MemoryRecord): Promise<AssetRecord[]> =>
-  (await getAssets(await listMemoryAssetIds(memory.id))).filter(inTimeline).sort(byTakenAt);
+  (await assetRepo.getMany(await memoryRepo.listAssetIds(memory.id))).filter(inTimeline).sort(byTakenAt);
 
 const viewOf = async (memory: MemoryRecord): Promise<MemoryView> => ({ memory, assets: await assetsOf(memory) });
 
@@ -82,7 +71,7 @@ const ordered = (memories: MemoryRecord[], order: MemoryFilter['order']): Memory
 export const searchMemories = async (auth: Auth, filter: MemoryFilter): Promise<MemoryView[]> => {
   const now = new Date().toISOString();
   const found = ordered(
-    (await listMemories(auth.user.id)).filter((memory) => matches(memory, filter, now)),
+    (await memoryRepo.list(auth.user.id)).filter((memory) => matches(memory, filter, now)),
     filter.order,
   );
   const skip = filter.size === undefined ? 0 : ((filter.page ?? 1) - 1) * filter.size;
@@ -93,7 +82,7 @@ export const searchMemories = async (auth: Auth, filter: MemoryFilter): Promise<
   });
   const withPeople = views.some((view) => view.assets.some((asset) => asset.personIds.length > 0));
   const hidden = withPeople
-    ? new Set((await listPeople(auth.user.id)).filter((person) => person.isHidden).map((person) => person.id))
+    ? new Set((await personRepo.list(auth.user.id)).filter((person) => person.isHidden).map((person) => person.id))
     : new Set<string>();
   return views
     .map((view) => ({ ...view, assets: view.assets.filter((asset) => !asset.personIds.some((id) => hidden.has(id))) }))
@@ -102,7 +91,7 @@ export const searchMemories = async (auth: Auth, filter: MemoryFilter): Promise<
 
 /** GET /memories/statistics: how many of the caller's memories the filter matches. */
 export const memoryStatistics = async (auth: Auth, filter: MemoryFilter): Promise<{ total: number }> => ({
-  total: (await listMemories(auth.user.id)).filter((memory) => matches(memory, filter, new Date().toISOString())).length,
+  total: (await memoryRepo.list(auth.user.id)).filter((memory) => matches(memory, filter, new Date().toISOString())).length,
 });
 
 /** GET /memories/:id. */
@@ -126,7 +115,7 @@ export const createMemory = async (auth: Auth, dto: NewMemory): Promise<MemoryVi
     updatedAt: now,
   };
   const allowed = await allowedAssets(auth, Permission.AssetShare, [...new Set(dto.assetIds ?? [])]);
-  await storeMemory(
+  await memoryRepo.create(
     memory,
     allowed.map((asset) => asset.id),
   );
@@ -137,32 +126,34 @@ export const createMemory = async (auth: Auth, dto: NewMemory): Promise<MemoryVi
 export const updateMemory = async (auth: Auth, memoryId: string, change: MemoryChange): Promise<MemoryView> => {
   const memory = await requireMemory(auth, Permission.MemoryUpdate, memoryId);
   const fields = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
-  const updated = await writeMemory(memory, { ...fields, updatedAt: new Date().toISOString() });
+  const updated = await memoryRepo.update(memory, { ...fields, updatedAt: new Date().toISOString() });
   if (!updated.ok) throw accessLost(Permission.MemoryUpdate);
   return viewOf(updated.value);
 };
 
 /** DELETE /memories/:id. */
 export const deleteMemory = async (auth: Auth, memoryId: string): Promise<void> => {
-  await dropMemory(await requireMemory(auth, Permission.MemoryDelete, memoryId));
+  await memoryRepo.remove(await requireMemory(auth, Permission.MemoryDelete, memoryId));
 };
 
 /** PUT /memories/:id/assets: per id `success`, `duplicate` (already in it) or `no_permission` (Immich's `addAssets`). */
 export const addMemoryAssets = async (auth: Auth, memoryId: string, assetIds: readonly string[]): Promise<BulkIdResult[]> => {
   const memory = await requireMemory(auth, Permission.MemoryRead, memoryId);
-  const present = await memoryAssetsAmong(memory.id, [...new Set(assetIds)]);
+  const present = await memoryRepo.memoryAssetsAmong(memory.id, [...new Set(assetIds)]);
   const candidates = [...new Set(assetIds.filter((id) => !present.has(id)))];
   const allowed = new Set((await allowedAssets(auth, Permission.AssetShare, candidates)).map((asset) => asset.id));
   const { results, changed } = addOutcomes(assetIds, present, allowed);
-  if (changed.length > 0 && !(await addEntries(memory, changed, new Date().toISOString())).ok) throw accessLost(Permission.MemoryRead);
+  if (changed.length > 0 && !(await memoryRepo.addAssets(memory, changed, new Date().toISOString())).ok)
+    throw accessLost(Permission.MemoryRead);
   return results;
 };
 
 /** DELETE /memories/:id/assets: per id `success` or `not_found` (not in it); the owner may take out any (Immich's `removeAssets`). */
 export const removeMemoryAssets = async (auth: Auth, memoryId: string, assetIds: readonly string[]): Promise<BulkIdResult[]> => {
   const memory = await requireMemory(auth, Permission.MemoryUpdate, memoryId);
-  const { results, changed } = removeOutcomes(assetIds, await memoryAssetsAmong(memory.id, [...new Set(assetIds)]));
-  if (changed.length > 0 && !(await removeEntries(memory, changed, new Date().toISOString())).ok) throw accessLost(Permission.MemoryUpdate);
+  const { results, changed } = removeOutcomes(assetIds, await memoryRepo.memoryAssetsAmong(memory.id, [...new Set(assetIds)]));
+  if (changed.length > 0 && !(await memoryRepo.removeAssets(memory, changed, new Date().toISOString())).ok)
+    throw accessLost(Permission.MemoryUpdate);
   return results;
 };
 
@@ -187,7 +178,7 @@ const makeOnThisDay = async (ownerId: string, dayStart: number): Promise<number>
   let made = 0;
   for (const [year, assets] of byYear) {
     const now = new Date().toISOString();
-    const stored = await storeMemory(
+    const stored = await memoryRepo.create(
       {
         id: onThisDayId(ownerId, day, year),
         ownerId,
@@ -218,9 +209,9 @@ const makeOnThisDay = async (ownerId: string, dayStart: number): Promise<number>
 export const generateMemories = async (now: Date, budget?: WorkBudget): Promise<{ days: string[]; memories: number; done: boolean }> => {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const start = today - DAYS * dayMs;
-  const last = await getMemoriesState();
+  const last = await memoryRepo.getState();
   const lastDone = last ? Date.parse(last) : start;
-  const users = (await listUsers()).filter((user) => user.deletedAt === null);
+  const users = (await userRepo.list()).filter((user) => user.deletedAt === null);
   const days: string[] = [];
   let memories = 0;
   for (let target = start; target <= today + DAYS * dayMs; target += dayMs) {
@@ -233,7 +224,7 @@ export const generateMemories = async (now: Date, budget?: WorkBudget): Promise<
         log.error('memories', { day: dayOf(target), userId: user.id, error: error instanceof Error ? error.message : String(error) });
       }
     }
-    await setMemoriesState(new Date(target).toISOString());
+    await memoryRepo.setState(new Date(target).toISOString());
     days.push(dayOf(target));
   }
   return { days, memories, done: true };
@@ -243,9 +234,9 @@ export const generateMemories = async (now: Date, budget?: WorkBudget): Promise<
 export const cleanupMemories = async (now: Date): Promise<{ removed: number }> => {
   const before = new Date(now.getTime() - KEEP_DAYS * dayMs).toISOString();
   let removed = 0;
-  for (const user of await listUsers()) {
-    const old = (await listMemories(user.id)).filter((memory) => !memory.isSaved && memory.createdAt < before);
-    for (const memory of old) await dropMemory(memory);
+  for (const user of await userRepo.list()) {
+    const old = (await memoryRepo.list(user.id)).filter((memory) => !memory.isSaved && memory.createdAt < before);
+    for (const memory of old) await memoryRepo.remove(memory);
     removed += old.length;
   }
   return { removed };

@@ -1,6 +1,7 @@
 import { log } from '../core/log.ts';
-import { claimNightlySlot, finishNightlyWork, pendingNightlyWork } from '../db/system.repository.ts';
-import { listUsersWithTrashState, type UserWithTrashState } from '../db/user.repository.ts';
+import * as systemRepo from '../db/system.repository.ts';
+import type { UserWithTrashState } from '../db/user.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import type { SystemConfig } from '../model/config.ts';
 import type { UserRecord } from '../model/user.ts';
 import { getConfig } from './config.reader.ts';
@@ -112,7 +113,7 @@ const purge = async (
 /** The night's memories as of `at`, while the budget's time lasts; their mark goes once they are done. */
 const nightMemories = async (at: string, budget: WorkBudget): Promise<NonNullable<NightlyOutcome['memories']>> => {
   const made = await generateMemories(new Date(at), budget);
-  if (made.done) await finishNightlyWork('memories', at);
+  if (made.done) await systemRepo.finishNightlyWork('memories', at);
   return made;
 };
 
@@ -124,7 +125,7 @@ const nightPurge = async (
   users: UserWithTrashState[],
 ): Promise<PurgeSummary> => {
   const summary = await purge(config, slot, budget, users);
-  if (slot && summary.done) await finishNightlyWork('cleanup', slot);
+  if (slot && summary.done) await systemRepo.finishNightlyWork('cleanup', slot);
   return summary;
 };
 
@@ -138,7 +139,10 @@ export const runNightlyTasks = async (now: Date, limits: NightlyBudget = {}): Pr
   const memoriesOn = config.nightlyTasks.generateMemories;
   const budget = new WorkBudget(limits.maxDeletions ?? defaultDeletions, limits.deadline ?? Date.now() + defaultMs, limits.batch);
   const memoriesAt = now.toISOString();
-  if ((await claimNightlySlot(slot, { ...(cleanupOn ? { cleanup: slot } : {}), ...(memoriesOn ? { memories: memoriesAt } : {}) })).ok) {
+  if (
+    (await systemRepo.claimNightlySlot(slot, { ...(cleanupOn ? { cleanup: slot } : {}), ...(memoriesOn ? { memories: memoriesAt } : {}) }))
+      .ok
+  ) {
     // A night's run is the background tasks' queue's job (the jobs page counts it).
     return recordRun('backgroundTask', async () => {
       const outcome: NightlyOutcome = { slot, ran: true };
@@ -148,16 +152,16 @@ export const runNightlyTasks = async (now: Date, limits: NightlyBudget = {}): Pr
       }
       // The memories before the purge: a long purge never leaves the night without them.
       if (memoriesOn) outcome.memories = await nightMemories(memoriesAt, budget);
-      outcome.purge = await nightPurge(config, cleanupOn ? slot : undefined, budget, await listUsersWithTrashState());
+      outcome.purge = await nightPurge(config, cleanupOn ? slot : undefined, budget, await userRepo.listWithTrashState());
       log.info('nightly tasks', { ...outcome });
       return outcome;
     });
   }
   // Between nights: the rest of a night's memories and purge (while each is still on), and forced removals.
-  const pending = await pendingNightlyWork();
+  const pending = await systemRepo.pendingNightlyWork();
   const memories = memoriesOn ? pending.memories : undefined;
   const cleanup = cleanupOn ? pending.cleanup : undefined;
-  const users = await listUsersWithTrashState();
+  const users = await userRepo.listWithTrashState();
   if (!memories && !cleanup && !removing(users)) return { slot, ran: false };
   return recordRun('backgroundTask', async () => {
     const outcome: NightlyOutcome = { slot, ran: false };

@@ -13,14 +13,8 @@ import { inBatches } from '../core/concurrency.ts';
 import { derivedUuid } from '../core/crypto.ts';
 import { Invalid } from '../core/errors.ts';
 import { log } from '../core/log.ts';
-import {
-  listNotifications,
-  putNotificationOnce,
-  putNotifications,
-  deleteNotifications as removeNotifications,
-  setNotificationRead,
-} from '../db/notification.repository.ts';
-import { getUser, getUsers } from '../db/user.repository.ts';
+import * as notificationRepo from '../db/notification.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import { type NotificationLevel, type NotificationRecord, type NotificationType, notificationTtl } from '../model/notification.ts';
 import type { Auth } from '../model/user.ts';
@@ -36,7 +30,7 @@ export interface NotificationFilters {
 
 /** GET /notifications: the caller's, newest first, narrowed as Immich's search narrows them. */
 export const searchNotifications = async (auth: Auth, filters: NotificationFilters): Promise<NotificationRecord[]> =>
-  (await listNotifications(auth.user.id))
+  (await notificationRepo.list(auth.user.id))
     .filter(
       (notification) =>
         (!filters.id || notification.id === filters.id) &&
@@ -56,7 +50,7 @@ export const getNotification = async (auth: Auth, id: string): Promise<Notificat
 /** The notification marked read at `readAt`, or unread (null); `undefined` changes nothing (Immich's update of an absent field). */
 const markRead = async (notification: NotificationRecord, readAt: string | null | undefined): Promise<NotificationRecord | undefined> => {
   if (readAt === undefined) return notification;
-  if (!(await setNotificationRead(notification, readAt)).ok) return undefined;
+  if (!(await notificationRepo.setRead(notification, readAt)).ok) return undefined;
   return { ...notification, readAt, ttl: notificationTtl(notification.createdAt, readAt) };
 };
 
@@ -80,13 +74,13 @@ export const updateNotifications = async (auth: Auth, ids: readonly string[], re
 /** DELETE /notifications/:id: the caller's own, gone for good (Immich marks it deleted, which no read shows again). */
 export const deleteNotification = async (auth: Auth, id: string): Promise<void> => {
   await requireNotifications(auth, Permission.NotificationDelete, [id]);
-  await removeNotifications(auth.user.id, [id]);
+  await notificationRepo.deleteMany(auth.user.id, [id]);
 };
 
 /** DELETE /notifications: every id the caller's (else none is deleted). */
 export const deleteNotifications = async (auth: Auth, ids: readonly string[]): Promise<void> => {
   await requireNotifications(auth, Permission.NotificationDelete, ids);
-  await removeNotifications(auth.user.id, ids);
+  await notificationRepo.deleteMany(auth.user.id, ids);
 };
 
 /**
@@ -129,7 +123,7 @@ export const createNotification = async (dto: NewNotification): Promise<Notifica
   const size = Buffer.byteLength(dto.title) + Buffer.byteLength(dto.description ?? '') + Buffer.byteLength(dataJson ?? '');
   if (size > maxNotificationBytes)
     throw new Invalid(`A notification's title, description and data must be at most ${maxNotificationBytes} bytes`);
-  const user = await getUser(dto.userId);
+  const user = await userRepo.get(dto.userId);
   if (!user || user.status === 'removing') throw new Invalid('User not found');
   const notification = newNotification({
     id: randomUUID(),
@@ -140,7 +134,7 @@ export const createNotification = async (dto: NewNotification): Promise<Notifica
     description: dto.description ?? null,
     dataJson,
   });
-  await putNotifications([notification]);
+  await notificationRepo.putMany([notification]);
   return notification;
 };
 
@@ -159,7 +153,7 @@ const besideTheChange = async (what: string, work: () => Promise<void>): Promise
 
 /** The users of these ids who are not deleted (Immich skips a deleted recipient). */
 const activeUsers = async (userIds: readonly string[]) =>
-  userIds.length === 0 ? [] : (await getUsers(userIds)).filter((user) => user.deletedAt === null);
+  userIds.length === 0 ? [] : (await userRepo.getMany(userIds)).filter((user) => user.deletedAt === null);
 
 /**
  * An album shared with users (made with them, or their share added): each is told, with Immich's
@@ -179,7 +173,7 @@ export const notifyAlbumInvite = (album: Pick<AlbumRecord, 'id' | 'albumName'>, 
         dataJson: JSON.stringify({ albumId: album.id }),
       }),
     );
-    await putNotifications(notifications);
+    await notificationRepo.putMany(notifications);
     for (const notification of notifications) raise({ kind: 'notification', notification });
   });
 
@@ -211,6 +205,6 @@ export const notifyAlbumUpdate = (album: Pick<AlbumRecord, 'id' | 'albumName' | 
         description: `New media has been added to the album (${album.albumName})`,
         dataJson: JSON.stringify({ albumId: album.id }),
       });
-      if ((await putNotificationOnce(notification)).ok) raise({ kind: 'notification', notification });
+      if ((await notificationRepo.putOnce(notification)).ok) raise({ kind: 'notification', notification });
     });
   });

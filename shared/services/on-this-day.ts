@@ -1,5 +1,5 @@
 import { inBatches } from '../core/concurrency.ts';
-import { assetsTakenBetween, oldestTakenAt } from '../db/asset.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
 import { type AssetRecord, inTimeline } from '../model/asset.ts';
 
 const hour = 3_600_000;
@@ -18,7 +18,7 @@ export const takenOnThisDay = async (
   perYear = Number.POSITIVE_INFINITY,
 ): Promise<Map<number, AssetRecord[]>> => {
   const byYear = new Map<number, AssetRecord[]>();
-  const oldest = await Promise.all(ownerIds.map((ownerId) => oldestTakenAt(ownerId)));
+  const oldest = await Promise.all(ownerIds.map((ownerId) => assetRepo.oldestTakenAt(ownerId)));
   const queries = ownerIds.flatMap((ownerId, index) => {
     const first = oldest[index];
     if (!first) return [];
@@ -29,7 +29,7 @@ export const takenOnThisDay = async (
     const start = Date.UTC(query.year, month - 1, day);
     // Feb 29 of a year without one is no day of that year.
     if (new Date(start).getUTCDate() !== day) return;
-    const assets = await assetsTakenBetween(
+    const assets = await assetRepo.assetsTakenBetween(
       query.ownerId,
       new Date(start - 14 * hour).toISOString(),
       new Date(start + 36 * hour).toISOString(),

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { requireAsset } from '../access/asset-access.ts';
 import { Permission } from '../access/permission.ts';
-import { setPhotoEdits } from '../db/asset.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
 import { checkPhotoEdits } from '../domain/photo-edits.ts';
 import type { PhotoEdit, PhotoEditRequest } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
@@ -22,7 +22,7 @@ export const editPhoto = async (auth: Auth, id: string, requested: readonly Phot
   const { asset } = await requireAsset(auth, Permission.AssetEditCreate, id);
   checkPhotoEdits(asset, requested);
   const edits = requested.map((edit) => ({ id: randomUUID(), ...edit }) as PhotoEdit);
-  await setPhotoEdits(asset, edits);
+  await assetRepo.setPhotoEdits(asset, edits);
   await queueMediaJobs([{ kind: 'asset-edits', assetId: asset.id }]);
   return edits;
 };
@@ -30,6 +30,6 @@ export const editPhoto = async (auth: Auth, id: string, requested: readonly Phot
 /** DELETE /assets/:id/edits: the owner's; back to the original as it was. */
 export const removePhotoEdits = async (auth: Auth, id: string): Promise<void> => {
   const { asset } = await requireAsset(auth, Permission.AssetEditDelete, id);
-  await setPhotoEdits(asset, []);
+  await assetRepo.setPhotoEdits(asset, []);
   await queueMediaJobs([{ kind: 'asset-edits', assetId: asset.id }]);
 };

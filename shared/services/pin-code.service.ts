@@ -1,9 +1,9 @@
 import { requireSessionToken } from '../access/sessions.ts';
 import { hashPassword, verifyPassword } from '../core/crypto.ts';
 import { Conflict, Invalid, TooMany, Unauthenticated } from '../core/errors.ts';
-import { clearPinGuard, countPinAttempt, getPinGuard } from '../db/pin-guard.repository.ts';
-import { lockUserSessions, setSessionPinExpiry } from '../db/session.repository.ts';
-import { getUser, replacePinCodeHash } from '../db/user.repository.ts';
+import * as pinGuardRepo from '../db/pin-guard.repository.ts';
+import * as sessionRepo from '../db/session.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 
 /**
@@ -16,7 +16,7 @@ import type { Auth, UserRecord } from '../model/user.ts';
 const UNLOCKED_MS = 15 * 60_000;
 
 const userOf = async (auth: Auth): Promise<UserRecord> => {
-  const user = await getUser(auth.user.id);
+  const user = await userRepo.get(auth.user.id);
   if (!user) throw new Unauthenticated();
   return user;
 };
@@ -36,14 +36,14 @@ const countAttempt = async (userId: string): Promise<void> => {
   // Each lost race means another attempt was counted: after MAX_FAILURES of them the user is locked.
   for (let race = 0; race <= 2 * MAX_FAILURES; race++) {
     const now = Date.now();
-    const guard = await getPinGuard(userId);
+    const guard = await pinGuardRepo.get(userId);
     const failures = guard && guard.ttl * 1000 > now ? guard.failures : 0;
     const lockedUntil = guard?.lockedUntil ?? 0;
     if (failures >= MAX_FAILURES && lockedUntil > now) {
       throw new TooMany(`Too many wrong PIN codes or passwords; try again in ${Math.ceil((lockedUntil - now) / 1000)} seconds`);
     }
     const next = failures + 1;
-    const counted = await countPinAttempt(userId, guard, {
+    const counted = await pinGuardRepo.countPinAttempt(userId, guard, {
       failures: next,
       lockedUntil: next >= MAX_FAILURES ? now + lockMs(next) : null,
       ttl: Math.floor(now / 1000) + FORGET_SECONDS,
@@ -67,7 +67,7 @@ const proveIdentity = async (user: UserRecord, dto: { pinCode?: string | undefin
   } else if (!(await verifyPassword(dto.pinCode ?? '', pin))) {
     throw new Invalid('Wrong PIN code');
   }
-  await clearPinGuard(user.id);
+  await pinGuardRepo.clearPinGuard(user.id);
   return pin;
 };
 
@@ -80,7 +80,7 @@ const changed = (): never => {
 export const setupPinCode = async (auth: Auth, pinCode: string): Promise<void> => {
   const user = await userOf(auth);
   if (user.pinCodeHash) throw new Invalid('User already has a PIN code');
-  if (!(await replacePinCodeHash(user.id, null, await hashPassword(pinCode))).ok) throw new Invalid('User already has a PIN code');
+  if (!(await userRepo.replacePinCodeHash(user.id, null, await hashPassword(pinCode))).ok) throw new Invalid('User already has a PIN code');
 };
 
 /** PUT /auth/pin-code: a new PIN code, proven with the password or the current PIN. */
@@ -90,25 +90,25 @@ export const changePinCode = async (
 ): Promise<void> => {
   const user = await userOf(auth);
   const current = await proveIdentity(user, dto);
-  if (!(await replacePinCodeHash(user.id, current, await hashPassword(dto.newPinCode))).ok) changed();
+  if (!(await userRepo.replacePinCodeHash(user.id, current, await hashPassword(dto.newPinCode))).ok) changed();
 };
 
 /** DELETE /auth/pin-code: no PIN code any more, proven as a change is; every session of the user is locked. */
 export const resetPinCode = async (auth: Auth, dto: { pinCode?: string | undefined; password?: string | undefined }): Promise<void> => {
   const user = await userOf(auth);
   const current = await proveIdentity(user, dto);
-  if (!(await replacePinCodeHash(user.id, current, null)).ok) changed();
-  await lockUserSessions(user.id);
+  if (!(await userRepo.replacePinCodeHash(user.id, current, null)).ok) changed();
+  await sessionRepo.lockUserSessions(user.id);
 };
 
 /** POST /auth/session/unlock: this session is elevated for 15 minutes, with the PIN code (a session only). */
 export const unlockSession = async (auth: Auth, pinCode: string | undefined): Promise<void> => {
   const sessionHash = requireSessionToken(auth);
   await proveIdentity(await userOf(auth), { pinCode });
-  await setSessionPinExpiry(sessionHash, new Date(Date.now() + UNLOCKED_MS).toISOString());
+  await sessionRepo.setPinExpiry(sessionHash, new Date(Date.now() + UNLOCKED_MS).toISOString());
 };
 
 /** POST /auth/session/lock: this session is no longer elevated (a session only). */
 export const lockSession = async (auth: Auth): Promise<void> => {
-  await setSessionPinExpiry(requireSessionToken(auth), null);
+  await sessionRepo.setPinExpiry(requireSessionToken(auth), null);
 };

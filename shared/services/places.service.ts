@@ -4,10 +4,10 @@
  */
 import { inBatches } from '../core/concurrency.ts';
 import { log } from '../core/log.ts';
-import { getAsset, indexAssetPosition, recordPlaces } from '../db/asset.repository.ts';
-import { getStoredSetting } from '../db/config.repository.ts';
-import { getPeople } from '../db/person.repository.ts';
-import { deletePostings, postingsOf, writePostings } from '../db/term.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as configRepo from '../db/config.repository.ts';
+import * as personRepo from '../db/person.repository.ts';
+import * as termRepo from '../db/term.repository.ts';
 import { canonicalCountry } from '../domain/countries.ts';
 import { noPlace, type Place, type PlaceNames, PlacesIndex, searchByName } from '../domain/places.ts';
 import { assetTerms } from '../domain/terms.ts';
@@ -24,7 +24,7 @@ const placesIndex = (): PlacesIndex => {
 
 // `reverseGeocoding.enabled` alone (on unless turned off), cached as readConfig caches the settings,
 // without the whole configuration: the functions that name places after a new position need no other.
-const reverseGeocodingEnabled = async (): Promise<boolean> => (await getStoredSetting('reverseGeocoding.enabled')) !== false;
+const reverseGeocodingEnabled = async (): Promise<boolean> => (await configRepo.getStoredSetting('reverseGeocoding.enabled')) !== false;
 
 // country-coder (its outlines are 680 KB of code): loaded on the first position no place is near,
 // from beside the bundle (`countries` in lazyModules, infra/cdk/bundling.ts).
@@ -83,12 +83,12 @@ export const placeAsset = async (
   options: { asset?: AssetRecord; indexPosition?: boolean; enabled?: boolean } = {},
 ): Promise<{ outcome: PlacesOutcome; asset?: AssetRecord }> => {
   const enabled = options.enabled ?? (await reverseGeocodingEnabled());
-  let asset = options.asset ?? (await getAsset(assetId));
+  let asset = options.asset ?? (await assetRepo.get(assetId));
   for (let attempt = 0; asset; attempt++) {
     const { latitude, longitude, city, state, country } = asset.exif;
     const positioned = latitude !== null && longitude !== null;
     const keep = async (outcome: PlacesOutcome) => {
-      if (options.indexPosition && positioned && asset) await indexAssetPosition(asset);
+      if (options.indexPosition && positioned && asset) await assetRepo.indexAssetPosition(asset);
       return { outcome, asset };
     };
     // The file's own names are kept, its country named as a geocoded one is (an asset stored before
@@ -101,21 +101,21 @@ export const placeAsset = async (
         : noPlace;
     if (samePlaces(wanted, { city, state, country })) return keep(fromFile ? 'file' : 'unchanged');
     const geocoded = !fromFile && !samePlaces(wanted, noPlace);
-    const names = (await getPeople(asset.ownerId, asset.personIds)).map((person) => person.name);
+    const names = (await personRepo.getMany(asset.ownerId, asset.personIds)).map((person) => person.name);
     const before = new Set(assetTerms(asset, names));
     const after = new Set(assetTerms({ ...asset, exif: { ...asset.exif, ...wanted } }, names));
-    await writePostings(
+    await termRepo.writePostings(
       asset.ownerId,
-      postingsOf(
+      termRepo.postingsOf(
         asset,
         [...after].filter((term) => !before.has(term)),
       ),
     );
-    const updated = await recordPlaces(asset, wanted, geocoded);
+    const updated = await assetRepo.recordPlaces(asset, wanted, geocoded);
     if (updated.ok) {
-      await deletePostings(
+      await termRepo.deletePostings(
         asset.ownerId,
-        postingsOf(
+        termRepo.postingsOf(
           asset,
           [...before].filter((term) => !after.has(term)),
         ),
@@ -124,7 +124,7 @@ export const placeAsset = async (
     }
     if (attempt >= 5) throw new Error(`Asset ${assetId} kept changing while its places were recorded`);
     // Its position, names or state changed meanwhile: the asset as it is now.
-    asset = await getAsset(assetId);
+    asset = await assetRepo.get(assetId);
   }
   return { outcome: 'gone' };
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Invalid, NotFound } from '../core/errors.ts';
-import { updateUser } from '../db/user.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import { extensionOf, isProfileImage, mimeTypeOf } from '../domain/media-types.ts';
 import type { ServedFile } from '../model/file.ts';
 import type { UploadedFile } from '../model/upload.ts';
@@ -30,7 +30,7 @@ export const createProfileImage = async (auth: Auth, file: UploadedFile | undefi
   const stored = await store.put(key, file.data, mimeTypeOf(file.fileName));
   let updated: UserRecord;
   try {
-    updated = unlessRefused(await updateUser(user, { profileImagePath: key }));
+    updated = unlessRefused(await userRepo.update(user, { profileImagePath: key }));
   } catch (error) {
     await store.delete([stored]);
     throw error;
@@ -43,7 +43,7 @@ export const createProfileImage = async (auth: Auth, file: UploadedFile | undefi
 export const deleteProfileImage = async (auth: Auth): Promise<void> => {
   const user = await findOrFail(auth.user.id);
   if (user.profileImagePath === '') throw new Invalid("Can't delete a missing profile Image");
-  unlessRefused(await updateUser(user, { profileImagePath: '' }));
+  unlessRefused(await userRepo.update(user, { profileImagePath: '' }));
   await (await originalsStore()).delete([{ key: user.profileImagePath }]);
 };
 

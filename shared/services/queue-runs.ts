@@ -1,5 +1,6 @@
 import { log } from '../core/log.ts';
-import { endRun, type QueueRun, startRun } from '../db/queue-run.repository.ts';
+import type { QueueRun } from '../db/queue-run.repository.ts';
+import * as queueRunRepo from '../db/queue-run.repository.ts';
 import type { QueueName } from '../model/queue.ts';
 
 /**
@@ -10,12 +11,15 @@ import type { QueueName } from '../model/queue.ts';
 export const recordRun = async <T>(queue: QueueName, job: () => Promise<T>): Promise<T> => {
   let run: QueueRun | undefined;
   try {
-    run = await startRun(queue);
+    run = await queueRunRepo.startRun(queue);
   } catch (error) {
     log.warn('A queue run was not counted', { queue, error: String(error) });
   }
   const end = async (outcome: 'finished' | 'failed') => {
-    if (run) await endRun(run, outcome).catch((error) => log.warn('A queue run end was not counted', { queue, error: String(error) }));
+    if (run)
+      await queueRunRepo
+        .endRun(run, outcome)
+        .catch((error) => log.warn('A queue run end was not counted', { queue, error: String(error) }));
   };
   try {
     const result = await job();

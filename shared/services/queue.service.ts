@@ -1,5 +1,5 @@
 import { Invalid } from '../core/errors.ts';
-import { clearFailures, failuresClearedAt, queueSlots, slotOf } from '../db/queue.repository.ts';
+import * as queueRepo from '../db/queue.repository.ts';
 import { type QueueCommand, type QueueName, type QueueStatus, queueNames, queueRunLimitMs } from '../model/queue.ts';
 
 /**
@@ -16,9 +16,9 @@ const idle = { active: 0, completed: 0, delayed: 0, failed: 0, paused: 0, waitin
 export const getQueueStatus = async (name: QueueName, now = Date.now()): Promise<QueueStatus> => {
   const limit = queueRunLimitMs[name];
   if (!limit) return { name, isPaused: false, statistics: { ...idle } };
-  const [slots, cleared] = await Promise.all([queueSlots(name, slotOf(now - day)), failuresClearedAt(name)]);
+  const [slots, cleared] = await Promise.all([queueRepo.queueSlots(name, queueRepo.slotOf(now - day)), queueRepo.failuresClearedAt(name)]);
   // A run lasts at most its time limit: only slots that recent can still have one running.
-  const recent = slotOf(now - limit);
+  const recent = queueRepo.slotOf(now - limit);
   const statistics = { ...idle };
   for (const slot of slots) {
     statistics.completed += slot.finished;
@@ -40,7 +40,7 @@ export const getQueueStatuses = (now = Date.now()): Promise<QueueStatus[]> =>
  */
 export const runQueueCommand = async (name: QueueName, command: QueueCommand): Promise<QueueStatus> => {
   // The status is read once, after what the command changes.
-  if (command === 'clear-failed') await clearFailures(name);
+  if (command === 'clear-failed') await queueRepo.clearFailures(name);
   const status = await getQueueStatus(name);
   if (command === 'start' && status.statistics.active > 0) throw new Invalid('Job is already running');
   return status;
@@ -54,5 +54,5 @@ export const updateQueue = (name: QueueName, isPaused: boolean | undefined): Pro
 
 /** DELETE /queues/:name/jobs `{failed}`: nothing waits to be dropped; with `failed`, the failures are cleared. */
 export const emptyQueue = async (name: QueueName, failed: boolean | undefined): Promise<void> => {
-  if (failed) await clearFailures(name);
+  if (failed) await queueRepo.clearFailures(name);
 };

@@ -3,7 +3,7 @@
  * `$connect` and `$disconnect` functions do once the HTTP edge has read and checked the
  * connection's credentials (shared/http/socket-handler.ts), with the same code as every route.
  */
-import { deleteConnection, putConnection } from '../db/connection.repository.ts';
+import * as connectionRepo from '../db/connection.repository.ts';
 import { connectionLifetimeSeconds, type Generation } from '../model/realtime.ts';
 import type { Auth } from '../model/user.ts';
 import { queueGreeting } from '../storage/realtime-jobs.ts';
@@ -17,7 +17,7 @@ export type { Greeting } from '../storage/realtime-jobs.ts';
  */
 export const openConnection = async (auth: Auth, connectionId: string, generation: Generation): Promise<void> => {
   const connectedAt = new Date();
-  await putConnection({
+  await connectionRepo.put({
     connectionId,
     userId: auth.user.id,
     sessionHash: auth.sessionHash ?? null,
@@ -32,4 +32,4 @@ export const openConnection = async (auth: Auth, connectionId: string, generatio
 export const refuseConnection = (connectionId: string): Promise<void> => queueGreeting({ kind: 'unauthorized', connectionId });
 
 /** A connection closed (by the app, by API Gateway after 2 hours, or by the server). */
-export const closeConnection = (connectionId: string): Promise<void> => deleteConnection(connectionId);
+export const closeConnection = (connectionId: string): Promise<void> => connectionRepo.remove(connectionId);

@@ -4,20 +4,14 @@ import { Permission } from '../access/permission.ts';
 import { readsArchiveOf } from '../access/timeline-access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { Invalid } from '../core/errors.ts';
-import { listMembers } from '../db/album.repository.ts';
-import {
-  type AssetPageOptions,
-  exifPages,
-  getAsset,
-  getAssetByChecksum,
-  getAssets,
-  getFacesOf,
-  timelinePages,
-} from '../db/asset.repository.ts';
-import { getPeople, personAssetIdPages } from '../db/person.repository.ts';
-import { assetIdsTagged } from '../db/tag.repository.ts';
-import { termAssetIdPages } from '../db/term.repository.ts';
-import { type Facet, indexLensFacets, listFacets } from '../db/timeline.repository.ts';
+import * as albumRepo from '../db/album.repository.ts';
+import type { AssetPageOptions } from '../db/asset.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as personRepo from '../db/person.repository.ts';
+import * as tagRepo from '../db/tag.repository.ts';
+import * as termRepo from '../db/term.repository.ts';
+import type { Facet } from '../db/timeline.repository.ts';
+import * as timelineRepo from '../db/timeline.repository.ts';
 import { checksumHex, matchesSearch, type SearchFilters, searchOrder } from '../domain/search.ts';
 import { assetTerms, words } from '../domain/terms.ts';
 import {
@@ -51,8 +45,8 @@ const pageSize = (wanted: number): number => Math.min(Math.max(Math.ceil(wanted 
 /** A person's faces (gsi2, in fileCreatedAt order), their assets read 100 at a time. */
 async function* personDriver(personId: string, order: Order, wanted: number): Driver {
   const seen = new Set<string>();
-  for await (const page of personAssetIdPages(personId, { descending: order === 'desc', pageSize: pageSize(wanted) })) {
-    yield await getAssets(page.filter((id) => !seen.has(id) && seen.add(id)));
+  for await (const page of personRepo.personAssetIdPages(personId, { descending: order === 'desc', pageSize: pageSize(wanted) })) {
+    yield await assetRepo.getMany(page.filter((id) => !seen.has(id) && seen.add(id)));
   }
 }
 
@@ -74,26 +68,26 @@ const idInPath = /^upload\/[^/]+\/[^/]+\/[^/]+\/([0-9a-f-]{36})\.[a-z0-9]+$/;
 const chooseDriver = async (owner: string, filters: SearchFilters, order: Order, wanted: number): Promise<Driver | undefined> => {
   if (filters.id) {
     const id = filters.id;
-    return pointDriver(() => getAsset(id));
+    return pointDriver(() => assetRepo.get(id));
   }
   if (filters.originalPath) {
     const id = idInPath.exec(filters.originalPath)?.[1];
-    return id ? pointDriver(() => getAsset(id)) : undefined;
+    return id ? pointDriver(() => assetRepo.get(id)) : undefined;
   }
   if (filters.checksum) {
     const hex = checksumHex(filters.checksum);
-    return pointDriver(() => getAssetByChecksum(owner, hex));
+    return pointDriver(() => assetRepo.getByChecksum(owner, hex));
   }
   if (filters.amongAssets) {
     // The albums' or tags' assets: read by key, whatever the library's size.
     const ids = [...filters.amongAssets];
     return (async function* () {
-      for (let start = 0; start < ids.length; start += 100) yield await getAssets(ids.slice(start, start + 100));
+      for (let start = 0; start < ids.length; start += 100) yield await assetRepo.getMany(ids.slice(start, start + 100));
     })();
   }
   if (filters.personIds && filters.personIds.length > 0) {
     const wantedIds = [...new Set(filters.personIds)];
-    const people = await getPeople(owner, wantedIds);
+    const people = await personRepo.getMany(owner, wantedIds);
     if (people.length !== wantedIds.length) return undefined;
     const rarest = [...people].sort((a, b) => a.faceCount - b.faceCount)[0];
     return rarest ? personDriver(rarest.id, order, wanted) : undefined;
@@ -105,14 +99,14 @@ const chooseDriver = async (owner: string, filters: SearchFilters, order: Order,
     ...(filters.takenBefore ? { takenBefore: filters.takenBefore } : {}),
   };
   const exif = exifPreference.find((field) => filters[field]);
-  if (exif) return exifPages(exif, owner, filters[exif] ?? '', window);
-  return timelinePages(owner, window);
+  if (exif) return assetRepo.exifPages(exif, owner, filters[exif] ?? '', window);
+  return assetRepo.timelinePages(owner, window);
 };
 
 /** Loaded faces and people for `withPeople`: the assets' faces by key (their ids are on the asset), then their people. */
 const peopleOf = async (owner: string, assets: readonly AssetRecord[]) => {
-  const faces = await getFacesOf(assets);
-  const people = await getPeople(owner, [...new Set(assets.flatMap((asset) => asset.personIds))]);
+  const faces = await assetRepo.getFacesOf(assets);
+  const people = await personRepo.getMany(owner, [...new Set(assets.flatMap((asset) => asset.personIds))]);
   const byAsset = new Map<string, FaceRecord[]>();
   for (const face of faces) byAsset.set(face.assetId, [...(byAsset.get(face.assetId) ?? []), face]);
   for (const list of byAsset.values()) list.sort((a, b) => a.index - b.index);
@@ -255,7 +249,7 @@ const withAmongAssets = async (auth: Auth, request: SearchFilters): Promise<Sear
   const sets: Set<string>[] = [];
   if (request.albumIds && request.albumIds.length > 0) sets.push(await assetsInAll(auth, request.albumIds));
   // Immich's tag filter: every one of the tags, each through itself or a tag below it.
-  for (const tagId of new Set(request.tagIds ?? [])) sets.push(await assetIdsTagged(auth.user.id, tagId));
+  for (const tagId of new Set(request.tagIds ?? [])) sets.push(await tagRepo.assetIdsTagged(auth.user.id, tagId));
   const [first, ...rest] = sets;
   return first ? { ...request, amongAssets: new Set([...first].filter((id) => rest.every((set) => set.has(id)))) } : request;
 };
@@ -267,7 +261,7 @@ const assetsInAll = async (auth: Auth, albumIds: readonly string[]): Promise<Set
   const albums = await requireAlbums(auth, Permission.AlbumRead, albumIds);
   const members: Set<string>[] = [];
   await inBatches(albums, 4, async (album) => {
-    members.push(new Set((await listMembers(album.id)).map((member) => member.assetId)));
+    members.push(new Set((await albumRepo.listMembers(album.id)).map((member) => member.assetId)));
   });
   const [first = new Set<string>(), ...rest] = members;
   return new Set([...first].filter((assetId) => rest.every((set) => set.has(assetId))));
@@ -298,8 +292,8 @@ export const getSearchSuggestions = async (auth: Auth, dto: SuggestionRequest): 
   const owners = [auth.user.id, ...(await timelinePartners(auth))];
   const given = (value: string | null | undefined) => (value ? value : undefined);
   const byLens = dto.type === 'camera-lens-model' || (given(dto.lensModel) !== undefined && dto.type.startsWith('camera-'));
-  if (byLens) await Promise.all(owners.map((owner) => indexLensFacets(owner)));
-  const facets = (await Promise.all(owners.map((owner) => listFacets(owner)))).flat();
+  if (byLens) await Promise.all(owners.map((owner) => timelineRepo.indexLensFacets(owner)));
+  const facets = (await Promise.all(owners.map((owner) => timelineRepo.listFacets(owner)))).flat();
   const rows = (kind: Facet['kind']) => facets.filter((facet) => facet.kind === kind).map((facet) => facet.values);
   const pick = (kind: Facet['kind'], column: number, where: [number, string | null | undefined][]) =>
     rows(kind)
@@ -347,7 +341,7 @@ export const getSearchSuggestions = async (auth: Auth, dto: SuggestionRequest): 
  */
 export const getExploreData = async (auth: Auth): Promise<CityAsset[]> => {
   const cities = new Map<string, number>();
-  for (const facet of await listFacets(auth.user.id)) {
+  for (const facet of await timelineRepo.listFacets(auth.user.id)) {
     const city = facet.kind === 'place' ? facet.values[2] : null;
     if (city) cities.set(city, (cities.get(city) ?? 0) + facet.count);
   }
@@ -359,7 +353,7 @@ export const getExploreData = async (auth: Auth): Promise<CityAsset[]> => {
   for (const city of eligible) {
     if (items.length >= 12) break;
     let examined = 0;
-    for await (const page of exifPages('city', auth.user.id, city, { descending: true, pageSize: 25 })) {
+    for await (const page of assetRepo.exifPages('city', auth.user.id, city, { descending: true, pageSize: 25 })) {
       const asset = page.find((each) => inTimeline(each) && each.type === 'IMAGE');
       if (asset) {
         items.push({ city, asset });
@@ -389,11 +383,12 @@ export const searchText = async (auth: Auth, dto: TextSearch): Promise<AssetReco
   if (driver) {
     const names = new Map<string, string>();
     let examined = 0;
-    for await (const assetIds of termAssetIdPages(auth.user.id, driver, pageSize(size))) {
+    for await (const assetIds of termRepo.termAssetIdPages(auth.user.id, driver, pageSize(size))) {
       examined += assetIds.length;
-      const candidates = (await getAssets(assetIds)).filter((asset) => asset.ownerId === auth.user.id && inTimeline(asset));
+      const candidates = (await assetRepo.getMany(assetIds)).filter((asset) => asset.ownerId === auth.user.id && inTimeline(asset));
       const unknownPeople = [...new Set(candidates.flatMap((asset) => asset.personIds))].filter((id) => !names.has(id));
-      if (unknownPeople.length > 0) for (const person of await getPeople(auth.user.id, unknownPeople)) names.set(person.id, person.name);
+      if (unknownPeople.length > 0)
+        for (const person of await personRepo.getMany(auth.user.id, unknownPeople)) names.set(person.id, person.name);
       for (const asset of candidates) {
         const own = new Set(
           assetTerms(

@@ -1,9 +1,9 @@
 import { inBatches } from '../core/concurrency.ts';
 import { Inaccessible } from '../core/errors.ts';
-import { countUsageByType } from '../db/asset.repository.ts';
-import { adminId, hasAdmin, isOnboarded, setOnboarded } from '../db/system.repository.ts';
-import { listCounters } from '../db/timeline.repository.ts';
-import { getUser, listUsers } from '../db/user.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as systemRepo from '../db/system.repository.ts';
+import * as timelineRepo from '../db/timeline.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import type { SystemConfig } from '../domain/system-config.ts';
 import type { ServerState } from '../model/config.ts';
 import type { Auth, UserRecord, UserStatistics } from '../model/user.ts';
@@ -11,7 +11,7 @@ import { readConfig } from './config.reader.ts';
 
 /** GET /server-info/config (public), as Immich's getConfig. */
 export const getServerConfig = async (): Promise<ServerState> => {
-  const [config, initialized, onboarded] = await Promise.all([readConfig(), hasAdmin(), isOnboarded()]);
+  const [config, initialized, onboarded] = await Promise.all([readConfig(), systemRepo.hasAdmin(), systemRepo.isOnboarded()]);
   return { config, initialized, onboarded };
 };
 
@@ -25,20 +25,20 @@ export const getServerSettings = (): Promise<SystemConfig> => readConfig();
  * "Server info"; pattern 35).
  */
 export const getServerInfo = async (auth: Auth): Promise<{ user: UserRecord; stored: number }> => {
-  const user = await getUser(auth.user.id);
+  const user = await userRepo.get(auth.user.id);
   if (!user) throw new Inaccessible('User not found');
   if (user.quotaSizeInBytes !== null && user.quotaSizeInBytes > 0) return { user, stored: user.quotaUsageInBytes };
-  const others = (await listUsers()).filter((each) => each.id !== user.id);
+  const others = (await userRepo.list()).filter((each) => each.id !== user.id);
   return { user, stored: others.reduce((total, each) => total + each.quotaUsageInBytes, user.quotaUsageInBytes) };
 };
 
 /** POST /server-info/admin-onboarding (admin): done; v3's POST /system-metadata/admin-onboarding: done or not. 204. */
 export const setAdminOnboarding = async (isOnboarded = true): Promise<void> => {
-  await setOnboarded(isOnboarded);
+  await systemRepo.setOnboarded(isOnboarded);
 };
 
 /** GET /system-metadata/admin-onboarding (v3, admin). */
-export const getAdminOnboarding = (): Promise<boolean> => isOnboarded();
+export const getAdminOnboarding = (): Promise<boolean> => systemRepo.isOnboarded();
 
 /**
  * GET /server/version-history (v3, public): the versions this server has run, as Immich records
@@ -46,8 +46,8 @@ export const getAdminOnboarding = (): Promise<boolean> => isOnboarded();
  * none before.
  */
 export const getVersionHistory = async (): Promise<{ since: string }[]> => {
-  const id = await adminId();
-  const admin = id ? await getUser(id) : undefined;
+  const id = await systemRepo.adminId();
+  const admin = id ? await userRepo.get(id) : undefined;
   return admin ? [{ since: admin.createdAt }] : [];
 };
 
@@ -57,16 +57,16 @@ export const getVersionHistory = async (): Promise<{ since: string }[]> => {
  * included), oldest user first; deleted users left out, as Immich's query does.
  */
 export const getServerStatistics = async (): Promise<UserStatistics[]> => {
-  const users = (await listUsers()).filter((user) => user.deletedAt === null);
+  const users = (await userRepo.list()).filter((user) => user.deletedAt === null);
   const statistics: UserStatistics[] = new Array(users.length);
   await inBatches(users, 8, async (user, index) => {
     let [photos, videos] = [0, 0];
-    for (const counter of await listCounters(user.id)) {
+    for (const counter of await timelineRepo.listCounters(user.id)) {
       if (counter.size !== 'MONTH' || counter.state.isTrashed) continue;
       if (counter.state.type === 'IMAGE') photos += counter.count;
       if (counter.state.type === 'VIDEO') videos += counter.count;
     }
-    const usage = user.usageByType ? { photos: user.usagePhotos, videos: user.usageVideos } : await countUsageByType(user);
+    const usage = user.usageByType ? { photos: user.usagePhotos, videos: user.usageVideos } : await assetRepo.countUsageByType(user);
     statistics[index] = { user, photos, videos, usagePhotos: usage.photos, usageVideos: usage.videos };
   });
   return statistics;

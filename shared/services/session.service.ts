@@ -1,7 +1,7 @@
 import { requireAuthDevice } from '../access/sessions.ts';
 import { Invalid } from '../core/errors.ts';
-import { getSession, setSessionPinExpiry } from '../db/session.repository.ts';
-import { setPendingSyncReset } from '../db/sync.repository.ts';
+import * as sessionRepo from '../db/session.repository.ts';
+import * as syncRepo from '../db/sync.repository.ts';
 import { deviceNamer, named } from '../domain/device.ts';
 import type { DeviceSession } from '../model/session.ts';
 import type { Auth } from '../model/user.ts';
@@ -12,9 +12,9 @@ import type { Auth } from '../model/user.ts';
 export const updateSession = async (auth: Auth, id: string, dto: { isPendingSyncReset?: boolean | undefined }): Promise<DeviceSession> => {
   const listed = await requireAuthDevice(auth, id);
   if (dto.isPendingSyncReset === undefined) throw new Invalid('No fields to update');
-  await setPendingSyncReset(auth.user.id, listed.tokenHash, dto.isPendingSyncReset);
+  await syncRepo.setPendingSyncReset(auth.user.id, listed.tokenHash, dto.isPendingSyncReset);
   // Its device, app version and last use as its own item keeps them (what using it refreshes).
-  const [session, name] = await Promise.all([getSession(listed.tokenHash), deviceNamer()]);
+  const [session, name] = await Promise.all([sessionRepo.get(listed.tokenHash), deviceNamer()]);
   return {
     session: { ...named(session ?? listed, name), isPendingSyncReset: dto.isPendingSyncReset },
     current: listed.tokenHash === auth.sessionHash,
@@ -24,5 +24,5 @@ export const updateSession = async (auth: Auth, id: string, dto: { isPendingSync
 /** POST /sessions/:id/lock (v3): one of the caller's sessions is no longer unlocked with the PIN code. */
 export const lockSessionById = async (auth: Auth, id: string): Promise<void> => {
   const session = await requireAuthDevice(auth, id);
-  await setSessionPinExpiry(session.tokenHash, null);
+  await sessionRepo.setPinExpiry(session.tokenHash, null);
 };

@@ -12,9 +12,9 @@ import { hashSharedLinkKey } from '../core/crypto.ts';
 import { lambdaTaskRoot, webIndex } from '../core/env.ts';
 import { NotFound } from '../core/errors.ts';
 import { log } from '../core/log.ts';
-import { getAlbum, listMembers } from '../db/album.repository.ts';
-import { getAssets } from '../db/asset.repository.ts';
-import { getSharedLink, getSharedLinkByKeyHash, getSharedLinkBySlug, listSharedLinkAssetIds } from '../db/shared-link.repository.ts';
+import * as albumRepo from '../db/album.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as sharedLinkRepo from '../db/shared-link.repository.ts';
 import { byFileCreatedAt } from '../model/asset.ts';
 import { limits } from '../model/limits.ts';
 import type { SharedLinkKeyRecord } from '../model/shared-link.ts';
@@ -54,21 +54,21 @@ const pageOrigin = async (requestOrigin: string): Promise<string> => {
  */
 const linkTags = async (found: SharedLinkKeyRecord | undefined, credential: string, origin: string): Promise<OpenGraphTags | null> => {
   if (!found?.userActive || (found.expiresAt !== null && Date.parse(found.expiresAt) <= Date.now())) return null;
-  const link = await getSharedLink(found.userId, found.linkId);
+  const link = await sharedLinkRepo.get(found.userId, found.linkId);
   if (!link || link.passwordHash) return null;
 
   let title = 'Public Share';
   let assetIds: string[];
   let cover: string | null = null;
   if (link.type === 'ALBUM' && link.albumId) {
-    const [album, members] = await Promise.all([getAlbum(link.userId, link.albumId), listMembers(link.albumId)]);
+    const [album, members] = await Promise.all([albumRepo.get(link.userId, link.albumId), albumRepo.listMembers(link.albumId)]);
     if (!album) return null;
     title = album.albumName;
     assetIds = members.filter((member) => member.deletedAt === null).map((member) => member.assetId);
     cover = album.albumThumbnailAssetId;
   } else {
     // What the visitor sees first: the link's photos by date taken, the trashed left out.
-    const assets = (await getAssets(await listSharedLinkAssetIds(link.id))).filter((asset) => asset.deletedAt === null);
+    const assets = (await assetRepo.getMany(await sharedLinkRepo.listAssetIds(link.id))).filter((asset) => asset.deletedAt === null);
     assetIds = assets.sort(byFileCreatedAt('asc')).map((asset) => asset.id);
   }
   const imageId = cover ?? assetIds[0];
@@ -83,7 +83,7 @@ const linkTags = async (found: SharedLinkKeyRecord | undefined, credential: stri
 /** The tags of `/share/<key>`. */
 export const sharePageTags = async (key: string, origin: string): Promise<OpenGraphTags | null> => {
   if (!linkKeyPattern.test(key)) return null;
-  return linkTags(await getSharedLinkByKeyHash(hashSharedLinkKey(key)), `key=${encodeURIComponent(key)}`, origin);
+  return linkTags(await sharedLinkRepo.getByKeyHash(hashSharedLinkKey(key)), `key=${encodeURIComponent(key)}`, origin);
 };
 
 /**
@@ -93,9 +93,9 @@ export const sharePageTags = async (key: string, origin: string): Promise<OpenGr
  */
 export const slugPageTags = async (slug: string, origin: string): Promise<OpenGraphTags | null> => {
   if (slug.length === 0 || slug.length > limits.keyValue) return null;
-  const named = await getSharedLinkBySlug(slug);
+  const named = await sharedLinkRepo.getBySlug(slug);
   if (!named) return null;
-  return linkTags(await getSharedLinkByKeyHash(named.keyHash), `slug=${encodeURIComponent(slug)}`, origin);
+  return linkTags(await sharedLinkRepo.getByKeyHash(named.keyHash), `slug=${encodeURIComponent(slug)}`, origin);
 };
 
 const escapeHtml = (text: string): string =>

@@ -13,18 +13,10 @@ import {
   verifyPassword,
 } from '../core/crypto.ts';
 import { Conflict, Inaccessible, Invalid, Unauthenticated } from '../core/errors.ts';
-import { getAlbum, listMembers } from '../db/album.repository.ts';
-import { getAssets } from '../db/asset.repository.ts';
-import {
-  addSharedLinkAssets as addLinkAssets,
-  createSharedLink as insertLink,
-  listSharedLinkAssetIds,
-  listSharedLinks,
-  deleteSharedLink as removeLink,
-  removeSharedLinkAssets as removeLinkAssets,
-  replaceSharedLink,
-} from '../db/shared-link.repository.ts';
-import { getUser } from '../db/user.repository.ts';
+import * as albumRepo from '../db/album.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as sharedLinkRepo from '../db/shared-link.repository.ts';
+import * as userRepo from '../db/user.repository.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { byFileCreatedAt, seenByOthers } from '../model/asset.ts';
 import type {
@@ -46,13 +38,13 @@ import { userRefused } from './user-refusals.ts';
  */
 const contentsOf = async (link: SharedLinkRecord): Promise<LinkContents> => {
   const [ownIds, album, members, owner] = await Promise.all([
-    listSharedLinkAssetIds(link.id),
-    link.albumId ? getAlbum(link.userId, link.albumId) : Promise.resolve(undefined),
-    link.albumId ? listMembers(link.albumId) : Promise.resolve([]),
-    link.albumId ? getUser(link.userId) : Promise.resolve(undefined),
+    sharedLinkRepo.listAssetIds(link.id),
+    link.albumId ? albumRepo.get(link.userId, link.albumId) : Promise.resolve(undefined),
+    link.albumId ? albumRepo.listMembers(link.albumId) : Promise.resolve([]),
+    link.albumId ? userRepo.get(link.userId) : Promise.resolve(undefined),
   ]);
   const albumIds = members.filter(seenByOthers).map((member) => member.assetId);
-  const byId = new Map((await getAssets([...ownIds, ...albumIds])).filter(seenByOthers).map((asset) => [asset.id, asset]));
+  const byId = new Map((await assetRepo.getMany([...ownIds, ...albumIds])).filter(seenByOthers).map((asset) => [asset.id, asset]));
   const pick = (ids: string[]) => ids.flatMap((id) => byId.get(id) ?? []).sort(byFileCreatedAt('asc'));
   const seen = new Set<string>();
   const assets = [...pick(ownIds), ...pick(albumIds)].filter((asset) => !seen.has(asset.id) && seen.add(asset.id));
@@ -111,7 +103,7 @@ export const createSharedLink = async (
     showExif: dto.showMetadata ?? true,
     slug: dto.slug || null,
   };
-  const created = await insertLink(
+  const created = await sharedLinkRepo.create(
     link,
     auth.user,
     assets.map((asset) => asset.id),
@@ -125,7 +117,7 @@ export const getAllSharedLinks = async (
   auth: Auth,
   filter: { albumId?: string | undefined; id?: string | undefined } = {},
 ): Promise<SharedLinkShown[]> => {
-  const links = (await listSharedLinks(auth.user.id))
+  const links = (await sharedLinkRepo.list(auth.user.id))
     .filter(
       (link) => (filter.albumId === undefined || link.albumId === filter.albumId) && (filter.id === undefined || link.id === filter.id),
     )
@@ -171,7 +163,7 @@ export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEd
       newHash ??= password ? hashPassword(password) : undefined;
       updated.passwordHash = newHash ? await newHash : null;
     }
-    const replaced = await replaceSharedLink(updated, link);
+    const replaced = await sharedLinkRepo.replaceSharedLink(updated, link);
     if (replaced.ok) return shownOf(secret, updated, await contentsOf(updated));
     if (replaced.reason === 'taken') throw slugTaken();
     if (attempt >= 4) throw new Conflict('The shared link is being changed by another request; try again');
@@ -181,13 +173,13 @@ export const updateSharedLink = async (auth: Auth, id: string, dto: SharedLinkEd
 /** DELETE /shared-link/:id: the key stops working at once. */
 export const deleteSharedLink = async (auth: Auth, id: string): Promise<void> => {
   const link = await requireSharedLink(auth, id);
-  if (!(await removeLink(link, await listSharedLinkAssetIds(link.id))).ok) throw new Inaccessible('Shared link not found');
+  if (!(await sharedLinkRepo.remove(link, await sharedLinkRepo.listAssetIds(link.id))).ok) throw new Inaccessible('Shared link not found');
 };
 
 const individualLink = async (auth: Auth, id: string): Promise<{ link: SharedLinkRecord; present: Set<string> }> => {
   const link = await requireSharedLink(auth, id);
   if (link.type !== 'INDIVIDUAL') throw new Invalid('Invalid shared link type');
-  return { link, present: new Set(await listSharedLinkAssetIds(link.id)) };
+  return { link, present: new Set(await sharedLinkRepo.listAssetIds(link.id)) };
 };
 
 /** PUT /shared-link/:id/assets (INDIVIDUAL links): per id `success`, `duplicate` or `no_permission`. */
@@ -210,7 +202,7 @@ export const addSharedLinkAssets = async (auth: Auth, id: string, assetIds: read
   });
   // Each id reports what this request did: one a concurrent request added first is a duplicate.
   const adding = results.filter((result) => result.success).map((result) => result.assetId);
-  const outcomes = new Map((await addLinkAssets(link.id, adding)).map((outcome, index) => [adding[index], outcome]));
+  const outcomes = new Map((await sharedLinkRepo.addAssets(link.id, adding)).map((outcome, index) => [adding[index], outcome]));
   return results.map((result): AssetIdResult => {
     const outcome = result.success ? outcomes.get(result.assetId) : undefined;
     if (outcome?.ok !== false) return result;
@@ -228,7 +220,7 @@ export const removeSharedLinkAssets = async (auth: Auth, id: string, assetIds: r
   });
   // A concurrent request may remove the same entry first: then it was not found here.
   const removing = results.filter((result) => result.success).map((result) => result.assetId);
-  const removed = new Map((await removeLinkAssets(link.id, removing)).map((outcome, index) => [removing[index], outcome]));
+  const removed = new Map((await sharedLinkRepo.removeAssets(link.id, removing)).map((outcome, index) => [removing[index], outcome]));
   return results.map(
     (result): AssetIdResult =>
       result.success && removed.get(result.assetId)?.ok === false

@@ -3,9 +3,10 @@ import { requireAssets } from '../access/asset-access.ts';
 import { Permission } from '../access/permission.ts';
 import { requireStack, requireStacks } from '../access/stack-access.ts';
 import { Conflict, Invalid } from '../core/errors.ts';
-import { getAssets } from '../db/asset.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
 import { done, doneWith, type Outcome, refused } from '../db/outcome.ts';
-import { getStack, getStacks, listStacks, type StackChange, writeStackChange } from '../db/stack.repository.ts';
+import type { StackChange } from '../db/stack.repository.ts';
+import * as stackRepo from '../db/stack.repository.ts';
 import { type AssetRecord, isListed, type StackRef } from '../model/asset.ts';
 import { maxStackSize, type StackRecord, type StackView } from '../model/stack.ts';
 import type { Auth } from '../model/user.ts';
@@ -30,7 +31,7 @@ const shown = (stack: StackRecord, assets: readonly AssetRecord[]): AssetRecord[
 
 const viewOf = async (stack: StackRecord): Promise<StackView<AssetRecord>> => ({
   stack,
-  assets: shown(stack, await getAssets(stack.assetIds)),
+  assets: shown(stack, await assetRepo.getMany(stack.assetIds)),
 });
 
 /** Runs a change prepared from fresh reads, again while a concurrent one wins the race (`changed`); then 409. */
@@ -54,7 +55,7 @@ const stacksChanged = <T>(auth: Auth, result: T): T => {
 
 /** Writes a change, refused first when it is larger than one transaction holds; `changed` when it met a concurrent one. */
 const write = async (change: StackChange): Promise<Outcome<'changed'>> => {
-  const outcome = await writeStackChange(change);
+  const outcome = await stackRepo.writeChange(change);
   if (outcome.ok) return done();
   if (outcome.reason === 'too-large') throw new Invalid('Too many assets or stacks in one change of stacks');
   return refused(outcome.reason);
@@ -63,7 +64,7 @@ const write = async (change: StackChange): Promise<Outcome<'changed'>> => {
 /** The owner's stacks of these assets (each read once), by id. */
 const stacksOf = async (ownerId: string, assets: readonly AssetRecord[]): Promise<StackRecord[]> => {
   const ids = [...new Set(assets.flatMap((asset) => (asset.stack ? [asset.stack.id] : [])))];
-  return getStacks(ownerId, ids);
+  return stackRepo.getMany(ownerId, ids);
 };
 
 /**
@@ -84,7 +85,7 @@ export const createStack = (auth: Auth, assetIds: readonly string[]): Promise<St
     const others = touched.filter((stack) => !merged.includes(stack));
     const read = new Map(asked.map((asset) => [asset.id, asset]));
     const missing = [...memberIds, ...others.flatMap((stack) => stack.assetIds)].filter((id) => !read.has(id));
-    for (const asset of await getAssets([...new Set(missing)])) if (asset.ownerId === ownerId) read.set(asset.id, asset);
+    for (const asset of await assetRepo.getMany([...new Set(missing)])) if (asset.ownerId === ownerId) read.set(asset.id, asset);
 
     const now = new Date().toISOString();
     const members = memberIds.flatMap((id) => read.get(id) ?? []);
@@ -125,7 +126,7 @@ export const createStack = (auth: Auth, assetIds: readonly string[]): Promise<St
  */
 export const stackUnderParent = async (auth: Auth, parentId: string, assetIds: readonly string[]): Promise<void> => {
   const [parent] = await requireAssets(auth, Permission.AssetUpdate, [parentId]);
-  const parentStack = parent?.stack ? await getStack(auth.user.id, parent.stack.id) : undefined;
+  const parentStack = parent?.stack ? await stackRepo.get(auth.user.id, parent.stack.id) : undefined;
   const members = parentStack && parentStack.primaryAssetId === parentId ? parentStack.assetIds : [parentId];
   await createStack(auth, [...new Set([...members, ...assetIds])]);
 };
@@ -140,7 +141,7 @@ export const unstackAssets = async (auth: Auth, assetIds: readonly string[]): Pr
   const leaving = new Set(assets.map((asset) => asset.id));
   for (const stackId of stackIds)
     await retrying(async () => {
-      const stack = await getStack(auth.user.id, stackId);
+      const stack = await stackRepo.get(auth.user.id, stackId);
       if (!stack) return done();
       const rest = stack.assetIds.filter((id) => !leaving.has(id) || id === stack.primaryAssetId);
       if (rest.length === stack.assetIds.length) return done();
@@ -172,14 +173,14 @@ export const updateStackParent = async (auth: Auth, oldParentId: string, newPare
 /** A stack's members other than its primary, as v1.100's asset detail lists them (`stack`). */
 export const stackChildren = async (asset: AssetRecord): Promise<AssetRecord[]> => {
   if (!asset.stack) return [];
-  const stack = await getStack(asset.ownerId, asset.stack.id);
-  return stack ? shown(stack, await getAssets(stack.assetIds)).filter((member) => member.id !== stack.primaryAssetId) : [];
+  const stack = await stackRepo.get(asset.ownerId, asset.stack.id);
+  return stack ? shown(stack, await assetRepo.getMany(stack.assetIds)).filter((member) => member.id !== stack.primaryAssetId) : [];
 };
 
 /** GET /stacks?primaryAssetId=: the caller's stacks (one Query), with their assets. */
 export const searchStacks = async (auth: Auth, primaryAssetId?: string): Promise<StackView<AssetRecord>[]> => {
-  const stacks = (await listStacks(auth.user.id)).filter((stack) => !primaryAssetId || stack.primaryAssetId === primaryAssetId);
-  const assets = await getAssets(stacks.flatMap((stack) => stack.assetIds));
+  const stacks = (await stackRepo.list(auth.user.id)).filter((stack) => !primaryAssetId || stack.primaryAssetId === primaryAssetId);
+  const assets = await assetRepo.getMany(stacks.flatMap((stack) => stack.assetIds));
   return stacks.map((stack) => ({ stack, assets: shown(stack, assets) }));
 };
 
@@ -189,7 +190,7 @@ export const getStackView = async (auth: Auth, id: string): Promise<StackView<As
 
 /** The stack's members as stored, for a change that rewrites every copy. */
 const membersOf = async (stack: StackRecord): Promise<AssetRecord[]> =>
-  (await getAssets(stack.assetIds)).filter((asset) => asset.ownerId === stack.ownerId);
+  (await assetRepo.getMany(stack.assetIds)).filter((asset) => asset.ownerId === stack.ownerId);
 
 /** PUT /stacks/:id `{primaryAssetId}`: another member leads it (Immich's `update`). */
 export const updateStack = (auth: Auth, id: string, primaryAssetId: string | undefined): Promise<StackView<AssetRecord>> =>
@@ -282,7 +283,7 @@ const leaveStack = async (asset: AssetRecord): Promise<void> => {
   const ref = asset.stack;
   if (!ref) return;
   await retrying(async () => {
-    const stack = await getStack(asset.ownerId, ref.id);
+    const stack = await stackRepo.get(asset.ownerId, ref.id);
     if (!stack?.assetIds.includes(asset.id)) return done();
     const members = await membersOf(stack);
     const rest = stack.assetIds.filter((id) => id !== asset.id && members.some((member) => member.id === id));
@@ -309,9 +310,9 @@ const leaveStack = async (asset: AssetRecord): Promise<void> => {
  * stack as it went, so normally none): deleted as DELETE /stacks/:id deletes one, with its record.
  */
 export const deleteStacksOf = async (ownerId: string): Promise<void> => {
-  for (const { id } of await listStacks(ownerId))
+  for (const { id } of await stackRepo.list(ownerId))
     await retrying(async () => {
-      const stack = await getStack(ownerId, id);
+      const stack = await stackRepo.get(ownerId, id);
       if (!stack) return done();
       const members = await membersOf(stack);
       return write({ ownerId, put: [], remove: [stack], members: members.map((asset) => ({ asset, stack: null })) });

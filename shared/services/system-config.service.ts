@@ -1,6 +1,6 @@
 import { isCron } from '../core/cron.ts';
 import { Conflict, Invalid } from '../core/errors.ts';
-import { getStoredConfig, replaceStoredConfig } from '../db/config.repository.ts';
+import * as configRepo from '../db/config.repository.ts';
 import { configKeys, configViews, type SystemConfig, storageQuotaV1, storageTemplateOptions } from '../domain/system-config.ts';
 import type { SystemConfigUpdate } from '../model/config.ts';
 
@@ -125,11 +125,11 @@ const storageQuotaFromV1 = (sent: unknown, current: number | null): number | nul
  * (shared/http/generation.ts), whose default storage quota is v1.100's view of v3's.
  */
 export const updateConfig = async (body: SystemConfigUpdate, from?: 'v1'): Promise<SystemConfig> => {
-  const { overrides, version } = await getStoredConfig();
+  const { overrides, version } = await configRepo.getStoredConfig();
   const current = mergeConfig(overrides);
   const config = requested(body, current, from);
   await validate(config, current);
-  const replaced = await replaceStoredConfig(differences(config), version);
+  const replaced = await configRepo.replaceStoredConfig(differences(config), version);
   if (!replaced.ok) throw new Conflict('The configuration was changed by another request; read it again and retry');
   const stored = replaced.value;
   clearConfigCache();

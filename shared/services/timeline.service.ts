@@ -5,11 +5,11 @@ import { requireVisitorAlbum } from '../access/shared-link-access.ts';
 import { requireTag } from '../access/tag-access.ts';
 import { requireOwnLockedTimeline, requireTimeline } from '../access/timeline-access.ts';
 import { Invalid } from '../core/errors.ts';
-import { listMembers } from '../db/album.repository.ts';
-import { assetsTakenBetween, getAssets } from '../db/asset.repository.ts';
-import { getPerson, listPersonFaces } from '../db/person.repository.ts';
-import { assetIdsTagged } from '../db/tag.repository.ts';
-import { listCounters, listCountersWithStacks } from '../db/timeline.repository.ts';
+import * as albumRepo from '../db/album.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as personRepo from '../db/person.repository.ts';
+import * as tagRepo from '../db/tag.repository.ts';
+import * as timelineRepo from '../db/timeline.repository.ts';
 import { type BucketCount, type BucketFilter, bucketList, bucketsFrom, matchesFilter, periodOf } from '../domain/time-buckets.ts';
 import { type AssetRecord, type AssetStatus, hiddenInStack, isListed } from '../model/asset.ts';
 import type { SharedLinkRecord } from '../model/shared-link.ts';
@@ -102,18 +102,18 @@ const assetMatches = (asset: AssetRecord, dto: TimeBucketQuery): boolean =>
 const entriesOf = async (source: Source, dto: TimeBucketQuery, period?: string): Promise<{ assetId: string; localDateTime: string }[]> => {
   let entries: { assetId: string; status: AssetStatus }[];
   if (source.kind === 'album') {
-    entries = (await listMembers(source.albumId)).map((member) => ({ assetId: member.assetId, status: member }));
+    entries = (await albumRepo.listMembers(source.albumId)).map((member) => ({ assetId: member.assetId, status: member }));
   } else if (source.kind === 'tag') {
     // A tag's entries copy nothing of their assets: the assets themselves (a tag holds hundreds, not the library).
-    const assets = await getAssets([...(await assetIdsTagged(source.auth.user.id, source.tagId))]);
+    const assets = await assetRepo.getMany([...(await tagRepo.assetIdsTagged(source.auth.user.id, source.tagId))]);
     entries = assets.filter((asset) => asset.ownerId === source.auth.user.id).map((asset) => ({ assetId: asset.id, status: asset }));
   } else {
     // Faces of a person of the timeline's owner (another's person has none of their assets: nothing).
     const owner = source.ownerIds[0];
-    const person = dto.personId && owner ? await getPerson(owner, dto.personId) : undefined;
+    const person = dto.personId && owner ? await personRepo.get(owner, dto.personId) : undefined;
     if (!person) return [];
     const seen = new Set<string>();
-    entries = (await listPersonFaces(person.id)).flatMap((face) => {
+    entries = (await personRepo.listFaces(person.id)).flatMap((face) => {
       if (seen.has(face.assetId)) return [];
       seen.add(face.assetId);
       return [{ assetId: face.assetId, status: face }];
@@ -132,7 +132,7 @@ const entriesOf = async (source: Source, dto: TimeBucketQuery, period?: string):
 
 /** Reads the assets of entries and keeps those that still pass every filter. */
 const assetsOf = async (ids: readonly string[], dto: TimeBucketQuery): Promise<AssetRecord[]> =>
-  (await getAssets(ids)).filter((asset) => assetMatches(asset, dto));
+  (await assetRepo.getMany(ids)).filter((asset) => assetMatches(asset, dto));
 
 /**
  * GET /asset/time-buckets: how many assets each month (or day) holds, newest first unless
@@ -143,7 +143,7 @@ export const getTimeBuckets = async (auth: Auth, dto: TimeBucketQuery): Promise<
   const source = await sourceOf(auth, dto);
   const order = dto.order ?? 'desc';
   if (source.kind === 'timeline' && !dto.personId) {
-    const read = await Promise.all(source.ownerIds.map((ownerId) => listCountersWithStacks(ownerId)));
+    const read = await Promise.all(source.ownerIds.map((ownerId) => timelineRepo.listCountersWithStacks(ownerId)));
     const hidden = dto.withStacked ? read.flatMap((owner) => owner.stackHidden) : [];
     return bucketsFrom(
       read.flatMap((owner) => owner.counters),
@@ -186,7 +186,7 @@ export const getTimeBucket = async (auth: Auth, dto: TimeBucketQuery & { timeBuc
   let assets: AssetRecord[];
   if (source.kind === 'timeline' && !dto.personId) {
     const { from, to } = localPeriodRange(period, dto.size);
-    const owned = await Promise.all(source.ownerIds.map((ownerId) => assetsTakenBetween(ownerId, from, to)));
+    const owned = await Promise.all(source.ownerIds.map((ownerId) => assetRepo.assetsTakenBetween(ownerId, from, to)));
     assets = owned.flat().filter((asset) => assetMatches(asset, dto) && periodOfAsset(asset.localDateTime, dto.size) === period);
   } else {
     // Stacks fold only a library's timeline (whose counters count them so): an album's, a
@@ -225,7 +225,7 @@ export const getAssetStatistics = (auth: Auth, filter: BucketFilter): Promise<As
 /** GET /admin/users/:id/statistics (v3, admin): a user's assets, counted as their own statistics count them. */
 export const countAssets = async (ownerId: string, filter: BucketFilter): Promise<AssetCounts> => {
   const stats = { images: 0, videos: 0, total: 0 };
-  for (const counter of await listCounters(ownerId)) {
+  for (const counter of await timelineRepo.listCounters(ownerId)) {
     if (counter.size !== 'MONTH' || !matchesFilter(counter.state, filter)) continue;
     if (counter.state.type === 'IMAGE') stats.images += counter.count;
     if (counter.state.type === 'VIDEO') stats.videos += counter.count;
@@ -242,7 +242,7 @@ export const countAssets = async (ownerId: string, filter: BucketFilter): Promis
 export const getRandom = async (auth: Auth, count: number): Promise<AssetRecord[]> => {
   const ownerId = auth.user.id;
   const remaining = new Map<string, number>();
-  for (const counter of await listCounters(ownerId)) {
+  for (const counter of await timelineRepo.listCounters(ownerId)) {
     if (counter.size !== 'MONTH' || counter.state.isTrashed || counter.state.isLocked) continue;
     remaining.set(counter.period, (remaining.get(counter.period) ?? 0) + counter.count);
   }
@@ -264,7 +264,7 @@ export const getRandom = async (auth: Auth, count: number): Promise<AssetRecord[
   const chosen = await Promise.all(
     [...picks].map(async ([month, k]) => {
       const { from, to } = localPeriodRange(month, 'MONTH');
-      const assets = (await assetsTakenBetween(ownerId, from, to)).filter(
+      const assets = (await assetRepo.assetsTakenBetween(ownerId, from, to)).filter(
         (asset) => isListed(asset.visibility) && asset.deletedAt === null && periodOfAsset(asset.localDateTime, 'MONTH') === month,
       );
       // A partial Fisher–Yates shuffle: k distinct assets of the month.

@@ -4,27 +4,16 @@ import { Permission } from '../access/permission.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { Conflict } from '../core/errors.ts';
 import { log } from '../core/log.ts';
-import { getAlbum, listMembers, touchAlbum } from '../db/album.repository.ts';
-import {
-  addTrashEntry,
-  assetsTakenBetween,
-  deleteAsset,
-  dropPhotoEdits,
-  dropTrashEntry,
-  getAssetWithFaces,
-  listTrashedBefore,
-  markTrashIndexed,
-  type TrashEntry,
-  updateAsset,
-  withFreshAsset,
-} from '../db/asset.repository.ts';
-import { dropAssetMetadata } from '../db/asset-metadata.repository.ts';
-import { deleteAssetMemberships } from '../db/memory.repository.ts';
+import * as albumRepo from '../db/album.repository.ts';
+import type { TrashEntry } from '../db/asset.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as assetMetadataRepo from '../db/asset-metadata.repository.ts';
+import * as memoryRepo from '../db/memory.repository.ts';
 import { done, doneWith, type Outcome } from '../db/outcome.ts';
-import { getPeople } from '../db/person.repository.ts';
-import { deleteAssetTagEntries } from '../db/tag.repository.ts';
-import { deletePostings, postingsOf } from '../db/term.repository.ts';
-import { listCounters } from '../db/timeline.repository.ts';
+import * as personRepo from '../db/person.repository.ts';
+import * as tagRepo from '../db/tag.repository.ts';
+import * as termRepo from '../db/term.repository.ts';
+import * as timelineRepo from '../db/timeline.repository.ts';
 import { editedKeys } from '../domain/media-files.ts';
 import { assetTerms } from '../domain/terms.ts';
 import { newestLiveMember } from '../model/album.ts';
@@ -54,10 +43,10 @@ const storedObjectsOf = (asset: AssetRecord): StoredObject[] => [
 /** The owner's albums whose thumbnail was an asset deleted for good get their newest remaining asset (Immich's updateThumbnails). */
 const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], deletedId: string): Promise<void> => {
   for (const albumId of albumIds) {
-    const album = await getAlbum(ownerId, albumId);
+    const album = await albumRepo.get(ownerId, albumId);
     if (!album || album.albumThumbnailAssetId !== deletedId) continue;
-    const remaining = (await listMembers(albumId)).filter((member) => member.assetId !== deletedId);
-    await touchAlbum(album, newestLiveMember(remaining), new Date().toISOString());
+    const remaining = (await albumRepo.listMembers(albumId)).filter((member) => member.assetId !== deletedId);
+    await albumRepo.touch(album, newestLiveMember(remaining), new Date().toISOString());
   }
 };
 
@@ -77,10 +66,10 @@ export const deleteAssets = async (auth: Auth, ids: readonly string[], force: bo
       continue;
     }
     // The asset as stored now; one deleted meanwhile by a concurrent request is done already.
-    const current = await getAssetWithFaces(asset.id);
+    const current = await assetRepo.getWithFaces(asset.id);
     if (!current) continue;
-    await withFreshAsset(current, async (found) =>
-      found.asset.deletedAt === null ? updateAsset(found.asset, found.faces, { deletedAt: now }) : done(),
+    await assetRepo.withFreshAsset(current, async (found) =>
+      found.asset.deletedAt === null ? assetRepo.update(found.asset, found.faces, { deletedAt: now }) : done(),
     );
   }
 };
@@ -93,14 +82,14 @@ export const deleteAssets = async (auth: Auth, ids: readonly string[], force: bo
  * passes). Whether it was deleted (false: gone already, or no longer passing).
  */
 export const deleteAssetForGood = async (assetId: string, still?: (asset: AssetRecord) => boolean): Promise<boolean> => {
-  const current = await getAssetWithFaces(assetId);
+  const current = await assetRepo.getWithFaces(assetId);
   if (!current) return false;
-  const deleted = await withFreshAsset(current, async (found) => {
+  const deleted = await assetRepo.withFreshAsset(current, async (found) => {
     if (still && !still(found.asset)) return doneWith(false);
     const removed = await deleteForGood(found);
     if (!removed.ok) return removed;
-    const motion = found.asset.livePhotoVideoId ? await getAssetWithFaces(found.asset.livePhotoVideoId) : undefined;
-    if (motion && motion.asset.ownerId === found.asset.ownerId) await withFreshAsset(motion, (fresh) => deleteForGood(fresh));
+    const motion = found.asset.livePhotoVideoId ? await assetRepo.getWithFaces(found.asset.livePhotoVideoId) : undefined;
+    if (motion && motion.asset.ownerId === found.asset.ownerId) await assetRepo.withFreshAsset(motion, (fresh) => deleteForGood(fresh));
     return doneWith(true);
   });
   return deleted === true;
@@ -124,22 +113,22 @@ export const deleteUnlessBusy = async (assetId: string, still?: (asset: AssetRec
 
 /** Deletes an asset, its faces, postings and stored files for good; `changed` when it changed meanwhile (read it again). */
 const deleteForGood = async (found: { asset: AssetRecord; faces: FaceRecord[] }): Promise<Outcome<'changed'>> => {
-  const names = (await getPeople(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
-  const deleted = await deleteAsset(found.asset, found.faces);
+  const names = (await personRepo.getMany(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
+  const deleted = await assetRepo.remove(found.asset, found.faces);
   if (!deleted.ok) return deleted;
   const { albums } = deleted.value;
   // Its places in memories and tags and its metadata go with it (Immich's rows cascade; the apps
   // drop them with the asset), and it leaves its stack.
   await Promise.all([
-    deleteAssetMemberships(found.asset.id),
-    deleteAssetTagEntries(found.asset.id),
+    memoryRepo.deleteAssetMemberships(found.asset.id),
+    tagRepo.deleteAssetTagEntries(found.asset.id),
     leaveStackForGood(found.asset),
-    dropPhotoEdits(found.asset),
-    dropAssetMetadata(found.asset.id),
+    assetRepo.dropPhotoEdits(found.asset),
+    assetMetadataRepo.dropAssetMetadata(found.asset.id),
   ]);
   await replaceThumbnails(found.asset.ownerId, albums, found.asset.id);
   // Its search postings too (they would only cost reads: docs/data-model.md, "Search").
-  await deletePostings(found.asset.ownerId, postingsOf(found.asset, assetTerms(found.asset, names)));
+  await termRepo.deletePostings(found.asset.ownerId, termRepo.postingsOf(found.asset, assetTerms(found.asset, names)));
   await (await originalsStore()).delete(storedObjectsOf(found.asset));
   // As Immich's asset deletion job tells its owner's apps, one event an asset.
   raise({ kind: 'asset-deleted', ownerId: found.asset.ownerId, assetId: found.asset.id });
@@ -161,11 +150,11 @@ const restoreEach = async (auth: Auth, ids: readonly string[]): Promise<number> 
   const assets = await requireAssets(auth, Permission.AssetRestore, ids);
   let restored = 0;
   for (const asset of assets) {
-    const current = await getAssetWithFaces(asset.id);
+    const current = await assetRepo.getWithFaces(asset.id);
     if (!current) continue;
-    await withFreshAsset(current, async (found) => {
+    await assetRepo.withFreshAsset(current, async (found) => {
       if (found.asset.deletedAt === null) return done();
-      const written = await updateAsset(found.asset, found.faces, { deletedAt: null });
+      const written = await assetRepo.update(found.asset, found.faces, { deletedAt: null });
       if (written.ok) restored++;
       return written;
     });
@@ -179,12 +168,16 @@ const restoreEach = async (auth: Auth, ids: readonly string[]): Promise<number> 
  */
 const trashedAssets = async (ownerId: string): Promise<AssetRecord[]> => {
   const months = [
-    ...new Set((await listCounters(ownerId)).filter((counter) => counter.size === 'MONTH' && counter.state.isTrashed).map((c) => c.period)),
+    ...new Set(
+      (await timelineRepo.listCounters(ownerId))
+        .filter((counter) => counter.size === 'MONTH' && counter.state.isTrashed)
+        .map((c) => c.period),
+    ),
   ];
   const found: AssetRecord[] = [];
   for (const month of months) {
     const { from, to } = localPeriodRange(month, 'MONTH');
-    const assets = await assetsTakenBetween(ownerId, from, to);
+    const assets = await assetRepo.assetsTakenBetween(ownerId, from, to);
     found.push(...assets.filter((asset) => asset.deletedAt !== null && periodOfAsset(asset.localDateTime, 'MONTH') === month));
   }
   return found;
@@ -204,8 +197,8 @@ export const deleteExpiredTrash = async (
 ): Promise<{ removed: number; done: boolean }> => {
   const ownerId = owner.id;
   if (!owner.trashIndexed) {
-    await inBatches(await trashedAssets(ownerId), 8, addTrashEntry);
-    await markTrashIndexed(ownerId);
+    await inBatches(await trashedAssets(ownerId), 8, assetRepo.addTrashEntry);
+    await assetRepo.markTrashIndexed(ownerId);
   }
   let removed = 0;
   let busy = 0;
@@ -213,7 +206,7 @@ export const deleteExpiredTrash = async (
   let after: TrashEntry | undefined;
   for (;;) {
     if (budget.spent) return { removed, done: false };
-    const expired = await listTrashedBefore(ownerId, cutoff, Math.min(100, budget.remaining), after);
+    const expired = await assetRepo.listTrashedBefore(ownerId, cutoff, Math.min(100, budget.remaining), after);
     if (expired.length === 0) return { removed, done: busy === 0 };
     budget.take(expired.length);
     after = expired.at(-1);
@@ -224,7 +217,7 @@ export const deleteExpiredTrash = async (
         if (outcome === 'deleted') removed++;
         else if (outcome === 'busy') busy++;
         // An entry whose asset is no longer in the trash since then is none (its write raced an earlier shape's).
-        else await dropTrashEntry(ownerId, assetId, deletedAt);
+        else await assetRepo.dropTrashEntry(ownerId, assetId, deletedAt);
       }),
     );
   }

@@ -3,15 +3,15 @@
  * own assets in the timeline (not archived, hidden, locked or trashed), by the folder of their
  * original (docs/immich-compatibility.md, "The folders view").
  */
-import { getAssets } from '../db/asset.repository.ts';
-import { listFolderEntries } from '../db/folder.repository.ts';
+import * as assetRepo from '../db/asset.repository.ts';
+import * as folderRepo from '../db/folder.repository.ts';
 import { fileNameOf, folderOf, isDirectlyIn, normalizeFolder } from '../domain/folders.ts';
 import { type AssetRecord, inTimeline } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
 
 /** GET /view/folder/unique-paths: the folders holding the caller's timeline assets, in order. */
 export const getUniqueOriginalPaths = async (auth: Auth): Promise<string[]> => {
-  const entries = await listFolderEntries(auth.user.id);
+  const entries = await folderRepo.listEntries(auth.user.id);
   return [...new Set(entries.filter(inTimeline).map((entry) => folderOf(entry.originalPath)))].sort();
 };
 
@@ -22,9 +22,9 @@ export const getUniqueOriginalPaths = async (auth: Auth): Promise<string[]> => {
  */
 export const getAssetsByOriginalPath = async (auth: Auth, path: string): Promise<AssetRecord[]> => {
   const folder = normalizeFolder(path);
-  const entries = await listFolderEntries(auth.user.id, folder.startsWith('upload/') ? `${folder}/` : undefined);
+  const entries = await folderRepo.listEntries(auth.user.id, folder.startsWith('upload/') ? `${folder}/` : undefined);
   const inFolder = entries.filter((entry) => inTimeline(entry) && isDirectlyIn(entry.originalPath, folder));
-  const assets = await getAssets(inFolder.map((entry) => entry.assetId));
+  const assets = await assetRepo.getMany(inFolder.map((entry) => entry.assetId));
   // Read again, the index lagging its table: only what is still in the timeline and in the folder.
   return assets
     .filter((asset) => inTimeline(asset) && isDirectlyIn(asset.originalPath, folder))

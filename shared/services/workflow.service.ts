@@ -8,12 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Permission } from '../access/permission.ts';
 import { requireWorkflow } from '../access/workflow-access.ts';
 import { Conflict, Invalid } from '../core/errors.ts';
-import {
-  createWorkflow as insertWorkflow,
-  listWorkflows,
-  deleteWorkflow as removeWorkflow,
-  replaceWorkflow,
-} from '../db/workflow.repository.ts';
+import * as workflowRepo from '../db/workflow.repository.ts';
 import type { Auth } from '../model/user.ts';
 import { type WorkflowFields, type WorkflowRecord, type WorkflowTrigger, workflowTriggers } from '../model/workflow.ts';
 
@@ -35,7 +30,7 @@ export interface WorkflowFilters {
 
 /** GET /workflows: the caller's, newest first, narrowed as Immich's search narrows (id, trigger, enabled). */
 export const searchWorkflows = async (auth: Auth, filters: WorkflowFilters): Promise<WorkflowRecord[]> =>
-  (await listWorkflows(auth.user.id))
+  (await workflowRepo.list(auth.user.id))
     .filter(
       (workflow) =>
         (!filters.id || workflow.id === filters.id) &&
@@ -63,7 +58,7 @@ export const createWorkflow = async (
     createdAt: now,
     updatedAt: now,
   };
-  await insertWorkflow(workflow);
+  await workflowRepo.create(workflow);
   return workflow;
 };
 
@@ -83,7 +78,7 @@ export const updateWorkflow = async (
     // Always later than the one read, so two updates of the same moment cannot both pass the condition.
     const updatedAt = new Date(Math.max(Date.now(), Date.parse(current.updatedAt) + 1)).toISOString();
     const updated: WorkflowRecord = { ...current, ...defined, updatedAt };
-    if ((await replaceWorkflow(updated, current)).ok) return updated;
+    if ((await workflowRepo.replaceWorkflow(updated, current)).ok) return updated;
   }
   throw new Conflict('The workflow changed while it was updated; try again');
 };
@@ -91,7 +86,7 @@ export const updateWorkflow = async (
 /** DELETE /workflows/:id. */
 export const deleteWorkflow = async (auth: Auth, id: string): Promise<void> => {
   await requireWorkflow(auth, Permission.WorkflowDelete, id);
-  await removeWorkflow(auth.user.id, id);
+  await workflowRepo.remove(auth.user.id, id);
 };
 
 /** GET /workflows/:id/logs: a workflow with no steps never runs, so it has no log. */

@@ -18,7 +18,7 @@ const measure = async (): Promise<string> => {
   const stack = await startLocalStack({ ORIGINALS_DIR: join(work, 'originals') });
   const { baseUrl } = stack;
   const { recordUpload } = await import('#shared/db/asset.repository.ts');
-  const { createAlbum } = await import('#shared/db/album.repository.ts');
+  const { create: createAlbum } = await import('#shared/db/album.repository.ts');
   const { countRoundTrips } = await import('../support/round-trips.ts');
   const sdk = await import('@immich/sdk');
   try {

@@ -5,7 +5,7 @@ import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { routes } from '#infra/routes.ts';
 import { hashSecret, newSecret } from '#shared/core/crypto.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { createSession } from '#shared/db/session.repository.ts';
+import * as sessionRepo from '#shared/db/session.repository.ts';
 import { bearer, createApiKey, fixtures, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 
@@ -105,7 +105,7 @@ describe('where credentials are read from', () => {
   it("refuses an expired session even before DynamoDB's TTL has deleted it", async () => {
     const token = newSecret();
     const past = new Date(Date.now() - 60_000).toISOString();
-    await createSession({
+    await sessionRepo.create({
       id: '3f0c8a52-6b1e-4c7d-9a2f-5e8d1b4c7a90',
       pinExpiresAt: null,
       isPendingSyncReset: false,

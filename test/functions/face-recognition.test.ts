@@ -19,8 +19,8 @@ import { handler as getAllPeopleV3 } from '#functions/v3/person/get-all-people.t
 import { handler as getPersonStatistics } from '#functions/v3/person/get-person-statistics.ts';
 import { handler as updatePersonV3 } from '#functions/v3/person/update-person.ts';
 import { handler as getFeaturesV3 } from '#functions/v3/server/get-server-features.ts';
-import { getAssets, getAssetWithFaces, updateAsset } from '#shared/db/asset.repository.ts';
-import { addFaceIndexEntry, readFaceIndex, recordRecognition } from '#shared/db/face-index.repository.ts';
+import * as assetRepo from '#shared/db/asset.repository.ts';
+import * as faceIndexRepo from '#shared/db/face-index.repository.ts';
 import { decodeDescriptors, descriptorLength, encodeDescriptors } from '#shared/domain/faces.ts';
 import type { AssetFaceResponseDto } from '#shared/dto/v3/person.response.ts';
 import { recognizeFace } from '#shared/services/media/faces.service.ts';
@@ -306,7 +306,7 @@ describe('facial recognition in the media job', () => {
         await uploadPhoto(token, (await portrait('ana', 0)).data, { job: false }),
         await uploadPhoto(token, (await portrait('ana', 2)).data, { job: false }),
       ];
-      const assets = await getAssets(ids);
+      const assets = await assetRepo.getMany(ids);
       // One face each, with descriptors 0.1 apart: both without a person.
       const descriptor = (shift: number) => Float32Array.from({ length: descriptorLength }, (_, i) => (i === 0 ? shift : 0.05));
       const faces = assets.map((asset) => ({ id: randomUUID(), assetId: asset.id, x1: 10, y1: 10, x2: 50, y2: 60, score: 0.99 }));
@@ -326,7 +326,7 @@ describe('facial recognition in the media job', () => {
       }));
       for (const [n, asset] of assets.entries())
         expect(
-          await addFaceIndexEntry(
+          await faceIndexRepo.addEntry(
             asset,
             { width: 100, height: 100 },
             [faces[n] as (typeof faces)[number]],
@@ -334,10 +334,10 @@ describe('facial recognition in the media job', () => {
             items ? { asset, faces: [records[n] as (typeof records)[number]] } : undefined,
           ),
         ).toEqual({ ok: true, value: undefined });
-      const index = await readFaceIndex(user.id, decodeDescriptors);
+      const index = await faceIndexRepo.read(user.id, decodeDescriptors);
       expect(index.faces.map((face) => face.id)).toEqual(faces.map((face) => face.id));
       // The assets as a decision reads them: with their faces' ids when the faces have items.
-      const read = await getAssets(ids);
+      const read = await assetRepo.getMany(ids);
       const both = index.faces.map((face, n) => ({
         face,
         asset: read[n] as (typeof read)[number],
@@ -347,8 +347,8 @@ describe('facial recognition in the media job', () => {
       // Two jobs decided at once that these faces found a new person: one transaction wins.
       const outcomes = (
         await Promise.all([
-          recordRecognition({ ownerId: user.id, newPerson: { faceAssetId: ids[0] as string }, faces: both }),
-          recordRecognition({ ownerId: user.id, newPerson: { faceAssetId: ids[1] as string }, faces: both }),
+          faceIndexRepo.recordRecognition({ ownerId: user.id, newPerson: { faceAssetId: ids[0] as string }, faces: both }),
+          faceIndexRepo.recordRecognition({ ownerId: user.id, newPerson: { faceAssetId: ids[1] as string }, faces: both }),
         ])
       ).map((outcome) => (outcome.ok ? outcome.value : undefined));
       expect(outcomes.filter((outcome) => outcome !== undefined)).toHaveLength(1);
@@ -371,20 +371,20 @@ describe('facial recognition in the media job', () => {
     const user = await freshUser(accounts.admin.accessToken, `Trash${Date.now()}`);
     const token = user.accessToken;
     const id = await uploadPhoto(token, (await portrait('cy', 0)).data, { job: false });
-    const read = await getAssetWithFaces(id);
+    const read = await assetRepo.getWithFaces(id);
     // A face recognised on it after the trash read it…
     const face = { id: randomUUID(), assetId: id, x1: 10, y1: 10, x2: 50, y2: 60, score: 0.99 };
-    const [asset] = await getAssets([id]);
-    await addFaceIndexEntry(
+    const [asset] = await assetRepo.getMany([id]);
+    await faceIndexRepo.addEntry(
       asset as NonNullable<typeof asset>,
       { width: 100, height: 100 },
       [face],
       encodeDescriptors([new Float32Array(descriptorLength)]),
     );
-    const [fresh] = await getAssets([id]);
-    const [indexed] = (await readFaceIndex(user.id, decodeDescriptors)).faces;
+    const [fresh] = await assetRepo.getMany([id]);
+    const [indexed] = (await faceIndexRepo.read(user.id, decodeDescriptors)).faces;
     expect(
-      await recordRecognition({
+      await faceIndexRepo.recordRecognition({
         ownerId: user.id,
         newPerson: { faceAssetId: id },
         faces: [{ face: indexed as NonNullable<typeof indexed>, asset: fresh as NonNullable<typeof fresh>, index: 0 }],
@@ -392,7 +392,7 @@ describe('facial recognition in the media job', () => {
     ).toMatchObject({ ok: true });
     // …cancels the trash (it reads the photo again and copies its status to every face it has).
     await expect(
-      updateAsset(read?.asset as NonNullable<typeof read>['asset'], read?.faces ?? [], { deletedAt: new Date().toISOString() }),
+      assetRepo.update(read?.asset as NonNullable<typeof read>['asset'], read?.faces ?? [], { deletedAt: new Date().toISOString() }),
     ).resolves.toEqual({ ok: false, reason: 'changed' });
   });
 

@@ -15,9 +15,9 @@ import { handler as upsertTagsV3 } from '#functions/v3/tag/upsert-tags.ts';
 import { localRoutes, type Route, routes, webRoutes } from '#infra/routes.ts';
 import { hashSecret, newSecret } from '#shared/core/crypto.ts';
 import { db } from '#shared/db/client.ts';
-import { createSession } from '#shared/db/session.repository.ts';
-import { adminId } from '#shared/db/system.repository.ts';
-import { getUser } from '#shared/db/user.repository.ts';
+import * as sessionRepo from '#shared/db/session.repository.ts';
+import * as systemRepo from '#shared/db/system.repository.ts';
+import * as userRepo from '#shared/db/user.repository.ts';
 import { sessionLifetimeSeconds } from '#shared/model/session.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke, type Reply } from '../support/invoke.ts';
@@ -216,11 +216,11 @@ interface Caller {
 
 /** A new session of a user, written as sign-in writes it: no password hash to compute, and whatever the fuzz did to the password or the config. */
 const sessionOf = async (userId: string): Promise<string> => {
-  const user = await getUser(userId);
+  const user = await userRepo.get(userId);
   if (!user) throw new Error(`no user ${userId}`);
   const token = newSecret();
   const now = new Date();
-  await createSession({
+  await sessionRepo.create({
     id: randomUUID(),
     tokenHash: hashSecret(token),
     userId,
@@ -312,7 +312,7 @@ describe('random and costly input to every route (the route table), as an admin,
 
   beforeAll(async () => {
     const accounts = await setupAccounts();
-    const admin = (await adminId()) ?? '';
+    const admin = (await systemRepo.adminId()) ?? '';
     callers.push(
       caller('admin', admin, 'session'),
       caller('user', accounts.user1.id, 'session'),

@@ -9,7 +9,7 @@ import { handler as getConfigHandler } from '#functions/system-config/get-config
 import { handler as updateConfigHandler } from '#functions/system-config/update-config.ts';
 import { handler as createUserHandler } from '#functions/user/create-user.ts';
 import { handler as getMyUserInfoHandler } from '#functions/user/get-my-user-info.ts';
-import { createAlbum } from '#shared/db/album.repository.ts';
+import * as albumRepo from '#shared/db/album.repository.ts';
 import { CreateAlbumDto } from '#shared/dto/v1/album.ts';
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
@@ -179,7 +179,7 @@ describe('values too long, too large or odd are 4xx, never 500', () => {
       sharedUserIds: [],
       userRoles: {},
     };
-    await expect(createAlbum(album, [])).rejects.toMatchObject({ kind: 'invalid', messages: 'A value is too long to be stored' });
+    await expect(albumRepo.create(album, [])).rejects.toMatchObject({ kind: 'invalid', messages: 'A value is too long to be stored' });
   });
 });
 

@@ -12,11 +12,11 @@ import { handler as deleteUserHandler } from '#functions/user/delete-user.ts';
 import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
 import { handler as getQueue } from '#functions/v3/queue/get-queue.ts';
 import { managedConnectionId } from '#infra/local/websocket-api.ts';
-import { getAsset, getAssetWithFaces, updateAsset } from '#shared/db/asset.repository.ts';
-import { deleteConnection, putConnection } from '#shared/db/connection.repository.ts';
+import * as assetRepo from '#shared/db/asset.repository.ts';
+import * as connectionRepo from '#shared/db/connection.repository.ts';
 import { keys } from '#shared/db/keys.ts';
-import { listMemories } from '#shared/db/memory.repository.ts';
-import { getUser } from '#shared/db/user.repository.ts';
+import * as memoryRepo from '#shared/db/memory.repository.ts';
+import * as userRepo from '#shared/db/user.repository.ts';
 import { nightlySlot, runNightlyTasks } from '#shared/services/nightly-tasks.service.ts';
 import { deleteAssetForGood } from '#shared/services/trash.service.ts';
 import { bearer, freshUser, login, signUpAdmin } from '../support/accounts.ts';
@@ -85,13 +85,13 @@ const setConfig = async (change: (config: Record<string, any>) => Record<string,
 
 /** Puts an asset in the trash as of `deletedAt` (as the API's trash writes it, backdated). */
 const trashedAt = async (assetId: string, deletedAt: number) => {
-  const found = await getAssetWithFaces(assetId);
+  const found = await assetRepo.getWithFaces(assetId);
   if (!found) throw new Error(`no asset ${assetId}`);
-  await updateAsset(found.asset, found.faces, { deletedAt: at(deletedAt) });
+  await assetRepo.update(found.asset, found.faces, { deletedAt: at(deletedAt) });
 };
 
 const fileOf = async (assetId: string): Promise<string> =>
-  join(String(process.env.ORIGINALS_DIR), String((await getAsset(assetId))?.originalPath));
+  join(String(process.env.ORIGINALS_DIR), String((await assetRepo.get(assetId))?.originalPath));
 
 const backgroundRuns = async (): Promise<number> =>
   (
@@ -217,7 +217,7 @@ describe('the nightly trash check (Immich’s AssetDeleteCheck)', () => {
       await setConfig((config) => ({ ...config, nightlyTasks: { ...config.nightlyTasks, databaseCleanup: true } }));
     }
     expect((await assetInfo(owner.accessToken, photo)).body).toMatchObject({ isTrashed: true });
-    expect(await getUser(leaving.userId)).toMatchObject({ status: 'deleted' });
+    expect(await userRepo.get(leaving.userId)).toMatchObject({ status: 'deleted' });
   });
 });
 
@@ -254,9 +254,9 @@ describe('the nightly user check (Immich’s UserDeleteCheck)', () => {
     await backdateDeletion(short.userId, slotOf(night) - 2 * dayMs);
 
     expect(await nightly(night)).toMatchObject({ ran: true, purge: { assets: 1, users: 1, done: true } });
-    expect(await getUser(long.userId)).toBeUndefined();
+    expect(await userRepo.get(long.userId)).toBeUndefined();
     expect(existsSync(files.long)).toBe(false);
-    expect(await getUser(short.userId)).toMatchObject({ status: 'deleted' });
+    expect(await userRepo.get(short.userId)).toMatchObject({ status: 'deleted' });
     expect(existsSync(files.short)).toBe(true);
 
     const lines = await app.sync();
@@ -317,17 +317,17 @@ describe('an asset busy at every attempt', () => {
       [second.accessToken, secondFree],
     ] as const)
       expect((await assetInfo(token, id)).status).toBe(400);
-    expect(await getAsset(leavingFree)).toBeUndefined();
+    expect(await assetRepo.get(leavingFree)).toBeUndefined();
     expect((await assetInfo(first.accessToken, firstBusy)).body).toMatchObject({ isTrashed: true });
-    expect(await getAsset(leavingBusy)).toMatchObject({ id: leavingBusy });
-    expect(await getUser(leaving.userId)).toMatchObject({ status: 'removing' });
+    expect(await assetRepo.get(leavingBusy)).toMatchObject({ id: leavingBusy });
+    expect(await userRepo.get(leaving.userId)).toMatchObject({ status: 'removing' });
 
     // The next tick goes on with what was left, once it is no longer busy.
     await settle(firstBusy);
     await settle(leavingBusy);
     expect(await nightly(night + 3_600_000)).toMatchObject({ ran: false, purge: { assets: 2, users: 1, done: true } });
     expect((await assetInfo(first.accessToken, firstBusy)).status).toBe(400);
-    expect(await getUser(leaving.userId)).toBeUndefined();
+    expect(await userRepo.get(leaving.userId)).toBeUndefined();
     expect(await nightly(night + 2 * 3_600_000)).toEqual({ slot: at(slotOf(night)), ran: false });
     // Each busy asset takes withFreshAsset's six attempts, each waiting for the album entry.
   });
@@ -363,7 +363,7 @@ const managementApiLooking = async (look: () => Promise<unknown>) => {
 /** A connection of the user's app, as `$connect` keeps it (v1.100's shapes). */
 const connected = async (userId: string): Promise<string> => {
   const connectionId = `${userId.slice(0, 12)}=`;
-  await putConnection({
+  await connectionRepo.put({
     connectionId,
     userId,
     sessionHash: null,
@@ -387,7 +387,7 @@ describe('the apps told of the night’s deletions', () => {
     await trashedAt(secondPhoto, slotOf(night) - 40 * dayMs);
     const connections = [await connected(first.userId), await connected(second.userId)];
     // What each frame found: whether the second user's photo was still there.
-    const api = await managementApiLooking(async () => (await getAsset(secondPhoto)) !== undefined);
+    const api = await managementApiLooking(async () => (await assetRepo.get(secondPhoto)) !== undefined);
     try {
       expect(await nightly(night)).toMatchObject({ ran: true, purge: { assets: 2, users: 0, done: true } });
       expect(api.posts).toEqual([
@@ -396,7 +396,7 @@ describe('the apps told of the night’s deletions', () => {
       ]);
     } finally {
       await api.close();
-      for (const connectionId of connections) await deleteConnection(connectionId);
+      for (const connectionId of connections) await connectionRepo.remove(connectionId);
     }
   });
 
@@ -433,7 +433,7 @@ describe('the apps told of the night’s deletions', () => {
       ]);
     } finally {
       await api.close();
-      for (const connectionId of connections) await deleteConnection(connectionId);
+      for (const connectionId of connections) await connectionRepo.remove(connectionId);
     }
   });
 });
@@ -451,7 +451,7 @@ const takenYearsBefore = async (token: string, night: number): Promise<string> =
 
 /** The user's memories: the year each is of, and its day. */
 const memoriesOf = async (userId: string) =>
-  (await listMemories(userId)).map((memory) => ({ year: memory.data.year, day: memory.showAt?.slice(0, 10) }));
+  (await memoryRepo.list(userId)).map((memory) => ({ year: memory.data.year, day: memory.showAt?.slice(0, 10) }));
 
 describe('the night’s memories beside its purge', () => {
   it('are made first: the purge’s first batch finds them there', async () => {
@@ -469,7 +469,7 @@ describe('the night’s memories beside its purge', () => {
       expect(outcome).toMatchObject({ ran: true, memories: { done: true }, purge: { assets: 1, done: true } });
     } finally {
       await api.close();
-      await deleteConnection(connection);
+      await connectionRepo.remove(connection);
     }
   });
 

@@ -26,7 +26,7 @@ import { handler as reverseGeocode } from '#functions/v3/map/reverse-geocode.ts'
 import { handler as getServerConfigV3 } from '#functions/v3/server/get-server-config.ts';
 import { handler as getFeaturesV3 } from '#functions/v3/server/get-server-features.ts';
 import { handler as createSharedLink } from '#functions/v3/shared-link/create-shared-link.ts';
-import { getAsset, getAssetWithFaces, recordPlaces, updateAsset as writeAsset } from '#shared/db/asset.repository.ts';
+import * as assetRepo from '#shared/db/asset.repository.ts';
 import { placeAsset } from '#shared/services/places.service.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -257,11 +257,11 @@ describe('reverse geocoding in the media job', () => {
   it('a trash racing the naming of a place is read again, never moving a place count that is no longer there', async () => {
     const token = (await freshUser(accounts.admin.accessToken, `Racer${Date.now()}`)).accessToken;
     const id = await photo(token, ralston, { job: false });
-    const stale = await getAssetWithFaces(id);
+    const stale = await assetRepo.getWithFaces(id);
     if (!stale) throw new Error('no asset');
     expect((await placeAsset(id)).outcome).toBe('named');
     // A trash prepared from the asset before it was named would take a count from the unnamed place.
-    await expect(writeAsset(stale.asset, stale.faces, { deletedAt: new Date().toISOString() })).resolves.toEqual({
+    await expect(assetRepo.update(stale.asset, stale.faces, { deletedAt: new Date().toISOString() })).resolves.toEqual({
       ok: false,
       reason: 'changed',
     });
@@ -365,9 +365,9 @@ describe('one country, one name (docs/places.md)', () => {
     const geocoded = await photo(token, ralston);
     const old = await photo(token, { city: 'Omaha', country: 'United States' });
     // As a build before this stored it: the file's words as written, counted in the place facets.
-    const stored = await getAsset(old);
+    const stored = await assetRepo.get(old);
     if (!stored) throw new Error('no asset');
-    await recordPlaces(stored, { city: 'Omaha', state: null, country: 'United States' }, false);
+    await assetRepo.recordPlaces(stored, { city: 'Omaha', state: null, country: 'United States' }, false);
     const suggest = async () =>
       (await invoke(getSearchSuggestions, { path: '/api/search/suggestions', query: { type: 'country' }, headers: bearer(token) })).body;
     expect(await suggest()).toEqual(['United States', usa]);

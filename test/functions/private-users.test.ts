@@ -11,7 +11,7 @@ import { handler as removeUserHandler } from '#functions/v3/album/remove-user-fr
 import { handler as createPartner } from '#functions/v3/partner/create-partner.ts';
 import { handler as getUserV3 } from '#functions/v3/user/get-user.ts';
 import { handler as searchUsers } from '#functions/v3/user/search-users.ts';
-import { getStoredConfig, replaceStoredConfig } from '#shared/db/config.repository.ts';
+import * as configRepo from '#shared/db/config.repository.ts';
 import { clearConfigCache } from '#shared/services/config.reader.ts';
 import { bearer, ensureAdmin, fixtures, freshUser, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -133,8 +133,8 @@ let coMember: Signed;
 let stranger: Signed;
 
 const setPublicUsers = async (value: boolean) => {
-  const stored = await getStoredConfig();
-  await replaceStoredConfig({ ...stored.overrides, 'server.publicUsers': value }, stored.version);
+  const stored = await configRepo.getStoredConfig();
+  await configRepo.replaceStoredConfig({ ...stored.overrides, 'server.publicUsers': value }, stored.version);
   clearConfigCache();
 };
 

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { handler as updateAssetsHandler } from '#functions/asset/update-assets.ts';
 import { handler as emptyTrashHandler } from '#functions/trash/empty-trash.ts';
-import { recordUpload } from '#shared/db/asset.repository.ts';
-import { addTagAssets, createTag } from '#shared/db/tag.repository.ts';
+import * as assetRepo from '#shared/db/asset.repository.ts';
+import * as tagRepo from '#shared/db/tag.repository.ts';
 import { noQuota } from '#shared/domain/quota.ts';
 import type { AssetDetail } from '#shared/model/asset.ts';
 import type { LiveEvent } from '#shared/model/realtime.ts';
@@ -71,7 +71,9 @@ const photos = async (ownerId: string, count: number): Promise<string[]> => {
   const assets = Array.from({ length: count }, (_, i) => assetRecord(ownerId, { at: new Date(Date.UTC(2021, 0, 1, 0, i)).toISOString() }));
   for (let i = 0; i < assets.length; i += 10)
     await Promise.all(
-      assets.slice(i, i + 10).map((asset) => recordUpload({ asset, faces: [], newPeople: [], existingPeople: new Set(), quota: noQuota })),
+      assets
+        .slice(i, i + 10)
+        .map((asset) => assetRepo.recordUpload({ asset, faces: [], newPeople: [], existingPeople: new Set(), quota: noQuota })),
     );
   return assets.map((asset) => asset.id);
 };
@@ -150,14 +152,15 @@ describe('publishing the events of one request about many photos', () => {
       updatedAt: now,
     };
     const [withFace, tagged, plain] = [assetRecord(user.id), assetRecord(user.id), assetRecord(user.id)];
-    await recordUpload({
+    await assetRepo.recordUpload({
       asset: withFace,
       faces: [faceRecord(withFace.id, person.id, user.id)],
       newPeople: [person],
       existingPeople: new Set(),
       quota: noQuota,
     });
-    for (const asset of [tagged, plain]) await recordUpload({ asset, faces: [], newPeople: [], existingPeople: new Set(), quota: noQuota });
+    for (const asset of [tagged, plain])
+      await assetRepo.recordUpload({ asset, faces: [], newPeople: [], existingPeople: new Set(), quota: noQuota });
     const tag = (value: string) => ({
       id: randomUUID(),
       ownerId: user.id,
@@ -170,8 +173,8 @@ describe('publishing the events of one request about many photos', () => {
     });
     const [zebra, apple] = [tag('zebra'), tag('apple')];
     for (const each of [zebra, apple]) {
-      await createTag(each);
-      await addTagAssets(each, [tagged.id, withFace.id]);
+      await tagRepo.create(each);
+      await tagRepo.addAssets(each, [tagged.id, withFace.id]);
     }
     const views = await ownerDetails([withFace.id, tagged.id, plain.id, 'gone-meanwhile']);
     expect([...views.keys()]).toEqual([withFace.id, tagged.id, plain.id]);

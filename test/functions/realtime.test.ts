@@ -8,7 +8,7 @@ import { handler as greetHandler } from '#functions/realtime/greet.ts';
 import { handler as pingHandler } from '#functions/realtime/ping.ts';
 import { handler as createApiKeyV3 } from '#functions/v3/api-key/create-api-key.ts';
 import type { WebSocketEvent } from '#infra/local/websocket-api.ts';
-import { listConnections, listUserConnections, putConnection } from '#shared/db/connection.repository.ts';
+import * as connectionRepo from '#shared/db/connection.repository.ts';
 import { collectEvents, raise } from '#shared/realtime/outbox.ts';
 import { type Greeting, runGreetingsWith } from '#shared/storage/realtime-jobs.ts';
 import { bearer, createApiKey, fixtures, login, setupAccounts } from '../support/accounts.ts';
@@ -58,7 +58,7 @@ describe('$connect', () => {
   const connect = async (headers: Record<string, string>) => {
     const connectionId = `${randomUUID().slice(0, 12)}=`;
     const result = await connectHandler(connectEvent(connectionId, headers));
-    const [kept] = (await listUserConnections([accounts.admin.userId, accounts.user1.id, accounts.user2.id])).filter(
+    const [kept] = (await connectionRepo.listUserConnections([accounts.admin.userId, accounts.user1.id, accounts.user2.id])).filter(
       (connection) => connection.connectionId === connectionId,
     );
     return { connectionId, result, kept, greeting: greetings.find((each) => each.connectionId === connectionId) };
@@ -131,7 +131,7 @@ describe('$connect', () => {
     const { connectionId, kept } = await connect({ 'x-immich-user-token': accounts.user2.accessToken });
     expect(kept).toBeDefined();
     expect(await disconnectHandler({ requestContext: { connectionId, routeKey: '$disconnect' } })).toEqual({ statusCode: 200 });
-    expect((await listConnections()).map((connection) => connection.connectionId)).not.toContain(connectionId);
+    expect((await connectionRepo.list()).map((connection) => connection.connectionId)).not.toContain(connectionId);
   });
 });
 
@@ -179,18 +179,18 @@ describe('through the WebSocket API (its local stand-in and management API, over
   it('refuses nothing a client could send, and leaves no connection behind when it closes', async () => {
     const app = client({ 'x-immich-user-token': accounts.user2.accessToken });
     await app.frame(2);
-    expect((await listUserConnections([accounts.user2.id])).length).toBeGreaterThan(0);
+    expect((await connectionRepo.listUserConnections([accounts.user2.id])).length).toBeGreaterThan(0);
     app.socket.close();
     await app.closed;
     const deadline = Date.now() + hangGuard.wait;
-    while ((await listUserConnections([accounts.user2.id])).length > 0 && Date.now() < deadline)
+    while ((await connectionRepo.listUserConnections([accounts.user2.id])).length > 0 && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(await listUserConnections([accounts.user2.id])).toEqual([]);
+    expect(await connectionRepo.listUserConnections([accounts.user2.id])).toEqual([]);
   });
 
   it('deletes a connection that is gone (410) when the heartbeat or an event finds it', async () => {
     const stale = (connectionId: string) =>
-      putConnection({
+      connectionRepo.put({
         connectionId,
         userId: accounts.user2.id,
         sessionHash: null,
@@ -200,11 +200,11 @@ describe('through the WebSocket API (its local stand-in and management API, over
       });
     await stale('gone-to-the-heartbeat=');
     await pingHandler();
-    expect((await listConnections()).map((each) => each.connectionId)).not.toContain('gone-to-the-heartbeat=');
+    expect((await connectionRepo.list()).map((each) => each.connectionId)).not.toContain('gone-to-the-heartbeat=');
     await stale('gone-to-an-event=');
     const { publish } = await import('#shared/realtime/publisher.ts');
     await publish([{ kind: 'stacks-changed', userId: accounts.user2.id }]);
-    expect((await listConnections()).map((each) => each.connectionId)).not.toContain('gone-to-an-event=');
+    expect((await connectionRepo.list()).map((each) => each.connectionId)).not.toContain('gone-to-an-event=');
   });
 
   it('greets an open connection with its frames alone: the open packet’s post is its test of the connection being open', async () => {

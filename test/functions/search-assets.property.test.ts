@@ -3,8 +3,8 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as searchAssetsHandler } from '#functions/search/search-assets.ts';
-import { createAlbum } from '#shared/db/album.repository.ts';
-import { recordUpload, updateAsset } from '#shared/db/asset.repository.ts';
+import * as albumRepo from '#shared/db/album.repository.ts';
+import * as assetRepo from '#shared/db/asset.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import { personItem } from '#shared/db/items/person.ts';
 import { noQuota } from '#shared/domain/quota.ts';
@@ -236,10 +236,16 @@ const buildLibrary = async (specs: AssetSpec[]) => {
       index,
       sourceType: 'exif' as const,
     }));
-    await recordUpload({ asset, faces, newPeople: [], existingPeople: new Set(faces.map((face) => face.personId)), quota: noQuota });
+    await assetRepo.recordUpload({
+      asset,
+      faces,
+      newPeople: [],
+      existingPeople: new Set(faces.map((face) => face.personId)),
+      quota: noQuota,
+    });
     asset = { ...asset, personIds: [...new Set(faces.map((face) => face.personId))], faceIds: faces.map((face) => face.id) };
     if (spec.isArchived || spec.trashed) {
-      const written = await updateAsset(asset, faces, {
+      const written = await assetRepo.update(asset, faces, {
         ...(spec.isArchived && spec.isVisible ? { visibility: 'archive' } : {}),
         deletedAt: spec.trashed,
       });
@@ -250,7 +256,7 @@ const buildLibrary = async (specs: AssetSpec[]) => {
   }
   const albumMembers = library.filter((_, index) => specs[index]?.inAlbum);
   if (albumMembers.length > 0) {
-    await createAlbum(
+    await albumRepo.create(
       {
         id: randomUUID(),
         ownerId: user.id,

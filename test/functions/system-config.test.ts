@@ -4,7 +4,7 @@ import { handler as getConfigHandler } from '#functions/system-config/get-config
 import { handler as getConfigDefaults } from '#functions/system-config/get-config-defaults.ts';
 import { handler as getStorageTemplateOptions } from '#functions/system-config/get-storage-template-options.ts';
 import { handler as updateConfigHandler } from '#functions/system-config/update-config.ts';
-import { getStoredConfig, replaceStoredConfig } from '#shared/db/config.repository.ts';
+import * as configRepo from '#shared/db/config.repository.ts';
 import { configDefaults } from '#shared/domain/system-config.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -79,7 +79,7 @@ describe('PUT /system-config', () => {
     const reply = await put(body);
     expect(reply.status).toBe(200);
     // v1.100's one quality is v3's two (docs/immich-compatibility.md, "System configuration"): stored as those.
-    expect((await getStoredConfig()).overrides).toEqual({ 'image.preview.quality': 90, 'image.thumbnail.quality': 90 });
+    expect((await configRepo.getStoredConfig()).overrides).toEqual({ 'image.preview.quality': 90, 'image.thumbnail.quality': 90 });
     expect(reply.body).not.toHaveProperty('extra');
     expect(reply.body.ffmpeg).not.toHaveProperty('unknownField');
     const quality90 = ['thumbnail.quality', 'image.preview.quality', 'image.thumbnail.quality'].reduce(
@@ -220,10 +220,10 @@ describe('PUT /system-config', () => {
   });
 
   it('never loses a write: of two updates based on one version, exactly one lands, the other is a 409', async () => {
-    const { version } = await getStoredConfig();
+    const { version } = await configRepo.getStoredConfig();
     const results = await Promise.all([
-      replaceStoredConfig({ 'ffmpeg.crf': 40 }, version),
-      replaceStoredConfig({ 'ffmpeg.crf': 41 }, version),
+      configRepo.replaceStoredConfig({ 'ffmpeg.crf': 40 }, version),
+      configRepo.replaceStoredConfig({ 'ffmpeg.crf': 41 }, version),
     ]);
     expect(results.map((r) => r.ok).sort()).toEqual([false, true]);
     // The loser is refused as changed (the service answers it with a 409).

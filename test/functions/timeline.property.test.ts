@@ -5,7 +5,7 @@ import { handler as getAssetStatisticsHandler } from '#functions/asset/get-asset
 import { handler as getTimeBucketHandler } from '#functions/asset/get-time-bucket.ts';
 import { handler as getTimeBucketsHandler } from '#functions/asset/get-time-buckets.ts';
 import { handler as restoreAssetsHandler } from '#functions/trash/restore-assets.ts';
-import { getAsset, recordUpload } from '#shared/db/asset.repository.ts';
+import * as assetRepo from '#shared/db/asset.repository.ts';
 import { noQuota } from '#shared/domain/quota.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';
 import { bearer, createUser, fixtures, login, signUpAdmin } from '../support/accounts.ts';
@@ -129,7 +129,7 @@ describe('timeline counters', () => {
               visibility: !step.isVisible ? 'hidden' : step.isArchived ? 'archive' : 'timeline',
               isFavorite: step.isFavorite,
             });
-            await recordUpload({ asset, faces: [], newPeople: [], existingPeople: new Set(), quota: noQuota });
+            await assetRepo.recordUpload({ asset, faces: [], newPeople: [], existingPeople: new Set(), quota: noQuota });
             ids.push(asset.id);
             continue;
           }
@@ -163,7 +163,7 @@ describe('timeline counters', () => {
           expect([200, 204, 400]).toContain(await change(step.kind));
         }
 
-        const assets = (await Promise.all(ids.map((id) => getAsset(id)))).filter((asset): asset is AssetRecord => asset !== undefined);
+        const assets = (await Promise.all(ids.map((id) => assetRepo.get(id)))).filter((asset): asset is AssetRecord => asset !== undefined);
         for (const size of ['MONTH', 'DAY'] as const) {
           for (const filter of filters) {
             const reply = await invoke(getTimeBucketsHandler, {

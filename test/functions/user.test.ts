@@ -12,7 +12,7 @@ import { handler as getProfileImageHandler } from '#functions/user/get-profile-i
 import { handler as getUserByIdHandler } from '#functions/user/get-user-by-id.ts';
 import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
 import { handler as updateUserHandler } from '#functions/user/update-user.ts';
-import { recordUpload } from '#shared/db/asset.repository.ts';
+import * as assetRepo from '#shared/db/asset.repository.ts';
 import { noQuota } from '#shared/domain/quota.ts';
 import { UserResponseDto } from '#shared/dto/v1/user.response.ts';
 import { bearer, ensureAdmin, fixtures, freshUser, login, unlockSession } from '../support/accounts.ts';
@@ -297,7 +297,7 @@ describe('GET /server-info/statistics', () => {
     const later = await freshUser(admin.accessToken, `Later${Date.now()}`);
     const gone = await freshUser(admin.accessToken, `Uncounted${Date.now()}`);
     const record = (type: 'IMAGE' | 'VIDEO', extra: Partial<Parameters<typeof assetRecord>[1]> = {}) =>
-      recordUpload({
+      assetRepo.recordUpload({
         asset: assetRecord(user.userId, { type, exif: { fileSizeInByte: 1000 }, ...extra }),
         faces: [],
         newPeople: [],

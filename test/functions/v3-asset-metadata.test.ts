@@ -14,7 +14,7 @@ import { handler as uploadAsset } from '#functions/v3/asset/upload-asset.ts';
 import { handler as setupPinCode } from '#functions/v3/auth/setup-pin-code.ts';
 import { handler as unlockSession } from '#functions/v3/auth/unlock-auth-session.ts';
 import { handler as createPartner } from '#functions/v3/partner/create-partner.ts';
-import { putAssetMetadata } from '#shared/db/asset-metadata.repository.ts';
+import * as assetMetadataRepo from '#shared/db/asset-metadata.repository.ts';
 import { batchPut } from '#shared/db/batch.ts';
 import { assetItem } from '#shared/db/items/asset.ts';
 import { partitions } from '#shared/db/keys.ts';
@@ -406,7 +406,7 @@ describe('asset metadata in bulk (v3): PUT and DELETE /assets/metadata', () => {
         .status,
     ).toBe(204);
     // As if the access check had passed just before the deletion.
-    const left = await putAssetMetadata(
+    const left = await assetMetadataRepo.put(
       [
         { asset: { id: kept, ownerId: owner }, entry: { key: 'k', value: {} } },
         { asset: { id: gone, ownerId: owner }, entry: { key: 'k', value: {} } },

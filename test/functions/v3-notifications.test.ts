@@ -10,7 +10,7 @@ import { handler as getNotifications } from '#functions/v3/notification/get-noti
 import { handler as updateNotification } from '#functions/v3/notification/update-notification.ts';
 import { handler as updateNotifications } from '#functions/v3/notification/update-notifications.ts';
 import { handler as createNotification } from '#functions/v3/notification-admin/create-notification.ts';
-import { putNotifications } from '#shared/db/notification.repository.ts';
+import * as notificationRepo from '#shared/db/notification.repository.ts';
 import { notificationTtl } from '#shared/model/notification.ts';
 import { albumUpdateSlotMs } from '#shared/services/notification.service.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
@@ -281,7 +281,7 @@ describe('a user’s notifications', () => {
       dataJson: null,
       readAt: null,
     } as const;
-    await putNotifications([
+    await notificationRepo.putMany([
       { ...base, id: '00000000-0000-4000-8000-00000000000a', createdAt, ttl: notificationTtl(createdAt, null) },
       {
         ...base,

@@ -13,7 +13,7 @@ import { handler as updateUserAdmin } from '#functions/v3/user-admin/update-user
 import { hashSecret } from '#shared/core/crypto.ts';
 import { db } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
-import { extendSessionPin } from '#shared/db/session.repository.ts';
+import * as sessionRepo from '#shared/db/session.repository.ts';
 import { bearer, createApiKey, freshUser, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { tableItems } from '../support/table-items.ts';
@@ -143,7 +143,7 @@ describe('the locked folder’s PIN code and the session it unlocks (v3)', () =>
 
     // A lock that lands between a request's read and its extension wins: the extension is conditional on what was read.
     expect((await call(lockSession, 'POST', '/api/auth/session/lock', token)).status).toBe(204);
-    expect(await extendSessionPin(hashSecret(token), before, new Date(Date.now() + 5 * 60_000).toISOString())).toEqual({
+    expect(await sessionRepo.extendSessionPin(hashSecret(token), before, new Date(Date.now() + 5 * 60_000).toISOString())).toEqual({
       ok: false,
       reason: 'changed',
     });

@@ -12,7 +12,7 @@ import { handler as getUserConfigDefaults } from '#functions/v3/config/get-user-
 import { handler as updateAdminConfig } from '#functions/v3/config/update-admin-config.ts';
 import { handler as getServerConfigV3 } from '#functions/v3/server/get-server-config.ts';
 import { handler as searchUsers } from '#functions/v3/user/search-users.ts';
-import { getStoredConfig, replaceStoredConfig } from '#shared/db/config.repository.ts';
+import * as configRepo from '#shared/db/config.repository.ts';
 import { clearConfigCache } from '#shared/services/config.reader.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -265,15 +265,15 @@ describe('PUT /system-config with either generation’s body', () => {
   });
 
   it('reads a quality stored under v1.100’s name before v3’s settings, and stores it under v3’s on the next change', async () => {
-    const { version } = await getStoredConfig();
-    await replaceStoredConfig({ 'thumbnail.quality': 70, 'thumbnail.webpSize': 200 }, version);
+    const { version } = await configRepo.getStoredConfig();
+    await configRepo.replaceStoredConfig({ 'thumbnail.quality': 70, 'thumbnail.webpSize': 200 }, version);
     const config = await getConfig();
     expect(config).toMatchObject({
       thumbnail: { quality: 70, webpSize: 200 },
       image: { thumbnail: { quality: 70, size: 200 }, preview: { quality: 70 } },
     });
     expect((await put(withValues(config, { 'trash.days': 20 }))).status).toBe(200);
-    expect((await getStoredConfig()).overrides).toEqual({
+    expect((await configRepo.getStoredConfig()).overrides).toEqual({
       'image.thumbnail.quality': 70,
       'image.thumbnail.size': 200,
       'image.preview.quality': 70,

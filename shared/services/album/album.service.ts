@@ -3,24 +3,11 @@ import { allowedAlbumEditors, requireAlbum, requireAlbumEditor } from '../../acc
 import { allowedAssets } from '../../access/asset-access.ts';
 import { accessLost, Permission } from '../../access/permission.ts';
 import { Conflict, Inaccessible, Invalid } from '../../core/errors.ts';
-import { deleteAlbumActivities } from '../../db/activity.repository.ts';
-import {
-  addMembers,
-  deleteAlbumItem,
-  createAlbum as insertAlbum,
-  listAlbumIdsOfAsset,
-  listAlbumIdsSharedWith,
-  listAlbums,
-  listAlbumsSharedWith,
-  listMembers,
-  removeAlbumUsers,
-  removeMembers,
-  touchAlbum,
-  updateAlbumFields,
-} from '../../db/album.repository.ts';
-import { getAssets } from '../../db/asset.repository.ts';
-import { deleteSharedLink, listSharedLinks } from '../../db/shared-link.repository.ts';
-import { getUser, getUsers } from '../../db/user.repository.ts';
+import * as activityRepo from '../../db/activity.repository.ts';
+import * as albumRepo from '../../db/album.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
+import * as sharedLinkRepo from '../../db/shared-link.repository.ts';
+import * as userRepo from '../../db/user.repository.ts';
 import { preferencesOf } from '../../domain/preferences.ts';
 import type { AlbumChanges, AlbumFilter, AlbumMember, AlbumRecord, AlbumView, BulkIdResult, NewAlbum } from '../../model/album.ts';
 import { newestLiveMember } from '../../model/album.ts';
@@ -34,14 +21,14 @@ import { notifyAlbumInvite, notifyAlbumUpdate } from '../notification.service.ts
 export const albumChanged = (): Conflict => new Conflict('The album was changed by another request; try again');
 
 const owner = async (auth: Auth): Promise<UserRecord> => {
-  const user = await getUser(auth.user.id);
+  const user = await userRepo.get(auth.user.id);
   if (!user) throw new Inaccessible('User not found');
   return user;
 };
 
 /** The album's owner and the users it is shared with, as its response shows them. */
 export const usersOf = async (album: AlbumRecord): Promise<{ owner: UserRecord; sharedUsers: UserRecord[] }> => {
-  const users = await getUsers([album.ownerId, ...album.sharedUserIds]);
+  const users = await userRepo.getMany([album.ownerId, ...album.sharedUserIds]);
   const found = users.find((user) => user.id === album.ownerId);
   if (!found) throw new Inaccessible('User not found');
   return { owner: found, sharedUsers: users.filter((user) => user.id !== album.ownerId) };
@@ -50,7 +37,7 @@ export const usersOf = async (album: AlbumRecord): Promise<{ owner: UserRecord; 
 /** Each album's owner and shared users, read once for all of them. */
 const usersOfAll = async (albums: readonly AlbumRecord[]) => {
   const users = new Map(
-    (await getUsers(albums.flatMap((album) => [album.ownerId, ...album.sharedUserIds]))).map((user) => [user.id, user]),
+    (await userRepo.getMany(albums.flatMap((album) => [album.ownerId, ...album.sharedUserIds]))).map((user) => [user.id, user]),
   );
   return (album: AlbumRecord) => {
     const found = users.get(album.ownerId);
@@ -65,7 +52,7 @@ export const sharingTargets = async (
   userIds: readonly string[],
 ): Promise<UserRecord[]> => {
   const wanted = [...new Set(userIds)];
-  const found = (await getUsers(wanted)).filter((user) => user.deletedAt === null);
+  const found = (await userRepo.getMany(wanted)).filter((user) => user.deletedAt === null);
   for (const userId of wanted) {
     if (userId === album.ownerId) throw new Invalid('Cannot be shared with owner');
     if (album.sharedUserIds.includes(userId)) throw new Invalid('User already added');
@@ -77,7 +64,7 @@ export const sharingTargets = async (
 /** An album's live (not trashed) assets, in the album's order. */
 const albumAssets = async (album: AlbumRecord, members: readonly AlbumMember[]): Promise<AssetRecord[]> => {
   const live = members.filter(seenByOthers).map((member) => member.assetId);
-  return (await getAssets(live)).filter(seenByOthers).sort(byFileCreatedAt(album.order));
+  return (await assetRepo.getMany(live)).filter(seenByOthers).sort(byFileCreatedAt(album.order));
 };
 
 /**
@@ -110,9 +97,9 @@ export const createAlbum = async (auth: Auth, dto: NewAlbum): Promise<AlbumView>
     sharedUserIds: sharedUsers.map((shared) => shared.id),
     userRoles: Object.fromEntries(shares.filter((share) => share.role !== 'editor').map((share) => [share.userId, share.role])),
   };
-  await insertAlbum(album, assets);
+  await albumRepo.create(album, assets);
   await notifyAlbumInvite(album, album.sharedUserIds, user.name);
-  const members = await listMembers(album.id);
+  const members = await albumRepo.listMembers(album.id);
   return { album, owner: user, sharedUsers, members, assets: await albumAssets(album, members) };
 };
 
@@ -122,11 +109,11 @@ export const createAlbum = async (auth: Auth, dto: NewAlbum): Promise<AlbumView>
  * first. Albums shared with the caller are read only when the filter can keep them.
  */
 export const getAllAlbums = async (auth: Auth, filter: AlbumFilter): Promise<AlbumView[]> => {
-  const own = filter.isOwned === false && !filter.assetId ? [] : await listAlbums(auth.user.id);
-  const sharedWithMe = filter.isOwned === true && !filter.assetId ? [] : await listAlbumsSharedWith(auth.user.id);
+  const own = filter.isOwned === false && !filter.assetId ? [] : await albumRepo.list(auth.user.id);
+  const sharedWithMe = filter.isOwned === true && !filter.assetId ? [] : await albumRepo.listSharedWith(auth.user.id);
   let albums: AlbumRecord[];
   if (filter.assetId) {
-    const ids = new Set(await listAlbumIdsOfAsset(filter.assetId));
+    const ids = new Set(await albumRepo.listIdsOfAsset(filter.assetId));
     albums = [...own, ...sharedWithMe].filter((album) => ids.has(album.id));
   } else {
     albums = [...own, ...sharedWithMe].filter(
@@ -136,7 +123,7 @@ export const getAllAlbums = async (auth: Auth, filter: AlbumFilter): Promise<Alb
         (filter.name === undefined || album.albumName === filter.name),
     );
   }
-  const [usersFor, members] = await Promise.all([usersOfAll(albums), Promise.all(albums.map((album) => listMembers(album.id)))]);
+  const [usersFor, members] = await Promise.all([usersOfAll(albums), Promise.all(albums.map((album) => albumRepo.listMembers(album.id)))]);
   return albums
     .map((album, index) => ({ album, ...usersFor(album), members: members[index] ?? [] }))
     .sort((a, b) => b.album.createdAt.localeCompare(a.album.createdAt) || a.album.id.localeCompare(b.album.id));
@@ -157,7 +144,7 @@ export interface AlbumCounts {
  * users or by a link, and those others share with them: Immich's getShared); theirs not shared.
  */
 export const getAlbumCount = async (auth: Auth): Promise<AlbumCounts> => {
-  const [albums, sharedWithMe] = await Promise.all([listAlbums(auth.user.id), listAlbumIdsSharedWith(auth.user.id)]);
+  const [albums, sharedWithMe] = await Promise.all([albumRepo.list(auth.user.id), albumRepo.listIdsSharedWith(auth.user.id)]);
   const shared = albums.filter(isShared).length;
   return { owned: albums.length, shared: shared + sharedWithMe.length, notShared: albums.length - shared };
 };
@@ -165,7 +152,7 @@ export const getAlbumCount = async (auth: Auth): Promise<AlbumCounts> => {
 /** GET /album/:id (with its assets unless `withoutAssets`). */
 export const getAlbumInfo = async (auth: Auth, id: string, withoutAssets: boolean): Promise<AlbumView> => {
   const album = await requireAlbum(auth, Permission.AlbumRead, id);
-  const [users, members] = await Promise.all([usersOf(album), listMembers(album.id)]);
+  const [users, members] = await Promise.all([usersOf(album), albumRepo.listMembers(album.id)]);
   return { album, ...users, members, ...(withoutAssets ? {} : { assets: await albumAssets(album, members) }) };
 };
 
@@ -181,11 +168,11 @@ export const updateAlbumInfo = async (auth: Auth, id: string, dto: AlbumChanges)
   if (dto.albumThumbnailAssetId) fields.albumThumbnailAssetId = dto.albumThumbnailAssetId;
   if (dto.isActivityEnabled !== undefined && dto.isActivityEnabled !== null) fields.isActivityEnabled = dto.isActivityEnabled;
   if (dto.order) fields.order = dto.order;
-  const members = await listMembers(album.id);
+  const members = await albumRepo.listMembers(album.id);
   if (dto.albumThumbnailAssetId && !members.some((member) => member.assetId === dto.albumThumbnailAssetId)) {
     throw new Invalid('Invalid album thumbnail');
   }
-  const outcome = await updateAlbumFields(album, fields);
+  const outcome = await albumRepo.updateFields(album, fields);
   if (!outcome.ok && outcome.reason === 'album-gone') throw accessLost(Permission.AlbumUpdate);
   if (!outcome.ok && outcome.reason === 'thumbnail-gone') throw new Invalid('Invalid album thumbnail');
   return { album: { ...album, ...fields }, ...(await usersOf(album)), members };
@@ -203,12 +190,12 @@ export const deleteAlbum = async (auth: Auth, id: string): Promise<void> => {
 /** An album deleted as DELETE /album/:id deletes it (also a purged owner's: shared/services/user/purge.service.ts). */
 export const removeAlbum = async (album: AlbumRecord): Promise<void> => {
   for (let round = 1; ; round++) {
-    const links = (await listSharedLinks(album.ownerId)).filter((link) => link.albumId === album.id);
+    const links = (await sharedLinkRepo.list(album.ownerId)).filter((link) => link.albumId === album.id);
     for (const link of links) {
       // A link deleted meanwhile by another request (`gone`) is done already.
-      await deleteSharedLink(link, []);
+      await sharedLinkRepo.remove(link, []);
     }
-    const outcome = await deleteAlbumItem(album);
+    const outcome = await albumRepo.deleteItem(album);
     if (outcome.ok) break;
     // Deleted by a concurrent request: done. Otherwise a link was made meanwhile: again.
     if (outcome.reason === 'gone') return;
@@ -216,17 +203,17 @@ export const removeAlbum = async (album: AlbumRecord): Promise<void> => {
   }
   // No request can add entries now (the album is gone); an add already under way may still land one.
   for (let round = 0; round < 3; round++) {
-    const members = await listMembers(album.id);
+    const members = await albumRepo.listMembers(album.id);
     if (members.length === 0) break;
-    await removeMembers(
+    await albumRepo.removeMembers(
       album,
       members.map((member) => member.assetId),
       { albumGone: true },
     );
   }
   // The users it was shared with no longer see it; its likes and comments go with it.
-  await removeAlbumUsers(album);
-  await deleteAlbumActivities(album.id);
+  await albumRepo.removeUsers(album);
+  await activityRepo.deleteAlbumActivities(album.id);
 };
 
 /** PUT /album/:id/assets: per id `success`, or `duplicate` (already in), or `no_permission` (not the caller's). */
@@ -246,7 +233,7 @@ const addAllowedAssets = async (
   ids: readonly string[],
   allowedAssetsOf: Promise<AssetRecord[]> | readonly AssetRecord[],
 ): Promise<BulkIdResult[]> => {
-  const [members, allowed] = await Promise.all([listMembers(album.id), allowedAssetsOf]);
+  const [members, allowed] = await Promise.all([albumRepo.listMembers(album.id), allowedAssetsOf]);
   const present = new Set(members.map((member) => member.assetId));
   const allowedById = new Map(allowed.map((asset) => [asset.id, asset]));
   const added: AssetRecord[] = [];
@@ -261,7 +248,7 @@ const addAllowedAssets = async (
   if (added.length === 0) return results;
   // A concurrent request may add the same asset first (then it is a duplicate here), or delete it
   // (then it is no longer the caller's to add): each id reports what happened to it.
-  const outcomes = new Map((await addMembers(album, added)).map((outcome, index) => [added[index]?.id, outcome]));
+  const outcomes = new Map((await albumRepo.addMembers(album, added)).map((outcome, index) => [added[index]?.id, outcome]));
   const reported = results.map((result): BulkIdResult => {
     const outcome = result.success ? outcomes.get(result.id) : undefined;
     if (outcome?.ok !== false) return result;
@@ -269,7 +256,7 @@ const addAllowedAssets = async (
   });
   const first = added.find((asset) => outcomes.get(asset.id)?.ok);
   if (first) {
-    await touchAlbum(album, album.albumThumbnailAssetId ?? first.id, new Date().toISOString());
+    await albumRepo.touch(album, album.albumThumbnailAssetId ?? first.id, new Date().toISOString());
     albumAssetsChanged(album);
     await notifyAlbumUpdate(album, auth.user.id);
   }
@@ -290,7 +277,7 @@ const albumAssetsChanged = (album: AlbumRecord): void =>
  */
 export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonly string[]): Promise<BulkIdResult[]> => {
   const album = await requireAlbumEditor(auth, Permission.AlbumAssetDelete, id);
-  const members = await listMembers(album.id);
+  const members = await albumRepo.listMembers(album.id);
   const present = new Set(members.map((member) => member.assetId));
   const own = new Set((await allowedAssets(auth, Permission.AssetShare, ids)).map((a) => a.id));
   const results = ids.map((assetId): BulkIdResult => {
@@ -302,7 +289,7 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
   const removing = results.filter((result) => result.success).map((result) => result.id);
   if (removing.length === 0) return results;
   // A concurrent request may remove the same entry first: then it was not found here.
-  const outcomes = new Map((await removeMembers(album, removing)).map((outcome, index) => [removing[index], outcome]));
+  const outcomes = new Map((await albumRepo.removeMembers(album, removing)).map((outcome, index) => [removing[index], outcome]));
   const reported = results.map((result): BulkIdResult => {
     const outcome = result.success ? outcomes.get(result.id) : undefined;
     return outcome?.ok === false ? { id: result.id, success: false, error: 'not_found' } : result;
@@ -314,7 +301,7 @@ export const removeAssetsFromAlbum = async (auth: Auth, id: string, ids: readonl
     if (thumbnail && removed.includes(thumbnail)) {
       thumbnail = newestLiveMember(members.filter((member) => !removed.includes(member.assetId)));
     }
-    await touchAlbum(album, thumbnail, new Date().toISOString());
+    await albumRepo.touch(album, thumbnail, new Date().toISOString());
     albumAssetsChanged(album);
   }
   return reported;

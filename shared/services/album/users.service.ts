@@ -1,7 +1,7 @@
 import { requireAlbum, requireAlbumUserRemoval } from '../../access/album-access.ts';
 import { Permission } from '../../access/permission.ts';
 import { Invalid } from '../../core/errors.ts';
-import { listMembers, setAlbumUserRole, shareAlbum, unshareAlbum } from '../../db/album.repository.ts';
+import * as albumRepo from '../../db/album.repository.ts';
 import type { AlbumRecord, AlbumShare, AlbumUserRole, AlbumView } from '../../model/album.ts';
 import { rolesWith } from '../../model/album.ts';
 import type { Auth } from '../../model/user.ts';
@@ -23,7 +23,7 @@ export const addUsersToAlbum = async (auth: Auth, id: string, shares: readonly A
   );
   const added = shares.filter((share) => targets.has(share.userId));
   const now = new Date().toISOString();
-  if (!(await shareAlbum(album, added, now)).ok) throw albumChanged();
+  if (!(await albumRepo.shareAlbum(album, added, now)).ok) throw albumChanged();
   const updated: AlbumRecord = {
     ...album,
     sharedUserIds: [...album.sharedUserIds, ...added.map((share) => share.userId)],
@@ -37,7 +37,7 @@ export const addUsersToAlbum = async (auth: Auth, id: string, shares: readonly A
     added.map((share) => share.userId),
     users.owner.name,
   );
-  return { album: updated, ...users, members: await listMembers(album.id) };
+  return { album: updated, ...users, members: await albumRepo.listMembers(album.id) };
 };
 
 /** PUT /albums/:id/user/:userId (v3, the owner): a shared user's role. */
@@ -45,7 +45,7 @@ export const updateAlbumUser = async (auth: Auth, id: string, userId: string, ro
   const album = await requireAlbum(auth, Permission.AlbumShare, id);
   if (userId === album.ownerId) throw new Invalid('User is owner');
   if (!album.sharedUserIds.includes(userId)) throw new Invalid('Album not shared with user');
-  if (!(await setAlbumUserRole(album, { userId, role }, new Date().toISOString())).ok) throw albumChanged();
+  if (!(await albumRepo.setUserRole(album, { userId, role }, new Date().toISOString())).ok) throw albumChanged();
 };
 
 /**
@@ -58,5 +58,5 @@ export const removeUserFromAlbum = async (auth: Auth, id: string, userId: string
   if (album.ownerId === target) throw new Invalid('Cannot remove album owner');
   if (!album.sharedUserIds.includes(target)) throw new Invalid('Album not shared with user');
   requireAlbumUserRemoval(auth, album, target);
-  if (!(await unshareAlbum(album, target, new Date().toISOString())).ok) throw albumChanged();
+  if (!(await albumRepo.unshareAlbum(album, target, new Date().toISOString())).ok) throw albumChanged();
 };

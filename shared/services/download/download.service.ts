@@ -1,7 +1,7 @@
 import { requireAlbumDownload, requireDownloadable, requireTimelineDownload } from '../../access/download-access.ts';
 import { Invalid } from '../../core/errors.ts';
-import { listMembers } from '../../db/album.repository.ts';
-import { getAssets, timelinePages } from '../../db/asset.repository.ts';
+import * as albumRepo from '../../db/album.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
 import { type AssetRecord, isListed, seenByOthers } from '../../model/asset.ts';
 import type { Auth } from '../../model/user.ts';
 
@@ -26,13 +26,13 @@ const downloadAssets = async (auth: Auth, dto: DownloadInfoInput): Promise<Asset
   if (dto.assetIds) return requireDownloadable(auth, dto.assetIds);
   if (dto.albumId) {
     const album = await requireAlbumDownload(auth, dto.albumId);
-    const live = (await listMembers(album.id)).filter(seenByOthers);
-    return (await getAssets(live.map((member) => member.assetId))).filter(seenByOthers);
+    const live = (await albumRepo.listMembers(album.id)).filter(seenByOthers);
+    return (await assetRepo.getMany(live.map((member) => member.assetId))).filter(seenByOthers);
   }
   if (dto.userId) {
     requireTimelineDownload(auth, dto.userId);
     const assets: AssetRecord[] = [];
-    for await (const page of timelinePages(dto.userId, { descending: true, pageSize: 1000 })) {
+    for await (const page of assetRepo.timelinePages(dto.userId, { descending: true, pageSize: 1000 })) {
       assets.push(...page.filter((asset) => isListed(asset.visibility) && asset.deletedAt === null));
     }
     return assets;
@@ -47,7 +47,7 @@ const downloadAssets = async (auth: Auth, dto: DownloadInfoInput): Promise<Asset
 export const getDownloadInfo = async (auth: Auth, dto: DownloadInfoInput): Promise<ArchivePlan[]> => {
   const target = dto.archiveSize || defaultArchiveSize;
   const assets = await downloadAssets(auth, dto);
-  const motion = await getAssets(assets.flatMap((asset) => (asset.livePhotoVideoId ? [asset.livePhotoVideoId] : [])));
+  const motion = await assetRepo.getMany(assets.flatMap((asset) => (asset.livePhotoVideoId ? [asset.livePhotoVideoId] : [])));
   const archives: ArchivePlan[] = [];
   let archive: ArchivePlan = { size: 0, assetIds: [] };
   for (const asset of [...assets, ...motion]) {

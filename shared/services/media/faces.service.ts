@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { getAssetWithFaces } from '../../db/asset.repository.ts';
-import { addFaceIndexEntry, type IndexedFace, readFaceIndex, readFaceStates, recordRecognition } from '../../db/face-index.repository.ts';
-import { getPeople, updatePerson } from '../../db/person.repository.ts';
-import { postingsOf, writePostings } from '../../db/term.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
+import type { IndexedFace } from '../../db/face-index.repository.ts';
+import * as faceIndexRepo from '../../db/face-index.repository.ts';
+import * as personRepo from '../../db/person.repository.ts';
+import * as termRepo from '../../db/term.repository.ts';
 import {
   type Box,
   decide,
@@ -82,14 +83,14 @@ export const findFaces = async (
       ? []
       : await detectFaces(await decodeRgb(preview.bytes), ml.facialRecognition.minScore);
   if (detected.length === 0)
-    return (await addFaceIndexEntry(asset, original, [], new Uint8Array())).ok
+    return (await faceIndexRepo.addEntry(asset, original, [], new Uint8Array())).ok
       ? { detected: 0, known: 0, people: [], outcomes: [] }
       : undefined;
   for (let attempt = 0; ; attempt++) {
-    const current = await getAssetWithFaces(asset.id);
+    const current = await assetRepo.getWithFaces(asset.id);
     if (!current) return undefined;
-    const faces = matchFaces(current, detected, preview, original, await readFaceIndex(current.asset.ownerId, decodeDescriptors));
-    const added = await addFaceIndexEntry(current.asset, original, faces, encodeDescriptors(faces.map((face) => face.descriptor)), {
+    const faces = matchFaces(current, detected, preview, original, await faceIndexRepo.read(current.asset.ownerId, decodeDescriptors));
+    const added = await faceIndexRepo.addEntry(current.asset, original, faces, encodeDescriptors(faces.map((face) => face.descriptor)), {
       asset: current.asset,
       faces: faces.flatMap((face) => (face.item ? [face.item] : [])),
     });
@@ -183,14 +184,14 @@ const recognizeFound = async (
 
 /** The asset's faces in the face index that have no person yet (nor were deleted) recognised again; the people they now show. */
 export const recognizePendingFaces = async (asset: AssetRecord, ml: MachineLearning): Promise<string[]> => {
-  const current = await getAssetWithFaces(asset.id);
+  const current = await assetRepo.getWithFaces(asset.id);
   if (!current) return [];
   const settled = new Set([
     ...current.faces.filter((face) => face.personId !== null).map((face) => face.id),
     ...(current.asset.droppedFaces ?? []),
   ]);
   const pending = new Set(
-    (await readFaceIndex(asset.ownerId, decodeDescriptors)).faces
+    (await faceIndexRepo.read(asset.ownerId, decodeDescriptors)).faces
       .filter((face) => face.assetId === asset.id && !settled.has(face.id))
       .map((face) => face.id),
   );
@@ -221,11 +222,11 @@ export const recognizeFace = async (
 ): Promise<{ kind: FaceOutcome; personId?: string | undefined }> => {
   const { maxDistance, minFaces } = ml.facialRecognition;
   for (let attempt = 0; attempt < 8; attempt++) {
-    const index = await readFaceIndex(ownerId, decodeDescriptors);
+    const index = await faceIndexRepo.read(ownerId, decodeDescriptors);
     const self = indexedFace(index.faces, faceId);
     if (!self) return { kind: 'gone' };
     const near = nearestFaces(self, index.faces, maxDistance);
-    const states = await readFaceStates(ownerId, [self, ...near.map((each) => each.face)]);
+    const states = await faceIndexRepo.readFaceStates(ownerId, [self, ...near.map((each) => each.face)]);
     const own = states.faces.get(self.id);
     if (own?.personId) return { kind: 'assigned', personId: own.personId };
     const asset = states.assets.get(self.assetId);
@@ -263,7 +264,7 @@ export const recognizeFace = async (
     const person = decision.kind === 'join' ? states.people.get(decision.personId) : undefined;
     if (person?.name) await writeNamePostings(ownerId, asset, person.name);
     const best = founding.reduce((a, b) => (b.score > a.score ? b : a));
-    const recorded = await recordRecognition({
+    const recorded = await faceIndexRepo.recordRecognition({
       ownerId,
       ...(decision.kind === 'new' ? { newPerson: { faceAssetId: best.assetId } } : { personId: decision.personId }),
       faces: indexed,
@@ -272,7 +273,7 @@ export const recognizeFace = async (
     if (!recorded.ok) continue;
     const personId = recorded.value;
     // A known person with no feature photo (their faces all went) takes this one.
-    if (person && person.faceAssetId === null) await updatePerson(person, { faceAssetId: asset.id });
+    if (person && person.faceAssetId === null) await personRepo.update(person, { faceAssetId: asset.id });
     return { kind: decision.kind === 'new' ? 'new' : 'joined', personId };
   }
   return { kind: 'wait' };
@@ -280,11 +281,11 @@ export const recognizeFace = async (
 
 /** The asset becomes findable by the name of the person a face of it now shows (as a face edit makes it: shared/services/person/face-edit.service.ts). */
 const writeNamePostings = async (ownerId: string, asset: AssetRecord, name: string): Promise<void> => {
-  const names = (await getPeople(ownerId, asset.personIds)).map((each) => each.name);
+  const names = (await personRepo.getMany(ownerId, asset.personIds)).map((each) => each.name);
   const before = new Set(assetTerms(asset, names));
-  await writePostings(
+  await termRepo.writePostings(
     ownerId,
-    postingsOf(
+    termRepo.postingsOf(
       asset,
       assetTerms(asset, [...names, name]).filter((term) => !before.has(term)),
     ),

@@ -4,7 +4,7 @@
  * "Jobs"): where a job needs a preview the asset has not got, its ensure-preview step runs the
  * upload's steps.
  */
-import { getPeople } from '../../db/person.repository.ts';
+import * as personRepo from '../../db/person.repository.ts';
 import type { AssetRecord } from '../../model/asset.ts';
 import { facialRecognitionEnabled, recognizePendingFaces } from './faces.service.ts';
 import { makePersonThumbnail } from './pipeline.ts';
@@ -40,7 +40,7 @@ export const faceDetectionSteps = (force: boolean): readonly MediaStep[] => [
 ];
 
 const thumbnailsOfNewPeople = async (asset: AssetRecord, personIds: readonly string[]): Promise<void> => {
-  for (const person of personIds.length === 0 ? [] : await getPeople(asset.ownerId, [...personIds]))
+  for (const person of personIds.length === 0 ? [] : await personRepo.getMany(asset.ownerId, [...personIds]))
     if (!person.thumbnailPath) await makePersonThumbnail(asset.ownerId, person.id);
 };
 

@@ -6,7 +6,7 @@
  */
 import { inBatches } from '../../core/concurrency.ts';
 import { log } from '../../core/log.ts';
-import { getAsset } from '../../db/asset.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
 import { extractKeywords } from '../../media/metadata-read.ts';
 import { readForMetadata } from '../../media/ranged-read.ts';
 import type { AssetRecord } from '../../model/asset.ts';
@@ -30,7 +30,7 @@ const storedKeywords = async (asset: AssetRecord): Promise<string[]> => {
 
 /** One asset's keywords as tags, then its places; what its places job did is the answer. */
 const refreshAsset = async (assetId: string): Promise<PlacesOutcome> => {
-  const asset = await getAsset(assetId);
+  const asset = await assetRepo.get(assetId);
   if (!asset) return 'gone';
   const keywords = await storedKeywords(asset);
   if (keywords.length > 0) log.info('keywords', { assetId, tags: (await putFileTags(asset.ownerId, asset.id, keywords)).length });

@@ -3,7 +3,7 @@
  * of the asset their feature face is on. The steps and the jobs of shared/services/media/ use them.
  */
 import { log } from '../../core/log.ts';
-import { setPersonThumbnail } from '../../db/person.repository.ts';
+import * as personRepo from '../../db/person.repository.ts';
 import { renderFaceCrop } from '../../media/images.ts';
 import type { AssetRecord, FaceRecord } from '../../model/asset.ts';
 import type { PersonRecord } from '../../model/person.ts';
@@ -38,7 +38,7 @@ export const cropPersonThumbnails = async (
     try {
       const key = personThumbnailKey(asset.ownerId, person.id);
       await store.put(key, await renderFaceCrop(preview.bytes, box, quality), 'image/jpeg');
-      await setPersonThumbnail(person, key);
+      await personRepo.setThumbnail(person, key);
       // As Immich's person thumbnail job tells the owner's apps when it is done.
       raise({ kind: 'person-thumbnail', ownerId: asset.ownerId, personId: person.id });
       made++;

@@ -4,8 +4,8 @@
  * ('gone', 'unsupported') ends the run. A new step is one module and one row here. The media
  * function's jobs run named steps the same way (`runJobSteps`; their lists in jobs.ts).
  */
-import { getAsset, getAssetWithFaces } from '../../db/asset.repository.ts';
-import { getPerson } from '../../db/person.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
+import * as personRepo from '../../db/person.repository.ts';
 import type { AssetRecord, FaceRecord } from '../../model/asset.ts';
 import type { PersonRecord } from '../../model/person.ts';
 import { raise } from '../../realtime/outbox.ts';
@@ -50,7 +50,7 @@ const runSteps = async (context: UploadContext, steps: readonly MediaStep[]): Pr
  * and records the same values.
  */
 export const processUpload = async (assetId: string, options: { notify?: boolean } = {}): Promise<MediaOutcome> => {
-  const found = await getAssetWithFaces(assetId);
+  const found = await assetRepo.getWithFaces(assetId);
   if (!found) return 'not-yet';
   const { asset, faces } = found;
   if (asset.type !== 'IMAGE' && asset.type !== 'VIDEO') return 'unsupported';
@@ -72,7 +72,9 @@ export const runJobSteps = async (
   steps: readonly MediaStep[],
   options: { faces?: boolean } = {},
 ): Promise<MediaOutcome> => {
-  const found = options.faces ? await getAssetWithFaces(assetId) : await getAsset(assetId).then((asset) => asset && { asset, faces: [] });
+  const found = options.faces
+    ? await assetRepo.getWithFaces(assetId)
+    : await assetRepo.get(assetId).then((asset) => asset && { asset, faces: [] });
   if (!found) return 'gone';
   return (await runSteps(await contextOf(found.asset, found.faces), steps)) ?? 'made';
 };
@@ -83,7 +85,7 @@ export const runJobSteps = async (
  * of the asset now chosen, made first with its upload's steps when it has none (ensure-preview).
  */
 export const makePersonThumbnail = async (ownerId: string, personId: string): Promise<MediaOutcome> => {
-  const person = await getPerson(ownerId, personId);
+  const person = await personRepo.get(ownerId, personId);
   if (!person?.faceAssetId) return 'gone';
   return runJobSteps(person.faceAssetId, personThumbnailSteps(person), { faces: true });
 };

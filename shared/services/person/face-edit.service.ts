@@ -3,9 +3,10 @@ import { requireAsset } from '../../access/asset-access.ts';
 import { requireFace } from '../../access/face-access.ts';
 import { accessLost, Permission } from '../../access/permission.ts';
 import { requirePerson } from '../../access/person-access.ts';
-import { editAssetFaces, type FaceEdit, facesAfter } from '../../db/face.repository.ts';
-import { getPeople, getPerson, listPersonFaces, updatePerson as writePerson } from '../../db/person.repository.ts';
-import { deletePostings, postingsOf, writePostings } from '../../db/term.repository.ts';
+import type { FaceEdit } from '../../db/face.repository.ts';
+import * as faceRepo from '../../db/face.repository.ts';
+import * as personRepo from '../../db/person.repository.ts';
+import * as termRepo from '../../db/term.repository.ts';
 import { assetTerms } from '../../domain/terms.ts';
 import { type FaceRecord, peopleOfFaces } from '../../model/asset.ts';
 import type { PersonRecord } from '../../model/person.ts';
@@ -34,31 +35,33 @@ const editFaces = async (
     const found = await requireAsset(auth, permission, assetId);
     const edit = plan(found.faces);
     if (!edit) return;
-    const after = facesAfter(found.faces, edit);
+    const after = faceRepo.facesAfter(found.faces, edit);
     const beforeIds = new Set(peopleOfFaces(found.faces));
     const afterIds = new Set(peopleOfFaces(after));
-    const people = new Map((await getPeople(auth.user.id, [...new Set([...beforeIds, ...afterIds])])).map((person) => [person.id, person]));
+    const people = new Map(
+      (await personRepo.getMany(auth.user.id, [...new Set([...beforeIds, ...afterIds])])).map((person) => [person.id, person]),
+    );
     const names = (ids: Set<string>) => [...ids].flatMap((id) => [people.get(id)?.name ?? '']);
     const termsBefore = new Set(assetTerms(found.asset, names(beforeIds)));
     const termsAfter = new Set(assetTerms(found.asset, names(afterIds)));
     // The asset becomes findable by a new person's name first (as an upload writes them), and stops being by a gone one's after.
-    await writePostings(
+    await termRepo.writePostings(
       auth.user.id,
-      postingsOf(
+      termRepo.postingsOf(
         found.asset,
         [...termsAfter].filter((term) => !termsBefore.has(term)),
       ),
     );
-    const outcome = await editAssetFaces(found.asset, found.faces, edit);
+    const outcome = await faceRepo.editAssetFaces(found.asset, found.faces, edit);
     if (!outcome.ok && outcome.reason === 'person-gone') throw accessLost(Permission.PersonRead);
     if (!outcome.ok) {
       attempt++;
       continue;
     }
     if (outcome.value === 'more') continue;
-    await deletePostings(
+    await termRepo.deletePostings(
       auth.user.id,
-      postingsOf(
+      termRepo.postingsOf(
         found.asset,
         [...termsBefore].filter((term) => !termsAfter.has(term)),
       ),
@@ -91,14 +94,14 @@ const refreshFeaturePhotos = async (
   for (const id of gained) {
     const person = people.get(id);
     if (!person || person.faceAssetId !== null) continue;
-    if ((await writePerson(person, { faceAssetId: assetId })).ok)
+    if ((await personRepo.update(person, { faceAssetId: assetId })).ok)
       jobs.push({ kind: 'person-thumbnail', ownerId: person.ownerId, personId: id });
   }
   for (const id of left) {
     const person = people.get(id);
     if (!person || person.faceAssetId !== assetId) continue;
-    const next = (await listPersonFaces(id)).find((face) => face.assetId !== assetId)?.assetId ?? null;
-    if ((await writePerson(person, { faceAssetId: next })).ok && next)
+    const next = (await personRepo.listFaces(id)).find((face) => face.assetId !== assetId)?.assetId ?? null;
+    if ((await personRepo.update(person, { faceAssetId: next })).ok && next)
       jobs.push({ kind: 'person-thumbnail', ownerId: person.ownerId, personId: id });
   }
   if (jobs.length > 0) await queueMediaJobs(jobs);
@@ -113,7 +116,7 @@ export const reassignFaceById = async (auth: Auth, personId: string, faceId: str
     if (!current) throw accessLost(Permission.PersonCreate);
     return current.personId === person.id ? undefined : { moves: new Map([[face.id, person.id]]) };
   });
-  return (await getPerson(auth.user.id, person.id)) ?? person;
+  return (await personRepo.get(auth.user.id, person.id)) ?? person;
 };
 
 /**
@@ -133,7 +136,7 @@ export const reassignFaces = async (
       return moved.length === 0 ? undefined : { moves: new Map(moved.map((face) => [face.id, person.id])) };
     });
   }
-  const fresh = (await getPerson(auth.user.id, person.id)) ?? person;
+  const fresh = (await personRepo.get(auth.user.id, person.id)) ?? person;
   return data.map(() => fresh);
 };
 

@@ -1,6 +1,6 @@
 import { requireAsset } from '../../access/asset-access.ts';
 import { Permission } from '../../access/permission.ts';
-import { getPeople } from '../../db/person.repository.ts';
+import * as personRepo from '../../db/person.repository.ts';
 import { type FaceRecord, peopleOfFaces } from '../../model/asset.ts';
 import type { PersonRecord } from '../../model/person.ts';
 import type { Auth } from '../../model/user.ts';
@@ -15,7 +15,9 @@ import type { Auth } from '../../model/user.ts';
 export const getAssetFaces = async (auth: Auth, assetId: string): Promise<{ face: FaceRecord; person: PersonRecord | undefined }[]> => {
   const { asset, faces } = await requireAsset(auth, Permission.AssetRead, assetId);
   const mine = asset.ownerId === auth.user.id;
-  const people = mine ? new Map((await getPeople(asset.ownerId, peopleOfFaces(faces))).map((person) => [person.id, person])) : new Map();
+  const people = mine
+    ? new Map((await personRepo.getMany(asset.ownerId, peopleOfFaces(faces))).map((person) => [person.id, person]))
+    : new Map();
   return [...faces]
     .sort((a, b) => a.index - b.index)
     .map((face) => ({ face, person: face.personId === null ? undefined : people.get(face.personId) }));

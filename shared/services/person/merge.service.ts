@@ -1,15 +1,9 @@
 import { Permission } from '../../access/permission.ts';
 import { allowedPeople, requirePerson } from '../../access/person-access.ts';
 import { Invalid } from '../../core/errors.ts';
-import { getAssets } from '../../db/asset.repository.ts';
-import {
-  deletePerson,
-  getPerson as getPersonRecord,
-  listPersonFaces,
-  reassignAssetFaces,
-  updatePerson as writePerson,
-} from '../../db/person.repository.ts';
-import { postingsOf, writePostings } from '../../db/term.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
+import * as personRepo from '../../db/person.repository.ts';
+import * as termRepo from '../../db/term.repository.ts';
 import { nameTerms } from '../../domain/terms.ts';
 import type { BulkIdResult } from '../../model/album.ts';
 import type { FaceEntry } from '../../model/asset.ts';
@@ -36,7 +30,7 @@ export const mergePerson = async (auth: Auth, id: string, ids: readonly string[]
       results.push({ id: mergeId, success: false, error: 'no_permission' });
       continue;
     }
-    const merged = await getPersonRecord(auth.user.id, mergeId);
+    const merged = await personRepo.get(auth.user.id, mergeId);
     if (!merged) {
       results.push({ id: mergeId, success: false, error: 'not_found' });
       continue;
@@ -45,25 +39,25 @@ export const mergePerson = async (auth: Auth, id: string, ids: readonly string[]
     if (!primary.name && merged.name) takeOver.name = merged.name;
     if (!primary.birthDate && merged.birthDate) takeOver.birthDate = merged.birthDate;
     if (Object.keys(takeOver).length > 0) {
-      const written = await writePerson(primary, takeOver);
+      const written = await personRepo.update(primary, takeOver);
       if (written.ok) primary = written.value;
     }
-    const faces = await listPersonFaces(merged.id);
+    const faces = await personRepo.listFaces(merged.id);
     const byAsset = new Map<string, FaceEntry[]>();
     for (const face of faces) byAsset.set(face.assetId, [...(byAsset.get(face.assetId) ?? []), face]);
     // The assets become findable by the primary person's name (postings first, as for uploads).
     if (nameTerms(primary.name).length > 0) {
-      await writePostings(
+      await termRepo.writePostings(
         auth.user.id,
         [...byAsset.values()].flatMap((list) =>
-          postingsOf({ id: list[0]?.assetId ?? '', fileCreatedAt: list[0]?.fileCreatedAt ?? '' }, nameTerms(primary.name)),
+          termRepo.postingsOf({ id: list[0]?.assetId ?? '', fileCreatedAt: list[0]?.fileCreatedAt ?? '' }, nameTerms(primary.name)),
         ),
       );
     }
-    for (const asset of await getAssets([...byAsset.keys()])) {
-      await reassignAssetFaces(asset, byAsset.get(asset.id) ?? [], merged, primary);
+    for (const asset of await assetRepo.getMany([...byAsset.keys()])) {
+      await personRepo.reassignAssetFaces(asset, byAsset.get(asset.id) ?? [], merged, primary);
     }
-    await deletePerson(merged);
+    await personRepo.remove(merged);
     if (merged.thumbnailPath) await (await originalsStore()).delete([{ key: merged.thumbnailPath }]);
     results.push({ id: mergeId, success: true });
   }

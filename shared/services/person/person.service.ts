@@ -4,15 +4,9 @@ import { accessLost, Permission } from '../../access/permission.ts';
 import { requirePerson } from '../../access/person-access.ts';
 import { inBatches } from '../../core/concurrency.ts';
 import { DomainError, Invalid } from '../../core/errors.ts';
-import { getAssets } from '../../db/asset.repository.ts';
-import {
-  countTimelineFaces,
-  createPerson as insertPerson,
-  listPeople,
-  listPersonFaces,
-  updatePerson as writePerson,
-} from '../../db/person.repository.ts';
-import { postingsOf, writePostings } from '../../db/term.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
+import * as personRepo from '../../db/person.repository.ts';
+import * as termRepo from '../../db/term.repository.ts';
 import { nameTerms } from '../../domain/terms.ts';
 import type { BulkIdResult } from '../../model/album.ts';
 import { type AssetDetail, byFileCreatedAt, type FaceEntry, inTimeline } from '../../model/asset.ts';
@@ -25,9 +19,9 @@ import { queueMediaJobs } from '../../storage/media-jobs.ts';
  * kept are counted once (docs/data-model.md, "Earlier shapes"), eight at a time.
  */
 const peopleCounted = async (ownerId: string): Promise<PersonRecord[]> => {
-  const people = await listPeople(ownerId);
+  const people = await personRepo.list(ownerId);
   await inBatches(people, 8, async (person, index) => {
-    if (person.timelineFaceCount === null) people[index] = await countTimelineFaces(person);
+    if (person.timelineFaceCount === null) people[index] = await personRepo.countTimelineFaces(person);
   });
   return people;
 };
@@ -87,14 +81,14 @@ export const updatePerson = async (auth: Auth, id: string, dto: PersonEdit): Pro
   }
   if (changes.name !== undefined && nameTerms(changes.name).length > 0) {
     // The person's assets become findable by the new name (postings first, as for uploads).
-    const faces = await listPersonFaces(person.id);
+    const faces = await personRepo.listFaces(person.id);
     const assets = new Map(faces.map((face) => [face.assetId, { id: face.assetId, fileCreatedAt: face.fileCreatedAt }]));
-    await writePostings(
+    await termRepo.writePostings(
       auth.user.id,
-      [...assets.values()].flatMap((asset) => postingsOf(asset, nameTerms(changes.name))),
+      [...assets.values()].flatMap((asset) => termRepo.postingsOf(asset, nameTerms(changes.name))),
     );
   }
-  const written = await writePerson(person, changes);
+  const written = await personRepo.update(person, changes);
   if (!written.ok) throw accessLost(Permission.PersonWrite);
   const updated = written.value;
   // A new feature face: the media function crops the new thumbnail (Immich queues the same job).
@@ -111,7 +105,7 @@ export const updatePerson = async (auth: Auth, id: string, dto: PersonEdit): Pro
  */
 export const getPersonStatistics = async (auth: Auth, id: string): Promise<number> => {
   const person = await requirePerson(auth, Permission.PersonRead, id);
-  const faces = (await listPersonFaces(person.id)).filter((face) => inTimeline(face));
+  const faces = (await personRepo.listFaces(person.id)).filter((face) => inTimeline(face));
   return new Set(faces.map((face) => face.assetId)).size;
 };
 
@@ -126,7 +120,7 @@ export const personAssetsLimit = 1000;
  */
 export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetDetail[]> => {
   const person = await requirePerson(auth, Permission.PersonRead, id);
-  const faces = (await listPersonFaces(person.id, { descending: true })).filter((face) => inTimeline(face));
+  const faces = (await personRepo.listFaces(person.id, { descending: true })).filter((face) => inTimeline(face));
   const facesByAsset = new Map<string, FaceEntry[]>();
   for (const face of faces) facesByAsset.set(face.assetId, [...(facesByAsset.get(face.assetId) ?? []), face]);
   // Faces in the order the file lists them (the index sorts by date and random face ids).
@@ -135,7 +129,7 @@ export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetDeta
     .map((assetId) => ({ id: assetId, fileCreatedAt: facesByAsset.get(assetId)?.[0]?.fileCreatedAt ?? '' }))
     .sort(byFileCreatedAt('desc'))
     .slice(0, personAssetsLimit);
-  const assets = (await getAssets(order.map((entry) => entry.id)))
+  const assets = (await assetRepo.getMany(order.map((entry) => entry.id)))
     .filter((asset) => asset.ownerId === auth.user.id && inTimeline(asset))
     .sort(byFileCreatedAt('desc'));
   return assets.map((asset) => ({ asset, faces: facesByAsset.get(asset.id) ?? [], people: [person] }));
@@ -163,7 +157,7 @@ export const createPerson = async (auth: Auth, dto: NewPerson): Promise<PersonRe
     createdAt: now,
     updatedAt: now,
   };
-  await insertPerson(person);
+  await personRepo.create(person);
   return { ...person, birthDate: dto.birthDate ?? null };
 };
 

@@ -1,5 +1,7 @@
-import { albumEntryChanges, deletionsOf, inWindow, mergeInOrder, type Window } from '../../db/sync.repository.ts';
-import { albumUsers, type Membership } from '../../db/sync-relations.repository.ts';
+import type { Window } from '../../db/sync.repository.ts';
+import * as syncRepo from '../../db/sync.repository.ts';
+import type { Membership } from '../../db/sync-relations.repository.ts';
+import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
 import type { SyncEvent } from '../../model/sync.ts';
 import { backfill, byUpdateId, fields, presentOf, sendDeletions, type TypeSyncs, windowOf } from './mechanics.ts';
 
@@ -8,12 +10,12 @@ async function* albumUserRows(membership: Membership, window: Window): AsyncGene
   const rows = [
     // The owner's row is as old as the album (Immich writes it with the album).
     { updateId: membership.albumCreateId, data: fields({ albumId: membership.albumId, userId: membership.ownerId, role: 'owner' }) },
-    ...(await albumUsers(membership.albumId)).map((user) => ({
+    ...(await syncRelationsRepo.albumUsers(membership.albumId)).map((user) => ({
       updateId: user.updateId,
       data: fields({ albumId: membership.albumId, userId: user.userId, role: user.role }),
     })),
   ]
-    .filter((row) => inWindow(row.updateId, window))
+    .filter((row) => syncRepo.inWindow(row.updateId, window))
     .sort(byUpdateId);
   yield* rows;
 }
@@ -24,11 +26,11 @@ export const albumTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'AlbumDeleteV1',
-      (window) => [deletionsOf.albums(context.userId, window)],
+      (window) => [syncRepo.deletionsOf.albums(context.userId, window)],
       ({ albumId }) => ({ albumId }),
     );
     const window = presentOf(context, 'AlbumV2');
-    const rows = (await context.albums()).filter((membership) => inWindow(membership.updateId, window)).sort(byUpdateId);
+    const rows = (await context.albums()).filter((membership) => syncRepo.inWindow(membership.updateId, window)).sort(byUpdateId);
     for (const membership of rows)
       await context.send('AlbumV2', { kind: 'album', album: membership.album() }, { type: 'AlbumV2', updateId: membership.updateId });
   },
@@ -37,12 +39,12 @@ export const albumTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'AlbumUserDeleteV1',
-      (window) => albums.map((album) => deletionsOf.albumUsers(album.albumId, window)),
+      (window) => albums.map((album) => syncRepo.deletionsOf.albumUsers(album.albumId, window)),
       ({ albumId, userId }) => ({ albumId, userId }),
     );
     await backfill(context, albums, { backfill: 'AlbumUserBackfillV1', upsert: 'AlbumUserV1' }, albumUserRows);
     const window = windowOf(context, 'AlbumUserV1');
-    for await (const row of mergeInOrder(
+    for await (const row of syncRepo.mergeInOrder(
       albums.map((album) => albumUserRows(album, window)),
       (row) => row.updateId,
     ))
@@ -53,18 +55,18 @@ export const albumTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'AlbumToAssetDeleteV1',
-      (window) => albums.map((album) => deletionsOf.albumAssets(album.albumId, window)),
+      (window) => albums.map((album) => syncRepo.deletionsOf.albumAssets(album.albumId, window)),
       ({ albumId, assetId }) => ({ albumId, assetId }),
     );
     await backfill(context, albums, { backfill: 'AlbumToAssetBackfillV1', upsert: 'AlbumToAssetV1' }, (album, window) =>
       (async function* () {
-        for await (const change of albumEntryChanges(album.albumId, window))
+        for await (const change of syncRepo.albumEntryChanges(album.albumId, window))
           yield { updateId: change.updateId, data: fields(change.record) };
       })(),
     );
     const window = windowOf(context, 'AlbumToAssetV1');
-    for await (const change of mergeInOrder(
-      albums.map((album) => albumEntryChanges(album.albumId, window)),
+    for await (const change of syncRepo.mergeInOrder(
+      albums.map((album) => syncRepo.albumEntryChanges(album.albumId, window)),
       (change) => change.updateId,
     ))
       await context.send('AlbumToAssetV1', fields(change.record), { type: 'AlbumToAssetV1', updateId: change.updateId });

@@ -1,5 +1,6 @@
-import { assetChanges, type Change, deletionsOf, inWindow, type Window } from '../../db/sync.repository.ts';
-import { assetsById } from '../../db/sync-relations.repository.ts';
+import type { Change, Window } from '../../db/sync.repository.ts';
+import * as syncRepo from '../../db/sync.repository.ts';
+import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
 import type { AssetRecord } from '../../model/asset.ts';
 import type { SyncEvent } from '../../model/sync.ts';
 import { type Pick, presentOf, sendChanges, sendDeletions, sendPicked, type TypeSyncs } from './mechanics.ts';
@@ -14,13 +15,13 @@ export const isLocked = (asset: AssetRecord): boolean => asset.visibility === 'l
 export const exif = (asset: AssetRecord): SyncEvent['data'] => ({ kind: 'exif', asset });
 
 /** Immich sends an asset's EXIF when its EXIF row changed, not when the asset did (a favourite, a trash). */
-export const exifChanged: Pick = (change, window) => change.partIds?.exif === undefined || inWindow(change.partIds.exif, window);
+export const exifChanged: Pick = (change, window) => change.partIds?.exif === undefined || syncRepo.inWindow(change.partIds.exif, window);
 /**
  * A partner's: also when it came out of the locked folder, so it comes with its EXIF (which the
  * partner's app dropped with the asset when it went in).
  */
 export const partnerExifChanged: Pick = (change, window) =>
-  exifChanged(change, window) || (change.partIds?.unlock !== undefined && inWindow(change.partIds.unlock, window));
+  exifChanged(change, window) || (change.partIds?.unlock !== undefined && syncRepo.inWindow(change.partIds.unlock, window));
 /** Others' changes: none of an asset in its owner's locked folder. */
 export const unlessLocked =
   (pick: Pick): Pick =>
@@ -33,7 +34,9 @@ export async function* withAssets<T extends { assetId: string }>(
 ): AsyncGenerator<Change<T> & { asset: AssetRecord }> {
   let batch: Change<T>[] = [];
   const flush = async function* () {
-    const found = new Map((await assetsById(batch.map((change) => change.record.assetId))).map((asset) => [asset.id, asset]));
+    const found = new Map(
+      (await syncRelationsRepo.assetsById(batch.map((change) => change.record.assetId))).map((asset) => [asset.id, asset]),
+    );
     for (const change of batch) {
       const asset = found.get(change.record.assetId);
       if (asset) yield { ...change, asset };
@@ -53,10 +56,10 @@ export const ownAssetTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'AssetDeleteV1',
-      (window) => [deletionsOf.assets(context.userId, window)],
+      (window) => [syncRepo.deletionsOf.assets(context.userId, window)],
       ({ assetId }) => ({ assetId }),
     );
-    await sendChanges(context, 'AssetV2', assetChanges(context.userId, presentOf(context, 'AssetV2')), (asset) => ({
+    await sendChanges(context, 'AssetV2', syncRepo.assetChanges(context.userId, presentOf(context, 'AssetV2')), (asset) => ({
       kind: 'asset',
       asset,
       favorite: true,
@@ -64,6 +67,6 @@ export const ownAssetTypes: TypeSyncs = {
   },
   AssetExifsV1: async (context) => {
     const window: Window = presentOf(context, 'AssetExifV1');
-    await sendPicked(context, 'AssetExifV1', assetChanges(context.userId, window), window, exifChanged, exif);
+    await sendPicked(context, 'AssetExifV1', syncRepo.assetChanges(context.userId, window), window, exifChanged, exif);
   },
 };

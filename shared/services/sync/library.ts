@@ -1,14 +1,4 @@
-import {
-  assetEditChanges,
-  assetMetadataChanges,
-  deletionsOf,
-  faceChanges,
-  memoryAssetChanges,
-  memoryChanges,
-  mergeInOrder,
-  personChanges,
-  stackChanges,
-} from '../../db/sync.repository.ts';
+import * as syncRepo from '../../db/sync.repository.ts';
 import type { StackRecord } from '../../model/stack.ts';
 import type { SyncEvent } from '../../model/sync.ts';
 import { backfill, fields, presentOf, sendChanges, sendDeletions, type TypeSyncs, windowOf } from './mechanics.ts';
@@ -29,10 +19,10 @@ export const libraryTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'MemoryDeleteV1',
-      (window) => [deletionsOf.memories(context.userId, window)],
+      (window) => [syncRepo.deletionsOf.memories(context.userId, window)],
       ({ memoryId }) => ({ memoryId }),
     );
-    await sendChanges(context, 'MemoryV1', memoryChanges(context.userId, presentOf(context, 'MemoryV1')), (memory) => ({
+    await sendChanges(context, 'MemoryV1', syncRepo.memoryChanges(context.userId, presentOf(context, 'MemoryV1')), (memory) => ({
       kind: 'memory',
       memory,
     }));
@@ -41,19 +31,24 @@ export const libraryTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'MemoryToAssetDeleteV1',
-      (window) => [deletionsOf.memoryAssets(context.userId, window)],
+      (window) => [syncRepo.deletionsOf.memoryAssets(context.userId, window)],
       ({ memoryId, assetId }) => ({ memoryId, assetId }),
     );
-    await sendChanges(context, 'MemoryToAssetV1', memoryAssetChanges(context.userId, windowOf(context, 'MemoryToAssetV1')), fields);
+    await sendChanges(
+      context,
+      'MemoryToAssetV1',
+      syncRepo.memoryAssetChanges(context.userId, windowOf(context, 'MemoryToAssetV1')),
+      fields,
+    );
   },
   PeopleV1: async (context) => {
     await sendDeletions(
       context,
       'PersonDeleteV1',
-      (window) => [deletionsOf.people(context.userId, window)],
+      (window) => [syncRepo.deletionsOf.people(context.userId, window)],
       ({ personId }) => ({ personId }),
     );
-    await sendChanges(context, 'PersonV1', personChanges(context.userId, presentOf(context, 'PersonV1')), (person) => ({
+    await sendChanges(context, 'PersonV1', syncRepo.personChanges(context.userId, presentOf(context, 'PersonV1')), (person) => ({
       kind: 'person',
       person,
     }));
@@ -62,10 +57,10 @@ export const libraryTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'AssetFaceDeleteV1',
-      (window) => [deletionsOf.faces(context.userId, window)],
+      (window) => [syncRepo.deletionsOf.faces(context.userId, window)],
       ({ assetFaceId }) => ({ assetFaceId }),
     );
-    await sendChanges(context, 'AssetFaceV2', faceChanges(context.userId, windowOf(context, 'AssetFaceV2')), (face) => ({
+    await sendChanges(context, 'AssetFaceV2', syncRepo.faceChanges(context.userId, windowOf(context, 'AssetFaceV2')), (face) => ({
       kind: 'face',
       face,
     }));
@@ -74,11 +69,11 @@ export const libraryTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'AssetEditDeleteV1',
-      (window) => [deletionsOf.assetEdits(context.userId, window)],
+      (window) => [syncRepo.deletionsOf.assetEdits(context.userId, window)],
       ({ editId }) => ({ editId }),
     );
     // An asset's edits as they are now, in order (`sequence`), each a row acked with their change.
-    for await (const change of assetEditChanges(context.userId, windowOf(context, 'AssetEditV1')))
+    for await (const change of syncRepo.assetEditChanges(context.userId, windowOf(context, 'AssetEditV1')))
       for (const [sequence, edit] of change.record.edits.entries())
         await context.send(
           'AssetEditV1',
@@ -91,13 +86,13 @@ export const libraryTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'AssetMetadataDeleteV1',
-      (window) => [deletionsOf.assetMetadata(context.userId, window)],
+      (window) => [syncRepo.deletionsOf.assetMetadata(context.userId, window)],
       ({ assetId, key }) => ({ assetId, key }),
     );
     await sendChanges(
       context,
       'AssetMetadataV1',
-      assetMetadataChanges(context.userId, windowOf(context, 'AssetMetadataV1')),
+      syncRepo.assetMetadataChanges(context.userId, windowOf(context, 'AssetMetadataV1')),
       ({ assetId, key, value }) => fields({ assetId, key, value }),
     );
   },
@@ -105,28 +100,28 @@ export const libraryTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'StackDeleteV1',
-      (window) => [deletionsOf.stacks(context.userId, window)],
+      (window) => [syncRepo.deletionsOf.stacks(context.userId, window)],
       ({ stackId }) => ({ stackId }),
     );
-    await sendChanges(context, 'StackV1', stackChanges(context.userId, windowOf(context, 'StackV1')), stackRow);
+    await sendChanges(context, 'StackV1', syncRepo.stackChanges(context.userId, windowOf(context, 'StackV1')), stackRow);
   },
   PartnerStacksV1: async (context) => {
     const partners = await context.partners();
     await sendDeletions(
       context,
       'PartnerStackDeleteV1',
-      (window) => partners.map((partner) => deletionsOf.stacks(partner.sharedById, window)),
+      (window) => partners.map((partner) => syncRepo.deletionsOf.stacks(partner.sharedById, window)),
       ({ stackId }) => ({ stackId }),
     );
     await backfill(context, partners, { backfill: 'PartnerStackBackfillV1', upsert: 'PartnerStackV1' }, (partner, window) =>
       (async function* () {
-        for await (const change of stackChanges(partner.sharedById, window))
+        for await (const change of syncRepo.stackChanges(partner.sharedById, window))
           yield { updateId: change.updateId, data: stackRow(change.record) };
       })(),
     );
     const window = windowOf(context, 'PartnerStackV1');
-    for await (const change of mergeInOrder(
-      partners.map((partner) => stackChanges(partner.sharedById, window)),
+    for await (const change of syncRepo.mergeInOrder(
+      partners.map((partner) => syncRepo.stackChanges(partner.sharedById, window)),
       (change) => change.updateId,
     ))
       await context.send('PartnerStackV1', stackRow(change.record), { type: 'PartnerStackV1', updateId: change.updateId });

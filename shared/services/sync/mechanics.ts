@@ -1,4 +1,5 @@
-import { type Change, mergeInOrder, putCheckpoints, type Window } from '../../db/sync.repository.ts';
+import type { Change, Window } from '../../db/sync.repository.ts';
+import * as syncRepo from '../../db/sync.repository.ts';
 import type { Membership, PartnerShare } from '../../db/sync-relations.repository.ts';
 import type { AssetRecord } from '../../model/asset.ts';
 import type { SyncEntityType, SyncEvent, SyncRequestType } from '../../model/sync.ts';
@@ -111,7 +112,7 @@ export const backfill = async <T extends { createId: string }>(
     const last = created.at(-1);
     if (last) {
       const ack = toAck({ type: types.backfill, updateId: last.createId, extraId: COMPLETE });
-      await putCheckpoints(context.sessionHash, [{ type: types.backfill, ack }], ttl());
+      await syncRepo.putCheckpoints(context.sessionHash, [{ type: types.backfill, ack }], ttl());
     }
   }
 };
@@ -123,7 +124,7 @@ export const sendDeletionRun = async <T>(
   sources: readonly AsyncIterable<Change<T>>[],
   map: (record: T) => Record<string, unknown>,
 ) => {
-  for await (const change of mergeInOrder(sources, (change) => change.updateId)) {
+  for await (const change of syncRepo.mergeInOrder(sources, (change) => change.updateId)) {
     await context.send(type, fields(map(change.record)), { type, updateId: change.updateId });
   }
 };

@@ -6,18 +6,18 @@
  * marked migrated, and later ticks read that one item. Every user's own item is stamped, then each
  * user's library (`indexLibrary`: resumable, each write conditional on the item having none yet).
  */
-import { changeIdsMigrated, indexLibrary, indexUsers, markChangeIdsMigrated } from '../../db/sync.repository.ts';
+import * as syncRepo from '../../db/sync.repository.ts';
 
 /** `migrated`: this run finished it; `unfinished`: its time ran out, a later tick goes on; `done-before`: nothing to do. */
 export type MigrationOutcome = 'migrated' | 'unfinished' | 'done-before';
 
 /** Runs the migration unless the table is marked migrated; no library starts after `deadline` (epoch ms). */
 export const migrateChangeIds = async (deadline = Number.POSITIVE_INFINITY): Promise<MigrationOutcome> => {
-  if (await changeIdsMigrated()) return 'done-before';
-  for (const userId of await indexUsers()) {
+  if (await syncRepo.changeIdsMigrated()) return 'done-before';
+  for (const userId of await syncRepo.indexUsers()) {
     if (Date.now() > deadline) return 'unfinished';
-    await indexLibrary(userId);
+    await syncRepo.indexLibrary(userId);
   }
-  await markChangeIdsMigrated(new Date().toISOString());
+  await syncRepo.markChangeIdsMigrated(new Date().toISOString());
   return 'migrated';
 };

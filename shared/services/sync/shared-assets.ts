@@ -1,13 +1,7 @@
-import {
-  albumEntryChanges,
-  assetChanges,
-  type Change,
-  deletionsOf,
-  lockedAssetDeletions,
-  mergeInOrder,
-  type Window,
-} from '../../db/sync.repository.ts';
-import { assetAlbums, type Membership, type PartnerShare } from '../../db/sync-relations.repository.ts';
+import type { Change, Window } from '../../db/sync.repository.ts';
+import * as syncRepo from '../../db/sync.repository.ts';
+import type { Membership, PartnerShare } from '../../db/sync-relations.repository.ts';
+import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
 import type { AssetRecord } from '../../model/asset.ts';
 import type { SyncEntityType, SyncEvent } from '../../model/sync.ts';
 import { exif, exifChanged, isLocked, partnerExifChanged, unlessLocked, withAssets } from './assets.ts';
@@ -56,10 +50,10 @@ const lockedAway = async (context: Context, partners: readonly { sharedById: str
   const others = albumUsersBut(albums, context.userId);
   for (const partnerId of partnerIds) others.delete(partnerId);
   const fromAlbums = async function* (ownerId: string) {
-    for await (const change of lockedAssetDeletions(ownerId, window))
+    for await (const change of syncRepo.lockedAssetDeletions(ownerId, window))
       if (change.record.albumIds.some((albumId) => albumIds.has(albumId))) yield change;
   };
-  return [...[...partnerIds].map((ownerId) => lockedAssetDeletions(ownerId, window)), ...[...others].map(fromAlbums)];
+  return [...[...partnerIds].map((ownerId) => syncRepo.lockedAssetDeletions(ownerId, window)), ...[...others].map(fromAlbums)];
 };
 
 /** The album-asset types (assets, or their EXIF): backfill, updates of known entries, new entries. */
@@ -72,7 +66,7 @@ const syncAlbumAssets = async (
 ) => {
   await backfill(context, albums, { backfill: types.backfill, upsert: types.create }, (album, window) =>
     (async function* () {
-      for await (const change of withAssets(albumEntryChanges(album.albumId, window)))
+      for await (const change of withAssets(syncRepo.albumEntryChanges(album.albumId, window)))
         if (!isLocked(change.asset)) yield { updateId: change.updateId, data: map(change.asset) };
     })(),
   );
@@ -83,12 +77,12 @@ const syncAlbumAssets = async (
     const others = albumUsersBut(albums, context.userId);
     const window = presentOf(context, types.update);
     const inKnownAlbums = async function* () {
-      for await (const change of mergeInOrder(
-        [...others].map((userId) => assetChanges(userId, window)),
+      for await (const change of syncRepo.mergeInOrder(
+        [...others].map((userId) => syncRepo.assetChanges(userId, window)),
         (change) => change.updateId,
       )) {
         if ((change.record.albumCount ?? 0) === 0) continue;
-        const entries = await assetAlbums(change.record.id);
+        const entries = await syncRelationsRepo.assetAlbums(change.record.id);
         if (entries.some((entry) => albumIds.has(entry.albumId) && entry.updateId <= createCheckpoint.updateId)) yield change;
       }
     };
@@ -97,8 +91,8 @@ const syncAlbumAssets = async (
   let first = true;
   const window = presentOf(context, types.create);
   for await (const change of withAssets(
-    mergeInOrder(
-      albums.map((album) => albumEntryChanges(album.albumId, window)),
+    syncRepo.mergeInOrder(
+      albums.map((album) => syncRepo.albumEntryChanges(album.albumId, window)),
       (change) => change.updateId,
     ),
   )) {
@@ -121,7 +115,7 @@ const syncPartnerAssets = async (
 ) => {
   await backfill(context, partners, types, (partner, window) =>
     (async function* () {
-      for await (const change of assetChanges(partner.sharedById, window))
+      for await (const change of syncRepo.assetChanges(partner.sharedById, window))
         if (!isLocked(change.record)) yield { updateId: change.updateId, data: map(change.record) };
     })(),
   );
@@ -129,8 +123,8 @@ const syncPartnerAssets = async (
   await sendPicked(
     context,
     types.upsert,
-    mergeInOrder(
-      partners.map((partner) => assetChanges(partner.sharedById, window)),
+    syncRepo.mergeInOrder(
+      partners.map((partner) => syncRepo.assetChanges(partner.sharedById, window)),
       (change) => change.updateId,
     ),
     window,
@@ -148,7 +142,7 @@ export const sharedAssetTypes: TypeSyncs = {
       context,
       'PartnerAssetDeleteV1',
       [
-        ...partners.map((partner): AsyncIterable<Change<{ assetId?: string }>> => deletionsOf.assets(partner.sharedById, window)),
+        ...partners.map((partner): AsyncIterable<Change<{ assetId?: string }>> => syncRepo.deletionsOf.assets(partner.sharedById, window)),
         ...(await lockedAway(context, partners)),
       ],
       ({ assetId }) => ({ assetId }),

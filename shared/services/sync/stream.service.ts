@@ -3,8 +3,8 @@ import { seesAllUsers } from '../../access/user-access.ts';
 import { syncSettleMs } from '../../core/env.ts';
 import { Invalid } from '../../core/errors.ts';
 import { changeIdAt, changeIdTime } from '../../db/changes.ts';
-import { deleteCheckpoints, getCheckpoints, putCheckpoints, setPendingSyncReset } from '../../db/sync.repository.ts';
-import { albumMemberships, partnerShares } from '../../db/sync-relations.repository.ts';
+import * as syncRepo from '../../db/sync.repository.ts';
+import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
 import { type SyncEntityType, type SyncEvent, type SyncRequestType, syncEntityTypes } from '../../model/sync.ts';
 import type { Auth } from '../../model/user.ts';
 import { readConfig } from '../config.reader.ts';
@@ -38,7 +38,7 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
   if (body.reset) await resetSyncProgress(auth.user.id, sessionHash);
   const pendingReset = !body.reset && auth.syncResetPending === true;
   const checkpoints: Partial<Record<string, Ack>> = Object.fromEntries(
-    (await getCheckpoints(sessionHash)).map(({ type, ack }) => [type, fromAck(ack)]),
+    (await syncRepo.getCheckpoints(sessionHash)).map(({ type, ack }) => [type, fromAck(ack)]),
   );
   return async (sink: SyncSink): Promise<void> => {
     const line = (type: SyncEntityType, data: SyncEvent['data'], ack: Ack) => sink({ type, data, ack: toAck(ack) });
@@ -51,7 +51,7 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
     // The album memberships and partner shares, each read once (after the snapshot) by the types
     // that need them. Libraries stored before change ids got theirs from the table's migration, not
     // here (shared/services/sync/migration.ts).
-    const shares = once(() => partnerShares(auth.user.id));
+    const shares = once(() => syncRelationsRepo.partnerShares(auth.user.id));
     const context: Context = {
       userId: auth.user.id,
       sessionHash,
@@ -61,7 +61,7 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
       send: async (type, data, ack) => {
         await line(type, data, ack.extraId === undefined && ack.updateId > nowId ? { ...ack, updateId: nowId } : ack);
       },
-      albums: once(() => albumMemberships(auth.user.id)),
+      albums: once(() => syncRelationsRepo.albumMemberships(auth.user.id)),
       partnerShares: shares,
       partners: once(async () => [...(await shares()).sharingWith].sort((a, b) => (a.createId < b.createId ? -1 : 1))),
       seesAllUsers: body.types.includes('UsersV1') ? seesAllUsers(auth, (await readConfig()).server.publicUsers) : true,
@@ -75,12 +75,12 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
 
 /** Immich's `resetSyncProgress`: the session's checkpoints gone, and no reset pending any more. */
 const resetSyncProgress = async (userId: string, sessionHash: string): Promise<void> => {
-  await Promise.all([deleteCheckpoints(sessionHash), setPendingSyncReset(userId, sessionHash, false)]);
+  await Promise.all([syncRepo.deleteCheckpoints(sessionHash), syncRepo.setPendingSyncReset(userId, sessionHash, false)]);
 };
 
 /** GET /sync/ack. */
 export const getSyncAcks = async (auth: Auth): Promise<{ type: SyncEntityType; ack: string }[]> =>
-  (await getCheckpoints(sessionOf(auth))).map(({ type, ack }) => ({ type: type as SyncEntityType, ack }));
+  (await syncRepo.getCheckpoints(sessionOf(auth))).map(({ type, ack }) => ({ type: type as SyncEntityType, ack }));
 
 /** POST /sync/ack: the last ack of each type is the session's checkpoint; `SyncResetV1` starts again. */
 export const setSyncAcks = async (auth: Auth, acks: readonly string[]): Promise<void> => {
@@ -95,7 +95,7 @@ export const setSyncAcks = async (auth: Auth, acks: readonly string[]): Promise<
     if (!(syncEntityTypes as readonly string[]).includes(type)) throw new Invalid(`Invalid ack type: ${type}`);
     checkpoints.set(type, ack);
   }
-  await putCheckpoints(
+  await syncRepo.putCheckpoints(
     sessionHash,
     [...checkpoints].map(([type, ack]) => ({ type, ack })),
     ttl(),
@@ -104,5 +104,5 @@ export const setSyncAcks = async (auth: Auth, acks: readonly string[]): Promise<
 
 /** DELETE /sync/ack. */
 export const deleteSyncAcks = async (auth: Auth, types?: readonly string[]): Promise<void> => {
-  await deleteCheckpoints(sessionOf(auth), types);
+  await syncRepo.deleteCheckpoints(sessionOf(auth), types);
 };

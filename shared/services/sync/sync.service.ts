@@ -1,6 +1,7 @@
 import { readsArchiveOf, requireTimeline } from '../../access/timeline-access.ts';
-import { assetsUpdatedBetween, getAssets, timelinePages } from '../../db/asset.repository.ts';
-import { type AuditEntityType, listDeletedSince } from '../../db/audit.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
+import type { AuditEntityType } from '../../db/audit.repository.ts';
+import * as auditRepo from '../../db/audit.repository.ts';
 import { type AssetRecord, isListed } from '../../model/asset.ts';
 import type { AssetListQuery } from '../../model/sync.ts';
 import type { Auth } from '../../model/user.ts';
@@ -48,14 +49,14 @@ export const getAllAssets = async (auth: Auth, dto: AssetListQuery): Promise<Ass
   let selected: AssetRecord[];
   if (dto.updatedAfter) {
     const from = new Date(new Date(dto.updatedAfter).getTime() - indexLagMs).toISOString();
-    selected = (await assetsUpdatedBetween(ownerId, from, dto.updatedBefore ?? undefined))
+    selected = (await assetRepo.assetsUpdatedBetween(ownerId, from, dto.updatedBefore ?? undefined))
       .filter(passes)
       .sort(newestTakenFirst)
       .slice(skip, end);
   } else {
     selected = [];
     let passed = 0;
-    for await (const page of timelinePages(ownerId, { descending: true, pageSize: 1000 })) {
+    for await (const page of assetRepo.timelinePages(ownerId, { descending: true, pageSize: 1000 })) {
       for (const asset of page) {
         if (!passes(asset)) continue;
         if (passed++ >= skip) selected.push(asset);
@@ -83,11 +84,11 @@ export const getAuditDeletes = async (
   dto: { after: string; entityType: AuditEntityType; userId?: string | null | undefined },
 ): Promise<AuditDeletes> => {
   const ownerId = await ownerOf(auth, dto.userId);
-  const listed = await listDeletedSince(ownerId, dto.entityType, dto.after);
+  const listed = await auditRepo.listDeletedSince(ownerId, dto.entityType, dto.after);
   // An asset recorded as gone when it went into the locked folder, and since back out, is not gone.
   const back =
     dto.entityType === 'ASSET' && listed.length > 0
-      ? new Set((await getAssets(listed)).filter((asset) => isListed(asset.visibility)).map((asset) => asset.id))
+      ? new Set((await assetRepo.getMany(listed)).filter((asset) => isListed(asset.visibility)).map((asset) => asset.id))
       : new Set<string>();
   return { needsFullSync: Date.now() - new Date(dto.after).getTime() > auditWindowMs, ids: listed.filter((id) => !back.has(id)) };
 };

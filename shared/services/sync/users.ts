@@ -1,5 +1,6 @@
-import { albumEntryChanges, type Change, deletionsOf, inWindow, mergeInOrder, userChanges } from '../../db/sync.repository.ts';
-import { albumUsers, assetOwners, syncedUser, usersById } from '../../db/sync-relations.repository.ts';
+import type { Change } from '../../db/sync.repository.ts';
+import * as syncRepo from '../../db/sync.repository.ts';
+import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
 import { storedPreferencesOf } from '../../domain/preferences.ts';
 import type { UserRecord } from '../../model/user.ts';
 import { byUpdateId, type Context, fields, presentOf, sendDeletions, type TypeSyncs, windowOf } from './mechanics.ts';
@@ -27,15 +28,15 @@ const connectionsOf = async (context: Context): Promise<Map<string, string>> => 
   for (const album of await context.albums()) {
     connect(album.ownerId, album.createId);
     // An album shared with no one has no users' items to read.
-    for (const user of album.sharedUserIds.length > 0 ? await albumUsers(album.albumId) : [])
+    for (const user of album.sharedUserIds.length > 0 ? await syncRelationsRepo.albumUsers(album.albumId) : [])
       connect(user.userId, later(album.createId, user.createId));
-    const gained = inWindow(album.createId, window);
+    const gained = syncRepo.inWindow(album.createId, window);
     const entries = new Map<string, string>();
-    for await (const change of albumEntryChanges(album.albumId, gained ? { before: context.nowId } : window))
+    for await (const change of syncRepo.albumEntryChanges(album.albumId, gained ? { before: context.nowId } : window))
       if (!entries.has(change.record.assetId)) entries.set(change.record.assetId, change.updateId);
     for (let start = 0; start < entries.size; start += 100) {
       const batch = [...entries].slice(start, start + 100);
-      const owners = await assetOwners(batch.map(([assetId]) => assetId));
+      const owners = await syncRelationsRepo.assetOwners(batch.map(([assetId]) => assetId));
       for (const [assetId, updateId] of batch) {
         const ownerId = owners.get(assetId);
         if (ownerId) connect(ownerId, later(album.createId, updateId));
@@ -48,8 +49,8 @@ const connectionsOf = async (context: Context): Promise<Map<string, string>> => 
 /** The users connected since the type's checkpoint (before the snapshot), as they are now, in that order. */
 async function* newlyConnected(context: Context, connections: ReadonlyMap<string, string>): AsyncGenerator<Change<UserRecord>> {
   const window = windowOf(context, 'UserV1');
-  const fresh = [...connections].filter(([, since]) => since !== '' && inWindow(since, window));
-  const users = new Map((await usersById(fresh.map(([userId]) => userId))).map((user) => [user.id, user]));
+  const fresh = [...connections].filter(([, since]) => since !== '' && syncRepo.inWindow(since, window));
+  const users = new Map((await syncRelationsRepo.usersById(fresh.map(([userId]) => userId))).map((user) => [user.id, user]));
   for (const [userId, since] of fresh.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0))) {
     const user = users.get(userId);
     if (user) yield { updateId: since, record: user };
@@ -59,40 +60,40 @@ async function* newlyConnected(context: Context, connections: ReadonlyMap<string
 /** The user themself, the users they see, their partners and their metadata. */
 export const userTypes: TypeSyncs = {
   AuthUsersV1: async (context) => {
-    const synced = await syncedUser(context.userId);
-    if (synced && inWindow(synced.updateId, presentOf(context, 'AuthUserV1')))
+    const synced = await syncRelationsRepo.syncedUser(context.userId);
+    if (synced && syncRepo.inWindow(synced.updateId, presentOf(context, 'AuthUserV1')))
       await context.send('AuthUserV1', { kind: 'authUser', user: synced.user }, { type: 'AuthUserV1', updateId: synced.updateId });
   },
   UsersV1: async (context) => {
     await sendDeletions(
       context,
       'UserDeleteV1',
-      (window) => [deletionsOf.users(window)],
+      (window) => [syncRepo.deletionsOf.users(window)],
       ({ userId }) => ({ userId }),
     );
     if (context.seesAllUsers) {
-      for await (const change of userChanges(presentOf(context, 'UserV1')))
+      for await (const change of syncRepo.userChanges(presentOf(context, 'UserV1')))
         await context.send('UserV1', { kind: 'user', user: change.record }, { type: 'UserV1', updateId: change.updateId });
       return;
     }
     // Only the connected users: their changes, and each one as they are when they became connected.
     const connections = await connectionsOf(context);
     const connected = async function* () {
-      for await (const change of userChanges(presentOf(context, 'UserV1'))) if (connections.has(change.record.id)) yield change;
+      for await (const change of syncRepo.userChanges(presentOf(context, 'UserV1'))) if (connections.has(change.record.id)) yield change;
     };
-    for await (const change of mergeInOrder([connected(), newlyConnected(context, connections)], (change) => change.updateId))
+    for await (const change of syncRepo.mergeInOrder([connected(), newlyConnected(context, connections)], (change) => change.updateId))
       await context.send('UserV1', { kind: 'user', user: change.record }, { type: 'UserV1', updateId: change.updateId });
   },
   PartnersV1: async (context) => {
     await sendDeletions(
       context,
       'PartnerDeleteV1',
-      (window) => [deletionsOf.partners(context.userId, window)],
+      (window) => [syncRepo.deletionsOf.partners(context.userId, window)],
       ({ sharedById, sharedWithId }) => ({ sharedById, sharedWithId }),
     );
     const { sharingWith, sharedBy } = await context.partnerShares();
     const window = presentOf(context, 'PartnerV1');
-    const rows = [...sharingWith, ...sharedBy].filter((share) => inWindow(share.updateId, window)).sort(byUpdateId);
+    const rows = [...sharingWith, ...sharedBy].filter((share) => syncRepo.inWindow(share.updateId, window)).sort(byUpdateId);
     for (const { updateId, sharedById, sharedWithId, inTimeline } of rows)
       await context.send('PartnerV1', fields({ sharedById, sharedWithId, inTimeline }), { type: 'PartnerV1', updateId });
   },
@@ -100,12 +101,12 @@ export const userTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'UserMetadataDeleteV1',
-      (window) => [deletionsOf.userMetadata(context.userId, window)],
+      (window) => [syncRepo.deletionsOf.userMetadata(context.userId, window)],
       ({ userId, key }) => ({ userId, key }),
     );
-    const synced = await syncedUser(context.userId);
+    const synced = await syncRelationsRepo.syncedUser(context.userId);
     // The metadata's own change id: a change of the user's usage or name does not send it again.
-    if (!synced || !inWindow(synced.metadataId, presentOf(context, 'UserMetadataV1'))) return;
+    if (!synced || !syncRepo.inWindow(synced.metadataId, presentOf(context, 'UserMetadataV1'))) return;
     const { user, metadataId: updateId } = synced;
     // Immich's user_metadata rows: the preferences the user changed (as Immich stores them: what
     // differs from the defaults, memories off included), onboarding once done, the product key once activated.

@@ -1,5 +1,5 @@
-import { deleteTags, listTags, tagHasAssets } from '../../db/tag.repository.ts';
-import { listUsers } from '../../db/user.repository.ts';
+import * as tagRepo from '../../db/tag.repository.ts';
+import * as userRepo from '../../db/user.repository.ts';
 import { isAtOrBelow, type TagRecord } from '../../model/tag.ts';
 
 /**
@@ -9,13 +9,13 @@ import { isAtOrBelow, type TagRecord } from '../../model/tag.ts';
  */
 export const deleteEmptyTags = async (): Promise<{ removed: number }> => {
   let removed = 0;
-  for (const user of await listUsers()) {
-    const tags = await listTags(user.id);
+  for (const user of await userRepo.list()) {
+    const tags = await tagRepo.list(user.id);
     const used: TagRecord[] = [];
-    for (const tag of tags) if (await tagHasAssets(tag.id)) used.push(tag);
+    for (const tag of tags) if (await tagRepo.tagHasAssets(tag.id)) used.push(tag);
     // A tag stays when it, or a tag below it, has an asset.
     const empty = tags.filter((tag) => !used.some((each) => isAtOrBelow(each, tag)));
-    await deleteTags(empty);
+    await tagRepo.deleteMany(empty);
     removed += empty.length;
   }
   return { removed };

@@ -2,22 +2,9 @@ import { allowedAssets } from '../../access/asset-access.ts';
 import { accessLost, Permission } from '../../access/permission.ts';
 import { requireTag } from '../../access/tag-access.ts';
 import { Invalid } from '../../core/errors.ts';
-import { getAssets } from '../../db/asset.repository.ts';
-import {
-  addTagAssets,
-  deleteTags,
-  getTag,
-  getTagByValue,
-  getTags,
-  listTagAssetIds,
-  listTags,
-  removeTagAssets,
-  renameTags,
-  createTag as storeTag,
-  type TagRefusal,
-  tagAssetsAmong,
-  updateTag as writeTag,
-} from '../../db/tag.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
+import type { TagRefusal } from '../../db/tag.repository.ts';
+import * as tagRepo from '../../db/tag.repository.ts';
 import { addOutcomes, removeOutcomes } from '../../domain/bulk-ids.ts';
 import type { BulkIdResult } from '../../model/album.ts';
 import type { AssetRecord } from '../../model/asset.ts';
@@ -34,7 +21,7 @@ import { newTag, tagsOfPaths, upsertTagPaths } from './upsert.ts';
 
 /** Stores a new tag; 400 when the owner has its value already (made meanwhile by another request). */
 const store = async (tag: TagRecord): Promise<TagRecord> => {
-  if (!(await storeTag(tag)).ok) throw new Invalid('A tag with that name already exists');
+  if (!(await tagRepo.create(tag)).ok) throw new Invalid('A tag with that name already exists');
   return tag;
 };
 
@@ -59,18 +46,18 @@ export const maxUpsertTags = 2_000;
 
 /** v1.100's answer for a tag that is missing or someone else's. */
 const v1Tag = async (auth: Auth, tagId: string): Promise<TagRecord> => {
-  const tag = await getTag(auth.user.id, tagId);
+  const tag = await tagRepo.get(auth.user.id, tagId);
   if (!tag) throw new Invalid('Tag not found');
   return tag;
 };
 
 /** The tag and every tag below it (their values begin with its path). */
 const withDescendants = async (tag: TagRecord): Promise<TagRecord[]> =>
-  (await listTags(tag.ownerId)).filter((each) => isAtOrBelow(each, tag));
+  (await tagRepo.list(tag.ownerId)).filter((each) => isAtOrBelow(each, tag));
 
 /** GET /tags, GET /tag: the caller's tags, by value. */
 export const getAllTags = async (auth: Auth): Promise<TagRecord[]> =>
-  (await listTags(auth.user.id)).sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
+  (await tagRepo.list(auth.user.id)).sort((a, b) => (a.value < b.value ? -1 : a.value > b.value ? 1 : 0));
 
 /** GET /tags/:id. */
 export const getTagV3 = (auth: Auth, tagId: string): Promise<TagRecord> => requireTag(auth, Permission.TagRead, tagId);
@@ -89,7 +76,7 @@ export const createTagV3 = async (
   checkedPath([dto.name]);
   const parent = dto.parentId ? await requireTag(auth, Permission.TagRead, dto.parentId) : undefined;
   const value = checkedPath([...(parent ? tagPath(parent.value) : []), dto.name]);
-  if (await getTagByValue(auth.user.id, value)) throw new Invalid('A tag with that name already exists');
+  if (await tagRepo.getByValue(auth.user.id, value)) throw new Invalid('A tag with that name already exists');
   return store(newTag(auth.user.id, value, { parentId: parent?.id ?? null, color: dto.color ?? null }));
 };
 
@@ -98,7 +85,7 @@ export const createTagV1 = async (auth: Auth, dto: { name: string; type: TagType
   // Its empty levels dropped, as v3's upsert drops them (`a//b/` is `a/b`).
   const parts = tagPath(dto.name);
   const name = checkedPath(parts);
-  if (await getTagByValue(auth.user.id, name)) throw new Invalid('A tag with that name already exists');
+  if (await tagRepo.getByValue(auth.user.id, name)) throw new Invalid('A tag with that name already exists');
   const [parent] = parts.length > 1 ? await upsertTagPaths(auth.user.id, [parts.slice(0, -1).join('/')]) : [];
   return store(newTag(auth.user.id, name, { parentId: parent?.id ?? null, type: dto.type }));
 };
@@ -119,7 +106,10 @@ export const upsertTags = (auth: Auth, paths: readonly string[]): Promise<TagRec
 /** PUT /tags/:id: its color (null clears it). */
 export const updateTagV3 = async (auth: Auth, tagId: string, dto: { color?: string | null | undefined }): Promise<TagRecord> => {
   const tag = await requireTag(auth, Permission.TagUpdate, tagId);
-  const written = await writeTag(tag, { ...(dto.color !== undefined ? { color: dto.color } : {}), updatedAt: new Date().toISOString() });
+  const written = await tagRepo.update(tag, {
+    ...(dto.color !== undefined ? { color: dto.color } : {}),
+    updatedAt: new Date().toISOString(),
+  });
   if (!written.ok) throw accessLost(Permission.TagUpdate);
   return written.value;
 };
@@ -131,7 +121,7 @@ export const updateTagV1 = async (auth: Auth, tagId: string, dto: { name?: strin
   const name = checkedPath(tagPath(dto.name));
   if (name === tag.value) return tag;
   // The paths as they are now (a concurrent rename may have moved them since the tag was read).
-  const all = await listTags(tag.ownerId);
+  const all = await tagRepo.list(tag.ownerId);
   const current = all.find((each) => each.id === tag.id);
   if (!current) throw new Invalid('Tag not found');
   if (current.value === name) return current;
@@ -143,33 +133,33 @@ export const updateTagV1 = async (auth: Auth, tagId: string, dto: { name?: strin
   for (const rename of renames) checkedPath(tagPath(rename.value));
   // A transaction holds 100 writes, three a tag.
   if (renames.length > 33) throw new Invalid('A tag with more than 32 tags below it cannot be renamed');
-  const renamed = await renameTags(renames);
+  const renamed = await tagRepo.renameTags(renames);
   if (!renamed.ok) throw new Invalid(refusalMessages[renamed.reason]);
   return { ...current, value: name, updatedAt };
 };
 
 /** DELETE /tags/:id, DELETE /tag/:id: the tag and every tag below it (Immich's cascade), untagging their assets. */
 export const deleteTagV3 = async (auth: Auth, tagId: string): Promise<void> => {
-  await deleteTags(await withDescendants(await requireTag(auth, Permission.TagDelete, tagId)));
+  await tagRepo.deleteMany(await withDescendants(await requireTag(auth, Permission.TagDelete, tagId)));
 };
 
 export const deleteTagV1 = async (auth: Auth, tagId: string): Promise<void> => {
-  await deleteTags(await withDescendants(await v1Tag(auth, tagId)));
+  await tagRepo.deleteMany(await withDescendants(await v1Tag(auth, tagId)));
 };
 
 /** Adds the allowed assets (the caller's and partners', Immich's `asset.share`) to a tag: `addOutcomes`' answers. */
 const addAll = async (tag: TagRecord, auth: Auth, assetIds: readonly string[], onGone: () => Error): Promise<BulkIdResult[]> => {
-  const present = await tagAssetsAmong(tag.id, assetIds);
+  const present = await tagRepo.tagAssetsAmong(tag.id, assetIds);
   const candidates = [...new Set(assetIds.filter((id) => !present.has(id)))];
   const allowed = new Set((await allowedAssets(auth, Permission.AssetShare, candidates)).map((asset) => asset.id));
   const { results, changed } = addOutcomes(assetIds, present, allowed);
-  if (changed.length > 0 && !(await addTagAssets(tag, changed)).ok) throw onGone();
+  if (changed.length > 0 && !(await tagRepo.addAssets(tag, changed)).ok) throw onGone();
   return results;
 };
 
 const removeAll = async (tag: TagRecord, assetIds: readonly string[]): Promise<BulkIdResult[]> => {
-  const { results, changed } = removeOutcomes(assetIds, await tagAssetsAmong(tag.id, assetIds));
-  if (changed.length > 0) await removeTagAssets(tag.id, changed);
+  const { results, changed } = removeOutcomes(assetIds, await tagRepo.tagAssetsAmong(tag.id, assetIds));
+  if (changed.length > 0) await tagRepo.removeAssets(tag.id, changed);
   return results;
 };
 
@@ -199,18 +189,18 @@ export const removeTagAssetsV1 = async (auth: Auth, tagId: string, assetIds: rea
 /** PUT /tags/assets: every allowed asset (the caller's) gets every allowed tag (the caller's); how many new tag-asset pairs. */
 export const bulkTagAssets = async (auth: Auth, dto: { tagIds: string[]; assetIds: string[] }): Promise<{ count: number }> => {
   const [tags, assets] = await Promise.all([
-    getTags(auth.user.id, dto.tagIds),
+    tagRepo.getMany(auth.user.id, dto.tagIds),
     allowedAssets(auth, Permission.AssetUpdate, [...new Set(dto.assetIds)]),
   ]);
   let count = 0;
   for (const tag of tags) {
-    const present = await tagAssetsAmong(
+    const present = await tagRepo.tagAssetsAmong(
       tag.id,
       assets.map((asset) => asset.id),
     );
     const added = assets.map((asset) => asset.id).filter((id) => !present.has(id));
     // A tag deleted meanwhile tags nothing.
-    if (added.length > 0 && (await addTagAssets(tag, added)).ok) count += added.length;
+    if (added.length > 0 && (await tagRepo.addAssets(tag, added)).ok) count += added.length;
   }
   return { count };
 };
@@ -222,7 +212,7 @@ export const bulkTagAssets = async (auth: Auth, dto: { tagIds: string[]; assetId
  */
 export const getTagAssetsV1 = async (auth: Auth, tagId: string): Promise<AssetRecord[]> => {
   const tag = await v1Tag(auth, tagId);
-  return (await getAssets(await listTagAssetIds(tag.id)))
+  return (await assetRepo.getMany(await tagRepo.listAssetIds(tag.id)))
     .filter((asset) => asset.deletedAt === null && asset.visibility !== 'locked')
     .sort((a, b) => b.fileCreatedAt.localeCompare(a.fileCreatedAt) || a.id.localeCompare(b.id));
 };

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { inBatches } from '../../core/concurrency.ts';
-import { createTags, getTagByValue, getTagsByValues, createTag as storeTag, updateTag as writeTag } from '../../db/tag.repository.ts';
+import * as tagRepo from '../../db/tag.repository.ts';
 import { type TagRecord, tagPath } from '../../model/tag.ts';
 
 export const newTag = (ownerId: string, value: string, fields: Partial<Pick<TagRecord, 'parentId' | 'color' | 'type'>> = {}): TagRecord => {
@@ -42,15 +42,15 @@ const inFlight = 4;
 const upsertValue = async (ownerId: string, value: string, parentId: string | null, known?: TagRecord): Promise<TagRecord> => {
   let existing = known;
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (attempt > 0) existing = await getTagByValue(ownerId, value);
+    if (attempt > 0) existing = await tagRepo.getByValue(ownerId, value);
     if (existing) {
       if (existing.parentId === parentId) return existing;
-      const moved = await writeTag(existing, { parentId });
+      const moved = await tagRepo.update(existing, { parentId });
       if (moved.ok) return moved.value;
       throw new Error(`Tag ${value} was deleted while it was moved`);
     }
     const tag = newTag(ownerId, value, { parentId });
-    if ((await storeTag(tag)).ok) return tag;
+    if ((await tagRepo.create(tag)).ok) return tag;
   }
   throw new Error(`Tag ${value} kept changing while it was made`);
 };
@@ -85,7 +85,7 @@ export const tagsOfPaths = (paths: readonly string[]): number => levelsOf([...ne
 export const upsertTagPaths = async (ownerId: string, paths: readonly string[]): Promise<TagRecord[]> => {
   const unique = [...new Set(paths)];
   const levels = levelsOf(unique);
-  const known = await getTagsByValues(
+  const known = await tagRepo.getManyByValues(
     ownerId,
     levels.flatMap((level) => [...level.keys()]),
   );
@@ -99,7 +99,7 @@ export const upsertTagPaths = async (ownerId: string, paths: readonly string[]):
       else if (found.parentId !== parentId) moved.push({ tag: found, parentId });
     }
     await inBatches(runsOf(missing, tagsPerTransaction), inFlight, async (part) => {
-      if ((await createTags(part)).ok) for (const tag of part) known.set(tag.value, tag);
+      if ((await tagRepo.createMany(part)).ok) for (const tag of part) known.set(tag.value, tag);
       else for (const tag of part) known.set(tag.value, await upsertValue(ownerId, tag.value, tag.parentId));
     });
     await inBatches(moved, inFlight, async ({ tag, parentId }) => {

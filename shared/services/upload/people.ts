@@ -5,10 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { log } from '../../core/log.ts';
-import { fixedUploadWrites, type NewUpload, recordUpload } from '../../db/asset.repository.ts';
+import type { NewUpload } from '../../db/asset.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
 import { type Outcome, refused } from '../../db/outcome.ts';
-import { findPeopleByName } from '../../db/person.repository.ts';
-import { getUser } from '../../db/user.repository.ts';
+import * as personRepo from '../../db/person.repository.ts';
+import * as userRepo from '../../db/user.repository.ts';
 import { quotaCheckOf } from '../../domain/quota.ts';
 import type { FaceRegion } from '../../media/faces.ts';
 import type { AssetRecord, FaceRecord } from '../../model/asset.ts';
@@ -18,7 +19,7 @@ import type { UserRecord } from '../../model/user.ts';
 // A transaction holds at most 100 writes; an upload needs 7 (fixedUploadWrites) plus, per person,
 // 2 (new) or 1 (known), plus 1 per face, plus 1 per metadata key (at most 20). 31 faces of 31
 // different new people fit, 24 beside 20 keys.
-const maxFacesPerAsset = (metadataKeys: number): number => Math.floor((100 - fixedUploadWrites - metadataKeys) / 3);
+const maxFacesPerAsset = (metadataKeys: number): number => Math.floor((100 - assetRepo.fixedUploadWrites - metadataKeys) / 3);
 
 interface People {
   newPeople: PersonRecord[];
@@ -29,7 +30,7 @@ interface People {
 /** Matches the file's named regions to the owner's people by name (case-insensitive); new names become new people. */
 const resolvePeople = async (ownerId: string, assetId: string, regions: readonly FaceRegion[], now: string): Promise<People> => {
   if (regions.length === 0) return { newPeople: [], existingPeople: new Set(), faces: [] };
-  const known = await findPeopleByName(
+  const known = await personRepo.findByName(
     ownerId,
     regions.map((region) => region.name),
   );
@@ -89,13 +90,13 @@ export const recordNewAsset = async (
     const people = await resolvePeople(asset.ownerId, asset.id, regions, asset.createdAt);
     // A hold this session no longer has (it was ended meanwhile) is not released twice.
     const release = options.release && options.release in owner.uploadSessions ? options.release : undefined;
-    const recorded = await recordUpload({ asset, ...people, quota, ...options, release });
+    const recorded = await assetRepo.recordUpload({ asset, ...people, quota, ...options, release });
     if (recorded.ok) return recorded;
     const { reason } = recorded;
     if (reason === 'duplicate' || reason === 'session-ended') return refused(reason);
     if (reason === 'quota') {
       if (attempt >= 3) return refused(reason);
-      const current = await getUser(asset.ownerId);
+      const current = await userRepo.get(asset.ownerId);
       if (!current || current.uploadSessionsOpened === quota.opened) return refused(reason);
       owner = current;
       quota = quotaCheckOf(current, options.release);

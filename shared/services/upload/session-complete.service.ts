@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import { accessLost, Permission } from '../../access/permission.ts';
 import { type DomainError, Inaccessible, Invalid } from '../../core/errors.ts';
 import { log } from '../../core/log.ts';
-import { findByChecksums, getAsset } from '../../db/asset.repository.ts';
-import { deleteUploadSession, uploadSessionWrites } from '../../db/upload-session.repository.ts';
-import { getUser } from '../../db/user.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
+import * as uploadSessionRepo from '../../db/upload-session.repository.ts';
+import * as userRepo from '../../db/user.repository.ts';
 import { extractMetadata, InvalidSidecarError, type Metadata } from '../../media/metadata.ts';
 import { readForMetadata } from '../../media/ranged-read.ts';
 import type { NewAssetFields, UploadOutcome } from '../../model/upload.ts';
@@ -102,7 +102,7 @@ export const completeUploadSession = async (
   const discard = async (objects: readonly StoredObject[], error: DomainError): Promise<never> => {
     await removeOriginals(objects);
     await removeFileTags(session.assetId, tagged);
-    await deleteUploadSession(session);
+    await uploadSessionRepo.remove(session);
     throw error;
   };
   const actual = await sha1OfObject(store, session.key, session.size);
@@ -122,7 +122,7 @@ export const completeUploadSession = async (
     throw error;
   }
   const dto = readFields(session.fields);
-  const user = await getUser(auth.user.id);
+  const user = await userRepo.get(auth.user.id);
   if (!user) throw new Inaccessible('User not found');
   const asset = newAsset(
     auth.user.id,
@@ -139,19 +139,19 @@ export const completeUploadSession = async (
   await putFileTags(asset.ownerId, asset.id, metadata.keywords, tagged);
   const recorded = await recordNewAsset(withVersions(asset, objects), metadata.faces, user, {
     release: session.id,
-    also: [uploadSessionWrites.end(session.id)],
+    also: [uploadSessionRepo.uploadSessionWrites.end(session.id)],
   });
   if (!recorded.ok) {
     const { reason } = recorded;
     // A concurrent completion of this same session recorded it: the object is that asset's.
-    if ((reason === 'session-ended' || reason === 'duplicate') && (await getAsset(session.assetId)))
+    if ((reason === 'session-ended' || reason === 'duplicate') && (await assetRepo.get(session.assetId)))
       return { id: session.assetId, duplicate: false };
     if (reason === 'duplicate') {
       // The same file completed through another session (or uploaded whole) meanwhile.
-      const winner = (await findByChecksums(auth.user.id, [session.checksum])).get(session.checksum);
+      const winner = (await assetRepo.findByChecksums(auth.user.id, [session.checksum])).get(session.checksum);
       await removeOriginals(objects);
       await removeFileTags(session.assetId, tagged);
-      await deleteUploadSession(session);
+      await uploadSessionRepo.remove(session);
       if (winner) return { id: winner, duplicate: true };
       throw new Error(`The upload session ${session.id} met a duplicate that is gone`);
     }

@@ -16,9 +16,9 @@ import { uploadPartSignature } from '../../core/crypto.ts';
 import { uploadLimitBytes } from '../../core/env.ts';
 import { Conflict, Inaccessible, Invalid } from '../../core/errors.ts';
 import { log } from '../../core/log.ts';
-import { findByChecksums } from '../../db/asset.repository.ts';
-import { ensureHoldsMap, createUploadSession as putSession } from '../../db/upload-session.repository.ts';
-import { getUser } from '../../db/user.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
+import * as uploadSessionRepo from '../../db/upload-session.repository.ts';
+import * as userRepo from '../../db/user.repository.ts';
 import { mimeTypeOf } from '../../domain/media-types.ts';
 import { expiredHolds, fitsQuota, liveHolds, quotaCheckOf } from '../../domain/quota.ts';
 import { checksumHex } from '../../domain/search.ts';
@@ -103,7 +103,7 @@ const roomFor = (user: UserRecord, size: number): QuotaCheck => {
 export const createUploadSession = async (auth: Auth, input: NewUploadSession): Promise<OpenUploadSession | UploadOutcome> => {
   acceptUploadFile(uploadFields.asset, input.fileName);
   const checksum = checksumHex(input.checksum);
-  const [existing, read] = await Promise.all([findByChecksums(auth.user.id, [checksum]), getUser(auth.user.id)]);
+  const [existing, read] = await Promise.all([assetRepo.findByChecksums(auth.user.id, [checksum]), userRepo.get(auth.user.id)]);
   const duplicateId = existing.get(checksum);
   if (duplicateId) return { id: duplicateId, duplicate: true };
   if (!read) throw new Inaccessible('User not found');
@@ -143,12 +143,12 @@ export const createUploadSession = async (auth: Auth, input: NewUploadSession): 
   try {
     for (let attempt = 1; ; attempt++) {
       const expired = expiredHolds(user);
-      if ((await putSession(session, user, check, expired)).ok) break;
+      if ((await uploadSessionRepo.create(session, user, check, expired)).ok) break;
       if (attempt >= 12) throw new Conflict('Another upload changed your storage meanwhile; try again');
       // Another session or upload of the owner meanwhile (or a user stored before holds): read again.
-      if (Object.keys(user.uploadSessions).length === 0) await ensureHoldsMap(user.id);
+      if (Object.keys(user.uploadSessions).length === 0) await uploadSessionRepo.ensureHoldsMap(user.id);
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-      const current = await getUser(auth.user.id);
+      const current = await userRepo.get(auth.user.id);
       if (!current || current.deletedAt !== null) throw new Inaccessible('User not found');
       user = current;
       check = roomFor(user, input.size);

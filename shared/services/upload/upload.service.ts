@@ -8,10 +8,10 @@ import { requireLivePhotoVideo } from '../../access/asset-access.ts';
 import { requireLibrary } from '../../access/library-access.ts';
 import { Permission } from '../../access/permission.ts';
 import { Inaccessible, Invalid } from '../../core/errors.ts';
-import { findByChecksums, withFreshAsset, updateAsset as writeAsset } from '../../db/asset.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
 import { doneWith } from '../../db/outcome.ts';
-import { postingsOf, writePostings } from '../../db/term.repository.ts';
-import { getUser } from '../../db/user.repository.ts';
+import * as termRepo from '../../db/term.repository.ts';
+import * as userRepo from '../../db/user.repository.ts';
 import { requireUniqueKeys } from '../../domain/asset-metadata.ts';
 import { assetTypeOf, mimeTypeOf } from '../../domain/media-types.ts';
 import { fitsQuota, quotaCheckOf } from '../../domain/quota.ts';
@@ -52,8 +52,8 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
     : (livePhoto?.data ?? (assetTypeOf(file.fileName) === 'IMAGE' ? motionVideoOf(file.data) : undefined));
   const motionChecksum = motionVideo ? sha1Hex(motionVideo) : undefined;
   const [existing, user] = await Promise.all([
-    findByChecksums(auth.user.id, motionChecksum ? [checksum, motionChecksum] : [checksum]),
-    getUser(auth.user.id),
+    assetRepo.findByChecksums(auth.user.id, motionChecksum ? [checksum, motionChecksum] : [checksum]),
+    userRepo.get(auth.user.id),
   ]);
   const duplicateId = existing.get(checksum);
   if (duplicateId) return { id: duplicateId, duplicate: true };
@@ -116,7 +116,7 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
   if (outcome.ok) return { id: asset.id, duplicate: false };
   await undo();
   if (outcome.reason === 'duplicate') {
-    const winner = (await findByChecksums(auth.user.id, [checksum])).get(checksum);
+    const winner = (await assetRepo.findByChecksums(auth.user.id, [checksum])).get(checksum);
     if (winner) return { id: winner, duplicate: true };
     // Another upload stored the same motion video meanwhile: once more, linking to it.
     if (motion && !retried) return uploadFile(auth, form, true);
@@ -131,16 +131,16 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
  */
 const linkLivePhotoVideo = async (auth: Auth, videoId: string): Promise<void> => {
   const found = await requireLivePhotoVideo(auth, videoId);
-  await withFreshAsset(found, async (fresh) =>
-    fresh.asset.visibility === 'timeline' ? writeAsset(fresh.asset, fresh.faces, { visibility: 'hidden' }) : doneWith(fresh.asset),
+  await assetRepo.withFreshAsset(found, async (fresh) =>
+    fresh.asset.visibility === 'timeline' ? assetRepo.update(fresh.asset, fresh.faces, { visibility: 'hidden' }) : doneWith(fresh.asset),
   );
 };
 
 /** Search postings first: harmless if the upload then fails, and the asset never lacks them. */
 export const writeAssetPostings = (asset: AssetRecord, metadata: Metadata): Promise<void> =>
-  writePostings(
+  termRepo.writePostings(
     asset.ownerId,
-    postingsOf(
+    termRepo.postingsOf(
       asset,
       assetTerms(
         asset,

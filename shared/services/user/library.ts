@@ -6,9 +6,9 @@
  * shows it again, and the apps get it back as backfills. Apart from user.service.ts so that only
  * deleting and restoring bundle it.
  */
-import { markAlbumOwnerDeleted } from '../../db/album.repository.ts';
-import { markPartnershipsDeleted } from '../../db/partner.repository.ts';
+import * as albumRepo from '../../db/album.repository.ts';
+import * as partnerRepo from '../../db/partner.repository.ts';
 
 export const setLibraryHidden = async (userId: string, hidden: boolean): Promise<void> => {
-  await Promise.all([markPartnershipsDeleted(userId, hidden), markAlbumOwnerDeleted(userId, hidden)]);
+  await Promise.all([partnerRepo.markPartnershipsDeleted(userId, hidden), albumRepo.markOwnerDeleted(userId, hidden)]);
 };

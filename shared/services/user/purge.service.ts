@@ -11,19 +11,19 @@
  */
 import { inBatches } from '../../core/concurrency.ts';
 import { log } from '../../core/log.ts';
-import { deleteActivity, listAlbumActivities } from '../../db/activity.repository.ts';
-import { getAlbum, listAlbumSharesOf, listAlbums, unshareAlbum } from '../../db/album.repository.ts';
-import { deleteApiKey, listApiKeys } from '../../db/api-key.repository.ts';
-import { timelinePages } from '../../db/asset.repository.ts';
-import { deleteMemory, listMemories } from '../../db/memory.repository.ts';
-import { listPartnershipsOf, removePartnerIfShared } from '../../db/partner.repository.ts';
-import { deletePerson, listPeople } from '../../db/person.repository.ts';
-import { deleteSessions, listUserSessionHashes } from '../../db/session.repository.ts';
-import { deleteSharedLink, listSharedLinkAssetIds, listSharedLinks } from '../../db/shared-link.repository.ts';
-import { deleteCheckpoints } from '../../db/sync.repository.ts';
-import { deleteTags, listTags } from '../../db/tag.repository.ts';
-import { beginPurge, deleteUserItem, deleteUserRemains, getUser } from '../../db/user.repository.ts';
-import { deleteWorkflow, listWorkflows } from '../../db/workflow.repository.ts';
+import * as activityRepo from '../../db/activity.repository.ts';
+import * as albumRepo from '../../db/album.repository.ts';
+import * as apiKeyRepo from '../../db/api-key.repository.ts';
+import * as assetRepo from '../../db/asset.repository.ts';
+import * as memoryRepo from '../../db/memory.repository.ts';
+import * as partnerRepo from '../../db/partner.repository.ts';
+import * as personRepo from '../../db/person.repository.ts';
+import * as sessionRepo from '../../db/session.repository.ts';
+import * as sharedLinkRepo from '../../db/shared-link.repository.ts';
+import * as syncRepo from '../../db/sync.repository.ts';
+import * as tagRepo from '../../db/tag.repository.ts';
+import * as userRepo from '../../db/user.repository.ts';
+import * as workflowRepo from '../../db/workflow.repository.ts';
 import type { UserRecord } from '../../model/user.ts';
 import { raise } from '../../realtime/outbox.ts';
 import { originalsStore } from '../../storage/originals.ts';
@@ -41,17 +41,17 @@ export type PurgeOutcome = { kind: 'purged' | 'unfinished' | 'kept'; assets: num
  * open upload sessions end. The sessions are listed once (expired ones too), and those ended.
  */
 const endCredentials = async (user: UserRecord): Promise<void> => {
-  const [sessions, apiKeys] = await Promise.all([listUserSessionHashes(user.id), listApiKeys(user.id)]);
-  await inBatches(sessions, 8, (tokenHash) => deleteCheckpoints(tokenHash));
-  await deleteSessions(user.id, sessions);
-  await inBatches(apiKeys, 8, (key) => deleteApiKey(user.id, key));
+  const [sessions, apiKeys] = await Promise.all([sessionRepo.listUserSessionHashes(user.id), apiKeyRepo.listApiKeys(user.id)]);
+  await inBatches(sessions, 8, (tokenHash) => syncRepo.deleteCheckpoints(tokenHash));
+  await sessionRepo.deleteMany(user.id, sessions);
+  await inBatches(apiKeys, 8, (key) => apiKeyRepo.remove(user.id, key));
   await endSessionsOf(user);
 };
 
 /** Their shared links (and keys) go, then their own albums (as DELETE /album/:id: each user it was shared with loses it). */
 const deleteSharing = async (userId: string): Promise<void> => {
-  for (const link of await listSharedLinks(userId)) await deleteSharedLink(link, await listSharedLinkAssetIds(link.id));
-  for (const album of await listAlbums(userId)) await removeAlbum(album);
+  for (const link of await sharedLinkRepo.list(userId)) await sharedLinkRepo.remove(link, await sharedLinkRepo.listAssetIds(link.id));
+  for (const album of await albumRepo.list(userId)) await removeAlbum(album);
 };
 
 /**
@@ -60,21 +60,21 @@ const deleteSharing = async (userId: string): Promise<void> => {
  * AlbumUserDeleteV1). A change of the album meanwhile: read again.
  */
 const leaveAlbums = async (userId: string): Promise<void> => {
-  for (const share of await listAlbumSharesOf(userId)) {
-    const activities = (await listAlbumActivities(share.albumId)).filter((activity) => activity.userId === userId);
-    await inBatches(activities, 8, deleteActivity);
+  for (const share of await albumRepo.listSharesOf(userId)) {
+    const activities = (await activityRepo.listAlbumActivities(share.albumId)).filter((activity) => activity.userId === userId);
+    await inBatches(activities, 8, activityRepo.remove);
     for (let attempt = 0; attempt < 5; attempt++) {
-      const album = await getAlbum(share.ownerId, share.albumId);
+      const album = await albumRepo.get(share.ownerId, share.albumId);
       if (!album?.sharedUserIds.includes(userId)) break;
-      if ((await unshareAlbum(album, userId, new Date().toISOString())).ok) break;
+      if ((await albumRepo.unshareAlbum(album, userId, new Date().toISOString())).ok) break;
     }
   }
 };
 
 /** Their partner shares, both ways, end (each recorded for both users, as DELETE /partner/:id). */
 const endPartnerships = async (userId: string): Promise<void> => {
-  const { sharedBy, sharingWith } = await listPartnershipsOf(userId);
-  await inBatches([...sharedBy, ...sharingWith], 8, (share) => removePartnerIfShared(share.sharedById, share.sharedWithId));
+  const { sharedBy, sharingWith } = await partnerRepo.listPartnershipsOf(userId);
+  await inBatches([...sharedBy, ...sharingWith], 8, (share) => partnerRepo.removeIfShared(share.sharedById, share.sharedWithId));
 };
 
 /**
@@ -87,7 +87,7 @@ const deleteLibrary = async (userId: string, budget: WorkBudget): Promise<{ asse
   let assets = 0;
   let busy = 0;
   if (budget.spent) return { assets, done: false };
-  for await (const page of timelinePages(userId, { descending: false, pageSize: Math.min(100, budget.remaining) })) {
+  for await (const page of assetRepo.timelinePages(userId, { descending: false, pageSize: Math.min(100, budget.remaining) })) {
     const ids = page.slice(0, budget.remaining).map((asset) => asset.id);
     budget.take(ids.length);
     await budget.batch(() =>
@@ -106,11 +106,11 @@ const deleteLibrary = async (userId: string, budget: WorkBudget): Promise<{ asse
 /** What the user owned besides their assets: stacks left, memories, people, tags, workflows, then what only pointed at them. */
 const deleteRest = async (user: UserRecord): Promise<void> => {
   await deleteStacksOf(user.id);
-  for (const memory of await listMemories(user.id)) await deleteMemory(memory);
-  await inBatches(await listPeople(user.id), 8, deletePerson);
-  await deleteTags(await listTags(user.id));
-  for (const workflow of await listWorkflows(user.id)) await deleteWorkflow(user.id, workflow.id);
-  await deleteUserRemains(user.id);
+  for (const memory of await memoryRepo.list(user.id)) await memoryRepo.remove(memory);
+  await inBatches(await personRepo.list(user.id), 8, personRepo.remove);
+  await tagRepo.deleteMany(await tagRepo.list(user.id));
+  for (const workflow of await workflowRepo.list(user.id)) await workflowRepo.remove(user.id, workflow.id);
+  await userRepo.deleteRemains(user.id);
   if (user.profileImagePath) await (await originalsStore()).delete([{ key: user.profileImagePath }]);
 };
 
@@ -121,10 +121,10 @@ const deleteRest = async (user: UserRecord): Promise<void> => {
  */
 export const purgeUser = async (userId: string, budget: WorkBudget): Promise<PurgeOutcome> => {
   if (budget.spent) return { kind: 'unfinished', assets: 0 };
-  const found = await getUser(userId);
+  const found = await userRepo.get(userId);
   if (!found || found.deletedAt === null) return { kind: 'kept', assets: 0 };
   // From here on they cannot be restored: the purge may leave them half-deleted until its next run.
-  if (found.status !== 'removing' && !(await beginPurge(userId)).ok) return { kind: 'kept', assets: 0 };
+  if (found.status !== 'removing' && !(await userRepo.beginPurge(userId)).ok) return { kind: 'kept', assets: 0 };
   const user: UserRecord = { ...found, status: 'removing' };
   // Their shares and credentials, their library a page at a time, then the rest and the user item:
   // each a batch of the run, its events told once it is done.
@@ -138,7 +138,7 @@ export const purgeUser = async (userId: string, budget: WorkBudget): Promise<Pur
   if (!library.done) return { kind: 'unfinished', assets: library.assets };
   const gone = await budget.batch(async () => {
     await deleteRest(user);
-    if (!(await deleteUserItem(user)).ok) return false;
+    if (!(await userRepo.deleteItem(user)).ok) return false;
     // Every app is told, as Immich's deletion job tells them (`on_user_delete`).
     raise({ kind: 'user-deleted', userId: user.id });
     return true;

@@ -3,15 +3,8 @@ import { requireCredentialProof } from '../../access/credential-change.ts';
 import { managesUsers, requireUserUpdate, seesAllUsers } from '../../access/user-access.ts';
 import { hashPassword } from '../../core/crypto.ts';
 import { Forbidden, Inaccessible, Invalid, NotFound } from '../../core/errors.ts';
-import { deleteUserSessions, lockUserSessions } from '../../db/session.repository.ts';
-import {
-  getUser,
-  createUser as insertUser,
-  listUsers,
-  removeUserMetadata,
-  rewriteCredentials,
-  updateUser,
-} from '../../db/user.repository.ts';
+import * as sessionRepo from '../../db/session.repository.ts';
+import * as userRepo from '../../db/user.repository.ts';
 import { applyPreferences, preferencesOf } from '../../domain/preferences.ts';
 import type { PreferencesChange, UserPreferences } from '../../model/preferences.ts';
 import { sanitizeStorageLabel } from '../../model/storage-label.ts';
@@ -59,26 +52,26 @@ const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
 export const createUser = async (input: NewUser): Promise<UserRecord> => {
   if (input.isAdmin === true) throw new Invalid('The server already has an admin');
   const user = await newUserRecord(input);
-  unlessRefused(await insertUser(user));
+  unlessRefused(await userRepo.create(user));
   return user;
 };
 
 /** POST /auth/admin-sign-up: the first and only admin, with storage label `admin`. */
 export const signUpAdmin = async (input: SignUp): Promise<UserRecord> => {
   const user = await newUserRecord({ ...input, isAdmin: true, storageLabel: 'admin' });
-  unlessRefused(await insertUser(user));
+  unlessRefused(await userRepo.create(user));
   return user;
 };
 
 export const getMyUserInfo = async (auth: Auth): Promise<UserRecord> => {
-  const user = await getUser(auth.user.id);
+  const user = await userRepo.get(auth.user.id);
   if (!user) throw new Inaccessible('User not found');
   return user;
 };
 
 /** Immich's `findOrFail`: a 400 for a user that is missing (or deleted, unless `withDeleted`). */
 export const findOrFail = async (id: string, withDeleted = false): Promise<UserRecord> => {
-  const user = await getUser(id);
+  const user = await userRepo.get(id);
   if (!user || (!withDeleted && user.deletedAt !== null)) throw new Invalid('User not found');
   return user;
 };
@@ -97,10 +90,10 @@ const saveUser = async (user: UserRecord, requested: Partial<UserRecord>): Promi
     Object.entries(requested).filter(([key, value]) => !same(user[key as keyof UserRecord], value)),
   ) as Partial<UserRecord>;
   if (Object.keys(changes).length === 0) return user;
-  const updated = unlessRefused(await updateUser(user, changes));
+  const updated = unlessRefused(await userRepo.update(user, changes));
   const [before, after] = [copyOf(user), copyOf(updated)];
   if (before.email !== after.email || before.isAdmin !== after.isAdmin || before.userActive !== after.userActive) {
-    await rewriteCredentials(user.id, after);
+    await userRepo.rewriteCredentials(user.id, after);
   }
   return updated;
 };
@@ -113,12 +106,12 @@ const saveUser = async (user: UserRecord, requested: Partial<UserRecord>): Promi
 export const getAllUsers = async (auth: Auth, isAll: string | undefined, publicUsers: boolean): Promise<UserRecord[]> =>
   // With `server.publicUsers` off, the caller alone, as v3's GET /users (docs/immich-compatibility.md, "Users a user sees").
   seesAllUsers(auth, publicUsers)
-    ? (await listUsers()).filter((user) => isAll !== 'true' || user.deletedAt === null).reverse()
+    ? (await userRepo.list()).filter((user) => isAll !== 'true' || user.deletedAt === null).reverse()
     : [await findOrFail(auth.user.id)];
 
 /** GET /user/info/:id: any signed-in user may read any (not deleted) user, as in Immich. */
 export const getUserById = async (id: string): Promise<UserRecord> => {
-  const user = await getUser(id);
+  const user = await userRepo.get(id);
   // Immich's NotFoundException here (a 404; its other user lookups answer 400).
   if (!user || user.deletedAt !== null) throw new NotFound('User not found');
   return user;
@@ -170,9 +163,10 @@ export const updateUserInfo = async (auth: Auth, dto: UserChange): Promise<UserR
   }
   const saved = await saveUser(user, changes);
   // A new password ends the user's other sessions (the caller's own stays), as POST /auth/change-password does.
-  if (changes.passwordHash !== undefined) await deleteUserSessions(user.id, user.id === auth.user.id ? auth.sessionHash : undefined);
+  if (changes.passwordHash !== undefined)
+    await sessionRepo.deleteUserSessions(user.id, user.id === auth.user.id ? auth.sessionHash : undefined);
   // A PIN code set or reset by the admin: no session stays unlocked with the one before.
-  if (changes.pinCodeHash !== undefined) await lockUserSessions(user.id);
+  if (changes.pinCodeHash !== undefined) await sessionRepo.lockUserSessions(user.id);
   return saved;
 };
 
@@ -211,7 +205,7 @@ export const updateMe = (
 
 /** GET /admin/users (v3, admin): every user (`withDeleted`: deleted ones too), or the one `id` names; newest first. */
 export const searchUsersAdmin = async (filter: { id?: string | undefined; withDeleted?: boolean | undefined }): Promise<UserRecord[]> =>
-  (await listUsers())
+  (await userRepo.list())
     .filter((user) => (filter.withDeleted || user.deletedAt === null) && (filter.id === undefined || user.id === filter.id))
     .reverse();
 
@@ -247,7 +241,7 @@ export const getOnboarding = async (auth: Auth): Promise<boolean> => (await getM
 export const setOnboarding = async (auth: Auth, isOnboarded: boolean): Promise<boolean> => {
   const user = await getMyUserInfo(auth);
   if (!isOnboarded && user.isOnboarded) {
-    unlessRefused(await removeUserMetadata(user, 'onboarding', { isOnboarded: false }));
+    unlessRefused(await userRepo.removeMetadata(user, 'onboarding', { isOnboarded: false }));
     return false;
   }
   return (await saveUser(user, { isOnboarded })).isOnboarded;

@@ -5,7 +5,7 @@
  * edits: its edited files and thumbhash are made again after its previews.
  */
 import { log } from '../../../core/log.ts';
-import { getAsset, recordEditedMedia } from '../../../db/asset.repository.ts';
+import * as assetRepo from '../../../db/asset.repository.ts';
 import { editedKeys } from '../../../domain/media-files.ts';
 import { isRaw } from '../../../domain/media-types.ts';
 import { renderEdited } from '../../../media/images.ts';
@@ -63,14 +63,14 @@ export const renderEdits = async (
     await store.put(keys.preview, edited.preview, 'image/jpeg'),
     await store.put(keys.thumbnail, edited.thumbnail, 'image/webp'),
   ];
-  const recorded = await recordEditedMedia(asset.id, asset.edits, {
+  const recorded = await assetRepo.recordEditedMedia(asset.id, asset.edits, {
     editedFullsizePath: keys.fullsize,
     editedPreviewPath: keys.preview,
     editedThumbnailPath: keys.thumbnail,
     thumbhash: edited.thumbhash.toString('base64'),
   });
   // Edits changed meanwhile: their own job makes their files (the same keys), so these are left to it.
-  if (!recorded.ok && !(await getAsset(asset.id))) await store.delete(stored);
+  if (!recorded.ok && !(await assetRepo.get(asset.id))) await store.delete(stored);
   if (recorded.ok) editsReady(asset);
   return recorded.ok ? 'made' : 'gone';
 };
@@ -81,7 +81,7 @@ export const editsStep: MediaStep = {
   run: async ({ asset, store, settings }) => {
     // The edits as they are now. Removed meanwhile: the previews just made are the unedited ones,
     // so the edited files go and the owner's apps are told.
-    const current = await getAsset(asset.id);
+    const current = await assetRepo.get(asset.id);
     if (current && current.edits.length > 0) await renderEdits(current, store, settings.thumbnail);
     else if (current) await removeEdits(current, store);
     return undefined;

@@ -4,7 +4,7 @@
  * upload its previews: a failure is logged, and the faceDetection job finds the faces later.
  */
 import { log } from '../../../core/log.ts';
-import { getPeople } from '../../../db/person.repository.ts';
+import * as personRepo from '../../../db/person.repository.ts';
 import type { AssetRecord } from '../../../model/asset.ts';
 import type { SystemConfig } from '../../../model/config.ts';
 import { facialRecognitionEnabled, findFaces } from '../faces.service.ts';
@@ -29,7 +29,7 @@ export const detectFaces = async (
   });
   if (found) log.info('faces', { assetId: asset.id, detected: found.detected, known: found.known, outcomes: found.outcomes });
   const ids = [...new Set(found?.people ?? [])];
-  for (const person of ids.length === 0 ? [] : await getPeople(asset.ownerId, ids))
+  for (const person of ids.length === 0 ? [] : await personRepo.getMany(asset.ownerId, ids))
     if (!person.thumbnailPath) await options.personThumbnail(asset.ownerId, person.id);
 };
 

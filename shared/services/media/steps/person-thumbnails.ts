@@ -2,7 +2,7 @@
  * The thumbnails of the people whose feature face is on this asset (a new person's is the asset
  * they were first seen on), cropped from the preview just made.
  */
-import { getPeople } from '../../../db/person.repository.ts';
+import * as personRepo from '../../../db/person.repository.ts';
 import { peopleOfFaces } from '../../../model/asset.ts';
 import type { PersonRecord } from '../../../model/person.ts';
 import { cropPersonThumbnails } from '../person-thumbnails.ts';
@@ -13,7 +13,7 @@ export const personThumbnailsStep: MediaStep = {
   skip: (_settings, { faces }) => faces.length === 0,
   run: async ({ asset, faces, preview, settings }) => {
     if (!preview) return undefined;
-    const people = faces.length === 0 ? [] : await getPeople(asset.ownerId, peopleOfFaces(faces));
+    const people = faces.length === 0 ? [] : await personRepo.getMany(asset.ownerId, peopleOfFaces(faces));
     await cropPersonThumbnails(
       asset,
       faces,

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { log } from '../../../core/log.ts';
-import { recordMedia } from '../../../db/asset.repository.ts';
+import * as assetRepo from '../../../db/asset.repository.ts';
 import { previewKeys } from '../../../domain/media-files.ts';
 import { isRaw } from '../../../domain/media-types.ts';
 import { renderPreviews } from '../../../media/images.ts';
@@ -74,7 +74,7 @@ export const previewsStep: MediaStep = {
     const stored: StoredObject[] = [];
     stored.push(await store.put(keys.preview, previews.preview, 'image/jpeg'));
     stored.push(await store.put(keys.thumbnail, previews.thumbnail, 'image/webp'));
-    const recorded = await recordMedia(asset.id, {
+    const recorded = await assetRepo.recordMedia(asset.id, {
       resizePath: keys.preview,
       webpPath: keys.thumbnail,
       thumbhash: previews.thumbhash.toString('base64'),
