@@ -129,11 +129,8 @@ export const maxItems = <T extends readonly unknown[]>(max: number) =>
   // Checked also after an earlier rule failed (valibot runs a pipe's checks on), so not always an array.
   v.check<T, string>((items) => !Array.isArray(items) || items.length <= max, `$property must contain no more than ${max} elements`);
 
-/** `@ValidateUUID({ each: true, optional: true })`. */
-export const optionalUuidList = () => optional(v.pipe(v.unknown(), eachUuid, isArray, as<string[]>()));
-
 /** `uuidList()` of at most `max` ids (docs/api.md, "Limits"). */
 export const uuidListUpTo = (max: number) => v.pipe(uuidList(), maxItems(max));
 
-/** `optionalUuidList()` of at most `max` ids. */
+/** `@ValidateUUID({ each: true, optional: true })` of at most `max` ids. */
 export const optionalUuidListUpTo = (max: number) => optional(v.pipe(v.unknown(), eachUuid, isArray, as<string[]>(), maxItems(max)));

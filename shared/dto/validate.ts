@@ -11,7 +11,7 @@ import { Invalid, type ValidationIssue } from '../core/errors.ts';
 const pathOf = (issue: v.BaseIssue<unknown>): (string | number)[] =>
   (issue.path ?? []).map((item) => item.key).flatMap((key) => (typeof key === 'string' || typeof key === 'number' ? [key] : []));
 
-export const formatIssue = (issue: v.BaseIssue<unknown>): string => {
+const formatIssue = (issue: v.BaseIssue<unknown>): string => {
   // Array items are named by their index, as Nest does: `assets.0.checksum should not be empty`.
   const keys = pathOf(issue).map(String);
   const property = keys.at(-1) ?? 'value';
@@ -26,7 +26,7 @@ export const formatIssues = (issues: readonly v.BaseIssue<unknown>[]): string[] 
  * The issues as Immich v3 lists them (zod's `{path, message}`): the path as keys and indexes, the
  * message about the property itself (`$property` becomes its name, without its parents).
  */
-export const validationIssues = (issues: readonly v.BaseIssue<unknown>[]): ValidationIssue[] =>
+const validationIssues = (issues: readonly v.BaseIssue<unknown>[]): ValidationIssue[] =>
   issues.map((issue) => {
     const path = pathOf(issue);
     return { path, message: issue.message.replaceAll('$property', String(path.at(-1) ?? 'value')) };

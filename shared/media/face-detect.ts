@@ -97,7 +97,7 @@ export const faceModel = (): Promise<FaceApi> => {
 };
 
 /** At most this many faces a photo (as an upload keeps at most 31 of a file's regions: docs/data-model.md). */
-export const maxFacesPerPhoto = 30;
+const maxFacesPerPhoto = 30;
 
 /**
  * The faces in an image whose detection score is at least `minScore` (Immich's

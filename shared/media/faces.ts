@@ -58,14 +58,14 @@ const positiveSize = (width: number | undefined, height: number | undefined): Si
   width !== undefined && height !== undefined && width > 0 && height > 0 ? { width, height } : undefined;
 
 /** EXIF orientations 5 to 8 turn the image on its side: the shown width is the stored height. */
-export const isSideways = (orientation: number): boolean => orientation >= 5 && orientation <= 8;
+const isSideways = (orientation: number): boolean => orientation >= 5 && orientation <= 8;
 
 /**
  * A region of the stored image as it lies on the shown image (EXIF orientation 1 to 8; anything
  * else is 1): its centre moved as the pixels are, its width and height swapped when sideways.
  * The same transforms as Immich v3's metadata job (`orientRegionInfo`).
  */
-export const orientArea = <T extends Omit<Area, 'name'>>(area: T, orientation: number): T => {
+const orientArea = <T extends Omit<Area, 'name'>>(area: T, orientation: number): T => {
   const { x, y } = area;
   const moved: Record<number, [number, number]> = {
     2: [1 - x, y], // mirrored horizontally

@@ -255,7 +255,7 @@ export interface Box {
 }
 
 /** Immich's person thumbnail size. */
-export const faceThumbnailSize = 250;
+const faceThumbnailSize = 250;
 
 /**
  * A person's thumbnail, as Immich's person job crops it: a square around the face's centre, 10%

@@ -192,7 +192,7 @@ export const readTags = async (file: Buffer): Promise<FileTags> => {
  * Immich reads them with, takes any of them). The mark tells, or else where the `<` of the first
  * character falls among the zero bytes.
  */
-export const sidecarText = (data: Buffer): string => {
+const sidecarText = (data: Buffer): string => {
   const swapped = (bytes: Buffer): Buffer => {
     const copy = Buffer.from(bytes.subarray(0, bytes.length - (bytes.length % 2)));
     return copy.swap16();

@@ -50,7 +50,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * arrives as `Ã\u008ele`. Text that is all Latin-1 and whose bytes are valid UTF-8 with
  * multi-byte sequences is such a misreading: decode it again. Real Latin-1 text almost never is.
  */
-export const repairUtf8 = (value: string | null): string | null => {
+const repairUtf8 = (value: string | null): string | null => {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find text that is all Latin-1, control range included.
   if (value === null || !/[\u0080-\u00ff]/.test(value) || /[^\u0000-\u00ff]/.test(value)) return value;
   try {
@@ -61,7 +61,7 @@ export const repairUtf8 = (value: string | null): string | null => {
 };
 
 /** exiftool's ExposureTime print conversion, which Immich stores: `1/250`, `0.5`, `2`. */
-export const formatExposureTime = (seconds: number): string => {
+const formatExposureTime = (seconds: number): string => {
   if (seconds > 0 && seconds < 0.25001) return `1/${Math.floor(0.5 + 1 / seconds)}`;
   return String(Number(seconds.toFixed(1)));
 };

@@ -38,7 +38,7 @@ export interface ContainerMetadata {
 export const isIsoVideo = (data: Buffer): boolean => data.length >= 12 && data.toString('latin1', 4, 8) === 'ftyp' && !isHeif(data);
 
 /** ISO 6709 `+37.7858-122.4064+000.000/` → latitude, longitude. */
-export const parseIso6709 = (value: string): { latitude: number; longitude: number } | undefined => {
+const parseIso6709 = (value: string): { latitude: number; longitude: number } | undefined => {
   const match = /^([+-]\d+(?:\.\d+)?)([+-]\d+(?:\.\d+)?)/.exec(value.trim());
   if (!match) return undefined;
   const latitude = Number(match[1]);

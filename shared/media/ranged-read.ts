@@ -12,7 +12,7 @@ import { isHeif } from './heif.ts';
 export type RangeReader = (start: number, end: number) => Promise<Buffer>;
 
 /** How much of a file's start holds its EXIF, XMP and image header (JPEG, HEIF, TIFF-based raw files). */
-export const headBytes = 4 * 1024 * 1024;
+const headBytes = 4 * 1024 * 1024;
 // Top-level boxes a video is read without: its media data and padding.
 const skippedBoxes = new Set(['mdat', 'free', 'skip', 'wide']);
 // A `moov` is kilobytes to a few megabytes (its sample tables grow with the video's length).

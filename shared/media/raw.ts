@@ -10,7 +10,7 @@
 const isFrameMarker = (marker: number): boolean => marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker);
 
 /** The width and height of a JPEG stream starting at `at`, or undefined when its markers do not add up. */
-export const jpegSizeAt = (data: Buffer, at: number): { width: number; height: number } | undefined => {
+const jpegSizeAt = (data: Buffer, at: number): { width: number; height: number } | undefined => {
   let offset = at + 2;
   for (let segments = 0; segments < 64 && offset + 9 <= data.length; segments++) {
     if (data[offset] !== 0xff) return undefined;

@@ -93,7 +93,7 @@ const fixedZone = (minutes: number): Zone => ({ name: zoneName(minutes), fixed: 
 const wallOffset = (zone: Zone, local: number): number => zone.fixed ?? offsetOfWallClock(zone.name, local);
 
 /** The offset of `zone` at an instant. */
-export const instantOffset = (zone: Zone, instant: number): number => zone.fixed ?? offsetAt(zone.name, instant);
+const instantOffset = (zone: Zone, instant: number): number => zone.fixed ?? offsetAt(zone.name, instant);
 
 /** One file as the date and zone rules see it. */
 export interface DateSource {
@@ -183,7 +183,7 @@ const hoursOffset = (value: unknown): number | undefined => {
 };
 
 /** exiftool-vendored's zone of one file (its `tz`), by its rules in their order. */
-export const zoneOf = async (source: DateSource, dates: readonly DateValue[] = datesOf(source)): Promise<Zone | undefined> => {
+const zoneOf = async (source: DateSource, dates: readonly DateValue[] = datesOf(source)): Promise<Zone | undefined> => {
   const { exif, xmp } = source;
   for (const tag of ['OffsetTimeOriginal', 'OffsetTimeDigitized'] as const) {
     const value = exif[tag] ?? xmp[tag];

@@ -17,7 +17,7 @@ import { ffmpegPathSetting, lambdaTaskRoot } from '../core/env.ts';
 
 let located: Promise<string> | undefined;
 
-export const ffmpegPath = (): Promise<string> =>
+const ffmpegPath = (): Promise<string> =>
   (located ??= (async () => {
     const set = ffmpegPathSetting();
     if (set) return set;

@@ -12,7 +12,7 @@ export type AssetType = (typeof assetTypes)[number];
  * live photo's video part), or only in the locked folder. v1.100's view is derived from it:
  * `isArchived` is `archive`, `isVisible` is anything but `hidden` (docs/immich-compatibility.md).
  */
-export const assetVisibilities = ['archive', 'timeline', 'hidden', 'locked'] as const;
+const assetVisibilities = ['archive', 'timeline', 'hidden', 'locked'] as const;
 export type AssetVisibility = (typeof assetVisibilities)[number];
 
 /**
@@ -28,7 +28,7 @@ export const durationOfText = (text: string): number | null => {
 };
 
 /** What Immich keeps of a file's metadata (its `exif` row), null where unknown. */
-export const ExifInfoSchema = v.object({
+const ExifInfoSchema = v.object({
   make: nullable(v.string()),
   model: nullable(v.string()),
   exifImageWidth: nullable(v.number()),
@@ -63,7 +63,7 @@ export type SearchableExifField = (typeof searchableExifFields)[number];
  * The stack an asset is in (Immich's `stackId` with its stack's primary asset and size), copied
  * onto every member by the writes that change the stack (shared/services/stack.service.ts).
  */
-export const StackRefSchema = v.object({ id: id(), primaryAssetId: id(), assetCount: v.number() });
+const StackRefSchema = v.object({ id: id(), primaryAssetId: id(), assetCount: v.number() });
 export type StackRef = v.InferOutput<typeof StackRefSchema>;
 
 /**
@@ -193,7 +193,7 @@ export const dimensionsOf = (
 };
 
 /** The size of the image its edits make (Immich's `getOutputDimensions`): a crop's, turned by a quarter rotation. */
-export const editedDimensions = <N extends number | null>(
+const editedDimensions = <N extends number | null>(
   edits: readonly PhotoEdit[],
   size: { width: N; height: N },
 ): { width: N | number; height: N | number } => {
@@ -220,7 +220,7 @@ export const seenByOthers = (status: Pick<AssetStatus, 'deletedAt' | 'visibility
   status.deletedAt === null && status.visibility !== 'locked';
 
 /** A face's box in pixels on an image of a known size (Immich's `asset_faces` columns). */
-export const FaceBoxSchema = v.object({
+const FaceBoxSchema = v.object({
   imageWidth: v.number(),
   imageHeight: v.number(),
   boundingBoxX1: v.number(),

@@ -8,7 +8,7 @@ import { CredentialUserSchema, type UserRecord } from './user.ts';
  * refreshed it, and the mobile app's `deviceModel` and `deviceType` headers. The names are derived
  * when shown (shared/domain/device.ts), so only the functions that list sessions carry the parser.
  */
-export const SessionAgentSchema = v.object({ userAgent: v.string(), deviceModel: v.string(), deviceType: v.string() });
+const SessionAgentSchema = v.object({ userAgent: v.string(), deviceModel: v.string(), deviceType: v.string() });
 export type SessionAgent = v.InferOutput<typeof SessionAgentSchema>;
 
 /** How much of each header is kept: a User-Agent's names are in its first few hundred characters. */

@@ -4,7 +4,7 @@ import type { AssetRecord } from './asset.ts';
 import { id, instant, nullable } from './fields.ts';
 import { CredentialUserSchema } from './user.ts';
 
-export const sharedLinkTypes = ['ALBUM', 'INDIVIDUAL'] as const;
+const sharedLinkTypes = ['ALBUM', 'INDIVIDUAL'] as const;
 export type SharedLinkType = (typeof sharedLinkTypes)[number];
 
 /** A shared link, under its creator. No secret in clear (docs/immich-compatibility.md, "Shared links"). */

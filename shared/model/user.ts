@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { id, instant, nullable } from './fields.ts';
 import { LicenseSchema } from './license.ts';
 
-export const userStatuses = ['active', 'removing', 'deleted'] as const;
+const userStatuses = ['active', 'removing', 'deleted'] as const;
 
 /** A user as stored. */
 export const UserRecordSchema = v.object({

@@ -25,7 +25,7 @@ const personIdsOf = ({ faces }: Found): string[] => peopleOfFaces(faces);
  * (as they are now, as a GetItem reads them), each owner's people in one, the tags one Query an
  * asset (for many assets of an owner without any tag, one Query in all).
  */
-export const detailsOf = async (found: readonly Found[], options: DetailOptions): Promise<AssetDetail[]> => {
+const detailsOf = async (found: readonly Found[], options: DetailOptions): Promise<AssetDetail[]> => {
   const byOwner = [...Map.groupBy(found, ({ asset }) => asset.ownerId)];
   const [owners, people, tags] = await Promise.all([
     userRepo.getMany(

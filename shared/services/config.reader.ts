@@ -69,7 +69,7 @@ export const mergeConfig = (overrides: Record<string, unknown>): SystemConfig =>
 /** GET /system-config/defaults */
 export const getConfigDefaults = (): SystemConfig => defaultConfig();
 
-export const readStoredConfig = async (): Promise<{ config: SystemConfig; version: number }> => {
+const readStoredConfig = async (): Promise<{ config: SystemConfig; version: number }> => {
   const stored = await configRepo.getStoredConfig();
   return { config: mergeConfig(stored.overrides), version: stored.version };
 };

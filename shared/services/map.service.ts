@@ -154,7 +154,7 @@ export const getAssetsByCity = async (auth: Auth): Promise<AssetRecord[]> => {
 };
 
 /** The map style could not be read from where the configuration says. */
-export class MapStyleUnavailable extends DomainError {
+class MapStyleUnavailable extends DomainError {
   constructor(url: string, reason: string) {
     super('upstream', `The map style could not be read from ${url}: ${reason}`);
   }
@@ -167,7 +167,7 @@ export class MapStyleUnavailable extends DomainError {
 const styleFetchLimits = { timeoutMs: 5_000, maxBytes: 4 * 1024 * 1024, maxRedirects: 5, accept: 'application/json' };
 
 /** Immich's own tile service's styles: where an empty style setting points (Immich v3.2's defaults). */
-export const defaultMapStyles = {
+const defaultMapStyles = {
   light: 'https://tiles.immich.cloud/v1/style/light.json',
   dark: 'https://tiles.immich.cloud/v1/style/dark.json',
 } as const;

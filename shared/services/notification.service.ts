@@ -87,7 +87,7 @@ export const deleteNotifications = async (auth: Auth, ids: readonly string[]): P
  * What one notification may hold: an item is at most 400 KB, so title, description and data
  * together are kept well under it (Immich's columns have no limit; a request body has 1 MB).
  */
-export const maxNotificationBytes = 256 * 1024;
+const maxNotificationBytes = 256 * 1024;
 
 const newNotification = (
   fields: Pick<NotificationRecord, 'id' | 'userId' | 'level' | 'type' | 'title'> &

@@ -117,10 +117,10 @@ const peopleOf = async (owner: string, assets: readonly AssetRecord[]) => {
  * Most candidates one request may examine when only unindexed filters apply (e.g. a file-name
  * substring): the results found by then are the answer (docs/data-model.md, "Search").
  */
-export const maxExamined = 25_000;
+const maxExamined = 25_000;
 
 /** The deepest result a request may ask for (`page × size`): deeper pages would read the library again and again. */
-export const maxResultDepth = 10_000;
+const maxResultDepth = 10_000;
 
 /** Most candidate assets one text search reads before it answers with what it found. */
 export const maxTextCandidates = 5_000;

@@ -28,7 +28,7 @@ export interface OpenGraphTags {
 }
 
 /** Where the app's `index.html` leaves room for the tags (Immich's web/src/app.html). */
-export const metadataPlaceholder = '<!-- metadata:tags -->';
+const metadataPlaceholder = '<!-- metadata:tags -->';
 
 /** A link key as Immich makes them (base64url of 50 bytes) or as its older clients send them (hex). */
 const linkKeyPattern = /^(?:[A-Za-z0-9_-]{1,128})$/;

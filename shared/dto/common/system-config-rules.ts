@@ -62,7 +62,7 @@ export const number = once(
     ) as v.GenericSchema<unknown, number>,
 );
 /** `@IsInt() @IsPositive()` */
-export const positiveInt = once(() => v.pipe(v.unknown(), rules.isSafe, rules.isPositive, isInt, as<number>()));
+const positiveInt = once(() => v.pipe(v.unknown(), rules.isSafe, rules.isPositive, isInt, as<number>()));
 export const string = once(() => v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isString, as<string>()));
 export const nonEmptyString = once(() =>
   v.pipe(v.unknown(), rules.maxLength(limits.configText), rules.isNotEmpty, rules.isString, as<string>()),
@@ -117,11 +117,11 @@ const urlPattern = (tld: boolean, underscores: boolean) => {
 };
 const isUrl = (pattern: RegExp) => (x: unknown) => typeof x === 'string' && x.length <= 2083 && pattern.test(x);
 const mlUrl = isUrl(urlPattern(false, true));
-export const strictUrl = isUrl(urlPattern(true, false));
-export const isNonEmptyString = (x: unknown) => typeof x === 'string' && x !== '';
+const strictUrl = isUrl(urlPattern(true, false));
+const isNonEmptyString = (x: unknown) => typeof x === 'string' && x !== '';
 
 export const videoCodecs = ['h264', 'hevc', 'vp9'] as const;
-export const audioCodecs = ['mp3', 'aac', 'libopus'] as const;
+const audioCodecs = ['mp3', 'aac', 'libopus'] as const;
 const modelTypes = ['facial-recognition', 'clip'] as const;
 
 export const job = once(() => section({ concurrency: positiveInt() }));

@@ -71,7 +71,7 @@ export interface MapAssetOptions {
  * v1.100's duration text from milliseconds: luxon's `hh:mm:ss.SSS` as Immich's metadata job
  * wrote it (`00:01:05.005`), and `0:00:00.00000` for none.
  */
-export const durationText = (millis: number | null): string => {
+const durationText = (millis: number | null): string => {
   if (millis === null) return '0:00:00.00000';
   const pad = (value: number, width = 2) => String(value).padStart(width, '0');
   return `${pad(Math.floor(millis / 3_600_000))}:${pad(Math.floor(millis / 60_000) % 60)}:${pad(Math.floor(millis / 1000) % 60)}.${pad(millis % 1000, 3)}`;

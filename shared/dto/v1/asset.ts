@@ -25,7 +25,7 @@ const validateDate = () =>
  * `<field> must be a date string` (a single string, not a list) for the first bad one, in the
  * order the client sent the fields.
  */
-export const dateStringError = (values: Record<string, unknown>, dateFields: readonly string[]): string | undefined => {
+const dateStringError = (values: Record<string, unknown>, dateFields: readonly string[]): string | undefined => {
   const bad = Object.keys(values).find(
     (key) => dateFields.includes(key) && values[key] !== undefined && values[key] !== null && !isDateString(values[key]),
   );
@@ -54,7 +54,7 @@ export type CreateAssetInput = v.InferOutput<typeof CreateAssetDto>;
  * v1.100's upload fields as the one model takes them: `isVisible: false` is `hidden`, else
  * `isArchived` is `archive`; the duration text in milliseconds (docs/immich-compatibility.md).
  */
-export const newAssetFieldsV1 = (dto: CreateAssetInput): NewAssetFields => ({
+const newAssetFieldsV1 = (dto: CreateAssetInput): NewAssetFields => ({
   deviceAssetId: dto.deviceAssetId,
   deviceId: dto.deviceId,
   fileCreatedAt: dto.fileCreatedAt,

@@ -29,7 +29,7 @@ const anyKey = v.pipe(v.string('$property must be a string'), wellFormed);
 
 export const metadataKey = v.pipe(text(limits.metadataKey), wellFormed);
 
-export const metadataEntryValue = v.pipe(
+const metadataEntryValue = v.pipe(
   metadataValue('$property must be an object'),
   v.check(fitsStored, `$property must be at most ${limits.metadataValueBytes} bytes of JSON`),
 );

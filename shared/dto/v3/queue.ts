@@ -24,7 +24,7 @@ export const QueueJobSearchDto = object({
   status: v.optional(v.union([picklist(queueJobStatuses), v.array(picklist(queueJobStatuses))])),
 });
 
-export const manualJobNames = [
+const manualJobNames = [
   'person-cleanup',
   'tag-cleanup',
   'user-cleanup',

@@ -61,7 +61,7 @@ export const mapSyncAssetEdit = (assetId: string, edit: PhotoEdit, sequence: num
 });
 
 /** Immich's `SyncUserV1`. */
-export const mapSyncUser = (user: UserRecord) => ({
+const mapSyncUser = (user: UserRecord) => ({
   id: user.id,
   name: user.name,
   email: user.email,
@@ -72,7 +72,7 @@ export const mapSyncUser = (user: UserRecord) => ({
 });
 
 /** Immich's `SyncAuthUserV1`: the caller's own user, with what only they see (no PIN code exists here yet). */
-export const mapSyncAuthUser = (user: UserRecord) => ({
+const mapSyncAuthUser = (user: UserRecord) => ({
   ...mapSyncUser(user),
   isAdmin: user.isAdmin,
   pinCode: null,
@@ -83,7 +83,7 @@ export const mapSyncAuthUser = (user: UserRecord) => ({
 });
 
 /** Immich's `SyncAlbumV2`. */
-export const mapSyncAlbum = (album: AlbumRecord) => ({
+const mapSyncAlbum = (album: AlbumRecord) => ({
   id: album.id,
   name: album.albumName,
   description: album.description,
@@ -95,7 +95,7 @@ export const mapSyncAlbum = (album: AlbumRecord) => ({
 });
 
 /** Immich's `SyncPersonV1`. */
-export const mapSyncPerson = (person: PersonRecord) => ({
+const mapSyncPerson = (person: PersonRecord) => ({
   id: person.id,
   createdAt: person.createdAt,
   updatedAt: person.updatedAt,
@@ -109,7 +109,7 @@ export const mapSyncPerson = (person: PersonRecord) => ({
 });
 
 /** Immich's `SyncAssetFaceV2`: a face read from the file's regions (`exif`, as Immich names that source) or drawn by a user (`manual`). */
-export const mapSyncFace = (face: FaceRecord) => ({
+const mapSyncFace = (face: FaceRecord) => ({
   ...mapFace(face),
   assetId: face.assetId,
   personId: face.personId,
@@ -119,7 +119,7 @@ export const mapSyncFace = (face: FaceRecord) => ({
 });
 
 /** Immich's `SyncMemoryV1`: unset dates are null here (the stream's rows are the table's). */
-export const mapSyncMemory = (memory: MemoryRecord) => ({
+const mapSyncMemory = (memory: MemoryRecord) => ({
   id: memory.id,
   createdAt: memory.createdAt,
   updatedAt: memory.updatedAt,

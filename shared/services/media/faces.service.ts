@@ -40,7 +40,7 @@ export const facialRecognitionEnabled = (ml: MachineLearning): boolean => ml.ena
  * recognition net reads a face at 150 × 150), and the detector costs the same 0.27 s whatever the
  * image's size (it reads every image at 512 × 512).
  */
-export const minFaceImageSide = 96;
+const minFaceImageSide = 96;
 
 /** What recognition did with one face. */
 export type FaceOutcome = 'joined' | 'new' | 'wait' | 'assigned' | 'gone';

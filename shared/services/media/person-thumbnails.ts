@@ -12,7 +12,7 @@ import { originalsStore } from '../../storage/originals.ts';
 import type { Preview } from './step.ts';
 
 /** `thumbs/<owner>/<ab>/<cd>/<personId>.jpeg`, as Immich keeps person thumbnails. */
-export const personThumbnailKey = (ownerId: string, personId: string): string =>
+const personThumbnailKey = (ownerId: string, personId: string): string =>
   `thumbs/${ownerId}/${personId.slice(0, 2)}/${personId.slice(2, 4)}/${personId}.jpeg`;
 
 /** Crops each person's thumbnail from the asset's preview, as Immich's person job does; how many were made. */

@@ -110,7 +110,7 @@ export const getPersonStatistics = async (auth: Auth, id: string): Promise<numbe
 };
 
 /** Most assets GET /person/:id/assets returns (Immich's limit; it has no paging). */
-export const personAssetsLimit = 1000;
+const personAssetsLimit = 1000;
 
 /**
  * GET /person/:id/assets: the owner's visible, unarchived, untrashed assets showing this person,

@@ -19,7 +19,7 @@ import {
 } from './mechanics.ts';
 
 /** The owners and members of `albums`, but `userId`. */
-export const albumUsersBut = (albums: readonly { ownerId: string; sharedUserIds: readonly string[] }[], userId: string): Set<string> => {
+const albumUsersBut = (albums: readonly { ownerId: string; sharedUserIds: readonly string[] }[], userId: string): Set<string> => {
   const users = new Set<string>();
   for (const album of albums) {
     users.add(album.ownerId);

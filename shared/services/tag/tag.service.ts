@@ -42,7 +42,7 @@ const checkedPath = (parts: readonly string[]): string => {
  * Tags one PUT /tags may make or read (each level of each path counting): its work stays a few
  * dozen round trips (docs/data-model.md, pattern 70); Immich has no such bound.
  */
-export const maxUpsertTags = 2_000;
+const maxUpsertTags = 2_000;
 
 /** v1.100's answer for a tag that is missing or someone else's. */
 const v1Tag = async (auth: Auth, tagId: string): Promise<TagRecord> => {

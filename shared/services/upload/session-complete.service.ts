@@ -31,7 +31,7 @@ const hashRangeBytes = 8 * 1024 * 1024;
 const hashRangesInFlight = 4;
 
 /** SHA-1 (hex) of a stored object, read in ranges a few at a time and hashed in order. */
-export const sha1OfObject = async (store: OriginalsStore, key: string, size: number): Promise<string> => {
+const sha1OfObject = async (store: OriginalsStore, key: string, size: number): Promise<string> => {
   const hash = createHash('sha1');
   const starts = Array.from({ length: Math.ceil(size / hashRangeBytes) }, (_, index) => index * hashRangeBytes);
   const pending = new Map<number, Promise<Buffer>>();
