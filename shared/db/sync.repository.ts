@@ -184,7 +184,8 @@ export const stackChanges = (ownerId: string, window: Window) => decoded(changes
 export const assetEditChanges = (ownerId: string, window: Window) =>
   decoded(changesIn(syncScopes.assetEdits(ownerId), window), assetEditsCodec.read);
 /** An owner's 16 asset metadata scopes (shared/db/changes.ts): their changes and their deletions. */
-export const assetMetadataScopes = (ownerId: string): string[] => assetMetadataShards.map((shard) => syncScopes.assetMetadata(ownerId, shard));
+export const assetMetadataScopes = (ownerId: string): string[] =>
+  assetMetadataShards.map((shard) => syncScopes.assetMetadata(ownerId, shard));
 
 /**
  * An owner's assets' metadata keys that changed, each with its value as it is now (AssetMetadataV1):

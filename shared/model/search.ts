@@ -79,3 +79,17 @@ export interface TextSearch {
   clip?: Maybe<boolean>;
   size?: Maybe<number>;
 }
+
+/** What GET /search/suggestions lists: places, cameras or lenses. */
+export type SuggestionType = 'country' | 'state' | 'city' | 'camera-make' | 'camera-model' | 'camera-lens-model';
+
+/** GET /search/suggestions: the kind listed, the place or camera it is narrowed to, and whether `null` ends the list. */
+export interface SuggestionRequest {
+  type: SuggestionType;
+  country?: string | null | undefined;
+  state?: string | null | undefined;
+  make?: string | null | undefined;
+  model?: string | null | undefined;
+  lensModel?: string | null | undefined;
+  includeNull?: boolean | null | undefined;
+}

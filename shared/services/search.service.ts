@@ -24,7 +24,7 @@ import {
   type SearchPage,
 } from '../model/asset.ts';
 import type { PersonRecord } from '../model/person.ts';
-import type { TextSearch } from '../model/search.ts';
+import type { SuggestionRequest, TextSearch } from '../model/search.ts';
 import { defaultSearchVisibilities } from '../model/search.ts';
 import type { Auth } from '../model/user.ts';
 import { timelinePartners } from './partner.service.ts';
@@ -266,18 +266,6 @@ const assetsInAll = async (auth: Auth, albumIds: readonly string[]): Promise<Set
   const [first = new Set<string>(), ...rest] = members;
   return new Set([...first].filter((assetId) => rest.every((set) => set.has(assetId))));
 };
-
-export type SuggestionType = 'country' | 'state' | 'city' | 'camera-make' | 'camera-model' | 'camera-lens-model';
-
-export interface SuggestionRequest {
-  type: SuggestionType;
-  country?: string | null | undefined;
-  state?: string | null | undefined;
-  make?: string | null | undefined;
-  model?: string | null | undefined;
-  lensModel?: string | null | undefined;
-  includeNull?: boolean | null | undefined;
-}
 
 /**
  * GET /search/suggestions, as Immich v3's `getSearchSuggestions`: the distinct countries, states

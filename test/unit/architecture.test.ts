@@ -464,3 +464,20 @@ describe('expected outcomes of writes', () => {
     ).toEqual(['shared/services/media/x.ts catches SomeError of shared/db']);
   });
 });
+
+/**
+ * A service stays small enough to read in one sitting (docs/architecture.md, "Names and rooms"):
+ * past 400 lines, a feature of several files gets its folder, or its inputs and rules move to
+ * shared/model/ and shared/domain/.
+ */
+describe('the size of a service', () => {
+  it('is at most 400 lines, in shared/services/ and its folders', () => {
+    const long = files
+      .filter((file) => file.startsWith('shared/services/'))
+      .map((file) => ({ file, lines: readFileSync(join(root, file), 'utf8').split('\n').length - 1 }))
+      .filter(({ lines }) => lines > 400)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    expect(files.filter((file) => file.startsWith('shared/services/media/')).length).toBeGreaterThan(0);
+    expect(long).toEqual([]);
+  });
+});
