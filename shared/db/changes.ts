@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type Key, partitions, syncScopes } from './keys.ts';
+import { changesPartition, type Key } from './keys.ts';
+import * as syncScopes from './sync-scopes.ts';
 
 /**
  * Change ids: the `updateId` every item the mobile app syncs carries (docs/data-model.md, "Change
@@ -100,25 +101,25 @@ const created: ReadonlySet<SyncedEntity> = new Set(['album', 'albumUser', 'partn
 const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): string | undefined => {
   switch (entity) {
     case 'asset':
-      return partitions.changes(syncScopes.assets(String(item.ownerId))).value;
+      return changesPartition(syncScopes.assets(String(item.ownerId))).value;
     case 'face':
-      return partitions.changes(syncScopes.faces(String(item.ownerId))).value;
+      return changesPartition(syncScopes.faces(String(item.ownerId))).value;
     case 'person':
-      return partitions.changes(syncScopes.people(String(item.ownerId))).value;
+      return changesPartition(syncScopes.people(String(item.ownerId))).value;
     case 'memory':
-      return partitions.changes(syncScopes.memories(String(item.ownerId))).value;
+      return changesPartition(syncScopes.memories(String(item.ownerId))).value;
     case 'memoryAsset':
-      return partitions.changes(syncScopes.memoryAssets(String(item.ownerId))).value;
+      return changesPartition(syncScopes.memoryAssets(String(item.ownerId))).value;
     case 'stack':
-      return partitions.changes(syncScopes.stacks(String(item.ownerId))).value;
+      return changesPartition(syncScopes.stacks(String(item.ownerId))).value;
     case 'assetEdits':
-      return partitions.changes(syncScopes.assetEdits(String(item.ownerId))).value;
+      return changesPartition(syncScopes.assetEdits(String(item.ownerId))).value;
     case 'assetMetadata':
-      return partitions.changes(syncScopes.assetMetadata(String(item.ownerId), String(item.assetId))).value;
+      return changesPartition(syncScopes.assetMetadata(String(item.ownerId), String(item.assetId))).value;
     case 'albumAsset':
-      return partitions.changes(syncScopes.albumEntries(String(item.albumId))).value;
+      return changesPartition(syncScopes.albumEntries(String(item.albumId))).value;
     case 'user':
-      return partitions.changes(syncScopes.users()).value;
+      return changesPartition(syncScopes.users()).value;
     default:
       return undefined;
   }

@@ -153,38 +153,10 @@ export const faceIndexSk = (seq: number): string => String(seq).padStart(12, '0'
 export const assetIdOfPk = (pk: unknown): string => String(pk).slice(keys.asset('').pk.length);
 
 /**
- * The sync stream's scopes (docs/data-model.md, "Change ids and the sync stream"): a change listing
- * (gsi3 `CHANGES#<scope>`, `partitions.changes`) and a deletion partition (`DELETED#<scope>`,
- * `keys.deletion`) are each one scope's. Writers and the stream's reads build them here alone.
+ * gsi3: what changed in one scope (shared/db/sync-scopes.ts), by change id. Its own function, not only
+ * `partitions.changes`, so that a writer (shared/db/changes.ts) bundles it without every partition.
  */
-export const syncScopes = {
-  /** An owner's assets (their changes and deletions). */
-  assets: (ownerId: string): string => `${ownerId}#ASSET`,
-  /** An owner's assets moved into the locked folder: their partners' and album members' deletions (PartnerAssetDeleteV1). */
-  lockedAssets: (ownerId: string): string => `${ownerId}#LOCKED`,
-  /** The albums a user lost (deletions). */
-  albums: (userId: string): string => `${userId}#ALBUM`,
-  /** An album's entries (changes: the entries added). */
-  albumEntries: (albumId: string): string => `ALBUM#${albumId}`,
-  /** An album's users (deletions). */
-  albumUsers: (albumId: string): string => `ALBUM#${albumId}#USER`,
-  /** An album's entries (deletions). */
-  albumAssets: (albumId: string): string => `ALBUM#${albumId}#ASSET`,
-  /** A user's partner shares, of either direction (deletions). */
-  partners: (userId: string): string => `${userId}#PARTNER`,
-  people: (ownerId: string): string => `${ownerId}#PERSON`,
-  faces: (ownerId: string): string => `${ownerId}#FACE`,
-  memories: (ownerId: string): string => `${ownerId}#MEMORY`,
-  memoryAssets: (ownerId: string): string => `${ownerId}#MEMORYASSET`,
-  stacks: (ownerId: string): string => `${ownerId}#STACK`,
-  /** A user's metadata rows (deletions). */
-  userMetadata: (userId: string): string => `${userId}#USERMETADATA`,
-  assetEdits: (ownerId: string): string => `${ownerId}#ASSETEDIT`,
-  /** An owner's asset metadata, in 16 scopes by the asset id's first hex digit (`shard`: that digit, or the asset id). */
-  assetMetadata: (ownerId: string, shard: string): string => `${ownerId}#ASSETMETADATA#${shard.charAt(0)}`,
-  /** Every user (changes, and deletions of users deleted for good). */
-  users: (): string => 'USERS',
-} as const;
+export const changesPartition = (scope: string): Partition => ({ index: 'gsi3', value: `CHANGES#${scope}` });
 
 /** Every partition a request queries. */
 export const partitions = {
@@ -257,7 +229,7 @@ export const partitions = {
   /** A session's sync checkpoints, one item a type. */
   syncCheckpoints: (tokenHash: string): Partition => ({ value: `SESSION#${tokenHash}`, prefix: 'SYNC#' }),
   /** gsi3: what changed in one scope (an owner's assets, faces or people, an album's entries, the users), by change id. */
-  changes: (scope: string): Partition => ({ index: 'gsi3', value: `CHANGES#${scope}` }),
+  changes: (scope: string): Partition => changesPartition(scope),
   /** gsi2: an owner's assets ordered by updatedAt (ties by id): the mobile app's delta sync. */
   assetsByUpdate: (ownerId: string): Partition => ({ index: 'gsi2', value: `UPDATED#${ownerId}` }),
   /** gsi2: a person's faces, ordered by their asset's fileCreatedAt. */

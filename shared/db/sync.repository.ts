@@ -15,9 +15,10 @@ import { memoryCodec } from './items/memory.ts';
 import { personCodec } from './items/person.ts';
 import { stackCodec } from './items/stack.ts';
 import { userCodec } from './items/user.ts';
-import { keys, type Partition, partitions, syncScopes } from './keys.ts';
+import { keys, type Partition, partitions } from './keys.ts';
 import * as partnerRepo from './partner.repository.ts';
 import { queryAll, queryPages } from './query.ts';
+import * as syncScopes from './sync-scopes.ts';
 import { isCancelled, transact, updateWrite, writeIfPresent, writeOne } from './transact.ts';
 
 type Item = Record<string, unknown>;

@@ -8,7 +8,7 @@ import { handler as getMyUser } from '#functions/v3/user/get-my-user.ts';
 import { handler as setUserOnboarding } from '#functions/v3/user/set-user-onboarding.ts';
 import { handler as updateMyPreferences } from '#functions/v3/user/update-my-preferences.ts';
 import { handler as updateMyUser } from '#functions/v3/user/update-my-user.ts';
-import { avatarColorFor } from '#shared/dto/common/user.ts';
+import { avatarColorFor } from '#shared/dto/common/avatar.ts';
 import { bearer, ensureAdmin, fixtures, freshUser, login as signIn, unlockSession } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { SyncClient, sendAcks, syncStream } from '../support/sync-client.ts';

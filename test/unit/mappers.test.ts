@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checksumBase64, mapExif } from '#shared/dto/common/asset.response.ts';
+import { avatarColorFor } from '#shared/dto/common/avatar.ts';
 import { asHumanReadable, storageInfo } from '#shared/dto/common/server-info.ts';
-import { avatarColorFor } from '#shared/dto/common/user.ts';
 import { mapSanitizedAsset } from '#shared/dto/v1/asset.response.ts';
 import { peopleWithFaces } from '#shared/dto/v1/person.response.ts';
 import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';

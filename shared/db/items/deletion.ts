@@ -1,5 +1,6 @@
 import { newChangeId } from '../changes.ts';
-import { keys, syncScopes } from '../keys.ts';
+import { keys } from '../keys.ts';
+import * as syncScopes from '../sync-scopes.ts';
 import { putWrite, type Write } from '../transact.ts';
 
 /**

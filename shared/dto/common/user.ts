@@ -1,6 +1,6 @@
 /**
- * The user's fields both generations read and answer alike: the email rule (Immich's, lower-cased
- * first) and the avatar colours. docs/immich-compatibility.md, "Two generations".
+ * The user's fields both generations read alike: the email rule (Immich's, lower-cased first); the
+ * avatar colours are in avatar.ts, which answers need without the request rules. docs/immich-compatibility.md, "Two generations".
  */
 import * as v from 'valibot';
 import { as, rules } from '../common.ts';
@@ -17,13 +17,3 @@ export const email = () => v.pipe(v.unknown(), toLowerCase, isEmail, as<string>(
 
 /** The same plus `@IsNotEmpty()`, as on login and admin sign-up. */
 export const requiredEmail = () => v.pipe(v.unknown(), toLowerCase, rules.isNotEmpty, isEmail, as<string>());
-
-export const avatarColors = ['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber'] as const;
-export type AvatarColor = (typeof avatarColors)[number];
-
-/** Immich derives the colour from the email: the sum of its code points, modulo 10. */
-export const avatarColorFor = (email: string): AvatarColor => {
-  let sum = 0;
-  for (const character of email) sum += character.codePointAt(0) ?? 0;
-  return avatarColors[sum % avatarColors.length] ?? 'primary';
-};

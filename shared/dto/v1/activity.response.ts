@@ -1,5 +1,5 @@
 import type { ActivityView } from '../../model/activity.ts';
-import { avatarColorFor } from '../common/user.ts';
+import { avatarColorFor } from '../common/avatar.ts';
 import type { UserResponse } from './user.response.ts';
 
 /** v1.100's `UserDto` (mapSimpleUser): who wrote an activity. */

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { DeviceSession, SignIn } from '../../model/session.ts';
 import type { UserRecord } from '../../model/user.ts';
-import { avatarColorFor } from '../common/user.ts';
+import { avatarColorFor } from '../common/avatar.ts';
 
 export const UserAvatarColor = v.picklist(['primary', 'pink', 'red', 'yellow', 'blue', 'green', 'purple', 'orange', 'gray', 'amber']);
 

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { limits } from '../../model/limits.ts';
 import { sanitizeStorageLabel } from '../../model/storage-label.ts';
-import { avatarColors, email, requiredEmail } from '../common/user.ts';
+import { avatarColors } from '../common/avatar.ts';
+import { email, requiredEmail } from '../common/user.ts';
 import { as, booleanish, dto, isOneOf, nonEmptyString, optional, rules, uuidV4 } from '../common.ts';
 
 export const LoginCredentialDto = dto({ email: requiredEmail(), password: nonEmptyString(limits.password) });

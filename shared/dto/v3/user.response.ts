@@ -1,6 +1,6 @@
 /** Immich v3.2's public view of a user (`@immich/sdk` 3.2.2: UserResponseDto): what another user may see. */
 import type { UserRecord } from '../../model/user.ts';
-import { type AvatarColor, avatarColorFor } from '../common/user.ts';
+import { type AvatarColor, avatarColorFor } from '../common/avatar.ts';
 
 export interface UserResponseDto {
   id: string;

@@ -9,7 +9,8 @@ import { limits } from '../../model/limits.ts';
 import type { PreferencesChange, UserPreferences } from '../../model/preferences.ts';
 import { sanitizeStorageLabel } from '../../model/storage-label.ts';
 import type { NewUser, UserRecord } from '../../model/user.ts';
-import { avatarColorFor, avatarColors, email } from '../common/user.ts';
+import { avatarColorFor, avatarColors } from '../common/avatar.ts';
+import { email } from '../common/user.ts';
 import { dto, optional, uuidV4 } from '../common.ts';
 import { boolean, integer, isoDate, object, picklist, pinCode, stringToBool, text } from './common.ts';
 
