@@ -5,10 +5,11 @@ import { Invalid } from '../../core/errors.ts';
 import { changeIdAt, changeIdTime } from '../../db/changes.ts';
 import * as syncRepo from '../../db/sync.repository.ts';
 import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
-import { type SyncEntityType, type SyncEvent, type SyncRequestType, syncEntityTypes } from '../../model/sync.ts';
+import type { SyncEntityType, SyncEvent, SyncRequestType } from '../../model/sync.ts';
 import type { Auth } from '../../model/user.ts';
 import { readConfig } from '../config.reader.ts';
-import { type Ack, type Context, fromAck, none, once, toAck, ttl } from './mechanics.ts';
+import { resetSyncProgress } from './acks.service.ts';
+import { type Ack, type Context, fromAck, none, once, toAck } from './mechanics.ts';
 import { deprecated, order, typeSyncs } from './types.ts';
 
 /**
@@ -71,38 +72,4 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
     }
     await line('SyncCompleteV1', none, { type: 'SyncCompleteV1', updateId: context.nowId });
   };
-};
-
-/** Immich's `resetSyncProgress`: the session's checkpoints gone, and no reset pending any more. */
-const resetSyncProgress = async (userId: string, sessionHash: string): Promise<void> => {
-  await Promise.all([syncRepo.deleteCheckpoints(sessionHash), syncRepo.setPendingSyncReset(userId, sessionHash, false)]);
-};
-
-/** GET /sync/ack. */
-export const getSyncAcks = async (auth: Auth): Promise<{ type: SyncEntityType; ack: string }[]> =>
-  (await syncRepo.getCheckpoints(sessionOf(auth))).map(({ type, ack }) => ({ type: type as SyncEntityType, ack }));
-
-/** POST /sync/ack: the last ack of each type is the session's checkpoint; `SyncResetV1` starts again. */
-export const setSyncAcks = async (auth: Auth, acks: readonly string[]): Promise<void> => {
-  const sessionHash = sessionOf(auth);
-  const checkpoints = new Map<string, string>();
-  for (const ack of acks) {
-    const { type } = fromAck(ack);
-    if (type === 'SyncResetV1') {
-      await resetSyncProgress(auth.user.id, sessionHash);
-      return;
-    }
-    if (!(syncEntityTypes as readonly string[]).includes(type)) throw new Invalid(`Invalid ack type: ${type}`);
-    checkpoints.set(type, ack);
-  }
-  await syncRepo.putCheckpoints(
-    sessionHash,
-    [...checkpoints].map(([type, ack]) => ({ type, ack })),
-    ttl(),
-  );
-};
-
-/** DELETE /sync/ack. */
-export const deleteSyncAcks = async (auth: Auth, types?: readonly string[]): Promise<void> => {
-  await syncRepo.deleteCheckpoints(sessionOf(auth), types);
 };
