@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { id, instant, nullable } from './fields.ts';
 
@@ -27,6 +28,27 @@ export const PersonRecordSchema = v.object({
   updatedAt: instant(),
 });
 export type PersonRecord = v.InferOutput<typeof PersonRecordSchema>;
+
+/** A new person of an owner as created (POST /people, or a name a file's face regions bring): no faces yet. */
+export const newPerson = (
+  ownerId: string,
+  now: string,
+  given: Partial<Pick<PersonRecord, 'id' | 'name' | 'birthDate' | 'isHidden' | 'faceAssetId' | 'isFavorite' | 'color'>> = {},
+): PersonRecord => ({
+  id: given.id ?? randomUUID(),
+  ownerId,
+  name: given.name ?? '',
+  birthDate: given.birthDate ?? null,
+  isHidden: given.isHidden ?? false,
+  thumbnailPath: '',
+  faceAssetId: given.faceAssetId ?? null,
+  faceCount: 0,
+  timelineFaceCount: 0,
+  isFavorite: given.isFavorite ?? false,
+  color: given.color ?? null,
+  createdAt: now,
+  updatedAt: now,
+});
 
 export interface PersonChanges {
   name?: string;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { noQuota } from '#shared/domain/quota.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';
+import { newPerson } from '#shared/model/person.ts';
 import { assetRecord, cameraExif, faceRecord } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
 import { median, percentile, table } from './stats.ts';
@@ -25,21 +26,7 @@ const measure = async (): Promise<string> => {
     const { admin, adminAuth: auth } = stack;
     const me = await sdk.getMyUserInfo(auth);
     const libraryId = randomUUID();
-    const person = {
-      id: randomUUID(),
-      ownerId: admin.id,
-      name: 'Bench Person',
-      birthDate: null,
-      isHidden: false,
-      thumbnailPath: '',
-      faceAssetId: null,
-      faceCount: 0,
-      timelineFaceCount: 0,
-      isFavorite: false,
-      color: null,
-      createdAt: '2024-01-01T00:00:00.000Z',
-      updatedAt: '2024-01-01T00:00:00.000Z',
-    };
+    const person = newPerson(admin.id, '2024-01-01T00:00:00.000Z', { name: 'Bench Person' });
     const assets: AssetRecord[] = [];
     for (let i = 0; i < 1000; i++) {
       const id = randomUUID();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';
-import type { PersonRecord } from '#shared/model/person.ts';
+import { newPerson, type PersonRecord } from '#shared/model/person.ts';
 import { assetRecord, cameraExif, faceRecord } from '../support/records.ts';
 import { ownProcess, startLocalStack } from './local-stack.ts';
 import { table } from './stats.ts';
@@ -51,21 +51,9 @@ const measure = async (): Promise<string> => {
         const user = await sdk.createUser({ createUserDto: { email, password: 'password', name } }, adminAuth);
         const token = (await sdk.login({ loginCredentialDto: { email, password: 'password' } }, { baseUrl })).accessToken;
         const now = new Date(start).toISOString();
-        const people: PersonRecord[] = Array.from({ length: 50 }, (_, i) => ({
-          id: randomUUID(),
-          ownerId: user.id,
-          name: `Person ${placeName(i + 600)}`,
-          birthDate: null,
-          isHidden: false,
-          thumbnailPath: '',
-          faceAssetId: null,
-          faceCount: 0,
-          timelineFaceCount: 0,
-          isFavorite: false,
-          color: null,
-          createdAt: now,
-          updatedAt: now,
-        }));
+        const people: PersonRecord[] = Array.from({ length: 50 }, (_, i) =>
+          newPerson(user.id, now, { name: `Person ${placeName(i + 600)}` }),
+        );
         return { id: user.id, auth: { baseUrl, headers: { Authorization: `Bearer ${token}` } }, people, assets: [] as AssetRecord[] };
       }),
     );

@@ -7,6 +7,7 @@ import * as assetRepo from '#shared/db/asset.repository.ts';
 import * as tagRepo from '#shared/db/tag.repository.ts';
 import { noQuota } from '#shared/domain/quota.ts';
 import type { AssetDetail } from '#shared/model/asset.ts';
+import { newPerson } from '#shared/model/person.ts';
 import type { LiveEvent } from '#shared/model/realtime.ts';
 import { publish, publishing } from '#shared/realtime/publisher.ts';
 import { detailOf, ownerDetails } from '#shared/services/asset-detail.ts';
@@ -136,21 +137,7 @@ describe('publishing the events of one request about many photos', () => {
   it('loads many photos’ views as the detail view loads one: owner, people and tags', async () => {
     const user = await freshUser(accounts.admin.accessToken, 'Detailed');
     const now = new Date().toISOString();
-    const person = {
-      id: randomUUID(),
-      ownerId: user.id,
-      name: 'Ada',
-      birthDate: null,
-      isHidden: false,
-      thumbnailPath: '',
-      faceAssetId: null,
-      faceCount: 0,
-      timelineFaceCount: 0,
-      isFavorite: false,
-      color: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const person = newPerson(user.id, now, { name: 'Ada' });
     const [withFace, tagged, plain] = [assetRecord(user.id), assetRecord(user.id), assetRecord(user.id)];
     await assetRepo.recordUpload({
       asset: withFace,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { requireAsset } from '../../access/asset-access.ts';
 import { accessLost, Permission } from '../../access/permission.ts';
 import { requirePerson } from '../../access/person-access.ts';
@@ -10,7 +9,15 @@ import * as termRepo from '../../db/term.repository.ts';
 import { nameTerms } from '../../domain/terms.ts';
 import type { BulkIdResult } from '../../model/album.ts';
 import { type AssetDetail, byFileCreatedAt, type FaceEntry, inTimeline } from '../../model/asset.ts';
-import { birthDay, type NewPerson, type People, type PersonChanges, type PersonEdit, type PersonRecord } from '../../model/person.ts';
+import {
+  birthDay,
+  type NewPerson,
+  newPerson,
+  type People,
+  type PersonChanges,
+  type PersonEdit,
+  type PersonRecord,
+} from '../../model/person.ts';
 import type { Auth } from '../../model/user.ts';
 import { queueMediaJobs } from '../../storage/media-jobs.ts';
 
@@ -142,21 +149,13 @@ export const getPersonAssets = async (auth: Auth, id: string): Promise<AssetDeta
  */
 export const createPerson = async (auth: Auth, dto: NewPerson): Promise<PersonRecord> => {
   const now = new Date().toISOString();
-  const person: PersonRecord = {
-    id: randomUUID(),
-    ownerId: auth.user.id,
+  const person = newPerson(auth.user.id, now, {
     name: dto.name ?? '',
     birthDate: birthDay(dto.birthDate ?? null),
     isHidden: dto.isHidden ?? false,
-    thumbnailPath: '',
-    faceAssetId: null,
-    faceCount: 0,
-    timelineFaceCount: 0,
     isFavorite: dto.isFavorite ?? false,
     color: dto.color ?? null,
-    createdAt: now,
-    updatedAt: now,
-  };
+  });
   await personRepo.create(person);
   return { ...person, birthDate: dto.birthDate ?? null };
 };

@@ -13,7 +13,7 @@ import * as userRepo from '../../db/user.repository.ts';
 import { quotaCheckOf } from '../../domain/quota.ts';
 import type { FaceRegion } from '../../media/faces.ts';
 import type { AssetRecord, FaceRecord } from '../../model/asset.ts';
-import { foldName, type PersonRecord } from '../../model/person.ts';
+import { foldName, newPerson, type PersonRecord } from '../../model/person.ts';
 import type { UserRecord } from '../../model/user.ts';
 
 // A transaction holds at most 100 writes; an upload needs 7 (fixedUploadWrites) plus, per person,
@@ -43,21 +43,7 @@ const resolvePeople = async (ownerId: string, assetId: string, regions: readonly
     else {
       let person = created.get(folded);
       if (!person) {
-        person = {
-          id: randomUUID(),
-          ownerId,
-          name: region.name.trim(),
-          birthDate: null,
-          isHidden: false,
-          thumbnailPath: '',
-          faceAssetId: assetId,
-          faceCount: 0,
-          timelineFaceCount: 0,
-          isFavorite: false,
-          color: null,
-          createdAt: now,
-          updatedAt: now,
-        };
+        person = newPerson(ownerId, now, { name: region.name.trim(), faceAssetId: assetId });
         created.set(folded, person);
       }
       personId = person.id;
