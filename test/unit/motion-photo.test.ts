@@ -230,14 +230,18 @@ describe('motionVideoRange: a motion photo’s video by ranged reads, as motionV
         extra: fc.subarray(['free', 'uuid', 'udta', 'wide']),
         largeMdat: fc.boolean(),
         withoutMoov: fc.boolean(),
+        openEnded: fc.boolean(),
       })
-      .map(({ brand, moovFirst, mdat, moov, extra, largeMdat, withoutMoov }) => {
+      .map(({ brand, moovFirst, mdat, moov, extra, largeMdat, withoutMoov, openEnded }) => {
         const media = box('mdat', Buffer.from(mdat), largeMdat);
         const movie = withoutMoov ? box('skip', Buffer.from(moov)) : box('moov', Buffer.from(moov));
+        const last = moovFirst ? Buffer.from(media) : Buffer.from(movie);
+        // Size 0: the last box runs to the file's end (whatever follows it there).
+        if (openEnded && last.readUInt32BE(0) !== 1) last.writeUInt32BE(0, 0);
         return Buffer.concat([
           box('ftyp', Buffer.from(`${brand}\0\0\0\0isom`, 'latin1')),
           ...extra.map((type) => box(type, Buffer.alloc(8))),
-          ...(moovFirst ? [movie, media] : [media, movie]),
+          ...(moovFirst ? [movie, last] : [media, last]),
         ]);
       });
     const video = fc.oneof(syntheticMp4, fc.constant('mp4'), fc.constant('mov'));
