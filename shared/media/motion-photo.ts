@@ -26,6 +26,7 @@ const mp4At = (data: Buffer, start: number): Buffer | undefined => {
 };
 
 const ftyp = Buffer.from('ftyp');
+const samsungMarker = 'MotionPhoto_Data';
 
 /** The embedded video of a motion photo (JPEG or HEIC), or undefined when the file has none. */
 export const motionVideoOf = (data: Buffer): Buffer | undefined => {
@@ -204,12 +205,13 @@ const sefCandidate = async (reader: Reader, size: number, tail: Buffer, tailFrom
   const directory = sefh >= tailFrom ? tail.subarray(sefh - tailFrom, tail.length - 8) : await reader.bytes(sefh, size - 9);
   if (directory.toString('latin1', 0, 4) !== 'SEFH') return undefined;
   const count = directory.readUInt32LE(8);
-  for (let entry = 12; entry + 12 <= directory.length && entry < 12 + count * 12; entry += 12) {
+  const entries = Math.min(count, mostBoxes);
+  for (let entry = 12; entry + 12 <= directory.length && entry < 12 + entries * 12; entry += 12) {
     const blockAt = sefh - directory.readUInt32LE(entry + 4);
     if (blockAt < 0 || blockAt + 8 > sefh) continue;
     const header = await reader.bytes(blockAt, blockAt + 8 + 64 - 1);
     const nameLength = header.readUInt32LE(4);
-    if (header.toString('latin1', 8, 8 + nameLength) === 'MotionPhoto_Data') return blockAt + 8 + nameLength;
+    if (header.toString('latin1', 8, 8 + nameLength) === samsungMarker) return blockAt + 8 + nameLength;
   }
   return undefined;
 };
@@ -222,19 +224,23 @@ const sefCandidate = async (reader: Reader, size: number, tail: Buffer, tailFrom
  *
  * - `read(start, end)` reads the file's bytes `start`..`end` (inclusive), e.g. a ranged S3 GET;
  * - `size` is the file's length;
- * - `head` is the file's first bytes the caller already has — {@link readForMetadata}'s answer for
- *   an image (shared/media/ranged-read.ts `readForMetadata`: its first 4 MiB) — where a JPEG
- *   keeps its XMP; bytes in it are not read again (with fewer than 256 KiB, those are read).
+ * - `head` is the file's first bytes the caller already has — for an image, what
+ *   shared/media/ranged-read.ts `readForMetadata` answers (its first 4 MiB) — where a JPEG keeps
+ *   its XMP; bytes in it are not read again (a head under 256 KiB: the file's first 256 KiB are read).
  *
  * Samsung's HEIC: its top-level boxes are walked to the `mpvd` box. A JPEG: the candidates its
- * XMP gives (Google's container directory, `MicroVideoOffset`), else Samsung's SEF trailer at the
- * file's end, else (no camera writes such a file) the first `ftyp` in the file's last 1 MiB. A
- * candidate is taken only where a whole MP4 is (an `ftyp`, then boxes that add up with a `moov`
- * and an `mdat`), and the range ends at its last box, as `motionVideoOf` does.
+ * XMP gives (Google's container directory: its `MotionPhoto` item's `Length` and `Padding` from
+ * the file's end, as Immich reads it; `MicroVideoOffset`), else Samsung's SEF trailer at the
+ * file's end (its `MotionPhoto_Data` block), else (no camera writes such a file) the first `ftyp`
+ * in the file's last 1 MiB. A candidate is taken only where a whole MP4 is (an `ftyp`, maybe
+ * behind a `MotionPhoto_Data` marker, then boxes that add up with a `moov` and an `mdat`), and
+ * the range ends at its last box, as `motionVideoOf` does.
  *
- * The bound: a read of the last 64 KiB, one more for a SEF directory longer than that, one of
- * 4 KiB for each box header outside the buffers already read (at most 64 boxes per walk), and for
- * a JPEG without directory a read of its last 1 MiB, at most 16 `ftyp`s tried there. The video
+ * The bound (a phone's Pixel or Samsung JPEG: 1 to 5 reads, 4 to 80 KiB): one read of 4 KiB for
+ * each box header outside the buffers already held (at most 64 boxes per walk, each of at most
+ * three XMP candidates); without an XMP directory, a read of the file's last 64 KiB, one more for
+ * a SEF directory longer than that, one per SEF entry (at most 64); without either, a read of the
+ * last 1 MiB, at most 16 `ftyp`s tried there. The video
  * itself is never read: pass the range to {@link readMotionVideo}, or copy it (S3 UploadPartCopy's
  * `CopySourceRange` takes the same inclusive range).
  */
@@ -253,10 +259,13 @@ export const motionVideoRange = async (read: RangeReader, size: number, head: Bu
     return undefined;
   }
   if (start[0] !== 0xff || start[1] !== 0xd8) return undefined;
-  const ftypAt = async (at: number) => {
+  // An MP4 at `at`, or right after a `MotionPhoto_Data` marker there (a directory counting it in).
+  const ftypAt = async (at: number): Promise<ByteRange | undefined> => {
     if (at < 8 || at + 8 > size) return undefined;
-    const header = await reader.bytes(at, at + 7);
-    return header.toString('latin1', 4, 8) === 'ftyp' ? rangedMp4At(reader, size, at) : undefined;
+    const header = await reader.bytes(at, at + samsungMarker.length + 7);
+    if (header.toString('latin1', 4, 8) === 'ftyp') return rangedMp4At(reader, size, at);
+    if (header.toString('latin1', 0, samsungMarker.length) === samsungMarker) return ftypAt(at + samsungMarker.length);
+    return undefined;
   };
   // The XMP's candidates, the earliest MP4 among them (motionVideoOf takes the first in the file).
   const front = head.length >= Math.min(size, frontBytes) ? head : await reader.bytes(0, frontBytes - 1);

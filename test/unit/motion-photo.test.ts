@@ -62,6 +62,20 @@ const pixel = (jpeg: Buffer, video: Buffer, options: { primaryPadding?: number; 
   return Buffer.concat([withXmp(jpeg, rdf), Buffer.alloc(padding), video]);
 };
 
+/** A Samsung JPEG that also writes Google's XMP, its directory's video item counting the `MotionPhoto_Data` marker in, the SEF trailer as padding. */
+const samsungWithXmp = (jpeg: Buffer, video: Buffer) => {
+  const plain = samsung(jpeg, video, { videoFirst: true });
+  const markerAt = plain.indexOf('MotionPhoto_Data');
+  const length = 16 + video.length;
+  const padding = plain.length - markerAt - length;
+  const rdf =
+    `<rdf:Description ${google} GCamera:MotionPhoto="1"><Container:Directory><rdf:Seq>` +
+    '<rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/jpeg" Item:Semantic="Primary"/></rdf:li>' +
+    `<rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto" Item:Length="${length}" Item:Padding="${padding}"/></rdf:li>` +
+    '</rdf:Seq></Container:Directory></rdf:Description>';
+  return Buffer.concat([withXmp(jpeg, rdf), plain.subarray(jpeg.length)]);
+};
+
 /** An older Pixel's (and Xiaomi's) MicroVideo: only the video's distance from the file's end. */
 const microVideo = (jpeg: Buffer, video: Buffer) =>
   Buffer.concat([withXmp(jpeg, `<rdf:Description ${google} GCamera:MicroVideo="1" GCamera:MicroVideoOffset="${video.length}"/>`), video]);
@@ -152,6 +166,7 @@ describe('motionVideoRange: a motion photo’s video by ranged reads, as motionV
       ['MicroVideo offset only', microVideo(picture, mov), mov],
       ['Samsung SEF trailer, video block last', samsung(picture, mp4), mp4],
       ['Samsung SEF trailer, video block first', samsung(picture, mov, { videoFirst: true }), mov],
+      ['Samsung SEF trailer and Google XMP', samsungWithXmp(picture, mp4), mp4],
       [
         'crowd.MP.jpg',
         Buffer.concat([makeJpeg({ width: 800, height: 500, mwgFaces: [{ name: 'A', x: 0.1, y: 0.1, w: 0.1, h: 0.1 }] }), mp4]),
@@ -187,13 +202,20 @@ describe('motionVideoRange: a motion photo’s video by ranged reads, as motionV
   it('large photos (over 8 MB): the video is found with a few small reads past the head, never the picture’s bytes', async () => {
     const large = makeJpeg({ width: 2600, height: 1800, noise: true });
     const video = makeVideo({ seconds: 2, width: 640, height: 360 });
-    for (const file of [pixel(large, video), samsung(large, video), microVideo(large, video)]) {
+    // Whether the XMP in the head locates the video (then the file's end is not read beyond box headers).
+    const files: [Buffer, boolean][] = [
+      [pixel(large, video), true],
+      [microVideo(large, video), true],
+      [samsungWithXmp(large, video), true],
+      [samsung(large, video), false],
+    ];
+    for (const [file, byXmp] of files) {
       expect(file.length).toBeGreaterThan(8 * 1024 * 1024);
       const { range, reader } = await compare(file);
       expect(file.subarray((range as ByteRange).start, (range as ByteRange).end + 1).equals(video)).toBe(true);
-      // Box headers and the trailer only: a handful of reads, some KiB, all after the head.
+      // Box headers (and the trailer) only: a handful of reads, some KiB, all after the head.
       expect(reader.reads.length).toBeLessThanOrEqual(6);
-      expect(reader.bytesRead()).toBeLessThanOrEqual(64 * 1024 + 5 * 4 * 1024);
+      expect(reader.bytesRead()).toBeLessThanOrEqual((byXmp ? 0 : 64 * 1024) + 5 * 4 * 1024);
       for (const read of reader.reads) expect(read.start).toBeGreaterThanOrEqual(4 * 1024 * 1024);
       // readMotionVideo reads the video itself once more.
       const videoReader = recording(file);
@@ -253,6 +275,7 @@ describe('motionVideoRange: a motion photo’s video by ranged reads, as motionV
       'micro-video': (clip: Buffer) => microVideo(picture, clip),
       samsung: (clip: Buffer) => samsung(picture, clip),
       'samsung-first': (clip: Buffer) => samsung(picture, clip, { videoFirst: true }),
+      'samsung-xmp': (clip: Buffer) => samsungWithXmp(picture, clip),
       heic: (clip: Buffer) => samsungHeic(heic, clip),
       appended: (clip: Buffer) => Buffer.concat([picture, clip]),
       none: (_clip: Buffer) => picture,
