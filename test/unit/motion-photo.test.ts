@@ -205,6 +205,7 @@ describe('motionVideoRange: a motion photo’s video by ranged reads, as motionV
     // Whether the XMP in the head locates the video (then the file's end is not read beyond box headers).
     const files: [Buffer, boolean][] = [
       [pixel(large, video), true],
+      [pixel(large, video, { elements: true, primaryPadding: 1000 }), true],
       [microVideo(large, video), true],
       [samsungWithXmp(large, video), true],
       [samsung(large, video), false],
