@@ -15,9 +15,25 @@ declare module 'vitest' {
  */
 const shared = globalThis as typeof globalThis & { immichDynamoDbLocal?: { started: Promise<DynamoDbLocal>; users: number } };
 
+/**
+ * DynamoDB Local with the JVM's serial collector (`JAVA_TOOL_OPTIONS`, for its process only): the
+ * default collector's concurrent threads cost it about 7% more CPU over a test file, on two cores
+ * its workers share with it (docs/running.md).
+ */
+const startWithSerialGc = async (): Promise<DynamoDbLocal> => {
+  const given = process.env.JAVA_TOOL_OPTIONS;
+  process.env.JAVA_TOOL_OPTIONS = [given, '-XX:+UseSerialGC'].filter(Boolean).join(' ');
+  try {
+    return await startDynamoDbLocal();
+  } finally {
+    if (given === undefined) delete process.env.JAVA_TOOL_OPTIONS;
+    else process.env.JAVA_TOOL_OPTIONS = given;
+  }
+};
+
 /** One DynamoDB Local (in memory, free port) for the whole run; each test file gets its own table. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  shared.immichDynamoDbLocal ??= { started: startDynamoDbLocal(), users: 0 };
+  shared.immichDynamoDbLocal ??= { started: startWithSerialGc(), users: 0 };
   const local = shared.immichDynamoDbLocal;
   local.users++;
   const dynamo = await local.started;
