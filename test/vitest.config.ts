@@ -45,6 +45,8 @@ export default defineConfig({
           name: 'integration',
           root,
           include: ['test/functions/**/*.test.ts', 'test/infra/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          // Checked on the deployed project's synthesized bundles instead of bundling every route again.
+          exclude: ['test/infra/bundle.test.ts'],
           globalSetup: ['test/setup/global-setup.ts'],
           setupFiles: ['test/setup/table.ts'],
           testTimeout: hangGuard.test,
@@ -58,8 +60,9 @@ export default defineConfig({
           root,
           // The e2e suite again, against the synthesized template (bundles, environment, IAM) as
           // `npm run start:deployed` serves it, and the checks of that form itself. local-server
-          // starts `npm start` itself; start-deployed.test.ts is its counterpart here.
-          include: ['test/e2e/**/*.test.ts', 'test/deployed/**/*.test.ts'],
+          // starts `npm start` itself; start-deployed.test.ts is its counterpart here. bundle.test.ts
+          // runs the bundles this project's synth wrote, rather than building them again.
+          include: ['test/e2e/**/*.test.ts', 'test/deployed/**/*.test.ts', 'test/infra/bundle.test.ts'],
           exclude: ['test/e2e/local-server.test.ts'],
           globalSetup: ['test/setup/global-setup.ts', 'test/setup/assembly-setup.ts'],
           setupFiles: ['test/setup/table.ts'],

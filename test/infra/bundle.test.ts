@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +7,8 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, lazyModuleFiles, lazyModules, realtimeClientFiles } from '#infra/cdk/bundling.ts';
-import { type LazyGroup, routes, webRoutes } from '#infra/routes.ts';
+import { type LazyGroup, type Route, routes, webRoutes } from '#infra/routes.ts';
+import { deployedAssembly } from '../support/assembly.ts';
 import { invoke } from '../support/invoke.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { cliFields, multipart } from '../support/uploads.ts';
@@ -16,63 +17,85 @@ const out = mkdtempSync(join(tmpdir(), 'bundles-'));
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /**
- * Bundles a route exactly as the stack does (aliases for node:http(s) and credentials included),
- * with what the stack copies beside it: the lazily loaded modules of the groups its row names
- * (nothing else in `out` resolves a bare module name: the folder is outside the project).
+ * The bundles are the ones the `deployed` project's one `cdk synth` made (test/setup/assembly-setup.ts),
+ * each in its asset folder with what the stack copied beside it, rather than every route bundled
+ * again here (docs/running.md, "How long the tests take"). Each function is found by its
+ * description, which names its route (infra/cdk/api-function.ts).
  */
-const bundled = async (operationId: string) => {
+const assembly = await deployedAssembly();
+const codeDirs = new Map<string, string>();
+for (const file of readdirSync(assembly).filter((each) => each.endsWith('.template.json'))) {
+  const { Resources } = JSON.parse(readFileSync(join(assembly, file), 'utf8')) as {
+    Resources: Record<string, { Type: string; Properties?: { Description?: string }; Metadata?: Record<string, string> }>;
+  };
+  for (const resource of Object.values(Resources)) {
+    const description = resource.Properties?.Description;
+    const asset = resource.Metadata?.['aws:asset:path'];
+    if (resource.Type === 'AWS::Lambda::Function' && description && asset) codeDirs.set(description, join(assembly, asset));
+  }
+}
+/** Where the stack put a route's bundle (its `index.mjs`) and the files its row names. */
+const codeDir = (route: Route): string => {
+  const description = `Immich API ${route.generation ? `${route.generation}:` : ''}${route.operationId} (${route.method} ${route.path})`;
+  const dir = codeDirs.get(description);
+  if (!dir) throw new Error(`No function in the assembly for ${description}`);
+  return dir;
+};
+const routeNamed = (operationId: string): Route => {
   const route = routes.find((r) => r.operationId === operationId);
   if (!route) throw new Error(operationId);
-  const file = join(out, `${operationId}.mjs`);
-  await build(esbuildOptions(route.entry, file));
-  for (const { from, to } of lazyModuleFiles(route.lazy ?? [])) {
-    mkdirSync(dirname(join(out, to)), { recursive: true });
-    copyFileSync(from, join(out, to));
-  }
-  return ((await import(pathToFileURL(file).href)) as { handler: Parameters<typeof invoke>[0] }).handler;
+  return route;
 };
+
+/** A route's deployed handler: its bundle as the stack wrote it, imported from its asset folder (outside the project, as on Lambda). */
+const bundled = async (operationId: string) =>
+  ((await import(pathToFileURL(join(codeDir(routeNamed(operationId)), 'index.mjs')).href)) as { handler: Parameters<typeof invoke>[0] })
+    .handler;
+
+/**
+ * The lazily loaded groups a bundle's text loads: a module by import() or a static import (an
+ * external import to esbuild), by name through createRequire, each with or without a subpath;
+ * a data folder (`.places`) by its name in a path.
+ */
+const groupsLoaded = (text: string): LazyGroup[] =>
+  (Object.keys(lazyModules) as LazyGroup[]).filter((group) =>
+    Object.keys(lazyModules[group]).some((name) =>
+      name.startsWith('.')
+        ? text.includes(`"${name}"`)
+        : new RegExp(`(?:\\(|\\bfrom\\s*|\\bimport\\s*)"${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}(?:/[^"]*)?"`).test(text),
+    ),
+  );
 
 const credentials = { email: 'bundle@immich.cloud', password: 'password', name: 'Bundle' };
 
 describe('deployed bundles', () => {
   it('load a lazily loaded module only where their row says the stack copies it beside them', async () => {
-    const all = [...routes, ...webRoutes];
-    // One build of every entry (the stack's options, not written): each output names its entry.
-    const { outfile: _, ...options } = esbuildOptions(all[0]?.entry ?? '', join(out, 'probe.mjs'));
+    const groups = Object.keys(lazyModules) as LazyGroup[];
+    const named = (route: Route): LazyGroup[] => groups.filter((group) => route.lazy?.includes(group));
+    const loading = new Map<LazyGroup, string[]>(groups.map((group) => [group, []]));
+    // Every route of the stack as synthesized: what its bundle loads, against its row and the files beside it.
+    for (const route of routes) {
+      const dir = codeDir(route);
+      const loaded = groupsLoaded(readFileSync(join(dir, 'index.mjs'), 'utf8'));
+      expect(loaded, route.operationId).toEqual(named(route));
+      for (const { to } of lazyModuleFiles(loaded)) expect(existsSync(join(dir, to)), `${route.operationId}: ${to}`).toBe(true);
+      for (const group of loaded) loading.get(group)?.push(route.operationId);
+    }
+    // The share pages' routes are in the stack only beside a web build (none here): one build of
+    // their entries (the stack's options, not written), each output named after its route.
+    const { outfile: _, ...options } = esbuildOptions(webRoutes[0]?.entry ?? '', join(out, 'probe.mjs'));
     const root = join(import.meta.dirname, '..', '..');
-    const result = await build({
-      ...options,
-      entryPoints: all.map((route) => join(root, route.entry)),
-      outdir: join(out, 'probe'),
-      write: false,
-      metafile: true,
-    });
-    const { metafile } = result;
-    // A module is loaded by import() (an external import to esbuild) or by name through createRequire;
-    // a data folder (`.places`) by its name in a path.
-    const text = (output: string) =>
-      result.outputFiles.find((file) => file.path.endsWith(output.replace(/^.*probe\//, '/probe/')))?.text ?? '';
-    const loading = (group: LazyGroup): string[] => {
-      const names = Object.keys(lazyModules[group]);
-      return Object.entries(metafile.outputs)
-        .filter(
-          ([path, output]) =>
-            output.imports.some((each) => each.external && names.some((name) => each.path === name || each.path.startsWith(`${name}/`))) ||
-            names.some((name) => text(path).includes(name.startsWith('.') ? `"${name}"` : `("${name}")`)),
-        )
-        .map(([, output]) => output)
-        .map((output) => all.find((route) => output.entryPoint === route.entry)?.operationId ?? String(output.entryPoint))
-        .sort();
-    };
-    const naming = (group: LazyGroup): string[] =>
-      routes
-        .filter((route) => route.lazy?.includes(group))
-        .map((route) => route.operationId)
-        .sort();
-    for (const group of Object.keys(lazyModules) as LazyGroup[]) expect(loading(group), group).toEqual(naming(group));
-    expect(loading('metadata')).toContain('uploadFile');
-    expect(loading('templates')).toEqual(['updateAdminConfig', 'updateConfig']);
-    expect(loading('cron')).toEqual(['updateAdminConfig', 'updateConfig']);
+    const entryPoints = Object.fromEntries(webRoutes.map((route) => [route.operationId, join(root, route.entry)]));
+    const result = await build({ ...options, entryPoints, outdir: join(out, 'probe'), write: false });
+    expect(result.outputFiles).toHaveLength(webRoutes.length);
+    for (const route of webRoutes) {
+      const output = result.outputFiles.find((file) => file.path === join(out, 'probe', `${route.operationId}.js`));
+      expect(output, route.entry).toBeDefined();
+      expect(groupsLoaded(output?.text ?? ''), route.operationId).toEqual(named(route));
+    }
+    expect(loading.get('metadata')).toContain('uploadFile');
+    expect(loading.get('templates')?.sort()).toEqual(['updateAdminConfig', 'updateConfig']);
+    expect(loading.get('cron')?.sort()).toEqual(['updateAdminConfig', 'updateConfig']);
   });
 
   it("leave the link secret's Secrets Manager client out of routes no link visitor calls", async () => {
@@ -177,7 +200,7 @@ describe('deployed bundles', () => {
     );
     const alone = mkdtempSync(join(tmpdir(), 'no-lazy-'));
     try {
-      await build(esbuildOptions('functions/system-config/update-config.ts', join(alone, 'updateConfig.mjs')));
+      copyFileSync(join(codeDir(routeNamed('updateConfig')), 'index.mjs'), join(alone, 'updateConfig.mjs'));
       const probe = join(alone, 'probe.mjs');
       writeFileSync(
         probe,
