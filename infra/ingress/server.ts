@@ -127,7 +127,7 @@ export const createIngress = (options: IngressOptions = {}): Server => {
   const diskPath = options.diskPath ?? '/';
 
   /** Receives one upload: the answer, or undefined when the client went away (nothing to answer). */
-  const upload = async (request: IncomingMessage, route: UploadRoute, auth: Auth): Promise<LambdaResult> => {
+  const upload = async (request: IncomingMessage, response: ServerResponse, route: UploadRoute, auth: Auth): Promise<LambdaResult> => {
     const duplicateId = await declaredDuplicate(auth, headerValue(request.headers['x-immich-checksum']));
     if (duplicateId) return jsonResult(200, route.answer({ id: duplicateId, duplicate: true }));
 
@@ -138,6 +138,8 @@ export const createIngress = (options: IngressOptions = {}): Server => {
     if (declaredLength !== undefined && declaredLength > room + envelopeBytes) throw quotaExceeded();
 
     const store = await originalsStore();
+    // A client that waits to be asked for its body (`Expect: 100-continue`) is asked only now.
+    if (/^100-continue$/i.test(headerValue(request.headers.expect) ?? '')) response.writeContinue();
     const form = await receiveForm(request, {
       ownerId: auth.user.id,
       store,
@@ -203,7 +205,7 @@ export const createIngress = (options: IngressOptions = {}): Server => {
       const leaveUser = gate.enterUser(auth.user.id);
       if (!leaveUser) throw new TooMany('Too many uploads at once from this user; try again later');
       leave.push(leaveUser);
-      const result = await upload(request, route, auth);
+      const result = await upload(request, response, route, auth);
       status = result.statusCode;
       send(request, response, result, requestId);
     } catch (error) {
@@ -229,7 +231,8 @@ export const createIngress = (options: IngressOptions = {}): Server => {
     }
   };
 
-  const server = createServer((request, response) => {
+  const server = createServer();
+  const handle = (request: IncomingMessage, response: ServerResponse): void => {
     const requestId = randomUUID();
     const usage = { dynamoCalls: 0, dynamoReadUnits: 0, dynamoWriteUnits: 0 };
     withLogContext({ requestId, usage }, () =>
@@ -238,7 +241,10 @@ export const createIngress = (options: IngressOptions = {}): Server => {
         if (!response.headersSent) send(request, response, errorResult(error, requestId), requestId);
       }),
     );
-  });
+  };
+  server.on('request', handle);
+  // Node would answer `100 Continue` itself before the handler runs: the handler decides (above).
+  server.on('checkContinue', handle);
   // Uploads are long: no limit on a whole request, a minute for its headers, and a body that sends
   // nothing for the idle timeout is abandoned (receive.ts). Kept alive longer than CloudFront keeps
   // its origin connections (60 s), so CloudFront, not the ingress, closes an idle one.

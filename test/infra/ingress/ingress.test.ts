@@ -1,14 +1,16 @@
-import type { Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as getAssetInfoV1 } from '#functions/asset/get-asset-info.ts';
 import { handler as createKeyV3 } from '#functions/v3/api-key/create-api-key.ts';
 import { handler as getAssetInfoV3 } from '#functions/v3/asset/get-asset-info.ts';
 import { handler as getStatisticsV3 } from '#functions/v3/asset/get-asset-statistics.ts';
 import { handler as updateUserAdmin } from '#functions/v3/user-admin/update-user-admin.ts';
+import { heartbeat } from '#infra/ingress/health.ts';
 import { createIngress } from '#infra/ingress/server.ts';
 import { bearer, freshUser, setupAccounts } from '../../support/accounts.ts';
 import { invoke } from '../../support/invoke.ts';
@@ -338,5 +340,124 @@ describe('the ingress', () => {
     const asset = await assetV3(user.accessToken, String(answer.body.id));
     expect(asset).toMatchObject({ originalFileName: 'long.mp4', checksum: Buffer.from(form.checksum(), 'hex').toString('base64') });
     expect(await originalsOf(user.id)).toHaveLength(1);
+  });
+
+  it('abandons a body that stalls past the idle timeout with a 408, storing nothing', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Stalled');
+    const statuses: number[] = [];
+    const impatient = createIngress({ idleTimeoutMs: 300, onFinished: (status) => statuses.push(status) });
+    await new Promise<void>((resolve) => impatient.listen(0, '127.0.0.1', resolve));
+    try {
+      const form = streamedForm(v3Fields('stalled'), { fileName: 'stalled.mp4', size: 4 * 1024 * 1024 }, { cutAfter: 1024 * 1024 });
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      // The first megabyte, then nothing until the answer came.
+      const data = Readable.from(
+        (async function* () {
+          for await (const chunk of form.body) yield chunk as Buffer;
+          await held;
+        })(),
+      );
+      const answer = await send(
+        (impatient.address() as AddressInfo).port,
+        '/api/assets',
+        { ...bearer(user.accessToken), ...form.headers },
+        {
+          kind: 'cut',
+          data,
+        },
+      ).finally(release);
+      expect(answer).toMatchObject({ status: 408, body: { message: 'The upload stalled' } });
+      expect(statuses).toEqual([408]);
+      expect(await storedFiles().then((files) => files.filter((path) => path.includes(user.id) || path.endsWith('.partial')))).toEqual([]);
+    } finally {
+      impatient.closeAllConnections();
+      await new Promise((resolve) => impatient.close(resolve));
+    }
+  });
+
+  it("asks for the body (100 Continue) only once the caller may upload, and logs each request as the route's Lambda does", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const level = process.env.LOG_LEVEL;
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    });
+    process.env.LOG_LEVEL = 'info';
+    try {
+      const continued = async (headers: Record<string, string>) => {
+        const photo = makeJpeg();
+        const { body, contentType } = await multipart(v3Fields('continue'), { assetData: { data: photo, fileName: 'continue.jpg' } });
+        return new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
+          let sawContinue = false;
+          const req = httpRequest(
+            {
+              host: '127.0.0.1',
+              port,
+              method: 'POST',
+              path: '/api/assets',
+              headers: {
+                ...headers,
+                'x-origin-verify': originVerify,
+                'content-type': contentType,
+                'content-length': String(body.length),
+                expect: '100-continue',
+              },
+            },
+            (res) => {
+              res.resume();
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, continued: sawContinue }));
+            },
+          );
+          req.on('continue', () => {
+            sawContinue = true;
+            req.end(body);
+          });
+          req.on('error', reject);
+          req.flushHeaders();
+        });
+      };
+      expect(await continued({})).toEqual({ status: 401, continued: false });
+      expect(await continued(bearer(accounts.user2.accessToken))).toEqual({ status: 201, continued: true });
+    } finally {
+      process.env.LOG_LEVEL = level;
+      spy.mockRestore();
+    }
+    const requests = lines.filter((line) => line.message === 'request');
+    expect(requests.map((line) => [line.route, line.status, line.callerId])).toEqual([
+      ['POST /api/assets', 401, undefined],
+      ['POST /api/assets', 201, accounts.user2.id],
+    ]);
+    expect(requests[1]?._aws).toMatchObject({
+      CloudWatchMetrics: [{ Namespace: 'ImmichServerless', Dimensions: [['route', 'statusClass'], []] }],
+    });
+  });
+
+  it('beats a heartbeat in the embedded metric format while healthy', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const level = process.env.LOG_LEVEL;
+    const spy = vi.spyOn(console, 'log').mockImplementation((line: string) => {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    });
+    process.env.LOG_LEVEL = 'info';
+    try {
+      const health = await heartbeat(tmpdir());
+      expect(health.healthy).toBe(true);
+    } finally {
+      process.env.LOG_LEVEL = level;
+      spy.mockRestore();
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      message: 'ingress heartbeat',
+      IngressHeartbeat: 1,
+      IngressDiskFreePercent: expect.any(Number),
+      _aws: {
+        CloudWatchMetrics: [
+          { Namespace: 'ImmichServerless', Metrics: [{ Name: 'IngressHeartbeat' }, { Name: 'IngressDiskFreePercent', Unit: 'Percent' }] },
+        ],
+      },
+    });
   });
 });
