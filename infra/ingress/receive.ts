@@ -77,11 +77,9 @@ export const receiveForm = (request: IncomingMessage, options: ReceiveOptions): 
     fieldLimits: uploadFieldLimits,
   };
   const form: ReceivedForm = { fields: {} };
-  // A body that is not a form has no fields and no files (as Express leaves it): the caller says what is missing.
-  if (!/^multipart\/form-data/i.test(contentType)) {
-    request.resume();
-    return new Promise((resolve) => request.once('end', () => resolve(form)).once('close', () => resolve(form)));
-  }
+  // A body that is not a form has no fields and no files (as Express leaves it): the caller says
+  // what is missing, without reading a byte of it.
+  if (!/^multipart\/form-data/i.test(contentType)) return Promise.resolve(form);
 
   return new Promise<ReceivedForm>((resolve, reject) => {
     const writes: Promise<void>[] = [];

@@ -265,6 +265,16 @@ describe('the ingress', () => {
       },
     );
     expect(broken).toMatchObject({ status: 400, body: { message: 'Unexpected end of form' } });
+    // Not a form at all: refused as a form without its file, before any byte of the body.
+    const notForm = await send(
+      port,
+      '/api/assets',
+      headersOf(user.accessToken, { 'content-type': 'application/json', 'content-length': '5000000' }),
+      {
+        kind: 'none',
+      },
+    );
+    expect(notForm).toMatchObject({ status: 400, body: { message: 'Field(s) assetData should not be empty' } });
     expect(await originalsOf(user.id)).toEqual([]);
     expect(await assetCount(user.accessToken)).toBe(0);
   });
