@@ -161,7 +161,13 @@ export const routes: readonly Route[] = [
     ['ANY', '$default', 'notFound', 'none'],
   ]),
   ...area('asset', [
-    ['POST', '/api/asset/upload', 'uploadFile', 'write', { store: 'put', memory: media, body: 'upload', lazy: ['metadata'] }],
+    [
+      'POST',
+      '/api/asset/upload',
+      'uploadFile',
+      'write',
+      { store: 'put', memory: media, body: 'upload', secrets: true, realtime: true, lazy: ['metadata'] },
+    ],
     ['GET', '/api/asset/upload-session/openapi.json', 'getUploadSessionsApi', 'none'],
     ['POST', '/api/asset/upload-session', 'createUploadSession', 'write', { store: 'session' }],
     ['GET', '/api/asset/upload-session/{sessionId}', 'getUploadSession', 'write', { store: 'session' }],
@@ -326,7 +332,13 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/albums/{id}/user/{userId}', 'removeUserFromAlbum', 'write'],
   ]),
   ...areaV3('asset', [
-    ['POST', '/api/assets', 'uploadAsset', 'write', { store: 'put', memory: media, body: 'upload', lazy: ['metadata'] }],
+    [
+      'POST',
+      '/api/assets',
+      'uploadAsset',
+      'write',
+      { store: 'put', memory: media, body: 'upload', secrets: true, realtime: true, lazy: ['metadata'] },
+    ],
     ['POST', '/api/assets/bulk-upload-check', 'checkBulkUpload', 'read', { body: 'bulk' }],
     ['GET', '/api/assets/statistics', 'getAssetStatistics', 'read'],
     ['POST', '/api/assets/jobs', 'runAssetJobs', 'write', { mediaJobs: true, body: 'bulk' }],

@@ -25,6 +25,8 @@ import { jsonResult, type LambdaResult } from '#shared/http/response.ts';
 import { limits } from '#shared/model/limits.ts';
 import type { NewAssetFields, UploadOutcome } from '#shared/model/upload.ts';
 import type { Auth } from '#shared/model/user.ts';
+import { collectEvents } from '#shared/realtime/outbox.ts';
+import { publish } from '#shared/realtime/publisher.ts';
 import { requireAssetFile } from '#shared/services/upload/form.ts';
 import {
   declaredDuplicate,
@@ -201,11 +203,14 @@ export const createIngress = (options: IngressOptions = {}): Server => {
       // Headers only: the body is not read until the caller may upload (the routes' rule, contract 1).
       const auth = await authenticateRequest(credentialSource(request, rawQueryString), uploadRule);
       callerId = auth.user.id;
-      requireUploadAllowed(auth);
+      await requireUploadAllowed(auth, route.generation === 'v3' ? 'v3' : 'v1');
       const leaveUser = gate.enterUser(auth.user.id);
       if (!leaveUser) throw new TooMany('Too many uploads at once from this user; try again later');
       leave.push(leaveUser);
-      const result = await upload(request, response, route, auth);
+      // The events the operation raised (an album's apps told of an asset uploaded through its
+      // link) are sent once it succeeded, as the Lambda routes send theirs (shared/http/pipeline.ts).
+      const { result, events } = await collectEvents(() => upload(request, response, route, auth));
+      if (events.length > 0 && result.statusCode < 400) await publish(events);
       status = result.statusCode;
       send(request, response, result, requestId);
     } catch (error) {

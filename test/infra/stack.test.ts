@@ -363,11 +363,12 @@ describe('ImmichStack', () => {
         JSON.stringify(p.Properties.PolicyDocument).includes('"s3:') &&
         !JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler'),
     );
-    // One per access class with originals (read, read with the link secret, put, delete, archive,
-    // session, session with media jobs; delete again for the routes that also post realtime
-    // events: deletions), and the media function's and the nightly function's own roles.
-    expect(new Set(routes.filter((route) => route.store).map(accessClass)).size).toBe(8);
-    expect(s3Policies).toHaveLength(10);
+    // One per access class with originals (read, read with the link secret, put, put with the link
+    // secret and realtime events: the uploads a shared link may send, delete, archive, session,
+    // session with media jobs; delete again for the routes that also post realtime events:
+    // deletions), and the media function's and the nightly function's own roles.
+    expect(new Set(routes.filter((route) => route.store).map(accessClass)).size).toBe(9);
+    expect(s3Policies).toHaveLength(11);
     // Upload sessions: multipart uploads (listed, completed, aborted), the object read to check it, removed if it is not what was declared.
     const sessionPolicy = JSON.stringify(policyOf(template, routeNamed('completeUploadSession'))?.Properties.PolicyDocument);
     for (const action of [

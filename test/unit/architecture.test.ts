@@ -116,9 +116,18 @@ const allowed: Record<string, readonly string[]> = {
   // The local server wires the local stand-ins of AWS services (media jobs run in its process);
   // the places index's builder writes the format shared/domain/places.ts reads (docs/places.md).
   infra: ['shared/core', 'shared/db', 'shared/model', 'shared/domain', 'shared/storage', 'functions', 'infra'],
-  // The ingress (infra/ingress/, docs/large-uploads.md) is an HTTP edge like a route's handler, which
-  // also writes the originals it streams (and their S3 tags) itself.
-  'infra/ingress': ['shared/core', 'shared/model', 'shared/dto', 'shared/domain', 'shared/services', 'shared/http', 'shared/storage'],
+  // The ingress (infra/ingress/, docs/large-uploads.md) is an HTTP edge like a route's handler (it
+  // sends the events its uploads raise), which also writes the originals it streams (and their S3 tags).
+  'infra/ingress': [
+    'shared/core',
+    'shared/model',
+    'shared/dto',
+    'shared/domain',
+    'shared/services',
+    'shared/http',
+    'shared/realtime',
+    'shared/storage',
+  ],
 };
 
 /**

@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { accessLost, Permission } from '../../access/permission.ts';
+import { requireUploadAllowed } from '../../access/upload-access.ts';
 import { DomainError, Invalid } from '../../core/errors.ts';
 import * as assetRepo from '../../db/asset.repository.ts';
 import * as userRepo from '../../db/user.repository.ts';
@@ -25,6 +26,7 @@ import { type OriginalsStore, originalsStore, type StoredObject } from '../../st
 import { admitUpload, type Commit, commitUpload, linkLivePhotoVideo, readUploadMetadata, stemOf, writeAssetPostings } from './admit.ts';
 import { checkImageReadable, requireAssetFile } from './form.ts';
 import { motionRecord, newAsset, withVersions } from './records.ts';
+import { addToSharedLink } from './shared-link-upload.ts';
 import { removeOriginals } from './store.ts';
 
 export { requireUploadAllowed, uploadRule } from '../../access/upload-access.ts';
@@ -108,6 +110,8 @@ export const recordStoredUpload = async <F extends Record<string, unknown>>(
     const outcome = await record(auth, input, options, objects);
     if (outcome.duplicate) await discard();
     else await queueMediaJobs([{ kind: 'asset-media', assetId: outcome.id, notify: true }]);
+    // Through a shared link: the asset (new or duplicate) lands in the link's album or assets.
+    await addToSharedLink(auth, outcome.id);
     return outcome;
   } catch (error) {
     if (error instanceof DomainError || !options.keepOnFault) await discard();
@@ -189,9 +193,11 @@ const record = async <F extends Record<string, unknown>>(
 /**
  * Immich's early duplicate answer (`x-immich-checksum`, hex or base64 SHA-1): the id of the
  * caller's asset with that checksum, before any body is read. A header that is no SHA-1 answers
- * nothing, and the upload goes on (Immich's query of it finds nothing).
+ * nothing, and the upload goes on (Immich's query of it finds nothing). A shared link that does
+ * not allow uploads is refused first (`requireUploadAllowed`), so it learns nothing of the owner's files.
  */
 export const declaredDuplicate = async (auth: Auth, header: string | undefined): Promise<string | undefined> => {
+  await requireUploadAllowed(auth);
   const value = header?.trim();
   if (!value) return undefined;
   const checksum = checksumHex(value);
@@ -199,8 +205,12 @@ export const declaredDuplicate = async (auth: Auth, header: string | undefined):
   return (await assetRepo.findByChecksums(auth.user.id, [checksum])).get(checksum);
 };
 
-/** The bytes the caller may still store: their quota less their usage and their upload sessions' holds; Infinity without a quota. */
+/**
+ * The bytes the caller may still store: their quota less their usage and their upload sessions'
+ * holds; Infinity without a quota. A shared link that does not allow uploads is refused.
+ */
 export const uploadRoom = async (auth: Auth): Promise<number> => {
+  await requireUploadAllowed(auth);
   const user = await userRepo.get(auth.user.id);
   if (!user) return 0;
   const check = quotaCheckOf(user);

@@ -14,6 +14,7 @@ import type { Auth } from '../../model/user.ts';
 import { admitUpload, commitUpload, linkLivePhotoVideo, readUploadMetadata, stemOf, writeAssetPostings } from './admit.ts';
 import { checkImageReadable, type UploadInput, validateUploadForm } from './form.ts';
 import { motionRecord, newAsset, withVersions } from './records.ts';
+import { addToSharedLink } from './shared-link-upload.ts';
 import { removeOriginals, storeOriginals } from './store.ts';
 
 export type { UploadInput } from './form.ts';
@@ -27,7 +28,14 @@ const sha1Hex = (data: Buffer): string => createHash('sha1').update(data).digest
  * sidecar) are stored, and the asset, its faces and people are recorded in one transaction. If
  * recording fails, the stored objects are removed again, so nothing is left half-written.
  */
-export const uploadFile = async (auth: Auth, form: UploadInput, retried = false): Promise<UploadOutcome> => {
+export const uploadFile = async (auth: Auth, form: UploadInput): Promise<UploadOutcome> => {
+  const outcome = await uploadOnce(auth, form);
+  // Through a shared link: the asset (new or duplicate) lands in the link's album or assets.
+  await addToSharedLink(auth, outcome.id);
+  return outcome;
+};
+
+const uploadOnce = async (auth: Auth, form: UploadInput, retried = false): Promise<UploadOutcome> => {
   const { file, dto, sidecar, livePhoto } = validateUploadForm(form);
   // A live photo's video sent beside it, else a motion photo's video extracted as Immich's
   // metadata job does: either becomes a hidden asset of its own. v3's apps upload the video
@@ -82,7 +90,7 @@ export const uploadFile = async (auth: Auth, form: UploadInput, retried = false)
     const winner = (await assetRepo.findByChecksums(auth.user.id, [checksum])).get(checksum);
     if (winner) return { id: winner, duplicate: true };
     // Another upload stored the same motion video meanwhile: once more, linking to it.
-    if (motion && !retried) return uploadFile(auth, form, true);
+    if (motion && !retried) return uploadOnce(auth, form, true);
   }
   throw new Error(`The upload of asset ${asset.id} was refused: ${outcome}`);
 };

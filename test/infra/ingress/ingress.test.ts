@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as getAssetInfoV1 } from '#functions/asset/get-asset-info.ts';
+import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
 import { handler as createKeyV3 } from '#functions/v3/api-key/create-api-key.ts';
 import { handler as getAssetInfoV3 } from '#functions/v3/asset/get-asset-info.ts';
 import { handler as getStatisticsV3 } from '#functions/v3/asset/get-asset-statistics.ts';
@@ -14,6 +15,7 @@ import { heartbeat } from '#infra/ingress/health.ts';
 import { createIngress } from '#infra/ingress/server.ts';
 import { bearer, freshUser, setupAccounts } from '../../support/accounts.ts';
 import { invoke } from '../../support/invoke.ts';
+import { albumInfo, createAlbum } from '../../support/library.ts';
 import { makeJpeg, makeSidecar } from '../../support/photos.ts';
 import { cliFields, multipart, sha1, storedFiles } from '../../support/uploads.ts';
 import { makeVideo } from '../../support/videos.ts';
@@ -344,9 +346,11 @@ describe('the ingress', () => {
       () => clearInterval(sampler),
     );
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-    // A small part of the file: it was never held whole (nor in the copies a buffered upload makes).
-    expect(peakBuffers - before.arrayBuffers).toBeLessThan(size / 5);
-    expect(peakHeap - before.heapUsed).toBeLessThan(size / 5);
+    // A part of the file: it was never held whole (nor in the copies a buffered upload makes). The
+    // process is the client's too: its chunks in flight, the sockets' buffers and the metadata's
+    // ranges are counted, 5 to 15 MB here; a body held whole is over 50.
+    expect(peakBuffers - before.arrayBuffers).toBeLessThan(size / 3);
+    expect(peakHeap - before.heapUsed).toBeLessThan(size / 3);
     const asset = await assetV3(user.accessToken, String(answer.body.id));
     expect(asset).toMatchObject({ originalFileName: 'long.mp4', checksum: Buffer.from(form.checksum(), 'hex').toString('base64') });
     expect(await originalsOf(user.id)).toHaveLength(1);
@@ -468,6 +472,42 @@ describe('the ingress', () => {
           { Namespace: 'ImmichServerless', Metrics: [{ Name: 'IngressHeartbeat' }, { Name: 'IngressDiskFreePercent', Unit: 'Percent' }] },
         ],
       },
+    });
+  });
+
+  it("takes an upload through a shared link that allows it into the link's album, and refuses one that does not before the body", async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'LinkOwner');
+    const album = await createAlbum(owner.accessToken, { albumName: 'drop box' });
+    const link = async (allowUpload: boolean) => {
+      const reply = await invoke(createLinkHandler, {
+        method: 'POST',
+        path: '/api/shared-link',
+        headers: bearer(owner.accessToken),
+        body: { type: 'ALBUM', albumId: album.id, allowUpload },
+      });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      return String(reply.body.key);
+    };
+    const open = await link(true);
+    const { body, contentType } = await multipart(v3Fields('through-link'), { assetData: { data: makeJpeg(), fileName: 'link.jpg' } });
+    const sent = await send(
+      port,
+      `/api/assets?key=${open}`,
+      { 'x-origin-verify': originVerify, 'content-type': contentType },
+      { kind: 'buffer', data: body },
+    );
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect((await albumInfo(owner.accessToken, album.id)).body.assets.map((asset: { id: string }) => asset.id)).toEqual([sent.body.id]);
+
+    const closed = await link(false);
+    const headersOnly = { 'x-origin-verify': originVerify, 'content-type': 'multipart/form-data; boundary=x', 'content-length': '5000000' };
+    expect(await send(port, `/api/assets?key=${closed}`, headersOnly, { kind: 'none' })).toMatchObject({
+      status: 400,
+      body: { message: 'Not found or no asset.upload access' },
+    });
+    expect(await send(port, `/api/asset/upload?key=${closed}`, headersOnly, { kind: 'none' })).toMatchObject({
+      status: 401,
+      body: { message: 'Unauthorized' },
     });
   });
 });
