@@ -46,14 +46,18 @@ export interface ReceiveOptions {
 /** The refusal of a body over the user's room: Immich's quota answer. */
 export const quotaExceeded = (): Invalid => new Invalid('Quota has been exceeded!');
 
-/** The client went away (or stalled) before its body was read: no one is left to answer. */
+/**
+ * The body was not read to its end: the client went away (no one is left to answer), stalled (408),
+ * or the process is stopping (503: the client may send it again).
+ */
 export class BodyAbandoned extends Error {
-  readonly stalled: boolean;
+  /** The status to answer, if anyone is left to read it. */
+  readonly status: 408 | 503 | undefined;
 
-  constructor(message: string, stalled = false) {
+  constructor(message: string, status?: 408 | 503) {
     super(message);
     this.name = 'BodyAbandoned';
-    this.stalled = stalled;
+    this.status = status;
   }
 }
 
@@ -108,8 +112,8 @@ export const receiveForm = (request: IncomingMessage, options: ReceiveOptions): 
       void finish();
     };
 
-    const idle = setTimeout(() => fail(new BodyAbandoned('The upload stalled', true)), options.idleTimeoutMs);
-    const onAbort = (): void => fail(new BodyAbandoned('The ingress is stopping'));
+    const idle = setTimeout(() => fail(new BodyAbandoned('The upload stalled', 408)), options.idleTimeoutMs);
+    const onAbort = (): void => fail(new BodyAbandoned('The server is restarting; send the file again', 503));
     options.signal?.addEventListener('abort', onAbort);
 
     let parser: busboy.Busboy;
@@ -220,5 +224,7 @@ export const receiveForm = (request: IncomingMessage, options: ReceiveOptions): 
       if (!request.complete) fail(new BodyAbandoned('The client went away'));
     });
     request.pipe(parser);
+    // Stopping already (while the caller was being checked): nothing is read.
+    if (options.signal?.aborted) onAbort();
   });
 };

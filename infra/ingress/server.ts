@@ -19,7 +19,7 @@ import { mapUploadV3 } from '#shared/dto/v3/asset.response.ts';
 import { readUploadFieldsV3 } from '#shared/dto/v3/asset.ts';
 import { logAccess } from '#shared/http/access-log.ts';
 import type { CredentialSource } from '#shared/http/credentials.ts';
-import { errorResult, type Generation, reasonPhrase } from '#shared/http/errors.ts';
+import { errorResult, type Generation } from '#shared/http/errors.ts';
 import { authenticateRequest } from '#shared/http/request-auth.ts';
 import { jsonResult, type LambdaResult } from '#shared/http/response.ts';
 import { limits } from '#shared/model/limits.ts';
@@ -99,9 +99,10 @@ const credentialSource = (request: IncomingMessage, rawQueryString: string): Cre
   return { headers, rawQueryString, cookies };
 };
 
-/** A status without a domain error of its own (a stalled body), in the generation's shape. */
-const plainError = (statusCode: number, message: string, generation: Generation): LambdaResult =>
-  jsonResult(statusCode, generation === 'v3' ? { message } : { message, error: reasonPhrase(statusCode), statusCode });
+/** A status without a domain error of its own (a stalled body, a stopping process), in the generation's shape. */
+const plainError = (statusCode: 408 | 503, message: string, generation: Generation): LambdaResult =>
+  jsonResult(statusCode, generation === 'v3' ? { message } : { message, error: ownPhrases[statusCode], statusCode });
+const ownPhrases = { 408: 'Request Timeout', 503: 'Service Unavailable' } as const;
 
 const send = (request: IncomingMessage, response: ServerResponse, result: LambdaResult, requestId: string): void => {
   if (response.headersSent || response.destroyed) return;
@@ -216,8 +217,9 @@ export const createIngress = (options: IngressOptions = {}): Server => {
     } catch (error) {
       let result: LambdaResult | undefined;
       if (error instanceof BodyAbandoned) {
-        // A stalled client is told (it may still read); a client gone has no one to tell (nginx's 499).
-        result = error.stalled ? plainError(408, 'The upload stalled', generation) : undefined;
+        // A stalled client is told (it may still read), as is one whose upload the stopping process
+        // abandons; a client gone has no one to tell (nginx's 499).
+        result = error.status ? plainError(error.status, error.message, generation) : undefined;
       } else {
         result = errorResult(error, requestId, generation);
         if (error instanceof TooMany) result.headers['retry-after'] = String(retryAfterSeconds);

@@ -384,6 +384,7 @@ describe('the ingress', () => {
         },
       ).finally(release);
       expect(answer).toMatchObject({ status: 408, body: { message: 'The upload stalled' } });
+      expect(answer.body).not.toHaveProperty('statusCode');
       expect(statuses).toEqual([408]);
       expect(await storedFiles().then((files) => files.filter((path) => path.includes(user.id) || path.endsWith('.partial')))).toEqual([]);
     } finally {
@@ -509,5 +510,65 @@ describe('the ingress', () => {
       status: 401,
       body: { message: 'Unauthorized' },
     });
+  });
+
+  it('abandons the uploads still running when the process stops, with a 503 and nothing stored', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Stopping');
+    const stopping = new AbortController();
+    const statuses: number[] = [];
+    let over: () => void = () => undefined;
+    const stopped = new Promise<void>((resolve) => {
+      over = resolve;
+    });
+    const ingress = createIngress({
+      signal: stopping.signal,
+      onFinished: (status) => {
+        statuses.push(status);
+        over();
+      },
+    });
+    await new Promise<void>((resolve) => ingress.listen(0, '127.0.0.1', resolve));
+    const form = streamedForm(
+      cliFields('stopping.mp4', 1),
+      { fileName: 'stopping.mp4', size: 30 * 1024 * 1024 },
+      { cutAfter: 10 * 1024 * 1024 },
+    );
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let sent = 0;
+    let halfway: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => {
+      halfway = resolve;
+    });
+    const data = Readable.from(
+      (async function* () {
+        for await (const chunk of form.body) {
+          sent += (chunk as Buffer).length;
+          if (sent > 5 * 1024 * 1024) halfway();
+          yield chunk as Buffer;
+        }
+        await held;
+      })(),
+    );
+    const answer = send(
+      (ingress.address() as AddressInfo).port,
+      '/api/asset/upload',
+      { ...bearer(user.accessToken), ...form.headers },
+      { kind: 'cut', data },
+    );
+    await reached;
+    stopping.abort();
+    const answered = await answer.finally(release);
+    await stopped;
+    expect(answered).toMatchObject({
+      status: 503,
+      body: { message: 'The server is restarting; send the file again', error: 'Service Unavailable', statusCode: 503 },
+    });
+    expect(statuses).toEqual([503]);
+    expect(await storedFiles().then((files) => files.filter((path) => path.includes(user.id) || path.endsWith('.partial')))).toEqual([]);
+    ingress.closeAllConnections();
+    await new Promise((resolve) => ingress.close(resolve));
   });
 });
