@@ -169,6 +169,37 @@ describe('recordStoredUpload', () => {
     expect(await (await originalsStore()).exists(`${file.key}.xmp`)).toBe(true);
   });
 
+  it("a motion photo's embedded video (found by ranged reads) becomes its hidden video, stored beside it", async () => {
+    const owner = await freshUser(accounts.admin.accessToken, `StoredMotion${Date.now()}`);
+    const video = makeVideo({ seconds: 1, width: 320, height: 240 });
+    const samples = [
+      ['PXL_0001.MP.jpg', Buffer.concat([makeJpeg({ width: 400, height: 300, color: [1, 2, 3] }), video])],
+      [
+        'SAMSUNG_0001.jpg',
+        Buffer.concat([
+          makeJpeg({ width: 400, height: 300, color: [4, 5, 6] }),
+          Buffer.from('MotionPhoto_Data'),
+          video,
+          Buffer.from('SEFH\x01\x00\x00\x00trailer'),
+        ]),
+      ],
+    ] as const;
+    const motionIds = new Set<string>();
+    for (const [fileName, data] of samples) {
+      const file = await stored(owner.userId, data, fileName);
+      expect(await record(owner.userId, file)).toEqual({ id: file.assetId, duplicate: false });
+      const asset = (await assetInfo(owner.accessToken, file.assetId)).body;
+      expect(asset.livePhotoVideoId, fileName).toMatch(/^[0-9a-f-]{36}$/);
+      motionIds.add(asset.livePhotoVideoId);
+    }
+    // The same video in both: stored once, the second photo linked to it.
+    expect(motionIds.size).toBe(1);
+    const [motionId] = [...motionIds];
+    const motion = (await assetInfo(owner.accessToken, motionId ?? '')).body;
+    expect(motion).toMatchObject({ type: 'VIDEO', checksum: sha1(video, 'base64'), originalFileName: 'PXL_0001.MP.mp4' });
+    expect(await (await originalsStore()).get(originalKey(owner.userId, motion.id, 'PXL_0001.MP.mp4'))).toEqual(video);
+  });
+
   it.each([
     ['an empty file', async () => Buffer.alloc(0), undefined, 'Field(s) assetData should not be empty'],
     ['an unreadable image', async () => Buffer.from('not a jpeg at all'), undefined, 'Corrupt or unreadable image file IMG_0002.jpg'],

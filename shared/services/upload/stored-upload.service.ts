@@ -16,7 +16,7 @@ import { assetTypeOf, mimeTypeOf } from '../../domain/media-types.ts';
 import { quotaCheckOf } from '../../domain/quota.ts';
 import { checksumHex } from '../../domain/search.ts';
 import { originalKey } from '../../domain/upload-files.ts';
-import { motionVideoExtension, motionVideoOf } from '../../media/motion-photo.ts';
+import { motionVideoExtension, readMotionVideo } from '../../media/motion-photo.ts';
 import { readForMetadata } from '../../media/ranged-read.ts';
 import type { AssetRecord } from '../../model/asset.ts';
 import type { NewAssetFields, UploadOutcome } from '../../model/upload.ts';
@@ -67,26 +67,21 @@ export interface StoredUploadOptions {
   keepOnFault?: boolean;
 }
 
-/** Largest image read whole to find a motion photo's embedded video (motion photos are a few to 30 MB). */
-const wholeImageBytes = 32 * 1024 * 1024;
-
 /**
- * The seam for a motion photo's embedded video in a stored file (Immich's metadata job extracts
- * it): an image up to `wholeImageBytes` is read whole and searched as `uploadFile` searches the
- * request's bytes. The one call site for a ranged search (shared/media/motion-photo.ts).
+ * A motion photo's embedded video in a stored file (Immich's metadata job extracts it), found by
+ * ranged reads from the file's head (shared/media/motion-photo.ts `readMotionVideo`: a few KiB
+ * read, the video itself at most 64 MiB), as `uploadFile` finds it in the request's bytes.
  */
-const storedMotionVideo = async (store: OriginalsStore, file: StoredFile): Promise<Buffer | undefined> => {
-  if (assetTypeOf(file.fileName) !== 'IMAGE' || file.size > wholeImageBytes || file.size === 0) return undefined;
-  return motionVideoOf(await store.getRange(file.key, 0, file.size - 1));
-};
+const storedMotionVideo = async (store: OriginalsStore, file: StoredFile, head: Buffer): Promise<Buffer | undefined> =>
+  assetTypeOf(file.fileName) === 'IMAGE'
+    ? readMotionVideo((start, end) => store.getRange(file.key, start, end), file.size, head)
+    : undefined;
 
 const sha1Hex = (data: Buffer): string => createHash('sha1').update(data).digest('hex');
 const objectOf = (file: StoredFile): StoredObject => ({ key: file.key, ...(file.version ? { version: file.version } : {}) });
-const metadataOf = async (store: OriginalsStore, file: StoredFile, sidecar?: StoredUploadInput['sidecar']) => {
-  const head = await readForMetadata((start, end) => store.getRange(file.key, start, end), file.size);
-  checkImageReadable(file.fileName, head);
-  return { head, read: () => readUploadMetadata(head, sidecar, file.size) };
-};
+/** What the metadata readers need of a stored file (its head, or a video's boxes but its media data). */
+const headOf = (store: OriginalsStore, file: StoredFile): Promise<Buffer> =>
+  readForMetadata((start, end) => store.getRange(file.key, start, end), file.size);
 
 /**
  * Records an upload whose file (and v1.100's live-photo video) is stored already: the checks of
@@ -133,7 +128,8 @@ const record = async <F extends Record<string, unknown>>(
   const store = await originalsStore();
   // v3's apps name the live photo's video they uploaded first: then the file's own is not looked for.
   const livePhoto = dto.livePhotoVideoId ? undefined : input.livePhoto;
-  const embedded = dto.livePhotoVideoId || livePhoto ? undefined : await storedMotionVideo(store, file);
+  const head = await headOf(store, file);
+  const embedded = dto.livePhotoVideoId || livePhoto ? undefined : await storedMotionVideo(store, file, head);
   const motionSum = livePhoto ? livePhoto.checksum : embedded ? sha1Hex(embedded) : undefined;
   const motionSize = livePhoto?.size ?? embedded?.length ?? 0;
   const admitted = await admitUpload(
@@ -149,15 +145,15 @@ const record = async <F extends Record<string, unknown>>(
   if (admitted.duplicateId !== undefined) return { id: admitted.duplicateId, duplicate: true };
   const { user, existingMotion } = admitted;
 
-  const photoMeta = await metadataOf(store, file, sidecar);
+  checkImageReadable(file.fileName, head);
   if (dto.livePhotoVideoId) await linkLivePhotoVideo(auth, dto.livePhotoVideoId);
-  const metadata = await photoMeta.read();
+  const metadata = await readUploadMetadata(head, sidecar, file.size);
   const photo = newAsset(auth.user.id, user.defaultLibraryId, file, sidecar !== undefined, file.checksum, dto, metadata);
 
   let motion: AssetRecord | undefined;
   if (motionSum && !existingMotion && livePhoto) {
-    const video = await metadataOf(store, livePhoto);
-    motion = motionRecord(photo, motionSum, await video.read(), { fileName: livePhoto.fileName, uploaded: true, id: livePhoto.assetId });
+    const videoMetadata = await readUploadMetadata(await headOf(store, livePhoto), undefined, livePhoto.size);
+    motion = motionRecord(photo, motionSum, videoMetadata, { fileName: livePhoto.fileName, uploaded: true, id: livePhoto.assetId });
     if (motion.originalPath !== livePhoto.key) throw new Error(`The stored live photo video ${livePhoto.key} is not at its asset's key`);
   } else if (motionSum && !existingMotion && embedded) {
     const fileName = `${stemOf(file.fileName)}${motionVideoExtension(embedded)}`;
