@@ -254,13 +254,15 @@ export class Ingress extends Construct {
       ...Object.entries(environment).map(([key, value]) => `${key}=${value}`),
       userDataMarkers.envEnd,
       'IMMICH_INGRESS_ENV',
+      // The network steps are tried again for a while (the first boot may come before the routes settle).
+      'retry() { for attempt in 1 2 3 4 5 6 7 8 9 10; do "$@" && return 0; sleep $((attempt * 5)); done; return 1; }',
       // Node from AL2023's own repository (its namespaced node-24), unzip; AWS CLI comes with the AMI.
-      'dnf -y install nodejs24 unzip dnf-plugins-core',
+      'retry dnf -y install nodejs24 unzip dnf-plugins-core',
       // No SSM endpoints here (no NAT, no interface endpoints): the agent would only retry forever.
       'systemctl disable --now amazon-ssm-agent || true',
       'id immich-ingress >/dev/null 2>&1 || useradd --system --no-create-home --shell /sbin/nologin immich-ingress',
       'chgrp immich-ingress /etc/immich-ingress/env && chmod 0640 /etc/immich-ingress/env',
-      `aws s3 cp --region ${region} s3://${bundle.s3BucketName}/${bundle.s3ObjectKey} /tmp/immich-ingress.zip`,
+      `retry aws s3 cp --region ${region} s3://${bundle.s3BucketName}/${bundle.s3ObjectKey} /tmp/immich-ingress.zip`,
       'rm -rf /opt/immich-ingress && install -d -m 0755 /opt/immich-ingress && unzip -q /tmp/immich-ingress.zip -d /opt/immich-ingress && rm /tmp/immich-ingress.zip',
       "cat > /etc/systemd/system/immich-ingress.service <<'IMMICH_INGRESS_UNIT'",
       '[Unit]',
@@ -290,7 +292,7 @@ export class Ingress extends Construct {
       'IMMICH_INGRESS_UNIT',
       // Security updates by itself: AL2023 pins each AMI to its release, so a plain upgrade finds
       // nothing new; every night the newest release's security updates, and a reboot when the
-      // kernel or a core library changed (docs/deployment.md, "The ingress").
+      // kernel or a core library changed (docs/large-uploads.md).
       "cat > /etc/systemd/system/immich-ingress-update.service <<'IMMICH_INGRESS_UPDATE'",
       '[Unit]',
       'Description=Security updates from the newest AL2023 release, then a reboot when needed',

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -764,12 +765,16 @@ describe('ImmichStack', () => {
     it('names its bundle in its user data, installs Node 24 from AL2023, runs it under systemd as its own user, and patches itself', () => {
       const text = userData();
       expect(text).toMatch(/\n# immich-ingress-bundle s3:\/\/«[^»]+»\/[0-9a-f]{64}\.zip\n/);
-      expect(text).toContain('dnf -y install nodejs24');
+      expect(text).toContain('retry dnf -y install nodejs24');
+      expect(text).toMatch(/\nretry aws s3 cp --region «[^»]+» s3:\/\/«[^»]+»\/[0-9a-f]{64}\.zip \/tmp\/immich-ingress\.zip\n/);
       expect(text).toContain('ExecStart=/usr/bin/node-24 --max-old-space-size=256 /opt/immich-ingress/main.mjs');
       for (const line of ['User=immich-ingress', 'Restart=always', 'MemoryMax=400M', 'NoNewPrivileges=yes', 'ProtectSystem=strict'])
         expect(text).toContain(`\n${line}\n`);
       expect(text).toContain('dnf -y upgrade --releasever=latest --security && (dnf needs-restarting -r || systemctl reboot)');
       expect(text).toContain('systemctl enable --now immich-ingress.service immich-ingress-update.timer');
+      // A script bash reads without error (its references written as plain words).
+      expect(() => execFileSync('bash', ['-n'], { input: text.replace(/«[^»]*»/g, 'value'), stdio: 'pipe' })).not.toThrow();
+      expect(text.startsWith('#!/bin/bash\nset -euo pipefail\n')).toBe(true);
     });
 
     it('expires an original the ingress stored but never recorded (tagged ingress=pending) after a day', () => {
