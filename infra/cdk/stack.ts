@@ -31,6 +31,15 @@ export class ImmichStack extends Stack {
   readonly originals: IBucket;
   readonly api: HttpApi;
 
+  /**
+   * The Region's first zone as CloudFormation names it at deploy time (`Fn::GetAZs`), never looked
+   * up: with an account and Region known, CDK would ask EC2 for the zones during synth (and write
+   * cdk.context.json), and synth must stay offline. The ingress's VPC is the one reader.
+   */
+  override get availabilityZones(): string[] {
+    return [Fn.select(0, Fn.getAzs())];
+  }
+
   constructor(scope: Construct, id: string, props: StackProps & { routes?: readonly Route[]; webDir?: string | undefined } = {}) {
     super(scope, id, props);
 
