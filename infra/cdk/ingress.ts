@@ -40,7 +40,6 @@ import type { ITopic } from 'aws-cdk-lib/aws-sns';
 import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId, PhysicalResourceIdReference } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { metricsNamespace } from '#shared/core/log.ts';
-import { limits } from '#shared/model/limits.ts';
 import { isAssetUpload, type Route, routes } from '../routes.ts';
 import { routeEnvironment } from './api-function.ts';
 import type { FunctionRoles } from './function-roles.ts';
@@ -221,8 +220,9 @@ export class Ingress extends Construct {
       }),
     );
 
-    // The environment: what the upload routes' functions get (routeEnvironment, the same code),
-    // then what only the ingress has.
+    // The environment: what the upload routes' functions get (routeEnvironment, the same code;
+    // their MAX_UPLOAD_MB is Lambda's limit, which the ingress does not read: its own limits are
+    // the user's quota and S3's parts, docs/immich-compatibility.md), then what only the ingress has.
     const region = Aws.REGION;
     const environment: Record<string, string> = {
       ...routeEnvironment(access, {
@@ -232,8 +232,6 @@ export class Ingress extends Construct {
         mediaFunctionArn: props.mediaFunction.functionArn,
         realtimeEndpoint: '',
       }),
-      // The ingress takes what Lambda cannot: up to an upload session's largest file (docs/large-uploads.md).
-      MAX_UPLOAD_MB: String(limits.sessionBytes / (1024 * 1024)),
       AWS_REGION: region,
       INGRESS_PORT: String(ingressPort),
       ORIGIN_VERIFY: props.originVerify,
