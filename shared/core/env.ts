@@ -119,3 +119,16 @@ export const facesDirSetting = (): string | undefined => optional('FACES_DIR');
 
 /** The ffmpeg binary to run (`FFMPEG_PATH`), if set. */
 export const ffmpegPathSetting = (): string | undefined => optional('FFMPEG_PATH');
+
+/**
+ * The ingress (infra/ingress/, docs/large-uploads.md): the process that receives the stock
+ * clients' large uploads as a stream. Its address (`INGRESS_HOST`, `INGRESS_PORT`), its limits on
+ * uploads in flight per user and in all, and how long a body may stall before it is abandoned.
+ */
+export const ingressHost = (): string => optional('INGRESS_HOST') ?? '::';
+export const ingressPort = (): number => positiveNumber('INGRESS_PORT', 8080);
+export const ingressUserConcurrency = (): number => positiveNumber('INGRESS_USER_CONCURRENCY', 2);
+export const ingressMaxConcurrency = (): number => positiveNumber('INGRESS_MAX_CONCURRENCY', 8);
+export const ingressIdleTimeoutMs = (): number => positiveNumber('INGRESS_IDLE_TIMEOUT_MS', 120_000);
+/** The CloudWatch Logs group the ingress ships its log lines to (set deployed; unset, stdout only). */
+export const logGroup = (): string | undefined => optional('LOG_GROUP');

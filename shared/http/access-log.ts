@@ -15,11 +15,14 @@ const callerOf = (event: APIGatewayProxyEventV2 & { auth?: unknown }): string | 
  * requests, server errors (answered 500s included), latency and DynamoDB usage, by route and
  * status class and in total, with no agent and no extra call.
  */
-export const logRequest = (event: APIGatewayProxyEventV2, status: number, latencyMs: number): void => {
-  const callerId = callerOf(event);
+export const logRequest = (event: APIGatewayProxyEventV2, status: number, latencyMs: number): void =>
+  logAccess(event.routeKey, callerOf(event), status, latencyMs);
+
+/** The same line for a request served outside Lambda (the ingress, infra/ingress/): its route key and caller's id. */
+export const logAccess = (route: string, callerId: string | undefined, status: number, latencyMs: number): void => {
   const usage = currentUsage() ?? { dynamoCalls: 0, dynamoReadUnits: 0, dynamoWriteUnits: 0 };
   log.info('request', {
-    route: event.routeKey,
+    route,
     status,
     statusClass: `${Math.floor(status / 100)}xx`,
     latencyMs: Math.round(latencyMs * 100) / 100,

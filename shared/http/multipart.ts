@@ -2,21 +2,13 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import busboy from 'busboy';
 import { bodyTooLarge, Invalid } from '../core/errors.ts';
 import type { UploadedFile } from '../model/upload.ts';
+import { acceptFilePart, busboyConfig, type MultipartOptions } from './multipart-options.ts';
+
+export type { MultipartOptions } from './multipart-options.ts';
 
 export interface MultipartForm {
   fields: Record<string, string>;
   files: Record<string, UploadedFile>;
-}
-
-export interface MultipartOptions {
-  /** The file fields accepted, at most one file each (multer's `fields([{ name, maxCount: 1 }])`). */
-  fileFields: readonly string[];
-  /** Largest accepted request body, in bytes; larger is a 413 that names the limit. */
-  maxBytes: number;
-  /** Smaller limits of some file fields, in bytes (a sidecar is a few KB of XML, not a photo). */
-  fieldLimits?: Readonly<Record<string, number>>;
-  /** Called as each file starts, before its bytes are read; throws to refuse it (e.g. its type). */
-  accept?: (field: string, fileName: string) => void;
 }
 
 /** The raw request body, whether API Gateway passed it as text or base64. */
@@ -46,12 +38,7 @@ export const parseMultipart = (event: APIGatewayProxyEventV2, options: Multipart
 
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
-        headers: { 'content-type': contentType },
-        // Clients send file names in UTF-8 (RFC 7578); busboy's default reads them as Latin-1.
-        defParamCharset: 'utf8',
-        limits: { files: options.fileFields.length, fields: 100, fieldSize: 1024 * 1024, parts: 200, fileSize: options.maxBytes },
-      });
+      parser = busboy(busboyConfig(contentType, options));
     } catch (error) {
       reject(new Invalid(error instanceof Error ? error.message : 'Malformed multipart body'));
       return;
@@ -63,9 +50,7 @@ export const parseMultipart = (event: APIGatewayProxyEventV2, options: Multipart
     parser.on('file', (field, stream, info) => {
       const chunks: Buffer[] = [];
       try {
-        if (!options.fileFields.includes(field) || started.has(field)) throw new Invalid(`Unexpected field - ${field}`);
-        started.add(field);
-        options.accept?.(field, info.filename ?? '');
+        acceptFilePart(options, started, field, info.filename ?? '');
       } catch (error) {
         fail(error as Error);
         stream.resume();

@@ -72,9 +72,10 @@ const cycles = (edges: Map<string, readonly string[]>): string[][] => {
   return found;
 };
 
-/** The layer a file belongs to: `shared/<folder>` (its items/ count as db), or the top folder. */
+/** The layer a file belongs to: `shared/<folder>` (its items/ count as db), the ingress, or the top folder. */
 const layerOf = (file: string): string => {
   const [top, folder] = file.split('/');
+  if (top === 'infra' && folder === 'ingress') return 'infra/ingress';
   return top === 'shared' && folder && !folder.endsWith('.ts') ? `shared/${folder}` : (top ?? file);
 };
 
@@ -115,6 +116,9 @@ const allowed: Record<string, readonly string[]> = {
   // The local server wires the local stand-ins of AWS services (media jobs run in its process);
   // the places index's builder writes the format shared/domain/places.ts reads (docs/places.md).
   infra: ['shared/core', 'shared/db', 'shared/model', 'shared/domain', 'shared/storage', 'functions', 'infra'],
+  // The ingress (infra/ingress/, docs/large-uploads.md) is an HTTP edge like a route's handler, which
+  // also writes the originals it streams (and their S3 tags) itself.
+  'infra/ingress': ['shared/core', 'shared/model', 'shared/dto', 'shared/domain', 'shared/services', 'shared/http', 'shared/storage'],
 };
 
 /**

@@ -43,14 +43,19 @@ export interface UploadInput {
   readFields: (fields: Record<string, string>) => NewAssetFields;
 }
 
+/** The asset file is there and not empty (Immich's first check of an upload's form). */
+export const requireAssetFile = (size: number | undefined): void => {
+  if (!size) throw new Invalid(`Field(s) ${uploadFields.asset} should not be empty`);
+};
+
 /** The form's asset file and text fields, checked: a missing or empty file, then the fields. */
 export const validateUploadForm = (
   form: UploadInput,
 ): { file: UploadedFile; dto: NewAssetFields; sidecar: UploadedFile | undefined; livePhoto: UploadedFile | undefined } => {
   const file = form.files[uploadFields.asset];
-  if (!file || file.data.length === 0) throw new Invalid(`Field(s) ${uploadFields.asset} should not be empty`);
+  requireAssetFile(file?.data.length);
   const dto = form.readFields(form.fields);
   // An iPhone live photo's video sent beside it (Immich's livePhotoData).
   const livePhoto = form.files[uploadFields.livePhoto]?.data.length ? form.files[uploadFields.livePhoto] : undefined;
-  return { file, dto, sidecar: form.files[uploadFields.sidecar], livePhoto };
+  return { file: file as UploadedFile, dto, sidecar: form.files[uploadFields.sidecar], livePhoto };
 };

@@ -80,15 +80,15 @@ export const withVersions = (asset: AssetRecord, stored: readonly StoredObject[]
  * checksum that of the video's bytes, its metadata read from the video. A motion photo's video is
  * named as Immich v3 names it, the photo's name with the video's extension (`PXL_1.MP.jpg` →
  * `PXL_1.MP.mp4`; Immich v1.100 gave it the photo's own name), so it is typed as a video wherever
- * it is served or listed.
+ * it is served or listed. `id` is the video's when it was stored before (the ingress's livePhotoData).
  */
 export const motionRecord = (
   photo: AssetRecord,
   checksum: string,
   metadata: Metadata,
-  video: { fileName: string; uploaded: boolean },
+  video: { fileName: string; uploaded: boolean; id?: string },
 ): AssetRecord => {
-  const id = randomUUID();
+  const id = video.id ?? randomUUID();
   const { fileName, uploaded } = video;
   return {
     ...photo,

@@ -1,0 +1,308 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as getAssetInfoV1 } from '#functions/asset/get-asset-info.ts';
+import { handler as createKeyV3 } from '#functions/v3/api-key/create-api-key.ts';
+import { handler as getAssetInfoV3 } from '#functions/v3/asset/get-asset-info.ts';
+import { handler as getStatisticsV3 } from '#functions/v3/asset/get-asset-statistics.ts';
+import { handler as updateUserAdmin } from '#functions/v3/user-admin/update-user-admin.ts';
+import { createIngress } from '#infra/ingress/server.ts';
+import { bearer, freshUser, setupAccounts } from '../../support/accounts.ts';
+import { invoke } from '../../support/invoke.ts';
+import { makeJpeg, makeSidecar } from '../../support/photos.ts';
+import { cliFields, multipart, sha1, storedFiles } from '../../support/uploads.ts';
+import { makeVideo } from '../../support/videos.ts';
+import { type Answer, type Body, send, streamedForm } from './client.ts';
+
+let accounts: Awaited<ReturnType<typeof setupAccounts>>;
+let server: Server;
+let port: number;
+/** Each finished upload request's status, in order, after its cleanup (the server's own hook). */
+const finished: number[] = [];
+const waiters: (() => void)[] = [];
+const originVerify = 'from-the-distribution';
+
+/** Resolves once what the finished requests' statuses show is true (their cleanup done). */
+const finishedWhen = (ready: (statuses: number[]) => boolean): Promise<void> =>
+  new Promise((resolve) => {
+    const check = () => {
+      if (ready(finished)) resolve();
+      else waiters.push(check);
+    };
+    check();
+  });
+const finishedCount = (count: number): Promise<void> => finishedWhen((statuses) => statuses.length >= count);
+
+beforeAll(async () => {
+  accounts = await setupAccounts();
+  server = createIngress({
+    originVerify,
+    userConcurrency: 2,
+    maxConcurrency: 8,
+    onFinished: (status) => {
+      finished.push(status);
+      for (const waiter of waiters.splice(0)) waiter();
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const headersOf = (token: string, extra: Record<string, string> = {}) => ({ 'x-origin-verify': originVerify, ...bearer(token), ...extra });
+
+const post = async (path: string, token: string, fields: Record<string, string>, files: Parameters<typeof multipart>[1], extra = {}) => {
+  const { body, contentType } = await multipart(fields, files);
+  return send(port, path, headersOf(token, { 'content-type': contentType, ...extra }), { kind: 'buffer', data: body });
+};
+
+const assetV3 = async (token: string, id: string) =>
+  (await invoke(getAssetInfoV3, { path: `/api/assets/${id}`, pathParameters: { id }, headers: bearer(token) })).body;
+const assetCount = async (token: string) =>
+  (await invoke(getStatisticsV3, { path: '/api/assets/statistics', headers: bearer(token) })).body.total as number;
+const originalsOf = async (userId: string) => (await storedFiles()).filter((path) => path.includes(userId));
+
+const v3Fields = (name: string) => ({
+  deviceAssetId: `${name}-id`,
+  deviceId: 'phone',
+  fileCreatedAt: '2024-05-06T07:08:09.000Z',
+  fileModifiedAt: '2024-05-06T07:08:09.000Z',
+});
+
+describe('the ingress', () => {
+  it('answers its health, refuses a request without the distribution header, and any other route with a 404', async () => {
+    const health = await send(port, '/health', {}, { kind: 'buffer', data: Buffer.alloc(0) }, 'GET');
+    expect(health).toMatchObject({ status: 200, body: { healthy: true } });
+    const direct = await send(port, '/api/assets', bearer(accounts.user1.accessToken), { kind: 'none' });
+    expect(direct).toMatchObject({ status: 403, body: { message: 'Forbidden' } });
+    const other = await send(port, '/api/albums', { 'x-origin-verify': originVerify }, { kind: 'none' });
+    expect(other).toMatchObject({ status: 404, body: { message: 'Cannot POST /api/albums', statusCode: 404 } });
+  });
+
+  it("stores a v3 upload as the API route does, and answers the same file again as Immich's duplicate", async () => {
+    const photo = makeJpeg({ make: 'Pixel', model: 'Pixel 8', dateTimeOriginal: '2024:05:06 07:08:09', width: 80, height: 60 });
+    const created = await post('/api/assets', accounts.user1.accessToken, v3Fields('v3-photo'), {
+      assetData: { data: photo, fileName: 'IMG_1.jpg' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(String), status: 'created' });
+    const asset = await assetV3(accounts.user1.accessToken, String(created.body.id));
+    expect(asset).toMatchObject({
+      originalFileName: 'IMG_1.jpg',
+      checksum: sha1(photo, 'base64'),
+      type: 'IMAGE',
+      exifInfo: { make: 'Pixel', model: 'Pixel 8', fileSizeInByte: photo.length, exifImageWidth: 80 },
+    });
+
+    const again = await post('/api/assets', accounts.user1.accessToken, v3Fields('v3-photo-again'), {
+      assetData: { data: photo, fileName: 'IMG_1.jpg' },
+    });
+    expect(again).toMatchObject({ status: 200, body: { id: created.body.id, status: 'duplicate' } });
+  });
+
+  it('answers an early duplicate from x-immich-checksum before any byte of the body (hex and base64)', async () => {
+    const photo = makeJpeg();
+    const created = await post('/api/assets', accounts.user1.accessToken, v3Fields('early'), {
+      assetData: { data: photo, fileName: 'early.jpg' },
+    });
+    expect(created.status).toBe(201);
+    for (const checksum of [sha1(photo), sha1(photo, 'base64')]) {
+      const early = await send(
+        port,
+        '/api/assets',
+        headersOf(accounts.user1.accessToken, {
+          'content-type': 'multipart/form-data; boundary=x',
+          'content-length': '99999999',
+          'x-immich-checksum': checksum,
+        }),
+        { kind: 'none' },
+      );
+      expect(early).toMatchObject({ status: 200, body: { id: created.body.id, status: 'duplicate' } });
+    }
+    const v1 = await send(
+      port,
+      '/api/asset/upload',
+      headersOf(accounts.user1.accessToken, {
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-length': '99999999',
+        'x-immich-checksum': sha1(photo),
+      }),
+      { kind: 'none' },
+    );
+    expect(v1).toMatchObject({ status: 200, body: { id: created.body.id, duplicate: true } });
+  });
+
+  it("stores a v1.100 upload with its live photo's video and its sidecar", async () => {
+    const photo = makeJpeg({ width: 40, height: 30 });
+    const video = makeVideo({ seconds: 1, width: 64, height: 48 });
+    const sidecar = makeSidecar({ description: 'From the sidecar' });
+    const created = await post('/api/asset/upload', accounts.user1.accessToken, cliFields('IMG_2.jpg', photo.length), {
+      assetData: { data: photo, fileName: 'IMG_2.jpg' },
+      livePhotoData: { data: video, fileName: 'IMG_2.mov' },
+      sidecarData: { data: sidecar, fileName: 'IMG_2.jpg.xmp' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(String), duplicate: false });
+    const id = String(created.body.id);
+    const asset = (
+      await invoke(getAssetInfoV1, { path: `/api/asset/${id}`, pathParameters: { id }, headers: bearer(accounts.user1.accessToken) })
+    ).body;
+    expect(asset).toMatchObject({
+      checksum: sha1(photo, 'base64'),
+      livePhotoVideoId: expect.any(String),
+      exifInfo: { description: 'From the sidecar' },
+    });
+    const motion = await assetV3(accounts.user1.accessToken, String(asset.livePhotoVideoId));
+    expect(motion).toMatchObject({ type: 'VIDEO', checksum: sha1(video, 'base64') });
+  });
+
+  it('refuses a key without asset.upload from its headers, before any byte of the body', async () => {
+    const key = await invoke(createKeyV3, {
+      method: 'POST',
+      path: '/api/api-keys',
+      headers: bearer(accounts.user2.accessToken),
+      body: { name: 'read-only', permissions: ['asset.read'] },
+    });
+    expect(key.status).toBe(201);
+    const refused = await send(
+      port,
+      '/api/assets',
+      {
+        'x-origin-verify': originVerify,
+        'x-api-key': String(key.body.secret),
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-length': '5000000',
+      },
+      { kind: 'none' },
+    );
+    expect(refused).toMatchObject({ status: 403, body: { message: 'Missing required permission: asset.upload' } });
+    const anonymous = await send(
+      port,
+      '/api/asset/upload',
+      { 'x-origin-verify': originVerify, 'content-length': '5000000' },
+      { kind: 'none' },
+    );
+    expect(anonymous).toMatchObject({ status: 401, body: { statusCode: 401 } });
+  });
+
+  it("refuses a declared length over the user's quota before the body, and a body that grows past it while streaming", async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Quota');
+    const quota = 2 * 1024 * 1024;
+    const set = await invoke(updateUserAdmin, {
+      method: 'PUT',
+      path: `/api/admin/users/${user.id}`,
+      pathParameters: { id: user.id },
+      body: { quotaSizeInBytes: quota },
+      headers: bearer(accounts.admin.accessToken),
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    const before = await send(
+      port,
+      '/api/assets',
+      headersOf(user.accessToken, { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(5 * 1024 * 1024) }),
+      { kind: 'none' },
+    );
+    expect(before).toMatchObject({ status: 400, body: { message: 'Quota has been exceeded!' } });
+
+    // No declared length (chunked): the running count stops it.
+    const form = streamedForm(v3Fields('big'), { fileName: 'big.mp4', size: 3 * 1024 * 1024 });
+    const { 'content-length': _, ...chunked } = form.headers;
+    const done = finishedCount(finished.length + 1);
+    const during = await send(port, '/api/assets', headersOf(user.accessToken, chunked), { kind: 'stream', data: form.body });
+    await done;
+    expect(during).toMatchObject({ status: 400, body: { message: 'Quota has been exceeded!' } });
+    expect(await originalsOf(user.id)).toEqual([]);
+    expect(await assetCount(user.accessToken)).toBe(0);
+  });
+
+  it('leaves no object and no asset when the client goes away half-way', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Gone');
+    const form = streamedForm(v3Fields('gone'), { fileName: 'gone.mp4', size: 20 * 1024 * 1024 }, { cutAfter: 9 * 1024 * 1024 });
+    const done = finishedCount(finished.length + 1);
+    await send(port, '/api/assets', headersOf(user.accessToken, form.headers), { kind: 'cut', data: form.body });
+    await done;
+    expect(finished.at(-1)).toBe(499);
+    expect(await storedFiles().then((files) => files.filter((path) => path.includes(user.id) || path.endsWith('.partial')))).toEqual([]);
+    expect(await assetCount(user.accessToken)).toBe(0);
+  });
+
+  it('refuses a file that does not match its x-immich-checksum, and broken multipart, storing nothing', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Mismatch');
+    const photo = makeJpeg();
+    const mismatch = await post(
+      '/api/assets',
+      user.accessToken,
+      v3Fields('mismatch'),
+      { assetData: { data: photo, fileName: 'm.jpg' } },
+      {
+        'x-immich-checksum': sha1(Buffer.from('something else')),
+      },
+    );
+    expect(mismatch).toMatchObject({ status: 400, body: { message: 'The file does not match its x-immich-checksum header' } });
+    const form = streamedForm(v3Fields('broken'), { fileName: 'broken.mp4', size: 1024 * 1024 }, { cutAfter: 512 * 1024 });
+    const chunks: Buffer[] = [];
+    for await (const chunk of form.body) chunks.push(chunk as Buffer);
+    const broken = await send(
+      port,
+      '/api/assets',
+      headersOf(user.accessToken, { ...form.headers, 'content-length': String(Buffer.concat(chunks).length) }),
+      {
+        kind: 'buffer',
+        data: Buffer.concat(chunks),
+      },
+    );
+    expect(broken).toMatchObject({ status: 400, body: { message: 'Unexpected end of form' } });
+    expect(await originalsOf(user.id)).toEqual([]);
+    expect(await assetCount(user.accessToken)).toBe(0);
+  });
+
+  it('answers 429 with retry-after past the per-user limit of uploads at once', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Busy');
+    const held = [0, 1].map(() => {
+      const form = streamedForm(v3Fields('held'), { fileName: 'held.mp4', size: 8 * 1024 * 1024 }, { cutAfter: 64 * 1024 });
+      return { form, answer: undefined as Promise<Answer> | undefined };
+    });
+    // Two uploads whose bodies stop early: they hold both of the user's slots until cut.
+    const mark = finished.length;
+    const bodies = held.map(({ form }) => {
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const data = Readable.from(
+        (async function* () {
+          for await (const chunk of form.body) yield chunk as Buffer;
+          await gate;
+        })(),
+      );
+      return { release, body: { kind: 'cut', data } as Body };
+    });
+    const running = bodies.map(({ body }, index) =>
+      send(port, '/api/assets', headersOf(user.accessToken, held[index]?.form.headers), body),
+    );
+    // A third, complete (and broken) one is refused once both are in; until then it is let in and answered 400.
+    let third: Answer | undefined;
+    for (let attempt = 0; attempt < 100 && third?.status !== 429; attempt++) {
+      third = await send(
+        port,
+        '/api/assets',
+        headersOf(user.accessToken, { 'content-type': 'multipart/form-data; boundary=x', 'content-length': '1' }),
+        {
+          kind: 'buffer',
+          data: Buffer.from('x'),
+        },
+      );
+    }
+    expect(third).toMatchObject({ status: 429, headers: { 'retry-after': '30' } });
+    expect(third?.body.message).toBe('Too many uploads at once from this user; try again later');
+    for (const { release } of bodies) release();
+    await Promise.all(running);
+    await finishedWhen((statuses) => statuses.slice(mark).filter((status) => status === 499).length >= 2);
+    expect(await originalsOf(user.id)).toEqual([]);
+  });
+});
