@@ -111,3 +111,75 @@ function handler(event) {
   return request;
 }
 `;
+
+/**
+ * The stock clients' upload paths (v3's `POST /api/assets`, v1.100's `POST /api/asset/upload`):
+ * each a behaviour of its own before `/api/*` (infra/cdk/web-distribution.ts), whose viewer-request
+ * function (`uploadRoutingFunctionCode`) sends a large upload to the ingress (docs/large-uploads.md).
+ */
+export const uploadPaths = ['/api/assets', '/api/asset/upload'] as const;
+
+/** The distribution's origin ids the upload function selects between (CloudFront `Origin.Id`). */
+export const originIds = { api: 'api', ingress: 'ingress' } as const;
+
+export interface UploadRoutingOptions {
+  /**
+   * The largest request body the API's upload functions take, in bytes (their file limit,
+   * `bodyLimitBytes` of an upload row at `deployedUploadLimitMb`): a larger `POST` cannot reach Lambda.
+   */
+  limitBytes: number;
+  /**
+   * `ingress`: a larger `POST` (or one of unknown length) goes to the ingress origin, everything
+   * else to the API's. `refuse` (`-c largeUploads=off`: no ingress): a larger `POST` is answered
+   * here with a 413 in Immich's error shape that says how to upload large files.
+   */
+  large: 'ingress' | 'refuse';
+}
+
+/**
+ * The viewer-request function of the upload paths' behaviours (CloudFront Functions, runtime 2.0).
+ * A `POST` whose `content-length` is over `limitBytes`, or that has none (a chunked body), is a
+ * large upload; anything else (a small upload, `GET /api/assets`, …) goes to the API origin, as
+ * every other API path does. A viewer-request function reads `content-length` (a read-only header
+ * it is shown: CloudFront's "Restrictions on all edge functions", HTTP headers) and picks one of the
+ * distribution's origins by id with `cf.selectRequestOriginById` (CloudFront's "Helper methods for
+ * origin modification"); both origins are selected by id, whichever the behaviour names.
+ * test/infra/upload-routing.test.ts runs this code with a stand-in `cloudfront` module.
+ */
+export const uploadRoutingFunctionCode = ({ limitBytes, large }: UploadRoutingOptions): string => {
+  const limitMb = Math.round((limitBytes / (1024 * 1024)) * 10) / 10;
+  const message = `This file is larger than ${limitMb} MB, the most this server takes in one request (its large-upload ingress is turned off): upload it with \`npm run upload\`, which sends it in parts (an upload session, docs/large-uploads.md)`;
+  const isLarge = `function isLarge(request) {
+  if (request.method !== 'POST') return false;
+  var length = request.headers['content-length'];
+  if (!length || !/^[0-9]+$/.test(length.value)) return true;
+  return Number(length.value) > ${limitBytes};
+}
+`;
+  if (large === 'ingress')
+    return `import cf from 'cloudfront';
+${isLarge}
+function handler(event) {
+  var request = event.request;
+  cf.selectRequestOriginById(isLarge(request) ? '${originIds.ingress}' : '${originIds.api}');
+  return request;
+}
+`;
+  // v3's path answers v3's error shape (the message alone), v1.100's its own (docs/immich-compatibility.md).
+  return `${isLarge}
+function handler(event) {
+  var request = event.request;
+  if (!isLarge(request)) return request;
+  var message = ${JSON.stringify(message)};
+  var body = request.uri.indexOf('/api/assets') === 0
+    ? { message: message }
+    : { message: message, error: 'Payload Too Large', statusCode: 413 };
+  return {
+    statusCode: 413,
+    statusDescription: 'Payload Too Large',
+    headers: { 'content-type': { value: 'application/json; charset=utf-8' } },
+    body: { encoding: 'text', data: JSON.stringify(body) },
+  };
+}
+`;
+};

@@ -41,6 +41,53 @@ export interface ApiFunctionProps {
 }
 
 /**
+ * A route's environment, from its row: what its function gets, and what the ingress gets for the
+ * upload routes it receives large bodies for (infra/cdk/ingress.ts), so the two never differ.
+ */
+export const routeEnvironment = (
+  route: Route,
+  {
+    table,
+    originals,
+    linkSecret,
+    mediaFunctionArn,
+    realtimeEndpoint,
+    webIndex,
+    originVerify,
+    licensePublicKeys,
+    webGeneration,
+  }: Pick<
+    ApiFunctionProps,
+    | 'table'
+    | 'originals'
+    | 'linkSecret'
+    | 'mediaFunctionArn'
+    | 'realtimeEndpoint'
+    | 'webIndex'
+    | 'originVerify'
+    | 'licensePublicKeys'
+    | 'webGeneration'
+  >,
+): Record<string, string> => ({
+  ...(route.data === 'none' ? {} : { TABLE_NAME: table.tableName }),
+  // The route's body limit, checked before parsing and authentication (the upload route
+  // checks its multipart body against MAX_UPLOAD_MB as it reads it).
+  ...(route.body === 'upload' ? {} : { MAX_BODY_BYTES: String(bodyLimitBytes(route, deployedUploadLimitMb)) }),
+  ...(route.store ? { ORIGINALS_BUCKET: originals.bucketName, MAX_UPLOAD_MB: String(deployedUploadLimitMb) } : {}),
+  // Only the ARN: the value is read from Secrets Manager at run time (shared/storage/link-secret.ts),
+  // so it is not in the function's configuration for anyone allowed to read that.
+  ...(route.secrets ? { SHARED_LINK_SECRET_ARN: linkSecret.secretArn } : {}),
+  ...(route.mediaJobs ? { MEDIA_FUNCTION: mediaFunctionArn } : {}),
+  ...(route.realtime ? { REALTIME_ENDPOINT: realtimeEndpoint } : {}),
+  // Beside the bundle (the function reads it relative to LAMBDA_TASK_ROOT), copied below.
+  ...(webIndex ? { WEB_INDEX: 'index.html' } : {}),
+  ...(originVerify ? { ORIGIN_VERIFY: originVerify } : {}),
+  ...(route.licenseKeys && licensePublicKeys?.server ? { LICENSE_PUBLIC_KEY_SERVER: licensePublicKeys.server } : {}),
+  ...(route.licenseKeys && licensePublicKeys?.client ? { LICENSE_PUBLIC_KEY_CLIENT: licensePublicKeys.client } : {}),
+  ...(route.v3 && webGeneration ? { WEB_GENERATION: webGeneration } : {}),
+});
+
+/**
  * One Lambda function for one route, with every house default in one place: Node 24 on arm64,
  * ESM bundle (AWS SDK included, so its version is ours; every route's built in one esbuild run:
  * infra/cdk/route-bundles.ts), its own log group with a retention, and the role of its access
@@ -84,24 +131,17 @@ export class ApiFunction extends LambdaFunction {
       ...(route.publicHashing && hashingConcurrency ? { reservedConcurrentExecutions: hashingConcurrency } : {}),
       // `Immich API pingServer (GET /api/server-info/ping)`; a v3 operation `Immich API v3:pingServer (…)`.
       description: `Immich API ${route.generation ? `${route.generation}:` : ''}${route.operationId} (${route.method} ${route.path})`,
-      environment: {
-        ...(route.data === 'none' ? {} : { TABLE_NAME: table.tableName }),
-        // The route's body limit, checked before parsing and authentication (the upload route
-        // checks its multipart body against MAX_UPLOAD_MB as it reads it).
-        ...(route.body === 'upload' ? {} : { MAX_BODY_BYTES: String(bodyLimitBytes(route, deployedUploadLimitMb)) }),
-        ...(route.store ? { ORIGINALS_BUCKET: originals.bucketName, MAX_UPLOAD_MB: String(deployedUploadLimitMb) } : {}),
-        // Only the ARN: the value is read from Secrets Manager at run time (shared/storage/link-secret.ts),
-        // so it is not in the function's configuration for anyone allowed to read that.
-        ...(route.secrets ? { SHARED_LINK_SECRET_ARN: linkSecret.secretArn } : {}),
-        ...(route.mediaJobs ? { MEDIA_FUNCTION: mediaFunctionArn } : {}),
-        ...(route.realtime ? { REALTIME_ENDPOINT: realtimeEndpoint } : {}),
-        // Beside the bundle (the function reads it relative to LAMBDA_TASK_ROOT), copied below.
-        ...(webIndex ? { WEB_INDEX: 'index.html' } : {}),
-        ...(originVerify ? { ORIGIN_VERIFY: originVerify } : {}),
-        ...(route.licenseKeys && licensePublicKeys?.server ? { LICENSE_PUBLIC_KEY_SERVER: licensePublicKeys.server } : {}),
-        ...(route.licenseKeys && licensePublicKeys?.client ? { LICENSE_PUBLIC_KEY_CLIENT: licensePublicKeys.client } : {}),
-        ...(route.v3 && webGeneration ? { WEB_GENERATION: webGeneration } : {}),
-      },
+      environment: routeEnvironment(route, {
+        table,
+        originals,
+        linkSecret,
+        mediaFunctionArn,
+        realtimeEndpoint,
+        ...(webIndex ? { webIndex } : {}),
+        ...(originVerify ? { originVerify } : {}),
+        ...(licensePublicKeys ? { licensePublicKeys } : {}),
+        ...(webGeneration ? { webGeneration } : {}),
+      }),
       logGroup: new LogGroup(scope, `${id}Logs`, {
         logGroupName: `${logGroupPrefix}${name}`,
         retention: RetentionDays.ONE_MONTH,

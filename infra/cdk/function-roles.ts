@@ -93,7 +93,7 @@ export class FunctionRoles extends Construct {
     const name = accessClass(route);
     const existing = this.roles.get(name);
     if (existing) return existing;
-    const { table, originals, linkSecret, mediaFunction, logGroupPrefix } = this.props;
+    const { originals, logGroupPrefix } = this.props;
     const { region, account } = Stack.of(this);
     const role = new Role(this, name, {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
@@ -107,6 +107,28 @@ export class FunctionRoles extends Construct {
       logGroups,
       'the log groups of this stack’s functions (named /immich/<stack>/<operation>) and the streams Lambda names in them',
     );
+    this.grantRouteAccess(role, route);
+    if (route.store) {
+      role.addToPolicy(new PolicyStatement({ actions: bucketActions[route.store], resources: [originals.arnForObjects('*')] }));
+      this.acknowledgeWildcard(
+        role,
+        originals.arnForObjects('*'),
+        'the objects of the originals bucket, whose keys are made per asset at upload',
+      );
+    }
+    // PostToConnection on the socket's connections, nothing else of the WebSocket API.
+    if (route.realtime) this.props.realtime.grantPost(role);
+    this.roles.set(name, role);
+    return role;
+  }
+
+  /**
+   * A route's table, link-secret and media-job grants (not its logs, originals or socket) on a
+   * role: its function's role, and the ingress's for the upload routes it receives large bodies
+   * for (infra/cdk/ingress.ts), so both hold the same statements.
+   */
+  grantRouteAccess(role: Role, route: Pick<Route, 'data' | 'secrets' | 'mediaJobs'>): void {
+    const { table, linkSecret, mediaFunction } = this.props;
     // Exactly the calls the repositories make: no Scan, no streams, no table management. A
     // transaction is authorized per item (PutItem, UpdateItem, DeleteItem, ConditionCheckItem).
     if (route.data !== 'none') {
@@ -118,27 +140,15 @@ export class FunctionRoles extends Construct {
     // Immich does on any request: docs/immich-compatibility.md, "The locked folder"), so a
     // read-only function may too: UpdateItem of session items only, of their use's attributes only.
     if (route.data === 'read') role.addToPolicy(sessionUseStatement(table));
-    if (route.store) {
-      role.addToPolicy(new PolicyStatement({ actions: bucketActions[route.store], resources: [originals.arnForObjects('*')] }));
-      this.acknowledgeWildcard(
-        role,
-        originals.arnForObjects('*'),
-        'the objects of the originals bucket, whose keys are made per asset at upload',
-      );
-    }
     if (route.secrets)
       role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [linkSecret.secretArn] }));
     // That one function, unqualified (no version or alias is ever invoked).
     if (route.mediaJobs)
       role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [mediaFunction.functionArn] }));
-    // PostToConnection on the socket's connections, nothing else of the WebSocket API.
-    if (route.realtime) this.props.realtime.grantPost(role);
-    this.roles.set(name, role);
-    return role;
   }
 
   /** Acknowledges cdk-nag's wildcard finding for exactly this resource (its finding id names it), with the reason. */
-  private acknowledgeWildcard(role: Role, resource: string, what: string): void {
+  acknowledgeWildcard(role: Role, resource: string, what: string): void {
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${flattenCfnReference(Stack.of(this).resolve(resource))}]`,
       reason: `The wildcard covers only ${what}`,

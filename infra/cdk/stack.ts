@@ -15,6 +15,7 @@ import { table as tableDefinition } from '#shared/db/table.ts';
 import { type Route, routes, webRoutes } from '../routes.ts';
 import { isV3WebBuild } from '../web-app.ts';
 import { FunctionRoles } from './function-roles.ts';
+import { Ingress, largeUploadsMode } from './ingress.ts';
 import { MediaFunction } from './media-function.ts';
 import { NightlyFunction } from './nightly-function.ts';
 import { Realtime, realtimeStage } from './realtime.ts';
@@ -244,8 +245,27 @@ export class ImmichStack extends Stack {
       'The nightly tasks failed three times; the event waits in the dead-letter queue',
     );
 
+    // The stock clients' large uploads, received by an instance behind the distribution
+    // (infra/cdk/ingress.ts, docs/large-uploads.md); `-c largeUploads=off` leaves it out.
+    const largeUploads = largeUploadsMode(this);
+    const ingress =
+      largeUploads === 'off'
+        ? undefined
+        : new Ingress(this, 'Ingress', {
+            table: this.table,
+            originals: this.originals,
+            linkSecret,
+            mediaFunction: media.fn,
+            roles,
+            logGroupPrefix,
+            originVerify,
+            alarms,
+            market: largeUploads,
+          });
+
     // Immich's web app and the API on one origin, behind CloudFront (docs/web-app.md).
     const web = new WebDistribution(this, 'Web', {
+      ingress: ingress?.instance,
       api: this.api,
       realtime: { api: realtime.api, stage: realtimeStage },
       streams,
@@ -257,10 +277,16 @@ export class ImmichStack extends Stack {
     // The web app's photo viewer and downloads fetch originals with XHR, which follows the API's
     // redirect to a presigned URL of this bucket: S3 must let the app's origin read the answer.
     // (A retained bucket given by context keeps its own CORS rules: docs/web-app.md.)
+    // With the ingress, the rule cannot name the distribution's own domain: the distribution
+    // reaches the ingress's instance, whose environment names this bucket, so CloudFormation
+    // would find a cycle. It names CloudFront's domains instead (or the custom domain, which is
+    // known before the deploy). A presigned URL is a bearer token the API gives only its owner, so
+    // which page may read its answer in a browser guards nothing that knowing the URL does not.
     if (this.originals instanceof Bucket) {
+      const domainName = this.node.tryGetContext('domainName') as string | undefined;
       this.originals.addCorsRule({
         allowedMethods: [HttpMethods.GET, HttpMethods.HEAD],
-        allowedOrigins: [web.url],
+        allowedOrigins: [ingress ? (domainName ? `https://${domainName}` : 'https://*.cloudfront.net') : web.url],
         allowedHeaders: ['*'],
         exposedHeaders: ['content-length', 'content-range', 'content-type', 'content-disposition', 'etag', 'accept-ranges'],
         maxAge: 3600,

@@ -20,24 +20,30 @@ import {
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin, VpcOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IInstance } from 'aws-cdk-lib/aws-ec2';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption, type CfnBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { bodyLimitBytes, deployedUploadLimitMb } from '../routes.ts';
 import {
   apiPaths,
   appRouteFunctionCode,
   immutableCacheControl,
   immutablePrefix,
+  originIds,
   realtimeFunctionCode,
   realtimePrefix,
   revalidateCacheControl,
   securityHeaders,
   sharePagePaths,
   strictTransportSecurity,
+  uploadPaths,
+  uploadRoutingFunctionCode,
   viewerHostFunctionCode,
 } from '../web-app.ts';
+import { ingressPort } from './ingress.ts';
 import type { StreamOrigin } from './route-stack.ts';
 
 export interface WebDistributionProps {
@@ -48,6 +54,11 @@ export interface WebDistributionProps {
   streams?: readonly StreamOrigin[];
   /** Sent to those origins in `x-origin-verify` (infra/cdk/route-stack.ts). */
   originVerify?: string;
+  /**
+   * The ingress's instance (infra/cdk/ingress.ts), which large uploads go to as a VPC origin;
+   * without one (`-c largeUploads=off`) a large upload is answered with a 413 at the edge.
+   */
+  ingress?: IInstance | undefined;
   /** A build of Immich's web app (the user's, from WEB_DIR); without one the bucket stays empty until a deploy with it. */
   webDir?: string | undefined;
   /** A custom domain (`-c domainName=photos.example.com -c certificateArn=arn:aws:acm:us-east-1:…`). */
@@ -91,6 +102,8 @@ export class WebDistribution extends Construct {
 
     const siteOrigin = S3BucketOrigin.withOriginAccessControl(site);
     const apiOrigin = new HttpOrigin(`${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+      // Named: the upload paths' function selects it by id (uploadRoutingFunctionCode).
+      originId: originIds.api,
       protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
       readTimeout: Duration.seconds(30),
     });
@@ -197,6 +210,39 @@ export class WebDistribution extends Construct {
       ? { ...api, functionAssociations: [{ function: viewerHost, eventType: FunctionEventType.VIEWER_REQUEST }] }
       : undefined;
 
+    // The stock clients' upload paths (docs/large-uploads.md): a large POST cannot reach Lambda
+    // (its 6 MB request), so the viewer-request function sends it to the ingress (a VPC origin of
+    // the instance, HTTP inside the VPC, the stack's token added), everything else to the API; with
+    // no ingress it answers a large POST with a 413 that says how to upload large files. CloudFront
+    // makes an origin of what a behaviour names only, so the ingress is these behaviours' origin
+    // and the function selects one of the two by id for every request (both ids are fixed).
+    const uploadRouting = new EdgeFunction(this, 'UploadRouting', {
+      runtime: FunctionRuntime.JS_2_0,
+      comment: props.ingress ? 'Immich uploads: a large POST to the ingress, the rest to the API' : 'Immich uploads: a large POST is a 413',
+      code: FunctionCode.fromInline(
+        uploadRoutingFunctionCode({
+          limitBytes: bodyLimitBytes({ body: 'upload' }, deployedUploadLimitMb),
+          large: props.ingress ? 'ingress' : 'refuse',
+        }),
+      ),
+    });
+    const uploadOrigin = props.ingress
+      ? VpcOrigin.withEc2Instance(props.ingress, {
+          originId: originIds.ingress,
+          httpPort: ingressPort,
+          protocolPolicy: OriginProtocolPolicy.HTTP_ONLY,
+          customHeaders: { 'x-origin-verify': props.originVerify ?? '' },
+          // The wait for the answer once the body is sent (the upload's recording), at most 120 s without a quota raise.
+          readTimeout: Duration.seconds(120),
+          keepaliveTimeout: Duration.seconds(60),
+        })
+      : apiOrigin;
+    const upload: BehaviorOptions = {
+      ...api,
+      origin: uploadOrigin,
+      functionAssociations: [{ function: uploadRouting, eventType: FunctionEventType.VIEWER_REQUEST }],
+    };
+
     const certificate = props.certificateArn ? Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn) : undefined;
     this.distribution = new Distribution(this, 'Distribution', {
       comment: `Immich ${stack.stackName}: web app and API`,
@@ -214,6 +260,8 @@ export class WebDistribution extends Construct {
         // First: CloudFront takes the first pattern that matches, and this one is inside /api/*.
         [`${realtimePrefix}*`]: socket,
         ...streamBehaviors,
+        // Before /api/*, which they are inside of.
+        ...Object.fromEntries(uploadPaths.map((path) => [path, upload])),
         ...Object.fromEntries(apiPaths.map((path) => [path, api])),
         ...(sharePage ? Object.fromEntries(sharePagePaths.map((path) => [path, sharePage])) : {}),
         [`${immutablePrefix}*`]: app('ImmutableHeaders', immutableCacheControl),

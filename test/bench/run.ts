@@ -38,6 +38,7 @@ const sections: Section[] = [
   (await import('./sync.ts')).syncSection,
   (await import('./archive.ts')).archiveSection,
   (await import('./large-uploads.ts')).largeUploadsSection,
+  (await import('./ingress.ts')).ingressSection,
   (await import('./load.ts')).loadSection,
   (await import('./cost.ts')).costSection,
   (await import('./powertools.ts')).powertoolsSection,

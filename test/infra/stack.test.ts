@@ -6,6 +6,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accessClass } from '#infra/cdk/function-roles.ts';
+import { largeUploadsMode } from '#infra/cdk/ingress.ts';
 import { ImmichStack } from '#infra/cdk/stack.ts';
 import { type Route, routes } from '#infra/routes.ts';
 import { sessionUseAttributes } from '#shared/model/session.ts';
@@ -20,7 +21,8 @@ const synth = (rows?: readonly Route[], context: Record<string, string> = {}): T
   const stack = new ImmichStack(app, 'Test', rows ? { routes: rows } : {});
   const stacks = [stack, ...stack.node.children.filter((child) => child instanceof NestedStack)];
   const resources = stacks.map((each) => Template.fromStack(each).toJSON().Resources as Record<string, unknown>);
-  return Template.fromJSON({ Resources: Object.assign({}, ...resources), Outputs: Template.fromStack(stack).toJSON().Outputs });
+  const main = Template.fromStack(stack).toJSON();
+  return Template.fromJSON({ Resources: Object.assign({}, ...resources), Outputs: main.Outputs, Parameters: main.Parameters });
 };
 
 /** The IAM policy of the role a route's function runs with (one role per access class). */
@@ -49,6 +51,15 @@ describe('ImmichStack', () => {
   beforeAll(() => {
     template = synth();
   });
+  // Each small variant synthesized once, for the tests that read it (a synth costs seconds).
+  const variant = <T>(make: () => T): (() => T) => {
+    let made: T | undefined;
+    return () => (made ??= make());
+  };
+  // Tuned throttling, with the ingress on demand.
+  const tuned = variant(() => synthWith({ throttleRate: '5', throttleBurst: '10', largeUploads: 'ondemand' }));
+  // Alarms mailed, without the ingress.
+  const mailed = variant(() => synthWith({ alarmEmail: 'me@example.com', largeUploads: 'off' }));
 
   it('has one on-demand table with point-in-time recovery, TTL, the GSIs, and RETAIN', () => {
     template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
@@ -132,8 +143,8 @@ describe('ImmichStack', () => {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
       expect(fn.Properties.LoggingConfig?.LogGroup).toBeDefined();
     }
-    // One per function, and the API's access log.
-    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 2 + 4 + 1);
+    // One per function, the API's access log, and the ingress's (infra/cdk/ingress.ts).
+    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 2 + 4 + 1 + 1);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
@@ -158,9 +169,8 @@ describe('ImmichStack', () => {
     const format = String(stage?.Properties.AccessLogSettings?.Format);
     expect(JSON.parse(format)).toMatchObject({ requestId: '$context.requestId', route: '$context.routeKey', status: '$context.status' });
     expect(format).not.toMatch(/header|authorization|querystring|body/i);
-    const tuned = synthWith({ throttleRate: '5', throttleBurst: '10' });
     expect(
-      values(tuned.findResources('AWS::ApiGatewayV2::Stage', { Properties: { StageName: '$default' } }))[0]?.Properties
+      values(tuned().findResources('AWS::ApiGatewayV2::Stage', { Properties: { StageName: '$default' } }))[0]?.Properties
         .DefaultRouteSettings,
     ).toEqual({
       ThrottlingRateLimit: 5,
@@ -174,12 +184,16 @@ describe('ImmichStack', () => {
       '5xx',
       'ApproximateNumberOfMessagesVisible',
       'ApproximateNumberOfMessagesVisible',
+      // The ingress's (infra/cdk/ingress.ts).
+      'IngressDiskFreePercent',
+      'IngressHeartbeat',
+      'StatusCheckFailed',
       'Throttles',
       'serverErrors',
     ]);
     expect(alarms.every((alarm) => alarm.Properties.AlarmActions?.length === 1)).toBe(true);
     template.resourceCountIs('AWS::SNS::Subscription', 0);
-    synthWith({ alarmEmail: 'me@example.com' }).hasResourceProperties('AWS::SNS::Subscription', {
+    mailed().hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'email',
       Endpoint: 'me@example.com',
     });
@@ -365,9 +379,10 @@ describe('ImmichStack', () => {
     );
     // One per access class with originals (read, read with the link secret, put, delete, archive,
     // session, session with media jobs; delete again for the routes that also post realtime
-    // events: deletions), and the media function's and the nightly function's own roles.
+    // events: deletions), the media function's and the nightly function's own roles, and the
+    // ingress's (the originals' upload prefix: infra/cdk/ingress.ts).
     expect(new Set(routes.filter((route) => route.store).map(accessClass)).size).toBe(8);
-    expect(s3Policies).toHaveLength(10);
+    expect(s3Policies).toHaveLength(11);
     // Upload sessions: multipart uploads (listed, completed, aborted), the object read to check it, removed if it is not what was declared.
     const sessionPolicy = JSON.stringify(policyOf(template, routeNamed('completeUploadSession'))?.Properties.PolicyDocument);
     for (const action of [
@@ -407,13 +422,14 @@ describe('ImmichStack', () => {
     expect(roleIds.filter((id) => id.startsWith('FunctionRoles'))).toHaveLength(classes.size);
     // Logs go only to the functions' own log groups, which carry the stack's prefix.
     const logGroups = values(template.findResources('AWS::Logs::LogGroup')).map((g) => String(g.Properties.LogGroupName));
-    expect(logGroups.filter((name) => name.startsWith('/immich/Test/'))).toHaveLength(routes.length + 2 + 4);
+    expect(logGroups.filter((name) => name.startsWith('/immich/Test/'))).toHaveLength(routes.length + 2 + 4 + 1);
     const logStatements = values(template.findResources('AWS::IAM::Policy'))
       .filter((p) => !JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler'))
       .map((p) =>
         JSON.stringify(p.Properties.PolicyDocument.Statement.find((st: { Action: string[] }) => st.Action.includes('logs:PutLogEvents'))),
       );
-    for (const statement of logStatements) expect(statement).toContain(':log-group:/immich/Test/*');
+    // The ingress's role writes its own group only (infra/cdk/ingress.ts).
+    for (const statement of logStatements) expect(statement).toMatch(/:log-group:\/immich\/Test\/(\*|ingress:\*)"/);
   });
 
   it('gives the shared-link secret only to routes that derive keys or tokens: its ARN in the environment, read at run time', () => {
@@ -545,6 +561,246 @@ describe('ImmichStack', () => {
     });
   });
 
+  describe('the ingress (large uploads: docs/large-uploads.md)', () => {
+    type Json = Record<string, any>;
+    const only = (type: string): Json => {
+      const found = values(template.findResources(type));
+      expect(found, type).toHaveLength(1);
+      return (found[0] as Json).Properties;
+    };
+    /** The user data as text, each CloudFormation token written as its JSON between « ». */
+    const userData = (): string => {
+      const parts = only('AWS::EC2::Instance').UserData['Fn::Base64']['Fn::Join'][1] as unknown[];
+      return parts.map((part) => (typeof part === 'string' ? part : `«${JSON.stringify(part)}»`)).join('');
+    };
+    const environment = (): Map<string, string> => {
+      const text = userData();
+      const begin = text.indexOf('# immich-ingress-env-begin\n');
+      const end = text.indexOf('# immich-ingress-env-end\n');
+      expect(begin).toBeGreaterThan(0);
+      expect(end).toBeGreaterThan(begin);
+      const lines = text.slice(begin, end).split('\n').slice(1).filter(Boolean);
+      return new Map(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]));
+    };
+    const uploadFunction = (): Json =>
+      values(template.findResources('AWS::Lambda::Function')).find((f) =>
+        String(f.Properties.Description).includes('(POST /api/asset/upload)'),
+      ) as Json;
+
+    it('is one arm64 t4g.nano on Amazon Linux 2023: IMDSv2 only, an encrypted gp3 root, standard credits, Spot (persistent, stopped on interruption)', () => {
+      const instance = only('AWS::EC2::Instance');
+      expect(instance.InstanceType).toBe('t4g.nano');
+      const parameter = (template.toJSON().Parameters as Json)[instance.ImageId.Ref];
+      expect(parameter.Default).toMatch(/^\/aws\/service\/ami-amazon-linux-latest\/al2023-ami-kernel-.*-arm64$/);
+      expect(instance.MetadataOptions).toEqual({ HttpTokens: 'required', HttpPutResponseHopLimit: 1 });
+      expect(instance.BlockDeviceMappings).toEqual([
+        { DeviceName: '/dev/xvda', Ebs: { DeleteOnTermination: true, Encrypted: true, VolumeSize: 8, VolumeType: 'gp3' } },
+      ]);
+      expect(instance.CreditSpecification).toEqual({ CPUCredits: 'standard' });
+      expect(instance.Tags).toContainEqual({ Key: 'immich:role', Value: 'ingress' });
+      const template_ = only('AWS::EC2::LaunchTemplate');
+      expect(instance.LaunchTemplate.LaunchTemplateId).toEqual({ Ref: Object.keys(template.findResources('AWS::EC2::LaunchTemplate'))[0] });
+      expect(template_.LaunchTemplateData.InstanceMarketOptions).toEqual({
+        MarketType: 'spot',
+        SpotOptions: { SpotInstanceType: 'persistent', InstanceInterruptionBehavior: 'stop', ValidUntil: '2099-12-31T00:00:00Z' },
+      });
+      // On demand by context: no market options at all.
+      const onDemand = tuned();
+      onDemand.resourceCountIs('AWS::EC2::Instance', 1);
+      onDemand.resourceCountIs('AWS::EC2::LaunchTemplate', 0);
+      expect(JSON.stringify(onDemand.toJSON())).not.toContain('InstanceMarketOptions');
+      expect(() => largeUploadsMode(new App({ context: { largeUploads: 'sometimes' } }))).toThrow(/largeUploads=sometimes/);
+    });
+
+    it('sits in one private dual-stack subnet: no NAT, no public IPv4, IPv6 out through an egress-only gateway, an internet gateway attached but unrouted', () => {
+      template.resourceCountIs('AWS::EC2::NatGateway', 0);
+      template.resourceCountIs('AWS::EC2::EIP', 0);
+      const subnet = only('AWS::EC2::Subnet');
+      expect(subnet.CidrBlock).toMatch(/\/28$/);
+      expect(subnet.MapPublicIpOnLaunch).toBe(false);
+      expect(subnet.AssignIpv6AddressOnCreation).toBe(true);
+      expect(JSON.stringify(subnet.Ipv6CidrBlock)).toContain('"64"');
+      expect(only('AWS::EC2::Instance').NetworkInterfaces).toEqual([expect.objectContaining({ AssociatePublicIpAddress: false })]);
+      only('AWS::EC2::VPCGatewayAttachment');
+      only('AWS::EC2::InternetGateway');
+      const routes = values(template.findResources('AWS::EC2::Route')).map((route) => route.Properties);
+      expect(routes).toEqual([
+        expect.objectContaining({
+          DestinationIpv6CidrBlock: '::/0',
+          EgressOnlyInternetGatewayId: { Ref: Object.keys(template.findResources('AWS::EC2::EgressOnlyInternetGateway'))[0] },
+        }),
+      ]);
+    });
+
+    it('reaches S3 and DynamoDB through gateway endpoints on its route table', () => {
+      const endpoints = values(template.findResources('AWS::EC2::VPCEndpoint')).map((endpoint) => endpoint.Properties);
+      expect(endpoints.map((endpoint) => JSON.stringify(endpoint.ServiceName).match(/\.(s3|dynamodb)"/)?.[1]).sort()).toEqual([
+        'dynamodb',
+        's3',
+      ]);
+      const routeTable = Object.keys(template.findResources('AWS::EC2::RouteTable'))[0];
+      for (const endpoint of endpoints) {
+        expect(endpoint.VpcEndpointType).toBe('Gateway');
+        expect(endpoint.RouteTableIds).toEqual([{ Ref: routeTable }]);
+      }
+    });
+
+    it('lets in only its port from inside the VPC (CloudFront’s VPC origin), and out only HTTPS', () => {
+      const group = only('AWS::EC2::SecurityGroup');
+      expect(group.SecurityGroupIngress).toEqual([
+        expect.objectContaining({ IpProtocol: 'tcp', FromPort: 8080, ToPort: 8080, CidrIp: only('AWS::EC2::VPC').CidrBlock }),
+      ]);
+      expect(group.SecurityGroupEgress.map((rule: Json) => [rule.CidrIp ?? rule.CidrIpv6, rule.FromPort, rule.ToPort])).toEqual([
+        ['0.0.0.0/0', 443, 443],
+        ['::/0', 443, 443],
+      ]);
+    });
+
+    it('runs with a role of the upload route’s table grants, the originals’ upload prefix only, the media function, the link secret, its logs and its bundle', () => {
+      const profile = only('AWS::IAM::InstanceProfile');
+      const roleId = profile.Roles[0].Ref as string;
+      expect(template.toJSON().Resources[roleId].Properties.AssumeRolePolicyDocument.Statement[0].Principal).toEqual({
+        Service: 'ec2.amazonaws.com',
+      });
+      const policy = values(template.findResources('AWS::IAM::Policy')).find((p) =>
+        (p.Properties.Roles as { Ref: string }[]).some((ref) => ref.Ref === roleId),
+      ) as Json;
+      const statements = policy.Properties.PolicyDocument.Statement as Json[];
+      for (const statement of statements) expect([statement.Resource].flat()).not.toContain('*');
+      // The table: exactly the upload route's own statement (infra/cdk/function-roles.ts).
+      const upload = routes.find((route) => route.operationId === 'uploadFile' && !route.generation) as Route;
+      const routeStatements = policyOf(template, upload)?.Properties.PolicyDocument.Statement as Json[];
+      const tableOf = (list: Json[]) => list.find((statement) => JSON.stringify(statement.Action).includes('dynamodb:'));
+      expect(tableOf(statements)).toEqual(tableOf(routeStatements));
+      const s3 = statements.filter((statement) => JSON.stringify(statement.Action).includes('s3:'));
+      const [originals, bundle] = s3;
+      expect(s3).toHaveLength(2);
+      expect(JSON.stringify(originals?.Resource)).toMatch(/"\/upload\/\*"\]\]\}$/);
+      expect([originals?.Action].flat().sort()).toEqual(
+        [
+          's3:AbortMultipartUpload',
+          's3:DeleteObject',
+          's3:DeleteObjectTagging',
+          's3:DeleteObjectVersion',
+          's3:DeleteObjectVersionTagging',
+          's3:GetObject',
+          's3:GetObjectVersion',
+          's3:PutObject',
+          's3:PutObjectTagging',
+          's3:PutObjectVersionTagging',
+        ].sort(),
+      );
+      expect(bundle?.Action).toBe('s3:GetObject');
+      expect(JSON.stringify(bundle?.Resource)).toMatch(/cdk-[a-z0-9]+-assets-.*\/[0-9a-f]{64}\.zip"/);
+      const media = Object.keys(
+        template.findResources('AWS::Lambda::Function', { Properties: { Description: Match.stringLikeRegexp('previews') } }),
+      );
+      expect(statements).toContainEqual(
+        expect.objectContaining({ Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [media[0], 'Arn'] } }),
+      );
+      expect(statements).toContainEqual(expect.objectContaining({ Action: 'secretsmanager:GetSecretValue' }));
+      const logs = statements.find((statement) => JSON.stringify(statement.Action).includes('logs:')) as Json;
+      expect(JSON.stringify(logs.Resource)).toContain(':log-group:/immich/Test/ingress:*');
+      template.hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: '/immich/Test/ingress', RetentionInDays: 30 });
+    });
+
+    it('gets the upload function’s environment from its user data, with its port, the stack’s origin token, its log group and the dual-stack endpoints', () => {
+      const env = environment();
+      const functionEnv = uploadFunction().Properties.Environment.Variables as Json;
+      // Every variable the upload function has; a plain value the same, a reference (the function's
+      // is its nested stack's parameter) one of the main stack's.
+      for (const [key, value] of Object.entries(functionEnv)) {
+        expect(env.has(key), key).toBe(true);
+        if (typeof value !== 'string') expect(env.get(key), key).toMatch(/^«\{"(Ref|Fn::GetAtt)"/);
+        else if (key !== 'MAX_UPLOAD_MB') expect(env.get(key), key).toBe(value);
+      }
+      expect(env.get('TABLE_NAME')).toMatch(/^«\{"Ref":"Table[0-9A-F]{8}"\}»$/);
+      expect(env.get('ORIGINALS_BUCKET')).toMatch(/^«\{"Ref":"Originals[0-9A-F]{8}"\}»$/);
+      // Up to an upload session's largest file (4 GiB), not Lambda's 4.4 MB.
+      expect(env.get('MAX_UPLOAD_MB')).toBe('4096');
+      expect(env.get('INGRESS_PORT')).toBe('8080');
+      expect(env.get('LOG_GROUP')).toBe('/immich/Test/ingress');
+      expect(env.get('MEDIA_FUNCTION')).toContain('MediaFunction');
+      expect(env.get('SHARED_LINK_SECRET_ARN')).toContain('SharedLinkSecret');
+      // The same value CloudFront sends the streaming routes (infra/cdk/stack.ts).
+      const stream = values(template.findResources('AWS::Lambda::Function')).find(
+        (f) => f.Properties.Environment?.Variables?.ORIGIN_VERIFY,
+      );
+      expect(env.get('ORIGIN_VERIFY')).toBe(`«${JSON.stringify(stream?.Properties.Environment.Variables.ORIGIN_VERIFY)}»`);
+      const region = '«{"Ref":"AWS::Region"}»';
+      expect(env.get('AWS_REGION')).toBe(region);
+      expect(env.get('AWS_ENDPOINT_URL_LAMBDA')).toBe(`https://lambda.${region}.api.aws`);
+      expect(env.get('AWS_ENDPOINT_URL_CLOUDWATCH_LOGS')).toBe(`https://logs.${region}.api.aws`);
+      expect(env.get('AWS_ENDPOINT_URL_SECRETS_MANAGER')).toBe(`https://secretsmanager.${region}.api.aws`);
+    });
+
+    it('names its bundle in its user data, installs Node 24 from AL2023, runs it under systemd as its own user, and patches itself', () => {
+      const text = userData();
+      expect(text).toMatch(/\n# immich-ingress-bundle s3:\/\/«[^»]+»\/[0-9a-f]{64}\.zip\n/);
+      expect(text).toContain('dnf -y install nodejs24');
+      expect(text).toContain('ExecStart=/usr/bin/node-24 --max-old-space-size=256 /opt/immich-ingress/main.mjs');
+      for (const line of ['User=immich-ingress', 'Restart=always', 'MemoryMax=400M', 'NoNewPrivileges=yes', 'ProtectSystem=strict'])
+        expect(text).toContain(`\n${line}\n`);
+      expect(text).toContain('dnf -y upgrade --releasever=latest --security && (dnf needs-restarting -r || systemctl reboot)');
+      expect(text).toContain('systemctl enable --now immich-ingress.service immich-ingress-update.timer');
+    });
+
+    it('expires an original the ingress stored but never recorded (tagged ingress=pending) after a day', () => {
+      const bucket = values(template.findResources('AWS::S3::Bucket')).find((b) => b.Properties.VersioningConfiguration) as Json;
+      expect(bucket.Properties.LifecycleConfiguration.Rules).toContainEqual({
+        Id: 'expire-pending-ingress-uploads',
+        Status: 'Enabled',
+        Prefix: 'upload/',
+        TagFilters: [{ Key: 'ingress', Value: 'pending' }],
+        ExpirationInDays: 1,
+      });
+    });
+
+    it('alarms on the stack’s topic when the instance fails its status checks, reports no heartbeat (missing counts), or runs low on disk', () => {
+      const alarms = values(template.findResources('AWS::CloudWatch::Alarm')).map((alarm) => alarm.Properties);
+      const topic = Object.keys(template.findResources('AWS::SNS::Topic'))[0];
+      const find = (metric: string) => alarms.find((alarm) => alarm.MetricName === metric) as Json;
+      expect(find('StatusCheckFailed')).toMatchObject({
+        Namespace: 'AWS/EC2',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+      expect(find('StatusCheckFailed').Dimensions).toEqual([
+        { Name: 'InstanceId', Value: { Ref: expect.stringMatching(/^IngressInstance/) } },
+      ]);
+      expect(find('IngressHeartbeat')).toMatchObject({
+        Namespace: 'ImmichServerless',
+        Period: 900,
+        Threshold: 1,
+        ComparisonOperator: 'LessThanThreshold',
+        TreatMissingData: 'breaching',
+      });
+      expect(find('IngressDiskFreePercent')).toMatchObject({
+        Namespace: 'ImmichServerless',
+        Threshold: 15,
+        ComparisonOperator: 'LessThanThreshold',
+      });
+      for (const metric of ['StatusCheckFailed', 'IngressHeartbeat', 'IngressDiskFreePercent'])
+        expect(find(metric).AlarmActions, metric).toEqual([{ Ref: topic }]);
+    });
+
+    it('is left out altogether with -c largeUploads=off: no instance, VPC, VPC origin, role or rule', () => {
+      const off = mailed();
+      for (const type of [
+        'AWS::EC2::Instance',
+        'AWS::EC2::VPC',
+        'AWS::EC2::Subnet',
+        'AWS::EC2::VPCEndpoint',
+        'AWS::CloudFront::VpcOrigin',
+        'AWS::IAM::InstanceProfile',
+      ])
+        off.resourceCountIs(type, 0);
+      const json = JSON.stringify(off.toJSON());
+      expect(json).not.toContain('expire-pending-ingress-uploads');
+      expect(json).not.toContain('IngressHeartbeat');
+    });
+  });
+
   it('outputs the API URL under /api', () => {
     const output = template.findOutputs('ApiUrl');
     expect(JSON.stringify(output)).toContain('/api');
@@ -662,8 +918,9 @@ describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
   it('finds nothing that is neither fixed nor acknowledged with a reason in code: a new stack, one with tracing, one on retained resources', () => {
     const contexts: Record<string, string>[] = [
       {},
-      { tracing: 'true' },
+      { tracing: 'true', largeUploads: 'ondemand' },
       {
+        largeUploads: 'off',
         existingTableName: 'kept',
         existingBucketName: 'kept-originals',
         existingLinkSecretArn: 'arn:aws:secretsmanager:eu-west-1:1:secret:s-AbCdEf',
@@ -737,6 +994,12 @@ describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
           'Serverless-EventBusDLQ',
           'AwsSolutions-APIG1',
           'Serverless-APIGWAccessLogging',
+          // The ingress (infra/cdk/ingress.ts): no flow logs, no detailed monitoring, one stateless instance.
+          'AwsSolutions-VPC7',
+          'AwsSolutions-EC28',
+          'AwsSolutions-EC29',
+          // CDK's own, when the ingress's VPC reads the stack's availability zones.
+          'CloudFormation-Validate::W3010',
         ]),
       );
       // Without tracing (the default) none of our statements has Resource '*' (CDK's deploy-time

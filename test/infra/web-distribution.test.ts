@@ -20,8 +20,16 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiFunction } from '#infra/cdk/api-function.ts';
 import { ImmichStack } from '#infra/cdk/stack.ts';
-import { webRoutes } from '#infra/routes.ts';
-import { immutableCacheControl, isAppRoute, securityHeaders, viewerHostFunctionCode } from '#infra/web-app.ts';
+import { bodyLimitBytes, deployedUploadLimitMb, webRoutes } from '#infra/routes.ts';
+import {
+  immutableCacheControl,
+  isAppRoute,
+  originIds,
+  securityHeaders,
+  uploadPaths,
+  uploadRoutingFunctionCode,
+  viewerHostFunctionCode,
+} from '#infra/web-app.ts';
 import { invoke } from '../support/invoke.ts';
 
 type Json = Record<string, any>;
@@ -69,6 +77,11 @@ describe('the web distribution', () => {
     config = distribution?.Properties.DistributionConfig;
   });
   afterAll(() => rmSync(webDir, { recursive: true, force: true }));
+  // The stack without a build and without the ingress (`-c largeUploads=off`), synthesized once for the tests that read it.
+  let plainStack: ImmichStack | undefined;
+  const plain = (): ImmichStack => (plainStack ??= synthStack({ largeUploads: 'off' }));
+  const plainConfig = (): Json =>
+    (Object.values(Template.fromStack(plain()).findResources('AWS::CloudFront::Distribution'))[0] as Json).Properties.DistributionConfig;
 
   const logicalIdOf = (ref: Json | string): string => (typeof ref === 'string' ? ref : (ref.Ref ?? ref['Fn::GetAtt']?.[0]));
   const originOf = (behaviour: Json): Json => config.Origins.find((origin: Json) => origin.Id === behaviour.TargetOriginId);
@@ -99,6 +112,8 @@ describe('the web distribution', () => {
     expect(patterns).toEqual([
       '/api/socket.io/*',
       '/api/sync/stream',
+      '/api/assets',
+      '/api/asset/upload',
       '/api',
       '/api/*',
       '/.well-known/immich',
@@ -237,18 +252,15 @@ describe('the web distribution', () => {
     const withBuild = sharePageRoute(synthStack({}, webDir));
     expect(withBuild.routes).toBe(2);
     expect(withBuild.environment).toMatchObject({ WEB_INDEX: 'index.html', TABLE_NAME: expect.anything() });
-    expect(sharePageRoute(synthStack()).routes).toBe(0);
-    const [distribution] = Object.values(synth().toJSON().Resources).filter(
-      (resource) => (resource as Json).Type === 'AWS::CloudFront::Distribution',
-    ) as Json[];
-    expect(distribution?.Properties.DistributionConfig.CacheBehaviors.map((each: Json) => each.PathPattern)).not.toContain('/share/*');
-    expect(distribution?.Properties.DistributionConfig.CacheBehaviors.map((each: Json) => each.PathPattern)).not.toContain('/s/*');
+    expect(sharePageRoute(plain()).routes).toBe(0);
+    expect(plainConfig().CacheBehaviors.map((each: Json) => each.PathPattern)).not.toContain('/share/*');
+    expect(plainConfig().CacheBehaviors.map((each: Json) => each.PathPattern)).not.toContain('/s/*');
   });
 
   it('deploys the build when there is one (and invalidates the cache), and nothing without', () => {
     template.resourceCountIs('Custom::CDKBucketDeployment', 1);
     template.hasResourceProperties('Custom::CDKBucketDeployment', { DistributionPaths: ['/*'], Prune: true });
-    synth().resourceCountIs('Custom::CDKBucketDeployment', 0);
+    Template.fromStack(plain()).resourceCountIs('Custom::CDKBucketDeployment', 0);
   });
 
   it('lets the app’s origin read the originals’ presigned URLs (the viewer and downloads follow the API’s redirects)', () => {
@@ -257,8 +269,63 @@ describe('the web distribution', () => {
     ) as Json;
     const [rule] = originals.Properties.CorsConfiguration.CorsRules;
     expect(rule.AllowedMethods).toEqual(['GET', 'HEAD']);
-    expect(JSON.stringify(rule.AllowedOrigins)).toContain('DomainName');
-    expect(rule.AllowedOrigins).toHaveLength(1);
+    // With the ingress, CloudFront's domains: naming the distribution's own would be a cycle
+    // (distribution → ingress instance → this bucket's name → its CORS rule → distribution).
+    expect(rule.AllowedOrigins).toEqual(['https://*.cloudfront.net']);
+    // Without it, the distribution's own domain.
+    const plainOriginals = Object.values(Template.fromStack(plain()).findResources('AWS::S3::Bucket')).find(
+      (bucket: Json) => bucket.Properties.VersioningConfiguration,
+    ) as Json;
+    const [plainRule] = plainOriginals.Properties.CorsConfiguration.CorsRules;
+    expect(JSON.stringify(plainRule.AllowedOrigins)).toContain('DomainName');
+    expect(plainRule.AllowedOrigins).toHaveLength(1);
+  });
+
+  it('sends a large upload POST to the ingress’s VPC origin and the rest of the upload paths to the API, by a viewer-request function', () => {
+    const functionCode = uploadRoutingFunctionCode({
+      limitBytes: bodyLimitBytes({ body: 'upload' }, deployedUploadLimitMb),
+      large: 'ingress',
+    });
+    const api = config.Origins.find((origin: Json) => origin.Id === originIds.api);
+    expect(JSON.stringify(api.DomainName)).toContain('.execute-api.');
+    expect(behaviour('/api/*').TargetOriginId).toBe(originIds.api);
+    for (const path of uploadPaths) {
+      const upload = behaviour(path);
+      // CloudFront makes origins of what behaviours name: the ingress is theirs; the function picks per request.
+      expect(upload.TargetOriginId, path).toBe(originIds.ingress);
+      expect(upload.CachePolicyId, path).toBe(cachingDisabled);
+      expect(upload.OriginRequestPolicyId, path).toBe(allViewerExceptHost);
+      expect(upload.AllowedMethods, path).toEqual(['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE']);
+      expect(
+        upload.FunctionAssociations.map((each: Json) => each.EventType),
+        path,
+      ).toEqual(['viewer-request']);
+      expect(functionCodeOf(upload), path).toBe(functionCode);
+      const fn = resources[logicalIdOf(upload.FunctionAssociations[0].FunctionARN)];
+      expect(fn?.Properties.FunctionConfig.Runtime).toBe('cloudfront-js-2.0');
+    }
+    const ingress = config.Origins.find((origin: Json) => origin.Id === originIds.ingress);
+    expect(ingress.OriginCustomHeaders).toEqual([{ HeaderName: 'x-origin-verify', HeaderValue: expect.anything() }]);
+    expect(ingress.OriginCustomHeaders[0].HeaderValue).toEqual(originOf(behaviour('/api/sync/stream')).OriginCustomHeaders[0].HeaderValue);
+    expect(ingress.VpcOriginConfig).toMatchObject({ OriginReadTimeout: 120, OriginKeepaliveTimeout: 60 });
+    const vpcOrigin = resources[logicalIdOf(ingress.VpcOriginConfig.VpcOriginId)]?.Properties.VpcOriginEndpointConfig;
+    expect(vpcOrigin).toMatchObject({ HTTPPort: 8080, OriginProtocolPolicy: 'http-only' });
+    const instance = Object.keys(template.findResources('AWS::EC2::Instance'));
+    expect(JSON.stringify(vpcOrigin.Arn)).toContain(`{"Ref":"${instance[0]}"}`);
+    expect(JSON.stringify(vpcOrigin.Arn)).toContain(':instance/');
+  });
+
+  it('without the ingress (-c largeUploads=off), sends the upload paths to the API, whose function answers a large POST with a 413', () => {
+    const off = plainConfig();
+    const resourcesOff = Template.fromStack(plain()).toJSON().Resources as Record<string, Json>;
+    expect(off.Origins.map((origin: Json) => origin.Id)).not.toContain(originIds.ingress);
+    Template.fromStack(plain()).resourceCountIs('AWS::CloudFront::VpcOrigin', 0);
+    const code = uploadRoutingFunctionCode({ limitBytes: bodyLimitBytes({ body: 'upload' }, deployedUploadLimitMb), large: 'refuse' });
+    for (const path of uploadPaths) {
+      const upload = off.CacheBehaviors.find((each: Json) => each.PathPattern === path);
+      expect(upload.TargetOriginId, path).toBe(originIds.api);
+      expect(resourcesOff[logicalIdOf(upload.FunctionAssociations[0].FunctionARN)]?.Properties.FunctionCode, path).toBe(code);
+    }
   });
 
   it('gives the URL as an output, on a custom domain when asked by context (both the name and the certificate)', () => {
@@ -274,6 +341,11 @@ describe('the web distribution', () => {
       }),
     });
     expect((custom.toJSON().Outputs as Json).WebUrl.Value).toBe('https://photos.example.com');
+    // The originals' CORS rule names the custom domain (known before the deploy: no cycle with the ingress).
+    const originals = Object.values(custom.findResources('AWS::S3::Bucket')).find(
+      (bucket: Json) => bucket.Properties.VersioningConfiguration,
+    ) as Json;
+    expect(originals.Properties.CorsConfiguration.CorsRules[0].AllowedOrigins).toEqual(['https://photos.example.com']);
     expect(() => synth({ domainName: 'photos.example.com' })).toThrow(/certificateArn/);
   });
 });

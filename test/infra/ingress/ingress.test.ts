@@ -1,6 +1,8 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as getAssetInfoV1 } from '#functions/asset/get-asset-info.ts';
 import { handler as createKeyV3 } from '#functions/v3/api-key/create-api-key.ts';
@@ -14,6 +16,10 @@ import { makeJpeg, makeSidecar } from '../../support/photos.ts';
 import { cliFields, multipart, sha1, storedFiles } from '../../support/uploads.ts';
 import { makeVideo } from '../../support/videos.ts';
 import { type Answer, type Body, send, streamedForm } from './client.ts';
+
+// A full collection on demand (V8's own gc, exposed here): memory is measured as what is live.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 let server: Server;
@@ -304,5 +310,33 @@ describe('the ingress', () => {
     await Promise.all(running);
     await finishedWhen((statuses) => statuses.slice(mark).filter((status) => status === 499).length >= 2);
     expect(await originalsOf(user.id)).toEqual([]);
+  });
+
+  it('streams a 50 MB video with the process memory bounded, and records it with its size and checksum', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Video');
+    const size = 50 * 1024 * 1024;
+    const form = streamedForm(v3Fields('video'), { fileName: 'long.mp4', size, contentType: 'video/mp4' });
+    // What is live (after a collection), sampled while the body streams through the process: the
+    // client's chunks are garbage as soon as they are sent, and would otherwise be counted.
+    collectGarbage();
+    const before = process.memoryUsage();
+    let peakHeap = before.heapUsed;
+    let peakBuffers = before.arrayBuffers;
+    const sampler = setInterval(() => {
+      collectGarbage();
+      const now = process.memoryUsage();
+      peakHeap = Math.max(peakHeap, now.heapUsed);
+      peakBuffers = Math.max(peakBuffers, now.arrayBuffers);
+    }, 250);
+    const answer = await send(port, '/api/assets', headersOf(user.accessToken, form.headers), { kind: 'stream', data: form.body }).finally(
+      () => clearInterval(sampler),
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    // A small part of the file: it was never held whole (nor in the copies a buffered upload makes).
+    expect(peakBuffers - before.arrayBuffers).toBeLessThan(size / 5);
+    expect(peakHeap - before.heapUsed).toBeLessThan(size / 5);
+    const asset = await assetV3(user.accessToken, String(answer.body.id));
+    expect(asset).toMatchObject({ originalFileName: 'long.mp4', checksum: Buffer.from(form.checksum(), 'hex').toString('base64') });
+    expect(await originalsOf(user.id)).toHaveLength(1);
   });
 });
