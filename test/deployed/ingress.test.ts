@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listen, startDeployed } from '#infra/local/deployed/start.ts';
+import { bodyLimitBytes, deployedUploadLimitMb } from '#infra/routes.ts';
+import { uploadPaths, uploadRoutingFunctionCode } from '#infra/web-app.ts';
 import { deployedAssembly } from '../support/assembly.ts';
 import { useDeployedStack } from '../support/deployed-stack.ts';
 import { send } from '../support/streamed-upload.ts';
@@ -61,6 +63,22 @@ describe('the ingress, as the template defines it (its instance’s bundle, envi
     expect(env.AWS_ACCESS_KEY_ID).toMatch(/^LOCAL[0-9A-F]{16}$/);
     expect(ingress.roleArn).toMatch(/^arn:aws:iam::000000000000:role\/\w+/);
     expect(api.deployment.policies.get(ingress.roleArn)?.length).toBeGreaterThan(0);
+  });
+
+  it('sits behind the upload paths’ behaviours: their viewer-request function is the template’s, the ingress a VPC origin with the stack’s header', () => {
+    const { api } = stack.current;
+    const code = uploadRoutingFunctionCode({ limitBytes: bodyLimitBytes({ body: 'upload' }, deployedUploadLimitMb), large: 'ingress' });
+    expect(api.deployment.edgeBehaviors.map((each) => [each.pathPattern, each.viewerRequest.code === code])).toEqual(
+      uploadPaths.map((path) => [path, true]),
+    );
+    // Before `/api/*`, which they are inside of (CloudFront takes the first pattern that matches).
+    const patterns = api.deployment.behaviorPatterns;
+    for (const path of uploadPaths) expect(patterns.indexOf(path)).toBeLessThan(patterns.indexOf('/api/*'));
+    expect(api.deployment.origins.get('ingress')).toEqual({
+      kind: 'ingress',
+      headers: { 'x-origin-verify': api.deployment.ingress?.environment.ORIGIN_VERIFY },
+    });
+    expect(api.deployment.origins.get('api')).toEqual({ kind: 'api', headers: {} });
   });
 
   it('is reached only through the distribution: its origin header added there, refused without it', async () => {

@@ -60,8 +60,6 @@ export interface StartDeployedOptions {
   webDir?: string;
   /** Run the EventBridge schedules on their own (`npm run start:deployed`); without, only `tick()` invokes them (tests). */
   schedules?: boolean;
-  /** Leave the template's ingress (the large uploads' instance) unstarted: its origin then answers 502, as a stopped instance would. */
-  withoutIngress?: boolean;
 }
 
 /**
@@ -215,7 +213,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
   // One access key per function: the gateway knows the caller by it, as AWS knows a role session.
   const callers = new Map([...deployment.functions.values()].map((fn) => [`LOCAL${randomBytes(8).toString('hex').toUpperCase()}`, fn]));
   // The ingress signs with its instance profile's role (IMDS's credentials, deployed): a key of its own.
-  const ingressKey = deployment.ingress && !options.withoutIngress ? `LOCAL${randomBytes(8).toString('hex').toUpperCase()}` : undefined;
+  const ingressKey = deployment.ingress ? `LOCAL${randomBytes(8).toString('hex').toUpperCase()}` : undefined;
   const gatewayCallers = new Map<string, AwsCaller>([
     ...callers,
     ...(ingressKey && deployment.ingress ? [[ingressKey, deployment.ingress] as const] : []),
