@@ -129,8 +129,8 @@ export interface UploadRoutingOptions {
    */
   limitBytes: number;
   /**
-   * `ingress`: a larger `POST` (or one of unknown length) goes to the ingress origin, everything
-   * else to the API's. `refuse` (`-c largeUploads=off`: no ingress): a larger `POST` is answered
+   * `ingress`: a larger `POST` (or one of unknown length) stays on the behaviour's origin, the
+   * ingress; everything else goes to the API's. `refuse` (`-c largeUploads=off`: no ingress): a larger `POST` is answered
    * here with a 413 in Immich's error shape that says how to upload large files.
    */
   large: 'ingress' | 'refuse';
@@ -140,11 +140,14 @@ export interface UploadRoutingOptions {
  * The viewer-request function of the upload paths' behaviours (CloudFront Functions, runtime 2.0).
  * A `POST` whose `content-length` is over `limitBytes`, or that has none (a chunked body), is a
  * large upload; anything else (a small upload, `GET /api/assets`, …) goes to the API origin, as
- * every other API path does. A viewer-request function reads `content-length` (a read-only header
- * it is shown: CloudFront's "Restrictions on all edge functions", HTTP headers) and picks one of the
- * distribution's origins by id with `cf.selectRequestOriginById` (CloudFront's "Helper methods for
- * origin modification"); both origins are selected by id, whichever the behaviour names.
- * test/infra/upload-routing.test.ts runs this code with a stand-in `cloudfront` module.
+ * every other API path does. With the ingress, the behaviours' own origin is the ingress (CloudFront
+ * makes origins only of what behaviours name: infra/cdk/web-distribution.ts), so a large upload is
+ * left on it and the function selects the API's origin by id for the rest: no VPC origin is ever
+ * selected by id (AWS's page for `selectRequestOriginById` speaks of any origin already in the
+ * distribution and names no VPC origin). A viewer-request function reads `content-length` (a
+ * read-only header it is shown: CloudFront's "Restrictions on all edge functions", HTTP headers)
+ * and picks an origin with `cf.selectRequestOriginById` (CloudFront's "Helper methods for origin
+ * modification"). test/infra/upload-routing.test.ts runs this code with a stand-in `cloudfront`.
  */
 export const uploadRoutingFunctionCode = ({ limitBytes, large }: UploadRoutingOptions): string => {
   const limitMb = Math.round((limitBytes / (1024 * 1024)) * 10) / 10;
@@ -161,7 +164,7 @@ export const uploadRoutingFunctionCode = ({ limitBytes, large }: UploadRoutingOp
 ${isLarge}
 function handler(event) {
   var request = event.request;
-  cf.selectRequestOriginById(isLarge(request) ? '${originIds.ingress}' : '${originIds.api}');
+  if (!isLarge(request)) cf.selectRequestOriginById('${originIds.api}');
   return request;
 }
 `;

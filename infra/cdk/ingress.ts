@@ -1,4 +1,4 @@
-import { Aws, Duration, Expiration, RemovalPolicy, Tags, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Expiration, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -37,6 +37,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { ITopic } from 'aws-cdk-lib/aws-sns';
+import { AwsCustomResource, AwsCustomResourcePolicy, PhysicalResourceId, PhysicalResourceIdReference } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import { metricsNamespace } from '#shared/core/log.ts';
 import { limits } from '#shared/model/limits.ts';
@@ -60,6 +61,9 @@ export const largeUploadsMode = (scope: Construct): LargeUploads => {
 
 /** The ingress VPC's one IPv4 block (its one subnet's too): 11 addresses for the instance and CloudFront's interfaces. */
 export const ingressVpcCidr = '10.51.0.0/28';
+
+/** Where DescribeInstances answers the instance's Spot request id. */
+const spotRequestIdPath = 'Reservations.0.Instances.0.SpotInstanceRequestId';
 
 /** The port the ingress listens on, inside the VPC (CloudFront's VPC origin speaks HTTP to it). */
 export const ingressPort = 8080;
@@ -108,6 +112,8 @@ export interface IngressProps {
   alarms: ITopic;
   /** Spot (persistent, stopped on interruption) or on demand. */
   market: 'spot' | 'ondemand';
+  /** The availability zone of its subnet (`-c ingressAvailabilityZone=…`); the Region's first when absent. */
+  availabilityZone?: string | undefined;
 }
 
 /**
@@ -128,7 +134,9 @@ export class Ingress extends Construct {
     this.vpc = new Vpc(this, 'Vpc', {
       ipAddresses: IpAddresses.cidr(ingressVpcCidr),
       ipProtocol: IpProtocol.DUAL_STACK,
-      maxAzs: 1,
+      // The Region's first zone, or the one named by `-c ingressAvailabilityZone=…` (a zone where
+      // t4g.nano and CloudFront's VPC origins are both offered, when the first is not one).
+      ...(props.availabilityZone ? { availabilityZones: [props.availabilityZone] } : { maxAzs: 1 }),
       natGateways: 0,
       // The default security group keeps AWS's rules: nothing uses it (CDK's restriction would be a custom resource).
       restrictDefaultSecurityGroup: false,
@@ -246,13 +254,15 @@ export class Ingress extends Construct {
       ...Object.entries(environment).map(([key, value]) => `${key}=${value}`),
       userDataMarkers.envEnd,
       'IMMICH_INGRESS_ENV',
+      // The network steps are tried again for a while (the first boot may come before the routes settle).
+      'retry() { for attempt in 1 2 3 4 5 6 7 8 9 10; do "$@" && return 0; sleep $((attempt * 5)); done; return 1; }',
       // Node from AL2023's own repository (its namespaced node-24), unzip; AWS CLI comes with the AMI.
-      'dnf -y install nodejs24 unzip dnf-plugins-core',
+      'retry dnf -y install nodejs24 unzip dnf-plugins-core',
       // No SSM endpoints here (no NAT, no interface endpoints): the agent would only retry forever.
       'systemctl disable --now amazon-ssm-agent || true',
       'id immich-ingress >/dev/null 2>&1 || useradd --system --no-create-home --shell /sbin/nologin immich-ingress',
       'chgrp immich-ingress /etc/immich-ingress/env && chmod 0640 /etc/immich-ingress/env',
-      `aws s3 cp --region ${region} s3://${bundle.s3BucketName}/${bundle.s3ObjectKey} /tmp/immich-ingress.zip`,
+      `retry aws s3 cp --region ${region} s3://${bundle.s3BucketName}/${bundle.s3ObjectKey} /tmp/immich-ingress.zip`,
       'rm -rf /opt/immich-ingress && install -d -m 0755 /opt/immich-ingress && unzip -q /tmp/immich-ingress.zip -d /opt/immich-ingress && rm /tmp/immich-ingress.zip',
       "cat > /etc/systemd/system/immich-ingress.service <<'IMMICH_INGRESS_UNIT'",
       '[Unit]',
@@ -282,7 +292,7 @@ export class Ingress extends Construct {
       'IMMICH_INGRESS_UNIT',
       // Security updates by itself: AL2023 pins each AMI to its release, so a plain upgrade finds
       // nothing new; every night the newest release's security updates, and a reboot when the
-      // kernel or a core library changed (docs/deployment.md, "The ingress").
+      // kernel or a core library changed (docs/large-uploads.md).
       "cat > /etc/systemd/system/immich-ingress-update.service <<'IMMICH_INGRESS_UPDATE'",
       '[Unit]',
       'Description=Security updates from the newest AL2023 release, then a reboot when needed',
@@ -350,6 +360,55 @@ export class Ingress extends Construct {
         launchTemplateId: template.launchTemplateId,
         version: template.latestVersionNumber,
       };
+      // A persistent request outlives its instance: terminated (a deploy that replaces it, or
+      // `npm run destroy`), EC2 would launch another outside the stack. So the request is
+      // cancelled first: this resource names the instance (CloudFormation removes it before the
+      // instance), finds the instance's request, and cancels that request when it goes.
+      const request = new AwsCustomResource(this, 'SpotRequest', {
+        resourceType: 'Custom::IngressSpotRequest',
+        onUpdate: {
+          service: 'EC2',
+          action: 'describeInstances',
+          parameters: { InstanceIds: [this.instance.instanceId] },
+          physicalResourceId: PhysicalResourceId.fromResponse(spotRequestIdPath),
+          outputPaths: [spotRequestIdPath],
+        },
+        onDelete: {
+          service: 'EC2',
+          action: 'cancelSpotInstanceRequests',
+          parameters: { SpotInstanceRequestIds: [new PhysicalResourceIdReference()] },
+        },
+        policy: AwsCustomResourcePolicy.fromStatements([
+          // DescribeInstances has no resource-level permission (it takes '*' only).
+          new PolicyStatement({ actions: ['ec2:DescribeInstances'], resources: ['*'] }),
+          new PolicyStatement({
+            actions: ['ec2:CancelSpotInstanceRequests'],
+            resources: [`arn:${Aws.PARTITION}:ec2:${Aws.REGION}:${Aws.ACCOUNT_ID}:spot-instances-request/*`],
+          }),
+        ]),
+        installLatestAwsSdk: false,
+        memorySize: 256,
+      });
+      // CDK's handler of such calls: one function for the stack, run only at deploy time.
+      const handler = Stack.of(this).node.tryFindChild(`AWS${AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`);
+      if (handler) {
+        const reason = 'CDK’s handler of the ingress’s Spot request (AwsCustomResource), run only at deploy time';
+        Validations.of(handler).acknowledge(
+          {
+            id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+            reason: `${reason}; AWSLambdaBasicExecutionRole is what CDK gives it`,
+          },
+          { id: 'Serverless-LambdaDLQ', reason: `${reason}; CloudFormation waits for its answer and fails the deploy on an error` },
+          { id: 'Serverless-LambdaTracing', reason: `${reason}; two EC2 calls, nothing a trace would show more of than its log` },
+        );
+      }
+      Validations.of(request).acknowledge(
+        { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'ec2:DescribeInstances only, which takes no resource-level permission' },
+        {
+          id: 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ec2:<AWS::Region>:<AWS::AccountId>:spot-instances-request/*]',
+          reason: 'Cancels the ingress instance’s own Spot request, whose id is known only once the instance runs',
+        },
+      );
     }
     Validations.of(this.instance).acknowledge(
       {

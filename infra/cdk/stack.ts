@@ -261,6 +261,7 @@ export class ImmichStack extends Stack {
             originVerify,
             alarms,
             market: largeUploads,
+            availabilityZone: this.node.tryGetContext('ingressAvailabilityZone') as string | undefined,
           });
 
     // Immich's web app and the API on one origin, behind CloudFront (docs/web-app.md).

@@ -214,8 +214,8 @@ export class WebDistribution extends Construct {
     // (its 6 MB request), so the viewer-request function sends it to the ingress (a VPC origin of
     // the instance, HTTP inside the VPC, the stack's token added), everything else to the API; with
     // no ingress it answers a large POST with a 413 that says how to upload large files. CloudFront
-    // makes an origin of what a behaviour names only, so the ingress is these behaviours' origin
-    // and the function selects one of the two by id for every request (both ids are fixed).
+    // makes an origin of what a behaviour names only, so the ingress is these behaviours' origin:
+    // a large upload stays there, and the function selects the API's origin by id for the rest.
     const uploadRouting = new EdgeFunction(this, 'UploadRouting', {
       runtime: FunctionRuntime.JS_2_0,
       comment: props.ingress ? 'Immich uploads: a large POST to the ingress, the rest to the API' : 'Immich uploads: a large POST is a 413',

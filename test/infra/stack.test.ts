@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,8 +57,10 @@ describe('ImmichStack', () => {
     let made: T | undefined;
     return () => (made ??= make());
   };
-  // Tuned throttling, with the ingress on demand.
-  const tuned = variant(() => synthWith({ throttleRate: '5', throttleBurst: '10', largeUploads: 'ondemand' }));
+  // Tuned throttling, with the ingress on demand in a zone of the deployer's choice.
+  const tuned = variant(() =>
+    synthWith({ throttleRate: '5', throttleBurst: '10', largeUploads: 'ondemand', ingressAvailabilityZone: 'eu-west-1b' }),
+  );
   // Alarms mailed, without the ingress.
   const mailed = variant(() => synthWith({ alarmEmail: 'me@example.com', largeUploads: 'off' }));
 
@@ -423,8 +426,10 @@ describe('ImmichStack', () => {
     // Logs go only to the functions' own log groups, which carry the stack's prefix.
     const logGroups = values(template.findResources('AWS::Logs::LogGroup')).map((g) => String(g.Properties.LogGroupName));
     expect(logGroups.filter((name) => name.startsWith('/immich/Test/'))).toHaveLength(routes.length + 2 + 4 + 1);
+    // CDK's deploy-time handlers write their own groups (their managed role: acknowledged in code).
+    const deployTime = /BucketNotificationsHandler|AWS679f53fac002430cb0da5b7982bd2287/;
     const logStatements = values(template.findResources('AWS::IAM::Policy'))
-      .filter((p) => !JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler'))
+      .filter((p) => !deployTime.test(JSON.stringify(p.Properties.Roles)))
       .map((p) =>
         JSON.stringify(p.Properties.PolicyDocument.Statement.find((st: { Action: string[] }) => st.Action.includes('logs:PutLogEvents'))),
       );
@@ -612,6 +617,26 @@ describe('ImmichStack', () => {
       expect(() => largeUploadsMode(new App({ context: { largeUploads: 'sometimes' } }))).toThrow(/largeUploads=sometimes/);
     });
 
+    it('cancels the instance’s persistent Spot request before CloudFormation terminates the instance (else EC2 would launch another outside the stack)', () => {
+      const [request] = values(template.findResources('Custom::IngressSpotRequest')) as Json[];
+      const instance = Object.keys(template.findResources('AWS::EC2::Instance'))[0];
+      // Created and updated: the instance's request found (its id the resource's physical id).
+      const update = JSON.stringify(request?.Properties.Update);
+      expect(update).toContain('describeInstances');
+      expect(update).toContain(`{"Ref":"${instance}"}`);
+      expect(update).toContain('Reservations.0.Instances.0.SpotInstanceRequestId');
+      // Deleted (before the instance, which it names): that request cancelled.
+      const remove = JSON.parse(String(request?.Properties.Delete)) as Json;
+      expect(remove).toMatchObject({ service: 'EC2', action: 'cancelSpotInstanceRequests' });
+      expect(remove.parameters.SpotInstanceRequestIds).toEqual(['PHYSICAL:RESOURCEID:']);
+      const policy = values(template.findResources('AWS::IAM::Policy')).find((p) =>
+        JSON.stringify(p.Properties.PolicyDocument).includes('ec2:CancelSpotInstanceRequests'),
+      ) as Json;
+      expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain(':spot-instances-request/*');
+      // On demand, no request to cancel.
+      tuned().resourceCountIs('Custom::IngressSpotRequest', 0);
+    });
+
     it('sits in one private dual-stack subnet: no NAT, no public IPv4, IPv6 out through an egress-only gateway, an internet gateway attached but unrouted', () => {
       template.resourceCountIs('AWS::EC2::NatGateway', 0);
       template.resourceCountIs('AWS::EC2::EIP', 0);
@@ -621,6 +646,9 @@ describe('ImmichStack', () => {
       expect(subnet.AssignIpv6AddressOnCreation).toBe(true);
       expect(JSON.stringify(subnet.Ipv6CidrBlock)).toContain('"64"');
       expect(only('AWS::EC2::Instance').NetworkInterfaces).toEqual([expect.objectContaining({ AssociatePublicIpAddress: false })]);
+      // The Region's first zone, unless the deployer names one.
+      expect(subnet.AvailabilityZone).toEqual({ 'Fn::Select': [0, { 'Fn::GetAZs': '' }] });
+      expect(values(tuned().findResources('AWS::EC2::Subnet'))[0]?.Properties.AvailabilityZone).toBe('eu-west-1b');
       only('AWS::EC2::VPCGatewayAttachment');
       only('AWS::EC2::InternetGateway');
       const routes = values(template.findResources('AWS::EC2::Route')).map((route) => route.Properties);
@@ -737,12 +765,16 @@ describe('ImmichStack', () => {
     it('names its bundle in its user data, installs Node 24 from AL2023, runs it under systemd as its own user, and patches itself', () => {
       const text = userData();
       expect(text).toMatch(/\n# immich-ingress-bundle s3:\/\/«[^»]+»\/[0-9a-f]{64}\.zip\n/);
-      expect(text).toContain('dnf -y install nodejs24');
+      expect(text).toContain('retry dnf -y install nodejs24');
+      expect(text).toMatch(/\nretry aws s3 cp --region «[^»]+» s3:\/\/«[^»]+»\/[0-9a-f]{64}\.zip \/tmp\/immich-ingress\.zip\n/);
       expect(text).toContain('ExecStart=/usr/bin/node-24 --max-old-space-size=256 /opt/immich-ingress/main.mjs');
       for (const line of ['User=immich-ingress', 'Restart=always', 'MemoryMax=400M', 'NoNewPrivileges=yes', 'ProtectSystem=strict'])
         expect(text).toContain(`\n${line}\n`);
       expect(text).toContain('dnf -y upgrade --releasever=latest --security && (dnf needs-restarting -r || systemctl reboot)');
       expect(text).toContain('systemctl enable --now immich-ingress.service immich-ingress-update.timer');
+      // A script bash reads without error (its references written as plain words).
+      expect(() => execFileSync('bash', ['-n'], { input: text.replace(/«[^»]*»/g, 'value'), stdio: 'pipe' })).not.toThrow();
+      expect(text.startsWith('#!/bin/bash\nset -euo pipefail\n')).toBe(true);
     });
 
     it('expires an original the ingress stored but never recorded (tagged ingress=pending) after a day', () => {
@@ -948,7 +980,7 @@ describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
     }
   });
 
-  it('acknowledges only what it says: every acknowledgment has a reason; with tracing, the one Resource::* statement is X-Ray’s', () => {
+  it('acknowledges only what it says: every acknowledgment has a reason; with tracing, the Resource::* statements are X-Ray’s and DescribeInstances’', () => {
     const { stack, outdir } = nagged({ tracing: 'true' });
     try {
       const nested = stack.node.children.filter((child) => child instanceof NestedStack);
@@ -961,8 +993,10 @@ describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
           .flatMap((r) => r.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown }[]),
       );
       const everything = statements.filter((st) => [st.Resource].flat().includes('*'));
+      // X-Ray's two, and the ingress's Spot request handler's ec2:DescribeInstances (infra/cdk/ingress.ts):
+      // none of them takes a resource-level permission.
       expect(new Set(everything.flatMap((st) => [st.Action].flat()))).toEqual(
-        new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']),
+        new Set(['xray:PutTraceSegments', 'xray:PutTelemetryRecords', 'ec2:DescribeInstances']),
       );
       const acknowledgments = [stack, ...nested].flatMap((each) =>
         each.node
@@ -1000,17 +1034,22 @@ describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
           'AwsSolutions-EC29',
           // CDK's own, when the ingress's VPC reads the stack's availability zones.
           'CloudFormation-Validate::W3010',
+          // CDK's handler of the ingress's Spot request (deploy time only).
+          'Serverless-LambdaTracing',
         ]),
       );
       // Without tracing (the default) none of our statements has Resource '*' (CDK's deploy-time
-      // handler for bucket notifications has its own).
+      // handler for bucket notifications has its own), but the ingress's Spot request handler's
+      // ec2:DescribeInstances, which takes no resource-level permission (infra/cdk/ingress.ts).
       const plain = synth();
-      const wildcard = values(plain.findResources('AWS::IAM::Policy')).filter(
-        (p) =>
-          !JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler') &&
-          (p.Properties.PolicyDocument.Statement as { Resource: unknown }[]).some((st) => [st.Resource].flat().includes('*')),
+      const wildcard = values(plain.findResources('AWS::IAM::Policy')).flatMap((p) =>
+        JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler')
+          ? []
+          : (p.Properties.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[]).filter((st) =>
+              [st.Resource].flat().includes('*'),
+            ),
       );
-      expect(wildcard).toEqual([]);
+      expect(wildcard).toEqual([{ Action: 'ec2:DescribeInstances', Effect: 'Allow', Resource: '*' }]);
     } finally {
       rmSync(outdir, { recursive: true, force: true });
     }
