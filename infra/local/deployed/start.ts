@@ -117,6 +117,9 @@ const edgeError = (res: ServerResponse, status: 502 | 503, message: string): voi
  * **piped** as it arrives, never buffered, so nothing limits its size here (the ingress reads it as
  * a stream: infra/ingress/). A viewer gone half-way ends the origin's request too; an origin that
  * answers before the whole body has come (a refusal from the headers) is answered at once.
+ * `Expect: 100-continue` is answered here (Node's server) and not passed on, as a proxy may: how
+ * CloudFront treats it before a custom origin is not verified. A refusal from the headers reaches
+ * the viewer either way, without the body it has not sent yet.
  */
 export const pipeToOrigin = (
   origin: string,
