@@ -37,6 +37,10 @@ const deployment: Deployment = {
   schedules: [],
   functionUrls: [],
   streamBehaviors: [],
+  behaviorPatterns: [],
+  edgeBehaviors: [],
+  origins: new Map(),
+  ingress: undefined,
   webSocketApis: [],
   socketBehaviors: [],
   routes: [

@@ -257,10 +257,12 @@ describe('IAM from the template, enforced on every AWS call', () => {
   });
 });
 
+// On a route the distribution sends to API Gateway whatever the size (the upload routes' large
+// bodies go to the ingress: test/deployed/ingress.test.ts).
 describe('API Gateway and Lambda limits, as AWS answers them', () => {
   it('a body over 10 MB: 413 before any function runs', async () => {
     const { baseUrl, failures } = await serve();
-    const response = await fetch(`${baseUrl}/asset/upload`, { method: 'POST', body: new Uint8Array(10 * 1024 * 1024 + 1) });
+    const response = await fetch(`${baseUrl}/album`, { method: 'POST', body: new Uint8Array(10 * 1024 * 1024 + 1) });
     expect(response.status).toBe(413);
     expect(await response.json()).toEqual({ message: 'Request Entity Too Large' });
     expect(failures).toEqual([]);
@@ -268,7 +270,7 @@ describe('API Gateway and Lambda limits, as AWS answers them', () => {
 
   it('a body that does not fit in a 6 MB invocation once encoded: API Gateway’s 413, not the function’s', async () => {
     const { baseUrl } = await serve();
-    const response = await fetch(`${baseUrl}/asset/upload`, {
+    const response = await fetch(`${baseUrl}/album`, {
       method: 'POST',
       headers: { 'content-type': 'application/octet-stream' },
       body: new Uint8Array(5 * 1024 * 1024),

@@ -122,6 +122,23 @@ describe('what each AWS call needs', () => {
     ]);
   });
 
+  it('S3 tags: their own actions, and a PutObject or CreateMultipartUpload with x-amz-tagging needs PutObjectTagging too', () => {
+    const url = (path: string) => new URL(path, 'http://s3.local');
+    const object = 'arn:aws:s3:::originals/k';
+    expect(s3Authorizations('PUT', url('/originals/k?tagging'))).toEqual([{ action: 's3:PutObjectTagging', resource: object }]);
+    expect(s3Authorizations('DELETE', url('/originals/k?tagging'))).toEqual([{ action: 's3:DeleteObjectTagging', resource: object }]);
+    expect(s3Authorizations('GET', url('/originals/k?tagging&versionId=v'))).toEqual([
+      { action: 's3:GetObjectVersionTagging', resource: object },
+    ]);
+    expect(s3Authorizations('POST', url('/originals/k?uploads'), { 'x-amz-tagging': 'ingress=pending' })).toEqual([
+      { action: 's3:PutObject', resource: object },
+      { action: 's3:PutObjectTagging', resource: object },
+    ]);
+    expect(s3Authorizations('GET', url('/originals?uploads&prefix=upload/'))).toEqual([
+      { action: 's3:ListBucketMultipartUploads', resource: 'arn:aws:s3:::originals' },
+    ]);
+  });
+
   it('Secrets Manager: the secret by its id', () => {
     expect(secretsManagerAuthorizations('GetSecretValue', { SecretId: 'arn:s' })).toEqual([
       { action: 'secretsmanager:GetSecretValue', resource: 'arn:s' },

@@ -33,8 +33,11 @@ export interface ApiGatewayOptions {
   pools: ReadonlyMap<string, FunctionPool>;
   /** Told of every failed invocation (the server prints them, as CloudWatch would hold them). */
   onFailure?: (functionId: string, message: string) => void;
-  /** What answers before the API, as CloudFront does deployed (the web app: start.ts); true when it answered. */
-  edge?: (req: IncomingMessage, res: ServerResponse, path: string) => boolean;
+  /**
+   * What answers before the API, as CloudFront does deployed (the web app, the upload routes'
+   * function: start.ts); true when it answered. It may change the request's url and headers first.
+   */
+  edge?: (req: IncomingMessage, res: ServerResponse, path: string) => boolean | Promise<boolean>;
 }
 
 export const createApiGateway = ({ deployment, pools, onFailure, edge }: ApiGatewayOptions): Server => {
@@ -45,9 +48,9 @@ export const createApiGateway = ({ deployment, pools, onFailure, edge }: ApiGate
   const match = createRouteMatcher(rows);
 
   return createServer(async (req, res) => {
+    if (await edge?.(req, res, (req.url ?? '/').split('?')[0] ?? '/')) return;
     const method = req.method ?? 'GET';
     const url = req.url ?? '/';
-    if (edge?.(req, res, url.split('?')[0] ?? '/')) return;
     const found = match(method, url.split('?')[0] ?? '/');
     const pool = found && pools.get(found.route.functionId);
     if (!found || !pool) return answer(res, 404, 'Not Found', '');

@@ -45,6 +45,39 @@ export interface DeployedStreamBehavior {
   headers: Record<string, string>;
 }
 
+/**
+ * A distribution behavior with a viewer-request CloudFront Function in front of the API or the
+ * ingress (the upload routes' size rule: infra/web-app.ts): its function's code, the origin it
+ * sends to unless the function selects another, and every such origin by id.
+ */
+export interface DeployedEdgeBehavior {
+  pathPattern: string;
+  originId: string;
+  viewerRequest: { name: string; code: string };
+}
+
+/** An origin of the distribution a function may send a request to: the HTTP API, or the ingress (a VPC origin). */
+export interface DeployedOrigin {
+  kind: 'api' | 'ingress';
+  /** Its custom headers (`x-origin-verify`), added to every request CloudFront sends it. */
+  headers: Record<string, string>;
+}
+
+/**
+ * The ingress (infra/ingress/): the EC2 instance tagged `immich:role=ingress`, read from its user
+ * data as the instance reads it at boot (infra/cdk/ingress.ts): the bundle it fetches (the CDK
+ * asset, found in the assembly by its object key), the environment file it writes, and the role its
+ * instance profile gives it.
+ */
+export interface DeployedIngress {
+  /** The instance's logical id (with its nested stack's prefix): how the gateway names the caller. */
+  id: string;
+  /** The folder of its bundle in the assembly (`main.mjs`). */
+  codeDir: string;
+  environment: Record<string, string>;
+  roleArn: string;
+}
+
 export interface DeployedRoute {
   /** `GET /api/asset/{id}`, `ANY /{proxy+}`. */
   routeKey: string;
@@ -94,8 +127,15 @@ export interface Deployment {
   functionUrls: DeployedFunctionUrl[];
   /** The distribution's behaviors whose origin is a function URL. */
   streamBehaviors: DeployedStreamBehavior[];
+  /** Every behavior's path pattern, in the distribution's order (CloudFront takes the first that matches). */
+  behaviorPatterns: string[];
+  /** The behaviors with a viewer-request function before the API or the ingress, and those origins by id. */
+  edgeBehaviors: DeployedEdgeBehavior[];
+  origins: Map<string, DeployedOrigin>;
   /** The originals bucket's object-created notifications. */
   notifications: DeployedNotification[];
+  /** The large uploads' ingress, unless the stack was synthesized without it (`-c largeUploads=off`). */
+  ingress: DeployedIngress | undefined;
   routes: DeployedRoute[];
   /** IAM statements per role ARN, from every AWS::IAM::Policy (and inline role policy) of the assembly. */
   policies: Map<string, PolicyStatement[]>;
@@ -189,6 +229,8 @@ const resolver = (local: LocalResources, scope: Scope) => {
           const [separator, text] = argument as [string, Json];
           return String(resolve(text)).split(separator);
         }
+        case 'Fn::Base64':
+          return Buffer.from(String(resolve(argument))).toString('base64');
         case 'Fn::Select': {
           const [index, items] = argument as [number, Json];
           return list(resolve(items))[Number(index)] ?? '';
@@ -225,7 +267,11 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
     schedules: [],
     functionUrls: [],
     streamBehaviors: [],
+    behaviorPatterns: [],
+    edgeBehaviors: [],
+    origins: new Map(),
     notifications: [],
+    ingress: undefined,
     routes: [],
     policies: new Map(),
     bucketCors: [],
@@ -325,10 +371,48 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
         }
         case 'AWS::CloudFront::Distribution': {
           const config = properties.DistributionConfig as {
-            Origins?: { Id: string; DomainName: Json; OriginCustomHeaders?: { HeaderName: string; HeaderValue: Json }[] }[];
-            CacheBehaviors?: { PathPattern: string; TargetOriginId: string }[];
+            Origins?: {
+              Id: string;
+              DomainName: Json;
+              OriginCustomHeaders?: { HeaderName: string; HeaderValue: Json }[];
+              VpcOriginConfig?: Json;
+            }[];
+            CacheBehaviors?: {
+              PathPattern: string;
+              TargetOriginId: string;
+              FunctionAssociations?: { EventType: string; FunctionARN: Json }[];
+            }[];
           };
+          // The API (an HTTP API's domain) and the ingress (a VPC origin: the instance, infra/cdk/ingress.ts).
+          for (const origin of config.Origins ?? []) {
+            const api = /"Ref":"([^"]+)"/.exec(JSON.stringify(origin.DomainName))?.[1];
+            const isHttpApi =
+              api !== undefined &&
+              scope.template.Resources[api]?.Type === 'AWS::ApiGatewayV2::Api' &&
+              scope.template.Resources[api]?.Properties?.ProtocolType !== 'WEBSOCKET';
+            const kind = origin.VpcOriginConfig ? 'ingress' : isHttpApi ? 'api' : undefined;
+            if (!kind) continue;
+            deployment.origins.set(origin.Id, {
+              kind,
+              headers: Object.fromEntries(
+                (origin.OriginCustomHeaders ?? []).map((header) => [header.HeaderName, String(resolve(header.HeaderValue))]),
+              ),
+            });
+          }
           for (const behavior of config.CacheBehaviors ?? []) {
+            deployment.behaviorPatterns.push(behavior.PathPattern);
+            const viewerRequest = (behavior.FunctionAssociations ?? []).find((each) => each.EventType === 'viewer-request');
+            const functionId = /"Fn::GetAtt":\["([^"]+)"/.exec(JSON.stringify(viewerRequest?.FunctionARN ?? ''))?.[1];
+            const edgeFunction = functionId ? scope.template.Resources[functionId] : undefined;
+            if (edgeFunction && deployment.origins.has(behavior.TargetOriginId)) {
+              if (edgeFunction.Type !== 'AWS::CloudFront::Function' || !edgeFunction.Properties?.FunctionCode)
+                throw new Error(`${behavior.PathPattern}: a viewer-request function that is not a CloudFront Function with its code`);
+              deployment.edgeBehaviors.push({
+                pathPattern: behavior.PathPattern,
+                originId: behavior.TargetOriginId,
+                viewerRequest: { name: String(functionId), code: String(resolve(edgeFunction.Properties.FunctionCode)) },
+              });
+            }
             const origin = config.Origins?.find((each) => each.Id === behavior.TargetOriginId);
             // A WebSocket API's domain names the API (`<api id>.execute-api.<region>…`).
             const socketApi = /"Ref":"([^"]+)"/.exec(JSON.stringify(origin?.DomainName ?? ''))?.[1];
@@ -345,6 +429,13 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
               ),
             });
           }
+          break;
+        }
+        case 'AWS::EC2::Instance': {
+          const tags = list(properties.Tags ?? []) as { Key?: Json; Value?: Json }[];
+          if (!tags.some((tag) => tag.Key === 'immich:role' && tag.Value === 'ingress')) break;
+          if (deployment.ingress) throw new Error(`${logicalId}: a second instance tagged immich:role=ingress`);
+          deployment.ingress = ingressOf(dir, stackName, `${prefix}${logicalId}`, scope, resolve, properties);
           break;
         }
         case 'AWS::S3::Bucket': {
@@ -417,6 +508,60 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
     deployment.schedules.push({ functionId: fn.id, rateMs });
   }
   return deployment;
+};
+
+/**
+ * The ingress instance's user data (CDK's, base64 of the script): the line naming its bundle
+ * (`# immich-ingress-bundle s3://<bucket>/<key>`), the environment between
+ * `# immich-ingress-env-begin` and `# immich-ingress-env-end` (`KEY=VALUE` lines), and its role
+ * (the instance profile's). The bundle's object key is the CDK asset's: the assembly's asset
+ * manifest names the folder it was zipped from.
+ */
+const ingressOf = (
+  dir: string,
+  stackName: string,
+  id: string,
+  scope: Scope,
+  resolve: (value: Json) => Json,
+  properties: Record<string, Json>,
+): DeployedIngress => {
+  const script = Buffer.from(String(resolve(properties.UserData ?? '')), 'base64').toString('utf8');
+  const lines = script.split('\n').map((line) => line.trim());
+  const bundle = /^# immich-ingress-bundle s3:\/\/[^/]+\/(\S+)$/.exec(
+    lines.find((line) => line.startsWith('# immich-ingress-bundle ')) ?? '',
+  )?.[1];
+  if (!bundle) throw new Error(`${id}: its user data names no bundle (# immich-ingress-bundle s3://…)`);
+  const manifest = JSON.parse(readFileSync(join(dir, `${stackName}.assets.json`), 'utf8')) as {
+    files?: Record<string, { source: { path?: string }; destinations: Record<string, { objectKey: string }> }>;
+  };
+  const asset = Object.values(manifest.files ?? {}).find((file) =>
+    Object.values(file.destinations).some((destination) => destination.objectKey === bundle),
+  );
+  if (!asset?.source.path) throw new Error(`${id}: its bundle ${bundle} is no asset of the assembly`);
+  const begin = lines.indexOf('# immich-ingress-env-begin');
+  const end = lines.indexOf('# immich-ingress-env-end');
+  if (begin < 0 || end < begin) throw new Error(`${id}: its user data has no environment block`);
+  const environment = Object.fromEntries(
+    lines
+      .slice(begin + 1, end)
+      .filter((line) => line && !line.startsWith('#'))
+      .map((line) => {
+        const at = line.indexOf('=');
+        if (at <= 0) throw new Error(`${id}: ${line} is not KEY=VALUE`);
+        return [line.slice(0, at), line.slice(at + 1)];
+      }),
+  );
+  const profileId = (properties.IamInstanceProfile as { Ref?: string } | undefined)?.Ref;
+  const profile = profileId ? scope.template.Resources[profileId] : undefined;
+  if (profile?.Type !== 'AWS::IAM::InstanceProfile') throw new Error(`${id}: no instance profile of its stack`);
+  const [role] = list(resolve(profile.Properties?.Roles ?? [])).map(String);
+  if (!role) throw new Error(`${id}: its instance profile has no role`);
+  return {
+    id,
+    codeDir: join(dir, asset.source.path),
+    environment,
+    roleArn: `arn:aws:iam::${String(resolve({ Ref: 'AWS::AccountId' }))}:role/${role}`,
+  };
 };
 
 const statements = (document: { Statement?: Json[] }): PolicyStatement[] =>

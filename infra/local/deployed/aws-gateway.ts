@@ -15,15 +15,19 @@ import {
   executeApiAuthorizations,
   isAllowed,
   lambdaAuthorizations,
+  logsAuthorizations,
   s3Authorizations,
   secretsManagerAuthorizations,
 } from './iam.ts';
 import { multipartAnswer } from './s3-multipart.ts';
 
+/** Who signs a call: a function, or the ingress (its instance profile's role), by id and role. */
+export type AwsCaller = Pick<DeployedFunction, 'id' | 'roleArn'>;
+
 export interface AwsGatewayOptions {
   deployment: Deployment;
-  /** Access key id → the function signing with it. */
-  callers: ReadonlyMap<string, DeployedFunction>;
+  /** Access key id → the function (or the ingress) signing with it. */
+  callers: ReadonlyMap<string, AwsCaller>;
   dynamoDb: { endpoint: string; accessKeyId: string };
   /** s3rver, and the folder it keeps its data in (its unfinished multipart uploads: s3-multipart.ts). */
   s3: { endpoint: string; accessKeyId: string; directory: string };
@@ -34,7 +38,7 @@ export interface AwsGatewayOptions {
    */
   invokeAsync?: (functionArn: string, payload: Buffer) => boolean;
   /** Told of every refused call (the server prints them). */
-  onDenied?: (caller: DeployedFunction, denied: Authorization) => void;
+  onDenied?: (caller: AwsCaller, denied: Authorization) => void;
   /** The WebSocket API's management API (PostToConnection…), once its caller is allowed (infra/local/websocket-api.ts). */
   manageConnection?: (
     method: string,
@@ -119,14 +123,16 @@ export const createAwsGateway = (options: AwsGatewayOptions): Server => {
       credential.service === 'dynamodb'
         ? dynamoDbAuthorizations(operation, parsed(), tableArn)
         : credential.service === 's3'
-          ? s3Authorizations(req.method ?? 'GET', url)
+          ? s3Authorizations(req.method ?? 'GET', url, req.headers)
           : credential.service === 'secretsmanager'
             ? secretsManagerAuthorizations(operation, parsed())
             : credential.service === 'lambda'
               ? lambdaAuthorizations(url, deployment)
-              : credential.service === 'execute-api'
-                ? executeApiAuthorizations(req.method ?? 'GET', url, { ...deployment, apiId: deployment.webSocketApis[0]?.apiId })
-                : [{ action: `${credential.service}:${operation || req.method}`, resource: '*' }];
+              : credential.service === 'logs'
+                ? logsAuthorizations(operation, parsed(), deployment)
+                : credential.service === 'execute-api'
+                  ? executeApiAuthorizations(req.method ?? 'GET', url, { ...deployment, apiId: deployment.webSocketApis[0]?.apiId })
+                  : [{ action: `${credential.service}:${operation || req.method}`, resource: '*' }];
     const statements = deployment.policies.get(caller.roleArn) ?? [];
     const denied = needed.find((authorization) => !isAllowed(statements, authorization));
     if (denied) {
@@ -170,6 +176,20 @@ export const createAwsGateway = (options: AwsGatewayOptions): Server => {
         if (!answer) return forward(req, res, body, options.s3.endpoint, options.s3.accessKeyId);
         res.writeHead(answer.status, { 'content-type': 'application/xml', 'x-amz-request-id': randomUUID() });
         res.end(answer.body);
+        return;
+      }
+      case 'logs': {
+        // The ingress ships its lines here (infra/ingress/); locally they are on its output already.
+        if (operation !== 'CreateLogStream' && operation !== 'PutLogEvents') {
+          json(
+            res,
+            400,
+            { __type: 'UnknownOperationException', message: `logs:${operation} is not served locally` },
+            'UnknownOperationException',
+          );
+          return;
+        }
+        json(res, 200, {});
         return;
       }
       case 'secretsmanager': {

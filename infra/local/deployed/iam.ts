@@ -113,8 +113,12 @@ export const dynamoDbAuthorizations = (operation: string, body: Body, tableArn: 
   }
 };
 
-/** An S3 call in path style (`/<bucket>/<key>?…`) → what it needs. */
-export const s3Authorizations = (method: string, url: URL): Authorization[] => {
+/**
+ * An S3 call in path style (`/<bucket>/<key>?…`) → what it needs. Tags are their own actions
+ * (`?tagging`), and a PutObject or CreateMultipartUpload carrying `x-amz-tagging` needs
+ * s3:PutObjectTagging as well (https://docs.aws.amazon.com/AmazonS3/latest/API/API_PutObject.html).
+ */
+export const s3Authorizations = (method: string, url: URL, headers: Record<string, unknown> = {}): Authorization[] => {
   const [, bucket = '', ...rest] = url.pathname.split('/');
   const key = rest.map(decodeURIComponent).join('/');
   const object = `arn:aws:s3:::${bucket}/${key}`;
@@ -122,7 +126,16 @@ export const s3Authorizations = (method: string, url: URL): Authorization[] => {
   if (!key) {
     if (method === 'POST' && query.has('delete')) return [{ action: 's3:DeleteObject', resource: `arn:aws:s3:::${bucket}/*` }];
     if (method === 'GET' || method === 'HEAD')
-      return [{ action: query.has('versions') ? 's3:ListBucketVersions' : 's3:ListBucket', resource: `arn:aws:s3:::${bucket}` }];
+      return [
+        {
+          action: query.has('versions')
+            ? 's3:ListBucketVersions'
+            : query.has('uploads')
+              ? 's3:ListBucketMultipartUploads'
+              : 's3:ListBucket',
+          resource: `arn:aws:s3:::${bucket}`,
+        },
+      ];
     return [
       {
         action: `s3:${method === 'PUT' ? 'CreateBucket' : method === 'DELETE' ? 'DeleteBucket' : method}`,
@@ -131,6 +144,10 @@ export const s3Authorizations = (method: string, url: URL): Authorization[] => {
     ];
   }
   const versioned = query.has('versionId');
+  if (query.has('tagging')) {
+    const verb = method === 'PUT' ? 'Put' : method === 'DELETE' ? 'Delete' : 'Get';
+    return [{ action: `s3:${verb}Object${versioned ? 'Version' : ''}Tagging`, resource: object }];
+  }
   switch (method) {
     case 'GET':
     case 'HEAD':
@@ -139,7 +156,10 @@ export const s3Authorizations = (method: string, url: URL): Authorization[] => {
     case 'PUT':
     case 'POST':
       // PutObject, and the steps of a multipart upload (create, part, complete) are all PutObject.
-      return [{ action: 's3:PutObject', resource: object }];
+      return [
+        { action: 's3:PutObject', resource: object },
+        ...(headers['x-amz-tagging'] !== undefined ? [{ action: 's3:PutObjectTagging', resource: object }] : []),
+      ];
     case 'DELETE':
       if (query.has('uploadId')) return [{ action: 's3:AbortMultipartUpload', resource: object }];
       return [{ action: versioned ? 's3:DeleteObjectVersion' : 's3:DeleteObject', resource: object }];
@@ -173,6 +193,20 @@ export const executeApiAuthorizations = (
     {
       action: 'execute-api:ManageConnections',
       resource: `arn:aws:execute-api:${where.region}:${where.account}:${where.apiId}/${match[1]}/${method}/@connections/${match[2]}`,
+    },
+  ];
+};
+
+/**
+ * A CloudWatch Logs call (`X-Amz-Target: Logs_20140328.<Operation>`): a stream's actions on
+ * `arn:aws:logs:<region>:<account>:log-group:<group>:log-stream:<stream>`, others on the group.
+ */
+export const logsAuthorizations = (operation: string, body: Body, where: { region: string; account: string }): Authorization[] => {
+  const group = `arn:aws:logs:${where.region}:${where.account}:log-group:${String(body.logGroupName ?? '')}`;
+  return [
+    {
+      action: `logs:${operation}`,
+      resource: body.logStreamName === undefined ? `${group}:*` : `${group}:log-stream:${String(body.logStreamName)}`,
     },
   ];
 };

@@ -1,11 +1,13 @@
 /**
  * What s3rver (the S3-compatible server behind the deployed form) lacks of S3's multipart
- * uploads, done by the gateway in front of it: ListParts and AbortMultipartUpload (read from and
- * removed in s3rver's own folder of unfinished uploads), and S3's check of a part against its
- * `x-amz-checksum-sha1`. The upload sessions (docs/large-uploads.md) use all three.
+ * uploads, done by the gateway in front of it: ListParts, AbortMultipartUpload and
+ * ListMultipartUploads (read from and removed in s3rver's own folder of unfinished uploads), S3's
+ * check of a part against its `x-amz-checksum-sha1`, and DeleteObjectTagging (s3rver keeps an
+ * object's tags in a file beside it). The upload sessions (docs/large-uploads.md) and the ingress
+ * (infra/ingress/) use them.
  */
 import { createHash } from 'node:crypto';
-import { readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 
 const uploadsDir = (root: string, bucket: string, uploadId: string): string | undefined =>
@@ -28,9 +30,12 @@ export const multipartAnswer = async (
   body: Buffer,
   headers: Record<string, unknown>,
 ): Promise<S3Answer> => {
+  const [, bucket = '', ...keyParts] = url.pathname.split('/');
+  if (method === 'GET' && keyParts.join('') === '' && url.searchParams.has('uploads')) return listUploads(root, bucket, url);
+  if (method === 'DELETE' && keyParts.join('') !== '' && url.searchParams.has('tagging'))
+    return deleteTagging(root, bucket, decodeURIComponent(keyParts.join('/')));
   const uploadId = url.searchParams.get('uploadId');
   if (!uploadId) return undefined;
-  const [, bucket = '', ...keyParts] = url.pathname.split('/');
   const dir = uploadsDir(root, bucket, uploadId);
   if (!dir) return noSuchUpload;
   const exists = await stat(dir).then(
@@ -67,4 +72,44 @@ export const multipartAnswer = async (
     }
   }
   return undefined;
+};
+
+/** ListMultipartUploads (`GET /<bucket>?uploads&prefix=…`): s3rver's unfinished uploads, each folder with the key it was started for. */
+const listUploads = async (root: string, bucket: string, url: URL): Promise<S3Answer> => {
+  const prefix = url.searchParams.get('prefix') ?? '';
+  const dir = join(root, bucket, '._S3rver_uploads');
+  const ids = await readdir(dir).catch(() => [] as string[]);
+  const uploads = (
+    await Promise.all(
+      ids.map(async (id) => {
+        const key = await readFile(join(dir, id, 'key'), 'utf8').catch(() => undefined);
+        return key?.startsWith(prefix) ? `<Upload><Key>${escapeXml(key)}</Key><UploadId>${id}</UploadId></Upload>` : '';
+      }),
+    )
+  ).join('');
+  return {
+    status: 200,
+    body: `<?xml version="1.0" encoding="UTF-8"?>\n<ListMultipartUploadsResult><Bucket>${escapeXml(bucket)}</Bucket><Prefix>${escapeXml(prefix)}</Prefix><IsTruncated>false</IsTruncated>${uploads}</ListMultipartUploadsResult>`,
+  };
+};
+
+/**
+ * DeleteObjectTagging: s3rver keeps an object's tags in `<dir>/<name>._S3rver_tagging.xml`
+ * (its filesystem store's resource path); S3 answers 204 whether or not the object had tags.
+ */
+const deleteTagging = async (root: string, bucket: string, key: string): Promise<S3Answer> => {
+  const parts = key.split('/');
+  const name = parts.pop() ?? '';
+  const objectFile = join(root, bucket, ...parts, `${name}._S3rver_object`);
+  const exists = await stat(objectFile).then(
+    () => true,
+    () => false,
+  );
+  if (!exists)
+    return {
+      status: 404,
+      body: '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>',
+    };
+  await unlink(join(root, bucket, ...parts, `${name}._S3rver_tagging.xml`)).catch(() => undefined);
+  return { status: 204, body: '' };
 };

@@ -7,7 +7,14 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -16,9 +23,11 @@ import { createWebHandler } from '../web-server.ts';
 import { createWebSocketApi, managedConnectionId, type WebSocketApi, type WebSocketEvent } from '../websocket-api.ts';
 import { createApiGateway } from './api-gateway.ts';
 import { type BucketCorsRule, type DeployedFunctionUrl, type Deployment, loadDeployment } from './assembly.ts';
-import { createAwsGateway } from './aws-gateway.ts';
+import { type AwsCaller, createAwsGateway } from './aws-gateway.ts';
+import { compileViewerRequest, headersOf, targetOf, toCfRequest, writeCfResponse } from './edge-functions.ts';
 import { serveFunctionUrl } from './function-url.ts';
 import type { Authorization } from './iam.ts';
+import { type IngressProcess, startIngressProcess } from './ingress-process.ts';
 import { FunctionPool } from './lambda-pool.ts';
 
 /**
@@ -91,6 +100,62 @@ const cloudFrontEdge = (webDir: string) => {
 const matchesPattern = (pattern: string, path: string): boolean =>
   pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : path === pattern;
 
+/** An origin's error page, as CloudFront answers when it cannot reach the origin or its function fails. */
+const edgeError = (res: ServerResponse, status: 502 | 503, message: string): void => {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = `${status} ${message}`;
+  res.writeHead(status, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body), connection: 'close' });
+  res.end(body);
+};
+
+/**
+ * Passes a request on to an origin as CloudFront does for an uncached behavior: the headers as
+ * they are (the function's changes, the origin's custom headers, its own host), and the body
+ * **piped** as it arrives, never buffered, so nothing limits its size here (the ingress reads it as
+ * a stream: infra/ingress/). A viewer gone half-way ends the origin's request too; an origin that
+ * answers before the whole body has come (a refusal from the headers) is answered at once.
+ * `Expect: 100-continue` is answered here (Node's server) and not passed on, as a proxy may: how
+ * CloudFront treats it before a custom origin is not verified. A refusal from the headers reaches
+ * the viewer either way, without the body it has not sent yet.
+ */
+export const pipeToOrigin = (
+  origin: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: string,
+  headers: IncomingHttpHeaders,
+): void => {
+  const url = new URL(target, origin);
+  const { expect: _expect, host: _host, ...passed } = headers;
+  const upstream = httpRequest(url, { method: req.method ?? 'GET', headers: { ...passed, host: url.host } });
+  let answered = false;
+  upstream.on('response', (answer) => {
+    const complete = req.complete;
+    res.writeHead(answer.statusCode ?? 502, answer.statusMessage ?? '', {
+      ...answer.headers,
+      // An answer before the whole body came: the viewer's connection ends with it.
+      ...(complete ? {} : { connection: 'close' }),
+    });
+    answer.on('error', () => res.destroy()).pipe(res);
+    answer.on('end', () => {
+      answered = true;
+      req.unpipe(upstream);
+    });
+  });
+  upstream.on('error', (error) => {
+    if (!answered) edgeError(res, 502, `Bad Gateway: ${error.message}`);
+  });
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
+  req.on('error', () => upstream.destroy());
+  upstream.flushHeaders();
+  req.pipe(upstream);
+};
+
 export interface DeployedApi {
   server: Server;
   deployment: Deployment;
@@ -104,6 +169,8 @@ export interface DeployedApi {
   accessKeyOf(functionId: string): string | undefined;
   /** Each function URL's own address (what CloudFront's origin is, deployed), by function id. */
   functionUrls: ReadonlyMap<string, string>;
+  /** The ingress's process (the template's instance: infra/local/deployed/ingress-process.ts), when the template has one. */
+  ingress: { pid: number; url: string } | undefined;
   close(): Promise<void>;
 }
 
@@ -148,6 +215,12 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
   const s3Address = await s3.run();
   // One access key per function: the gateway knows the caller by it, as AWS knows a role session.
   const callers = new Map([...deployment.functions.values()].map((fn) => [`LOCAL${randomBytes(8).toString('hex').toUpperCase()}`, fn]));
+  // The ingress signs with its instance profile's role (IMDS's credentials, deployed): a key of its own.
+  const ingressKey = deployment.ingress ? `LOCAL${randomBytes(8).toString('hex').toUpperCase()}` : undefined;
+  const gatewayCallers = new Map<string, AwsCaller>([
+    ...callers,
+    ...(ingressKey && deployment.ingress ? [[ingressKey, deployment.ingress] as const] : []),
+  ]);
   // Asynchronous invocations (the bucket's notifications, and Invoke with InvocationType Event),
   // as Lambda delivers them: queued, retried twice on failure, then reported (the dead-letter
   // destination, deployed).
@@ -169,7 +242,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
   };
   const aws = createAwsGateway({
     deployment,
-    callers,
+    callers: gatewayCallers,
     // A function's ARN ends with its logical id (infra/local/deployed/assembly.ts).
     invokeAsync: (arn, payload) => {
       const target = [...deployment.functions.values()].find((fn) => fn.id.split('/').pop() === arn.split(':').pop());
@@ -186,6 +259,15 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     },
   });
   const awsEndpoint = `http://127.0.0.1:${await listen(aws)}`;
+  const localEndpoints = {
+    AWS_ENDPOINT_URL_DYNAMODB: awsEndpoint,
+    AWS_ENDPOINT_URL_S3: awsEndpoint,
+    AWS_ENDPOINT_URL_SECRETS_MANAGER: awsEndpoint,
+    AWS_ENDPOINT_URL_LAMBDA: awsEndpoint,
+    // The WebSocket API's management API (REALTIME_ENDPOINT keeps its stage: shared/core/env.ts).
+    AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI: awsEndpoint,
+    S3_FORCE_PATH_STYLE: 'true',
+  };
 
   const pools = new Map(
     await Promise.all(
@@ -207,13 +289,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
           TZ: ':UTC',
           NODE_ENV: 'production',
           ...fn.environment,
-          AWS_ENDPOINT_URL_DYNAMODB: awsEndpoint,
-          AWS_ENDPOINT_URL_S3: awsEndpoint,
-          AWS_ENDPOINT_URL_SECRETS_MANAGER: awsEndpoint,
-          AWS_ENDPOINT_URL_LAMBDA: awsEndpoint,
-          // The WebSocket API's management API (REALTIME_ENDPOINT keeps its stage: shared/core/env.ts).
-          AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI: awsEndpoint,
-          S3_FORCE_PATH_STYLE: 'true',
+          ...localEndpoints,
           ...(options.logLevel ? { LOG_LEVEL: options.logLevel } : {}),
           ...(await hostBinaries(fn.codeDir)),
         };
@@ -270,12 +346,81 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     serveUrl(url, req, res, behavior.headers);
     return true;
   };
+  // The ingress (the large uploads' instance), as its own process: the template's bundle and
+  // environment file, every AWS endpoint (the template's dual-stack ones too) at the gateway.
+  let ingress: IngressProcess | undefined;
+  if (deployment.ingress && ingressKey) {
+    ingress = await startIngressProcess({
+      ingress: deployment.ingress,
+      overrides: {
+        AWS_REGION: region,
+        AWS_DEFAULT_REGION: region,
+        AWS_ACCESS_KEY_ID: ingressKey,
+        AWS_SECRET_ACCESS_KEY: 'local',
+        AWS_SESSION_TOKEN: 'local',
+        NODE_ENV: 'production',
+        TZ: 'UTC',
+        ...localEndpoints,
+        AWS_ENDPOINT_URL_CLOUDWATCH_LOGS: awsEndpoint,
+        ...(options.logLevel ? { LOG_LEVEL: options.logLevel } : {}),
+      },
+      onExit: (message) => options.onFailure?.(deployment.ingress?.id ?? 'ingress', message),
+    }).catch(async (error: unknown) => {
+      // Nothing started so far is left running.
+      await Promise.all([...pools.values()].map((pool) => pool.close()));
+      await Promise.all([closeServer(aws), s3.close()]);
+      throw error;
+    });
+  }
+
+  // The behaviors with a viewer-request CloudFront Function before the API or the ingress (the
+  // upload routes: infra/web-app.ts): the function runs first, then the request goes to the origin
+  // it chose (or the behavior's); the API's is the API Gateway below, the ingress's is piped.
+  const viewerRequests = new Map(
+    deployment.edgeBehaviors.map((behavior) => [
+      behavior.pathPattern,
+      { behavior, run: compileViewerRequest(behavior.viewerRequest.code, behavior.viewerRequest.name) },
+    ]),
+  );
+  const functionEdge = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
+    const pattern = deployment.behaviorPatterns.find((each) => matchesPattern(each, path));
+    const edge = pattern === undefined ? undefined : viewerRequests.get(pattern);
+    if (!edge) return false;
+    let decision: Awaited<ReturnType<typeof edge.run>>;
+    try {
+      decision = await edge.run(toCfRequest(req), req.socket.remoteAddress ?? '127.0.0.1');
+    } catch (error) {
+      options.onFailure?.(edge.behavior.viewerRequest.name, error instanceof Error ? error.message : String(error));
+      edgeError(res, 503, 'The CloudFront function associated with the request failed');
+      return true;
+    }
+    if ('response' in decision) {
+      writeCfResponse(res, decision.response);
+      return true;
+    }
+    const originId = decision.origin ?? edge.behavior.originId;
+    const origin = deployment.origins.get(originId);
+    const headers = { ...headersOf(decision.request), ...origin?.headers };
+    if (origin?.kind === 'api') {
+      req.url = targetOf(decision.request);
+      req.headers = headers;
+      return false;
+    }
+    if (origin?.kind === 'ingress' && ingress) {
+      pipeToOrigin(ingress.url, req, res, targetOf(decision.request), headers);
+      return true;
+    }
+    options.onFailure?.(edge.behavior.viewerRequest.name, `origin ${originId} is not served locally`);
+    edgeError(res, 502, `Bad Gateway: origin ${originId} is not reachable`);
+    return true;
+  };
   const webEdge = options.webDir ? cloudFrontEdge(options.webDir) : undefined;
   const server = createApiGateway({
     deployment,
     pools,
     ...(options.onFailure ? { onFailure: options.onFailure } : {}),
-    edge: (req, res, path) => streamEdge(req, res, path) || (webEdge?.(req, res, path) ?? false),
+    edge: async (req, res, path) =>
+      streamEdge(req, res, path) || (await functionEdge(req, res, path)) || (webEdge?.(req, res, path) ?? false),
   });
   // The distribution's behaviors to the WebSocket API (`/api/socket.io/*`): an upgrade there reaches
   // the API's stage, as the behavior's function rewrites the path deployed; any other is no API's.
@@ -345,8 +490,11 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     },
     accessKeyOf: (functionId) => [...callers].find(([, fn]) => fn.id === functionId)?.[0],
     functionUrls: new Map([...urlServers].map(([functionId, { url }]) => [functionId, url])),
+    ingress: ingress ? { pid: ingress.pid, url: ingress.url } : undefined,
     close: async () => {
       for (const timer of timers) clearInterval(timer);
+      // The ingress first: uploads it still holds are cut, as a stopped instance cuts them.
+      await ingress?.close();
       await Promise.all([...socketApis.values()].map(({ api }) => api.close()));
       while (pending.size > 0) await Promise.all([...pending]);
       await Promise.all([...pools.values()].map((pool) => pool.close()));
