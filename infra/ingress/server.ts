@@ -117,8 +117,14 @@ const send = (request: IncomingMessage, response: ServerResponse, result: Lambda
 const fromDistribution = (request: IncomingMessage, originVerify: string | undefined): boolean =>
   originVerify === undefined || headerValue(request.headers['x-origin-verify']) === originVerify;
 
-/** The client's `x-immich-checksum` (hex or base64 SHA-1, as the early duplicate reads it) against the file's. */
-const matchesChecksum = (header: string, hex: string): boolean => checksumHex(header.trim()) === hex;
+/**
+ * Whether the file received contradicts the client's `x-immich-checksum` (hex or base64 SHA-1, read
+ * as the early duplicate reads it). A header that is no SHA-1 says nothing, as it says nothing there.
+ */
+const contradicts = (header: string | undefined, hex: string): boolean => {
+  const declared = header ? checksumHex(header.trim()) : '';
+  return /^[0-9a-f]{40}$/.test(declared) && declared !== hex;
+};
 
 export const createIngress = (options: IngressOptions = {}): Server => {
   const originVerify = options.originVerify ?? env.originVerify();
@@ -129,7 +135,7 @@ export const createIngress = (options: IngressOptions = {}): Server => {
   );
   const diskPath = options.diskPath ?? '/';
 
-  /** Receives one upload: the answer, or undefined when the client went away (nothing to answer). */
+  /** Receives one upload, from the early duplicate to the record step: the answer to send. */
   const upload = async (request: IncomingMessage, response: ServerResponse, route: UploadRoute, auth: Auth): Promise<LambdaResult> => {
     const duplicateId = await declaredDuplicate(auth, headerValue(request.headers['x-immich-checksum']));
     if (duplicateId) return jsonResult(200, route.answer({ id: duplicateId, duplicate: true }));
@@ -160,8 +166,7 @@ export const createIngress = (options: IngressOptions = {}): Server => {
       requireAssetFile(asset?.size);
       throw new Invalid('The asset file is missing');
     }
-    const declaredChecksum = headerValue(request.headers['x-immich-checksum']);
-    if (declaredChecksum && !matchesChecksum(declaredChecksum, asset.checksum)) {
+    if (contradicts(headerValue(request.headers['x-immich-checksum']), asset.checksum)) {
       await removeStored(store, [asset, livePhoto]);
       throw new Invalid('The file does not match its x-immich-checksum header');
     }

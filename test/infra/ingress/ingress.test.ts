@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as getAssetInfoV1 } from '#functions/asset/get-asset-info.ts';
 import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
 import { handler as createKeyV3 } from '#functions/v3/api-key/create-api-key.ts';
+import { handler as deleteAssetsV3 } from '#functions/v3/asset/delete-assets.ts';
 import { handler as getAssetInfoV3 } from '#functions/v3/asset/get-asset-info.ts';
 import { handler as getStatisticsV3 } from '#functions/v3/asset/get-asset-statistics.ts';
 import { handler as updateUserAdmin } from '#functions/v3/user-admin/update-user-admin.ts';
@@ -254,6 +255,23 @@ describe('the ingress', () => {
       },
     );
     expect(mismatch).toMatchObject({ status: 400, body: { message: 'The file does not match its x-immich-checksum header' } });
+    // A header that is no SHA-1 says nothing (as for the early duplicate): the upload goes on.
+    const noSha1 = await post(
+      '/api/assets',
+      user.accessToken,
+      v3Fields('no-sha1'),
+      { assetData: { data: photo, fileName: 'm.jpg' } },
+      {
+        'x-immich-checksum': 'zz',
+      },
+    );
+    expect(noSha1.status, JSON.stringify(noSha1.body)).toBe(201);
+    await invoke(deleteAssetsV3, {
+      method: 'DELETE',
+      path: '/api/assets',
+      headers: bearer(user.accessToken),
+      body: { ids: [noSha1.body.id], force: true },
+    });
     const form = streamedForm(v3Fields('broken'), { fileName: 'broken.mp4', size: 1024 * 1024 }, { cutAfter: 512 * 1024 });
     const chunks: Buffer[] = [];
     for await (const chunk of form.body) chunks.push(chunk as Buffer);
