@@ -151,29 +151,21 @@ export interface UploadRoutingOptions {
  */
 export const uploadRoutingFunctionCode = ({ limitBytes, large }: UploadRoutingOptions): string => {
   const limitMb = Math.round((limitBytes / (1024 * 1024)) * 10) / 10;
-  const message = `This file is larger than ${limitMb} MB, the most this server takes in one request (its large-upload ingress is turned off): upload it with \`npm run upload\`, which sends it in parts (an upload session, docs/large-uploads.md)`;
+  const refused = `This file is larger than ${limitMb} MB, the most this server takes in one request (its large-upload ingress is turned off): upload it with \`npm run upload\`, which sends it in parts (an upload session, docs/large-uploads.md)`;
+  // The ingress has no way to the link secret (Secrets Manager has no dual-stack endpoint it could
+  // reach over IPv6: docs/large-uploads.md), so an upload through a shared link stays with Lambda.
+  const viaLink = `A shared link takes files of at most ${limitMb} MB here: larger ones are uploaded by the link's owner, signed in`;
   const isLarge = `function isLarge(request) {
   if (request.method !== 'POST') return false;
   var length = request.headers['content-length'];
   if (!length || !/^[0-9]+$/.test(length.value)) return true;
   return Number(length.value) > ${limitBytes};
 }
-`;
-  if (large === 'ingress')
-    return `import cf from 'cloudfront';
-${isLarge}
-function handler(event) {
-  var request = event.request;
-  if (!isLarge(request)) cf.selectRequestOriginById('${originIds.api}');
-  return request;
+function viaLink(request) {
+  var query = request.querystring || {};
+  return Boolean(request.headers['x-immich-share-key'] || request.headers['x-immich-share-slug'] || query.key || query.slug);
 }
-`;
-  // v3's path answers v3's error shape (the message alone), v1.100's its own (docs/immich-compatibility.md).
-  return `${isLarge}
-function handler(event) {
-  var request = event.request;
-  if (!isLarge(request)) return request;
-  var message = ${JSON.stringify(message)};
+function tooLarge(request, message) {
   var body = request.uri.indexOf('/api/assets') === 0
     ? { message: message }
     : { message: message, error: 'Payload Too Large', statusCode: 413 };
@@ -183,6 +175,27 @@ function handler(event) {
     headers: { 'content-type': { value: 'application/json; charset=utf-8' } },
     body: { encoding: 'text', data: JSON.stringify(body) },
   };
+}
+`;
+  if (large === 'ingress')
+    return `import cf from 'cloudfront';
+${isLarge}
+function handler(event) {
+  var request = event.request;
+  if (!isLarge(request)) {
+    cf.selectRequestOriginById('${originIds.api}');
+    return request;
+  }
+  if (viaLink(request)) return tooLarge(request, ${JSON.stringify(viaLink)});
+  return request;
+}
+`;
+  // v3's path answers v3's error shape (the message alone), v1.100's its own (docs/immich-compatibility.md).
+  return `${isLarge}
+function handler(event) {
+  var request = event.request;
+  if (!isLarge(request)) return request;
+  return tooLarge(request, ${JSON.stringify(refused)});
 }
 `;
 };

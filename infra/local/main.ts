@@ -113,12 +113,14 @@ const startTemplate = async (data: LocalData): Promise<void> => {
   });
   await listen(api.server, host, port);
   stopOnSignals(data, () => api.close());
+  // Started now, as the instance runs from the deploy on (the tests start it at the first large upload).
+  const ingress = await api.ingress();
   console.log(
     banner('The synthesized stack', host, port, data, [
       `  ${api.deployment.functions.size} functions and ${api.deployment.routes.length} routes from ${assemblyDir}`,
       `  originals: S3-compatible server (s3rver) in ${join(dataDir, 's3')}; every AWS call checked against the function's IAM policy`,
-      api.ingress
-        ? `  large uploads: the ingress (the template's instance) as process ${api.ingress.pid} at ${api.ingress.url}, behind the distribution's upload function`
+      ingress
+        ? `  large uploads: the ingress (the template's instance) as process ${ingress.pid} at ${ingress.url}, behind the distribution's upload function`
         : '  large uploads: no ingress in this template (-c largeUploads=off): a large upload is answered 413',
       isWebBuild(webDir) ? `  Immich's web app: http://${shown}:${port}/ (from ${webDir}, as the distribution serves it)` : noWeb,
     ]),

@@ -32,11 +32,12 @@ const alive = (pid: number): boolean => {
 describe('the ingress, as the template defines it (its instance’s bundle, environment file and role)', () => {
   const stack = useDeployedStack();
 
-  it('runs as its own process: the bundle its user data fetches, a t4g.nano’s heap, its environment file with every AWS endpoint at the gateway', () => {
+  it('runs as its own process: the bundle its user data fetches, a t4g.nano’s heap, its environment file with every AWS endpoint at the gateway', async () => {
     const { api } = stack.current;
     const ingress = api.deployment.ingress;
-    if (!ingress || !api.ingress) throw new Error('the template has no ingress');
-    const { argv, env } = processOf(api.ingress.pid);
+    const running = await api.ingress();
+    if (!ingress || !running) throw new Error('the template has no ingress');
+    const { argv, env } = processOf(running.pid);
     expect(argv.slice(1)).toEqual(['--max-old-space-size=256', join(ingress.codeDir, 'main.mjs')]);
     // The template's environment file, resolved to the local resources…
     for (const name of [
@@ -89,7 +90,7 @@ describe('the ingress, as the template defines it (its instance’s bundle, envi
         body: 'none',
       });
     // Straight at the instance, without CloudFront's header: refused.
-    const direct = await headersOnly(`${api.ingress?.url}/api/assets`);
+    const direct = await headersOnly(`${(await api.ingress())?.url}/api/assets`);
     expect(direct.status).toBe(403);
     // Through the distribution: the function sends the large POST to the ingress, with the header
     // (the answer is the ingress's own: no credentials), and not through API Gateway (no request id).
@@ -134,9 +135,10 @@ describe('the ingress process ends with the stack', () => {
       logLevel: 'silent',
     });
     await listen(api.server);
-    const pid = api.ingress?.pid ?? 0;
+    const running = await api.ingress();
+    const pid = running?.pid ?? 0;
     expect(alive(pid)).toBe(true);
-    expect((await fetch(`${api.ingress?.url}/health`)).status).toBe(200);
+    expect((await fetch(`${running?.url}/health`)).status).toBe(200);
     await api.close();
     expect(alive(pid)).toBe(false);
     rmSync(s3Dir, { recursive: true, force: true });

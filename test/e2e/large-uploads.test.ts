@@ -101,8 +101,9 @@ if (target() === 'source') {
       }
     };
     /** The ingress's peak resident memory so far (`VmHWM`, kB → bytes). */
+    let ingressPid: number | undefined;
     const peakRss = (): number => {
-      const pid = stack.current.api.ingress?.pid;
+      const pid = ingressPid;
       const line = readFileSync(`/proc/${pid}/status`, 'utf8')
         .split('\n')
         .find((each) => each.startsWith('VmHWM:'));
@@ -111,6 +112,7 @@ if (target() === 'source') {
 
     beforeAll(async () => {
       const { baseUrl } = stack.current;
+      ingressPid = (await stack.current.api.ingress())?.pid;
       await v3.signUpAdmin({ signUpDto: { email: 'admin@immich.cloud', password, name: 'Admin' } }, { baseUrl });
       const admin = await v3.login({ loginCredentialDto: { email: 'admin@immich.cloud', password } }, { baseUrl });
       const asAdmin = { baseUrl, headers: { Authorization: `Bearer ${admin.accessToken}` } };

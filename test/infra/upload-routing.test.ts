@@ -94,6 +94,26 @@ describe('the upload paths’ routing with the ingress', () => {
     }
   });
 
+  // The ingress cannot reach the link secret deployed (docs/large-uploads.md): a visitor's upload
+  // through a shared link stays with Lambda, and a large one is answered here.
+  it('keeps an upload through a shared link (key or slug, header or query) with Lambda: a small one to the API, a large one a 413', () => {
+    const linked: Request[] = [
+      post('/api/assets', 10 * mebibyte, { 'x-immich-share-key': { value: 'k' } }),
+      post('/api/asset/upload', 10 * mebibyte, { 'x-immich-share-slug': { value: 's' } }),
+      { ...post('/api/assets', 10 * mebibyte), querystring: { key: { value: 'k' } } },
+      { ...post('/api/assets'), querystring: { slug: { value: 's' } } },
+    ];
+    for (const request of linked) {
+      const { result, selected } = run(ingress, request);
+      expect(selected, JSON.stringify(request)).toEqual([]);
+      const response = result as Response;
+      expect(response.statusCode).toBe(413);
+      expect((JSON.parse(response.body.data) as { message: string }).message).toMatch(/shared link takes files of at most/);
+    }
+    const small = post('/api/assets', mebibyte, { 'x-immich-share-key': { value: 'k' } });
+    expect(run(ingress, small)).toEqual({ result: small, selected: [originIds.api] });
+  });
+
   it('sends everything that is not a POST to the API, whatever its length (GET /api/assets lists assets)', () => {
     for (const method of ['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']) {
       const request = { ...post('/api/assets', 10 * mebibyte), method };

@@ -169,8 +169,11 @@ export interface DeployedApi {
   accessKeyOf(functionId: string): string | undefined;
   /** Each function URL's own address (what CloudFront's origin is, deployed), by function id. */
   functionUrls: ReadonlyMap<string, string>;
-  /** The ingress's process (the template's instance: infra/local/deployed/ingress-process.ts), when the template has one. */
-  ingress: { pid: number; url: string } | undefined;
+  /**
+   * The ingress's process (the template's instance: infra/local/deployed/ingress-process.ts), when
+   * the template has one: started by the first large upload, or by this call.
+   */
+  ingress(): Promise<{ pid: number; url: string } | undefined>;
   close(): Promise<void>;
 }
 
@@ -348,9 +351,12 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
   };
   // The ingress (the large uploads' instance), as its own process: the template's bundle and
   // environment file, every AWS endpoint (the template's dual-stack ones too) at the gateway.
-  let ingress: IngressProcess | undefined;
-  if (deployment.ingress && ingressKey) {
-    ingress = await startIngressProcess({
+  // Started when first needed (a large upload, or `ingress()`): most of the e2e suite's files never
+  // send one, and each would otherwise pay for a process it does not use.
+  let ingressStart: Promise<IngressProcess> | undefined;
+  const ingressProcess = (): Promise<IngressProcess> | undefined => {
+    if (!deployment.ingress || !ingressKey) return undefined;
+    ingressStart ??= startIngressProcess({
       ingress: deployment.ingress,
       overrides: {
         AWS_REGION: region,
@@ -365,13 +371,9 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
         ...(options.logLevel ? { LOG_LEVEL: options.logLevel } : {}),
       },
       onExit: (message) => options.onFailure?.(deployment.ingress?.id ?? 'ingress', message),
-    }).catch(async (error: unknown) => {
-      // Nothing started so far is left running.
-      await Promise.all([...pools.values()].map((pool) => pool.close()));
-      await Promise.all([closeServer(aws), s3.close()]);
-      throw error;
     });
-  }
+    return ingressStart;
+  };
 
   // The behaviors with a viewer-request CloudFront Function before the API or the ingress (the
   // upload routes: infra/web-app.ts): the function runs first, then the request goes to the origin
@@ -406,8 +408,14 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
       req.headers = headers;
       return false;
     }
-    if (origin?.kind === 'ingress' && ingress) {
-      pipeToOrigin(ingress.url, req, res, targetOf(decision.request), headers);
+    const starting = origin?.kind === 'ingress' ? ingressProcess() : undefined;
+    if (starting) {
+      const ingress = await starting.catch((error: unknown) => {
+        options.onFailure?.(deployment.ingress?.id ?? 'ingress', error instanceof Error ? error.message : String(error));
+        return undefined;
+      });
+      if (ingress) pipeToOrigin(ingress.url, req, res, targetOf(decision.request), headers);
+      else edgeError(res, 502, `Bad Gateway: origin ${originId} is not reachable`);
       return true;
     }
     options.onFailure?.(edge.behavior.viewerRequest.name, `origin ${originId} is not served locally`);
@@ -490,11 +498,14 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     },
     accessKeyOf: (functionId) => [...callers].find(([, fn]) => fn.id === functionId)?.[0],
     functionUrls: new Map([...urlServers].map(([functionId, { url }]) => [functionId, url])),
-    ingress: ingress ? { pid: ingress.pid, url: ingress.url } : undefined,
+    ingress: async () => {
+      const ingress = await ingressProcess();
+      return ingress ? { pid: ingress.pid, url: ingress.url } : undefined;
+    },
     close: async () => {
       for (const timer of timers) clearInterval(timer);
       // The ingress first: uploads it still holds are cut, as a stopped instance cuts them.
-      await ingress?.close();
+      await (await ingressStart?.catch(() => undefined))?.close();
       await Promise.all([...socketApis.values()].map(({ api }) => api.close()));
       while (pending.size > 0) await Promise.all([...pending]);
       await Promise.all([...pools.values()].map((pool) => pool.close()));

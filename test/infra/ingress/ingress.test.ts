@@ -354,12 +354,13 @@ describe('the ingress', () => {
     const before = process.memoryUsage();
     let peakHeap = before.heapUsed;
     let peakBuffers = before.arrayBuffers;
+    const sampleEveryMs = 250;
     const sampler = setInterval(() => {
       collectGarbage();
       const now = process.memoryUsage();
       peakHeap = Math.max(peakHeap, now.heapUsed);
       peakBuffers = Math.max(peakBuffers, now.arrayBuffers);
-    }, 250);
+    }, sampleEveryMs);
     const answer = await send(port, '/api/assets', headersOf(user.accessToken, form.headers), { kind: 'stream', data: form.body }).finally(
       () => clearInterval(sampler),
     );
