@@ -223,15 +223,19 @@ export class Ingress extends Construct {
     // The environment: what the upload routes' functions get (routeEnvironment, the same code;
     // their MAX_UPLOAD_MB is Lambda's limit, which the ingress does not read: its own limits are
     // the user's quota and S3's parts, docs/immich-compatibility.md), then what only the ingress has.
+    // No REALTIME_ENDPOINT: the WebSocket API's management endpoint answers on IPv4 only, which the
+    // instance has no way out to, so an upload through it tells no open app at once; the apps see
+    // it at their next sync (docs/large-uploads.md, "Limits").
     const region = Aws.REGION;
+    const { REALTIME_ENDPOINT: _unreachable, ...uploadEnvironment } = routeEnvironment(access, {
+      table: props.table,
+      originals: props.originals,
+      linkSecret: props.linkSecret,
+      mediaFunctionArn: props.mediaFunction.functionArn,
+      realtimeEndpoint: '',
+    });
     const environment: Record<string, string> = {
-      ...routeEnvironment(access, {
-        table: props.table,
-        originals: props.originals,
-        linkSecret: props.linkSecret,
-        mediaFunctionArn: props.mediaFunction.functionArn,
-        realtimeEndpoint: '',
-      }),
+      ...uploadEnvironment,
       AWS_REGION: region,
       INGRESS_PORT: String(ingressPort),
       ORIGIN_VERIFY: props.originVerify,
