@@ -17,8 +17,11 @@ export type Body =
   | { kind: 'stream'; data: Readable }
   /** Headers only: the answer must come before any byte of the body. */
   | { kind: 'none' }
-  /** `data` sent, then the connection cut (a client gone half-way). */
-  | { kind: 'cut'; data: Readable };
+  /**
+   * `data` sent, then the connection cut (a client gone half-way). With `admitted`, the request
+   * says `Expect: 100-continue` and sends its body only once the server asks for it (told then).
+   */
+  | { kind: 'cut'; data: Readable; admitted?: () => void };
 
 export const send = (port: number, path: string, headers: Record<string, string>, body: Body, method = 'POST'): Promise<Answer> =>
   new Promise((resolve, reject) => {
@@ -51,11 +54,23 @@ export const send = (port: number, path: string, headers: Record<string, string>
       case 'none':
         request.flushHeaders();
         break;
-      case 'cut':
-        body.data.on('data', (chunk: Buffer) => request.write(chunk));
-        // Once the last byte is handed to the socket, the connection is cut.
-        body.data.on('end', () => request.write(Buffer.alloc(0), () => request.destroy()));
+      case 'cut': {
+        const sendBody = (): void => {
+          body.data.on('data', (chunk: Buffer) => request.write(chunk));
+          // Once the last byte is handed to the socket, the connection is cut.
+          body.data.on('end', () => request.write(Buffer.alloc(0), () => request.destroy()));
+        };
+        const { admitted } = body;
+        if (!admitted) sendBody();
+        else {
+          request.once('continue', () => {
+            admitted();
+            sendBody();
+          });
+          request.flushHeaders();
+        }
         break;
+      }
     }
   });
 

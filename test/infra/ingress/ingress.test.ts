@@ -305,12 +305,18 @@ describe('the ingress', () => {
       const form = streamedForm(v3Fields('held'), { fileName: 'held.mp4', size: 8 * 1024 * 1024 }, { cutAfter: 64 * 1024 });
       return { form, answer: undefined as Promise<Answer> | undefined };
     });
-    // Two uploads whose bodies stop early: they hold both of the user's slots until cut.
+    // Two uploads whose bodies stop early: they hold both of the user's slots until cut. Each asks
+    // for leave to send its body (Expect: 100-continue), which the ingress gives only once the
+    // upload holds its slot: so both are in before the third is sent, however busy the machine.
     const mark = finished.length;
     const bodies = held.map(({ form }) => {
       let release: () => void = () => undefined;
       const gate = new Promise<void>((resolve) => {
         release = resolve;
+      });
+      let admitted: () => void = () => undefined;
+      const inside = new Promise<void>((resolve) => {
+        admitted = resolve;
       });
       const data = Readable.from(
         (async function* () {
@@ -318,24 +324,20 @@ describe('the ingress', () => {
           await gate;
         })(),
       );
-      return { release, body: { kind: 'cut', data } as Body };
+      return { release, inside, body: { kind: 'cut', data, admitted } as Body };
     });
     const running = bodies.map(({ body }, index) =>
-      send(port, '/api/assets', headersOf(user.accessToken, held[index]?.form.headers), body),
+      send(port, '/api/assets', headersOf(user.accessToken, { ...held[index]?.form.headers, expect: '100-continue' }), body),
     );
-    // A third, complete (and broken) one is refused once both are in; until then it is let in and answered 400.
-    let third: Answer | undefined;
-    for (let attempt = 0; attempt < 100 && third?.status !== 429; attempt++) {
-      third = await send(
-        port,
-        '/api/assets',
-        headersOf(user.accessToken, { 'content-type': 'multipart/form-data; boundary=x', 'content-length': '1' }),
-        {
-          kind: 'buffer',
-          data: Buffer.from('x'),
-        },
-      );
-    }
+    // (A held upload answered instead of admitted ends its wait too: the check below then fails.)
+    await Promise.all(bodies.map(({ inside }, index) => Promise.race([inside, running[index]])));
+    // A third, complete (and broken) one: refused, both slots being held.
+    const third: Answer = await send(
+      port,
+      '/api/assets',
+      headersOf(user.accessToken, { 'content-type': 'multipart/form-data; boundary=x', 'content-length': '1' }),
+      { kind: 'buffer', data: Buffer.from('x') },
+    );
     expect(third).toMatchObject({ status: 429, headers: { 'retry-after': '30' } });
     expect(third?.body.message).toBe('Too many uploads at once from this user; try again later');
     for (const { release } of bodies) release();
@@ -367,9 +369,10 @@ describe('the ingress', () => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     // A part of the file: it was never held whole (nor in the copies a buffered upload makes). The
     // process is the client's too: its chunks in flight, the sockets' buffers and the metadata's
-    // ranges are counted, 5 to 15 MB here; a body held whole is over 50.
-    expect(peakBuffers - before.arrayBuffers).toBeLessThan(size / 3);
-    expect(peakHeap - before.heapUsed).toBeLessThan(size / 3);
+    // ranges are counted, 5 to 15 MB on a quiet machine and up to 30 MB on a loaded one (the
+    // client's chunks waiting for a busy server); a body held whole is over 50.
+    expect(peakBuffers - before.arrayBuffers).toBeLessThan(size * 0.7);
+    expect(peakHeap - before.heapUsed).toBeLessThan(size * 0.7);
     const asset = await assetV3(user.accessToken, String(answer.body.id));
     expect(asset).toMatchObject({ originalFileName: 'long.mp4', checksum: Buffer.from(form.checksum(), 'hex').toString('base64') });
     expect(await originalsOf(user.id)).toHaveLength(1);
