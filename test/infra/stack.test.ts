@@ -33,6 +33,12 @@ const policyOf = (template: Template, route: Route): Resource | undefined => {
     (policy.Properties.Roles as { Ref: string }[]).some((ref) => role.test(ref.Ref)),
   );
 };
+/** The stack of every route with no context, synthesized once for the whole file (a synth costs seconds). */
+let everyRoute: Template | undefined;
+const defaultTemplate = (): Template => {
+  everyRoute ??= synth();
+  return everyRoute;
+};
 const synthWith = (context: Record<string, string>): Template =>
   synth(
     [
@@ -50,7 +56,7 @@ const synthWith = (context: Record<string, string>): Template =>
 describe('ImmichStack', () => {
   let template: Template;
   beforeAll(() => {
-    template = synth();
+    template = defaultTemplate();
   });
   // Each small variant synthesized once, for the tests that read it (a synth costs seconds).
   const variant = <T>(make: () => T): (() => T) => {
@@ -1045,7 +1051,7 @@ describe('cdk-nag (AWS Solutions and Serverless rules)', () => {
       // Without tracing (the default) none of our statements has Resource '*' (CDK's deploy-time
       // handler for bucket notifications has its own), but the ingress's Spot request handler's
       // ec2:DescribeInstances, which takes no resource-level permission (infra/cdk/ingress.ts).
-      const plain = synth();
+      const plain = defaultTemplate();
       const wildcard = values(plain.findResources('AWS::IAM::Policy')).flatMap((p) =>
         JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler')
           ? []
