@@ -5,8 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { listen, startDeployed } from '#infra/local/deployed/start.ts';
 import { bodyLimitBytes, deployedUploadLimitMb } from '#infra/routes.ts';
 import { uploadPaths, uploadRoutingFunctionCode } from '#infra/web-app.ts';
-import { deployedAssembly } from '../support/assembly.ts';
-import { useDeployedStack } from '../support/deployed-stack.ts';
+import { testDeployment, useDeployedStack } from '../support/deployed-stack.ts';
 import { send } from '../support/streamed-upload.ts';
 
 /** A process's command line and environment, as the kernel holds them. */
@@ -126,14 +125,7 @@ describe('the ingress, as the template defines it (its instance’s bundle, envi
 describe('the ingress process ends with the stack', () => {
   it('is stopped on close, as the instance is', async () => {
     const s3Dir = mkdtempSync(join(tmpdir(), 'ingress-close-'));
-    const api = await startDeployed({
-      assemblyDir: await deployedAssembly(),
-      tableName: process.env.TABLE_NAME ?? '',
-      dynamoDb: { endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '', accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local' },
-      s3Dir,
-      secretValue: process.env.SHARED_LINK_SECRET ?? '',
-      logLevel: 'silent',
-    });
+    const api = await startDeployed(await testDeployment(s3Dir));
     await listen(api.server);
     const running = await api.ingress();
     const pid = running?.pid ?? 0;

@@ -3,8 +3,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { Deployment } from '#infra/local/deployed/assembly.ts';
-import { type DeployedApi, listen, localBucketName, startDeployed } from '#infra/local/deployed/start.ts';
+import { type DeployedApi, listen, localBucketName, type StartDeployedOptions, startDeployed } from '#infra/local/deployed/start.ts';
 import { deployedAssembly } from './assembly.ts';
+
+/**
+ * What every test's start of the synthesized stack shares: this file's table on the suite's
+ * DynamoDB Local, the shared-link secret, silent logs, and the originals in `s3Dir`.
+ */
+export const testDeployment = async (s3Dir: string): Promise<StartDeployedOptions> => ({
+  assemblyDir: await deployedAssembly(),
+  tableName: process.env.TABLE_NAME ?? '',
+  dynamoDb: { endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '', accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local' },
+  s3Dir,
+  secretValue: process.env.SHARED_LINK_SECRET ?? '',
+  logLevel: 'silent',
+});
 
 export interface DeployedStack {
   api: DeployedApi;
@@ -31,12 +44,7 @@ export const useDeployedStack = (adjust?: (deployment: Deployment) => void): { r
     const denied: string[] = [];
     const failures: string[] = [];
     const api = await startDeployed({
-      assemblyDir: await deployedAssembly(),
-      tableName: process.env.TABLE_NAME ?? '',
-      dynamoDb: { endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '', accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local' },
-      s3Dir,
-      secretValue: process.env.SHARED_LINK_SECRET ?? '',
-      logLevel: 'silent',
+      ...(await testDeployment(s3Dir)),
       ...(adjust ? { adjust } : {}),
       onDenied: (functionId, what) => denied.push(`${functionId}: ${what.action} on ${what.resource}`),
       onFailure: (functionId, message) => failures.push(`${functionId}: ${message}`),

@@ -7,7 +7,7 @@ import type { Deployment } from '#infra/local/deployed/assembly.ts';
 import { listen, startDeployed } from '#infra/local/deployed/start.ts';
 import { createLocalServer } from '#infra/local/http-server.ts';
 import { deployedUploadLimitMb } from '#infra/routes.ts';
-import { deployedAssembly } from './assembly.ts';
+import { testDeployment } from './deployed-stack.ts';
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:41234 */
@@ -86,12 +86,7 @@ const startSource = async (options: ServerOptions): Promise<RunningServer> => {
 const startTemplate = async (options: ServerOptions): Promise<RunningServer> => {
   const s3Dir = mkdtempSync(join(tmpdir(), 'deployed-s3-'));
   const api = await startDeployed({
-    assemblyDir: await deployedAssembly(),
-    tableName: process.env.TABLE_NAME ?? '',
-    dynamoDb: { endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB ?? '', accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? 'local' },
-    s3Dir,
-    secretValue: process.env.SHARED_LINK_SECRET ?? '',
-    logLevel: 'silent',
+    ...(await testDeployment(s3Dir)),
     adjust: (deployment) => {
       options.adjust?.(deployment);
       if (options.heartbeat) shortenHeartbeat(deployment, options.heartbeat);
