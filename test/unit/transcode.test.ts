@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ffprobePath } from '#shared/media/binaries.ts';
 import { motionVideoOf } from '#shared/media/motion-photo.ts';
 import {
@@ -441,5 +441,29 @@ describe('encodeVideo', () => {
         },
       ),
     ).rejects.toThrow(/^ffmpeg \(timed out after 1 ms\)/);
+  });
+});
+
+describe('encodeVideo with an ffmpeg that lacks the encoder', () => {
+  it('refuses before running, naming the encoder (AV1 on Lambda’s arm64 build, which has no libaom-av1)', async () => {
+    // A stand-in ffmpeg whose encoder list is the arm64 build's kind: libx264, no AV1 encoder.
+    const fake = join(folder, 'fake-ffmpeg');
+    writeFileSync(fake, '#!/bin/sh\necho "Encoders:"\necho " V..... libx264              libx264 H.264"\nexit 0\n');
+    chmodSync(fake, 0o755);
+    vi.stubEnv('FFMPEG_PATH', fake);
+    vi.resetModules();
+    try {
+      const fresh = await import('#shared/media/transcode.ts');
+      const output = join(folder, 'av1.mp4');
+      await expect(
+        fresh.encodeVideo(fixture('h264-aac'), output, settings({ transcode: 'all', targetVideoCodec: 'av1' }), probeOf('h264-aac')),
+      ).rejects.toThrow('ffmpeg: this build has no libaom-av1 encoder for target codec av1');
+      expect(existsSync(output)).toBe(false);
+      // libx264 is listed: the check lets the (fake) ffmpeg run, which writes nothing.
+      await fresh.encodeVideo(fixture('h264-aac'), output, settings({ transcode: 'all' }), probeOf('h264-aac'));
+      expect(existsSync(output)).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
