@@ -432,8 +432,9 @@ const thumbnailMoves = async (asset: AssetRecord, albumIds: readonly string[], n
 
 /**
  * Deletes an asset for good: the asset, its checksum (so the file can be uploaded again), its
- * owner's usage, its people's face counts and the thumbnail of each album showing it in one transaction; then what only pointed at it
- * (faces, album and shared-link entries, with each album's count). Returns the albums it was in
+ * owner's usage, its people's face counts and the thumbnail of each album showing it in one
+ * transaction; then what only pointed at it (faces, album and shared-link entries, with each
+ * album's count). Returns the albums it was in
  * (`changed` when a concurrent request deleted it or put it in an album meanwhile: read it again);
  * the originals are removed by the caller once this has succeeded.
  */
