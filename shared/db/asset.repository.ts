@@ -1,5 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { Conflict } from '../core/errors.ts';
+import { newestLiveMember } from '../model/album.ts';
 import {
   type AssetRecord,
   type AssetStatus,
@@ -16,8 +17,10 @@ import type { PersonRecord } from '../model/person.ts';
 import type { QuotaCheck, UsageChange, UserRecord } from '../model/user.ts';
 import * as activityRepo from './activity.repository.ts';
 import * as albumRepo from './album.repository.ts';
+import * as albumExitRepo from './album-exit.repository.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
+import { albumWrites } from './items/album.ts';
 import { assetCodec, assetWrites, setStatusWrite } from './items/asset.ts';
 import { assetMetadataWrites } from './items/asset-metadata.ts';
 import { auditWrites } from './items/audit.ts';
@@ -409,18 +412,41 @@ export const update = async (
 };
 
 /**
+ * The albums showing the asset as their thumbnail (whoever owns them: an album member's asset can
+ * be another's album's thumbnail) show their newest other live entry instead, written in the
+ * asset's deleting transaction as Immich's foreign key sets it null with the delete: no album ever
+ * names a deleted asset, so the sync stream never sends an album whose thumbnail the app's tables
+ * no longer hold (docs/immich-compatibility.md, "The sync stream").
+ */
+const thumbnailMoves = async (asset: AssetRecord, albumIds: readonly string[], now: string): Promise<Write[]> =>
+  (
+    await Promise.all(
+      albumIds.map(async (albumId) => {
+        const album = await albumRepo.get(await albumExitRepo.albumOwnerOf(albumId, asset.ownerId), albumId);
+        if (album?.albumThumbnailAssetId !== asset.id) return [];
+        const others = (await albumRepo.listMembers(albumId)).filter((member) => member.assetId !== asset.id);
+        return [albumWrites.replaceThumbnail(album, asset.id, newestLiveMember(others), now)];
+      }),
+    )
+  ).flat();
+
+/**
  * Deletes an asset for good: the asset, its checksum (so the file can be uploaded again), its
- * owner's usage and its people's face counts in one transaction; then what only pointed at it
- * (faces, album and shared-link entries, with each album's count). Returns the albums it was in
+ * owner's usage, its people's face counts and the thumbnail of each album showing it in one
+ * transaction; then what only pointed at it (faces, album and shared-link entries, with each
+ * album's count). Returns the albums it was in
  * (`changed` when a concurrent request deleted it or put it in an album meanwhile: read it again);
  * the originals are removed by the caller once this has succeeded.
  */
 export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<Outcome<'changed', { albums: string[] }>> => {
   const [albums, links] = await Promise.all([albumsOf(asset), sharedLinkRepo.listLinkIdsOfAsset(asset.id)]);
+  const thumbnails = await thumbnailMoves(asset, albums, new Date().toISOString());
   const writes: Write[] = [
     auditWrites.deleted(asset.ownerId, 'ASSET', asset.id),
     // Its faces (deleted after it, with their people's counts here) as read: a face recognised meanwhile cancels it.
     assetWrites.delete(asset.id, albums.length, asset, asset.faceIds),
+    // In the first transaction with the delete: a thumbnail changed meanwhile cancels it (read again).
+    ...thumbnails,
     deletionWrites.asset(asset.ownerId, asset.id),
     // Its albums' users learn that it left them (its faces go with it, as Immich's sync sends them).
     ...albums.map((albumId) => deletionWrites.albumAsset(albumId, asset.id)),

@@ -4,7 +4,6 @@ import { Permission } from '../access/permission.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { Conflict } from '../core/errors.ts';
 import { log } from '../core/log.ts';
-import * as albumRepo from '../db/album.repository.ts';
 import type { TrashEntry } from '../db/asset.repository.ts';
 import * as assetRepo from '../db/asset.repository.ts';
 import * as assetMetadataRepo from '../db/asset-metadata.repository.ts';
@@ -16,7 +15,6 @@ import * as termRepo from '../db/term.repository.ts';
 import * as timelineRepo from '../db/timeline.repository.ts';
 import { editedKeys } from '../domain/media-files.ts';
 import { assetTerms } from '../domain/terms.ts';
-import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
 import { localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import type { Auth } from '../model/user.ts';
@@ -39,16 +37,6 @@ const storedObjectsOf = (asset: AssetRecord): StoredObject[] => [
   // And its edited files, recorded or not yet (a job for edits may still be making them: their keys are fixed).
   ...(asset.edits.length > 0 || asset.editedPreviewPath ? Object.values(editedKeys(asset)).map((key) => ({ key })) : []),
 ];
-
-/** The owner's albums whose thumbnail was an asset deleted for good get their newest remaining asset (Immich's updateThumbnails). */
-const replaceThumbnails = async (ownerId: string, albumIds: readonly string[], deletedId: string): Promise<void> => {
-  for (const albumId of albumIds) {
-    const album = await albumRepo.get(ownerId, albumId);
-    if (!album || album.albumThumbnailAssetId !== deletedId) continue;
-    const remaining = (await albumRepo.listMembers(albumId)).filter((member) => member.assetId !== deletedId);
-    await albumRepo.touch(album, newestLiveMember(remaining), new Date().toISOString());
-  }
-};
 
 /**
  * DELETE /asset: every id must be the caller's (else 400 and nothing changes). Without `force`
@@ -116,7 +104,6 @@ const deleteForGood = async (found: { asset: AssetRecord; faces: FaceRecord[] })
   const names = (await personRepo.getMany(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
   const deleted = await assetRepo.remove(found.asset, found.faces);
   if (!deleted.ok) return deleted;
-  const { albums } = deleted.value;
   // Its places in memories and tags and its metadata go with it (Immich's rows cascade; the apps
   // drop them with the asset), and it leaves its stack.
   await Promise.all([
@@ -126,7 +113,6 @@ const deleteForGood = async (found: { asset: AssetRecord; faces: FaceRecord[] })
     assetRepo.dropPhotoEdits(found.asset),
     assetMetadataRepo.dropAssetMetadata(found.asset.id),
   ]);
-  await replaceThumbnails(found.asset.ownerId, albums, found.asset.id);
   // Its search postings too (they would only cost reads: docs/data-model.md, "Search").
   await termRepo.deletePostings(found.asset.ownerId, termRepo.postingsOf(found.asset, assetTerms(found.asset, names)));
   await (await originalsStore()).delete(storedObjectsOf(found.asset));

@@ -13,7 +13,7 @@ import { changeIdAt } from '#shared/db/changes.ts';
 import { db } from '#shared/db/client.ts';
 import { bearer, createApiKey, freshUser, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, addToAlbum, createAlbum, personNamed, trash, updateAsset } from '../support/library.ts';
+import { addPhoto, addToAlbum, albumInfo, createAlbum, personNamed, trash, updateAsset } from '../support/library.ts';
 import { appTypes, deleteAcks, SyncClient, sendAcks, syncStream } from '../support/sync-client.ts';
 import { tableItems } from '../support/table-items.ts';
 
@@ -505,5 +505,59 @@ describe('a sync reset marked on the session (PUT /sessions/:id)', () => {
     expect(again.lines.map((line) => line.type)).toEqual(['AssetV2', 'SyncCompleteV1']);
     const after = await invoke(getSessionsHandler, { path: '/api/sessions', headers: bearer(token) });
     expect(after.body.find((session: { id: string }) => session.id === mine.id).isPendingSyncReset).toBe(false);
+  });
+});
+
+describe("an album's thumbnail deleted for good", () => {
+  // The counterexample sync.property.test.ts found (seed -351298385): a member's photo, the
+  // thumbnail of the owner's shared album, deleted for good by the member. The album kept naming
+  // it (its thumbnail was looked for among the member's albums), so the member's next sync sent
+  // the photo's AssetDeleteV1 and then the album with it as thumbnail: the app's tables refused it.
+  it("moves the thumbnail off the deleted photo, whoever owns the album, so the members' apps accept the album", async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'ThumbOwner');
+    const member = await freshUser(accounts.admin.accessToken, 'ThumbMember');
+    const shared = (await createAlbum(owner.accessToken, { albumName: 'Shared thumb' })).id as string;
+    const own = (await createAlbum(member.accessToken, { albumName: 'Own thumb' })).id as string;
+    const clients = [new SyncClient(owner.accessToken, { batchSize: 3 }), new SyncClient(member.accessToken, { batchSize: 3 })];
+    for (const client of clients) await client.sync();
+
+    const photo = await addPhoto(member.accessToken, { color: [0, 90, 100] });
+    const reply = await invoke(addUsersHandler, {
+      method: 'PUT',
+      path: `/api/album/${shared}/users`,
+      pathParameters: { id: shared },
+      headers: bearer(owner.accessToken),
+      body: { sharedUserIds: [member.id] },
+    });
+    expect(reply.status).toBe(200);
+    const ownersPhoto = await addPhoto(owner.accessToken, { color: [0, 90, 0] });
+    for (const album of [shared, own]) expect((await addToAlbum(member.accessToken, album, [photo])).status).toBe(200);
+    expect((await albumInfo(owner.accessToken, shared)).body.albumThumbnailAssetId).toBe(photo);
+    await clients[0]?.sync();
+    expect(clients[0]?.albums.get(shared)?.thumbnailAssetId).toBe(photo);
+
+    expect((await trash(member.accessToken, [photo], true)).status).toBe(204);
+    await addPhoto(owner.accessToken, { color: [30, 90, 0] });
+    expect((await updateAsset(owner.accessToken, ownersPhoto, { isFavorite: true })).status).toBe(200);
+
+    // In both apps (whose tables refuse an album naming a photo they do not hold).
+    const [ownerClient, memberClient] = clients as [SyncClient, SyncClient];
+    const memberLines = await memberClient.sync();
+    // The member's own photo's deletion comes before the albums (Immich's order), which name it no more.
+    expect(memberLines.findIndex((line) => line.type === 'AssetDeleteV1')).toBeLessThan(
+      memberLines.findIndex((line) => line.type === 'AlbumV2'),
+    );
+    expect(memberClient.assets.has(photo)).toBe(false);
+    for (const album of [shared, own]) expect(memberClient.albums.get(album)).toMatchObject({ thumbnailAssetId: null });
+    await ownerClient.sync();
+    expect(ownerClient.albums.get(shared)).toMatchObject({ thumbnailAssetId: null });
+    expect([...ownerClient.albumAssets.values()].filter((entry) => entry.albumId === shared)).toEqual([]);
+    // And through the API: both albums show no thumbnail (nothing else is in them).
+    for (const [token, album] of [
+      [owner.accessToken, shared],
+      [member.accessToken, shared],
+      [member.accessToken, own],
+    ] as const)
+      expect((await albumInfo(token, album)).body).toMatchObject({ assetCount: 0, albumThumbnailAssetId: null });
   });
 });

@@ -53,6 +53,15 @@ export const albumWrites = {
       values: { ':thumbnail': thumbnailId, ':now': now },
     }),
   /**
+   * The thumbnail moved off an asset deleted for good (to `thumbnailId`, or none), in the asset's
+   * deleting transaction, only while the album still shows it: a change meanwhile cancels the whole.
+   */
+  replaceThumbnail: (album: AlbumRecord, goneId: string, thumbnailId: string | null, now: string): Write =>
+    updateWrite(keys.album(album.ownerId, album.id), 'SET albumThumbnailAssetId = :thumbnail, updatedAt = :now', {
+      condition: 'albumThumbnailAssetId = :gone',
+      values: { ':thumbnail': thumbnailId, ':now': now, ':gone': goneId },
+    }),
+  /**
    * Shares the album with users: the album's list and their roles (only while the album is as
    * read) and each user's item; `changed` when the album changed (or went) meanwhile.
    */
