@@ -30,6 +30,8 @@ export const sharedLinkSecretArn = (): string | undefined => optional('SHARED_LI
 export const originalsBucket = (): string | undefined => optional('ORIGINALS_BUCKET');
 /** The media function's ARN, deployed, for the API functions that hand it work (shared/storage/media-jobs.ts). */
 export const mediaFunction = (): string | undefined => optional('MEDIA_FUNCTION');
+/** The transcode function's ARN, deployed, for the functions that hand it videos (shared/storage/transcode-jobs.ts). */
+export const transcodeFunction = (): string | undefined => optional('TRANSCODE_FUNCTION');
 /**
  * Where the realtime connections are posted to (API Gateway's management API: `https://<api
  * id>.execute-api.<region>.amazonaws.com/<stage>`, set by the stack on the functions that tell the
