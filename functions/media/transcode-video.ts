@@ -7,9 +7,13 @@
  * function's every core.
  */
 import { log, withLogContext } from '#shared/core/log.ts';
-import { completeMediaConvertJob, type MediaConvertStateChange, transcodeAsset } from '#shared/services/media/transcode.service.ts';
+import {
+  completeMediaConvertJob,
+  type MediaConvertStateChange,
+  type TranscodeJobEvent,
+  transcodeAsset,
+} from '#shared/services/media/transcode.service.ts';
 import { recordRun } from '#shared/services/queue-runs.ts';
-import type { TranscodeJobEvent } from '#shared/storage/transcode-jobs.ts';
 
 const isStateChange = (event: TranscodeJobEvent | MediaConvertStateChange): event is MediaConvertStateChange =>
   'source' in event && event.source === 'aws.mediaconvert';

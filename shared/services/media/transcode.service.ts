@@ -20,6 +20,8 @@ import type { SystemConfig } from '../../model/config.ts';
 import { type OriginalsStore, originalsStore } from '../../storage/originals.ts';
 import { readConfig } from '../config.reader.ts';
 
+export type { TranscodeJob, TranscodeJobEvent } from '../../storage/transcode-jobs.ts';
+
 /**
  * What one job did: `encoded` (made and recorded), `skipped` (none needed, or the queue's "missing"
  * run found it has one or is hidden), `removed` (none needed any more: the old one deleted),
@@ -97,7 +99,7 @@ export const setLambdaMaxSeconds = (seconds: number | undefined): void => {
  */
 export const transcodeAsset = async (assetId: string, { force = false }: { force?: boolean } = {}): Promise<TranscodeOutcome> => {
   const asset = await assetRepo.get(assetId);
-  if (!asset || asset.type !== 'VIDEO') return 'gone';
+  if (asset?.type !== 'VIDEO') return 'gone';
   if (!force && (asset.visibility === 'hidden' || asset.deletedAt !== null || asset.encodedVideoPath)) return 'skipped';
   const { ffmpeg } = await readConfig();
   const store = await originalsStore();
