@@ -622,6 +622,8 @@ export const webRoutes: readonly Route[] = area('shared-link', [
  */
 export const eventFunctions = [
   { name: 'generateMedia', entry: 'functions/media/generate-media.ts' },
+  // Videos encoded by the ffmpeg settings (docs/media.md, "Transcoding"): its jobs, and MediaConvert's completions.
+  { name: 'transcodeVideo', entry: 'functions/media/transcode-video.ts' },
   { name: 'runNightlyTasks', entry: 'functions/nightly/run-nightly-tasks.ts' },
   // Immich's realtime socket, an API Gateway WebSocket API (infra/cdk/realtime.ts): its two routes, the greeter and the heartbeat.
   { name: 'connectRealtime', entry: 'functions/realtime/connect.ts' },

@@ -30,6 +30,8 @@ export const sharedLinkSecretArn = (): string | undefined => optional('SHARED_LI
 export const originalsBucket = (): string | undefined => optional('ORIGINALS_BUCKET');
 /** The media function's ARN, deployed, for the API functions that hand it work (shared/storage/media-jobs.ts). */
 export const mediaFunction = (): string | undefined => optional('MEDIA_FUNCTION');
+/** The transcode function's ARN, deployed, for the functions that hand it videos (shared/storage/transcode-jobs.ts). */
+export const transcodeFunction = (): string | undefined => optional('TRANSCODE_FUNCTION');
 /**
  * Where the realtime connections are posted to (API Gateway's management API: `https://<api
  * id>.execute-api.<region>.amazonaws.com/<stage>`, set by the stack on the functions that tell the
@@ -119,6 +121,12 @@ export const facesDirSetting = (): string | undefined => optional('FACES_DIR');
 
 /** The ffmpeg binary to run (`FFMPEG_PATH`), if set. */
 export const ffmpegPathSetting = (): string | undefined => optional('FFMPEG_PATH');
+
+/** This process's environment with `extra` set, for a child process (shared/media/transcode.ts). */
+export const environmentWith = (extra: Record<string, string>): NodeJS.ProcessEnv => ({ ...process.env, ...extra });
+
+/** The ffprobe binary to run (`FFPROBE_PATH`), if set (shared/media/binaries.ts). */
+export const ffprobePathSetting = (): string | undefined => optional('FFPROBE_PATH');
 
 /**
  * The ingress (infra/ingress/, docs/large-uploads.md): the process that receives the stock
