@@ -42,7 +42,7 @@ const operators: Record<string, (values: string[] | undefined, allowed: string[]
   'ForAllValues:StringEquals': (values, allowed) => (values ?? []).every((value) => allowed.includes(value)),
   StringEqualsIfExists: (values, allowed) => values === undefined || values.some((value) => allowed.includes(value)),
   // The transcode function's iam:PassRole (`iam:PassedToService`): false when the request has no such key, as IAM's.
-  StringEquals: (values, allowed) => values !== undefined && values.some((value) => allowed.includes(value)),
+  StringEquals: (values, allowed) => values?.some((value) => allowed.includes(value)) ?? false,
 };
 
 /** What a statement's Condition may use: anything else is refused when the template is read (assembly.ts). */
