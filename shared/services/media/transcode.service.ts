@@ -15,7 +15,7 @@ import { log } from '../../core/log.ts';
 import * as assetRepo from '../../db/asset.repository.ts';
 import { encodedVideoKey } from '../../domain/media-files.ts';
 import { mimeTypeOf } from '../../domain/media-types.ts';
-import { mediaConvertJobSettings, readMediaConvertEvent, submitMediaConvertJob } from '../../media/mediaconvert.ts';
+import { mediaConvertSubmitter, readMediaConvertEvent } from '../../media/mediaconvert.ts';
 import { decideTranscode, encodeVideo, probeVideo, type TranscodeDecision, type VideoProbe } from '../../media/transcode.ts';
 import type { AssetRecord } from '../../model/asset.ts';
 import type { SystemConfig } from '../../model/config.ts';
@@ -79,36 +79,34 @@ const recordEncoded = async (store: OriginalsStore, asset: Pick<AssetRecord, 'id
   return 'gone';
 };
 
+/** What hands a video to MediaConvert: true once submitted, false when it was refused (the function then encodes it itself). */
+type Submit = (asset: AssetRecord, probe: VideoProbe, decision: TranscodeDecision, ffmpeg: SystemConfig['ffmpeg']) => Promise<boolean>;
+let submitOverride: Submit | undefined;
+
+/**
+ * Replaces the hand-off to MediaConvert (undefined: the stack's, `mediaConvertSubmitter` of
+ * shared/media/mediaconvert.ts, there when the originals are in S3 and `MEDIACONVERT_ROLE_ARN` is set).
+ */
+export const useMediaConvert = (submit: Submit | undefined): void => {
+  submitOverride = submit;
+};
+
 /**
  * A video longer than the function encodes itself (`TRANSCODE_LAMBDA_MAX_SECONDS`), where the
- * stack gave it MediaConvert (`MEDIACONVERT_ROLE_ARN`) and the originals are in S3: a MediaConvert
- * job from the original to `key` (shared/media/mediaconvert.ts), whose completion comes back as
- * an event (`completeMediaConvertJob`). False: the function encodes it itself.
+ * stack gave it MediaConvert: a MediaConvert job from the original in S3 to the asset's
+ * `encodedVideoKey` (shared/media/mediaconvert.ts), whose completion comes back as an event
+ * (`completeMediaConvertJob`). False: the function encodes it itself.
  */
 const handedToMediaConvert = async (
   asset: AssetRecord,
-  key: string,
   probe: VideoProbe,
   decision: TranscodeDecision,
   ffmpeg: SystemConfig['ffmpeg'],
 ): Promise<boolean> => {
   const limit = env.transcodeLambdaMaxSeconds();
-  const roleArn = env.mediaConvertRoleArn();
-  const bucket = env.originalsBucket();
-  if (limit === undefined || !roleArn || !bucket || probe.duration <= limit) return false;
-  const job = mediaConvertJobSettings({
-    inputUrl: `s3://${bucket}/${asset.originalPath}`,
-    outputKeyBase: `s3://${bucket}/${key.replace(/\.mp4$/, '')}`,
-    ffmpeg,
-    probe,
-    decision,
-    roleArn,
-    assetId: asset.id,
-    ownerId: asset.ownerId,
-  });
-  const { jobId } = await submitMediaConvertJob(job);
-  log.info('submitted to MediaConvert', { assetId: asset.id, jobId, duration: probe.duration, limit });
-  return true;
+  if (limit === undefined || probe.duration <= limit) return false;
+  const submit = submitOverride ?? mediaConvertSubmitter();
+  return submit ? submit(asset, probe, decision, ffmpeg) : false;
 };
 
 /**
@@ -139,8 +137,8 @@ export const transcodeAsset = async (assetId: string, { force = false }: { force
   const decision = decideTranscode(ffmpeg, probe);
   if (!decision.needed) return removeEncoded(store, asset);
   reportAccel(ffmpeg);
+  if (await handedToMediaConvert(asset, probe, decision, ffmpeg)) return 'submitted';
   const key = encodedVideoKey(asset);
-  if (await handedToMediaConvert(asset, key, probe, decision, ffmpeg)) return 'submitted';
   const folder = await mkdtemp(join(tmpdir(), 'transcode-'));
   try {
     const output = join(folder, 'encoded.mp4');
@@ -160,7 +158,7 @@ export const transcodeAsset = async (assetId: string, { force = false }: { force
 
 /** An encoded version's key, `thumbs/<owner>/<ab>/<cd>/<assetId>-encoded.mp4`, of this asset (what a job for a deleted asset wrote). */
 const isEncodedKeyOf = (key: string, assetId: string): boolean =>
-  /^thumbs\/[0-9a-f-]{36}\/[0-9a-f]{2}\/[0-9a-f-]{2}\/[0-9a-f-]{36}-encoded\.mp4$/.test(key) && key.endsWith(`/${assetId}-encoded.mp4`);
+  /^thumbs\/[^/]+\/[0-9a-f]{2}\/[0-9a-f-]{2}\/[^/]+$/.test(key) && key.endsWith(`/${assetId}-encoded.mp4`);
 
 /**
  * A MediaConvert job ended (EventBridge's "MediaConvert Job State Change", read by
