@@ -55,16 +55,21 @@ export const runAssetJobs = async (auth: Auth, assetIds: readonly string[], name
   const events: string[][] = [];
   for (let start = 0; start < assets.length; start += 10) events.push(assets.slice(start, start + 10).map((asset) => asset.id));
   if (job) await inBatches(events, 8, (ids) => queueMediaJobs(ids.map(job)));
-  else {
-    // `transcode-video`: the videos among them decided and encoded again (Immich's AssetEncodeVideo for each); a photo is no job.
-    const videos = new Set(assets.flatMap((asset) => (asset.type === 'VIDEO' ? [asset.id] : [])));
-    await inBatches(
-      events.map((ids) => ids.filter((id) => videos.has(id))),
-      8,
-      (ids) => queueTranscodeJobs(ids.map((assetId) => ({ kind: 'transcode', assetId, force: true }))),
+  // `transcode-video`: the videos among them decided and encoded again (Immich's AssetEncodeVideo for each); a photo is no job.
+  else
+    await queueVideos(
+      assets.flatMap((asset) => (asset.type === 'VIDEO' ? [asset.id] : [])),
+      true,
     );
-  }
 };
+
+/**
+ * Hands videos to the transcode function, one an invocation: one encode may take most of the
+ * function's 15 minutes (docs/media.md, "Transcoding"), so none waits behind another in the same
+ * invocation; sixteen invocations are handed on at a time (each a queued, asynchronous invoke).
+ */
+const queueVideos = (assetIds: readonly string[], force: boolean): Promise<void> =>
+  inBatches(assetIds, 16, (assetId) => queueTranscodeJobs([{ kind: 'transcode', assetId, force }]));
 
 const assetJobs: Record<string, (assetId: string) => MediaJob> = {
   'regenerate-thumbnail': (assetId) => ({ kind: 'asset-media', assetId }),
@@ -95,8 +100,8 @@ const everyAsset = async (perInvocation: number, job: (assetId: string) => Media
 /**
  * Hands the transcode function every video of every user (Immich's videoConversion queue
  * started): from the folder index, a video's by its original's type (the key keeps the uploaded
- * file's extension, a motion photo's video its container's), ten to an invocation (an encode takes
- * seconds to minutes), eight invocations at a time. With `force` (Immich's "all") each is decided
+ * file's extension, a motion photo's video its container's), one to an invocation (`queueVideos`).
+ * With `force` (Immich's "all") each is decided
  * again under the settings as they are now (encoded again, or its encoded version removed);
  * without it ("missing"), the function leaves hidden and trashed videos and those already encoded.
  */
@@ -109,9 +114,7 @@ const everyVideo = async (force: boolean): Promise<void> => {
       after = page.at(-1)?.originalPath;
       if (page.length < 1000) break;
     }
-    const batches: string[][] = [];
-    for (let start = 0; start < videos.length; start += 10) batches.push(videos.slice(start, start + 10));
-    await inBatches(batches, 8, (assetIds) => queueTranscodeJobs(assetIds.map((assetId) => ({ kind: 'transcode', assetId, force }))));
+    await queueVideos(videos, force);
   }
 };
 

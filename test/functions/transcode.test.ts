@@ -163,6 +163,9 @@ describe('transcoding (the transcode function, docs/media.md "Transcoding")', ()
       expect(handed).toContain(h264);
       expect(handed).not.toContain(photo);
       expect(transcode.handed.every((job) => job.force === false)).toBe(true);
+      // One video an invocation: an encode may take most of the function's time.
+      expect(transcode.invocations.length).toBeGreaterThan(1);
+      expect(transcode.invocations.every((jobs) => jobs === 1)).toBe(true);
       const missing = await transcode.runHanded();
       expect(missing[`transcode/${h264}`]).toBe('encoded');
       expect((await assetRepo.get(h264))?.encodedVideoPath).toBe(key);
