@@ -156,7 +156,11 @@ describe('transcoding (the transcode function, docs/media.md "Transcoding")', ()
     const key = encodedVideoKey({ id: h264, ownerId: accounts.user2.userId });
     try {
       // `transcode: all` encodes even a video the accepted codecs take.
-      await changeConfig(accounts.admin.accessToken, (config) => ({ ...config, ffmpeg: { ...config.ffmpeg, transcode: 'all' } }));
+      // Hardware acceleration asked for: there is no device, so the function encodes in software all the same.
+      await changeConfig(accounts.admin.accessToken, (config) => ({
+        ...config,
+        ffmpeg: { ...config.ffmpeg, transcode: 'all', accel: 'nvenc' },
+      }));
       expect((await startVideoConversion(false)).status).toBe(200);
       // Every video of every user is handed on (no photo), "missing" without force.
       const handed = transcode.handed.map((job) => job.assetId);
@@ -183,8 +187,30 @@ describe('transcoding (the transcode function, docs/media.md "Transcoding")', ()
       expect((await assetRepo.get(h264))?.encodedVideoPath).toBeUndefined();
       expect(stored(key)).toBe(false);
     } finally {
-      await changeConfig(accounts.admin.accessToken, (config) => ({ ...config, ffmpeg: { ...config.ffmpeg, transcode: 'required' } }));
+      await changeConfig(accounts.admin.accessToken, (config) => ({
+        ...config,
+        ffmpeg: { ...config.ffmpeg, transcode: 'required', accel: 'disabled' },
+      }));
     }
+  });
+
+  it('a video ffprobe cannot read is a failed run of videoConversion, and keeps playing its original', async () => {
+    const token = accounts.user1.accessToken;
+    // An .mp4 of no video at all: its upload stores it, its poster cannot be made (so nothing is handed on).
+    const bytes = Buffer.concat([Buffer.from('not a video '), Buffer.alloc(2000, 7)]);
+    const reply = await upload(token, { data: bytes, fileName: 'broken.mp4' });
+    expect(reply.status).toBe(201);
+    const id = reply.body.id as string;
+    expect(await objectCreated((await assetInfo(token, id)).body.originalPath)).toMatchObject({ outcomes: expect.any(Object) });
+    expect(transcode.handed).toEqual([]);
+    const before = await videoConversion();
+    expect((await transcodeVideo({ jobs: [{ kind: 'transcode', assetId: id, force: true }] })).outcomes).toEqual({
+      [`transcode/${id}`]: 'failed',
+    });
+    const after = await videoConversion();
+    expect([after.failed, after.completed]).toEqual([before.failed + 1, before.completed]);
+    expect((await assetRepo.get(id))?.encodedVideoPath).toBeUndefined();
+    expect(sha1(Buffer.from((await playback(token, id)).body, 'base64'))).toBe(sha1(bytes));
   });
 
   it('transcode-video (both generations) hands the caller’s videos on, forced; not a photo, not another’s', async () => {
