@@ -179,6 +179,13 @@ describe('transcoding (the transcode function, docs/media.md "Transcoding")', ()
       await startVideoConversion(false);
       expect((await transcode.runHanded())[`transcode/${h264}`]).toBe('skipped');
 
+      // Another target codec: "all" encodes it again, over the same key.
+      await changeConfig(accounts.admin.accessToken, (config) => ({ ...config, ffmpeg: { ...config.ffmpeg, targetVideoCodec: 'hevc' } }));
+      await startVideoConversion(true);
+      expect((await transcode.runHanded())[`transcode/${h264}`]).toBe('encoded');
+      expect((await assetRepo.get(h264))?.encodedVideoPath).toBe(key);
+      expect(await probeStored(key)).toMatchObject({ codec: 'hevc' });
+
       // Transcoding switched off, "all" removes the encoded version; playback is the original's again.
       await changeConfig(accounts.admin.accessToken, (config) => ({ ...config, ffmpeg: { ...config.ffmpeg, transcode: 'disabled' } }));
       await startVideoConversion(true);
@@ -189,7 +196,8 @@ describe('transcoding (the transcode function, docs/media.md "Transcoding")', ()
     } finally {
       await changeConfig(accounts.admin.accessToken, (config) => ({
         ...config,
-        ffmpeg: { ...config.ffmpeg, transcode: 'required', accel: 'disabled' },
+        // (A target codec is added to the accepted ones, as Immich's settings do: both back to the defaults.)
+        ffmpeg: { ...config.ffmpeg, transcode: 'required', accel: 'disabled', targetVideoCodec: 'h264', acceptedVideoCodecs: ['h264'] },
       }));
     }
   });
