@@ -9,7 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ffmpegPathSetting, ffprobePathSetting, lambdaTaskRoot } from '../core/env.ts';
+import { environmentWith, ffmpegPathSetting, ffprobePathSetting, lambdaTaskRoot } from '../core/env.ts';
 
 const locate = async (name: string, setting: string | undefined, installed: () => Promise<string>): Promise<string> => {
   if (setting) return setting;
@@ -29,3 +29,13 @@ export const ffmpegPath = (): Promise<string> =>
 /** The ffprobe binary to run. */
 export const ffprobePath = (): Promise<string> =>
   (ffprobeLocated ??= locate('ffprobe', ffprobePathSetting(), async () => (await import('@ffprobe-installer/ffprobe')).default.path));
+
+let environment: NodeJS.ProcessEnv | undefined;
+
+/**
+ * The environment to run either binary in. The static builds carry their own glibc, whose iconv
+ * would load the system's gconv modules (another glibc's) and crash: ffprobe segfaults reading any
+ * MPEG-TS, whose service names it converts. With no modules to find, iconv_open fails cleanly and
+ * the names stay as they are.
+ */
+export const binaryEnvironment = (): NodeJS.ProcessEnv => (environment ??= environmentWith({ GCONV_PATH: '/nonexistent-gconv' }));

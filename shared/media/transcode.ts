@@ -13,9 +13,8 @@
  */
 import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { environmentWith } from '../core/env.ts';
 import type { SystemConfig } from '../model/config.ts';
-import { ffmpegPath, ffprobePath } from './binaries.ts';
+import { binaryEnvironment, ffmpegPath, ffprobePath } from './binaries.ts';
 
 export type FfmpegSettings = SystemConfig['ffmpeg'];
 
@@ -159,16 +158,9 @@ const maxOutput = 64 * 1024 * 1024;
 /** The last lines of a program's error output, for an error message. */
 const tail = (stderr: string, lines = 5): string => stderr.trim().split('\n').slice(-lines).join(' | ');
 
-/**
- * The static builds carry their own glibc, whose iconv would load the system's gconv modules (of
- * another glibc) and crash: ffprobe segfaults reading any MPEG-TS (its service names are
- * converted). With no modules to find, iconv_open fails cleanly and the names stay as they are.
- */
-const childEnvironment = environmentWith({ GCONV_PATH: '/nonexistent-gconv' });
-
 const run = (binary: string, args: string[], timeoutMs: number): Promise<string> =>
   new Promise((resolve, reject) => {
-    const options = { encoding: 'utf8' as const, maxBuffer: maxOutput, timeout: timeoutMs, env: childEnvironment };
+    const options = { encoding: 'utf8' as const, maxBuffer: maxOutput, timeout: timeoutMs, env: binaryEnvironment() };
     execFile(binary, args, options, (error, stdout, stderr) => {
       if (!error) return resolve(stdout);
       const name = binary.split('/').pop();

@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ffmpegPath } from './binaries.ts';
+import { binaryEnvironment, ffmpegPath } from './binaries.ts';
 
 export { ffmpegPath, ffprobePath } from './binaries.ts';
 
@@ -22,7 +22,8 @@ const timeoutMs = 90_000;
 const run = async (args: string[]): Promise<Buffer> => {
   const binary = await ffmpegPath();
   return new Promise((resolve, reject) => {
-    execFile(binary, args, { encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, timeout: timeoutMs }, (error, stdout, stderr) => {
+    const options = { encoding: 'buffer' as const, maxBuffer: 512 * 1024 * 1024, timeout: timeoutMs, env: binaryEnvironment() };
+    execFile(binary, args, options, (error, stdout, stderr) => {
       if (error) reject(new Error(`ffmpeg: ${stderr.toString('utf8').trim().split('\n').slice(-3).join(' ') || error.message}`));
       else resolve(stdout);
     });

@@ -1,14 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ffprobePath } from '#shared/media/binaries.ts';
 import { motionVideoOf } from '#shared/media/motion-photo.ts';
 import {
   decideTranscode,
+  encodeVideo,
   type FfmpegSettings,
   ffmpegArgs,
   parseProbe,
@@ -351,5 +352,118 @@ describe('the fixtures', () => {
       color_transfer: 'arib-std-b67',
       codec_tag_string: 'hvc1',
     });
+  });
+});
+
+describe('encodeVideo', () => {
+  let count = 0;
+  /** Encodes a fixture under the settings; ffprobe's view of the output. */
+  const encode = async (name: TranscodeFixture, change: Partial<FfmpegSettings> = {}, options = {}) => {
+    const output = join(folder, `encoded-${++count}-${name}.mp4`);
+    await encodeVideo(fixture(name), output, settings(change), probeOf(name), options);
+    return { output, ...(await ffprobe(output)) };
+  };
+  const duration = (name: TranscodeFixture) => probeOf(name).duration;
+
+  it('HLG and PQ HEVC 10-bit: H.264 yuv420p tone-mapped to BT.709, the AAC copied, the size and duration kept', async () => {
+    for (const name of ['hevc-hlg', 'hevc-pq'] as const) {
+      const out = await encode(name);
+      expect(out.format.format_name).toContain('mp4');
+      expect(out.video).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 640, height: 360 });
+      expect(out.video).toMatchObject({ color_transfer: 'bt709', color_primaries: 'bt709', color_space: 'bt709' });
+      expect(out.audio).toMatchObject({ codec_name: 'aac', channels: 1 });
+      expect(Math.abs(Number(out.format.duration) - duration(name))).toBeLessThanOrEqual(0.1);
+      expect(out.streams).toBe(2);
+    }
+  });
+
+  it('an upright phone’s HEVC: turned upright (portrait size), no rotation left; scaled by its width when above the target', async () => {
+    const out = await encode('hevc-portrait');
+    expect(out.video).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 360, height: 640 });
+    expect(out.rotation).toBe(0);
+    const smaller = await encode('hevc-portrait', { targetResolution: '240' });
+    expect(smaller.video).toMatchObject({ width: 240, height: 426 });
+    expect(smaller.rotation).toBe(0);
+    expect(Math.abs(Number(smaller.format.duration) - duration('hevc-portrait'))).toBeLessThanOrEqual(0.1);
+  });
+
+  it('1080p under optimal: 1280×720', async () => {
+    const out = await encode('h264-1080p', { transcode: 'optimal' });
+    expect(out.video).toMatchObject({ codec_name: 'h264', width: 1280, height: 720 });
+    expect(out.audio).toBeUndefined();
+    expect(Math.abs(Number(out.format.duration) - duration('h264-1080p'))).toBeLessThanOrEqual(0.1);
+  });
+
+  it('PCM audio: re-encoded to AAC stereo, the H.264 copied', async () => {
+    const out = await encode('h264-pcm');
+    expect(out.audio).toMatchObject({ codec_name: 'aac', channels: 2 });
+    expect(out.video).toMatchObject({ codec_name: 'h264', width: 640, height: 360, bit_rate: String(probeOf('h264-pcm').video?.bitrate) });
+  });
+
+  it('VP9 with Opus: H.264, the Opus copied into the MP4', async () => {
+    const out = await encode('vp9-opus');
+    expect(out.video).toMatchObject({ codec_name: 'h264', pix_fmt: 'yuv420p', width: 320, height: 180 });
+    expect(out.audio).toMatchObject({ codec_name: 'opus' });
+    expect(Math.abs(Number(out.format.duration) - duration('vp9-opus'))).toBeLessThanOrEqual(0.1);
+  });
+
+  it('MPEG-TS: both streams copied into MP4', async () => {
+    const out = await encode('h264-ts');
+    expect(out.format.format_name).toContain('mp4');
+    expect(out.video).toMatchObject({ codec_name: 'h264', width: 640, height: 360 });
+    expect(out.audio).toMatchObject({ codec_name: 'aac', channels: 1 });
+  });
+
+  it('HEVC target (hvc1-tagged), and two passes under a bitrate limit that leave no logs behind', async () => {
+    const hevc = await encode('h264-aac', { transcode: 'all', targetVideoCodec: 'hevc' }, { threads: 1 });
+    expect(hevc.video).toMatchObject({ codec_name: 'hevc', codec_tag_string: 'hvc1', pix_fmt: 'yuv420p' });
+    expect(hevc.audio).toMatchObject({ codec_name: 'aac', channels: 2 });
+    const twoPass = await encode('h264-aac', { transcode: 'all', twoPass: true, maxBitrate: '300k' });
+    expect(twoPass.video).toMatchObject({ codec_name: 'h264' });
+    expect(Number(twoPass.video?.bit_rate)).toBeLessThan(probeOf('h264-aac').video?.bitrate ?? 0);
+    expect(readdirSync(folder).filter((file) => file.includes('.log'))).toEqual([]);
+    expect(existsSync(twoPass.output)).toBe(true);
+  });
+
+  it('fails with ffmpeg’s own words, and within its timeout', async () => {
+    const broken = { ...probeOf('h264-aac'), video: { ...probeOf('h264-aac').video!, index: 7 } };
+    await expect(encodeVideo(fixture('h264-aac'), join(folder, 'broken.mp4'), settings({ transcode: 'all' }), broken)).rejects.toThrow(
+      /^ffmpeg \(exit 1\): .*0:7/,
+    );
+    await expect(
+      encodeVideo(
+        fixture('h264-1080p'),
+        join(folder, 'slow.mp4'),
+        settings({ transcode: 'all', preset: 'veryslow' }),
+        probeOf('h264-1080p'),
+        {
+          timeoutMs: 1,
+        },
+      ),
+    ).rejects.toThrow(/^ffmpeg \(timed out after 1 ms\)/);
+  });
+});
+
+describe('encodeVideo with an ffmpeg that lacks the encoder', () => {
+  it('refuses before running, naming the encoder (AV1 on Lambda’s arm64 build, which has no libaom-av1)', async () => {
+    // A stand-in ffmpeg whose encoder list is the arm64 build's kind: libx264, no AV1 encoder.
+    const fake = join(folder, 'fake-ffmpeg');
+    writeFileSync(fake, '#!/bin/sh\necho "Encoders:"\necho " V..... libx264              libx264 H.264"\nexit 0\n');
+    chmodSync(fake, 0o755);
+    vi.stubEnv('FFMPEG_PATH', fake);
+    vi.resetModules();
+    try {
+      const fresh = await import('#shared/media/transcode.ts');
+      const output = join(folder, 'av1.mp4');
+      await expect(
+        fresh.encodeVideo(fixture('h264-aac'), output, settings({ transcode: 'all', targetVideoCodec: 'av1' }), probeOf('h264-aac')),
+      ).rejects.toThrow('ffmpeg: this build has no libaom-av1 encoder for target codec av1');
+      expect(existsSync(output)).toBe(false);
+      // libx264 is listed: the check lets the (fake) ffmpeg run, which writes nothing.
+      await fresh.encodeVideo(fixture('h264-aac'), output, settings({ transcode: 'all' }), probeOf('h264-aac'));
+      expect(existsSync(output)).toBe(false);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
