@@ -7,21 +7,28 @@
  * function's every core.
  */
 import { log, withLogContext } from '#shared/core/log.ts';
-import { completeMediaConvertJob, type MediaConvertStateChange, transcodeAsset } from '#shared/services/media/transcode.service.ts';
+import { completeMediaConvertJob, type TranscodeJobEvent, transcodeAsset } from '#shared/services/media/transcode.service.ts';
 import { recordRun } from '#shared/services/queue-runs.ts';
-import type { TranscodeJobEvent } from '#shared/storage/transcode-jobs.ts';
 
-const isStateChange = (event: TranscodeJobEvent | MediaConvertStateChange): event is MediaConvertStateChange =>
-  'source' in event && event.source === 'aws.mediaconvert';
+/** An EventBridge event (MediaConvert's job state change, read by the service): it has a `source`, the jobs' events none. */
+interface EventBridgeEvent {
+  source: string;
+  'detail-type'?: string;
+  detail?: { status?: string; userMetadata?: { assetId?: string } } & Record<string, unknown>;
+}
+
+const isEventBridge = (event: TranscodeJobEvent | EventBridgeEvent): event is EventBridgeEvent => 'source' in event;
 
 /** A job that could not encode its video is a failed run of the queue (and the next job still runs). */
 class NotEncoded extends Error {}
 
-export const handler = async (event: TranscodeJobEvent | MediaConvertStateChange): Promise<{ outcomes: Record<string, string> }> =>
+export const handler = async (event: TranscodeJobEvent | EventBridgeEvent): Promise<{ outcomes: Record<string, string> }> =>
   withLogContext({}, async () => {
     const outcomes: Record<string, string> = {};
-    if (isStateChange(event)) {
-      outcomes[`mediaconvert/${event.detail.userMetadata?.assetId ?? event.detail.jobId ?? ''}`] = await completeMediaConvertJob(event);
+    if (isEventBridge(event)) {
+      // MediaConvert's job state change: another state, or a job not of ours, is ignored.
+      const assetId = event.detail?.userMetadata?.assetId ?? '';
+      outcomes[`mediaconvert/${assetId}`] = (await completeMediaConvertJob(event)) ?? 'ignored';
     } else {
       for (const job of event.jobs ?? []) {
         if (job.kind !== 'transcode') continue;

@@ -10,15 +10,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as env from '../../core/env.ts';
 import { log } from '../../core/log.ts';
 import * as assetRepo from '../../db/asset.repository.ts';
 import { encodedVideoKey } from '../../domain/media-files.ts';
 import { mimeTypeOf } from '../../domain/media-types.ts';
+import { mediaConvertJobSettings, readMediaConvertEvent, submitMediaConvertJob } from '../../media/mediaconvert.ts';
 import { decideTranscode, encodeVideo, probeVideo, type TranscodeDecision, type VideoProbe } from '../../media/transcode.ts';
 import type { AssetRecord } from '../../model/asset.ts';
 import type { SystemConfig } from '../../model/config.ts';
 import { type OriginalsStore, originalsStore } from '../../storage/originals.ts';
 import { readConfig } from '../config.reader.ts';
+
+export type { TranscodeJob, TranscodeJobEvent } from '../../storage/transcode-jobs.ts';
 
 /**
  * What one job did: `encoded` (made and recorded), `skipped` (none needed, or the queue's "missing"
@@ -75,19 +79,36 @@ const recordEncoded = async (store: OriginalsStore, asset: Pick<AssetRecord, 'id
   return 'gone';
 };
 
-/** A video for MediaConvert: its settings' module (and its client) loaded only when one is. */
-type Submit = (asset: AssetRecord, probe: VideoProbe, decision: TranscodeDecision, ffmpeg: SystemConfig['ffmpeg']) => Promise<boolean>;
-let submitToMediaConvert: Submit | undefined;
-
-/** Set by the transcode function when the stack gave it MediaConvert (functions/media/transcode-video.ts); tests set their own. */
-export const useMediaConvert = (submit: Submit | undefined): void => {
-  submitToMediaConvert = submit;
-};
-
-/** The longest video the function encodes itself, in seconds (undefined: no limit, as locally). */
-let lambdaMaxSeconds: number | undefined;
-export const setLambdaMaxSeconds = (seconds: number | undefined): void => {
-  lambdaMaxSeconds = seconds;
+/**
+ * A video longer than the function encodes itself (`TRANSCODE_LAMBDA_MAX_SECONDS`), where the
+ * stack gave it MediaConvert (`MEDIACONVERT_ROLE_ARN`) and the originals are in S3: a MediaConvert
+ * job from the original to `key` (shared/media/mediaconvert.ts), whose completion comes back as
+ * an event (`completeMediaConvertJob`). False: the function encodes it itself.
+ */
+const handedToMediaConvert = async (
+  asset: AssetRecord,
+  key: string,
+  probe: VideoProbe,
+  decision: TranscodeDecision,
+  ffmpeg: SystemConfig['ffmpeg'],
+): Promise<boolean> => {
+  const limit = env.transcodeLambdaMaxSeconds();
+  const roleArn = env.mediaConvertRoleArn();
+  const bucket = env.originalsBucket();
+  if (limit === undefined || !roleArn || !bucket || probe.duration <= limit) return false;
+  const job = mediaConvertJobSettings({
+    inputUrl: `s3://${bucket}/${asset.originalPath}`,
+    outputKeyBase: `s3://${bucket}/${key.replace(/\.mp4$/, '')}`,
+    ffmpeg,
+    probe,
+    decision,
+    roleArn,
+    assetId: asset.id,
+    ownerId: asset.ownerId,
+  });
+  const { jobId } = await submitMediaConvertJob(job);
+  log.info('submitted to MediaConvert', { assetId: asset.id, jobId, duration: probe.duration, limit });
+  return true;
 };
 
 /**
@@ -97,7 +118,7 @@ export const setLambdaMaxSeconds = (seconds: number | undefined): void => {
  */
 export const transcodeAsset = async (assetId: string, { force = false }: { force?: boolean } = {}): Promise<TranscodeOutcome> => {
   const asset = await assetRepo.get(assetId);
-  if (!asset || asset.type !== 'VIDEO') return 'gone';
+  if (asset?.type !== 'VIDEO') return 'gone';
   if (!force && (asset.visibility === 'hidden' || asset.deletedAt !== null || asset.encodedVideoPath)) return 'skipped';
   const { ffmpeg } = await readConfig();
   const store = await originalsStore();
@@ -118,10 +139,8 @@ export const transcodeAsset = async (assetId: string, { force = false }: { force
   const decision = decideTranscode(ffmpeg, probe);
   if (!decision.needed) return removeEncoded(store, asset);
   reportAccel(ffmpeg);
-  if (lambdaMaxSeconds !== undefined && probe.duration > lambdaMaxSeconds && submitToMediaConvert) {
-    if (await submitToMediaConvert(asset, probe, decision, ffmpeg)) return 'submitted';
-  }
   const key = encodedVideoKey(asset);
+  if (await handedToMediaConvert(asset, key, probe, decision, ffmpeg)) return 'submitted';
   const folder = await mkdtemp(join(tmpdir(), 'transcode-'));
   try {
     const output = join(folder, 'encoded.mp4');
@@ -139,49 +158,34 @@ export const transcodeAsset = async (assetId: string, { force = false }: { force
   return recordEncoded(store, asset, key);
 };
 
-/** What the transcode function reads of EventBridge's "MediaConvert Job State Change". */
-export interface MediaConvertStateChange {
-  source: 'aws.mediaconvert';
-  'detail-type': 'MediaConvert Job State Change';
-  detail: {
-    status: string;
-    jobId?: string;
-    userMetadata?: Record<string, string>;
-    errorMessage?: string;
-    outputGroupDetails?: { outputDetails?: { outputFilePaths?: string[] }[] }[];
-  };
-}
-
-/** The keys a job wrote (`s3://<bucket>/<key>`) that are an encoded version of this asset: what is deleted when it went meanwhile. */
-const outputKeysOf = (event: MediaConvertStateChange, assetId: string): string[] =>
-  (event.detail.outputGroupDetails ?? [])
-    .flatMap((group) => group.outputDetails ?? [])
-    .flatMap((output) => output.outputFilePaths ?? [])
-    .map((path) => /^s3:\/\/[^/]+\/(thumbs\/.+)$/.exec(path)?.[1] ?? '')
-    .filter((key) => key.endsWith(`/${assetId}-encoded.mp4`));
+/** An encoded version's key, `thumbs/<owner>/<ab>/<cd>/<assetId>-encoded.mp4`, of this asset (what a job for a deleted asset wrote). */
+const isEncodedKeyOf = (key: string, assetId: string): boolean =>
+  /^thumbs\/[0-9a-f-]{36}\/[0-9a-f]{2}\/[0-9a-f-]{2}\/[0-9a-f-]{36}-encoded\.mp4$/.test(key) && key.endsWith(`/${assetId}-encoded.mp4`);
 
 /**
- * A MediaConvert job ended (its EventBridge event): COMPLETE records its output (the asset's
- * `encodedVideoKey`, where the job was told to write) on the asset named in its `userMetadata`,
- * or deletes what it wrote when the asset went meanwhile; ERROR is logged, and the video keeps
- * playing its original (or the encoded version it had).
+ * A MediaConvert job ended (EventBridge's "MediaConvert Job State Change", read by
+ * shared/media/mediaconvert.ts): COMPLETE records the asset's `encodedVideoKey` (where its job was
+ * told to write) on the asset named in its user metadata, or deletes what it wrote when the asset
+ * went meanwhile; ERROR is logged, and the video keeps playing its original (or the version it had).
+ * Another state, or a job that is not ours, is `undefined`.
  */
-export const completeMediaConvertJob = async (event: MediaConvertStateChange): Promise<TranscodeOutcome> => {
-  const { status, userMetadata, jobId } = event.detail;
-  const assetId = userMetadata?.assetId;
-  if (!assetId) {
-    log.warn('A MediaConvert job without its asset', { jobId, status });
-    return 'gone';
-  }
-  if (status !== 'COMPLETE') {
-    log.error('A MediaConvert job failed', { assetId, jobId, status, error: event.detail.errorMessage });
+export const completeMediaConvertJob = async (event: unknown): Promise<TranscodeOutcome | undefined> => {
+  const completion = readMediaConvertEvent(event);
+  if (!completion) return undefined;
+  const { assetId, jobId } = completion;
+  if (completion.status === 'ERROR') {
+    log.error('A MediaConvert job failed', { assetId, jobId, error: completion.error?.message });
     return 'failed';
   }
   const store = await originalsStore();
   const asset = await assetRepo.get(assetId);
   if (!asset) {
-    await store.delete(outputKeysOf(event, assetId).map((key) => ({ key })));
+    const written = completion.output?.key;
+    if (written && isEncodedKeyOf(written, assetId)) await store.delete([{ key: written }]);
     return 'gone';
   }
-  return recordEncoded(store, asset, encodedVideoKey(asset));
+  const key = encodedVideoKey(asset);
+  if (completion.output && completion.output.key !== key)
+    log.warn('A MediaConvert job wrote elsewhere', { assetId, jobId, key: completion.output.key });
+  return recordEncoded(store, asset, key);
 };
