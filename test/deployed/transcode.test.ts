@@ -10,7 +10,7 @@ import { useDeployedStack } from '../support/deployed-stack.ts';
  * The transcode function as the template deploys it (infra/cdk/transcode-function.ts): its bundle
  * with ffmpeg and ffprobe beside it, its settings, and MediaConvert's job state changes reaching it
  * through the template's EventBridge rule, its AWS calls checked against its role. (Encoding a
- * video through the deployed form is the e2e suite's: test/e2e/transcode.test.ts.)
+ * video through the deployed form is the e2e suite's transcode test.)
  */
 const stack = useDeployedStack();
 
