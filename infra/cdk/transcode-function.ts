@@ -29,9 +29,9 @@ const transcodeEntry = (): string => {
 
 /**
  * The longest video the function encodes itself, in seconds (`-c transcodeLambdaMaxSeconds=N`);
- * longer ones go to MediaConvert. 600 s (ten minutes of video) by default: the research's estimate
- * for 4K HDR at 10,240 MB with a third of the 15-minute limit to spare (docs/deployment.md,
- * "Transcoding"; docs/benchmarks.md has the measured crossover).
+ * longer ones go to MediaConvert. 600 s (ten minutes of video) by default: a little under the
+ * bench's crossover for a 4K HDR phone video at 10,240 MB (660 s, modelled from this machine's
+ * encode: docs/benchmarks.md, "Video transcoding"), as a Lambda run of it has not been measured.
  */
 export const defaultTranscodeLambdaMaxSeconds = 600;
 

@@ -10,7 +10,7 @@ import { useDeployedStack } from '../support/deployed-stack.ts';
  * The transcode function as the template deploys it (infra/cdk/transcode-function.ts): its bundle
  * with ffmpeg and ffprobe beside it, its settings, and MediaConvert's job state changes reaching it
  * through the template's EventBridge rule, its AWS calls checked against its role. (Encoding a
- * video through the deployed form is the e2e suite's: test/e2e/transcode.test.ts.)
+ * video through the deployed form is the e2e suite's transcode test.)
  */
 const stack = useDeployedStack();
 
@@ -21,18 +21,23 @@ const transcodeFunction = (): DeployedFunction => {
 };
 
 /** MediaConvert's "job state change" for an asset, as EventBridge puts it on the bus. */
+/** An owner's id, as the encoded versions' keys have one. */
+const owner = randomUUID();
+
 const stateChange = (status: string, assetId: string, stackName = 'ImmichServerless') => ({
   source: 'aws.mediaconvert',
   'detail-type': 'MediaConvert Job State Change',
   detail: {
     jobId: `1700000000000-${assetId.slice(0, 6)}`,
     status,
-    userMetadata: { assetId, ownerId: 'owner', stack: stackName },
+    userMetadata: { assetId, ownerId: owner, stack: stackName },
     outputGroupDetails: [
       {
         type: 'FILE_GROUP',
         outputDetails: [
-          { outputFilePaths: [`s3://immich-originals/thumbs/owner/${assetId.slice(0, 2)}/${assetId.slice(2, 4)}/${assetId}-encoded.mp4`] },
+          {
+            outputFilePaths: [`s3://immich-originals/thumbs/${owner}/${assetId.slice(0, 2)}/${assetId.slice(2, 4)}/${assetId}-encoded.mp4`],
+          },
         ],
       },
     ],
@@ -85,7 +90,7 @@ describe('the transcode function, deployed form', () => {
       // (Once per attempt, should the refusal fail the invocation and Lambda retry it.)
       expect(new Set(denied)).toEqual(
         new Set([
-          `${transcodeFunction().id}: s3:DeleteObject on arn:aws:s3:::immich-originals/thumbs/owner/${again.slice(0, 2)}/${again.slice(2, 4)}/${again}-encoded.mp4`,
+          `${transcodeFunction().id}: s3:DeleteObject on arn:aws:s3:::immich-originals/thumbs/${owner}/${again.slice(0, 2)}/${again.slice(2, 4)}/${again}-encoded.mp4`,
         ]),
       );
     } finally {
