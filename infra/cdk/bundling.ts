@@ -146,9 +146,10 @@ export const esbuildOptions = (entry: string, outfile: string): BuildOptions => 
  * (infra/cdk/media-function.ts copies them there): wasm-vips locates its WebAssembly and pthread
  * workers relative to its own module; libheif-js's WebAssembly build (libheif.js and its 1.4 MB
  * libheif.wasm) is loaded only for HEIC files, by the decoder's workers (shared/media/heic.ts);
- * @ffmpeg-installer only finds this machine's ffmpeg, never used on Lambda (bin/ffmpeg is).
+ * @ffmpeg-installer and @ffprobe-installer only find this machine's builds, never used on Lambda
+ * (bin/ffmpeg and bin/ffprobe are: shared/media/binaries.ts).
  */
-export const mediaExternalModules = ['wasm-vips', 'libheif-js', '@ffmpeg-installer/ffmpeg'];
+export const mediaExternalModules = ['wasm-vips', 'libheif-js', '@ffmpeg-installer/ffmpeg', '@ffprobe-installer/ffprobe'];
 
 /** The files of libheif-js the media function needs beside its bundle: its WebAssembly build (1.5 of its 8.5 MB). */
 export const libheifFiles = ['package.json', 'LICENSE', 'libheif-wasm/libheif.js', 'libheif-wasm/libheif.wasm'];

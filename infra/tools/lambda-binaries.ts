@@ -1,15 +1,20 @@
 /**
  * The native programs the Lambda bundles carry, for Lambda's platform (linux-arm64) whatever
- * machine installs the project: ffmpeg for the media function's video posters. npm installs only
- * this machine's build of @ffmpeg-installer; this fetches the linux-arm64 build of exactly the
- * version and integrity package-lock.json records, once, into node_modules/.lambda/, so that
- * `cdk synth` copies it into the bundle offline (infra/cdk/media-function.ts).
+ * machine installs the project: ffmpeg for the media function's video posters and the transcoding,
+ * ffprobe for the transcode decision (shared/media/transcode.ts). npm installs only this machine's
+ * builds of @ffmpeg-installer and @ffprobe-installer; this fetches the linux-arm64 builds of
+ * exactly the versions and integrities package-lock.json records, once, into node_modules/.lambda/,
+ * so that `cdk synth` copies them into the bundles offline (infra/cdk/media-function.ts).
+ *
+ * It also makes this machine's installed builds executable: @ffprobe-installer's tarballs hold
+ * ffprobe with mode 0644 and set the bit in their own postinstall, which an install that skips
+ * scripts (npm's allowScripts, --ignore-scripts) never runs.
  *
  * Run by `npm ci` / `npm install` (postinstall) and by `npm run lambda-binaries`.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -24,6 +29,7 @@ export interface LambdaBinary {
 
 export const lambdaBinaries = {
   ffmpeg: { packageName: '@ffmpeg-installer/linux-arm64', file: 'ffmpeg' },
+  ffprobe: { packageName: '@ffprobe-installer/linux-arm64', file: 'ffprobe' },
 } satisfies Record<string, LambdaBinary>;
 
 /** Where a binary is kept once fetched. */
@@ -69,6 +75,19 @@ const fetchBinary = (name: keyof typeof lambdaBinaries): void => {
   }
 };
 
+/** This machine's installed builds (@ffmpeg-installer's, @ffprobe-installer's), made executable (0755) where present. */
+const makeInstalledExecutable = (): void => {
+  const platform = `${process.platform}-${process.arch}`;
+  for (const [scope, file] of [
+    ['@ffmpeg-installer', 'ffmpeg'],
+    ['@ffprobe-installer', 'ffprobe'],
+  ] as const) {
+    const binary = join(root, 'node_modules', scope, platform, process.platform === 'win32' ? `${file}.exe` : file);
+    if (existsSync(binary) && (statSync(binary).mode & 0o111) !== 0o111) chmodSync(binary, 0o755);
+  }
+};
+
 if (import.meta.main) {
   for (const name of Object.keys(lambdaBinaries) as (keyof typeof lambdaBinaries)[]) fetchBinary(name);
+  makeInstalledExecutable();
 }

@@ -120,6 +120,12 @@ export const facesDirSetting = (): string | undefined => optional('FACES_DIR');
 /** The ffmpeg binary to run (`FFMPEG_PATH`), if set. */
 export const ffmpegPathSetting = (): string | undefined => optional('FFMPEG_PATH');
 
+/** This process's environment with `extra` set, for a child process (shared/media/transcode.ts). */
+export const environmentWith = (extra: Record<string, string>): NodeJS.ProcessEnv => ({ ...process.env, ...extra });
+
+/** The ffprobe binary to run (`FFPROBE_PATH`), if set (shared/media/binaries.ts). */
+export const ffprobePathSetting = (): string | undefined => optional('FFPROBE_PATH');
+
 /**
  * The ingress (infra/ingress/, docs/large-uploads.md): the process that receives the stock
  * clients' large uploads as a stream. Its address (`INGRESS_HOST`, `INGRESS_PORT`), its limits on

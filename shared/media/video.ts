@@ -6,27 +6,15 @@
  *
  * The binary: `FFMPEG_PATH` if set; on Lambda, `bin/ffmpeg` beside the bundle (the linux-arm64
  * build from @ffmpeg-installer, docs/deployment.md); elsewhere @ffmpeg-installer's build for this
- * machine, from node_modules.
+ * machine, from node_modules (./binaries.ts).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ffmpegPathSetting, lambdaTaskRoot } from '../core/env.ts';
+import { binaryEnvironment, ffmpegPath } from './binaries.ts';
 
-let located: Promise<string> | undefined;
-
-const ffmpegPath = (): Promise<string> =>
-  (located ??= (async () => {
-    const set = ffmpegPathSetting();
-    if (set) return set;
-    const taskRoot = lambdaTaskRoot();
-    const beside = taskRoot ? join(taskRoot, 'bin', 'ffmpeg') : undefined;
-    if (beside && existsSync(beside)) return beside;
-    const { default: installer } = await import('@ffmpeg-installer/ffmpeg');
-    return installer.path;
-  })());
+export { ffmpegPath, ffprobePath } from './binaries.ts';
 
 /** Longest an ffmpeg run may take: a poster of a long 4K video takes a few seconds. */
 const timeoutMs = 90_000;
@@ -34,7 +22,8 @@ const timeoutMs = 90_000;
 const run = async (args: string[]): Promise<Buffer> => {
   const binary = await ffmpegPath();
   return new Promise((resolve, reject) => {
-    execFile(binary, args, { encoding: 'buffer', maxBuffer: 512 * 1024 * 1024, timeout: timeoutMs }, (error, stdout, stderr) => {
+    const options = { encoding: 'buffer' as const, maxBuffer: 512 * 1024 * 1024, timeout: timeoutMs, env: binaryEnvironment() };
+    execFile(binary, args, options, (error, stdout, stderr) => {
       if (error) reject(new Error(`ffmpeg: ${stderr.toString('utf8').trim().split('\n').slice(-3).join(' ') || error.message}`));
       else resolve(stdout);
     });
