@@ -111,40 +111,6 @@ const sourceFile = (source: Source): string => {
   }
 };
 
-/**
- * Immich's default command for this source (target `video`: HEVC is not an accepted codec, AAC
- * is, so audio is copied): 720p H.264 ultrafast crf 23, with the stock zscale/tonemap chain in
- * place of jellyfin's `tonemapx` and `-vsync` in place of `-fps_mode` (docs/immich-compatibility.md,
- * "Video transcoding"), and Immich's `ffmpeg.threads` as `-threads`.
- */
-const immichArgs = (input: string, output: string, threads: number): string[] => [
-  '-i',
-  input,
-  '-c:v',
-  'h264',
-  '-c:a',
-  'copy',
-  '-map',
-  '0:0',
-  '-map_metadata',
-  '-1',
-  '-map',
-  '0:1',
-  '-preset',
-  'ultrafast',
-  '-crf',
-  '23',
-  '-threads',
-  String(threads),
-  '-movflags',
-  'faststart',
-  '-vsync',
-  'passthrough',
-  '-vf',
-  'scale=-2:720,zscale=t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p',
-  output,
-];
-
 interface Timing {
   wall: number;
   cpu: number;
@@ -153,71 +119,46 @@ interface Timing {
 }
 
 /** One encode, pinned to `threads` cores (as a Lambda of that many vCPUs), timed by /usr/bin/time. */
-const encode = (input: string, threads: number): Promise<Timing> => {
+const encode = async (input: string, threads: number): Promise<Timing> => {
+  const { ffmpegArgs, probeVideo } = await import('#shared/media/transcode.ts');
+  const { configDefaults } = await import('#shared/model/config.ts');
+  const { binaryEnvironment } = await import('#shared/media/binaries.ts');
   const work = mkdtempSync(join(tmpdir(), 'bench-transcode-'));
   const output = join(work, 'encoded.mp4');
+  // Immich's default command for this source (shared/media/transcode.ts; docs/media.md): target
+  // `video` (HEVC is not accepted, AAC is, so the audio is copied), 720p H.264 ultrafast crf 23,
+  // tone-mapped by the stock zscale chain; Immich's `ffmpeg.threads` as the run's threads.
+  const passes = ffmpegArgs(input, output, configDefaults.ffmpeg, await probeVideo(input), { threads });
+  const [args] = passes;
+  if (passes.length !== 1 || !args) throw new Error('the default settings encode in one pass');
   const cores = Array.from({ length: threads }, (_, index) => index % availableParallelism()).join(',');
-  return new Promise<Timing>((resolve, reject) => {
-    const child = spawn(
-      '/usr/bin/time',
-      [
-        '-f',
-        'TIME %e %U %S',
-        'taskset',
-        '-c',
-        cores,
-        ffmpeg.path,
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-y',
-        ...immichArgs(input, output, threads),
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      try {
-        const line = /TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(stderr);
-        if (code !== 0 || !line) throw new Error(`ffmpeg failed (${code}): ${stderr.slice(-500)}`);
-        const probe = (() => {
-          try {
-            execFileSync(ffmpeg.path, ['-hide_banner', '-i', output], { stdio: ['ignore', 'ignore', 'pipe'] });
-          } catch (error) {
-            return String((error as { stderr?: Buffer }).stderr ?? '');
-          }
-          return '';
-        })();
-        const video = /Video: (\w+)[^,]*, (\w+)[^,]*(?:\([^)]*\))?, (\d+x\d+)/.exec(probe);
-        resolve({
-          wall: Number(line[1]),
-          cpu: Number(line[2]) + Number(line[3]),
-          bytes: statSync(output).size,
-          stream: video ? `${video[1]} ${video[2]} ${video[3]}` : 'unknown',
-        });
-      } catch (error) {
-        reject(error);
-      } finally {
-        rmSync(work, { recursive: true, force: true });
-      }
-    });
-  });
-};
-
-const durationOf = (file: string): number => {
-  let text = '';
   try {
-    execFileSync(ffmpeg.path, ['-hide_banner', '-i', file], { stdio: ['ignore', 'ignore', 'pipe'] });
-  } catch (error) {
-    text = String((error as { stderr?: Buffer }).stderr ?? '');
+    const { wall, cpu } = await new Promise<{ wall: number; cpu: number }>((resolve, reject) => {
+      const child = spawn('/usr/bin/time', ['-f', 'TIME %e %U %S', 'taskset', '-c', cores, ffmpeg.path, ...args], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: binaryEnvironment(),
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      child.on('error', reject);
+      child.on('close', (code) => {
+        const line = /TIME ([\d.]+) ([\d.]+) ([\d.]+)/.exec(stderr);
+        if (code !== 0 || !line) reject(new Error(`ffmpeg failed (${code}): ${stderr.slice(-500)}`));
+        else resolve({ wall: Number(line[1]), cpu: Number(line[2]) + Number(line[3]) });
+      });
+    });
+    const { video } = await probeVideo(output);
+    return {
+      wall,
+      cpu,
+      bytes: statSync(output).size,
+      stream: video ? `${video.codecName} ${video.pixelFormat} ${video.width}×${video.height}` : 'no video',
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
-  const match = /Duration: (\d+):(\d+):([\d.]+)/.exec(text);
-  if (!match) throw new Error(`no duration in ${file}`);
-  return Number(match[1]) * 3600 + Number(match[2]) * 60 + Number(match[3]);
 };
 
 export interface SourceResult {
@@ -245,7 +186,8 @@ export interface Measurement {
 
 const measureSource = async (source: Source): Promise<SourceResult> => {
   const file = sourceFile(source);
-  const seconds = durationOf(file);
+  const { probeVideo } = await import('#shared/media/transcode.ts');
+  const { duration: seconds } = await probeVideo(file);
   await encode(file, 2); // warm the page cache and the binary
   const one = await encode(file, 1);
   const two = await encode(file, 2);
@@ -336,7 +278,7 @@ const render = ({ results, load, cpu, maxSeconds }: Measurement): string => {
     '',
     `MediaConvert, per minute of 720p output (≤30 fps, us-east-1; the classic published rates, **not verified** against AWS's live price page, whose tables did not come through): Basic tier AVC ${money(mediaConvert.basicHd)}, Professional tier ${money(mediaConvert.proHd)} (which tier HDR→SDR tone mapping needs is not verified either). The price depends on the output (720p), not on the source's 4K; 10 s minimum per output.`,
     '',
-    `**Crossover**: at 10,240 MB the heaviest source takes ${Math.max(...results.map((result) => result.lambda.at(-1)?.perSecond ?? 0)).toFixed(2)} s per second of video, so videos longer than **${maxSeconds} s** (${(maxSeconds / 60).toFixed(1)} min) go to MediaConvert: \`TRANSCODE_LAMBDA_MAX_SECONDS=${maxSeconds}\`. A 1080p video could stay on Lambda longer (the table), but the limit is one duration, set by the worst case.`,
+    `**Crossover**: at 10,240 MB the heaviest source takes ${Math.max(...results.map((result) => result.lambda.at(-1)?.perSecond ?? 0)).toFixed(2)} s per second of video, so videos longer than **${maxSeconds} s** (${(maxSeconds / 60).toFixed(1)} min) go to MediaConvert: \`TRANSCODE_LAMBDA_MAX_SECONDS=${maxSeconds}\`. A 1080p video could stay on Lambda longer (the table), but the limit is one duration, set by the heaviest source measured; a 4K video at 60 fps (an iPhone's option) is about twice the work per second, so one between ${Math.floor(maxSeconds / 2)} and ${maxSeconds} s would need the function's whole 15 minutes or more.`,
   ].join('\n');
 };
 
@@ -350,7 +292,7 @@ const family = { videos: 60, seconds: 30 };
 /** S3 Standard per GB-month, us-east-1 (first 50 TB); the encoded versions are read as often as the originals. */
 const s3PerGbMonth = 0.023;
 
-const renderCost = ({ results }: Measurement): string => {
+const renderCost = ({ results, maxSeconds }: Measurement): string => {
   const fourK = results.find((result) => result.source.width === 3840);
   if (!fourK) return '';
   const minutes = (family.videos * family.seconds) / 60;
@@ -369,7 +311,7 @@ const renderCost = ({ results }: Measurement): string => {
     '',
     table(['what', 'a month'], rows),
     '',
-    `Every such video stays under the crossover and is encoded on Lambda; MediaConvert would cost ${((mediaConvert.basicHd * minutes) / ((lambda?.dollarsPerMinute ?? 1) * minutes)).toFixed(1)}× as much for the same minutes. The encoded versions (about ${fourK.encodedMbPerMinute.toFixed(0)} MB per minute of video against ${((fourK.sourceMbps / 8) * 60).toFixed(0)} MB for the originals) add their storage month after month, as the originals do; they are not counted in the user's quota, as Immich does not count them.`,
+    `${family.seconds <= maxSeconds ? 'Every such video is under the crossover and is encoded on Lambda' : 'Such videos are over the crossover and go to MediaConvert'}; per minute of video Lambda at 10,240 MB costs ${money(lambda?.dollarsPerMinute ?? 0)} against MediaConvert's ${money(mediaConvert.basicHd)} (Basic) to ${money(mediaConvert.proHd)} (Professional). The encoded versions (about ${fourK.encodedMbPerMinute.toFixed(0)} MB per minute of video against ${((fourK.sourceMbps / 8) * 60).toFixed(0)} MB for the originals) add their storage month after month, as the originals do; they are not counted in the user's quota, as Immich does not count them.`,
   ].join('\n');
 };
 
