@@ -46,6 +46,12 @@ export interface Route {
    */
   mediaJobs?: true;
   /**
+   * Queues Immich's video conversion (the jobs page's start, `transcode-video` asset jobs):
+   * deployed, it may invoke the transcode function asynchronously (`TRANSCODE_FUNCTION`,
+   * infra/cdk/transcode-function.ts), unless the stack leaves transcoding out.
+   */
+  transcodeJobs?: true;
+  /**
    * Tells Immich's apps of what it did (its service raises realtime events: docs/web-app.md,
    * "Realtime"): deployed, it may post to the WebSocket API's connections (its management API,
    * `REALTIME_ENDPOINT`), and carries that API's client beside its bundle.
@@ -185,7 +191,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/asset/map-marker', 'getMapMarkers', 'read'],
     ['POST', '/api/asset/exist', 'checkExistingAssets', 'read', { body: 'bulk' }],
     ['GET', '/api/asset/device/{deviceId}', 'getAllUserAssetsByDeviceId', 'read'],
-    ['POST', '/api/asset/jobs', 'runAssetJobs', 'write', { mediaJobs: true, body: 'bulk' }],
+    ['POST', '/api/asset/jobs', 'runAssetJobs', 'write', { mediaJobs: true, transcodeJobs: true, body: 'bulk' }],
     ['GET', '/api/asset/{id}', 'getAssetInfo', 'read', { secrets: true }],
     ['GET', '/api/asset/file/{id}', 'serveFile', 'read', { store: 'read', secrets: true }],
     ['GET', '/api/asset/thumbnail/{id}', 'getAssetThumbnail', 'read', { store: 'read', secrets: true }],
@@ -214,7 +220,7 @@ export const routes: readonly Route[] = [
   ]),
   ...area('job', [
     ['GET', '/api/jobs', 'getAllJobsStatus', 'read', { v3: 'getQueuesLegacy' }],
-    ['PUT', '/api/jobs/{name}', 'sendJobCommand', 'write', { mediaJobs: true, v3: 'runQueueCommandLegacy' }],
+    ['PUT', '/api/jobs/{name}', 'sendJobCommand', 'write', { mediaJobs: true, transcodeJobs: true, v3: 'runQueueCommandLegacy' }],
   ]),
   ...area('partner', [
     ['GET', '/api/partner', 'getPartners', 'read'],
@@ -341,7 +347,7 @@ export const routes: readonly Route[] = [
     ],
     ['POST', '/api/assets/bulk-upload-check', 'checkBulkUpload', 'read', { body: 'bulk' }],
     ['GET', '/api/assets/statistics', 'getAssetStatistics', 'read'],
-    ['POST', '/api/assets/jobs', 'runAssetJobs', 'write', { mediaJobs: true, body: 'bulk' }],
+    ['POST', '/api/assets/jobs', 'runAssetJobs', 'write', { mediaJobs: true, transcodeJobs: true, body: 'bulk' }],
     // The iOS app's cloud ids, up to 20,000 items a request: MBs to parse, check and compress (docs/api.md, "Asset metadata").
     ['PUT', '/api/assets/metadata', 'updateBulkAssetMetadata', 'write', { body: 'bulk', memory: 1024 }],
     ['DELETE', '/api/assets/metadata', 'deleteBulkAssetMetadata', 'write', { body: 'bulk' }],
@@ -616,6 +622,8 @@ export const webRoutes: readonly Route[] = area('shared-link', [
  */
 export const eventFunctions = [
   { name: 'generateMedia', entry: 'functions/media/generate-media.ts' },
+  // Videos encoded by the ffmpeg settings (docs/media.md, "Transcoding"): its jobs, and MediaConvert's completions.
+  { name: 'transcodeVideo', entry: 'functions/media/transcode-video.ts' },
   { name: 'runNightlyTasks', entry: 'functions/nightly/run-nightly-tasks.ts' },
   // Immich's realtime socket, an API Gateway WebSocket API (infra/cdk/realtime.ts): its two routes, the greeter and the heartbeat.
   { name: 'connectRealtime', entry: 'functions/realtime/connect.ts' },

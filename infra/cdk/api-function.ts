@@ -17,6 +17,8 @@ export interface ApiFunctionProps {
   linkSecret: ISecret;
   /** The media function's ARN, for routes with `mediaJobs`. */
   mediaFunctionArn: string;
+  /** The transcode function's ARN, for routes with `transcodeJobs` (none when the stack leaves transcoding out). */
+  transcodeFunctionArn?: string | undefined;
   /** The realtime socket's management API (`REALTIME_ENDPOINT`), for routes with `realtime`. */
   realtimeEndpoint: string;
   /** The role of the route's access class (infra/cdk/function-roles.ts). */
@@ -51,6 +53,7 @@ export const routeEnvironment = (
     originals,
     linkSecret,
     mediaFunctionArn,
+    transcodeFunctionArn,
     realtimeEndpoint,
     webIndex,
     originVerify,
@@ -62,6 +65,7 @@ export const routeEnvironment = (
     | 'originals'
     | 'linkSecret'
     | 'mediaFunctionArn'
+    | 'transcodeFunctionArn'
     | 'realtimeEndpoint'
     | 'webIndex'
     | 'originVerify'
@@ -78,6 +82,7 @@ export const routeEnvironment = (
   // so it is not in the function's configuration for anyone allowed to read that.
   ...(route.secrets ? { SHARED_LINK_SECRET_ARN: linkSecret.secretArn } : {}),
   ...(route.mediaJobs ? { MEDIA_FUNCTION: mediaFunctionArn } : {}),
+  ...(route.transcodeJobs && transcodeFunctionArn ? { TRANSCODE_FUNCTION: transcodeFunctionArn } : {}),
   ...(route.realtime ? { REALTIME_ENDPOINT: realtimeEndpoint } : {}),
   // Beside the bundle (the function reads it relative to LAMBDA_TASK_ROOT), copied below.
   ...(webIndex ? { WEB_INDEX: 'index.html' } : {}),
@@ -103,6 +108,7 @@ export class ApiFunction extends LambdaFunction {
       originals,
       linkSecret,
       mediaFunctionArn,
+      transcodeFunctionArn,
       realtimeEndpoint,
       role,
       logGroupPrefix,
@@ -136,6 +142,7 @@ export class ApiFunction extends LambdaFunction {
         originals,
         linkSecret,
         mediaFunctionArn,
+        transcodeFunctionArn,
         realtimeEndpoint,
         ...(webIndex ? { webIndex } : {}),
         ...(originVerify ? { originVerify } : {}),

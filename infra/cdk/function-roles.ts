@@ -41,12 +41,13 @@ const bucketActions: Record<NonNullable<Route['store']>, string[]> = {
 };
 
 /** What a route may touch, as a name: every route with the same access shares one role. */
-export const accessClass = (route: Pick<Route, 'data' | 'store' | 'secrets' | 'mediaJobs' | 'realtime'>): string =>
+export const accessClass = (route: Pick<Route, 'data' | 'store' | 'secrets' | 'mediaJobs' | 'transcodeJobs' | 'realtime'>): string =>
   [
     route.data === 'none' ? 'NoData' : route.data === 'read' ? 'ReadData' : 'WriteData',
     route.store && `${route.store}Originals`,
     route.secrets && 'LinkSecret',
     route.mediaJobs && 'MediaJobs',
+    route.transcodeJobs && 'TranscodeJobs',
     route.realtime && 'Realtime',
   ]
     .filter(Boolean)
@@ -59,6 +60,8 @@ export interface FunctionRolesProps {
   linkSecret: ISecret;
   /** The media function, which routes with `mediaJobs` invoke. */
   mediaFunction: IFunction;
+  /** The transcode function, which routes with `transcodeJobs` invoke; none when the stack leaves transcoding out. */
+  transcodeFunction?: IFunction | undefined;
   /** The realtime socket, whose connections routes with `realtime` post to. */
   realtime: Realtime;
   /** Every function's log group is named under this prefix (`/immich/<stack>/`); roles may write only there. */
@@ -127,8 +130,8 @@ export class FunctionRoles extends Construct {
    * role: its function's role, and the ingress's for the upload routes it receives large bodies
    * for (infra/cdk/ingress.ts), so both hold the same statements.
    */
-  grantRouteAccess(role: Role, route: Pick<Route, 'data' | 'secrets' | 'mediaJobs'>): void {
-    const { table, linkSecret, mediaFunction } = this.props;
+  grantRouteAccess(role: Role, route: Pick<Route, 'data' | 'secrets' | 'mediaJobs' | 'transcodeJobs'>): void {
+    const { table, linkSecret, mediaFunction, transcodeFunction } = this.props;
     // Exactly the calls the repositories make: no Scan, no streams, no table management. A
     // transaction is authorized per item (PutItem, UpdateItem, DeleteItem, ConditionCheckItem).
     if (route.data !== 'none') {
@@ -145,6 +148,8 @@ export class FunctionRoles extends Construct {
     // That one function, unqualified (no version or alias is ever invoked).
     if (route.mediaJobs)
       role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [mediaFunction.functionArn] }));
+    if (route.transcodeJobs && transcodeFunction)
+      role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [transcodeFunction.functionArn] }));
   }
 
   /** Acknowledges cdk-nag's wildcard finding for exactly this resource (its finding id names it), with the reason. */

@@ -32,6 +32,8 @@ export interface RouteStackProps {
   originals: IBucket;
   linkSecret: ISecret;
   mediaFunctionArn: string;
+  /** The transcode function's ARN, for the routes that queue video conversion (none with `-c transcoding=off`). */
+  transcodeFunctionArn?: string | undefined;
   /** The realtime socket's management API, for the routes that tell apps of a change. */
   realtimeEndpoint: string;
   roles: FunctionRoles;
@@ -95,6 +97,7 @@ export class RouteStack extends NestedStack {
         originals: props.originals,
         linkSecret: props.linkSecret,
         mediaFunctionArn: props.mediaFunctionArn,
+        transcodeFunctionArn: props.transcodeFunctionArn,
         realtimeEndpoint: props.realtimeEndpoint,
         role: props.roles.roleFor(route),
         logGroupPrefix: props.logGroupPrefix,

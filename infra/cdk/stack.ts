@@ -4,6 +4,7 @@ import { type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import { AttributeType, Billing, type ITableV2, ProjectionType, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, type IBucket, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -20,6 +21,7 @@ import { MediaFunction } from './media-function.ts';
 import { NightlyFunction } from './nightly-function.ts';
 import { Realtime, realtimeStage } from './realtime.ts';
 import { areaOf, areaStackId, RouteStack, type StreamOrigin } from './route-stack.ts';
+import { TranscodeFunction, transcodingEnabled } from './transcode-function.ts';
 import { WebDistribution } from './web-distribution.ts';
 
 /**
@@ -156,6 +158,16 @@ export class ImmichStack extends Stack {
     const logGroupPrefix = `/immich/${this.stackName}/`;
     // Previews of every uploaded original, made in the background (infra/cdk/media-function.ts).
     const media = new MediaFunction(this, 'Media', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
+    // Videos encoded as Immich's ffmpeg settings say, long ones through MediaConvert
+    // (infra/cdk/transcode-function.ts); `-c transcoding=off` leaves it out and videos play as their originals.
+    const transcode = transcodingEnabled(this)
+      ? new TranscodeFunction(this, 'Transcode', { table: this.table, originals: this.originals, logGroupPrefix, tracing })
+      : undefined;
+    // The media function queues a video's conversion once its poster is made (and a motion photo's video part's).
+    if (transcode) {
+      media.fn.addEnvironment('TRANSCODE_FUNCTION', transcode.fn.functionArn);
+      media.role.addToPolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [transcode.fn.functionArn] }));
+    }
     // Immich's nightly tasks (memories), on an hourly schedule (infra/cdk/nightly-function.ts).
     const nightly = new NightlyFunction(this, 'Nightly', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
     // Immich's realtime socket: an API Gateway WebSocket API (infra/cdk/realtime.ts), answered in
@@ -174,6 +186,7 @@ export class ImmichStack extends Stack {
       originals: this.originals,
       linkSecret,
       mediaFunction: media.fn,
+      transcodeFunction: transcode?.fn,
       realtime,
       logGroupPrefix,
       tracing,
@@ -198,6 +211,7 @@ export class ImmichStack extends Stack {
         originals: this.originals,
         linkSecret,
         mediaFunctionArn: media.fn.functionArn,
+        transcodeFunctionArn: transcode?.fn.functionArn,
         realtimeEndpoint: realtime.endpoint,
         roles,
         logGroupPrefix,
@@ -248,6 +262,12 @@ export class ImmichStack extends Stack {
       media.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
       'An upload’s previews failed three times; the event waits in the dead-letter queue',
     );
+    if (transcode)
+      watch(
+        'TranscodeDeadLetters',
+        transcode.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
+        'A video’s conversion failed three times (or MediaConvert’s end of it could not be delivered); the event waits in the dead-letter queue',
+      );
     watch(
       'NightlyDeadLetters',
       nightly.deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),

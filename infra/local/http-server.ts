@@ -8,6 +8,7 @@ import { bodyTooLarge } from '#shared/core/errors.ts';
 import { heartbeat } from '#shared/model/realtime.ts';
 import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { type Greeting, runGreetingsWith } from '#shared/storage/realtime-jobs.ts';
+import { runTranscodeJobsWith, type TranscodeJobEvent } from '#shared/storage/transcode-jobs.ts';
 import { routes as allRoutes, bodyLimitBytes, functionName, isAssetUpload, localRoutes, type Route, webRoutes } from '../routes.ts';
 import { securityHeaders } from '../web-app.ts';
 import { toApiGatewayEvent } from './http-event.ts';
@@ -110,6 +111,17 @@ const runMediaJobs = (pending: Set<Promise<unknown>>, event: MediaJobEvent): voi
     pending,
     import('#functions/media/generate-media.ts').then(({ handler }) => handler(event)),
     'media job failed',
+  );
+
+/**
+ * The same for the transcode function's jobs (shared/storage/transcode-jobs.ts): ffmpeg encodes
+ * here, in this process's machine, tracked like the media work (MediaConvert is deployed only).
+ */
+const runTranscodeJobs = (pending: Set<Promise<unknown>>, event: TranscodeJobEvent): void =>
+  track(
+    pending,
+    import('#functions/media/transcode-video.ts').then(({ handler }) => handler(event)),
+    'transcode job failed',
   );
 
 export interface LocalServerOptions {
@@ -240,6 +252,7 @@ export const createLocalServer = (options: LocalServerOptions = {}): LocalServer
   const web = options.webDir ? createWebHandler(options.webDir) : undefined;
   const pending = new Set<Promise<unknown>>();
   runMediaJobsWith((event) => runMediaJobs(pending, event));
+  runTranscodeJobsWith((event) => runTranscodeJobs(pending, event));
   // A browser's socket is answered in the shapes of the web app served (docs/immich-compatibility.md, "Realtime").
   const generationBefore = process.env.WEB_GENERATION;
   process.env.WEB_GENERATION = options.webDir && isV3WebBuild(options.webDir) ? 'v3' : 'v1';

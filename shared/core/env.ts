@@ -30,6 +30,8 @@ export const sharedLinkSecretArn = (): string | undefined => optional('SHARED_LI
 export const originalsBucket = (): string | undefined => optional('ORIGINALS_BUCKET');
 /** The media function's ARN, deployed, for the API functions that hand it work (shared/storage/media-jobs.ts). */
 export const mediaFunction = (): string | undefined => optional('MEDIA_FUNCTION');
+/** The transcode function's ARN, deployed, for the functions that hand it videos (shared/storage/transcode-jobs.ts). */
+export const transcodeFunction = (): string | undefined => optional('TRANSCODE_FUNCTION');
 /**
  * Where the realtime connections are posted to (API Gateway's management API: `https://<api
  * id>.execute-api.<region>.amazonaws.com/<stage>`, set by the stack on the functions that tell the
@@ -138,3 +140,19 @@ export const ingressMaxConcurrency = (): number => positiveNumber('INGRESS_MAX_C
 export const ingressIdleTimeoutMs = (): number => positiveNumber('INGRESS_IDLE_TIMEOUT_MS', 120_000);
 /** The CloudWatch Logs group the ingress ships its log lines to (set deployed; unset, stdout only). */
 export const logGroup = (): string | undefined => optional('LOG_GROUP');
+
+/**
+ * Transcoding's cloud settings (docs/deployment.md, "Transcoding"). The role AWS Elemental
+ * MediaConvert assumes to read an original and write its encoded version (`MEDIACONVERT_ROLE_ARN`,
+ * set by the stack on the transcode function; unset, nothing goes to MediaConvert), the longest
+ * video (in seconds) the transcode function encodes itself before handing it to MediaConvert
+ * (`TRANSCODE_LAMBDA_MAX_SECONDS`; unset, no limit, as locally), and the stack's name
+ * (`STACK_NAME`), which each MediaConvert job carries in its user metadata so that the stack's
+ * EventBridge rule hears only its own jobs' completions.
+ */
+export const mediaConvertRoleArn = (): string | undefined => optional('MEDIACONVERT_ROLE_ARN');
+export const transcodeLambdaMaxSeconds = (): number | undefined => {
+  const value = Number(optional('TRANSCODE_LAMBDA_MAX_SECONDS'));
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+};
+export const stackName = (): string | undefined => optional('STACK_NAME');

@@ -509,6 +509,13 @@ export const recordMedia = async (assetId: string, media: AssetMedia): Promise<O
 };
 
 /**
+ * Records a video's encoded version (its key in the store), or removes it with none: `gone` when
+ * the asset was deleted meanwhile (the caller removes the file it made).
+ */
+export const recordEncodedVideo = async (assetId: string, key: string | undefined): Promise<Outcome<'gone'>> =>
+  (await writeIfPresent(assetWrites.setEncodedVideo(assetId, key))) ? done() : refused('gone');
+
+/**
  * Sets an asset's photo edits (v3's editor) and drops its edited files' keys until the media
  * function makes them for these edits (their answers fall back to the unedited files meanwhile).
  * A new updatedAt, as Immich's edit saves the asset: synced apps learn of it.

@@ -20,3 +20,6 @@ export const editedKeys = (asset: Pick<AssetRecord, 'id' | 'ownerId'>): { fullsi
   const base = thumbsBase(asset);
   return { fullsize: `${base}-edited-fullsize.jpeg`, preview: `${base}-edited-preview.jpeg`, thumbnail: `${base}-edited-thumbnail.webp` };
 };
+
+/** A video's encoded version (docs/media.md, "Transcoding"): `thumbs/<owner>/<ab>/<cd>/<id>-encoded.mp4`, beside its previews. */
+export const encodedVideoKey = (asset: Pick<AssetRecord, 'id' | 'ownerId'>): string => `${thumbsBase(asset)}-encoded.mp4`;

@@ -82,9 +82,9 @@ export const matchesSearch = (asset: AssetRecord, f: SearchFilters): boolean => 
     exact('isReadOnly', f.isReadOnly) &&
     exact('isExternal', f.isExternal) &&
     (f.resizePath === undefined || f.resizePath === null || asset.resizePath === f.resizePath) &&
-    // Thumbnails (webp) and transcodes do not exist here: those paths never match.
+    // A WebP thumbnail path never matches; a video's encoded version is its key in the store (docs/media.md, "Transcoding").
     (f.webpPath === undefined || f.webpPath === null) &&
-    (f.encodedVideoPath === undefined || f.encodedVideoPath === null) &&
+    (f.encodedVideoPath === undefined || f.encodedVideoPath === null || asset.encodedVideoPath === f.encodedVideoPath) &&
     (f.checksum === undefined || f.checksum === null || asset.checksum === checksumHex(f.checksum)) &&
     (f.originalFileName === undefined || f.originalFileName === null || likeMatcher(f.originalFileName)(asset.originalFileName)) &&
     exif('make', f.make) &&
@@ -93,7 +93,7 @@ export const matchesSearch = (asset: AssetRecord, f: SearchFilters): boolean => 
     exif('city', f.city) &&
     exif('state', f.state) &&
     exif('country', f.country) &&
-    f.isEncoded !== true &&
+    (f.isEncoded !== true || asset.encodedVideoPath !== undefined) &&
     (f.isMotion !== true || asset.livePhotoVideoId !== null) &&
     (f.isNotInAlbum !== true || (asset.albumCount === 0 && isVisible)) &&
     (!f.personIds || f.personIds.every((id) => asset.personIds.includes(id))) &&

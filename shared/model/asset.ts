@@ -151,6 +151,12 @@ export const AssetRecordSchema = v.object({
   editedFullsizePath: v.optional(nullable(v.string()), null),
   editedPreviewPath: v.optional(nullable(v.string()), null),
   editedThumbnailPath: v.optional(nullable(v.string()), null),
+  /**
+   * A video's encoded version (Immich's `encodedVideoPath`): the key of the MP4 the transcode
+   * function made by the `ffmpeg` settings (docs/media.md, "Transcoding"); absent when none is
+   * needed or none is made yet. Served for playback instead of the original.
+   */
+  encodedVideoPath: v.optional(v.string()),
 });
 export type AssetRecord = v.InferOutput<typeof AssetRecordSchema>;
 

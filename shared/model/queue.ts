@@ -46,6 +46,8 @@ export const queueRunLimitMs: Partial<Record<QueueName, number>> = {
   thumbnailGeneration: 5 * 60_000,
   metadataExtraction: 5 * 60_000,
   backgroundTask: 15 * 60_000,
+  // The transcode function's runs (docs/media.md, "Transcoding").
+  videoConversion: 15 * 60_000,
 };
 
 /** Immich's job counts of a queue. */

@@ -74,7 +74,8 @@ export const thumbnailFile = async (auth: Auth, id: string, format: ThumbnailFor
 
 const servePath = (asset: AssetRecord, isThumb: boolean, isWeb: boolean): string | undefined => {
   const gif = mimeTypeOf(asset.originalFileName) === 'image/gif';
-  if (asset.type !== 'IMAGE') return asset.originalPath;
+  // A video: its encoded version when it has one, else its original, whatever was asked (Immich v1.100's serveFile).
+  if (asset.type !== 'IMAGE') return asset.encodedVideoPath ?? asset.originalPath;
   // The web viewer's image: the preview (a GIF stays itself, to keep moving).
   if (isWeb && !gif) return asset.resizePath ?? undefined;
   if (!isThumb || (isWeb && gif)) return asset.originalPath;
@@ -83,8 +84,9 @@ const servePath = (asset: AssetRecord, isThumb: boolean, isWeb: boolean): string
 
 /**
  * GET /asset/file/:id?isThumb=&isWeb=: as Immich's serveFile, the original by default, the
- * preview for the web viewer (`isWeb`), the thumbnail (`isThumb`); videos always their original
- * (no transcoded version exists yet).
+ * preview for the web viewer (`isWeb`), the thumbnail (`isThumb`); a video its encoded version
+ * (`video/mp4`) once the transcode function made one, else its original (v1.100's web app plays
+ * videos from here: docs/media.md, "Transcoding").
  */
 export const assetFile = async (auth: Auth, id: string, options: { isThumb?: boolean; isWeb?: boolean }): Promise<ServedFile> => {
   // A visitor sees originals only when the link allows downloads; otherwise the thumbnail.
@@ -92,7 +94,7 @@ export const assetFile = async (auth: Auth, id: string, options: { isThumb?: boo
   const key = servePath(asset, (options.isThumb ?? false) || !original, options.isWeb ?? false);
   // Immich answers 500 for a web image before its preview exists; not made yet is a 404 here.
   if (!key) throw new NotFound(`No preview found for asset ${asset.id}`);
-  const contentType = key === asset.originalPath ? originalType(asset) : previewType(key);
+  const contentType = key === asset.originalPath ? originalType(asset) : key === asset.encodedVideoPath ? 'video/mp4' : previewType(key);
   return { key, contentType, cacheControl: cacheControl.privateWithCache };
 };
 
@@ -175,10 +177,15 @@ export const originalFile = async (auth: Auth, id: string, edited = false): Prom
   };
 };
 
-/** v3's GET /assets/:id/video/playback: a video's original (no transcoded version is made here); 404 for anything else. */
+/**
+ * v3's GET /assets/:id/video/playback: a video's encoded version (`video/mp4`) once the transcode
+ * function made one, else its original (Immich's `encodedVideoPath || originalPath`); 404 for
+ * anything else.
+ */
 export const playbackFile = async (auth: Auth, id: string): Promise<ServedFile> => {
   const { asset } = await requireAsset(auth, Permission.AssetView, id);
   if (asset.type !== 'VIDEO') throw new NotFound('Asset not found or asset is not a video');
+  if (asset.encodedVideoPath) return { key: asset.encodedVideoPath, contentType: 'video/mp4', cacheControl: cacheControl.privateWithCache };
   return { key: asset.originalPath, contentType: originalType(asset), cacheControl: cacheControl.privateWithCache };
 };
 

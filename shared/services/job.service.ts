@@ -4,9 +4,11 @@ import { inBatches } from '../core/concurrency.ts';
 import { Invalid } from '../core/errors.ts';
 import * as folderRepo from '../db/folder.repository.ts';
 import * as userRepo from '../db/user.repository.ts';
+import { mimeTypeOf } from '../domain/media-types.ts';
 import type { QueueCommand, QueueName, QueueStatus } from '../model/queue.ts';
 import type { Auth } from '../model/user.ts';
 import { type MediaJob, queueMediaJobs } from '../storage/media-jobs.ts';
+import { queueTranscodeJobs } from '../storage/transcode-jobs.ts';
 import { cleanupMemories, generateMemories } from './memory.service.ts';
 import { runQueueCommand } from './queue.service.ts';
 import { recordRun } from './queue-runs.ts';
@@ -42,16 +44,26 @@ export const createJob = async (name: string): Promise<void> => {
  * media function again (their previews and thumbhash are made anew, a run of thumbnailGeneration
  * each), `refresh-metadata` reads their files' keywords again as tags and names their places again
  * (shared/services/media/metadata-refresh.service.ts; the rest of their metadata is read once, at upload), v3's `refresh-faces` detects their faces again (docs/faces.md); the
- * owner's assets only. Nothing is transcoded here: that job is a 400 naming it.
+ * owner's assets only; `transcode-video` hands their videos to the transcode function, each decided
+ * and encoded again under the settings as they are now (docs/media.md, "Transcoding").
  */
 export const runAssetJobs = async (auth: Auth, assetIds: readonly string[], name: string): Promise<void> => {
   const job = assetJobs[name];
-  if (!job) throw new Invalid(`The ${name} job is not supported by this server`);
+  if (!job && name !== 'transcode-video') throw new Invalid(`The ${name} job is not supported by this server`);
   const assets = await requireAssets(auth, Permission.AssetUpdate, assetIds);
   // Ten a media invocation (each well within its time limit), eight invocations at a time.
   const events: string[][] = [];
   for (let start = 0; start < assets.length; start += 10) events.push(assets.slice(start, start + 10).map((asset) => asset.id));
-  await inBatches(events, 8, (ids) => queueMediaJobs(ids.map(job)));
+  if (job) await inBatches(events, 8, (ids) => queueMediaJobs(ids.map(job)));
+  else {
+    // `transcode-video`: the videos among them decided and encoded again (Immich's AssetEncodeVideo for each); a photo is no job.
+    const videos = new Set(assets.flatMap((asset) => (asset.type === 'VIDEO' ? [asset.id] : [])));
+    await inBatches(
+      events.map((ids) => ids.filter((id) => videos.has(id))),
+      8,
+      (ids) => queueTranscodeJobs(ids.map((assetId) => ({ kind: 'transcode', assetId, force: true }))),
+    );
+  }
 };
 
 const assetJobs: Record<string, (assetId: string) => MediaJob> = {
@@ -81,6 +93,29 @@ const everyAsset = async (perInvocation: number, job: (assetId: string) => Media
 };
 
 /**
+ * Hands the transcode function every video of every user (Immich's videoConversion queue
+ * started): from the folder index, a video's by its original's type (the key keeps the uploaded
+ * file's extension, a motion photo's video its container's), ten to an invocation (an encode takes
+ * seconds to minutes), eight invocations at a time. With `force` (Immich's "all") each is decided
+ * again under the settings as they are now (encoded again, or its encoded version removed);
+ * without it ("missing"), the function leaves hidden and trashed videos and those already encoded.
+ */
+const everyVideo = async (force: boolean): Promise<void> => {
+  for (const user of await userRepo.list()) {
+    const videos: string[] = [];
+    for (let after: string | undefined, page: { assetId: string; originalPath: string }[]; ; ) {
+      page = await folderRepo.folderPage(user.id, after, 1000);
+      for (const entry of page) if (mimeTypeOf(entry.originalPath).startsWith('video/')) videos.push(entry.assetId);
+      after = page.at(-1)?.originalPath;
+      if (page.length < 1000) break;
+    }
+    const batches: string[][] = [];
+    for (let start = 0; start < videos.length; start += 10) batches.push(videos.slice(start, start + 10));
+    await inBatches(batches, 8, (assetIds) => queueTranscodeJobs(assetIds.map((assetId) => ({ kind: 'transcode', assetId, force }))));
+  }
+};
+
+/**
  * PUT /jobs/:name `start` (v1.100's sendJobCommand, v3's runQueueCommandLegacy): as a queue
  * command (shared/services/queue.service.ts). Starting metadataExtraction also hands the media
  * function every asset of every user, whose keywords it reads again as tags and whose places it
@@ -89,7 +124,8 @@ const everyAsset = async (perInvocation: number, job: (assetId: string) => Media
  * for, or with `force` (Immich's "all") again everywhere (docs/faces.md), 25 to an invocation;
  * starting facialRecognition, every asset whose faces still without a person it recognises again
  * (after the settings changed, say), 100 to an invocation; people already made are kept, `force`
- * or not (Immich's "all" would make them again: docs/faces.md).
+ * or not (Immich's "all" would make them again: docs/faces.md). Starting videoConversion hands the
+ * transcode function every video (`everyVideo`).
  */
 export const sendJobCommand = async (name: QueueName, command: QueueCommand, force = false): Promise<QueueStatus> => {
   const status = await runQueueCommand(name, command);
@@ -97,5 +133,6 @@ export const sendJobCommand = async (name: QueueName, command: QueueCommand, for
   if (name === 'faceDetection' && command === 'start') await everyAsset(25, (assetId) => ({ kind: 'asset-faces', assetId, force }));
   if (name === 'facialRecognition' && command === 'start')
     await everyAsset(100, (assetId) => ({ kind: 'asset-faces', assetId, force: false, recognize: true }));
+  if (name === 'videoConversion' && command === 'start') await everyVideo(force);
   return status;
 };

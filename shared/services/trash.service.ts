@@ -14,7 +14,7 @@ import * as personRepo from '../db/person.repository.ts';
 import * as tagRepo from '../db/tag.repository.ts';
 import * as termRepo from '../db/term.repository.ts';
 import * as timelineRepo from '../db/timeline.repository.ts';
-import { editedKeys } from '../domain/media-files.ts';
+import { editedKeys, encodedVideoKey } from '../domain/media-files.ts';
 import { assetTerms } from '../domain/terms.ts';
 import { newestLiveMember } from '../model/album.ts';
 import type { AssetRecord, FaceRecord } from '../model/asset.ts';
@@ -38,6 +38,8 @@ const storedObjectsOf = (asset: AssetRecord): StoredObject[] => [
   ...[asset.resizePath, asset.webpPath].flatMap((key) => (key ? [{ key }] : [])),
   // And its edited files, recorded or not yet (a job for edits may still be making them: their keys are fixed).
   ...(asset.edits.length > 0 || asset.editedPreviewPath ? Object.values(editedKeys(asset)).map((key) => ({ key })) : []),
+  // And a video's encoded version, recorded or not yet (the transcode function may be making it: its key is fixed).
+  ...(asset.type === 'VIDEO' ? [{ key: asset.encodedVideoPath ?? encodedVideoKey(asset) }] : []),
 ];
 
 /** The owner's albums whose thumbnail was an asset deleted for good get their newest remaining asset (Immich's updateThumbnails). */

@@ -69,6 +69,10 @@ export class FileStore implements OriginalsStore {
     return createReadStream(path);
   }
 
+  async putFile(key: string, path: string): Promise<StoredObject> {
+    return this.putStream(key, createReadStream(path));
+  }
+
   /** Writes a stream under `key`, through a temporary name (a reader never sees half a file). */
   async putStream(key: string, body: Readable): Promise<StoredObject> {
     const path = this.path(key);

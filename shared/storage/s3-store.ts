@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand,
@@ -56,6 +58,23 @@ export class S3Store implements OriginalsStore {
     const storageClass = body.length >= intelligentTieringMinimum ? 'INTELLIGENT_TIERING' : 'STANDARD';
     const result = await this.client.send(
       new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: contentType, StorageClass: storageClass }),
+    );
+    return result.VersionId ? { key, version: result.VersionId } : { key };
+  }
+
+  async putFile(key: string, path: string, contentType: string): Promise<StoredObject> {
+    assertSafeKey(key);
+    // One PutObject of the file as a stream (an encoded video is well under PutObject's 5 GB); its length is known, so nothing is buffered.
+    const { size } = await stat(path);
+    const result = await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: createReadStream(path),
+        ContentLength: size,
+        ContentType: contentType,
+        StorageClass: size >= intelligentTieringMinimum ? 'INTELLIGENT_TIERING' : 'STANDARD',
+      }),
     );
     return result.VersionId ? { key, version: result.VersionId } : { key };
   }

@@ -23,6 +23,11 @@ export interface SignedUrlOptions {
 export interface OriginalsStore {
   /** Stores the bytes under `key`; keys are new asset ids, so nothing is replaced. */
   put(key: string, body: Buffer, contentType: string): Promise<StoredObject>;
+  /**
+   * Stores a local file under `key`, streamed (never held in memory): a video's encoded version,
+   * made in a temporary folder (docs/media.md, "Transcoding"). Replaces what the key held.
+   */
+  putFile(key: string, path: string, contentType: string): Promise<StoredObject>;
   /** Reads an original back, or undefined if there is none. */
   get(key: string): Promise<Buffer | undefined>;
   /** The same as a stream (an archive reads many originals, never holding one whole). */

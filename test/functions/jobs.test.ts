@@ -172,6 +172,8 @@ describe('jobs and queues (v3 /queues, /jobs; v1.100 /jobs)', () => {
       headers: bearer(token),
       body: { assetIds: [a], name: 'transcode-video' },
     });
-    expect(transcode.body).toEqual({ message: 'The transcode-video job is not supported by this server' });
+    // Transcoding is the transcode function's (test/functions/transcode.test.ts): a photo is no job for it, and nothing goes to the media function.
+    expect(transcode.status).toBe(204);
+    expect(media.handed).toEqual([{ kind: 'asset-places', assetId: a }]);
   });
 });

@@ -65,8 +65,17 @@ describe('ImmichStack', () => {
   };
   // Tuned throttling, with the ingress on demand in a zone of the deployer's choice.
   const tuned = variant(() =>
-    synthWith({ throttleRate: '5', throttleBurst: '10', largeUploads: 'ondemand', ingressAvailabilityZone: 'eu-west-1b' }),
+    synthWith({
+      throttleRate: '5',
+      throttleBurst: '10',
+      largeUploads: 'ondemand',
+      ingressAvailabilityZone: 'eu-west-1b',
+      transcodeLambdaMaxSeconds: '300',
+      transcodeConcurrency: '2',
+    }),
   );
+  // Without transcoding (videos play as their originals).
+  const untranscoded = variant(() => synth(undefined, { transcoding: 'off', largeUploads: 'off' }));
   // Alarms mailed, without the ingress.
   const mailed = variant(() => synthWith({ alarmEmail: 'me@example.com', largeUploads: 'off' }));
 
@@ -143,17 +152,17 @@ describe('ImmichStack', () => {
       if (other !== fn) expect(other.Properties.Environment?.Variables?.ORIGIN_VERIFY).toBeUndefined();
   });
 
-  it('makes one arm64 nodejs24.x function per route, the media function, the nightly tasks and the socket’s four, each with its own log group', () => {
+  it('makes one arm64 nodejs24.x function per route, the media function, the transcode function, the nightly tasks and the socket’s four, each with its own log group', () => {
     const functions = values(template.findResources('AWS::Lambda::Function')).filter((f) =>
       String(f.Properties.Description).startsWith('Immich '),
     );
-    expect(functions).toHaveLength(routes.length + 2 + 4);
+    expect(functions).toHaveLength(routes.length + 3 + 4);
     for (const fn of functions) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler' });
       expect(fn.Properties.LoggingConfig?.LogGroup).toBeDefined();
     }
     // One per function, the API's access log, and the ingress's (infra/cdk/ingress.ts).
-    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 2 + 4 + 1 + 1);
+    template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 3 + 4 + 1 + 1);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
   });
 
@@ -191,6 +200,8 @@ describe('ImmichStack', () => {
     const alarms = values(template.findResources('AWS::CloudWatch::Alarm'));
     expect(alarms.map((alarm) => alarm.Properties.MetricName).sort()).toEqual([
       '5xx',
+      // The dead-letter queues of the media, transcode and nightly functions.
+      'ApproximateNumberOfMessagesVisible',
       'ApproximateNumberOfMessagesVisible',
       'ApproximateNumberOfMessagesVisible',
       // The ingress's (infra/cdk/ingress.ts).
@@ -389,10 +400,10 @@ describe('ImmichStack', () => {
     // One per access class with originals (read, read with the link secret, put, put with the link
     // secret and realtime events: the uploads a shared link may send, delete, archive, session,
     // session with media jobs; delete again for the routes that also post realtime events:
-    // deletions), the media function's and the nightly function's own roles, and the ingress's
-    // (the originals' upload prefix: infra/cdk/ingress.ts).
+    // deletions), the media, transcode and nightly functions' own roles, and the ingress's
+    // (the originals' upload prefix: infra/cdk/ingress.ts). (MediaConvert's role holds its own inline.)
     expect(new Set(routes.filter((route) => route.store).map(accessClass)).size).toBe(9);
-    expect(s3Policies).toHaveLength(12);
+    expect(s3Policies).toHaveLength(13);
     // Upload sessions: multipart uploads (listed, completed, aborted), the object read to check it, removed if it is not what was declared.
     const sessionPolicy = JSON.stringify(policyOf(template, routeNamed('completeUploadSession'))?.Properties.PolicyDocument);
     for (const action of [
@@ -432,7 +443,7 @@ describe('ImmichStack', () => {
     expect(roleIds.filter((id) => id.startsWith('FunctionRoles'))).toHaveLength(classes.size);
     // Logs go only to the functions' own log groups, which carry the stack's prefix.
     const logGroups = values(template.findResources('AWS::Logs::LogGroup')).map((g) => String(g.Properties.LogGroupName));
-    expect(logGroups.filter((name) => name.startsWith('/immich/Test/'))).toHaveLength(routes.length + 2 + 4 + 1);
+    expect(logGroups.filter((name) => name.startsWith('/immich/Test/'))).toHaveLength(routes.length + 3 + 4 + 1);
     // CDK's deploy-time handlers write their own groups (their managed role: acknowledged in code).
     const deployTime = /BucketNotificationsHandler|AWS679f53fac002430cb0da5b7982bd2287/;
     const logStatements = values(template.findResources('AWS::IAM::Policy'))
@@ -458,6 +469,156 @@ describe('ImmichStack', () => {
       expect(statements.includes('secretsmanager:GetSecretValue')).toBe(Boolean(route.secrets));
     }
     template.hasResource('AWS::SecretsManager::Secret', { DeletionPolicy: 'Retain' });
+  });
+
+  describe('the transcode function (infra/cdk/transcode-function.ts)', () => {
+    const transcodeFunction = (from: Template = template): [string, Resource] =>
+      (Object.entries(from.findResources('AWS::Lambda::Function')).find(([, fn]) =>
+        String(fn.Properties.Description).startsWith('Immich transcode'),
+      ) as [string, Resource] | undefined) ?? ['', { Properties: {} }];
+    const policyStatements = (from: Template, roleId: string) =>
+      values(from.findResources('AWS::IAM::Policy'))
+        .filter((policy) => JSON.stringify(policy.Properties.Roles).includes(roleId))
+        .flatMap(
+          (policy) => policy.Properties.PolicyDocument.Statement as { Action: string | string[]; Resource: unknown; Condition?: unknown }[],
+        );
+    const mediaConvertRoleId = (): string =>
+      Object.entries(template.findResources('AWS::IAM::Role')).find(([, role]) =>
+        JSON.stringify(role.Properties.AssumeRolePolicyDocument).includes('mediaconvert.amazonaws.com'),
+      )?.[0] ?? '';
+
+    it('is one arm64 function of 10,240 MB, 15 minutes and 10 GiB of /tmp, retried twice then dead-lettered, with its settings in its environment', () => {
+      const [id, fn] = transcodeFunction();
+      expect(fn.Properties).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        MemorySize: 10_240,
+        Timeout: 900,
+        EphemeralStorage: { Size: 10_240 },
+        LoggingConfig: { LogGroup: expect.anything() },
+      });
+      expect(fn.Properties.ReservedConcurrentExecutions).toBeUndefined();
+      const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
+      expect(variables).toMatchObject({ TRANSCODE_LAMBDA_MAX_SECONDS: '600', STACK_NAME: 'Test' });
+      expect(variables.MEDIACONVERT_ROLE_ARN).toEqual({ 'Fn::GetAtt': [mediaConvertRoleId(), 'Arn'] });
+      expect(Object.keys(variables).sort()).toEqual([
+        'MEDIACONVERT_ROLE_ARN',
+        'ORIGINALS_BUCKET',
+        'STACK_NAME',
+        'TABLE_NAME',
+        'TRANSCODE_LAMBDA_MAX_SECONDS',
+      ]);
+      const [config] = values(template.findResources('AWS::Lambda::EventInvokeConfig')).filter((each) =>
+        JSON.stringify(each.Properties.FunctionName).includes(id),
+      );
+      expect(config?.Properties).toMatchObject({ MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 6 * 3600 });
+      expect(config?.Properties.DestinationConfig?.OnFailure?.Destination).toBeDefined();
+      // Set by context: the crossover to MediaConvert, and a cap on how many encode at once.
+      const [, tunedFn] = transcodeFunction(tuned());
+      expect(tunedFn.Properties.Environment.Variables.TRANSCODE_LAMBDA_MAX_SECONDS).toBe('300');
+      expect(tunedFn.Properties.ReservedConcurrentExecutions).toBe(2);
+    });
+
+    it('grants its role only what it does: originals read, encoded versions written and removed, asset items updated, CreateJob on the default queue, and its MediaConvert role passed to MediaConvert alone', () => {
+      const [, fn] = transcodeFunction();
+      const statements = policyStatements(template, String(fn.Properties.Role['Fn::GetAtt'][0])).filter(
+        (statement) => ![statement.Action].flat().some((action) => action.startsWith('logs:')),
+      );
+      const grants = statements.map((statement) => ({
+        actions: [statement.Action].flat().sort(),
+        resource: JSON.stringify(statement.Resource),
+      }));
+      expect(grants.map((grant) => grant.actions)).toEqual([
+        ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+        ['s3:GetObject'],
+        ['s3:DeleteObject', 's3:GetObject', 's3:PutObject'],
+        ['mediaconvert:CreateJob'],
+        ['iam:PassRole'],
+        // Its failed events sent to its own dead-letter queue (Lambda's on-failure destination).
+        ['sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:SendMessage'],
+      ]);
+      expect(grants[5]?.resource).toMatch(/TranscodeDeadLetters/);
+      expect(grants[1]?.resource).toMatch(/\/upload\/\*"/);
+      expect(grants[2]?.resource).toMatch(/\/thumbs\/\*"/);
+      expect(grants[3]?.resource).toMatch(/:mediaconvert:.*:queues\/Default"/);
+      expect(statements[4]?.Resource).toEqual({ 'Fn::GetAtt': [mediaConvertRoleId(), 'Arn'] });
+      expect(statements[4]?.Condition).toEqual({ StringEquals: { 'iam:PassedToService': 'mediaconvert.amazonaws.com' } });
+    });
+
+    it('gives MediaConvert a role only it can assume, for this account’s jobs: the originals read, the encoded versions written', () => {
+      const role = template.findResources('AWS::IAM::Role')[mediaConvertRoleId()] as Resource;
+      expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+        {
+          Action: 'sts:AssumeRole',
+          Effect: 'Allow',
+          Principal: { Service: 'mediaconvert.amazonaws.com' },
+          Condition: {
+            StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } },
+            ArnLike: { 'aws:SourceArn': expect.objectContaining({ 'Fn::Join': expect.anything() }) },
+          },
+        },
+      ]);
+      const statements = (role.Properties.Policies as { PolicyDocument: { Statement: { Action: string; Resource: unknown }[] } }[]).flatMap(
+        (policy) => policy.PolicyDocument.Statement,
+      );
+      expect(
+        statements.map((statement) => [statement.Action, JSON.stringify(statement.Resource).match(/\/(upload|thumbs)\/\*"/)?.[1]]),
+      ).toEqual([
+        ['s3:GetObject', 'upload'],
+        ['s3:PutObject', 'thumbs'],
+      ]);
+      // Nothing else holds a policy for it.
+      expect(policyStatements(template, mediaConvertRoleId())).toEqual([]);
+    });
+
+    it('hears the end (finished or failed) of this stack’s MediaConvert jobs only, from EventBridge, retried and dead-lettered', () => {
+      const [id] = transcodeFunction();
+      const [rule, ...others] = values(template.findResources('AWS::Events::Rule')).filter((each) => each.Properties.EventPattern);
+      expect(others).toEqual([]);
+      expect(rule?.Properties.EventPattern).toEqual({
+        source: ['aws.mediaconvert'],
+        'detail-type': ['MediaConvert Job State Change'],
+        detail: { status: ['COMPLETE', 'ERROR'], userMetadata: { stack: ['Test'] } },
+      });
+      const [target] = rule?.Properties.Targets ?? [];
+      expect(target.Arn).toEqual({ 'Fn::GetAtt': [id, 'Arn'] });
+      expect(target).toMatchObject({ RetryPolicy: { MaximumRetryAttempts: 2, MaximumEventAgeInSeconds: 6 * 3600 } });
+      expect(target.DeadLetterConfig?.Arn).toBeDefined();
+    });
+
+    it('is invoked by the media function and the routes that queue video conversion, and by nothing else', () => {
+      const [id] = transcodeFunction();
+      const arn = { 'Fn::GetAtt': [id, 'Arn'] };
+      const functions = values(template.findResources('AWS::Lambda::Function'));
+      const media = functions.find((fn) => String(fn.Properties.Description).startsWith('Immich media'));
+      expect(media?.Properties.Environment.Variables.TRANSCODE_FUNCTION).toEqual(arn);
+      // The API functions reach it through their nested stack's parameter: those of the rows with `transcodeJobs`.
+      const queuing = functions.filter(
+        (fn) => String(fn.Properties.Description).startsWith('Immich API') && fn.Properties.Environment?.Variables?.TRANSCODE_FUNCTION,
+      );
+      const rows = routes.filter((route) => route.transcodeJobs);
+      expect(rows.map((route) => route.operationId).sort()).toEqual(['runAssetJobs', 'runAssetJobs', 'sendJobCommand']);
+      expect(queuing).toHaveLength(rows.length);
+      // Which roles may invoke it: the media function's, and the job routes' access class.
+      const invokers = values(template.findResources('AWS::IAM::Policy')).filter((policy) =>
+        (policy.Properties.PolicyDocument.Statement as { Action: unknown; Resource: unknown }[]).some(
+          (statement) => statement.Action === 'lambda:InvokeFunction' && JSON.stringify(statement.Resource).includes(id),
+        ),
+      );
+      const roles = invokers.flatMap((policy) =>
+        (policy.Properties.Roles as { Ref: string }[]).map((ref) => ref.Ref.replace(/[0-9A-F]{8}$/, '')),
+      );
+      expect(roles.sort()).toEqual(['FunctionRolesWriteDataMediaJobsTranscodeJobs', 'MediaRole']);
+      for (const route of rows) expect(accessClass(route)).toBe('WriteDataMediaJobsTranscodeJobs');
+    });
+
+    it('is left out altogether with -c transcoding=off: no function, MediaConvert role, rule or queue, and no one is told of it', () => {
+      const off = untranscoded();
+      expect(transcodeFunction(off)[0]).toBe('');
+      const resources = JSON.stringify(off.toJSON().Resources);
+      for (const name of ['mediaconvert', 'TRANSCODE_FUNCTION', 'MEDIACONVERT_ROLE_ARN', 'TranscodeDeadLetters'])
+        expect(resources).not.toContain(name);
+    });
   });
 
   describe('Immich’s realtime socket (infra/cdk/realtime.ts)', () => {

@@ -288,6 +288,24 @@ export const assetWrites = {
       sync: 'unsent',
       values: { ':geo': indexKeys.geo(asset.ownerId, asset.exif).ix_geo },
     }),
+  /**
+   * Records a video's encoded version (its key), or with none removes it (docs/media.md,
+   * "Transcoding"), only while the asset exists. No change a client syncs: the encoded version is
+   * not in an asset's answer, only served (no change id, updatedAt kept).
+   */
+  setEncodedVideo: (assetId: string, key: string | undefined): Write =>
+    key
+      ? updateWrite(keys.asset(assetId), 'SET #encoded = :encoded', {
+          condition: 'present',
+          sync: 'unsent',
+          names: { '#encoded': 'encodedVideoPath' },
+          values: { ':encoded': key },
+        })
+      : updateWrite(keys.asset(assetId), 'REMOVE #encoded', {
+          condition: 'present',
+          sync: 'unsent',
+          names: { '#encoded': 'encodedVideoPath' },
+        }),
   /** Sets fields of an asset whose photo edits are still `edits` (the media function's edited files). */
   setIfEdits: (assetId: string, edits: readonly PhotoEdit[], fields: Partial<AssetRecord>): Write =>
     setWhere(assetId, fields, { expression: '#edits = :editsAsRead', names: { '#edits': 'edits' }, values: { ':editsAsRead': edits } }),

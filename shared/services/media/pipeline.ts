@@ -10,6 +10,7 @@ import type { AssetRecord, FaceRecord } from '../../model/asset.ts';
 import type { PersonRecord } from '../../model/person.ts';
 import { raise } from '../../realtime/outbox.ts';
 import { originalsStore } from '../../storage/originals.ts';
+import { queueTranscodeJobs } from '../../storage/transcode-jobs.ts';
 import { ownerDetails } from '../asset-detail.ts';
 import { readConfig } from '../config.reader.ts';
 import type { MediaOutcome, MediaStep, UploadContext } from './step.ts';
@@ -60,6 +61,9 @@ export const processUpload = async (assetId: string, options: { notify?: boolean
   // job is done (never of a hidden or locked asset, nor of previews made again).
   if (options.notify && (asset.visibility === 'timeline' || asset.visibility === 'archive'))
     raise({ kind: 'asset-uploaded', ownerId: asset.ownerId, assetId: asset.id, load: ownerDetails });
+  // An uploaded video (a motion photo's hidden one too) with its poster goes to the transcode
+  // function, as Immich queues its encode once an upload's thumbnails are made (docs/media.md, "Transcoding").
+  if (options.notify && asset.type === 'VIDEO') await queueTranscodeJobs([{ kind: 'transcode', assetId: asset.id, force: true }]);
   return 'made';
 };
 
