@@ -39,6 +39,7 @@ interface PlaybackWindow {
     variance: number;
     seekedTo: number;
     seekVariance: number;
+    seekDifference: number;
     error?: number;
   }>;
 }
