@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Duration, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule } from 'aws-cdk-lib/aws-events';
@@ -21,9 +21,11 @@ import { acknowledgeEventFunction, deadLetterQueue, eventFunctionRole } from './
 const root = join(import.meta.dirname, '..', '..');
 
 /** The transcode function's row of `eventFunctions` (infra/routes.ts). */
-const transcodeEntry = (): string =>
-  (eventFunctions as readonly { name: string; entry: string }[]).find((fn) => fn.name === 'transcodeVideo')?.entry ??
-  'functions/media/transcode-video.ts';
+const transcodeEntry = (): string => {
+  const spec = eventFunctions.find((fn) => fn.name === 'transcodeVideo');
+  if (!spec) throw new Error('No transcodeVideo in eventFunctions');
+  return spec.entry;
+};
 
 /**
  * The longest video the function encodes itself, in seconds (`-c transcodeLambdaMaxSeconds=N`);
@@ -67,8 +69,8 @@ export class TranscodeFunction extends Construct {
     const stack = Stack.of(this);
     const ffmpeg = lambdaBinaryPath('ffmpeg');
     if (!existsSync(ffmpeg)) throw new Error(`No linux-arm64 ffmpeg at ${ffmpeg}: run \`npm run lambda-binaries\` (npm ci runs it)`);
-    // Fetched beside ffmpeg by infra/tools/lambda-binaries.ts once its row for @ffprobe-installer/linux-arm64 is there.
-    const ffprobe = join(dirname(ffmpeg), 'ffprobe');
+    const ffprobe = lambdaBinaryPath('ffprobe');
+    if (!existsSync(ffprobe)) throw new Error(`No linux-arm64 ffprobe at ${ffprobe}: run \`npm run lambda-binaries\` (npm ci runs it)`);
 
     // What MediaConvert may do when it runs this stack's jobs: read the originals, write the encoded
     // versions beside the previews; assumed only by MediaConvert, for jobs of this account and Region.
@@ -175,7 +177,7 @@ export class TranscodeFunction extends Construct {
         externalModules: ['@ffmpeg-installer/ffmpeg', '@ffprobe-installer/ffprobe'],
         commandHooks: copyBeside([
           { from: ffmpeg, to: join('bin', 'ffmpeg') },
-          ...(existsSync(ffprobe) ? [{ from: ffprobe, to: join('bin', 'ffprobe') }] : []),
+          { from: ffprobe, to: join('bin', 'ffprobe') },
         ]),
       }),
     });

@@ -35,6 +35,7 @@ const functions = Object.entries(handlers).map(([id, code]): DeployedFunction =>
 const deployment: Deployment = {
   functions: new Map(functions.map((fn) => [fn.id, fn])),
   schedules: [],
+  eventRules: [],
   functionUrls: [],
   streamBehaviors: [],
   behaviorPatterns: [],

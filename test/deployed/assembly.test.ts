@@ -60,7 +60,9 @@ describe('cdk synth (run once for this project, offline)', () => {
     const deployment = loadDeployment(dir, 'ImmichServerless', local);
     for (const fn of deployment.functions.values()) {
       expect(JSON.stringify(fn.environment)).not.toMatch(/Ref|Fn::|referenceto/);
-      expect(fn.roleArn).toMatch(/^arn:aws:iam::000000000000:role\/(FunctionRoles|MediaRole|NightlyRole|Realtime\w*Role)\w+$/);
+      expect(fn.roleArn).toMatch(
+        /^arn:aws:iam::000000000000:role\/(FunctionRoles|MediaRole|TranscodeRole|NightlyRole|Realtime\w*Role)\w+$/,
+      );
       expect(deployment.policies.get(fn.roleArn)?.length).toBeGreaterThan(0);
     }
     const upload = [...deployment.functions.values()].find((fn) => fn.id.endsWith('/UploadFile') || /\/UploadFile[0-9A-F]{8}$/.test(fn.id));

@@ -70,6 +70,23 @@ describe('IAM evaluation (as AWS evaluates identity policies)', () => {
     expect(isAllowed(readOnly, inTransaction ?? { action: '', resource: '' })).toBe(false);
   });
 
+  it('evaluates StringEquals as IAM does: the request’s key must be there and equal one of the values (the transcode function’s PassRole)', () => {
+    const role = 'arn:aws:iam::000000000000:role/MediaConvertRole';
+    const passRole = [
+      {
+        Effect: 'Allow' as const,
+        Action: ['iam:PassRole'],
+        Resource: [role],
+        Condition: { StringEquals: { 'iam:PassedToService': ['mediaconvert.amazonaws.com'] } },
+      },
+    ];
+    const pass = (context?: Record<string, string[]>) =>
+      isAllowed(passRole, { action: 'iam:PassRole', resource: role, ...(context ? { context } : {}) });
+    expect(pass({ 'iam:PassedToService': ['mediaconvert.amazonaws.com'] })).toBe(true);
+    expect(pass({ 'iam:PassedToService': ['lambda.amazonaws.com'] })).toBe(false);
+    expect(pass()).toBe(false);
+  });
+
   it('lets an explicit Deny win over an Allow', () => {
     expect(isAllowed(statements, { action: 's3:PutObject', resource: 'arn:aws:s3:::originals/private/x' })).toBe(false);
   });

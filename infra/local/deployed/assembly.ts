@@ -103,6 +103,15 @@ export interface DeployedSchedule {
   rateMs: number;
 }
 
+/**
+ * An EventBridge rule on events (AWS::Events::Rule with an EventPattern: MediaConvert's job state
+ * changes for the transcode function): the pattern, and the function it invokes (asynchronously).
+ */
+export interface DeployedEventRule {
+  functionId: string;
+  pattern: Record<string, unknown>;
+}
+
 /** A WebSocket API (AWS::ApiGatewayV2::Api of protocol WEBSOCKET): its stage, and each route's Lambda integration or MOCK. */
 export interface DeployedWebSocketApi {
   /** Its id as the template's references resolve it locally (its logical id). */
@@ -124,6 +133,8 @@ export interface Deployment {
   socketBehaviors: DeployedSocketBehavior[];
   /** The EventBridge schedules' targets. */
   schedules: DeployedSchedule[];
+  /** The EventBridge rules on events, and their targets. */
+  eventRules: DeployedEventRule[];
   functionUrls: DeployedFunctionUrl[];
   /** The distribution's behaviors whose origin is a function URL. */
   streamBehaviors: DeployedStreamBehavior[];
@@ -265,6 +276,7 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
     webSocketApis: [],
     socketBehaviors: [],
     schedules: [],
+    eventRules: [],
     functionUrls: [],
     streamBehaviors: [],
     behaviorPatterns: [],
@@ -281,6 +293,7 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
   const notificationTargets: { arn: string; prefix: string }[] = [];
   const socketRoutes: ({ apiId: string } & DeployedWebSocketApi['routes'][number])[] = [];
   const scheduleTargets: { arn: string; rateMs: number }[] = [];
+  const eventTargets: { arn: string; pattern: Record<string, unknown> }[] = [];
   const visit = (scope: Scope, prefix: string): void => {
     const resolve = resolver(local, scope);
     const resources = Object.entries(scope.template.Resources);
@@ -444,6 +457,13 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
           break;
         }
         case 'AWS::Events::Rule': {
+          // A rule on events (not a schedule): its pattern and targets, delivered by `putEvent` (infra/local/deployed/start.ts).
+          if (properties.EventPattern) {
+            const pattern = resolve(properties.EventPattern) as Record<string, unknown>;
+            for (const target of list(resolve(properties.Targets ?? [])) as { Arn: string }[])
+              eventTargets.push({ arn: target.Arn, pattern });
+            break;
+          }
           // `rate(N unit)` only: the stack's schedules are rates (cron expressions are refused, not guessed).
           const expression = String(properties.ScheduleExpression ?? '');
           const rate = /^rate\((\d+) (minute|minutes|hour|hours|day|days)\)$/.exec(expression);
@@ -500,6 +520,12 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
     const fn = [...deployment.functions.values()].find((each) => each.id.split('/').pop() === logicalId);
     if (!fn) throw new Error(`A bucket notification targets ${arn}, which is not a function of the assembly`);
     deployment.notifications.push({ functionId: fn.id, prefix });
+  }
+  for (const { arn, pattern } of eventTargets) {
+    const logicalId = arn.split(':').pop() ?? '';
+    const fn = [...deployment.functions.values()].find((each) => each.id.split('/').pop() === logicalId);
+    if (!fn) throw new Error(`An event rule targets ${arn}, which is not a function of the assembly`);
+    deployment.eventRules.push({ functionId: fn.id, pattern });
   }
   for (const { arn, rateMs } of scheduleTargets) {
     const logicalId = arn.split(':').pop() ?? '';
@@ -583,4 +609,16 @@ const statements = (document: { Statement?: Json[] }): PolicyStatement[] =>
       Resource: list(Resource).map(String),
       ...(condition ? { Condition: condition } : {}),
     };
+  });
+
+/**
+ * Whether an event matches an EventBridge pattern, for the patterns the stack writes: each field
+ * a list of values one of which the event's must equal, or an object matched field by field
+ * (EventBridge's content filters — prefix, numeric, exists — are not used, and match nothing here).
+ */
+export const matchesEventPattern = (pattern: Record<string, unknown>, event: unknown): boolean =>
+  Object.entries(pattern).every(([field, expected]) => {
+    const value = (event as Record<string, unknown> | null | undefined)?.[field];
+    if (Array.isArray(expected)) return expected.some((each) => typeof each !== 'object' && each === value);
+    return typeof expected === 'object' && expected !== null && matchesEventPattern(expected as Record<string, unknown>, value);
   });

@@ -34,12 +34,15 @@ const pattern = (glob: string, flags = ''): RegExp =>
 /**
  * The condition operators evaluated here, as IAM evaluates them: `ForAllValues:` holds when every
  * value of the request's key matches one of the statement's (so also when the key is absent or
- * empty); `…IfExists` holds when the key is absent, else as the operator without it.
+ * empty); `…IfExists` holds when the key is absent, else as the operator without it; the plain
+ * operator needs the key.
  */
 const operators: Record<string, (values: string[] | undefined, allowed: string[]) => boolean> = {
   'ForAllValues:StringLike': (values, allowed) => (values ?? []).every((value) => allowed.some((glob) => pattern(glob).test(value))),
   'ForAllValues:StringEquals': (values, allowed) => (values ?? []).every((value) => allowed.includes(value)),
   StringEqualsIfExists: (values, allowed) => values === undefined || values.some((value) => allowed.includes(value)),
+  // The transcode function's iam:PassRole (`iam:PassedToService`): false when the request has no such key, as IAM's.
+  StringEquals: (values, allowed) => values?.some((value) => allowed.includes(value)) ?? false,
 };
 
 /** What a statement's Condition may use: anything else is refused when the template is read (assembly.ts). */

@@ -22,7 +22,7 @@ import { apiPaths, sharePagePaths } from '../../web-app.ts';
 import { createWebHandler } from '../web-server.ts';
 import { createWebSocketApi, managedConnectionId, type WebSocketApi, type WebSocketEvent } from '../websocket-api.ts';
 import { createApiGateway } from './api-gateway.ts';
-import { type BucketCorsRule, type DeployedFunctionUrl, type Deployment, loadDeployment } from './assembly.ts';
+import { type BucketCorsRule, type DeployedFunctionUrl, type Deployment, loadDeployment, matchesEventPattern } from './assembly.ts';
 import { type AwsCaller, createAwsGateway } from './aws-gateway.ts';
 import { compileViewerRequest, headersOf, targetOf, toCfRequest, writeCfResponse } from './edge-functions.ts';
 import { serveFunctionUrl } from './function-url.ts';
@@ -36,9 +36,21 @@ import { FunctionPool } from './lambda-pool.ts';
  * build of the same package instead: the one place where what runs here differs from the bundle.
  */
 const hostBinaries = async (codeDir: string): Promise<Record<string, string>> => {
-  if (process.arch === 'arm64' || !existsSync(join(codeDir, 'bin', 'ffmpeg'))) return {};
-  const { default: ffmpeg } = await import('@ffmpeg-installer/ffmpeg');
-  return { FFMPEG_PATH: ffmpeg.path };
+  if (process.arch === 'arm64') return {};
+  const binaries: Record<string, string> = {};
+  if (existsSync(join(codeDir, 'bin', 'ffmpeg'))) binaries.FFMPEG_PATH = (await import('@ffmpeg-installer/ffmpeg')).default.path;
+  if (existsSync(join(codeDir, 'bin', 'ffprobe'))) binaries.FFPROBE_PATH = (await import('@ffprobe-installer/ffprobe')).default.path;
+  return binaries;
+};
+
+/**
+ * What the template sets that cannot hold here: there is no MediaConvert on this machine, so the
+ * transcode function gets no role to hand it (`MEDIACONVERT_ROLE_ARN`) and encodes every video
+ * itself with ffmpeg, however long (docs/deployment.md, "Transcoding").
+ */
+const withoutCloudOnly = (environment: Record<string, string>): Record<string, string> => {
+  const { MEDIACONVERT_ROLE_ARN: _none, ...local } = environment;
+  return local;
 };
 export interface StartDeployedOptions {
   /** The cloud assembly (`cdk synth --output`). */
@@ -163,6 +175,11 @@ export interface DeployedApi {
   idle(): Promise<void>;
   /** Invokes every scheduled function once now, with EventBridge's event (its ticks also come on their own, every rate). */
   tick(time?: Date): void;
+  /**
+   * Puts an event on the default bus, as an AWS service does (MediaConvert's job state changes):
+   * every function whose rule's pattern matches gets it, asynchronously. The number of rules matched.
+   */
+  putEvent(event: { source: string; 'detail-type': string; detail: Record<string, unknown> }): number;
   /** The AWS endpoint the functions call (the IAM-checking gateway). */
   awsEndpoint: string;
   /** The access key id a function signs with: what identifies it to the gateway. */
@@ -291,7 +308,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
           LAMBDA_TASK_ROOT: fn.codeDir,
           TZ: ':UTC',
           NODE_ENV: 'production',
-          ...fn.environment,
+          ...withoutCloudOnly(fn.environment),
           ...localEndpoints,
           ...(options.logLevel ? { LOG_LEVEL: options.logLevel } : {}),
           ...(await hostBinaries(fn.codeDir)),
@@ -493,6 +510,12 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     deployment,
     awsEndpoint,
     tick,
+    putEvent: (event) => {
+      const full = { version: '0', id: randomUUID(), account, time: new Date().toISOString(), region, resources: [], ...event };
+      const rules = deployment.eventRules.filter((rule) => matchesEventPattern(rule.pattern, full));
+      for (const rule of rules) invokeAsync(rule.functionId, full);
+      return rules.length;
+    },
     idle: async () => {
       while (pending.size > 0) await Promise.all([...pending]);
     },
