@@ -3,6 +3,7 @@
  * it in docs/benchmarks.md between its `<!-- bench:NAME -->` markers.
  *   node test/bench/run.ts            all sections
  *   node test/bench/run.ts functions  only the named sections
+ *   node test/bench/run.ts transcode transcode-cost   video conversion (test/bench/transcode.ts), into benchmarks.md and cost.md
  *   node test/bench/run.ts stall      the stall soak (test/bench/stall.ts; STALL_ONLY=<regex> for some of its requests)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,8 @@ const sections: Section[] = [
   (await import('./powertools.ts')).powertoolsSection,
   (await import('./media.ts')).mediaSection,
   (await import('./media-throughput.ts')).mediaThroughputSection,
+  (await import('./transcode.ts')).transcodeSection,
+  (await import('./transcode.ts')).transcodeCostSection,
   (await import('./places.ts')).placesSection,
   (await import('./faces.ts')).facesSection,
   (await import('./stall.ts')).stallSection,
