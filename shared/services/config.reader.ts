@@ -1,4 +1,5 @@
 import * as env from '../core/env.ts';
+import { log } from '../core/log.ts';
 import * as configRepo from '../db/config.repository.ts';
 import { configDefaults, configKeys, configViews, type SystemConfig } from '../domain/system-config.ts';
 import { deployedOAuth } from '../storage/oauth-settings.ts';
@@ -79,7 +80,15 @@ export const deployedOAuthKeys = ['oauth.issuerUrl', 'oauth.clientId', 'oauth.cl
  * off (a stored `oauth.enabled`). Without `OAUTH_SECRET_ARN`, the config as it is.
  */
 export const withDeployedOAuth = async (config: SystemConfig, overrides: Record<string, unknown>): Promise<SystemConfig> => {
-  const deployed = await deployedOAuth();
+  let deployed: Awaited<ReturnType<typeof deployedOAuth>>;
+  try {
+    deployed = await deployedOAuth();
+  } catch (error) {
+    // The secret unread (throttled, denied): OAuth is off until the next read, every other setting still serves.
+    log.error('The OAuth secret could not be read', { reason: error instanceof Error ? error.message : String(error) });
+    config.oauth.enabled = false;
+    return config;
+  }
   if (!deployed) return config;
   config.oauth.issuerUrl = deployed.issuerUrl;
   config.oauth.clientId = deployed.clientId;

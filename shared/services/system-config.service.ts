@@ -142,7 +142,11 @@ export const updateConfig = async (body: SystemConfigUpdate, from?: 'v1'): Promi
   await validate(config, current);
   const next = differences(config);
   // The deployment's OAuth provider (OAUTH_SECRET_ARN) is its secret's, whatever the admin page sends back: never stored.
-  if (await deployedOAuth()) for (const key of deployedOAuthKeys) delete next[key];
+  if (await deployedOAuth().catch(() => undefined)) {
+    for (const key of deployedOAuthKeys) delete next[key];
+    // Off is kept though it is the default: with the deployment's provider, a setting never stored is on.
+    next['oauth.enabled'] = config.oauth.enabled;
+  }
   const replaced = await configRepo.replaceStoredConfig(next, version);
   if (!replaced.ok) throw new Conflict('The configuration was changed by another request; read it again and retry');
   const stored = replaced.value;

@@ -7,6 +7,7 @@ import { handler as startOAuth } from '#functions/oauth/start-o-auth.ts';
 import { handler as unlinkOAuthAccount } from '#functions/oauth/unlink-o-auth-account.ts';
 import { handler as getServerFeatures } from '#functions/server-info/get-server-features.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
+import { handler as unlinkAllOAuthAccountsAdmin } from '#functions/v3/auth-admin/unlink-all-o-auth-accounts-admin.ts';
 import { handler as getAdminConfig } from '#functions/v3/config/get-admin-config.ts';
 import { handler as updateAdminConfig } from '#functions/v3/config/update-admin-config.ts';
 import { handler as getServerFeaturesV3 } from '#functions/v3/server/get-server-features.ts';
@@ -369,6 +370,22 @@ describe('link and unlink', () => {
     expect(reply.status).toBe(201);
     expect(reply.body.userId).not.toBe(frank.id);
     expect(reply.body.userEmail).toBe('frank-elsewhere@example.com');
+  });
+
+  it("unlinks every user for the admin (v3's unlink-all), freeing their accounts, and refuses a non-admin", async () => {
+    const before = await webSignIn('sub-alice');
+    const alice = await callback({ url: before.back }, { ...json, cookie: before.cookie });
+    const aliceMe = () => invoke(getMyUserInfo, { path: '/api/user/me', headers: bearer(alice.body.accessToken) });
+    expect((await aliceMe()).body.oauthId).toBe('sub-alice');
+    const unlinkAll = (token: string) =>
+      invoke(unlinkAllOAuthAccountsAdmin, { method: 'POST', path: '/api/admin/auth/unlink-all', headers: { ...json, ...bearer(token) } });
+    expect((await unlinkAll(alice.body.accessToken)).status).toBe(403);
+    expect((await unlinkAll(adminToken)).status).toBe(204);
+    expect((await aliceMe()).body.oauthId).toBe('');
+    // The account is free: signing in with it finds Alice again by her email and links her anew.
+    const after = await webSignIn('sub-alice');
+    expect((await callback({ url: after.back }, { ...json, cookie: after.cookie })).body.userId).toBe(alice.body.userId);
+    expect((await aliceMe()).body.oauthId).toBe('sub-alice');
   });
 
   it('needs a signed-in user', async () => {
