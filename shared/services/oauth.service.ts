@@ -4,7 +4,7 @@ import * as userRepo from '../db/user.repository.ts';
 import type { SystemConfig } from '../model/config.ts';
 import type { SessionAgent, SignIn } from '../model/session.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
-import { authorizationUrl, exchangeCode, type OAuthProfile, skipStateCheck } from '../storage/oauth-provider.ts';
+import { authorizationUrl, endSessionEndpoint, exchangeCode, type OAuthProfile, skipStateCheck } from '../storage/oauth-provider.ts';
 import { startSession } from './auth.service.ts';
 import { readConfig } from './config.reader.ts';
 import { registerOAuthUser, setOAuthId } from './user/user.service.ts';
@@ -159,4 +159,26 @@ export const unlinkAll = async (): Promise<void> => {
     const user = await userRepo.get(listed.id);
     if (user?.oauthId) await setOAuthId(user, '');
   });
+};
+
+/** Where the web app goes after a logout (Immich's LOGIN_URL). */
+export const loginUrl = '/auth/login?autoLaunch=0';
+
+/**
+ * POST /auth/logout's `redirectUri` (Immich's getLogoutEndpoint): for a session an OAuth sign-in
+ * made (`immich_auth_type=oauth`) while OAuth is on, the provider's end-session endpoint (the
+ * setting, else the discovered one), so the provider signs the browser out too; else the login
+ * page. A provider that does not answer costs the logout nothing: the login page then.
+ */
+export const logoutRedirect = async (authType: string | undefined): Promise<string> => {
+  if (authType !== 'oauth') return loginUrl;
+  const { oauth } = await readConfig();
+  if (!oauth.enabled) return loginUrl;
+  const endpoint = oauth.endSessionEndpoint || (await endSessionEndpoint(oauth).catch(() => undefined));
+  if (!endpoint) return loginUrl;
+  try {
+    return new URL(endpoint).href;
+  } catch {
+    return loginUrl;
+  }
 };

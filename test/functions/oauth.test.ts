@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as loginHandler } from '#functions/auth/login.ts';
+import { handler as logoutHandler } from '#functions/auth/logout.ts';
 import { handler as finishOAuth } from '#functions/oauth/finish-o-auth.ts';
 import { handler as linkOAuthAccount } from '#functions/oauth/link-o-auth-account.ts';
 import { handler as redirectOAuthToMobile } from '#functions/oauth/redirect-o-auth-to-mobile.ts';
@@ -390,6 +391,42 @@ describe('link and unlink', () => {
 
   it('needs a signed-in user', async () => {
     expect((await invoke(unlinkOAuthAccount, { method: 'POST', path: '/api/oauth/unlink' })).status).toBe(401);
+  });
+});
+
+describe('logout', () => {
+  it("sends an OAuth session's browser to the provider's end-session endpoint, a password session's to the login page", async () => {
+    await enable();
+    const { back, cookie } = await webSignIn('sub-alice');
+    const signedIn = await callback({ url: back }, { ...json, cookie });
+    const browser = { ...json, cookie: cookieHeader(signedIn.cookies) };
+    const out = await invoke(logoutHandler, { method: 'POST', path: '/api/auth/logout', headers: browser });
+    expect(out).toMatchObject({ status: 200, body: { successful: true, redirectUri: `${provider.issuer}/session/end` } });
+    // The session ended.
+    expect((await invoke(getMyUserInfo, { path: '/api/user/me', headers: browser })).status).toBe(401);
+
+    await enable({ endSessionEndpoint: 'https://id.example.com/logout' });
+    const again = await webSignIn('sub-alice');
+    const second = await callback({ url: again.back }, { ...json, cookie: again.cookie });
+    expect(
+      (
+        await invoke(logoutHandler, {
+          method: 'POST',
+          path: '/api/auth/logout',
+          headers: { ...json, cookie: cookieHeader(second.cookies) },
+        })
+      ).body,
+    ).toEqual({ successful: true, redirectUri: 'https://id.example.com/logout' });
+    await enable({ endSessionEndpoint: '' });
+
+    const password = await login(fixtures.admin);
+    expect((await invoke(logoutHandler, { method: 'POST', path: '/api/auth/logout', headers: bearer(password.accessToken) })).body).toEqual(
+      {
+        successful: true,
+        redirectUri: '/auth/login?autoLaunch=0',
+      },
+    );
+    adminToken = (await login(fixtures.admin)).accessToken;
   });
 });
 
