@@ -87,18 +87,21 @@ const roleOf = (profile: OAuthProfile, roleClaim: string): 'admin' | 'user' | un
 /** The user an OAuth profile signs in: by its `sub`, else by its email (then linked), else registered. */
 const userFor = async (oauth: SystemConfig['oauth'], profile: OAuthProfile): Promise<UserRecord> => {
   const email = typeof profile.email === 'string' ? profile.email.trim().toLowerCase() : undefined;
-  let user = await userRepo.getByOAuthId(profile.sub);
-  if (!user && email) {
+  // A deleted user signs no one in, and is linked to nothing meanwhile.
+  const refuseDeleted = (user: UserRecord): UserRecord => {
+    if (user.deletedAt || user.status !== 'active') throw new Invalid('OAuth authentication failed');
+    return user;
+  };
+  const linked = await userRepo.getByOAuthId(profile.sub);
+  if (linked) return refuseDeleted(linked);
+  if (email) {
     const byEmail = await userRepo.getByEmail(email);
     if (byEmail) {
+      refuseDeleted(byEmail);
       // Linked to another OAuth account already: Immich's answer, which names neither.
       if (byEmail.oauthId) throw new Invalid('OAuth authentication failed');
-      user = await setOAuthId(byEmail, profile.sub);
+      return setOAuthId(byEmail, profile.sub);
     }
-  }
-  if (user) {
-    if (user.deletedAt || user.status !== 'active') throw new Unauthenticated('Incorrect email or password');
-    return user;
   }
   if (!oauth.autoRegister) throw new Invalid('OAuth authentication failed');
   if (!email) throw new Invalid('OAuth profile does not have an email address');

@@ -4,6 +4,7 @@ import * as v3 from '@immich/sdk-v3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcProvider, type TestProvider } from '../support/oidc-provider.ts';
 import { useServer } from '../support/server.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 /**
  * "Login with OAuth" through the server with Immich's own SDKs, against a real OpenID provider on
@@ -29,6 +30,21 @@ const browser = () => {
     return response;
   };
   return { jar, fetch: fetchWithCookies };
+};
+
+/**
+ * What `read` answers once `done` says so: deployed, each function keeps the configuration it read
+ * for a few seconds (CONFIG_CACHE_SECONDS), so a change shows in another function when its cache
+ * expires (as test/e2e/server-info-config.test.ts waits for it); the last answer if never.
+ */
+const once = async <T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> => {
+  const deadline = Date.now() + hangGuard.wait;
+  let value = await read();
+  while (!done(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    value = await read();
+  }
+  return value;
 };
 
 const status = async (promise: Promise<unknown>) => {
@@ -124,7 +140,10 @@ describe('OAuth through @immich/sdk 3.2.2 and 1.100.0', () => {
     const verifier = randomBytes(32).toString('base64url');
     const codeChallenge = createHash('sha256').update(verifier).digest('base64url');
     const state = randomBytes(16).toString('base64url');
-    const { url } = await v3.startOAuth({ oAuthConfigDto: { redirectUri: 'app.immich:///oauth-callback', state, codeChallenge } }, app);
+    const { url } = await once(
+      () => v3.startOAuth({ oAuthConfigDto: { redirectUri: 'app.immich:///oauth-callback', state, codeChallenge } }, app),
+      (started) => new URL(started.url).searchParams.get('redirect_uri') === mobileRedirect,
+    );
     expect(new URL(url).searchParams.get('redirect_uri')).toBe(mobileRedirect);
     const back = await provider.signInAt(url, 'sub-ines');
     // The browser lands on the server, which hands the query to the app.
@@ -170,10 +189,14 @@ describe('OAuth through @immich/sdk 3.2.2 and 1.100.0', () => {
   it('refuses password login once the admin turns it off, with Immich’s message', async () => {
     const config = await v3.getConfig(admin);
     await v3.updateConfig({ adminConfigDto: { ...config, passwordLogin: { enabled: false } } }, admin);
-    expect((await v3.getServerFeatures({ baseUrl: server.baseUrl })).passwordLogin).toBe(false);
-    expect(
-      await status(v3.login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl: server.baseUrl })),
-    ).toEqual({ status: 401, message: 'Password login has been disabled' });
+    const features = await once(
+      () => v3.getServerFeatures({ baseUrl: server.baseUrl }),
+      (answer) => !answer.passwordLogin,
+    );
+    expect(features.passwordLogin).toBe(false);
+    const signIn = () =>
+      status(v3.login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl: server.baseUrl }));
+    expect(await once(signIn, (answer) => answer.status === 401)).toEqual({ status: 401, message: 'Password login has been disabled' });
     await v3.updateConfig({ adminConfigDto: { ...config, passwordLogin: { enabled: true } } }, admin);
   });
 });
