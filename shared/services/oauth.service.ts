@@ -1,12 +1,12 @@
-import { inBatches } from '../core/concurrency.ts';
 import { Invalid, Unauthenticated } from '../core/errors.ts';
 import * as userRepo from '../db/user.repository.ts';
+import { loginUrl } from '../domain/oauth.ts';
 import type { SystemConfig } from '../model/config.ts';
 import type { SessionAgent, SignIn } from '../model/session.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 import { authorizationUrl, endSessionEndpoint, exchangeCode, type OAuthProfile, skipStateCheck } from '../storage/oauth-provider.ts';
 import { startSession } from './auth.service.ts';
-import { readConfig } from './config.reader.ts';
+import { readOAuthConfig } from './oauth-config.ts';
 import { registerOAuthUser, setOAuthId } from './user/user.service.ts';
 
 /**
@@ -15,13 +15,7 @@ import { registerOAuthUser, setOAuthId } from './user/user.service.ts';
  * (shared/storage/oauth-provider.ts); a sign-in ends as a password login does (`startSession`).
  */
 
-/** Where Immich's mobile app is sent back to (`app.immich:///oauth-callback`). */
-export const mobileRedirect = 'app.immich:///oauth-callback';
-
 const GiB = 1024 ** 3;
-
-/** GET /oauth/mobile-redirect: the same query, handed to the mobile app (a 307 at the edge). */
-export const getMobileRedirect = (query: string): string => `${mobileRedirect}?${query}`;
 
 /**
  * The app's own redirect (`app.immich:///oauth-callback`) replaced by `mobileRedirectUri` when the
@@ -31,7 +25,7 @@ const resolveRedirectUri = ({ mobileOverrideEnabled, mobileRedirectUri }: System
   mobileOverrideEnabled && mobileRedirectUri ? url.replace(/app\.immich:\/+oauth-callback/, () => mobileRedirectUri) : url;
 
 const enabledOAuth = async (): Promise<SystemConfig['oauth']> => {
-  const { oauth } = await readConfig();
+  const { oauth } = await readOAuthConfig();
   if (!oauth.enabled) throw new Invalid('OAuth is not enabled');
   return oauth;
 };
@@ -145,28 +139,6 @@ export const link = async (auth: Auth, proof: OAuthProof, legacy = false): Promi
   return setOAuthId(user, sub);
 };
 
-/** POST /oauth/unlink: the caller's account no longer linked to any OAuth account. */
-export const unlink = async (auth: Auth): Promise<UserRecord> => {
-  const user = await userRepo.get(auth.user.id);
-  if (!user) throw new Unauthenticated();
-  return setOAuthId(user, '');
-};
-
-/**
- * POST /admin/auth/unlink-all (v3, admin): every user unlinked (Immich's AuthAdminService.unlinkAll),
- * each in their own transaction, with their OAuth guard; a user changed meanwhile is read again.
- */
-export const unlinkAll = async (): Promise<void> => {
-  const linked = (await userRepo.list()).filter((user) => user.oauthId);
-  await inBatches(linked, 8, async (listed) => {
-    const user = await userRepo.get(listed.id);
-    if (user?.oauthId) await setOAuthId(user, '');
-  });
-};
-
-/** Where the web app goes after a logout (Immich's LOGIN_URL). */
-export const loginUrl = '/auth/login?autoLaunch=0';
-
 /**
  * POST /auth/logout's `redirectUri` (Immich's getLogoutEndpoint): for a session an OAuth sign-in
  * made (`immich_auth_type=oauth`) while OAuth is on, the provider's end-session endpoint (the
@@ -175,7 +147,7 @@ export const loginUrl = '/auth/login?autoLaunch=0';
  */
 export const logoutRedirect = async (authType: string | undefined): Promise<string> => {
   if (authType !== 'oauth') return loginUrl;
-  const { oauth } = await readConfig();
+  const { oauth } = await readOAuthConfig();
   if (!oauth.enabled) return loginUrl;
   const endpoint = oauth.endSessionEndpoint || (await endSessionEndpoint(oauth).catch(() => undefined));
   if (!endpoint) return loginUrl;
