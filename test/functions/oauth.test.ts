@@ -414,6 +414,34 @@ describe('link and unlink', () => {
     expect((await aliceMe()).body.oauthId).toBe('sub-alice');
   });
 
+  it('links one account to one user when two link it at once', async () => {
+    const racers = await Promise.all(
+      ['lee', 'max'].map(async (name) => {
+        await createUser(adminToken, { email: `${name}@immich.cloud`, password: `password-${name}`, name });
+        return (await login({ email: `${name}@immich.cloud`, password: `password-${name}` })).accessToken;
+      }),
+    );
+    provider.accounts.set('sub-shared', { email: 'shared@example.com' });
+    // One code each, made one after the other (the provider's form keeps no state between them).
+    const proofs: { url: string; cookie: string }[] = [];
+    while (proofs.length < racers.length) {
+      const started = await authorize({ redirectUri: `${web}/user-settings` });
+      proofs.push({ url: await provider.signInAt(started.body.url, 'sub-shared'), cookie: cookieHeader(started.cookies) });
+    }
+    const replies = await Promise.all(
+      racers.map((token, i) =>
+        invoke(linkOAuthAccount, {
+          method: 'POST',
+          path: '/api/oauth/link',
+          body: { url: proofs[i]?.url },
+          headers: { ...json, ...bearer(token), cookie: proofs[i]?.cookie ?? '' },
+        }),
+      ),
+    );
+    expect(replies.map((reply) => reply.status).sort()).toEqual([200, 400]);
+    expect(replies.find((reply) => reply.status === 400)?.body.message).toBe('This OAuth account has already been linked to another user.');
+  });
+
   it('needs a signed-in user', async () => {
     expect((await invoke(unlinkOAuthAccount, { method: 'POST', path: '/api/oauth/unlink' })).status).toBe(401);
   });
