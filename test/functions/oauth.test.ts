@@ -270,11 +270,48 @@ describe('the web flow', () => {
     await enable();
   });
 
+  it('registers a new user whose role claim says admin as a user while the server has its admin (there is one)', async () => {
+    provider.accounts.set('sub-olga', { email: 'olga@example.com', immich_role: 'admin' });
+    const { back, cookie } = await webSignIn('sub-olga');
+    expect(await callback({ url: back }, { ...json, cookie })).toMatchObject({
+      status: 201,
+      body: { userEmail: 'olga@example.com', isAdmin: false },
+    });
+  });
+
   it('refuses an ID token signed with another algorithm than the settings name', async () => {
     await enable({ signingAlgorithm: 'ES256' });
     const { back, cookie } = await webSignIn('sub-alice');
     expect(await callback({ url: back }, { ...json, cookie })).toMatchObject({ status: 400, body: { message: 'OAuth login failed' } });
     await enable();
+  });
+});
+
+describe('another provider', () => {
+  it('reads the profile from the userinfo endpoint when the ID token has no email, authenticating with client_secret_basic', async () => {
+    const basic = await startOidcProvider({
+      redirectUris: [webRedirect],
+      tokenEndpointAuthMethod: 'client_secret_basic',
+      claimsInIdToken: false,
+    });
+    try {
+      await enable({
+        issuerUrl: basic.issuer,
+        clientId: basic.clientId,
+        clientSecret: basic.clientSecret,
+        tokenEndpointAuthMethod: 'client_secret_basic',
+      });
+      basic.accounts.set('sub-noor', { email: 'noor@example.com', name: 'Noor', preferred_username: 'noor', immich_role: ['user'] });
+      const started = await authorize({ redirectUri: webRedirect });
+      const back = await basic.signInAt(started.body.url, 'sub-noor');
+      const reply = await callback({ url: back }, { ...json, cookie: cookieHeader(started.cookies) });
+      expect(reply).toMatchObject({ status: 201, body: { userEmail: 'noor@example.com', name: 'Noor', isAdmin: false } });
+      const me = await invoke(getMyUserInfo, { path: '/api/user/me', headers: bearer(reply.body.accessToken) });
+      expect(me.body).toMatchObject({ oauthId: 'sub-noor', storageLabel: 'noor' });
+    } finally {
+      await enable({ tokenEndpointAuthMethod: 'client_secret_post' });
+      await basic.close();
+    }
   });
 });
 
