@@ -86,6 +86,7 @@ describe('OAuth through @immich/sdk 3.2.2 and 1.100.0', () => {
       clientSecret: provider.clientSecret,
       allowInsecureRequests: true,
       buttonText: 'Sign in with the family account',
+      accountManagementUrl: 'https://id.example.com/account',
     });
   });
 
@@ -97,7 +98,10 @@ describe('OAuth through @immich/sdk 3.2.2 and 1.100.0', () => {
     const { baseUrl } = server;
     expect(await v3.getServerFeatures({ baseUrl })).toMatchObject({ oauth: true, oauthAutoLaunch: false, passwordLogin: true });
     expect(await v1.getServerFeatures({ baseUrl })).toMatchObject({ oauth: true, oauthAutoLaunch: false, passwordLogin: true });
-    expect((await v3.getServerConfig({ baseUrl })).oauthButtonText).toBe('Sign in with the family account');
+    expect(await v3.getServerConfig({ baseUrl })).toMatchObject({
+      oauthButtonText: 'Sign in with the family account',
+      oauthAccountManagementUrl: 'https://id.example.com/account',
+    });
     expect((await v1.getServerConfig({ baseUrl })).oauthButtonText).toBe('Sign in with the family account');
   });
 

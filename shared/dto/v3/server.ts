@@ -153,6 +153,8 @@ export interface ServerConfigDto {
   mapDarkStyleUrl: string;
   mapLightStyleUrl: string;
   minFaces: number;
+  /** The provider's account page the user settings link to (`oauth.accountManagementUrl`; Immich 3.2). */
+  oauthAccountManagementUrl: string;
   oauthButtonText: string;
   publicUsers: boolean;
   trashDays: number;
@@ -169,6 +171,7 @@ export const mapServerConfigV3 = ({ config, initialized, onboarded }: ServerStat
   mapDarkStyleUrl: config.map.darkStyle,
   mapLightStyleUrl: config.map.lightStyle,
   minFaces: config.machineLearning.facialRecognition.minFaces,
+  oauthAccountManagementUrl: config.oauth.accountManagementUrl,
   oauthButtonText: config.oauth.buttonText,
   publicUsers: config.server.publicUsers,
   trashDays: config.trash.days,
