@@ -69,10 +69,13 @@ export const mergeConfig = (overrides: Record<string, unknown>): SystemConfig =>
 /** GET /system-config/defaults */
 export const getConfigDefaults = (): SystemConfig => defaultConfig();
 
-const readStoredConfig = async (): Promise<{ config: SystemConfig; version: number }> => {
+const readStoredConfig = async (): Promise<{ config: SystemConfig; overrides: Record<string, unknown>; version: number }> => {
   const stored = await configRepo.getStoredConfig();
-  return { config: mergeConfig(stored.overrides), version: stored.version };
+  return { config: mergeConfig(stored.overrides), overrides: stored.overrides, version: stored.version };
 };
+
+/** The stored configuration now (no cache) and the differences it was merged from (shared/services/oauth-config.ts reads both). */
+export const getConfigState = async (): Promise<{ config: SystemConfig; overrides: Record<string, unknown> }> => readStoredConfig();
 
 /** GET /system-config: always the stored state (no cache), as an admin expects after a PUT. */
 export const getConfig = async (): Promise<SystemConfig> => (await readStoredConfig()).config;
@@ -81,14 +84,17 @@ export const getConfig = async (): Promise<SystemConfig> => (await readStoredCon
 // this cache: one GetItem per container every few seconds, not one per request. A function that
 // writes the configuration clears its own cache; other containers see the change within the TTL.
 const ttlMs = env.configCacheMs();
-let cached: { config: SystemConfig; expires: number } | undefined;
+let cached: { config: SystemConfig; overrides: Record<string, unknown>; expires: number } | undefined;
 
-export const readConfig = async (): Promise<SystemConfig> => {
-  if (cached && cached.expires > Date.now()) return cached.config;
-  const { config } = await readStoredConfig();
-  cached = { config, expires: Date.now() + ttlMs };
-  return config;
+/** The cached configuration and the stored differences it was merged from. */
+export const readConfigState = async (): Promise<{ config: SystemConfig; overrides: Record<string, unknown> }> => {
+  if (cached && cached.expires > Date.now()) return cached;
+  const { config, overrides } = await readStoredConfig();
+  cached = { config, overrides, expires: Date.now() + ttlMs };
+  return cached;
 };
+
+export const readConfig = async (): Promise<SystemConfig> => (await readConfigState()).config;
 
 export const clearConfigCache = (): void => {
   cached = undefined;

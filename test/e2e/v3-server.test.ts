@@ -44,6 +44,7 @@ describe('the local server, through @immich/sdk 3.2.2: the public /server calls'
       mapDarkStyleUrl: 'https://tiles.immich.cloud/v1/style/dark.json',
       mapLightStyleUrl: 'https://tiles.immich.cloud/v1/style/light.json',
       minFaces: 3,
+      oauthAccountManagementUrl: '',
       publicUsers: true,
     });
   });
