@@ -63,7 +63,7 @@ export const getByEmail = async (email: string): Promise<UserRecord | undefined>
 
 /**
  * The user linked to this OAuth account (the provider's `sub`): its guard, then the user (docs/data-model.md,
- * pattern 97). A guard whose user no longer names it (never left by a write: each moves with the user) finds none.
+ * pattern 98). A guard whose user no longer names it (never left by a write: each moves with the user) finds none.
  */
 export const getByOAuthId = async (oauthId: string): Promise<UserRecord | undefined> => {
   if (!oauthId) return undefined;
