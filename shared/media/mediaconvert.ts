@@ -9,6 +9,9 @@
 import type { AudioDescription, CreateJobCommandInput, Output, VideoCodecSettings, VideoDescription } from '@aws-sdk/client-mediaconvert';
 import * as v from 'valibot';
 import * as env from '../core/env.ts';
+import { log } from '../core/log.ts';
+import { encodedVideoKey } from '../domain/media-files.ts';
+import type { AssetRecord } from '../model/asset.ts';
 import type { SystemConfig } from '../model/config.ts';
 
 export type FfmpegSettings = SystemConfig['ffmpeg'];
@@ -226,6 +229,47 @@ export const mediaConvertOutputUrl = (input: CreateJobCommandInput): string | un
   const output = group?.Outputs?.[0];
   if (!destination || !output) return undefined;
   return `${destination}${output.NameModifier ?? ''}.${output.Extension ?? 'mp4'}`;
+};
+
+/**
+ * The transcode service's hand-off to MediaConvert (shared/services/media/transcode.service.ts
+ * `useMediaConvert`), when the stack set it up: the originals bucket, and the role MediaConvert
+ * assumes (`MEDIACONVERT_ROLE_ARN`); without either (locally, or `-c transcoding=off`) there is none,
+ * and every video is encoded by ffmpeg. The job reads `upload/…` and writes the asset's
+ * `encodedVideoKey`; true once it is submitted, false (logged) when MediaConvert refused it, so the
+ * caller can still encode the video itself.
+ */
+export const mediaConvertSubmitter = ():
+  | ((
+      asset: Pick<AssetRecord, 'id' | 'ownerId' | 'originalPath'>,
+      probe: MediaConvertProbe,
+      decision: MediaConvertDecision,
+      ffmpeg: FfmpegSettings,
+    ) => Promise<boolean>)
+  | undefined => {
+  const bucket = env.originalsBucket();
+  const roleArn = env.mediaConvertRoleArn();
+  if (!bucket || !roleArn) return undefined;
+  return async (asset, probe, decision, ffmpeg) => {
+    try {
+      const input = mediaConvertJobSettings({
+        inputUrl: `s3://${bucket}/${asset.originalPath}`,
+        outputKeyBase: `s3://${bucket}/${encodedVideoKey(asset).replace(/\.mp4$/, '')}`,
+        ffmpeg,
+        probe,
+        decision,
+        roleArn,
+        assetId: asset.id,
+        ownerId: asset.ownerId,
+      });
+      const { jobId } = await submitMediaConvertJob(input);
+      log.info('Submitted to MediaConvert', { assetId: asset.id, jobId, duration: probe.duration });
+      return true;
+    } catch (error) {
+      log.error('MediaConvert did not take the video', { assetId: asset.id, error: String(error) });
+      return false;
+    }
+  };
 };
 
 let client: import('@aws-sdk/client-mediaconvert').MediaConvertClient | undefined;

@@ -7,11 +7,13 @@ import {
   maxBitrateBps,
   mediaConvertJobSettings,
   mediaConvertOutputUrl,
+  mediaConvertSubmitter,
   qvbrQualityLevel,
   readMediaConvertEvent,
   submitMediaConvertJob,
 } from '#shared/media/mediaconvert.ts';
 import { configDefaults, type SystemConfig } from '#shared/model/config.ts';
+import type { useMediaConvert } from '#shared/services/media/transcode.service.ts';
 
 const ffmpeg = (overrides: Partial<SystemConfig['ffmpeg']> = {}): SystemConfig['ffmpeg'] => ({ ...configDefaults.ffmpeg, ...overrides });
 
@@ -243,11 +245,17 @@ describe('submitMediaConvertJob', () => {
   // A loopback server in MediaConvert's place (AWS_ENDPOINT_URL_MEDIACONVERT, as the SDK reads it):
   // it records the request the real client sends and answers as MediaConvert answers CreateJob.
   const received: { method?: string; url?: string; headers: IncomingMessage['headers']; body: unknown }[] = [];
+  let refuse = false;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       received.push({ method: req.method, url: req.url, headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      if (refuse) {
+        res.writeHead(400, { 'content-type': 'application/json', 'x-amzn-errortype': 'BadRequestException' });
+        res.end(JSON.stringify({ message: '/outputGroups/0/outputs/0: refused' }));
+        return;
+      }
       res.writeHead(201, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ job: { id: '1700000000000-xyz', status: 'SUBMITTED' } }));
     });
@@ -286,5 +294,41 @@ describe('submitMediaConvertJob', () => {
       colorSpaceConversion: 'FORCE_709',
       hdrToSdrToneMapper: 'PRESERVE_DETAILS',
     });
+  });
+
+  it('hands a long video to MediaConvert as the transcode service asks, from the bucket and role the stack set: the original in, the encoded key out', async () => {
+    // Without the stack's bucket and role (locally, or transcoding off) there is no hand-off.
+    expect(mediaConvertSubmitter()).toBeUndefined();
+    Object.assign(process.env, {
+      ORIGINALS_BUCKET: bucket,
+      MEDIACONVERT_ROLE_ARN: 'arn:aws:iam::123456789012:role/Mc',
+      STACK_NAME: 'Stack1',
+    });
+    // What the transcode service takes (typecheck: the submitter fits its hook).
+    const submit: Parameters<typeof useMediaConvert>[0] = mediaConvertSubmitter();
+    expect(submit).toBeDefined();
+    const video = { id: asset, ownerId: owner, originalPath: `upload/${owner}/3f/a9/${asset}.mov` } as Parameters<
+      NonNullable<typeof submit>
+    >[0];
+    const probe = {
+      formatName: 'mov,mp4,m4a,3gp,3g2,mj2',
+      formatLongName: 'QuickTime / MOV',
+      bitrate: 0,
+      ...hdrHevc4k,
+    } as Parameters<NonNullable<typeof submit>>[1];
+    const decision = { target: 'all', remux: false, needed: true, reason: 'hevc' } as const;
+    received.length = 0;
+    await expect(submit?.(video, probe, decision, ffmpeg())).resolves.toBe(true);
+    const body = received[0]?.body as Record<string, any>;
+    expect(body.role).toBe('arn:aws:iam::123456789012:role/Mc');
+    expect(body.userMetadata).toEqual({ assetId: asset, ownerId: owner, stack: 'Stack1' });
+    expect(body.settings.inputs[0].fileInput).toBe(`s3://${bucket}/upload/${owner}/3f/a9/${asset}.mov`);
+    const group = body.settings.outputGroups[0];
+    expect(`${group.outputGroupSettings.fileGroupSettings.destination}${group.outputs[0].nameModifier}.${group.outputs[0].extension}`).toBe(
+      `s3://${bucket}/thumbs/${owner}/3f/a9/${asset}-encoded.mp4`,
+    );
+    // Refused (a setting MediaConvert does not take): false, so the function encodes it itself.
+    refuse = true;
+    await expect(submit?.(video, probe, decision, ffmpeg())).resolves.toBe(false);
   });
 });
