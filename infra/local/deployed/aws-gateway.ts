@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream';
 import type { DeployedFunction, Deployment } from './assembly.ts';
 import {
   type Authorization,
@@ -88,8 +89,13 @@ const forward = (req: IncomingMessage, res: ServerResponse, body: Buffer, endpoi
   if (headers.authorization) headers.authorization = headers.authorization.replace(/Credential=[^/]+\//, `Credential=${accessKeyId}/`);
   const upstream = httpRequest(target, { method: req.method, headers }, (answer) => {
     res.writeHead(answer.statusCode ?? 502, answer.headers);
-    // An answer cut off upstream ends this response, never the process.
-    answer.on('error', (error) => res.destroy(error)).pipe(res);
+    // An answer cut off upstream ends this response, never the process; a caller gone before the
+    // end (ffmpeg reading a presigned URL drops a connection at each seek) ends the upstream read,
+    // which would otherwise stay paused and hold s3rver open.
+    pipeline(answer, res, () => undefined);
+  });
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
   });
   upstream.on('error', (error) => {
     if (!res.headersSent) xmlError(res, 502, 'BadGateway', error.message);
