@@ -28,11 +28,14 @@ export const oauthMode = (scope: Construct): 'cognito' | undefined => {
   throw new Error(`Unknown -c oauth=${value}: use cognito (or leave it out and set any provider in the admin page)`);
 };
 
-// The answers that read the OAuth settings: the admin page's configuration (read and saved), the
-// server's features and login-page config (`features.oauth`, the button's text, auto-launch), and
-// Immich's /oauth/* routes of both generations (docs/deployment.md, "Sign in with Cognito").
+// The answers that read the OAuth settings: the admin page's configuration (read and saved: v1.100's
+// and v3's paths), the server's features and login-page config (`features.oauth`, the button's text,
+// auto-launch; v3's public config), and Immich's /oauth/* routes of both generations
+// (docs/deployment.md, "Sign in with Cognito").
 const settingsPaths = new Set([
   '/api/system-config',
+  '/api/admin/config',
+  '/api/public/config',
   '/api/server/features',
   '/api/server/config',
   '/api/server-info/features',
@@ -142,9 +145,9 @@ export class CognitoProvider extends Construct {
     });
 
     // The web app's login page and its account settings (where a user links their account), and
-    // the server's mobile redirect: Immich's mobile app then uses that https URL as its redirect
-    // (`mobileOverrideEnabled`), which Cognito accepts, and the server sends the app on to
-    // `app.immich:///oauth-callback` (docs/deployment.md, "Sign in with Cognito").
+    // the server's mobile redirect: with the override on (`mobileOverrideEnabled`), Immich's mobile
+    // app's sign-in goes back to that https URL, which Cognito accepts, and the server sends the
+    // app on to `app.immich:///oauth-callback` (docs/deployment.md, "Sign in with Cognito").
     this.mobileRedirectUri = `${props.webUrl}/api/oauth/mobile-redirect`;
     this.callbackUrls = [`${props.webUrl}/auth/login`, `${props.webUrl}/user-settings`, this.mobileRedirectUri];
     this.client = this.userPool.addClient('ImmichClient', {
@@ -168,8 +171,6 @@ export class CognitoProvider extends Construct {
         issuerUrl: SecretValue.unsafePlainText(this.userPool.userPoolProviderUrl),
         clientId: SecretValue.unsafePlainText(this.client.userPoolClientId),
         clientSecret: this.client.userPoolClientSecret,
-        mobileOverrideEnabled: SecretValue.unsafePlainText('true'),
-        mobileRedirectUri: SecretValue.unsafePlainText(this.mobileRedirectUri),
       },
       // Made from the pool's client at each deploy: nothing in it is lost with the stack.
       removalPolicy: RemovalPolicy.DESTROY,
@@ -201,6 +202,12 @@ export class CognitoProvider extends Construct {
     new CfnOutput(stack, 'OAuthSignInUrl', {
       value: this.domain.baseUrl(),
       description: 'Cognito’s hosted sign-in page (the web app’s “Login with OAuth” goes there)',
+    });
+    // The mobile app's redirect: the admin turns on "Mobile redirect URI override" with it once
+    // (docs/deployment.md, "Sign in with Cognito"), as the secret holds only the provider.
+    new CfnOutput(stack, 'OAuthMobileRedirectUri', {
+      value: this.mobileRedirectUri,
+      description: 'Administration → Settings → OAuth → Mobile redirect URI override (turn it on with this URI)',
     });
     new CfnOutput(stack, 'OAuthUserPoolId', {
       value: this.userPool.userPoolId,

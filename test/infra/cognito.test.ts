@@ -120,8 +120,9 @@ describe('-c oauth=cognito', () => {
     expect(text).toContain(`"issuerUrl":"<${JSON.stringify({ 'Fn::GetAtt': [poolId, 'ProviderURL'] })}>"`);
     expect(text).toContain(`"clientId":"<${JSON.stringify({ Ref: clientId })}>"`);
     expect(text).toContain(`"clientSecret":"<${JSON.stringify({ 'Fn::GetAtt': [describeId, 'UserPoolClient.ClientSecret'] })}>"`);
-    expect(text).toContain('"mobileOverrideEnabled":"true"');
-    expect(text).toMatch(/"mobileRedirectUri":"https:\/\/<.*DomainName.*>\/api\/oauth\/mobile-redirect"/);
+    // Exactly the three fields the server reads (shared/storage/oauth-settings.ts).
+    const literal = parts.filter((part) => typeof part === 'string').join('');
+    expect(literal.match(/"(\w+)":/g)).toEqual(['"issuerUrl":', '"clientId":', '"clientSecret":']);
   });
 
   it('gives OAUTH_SECRET_ARN, and GetSecretValue on that secret, to the functions that read the OAuth settings and to no other', () => {
@@ -153,11 +154,19 @@ describe('-c oauth=cognito', () => {
     expect(JSON.stringify(ping?.[1].Properties.Role)).not.toContain('OAuthSettings');
   });
 
-  it('outputs the hosted sign-in page and the user pool id', () => {
+  it('outputs the hosted sign-in page, the user pool id and the mobile redirect the admin sets as the override', () => {
     main.hasOutput('OAuthSignInUrl', {
       Value: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith(['https://', '.auth.eu-west-1.amazoncognito.com'])] }),
     });
     main.hasOutput('OAuthUserPoolId', { Value: { Ref: only('AWS::Cognito::UserPool')[0] } });
+    main.hasOutput('OAuthMobileRedirectUri', {
+      Value: {
+        'Fn::Join': [
+          '',
+          ['https://', { 'Fn::GetAtt': [only('AWS::CloudFront::Distribution')[0], 'DomainName'] }, '/api/oauth/mobile-redirect'],
+        ],
+      },
+    });
   });
 
   it('has no circular dependency: the client names the distribution, which names none of the secret’s readers', () => {
@@ -197,9 +206,13 @@ describe('the OAuth settings’ readers and the domain prefix', () => {
         'GET /api/server/config',
         'GET /api/server-info/features',
         'GET /api/server-info/config',
+        'GET /api/admin/config',
+        'PUT /api/admin/config',
+        'GET /api/public/config',
       ]),
     );
-    for (const reader of readers) expect(reader).toMatch(/ \/api\/(oauth\/|system-config$|server(-info)?\/(features|config)$)/);
+    for (const reader of readers)
+      expect(reader).toMatch(/ \/api\/(oauth\/|system-config$|admin\/config$|public\/config$|server(-info)?\/(features|config)$)/);
     expect(readsOAuthSettings({ path: '/api/system-config/defaults' })).toBe(false);
     expect(readsOAuthSettings({ path: '/api/oauth/mobile-redirect' })).toBe(true);
   });
