@@ -216,6 +216,13 @@ export const routes: readonly Route[] = [
     ['GET', '/api/jobs', 'getAllJobsStatus', 'read', { v3: 'getQueuesLegacy' }],
     ['PUT', '/api/jobs/{name}', 'sendJobCommand', 'write', { mediaJobs: true, v3: 'runQueueCommandLegacy' }],
   ]),
+  ...area('oauth', [
+    ['GET', '/api/oauth/mobile-redirect', 'redirectOAuthToMobile', 'none', { v3: 'redirectOAuthToMobile' }],
+    ['POST', '/api/oauth/authorize', 'startOAuth', 'read', { v3: 'startOAuth' }],
+    ['POST', '/api/oauth/callback', 'finishOAuth', 'write', { v3: 'finishOAuth' }],
+    ['POST', '/api/oauth/link', 'linkOAuthAccount', 'write', { v3: 'linkOAuthAccount' }],
+    ['POST', '/api/oauth/unlink', 'unlinkOAuthAccount', 'write', { v3: 'unlinkOAuthAccount' }],
+  ]),
   ...area('partner', [
     ['GET', '/api/partner', 'getPartners', 'read'],
     ['POST', '/api/partner/{id}', 'createPartner', 'write'],
@@ -369,6 +376,7 @@ export const routes: readonly Route[] = [
     ['POST', '/api/auth/session/lock', 'lockAuthSession', 'write'],
     ['GET', '/api/auth/status', 'getAuthStatus', 'read'],
   ]),
+  ...areaV3('auth-admin', [['POST', '/api/admin/auth/unlink-all', 'unlinkAllOAuthAccountsAdmin', 'write']]),
   ...areaV3('config', [
     ['GET', '/api/admin/config', 'getAdminConfig', 'read'],
     ['PUT', '/api/admin/config', 'updateAdminConfig', 'write', { lazy: ['templates', 'cron'], realtime: true }],

@@ -26,6 +26,12 @@ export const tableName = (): string => required('TABLE_NAME');
  */
 export const sharedLinkSecret = (): string | undefined => optional('SHARED_LINK_SECRET');
 export const sharedLinkSecretArn = (): string | undefined => optional('SHARED_LINK_SECRET_ARN');
+/**
+ * The deployment's OAuth provider (docs/immich-compatibility.md, "OAuth"): the ARN of a Secrets
+ * Manager secret of JSON `{issuerUrl, clientId, clientSecret}` that overrides those three settings
+ * (shared/storage/oauth-settings.ts). Unset: the stored settings alone.
+ */
+export const oauthSecretArn = (): string | undefined => optional('OAUTH_SECRET_ARN');
 /** The originals bucket when deployed; unset locally, where originals live in a folder. */
 export const originalsBucket = (): string | undefined => optional('ORIGINALS_BUCKET');
 /** The media function's ARN, deployed, for the API functions that hand it work (shared/storage/media-jobs.ts). */

@@ -28,6 +28,8 @@ export const keys = {
   pinGuard: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'PINGUARD' }),
   /** Uniqueness of an email (lower-cased); holds the userId, so login finds the user by email. */
   email: (email: string): Key => ({ pk: `EMAIL#${email}`, sk: 'EMAIL' }),
+  /** Uniqueness of an OAuth account (the provider's `sub`); holds the userId, so an OAuth sign-in finds its user. */
+  oauth: (oauthId: string): Key => ({ pk: `OAUTH#${oauthId}`, sk: 'OAUTH' }),
   /** Uniqueness of a storage label. */
   storageLabel: (label: string): Key => ({ pk: `LABEL#${label}`, sk: 'LABEL' }),
   /** Exists once the admin exists: only one admin can ever sign up. */

@@ -15,17 +15,18 @@ import { deleteWrite, isCancelled, transact, tryTransact, tryWriteOne, updateWri
 export type { UserRefusal } from './items/user.ts';
 
 /**
- * Creates a user with its guards in one transaction: the email (and storage label, if any) must
+ * Creates a user with its guards in one transaction: the email (and storage label and OAuth id, if any) must
  * be free, and either this is the admin sign-up and no admin exists yet, or an admin exists.
  * Two concurrent creates with the same email: exactly one wins.
  */
-export const create = (user: UserRecord): Promise<Outcome<'user-exists' | 'label-taken' | 'admin-exists' | 'no-admin'>> => {
-  const writes: Write<'user-exists' | 'label-taken' | 'admin-exists' | 'no-admin'>[] = [
+export const create = (user: UserRecord): Promise<Outcome<'user-exists' | 'label-taken' | 'oauth-taken' | 'admin-exists' | 'no-admin'>> => {
+  const writes: Write<'user-exists' | 'label-taken' | 'oauth-taken' | 'admin-exists' | 'no-admin'>[] = [
     user.isAdmin ? userWrites.claimAdmin(user.id) : userWrites.requireAdmin(),
     userWrites.claimEmail(user.email, user.id),
     userWrites.create(user),
   ];
   if (user.storageLabel) writes.push(userWrites.claimStorageLabel(user.storageLabel, user.id));
+  if (user.oauthId) writes.push(userWrites.claimOAuth(user.oauthId, user.id));
   return tryTransact(writes);
 };
 
@@ -58,6 +59,18 @@ export const getByEmail = async (email: string): Promise<UserRecord | undefined>
   const guard = await getItem(keys.email(email));
   const user = await get(typeof guard?.userId === 'string' ? guard.userId : noUser);
   return user?.email === email ? user : undefined;
+};
+
+/**
+ * The user linked to this OAuth account (the provider's `sub`): its guard, then the user (docs/data-model.md,
+ * pattern 97). A guard whose user no longer names it (never left by a write: each moves with the user) finds none.
+ */
+export const getByOAuthId = async (oauthId: string): Promise<UserRecord | undefined> => {
+  if (!oauthId) return undefined;
+  const guard = await getItem(keys.oauth(oauthId));
+  if (typeof guard?.userId !== 'string') return undefined;
+  const user = await get(guard.userId);
+  return user?.oauthId === oauthId ? user : undefined;
 };
 
 /**
@@ -119,16 +132,22 @@ export const listWithTrashState = async (): Promise<UserWithTrashState[]> =>
 
 /**
  * Changes a user in one transaction, only if it is still as read: the email and storage-label
- * guards move with the values (a taken one cancels it with Immich's message). The credentials'
- * copies are rewritten after (`rewriteCredentials`). Refused `changed` (the user changed since
- * read), `email-taken` or `label-taken`, nothing written then.
+ * guards move with the values (a taken one cancels it with Immich's message), and so does the OAuth
+ * account's. The credentials' copies are rewritten after (`rewriteCredentials`). Refused `changed`
+ * (the user changed since read), `email-taken`, `label-taken` or `oauth-taken`, nothing written then.
  */
 export const update = async (
   user: UserRecord,
   changes: Partial<UserRecord>,
-): Promise<Outcome<'changed' | 'email-taken' | 'label-taken', UserRecord>> => {
+): Promise<Outcome<'changed' | 'email-taken' | 'label-taken' | 'oauth-taken', UserRecord>> => {
   const updated: UserRecord = { ...user, ...changes, updatedAt: new Date().toISOString() };
-  const writes: Write<'changed' | 'email-taken' | 'label-taken'>[] = [userWrites.set(user, { ...changes, updatedAt: updated.updatedAt })];
+  const writes: Write<'changed' | 'email-taken' | 'label-taken' | 'oauth-taken'>[] = [
+    userWrites.set(user, { ...changes, updatedAt: updated.updatedAt }),
+  ];
+  if (updated.oauthId !== user.oauthId) {
+    if (user.oauthId) writes.push(userWrites.releaseOAuth(user.oauthId));
+    if (updated.oauthId) writes.push(userWrites.claimOAuth(updated.oauthId, user.id));
+  }
   if (updated.email !== user.email) writes.push(...userWrites.moveEmail(user.id, user.email, updated.email));
   if (updated.storageLabel !== user.storageLabel) {
     if (user.storageLabel) writes.push(userWrites.releaseStorageLabel(user.storageLabel));
@@ -182,7 +201,7 @@ export const deleteRemains = async (userId: string): Promise<void> => {
 };
 
 /**
- * The user item itself, last of a purge, with its email and storage-label guards and the record
+ * The user item itself, last of a purge, with its email, storage-label and OAuth guards and the record
  * that tells every user's apps (UserDeleteV1), in one transaction; only while they are still
  * deleted. `restored` when they were not (restored meanwhile, or gone already).
  */
@@ -194,6 +213,7 @@ export const deleteItem = async (user: UserRecord): Promise<Outcome<'restored'>>
       deletionWrites.user(user.id),
       deleteWrite(keys.email(user.email), guard),
       ...(user.storageLabel ? [deleteWrite(keys.storageLabel(user.storageLabel), guard)] : []),
+      ...(user.oauthId ? [deleteWrite(keys.oauth(user.oauthId), guard)] : []),
     ]);
     return done();
   } catch (error) {

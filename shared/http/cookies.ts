@@ -27,12 +27,12 @@ export const readCookie = (event: Pick<APIGatewayProxyEventV2, 'cookies'>, name:
   return undefined;
 };
 
-/** The three Set-Cookie values of a password login, byte for byte as Immich writes them. */
-export const loginCookies = (accessToken: string, secure: boolean): string[] => {
+/** The three Set-Cookie values of a login (a password's, or OAuth's callback), byte for byte as Immich writes them. */
+export const loginCookies = (accessToken: string, secure: boolean, authType: 'password' | 'oauth' = 'password'): string[] => {
   const s = secure ? 'Secure; ' : '';
   return [
     `immich_access_token=${accessToken}; HttpOnly; ${s}Path=/; Max-Age=${maxAge}; SameSite=Lax;`,
-    `immich_auth_type=password; HttpOnly; ${s}Path=/; Max-Age=${maxAge}; SameSite=Lax;`,
+    `immich_auth_type=${authType}; HttpOnly; ${s}Path=/; Max-Age=${maxAge}; SameSite=Lax;`,
     `immich_is_authenticated=true; ${s}Path=/; Max-Age=${maxAge}; SameSite=Lax;`,
   ];
 };
@@ -49,3 +49,19 @@ export const sharedLinkTokenCookieName = 'immich_shared_link_token';
 /** `Secure` behind HTTPS, as the login cookies (`isSecure`) and as Immich sets every cookie of its. */
 export const sharedLinkTokenCookie = (token: string, secure: boolean): string =>
   `${sharedLinkTokenCookieName}=${encodeURIComponent(token)}; HttpOnly; ${secure ? 'Secure; ' : ''}Path=/; Max-Age=86400; SameSite=Lax;`;
+
+/** The cookies that keep an OAuth sign-in's state and PKCE verifier from authorize to callback (Immich's). */
+export const oauthStateCookieName = 'immich_oauth_state';
+export const oauthVerifierCookieName = 'immich_oauth_code_verifier';
+
+/** Set by POST /oauth/authorize as Immich sets them (its login cookies' options); the verifier only when the server made it. */
+export const oauthCookies = (state: string, codeVerifier: string | null, secure: boolean): string[] => {
+  const s = secure ? 'Secure; ' : '';
+  const cookie = (name: string, value: string) =>
+    `${name}=${encodeURIComponent(value)}; HttpOnly; ${s}Path=/; Max-Age=${maxAge}; SameSite=Lax;`;
+  return [cookie(oauthStateCookieName, state), ...(codeVerifier ? [cookie(oauthVerifierCookieName, codeVerifier)] : [])];
+};
+
+/** What Express's clearCookie writes for them once the callback used them. */
+export const clearedOAuthCookies = (): string[] =>
+  [oauthStateCookieName, oauthVerifierCookieName].map((name) => `${name}=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT`);

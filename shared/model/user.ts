@@ -71,6 +71,8 @@ export interface NewUser {
   isAdmin?: boolean | undefined;
   /** The locked folder's first PIN code (v3's admin create); null or absent: none. */
   pinCode?: string | null | undefined;
+  /** The OAuth account (its `sub`) an OAuth sign-in registers the user with; absent: none. */
+  oauthId?: string | undefined;
 }
 
 /**

@@ -14,16 +14,10 @@ import { readConfig } from './config.reader.ts';
 import { unlessRefused } from './user-refusals.ts';
 
 /**
- * POST /auth/login. A wrong password and an unknown email give the same answer after the same
- * work (an unknown email is checked against a decoy hash), so neither timing nor message tells
- * which emails exist.
+ * A new session of the user's, as every sign-in makes one (password login, OAuth's callback: Immich's
+ * createLoginResponse): a random token answered once, only its hash stored.
  */
-export const login = async (input: LoginCredential, agent: SessionAgent): Promise<SignIn> => {
-  if (!(await readConfig()).passwordLogin.enabled) throw new Unauthenticated('Password login has been disabled');
-  const user = await userRepo.getByEmail(input.email);
-  const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
-  if (!user || !valid || user.deletedAt || user.status !== 'active') throw new Unauthenticated('Incorrect email or password');
-
+export const startSession = async (user: UserRecord, agent: SessionAgent): Promise<SignIn> => {
   const accessToken = newSecret();
   const now = new Date();
   unlessRefused(
@@ -47,6 +41,20 @@ export const login = async (input: LoginCredential, agent: SessionAgent): Promis
     }),
   );
   return { accessToken, user };
+};
+
+/**
+ * POST /auth/login. A wrong password and an unknown email give the same answer after the same
+ * work (an unknown email is checked against a decoy hash), so neither timing nor message tells
+ * which emails exist.
+ */
+export const login = async (input: LoginCredential, agent: SessionAgent): Promise<SignIn> => {
+  if (!(await readConfig()).passwordLogin.enabled) throw new Unauthenticated('Password login has been disabled');
+  const user = await userRepo.getByEmail(input.email);
+  const valid = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
+  if (!user || !valid || user.deletedAt || user.status !== 'active') throw new Unauthenticated('Incorrect email or password');
+
+  return startSession(user, agent);
 };
 
 /**

@@ -5,7 +5,18 @@ import { configKeys, configViews, type SystemConfig, storageQuotaV1, storageTemp
 import type { SystemConfigUpdate } from '../model/config.ts';
 
 import { raise } from '../realtime/outbox.ts';
-import { clearConfigCache, defaultConfig, mergeConfig, refreshViews, setAt, valueAt, writeView } from './config.reader.ts';
+import { deployedOAuth } from '../storage/oauth-settings.ts';
+import {
+  clearConfigCache,
+  defaultConfig,
+  deployedOAuthKeys,
+  mergeConfig,
+  refreshViews,
+  setAt,
+  valueAt,
+  withDeployedOAuth,
+  writeView,
+} from './config.reader.ts';
 
 // Immich renders a candidate template with a sample asset; strict mode makes unknown variables fail.
 // v3's tokens are in it too (`make`, `album-startDate-y`…), so v3's presets pass on both generations.
@@ -126,14 +137,21 @@ const storageQuotaFromV1 = (sent: unknown, current: number | null): number | nul
  */
 export const updateConfig = async (body: SystemConfigUpdate, from?: 'v1'): Promise<SystemConfig> => {
   const { overrides, version } = await configRepo.getStoredConfig();
-  const current = mergeConfig(overrides);
+  const current = await withDeployedOAuth(mergeConfig(overrides), overrides);
   const config = requested(body, current, from);
   await validate(config, current);
-  const replaced = await configRepo.replaceStoredConfig(differences(config), version);
+  const next = differences(config);
+  // The deployment's OAuth provider (OAUTH_SECRET_ARN) is its secret's, whatever the admin page sends back: never stored.
+  if (await deployedOAuth().catch(() => undefined)) {
+    for (const key of deployedOAuthKeys) delete next[key];
+    // Off is kept though it is the default: with the deployment's provider, a setting never stored is on.
+    next['oauth.enabled'] = config.oauth.enabled;
+  }
+  const replaced = await configRepo.replaceStoredConfig(next, version);
   if (!replaced.ok) throw new Conflict('The configuration was changed by another request; read it again and retry');
   const stored = replaced.value;
   clearConfigCache();
   // Every app is told, as Immich tells them (the mobile app reads its features and config again).
   raise({ kind: 'config-changed' });
-  return mergeConfig(stored.overrides);
+  return withDeployedOAuth(mergeConfig(stored.overrides), stored.overrides);
 };

@@ -10,6 +10,7 @@ const answers: Readonly<Record<UserRefusal, () => DomainError>> = {
   'user-exists': () => new Invalid('User exists'),
   'email-taken': () => new Invalid('Email already in use by another account'),
   'label-taken': () => new Invalid('Storage label already in use by another account'),
+  'oauth-taken': () => new Invalid('This OAuth account has already been linked to another user.'),
   'admin-exists': () => new Invalid('The server already has an admin'),
   'no-admin': () => new Invalid('The first registered account must the administrator.'),
   'user-changed': () => new Conflict('The user was changed meanwhile; try again'),

@@ -88,7 +88,7 @@ describe('API-key permissions, on every route of both generations (from the rout
     expect(anyKey.map(({ route }) => named(route)).sort()).toEqual(['v1 validateAccessToken', 'v3 getMyApiKey', 'v3 getWorkflowTriggers']);
   });
 
-  it('needs no caller only on the routes meant to be open (sign-in, server facts, public config, pages and signed part URLs)', async () => {
+  it('needs no caller only on the routes meant to be open (sign-in and OAuth, server facts, public config, pages and signed part URLs)', async () => {
     const open = (await load()).filter(({ handler }) => handler.access === 'public');
     expect(open.map(({ route }) => named(route)).sort()).toEqual(
       [
@@ -98,6 +98,9 @@ describe('API-key permissions, on every route of both generations (from the rout
         'v1 getUploadSessionsApi',
         'v1 signUpAdmin',
         'v1 login',
+        'v1 redirectOAuthToMobile',
+        'v1 startOAuth',
+        'v1 finishOAuth',
         'v1 pingServer',
         'v1 getServerVersion',
         'v1 getSupportedMediaTypes',

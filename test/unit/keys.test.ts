@@ -24,6 +24,7 @@ const built: Record<string, Key> = {
   pinGuard: keys.pinGuard('<userId>'),
   emailGuard: keys.email('<email>'),
   storageLabelGuard: keys.storageLabel('<label>'),
+  oauthGuard: keys.oauth('<oauthId>'),
   adminGuard: keys.admin(),
   session: keys.session('<tokenHash>'),
   userSession: keys.userSession('<userId>', '<tokenHash>'),

@@ -29,10 +29,18 @@ const quotaRoom = (check: QuotaCheck, bytes: number): { condition: string; value
 /**
  * What a user's write refused means (docs/architecture.md, "Expected outcomes"): `user-exists` (a
  * new user's email is taken), `email-taken` (a changed email is), `label-taken`, `admin-exists`,
- * `no-admin` (no admin yet, so no other user), `user-changed` (a credential copies a user that
+ * `oauth-taken` (the OAuth account is linked to another user), `no-admin` (no admin yet, so no other user), `user-changed` (a credential copies a user that
  * changed meanwhile), `changed` (the user changed since read).
  */
-export type UserRefusal = 'user-exists' | 'email-taken' | 'label-taken' | 'admin-exists' | 'no-admin' | 'user-changed' | 'changed';
+export type UserRefusal =
+  | 'user-exists'
+  | 'email-taken'
+  | 'label-taken'
+  | 'oauth-taken'
+  | 'admin-exists'
+  | 'no-admin'
+  | 'user-changed'
+  | 'changed';
 
 /** The writes of users and of their guards, composed by the user and asset repositories. */
 export const userWrites = {
@@ -46,6 +54,10 @@ export const userWrites = {
   /** One user per email. */
   claimEmail: (email: string, userId: string): Write<'user-exists'> =>
     putWrite({ ...keys.email(email), type: 'emailGuard', userId }, { condition: 'absent', refusal: 'user-exists' }),
+  /** One user per OAuth account (its `sub`). */
+  claimOAuth: (oauthId: string, userId: string): Write<'oauth-taken'> =>
+    putWrite({ ...keys.oauth(oauthId), type: 'oauthGuard', userId }, { condition: 'absent', refusal: 'oauth-taken' }),
+  releaseOAuth: (oauthId: string): Write => deleteWrite(keys.oauth(oauthId)),
   /** One user per storage label. */
   claimStorageLabel: (label: string, userId: string): Write<'label-taken'> =>
     putWrite({ ...keys.storageLabel(label), type: 'storageLabelGuard', userId }, { condition: 'absent', refusal: 'label-taken' }),

@@ -56,8 +56,8 @@ export const mapServerConfig = ({ config, initialized, onboarded }: ServerState)
 
 /**
  * Immich derives the features from the configuration; here a feature is true only where it
- * works: there is no smart search (no CLIP model), no OAuth and no config file, whatever the
- * configuration says. The map and reverse geocoding follow it (docs/places.md), and so does facial
+ * works: there is no smart search (no CLIP model) and no config file, whatever the configuration
+ * says. OAuth follows its settings (docs/immich-compatibility.md, "OAuth"). The map and reverse geocoding follow it (docs/places.md), and so does facial
  * recognition, which the media function does itself (docs/faces.md).
  */
 export const mapServerFeatures = (config: SystemConfig): ServerFeaturesDto => ({
@@ -67,8 +67,8 @@ export const mapServerFeatures = (config: SystemConfig): ServerFeaturesDto => ({
   map: config.map.enabled,
   trash: config.trash.enabled,
   reverseGeocoding: config.reverseGeocoding.enabled,
-  oauth: false,
-  oauthAutoLaunch: false,
+  oauth: config.oauth.enabled,
+  oauthAutoLaunch: config.oauth.autoLaunch,
   passwordLogin: config.passwordLogin.enabled,
   sidecar: true,
   search: true,

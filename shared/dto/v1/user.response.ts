@@ -64,13 +64,11 @@ export const mapLoginV1 = (signIn: SignIn): LoginResponseV1 => {
   return v1;
 };
 
-/** `LogoutResponseDto`: Immich's answer to every logout (no OAuth here). */
+/** `LogoutResponseDto`: Immich's answer to every logout; `redirectUri` the login page, or an OAuth session's provider (functions/auth/logout.ts). */
 export interface LogoutResponse {
   successful: boolean;
   redirectUri: string;
 }
-
-export const logoutResponse: LogoutResponse = { successful: true, redirectUri: '/auth/login?autoLaunch=0' };
 
 /** `AuthDeviceResponseDto`: one of the caller's sessions. */
 export interface AuthDeviceResponseDto {

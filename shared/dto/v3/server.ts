@@ -120,7 +120,7 @@ export interface ServerFeaturesDto {
 
 /**
  * Immich derives the features from the configuration; here a feature is true only where it
- * works (as v1.100's): no smart search, duplicates or OCR (no model for them), no OAuth,
+ * works (as v1.100's): no smart search, duplicates or OCR (no model for them),
  * e-mail, config file or real-time transcoding. Faces are imported from XMP regions on every
  * upload; facial recognition (docs/faces.md), the map and reverse geocoding follow the
  * configuration, as Immich's (docs/places.md).
@@ -132,8 +132,8 @@ export const mapServerFeaturesV3 = (config: SystemConfig): ServerFeaturesDto => 
   facialRecognition: config.machineLearning.enabled && config.machineLearning.facialRecognition.enabled,
   importFaces: true,
   map: config.map.enabled,
-  oauth: false,
-  oauthAutoLaunch: false,
+  oauth: config.oauth.enabled,
+  oauthAutoLaunch: config.oauth.autoLaunch,
   ocr: false,
   passwordLogin: config.passwordLogin.enabled,
   realtimeTranscoding: false,

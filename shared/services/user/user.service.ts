@@ -9,7 +9,7 @@ import { applyPreferences, preferencesOf } from '../../domain/preferences.ts';
 import type { PreferencesChange, UserPreferences } from '../../model/preferences.ts';
 import { sanitizeStorageLabel } from '../../model/storage-label.ts';
 import type { Auth, CredentialCopy, NewUser, SignUp, UserRecord } from '../../model/user.ts';
-import { unlessRefused } from '../user-refusals.ts';
+import { unlessRefused, userRefused } from '../user-refusals.ts';
 
 /** A user record with Immich's defaults (`shouldChangePassword` true, memories on, no quota). */
 const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
@@ -21,12 +21,13 @@ const newUserRecord = async (input: NewUser): Promise<UserRecord> => {
     name: input.name,
     isAdmin: input.isAdmin ?? false,
     pinCodeHash: input.pinCode ? await hashPassword(input.pinCode) : null,
-    passwordHash: await hashPassword(input.password),
+    // An OAuth user has no password (Immich's empty one): password login never matches it.
+    passwordHash: input.password ? await hashPassword(input.password) : '',
     storageLabel,
     shouldChangePassword: input.shouldChangePassword ?? true,
     memoriesEnabled: input.memoriesEnabled ?? true,
     profileImagePath: '',
-    oauthId: '',
+    oauthId: input.oauthId ?? '',
     status: 'active',
     deletedAt: null,
     quotaSizeInBytes: input.quotaSizeInBytes ?? null,
@@ -54,6 +55,23 @@ export const createUser = async (input: NewUser): Promise<UserRecord> => {
   const user = await newUserRecord(input);
   unlessRefused(await userRepo.create(user));
   return user;
+};
+
+/**
+ * An OAuth sign-in's new user (Immich's auto-register): no password, linked to the provider's `sub`.
+ * The role claim's admin becomes the admin only while the server has none: there is one admin
+ * (docs/immich-compatibility.md, "OAuth"); else a user.
+ */
+export const registerOAuthUser = async (input: Omit<NewUser, 'password'> & { oauthId: string }): Promise<UserRecord> => {
+  const user = await newUserRecord({ ...input, password: '' });
+  const created = await userRepo.create(user);
+  if (created.ok) return user;
+  if (created.reason === 'admin-exists') {
+    const plain = { ...user, isAdmin: false };
+    unlessRefused(await userRepo.create(plain));
+    return plain;
+  }
+  throw userRefused(created.reason);
 };
 
 /** POST /auth/admin-sign-up: the first and only admin, with storage label `admin`. */
@@ -97,6 +115,12 @@ const saveUser = async (user: UserRecord, requested: Partial<UserRecord>): Promi
   }
   return updated;
 };
+
+/**
+ * Links the user to an OAuth account (its `sub`), or unlinks them (`''`): the account's guard moves
+ * with it, so one linked to another user meanwhile is Immich's 400 (`oauth-taken`).
+ */
+export const setOAuthId = (user: UserRecord, oauthId: string): Promise<UserRecord> => saveUser(user, { oauthId });
 
 /**
  * GET /user: every user, newest first. Immich's `isAll` is a boolean query parameter as NestJS

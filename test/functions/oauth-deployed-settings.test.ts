@@ -1,0 +1,150 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as finishOAuth } from '#functions/oauth/finish-o-auth.ts';
+import { handler as startOAuth } from '#functions/oauth/start-o-auth.ts';
+import { handler as getServerFeatures } from '#functions/server-info/get-server-features.ts';
+import { handler as getAdminConfig } from '#functions/v3/config/get-admin-config.ts';
+import { handler as updateAdminConfig } from '#functions/v3/config/update-admin-config.ts';
+import { getStoredConfig } from '#shared/db/config.repository.ts';
+import { clearConfigCache } from '#shared/services/config.reader.ts';
+import { bearer, fixtures, login, signUpAdmin } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { startOidcProvider, type TestProvider } from '../support/oidc-provider.ts';
+
+/**
+ * The deployment's OAuth provider (`OAUTH_SECRET_ARN`, docs/immich-compatibility.md, "OAuth"):
+ * the functions read the secret through the AWS SDK from a Secrets Manager stand-in on loopback
+ * (as `npm run start:deployed` answers it: infra/local/deployed/aws-gateway.ts), which answers
+ * the one secret and counts the reads.
+ */
+const secretArn = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:OAuth-AbCdEf';
+const web = 'http://127.0.0.1:2283';
+const json = { accept: 'application/json' };
+
+let provider: TestProvider;
+let secrets: Server;
+let reads = 0;
+let answer: 'secret' | 'denied' = 'secret';
+let adminToken: string;
+const saved = { arn: process.env.OAUTH_SECRET_ARN, endpoint: process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER };
+
+const adminConfig = async () => (await invoke(getAdminConfig, { path: '/api/admin/config', headers: bearer(adminToken) })).body;
+const putOAuth = async (changes: Record<string, unknown>) => {
+  const config = await adminConfig();
+  const reply = await invoke(updateAdminConfig, {
+    method: 'PUT',
+    path: '/api/admin/config',
+    headers: bearer(adminToken),
+    body: { ...config, oauth: { ...config.oauth, ...changes } },
+  });
+  expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+  return reply.body;
+};
+
+beforeAll(async () => {
+  provider = await startOidcProvider({ redirectUris: [`${web}/auth/login`] });
+  secrets = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      reads++;
+      const { SecretId } = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { SecretId?: string };
+      const found = answer === 'secret' && req.headers['x-amz-target'] === 'secretsmanager.GetSecretValue' && SecretId === secretArn;
+      res.writeHead(found ? 200 : 400, { 'content-type': 'application/x-amz-json-1.1' });
+      res.end(
+        JSON.stringify(
+          found
+            ? {
+                ARN: secretArn,
+                SecretString: JSON.stringify({
+                  issuerUrl: provider.issuer,
+                  clientId: provider.clientId,
+                  clientSecret: provider.clientSecret,
+                }),
+              }
+            : { __type: 'AccessDeniedException', message: 'denied' },
+        ),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => secrets.listen(0, '127.0.0.1', resolve));
+  await signUpAdmin();
+  adminToken = (await login(fixtures.admin)).accessToken;
+  process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${(secrets.address() as AddressInfo).port}`;
+  process.env.OAUTH_SECRET_ARN = secretArn;
+});
+
+afterAll(async () => {
+  for (const [name, value] of [
+    ['OAUTH_SECRET_ARN', saved.arn],
+    ['AWS_ENDPOINT_URL_SECRETS_MANAGER', saved.endpoint],
+  ] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  await provider?.close();
+  await new Promise((resolve) => secrets?.close(resolve));
+});
+
+describe('OAUTH_SECRET_ARN', () => {
+  it('leaves OAuth off while the secret cannot be read, and every other setting served', async () => {
+    answer = 'denied';
+    const config = await adminConfig();
+    expect(config.oauth).toMatchObject({ enabled: false, issuerUrl: '', clientId: '' });
+    expect((await invoke(getServerFeatures, { path: '/api/server-info/features' })).body).toMatchObject({ oauth: false, map: true });
+    answer = 'secret';
+    // A container whose configuration cache has expired (CONFIG_CACHE_SECONDS) reads it again.
+    clearConfigCache();
+  });
+
+  it('overrides the issuer, client id and secret, shows them to the admin, and turns OAuth on', async () => {
+    const before = reads;
+    const config = await adminConfig();
+    expect(config.oauth).toMatchObject({
+      enabled: true,
+      issuerUrl: provider.issuer,
+      clientId: provider.clientId,
+      clientSecret: provider.clientSecret,
+    });
+    expect((await invoke(getServerFeatures, { path: '/api/server-info/features' })).body).toMatchObject({ oauth: true });
+    // Read once per container, not once per request.
+    expect(reads - before).toBe(1);
+  });
+
+  it('never stores what the secret says, whatever the admin page sends back, and keeps what the admin sets', async () => {
+    const reply = await putOAuth({ allowInsecureRequests: true, issuerUrl: 'https://other.example', clientSecret: 'typed-in' });
+    expect(reply.oauth).toMatchObject({ issuerUrl: provider.issuer, clientSecret: provider.clientSecret, allowInsecureRequests: true });
+    const { overrides } = await getStoredConfig();
+    expect(Object.keys(overrides).filter((key) => key.startsWith('oauth.'))).toEqual(
+      expect.arrayContaining(['oauth.enabled', 'oauth.allowInsecureRequests']),
+    );
+    for (const key of ['oauth.issuerUrl', 'oauth.clientId', 'oauth.clientSecret']) expect(overrides).not.toHaveProperty([key]);
+  });
+
+  it('signs in through the provider the secret names', async () => {
+    provider.accounts.set('sub-hana', { email: 'hana@example.com', name: 'Hana' });
+    const started = await invoke(startOAuth, {
+      method: 'POST',
+      path: '/api/oauth/authorize',
+      body: { redirectUri: `${web}/auth/login` },
+      headers: json,
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    expect(started.body.url.startsWith(provider.issuer)).toBe(true);
+    const back = await provider.signInAt(started.body.url, 'sub-hana');
+    const cookie = started.cookies.map((line) => line.split(';')[0]).join('; ');
+    const reply = await invoke(finishOAuth, {
+      method: 'POST',
+      path: '/api/oauth/callback',
+      body: { url: back },
+      headers: { ...json, cookie },
+    });
+    expect(reply).toMatchObject({ status: 201, body: { userEmail: 'hana@example.com', name: 'Hana' } });
+  });
+
+  it('lets the admin turn it off', async () => {
+    await putOAuth({ enabled: false });
+    expect((await invoke(getServerFeatures, { path: '/api/server-info/features' })).body).toMatchObject({ oauth: false });
+  });
+});
