@@ -1,7 +1,7 @@
+import { getMobileRedirect } from '#shared/domain/oauth-redirect.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { RawResponse } from '#shared/http/response.ts';
-import { getMobileRedirect } from '#shared/services/oauth.service.ts';
 
 /**
  * Both generations' `redirectOAuthToMobile`: a 307 to `app.immich:///oauth-callback` with the same

@@ -30,9 +30,11 @@ export const oauthMode = (scope: Construct): 'cognito' | undefined => {
 
 // The answers that read the OAuth settings: the admin page's configuration (read and saved: v1.100's
 // and v3's paths), the server's features and login-page config (`features.oauth`, the button's text,
-// auto-launch; v3's public config), and Immich's /oauth/* routes of both generations
-// (docs/deployment.md, "Sign in with Cognito").
+// auto-launch; v3's public config), the logout (an OAuth session's goes to the provider's
+// end-session endpoint), and Immich's /oauth/* routes of both generations (docs/deployment.md,
+// "Sign in with Cognito"). A route whose service comes to read `config.oauth` belongs here too.
 const settingsPaths = new Set([
+  '/api/auth/logout',
   '/api/system-config',
   '/api/admin/config',
   '/api/public/config',

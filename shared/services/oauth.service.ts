@@ -15,13 +15,7 @@ import { registerOAuthUser, setOAuthId } from './user/user.service.ts';
  * (shared/storage/oauth-provider.ts); a sign-in ends as a password login does (`startSession`).
  */
 
-/** Where Immich's mobile app is sent back to (`app.immich:///oauth-callback`). */
-export const mobileRedirect = 'app.immich:///oauth-callback';
-
 const GiB = 1024 ** 3;
-
-/** GET /oauth/mobile-redirect: the same query, handed to the mobile app (a 307 at the edge). */
-export const getMobileRedirect = (query: string): string => `${mobileRedirect}?${query}`;
 
 /**
  * The app's own redirect (`app.immich:///oauth-callback`) replaced by `mobileRedirectUri` when the

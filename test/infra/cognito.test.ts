@@ -209,10 +209,13 @@ describe('the OAuth settings’ readers and the domain prefix', () => {
         'GET /api/admin/config',
         'PUT /api/admin/config',
         'GET /api/public/config',
+        'POST /api/auth/logout',
       ]),
     );
     for (const reader of readers)
-      expect(reader).toMatch(/ \/api\/(oauth\/|system-config$|admin\/config$|public\/config$|server(-info)?\/(features|config)$)/);
+      expect(reader).toMatch(
+        / \/api\/(oauth\/|system-config$|admin\/config$|public\/config$|auth\/logout$|server(-info)?\/(features|config)$)/,
+      );
     expect(readsOAuthSettings({ path: '/api/system-config/defaults' })).toBe(false);
     expect(readsOAuthSettings({ path: '/api/oauth/mobile-redirect' })).toBe(true);
   });
