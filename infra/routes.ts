@@ -38,6 +38,12 @@ export interface Route {
   store?: 'read' | 'put' | 'delete' | 'archive' | 'session';
   /** Needs the shared-link secret (keys and password tokens are derived from it): read from Secrets Manager deployed. */
   secrets?: boolean;
+  /**
+   * Reads the deployment's OAuth provider (shared/services/oauth-config.ts: `OAUTH_SECRET_ARN`, a
+   * Secrets Manager secret of the issuer, client id and secret): deployed, it gets that variable and
+   * may read that one secret. Exactly the routes whose handler imports it (test/unit/architecture.test.ts).
+   */
+  oauthSecret?: true;
   /** Verifies product keys: given the public keys the deployer set (`LICENSE_PUBLIC_KEY_SERVER`, `_CLIENT`). */
   licenseKeys?: true;
   /**
@@ -196,7 +202,7 @@ export const routes: readonly Route[] = [
   ...area('auth', [
     ['POST', '/api/auth/admin-sign-up', 'signUpAdmin', 'write', { memory: hashing, publicHashing: true, v3: 'signUpAdmin' }],
     ['POST', '/api/auth/login', 'login', 'write', { memory: hashing, publicHashing: true, v3: 'login' }],
-    ['POST', '/api/auth/logout', 'logout', 'write', { v3: 'logout', realtime: true }],
+    ['POST', '/api/auth/logout', 'logout', 'write', { oauthSecret: true, v3: 'logout', realtime: true }],
     ['POST', '/api/auth/validateToken', 'validateAccessToken', 'read', { v3: 'validateAccessToken' }],
     ['POST', '/api/auth/change-password', 'changePassword', 'write', { memory: hashing, v3: 'changePassword' }],
     ['GET', '/api/auth/devices', 'getAuthDevices', 'read'],
@@ -218,9 +224,9 @@ export const routes: readonly Route[] = [
   ]),
   ...area('oauth', [
     ['GET', '/api/oauth/mobile-redirect', 'redirectOAuthToMobile', 'none', { v3: 'redirectOAuthToMobile' }],
-    ['POST', '/api/oauth/authorize', 'startOAuth', 'read', { v3: 'startOAuth' }],
-    ['POST', '/api/oauth/callback', 'finishOAuth', 'write', { v3: 'finishOAuth' }],
-    ['POST', '/api/oauth/link', 'linkOAuthAccount', 'write', { v3: 'linkOAuthAccount' }],
+    ['POST', '/api/oauth/authorize', 'startOAuth', 'read', { oauthSecret: true, v3: 'startOAuth' }],
+    ['POST', '/api/oauth/callback', 'finishOAuth', 'write', { oauthSecret: true, v3: 'finishOAuth' }],
+    ['POST', '/api/oauth/link', 'linkOAuthAccount', 'write', { oauthSecret: true, v3: 'linkOAuthAccount' }],
     ['POST', '/api/oauth/unlink', 'unlinkOAuthAccount', 'write', { v3: 'unlinkOAuthAccount' }],
   ]),
   ...area('partner', [
@@ -258,7 +264,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/server-info/media-types', 'getSupportedMediaTypes', 'none'],
     ['GET', '/api/server-info', 'getServerInfo', 'read'],
     ['GET', '/api/server-info/config', 'getServerConfig', 'read'],
-    ['GET', '/api/server-info/features', 'getServerFeatures', 'read'],
+    ['GET', '/api/server-info/features', 'getServerFeatures', 'read', { oauthSecret: true }],
     ['GET', '/api/server-info/theme', 'getTheme', 'read'],
     // Counts a user stored before usage by type once (shared/db/asset.repository.ts): a write.
     ['GET', '/api/server-info/statistics', 'getServerStatistics', 'write'],
@@ -275,9 +281,15 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/shared-link/{id}/assets', 'removeSharedLinkAssets', 'write', { body: 'bulk' }],
   ]),
   ...area('system-config', [
-    ['GET', '/api/system-config', 'getConfig', 'read', { v3: 'getConfig' }],
+    ['GET', '/api/system-config', 'getConfig', 'read', { oauthSecret: true, v3: 'getConfig' }],
     ['GET', '/api/system-config/defaults', 'getConfigDefaults', 'read', { v3: 'getConfigDefaults' }],
-    ['PUT', '/api/system-config', 'updateConfig', 'write', { lazy: ['templates', 'cron'], v3: 'updateConfig', realtime: true }],
+    [
+      'PUT',
+      '/api/system-config',
+      'updateConfig',
+      'write',
+      { oauthSecret: true, lazy: ['templates', 'cron'], v3: 'updateConfig', realtime: true },
+    ],
     ['GET', '/api/system-config/storage-template-options', 'getStorageTemplateOptions', 'read', { v3: 'getStorageTemplateOptions' }],
     ['GET', '/api/system-config/map/style.json', 'getMapStyle', 'read'],
   ]),
@@ -378,12 +390,12 @@ export const routes: readonly Route[] = [
   ]),
   ...areaV3('auth-admin', [['POST', '/api/admin/auth/unlink-all', 'unlinkAllOAuthAccountsAdmin', 'write']]),
   ...areaV3('config', [
-    ['GET', '/api/admin/config', 'getAdminConfig', 'read'],
-    ['PUT', '/api/admin/config', 'updateAdminConfig', 'write', { lazy: ['templates', 'cron'], realtime: true }],
+    ['GET', '/api/admin/config', 'getAdminConfig', 'read', { oauthSecret: true }],
+    ['PUT', '/api/admin/config', 'updateAdminConfig', 'write', { oauthSecret: true, lazy: ['templates', 'cron'], realtime: true }],
     ['GET', '/api/admin/config/defaults', 'getAdminConfigDefaults', 'read'],
-    ['GET', '/api/config', 'getUserConfig', 'read'],
+    ['GET', '/api/config', 'getUserConfig', 'read', { oauthSecret: true }],
     ['GET', '/api/config/defaults', 'getUserConfigDefaults', 'read'],
-    ['GET', '/api/public/config', 'getPublicConfig', 'read'],
+    ['GET', '/api/public/config', 'getPublicConfig', 'read', { oauthSecret: true }],
     ['GET', '/api/public/config/defaults', 'getPublicConfigDefaults', 'none'],
   ]),
   ...areaV3('database-backup', [
@@ -480,7 +492,7 @@ export const routes: readonly Route[] = [
   ...areaV3('server', [
     ['GET', '/api/server/ping', 'pingServer', 'none'],
     ['GET', '/api/server/version', 'getServerVersion', 'none'],
-    ['GET', '/api/server/features', 'getServerFeatures', 'read'],
+    ['GET', '/api/server/features', 'getServerFeatures', 'read', { oauthSecret: true }],
     ['GET', '/api/server/config', 'getServerConfig', 'read'],
     ['GET', '/api/server/media-types', 'getSupportedMediaTypes', 'none'],
     ['GET', '/api/server/about', 'getAboutInfo', 'read'],

@@ -1,4 +1,4 @@
-import { getMobileRedirect } from '#shared/domain/oauth-redirect.ts';
+import { getMobileRedirect } from '#shared/domain/oauth.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
 import { RawResponse } from '#shared/http/response.ts';

@@ -1,6 +1,6 @@
 import { mapServerFeatures, type ServerFeaturesDto } from '#shared/dto/v1/server-info.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
-import { getServerSettings } from '#shared/services/server-info.service.ts';
+import { readOAuthConfig } from '#shared/services/oauth-config.ts';
 
-export const handler = publicHandler({ returns: returns<ServerFeaturesDto>() }, async () => mapServerFeatures(await getServerSettings()));
+export const handler = publicHandler({ returns: returns<ServerFeaturesDto>() }, async () => mapServerFeatures(await readOAuthConfig()));

@@ -28,25 +28,12 @@ export const oauthMode = (scope: Construct): 'cognito' | undefined => {
   throw new Error(`Unknown -c oauth=${value}: use cognito (or leave it out and set any provider in the admin page)`);
 };
 
-// The answers that read the OAuth settings: the admin page's configuration (read and saved: v1.100's
-// and v3's paths), the server's features and login-page config (`features.oauth`, the button's text,
-// auto-launch; v3's public config), the logout (an OAuth session's goes to the provider's
-// end-session endpoint), and Immich's /oauth/* routes of both generations (docs/deployment.md,
-// "Sign in with Cognito"). A route whose service comes to read `config.oauth` belongs here too.
-const settingsPaths = new Set([
-  '/api/auth/logout',
-  '/api/system-config',
-  '/api/admin/config',
-  '/api/public/config',
-  '/api/server/features',
-  '/api/server/config',
-  '/api/server-info/features',
-  '/api/server-info/config',
-]);
-
-/** Whether a route's function is given the deploy-time OAuth settings (`OAUTH_SECRET_ARN`, readable by its role). */
-export const readsOAuthSettings = (route: Pick<Route, 'path'>): boolean =>
-  route.path.startsWith('/api/oauth/') || settingsPaths.has(route.path);
+/**
+ * Whether a route's function is given the deploy-time OAuth settings (`OAUTH_SECRET_ARN`, readable
+ * by its role): its row's `oauthSecret` (infra/routes.ts), which test/unit/architecture.test.ts
+ * holds to exactly the handlers that import the secret's reader.
+ */
+export const readsOAuthSettings = (route: Pick<Route, 'oauthSecret'>): boolean => route.oauthSecret === true;
 
 /**
  * The Cognito domain's prefix: globally unique per Region, so the stack's name (lowercase, without

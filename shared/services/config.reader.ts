@@ -1,8 +1,6 @@
 import * as env from '../core/env.ts';
-import { log } from '../core/log.ts';
 import * as configRepo from '../db/config.repository.ts';
 import { configDefaults, configKeys, configViews, type SystemConfig } from '../domain/system-config.ts';
-import { deployedOAuth } from '../storage/oauth-settings.ts';
 
 const clone = <T>(value: T): T => structuredClone(value);
 
@@ -71,36 +69,13 @@ export const mergeConfig = (overrides: Record<string, unknown>): SystemConfig =>
 /** GET /system-config/defaults */
 export const getConfigDefaults = (): SystemConfig => defaultConfig();
 
-/** The settings the deployment's OAuth secret overrides (`OAUTH_SECRET_ARN`): never stored, always the secret's. */
-export const deployedOAuthKeys = ['oauth.issuerUrl', 'oauth.clientId', 'oauth.clientSecret'] as const;
-
-/**
- * The deployment's OAuth provider over the stored settings (shared/storage/oauth-settings.ts): its
- * issuer, client id and secret replace the stored ones, and OAuth is on unless an admin turned it
- * off (a stored `oauth.enabled`). Without `OAUTH_SECRET_ARN`, the config as it is.
- */
-export const withDeployedOAuth = async (config: SystemConfig, overrides: Record<string, unknown>): Promise<SystemConfig> => {
-  let deployed: Awaited<ReturnType<typeof deployedOAuth>>;
-  try {
-    deployed = await deployedOAuth();
-  } catch (error) {
-    // The secret unread (throttled, denied): OAuth is off until the next read, every other setting still serves.
-    log.error('The OAuth secret could not be read', { reason: error instanceof Error ? error.message : String(error) });
-    config.oauth.enabled = false;
-    return config;
-  }
-  if (!deployed) return config;
-  config.oauth.issuerUrl = deployed.issuerUrl;
-  config.oauth.clientId = deployed.clientId;
-  config.oauth.clientSecret = deployed.clientSecret;
-  if (!('oauth.enabled' in overrides)) config.oauth.enabled = true;
-  return config;
-};
-
-const readStoredConfig = async (): Promise<{ config: SystemConfig; version: number }> => {
+const readStoredConfig = async (): Promise<{ config: SystemConfig; overrides: Record<string, unknown>; version: number }> => {
   const stored = await configRepo.getStoredConfig();
-  return { config: await withDeployedOAuth(mergeConfig(stored.overrides), stored.overrides), version: stored.version };
+  return { config: mergeConfig(stored.overrides), overrides: stored.overrides, version: stored.version };
 };
+
+/** The stored configuration now (no cache) and the differences it was merged from (shared/services/oauth-config.ts reads both). */
+export const getConfigState = async (): Promise<{ config: SystemConfig; overrides: Record<string, unknown> }> => readStoredConfig();
 
 /** GET /system-config: always the stored state (no cache), as an admin expects after a PUT. */
 export const getConfig = async (): Promise<SystemConfig> => (await readStoredConfig()).config;
@@ -109,14 +84,17 @@ export const getConfig = async (): Promise<SystemConfig> => (await readStoredCon
 // this cache: one GetItem per container every few seconds, not one per request. A function that
 // writes the configuration clears its own cache; other containers see the change within the TTL.
 const ttlMs = env.configCacheMs();
-let cached: { config: SystemConfig; expires: number } | undefined;
+let cached: { config: SystemConfig; overrides: Record<string, unknown>; expires: number } | undefined;
 
-export const readConfig = async (): Promise<SystemConfig> => {
-  if (cached && cached.expires > Date.now()) return cached.config;
-  const { config } = await readStoredConfig();
-  cached = { config, expires: Date.now() + ttlMs };
-  return config;
+/** The cached configuration and the stored differences it was merged from. */
+export const readConfigState = async (): Promise<{ config: SystemConfig; overrides: Record<string, unknown> }> => {
+  if (cached && cached.expires > Date.now()) return cached;
+  const { config, overrides } = await readStoredConfig();
+  cached = { config, overrides, expires: Date.now() + ttlMs };
+  return cached;
 };
+
+export const readConfig = async (): Promise<SystemConfig> => (await readConfigState()).config;
 
 export const clearConfigCache = (): void => {
   cached = undefined;

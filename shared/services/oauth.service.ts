@@ -1,12 +1,12 @@
-import { inBatches } from '../core/concurrency.ts';
 import { Invalid, Unauthenticated } from '../core/errors.ts';
 import * as userRepo from '../db/user.repository.ts';
+import { loginUrl } from '../domain/oauth.ts';
 import type { SystemConfig } from '../model/config.ts';
 import type { SessionAgent, SignIn } from '../model/session.ts';
 import type { Auth, UserRecord } from '../model/user.ts';
 import { authorizationUrl, endSessionEndpoint, exchangeCode, type OAuthProfile, skipStateCheck } from '../storage/oauth-provider.ts';
 import { startSession } from './auth.service.ts';
-import { readConfig } from './config.reader.ts';
+import { readOAuthConfig } from './oauth-config.ts';
 import { registerOAuthUser, setOAuthId } from './user/user.service.ts';
 
 /**
@@ -25,7 +25,7 @@ const resolveRedirectUri = ({ mobileOverrideEnabled, mobileRedirectUri }: System
   mobileOverrideEnabled && mobileRedirectUri ? url.replace(/app\.immich:\/+oauth-callback/, () => mobileRedirectUri) : url;
 
 const enabledOAuth = async (): Promise<SystemConfig['oauth']> => {
-  const { oauth } = await readConfig();
+  const { oauth } = await readOAuthConfig();
   if (!oauth.enabled) throw new Invalid('OAuth is not enabled');
   return oauth;
 };
@@ -81,18 +81,21 @@ const roleOf = (profile: OAuthProfile, roleClaim: string): 'admin' | 'user' | un
 /** The user an OAuth profile signs in: by its `sub`, else by its email (then linked), else registered. */
 const userFor = async (oauth: SystemConfig['oauth'], profile: OAuthProfile): Promise<UserRecord> => {
   const email = typeof profile.email === 'string' ? profile.email.trim().toLowerCase() : undefined;
-  let user = await userRepo.getByOAuthId(profile.sub);
-  if (!user && email) {
+  // A deleted user signs no one in, and is linked to nothing meanwhile.
+  const refuseDeleted = (user: UserRecord): UserRecord => {
+    if (user.deletedAt || user.status !== 'active') throw new Invalid('OAuth authentication failed');
+    return user;
+  };
+  const linked = await userRepo.getByOAuthId(profile.sub);
+  if (linked) return refuseDeleted(linked);
+  if (email) {
     const byEmail = await userRepo.getByEmail(email);
     if (byEmail) {
+      refuseDeleted(byEmail);
       // Linked to another OAuth account already: Immich's answer, which names neither.
       if (byEmail.oauthId) throw new Invalid('OAuth authentication failed');
-      user = await setOAuthId(byEmail, profile.sub);
+      return setOAuthId(byEmail, profile.sub);
     }
-  }
-  if (user) {
-    if (user.deletedAt || user.status !== 'active') throw new Unauthenticated('Incorrect email or password');
-    return user;
   }
   if (!oauth.autoRegister) throw new Invalid('OAuth authentication failed');
   if (!email) throw new Invalid('OAuth profile does not have an email address');
@@ -136,28 +139,6 @@ export const link = async (auth: Auth, proof: OAuthProof, legacy = false): Promi
   return setOAuthId(user, sub);
 };
 
-/** POST /oauth/unlink: the caller's account no longer linked to any OAuth account. */
-export const unlink = async (auth: Auth): Promise<UserRecord> => {
-  const user = await userRepo.get(auth.user.id);
-  if (!user) throw new Unauthenticated();
-  return setOAuthId(user, '');
-};
-
-/**
- * POST /admin/auth/unlink-all (v3, admin): every user unlinked (Immich's AuthAdminService.unlinkAll),
- * each in their own transaction, with their OAuth guard; a user changed meanwhile is read again.
- */
-export const unlinkAll = async (): Promise<void> => {
-  const linked = (await userRepo.list()).filter((user) => user.oauthId);
-  await inBatches(linked, 8, async (listed) => {
-    const user = await userRepo.get(listed.id);
-    if (user?.oauthId) await setOAuthId(user, '');
-  });
-};
-
-/** Where the web app goes after a logout (Immich's LOGIN_URL). */
-export const loginUrl = '/auth/login?autoLaunch=0';
-
 /**
  * POST /auth/logout's `redirectUri` (Immich's getLogoutEndpoint): for a session an OAuth sign-in
  * made (`immich_auth_type=oauth`) while OAuth is on, the provider's end-session endpoint (the
@@ -166,7 +147,7 @@ export const loginUrl = '/auth/login?autoLaunch=0';
  */
 export const logoutRedirect = async (authType: string | undefined): Promise<string> => {
   if (authType !== 'oauth') return loginUrl;
-  const { oauth } = await readConfig();
+  const { oauth } = await readOAuthConfig();
   if (!oauth.enabled) return loginUrl;
   const endpoint = oauth.endSessionEndpoint || (await endSessionEndpoint(oauth).catch(() => undefined));
   if (!endpoint) return loginUrl;

@@ -6,17 +6,8 @@ import type { SystemConfigUpdate } from '../model/config.ts';
 
 import { raise } from '../realtime/outbox.ts';
 import { deployedOAuth } from '../storage/oauth-settings.ts';
-import {
-  clearConfigCache,
-  defaultConfig,
-  deployedOAuthKeys,
-  mergeConfig,
-  refreshViews,
-  setAt,
-  valueAt,
-  withDeployedOAuth,
-  writeView,
-} from './config.reader.ts';
+import { clearConfigCache, defaultConfig, mergeConfig, refreshViews, setAt, valueAt, writeView } from './config.reader.ts';
+import { deployedOAuthKeys, withDeployedOAuth } from './oauth-config.ts';
 
 // Immich renders a candidate template with a sample asset; strict mode makes unknown variables fail.
 // v3's tokens are in it too (`make`, `album-startDate-y`…), so v3's presets pass on both generations.

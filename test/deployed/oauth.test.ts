@@ -13,6 +13,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deployment } from '#infra/local/deployed/assembly.ts';
 import { type DeployedApi, listen, startDeployed } from '#infra/local/deployed/start.ts';
+import { routes } from '#infra/routes.ts';
 import { deployedAssembly } from '../support/assembly.ts';
 import { cognitoAssembly } from '../support/cognito-assembly.ts';
 import { testDeployment } from '../support/deployed-stack.ts';
@@ -89,20 +90,22 @@ const secretsAs = (functionId: string) =>
   });
 
 describe('the Cognito form served locally (-c oauth=cognito)', () => {
-  it('gives the OAuth settings’ readers the settings secret’s own ARN, never the shared-link secret’s', () => {
+  it('gives the settings secret’s own ARN (never the shared-link secret’s) to exactly the rows that say oauthSecret', () => {
     const arns = new Set<string>();
-    for (const routeKey of [
-      'GET /api/server/features',
-      'GET /api/server-info/config',
-      'GET /api/system-config',
-      'PUT /api/system-config',
-    ]) {
-      const fn = api.deployment.functions.get(functionFor(api.deployment, routeKey));
-      expect(fn?.environment.OAUTH_SECRET_ARN, routeKey).toMatch(/^arn:aws:secretsmanager:us-east-1:000000000000:secret:OAuthSettings-/);
-      arns.add(fn?.environment.OAUTH_SECRET_ARN ?? '');
+    const given: string[] = [];
+    for (const route of api.deployment.routes) {
+      const arn = api.deployment.functions.get(route.functionId)?.environment.OAUTH_SECRET_ARN;
+      if (!arn) continue;
+      given.push(route.routeKey);
+      arns.add(arn);
     }
-    expect(arns.size).toBe(1);
-    expect(api.deployment.functions.get(functionFor(api.deployment, 'GET /api/server/ping'))?.environment.OAUTH_SECRET_ARN).toBeUndefined();
+    expect(given.sort()).toEqual(
+      routes
+        .filter((route) => route.oauthSecret)
+        .map((route) => `${route.method} ${route.path}`)
+        .sort(),
+    );
+    expect([...arns]).toEqual([expect.stringMatching(/^arn:aws:secretsmanager:us-east-1:000000000000:secret:OAuthSettings-/)]);
   });
 
   it('answers a reader’s GetSecretValue with the provider’s settings, and refuses every other function, as IAM would', async () => {

@@ -6,7 +6,7 @@ import { handler as startOAuth } from '#functions/oauth/start-o-auth.ts';
 import { handler as getServerFeatures } from '#functions/server-info/get-server-features.ts';
 import { handler as getAdminConfig } from '#functions/v3/config/get-admin-config.ts';
 import { handler as updateAdminConfig } from '#functions/v3/config/update-admin-config.ts';
-import { getStoredConfig } from '#shared/db/config.repository.ts';
+import * as configRepo from '#shared/db/config.repository.ts';
 import { clearConfigCache } from '#shared/services/config.reader.ts';
 import { bearer, fixtures, login, signUpAdmin } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -115,7 +115,7 @@ describe('OAUTH_SECRET_ARN', () => {
   it('never stores what the secret says, whatever the admin page sends back, and keeps what the admin sets', async () => {
     const reply = await putOAuth({ allowInsecureRequests: true, issuerUrl: 'https://other.example', clientSecret: 'typed-in' });
     expect(reply.oauth).toMatchObject({ issuerUrl: provider.issuer, clientSecret: provider.clientSecret, allowInsecureRequests: true });
-    const { overrides } = await getStoredConfig();
+    const { overrides } = await configRepo.getStoredConfig();
     expect(Object.keys(overrides).filter((key) => key.startsWith('oauth.'))).toEqual(
       expect.arrayContaining(['oauth.enabled', 'oauth.allowInsecureRequests']),
     );

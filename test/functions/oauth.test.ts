@@ -7,6 +7,8 @@ import { handler as redirectOAuthToMobile } from '#functions/oauth/redirect-o-au
 import { handler as startOAuth } from '#functions/oauth/start-o-auth.ts';
 import { handler as unlinkOAuthAccount } from '#functions/oauth/unlink-o-auth-account.ts';
 import { handler as getServerFeatures } from '#functions/server-info/get-server-features.ts';
+import { handler as deleteUser } from '#functions/user/delete-user.ts';
+import { handler as getAllUsers } from '#functions/user/get-all-users.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { handler as unlinkAllOAuthAccountsAdmin } from '#functions/v3/auth-admin/unlink-all-o-auth-accounts-admin.ts';
 import { handler as getAdminConfig } from '#functions/v3/config/get-admin-config.ts';
@@ -216,6 +218,29 @@ describe('the web flow', () => {
       status: 400,
       body: { message: 'OAuth authentication failed' },
     });
+  });
+
+  it('neither signs in nor links a deleted user', async () => {
+    const kim = await createUser(adminToken, { email: 'kim@immich.cloud', password: 'password-kim', name: 'Kim' });
+    expect(
+      (
+        await invoke(deleteUser, {
+          method: 'DELETE',
+          path: `/api/user/${kim.id}`,
+          pathParameters: { id: kim.id },
+          headers: bearer(adminToken),
+          body: {},
+        })
+      ).status,
+    ).toBe(200);
+    provider.accounts.set('sub-kim', { email: 'kim@immich.cloud' });
+    const { back, cookie } = await webSignIn('sub-kim');
+    expect(await callback({ url: back }, { ...json, cookie })).toMatchObject({
+      status: 400,
+      body: { message: 'OAuth authentication failed' },
+    });
+    const users = await invoke(getAllUsers, { path: '/api/user', query: { isAll: 'false' }, headers: bearer(adminToken) });
+    expect(users.body.find((user: { id: string }) => user.id === kim.id)).toMatchObject({ oauthId: '' });
   });
 
   it('refuses a new account while auto-register is off, and one without an email', async () => {

@@ -16,19 +16,21 @@ import { type Route, routes } from '#infra/routes.ts';
 
 type Json = Record<string, any>;
 
-const row = (operationId: string, method: Route['method'], path: string, extra: Partial<Route> = {}): Route => {
+const row = (method: Route['method'], path: string): Route => {
   const found = routes.find((route) => route.path === path && route.method === method);
-  return found ?? { operationId, method, path, entry: 'functions/server-info/ping-server.ts', data: 'write', ...extra };
+  if (!found) throw new Error(`no route ${method} ${path}`);
+  return found;
 };
-// The OAuth settings' readers of both generations, one route that reads none, and the streaming
+// The OAuth settings' readers of both generations, routes that read none, and the streaming
 // route (an origin of the distribution whose domain the client's callback URLs name: no cycle).
 const rows: Route[] = [
-  row('pingServer', 'GET', '/api/server-info/ping'),
-  row('getServerFeatures', 'GET', '/api/server/features'),
-  row('getServerConfig', 'GET', '/api/server-info/config'),
-  row('getConfig', 'GET', '/api/system-config'),
-  row('startOAuth', 'POST', '/api/oauth/authorize'),
-  row('getSyncStream', 'POST', '/api/sync/stream'),
+  row('GET', '/api/server-info/ping'),
+  row('GET', '/api/server/features'),
+  row('GET', '/api/server-info/config'),
+  row('GET', '/api/server-info/features'),
+  row('GET', '/api/system-config'),
+  row('POST', '/api/oauth/authorize'),
+  row('POST', '/api/sync/stream'),
 ];
 
 let outdir: string;
@@ -132,8 +134,9 @@ describe('-c oauth=cognito', () => {
       .filter(([, fn]) => fn.Properties.Environment?.Variables?.OAUTH_SECRET_ARN !== undefined)
       .map(([, fn]) => /\((\w+) (\S+)\)$/.exec(String(fn.Properties.Description))?.slice(1).join(' '))
       .sort();
+    // The rows with `oauthSecret` of those synthesized; not server-info/config, ping or the sync stream.
     expect(given).toEqual([
-      'GET /api/server-info/config',
+      'GET /api/server-info/features',
       'GET /api/server/features',
       'GET /api/system-config',
       'POST /api/oauth/authorize',
@@ -196,28 +199,21 @@ describe('-c oauth=cognito', () => {
 });
 
 describe('the OAuth settings’ readers and the domain prefix', () => {
-  it('names the routes that answer with OAuth settings: the admin configuration, the server’s features and config, every /oauth route', () => {
+  it('gives the settings to exactly the rows that say `oauthSecret`: the admin configuration, the features, the logout, the /oauth routes that use the provider', () => {
     const readers = routes.filter(readsOAuthSettings).map((route) => `${route.method} ${route.path}`);
+    expect(readers).toEqual(routes.filter((route) => route.oauthSecret).map((route) => `${route.method} ${route.path}`));
     expect(readers).toEqual(
       expect.arrayContaining([
         'GET /api/system-config',
-        'PUT /api/system-config',
-        'GET /api/server/features',
-        'GET /api/server/config',
-        'GET /api/server-info/features',
-        'GET /api/server-info/config',
-        'GET /api/admin/config',
         'PUT /api/admin/config',
-        'GET /api/public/config',
+        'GET /api/server/features',
+        'GET /api/server-info/features',
         'POST /api/auth/logout',
+        'POST /api/oauth/callback',
       ]),
     );
-    for (const reader of readers)
-      expect(reader).toMatch(
-        / \/api\/(oauth\/|system-config$|admin\/config$|public\/config$|auth\/logout$|server(-info)?\/(features|config)$)/,
-      );
-    expect(readsOAuthSettings({ path: '/api/system-config/defaults' })).toBe(false);
-    expect(readsOAuthSettings({ path: '/api/oauth/mobile-redirect' })).toBe(true);
+    // The mobile redirect needs neither the provider nor the secret.
+    expect(readers).not.toContain('GET /api/oauth/mobile-redirect');
   });
 
   it('makes a valid, per-account prefix without the words Cognito refuses, unless one is given', () => {

@@ -387,6 +387,34 @@ const otherGenerationImports = (edges: Map<string, readonly string[]>, generatio
       .filter((arrow) => !readsOtherGeneration.has(arrow));
   });
 
+/** Every project file `file` reaches through its imports (itself included). */
+const reached = (file: string): Set<string> => {
+  const seen = new Set<string>();
+  const visit = (node: string) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    for (const next of graph.get(node) ?? []) visit(next);
+  };
+  visit(file);
+  return seen;
+};
+
+describe("the deployment's OAuth secret (OAUTH_SECRET_ARN)", () => {
+  it('is read by exactly the routes whose row says `oauthSecret`, so the stack grants it to those alone', () => {
+    const reading = routes
+      .filter((route) => reached(route.entry).has('shared/storage/oauth-settings.ts'))
+      .map((route) => route.operationId);
+    expect(reading.sort()).toEqual(
+      routes
+        .filter((route) => route.oauthSecret)
+        .map((route) => route.operationId)
+        .sort(),
+    );
+    expect(reading).toContain('finishOAuth');
+    expect(reading).not.toContain('getMyUserInfo');
+  });
+});
+
 describe("a handler and its route's generation", () => {
   it("imports its own generation's DTO and shared/dto/common/, never the other generation's", () => {
     const generations = generationsOf([...routes, ...localRoutes, ...webRoutes]);

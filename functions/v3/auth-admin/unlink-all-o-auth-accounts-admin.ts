@@ -1,6 +1,6 @@
 import { httpHandler } from '#shared/http/handler.ts';
 import { returns } from '#shared/http/pipeline.ts';
-import { unlinkAll } from '#shared/services/oauth.service.ts';
+import { unlinkAll } from '#shared/services/oauth-unlink.service.ts';
 
 /** v3's `POST /admin/auth/unlink-all` (admin): every user unlinked from their OAuth account. */
 export const handler = httpHandler(

@@ -1,8 +1,8 @@
 import { mapServerFeaturesV3, type ServerFeaturesDto } from '#shared/dto/v3/server.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
-import { getServerSettings } from '#shared/services/server-info.service.ts';
+import { readOAuthConfig } from '#shared/services/oauth-config.ts';
 
 export const handler = publicHandler({ generation: 'v3', returns: returns<ServerFeaturesDto>() }, async () =>
-  mapServerFeaturesV3(await getServerSettings()),
+  mapServerFeaturesV3(await readOAuthConfig()),
 );
