@@ -7,6 +7,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
 import type { Route } from '../routes.ts';
+import { readsOAuthSettings } from './cognito.ts';
 import type { Realtime } from './realtime.ts';
 import { sessionUseStatement } from './session-use.ts';
 
@@ -68,6 +69,8 @@ export interface FunctionRolesProps {
   logGroupPrefix: string;
   /** Active X-Ray tracing: Lambda adds X-Ray's two actions (on `*`) to the roles. */
   tracing: boolean;
+  /** The deploy-time OAuth settings (`-c oauth=cognito`), which the routes that read them may read. */
+  oauthSecret?: ISecret;
 }
 
 /**
@@ -93,7 +96,10 @@ export class FunctionRoles extends Construct {
   }
 
   roleFor(route: Route): IRole {
-    const name = accessClass(route);
+    // The OAuth settings' readers (infra/cdk/cognito.ts) share roles of their own, so no other
+    // function of their access class may read the client secret.
+    const oauth = this.props.oauthSecret && readsOAuthSettings(route) ? this.props.oauthSecret : undefined;
+    const name = `${accessClass(route)}${oauth ? 'OAuthSettings' : ''}`;
     const existing = this.roles.get(name);
     if (existing) return existing;
     const { originals, logGroupPrefix } = this.props;
@@ -121,6 +127,7 @@ export class FunctionRoles extends Construct {
     }
     // PostToConnection on the socket's connections, nothing else of the WebSocket API.
     if (route.realtime) this.props.realtime.grantPost(role);
+    if (oauth) role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [oauth.secretArn] }));
     this.roles.set(name, role);
     return role;
   }

@@ -8,6 +8,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { functionName, type Route, webRoutes } from '../routes.ts';
 import { ApiFunction } from './api-function.ts';
+import { readsOAuthSettings } from './cognito.ts';
 import type { FunctionRoles } from './function-roles.ts';
 
 const pascal = (name: string): string => name.replace(/(^|[-_.])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
@@ -47,6 +48,8 @@ export interface RouteStackProps {
   licensePublicKeys?: { server?: string; client?: string };
   /** The generation of the web app deployed, for the paths both generations share (infra/cdk/api-function.ts). */
   webGeneration: 'v1' | 'v3';
+  /** The deploy-time OAuth settings' secret (`-c oauth=cognito`), for the routes that read them (`OAUTH_SECRET_ARN`). */
+  oauthSecretArn?: string;
 }
 
 /** A streaming route's function URL, for the distribution (infra/cdk/web-distribution.ts). */
@@ -108,6 +111,8 @@ export class RouteStack extends NestedStack {
         ...(route.licenseKeys && props.licensePublicKeys ? { licensePublicKeys: props.licensePublicKeys } : {}),
         webGeneration: props.webGeneration,
       });
+      // Only the ARN: the value is read at the cold start (docs/deployment.md, "Sign in with Cognito").
+      if (props.oauthSecretArn && readsOAuthSettings(route)) fn.addEnvironment('OAUTH_SECRET_ARN', props.oauthSecretArn);
       if (route.stream) {
         // API Gateway buffers an answer (6 MB at most): a streamed one goes out through a function URL in
         // RESPONSE_STREAM mode, behind the distribution (docs/deployment.md, "The sync stream").

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { Aws, CfnOutput, Duration, Fn, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, Fn, Lazy, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { type CfnStage, HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -15,6 +15,7 @@ import { metricsNamespace } from '#shared/core/log.ts';
 import { table as tableDefinition } from '#shared/db/table.ts';
 import { type Route, routes, webRoutes } from '../routes.ts';
 import { isV3WebBuild } from '../web-app.ts';
+import { CognitoProvider, oauthMode } from './cognito.ts';
 import { FunctionRoles } from './function-roles.ts';
 import { Ingress, largeUploadsMode } from './ingress.ts';
 import { MediaFunction } from './media-function.ts';
@@ -181,6 +182,20 @@ export class ImmichStack extends Stack {
     // user removed for good (`on_user_delete`), as Immich's deletion jobs do.
     nightly.fn.addEnvironment('REALTIME_ENDPOINT', realtime.endpoint);
     realtime.grantPost(nightly.role);
+    // The stack's own OAuth provider, when asked (`-c oauth=cognito`; infra/cdk/cognito.ts): its
+    // callback URLs name the distribution, made below, hence the lazy origin.
+    let webUrl: string | undefined;
+    const cognito =
+      oauthMode(this) === 'cognito'
+        ? new CognitoProvider(this, 'OAuth', {
+            webUrl: Lazy.string({
+              produce: () => {
+                if (!webUrl) throw new Error('The distribution is made before synthesis');
+                return webUrl;
+              },
+            }),
+          })
+        : undefined;
     const roles = new FunctionRoles(this, 'FunctionRoles', {
       table: this.table,
       originals: this.originals,
@@ -190,6 +205,7 @@ export class ImmichStack extends Stack {
       realtime,
       logGroupPrefix,
       tracing,
+      ...(cognito ? { oauthSecret: cognito.secret } : {}),
     });
     // The stack's own id (a UUID no one outside the account knows): CloudFront sends it to the
     // streaming routes' function URLs, which answer nothing without it (docs/deployment.md).
@@ -221,6 +237,7 @@ export class ImmichStack extends Stack {
         originVerify,
         webGeneration,
         licensePublicKeys,
+        ...(cognito ? { oauthSecretArn: cognito.secret.secretArn } : {}),
       });
       streams.push(...nested.streams);
       // The roles' policies exist before any function can run with them: each role the area's routes
@@ -304,6 +321,7 @@ export class ImmichStack extends Stack {
       domainName: this.node.tryGetContext('domainName') as string | undefined,
       certificateArn: this.node.tryGetContext('certificateArn') as string | undefined,
     });
+    webUrl = web.url;
     // The web app's photo viewer and downloads fetch originals with XHR, which follows the API's
     // redirect to a presigned URL of this bucket: S3 must let the app's origin read the answer.
     // (A retained bucket given by context keeps its own CORS rules: docs/web-app.md.)

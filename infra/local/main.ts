@@ -32,6 +32,16 @@ const shown = host === '127.0.0.1' ? 'localhost' : host;
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const tableName = process.env.TABLE_NAME ?? 'immich';
 const webDir = resolve(process.env.WEB_DIR || join(root, webBuildDir));
+// `npm run start:deployed` with an OpenID provider of this machine's (Keycloak, Authelia, a test's
+// oidc-provider): the stack synthesized as `-c oauth=cognito` makes it, this provider served as its
+// settings secret in Cognito's place (docs/deployment.md, "The deployed form, locally").
+const localOAuth = process.env.OAUTH_ISSUER_URL
+  ? {
+      issuerUrl: process.env.OAUTH_ISSUER_URL,
+      clientId: process.env.OAUTH_CLIENT_ID ?? '',
+      clientSecret: process.env.OAUTH_CLIENT_SECRET ?? '',
+    }
+  : undefined;
 const noWeb = '  Immich\'s web app: none at WEB_DIR (docs/web-app.md, "The build": the www folder of Immich\'s server image)';
 
 /** `npm start`: the handlers of the source, in this process. */
@@ -82,6 +92,7 @@ const startTemplate = async (data: LocalData): Promise<void> => {
       STACK_NAME: process.env.STACK_NAME,
       CDK_DEFAULT_ACCOUNT: process.env.CDK_DEFAULT_ACCOUNT,
       CDK_DEFAULT_REGION: process.env.CDK_DEFAULT_REGION,
+      OAUTH: localOAuth ? 'cognito' : '',
     };
     // The last synth's cdk.out again when nothing it read has changed (infra/local/assembly-inputs.ts).
     const inputs = assemblyInputs(root, settings);
@@ -90,7 +101,8 @@ const startTemplate = async (data: LocalData): Promise<void> => {
     } else {
       console.log('Synthesizing the stack (cdk synth) into cdk.out…');
       forgetAssembly(assemblyDir);
-      execFileSync(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', assemblyDir], {
+      const context = settings.OAUTH ? ['--context', `oauth=${settings.OAUTH}`] : [];
+      execFileSync(join(root, 'node_modules', '.bin', 'cdk'), ['synth', '--quiet', '--output', assemblyDir, ...context], {
         cwd: root,
         stdio: ['ignore', 'ignore', 'inherit'],
         env: { ...process.env, CDK_DISABLE_VERSION_CHECK: '1', WEB_DIR: settings.WEB_DIR },
@@ -104,6 +116,7 @@ const startTemplate = async (data: LocalData): Promise<void> => {
     dynamoDb: { endpoint: data.endpoint, accessKeyId: data.accessKeyId ?? process.env.AWS_ACCESS_KEY_ID ?? 'local' },
     s3Dir: join(dataDir, 's3'),
     secretValue: data.linkSecret,
+    ...(localOAuth ? { oauthSettings: () => localOAuth } : {}),
     ...(process.env.LOG_LEVEL ? { logLevel: process.env.LOG_LEVEL } : {}),
     onDenied: (fn, denied) => console.error(`AccessDenied: ${fn} may not ${denied.action} on ${denied.resource}`),
     onFailure: (fn, message) => console.error(`${fn}: ${message}`),

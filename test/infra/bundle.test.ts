@@ -107,6 +107,24 @@ describe('deployed bundles', () => {
     expect(await clientOf('functions/asset/get-asset-info.ts')).toBe(true);
   });
 
+  it('start without a table where their row has none (data: none): no module they import needs TABLE_NAME', () => {
+    // Deployed, such a function gets no TABLE_NAME (infra/cdk/api-function.ts); a module that reads it
+    // at import (a repository) fails its cold start, as GET /oauth/mobile-redirect's once did
+    // (test/deployed/oauth.test.ts). Each bundle imported in a plain Node process without it.
+    const tableless = [...routes, ...webRoutes].filter((route) => route.data === 'none');
+    expect(tableless.map((route) => route.operationId)).toContain('redirectOAuthToMobile');
+    const probe = join(out, 'tableless.mjs');
+    writeFileSync(
+      probe,
+      `const failed = [];
+for (const file of ${JSON.stringify(tableless.map((route) => pathToFileURL(join(codeDir(route), 'index.mjs')).href))})
+  await import(file).catch((error) => failed.push(file + ': ' + error.message));
+console.log(JSON.stringify(failed));`,
+    );
+    const output = execFileSync(process.execPath, [probe], { env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+    expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual([]);
+  });
+
   it('find what they load lazily in the files copied beside them, in a plain Node process', async () => {
     // Vitest would resolve a bare name from the project; Node alone, from the bundle's folder, is Lambda.
     const probes = [

@@ -627,6 +627,13 @@ describe('ImmichStack', () => {
     });
   });
 
+  it('makes no OAuth provider unless asked (-c oauth=cognito: test/infra/cognito.test.ts), and gives no function OAUTH_SECRET_ARN', () => {
+    template.resourceCountIs('AWS::Cognito::UserPool', 0);
+    template.resourceCountIs('AWS::Cognito::UserPoolClient', 0);
+    const functions = values(template.findResources('AWS::Lambda::Function'));
+    for (const fn of functions) expect(fn.Properties.Environment?.Variables?.OAUTH_SECRET_ARN).toBeUndefined();
+  });
+
   describe('Immich’s realtime socket (infra/cdk/realtime.ts)', () => {
     const functionOf = (description: string): [string, Resource] =>
       (Object.entries(template.findResources('AWS::Lambda::Function')).find(([, fn]) =>

@@ -12,6 +12,9 @@
  * shared link as a visitor. It fails on any console error, page error, failed request or `/api`
  * answer of 400 or more; each page's screenshot is written to docs/web-app/.
  *
+ * `--oauth` (a v3 build only): only the OAuth sign-in through the app's button, against a real
+ * OpenID provider on loopback (test/web/e2e-web-oauth.ts), which the v3 run also ends with.
+ *
  * `--photos <folder>` (a v3 build only): instead of the seeded library, a folder of real photos
  * uploaded by @immich/cli and the app, then issue 48's pages and actions (test/web/e2e-web-real.ts);
  * its screenshots go to a temporary folder (they show the folder's photos, which are not ours).
@@ -39,6 +42,7 @@ import { webBuildDir } from '#infra/web-app.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
+import { runOAuth } from './e2e-web-oauth.ts';
 import { runReal } from './e2e-web-real.ts';
 import { runV3 } from './e2e-web-v3.ts';
 import { detectedPerson, offlineMapStyle, uploadPeoplePhotos, uploadSeedPhotos } from './seed-photos.ts';
@@ -46,7 +50,7 @@ import { detectedPerson, offlineMapStyle, uploadPeoplePhotos, uploadSeedPhotos }
 const root = join(import.meta.dirname, '..', '..');
 const { positionals, values: flags } = parseArgs({
   allowPositionals: true,
-  options: { deployed: { type: 'boolean', default: false }, photos: { type: 'string' } },
+  options: { deployed: { type: 'boolean', default: false }, photos: { type: 'string' }, oauth: { type: 'boolean', default: false } },
 });
 const buildDir = resolve(positionals[0] ?? join(root, webBuildDir));
 /**
@@ -58,13 +62,17 @@ const buildDir = resolve(positionals[0] ?? join(root, webBuildDir));
 const deployed = flags.deployed ?? false;
 /** `--photos <folder>`: the run with real photos (test/web/e2e-web-real.ts), for a v3 build. */
 const photos = flags.photos === undefined ? undefined : resolve(flags.photos);
+/** `--oauth`: the OAuth sign-in alone (test/web/e2e-web-oauth.ts), for a v3 build. */
+const oauthOnly = flags.oauth ?? false;
 // The documentation's screenshots are the local server's seeded run; the deployed form's and the
 // real photos' go to a temporary folder (a screenshot of third-party photos is not committed).
 const shots = photos
   ? join(tmpdir(), deployed ? 'e2e-web-real-deployed' : 'e2e-web-real')
-  : deployed
-    ? join(tmpdir(), 'e2e-web-deployed')
-    : join(root, 'docs', 'web-app');
+  : oauthOnly
+    ? join(tmpdir(), 'e2e-web-oauth')
+    : deployed
+      ? join(tmpdir(), 'e2e-web-deployed')
+      : join(root, 'docs', 'web-app');
 /**
  * Nothing the server does is expected to fail: the socket is served on both forms. One request of
  * Immich's v3 app is its own: its face editor shows an unassigned face's placeholder from
@@ -179,10 +187,12 @@ const main = async (): Promise<void> => {
   if (!existsSync(join(buildDir, 'index.html')))
     throw new Error(`No web build at ${buildDir}: give the www folder of Immich's server image (docs/web-app.md, "The build")`);
   if (photos && !isV3WebBuild(buildDir)) throw new Error('--photos drives the v3 web app: give a v3 build');
+  if (oauthOnly && !isV3WebBuild(buildDir)) throw new Error('--oauth drives the v3 web app: give a v3 build');
   if (photos && !existsSync(photos)) throw new Error(`No folder of photos at ${photos}`);
   mkdirSync(shots, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-web-'));
-  const port = await freePort();
+  // `PORT` when given (a machine where ports are shared out), else any free one.
+  const port = Number(process.env.PORT) || (await freePort());
   const origin = `http://localhost:${port}`;
   const server = await startServer(port, dataDir);
   let browser: Browser | undefined;
@@ -307,8 +317,11 @@ const main = async (): Promise<void> => {
     // Immich's current web app (v3.x) has its own run (test/web/e2e-web-v3.ts), v1.100's the one below.
     const run = { origin, admin, email, password, open, decodedImages, screenshot, problems };
     if (photos) await runReal({ ...run, photos });
-    else if (isV3WebBuild(buildDir)) await runV3(run);
-    else await runV1(admin, open);
+    else if (oauthOnly) await runOAuth(run);
+    else if (isV3WebBuild(buildDir)) {
+      await runV3(run);
+      await runOAuth(run);
+    } else await runV1(admin, open);
   } catch (error) {
     problems.push(error instanceof Error ? (error.stack ?? error.message) : String(error));
     // What the browser showed when it stopped, to see why.

@@ -154,6 +154,11 @@ export interface Deployment {
   bucketCors: BucketCorsRule[];
   region: string;
   account: string;
+  /**
+   * The deploy-time OAuth settings' secret (`-c oauth=cognito`: infra/cdk/cognito.ts), served
+   * locally under `LocalResources.oauthSecretArn`; absent from a template without it.
+   */
+  oauthSecret?: boolean;
 }
 
 export interface BucketCorsRule {
@@ -169,6 +174,8 @@ export interface LocalResources {
   tableName: string;
   bucketName: string;
   secretArn: string;
+  /** The OAuth settings' secret of a `-c oauth=cognito` template (its own ARN: never the shared-link secret's). */
+  oauthSecretArn?: string;
   region: string;
   account: string;
   /** The last part of every stack id (`AWS::StackId`), as CloudFormation gives each stack a UUID. */
@@ -180,6 +187,11 @@ interface Scope {
   template: Template;
   parameters: Record<string, Json>;
 }
+
+/** The Cognito form's settings secret (construct `OAuth/Settings` of infra/cdk/cognito.ts), by its logical id. */
+const isOAuthSecret = (logicalId: string): boolean => /^OAuthSettings[0-9A-F]{8}$/.test(logicalId);
+const oauthSecretArnOf = (local: LocalResources): string =>
+  local.oauthSecretArn ?? `arn:aws:secretsmanager:${local.region}:${local.account}:secret:OAuthSettings-local0`;
 
 const list = (value: Json | undefined): Json[] => (Array.isArray(value) ? value : value === undefined ? [] : [value]);
 
@@ -196,7 +208,7 @@ const resolver = (local: LocalResources, scope: Scope) => {
       case 'AWS::S3::Bucket':
         return attribute === 'Arn' ? `arn:aws:s3:::${local.bucketName}` : local.bucketName;
       case 'AWS::SecretsManager::Secret':
-        return local.secretArn;
+        return isOAuthSecret(logicalId) ? oauthSecretArnOf(local) : local.secretArn;
       case 'AWS::IAM::Role':
         return attribute === 'Arn' ? `arn:aws:iam::${account}:role/${logicalId}` : logicalId;
       case 'AWS::Lambda::Function':
@@ -289,6 +301,7 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
     bucketCors: [],
     region: local.region,
     account: local.account,
+    oauthSecret: false,
   };
   const notificationTargets: { arn: string; prefix: string }[] = [];
   const socketRoutes: ({ apiId: string } & DeployedWebSocketApi['routes'][number])[] = [];
@@ -308,6 +321,10 @@ export const loadDeployment = (dir: string, stackName: string, local: LocalResou
     for (const [logicalId, resource] of resources) {
       const properties = resource.Properties ?? {};
       switch (resource.Type) {
+        case 'AWS::SecretsManager::Secret': {
+          if (isOAuthSecret(logicalId)) deployment.oauthSecret = true;
+          break;
+        }
         case 'AWS::CloudFormation::Stack': {
           const file = String(resource.Metadata?.['aws:asset:path'] ?? '');
           if (!file) throw new Error(`${logicalId}: a nested stack without its template in the assembly`);

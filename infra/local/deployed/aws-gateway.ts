@@ -33,6 +33,8 @@ export interface AwsGatewayOptions {
   /** s3rver, and the folder it keeps its data in (its unfinished multipart uploads: s3-multipart.ts). */
   s3: { endpoint: string; accessKeyId: string; directory: string };
   secret: { arn: string; value: string };
+  /** The OAuth settings' secret of a `-c oauth=cognito` template, when it has one (its value read at each call). */
+  oauthSecret?: { arn: string; value: () => string };
   /**
    * An asynchronous Lambda invocation (`InvocationType: Event`) of the function with this ARN;
    * false when no such function is served.
@@ -200,7 +202,13 @@ export const createAwsGateway = (options: AwsGatewayOptions): Server => {
       }
       case 'secretsmanager': {
         const { SecretId } = parsed();
-        if (operation !== 'GetSecretValue' || SecretId !== options.secret.arn) {
+        const secret =
+          SecretId === options.secret.arn
+            ? options.secret
+            : options.oauthSecret && SecretId === options.oauthSecret.arn
+              ? { arn: options.oauthSecret.arn, value: options.oauthSecret.value() }
+              : undefined;
+        if (operation !== 'GetSecretValue' || !secret) {
           json(
             res,
             400,
@@ -210,12 +218,12 @@ export const createAwsGateway = (options: AwsGatewayOptions): Server => {
           return;
         }
         json(res, 200, {
-          ARN: options.secret.arn,
-          Name: options.secret.arn
+          ARN: secret.arn,
+          Name: secret.arn
             .split(':')
             .pop()
             ?.replace(/-\w{6}$/, ''),
-          SecretString: options.secret.value,
+          SecretString: secret.value,
           VersionId: 'local',
           VersionStages: ['AWSCURRENT'],
           CreatedDate: 0,

@@ -62,6 +62,12 @@ export interface StartDeployedOptions {
   s3Dir: string;
   /** The shared-link secret's value, served as the template's secret. */
   secretValue: string;
+  /**
+   * A `-c oauth=cognito` template's OAuth settings (`{ issuerUrl, clientId, clientSecret, … }`),
+   * served as its settings secret in place of Cognito's: the local provider's (docs/deployment.md,
+   * "The deployed form, locally"). Read at each GetSecretValue, so it may name this server's port.
+   */
+  oauthSettings?: () => Record<string, unknown>;
   /** Passed to every function (LOG_LEVEL=silent in tests); Lambda would not have it. */
   logLevel?: string;
   /** Changes the loaded deployment before it is served (tests: a shorter timeout, a removed grant). */
@@ -198,6 +204,7 @@ const region = 'us-east-1';
 const account = '000000000000';
 export const localBucketName = 'immich-originals';
 const secretArn = `arn:aws:secretsmanager:${region}:${account}:secret:SharedLinkSecret-local0`;
+const oauthSecretArn = `arn:aws:secretsmanager:${region}:${account}:secret:OAuthSettings-local0`;
 
 export const listen = async (server: Server, host = '127.0.0.1', port = 0): Promise<number> => {
   await new Promise<void>((resolve, reject) => {
@@ -219,11 +226,17 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     tableName: options.tableName,
     bucketName: localBucketName,
     secretArn,
+    oauthSecretArn,
     region,
     account,
     stackUuid: randomUUID(),
   });
   options.adjust?.(deployment);
+  const { oauthSettings } = options;
+  if (deployment.oauthSecret && !oauthSettings)
+    throw new Error(
+      'This template reads its OAuth settings from Secrets Manager (-c oauth=cognito): give the provider to serve in their place (OAUTH_ISSUER_URL, OAUTH_CLIENT_ID, OAUTH_CLIENT_SECRET)',
+    );
 
   const s3 = new S3rver({
     address: '127.0.0.1',
@@ -271,6 +284,9 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     dynamoDb: options.dynamoDb,
     s3: { endpoint: `http://127.0.0.1:${s3Address.port}`, accessKeyId: 'S3RVER', directory: options.s3Dir },
     secret: { arn: secretArn, value: options.secretValue },
+    ...(deployment.oauthSecret && oauthSettings
+      ? { oauthSecret: { arn: oauthSecretArn, value: () => JSON.stringify(oauthSettings()) } }
+      : {}),
     onDenied: (fn, denied) => options.onDenied?.(fn.id, denied),
     manageConnection: (method, path, body) => {
       const api = socketApis.get(deployment.webSocketApis[0]?.apiId ?? '');
