@@ -70,8 +70,8 @@ export interface CognitoProviderProps {
  * A Cognito user pool for a family (docs/deployment.md, "Sign in with Cognito"): no self sign-up
  * (the admin adds each account), Cognito's hosted sign-in page, one confidential app client (code
  * grant; the server sends PKCE, which Cognito checks), and a Secrets Manager secret with the
- * issuer, client id and client secret that the OAuth functions read at their cold start
- * (`OAUTH_SECRET_ARN`).
+ * issuer, client id and client secret, and the mobile redirect override, that the OAuth functions
+ * read at their cold start (`OAUTH_SECRET_ARN`).
  */
 export class CognitoProvider extends Construct {
   readonly userPool: UserPool;
@@ -154,13 +154,21 @@ export class CognitoProvider extends Construct {
     // The client secret reaches the secret without ever being in the template: CDK's
     // `userPoolClientSecret` is a custom resource (DescribeUserPoolClient, its answer hidden from its
     // log) whose attribute CloudFormation passes to the secret at deploy time.
+    // With them, the mobile redirect override the app's sign-in needs (Cognito refuses the app's
+    // `app.immich:///` form): on, to the server's https hop. JSON as CDK's `secretObjectValue` writes
+    // it (each token a string), but with a boolean, which that only takes as strings.
     this.secret = new Secret(this, 'Settings', {
-      description: 'Immich OAuth settings for the Cognito user pool: issuerUrl, clientId, clientSecret (read by the OAuth functions)',
-      secretObjectValue: {
-        issuerUrl: SecretValue.unsafePlainText(this.userPool.userPoolProviderUrl),
-        clientId: SecretValue.unsafePlainText(this.client.userPoolClientId),
-        clientSecret: this.client.userPoolClientSecret,
-      },
+      description:
+        'Immich OAuth settings for the Cognito user pool: issuerUrl, clientId, clientSecret, the mobile redirect override (read by the OAuth functions)',
+      secretStringValue: SecretValue.unsafePlainText(
+        JSON.stringify({
+          issuerUrl: this.userPool.userPoolProviderUrl,
+          clientId: this.client.userPoolClientId,
+          clientSecret: this.client.userPoolClientSecret.unsafeUnwrap(),
+          mobileOverrideEnabled: true,
+          mobileRedirectUri: this.mobileRedirectUri,
+        }),
+      ),
       // Made from the pool's client at each deploy: nothing in it is lost with the stack.
       removalPolicy: RemovalPolicy.DESTROY,
     });
@@ -192,11 +200,11 @@ export class CognitoProvider extends Construct {
       value: this.domain.baseUrl(),
       description: 'Cognito’s hosted sign-in page (the web app’s “Login with OAuth” goes there)',
     });
-    // The mobile app's redirect: the admin turns on "Mobile redirect URI override" with it once
-    // (docs/deployment.md, "Sign in with Cognito"), as the secret holds only the provider.
+    // The mobile app's redirect, which the secret turns on as the override (docs/deployment.md,
+    // "Sign in with Cognito"): shown for the admin page's sake and the provider's callback list.
     new CfnOutput(stack, 'OAuthMobileRedirectUri', {
       value: this.mobileRedirectUri,
-      description: 'Administration → Settings → OAuth → Mobile redirect URI override (turn it on with this URI)',
+      description: 'The mobile redirect URI override the settings secret turns on (Administration → Settings → OAuth shows it)',
     });
     new CfnOutput(stack, 'OAuthUserPoolId', {
       value: this.userPool.userPoolId,

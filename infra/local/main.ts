@@ -40,6 +40,9 @@ const localOAuth = process.env.OAUTH_ISSUER_URL
       issuerUrl: process.env.OAUTH_ISSUER_URL,
       clientId: process.env.OAUTH_CLIENT_ID ?? '',
       clientSecret: process.env.OAUTH_CLIENT_SECRET ?? '',
+      // As the Cognito form's secret turns it on (infra/cdk/cognito.ts), on this server's origin.
+      mobileOverrideEnabled: true,
+      mobileRedirectUri: `http://${shown}:${port}/api/oauth/mobile-redirect`,
     }
   : undefined;
 const noWeb = '  Immich\'s web app: none at WEB_DIR (docs/web-app.md, "The build": the www folder of Immich\'s server image)';

@@ -1,6 +1,6 @@
 import { log } from '../core/log.ts';
 import type { SystemConfig } from '../domain/system-config.ts';
-import { deployedOAuth } from '../storage/oauth-settings.ts';
+import { type DeployedOAuth, deployedOAuth } from '../storage/oauth-settings.ts';
 import { getConfigState, readConfigState } from './config.reader.ts';
 
 /**
@@ -10,11 +10,16 @@ import { getConfigState, readConfigState } from './config.reader.ts';
  * the Secrets Manager client.
  */
 
-/** The settings the deployment's OAuth secret overrides: never stored, always the secret's. */
-export const deployedOAuthKeys = ['oauth.issuerUrl', 'oauth.clientId', 'oauth.clientSecret'] as const;
+/**
+ * The settings the deployment's OAuth secret overrides: never stored, always the secret's. The
+ * issuer, client id and secret always; the mobile redirect override when the secret carries it
+ * (`-c oauth=cognito` does).
+ */
+export const deployedOAuthKeys = (deployed: DeployedOAuth): string[] => Object.keys(deployed).map((key) => `oauth.${key}`);
 
 /**
- * The deployment's issuer, client id and secret replace the stored ones, and OAuth is on unless an
+ * The deployment's issuer, client id and secret (and the mobile redirect override when the secret
+ * has it) replace the stored ones, and OAuth is on unless an
  * admin turned it off (a stored `oauth.enabled`). Without `OAUTH_SECRET_ARN`, the config as it is;
  * a secret that cannot be read leaves OAuth off until the next read, and the rest served. The
  * config given is not changed (it may be the cached one).

@@ -133,8 +133,9 @@ export const updateConfig = async (body: SystemConfigUpdate, from?: 'v1'): Promi
   await validate(config, current);
   const next = differences(config);
   // The deployment's OAuth provider (OAUTH_SECRET_ARN) is its secret's, whatever the admin page sends back: never stored.
-  if (await deployedOAuth().catch(() => undefined)) {
-    for (const key of deployedOAuthKeys) delete next[key];
+  const deployed = await deployedOAuth().catch(() => undefined);
+  if (deployed) {
+    for (const key of deployedOAuthKeys(deployed)) delete next[key];
     // Off is kept though it is the default: with the deployment's provider, a setting never stored is on.
     next['oauth.enabled'] = config.oauth.enabled;
   }

@@ -7,10 +7,14 @@ const DeployedOAuthSchema = v.object({
   issuerUrl: v.pipe(v.string(), v.minLength(1)),
   clientId: v.pipe(v.string(), v.minLength(1)),
   clientSecret: v.string(),
+  // The mobile redirect override (`-c oauth=cognito` writes both: Cognito refuses the app's own
+  // scheme, docs/deployment.md, "Sign in with Cognito"); a secret without them leaves the stored ones.
+  mobileOverrideEnabled: v.optional(v.boolean()),
+  mobileRedirectUri: v.optional(v.string()),
 });
 export type DeployedOAuth = v.InferOutput<typeof DeployedOAuthSchema>;
 
-let fetched: Promise<DeployedOAuth> | undefined;
+let fetched: { arn: string; settings: Promise<DeployedOAuth> } | undefined;
 
 const fetchSettings = async (arn: string): Promise<DeployedOAuth> => {
   const { SecretString } = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
@@ -22,22 +26,28 @@ const fetchSettings = async (arn: string): Promise<DeployedOAuth> => {
     throw new Error('The OAuth secret is not JSON');
   }
   const result = v.safeParse(DeployedOAuthSchema, parsed);
-  if (!result.success) throw new Error('The OAuth secret lacks issuerUrl, clientId or clientSecret');
+  if (!result.success)
+    throw new Error(
+      'The OAuth secret lacks issuerUrl, clientId or clientSecret, or its mobileOverrideEnabled is not a boolean or mobileRedirectUri not a string',
+    );
   return result.output;
 };
 
 /**
  * The OAuth provider the deployment names (`OAUTH_SECRET_ARN`: a Secrets Manager secret of JSON
- * `{issuerUrl, clientId, clientSecret}`), read once per container as the shared-link secret is
+ * `{issuerUrl, clientId, clientSecret, mobileOverrideEnabled?, mobileRedirectUri?}`), read once per container (per ARN) as the shared-link secret is
  * (shared/storage/link-secret.ts), or undefined when none is set (`npm start`, tests: the settings
  * alone). A failed read is not cached: the next request tries again.
  */
 export const deployedOAuth = (): Promise<DeployedOAuth | undefined> => {
   const arn = env.oauthSecretArn();
   if (!arn) return Promise.resolve(undefined);
-  fetched ??= fetchSettings(arn).catch((error: unknown) => {
-    fetched = undefined;
-    throw error;
-  });
-  return fetched;
+  if (fetched?.arn !== arn) {
+    const settings = fetchSettings(arn).catch((error: unknown) => {
+      if (fetched?.settings === settings) fetched = undefined;
+      throw error;
+    });
+    fetched = { arn, settings };
+  }
+  return fetched.settings;
 };

@@ -25,13 +25,20 @@ const functionFor = (deployment: Deployment, routeKey: string): string => {
   return id;
 };
 
-// What Cognito's secret holds, here naming the test's provider (started once the server's origin is known).
+// What Cognito's secret holds (infra/cdk/cognito.ts), here naming the test's provider (started once
+// the server's origin is known) and this server's origin in the distribution's place.
 let provider: TestProvider;
-const settings = () => ({ issuerUrl: provider.issuer, clientId: provider.clientId, clientSecret: provider.clientSecret });
+let origin: string;
+const settings = () => ({
+  issuerUrl: provider.issuer,
+  clientId: provider.clientId,
+  clientSecret: provider.clientSecret,
+  mobileOverrideEnabled: true,
+  mobileRedirectUri: `${origin}/api/oauth/mobile-redirect`,
+});
 
 let assembly: ReturnType<typeof cognitoAssembly>;
 let api: DeployedApi;
-let origin: string;
 let s3Dir: string;
 const denied: string[] = [];
 const failures: string[] = [];
@@ -127,8 +134,10 @@ describe('the Cognito form served locally (-c oauth=cognito)', () => {
     expect(await (await fetch(`${origin}/api/server-info/features`)).json()).toMatchObject({ oauth: true });
     const admin = await signUpAdmin();
     const config = (await call('GET', '/api/admin/config', undefined, admin)).body as { oauth: Record<string, unknown> };
+    // The mobile override too, before the admin saved anything.
     expect(config.oauth).toMatchObject({ enabled: true, ...settings() });
-    // The admin's own settings for the rest (http on loopback, the mobile override); the provider's three are the secret's.
+    // The admin's own settings for the rest (http on loopback, auto-register); the provider's
+    // three and the mobile override are the secret's, whatever the page sends back.
     const saved = await call(
       'PUT',
       '/api/admin/config',
@@ -139,8 +148,8 @@ describe('the Cognito form served locally (-c oauth=cognito)', () => {
           issuerUrl: 'https://stored.example.com',
           allowInsecureRequests: true,
           autoRegister: true,
-          mobileOverrideEnabled: true,
-          mobileRedirectUri: `${origin}/api/oauth/mobile-redirect`,
+          mobileOverrideEnabled: false,
+          mobileRedirectUri: 'https://stored.example.com/elsewhere',
         },
       },
       admin,
@@ -148,7 +157,9 @@ describe('the Cognito form served locally (-c oauth=cognito)', () => {
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     expect((saved.body as { oauth: Record<string, unknown> }).oauth).toMatchObject({
       issuerUrl: provider.issuer,
+      allowInsecureRequests: true,
       mobileOverrideEnabled: true,
+      mobileRedirectUri: `${origin}/api/oauth/mobile-redirect`,
     });
     await api.idle();
     expect([denied, failures]).toEqual([[], []]);
@@ -178,7 +189,7 @@ describe('the Cognito form served locally (-c oauth=cognito)', () => {
     expect([denied, failures]).toEqual([[], []]);
   });
 
-  it('signs the 3.x mobile app in through the override: the provider comes back to /api/oauth/mobile-redirect, which hands the app its code', async () => {
+  it('signs the 3.x mobile app in through the secret’s override, which the admin never turned on (the page’s “off” does not win): the provider comes back to /api/oauth/mobile-redirect, which hands the app its code', async () => {
     provider.accounts.set('sub-kid', { email: 'kid@example.com', name: 'Kid' });
     const app = { 'user-agent': 'immich-android/3.1.0' };
     const verifier = randomBytes(32).toString('base64url');

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,9 @@ import { startOidcProvider, type TestProvider } from '../support/oidc-provider.t
  * the one secret and counts the reads.
  */
 const secretArn = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:OAuth-AbCdEf';
+// A second secret, as `-c oauth=cognito` writes it: with the mobile redirect override.
+const mobileSecretArn = 'arn:aws:secretsmanager:us-east-1:000000000000:secret:OAuthMobile-AbCdEf';
+const mobileRedirect = 'http://127.0.0.1:2283/api/oauth/mobile-redirect';
 const web = 'http://127.0.0.1:2283';
 const json = { accept: 'application/json' };
 
@@ -43,24 +47,28 @@ const putOAuth = async (changes: Record<string, unknown>) => {
 };
 
 beforeAll(async () => {
-  provider = await startOidcProvider({ redirectUris: [`${web}/auth/login`] });
+  provider = await startOidcProvider({ redirectUris: [`${web}/auth/login`, mobileRedirect] });
   secrets = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       reads++;
       const { SecretId } = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { SecretId?: string };
-      const found = answer === 'secret' && req.headers['x-amz-target'] === 'secretsmanager.GetSecretValue' && SecretId === secretArn;
+      const found =
+        answer === 'secret' &&
+        req.headers['x-amz-target'] === 'secretsmanager.GetSecretValue' &&
+        (SecretId === secretArn || SecretId === mobileSecretArn);
       res.writeHead(found ? 200 : 400, { 'content-type': 'application/x-amz-json-1.1' });
       res.end(
         JSON.stringify(
           found
             ? {
-                ARN: secretArn,
+                ARN: SecretId,
                 SecretString: JSON.stringify({
                   issuerUrl: provider.issuer,
                   clientId: provider.clientId,
                   clientSecret: provider.clientSecret,
+                  ...(SecretId === mobileSecretArn ? { mobileOverrideEnabled: true, mobileRedirectUri: mobileRedirect } : {}),
                 }),
               }
             : { __type: 'AccessDeniedException', message: 'denied' },
@@ -143,8 +151,54 @@ describe('OAUTH_SECRET_ARN', () => {
     expect(reply).toMatchObject({ status: 201, body: { userEmail: 'hana@example.com', name: 'Hana' } });
   });
 
+  it('keeps the admin’s own mobile redirect override when the secret has none', async () => {
+    const ours = 'https://photos.example.com/api/oauth/mobile-redirect';
+    const reply = await putOAuth({ mobileOverrideEnabled: true, mobileRedirectUri: ours });
+    expect(reply.oauth).toMatchObject({ mobileOverrideEnabled: true, mobileRedirectUri: ours });
+    const { overrides } = await configRepo.getStoredConfig();
+    expect(overrides).toMatchObject({ 'oauth.mobileOverrideEnabled': true, 'oauth.mobileRedirectUri': ours });
+  });
+
   it('lets the admin turn it off', async () => {
     await putOAuth({ enabled: false });
     expect((await invoke(getServerFeatures, { path: '/api/server-info/features' })).body).toMatchObject({ oauth: false });
+  });
+});
+
+describe('OAUTH_SECRET_ARN with the mobile redirect override (as -c oauth=cognito writes it)', () => {
+  it('turns the override on with the secret’s URI over what the admin stored, and never stores what the page sends back', async () => {
+    process.env.OAUTH_SECRET_ARN = mobileSecretArn;
+    clearConfigCache();
+    expect((await adminConfig()).oauth).toMatchObject({ mobileOverrideEnabled: true, mobileRedirectUri: mobileRedirect });
+    const reply = await putOAuth({ enabled: true, mobileOverrideEnabled: false, mobileRedirectUri: 'https://other.example/hop' });
+    expect(reply.oauth).toMatchObject({ enabled: true, mobileOverrideEnabled: true, mobileRedirectUri: mobileRedirect });
+    const { overrides } = await configRepo.getStoredConfig();
+    for (const key of ['oauth.mobileOverrideEnabled', 'oauth.mobileRedirectUri', 'oauth.issuerUrl'])
+      expect(overrides).not.toHaveProperty([key]);
+  });
+
+  it('signs the 3.x mobile app in through the secret’s override, which no admin set', async () => {
+    provider.accounts.set('sub-kenji', { email: 'kenji@example.com', name: 'Kenji' });
+    const app = { ...json, 'user-agent': 'immich-android/3.1.0' };
+    const verifier = randomBytes(32).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const started = await invoke(startOAuth, {
+      method: 'POST',
+      path: '/api/oauth/authorize',
+      body: { redirectUri: 'app.immich:///oauth-callback', state: 'app-state', codeChallenge: challenge },
+      headers: app,
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    expect(new URL(started.body.url).searchParams.get('redirect_uri')).toBe(mobileRedirect);
+    const back = await provider.signInAt(started.body.url, 'sub-kenji');
+    expect(back.startsWith(`${mobileRedirect}?code=`)).toBe(true);
+    // The app receives the same query on its own scheme (GET /oauth/mobile-redirect's 307).
+    const reply = await invoke(finishOAuth, {
+      method: 'POST',
+      path: '/api/oauth/callback',
+      body: { url: `app.immich:///oauth-callback${new URL(back).search}`, state: 'app-state', codeVerifier: verifier },
+      headers: app,
+    });
+    expect(reply).toMatchObject({ status: 201, body: { userEmail: 'kenji@example.com' } });
   });
 });

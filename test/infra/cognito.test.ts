@@ -108,9 +108,10 @@ describe('-c oauth=cognito', () => {
     ]);
   });
 
-  it('keeps the issuer, client id and client secret in a secret, the client secret passed at deploy time, never in the template', () => {
+  it('keeps the issuer, client id and client secret, and the mobile redirect override, in a secret, the client secret passed at deploy time, never in the template', () => {
     const [clientId] = only('AWS::Cognito::UserPoolClient');
     const [poolId] = only('AWS::Cognito::UserPool');
+    const [distributionId] = only('AWS::CloudFront::Distribution');
     const [describeId, describe] = only('Custom::DescribeCognitoUserPoolClient');
     // DescribeUserPoolClient's answer is not logged by CDK's handler.
     expect(JSON.stringify(describe.Properties.Update)).toContain('logApiResponseData\\":false');
@@ -118,13 +119,23 @@ describe('-c oauth=cognito', () => {
     expect(secrets).toHaveLength(1);
     const [, secret] = secrets[0] as [string, Json];
     const [, parts] = secret.Properties.SecretString['Fn::Join'] as [string, unknown[]];
-    const text = parts.map((part) => (typeof part === 'string' ? part : `<${JSON.stringify(part)}>`)).join('');
-    expect(text).toContain(`"issuerUrl":"<${JSON.stringify({ 'Fn::GetAtt': [poolId, 'ProviderURL'] })}>"`);
-    expect(text).toContain(`"clientId":"<${JSON.stringify({ Ref: clientId })}>"`);
-    expect(text).toContain(`"clientSecret":"<${JSON.stringify({ 'Fn::GetAtt': [describeId, 'UserPoolClient.ClientSecret'] })}>"`);
-    // Exactly the three fields the server reads (shared/storage/oauth-settings.ts).
-    const literal = parts.filter((part) => typeof part === 'string').join('');
-    expect(literal.match(/"(\w+)":/g)).toEqual(['"issuerUrl":', '"clientId":', '"clientSecret":']);
+    // The JSON CloudFormation writes, each deploy-time value a placeholder: `<its intrinsic>`.
+    const tokens = parts.filter((part) => typeof part !== 'string');
+    const text = parts.map((part) => (typeof part === 'string' ? part : `@${tokens.indexOf(part)}@`)).join('');
+    const shown = (value: unknown): unknown =>
+      typeof value === 'string' ? value.replace(/@(\d+)@/g, (_, index) => `<${JSON.stringify(tokens[Number(index)])}>`) : value;
+    const written = Object.fromEntries(
+      Object.entries(JSON.parse(text) as Record<string, unknown>).map(([key, value]) => [key, shown(value)]),
+    );
+    // Exactly the fields the server reads (shared/storage/oauth-settings.ts), the mobile app's
+    // redirect on the distribution as Cognito's callback list has it.
+    expect(written).toEqual({
+      issuerUrl: `<${JSON.stringify({ 'Fn::GetAtt': [poolId, 'ProviderURL'] })}>`,
+      clientId: `<${JSON.stringify({ Ref: clientId })}>`,
+      clientSecret: `<${JSON.stringify({ 'Fn::GetAtt': [describeId, 'UserPoolClient.ClientSecret'] })}>`,
+      mobileOverrideEnabled: true,
+      mobileRedirectUri: `https://<${JSON.stringify({ 'Fn::GetAtt': [distributionId, 'DomainName'] })}>/api/oauth/mobile-redirect`,
+    });
   });
 
   it('gives OAUTH_SECRET_ARN, and GetSecretValue on that secret, to the functions that read the OAuth settings and to no other', () => {
@@ -157,7 +168,7 @@ describe('-c oauth=cognito', () => {
     expect(JSON.stringify(ping?.[1].Properties.Role)).not.toContain('OAuthSettings');
   });
 
-  it('outputs the hosted sign-in page, the user pool id and the mobile redirect the admin sets as the override', () => {
+  it('outputs the hosted sign-in page, the user pool id and the mobile redirect the secret turns on', () => {
     main.hasOutput('OAuthSignInUrl', {
       Value: Match.objectLike({ 'Fn::Join': ['', Match.arrayWith(['https://', '.auth.eu-west-1.amazoncognito.com'])] }),
     });
