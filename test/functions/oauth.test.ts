@@ -285,6 +285,38 @@ describe('the web flow', () => {
     expect(await callback({ url: back }, { ...json, cookie })).toMatchObject({ status: 400, body: { message: 'OAuth login failed' } });
     await enable();
   });
+
+  it('refuses an expired ID token, registering and signing in nobody; the same token, its times alone changed, is accepted', async () => {
+    const users = async () =>
+      (
+        (await invoke(getAllUsers, { path: '/api/user', query: { isAll: 'false' }, headers: bearer(adminToken) })).body as {
+          email: string;
+        }[]
+      ).map((user) => user.email);
+    provider.accounts.set('sub-ines', { email: 'ines@example.com', name: 'Ines' });
+    try {
+      // Expired an hour ago, signed by the provider's key: only `exp` is wrong.
+      provider.idTokenExpiresIn = -3600;
+      const expired = await webSignIn('sub-ines');
+      const refused = await callback({ url: expired.back }, { ...json, cookie: expired.cookie });
+      expect(refused).toMatchObject({ status: 400, body: { message: 'OAuth login failed' } });
+      expect(refused.body).not.toHaveProperty('accessToken');
+      expect(
+        refused.cookies.filter((line) => line.startsWith('immich_access_token=') && !line.startsWith('immich_access_token=;')),
+      ).toEqual([]);
+      expect(await users()).not.toContain('ines@example.com');
+      // The same re-signing with an hour left: the refusal was the expiry's.
+      provider.idTokenExpiresIn = 3600;
+      const fresh = await webSignIn('sub-ines');
+      expect(await callback({ url: fresh.back }, { ...json, cookie: fresh.cookie })).toMatchObject({
+        status: 201,
+        body: { userEmail: 'ines@example.com' },
+      });
+      expect(await users()).toContain('ines@example.com');
+    } finally {
+      provider.idTokenExpiresIn = undefined;
+    }
+  });
 });
 
 describe('another provider', () => {

@@ -38,5 +38,14 @@ declare module 'oidc-provider' {
       accountId: string;
     }) => Grant;
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    /** Koa middleware, run before the provider's own (its answer is read after `next`). */
+    use(middleware: (ctx: MiddlewareContext, next: () => Promise<void>) => Promise<void>): this;
+  }
+
+  /** The part of Koa's context a middleware reads and sets. */
+  interface MiddlewareContext {
+    path: string;
+    status: number;
+    body: unknown;
   }
 }

@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type Configuration } from 'oidc-provider';
@@ -16,6 +16,12 @@ export interface TestProvider {
   clientSecret: string;
   /** The accounts by `sub`; a test adds or changes one before it signs in. */
   accounts: Map<string, Record<string, unknown>>;
+  /**
+   * While set, the token endpoint's ID tokens expire this many seconds from now (negative: already
+   * expired), issued an hour before that, signed again with the provider's own key: everything
+   * else about them is as the provider made them. Unset: the provider's own.
+   */
+  idTokenExpiresIn: number | undefined;
   /**
    * Opens `authorizeUrl` (the URL /oauth/authorize answered), signs in as `sub` on the provider's
    * form and consents; answers the URL the provider sends the browser back to (the redirect URI
@@ -53,7 +59,8 @@ export const startOidcProvider = async (options: TestProviderOptions): Promise<T
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clientId = 'immich-test';
   const clientSecret = randomBytes(24).toString('base64url');
-  const key = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
+  const privateKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+  const key = privateKey.export({ format: 'jwk' });
 
   const configuration: Configuration = {
     clients: [
@@ -91,6 +98,21 @@ export const startOidcProvider = async (options: TestProviderOptions): Promise<T
     },
   };
   const provider = new Provider(issuer, configuration);
+  const state: { idTokenExpiresIn: number | undefined } = { idTokenExpiresIn: undefined };
+  // oidc-provider refuses a TTL that is not positive (ttl.IdToken), so an expired ID token is the
+  // one it issued with its times moved, signed again with its key (RS256, its header and kid kept).
+  provider.use(async (ctx, next) => {
+    await next();
+    const body = ctx.body as { id_token?: unknown } | undefined;
+    const expiresIn = state.idTokenExpiresIn;
+    if (expiresIn === undefined || ctx.path !== '/token' || ctx.status !== 200 || typeof body?.id_token !== 'string') return;
+    const [header, payload] = body.id_token.split('.') as [string, string];
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
+    const exp = Math.floor(Date.now() / 1000) + expiresIn;
+    const moved = Buffer.from(JSON.stringify({ ...claims, iat: exp - 3600, exp })).toString('base64url');
+    const signature = sign('sha256', Buffer.from(`${header}.${moved}`), privateKey);
+    ctx.body = { ...body, id_token: `${header}.${moved}.${signature.toString('base64url')}` };
+  });
   server.on('request', provider.callback());
 
   const signInAt = async (authorizeUrl: string, sub: string): Promise<string> => {
@@ -137,6 +159,12 @@ export const startOidcProvider = async (options: TestProviderOptions): Promise<T
     clientId,
     clientSecret,
     accounts,
+    get idTokenExpiresIn() {
+      return state.idTokenExpiresIn;
+    },
+    set idTokenExpiresIn(value: number | undefined) {
+      state.idTokenExpiresIn = value;
+    },
     signInAt,
     close: () =>
       new Promise<void>((resolve) => {
