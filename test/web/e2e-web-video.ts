@@ -2,8 +2,8 @@
  * Phone videos in Immich's v3 web app, for `npm run e2e:web` (after the v3 pages, or alone with
  * `--video`): issue 52's acceptance in the real app. An iPhone-like HEVC 10-bit HLG clip and an
  * Android motion photo whose video part is HEVC (test/support/videos.ts) are uploaded through
- * @immich/sdk; the run waits until each one's playback answers `video/mp4` (the transcode job's
- * encoded version, docs/media.md), then opens each in the app's asset viewer (`/photos/<id>`): the
+ * @immich/sdk; the run waits until each one's playback answers `video/mp4` of H.264 (the transcode
+ * job's encoded version, docs/media.md), then opens each in the app's asset viewer (`/photos/<id>`): the
  * clip plays in the viewer's <video>, the motion photo's after the viewer's "Play Motion Photo"
  * button, as a person plays it. Each <video> must reach HAVE_ENOUGH_DATA (readyState 4) with a
  * picture size and a frame drawn with content: its pixels, drawn on a canvas, vary. Deployed, the
@@ -31,16 +31,23 @@ interface Played {
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-/** Waits until the asset's playback answers `video/mp4` (its encoded version, or an original that needs none). */
-const playbackType = async ({ origin, admin }: RunV3, id: string): Promise<string> => {
+/**
+ * Waits until the asset's playback answers `video/mp4` whose sample entry is H.264's (`avc1`, in
+ * the `moov` box the encode puts first): the transcode job's encoded version. The type alone does
+ * not say it: the motion photo's original is an MP4 too, of HEVC (`hvc1`), which Chromium cannot
+ * play. What the playback last answered.
+ */
+const encodedPlayback = async ({ origin, admin }: RunV3, id: string): Promise<{ type: string; h264: boolean }> => {
   let type = '';
-  for (let tries = 0; tries < 600 && type !== 'video/mp4'; tries++) {
+  let h264 = false;
+  for (let tries = 0; tries < 600 && !(type === 'video/mp4' && h264); tries++) {
     if (tries > 0) await sleep(500);
-    const answer = await fetch(`${origin}/api/assets/${id}/video/playback`, { headers: { ...admin.headers, Range: 'bytes=0-0' } });
-    await answer.arrayBuffer();
+    const answer = await fetch(`${origin}/api/assets/${id}/video/playback`, { headers: { ...admin.headers, Range: 'bytes=0-65535' } });
+    const head = Buffer.from(await answer.arrayBuffer());
     type = answer.headers.get('content-type') ?? '';
+    h264 = head.includes('avc1');
   }
-  return type;
+  return { type, h264 };
 };
 
 /**
@@ -117,7 +124,7 @@ const checkPlays = async (
     // A presigned URL of another origin (deployed): the element as composited on screen.
     const video = page.locator('#immich-asset-viewer video').first();
     variance = await screenshotVariance(page, await video.screenshot());
-    how = 'screenshot (the canvas is tainted: the video is another origin)';
+    how = 'a screenshot: the canvas is tainted, the video is another origin';
   }
   console.log(
     `    ${label}: readyState ${played.readyState}, ${played.width}×${played.height}, frame variance ${variance?.toFixed(1)} (${how})${played.error ? `, ${played.error}` : ''}`,
@@ -152,9 +159,10 @@ export const runVideo = async (run: RunV3): Promise<void> => {
     ['the HEVC HLG clip', clipId],
     ["the motion photo's video", videoId],
   ] as const) {
-    const type = await playbackType(run, id);
-    console.log(`  Video: ${label}'s playback answers ${type}`);
-    if (type !== 'video/mp4') throw new Error(`${label}'s playback answers ${type}, not video/mp4: no encoded version`);
+    const { type, h264 } = await encodedPlayback(run, id);
+    console.log(`  Video: ${label}'s playback answers ${type}${h264 ? ', H.264' : ''}`);
+    if (type !== 'video/mp4' || !h264)
+      throw new Error(`${label}'s playback answers ${type}${h264 ? '' : ' not of H.264'}: no encoded version`);
   }
 
   const { page } = await run.open('video');
