@@ -15,6 +15,10 @@
  * `--oauth` (a v3 build only): only the OAuth sign-in through the app's button, against a real
  * OpenID provider on loopback (test/web/e2e-web-oauth.ts), which the v3 run also ends with.
  *
+ * `--video` (a v3 build only): only the phone videos in the app's viewer (an HEVC HLG clip and a
+ * motion photo with an HEVC video, once transcoded: test/web/e2e-web-video.ts), which the v3 run
+ * also goes through.
+ *
  * `--photos <folder>` (a v3 build only): instead of the seeded library, a folder of real photos
  * uploaded by @immich/cli and the app, then issue 48's pages and actions (test/web/e2e-web-real.ts);
  * its screenshots go to a temporary folder (they show the folder's photos, which are not ours).
@@ -45,12 +49,18 @@ import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
 import { runOAuth } from './e2e-web-oauth.ts';
 import { runReal } from './e2e-web-real.ts';
 import { runV3 } from './e2e-web-v3.ts';
+import { runVideo } from './e2e-web-video.ts';
 import { detectedPerson, offlineMapStyle, uploadPeoplePhotos, uploadSeedPhotos } from './seed-photos.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const { positionals, values: flags } = parseArgs({
   allowPositionals: true,
-  options: { deployed: { type: 'boolean', default: false }, photos: { type: 'string' }, oauth: { type: 'boolean', default: false } },
+  options: {
+    deployed: { type: 'boolean', default: false },
+    photos: { type: 'string' },
+    oauth: { type: 'boolean', default: false },
+    video: { type: 'boolean', default: false },
+  },
 });
 const buildDir = resolve(positionals[0] ?? join(root, webBuildDir));
 /**
@@ -64,15 +74,19 @@ const deployed = flags.deployed ?? false;
 const photos = flags.photos === undefined ? undefined : resolve(flags.photos);
 /** `--oauth`: the OAuth sign-in alone (test/web/e2e-web-oauth.ts), for a v3 build. */
 const oauthOnly = flags.oauth ?? false;
+/** `--video`: the phone videos in the viewer alone (test/web/e2e-web-video.ts), for a v3 build. */
+const videoOnly = flags.video ?? false;
 // The documentation's screenshots are the local server's seeded run; the deployed form's and the
 // real photos' go to a temporary folder (a screenshot of third-party photos is not committed).
 const shots = photos
   ? join(tmpdir(), deployed ? 'e2e-web-real-deployed' : 'e2e-web-real')
   : oauthOnly
     ? join(tmpdir(), 'e2e-web-oauth')
-    : deployed
-      ? join(tmpdir(), 'e2e-web-deployed')
-      : join(root, 'docs', 'web-app');
+    : videoOnly
+      ? join(tmpdir(), 'e2e-web-video')
+      : deployed
+        ? join(tmpdir(), 'e2e-web-deployed')
+        : join(root, 'docs', 'web-app');
 /**
  * Nothing the server does is expected to fail: the socket is served on both forms. One request of
  * Immich's v3 app is its own: its face editor shows an unassigned face's placeholder from
@@ -188,6 +202,7 @@ const main = async (): Promise<void> => {
     throw new Error(`No web build at ${buildDir}: give the www folder of Immich's server image (docs/web-app.md, "The build")`);
   if (photos && !isV3WebBuild(buildDir)) throw new Error('--photos drives the v3 web app: give a v3 build');
   if (oauthOnly && !isV3WebBuild(buildDir)) throw new Error('--oauth drives the v3 web app: give a v3 build');
+  if (videoOnly && !isV3WebBuild(buildDir)) throw new Error('--video drives the v3 web app: give a v3 build');
   if (photos && !existsSync(photos)) throw new Error(`No folder of photos at ${photos}`);
   mkdirSync(shots, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-web-'));
@@ -318,8 +333,10 @@ const main = async (): Promise<void> => {
     const run = { origin, admin, email, password, open, decodedImages, screenshot, problems };
     if (photos) await runReal({ ...run, photos });
     else if (oauthOnly) await runOAuth(run);
+    else if (videoOnly) await runVideo(run);
     else if (isV3WebBuild(buildDir)) {
       await runV3(run);
+      await runVideo(run);
       await runOAuth(run);
     } else await runV1(admin, open);
   } catch (error) {
