@@ -7,6 +7,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { rename } from 'node:fs/promises';
 import {
   createServer,
   request as httpRequest,
@@ -202,6 +203,40 @@ export interface DeployedApi {
 
 const region = 'us-east-1';
 const account = '000000000000';
+/** What `atomicPuts` reaches of s3rver's file store (lib/stores/filesystem.js). */
+interface S3rverStore {
+  putObject(object: { bucket: string; key: string }): Promise<unknown>;
+  getResourcePath(bucket: string, key: string, resource: string): string;
+}
+
+/**
+ * S3 replaces an object at once; s3rver rewrites its file and then its metadata file in place, so
+ * a GET during a PUT of the same key (a person's thumbnail made again while the app reads it) reads
+ * half of either, and answers a 500. Here each PUT writes under a key of its own, then renames the
+ * files over the object's.
+ */
+const atomicPuts = (s3: S3rver): void => {
+  const store = (s3 as unknown as { store: S3rverStore }).store;
+  const put = store.putObject.bind(store);
+  store.putObject = async (object) => {
+    const { key } = object;
+    const staging = `${key}.put-${randomBytes(6).toString('hex')}`;
+    object.key = staging;
+    try {
+      const stored = await put(object);
+      for (const resource of ['object', 'object.md5', 'metadata.json'])
+        await rename(store.getResourcePath(object.bucket, staging, resource), store.getResourcePath(object.bucket, key, resource)).catch(
+          (error: NodeJS.ErrnoException) => {
+            if (error.code !== 'ENOENT') throw error;
+          },
+        );
+      return stored;
+    } finally {
+      object.key = key;
+    }
+  };
+};
+
 export const localBucketName = 'immich-originals';
 const secretArn = `arn:aws:secretsmanager:${region}:${account}:secret:SharedLinkSecret-local0`;
 const oauthSecretArn = `arn:aws:secretsmanager:${region}:${account}:secret:OAuthSettings-local0`;
@@ -245,6 +280,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
     directory: options.s3Dir,
     configureBuckets: [{ name: localBucketName, configs: corsXml(deployment.bucketCors) }],
   });
+  atomicPuts(s3);
   const s3Address = await s3.run();
   // One access key per function: the gateway knows the caller by it, as AWS knows a role session.
   const callers = new Map([...deployment.functions.values()].map((fn) => [`LOCAL${randomBytes(8).toString('hex').toUpperCase()}`, fn]));
