@@ -238,37 +238,6 @@ describe('IAM from the template, enforced on every AWS call', () => {
     await api.close();
   });
 
-  it('an object written again while it is read is read whole, old or new, as S3 replaces it at once (s3rver made atomic)', async () => {
-    const { api } = await serve();
-    const clientOf = (functionId: string) =>
-      new S3Client({
-        endpoint: api.awsEndpoint,
-        forcePathStyle: true,
-        region: 'us-east-1',
-        credentials: { accessKeyId: api.accessKeyOf(functionId) ?? '', secretAccessKey: 'local' },
-      });
-    const writer = clientOf(functionFor(api.deployment, 'POST /api/assets'));
-    const reader = clientOf(functionFor(api.deployment, 'GET /api/assets/{id}/original'));
-    const key = 'upload/00000000-0000-4000-8000-000000000000/ab/cd/rewritten.jpg';
-    const versions = [randomBytes(2 * 1024 * 1024), randomBytes(3 * 1024 * 1024)];
-    await writer.send(new PutObjectCommand({ Bucket: localBucketName, Key: key, Body: versions[0] }));
-    const writes = (async () => {
-      for (let round = 0; round < 6; round++)
-        await writer.send(new PutObjectCommand({ Bucket: localBucketName, Key: key, Body: versions[(round + 1) % 2] }));
-    })();
-    const reads: Buffer[] = [];
-    let writing = true;
-    void writes.finally(() => {
-      writing = false;
-    });
-    while (writing || reads.length < 6) {
-      const answer = await reader.send(new GetObjectCommand({ Bucket: localBucketName, Key: key }));
-      reads.push(Buffer.from(await (answer.Body?.transformToByteArray() ?? Promise.resolve(new Uint8Array()))));
-    }
-    await writes;
-    for (const read of reads) expect(versions.some((version) => version.equals(read))).toBe(true);
-  });
-
   it('catches a missing DynamoDB grant: without dynamodb:Query, listing albums fails with AccessDenied and a 500', async () => {
     const { baseUrl, denied } = await serve(withoutAction('dynamodb:Query', 'ReadData'));
     const user = await account(baseUrl);

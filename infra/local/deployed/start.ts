@@ -209,14 +209,22 @@ interface S3rverStore {
   getResourcePath(bucket: string, key: string, resource: string): string;
 }
 
+const isS3rverStore = (store: unknown): store is S3rverStore =>
+  typeof store === 'object' &&
+  store !== null &&
+  typeof Reflect.get(store, 'putObject') === 'function' &&
+  typeof Reflect.get(store, 'getResourcePath') === 'function';
+
 /**
  * S3 replaces an object at once; s3rver rewrites its file and then its metadata file in place, so
  * a GET during a PUT of the same key (a person's thumbnail made again while the app reads it) reads
  * half of either, and answers a 500. Here each PUT writes under a key of its own, then renames the
- * files over the object's.
+ * files over the object's. (A read between its stat and its open of the file can still pair one
+ * version's length with the other's bytes; S3 itself never does.)
  */
 const atomicPuts = (s3: S3rver): void => {
-  const store = (s3 as unknown as { store: S3rverStore }).store;
+  const store: unknown = Reflect.get(s3, 'store');
+  if (!isS3rverStore(store)) throw new Error('s3rver has no file store to make its writes atomic (its lib/stores/filesystem.js changed)');
   const put = store.putObject.bind(store);
   store.putObject = async (object) => {
     const { key } = object;
