@@ -220,40 +220,40 @@ const white: [number, number, number] = [255, 255, 255];
 export const textImageSet = {
   blackOnWhite: () =>
     makeTextImage({
-      width: 960,
-      height: 720,
+      width: 800,
+      height: 600,
       background: 'white',
       color: black,
-      texts: [{ text: 'Hello World 2024', x: 120, y: 380, size: 64 }],
+      texts: [{ text: 'Hello World 2024', x: 100, y: 320, size: 56 }],
     }),
   whiteOnPhoto: () =>
     makeTextImage({
-      width: 1080,
-      height: 720,
+      width: 800,
+      height: 540,
       background: 'photo',
       color: white,
       font: 'bold',
-      texts: [{ text: 'SUMMER HOLIDAY', x: 140, y: 400, size: 80 }],
+      texts: [{ text: 'SUMMER HOLIDAY', x: 90, y: 300, size: 60 }],
     }),
   twoLines: () =>
     makeTextImage({
-      width: 1000,
-      height: 750,
+      width: 800,
+      height: 600,
       background: 'white',
       color: [20, 30, 120],
       texts: [
-        { text: 'Grand Central Station', x: 100, y: 300, size: 56 },
-        { text: 'Platform 9 to Boston', x: 100, y: 420, size: 56 },
+        { text: 'Grand Central Station', x: 80, y: 240, size: 44 },
+        { text: 'Platform 9 to Boston', x: 80, y: 340, size: 44 },
       ],
     }),
   rotated: () =>
     makeTextImage({
-      width: 1000,
-      height: 750,
+      width: 800,
+      height: 600,
       background: 'white',
       color: black,
       angle: 6,
-      texts: [{ text: 'Rotated Label 42', x: 180, y: 400, size: 64 }],
+      texts: [{ text: 'Rotated Label 42', x: 140, y: 320, size: 52 }],
     }),
   small: () =>
     makeTextImage({
@@ -265,18 +265,18 @@ export const textImageSet = {
     }),
   receipt: () =>
     makeTextImage({
-      width: 720,
-      height: 1280,
+      width: 540,
+      height: 960,
       background: 'white',
       color: [30, 30, 30],
       font: 'mono',
       texts: [
-        { text: 'CORNER MARKET', x: 150, y: 220, size: 44 },
-        { text: 'Milk 1L      1.29', x: 110, y: 360, size: 32 },
-        { text: 'Bread        2.49', x: 110, y: 430, size: 32 },
-        { text: 'Apples 1kg   3.10', x: 110, y: 500, size: 32 },
-        { text: 'TOTAL        6.88', x: 110, y: 600, size: 32 },
-        { text: 'Thank you', x: 230, y: 720, size: 32 },
+        { text: 'CORNER MARKET', x: 112, y: 165, size: 33 },
+        { text: 'Milk 1L      1.29', x: 82, y: 270, size: 24 },
+        { text: 'Bread        2.49', x: 82, y: 322, size: 24 },
+        { text: 'Apples 1kg   3.10', x: 82, y: 375, size: 24 },
+        { text: 'TOTAL        6.88', x: 82, y: 450, size: 24 },
+        { text: 'Thank you', x: 172, y: 540, size: 24 },
       ],
     }),
 };

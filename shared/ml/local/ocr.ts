@@ -154,8 +154,8 @@ const prepare = async (
   }
 };
 
-/** Timings of the last call, for measurements (docs/ocr.md, "Time"). */
-export const lastTimings = { decodeMs: 0, detectionMs: 0, recognitionMs: 0, boxes: 0 };
+/** What the last call did, for measurements and tests (docs/ocr.md, "Time"): its times, the detector's input size, the boxes found. */
+export const lastRun = { decodeMs: 0, detectionMs: 0, recognitionMs: 0, inputWidth: 0, inputHeight: 0, boxes: 0 };
 
 /**
  * The lines of text in a JPEG (or any image libvips reads), in reading order: each one's text,
@@ -166,11 +166,16 @@ export const detectTextLocal = async (jpeg: Uint8Array, options: LocalOcrOptions
   const { ort, detection, recognition, characters } = await loaded();
   let started = performance.now();
   const { image, input, size } = await prepare(jpeg, options.maxResolution);
-  lastTimings.decodeMs = performance.now() - started;
-  lastTimings.boxes = 0;
-  lastTimings.detectionMs = 0;
-  lastTimings.recognitionMs = 0;
+  Object.assign(lastRun, {
+    decodeMs: performance.now() - started,
+    detectionMs: 0,
+    recognitionMs: 0,
+    inputWidth: 0,
+    inputHeight: 0,
+    boxes: 0,
+  });
   if (image.width < 32 || image.height < 32) return [];
+  Object.assign(lastRun, { inputWidth: size.width, inputHeight: size.height });
 
   started = performance.now();
   const detInput = new ort.Tensor('float32', input, [1, 3, size.height, size.width]);
@@ -184,8 +189,7 @@ export const detectTextLocal = async (jpeg: Uint8Array, options: LocalOcrOptions
     }),
   );
   map.dispose();
-  lastTimings.detectionMs = performance.now() - started;
-  lastTimings.boxes = boxes.length;
+  Object.assign(lastRun, { detectionMs: performance.now() - started, boxes: boxes.length });
   if (boxes.length === 0) return [];
 
   started = performance.now();
@@ -207,7 +211,7 @@ export const detectTextLocal = async (jpeg: Uint8Array, options: LocalOcrOptions
     });
     probabilities.dispose();
   }
-  lastTimings.recognitionMs = performance.now() - started;
+  lastRun.recognitionMs = performance.now() - started;
 
   const normalised = (box: Quad): OcrLine['box'] => box.flatMap(([x, y]) => [x / image.width, y / image.height]) as OcrLine['box'];
   return boxes.flatMap(({ box, score }, i) => {
