@@ -95,13 +95,13 @@ const run = async (name: TextImageName) => {
 };
 
 describe('local OCR on drawn text (docs/ocr.md)', () => {
-  it.each([
+  it.each<[TextImageName, string]>([
     ['blackOnWhite', 'black text on white'],
     ['whiteOnPhoto', 'white bold text on a photo-like background'],
     ['twoLines', 'two lines of blue text, in reading order'],
     ['rotated', 'a line turned 6°'],
     ['small', 'small print (22 px)'],
-  ] as const)('reads %s exactly (spaces aside): %s', async (name) => {
+  ])('reads %s exactly (spaces aside): %s', async (name) => {
     const { image, lines } = await run(name);
     expect(readBack(image, lines).map(unspaced)).toEqual(image.texts.map((drawn) => unspaced(drawn.text)));
     // Reading order: the lines as drawn, top to bottom.
