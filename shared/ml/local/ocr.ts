@@ -80,6 +80,9 @@ const load = async (): Promise<Engine> => {
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    // Without onnxruntime's memory arena: every photo's boxes give new input widths, and the arena
+    // kept ~250 MB more after a few photos for no measurable speed (docs/ocr.md, "Memory").
+    enableCpuMemArena: false,
   };
   const [detection, recognition] = await Promise.all([
     ort.InferenceSession.create(join(dir, files.detection), options),
