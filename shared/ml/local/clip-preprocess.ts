@@ -43,6 +43,14 @@ const channels = (values: unknown, name: string): Float32Array => {
   return Float32Array.from(values as number[]);
 };
 
+/** A parsed `preprocess_cfg.json`, checked. */
+export const preprocessConfig = (raw: unknown): PreprocessConfig => {
+  const { size, mean, std } = (raw ?? {}) as Record<string, unknown>;
+  const config = { size: size as PreprocessConfig['size'], mean: [...channels(mean, 'mean')], std: [...channels(std, 'std')] };
+  sizeOf(config);
+  return config;
+};
+
 /** The model's input tensor (float32, [1, 3, size, size]) for decoded RGB pixels. */
 export const clipTensor = (image: RgbImage, config: PreprocessConfig): Float32Array => {
   const size = sizeOf(config);
@@ -59,8 +67,8 @@ export const clipTensor = (image: RgbImage, config: PreprocessConfig): Float32Ar
       const source = ((y + top) * resized.width + x + left) * 3;
       for (let c = 0; c < 3; c++) {
         // numpy in float32: each step rounded to float32 (exact here: a double rounded once more).
-        const scaled = Math.fround(resized.data[source + c] / 255);
-        out[c * plane + y * size + x] = Math.fround(Math.fround(scaled - mean[c]) / std[c]);
+        const scaled = Math.fround((resized.data[source + c] as number) / 255);
+        out[c * plane + y * size + x] = Math.fround(Math.fround(scaled - (mean[c] as number)) / (std[c] as number));
       }
     }
   }

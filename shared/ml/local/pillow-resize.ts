@@ -61,7 +61,7 @@ const taps = (inSize: number, outSize: number): Taps => {
       sum += w;
     }
     for (let k = 0; k < n; k++) {
-      const w = sum === 0 ? raw[k] : raw[k] / sum;
+      const w = sum === 0 ? (raw[k] as number) : (raw[k] as number) / sum;
       const fixed = w * one;
       weights[i * width + k] = Math.trunc(fixed < 0 ? fixed - 0.5 : fixed + 0.5);
     }
@@ -90,13 +90,14 @@ const horizontal = (image: RgbImage, width: number): RgbImage => {
       let r = half;
       let g = half;
       let b = half;
-      const base = row + first[x] * 3;
-      for (let k = 0; k < count[x]; k++) {
-        const w = weights[x * stride + k];
+      const base = row + (first[x] as number) * 3;
+      const taken = count[x] as number;
+      for (let k = 0; k < taken; k++) {
+        const w = weights[x * stride + k] as number;
         const p = base + k * 3;
-        r += image.data[p] * w;
-        g += image.data[p + 1] * w;
-        b += image.data[p + 2] * w;
+        r += (image.data[p] as number) * w;
+        g += (image.data[p + 1] as number) * w;
+        b += (image.data[p + 2] as number) * w;
       }
       const o = (y * width + x) * 3;
       out[o] = toByte(r);
@@ -114,8 +115,9 @@ const vertical = (image: RgbImage, height: number): RgbImage => {
   for (let y = 0; y < height; y++) {
     for (let c = 0; c < rowBytes; c++) {
       let sum = half;
-      let p = first[y] * rowBytes + c;
-      for (let k = 0; k < count[y]; k++, p += rowBytes) sum += image.data[p] * weights[y * stride + k];
+      let p = (first[y] as number) * rowBytes + c;
+      const taken = count[y] as number;
+      for (let k = 0; k < taken; k++, p += rowBytes) sum += (image.data[p] as number) * (weights[y * stride + k] as number);
       out[y * rowBytes + c] = toByte(sum);
     }
   }
