@@ -2,7 +2,7 @@
  * A tiny CLIP model folder in Immich's layout (what an Immich ML container keeps in its cache,
  * docs/clip-local.md), written by the tests: real ONNX files with Immich's input and output
  * names and shapes, a CLIP-style tokenizer.json, and the configs Immich reads. Its embeddings
- * follow colour, as the remote stand-in's do (test/support/ml-service.ts), so one colour test
+ * follow colour, as those of the Immich ML stand-in of the remote back end's tests do, so one colour test
  * works on both back ends:
  *
  * - visual: `image` float32 [N,3,224,224] → mean per channel (GlobalAveragePool), the

@@ -3,7 +3,7 @@
  * finds or copies it) run by onnxruntime-node with Immich ML's own preprocessing
  * (shared/ml/local/clip-preprocess.ts) and tokenisation (shared/ml/local/tokenizer.ts), so an
  * embedding made here matches one from an Immich ML service with the same model. Loaded lazily by
- * shared/ml/ml.ts; embeddings are returned as the model gives them (callers normalise).
+ * the machine-learning dispatcher; embeddings are returned as the model gives them (callers normalise).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
