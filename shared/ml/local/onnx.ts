@@ -2,7 +2,8 @@
  * onnxruntime-node sessions and the model files they read (docs/clip-local.md, "Where the model
  * comes from"). onnxruntime is imported on first use only (its native library is 25 MB: functions
  * that never run a model never load it), one session per model file per process, each with
- * min(2, cores) intra-op threads (`ML_THREADS` overrides; measured in docs/clip-local.md).
+ * min(2, cores) intra-op threads that do not spin (`ML_THREADS` overrides; measured in
+ * docs/clip-local.md).
  *
  * A CLIP model is an Immich ML cache folder, `clip/<modelName>/`: locally under `ML_MODELS_DIR`;
  * deployed under `models/` in the bucket named by `ML_MODELS_BUCKET` (the local originals folder
@@ -39,6 +40,9 @@ export const sessionOf = (file: string): Promise<InferenceSession> => {
         interOpNumThreads: 1,
         executionMode: 'sequential',
         graphOptimizationLevel: 'all',
+        // Idle threads sleep instead of spinning: spinning made two threads slower than one on
+        // busy cores (docs/clip-local.md, "Measurements").
+        extra: { session: { intra_op: { allow_spinning: '0' } } },
       }),
     );
     sessions.set(file, session);
