@@ -64,6 +64,27 @@ describe("CLIP preprocessing (Immich's, to the last bit)", () => {
     expect(mismatches(tensor, expected).map((m) => m.at)).toEqual([0]);
   });
 
+  it.each([
+    [20, 600],
+    [600, 20],
+    [181, 97],
+    [224, 500],
+  ])('resizes only the crop of a %i×%i image, to the same pixels as the whole resize', (width, height) => {
+    const image = noisyGradient(width, height, 9);
+    const target = resizedSize(width, height, 224);
+    const whole = resizeBicubic(image, target.width, target.height);
+    const left = Math.trunc(target.width / 2 - 112);
+    const top = Math.trunc(target.height / 2 - 112);
+    const crop = resizeBicubic(image, target.width, target.height, { left, top, width: 224, height: 224 });
+    const expected = new Uint8Array(224 * 224 * 3);
+    for (let y = 0; y < 224; y++) {
+      const from = ((top + y) * whole.width + left) * 3;
+      expected.set(whole.data.subarray(from, from + 224 * 3), y * 224 * 3);
+    }
+    expect(crop.width).toBe(224);
+    expect(Buffer.from(crop.data).equals(Buffer.from(expected))).toBe(true);
+  });
+
   it('reads a PNG to the same tensor (decoding is lossless there)', async () => {
     const image = imageOf('333x517-7');
     expect(sha256(await preprocessImage(pngOf(image), openai))).toBe((fixture.cases['333x517-7'] as Case).sha256);

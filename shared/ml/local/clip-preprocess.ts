@@ -58,16 +58,17 @@ export const clipTensor = (image: RgbImage, config: PreprocessConfig): Float32Ar
   const std = channels(config.std, 'std');
   const target = resizedSize(image.width, image.height, size);
   if (target.width < 1 || target.height < 1) throw new Error('Image too narrow to preprocess');
-  const resized = resizeBicubic(image, target.width, target.height);
-  const { left, top } = cropOffsets(resized.width, resized.height, size);
+  const { left, top } = cropOffsets(target.width, target.height, size);
+  // Only the crop is resized: the same pixels, and a very long image never fills memory.
+  const crop = resizeBicubic(image, target.width, target.height, { left, top, width: size, height: size });
   const plane = size * size;
   const out = new Float32Array(3 * plane);
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
-      const source = ((y + top) * resized.width + x + left) * 3;
+      const source = (y * size + x) * 3;
       for (let c = 0; c < 3; c++) {
         // numpy in float32: each step rounded to float32 (exact here: a double rounded once more).
-        const scaled = Math.fround((resized.data[source + c] as number) / 255);
+        const scaled = Math.fround((crop.data[source + c] as number) / 255);
         out[c * plane + y * size + x] = Math.fround(Math.fround(scaled - (mean[c] as number)) / (std[c] as number));
       }
     }
