@@ -177,3 +177,13 @@ export const mlAuthSecretArn = (): string | undefined => optional('ML_AUTH_SECRE
  * 29 s; shared/ml/remote.ts). Tests shorten it.
  */
 export const mlPredictTimeoutMs = (fallback: number): number => positiveNumber('ML_PREDICT_TIMEOUT_MS', fallback);
+ * Local CLIP models (docs/clip-local.md): a folder holding `clip/<modelName>/…` in Immich ML's
+ * cache layout (`ML_MODELS_DIR`), or deployed the bucket whose `models/clip/<modelName>/…` is
+ * copied to /tmp on first use (`ML_MODELS_BUCKET`; the originals bucket, or the local originals
+ * folder when there is no bucket). `ML_THREADS`: onnxruntime's intra-op threads (default
+ * min(2, cores)).
+ */
+export const mlModelsDir = (): string | undefined => optional('ML_MODELS_DIR');
+export const mlModelsBucket = (): string | undefined => optional('ML_MODELS_BUCKET');
+export const mlThreads = (fallback: number): number => Math.floor(positiveNumber('ML_THREADS', fallback));
+export const tmpDir = (): string => optional('TMPDIR') ?? '/tmp';

@@ -89,9 +89,10 @@ const allowed: Record<string, readonly string[]> = {
   'shared/domain': ['shared/core', 'shared/model'],
   'shared/db': ['shared/core', 'shared/model'],
   'shared/media': ['shared/core', 'shared/model', 'shared/domain'],
-  // Machine learning (docs/machine-learning.md): the remote back end (the user's Immich ML service)
-  // and the local one (models from a folder, or deployed from the bucket through shared/storage).
-  'shared/ml': ['shared/core', 'shared/model', 'shared/domain', 'shared/storage'],
+  // Machine learning: the remote back end (the user's Immich ML service) and the local one
+  // (models from a folder, or deployed from the bucket through shared/storage; images decoded by
+  // shared/media: docs/clip-local.md).
+  'shared/ml': ['shared/core', 'shared/model', 'shared/domain', 'shared/media', 'shared/storage'],
   // The shared-link secret (shared/storage/link-secret.ts) checks a password link's token.
   'shared/auth': ['shared/core', 'shared/model', 'shared/db', 'shared/access', 'shared/storage'],
   'shared/access': ['shared/core', 'shared/model', 'shared/db'],
