@@ -165,3 +165,28 @@ export const transcodeLambdaMaxSeconds = (): number | undefined => {
   return Number.isFinite(value) && value > 0 ? value : undefined;
 };
 export const stackName = (): string | undefined => optional('STACK_NAME');
+
+/**
+ * Machine learning (docs/machine-learning.md). The header a reverse proxy in front of the user's
+ * Immich ML service expects: locally `ML_AUTH_HEADER` (`Name: value`); deployed the ARN of a
+ * Secrets Manager secret of JSON `{"name":…,"value":…}` (`ML_AUTH_SECRET_ARN`), read once per
+ * process (shared/ml/auth-header.ts). Unset: no header is sent.
+ */
+export const mlAuthHeader = (): string | undefined => optional('ML_AUTH_HEADER');
+export const mlAuthSecretArn = (): string | undefined => optional('ML_AUTH_SECRET_ARN');
+/**
+ * How long one `/predict` request to one URL may take, in milliseconds (`ML_PREDICT_TIMEOUT_MS`;
+ * unset: 20 s for an image, 8 s for a text query, whose route must answer within API Gateway's
+ * 29 s; shared/ml/remote.ts). Tests shorten it.
+ */
+export const mlPredictTimeoutMs = (fallback: number): number => positiveNumber('ML_PREDICT_TIMEOUT_MS', fallback);
+ * Local CLIP models (docs/clip-local.md): a folder holding `clip/<modelName>/…` in Immich ML's
+ * cache layout (`ML_MODELS_DIR`), or deployed the bucket whose `models/clip/<modelName>/…` is
+ * copied to /tmp on first use (`ML_MODELS_BUCKET`; the originals bucket, or the local originals
+ * folder when there is no bucket). `ML_THREADS`: onnxruntime's intra-op threads (default
+ * min(2, cores)).
+ */
+export const mlModelsDir = (): string | undefined => optional('ML_MODELS_DIR');
+export const mlModelsBucket = (): string | undefined => optional('ML_MODELS_BUCKET');
+export const mlThreads = (fallback: number): number => Math.floor(positiveNumber('ML_THREADS', fallback));
+export const tmpDir = (): string => optional('TMPDIR') ?? '/tmp';

@@ -69,8 +69,13 @@ const using = <T>(images: VipsImage[], fn: () => T): T => {
 /**
  * An image's pixels as 8-bit RGB, its EXIF orientation applied (what the face detector reads:
  * shared/media/face-detect.ts); a preview is already upright, so this is its decoded JPEG.
+ * `{ orient: false }` keeps the stored orientation, as Pillow's `Image.open` does (CLIP's
+ * preprocessing: docs/clip-local.md).
  */
-export const decodeRgb = async (bytes: Uint8Array): Promise<{ width: number; height: number; data: Uint8Array }> => {
+export const decodeRgb = async (
+  bytes: Uint8Array,
+  { orient = true }: { orient?: boolean } = {},
+): Promise<{ width: number; height: number; data: Uint8Array }> => {
   const { Image } = await vips();
   const made: VipsImage[] = [];
   const keep = (image: VipsImage): VipsImage => {
@@ -78,7 +83,8 @@ export const decodeRgb = async (bytes: Uint8Array): Promise<{ width: number; hei
     return image;
   };
   return using(made, () => {
-    let image = keep(keep(Image.newFromBuffer(bytes)).autorot());
+    const decoded = keep(Image.newFromBuffer(bytes));
+    let image = orient ? keep(decoded.autorot()) : decoded;
     if (image.interpretation !== 'srgb') image = keep(image.colourspace('srgb'));
     if (image.bands === 1) image = keep(image.bandjoin([image, image]));
     if (image.bands > 3) image = keep(image.extractBand(0, { n: 3 }));

@@ -108,6 +108,7 @@ const allowed: Record<string, readonly string[]> = {
     'shared/domain',
     'shared/db',
     'shared/media',
+    'shared/ml',
     'shared/storage',
     'shared/auth',
     'shared/access',
@@ -116,7 +117,17 @@ const allowed: Record<string, readonly string[]> = {
   // The handler factory collects the events a route's operation raises (the outbox) and hands them to the route's publish.
   'shared/http': ['shared/core', 'shared/model', 'shared/dto', 'shared/auth', 'shared/realtime'],
   // The media function's entry sends its jobs' events; the greeter and the heartbeat are the socket's own.
-  functions: ['shared/core', 'shared/model', 'shared/dto', 'shared/domain', 'shared/services', 'shared/http', 'shared/realtime'],
+  // The features routes ask shared/ml which machine-learning features there are (docs/machine-learning.md).
+  functions: [
+    'shared/core',
+    'shared/model',
+    'shared/dto',
+    'shared/domain',
+    'shared/ml',
+    'shared/services',
+    'shared/http',
+    'shared/realtime',
+  ],
   // The local server wires the local stand-ins of AWS services (media jobs run in its process);
   // the places index's builder writes the format shared/domain/places.ts reads (docs/places.md).
   infra: ['shared/core', 'shared/db', 'shared/model', 'shared/domain', 'shared/storage', 'functions', 'infra'],
