@@ -180,6 +180,7 @@ export const mlAuthSecretArn = (): string | undefined => optional('ML_AUTH_SECRE
  * 29 s; shared/ml/remote.ts). Tests shorten it.
  */
 export const mlPredictTimeoutMs = (fallback: number): number => positiveNumber('ML_PREDICT_TIMEOUT_MS', fallback);
+/**
  * Local CLIP models (docs/clip-local.md): a folder holding `clip/<modelName>/…` in Immich ML's
  * cache layout (`ML_MODELS_DIR`), or deployed the bucket whose `models/clip/<modelName>/…` is
  * copied to /tmp on first use (`ML_MODELS_BUCKET`; the originals bucket, or the local originals

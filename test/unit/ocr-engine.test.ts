@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { detectionSize, detectTextLocal, lastRun, type OcrLine } from '#shared/ml/local/ocr.ts';
+import { detectText } from '#shared/ml/ml.ts';
+import { configDefaults } from '#shared/model/config.ts';
 import { type DrawnText, makeTextImage, type TextImage, type TextImageName, textImageSet } from '../support/text-images.ts';
 
 /**
@@ -152,8 +154,15 @@ describe('local OCR on drawn text (docs/ocr.md)', () => {
   });
 
   it('keeps only texts scored above minRecognitionScore and boxes scored at least minDetectionScore', async () => {
-    const image = await textImageSet.blackOnWhite();
+    const image = await makeTextImage({
+      width: 480,
+      height: 160,
+      background: 'white',
+      color: [0, 0, 0],
+      texts: [{ text: 'Threshold', x: 60, y: 100, size: 48 }],
+    });
     const [line] = await detectTextLocal(image.jpeg, options);
+    expect(line?.text).toBe('Threshold');
     expect(line).toBeDefined();
     expect(await detectTextLocal(image.jpeg, { ...options, minRecognitionScore: line!.textScore })).toEqual([]);
     expect(await detectTextLocal(image.jpeg, { ...options, minDetectionScore: line!.boxScore + 0.001 })).toEqual([]);
@@ -171,6 +180,20 @@ describe('local OCR on drawn text (docs/ocr.md)', () => {
     expect(lastRun).toMatchObject({ inputWidth: 1472, inputHeight: 736 });
     expect(lines.map((line) => line.text)).toEqual(['Large Banner']);
     expectBoxesAround(image, lines);
+  });
+});
+
+describe('the local back end behind shared/ml/ml.ts (docs/machine-learning.md)', () => {
+  it('answers detectText when no ML URL is set (Immich’s placeholder), with the config’s OCR settings', async () => {
+    const image = await textImageSet.twoLines();
+    const ml = structuredClone(configDefaults.machineLearning);
+    const lines = await detectText(ml, image.jpeg);
+    expect(lines.map((line) => unspaced(line.text))).toEqual(image.texts.map((drawn) => unspaced(drawn.text)));
+    expect(lastRun).toMatchObject({ inputWidth: 800, inputHeight: 608 });
+    // maxResolution from the settings: the 800×600 image is not enlarged, a smaller limit shrinks it.
+    ml.ocr.maxResolution = 320;
+    await detectText(ml, image.jpeg);
+    expect(lastRun).toMatchObject({ inputWidth: 416, inputHeight: 320 });
   });
 });
 

