@@ -187,6 +187,20 @@ export const searchAssets = (auth: Auth, filters: SearchFilters): Promise<Search
  * reads only the caller's, and any other leaves a partner's archived and trashed ones out.
  */
 export const searchMetadata = async (auth: Auth, request: SearchFilters): Promise<SearchPage> => {
+  const { owners, filters, filtersOf } = await searchScope(auth, request);
+  return searchOwners(auth, owners, filters, filtersOf);
+};
+
+/**
+ * Whose libraries a search of the caller's reads, and with which filters each: the caller's and
+ * those of the partners in their timeline, unless it asks for the archive, the locked folder or
+ * the trash (the caller's alone); a partner's with their archive and trash left out. The locked
+ * folder only in an unlocked session. v3's albums and tags resolved into the assets they share.
+ */
+export const searchScope = async (
+  auth: Auth,
+  request: SearchFilters,
+): Promise<{ owners: string[]; filters: SearchFilters; filtersOf: (owner: string) => SearchFilters }> => {
   // The locked folder: only in a session unlocked with the PIN code, and only the caller's own (as Immich).
   const visibilities = request.visibilities ?? defaultSearchVisibilities;
   if (visibilities.includes('locked')) requireElevation(auth);
@@ -201,7 +215,11 @@ export const searchMetadata = async (auth: Auth, request: SearchFilters): Promis
     visibilities: visibilities.filter((visibility) => visibility !== 'archive'),
     withDeleted: false,
   };
-  return searchOwners(auth, [auth.user.id, ...partners], filters, (owner) => (readsArchiveOf(auth, owner) ? filters : partnerFilters));
+  return {
+    owners: [auth.user.id, ...partners],
+    filters,
+    filtersOf: (owner) => (readsArchiveOf(auth, owner) ? filters : partnerFilters),
+  };
 };
 
 // What a random search may say without narrowing the library: v3's default visibility and what to include.
@@ -363,7 +381,6 @@ export const getExploreData = async (auth: Auth): Promise<CityAsset[]> => {
 export const searchText = async (auth: Auth, dto: TextSearch): Promise<AssetRecord[]> => {
   const text = dto.q || dto.query;
   if (!text) throw new Invalid('Missing query');
-  if (dto.smart || dto.clip) throw new Invalid('Smart search is not enabled');
   const size = dto.size ?? 250;
   const terms = words(text);
   const items: AssetRecord[] = [];
