@@ -187,20 +187,6 @@ export const searchAssets = (auth: Auth, filters: SearchFilters): Promise<Search
  * reads only the caller's, and any other leaves a partner's archived and trashed ones out.
  */
 export const searchMetadata = async (auth: Auth, request: SearchFilters): Promise<SearchPage> => {
-  const { owners, filters, filtersOf } = await searchScope(auth, request);
-  return searchOwners(auth, owners, filters, filtersOf);
-};
-
-/**
- * Whose libraries a search of the caller's reads, and with which filters each: the caller's and
- * those of the partners in their timeline, unless it asks for the archive, the locked folder or
- * the trash (the caller's alone); a partner's with their archive and trash left out. The locked
- * folder only in an unlocked session. v3's albums and tags resolved into the assets they share.
- */
-export const searchScope = async (
-  auth: Auth,
-  request: SearchFilters,
-): Promise<{ owners: string[]; filters: SearchFilters; filtersOf: (owner: string) => SearchFilters }> => {
   // The locked folder: only in a session unlocked with the PIN code, and only the caller's own (as Immich).
   const visibilities = request.visibilities ?? defaultSearchVisibilities;
   if (visibilities.includes('locked')) requireElevation(auth);
@@ -215,11 +201,7 @@ export const searchScope = async (
     visibilities: visibilities.filter((visibility) => visibility !== 'archive'),
     withDeleted: false,
   };
-  return {
-    owners: [auth.user.id, ...partners],
-    filters,
-    filtersOf: (owner) => (readsArchiveOf(auth, owner) ? filters : partnerFilters),
-  };
+  return searchOwners(auth, [auth.user.id, ...partners], filters, (owner) => (readsArchiveOf(auth, owner) ? filters : partnerFilters));
 };
 
 // What a random search may say without narrowing the library: v3's default visibility and what to include.
@@ -263,7 +245,7 @@ export const searchLargeAssets = async (auth: Auth, filters: SearchFilters, minF
 };
 
 /** v3's albumIds and tagIds as the assets they have in common: none asked, no narrowing. */
-const withAmongAssets = async (auth: Auth, request: SearchFilters): Promise<SearchFilters> => {
+export const withAmongAssets = async (auth: Auth, request: SearchFilters): Promise<SearchFilters> => {
   const sets: Set<string>[] = [];
   if (request.albumIds && request.albumIds.length > 0) sets.push(await assetsInAll(auth, request.albumIds));
   // Immich's tag filter: every one of the tags, each through itself or a tag below it.

@@ -7,7 +7,9 @@
  * memory), so any page and any filter answer as Immich's would.
  */
 import { requireAsset } from '../access/asset-access.ts';
+import { requireElevation } from '../access/elevation.ts';
 import { Permission } from '../access/permission.ts';
+import { readsArchiveOf } from '../access/timeline-access.ts';
 import { Invalid } from '../core/errors.ts';
 import * as assetRepo from '../db/asset.repository.ts';
 import * as vectorIndexRepo from '../db/vector-index.repository.ts';
@@ -15,9 +17,11 @@ import { matchesSearch, type SearchFilters } from '../domain/search.ts';
 import { dot, halfView, unitVector } from '../domain/vectors.ts';
 import { encodeText, type MlSettings, smartSearchEnabled } from '../ml/ml.ts';
 import type { SearchPage } from '../model/asset.ts';
+import { defaultSearchVisibilities } from '../model/search.ts';
 import type { Auth } from '../model/user.ts';
 import { readConfig } from './config.reader.ts';
-import { searchScope } from './search.service.ts';
+import { timelinePartners } from './partner.service.ts';
+import { withAmongAssets } from './search.service.ts';
 
 export interface SmartSearch {
   query?: string | undefined;
@@ -79,6 +83,31 @@ const queryVector = async (auth: Auth, ml: MlSettings, request: SmartSearch): Pr
     return Float32Array.from(halfView(stored));
   }
   throw new Invalid('Either `query` or `queryAssetId` must be set');
+};
+
+/**
+ * Whose libraries are searched, with which filters each, as the metadata search's
+ * (shared/services/search.service.ts, searchMetadata): the caller's and the timeline partners',
+ * the locked folder only in an unlocked session and only the caller's, the archive and the trash
+ * only the caller's (a partner's archive and trash stay theirs: docs/immich-compatibility.md).
+ */
+const searchScope = async (auth: Auth, request: SearchFilters) => {
+  const visibilities = request.visibilities ?? defaultSearchVisibilities;
+  if (visibilities.includes('locked')) requireElevation(auth);
+  const filters = await withAmongAssets(auth, request);
+  const ownOnly =
+    visibilities.every((visibility) => visibility === 'archive' || visibility === 'locked') ||
+    Boolean(filters.trashedAfter || filters.trashedBefore);
+  const partners = ownOnly ? [] : await timelinePartners(auth);
+  const partnerFilters: SearchFilters = {
+    ...filters,
+    visibilities: visibilities.filter((visibility) => visibility !== 'archive'),
+    withDeleted: false,
+  };
+  return {
+    owners: [auth.user.id, ...partners],
+    filtersOf: (owner: string): SearchFilters => (readsArchiveOf(auth, owner) ? filters : partnerFilters),
+  };
 };
 
 /**
