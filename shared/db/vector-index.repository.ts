@@ -144,6 +144,9 @@ interface Head {
   snapshotCount: number;
   previousSnapshotKey?: string;
   previousSnapshotSeq: number;
+  /** The snapshots' S3 object versions (deployed), so that a deletion leaves no noncurrent copy. */
+  snapshotVersion?: string;
+  previousSnapshotVersion?: string;
 }
 
 const readHead = async (ownerId: string, kind: VectorKind, model: string): Promise<Head | undefined> => {
@@ -156,6 +159,10 @@ const readHead = async (ownerId: string, kind: VectorKind, model: string): Promi
     previousSnapshotSeq: Number(item.previousSnapshotSeq ?? 0),
     ...(typeof item.snapshotKey === 'string' ? { snapshotKey: item.snapshotKey } : {}),
     ...(typeof item.previousSnapshotKey === 'string' ? { previousSnapshotKey: item.previousSnapshotKey } : {}),
+    ...(typeof item.snapshotVersion === 'string' && item.snapshotVersion ? { snapshotVersion: item.snapshotVersion } : {}),
+    ...(typeof item.previousSnapshotVersion === 'string' && item.previousSnapshotVersion
+      ? { previousSnapshotVersion: item.previousSnapshotVersion }
+      : {}),
   };
 };
 
@@ -292,15 +299,17 @@ export const compact = async (ownerId: string, kind: VectorKind, model: string):
   const named = await tryWriteOne(
     updateWrite(
       headKey(ownerId, kind, model),
-      'SET snapshotKey = :key, snapshotSeq = :seq, snapshotCount = :count, previousSnapshotKey = :previousKey, previousSnapshotSeq = :previousSeq',
+      'SET snapshotKey = :key, snapshotSeq = :seq, snapshotCount = :count, snapshotVersion = :version, previousSnapshotKey = :previousKey, previousSnapshotSeq = :previousSeq, previousSnapshotVersion = :previousVersion',
       {
         condition: head.snapshotKey ? 'snapshotKey = :readKey' : 'attribute_not_exists(snapshotKey)',
         values: {
           ':key': key,
           ':seq': state.seq,
           ':count': state.vectors.size,
+          ':version': written.version ?? '',
           ':previousKey': head.snapshotKey ?? '',
           ':previousSeq': head.snapshotSeq,
+          ':previousVersion': head.snapshotVersion ?? '',
           ...(head.snapshotKey ? { ':readKey': head.snapshotKey } : {}),
         },
         sync: 'unsent',
@@ -313,7 +322,10 @@ export const compact = async (ownerId: string, kind: VectorKind, model: string):
     return false;
   }
   // Two generations back: the snapshot before the previous one, and the entries the previous one covered.
-  if (head.previousSnapshotKey) await store.delete([{ key: head.previousSnapshotKey }]);
+  if (head.previousSnapshotKey)
+    await store.delete([
+      { key: head.previousSnapshotKey, ...(head.previousSnapshotVersion ? { version: head.previousSnapshotVersion } : {}) },
+    ]);
   const gone: ReturnType<typeof keys.vectorIndexEntry>[] = [];
   for (let seq = head.previousSnapshotSeq + 1; seq <= head.snapshotSeq; seq++)
     gone.push(keys.vectorIndexEntry(ownerId, kind, modelPart(model), seq));
