@@ -123,8 +123,9 @@ export const searchSmart = async (auth: Auth, request: SmartSearch): Promise<Sea
   const { owners, filtersOf } = await searchScope(auth, request.filters);
   const query = await queryVector(auth, ml, request);
   const ranked: Ranked[] = [];
-  for (const owner of owners) {
-    const set = await vectorIndexRepo.loadVectors(owner, 'clip', ml.clip.modelName);
+  const sets = await Promise.all(owners.map((owner) => vectorIndexRepo.loadVectors(owner, 'clip', ml.clip.modelName)));
+  for (const [index, owner] of owners.entries()) {
+    const set = sets[index] as vectorIndexRepo.VectorSet;
     const halves = viewsOf(set);
     const among = filtersOf(owner).amongAssets;
     set.ids.forEach((id, i) => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as sendJobCommand } from '#functions/job/send-job-command.ts';
 import { handler as search } from '#functions/search/search.ts';
 import { handler as searchSmart } from '#functions/search/search-smart.ts';
+import { handler as deleteAssets } from '#functions/v3/asset/delete-assets.ts';
 import { handler as createPartner } from '#functions/v3/partner/create-partner.ts';
 import { handler as updatePartner } from '#functions/v3/partner/update-partner.ts';
 import * as assetRepo from '#shared/db/asset.repository.ts';
@@ -151,6 +152,23 @@ describe('smart search', () => {
     expect(ids(await smartV3(partner, { query: 'red' }))).toEqual([photos.partnerYellow]);
     expect(ids(await smartV3(stranger, { query: 'blue' }))).toEqual([photos.strangerRed]);
     expect(ids(await smartV3(owner, { query: 'red' }))).not.toContain(photos.strangerRed);
+  });
+
+  it('leaves out trashed photos unless asked for, deleted ones always, and the locked folder without an unlocked session', async () => {
+    const extra = await uploadPhoto(owner, { color: [240, 20, 20] });
+    expect(ids(await smartV3(owner, { query: 'red' }))).toContain(extra);
+    const remove = (force: boolean) =>
+      invoke(deleteAssets, { method: 'DELETE', path: '/api/assets', headers: bearer(owner.accessToken), body: { ids: [extra], force } });
+    expect((await remove(false)).status).toBe(204);
+    expect(ids(await smartV3(owner, { query: 'red' }))).not.toContain(extra);
+    expect(ids(await smartV3(owner, { query: 'red', withDeleted: true }))).toContain(extra);
+    expect(ids(await smartV3(owner, { query: 'red', trashedAfter: '2000-01-01T00:00:00.000Z' }))).toEqual([extra]);
+    expect((await remove(true)).status).toBe(204);
+    expect(ids(await smartV3(owner, { query: 'red', withDeleted: true }))).not.toContain(extra);
+    expect((await smartV3(owner, { query: 'red', visibility: 'locked' })).body).toMatchObject({
+      statusCode: 401,
+      message: 'Elevated permission is required',
+    });
   });
 
   it("answers v1.100's GET /search with clip or smart as a smart search", async () => {
