@@ -22,6 +22,7 @@
  * asset. Deleted assets are not removed here: callers filter them at result time.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { log } from '../core/log.ts';
 // biome-ignore lint/style/noRestrictedImports: the snapshots live in the originals store (the one exception, test/unit/architecture.test.ts).
 import { originalsStore } from '../storage/originals.ts';
 import { batchDelete } from './batch.ts';
@@ -245,7 +246,11 @@ export const appendVectors = async (ownerId: string, kind: VectorKind, model: st
   // A transaction holds at most 100 writes and 4 MB: 12 entries of 300 KB and the head.
   for (let start = 0; start < items.length; start += 12) await appendItems(ownerId, kind, model, items.slice(start, start + 12));
   const head = await readHead(ownerId, kind, model);
-  if (head && shouldCompact(head)) await compact(ownerId, kind, model);
+  // The append is done; a snapshot that cannot be written now is written by a later append.
+  if (head && shouldCompact(head))
+    await compact(ownerId, kind, model).catch((error: unknown) =>
+      log.warn('The embedding index was not compacted', { ownerId, kind, model, error: String(error) }),
+    );
 };
 
 const shouldCompact = (head: Head): boolean => {
