@@ -93,11 +93,10 @@ export const libraryTypes: TypeSyncs = {
     for await (const change of syncRepo.deletionsOf.assetOcr(context.userId, deletionWindow)) {
       const ids = (change.record.lineIds ?? '').split(',').filter(Boolean);
       for (const [index, id] of ids.entries())
-        await context.send(
-          'AssetOcrDeleteV1',
-          fields({ id, assetId: change.record.assetId, deletedAt: changeIdDate(change.updateId) }),
-          { type: 'AssetOcrDeleteV1', updateId: index === ids.length - 1 ? change.updateId : (previous ?? change.updateId) },
-        );
+        await context.send('AssetOcrDeleteV1', fields({ id, assetId: change.record.assetId, deletedAt: changeIdDate(change.updateId) }), {
+          type: 'AssetOcrDeleteV1',
+          updateId: index === ids.length - 1 ? change.updateId : (previous ?? change.updateId),
+        });
       previous = change.updateId;
     }
     // The caller's own assets' lines only (Immich sends no partner's or album's), as they are now.
@@ -106,11 +105,10 @@ export const libraryTypes: TypeSyncs = {
     for await (const change of syncRepo.assetOcrChanges(context.userId, window)) {
       const { lines, assetId } = change.record;
       for (const [index, line] of lines.entries())
-        await context.send(
-          'AssetOcrV1',
-          fields({ ...line, assetId }),
-          { type: 'AssetOcrV1', updateId: index === lines.length - 1 ? change.updateId : (previous ?? change.updateId) },
-        );
+        await context.send('AssetOcrV1', fields({ ...line, assetId }), {
+          type: 'AssetOcrV1',
+          updateId: index === lines.length - 1 ? change.updateId : (previous ?? change.updateId),
+        });
       previous = change.updateId;
     }
   },
