@@ -137,5 +137,6 @@ export const sendJobCommand = async (name: QueueName, command: QueueCommand, for
   if (name === 'facialRecognition' && command === 'start')
     await everyAsset(100, (assetId) => ({ kind: 'asset-faces', assetId, force: false, recognize: true }));
   if (name === 'videoConversion' && command === 'start') await everyVideo(force);
+  if (name === 'ocr' && command === 'start') await everyAsset(25, (assetId) => ({ kind: 'asset-ocr', assetId, force }));
   return status;
 };

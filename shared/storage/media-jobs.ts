@@ -53,7 +53,14 @@ export interface AssetFacesJob {
   recognize?: boolean;
 }
 
-export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob | AssetPlacesJob | AssetFacesJob;
+/** An asset's text found again (the ocr queue started: docs/immich-compatibility.md, "OCR"); only where never looked for, unless `force`. */
+export interface AssetOcrJob {
+  kind: 'asset-ocr';
+  assetId: string;
+  force: boolean;
+}
+
+export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob | AssetPlacesJob | AssetFacesJob | AssetOcrJob;
 
 /** The event the media function receives for jobs (beside the bucket's object-created events). */
 export interface MediaJobEvent {
