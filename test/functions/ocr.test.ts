@@ -79,7 +79,7 @@ describe('OCR after an upload (the ocr media step)', () => {
     const asked = ml.requests.slice(before).filter((request) => request.path.endsWith('predict') && (request.entries as any)?.ocr);
     expect(asked).toHaveLength(1);
     expect(asked[0]?.imageWidth).toBeLessThanOrEqual(1440);
-    expect((asked[0]?.entries as any).ocr.detection.options.minScore).toBe(0.5);
+    expect((asked[0]?.entries as any)?.ocr?.detection?.options?.minScore).toBe(0.5);
     const reply = await ocrOf(owner.accessToken, id);
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual([
