@@ -1,4 +1,4 @@
-import { changeIdTime } from '../../db/changes.ts';
+import { changeIdAt, changeIdTime } from '../../db/changes.ts';
 import * as syncRepo from '../../db/sync.repository.ts';
 import type { StackRecord } from '../../model/stack.ts';
 import type { SyncEvent } from '../../model/sync.ts';
@@ -87,7 +87,8 @@ export const libraryTypes: TypeSyncs = {
   },
   AssetOcrV1: async (context) => {
     // Each record names the lines one run replaced: a line each. All but an item's last line are
-    // acked at the change before it, so an app that applies only part of an item gets it all again.
+    // acked at the change before it (the earliest id when none came before), so an app that applies
+    // only part of an item (a batch ending inside it, the stream then cut) gets it all again.
     const deletionWindow = windowOf(context, 'AssetOcrDeleteV1');
     let previous = deletionWindow.after;
     for await (const change of syncRepo.deletionsOf.assetOcr(context.userId, deletionWindow)) {
@@ -95,7 +96,7 @@ export const libraryTypes: TypeSyncs = {
       for (const [index, id] of ids.entries())
         await context.send('AssetOcrDeleteV1', fields({ id, assetId: change.record.assetId, deletedAt: changeIdDate(change.updateId) }), {
           type: 'AssetOcrDeleteV1',
-          updateId: index === ids.length - 1 ? change.updateId : (previous ?? change.updateId),
+          updateId: index === ids.length - 1 ? change.updateId : (previous ?? changeIdAt(0)),
         });
       previous = change.updateId;
     }
@@ -107,7 +108,7 @@ export const libraryTypes: TypeSyncs = {
       for (const [index, line] of lines.entries())
         await context.send('AssetOcrV1', fields({ ...line, assetId }), {
           type: 'AssetOcrV1',
-          updateId: index === lines.length - 1 ? change.updateId : (previous ?? change.updateId),
+          updateId: index === lines.length - 1 ? change.updateId : (previous ?? changeIdAt(0)),
         });
       previous = change.updateId;
     }
