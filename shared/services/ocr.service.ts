@@ -4,6 +4,7 @@ import * as ocrRepo from '../db/ocr.repository.ts';
 import { maxOcrTokensPerAsset, ocrTokens } from '../domain/ocr-text.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { OcrLineRecord } from '../model/ocr.ts';
+import type { SearchFilters } from '../model/search.ts';
 import type { Auth } from '../model/user.ts';
 
 /**
@@ -11,43 +12,10 @@ import type { Auth } from '../model/user.ts';
  * GET /assets/:id/ocr, synced (AssetOcrV1) and searched (search's `ocr`).
  */
 
-/** Immich's AssetOcrResponseDto. */
-export interface AssetOcrResponseDto {
-  id: string;
-  assetId: string;
-  x1: number;
-  y1: number;
-  x2: number;
-  y2: number;
-  x3: number;
-  y3: number;
-  x4: number;
-  y4: number;
-  boxScore: number;
-  textScore: number;
-  text: string;
-}
-
-const mapLine = (assetId: string, line: OcrLineRecord): AssetOcrResponseDto => ({
-  id: line.id,
-  assetId,
-  x1: line.x1,
-  y1: line.y1,
-  x2: line.x2,
-  y2: line.y2,
-  x3: line.x3,
-  y3: line.y3,
-  x4: line.x4,
-  y4: line.y4,
-  boxScore: line.boxScore,
-  textScore: line.textScore,
-  text: line.text,
-});
-
 /** GET /assets/:id/ocr: the text found in an asset the caller may read, its visible lines in the order found. */
-export const getAssetOcr = async (auth: Auth, id: string): Promise<AssetOcrResponseDto[]> => {
+export const getAssetOcr = async (auth: Auth, id: string): Promise<OcrLineRecord[]> => {
   await requireAsset(auth, Permission.AssetRead, id);
-  return (await ocrRepo.getLines(id)).filter((line) => line.isVisible).map((line) => mapLine(id, line));
+  return (await ocrRepo.getLines(id)).filter((line) => line.isVisible);
 };
 
 /** One line a run found (contract of shared/ml/ml.ts: box corners 0–1, clockwise from the top left). */
@@ -92,4 +60,12 @@ export const assetIdsWithText = async (ownerId: string, query: string): Promise<
   const sets = await Promise.all(tokens.map((token) => ocrRepo.assetIdsWithToken(ownerId, token)));
   const [first, ...rest] = sets.sort((a, b) => a.size - b.size);
   return new Set([...(first ?? [])].filter((id) => rest.every((set) => set.has(id))));
+};
+
+/** Search's OCR text as the owner's assets whose text has its words (among those already narrowed to, if any). */
+export const withOcrMatches = async (owner: string, filters: SearchFilters): Promise<SearchFilters> => {
+  if (filters.ocr === undefined) return filters;
+  const matches = await assetIdsWithText(owner, filters.ocr);
+  const among = filters.amongAssets;
+  return { ...filters, amongAssets: among ? new Set([...matches].filter((id) => among.has(id))) : matches };
 };

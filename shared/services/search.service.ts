@@ -27,7 +27,7 @@ import type { PersonRecord } from '../model/person.ts';
 import type { SuggestionRequest, TextSearch } from '../model/search.ts';
 import { defaultSearchVisibilities } from '../model/search.ts';
 import type { Auth } from '../model/user.ts';
-import { assetIdsWithText } from './ocr.service.ts';
+import { withOcrMatches } from './ocr.service.ts';
 import { timelinePartners } from './partner.service.ts';
 import { getRandom } from './timeline.service.ts';
 
@@ -244,14 +244,6 @@ export const searchLargeAssets = async (auth: Auth, filters: SearchFilters, minF
     .filter((asset) => (asset.exif.fileSizeInByte ?? 0) > minFileSize)
     .sort((a, b) => (b.exif.fileSizeInByte ?? 0) - (a.exif.fileSizeInByte ?? 0) || a.id.localeCompare(b.id))
     .slice(0, size);
-};
-
-/** v3's OCR text as the owner's assets whose text has its words (among those already narrowed to, if any). */
-const withOcrMatches = async (owner: string, filters: SearchFilters): Promise<SearchFilters> => {
-  if (filters.ocr === undefined) return filters;
-  const matches = await assetIdsWithText(owner, filters.ocr);
-  const among = filters.amongAssets;
-  return { ...filters, amongAssets: among ? new Set([...matches].filter((id) => among.has(id))) : matches };
 };
 
 /** v3's albumIds and tagIds as the assets they have in common: none asked, no narrowing. */
