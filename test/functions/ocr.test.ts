@@ -220,3 +220,49 @@ describe('OCR again and deletion', () => {
     expect(await foundIds(owner.accessToken, { ocr: 'board' })).toEqual([]);
   });
 });
+
+describe('assets OCR leaves alone', () => {
+  const runJob = async (assetId: string, force: boolean) => {
+    const jobs = mediaJobsInProcess();
+    jobs.start();
+    try {
+      jobs.run([{ kind: 'asset-ocr', assetId, force }]);
+      await jobs.settle();
+    } finally {
+      jobs.stop();
+    }
+  };
+
+  it('skips a trashed asset, and "all" (force) removes its lines', async () => {
+    const id = await processedPhoto(owner.accessToken, [line('Binned')], [90, 90, 10]);
+    expect((await trash(owner.accessToken, [id])).status).toBe(204);
+    const before = ml.requests.length;
+    await runJob(id, false);
+    expect((await tableItems('assetOcr')).filter((item) => item.assetId === id)).toHaveLength(1);
+    await runJob(id, true);
+    expect((await tableItems('assetOcr')).filter((item) => item.assetId === id)).toEqual([]);
+    expect((await tableItems('ocrTerm')).filter((item) => item.assetId === id)).toEqual([]);
+    // Neither run asked the ML service.
+    expect(ml.requests.slice(before).filter((request) => request.path.endsWith('predict'))).toEqual([]);
+  });
+
+  it('asks nothing with OCR switched off', async () => {
+    await changeConfig(adminToken, (config) => ({
+      ...config,
+      machineLearning: { ...config.machineLearning, ocr: { ...config.machineLearning.ocr, enabled: false } },
+    }));
+    try {
+      const before = ml.requests.length;
+      const id = await processedPhoto(owner.accessToken, [line('Unread')], [10, 90, 90]);
+      expect(ml.requests.slice(before).filter((request) => request.path.endsWith('predict'))).toEqual([]);
+      expect((await ocrOf(owner.accessToken, id)).body).toEqual([]);
+      await runJob(id, true);
+      expect((await ocrOf(owner.accessToken, id)).body).toEqual([]);
+    } finally {
+      await changeConfig(adminToken, (config) => ({
+        ...config,
+        machineLearning: { ...config.machineLearning, ocr: { ...config.machineLearning.ocr, enabled: true } },
+      }));
+    }
+  });
+});
