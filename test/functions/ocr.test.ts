@@ -184,6 +184,22 @@ describe('search by text (POST /search/metadata `ocr`, 3.2’s filter.ocr)', () 
     expect((await search(owner.accessToken, { filter: { ocr: { matches: 7 } } })).status).toBe(400);
   });
 
+  it('pages the matches newest first, however many there are', async () => {
+    const user = await freshUser(adminToken, 'Pager');
+    ml.setOcr([line('Timetable')]);
+    const ids: string[] = [];
+    for (let day = 1; day <= 6; day++) {
+      const id = await addPhoto(user.accessToken, { color: [day * 30, 10, 10] }, new Date(`2024-03-0${day}T10:00:00.000Z`));
+      const key = await originalPathOf(id);
+      await objectCreated(key);
+      ids.push(id);
+    }
+    const newestFirst = [...ids].reverse();
+    for (let page = 1; page <= 6; page++)
+      expect(await foundIds(user.accessToken, { ocr: 'timetable', size: 1, page }), `page ${page}`).toEqual([newestFirst[page - 1]]);
+    expect(await foundIds(user.accessToken, { ocr: 'timetable', size: 4 })).toEqual(newestFirst.slice(0, 4));
+  });
+
   it('never finds another user’s assets', async () => {
     expect(await foundIds(stranger.accessToken, { ocr: 'stop' })).toEqual([]);
   });
