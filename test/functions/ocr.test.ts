@@ -7,7 +7,9 @@ import { invoke } from '../support/invoke.ts';
 import { addPhoto, trash } from '../support/library.ts';
 import { changeConfig, mediaJobsInProcess, objectCreated } from '../support/media.ts';
 import { type MlService, type StandInOcrLine, startMlService } from '../support/ml-service.ts';
+import { makeJpeg } from '../support/photos.ts';
 import { tableItems } from '../support/table-items.ts';
+import { cliFields, upload } from '../support/uploads.ts';
 
 let ml: MlService;
 let adminToken: string;
@@ -260,6 +262,20 @@ describe('assets OCR leaves alone', () => {
     expect((await tableItems('ocrTerm')).filter((item) => item.assetId === id)).toEqual([]);
     // Neither run asked the ML service.
     expect(ml.requests.slice(before).filter((request) => request.path.endsWith('predict'))).toEqual([]);
+  });
+
+  it('skips a hidden asset (Immich’s OCR job does), at upload and in the ocr job', async () => {
+    ml.setOcr([line('Hidden')]);
+    const data = makeJpeg({ color: [70, 20, 120] });
+    const reply = await upload(owner.accessToken, { data, fields: { ...cliFields('hidden.jpg', data.length), isVisible: 'false' } });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    const id = String(reply.body.id);
+    const before = ml.requests.length;
+    const key = await originalPathOf(id);
+    expect(await objectCreated(key)).toEqual({ outcomes: { [key]: 'made' } });
+    await runJob(id, true);
+    expect(ml.requests.slice(before).filter((request) => request.path.endsWith('predict'))).toEqual([]);
+    expect((await ocrOf(owner.accessToken, id)).body).toEqual([]);
   });
 
   it('asks nothing with OCR switched off', async () => {
