@@ -136,7 +136,8 @@ const searchOwner = async (owner: string, request: SearchFilters, order: Order, 
     for await (const batch of driver) {
       examined += batch.length;
       found.push(...batch.filter((asset) => asset.ownerId === owner && matchesSearch(asset, filters)));
-      if (found.length >= wanted || examined >= maxExamined) break;
+      // The assets of a set (albums, tags, OCR text) come in no order: all of them are examined.
+      if ((found.length >= wanted && !filters.amongAssets) || examined >= maxExamined) break;
     }
   }
   // Drivers deliver in index order already; sorting again makes point and person drivers exact too.

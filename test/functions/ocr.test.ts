@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as sendJobCommandHandler } from '#functions/job/send-job-command.ts';
 import { handler as searchMetadataHandler } from '#functions/search/search-metadata.ts';
 import { handler as getAssetOcrHandler } from '#functions/v3/asset/get-asset-ocr.ts';
+import { recordOcr } from '#shared/services/ocr.service.ts';
 import { bearer, freshUser, login, signUpAdmin } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, trash } from '../support/library.ts';
@@ -200,6 +201,25 @@ describe('search by text (POST /search/metadata `ocr`, 3.2’s filter.ocr)', () 
     for (let page = 1; page <= 6; page++)
       expect(await foundIds(user.accessToken, { ocr: 'timetable', size: 1, page }), `page ${page}`).toEqual([newestFirst[page - 1]]);
     expect(await foundIds(user.accessToken, { ocr: 'timetable', size: 4 })).toEqual(newestFirst.slice(0, 4));
+  });
+
+  it('pages the newest matches first when more than a read’s hundred match', async () => {
+    // 150 photos whose text has the word (recorded as a run records it), on 150 days.
+    const user = await freshUser(adminToken, 'ManyMatches');
+    const ids: string[] = [];
+    for (let day = 0; day < 150; day++) {
+      const taken = new Date(Date.UTC(2020, 0, 1 + day, 12));
+      const data = makeJpeg({ color: [day, 50, 50] });
+      const reply = await upload(user.accessToken, { data, fields: cliFields(`many-${day}.jpg`, data.length, taken) });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      ids.push(String(reply.body.id));
+    }
+    for (const id of ids) await recordOcr({ id, ownerId: user.id }, [line('Common word')]);
+    const newestFirst = [...ids].reverse();
+    // Ten pages: a hundred of the 150 read in no order would give all ten right about once in sixty runs.
+    for (let page = 1; page <= 10; page++)
+      expect(await foundIds(user.accessToken, { ocr: 'common', size: 1, page }), `page ${page}`).toEqual([newestFirst[page - 1]]);
+    expect(await foundIds(user.accessToken, { ocr: 'word common', size: 3, order: 'asc' })).toEqual(ids.slice(0, 3));
   });
 
   it('never finds another user’s assets', async () => {
