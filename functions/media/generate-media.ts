@@ -16,6 +16,7 @@ import { assetIdOfOriginalKey, originalExists } from '#shared/services/media/ori
 import { makePersonThumbnail, processUpload, runJobSteps } from '#shared/services/media/pipeline.ts';
 import type { MediaOutcome } from '#shared/services/media/step.ts';
 import { clipJobSteps } from '#shared/services/media/steps/clip.ts';
+import { ocrJobSteps } from '#shared/services/media/steps/ocr.ts';
 import { recordRun } from '#shared/services/queue-runs.ts';
 
 /** What the function reads of an S3 event (an S3Event is one): the keys of the objects created. */
@@ -92,6 +93,7 @@ const runners: { [K in Exclude<MediaJob['kind'], 'asset-places'>]: Runner<JobOf<
     queue: () => 'smartSearch',
     run: (job) => runJobSteps(job.assetId, clipJobSteps(job.force)),
   },
+  'asset-ocr': { key: (job) => `ocr/${job.assetId}`, queue: () => 'ocr', run: (job) => runJobSteps(job.assetId, ocrJobSteps(job.force)) },
 };
 
 const runJob = async (job: Exclude<MediaJob, JobOf<'asset-places'>>): Promise<[string, string]> => {

@@ -61,7 +61,8 @@ export type SyncedEntity =
   | 'memoryAsset'
   | 'stack'
   | 'assetEdits'
-  | 'assetMetadata';
+  | 'assetMetadata'
+  | 'assetOcr';
 
 /** Which synced entity an item is, from its key (shared/db/keys.ts), or undefined for the rest. */
 export const syncedEntityOf = ({ pk, sk }: Key): SyncedEntity | undefined => {
@@ -76,6 +77,7 @@ export const syncedEntityOf = ({ pk, sk }: Key): SyncedEntity | undefined => {
     return undefined;
   }
   if (pk.startsWith('ASSETMETADATA#')) return 'assetMetadata';
+  if (pk.startsWith('ASSETOCR#')) return 'assetOcr';
   if (pk.startsWith('MEMORY#')) return sk.startsWith('ASSET#') ? 'memoryAsset' : undefined;
   if (pk.startsWith('ALBUM#')) return sk.startsWith('USER#') ? 'albumUser' : sk.startsWith('ASSET#') ? 'albumAsset' : undefined;
   if (pk.startsWith('PARTNER#')) return 'partner';
@@ -116,6 +118,8 @@ const changePartition = (entity: SyncedEntity, item: Record<string, unknown>): s
       return changesPartition(syncScopes.assetEdits(String(item.ownerId))).value;
     case 'assetMetadata':
       return changesPartition(syncScopes.assetMetadata(String(item.ownerId), String(item.assetId))).value;
+    case 'assetOcr':
+      return changesPartition(syncScopes.assetOcr(String(item.ownerId))).value;
     case 'albumAsset':
       return changesPartition(syncScopes.albumEntries(String(item.albumId))).value;
     case 'user':

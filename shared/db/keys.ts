@@ -58,6 +58,11 @@ export const keys = {
    * it: reading an asset never reads its metadata. `KEY#`: a key may be empty, a sort key may not.
    */
   assetMetadata: (assetId: string, key: string): Key => ({ pk: `ASSETMETADATA#${assetId}`, sk: `KEY#${key}` }),
+  /**
+   * An asset's OCR lines (docs/immich-compatibility.md, "OCR"), one item replaced whole per run, in
+   * a partition of the asset's own beside it: reading an asset never reads its text.
+   */
+  assetOcr: (assetId: string): Key => ({ pk: `ASSETOCR#${assetId}`, sk: 'OCR' }),
   /** Uniqueness of a file per owner: SHA-1 (hex) → assetId. Bulk upload checks read these. */
   checksum: (ownerId: string, sha1Hex: string): Key => ({ pk: `CHECKSUM#${ownerId}#${sha1Hex}`, sk: 'CHECKSUM' }),
   /** An asset under the device that uploaded it (`deviceAssetId`, `isVisible`): the mobile app's backup checks. */
@@ -150,6 +155,8 @@ export const keys = {
     pk: `TERM#${ownerId}#${word}`,
     sk: `${fileCreatedAt}#${assetId}`,
   }),
+  /** An OCR search posting: an owner's asset whose text has a token (search's `ocr`), apart from the text search's words. */
+  ocrTerm: (ownerId: string, token: string, assetId: string): Key => ({ pk: `OCRTERM#${ownerId}#${token}`, sk: assetId }),
 } as const;
 
 /** The sort key of everything listed in date order: `<fileCreatedAt>#<assetId>`. */
@@ -195,6 +202,8 @@ export const partitions = {
   sharedLinkAssets: (linkId: string): Partition => ({ value: `SHAREDLINK#${linkId}`, prefix: 'ASSET#' }),
   /** The postings of one word of an owner's (GET /search), newest last. */
   term: (ownerId: string, word: string): Partition => ({ value: `TERM#${ownerId}#${word}` }),
+  /** The assets of an owner whose text has one OCR token (search's `ocr`), by asset id. */
+  ocrTerm: (ownerId: string, token: string): Partition => ({ value: `OCRTERM#${ownerId}#${token}` }),
   /** An owner's timeline counters, one item a month, oldest first. */
   timeBuckets: (ownerId: string): Partition => ({ value: `BUCKETS#${ownerId}` }),
   /** An owner's trashed assets, longest in the trash first. */

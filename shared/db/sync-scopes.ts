@@ -28,6 +28,8 @@ export const stacks = (ownerId: string): string => `${ownerId}#STACK`;
 /** A user's metadata rows (deletions). */
 export const userMetadata = (userId: string): string => `${userId}#USERMETADATA`;
 export const assetEdits = (ownerId: string): string => `${ownerId}#ASSETEDIT`;
+/** An owner's assets' OCR lines (changes: an asset's lines replaced; deletions: the lines a run replaced). */
+export const assetOcr = (ownerId: string): string => `${ownerId}#ASSETOCR`;
 /** An owner's asset metadata, in 16 scopes by the asset id's first hex digit (`shard`: that digit, or the asset id). */
 export const assetMetadata = (ownerId: string, shard: string): string => `${ownerId}#ASSETMETADATA#${shard.charAt(0)}`;
 /** Every user (changes, and deletions of users deleted for good). */

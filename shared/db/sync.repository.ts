@@ -3,6 +3,7 @@ import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { AssetMetadataRecord } from '../model/asset-metadata.ts';
 import type { MemoryRecord } from '../model/memory.ts';
+import type { AssetOcrRecord } from '../model/ocr.ts';
 import type { UserRecord } from '../model/user.ts';
 import { batchDelete, batchGet, batchPut } from './batch.ts';
 import { assetMetadataShards, changeIdAt } from './changes.ts';
@@ -12,6 +13,7 @@ import { assetCodec, assetEditsCodec } from './items/asset.ts';
 import { assetMetadataCodec } from './items/asset-metadata.ts';
 import { faceCodec } from './items/face.ts';
 import { memoryCodec } from './items/memory.ts';
+import { assetOcrCodec } from './items/ocr.ts';
 import { personCodec } from './items/person.ts';
 import { stackCodec } from './items/stack.ts';
 import { userCodec } from './items/user.ts';
@@ -184,6 +186,25 @@ export const stackChanges = (ownerId: string, window: Window) => decoded(changes
 /** An owner's assets whose photo edits changed: each asset's edits as they are now (AssetEditsV1). */
 export const assetEditChanges = (ownerId: string, window: Window) =>
   decoded(changesIn(syncScopes.assetEdits(ownerId), window), assetEditsCodec.read);
+/**
+ * An owner's assets whose OCR lines changed, each asset's lines as they are now (AssetOcrV1), sent
+ * only while its asset is there (an asset deleted meanwhile: its lines go with it), the assets read
+ * a hundred at a time (BatchGetItem).
+ */
+export async function* assetOcrChanges(ownerId: string, window: Window): AsyncGenerator<Change<AssetOcrRecord>> {
+  let batch: Change<AssetOcrRecord>[] = [];
+  const flush = async function* () {
+    const assets = await assetItems(batch.map((change) => change.record.assetId));
+    const present = new Set(assets.filter((item) => item.ownerId === ownerId).map((item) => String(item.id)));
+    for (const change of batch) if (present.has(change.record.assetId)) yield change;
+    batch = [];
+  };
+  for await (const change of decoded(changesIn(syncScopes.assetOcr(ownerId), window), assetOcrCodec.read)) {
+    batch.push(change);
+    if (batch.length >= 100) yield* flush();
+  }
+  if (batch.length > 0) yield* flush();
+}
 /** An owner's 16 asset metadata scopes (shared/db/changes.ts): their changes and their deletions. */
 export const assetMetadataScopes = (ownerId: string): string[] =>
   assetMetadataShards.map((shard) => syncScopes.assetMetadata(ownerId, shard));
@@ -255,6 +276,8 @@ export const deletionsOf = {
   stacks: (ownerId: string, window: Window) => deletions(syncScopes.stacks(ownerId), window),
   userMetadata: (userId: string, window: Window) => deletions(syncScopes.userMetadata(userId), window),
   assetEdits: (ownerId: string, window: Window) => deletions(syncScopes.assetEdits(ownerId), window),
+  /** The OCR lines runs replaced: each record names an asset and its replaced lines (`lineIds`, comma-separated). */
+  assetOcr: (ownerId: string, window: Window) => deletions(syncScopes.assetOcr(ownerId), window),
   /** Explicit deletions only, the 16 scopes merged in change order. */
   assetMetadata: (ownerId: string, window: Window) =>
     mergeInOrder(

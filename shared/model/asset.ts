@@ -163,6 +163,8 @@ export const AssetRecordSchema = v.object({
    * needed or none is made yet. Served for playback instead of the original.
    */
   encodedVideoPath: v.optional(v.string()),
+  /** When its text was last looked for (Immich's `asset_job_status.ocrAt`; absent: never): docs/immich-compatibility.md, "OCR". */
+  ocrAt: v.optional(v.string()),
 });
 export type AssetRecord = v.InferOutput<typeof AssetRecordSchema>;
 

@@ -67,8 +67,13 @@ export interface SearchFilters {
   tagIds?: readonly string[] | undefined;
   /** The only assets that can match: those the albums and tags asked for have in common. */
   amongAssets?: ReadonlySet<string> | undefined;
-  /** Nothing can match (v3's OCR text asked for: none exists here). */
+  /** Nothing can match. */
   matchesNothing?: boolean | undefined;
+  /**
+   * v3's OCR text (`ocr`, or 3.2's `filter.ocr.matches`): assets whose text has every word of it
+   * (docs/immich-compatibility.md, "OCR"); the search resolves it per owner into `amongAssets`.
+   */
+  ocr?: string | undefined;
 }
 
 /** GET /search (v1.100's deprecated text search): the words (`q` or `query`), the smart flags it refuses, at most `size`. */

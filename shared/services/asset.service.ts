@@ -216,15 +216,6 @@ export const updateAssets = async (auth: Auth, ids: readonly string[], dto: Asse
   });
 };
 
-/**
- * GET /assets/:id/ocr: the text found in the asset, as Immich answers with OCR off (its machine
- * learning): none. The viewer asks for it whatever the features say.
- */
-export const getAssetOcr = async (auth: Auth, id: string): Promise<[]> => {
-  await requireAsset(auth, Permission.AssetRead, id);
-  return [];
-};
-
 /** GET /asset/device/:deviceId: the `deviceAssetId` of every visible asset this device uploaded (trashed ones too, as Immich). */
 export const getUserAssetsByDeviceId = async (auth: Auth, deviceId: string): Promise<string[]> =>
   (await assetRepo.listDeviceAssets(auth.user.id, deviceId)).filter((entry) => entry.isVisible).map((entry) => entry.deviceAssetId);

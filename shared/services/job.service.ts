@@ -139,5 +139,6 @@ export const sendJobCommand = async (name: QueueName, command: QueueCommand, for
   // Immich's "missing" embeds what has no embedding under the current model; "all" embeds every asset again (docs/search.md).
   if (name === 'smartSearch' && command === 'start') await everyAsset(25, (assetId) => ({ kind: 'asset-clip', assetId, force }));
   if (name === 'videoConversion' && command === 'start') await everyVideo(force);
+  if (name === 'ocr' && command === 'start') await everyAsset(25, (assetId) => ({ kind: 'asset-ocr', assetId, force }));
   return status;
 };

@@ -27,6 +27,7 @@ import type { PersonRecord } from '../model/person.ts';
 import type { SuggestionRequest, TextSearch } from '../model/search.ts';
 import { defaultSearchVisibilities } from '../model/search.ts';
 import type { Auth } from '../model/user.ts';
+import { withOcrMatches } from './ocr.service.ts';
 import { timelinePartners } from './partner.service.ts';
 import { getRandom } from './timeline.service.ts';
 
@@ -126,7 +127,8 @@ const maxResultDepth = 10_000;
 export const maxTextCandidates = 5_000;
 
 /** One owner's matches, in result order, up to `wanted` (or what `maxExamined` candidates gave). */
-const searchOwner = async (owner: string, filters: SearchFilters, order: Order, wanted: number): Promise<AssetRecord[]> => {
+const searchOwner = async (owner: string, request: SearchFilters, order: Order, wanted: number): Promise<AssetRecord[]> => {
+  const filters = await withOcrMatches(owner, request);
   const driver = await chooseDriver(owner, filters, order, wanted);
   const found: AssetRecord[] = [];
   let examined = 0;
@@ -134,7 +136,8 @@ const searchOwner = async (owner: string, filters: SearchFilters, order: Order, 
     for await (const batch of driver) {
       examined += batch.length;
       found.push(...batch.filter((asset) => asset.ownerId === owner && matchesSearch(asset, filters)));
-      if (found.length >= wanted || examined >= maxExamined) break;
+      // The assets of a set (albums, tags, OCR text) come in no order: all of them are examined.
+      if ((found.length >= wanted && !filters.amongAssets) || examined >= maxExamined) break;
     }
   }
   // Drivers deliver in index order already; sorting again makes point and person drivers exact too.

@@ -8,6 +8,7 @@ import type { TrashEntry } from '../db/asset.repository.ts';
 import * as assetRepo from '../db/asset.repository.ts';
 import * as assetMetadataRepo from '../db/asset-metadata.repository.ts';
 import * as memoryRepo from '../db/memory.repository.ts';
+import * as ocrRepo from '../db/ocr.repository.ts';
 import { done, doneWith, type Outcome } from '../db/outcome.ts';
 import * as personRepo from '../db/person.repository.ts';
 import * as tagRepo from '../db/tag.repository.ts';
@@ -114,6 +115,7 @@ const deleteForGood = async (found: { asset: AssetRecord; faces: FaceRecord[] })
     leaveStackForGood(found.asset),
     assetRepo.dropPhotoEdits(found.asset),
     assetMetadataRepo.dropAssetMetadata(found.asset.id),
+    ocrRepo.dropAssetOcr(found.asset),
   ]);
   // Its search postings too (they would only cost reads: docs/data-model.md, "Search").
   await termRepo.deletePostings(found.asset.ownerId, termRepo.postingsOf(found.asset, assetTerms(found.asset, names)));

@@ -63,7 +63,14 @@ export interface AssetClipJob {
   force: boolean;
 }
 
-export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob | AssetPlacesJob | AssetFacesJob | AssetClipJob;
+/** An asset's text found again (the ocr queue started: docs/immich-compatibility.md, "OCR"); only where never looked for, unless `force`. */
+export interface AssetOcrJob {
+  kind: 'asset-ocr';
+  assetId: string;
+  force: boolean;
+}
+
+export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob | AssetPlacesJob | AssetFacesJob | AssetClipJob | AssetOcrJob;
 
 /** The event the media function receives for jobs (beside the bucket's object-created events). */
 export interface MediaJobEvent {

@@ -5,6 +5,7 @@ import type { PersonRecord } from '#shared/model/person.ts';
 import { editSteps, faceDetectionSteps, faceRecognitionSteps } from '#shared/services/media/jobs.ts';
 import { personThumbnailSteps, uploadSteps } from '#shared/services/media/pipeline.ts';
 import { clipJobSteps } from '#shared/services/media/steps/clip.ts';
+import { ocrJobSteps } from '#shared/services/media/steps/ocr.ts';
 
 /**
  * An upload's steps (shared/services/media/pipeline.ts) are the ones docs/media.md lists, in its
@@ -41,6 +42,7 @@ describe("the media jobs' steps", () => {
       'asset-faces (faceDetection)': faceDetectionSteps(false).map((step) => step.name),
       'asset-faces (facialRecognition)': faceRecognitionSteps.map((step) => step.name),
       'asset-clip (smartSearch)': clipJobSteps(false).map((step) => step.name),
+      'asset-ocr (ocr)': ocrJobSteps(false).map((step) => step.name),
     });
   });
 });

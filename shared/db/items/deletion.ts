@@ -51,6 +51,12 @@ export const deletionWrites = {
   user: (userId: string): Write => record(syncScopes.users(), { userId }),
   /** A photo edit replaced, removed or gone with its asset (AssetEditDeleteV1). */
   assetEdit: (ownerId: string, editId: string): Write => record(syncScopes.assetEdits(ownerId), { editId }),
+  /**
+   * The OCR lines a run replaced (AssetOcrDeleteV1, one line each): their ids, comma-separated, in
+   * one record, so that replacing a page of text is one write however many lines it had.
+   */
+  assetOcr: (ownerId: string, assetId: string, lineIds: readonly string[]): Write =>
+    record(syncScopes.assetOcr(ownerId), { assetId, lineIds: lineIds.join(',') }),
   /** An asset's metadata key deleted (AssetMetadataDeleteV1); not one that went with its asset (Immich's audit trigger skips a cascade). */
   assetMetadata: (ownerId: string, assetId: string, key: string): Write =>
     record(syncScopes.assetMetadata(ownerId, assetId), { assetId, key }),

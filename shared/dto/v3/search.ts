@@ -12,6 +12,18 @@ import { boolean, coercedInteger, integer, isoDateTime, object, picklist, string
 const optionalText = v.optional(text(limits.keyValue));
 const nullableText = v.optional(v.nullable(text(limits.keyValue)));
 
+/** 3.2's filter tree, the part served: `{ocr: {matches: <text>}}` (Immich's StringSimilarityFilter). */
+interface OcrFilter {
+  ocr: { matches: string };
+}
+const isOcrFilter = (filter: unknown): filter is OcrFilter => {
+  if (typeof filter !== 'object' || filter === null || Object.keys(filter).join() !== 'ocr') return false;
+  const ocr = (filter as { ocr: unknown }).ocr;
+  if (typeof ocr !== 'object' || ocr === null || Object.keys(ocr).join() !== 'matches') return false;
+  const matches = (ocr as { matches: unknown }).matches;
+  return typeof matches === 'string' && matches.length <= limits.keyValue;
+};
+
 /** The filters both POST /search/metadata and POST /search/random take. */
 const filterFields = {
   albumIds: v.optional(uuidsUpTo(limits.bulkTargets)),
@@ -54,11 +66,12 @@ const filterFields = {
   withPeople: v.optional(boolean),
   withStacked: v.optional(boolean),
   size: v.optional(integer(1, 1000)),
-  // 3.2's filter language: not served yet.
+  // 3.2's filter language: only its OCR condition is served yet (`{ocr: {matches}}`).
   filter: v.optional(
     v.pipe(
       v.unknown(),
-      v.check(() => false, 'filter is not supported by this server yet'),
+      v.check(isOcrFilter, 'filter is not supported by this server yet, but for filter.ocr.matches'),
+      v.transform((filter) => filter as OcrFilter),
     ),
   ),
 };
@@ -90,14 +103,16 @@ type FilterInput = v.InferOutput<v.ObjectSchema<typeof filterFields, undefined>>
 
 /**
  * v3's visibility as the model's visibilities (the one named, or the timeline and the archive by
- * default), null exif values as no filter, OCR text as nothing to match.
+ * default), null exif values as no filter, OCR text (flat, or the filter tree's, both when given)
+ * as the words to find.
  */
-const toFilters = ({ visibility, ocr, filter: _filter, ...input }: FilterInput & Record<string, unknown>): SearchFilters => {
+const toFilters = ({ visibility, ocr, filter, ...input }: FilterInput & Record<string, unknown>): SearchFilters => {
   const nulls = Object.fromEntries(Object.entries(input).map(([key, value]) => [key, value === null ? undefined : value]));
+  const texts = [ocr, filter?.ocr.matches].filter((text): text is string => typeof text === 'string' && text !== '');
   return {
     ...nulls,
     visibilities: visibility === undefined ? ['timeline', 'archive'] : [visibility],
-    ...(ocr ? { matchesNothing: true } : {}),
+    ...(texts.length > 0 ? { ocr: texts.join(' ') } : {}),
   } as SearchFilters;
 };
 
@@ -125,6 +140,7 @@ export const LargeAssetSearchDto = v.pipe(
     make: optionalText,
     model: optionalText,
     lensModel: optionalText,
+    ocr: optionalText,
   }),
   v.transform(({ minFileSize, size, withExif, ...filters }) => ({
     minFileSize: minFileSize ?? 0,

@@ -18,12 +18,13 @@ import { clipStep } from './steps/clip.ts';
 import { editsStep } from './steps/edits.ts';
 import { ensurePreviewStep } from './steps/ensure-preview.ts';
 import { facesStep } from './steps/faces.ts';
+import { ocrStep } from './steps/ocr.ts';
 import { personThumbnailStep, personThumbnailsStep } from './steps/person-thumbnails.ts';
 import { placesStep } from './steps/places.ts';
 import { previewsStep } from './steps/previews.ts';
 
 /** The steps of an upload, in their order. */
-export const uploadSteps: readonly MediaStep[] = [placesStep, previewsStep, editsStep, personThumbnailsStep, facesStep, clipStep];
+export const uploadSteps: readonly MediaStep[] = [placesStep, previewsStep, editsStep, personThumbnailsStep, facesStep, clipStep, ocrStep];
 
 /** A run's context for the asset as read: the settings and the store read once for its steps. */
 const contextOf = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<UploadContext> => ({

@@ -1,7 +1,11 @@
+import { changeIdAt, changeIdTime } from '../../db/changes.ts';
 import * as syncRepo from '../../db/sync.repository.ts';
 import type { StackRecord } from '../../model/stack.ts';
 import type { SyncEvent } from '../../model/sync.ts';
 import { backfill, fields, presentOf, sendChanges, sendDeletions, type TypeSyncs, windowOf } from './mechanics.ts';
+
+/** When a deletion was recorded: its change id's time. */
+const changeIdDate = (id: string): string => new Date(changeIdTime(id)).toISOString();
 
 /** Immich's SyncStackV1. */
 const stackRow = (stack: StackRecord): SyncEvent['data'] =>
@@ -80,6 +84,34 @@ export const libraryTypes: TypeSyncs = {
           { kind: 'edit', assetId: change.record.assetId, edit, sequence },
           { type: 'AssetEditV1', updateId: change.updateId },
         );
+  },
+  AssetOcrV1: async (context) => {
+    // Each record names the lines one run replaced: a line each. All but an item's last line are
+    // acked at the change before it (the earliest id when none came before), so an app that applies
+    // only part of an item (a batch ending inside it, the stream then cut) gets it all again.
+    const deletionWindow = windowOf(context, 'AssetOcrDeleteV1');
+    let previous = deletionWindow.after;
+    for await (const change of syncRepo.deletionsOf.assetOcr(context.userId, deletionWindow)) {
+      const ids = (change.record.lineIds ?? '').split(',').filter(Boolean);
+      for (const [index, id] of ids.entries())
+        await context.send('AssetOcrDeleteV1', fields({ id, assetId: change.record.assetId, deletedAt: changeIdDate(change.updateId) }), {
+          type: 'AssetOcrDeleteV1',
+          updateId: index === ids.length - 1 ? change.updateId : (previous ?? changeIdAt(0)),
+        });
+      previous = change.updateId;
+    }
+    // The caller's own assets' lines only (Immich sends no partner's or album's), as they are now.
+    const window = windowOf(context, 'AssetOcrV1');
+    previous = window.after;
+    for await (const change of syncRepo.assetOcrChanges(context.userId, window)) {
+      const { lines, assetId } = change.record;
+      for (const [index, line] of lines.entries())
+        await context.send('AssetOcrV1', fields({ ...line, assetId }), {
+          type: 'AssetOcrV1',
+          updateId: index === lines.length - 1 ? change.updateId : (previous ?? changeIdAt(0)),
+        });
+      previous = change.updateId;
+    }
   },
   AssetMetadataV1: async (context) => {
     // Explicit deletions only: metadata that went with its asset goes with the AssetDeleteV1 (the app's rows cascade).

@@ -9,7 +9,6 @@ import { userTypes } from './users.ts';
 /**
  * The sync stream's types (docs/immich-compatibility.md, "The sync stream"): what each requested
  * type sends, by module. A new type is a row here (and in `order`) and its module's function.
- * What this server does not store yet answers nothing (OCR).
  */
 export const typeSyncs: TypeSyncs = { ...userTypes, ...ownAssetTypes, ...sharedAssetTypes, ...albumTypes, ...libraryTypes };
 
