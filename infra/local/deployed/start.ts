@@ -45,6 +45,16 @@ const hostBinaries = async (codeDir: string): Promise<Record<string, string>> =>
 };
 
 /**
+ * Likewise the packages of a bundle with a native build (the `ml` group's onnxruntime-node, whose
+ * linux-arm64 binding the stack copies beside the bundle: infra/cdk/bundling.ts): on another
+ * architecture, the function's `import` of it resolves to this project's copy, which has this
+ * machine's build (infra/local/deployed/lambda-worker.ts). Its JavaScript is the same version.
+ */
+const projectRoot = join(import.meta.dirname, '..', '..', '..');
+export const hostModules = (codeDir: string): Record<string, string> =>
+  process.arch !== 'arm64' && existsSync(join(codeDir, 'node_modules', 'onnxruntime-node')) ? { 'onnxruntime-node': projectRoot } : {};
+
+/**
  * What the template sets that cannot hold here: there is no MediaConvert on this machine, so the
  * transcode function gets no role to hand it (`MEDIACONVERT_ROLE_ARN`) and encodes every video
  * itself with ffmpeg, however long (docs/deployment.md, "Transcoding").
@@ -373,7 +383,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
           ...(options.logLevel ? { LOG_LEVEL: options.logLevel } : {}),
           ...(await hostBinaries(fn.codeDir)),
         };
-        return [fn.id, new FunctionPool(fn, environment)] as const;
+        return [fn.id, new FunctionPool(fn, environment, undefined, hostModules(fn.codeDir))] as const;
       }),
     ),
   );
