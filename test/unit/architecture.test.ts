@@ -89,6 +89,9 @@ const allowed: Record<string, readonly string[]> = {
   'shared/domain': ['shared/core', 'shared/model'],
   'shared/db': ['shared/core', 'shared/model'],
   'shared/media': ['shared/core', 'shared/model', 'shared/domain'],
+  // Machine learning (docs/machine-learning.md): the remote back end (the user's Immich ML service)
+  // and the local one (models from a folder, or deployed from the bucket through shared/storage).
+  'shared/ml': ['shared/core', 'shared/model', 'shared/domain', 'shared/storage'],
   // The shared-link secret (shared/storage/link-secret.ts) checks a password link's token.
   'shared/auth': ['shared/core', 'shared/model', 'shared/db', 'shared/access', 'shared/storage'],
   'shared/access': ['shared/core', 'shared/model', 'shared/db'],
@@ -104,6 +107,7 @@ const allowed: Record<string, readonly string[]> = {
     'shared/domain',
     'shared/db',
     'shared/media',
+    'shared/ml',
     'shared/storage',
     'shared/auth',
     'shared/access',
@@ -112,7 +116,17 @@ const allowed: Record<string, readonly string[]> = {
   // The handler factory collects the events a route's operation raises (the outbox) and hands them to the route's publish.
   'shared/http': ['shared/core', 'shared/model', 'shared/dto', 'shared/auth', 'shared/realtime'],
   // The media function's entry sends its jobs' events; the greeter and the heartbeat are the socket's own.
-  functions: ['shared/core', 'shared/model', 'shared/dto', 'shared/domain', 'shared/services', 'shared/http', 'shared/realtime'],
+  // The features routes ask shared/ml which machine-learning features there are (docs/machine-learning.md).
+  functions: [
+    'shared/core',
+    'shared/model',
+    'shared/dto',
+    'shared/domain',
+    'shared/ml',
+    'shared/services',
+    'shared/http',
+    'shared/realtime',
+  ],
   // The local server wires the local stand-ins of AWS services (media jobs run in its process);
   // the places index's builder writes the format shared/domain/places.ts reads (docs/places.md).
   infra: ['shared/core', 'shared/db', 'shared/model', 'shared/domain', 'shared/storage', 'functions', 'infra'],
