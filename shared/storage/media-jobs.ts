@@ -53,7 +53,17 @@ export interface AssetFacesJob {
   recognize?: boolean;
 }
 
-export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob | AssetPlacesJob | AssetFacesJob;
+/**
+ * An asset's CLIP embedding for smart search (Immich's smartSearch job: the queue started,
+ * docs/search.md): only when it has none under the current model, unless `force`.
+ */
+export interface AssetClipJob {
+  kind: 'asset-clip';
+  assetId: string;
+  force: boolean;
+}
+
+export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob | AssetPlacesJob | AssetFacesJob | AssetClipJob;
 
 /** The event the media function receives for jobs (beside the bucket's object-created events). */
 export interface MediaJobEvent {

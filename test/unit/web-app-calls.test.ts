@@ -58,7 +58,7 @@ describe("docs/immich-compatibility.md, the v3 web app's calls", () => {
   it('serves no route of a feature the server reports off, and reports off each feature it lists so', async () => {
     const config = defaultConfig();
     const features = mapServerFeaturesV3(config, await mlFeatures(config.machineLearning)) as unknown as Record<string, boolean>;
-    expect([...offByFeature.keys()]).toEqual(['smartSearch', 'email']);
+    expect([...offByFeature.keys()]).toEqual(['email']);
     // The map and reverse geocoding are on by default, as in Immich, and their calls are served (docs/places.md).
     expect([features.map, features.reverseGeocoding]).toEqual([true, true]);
     for (const name of ['getMapMarkers', 'getAlbumMapMarkers', 'searchPlaces', 'getAssetsByCity'])
