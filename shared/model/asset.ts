@@ -157,6 +157,13 @@ export const AssetRecordSchema = v.object({
    * needed or none is made yet. Served for playback instead of the original.
    */
   encodedVideoPath: v.optional(v.string()),
+  /**
+   * Its duplicate group (Immich's `duplicateId`), shared by every asset duplicate detection found
+   * the same photo (docs/immich-compatibility.md, "Duplicates"); absent or null: none.
+   */
+  duplicateId: v.optional(nullable(id())),
+  /** When duplicate detection last looked at it (Immich's `duplicatesDetectedAt`): the "missing" run skips it. */
+  duplicatesDetectedAt: v.optional(instant()),
 });
 export type AssetRecord = v.InferOutput<typeof AssetRecordSchema>;
 
