@@ -162,3 +162,18 @@ export const transcodeLambdaMaxSeconds = (): number | undefined => {
   return Number.isFinite(value) && value > 0 ? value : undefined;
 };
 export const stackName = (): string | undefined => optional('STACK_NAME');
+
+/**
+ * Machine learning (docs/machine-learning.md). The header a reverse proxy in front of the user's
+ * Immich ML service expects: locally `ML_AUTH_HEADER` (`Name: value`); deployed the ARN of a
+ * Secrets Manager secret of JSON `{"name":…,"value":…}` (`ML_AUTH_SECRET_ARN`), read once per
+ * process (shared/ml/auth-header.ts). Unset: no header is sent.
+ */
+export const mlAuthHeader = (): string | undefined => optional('ML_AUTH_HEADER');
+export const mlAuthSecretArn = (): string | undefined => optional('ML_AUTH_SECRET_ARN');
+/**
+ * How long one `/predict` request to one URL may take, in milliseconds (`ML_PREDICT_TIMEOUT_MS`;
+ * unset: 20 s for an image, 8 s for a text query, whose route must answer within API Gateway's
+ * 29 s; shared/ml/remote.ts). Tests shorten it.
+ */
+export const mlPredictTimeoutMs = (fallback: number): number => positiveNumber('ML_PREDICT_TIMEOUT_MS', fallback);

@@ -69,6 +69,13 @@ export const keys = {
   faceIndexHead: (ownerId: string): Key => ({ pk: `FACES#${ownerId}`, sk: 'HEAD' }),
   /** One photo's detected faces in the owner's face index: their ids, boxes and descriptors, in the order they were added. */
   faceIndexEntry: (ownerId: string, seq: number): Key => ({ pk: `FACES#${ownerId}`, sk: faceIndexSk(seq) }),
+  /** The head of an owner's embedding index of one kind and model (docs/search.md, "The embedding index"): last number, snapshot. */
+  vectorIndexHead: (ownerId: string, kind: string, model: string): Key => ({ pk: `VECTORS#${ownerId}#${kind}#${model}`, sk: 'HEAD' }),
+  /** One numbered entry of an owner's embedding index: several assets' vectors. */
+  vectorIndexEntry: (ownerId: string, kind: string, model: string, seq: number): Key => ({
+    pk: `VECTORS#${ownerId}#${kind}#${model}`,
+    sk: faceIndexSk(seq),
+  }),
   /** A person, under its owner: reading it by the caller's id is also the access check. */
   person: (ownerId: string, personId: string): Key => ({ pk: `USER#${ownerId}`, sk: `PERSON#${personId}` }),
   /** Uniqueness of a person's name per owner (case-insensitive), by hash of the folded name → personId. */
@@ -179,6 +186,8 @@ export const partitions = {
   userApiKeys: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'APIKEY#' }),
   /** An owner's face index: its entries by number, and its head (docs/faces.md). */
   faceIndex: (ownerId: string): Partition => ({ value: `FACES#${ownerId}` }),
+  /** An owner's embedding index of one kind and model: its entries by number (and its head, after them). */
+  vectorIndex: (ownerId: string, kind: string, model: string): Partition => ({ value: `VECTORS#${ownerId}#${kind}#${model}` }),
   /** A user's people. */
   userPeople: (userId: string): Partition => ({ value: keys.user(userId).pk, prefix: 'PERSON#' }),
   /** A user's albums. */

@@ -90,10 +90,11 @@ export interface PartTarget {
 /**
  * Keys are `upload/<uuid>/<hex>/<hex>/<uuid>.<ext>[.xmp]` (originals, sidecars),
  * `thumbs/<uuid>/<hex>/<hex>/<uuid>-<kind>.<ext>` (previews), `profile/<uuid>/<uuid>.<ext>`
- * (profile images) and `downloads/<uuid>/<uuid>.zip` (archives, expired by the bucket's
- * lifecycle): nothing that could leave the store.
+ * (profile images), `downloads/<uuid>/<uuid>.zip` (archives, expired by the bucket's
+ * lifecycle) and `index/<uuid>/<kind>/<model>/<seq>-<uuid>.bin` (an owner's packed embedding index:
+ * shared/db/vector-index.repository.ts): nothing that could leave the store.
  */
-const safeKey = /^(upload|thumbs|profile|downloads)(\/[A-Za-z0-9._-]+)+$/;
+const safeKey = /^(upload|thumbs|profile|downloads|index)(\/[A-Za-z0-9._-]+)+$/;
 
 export const assertSafeKey = (key: string): void => {
   if (!safeKey.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {

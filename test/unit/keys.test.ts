@@ -78,6 +78,11 @@ const built: Record<string, Key> = {
     ...keys.faceIndexEntry('<ownerId>', 42),
     sk: keys.faceIndexEntry('<ownerId>', 42).sk === '000000000042' ? '<seq>' : 'not padded',
   },
+  vectorIndexHead: keys.vectorIndexHead('<ownerId>', '<kind>', '<model>'),
+  vectorIndexEntry: {
+    ...keys.vectorIndexEntry('<ownerId>', '<kind>', '<model>', 42),
+    sk: keys.vectorIndexEntry('<ownerId>', '<kind>', '<model>', 42).sk === '000000000042' ? '<seq>' : 'not padded',
+  },
 };
 
 describe('docs/data-model.md', () => {
@@ -152,6 +157,7 @@ const builtPartitions: Record<string, Partition> = {
   geo: partitions.geo('<ownerId>'),
   folder: partitions.folder('<ownerId>'),
   faceIndex: partitions.faceIndex('<ownerId>'),
+  vectorIndex: partitions.vectorIndex('<ownerId>', '<kind>', '<model>'),
   exif: { ...partitions.exif('make', '<ownerId>', '<value>'), index: '<field>' as Partition['index'] },
 };
 
