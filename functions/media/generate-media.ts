@@ -10,7 +10,14 @@ import { log, withLogContext } from '#shared/core/log.ts';
 import type { QueueName } from '#shared/model/queue.ts';
 import { collectEvents } from '#shared/realtime/outbox.ts';
 import { publish } from '#shared/realtime/publisher.ts';
-import { editSteps, faceDetectionSteps, faceRecognitionSteps, type MediaJob, type MediaJobEvent } from '#shared/services/media/jobs.ts';
+import {
+  duplicateDetectionSteps,
+  editSteps,
+  faceDetectionSteps,
+  faceRecognitionSteps,
+  type MediaJob,
+  type MediaJobEvent,
+} from '#shared/services/media/jobs.ts';
 import { refreshAssetsMetadata } from '#shared/services/media/metadata-refresh.service.ts';
 import { assetIdOfOriginalKey, originalExists } from '#shared/services/media/originals.ts';
 import { makePersonThumbnail, processUpload, runJobSteps } from '#shared/services/media/pipeline.ts';
@@ -84,6 +91,12 @@ const runners: { [K in Exclude<MediaJob['kind'], 'asset-places'>]: Runner<JobOf<
     key: (job) => `faces/${job.assetId}`,
     queue: (job) => (job.recognize ? 'facialRecognition' : 'faceDetection'),
     run: (job) => runJobSteps(job.assetId, job.recognize ? faceRecognitionSteps : faceDetectionSteps(job.force)),
+  },
+  // Immich's duplicateDetection queue (docs/immich-compatibility.md, "Duplicates").
+  'asset-duplicates': {
+    key: (job) => `duplicates/${job.assetId}`,
+    queue: () => 'duplicateDetection',
+    run: (job) => runJobSteps(job.assetId, duplicateDetectionSteps(job.force)),
   },
 };
 

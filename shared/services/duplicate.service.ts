@@ -6,22 +6,19 @@
  * union rule; then GET /duplicates lists the groups, DELETE dismisses them, and resolve merges a
  * group into the asset kept and trashes the others. Groups are stored as in shared/db/duplicate.repository.ts.
  */
-import { randomUUID } from 'node:crypto';
 import { allowedAssets } from '../access/asset-access.ts';
 import { requireGroups } from '../access/duplicate-access.ts';
 import { Permission } from '../access/permission.ts';
 import { log } from '../core/log.ts';
 import * as albumRepo from '../db/album.repository.ts';
 import * as assetRepo from '../db/asset.repository.ts';
-import { commit, type DuplicateGroup, duplicateWrites, getGroup, listGroups } from '../db/duplicate.repository.ts';
-import { assetWrites } from '../db/items/asset.ts';
+import { type DuplicateGroup, dissolvePart, getGroup, joinGroup, leaveGroup, listGroups } from '../db/duplicate.repository.ts';
 import * as tagRepo from '../db/tag.repository.ts';
-import type { Write } from '../db/transact.ts';
 import * as vectorIndex from '../db/vector-index.repository.ts';
 import { compareHashes, packHash, perceptualHash, unpackHash } from '../media/perceptual-hash.ts';
 import type { AssetEdit, AssetRecord } from '../model/asset.ts';
 import type { SystemConfig } from '../model/config.ts';
-import type { TagRecord } from '../model/tag.ts';
+import type { DuplicateView, ResolveGroup, ResolveResult } from '../model/duplicate.ts';
 import type { Auth } from '../model/user.ts';
 import { addAssetsToAlbum } from './album/album.service.ts';
 import { updateAsset } from './asset.service.ts';
@@ -36,6 +33,9 @@ export const hashModel = 'phash-v1';
 
 /** Immich's bound on the CLIP neighbours one detection considers. */
 const clipNeighbours = 64;
+
+/** A little apart, so that changes racing for one group do not meet again at once. */
+const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
 
 /** The asset's preview hashed and its hash stored (replacing an earlier one). */
 export const recordHash = async (asset: Pick<AssetRecord, 'id' | 'ownerId'>, preview: Uint8Array): Promise<Uint8Array> => {
@@ -100,119 +100,6 @@ const clipMatches = async (asset: AssetRecord, ml: MlSettings): Promise<string[]
     .map(({ id }) => id);
 };
 
-/**
- * The groups' counts as they are after the moves, each conditioned on its count as read; a group
- * with no item (none read) gets one only when it has members.
- */
-const countWrites = (owner: string, counts: Iterable<{ group: DuplicateGroup; now: number }>): Write[] =>
-  [...counts].flatMap(({ group, now }) =>
-    group.count === undefined
-      ? now > 0
-        ? [duplicateWrites.count(owner, group.id, undefined, now)]
-        : []
-      : now !== group.count
-        ? [duplicateWrites.count(owner, group.id, group.count, Math.max(0, now))]
-        : [],
-  );
-
-/** Most writes of one transaction (DynamoDB's limit). */
-const maxWrites = 100;
-
-interface Move {
-  asset: AssetRecord;
-  /** Marked as looked at by this detection (itself and its neighbours: Immich's `assetIdsToUpdate`). */
-  detected: boolean;
-}
-
-/**
- * One round of Immich's union rule for an asset and its neighbours as read: the writes, and
- * whether some moves were left for the next round (a transaction holds at most 100 writes).
- */
-const unionWrites = async (
-  asset: AssetRecord,
-  neighbours: readonly AssetRecord[],
-  now: string,
-): Promise<{ writes: Write[]; partial: boolean }> => {
-  const owner = asset.ownerId;
-  const target = asset.duplicateId ?? neighbours.find((each) => each.duplicateId)?.duplicateId ?? randomUUID();
-  const sourceIds = [...new Set(neighbours.flatMap((each) => (each.duplicateId && each.duplicateId !== target ? [each.duplicateId] : [])))];
-  // The groups as they are now: the target's count, each source's members (whose assets move too).
-  const [targetGroup, ...sources] = await Promise.all([getGroup(owner, target), ...sourceIds.map((id) => getGroup(owner, id))]);
-  if (!targetGroup) throw new Error('No target group');
-  const moves = new Map<string, Move>();
-  if (asset.duplicateId !== target) moves.set(asset.id, { asset, detected: true });
-  for (const each of neighbours) if (each.duplicateId !== target) moves.set(each.id, { asset: each, detected: true });
-  const members = sources.flatMap((group) => group.assetIds.filter((id) => !moves.has(id)));
-  const memberAssets = new Map((await assetRepo.getMany(members, { consistent: true })).map((each) => [each.id, each]));
-  for (const id of members) {
-    const found = memberAssets.get(id);
-    if (found) moves.set(id, { asset: found, detected: false });
-  }
-  // Member items whose asset is gone, or no longer in that group: dropped with the group's count.
-  const stale = sources.flatMap((group) =>
-    group.assetIds.filter((id) => !moves.has(id) || moves.get(id)?.asset.duplicateId !== group.id).map((id) => ({ group, id })),
-  );
-  const writes: Write[] = [];
-  const counts = new Map<string, { group: DuplicateGroup; now: number }>();
-  const countOf = (group: DuplicateGroup) => {
-    let entry = counts.get(group.id);
-    if (!entry) counts.set(group.id, (entry = { group, now: group.count ?? 0 }));
-    return entry;
-  };
-  countOf(targetGroup);
-  const groupsById = new Map(sources.map((group) => [group.id, group]));
-  // Room for every group's count write, and for the asset's own mark when it does not move.
-  const budget = maxWrites - 1 - 1 - sources.length;
-  let partial = false;
-  let selfMoved = false;
-  for (const { group, id } of stale) {
-    if (writes.length + 1 > budget) {
-      partial = true;
-      break;
-    }
-    writes.push(duplicateWrites.removeMember(owner, group.id, id));
-    countOf(group).now--;
-  }
-  for (const { asset: each, detected } of moves.values()) {
-    if (writes.length + 3 > budget) {
-      partial = true;
-      break;
-    }
-    const from = each.duplicateId ?? null;
-    writes.push(assetWrites.setDuplicate(each.id, target, from, now, detected ? now : undefined));
-    if (from) {
-      const source = groupsById.get(from) ?? (await getGroup(owner, from));
-      groupsById.set(from, source);
-      if (source.assetIds.includes(each.id)) {
-        writes.push(duplicateWrites.removeMember(owner, from, each.id));
-        countOf(source).now--;
-      }
-    }
-    writes.push(duplicateWrites.addMember(owner, target, each.id));
-    countOf(targetGroup).now++;
-    if (each.id === asset.id) selfMoved = true;
-  }
-  if (!selfMoved) writes.push(assetWrites.markDuplicatesDetected(asset.id, now));
-  writes.push(...countWrites(owner, counts.values()));
-  return { writes, partial };
-};
-
-/** An asset out of its group (Immich: no neighbours left), and marked as looked at. */
-const leaveWrites = async (asset: AssetRecord, now: string): Promise<Write[]> => {
-  if (!asset.duplicateId) return [assetWrites.markDuplicatesDetected(asset.id, now)];
-  const group = await getGroup(asset.ownerId, asset.duplicateId);
-  const member = group.assetIds.includes(asset.id);
-  return [
-    assetWrites.setDuplicate(asset.id, null, asset.duplicateId, now, now),
-    ...(member
-      ? [
-          duplicateWrites.removeMember(asset.ownerId, group.id, asset.id),
-          ...countWrites(asset.ownerId, [{ group, now: (group.count ?? 0) - 1 }]),
-        ]
-      : []),
-  ];
-};
-
 export type DetectionOutcome = 'made' | 'gone' | 'skipped';
 
 /**
@@ -231,47 +118,23 @@ export const detectDuplicates = async (assetId: string, ml: MlSettings, hash?: U
     const candidates = [...new Set([...(await hashMatches(asset, own)), ...(await clipMatches(asset, ml))])];
     const neighbours = (await assetRepo.getMany(candidates, { consistent: true })).filter(neighbourOf(asset));
     const now = new Date().toISOString();
-    const { writes, partial } = neighbours.length === 0 ? { writes: await leaveWrites(asset, now), partial: false } : await unionWrites(asset, neighbours, now);
-    if (await commit(writes)) {
-      if (!partial) return 'made';
-      continue;
-    }
+    const outcome = neighbours.length === 0 ? await leaveGroup(asset, now) : await joinGroup(asset, neighbours, now);
+    if (outcome === 'done') return 'made';
     // Another detection or a dismissal changed these assets or groups meanwhile: read them again.
-    await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
+    if (outcome === 'changed') await pause(attempt);
   }
   throw new Error(`Duplicate detection of asset ${assetId} kept meeting concurrent changes`);
 };
 
-/**
- * Takes every member of a group out of it (DELETE /duplicates; a resolved group): each asset's
- * duplicateId cleared while it is still that group's, the member items and the group's item
- * deleted while its count is as read, 49 members a transaction. A change meanwhile: read again.
- */
+/** Every member of a group taken out of it, a transaction at a time (shared/db/duplicate.repository.ts); a change meanwhile: read again. */
 const dissolve = async (ownerId: string, duplicateId: string): Promise<void> => {
   for (let attempt = 0; attempt < 12; attempt++) {
-    const group = await getGroup(ownerId, duplicateId);
-    if (group.count === undefined && group.assetIds.length === 0) return;
-    const assets = new Map((await assetRepo.getMany(group.assetIds, { consistent: true })).map((asset) => [asset.id, asset]));
-    const now = new Date().toISOString();
-    const part = group.assetIds.slice(0, 49);
-    const writes: Write[] = part.flatMap((id) => [
-      ...(assets.get(id)?.duplicateId === duplicateId ? [assetWrites.setDuplicate(id, null, duplicateId, now)] : []),
-      duplicateWrites.removeMember(ownerId, duplicateId, id),
-    ]);
-    const left = group.assetIds.length - part.length;
-    if (group.count !== undefined) writes.push(duplicateWrites.count(ownerId, duplicateId, group.count, left > 0 ? Math.max(1, group.count - part.length) : 0));
-    if (!(await commit(writes))) await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
-    else if (left === 0) return;
+    const outcome = await dissolvePart(ownerId, duplicateId);
+    if (outcome === 'done') return;
+    if (outcome === 'changed') await pause(attempt);
   }
   throw new Error(`The duplicate group ${duplicateId} kept changing`);
 };
-
-/** A group listed: its assets as Immich's GET lists them (not trashed, not stacked), oldest taken first. */
-export interface DuplicateView {
-  duplicateId: string;
-  assets: AssetRecord[];
-  tags: Map<string, TagRecord[]>;
-}
 
 const liveMembers = async (group: DuplicateGroup): Promise<AssetRecord[]> =>
   (await assetRepo.getMany(group.assetIds))
@@ -301,20 +164,6 @@ export const getDuplicates = async (auth: Auth): Promise<DuplicateView[]> => {
 export const dismissDuplicates = async (auth: Auth, ids: readonly string[]): Promise<void> => {
   for (const group of await requireGroups(auth, ids)) await dissolve(auth.user.id, group.id);
 };
-
-export interface ResolveGroup {
-  duplicateId: string;
-  keepAssetIds: string[];
-  trashAssetIds: string[];
-}
-
-/** Immich's per-group answer (`BulkIdResponseDto` with v3's reasons and message). */
-export interface ResolveResult {
-  id: string;
-  success: boolean;
-  error?: 'not_found' | 'validation' | 'no_permission' | 'unknown';
-  errorMessage?: string;
-}
 
 const uniqueLines = (values: readonly (string | null)[]): string[] => [
   ...new Set(values.flatMap((value) => (value ?? '').split(/\r?\n/).map((line) => line.trim())).filter((line) => line !== '')),
@@ -350,9 +199,19 @@ const resolveGroup = async (auth: Auth, request: ResolveGroup, trashEnabled: boo
   const trash = [...new Set(request.trashAssetIds.filter((id) => inGroup.has(id)))];
   for (const id of inGroup) {
     if (keep.includes(id) && trash.includes(id))
-      return { id: duplicateId, success: false, error: 'validation', errorMessage: 'An asset cannot be in both keepAssetIds and trashAssetIds' };
+      return {
+        id: duplicateId,
+        success: false,
+        error: 'validation',
+        errorMessage: 'An asset cannot be in both keepAssetIds and trashAssetIds',
+      };
     if (!keep.includes(id) && !trash.includes(id))
-      return { id: duplicateId, success: false, error: 'validation', errorMessage: 'Every asset must be in either keepAssetIds or trashAssetIds' };
+      return {
+        id: duplicateId,
+        success: false,
+        error: 'validation',
+        errorMessage: 'Every asset must be in either keepAssetIds or trashAssetIds',
+      };
   }
   if (trash.length > 0 && (await allowedAssets(auth, Permission.AssetDelete, trash)).length !== trash.length)
     return { id: duplicateId, success: false, error: 'no_permission', errorMessage: 'No permission to delete assets' };
@@ -362,7 +221,9 @@ const resolveGroup = async (auth: Auth, request: ResolveGroup, trashEnabled: boo
     // The albums and tags of every asset of the group, the keeper's own too (as Immich).
     const albumIds = new Set((await Promise.all(assets.map((asset) => albumRepo.listIdsOfAsset(asset.id)))).flat());
     for (const albumId of albumIds)
-      await addAssetsToAlbum(auth, albumId, [keeper.id]).catch((error: unknown) => log.info('Album not merged', { albumId, error: String(error) }));
+      await addAssetsToAlbum(auth, albumId, [keeper.id]).catch((error: unknown) =>
+        log.info('Album not merged', { albumId, error: String(error) }),
+      );
     const tags = await tagRepo.listAssetsTags(auth.user.id, [...inGroup]);
     const tagIds = new Set([...tags.values()].flat().map((tag) => tag.id));
     for (const tagId of tagIds)

@@ -259,7 +259,11 @@ export const assetWrites = {
             names: { '#wasDuplicate': 'duplicateId' },
             values: { ':dupNull': 'NULL' },
           }
-        : { expression: 'attribute_exists(pk) AND #wasDuplicate = :wasDuplicate', names: { '#wasDuplicate': 'duplicateId' }, values: { ':wasDuplicate': was } },
+        : {
+            expression: 'attribute_exists(pk) AND #wasDuplicate = :wasDuplicate',
+            names: { '#wasDuplicate': 'duplicateId' },
+            values: { ':wasDuplicate': was },
+          },
     ),
   /** Marks when duplicate detection looked at an asset (no change id: nothing the apps see changes). */
   markDuplicatesDetected: (assetId: string, detectedAt: string): Write =>
