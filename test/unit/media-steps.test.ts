@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PersonRecord } from '#shared/model/person.ts';
-import { editSteps, faceDetectionSteps, faceRecognitionSteps } from '#shared/services/media/jobs.ts';
+import { duplicateDetectionSteps, editSteps, faceDetectionSteps, faceRecognitionSteps } from '#shared/services/media/jobs.ts';
 import { personThumbnailSteps, uploadSteps } from '#shared/services/media/pipeline.ts';
 
 /**
@@ -39,6 +39,7 @@ describe("the media jobs' steps", () => {
       'asset-edits': editSteps.map((step) => step.name),
       'asset-faces (faceDetection)': faceDetectionSteps(false).map((step) => step.name),
       'asset-faces (facialRecognition)': faceRecognitionSteps.map((step) => step.name),
+      'asset-duplicates (duplicateDetection)': duplicateDetectionSteps(false).map((step) => step.name),
     });
   });
 });

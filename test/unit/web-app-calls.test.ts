@@ -56,7 +56,7 @@ describe("docs/immich-compatibility.md, the v3 web app's calls", () => {
 
   it('serves no route of a feature the server reports off, and reports off each feature it lists so', () => {
     const features = mapServerFeaturesV3(defaultConfig()) as unknown as Record<string, boolean>;
-    expect([...offByFeature.keys()]).toEqual(['smartSearch', 'duplicateDetection', 'email']);
+    expect([...offByFeature.keys()]).toEqual(['smartSearch', 'email']);
     // The map and reverse geocoding are on by default, as in Immich, and their calls are served (docs/places.md).
     expect([features.map, features.reverseGeocoding]).toEqual([true, true]);
     for (const name of ['getMapMarkers', 'getAlbumMapMarkers', 'searchPlaces', 'getAssetsByCity'])
