@@ -73,10 +73,29 @@ export const dhashOfGrey = (grey: Uint8Array): Uint8Array => {
   return packBits(bits);
 };
 
-/** Both hashes of an image file (the asset's preview JPEG; any format libvips reads). */
-export const perceptualHash = async (image: Uint8Array): Promise<PerceptualHash> => {
+/**
+ * Below this standard deviation of its grey 32×32 pixels (0–255) an image is flat — one colour, a
+ * black frame, a photo taken in a pocket — and has no hash: its bits would be rounding noise (or
+ * all zero), and every flat image would be every other's duplicate.
+ */
+export const flatDeviation = 2;
+
+const deviation = (grey: Uint8Array): number => {
+  let sum = 0;
+  let squares = 0;
+  for (const value of grey) {
+    sum += value;
+    squares += value * value;
+  }
+  const mean = sum / grey.length;
+  return Math.sqrt(Math.max(0, squares / grey.length - mean * mean));
+};
+
+/** Both hashes of an image file (the asset's preview JPEG; any format libvips reads); undefined for a flat image. */
+export const perceptualHash = async (image: Uint8Array): Promise<PerceptualHash | undefined> => {
   const [big, small] = await greySquares(image, [dctSize, 9]);
   if (!big || !small) throw new Error('The image could not be decoded');
+  if (deviation(big) < flatDeviation) return undefined;
   return { phash: phashOfGrey(big), dhash: dhashOfGrey(small) };
 };
 

@@ -37,11 +37,13 @@ const clipNeighbours = 64;
 /** A little apart, so that changes racing for one group do not meet again at once. */
 const pause = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * (attempt + 1)));
 
-/** The asset's preview hashed and its hash stored (replacing an earlier one). */
-export const recordHash = async (asset: Pick<AssetRecord, 'id' | 'ownerId'>, preview: Uint8Array): Promise<Uint8Array> => {
-  const hash = packHash(await perceptualHash(preview));
-  await vectorIndex.appendVectors(asset.ownerId, 'phash', hashModel, [{ assetId: asset.id, vector: hash }]);
-  return hash;
+/** The asset's preview hashed and its hash stored (replacing an earlier one); none for a flat image (shared/media/perceptual-hash.ts). */
+export const recordHash = async (asset: Pick<AssetRecord, 'id' | 'ownerId'>, preview: Uint8Array): Promise<Uint8Array | undefined> => {
+  const hash = await perceptualHash(preview);
+  if (!hash) return undefined;
+  const packed = packHash(hash);
+  await vectorIndex.appendVectors(asset.ownerId, 'phash', hashModel, [{ assetId: asset.id, vector: packed }]);
+  return packed;
 };
 
 /** Immich's job skips these: in a stack, hidden, locked (and here trashed ones: nothing to show them in). */

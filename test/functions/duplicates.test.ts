@@ -17,6 +17,7 @@ import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addToAlbum, albumInfo, assetInfo, createAlbum } from '../support/library.ts';
 import { changeConfig, mediaJobsInProcess, objectCreated } from '../support/media.ts';
+import { makeJpeg } from '../support/photos.ts';
 import { makeScene, shootScene } from '../support/scenes.ts';
 import { cliFields, upload } from '../support/uploads.ts';
 
@@ -135,6 +136,16 @@ describe('duplicate detection in the media function', () => {
     const stored = await duplicateRepo.getGroup(user.userId, group?.duplicateId as string);
     expect({ count: stored.count, members: stored.assetIds.sort() }).toEqual({ count: 5, members: [...ids].sort() });
   }, 240_000);
+
+  it('leaves flat photos (one colour) out: they have no hash to tell copies apart by', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'DupeFlat');
+    const ids = [
+      await uploadPhoto(user.accessToken, makeJpeg({ width: 640, height: 480, color: [10, 10, 10] })),
+      await uploadPhoto(user.accessToken, makeJpeg({ width: 640, height: 480, color: [10, 10, 10] })),
+    ];
+    expect(await groupsOf(user.accessToken)).toEqual([]);
+    for (const id of ids) expect((await assetV3(user.accessToken, id)).duplicateId).toBeNull();
+  }, 120_000);
 
   it('never groups or shows another user’s copies', async () => {
     const alice = await freshUser(accounts.admin.accessToken, 'DupeAlice');
