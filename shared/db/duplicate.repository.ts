@@ -24,8 +24,8 @@ export interface DuplicateGroup {
 const groupsOf = (items: readonly Record<string, unknown>[]): DuplicateGroup[] => {
   const groups = new Map<string, DuplicateGroup>();
   const groupOf = (id: string): DuplicateGroup => {
-    let group = groups.get(id);
-    if (!group) groups.set(id, (group = { id, count: undefined, assetIds: [] }));
+    const group = groups.get(id) ?? { id, count: undefined, assetIds: [] };
+    groups.set(id, group);
     return group;
   };
   for (const item of items) {
@@ -132,8 +132,8 @@ const unionWrites = async (
   const writes: Write[] = [];
   const counts = new Map<string, { group: DuplicateGroup; now: number }>();
   const countOf = (group: DuplicateGroup) => {
-    let entry = counts.get(group.id);
-    if (!entry) counts.set(group.id, (entry = { group, now: group.count ?? 0 }));
+    const entry = counts.get(group.id) ?? { group, now: group.count ?? 0 };
+    counts.set(group.id, entry);
     return entry;
   };
   countOf(targetGroup);
