@@ -255,8 +255,10 @@ export const routes: readonly Route[] = [
   ]),
   ...area('search', [
     ['GET', '/api/assets', 'searchAssets', 'read'],
-    ['GET', '/api/search', 'search', 'read'],
+    ['GET', '/api/search', 'search', 'read', { store: 'read', memory: 1024 }],
     ['POST', '/api/search/metadata', 'searchMetadata', 'read', { v3: 'searchAssets' }],
+    // Reads the owners' embedding snapshots from the store (docs/search.md); asks the CLIP model for the query's embedding.
+    ['POST', '/api/search/smart', 'searchSmart', 'read', { v3: 'searchSmart', store: 'read', memory: 1024 }],
     ['GET', '/api/search/explore', 'getExploreData', 'read', { v3: 'getExploreData' }],
     // A write: a library stored before the lens facets gets them once (docs/data-model.md, pattern 55).
     ['GET', '/api/search/suggestions', 'getSearchSuggestions', 'write', { v3: 'getSearchSuggestions' }],

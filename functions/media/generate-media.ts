@@ -22,6 +22,7 @@ import { refreshAssetsMetadata } from '#shared/services/media/metadata-refresh.s
 import { assetIdOfOriginalKey, originalExists } from '#shared/services/media/originals.ts';
 import { makePersonThumbnail, processUpload, runJobSteps } from '#shared/services/media/pipeline.ts';
 import type { MediaOutcome } from '#shared/services/media/step.ts';
+import { clipJobSteps } from '#shared/services/media/steps/clip.ts';
 import { recordRun } from '#shared/services/queue-runs.ts';
 
 /** What the function reads of an S3 event (an S3Event is one): the keys of the objects created. */
@@ -91,6 +92,12 @@ const runners: { [K in Exclude<MediaJob['kind'], 'asset-places'>]: Runner<JobOf<
     key: (job) => `faces/${job.assetId}`,
     queue: (job) => (job.recognize ? 'facialRecognition' : 'faceDetection'),
     run: (job) => runJobSteps(job.assetId, job.recognize ? faceRecognitionSteps : faceDetectionSteps(job.force)),
+  },
+  // Immich's smartSearch queue: an asset's CLIP embedding (docs/search.md).
+  'asset-clip': {
+    key: (job) => `clip/${job.assetId}`,
+    queue: () => 'smartSearch',
+    run: (job) => runJobSteps(job.assetId, clipJobSteps(job.force)),
   },
   // Immich's duplicateDetection queue (docs/immich-compatibility.md, "Duplicates").
   'asset-duplicates': {

@@ -541,6 +541,10 @@ export const recordMedia = async (assetId: string, media: AssetMedia): Promise<O
 export const recordEncodedVideo = async (assetId: string, key: string | undefined): Promise<Outcome<'gone'>> =>
   (await writeIfPresent(assetWrites.setEncodedVideo(assetId, key))) ? done() : refused('gone');
 
+/** Records an asset's CLIP embedding made under `model` (the media function's clip step: docs/search.md); `gone` when it is gone. */
+export const recordSmartSearch = async (assetId: string, model: string): Promise<Outcome<'gone'>> =>
+  (await writeIfPresent(assetWrites.setSmartSearch(assetId, model, new Date().toISOString()))) ? done() : refused('gone');
+
 /**
  * Sets an asset's photo edits (v3's editor) and drops its edited files' keys until the media
  * function makes them for these edits (their answers fall back to the unedited files meanwhile).

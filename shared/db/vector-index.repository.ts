@@ -22,6 +22,7 @@
  * asset. Deleted assets are not removed here: callers filter them at result time.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { log } from '../core/log.ts';
 // biome-ignore lint/style/noRestrictedImports: the snapshots live in the originals store (the one exception, test/unit/architecture.test.ts).
 import { originalsStore } from '../storage/originals.ts';
 import { batchDelete } from './batch.ts';
@@ -144,6 +145,9 @@ interface Head {
   snapshotCount: number;
   previousSnapshotKey?: string;
   previousSnapshotSeq: number;
+  /** The snapshots' S3 object versions (deployed), so that a deletion leaves no noncurrent copy. */
+  snapshotVersion?: string;
+  previousSnapshotVersion?: string;
 }
 
 const readHead = async (ownerId: string, kind: VectorKind, model: string): Promise<Head | undefined> => {
@@ -156,6 +160,10 @@ const readHead = async (ownerId: string, kind: VectorKind, model: string): Promi
     previousSnapshotSeq: Number(item.previousSnapshotSeq ?? 0),
     ...(typeof item.snapshotKey === 'string' ? { snapshotKey: item.snapshotKey } : {}),
     ...(typeof item.previousSnapshotKey === 'string' ? { previousSnapshotKey: item.previousSnapshotKey } : {}),
+    ...(typeof item.snapshotVersion === 'string' && item.snapshotVersion ? { snapshotVersion: item.snapshotVersion } : {}),
+    ...(typeof item.previousSnapshotVersion === 'string' && item.previousSnapshotVersion
+      ? { previousSnapshotVersion: item.previousSnapshotVersion }
+      : {}),
   };
 };
 
@@ -238,7 +246,11 @@ export const appendVectors = async (ownerId: string, kind: VectorKind, model: st
   // A transaction holds at most 100 writes and 4 MB: 12 entries of 300 KB and the head.
   for (let start = 0; start < items.length; start += 12) await appendItems(ownerId, kind, model, items.slice(start, start + 12));
   const head = await readHead(ownerId, kind, model);
-  if (head && shouldCompact(head)) await compact(ownerId, kind, model);
+  // The append is done; a snapshot that cannot be written now is written by a later append.
+  if (head && shouldCompact(head))
+    await compact(ownerId, kind, model).catch((error: unknown) =>
+      log.warn('The embedding index was not compacted', { ownerId, kind, model, error: String(error) }),
+    );
 };
 
 const shouldCompact = (head: Head): boolean => {
@@ -292,15 +304,17 @@ export const compact = async (ownerId: string, kind: VectorKind, model: string):
   const named = await tryWriteOne(
     updateWrite(
       headKey(ownerId, kind, model),
-      'SET snapshotKey = :key, snapshotSeq = :seq, snapshotCount = :count, previousSnapshotKey = :previousKey, previousSnapshotSeq = :previousSeq',
+      'SET snapshotKey = :key, snapshotSeq = :seq, snapshotCount = :count, snapshotVersion = :version, previousSnapshotKey = :previousKey, previousSnapshotSeq = :previousSeq, previousSnapshotVersion = :previousVersion',
       {
         condition: head.snapshotKey ? 'snapshotKey = :readKey' : 'attribute_not_exists(snapshotKey)',
         values: {
           ':key': key,
           ':seq': state.seq,
           ':count': state.vectors.size,
+          ':version': written.version ?? '',
           ':previousKey': head.snapshotKey ?? '',
           ':previousSeq': head.snapshotSeq,
+          ':previousVersion': head.snapshotVersion ?? '',
           ...(head.snapshotKey ? { ':readKey': head.snapshotKey } : {}),
         },
         sync: 'unsent',
@@ -313,7 +327,10 @@ export const compact = async (ownerId: string, kind: VectorKind, model: string):
     return false;
   }
   // Two generations back: the snapshot before the previous one, and the entries the previous one covered.
-  if (head.previousSnapshotKey) await store.delete([{ key: head.previousSnapshotKey }]);
+  if (head.previousSnapshotKey)
+    await store.delete([
+      { key: head.previousSnapshotKey, ...(head.previousSnapshotVersion ? { version: head.previousSnapshotVersion } : {}) },
+    ]);
   const gone: ReturnType<typeof keys.vectorIndexEntry>[] = [];
   for (let seq = head.previousSnapshotSeq + 1; seq <= head.snapshotSeq; seq++)
     gone.push(keys.vectorIndexEntry(ownerId, kind, modelPart(model), seq));

@@ -2,7 +2,7 @@
  * Machine learning, one interface over two back ends (docs/machine-learning.md):
  * - remote: the user's Immich ML service(s) (shared/ml/remote.ts), when machine learning is on and
  *   `urls` holds a URL other than Immich's placeholder default;
- * - local: ONNX models run in this process (shared/ml/local/clip.ts, shared/ml/local/ocr.ts),
+ * - local: ONNX models run in this process (local/clip.ts and local/ocr.ts beside this file),
  *   loaded only when first needed, so a function that never runs a model never loads onnxruntime.
  * The choice, per task: CLIP → remote if set, else local if the model folder for `clip.modelName`
  * exists, else none (smart search off); OCR → remote if set, else local. Duplicates need no model
@@ -25,7 +25,7 @@ export interface OcrLine {
 
 export type ClipBackend = 'remote' | 'local';
 
-/** What shared/ml/local/clip.ts exports: CLIP from an Immich-layout model folder. */
+/** What local/clip.ts exports: CLIP from an Immich-layout model folder. */
 export interface LocalClipModule {
   localClipAvailable(modelName: string): Promise<boolean>;
   encodeImageLocal(modelName: string, jpeg: Buffer): Promise<Float32Array>;
@@ -39,7 +39,7 @@ export interface LocalOcrOptions {
   maxResolution: number;
 }
 
-/** What shared/ml/local/ocr.ts exports: PP-OCR detection and recognition. */
+/** What local/ocr.ts exports: PP-OCR detection and recognition. */
 export interface LocalOcrModule {
   detectTextLocal(jpeg: Buffer, options: LocalOcrOptions): Promise<OcrLine[]>;
 }

@@ -138,6 +138,12 @@ export const AssetRecordSchema = v.object({
    */
   facesDetected: v.optional(v.boolean()),
   droppedFaces: v.optional(v.array(id())),
+  /**
+   * Its CLIP embedding is in its owner's embedding index (docs/search.md): when it was made, and
+   * under which model (`machineLearning.clip.modelName` then; absent: never embedded).
+   */
+  smartSearchAt: v.optional(v.string()),
+  smartSearchModel: v.optional(v.string()),
   /** How many albums hold it (GET /assets isNotInAlbum). Kept by album changes. */
   albumCount: v.optional(v.number(), 0),
   /** Its stack, or null (absent on assets stored before stacks: none). */

@@ -12,9 +12,10 @@ import { Permission } from '../access/permission.ts';
 import { log } from '../core/log.ts';
 import * as albumRepo from '../db/album.repository.ts';
 import * as assetRepo from '../db/asset.repository.ts';
-import { type DuplicateGroup, dissolvePart, getGroup, joinGroup, leaveGroup, listGroups } from '../db/duplicate.repository.ts';
+import type { DuplicateGroup } from '../db/duplicate.repository.ts';
+import * as duplicateRepo from '../db/duplicate.repository.ts';
 import * as tagRepo from '../db/tag.repository.ts';
-import * as vectorIndex from '../db/vector-index.repository.ts';
+import * as vectorIndexRepo from '../db/vector-index.repository.ts';
 import { compareHashes, packHash, perceptualHash, unpackHash } from '../media/perceptual-hash.ts';
 import type { AssetEdit, AssetRecord } from '../model/asset.ts';
 import type { SystemConfig } from '../model/config.ts';
@@ -42,7 +43,7 @@ export const recordHash = async (asset: Pick<AssetRecord, 'id' | 'ownerId'>, pre
   const hash = await perceptualHash(preview);
   if (!hash) return undefined;
   const packed = packHash(hash);
-  await vectorIndex.appendVectors(asset.ownerId, 'phash', hashModel, [{ assetId: asset.id, vector: packed }]);
+  await vectorIndexRepo.appendVectors(asset.ownerId, 'phash', hashModel, [{ assetId: asset.id, vector: packed }]);
   return packed;
 };
 
@@ -76,7 +77,7 @@ const cosineDistance = (a: Float32Array, b: Float32Array): number => {
 const hashMatches = async (asset: AssetRecord, own: Uint8Array | undefined): Promise<string[]> => {
   const mine = own && unpackHash(own);
   if (!mine) return [];
-  const all = await vectorIndex.loadVectors(asset.ownerId, 'phash', hashModel);
+  const all = await vectorIndexRepo.loadVectors(asset.ownerId, 'phash', hashModel);
   return all.ids.filter((id, i) => {
     const other = unpackHash(all.vectors[i] ?? new Uint8Array());
     return id !== asset.id && other !== undefined && compareHashes(mine, other).duplicate;
@@ -89,10 +90,10 @@ const hashMatches = async (asset: AssetRecord, own: Uint8Array | undefined): Pro
  */
 const clipMatches = async (asset: AssetRecord, ml: MlSettings): Promise<string[]> => {
   if (!ml.enabled || !ml.clip.enabled) return [];
-  const own = await vectorIndex.vectorOf(asset.ownerId, 'clip', ml.clip.modelName, asset.id);
+  const own = await vectorIndexRepo.vectorOf(asset.ownerId, 'clip', ml.clip.modelName, asset.id);
   if (!own) return [];
   const mine = f32(own);
-  const all = await vectorIndex.loadVectors(asset.ownerId, 'clip', ml.clip.modelName);
+  const all = await vectorIndexRepo.loadVectors(asset.ownerId, 'clip', ml.clip.modelName);
   return all.ids
     .map((id, i) => ({ id, distance: id === asset.id ? 2 : cosineDistance(mine, f32(all.vectors[i] ?? new Uint8Array())) }))
     .filter(({ id }) => id !== asset.id)
@@ -116,11 +117,12 @@ export const detectDuplicates = async (assetId: string, ml: MlSettings, hash?: U
     const asset = await assetRepo.get(assetId);
     if (!asset) return 'gone';
     if (!detectable(asset)) return 'skipped';
-    const own = hash ?? (await vectorIndex.vectorOf(asset.ownerId, 'phash', hashModel, asset.id));
+    const own = hash ?? (await vectorIndexRepo.vectorOf(asset.ownerId, 'phash', hashModel, asset.id));
     const candidates = [...new Set([...(await hashMatches(asset, own)), ...(await clipMatches(asset, ml))])];
     const neighbours = (await assetRepo.getMany(candidates, { consistent: true })).filter(neighbourOf(asset));
     const now = new Date().toISOString();
-    const outcome = neighbours.length === 0 ? await leaveGroup(asset, now) : await joinGroup(asset, neighbours, now);
+    const outcome =
+      neighbours.length === 0 ? await duplicateRepo.leaveGroup(asset, now) : await duplicateRepo.joinGroup(asset, neighbours, now);
     if (outcome === 'done') return 'made';
     // Another detection or a dismissal changed these assets or groups meanwhile: read them again.
     if (outcome === 'changed') await pause(attempt);
@@ -131,7 +133,7 @@ export const detectDuplicates = async (assetId: string, ml: MlSettings, hash?: U
 /** Every member of a group taken out of it, a transaction at a time (shared/db/duplicate.repository.ts); a change meanwhile: read again. */
 const dissolve = async (ownerId: string, duplicateId: string): Promise<void> => {
   for (let attempt = 0; attempt < 12; attempt++) {
-    const outcome = await dissolvePart(ownerId, duplicateId);
+    const outcome = await duplicateRepo.dissolvePart(ownerId, duplicateId);
     if (outcome === 'done') return;
     if (outcome === 'changed') await pause(attempt);
   }
@@ -150,7 +152,7 @@ const liveMembers = async (group: DuplicateGroup): Promise<AssetRecord[]> =>
  */
 export const getDuplicates = async (auth: Auth): Promise<DuplicateView[]> => {
   const views: DuplicateView[] = [];
-  for (const group of await listGroups(auth.user.id)) {
+  for (const group of await duplicateRepo.listGroups(auth.user.id)) {
     const assets = await liveMembers(group);
     if (assets.length === 1) await dissolve(auth.user.id, group.id);
     if (assets.length > 1) views.push({ duplicateId: group.id, assets, tags: new Map() });
@@ -193,7 +195,7 @@ const mergedEdit = (keeper: AssetRecord, assets: readonly AssetRecord[]): AssetE
 
 const resolveGroup = async (auth: Auth, request: ResolveGroup, trashEnabled: boolean): Promise<ResolveResult> => {
   const { duplicateId } = request;
-  const group = await getGroup(auth.user.id, duplicateId);
+  const group = await duplicateRepo.getGroup(auth.user.id, duplicateId);
   const assets = await liveMembers(group);
   if (assets.length === 0) return { id: duplicateId, success: false, error: 'not_found' };
   const inGroup = new Set(assets.map((asset) => asset.id));

@@ -138,6 +138,8 @@ export const sendJobCommand = async (name: QueueName, command: QueueCommand, for
   if (name === 'faceDetection' && command === 'start') await everyAsset(25, (assetId) => ({ kind: 'asset-faces', assetId, force }));
   if (name === 'facialRecognition' && command === 'start')
     await everyAsset(100, (assetId) => ({ kind: 'asset-faces', assetId, force: false, recognize: true }));
+  // Immich's "missing" embeds what has no embedding under the current model; "all" embeds every asset again (docs/search.md).
+  if (name === 'smartSearch' && command === 'start') await everyAsset(25, (assetId) => ({ kind: 'asset-clip', assetId, force }));
   if (name === 'videoConversion' && command === 'start') await everyVideo(force);
   // Immich's duplicateDetection: every asset not looked at yet ("missing"), or all again (dismissals forgotten).
   if (name === 'duplicateDetection' && command === 'start')

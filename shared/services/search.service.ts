@@ -245,7 +245,7 @@ export const searchLargeAssets = async (auth: Auth, filters: SearchFilters, minF
 };
 
 /** v3's albumIds and tagIds as the assets they have in common: none asked, no narrowing. */
-const withAmongAssets = async (auth: Auth, request: SearchFilters): Promise<SearchFilters> => {
+export const withAmongAssets = async (auth: Auth, request: SearchFilters): Promise<SearchFilters> => {
   const sets: Set<string>[] = [];
   if (request.albumIds && request.albumIds.length > 0) sets.push(await assetsInAll(auth, request.albumIds));
   // Immich's tag filter: every one of the tags, each through itself or a tag below it.
@@ -363,7 +363,6 @@ export const getExploreData = async (auth: Auth): Promise<CityAsset[]> => {
 export const searchText = async (auth: Auth, dto: TextSearch): Promise<AssetRecord[]> => {
   const text = dto.q || dto.query;
   if (!text) throw new Invalid('Missing query');
-  if (dto.smart || dto.clip) throw new Invalid('Smart search is not enabled');
   const size = dto.size ?? 250;
   const terms = words(text);
   const items: AssetRecord[] = [];

@@ -1,6 +1,7 @@
 import { isCron } from '../core/cron.ts';
 import { Conflict, Invalid } from '../core/errors.ts';
 import * as configRepo from '../db/config.repository.ts';
+import { clipDimensions, unknownClipModelMessage } from '../domain/clip-models.ts';
 import { configKeys, configViews, type SystemConfig, storageQuotaV1, storageTemplateOptions } from '../domain/system-config.ts';
 import type { SystemConfigUpdate } from '../model/config.ts';
 
@@ -66,6 +67,10 @@ const validate = async (config: SystemConfig, current: SystemConfig): Promise<vo
   }
   if (!isCron(config.library.scan.cronExpression)) {
     throw new Invalid(`Invalid cron expression ${config.library.scan.cronExpression}`);
+  }
+  // Immich 3.1's check (smart-info.service.ts): a CLIP model it does not know is refused, whatever is enabled.
+  if (clipDimensions(config.machineLearning.clip.modelName) === undefined) {
+    throw new Invalid(unknownClipModelMessage(config.machineLearning.clip.modelName));
   }
 };
 

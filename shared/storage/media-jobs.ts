@@ -54,6 +54,16 @@ export interface AssetFacesJob {
 }
 
 /**
+ * An asset's CLIP embedding for smart search (Immich's smartSearch job: the queue started,
+ * docs/search.md): only when it has none under the current model, unless `force`.
+ */
+export interface AssetClipJob {
+  kind: 'asset-clip';
+  assetId: string;
+  force: boolean;
+}
+
+/**
  * An asset's duplicates detected (Immich's duplicateDetection queue started: docs/immich-compatibility.md,
  * "Duplicates"): its preview hashed and its neighbours grouped; only where it was never looked at,
  * unless `force` ("all").
@@ -64,7 +74,14 @@ export interface AssetDuplicatesJob {
   force: boolean;
 }
 
-export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob | AssetPlacesJob | AssetFacesJob | AssetDuplicatesJob;
+export type MediaJob =
+  | PersonThumbnailJob
+  | AssetMediaJob
+  | AssetEditsJob
+  | AssetPlacesJob
+  | AssetFacesJob
+  | AssetClipJob
+  | AssetDuplicatesJob;
 
 /** The event the media function receives for jobs (beside the bucket's object-created events). */
 export interface MediaJobEvent {

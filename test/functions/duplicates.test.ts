@@ -12,7 +12,7 @@ import { handler as resolveDuplicates } from '#functions/v3/duplicate/resolve-du
 import { handler as createTag } from '#functions/v3/tag/create-tag.ts';
 import { handler as tagAssets } from '#functions/v3/tag/tag-assets.ts';
 import * as duplicateRepo from '#shared/db/duplicate.repository.ts';
-import * as vectorIndex from '#shared/db/vector-index.repository.ts';
+import * as vectorIndexRepo from '#shared/db/vector-index.repository.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addToAlbum, albumInfo, assetInfo, createAlbum } from '../support/library.ts';
@@ -135,7 +135,7 @@ describe('duplicate detection in the media function', () => {
     // The group's items agree with the assets.
     const stored = await duplicateRepo.getGroup(user.userId, group?.duplicateId as string);
     expect({ count: stored.count, members: stored.assetIds.sort() }).toEqual({ count: 5, members: [...ids].sort() });
-  }, 240_000);
+  });
 
   it('leaves flat photos (one colour) out: they have no hash to tell copies apart by', async () => {
     const user = await freshUser(accounts.admin.accessToken, 'DupeFlat');
@@ -145,7 +145,7 @@ describe('duplicate detection in the media function', () => {
     ];
     expect(await groupsOf(user.accessToken)).toEqual([]);
     for (const id of ids) expect((await assetV3(user.accessToken, id)).duplicateId).toBeNull();
-  }, 120_000);
+  });
 
   it('never groups or shows another user’s copies', async () => {
     const alice = await freshUser(accounts.admin.accessToken, 'DupeAlice');
@@ -165,7 +165,7 @@ describe('duplicate detection in the media function', () => {
     expect(resolved.status).toBe(400);
     expect(resolved.body.message).toBe('Not found or no duplicate.delete access');
     expect(idsOf((await groupsOf(alice.accessToken))[0])).toEqual([...mine].sort());
-  }, 240_000);
+  });
 
   it('keeps a dismissal through a "missing" run; an "all" run finds the group again', async () => {
     const user = await freshUser(accounts.admin.accessToken, 'DupeDismiss');
@@ -187,7 +187,7 @@ describe('duplicate detection in the media function', () => {
     expect(await groupsOf(user.accessToken)).toEqual([]);
     await startDetection(true);
     expect((await groupsOf(user.accessToken)).map(idsOf).sort()).toEqual([[...ids].sort(), [...others].sort()].sort());
-  }, 300_000);
+  });
 
   it('is switched off by duplicateDetection.enabled alone, and CLIP neighbours join the hashes', async () => {
     const user = await freshUser(accounts.admin.accessToken, 'DupeClip');
@@ -205,14 +205,14 @@ describe('duplicate detection in the media function', () => {
     expect(await groupsOf(user.accessToken)).toEqual([]);
     const model = 'ViT-B-32__openai';
     const vector = (scale: number) => new Uint8Array(Float16Array.from({ length: 512 }, (_, i) => (Math.sin(i) + 1.5) * scale).buffer);
-    await vectorIndex.appendVectors(user.userId, 'clip', model, [
+    await vectorIndexRepo.appendVectors(user.userId, 'clip', model, [
       { assetId: ids[0] as string, vector: vector(1) },
       { assetId: different, vector: vector(2) },
     ]);
     await startDetection(false);
     const [group] = await groupsOf(user.accessToken);
     expect(idsOf(group)).toEqual([...ids, different].sort());
-  }, 300_000);
+  });
 });
 
 describe('POST /duplicates/resolve', () => {
@@ -276,7 +276,7 @@ describe('POST /duplicates/resolve', () => {
     expect(await groupsOf(token)).toEqual([]);
     // The group is gone: resolving it again is refused.
     expect((await resolve(token, { groups: [{ duplicateId, keepAssetIds: [keep], trashAssetIds: [] }] })).status).toBe(400);
-  }, 300_000);
+  });
 
   it.each([
     ['no body', undefined],
@@ -334,5 +334,5 @@ describe('concurrent detection', () => {
     // Three photos, three groups, each whole.
     const groups = await groupsOf(user.accessToken);
     expect(groups.map((group) => group.assets.length)).toEqual([4, 4, 4]);
-  }, 600_000);
+  });
 });

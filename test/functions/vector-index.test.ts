@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getItem } from '#shared/db/get.ts';
 import { keys, partitions } from '#shared/db/keys.ts';
 import { queryAll } from '#shared/db/query.ts';
 import * as vectorIndexRepo from '#shared/db/vector-index.repository.ts';
+import { resetOriginalsStore } from '#shared/storage/originals.ts';
 
 /**
  * The embedding index (shared/db/vector-index.repository.ts) against DynamoDB Local and the local
@@ -153,5 +155,29 @@ describe('vector index', () => {
     const head = await getItem(keys.vectorIndexHead(owner, 'clip', 'm1'));
     expect(snapshotFiles(owner).length).toBeLessThanOrEqual(2);
     expect(snapshotFiles(owner).some((name) => name === String(head?.snapshotKey).split('/').at(-1))).toBe(true);
+  });
+
+  it('keeps an append when its snapshot cannot be written (the store failing), and compacts on a later append', async () => {
+    const owner = randomUUID();
+    Object.assign(vectorIndexRepo.vectorIndexSettings, { compactAfterEntries: 2, compactAfterShare: 0 });
+    const originals = process.env.ORIGINALS_DIR as string;
+    // A file where the store's folder should be: every write fails.
+    const blocked = join(tmpdir(), `not-a-folder-${randomUUID()}`);
+    writeFileSync(blocked, '');
+    process.env.ORIGINALS_DIR = blocked;
+    resetOriginalsStore();
+    const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+    try {
+      await vectorIndexRepo.appendVectors(owner, 'clip', 'm1', [{ assetId: a, vector: vector(1, 1) }]);
+      await vectorIndexRepo.appendVectors(owner, 'clip', 'm1', [{ assetId: b, vector: vector(2, 2) }]);
+    } finally {
+      process.env.ORIGINALS_DIR = originals;
+      resetOriginalsStore();
+    }
+    expect(await getItem(keys.vectorIndexHead(owner, 'clip', 'm1'))).toMatchObject({ seq: 2 });
+    expect((await getItem(keys.vectorIndexHead(owner, 'clip', 'm1')))?.snapshotKey).toBeUndefined();
+    await vectorIndexRepo.appendVectors(owner, 'clip', 'm1', [{ assetId: c, vector: vector(3, 3) }]);
+    expect(await getItem(keys.vectorIndexHead(owner, 'clip', 'm1'))).toMatchObject({ seq: 3, snapshotSeq: 3 });
+    expect(asObject(await (await freshProcess()).loadVectors(owner, 'clip', 'm1'))).toEqual({ [a]: [1, 1], [b]: [2, 2], [c]: [3, 3] });
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { PersonRecord } from '#shared/model/person.ts';
 import { duplicateDetectionSteps, editSteps, faceDetectionSteps, faceRecognitionSteps } from '#shared/services/media/jobs.ts';
 import { personThumbnailSteps, uploadSteps } from '#shared/services/media/pipeline.ts';
+import { clipJobSteps } from '#shared/services/media/steps/clip.ts';
 
 /**
  * An upload's steps (shared/services/media/pipeline.ts) are the ones docs/media.md lists, in its
@@ -39,6 +40,7 @@ describe("the media jobs' steps", () => {
       'asset-edits': editSteps.map((step) => step.name),
       'asset-faces (faceDetection)': faceDetectionSteps(false).map((step) => step.name),
       'asset-faces (facialRecognition)': faceRecognitionSteps.map((step) => step.name),
+      'asset-clip (smartSearch)': clipJobSteps(false).map((step) => step.name),
       'asset-duplicates (duplicateDetection)': duplicateDetectionSteps(false).map((step) => step.name),
     });
   });

@@ -123,5 +123,5 @@ describe('perceptual hashes', () => {
     // both must agree, and the dHash keeps a wide margin.
     expect(nearest.phash).toBeGreaterThan(duplicateThresholds.phash);
     expect(nearest.dhash).toBeGreaterThan(duplicateThresholds.dhash + 8);
-  }, 60_000);
+  });
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { routes } from '#infra/routes.ts';
 import { mapServerFeaturesV3 } from '#shared/dto/v3/server.ts';
+import { mlFeatures } from '#shared/ml/ml.ts';
 import { defaultConfig } from '#shared/services/config.reader.ts';
 
 /**
@@ -54,9 +55,10 @@ describe("docs/immich-compatibility.md, the v3 web app's calls", () => {
     expect([...off, ...notYet].filter((name) => servedV3.has(name))).toEqual([]);
   });
 
-  it('serves no route of a feature the server reports off, and reports off each feature it lists so', () => {
-    const features = mapServerFeaturesV3(defaultConfig()) as unknown as Record<string, boolean>;
-    expect([...offByFeature.keys()]).toEqual(['smartSearch', 'email']);
+  it('serves no route of a feature the server reports off, and reports off each feature it lists so', async () => {
+    const config = defaultConfig();
+    const features = mapServerFeaturesV3(config, await mlFeatures(config.machineLearning)) as unknown as Record<string, boolean>;
+    expect([...offByFeature.keys()]).toEqual(['email']);
     // The map and reverse geocoding are on by default, as in Immich, and their calls are served (docs/places.md).
     expect([features.map, features.reverseGeocoding]).toEqual([true, true]);
     for (const name of ['getMapMarkers', 'getAlbumMapMarkers', 'searchPlaces', 'getAssetsByCity'])

@@ -335,6 +335,16 @@ export const assetWrites = {
           sync: 'unsent',
           names: { '#encoded': 'encodedVideoPath' },
         }),
+  /**
+   * Records that the asset's CLIP embedding was added to its owner's index under `model`
+   * (docs/search.md), only while the asset exists; nothing a client syncs (no change id).
+   */
+  setSmartSearch: (assetId: string, model: string, at: string): Write =>
+    updateWrite(keys.asset(assetId), 'SET smartSearchAt = :at, smartSearchModel = :model', {
+      condition: 'present',
+      sync: 'unsent',
+      values: { ':at': at, ':model': model },
+    }),
   /** Sets fields of an asset whose photo edits are still `edits` (the media function's edited files). */
   setIfEdits: (assetId: string, edits: readonly PhotoEdit[], fields: Partial<AssetRecord>): Write =>
     setWhere(assetId, fields, { expression: '#edits = :editsAsRead', names: { '#edits': 'edits' }, values: { ':editsAsRead': edits } }),

@@ -4,6 +4,13 @@
  */
 import type { UserRecord } from '../../model/user.ts';
 
+/** The features machine learning decides (shared/ml/ml.ts's `mlFeatures`; docs/machine-learning.md). */
+export interface MlFeatures {
+  smartSearch: boolean;
+  ocr: boolean;
+  duplicateDetection: boolean;
+}
+
 /** GET /server-info: Immich's disk figures (docs/immich-compatibility.md, "Server info"). */
 export interface ServerInfoResponseDto {
   diskSize: string;

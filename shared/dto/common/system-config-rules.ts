@@ -172,6 +172,19 @@ export const machineLearningUrl = once(() => v.pipe(v.unknown(), rules.isString,
 export const machineLearningUrlCheck = once(() =>
   when((s: { enabled: boolean; url?: string }) => s.enabled && s.url !== undefined, 'url', mlUrl, '$property must be a URL address'),
 );
+/**
+ * v3's `urls`, each a URL by v1.100's rule when machine learning is on (Immich 3.1 takes any
+ * string; v1.100's `url` is the first of them, so one rule keeps a v1.100 client able to send back
+ * what it was shown; docs/machine-learning.md, "Settings").
+ */
+export const machineLearningUrlsCheck = once(() =>
+  when(
+    (s: { enabled: boolean; urls?: unknown }) => s.enabled && Array.isArray(s.urls),
+    'urls',
+    (x) => Array.isArray(x) && x.every(mlUrl),
+    'each value in $property must be a URL address',
+  ),
+);
 
 type OAuth = {
   enabled: boolean;

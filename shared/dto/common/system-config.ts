@@ -12,6 +12,7 @@ import {
   machineLearningEntries,
   machineLearningUrl,
   machineLearningUrlCheck,
+  machineLearningUrlsCheck,
   number,
   oauthChecks,
   oauthEntries,
@@ -106,6 +107,7 @@ const build = () => {
       ),
     }),
     machineLearningUrlCheck(),
+    machineLearningUrlsCheck(),
   );
 
   const oauth = v.pipe(

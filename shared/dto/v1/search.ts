@@ -176,3 +176,59 @@ export const SearchPeopleDto = dto({
   name: v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>()),
   withHidden: optional(booleanish()),
 });
+
+/**
+ * POST /search/smart (v1.100's SmartSearchDto, docs/search.md): the metadata search's filters
+ * (its flags read as visibilities), `query` required, `page`, `size` 1–1000 (100 by default).
+ */
+export const SmartSearchDto = v.pipe(
+  dto({
+    query: v.pipe(v.unknown(), rules.isNotEmpty, rules.isString, as<string>()),
+    libraryId: optional(uuid()),
+    deviceId: text(),
+    type: enumOf(assetTypes),
+    isArchived: optional(booleanish()),
+    withArchived: optional(booleanish()),
+    isEncoded: optional(booleanish()),
+    isExternal: optional(booleanish()),
+    isFavorite: optional(booleanish()),
+    isMotion: optional(booleanish()),
+    isOffline: optional(booleanish()),
+    isReadOnly: optional(booleanish()),
+    isVisible: optional(booleanish()),
+    withDeleted: optional(booleanish()),
+    withExif: optional(booleanish()),
+    isNotInAlbum: optional(booleanish()),
+    createdBefore: queryDate('createdBefore'),
+    createdAfter: queryDate('createdAfter'),
+    updatedBefore: queryDate('updatedBefore'),
+    updatedAfter: queryDate('updatedAfter'),
+    trashedBefore: queryDate('trashedBefore'),
+    trashedAfter: queryDate('trashedAfter'),
+    takenBefore: queryDate('takenBefore'),
+    takenAfter: queryDate('takenAfter'),
+    city: text(),
+    state: text(),
+    country: text(),
+    make: text(),
+    model: text(),
+    lensModel: text(),
+    personIds: personIds(),
+    page: integer(),
+    size: integer(1000),
+  }),
+  v.transform(({ query, page, size, isArchived, withArchived, isVisible, ...filters }) => ({
+    query,
+    page: page ?? 1,
+    size: size ?? 100,
+    filters: { ...filters, visibilities: visibilitiesOf({ isArchived, withArchived, isVisible }) },
+  })),
+);
+
+/** GET /search's smart mode (`clip` or `smart`): the query, and the archive too with `withArchived`, as v1.100's. */
+export const smartOfTextSearch = (input: SearchInput) => ({
+  query: input.q || input.query || undefined,
+  page: input.page ?? 1,
+  size: input.size ?? 100,
+  filters: { visibilities: visibilitiesOf({ withArchived: input.withArchived ?? null }) },
+});

@@ -1,5 +1,6 @@
 import type { ServerState, SystemConfig } from '../../model/config.ts';
 import type { UserStatistics } from '../../model/user.ts';
+import type { MlFeatures } from '../common/server-info.ts';
 
 /** The Immich server version whose API this project implements (the CLI and SDK check it). */
 export const serverVersion = { major: 1, minor: 100, patch: 0 } as const;
@@ -56,12 +57,14 @@ export const mapServerConfig = ({ config, initialized, onboarded }: ServerState)
 
 /**
  * Immich derives the features from the configuration; here a feature is true only where it
- * works: there is no smart search (no CLIP model) and no config file, whatever the configuration
- * says. OAuth follows its settings (docs/immich-compatibility.md, "OAuth"). The map and reverse geocoding follow it (docs/places.md), and so does facial
- * recognition, which the media function does itself (docs/faces.md).
+ * works: smart search where a CLIP back end is (`ml`, from shared/ml/ml.ts: the user's Immich ML
+ * service or a local model; docs/machine-learning.md), no config file whatever the configuration
+ * says. OAuth follows its settings (docs/immich-compatibility.md, "OAuth"). The map and reverse
+ * geocoding follow it (docs/places.md), and so does facial recognition, which the media function
+ * does itself (docs/faces.md).
  */
-export const mapServerFeatures = (config: SystemConfig): ServerFeaturesDto => ({
-  smartSearch: false,
+export const mapServerFeatures = (config: SystemConfig, ml: MlFeatures): ServerFeaturesDto => ({
+  smartSearch: ml.smartSearch,
   configFile: false,
   facialRecognition: config.machineLearning.enabled && config.machineLearning.facialRecognition.enabled,
   map: config.map.enabled,

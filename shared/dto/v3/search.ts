@@ -183,3 +183,26 @@ export const mapExploreV3 = (cities: readonly CityAsset[], callerId: string): Se
   },
   { fieldName: 'smartInfo.tags', items: [] },
 ];
+
+/**
+ * POST /search/smart (v3's SmartSearchDto, docs/search.md): every filter the metadata search's
+ * random sibling takes, the text `query` (or `queryAssetId`, whose embedding is the query), its
+ * `language`, `page` from 1 and `size` 1–1000 (100 by default).
+ */
+export const SmartSearchDtoV3 = v.pipe(
+  object({
+    ...filterFields,
+    query: v.optional(text(limits.keyValue)),
+    queryAssetId: v.optional(uuid),
+    language: optionalText,
+    page: v.optional(integer(1)),
+  }),
+  v.transform(({ query, queryAssetId, language, page, ...filters }) => ({
+    query,
+    queryAssetId,
+    language,
+    page: page ?? 1,
+    size: filters.size ?? 100,
+    filters: toFilters(filters),
+  })),
+);

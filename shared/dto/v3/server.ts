@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import type { ServerState, SystemConfig } from '../../model/config.ts';
 import type { UserStatistics } from '../../model/user.ts';
+import type { MlFeatures } from '../common/server-info.ts';
 
 /**
  * The version v3's routes report: the mobile app picks its sync protocol by it (3.x: the V2
@@ -120,27 +121,29 @@ export interface ServerFeaturesDto {
 
 /**
  * Immich derives the features from the configuration; here a feature is true only where it
- * works (as v1.100's): no smart search, duplicates or OCR (no model for them),
- * e-mail, config file or real-time transcoding. Faces are imported from XMP regions on every
- * upload; facial recognition (docs/faces.md), the map and reverse geocoding follow the
- * configuration, as Immich's (docs/places.md).
+ * works (as v1.100's). Smart search, OCR and duplicates come from `ml` (shared/ml/ml.ts,
+ * docs/machine-learning.md): smart search where a CLIP back end is, OCR where it is on (the local
+ * back end is always there), duplicates where they are on (a perceptual hash finds them: unlike
+ * Immich, not tied to smart search). No e-mail, config file or real-time transcoding. Faces are
+ * imported from XMP regions on every upload; facial recognition (docs/faces.md), the map and
+ * reverse geocoding follow the configuration, as Immich's (docs/places.md).
  */
-export const mapServerFeaturesV3 = (config: SystemConfig): ServerFeaturesDto => ({
+export const mapServerFeaturesV3 = (config: SystemConfig, ml: MlFeatures): ServerFeaturesDto => ({
   configFile: false,
-  duplicateDetection: false,
+  duplicateDetection: ml.duplicateDetection,
   email: false,
   facialRecognition: config.machineLearning.enabled && config.machineLearning.facialRecognition.enabled,
   importFaces: true,
   map: config.map.enabled,
   oauth: config.oauth.enabled,
   oauthAutoLaunch: config.oauth.autoLaunch,
-  ocr: false,
+  ocr: ml.ocr,
   passwordLogin: config.passwordLogin.enabled,
   realtimeTranscoding: false,
   reverseGeocoding: config.reverseGeocoding.enabled,
   search: true,
   sidecar: true,
-  smartSearch: false,
+  smartSearch: ml.smartSearch,
   trash: config.trash.enabled,
 });
 
