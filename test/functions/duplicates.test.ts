@@ -17,6 +17,7 @@ import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addToAlbum, albumInfo, assetInfo, createAlbum } from '../support/library.ts';
 import { changeConfig, mediaJobsInProcess, objectCreated } from '../support/media.ts';
+import { startMlService } from '../support/ml-service.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { makeScene, shootScene } from '../support/scenes.ts';
 import { cliFields, upload } from '../support/uploads.ts';
@@ -334,5 +335,33 @@ describe('concurrent detection', () => {
     // Three photos, three groups, each whole.
     const groups = await groupsOf(user.accessToken);
     expect(groups.map((group) => group.assets.length)).toEqual([4, 4, 4]);
+  });
+});
+
+describe('duplicates found by CLIP (smart search on, through an Immich ML stand-in)', () => {
+  it('groups photos whose embeddings are within maxDistance, flat ones too, after the clip step made them', async () => {
+    const ml = await startMlService();
+    const user = await freshUser(accounts.admin.accessToken, 'DupeClipService');
+    try {
+      await setMachineLearning((machineLearning) => ({
+        ...machineLearning,
+        enabled: true,
+        urls: [ml.url],
+        clip: { enabled: true, modelName: 'ViT-B-32__openai' },
+      }));
+      // One colour each (no perceptual hash): the stand-in's embedding follows the mean colour.
+      const red = [
+        await uploadPhoto(user.accessToken, makeJpeg({ width: 320, height: 240, color: [220, 20, 20] })),
+        await uploadPhoto(user.accessToken, makeJpeg({ width: 320, height: 240, color: [220, 20, 20] })),
+      ];
+      const green = await uploadPhoto(user.accessToken, makeJpeg({ width: 320, height: 240, color: [20, 200, 20] }));
+      const [group, ...more] = await groupsOf(user.accessToken);
+      expect(more).toEqual([]);
+      expect(idsOf(group)).toEqual([...red].sort());
+      expect((await assetV3(user.accessToken, green)).duplicateId).toBeNull();
+    } finally {
+      await setMachineLearning((machineLearning) => ({ ...machineLearning, urls: ['http://immich-machine-learning:3003'] }));
+      await ml.close();
+    }
   });
 });
