@@ -8,9 +8,8 @@
  * - dHash-128: the image in grey at 9×9; 64 bits of row gradients (a pixel darker than its right
  *   neighbour, 8×8) then 64 of column gradients (darker than the one below, 8×8).
  * Distance is the number of differing bits (Hamming). Stored as 24 bytes: pHash then dHash.
+ * Pure code: shared/media/image-hash.ts decodes the image (wasm-vips, the media function only).
  */
-import { greySquares } from './images.ts';
-
 export interface PerceptualHash {
   /** 8 bytes, bit i of the 64 at byte i >> 3, bit 7 - (i & 7). */
   phash: Uint8Array;
@@ -21,7 +20,9 @@ export interface PerceptualHash {
 /** Two images are the same photo when both hashes are this close (measured: docs/immich-compatibility.md, "Duplicates"). */
 export const duplicateThresholds = { phash: 10, dhash: 20 } as const;
 
-const dctSize = 32;
+/** The sides of the grey squares the two hashes read. */
+export const dctSize = 32;
+export const dhashSize = 9;
 const lowSize = 8;
 
 /** cos((2x + 1) u π / 2N) for u < 8, x < 32: the DCT's basis, computed once. */
@@ -65,7 +66,7 @@ export const phashOfGrey = (grey: Uint8Array): Uint8Array => {
 
 /** dHash-128 of a 9×9 grey image (row by row). */
 export const dhashOfGrey = (grey: Uint8Array): Uint8Array => {
-  if (grey.length !== 81) throw new Error('dHash needs 9×9 pixels');
+  if (grey.length !== dhashSize * dhashSize) throw new Error('dHash needs 9×9 pixels');
   const at = (x: number, y: number): number => grey[y * 9 + x] ?? 0;
   const bits: boolean[] = [];
   for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) bits.push(at(x, y) < at(x + 1, y));
@@ -91,13 +92,9 @@ const deviation = (grey: Uint8Array): number => {
   return Math.sqrt(Math.max(0, squares / grey.length - mean * mean));
 };
 
-/** Both hashes of an image file (the asset's preview JPEG; any format libvips reads); undefined for a flat image. */
-export const perceptualHash = async (image: Uint8Array): Promise<PerceptualHash | undefined> => {
-  const [big, small] = await greySquares(image, [dctSize, 9]);
-  if (!big || !small) throw new Error('The image could not be decoded');
-  if (deviation(big) < flatDeviation) return undefined;
-  return { phash: phashOfGrey(big), dhash: dhashOfGrey(small) };
-};
+/** Both hashes of an image's grey squares (32×32 and 9×9); undefined for a flat image. */
+export const hashOfGreys = (big: Uint8Array, small: Uint8Array): PerceptualHash | undefined =>
+  deviation(big) < flatDeviation ? undefined : { phash: phashOfGrey(big), dhash: dhashOfGrey(small) };
 
 /** The stored form: 24 bytes, pHash then dHash. */
 export const packHash = (hash: PerceptualHash): Uint8Array => {

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import Vips from 'wasm-vips';
+import { perceptualHash } from '#shared/media/image-hash.ts';
 import {
   compareHashes,
   dhashOfGrey,
@@ -14,7 +15,6 @@ import {
   hamming,
   type PerceptualHash,
   packHash,
-  perceptualHash,
   phashOfGrey,
   unpackHash,
 } from '#shared/media/perceptual-hash.ts';

@@ -7,11 +7,23 @@
  * the photo its previews; the duplicateDetection queue finds it later.
  */
 import { log } from '../../../core/log.ts';
+import * as vectorIndexRepo from '../../../db/vector-index.repository.ts';
+import { perceptualHash } from '../../../media/image-hash.ts';
+import { packHash } from '../../../media/perceptual-hash.ts';
 import { duplicateDetectionEnabled } from '../../../ml/ml.ts';
 import type { AssetRecord } from '../../../model/asset.ts';
 import type { SystemConfig } from '../../../model/config.ts';
-import { detectDuplicates, recordHash } from '../../duplicate.service.ts';
+import { detectDuplicates, hashModel } from '../../duplicate-detection.service.ts';
 import type { MediaStep, Preview } from '../step.ts';
+
+/** The asset's preview hashed and its hash stored (replacing an earlier one); none for a flat image (shared/media/perceptual-hash.ts). */
+const recordHash = async (asset: Pick<AssetRecord, 'id' | 'ownerId'>, preview: Uint8Array): Promise<Uint8Array | undefined> => {
+  const hash = await perceptualHash(preview);
+  if (!hash) return undefined;
+  const packed = packHash(hash);
+  await vectorIndexRepo.appendVectors(asset.ownerId, 'phash', hashModel, [{ assetId: asset.id, vector: packed }]);
+  return packed;
+};
 
 /** The asset's hash from its preview, then its detection; `tolerant`: a failure is logged, not thrown. */
 export const findDuplicates = async (
