@@ -108,15 +108,13 @@ export const packHash = (hash: PerceptualHash): Uint8Array => {
 export const unpackHash = (bytes: Uint8Array): PerceptualHash | undefined =>
   bytes.length === 24 ? { phash: bytes.slice(0, 8), dhash: bytes.slice(8, 24) } : undefined;
 
-const popcount = (byte: number): number => {
-  let n = byte;
+/** Set bits of each byte value. */
+const bitCounts = Uint8Array.from({ length: 256 }, (_, byte) => {
   let count = 0;
-  while (n) {
-    count += n & 1;
-    n >>= 1;
-  }
+  for (let n = byte; n; n >>= 1) count += n & 1;
   return count;
-};
+});
+const popcount = (byte: number): number => bitCounts[byte & 0xff] ?? 0;
 
 /** The number of differing bits of two hashes of one length. */
 export const hamming = (a: Uint8Array, b: Uint8Array): number => {
@@ -131,4 +129,18 @@ export const compareHashes = (a: PerceptualHash, b: PerceptualHash): { phash: nu
   const phash = hamming(a.phash, b.phash);
   const dhash = hamming(a.dhash, b.dhash);
   return { phash, dhash, duplicate: phash <= duplicateThresholds.phash && dhash <= duplicateThresholds.dhash };
+};
+
+/**
+ * Whether two stored hashes (24 bytes each, `packHash`) are the same photo, without unpacking
+ * them: what a detection runs over every hash of its owner (some 100,000 in ~10 ms).
+ */
+export const packedDuplicates = (a: Uint8Array, b: Uint8Array): boolean => {
+  if (a.length !== 24 || b.length !== 24) return false;
+  let phash = 0;
+  for (let i = 0; i < 8; i++) phash += bitCounts[(a[i] ?? 0) ^ (b[i] ?? 0)] ?? 0;
+  if (phash > duplicateThresholds.phash) return false;
+  let dhash = 0;
+  for (let i = 8; i < 24; i++) dhash += bitCounts[(a[i] ?? 0) ^ (b[i] ?? 0)] ?? 0;
+  return dhash <= duplicateThresholds.dhash;
 };

@@ -9,7 +9,7 @@
 import * as assetRepo from '../db/asset.repository.ts';
 import * as duplicateRepo from '../db/duplicate.repository.ts';
 import * as vectorIndexRepo from '../db/vector-index.repository.ts';
-import { compareHashes, unpackHash } from '../media/perceptual-hash.ts';
+import { packedDuplicates } from '../media/perceptual-hash.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { SystemConfig } from '../model/config.ts';
 
@@ -52,13 +52,9 @@ const cosineDistance = (a: Float32Array, b: Float32Array): number => {
 
 /** The assets whose hashes are both within the thresholds of this one's. */
 const hashMatches = async (asset: AssetRecord, own: Uint8Array | undefined): Promise<string[]> => {
-  const mine = own && unpackHash(own);
-  if (!mine) return [];
+  if (!own) return [];
   const all = await vectorIndexRepo.loadVectors(asset.ownerId, 'phash', hashModel);
-  return all.ids.filter((id, i) => {
-    const other = unpackHash(all.vectors[i] ?? new Uint8Array());
-    return id !== asset.id && other !== undefined && compareHashes(mine, other).duplicate;
-  });
+  return all.ids.filter((id, i) => id !== asset.id && packedDuplicates(own, all.vectors[i] ?? new Uint8Array()));
 };
 
 /**

@@ -14,6 +14,7 @@ import {
   duplicateThresholds,
   hamming,
   type PerceptualHash,
+  packedDuplicates,
   packHash,
   phashOfGrey,
   unpackHash,
@@ -78,6 +79,17 @@ describe('perceptual hashes', () => {
     expect(unpackHash(new Uint8Array(8))).toBeUndefined();
     expect(hamming(hash.phash, new Uint8Array(8))).toBe(32);
     expect(compareHashes(hash, hash)).toEqual({ phash: 0, dhash: 0, duplicate: true });
+    // Packed: 10 pHash bits and 20 dHash bits apart still agree, one more of either does not.
+    const near = packHash(hash);
+    near.set([0x0f ^ 0xff, 0x0f ^ 0x03], 0);
+    near.set([0x01 ^ 0xff, 0x01 ^ 0xff, 0x01 ^ 0x0f], 8);
+    expect(packedDuplicates(packHash(hash), near)).toBe(true);
+    near[2] = 0x0f ^ 0x01;
+    expect(packedDuplicates(packHash(hash), near)).toBe(false);
+    near[2] = 0x0f;
+    near[11] = 0x01 ^ 0x01;
+    expect(packedDuplicates(packHash(hash), near)).toBe(false);
+    expect(packedDuplicates(packHash(hash), new Uint8Array(8))).toBe(false);
   });
 
   it.each([
@@ -89,7 +101,10 @@ describe('perceptual hashes', () => {
     const photo = make();
     const original = await hashOf(photo);
     for (const [copy, bytes] of Object.entries(copiesOf(photo))) {
-      const distance = compareHashes(original, await hashOf(bytes));
+      const hash = await hashOf(bytes);
+      const distance = compareHashes(original, hash);
+      // The stored forms compare alike (what a detection runs over an owner's hashes).
+      expect(packedDuplicates(packHash(original), packHash(hash))).toBe(true);
       expect({ copy, ...distance }).toEqual({ copy, phash: distance.phash, dhash: distance.dhash, duplicate: true });
       expect(distance.phash).toBeLessThanOrEqual(4);
       expect(distance.dhash).toBeLessThanOrEqual(8);
@@ -115,7 +130,8 @@ describe('perceptual hashes', () => {
     for (let i = 0; i < hashes.length; i++)
       for (let j = i + 1; j < hashes.length; j++) {
         const distance = compareHashes(hashes[i] as PerceptualHash, hashes[j] as PerceptualHash);
-        if (distance.duplicate) close.push(`${i}-${j}`);
+        if (distance.duplicate || packedDuplicates(packHash(hashes[i] as PerceptualHash), packHash(hashes[j] as PerceptualHash)))
+          close.push(`${i}-${j}`);
         nearest = { phash: Math.min(nearest.phash, distance.phash), dhash: Math.min(nearest.dhash, distance.dhash) };
       }
     expect(close).toEqual([]);
