@@ -414,7 +414,19 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/admin/database-backups', 'deleteDatabaseBackup', 'read'],
     ['POST', '/api/admin/database-backups/start-restore', 'startDatabaseRestoreFlow', 'read'],
   ]),
-  ...areaV3('duplicate', [['GET', '/api/duplicates', 'getAssetDuplicates', 'read']]),
+  ...areaV3('duplicate', [
+    // A group left with one asset is dissolved as it is listed (Immich's clean-up): a write.
+    ['GET', '/api/duplicates', 'getAssetDuplicates', 'write'],
+    ['DELETE', '/api/duplicates', 'deleteDuplicates', 'write', { body: 'bulk' }],
+    ['DELETE', '/api/duplicates/{id}', 'deleteDuplicate', 'write'],
+    [
+      'POST',
+      '/api/duplicates/resolve',
+      'resolveDuplicates',
+      'write',
+      { store: 'delete', body: 'bulk', realtime: true, lazy: ['places', 'countries'] },
+    ],
+  ]),
   ...areaV3('face', [
     ['POST', '/api/faces', 'createFace', 'write', { mediaJobs: true }],
     ['GET', '/api/faces', 'getFaces', 'read'],
