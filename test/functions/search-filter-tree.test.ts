@@ -86,6 +86,8 @@ beforeAll(async () => {
   expect(video.status, JSON.stringify(video.body)).toBe(201);
   ids.video = video.body.id;
   ids.trashed = await addPhoto(t, { make: 'Canon', city: 'Oslo' }, d('2024-01-01T00:00:00.000Z'));
+  ids.archived = await addPhoto(t, { make: 'Canon', city: 'Bergen' }, d('2024-02-01T00:00:00.000Z'));
+  await updateAsset(t, ids.archived as string, { isArchived: true });
   await trash(t, [ids.trashed as string]);
   await updateAsset(t, ids.oslo as string, { isFavorite: true });
   await updateAsset(t, ids.sign as string, { isFavorite: true });
@@ -170,6 +172,27 @@ describe('POST /search/metadata with a filter tree', () => {
   it('trash and visibility conditions read what they name', async () => {
     expect(await found({ trashedAt: { ne: null } })).toEqual(['trashed']);
     expect(await found({ city: { eq: 'Oslo' } })).toEqual(['oslo']);
+    // Without a flat `visibility`, the tree's visibility conditions choose (the locked folder only unlocked).
+    const treeOnly = async (filter: Record<string, unknown>) => {
+      const reply = await invoke(searchMetadata, {
+        method: 'POST',
+        path: '/api/search/metadata',
+        headers: bearer(owner.accessToken),
+        body: { filter },
+      });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      return reply.body.assets.items.map((item: { id: string }) => Object.entries(ids).find(([, id]) => id === item.id)?.[0]);
+    };
+    expect(await treeOnly({ visibility: { eq: 'archive' } })).toEqual(['archived']);
+    expect(await treeOnly({ visibility: { in: ['archive', 'timeline'] }, make: { eq: 'Canon' } })).toEqual(['archived', 'lyon', 'oslo']);
+    expect(await treeOnly({ or: [{ visibility: { eq: 'archive' } }, { city: { eq: 'Paris' } }] })).toEqual(['archived', 'paris']);
+    const locked = await invoke(searchMetadata, {
+      method: 'POST',
+      path: '/api/search/metadata',
+      headers: bearer(owner.accessToken),
+      body: { filter: { visibility: { eq: 'locked' } } },
+    });
+    expect(locked.status).toBe(401);
   });
 
   it('pages a tree’s matches', async () => {
