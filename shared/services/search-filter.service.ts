@@ -6,10 +6,11 @@
  * (shared/domain/search-filter.ts) and the assets the candidates can be narrowed to.
  */
 import { requireAlbums } from '../access/album-access.ts';
-import { noAccess, Permission } from '../access/permission.ts';
+import { Permission } from '../access/permission.ts';
+import { requirePeople } from '../access/person-access.ts';
+import { requireTags } from '../access/tag-access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import * as albumRepo from '../db/album.repository.ts';
-import * as personRepo from '../db/person.repository.ts';
 import * as tagRepo from '../db/tag.repository.ts';
 import { compileTree, type TreeSets, treeCandidates, treeNames } from '../domain/search-filter.ts';
 import type { SearchFilters } from '../model/search.ts';
@@ -25,9 +26,8 @@ const readSets = async (auth: Auth, owners: readonly string[], tree: FilterTree)
   const personIds = idsNamed(tree, 'personIds');
   const tagIds = idsNamed(tree, 'tagIds');
   const albums = albumIds.length > 0 ? await requireAlbums(auth, Permission.AlbumRead, albumIds) : [];
-  if (personIds.length > 0 && (await personRepo.getMany(auth.user.id, personIds)).length !== personIds.length)
-    throw noAccess(Permission.PersonRead);
-  if (tagIds.length > 0 && (await tagRepo.getMany(auth.user.id, tagIds)).length !== tagIds.length) throw noAccess(Permission.TagRead);
+  if (personIds.length > 0) await requirePeople(auth, Permission.PersonRead, personIds);
+  if (tagIds.length > 0) await requireTags(auth, Permission.TagRead, tagIds);
 
   const albumSets = new Map<string, Set<string>>();
   await inBatches(albums, 4, async (album) => {
