@@ -175,15 +175,11 @@ describe('search by text (POST /search/metadata `ocr`, 3.2’s filter.ocr)', () 
     expect(await foundIds(owner.accessToken, { ocr: 'stop', isFavorite: true })).toEqual([]);
   });
 
-  it('reads 3.2’s filter tree’s ocr condition, and refuses the rest of the tree (400)', async () => {
+  it('reads 3.2’s filter tree’s ocr condition, with the tree’s other conditions (test/functions/search-filter-tree.test.ts)', async () => {
     expect(await foundIds(owner.accessToken, { filter: { ocr: { matches: 'grand' } } })).toEqual([poster]);
-    const refused = await search(owner.accessToken, { filter: { isFavorite: { eq: true } } });
-    expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({
-      message: ['filter is not supported by this server yet, but for filter.ocr.matches'],
-      error: 'Bad Request',
-      statusCode: 400,
-    });
+    expect(await foundIds(owner.accessToken, { filter: { ocr: { matches: 'grand' }, isFavorite: { eq: true } } })).toEqual([]);
+    const either = await foundIds(owner.accessToken, { filter: { or: [{ ocr: { matches: 'grand' } }, { ocr: { matches: 'stop' } }] } });
+    expect(either.sort()).toEqual([poster, sign].sort());
     expect((await search(owner.accessToken, { filter: { ocr: { matches: 7 } } })).status).toBe(400);
   });
 
