@@ -25,7 +25,9 @@ import { meterReads } from './table-io.ts';
  */
 
 export const parseSizes = (args: readonly string[]): number[] =>
-  args.filter((arg) => /^\d+k?$/i.test(arg)).map((arg) => (arg.toLowerCase().endsWith('k') ? Number(arg.slice(0, -1)) * 1000 : Number(arg)));
+  args
+    .filter((arg) => /^\d+k?$/i.test(arg))
+    .map((arg) => (arg.toLowerCase().endsWith('k') ? Number(arg.slice(0, -1)) * 1000 : Number(arg)));
 
 const count = (n: number) => Math.round(n).toLocaleString('en');
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(2);
@@ -80,7 +82,14 @@ const measureSize = async (size: number): Promise<SizeResult> => {
       const text = await res.text();
       const ms = performance.now() - t;
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-      return { ms, bytes: Buffer.byteLength(text), gzip: gzipSync(text).length, items: meter.items, rcu: meter.capacity, body: JSON.parse(text) as unknown };
+      return {
+        ms,
+        bytes: Buffer.byteLength(text),
+        gzip: gzipSync(text).length,
+        items: meter.items,
+        rcu: meter.capacity,
+        body: JSON.parse(text) as unknown,
+      };
     };
 
     // Checks: the timeline's months equal the generator's counts, for every user.
@@ -93,7 +102,9 @@ const measureSize = async (size: number): Promise<SizeResult> => {
           expected.set(month, (expected.get(month) ?? 0) + 1);
         }
       const got = (await json(user.token, 'GET', '/timeline/buckets?visibility=timeline')).body as { timeBucket: string; count: number }[];
-      const wrong = got.filter((b) => expected.get(b.timeBucket) !== b.count).length + [...expected.keys()].filter((m) => !got.some((b) => b.timeBucket === m)).length;
+      const wrong =
+        got.filter((b) => expected.get(b.timeBucket) !== b.count).length +
+        [...expected.keys()].filter((m) => !got.some((b) => b.timeBucket === m)).length;
       if (wrong > 0) throw new Error(`${user.name}: ${wrong} timeline months differ from the generator's`);
       checks.push(`${user.name}: ${got.length} timeline months, ${count(got.reduce((n, b) => n + b.count, 0))} assets, as generated`);
     }
@@ -172,7 +183,16 @@ const measureSize = async (size: number): Promise<SizeResult> => {
       }
       // What Lambda could return (6 MB, the body escaped in its JSON result; gzip goes base64, a third more).
       const lambda = last.bytes + 16 * 1024 <= lambdaMax ? '' : (last.gzip * 4) / 3 + 16 * 1024 <= lambdaMax ? 'gzip only' : 'over 6 MB';
-      const row = [name, count(last.items), last.rcu.toFixed(1), kb(last.bytes), kb(last.gzip), median(times).toFixed(0), note(last.body), lambda];
+      const row = [
+        name,
+        count(last.items),
+        last.rcu.toFixed(1),
+        kb(last.bytes),
+        kb(last.gzip),
+        median(times).toFixed(0),
+        note(last.body),
+        lambda,
+      ];
       readRows.push(row);
       log(`read ${row.join(' | ')}`);
       return last.body;
@@ -186,7 +206,11 @@ const measureSize = async (size: number): Promise<SizeResult> => {
       length,
     )) as { timeBucket: string; count: number }[];
     const biggest = [...buckets].sort((x, y) => y.count - x.count)[0] as { timeBucket: string; count: number };
-    await measure(`GET /timeline/bucket (largest month, ${biggest.count})`, get(`/timeline/bucket?visibility=timeline&withPartners=true&withStacked=true&timeBucket=${biggest.timeBucket}`), (body) => `${count((body as { id: unknown[] }).id.length)} assets`);
+    await measure(
+      `GET /timeline/bucket (largest month, ${biggest.count})`,
+      get(`/timeline/bucket?visibility=timeline&withPartners=true&withStacked=true&timeBucket=${biggest.timeBucket}`),
+      (body) => `${count((body as { id: unknown[] }).id.length)} assets`,
+    );
     const newest = buckets[0] as { timeBucket: string };
     // The web's first paint: server config and features, the user, the buckets, the newest month, in parallel as the web does.
     const paint = async () => {
@@ -198,22 +222,58 @@ const measureSize = async (size: number): Promise<SizeResult> => {
         json(a.token, 'GET', '/users/me/preferences'),
         json(a.token, 'GET', '/timeline/buckets?visibility=timeline&withPartners=true&withStacked=true'),
       ]);
-      parts.push(await json(a.token, 'GET', `/timeline/bucket?visibility=timeline&withPartners=true&withStacked=true&timeBucket=${newest.timeBucket}`));
-      return { ...parts.reduce((s, p) => ({ ...s, bytes: s.bytes + p.bytes, gzip: s.gzip + p.gzip, items: 0, rcu: 0 }), { ...(parts[0] as Awaited<ReturnType<typeof json>>), bytes: 0, gzip: 0 }), ms: performance.now() - t };
+      parts.push(
+        await json(
+          a.token,
+          'GET',
+          `/timeline/bucket?visibility=timeline&withPartners=true&withStacked=true&timeBucket=${newest.timeBucket}`,
+        ),
+      );
+      // Items and RCU are not told apart for calls in parallel (-1: not shown).
+      const sum = (field: 'bytes' | 'gzip') => parts.reduce((n, part) => n + part[field], 0);
+      return {
+        ...(parts[0] as Awaited<ReturnType<typeof json>>),
+        bytes: sum('bytes'),
+        gzip: sum('gzip'),
+        items: -1,
+        rcu: -1,
+        ms: performance.now() - t,
+      };
     };
     await measure('web first paint (config, features, me, preferences, buckets ∥, then the newest month)', paint);
     const person = [...a.people].sort((x, y) => y.faceCount - x.faceCount)[0];
     const total = (body: unknown) => `${count((body as { assets: { total: number } }).assets.total)} hits`;
     await measure('POST /search/metadata city=Paris (250)', post('/search/metadata', { city: 'Paris', size: 250 }), total);
-    await measure('POST /search/metadata make+model (250)', post('/search/metadata', { make: 'Apple', model: 'iPhone 13', size: 250 }), total);
-    await measure('POST /search/metadata one year (250)', post('/search/metadata', { takenAfter: '2020-01-01T00:00:00.000Z', takenBefore: '2021-01-01T00:00:00.000Z', size: 250 }), total);
-    if (person) await measure(`POST /search/metadata person (${person.faceCount} faces, 250)`, post('/search/metadata', { personIds: [person.id], size: 250 }), total);
+    await measure(
+      'POST /search/metadata make+model (250)',
+      post('/search/metadata', { make: 'Apple', model: 'iPhone 13', size: 250 }),
+      total,
+    );
+    await measure(
+      'POST /search/metadata one year (250)',
+      post('/search/metadata', { takenAfter: '2020-01-01T00:00:00.000Z', takenBefore: '2021-01-01T00:00:00.000Z', size: 250 }),
+      total,
+    );
+    if (person)
+      await measure(
+        `POST /search/metadata person (${person.faceCount} faces, 250)`,
+        post('/search/metadata', { personIds: [person.id], size: 250 }),
+        total,
+      );
     await measure('GET /search/suggestions?type=country', get('/search/suggestions?type=country'), length);
     await measure('GET /search/suggestions?type=city&country=France', get('/search/suggestions?type=city&country=France'), length);
     await measure('GET /search/suggestions?type=camera-make', get('/search/suggestions?type=camera-make'), length);
-    await measure('GET /search/explore', get('/search/explore'), (body) => `${count((body as { items: unknown[] }[])[0]?.items.length ?? 0)} cities`);
+    await measure(
+      'GET /search/explore',
+      get('/search/explore'),
+      (body) => `${count((body as { items: unknown[] }[])[0]?.items.length ?? 0)} cities`,
+    );
     await measure('GET /search/cities (places page)', get('/search/cities'), length);
-    await measure('GET /people', get('/people'), (body) => `${count((body as { people: unknown[] }).people.length)} of ${count((body as { total: number }).total)}`);
+    await measure(
+      'GET /people',
+      get('/people'),
+      (body) => `${count((body as { people: unknown[] }).people.length)} of ${count((body as { total: number }).total)}`,
+    );
     if (person) {
       await measure(`GET /timeline/buckets?personId (${person.faceCount} faces)`, get(`/timeline/buckets?personId=${person.id}`), length);
       await measure(`GET /people/:id/statistics`, get(`/people/${person.id}/statistics`));
@@ -231,15 +291,24 @@ const measureSize = async (size: number): Promise<SizeResult> => {
       id: `new-${i}`,
       checksum: createHash('sha1').update(`scale-${size}-${i}`).digest('base64'),
     }));
-    await measure('POST /assets/bulk-upload-check (10,000: 5,000 known)', post('/assets/bulk-upload-check', { assets: [...known, ...unknown] }), (body) => {
-      const results = (body as { results: { action: string }[] }).results;
-      return `${count(results.filter((r) => r.action === 'reject').length)} rejected`;
-    });
+    await measure(
+      'POST /assets/bulk-upload-check (10,000: 5,000 known)',
+      post('/assets/bulk-upload-check', { assets: [...known, ...unknown] }),
+      (body) => {
+        const results = (body as { results: { action: string }[] }).results;
+        return `${count(results.filter((r) => r.action === 'reject').length)} rejected`;
+      },
+    );
     let colour = 0;
     const upload = async (data: Buffer) => {
       const form = new FormData();
       const now = new Date().toISOString();
-      for (const [name, value] of Object.entries({ deviceAssetId: `scale-${colour}`, deviceId: 'bench', fileCreatedAt: now, fileModifiedAt: now }))
+      for (const [name, value] of Object.entries({
+        deviceAssetId: `scale-${colour}`,
+        deviceId: 'bench',
+        fileCreatedAt: now,
+        fileModifiedAt: now,
+      }))
         form.append(name, value);
       form.append('assetData', new File([new Uint8Array(data)], `scale-${colour}.jpg`));
       const t = performance.now();
@@ -248,7 +317,9 @@ const measureSize = async (size: number): Promise<SizeResult> => {
       if (res.status >= 300) throw new Error(`POST /assets: ${res.status} ${JSON.stringify(body)}`);
       return { ms: performance.now() - t, status: body.status };
     };
-    const photos = Array.from({ length: 160 }, () => makeJpeg({ color: [colour % 256, Math.floor(colour++ / 256) % 256, 9], make: 'Scale', city: 'Paris' }));
+    const photos = Array.from({ length: 160 }, () =>
+      makeJpeg({ color: [colour % 256, Math.floor(colour++ / 256) % 256, 9], make: 'Scale', city: 'Paris' }),
+    );
     const times: number[] = [];
     const queue = [...photos];
     const started = performance.now();
@@ -258,14 +329,24 @@ const measureSize = async (size: number): Promise<SizeResult> => {
       }),
     );
     const wall = (performance.now() - started) / 1000;
-    uploadRows.push([`POST /assets, 8 clients, ${photos.length} photos`, median(times).toFixed(0), percentile(times, 99).toFixed(0), `${(photos.length / wall).toFixed(1)}/s`]);
+    uploadRows.push([
+      `POST /assets, 8 clients, ${photos.length} photos`,
+      median(times).toFixed(0),
+      percentile(times, 99).toFixed(0),
+      `${(photos.length / wall).toFixed(1)}/s`,
+    ]);
     const dupTimes: number[] = [];
     for (let i = 0; i < 10; i++) {
       const answer = await upload(photos[i] as Buffer);
       if (answer.status !== 'duplicate') throw new Error(`duplicate upload answered ${answer.status}`);
       dupTimes.push(answer.ms);
     }
-    uploadRows.push(['POST /assets of a file already there (duplicate)', median(dupTimes).toFixed(0), percentile(dupTimes, 99).toFixed(0), '']);
+    uploadRows.push([
+      'POST /assets of a file already there (duplicate)',
+      median(dupTimes).toFixed(0),
+      percentile(dupTimes, 99).toFixed(0),
+      '',
+    ]);
     return { size, shape, generation, checks, syncRows, readRows, uploadRows };
   } finally {
     await stack.stop();
@@ -289,7 +370,10 @@ const run = async (): Promise<string> => {
   return [
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, shared with other work while measured (figures are noisy). DynamoDB Local (in memory) and the local server in one process; the client in the same process.`,
     '',
-    ...results.flatMap((r) => [`**${label(r)}**: ${r.shape}. Generation: ${r.generation.join('; ')}. Checked: ${r.checks.join('; ')}.`, '']),
+    ...results.flatMap((r) => [
+      `**${label(r)}**: ${r.shape}. Generation: ${r.generation.join('; ')}. Checked: ${r.checks.join('; ')}.`,
+      '',
+    ]),
     'The 3.x app\'s sync stream (every type it asks for, gzip as the app asks): "MB" decompressed, "wire MB" sent; "heap MB" the process\'s heap above what it held before, "RSS MB" its peak resident memory (server, DynamoDB Local\'s client side and the measuring client together).',
     '',
     table(

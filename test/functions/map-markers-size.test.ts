@@ -28,7 +28,9 @@ beforeAll(async () => {
     ),
   );
   for (let i = 0; i < items.length; i += 25)
-    await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+    await db.send(
+      new BatchWriteCommand({ RequestItems: { [tableName]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }),
+    );
 });
 
 describe('the map markers of a large library', () => {

@@ -127,7 +127,9 @@ const momentIn = (index: number, eventDays: readonly number[]): string => {
   const month = index % 12;
   const days = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   const day = chance(0.6) ? (eventDays[Math.floor(random() * 3)] as number) % days : Math.floor(random() * days);
-  return new Date(Date.UTC(year, month, 1 + day, 8 + Math.floor(random() * 14), Math.floor(random() * 60), Math.floor(random() * 60))).toISOString();
+  return new Date(
+    Date.UTC(year, month, 1 + day, 8 + Math.floor(random() * 14), Math.floor(random() * 60), Math.floor(random() * 60)),
+  ).toISOString();
 };
 
 const thumbhash = (): string => Buffer.from(Array.from({ length: 24 }, () => Math.floor(random() * 256))).toString('base64');
@@ -375,7 +377,11 @@ export const generate = async (
     const names = new Map(user.people.map((person) => [person.id, person.name]));
     for (const person of user.people) items.push(stampPut(personItem(person)), personNameItem(user.id, person.name, person.id));
     for (const asset of user.assets) {
-      items.push(stampPut(assetItem(asset)), checksumItem(asset.ownerId, asset.checksum, asset.id), putItemOf(assetWrites.addToDevice(asset)));
+      items.push(
+        stampPut(assetItem(asset)),
+        checksumItem(asset.ownerId, asset.checksum, asset.id),
+        putItemOf(assetWrites.addToDevice(asset)),
+      );
       if (asset.deletedAt) items.push(putItemOf(assetWrites.trashEntry(asset, asset.deletedAt)));
       if (withTerms)
         for (const term of assetTerms(
