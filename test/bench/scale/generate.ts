@@ -57,10 +57,15 @@ const writeItems = async (db: DynamoDBDocumentClient, tableName: string, items: 
 type Opts = { baseUrl: string; headers: Record<string, string> };
 
 let seed = 55_055;
-/** Seeded: every run builds the same shapes (ids and change ids differ). */
+/**
+ * Seeded (mulberry32, in 32-bit integers: an LCG in doubles loses its low bits past 2^53 and falls
+ * into short cycles): every run builds the same shapes (ids and change ids differ).
+ */
 const random = (): number => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
 };
 const chance = (p: number): boolean => random() < p;
 const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
