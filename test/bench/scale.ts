@@ -185,8 +185,8 @@ const measureSize = async (size: number): Promise<SizeResult> => {
       const lambda = last.bytes + 16 * 1024 <= lambdaMax ? '' : (last.gzip * 4) / 3 + 16 * 1024 <= lambdaMax ? 'gzip only' : 'over 6 MB';
       const row = [
         name,
-        count(last.items),
-        last.rcu.toFixed(1),
+        last.items < 0 ? '–' : count(last.items),
+        last.rcu < 0 ? '–' : last.rcu.toFixed(1),
         kb(last.bytes),
         kb(last.gzip),
         median(times).toFixed(0),
