@@ -12,7 +12,9 @@ import { handler as removeLinkAssetsHandler } from '#functions/shared-link/remov
 import { handler as createUserHandler } from '#functions/user/create-user.ts';
 import { handler as createSessionHandler } from '#functions/v3/session/create-session.ts';
 import { type Route, routes } from '#infra/routes.ts';
+import * as assetRepo from '#shared/db/asset.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
+import { joinGroup } from '#shared/db/duplicate.repository.ts';
 import { keys } from '#shared/db/keys.ts';
 import { bearer, createApiKey, ensureAdmin, fixtures, freshUser, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -335,6 +337,24 @@ const newComment = async (): Promise<string> => {
 };
 
 /** A memory of the racer's with assets a and b, to change or delete. */
+/**
+ * A duplicate group of two new photos of the racer's (docs/immich-compatibility.md, "Duplicates"):
+ * joined by the repository's union rule directly, as detection would join them.
+ */
+let duplicateShade = 0;
+const newDuplicateGroup = async (): Promise<{ id: string; assetIds: [string, string] }> => {
+  duplicateShade += 2;
+  const first = await addPhoto(user.accessToken, { color: [30, 60, 100 + duplicateShade] });
+  const second = await addPhoto(user.accessToken, { color: [30, 60, 101 + duplicateShade] });
+  for (let round = 0; round < 10; round++) {
+    const [a, b] = await Promise.all([assetRepo.get(first), assetRepo.get(second)]);
+    if (!a || !b) throw new Error('the photos were not stored');
+    if (a.duplicateId && a.duplicateId === b.duplicateId) return { id: a.duplicateId, assetIds: [first, second] };
+    await joinGroup(a, [b], new Date().toISOString());
+  }
+  throw new Error('no duplicate group was made');
+};
+
 const newMemory = async (): Promise<string> => {
   const create = routes.find((candidate) => candidate.operationId === 'createMemory' && candidate.generation === 'v3') as Route;
   const created = await invoke(await handlerOf(create), {
@@ -528,6 +548,29 @@ const requests: Record<string, () => Promise<Call[]>> = {
     ];
   },
   'v3:deleteMemory': async () => [{ token: user.accessToken, id: await newMemory() }],
+  // Five listings at once (each may dissolve a group left with one asset) beside a group of one made meanwhile.
+  'v3:getAssetDuplicates': async () => {
+    const group = await newDuplicateGroup();
+    await trash(user.accessToken, [group.assetIds[1]]);
+    return [{ token: user.accessToken }];
+  },
+  // Five identical dismissals of one group, and one of it and another.
+  'v3:deleteDuplicate': async () => [{ token: user.accessToken, id: (await newDuplicateGroup()).id }],
+  'v3:deleteDuplicates': async () => {
+    const [one, two] = [await newDuplicateGroup(), await newDuplicateGroup()];
+    return [
+      { token: user.accessToken, body: { ids: [one.id] } },
+      { token: user.accessToken, body: { ids: [one.id, two.id] } },
+    ];
+  },
+  // Five identical resolutions of one group, and one keeping the other asset instead.
+  'v3:resolveDuplicates': async () => {
+    const { id, assetIds } = await newDuplicateGroup();
+    return [
+      { token: user.accessToken, body: { groups: [{ duplicateId: id, keepAssetIds: [assetIds[0]], trashAssetIds: [assetIds[1]] }] } },
+      { token: user.accessToken, body: { groups: [{ duplicateId: id, keepAssetIds: [assetIds[1]], trashAssetIds: [assetIds[0]] }] } },
+    ];
+  },
   // Five identical additions (one wins each id, the others answer duplicate) beside an overlapping one.
   'v3:addMemoryAssets': async () => {
     const id = await newMemory();

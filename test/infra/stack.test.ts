@@ -387,6 +387,7 @@ describe('ImmichStack', () => {
         'v3:DownloadAsset',
         'v3:ViewAsset',
         'v3:PlayAssetVideo',
+        'v3:ResolveDuplicates',
         'v3:DeleteUserAdmin',
         'v3:CreateProfileImage',
         'v3:DeleteProfileImage',
