@@ -4,16 +4,26 @@
  *   `urls` holds a URL other than Immich's placeholder default;
  * - local: ONNX models run in this process (local/clip.ts and local/ocr.ts beside this file),
  *   loaded only when first needed, so a function that never runs a model never loads onnxruntime.
- * The choice, per task: CLIP → remote if set, else local if the model folder for `clip.modelName`
- * exists, else none (smart search off); OCR → remote if set, else local. Duplicates need no model
+ * The choice, per task (shared/ml/features.ts, which the features routes load without this module):
+ * CLIP → remote if set, else local if the model folder for `clip.modelName` exists, else none (smart search off); OCR → remote if set, else local. Duplicates need no model
  * (a perceptual hash; CLIP neighbours are added where embeddings exist).
  */
 import { DomainError, Invalid } from '../core/errors.ts';
 import { log } from '../core/log.ts';
-import type { SystemConfig } from '../model/config.ts';
-import { detectTextRemote, encodeImageRemote, encodeTextRemote, remoteConfigured } from './remote.ts';
+import { type MlSettings, ocrEnabled, remoteConfigured } from './features.ts';
+import { detectTextRemote, encodeImageRemote, encodeTextRemote } from './remote.ts';
 
-export type MlSettings = SystemConfig['machineLearning'];
+// What is available, decided without loading a model (the features routes import features.ts alone).
+export {
+  type ClipBackend,
+  clipBackend,
+  duplicateDetectionEnabled,
+  type MlFeatures,
+  type MlSettings,
+  mlFeatures,
+  ocrEnabled,
+  smartSearchEnabled,
+} from './features.ts';
 
 /** OCR result of one text line: box corners 0–1 of the image, clockwise from top-left (Immich's). */
 export interface OcrLine {
@@ -22,8 +32,6 @@ export interface OcrLine {
   boxScore: number;
   textScore: number;
 }
-
-export type ClipBackend = 'remote' | 'local';
 
 /** What local/clip.ts exports: CLIP from an Immich-layout model folder. */
 export interface LocalClipModule {
@@ -72,7 +80,7 @@ const loadOcr = (): Promise<LocalOcrModule | undefined> => {
   return ocrModule;
 };
 
-/** Whether a local CLIP model for `modelName` is there; false whenever it cannot be told. */
+/** The local CLIP module when the model for `modelName` is there; undefined when it is not or the module cannot be loaded. */
 const localClip = async (modelName: string): Promise<LocalClipModule | undefined> => {
   const module = await loadClip();
   if (!module) return undefined;
@@ -83,38 +91,6 @@ const localClip = async (modelName: string): Promise<LocalClipModule | undefined
     return undefined;
   }
 };
-
-/** Which back end runs CLIP for these settings; undefined: smart search is off. */
-export const clipBackend = async (ml: MlSettings): Promise<ClipBackend | undefined> => {
-  if (!ml.enabled || !ml.clip.enabled) return undefined;
-  if (remoteConfigured(ml)) return 'remote';
-  return (await localClip(ml.clip.modelName)) ? 'local' : undefined;
-};
-
-/** `features.smartSearch`: machine learning and CLIP on, and a back end to run it. */
-export const smartSearchEnabled = async (ml: MlSettings): Promise<boolean> => (await clipBackend(ml)) !== undefined;
-
-/** `features.ocr`: machine learning and OCR on (the local back end is always there). */
-export const ocrEnabled = (ml: MlSettings): boolean => ml.enabled && ml.ocr.enabled;
-
-/**
- * `features.duplicateDetection`: the setting alone. Unlike Immich, duplicates do not need CLIP:
- * a perceptual hash finds them (docs/machine-learning.md, "Duplicates").
- */
-export const duplicateDetectionEnabled = (ml: MlSettings): boolean => ml.duplicateDetection.enabled;
-
-/** The three features machine learning decides, as both generations' features routes answer them. */
-export interface MlFeatures {
-  smartSearch: boolean;
-  ocr: boolean;
-  duplicateDetection: boolean;
-}
-
-export const mlFeatures = async (ml: MlSettings): Promise<MlFeatures> => ({
-  smartSearch: await smartSearchEnabled(ml),
-  ocr: ocrEnabled(ml),
-  duplicateDetection: duplicateDetectionEnabled(ml),
-});
 
 const smartSearchOff = () => new Invalid('Smart search is not enabled');
 

@@ -1,5 +1,5 @@
 /**
- * CLIP in this process (docs/clip-local.md): an Immich-layout model folder (shared/ml/local/onnx.ts
+ * CLIP in this process (docs/clip-local.md): an Immich-layout model folder (shared/ml/local/model-files.ts
  * finds or copies it) run by onnxruntime-node with Immich ML's own preprocessing
  * (shared/ml/local/clip-preprocess.ts) and tokenisation (shared/ml/local/tokenizer.ts), so an
  * embedding made here matches one from an Immich ML service with the same model. Loaded lazily by
@@ -8,7 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type PreprocessConfig, preprocessConfig, preprocessImage } from './clip-preprocess.ts';
-import { modelAvailable, modelFolder, sessionOf, tensor } from './onnx.ts';
+import { modelAvailable, modelFolder } from './model-files.ts';
+import { sessionOf, tensor } from './onnx.ts';
 import { type ClipTokenizer, loadTokenizer } from './tokenizer.ts';
 
 const readJson = async (path: string): Promise<Record<string, unknown>> => JSON.parse(await readFile(path, 'utf8'));
