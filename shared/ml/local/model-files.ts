@@ -13,6 +13,8 @@ import { access, mkdir, rename, rm, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import * as env from '../../core/env.ts';
+import { originalsStore } from '../../storage/originals.ts';
+import { S3Store } from '../../storage/s3-store.ts';
 import type { OriginalsStore } from '../../storage/store.ts';
 
 export type ClipPart = 'visual' | 'textual';
@@ -37,9 +39,7 @@ const source = async (): Promise<Source | undefined> => {
   const bucket = env.mlModelsBucket();
   if (bucket) {
     const originals = env.originalsBucket();
-    // Imported when a bucket is named: a function's cold start does not evaluate the S3 client for this.
-    if (originals && originals !== bucket) return { store: new (await import('../../storage/s3-store.ts')).S3Store(bucket) };
-    return { store: await (await import('../../storage/originals.ts')).originalsStore() };
+    return { store: originals && originals !== bucket ? new S3Store(bucket) : await originalsStore() };
   }
   const dir = env.mlModelsDir();
   return dir ? { dir } : undefined;
