@@ -106,9 +106,8 @@ export const routeEnvironment = (
   ...(route.v3 && webGeneration ? { WEB_GENERATION: webGeneration } : {}),
   // A function that runs models: where the deployer's CLIP models are, and the ML service's auth secret (its ARN only).
   ...(runsModels(route) ? mlEnvironment(originals, mlAuthSecretArn) : {}),
-  // A function that only checks that a model is there (the features routes): the bucket, named as the
-  // originals store too, which shared/ml/local/model-files.ts reads the models through when the two are one.
-  ...(!runsModels(route) && readsModels(route) ? { ...mlEnvironment(originals, undefined), ORIGINALS_BUCKET: originals.bucketName } : {}),
+  // A function that only checks that a model is there (the features routes): the bucket alone.
+  ...(!runsModels(route) && readsModels(route) ? mlEnvironment(originals, undefined) : {}),
 });
 
 /**

@@ -276,7 +276,10 @@ console.log(JSON.stringify({ paths: Object.values(paths).map((each) => [each, ex
       });
       // Each generation's function from its own bundle (its own cache of the check): an empty bucket, then the model's.
       const smartSearch = async (operationId: 'v1' | 'v3', bucket: string) => {
-        Object.assign(process.env, { ML_MODELS_BUCKET: bucket, ORIGINALS_BUCKET: bucket });
+        // As deployed: the models' bucket, and neither an originals bucket nor a local originals folder.
+        Object.assign(process.env, { ML_MODELS_BUCKET: bucket });
+        delete process.env.ORIGINALS_BUCKET;
+        delete process.env.ORIGINALS_DIR;
         const route = features.find((each) => (each.generation === 'v3') === (operationId === 'v3')) as Route;
         const { handler } = (await import(pathToFileURL(join(codeDir(route), 'index.mjs')).href)) as {
           handler: Parameters<typeof invoke>[0];

@@ -129,10 +129,8 @@ describe('the functions that run models', () => {
       expect(features.Properties.MemorySize).toBe(512);
       expect(features.Properties.EphemeralStorage).toBeUndefined();
       expect(JSON.stringify(features.Properties.Environment.Variables.ML_MODELS_BUCKET)).toMatch(/Originals/);
-      // The models are read through the originals store when the two buckets are one (shared/ml/local/model-files.ts).
-      expect(features.Properties.Environment.Variables.ORIGINALS_BUCKET).toEqual(
-        features.Properties.Environment.Variables.ML_MODELS_BUCKET,
-      );
+      // No originals store: the models are read from the bucket itself (shared/ml/local/model-files.ts).
+      expect(features.Properties.Environment.Variables.ORIGINALS_BUCKET).toBeUndefined();
       expect(features.Properties.Environment.Variables.ML_AUTH_SECRET_ARN).toBeUndefined();
       const statements = routeStatements(each, 'getServerFeatures');
       const reads = statements.filter((st) => actions([st]).includes('s3:GetObject'));

@@ -4,8 +4,8 @@
  * load) and what shared/ml/local/clip.ts reads the model from.
  *
  * A CLIP model is an Immich ML cache folder, `clip/<modelName>/`: locally under `ML_MODELS_DIR`;
- * deployed under `models/` in the bucket named by `ML_MODELS_BUCKET` (the local originals folder
- * when there is no bucket), copied once per process to /tmp, streamed (the visual and textual
+ * deployed under `models/` in the bucket named by `ML_MODELS_BUCKET` (in tests, the local
+ * `ORIGINALS_DIR` when there is no originals bucket), copied once per process to /tmp, streamed (the visual and textual
  * models are about 350 and 250 MB), each file under a temporary name renamed when whole.
  */
 import { createWriteStream } from 'node:fs';
@@ -39,7 +39,11 @@ const source = async (): Promise<Source | undefined> => {
   const bucket = env.mlModelsBucket();
   if (bucket) {
     const originals = env.originalsBucket();
-    return { store: originals && originals !== bucket ? new S3Store(bucket) : await originalsStore() };
+    // The originals store when it is that bucket (one client for both), or when there is no originals
+    // bucket but a local originals folder is named (tests: the folder stands in for the bucket);
+    // else the bucket itself (the features functions, which have no originals store).
+    if (originals === bucket || (!originals && env.originalsDirSetting())) return { store: await originalsStore() };
+    return { store: new S3Store(bucket) };
   }
   const dir = env.mlModelsDir();
   return dir ? { dir } : undefined;
