@@ -72,6 +72,14 @@ export interface Route {
    * service's auth secret (docs/deployment.md, "Smart search and OCR").
    */
   lazy?: readonly LazyGroup[];
+  /**
+   * Tells whether a local CLIP model is there without running one (smart search's availability in
+   * the features routes: shared/ml/features.ts): deployed, it gets `ML_MODELS_BUCKET` and may list
+   * `models/` and read (HEAD) the objects under it, nothing else of machine learning: no `ml` group
+   * beside its bundle, no more memory or /tmp, no ML service secret (docs/deployment.md, "Smart
+   * search and OCR"). A row that names `ml` has this already.
+   */
+  checksModels?: true;
   /** Lambda memory in MB; password hashing (argon2id, 19 MiB) and CPU want more. */
   memory?: number;
   /**
@@ -258,10 +266,10 @@ export const routes: readonly Route[] = [
   ]),
   ...area('search', [
     ['GET', '/api/assets', 'searchAssets', 'read'],
-    ['GET', '/api/search', 'search', 'read', { store: 'read', memory: 1024 }],
+    ['GET', '/api/search', 'search', 'read', { store: 'read', memory: 1024, lazy: ['ml'] }],
     ['POST', '/api/search/metadata', 'searchMetadata', 'read', { v3: 'searchAssets' }],
     // Reads the owners' embedding snapshots from the store (docs/search.md); asks the CLIP model for the query's embedding.
-    ['POST', '/api/search/smart', 'searchSmart', 'read', { v3: 'searchSmart', store: 'read', memory: 1024 }],
+    ['POST', '/api/search/smart', 'searchSmart', 'read', { v3: 'searchSmart', store: 'read', memory: 1024, lazy: ['ml'] }],
     ['GET', '/api/search/explore', 'getExploreData', 'read', { v3: 'getExploreData' }],
     // A write: a library stored before the lens facets gets them once (docs/data-model.md, pattern 55).
     ['GET', '/api/search/suggestions', 'getSearchSuggestions', 'write', { v3: 'getSearchSuggestions' }],
@@ -275,7 +283,8 @@ export const routes: readonly Route[] = [
     ['GET', '/api/server-info/media-types', 'getSupportedMediaTypes', 'none'],
     ['GET', '/api/server-info', 'getServerInfo', 'read'],
     ['GET', '/api/server-info/config', 'getServerConfig', 'read'],
-    ['GET', '/api/server-info/features', 'getServerFeatures', 'read', { oauthSecret: true }],
+    // Smart search's availability: whether a CLIP model is in the bucket (shared/ml/features.ts).
+    ['GET', '/api/server-info/features', 'getServerFeatures', 'read', { oauthSecret: true, checksModels: true }],
     ['GET', '/api/server-info/theme', 'getTheme', 'read'],
     // Counts a user stored before usage by type once (shared/db/asset.repository.ts): a write.
     ['GET', '/api/server-info/statistics', 'getServerStatistics', 'write'],
@@ -515,7 +524,7 @@ export const routes: readonly Route[] = [
   ...areaV3('server', [
     ['GET', '/api/server/ping', 'pingServer', 'none'],
     ['GET', '/api/server/version', 'getServerVersion', 'none'],
-    ['GET', '/api/server/features', 'getServerFeatures', 'read', { oauthSecret: true }],
+    ['GET', '/api/server/features', 'getServerFeatures', 'read', { oauthSecret: true, checksModels: true }],
     ['GET', '/api/server/config', 'getServerConfig', 'read'],
     ['GET', '/api/server/media-types', 'getSupportedMediaTypes', 'none'],
     ['GET', '/api/server/about', 'getAboutInfo', 'read'],
@@ -687,6 +696,9 @@ export const mlMemoryMb = 3008;
 
 /** Whether a route's function runs models (its row's `lazy` names `ml`). */
 export const runsModels = (route: Pick<Route, 'lazy'>): boolean => route.lazy?.includes('ml') === true;
+
+/** Whether a route's function reads the models' bucket: it runs models, or only checks that one is there (`checksModels`). */
+export const readsModels = (route: Pick<Route, 'lazy' | 'checksModels'>): boolean => runsModels(route) || route.checksModels === true;
 
 /**
  * Largest upload body when deployed. Lambda accepts a 6 MB (6,291,456-byte) request payload, and

@@ -1,7 +1,7 @@
 import { mapServerFeatures, type ServerFeaturesDto } from '#shared/dto/v1/server-info.ts';
 import { returns } from '#shared/http/pipeline.ts';
 import { publicHandler } from '#shared/http/public-handler.ts';
-import { mlFeatures } from '#shared/ml/ml.ts';
+import { mlFeatures } from '#shared/ml/features.ts';
 import { readOAuthConfig } from '#shared/services/oauth-config.ts';
 
 export const handler = publicHandler({ returns: returns<ServerFeaturesDto>() }, async () => {

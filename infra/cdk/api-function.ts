@@ -6,7 +6,16 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, functionName, mlMemoryMb, type Route, runsModels } from '../routes.ts';
+import {
+  bodyLimitBytes,
+  defaultMemoryMb,
+  deployedUploadLimitMb,
+  functionName,
+  mlMemoryMb,
+  type Route,
+  readsModels,
+  runsModels,
+} from '../routes.ts';
 import { mlEnvironment } from './machine-learning.ts';
 import { routeCode } from './route-bundles.ts';
 
@@ -97,6 +106,8 @@ export const routeEnvironment = (
   ...(route.v3 && webGeneration ? { WEB_GENERATION: webGeneration } : {}),
   // A function that runs models: where the deployer's CLIP models are, and the ML service's auth secret (its ARN only).
   ...(runsModels(route) ? mlEnvironment(originals, mlAuthSecretArn) : {}),
+  // A function that only checks that a model is there (the features routes): the bucket alone.
+  ...(!runsModels(route) && readsModels(route) ? mlEnvironment(originals, undefined) : {}),
 });
 
 /**

@@ -6,7 +6,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
-import { type Route, runsModels } from '../routes.ts';
+import { type Route, readsModels, runsModels } from '../routes.ts';
 import { readsOAuthSettings } from './cognito.ts';
 import { grantModels } from './machine-learning.ts';
 import type { Realtime } from './realtime.ts';
@@ -44,7 +44,7 @@ const bucketActions: Record<NonNullable<Route['store']>, string[]> = {
 
 /** What a route may touch, as a name: every route with the same access shares one role. */
 export const accessClass = (
-  route: Pick<Route, 'data' | 'store' | 'secrets' | 'mediaJobs' | 'transcodeJobs' | 'realtime' | 'lazy'>,
+  route: Pick<Route, 'data' | 'store' | 'secrets' | 'mediaJobs' | 'transcodeJobs' | 'realtime' | 'lazy' | 'checksModels'>,
 ): string =>
   [
     route.data === 'none' ? 'NoData' : route.data === 'read' ? 'ReadData' : 'WriteData',
@@ -55,6 +55,8 @@ export const accessClass = (
     route.realtime && 'Realtime',
     // Runs models (its row's `lazy` names `ml`): reads the models and the ML service's auth secret.
     runsModels(route) && 'MachineLearning',
+    // Only checks that a model is there (`checksModels`): lists and reads models/, nothing more.
+    !runsModels(route) && readsModels(route) && 'ModelCheck',
   ]
     .filter(Boolean)
     .map((part) => String(part).charAt(0).toUpperCase() + String(part).slice(1))
@@ -135,6 +137,7 @@ export class FunctionRoles extends Construct {
     // PostToConnection on the socket's connections, nothing else of the WebSocket API.
     if (route.realtime) this.props.realtime.grantPost(role);
     if (runsModels(route)) grantModels(role, originals, this.props.mlAuthSecretArn, route.store === 'read');
+    else if (readsModels(route)) grantModels(role, originals, undefined, route.store === 'read');
     if (oauth) role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [oauth.secretArn] }));
     this.roles.set(name, role);
     return role;

@@ -6,7 +6,9 @@ import type { Construct } from 'constructs';
 
 /**
  * What the functions that run models get (docs/deployment.md, "Smart search and OCR"): the media
- * function, and the routes whose row names the `ml` group (infra/routes.ts `runsModels`).
+ * function, and the routes whose row names the `ml` group (infra/routes.ts `runsModels`); the
+ * routes that only check that a model is there (`checksModels`, the features routes) get the bucket
+ * and the read and listing of `models/`, without the auth secret (infra/routes.ts `readsModels`).
  */
 
 /** Where a deployer's CLIP models are in the originals bucket: `models/clip/<model>/…`, an Immich ML cache folder's layout. */

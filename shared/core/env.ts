@@ -66,6 +66,8 @@ export const pingTimeoutMs = (fallback: number): number => positiveNumber('PING_
 export const webGeneration = (): 'v1' | 'v3' => (process.env.WEB_GENERATION === 'v3' ? 'v3' : 'v1');
 /** The local originals folder: `ORIGINALS_DIR`, else `$DATA_DIR/originals`. */
 export const originalsDir = (): string => optional('ORIGINALS_DIR') ?? `${optional('DATA_DIR') ?? '.data'}/originals`;
+/** `ORIGINALS_DIR` alone, when it is set (a folder named on purpose, not the default). */
+export const originalsDirSetting = (): string | undefined => optional('ORIGINALS_DIR');
 /** Path-style S3 addressing, for S3-compatible servers (tests). */
 export const s3ForcePathStyle = (): boolean => process.env.S3_FORCE_PATH_STYLE === 'true';
 /** Largest upload request body, in bytes (`MAX_UPLOAD_MB`, default 100; the stack sets 4.4). */

@@ -24,20 +24,10 @@ import * as env from '../core/env.ts';
 import { DomainError } from '../core/errors.ts';
 import { log } from '../core/log.ts';
 import { clipDimensions } from '../domain/clip-models.ts';
-import type { SystemConfig } from '../model/config.ts';
 import { authHeader } from './auth-header.ts';
+import { type MlSettings, placeholderUrl, remoteConfigured, remoteUrls } from './features.ts';
 
-type MlSettings = SystemConfig['machineLearning'];
-
-/** Immich's placeholder default: a docker hostname no Lambda function can reach, so "no URL set". */
-export const placeholderUrl = 'http://immich-machine-learning:3003';
-
-/** The URLs a request may go to: `urls` without blanks and Immich's placeholder. */
-export const remoteUrls = (ml: MlSettings): string[] =>
-  ml.urls.filter((url) => url.trim() !== '' && url.trim().replace(/\/+$/, '') !== placeholderUrl);
-
-/** Whether the remote back end is set: machine learning on and a URL other than the placeholder. */
-export const remoteConfigured = (ml: MlSettings): boolean => ml.enabled && remoteUrls(ml).length > 0;
+export { placeholderUrl, remoteConfigured, remoteUrls };
 
 const imageTimeoutMs = 20_000;
 const textTimeoutMs = 8_000;

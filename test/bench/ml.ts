@@ -205,7 +205,7 @@ console.log(JSON.stringify({ first, warm: warm[1], ...parts, lines: lines.map((l
 process.exit(0);
 `;
 
-/** The perceptual hash of a 1440 × 1080 preview (the duplicates step's module, perceptual-hash.ts in shared/media, once merged; else the same work: decode, 32 × 32 grey, a DCT). */
+/** The perceptual hash of a 1440 × 1080 preview (the duplicates step's module in shared/media once merged (`perceptual-hash`); else the same work: decode, 32 × 32 grey, a DCT). */
 const hashScript = (jpegFile: string) => `
 const { readFileSync, existsSync } = await import('node:fs');
 const jpeg = readFileSync(${JSON.stringify(jpegFile)});

@@ -72,6 +72,37 @@ describe('smart search, deployed', () => {
     }
   });
 
+  it('tells smart search is on from the model in the bucket, through both features functions (no ML service set), and off for a model not uploaded', async () => {
+    const { api, baseUrl, origin } = stack.current;
+    for (const path of ['GET /api/server/features', 'GET /api/server-info/features']) {
+      const fn = [...api.deployment.functions.values()].find((each) => each.description.endsWith(`(${path})`));
+      if (!fn) throw new Error(`No function for ${path}`);
+      // The light row: the bucket, and none of what runs models.
+      expect(fn.environment.ML_MODELS_BUCKET, path).toBe(localBucketName);
+      expect(fn.environment.ML_AUTH_SECRET_ARN, path).toBeUndefined();
+    }
+    const features = async () =>
+      Promise.all(
+        ['/api/server/features', '/api/server-info/features'].map(
+          async (path) => ((await (await fetch(`${origin}${path}`)).json()) as { smartSearch: boolean }).smartSearch,
+        ),
+      );
+    expect(await features()).toEqual([true, true]);
+    const admin = await adminWithApiKey(baseUrl, 'deployed-smart@immich.cloud');
+    const config = await v3.getConfig(admin);
+    const other = { ...config.machineLearning, clip: { ...config.machineLearning.clip, modelName: 'ViT-B-16-SigLIP2__webli' } };
+    await v3.updateConfig({ adminConfigDto: { ...config, machineLearning: other } }, admin);
+    try {
+      // Other functions see a changed configuration once their cached copy expires (shared/services/config.reader.ts).
+      const deadline = Date.now() + hangGuard.wait;
+      while ((await features()).some(Boolean) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+      expect(await features()).toEqual([false, false]);
+    } finally {
+      await v3.updateConfig({ adminConfigDto: config }, admin);
+    }
+    expect(stack.current.denied).toEqual([]);
+  });
+
   it('embeds uploads in the media function and answers v3 searchSmart from the search function, against the Immich ML stand-in', async () => {
     const { baseUrl } = stack.current;
     const admin = await adminWithApiKey(baseUrl, 'deployed-smart@immich.cloud');

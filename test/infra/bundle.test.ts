@@ -15,11 +15,14 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
+import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, lazyModuleFiles, lazyModules, realtimeClientFiles } from '#infra/cdk/bundling.ts';
 import { type LazyGroup, type Route, routes, webRoutes } from '#infra/routes.ts';
+import { modelFiles } from '#infra/tools/upload-model.ts';
 import { deployedAssembly } from '../support/assembly.ts';
 import { invoke } from '../support/invoke.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
@@ -227,6 +230,70 @@ console.log(JSON.stringify({ paths: Object.values(paths).map((each) => [each, ex
       expect(answer).toMatchObject({ tokenizer: 'function', tensor: 'function' });
     } finally {
       rmSync(probeDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keep what runs models out of both generations’ features functions, which still see a CLIP model in the bucket', async () => {
+    // Only the availability check (shared/ml/features.ts): no onnxruntime, no tokenizer, not named nor copied beside them.
+    const features = routes.filter((route) => route.operationId === 'getServerFeatures');
+    expect(features.map((route) => route.path).sort()).toEqual(['/api/server-info/features', '/api/server/features']);
+    for (const route of features) {
+      const text = readFileSync(join(codeDir(route), 'index.mjs'), 'utf8');
+      expect(text.includes('onnxruntime'), route.path).toBe(false);
+      expect(text.includes('@huggingface/tokenizers'), route.path).toBe(false);
+      expect(existsSync(join(codeDir(route), 'node_modules')), route.path).toBe(false);
+    }
+    // Deployed, the model is in the bucket under models/clip/<model>/ (a real S3-compatible server on loopback).
+    const saved = { ...process.env };
+    const server = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: mkdtempSync(join(tmpdir(), 's3rver-features-')),
+      configureBuckets: [
+        { name: 'with-model', configs: [] },
+        { name: 'without-model', configs: [] },
+      ],
+    });
+    const { port } = (await server.run()) as { port: number };
+    const s3 = new S3Client({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    });
+    try {
+      for (const file of modelFiles) {
+        await s3.send(
+          new PutObjectCommand({ Bucket: 'with-model', Key: `models/clip/ViT-B-32__openai/${file}`, Body: `stand-in ${file}` }),
+        );
+      }
+      Object.assign(process.env, {
+        AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${port}`,
+        S3_FORCE_PATH_STYLE: 'true',
+        AWS_ACCESS_KEY_ID: 'S3RVER',
+        AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      });
+      // Each generation's function from its own bundle (its own cache of the check): an empty bucket, then the model's.
+      const smartSearch = async (operationId: 'v1' | 'v3', bucket: string) => {
+        // As deployed: the models' bucket, and neither an originals bucket nor a local originals folder.
+        Object.assign(process.env, { ML_MODELS_BUCKET: bucket });
+        delete process.env.ORIGINALS_BUCKET;
+        delete process.env.ORIGINALS_DIR;
+        const route = features.find((each) => (each.generation === 'v3') === (operationId === 'v3')) as Route;
+        const { handler } = (await import(pathToFileURL(join(codeDir(route), 'index.mjs')).href)) as {
+          handler: Parameters<typeof invoke>[0];
+        };
+        const reply = await invoke(handler, { path: route.path });
+        expect(reply.status).toBe(200);
+        return (reply.body as { smartSearch: boolean }).smartSearch;
+      };
+      expect(await smartSearch('v3', 'without-model')).toBe(false);
+      expect(await smartSearch('v1', 'with-model')).toBe(true);
+    } finally {
+      process.env = saved;
+      s3.destroy();
+      await server.close();
     }
   });
 

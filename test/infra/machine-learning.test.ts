@@ -14,7 +14,8 @@ type Resource = { Properties: Record<string, any> };
 /**
  * The functions that run models (docs/deployment.md, "Smart search and OCR"): the media function and
  * the routes whose row names the `ml` group. A small route table: one route that runs models (as
- * smart search's row does), one that reads originals and runs models, one that runs none.
+ * smart search's row does), one that reads originals and runs models, one that runs none, and one
+ * that only checks that a model is there (as the features routes do).
  */
 const rows: Route[] = [
   {
@@ -36,6 +37,15 @@ const rows: Route[] = [
     memory: 4096,
   },
   { operationId: 'pingServer', method: 'GET', path: '/api/server-info/ping', entry: 'functions/server-info/ping-server.ts', data: 'read' },
+  // Only checks that a model is there (the features routes' `checksModels`).
+  {
+    operationId: 'getServerFeatures',
+    method: 'GET',
+    path: '/api/server-info/features',
+    entry: 'functions/server-info/ping-server.ts',
+    data: 'read',
+    checksModels: true,
+  },
 ];
 const secretArn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:immich-ml-proxy-AbC123';
 
@@ -111,6 +121,27 @@ describe('the functions that run models', () => {
     expect(actions(ocr)).toContain('s3:ListBucket');
     const ping = routeStatements(template, 'pingServer');
     for (const action of ['s3:GetObject', 's3:ListBucket', 'secretsmanager:GetSecretValue']) expect(actions(ping)).not.toContain(action);
+  });
+
+  it('give a route that only checks for a model the models’ bucket, the reading and listing of models/, and nothing else of running one', () => {
+    for (const each of [template, withSecret]) {
+      const features = functionOf(each, 'Immich API getServerFeatures (');
+      expect(features.Properties.MemorySize).toBe(512);
+      expect(features.Properties.EphemeralStorage).toBeUndefined();
+      expect(JSON.stringify(features.Properties.Environment.Variables.ML_MODELS_BUCKET)).toMatch(/Originals/);
+      // No originals store: the models are read from the bucket itself (shared/ml/local/model-files.ts).
+      expect(features.Properties.Environment.Variables.ORIGINALS_BUCKET).toBeUndefined();
+      expect(features.Properties.Environment.Variables.ML_AUTH_SECRET_ARN).toBeUndefined();
+      const statements = routeStatements(each, 'getServerFeatures');
+      const reads = statements.filter((st) => actions([st]).includes('s3:GetObject'));
+      expect(reads.map((st) => JSON.stringify(st.Resource))).toEqual([expect.stringMatching(/"\/models\/\*"/)]);
+      const lists = statements.filter((st) => actions([st]).includes('s3:ListBucket'));
+      expect(lists.map((st) => st.Condition)).toEqual([{ StringLike: { 's3:prefix': ['models/*'] } }]);
+      expect(actions(statements)).not.toContain('secretsmanager:GetSecretValue');
+      expect(actions(statements)).not.toContain('s3:PutObject');
+    }
+    // Its own role: a function that runs models never shares it.
+    expect(accessClass(rows[3] as Route)).not.toBe(accessClass(rows[0] as Route));
   });
 
   it('give the media function the models’ bucket and the listing of models/', () => {

@@ -407,13 +407,30 @@ describe('ImmichStack', () => {
         JSON.stringify(p.Properties.PolicyDocument).includes('"s3:') &&
         !JSON.stringify(p.Properties.Roles).includes('BucketNotificationsHandler'),
     );
-    // One per access class with originals (read, read with the link secret, put, put with the link
-    // secret and realtime events: the uploads a shared link may send, delete, archive, session,
-    // session with media jobs; delete again for the routes that also post realtime events:
-    // deletions), the media, transcode and nightly functions' own roles, and the ingress's
-    // (the originals' upload prefix: infra/cdk/ingress.ts). (MediaConvert's role holds its own inline.)
-    expect(new Set(routes.filter((route) => route.store).map(accessClass)).size).toBe(9);
-    expect(s3Policies).toHaveLength(13);
+    // One per access class with originals (read, read with the link secret, read running models:
+    // smart search's two routes, put, put with the link secret and realtime events: the uploads a
+    // shared link may send, delete, archive, session, session with media jobs; delete again for the
+    // routes that also post realtime events: deletions), the one of the features routes, which only
+    // read models/ (`checksModels`), the media, transcode and nightly functions' own roles, and the
+    // ingress's (the originals' upload prefix: infra/cdk/ingress.ts). (MediaConvert's role holds its own inline.)
+    expect(new Set(routes.filter((route) => route.store).map(accessClass)).size).toBe(10);
+    expect(s3Policies).toHaveLength(15);
+    // The features routes: models/ only, read (HEAD) and listed, no originals.
+    for (const route of routes.filter((each) => each.checksModels)) {
+      const statements = (policyOf(template, route)?.Properties.PolicyDocument.Statement ?? []) as {
+        Action: string | string[];
+        Resource: unknown;
+      }[];
+      const s3 = statements.filter((st) => JSON.stringify(st.Action).includes('"s3:'));
+      expect(s3.map((st) => [st.Action].flat().join()).sort(), route.path).toEqual(['s3:GetObject', 's3:ListBucket']);
+      expect(JSON.stringify(s3.find((st) => st.Action === 's3:GetObject')?.Resource), route.path).toMatch(/"\/models\/\*"/);
+    }
+    expect(
+      routes
+        .filter((each) => each.checksModels)
+        .map((each) => each.path)
+        .sort(),
+    ).toEqual(['/api/server-info/features', '/api/server/features']);
     // Upload sessions: multipart uploads (listed, completed, aborted), the object read to check it, removed if it is not what was declared.
     const sessionPolicy = JSON.stringify(policyOf(template, routeNamed('completeUploadSession'))?.Properties.PolicyDocument);
     for (const action of [

@@ -41,14 +41,14 @@ const rust: { text: string; canonicalize: boolean; ids: number[] }[] = [
 ];
 
 describe('CLIP tokenizer (Immich’s clean_text, padding and truncation)', () => {
-  it.each(rust)('$text (canonicalize: $canonicalize) gives the Rust tokenizer’s ids', ({ text, canonicalize, ids }) => {
-    const encoded = tokenizerFor(canonicalize).encode(text);
+  it.each(rust)('$text (canonicalize: $canonicalize) gives the Rust tokenizer’s ids', async ({ text, canonicalize, ids }) => {
+    const encoded = (await tokenizerFor(canonicalize)).encode(text);
     expect(encoded).toBeInstanceOf(Int32Array);
     expect([...encoded]).toEqual(padded(ids));
   });
 
-  it('keeps BOS, the first 75 tokens and EOS of a longer text', () => {
-    const tokenizer = tokenizerFor(false);
+  it('keeps BOS, the first 75 tokens and EOS of a longer text', async () => {
+    const tokenizer = await tokenizerFor(false);
     const red = vocab['red</w>'];
     const blue = vocab['blue</w>'];
     const green = vocab['green</w>'];
@@ -65,13 +65,13 @@ describe('CLIP tokenizer (Immich’s clean_text, padding and truncation)', () =>
     expect([...tokenizer.encode(`${'green '.repeat(75)}dog`)]).toEqual(full);
   });
 
-  it("pads with the tokenizer_config's pad token", () => {
-    const encoded = [...tokenizerFor(false, eos).encode('red')];
+  it("pads with the tokenizer_config's pad token", async () => {
+    const encoded = [...(await tokenizerFor(false, eos)).encode('red')];
     expect(encoded).toEqual([vocab[bos], vocab['red</w>'], ...Array(75).fill(vocab[eos])]);
   });
 
-  it('refuses a pad token the vocabulary lacks (as Immich)', () => {
-    expect(() => tokenizerFor(false, '<pad>')).toThrow("Pad token '<pad>' not found in tokenizer vocab");
+  it('refuses a pad token the vocabulary lacks (as Immich)', async () => {
+    await expect(tokenizerFor(false, '<pad>')).rejects.toThrow("Pad token '<pad>' not found in tokenizer vocab");
   });
 
   it("cleans as Python's split() and string.punctuation", () => {

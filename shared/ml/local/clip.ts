@@ -1,43 +1,20 @@
 /**
- * CLIP in this process (docs/clip-local.md): an Immich-layout model folder (shared/ml/local/onnx.ts
+ * CLIP in this process (docs/clip-local.md): an Immich-layout model folder (shared/ml/local/model-files.ts
  * finds or copies it) run by onnxruntime-node with Immich ML's own preprocessing
- * (shared/ml/local/clip-preprocess.ts) and tokenisation (shared/ml/local/tokenizer.ts), so an
- * embedding made here matches one from an Immich ML service with the same model. Loaded lazily by
- * the machine-learning dispatcher; embeddings are returned as the model gives them (callers normalise).
+ * (shared/ml/local/clip-preprocess.ts) and tokenisation (shared/ml/local/tokenizer.ts, through
+ * clip-text.ts, the text tower, re-exported here), so an embedding made here matches one from an
+ * Immich ML service with the same model. onnxruntime is imported on first use; embeddings are
+ * returned as the model gives them (callers normalise).
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type PreprocessConfig, preprocessConfig, preprocessImage } from './clip-preprocess.ts';
-import { modelAvailable, modelFolder, sessionOf, tensor } from './onnx.ts';
-import { type ClipTokenizer, loadTokenizer } from './tokenizer.ts';
+import { firstEmbedding, once, readJson } from './clip-text.ts';
+import { modelFolder } from './model-files.ts';
+import { sessionOf, tensor } from './onnx.ts';
 
-const readJson = async (path: string): Promise<Record<string, unknown>> => JSON.parse(await readFile(path, 'utf8'));
-
-/** Whether the model folder for `modelName` is there (both parts); never throws. */
-export const localClipAvailable = (modelName: string): Promise<boolean> => modelAvailable(modelName);
+export { encodeTextLocal, localClipAvailable } from './clip-text.ts';
 
 const preprocessConfigs = new Map<string, Promise<PreprocessConfig>>();
-const tokenizers = new Map<string, Promise<ClipTokenizer>>();
-
-/** Memoises `make` under `key`, forgetting a failure (the next call tries again). */
-const once = <T>(cache: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> => {
-  let value = cache.get(key);
-  if (!value) {
-    value = make();
-    cache.set(key, value);
-    value.catch(() => cache.delete(key));
-  }
-  return value;
-};
-
-/** The first row of the session's first output: the embedding of the one input. */
-const firstEmbedding = (output: { data: unknown; dims: readonly number[] }): Float32Array => {
-  const width = output.dims.at(-1) ?? 0;
-  if (!(output.data instanceof Float32Array) || width < 1 || output.data.length < width) {
-    throw new Error('The CLIP model gave no float32 embedding');
-  }
-  return output.data.slice(0, width);
-};
 
 /** The CLIP image embedding of an image (a preview JPEG). */
 export const encodeImageLocal = async (modelName: string, jpeg: Buffer): Promise<Float32Array> => {
@@ -49,30 +26,5 @@ export const encodeImageLocal = async (modelName: string, jpeg: Buffer): Promise
   const pixels = await preprocessImage(jpeg, config);
   const side = Math.sqrt(pixels.length / 3);
   const outputs = await session.run({ image: await tensor('float32', pixels, [1, 3, side, side]) });
-  return firstEmbedding(outputs[session.outputNames[0] as string] as { data: unknown; dims: readonly number[] });
-};
-
-/** The CLIP text embedding of a search query. */
-export const encodeTextLocal = async (modelName: string, text: string): Promise<Float32Array> => {
-  const folder = await modelFolder(modelName, 'textual');
-  const tokenizer = await once(tokenizers, folder, async () =>
-    loadTokenizer({
-      tokenizer: await readJson(join(folder, 'textual', 'tokenizer.json')),
-      tokenizerConfig: await readJson(join(folder, 'textual', 'tokenizer_config.json')),
-      modelConfig: await readJson(join(folder, 'config.json')),
-    }),
-  );
-  const session = await sessionOf(join(folder, 'textual', 'model.onnx'));
-  const { ids, length } = tokenizer.tokens(text);
-  const dims = [1, tokenizer.contextLength];
-  // Multilingual CLIP (M-CLIP) text models take Hugging Face's input names, with a mask of the
-  // real tokens (Immich's MClipTextualEncoder).
-  const inputs: Record<string, Awaited<ReturnType<typeof tensor>>> = session.inputNames.includes('input_ids')
-    ? {
-        input_ids: await tensor('int32', ids, dims),
-        attention_mask: await tensor('int32', new Int32Array(ids.length).fill(1, 0, length), dims),
-      }
-    : { text: await tensor('int32', ids, dims) };
-  const outputs = await session.run(inputs);
   return firstEmbedding(outputs[session.outputNames[0] as string] as { data: unknown; dims: readonly number[] });
 };

@@ -17,10 +17,7 @@ import { type Quad, readingOrder } from './ocr/geometry.ts';
 import { cropQuad, type Rgb } from './ocr/pixels.ts';
 import { ctcDecode, readCharacters, recBatch } from './ocr/recognition.ts';
 
-/**
- * OCR result of one text line: box corners 0–1 of the image, clockwise from top-left (Immich's);
- * the shape of shared/ml/ml.ts's `OcrLine` (declared here too: ml.ts imports this module).
- */
+/** OCR result of one text line: box corners 0–1 of the image, clockwise from top-left (Immich's); ml.ts re-exports it. */
 export interface OcrLine {
   text: string;
   box: [number, number, number, number, number, number, number, number];
@@ -28,7 +25,7 @@ export interface OcrLine {
   textScore: number;
 }
 
-/** Immich's OCR settings (`machineLearning.ocr`), as ml.ts's `LocalOcrOptions`. */
+/** Immich's OCR settings (`machineLearning.ocr`) the local detector takes. */
 export interface LocalOcrOptions {
   /** A detected box is kept when its mean text probability is at least this (Immich's default 0.5). */
   minDetectionScore: number;

@@ -5,9 +5,10 @@
  * truncated to `context_length` (77) keeping the special tokens (BOS + the first 75 + EOS, as
  * the Rust tokenizers' truncation with a post-processor does), padded to it with the id of
  * `tokenizer_config.json`'s `pad_token`. @huggingface/tokenizers (pure JS) encodes; it has no
- * truncation or padding, so both are done here.
+ * truncation or padding, so both are done here. The package is imported on first use: this module
+ * is part of every bundle that can run CLIP, and a cold start that runs no model never loads it.
  */
-import { Tokenizer } from '@huggingface/tokenizers';
+import type { Tokenizer as TokenizerClass } from '@huggingface/tokenizers';
 
 export interface ClipTokenizer {
   /** The `text` input: int32 ids, `contextLength` of them. */
@@ -42,13 +43,17 @@ export const cleanText = (text: string, canonicalize: boolean): string => {
   return canonicalize ? joined.replace(punctuation, '').toLowerCase() : joined;
 };
 
-export const loadTokenizer = ({ tokenizer: json, tokenizerConfig, modelConfig }: TokenizerFiles): ClipTokenizer => {
+let tokenizerModule: Promise<{ Tokenizer: typeof TokenizerClass }> | undefined;
+
+export const loadTokenizer = async ({ tokenizer: json, tokenizerConfig, modelConfig }: TokenizerFiles): Promise<ClipTokenizer> => {
   const textConfig = modelConfig.text_cfg ?? {};
   const contextLength = textConfig.context_length ?? 77;
   if (typeof contextLength !== 'number' || !Number.isInteger(contextLength) || contextLength < 2) {
     throw new Error('config.json: bad text_cfg.context_length');
   }
   const canonicalize = textConfig.tokenizer_kwargs?.clean === 'canonicalize';
+  tokenizerModule ??= import('@huggingface/tokenizers');
+  const { Tokenizer } = await tokenizerModule;
   const tokenizer = new Tokenizer(json, {});
   const padToken = tokenizerConfig.pad_token;
   const padId = typeof padToken === 'string' ? tokenizer.token_to_id(padToken) : undefined;
