@@ -1,0 +1,194 @@
+/**
+ * Smart search and OCR in Immich's v3 web app, for `npm run e2e:web -- <v3 build> --ml` (issue 53's
+ * acceptance in the real app; docs/search.md, docs/ocr.md, docs/machine-learning.md).
+ *
+ * `--ml`: the admin points machine learning at an Immich ML stand-in (test/support/ml-service.ts,
+ * embeddings from an image's mean colour; its `ocr` task answers the lines the run sets) through
+ * v3's config API, as a person does in Administration → Settings. `--ml-local`: no ML service;
+ * the server runs the Immich-layout CLIP folder test/support/clip-model.ts writes (ML_MODELS_DIR,
+ * embeddings from colour too) and the PP-OCR engine on the photos (the defaults).
+ *
+ * Red, green and blue photos and a photo with text (test/support/text-images.ts) are uploaded by
+ * @immich/sdk-v3; once each is embedded and read, Chromium types "red" in the app's search bar
+ * (its search type "Context", smart search) and the red photo must be the first result; then it
+ * picks the search type "OCR" and types a word of the text: the text photo is the only result;
+ * then it opens that photo and turns on the viewer's "Text recognition" overlay, whose boxes must
+ * show the text. Every `/api` answer of 400 or more fails the run (test/web/e2e-web.ts).
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  getAssetOcr,
+  getConfig,
+  getServerFeatures,
+  searchSmart,
+  setUserOnboarding,
+  updateAdminOnboarding,
+  updateConfig,
+} from '@immich/sdk-v3';
+import type { Page } from 'playwright-core';
+import { makeClipModelDir } from '../support/clip-model.ts';
+import { type MlService, startMlService } from '../support/ml-service.ts';
+import { makeJpeg } from '../support/photos.ts';
+import { sdkUpload } from '../support/sdk.ts';
+import { type TextImage, textImageSet } from '../support/text-images.ts';
+import type { RunV3 } from './e2e-web-v3.ts';
+
+export type MlBackend = 'stand-in' | 'local';
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** The server's environment for the back end: the local run's model folder (ML_MODELS_DIR). */
+export const mlServerEnv = (backend: MlBackend): Record<string, string> => {
+  if (backend === 'stand-in') return {};
+  const root = mkdtempSync(join(tmpdir(), 'e2e-web-ml-models-'));
+  makeClipModelDir(root);
+  return { ML_MODELS_DIR: root };
+};
+
+/** Polls `read` until `done` holds of its answer (bounded); the last answer. */
+const until = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> => {
+  let value = await read();
+  for (let tries = 0; tries < 600 && !done(value); tries++) {
+    await sleep(250);
+    value = await read();
+  }
+  if (!done(value)) throw new Error(`${what}: not done after 150 s (${JSON.stringify(value).slice(0, 300)})`);
+  return value;
+};
+
+/** The asset ids of the search results page's thumbnails, in their order on the page. */
+const resultIds = async (page: Page): Promise<string[]> => {
+  const sources = await page.locator('img[src*="/api/assets/"][src*="/thumbnail"]').evaluateAll(
+    // A string of the page's: this project's TypeScript has no DOM library.
+    (images) => images.map((image) => (image as unknown as { getAttribute(name: string): string | null }).getAttribute('src') ?? ''),
+  );
+  const ids = sources.map((source) => source.match(/\/api\/assets\/([0-9a-f-]{36})\/thumbnail/)?.[1] ?? '').filter(Boolean);
+  return [...new Set(ids)];
+};
+
+/** Types `query` in the app's search bar and presses Enter; resolves with the search request's answer's body. */
+const searchFromBar = async (page: Page, query: string, route: '/api/search/smart' | '/api/search/metadata'): Promise<unknown> => {
+  const bar = page.getByPlaceholder('Search your photos');
+  await bar.click();
+  await bar.fill(query);
+  const answered = page.waitForResponse((reply) => new URL(reply.url()).pathname === route && reply.request().method() === 'POST');
+  await bar.press('Enter');
+  const reply = await answered;
+  await page.waitForURL('**/search?**');
+  return { status: reply.status(), request: reply.request().postDataJSON() as unknown };
+};
+
+export const runMl = async (run: RunV3, backend: MlBackend): Promise<void> => {
+  const { origin, admin, screenshot, decodedImages } = run;
+  await updateAdminOnboarding({ adminOnboardingUpdateDto: { isOnboarded: true } }, admin);
+  await setUserOnboarding({ onboardingDto: { isOnboarded: true } }, admin);
+  let ml: MlService | undefined;
+  let text: TextImage;
+  try {
+    if (backend === 'stand-in') {
+      ml = await startMlService();
+      ml.setOcr([]);
+      const config = await getConfig(admin);
+      await updateConfig({ adminConfigDto: { ...config, machineLearning: { ...config.machineLearning, urls: [ml.url] } } }, admin);
+    }
+    const features = await getServerFeatures(admin);
+    console.log(`  ML (${backend}): features smartSearch ${features.smartSearch}, ocr ${features.ocr}`);
+    if (!features.smartSearch || !features.ocr) throw new Error(`smart search or OCR is off: ${JSON.stringify(features)}`);
+
+    const photos = {
+      red: await sdkUpload(
+        admin,
+        makeJpeg({ width: 640, height: 480, color: [230, 20, 20], dateTimeOriginal: '2024:06:01 10:00:00' }),
+        'red.jpg',
+      ),
+      green: await sdkUpload(
+        admin,
+        makeJpeg({ width: 640, height: 480, color: [20, 200, 40], dateTimeOriginal: '2024:06:02 10:00:00' }),
+        'green.jpg',
+      ),
+      blue: await sdkUpload(
+        admin,
+        makeJpeg({ width: 640, height: 480, color: [20, 40, 220], dateTimeOriginal: '2024:06:03 10:00:00' }),
+        'blue.jpg',
+      ),
+    };
+    // The photos are embedded after their previews: all three found by a query.
+    await until(
+      () => searchSmart({ smartSearchDto: { query: 'red' } }, admin),
+      (found) => found.assets.items.length >= 3,
+      'the colour photos embedded',
+    );
+    text = await textImageSet.whiteOnPhoto();
+    // The stand-in's OCR answers, for the text photo only, the lines where the text was drawn.
+    ml?.setOcr(
+      text.texts.map(({ text: words, box }) => ({
+        text: words,
+        box: [box.x1, box.y1, box.x2, box.y1, box.x2, box.y2, box.x1, box.y2],
+        boxScore: 0.98,
+        textScore: 0.97,
+      })),
+    );
+    const textId = await sdkUpload(admin, text.jpeg, 'holiday.jpg');
+    const lines = await until(
+      () => getAssetOcr({ id: textId }, admin),
+      (found) => found.length > 0,
+      'the text photo read',
+    );
+    console.log(`  ML: the text photo's OCR: ${lines.map((line) => JSON.stringify(line.text)).join(', ')}`);
+    const word = 'holiday';
+    if (!lines.some((line) => line.text.toLowerCase().includes(word))) throw new Error(`the OCR of the text photo has no "${word}"`);
+    await until(
+      () => searchSmart({ smartSearchDto: { query: 'red' } }, admin),
+      (found) => found.assets.items.length >= 4,
+      'the text photo embedded',
+    );
+
+    const { page } = await run.open('ml');
+    const signIn = await page.request.post(`${origin}/api/auth/login`, { data: { email: run.email, password: run.password } });
+    if (signIn.status() !== 201) throw new Error(`the login answered ${signIn.status()}`);
+    await page.goto(`${origin}/photos`);
+    await decodedImages(page, '/api/assets/', 4);
+
+    // Smart search: the search bar's default type ("Context"), "red" → the red photo first.
+    for (const colour of ['red', 'blue'] as const) {
+      if (colour !== 'red') await page.goto(`${origin}/photos`);
+      const searched = await searchFromBar(page, colour, '/api/search/smart');
+      await decodedImages(page, `/api/assets/${photos[colour]}/thumbnail`);
+      const ids = await resultIds(page);
+      console.log(
+        `    "${colour}": the app asked ${JSON.stringify(searched)}; results ${ids.map((id) => Object.entries(photos).find(([, value]) => value === id)?.[0] ?? (id === textId ? 'text' : id)).join(', ')}`,
+      );
+      if (ids[0] !== photos[colour])
+        run.problems.push(`smart search "${colour}" in the app: the first result is ${ids[0]}, not the ${colour} photo ${photos[colour]}`);
+      if (ids.length !== 4) run.problems.push(`smart search "${colour}" in the app shows ${ids.length} results, not 4`);
+      if (colour === 'red') await screenshot(page, 'v3-ml-1-smart-search');
+    }
+
+    // OCR: the search type "OCR" in the bar's menu, then a word of the text.
+    await page.goto(`${origin}/photos`);
+    await page.getByPlaceholder('Search your photos').click();
+    await page.locator('button[aria-haspopup="listbox"]', { hasText: 'Context' }).click();
+    await page.getByRole('button', { name: 'OCR', exact: true }).click();
+    const searched = await searchFromBar(page, word, '/api/search/metadata');
+    await decodedImages(page, `/api/assets/${textId}/thumbnail`);
+    const found = await resultIds(page);
+    console.log(`    OCR "${word}": the app asked ${JSON.stringify(searched)}; ${found.length} result(s)`);
+    if (found.length !== 1 || found[0] !== textId)
+      run.problems.push(`OCR search "${word}" in the app shows ${found.join(', ')}, not only the text photo ${textId}`);
+    await screenshot(page, 'v3-ml-2-ocr-search');
+
+    // The viewer's "Text recognition" overlay: its boxes carry the text.
+    await page.goto(`${origin}/photos/${textId}`);
+    await page.locator('#immich-asset-viewer').waitFor();
+    await decodedImages(page, `/api/assets/${textId}/thumbnail?size=preview`);
+    await page.getByRole('button', { name: 'Text recognition' }).click();
+    const shown = lines[0]?.text ?? '';
+    await page.getByText(shown, { exact: true }).first().waitFor({ state: 'attached', timeout: 15_000 });
+    console.log(`    the viewer's text overlay shows ${JSON.stringify(shown)}`);
+    await screenshot(page, 'v3-ml-3-ocr-overlay');
+  } finally {
+    await ml?.close();
+  }
+};
