@@ -68,16 +68,33 @@ const resultIds = async (page: Page): Promise<string[]> => {
   return [...new Set(ids)];
 };
 
-/** Types `query` in the app's search bar and presses Enter; resolves with the search request's answer's body. */
-const searchFromBar = async (page: Page, query: string, route: '/api/search/smart' | '/api/search/metadata'): Promise<unknown> => {
+/**
+ * Types `query` in the app's search bar and presses Enter; once the results page shows the
+ * thumbnails of what the search answered (the timeline's are gone), the ids on the page in their
+ * order, and what the app asked.
+ */
+const searchFromBar = async (
+  page: Page,
+  query: string,
+  route: '/api/search/smart' | '/api/search/metadata',
+): Promise<{ ids: string[]; asked: unknown; answered: string[] }> => {
   const bar = page.getByPlaceholder('Search your photos');
   await bar.click();
   await bar.fill(query);
-  const answered = page.waitForResponse((reply) => new URL(reply.url()).pathname === route && reply.request().method() === 'POST');
+  const replied = page.waitForResponse((reply) => new URL(reply.url()).pathname === route && reply.request().method() === 'POST');
   await bar.press('Enter');
-  const reply = await answered;
+  const reply = await replied;
+  if (reply.status() !== 200) throw new Error(`${route} answered ${reply.status()}`);
+  const answered = ((await reply.json()) as { assets: { items: { id: string }[] } }).assets.items.map((asset) => asset.id);
   await page.waitForURL('**/search?**');
-  return { status: reply.status(), request: reply.request().postDataJSON() as unknown };
+  // The results page's chip of the search, then its thumbnails (bounded: the page may still hold the timeline's).
+  await page.getByText(query, { exact: true }).first().waitFor();
+  let ids = await resultIds(page);
+  for (let tries = 0; tries < 100 && ids.join() !== answered.join(); tries++) {
+    await sleep(100);
+    ids = await resultIds(page);
+  }
+  return { ids, asked: reply.request().postDataJSON() as unknown, answered };
 };
 
 export const runMl = async (run: RunV3, backend: MlBackend): Promise<void> => {
@@ -154,11 +171,12 @@ export const runMl = async (run: RunV3, backend: MlBackend): Promise<void> => {
     // Smart search: the search bar's default type ("Context"), "red" → the red photo first.
     for (const colour of ['red', 'blue'] as const) {
       if (colour !== 'red') await page.goto(`${origin}/photos`);
-      const searched = await searchFromBar(page, colour, '/api/search/smart');
+      const { ids, asked, answered } = await searchFromBar(page, colour, '/api/search/smart');
       await decodedImages(page, `/api/assets/${photos[colour]}/thumbnail`);
-      const ids = await resultIds(page);
+      if (ids.join() !== answered.join())
+        run.problems.push(`smart search "${colour}": the page shows ${ids.join()}, the server answered ${answered.join()}`);
       console.log(
-        `    "${colour}": the app asked ${JSON.stringify(searched)}; results ${ids.map((id) => Object.entries(photos).find(([, value]) => value === id)?.[0] ?? (id === textId ? 'text' : id)).join(', ')}`,
+        `    "${colour}": the app asked ${JSON.stringify(asked)}; results ${ids.map((id) => Object.entries(photos).find(([, value]) => value === id)?.[0] ?? (id === textId ? 'text' : id)).join(', ')}`,
       );
       if (ids[0] !== photos[colour])
         run.problems.push(`smart search "${colour}" in the app: the first result is ${ids[0]}, not the ${colour} photo ${photos[colour]}`);
@@ -171,10 +189,11 @@ export const runMl = async (run: RunV3, backend: MlBackend): Promise<void> => {
     await page.getByPlaceholder('Search your photos').click();
     await page.locator('button[aria-haspopup="listbox"]', { hasText: 'Context' }).click();
     await page.getByRole('button', { name: 'OCR', exact: true }).click();
-    const searched = await searchFromBar(page, word, '/api/search/metadata');
+    const { ids: found, asked, answered } = await searchFromBar(page, word, '/api/search/metadata');
     await decodedImages(page, `/api/assets/${textId}/thumbnail`);
-    const found = await resultIds(page);
-    console.log(`    OCR "${word}": the app asked ${JSON.stringify(searched)}; ${found.length} result(s)`);
+    if (found.join() !== answered.join())
+      run.problems.push(`OCR search: the page shows ${found.join()}, the server answered ${answered.join()}`);
+    console.log(`    OCR "${word}": the app asked ${JSON.stringify(asked)}; ${found.length} result(s)`);
     if (found.length !== 1 || found[0] !== textId)
       run.problems.push(`OCR search "${word}" in the app shows ${found.join(', ')}, not only the text photo ${textId}`);
     await screenshot(page, 'v3-ml-2-ocr-search');
