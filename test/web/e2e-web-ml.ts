@@ -13,12 +13,15 @@
  * (its search type "Context", smart search) and the red photo must be the first result; then it
  * picks the search type "OCR" and types a word of the text: the text photo is the only result;
  * then it opens that photo and turns on the viewer's "Text recognition" overlay, whose boxes must
- * show the text. Every `/api` answer of 400 or more fails the run (test/web/e2e-web.ts).
+ * show the text; last, Utilities → Duplicates lists the text photo and a smaller copy of it as a
+ * group, and its "Trash 1" keeps one and trashes the other. Every `/api` answer of 400 or more fails the run (test/web/e2e-web.ts).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  getAssetDuplicates,
+  getAssetInfo,
   getAssetOcr,
   getConfig,
   getServerFeatures,
@@ -28,6 +31,7 @@ import {
   updateConfig,
 } from '@immich/sdk-v3';
 import type { Page } from 'playwright-core';
+import { vips } from '#shared/media/images.ts';
 import { makeClipModelDir } from '../support/clip-model.ts';
 import { type MlService, startMlService } from '../support/ml-service.ts';
 import { makeJpeg } from '../support/photos.ts';
@@ -95,6 +99,53 @@ const searchFromBar = async (
     ids = await resultIds(page);
   }
   return { ids, asked: reply.request().postDataJSON() as unknown, answered };
+};
+
+/**
+ * Utilities → Duplicates: a half-size re-encoded copy of the text photo is uploaded; once the media
+ * function grouped the two (the perceptual hash, and with the stand-in the CLIP neighbours too),
+ * the page lists the group, and its "Trash 1" keeps the suggested photo (the larger original) and
+ * trashes the copy, as a person resolves it.
+ */
+const duplicates = async (run: RunV3, page: Page, original: Buffer, originalId: string): Promise<void> => {
+  const { origin, admin, decodedImages, screenshot } = run;
+  const { Image } = await vips();
+  const copy = Image.newFromBuffer(original);
+  const copyId = await sdkUpload(admin, Buffer.from(copy.resize(0.5).jpegsaveBuffer({ Q: 80 })), 'holiday-small.jpg');
+  copy.delete();
+  const [group] = await until(
+    () => getAssetDuplicates(admin),
+    (groups) => (groups[0]?.assets.length ?? 0) >= 2,
+    'the copy grouped with its original',
+  );
+  const members = (group?.assets ?? []).map((asset) => asset.id).sort();
+  console.log(`  Duplicates: a group of ${members.length}, suggested to keep ${group?.suggestedKeepAssetIds.join()}`);
+  if (members.join() !== [originalId, copyId].sort().join())
+    run.problems.push(`the duplicate group holds ${members.join()}, not the photo and its copy`);
+  if (group?.suggestedKeepAssetIds.join() !== originalId)
+    run.problems.push(`the group suggests keeping ${group?.suggestedKeepAssetIds.join()}, not the original`);
+
+  await page.goto(`${origin}/utilities/duplicates`);
+  await decodedImages(page, `/api/assets/${originalId}/thumbnail`);
+  await decodedImages(page, `/api/assets/${copyId}/thumbnail`);
+  await screenshot(page, 'v3-ml-4-duplicates');
+  const resolved = page.waitForResponse((reply) => new URL(reply.url()).pathname === '/api/duplicates/resolve');
+  await page.getByRole('button', { name: 'Trash 1' }).click();
+  const reply = await resolved;
+  const asked = reply.request().postDataJSON() as unknown;
+  console.log(`    "Trash 1": the app asked ${JSON.stringify(asked)}; answered ${reply.status()} ${await reply.text()}`);
+  if (reply.status() !== 200) run.problems.push(`POST /api/duplicates/resolve answered ${reply.status()}`);
+  await until(
+    () => getAssetDuplicates(admin),
+    (groups) => groups.length === 0,
+    'the group resolved',
+  );
+  const [kept, trashed] = [await getAssetInfo({ id: originalId }, admin), await getAssetInfo({ id: copyId }, admin)];
+  if (kept.isTrashed || kept.duplicateId)
+    run.problems.push(`the kept photo is trashed (${kept.isTrashed}) or still in a group (${kept.duplicateId})`);
+  if (!trashed.isTrashed) run.problems.push('the copy is not in the trash');
+  await page.waitForLoadState('networkidle');
+  await screenshot(page, 'v3-ml-5-duplicates-resolved');
 };
 
 export const runMl = async (run: RunV3, backend: MlBackend): Promise<void> => {
@@ -207,6 +258,8 @@ export const runMl = async (run: RunV3, backend: MlBackend): Promise<void> => {
     await page.getByText(shown, { exact: true }).first().waitFor({ state: 'attached', timeout: 15_000 });
     console.log(`    the viewer's text overlay shows ${JSON.stringify(shown)}`);
     await screenshot(page, 'v3-ml-3-ocr-overlay');
+
+    await duplicates(run, page, text.jpeg, textId);
   } finally {
     await ml?.close();
   }
