@@ -12,7 +12,7 @@
  * it ships beside a bundle is `lazyModules` (infra/cdk/bundling.ts), which the compiler holds to
  * exactly these names: the stack reads this table, the table never reads the stack.
  */
-export type LazyGroup = 'metadata' | 'templates' | 'cron' | 'places' | 'faces' | 'countries';
+export type LazyGroup = 'metadata' | 'templates' | 'cron' | 'places' | 'faces' | 'countries' | 'ml';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ANY';
 
@@ -67,6 +67,9 @@ export interface Route {
    * The groups of modules it loads on first use (`lazyModules`, infra/cdk/bundling.ts: `metadata`,
    * the readers of uploaded files; `templates`, Handlebars): they ship beside its bundle.
    * test/infra/bundle.test.ts fails when a function's bundle loads one and its row does not say so.
+   * `ml` (onnxruntime and the OCR weights) also makes it a function that runs models: deployed, it
+   * gets at least `mlMemoryMb`, room in /tmp for a model's copy, the models' bucket and the ML
+   * service's auth secret (docs/deployment.md, "Smart search and OCR").
    */
   lazy?: readonly LazyGroup[];
   /** Lambda memory in MB; password hashing (argon2id, 19 MiB) and CPU want more. */
@@ -411,7 +414,19 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/admin/database-backups', 'deleteDatabaseBackup', 'read'],
     ['POST', '/api/admin/database-backups/start-restore', 'startDatabaseRestoreFlow', 'read'],
   ]),
-  ...areaV3('duplicate', [['GET', '/api/duplicates', 'getAssetDuplicates', 'read']]),
+  ...areaV3('duplicate', [
+    // A group left with one asset is dissolved as it is listed (Immich's clean-up): a write.
+    ['GET', '/api/duplicates', 'getAssetDuplicates', 'write'],
+    ['DELETE', '/api/duplicates', 'deleteDuplicates', 'write', { body: 'bulk' }],
+    ['DELETE', '/api/duplicates/{id}', 'deleteDuplicate', 'write'],
+    [
+      'POST',
+      '/api/duplicates/resolve',
+      'resolveDuplicates',
+      'write',
+      { store: 'delete', body: 'bulk', realtime: true, lazy: ['places', 'countries'] },
+    ],
+  ]),
   ...areaV3('face', [
     ['POST', '/api/faces', 'createFace', 'write', { mediaJobs: true }],
     ['GET', '/api/faces', 'getFaces', 'read'],
@@ -662,6 +677,16 @@ export const isAssetUpload = (route: Pick<Route, 'operationId' | 'generation'>):
   ['upload-file', 'v3-upload-asset'].includes(functionName(route));
 
 export const defaultMemoryMb = 512;
+
+/**
+ * The least memory of a function that runs models (`lazy: ['ml']`): a CLIP text model is about
+ * 250 MB of weights, held once in onnxruntime's arena, plus the session's working memory; at
+ * 3,008 MB Lambda also gives close to two vCPUs (docs/benchmarks.md, "Smart search, OCR and duplicates").
+ */
+export const mlMemoryMb = 3008;
+
+/** Whether a route's function runs models (its row's `lazy` names `ml`). */
+export const runsModels = (route: Pick<Route, 'lazy'>): boolean => route.lazy?.includes('ml') === true;
 
 /**
  * Largest upload body when deployed. Lambda accepts a 6 MB (6,291,456-byte) request payload, and

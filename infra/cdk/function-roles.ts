@@ -6,8 +6,9 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
-import type { Route } from '../routes.ts';
+import { type Route, runsModels } from '../routes.ts';
 import { readsOAuthSettings } from './cognito.ts';
+import { grantModels } from './machine-learning.ts';
 import type { Realtime } from './realtime.ts';
 import { sessionUseStatement } from './session-use.ts';
 
@@ -42,7 +43,9 @@ const bucketActions: Record<NonNullable<Route['store']>, string[]> = {
 };
 
 /** What a route may touch, as a name: every route with the same access shares one role. */
-export const accessClass = (route: Pick<Route, 'data' | 'store' | 'secrets' | 'mediaJobs' | 'transcodeJobs' | 'realtime'>): string =>
+export const accessClass = (
+  route: Pick<Route, 'data' | 'store' | 'secrets' | 'mediaJobs' | 'transcodeJobs' | 'realtime' | 'lazy'>,
+): string =>
   [
     route.data === 'none' ? 'NoData' : route.data === 'read' ? 'ReadData' : 'WriteData',
     route.store && `${route.store}Originals`,
@@ -50,6 +53,8 @@ export const accessClass = (route: Pick<Route, 'data' | 'store' | 'secrets' | 'm
     route.mediaJobs && 'MediaJobs',
     route.transcodeJobs && 'TranscodeJobs',
     route.realtime && 'Realtime',
+    // Runs models (its row's `lazy` names `ml`): reads the models and the ML service's auth secret.
+    runsModels(route) && 'MachineLearning',
   ]
     .filter(Boolean)
     .map((part) => String(part).charAt(0).toUpperCase() + String(part).slice(1))
@@ -71,6 +76,8 @@ export interface FunctionRolesProps {
   tracing: boolean;
   /** The deploy-time OAuth settings (`-c oauth=cognito`), which the routes that read them may read. */
   oauthSecret?: ISecret;
+  /** The Immich ML service's auth header secret (`-c mlAuthSecretArn`), which the routes that run models may read. */
+  mlAuthSecretArn?: string | undefined;
 }
 
 /**
@@ -127,6 +134,7 @@ export class FunctionRoles extends Construct {
     }
     // PostToConnection on the socket's connections, nothing else of the WebSocket API.
     if (route.realtime) this.props.realtime.grantPost(role);
+    if (runsModels(route)) grantModels(role, originals, this.props.mlAuthSecretArn, route.store === 'read');
     if (oauth) role.addToPolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [oauth.secretArn] }));
     this.roles.set(name, role);
     return role;

@@ -15,6 +15,7 @@ import { eventFunctions } from '../routes.ts';
 import { lambdaBinaryPath } from '../tools/lambda-binaries.ts';
 import { copyBeside, lambdaBundling, lazyModuleFiles, libheifFiles, mediaExternalModules, realtimeClientFiles } from './bundling.ts';
 import { acknowledgeEventFunction, deadLetterQueue, eventFunctionRole } from './event-function.ts';
+import { grantModels, mlEnvironment } from './machine-learning.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -25,6 +26,8 @@ export interface MediaFunctionProps {
   logGroupPrefix: string;
   /** Active X-Ray tracing, as for the API functions (`-c tracing=true`). */
   tracing: boolean;
+  /** The Immich ML service's auth header secret (`-c mlAuthSecretArn`), which the smart-search and OCR steps send. */
+  mlAuthSecretArn?: string | undefined;
 }
 
 /**
@@ -40,7 +43,7 @@ export class MediaFunction extends Construct {
   readonly role: Role;
   readonly deadLetters: Queue;
 
-  constructor(scope: Construct, id: string, { table, originals, logGroupPrefix, tracing }: MediaFunctionProps) {
+  constructor(scope: Construct, id: string, { table, originals, logGroupPrefix, tracing, mlAuthSecretArn }: MediaFunctionProps) {
     super(scope, id);
     const ffmpeg = lambdaBinaryPath('ffmpeg');
     if (!existsSync(ffmpeg)) throw new Error(`No linux-arm64 ffmpeg at ${ffmpeg}: run \`npm run lambda-binaries\` (npm ci runs it)`);
@@ -76,6 +79,8 @@ export class MediaFunction extends Construct {
         },
       ],
     });
+    // The CLIP model under models/ (its objects are readable with the rest above) and the ML service's auth secret.
+    grantModels(role, originals, mlAuthSecretArn, true);
     this.role = role;
     this.deadLetters = deadLetterQueue(this, 'the media function’s');
 
@@ -90,12 +95,13 @@ export class MediaFunction extends Construct {
       // half the time for about the same GB-seconds.
       memorySize: 3584,
       // A video's poster is made from a copy of it in /tmp (never in memory): room for the largest
-      // upload session's file (4 GiB, docs/large-uploads.md), and the time to copy it.
+      // upload session's file (4 GiB, docs/large-uploads.md), and the time to copy it. A CLIP model's
+      // visual half is copied there too (about 350 MB for ViT-B-32), once per environment.
       ephemeralStorageSize: Size.gibibytes(5),
       timeout: Duration.minutes(5),
       role,
       description: 'Immich media: previews, thumbhash, video posters, places and faces of each uploaded original',
-      environment: { TABLE_NAME: table.tableName, ORIGINALS_BUCKET: originals.bucketName },
+      environment: { TABLE_NAME: table.tableName, ORIGINALS_BUCKET: originals.bucketName, ...mlEnvironment(originals, mlAuthSecretArn) },
       // A failed event (with its error) goes to the queue after Lambda's two retries.
       onFailure: new SqsDestination(this.deadLetters),
       retryAttempts: 2,
@@ -121,7 +127,9 @@ export class MediaFunction extends Construct {
           // The reverse-geocoding index, built at install, and the country outlines (docs/places.md), read by the places step;
           // the face model's runtime, built at install, read when faces are looked for (docs/faces.md); the
           // metadata readers, read when the metadata job reads a file's keywords again (shared/services/media/metadata-refresh.service.ts).
-          ...lazyModuleFiles(['places', 'countries', 'faces', 'metadata']),
+          // And what runs the smart-search and OCR steps' models (onnxruntime's linux-arm64 build, the
+          // tokenizer, PP-OCRv4's weights: docs/deployment.md, "Smart search and OCR").
+          ...lazyModuleFiles(['places', 'countries', 'faces', 'metadata', 'ml']),
           // And the management API's client, loaded to tell an owner's open apps of their previews (docs/deployment.md, "Realtime").
           ...realtimeClientFiles(),
         ]),

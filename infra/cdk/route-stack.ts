@@ -50,6 +50,8 @@ export interface RouteStackProps {
   webGeneration: 'v1' | 'v3';
   /** The deploy-time OAuth settings' secret (`-c oauth=cognito`), for the routes that read them (`OAUTH_SECRET_ARN`). */
   oauthSecretArn?: string;
+  /** The Immich ML service's auth header secret (`-c mlAuthSecretArn`), for the routes that run models. */
+  mlAuthSecretArn?: string | undefined;
 }
 
 /** A streaming route's function URL, for the distribution (infra/cdk/web-distribution.ts). */
@@ -110,6 +112,7 @@ export class RouteStack extends NestedStack {
         ...(route.stream ? { originVerify: props.originVerify } : {}),
         ...(route.licenseKeys && props.licensePublicKeys ? { licensePublicKeys: props.licensePublicKeys } : {}),
         webGeneration: props.webGeneration,
+        ...(props.mlAuthSecretArn ? { mlAuthSecretArn: props.mlAuthSecretArn } : {}),
       });
       // Only the ARN: the value is read at the cold start (docs/deployment.md, "Sign in with Cognito").
       if (props.oauthSecretArn && readsOAuthSettings(route)) fn.addEnvironment('OAUTH_SECRET_ARN', props.oauthSecretArn);

@@ -18,6 +18,7 @@ import { isV3WebBuild } from '../web-app.ts';
 import { CognitoProvider, oauthMode } from './cognito.ts';
 import { FunctionRoles } from './function-roles.ts';
 import { Ingress, largeUploadsMode } from './ingress.ts';
+import { mlAuthSecretArn } from './machine-learning.ts';
 import { MediaFunction } from './media-function.ts';
 import { NightlyFunction } from './nightly-function.ts';
 import { Realtime, realtimeStage } from './realtime.ts';
@@ -158,7 +159,15 @@ export class ImmichStack extends Stack {
     // of Immich's operations (docs/deployment.md, "Stack layout").
     const logGroupPrefix = `/immich/${this.stackName}/`;
     // Previews of every uploaded original, made in the background (infra/cdk/media-function.ts).
-    const media = new MediaFunction(this, 'Media', { table: this.table, originals: this.originals, logGroupPrefix, tracing });
+    // The Immich ML service's auth header secret, when the deployer gave one (docs/deployment.md, "Smart search and OCR").
+    const mlAuth = mlAuthSecretArn(this);
+    const media = new MediaFunction(this, 'Media', {
+      table: this.table,
+      originals: this.originals,
+      logGroupPrefix,
+      tracing,
+      mlAuthSecretArn: mlAuth,
+    });
     // Videos encoded as Immich's ffmpeg settings say, long ones through MediaConvert
     // (infra/cdk/transcode-function.ts); `-c transcoding=off` leaves it out and videos play as their originals.
     const transcode = transcodingEnabled(this)
@@ -206,6 +215,7 @@ export class ImmichStack extends Stack {
       logGroupPrefix,
       tracing,
       ...(cognito ? { oauthSecret: cognito.secret } : {}),
+      mlAuthSecretArn: mlAuth,
     });
     // The stack's own id (a UUID no one outside the account knows): CloudFront sends it to the
     // streaming routes' function URLs, which answer nothing without it (docs/deployment.md).
@@ -238,6 +248,7 @@ export class ImmichStack extends Stack {
         webGeneration,
         licensePublicKeys,
         ...(cognito ? { oauthSecretArn: cognito.secret.secretArn } : {}),
+        mlAuthSecretArn: mlAuth,
       });
       streams.push(...nested.streams);
       // The roles' policies exist before any function can run with them: each role the area's routes

@@ -126,6 +126,8 @@ const startTemplate = async (data: LocalData): Promise<void> => {
     ...(isWebBuild(webDir) ? { webDir } : {}),
     // The nightly tasks' hourly schedule, as EventBridge runs it (infra/cdk/nightly-function.ts).
     schedules: true,
+    // CLIP models in ML_MODELS_DIR (as for `npm start`) go into the local bucket under models/, as `npm run upload-model` deploys them.
+    ...(process.env.ML_MODELS_DIR ? { models: process.env.ML_MODELS_DIR } : {}),
   });
   await listen(api.server, host, port);
   stopOnSignals(data, () => api.close());

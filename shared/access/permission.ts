@@ -61,6 +61,7 @@ export const Permission = {
   WorkflowUpdate: 'workflow.update',
   WorkflowDelete: 'workflow.delete',
   WorkflowLogs: 'workflow.logs',
+  DuplicateDelete: 'duplicate.delete',
 } as const;
 export type Permission = (typeof Permission)[keyof typeof Permission];
 

@@ -150,6 +150,17 @@ export const keys = {
    * clean-up finds the trash's expired assets by (docs/data-model.md, pattern 88).
    */
   trashEntry: (ownerId: string, deletedAt: string, assetId: string): Key => ({ pk: `TRASH#${ownerId}`, sk: `${deletedAt}#${assetId}` }),
+  /**
+   * An owner's duplicate group (docs/immich-compatibility.md, "Duplicates"): `count`, the members
+   * it has; every change of its members moves it in the same transaction, so a change conditioned
+   * on the count as read cannot miss a member added meanwhile.
+   */
+  duplicateGroup: (ownerId: string, duplicateId: string): Key => ({ pk: `DUPLICATES#${ownerId}`, sk: `GROUP#${duplicateId}` }),
+  /** An asset in a duplicate group (its `duplicateId`), after its group's item: the groups are listed without a Scan. */
+  duplicateMember: (ownerId: string, duplicateId: string, assetId: string): Key => ({
+    pk: `DUPLICATES#${ownerId}`,
+    sk: `GROUP#${duplicateId}#${assetId}`,
+  }),
   /** A text-search posting: an owner's asset having a word, in date order. */
   term: (ownerId: string, word: string, fileCreatedAt: string, assetId: string): Key => ({
     pk: `TERM#${ownerId}#${word}`,
@@ -206,6 +217,10 @@ export const partitions = {
   ocrTerm: (ownerId: string, token: string): Partition => ({ value: `OCRTERM#${ownerId}#${token}` }),
   /** An owner's timeline counters, one item a month, oldest first. */
   timeBuckets: (ownerId: string): Partition => ({ value: `BUCKETS#${ownerId}` }),
+  /** An owner's duplicate groups, each item followed by its members'. */
+  duplicates: (ownerId: string): Partition => ({ value: `DUPLICATES#${ownerId}`, prefix: 'GROUP#' }),
+  /** One duplicate group: its item and its members'. */
+  duplicateGroup: (ownerId: string, duplicateId: string): Partition => ({ value: `DUPLICATES#${ownerId}`, prefix: `GROUP#${duplicateId}` }),
   /** An owner's trashed assets, longest in the trash first. */
   trash: (ownerId: string): Partition => ({ value: `TRASH#${ownerId}` }),
   /** gsi1: every open realtime connection, oldest first (the heartbeat, broadcasts). */

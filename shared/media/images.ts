@@ -290,3 +290,31 @@ export const renderFaceCrop = async (preview: Uint8Array, box: Box, quality: num
     Buffer.from(sized.jpegsaveBuffer({ Q: quality, subsample_mode: quality >= 80 ? 'off' : 'on', keep: 'icc' })),
   );
 };
+
+/**
+ * An image's pixels in grey, squeezed to `size`×`size` for each size asked (its aspect ratio
+ * dropped), decoded once: what the perceptual hashes read (shared/media/perceptual-hash.ts). A
+ * preview is already upright (another file is turned upright by its EXIF orientation); alpha is dropped.
+ */
+export const greySquares = async (bytes: Uint8Array, sizes: readonly number[]): Promise<Uint8Array[]> => {
+  const { Image } = await vips();
+  const made: VipsImage[] = [];
+  const keep = (image: VipsImage): VipsImage => {
+    made.push(image);
+    return image;
+  };
+  return using(made, () => {
+    // Shrunk on load (a JPEG decodes at 1/8 scale where it can): the hashes need 32 pixels a side.
+    let image = keep(Image.thumbnailBuffer(bytes, 128, { height: 128, size: 'force' }));
+    if (image.hasAlpha()) image = keep(image.flatten({ background: [255] }));
+    image = keep(image.colourspace('b-w'));
+    if (image.bands > 1) image = keep(image.extractBand(0));
+    // In memory: the two sizes are read from it one after the other (the shrink-on-load reads in order only).
+    const source = keep(image.copyMemory());
+    return sizes.map((size) => {
+      const squeezed = keep(source.resize(size / source.width, { vscale: size / source.height }));
+      const grey = squeezed.format === 'uchar' ? squeezed : keep(squeezed.cast('uchar'));
+      return new Uint8Array(grey.writeToMemory());
+    });
+  });
+};

@@ -165,6 +165,13 @@ export const AssetRecordSchema = v.object({
   encodedVideoPath: v.optional(v.string()),
   /** When its text was last looked for (Immich's `asset_job_status.ocrAt`; absent: never): docs/immich-compatibility.md, "OCR". */
   ocrAt: v.optional(v.string()),
+  /**
+   * Its duplicate group (Immich's `duplicateId`), shared by every asset duplicate detection found
+   * the same photo (docs/immich-compatibility.md, "Duplicates"); absent or null: none.
+   */
+  duplicateId: v.optional(nullable(id())),
+  /** When duplicate detection last looked at it (Immich's `duplicatesDetectedAt`): the "missing" run skips it. */
+  duplicatesDetectedAt: v.optional(instant()),
 });
 export type AssetRecord = v.InferOutput<typeof AssetRecordSchema>;
 

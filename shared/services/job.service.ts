@@ -128,7 +128,9 @@ const everyVideo = async (force: boolean): Promise<void> => {
  * starting facialRecognition, every asset whose faces still without a person it recognises again
  * (after the settings changed, say), 100 to an invocation; people already made are kept, `force`
  * or not (Immich's "all" would make them again: docs/faces.md). Starting videoConversion hands the
- * transcode function every video (`everyVideo`).
+ * transcode function every video (`everyVideo`). Starting duplicateDetection hands the media
+ * function every asset, 25 to an invocation, whose duplicates it detects where it never looked, or
+ * with `force` ("all") again everywhere, dismissed groups found again (docs/immich-compatibility.md, "Duplicates").
  */
 export const sendJobCommand = async (name: QueueName, command: QueueCommand, force = false): Promise<QueueStatus> => {
   const status = await runQueueCommand(name, command);
@@ -140,5 +142,8 @@ export const sendJobCommand = async (name: QueueName, command: QueueCommand, for
   if (name === 'smartSearch' && command === 'start') await everyAsset(25, (assetId) => ({ kind: 'asset-clip', assetId, force }));
   if (name === 'videoConversion' && command === 'start') await everyVideo(force);
   if (name === 'ocr' && command === 'start') await everyAsset(25, (assetId) => ({ kind: 'asset-ocr', assetId, force }));
+  // Immich's duplicateDetection: every asset not looked at yet ("missing"), or all again (dismissals forgotten).
+  if (name === 'duplicateDetection' && command === 'start')
+    await everyAsset(25, (assetId) => ({ kind: 'asset-duplicates', assetId, force }));
   return status;
 };

@@ -70,7 +70,26 @@ export interface AssetOcrJob {
   force: boolean;
 }
 
-export type MediaJob = PersonThumbnailJob | AssetMediaJob | AssetEditsJob | AssetPlacesJob | AssetFacesJob | AssetClipJob | AssetOcrJob;
+/**
+ * An asset's duplicates detected (Immich's duplicateDetection queue started: docs/immich-compatibility.md,
+ * "Duplicates"): its preview hashed and its neighbours grouped; only where it was never looked at,
+ * unless `force` ("all").
+ */
+export interface AssetDuplicatesJob {
+  kind: 'asset-duplicates';
+  assetId: string;
+  force: boolean;
+}
+
+export type MediaJob =
+  | PersonThumbnailJob
+  | AssetMediaJob
+  | AssetEditsJob
+  | AssetPlacesJob
+  | AssetFacesJob
+  | AssetClipJob
+  | AssetOcrJob
+  | AssetDuplicatesJob;
 
 /** The event the media function receives for jobs (beside the bucket's object-created events). */
 export interface MediaJobEvent {

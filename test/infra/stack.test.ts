@@ -378,6 +378,9 @@ describe('ImmichStack', () => {
         'MergePerson',
         'DeleteAssets',
         'EmptyTrash',
+        // Smart search reads an owner's packed embedding index (docs/search.md), v1.100's GET /search with `clip` too.
+        'Search',
+        'SearchSmart',
         // Immich v3's routes over the same files.
         'v3:UploadAsset',
         'v3:DeleteAssets',

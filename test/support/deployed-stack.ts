@@ -36,7 +36,10 @@ export interface DeployedStack {
  * the distribution (the ingress's process, the bucket's folder): test/support/server.ts gives the
  * e2e files only the address. On this file's table; the originals in a fresh s3rver folder.
  */
-export const useDeployedStack = (adjust?: (deployment: Deployment) => void): { readonly current: DeployedStack } => {
+export const useDeployedStack = (
+  adjust?: (deployment: Deployment) => void,
+  options: Pick<StartDeployedOptions, 'models'> = {},
+): { readonly current: DeployedStack } => {
   let stack: DeployedStack | undefined;
   let s3Dir = '';
   beforeAll(async () => {
@@ -46,6 +49,7 @@ export const useDeployedStack = (adjust?: (deployment: Deployment) => void): { r
     const api = await startDeployed({
       ...(await testDeployment(s3Dir)),
       ...(adjust ? { adjust } : {}),
+      ...options,
       onDenied: (functionId, what) => denied.push(`${functionId}: ${what.action} on ${what.resource}`),
       onFailure: (functionId, message) => failures.push(`${functionId}: ${message}`),
     });

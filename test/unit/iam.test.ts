@@ -87,6 +87,23 @@ describe('IAM evaluation (as AWS evaluates identity policies)', () => {
     expect(pass()).toBe(false);
   });
 
+  it('evaluates StringLike on a listing’s s3:prefix: the functions that run models list models/ and nothing else', () => {
+    const models = [
+      {
+        Effect: 'Allow' as const,
+        Action: ['s3:ListBucket'],
+        Resource: ['arn:aws:s3:::originals'],
+        Condition: { StringLike: { 's3:prefix': ['models/*'] } },
+      },
+    ];
+    const list = (query: string) =>
+      s3Authorizations('GET', new URL(`http://s3.local/originals?list-type=2${query}`)).every((needed) => isAllowed(models, needed));
+    expect(list('&prefix=models/clip/ViT-B-32__openai/textual/model.onnx')).toBe(true);
+    expect(list('&prefix=upload/')).toBe(false);
+    // A listing of the whole bucket names no prefix: IAM's StringLike fails on a missing key.
+    expect(list('')).toBe(false);
+  });
+
   it('lets an explicit Deny win over an Allow', () => {
     expect(isAllowed(statements, { action: 's3:PutObject', resource: 'arn:aws:s3:::originals/private/x' })).toBe(false);
   });
@@ -151,8 +168,9 @@ describe('what each AWS call needs', () => {
       { action: 's3:PutObject', resource: object },
       { action: 's3:PutObjectTagging', resource: object },
     ]);
+    // With the listing's prefix (`s3:prefix`, a condition key of every listing).
     expect(s3Authorizations('GET', url('/originals?uploads&prefix=upload/'))).toEqual([
-      { action: 's3:ListBucketMultipartUploads', resource: 'arn:aws:s3:::originals' },
+      { action: 's3:ListBucketMultipartUploads', resource: 'arn:aws:s3:::originals', context: { 's3:prefix': ['upload/'] } },
     ]);
   });
 

@@ -80,6 +80,8 @@ const built: Record<string, Key> = {
     ...keys.faceIndexEntry('<ownerId>', 42),
     sk: keys.faceIndexEntry('<ownerId>', 42).sk === '000000000042' ? '<seq>' : 'not padded',
   },
+  duplicateGroup: keys.duplicateGroup('<ownerId>', '<duplicateId>'),
+  duplicateMember: keys.duplicateMember('<ownerId>', '<duplicateId>', '<assetId>'),
   vectorIndexHead: keys.vectorIndexHead('<ownerId>', '<kind>', '<model>'),
   vectorIndexEntry: {
     ...keys.vectorIndexEntry('<ownerId>', '<kind>', '<model>', 42),
@@ -161,6 +163,8 @@ const builtPartitions: Record<string, Partition> = {
   folder: partitions.folder('<ownerId>'),
   faceIndex: partitions.faceIndex('<ownerId>'),
   vectorIndex: partitions.vectorIndex('<ownerId>', '<kind>', '<model>'),
+  duplicates: partitions.duplicates('<ownerId>'),
+  duplicateGroup: partitions.duplicateGroup('<ownerId>', '<duplicateId>'),
   exif: { ...partitions.exif('make', '<ownerId>', '<value>'), index: '<field>' as Partition['index'] },
 };
 

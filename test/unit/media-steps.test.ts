@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PersonRecord } from '#shared/model/person.ts';
-import { editSteps, faceDetectionSteps, faceRecognitionSteps } from '#shared/services/media/jobs.ts';
+import { duplicateDetectionSteps, editSteps, faceDetectionSteps, faceRecognitionSteps } from '#shared/services/media/jobs.ts';
 import { personThumbnailSteps, uploadSteps } from '#shared/services/media/pipeline.ts';
 import { clipJobSteps } from '#shared/services/media/steps/clip.ts';
 import { ocrJobSteps } from '#shared/services/media/steps/ocr.ts';
@@ -43,6 +43,7 @@ describe("the media jobs' steps", () => {
       'asset-faces (facialRecognition)': faceRecognitionSteps.map((step) => step.name),
       'asset-clip (smartSearch)': clipJobSteps(false).map((step) => step.name),
       'asset-ocr (ocr)': ocrJobSteps(false).map((step) => step.name),
+      'asset-duplicates (duplicateDetection)': duplicateDetectionSteps(false).map((step) => step.name),
     });
   });
 });

@@ -40,6 +40,8 @@ const pattern = (glob: string, flags = ''): RegExp =>
 const operators: Record<string, (values: string[] | undefined, allowed: string[]) => boolean> = {
   'ForAllValues:StringLike': (values, allowed) => (values ?? []).every((value) => allowed.some((glob) => pattern(glob).test(value))),
   'ForAllValues:StringEquals': (values, allowed) => (values ?? []).every((value) => allowed.includes(value)),
+  // The functions that run models may list only `models/` (`s3:prefix`: infra/cdk/machine-learning.ts).
+  StringLike: (values, allowed) => values?.some((value) => allowed.some((glob) => pattern(glob).test(value))) ?? false,
   StringEqualsIfExists: (values, allowed) => values === undefined || values.some((value) => allowed.includes(value)),
   // The transcode function's iam:PassRole (`iam:PassedToService`): false when the request has no such key, as IAM's.
   StringEquals: (values, allowed) => values?.some((value) => allowed.includes(value)) ?? false,
@@ -137,6 +139,8 @@ export const s3Authorizations = (method: string, url: URL, headers: Record<strin
               ? 's3:ListBucketMultipartUploads'
               : 's3:ListBucket',
           resource: `arn:aws:s3:::${bucket}`,
+          // A listing's prefix, for a policy that allows only some (`s3:prefix`); none when the listing names none.
+          ...(query.has('prefix') ? { context: { 's3:prefix': [query.get('prefix') ?? ''] } } : {}),
         },
       ];
     return [

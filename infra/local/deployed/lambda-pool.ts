@@ -35,15 +35,23 @@ export class FunctionPool {
   private readonly environment: Record<string, string>;
   private readonly maxConcurrency: number;
 
-  constructor(fn: DeployedFunction, environment: Record<string, string>, maxConcurrency = 4) {
+  private readonly hostModules: Record<string, string>;
+
+  /**
+   * `hostModules`: packages of the bundle's folder whose native build is Lambda's (linux-arm64) and
+   * cannot load on this machine, each resolved from this project's node_modules instead, where
+   * npm installed this machine's build (start.ts `hostModules`).
+   */
+  constructor(fn: DeployedFunction, environment: Record<string, string>, maxConcurrency = 4, hostModules: Record<string, string> = {}) {
     this.fn = fn;
     this.environment = environment;
     this.maxConcurrency = maxConcurrency;
+    this.hostModules = hostModules;
   }
 
   private start(): Environment {
     const worker = new Worker(workerFile, {
-      workerData: { codeDir: this.fn.codeDir, handler: this.fn.handler },
+      workerData: { codeDir: this.fn.codeDir, handler: this.fn.handler, hostModules: this.hostModules },
       env: this.environment,
       resourceLimits: { maxOldGenerationSizeMb: this.fn.memoryMb },
       stdout: false,

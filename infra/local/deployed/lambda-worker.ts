@@ -4,6 +4,7 @@
  * time. Its host (lambda-pool.ts) ends it when the function's timeout passes, as Lambda does.
  */
 import { existsSync } from 'node:fs';
+import { registerHooks } from 'node:module';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +13,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 interface Setup {
   codeDir: string;
   handler: string;
+  /** A package name → the folder whose node_modules resolves it instead of the bundle's (lambda-pool.ts). */
+  hostModules?: Record<string, string>;
 }
 
 interface Invocation {
@@ -51,7 +54,20 @@ const responseStream = (): Writable =>
     },
   });
 
-const { codeDir, handler } = workerData as Setup;
+const { codeDir, handler, hostModules = {} } = workerData as Setup;
+// A package whose native build in the bundle is Lambda's (onnxruntime-node's linux-arm64 binding),
+// on a machine of another architecture: resolved as if imported from the project, whose
+// node_modules has this machine's build. Everything else resolves from the bundle's folder.
+if (Object.keys(hostModules).length > 0)
+  registerHooks({
+    resolve: (specifier, context, nextResolve) => {
+      const name = Object.keys(hostModules).find((each) => specifier === each || specifier.startsWith(`${each}/`));
+      const from = name ? hostModules[name] : undefined;
+      return from
+        ? nextResolve(specifier, { ...context, parentURL: pathToFileURL(join(from, 'package.json')).href })
+        : nextResolve(specifier, context);
+    },
+  });
 const dot = handler.lastIndexOf('.');
 const file = ['.mjs', '.js', '.cjs'].map((extension) => join(codeDir, `${handler.slice(0, dot)}${extension}`)).find(existsSync);
 if (!file) throw new Error(`Runtime.ImportModuleError: no module for handler ${handler} in ${codeDir}`);

@@ -6,7 +6,7 @@
  * deployed project both start it here (docs/deployment.md, "The deployed form, locally").
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
 import {
   createServer,
@@ -45,6 +45,16 @@ const hostBinaries = async (codeDir: string): Promise<Record<string, string>> =>
 };
 
 /**
+ * Likewise the packages of a bundle with a native build (the `ml` group's onnxruntime-node, whose
+ * linux-arm64 binding the stack copies beside the bundle: infra/cdk/bundling.ts): on another
+ * architecture, the function's `import` of it resolves to this project's copy, which has this
+ * machine's build (infra/local/deployed/lambda-worker.ts). Its JavaScript is the same version.
+ */
+const projectRoot = join(import.meta.dirname, '..', '..', '..');
+export const hostModules = (codeDir: string): Record<string, string> =>
+  process.arch !== 'arm64' && existsSync(join(codeDir, 'node_modules', 'onnxruntime-node')) ? { 'onnxruntime-node': projectRoot } : {};
+
+/**
  * What the template sets that cannot hold here: there is no MediaConvert on this machine, so the
  * transcode function gets no role to hand it (`MEDIACONVERT_ROLE_ARN`) and encodes every video
  * itself with ffmpeg, however long (docs/deployment.md, "Transcoding").
@@ -79,7 +89,38 @@ export interface StartDeployedOptions {
   webDir?: string;
   /** Run the EventBridge schedules on their own (`npm run start:deployed`); without, only `tick()` invokes them (tests). */
   schedules?: boolean;
+  /**
+   * A folder of CLIP models in ML_MODELS_DIR's layout (`clip/<model>/…`, an Immich ML cache), put
+   * into the local bucket under `models/` at the start, as `npm run upload-model` puts a model into
+   * the deployed bucket: the functions that run models find it through `ML_MODELS_BUCKET`.
+   */
+  models?: string;
 }
+
+/** Each model of a `clip/<model>/` folder into the bucket, with the deployer's command's own code (infra/tools/upload-model.ts). */
+const uploadLocalModels = async (folder: string, endpoint: string): Promise<string[]> => {
+  const clip = join(folder, 'clip');
+  if (!existsSync(clip)) return [];
+  const { planModelUpload, uploadModel } = await import('../../tools/upload-model.ts');
+  const { S3Client } = await import('@aws-sdk/client-s3');
+  const s3 = new S3Client({
+    endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  });
+  try {
+    const models: string[] = [];
+    for (const entry of readdirSync(clip, { withFileTypes: true }).filter((each) => each.isDirectory())) {
+      const plan = planModelUpload(join(clip, entry.name));
+      await uploadModel(s3, localBucketName, plan);
+      models.push(plan.model);
+    }
+    return models;
+  } finally {
+    s3.destroy();
+  }
+};
 
 /**
  * The originals bucket's CORS rules as s3rver takes them (S3's XML). The rule's origin is the
@@ -290,6 +331,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
   });
   atomicPuts(s3);
   const s3Address = await s3.run();
+  if (options.models) await uploadLocalModels(options.models, `http://127.0.0.1:${s3Address.port}`);
   // One access key per function: the gateway knows the caller by it, as AWS knows a role session.
   const callers = new Map([...deployment.functions.values()].map((fn) => [`LOCAL${randomBytes(8).toString('hex').toUpperCase()}`, fn]));
   // The ingress signs with its instance profile's role (IMDS's credentials, deployed): a key of its own.
@@ -373,7 +415,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
           ...(options.logLevel ? { LOG_LEVEL: options.logLevel } : {}),
           ...(await hostBinaries(fn.codeDir)),
         };
-        return [fn.id, new FunctionPool(fn, environment)] as const;
+        return [fn.id, new FunctionPool(fn, environment, undefined, hostModules(fn.codeDir))] as const;
       }),
     ),
   );

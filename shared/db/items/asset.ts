@@ -244,6 +244,35 @@ export const assetWrites = {
   set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number, counted?: CountedState, faceIds?: readonly string[]): Write =>
     setWhere(assetId, fields, withFaces(conditionOn(albumCount, counted), faceIds)),
   /**
+   * Puts an asset in a duplicate group or takes it out of one (`duplicateId` null), only while it
+   * is still in the group it was read in (`was`; null: none): a new change id and `updatedAt`, as
+   * Immich's update of the asset, so the apps' delta sync and the timeline see it. With `detectedAt`,
+   * also when duplicate detection looked at it.
+   */
+  setDuplicate: (assetId: string, duplicateId: string | null, was: string | null, updatedAt: string, detectedAt?: string): Write =>
+    setWhere(
+      assetId,
+      { duplicateId, updatedAt, ...(detectedAt ? { duplicatesDetectedAt: detectedAt } : {}) },
+      was === null
+        ? {
+            expression: 'attribute_exists(pk) AND (attribute_not_exists(#wasDuplicate) OR attribute_type(#wasDuplicate, :dupNull))',
+            names: { '#wasDuplicate': 'duplicateId' },
+            values: { ':dupNull': 'NULL' },
+          }
+        : {
+            expression: 'attribute_exists(pk) AND #wasDuplicate = :wasDuplicate',
+            names: { '#wasDuplicate': 'duplicateId' },
+            values: { ':wasDuplicate': was },
+          },
+    ),
+  /** Marks when duplicate detection looked at an asset (no change id: nothing the apps see changes). */
+  markDuplicatesDetected: (assetId: string, detectedAt: string): Write =>
+    updateWrite(keys.asset(assetId), 'SET duplicatesDetectedAt = :at', {
+      condition: 'present',
+      sync: 'unsent',
+      values: { ':at': detectedAt },
+    }),
+  /**
    * Sets an asset's place names (reverse geocoding: docs/places.md) and moves it in the place
    * indexes, only while its position and its timeline state are still those read (the counters'
    * place facets move in the same transaction) and its names still those it was found with.

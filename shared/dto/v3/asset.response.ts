@@ -78,7 +78,7 @@ export const mapExifV3 = (exif: Partial<ExifInfo>): ExifResponseDto => ({ ...map
 
 /**
  * Immich v3's `mapAsset`. `libraryId` is null (v3 keeps libraries for external folders; an upload
- * belongs to none); `isEdited` and the size as the photo edits make it; no duplicate groups exist here yet; the stack only
+ * belongs to none); `isEdited` and the size as the photo edits make it; `duplicateId` its duplicate group; the stack only
  * in the detail (as Immich loads it).
  */
 export const mapAssetV3 = (asset: AssetRecord, options: MapAssetOptionsV3 = {}): AssetResponseDto => {
@@ -108,7 +108,7 @@ export const mapAssetV3 = (asset: AssetRecord, options: MapAssetOptionsV3 = {}):
     livePhotoVideoId: asset.livePhotoVideoId,
     people: (options.people ?? []).map(mapPersonV3),
     checksum: checksumBase64(asset.checksum),
-    duplicateId: null,
+    duplicateId: asset.duplicateId ?? null,
     resized: true,
     width,
     height,

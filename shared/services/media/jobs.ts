@@ -5,10 +5,12 @@
  * upload's steps.
  */
 import * as personRepo from '../../db/person.repository.ts';
+import { duplicateDetectionEnabled } from '../../ml/ml.ts';
 import type { AssetRecord } from '../../model/asset.ts';
 import { facialRecognitionEnabled, recognizePendingFaces } from './faces.service.ts';
 import { makePersonThumbnail } from './pipeline.ts';
 import type { MediaStep } from './step.ts';
+import { findDuplicates } from './steps/duplicates.ts';
 import { editsReady, removeEditedFiles, renderEdits } from './steps/edits.ts';
 import { ensurePreviewStep } from './steps/ensure-preview.ts';
 import { detectFaces } from './steps/faces.ts';
@@ -80,6 +82,30 @@ export const editSteps: readonly MediaStep[] = [
     name: 'edits',
     skip: (_settings, { asset }) => asset.edits.length === 0,
     run: ({ asset, store, settings }) => renderEdits(asset, store, settings.thumbnail),
+  },
+];
+
+/**
+ * Immich's duplicate detection job for one asset (the duplicateDetection queue started): its
+ * preview hashed and its neighbours grouped, whether or not it was looked at before (`force`), or
+ * only if it was not; images only, and nothing with detection switched off. An asset without a
+ * preview gets its upload's steps run, which detect its duplicates.
+ */
+export const duplicateDetectionSteps = (force: boolean): readonly MediaStep[] => [
+  {
+    name: 'duplicates-due',
+    run: async ({ asset, settings }) =>
+      (asset.duplicatesDetectedAt !== undefined && !force) || asset.type !== 'IMAGE' || !duplicateDetectionEnabled(settings.machineLearning)
+        ? 'unsupported'
+        : undefined,
+  },
+  ensurePreviewStep(),
+  {
+    name: 'duplicates',
+    run: async ({ asset, preview, settings }) => {
+      if (preview) await findDuplicates(asset, preview, settings.machineLearning, { tolerant: false });
+      return undefined;
+    },
   },
 ];
 

@@ -15,6 +15,7 @@ import { ownerDetails } from '../asset-detail.ts';
 import { readConfig } from '../config.reader.ts';
 import type { MediaOutcome, MediaStep, UploadContext } from './step.ts';
 import { clipStep } from './steps/clip.ts';
+import { duplicatesStep } from './steps/duplicates.ts';
 import { editsStep } from './steps/edits.ts';
 import { ensurePreviewStep } from './steps/ensure-preview.ts';
 import { facesStep } from './steps/faces.ts';
@@ -24,7 +25,16 @@ import { placesStep } from './steps/places.ts';
 import { previewsStep } from './steps/previews.ts';
 
 /** The steps of an upload, in their order. */
-export const uploadSteps: readonly MediaStep[] = [placesStep, previewsStep, editsStep, personThumbnailsStep, facesStep, clipStep, ocrStep];
+export const uploadSteps: readonly MediaStep[] = [
+  placesStep,
+  previewsStep,
+  editsStep,
+  personThumbnailsStep,
+  facesStep,
+  clipStep,
+  ocrStep,
+  duplicatesStep,
+];
 
 /** A run's context for the asset as read: the settings and the store read once for its steps. */
 const contextOf = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<UploadContext> => ({
