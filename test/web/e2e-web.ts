@@ -339,7 +339,9 @@ const main = async (): Promise<void> => {
     const admin = await adminWithApiKey(`${origin}/api`, email, password);
     browser = await launchChromium({ webgl: true });
     const open = async (label: string): Promise<{ context: BrowserContext; page: Page }> => {
-      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+      // A locale of its own: with LANG=C, Chromium's is `en-US@posix`, which the app sends as smart
+      // search's language and which Intl.ListFormat (the v3 duplicates page) refuses.
+      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
       const page = await context.newPage();
       watch(page, problems, label);
       pages.push(page);
