@@ -14,7 +14,8 @@
  * picks the search type "OCR" and types a word of the text: the text photo is the only result;
  * then it opens that photo and turns on the viewer's "Text recognition" overlay, whose boxes must
  * show the text; last, Utilities → Duplicates lists the text photo and a smaller copy of it as a
- * group, and its "Trash 1" keeps one and trashes the other. Every `/api` answer of 400 or more fails the run (test/web/e2e-web.ts).
+ * group, and its "Trash 1" keeps one and trashes the other; then the admin's Job Queues page runs the
+ * smart search, duplicate detection and OCR queues. Every `/api` answer of 400 or more fails the run (test/web/e2e-web.ts).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -148,6 +149,47 @@ const duplicates = async (run: RunV3, page: Page, original: Buffer, originalId: 
   await screenshot(page, 'v3-ml-5-duplicates-resolved');
 };
 
+/**
+ * Administration → Job Queues: the machine-learning queues as the features have them (enabled),
+ * "Missing" for smart search and duplicate detection and "All" for OCR, as an admin presses them;
+ * OCR's "All" reads every photo again, so the text photo's lines come back with new ids.
+ */
+const queues = async (run: RunV3, page: Page, textId: string): Promise<void> => {
+  const { origin, admin, screenshot } = run;
+  const before = (await getAssetOcr({ id: textId }, admin)).map((line) => line.id);
+  await page.goto(`${origin}/admin/queues`);
+  // Each queue's card found by its description (the app titles the OCR queue "Ocr").
+  for (const [name, title, description, button] of [
+    ['smartSearch', 'Smart Search', 'Run machine learning on assets to support smart search', 'Missing'],
+    ['duplicateDetection', 'Duplicate Detection', 'Run machine learning on assets to detect similar images', 'Missing'],
+    ['ocr', 'OCR', 'Use machine learning to recognize text in images', 'All'],
+  ] as const) {
+    // The nearest block holding both the description and the queue's buttons.
+    const card = page.locator(
+      `xpath=//*[starts-with(normalize-space(text()), '${description}')]/ancestor::*[.//button[normalize-space(.)='${button}']][1]`,
+    );
+    const control = card.getByRole('button', { name: button, exact: true });
+    await control.scrollIntoViewIfNeeded();
+    if (await control.isDisabled()) run.problems.push(`the ${title} queue's ${button} is disabled (its feature off)`);
+    const replied = page.waitForResponse(
+      (reply) => reply.request().method() === 'PUT' && new URL(reply.url()).pathname.endsWith(`/${name}`),
+    );
+    await control.click();
+    const reply = await replied;
+    console.log(
+      `    ${title} → ${button}: ${reply.request().method()} ${new URL(reply.url()).pathname} ${JSON.stringify(reply.request().postDataJSON())} answered ${reply.status()}`,
+    );
+    if (reply.status() >= 300) run.problems.push(`${title}'s ${button} answered ${reply.status()}`);
+  }
+  await screenshot(page, 'v3-ml-6-queues');
+  const after = await until(
+    () => getAssetOcr({ id: textId }, admin),
+    (lines) => lines.length > 0 && lines.every((line) => !before.includes(line.id)),
+    "OCR's All read the text photo again",
+  );
+  console.log(`    OCR's All: the text photo read again (${after.map((line) => JSON.stringify(line.text)).join(', ')}, new line ids)`);
+};
+
 export const runMl = async (run: RunV3, backend: MlBackend): Promise<void> => {
   const { origin, admin, screenshot, decodedImages } = run;
   await updateAdminOnboarding({ adminOnboardingUpdateDto: { isOnboarded: true } }, admin);
@@ -260,6 +302,7 @@ export const runMl = async (run: RunV3, backend: MlBackend): Promise<void> => {
     await screenshot(page, 'v3-ml-3-ocr-overlay');
 
     await duplicates(run, page, text.jpeg, textId);
+    await queues(run, page, textId);
   } finally {
     await ml?.close();
   }
