@@ -8,7 +8,7 @@
  * the server runs the Immich-layout CLIP folder test/support/clip-model.ts writes (ML_MODELS_DIR,
  * embeddings from colour too) and the PP-OCR engine on the photos (the defaults).
  *
- * Red, green and blue photos and a photo with text (test/support/text-images.ts) are uploaded by
+ * Red, green and blue photos and a photo with "SUMMER HOLIDAY" (test/support/text-images.ts) are uploaded by
  * @immich/sdk-v3; once each is embedded and read, Chromium types "red" in the app's search bar
  * (its search type "Context", smart search) and the red photo must be the first result; then it
  * picks the search type "OCR" and types a word of the text: the text photo is the only result;
@@ -37,7 +37,7 @@ import { makeClipModelDir } from '../support/clip-model.ts';
 import { type MlService, startMlService } from '../support/ml-service.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { sdkUpload } from '../support/sdk.ts';
-import { type TextImage, textImageSet } from '../support/text-images.ts';
+import { makeTextImage, type TextImage } from '../support/text-images.ts';
 import type { RunV3 } from './e2e-web-v3.ts';
 
 export type MlBackend = 'stand-in' | 'local';
@@ -230,7 +230,15 @@ export const runMl = async (run: RunV3, backend: MlBackend): Promise<void> => {
       (found) => found.assets.items.length >= 3,
       'the colour photos embedded',
     );
-    text = await textImageSet.whiteOnPhoto();
+    // Bold dark blue on white (a photo-like background's grain would make the screenshots megabytes).
+    text = await makeTextImage({
+      width: 800,
+      height: 540,
+      background: 'white',
+      color: [30, 60, 150],
+      font: 'bold',
+      texts: [{ text: 'SUMMER HOLIDAY', x: 90, y: 300, size: 60 }],
+    });
     // The stand-in's OCR answers, for the text photo only, the lines where the text was drawn.
     ml?.setOcr(
       text.texts.map(({ text: words, box }) => ({
