@@ -14,3 +14,9 @@ export const requirePerson = async (auth: Auth, permission: Permission, personId
 /** Those of `personIds` that are the caller's people (one BatchGetItem per 100 ids). */
 export const allowedPeople = async (auth: Auth, personIds: readonly string[]): Promise<Set<string>> =>
   new Set((await personRepo.getMany(auth.user.id, personIds)).map((person) => person.id));
+
+/** Every one of `personIds` is the caller's person (one BatchGetItem per 100 ids), else `noAccess(permission)`. */
+export const requirePeople = async (auth: Auth, permission: Permission, personIds: readonly string[]): Promise<void> => {
+  const wanted = new Set(personIds);
+  if ((await allowedPeople(auth, [...wanted])).size !== wanted.size) throw noAccess(permission);
+};

@@ -13,3 +13,9 @@ export const requireTag = async (auth: Auth, permission: Permission, tagId: stri
   if (!tag) throw noAccess(permission);
   return tag;
 };
+
+/** Every one of `tagIds` is the caller's tag (one BatchGetItem per 100 ids), else `noAccess(permission)`. */
+export const requireTags = async (auth: Auth, permission: Permission, tagIds: readonly string[]): Promise<void> => {
+  const wanted = [...new Set(tagIds)];
+  if ((await tagRepo.getMany(auth.user.id, wanted)).length !== wanted.length) throw noAccess(permission);
+};

@@ -101,7 +101,8 @@ export const matchesSearch = (asset: AssetRecord, f: SearchFilters): boolean => 
     within(asset.updatedAt, f.updatedAfter, f.updatedBefore) &&
     within(asset.fileCreatedAt, f.takenAfter, f.takenBefore) &&
     (trashedBound ? asset.deletedAt !== null && within(asset.deletedAt, f.trashedAfter, f.trashedBefore) : true) &&
-    (withDeleted || asset.deletedAt === null)
+    (withDeleted || asset.deletedAt === null) &&
+    (f.treeMatch === undefined || f.treeMatch(asset))
   );
 };
 

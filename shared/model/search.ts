@@ -2,7 +2,8 @@
  * A metadata search's filters, from either generation (v1.100's `MetadataSearchDto`, with which
  * GET /assets and POST /search/metadata are read; v3's): absent and null leave a filter off.
  */
-import type { AssetVisibility } from './asset.ts';
+import type { AssetRecord, AssetVisibility } from './asset.ts';
+import type { FilterTree } from './search-filter.ts';
 
 type Maybe<T> = T | null | undefined;
 
@@ -74,6 +75,10 @@ export interface SearchFilters {
    * (docs/immich-compatibility.md, "OCR"); the search resolves it per owner into `amongAssets`.
    */
   ocr?: string | undefined;
+  /** 3.2's filter tree (`filter`), as read; the search resolves it into `treeMatch` (docs/search.md, "The filter tree"). */
+  tree?: FilterTree | undefined;
+  /** The tree as a test on an asset, its albums', tags' and texts' assets read. */
+  treeMatch?: ((asset: AssetRecord) => boolean) | undefined;
 }
 
 /** GET /search (v1.100's deprecated text search): the words (`q` or `query`), the smart flags it refuses, at most `size`. */

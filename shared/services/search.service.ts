@@ -29,6 +29,7 @@ import { defaultSearchVisibilities } from '../model/search.ts';
 import type { Auth } from '../model/user.ts';
 import { withOcrMatches } from './ocr.service.ts';
 import { timelinePartners } from './partner.service.ts';
+import { withFilterTree } from './search-filter.service.ts';
 import { getRandom } from './timeline.service.ts';
 
 type Order = 'asc' | 'desc';
@@ -193,15 +194,16 @@ export const searchMetadata = async (auth: Auth, request: SearchFilters): Promis
   // The locked folder: only in a session unlocked with the PIN code, and only the caller's own (as Immich).
   const visibilities = request.visibilities ?? defaultSearchVisibilities;
   if (visibilities.includes('locked')) requireElevation(auth);
-  const filters = await withAmongAssets(auth, request);
+  const among = await withAmongAssets(auth, request);
   // Only the archive or the locked folder (or nothing at all), or the trash: the caller's alone.
   const ownOnly =
     visibilities.every((visibility) => visibility === 'archive' || visibility === 'locked') ||
-    Boolean(filters.trashedAfter || filters.trashedBefore);
+    Boolean(among.trashedAfter || among.trashedBefore);
   const partners = ownOnly ? [] : await timelinePartners(auth);
+  const filters = await withFilterTree(auth, [auth.user.id, ...partners], among);
   const partnerFilters: SearchFilters = {
     ...filters,
-    visibilities: visibilities.filter((visibility) => visibility !== 'archive'),
+    visibilities: visibilities.filter((visibility) => visibility !== 'archive' && visibility !== 'locked'),
     withDeleted: false,
   };
   return searchOwners(auth, [auth.user.id, ...partners], filters, (owner) => (readsArchiveOf(auth, owner) ? filters : partnerFilters));

@@ -22,6 +22,7 @@ import type { Auth } from '../model/user.ts';
 import { readConfig } from './config.reader.ts';
 import { timelinePartners } from './partner.service.ts';
 import { withAmongAssets } from './search.service.ts';
+import { withFilterTree } from './search-filter.service.ts';
 
 export interface SmartSearch {
   query?: string | undefined;
@@ -94,14 +95,16 @@ const queryVector = async (auth: Auth, ml: MlSettings, request: SmartSearch): Pr
 const searchScope = async (auth: Auth, request: SearchFilters) => {
   const visibilities = request.visibilities ?? defaultSearchVisibilities;
   if (visibilities.includes('locked')) requireElevation(auth);
-  const filters = await withAmongAssets(auth, request);
+  const among = await withAmongAssets(auth, request);
   const ownOnly =
     visibilities.every((visibility) => visibility === 'archive' || visibility === 'locked') ||
-    Boolean(filters.trashedAfter || filters.trashedBefore);
+    Boolean(among.trashedAfter || among.trashedBefore);
   const partners = ownOnly ? [] : await timelinePartners(auth);
+  // 3.2's filter tree: its sets read and its test made (docs/search.md, "The filter tree").
+  const filters = await withFilterTree(auth, [auth.user.id, ...partners], among);
   const partnerFilters: SearchFilters = {
     ...filters,
-    visibilities: visibilities.filter((visibility) => visibility !== 'archive'),
+    visibilities: visibilities.filter((visibility) => visibility !== 'archive' && visibility !== 'locked'),
     withDeleted: false,
   };
   return {

@@ -6,6 +6,7 @@
  *   node test/bench/run.ts transcode transcode-cost   video conversion (test/bench/transcode.ts), into benchmarks.md and cost.md
  *   node test/bench/run.ts ml         smart search, OCR, the perceptual hash (test/bench/ml.ts), into benchmarks.md and cost.md
  *   node test/bench/run.ts stall      the stall soak (test/bench/stall.ts; STALL_ONLY=<regex> for some of its requests)
+ *   node test/bench/run.ts scale 10k 100k   large libraries at these sizes (test/bench/scale.ts; default 100k)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,9 +54,11 @@ const sections: Section[] = [
   (await import('./ml.ts')).mlSection,
   (await import('./stall.ts')).stallSection,
   (await import('./build.ts')).buildSection,
+  (await import('./scale.ts')).scaleSection,
 ];
 
-const wanted = process.argv.slice(2);
+// Sizes (`10k`, `100000`) are the scale section's arguments, not section names.
+const wanted = process.argv.slice(2).filter((arg) => !/^\d+k?$/i.test(arg));
 for (const section of sections.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
   console.log(`\n## ${section.name}`);
   const body = await section.run();

@@ -28,7 +28,7 @@ const sizes = (process.env.SYNC_BENCH_SIZES ?? '1000,10000,50000').split(',').ma
 
 type Opts = { baseUrl: string; headers: Record<string, string> };
 
-interface StreamStats {
+export interface StreamStats {
   lines: number;
   wireBytes: number;
   bytes: number;
@@ -43,7 +43,7 @@ interface StreamStats {
  * line; `onRun` sees each run of one type as the app handles it (whole batches of 5,000 lines, or
  * what is left at the stream's end). Rejects unless the answer is 200 and ends with SyncCompleteV1.
  */
-const stream = (baseUrl: string, token: string, onRun?: (lines: { type: string; data: unknown }[]) => void): Promise<StreamStats> =>
+export const stream = (baseUrl: string, token: string, onRun?: (lines: { type: string; data: unknown }[]) => void): Promise<StreamStats> =>
   new Promise((resolve, reject) => {
     let failed = false;
     const req = request(
@@ -132,7 +132,7 @@ const stream = (baseUrl: string, token: string, onRun?: (lines: { type: string; 
   });
 
 /** Acks as the app does, in order (at most 1,000 a call, the endpoint's limit). */
-const ack = async (sdk: typeof import('@immich/sdk-v3'), auth: Opts, acks: readonly string[]) => {
+export const ack = async (sdk: typeof import('@immich/sdk-v3'), auth: Opts, acks: readonly string[]) => {
   for (let i = 0; i < acks.length; i += 1000) await sdk.sendSyncAck({ syncAckSetDto: { acks: acks.slice(i, i + 1000) } }, auth);
 };
 

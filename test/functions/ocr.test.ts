@@ -175,15 +175,11 @@ describe('search by text (POST /search/metadata `ocr`, 3.2’s filter.ocr)', () 
     expect(await foundIds(owner.accessToken, { ocr: 'stop', isFavorite: true })).toEqual([]);
   });
 
-  it('reads 3.2’s filter tree’s ocr condition, and refuses the rest of the tree (400)', async () => {
+  it('reads 3.2’s filter tree’s ocr condition, with the tree’s other conditions (test/functions/search-filter-tree.test.ts)', async () => {
     expect(await foundIds(owner.accessToken, { filter: { ocr: { matches: 'grand' } } })).toEqual([poster]);
-    const refused = await search(owner.accessToken, { filter: { isFavorite: { eq: true } } });
-    expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({
-      message: ['filter is not supported by this server yet, but for filter.ocr.matches'],
-      error: 'Bad Request',
-      statusCode: 400,
-    });
+    expect(await foundIds(owner.accessToken, { filter: { ocr: { matches: 'grand' }, isFavorite: { eq: true } } })).toEqual([]);
+    const either = await foundIds(owner.accessToken, { filter: { or: [{ ocr: { matches: 'grand' } }, { ocr: { matches: 'stop' } }] } });
+    expect(either.sort()).toEqual([poster, sign].sort());
     expect((await search(owner.accessToken, { filter: { ocr: { matches: 7 } } })).status).toBe(400);
   });
 
@@ -281,7 +277,11 @@ describe('assets OCR leaves alone', () => {
     expect((await tableItems('assetOcr')).filter((item) => item.assetId === id)).toEqual([]);
     expect((await tableItems('ocrTerm')).filter((item) => item.assetId === id)).toEqual([]);
     // Neither run asked the ML service.
-    expect(ml.requests.slice(before).filter((request) => request.path.endsWith('predict'))).toEqual([]);
+    // The clip step still asks for the photo's embedding (smart search is on): no OCR request is made.
+    const asked = ml.requests.slice(before).filter((request) => request.path.endsWith('predict'));
+    expect(asked.filter((request) => typeof request.entries === 'object' && request.entries !== null && 'ocr' in request.entries)).toEqual(
+      [],
+    );
   });
 
   it('skips a hidden asset (Immich’s OCR job does), at upload and in the ocr job', async () => {
@@ -294,7 +294,11 @@ describe('assets OCR leaves alone', () => {
     const key = await originalPathOf(id);
     expect(await objectCreated(key)).toEqual({ outcomes: { [key]: 'made' } });
     await runJob(id, true);
-    expect(ml.requests.slice(before).filter((request) => request.path.endsWith('predict'))).toEqual([]);
+    // The clip step still asks for the photo's embedding (smart search is on): no OCR request is made.
+    const asked = ml.requests.slice(before).filter((request) => request.path.endsWith('predict'));
+    expect(asked.filter((request) => typeof request.entries === 'object' && request.entries !== null && 'ocr' in request.entries)).toEqual(
+      [],
+    );
     expect((await ocrOf(owner.accessToken, id)).body).toEqual([]);
   });
 
@@ -306,7 +310,11 @@ describe('assets OCR leaves alone', () => {
     try {
       const before = ml.requests.length;
       const id = await processedPhoto(owner.accessToken, [line('Unread')], [10, 90, 90]);
-      expect(ml.requests.slice(before).filter((request) => request.path.endsWith('predict'))).toEqual([]);
+      // The clip step still asks for the photo's embedding (smart search is on): no OCR request is made.
+      const asked = ml.requests.slice(before).filter((request) => request.path.endsWith('predict'));
+      expect(
+        asked.filter((request) => typeof request.entries === 'object' && request.entries !== null && 'ocr' in request.entries),
+      ).toEqual([]);
       expect((await ocrOf(owner.accessToken, id)).body).toEqual([]);
       await runJob(id, true);
       expect((await ocrOf(owner.accessToken, id)).body).toEqual([]);

@@ -6,23 +6,133 @@ import * as v from 'valibot';
 import { type CityAsset, peopleOfFaces, type SearchHit } from '../../model/asset.ts';
 import { limits } from '../../model/limits.ts';
 import type { SearchFilters } from '../../model/search.ts';
+import { branchesOf, type FilterTree, idsNamed } from '../../model/search-filter.ts';
 import { type AssetResponseDto, mapAssetV3 } from './asset.response.ts';
-import { boolean, coercedInteger, integer, isoDateTime, object, picklist, stringToBool, text, uuid, uuidsUpTo } from './common.ts';
+import { boolean, coercedInteger, integer, isoDateTime, object, picklist, stringToBool, text, upTo, uuid, uuidsUpTo } from './common.ts';
 
 const optionalText = v.optional(text(limits.keyValue));
 const nullableText = v.optional(v.nullable(text(limits.keyValue)));
 
-/** 3.2's filter tree, the part served: `{ocr: {matches: <text>}}` (Immich's StringSimilarityFilter). */
-interface OcrFilter {
-  ocr: { matches: string };
-}
-const isOcrFilter = (filter: unknown): filter is OcrFilter => {
-  if (typeof filter !== 'object' || filter === null || Object.keys(filter).join() !== 'ocr') return false;
-  const ocr = (filter as { ocr: unknown }).ocr;
-  if (typeof ocr !== 'object' || ocr === null || Object.keys(ocr).join() !== 'matches') return false;
-  const matches = (ocr as { matches: unknown }).matches;
-  return typeof matches === 'string' && matches.length <= limits.keyValue;
+/**
+ * 3.2's filter tree (`filter`: shared/model/search-filter.ts, docs/search.md "The filter tree"), as
+ * @immich/sdk 3.2.2 types it: a level's conditions, and `or` (1–20 branches of conditions). A
+ * condition object needs one field at least (Immich's nonEmptyPartial); unlike Immich's, a key it
+ * does not know is refused, not dropped (a misspelt condition would widen the search unseen). At
+ * most `limits.bulkTargets` album, person and tag ids in the whole tree, 100 values a list.
+ */
+const maxBranches = 20;
+const maxListed = 100;
+
+const condition = <const E extends v.ObjectEntries>(entries: E) =>
+  v.pipe(
+    v.strictObject(entries, (issue) => (issue.expected === 'never' ? '$property is not a known condition' : '$property must be an object')),
+    v.check(
+      (x) => Object.values(x).some((value) => value !== undefined),
+      `$property must have at least one of: ${Object.keys(entries).join(', ')}`,
+    ),
+  );
+
+const listOf = <S extends v.GenericSchema>(item: S) =>
+  v.optional(upTo(maxListed, v.pipe(v.array(item, '$property must be an array'), v.minLength(1, '$property must not be empty'))));
+
+const someText = v.pipe(text(limits.keyValue), v.minLength(1, '$property must not be empty'));
+const finite = v.pipe(v.number('$property must be a number'), v.finite('$property must be a number'));
+
+const idsCondition = condition({ any: listOf(uuid), all: listOf(uuid), none: listOf(uuid) });
+const idCondition = (nullable: boolean) =>
+  condition({
+    eq: v.optional(nullable ? v.nullable(uuid) : uuid),
+    ne: v.optional(nullable ? v.nullable(uuid) : uuid),
+  });
+const valueEntries = <S extends v.GenericSchema>(item: S, nullable: boolean) => ({
+  eq: v.optional(nullable ? v.nullable(item) : item),
+  ne: v.optional(nullable ? v.nullable(item) : item),
+  in: listOf(item),
+  notIn: listOf(item),
+});
+const rangeEntries = <S extends v.GenericSchema>(item: S, nullable: boolean) => ({
+  ...valueEntries(item, nullable),
+  gt: v.optional(item),
+  gte: v.optional(item),
+  lt: v.optional(item),
+  lte: v.optional(item),
+});
+const stringCondition = (nullable: boolean) => condition(valueEntries(text(limits.keyValue), nullable));
+const patternCondition = condition({
+  ...valueEntries(text(limits.keyValue), true),
+  like: v.optional(someText),
+  notLike: v.optional(someText),
+  startsWith: v.optional(someText),
+  endsWith: v.optional(someText),
+});
+const boolCondition = v.strictObject({ eq: boolean }, (issue) =>
+  issue.expected === 'never' ? '$property is not a known condition' : '$property must be an object',
+);
+const enumCondition = <const T extends readonly string[]>(values: T) => condition(valueEntries(picklist(values), false));
+
+const branchEntries = {
+  id: v.optional(idCondition(false)),
+  libraryId: v.optional(idCondition(true)),
+  type: v.optional(enumCondition(['IMAGE', 'VIDEO', 'AUDIO', 'OTHER'] as const)),
+  visibility: v.optional(enumCondition(['archive', 'timeline', 'hidden', 'locked'] as const)),
+  isFavorite: v.optional(boolCondition),
+  isMotion: v.optional(boolCondition),
+  isOffline: v.optional(boolCondition),
+  isEncoded: v.optional(boolCondition),
+  hasAlbums: v.optional(boolCondition),
+  hasPeople: v.optional(boolCondition),
+  hasTags: v.optional(boolCondition),
+  city: v.optional(stringCondition(true)),
+  state: v.optional(stringCondition(true)),
+  country: v.optional(stringCondition(true)),
+  make: v.optional(stringCondition(true)),
+  model: v.optional(stringCondition(true)),
+  lensModel: v.optional(stringCondition(true)),
+  description: v.optional(patternCondition),
+  originalFileName: v.optional(patternCondition),
+  originalPath: v.optional(patternCondition),
+  ocr: v.optional(
+    v.strictObject({ matches: someText }, (issue) =>
+      issue.expected === 'never' ? '$property is not a known condition' : '$property must be an object',
+    ),
+  ),
+  rating: v.optional(condition(rangeEntries(finite, true))),
+  fileSizeInBytes: v.optional(condition(rangeEntries(finite, false))),
+  takenAt: v.optional(condition(rangeEntries(isoDateTime, false))),
+  createdAt: v.optional(condition(rangeEntries(isoDateTime, false))),
+  updatedAt: v.optional(condition(rangeEntries(isoDateTime, false))),
+  trashedAt: v.optional(condition(rangeEntries(isoDateTime, true))),
+  personIds: v.optional(idsCondition),
+  tagIds: v.optional(idsCondition),
+  albumIds: v.optional(idsCondition),
+  checksum: v.optional(stringCondition(false)),
+  encodedVideoPath: v.optional(stringCondition(false)),
 };
+const treeIssue = (issue: { expected: string | null }) =>
+  issue.expected === 'never' ? '$property is not a known condition' : '$property must be an object';
+const filterBranch = v.strictObject(branchEntries, treeIssue);
+const filterTree = v.pipe(
+  v.strictObject(
+    {
+      ...branchEntries,
+      or: v.optional(
+        upTo(maxBranches, v.pipe(v.array(filterBranch, '$property must be an array'), v.minLength(1, '$property must not be empty'))),
+      ),
+    },
+    treeIssue,
+  ),
+  v.check(
+    (tree) =>
+      (['albumIds', 'personIds', 'tagIds'] as const).reduce((sum, key) => sum + idsNamed(tree as FilterTree, key).length, 0) <=
+      limits.bulkTargets,
+    `$property must name at most ${limits.bulkTargets} albums, people and tags`,
+  ),
+  v.transform((tree) => tree as FilterTree),
+);
+
+/** Whether a level of the tree may hold locked assets by naming the locked folder (which needs an unlocked session). */
+const namesLocked = (tree: FilterTree): boolean =>
+  branchesOf(tree).some((branch) => branch.visibility?.eq === 'locked' || (branch.visibility?.in ?? []).includes('locked'));
 
 /** The filters both POST /search/metadata and POST /search/random take. */
 const filterFields = {
@@ -66,14 +176,8 @@ const filterFields = {
   withPeople: v.optional(boolean),
   withStacked: v.optional(boolean),
   size: v.optional(integer(1, 1000)),
-  // 3.2's filter language: only its OCR condition is served yet (`{ocr: {matches}}`).
-  filter: v.optional(
-    v.pipe(
-      v.unknown(),
-      v.check(isOcrFilter, 'filter is not supported by this server yet, but for filter.ocr.matches'),
-      v.transform((filter) => filter as OcrFilter),
-    ),
-  ),
+  // 3.2's filter tree (docs/search.md, "The filter tree").
+  filter: v.optional(filterTree),
 };
 
 const metadataFields = {
@@ -103,16 +207,26 @@ type FilterInput = v.InferOutput<v.ObjectSchema<typeof filterFields, undefined>>
 
 /**
  * v3's visibility as the model's visibilities (the one named, or the timeline and the archive by
- * default), null exif values as no filter, OCR text (flat, or the filter tree's, both when given)
- * as the words to find.
+ * default; with a tree that has visibility conditions and no flat `visibility`, every visibility
+ * the tree may pick, the locked folder only when it names it), null exif values as no filter, OCR
+ * text as the words to find, the filter tree as is (a tree with trash conditions reads the trash).
  */
 const toFilters = ({ visibility, ocr, filter, ...input }: FilterInput & Record<string, unknown>): SearchFilters => {
   const nulls = Object.fromEntries(Object.entries(input).map(([key, value]) => [key, value === null ? undefined : value]));
-  const texts = [ocr, filter?.ocr.matches].filter((text): text is string => typeof text === 'string' && text !== '');
+  const treeVisibility = filter !== undefined && branchesOf(filter).some((branch) => branch.visibility !== undefined);
+  const visibilities =
+    visibility !== undefined
+      ? [visibility]
+      : treeVisibility && filter
+        ? ['timeline', 'archive', 'hidden', ...(namesLocked(filter) ? ['locked'] : [])]
+        : ['timeline', 'archive'];
+  const readsTrash = filter !== undefined && branchesOf(filter).some((branch) => branch.trashedAt !== undefined);
   return {
     ...nulls,
-    visibilities: visibility === undefined ? ['timeline', 'archive'] : [visibility],
-    ...(texts.length > 0 ? { ocr: texts.join(' ') } : {}),
+    visibilities,
+    ...(typeof ocr === 'string' && ocr !== '' ? { ocr } : {}),
+    ...(filter ? { tree: filter } : {}),
+    ...(readsTrash && nulls.withDeleted === undefined ? { withDeleted: true } : {}),
   } as SearchFilters;
 };
 
