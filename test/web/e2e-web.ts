@@ -19,6 +19,10 @@
  * motion photo with an HEVC video, once transcoded: test/web/e2e-web-video.ts), which the v3 run
  * also goes through.
  *
+ * `--ml` (a v3 build only): only smart search and OCR in the app, against an Immich ML stand-in set
+ * as `machineLearning.urls`; `--ml-local` the same with no ML service, on the local CLIP model
+ * folder the tests make and the PP-OCR engine (test/web/e2e-web-ml.ts).
+ *
  * `--photos <folder>` (a v3 build only): instead of the seeded library, a folder of real photos
  * uploaded by @immich/cli and the app, then issue 48's pages and actions (test/web/e2e-web-real.ts);
  * its screenshots go to a temporary folder (they show the folder's photos, which are not ours).
@@ -46,6 +50,7 @@ import { webBuildDir } from '#infra/web-app.ts';
 import { launchChromium } from '../support/chromium.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
+import { type MlBackend, mlServerEnv, runMl } from './e2e-web-ml.ts';
 import { runOAuth } from './e2e-web-oauth.ts';
 import { runReal } from './e2e-web-real.ts';
 import { runV3 } from './e2e-web-v3.ts';
@@ -60,6 +65,8 @@ const { positionals, values: flags } = parseArgs({
     photos: { type: 'string' },
     oauth: { type: 'boolean', default: false },
     video: { type: 'boolean', default: false },
+    ml: { type: 'boolean', default: false },
+    'ml-local': { type: 'boolean', default: false },
   },
 });
 const buildDir = resolve(positionals[0] ?? join(root, webBuildDir));
@@ -76,6 +83,8 @@ const photos = flags.photos === undefined ? undefined : resolve(flags.photos);
 const oauthOnly = flags.oauth ?? false;
 /** `--video`: the phone videos in the viewer alone (test/web/e2e-web-video.ts), for a v3 build. */
 const videoOnly = flags.video ?? false;
+/** `--ml` / `--ml-local`: smart search and OCR in the app alone (test/web/e2e-web-ml.ts), for a v3 build. */
+const mlOnly: MlBackend | undefined = flags['ml-local'] ? 'local' : flags.ml ? 'stand-in' : undefined;
 // The documentation's screenshots are the local server's seeded run; the deployed form's and the
 // real photos' go to a temporary folder (a screenshot of third-party photos is not committed).
 const shots = photos
@@ -84,9 +93,15 @@ const shots = photos
     ? join(tmpdir(), 'e2e-web-oauth')
     : videoOnly
       ? join(tmpdir(), 'e2e-web-video')
-      : deployed
-        ? join(tmpdir(), 'e2e-web-deployed')
-        : join(root, 'docs', 'web-app');
+      : mlOnly
+        ? deployed
+          ? join(tmpdir(), `e2e-web-ml-${mlOnly}-deployed`)
+          : mlOnly === 'local'
+            ? join(tmpdir(), 'e2e-web-ml-local')
+            : join(root, 'docs', 'web-app')
+        : deployed
+          ? join(tmpdir(), 'e2e-web-deployed')
+          : join(root, 'docs', 'web-app');
 /**
  * Nothing the server does is expected to fail: the socket is served on both forms. One request of
  * Immich's v3 app is its own: its face editor shows an unassigned face's placeholder from
@@ -119,7 +134,7 @@ const freePort = (): Promise<number> =>
 const startServer = async (port: number, dataDir: string): Promise<ChildProcess> => {
   const child = spawn(process.execPath, [join(root, 'infra', 'local', 'main.ts'), ...(deployed ? ['--deployed'] : [])], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, WEB_DIR: buildDir },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, WEB_DIR: buildDir, ...(mlOnly ? mlServerEnv(mlOnly) : {}) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((ready, fail) => {
@@ -203,6 +218,7 @@ const main = async (): Promise<void> => {
   if (photos && !isV3WebBuild(buildDir)) throw new Error('--photos drives the v3 web app: give a v3 build');
   if (oauthOnly && !isV3WebBuild(buildDir)) throw new Error('--oauth drives the v3 web app: give a v3 build');
   if (videoOnly && !isV3WebBuild(buildDir)) throw new Error('--video drives the v3 web app: give a v3 build');
+  if (mlOnly && !isV3WebBuild(buildDir)) throw new Error('--ml drives the v3 web app: give a v3 build');
   if (photos && !existsSync(photos)) throw new Error(`No folder of photos at ${photos}`);
   mkdirSync(shots, { recursive: true });
   const dataDir = mkdtempSync(join(tmpdir(), 'e2e-web-'));
@@ -323,7 +339,9 @@ const main = async (): Promise<void> => {
     const admin = await adminWithApiKey(`${origin}/api`, email, password);
     browser = await launchChromium({ webgl: true });
     const open = async (label: string): Promise<{ context: BrowserContext; page: Page }> => {
-      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 } });
+      // A locale of its own: with LANG=C, Chromium's is `en-US@posix`, which the app sends as smart
+      // search's language and which Intl.ListFormat (the v3 duplicates page) refuses.
+      const context = await browser!.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
       const page = await context.newPage();
       watch(page, problems, label);
       pages.push(page);
@@ -334,6 +352,7 @@ const main = async (): Promise<void> => {
     if (photos) await runReal({ ...run, photos });
     else if (oauthOnly) await runOAuth(run);
     else if (videoOnly) await runVideo(run);
+    else if (mlOnly) await runMl(run, mlOnly);
     else if (isV3WebBuild(buildDir)) {
       await runV3(run);
       await runVideo(run);
