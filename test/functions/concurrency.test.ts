@@ -14,7 +14,7 @@ import { handler as createSessionHandler } from '#functions/v3/session/create-se
 import { type Route, routes } from '#infra/routes.ts';
 import * as assetRepo from '#shared/db/asset.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { joinGroup } from '#shared/db/duplicate.repository.ts';
+import * as duplicateRepo from '#shared/db/duplicate.repository.ts';
 import { keys } from '#shared/db/keys.ts';
 import { bearer, createApiKey, ensureAdmin, fixtures, freshUser, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
@@ -350,7 +350,7 @@ const newDuplicateGroup = async (): Promise<{ id: string; assetIds: [string, str
     const [a, b] = await Promise.all([assetRepo.get(first), assetRepo.get(second)]);
     if (!a || !b) throw new Error('the photos were not stored');
     if (a.duplicateId && a.duplicateId === b.duplicateId) return { id: a.duplicateId, assetIds: [first, second] };
-    await joinGroup(a, [b], new Date().toISOString());
+    await duplicateRepo.joinGroup(a, [b], new Date().toISOString());
   }
   throw new Error('no duplicate group was made');
 };
