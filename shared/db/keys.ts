@@ -156,7 +156,7 @@ export const keys = {
    * on the count as read cannot miss a member added meanwhile.
    */
   duplicateGroup: (ownerId: string, duplicateId: string): Key => ({ pk: `DUPLICATES#${ownerId}`, sk: `GROUP#${duplicateId}` }),
-  /** An asset in a duplicate group (its `duplicateId`), after its group's item: the groups are listed without a Scan. */
+  /** An asset in a duplicate group (its `duplicateId`), after its group's item: one Query lists the groups with their members. */
   duplicateMember: (ownerId: string, duplicateId: string, assetId: string): Key => ({
     pk: `DUPLICATES#${ownerId}`,
     sk: `GROUP#${duplicateId}#${assetId}`,

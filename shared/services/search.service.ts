@@ -191,22 +191,34 @@ export const searchAssets = (auth: Auth, filters: SearchFilters): Promise<Search
  * reads only the caller's, and any other leaves a partner's archived and trashed ones out.
  */
 export const searchMetadata = async (auth: Auth, request: SearchFilters): Promise<SearchPage> => {
-  // The locked folder: only in a session unlocked with the PIN code, and only the caller's own (as Immich).
+  const { owners, filters, filtersOf } = await searchScope(auth, request);
+  return searchOwners(auth, owners, filters, filtersOf);
+};
+
+/**
+ * Whom a search over the caller's and their timeline partners' libraries reads, and with which
+ * filters each (POST /search/metadata above, and smart search): the locked folder only in a session
+ * unlocked with the PIN code, and only the caller's own (as Immich); only the archive or the locked
+ * folder (or nothing at all), or the trash: the caller's alone; a partner's archived and trashed
+ * assets stay theirs. 3.2's filter tree has its sets read and its test made (docs/search.md, "The
+ * filter tree").
+ */
+export const searchScope = async (auth: Auth, request: SearchFilters) => {
   const visibilities = request.visibilities ?? defaultSearchVisibilities;
   if (visibilities.includes('locked')) requireElevation(auth);
   const among = await withAmongAssets(auth, request);
-  // Only the archive or the locked folder (or nothing at all), or the trash: the caller's alone.
   const ownOnly =
     visibilities.every((visibility) => visibility === 'archive' || visibility === 'locked') ||
     Boolean(among.trashedAfter || among.trashedBefore);
   const partners = ownOnly ? [] : await timelinePartners(auth);
-  const filters = await withFilterTree(auth, [auth.user.id, ...partners], among);
+  const owners = [auth.user.id, ...partners];
+  const filters = await withFilterTree(auth, owners, among);
   const partnerFilters: SearchFilters = {
     ...filters,
     visibilities: visibilities.filter((visibility) => visibility !== 'archive' && visibility !== 'locked'),
     withDeleted: false,
   };
-  return searchOwners(auth, [auth.user.id, ...partners], filters, (owner) => (readsArchiveOf(auth, owner) ? filters : partnerFilters));
+  return { owners, filters, filtersOf: (owner: string): SearchFilters => (readsArchiveOf(auth, owner) ? filters : partnerFilters) };
 };
 
 // What a random search may say without narrowing the library: v3's default visibility and what to include.
@@ -250,7 +262,7 @@ export const searchLargeAssets = async (auth: Auth, filters: SearchFilters, minF
 };
 
 /** v3's albumIds and tagIds as the assets they have in common: none asked, no narrowing. */
-export const withAmongAssets = async (auth: Auth, request: SearchFilters): Promise<SearchFilters> => {
+const withAmongAssets = async (auth: Auth, request: SearchFilters): Promise<SearchFilters> => {
   const sets: Set<string>[] = [];
   if (request.albumIds && request.albumIds.length > 0) sets.push(await assetsInAll(auth, request.albumIds));
   // Immich's tag filter: every one of the tags, each through itself or a tag below it.

@@ -7,9 +7,7 @@
  * memory), so any page and any filter answer as Immich's would.
  */
 import { requireAsset } from '../access/asset-access.ts';
-import { requireElevation } from '../access/elevation.ts';
 import { Permission } from '../access/permission.ts';
-import { readsArchiveOf } from '../access/timeline-access.ts';
 import { Invalid } from '../core/errors.ts';
 import * as assetRepo from '../db/asset.repository.ts';
 import * as vectorIndexRepo from '../db/vector-index.repository.ts';
@@ -18,12 +16,9 @@ import { dot, halfView, unitVector } from '../domain/vectors.ts';
 import { type MlSettings, smartSearchEnabled } from '../ml/features.ts';
 import { encodeText } from '../ml/text.ts';
 import type { SearchPage } from '../model/asset.ts';
-import { defaultSearchVisibilities } from '../model/search.ts';
 import type { Auth } from '../model/user.ts';
 import { readConfig } from './config.reader.ts';
-import { timelinePartners } from './partner.service.ts';
-import { withAmongAssets } from './search.service.ts';
-import { withFilterTree } from './search-filter.service.ts';
+import { searchScope } from './search.service.ts';
 
 export interface SmartSearch {
   query?: string | undefined;
@@ -85,33 +80,6 @@ const queryVector = async (auth: Auth, ml: MlSettings, request: SmartSearch): Pr
     return Float32Array.from(halfView(stored));
   }
   throw new Invalid('Either `query` or `queryAssetId` must be set');
-};
-
-/**
- * Whose libraries are searched, with which filters each, as the metadata search's
- * (shared/services/search.service.ts, searchMetadata): the caller's and the timeline partners',
- * the locked folder only in an unlocked session and only the caller's, the archive and the trash
- * only the caller's (a partner's archive and trash stay theirs: docs/immich-compatibility.md).
- */
-const searchScope = async (auth: Auth, request: SearchFilters) => {
-  const visibilities = request.visibilities ?? defaultSearchVisibilities;
-  if (visibilities.includes('locked')) requireElevation(auth);
-  const among = await withAmongAssets(auth, request);
-  const ownOnly =
-    visibilities.every((visibility) => visibility === 'archive' || visibility === 'locked') ||
-    Boolean(among.trashedAfter || among.trashedBefore);
-  const partners = ownOnly ? [] : await timelinePartners(auth);
-  // 3.2's filter tree: its sets read and its test made (docs/search.md, "The filter tree").
-  const filters = await withFilterTree(auth, [auth.user.id, ...partners], among);
-  const partnerFilters: SearchFilters = {
-    ...filters,
-    visibilities: visibilities.filter((visibility) => visibility !== 'archive' && visibility !== 'locked'),
-    withDeleted: false,
-  };
-  return {
-    owners: [auth.user.id, ...partners],
-    filtersOf: (owner: string): SearchFilters => (readsArchiveOf(auth, owner) ? filters : partnerFilters),
-  };
 };
 
 /**
