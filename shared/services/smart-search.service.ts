@@ -18,7 +18,7 @@ import { encodeText } from '../ml/text.ts';
 import type { SearchPage } from '../model/asset.ts';
 import type { Auth } from '../model/user.ts';
 import { readConfig } from './config.reader.ts';
-import { searchScope } from './search.service.ts';
+import { searchScope } from './search-scope.ts';
 
 export interface SmartSearch {
   query?: string | undefined;
