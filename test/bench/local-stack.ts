@@ -5,12 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { ensureTable, localAwsEnv, startDynamoDbLocal } from '#infra/local/dynamodb-local.ts';
 
 /**
- * What the sections that measure through HTTP share: DynamoDB Local (in memory), a fresh table,
+ * What the sections that measure through HTTP share: DynamoDB Local (in memory, or on disk under
+ * `dbPath`), a fresh table,
  * the local server on a free port, and a signed-up admin. Call it before importing anything that
  * reads TABLE_NAME (the handlers read it at import).
  */
-export const startLocalStack = async (env: Record<string, string> = {}) => {
-  const dynamo = await startDynamoDbLocal();
+export const startLocalStack = async (env: Record<string, string> = {}, options: { dbPath?: string } = {}) => {
+  const dynamo = await startDynamoDbLocal(options.dbPath ? { dbPath: options.dbPath } : {});
   const tableName = `bench-${Date.now()}`;
   Object.assign(process.env, localAwsEnv, {
     AWS_ENDPOINT_URL_DYNAMODB: dynamo.endpoint,

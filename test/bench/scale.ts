@@ -47,7 +47,8 @@ interface SizeResult {
 
 const measureSize = async (size: number): Promise<SizeResult> => {
   const work = mkdtempSync(join(tmpdir(), 'immich-bench-scale-'));
-  const stack = await startLocalStack({ ORIGINALS_DIR: join(work, 'originals') });
+  const dbPath = process.env.SCALE_DB_PATH ? join(process.env.SCALE_DB_PATH, `scale-${size}-${Date.now()}`) : undefined;
+  const stack = await startLocalStack({ ORIGINALS_DIR: join(work, 'originals') }, dbPath ? { dbPath } : {});
   const { baseUrl, tableName, adminAuth } = stack;
   const { db } = await import('#shared/db/client.ts');
   const sdk = await import('@immich/sdk-v3');
