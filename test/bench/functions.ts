@@ -30,16 +30,32 @@ export const coldImportMs = (file: string): number => {
 };
 
 /**
+ * The same import, timed both ways: wall time as above, and the process's CPU time over it (user
+ * and system, every thread). On a machine shared with other work the wall time carries the waits
+ * for a core; the CPU time is what the import itself costs, and moves far less with the load.
+ */
+export const coldImport = (file: string): { ms: number; cpuMs: number } => {
+  const script = `const c=process.cpuUsage(),t=performance.now();await import(${JSON.stringify(`file://${file}`)});const w=performance.now()-t,u=process.cpuUsage(c);process.stdout.write(JSON.stringify([w,(u.user+u.system)/1000]))`;
+  const [ms = Number.NaN, cpuMs = Number.NaN] = JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { PATH: process.env.PATH, TABLE_NAME: 'bench', AWS_REGION: 'us-east-1' },
+      encoding: 'utf8',
+    }),
+  ) as number[];
+  return { ms, cpuMs };
+};
+
+/**
  * Bundles `options`' entry, then imports it and its SDK floor alternately from fresh processes
  * (both meet the machine at the same moment): size, median cold import, the floor's median.
  */
-export const measure = async (options: BuildOptions): Promise<{ kb: number; ms: number; floorMs?: number }> => {
+export const measure = async (options: BuildOptions, count = runs): Promise<{ kb: number; ms: number; floorMs?: number }> => {
   const { metafile } = await build({ ...options, metafile: true });
   const file = String(options.outfile);
   const floor = await sdkFloorBundle(metafile, esbuildOptions);
   const samples: number[] = [];
   const floorSamples: number[] = [];
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < count; i++) {
     samples.push(coldImportMs(file));
     if (floor) floorSamples.push(coldImportMs(floor));
   }
@@ -90,6 +106,95 @@ export const functionsSection = {
       `Every function bundled exactly as the stack bundles it (infra/cdk/bundling.ts), then imported by ${runs} fresh Node processes each, alternating with its AWS SDK floor: a bundle of only the AWS SDK the function uses (the clients, commands and helpers its modules import), built the same way (test/bench/sdk-floor.ts). Budget: ${budget.ms} ms median and ${budget.kb} KB unless the row names its own, and at most ${floorRatio}× the floor.`,
       '',
       table(['function', 'bundle KB', 'cold import ms (median)', 'SDK floor ms', '× floor', 'within budget'], rows),
+    ].join('\n');
+  },
+};
+
+/**
+ * The functions the 3.x mobile app calls in a background backup (docs/benchmarks.md, "The
+ * background backup path"), in its order (Immich v3.1 `mobile/lib`: background_worker.service.dart
+ * runs the local sync, the remote sync, hashing and the upload of the candidates together):
+ * resolving the endpoint (only with endpoint switching on), the sync stream and its acks, then one
+ * `POST /assets` per photo. Authentication is each function's own (no authorizer: infra/cdk/route-stack.ts).
+ * Then the rows the issue names beside them (the v1.100 app's checksum check, the auth check the
+ * app makes in the foreground), and the media function and search, held to 1.2× their floor.
+ */
+export const backupPath: readonly { id: string; request: string; path: boolean }[] = [
+  { id: 'v3:pingServer', request: 'GET /api/server/ping (endpoint switching only)', path: true },
+  { id: 'v3:getSyncStream', request: 'POST /api/sync/stream', path: true },
+  { id: 'v3:sendSyncAck', request: 'POST /api/sync/ack', path: true },
+  { id: 'v3:uploadAsset', request: 'POST /api/assets', path: true },
+  { id: 'v3:checkBulkUpload', request: 'POST /api/assets/bulk-upload-check (v1.100 app; 3.x compares synced checksums)', path: false },
+  { id: 'v3:getMyUser', request: 'GET /api/users/me (foreground)', path: false },
+  { id: 'generateMedia', request: 'the media function (event)', path: false },
+  { id: 'search', request: 'GET /api/search', path: false },
+  { id: 'searchSmart', request: 'POST /api/search/smart', path: false },
+  { id: 'searchMetadata', request: 'POST /api/search/metadata', path: false },
+];
+
+/** As `measure`, with the CPU time of each import beside its wall time (`coldImport`). */
+const measureBoth = async (options: BuildOptions, count: number) => {
+  const { metafile } = await build({ ...options, metafile: true });
+  const file = String(options.outfile);
+  const floor = await sdkFloorBundle(metafile, esbuildOptions);
+  const own: { ms: number; cpuMs: number }[] = [];
+  const base: { ms: number; cpuMs: number }[] = [];
+  for (let i = 0; i < count; i++) {
+    own.push(coldImport(file));
+    if (floor) base.push(coldImport(floor));
+  }
+  return {
+    kb: statSync(file).size / 1024,
+    ms: median(own.map((s) => s.ms)),
+    cpuMs: median(own.map((s) => s.cpuMs)),
+    floorMs: floor ? median(base.map((s) => s.ms)) : undefined,
+    floorCpuMs: floor ? median(base.map((s) => s.cpuMs)) : undefined,
+  };
+};
+
+/** `npm run bench -- backup`: the backup path's functions alone, with more runs (BACKUP_RUNS, default 30). */
+export const backupSection = {
+  name: 'backup',
+  async run(): Promise<string> {
+    mkdirSync(outDir, { recursive: true });
+    const count = Number(process.env.BACKUP_RUNS ?? 30);
+    const rows: string[][] = [];
+    let total = 0;
+    let floorTotal = 0;
+    let cpuTotal = 0;
+    for (const { id, request, path } of backupPath) {
+      const route = [...routes, ...webRoutes].find((r) => (r.generation ? `${r.generation}:${r.operationId}` : r.operationId) === id);
+      const fn = eventFunctions.find((f) => f.name === id);
+      const entry = route?.entry ?? fn?.entry;
+      if (!entry) throw new Error(`No function ${id}`);
+      const options = esbuildOptions(entry, join(outDir, `${route ? functionName(route) : id}.mjs`));
+      const media = id === 'generateMedia';
+      const result = await measureBoth(media ? { ...options, external: [...(options.external ?? []), ...mediaExternalModules] } : options, count);
+      if (path) {
+        total += result.ms;
+        floorTotal += result.floorMs ?? 0;
+        cpuTotal += result.cpuMs;
+      }
+      const ratio = result.floorCpuMs ? result.cpuMs / result.floorCpuMs : undefined;
+      const wallRatio = result.floorMs ? result.ms / result.floorMs : undefined;
+      const limit = path ? 0.8 : floorRatio;
+      rows.push([
+        id,
+        request,
+        result.kb.toFixed(1),
+        `${result.cpuMs.toFixed(1)} / ${result.floorCpuMs?.toFixed(1) ?? '–'}`,
+        ratio?.toFixed(2) ?? '–',
+        `${result.ms.toFixed(1)} / ${result.floorMs?.toFixed(1) ?? '–'}`,
+        wallRatio?.toFixed(2) ?? '–',
+        ratio === undefined ? '–' : `${ratio <= limit ? 'yes' : '**no**'} (${limit}×)`,
+      ]);
+    }
+    return [
+      `Each function bundled as the stack bundles it, imported by ${count} fresh Node processes alternating with its AWS SDK floor (test/bench/sdk-floor.ts); medians of the import's CPU time (what it costs, whatever else the machine runs) and of its wall time. The backup path's rows are held to 0.8× their floor, the others to ${floorRatio}× (CPU time).`,
+      '',
+      table(['function', 'request', 'bundle KB', 'import CPU ms / floor', '× floor (CPU)', 'import wall ms / floor', '× floor (wall)', 'within'], rows),
+      '',
+      `The backup path's cold imports together (ping, stream, ack, upload, each function cold once): ${cpuTotal.toFixed(0)} ms of CPU, ${total.toFixed(0)} ms of wall time (their floors ${floorTotal.toFixed(0)} ms), ${((total / 30_000) * 100).toFixed(2)}% of iOS's ~30 s background task.`,
     ].join('\n');
   },
 };

@@ -30,6 +30,7 @@ process.env.LOG_LEVEL = 'silent';
 
 const sections: Section[] = [
   (await import('./functions.ts')).functionsSection,
+  (await import('./functions.ts')).backupSection,
   (await import('./overhead.ts')).overheadSection,
   (await import('./auth.ts')).authSection,
   (await import('./uploads.ts')).uploadsSection,

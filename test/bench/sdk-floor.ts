@@ -14,11 +14,26 @@ const dir = join(root, '.bench', 'sdk-floor');
 
 const sdkImport = /import\s*\{([^}]*)\}\s*from\s*'(@aws-sdk\/[^']+)'/g;
 
+/**
+ * The modules with code in the bundle: esbuild lists every module the entry reaches in `inputs`,
+ * also one tree-shaking dropped whole (shared/storage/media-jobs.ts reached through a module whose
+ * job-handing code a function never calls), whose SDK the function does not carry.
+ */
+const bundledInputs = (metafile: Metafile): Set<string> =>
+  new Set(
+    Object.values(metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+        .map(([input]) => input),
+    ),
+  );
+
 /** Package → the value names (not types) the bundle's own modules import from it. */
 export const sdkImportsOf = (metafile: Metafile, base = root): Map<string, Set<string>> => {
   const imports = new Map<string, Set<string>>();
+  const bundled = bundledInputs(metafile);
   for (const input of Object.keys(metafile.inputs)) {
-    if (input.includes('node_modules/') || !/\.[cm]?ts$/.test(input)) continue;
+    if (input.includes('node_modules/') || !/\.[cm]?ts$/.test(input) || !bundled.has(input)) continue;
     for (const [, names = '', from = ''] of readFileSync(join(base, input), 'utf8').matchAll(sdkImport)) {
       const values = names
         .split(',')
