@@ -18,19 +18,28 @@ const fold = (name: string): string =>
 
 const names = english.countries as Record<string, string | string[]>;
 
-/** Immich's name of each country, by alpha-2 code: the first of i18n-iso-countries' English forms. */
-const nameByCode = new Map(Object.entries(names).map(([code, forms]) => [code, Array.isArray(forms) ? (forms[0] as string) : forms]));
+/**
+ * The tables, built on first use rather than at import: folding every English form (an NFKD
+ * normalization and a Unicode pattern each, about 400 names) is work the upload and media functions
+ * otherwise paid at every cold start, where most photos (a phone's, placed by their position) never
+ * ask (docs/benchmarks.md, "The background backup path").
+ */
+const buildTables = () => ({
+  /** Immich's name of each country, by alpha-2 code: the first of i18n-iso-countries' English forms. */
+  nameByCode: new Map(Object.entries(names).map(([code, forms]) => [code, Array.isArray(forms) ? (forms[0] as string) : forms])),
+  /** Every English form of a country's name, folded, to its alpha-2 code. */
+  codeByName: new Map(
+    Object.entries(names).flatMap(([code, forms]) => (Array.isArray(forms) ? forms : [forms]).map((form) => [fold(form), code] as const)),
+  ),
+  /** ISO 3166-1 codes (alpha-2 and alpha-3), upper-cased, to the alpha-2. */
+  codeByCode: new Map((codes as string[][]).flatMap(([alpha2, alpha3]) => [[alpha2, alpha2] as const, [alpha3, alpha2] as const])),
+});
 
-/** Every English form of a country's name, folded, to its alpha-2 code. */
-const codeByName = new Map(
-  Object.entries(names).flatMap(([code, forms]) => (Array.isArray(forms) ? forms : [forms]).map((form) => [fold(form), code] as const)),
-);
-
-/** ISO 3166-1 codes (alpha-2 and alpha-3), upper-cased, to the alpha-2. */
-const codeByCode = new Map((codes as string[][]).flatMap(([alpha2, alpha3]) => [[alpha2, alpha2] as const, [alpha3, alpha2] as const]));
+let tables: ReturnType<typeof buildTables> | undefined;
+const built = () => (tables ??= buildTables());
 
 /** The name Immich gives the country of an ISO 3166-1 alpha-2 code, or null for none. */
-export const countryNameOfCode = (code: string): string | null => nameByCode.get(code.toUpperCase()) ?? null;
+export const countryNameOfCode = (code: string): string | null => built().nameByCode.get(code.toUpperCase()) ?? null;
 
 /**
  * A file's country as Immich names countries: by the file's ISO code (IPTC `CountryCode`,
@@ -40,6 +49,7 @@ export const countryNameOfCode = (code: string): string | null => nameByCode.get
  */
 export const canonicalCountry = (name: string | null, code?: string | null): string | null => {
   if (name === null || name.trim() === '') return name;
+  const { nameByCode, codeByName, codeByCode } = built();
   const byCode = code ? codeByCode.get(code.trim().toUpperCase()) : undefined;
   const alpha2 = byCode ?? codeByName.get(fold(name)) ?? codeByCode.get(name.trim().toUpperCase());
   return (alpha2 && nameByCode.get(alpha2)) ?? name;

@@ -6,7 +6,7 @@
  * with no native binary to build or ship; chosen against sharp in docs/benchmarks.md, "Media").
  */
 import { rgbaToThumbHash } from 'thumbhash';
-import Vips from 'wasm-vips';
+import type Vips from 'wasm-vips';
 import { isHevcHeif } from './heif.ts';
 
 export type VipsModule = Awaited<ReturnType<typeof Vips>>;
@@ -14,7 +14,10 @@ type VipsImage = InstanceType<VipsModule['Image']>;
 
 let loaded: Promise<VipsModule> | undefined;
 // Loaded once per process (about 170 ms): only the media function and the local server need it.
-export const vips = (): Promise<VipsModule> => (loaded ??= Vips());
+// Its JavaScript (90 KB, outside the media function's bundle) is imported here too, with the
+// WebAssembly it instantiates, rather than parsed at the media function's cold start
+// (docs/benchmarks.md, "The background backup path").
+export const vips = (): Promise<VipsModule> => (loaded ??= import('wasm-vips').then(({ default: start }) => start()));
 
 export interface PreviewSettings {
   /** Shorter side of the WebP thumbnail (Immich's `thumbnail.webpSize`, 250). */

@@ -11,7 +11,6 @@
  * uses libaom-av1 where the build has it (this machine's x64 build; not the arm64 one Lambda runs)
  * since no build of ours has libsvtav1, and fails with a clear message where it has neither.
  */
-import { execFile } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import type { SystemConfig } from '../model/config.ts';
 import { binaryEnvironment, ffmpegPath, ffprobePath } from './binaries.ts';
@@ -161,7 +160,10 @@ const tail = (stderr: string, lines = 5): string => stderr.trim().split('\n').sl
 const run = (binary: string, args: string[], timeoutMs: number): Promise<string> =>
   new Promise((resolve, reject) => {
     const options = { encoding: 'utf8' as const, maxBuffer: maxOutput, timeout: timeoutMs, env: binaryEnvironment() };
-    execFile(binary, args, options, (error, stdout, stderr) => {
+    // node:child_process (with the net and dgram handles it loads) is loaded on the first video, not
+    // at the media function's cold start: photos never run ffmpeg (docs/benchmarks.md, "The
+    // background backup path").
+    process.getBuiltinModule('node:child_process').execFile(binary, args, options, (error, stdout, stderr) => {
       if (!error) return resolve(stdout);
       const name = binary.split('/').pop();
       const why = error.killed ? `timed out after ${timeoutMs} ms` : `exit ${error.code ?? error.signal ?? '?'}`;

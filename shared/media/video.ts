@@ -8,7 +8,6 @@
  * build from @ffmpeg-installer, docs/deployment.md); elsewhere @ffmpeg-installer's build for this
  * machine, from node_modules (./binaries.ts).
  */
-import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +22,10 @@ const run = async (args: string[]): Promise<Buffer> => {
   const binary = await ffmpegPath();
   return new Promise((resolve, reject) => {
     const options = { encoding: 'buffer' as const, maxBuffer: 512 * 1024 * 1024, timeout: timeoutMs, env: binaryEnvironment() };
-    execFile(binary, args, options, (error, stdout, stderr) => {
+    // node:child_process (with the net and dgram handles it loads) is loaded on the first video, not
+    // at the media function's cold start: photos never run ffmpeg (docs/benchmarks.md, "The
+    // background backup path").
+    process.getBuiltinModule('node:child_process').execFile(binary, args, options, (error, stdout, stderr) => {
       if (error) reject(new Error(`ffmpeg: ${stderr.toString('utf8').trim().split('\n').slice(-3).join(' ') || error.message}`));
       else resolve(stdout);
     });

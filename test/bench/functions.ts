@@ -169,7 +169,10 @@ export const backupSection = {
       if (!entry) throw new Error(`No function ${id}`);
       const options = esbuildOptions(entry, join(outDir, `${route ? functionName(route) : id}.mjs`));
       const media = id === 'generateMedia';
-      const result = await measureBoth(media ? { ...options, external: [...(options.external ?? []), ...mediaExternalModules] } : options, count);
+      const result = await measureBoth(
+        media ? { ...options, external: [...(options.external ?? []), ...mediaExternalModules] } : options,
+        count,
+      );
       if (path) {
         total += result.ms;
         floorTotal += result.floorMs ?? 0;
@@ -192,7 +195,19 @@ export const backupSection = {
     return [
       `Each function bundled as the stack bundles it, imported by ${count} fresh Node processes alternating with its AWS SDK floor (test/bench/sdk-floor.ts); medians of the import's CPU time (what it costs, whatever else the machine runs) and of its wall time. The backup path's rows are held to 0.8× their floor, the others to ${floorRatio}× (CPU time).`,
       '',
-      table(['function', 'request', 'bundle KB', 'import CPU ms / floor', '× floor (CPU)', 'import wall ms / floor', '× floor (wall)', 'within'], rows),
+      table(
+        [
+          'function',
+          'request',
+          'bundle KB',
+          'import CPU ms / floor',
+          '× floor (CPU)',
+          'import wall ms / floor',
+          '× floor (wall)',
+          'within',
+        ],
+        rows,
+      ),
       '',
       `The backup path's cold imports together (ping, stream, ack, upload, each function cold once): ${cpuTotal.toFixed(0)} ms of CPU, ${total.toFixed(0)} ms of wall time (their floors ${floorTotal.toFixed(0)} ms), ${((total / 30_000) * 100).toFixed(2)}% of iOS's ~30 s background task.`,
     ].join('\n');
