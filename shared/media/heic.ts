@@ -14,7 +14,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 
 export interface DecodedImage {
   width: number;
@@ -146,7 +146,10 @@ const startPool = async (): Promise<Pool> => {
   const workers: Worker[] = [];
   for (let index = 0; index < size; index++) {
     // CommonJS, whatever flags this process started with (`--input-type=module` would make it ESM).
-    const worker = new Worker(workerCode, { eval: true, execArgv: [], workerData: { libheif, wasm } });
+    // node:worker_threads is loaded with the pool, not at the media function's cold start (wasm-vips
+    // loads it too, when it starts on the first event: docs/benchmarks.md, "The background backup path").
+    const { Worker: Thread } = process.getBuiltinModule('node:worker_threads');
+    const worker = new Thread(workerCode, { eval: true, execArgv: [], workerData: { libheif, wasm } });
     worker.on('message', ({ id, error, tiling }: Reply) => {
       const call = waiting.get(id);
       waiting.delete(id);

@@ -41,12 +41,14 @@ const nodeModulesLoadedBy = (file: string): string[] => {
 };
 
 describe('cold imports', () => {
-  it('the media function loads node:child_process on its first video, not at its cold start', async () => {
+  it('the media function loads node:child_process on its first video and node:worker_threads with its codecs, not at its cold start', async () => {
     const loaded = nodeModulesLoadedBy((await mediaBundle()).file);
     // The list is the import's own: the SDK's HTTPS client is in it.
     expect(loaded).toContain('https');
     expect(loaded).not.toContain('child_process');
     expect(loaded).not.toContain('internal/child_process');
+    // Nor node:worker_threads, which the HEIC decoder's pool and wasm-vips load when they start.
+    expect(loaded).not.toContain('worker_threads');
   });
 
   it("the media function imports its codecs' JavaScript (wasm-vips) with their WebAssembly, on its first event", async () => {
