@@ -5,7 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { esbuildOptions, mediaExternalModules } from '#infra/cdk/bundling.ts';
-import { eventFunctions } from '#infra/routes.ts';
+import { eventFunctions, routes } from '#infra/routes.ts';
+import { sdkImportsOf } from '../bench/sdk-floor.ts';
 
 /**
  * What a cold start evaluates (docs/benchmarks.md, "The background backup path"): a function's
@@ -56,5 +57,19 @@ describe('cold imports', () => {
     // Node's own modules only (node:…): no package beside the bundle is parsed at its cold start.
     expect(staticImports.filter((path) => !path.startsWith('node:'))).toEqual([]);
     expect(staticImports).not.toContain('node:child_process');
+  });
+
+  it('judges a function against the SDK its bundle carries: not a client of a module tree-shaking dropped whole', async () => {
+    const upload = routes.find((route) => route.generation === 'v3' && route.operationId === 'uploadAsset');
+    if (!upload) throw new Error('No v3 uploadAsset');
+    const { metafile } = await build({ ...esbuildOptions(upload.entry, join(out, 'upload.mjs')), write: false, metafile: true });
+    // shared/storage/media-jobs.ts is reached (its module is in the metafile), but none of its code is in the bundle.
+    expect(Object.keys(metafile.inputs)).toContain('shared/storage/media-jobs.ts');
+    const bundled = JSON.stringify(Object.values(metafile.outputs).map((output) => Object.keys(output.inputs)));
+    expect(bundled).not.toContain('@aws-sdk/client-lambda');
+    const floor = sdkImportsOf(metafile);
+    expect(floor.has('@aws-sdk/client-lambda')).toBe(false);
+    expect(floor.get('@aws-sdk/client-s3')?.has('S3Client')).toBe(true);
+    expect(floor.get('@aws-sdk/client-dynamodb')?.has('DynamoDBClient')).toBe(true);
   });
 });
