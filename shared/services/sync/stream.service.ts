@@ -62,6 +62,8 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
     let lastAck: string | undefined;
     let sentData = false;
     let lines = 0;
+    // The closing ack of the picked run under way (the context's, once it is made below).
+    let closingAck = (): Ack | undefined => undefined;
     const line = async (type: SyncEntityType, data: SyncEvent['data'], ack: Ack) => {
       const text = toAck(ack);
       if (sentData && text !== lastAck) {
@@ -69,7 +71,7 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
         if (reason) {
           log.info('sync stream ends before its completion', { reason, lines });
           // Inside a picked run, its closing ack says where it began (mechanics.ts, `sendPicked`).
-          const closing = context.closing;
+          const closing = closingAck();
           if (closing) await sink({ type: 'SyncAckV1', data: none, ack: toAck(closing) });
           throw new EndsHere();
         }
@@ -103,6 +105,7 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
       partners: once(async () => [...(await shares()).sharingWith].sort((a, b) => (a.createId < b.createId ? -1 : 1))),
       seesAllUsers: body.types.includes('UsersV1') ? seesAllUsers(auth, (await readConfig()).server.publicUsers) : true,
     };
+    closingAck = () => context.closing;
     try {
       for (const type of order) {
         if (body.types.includes(type)) await typeSyncs[type]?.(context);
