@@ -688,6 +688,13 @@ export const isAssetUpload = (route: Pick<Route, 'operationId' | 'generation'>):
 export const defaultMemoryMb = 512;
 
 /**
+ * A route's function's timeout, in seconds: API Gateway waits 30 s for an answer (29 s), a streamed
+ * one (a first sync of a large library) may take minutes (300 s; it ends itself a margin before:
+ * docs/deployment.md, "The sync stream"). The stack sets it, and `npm start` gives it to the context.
+ */
+export const functionTimeoutSeconds = (route: Pick<Route, 'stream'>): number => (route.stream ? 300 : 29);
+
+/**
  * The least memory of a function that runs models (`lazy: ['ml']`): a CLIP text model is about
  * 250 MB of weights, held once in onnxruntime's arena, plus the session's working memory; at
  * 3,008 MB Lambda also gives close to two vCPUs (docs/benchmarks.md, "Smart search, OCR and duplicates").

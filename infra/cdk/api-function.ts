@@ -11,6 +11,7 @@ import {
   defaultMemoryMb,
   deployedUploadLimitMb,
   functionName,
+  functionTimeoutSeconds,
   mlMemoryMb,
   type Route,
   readsModels,
@@ -152,7 +153,7 @@ export class ApiFunction extends LambdaFunction {
       memorySize: runsModels(route) ? Math.max(route.memory ?? 0, mlMemoryMb) : (route.memory ?? defaultMemoryMb),
       ...(runsModels(route) ? { ephemeralStorageSize: Size.gibibytes(2) } : {}),
       // API Gateway waits 30 s for an answer; a streamed one (a first sync of a large library) may take minutes.
-      timeout: Duration.seconds(route.stream ? 300 : 29),
+      timeout: Duration.seconds(functionTimeoutSeconds(route)),
       role,
       // X-Ray, when asked: each invocation's init and duration in a trace (docs/deployment.md, "cdk-nag").
       tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,

@@ -9,7 +9,16 @@ import { heartbeat } from '#shared/model/realtime.ts';
 import { type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { type Greeting, runGreetingsWith } from '#shared/storage/realtime-jobs.ts';
 import { runTranscodeJobsWith, type TranscodeJobEvent } from '#shared/storage/transcode-jobs.ts';
-import { routes as allRoutes, bodyLimitBytes, functionName, isAssetUpload, localRoutes, type Route, webRoutes } from '../routes.ts';
+import {
+  routes as allRoutes,
+  bodyLimitBytes,
+  functionName,
+  functionTimeoutSeconds,
+  isAssetUpload,
+  localRoutes,
+  type Route,
+  webRoutes,
+} from '../routes.ts';
 import { securityHeaders } from '../web-app.ts';
 import { toApiGatewayEvent } from './http-event.ts';
 import { readBody } from './read-body.ts';
@@ -21,7 +30,19 @@ type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promis
 
 export const projectRoot = join(import.meta.dirname, '..', '..');
 
-const lambdaContext = (route: Route, requestId: string): Context => ({
+/**
+ * How long a function has, as Lambda's context counts it down: its route's timeout (as deployed);
+ * a streamed route's may be shortened with `LOCAL_STREAM_TIMEOUT_MS` (tests: a sync stream that
+ * ends before its deadline, docs/deployment.md, "The sync stream").
+ */
+const timeoutMs = (route: Route): number => {
+  const shortened = Number(process.env.LOCAL_STREAM_TIMEOUT_MS);
+  return route.stream && process.env.LOCAL_STREAM_TIMEOUT_MS && Number.isFinite(shortened) && shortened >= 0
+    ? shortened
+    : functionTimeoutSeconds(route) * 1000;
+};
+
+const lambdaContext = (route: Route, requestId: string, deadline = Date.now() + timeoutMs(route)): Context => ({
   callbackWaitsForEmptyEventLoop: false,
   functionName: functionName(route),
   functionVersion: '$LATEST',
@@ -30,7 +51,7 @@ const lambdaContext = (route: Route, requestId: string): Context => ({
   awsRequestId: requestId,
   logGroupName: `/local/${functionName(route)}`,
   logStreamName: 'local',
-  getRemainingTimeInMillis: () => 30_000,
+  getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
   done: () => undefined,
   fail: () => undefined,
   succeed: () => undefined,

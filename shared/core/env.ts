@@ -193,3 +193,15 @@ export const mlModelsDir = (): string | undefined => optional('ML_MODELS_DIR');
 export const mlModelsBucket = (): string | undefined => optional('ML_MODELS_BUCKET');
 export const mlThreads = (fallback: number): number => Math.floor(positiveNumber('ML_THREADS', fallback));
 export const tmpDir = (): string => optional('TMPDIR') ?? '/tmp';
+
+/**
+ * A streamed answer (the sync stream) ends itself, cleanly and after a whole run of lines, when
+ * its function has less than this left (`STREAM_END_MARGIN_MS`, default a minute) or has sent
+ * about `STREAM_MAX_BYTES` (default 190,000,000: Lambda streams at most 200 MB an answer); the
+ * app's next sync goes on from what it acked (docs/deployment.md, "The sync stream").
+ */
+export const streamEndMarginMs = (): number => {
+  const value = Number(process.env.STREAM_END_MARGIN_MS ?? 60_000);
+  return Number.isFinite(value) && value >= 0 ? value : 60_000;
+};
+export const streamMaxBytes = (): number => positiveNumber('STREAM_MAX_BYTES', 190_000_000);

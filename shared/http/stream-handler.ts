@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';
-import type { Writable } from 'node:stream';
+import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -22,9 +22,18 @@ export type Prelude = {
 /** The stream Lambda hands a streaming function; here it may also take its prelude itself (npm start, tests). */
 export type ResponseStream = Writable & { setPrelude?: (prelude: Prelude) => void };
 
+/** Why a streamed answer should end before it is whole: its function's time, or Lambda's 200 MB an answer. */
+export type Ending = 'time' | 'bytes';
+
 /** Where a streamed body's lines go; a write resolves once the next may follow (backpressure). */
 export interface LineSink {
   write(line: string): Promise<void> | void;
+  /**
+   * Whether the answer should end at its next clean point (docs/deployment.md, "The sync stream"):
+   * its function has less than `STREAM_END_MARGIN_MS` left, or it has sent (with what waits to be
+   * sent) `STREAM_MAX_BYTES`. Its writer then ends after a whole run of lines, as a finished answer.
+   */
+  ending(): Ending | undefined;
 }
 
 type Writer = (sink: LineSink) => Promise<void>;
@@ -112,21 +121,41 @@ export const streamingHandler = <TBody extends v.GenericSchema | undefined = und
       },
     });
     const compressor = gzip ? createGzip() : undefined;
+    // The bytes the response carries (compressed when it is): those sent, and those waiting in `pending`.
+    let sent = 0;
+    const counter = compressor
+      ? new Transform({
+          transform: (chunk: Buffer, _encoding, callback) => {
+            sent += chunk.length;
+            callback(null, chunk);
+          },
+        })
+      : undefined;
     const target: Writable = compressor ?? out;
     // The compressed bytes flow on to the response; done once all of them are written and it is ended.
-    const piped = compressor ? pipeline(compressor, out) : undefined;
+    const piped = compressor && counter ? pipeline(compressor, counter, out) : undefined;
     // Awaited below; a failure meanwhile is the catch's (never an unhandled rejection).
     piped?.catch(() => undefined);
+    const margin = env.streamEndMarginMs();
+    const maxBytes = env.streamMaxBytes();
     let pending = '';
+    let pendingBytes = 0;
     try {
       await writer({
         write: async (line) => {
           pending += line;
+          pendingBytes += Buffer.byteLength(line);
           if (pending.length >= chunkBytes) {
             const chunk = pending;
+            if (!compressor) sent += pendingBytes;
             pending = '';
+            pendingBytes = 0;
             await write(target, chunk);
           }
+        },
+        ending: () => {
+          if ((context?.getRemainingTimeInMillis?.() ?? Number.POSITIVE_INFINITY) < margin) return 'time';
+          return sent + pendingBytes >= maxBytes ? 'bytes' : undefined;
         },
       });
       if (pending) await write(target, pending);

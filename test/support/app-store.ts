@@ -87,7 +87,7 @@ const tables: Record<TableName, { key: string[]; references: Reference[] }> = {
   userMetadata: { key: ['userId', 'key'], references: [{ column: 'userId', table: 'users', onDelete: 'cascade' }] },
   ocr: { key: ['id'], references: [{ column: 'assetId', table: 'assets', onDelete: 'cascade' }] },
 };
-const tableNames = Object.keys(tables) as TableName[];
+export const tableNames = Object.keys(tables) as TableName[];
 
 const keyOf = (table: TableName, row: Row): string => tables[table].key.map((column) => String(row[column])).join('|');
 

@@ -24,6 +24,7 @@ const isStreaming = (handler: Handler): handler is StreamingHandler => 'streamin
 const collect = async (
   handler: StreamingHandler,
   event: APIGatewayProxyEventV2,
+  lambdaContext: Context,
 ): Promise<APIGatewayProxyStructuredResultV2 & { complete: boolean }> => {
   const chunks: Buffer[] = [];
   let prelude: Prelude = { statusCode: 0, headers: {} };
@@ -41,7 +42,7 @@ const collect = async (
     }),
     { setPrelude: (value: Prelude) => (prelude = value) },
   );
-  await handler(event, stream, context);
+  await handler(event, stream, lambdaContext);
   const raw = Buffer.concat(chunks);
   // What a cut gzip stream carried is read as far as it goes.
   const gzip = prelude.headers['content-encoding'] === 'gzip';
@@ -59,7 +60,7 @@ export interface Call {
   body?: unknown;
   pathParameters?: Record<string, string>;
   routeKey?: string;
-  /** What Lambda's context says is left of the invocation (30 s unless given). */
+  /** What Lambda's context says is left of the invocation (30 s unless given; 300 s for a streaming handler). */
   remainingMs?: number;
 }
 
@@ -73,6 +74,8 @@ export interface Reply<T = any> {
 }
 
 const context = { awsRequestId: 'test', functionName: 'test', getRemainingTimeInMillis: () => 30_000 } as Context;
+/** A streamed route's function has 5 minutes (infra/routes.ts `functionTimeoutSeconds`). */
+const streamContext = { ...context, getRemainingTimeInMillis: () => 300_000 } as Context;
 
 const queryString = (query: Call['query']): string => {
   const params = new URLSearchParams();
@@ -109,7 +112,9 @@ export const invoke = async <T = any>(handler: Handler, call: Call): Promise<Rep
     { routeKey: call.routeKey ?? `${call.method ?? 'GET'} ${call.path}`, pathParameters: call.pathParameters },
   );
   const withTime = call.remainingMs === undefined ? context : { ...context, getRemainingTimeInMillis: () => call.remainingMs ?? 0 };
-  const result = isStreaming(handler) ? await collect(handler, event) : { ...(await handler(event, withTime)), complete: true };
+  const result = isStreaming(handler)
+    ? await collect(handler, event, call.remainingMs === undefined ? streamContext : withTime)
+    : { ...(await handler(event, withTime)), complete: true };
   // A gzip-compressed answer (shared/http/json-answer.ts) is read as the client's HTTP stack reads it; other bytes stay base64.
   const gzipped = 'isBase64Encoded' in result && result.isBase64Encoded && result.headers?.['content-encoding'] === 'gzip';
   const text = gzipped ? gunzipSync(Buffer.from(result.body ?? '', 'base64')).toString('utf8') : (result.body ?? '');

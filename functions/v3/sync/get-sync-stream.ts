@@ -8,6 +8,11 @@ export const handler = streamingHandler(
   { generation: 'v3', access: 'user', permission: 'sync.stream', body: SyncStreamBody, contentType: 'application/jsonlines+json' },
   async ({ auth, body }) => {
     const stream = await prepareSyncStream(auth, body);
-    return (lines) => stream((event) => Promise.resolve(lines.write(mapSyncLine(event))));
+    // Ended early (its deadline or Lambda's 200 MB near) after a whole run: the app's next sync goes on from its acks.
+    return (lines) =>
+      stream(
+        (event) => Promise.resolve(lines.write(mapSyncLine(event))),
+        () => lines.ending(),
+      );
   },
 );

@@ -1,3 +1,4 @@
+import { changeIdAt } from '../../db/changes.ts';
 import type { Change, Window } from '../../db/sync.repository.ts';
 import * as syncRepo from '../../db/sync.repository.ts';
 import type { Membership, PartnerShare } from '../../db/sync-relations.repository.ts';
@@ -57,6 +58,11 @@ export interface Context {
   partnerShares: () => Promise<{ sharingWith: PartnerShare[]; sharedBy: PartnerShare[] }>;
   /** Whether UsersV1 lists every user (`server.publicUsers` on, or an admin), as GET /users does. */
   seesAllUsers: boolean;
+  /**
+   * While a picked run is under way (`sendPicked`), the ack that closes it if the stream ends
+   * inside it (stream.service.ts): how far it went, and where it began.
+   */
+  closing?: Ack | undefined;
 }
 
 export const windowOf = (context: Context, type: SyncEntityType): Window => ({
@@ -156,6 +162,13 @@ export const everyChange: Pick = () => true;
 /**
  * Sends the changes `pick` keeps, each acked at its change; when the run ends on changes it left
  * out, a SyncAckV1 acks past them, so the next sync does not read them again.
+ *
+ * A pick looks at a part's change (an asset's EXIF) within the window, but the run goes in the
+ * asset's change order: an asset not yet reached when a stream ended inside the run, whose EXIF
+ * changed before the last change acked, was never sent it. So a stream that ends inside the run
+ * closes it with a SyncAckV1 `<type>|<last change read>|<where the run began>`
+ * (`Context.closing`), and the run it resumes picks from where that one began, not from its ack
+ * (docs/immich-compatibility.md, "The sync stream", "Ending before the deadline").
  */
 export const sendPicked = async (
   context: Context,
@@ -165,14 +178,26 @@ export const sendPicked = async (
   pick: Pick,
   map: (asset: AssetRecord) => SyncEvent['data'],
 ): Promise<void> => {
+  const began = context.checkpoints[type]?.extraId;
+  const pickWindow = began === undefined ? window : { ...window, after: began };
+  const start = began ?? window.after ?? changeIdAt(0);
+  const reached = (updateId: string): void => {
+    context.closing = { type, updateId: updateId > context.nowId ? context.nowId : updateId, extraId: start };
+  };
   let passed: string | undefined;
-  for await (const change of changes) {
-    if (!pick(change, window)) {
-      passed = change.updateId;
-      continue;
+  try {
+    for await (const change of changes) {
+      if (!pick(change, pickWindow)) {
+        passed = change.updateId;
+        reached(change.updateId);
+        continue;
+      }
+      await context.send(type, map(change.record), { type, updateId: change.updateId });
+      reached(change.updateId);
+      passed = undefined;
     }
-    await context.send(type, map(change.record), { type, updateId: change.updateId });
-    passed = undefined;
+  } finally {
+    context.closing = undefined;
   }
   if (passed) await context.send('SyncAckV1', none, { type, updateId: passed });
 };

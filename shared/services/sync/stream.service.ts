@@ -2,6 +2,7 @@ import { requireSession } from '../../access/sessions.ts';
 import { seesAllUsers } from '../../access/user-access.ts';
 import { syncSettleMs } from '../../core/env.ts';
 import { Invalid } from '../../core/errors.ts';
+import { log } from '../../core/log.ts';
 import { changeIdAt, changeIdTime } from '../../db/changes.ts';
 import * as syncRepo from '../../db/sync.repository.ts';
 import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
@@ -23,6 +24,15 @@ import { deprecated, order, typeSyncs } from './types.ts';
 /** Where the stream's events go, each to be one line: a write resolves when the next may follow (backpressure). */
 export type SyncSink = (event: SyncEvent) => Promise<void>;
 
+/**
+ * Whether the stream should end before it is whole, and why (shared/http/stream-handler.ts: the
+ * function's time or Lambda's 200 MB an answer nearly spent); never, unless given.
+ */
+export type Ending = () => string | undefined;
+
+/** Thrown by a line that is not sent because the stream ends first; caught where the stream ends. */
+class EndsHere extends Error {}
+
 /** A session whose last complete sync is older than this starts again: deletions are kept 31 days. */
 const MAX_DAYS = 30;
 
@@ -41,8 +51,36 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
   const checkpoints: Partial<Record<string, Ack>> = Object.fromEntries(
     (await syncRepo.getCheckpoints(sessionHash)).map(({ type, ack }) => [type, fromAck(ack)]),
   );
-  return async (sink: SyncSink): Promise<void> => {
-    const line = (type: SyncEntityType, data: SyncEvent['data'], ack: Ack) => sink({ type, data, ack: toAck(ack) });
+  return async (sink: SyncSink, ending: Ending = () => undefined): Promise<void> => {
+    // The stream may end early only where the app's acks can resume it: after a line whose ack
+    // differs from the next line's (the lines of one ack, as an asset's edits, go out together),
+    // and once it has sent a line of data, not only SyncAckV1s: each stream then moves a checkpoint
+    // on (a type's first SyncAckV1 acks its updates to the snapshot, each time: alone, it would
+    // be all a stream sent, again and again). The app applies and acks every line of a stream
+    // that ends cleanly, and its next sync goes on from there (docs/immich-compatibility.md,
+    // "The sync stream", "Ending before the deadline").
+    let lastAck: string | undefined;
+    let sentData = false;
+    let lines = 0;
+    // The closing ack of the picked run under way (the context's, once it is made below).
+    let closingAck = (): Ack | undefined => undefined;
+    const line = async (type: SyncEntityType, data: SyncEvent['data'], ack: Ack) => {
+      const text = toAck(ack);
+      if (sentData && text !== lastAck) {
+        const reason = ending();
+        if (reason) {
+          log.info('sync stream ends before its completion', { reason, lines });
+          // Inside a picked run, its closing ack says where it began (mechanics.ts, `sendPicked`).
+          const closing = closingAck();
+          if (closing) await sink({ type: 'SyncAckV1', data: none, ack: toAck(closing) });
+          throw new EndsHere();
+        }
+      }
+      await sink({ type, data, ack: text });
+      lastAck = text;
+      if (type !== 'SyncAckV1') sentData = true;
+      lines++;
+    };
     const complete = checkpoints.SyncCompleteV1;
     if (pendingReset || (complete && changeIdTime(complete.updateId) < Date.now() - MAX_DAYS * 86_400_000)) {
       await line('SyncResetV1', none, { type: 'SyncResetV1', updateId: 'reset' });
@@ -67,9 +105,16 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
       partners: once(async () => [...(await shares()).sharingWith].sort((a, b) => (a.createId < b.createId ? -1 : 1))),
       seesAllUsers: body.types.includes('UsersV1') ? seesAllUsers(auth, (await readConfig()).server.publicUsers) : true,
     };
-    for (const type of order) {
-      if (body.types.includes(type)) await typeSyncs[type]?.(context);
+    closingAck = () => context.closing;
+    try {
+      for (const type of order) {
+        if (body.types.includes(type)) await typeSyncs[type]?.(context);
+      }
+    } catch (error) {
+      // Ended early: what was sent is whole, and without SyncCompleteV1 nothing says the sync is done.
+      if (error instanceof EndsHere) return;
+      throw error;
     }
-    await line('SyncCompleteV1', none, { type: 'SyncCompleteV1', updateId: context.nowId });
+    await sink({ type: 'SyncCompleteV1', data: none, ack: toAck({ type: 'SyncCompleteV1', updateId: context.nowId }) });
   };
 };
