@@ -1,10 +1,18 @@
-import type { AlbumMember, AlbumRecord, AlbumShare, AlbumUser } from '../model/album.ts';
-import { newestLiveMember, roleOf } from '../model/album.ts';
+import type { AlbumMember, AlbumRecord, AlbumShare, AlbumSummary, AlbumUser } from '../model/album.ts';
+import { newestLiveMember, roleOf, summarize } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { newChangeId } from './changes.ts';
 import { getItem } from './get.ts';
-import { albumCodec, albumMemberCodec, albumUserCodec, albumWrites } from './items/album.ts';
+import {
+  type AlbumSummaryItem,
+  albumCodec,
+  albumMemberCodec,
+  albumUserCodec,
+  albumWrites,
+  currentSummary,
+  readSummaryItem,
+} from './items/album.ts';
 import { auditWrites } from './items/audit.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { keys, partitions } from './keys.ts';
@@ -17,6 +25,7 @@ import {
   transact,
   transactGroups,
   tryTransact,
+  tryWriteOne,
   unexpected,
   updateWrite,
   writeIfPresent,
@@ -60,11 +69,17 @@ export const create = async (album: AlbumRecord, assets: readonly AssetRecord[])
       : [];
   const room = Math.floor((99 - shares.length) / 2);
   const [first = [], ...rest] = [assets.slice(0, room), ...chunk(assets.slice(room), 50)];
-  await transact([albumWrites.create(album), ...shares, ...first.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt))]);
+  // Each transaction moves the album's change marker (built last: docs/data-model.md, "Album summaries").
+  await transact([
+    albumWrites.create(album),
+    ...shares,
+    ...first.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt)),
+    albumWrites.mark(album.id),
+  ]);
   const done: AssetRecord[] = [...first];
   try {
     for (const part of rest) {
-      await transact(part.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt)));
+      await transact([...part.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt)), albumWrites.mark(album.id)]);
       done.push(...part);
     }
   } catch (error) {
@@ -75,6 +90,7 @@ export const create = async (album: AlbumRecord, assets: readonly AssetRecord[])
       [keys.album(album.ownerId, album.id), ...album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId))],
       'recorded',
     );
+    await removeSummary(album.id);
     throw error;
   }
 };
@@ -92,7 +108,12 @@ const outcomeOf = (failedAt: number | undefined): MemberOutcome =>
  */
 export const addMembers = async (album: AlbumRecord, assets: readonly AssetRecord[]): Promise<MemberOutcome[]> => {
   const now = new Date().toISOString();
-  return (await transactGroups(assets.map((asset) => albumWrites.join(album.id, asset, now)))).map(outcomeOf);
+  return (
+    await transactGroups(
+      assets.map((asset) => albumWrites.join(album.id, asset, now)),
+      { each: () => albumWrites.mark(album.id) },
+    )
+  ).map(outcomeOf);
 };
 
 /** Removes entries, as `addMembers` adds them: an entry already gone is `member-condition`. */
@@ -101,7 +122,13 @@ export const removeMembers = async (
   assetIds: readonly string[],
   options: { albumGone?: boolean } = {},
 ): Promise<MemberOutcome[]> =>
-  (await transactGroups(assetIds.map((assetId) => albumWrites.leave(album.id, assetId, options)))).map(outcomeOf);
+  (
+    await transactGroups(
+      assetIds.map((assetId) => albumWrites.leave(album.id, assetId, options)),
+      // A deleted album's entries leaving need no marker: no one lists or syncs the album any more.
+      options.albumGone ? {} : { each: () => albumWrites.mark(album.id) },
+    )
+  ).map(outcomeOf);
 
 /**
  * Sets the album's thumbnail and `updatedAt`. A thumbnail is set only while its asset exists
@@ -232,15 +259,15 @@ export const listSharedWith = async (userId: string): Promise<AlbumRecord[]> => 
 
 /** Shares an album with users (all new to it), only if the album is still as read: else `changed`. */
 export const shareAlbum = (album: AlbumRecord, shares: readonly AlbumShare[], now: string): Promise<Outcome<'changed'>> =>
-  tryTransact(albumWrites.shareWith(album, shares, now));
+  tryTransact([...albumWrites.shareWith(album, shares, now), albumWrites.mark(album.id)]);
 
 /** Changes a shared user's role, only if the album is still as read: else `changed`. */
 export const setUserRole = (album: AlbumRecord, share: AlbumShare, now: string): Promise<Outcome<'changed'>> =>
-  tryTransact(albumWrites.setRole(album, share, now));
+  tryTransact([...albumWrites.setRole(album, share, now), albumWrites.mark(album.id)]);
 
 /** Stops sharing an album with a user, only if the album is still as read: else `changed`. */
 export const unshareAlbum = (album: AlbumRecord, userId: string, now: string): Promise<Outcome<'changed'>> =>
-  tryTransact(albumWrites.unshareWith(album, userId, now));
+  tryTransact([...albumWrites.unshareWith(album, userId, now), albumWrites.mark(album.id)]);
 
 /** Removes the shares of a deleted album (its users' items). */
 export const removeUsers = async (album: AlbumRecord): Promise<void> => {
@@ -280,12 +307,14 @@ export const markOwnerDeleted = async (ownerId: string, deleted: boolean): Promi
                   values: { ':true': true },
                 }),
                 deletionWrites.albumGone(userId, album.id),
+                albumWrites.mark(album.id),
               ]
             : [
                 updateWrite(keys.albumUser(album.id, userId), 'SET createId = :createId REMOVE ownerDeleted', {
                   condition: 'ownerDeleted = :true',
                   values: { ':createId': newChangeId(), ':true': true },
                 }),
+                albumWrites.mark(album.id),
               ],
         ).catch(ignoreGone),
       ),
@@ -296,3 +325,31 @@ export const markOwnerDeleted = async (ownerId: string, deleted: boolean): Promi
 /** The live shares of albums with a user (gsi2 `SHAREDWITH#<userId>`), each with its album's owner: who the user shares albums with. */
 export const listLiveAlbumSharesOf = async (userId: string): Promise<AlbumUser[]> =>
   (await queryAll(partitions.albumsSharedWith(userId))).filter(liveShare).map(albumUserCodec.read);
+
+/** The summary items of albums (BatchGetItem, 100 a call), by album id: those that have one. */
+export const summaryItems = async (albumIds: readonly string[]): Promise<Map<string, AlbumSummaryItem>> =>
+  new Map(
+    (await batchGet(albumIds.map((albumId) => keys.albumSummary(albumId)))).map((item) => [
+      String(item.pk).slice('ALBUM#'.length),
+      readSummaryItem(item),
+    ]),
+  );
+
+/**
+ * An album's summary: the one kept, while current; else computed from its entries (one consistent
+ * Query, read after the marker was) and kept, only while no write of its entries came meanwhile
+ * (docs/data-model.md, "Album summaries"). Lost to one, the summary computed is answered, as a
+ * read of the entries a moment earlier would have been, and the next call computes it again.
+ */
+export const summaryOf = async (albumId: string, item: AlbumSummaryItem | undefined): Promise<AlbumSummary> => {
+  const current = currentSummary(item);
+  if (current) return current;
+  const summary = summarize(await listMembers(albumId));
+  await tryWriteOne(albumWrites.keepSummary(albumId, summary, item?.contentId));
+  return summary;
+};
+
+/** A deleted album's summary item goes once its entries have (a late write of one may leave it again: no one reads it). */
+export const removeSummary = async (albumId: string): Promise<void> => {
+  await batchDelete([keys.albumSummary(albumId)]);
+};

@@ -369,6 +369,8 @@ export const update = async (
         ),
       ),
       ...albums.map((albumId) => setStatusWrite(keys.albumAsset(albumId, asset.id), status)),
+      // After the entries (in their transaction or a later one): their albums' summaries are recomputed (docs/data-model.md, "Album summaries").
+      ...albums.map((albumId) => albumWrites.mark(albumId)),
     );
   }
   const [first = [], ...rest] = chunk(copies, firstRoom);
@@ -459,6 +461,8 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
     ...[...facesPerPerson(faces)].map(([personId, count]) =>
       personWrites.addFaces(asset.ownerId, personId, -count, { timeline: inTimeline(asset) ? -count : 0 }),
     ),
+    // Its albums' change markers, after their entries' deletions (docs/data-model.md, "Album summaries").
+    ...albums.map((albumId) => albumWrites.mark(albumId)),
   ];
   const [first = [], ...rest] = chunk(writes, 100);
   try {
@@ -478,6 +482,8 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
     ],
     'with-parent',
   );
+  // And again once the entries are gone: a summary computed in between counted them.
+  for (const part of chunk(albums, 100)) await transact(part.map((albumId) => albumWrites.mark(albumId)));
   // Likes and comments on it go too (Immich's activity rows cascade with their asset).
   await activityRepo.deleteAssetActivities(asset.id);
   return doneWith({ albums });

@@ -1,6 +1,8 @@
+import { syncSettleMs } from '../core/env.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { UserRecord } from '../model/user.ts';
+import { changeIdTime } from './changes.ts';
 import * as syncRepo from './sync.repository.ts';
 
 /**
@@ -20,6 +22,12 @@ export interface Membership {
   updateId: string;
   /** The users it is shared with. */
   sharedUserIds: string[];
+  /**
+   * Its change marker: at least the latest change of its entries and users and of their deletions
+   * (docs/data-model.md, "Album summaries"); absent for an album no write has marked since markers
+   * exist (then it is always read).
+   */
+  contentId?: string;
   /** The album as the stream sends it (decoded when asked: most types need only the ids). */
   album: () => AlbumRecord;
 }
@@ -40,23 +48,45 @@ const sharedUserIdsOf = (item: Record<string, unknown>): string[] => (item.share
 /** The user's albums (their own, then those shared with them: Query, Query gsi2, BatchGetItem), in the order they gained them. */
 export const albumMemberships = async (userId: string): Promise<Membership[]> => {
   const [own, shared] = await Promise.all([syncRepo.ownAlbumItems(userId), syncRepo.sharedAlbumUserItems(userId)]);
-  const sharedAlbums = await syncRepo.albumItems(shared.map((item) => ({ ownerId: String(item.ownerId), albumId: String(item.albumId) })));
+  const [sharedAlbums, markers] = await Promise.all([
+    syncRepo.albumItems(shared.map((item) => ({ ownerId: String(item.ownerId), albumId: String(item.albumId) }))),
+    syncRepo.albumMarkers([...own.map((item) => String(item.albumId ?? item.id)), ...shared.map((item) => String(item.albumId))]),
+  ]);
   const sharedById = new Map(shared.map((item) => [String(item.albumId), item]));
-  const membership = (item: Record<string, unknown>, albumId: string, ownerId: string, createId: string): Membership => ({
-    albumId,
-    ownerId,
-    createId,
-    albumCreateId: syncRepo.createIdOf(item),
-    updateId: syncRepo.updateIdOf(item),
-    sharedUserIds: sharedUserIdsOf(item),
-    album: () => syncRepo.readAlbum(item),
-  });
+  const membership = (item: Record<string, unknown>, albumId: string, ownerId: string, createId: string): Membership => {
+    const contentId = markers.get(albumId);
+    return {
+      albumId,
+      ownerId,
+      createId,
+      albumCreateId: syncRepo.createIdOf(item),
+      updateId: syncRepo.updateIdOf(item),
+      sharedUserIds: sharedUserIdsOf(item),
+      ...(contentId === undefined ? {} : { contentId }),
+      album: () => syncRepo.readAlbum(item),
+    };
+  };
   return [
     ...own.map((item) => membership(item, String(item.albumId ?? item.id), userId, syncRepo.createIdOf(item))),
     ...sharedAlbums.map((item) =>
       membership(item, String(item.id), String(item.ownerId), syncRepo.createIdOf(sharedById.get(String(item.id)) ?? item)),
     ),
   ].sort(byCreateId);
+};
+
+/**
+ * Whether nothing of an album's entries and users (their items and their deletions) can have
+ * changed after `after` (a type's checkpoint), so the stream need not read them: its marker, its
+ * own change and the user's gaining it are all at or before it. The marker is written in each such
+ * change's transaction with a later id, though two writes landing out of order may leave the
+ * earlier one's: that is no more than the snapshot's settling time (`SYNC_SETTLE_MS`) behind,
+ * which the comparison allows for (docs/data-model.md, "Album summaries").
+ */
+export const albumUnchangedSince = (album: Membership, after: string | undefined): boolean => {
+  if (after === undefined || album.contentId === undefined) return false;
+  const latest = [album.contentId, album.updateId, album.createId].reduce((a, b) => (a > b ? a : b));
+  const settle = syncSettleMs();
+  return settle === 0 ? latest <= after : changeIdTime(latest) + settle < changeIdTime(after);
 };
 
 const partnerShare = (item: Record<string, unknown>): PartnerShare => ({
