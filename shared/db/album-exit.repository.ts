@@ -21,13 +21,13 @@ export const leaveAllAlbums = async (assetId: string): Promise<string[]> => {
   for (const item of await queryAll(partitions.assetAlbums(assetId), { attributes: ['albumId'] })) {
     const albumId = String(item.albumId);
     try {
-      await transact([
+      const writes = [
         deleteWrite(keys.albumAsset(albumId, assetId), { condition: 'present', sync: 'recorded' }),
         assetWrites.addAlbumCount(assetId, -1),
         deletionWrites.albumAsset(albumId, assetId),
-        // The album's change marker (its summary and the sync stream: docs/data-model.md, "Album summaries").
-        markAlbum(albumId),
-      ]);
+      ];
+      // The album's change markers (its summary and the sync stream: docs/data-model.md, "Album summaries").
+      await transact([...writes, markAlbum(albumId, writes)]);
       left.push(albumId);
     } catch (error) {
       if (!isCancelled(error)) throw error;

@@ -443,6 +443,7 @@ const thumbnailMoves = async (asset: AssetRecord, albumIds: readonly string[], n
 export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<Outcome<'changed', { albums: string[] }>> => {
   const [albums, links] = await Promise.all([albumsOf(asset), sharedLinkRepo.listLinkIdsOfAsset(asset.id)]);
   const thumbnails = await thumbnailMoves(asset, albums, new Date().toISOString());
+  const entryDeletions = albums.map((albumId) => deletionWrites.albumAsset(albumId, asset.id));
   const writes: Write[] = [
     auditWrites.deleted(asset.ownerId, 'ASSET', asset.id),
     // Its faces (deleted after it, with their people's counts here) as read: a face recognised meanwhile cancels it.
@@ -451,7 +452,7 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
     ...thumbnails,
     deletionWrites.asset(asset.ownerId, asset.id),
     // Its albums' users learn that it left them (its faces go with it, as Immich's sync sends them).
-    ...albums.map((albumId) => deletionWrites.albumAsset(albumId, asset.id)),
+    ...entryDeletions,
     ...bucketWrites.move(asset.ownerId, slotOf(asset), undefined),
     assetWrites.releaseChecksum(asset),
     assetWrites.removeFromDevice(asset),
@@ -462,7 +463,7 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
       personWrites.addFaces(asset.ownerId, personId, -count, { timeline: inTimeline(asset) ? -count : 0 }),
     ),
     // Its albums' change markers, after their entries' deletions (docs/data-model.md, "Album summaries").
-    ...albums.map((albumId) => albumWrites.mark(albumId)),
+    ...albums.map((albumId) => albumWrites.mark(albumId, entryDeletions)),
   ];
   const [first = [], ...rest] = chunk(writes, 100);
   try {

@@ -1,8 +1,10 @@
-import { syncSettleMs } from '../core/env.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { UserRecord } from '../model/user.ts';
-import { changeIdTime } from './changes.ts';
+import type { AlbumMarkerScope, AlbumMarkers } from './items/album-mark.ts';
+
+export type { AlbumMarkerScope };
+
 import * as syncRepo from './sync.repository.ts';
 
 /**
@@ -23,11 +25,10 @@ export interface Membership {
   /** The users it is shared with. */
   sharedUserIds: string[];
   /**
-   * Its change marker: at least the latest change of its entries and users and of their deletions
-   * (docs/data-model.md, "Album summaries"); absent for an album no write has marked since markers
-   * exist (then it is always read).
+   * The change id of its latest change per scope the stream reads of it (its entries, its users and
+   * their deletions; `''` none ever; absent: not known, then it is read): docs/data-model.md, "Album summaries".
    */
-  contentId?: string;
+  markers: AlbumMarkers;
   /** The album as the stream sends it (decoded when asked: most types need only the ids). */
   album: () => AlbumRecord;
 }
@@ -54,7 +55,6 @@ export const albumMemberships = async (userId: string): Promise<Membership[]> =>
   ]);
   const sharedById = new Map(shared.map((item) => [String(item.albumId), item]));
   const membership = (item: Record<string, unknown>, albumId: string, ownerId: string, createId: string): Membership => {
-    const contentId = markers.get(albumId);
     return {
       albumId,
       ownerId,
@@ -62,7 +62,7 @@ export const albumMemberships = async (userId: string): Promise<Membership[]> =>
       albumCreateId: syncRepo.createIdOf(item),
       updateId: syncRepo.updateIdOf(item),
       sharedUserIds: sharedUserIdsOf(item),
-      ...(contentId === undefined ? {} : { contentId }),
+      markers: markers.get(albumId) ?? {},
       album: () => syncRepo.readAlbum(item),
     };
   };
@@ -75,18 +75,16 @@ export const albumMemberships = async (userId: string): Promise<Membership[]> =>
 };
 
 /**
- * Whether nothing of an album's entries and users (their items and their deletions) can have
- * changed after `after` (a type's checkpoint), so the stream need not read them: its marker, its
- * own change and the user's gaining it are all at or before it. The marker is written in each such
- * change's transaction with a later id, though two writes landing out of order may leave the
- * earlier one's: that is no more than the snapshot's settling time (`SYNC_SETTLE_MS`) behind,
- * which the comparison allows for (docs/data-model.md, "Album summaries").
+ * Whether nothing of one of an album's scopes (its entries, its users, their deletions) changed
+ * after `after` (a type's checkpoint; none: from the start), so the stream need not read it: its
+ * marker says the latest change there is at or before it, or that there was none
+ * (docs/data-model.md, "Album summaries"). An album's users also hold its owner's row, as old as the album.
  */
-export const albumUnchangedSince = (album: Membership, after: string | undefined): boolean => {
-  if (after === undefined || album.contentId === undefined) return false;
-  const latest = [album.contentId, album.updateId, album.createId].reduce((a, b) => (a > b ? a : b));
-  const settle = syncSettleMs();
-  return settle === 0 ? latest <= after : changeIdTime(latest) + settle < changeIdTime(after);
+export const albumUnchangedSince = (album: Membership, scope: AlbumMarkerScope, after: string | undefined): boolean => {
+  const latest = album.markers[scope];
+  if (latest === undefined) return false;
+  if (scope === 'users' && (after === undefined || album.albumCreateId > after)) return false;
+  return latest === '' || (after !== undefined && latest <= after);
 };
 
 const partnerShare = (item: Record<string, unknown>): PartnerShare => ({

@@ -9,7 +9,7 @@ import { batchDelete, batchGet, batchPut } from './batch.ts';
 import { assetMetadataShards, changeIdAt } from './changes.ts';
 import { getItem } from './get.ts';
 import { albumCodec } from './items/album.ts';
-import { markAlbum } from './items/album-mark.ts';
+import { type AlbumMarkers, forgetEntriesMarker, markersOf } from './items/album-mark.ts';
 import { assetCodec, assetEditsCodec } from './items/asset.ts';
 import { assetMetadataCodec } from './items/asset-metadata.ts';
 import { faceCodec } from './items/face.ts';
@@ -115,12 +115,13 @@ export const sharedAlbumUserItems = async (userId: string): Promise<Item[]> =>
 export const albumItems = (refs: readonly { ownerId: string; albumId: string }[]): Promise<Item[]> =>
   batchGet(refs.map((ref) => keys.album(ref.ownerId, ref.albumId)));
 
-/** The change markers of albums (BatchGetItem of their summary items: docs/data-model.md, "Album summaries"), by album id: those that have one. */
-export const albumMarkers = async (albumIds: readonly string[]): Promise<Map<string, string>> =>
+/** The change markers of albums (BatchGetItem of their summary items: docs/data-model.md, "Album summaries"), by album id. */
+export const albumMarkers = async (albumIds: readonly string[]): Promise<Map<string, AlbumMarkers>> =>
   new Map(
-    (await batchGet(albumIds.map((albumId) => keys.albumSummary(albumId))))
-      .filter((item) => typeof item.contentId === 'string')
-      .map((item) => [String(item.pk).slice('ALBUM#'.length), String(item.contentId)]),
+    (await batchGet(albumIds.map((albumId) => keys.albumSummary(albumId)))).map((item) => [
+      String(item.pk).slice('ALBUM#'.length),
+      markersOf(item),
+    ]),
   );
 
 /** An album's users' items (Query `ALBUM#<id>` USER#). */
@@ -356,8 +357,8 @@ export const indexLibrary = async (ownerId: string): Promise<void> => {
           partitions.changes(syncScopes.albumEntries(String(album.id))).value,
         )),
     );
-    // Entries with new change ids: the album's marker moves past them (docs/data-model.md, "Album summaries").
-    if (unstamped.length > 0) await writeOne(markAlbum(String(album.id)));
+    // Entries with change ids its marker does not know: forgotten, computed again with its summary (docs/data-model.md, "Album summaries").
+    if (unstamped.length > 0) await writeOne(forgetEntriesMarker(String(album.id)));
   }
   await writeIfPresent(
     updateWrite(keys.user(ownerId), 'SET gsi3pk = :partition, changesIndexed = :true', {

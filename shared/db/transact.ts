@@ -265,12 +265,12 @@ export const writeIfPresent = async (write: Write): Promise<boolean> => {
  * is half-written, and nothing written is reported as failed.
  *
  * Returns, for each group, undefined if it was written, else the index within the group of the
- * write whose condition failed. `each` (a write with no condition, e.g. an album's change marker)
- * is made anew for each transaction sent and goes last in it.
+ * write whose condition failed. `each` (a write with no condition, e.g. an album's change markers)
+ * is made for each transaction sent, from its other writes, and goes last in it.
  */
 export const transactGroups = async (
   groups: readonly (readonly Write[])[],
-  options: { each?: () => Write } = {},
+  options: { each?: (writes: readonly Write[]) => Write } = {},
 ): Promise<(number | undefined)[]> => {
   const outcome: (number | undefined)[] = groups.map(() => undefined);
   let pending = groups.map((_, index) => index);
@@ -287,12 +287,10 @@ export const transactGroups = async (
     pending = pending.slice(batch.length);
     for (let attempt = 0; batch.length > 0; attempt++) {
       try {
+        const writes = batch.flatMap((index) => groups[index] ?? []);
         await db.send(
           new TransactWriteCommand({
-            TransactItems: [
-              ...batch.flatMap((index) => (groups[index] ?? []).map((write) => write.item)),
-              ...(options.each ? [options.each().item] : []),
-            ],
+            TransactItems: [...writes.map((write) => write.item), ...(options.each ? [options.each(writes).item] : [])],
           }),
         );
         break;

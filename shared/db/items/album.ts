@@ -12,7 +12,7 @@ import { newChangeId } from '../changes.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
-import { markAlbum } from './album-mark.ts';
+import { type AlbumMarkers, albumMarkerScopes, markAlbum, markerAttribute, markersOf } from './album-mark.ts';
 import { assetWrites } from './asset.ts';
 import { deletionWrites } from './deletion.ts';
 import { upgradeStatus } from './legacy.ts';
@@ -40,9 +40,12 @@ export interface AlbumSummaryItem {
   contentId?: string;
   summaryId?: string;
   summary?: AlbumSummary;
+  /** The sync stream's markers (./album-mark.ts). */
+  markers?: AlbumMarkers;
 }
 
 export const readSummaryItem = (item: Record<string, unknown>): AlbumSummaryItem => ({
+  markers: markersOf(item),
   ...(typeof item.contentId === 'string' ? { contentId: item.contentId } : {}),
   ...(typeof item.summaryId === 'string' ? { summaryId: item.summaryId } : {}),
   ...(item.summary && typeof item.summary === 'object' ? { summary: item.summary as AlbumSummary } : {}),
@@ -57,19 +60,23 @@ export const albumWrites = {
   mark: markAlbum,
   /**
    * Keeps a summary computed from the album's entries read after `seen` (its marker then, or none
-   * for an album never marked: then it is marked now), only while the marker is still that.
+   * for an album never marked: then it is marked now), only while the marker is still that; with
+   * the sync markers read with it, for an album that had none (from before markers).
    */
-  keepSummary: (albumId: string, summary: AlbumSummary, seen: string | undefined): Write<'changed'> => {
+  keepSummary: (albumId: string, summary: AlbumSummary, seen: string | undefined, markers: AlbumMarkers = {}): Write<'changed'> => {
     const at = seen ?? newChangeId();
-    return updateWrite(
-      keys.albumSummary(albumId),
-      seen === undefined ? 'SET contentId = :at, summaryId = :at, summary = :summary' : 'SET summaryId = :at, summary = :summary',
-      {
-        condition: seen === undefined ? 'attribute_not_exists(contentId)' : 'contentId = :at',
-        values: { ':at': at, ':summary': summary },
-        refusal: 'changed',
-      },
-    );
+    const scopes = albumMarkerScopes.filter((scope) => markers[scope] !== undefined);
+    const sets = [
+      ...(seen === undefined ? ['contentId = :at'] : []),
+      'summaryId = :at',
+      'summary = :summary',
+      ...scopes.map((scope) => `${markerAttribute(scope)} = :${scope}`),
+    ];
+    return updateWrite(keys.albumSummary(albumId), `SET ${sets.join(', ')}`, {
+      condition: seen === undefined ? 'attribute_not_exists(contentId)' : 'contentId = :at',
+      values: { ':at': at, ':summary': summary, ...Object.fromEntries(scopes.map((scope) => [`:${scope}`, markers[scope]])) },
+      refusal: 'changed',
+    });
   },
 
   create: (album: AlbumRecord): Write =>

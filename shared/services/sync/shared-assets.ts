@@ -93,7 +93,7 @@ const syncAlbumAssets = async (
   const window = presentOf(context, types.create);
   for await (const change of withAssets(
     syncRepo.mergeInOrder(
-      changedWithin(albums, window).map((album) => syncRepo.albumEntryChanges(album.albumId, window)),
+      changedWithin(albums, 'entries', window).map((album) => syncRepo.albumEntryChanges(album.albumId, window)),
       (change) => change.updateId,
     ),
   )) {

@@ -29,7 +29,7 @@ const connectionsOf = async (context: Context): Promise<Map<string, string>> => 
   for (const album of await context.albums()) {
     connect(album.ownerId, album.createId);
     const gained = syncRepo.inWindow(album.createId, window);
-    if (!gained && albumUnchangedSince(album, window.after)) {
+    if (!gained && albumUnchangedSince(album, 'entries', window.after) && albumUnchangedSince(album, 'users', window.after)) {
       // Nothing of it changed since the checkpoint (docs/data-model.md, "Album summaries"): its users
       // are those on the album, connected since before the checkpoint (the album's creation is as
       // good as their share's for that), and no entry came in the window.
