@@ -1,7 +1,7 @@
 import type { Window } from '../../db/sync.repository.ts';
 import * as syncRepo from '../../db/sync.repository.ts';
+import type { AlbumMarkerScope, Membership } from '../../db/sync-relations.repository.ts';
 import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
-import { type AlbumMarkerScope, albumUnchangedSince, type Membership } from '../../db/sync-relations.repository.ts';
 import type { SyncEvent } from '../../model/sync.ts';
 import { backfill, byUpdateId, fields, presentOf, sendDeletions, type TypeSyncs, windowOf } from './mechanics.ts';
 
@@ -26,7 +26,7 @@ async function* albumUserRows(membership: Membership, window: Window): AsyncGene
  * (docs/data-model.md, "Album summaries").
  */
 export const changedWithin = (albums: readonly Membership[], scope: AlbumMarkerScope, window: Window): Membership[] =>
-  albums.filter((album) => !albumUnchangedSince(album, scope, window.after));
+  albums.filter((album) => !syncRelationsRepo.albumUnchangedSince(album, scope, window.after));
 
 /** The user's albums (theirs and those shared with them), their users and their entries. */
 export const albumTypes: TypeSyncs = {

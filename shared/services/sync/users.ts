@@ -1,7 +1,6 @@
 import type { Change } from '../../db/sync.repository.ts';
 import * as syncRepo from '../../db/sync.repository.ts';
 import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
-import { albumUnchangedSince } from '../../db/sync-relations.repository.ts';
 import { storedPreferencesOf } from '../../domain/preferences.ts';
 import type { UserRecord } from '../../model/user.ts';
 import { byUpdateId, type Context, fields, presentOf, sendDeletions, type TypeSyncs, windowOf } from './mechanics.ts';
@@ -29,7 +28,11 @@ const connectionsOf = async (context: Context): Promise<Map<string, string>> => 
   for (const album of await context.albums()) {
     connect(album.ownerId, album.createId);
     const gained = syncRepo.inWindow(album.createId, window);
-    if (!gained && albumUnchangedSince(album, 'entries', window.after) && albumUnchangedSince(album, 'users', window.after)) {
+    if (
+      !gained &&
+      syncRelationsRepo.albumUnchangedSince(album, 'entries', window.after) &&
+      syncRelationsRepo.albumUnchangedSince(album, 'users', window.after)
+    ) {
       // Nothing of it changed since the checkpoint (docs/data-model.md, "Album summaries"): its users
       // are those on the album, connected since before the checkpoint (the album's creation is as
       // good as their share's for that), and no entry came in the window.
