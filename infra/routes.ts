@@ -161,7 +161,8 @@ export const routes: readonly Route[] = [
   ]),
   ...area('album', [
     ['POST', '/api/album', 'createAlbum', 'write', { body: 'bulk', realtime: true }],
-    ['GET', '/api/album', 'getAllAlbums', 'read'],
+    // Writes: it keeps the summaries it computes (docs/data-model.md, "Album summaries").
+    ['GET', '/api/album', 'getAllAlbums', 'write'],
     ['GET', '/api/album/count', 'getAlbumCount', 'read'],
     ['GET', '/api/album/{id}', 'getAlbumInfo', 'read'],
     ['PATCH', '/api/album/{id}', 'updateAlbumInfo', 'write'],
@@ -356,7 +357,8 @@ export const routes: readonly Route[] = [
     ['DELETE', '/api/activities/{id}', 'deleteActivity', 'write'],
   ]),
   ...areaV3('album', [
-    ['GET', '/api/albums', 'getAllAlbums', 'read'],
+    // Writes: it keeps the summaries it computes (docs/data-model.md, "Album summaries").
+    ['GET', '/api/albums', 'getAllAlbums', 'write'],
     ['POST', '/api/albums', 'createAlbum', 'write', { body: 'bulk', realtime: true }],
     ['GET', '/api/albums/statistics', 'getAlbumStatistics', 'read'],
     ['PUT', '/api/albums/assets', 'addAssetsToAlbums', 'write', { body: 'bulk', realtime: true }],

@@ -4,6 +4,7 @@
  * the asset-edit functions that may need it do not load the album model at a cold start
  * (docs/benchmarks.md): the items are read raw, by the few attributes used.
  */
+import { markAlbum } from './items/album-mark.ts';
 import { assetWrites } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { keys, partitions } from './keys.ts';
@@ -20,11 +21,13 @@ export const leaveAllAlbums = async (assetId: string): Promise<string[]> => {
   for (const item of await queryAll(partitions.assetAlbums(assetId), { attributes: ['albumId'] })) {
     const albumId = String(item.albumId);
     try {
-      await transact([
+      const writes = [
         deleteWrite(keys.albumAsset(albumId, assetId), { condition: 'present', sync: 'recorded' }),
         assetWrites.addAlbumCount(assetId, -1),
         deletionWrites.albumAsset(albumId, assetId),
-      ]);
+      ];
+      // The album's change markers (its summary and the sync stream: docs/data-model.md, "Album summaries").
+      await transact([...writes, markAlbum(albumId, writes)]);
       left.push(albumId);
     } catch (error) {
       if (!isCancelled(error)) throw error;

@@ -1,15 +1,25 @@
-import type { AlbumMember, AlbumRecord, AlbumShare, AlbumUser } from '../model/album.ts';
-import { newestLiveMember, roleOf } from '../model/album.ts';
+import type { AlbumMember, AlbumRecord, AlbumShare, AlbumSummary, AlbumUser } from '../model/album.ts';
+import { newestLiveMember, roleOf, summarize } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
-import { newChangeId } from './changes.ts';
+import { changeIdAt, newChangeId } from './changes.ts';
 import { getItem } from './get.ts';
-import { albumCodec, albumMemberCodec, albumUserCodec, albumWrites } from './items/album.ts';
+import {
+  type AlbumSummaryItem,
+  albumCodec,
+  albumMemberCodec,
+  albumUserCodec,
+  albumWrites,
+  currentSummary,
+  readSummaryItem,
+} from './items/album.ts';
+import { type AlbumMarkers, albumMarkerScopes } from './items/album-mark.ts';
 import { auditWrites } from './items/audit.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { keys, partitions } from './keys.ts';
 import { done, type Outcome, refused } from './outcome.ts';
-import { queryAll } from './query.ts';
+import { queryAll, queryPages } from './query.ts';
+import * as syncScopes from './sync-scopes.ts';
 import {
   checkWrite,
   deleteWrite,
@@ -17,8 +27,10 @@ import {
   transact,
   transactGroups,
   tryTransact,
+  tryWriteOne,
   unexpected,
   updateWrite,
+  type Write,
   writeIfPresent,
   writeOne,
 } from './transact.ts';
@@ -60,11 +72,14 @@ export const create = async (album: AlbumRecord, assets: readonly AssetRecord[])
       : [];
   const room = Math.floor((99 - shares.length) / 2);
   const [first = [], ...rest] = [assets.slice(0, room), ...chunk(assets.slice(room), 50)];
-  await transact([albumWrites.create(album), ...shares, ...first.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt))]);
+  // Each transaction moves the album's change marker (built last: docs/data-model.md, "Album summaries").
+  const writes = [albumWrites.create(album), ...shares, ...first.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt))];
+  await transact([...writes, albumWrites.mark(album.id, writes, { fresh: true })]);
   const done: AssetRecord[] = [...first];
   try {
     for (const part of rest) {
-      await transact(part.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt)));
+      const joins = part.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt));
+      await transact([...joins, albumWrites.mark(album.id, joins)]);
       done.push(...part);
     }
   } catch (error) {
@@ -75,6 +90,7 @@ export const create = async (album: AlbumRecord, assets: readonly AssetRecord[])
       [keys.album(album.ownerId, album.id), ...album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId))],
       'recorded',
     );
+    await removeSummary(album.id);
     throw error;
   }
 };
@@ -92,7 +108,12 @@ const outcomeOf = (failedAt: number | undefined): MemberOutcome =>
  */
 export const addMembers = async (album: AlbumRecord, assets: readonly AssetRecord[]): Promise<MemberOutcome[]> => {
   const now = new Date().toISOString();
-  return (await transactGroups(assets.map((asset) => albumWrites.join(album.id, asset, now)))).map(outcomeOf);
+  return (
+    await transactGroups(
+      assets.map((asset) => albumWrites.join(album.id, asset, now)),
+      { each: (writes) => albumWrites.mark(album.id, writes) },
+    )
+  ).map(outcomeOf);
 };
 
 /** Removes entries, as `addMembers` adds them: an entry already gone is `member-condition`. */
@@ -101,7 +122,13 @@ export const removeMembers = async (
   assetIds: readonly string[],
   options: { albumGone?: boolean } = {},
 ): Promise<MemberOutcome[]> =>
-  (await transactGroups(assetIds.map((assetId) => albumWrites.leave(album.id, assetId, options)))).map(outcomeOf);
+  (
+    await transactGroups(
+      assetIds.map((assetId) => albumWrites.leave(album.id, assetId, options)),
+      // A deleted album's entries leaving need no marker: no one lists or syncs the album any more.
+      options.albumGone ? {} : { each: (writes) => albumWrites.mark(album.id, writes) },
+    )
+  ).map(outcomeOf);
 
 /**
  * Sets the album's thumbnail and `updatedAt`. A thumbnail is set only while its asset exists
@@ -230,17 +257,21 @@ export const listSharedWith = async (userId: string): Promise<AlbumRecord[]> => 
   return (await batchGet(shares.map((share) => keys.album(share.ownerId, share.albumId)))).map(albumCodec.read);
 };
 
+/** The writes with the album's markers moved after them, as one transaction. */
+const withMark = (albumId: string, writes: readonly Write<'changed'>[]): Promise<Outcome<'changed'>> =>
+  tryTransact([...writes, albumWrites.mark(albumId, writes)]);
+
 /** Shares an album with users (all new to it), only if the album is still as read: else `changed`. */
 export const shareAlbum = (album: AlbumRecord, shares: readonly AlbumShare[], now: string): Promise<Outcome<'changed'>> =>
-  tryTransact(albumWrites.shareWith(album, shares, now));
+  withMark(album.id, albumWrites.shareWith(album, shares, now));
 
 /** Changes a shared user's role, only if the album is still as read: else `changed`. */
 export const setUserRole = (album: AlbumRecord, share: AlbumShare, now: string): Promise<Outcome<'changed'>> =>
-  tryTransact(albumWrites.setRole(album, share, now));
+  withMark(album.id, albumWrites.setRole(album, share, now));
 
 /** Stops sharing an album with a user, only if the album is still as read: else `changed`. */
 export const unshareAlbum = (album: AlbumRecord, userId: string, now: string): Promise<Outcome<'changed'>> =>
-  tryTransact(albumWrites.unshareWith(album, userId, now));
+  withMark(album.id, albumWrites.unshareWith(album, userId, now));
 
 /** Removes the shares of a deleted album (its users' items). */
 export const removeUsers = async (album: AlbumRecord): Promise<void> => {
@@ -271,24 +302,23 @@ export const markOwnerDeleted = async (ownerId: string, deleted: boolean): Promi
       }),
     );
     await Promise.all(
-      album.sharedUserIds.map((userId) =>
-        transact(
-          deleted
-            ? [
-                updateWrite(keys.albumUser(album.id, userId), 'SET ownerDeleted = :true', {
-                  condition: 'present',
-                  values: { ':true': true },
-                }),
-                deletionWrites.albumGone(userId, album.id),
-              ]
-            : [
-                updateWrite(keys.albumUser(album.id, userId), 'SET createId = :createId REMOVE ownerDeleted', {
-                  condition: 'ownerDeleted = :true',
-                  values: { ':createId': newChangeId(), ':true': true },
-                }),
-              ],
-        ).catch(ignoreGone),
-      ),
+      album.sharedUserIds.map((userId) => {
+        const writes = deleted
+          ? [
+              updateWrite(keys.albumUser(album.id, userId), 'SET ownerDeleted = :true', {
+                condition: 'present',
+                values: { ':true': true },
+              }),
+              deletionWrites.albumGone(userId, album.id),
+            ]
+          : [
+              updateWrite(keys.albumUser(album.id, userId), 'SET createId = :createId REMOVE ownerDeleted', {
+                condition: 'ownerDeleted = :true',
+                values: { ':createId': newChangeId(), ':true': true },
+              }),
+            ];
+        return transact([...writes, albumWrites.mark(album.id, writes)]).catch(ignoreGone);
+      }),
     );
   }
 };
@@ -296,3 +326,58 @@ export const markOwnerDeleted = async (ownerId: string, deleted: boolean): Promi
 /** The live shares of albums with a user (gsi2 `SHAREDWITH#<userId>`), each with its album's owner: who the user shares albums with. */
 export const listLiveAlbumSharesOf = async (userId: string): Promise<AlbumUser[]> =>
   (await queryAll(partitions.albumsSharedWith(userId))).filter(liveShare).map(albumUserCodec.read);
+
+/** The summary items of albums (BatchGetItem, 100 a call), by album id: those that have one. */
+export const summaryItems = async (albumIds: readonly string[]): Promise<Map<string, AlbumSummaryItem>> =>
+  new Map(
+    (await batchGet(albumIds.map((albumId) => keys.albumSummary(albumId)))).map((item) => [
+      String(item.pk).slice('ALBUM#'.length),
+      readSummaryItem(item),
+    ]),
+  );
+
+/**
+ * An album's summary: the one kept, while current; else computed from its entries (one consistent
+ * Query, read after the marker was) and kept, only while no write of its entries came meanwhile
+ * (docs/data-model.md, "Album summaries"). Lost to one, the summary computed is answered, as a
+ * read of the entries a moment earlier would have been, and the next call computes it again.
+ */
+export const summaryOf = async (albumId: string, item: AlbumSummaryItem | undefined): Promise<AlbumSummary> => {
+  const current = currentSummary(item);
+  if (current) return current;
+  const known = albumMarkerScopes.every((scope) => item?.markers?.[scope] !== undefined);
+  const [entries, markers] = await Promise.all([queryAll(partitions.albumAssets(albumId)), known ? undefined : otherMarkers(albumId)]);
+  const summary = summarize(entries.map(albumMemberCodec.read));
+  const found = markers && { ...markers, entries: entries.map(updateIdOf).reduce((a, b) => (a > b ? a : b), '') };
+  await tryWriteOne(albumWrites.keepSummary(albumId, summary, item?.contentId, found));
+  return summary;
+};
+
+/** An item's change id, as the sync stream reads it (shared/db/sync.repository.ts, `updateIdOf`: one written before change ids, from its dates). */
+const updateIdOf = (item: Record<string, unknown>): string =>
+  typeof item.updateId === 'string'
+    ? item.updateId
+    : changeIdAt(Date.parse(String(item.updatedAt ?? item.createdAt ?? item.addedAt ?? 0)) || 0);
+
+/**
+ * The markers of an album from before markers, but its entries' (read with its summary): the
+ * latest change of its users (their items), and its newest deletion of each kind ('' for none).
+ */
+const otherMarkers = async (albumId: string): Promise<AlbumMarkers> => {
+  const newest = async (scope: string): Promise<string> => {
+    for await (const [deletion] of queryPages(partitions.deletions(scope), { descending: true, pageSize: 1, attributes: ['sk'] }))
+      if (deletion) return String(deletion.sk);
+    return '';
+  };
+  const [users, entryDeletions, userDeletions] = await Promise.all([
+    queryAll({ value: keys.albumUser(albumId, '').pk, prefix: 'USER#' }),
+    newest(syncScopes.albumAssets(albumId)),
+    newest(syncScopes.albumUsers(albumId)),
+  ]);
+  return { users: users.map(updateIdOf).reduce((a, b) => (a > b ? a : b), ''), entryDeletions, userDeletions };
+};
+
+/** A deleted album's summary item goes once its entries have (a late write of one may leave it again: no one reads it). */
+export const removeSummary = async (albumId: string): Promise<void> => {
+  await batchDelete([keys.albumSummary(albumId)]);
+};

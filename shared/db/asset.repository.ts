@@ -369,6 +369,8 @@ export const update = async (
         ),
       ),
       ...albums.map((albumId) => setStatusWrite(keys.albumAsset(albumId, asset.id), status)),
+      // After the entries (in their transaction or a later one): their albums' summaries are recomputed (docs/data-model.md, "Album summaries").
+      ...albums.map((albumId) => albumWrites.mark(albumId)),
     );
   }
   const [first = [], ...rest] = chunk(copies, firstRoom);
@@ -441,6 +443,7 @@ const thumbnailMoves = async (asset: AssetRecord, albumIds: readonly string[], n
 export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<Outcome<'changed', { albums: string[] }>> => {
   const [albums, links] = await Promise.all([albumsOf(asset), sharedLinkRepo.listLinkIdsOfAsset(asset.id)]);
   const thumbnails = await thumbnailMoves(asset, albums, new Date().toISOString());
+  const entryDeletions = albums.map((albumId) => deletionWrites.albumAsset(albumId, asset.id));
   const writes: Write[] = [
     auditWrites.deleted(asset.ownerId, 'ASSET', asset.id),
     // Its faces (deleted after it, with their people's counts here) as read: a face recognised meanwhile cancels it.
@@ -449,7 +452,7 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
     ...thumbnails,
     deletionWrites.asset(asset.ownerId, asset.id),
     // Its albums' users learn that it left them (its faces go with it, as Immich's sync sends them).
-    ...albums.map((albumId) => deletionWrites.albumAsset(albumId, asset.id)),
+    ...entryDeletions,
     ...bucketWrites.move(asset.ownerId, slotOf(asset), undefined),
     assetWrites.releaseChecksum(asset),
     assetWrites.removeFromDevice(asset),
@@ -459,6 +462,8 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
     ...[...facesPerPerson(faces)].map(([personId, count]) =>
       personWrites.addFaces(asset.ownerId, personId, -count, { timeline: inTimeline(asset) ? -count : 0 }),
     ),
+    // Its albums' change markers, after their entries' deletions (docs/data-model.md, "Album summaries").
+    ...albums.map((albumId) => albumWrites.mark(albumId, entryDeletions)),
   ];
   const [first = [], ...rest] = chunk(writes, 100);
   try {
@@ -478,6 +483,8 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
     ],
     'with-parent',
   );
+  // And again once the entries are gone: a summary computed in between counted them.
+  for (const part of chunk(albums, 100)) await transact(part.map((albumId) => albumWrites.mark(albumId)));
   // Likes and comments on it go too (Immich's activity rows cascade with their asset).
   await activityRepo.deleteAssetActivities(asset.id);
   return doneWith({ albums });

@@ -91,6 +91,11 @@ export const keys = {
   albumUser: (albumId: string, userId: string): Key => ({ pk: `ALBUM#${albumId}`, sk: `USER#${userId}` }),
   /** An asset in an album, in the album's partition. */
   albumAsset: (albumId: string, assetId: string): Key => ({ pk: `ALBUM#${albumId}`, sk: `ASSET#${assetId}` }),
+  /**
+   * An album's summary (its assets' count and dates, as its answers show them) and the change
+   * marker every write of its entries and users moves, in the album's partition (docs/data-model.md, "Album summaries").
+   */
+  albumSummary: (albumId: string): Key => ({ pk: `ALBUM#${albumId}`, sk: 'SUMMARY' }),
   /** A shared link, under its creator. */
   sharedLink: (ownerId: string, linkId: string): Key => ({ pk: `USER#${ownerId}`, sk: `SHAREDLINK#${linkId}` }),
   /** A shared link by SHA-256 of its key: the one GetItem of a visitor's request. */

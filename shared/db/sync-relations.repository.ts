@@ -1,6 +1,10 @@
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { UserRecord } from '../model/user.ts';
+import type { AlbumMarkerScope, AlbumMarkers } from './items/album-mark.ts';
+
+export type { AlbumMarkerScope };
+
 import * as syncRepo from './sync.repository.ts';
 
 /**
@@ -20,6 +24,11 @@ export interface Membership {
   updateId: string;
   /** The users it is shared with. */
   sharedUserIds: string[];
+  /**
+   * The change id of its latest change per scope the stream reads of it (its entries, its users and
+   * their deletions; `''` none ever; absent: not known, then it is read): docs/data-model.md, "Album summaries".
+   */
+  markers: AlbumMarkers;
   /** The album as the stream sends it (decoded when asked: most types need only the ids). */
   album: () => AlbumRecord;
 }
@@ -40,23 +49,42 @@ const sharedUserIdsOf = (item: Record<string, unknown>): string[] => (item.share
 /** The user's albums (their own, then those shared with them: Query, Query gsi2, BatchGetItem), in the order they gained them. */
 export const albumMemberships = async (userId: string): Promise<Membership[]> => {
   const [own, shared] = await Promise.all([syncRepo.ownAlbumItems(userId), syncRepo.sharedAlbumUserItems(userId)]);
-  const sharedAlbums = await syncRepo.albumItems(shared.map((item) => ({ ownerId: String(item.ownerId), albumId: String(item.albumId) })));
+  const [sharedAlbums, markers] = await Promise.all([
+    syncRepo.albumItems(shared.map((item) => ({ ownerId: String(item.ownerId), albumId: String(item.albumId) }))),
+    syncRepo.albumMarkers([...own.map((item) => String(item.albumId ?? item.id)), ...shared.map((item) => String(item.albumId))]),
+  ]);
   const sharedById = new Map(shared.map((item) => [String(item.albumId), item]));
-  const membership = (item: Record<string, unknown>, albumId: string, ownerId: string, createId: string): Membership => ({
-    albumId,
-    ownerId,
-    createId,
-    albumCreateId: syncRepo.createIdOf(item),
-    updateId: syncRepo.updateIdOf(item),
-    sharedUserIds: sharedUserIdsOf(item),
-    album: () => syncRepo.readAlbum(item),
-  });
+  const membership = (item: Record<string, unknown>, albumId: string, ownerId: string, createId: string): Membership => {
+    return {
+      albumId,
+      ownerId,
+      createId,
+      albumCreateId: syncRepo.createIdOf(item),
+      updateId: syncRepo.updateIdOf(item),
+      sharedUserIds: sharedUserIdsOf(item),
+      markers: markers.get(albumId) ?? {},
+      album: () => syncRepo.readAlbum(item),
+    };
+  };
   return [
     ...own.map((item) => membership(item, String(item.albumId ?? item.id), userId, syncRepo.createIdOf(item))),
     ...sharedAlbums.map((item) =>
       membership(item, String(item.id), String(item.ownerId), syncRepo.createIdOf(sharedById.get(String(item.id)) ?? item)),
     ),
   ].sort(byCreateId);
+};
+
+/**
+ * Whether nothing of one of an album's scopes (its entries, its users, their deletions) changed
+ * after `after` (a type's checkpoint; none: from the start), so the stream need not read it: its
+ * marker says the latest change there is at or before it, or that there was none
+ * (docs/data-model.md, "Album summaries"). An album's users also hold its owner's row, as old as the album.
+ */
+export const albumUnchangedSince = (album: Membership, scope: AlbumMarkerScope, after: string | undefined): boolean => {
+  const latest = album.markers[scope];
+  if (latest === undefined) return false;
+  if (scope === 'users' && (after === undefined || album.albumCreateId > after)) return false;
+  return latest === '' || (after !== undefined && latest <= after);
 };
 
 const partnerShare = (item: Record<string, unknown>): PartnerShare => ({

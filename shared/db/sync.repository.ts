@@ -9,6 +9,7 @@ import { batchDelete, batchGet, batchPut } from './batch.ts';
 import { assetMetadataShards, changeIdAt } from './changes.ts';
 import { getItem } from './get.ts';
 import { albumCodec } from './items/album.ts';
+import { type AlbumMarkers, forgetEntriesMarker, markersOf } from './items/album-mark.ts';
 import { assetCodec, assetEditsCodec } from './items/asset.ts';
 import { assetMetadataCodec } from './items/asset-metadata.ts';
 import { faceCodec } from './items/face.ts';
@@ -113,6 +114,15 @@ export const sharedAlbumUserItems = async (userId: string): Promise<Item[]> =>
 /** Albums by their keys (BatchGetItem). */
 export const albumItems = (refs: readonly { ownerId: string; albumId: string }[]): Promise<Item[]> =>
   batchGet(refs.map((ref) => keys.album(ref.ownerId, ref.albumId)));
+
+/** The change markers of albums (BatchGetItem of their summary items: docs/data-model.md, "Album summaries"), by album id. */
+export const albumMarkers = async (albumIds: readonly string[]): Promise<Map<string, AlbumMarkers>> =>
+  new Map(
+    (await batchGet(albumIds.map((albumId) => keys.albumSummary(albumId)))).map((item) => [
+      String(item.pk).slice('ALBUM#'.length),
+      markersOf(item),
+    ]),
+  );
 
 /** An album's users' items (Query `ALBUM#<id>` USER#). */
 export const albumUserItems = async (albumId: string): Promise<Item[]> =>
@@ -337,8 +347,9 @@ export const indexLibrary = async (ownerId: string): Promise<void> => {
   );
   for (const album of await ownAlbumItems(ownerId)) {
     const entries = await queryAll(partitions.albumAssets(String(album.id)), { attributes: ['pk', 'sk', 'gsi3pk'] });
+    const unstamped = entries.filter((item) => !item.gsi3pk);
     await inBatches(
-      entries.filter((item) => !item.gsi3pk),
+      unstamped,
       16,
       async (item) =>
         void (await stamp(
@@ -346,6 +357,8 @@ export const indexLibrary = async (ownerId: string): Promise<void> => {
           partitions.changes(syncScopes.albumEntries(String(album.id))).value,
         )),
     );
+    // Entries with change ids its marker does not know: forgotten, computed again with its summary (docs/data-model.md, "Album summaries").
+    if (unstamped.length > 0) await writeOne(forgetEntriesMarker(String(album.id)));
   }
   await writeIfPresent(
     updateWrite(keys.user(ownerId), 'SET gsi3pk = :partition, changesIndexed = :true', {

@@ -265,9 +265,13 @@ export const writeIfPresent = async (write: Write): Promise<boolean> => {
  * is half-written, and nothing written is reported as failed.
  *
  * Returns, for each group, undefined if it was written, else the index within the group of the
- * write whose condition failed.
+ * write whose condition failed. `each` (a write with no condition, e.g. an album's change markers)
+ * is made for each transaction sent, from its other writes, and goes last in it.
  */
-export const transactGroups = async (groups: readonly (readonly Write[])[]): Promise<(number | undefined)[]> => {
+export const transactGroups = async (
+  groups: readonly (readonly Write[])[],
+  options: { each?: (writes: readonly Write[]) => Write } = {},
+): Promise<(number | undefined)[]> => {
   const outcome: (number | undefined)[] = groups.map(() => undefined);
   let pending = groups.map((_, index) => index);
   while (pending.length > 0) {
@@ -276,15 +280,18 @@ export const transactGroups = async (groups: readonly (readonly Write[])[]): Pro
     let size = 0;
     for (const index of pending) {
       const length = groups[index]?.length ?? 0;
-      if (batch.length > 0 && size + length > 100) break;
+      if (batch.length > 0 && size + length > (options.each ? 99 : 100)) break;
       batch.push(index);
       size += length;
     }
     pending = pending.slice(batch.length);
     for (let attempt = 0; batch.length > 0; attempt++) {
       try {
+        const writes = batch.flatMap((index) => groups[index] ?? []);
         await db.send(
-          new TransactWriteCommand({ TransactItems: batch.flatMap((index) => (groups[index] ?? []).map((write) => write.item)) }),
+          new TransactWriteCommand({
+            TransactItems: [...writes.map((write) => write.item), ...(options.each ? [options.each(writes).item] : [])],
+          }),
         );
         break;
       } catch (error) {

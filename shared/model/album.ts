@@ -111,6 +111,39 @@ export const newestLiveMember = (members: readonly AlbumMember[]): string | null
       undefined,
     )?.assetId ?? null;
 
+/**
+ * What an album's answers show of its entries (Immich's `assetCount`, `startDate`, `endDate`): the
+ * entries others may see (neither trashed nor locked), and the earliest and latest of their dates:
+ * `fileCreatedAt` (v1.100's), and the local date where known (v3's). Kept on the album's summary
+ * item (docs/data-model.md, "Album summaries"); absent dates for an album with none.
+ */
+export const AlbumSummarySchema = v.object({
+  assetCount: v.number(),
+  startDate: v.optional(v.string()),
+  endDate: v.optional(v.string()),
+  localStartDate: v.optional(v.string()),
+  localEndDate: v.optional(v.string()),
+});
+export type AlbumSummary = v.InferOutput<typeof AlbumSummarySchema>;
+
+/** The summary of these entries (the computation the answers made from every entry before summaries were kept). */
+export const summarize = (members: readonly AlbumMember[]): AlbumSummary => {
+  let summary: AlbumSummary = { assetCount: 0 };
+  for (const member of members) {
+    if (!seenByOthers(member)) continue;
+    const date = member.fileCreatedAt;
+    const local = member.localDateTime ?? member.fileCreatedAt;
+    summary = {
+      assetCount: summary.assetCount + 1,
+      startDate: summary.startDate === undefined || date < summary.startDate ? date : summary.startDate,
+      endDate: summary.endDate === undefined || date > summary.endDate ? date : summary.endDate,
+      localStartDate: summary.localStartDate === undefined || local < summary.localStartDate ? local : summary.localStartDate,
+      localEndDate: summary.localEndDate === undefined || local > summary.localEndDate ? local : summary.localEndDate,
+    };
+  }
+  return summary;
+};
+
 /** An album with what a view of it shows: its owner, the users it is shared with, its entries, and its assets when asked for. */
 export interface AlbumView {
   album: AlbumRecord;
@@ -119,4 +152,9 @@ export interface AlbumView {
   members: readonly AlbumMember[];
   /** The album's live assets in its order, when the view carries them. */
   assets?: readonly AssetRecord[];
+  /** Its summary when the view was read without its entries (a list of albums); else the entries' (`summarize`). */
+  summary?: AlbumSummary;
 }
+
+/** A view's summary: the one it carries, else its entries'. */
+export const summaryOfView = (view: Pick<AlbumView, 'members' | 'summary'>): AlbumSummary => view.summary ?? summarize(view.members);

@@ -56,6 +56,7 @@ const sections: Section[] = [
   (await import('./stall.ts')).stallSection,
   (await import('./build.ts')).buildSection,
   (await import('./scale.ts')).scaleSection,
+  (await import('./albums-scale.ts')).albumsScaleSection,
 ];
 
 // Sizes (`10k`, `100000`) are the scale section's arguments, not section names.

@@ -46,6 +46,7 @@ const built: Record<string, Key> = {
   album: keys.album('<ownerId>', '<albumId>'),
   albumUser: keys.albumUser('<albumId>', '<userId>'),
   albumAsset: keys.albumAsset('<albumId>', '<assetId>'),
+  albumSummary: keys.albumSummary('<albumId>'),
   sharedLink: keys.sharedLink('<ownerId>', '<linkId>'),
   sharedLinkKey: keys.sharedLinkKey('<keyHash>'),
   sharedLinkSlug: keys.sharedLinkSlug('<slug>'),

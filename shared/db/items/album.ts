@@ -1,8 +1,18 @@
-import { AlbumMemberSchema, type AlbumRecord, AlbumRecordSchema, type AlbumShare, AlbumUserSchema, rolesWith } from '../../model/album.ts';
+import {
+  AlbumMemberSchema,
+  type AlbumRecord,
+  AlbumRecordSchema,
+  type AlbumShare,
+  type AlbumSummary,
+  AlbumUserSchema,
+  rolesWith,
+} from '../../model/album.ts';
 import { type AssetRecord, statusOf } from '../../model/asset.ts';
+import { newChangeId } from '../changes.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
 import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
+import { type AlbumMarkers, albumMarkerScopes, markAlbum, markerAttribute, markersOf } from './album-mark.ts';
 import { assetWrites } from './asset.ts';
 import { deletionWrites } from './deletion.ts';
 import { upgradeStatus } from './legacy.ts';
@@ -21,7 +31,54 @@ const memberItem = (albumId: string, asset: AssetRecord, addedAt: string) => ({
   ...statusOf(asset),
 });
 
+/**
+ * An album's summary item (docs/data-model.md, "Album summaries"): `contentId`, the change marker
+ * every write of its entries or users moves in its own transaction, and the summary last computed
+ * with the marker it was computed at (`summaryId`). A summary is current while the two are equal.
+ */
+export interface AlbumSummaryItem {
+  contentId?: string;
+  summaryId?: string;
+  summary?: AlbumSummary;
+  /** The sync stream's markers (./album-mark.ts). */
+  markers?: AlbumMarkers;
+}
+
+export const readSummaryItem = (item: Record<string, unknown>): AlbumSummaryItem => ({
+  markers: markersOf(item),
+  ...(typeof item.contentId === 'string' ? { contentId: item.contentId } : {}),
+  ...(typeof item.summaryId === 'string' ? { summaryId: item.summaryId } : {}),
+  ...(item.summary && typeof item.summary === 'object' ? { summary: item.summary as AlbumSummary } : {}),
+});
+
+/** The summary, when it is current (computed at the album's latest change). */
+export const currentSummary = (item: AlbumSummaryItem | undefined): AlbumSummary | undefined =>
+  item?.summary && item.contentId !== undefined && item.summaryId === item.contentId ? item.summary : undefined;
+
 export const albumWrites = {
+  /** Moves the album's change marker (./album-mark.ts). */
+  mark: markAlbum,
+  /**
+   * Keeps a summary computed from the album's entries read after `seen` (its marker then, or none
+   * for an album never marked: then it is marked now), only while the marker is still that; with
+   * the sync markers read with it, for an album that had none (from before markers).
+   */
+  keepSummary: (albumId: string, summary: AlbumSummary, seen: string | undefined, markers: AlbumMarkers = {}): Write<'changed'> => {
+    const at = seen ?? newChangeId();
+    const scopes = albumMarkerScopes.filter((scope) => markers[scope] !== undefined);
+    const sets = [
+      ...(seen === undefined ? ['contentId = :at'] : []),
+      'summaryId = :at',
+      'summary = :summary',
+      ...scopes.map((scope) => `${markerAttribute(scope)} = :${scope}`),
+    ];
+    return updateWrite(keys.albumSummary(albumId), `SET ${sets.join(', ')}`, {
+      condition: seen === undefined ? 'attribute_not_exists(contentId)' : 'contentId = :at',
+      values: { ':at': at, ':summary': summary, ...Object.fromEntries(scopes.map((scope) => [`:${scope}`, markers[scope]])) },
+      refusal: 'changed',
+    });
+  },
+
   create: (album: AlbumRecord): Write =>
     putWrite({ ...keys.album(album.ownerId, album.id), type: 'album', ...album }, { condition: 'absent' }),
   /** An entry and its asset's album count, written together: the entry must be new. */

@@ -1,5 +1,5 @@
-import type { AlbumMember, AlbumRecord, AlbumView } from '../../model/album.ts';
-import { seenByOthers } from '../../model/asset.ts';
+import type { AlbumMember, AlbumRecord, AlbumSummary, AlbumView } from '../../model/album.ts';
+import { summaryOfView } from '../../model/album.ts';
 import type { UserRecord } from '../../model/user.ts';
 import { type AssetResponseDto, mapAsset } from './asset.response.ts';
 import { mapUser, type UserResponse } from './user.response.ts';
@@ -31,6 +31,8 @@ export interface MapAlbumOptions {
   sharedUsers?: readonly UserRecord[];
   /** The album's entries; trashed ones do not count (Immich's joins leave them out). */
   members: readonly AlbumMember[];
+  /** Their summary, when the album was read without them (a list: docs/data-model.md, "Album summaries"). */
+  summary?: AlbumSummary | undefined;
   /** The album's assets, already mapped and ordered, when the response carries them. */
   assets?: AssetResponseDto[];
   /** Whether the link relation was loaded (it is not when an album is shown inside a shared link). */
@@ -38,10 +40,7 @@ export interface MapAlbumOptions {
 }
 
 export const mapAlbum = (album: AlbumRecord, options: MapAlbumOptions): AlbumResponseDto => {
-  const live = options.members
-    .filter(seenByOthers)
-    .map((member) => member.fileCreatedAt)
-    .sort();
+  const { assetCount, startDate, endDate } = summaryOfView(options);
   const hasSharedLink = options.withLinks !== false && album.sharedLinkCount > 0;
   return {
     albumName: album.albumName,
@@ -55,9 +54,9 @@ export const mapAlbum = (album: AlbumRecord, options: MapAlbumOptions): AlbumRes
     sharedUsers: (options.sharedUsers ?? []).map(mapUser),
     shared: hasSharedLink || album.sharedUserIds.length > 0,
     hasSharedLink,
-    ...(live.length > 0 ? { startDate: live[0], endDate: live.at(-1) } : {}),
+    ...(startDate !== undefined && endDate !== undefined ? { startDate, endDate } : {}),
     assets: options.assets ?? [],
-    assetCount: live.length,
+    assetCount,
     isActivityEnabled: album.isActivityEnabled,
     order: album.order,
   };

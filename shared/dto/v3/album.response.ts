@@ -3,8 +3,7 @@
  * AlbumStatisticsResponseDto, AlbumsAddAssetsResponseDto), over the same views as v1.100's.
  */
 import type { AlbumUserRole, AlbumView, BulkIdResult } from '../../model/album.ts';
-import { roleOf } from '../../model/album.ts';
-import { seenByOthers } from '../../model/asset.ts';
+import { roleOf, summaryOfView } from '../../model/album.ts';
 import { mapUserV3, type UserResponseDto } from './user.response.ts';
 
 export interface AlbumUserResponseDto {
@@ -33,11 +32,9 @@ export interface AlbumResponseDto {
  * v3's `mapAlbum`: the owner first (role `owner`), then the caller if someone else, then the rest
  * by name; start and end are the earliest and latest local dates of its untrashed assets.
  */
-export const mapAlbumV3 = ({ album, owner, sharedUsers, members }: AlbumView, callerId: string): AlbumResponseDto => {
-  const dates = members
-    .filter(seenByOthers)
-    .map((member) => member.localDateTime ?? member.fileCreatedAt)
-    .sort();
+export const mapAlbumV3 = (view: AlbumView, callerId: string): AlbumResponseDto => {
+  const { album, owner, sharedUsers } = view;
+  const { assetCount, localStartDate, localEndDate } = summaryOfView(view);
   const others = [...sharedUsers].sort(
     (a, b) => Number(b.id === callerId) - Number(a.id === callerId) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
   );
@@ -55,8 +52,8 @@ export const mapAlbumV3 = ({ album, owner, sharedUsers, members }: AlbumView, ca
       ...others.map((user) => ({ user: mapUserV3(user), role: roleOf(album, user.id) })),
     ],
     hasSharedLink,
-    assetCount: dates.length,
-    ...(dates.length > 0 ? { startDate: dates[0], endDate: dates.at(-1) } : {}),
+    assetCount,
+    ...(localStartDate !== undefined && localEndDate !== undefined ? { startDate: localStartDate, endDate: localEndDate } : {}),
     isActivityEnabled: album.isActivityEnabled,
     order: album.order,
   };

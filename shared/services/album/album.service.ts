@@ -9,7 +9,16 @@ import * as assetRepo from '../../db/asset.repository.ts';
 import * as sharedLinkRepo from '../../db/shared-link.repository.ts';
 import * as userRepo from '../../db/user.repository.ts';
 import { preferencesOf } from '../../domain/preferences.ts';
-import type { AlbumChanges, AlbumFilter, AlbumMember, AlbumRecord, AlbumView, BulkIdResult, NewAlbum } from '../../model/album.ts';
+import type {
+  AlbumChanges,
+  AlbumFilter,
+  AlbumMember,
+  AlbumRecord,
+  AlbumSummary,
+  AlbumView,
+  BulkIdResult,
+  NewAlbum,
+} from '../../model/album.ts';
 import { newestLiveMember } from '../../model/album.ts';
 import type { AssetRecord } from '../../model/asset.ts';
 import { byFileCreatedAt, seenByOthers } from '../../model/asset.ts';
@@ -123,10 +132,20 @@ export const getAllAlbums = async (auth: Auth, filter: AlbumFilter): Promise<Alb
         (filter.name === undefined || album.albumName === filter.name),
     );
   }
-  const [usersFor, members] = await Promise.all([usersOfAll(albums), Promise.all(albums.map((album) => albumRepo.listMembers(album.id)))]);
+  const [usersFor, summaries] = await Promise.all([usersOfAll(albums), albumSummaries(albums)]);
   return albums
-    .map((album, index) => ({ album, ...usersFor(album), members: members[index] ?? [] }))
+    .map((album, index) => ({ album, ...usersFor(album), members: [], summary: summaries[index] ?? { assetCount: 0 } }))
     .sort((a, b) => b.album.createdAt.localeCompare(a.album.createdAt) || a.album.id.localeCompare(b.album.id));
+};
+
+/**
+ * Each album's summary (its assets' count and dates): the summary items read at once (BatchGetItem),
+ * and only the albums changed since their summary was kept read their entries again
+ * (docs/data-model.md, "Album summaries"). Not one Query per album, as reading every entry was.
+ */
+const albumSummaries = async (albums: readonly AlbumRecord[]): Promise<AlbumSummary[]> => {
+  const items = await albumRepo.summaryItems(albums.map((album) => album.id));
+  return Promise.all(albums.map((album) => albumRepo.summaryOf(album.id, items.get(album.id))));
 };
 
 /** Shared with users or by a link (Immich's `shared`). */
@@ -213,6 +232,7 @@ export const removeAlbum = async (album: AlbumRecord): Promise<void> => {
   }
   // The users it was shared with no longer see it; its likes and comments go with it.
   await albumRepo.removeUsers(album);
+  await albumRepo.removeSummary(album.id);
   await activityRepo.deleteAlbumActivities(album.id);
 };
 

@@ -1,6 +1,6 @@
 import type { Window } from '../../db/sync.repository.ts';
 import * as syncRepo from '../../db/sync.repository.ts';
-import type { Membership } from '../../db/sync-relations.repository.ts';
+import type { AlbumMarkerScope, Membership } from '../../db/sync-relations.repository.ts';
 import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
 import type { SyncEvent } from '../../model/sync.ts';
 import { backfill, byUpdateId, fields, presentOf, sendDeletions, type TypeSyncs, windowOf } from './mechanics.ts';
@@ -19,6 +19,14 @@ async function* albumUserRows(membership: Membership, window: Window): AsyncGene
     .sort(byUpdateId);
   yield* rows;
 }
+
+/**
+ * The albums whose `scope` (entries, users, or their deletions) may have changed within the window:
+ * one whose marker there is not after the window's start has nothing in it, and is not read
+ * (docs/data-model.md, "Album summaries").
+ */
+export const changedWithin = (albums: readonly Membership[], scope: AlbumMarkerScope, window: Window): Membership[] =>
+  albums.filter((album) => !syncRelationsRepo.albumUnchangedSince(album, scope, window.after));
 
 /** The user's albums (theirs and those shared with them), their users and their entries. */
 export const albumTypes: TypeSyncs = {
@@ -39,13 +47,13 @@ export const albumTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'AlbumUserDeleteV1',
-      (window) => albums.map((album) => syncRepo.deletionsOf.albumUsers(album.albumId, window)),
+      (window) => changedWithin(albums, 'userDeletions', window).map((album) => syncRepo.deletionsOf.albumUsers(album.albumId, window)),
       ({ albumId, userId }) => ({ albumId, userId }),
     );
     await backfill(context, albums, { backfill: 'AlbumUserBackfillV1', upsert: 'AlbumUserV1' }, albumUserRows);
     const window = windowOf(context, 'AlbumUserV1');
     for await (const row of syncRepo.mergeInOrder(
-      albums.map((album) => albumUserRows(album, window)),
+      changedWithin(albums, 'users', window).map((album) => albumUserRows(album, window)),
       (row) => row.updateId,
     ))
       await context.send('AlbumUserV1', row.data, { type: 'AlbumUserV1', updateId: row.updateId });
@@ -55,7 +63,7 @@ export const albumTypes: TypeSyncs = {
     await sendDeletions(
       context,
       'AlbumToAssetDeleteV1',
-      (window) => albums.map((album) => syncRepo.deletionsOf.albumAssets(album.albumId, window)),
+      (window) => changedWithin(albums, 'entryDeletions', window).map((album) => syncRepo.deletionsOf.albumAssets(album.albumId, window)),
       ({ albumId, assetId }) => ({ albumId, assetId }),
     );
     await backfill(context, albums, { backfill: 'AlbumToAssetBackfillV1', upsert: 'AlbumToAssetV1' }, (album, window) =>
@@ -66,7 +74,7 @@ export const albumTypes: TypeSyncs = {
     );
     const window = windowOf(context, 'AlbumToAssetV1');
     for await (const change of syncRepo.mergeInOrder(
-      albums.map((album) => syncRepo.albumEntryChanges(album.albumId, window)),
+      changedWithin(albums, 'entries', window).map((album) => syncRepo.albumEntryChanges(album.albumId, window)),
       (change) => change.updateId,
     ))
       await context.send('AlbumToAssetV1', fields(change.record), { type: 'AlbumToAssetV1', updateId: change.updateId });

@@ -4,6 +4,7 @@ import type { Membership, PartnerShare } from '../../db/sync-relations.repositor
 import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
 import type { AssetRecord } from '../../model/asset.ts';
 import type { SyncEntityType, SyncEvent } from '../../model/sync.ts';
+import { changedWithin } from './albums.ts';
 import { exif, exifChanged, isLocked, partnerExifChanged, unlessLocked, withAssets } from './assets.ts';
 import {
   backfill,
@@ -92,7 +93,7 @@ const syncAlbumAssets = async (
   const window = presentOf(context, types.create);
   for await (const change of withAssets(
     syncRepo.mergeInOrder(
-      albums.map((album) => syncRepo.albumEntryChanges(album.albumId, window)),
+      changedWithin(albums, 'entries', window).map((album) => syncRepo.albumEntryChanges(album.albumId, window)),
       (change) => change.updateId,
     ),
   )) {

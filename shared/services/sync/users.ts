@@ -27,10 +27,21 @@ const connectionsOf = async (context: Context): Promise<Map<string, string>> => 
   const window = windowOf(context, 'UserV1');
   for (const album of await context.albums()) {
     connect(album.ownerId, album.createId);
+    const gained = syncRepo.inWindow(album.createId, window);
+    if (
+      !gained &&
+      syncRelationsRepo.albumUnchangedSince(album, 'entries', window.after) &&
+      syncRelationsRepo.albumUnchangedSince(album, 'users', window.after)
+    ) {
+      // Nothing of it changed since the checkpoint (docs/data-model.md, "Album summaries"): its users
+      // are those on the album, connected since before the checkpoint (the album's creation is as
+      // good as their share's for that), and no entry came in the window.
+      for (const userId of album.sharedUserIds) connect(userId, album.createId);
+      continue;
+    }
     // An album shared with no one has no users' items to read.
     for (const user of album.sharedUserIds.length > 0 ? await syncRelationsRepo.albumUsers(album.albumId) : [])
       connect(user.userId, later(album.createId, user.createId));
-    const gained = syncRepo.inWindow(album.createId, window);
     const entries = new Map<string, string>();
     for await (const change of syncRepo.albumEntryChanges(album.albumId, gained ? { before: context.nowId } : window))
       if (!entries.has(change.record.assetId)) entries.set(change.record.assetId, change.updateId);
