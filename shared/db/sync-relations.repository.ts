@@ -1,6 +1,8 @@
+import { syncSettleMs } from '../core/env.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { UserRecord } from '../model/user.ts';
+import { changeIdTime } from './changes.ts';
 import type { AlbumMarkerScope, AlbumMarkers } from './items/album-mark.ts';
 
 export type { AlbumMarkerScope };
@@ -84,7 +86,12 @@ export const albumUnchangedSince = (album: Membership, scope: AlbumMarkerScope, 
   const latest = album.markers[scope];
   if (latest === undefined) return false;
   if (scope === 'users' && (after === undefined || album.albumCreateId > after)) return false;
-  return latest === '' || (after !== undefined && latest <= after);
+  if (latest === '') return true;
+  // A marker is the change id its last write carried: two writes of one scope committing in the
+  // opposite order of their ids (milliseconds apart) leave the earlier one. A stream that ended
+  // between them (at its deadline) would then skip the later one for good; within the settling
+  // time before the checkpoint the scope is read (docs/data-model.md, "Album summaries").
+  return after !== undefined && latest <= after && changeIdTime(after) - changeIdTime(latest) >= syncSettleMs();
 };
 
 const partnerShare = (item: Record<string, unknown>): PartnerShare => ({

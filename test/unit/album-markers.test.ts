@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { changeIdAt } from '#shared/db/changes.ts';
+import { albumUnchangedSince, type Membership } from '#shared/db/sync-relations.repository.ts';
+
+/**
+ * When the sync stream may skip an album's scope (docs/data-model.md, "Album summaries"): its
+ * marker must be at or before the checkpoint, and at least the settling time before it, since two
+ * writes of one scope can land in the opposite order of their ids and leave the earlier one.
+ */
+const t0 = Date.UTC(2026, 10, 28, 12);
+const album = (entries: string | undefined): Membership => ({
+  albumId: 'album',
+  ownerId: 'owner',
+  createId: changeIdAt(t0 - 60_000),
+  albumCreateId: changeIdAt(t0 - 60_000),
+  updateId: changeIdAt(t0 - 60_000),
+  sharedUserIds: [],
+  markers: entries === undefined ? {} : { entries },
+  album: () => {
+    throw new Error('not read');
+  },
+});
+
+describe('albumUnchangedSince', () => {
+  const settle = process.env.SYNC_SETTLE_MS;
+  afterEach(() => {
+    if (settle === undefined) delete process.env.SYNC_SETTLE_MS;
+    else process.env.SYNC_SETTLE_MS = settle;
+  });
+
+  it('reads an album whose marker is unknown, after the checkpoint, or with no checkpoint', () => {
+    process.env.SYNC_SETTLE_MS = '0';
+    expect(albumUnchangedSince(album(undefined), 'entries', changeIdAt(t0))).toBe(false);
+    expect(albumUnchangedSince(album(changeIdAt(t0 + 1)), 'entries', changeIdAt(t0))).toBe(false);
+    expect(albumUnchangedSince(album(changeIdAt(t0 - 10)), 'entries', undefined)).toBe(false);
+    expect(albumUnchangedSince(album(''), 'entries', undefined)).toBe(true);
+  });
+
+  it('skips a marker at or before the checkpoint only when it is the settling time before it', () => {
+    process.env.SYNC_SETTLE_MS = '2000';
+    // A write one millisecond before the checkpoint may be the earlier of two that raced.
+    expect(albumUnchangedSince(album(changeIdAt(t0 - 1)), 'entries', changeIdAt(t0))).toBe(false);
+    expect(albumUnchangedSince(album(changeIdAt(t0 - 1999)), 'entries', changeIdAt(t0))).toBe(false);
+    expect(albumUnchangedSince(album(changeIdAt(t0 - 2000)), 'entries', changeIdAt(t0))).toBe(true);
+    expect(albumUnchangedSince(album(changeIdAt(t0 - 86_400_000)), 'entries', changeIdAt(t0))).toBe(true);
+    process.env.SYNC_SETTLE_MS = '0';
+    expect(albumUnchangedSince(album(changeIdAt(t0)), 'entries', changeIdAt(t0))).toBe(true);
+  });
+});
