@@ -3,6 +3,7 @@ import { DomainError } from '#shared/core/errors.ts';
 import { clipBackend, detectText, encodeImage, encodeText, type MlSettings, ocrEnabled, smartSearchEnabled } from '#shared/ml/ml.ts';
 import { placeholderUrl, remoteConfigured, resetHealth } from '#shared/ml/remote.ts';
 import { configDefaults } from '#shared/model/config.ts';
+import { cosine } from '../support/clip-model.ts';
 import { colourEmbedding, type MlService, namedColours, startMlService, textEmbedding } from '../support/ml-service.ts';
 import { makeJpeg } from '../support/photos.ts';
 
@@ -17,17 +18,6 @@ const settings = (urls: string[], changes: Partial<MlSettings> = {}): MlSettings
   ...changes,
 });
 
-const cosine = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += (a[i] ?? 0) * (b[i] ?? 0);
-    na += (a[i] ?? 0) ** 2;
-    nb += (b[i] ?? 0) ** 2;
-  }
-  return dot / Math.sqrt(na * nb);
-};
 
 const predicts = (service: MlService) => service.requests.filter((request) => request.path.endsWith('/predict'));
 const pings = (service: MlService) => service.requests.filter((request) => request.path.endsWith('/ping'));
