@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DomainError } from '#shared/core/errors.ts';
 import { encodeText, type MlSettings } from '#shared/ml/ml.ts';
 import { resetHealth } from '#shared/ml/remote.ts';
 import { configDefaults } from '#shared/model/config.ts';
 import { savedEnv } from '../support/env.ts';
+import { failure } from '../support/errors.ts';
 import { type MlService, startMlService } from '../support/ml-service.ts';
 import { type SecretsManagerStandIn, startSecretsManager } from '../support/secrets-manager.ts';
 
@@ -39,15 +39,6 @@ beforeEach(() => {
   resetHealth();
   service.requests.length = 0;
 });
-
-const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-};
 
 describe('ML_AUTH_SECRET_ARN', () => {
   it('answers 502 while the secret cannot be read, sending nothing, and reads it again on the next request', async () => {
