@@ -17,7 +17,6 @@ let server: S3rver;
 let client: S3Client;
 const scratch = mkdtempSync(join(tmpdir(), 'clip-s3-tmp-'));
 
-
 beforeAll(async () => {
   server = new S3rver({
     address: '127.0.0.1',
