@@ -17,6 +17,7 @@ import {
   updateAsset,
 } from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
@@ -30,6 +31,8 @@ describe('counts the web app reads, through @immich/sdk 1.100.0', () => {
 
   beforeAll(async () => {
     user = await adminWithApiKey(server.baseUrl, 'counts@immich.cloud');
+    // Not about OCR or duplicates: off, as each photo's cost (test/support/ml-tasks.ts).
+    await turnOffMlTasks(user, ['ocr', 'duplicateDetection']);
   });
 
   const send = (data: Buffer, fileName: string) => sdkUpload(user, data, fileName);

@@ -22,6 +22,7 @@ import {
   signUpAdmin,
 } from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { useServer } from '../support/server.ts';
 import { hangGuard } from '../support/timeouts.ts';
@@ -159,6 +160,8 @@ describe('the immich CLI (2.1.0) uploads a library into the local server', () =>
     await signUpAdmin({ signUpDto: { email: 'admin@immich.cloud', password: 'password', name: 'Admin' } }, { baseUrl });
     const admin = await login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl });
     const asAdmin = { baseUrl, headers: { Authorization: `Bearer ${admin.accessToken}` } };
+    // Not about OCR or duplicates: off, as each photo's cost (test/support/ml-tasks.ts).
+    await turnOffMlTasks(asAdmin, ['ocr', 'duplicateDetection']);
     await createUser({ createUserDto: { email: 'photographer@immich.cloud', password: 'password', name: 'Photographer' } }, asAdmin);
     const user = await login({ loginCredentialDto: { email: 'photographer@immich.cloud', password: 'password' } }, { baseUrl });
     apiKey = (

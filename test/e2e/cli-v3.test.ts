@@ -1,31 +1,19 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import * as v1 from '@immich/sdk';
 import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { immichCli } from '../support/immich-cli.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { useServer } from '../support/server.ts';
-import { hangGuard } from '../support/timeouts.ts';
 import { sha1 } from '../support/uploads.ts';
 import { makeVideo } from '../support/videos.ts';
-
-const run = promisify(execFile);
-const cli = join(import.meta.dirname, '..', '..', 'node_modules', '@immich', 'cli-v3', 'dist', 'index.js');
-
-/** Runs today's `immich` binary (@immich/cli 3.2.2, installed as @immich/cli-v3) with its own config folder. */
-const immich = (configDir: string, ...args: string[]) =>
-  run(process.execPath, [cli, ...args], {
-    env: { ...process.env, IMMICH_CONFIG_DIR: configDir, NO_COLOR: '1' },
-    timeout: hangGuard.process,
-  });
 
 /** The same, for a run that must fail: its output and exit code. */
 const immichFails = async (configDir: string, ...args: string[]) => {
   try {
-    await immich(configDir, ...args);
+    await immichCli(configDir, ...args);
   } catch (error) {
     const { stdout, stderr, code } = error as { stdout: string; stderr: string; code: number };
     return { stdout, stderr, code };
@@ -81,13 +69,13 @@ describe("today's immich CLI (3.2.2) against the server's v3 routes, read back t
     const files = writeLibrary(join(root, 'photos'));
     const config = join(root, 'config');
 
-    const loggedIn = await immich(config, 'login', server.baseUrl, full);
+    const loggedIn = await immichCli(config, 'login', server.baseUrl, full);
     expect(loggedIn.stdout).toMatch(/Logged in as traveller@immich\.cloud/);
 
-    const first = await immich(config, 'upload', '--recursive', '--album', join(root, 'photos'));
+    const first = await immichCli(config, 'upload', '--recursive', '--album', join(root, 'photos'));
     expect(first.stdout).toMatch(/Successfully uploaded 4 new assets/);
     expect(first.stdout).toMatch(/Successfully created 2 new albums/);
-    const second = await immich(config, 'upload', '--recursive', '--album', join(root, 'photos'));
+    const second = await immichCli(config, 'upload', '--recursive', '--album', join(root, 'photos'));
     expect(second.stdout).toMatch(/Found 0 new files and 4 duplicates/);
     expect(second.stdout).toMatch(/All assets were already uploaded, nothing to do/);
 
@@ -124,8 +112,8 @@ describe("today's immich CLI (3.2.2) against the server's v3 routes, read back t
 
   it('prints server-info from v3 routes', async () => {
     const config = mkdtempSync(join(tmpdir(), 'cli-v3-info-'));
-    await immich(config, 'login', server.baseUrl, full);
-    const info = await immich(config, 'server-info');
+    await immichCli(config, 'login', server.baseUrl, full);
+    const info = await immichCli(config, 'server-info');
     expect(info.stdout).toMatch(/Version: 3\.2\.2/);
     expect(info.stdout).toMatch(/Images: \d+/);
     expect(readFileSync(join(config, 'auth.yml'), 'utf8')).toContain(full);
@@ -139,7 +127,7 @@ describe("today's immich CLI (3.2.2) against the server's v3 routes, read back t
     expect(login.stderr).toMatch(/Failed to connect to server .*: 403/);
     expect(login.stderr).toContain('"message": "Missing required permission: user.read"');
 
-    await immich(config, 'login', server.baseUrl, noUpload);
+    await immichCli(config, 'login', server.baseUrl, noUpload);
     const root = mkdtempSync(join(tmpdir(), 'cli-v3-narrow-files-'));
     writeLibrary(root);
     const upload = await immichFails(config, 'upload', '--recursive', root);

@@ -1,5 +1,6 @@
 import { downloadArchive, getDownloadInfo } from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
@@ -13,6 +14,8 @@ describe('downloads through @immich/sdk 1.100.0', () => {
 
   beforeAll(async () => {
     user = await adminWithApiKey(server.baseUrl, 'downloads@immich.cloud');
+    // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+    await turnOffMlTasks(user, ['facialRecognition', 'ocr', 'duplicateDetection']);
   });
 
   it('getDownloadInfo, then downloadArchive: a zip of the originals', async () => {

@@ -1,23 +1,15 @@
-import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import * as v1 from '@immich/sdk';
 import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { immichCli } from '../support/immich-cli.ts';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { groupFaces, groupPhotoPath, iou, portrait } from '../support/people-photos.ts';
 import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
-import { hangGuard } from '../support/timeouts.ts';
-
-const run = promisify(execFile);
-const cli = join(import.meta.dirname, '..', '..', 'node_modules', '@immich', 'cli-v3', 'dist', 'index.js');
-const immich = (configDir: string, ...args: string[]) =>
-  run(process.execPath, [cli, ...args], {
-    env: { ...process.env, IMMICH_CONFIG_DIR: configDir, NO_COLOR: '1' },
-    timeout: hangGuard.process,
-  });
+import { pollUntil } from '../support/waits.ts';
 
 /**
  * People from the photos themselves (docs/faces.md), through the server (local, or the synthesized
@@ -31,6 +23,8 @@ describe('faces found by the media function, through the immich CLI 3.2.2 and bo
 
   beforeAll(async () => {
     const admin = await adminWithApiKey(server.baseUrl, 'faces@immich.cloud');
+    // Not about OCR or duplicates: off, as each photo's cost (test/support/ml-tasks.ts).
+    await turnOffMlTasks(admin, ['ocr', 'duplicateDetection']);
     const email = `people${Date.now()}@immich.cloud`;
     await v1.createUser({ createUserDto: { email, password: 'password', name: 'People' } }, admin);
     const { accessToken } = await v1.login({ loginCredentialDto: { email, password: 'password' } }, { baseUrl: server.baseUrl });
@@ -54,20 +48,18 @@ describe('faces found by the media function, through the immich CLI 3.2.2 and bo
     writeFileSync(join(folder, 'bea-0.jpg'), (await portrait('bea', 0)).data);
     copyFileSync(groupPhotoPath, join(folder, 'group.jpg'));
     const config = join(root, 'config');
-    await immich(config, 'login', server.baseUrl, String(user.headers['x-api-key']));
-    const uploaded = await immich(config, 'upload', folder);
+    await immichCli(config, 'login', server.baseUrl, String(user.headers['x-api-key']));
+    const uploaded = await immichCli(config, 'upload', folder);
     expect(uploaded.stdout).toMatch(/Successfully uploaded 8 new assets/);
 
     // The media function runs after each upload's answer: wait for the group photo's two faces.
     const assets = await v3.searchAssets({ metadataSearchDto: { originalFileName: 'group' } }, user);
     const group = assets.assets.items.find((asset) => asset.originalFileName === 'group.jpg');
     expect(group).toBeDefined();
-    const deadline = Date.now() + hangGuard.wait;
-    let faces = await v3.getFaces({ id: group?.id ?? '' }, user);
-    while (faces.filter((face) => face.person).length < 2 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      faces = await v3.getFaces({ id: group?.id ?? '' }, user);
-    }
+    const faces = await pollUntil(
+      () => v3.getFaces({ id: group?.id ?? '' }, user),
+      (faces) => faces.filter((face) => face.person).length >= 2,
+    );
     // Two people, in both generations' lists: no XMP region anywhere.
     const people = await v3.getAllPeople({ withHidden: true }, user);
     expect(people.total).toBe(2);
@@ -102,11 +94,10 @@ describe('faces found by the media function, through the immich CLI 3.2.2 and bo
     // Bea's portrait: its face found, no one's yet (two faces of her, minFaces is 3).
     const portraitAsset = (await v3.searchAssets({ metadataSearchDto: { originalFileName: 'bea-0' } }, user)).assets.items[0];
     const portraitId = portraitAsset?.id ?? '';
-    let portraitFaces = await v1.getFaces({ id: portraitId }, user);
-    while (portraitFaces.length === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      portraitFaces = await v1.getFaces({ id: portraitId }, user);
-    }
+    const portraitFaces = await pollUntil(
+      () => v1.getFaces({ id: portraitId }, user),
+      (faces) => faces.length > 0,
+    );
     expect(portraitFaces.map((face) => face.person)).toEqual([null]);
 
     // Naming Bea as v3's web app does: a new person, the group photo's face given to her, then her name.

@@ -12,6 +12,7 @@ import {
   updatePerson,
 } from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg, type PhotoSpec } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
@@ -26,6 +27,8 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
 
   beforeAll(async () => {
     user = await adminWithApiKey(server.baseUrl, 'media@immich.cloud');
+    // Not about OCR or duplicates: off, as each photo's cost (test/support/ml-tasks.ts).
+    await turnOffMlTasks(user, ['ocr', 'duplicateDetection']);
   });
 
   const send = (data: Buffer, fileName: string) => sdkUpload(user, data, fileName);

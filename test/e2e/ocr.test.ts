@@ -1,34 +1,16 @@
-/**
- * OCR end to end with nothing configured but the defaults (docs/ocr.md, docs/immich-compatibility.md
- * "OCR"): today's Immich CLI (3.2.2) and @immich/sdk-v3 upload images with text drawn by the tests
- * (test/support/text-images.ts); the media function reads their previews with the local PP-OCRv4
- * engine (no ML service set), and then v3's `getAssetOcr` answers the words with their boxes,
- * `searchAssets({ ocr })` finds the asset by a word, and the 3.x app's sync stream
- * (test/support/sync-client.ts, over HTTP) delivers the lines as AssetOcrV1. Locally the OCR runs
- * in the local server's process; deployed, in the template's media function.
- */
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { immichCli } from '../support/immich-cli.ts';
 import { type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
 import { SyncClient } from '../support/sync-client.ts';
 import { httpTransport } from '../support/sync-http.ts';
 import { type TextImage, textImageSet } from '../support/text-images.ts';
-import { hangGuard } from '../support/timeouts.ts';
 import { sha1 } from '../support/uploads.ts';
-
-const run = promisify(execFile);
-const cli = join(import.meta.dirname, '..', '..', 'node_modules', '@immich', 'cli-v3', 'dist', 'index.js');
-const immich = (configDir: string, ...args: string[]) =>
-  run(process.execPath, [cli, ...args], {
-    env: { ...process.env, IMMICH_CONFIG_DIR: configDir, NO_COLOR: '1' },
-    timeout: hangGuard.process,
-  });
+import { pollUntil } from '../support/waits.ts';
 
 /** Words compared without spaces: PP-OCRv4 sometimes drops one between two words (docs/ocr.md, "Accuracy"). */
 const squash = (text: string) => text.replace(/\s+/g, '').toLowerCase();
@@ -43,15 +25,11 @@ describe('OCR with the defaults: the words of an uploaded image, searchable and 
   const ids = { hello: '', station: '', photo: '' };
 
   /** The asset's OCR lines once the media function has read it (an image with text has some). */
-  const linesOf = async (id: string): Promise<v3.AssetOcrResponseDto[]> => {
-    const deadline = Date.now() + hangGuard.wait;
-    let lines = await v3.getAssetOcr({ id }, user);
-    while (lines.length === 0 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      lines = await v3.getAssetOcr({ id }, user);
-    }
-    return lines;
-  };
+  const linesOf = (id: string): Promise<v3.AssetOcrResponseDto[]> =>
+    pollUntil(
+      () => v3.getAssetOcr({ id }, user),
+      (lines) => lines.length > 0,
+    );
 
   beforeAll(async () => {
     const { baseUrl } = server;
@@ -73,8 +51,8 @@ describe('OCR with the defaults: the words of an uploaded image, searchable and 
     mkdirSync(join(root, 'photos'));
     writeFileSync(join(root, 'photos', 'hello.jpg'), hello.jpeg);
     writeFileSync(join(root, 'photos', 'station.jpg'), station.jpeg);
-    await immich(join(root, 'config'), 'login', baseUrl, secret);
-    const uploaded = await immich(join(root, 'config'), 'upload', '--recursive', join(root, 'photos'));
+    await immichCli(join(root, 'config'), 'login', baseUrl, secret);
+    const uploaded = await immichCli(join(root, 'config'), 'upload', '--recursive', join(root, 'photos'));
     expect(uploaded.stdout).toMatch(/Successfully uploaded 2 new assets/);
     const { results } = await v3.checkBulkUpload(
       {

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import * as v1 from '@immich/sdk';
 import * as v3 from '@immich/sdk-v3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { target, useServer } from '../support/server.ts';
@@ -51,6 +52,8 @@ describe('places and the map through @immich/sdk 1.100.0 and 3.2.2', () => {
 
   beforeAll(async () => {
     admin = await adminWithApiKey(server.baseUrl, 'places@immich.cloud');
+    // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+    await turnOffMlTasks(admin, ['facialRecognition', 'ocr', 'duplicateDetection']);
     const email = `partner${Date.now()}@immich.cloud`;
     const created = await v1.createUser({ createUserDto: { email, password: 'password', name: 'Partner' } }, admin);
     partnerId = created.id;

@@ -1,6 +1,7 @@
 import * as v1 from '@immich/sdk';
 import * as v3 from '@immich/sdk-v3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { androidUserAgent, type OpenSocket, openSocket } from '../support/realtime.ts';
 import { sdkUpload } from '../support/sdk.ts';
@@ -33,6 +34,8 @@ describe('Immich’s realtime socket', () => {
       { baseUrl },
     );
     admin = { token: accessToken, id: userId, v1: { baseUrl, headers: { authorization: `Bearer ${accessToken}` } } };
+    // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+    await turnOffMlTasks(admin.v1, ['facialRecognition', 'ocr', 'duplicateDetection']);
   });
   afterAll(() => {
     for (const socket of sockets) socket.close();

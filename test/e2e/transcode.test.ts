@@ -1,32 +1,15 @@
-/**
- * Immich's video conversion end to end (docs/immich-compatibility.md, "Video transcoding"): today's
- * Immich CLI (3.2.2) uploads a phone's HEVC HDR clip and an H.264 one; the first gets an encoded
- * version (H.264, 8-bit 4:2:0, tone-mapped to BT.709), which v3's playback route and v1.100's
- * file route serve with byte ranges once it exists; the second is served as its original.
- * Locally the transcode runs in the local server's process; deployed, in the template's
- * transcodeVideo function, and the file routes redirect to S3.
- */
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import * as v1 from '@immich/sdk';
 import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { probeVideo } from '#shared/media/transcode.ts';
+import { immichCli } from '../support/immich-cli.ts';
 import { useServer } from '../support/server.ts';
-import { hangGuard } from '../support/timeouts.ts';
 import { sha1 } from '../support/uploads.ts';
 import { makeClip } from '../support/videos.ts';
-
-const run = promisify(execFile);
-const cli = join(import.meta.dirname, '..', '..', 'node_modules', '@immich', 'cli-v3', 'dist', 'index.js');
-const immich = (configDir: string, ...args: string[]) =>
-  run(process.execPath, [cli, ...args], {
-    env: { ...process.env, IMMICH_CONFIG_DIR: configDir, NO_COLOR: '1' },
-    timeout: hangGuard.process,
-  });
+import { pollUntil } from '../support/waits.ts';
 
 describe('a phone’s HEVC HDR video is transcoded to H.264 for playback; an H.264 one is played as it is', () => {
   const server = useServer();
@@ -52,8 +35,8 @@ describe('a phone’s HEVC HDR video is transcoded to H.264 for playback; an H.2
     mkdirSync(join(root, 'phone'));
     writeFileSync(join(root, 'phone', `IMG_0001.${hdr.extension}`), hdr.bytes);
     writeFileSync(join(root, 'phone', `clip.${plain.extension}`), plain.bytes);
-    await immich(join(root, 'config'), 'login', baseUrl, secret);
-    const uploaded = await immich(join(root, 'config'), 'upload', '--recursive', join(root, 'phone'));
+    await immichCli(join(root, 'config'), 'login', baseUrl, secret);
+    const uploaded = await immichCli(join(root, 'config'), 'upload', '--recursive', join(root, 'phone'));
     expect(uploaded.stdout).toMatch(/Successfully uploaded 2 new assets/);
 
     const { results } = await v3.checkBulkUpload(
@@ -76,16 +59,18 @@ describe('a phone’s HEVC HDR video is transcoded to H.264 for playback; an H.2
   it('encodes the HEVC HDR clip and serves the encoded version with ranges, as video/mp4 in H.264', async () => {
     const playback = `/assets/${hdrId}/video/playback`;
     // Before the encode the original plays (a MOV); the job runs in the background after the poster.
-    const deadline = Date.now() + hangGuard.wait;
-    let type = '';
-    while (Date.now() < deadline) {
-      const answer = await get(playback, { Range: 'bytes=0-0' });
-      await answer.arrayBuffer();
-      type = answer.headers.get('content-type') ?? '';
-      if (type === 'video/mp4') break;
-      expect(type).toBe('video/quicktime');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    const type = await pollUntil(
+      async () => {
+        const answer = await get(playback, { Range: 'bytes=0-0' });
+        await answer.arrayBuffer();
+        return answer.headers.get('content-type') ?? '';
+      },
+      (type) => {
+        if (type !== 'video/mp4') expect(type).toBe('video/quicktime');
+        return type === 'video/mp4';
+      },
+      200,
+    );
     expect(type).toBe('video/mp4');
 
     const whole = Buffer.from(await (await get(playback)).arrayBuffer());

@@ -3,6 +3,7 @@ import { createApiKey, getAssetInfo, login, signUpAdmin, uploadFile } from '@imm
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bodyLimitBytes, deployedUploadLimitMb } from '#infra/routes.ts';
 import { uploadRoutingFunctionCode } from '#infra/web-app.ts';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { startServer, target, useServer } from '../support/server.ts';
 
@@ -16,6 +17,12 @@ beforeAll(async () => {
   const { baseUrl } = server;
   await signUpAdmin({ signUpDto: { email: 'admin@immich.cloud', password: 'password', name: 'Admin' } }, { baseUrl });
   const admin = await login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl });
+  // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+  await turnOffMlTasks({ baseUrl, headers: { Authorization: `Bearer ${admin.accessToken}` } }, [
+    'facialRecognition',
+    'ocr',
+    'duplicateDetection',
+  ]);
   const { secret } = await createApiKey({ apiKeyCreateDto: {} }, { baseUrl, headers: { Authorization: `Bearer ${admin.accessToken}` } });
   asUser = { baseUrl, headers: { 'x-api-key': secret } };
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as v1 from '@immich/sdk';
 import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
@@ -17,6 +18,8 @@ describe('uploads through a shared link, with @immich/sdk 3.2.2 and 1.100.0', ()
 
   beforeAll(async () => {
     owner = await adminWithApiKey(server.baseUrl, 'upload-links@immich.cloud');
+    // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+    await turnOffMlTasks(owner, ['facialRecognition', 'ocr', 'duplicateDetection']);
   });
 
   const file = (data: Buffer, name: string) => new File([new Uint8Array(data)], name, { type: 'image/jpeg' });

@@ -8,6 +8,7 @@ import ffmpeg from '@ffmpeg-installer/ffmpeg';
 import { createApiKey, createUser, login, signUpAdmin } from '@immich/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Summary } from '#infra/uploader/uploader.ts';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg, makeSidecar } from '../support/photos.ts';
 import { target, useServer } from '../support/server.ts';
 import { hangGuard } from '../support/timeouts.ts';
@@ -75,6 +76,12 @@ describe('npm run upload: a library with large files, resumable', () => {
     const baseUrl = server.baseUrl;
     await signUpAdmin({ signUpDto: { email: 'admin@immich.cloud', password: 'password', name: 'Admin' } }, { baseUrl });
     const admin = await login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl });
+    // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+    await turnOffMlTasks({ baseUrl, headers: { Authorization: `Bearer ${admin.accessToken}` } }, [
+      'facialRecognition',
+      'ocr',
+      'duplicateDetection',
+    ]);
     await createUser(
       { createUserDto: { email: 'library@immich.cloud', password: 'password', name: 'Library' } },
       { baseUrl, headers: { Authorization: `Bearer ${admin.accessToken}` } },

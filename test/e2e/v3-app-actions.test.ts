@@ -1,6 +1,7 @@
 import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import Vips from 'wasm-vips';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
@@ -19,6 +20,8 @@ describe('the v3 web app’s actions through @immich/sdk 3.2.2', () => {
 
   beforeAll(async () => {
     user = await adminWithApiKey(server.baseUrl, 'actions@immich.cloud');
+    // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+    await turnOffMlTasks(user, ['facialRecognition', 'ocr', 'duplicateDetection']);
     vips = await Vips();
   });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as v1 from '@immich/sdk';
 import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { useServer } from '../support/server.ts';
 import { hangGuard } from '../support/timeouts.ts';
@@ -33,6 +34,8 @@ describe('one library through @immich/sdk 3.2.2 and 1.100.0', () => {
     await v3.signUpAdmin({ signUpDto: { email: 'admin@immich.cloud', password: 'password', name: 'Admin' } }, { baseUrl });
     const admin = await v3.login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl });
     const asAdmin = { baseUrl, headers: { Authorization: `Bearer ${admin.accessToken}` } };
+    // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+    await turnOffMlTasks(asAdmin, ['facialRecognition', 'ocr', 'duplicateDetection']);
     for (const name of ['Maria', 'Joao']) {
       await v3.createUserAdmin(
         {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeImageLocal, encodeTextLocal, localClipAvailable } from '#shared/ml/local/clip.ts';
 import { resetModelCaches } from '#shared/ml/local/onnx.ts';
 import { resetOriginalsStore } from '#shared/storage/originals.ts';
-import { clipModelFiles, colourEmbedding } from '../support/clip-model.ts';
+import { clipModelFiles, colourEmbedding, cosine } from '../support/clip-model.ts';
 import { makeJpeg } from '../support/photos.ts';
 
 // The deployed form: the model under models/clip/<name>/ in a bucket of a real S3-compatible
@@ -16,19 +16,6 @@ const saved = { ...process.env };
 let server: S3rver;
 let client: S3Client;
 const scratch = mkdtempSync(join(tmpdir(), 'clip-s3-tmp-'));
-
-const cosine = (a: Float32Array, b: Float32Array) => {
-  let dot = 0;
-  let aa = 0;
-  let bb = 0;
-  a.forEach((v, i) => {
-    const w = b[i] as number;
-    dot += v * w;
-    aa += v * v;
-    bb += w * w;
-  });
-  return dot / Math.sqrt(aa * bb);
-};
 
 beforeAll(async () => {
   server = new S3rver({

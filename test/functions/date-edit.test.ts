@@ -14,13 +14,15 @@ import { handler as getTimeBucketsV3 } from '#functions/v3/timeline/get-time-buc
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, albumInfo, assetInfo, createAlbum, personNamed, updateAsset } from '../support/library.ts';
-import { objectCreated } from '../support/media.ts';
+import { objectCreated, turnOffMl } from '../support/media.ts';
 import { SyncClient } from '../support/sync-client.ts';
 import { tableItems } from '../support/table-items.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
   accounts = await setupAccounts();
+  // Not about OCR or duplicates: off, as each photo's cost (test/support/ml-tasks.ts).
+  await turnOffMl(accounts.admin.accessToken, ['ocr', 'duplicateDetection']);
 });
 
 const putV3 = (token: string, id: string, body: unknown) =>

@@ -14,7 +14,7 @@ import { keys } from '#shared/db/keys.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, personNamed } from '../support/library.ts';
-import { mediaJobsInProcess } from '../support/media.ts';
+import { mediaJobsInProcess, turnOffMl } from '../support/media.ts';
 import { tableItems } from '../support/table-items.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
@@ -22,6 +22,8 @@ let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 const media = mediaJobsInProcess({ run: false });
 beforeAll(async () => {
   accounts = await setupAccounts();
+  // Not about OCR or duplicates: off, as each photo's cost (test/support/ml-tasks.ts).
+  await turnOffMl(accounts.admin.accessToken, ['ocr', 'duplicateDetection']);
   media.start();
 });
 afterEach(() => media.forget());

@@ -27,7 +27,7 @@ import { recognizeFace } from '#shared/services/media/faces.service.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { assetInfo } from '../support/library.ts';
-import { changeConfig, mediaJobsInProcess, objectCreated } from '../support/media.ts';
+import { changeConfig, mediaJobsInProcess, objectCreated, turnOffMl } from '../support/media.ts';
 import { type Box, groupFaces, groupPhotoPath, iou, type Person, portrait } from '../support/people-photos.ts';
 import { syncStream } from '../support/sync-client.ts';
 import { cliFields, upload } from '../support/uploads.ts';
@@ -42,12 +42,11 @@ const media = mediaJobsInProcess();
 const { settle } = media;
 beforeAll(async () => {
   accounts = await setupAccounts();
+  // Not about OCR or duplicates: off, as each photo's cost (test/support/ml-tasks.ts).
+  await turnOffMl(accounts.admin.accessToken, ['ocr', 'duplicateDetection']);
   media.start();
 });
 afterAll(() => media.stop());
-
-// Tests of several photos through the real face model: on a loaded 2-core machine one photo can take seconds.
-const realModelTimeout = 120_000;
 
 const setConfig = (change: (config: Record<string, any>) => Record<string, any>) => changeConfig(accounts.admin.accessToken, change);
 const setRecognition = (change: Record<string, unknown>) =>
@@ -127,9 +126,7 @@ describe('facial recognition in the media job', () => {
   });
 
   // First of the photo tests: the jobs it starts go over every photo of this file's library, fewest now.
-  it('never brings back a detected face its owner deleted, and detects nothing while facial recognition is off', {
-    timeout: realModelTimeout,
-  }, async () => {
+  it('never brings back a detected face its owner deleted, and detects nothing while facial recognition is off', async () => {
     const user = await freshUser(accounts.admin.accessToken, `Deleted${Date.now()}`);
     const token = user.accessToken;
     await setRecognition({ enabled: false });
@@ -167,9 +164,7 @@ describe('facial recognition in the media job', () => {
     }
   });
 
-  it('groups one person’s photos into one person once three agree, finds their faces where they are, and keeps different people apart', {
-    timeout: realModelTimeout,
-  }, async () => {
+  it('groups one person’s photos into one person once three agree, finds their faces where they are, and keeps different people apart', async () => {
     const user = await freshUser(accounts.admin.accessToken, `Faces${Date.now()}`);
     const token = user.accessToken;
     const ana = [await portraitOf(token, 'ana', 0), await portraitOf(token, 'ana', 1)];
@@ -270,9 +265,7 @@ describe('facial recognition in the media job', () => {
     expect(cyFace.person?.id).toBe(anaPerson);
   });
 
-  it('makes one person, never two, when photos of one new face are recognised at the same time', {
-    timeout: realModelTimeout,
-  }, async () => {
+  it('makes one person, never two, when photos of one new face are recognised at the same time', async () => {
     await setRecognition({ minFaces: 2 });
     try {
       for (const person of ['ana', 'cy'] as const) {
@@ -464,9 +457,7 @@ describe('the detector’s score (minScore)', () => {
 });
 
 describe('faces a person can name (Immich lists every face of a photo, `person: null` for those no one is recognised in)', () => {
-  it('lists a group photo’s faces without a person on both generations, and names one as the web apps do: the person, the photo’s people, the sync stream', {
-    timeout: realModelTimeout,
-  }, async () => {
+  it('lists a group photo’s faces without a person on both generations, and names one as the web apps do: the person, the photo’s people, the sync stream', async () => {
     const user = await freshUser(accounts.admin.accessToken, `Named${Date.now()}`);
     const token = user.accessToken;
     // Three strangers, each seen once: minFaces (3) makes no one of them a person.

@@ -17,7 +17,7 @@ import { handler as v3PlaybackHandler } from '#functions/v3/asset/play-asset-vid
 import { setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addToAlbum, assetInfo, createAlbum, personNamed, trash } from '../support/library.ts';
-import { mediaJobsInProcess, objectCreated } from '../support/media.ts';
+import { mediaJobsInProcess, objectCreated, turnOffMl } from '../support/media.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { upload } from '../support/uploads.ts';
 import { makeVideo } from '../support/videos.ts';
@@ -26,6 +26,8 @@ let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 let vips: Awaited<ReturnType<typeof Vips>>;
 beforeAll(async () => {
   accounts = await setupAccounts();
+  // Not about OCR or duplicates: off, as each photo's cost (test/support/ml-tasks.ts).
+  await turnOffMl(accounts.admin.accessToken, ['ocr', 'duplicateDetection']);
   vips = await Vips();
 });
 

@@ -1,6 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as finishOAuth } from '#functions/oauth/finish-o-auth.ts';
 import { handler as startOAuth } from '#functions/oauth/start-o-auth.ts';
@@ -10,8 +8,10 @@ import { handler as updateAdminConfig } from '#functions/v3/config/update-admin-
 import * as configRepo from '#shared/db/config.repository.ts';
 import { clearConfigCache } from '#shared/services/config.reader.ts';
 import { bearer, fixtures, login, signUpAdmin } from '../support/accounts.ts';
+import { savedEnv } from '../support/env.ts';
 import { invoke } from '../support/invoke.ts';
 import { startOidcProvider, type TestProvider } from '../support/oidc-provider.ts';
+import { type SecretsManagerStandIn, startSecretsManager } from '../support/secrets-manager.ts';
 
 /**
  * The deployment's OAuth provider (`OAUTH_SECRET_ARN`, docs/immich-compatibility.md, "OAuth"):
@@ -27,11 +27,10 @@ const web = 'http://127.0.0.1:2283';
 const json = { accept: 'application/json' };
 
 let provider: TestProvider;
-let secrets: Server;
-let reads = 0;
+let secrets: SecretsManagerStandIn;
 let answer: 'secret' | 'denied' = 'secret';
 let adminToken: string;
-const saved = { arn: process.env.OAUTH_SECRET_ARN, endpoint: process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER };
+const saved = savedEnv('OAUTH_SECRET_ARN', 'AWS_ENDPOINT_URL_SECRETS_MANAGER');
 
 const adminConfig = async () => (await invoke(getAdminConfig, { path: '/api/admin/config', headers: bearer(adminToken) })).body;
 const putOAuth = async (changes: Record<string, unknown>) => {
@@ -48,51 +47,26 @@ const putOAuth = async (changes: Record<string, unknown>) => {
 
 beforeAll(async () => {
   provider = await startOidcProvider({ redirectUris: [`${web}/auth/login`, mobileRedirect] });
-  secrets = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      reads++;
-      const { SecretId } = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { SecretId?: string };
-      const found =
-        answer === 'secret' &&
-        req.headers['x-amz-target'] === 'secretsmanager.GetSecretValue' &&
-        (SecretId === secretArn || SecretId === mobileSecretArn);
-      res.writeHead(found ? 200 : 400, { 'content-type': 'application/x-amz-json-1.1' });
-      res.end(
-        JSON.stringify(
-          found
-            ? {
-                ARN: SecretId,
-                SecretString: JSON.stringify({
-                  issuerUrl: provider.issuer,
-                  clientId: provider.clientId,
-                  clientSecret: provider.clientSecret,
-                  ...(SecretId === mobileSecretArn ? { mobileOverrideEnabled: true, mobileRedirectUri: mobileRedirect } : {}),
-                }),
-              }
-            : { __type: 'AccessDeniedException', message: 'denied' },
-        ),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => secrets.listen(0, '127.0.0.1', resolve));
+  secrets = await startSecretsManager((secretId) =>
+    answer === 'secret' && (secretId === secretArn || secretId === mobileSecretArn)
+      ? JSON.stringify({
+          issuerUrl: provider.issuer,
+          clientId: provider.clientId,
+          clientSecret: provider.clientSecret,
+          ...(secretId === mobileSecretArn ? { mobileOverrideEnabled: true, mobileRedirectUri: mobileRedirect } : {}),
+        })
+      : undefined,
+  );
   await signUpAdmin();
   adminToken = (await login(fixtures.admin)).accessToken;
-  process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = `http://127.0.0.1:${(secrets.address() as AddressInfo).port}`;
+  process.env.AWS_ENDPOINT_URL_SECRETS_MANAGER = secrets.endpoint;
   process.env.OAUTH_SECRET_ARN = secretArn;
 });
 
 afterAll(async () => {
-  for (const [name, value] of [
-    ['OAUTH_SECRET_ARN', saved.arn],
-    ['AWS_ENDPOINT_URL_SECRETS_MANAGER', saved.endpoint],
-  ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
+  saved.restore();
   await provider?.close();
-  await new Promise((resolve) => secrets?.close(resolve));
+  await secrets?.close();
 });
 
 describe('OAUTH_SECRET_ARN', () => {
@@ -107,7 +81,7 @@ describe('OAUTH_SECRET_ARN', () => {
   });
 
   it('overrides the issuer, client id and secret, shows them to the admin, and turns OAuth on', async () => {
-    const before = reads;
+    const before = secrets.reads;
     const config = await adminConfig();
     expect(config.oauth).toMatchObject({
       enabled: true,
@@ -117,7 +91,7 @@ describe('OAUTH_SECRET_ARN', () => {
     });
     expect((await invoke(getServerFeatures, { path: '/api/server-info/features' })).body).toMatchObject({ oauth: true });
     // Read once per container, not once per request.
-    expect(reads - before).toBe(1);
+    expect(secrets.reads - before).toBe(1);
   });
 
   it('never stores what the secret says, whatever the admin page sends back, and keeps what the admin sets', async () => {

@@ -1,49 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshUser, login, signUpAdmin } from '../support/accounts.ts';
-import { addPhoto } from '../support/library.ts';
-import { changeConfig, mediaJobsInProcess, objectCreated } from '../support/media.ts';
-import { type MlService, type StandInOcrLine, startMlService } from '../support/ml-service.ts';
+import { describe, expect, it } from 'vitest';
+import { freshUser, login } from '../support/accounts.ts';
+import { mediaJobsInProcess } from '../support/media.ts';
+import type { StandInOcrLine } from '../support/ml-service.ts';
+import { standInLine, useOcrStandIn } from '../support/ocr.ts';
 import { SyncClient } from '../support/sync-client.ts';
-import { tableItems } from '../support/table-items.ts';
 
-let ml: MlService;
-let adminToken: string;
+const stand = useOcrStandIn();
+const { processedPhoto } = stand;
 
-const line = (text: string, y = 0.1): StandInOcrLine => ({
-  text,
-  box: [0.1, y, 0.5, y, 0.5, y + 0.05, 0.1, y + 0.05],
-  boxScore: 0.9,
-  textScore: 0.92,
-});
-
-beforeAll(async () => {
-  ml = await startMlService();
-  await signUpAdmin();
-  adminToken = (await login({ email: 'admin@immich.cloud', password: 'password' })).accessToken;
-  await changeConfig(adminToken, (config) => ({
-    ...config,
-    machineLearning: {
-      ...config.machineLearning,
-      urls: [ml.url],
-      facialRecognition: { ...config.machineLearning.facialRecognition, enabled: false },
-    },
-  }));
-});
-
-afterAll(async () => {
-  await ml.close();
-});
-
-const processedPhoto = async (token: string, lines: StandInOcrLine[], color: [number, number, number]): Promise<string> => {
-  ml.setOcr(lines);
-  const id = await addPhoto(token, { color });
-  const key = String((await tableItems('asset')).find((item) => item.id === id)?.originalPath);
-  expect(await objectCreated(key)).toEqual({ outcomes: { [key]: 'made' } });
-  return id;
-};
+const line = (text: string, y = 0.1): StandInOcrLine => standInLine(text, { y, width: 0.4, boxScore: 0.9, textScore: 0.92 });
 
 const ocrAgain = async (assetId: string, lines: StandInOcrLine[]) => {
-  ml.setOcr(lines);
+  stand.ml.setOcr(lines);
   const jobs = mediaJobsInProcess();
   jobs.start();
   try {
@@ -58,8 +26,8 @@ const texts = (client: SyncClient) => [...client.store.table('ocr').values()].ma
 
 describe('the sync stream’s AssetOcrV1 and AssetOcrDeleteV1', () => {
   it('sends the owner’s lines as the app stores them, and a run again replaces them (old ids deleted)', async () => {
-    const user = await freshUser(adminToken, 'OcrSync');
-    const other = await freshUser(adminToken, 'OcrOther');
+    const user = await freshUser(stand.adminToken, 'OcrSync');
+    const other = await freshUser(stand.adminToken, 'OcrOther');
     const photo = await processedPhoto(user.accessToken, [line('Platform 9'), line('Exit', 0.5)], [60, 90, 120]);
     const client = new SyncClient(user.accessToken);
     const lines = await client.sync();
@@ -109,7 +77,7 @@ describe('the sync stream’s AssetOcrV1 and AssetOcrDeleteV1', () => {
   });
 
   it('converges when a batch ends inside an asset’s lines and the stream is cut there', async () => {
-    const user = await freshUser(adminToken, 'OcrCut');
+    const user = await freshUser(stand.adminToken, 'OcrCut');
     await processedPhoto(user.accessToken, [line('one'), line('two', 0.3), line('three', 0.6)], [20, 40, 60]);
     await processedPhoto(user.accessToken, [line('four'), line('five', 0.3), line('six', 0.6)], [60, 40, 20]);
     const types = ['AuthUsersV1', 'UsersV1', 'AssetsV2', 'AssetOcrV1'];

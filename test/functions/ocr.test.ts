@@ -1,61 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as sendJobCommandHandler } from '#functions/job/send-job-command.ts';
 import { handler as searchMetadataHandler } from '#functions/search/search-metadata.ts';
 import { handler as getAssetOcrHandler } from '#functions/v3/asset/get-asset-ocr.ts';
 import { recordOcr } from '#shared/services/ocr.service.ts';
-import { bearer, freshUser, login, signUpAdmin } from '../support/accounts.ts';
+import { bearer, freshUser } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, trash } from '../support/library.ts';
 import { changeConfig, mediaJobsInProcess, objectCreated } from '../support/media.ts';
-import { type MlService, type StandInOcrLine, startMlService } from '../support/ml-service.ts';
+import type { StandInOcrLine } from '../support/ml-service.ts';
+import { originalPathOf, standInLine, useOcrStandIn } from '../support/ocr.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { tableItems } from '../support/table-items.ts';
 import { cliFields, upload } from '../support/uploads.ts';
 
-let ml: MlService;
-let adminToken: string;
+const stand = useOcrStandIn();
+const { processedPhoto } = stand;
 let owner: { id: string; accessToken: string };
 let stranger: { id: string; accessToken: string };
 
-const line = (text: string, x = 0.1, y = 0.1): StandInOcrLine => ({
-  text,
-  box: [x, y, x + 0.3, y, x + 0.3, y + 0.05, x, y + 0.05],
-  boxScore: 0.95,
-  textScore: 0.97,
-});
+const line = (text: string, x = 0.1, y = 0.1): StandInOcrLine => standInLine(text, { x, y });
 
 beforeAll(async () => {
-  ml = await startMlService();
-  await signUpAdmin();
-  adminToken = (await login({ email: 'admin@immich.cloud', password: 'password' })).accessToken;
-  // The user's Immich ML service is the stand-in; faces stay off (they are not what is tested here).
-  await changeConfig(adminToken, (config) => ({
-    ...config,
-    machineLearning: {
-      ...config.machineLearning,
-      urls: [ml.url],
-      facialRecognition: { ...config.machineLearning.facialRecognition, enabled: false },
-    },
-  }));
-  owner = await freshUser(adminToken, 'Reader');
-  stranger = await freshUser(adminToken, 'Stranger');
+  owner = await freshUser(stand.adminToken, 'Reader');
+  stranger = await freshUser(stand.adminToken, 'Stranger');
 });
-
-afterAll(async () => {
-  await ml.close();
-});
-
-const originalPathOf = async (assetId: string): Promise<string> =>
-  String((await tableItems('asset')).find((item) => item.id === assetId)?.originalPath);
-
-/** A photo uploaded and processed as the bucket's event has it processed (previews, then OCR on the preview). */
-const processedPhoto = async (token: string, lines: StandInOcrLine[], color: [number, number, number]): Promise<string> => {
-  ml.setOcr(lines);
-  const id = await addPhoto(token, { color });
-  const key = await originalPathOf(id);
-  expect(await objectCreated(key)).toEqual({ outcomes: { [key]: 'made' } });
-  return id;
-};
 
 const ocrOf = (token: string, id: string) =>
   invoke(getAssetOcrHandler, { path: `/api/assets/${id}/ocr`, pathParameters: { id }, headers: bearer(token) });
@@ -76,10 +44,10 @@ const foundIds = async (token: string, body: Record<string, unknown>): Promise<s
 
 describe('OCR after an upload (the ocr media step)', () => {
   it('finds the text of the preview and answers it at GET /assets/:id/ocr, in Immich’s shape', async () => {
-    const before = ml.requests.length;
+    const before = stand.ml.requests.length;
     const id = await processedPhoto(owner.accessToken, [line('Hello World'), line('Café MENU', 0.2, 0.5)], [200, 30, 30]);
     // One OCR request, with the preview JPEG and Immich's options.
-    const asked = ml.requests.slice(before).filter((request) => request.path.endsWith('predict') && (request.entries as any)?.ocr);
+    const asked = stand.ml.requests.slice(before).filter((request) => request.path.endsWith('predict') && (request.entries as any)?.ocr);
     expect(asked).toHaveLength(1);
     expect(asked[0]?.imageWidth).toBeLessThanOrEqual(1440);
     expect((asked[0]?.entries as any)?.ocr?.detection?.options?.minScore).toBe(0.5);
@@ -109,12 +77,12 @@ describe('OCR after an upload (the ocr media step)', () => {
   });
 
   it('keeps the previews when the ML service fails, and the ocr job finds the text later', async () => {
-    ml.setMode('error');
+    stand.ml.setMode('error');
     let id: string;
     try {
       id = await processedPhoto(owner.accessToken, [line('Later')], [30, 200, 30]);
     } finally {
-      ml.setMode('ok');
+      stand.ml.setMode('ok');
     }
     expect((await ocrOf(owner.accessToken, id)).body).toEqual([]);
     const asset = (await tableItems('asset')).find((item) => item.id === id);
@@ -128,7 +96,7 @@ describe('OCR after an upload (the ocr media step)', () => {
         method: 'PUT',
         path: '/api/jobs/ocr',
         pathParameters: { name: 'ocr' },
-        headers: bearer(adminToken),
+        headers: bearer(stand.adminToken),
         body: { command: 'start', force: false },
       });
       expect(started.status, JSON.stringify(started.body)).toBe(200);
@@ -184,8 +152,8 @@ describe('search by text (POST /search/metadata `ocr`, 3.2’s filter.ocr)', () 
   });
 
   it('pages the matches newest first, however many there are', async () => {
-    const user = await freshUser(adminToken, 'Pager');
-    ml.setOcr([line('Timetable')]);
+    const user = await freshUser(stand.adminToken, 'Pager');
+    stand.ml.setOcr([line('Timetable')]);
     const ids: string[] = [];
     for (let day = 1; day <= 6; day++) {
       const id = await addPhoto(user.accessToken, { color: [day * 30, 10, 10] }, new Date(`2024-03-0${day}T10:00:00.000Z`));
@@ -201,7 +169,7 @@ describe('search by text (POST /search/metadata `ocr`, 3.2’s filter.ocr)', () 
 
   it('pages the newest matches first when more than a read’s hundred match', async () => {
     // 150 photos whose text has the word (recorded as a run records it), on 150 days.
-    const user = await freshUser(adminToken, 'ManyMatches');
+    const user = await freshUser(stand.adminToken, 'ManyMatches');
     const ids: string[] = [];
     for (let day = 0; day < 150; day++) {
       const taken = new Date(Date.UTC(2020, 0, 1 + day, 12));
@@ -227,7 +195,7 @@ describe('OCR again and deletion', () => {
   it('replaces the lines and their search words on a run with force, and an asset deleted for good takes them', async () => {
     const id = await processedPhoto(owner.accessToken, [line('Old Sign')], [120, 60, 10]);
     const first = (await ocrOf(owner.accessToken, id)).body;
-    ml.setOcr([line('New Board')]);
+    stand.ml.setOcr([line('New Board')]);
     const jobs = mediaJobsInProcess();
     jobs.start();
     try {
@@ -270,7 +238,7 @@ describe('assets OCR leaves alone', () => {
   it('skips a trashed asset, and "all" (force) removes its lines', async () => {
     const id = await processedPhoto(owner.accessToken, [line('Binned')], [90, 90, 10]);
     expect((await trash(owner.accessToken, [id])).status).toBe(204);
-    const before = ml.requests.length;
+    const before = stand.ml.requests.length;
     await runJob(id, false);
     expect((await tableItems('assetOcr')).filter((item) => item.assetId === id)).toHaveLength(1);
     await runJob(id, true);
@@ -278,24 +246,24 @@ describe('assets OCR leaves alone', () => {
     expect((await tableItems('ocrTerm')).filter((item) => item.assetId === id)).toEqual([]);
     // Neither run asked the ML service.
     // The clip step still asks for the photo's embedding (smart search is on): no OCR request is made.
-    const asked = ml.requests.slice(before).filter((request) => request.path.endsWith('predict'));
+    const asked = stand.ml.requests.slice(before).filter((request) => request.path.endsWith('predict'));
     expect(asked.filter((request) => typeof request.entries === 'object' && request.entries !== null && 'ocr' in request.entries)).toEqual(
       [],
     );
   });
 
   it('skips a hidden asset (Immich’s OCR job does), at upload and in the ocr job', async () => {
-    ml.setOcr([line('Hidden')]);
+    stand.ml.setOcr([line('Hidden')]);
     const data = makeJpeg({ color: [70, 20, 120] });
     const reply = await upload(owner.accessToken, { data, fields: { ...cliFields('hidden.jpg', data.length), isVisible: 'false' } });
     expect(reply.status, JSON.stringify(reply.body)).toBe(201);
     const id = String(reply.body.id);
-    const before = ml.requests.length;
+    const before = stand.ml.requests.length;
     const key = await originalPathOf(id);
     expect(await objectCreated(key)).toEqual({ outcomes: { [key]: 'made' } });
     await runJob(id, true);
     // The clip step still asks for the photo's embedding (smart search is on): no OCR request is made.
-    const asked = ml.requests.slice(before).filter((request) => request.path.endsWith('predict'));
+    const asked = stand.ml.requests.slice(before).filter((request) => request.path.endsWith('predict'));
     expect(asked.filter((request) => typeof request.entries === 'object' && request.entries !== null && 'ocr' in request.entries)).toEqual(
       [],
     );
@@ -303,15 +271,15 @@ describe('assets OCR leaves alone', () => {
   });
 
   it('asks nothing with OCR switched off', async () => {
-    await changeConfig(adminToken, (config) => ({
+    await changeConfig(stand.adminToken, (config) => ({
       ...config,
       machineLearning: { ...config.machineLearning, ocr: { ...config.machineLearning.ocr, enabled: false } },
     }));
     try {
-      const before = ml.requests.length;
+      const before = stand.ml.requests.length;
       const id = await processedPhoto(owner.accessToken, [line('Unread')], [10, 90, 90]);
       // The clip step still asks for the photo's embedding (smart search is on): no OCR request is made.
-      const asked = ml.requests.slice(before).filter((request) => request.path.endsWith('predict'));
+      const asked = stand.ml.requests.slice(before).filter((request) => request.path.endsWith('predict'));
       expect(
         asked.filter((request) => typeof request.entries === 'object' && request.entries !== null && 'ocr' in request.entries),
       ).toEqual([]);
@@ -319,7 +287,7 @@ describe('assets OCR leaves alone', () => {
       await runJob(id, true);
       expect((await ocrOf(owner.accessToken, id)).body).toEqual([]);
     } finally {
-      await changeConfig(adminToken, (config) => ({
+      await changeConfig(stand.adminToken, (config) => ({
         ...config,
         machineLearning: { ...config.machineLearning, ocr: { ...config.machineLearning.ocr, enabled: true } },
       }));

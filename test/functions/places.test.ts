@@ -31,7 +31,7 @@ import { placeAsset } from '#shared/services/places.service.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addToAlbum, assetInfo, createAlbum, trash, updateAsset } from '../support/library.ts';
-import { changeConfig, mediaJobsInProcess, objectCreated } from '../support/media.ts';
+import { changeConfig, mediaJobsInProcess, objectCreated, turnOffMl } from '../support/media.ts';
 import { makeJpeg, makeSidecar, type PhotoSpec } from '../support/photos.ts';
 import { sendAcks, syncStream } from '../support/sync-client.ts';
 import { cliFields, upload } from '../support/uploads.ts';
@@ -46,6 +46,8 @@ const media = mediaJobsInProcess();
 const { settle } = media;
 beforeAll(async () => {
   accounts = await setupAccounts();
+  // Not about OCR or duplicates: off, as each photo's cost (test/support/ml-tasks.ts).
+  await turnOffMl(accounts.admin.accessToken, ['ocr', 'duplicateDetection']);
   media.start();
 });
 afterAll(() => media.stop());

@@ -208,6 +208,16 @@ describe('GET /assets validation (Immich messages)', () => {
     [{ type: 'PHOTO' }, ['type must be one of the following values: IMAGE, VIDEO, AUDIO, OTHER']],
     [{ order: 'up' }, ['order must be one of the following values: asc, desc']],
     [{ make: '' }, ['make should not be empty']],
+    // v1.100's order: MetadataSearchDto's own fields, then BaseSearchDto's, each in its class.
+    [
+      { size: '0', libraryId: 'x', order: 'up', id: 'y' },
+      [
+        'id must be a UUID',
+        'order must be one of the following values: asc, desc',
+        'libraryId must be a UUID',
+        'size must not be less than 1',
+      ],
+    ],
   ])('%j → 400 %j', async (query, message) => {
     const reply = await search(query);
     expect({ status: reply.status, body: reply.body }).toEqual({ status: 400, body: { message, error: 'Bad Request', statusCode: 400 } });

@@ -97,6 +97,14 @@ describe('smart search', () => {
     expect(v1.body.albums).toEqual({ total: 0, count: 0, items: [], facets: [] });
     expect(v1.body.assets).toMatchObject({ total: 3, count: 3, facets: [], nextPage: null });
     expect((await smartV1(owner, {})).body).toMatchObject({ statusCode: 400, error: 'Bad Request' });
+    // v1.100's messages in its order: SmartSearchDto's own `query`, then BaseSearchDto's fields in theirs.
+    expect((await smartV1(owner, { personIds: ['x'], isNotInAlbum: 'maybe', page: 0, city: '', query: '' })).body.message).toEqual([
+      'query should not be empty',
+      'city should not be empty',
+      'page must not be less than 1',
+      'isNotInAlbum must be a boolean value',
+      'each value in personIds must be a UUID',
+    ]);
   });
 
   it('applies the metadata filters to the ranked list', async () => {

@@ -5,12 +5,14 @@ import { handler as getAuditDeletesHandler } from '#functions/audit/get-audit-de
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo, createAlbum, trash, updateAsset } from '../support/library.ts';
-import { objectCreated } from '../support/media.ts';
+import { objectCreated, turnOffMl } from '../support/media.ts';
 
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 let token: string;
 beforeAll(async () => {
   accounts = await setupAccounts();
+  // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+  await turnOffMl(accounts.admin.accessToken, ['facialRecognition', 'ocr', 'duplicateDetection']);
   token = (await freshUser(accounts.admin.accessToken, `Sync${Date.now()}`)).accessToken;
 });
 

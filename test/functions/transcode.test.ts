@@ -17,7 +17,7 @@ import { originalsStore } from '#shared/storage/originals.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo, trash } from '../support/library.ts';
-import { changeConfig, objectCreated } from '../support/media.ts';
+import { changeConfig, objectCreated, turnOffMl } from '../support/media.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { transcodeJobsInProcess } from '../support/transcode.ts';
 import { sha1, upload } from '../support/uploads.ts';
@@ -28,6 +28,8 @@ let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 const transcode = transcodeJobsInProcess({ run: false });
 beforeAll(async () => {
   accounts = await setupAccounts();
+  // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+  await turnOffMl(accounts.admin.accessToken, ['facialRecognition', 'ocr', 'duplicateDetection']);
   transcode.start();
 });
 afterAll(() => transcode.stop());

@@ -13,7 +13,7 @@ import { handler as updateHandler } from '#functions/v3/memory/update-memory.ts'
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo, trash, updateAsset } from '../support/library.ts';
-import { objectCreated } from '../support/media.ts';
+import { objectCreated, turnOffMl } from '../support/media.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { sendAcks, syncStream } from '../support/sync-client.ts';
 import { tableItems } from '../support/table-items.ts';
@@ -22,6 +22,8 @@ import { upload } from '../support/uploads.ts';
 let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
   accounts = await setupAccounts();
+  // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+  await turnOffMl(accounts.admin.accessToken, ['facialRecognition', 'ocr', 'duplicateDetection']);
 });
 
 const create = (token: string, body: unknown) =>

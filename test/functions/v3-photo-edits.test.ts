@@ -9,7 +9,7 @@ import { handler as viewAsset } from '#functions/v3/asset/view-asset.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { trash } from '../support/library.ts';
-import { mediaJobsInProcess } from '../support/media.ts';
+import { mediaJobsInProcess, turnOffMl } from '../support/media.ts';
 import { sendAcks, syncStream } from '../support/sync-client.ts';
 import { storedFiles, upload } from '../support/uploads.ts';
 
@@ -19,6 +19,8 @@ let vips: Awaited<ReturnType<typeof Vips>>;
 const media = mediaJobsInProcess();
 beforeAll(async () => {
   accounts = await setupAccounts();
+  // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+  await turnOffMl(accounts.admin.accessToken, ['facialRecognition', 'ocr', 'duplicateDetection']);
   vips = await Vips();
   media.start();
 });

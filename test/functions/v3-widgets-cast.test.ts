@@ -13,7 +13,7 @@ import { handler as getSessions } from '#functions/v3/session/get-sessions.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo, createAlbum } from '../support/library.ts';
-import { objectCreated } from '../support/media.ts';
+import { objectCreated, turnOffMl } from '../support/media.ts';
 import { upload } from '../support/uploads.ts';
 import { makeVideo } from '../support/videos.ts';
 
@@ -54,6 +54,8 @@ const sent = (reply: Awaited<ReturnType<typeof invoke>>) =>
 
 beforeAll(async () => {
   accounts = await setupAccounts();
+  // Not about OCR or duplicates or faces: off, as each photo's cost (test/support/ml-tasks.ts).
+  await turnOffMl(accounts.admin.accessToken, ['facialRecognition', 'ocr', 'duplicateDetection']);
   user = await freshUser(accounts.admin.accessToken, 'Widget');
   const token = user.accessToken;
   photo = await addPhoto(token, { width: 64, height: 48, color: [200, 40, 40] });

@@ -178,6 +178,21 @@ const featureDirections = (): Float32Array => {
   return w;
 };
 
+/** The cosine similarity of two embeddings: how the tests compare what a model gave with what they expect. */
+export const cosine = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    dot += x * y;
+    aa += x * x;
+    bb += y * y;
+  }
+  return dot / Math.sqrt(aa * bb);
+};
+
 /** The embedding the visual model gives an image of one colour (0–255), and the colour word's. */
 export const colourEmbedding = ([r, g, b]: [number, number, number]): Float32Array => {
   const w = featureDirections();

@@ -5,6 +5,7 @@ import { handler as updateConfig } from '#functions/system-config/update-config.
 import { type MediaJob, type MediaJobEvent, runMediaJobsWith } from '#shared/storage/media-jobs.ts';
 import { bearer } from './accounts.ts';
 import { invoke } from './invoke.ts';
+import { type MlTask, withMlTasksOff } from './ml-tasks.ts';
 
 /** What the originals bucket sends the media function for an object (keys URL-encoded), answered with its outcomes. */
 export const objectCreated = (key: string) =>
@@ -56,3 +57,6 @@ export const changeConfig = async (adminToken: string, change: (config: Record<s
   });
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
 };
+
+/** Machine learning's `tasks` off (test/support/ml-tasks.ts), by the admin's token. */
+export const turnOffMl = (adminToken: string, tasks: readonly MlTask[]) => changeConfig(adminToken, withMlTasksOff(tasks));

@@ -5,25 +5,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeImageLocal, encodeTextLocal, localClipAvailable } from '#shared/ml/local/clip.ts';
 import { modelFolderName, resetModelCaches } from '#shared/ml/local/onnx.ts';
 import { originalsStore, resetOriginalsStore } from '#shared/storage/originals.ts';
-import { clipModelFiles, colourEmbedding, colours, makeClipModelDir } from '../support/clip-model.ts';
+import { clipModelFiles, colourEmbedding, colours, cosine, makeClipModelDir } from '../support/clip-model.ts';
 import { makeJpeg } from '../support/photos.ts';
 
 /**
  * CLIP run in this process on the generated Immich-layout model (test/support/clip-model.ts),
  * whose embeddings follow colour: a photo's embedding must rank its colour's word first.
  */
-const cosine = (a: Float32Array, b: Float32Array) => {
-  let dot = 0;
-  let aa = 0;
-  let bb = 0;
-  a.forEach((v, i) => {
-    const w = b[i] as number;
-    dot += v * w;
-    aa += v * v;
-    bb += w * w;
-  });
-  return dot / Math.sqrt(aa * bb);
-};
 const rank = <T>(query: Float32Array, candidates: [T, Float32Array][]) =>
   [...candidates].sort(([, a], [, b]) => cosine(query, b) - cosine(query, a)).map(([name]) => name);
 

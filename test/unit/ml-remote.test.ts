@@ -1,10 +1,12 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DomainError } from '#shared/core/errors.ts';
 import { clipBackend, detectText, encodeImage, encodeText, type MlSettings, ocrEnabled, smartSearchEnabled } from '#shared/ml/ml.ts';
 import { placeholderUrl, remoteConfigured, resetHealth } from '#shared/ml/remote.ts';
 import { configDefaults } from '#shared/model/config.ts';
+import { cosine } from '../support/clip-model.ts';
+import { failure } from '../support/errors.ts';
 import { colourEmbedding, type MlService, namedColours, startMlService, textEmbedding } from '../support/ml-service.ts';
 import { makeJpeg } from '../support/photos.ts';
+import { hangGuard } from '../support/timeouts.ts';
 
 /**
  * The remote back end (docs/machine-learning.md) against a stand-in Immich ML service speaking
@@ -17,32 +19,12 @@ const settings = (urls: string[], changes: Partial<MlSettings> = {}): MlSettings
   ...changes,
 });
 
-const cosine = (a: ArrayLike<number>, b: ArrayLike<number>): number => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += (a[i] ?? 0) * (b[i] ?? 0);
-    na += (a[i] ?? 0) ** 2;
-    nb += (b[i] ?? 0) ** 2;
-  }
-  return dot / Math.sqrt(na * nb);
-};
-
 const predicts = (service: MlService) => service.requests.filter((request) => request.path.endsWith('/predict'));
 const pings = (service: MlService) => service.requests.filter((request) => request.path.endsWith('/ping'));
 
-const failure = async (promise: Promise<unknown>): Promise<DomainError> => {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(DomainError);
-  return error as DomainError;
-};
-
-// Short enough that a held request ends quickly, long enough for the stand-in on a busy machine.
-const predictTimeout = '1500';
+// A held request's wait, short so that it ends quickly: only the tests of a held request set it
+// (every other request takes the hang guard: a busy machine's first answer can take seconds).
+const heldTimeout = '1500';
 const pingTimeoutMs = 1500;
 
 let a: MlService;
@@ -64,7 +46,7 @@ beforeEach(() => {
     service.setPing('ok');
     service.setOcr([]);
   }
-  process.env.ML_PREDICT_TIMEOUT_MS = predictTimeout;
+  process.env.ML_PREDICT_TIMEOUT_MS = String(hangGuard.wait);
 });
 
 afterEach(() => {
@@ -122,6 +104,7 @@ describe('the remote back end', () => {
 
   it('gives up on a URL that does not answer in time, and tries the next', async () => {
     a.setMode('slow');
+    process.env.ML_PREDICT_TIMEOUT_MS = heldTimeout;
     const embedding = await encodeImage(settings([a.url, b.url]), makeJpeg({ color: [0, 0, 250] }));
     expect(predicts(a)).toHaveLength(1);
     expect(predicts(b)).toHaveLength(1);
@@ -130,6 +113,7 @@ describe('the remote back end', () => {
 
   it("answers Immich's 502 when no URL answers in time (never a hang)", async () => {
     a.setMode('slow');
+    process.env.ML_PREDICT_TIMEOUT_MS = heldTimeout;
     const error = await failure(encodeText(settings([a.url]), 'red'));
     expect(error.kind).toBe('upstream');
     expect(error.message).toBe(
