@@ -55,6 +55,7 @@ const sections: Section[] = [
   (await import('./stall.ts')).stallSection,
   (await import('./build.ts')).buildSection,
   (await import('./scale.ts')).scaleSection,
+  (await import('./markers.ts')).markersSection,
 ];
 
 // Sizes (`10k`, `100000`) are the scale section's arguments, not section names.

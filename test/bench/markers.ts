@@ -1,0 +1,92 @@
+/**
+ * `npm run bench -- markers`: the map's markers at scale (docs/places.md, "The map"): one user's
+ * library of 10k, 50k and 100k assets with a position, GET /api/map/markers through the local
+ * server as the web app calls it (gzip accepted): time to the first byte, total time, read
+ * capacity, bytes sent and what they decompress to; and the same reads as one Query chain (one
+ * range, one reader: how the markers were read before they were streamed).
+ */
+import { gunzipSync } from 'node:zlib';
+import { startLocalStack } from './local-stack.ts';
+import { median, table } from './stats.ts';
+import { meterReads, putItems } from './table-io.ts';
+
+const sizes = [10_000, 50_000, 100_000];
+const runs = 3;
+
+export const markersSection = {
+  name: 'markers',
+  async run(): Promise<string> {
+    const stack = await startLocalStack();
+    try {
+      const { db } = await import('#shared/db/client.ts');
+      const { assetItem } = await import('#shared/db/items/asset.ts');
+      const { markerReads } = await import('#shared/services/map.service.ts');
+      const { geoLibrary } = await import('../support/geo-library.ts');
+      const meter = meterReads(db);
+      const parallel = { ...markerReads };
+      const rows: string[][] = [];
+      let written = 0;
+      const library = geoLibrary(stack.admin.id, sizes.at(-1) ?? 0, 7);
+      const call = async () => {
+        meter.items = 0;
+        meter.capacity = 0;
+        const started = performance.now();
+        const response = await fetch(`${stack.baseUrl}/map/markers?isArchived=true`, {
+          headers: { ...stack.adminAuth.headers, 'accept-encoding': 'gzip' },
+        });
+        if (response.status !== 200 || !response.body) throw new Error(`markers: HTTP ${response.status}`);
+        const chunks: Buffer[] = [];
+        let firstByte = 0;
+        // fetch would undo the gzip: the body is read as sent.
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          if (!firstByte) firstByte = performance.now() - started;
+          chunks.push(Buffer.from(chunk));
+        }
+        const total = performance.now() - started;
+        const sent = Buffer.concat(chunks);
+        const text = response.headers.get('content-encoding') === 'gzip' ? gunzipSync(sent) : sent;
+        return {
+          firstByte,
+          total,
+          sent: sent.length,
+          bytes: text.length,
+          markers: (JSON.parse(text.toString('utf8')) as unknown[]).length,
+          rcu: meter.capacity,
+          items: meter.items,
+        };
+      };
+      for (const size of sizes) {
+        await putItems(db, stack.tableName, library.slice(written, size).map(assetItem));
+        written = size;
+        for (const [mode, reads] of [
+          ['ranges read in parallel (now)', parallel],
+          ['one Query chain (before)', { rangesPerOwner: 1, readers: 1, pagesAhead: 2 }],
+        ] as const) {
+          Object.assign(markerReads, reads);
+          await call();
+          const samples: Awaited<ReturnType<typeof call>>[] = [];
+          for (let i = 0; i < runs; i++) samples.push(await call());
+          const pick = (get: (sample: (typeof samples)[number]) => number) => median(samples.map(get));
+          rows.push([
+            `${size / 1000}k`,
+            mode,
+            pick((s) => s.markers).toLocaleString('en'),
+            `${(pick((s) => s.firstByte) / 1000).toFixed(2)} s`,
+            `${(pick((s) => s.total) / 1000).toFixed(2)} s`,
+            pick((s) => s.rcu).toFixed(0),
+            `${(pick((s) => s.sent) / 1e6).toFixed(1)} MB`,
+            `${(pick((s) => s.bytes) / 1e6).toFixed(1)} MB`,
+          ]);
+        }
+        Object.assign(markerReads, parallel);
+      }
+      return [
+        `One user's library of assets with a position (generated with the product's item builder: test/support/geo-library.ts; 2 % trashed, so not on the map), GET /api/map/markers?isArchived=true through the local server on DynamoDB Local, gzip accepted as the web app and the apps accept it. Medians of ${runs} calls after one warm-up. "Before": the same code with one range and one reader, the one Query chain the markers were read with before they were streamed (they were then also held, sorted and sent at once, past 6 MB failing deployed). Read capacity as DynamoDB Local reports it (eventually consistent index reads).`,
+        '',
+        table(['library', 'reads', 'markers', 'first byte', 'total', 'RCU', 'sent (gzip)', 'JSON'], rows),
+      ].join('\n');
+    } finally {
+      await stack.stop();
+    }
+  },
+};
