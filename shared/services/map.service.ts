@@ -60,38 +60,71 @@ const sharingPartners = async (auth: Auth): Promise<string[]> =>
  */
 export const markerReads = { rangesPerOwner: 32, readers: 8, pagesAhead: 2 };
 
-/** Positioned assets newest first, one at a time. */
-type Positioned = AsyncIterator<PositionedAsset, void, void>;
+/** Positioned assets newest first, a page at a time. */
+type Pages = AsyncGenerator<PositionedAsset[], void, void>;
 
 /** An owner's positioned assets in the window, newest first: its ranges read several at once, written in order. */
-async function* ownerMarkers(ownerId: string, ranges: readonly KeyRange[], readers: number): AsyncGenerator<PositionedAsset, void, void> {
-  const sources = ranges.map((range) => () => mapRepo.positionedPages(ownerId, range));
-  for await (const page of readAhead(sources, { concurrency: readers, ahead: markerReads.pagesAhead })) yield* page;
-}
-
-/** Several newest-first sequences as one, newest first (each owner's map index, the albums' others). */
-async function* merged(streams: readonly Positioned[]): AsyncGenerator<PositionedAsset, void, void> {
-  const heads = await Promise.all(streams.map((stream) => stream.next()));
-  try {
-    for (;;) {
-      let newest = -1;
-      for (const [i, head] of heads.entries()) {
-        const current = heads[newest];
-        if (!head.done && (!current || current.done || before(head.value, current.value))) newest = i;
-      }
-      const head = heads[newest];
-      if (!head || head.done) return;
-      yield head.value;
-      heads[newest] = await (streams[newest] as Positioned).next();
-    }
-  } finally {
-    await Promise.all(streams.map((stream) => stream.return?.()));
-  }
-}
+const ownerPages = (ownerId: string, ranges: readonly KeyRange[], readers: number): Pages =>
+  readAhead(
+    ranges.map((range) => () => mapRepo.positionedPages(ownerId, range)),
+    { concurrency: readers, ahead: markerReads.pagesAhead },
+  );
 
 /** Values already held, as one of the merge's sequences. */
-async function* listed(values: readonly PositionedAsset[]): AsyncGenerator<PositionedAsset, void, void> {
-  yield* values;
+async function* listed(values: readonly PositionedAsset[]): AsyncGenerator<PositionedAsset[], void, void> {
+  yield [...values];
+}
+
+/** Up to this many merged assets are handed on at once. */
+const mergedPageSize = 1000;
+
+/**
+ * Several newest-first sequences as one, newest first (each owner's map index, the albums'
+ * others), a page at a time: the next asset is the newest of the sequences' current ones.
+ */
+async function* merged(streams: readonly Pages[]): AsyncGenerator<PositionedAsset[], void, void> {
+  // Each sequence's current page and where it is in it; a sequence whose pages are done leaves.
+  const cursors: { stream: Pages; page: PositionedAsset[]; at: number }[] = [];
+  const refill = async (cursor: { stream: Pages; page: PositionedAsset[]; at: number }): Promise<boolean> => {
+    while (cursor.at >= cursor.page.length) {
+      const next = await cursor.stream.next();
+      if (next.done) return false;
+      cursor.page = next.value;
+      cursor.at = 0;
+    }
+    return true;
+  };
+  try {
+    for (const stream of streams) {
+      const cursor = { stream, page: [], at: 0 };
+      if (await refill(cursor)) cursors.push(cursor);
+    }
+    let out: PositionedAsset[] = [];
+    while (cursors.length > 0) {
+      let newest = 0;
+      for (let i = 1; i < cursors.length; i++) {
+        const cursor = cursors[i] as (typeof cursors)[number];
+        const best = cursors[newest] as (typeof cursors)[number];
+        if (before(cursor.page[cursor.at] as PositionedAsset, best.page[best.at] as PositionedAsset)) newest = i;
+      }
+      const cursor = cursors[newest] as (typeof cursors)[number];
+      out.push(cursor.page[cursor.at] as PositionedAsset);
+      cursor.at++;
+      if (cursor.at >= cursor.page.length) {
+        if (out.length > 0) {
+          yield out;
+          out = [];
+        }
+        if (!(await refill(cursor))) cursors.splice(newest, 1);
+      } else if (out.length >= mergedPageSize) {
+        yield out;
+        out = [];
+      }
+    }
+    if (out.length > 0) yield out;
+  } finally {
+    await Promise.all(streams.map((stream) => stream.return()));
+  }
 }
 
 /** A JSON array written element by element as the markers are read (the map's answer, streamed). */
@@ -115,16 +148,22 @@ const markerWriter = async (
   const ranges = await Promise.all(owners.map((owner) => mapRepo.positionedRanges(owner, window, markerReads.rangesPerOwner)));
   const readers = Math.max(1, Math.floor(markerReads.readers / Math.max(1, owners.length)));
   return async (sink) => {
-    const streams: Positioned[] = owners.map((owner, i) => ownerMarkers(owner, ranges[i] ?? [], readers));
+    const streams: Pages[] = owners.map((owner, i) => ownerPages(owner, ranges[i] ?? [], readers));
     if (others.length > 0) streams.push(listed(others));
+    // Written in pieces of about this many characters (fewer, larger writes).
+    let text = '[';
     let first = true;
-    await sink.write('[');
-    for await (const asset of merged(streams)) {
-      if (!keep(asset)) continue;
-      await sink.write(`${first ? '' : ','}${JSON.stringify(markerOf(asset))}`);
-      first = false;
-    }
-    await sink.write(']');
+    for await (const page of streams.length === 1 ? (streams[0] as Pages) : merged(streams))
+      for (const asset of page) {
+        if (!keep(asset)) continue;
+        text += `${first ? '' : ','}${JSON.stringify(markerOf(asset))}`;
+        first = false;
+        if (text.length >= 16_384) {
+          await sink.write(text);
+          text = '';
+        }
+      }
+    await sink.write(`${text}]`);
   };
 };
 

@@ -5,6 +5,7 @@
  * capacity, bytes sent and what they decompress to; and the same reads as one Query chain (one
  * range, one reader: how the markers were read before they were streamed).
  */
+import { get, type IncomingMessage } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { startLocalStack } from './local-stack.ts';
 import { median, table } from './stats.ts';
@@ -31,20 +32,24 @@ export const markersSection = {
         meter.items = 0;
         meter.capacity = 0;
         const started = performance.now();
-        const response = await fetch(`${stack.baseUrl}/map/markers?isArchived=true`, {
-          headers: { ...stack.adminAuth.headers, 'accept-encoding': 'gzip' },
-        });
-        if (response.status !== 200 || !response.body) throw new Error(`markers: HTTP ${response.status}`);
+        // node:http, not fetch (which undoes the gzip): the body is read as sent.
+        const response = await new Promise<IncomingMessage>((resolve, reject) =>
+          get(
+            `${stack.baseUrl}/map/markers?isArchived=true`,
+            { headers: { ...stack.adminAuth.headers, 'accept-encoding': 'gzip' } },
+            resolve,
+          ).on('error', reject),
+        );
+        if (response.statusCode !== 200) throw new Error(`markers: HTTP ${response.statusCode}`);
         const chunks: Buffer[] = [];
         let firstByte = 0;
-        // fetch would undo the gzip: the body is read as sent.
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        for await (const chunk of response) {
           if (!firstByte) firstByte = performance.now() - started;
-          chunks.push(Buffer.from(chunk));
+          chunks.push(chunk as Buffer);
         }
         const total = performance.now() - started;
         const sent = Buffer.concat(chunks);
-        const text = response.headers.get('content-encoding') === 'gzip' ? gunzipSync(sent) : sent;
+        const text = response.headers['content-encoding'] === 'gzip' ? gunzipSync(sent) : sent;
         return {
           firstByte,
           total,
