@@ -107,8 +107,8 @@ const positionedOf = (ownerId: string, item: Record<string, unknown>): Positione
   };
 };
 
-/** An owner's assets with a position in a key range, newest first, a Query page (1,000 at most) at a time. */
-export async function* positionedPages(ownerId: string, range: KeyRange): AsyncGenerator<PositionedAsset[], void, void> {
-  for await (const page of queryPages(partitions.geo(ownerId), { descending: true, pageSize: 1000, ...range }))
+/** An owner's assets with a position in a key range, newest first, a Query page (`pageSize` at most) at a time. */
+export async function* positionedPages(ownerId: string, range: KeyRange, pageSize = 500): AsyncGenerator<PositionedAsset[], void, void> {
+  for await (const page of queryPages(partitions.geo(ownerId), { descending: true, pageSize, ...range }))
     yield page.flatMap((item) => positionedOf(ownerId, item) ?? []);
 }

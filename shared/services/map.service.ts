@@ -55,10 +55,12 @@ const sharingPartners = async (auth: Auth): Promise<string[]> =>
 
 /**
  * How an owner's map index is read (docs/places.md, "The map"): its window cut into this many date
- * ranges, read this many at once (all owners together), each holding at most this many pages of
- * 1,000 ahead of what is written: at most `readers × pagesAhead` pages are held, whatever the library.
+ * ranges, read this many at once (all owners together), a page of this many items each (about
+ * 350 KB of the index's projection: a page in flight costs several times that in memory), each
+ * range holding at most this many pages ahead of what is written: what is held is bounded by
+ * `readers × (pagesAhead + 1)` pages, whatever the library.
  */
-export const markerReads = { rangesPerOwner: 32, readers: 8, pagesAhead: 2 };
+export const markerReads = { rangesPerOwner: 32, readers: 4, pageSize: 500, pagesAhead: 2 };
 
 /** Positioned assets newest first, a page at a time. */
 type Pages = AsyncGenerator<PositionedAsset[], void, void>;
@@ -66,7 +68,7 @@ type Pages = AsyncGenerator<PositionedAsset[], void, void>;
 /** An owner's positioned assets in the window, newest first: its ranges read several at once, written in order. */
 const ownerPages = (ownerId: string, ranges: readonly KeyRange[], readers: number): Pages =>
   readAhead(
-    ranges.map((range) => () => mapRepo.positionedPages(ownerId, range)),
+    ranges.map((range) => () => mapRepo.positionedPages(ownerId, range, markerReads.pageSize)),
     { concurrency: readers, ahead: markerReads.pagesAhead },
   );
 

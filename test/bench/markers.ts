@@ -66,7 +66,7 @@ export const markersSection = {
         written = size;
         for (const [mode, reads] of [
           ['ranges read in parallel (now)', parallel],
-          ['one Query chain (before)', { rangesPerOwner: 1, readers: 1, pagesAhead: 2 }],
+          ['one Query chain (before)', { ...parallel, rangesPerOwner: 1, readers: 1 }],
         ] as const) {
           Object.assign(markerReads, reads);
           const samples: Awaited<ReturnType<typeof call>>[] = [];
