@@ -206,7 +206,7 @@ export const routes: readonly Route[] = [
     ['GET', '/api/asset/statistics', 'getAssetStatistics', 'read'],
     ['GET', '/api/asset/random', 'getRandom', 'read'],
     ['GET', '/api/asset/memory-lane', 'getMemoryLane', 'read'],
-    ['GET', '/api/asset/map-marker', 'getMapMarkers', 'read'],
+    ['GET', '/api/asset/map-marker', 'getMapMarkers', 'read', { stream: true }],
     ['POST', '/api/asset/exist', 'checkExistingAssets', 'read', { body: 'bulk' }],
     ['GET', '/api/asset/device/{deviceId}', 'getAllUserAssetsByDeviceId', 'read'],
     ['POST', '/api/asset/jobs', 'runAssetJobs', 'write', { mediaJobs: true, transcodeJobs: true, body: 'bulk' }],
@@ -468,7 +468,7 @@ export const routes: readonly Route[] = [
     ['POST', '/api/admin/maintenance', 'setMaintenanceMode', 'read'],
   ]),
   ...areaV3('map', [
-    ['GET', '/api/map/markers', 'getMapMarkers', 'read'],
+    ['GET', '/api/map/markers', 'getMapMarkers', 'read', { stream: true }],
     ['GET', '/api/map/reverse-geocode', 'reverseGeocode', 'read', { lazy: ['places', 'countries'] }],
   ]),
   ...areaV3('memory', [

@@ -1,13 +1,9 @@
-import type { MapMarkerResponseDto } from '#shared/dto/common/map.response.ts';
 import { MapMarkerDto } from '#shared/dto/v1/map.ts';
-import { httpHandler } from '#shared/http/handler.ts';
-import { jsonAnswer } from '#shared/http/json-answer.ts';
-import { returns } from '#shared/http/pipeline.ts';
-import type { RawResponse } from '#shared/http/response.ts';
+import { streamingHandler } from '#shared/http/stream-handler.ts';
 import { getMapMarkers } from '#shared/services/map.service.ts';
 
-// A large answer gzip-compressed, as v3's (functions/v3/map/get-map-markers.ts).
-export const handler = httpHandler(
-  { access: 'user', permission: 'asset.read', returns: returns<RawResponse>(), query: MapMarkerDto },
-  async ({ auth, query, event }) => jsonAnswer<MapMarkerResponseDto[]>(event, await getMapMarkers(auth, query)),
+// Streamed, as v3's (functions/v3/map/get-map-markers.ts; docs/places.md, "The map").
+export const handler = streamingHandler(
+  { access: 'user', permission: 'asset.read', query: MapMarkerDto, contentType: 'application/json; charset=utf-8' },
+  async ({ auth, query }) => getMapMarkers(auth, query),
 );

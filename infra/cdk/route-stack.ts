@@ -14,11 +14,22 @@ import type { FunctionRoles } from './function-roles.ts';
 const pascal = (name: string): string => name.replace(/(^|[-_.])(\w)/g, (_m, _sep, c: string) => c.toUpperCase());
 
 /**
+ * Streaming routes kept out of their path's area. A streaming route's nested stack is an origin of
+ * the distribution, so it cannot wait for a role that reads originals (the bucket's CORS rule names
+ * the distribution: a cycle); v1.100's map markers sit under `/api/asset`, whose file routes read
+ * originals, so they are in the `map` area with v3's (docs/deployment.md, "The sync stream").
+ */
+const streamAreas: Record<string, string> = { '/api/asset/map-marker': 'map' };
+
+/**
  * The area of the API a route belongs to: Immich's controller, the first segment of its path
  * (`/api/asset/...` → `asset`); `/.well-known/immich` and the `$default` fallback belong to `server`.
- * A route never changes area, so adding routes never moves a function between stacks.
+ * A route never changes area, so adding routes never moves a function between stacks (but for
+ * `streamAreas`, above, fixed once).
  */
 export const areaOf = (route: Pick<Route, 'path'>): string => {
+  const moved = streamAreas[route.path];
+  if (moved) return moved;
   const match = /^\/api\/([\w-]+)/.exec(route.path);
   return match?.[1] ?? 'server';
 };

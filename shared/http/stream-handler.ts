@@ -79,17 +79,20 @@ const chunkBytes = 64 * 1024;
  * function prepares a writer; a prepared writer then streams its lines, gzip-compressed when the
  * client accepts it, as they are produced: memory stays flat however long the answer is.
  */
-export const streamingHandler = <TBody extends v.GenericSchema | undefined = undefined>(
-  endpoint: Omit<Endpoint<TBody, undefined, undefined, void>, 'returns' | 'status'> & {
+export const streamingHandler = <
+  TBody extends v.GenericSchema | undefined = undefined,
+  TQuery extends v.GenericSchema | undefined = undefined,
+>(
+  endpoint: Omit<Endpoint<TBody, undefined, TQuery, void>, 'returns' | 'status'> & {
     access: Exclude<Access, 'public' | 'shared' | 'link-password'>;
     contentType: string;
   },
-  prepare: (input: HandlerInput<Auth, TBody, undefined, undefined>) => Promise<Writer>,
+  prepare: (input: HandlerInput<Auth, TBody, undefined, TQuery>) => Promise<Writer>,
 ) => {
   const { contentType, ...rest } = endpoint;
   // The route's prepare step runs as the pipeline's function; its writer comes back with the pipeline's answer.
   const inner = httpHandler(
-    { ...rest, returns: returns<RawResponse>(), status: 200 } as Endpoint<TBody, undefined, undefined, RawResponse> & typeof rest,
+    { ...rest, returns: returns<RawResponse>(), status: 200 } as Endpoint<TBody, undefined, TQuery, RawResponse> & typeof rest,
     async (input) => {
       const prepared: Prepared = { statusCode: 200, headers: {}, body: '', writer: await prepare(input) };
       return new RawResponse(prepared);

@@ -8,10 +8,11 @@ import { Permission } from '../access/permission.ts';
 import { requireVisitorAlbum } from '../access/shared-link-access.ts';
 import { inBatches } from '../core/concurrency.ts';
 import { DomainError, Invalid } from '../core/errors.ts';
+import { readAhead } from '../core/read-ahead.ts';
 import { type SafeFetchResult, safeFetch, UrlRefused } from '../core/safe-fetch.ts';
 import * as albumRepo from '../db/album.repository.ts';
 import * as assetRepo from '../db/asset.repository.ts';
-import type { PositionedAsset } from '../db/map.repository.ts';
+import type { KeyRange, PositionedAsset } from '../db/map.repository.ts';
 import * as mapRepo from '../db/map.repository.ts';
 import * as partnerRepo from '../db/partner.repository.ts';
 import * as timelineRepo from '../db/timeline.repository.ts';
@@ -44,64 +45,185 @@ const shown = (asset: PositionedAsset, auth: Auth, filters: MarkerFilters): bool
 const newestFirst = (a: PositionedAsset, b: PositionedAsset): number =>
   b.fileCreatedAt.localeCompare(a.fileCreatedAt) || b.assetId.localeCompare(a.assetId);
 
+/** The map index's order (its sort key `<fileCreatedAt>#<assetId>`, descending): whether `a` comes before `b`. */
+const before = (a: PositionedAsset, b: PositionedAsset): boolean =>
+  a.fileCreatedAt !== b.fileCreatedAt ? a.fileCreatedAt > b.fileCreatedAt : a.assetId > b.assetId;
+
 /** The users who share their library with the caller (all of them, as Immich's markers read them). */
 const sharingPartners = async (auth: Auth): Promise<string[]> =>
   (await partnerRepo.listSharingWith(auth.user.id)).map((partner) => partner.sharedById);
 
-/** Each owner's positioned assets in the window, read from the map index. */
-const positionedOf = async (owners: readonly string[], filters: MarkerFilters): Promise<PositionedAsset[]> =>
-  (
-    await Promise.all(
-      owners.map((owner) =>
-        mapRepo.listPositionedAssets(owner, {
-          ...(filters.fileCreatedAfter ? { after: filters.fileCreatedAfter } : {}),
-          ...(filters.fileCreatedBefore ? { before: filters.fileCreatedBefore } : {}),
-        }),
-      ),
-    )
-  ).flat();
+/**
+ * How an owner's map index is read (docs/places.md, "The map"): its window cut into this many date
+ * ranges, read this many at once (all owners together), a page of this many items each (about
+ * 350 KB of the index's projection: a page in flight costs several times that in memory), each
+ * range holding at most this many pages ahead of what is written: what is held is bounded by
+ * `readers × (pagesAhead + 1)` pages, whatever the library.
+ */
+export const markerReads = { rangesPerOwner: 32, readers: 4, pageSize: 500, pagesAhead: 2 };
+
+/** Positioned assets newest first, a page at a time. */
+type Pages = AsyncGenerator<PositionedAsset[], void, void>;
+
+/** An owner's positioned assets in the window, newest first: its ranges read several at once, written in order. */
+const ownerPages = (ownerId: string, ranges: readonly KeyRange[], readers: number): Pages =>
+  readAhead(
+    ranges.map((range) => () => mapRepo.positionedPages(ownerId, range, markerReads.pageSize)),
+    { concurrency: readers, ahead: markerReads.pagesAhead },
+  );
+
+/** Values already held, as one of the merge's sequences. */
+async function* listed(values: readonly PositionedAsset[]): AsyncGenerator<PositionedAsset[], void, void> {
+  yield [...values];
+}
+
+/** Up to this many merged assets are handed on at once. */
+const mergedPageSize = 1000;
+
+/**
+ * Several newest-first sequences as one, newest first (each owner's map index, the albums'
+ * others), a page at a time: the next asset is the newest of the sequences' current ones.
+ */
+async function* merged(streams: readonly Pages[]): AsyncGenerator<PositionedAsset[], void, void> {
+  // Each sequence's current page and where it is in it; a sequence whose pages are done leaves.
+  const cursors: { stream: Pages; page: PositionedAsset[]; at: number }[] = [];
+  const refill = async (cursor: { stream: Pages; page: PositionedAsset[]; at: number }): Promise<boolean> => {
+    while (cursor.at >= cursor.page.length) {
+      const next = await cursor.stream.next();
+      if (next.done) return false;
+      cursor.page = next.value;
+      cursor.at = 0;
+    }
+    return true;
+  };
+  try {
+    for (const stream of streams) {
+      const cursor = { stream, page: [], at: 0 };
+      if (await refill(cursor)) cursors.push(cursor);
+    }
+    let out: PositionedAsset[] = [];
+    while (cursors.length > 0) {
+      let newest = 0;
+      for (let i = 1; i < cursors.length; i++) {
+        const cursor = cursors[i] as (typeof cursors)[number];
+        const best = cursors[newest] as (typeof cursors)[number];
+        if (before(cursor.page[cursor.at] as PositionedAsset, best.page[best.at] as PositionedAsset)) newest = i;
+      }
+      const cursor = cursors[newest] as (typeof cursors)[number];
+      out.push(cursor.page[cursor.at] as PositionedAsset);
+      cursor.at++;
+      if (cursor.at >= cursor.page.length) {
+        if (out.length > 0) {
+          yield out;
+          out = [];
+        }
+        if (!(await refill(cursor))) cursors.splice(newest, 1);
+      } else if (out.length >= mergedPageSize) {
+        yield out;
+        out = [];
+      }
+    }
+    if (out.length > 0) yield out;
+  } finally {
+    await Promise.all(streams.map((stream) => stream.return()));
+  }
+}
+
+/** A JSON array written element by element as the markers are read (the map's answer, streamed). */
+export type MarkerWriter = (sink: { write(text: string): Promise<void> | void }) => Promise<void>;
+
+/**
+ * The markers of `owners`' map indexes (and `others`, already newest first) that `keep` keeps, as a
+ * writer of the JSON array Immich answers: every range of every owner is found before the first
+ * byte (a failure then is Immich's JSON error), the markers are read and written as they come.
+ */
+const markerWriter = async (
+  owners: readonly string[],
+  filters: MarkerFilters,
+  keep: (asset: PositionedAsset) => boolean,
+  others: readonly PositionedAsset[] = [],
+): Promise<MarkerWriter> => {
+  const window = {
+    ...(filters.fileCreatedAfter ? { after: filters.fileCreatedAfter } : {}),
+    ...(filters.fileCreatedBefore ? { before: filters.fileCreatedBefore } : {}),
+  };
+  const ranges = await Promise.all(owners.map((owner) => mapRepo.positionedRanges(owner, window, markerReads.rangesPerOwner)));
+  const readers = Math.max(1, Math.floor(markerReads.readers / Math.max(1, owners.length)));
+  return async (sink) => {
+    const streams: Pages[] = owners.map((owner, i) => ownerPages(owner, ranges[i] ?? [], readers));
+    if (others.length > 0) streams.push(listed(others));
+    // Written in pieces of about this many characters (fewer, larger writes).
+    let text = '[';
+    let first = true;
+    for await (const page of streams.length === 1 ? (streams[0] as Pages) : merged(streams))
+      for (const asset of page) {
+        if (!keep(asset)) continue;
+        text += `${first ? '' : ','}${JSON.stringify(markerOf(asset))}`;
+        first = false;
+        if (text.length >= 16_384) {
+          await sink.write(text);
+          text = '';
+        }
+      }
+    await sink.write(`${text}]`);
+  };
+};
 
 /**
  * GET /asset/map-marker (v1.100): the caller's untrashed, visible assets with a position, and with
  * `withPartners` those of the users sharing with them, newest first, from the visibilities asked
  * for (v1.100's `isArchived` absent: archived and not, as Immich v1.100). A partner's archive stays theirs (as in the metadata search:
  * docs/immich-compatibility.md). The locked folder never shows (v1.100 knows none).
+ * Streamed (docs/places.md, "The map"): the writer of its JSON array.
  */
-export const getMapMarkers = async (auth: Auth, filters: MarkerFilters): Promise<MapMarker[]> => {
+export const getMapMarkers = async (auth: Auth, filters: MarkerFilters): Promise<MarkerWriter> => {
   const owners = [auth.user.id, ...(filters.withPartners ? await sharingPartners(auth) : [])];
-  return (await positionedOf(owners, filters))
-    .filter((asset) => asset.deletedAt === null && within(asset, filters) && shown(asset, auth, filters))
-    .sort(newestFirst)
-    .map(markerOf);
+  return markerWriter(owners, filters, (asset) => asset.deletedAt === null && within(asset, filters) && shown(asset, auth, filters));
+};
+
+/** Album members are read by key this many at a time. */
+const albumReadBatch = 100;
+
+/**
+ * The positioned assets of every album the caller owns or is in that none of `owners` owns (theirs
+ * come from their map index), newest first. Held until written: they are few beside a library
+ * (another user's shared albums), each a positioned asset's few fields.
+ */
+const sharedAlbumsOthers = async (auth: Auth, owners: readonly string[]): Promise<PositionedAsset[]> => {
+  const albumIds = [...(await albumRepo.list(auth.user.id)).map((album) => album.id), ...(await albumRepo.listIdsSharedWith(auth.user.id))];
+  const memberIds = new Set<string>();
+  await inBatches([...new Set(albumIds)], 8, async (albumId) => {
+    for (const member of await albumRepo.listMembers(albumId)) memberIds.add(member.assetId);
+  });
+  const ids = [...memberIds];
+  const others: PositionedAsset[] = [];
+  const chunks = Array.from({ length: Math.ceil(ids.length / albumReadBatch) }, (_, i) =>
+    ids.slice(i * albumReadBatch, (i + 1) * albumReadBatch),
+  );
+  await inBatches(chunks, 4, async (chunk) => {
+    for (const asset of await assetRepo.getMany(chunk)) {
+      const positioned = owners.includes(asset.ownerId) ? undefined : mapRepo.positionOf(asset);
+      if (positioned) others.push(positioned);
+    }
+  });
+  return others.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
 };
 
 /**
  * GET /map/markers (v3): the caller's untrashed assets with a position from the visibilities asked
  * for (the timeline, with v3's `isArchived` their own archive too), with `withPartners` those of the users sharing with them,
  * with `withSharedAlbums` those of every album they own or are in; newest first, each once.
+ * Streamed (docs/places.md, "The map"): the writer of its JSON array.
  */
-export const getMapMarkersV3 = async (auth: Auth, filters: MarkerFilters): Promise<MapMarker[]> => {
+export const getMapMarkersV3 = async (auth: Auth, filters: MarkerFilters): Promise<MarkerWriter> => {
   const owners = [auth.user.id, ...(filters.withPartners ? await sharingPartners(auth) : [])];
-  const found = new Map<string, PositionedAsset>();
-  for (const asset of await positionedOf(owners, filters)) found.set(asset.assetId, asset);
-  if (filters.withSharedAlbums) {
-    const albumIds = [
-      ...(await albumRepo.list(auth.user.id)).map((album) => album.id),
-      ...(await albumRepo.listIdsSharedWith(auth.user.id)),
-    ];
-    const memberIds = new Set<string>();
-    await inBatches([...new Set(albumIds)], 8, async (albumId) => {
-      for (const member of await albumRepo.listMembers(albumId)) if (!found.has(member.assetId)) memberIds.add(member.assetId);
-    });
-    for (const asset of await assetRepo.getMany([...memberIds])) {
-      const positioned = mapRepo.positionOf(asset);
-      if (positioned) found.set(positioned.assetId, positioned);
-    }
-  }
-  return [...found.values()]
-    .filter((asset) => asset.deletedAt === null && within(asset, filters) && shown(asset, auth, filters))
-    .sort(newestFirst)
-    .map(markerOf);
+  const others = filters.withSharedAlbums ? await sharedAlbumsOthers(auth, owners) : [];
+  return markerWriter(
+    owners,
+    filters,
+    (asset) => asset.deletedAt === null && within(asset, filters) && shown(asset, auth, filters),
+    others,
+  );
 };
 
 /**

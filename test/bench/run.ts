@@ -57,6 +57,7 @@ const sections: Section[] = [
   (await import('./build.ts')).buildSection,
   (await import('./scale.ts')).scaleSection,
   (await import('./albums-scale.ts')).albumsScaleSection,
+  (await import('./markers.ts')).markersSection,
 ];
 
 // Sizes (`10k`, `100000`) are the scale section's arguments, not section names.

@@ -138,18 +138,24 @@ describe('ImmichStack', () => {
 
   it('serves each streaming route from a function URL in RESPONSE_STREAM mode, open only to what sends the stack’s token', () => {
     const streaming = routes.filter((r) => r.stream);
-    expect(streaming.map((r) => r.path)).toEqual(['/api/sync/stream']);
+    // The sync stream, and both generations' map markers (every marker in one answer: docs/places.md, "The map").
+    expect(streaming.map((r) => `${r.method} ${r.path}`).sort()).toEqual(
+      ['GET /api/asset/map-marker', 'GET /api/map/markers', 'POST /api/sync/stream'].sort(),
+    );
     const urls = values(template.findResources('AWS::Lambda::Url'));
     expect(urls).toHaveLength(streaming.length);
     for (const url of urls) expect(url.Properties).toMatchObject({ AuthType: 'NONE', InvokeMode: 'RESPONSE_STREAM' });
-    const fn = values(template.findResources('AWS::Lambda::Function')).find((each) =>
-      String(each.Properties.Description).includes('(POST /api/sync/stream)'),
+    const functions = values(template.findResources('AWS::Lambda::Function'));
+    const streamers = streaming.map((route) =>
+      functions.find((each) => String(each.Properties.Description).includes(`(${route.method} ${route.path})`)),
     );
-    // The token the distribution sends (the stack id's UUID), and minutes to stream a large library.
-    expect(fn?.Properties.Environment.Variables.ORIGIN_VERIFY).toBeDefined();
-    expect(fn?.Properties.Timeout).toBe(300);
-    for (const other of values(template.findResources('AWS::Lambda::Function')))
-      if (other !== fn) expect(other.Properties.Environment?.Variables?.ORIGIN_VERIFY).toBeUndefined();
+    for (const fn of streamers) {
+      // The token the distribution sends (the stack id's UUID), and minutes to stream a large library.
+      expect(fn?.Properties.Environment.Variables.ORIGIN_VERIFY).toBeDefined();
+      expect(fn?.Properties.Timeout).toBe(300);
+    }
+    for (const other of functions)
+      if (!streamers.includes(other)) expect(other.Properties.Environment?.Variables?.ORIGIN_VERIFY).toBeUndefined();
   });
 
   it('makes one arm64 nodejs24.x function per route, the media function, the transcode function, the nightly tasks and the socket’s four, each with its own log group', () => {

@@ -106,11 +106,26 @@ describe('the web distribution', () => {
     expect(policy.ParametersInCacheKeyAndForwardedToOrigin.EnableAcceptEncodingGzip).toBe(true);
   });
 
+  it('sends both generations’ map markers to their function URLs as the sync stream: a GET never cached, its query string passed on', () => {
+    for (const path of ['/api/map/markers', '/api/asset/map-marker']) {
+      const markers = behaviour(path);
+      expect(JSON.stringify(originOf(markers).DomainName), path).toContain('FunctionUrl');
+      expect(originOf(markers).OriginCustomHeaders).toEqual(originOf(behaviour('/api/sync/stream')).OriginCustomHeaders);
+      // Every viewer header, cookie and query string reaches the function; nothing is kept (no TTL unless the answer asked).
+      expect(markers.OriginRequestPolicyId, path).toBe(allViewerExceptHost);
+      expect(markers.CachePolicyId, path).toEqual(behaviour('/api/sync/stream').CachePolicyId);
+      expect(markers.AllowedMethods, path).toContain('GET');
+      expect(markers.Compress, path).toBe(false);
+    }
+  });
+
   it('sends the API’s paths to the HTTP API uncached, with every method, header, cookie and query string but Host', () => {
     const patterns = config.CacheBehaviors.map((each: Json) => each.PathPattern);
     // The socket first: CloudFront takes the first pattern that matches.
     expect(patterns).toEqual([
       '/api/socket.io/*',
+      '/api/asset/map-marker',
+      '/api/map/markers',
       '/api/sync/stream',
       '/api/assets',
       '/api/asset/upload',
