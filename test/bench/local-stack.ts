@@ -39,6 +39,8 @@ export const startLocalStack = async (
     baseUrl,
     admin,
     adminAuth: { baseUrl, headers: { Authorization: `Bearer ${session.accessToken}` } },
+    /** Resolves when the media work the uploads started is done. */
+    mediaIdle: () => server.mediaIdle(),
     stop: async () => {
       // The previews its uploads started use the table: they finish first.
       await server.mediaIdle();

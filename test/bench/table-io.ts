@@ -3,13 +3,14 @@ import { median, percentile } from './stats.ts';
 
 /**
  * What a bench reads from DynamoDB, counted on the functions' shared client: items (Query
- * ScannedCount, BatchGetItem and GetItem items) and read capacity (ReturnConsumedCapacity).
- * The caller zeroes it before each request.
+ * ScannedCount, BatchGetItem and GetItem items) and read capacity (ReturnConsumedCapacity); the
+ * write capacity of the writes apart (`writes`). The caller zeroes it before each request.
  */
-export const meterReads = (db: DynamoDBDocumentClient): { items: number; capacity: number } => {
-  const meter = { items: 0, capacity: 0 };
+export const meterReads = (db: DynamoDBDocumentClient): { items: number; capacity: number; writes: number } => {
+  const meter = { items: 0, capacity: 0, writes: 0 };
   db.middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
+      const write = /Put|Update|Delete|TransactWrite|BatchWrite/.test(String(context.commandName ?? ''));
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
@@ -18,8 +19,11 @@ export const meterReads = (db: DynamoDBDocumentClient): { items: number; capacit
       else if (output.Responses && typeof output.Responses === 'object')
         meter.items += Object.values(output.Responses as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
       else if ('Item' in output) meter.items += output.Item ? 1 : 0;
-      for (const used of [output.ConsumedCapacity].flat())
-        meter.capacity += Number((used as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0);
+      for (const used of [output.ConsumedCapacity].flat()) {
+        const units = Number((used as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0);
+        if (write) meter.writes += units;
+        else meter.capacity += units;
+      }
       return result;
     },
     { step: 'initialize', name: 'bench-meter' },
