@@ -239,6 +239,8 @@ const measureJob = async (job: ScaleJob, options: { generateOnly: boolean; first
           total.wireBytes += stats.wireBytes;
           for (const [type, n] of stats.types) total.types.set(type, (total.types.get(type) ?? 0) + n);
           total.complete = stats.complete;
+          if (!stats.complete && stats.lines === 0)
+            throw new Error(`${user.name}'s ${name}: a stream ended with no line and no SyncCompleteV1`);
           // The acks of a stream cut short go in before the next (inside the time); the last's after.
           if (!stats.complete) await ack(sdk, user.auth, stats.acks);
           else total.acks = stats.acks;
