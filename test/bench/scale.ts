@@ -120,6 +120,8 @@ const measureJob = async (job: ScaleJob, options: { generateOnly: boolean; first
   const size = kept?.size ?? ('size' in job ? job.size : 0);
   if ('keep' in job && job.keep !== undefined && existsSync(libraryFile(job.keep)))
     throw new Error(`--keep ${job.keep}: it holds a library already (--reuse it, or remove the folder)`);
+  if ('keep' in job && job.keep !== undefined && existsSync(dbDir(job.keep)))
+    throw new Error(`--keep ${job.keep}: it holds the table of a generation that did not finish (remove the folder)`);
   const work = dir ?? mkdtempSync(join(tmpdir(), 'immich-bench-scale-'));
   const dbPath = dir ? dbDir(dir) : process.env.SCALE_DB_PATH ? join(process.env.SCALE_DB_PATH, `scale-${size}-${Date.now()}`) : undefined;
   const stack = await startLocalStack(
