@@ -7,6 +7,7 @@
  *   node test/bench/run.ts ml         smart search, OCR, the perceptual hash (test/bench/ml.ts), into benchmarks.md and cost.md
  *   node test/bench/run.ts stall      the stall soak (test/bench/stall.ts; STALL_ONLY=<regex> for some of its requests)
  *   node test/bench/run.ts scale 10k 100k   large libraries at these sizes (test/bench/scale.ts; default 100k)
+ *   node test/bench/run.ts scale 10k --reuse DIR   and a library kept by `--keep DIR` (test/bench/scale.ts)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,8 +61,9 @@ const sections: Section[] = [
   (await import('./markers.ts')).markersSection,
 ];
 
-// Sizes (`10k`, `100000`) are the scale section's arguments, not section names.
-const wanted = process.argv.slice(2).filter((arg) => !/^\d+k?$/i.test(arg));
+// Sizes (`10k`, `100000`) and `--keep DIR`, `--reuse DIR`, ... are the scale section's arguments, not section names.
+const scaleArgs = (await import('./scale.ts')).scaleArgValues(process.argv.slice(2));
+const wanted = process.argv.slice(2).filter((arg) => !scaleArgs.has(arg));
 for (const section of sections.filter((s) => wanted.length === 0 || wanted.includes(s.name))) {
   console.log(`\n## ${section.name}`);
   const body = await section.run();

@@ -1,14 +1,24 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { createGunzip, gzipSync } from 'node:zlib';
 import { makeJpeg } from '../support/photos.ts';
 import { startLocalStack } from './local-stack.ts';
 import type { Section } from './run.ts';
-import type { ScaleLibrary, ScaleUser } from './scale/generate.ts';
+import {
+  dbDir,
+  describe,
+  type KeptAsset,
+  type KeptLibrary,
+  type KeptUser,
+  libraryFile,
+  loadLibrary,
+  saveLibrary,
+} from './scale/library.ts';
 import { median, percentile, table } from './stats.ts';
 import { ack, type StreamStats, stream } from './sync.ts';
 import { meterReads } from './table-io.ts';
@@ -20,14 +30,70 @@ import { meterReads } from './table-io.ts';
  * people, the map, uploads. Each size runs in a process of its own (a fresh DynamoDB Local).
  *   npm run bench -- scale            100k
  *   npm run bench -- scale 10k 100k   the sizes given (a number, or with k)
+ *   npm run bench -- scale 500k --keep DIR    generates into DynamoDB Local on disk under DIR/db and
+ *       keeps it with its description (DIR/library.json, ./scale/library.ts); DIR on /dev/shm (a
+ *       tmpfs) writes at about in-memory speed without holding the table in Java's heap
+ *   npm run bench -- scale --reuse DIR        measures a kept library with the current code (no
+ *       generation; other sizes given are generated as usual, each in its own DynamoDB Local)
+ *   node test/bench/scale.ts 500k --keep DIR --generate-only   generation only (writes no doc)
+ *   --first-syncs N      only the first N users' first syncs (the first user's is always made: its
+ *       incremental syncs follow it); the table says which were made
  * Items read and RCU are DynamoDB's for the request (ReturnConsumedCapacity on the functions'
  * client); bytes are the answer's body as sent (JSON), and its gzip size.
  */
 
-export const parseSizes = (args: readonly string[]): number[] =>
-  args
-    .filter((arg) => /^\d+k?$/i.test(arg))
-    .map((arg) => (arg.toLowerCase().endsWith('k') ? Number(arg.slice(0, -1)) * 1000 : Number(arg)));
+const sizeOf = (arg: string) => (arg.toLowerCase().endsWith('k') ? Number(arg.slice(0, -1)) * 1000 : Number(arg));
+
+/** One library to measure: a size generated (and kept under `keep`), or a kept one reused. */
+export type ScaleJob = { size: number; keep?: string } | { reuse: string };
+
+export interface ScaleArgs {
+  jobs: ScaleJob[];
+  generateOnly: boolean;
+  firstSyncs?: number;
+}
+
+/** The scale section's arguments: sizes, `--keep DIR` (the sizes given: one), `--reuse DIR` (repeatable), `--generate-only`, `--first-syncs N`. */
+export const parseScaleArgs = (args: readonly string[]): ScaleArgs => {
+  const sizes: number[] = [];
+  const reuse: string[] = [];
+  let keep: string | undefined;
+  let generateOnly = false;
+  let firstSyncs: number | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const value = () => {
+      const next = args[++i];
+      if (next === undefined) throw new Error(`${arg}: a value is missing`);
+      return next;
+    };
+    if (arg === '--keep') keep = value();
+    else if (arg === '--reuse') reuse.push(value());
+    else if (arg === '--generate-only') generateOnly = true;
+    else if (arg === '--first-syncs') firstSyncs = Number(value());
+    else if (/^\d+k?$/i.test(arg)) sizes.push(sizeOf(arg));
+  }
+  if (keep !== undefined && sizes.length !== 1) throw new Error('--keep DIR keeps one library: give one size');
+  if (sizes.length === 0 && reuse.length === 0) sizes.push(100_000);
+  return {
+    jobs: [...sizes.map((size) => ({ size, ...(keep === undefined ? {} : { keep }) })), ...reuse.map((dir) => ({ reuse: dir }))],
+    generateOnly,
+    ...(firstSyncs === undefined ? {} : { firstSyncs }),
+  };
+};
+
+/** Arguments of the scale section that are not section names (for test/bench/run.ts). */
+export const scaleArgValues = (args: readonly string[]): Set<string> => {
+  const values = new Set<string>();
+  args.forEach((arg, i) => {
+    if (/^\d+k?$/i.test(arg) || arg === '--generate-only') values.add(arg);
+    if (['--keep', '--reuse', '--first-syncs'].includes(arg)) {
+      values.add(arg);
+      if (args[i + 1] !== undefined) values.add(args[i + 1] as string);
+    }
+  });
+  return values;
+};
 
 const count = (n: number) => Math.round(n).toLocaleString('en');
 const mb = (bytes: number) => (bytes / 1_048_576).toFixed(2);
@@ -42,34 +108,68 @@ interface SizeResult {
   checks: string[];
   syncRows: (string | number)[][];
   readRows: (string | number)[][];
+  mapRows: (string | number)[][];
   uploadRows: (string | number)[][];
 }
 
-const measureSize = async (size: number): Promise<SizeResult> => {
-  const work = mkdtempSync(join(tmpdir(), 'immich-bench-scale-'));
-  const dbPath = process.env.SCALE_DB_PATH ? join(process.env.SCALE_DB_PATH, `scale-${size}-${Date.now()}`) : undefined;
-  const stack = await startLocalStack({ ORIGINALS_DIR: join(work, 'originals') }, dbPath ? { dbPath } : {});
+type User = KeptUser & { token: string; auth: { baseUrl: string; headers: Record<string, string> } };
+
+const measureJob = async (job: ScaleJob, options: { generateOnly: boolean; firstSyncs?: number }): Promise<SizeResult> => {
+  const kept = 'reuse' in job ? loadLibrary(job.reuse) : undefined;
+  const dir = 'reuse' in job ? job.reuse : job.keep;
+  const size = kept?.size ?? ('size' in job ? job.size : 0);
+  if ('keep' in job && job.keep !== undefined && existsSync(libraryFile(job.keep)))
+    throw new Error(`--keep ${job.keep}: it holds a library already (--reuse it, or remove the folder)`);
+  if ('keep' in job && job.keep !== undefined && existsSync(dbDir(job.keep)))
+    throw new Error(`--keep ${job.keep}: it holds the table of a generation that did not finish (remove the folder)`);
+  const work = dir ?? mkdtempSync(join(tmpdir(), 'immich-bench-scale-'));
+  const dbPath = dir ? dbDir(dir) : process.env.SCALE_DB_PATH ? join(process.env.SCALE_DB_PATH, `scale-${size}-${Date.now()}`) : undefined;
+  const stack = await startLocalStack(
+    { ORIGINALS_DIR: join(work, 'originals') },
+    { ...(dbPath ? { dbPath } : {}), ...(kept ? { tableName: kept.tableName, existing: true } : dir ? { tableName: 'scale' } : {}) },
+  );
   const { baseUrl, tableName, adminAuth } = stack;
   const { db } = await import('#shared/db/client.ts');
   const sdk = await import('@immich/sdk-v3');
-  const { generate } = await import('./scale/generate.ts');
-  const meter = meterReads(db);
+  const { table: tableDefinition } = await import('#shared/db/table.ts');
+  const meter = meterReads(db, tableDefinition.indexes);
   const log = (line: string) => process.stderr.write(`[scale ${count(size)}] ${line}\n`);
   try {
-    const t0 = performance.now();
-    const lib: ScaleLibrary = await generate(size, { sdk, db, tableName, baseUrl, adminAuth }, log);
-    const generateSeconds = (performance.now() - t0) / 1000;
-    const users = lib.users;
-    const [a] = users as [ScaleUser];
+    let lib: KeptLibrary;
+    let users: User[];
+    if (kept) {
+      lib = kept;
+      users = [];
+      for (const user of kept.users) {
+        const session = await sdk.login({ loginCredentialDto: { email: user.email, password: user.password } }, { baseUrl });
+        users.push({ ...user, token: session.accessToken, auth: { baseUrl, headers: { Authorization: `Bearer ${session.accessToken}` } } });
+      }
+      log(`reusing ${libraryFile(dir as string)} (measured ${kept.runs} time${kept.runs === 1 ? '' : 's'} before)`);
+    } else {
+      const { generate } = await import('./scale/generate.ts');
+      const t0 = performance.now();
+      const generated = await generate(size, { sdk, db, tableName, baseUrl, adminAuth }, log);
+      const generateSeconds = (performance.now() - t0) / 1000;
+      const g = generated.seconds;
+      const generation = `${count(generated.items)} items built in ${g.build.toFixed(1)} s and written in ${g.items.toFixed(1)} s (${count(generated.items / g.items)} items/s${dbPath ? ', DynamoDB Local on disk' : ''}); the API part (partners, stacks, memories, tags) ${g.api.toFixed(1)} s; in all ${generateSeconds.toFixed(0)} s`;
+      log(generation);
+      lib = describe(generated, tableName, generation);
+      users = generated.users.map((user, i) => ({ ...(lib.users[i] as KeptUser), token: user.token, auth: user.auth }));
+      if (dir) {
+        saveLibrary(dir, lib);
+        log(`kept in ${dir} (${libraryFile(dir)} and the table under ${dbDir(dir)})`);
+      }
+    }
+    const [a] = users as [User];
     const assetsTotal = users.reduce((n, u) => n + u.assets.length, 0);
-    const facesTotal = users.reduce((n, u) => n + u.faces.length, 0);
+    const facesTotal = users.reduce((n, u) => n + u.faces, 0);
     const peopleTotal = users.reduce((n, u) => n + u.people.length, 0);
-    const entries = lib.albums.reduce((n, album) => n + album.assetIds.length, 0);
-    const shape = `${count(assetsTotal)} asset items (${users.map((u) => count(u.assets.length)).join(' / ')}), ${count(facesTotal)} faces of ${count(peopleTotal)} people, ${count(lib.albums.length)} albums with ${count(entries)} entries (${lib.albums.filter((x) => x.shares.length > 0).length} shared), ${lib.stacks} stacks, ${lib.memories} memories, ${count(lib.tagged)} tag entries, 2 partner shares`;
+    const entries = lib.albums.reduce((n, album) => n + album.entries, 0);
+    const shape = `${count(assetsTotal)} asset items (${users.map((u) => count(u.assets.length)).join(' / ')}), ${count(facesTotal)} faces of ${count(peopleTotal)} people, ${count(lib.albums.length)} albums with ${count(entries)} entries (${lib.albums.filter((x) => x.shared).length} shared), ${lib.stacks} stacks, ${lib.memories} memories, ${count(lib.tagged)} tag entries, 2 partner shares`;
     const generation = [
-      `${count(lib.items)} items built in ${lib.seconds.build.toFixed(1)} s and written in ${lib.seconds.items.toFixed(1)} s (${count(lib.items / lib.seconds.items)} items/s); the API part (partners, stacks, memories, tags) ${lib.seconds.api.toFixed(1)} s; in all ${generateSeconds.toFixed(0)} s`,
+      kept ? `${lib.generation} (a kept library, measured ${lib.runs} time${lib.runs === 1 ? '' : 's'} before)` : lib.generation,
     ];
-    log(generation[0] as string);
+    if (options.generateOnly) return { size, shape, generation, checks: [], syncRows: [], readRows: [], mapRows: [], uploadRows: [] };
 
     const json = async (token: string, method: string, path: string, body?: unknown) => {
       meter.items = 0;
@@ -98,7 +198,7 @@ const measureSize = async (size: number): Promise<SizeResult> => {
     for (const user of users) {
       const expected = new Map<string, number>();
       for (const asset of user.assets)
-        if (asset.visibility === 'timeline' && asset.deletedAt === null) {
+        if (asset.visibility === 'timeline' && !asset.trashed) {
           const month = `${asset.localDateTime.slice(0, 7)}-01`;
           expected.set(month, (expected.get(month) ?? 0) + 1);
         }
@@ -110,9 +210,11 @@ const measureSize = async (size: number): Promise<SizeResult> => {
       checks.push(`${user.name}: ${got.length} timeline months, ${count(got.reduce((n, b) => n + b.count, 0))} assets, as generated`);
     }
 
-    // First sync of the 3.x app for each user, then the first user's incremental syncs.
+    // First sync of the 3.x app for each user (the first --first-syncs), then the first user's
+    // incremental syncs. A stream that ends before SyncCompleteV1 (its deadline) is acked and
+    // called again, as the app does, until one completes: the row counts the streams.
     const syncRows: (string | number)[][] = [];
-    const sync = async (user: ScaleUser, token: string, name: string) => {
+    const sync = async (user: User, name: string) => {
       global.gc?.();
       const baseline = process.memoryUsage().heapUsed;
       let peak = baseline;
@@ -121,12 +223,30 @@ const measureSize = async (size: number): Promise<SizeResult> => {
         peak = Math.max(peak, process.memoryUsage().heapUsed);
         rss = Math.max(rss, process.memoryUsage().rss);
       }, 5);
-      meter.items = 0;
-      meter.capacity = 0;
+      const total: StreamStats = { lines: 0, wireBytes: 0, bytes: 0, types: new Map(), acks: [], complete: false };
+      let items = 0;
+      let capacity = 0;
+      let streams = 0;
       const t = performance.now();
-      let stats: StreamStats;
       try {
-        stats = await stream(baseUrl, token);
+        while (!total.complete) {
+          if (++streams > 100) throw new Error(`${user.name}'s ${name}: no SyncCompleteV1 after 100 streams`);
+          meter.items = 0;
+          meter.capacity = 0;
+          const stats = await stream(baseUrl, user.token, undefined, { cut: true });
+          items += meter.items;
+          capacity += meter.capacity;
+          total.lines += stats.lines;
+          total.bytes += stats.bytes;
+          total.wireBytes += stats.wireBytes;
+          for (const [type, n] of stats.types) total.types.set(type, (total.types.get(type) ?? 0) + n);
+          total.complete = stats.complete;
+          if (!stats.complete && stats.lines === 0)
+            throw new Error(`${user.name}'s ${name}: a stream ended with no line and no SyncCompleteV1`);
+          // The acks of a stream cut short go in before the next (inside the time); the last's after.
+          if (!stats.complete) await ack(sdk, user.auth, stats.acks);
+          else total.acks = stats.acks;
+        }
       } finally {
         clearInterval(sampler);
       }
@@ -134,48 +254,76 @@ const measureSize = async (size: number): Promise<SizeResult> => {
       const row = [
         user.name,
         name,
-        count(stats.lines),
-        count(meter.items),
-        count(meter.capacity),
-        mb(stats.bytes),
-        mb(stats.wireBytes),
+        count(total.lines),
+        count(items),
+        count(capacity),
+        mb(total.bytes),
+        mb(total.wireBytes),
+        streams,
         seconds.toFixed(1),
         mb(peak - baseline),
         mb(rss),
       ];
       syncRows.push(row);
       log(`sync ${row.join(' | ')}`);
-      await ack(sdk, { baseUrl, headers: { Authorization: `Bearer ${token}` } }, stats.acks);
-      return stats;
+      await ack(sdk, user.auth, total.acks);
+      return total;
     };
-    for (const user of users) {
-      const first = await sync(user, user.token, 'first sync');
+    const synced = users.slice(0, Math.max(1, options.firstSyncs ?? users.length));
+    for (const user of synced) {
+      const first = await sync(user, 'first sync');
       const own = first.types.get('AssetV2') ?? 0;
       if (own !== user.assets.length) throw new Error(`${user.name}: first sync sent ${own} AssetV2, ${user.assets.length} generated`);
       checks.push(
         `${user.name}'s first sync: ${count(own)} AssetV2 lines (as generated), ${count(first.types.get('PartnerAssetV2') ?? 0)} PartnerAssetV2, ${count(first.types.get('AlbumToAssetV1') ?? 0)} AlbumToAssetV1, ${count(first.types.get('AssetFaceV2') ?? 0)} AssetFaceV2, ended with SyncCompleteV1`,
       );
     }
-    const changeable = a.assets.filter((x) => x.visibility === 'timeline' && x.deletedAt === null && !x.isFavorite);
-    const favourite = async (ids: readonly string[]) => {
-      for (let i = 0; i < ids.length; i += 100)
-        await sdk.updateAssets({ assetBulkUpdateDto: { ids: ids.slice(i, i + 100), isFavorite: true } }, a.auth);
+    if (synced.length < users.length)
+      checks.push(
+        `first syncs of ${synced.map((u) => u.name).join(', ')} only (--first-syncs ${synced.length}), not of ${users
+          .slice(synced.length)
+          .map((u) => u.name)
+          .join(', ')}`,
+      );
+    const changeable = a.assets.filter((x) => x.visibility === 'timeline' && !x.trashed && !x.isFavorite);
+    const favourite = async (list: readonly KeptAsset[]) => {
+      for (let i = 0; i < list.length; i += 100)
+        await sdk.updateAssets({ assetBulkUpdateDto: { ids: list.slice(i, i + 100).map((x) => x.id), isFavorite: true } }, a.auth);
+      // A kept library remembers them (the next run changes others).
+      for (const asset of list) asset.isFavorite = true;
     };
-    await favourite(changeable.slice(0, 10).map((x) => x.id));
-    await sync(a, a.token, 'after 10 changes');
-    await favourite(changeable.slice(10, 1010).map((x) => x.id));
-    await sync(a, a.token, 'after 1,000 changes');
+    await favourite(changeable.slice(0, 10));
+    await sync(a, 'after 10 changes');
+    await favourite(changeable.slice(10, 1010));
+    await sync(a, 'after 1,000 changes');
     if (changeable.length >= 11_010) {
-      await favourite(changeable.slice(1010, 11_010).map((x) => x.id));
-      await sync(a, a.token, 'after 10,000 changes');
+      await favourite(changeable.slice(1010, 11_010));
+      await sync(a, 'after 10,000 changes');
     }
-    const noChange = await sync(a, a.token, 'no change');
+    const noChange = await sync(a, 'no change');
     if (noChange.lines > 2) checks.push(`a sync after no change sent ${noChange.lines} lines`);
 
     // Reads, as the first user (with a partner in the timeline), each measured 5 times after a warm-up.
     const readRows: (string | number)[][] = [];
-    const measure = async (name: string, call: () => ReturnType<typeof json>, note: (body: unknown) => string = () => '') => {
+    const measure = async (
+      name: string,
+      call: () => ReturnType<typeof json>,
+      note: (body: unknown) => string = () => '',
+      options: { first?: string } = {},
+    ) => {
       const first = await call();
+      // The warm-up call's own row, when it does what later calls do not (albums' summaries computed on first need).
+      if (options.first)
+        readRows.push([
+          `${name}: ${options.first}`,
+          count(first.items),
+          first.rcu.toFixed(1),
+          kb(first.bytes),
+          kb(first.gzip),
+          first.ms.toFixed(0),
+          note(first.body),
+          '',
+        ]);
       const times: number[] = [];
       let last = first;
       for (let i = 0; i < 3; i++) {
@@ -279,11 +427,71 @@ const measureSize = async (size: number): Promise<SizeResult> => {
       await measure(`GET /timeline/buckets?personId (${person.faceCount} faces)`, get(`/timeline/buckets?personId=${person.id}`), length);
       await measure(`GET /people/:id/statistics`, get(`/people/${person.id}/statistics`));
     }
-    await measure('GET /map/markers (with partners)', get('/map/markers?withPartners=true'), length);
-    await measure('GET /map/markers (own)', get('/map/markers'), length);
-    await measure('GET /albums', get('/albums'), length);
+    await measure('GET /albums', get('/albums'), length, {
+      first: kept ? `first call (a kept library, run ${lib.runs + 1})` : 'first call',
+    });
     await measure('GET /memories', get('/memories'), length);
     await measure('GET /assets/statistics', get('/assets/statistics'));
+
+    // The map: every marker in one answer, streamed (gzip as fetch asks for it): time to the first
+    // byte and to the last, decompressed and parsed as fetch's json() does; median of 3 after a warm-up.
+    const mapRows: (string | number)[][] = [];
+    const mapCall = (path: string) =>
+      new Promise<{ firstByte: number; ms: number; wire: number; bytes: number; markers: number; gzip: boolean }>((resolve, reject) => {
+        meter.items = 0;
+        meter.capacity = 0;
+        const t = performance.now();
+        const req = request(
+          new URL(`${baseUrl}${path}`),
+          { headers: { authorization: `Bearer ${a.token}`, 'accept-encoding': 'gzip, deflate' } },
+          (res) => {
+            let firstByte = -1;
+            let wire = 0;
+            const chunks: Buffer[] = [];
+            const gzip = res.headers['content-encoding'] === 'gzip';
+            res.on('data', (chunk: Buffer) => {
+              if (firstByte < 0) firstByte = performance.now() - t;
+              wire += chunk.length;
+            });
+            const body = gzip ? res.pipe(createGunzip()) : res;
+            body.on('data', (chunk: Buffer) => chunks.push(chunk));
+            body.on('error', reject);
+            body.on('end', () => {
+              const text = Buffer.concat(chunks).toString('utf8');
+              if (res.statusCode !== 200) return reject(new Error(`GET ${path}: ${res.statusCode} ${text.slice(0, 300)}`));
+              try {
+                const markers = (JSON.parse(text) as unknown[]).length;
+                resolve({ firstByte, ms: performance.now() - t, wire, bytes: Buffer.byteLength(text), markers, gzip });
+              } catch (error) {
+                reject(error);
+              }
+            });
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    for (const [name, path] of [
+      ['GET /map/markers (with partners)', '/map/markers?withPartners=true'],
+      ['GET /map/markers (own)', '/map/markers'],
+    ] as const) {
+      await mapCall(path);
+      const runs = [];
+      for (let i = 0; i < 3; i++) runs.push({ ...(await mapCall(path)), items: meter.items, rcu: meter.capacity });
+      const last = runs.at(-1) as (typeof runs)[number];
+      const row = [
+        name,
+        count(last.items),
+        last.rcu.toFixed(1),
+        count(last.markers),
+        mb(last.bytes),
+        `${mb(last.wire)}${last.gzip ? '' : ' (not compressed)'}`,
+        median(runs.map((r) => r.firstByte)).toFixed(0),
+        median(runs.map((r) => r.ms)).toFixed(0),
+      ];
+      mapRows.push(row);
+      log(`map ${row.join(' | ')}`);
+    }
 
     // Uploads: the bulk check of 10,000 checksums (half known), uploads by 8 clients, a duplicate.
     const uploadRows: (string | number)[][] = [];
@@ -302,6 +510,7 @@ const measureSize = async (size: number): Promise<SizeResult> => {
     );
     let colour = 0;
     let resets = 0;
+    const uploaded: string[] = [];
     const upload = async (data: Buffer) => {
       const form = new FormData();
       const now = new Date().toISOString();
@@ -321,31 +530,46 @@ const measureSize = async (size: number): Promise<SizeResult> => {
         resets++;
         return send();
       });
-      const body = (await res.json()) as { status: string };
+      const body = (await res.json()) as { id: string; status: string };
       if (res.status >= 300) throw new Error(`POST /assets: ${res.status} ${JSON.stringify(body)}`);
+      if (body.status === 'created') uploaded.push(body.id);
       return { ms: performance.now() - t, status: body.status };
     };
     // A failure here keeps what was measured before it (the row says what failed).
     try {
       const photos = Array.from({ length: 160 }, () =>
-        makeJpeg({ color: [colour % 256, Math.floor(colour++ / 256) % 256, 9], make: 'Scale', city: 'Paris' }),
+        // Photos no earlier run on a kept library uploaded (else they are duplicates, and write nothing).
+        makeJpeg({ color: [colour % 256, Math.floor(colour++ / 256) % 256, (9 + lib.runs) % 256], make: 'Scale', city: 'Paris' }),
       );
       const times: number[] = [];
       const queue = [...photos];
+      // Read and write units an upload costs: its request and its media job's work (metadata,
+      // thumbnails) together, the job waited for.
+      meter.capacity = 0;
+      meter.writes = 0;
       const started = performance.now();
       await Promise.all(
         Array.from({ length: 8 }, async () => {
-          for (let photo = queue.shift(); photo; photo = queue.shift()) times.push((await upload(photo)).ms);
+          for (let photo = queue.shift(); photo; photo = queue.shift()) {
+            const answer = await upload(photo);
+            if (answer.status !== 'created') throw new Error(`a new photo's upload answered ${answer.status}`);
+            times.push(answer.ms);
+          }
         }),
       );
       const wall = (performance.now() - started) / 1000;
+      await stack.mediaIdle();
       uploadRows.push([
         `POST /assets, 8 clients, ${photos.length} photos${resets ? ` (${resets} reset connection${resets > 1 ? 's' : ''} sent again)` : ''}`,
         median(times).toFixed(0),
         percentile(times, 99).toFixed(0),
         `${(photos.length / wall).toFixed(1)}/s`,
+        (meter.capacity / photos.length).toFixed(1),
+        (meter.writes / photos.length).toFixed(1),
       ]);
       const dupTimes: number[] = [];
+      meter.capacity = 0;
+      meter.writes = 0;
       for (let i = 0; i < 10; i++) {
         const answer = await upload(photos[i] as Buffer);
         if (answer.status !== 'duplicate') throw new Error(`duplicate upload answered ${answer.status}`);
@@ -356,41 +580,63 @@ const measureSize = async (size: number): Promise<SizeResult> => {
         median(dupTimes).toFixed(0),
         percentile(dupTimes, 99).toFixed(0),
         '',
+        (meter.capacity / 10).toFixed(1),
+        (meter.writes / 10).toFixed(1),
       ]);
     } catch (error) {
-      uploadRows.push([`uploads failed: ${error instanceof Error ? error.message : String(error)}`, '', '', '']);
+      uploadRows.push([`uploads failed: ${error instanceof Error ? error.message : String(error)}`, '', '', '', '', '']);
     }
-    return { size, shape, generation, checks, syncRows, readRows, uploadRows };
+    if (dir) {
+      // The kept library as the table now holds it: the uploads are the first user's assets (the
+      // next run's checks count them), the favourites are marked above.
+      for (const id of uploaded) {
+        const asset = await sdk.getAssetInfo({ id }, a.auth);
+        a.assets.push({
+          id,
+          checksum: Buffer.from(asset.checksum, 'base64').toString('hex'),
+          localDateTime: asset.localDateTime,
+          visibility: asset.visibility,
+          trashed: asset.isTrashed,
+          isFavorite: asset.isFavorite,
+        });
+      }
+      saveLibrary(dir, { ...lib, users: users.map(({ token: _token, auth: _auth, ...user }) => user), runs: lib.runs + 1 });
+    }
+    return { size, shape, generation, checks, syncRows, readRows, mapRows, uploadRows };
   } finally {
     await stack.stop();
   }
 };
 
 const run = async (): Promise<string> => {
-  const sizes = parseSizes(process.argv.slice(2));
-  if (sizes.length === 0) sizes.push(100_000);
+  const args = parseScaleArgs(process.argv.slice(2));
   const results: SizeResult[] = [];
-  for (const size of sizes) {
+  for (const job of args.jobs) {
     const out = execFileSync(process.execPath, ['--expose-gc', '--max-old-space-size=6144', fileURLToPath(import.meta.url)], {
       encoding: 'utf8',
-      env: { ...process.env, LOG_LEVEL: 'silent', SCALE_BENCH_SIZE: String(size) },
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'silent',
+        SCALE_BENCH_JOB: JSON.stringify({ job, generateOnly: args.generateOnly, firstSyncs: args.firstSyncs }),
+      },
       maxBuffer: 1 << 26,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     results.push(JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as SizeResult);
   }
+  results.sort((x, y) => x.size - y.size);
   const label = (r: SizeResult) => `${count(r.size / 1000)}k`;
   return [
-    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, shared with other work while measured (figures are noisy). DynamoDB Local (in memory) and the local server in one process; the client in the same process.`,
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, ${Math.round(totalmem() / 2 ** 30)} GB, shared with other work while measured (figures are noisy). DynamoDB Local and the local server in one process; the client in the same process.`,
     '',
     ...results.flatMap((r) => [
       `**${label(r)}**: ${r.shape}. Generation: ${r.generation.join('; ')}. Checked: ${r.checks.join('; ')}.`,
       '',
     ]),
-    'The 3.x app\'s sync stream (every type it asks for, gzip as the app asks): "MB" decompressed, "wire MB" sent; "heap MB" the process\'s heap above what it held before, "RSS MB" its peak resident memory (server, DynamoDB Local\'s client side and the measuring client together).',
+    'The 3.x app\'s sync stream (every type it asks for, gzip as the app asks): "MB" decompressed, "wire MB" sent; "streams" how many calls it took (a stream its deadline ends before SyncCompleteV1 is acked and called again, as the app does; items, RCU, MB and seconds are all of them together); "heap MB" the process\'s heap above what it held before, "RSS MB" its peak resident memory (server, DynamoDB Local\'s client side and the measuring client together).',
     '',
     table(
-      ['library', 'user', 'sync', 'lines', 'items read', 'RCU', 'MB', 'wire MB', 'seconds', 'heap MB', 'RSS MB'],
+      ['library', 'user', 'sync', 'lines', 'items read', 'RCU', 'MB', 'wire MB', 'streams', 'seconds', 'heap MB', 'RSS MB'],
       results.flatMap((r) => r.syncRows.map((row) => [label(r), ...row])),
     ),
     '',
@@ -401,17 +647,38 @@ const run = async (): Promise<string> => {
       results.flatMap((r) => r.readRows.map((row) => [label(r), ...row])),
     ),
     '',
+    'The map (`GET /map/markers`, as the first user): every marker in one answer, streamed, gzip-compressed as fetch asks for it; "first byte" and "ms" the median of 3 after a warm-up, the whole answer decompressed and parsed; items read and RCU of the last.',
+    '',
     table(
-      ['library', 'upload', 'p50 ms', 'p99 ms', 'rate'],
+      ['library', 'call', 'items read', 'RCU', 'markers', 'MB', 'wire MB', 'first byte ms', 'ms'],
+      results.flatMap((r) => (r.mapRows ?? []).map((row) => [label(r), ...row])),
+    ),
+    '',
+    'Uploads as the first user: "RCU each" and "WCU each" the read and write units an upload costs, its media job\'s work (metadata, thumbnails) waited for and included; for the duplicate, its request. Write units add the index copies of each item put, as AWS bills them (DynamoDB Local reports the table\'s); the index writes of updates are not visible, so they are low.',
+    '',
+    table(
+      ['library', 'upload', 'p50 ms', 'p99 ms', 'rate', 'RCU each', 'WCU each'],
       results.flatMap((r) => r.uploadRows.map((row) => [label(r), ...row])),
     ),
   ].join('\n');
 };
 
 if (import.meta.main) {
-  const size = Number(process.env.SCALE_BENCH_SIZE);
-  if (!size) throw new Error('SCALE_BENCH_SIZE: the size this process measures');
-  process.stdout.write(`\n${JSON.stringify(await measureSize(size))}\n`);
+  if (process.env.SCALE_BENCH_JOB) {
+    // One library, in a process of its own (run() starts it).
+    const { job, generateOnly, firstSyncs } = JSON.parse(process.env.SCALE_BENCH_JOB) as {
+      job: ScaleJob;
+      generateOnly: boolean;
+      firstSyncs?: number;
+    };
+    process.stdout.write(
+      `\n${JSON.stringify(await measureJob(job, { generateOnly, ...(firstSyncs === undefined ? {} : { firstSyncs }) }))}\n`,
+    );
+  } else {
+    // `node test/bench/scale.ts 500k --keep DIR --generate-only`: prints the section, writes no doc.
+    process.env.LOG_LEVEL = 'silent';
+    console.log(await run());
+  }
 }
 
 export const scaleSection: Section = { name: 'scale', run };

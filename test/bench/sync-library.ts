@@ -1,33 +1,23 @@
-import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';
-import type { PersonRecord } from '#shared/model/person.ts';
-import { assetRecord, cameraExif, faceRecord } from '../support/records.ts';
-import { putItems } from './table-io.ts';
+import { type AssetShape, type OwnLibrary, ownedItems, ownLibrary, seeded, tableWriter } from './scale/assets.ts';
 
 /**
  * A family's library for the sync bench, in the shape of a real one:
  * the measured user, a partner who shares their library with them, an album member, and a user
- * the admin deletes mid-way. Assets, their faces and people are written straight into the table
- * with the project's own item builders, each stamped as the write builders stamp it (`stampPut`,
- * docs/data-model.md, "Change ids and the sync stream"); albums, their users and entries,
- * partners and stacks go through the API (@immich/sdk-v3), whose write builders stamp them.
+ * the admin deletes mid-way. Assets, their faces and people come from the generator the scale
+ * bench shares (./scale/assets.ts) and are written straight into the table with the project's own
+ * item builders, each stamped as the write builders stamp it (`stampPut`, docs/data-model.md,
+ * "Change ids and the sync stream"); albums, their users and entries, partners and stacks go
+ * through the API (@immich/sdk-v3), whose write builders stamp them.
  */
 
 // Loaded after the stack has set TABLE_NAME (the modules read it at import).
 type Sdk = typeof import('@immich/sdk-v3');
 type Opts = { baseUrl: string; headers: Record<string, string> };
 
-let seed = 20261127;
-/** A seeded generator: every run builds the same shapes (ids and change ids differ). */
-export const random = (): number => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return seed / 2_147_483_648;
-};
-const chance = (p: number): boolean => random() < p;
-const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
-/** Skewed towards the first items (a few people and albums hold most photos, as in a real library). */
-const pickSkewed = <T>(list: readonly T[]): T => list[Math.floor(random() ** 2 * list.length)] as T;
+/** Seeded (./scale/assets.ts): every run builds the same shapes (ids and change ids differ). */
+const rng = seeded(20261127);
+const { random, chance, pickSkewed } = rng;
 
 const start = Date.UTC(2014, 0, 1);
 const span = 10 * 365 * 86_400_000;
@@ -35,167 +25,41 @@ const span = 10 * 365 * 86_400_000;
 const tripFrom = Date.UTC(2019, 6, 1);
 const tripTo = Date.UTC(2019, 8, 30);
 
-const places = [
-  { latitude: 48.8566, longitude: 2.3522, city: 'Paris', state: 'Île-de-France', country: 'France' },
-  { latitude: 52.52, longitude: 13.405, city: 'Berlin', state: 'Berlin', country: 'Germany' },
-  { latitude: 41.9028, longitude: 12.4964, city: 'Rome', state: 'Lazio', country: 'Italy' },
-  { latitude: 40.4168, longitude: -3.7038, city: 'Madrid', state: 'Madrid', country: 'Spain' },
-  { latitude: 51.5074, longitude: -0.1278, city: 'London', state: 'England', country: 'United Kingdom' },
-  { latitude: 47.3769, longitude: 8.5417, city: 'Zürich', state: 'Zurich', country: 'Switzerland' },
-  { latitude: 45.764, longitude: 4.8357, city: 'Lyon', state: 'Auvergne-Rhône-Alpes', country: 'France' },
-  { latitude: 43.2965, longitude: 5.3698, city: 'Marseille', state: "Provence-Alpes-Côte d'Azur", country: 'France' },
-  { latitude: 38.7223, longitude: -9.1393, city: 'Lisbon', state: 'Lisbon', country: 'Portugal' },
-  { latitude: 40.7128, longitude: -74.006, city: 'New York City', state: 'New York', country: 'United States of America' },
-  { latitude: 35.6762, longitude: 139.6503, city: 'Tokyo', state: 'Tokyo', country: 'Japan' },
-  { latitude: 46.2044, longitude: 6.1432, city: 'Geneva', state: 'Geneva', country: 'Switzerland' },
-];
-const cameras = [
-  { make: 'Apple', model: 'iPhone 13', lensModel: 'iPhone 13 back dual wide camera 5.1mm f/1.6' },
-  { make: 'Apple', model: 'iPhone 8', lensModel: 'iPhone 8 back camera 3.99mm f/1.8' },
-  { make: 'Google', model: 'Pixel 7', lensModel: null },
-  { make: 'SONY', model: 'ILCE-7M3', lensModel: 'FE 24-105mm F4 G OSS' },
-  { make: 'samsung', model: 'SM-G991B', lensModel: null },
-];
-const names = ['Anna', 'Ben', 'Clara', 'David', 'Emma', 'Felix', 'Greta', 'Hugo', 'Ida', 'Jonas'];
-const surnames = ['Keller', 'Meier', 'Schmid', 'Weber'];
-
-/** Thumbhashes differ from photo to photo (what the stream sends of each compresses as real ones do, not as one repeated). */
-const thumbhash = (): string => Buffer.from(Array.from({ length: 24 }, () => Math.floor(random() * 256))).toString('base64');
-
-export interface OwnLibrary {
-  /** Every asset item written (a live photo's hidden video included). */
-  assets: AssetRecord[];
-  faces: FaceRecord[];
-  people: PersonRecord[];
-  /** Photos a stack may join: listed images, no live photo, not trashed. */
-  stackable: AssetRecord[];
-  /** What may go in albums: all but a live photo's hidden video. */
-  albumable: AssetRecord[];
-}
-
 /**
- * `count` asset items of one owner, as uploads leave them: 10% videos, 5% favourites, 2% trashed,
- * 3% archived, 4% of photos live photos (the photo and its hidden video, two items), 85% with a
- * position and its place names, a camera's EXIF; with `people` people, 15% of photos carry 1–3
- * of their faces (as a photo manager's face regions leave them: `sourceType` exif).
+ * The sync bench's libraries: over 10 years, 3% in a summer's trip (a quarter of those favourites,
+ * 5% of the rest), 10% videos, 85% with a position and its place names, 2% trashed, 3% archived,
+ * faces on 15% of photos (people's timeline counts left to the first list).
  */
-export const ownLibrary = (ownerId: string, count: number, people: number): OwnLibrary => {
-  const now = new Date().toISOString();
-  const persons: PersonRecord[] = Array.from({ length: people }, (_, index) => ({
-    id: randomUUID(),
-    ownerId,
-    name: `${names[index % names.length]} ${surnames[Math.floor(index / names.length) % surnames.length]}${index >= 40 ? ` ${index}` : ''}`,
-    birthDate: null,
-    isHidden: false,
-    thumbnailPath: '',
-    faceAssetId: null,
-    faceCount: 0,
-    // Counted from the faces at the first list (docs/data-model.md, "Earlier shapes"): some photos are trashed.
-    timelineFaceCount: null,
-    isFavorite: index < 3,
-    color: null,
-    createdAt: now,
-    updatedAt: now,
-  }));
-  const assets: AssetRecord[] = [];
-  const faces: FaceRecord[] = [];
-  const stackable: AssetRecord[] = [];
-  const albumable: AssetRecord[] = [];
-  while (assets.length < count) {
-    const taken = chance(0.03) ? tripFrom + Math.floor(random() * (tripTo - tripFrom)) : start + Math.floor(random() * span);
-    const when = new Date(taken).toISOString();
-    const inTrip = taken >= tripFrom && taken < tripTo;
-    const video = chance(0.1);
-    const camera = pickSkewed(cameras);
-    const place = chance(0.85) ? pick(places) : undefined;
-    const trashed = chance(0.02);
-    const archived = !trashed && chance(0.03);
-    const id = randomUUID();
-    const exif = {
-      ...cameraExif(when),
-      make: camera.make,
-      model: camera.model,
-      lensModel: camera.lensModel,
-      fileSizeInByte: video ? 20_000_000 + Math.floor(random() * 80_000_000) : 1_500_000 + Math.floor(random() * 3_000_000),
-      ...(place
-        ? {
-            latitude: place.latitude + (random() - 0.5) / 10,
-            longitude: place.longitude + (random() - 0.5) / 10,
-            city: place.city,
-            state: place.state,
-            country: place.country,
-          }
-        : {}),
-      ...(video ? { fNumber: null, focalLength: null, iso: null, exposureTime: null, exifImageWidth: 1920, exifImageHeight: 1080 } : {}),
-    };
-    const base = {
-      deviceId: 'phone',
-      at: when,
-      thumbhash: thumbhash(),
-      geocoded: place !== undefined,
-      deletedAt: trashed ? now : null,
-      visibility: archived ? ('archive' as const) : ('timeline' as const),
-      isFavorite: chance(inTrip ? 0.25 : 0.05),
-    };
-    const live = !video && assets.length + 2 <= count && chance(0.04);
-    const motion = live
-      ? assetRecord(ownerId, {
-          deviceAssetId: `IMG_${assets.length}.MOV`,
-          ...base,
-          isFavorite: false,
-          deletedAt: null,
-          type: 'VIDEO',
-          duration: 2_500,
-          visibility: 'hidden',
-          originalFileName: `IMG_${assets.length}.MOV`,
-          exif: { ...exif, fileSizeInByte: 3_000_000 },
-        })
-      : undefined;
-    const asset = assetRecord(ownerId, {
-      id,
-      deviceAssetId: `IMG_${assets.length}`,
-      ...base,
-      type: video ? 'VIDEO' : 'IMAGE',
-      duration: video ? 3_000 + Math.floor(random() * 120_000) : null,
-      originalFileName: `IMG_${assets.length}.${video ? 'MOV' : 'HEIC'}`,
-      livePhotoVideoId: motion?.id ?? null,
-      exif,
-    });
-    if (!video && persons.length > 0 && chance(0.15)) {
-      const shown = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => pickSkewed(persons)))];
-      const own = shown.map((person, index) => faceRecord(asset.id, person.id, ownerId, index));
-      for (const person of shown) {
-        person.faceCount++;
-        person.faceAssetId ??= asset.id;
-      }
-      asset.personIds = shown.map((person) => person.id);
-      asset.faceIds = own.map((face) => face.id);
-      faces.push(...own);
-    }
-    assets.push(asset);
-    if (motion) assets.push(motion);
-    albumable.push(asset);
-    if (!video && !live && !trashed) stackable.push(asset);
-  }
-  return { assets, faces, people: persons.filter((person) => person.faceCount > 0), stackable, albumable };
+const syncShape: AssetShape = {
+  moments: (r) => () =>
+    new Date(
+      r.chance(0.03) ? tripFrom + Math.floor(r.random() * (tripTo - tripFrom)) : start + Math.floor(r.random() * span),
+    ).toISOString(),
+  videos: 0.1,
+  located: 0.85,
+  trashed: 0.02,
+  archived: 0.03,
+  locked: 0,
+  favourite: (when) => {
+    const taken = Date.parse(when);
+    return taken >= tripFrom && taken < tripTo ? 0.25 : 0.05;
+  },
+  faces: 0.15,
+  timelineFaceCount: false,
+  deviceId: 'phone',
 };
 
-/** Writes an owner's library: assets, checksums, faces, people and their names, timeline counters. */
+export type { OwnLibrary } from './scale/assets.ts';
+
+/** `count` asset items of one owner in the sync bench's shape (`syncShape`), with `people` people. */
+export const ownLibraryOf = (ownerId: string, count: number, people: number): OwnLibrary =>
+  ownLibrary(rng, ownerId, count, people, syncShape);
+
+/** Writes an owner's library: people and their names, assets with their checksum, device and trash entries, faces, timeline counters. */
 export const writeLibrary = async (db: DynamoDBDocumentClient, tableName: string, library: OwnLibrary): Promise<void> => {
-  const { assetItem, checksumItem } = await import('#shared/db/items/asset.ts');
-  const { faceItem } = await import('#shared/db/items/face.ts');
-  const { personItem, personNameItem } = await import('#shared/db/items/person.ts');
-  const { counterItemsOf } = await import('#shared/db/items/bucket.ts');
-  const { stampPut } = await import('#shared/db/changes.ts');
-  const byId = new Map(library.assets.map((asset) => [asset.id, asset]));
-  const ownerId = library.assets[0]?.ownerId ?? '';
-  await putItems(db, tableName, [
-    // People before their faces, faces before… nothing: a sync orders by change id, not by write.
-    ...library.people.flatMap((person) => [stampPut(personItem(person)), personNameItem(ownerId, person.name, person.id)]),
-    ...library.assets.flatMap((asset) => [stampPut(assetItem(asset)), checksumItem(asset.ownerId, asset.checksum, asset.id)]),
-    ...library.faces.map((face) => stampPut(faceItem(face, byId.get(face.assetId) as AssetRecord))),
-    ...counterItemsOf(ownerId, library.assets),
-  ]);
+  const writer = tableWriter(db, tableName);
+  await writer.putAll(ownedItems(library));
+  await writer.flush();
 };
 
 export interface Account {
@@ -295,10 +159,10 @@ export const buildFamily = async (
 
   const itemsStarted = performance.now();
   const libraries = {
-    user: ownLibrary(user.id, size, 40),
-    partner: ownLibrary(partner.id, Math.round(size / 5), 12),
-    member: ownLibrary(member.id, Math.round(size / 20), 0),
-    leaving: ownLibrary(leaving.id, Math.round(size / 50), 0),
+    user: ownLibraryOf(user.id, size, 40),
+    partner: ownLibraryOf(partner.id, Math.round(size / 5), 12),
+    member: ownLibraryOf(member.id, Math.round(size / 20), 0),
+    leaving: ownLibraryOf(leaving.id, Math.round(size / 50), 0),
   };
   for (const library of Object.values(libraries)) await writeLibrary(db, tableName, library);
   const itemSeconds = (performance.now() - itemsStarted) / 1000;

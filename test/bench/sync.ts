@@ -36,14 +36,22 @@ export interface StreamStats {
   types: Map<string, number>;
   /** What the app acks: the last line of each run of one type, as test/support/sync-client.ts's app does. */
   acks: string[];
+  /** Whether it ended with SyncCompleteV1 (else it ended cleanly before its deadline: the app acks and syncs again). */
+  complete: boolean;
 }
 
 /**
  * POST /sync/stream with gzip, counting what crosses the wire and what it decompresses to, line by
  * line; `onRun` sees each run of one type as the app handles it (whole batches of 5,000 lines, or
- * what is left at the stream's end). Rejects unless the answer is 200 and ends with SyncCompleteV1.
+ * what is left at the stream's end). Rejects unless the answer is 200 and ends with SyncCompleteV1,
+ * or, with `cut: true`, ends cleanly after a whole line (a stream its deadline ended: `complete` false).
  */
-export const stream = (baseUrl: string, token: string, onRun?: (lines: { type: string; data: unknown }[]) => void): Promise<StreamStats> =>
+export const stream = (
+  baseUrl: string,
+  token: string,
+  onRun?: (lines: { type: string; data: unknown }[]) => void,
+  options: { cut?: boolean } = {},
+): Promise<StreamStats> =>
   new Promise((resolve, reject) => {
     let failed = false;
     const req = request(
@@ -53,7 +61,7 @@ export const stream = (baseUrl: string, token: string, onRun?: (lines: { type: s
         headers: { 'content-type': 'application/json', 'accept-encoding': 'gzip', authorization: `Bearer ${token}` },
       },
       (res) => {
-        const stats: StreamStats = { lines: 0, wireBytes: 0, bytes: 0, types: new Map(), acks: [] };
+        const stats: StreamStats = { lines: 0, wireBytes: 0, bytes: 0, types: new Map(), acks: [], complete: false };
         const body = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res;
         if (res.statusCode !== 200) {
           let text = '';
@@ -113,7 +121,8 @@ export const stream = (baseUrl: string, token: string, onRun?: (lines: { type: s
         });
         body.on('end', () => {
           if (failed) return;
-          if (rest !== '' || last !== 'SyncCompleteV1')
+          stats.complete = rest === '' && last === 'SyncCompleteV1';
+          if (rest !== '' || (!stats.complete && !options.cut))
             return fail(new Error(`sync stream cut short after ${stats.lines} lines (the last ${last || 'none'}, not SyncCompleteV1)`));
           try {
             flush();

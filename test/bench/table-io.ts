@@ -3,13 +3,40 @@ import { median, percentile } from './stats.ts';
 
 /**
  * What a bench reads from DynamoDB, counted on the functions' shared client: items (Query
- * ScannedCount, BatchGetItem and GetItem items) and read capacity (ReturnConsumedCapacity).
- * The caller zeroes it before each request.
+ * ScannedCount, BatchGetItem and GetItem items) and read capacity (ReturnConsumedCapacity); the
+ * write capacity of the writes apart (`writes`). DynamoDB Local reports a write's units on the
+ * table alone: with `indexes` (shared/db/table.ts's), each item a write puts also counts a write
+ * of every index whose key it carries, as AWS bills it (its size in KB, rounded up, where the
+ * index projects every attribute; 1 where it projects a few); the index writes of updates and
+ * deletes are not visible here (undercounted, as in test/bench/cost.ts). The caller zeroes it
+ * before each request.
  */
-export const meterReads = (db: DynamoDBDocumentClient): { items: number; capacity: number } => {
-  const meter = { items: 0, capacity: 0 };
+export const meterReads = (
+  db: DynamoDBDocumentClient,
+  indexes: readonly { partitionKey: string; include?: readonly string[] }[] = [],
+): { items: number; capacity: number; writes: number } => {
+  const meter = { items: 0, capacity: 0, writes: 0 };
+  const indexWrites = (input: Record<string, unknown>): number => {
+    const puts: Record<string, unknown>[] = [
+      ...(input.Item ? [input.Item as Record<string, unknown>] : []),
+      ...Object.values((input.RequestItems ?? {}) as Record<string, { PutRequest?: { Item: Record<string, unknown> } }[]>)
+        .flat()
+        .flatMap((request) => (request.PutRequest ? [request.PutRequest.Item] : [])),
+      ...((input.TransactItems ?? []) as { Put?: { Item: Record<string, unknown> } }[]).flatMap((item) =>
+        item.Put ? [item.Put.Item] : [],
+      ),
+    ];
+    let units = 0;
+    for (const item of puts) {
+      const kb = Math.max(1, Math.ceil(Buffer.byteLength(JSON.stringify(item)) / 1024));
+      for (const index of indexes) if (index.partitionKey in item) units += index.include ? 1 : kb;
+    }
+    return units;
+  };
   db.middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
+      const write = /Put|Update|Delete|TransactWrite|BatchWrite/.test(String(context.commandName ?? ''));
+      if (write && indexes.length > 0) meter.writes += indexWrites(args.input as Record<string, unknown>);
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
@@ -18,8 +45,11 @@ export const meterReads = (db: DynamoDBDocumentClient): { items: number; capacit
       else if (output.Responses && typeof output.Responses === 'object')
         meter.items += Object.values(output.Responses as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
       else if ('Item' in output) meter.items += output.Item ? 1 : 0;
-      for (const used of [output.ConsumedCapacity].flat())
-        meter.capacity += Number((used as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0);
+      for (const used of [output.ConsumedCapacity].flat()) {
+        const units = Number((used as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0);
+        if (write) meter.writes += units;
+        else meter.capacity += units;
+      }
       return result;
     },
     { step: 'initialize', name: 'bench-meter' },
