@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { checkBulkUpload, createSharedLink, getAllAlbums, getAssetInfo, SharedLinkType, uploadFile } from '@immich/sdk';
+import { checkBulkUpload, createSharedLink, getAllPeople, getAssetInfo, SharedLinkType, uploadFile } from '@immich/sdk';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Deployment } from '#infra/local/deployed/assembly.ts';
 import type { Authorization } from '#infra/local/deployed/iam.ts';
@@ -238,11 +238,12 @@ describe('IAM from the template, enforced on every AWS call', () => {
     await api.close();
   });
 
-  it('catches a missing DynamoDB grant: without dynamodb:Query, listing albums fails with AccessDenied and a 500', async () => {
+  // Listing people: a reading route (listing albums keeps their summaries, a writing one).
+  it('catches a missing DynamoDB grant: without dynamodb:Query, listing people fails with AccessDenied and a 500', async () => {
     const { baseUrl, denied } = await serve(withoutAction('dynamodb:Query', 'ReadData'));
     const user = await account(baseUrl);
     // The function catches the refusal and answers its own 500 (counted in its serverErrors metric).
-    await expect(getAllAlbums({}, user)).rejects.toMatchObject({
+    await expect(getAllPeople({}, user)).rejects.toMatchObject({
       status: 500,
       data: { message: expect.stringMatching(/^Internal server error/) },
     });

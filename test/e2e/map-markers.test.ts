@@ -37,7 +37,7 @@ describe('the map markers of a large library over HTTP', () => {
     me = { baseUrl, headers: { Authorization: `Bearer ${token}` } };
     library = geoLibrary(admin.userId, count, 3);
     await writeLibrary(library);
-  }, 900_000);
+  });
 
   it('v3’s getMapMarkers: every marker past 6 MB, newest first, as Immich’s fields', async () => {
     const markers = await v3.getMapMarkers({}, me);

@@ -31,7 +31,7 @@ beforeAll(async () => {
     pathParameters: { id: user.id },
   });
   expect(shared.status).toBe(201);
-}, 600_000);
+});
 
 const visible = (record: AssetRecord) => record.visibility === 'timeline';
 

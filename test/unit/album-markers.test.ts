@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { changeIdAt } from '#shared/db/changes.ts';
-import { albumUnchangedSince, type Membership } from '#shared/db/sync-relations.repository.ts';
+import type { Membership } from '#shared/db/sync-relations.repository.ts';
+import * as syncRelationsRepo from '#shared/db/sync-relations.repository.ts';
 
 /**
  * When the sync stream may skip an album's scope (docs/data-model.md, "Album summaries"): its
@@ -30,20 +31,20 @@ describe('albumUnchangedSince', () => {
 
   it('reads an album whose marker is unknown, after the checkpoint, or with no checkpoint', () => {
     process.env.SYNC_SETTLE_MS = '0';
-    expect(albumUnchangedSince(album(undefined), 'entries', changeIdAt(t0))).toBe(false);
-    expect(albumUnchangedSince(album(changeIdAt(t0 + 1)), 'entries', changeIdAt(t0))).toBe(false);
-    expect(albumUnchangedSince(album(changeIdAt(t0 - 10)), 'entries', undefined)).toBe(false);
-    expect(albumUnchangedSince(album(''), 'entries', undefined)).toBe(true);
+    expect(syncRelationsRepo.albumUnchangedSince(album(undefined), 'entries', changeIdAt(t0))).toBe(false);
+    expect(syncRelationsRepo.albumUnchangedSince(album(changeIdAt(t0 + 1)), 'entries', changeIdAt(t0))).toBe(false);
+    expect(syncRelationsRepo.albumUnchangedSince(album(changeIdAt(t0 - 10)), 'entries', undefined)).toBe(false);
+    expect(syncRelationsRepo.albumUnchangedSince(album(''), 'entries', undefined)).toBe(true);
   });
 
   it('skips a marker at or before the checkpoint only when it is the settling time before it', () => {
     process.env.SYNC_SETTLE_MS = '2000';
     // A write one millisecond before the checkpoint may be the earlier of two that raced.
-    expect(albumUnchangedSince(album(changeIdAt(t0 - 1)), 'entries', changeIdAt(t0))).toBe(false);
-    expect(albumUnchangedSince(album(changeIdAt(t0 - 1999)), 'entries', changeIdAt(t0))).toBe(false);
-    expect(albumUnchangedSince(album(changeIdAt(t0 - 2000)), 'entries', changeIdAt(t0))).toBe(true);
-    expect(albumUnchangedSince(album(changeIdAt(t0 - 86_400_000)), 'entries', changeIdAt(t0))).toBe(true);
+    expect(syncRelationsRepo.albumUnchangedSince(album(changeIdAt(t0 - 1)), 'entries', changeIdAt(t0))).toBe(false);
+    expect(syncRelationsRepo.albumUnchangedSince(album(changeIdAt(t0 - 1999)), 'entries', changeIdAt(t0))).toBe(false);
+    expect(syncRelationsRepo.albumUnchangedSince(album(changeIdAt(t0 - 2000)), 'entries', changeIdAt(t0))).toBe(true);
+    expect(syncRelationsRepo.albumUnchangedSince(album(changeIdAt(t0 - 86_400_000)), 'entries', changeIdAt(t0))).toBe(true);
     process.env.SYNC_SETTLE_MS = '0';
-    expect(albumUnchangedSince(album(changeIdAt(t0)), 'entries', changeIdAt(t0))).toBe(true);
+    expect(syncRelationsRepo.albumUnchangedSince(album(changeIdAt(t0)), 'entries', changeIdAt(t0))).toBe(true);
   });
 });
