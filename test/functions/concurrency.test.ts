@@ -881,7 +881,7 @@ const requests: Record<string, () => Promise<Call[]>> = {
     ];
   },
   'v3:deleteWorkflow': async () => [{ token: user.accessToken, id: await workflow() }],
-  'v3:getAllAlbums': async () => [{ token: user.accessToken }, { token: user.accessToken, query: { shared: 'true' } }],
+  'v3:getAllAlbums': async (): Promise<Call[]> => [{ token: user.accessToken }, { token: user.accessToken, query: { shared: 'true' } }],
   'v3:createAlbum': async () => [{ token: user.accessToken, body: { albumName: 'Twins v3', assetIds: [setup.a, setup.c] } }],
   'v3:addAssetsToAlbums': async () => [{ token: user.accessToken, body: { albumIds: [setup.album, setup.doomedV3], assetIds: [setup.c] } }],
   'v3:updateAlbumInfo': async () => [
@@ -1101,10 +1101,10 @@ const requests: Record<string, () => Promise<Call[]>> = {
     return [{ token: user.accessToken }];
   },
   // The lists keep each album's summary (docs/data-model.md, "Album summaries"): racing lists write it once.
-  getAllAlbums: async () => [
+  getAllAlbums: async (): Promise<Call[]> => [
     { token: user.accessToken },
     { token: user.accessToken, query: { shared: 'false' } },
-    { token: user.accessToken, query: { assetId: setup.a } },
+    { token: user.accessToken, query: { assetId: String(setup.a) } },
   ],
   createAlbum: async () => [{ token: user.accessToken, body: { albumName: 'Twins', assetIds: [setup.a, setup.c] } }],
   addAssetsToAlbum: async () => [
