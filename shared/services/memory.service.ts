@@ -80,10 +80,11 @@ export const searchMemories = async (auth: Auth, filter: MemoryFilter): Promise<
   await inBatches(chosen, 8, async (memory, index) => {
     views[index] = await viewOf(memory);
   });
-  const withPeople = views.some((view) => view.assets.some((asset) => asset.personIds.length > 0));
-  const hidden = withPeople
-    ? new Set((await personRepo.list(auth.user.id)).filter((person) => person.isHidden).map((person) => person.id))
-    : new Set<string>();
+  // Only the people these assets show are read (docs/large-libraries.md): not every person of the owner's.
+  const shown = [...new Set(views.flatMap((view) => view.assets.flatMap((asset) => asset.personIds)))];
+  const hidden = new Set(
+    (shown.length > 0 ? await personRepo.getMany(auth.user.id, shown) : []).filter((person) => person.isHidden).map((person) => person.id),
+  );
   return views
     .map((view) => ({ ...view, assets: view.assets.filter((asset) => !asset.personIds.some((id) => hidden.has(id))) }))
     .filter((view) => view.assets.length > 0);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as nightlyHandler } from '#functions/nightly/run-nightly-tasks.ts';
+import { handler as updatePersonHandler } from '#functions/person/update-person.ts';
 import { handler as getConfigHandler } from '#functions/system-config/get-config.ts';
 import { handler as updateConfigHandler } from '#functions/system-config/update-config.ts';
 import { handler as addAssetsHandler } from '#functions/v3/memory/add-memory-assets.ts';
@@ -12,7 +13,7 @@ import { handler as searchHandler } from '#functions/v3/memory/search-memories.t
 import { handler as updateHandler } from '#functions/v3/memory/update-memory.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, assetInfo, trash, updateAsset } from '../support/library.ts';
+import { addPhoto, assetInfo, personNamed, trash, updateAsset } from '../support/library.ts';
 import { objectCreated, turnOffMl } from '../support/media.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { sendAcks, syncStream } from '../support/sync-client.ts';
@@ -236,6 +237,42 @@ describe('/memories (Immich e2e cases)', () => {
     expect(empty).toBeDefined();
     // Someone else sees none of them.
     expect((await search(accounts.admin.accessToken, { for: '2031-03-10' })).body).toEqual([]);
+  });
+
+  it('leaves out the assets showing a person the owner hid, reading only the people shown', async () => {
+    const user = await freshUser(accounts.admin.accessToken, 'Hider');
+    const shy = await addPhoto(user.accessToken, { color: [7, 1, 7], mwgFaces: [{ name: 'Shy One', x: 0.2, y: 0.2, w: 0.3, h: 0.3 }] });
+    const open = await addPhoto(user.accessToken, { color: [1, 7, 7], mwgFaces: [{ name: 'Open One', x: 0.2, y: 0.2, w: 0.3, h: 0.3 }] });
+    const plain = await addPhoto(user.accessToken, { color: [7, 7, 1] });
+    const hidden = await personNamed(user.accessToken, 'Shy One');
+    const reply = await invoke(updatePersonHandler, {
+      method: 'PUT',
+      path: `/api/person/${hidden.id}`,
+      pathParameters: { id: hidden.id },
+      headers: bearer(user.accessToken),
+      body: { isHidden: true },
+    });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const memory = (
+      await create(user.accessToken, {
+        type: 'on_this_day',
+        data: { year: 2021 },
+        memoryAt: '2021-01-01T00:00:00Z',
+        assetIds: [shy, open, plain],
+      })
+    ).body;
+    const only = (
+      await create(user.accessToken, { type: 'on_this_day', data: { year: 2022 }, memoryAt: '2022-01-01T00:00:00Z', assetIds: [shy] })
+    ).body;
+    const found = (await search(user.accessToken)).body as { id: string; assets: { id: string }[] }[];
+    expect(
+      found
+        .find((m) => m.id === memory.id)
+        ?.assets.map((asset) => asset.id)
+        .sort(),
+    ).toEqual([open, plain].sort());
+    // A memory left with no asset is not answered (Immich's).
+    expect(found.map((m) => m.id)).not.toContain(only.id);
   });
 
   it('takes an asset deleted for good out of its memories', async () => {
