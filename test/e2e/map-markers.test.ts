@@ -18,13 +18,13 @@ const capMarkerHeap = (deployment: Deployment): void => {
 
 /**
  * Every marker of a large library through the server itself, with Immich's SDKs of both
- * generations and the web app's call (docs/places.md, "The map"): past Lambda's 6 MB, complete,
- * in Immich's order. From source (`npm start`) 45,000 markers (7 MB); deployed 70,000 (11 MB)
- * from a function whose heap could not hold them.
+ * generations and the web app's call (docs/places.md, "The map"): complete, in Immich's order.
+ * Deployed, 70,000 markers (11 MB: past Lambda's 6 MB) from a function whose heap could not hold
+ * them; from source (`npm start`, which has no such limit) 4,000, enough for many of the stream's pieces.
  */
 describe('the map markers of a large library over HTTP', () => {
   const server = useServer({ adjust: capMarkerHeap });
-  const count = target() === 'deployed' ? 70_000 : 45_000;
+  const count = target() === 'deployed' ? 70_000 : 4_000;
   let me: Opts;
   let token: string;
   let library: AssetRecord[];
@@ -39,10 +39,10 @@ describe('the map markers of a large library over HTTP', () => {
     await writeLibrary(library);
   });
 
-  it('v3’s getMapMarkers: every marker past 6 MB, newest first, as Immich’s fields', async () => {
+  it('v3’s getMapMarkers: every marker (deployed past 6 MB), newest first, as Immich’s fields', async () => {
     const markers = await v3.getMapMarkers({}, me);
     const expected = markersOf(library, (record) => record.visibility === 'timeline');
-    expect(Buffer.byteLength(JSON.stringify(markers))).toBeGreaterThan(6_291_456);
+    expect(Buffer.byteLength(JSON.stringify(markers))).toBeGreaterThan(target() === 'deployed' ? 6_291_456 : 256 * 1024);
     expect(JSON.stringify(markers)).toBe(expected);
   });
 
@@ -56,7 +56,7 @@ describe('the map markers of a large library over HTTP', () => {
       library,
       (record) => record.visibility === 'timeline' && record.isFavorite && record.fileCreatedAt >= after && record.fileCreatedAt <= before,
     );
-    expect(some.length).toBeGreaterThan(100);
+    expect(some.length).toBeGreaterThan(count / 400);
     expect(JSON.stringify(some)).toBe(expected);
   });
 
