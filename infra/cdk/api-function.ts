@@ -34,8 +34,10 @@ export interface ApiFunctionProps {
   realtimeEndpoint: string;
   /** The role of the route's access class (infra/cdk/function-roles.ts). */
   role: IRole;
-  /** The function's log group is `<logGroupPrefix><kebab-operation-id>`, where its role may write. */
+  /** The function's log group is `<logGroupPrefix><logName>`, where its role may write. */
   logGroupPrefix: string;
+  /** Its name under the prefix: the kebab operation id unless given (infra/cdk/route-stack.ts `logNameOf`). */
+  logName?: string;
   /** Reserved concurrency of the public password-hashing routes, when the deployer sets one. */
   hashingConcurrency?: number;
   /** Active X-Ray tracing (`-c tracing=true`). */
@@ -131,6 +133,7 @@ export class ApiFunction extends LambdaFunction {
       realtimeEndpoint,
       role,
       logGroupPrefix,
+      logName,
       hashingConcurrency,
       tracing,
       webIndex,
@@ -174,7 +177,7 @@ export class ApiFunction extends LambdaFunction {
         ...(mlAuthSecretArn ? { mlAuthSecretArn } : {}),
       }),
       logGroup: new LogGroup(scope, `${id}Logs`, {
-        logGroupName: `${logGroupPrefix}${name}`,
+        logGroupName: `${logGroupPrefix}${logName ?? name}`,
         retention: RetentionDays.ONE_MONTH,
         // Logs are operational, not the library: they go with the stack.
         removalPolicy: RemovalPolicy.DESTROY,

@@ -34,6 +34,15 @@ export const areaOf = (route: Pick<Route, 'path'>): string => {
   return match?.[1] ?? 'server';
 };
 
+/**
+ * A function's log group under the stack's prefix: its name (`get-map-markers`), or for a route of
+ * `streamAreas` its area and name (`map/get-map-markers`). A moved function is created in its new
+ * nested stack before the old one is deleted, and the two must not ask for one log group name
+ * (docs/deployment.md, "The sync stream").
+ */
+export const logNameOf = (route: Pick<Route, 'path' | 'operationId' | 'generation'>): string =>
+  streamAreas[route.path] ? `${streamAreas[route.path]}/${functionName(route)}` : functionName(route);
+
 /** The nested stack's construct id for an area: `asset` → `AssetRoutes`. */
 export const areaStackId = (area: string): string => `${pascal(area)}Routes`;
 
@@ -117,6 +126,7 @@ export class RouteStack extends NestedStack {
         realtimeEndpoint: props.realtimeEndpoint,
         role: props.roles.roleFor(route),
         logGroupPrefix: props.logGroupPrefix,
+        logName: logNameOf(route),
         ...(props.hashingConcurrency ? { hashingConcurrency: props.hashingConcurrency } : {}),
         tracing: props.tracing,
         ...(props.webIndex && webRoutes.includes(route) ? { webIndex: props.webIndex } : {}),

@@ -170,6 +170,13 @@ describe('ImmichStack', () => {
     // One per function, the API's access log, and the ingress's (infra/cdk/ingress.ts).
     template.resourceCountIs('AWS::Logs::LogGroup', routes.length + 3 + 4 + 1 + 1);
     template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    // Each under a name of its own; v1.100's map markers, moved to the `map` area's nested stack, under
+    // that area's name, so an update creating it there never asks for the name its old stack still holds.
+    const names = values(template.findResources('AWS::Logs::LogGroup')).map((g) => String(g.Properties.LogGroupName));
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toContain('/immich/Test/map/get-map-markers');
+    expect(names).not.toContain('/immich/Test/get-map-markers');
+    expect(names).toContain('/immich/Test/v3-get-map-markers');
   });
 
   it('lets nothing deleted stay by accident: noncurrent versions and delete markers expire, unfinished multipart uploads are aborted', () => {
