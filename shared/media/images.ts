@@ -69,6 +69,19 @@ const using = <T>(images: VipsImage[], fn: () => T): T => {
   }
 };
 
+/** Runs `fn` with a `keep` that records each image it makes; every one is freed when `fn` is done or throws. */
+const tracked = async <T>(fn: (keep: (image: VipsImage) => VipsImage) => T | Promise<T>): Promise<T> => {
+  const made: VipsImage[] = [];
+  try {
+    return await fn((image) => {
+      made.push(image);
+      return image;
+    });
+  } finally {
+    for (const image of made) image.delete();
+  }
+};
+
 /**
  * An image's pixels as 8-bit RGB, its EXIF orientation applied (what the face detector reads:
  * shared/media/face-detect.ts); a preview is already upright, so this is its decoded JPEG.
@@ -80,12 +93,7 @@ export const decodeRgb = async (
   { orient = true }: { orient?: boolean } = {},
 ): Promise<{ width: number; height: number; data: Uint8Array }> => {
   const { Image } = await vips();
-  const made: VipsImage[] = [];
-  const keep = (image: VipsImage): VipsImage => {
-    made.push(image);
-    return image;
-  };
-  return using(made, () => {
+  return tracked((keep) => {
     const decoded = keep(Image.newFromBuffer(bytes));
     let image = orient ? keep(decoded.autorot()) : decoded;
     if (image.interpretation !== 'srgb') image = keep(image.colourspace('srgb'));
@@ -137,12 +145,7 @@ export const renderEdited = async (
 ): Promise<EditedImage> => {
   const module = await vips();
   const { Image } = module;
-  const made: VipsImage[] = [];
-  const keep = (image: VipsImage): VipsImage => {
-    made.push(image);
-    return image;
-  };
-  try {
+  return tracked(async (keep) => {
     let image: VipsImage;
     if (isHevcHeif(Buffer.from(original.buffer, original.byteOffset, Math.min(original.byteLength, 64)))) {
       image = keep(await decodeHeicImage(original, module));
@@ -171,9 +174,7 @@ export const renderEdited = async (
       image.jpegsaveBuffer({ Q: settings.quality, subsample_mode: settings.quality >= 80 ? 'off' : 'on', keep: 'icc' }),
     );
     return { ...previewsOfImage(Image, settings, image), fullsize };
-  } finally {
-    for (const image of made) image.delete();
-  }
+  });
 };
 
 /** Previews of an image already decoded (and oriented). */
@@ -301,12 +302,7 @@ export const renderFaceCrop = async (preview: Uint8Array, box: Box, quality: num
  */
 export const greySquares = async (bytes: Uint8Array, sizes: readonly number[]): Promise<Uint8Array[]> => {
   const { Image } = await vips();
-  const made: VipsImage[] = [];
-  const keep = (image: VipsImage): VipsImage => {
-    made.push(image);
-    return image;
-  };
-  return using(made, () => {
+  return tracked((keep) => {
     // Shrunk on load (a JPEG decodes at 1/8 scale where it can): the hashes need 32 pixels a side.
     let image = keep(Image.thumbnailBuffer(bytes, 128, { height: 128, size: 'force' }));
     if (image.hasAlpha()) image = keep(image.flatten({ background: [255] }));
