@@ -13,6 +13,16 @@ import { boolean, coercedInteger, integer, isoDateTime, object, picklist, string
 const optionalText = v.optional(text(limits.keyValue));
 const nullableText = v.optional(v.nullable(text(limits.keyValue)));
 
+/** The place and camera filters (EXIF text), each read by `schema`. */
+const exifTextFields = <S extends v.GenericSchema>(schema: S) => ({
+  city: schema,
+  country: schema,
+  state: schema,
+  make: schema,
+  model: schema,
+  lensModel: schema,
+});
+
 /**
  * 3.2's filter tree (`filter`: shared/model/search-filter.ts, docs/search.md "The filter tree"), as
  * @immich/sdk 3.2.2 types it: a level's conditions, and `or` (1–20 branches of conditions). A
@@ -137,12 +147,7 @@ const namesLocked = (tree: FilterTree): boolean =>
 /** The filters both POST /search/metadata and POST /search/random take. */
 const filterFields = {
   albumIds: v.optional(uuidsUpTo(limits.bulkTargets)),
-  city: nullableText,
-  country: nullableText,
-  state: nullableText,
-  make: nullableText,
-  model: nullableText,
-  lensModel: nullableText,
+  ...exifTextFields(nullableText),
   createdAfter: v.optional(isoDateTime),
   createdBefore: v.optional(isoDateTime),
   takenAfter: v.optional(isoDateTime),
@@ -248,12 +253,7 @@ export const LargeAssetSearchDto = v.pipe(
     withExif: v.optional(stringToBool),
     takenAfter: v.optional(isoDateTime),
     takenBefore: v.optional(isoDateTime),
-    city: optionalText,
-    state: optionalText,
-    country: optionalText,
-    make: optionalText,
-    model: optionalText,
-    lensModel: optionalText,
+    ...exifTextFields(optionalText),
     ocr: optionalText,
   }),
   v.transform(({ minFileSize, size, withExif, ...filters }) => ({
