@@ -165,10 +165,13 @@ export const everyChange: Pick = () => true;
  *
  * A pick looks at a part's change (an asset's EXIF) within the window, but the run goes in the
  * asset's change order: an asset not yet reached when a stream ended inside the run, whose EXIF
- * changed before the last change acked, was never sent it. So a stream that ends inside the run
- * closes it with a SyncAckV1 `<type>|<last change read>|<where the run began>`
- * (`Context.closing`), and the run it resumes picks from where that one began, not from its ack
- * (docs/immich-compatibility.md, "The sync stream", "Ending before the deadline").
+ * changed before the last change acked, was never sent it. So every line of the run but its last
+ * is acked `<type>|<change>|<where the run began>`, and a stream that ends inside the run closes
+ * it with a SyncAckV1 `<type>|<last change read>|<where the run began>` (`Context.closing`): a run
+ * resumed from either (the app's acks after a cut connection, or after the stream's own end) picks
+ * from where that one began, not from its ack. The run's last line is acked without it, so a whole
+ * run's next sync picks from its ack again (docs/immich-compatibility.md, "The sync stream",
+ * "Ending before the deadline").
  */
 export const sendPicked = async (
   context: Context,
@@ -181,21 +184,34 @@ export const sendPicked = async (
   const began = context.checkpoints[type]?.extraId;
   const pickWindow = began === undefined ? window : { ...window, after: began };
   const start = began ?? window.after ?? changeIdAt(0);
+  // An ack never passes the snapshot (a change read past it is acked at it, as `Context.send` does).
+  const atMost = (updateId: string): string => (updateId > context.nowId ? context.nowId : updateId);
   const reached = (updateId: string): void => {
-    context.closing = { type, updateId: updateId > context.nowId ? context.nowId : updateId, extraId: start };
+    context.closing = { type, updateId: atMost(updateId), extraId: start };
+  };
+  // Each picked line waits for the next change: only then is it known whether it is the run's last.
+  let held: { data: SyncEvent['data']; updateId: string } | undefined;
+  const release = async (last: boolean): Promise<void> => {
+    if (!held) return;
+    const { data, updateId } = held;
+    held = undefined;
+    await context.send(type, data, { type, updateId: atMost(updateId), ...(last ? {} : { extraId: start }) });
+    reached(updateId);
   };
   let passed: string | undefined;
   try {
     for await (const change of changes) {
       if (!pick(change, pickWindow)) {
+        await release(false);
         passed = change.updateId;
         reached(change.updateId);
         continue;
       }
-      await context.send(type, map(change.record), { type, updateId: change.updateId });
-      reached(change.updateId);
+      await release(false);
+      held = { data: map(change.record), updateId: change.updateId };
       passed = undefined;
     }
+    await release(true);
   } finally {
     context.closing = undefined;
   }
