@@ -245,7 +245,7 @@ export const kept = [DynamoDBDocumentClient.from(new DynamoDBClient({})), GetCom
   },
 ];
 
-export const floorPartsTable = async (count: number): Promise<string> => {
+const floorPartsTable = async (count: number): Promise<string> => {
   const dir = join(root, '.bench', 'floor-parts');
   mkdirSync(dir, { recursive: true });
   const files = await Promise.all(
