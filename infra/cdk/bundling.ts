@@ -105,25 +105,12 @@ export const lazyModules = {
  */
 export const realtimeClientModule = '@aws-sdk/client-apigatewaymanagementapi';
 
-/**
- * The Secrets Manager client, kept out of every bundle the same way: a function reads one secret
- * with it, once per container, and only on a rare branch (a shared link's password or key
- * derivation, a remote ML service's header, the deployment's OAuth provider: shared/storage/link-secret.ts,
- * shared/ml/auth-header.ts, shared/storage/oauth-settings.ts). In a bundle it cost the upload about
- * 3.5 ms of CPU at every cold start (docs/benchmarks.md, "The background backup path"). Bundled on
- * its own into node_modules/.secrets-client/ (`secretsClientFiles`); a route's bundle that loads it
- * gets it beside itself (infra/cdk/route-bundles.ts), as the media function does. The ingress, a
- * server with the SDK's whole credential chain, bundles it (infra/cdk/ingress-bundle.ts).
- */
-export const secretsClientModule = '@aws-sdk/client-secrets-manager';
-
 /** Every lazily loaded module's name: external to every bundle (a data folder, `.places`, is no module). */
 export const lazyModuleNames = (): string[] => [
   ...Object.values(lazyModules)
     .flatMap((group) => Object.keys(group))
     .filter((name) => !name.startsWith('.')),
   realtimeClientModule,
-  secretsClientModule,
 ];
 
 /** The files of the groups a route loads: where they are in this project, and where they go beside a bundle. */
@@ -134,44 +121,36 @@ export const lazyModuleFiles = (groups: readonly LazyGroup[]): BesideFile[] =>
     ),
   );
 
+const realtimeClientDir = join(root, 'node_modules', '.realtime-client');
+
 /**
- * An SDK client bundled into one module (built again when its package changes) in `folder` under
- * node_modules, and where it goes beside a function's bundle: a package of that name, so the
- * function's `import()` of it resolves there, as Node resolves any package.
+ * The management API's client bundled into one module (built again when its package changes),
+ * and where it goes beside a function's bundle: a package of that name, so the function's
+ * `import()` of it resolves there, as Node resolves any package.
  */
-const clientApartFiles = (module: string, folder: string): BesideFile[] => {
-  const dir = join(root, 'node_modules', folder);
-  const bundle = join(dir, 'index.mjs');
-  const manifest = join(root, 'node_modules', module, 'package.json');
+export const realtimeClientFiles = (): BesideFile[] => {
+  const bundle = join(realtimeClientDir, 'index.mjs');
+  const manifest = join(root, 'node_modules', realtimeClientModule, 'package.json');
   const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
-  const stamp = join(dir, 'package.json');
+  const stamp = join(realtimeClientDir, 'package.json');
   const current = existsSync(stamp) && (JSON.parse(readFileSync(stamp, 'utf8')) as { version?: string }).version === version;
   if (!current || !existsSync(bundle) || statSync(bundle).size === 0) {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(realtimeClientDir, { recursive: true });
     const { entryPoints: _entry, outfile: _out, external, ...options } = esbuildOptions('package.json', bundle);
     buildSync({
       ...options,
-      stdin: { contents: `export * from '${module}';`, resolveDir: root, loader: 'js' },
+      stdin: { contents: `export * from '${realtimeClientModule}';`, resolveDir: root, loader: 'js' },
       outfile: bundle,
-      external: (external ?? []).filter((name) => name !== module),
+      external: (external ?? []).filter((name) => name !== realtimeClientModule),
     });
-    writeFileSync(stamp, `${JSON.stringify({ name: module, version, type: 'module', main: 'index.mjs' })}\n`);
+    writeFileSync(stamp, `${JSON.stringify({ name: realtimeClientModule, version, type: 'module', main: 'index.mjs' })}\n`);
   }
-  const to = join('node_modules', ...module.split('/'));
+  const to = join('node_modules', ...realtimeClientModule.split('/'));
   return [
     { from: bundle, to: join(to, 'index.mjs') },
     { from: stamp, to: join(to, 'package.json') },
   ];
 };
-
-/** The management API's client, bundled apart, and where it goes beside a function's bundle. */
-export const realtimeClientFiles = (): BesideFile[] => clientApartFiles(realtimeClientModule, '.realtime-client');
-
-/** The Secrets Manager client, bundled apart, and where it goes beside a function's bundle. */
-export const secretsClientFiles = (): BesideFile[] => clientApartFiles(secretsClientModule, '.secrets-client');
-
-/** Whether a bundle's text loads the Secrets Manager client (its `import()` of the package, kept external). */
-export const loadsSecretsClient = (bundleText: string): boolean => bundleText.includes(`import("${secretsClientModule}")`);
 
 /** The same settings as esbuild build options, for the bench. */
 export const esbuildOptions = (entry: string, outfile: string): BuildOptions => ({

@@ -6,7 +6,7 @@ import { Asset } from 'aws-cdk-lib/aws-s3-assets';
 import type { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
 import { isAssetUpload, type LazyGroup, routes } from '../routes.ts';
-import { copyBesideNow, esbuildOptions, lazyModuleFiles, secretsClientModule } from './bundling.ts';
+import { copyBesideNow, esbuildOptions, lazyModuleFiles } from './bundling.ts';
 
 /** The ingress's entry (infra/ingress/main.ts) and its bundle's file name inside the asset. */
 export const ingressEntry = 'infra/ingress/main.ts';
@@ -36,11 +36,8 @@ export const ingressBundle = (scope: Construct, id: string): Asset => {
     writeFileSync(join(dir, ingressBundleFile), '');
     return new Asset(scope, id, { path: dir, assetHashType: AssetHashType.CUSTOM, assetHash: 'immich-ingress-unbundled' });
   }
-  const { alias: _standIns, external, ...options } = esbuildOptions(ingressEntry, join(dir, ingressBundleFile));
-  // The Secrets Manager client inside the bundle, unlike a function's (infra/cdk/bundling.ts): the one
-  // bundled apart carries the Lambda stand-in that reads credentials from the environment, and a
-  // server that starts once has no cold start to spare it.
-  const result = buildSync({ ...options, external: (external ?? []).filter((name) => name !== secretsClientModule) });
+  const { alias: _standIns, ...options } = esbuildOptions(ingressEntry, join(dir, ingressBundleFile));
+  const result = buildSync(options);
   if (result.errors.length > 0) throw new Error(`Bundling the ingress failed: ${result.errors.map((error) => error.text).join('; ')}`);
   copyBesideNow(lazyModuleFiles(ingressLazyGroups()), dir);
   return new Asset(scope, id, { path: dir });

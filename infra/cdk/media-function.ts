@@ -13,15 +13,7 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { eventFunctions } from '../routes.ts';
 import { lambdaBinaryPath } from '../tools/lambda-binaries.ts';
-import {
-  copyBeside,
-  lambdaBundling,
-  lazyModuleFiles,
-  libheifFiles,
-  mediaExternalModules,
-  realtimeClientFiles,
-  secretsClientFiles,
-} from './bundling.ts';
+import { copyBeside, lambdaBundling, lazyModuleFiles, libheifFiles, mediaExternalModules, realtimeClientFiles } from './bundling.ts';
 import { acknowledgeEventFunction, deadLetterQueue, eventFunctionRole } from './event-function.ts';
 import { grantModels, mlEnvironment } from './machine-learning.ts';
 
@@ -140,8 +132,6 @@ export class MediaFunction extends Construct {
           ...lazyModuleFiles(['places', 'countries', 'faces', 'metadata', 'ml']),
           // And the management API's client, loaded to tell an owner's open apps of their previews (docs/deployment.md, "Realtime").
           ...realtimeClientFiles(),
-          // And the Secrets Manager client, loaded to read a remote ML service's header (shared/ml/auth-header.ts).
-          ...secretsClientFiles(),
         ]),
       }),
     });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AssetHashType, Stack } from 'aws-cdk-lib';
@@ -6,7 +6,7 @@ import { Code } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
 import { functionName, type Route, routes, webRoutes } from '../routes.ts';
-import { copyBesideNow, esbuildOptions, lazyModuleFiles, loadsSecretsClient, realtimeClientFiles, secretsClientFiles } from './bundling.ts';
+import { copyBesideNow, esbuildOptions, lazyModuleFiles, realtimeClientFiles } from './bundling.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -55,7 +55,7 @@ const bundle = (rows: readonly Route[]): void => {
 /**
  * A route's code: its bundle with what its row copies beside it (the modules it loads on first
  * use, the management API's client of a route that tells apps of changes, a web build's
- * `index.html`), and the Secrets Manager client if the bundle loads it. Without bundling (`aws:cdk:bundling-stacks`, the infrastructure tests), an empty
+ * `index.html`). Without bundling (`aws:cdk:bundling-stacks`, the infrastructure tests), an empty
  * asset named after the route, as NodejsFunction skips its bundling then.
  */
 export const routeCode = (scope: Construct, route: Route, webIndex?: string): Code => {
@@ -75,8 +75,6 @@ export const routeCode = (scope: Construct, route: Route, webIndex?: string): Co
       { from: join(from, 'index.mjs'), to: 'index.mjs' },
       ...lazyModuleFiles(route.lazy ?? []),
       ...(route.realtime ? realtimeClientFiles() : []),
-      // The Secrets Manager client, where the bundle reads a secret (a shared link's): found in the bundle itself, so no row can forget it.
-      ...(loadsSecretsClient(readFileSync(join(from, 'index.mjs'), 'utf8')) ? secretsClientFiles() : []),
       ...(webIndex ? [{ from: webIndex, to: 'index.html' }] : []),
     ],
     dir,

@@ -1,3 +1,4 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as env from '../core/env.ts';
 import { DomainError } from '../core/errors.ts';
 
@@ -25,12 +26,10 @@ export const parseAuthHeader = (text: string): AuthHeader => {
 
 let fetched: { arn: string; header: Promise<AuthHeader> } | undefined;
 
-// The SDK's client is loaded on the first read, from beside the bundle (`secretsClientModule`,
-// infra/cdk/bundling.ts): kept out of the bundle, its import() wraps nothing of the SDK the bundle
-// carries (inside it, an import() made esbuild wrap every SDK module it shares with the S3 and
-// DynamoDB clients: docs/benchmarks.md, "Machine learning's split").
+// The SDK's client is imported statically: an import() of it made esbuild wrap every SDK module it
+// shares with the S3 and DynamoDB clients in lazy-init closures, which cost the media function
+// more at its cold start than the client itself (docs/benchmarks.md, "Machine learning's split").
 const fetchSecret = async (arn: string): Promise<AuthHeader> => {
-  const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
   const { SecretString } = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
   let parsed: { name?: unknown; value?: unknown } = {};
   try {

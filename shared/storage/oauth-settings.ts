@@ -1,3 +1,4 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import * as v from 'valibot';
 import * as env from '../core/env.ts';
 
@@ -15,9 +16,7 @@ export type DeployedOAuth = v.InferOutput<typeof DeployedOAuthSchema>;
 
 let fetched: { arn: string; settings: Promise<DeployedOAuth> } | undefined;
 
-// The SDK's client is loaded on the first read, from beside the bundle (`secretsClientModule`, infra/cdk/bundling.ts).
 const fetchSettings = async (arn: string): Promise<DeployedOAuth> => {
-  const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
   const { SecretString } = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
   let parsed: unknown;
   try {

@@ -20,15 +20,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  esbuildOptions,
-  lazyModuleFiles,
-  lazyModules,
-  loadsSecretsClient,
-  realtimeClientFiles,
-  secretsClientFiles,
-  secretsClientModule,
-} from '#infra/cdk/bundling.ts';
+import { esbuildOptions, lazyModuleFiles, lazyModules, realtimeClientFiles } from '#infra/cdk/bundling.ts';
 import { type LazyGroup, type Route, routes, webRoutes } from '#infra/routes.ts';
 import { modelFiles } from '#infra/tools/upload-model.ts';
 import { deployedAssembly } from '../support/assembly.ts';
@@ -121,40 +113,13 @@ describe('deployed bundles', () => {
     expect(loading.get('cron')?.sort()).toEqual(['updateAdminConfig', 'updateConfig']);
   });
 
-  it("load the link secret's Secrets Manager client from beside the bundle, never inside it, and only in routes a link visitor calls", async () => {
-    const loaded = async (entry: string) => {
+  it("leave the link secret's Secrets Manager client out of routes no link visitor calls", async () => {
+    const clientOf = async (entry: string) => {
       const { metafile } = await build({ ...esbuildOptions(entry, join(out, 'probe.mjs')), write: false, metafile: true });
-      const imports = Object.values(metafile.outputs).flatMap((output) => output.imports);
-      // None of the client's modules is bundled: a cold start that reads no secret never parses it (docs/benchmarks.md).
-      expect(
-        Object.keys(metafile.inputs).filter((input) => input.includes('@aws-sdk/client-secrets-manager')),
-        entry,
-      ).toEqual([]);
-      return imports.some((each) => each.path === secretsClientModule && each.kind === 'dynamic-import' && each.external);
+      return Object.keys(metafile.inputs).some((input) => input.includes('@aws-sdk/client-secrets-manager'));
     };
-    expect(await loaded('functions/user/get-my-user-info.ts')).toBe(false);
-    expect(await loaded('functions/asset/get-asset-info.ts')).toBe(true);
-    expect(await loaded('functions/v3/asset/upload-asset.ts')).toBe(true);
-  });
-
-  it('carry the Secrets Manager client beside every bundle that loads it, found there by Node as on Lambda', () => {
-    const loading: string[] = [];
-    for (const [description, dir] of codeDirs) {
-      // Every function of ours is an index.mjs; CDK's own handlers (custom resources) are not.
-      if (!existsSync(join(dir, 'index.mjs')) || !loadsSecretsClient(readFileSync(join(dir, 'index.mjs'), 'utf8'))) continue;
-      loading.push(description);
-      for (const { to } of secretsClientFiles()) expect(existsSync(join(dir, to)), `${description}: ${to}`).toBe(true);
-      const resolved = createRequire(join(dir, 'index.mjs')).resolve(secretsClientModule);
-      expect(resolved, description).toBe(join(dir, 'node_modules', '@aws-sdk', 'client-secrets-manager', 'index.mjs'));
-    }
-    // The routes a link visitor calls (asset info, the upload) and the media function (a remote ML service's header).
-    const upload = routes.find((route) => route.operationId === 'uploadAsset' && route.generation === 'v3');
-    if (!upload) throw new Error('No v3 uploadAsset route');
-    const describedAs = (dir: string) => [...codeDirs].find(([, each]) => each === dir)?.[0];
-    expect(loading).toContain(describedAs(codeDir(upload)));
-    expect(loading).toContain(describedAs(codeDir(routeNamed('getAssetInfo'))));
-    expect(loading).toContain('Immich media: previews, thumbhash, video posters, places and faces of each uploaded original');
-    expect(loading).not.toContain(describedAs(codeDir(routeNamed('getMyUserInfo'))));
+    expect(await clientOf('functions/user/get-my-user-info.ts')).toBe(false);
+    expect(await clientOf('functions/asset/get-asset-info.ts')).toBe(true);
   });
 
   it('start without a table where their row has none (data: none): no module they import needs TABLE_NAME', () => {
@@ -191,13 +156,7 @@ console.log(JSON.stringify(failed));`,
       try {
         // And the management API's client, copied beside a route that tells apps of its changes (its row's `realtime`).
         const realtime = routes.find((route) => route.entry === entry)?.realtime === true;
-        // And the Secrets Manager client, copied beside a bundle that loads it (infra/cdk/route-bundles.ts).
-        const secrets = specifiers.some(({ path }) => path === secretsClientModule);
-        for (const { from, to } of [
-          ...lazyModuleFiles(groups),
-          ...(realtime ? realtimeClientFiles() : []),
-          ...(secrets ? secretsClientFiles() : []),
-        ]) {
+        for (const { from, to } of [...lazyModuleFiles(groups), ...(realtime ? realtimeClientFiles() : [])]) {
           mkdirSync(dirname(join(dir, to)), { recursive: true });
           cpSync(from, join(dir, to), { recursive: true });
         }
@@ -282,9 +241,7 @@ console.log(JSON.stringify({ paths: Object.values(paths).map((each) => [each, ex
       const text = readFileSync(join(codeDir(route), 'index.mjs'), 'utf8');
       expect(text.includes('onnxruntime'), route.path).toBe(false);
       expect(text.includes('@huggingface/tokenizers'), route.path).toBe(false);
-      // Nothing of the `ml` group beside them (the Secrets Manager client may be: a remote ML service's header).
-      for (const name of Object.keys(lazyModules.ml))
-        expect(existsSync(join(codeDir(route), 'node_modules', name)), `${route.path}: ${name}`).toBe(false);
+      expect(existsSync(join(codeDir(route), 'node_modules')), route.path).toBe(false);
     }
     // Deployed, the model is in the bucket under models/clip/<model>/ (a real S3-compatible server on loopback).
     const saved = { ...process.env };
