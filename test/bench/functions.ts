@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { type BuildOptions, build } from 'esbuild';
 import { esbuildOptions, mediaExternalModules } from '#infra/cdk/bundling.ts';
@@ -152,64 +153,165 @@ const measureBoth = async (options: BuildOptions, count: number) => {
   };
 };
 
+type BackupRow = { row: string[]; path: boolean; ms: number; floorMs: number; cpuMs: number };
+
+/** One function of `backupPath` (or any route or event function by the same name), measured as `measureBoth` does. */
+const backupRow = async (id: string, count: number): Promise<BackupRow> => {
+  const { request = '', path = false } = backupPath.find((each) => each.id === id) ?? {};
+  const route = [...routes, ...webRoutes].find((r) => (r.generation ? `${r.generation}:${r.operationId}` : r.operationId) === id);
+  const fn = eventFunctions.find((f) => f.name === id);
+  const entry = route?.entry ?? fn?.entry;
+  if (!entry) throw new Error(`No function ${id}`);
+  const options = esbuildOptions(entry, join(outDir, `${route ? functionName(route) : id}.mjs`));
+  const media = id === 'generateMedia';
+  const result = await measureBoth(
+    media ? { ...options, external: [...(options.external ?? []), ...mediaExternalModules] } : options,
+    count,
+  );
+  const ratio = result.floorCpuMs ? result.cpuMs / result.floorCpuMs : undefined;
+  const wallRatio = result.floorMs ? result.ms / result.floorMs : undefined;
+  const limit = path ? 0.8 : floorRatio;
+  return {
+    row: [
+      id,
+      request,
+      result.kb.toFixed(1),
+      `${result.cpuMs.toFixed(1)} / ${result.floorCpuMs?.toFixed(1) ?? '–'}`,
+      ratio?.toFixed(2) ?? '–',
+      `${result.ms.toFixed(1)} / ${result.floorMs?.toFixed(1) ?? '–'}`,
+      wallRatio?.toFixed(2) ?? '–',
+      ratio === undefined ? '–' : `${ratio <= limit ? 'yes' : '**no**'} (${limit}×)`,
+    ],
+    path,
+    ms: result.ms,
+    floorMs: result.floorMs ?? 0,
+    cpuMs: result.cpuMs,
+  };
+};
+
+const backupHeader = [
+  'function',
+  'request',
+  'bundle KB',
+  'import CPU ms / floor',
+  '× floor (CPU)',
+  'import wall ms / floor',
+  '× floor (wall)',
+  'within',
+];
+
+/**
+ * What the floor of the backup path is made of, each part bundled as the functions are and
+ * imported alternately (docs/benchmarks.md, "The background backup path"): the DynamoDB document
+ * client the stream, the ack and the upload read the session with, imported without constructing
+ * it (what an import that left the client to the first request would cost), the S3 client the
+ * upload adds, and the SDK's own request signer (@smithy/signature-v4, already inside the DynamoDB
+ * client), which is all a single signed S3 PUT would need in its place.
+ */
+const floorParts: readonly { name: string; source: string }[] = [
+  { name: 'an empty module', source: 'export const kept = [];' },
+  {
+    name: 'DynamoDB document client, imported, not constructed',
+    source: `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+export const kept = [DynamoDBClient, DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand];`,
+  },
+  {
+    name: "DynamoDB document client, constructed (the stream's and the ack's floor)",
+    source: `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+export const kept = [DynamoDBDocumentClient.from(new DynamoDBClient({})), GetCommand, QueryCommand, UpdateCommand];`,
+  },
+  {
+    name: 'the same and the S3 client (PutObject)',
+    source: `import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+export const kept = [DynamoDBDocumentClient.from(new DynamoDBClient({})), GetCommand, QueryCommand, UpdateCommand, new S3Client({}), PutObjectCommand];`,
+  },
+  {
+    name: "the same with the SDK's signer (SignatureV4) instead of the S3 client",
+    source: `import { createHash, createHmac } from 'node:crypto';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { SignatureV4 } from '@smithy/signature-v4';
+class Sha256 {
+  constructor(secret) { this.hash = secret ? createHmac('sha256', secret) : createHash('sha256'); }
+  update(data) { this.hash.update(data); }
+  async digest() { return new Uint8Array(this.hash.digest()); }
+}
+const credentials = { accessKeyId: 'a', secretAccessKey: 'b' };
+export const kept = [DynamoDBDocumentClient.from(new DynamoDBClient({})), GetCommand, QueryCommand, UpdateCommand, new SignatureV4({ service: 's3', region: 'us-east-1', credentials, sha256: Sha256 })];`,
+  },
+];
+
+const floorPartsTable = async (count: number): Promise<string> => {
+  const dir = join(root, '.bench', 'floor-parts');
+  mkdirSync(dir, { recursive: true });
+  const files = await Promise.all(
+    floorParts.map(async ({ source }, index) => {
+      writeFileSync(join(dir, `part-${index}.js`), `${source}\n`);
+      const out = join(dir, `part-${index}.mjs`);
+      // bundling.ts joins the entry onto the repository root.
+      await build(esbuildOptions(join('.bench', 'floor-parts', `part-${index}.js`), out));
+      return out;
+    }),
+  );
+  const samples = files.map(() => [] as { ms: number; cpuMs: number }[]);
+  for (let i = 0; i < count; i++) for (const [index, file] of files.entries()) samples[index]?.push(coldImport(file));
+  return table(
+    ['bundle', 'KB', 'import CPU ms', 'import wall ms'],
+    floorParts.map(({ name }, index) => [
+      name,
+      (statSync(files[index] ?? '').size / 1024).toFixed(1),
+      median((samples[index] ?? []).map((s) => s.cpuMs)).toFixed(1),
+      median((samples[index] ?? []).map((s) => s.ms)).toFixed(1),
+    ]),
+  );
+};
+
 /** `npm run bench -- backup`: the backup path's functions alone, with more runs (BACKUP_RUNS, default 30). */
 export const backupSection = {
   name: 'backup',
   async run(): Promise<string> {
     mkdirSync(outDir, { recursive: true });
     const count = Number(process.env.BACKUP_RUNS ?? 30);
-    const rows: string[][] = [];
-    let total = 0;
-    let floorTotal = 0;
-    let cpuTotal = 0;
-    for (const { id, request, path } of backupPath) {
-      const route = [...routes, ...webRoutes].find((r) => (r.generation ? `${r.generation}:${r.operationId}` : r.operationId) === id);
-      const fn = eventFunctions.find((f) => f.name === id);
-      const entry = route?.entry ?? fn?.entry;
-      if (!entry) throw new Error(`No function ${id}`);
-      const options = esbuildOptions(entry, join(outDir, `${route ? functionName(route) : id}.mjs`));
-      const media = id === 'generateMedia';
-      const result = await measureBoth(
-        media ? { ...options, external: [...(options.external ?? []), ...mediaExternalModules] } : options,
-        count,
-      );
-      if (path) {
-        total += result.ms;
-        floorTotal += result.floorMs ?? 0;
-        cpuTotal += result.cpuMs;
-      }
-      const ratio = result.floorCpuMs ? result.cpuMs / result.floorCpuMs : undefined;
-      const wallRatio = result.floorMs ? result.ms / result.floorMs : undefined;
-      const limit = path ? 0.8 : floorRatio;
-      rows.push([
-        id,
-        request,
-        result.kb.toFixed(1),
-        `${result.cpuMs.toFixed(1)} / ${result.floorCpuMs?.toFixed(1) ?? '–'}`,
-        ratio?.toFixed(2) ?? '–',
-        `${result.ms.toFixed(1)} / ${result.floorMs?.toFixed(1) ?? '–'}`,
-        wallRatio?.toFixed(2) ?? '–',
-        ratio === undefined ? '–' : `${ratio <= limit ? 'yes' : '**no**'} (${limit}×)`,
-      ]);
-    }
+    const measured: BackupRow[] = [];
+    for (const { id } of backupPath) measured.push(await backupRow(id, count));
+    const onPath = measured.filter((each) => each.path);
+    const sum = (pick: (each: BackupRow) => number) => onPath.reduce((total, each) => total + pick(each), 0);
     return [
       `Each function bundled as the stack bundles it, imported by ${count} fresh Node processes alternating with its AWS SDK floor (test/bench/sdk-floor.ts); medians of the import's CPU time (what it costs, whatever else the machine runs) and of its wall time. The backup path's rows are held to 0.8× their floor, the others to ${floorRatio}× (CPU time).`,
       '',
       table(
-        [
-          'function',
-          'request',
-          'bundle KB',
-          'import CPU ms / floor',
-          '× floor (CPU)',
-          'import wall ms / floor',
-          '× floor (wall)',
-          'within',
-        ],
-        rows,
+        backupHeader,
+        measured.map((each) => each.row),
       ),
       '',
-      `The backup path's cold imports together (ping, stream, ack, upload, each function cold once): ${cpuTotal.toFixed(0)} ms of CPU, ${total.toFixed(0)} ms of wall time (their floors ${floorTotal.toFixed(0)} ms), ${((total / 30_000) * 100).toFixed(2)}% of iOS's ~30 s background task.`,
+      `The backup path's cold imports together (ping, stream, ack, upload, each function cold once): ${sum((each) => each.cpuMs).toFixed(0)} ms of CPU, ${sum((each) => each.ms).toFixed(0)} ms of wall time (their floors ${sum((each) => each.floorMs).toFixed(0)} ms), ${((sum((each) => each.ms) / 30_000) * 100).toFixed(2)}% of iOS's ~30 s background task.`,
+      '',
+      `What the floor is made of (${count} alternating imports of each):`,
+      '',
+      await floorPartsTable(count),
     ].join('\n');
   },
 };
+
+/**
+ * `node test/bench/functions.ts v3:uploadAsset search …`: those functions' rows alone (BACKUP_RUNS
+ * imports each, default 30), printed, not written to docs/: deciding a row near its limit over
+ * more runs than the whole section can afford.
+ */
+if (import.meta.main) {
+  const count = Number(process.env.BACKUP_RUNS ?? 30);
+  const rows: string[][] = [];
+  for (const id of process.argv.slice(2)) {
+    rows.push((await backupRow(id, count)).row);
+    console.log(`| ${rows.at(-1)?.join(' | ')} |`);
+  }
+  console.log(
+    `\n_${count} alternating imports each, Node ${process.version}, ${process.arch}, load average ${loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')}._\n\n${table(backupHeader, rows)}`,
+  );
+}
