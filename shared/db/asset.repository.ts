@@ -18,6 +18,7 @@ import type { QuotaCheck, UsageChange, UserRecord } from '../model/user.ts';
 import * as activityRepo from './activity.repository.ts';
 import * as albumRepo from './album.repository.ts';
 import * as albumExitRepo from './album-exit.repository.ts';
+import * as albumSyncRepo from './album-sync.repository.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
 import { albumWrites } from './items/album.ts';
@@ -466,6 +467,11 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
     ...albums.map((albumId) => albumWrites.mark(albumId, entryDeletions)),
   ];
   const [first = [], ...rest] = chunk(writes, 100);
+  // The album sync markers of its albums' users, before the writes (shared/db/album-sync.repository.ts).
+  if (albums.length > 0)
+    await albumSyncRepo.moveMarkers(
+      (await Promise.all(albums.map((albumId) => albumSyncRepo.usersOfAlbum(albumId, asset.ownerId)))).flat(),
+    );
   try {
     await transact(first);
   } catch (error) {

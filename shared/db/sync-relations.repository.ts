@@ -2,7 +2,8 @@ import { syncSettleMs } from '../core/env.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { UserRecord } from '../model/user.ts';
-import { changeIdTime } from './changes.ts';
+import * as albumSyncRepo from './album-sync.repository.ts';
+import { changeIdTime, newChangeId } from './changes.ts';
 import type { AlbumMarkerScope, AlbumMarkers } from './items/album-mark.ts';
 
 export type { AlbumMarkerScope };
@@ -31,6 +32,8 @@ export interface Membership {
    * their deletions; `''` none ever; absent: not known, then it is read): docs/data-model.md, "Album summaries".
    */
   markers: AlbumMarkers;
+  /** Whether its summary item names its owner (album-sync.repository.ts, `usersOfAlbum`). */
+  ownerKnown: boolean;
   /** The album as the stream sends it (decoded when asked: most types need only the ids). */
   album: () => AlbumRecord;
 }
@@ -64,7 +67,8 @@ export const albumMemberships = async (userId: string): Promise<Membership[]> =>
       albumCreateId: syncRepo.createIdOf(item),
       updateId: syncRepo.updateIdOf(item),
       sharedUserIds: sharedUserIdsOf(item),
-      markers: markers.get(albumId) ?? {},
+      markers: markers.get(albumId)?.markers ?? {},
+      ownerKnown: markers.get(albumId)?.ownerKnown ?? false,
       album: () => syncRepo.readAlbum(item),
     };
   };
@@ -87,11 +91,33 @@ export const albumUnchangedSince = (album: Membership, scope: AlbumMarkerScope, 
   if (latest === undefined) return false;
   if (scope === 'users' && (after === undefined || album.albumCreateId > after)) return false;
   if (latest === '') return true;
-  // A marker is the change id its last write carried: two writes of one scope committing in the
-  // opposite order of their ids (milliseconds apart) leave the earlier one. A stream that ended
-  // between them (at its deadline) would then skip the later one for good; within the settling
-  // time before the checkpoint the scope is read (docs/data-model.md, "Album summaries").
-  return after !== undefined && latest <= after && changeIdTime(after) - changeIdTime(latest) >= syncSettleMs();
+  return settledBefore(latest, after);
+};
+
+/**
+ * Whether a marker (the change id of a scope's latest change) is at or before `after`, by at least
+ * the settling time. A marker is the change id its last write carried: two writes of one scope
+ * committing in the opposite order of their ids (milliseconds apart) leave the earlier one. A
+ * stream that ended between them (at its deadline) would then skip the later one for good; within
+ * the settling time before the checkpoint the scope is read (docs/data-model.md, "Album summaries").
+ */
+export const settledBefore = (latest: string, after: string | undefined): boolean =>
+  after !== undefined && latest <= after && changeIdTime(after) - changeIdTime(latest) >= syncSettleMs();
+
+/**
+ * Learns the user's album sync marker again (album-sync.repository.ts, `learn`): reads it, then
+ * their albums (so none changed between the two unnoticed: the marker moves before any write of
+ * them), and keeps whether one has another user and each album's owner on its summary item.
+ */
+export const learnAlbumSync = async (userId: string): Promise<void> => {
+  const seen = await albumSyncRepo.getMarker(userId);
+  const readFrom = newChangeId();
+  const albums = await albumMemberships(userId);
+  await albumSyncRepo.learn(userId, seen, {
+    shared: albums.some((album) => album.ownerId !== userId || album.sharedUserIds.length > 0),
+    readFrom,
+    unowned: albums.filter((album) => !album.ownerKnown).map((album) => ({ albumId: album.albumId, ownerId: album.ownerId })),
+  });
 };
 
 const partnerShare = (item: Record<string, unknown>): PartnerShare => ({

@@ -5,6 +5,7 @@ import type { AssetMetadataRecord } from '../model/asset-metadata.ts';
 import type { MemoryRecord } from '../model/memory.ts';
 import type { AssetOcrRecord } from '../model/ocr.ts';
 import type { UserRecord } from '../model/user.ts';
+import * as albumSyncRepo from './album-sync.repository.ts';
 import { batchDelete, batchGet, batchPut } from './batch.ts';
 import { assetMetadataShards, changeIdAt } from './changes.ts';
 import { getItem } from './get.ts';
@@ -127,12 +128,15 @@ export const sharedAlbumUserItems = async (userId: string): Promise<Item[]> =>
 export const albumItems = (refs: readonly { ownerId: string; albumId: string }[]): Promise<Item[]> =>
   batchGet(refs.map((ref) => keys.album(ref.ownerId, ref.albumId)));
 
-/** The change markers of albums (BatchGetItem of their summary items: docs/data-model.md, "Album summaries"), by album id. */
-export const albumMarkers = async (albumIds: readonly string[]): Promise<Map<string, AlbumMarkers>> =>
+/**
+ * The change markers of albums (BatchGetItem of their summary items: docs/data-model.md, "Album
+ * summaries"), by album id, with whether the item names the album's owner (`ownerId`).
+ */
+export const albumMarkers = async (albumIds: readonly string[]): Promise<Map<string, { markers: AlbumMarkers; ownerKnown: boolean }>> =>
   new Map(
     (await batchGet(albumIds.map((albumId) => keys.albumSummary(albumId)))).map((item) => [
       String(item.pk).slice('ALBUM#'.length),
-      markersOf(item),
+      { markers: markersOf(item), ownerKnown: typeof item.ownerId === 'string' },
     ]),
   );
 
@@ -371,7 +375,11 @@ export const indexLibrary = async (ownerId: string): Promise<void> => {
         )),
     );
     // Entries with change ids its marker does not know: forgotten, computed again with its summary (docs/data-model.md, "Album summaries").
-    if (unstamped.length > 0) await writeOne(forgetEntriesMarker(String(album.id)));
+    // So are its users' album sync markers (shared/db/album-sync.repository.ts).
+    if (unstamped.length > 0) {
+      await albumSyncRepo.forgetMarkers([ownerId, ...((album.sharedUserIds as string[] | undefined) ?? [])]);
+      await writeOne(forgetEntriesMarker(String(album.id)));
+    }
   }
   await writeIfPresent(
     updateWrite(keys.user(ownerId), 'SET gsi3pk = :partition, changesIndexed = :true', {

@@ -17,6 +17,7 @@ const album = (entries: string | undefined): Membership => ({
   updateId: changeIdAt(t0 - 60_000),
   sharedUserIds: [],
   markers: entries === undefined ? {} : { entries },
+  ownerKnown: true,
   album: () => {
     throw new Error('not read');
   },
