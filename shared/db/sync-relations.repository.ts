@@ -2,8 +2,7 @@ import { syncSettleMs } from '../core/env.ts';
 import type { AlbumRecord } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
 import type { UserRecord } from '../model/user.ts';
-import * as albumSyncRepo from './album-sync.repository.ts';
-import { changeIdTime, newChangeId } from './changes.ts';
+import { changeIdTime } from './changes.ts';
 import type { AlbumMarkerScope, AlbumMarkers } from './items/album-mark.ts';
 
 export type { AlbumMarkerScope };
@@ -103,22 +102,6 @@ export const albumUnchangedSince = (album: Membership, scope: AlbumMarkerScope, 
  */
 export const settledBefore = (latest: string, after: string | undefined): boolean =>
   after !== undefined && latest <= after && changeIdTime(after) - changeIdTime(latest) >= syncSettleMs();
-
-/**
- * Learns the user's album sync marker again (album-sync.repository.ts, `learn`): reads it, then
- * their albums (so none changed between the two unnoticed: the marker moves before any write of
- * them), and keeps whether one has another user and each album's owner on its summary item.
- */
-export const learnAlbumSync = async (userId: string): Promise<void> => {
-  const seen = await albumSyncRepo.getMarker(userId);
-  const readFrom = newChangeId();
-  const albums = await albumMemberships(userId);
-  await albumSyncRepo.learn(userId, seen, {
-    shared: albums.some((album) => album.ownerId !== userId || album.sharedUserIds.length > 0),
-    readFrom,
-    unowned: albums.filter((album) => !album.ownerKnown).map((album) => ({ albumId: album.albumId, ownerId: album.ownerId })),
-  });
-};
 
 const partnerShare = (item: Record<string, unknown>): PartnerShare => ({
   sharedById: String(item.sharedById),

@@ -1,5 +1,6 @@
 import type { AlbumSyncMark } from '../../db/album-sync.repository.ts';
 import * as albumSyncRepo from '../../db/album-sync.repository.ts';
+import { newChangeId } from '../../db/changes.ts';
 import type { Window } from '../../db/sync.repository.ts';
 import * as syncRepo from '../../db/sync.repository.ts';
 import type { AlbumMarkerScope, Membership } from '../../db/sync-relations.repository.ts';
@@ -69,20 +70,30 @@ export const albumsUnshared = async (context: Context): Promise<boolean> => {
 };
 
 /**
- * The user's albums, for a type that reads them; when the marker is not trusted, or says otherwise
- * than they show, it is learnt again once a request (`learnAlbumSync`: a table from before markers
- * converges on the first sync that reads the albums).
+ * The user's albums, for every type that reads them (read after the user's album sync marker, so a
+ * write of them in between moved it). When the marker is not trusted, or says otherwise than they
+ * show, it is learnt again, once a request (a table from before markers converges on the first
+ * sync that reads the albums): only while it is still as read, and `shared` false only when the
+ * marker settled before the albums were read (a share whose marker moved just before may not have
+ * been written yet).
  */
 export const albumsOf = async (context: Context): Promise<Membership[]> => {
-  const albums = await context.albums();
-  if (!learning.has(context)) {
-    const mark = await markOf(context);
-    const shared = albums.some((album) => album.ownerId !== context.userId || album.sharedUserIds.length > 0);
-    const current = albumSyncRepo.trusted(mark) && mark.shared === shared && albums.every((album) => album.ownerKnown);
-    learning.set(context, current ? Promise.resolve() : syncRelationsRepo.learnAlbumSync(context.userId));
+  let learnt = learning.get(context);
+  if (!learnt) {
+    learnt = (async () => {
+      const mark = await markOf(context);
+      const readFrom = newChangeId();
+      const albums = await context.albums();
+      const shared = albums.some((album) => album.ownerId !== context.userId || album.sharedUserIds.length > 0);
+      const unowned = albums.filter((album) => !album.ownerKnown).map((album) => ({ albumId: album.albumId, ownerId: album.ownerId }));
+      if (albumSyncRepo.trusted(mark) && mark.shared === shared && unowned.length === 0) return;
+      if (mark && !shared && !syncRelationsRepo.settledBefore(mark.changeId, readFrom)) return;
+      await albumSyncRepo.learn(context.userId, mark, { shared, readFrom, unowned });
+    })();
+    learning.set(context, learnt);
   }
-  await learning.get(context);
-  return albums;
+  await learnt;
+  return context.albums();
 };
 const learning = new WeakMap<Context, Promise<void>>();
 
