@@ -1,3 +1,4 @@
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as addUsersHandler } from '#functions/album/add-users-to-album.ts';
 import { handler as deleteAlbumHandler } from '#functions/album/delete-album.ts';
@@ -5,7 +6,8 @@ import { handler as removeUserHandler } from '#functions/album/remove-user-from-
 import { handler as updateAlbumHandler } from '#functions/album/update-album-info.ts';
 import { handler as updateAssetsHandler } from '#functions/v3/asset/update-assets.ts';
 import * as albumRepo from '#shared/db/album.repository.ts';
-import { partitions } from '#shared/db/keys.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys, partitions } from '#shared/db/keys.ts';
 import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, addToAlbum, createAlbum, removeFromAlbum, trash } from '../support/library.ts';
@@ -62,7 +64,9 @@ const albumListReads = async (client: SyncClient, user: User) => {
     lines = (await client.sync()).map((line) => line.type);
   });
   const values = [partitions.userAlbums(user.id).value, partitions.albumsSharedWith(user.id).value];
-  const reads = calls.filter((call) => Object.values(call.input.ExpressionAttributeValues ?? {}).some((value) => values.includes(String(value))));
+  const reads = calls.filter((call) =>
+    Object.values(call.input.ExpressionAttributeValues ?? {}).some((value) => values.includes(String(value))),
+  );
   return { lines, reads: reads.length, calls: calls.length };
 };
 
@@ -166,5 +170,70 @@ describe("a user's album sync marker", () => {
     expect(deleted.status).toBe(200);
     await converges(app, owner, { quiet: true });
     expect([...app.albums.keys()]).toEqual([second]);
+  });
+
+  it("is learnt on a table from before markers, and a departed member deleting their photo still moves the owner's", async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'BeforeOwner');
+    const member = await freshUser(accounts.admin.accessToken, 'BeforeMember');
+    const mine = await addPhoto(owner.accessToken, { color: [30, 60, 90] });
+    const album = (await createAlbum(owner.accessToken, { albumName: 'Before', assetIds: [mine] })).id as string;
+    const share = { pathParameters: { id: album }, headers: bearer(owner.accessToken) };
+    expect(
+      (await invoke(addUsersHandler, { ...share, method: 'PUT', path: `/api/album/${album}/users`, body: { sharedUserIds: [member.id] } }))
+        .status,
+    ).toBe(200);
+    const theirs = await addPhoto(member.accessToken, { color: [90, 60, 30] });
+    expect((await addToAlbum(member.accessToken, album, [theirs])).status).toBe(200);
+    // The member leaves; their photo stays in the album, which no longer names them.
+    const left = await invoke(removeUserHandler, {
+      ...share,
+      method: 'DELETE',
+      path: `/api/album/${album}/user/${member.id}`,
+      pathParameters: { id: album, userId: member.id },
+    });
+    expect(left.status).toBe(200);
+    // As a table from before: no marker for the owner, no owner on the album's summary item.
+    await db.send(new DeleteCommand({ TableName: tableName, Key: keys.albumSyncMark(owner.id) }));
+    await db.send(new UpdateCommand({ TableName: tableName, Key: keys.albumSummary(album), UpdateExpression: 'REMOVE ownerId' }));
+
+    const app = new SyncClient(owner.accessToken);
+    await app.sync();
+    expect(appAlbums(app)).toEqual(await serverAlbums(owner));
+    // The first sync read the albums and learnt the marker, giving the summary item its owner: the sync after the next is quiet.
+    expect((await db.send(new GetCommand({ TableName: tableName, Key: keys.albumSummary(album) }))).Item?.ownerId).toBe(owner.id);
+    await converges(app, owner, { quiet: true });
+
+    // The former member deletes their photo for good: the asset function knows only the album's id, and finds its owner.
+    expect((await trash(member.accessToken, [theirs], true)).status).toBe(204);
+    await converges(app, owner, { quiet: true });
+    expect(appAlbums(app)[album]?.assets).toEqual([mine]);
+  });
+
+  it('converges after concurrent writes to several albums', async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'RacedOwner');
+    const photos = await Promise.all([10, 20, 30, 40].map((n) => addPhoto(owner.accessToken, { color: [n, 100, 200 - n] })));
+    const albums = await Promise.all(
+      ['One', 'Two', 'Three'].map(
+        async (albumName) => (await createAlbum(owner.accessToken, { albumName, assetIds: [photos[0]] })).id as string,
+      ),
+    );
+    const app = new SyncClient(owner.accessToken);
+    await converges(app, owner, { quiet: true });
+    // Each album's writes and the others' at once: every one moves the marker, in whatever order they land.
+    const replies = await Promise.all(
+      albums.flatMap((id, n) => [
+        addToAlbum(owner.accessToken, id, photos.slice(1 + (n % 3), 3 + (n % 3))),
+        removeFromAlbum(owner.accessToken, id, [photos[0]]),
+        invoke(updateAlbumHandler, {
+          method: 'PATCH',
+          path: `/api/album/${id}`,
+          pathParameters: { id },
+          headers: bearer(owner.accessToken),
+          body: { albumName: `Raced ${n}` },
+        }),
+      ]),
+    );
+    expect(replies.map((reply) => reply.status)).toEqual(replies.map(() => 200));
+    await converges(app, owner, { quiet: true });
   });
 });
