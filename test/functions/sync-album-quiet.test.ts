@@ -4,6 +4,7 @@ import { handler as addUsersHandler } from '#functions/album/add-users-to-album.
 import { handler as deleteAlbumHandler } from '#functions/album/delete-album.ts';
 import { handler as removeUserHandler } from '#functions/album/remove-user-from-album.ts';
 import { handler as updateAlbumHandler } from '#functions/album/update-album-info.ts';
+import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
 import { handler as updateAssetsHandler } from '#functions/v3/asset/update-assets.ts';
 import * as albumRepo from '#shared/db/album.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
@@ -116,6 +117,19 @@ describe("a user's album sync marker", () => {
       body: { albumName: 'First, renamed' },
     });
     expect(renamed.status).toBe(200);
+    await converges(app, owner, { quiet: true });
+    // A shared link of the album: nothing the stream's album holds (as Immich's, whose links are rows of their own).
+    const link = await invoke(createLinkHandler, {
+      method: 'POST',
+      path: '/api/shared-link',
+      headers: bearer(owner.accessToken),
+      body: { type: 'ALBUM', albumId: first },
+    });
+    expect(link.status).toBe(201);
+    // The next sync that reads the albums (another one changed) sends that one, not the linked one again.
+    expect((await addToAlbum(owner.accessToken, second, [a])).status).toBe(200);
+    const afterLink = await app.sync();
+    expect(afterLink.filter((line) => line.type === 'AlbumV2').map((line) => line.data.id)).toEqual([second]);
     await converges(app, owner, { quiet: true });
 
     // Shared: the member, quiet until now, gets the album; the member's photo in it reaches the owner.
