@@ -39,6 +39,16 @@ import {
 /** Who has the album: its owner and the users it is shared with (whose album sync markers its writes move: album-sync.repository.ts). */
 const usersOf = (album: AlbumRecord): string[] => [album.ownerId, ...album.sharedUserIds];
 
+/**
+ * The album's users now (GetItem of the album), with those it had as read: read just before a
+ * write that has no condition on them makes its change ids, so a user the album gained since the
+ * request read it (a share meanwhile) gets their marker moved too.
+ */
+const usersNow = async (album: AlbumRecord): Promise<string[]> => {
+  const item = await getItem(keys.album(album.ownerId, album.id));
+  return [...usersOf(album), ...(item ? albumCodec.read(item).sharedUserIds : [])];
+};
+
 export const get = async (ownerId: string, albumId: string): Promise<AlbumRecord | undefined> => {
   const item = await getItem(keys.album(ownerId, albumId));
   return item ? albumCodec.read(item) : undefined;
@@ -116,8 +126,9 @@ const outcomeOf = (failedAt: number | undefined): MemberOutcome =>
  */
 export const addMembers = async (album: AlbumRecord, assets: readonly AssetRecord[]): Promise<MemberOutcome[]> => {
   const now = new Date().toISOString();
+  const users = await usersNow(album);
   const groups = assets.map((asset) => albumWrites.join(album.id, asset, now));
-  await albumSyncRepo.moveMarkers(usersOf(album));
+  await albumSyncRepo.moveMarkers(users);
   return (await transactGroups(groups, { each: (writes) => albumWrites.mark(album.id, writes, { ownerId: album.ownerId }) })).map(
     outcomeOf,
   );
@@ -129,10 +140,12 @@ export const removeMembers = async (
   assetIds: readonly string[],
   options: { albumGone?: boolean } = {},
 ): Promise<MemberOutcome[]> => {
-  const groups = assetIds.map((assetId) => albumWrites.leave(album.id, assetId, options));
   // A deleted album's entries leaving need no marker: no one lists or syncs the album any more.
-  if (options.albumGone) return (await transactGroups(groups)).map(outcomeOf);
-  await albumSyncRepo.moveMarkers(usersOf(album));
+  if (options.albumGone)
+    return (await transactGroups(assetIds.map((assetId) => albumWrites.leave(album.id, assetId, options)))).map(outcomeOf);
+  const users = await usersNow(album);
+  const groups = assetIds.map((assetId) => albumWrites.leave(album.id, assetId, options));
+  await albumSyncRepo.moveMarkers(users);
   return (await transactGroups(groups, { each: (writes) => albumWrites.mark(album.id, writes, { ownerId: album.ownerId }) })).map(
     outcomeOf,
   );
@@ -147,8 +160,9 @@ export const touch = async (album: AlbumRecord, thumbnailId: string | null, now:
   let thumbnail = thumbnailId;
   for (let attempt = 0; thumbnail !== null && attempt < 3; attempt++) {
     try {
+      const users = await usersNow(album);
       const write = albumWrites.touch(album, thumbnail, now);
-      await albumSyncRepo.moveMarkers(usersOf(album));
+      await albumSyncRepo.moveMarkers(users);
       await transact([write, checkWrite(keys.asset(thumbnail), { condition: 'attribute_exists(pk)' })]);
       return;
     } catch (error) {
@@ -156,8 +170,9 @@ export const touch = async (album: AlbumRecord, thumbnailId: string | null, now:
       thumbnail = newestLiveMember(await listMembers(album.id));
     }
   }
+  const users = await usersNow(album);
   const write = albumWrites.touch(album, thumbnail, now);
-  await albumSyncRepo.moveMarkers(usersOf(album));
+  await albumSyncRepo.moveMarkers(users);
   await writeOne(write);
 };
 
@@ -170,8 +185,9 @@ export const touch = async (album: AlbumRecord, thumbnailId: string | null, now:
 export const updateFields = async (album: AlbumRecord, fields: Partial<AlbumRecord>): Promise<Outcome<'album-gone' | 'thumbnail-gone'>> => {
   const thumbnail = fields.albumThumbnailAssetId;
   try {
+    const users = await usersNow(album);
     const write = albumWrites.set(album, fields);
-    await albumSyncRepo.moveMarkers(usersOf(album));
+    await albumSyncRepo.moveMarkers(users);
     await transact([
       write,
       ...(thumbnail ? [checkWrite(keys.albumAsset(album.id, thumbnail), { condition: 'attribute_exists(pk)' })] : []),

@@ -7,6 +7,7 @@ import { handler as updateAlbumHandler } from '#functions/album/update-album-inf
 import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
 import { handler as updateAssetsHandler } from '#functions/v3/asset/update-assets.ts';
 import * as albumRepo from '#shared/db/album.repository.ts';
+import * as assetRepo from '#shared/db/asset.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import { keys, partitions } from '#shared/db/keys.ts';
 import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
@@ -249,5 +250,32 @@ describe("a user's album sync marker", () => {
     );
     expect(replies.map((reply) => reply.status)).toEqual(replies.map(() => 200));
     await converges(app, owner, { quiet: true });
+  });
+
+  it('moves the marker of a user the album gained after the writing request read it', async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'SlowOwner');
+    const member = await freshUser(accounts.admin.accessToken, 'SlowMember');
+    const [first, later] = [
+      await addPhoto(owner.accessToken, { color: [5, 5, 250] }),
+      await addPhoto(owner.accessToken, { color: [250, 5, 5] }),
+    ];
+    const album = (await createAlbum(owner.accessToken, { albumName: 'Slow', assetIds: [first] })).id as string;
+    // A request that read the album (and the photo) before it was shared, and writes after.
+    const asRead = await albumRepo.get(owner.id, album);
+    const laterAsset = await assetRepo.get(later);
+    if (!asRead || !laterAsset) throw new Error('album or photo not found');
+    const shared = await invoke(addUsersHandler, {
+      method: 'PUT',
+      path: `/api/album/${album}/users`,
+      pathParameters: { id: album },
+      headers: bearer(owner.accessToken),
+      body: { sharedUserIds: [member.id] },
+    });
+    expect(shared.status).toBe(200);
+    const memberApp = new SyncClient(member.accessToken);
+    await converges(memberApp, member, { quiet: false });
+    expect((await albumRepo.addMembers(asRead, [laterAsset])).every((outcome) => outcome.ok)).toBe(true);
+    await converges(memberApp, member, { quiet: false });
+    expect(appAlbums(memberApp)[album]?.assets).toEqual([first, later].sort());
   });
 });
