@@ -11,7 +11,7 @@ import { newChangeId } from './changes.ts';
 import { getItem } from './get.ts';
 import { keys } from './keys.ts';
 import { queryAll } from './query.ts';
-import { tryWriteOne, updateWrite } from './transact.ts';
+import { tryWriteOne, updateWrite, type Write } from './transact.ts';
 
 export interface AlbumSyncMark {
   changeId: string;
@@ -33,16 +33,17 @@ export interface AlbumSyncMark {
  * costs the next sync a read. `shared`: the write shares the album (the users now have another).
  */
 export const moveMarkers = async (userIds: Iterable<string>, options: { shared?: boolean } = {}): Promise<void> => {
+  await Promise.all(markerWrites(userIds, options).map((write) => tryWriteOne(write)));
+};
+
+/** The same moves as writes, for a transaction that has room for them (made after its other writes: their change id is later). */
+export const markerWrites = (userIds: Iterable<string>, options: { shared?: boolean } = {}): Write[] => {
   const id = newChangeId();
-  await Promise.all(
-    [...new Set(userIds)].map((userId) =>
-      tryWriteOne(
-        updateWrite(keys.albumSyncMark(userId), `SET #type = :type, changeId = :id${options.shared ? ', #shared = :true' : ''}`, {
-          names: { '#type': 'type', ...(options.shared ? { '#shared': 'shared' } : {}) },
-          values: { ':type': 'albumSyncMark', ':id': id, ...(options.shared ? { ':true': true } : {}) },
-        }),
-      ),
-    ),
+  return [...new Set(userIds)].map((userId) =>
+    updateWrite(keys.albumSyncMark(userId), `SET #type = :type, changeId = :id${options.shared ? ', #shared = :true' : ''}`, {
+      names: { '#type': 'type', ...(options.shared ? { '#shared': 'shared' } : {}) },
+      values: { ':type': 'albumSyncMark', ':id': id, ...(options.shared ? { ':true': true } : {}) },
+    }),
   );
 };
 

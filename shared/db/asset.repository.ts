@@ -443,6 +443,8 @@ const thumbnailMoves = async (asset: AssetRecord, albumIds: readonly string[], n
  */
 export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<Outcome<'changed', { albums: string[] }>> => {
   const [albums, links] = await Promise.all([albumsOf(asset), sharedLinkRepo.listLinkIdsOfAsset(asset.id)]);
+  // The users of its albums, whose album sync markers its transaction moves (shared/db/album-sync.repository.ts).
+  const albumUsers = (await Promise.all(albums.map((albumId) => albumSyncRepo.usersOfAlbum(albumId, asset.ownerId)))).flat();
   const thumbnails = await thumbnailMoves(asset, albums, new Date().toISOString());
   const entryDeletions = albums.map((albumId) => deletionWrites.albumAsset(albumId, asset.id));
   const writes: Write[] = [
@@ -465,13 +467,10 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
     ),
     // Its albums' change markers, after their entries' deletions (docs/data-model.md, "Album summaries").
     ...albums.map((albumId) => albumWrites.mark(albumId, entryDeletions)),
+    // And their users' album sync markers, made last (in the first transaction unless its albums are many).
+    ...albumSyncRepo.markerWrites(albumUsers),
   ];
   const [first = [], ...rest] = chunk(writes, 100);
-  // The album sync markers of its albums' users, before the writes (shared/db/album-sync.repository.ts).
-  if (albums.length > 0)
-    await albumSyncRepo.moveMarkers(
-      (await Promise.all(albums.map((albumId) => albumSyncRepo.usersOfAlbum(albumId, asset.ownerId)))).flat(),
-    );
   try {
     await transact(first);
   } catch (error) {
