@@ -3,8 +3,9 @@
  * `USER#<userId>` / `ALBUMSYNC`, whose `changeId` is at least the change id of every change the
  * sync stream's album types send them (an album of theirs or shared with them: the album, its
  * users, its entries, their deletions, the album's deletion), and `shared` whether any album they
- * have has another user (absent: not known). A sync that finds it at or before its checkpoints
- * (and the settling time before them) reads none of their albums. Apart from album.repository.ts
+ * have has another user (absent: not known). A sync that finds it at least the settling time
+ * before the session's last completed sync reads none of their albums (shared/services/sync/albums.ts,
+ * `albumsQuiet`). Apart from album.repository.ts
  * and without the album model, for the asset functions that move assets out of albums.
  */
 import { newChangeId } from './changes.ts';
