@@ -4,6 +4,7 @@
  * the asset-edit functions that may need it do not load the album model at a cold start
  * (docs/benchmarks.md): the items are read raw, by the few attributes used.
  */
+import * as albumSyncRepo from './album-sync.repository.ts';
 import { markAlbum } from './items/album-mark.ts';
 import { assetWrites } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
@@ -16,7 +17,7 @@ import { deleteWrite, isCancelled, transact, updateWrite } from './transact.ts';
  * (it must exist: one a concurrent request removed first is left alone), the asset's album count
  * and the removal's record for the album's users' sync. Returns the albums it left.
  */
-export const leaveAllAlbums = async (assetId: string): Promise<string[]> => {
+export const leaveAllAlbums = async (assetId: string, ownerId: string): Promise<string[]> => {
   const left: string[] = [];
   for (const item of await queryAll(partitions.assetAlbums(assetId), { attributes: ['albumId'] })) {
     const albumId = String(item.albumId);
@@ -26,7 +27,9 @@ export const leaveAllAlbums = async (assetId: string): Promise<string[]> => {
         assetWrites.addAlbumCount(assetId, -1),
         deletionWrites.albumAsset(albumId, assetId),
       ];
-      // The album's change markers (its summary and the sync stream: docs/data-model.md, "Album summaries").
+      // Its users' album sync markers first, then the album's change markers (its summary and the
+      // sync stream) with the writes: docs/data-model.md, "Album summaries".
+      await albumSyncRepo.moveMarkers(await albumSyncRepo.usersOfAlbum(albumId, ownerId));
       await transact([...writes, markAlbum(albumId, writes)]);
       left.push(albumId);
     } catch (error) {
@@ -59,12 +62,12 @@ export const replaceAlbumThumbnail = async (ownerId: string, albumId: string, go
       undefined,
     );
   try {
-    await transact([
-      updateWrite(keys.album(ownerId, albumId), 'SET albumThumbnailAssetId = :thumbnail, updatedAt = :now', {
-        condition: 'albumThumbnailAssetId = :gone',
-        values: { ':thumbnail': newest ? String(newest.assetId) : null, ':now': new Date().toISOString(), ':gone': goneId },
-      }),
-    ]);
+    const write = updateWrite(keys.album(ownerId, albumId), 'SET albumThumbnailAssetId = :thumbnail, updatedAt = :now', {
+      condition: 'albumThumbnailAssetId = :gone',
+      values: { ':thumbnail': newest ? String(newest.assetId) : null, ':now': new Date().toISOString(), ':gone': goneId },
+    });
+    await albumSyncRepo.moveMarkers(await albumSyncRepo.usersOfAlbum(albumId, ownerId));
+    await transact([write]);
   } catch (error) {
     // Not the owner's album, gone, or showing another asset: nothing to replace.
     if (!isCancelled(error)) throw error;

@@ -1,6 +1,7 @@
 import type { AlbumMember, AlbumRecord, AlbumShare, AlbumSummary, AlbumUser } from '../model/album.ts';
 import { newestLiveMember, roleOf, summarize } from '../model/album.ts';
 import type { AssetRecord } from '../model/asset.ts';
+import * as albumSyncRepo from './album-sync.repository.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { changeIdAt, newChangeId } from './changes.ts';
 import { getItem } from './get.ts';
@@ -34,6 +35,19 @@ import {
   writeIfPresent,
   writeOne,
 } from './transact.ts';
+
+/** Who has the album: its owner and the users it is shared with (whose album sync markers its writes move: album-sync.repository.ts). */
+const usersOf = (album: AlbumRecord): string[] => [album.ownerId, ...album.sharedUserIds];
+
+/**
+ * The album's users now (GetItem of the album), with those it had as read: read just before a
+ * write that has no condition on them makes its change ids, so a user the album gained since the
+ * request read it (a share meanwhile) gets their marker moved too.
+ */
+const usersNow = async (album: AlbumRecord): Promise<string[]> => {
+  const item = await getItem(keys.album(album.ownerId, album.id));
+  return [...usersOf(album), ...(item ? albumCodec.read(item).sharedUserIds : [])];
+};
 
 export const get = async (ownerId: string, albumId: string): Promise<AlbumRecord | undefined> => {
   const item = await getItem(keys.album(ownerId, albumId));
@@ -74,18 +88,22 @@ export const create = async (album: AlbumRecord, assets: readonly AssetRecord[])
   const [first = [], ...rest] = [assets.slice(0, room), ...chunk(assets.slice(room), 50)];
   // Each transaction moves the album's change marker (built last: docs/data-model.md, "Album summaries").
   const writes = [albumWrites.create(album), ...shares, ...first.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt))];
-  await transact([...writes, albumWrites.mark(album.id, writes, { fresh: true })]);
+  const later = rest.map((part) => ({ part, joins: part.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt)) }));
+  // Its users' album sync markers, after every change id of its writes was made.
+  await albumSyncRepo.moveMarkers(usersOf(album), { shared: album.sharedUserIds.length > 0 });
+  await transact([...writes, albumWrites.mark(album.id, writes, { fresh: true, ownerId: album.ownerId })]);
   const done: AssetRecord[] = [...first];
   try {
-    for (const part of rest) {
-      const joins = part.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt));
-      await transact([...joins, albumWrites.mark(album.id, joins)]);
+    for (const { part, joins } of later) {
+      await transact([...joins, albumWrites.mark(album.id, joins, { ownerId: album.ownerId })]);
       done.push(...part);
     }
   } catch (error) {
     for (const part of chunk(done, 50)) await transact(part.flatMap((asset) => albumWrites.leave(album.id, asset.id, { albumGone: true })));
     // A sync meanwhile may have sent the album: its users learn it is gone.
-    await transact([album.ownerId, ...album.sharedUserIds].map((userId) => deletionWrites.albumGone(userId, album.id)));
+    const gone = usersOf(album).map((userId) => deletionWrites.albumGone(userId, album.id));
+    await albumSyncRepo.moveMarkers(usersOf(album));
+    await transact(gone);
     await batchDelete(
       [keys.album(album.ownerId, album.id), ...album.sharedUserIds.map((userId) => keys.albumUser(album.id, userId))],
       'recorded',
@@ -108,12 +126,12 @@ const outcomeOf = (failedAt: number | undefined): MemberOutcome =>
  */
 export const addMembers = async (album: AlbumRecord, assets: readonly AssetRecord[]): Promise<MemberOutcome[]> => {
   const now = new Date().toISOString();
-  return (
-    await transactGroups(
-      assets.map((asset) => albumWrites.join(album.id, asset, now)),
-      { each: (writes) => albumWrites.mark(album.id, writes) },
-    )
-  ).map(outcomeOf);
+  const users = await usersNow(album);
+  const groups = assets.map((asset) => albumWrites.join(album.id, asset, now));
+  await albumSyncRepo.moveMarkers(users);
+  return (await transactGroups(groups, { each: (writes) => albumWrites.mark(album.id, writes, { ownerId: album.ownerId }) })).map(
+    outcomeOf,
+  );
 };
 
 /** Removes entries, as `addMembers` adds them: an entry already gone is `member-condition`. */
@@ -121,14 +139,17 @@ export const removeMembers = async (
   album: AlbumRecord,
   assetIds: readonly string[],
   options: { albumGone?: boolean } = {},
-): Promise<MemberOutcome[]> =>
-  (
-    await transactGroups(
-      assetIds.map((assetId) => albumWrites.leave(album.id, assetId, options)),
-      // A deleted album's entries leaving need no marker: no one lists or syncs the album any more.
-      options.albumGone ? {} : { each: (writes) => albumWrites.mark(album.id, writes) },
-    )
-  ).map(outcomeOf);
+): Promise<MemberOutcome[]> => {
+  // A deleted album's entries leaving need no marker: no one lists or syncs the album any more.
+  if (options.albumGone)
+    return (await transactGroups(assetIds.map((assetId) => albumWrites.leave(album.id, assetId, options)))).map(outcomeOf);
+  const users = await usersNow(album);
+  const groups = assetIds.map((assetId) => albumWrites.leave(album.id, assetId, options));
+  await albumSyncRepo.moveMarkers(users);
+  return (await transactGroups(groups, { each: (writes) => albumWrites.mark(album.id, writes, { ownerId: album.ownerId }) })).map(
+    outcomeOf,
+  );
+};
 
 /**
  * Sets the album's thumbnail and `updatedAt`. A thumbnail is set only while its asset exists
@@ -139,14 +160,20 @@ export const touch = async (album: AlbumRecord, thumbnailId: string | null, now:
   let thumbnail = thumbnailId;
   for (let attempt = 0; thumbnail !== null && attempt < 3; attempt++) {
     try {
-      await transact([albumWrites.touch(album, thumbnail, now), checkWrite(keys.asset(thumbnail), { condition: 'attribute_exists(pk)' })]);
+      const users = await usersNow(album);
+      const write = albumWrites.touch(album, thumbnail, now);
+      await albumSyncRepo.moveMarkers(users);
+      await transact([write, checkWrite(keys.asset(thumbnail), { condition: 'attribute_exists(pk)' })]);
       return;
     } catch (error) {
       if (!isCancelled(error)) throw error;
       thumbnail = newestLiveMember(await listMembers(album.id));
     }
   }
-  await writeOne(albumWrites.touch(album, thumbnail, now));
+  const users = await usersNow(album);
+  const write = albumWrites.touch(album, thumbnail, now);
+  await albumSyncRepo.moveMarkers(users);
+  await writeOne(write);
 };
 
 /**
@@ -158,8 +185,11 @@ export const touch = async (album: AlbumRecord, thumbnailId: string | null, now:
 export const updateFields = async (album: AlbumRecord, fields: Partial<AlbumRecord>): Promise<Outcome<'album-gone' | 'thumbnail-gone'>> => {
   const thumbnail = fields.albumThumbnailAssetId;
   try {
+    const users = await usersNow(album);
+    const write = albumWrites.set(album, fields);
+    await albumSyncRepo.moveMarkers(users);
     await transact([
-      albumWrites.set(album, fields),
+      write,
       ...(thumbnail ? [checkWrite(keys.albumAsset(album.id, thumbnail), { condition: 'attribute_exists(pk)' })] : []),
     ]);
     return done();
@@ -176,7 +206,7 @@ export const updateFields = async (album: AlbumRecord, fields: Partial<AlbumReco
  * afterwards (removeMembers), once no request can add more.
  */
 export const deleteItem = async (album: AlbumRecord): Promise<Outcome<'gone' | 'has-links'>> => {
-  const deleted = await tryTransact([
+  const writes = [
     deleteWrite(keys.album(album.ownerId, album.id), {
       condition: 'attribute_exists(pk) AND (attribute_not_exists(sharedLinkCount) OR sharedLinkCount = :zero)',
       values: { ':zero': 0 },
@@ -187,7 +217,9 @@ export const deleteItem = async (album: AlbumRecord): Promise<Outcome<'gone' | '
     ...[album.ownerId, ...album.sharedUserIds].map((userId) => deletionWrites.albumGone(userId, album.id)),
     // The apps' sync learns of it (GET /audit/deletes?entityType=ALBUM).
     auditWrites.deleted(album.ownerId, 'ALBUM', album.id),
-  ]);
+  ];
+  await albumSyncRepo.moveMarkers(usersOf(album));
+  const deleted = await tryTransact(writes);
   if (deleted.ok) return done();
   return refused((await get(album.ownerId, album.id)) ? 'has-links' : 'gone');
 };
@@ -257,21 +289,33 @@ export const listSharedWith = async (userId: string): Promise<AlbumRecord[]> => 
   return (await batchGet(shares.map((share) => keys.album(share.ownerId, share.albumId)))).map(albumCodec.read);
 };
 
-/** The writes with the album's markers moved after them, as one transaction. */
-const withMark = (albumId: string, writes: readonly Write<'changed'>[]): Promise<Outcome<'changed'>> =>
-  tryTransact([...writes, albumWrites.mark(albumId, writes)]);
+/**
+ * The writes with the album's markers moved after them, as one transaction, its users' album sync
+ * markers moved before it (`users`: those it had as read, and those it gains).
+ */
+const withMark = async (
+  album: AlbumRecord,
+  writes: readonly Write<'changed'>[],
+  users: readonly string[],
+  options: { shared?: boolean } = {},
+): Promise<Outcome<'changed'>> => {
+  await albumSyncRepo.moveMarkers(users, options);
+  return tryTransact([...writes, albumWrites.mark(album.id, writes, { ownerId: album.ownerId })]);
+};
 
 /** Shares an album with users (all new to it), only if the album is still as read: else `changed`. */
 export const shareAlbum = (album: AlbumRecord, shares: readonly AlbumShare[], now: string): Promise<Outcome<'changed'>> =>
-  withMark(album.id, albumWrites.shareWith(album, shares, now));
+  withMark(album, albumWrites.shareWith(album, shares, now), [...usersOf(album), ...shares.map((share) => share.userId)], {
+    shared: true,
+  });
 
 /** Changes a shared user's role, only if the album is still as read: else `changed`. */
 export const setUserRole = (album: AlbumRecord, share: AlbumShare, now: string): Promise<Outcome<'changed'>> =>
-  withMark(album.id, albumWrites.setRole(album, share, now));
+  withMark(album, albumWrites.setRole(album, share, now), usersOf(album));
 
-/** Stops sharing an album with a user, only if the album is still as read: else `changed`. */
+/** Stops sharing an album with a user, only if the album is still as read: else `changed` (the user's marker moves too: they lose it). */
 export const unshareAlbum = (album: AlbumRecord, userId: string, now: string): Promise<Outcome<'changed'>> =>
-  withMark(album.id, albumWrites.unshareWith(album, userId, now));
+  withMark(album, albumWrites.unshareWith(album, userId, now), usersOf(album));
 
 /** Removes the shares of a deleted album (its users' items). */
 export const removeUsers = async (album: AlbumRecord): Promise<void> => {
@@ -295,30 +339,32 @@ export const markOwnerDeleted = async (ownerId: string, deleted: boolean): Promi
     if (!isCancelled(error)) throw error;
   };
   for (const album of await list(ownerId)) {
-    await writeIfPresent(
-      updateWrite(keys.album(ownerId, album.id), deleted ? 'SET ownerDeleted = :true' : 'REMOVE ownerDeleted', {
-        condition: 'present',
-        ...(deleted ? { values: { ':true': true } } : {}),
-      }),
-    );
+    const albumWrite = updateWrite(keys.album(ownerId, album.id), deleted ? 'SET ownerDeleted = :true' : 'REMOVE ownerDeleted', {
+      condition: 'present',
+      ...(deleted ? { values: { ':true': true } } : {}),
+    });
+    const shareWrites = album.sharedUserIds.map((userId) => {
+      const writes = deleted
+        ? [
+            updateWrite(keys.albumUser(album.id, userId), 'SET ownerDeleted = :true', {
+              condition: 'present',
+              values: { ':true': true },
+            }),
+            deletionWrites.albumGone(userId, album.id),
+          ]
+        : [
+            updateWrite(keys.albumUser(album.id, userId), 'SET createId = :createId REMOVE ownerDeleted', {
+              condition: 'ownerDeleted = :true',
+              values: { ':createId': newChangeId(), ':true': true },
+            }),
+          ];
+      return writes;
+    });
+    // Its users' album sync markers, after every change id of these writes was made.
+    await albumSyncRepo.moveMarkers(usersOf(album));
+    await writeIfPresent(albumWrite);
     await Promise.all(
-      album.sharedUserIds.map((userId) => {
-        const writes = deleted
-          ? [
-              updateWrite(keys.albumUser(album.id, userId), 'SET ownerDeleted = :true', {
-                condition: 'present',
-                values: { ':true': true },
-              }),
-              deletionWrites.albumGone(userId, album.id),
-            ]
-          : [
-              updateWrite(keys.albumUser(album.id, userId), 'SET createId = :createId REMOVE ownerDeleted', {
-                condition: 'ownerDeleted = :true',
-                values: { ':createId': newChangeId(), ':true': true },
-              }),
-            ];
-        return transact([...writes, albumWrites.mark(album.id, writes)]).catch(ignoreGone);
-      }),
+      shareWrites.map((writes) => transact([...writes, albumWrites.mark(album.id, writes, { ownerId: album.ownerId })]).catch(ignoreGone)),
     );
   }
 };

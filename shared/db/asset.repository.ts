@@ -18,6 +18,7 @@ import type { QuotaCheck, UsageChange, UserRecord } from '../model/user.ts';
 import * as activityRepo from './activity.repository.ts';
 import * as albumRepo from './album.repository.ts';
 import * as albumExitRepo from './album-exit.repository.ts';
+import * as albumSyncRepo from './album-sync.repository.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
 import { albumWrites } from './items/album.ts';
@@ -442,6 +443,8 @@ const thumbnailMoves = async (asset: AssetRecord, albumIds: readonly string[], n
  */
 export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<Outcome<'changed', { albums: string[] }>> => {
   const [albums, links] = await Promise.all([albumsOf(asset), sharedLinkRepo.listLinkIdsOfAsset(asset.id)]);
+  // The users of its albums, whose album sync markers its transaction moves (shared/db/album-sync.repository.ts).
+  const albumUsers = (await Promise.all(albums.map((albumId) => albumSyncRepo.usersOfAlbum(albumId, asset.ownerId)))).flat();
   const thumbnails = await thumbnailMoves(asset, albums, new Date().toISOString());
   const entryDeletions = albums.map((albumId) => deletionWrites.albumAsset(albumId, asset.id));
   const writes: Write[] = [
@@ -464,6 +467,8 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
     ),
     // Its albums' change markers, after their entries' deletions (docs/data-model.md, "Album summaries").
     ...albums.map((albumId) => albumWrites.mark(albumId, entryDeletions)),
+    // And their users' album sync markers, made last (in the first transaction unless its albums are many).
+    ...albumSyncRepo.markerWrites(albumUsers),
   ];
   const [first = [], ...rest] = chunk(writes, 100);
   try {

@@ -96,6 +96,8 @@ export const keys = {
    * marker every write of its entries and users moves, in the album's partition (docs/data-model.md, "Album summaries").
    */
   albumSummary: (albumId: string): Key => ({ pk: `ALBUM#${albumId}`, sk: 'SUMMARY' }),
+  /** A user's album sync marker: the latest change to any album they have (docs/data-model.md, "Album summaries"). */
+  albumSyncMark: (userId: string): Key => ({ pk: `USER#${userId}`, sk: 'ALBUMSYNC' }),
   /** A shared link, under its creator. */
   sharedLink: (ownerId: string, linkId: string): Key => ({ pk: `USER#${ownerId}`, sk: `SHAREDLINK#${linkId}` }),
   /** A shared link by SHA-256 of its key: the one GetItem of a visitor's request. */

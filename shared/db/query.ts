@@ -10,6 +10,8 @@ export interface PartitionQuery {
   descending?: boolean;
   /** Items per call; the pages follow LastEvaluatedKey. */
   pageSize?: number;
+  /** Each page after the first asks four times as many as the one before, up to this (a reader that keeps reading costs few calls). */
+  growTo?: number;
   /** Only sort keys within [from, to] (inclusive); either bound may be absent. */
   from?: string;
   to?: string;
@@ -62,10 +64,19 @@ export async function* queryPages(partition: Partition, options: PartitionQuery 
   if (options.from !== undefined && options.to !== undefined && options.from > options.to) return;
   const input = queryInput(partition, options);
   let start: Item | undefined;
+  let limit = options.pageSize;
   do {
-    const result = await db.send(new QueryCommand({ TableName: tableName, ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    const result = await db.send(
+      new QueryCommand({
+        TableName: tableName,
+        ...input,
+        ...(limit ? { Limit: limit } : {}),
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
     yield result.Items ?? [];
     start = result.LastEvaluatedKey;
+    if (limit && options.growTo) limit = Math.min(limit * 4, Math.max(limit, options.growTo));
   } while (start);
 }
 

@@ -31,6 +31,8 @@ export interface Membership {
    * their deletions; `''` none ever; absent: not known, then it is read): docs/data-model.md, "Album summaries".
    */
   markers: AlbumMarkers;
+  /** Whether its summary item names its owner (album-sync.repository.ts, `usersOfAlbum`). */
+  ownerKnown: boolean;
   /** The album as the stream sends it (decoded when asked: most types need only the ids). */
   album: () => AlbumRecord;
 }
@@ -64,7 +66,8 @@ export const albumMemberships = async (userId: string): Promise<Membership[]> =>
       albumCreateId: syncRepo.createIdOf(item),
       updateId: syncRepo.updateIdOf(item),
       sharedUserIds: sharedUserIdsOf(item),
-      markers: markers.get(albumId) ?? {},
+      markers: markers.get(albumId)?.markers ?? {},
+      ownerKnown: markers.get(albumId)?.ownerKnown ?? false,
       album: () => syncRepo.readAlbum(item),
     };
   };
@@ -87,12 +90,18 @@ export const albumUnchangedSince = (album: Membership, scope: AlbumMarkerScope, 
   if (latest === undefined) return false;
   if (scope === 'users' && (after === undefined || album.albumCreateId > after)) return false;
   if (latest === '') return true;
-  // A marker is the change id its last write carried: two writes of one scope committing in the
-  // opposite order of their ids (milliseconds apart) leave the earlier one. A stream that ended
-  // between them (at its deadline) would then skip the later one for good; within the settling
-  // time before the checkpoint the scope is read (docs/data-model.md, "Album summaries").
-  return after !== undefined && latest <= after && changeIdTime(after) - changeIdTime(latest) >= syncSettleMs();
+  return settledBefore(latest, after);
 };
+
+/**
+ * Whether a marker (the change id of a scope's latest change) is at or before `after`, by at least
+ * the settling time. A marker is the change id its last write carried: two writes of one scope
+ * committing in the opposite order of their ids (milliseconds apart) leave the earlier one. A
+ * stream that ended between them (at its deadline) would then skip the later one for good; within
+ * the settling time before the checkpoint the scope is read (docs/data-model.md, "Album summaries").
+ */
+export const settledBefore = (latest: string, after: string | undefined): boolean =>
+  after !== undefined && latest <= after && changeIdTime(after) - changeIdTime(latest) >= syncSettleMs();
 
 const partnerShare = (item: Record<string, unknown>): PartnerShare => ({
   sharedById: String(item.sharedById),

@@ -5,6 +5,7 @@ import type { AssetMetadataRecord } from '../model/asset-metadata.ts';
 import type { MemoryRecord } from '../model/memory.ts';
 import type { AssetOcrRecord } from '../model/ocr.ts';
 import type { UserRecord } from '../model/user.ts';
+import * as albumSyncRepo from './album-sync.repository.ts';
 import { batchDelete, batchGet, batchPut } from './batch.ts';
 import { assetMetadataShards, changeIdAt } from './changes.ts';
 import { getItem } from './get.ts';
@@ -55,12 +56,23 @@ export const inWindow = (id: string, { after, before, until }: Window): boolean 
 const expired = (item: Item): boolean => typeof item.ttl === 'number' && item.ttl * 1000 <= Date.now();
 
 /**
- * One partition's items in change order within the window, page by page: a Query of its key
- * range (`updateId` on gsi3, the change id itself for deletions), never collected.
+ * A reader's pages: the first small (50), each after it four times the one before, up to 500. A first sync
+ * merges every album's entries (`mergeInOrder`), each reader holding its current page, so the pages
+ * held are as many as the albums: small ones keep that to a few entries an album, and an album the
+ * merge keeps draining soon reads 500 a call (docs/benchmarks.md, "Albums at library scale").
  */
-async function* inOrder(partition: Partition, window: Window): AsyncGenerator<Item> {
+export const readerPages = { first: 50, largest: 500 } as const;
+
+/**
+ * One partition's items in change order within the window, page by page: a Query of its key
+ * range (`updateId` on gsi3, the change id itself for deletions), never collected; `attributes`:
+ * only those (with the ones the window needs: `updateId`, `ttl`).
+ */
+async function* inOrder(partition: Partition, window: Window, attributes?: readonly string[]): AsyncGenerator<Item> {
   for await (const page of queryPages(partition, {
-    pageSize: 500,
+    pageSize: readerPages.first,
+    growTo: readerPages.largest,
+    ...(attributes ? { attributes: [...new Set([...attributes, 'sk', 'updateId', 'updatedAt', 'createdAt', 'ttl'])] } : {}),
     ...(window.after ? { from: window.after } : {}),
     ...(window.until !== undefined && (window.before === undefined || window.until < window.before)
       ? { to: window.until }
@@ -76,7 +88,8 @@ async function* inOrder(partition: Partition, window: Window): AsyncGenerator<It
 }
 
 /** What changed in a change partition (an owner's assets, faces or people, an album's entries, the users), in order. */
-export const changesIn = (scope: string, window: Window): AsyncGenerator<Item> => inOrder(partitions.changes(scope), window);
+export const changesIn = (scope: string, window: Window, attributes?: readonly string[]): AsyncGenerator<Item> =>
+  inOrder(partitions.changes(scope), window, attributes);
 
 /** The deletions of a scope (shared/db/items/deletion.ts), in order; each carries its `deleteId`. */
 export const deletionsIn = (scope: string, window: Window): AsyncGenerator<Item> => inOrder(partitions.deletions(scope), window);
@@ -115,12 +128,15 @@ export const sharedAlbumUserItems = async (userId: string): Promise<Item[]> =>
 export const albumItems = (refs: readonly { ownerId: string; albumId: string }[]): Promise<Item[]> =>
   batchGet(refs.map((ref) => keys.album(ref.ownerId, ref.albumId)));
 
-/** The change markers of albums (BatchGetItem of their summary items: docs/data-model.md, "Album summaries"), by album id. */
-export const albumMarkers = async (albumIds: readonly string[]): Promise<Map<string, AlbumMarkers>> =>
+/**
+ * The change markers of albums (BatchGetItem of their summary items: docs/data-model.md, "Album
+ * summaries"), by album id, with whether the item names the album's owner (`ownerId`).
+ */
+export const albumMarkers = async (albumIds: readonly string[]): Promise<Map<string, { markers: AlbumMarkers; ownerKnown: boolean }>> =>
   new Map(
     (await batchGet(albumIds.map((albumId) => keys.albumSummary(albumId)))).map((item) => [
       String(item.pk).slice('ALBUM#'.length),
-      markersOf(item),
+      { markers: markersOf(item), ownerKnown: typeof item.ownerId === 'string' },
     ]),
   );
 
@@ -255,7 +271,8 @@ export const memoryAssetChanges = (ownerId: string, window: Window) =>
  * "The locked folder").
  */
 export async function* albumEntryChanges(albumId: string, window: Window): AsyncGenerator<Change<{ albumId: string; assetId: string }>> {
-  for await (const item of changesIn(syncScopes.albumEntries(albumId), window)) {
+  // Only the fields sent (and the status that leaves a locked one out): a first sync holds a page of every album's at once.
+  for await (const item of changesIn(syncScopes.albumEntries(albumId), window, ['albumId', 'assetId', 'visibility'])) {
     if (item.visibility === 'locked') continue;
     yield { updateId: updateIdOf(item), record: { albumId: String(item.albumId), assetId: String(item.assetId) } };
   }
@@ -358,7 +375,11 @@ export const indexLibrary = async (ownerId: string): Promise<void> => {
         )),
     );
     // Entries with change ids its marker does not know: forgotten, computed again with its summary (docs/data-model.md, "Album summaries").
-    if (unstamped.length > 0) await writeOne(forgetEntriesMarker(String(album.id)));
+    // So are its users' album sync markers (shared/db/album-sync.repository.ts).
+    if (unstamped.length > 0) {
+      await albumSyncRepo.forgetMarkers([ownerId, ...((album.sharedUserIds as string[] | undefined) ?? [])]);
+      await writeOne(forgetEntriesMarker(String(album.id)));
+    }
   }
   await writeIfPresent(
     updateWrite(keys.user(ownerId), 'SET gsi3pk = :partition, changesIndexed = :true', {

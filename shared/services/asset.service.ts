@@ -132,7 +132,7 @@ const afterLocking = async (asset: AssetRecord, dto: AssetEdit): Promise<void> =
   if (dto.visibility !== 'locked' || asset.visibility !== 'locked') return;
   // Immich's removeAssetsFromAll; the albums that showed it (the owner's, or another's it was
   // added to) show their newest remaining asset.
-  for (const albumId of await albumExitRepo.leaveAllAlbums(asset.id))
+  for (const albumId of await albumExitRepo.leaveAllAlbums(asset.id, asset.ownerId))
     await albumExitRepo.replaceAlbumThumbnail(await albumExitRepo.albumOwnerOf(albumId, asset.ownerId), albumId, asset.id);
   await leaveStackWhenLocked(asset);
 };

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import * as albumSyncRepo from '#shared/db/album-sync.repository.ts';
 import { changeIdAt } from '#shared/db/changes.ts';
 import type { Membership } from '#shared/db/sync-relations.repository.ts';
 import * as syncRelationsRepo from '#shared/db/sync-relations.repository.ts';
@@ -17,6 +18,7 @@ const album = (entries: string | undefined): Membership => ({
   updateId: changeIdAt(t0 - 60_000),
   sharedUserIds: [],
   markers: entries === undefined ? {} : { entries },
+  ownerKnown: true,
   album: () => {
     throw new Error('not read');
   },
@@ -46,5 +48,40 @@ describe('albumUnchangedSince', () => {
     expect(syncRelationsRepo.albumUnchangedSince(album(changeIdAt(t0 - 86_400_000)), 'entries', changeIdAt(t0))).toBe(true);
     process.env.SYNC_SETTLE_MS = '0';
     expect(syncRelationsRepo.albumUnchangedSince(album(changeIdAt(t0)), 'entries', changeIdAt(t0))).toBe(true);
+  });
+});
+
+/**
+ * A user's album sync marker (shared/db/album-sync.repository.ts): trusted only once a sync learnt
+ * it, and quiet only when settled before the session's last completed sync: two writers' marker
+ * moves racing can leave the earlier id, whose writer's change a sync completed just after it may
+ * not have read.
+ */
+describe("a user's album sync marker", () => {
+  const settle = process.env.SYNC_SETTLE_MS;
+  afterEach(() => {
+    if (settle === undefined) delete process.env.SYNC_SETTLE_MS;
+    else process.env.SYNC_SETTLE_MS = settle;
+  });
+
+  it('is trusted once learnt, with whether an album has another user', () => {
+    expect(albumSyncRepo.trusted(undefined)).toBe(false);
+    expect(albumSyncRepo.trusted({ changeId: changeIdAt(t0) })).toBe(false);
+    expect(albumSyncRepo.trusted({ changeId: changeIdAt(t0), shared: false })).toBe(false);
+    expect(albumSyncRepo.trusted({ changeId: changeIdAt(t0), learnt: true })).toBe(false);
+    expect(albumSyncRepo.trusted({ changeId: changeIdAt(t0), shared: false, learnt: true })).toBe(true);
+    expect(albumSyncRepo.trusted({ changeId: changeIdAt(t0), shared: true, learnt: true })).toBe(true);
+  });
+
+  it('is settled before a completed sync only the settling time before it', () => {
+    process.env.SYNC_SETTLE_MS = '2000';
+    const completed = changeIdAt(t0);
+    // The later of two raced moves (1.5 s apart at most, here) may be the one the marker lost.
+    expect(syncRelationsRepo.settledBefore(changeIdAt(t0 - 1500), completed)).toBe(false);
+    expect(syncRelationsRepo.settledBefore(changeIdAt(t0 + 1), completed)).toBe(false);
+    expect(syncRelationsRepo.settledBefore(changeIdAt(t0 - 2000), completed)).toBe(true);
+    expect(syncRelationsRepo.settledBefore(changeIdAt(t0 - 2000), undefined)).toBe(false);
+    process.env.SYNC_SETTLE_MS = '0';
+    expect(syncRelationsRepo.settledBefore(completed, completed)).toBe(true);
   });
 });

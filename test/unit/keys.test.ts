@@ -47,6 +47,7 @@ const built: Record<string, Key> = {
   albumUser: keys.albumUser('<albumId>', '<userId>'),
   albumAsset: keys.albumAsset('<albumId>', '<assetId>'),
   albumSummary: keys.albumSummary('<albumId>'),
+  albumSyncMark: keys.albumSyncMark('<userId>'),
   sharedLink: keys.sharedLink('<ownerId>', '<linkId>'),
   sharedLinkKey: keys.sharedLinkKey('<keyHash>'),
   sharedLinkSlug: keys.sharedLinkSlug('<slug>'),

@@ -48,13 +48,23 @@ export const changesOf = (albumId: string, writes: readonly Write<string>[]): Al
  * (`fresh`: a new album, whose other scopes have had nothing: `''`). An upsert with no condition,
  * so it never fails a transaction: a write of a deleted album's entries leaves an item no one
  * reads. On its own, without the album model, for the asset functions that move assets out of albums.
+ * `ownerId`: the album's owner, kept on the item (the writers that know only the album's id find it there).
  */
-export const markAlbum = (albumId: string, writes: readonly Write<string>[] = [], options: { fresh?: boolean } = {}): Write => {
+export const markAlbum = (
+  albumId: string,
+  writes: readonly Write<string>[] = [],
+  options: { fresh?: boolean; ownerId?: string } = {},
+): Write => {
   const changes = changesOf(albumId, writes);
   const scopes = albumMarkerScopes.filter((scope) => options.fresh || changes[scope] !== undefined);
   const values: Record<string, unknown> = { ':id': newChangeId() };
   for (const scope of scopes) values[`:${scope}`] = changes[scope] ?? '';
   const sets = ['contentId = :id', ...scopes.map((scope) => `${markerAttribute(scope)} = :${scope}`)];
+  // Whose album it is, for the writers that know only its id (album-sync.repository.ts, `usersOfAlbum`).
+  if (options.ownerId !== undefined) {
+    values[':ownerId'] = options.ownerId;
+    sets.push('ownerId = :ownerId');
+  }
   return updateWrite(keys.albumSummary(albumId), `SET ${sets.join(', ')}`, { values });
 };
 

@@ -95,9 +95,13 @@ export const albumWrites = {
     assetWrites.addAlbumCount(assetId, -1),
     ...(options.albumGone ? [] : [deletionWrites.albumAsset(albumId, assetId)]),
   ],
-  /** One more (or one fewer) ALBUM shared link pointing at the album (Immich's `hasSharedLink`). */
+  /** One more (or one fewer) ALBUM shared link pointing at the album (Immich's `hasSharedLink`; not in the sync stream's album: it keeps its change id). */
   addLinkCount: (ownerId: string, albumId: string, delta: 1 | -1): Write =>
-    updateWrite(keys.album(ownerId, albumId), 'ADD sharedLinkCount :delta', { condition: 'present', values: { ':delta': delta } }),
+    updateWrite(keys.album(ownerId, albumId), 'ADD sharedLinkCount :delta', {
+      condition: 'present',
+      values: { ':delta': delta },
+      sync: 'unsent',
+    }),
   /** Fields of the album itself (PATCH /album/:id), with `updatedAt`. */
   set: (album: AlbumRecord, fields: Partial<AlbumRecord>): Write => {
     const { expression, names, values } = setFields(fields);

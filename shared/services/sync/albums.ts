@@ -1,9 +1,12 @@
+import type { AlbumSyncMark } from '../../db/album-sync.repository.ts';
+import * as albumSyncRepo from '../../db/album-sync.repository.ts';
+import { newChangeId } from '../../db/changes.ts';
 import type { Window } from '../../db/sync.repository.ts';
 import * as syncRepo from '../../db/sync.repository.ts';
 import type { AlbumMarkerScope, Membership } from '../../db/sync-relations.repository.ts';
 import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
-import type { SyncEvent } from '../../model/sync.ts';
-import { backfill, byUpdateId, fields, presentOf, sendDeletions, type TypeSyncs, windowOf } from './mechanics.ts';
+import type { SyncEntityType, SyncEvent } from '../../model/sync.ts';
+import { backfill, byUpdateId, type Context, fields, presentOf, sendDeletions, type TypeSyncs, windowOf } from './mechanics.ts';
 
 /** An album's users (its owner as Immich's `owner` row, then the users it is shared with) within a window, in change order. */
 async function* albumUserRows(membership: Membership, window: Window): AsyncGenerator<{ updateId: string; data: SyncEvent['data'] }> {
@@ -28,9 +31,76 @@ async function* albumUserRows(membership: Membership, window: Window): AsyncGene
 export const changedWithin = (albums: readonly Membership[], scope: AlbumMarkerScope, window: Window): Membership[] =>
   albums.filter((album) => !syncRelationsRepo.albumUnchangedSince(album, scope, window.after));
 
+/** The user's album sync marker, read once a request (album-sync.repository.ts). */
+const marks = new WeakMap<Context, Promise<AlbumSyncMark | undefined>>();
+const markOf = (context: Context): Promise<AlbumSyncMark | undefined> => {
+  let mark = marks.get(context);
+  if (!mark) {
+    mark = albumSyncRepo.getMarker(context.userId);
+    marks.set(context, mark);
+  }
+  return mark;
+};
+
+/** Deletion types: without a checkpoint, a completed sync had none to send (it would have acked one). */
+const deletionTypes = new Set<SyncEntityType>(['AlbumDeleteV1', 'AlbumUserDeleteV1', 'AlbumToAssetDeleteV1']);
+
+/**
+ * Whether nothing of the user's albums changed that `types` could send (docs/data-model.md, "Album
+ * summaries"), so they read none of them: the user's album sync marker is trusted (`unshared`: and
+ * says no album of theirs has another user) and settled before the session's last completed sync
+ * (its SyncCompleteV1 checkpoint, the present it read up to), and each type (but a deletion type)
+ * has a checkpoint: one the app never had read as before.
+ */
+export const albumsQuiet = async (
+  context: Context,
+  types: readonly SyncEntityType[],
+  options: { unshared?: boolean } = {},
+): Promise<boolean> => {
+  const mark = await markOf(context);
+  if (!albumSyncRepo.trusted(mark) || (options.unshared && mark.shared)) return false;
+  if (types.some((type) => !deletionTypes.has(type) && context.checkpoints[type] === undefined)) return false;
+  return syncRelationsRepo.settledBefore(mark.changeId, context.checkpoints.SyncCompleteV1?.updateId);
+};
+
+/** Whether the user's album sync marker is trusted and says no album of theirs has another user. */
+export const albumsUnshared = async (context: Context): Promise<boolean> => {
+  const mark = await markOf(context);
+  return albumSyncRepo.trusted(mark) && !mark.shared;
+};
+
+/**
+ * The user's albums, for every type that reads them (read after the user's album sync marker, so a
+ * write of them in between moved it). When the marker is not trusted, or says otherwise than they
+ * show, it is learnt again, once a request (a table from before markers converges on the first
+ * sync that reads the albums): only while it is still as read, and `shared` false only when the
+ * marker settled before the albums were read (a share whose marker moved just before may not have
+ * been written yet).
+ */
+export const albumsOf = async (context: Context): Promise<Membership[]> => {
+  let learnt = learning.get(context);
+  if (!learnt) {
+    learnt = (async () => {
+      const mark = await markOf(context);
+      const readFrom = newChangeId();
+      const albums = await context.albums();
+      const shared = albums.some((album) => album.ownerId !== context.userId || album.sharedUserIds.length > 0);
+      const unowned = albums.filter((album) => !album.ownerKnown).map((album) => ({ albumId: album.albumId, ownerId: album.ownerId }));
+      if (albumSyncRepo.trusted(mark) && mark.shared === shared && unowned.length === 0) return;
+      if (mark && !shared && !syncRelationsRepo.settledBefore(mark.changeId, readFrom)) return;
+      await albumSyncRepo.learn(context.userId, mark, { shared, readFrom, unowned });
+    })();
+    learning.set(context, learnt);
+  }
+  await learnt;
+  return context.albums();
+};
+const learning = new WeakMap<Context, Promise<void>>();
+
 /** The user's albums (theirs and those shared with them), their users and their entries. */
 export const albumTypes: TypeSyncs = {
   AlbumsV2: async (context) => {
+    if (await albumsQuiet(context, ['AlbumDeleteV1', 'AlbumV2'])) return;
     await sendDeletions(
       context,
       'AlbumDeleteV1',
@@ -38,12 +108,13 @@ export const albumTypes: TypeSyncs = {
       ({ albumId }) => ({ albumId }),
     );
     const window = presentOf(context, 'AlbumV2');
-    const rows = (await context.albums()).filter((membership) => syncRepo.inWindow(membership.updateId, window)).sort(byUpdateId);
+    const rows = (await albumsOf(context)).filter((membership) => syncRepo.inWindow(membership.updateId, window)).sort(byUpdateId);
     for (const membership of rows)
       await context.send('AlbumV2', { kind: 'album', album: membership.album() }, { type: 'AlbumV2', updateId: membership.updateId });
   },
   AlbumUsersV1: async (context) => {
-    const albums = await context.albums();
+    if (await albumsQuiet(context, ['AlbumUserDeleteV1', 'AlbumUserV1'])) return;
+    const albums = await albumsOf(context);
     await sendDeletions(
       context,
       'AlbumUserDeleteV1',
@@ -59,7 +130,8 @@ export const albumTypes: TypeSyncs = {
       await context.send('AlbumUserV1', row.data, { type: 'AlbumUserV1', updateId: row.updateId });
   },
   AlbumToAssetsV1: async (context) => {
-    const albums = await context.albums();
+    if (await albumsQuiet(context, ['AlbumToAssetDeleteV1', 'AlbumToAssetV1'])) return;
+    const albums = await albumsOf(context);
     await sendDeletions(
       context,
       'AlbumToAssetDeleteV1',

@@ -4,7 +4,7 @@ import type { Membership, PartnerShare } from '../../db/sync-relations.repositor
 import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
 import type { AssetRecord } from '../../model/asset.ts';
 import type { SyncEntityType, SyncEvent } from '../../model/sync.ts';
-import { changedWithin } from './albums.ts';
+import { albumsOf, albumsQuiet, albumsUnshared, changedWithin } from './albums.ts';
 import { exif, exifChanged, isLocked, partnerExifChanged, unlessLocked, withAssets } from './assets.ts';
 import {
   backfill,
@@ -46,7 +46,8 @@ const lockedAway = async (context: Context, partners: readonly { sharedById: str
   };
   const synced = (...types: SyncEntityType[]) => types.some((type) => context.checkpoints[type] !== undefined);
   const partnerIds = new Set(synced('PartnerAssetV2', 'PartnerAssetBackfillV2') ? partners.map((partner) => partner.sharedById) : []);
-  const albums = synced('AlbumAssetCreateV2', 'AlbumAssetBackfillV2') ? await context.albums() : [];
+  // No album of the user's has another user (their album sync marker): none of these can be theirs through one.
+  const albums = synced('AlbumAssetCreateV2', 'AlbumAssetBackfillV2') && !(await albumsUnshared(context)) ? await albumsOf(context) : [];
   const albumIds = new Set(albums.map((album) => album.albumId));
   const others = albumUsersBut(albums, context.userId);
   for (const partnerId of partnerIds) others.delete(partnerId);
@@ -154,21 +155,26 @@ export const sharedAssetTypes: TypeSyncs = {
       favorite: false,
     }));
   },
-  AlbumAssetsV2: async (context) =>
-    syncAlbumAssets(
+  AlbumAssetsV2: async (context) => {
+    // Nothing new in the user's albums, none of which has another user whose assets could change (docs/data-model.md, "Album summaries").
+    if (await albumsQuiet(context, ['AlbumAssetCreateV2'], { unshared: true })) return;
+    await syncAlbumAssets(
       context,
-      await context.albums(),
+      await albumsOf(context),
       { backfill: 'AlbumAssetBackfillV2', update: 'AlbumAssetUpdateV2', create: 'AlbumAssetCreateV2' },
       (asset) => ({ kind: 'asset', asset, favorite: asset.ownerId === context.userId }),
-    ),
-  AlbumAssetExifsV1: async (context) =>
-    syncAlbumAssets(
+    );
+  },
+  AlbumAssetExifsV1: async (context) => {
+    if (await albumsQuiet(context, ['AlbumAssetExifCreateV1'], { unshared: true })) return;
+    await syncAlbumAssets(
       context,
-      await context.albums(),
+      await albumsOf(context),
       { backfill: 'AlbumAssetExifBackfillV1', update: 'AlbumAssetExifUpdateV1', create: 'AlbumAssetExifCreateV1' },
       exif,
       exifChanged,
-    ),
+    );
+  },
   PartnerAssetExifsV1: async (context) =>
     syncPartnerAssets(
       context,

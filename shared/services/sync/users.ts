@@ -3,6 +3,7 @@ import * as syncRepo from '../../db/sync.repository.ts';
 import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
 import { storedPreferencesOf } from '../../domain/preferences.ts';
 import type { UserRecord } from '../../model/user.ts';
+import { albumsOf } from './albums.ts';
 import { byUpdateId, type Context, fields, presentOf, sendDeletions, type TypeSyncs, windowOf } from './mechanics.ts';
 
 const later = (a: string, b: string): string => (a > b ? a : b);
@@ -25,7 +26,7 @@ const connectionsOf = async (context: Context): Promise<Map<string, string>> => 
   for (const share of sharingWith) connect(share.sharedById, share.createId);
   for (const share of sharedBy) connect(share.sharedWithId, share.createId);
   const window = windowOf(context, 'UserV1');
-  for (const album of await context.albums()) {
+  for (const album of await albumsOf(context)) {
     connect(album.ownerId, album.createId);
     const gained = syncRepo.inWindow(album.createId, window);
     if (

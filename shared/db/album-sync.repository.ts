@@ -1,0 +1,130 @@
+/**
+ * A user's album sync marker (docs/data-model.md, "Album summaries"): one item per user,
+ * `USER#<userId>` / `ALBUMSYNC`, whose `changeId` is at least the change id of every change the
+ * sync stream's album types send them (an album of theirs or shared with them: the album, its
+ * users, its entries, their deletions, the album's deletion), and `shared` whether any album they
+ * have has another user (absent: not known). A sync that finds it at least the settling time
+ * before the session's last completed sync reads none of their albums (shared/services/sync/albums.ts,
+ * `albumsQuiet`). Apart from album.repository.ts
+ * and without the album model, for the asset functions that move assets out of albums.
+ */
+import { newChangeId } from './changes.ts';
+import { getItem } from './get.ts';
+import { keys } from './keys.ts';
+import { queryAll } from './query.ts';
+import { tryWriteOne, updateWrite, type Write } from './transact.ts';
+
+export interface AlbumSyncMark {
+  changeId: string;
+  /** Whether an album the user has has another user (its owner, or a user it is shared with); absent: not known. */
+  shared?: boolean | undefined;
+  /**
+   * A sync read their albums and gave each album's summary item its owner (`ownerId`), so that a
+   * writer knowing only an album's id moves its owner's marker (`usersOfAlbum`): only then is the
+   * marker trusted.
+   */
+  learnt?: boolean | undefined;
+}
+
+/**
+ * Moves the markers of the users of an album (its owner and the users it is shared with, as read;
+ * one that leaves it too) before a write of it: to a change id made after the write's own (so at
+ * least theirs). Written just before the write rather than in its transaction (which an album of
+ * many users would take past DynamoDB's 100 items): a marker moved for a write that then fails only
+ * costs the next sync a read. `shared`: the write shares the album (the users now have another).
+ */
+export const moveMarkers = async (userIds: Iterable<string>, options: { shared?: boolean } = {}): Promise<void> => {
+  await Promise.all(markerWrites(userIds, options).map((write) => tryWriteOne(write)));
+};
+
+/** The same moves as writes, for a transaction that has room for them (made after its other writes: their change id is later). */
+export const markerWrites = (userIds: Iterable<string>, options: { shared?: boolean } = {}): Write[] => {
+  const id = newChangeId();
+  return [...new Set(userIds)].map((userId) =>
+    updateWrite(keys.albumSyncMark(userId), `SET #type = :type, changeId = :id${options.shared ? ', #shared = :true' : ''}`, {
+      names: { '#type': 'type', ...(options.shared ? { '#shared': 'shared' } : {}) },
+      values: { ':type': 'albumSyncMark', ':id': id, ...(options.shared ? { ':true': true } : {}) },
+    }),
+  );
+};
+
+/**
+ * The users of an album known only by its id (an asset leaving it): its owner (its summary item's
+ * `ownerId`; else `fallback`, the asset's owner: an album no one shares is its owner's alone) and
+ * the users it is shared with (Query `ALBUM#<albumId>` USER#, a deleted owner's shares too).
+ */
+export const usersOfAlbum = async (albumId: string, fallback: string): Promise<string[]> => {
+  const [summary, users] = await Promise.all([
+    getItem(keys.albumSummary(albumId)),
+    queryAll({ value: keys.albumUser(albumId, '').pk, prefix: 'USER#' }, { attributes: ['userId', 'ownerId'] }),
+  ]);
+  const owner =
+    typeof summary?.ownerId === 'string' ? summary.ownerId : (users.find((user) => typeof user.ownerId === 'string')?.ownerId ?? fallback);
+  return [String(owner), ...users.map((user) => String(user.userId))];
+};
+
+/** A user's marker (GetItem, consistent): undefined for a user none of whose albums changed since markers (a table from before). */
+export const getMarker = async (userId: string): Promise<AlbumSyncMark | undefined> => {
+  const item = await getItem(keys.albumSyncMark(userId));
+  if (typeof item?.changeId !== 'string') return undefined;
+  return {
+    changeId: item.changeId,
+    shared: typeof item.shared === 'boolean' ? item.shared : undefined,
+    learnt: item.learnt === true ? true : undefined,
+  };
+};
+
+/** Whether a sync may trust the marker (docs/data-model.md, "Album summaries"). */
+export const trusted = (mark: AlbumSyncMark | undefined): mark is AlbumSyncMark & { shared: boolean } =>
+  mark?.learnt === true && typeof mark.shared === 'boolean';
+
+/**
+ * What a sync that read the user's albums learnt: whether one has another user; the owners of
+ * those whose summary item does not name it (`unowned`, written on them first); for a user without
+ * a marker, one (`readFrom`: a change id made before the albums were read, so at least every change
+ * they showed). Kept only while the marker is still as read (`seen`), so no write of their albums
+ * came meanwhile; else left for the next sync.
+ */
+export const learn = async (
+  userId: string,
+  seen: AlbumSyncMark | undefined,
+  albums: { shared: boolean; readFrom: string; unowned: readonly { albumId: string; ownerId: string }[] },
+): Promise<void> => {
+  if (trusted(seen) && seen.shared === albums.shared && albums.unowned.length === 0) return;
+  await Promise.all(
+    albums.unowned.map(({ albumId, ownerId }) =>
+      tryWriteOne(updateWrite(keys.albumSummary(albumId), 'SET ownerId = :ownerId', { values: { ':ownerId': ownerId } })),
+    ),
+  );
+  // Refused (a write of their albums came meanwhile, or another sync learnt it first): left as it is.
+  await tryWriteOne(
+    updateWrite(
+      keys.albumSyncMark(userId),
+      seen ? 'SET #shared = :shared, #learnt = :true' : 'SET #type = :type, changeId = :id, #shared = :shared, #learnt = :true',
+      {
+        condition: seen ? 'changeId = :seen' : 'attribute_not_exists(changeId)',
+        // Attribute names that DynamoDB reserves (`shared`) or may: always by name.
+        names: { '#shared': 'shared', '#learnt': 'learnt', ...(seen ? {} : { '#type': 'type' }) },
+        values: {
+          ':shared': albums.shared,
+          ':true': true,
+          ...(seen ? { ':seen': seen.changeId } : { ':type': 'albumSyncMark', ':id': albums.readFrom }),
+        },
+        refusal: 'changed',
+      },
+    ),
+  );
+};
+
+/** Forgets users' markers (the library's migration gave their albums' entries change ids they do not cover). */
+export const forgetMarkers = async (userIds: Iterable<string>): Promise<void> => {
+  await Promise.all(
+    [...new Set(userIds)].map((userId) =>
+      tryWriteOne(
+        updateWrite(keys.albumSyncMark(userId), 'REMOVE changeId, #shared, #learnt', {
+          names: { '#shared': 'shared', '#learnt': 'learnt' },
+        }),
+      ),
+    ),
+  );
+};

@@ -1,0 +1,281 @@
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as addUsersHandler } from '#functions/album/add-users-to-album.ts';
+import { handler as deleteAlbumHandler } from '#functions/album/delete-album.ts';
+import { handler as removeUserHandler } from '#functions/album/remove-user-from-album.ts';
+import { handler as updateAlbumHandler } from '#functions/album/update-album-info.ts';
+import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
+import { handler as updateAssetsHandler } from '#functions/v3/asset/update-assets.ts';
+import * as albumRepo from '#shared/db/album.repository.ts';
+import * as assetRepo from '#shared/db/asset.repository.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys, partitions } from '#shared/db/keys.ts';
+import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { addPhoto, addToAlbum, createAlbum, removeFromAlbum, trash } from '../support/library.ts';
+import { recordRoundTrips } from '../support/round-trips.ts';
+import { SyncClient } from '../support/sync-client.ts';
+
+/**
+ * A user's album sync marker (shared/db/album-sync.repository.ts, docs/data-model.md "Album
+ * summaries"): a sync that finds nothing reads none of the user's albums (nor their list), and
+ * every kind of change to an album (its row, its users, its entries, their deletions, its own
+ * deletion; by the album's routes or by an asset leaving it) moves the marker of each of its
+ * users, so the app's tables (test/support/app-store.ts) still come out as the server's.
+ */
+
+let accounts: Awaited<ReturnType<typeof setupAccounts>>;
+beforeAll(async () => {
+  accounts = await setupAccounts();
+});
+
+type User = Awaited<ReturnType<typeof freshUser>>;
+
+/** What the app should hold of a user's albums: each album's name and its entries, from the repository. */
+const serverAlbums = async (user: User) => {
+  const albums = [...(await albumRepo.list(user.id)), ...(await albumRepo.listSharedWith(user.id))];
+  return Object.fromEntries(
+    await Promise.all(
+      albums.map(async (album) => [
+        album.id,
+        { name: album.albumName, assets: (await albumRepo.listMembers(album.id)).map((member) => member.assetId).sort() },
+      ]),
+    ),
+  );
+};
+
+/** What the app holds, in the same shape (its albums and albumAssets tables). */
+const appAlbums = (client: SyncClient) =>
+  Object.fromEntries(
+    [...client.albums.values()].map((album) => [
+      String(album.id),
+      {
+        name: album.name,
+        assets: [...client.albumAssets.values()]
+          .filter((entry) => entry.albumId === album.id)
+          .map((entry) => String(entry.assetId))
+          .sort(),
+      },
+    ]),
+  );
+
+/** The DynamoDB calls of one sync that read the user's album list (their own, or those shared with them). */
+const albumListReads = async (client: SyncClient, user: User) => {
+  let lines: string[] = [];
+  const calls = await recordRoundTrips(async () => {
+    lines = (await client.sync()).map((line) => line.type);
+  });
+  const values = [partitions.userAlbums(user.id).value, partitions.albumsSharedWith(user.id).value];
+  const reads = calls.filter((call) =>
+    Object.values(call.input.ExpressionAttributeValues ?? {}).some((value) => values.includes(String(value))),
+  );
+  return { lines, reads: reads.length, calls: calls.length };
+};
+
+/** Syncs until the app has the server's albums; then the next sync, finding nothing, reads none of them (for a user with no album shared). */
+const converges = async (client: SyncClient, user: User, options: { quiet: boolean }) => {
+  await client.sync();
+  expect(appAlbums(client)).toEqual(await serverAlbums(user));
+  // The sync after a change reads the albums (the marker moved after the last completed sync), finding nothing new.
+  await client.sync();
+  const quiet = await albumListReads(client, user);
+  expect(quiet.lines).toEqual(['SyncCompleteV1']);
+  if (options.quiet) expect(quiet.reads).toBe(0);
+  expect(appAlbums(client)).toEqual(await serverAlbums(user));
+};
+
+describe("a user's album sync marker", () => {
+  it('lets a sync that finds nothing read none of the albums, and moves with every change to them', async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'QuietOwner');
+    const member = await freshUser(accounts.admin.accessToken, 'QuietMember');
+    const photos = [
+      await addPhoto(owner.accessToken, { color: [200, 10, 10] }),
+      await addPhoto(owner.accessToken, { color: [10, 200, 10] }),
+      await addPhoto(owner.accessToken, { color: [10, 10, 200] }),
+    ];
+    const [a, b, c] = photos as [string, string, string];
+    const first = (await createAlbum(owner.accessToken, { albumName: 'First', assetIds: [a, b] })).id as string;
+    const second = (await createAlbum(owner.accessToken, { albumName: 'Second', assetIds: [b] })).id as string;
+    const app = new SyncClient(owner.accessToken);
+    const memberApp = new SyncClient(member.accessToken);
+    await converges(app, owner, { quiet: true });
+    // A user who never had an album has no checkpoint of the album types: their (empty) list is read.
+    await converges(memberApp, member, { quiet: false });
+    // However many albums: the quiet sync reads none of them, and few items in all.
+    const quiet = await albumListReads(app, owner);
+    expect(quiet).toMatchObject({ lines: ['SyncCompleteV1'], reads: 0 });
+
+    // Entries added and removed, the album renamed.
+    expect((await addToAlbum(owner.accessToken, second, [c])).status).toBe(200);
+    await converges(app, owner, { quiet: true });
+    expect((await removeFromAlbum(owner.accessToken, first, [a])).status).toBe(200);
+    await converges(app, owner, { quiet: true });
+    const renamed = await invoke(updateAlbumHandler, {
+      method: 'PATCH',
+      path: `/api/album/${first}`,
+      pathParameters: { id: first },
+      headers: bearer(owner.accessToken),
+      body: { albumName: 'First, renamed' },
+    });
+    expect(renamed.status).toBe(200);
+    await converges(app, owner, { quiet: true });
+    // A shared link of the album: nothing the stream's album holds (as Immich's, whose links are rows of their own).
+    const link = await invoke(createLinkHandler, {
+      method: 'POST',
+      path: '/api/shared-link',
+      headers: bearer(owner.accessToken),
+      body: { type: 'ALBUM', albumId: first },
+    });
+    expect(link.status).toBe(201);
+    // The next sync that reads the albums (another one changed) sends that one, not the linked one again.
+    expect((await addToAlbum(owner.accessToken, second, [a])).status).toBe(200);
+    const afterLink = await app.sync();
+    expect(afterLink.filter((line) => line.type === 'AlbumV2').map((line) => line.data.id)).toEqual([second]);
+    await converges(app, owner, { quiet: true });
+
+    // Shared: the member, quiet until now, gets the album; the member's photo in it reaches the owner.
+    const shared = await invoke(addUsersHandler, {
+      method: 'PUT',
+      path: `/api/album/${second}/users`,
+      pathParameters: { id: second },
+      headers: bearer(owner.accessToken),
+      body: { sharedUserIds: [member.id] },
+    });
+    expect(shared.status).toBe(200);
+    await converges(memberApp, member, { quiet: false });
+    await converges(app, owner, { quiet: false });
+    const theirs = await addPhoto(member.accessToken, { color: [120, 120, 10] });
+    expect((await addToAlbum(member.accessToken, second, [theirs])).status).toBe(200);
+    await converges(app, owner, { quiet: false });
+    await converges(memberApp, member, { quiet: false });
+
+    // The member's photo moved into their locked folder leaves the album (an asset function, knowing only the album's id).
+    await unlockSession(member.accessToken, '123456');
+    const locked = await invoke(updateAssetsHandler, {
+      method: 'PUT',
+      path: '/api/assets',
+      headers: bearer(member.accessToken),
+      body: { ids: [theirs], visibility: 'locked' },
+    });
+    expect(locked.status).toBe(204);
+    await converges(app, owner, { quiet: false });
+    await converges(memberApp, member, { quiet: false });
+
+    // Unshared: the member loses it, and is quiet again; so is the owner, whose albums no longer have another user.
+    const unshared = await invoke(removeUserHandler, {
+      method: 'DELETE',
+      path: `/api/album/${second}/user/${member.id}`,
+      pathParameters: { id: second, userId: member.id },
+      headers: bearer(owner.accessToken),
+    });
+    expect(unshared.status).toBe(200);
+    await converges(memberApp, member, { quiet: true });
+    expect(memberApp.albums.size).toBe(0);
+    await converges(app, owner, { quiet: true });
+
+    // A photo deleted for good leaves its albums; an album deleted goes.
+    expect((await trash(owner.accessToken, [b], true)).status).toBe(204);
+    await converges(app, owner, { quiet: true });
+    const deleted = await invoke(deleteAlbumHandler, {
+      method: 'DELETE',
+      path: `/api/album/${first}`,
+      pathParameters: { id: first },
+      headers: bearer(owner.accessToken),
+    });
+    expect(deleted.status).toBe(200);
+    await converges(app, owner, { quiet: true });
+    expect([...app.albums.keys()]).toEqual([second]);
+  });
+
+  it("is learnt on a table from before markers, and a departed member deleting their photo still moves the owner's", async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'BeforeOwner');
+    const member = await freshUser(accounts.admin.accessToken, 'BeforeMember');
+    const mine = await addPhoto(owner.accessToken, { color: [30, 60, 90] });
+    const album = (await createAlbum(owner.accessToken, { albumName: 'Before', assetIds: [mine] })).id as string;
+    const share = { pathParameters: { id: album }, headers: bearer(owner.accessToken) };
+    expect(
+      (await invoke(addUsersHandler, { ...share, method: 'PUT', path: `/api/album/${album}/users`, body: { sharedUserIds: [member.id] } }))
+        .status,
+    ).toBe(200);
+    const theirs = await addPhoto(member.accessToken, { color: [90, 60, 30] });
+    expect((await addToAlbum(member.accessToken, album, [theirs])).status).toBe(200);
+    // The member leaves; their photo stays in the album, which no longer names them.
+    const left = await invoke(removeUserHandler, {
+      ...share,
+      method: 'DELETE',
+      path: `/api/album/${album}/user/${member.id}`,
+      pathParameters: { id: album, userId: member.id },
+    });
+    expect(left.status).toBe(200);
+    // As a table from before: no marker for the owner, no owner on the album's summary item.
+    await db.send(new DeleteCommand({ TableName: tableName, Key: keys.albumSyncMark(owner.id) }));
+    await db.send(new UpdateCommand({ TableName: tableName, Key: keys.albumSummary(album), UpdateExpression: 'REMOVE ownerId' }));
+
+    const app = new SyncClient(owner.accessToken);
+    await app.sync();
+    expect(appAlbums(app)).toEqual(await serverAlbums(owner));
+    // The first sync read the albums and learnt the marker, giving the summary item its owner: the sync after the next is quiet.
+    expect((await db.send(new GetCommand({ TableName: tableName, Key: keys.albumSummary(album) }))).Item?.ownerId).toBe(owner.id);
+    await converges(app, owner, { quiet: true });
+
+    // The former member deletes their photo for good: the asset function knows only the album's id, and finds its owner.
+    expect((await trash(member.accessToken, [theirs], true)).status).toBe(204);
+    await converges(app, owner, { quiet: true });
+    expect(appAlbums(app)[album]?.assets).toEqual([mine]);
+  });
+
+  it('converges after concurrent writes to several albums', async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'RacedOwner');
+    const photos = await Promise.all([10, 20, 30, 40].map((n) => addPhoto(owner.accessToken, { color: [n, 100, 200 - n] })));
+    const albums = await Promise.all(
+      ['One', 'Two', 'Three'].map(
+        async (albumName) => (await createAlbum(owner.accessToken, { albumName, assetIds: [photos[0]] })).id as string,
+      ),
+    );
+    const app = new SyncClient(owner.accessToken);
+    await converges(app, owner, { quiet: true });
+    // Each album's writes and the others' at once: every one moves the marker, in whatever order they land.
+    const replies = await Promise.all(
+      albums.flatMap((id, n) => [
+        addToAlbum(owner.accessToken, id, photos.slice(1 + (n % 3), 3 + (n % 3))),
+        removeFromAlbum(owner.accessToken, id, [photos[0]]),
+        invoke(updateAlbumHandler, {
+          method: 'PATCH',
+          path: `/api/album/${id}`,
+          pathParameters: { id },
+          headers: bearer(owner.accessToken),
+          body: { albumName: `Raced ${n}` },
+        }),
+      ]),
+    );
+    expect(replies.map((reply) => reply.status)).toEqual(replies.map(() => 200));
+    await converges(app, owner, { quiet: true });
+  });
+
+  it('moves the marker of a user the album gained after the writing request read it', async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'SlowOwner');
+    const member = await freshUser(accounts.admin.accessToken, 'SlowMember');
+    const [first, later] = [
+      await addPhoto(owner.accessToken, { color: [5, 5, 250] }),
+      await addPhoto(owner.accessToken, { color: [250, 5, 5] }),
+    ];
+    const album = (await createAlbum(owner.accessToken, { albumName: 'Slow', assetIds: [first] })).id as string;
+    // A request that read the album (and the photo) before it was shared, and writes after.
+    const asRead = await albumRepo.get(owner.id, album);
+    const laterAsset = await assetRepo.get(later);
+    if (!asRead || !laterAsset) throw new Error('album or photo not found');
+    const shared = await invoke(addUsersHandler, {
+      method: 'PUT',
+      path: `/api/album/${album}/users`,
+      pathParameters: { id: album },
+      headers: bearer(owner.accessToken),
+      body: { sharedUserIds: [member.id] },
+    });
+    expect(shared.status).toBe(200);
+    const memberApp = new SyncClient(member.accessToken);
+    await converges(memberApp, member, { quiet: false });
+    expect((await albumRepo.addMembers(asRead, [laterAsset])).every((outcome) => outcome.ok)).toBe(true);
+    await converges(memberApp, member, { quiet: false });
+    expect(appAlbums(memberApp)[album]?.assets).toEqual([first, later].sort());
+  });
+});
