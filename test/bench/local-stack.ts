@@ -86,11 +86,15 @@ export const startDeployedStack = async (
   await ensureTable(dynamo.endpoint, tableName);
   const assemblyDir = process.env.CDK_OUT ?? synthesize();
   const { listen, startDeployed } = await import('#infra/local/deployed/start.ts');
+  // The functions' reads and writes, counted on their way from the gateway to DynamoDB Local.
+  const { table } = await import('#shared/db/table.ts');
+  const { startDynamoMeter } = await import('./scale/dynamo-meter.ts');
+  const metered = await startDynamoMeter(dynamo.endpoint, table.indexes);
   const failures: string[] = [];
   const api = await startDeployed({
     assemblyDir,
     tableName,
-    dynamoDb: { endpoint: dynamo.endpoint, accessKeyId: localAwsEnv.AWS_ACCESS_KEY_ID },
+    dynamoDb: { endpoint: metered.endpoint, accessKeyId: localAwsEnv.AWS_ACCESS_KEY_ID },
     s3Dir: env.s3Dir,
     secretValue: secret,
     logLevel: 'silent',
@@ -114,6 +118,8 @@ export const startDeployedStack = async (
     baseUrl,
     admin,
     adminAuth: { baseUrl, headers: { Authorization: `Bearer ${session.accessToken}` } },
+    /** What the functions read and wrote (./scale/dynamo-meter.ts): the caller zeroes it before each request. */
+    meter: metered.meter,
     /** Failed invocations (a timeout, a heap out of memory, an answer past 6 MB) as they happen. */
     failures,
     functionOf,
@@ -123,6 +129,7 @@ export const startDeployedStack = async (
     stop: async () => {
       await api.idle();
       await api.close();
+      await metered.close();
       await dynamo.stop();
     },
   };

@@ -195,10 +195,9 @@ const measureJob = async (job: ScaleJob, options: JobOptions): Promise<SizeResul
   const { db } = await import('#shared/db/client.ts');
   const sdk = await import('@immich/sdk-v3');
   const { table: tableDefinition } = await import('#shared/db/table.ts');
-  const meter = meterReads(db, tableDefinition.indexes);
-  // The functions' reads are this process's client's only when served here (deployed, each function has its own).
-  const metered = !options.deployed;
-  const units = (n: number, digits = 0) => (metered ? (digits ? n.toFixed(digits) : count(n)) : '–');
+  // Served here, the functions share this process's client; deployed, each has its own, counted on their way to DynamoDB Local.
+  const meter = deployed?.meter ?? meterReads(db, tableDefinition.indexes);
+  const units = (n: number, digits = 0) => (digits ? n.toFixed(digits) : count(n));
   const log = (line: string) => process.stderr.write(`[scale ${count(size)}] ${line}\n`);
   try {
     let lib: KeptLibrary;
@@ -254,8 +253,8 @@ const measureJob = async (job: ScaleJob, options: JobOptions): Promise<SizeResul
         ms,
         bytes: Buffer.byteLength(text),
         gzip: gzipSync(text).length,
-        items: metered ? meter.items : -1,
-        rcu: metered ? meter.capacity : -1,
+        items: meter.items,
+        rcu: meter.capacity,
         body: JSON.parse(text) as unknown,
       };
     };
@@ -796,7 +795,7 @@ const tables: TableSpec[] = [
   {
     form: 'deployed',
     caption:
-      "Through the deployed form (`--deployed`: `npm run start:deployed`'s server, infra/local/deployed/): the synthesized template's routes, the streamed ones (the sync stream, the map markers) through the distribution to their function URL, every other through API Gateway (6 MB); each function's bundle in Lambda-like environments (worker threads) with its memory as their heap limit and its timeout; every AWS call through the IAM-checking gateway to DynamoDB Local. The sync stream: columns as above; \"function heap MB\" the largest heap the sync function's environments used (sampled every 25 ms, garbage not yet collected included), \"RSS MB\" the whole process's peak (every function's environments, the gateway, s3rver and the client). Items read and read units are the functions' own clients' and not counted here (\"–\": the same code reads the same items as through the local server).",
+      "Through the deployed form (`--deployed`: `npm run start:deployed`'s server, infra/local/deployed/): the synthesized template's routes, the streamed ones (the sync stream, the map markers) through the distribution to their function URL, every other through API Gateway (6 MB); each function's bundle in Lambda-like environments (worker threads) with its memory as their heap limit and its timeout; every AWS call through the IAM-checking gateway to DynamoDB Local. The sync stream: columns as above; \"function heap MB\" the largest heap the sync function's environments used (sampled every 25 ms, garbage not yet collected included), \"RSS MB\" the whole process's peak (every function's environments, the gateway, s3rver and the client). Items read and read units are the functions' own, counted between the IAM-checking gateway and DynamoDB Local (test/bench/scale/dynamo-meter.ts).",
     header: [
       'library (deployed)',
       'user',

@@ -200,8 +200,8 @@ export const generate = async (
   // library written through the API and listed once.
   const kept = new Map<string, { summary: AlbumSummary; entriesId: string; usersId: string }>();
   const keptOf = (albumId: string) => {
-    let entry = kept.get(albumId);
-    if (!entry) kept.set(albumId, (entry = { summary: { assetCount: 0 }, entriesId: '', usersId: '' }));
+    const entry = kept.get(albumId) ?? { summary: { assetCount: 0 }, entriesId: '', usersId: '' };
+    kept.set(albumId, entry);
     return entry;
   };
   const latest = (a: string, b: unknown) => (typeof b === 'string' && b > a ? b : a);
@@ -261,7 +261,8 @@ export const generate = async (
     album.shares = withWhom.map((user) => ({ userId: user.id, role: chance(0.7) ? 'editor' : 'viewer' }));
     const [, ...puts] = albumWrites.shareWith(album.record, album.shares, now);
     albumUsers.push(...puts.map((write) => putItemOf(write)));
-    for (const item of albumUsers.slice(-puts.length)) keptOf(album.record.id).usersId = latest(keptOf(album.record.id).usersId, item.updateId);
+    for (const item of albumUsers.slice(-puts.length))
+      keptOf(album.record.id).usersId = latest(keptOf(album.record.id).usersId, item.updateId);
     album.record.sharedUserIds = album.shares.map((share) => share.userId);
     album.record.userRoles = Object.fromEntries(album.shares.filter((s) => s.role === 'viewer').map((s) => [s.userId, 'viewer']));
   }
