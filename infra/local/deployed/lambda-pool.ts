@@ -147,6 +147,18 @@ export class FunctionPool {
     });
   }
 
+  /** The heap each of its environments uses now, in bytes (0 for one starting or ended): what a bench samples (test/bench/scale.ts). */
+  heapUsed(): Promise<number[]> {
+    return Promise.all(
+      [...this.all].map(({ worker }) =>
+        worker.getHeapStatistics().then(
+          (stats) => stats.used_heap_size,
+          () => 0,
+        ),
+      ),
+    );
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.all].map((environment) => environment.worker.terminate()));

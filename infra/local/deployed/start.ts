@@ -239,6 +239,8 @@ export interface DeployedApi {
    * the template has one: started by the first large upload, or by this call.
    */
   ingress(): Promise<{ pid: number; url: string } | undefined>;
+  /** The heap each environment of a function uses now, in bytes (lambda-pool.ts `heapUsed`). */
+  heapUsed(functionId: string): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -627,6 +629,7 @@ export const startDeployed = async (options: StartDeployedOptions): Promise<Depl
       const ingress = await ingressProcess();
       return ingress ? { pid: ingress.pid, url: ingress.url } : undefined;
     },
+    heapUsed: async (functionId) => (await pools.get(functionId)?.heapUsed()) ?? [],
     close: async () => {
       for (const timer of timers) clearInterval(timer);
       // The ingress first: uploads it still holds are cut, as a stopped instance cuts them.

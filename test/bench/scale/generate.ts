@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AlbumRecord, AlbumShare } from '#shared/model/album.ts';
+import { type AlbumRecord, type AlbumShare, type AlbumSummary, summarize } from '#shared/model/album.ts';
 import type { AssetRecord, FaceRecord } from '#shared/model/asset.ts';
 import type { PersonRecord } from '#shared/model/person.ts';
 import { type AssetShape, type OwnLibrary, ownedItems, ownLibrary, type Rng, seeded, tableWriter } from './assets.ts';
@@ -27,6 +27,23 @@ import { type AssetShape, type OwnLibrary, ownedItems, ownLibrary, type Rng, see
  */
 
 type Sdk = typeof import('@immich/sdk-v3');
+
+/** Two summaries as one (`summarize` of both entry lists), so an album's is kept without holding its entries. */
+const joinSummaries = (a: AlbumSummary, b: AlbumSummary): AlbumSummary => {
+  if (a.assetCount === 0) return b;
+  if (b.assetCount === 0) return a;
+  const least = (x?: string, y?: string) => (x === undefined ? y : y === undefined || x < y ? x : y);
+  const most = (x?: string, y?: string) => (x === undefined ? y : y === undefined || x > y ? x : y);
+  return Object.fromEntries(
+    Object.entries({
+      assetCount: a.assetCount + b.assetCount,
+      startDate: least(a.startDate, b.startDate),
+      endDate: most(a.endDate, b.endDate),
+      localStartDate: least(a.localStartDate, b.localStartDate),
+      localEndDate: most(a.localEndDate, b.localEndDate),
+    }).filter(([, value]) => value !== undefined),
+  ) as AlbumSummary;
+};
 type Opts = { baseUrl: string; headers: Record<string, string> };
 
 /** BatchWriteItem calls in flight (SCALE_WRITERS): DynamoDB Local takes several at once. */
@@ -132,7 +149,8 @@ export const generate = async (
   log: (line: string) => void = () => {},
 ): Promise<ScaleLibrary> => {
   const { sdk, db, tableName, baseUrl, adminAuth } = env;
-  const { albumWrites } = await import('#shared/db/items/album.ts');
+  const { albumWrites, albumMemberCodec } = await import('#shared/db/items/album.ts');
+  const { newChangeId } = await import('#shared/db/changes.ts');
   const { keys } = await import('#shared/db/keys.ts');
   const putItemOf = (write: { item: { Put?: { Item?: Record<string, unknown> } } }) => write.item.Put?.Item as Record<string, unknown>;
   const rng = seeded(55_055);
@@ -176,6 +194,17 @@ export const generate = async (
   const sharedCount = Math.max(3, Math.round(size / 10_000));
   const now = new Date().toISOString();
   const albums: ScaleAlbum[] = [];
+  // Each album's summary item as the product keeps it once current (docs/data-model.md, "Album
+  // summaries"): its entries' summary, and the sync markers of its entries and users (the latest
+  // change id of each; '' none), so the first GET /albums and every sync read it as they would a
+  // library written through the API and listed once.
+  const kept = new Map<string, { summary: AlbumSummary; entriesId: string; usersId: string }>();
+  const keptOf = (albumId: string) => {
+    const entry = kept.get(albumId) ?? { summary: { assetCount: 0 }, entriesId: '', usersId: '' };
+    kept.set(albumId, entry);
+    return entry;
+  };
+  const latest = (a: string, b: unknown) => (typeof b === 'string' && b > a ? b : a);
   const byOwner = users.map(() => [] as ScaleAlbum[]);
   for (let i = 0; i < albumCount; i++) {
     let r = random();
@@ -215,7 +244,11 @@ export const generate = async (
       for (const album of chosen) {
         album.assetIds.push(asset.id);
         album.record.albumThumbnailAssetId ??= asset.id;
-        await put(putItemOf((albumWrites.join(album.record.id, asset, now)[0] as Parameters<typeof putItemOf>[0]) ?? {}));
+        const entry = putItemOf((albumWrites.join(album.record.id, asset, now)[0] as Parameters<typeof putItemOf>[0]) ?? {});
+        const summary = keptOf(album.record.id);
+        summary.summary = joinSummaries(summary.summary, summarize([albumMemberCodec.read(entry)]));
+        summary.entriesId = latest(summary.entriesId, entry.updateId);
+        await put(entry);
       }
     }
   }
@@ -228,6 +261,8 @@ export const generate = async (
     album.shares = withWhom.map((user) => ({ userId: user.id, role: chance(0.7) ? 'editor' : 'viewer' }));
     const [, ...puts] = albumWrites.shareWith(album.record, album.shares, now);
     albumUsers.push(...puts.map((write) => putItemOf(write)));
+    for (const item of albumUsers.slice(-puts.length))
+      keptOf(album.record.id).usersId = latest(keptOf(album.record.id).usersId, item.updateId);
     album.record.sharedUserIds = album.shares.map((share) => share.userId);
     album.record.userRoles = Object.fromEntries(album.shares.filter((s) => s.role === 'viewer').map((s) => [s.userId, 'viewer']));
   }
@@ -235,6 +270,22 @@ export const generate = async (
   // The items, in the order a sync does not care about (it orders by change id).
   for (const library of libraries) await writer.putAll(ownedItems(library, { terms: withTerms }));
   await put(...albums.map((album) => putItemOf(albumWrites.create(album.record))), ...albumUsers);
+  await put(
+    ...albums.map((album) => {
+      const { summary, entriesId, usersId } = keptOf(album.record.id);
+      const at = newChangeId();
+      return {
+        ...keys.albumSummary(album.record.id),
+        contentId: at,
+        summaryId: at,
+        summary,
+        entriesId,
+        usersId,
+        entryDeletionsId: '',
+        userDeletionsId: '',
+      };
+    }),
+  );
   await writer.flush();
   const { written } = writer.stats;
   const built = (performance.now() - started) / 1000 - writer.stats.seconds;
