@@ -283,6 +283,8 @@ export const generate = async (
         usersId,
         entryDeletionsId: '',
         userDeletionsId: '',
+        // The album's owner, for the writers that know only its id (they move its users' album sync markers).
+        ownerId: album.record.ownerId,
       };
     }),
   );
