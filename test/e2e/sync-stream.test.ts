@@ -2,9 +2,9 @@ import * as v3 from '@immich/sdk-v3';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Deployment } from '#infra/local/deployed/assembly.ts';
-import { batchPut } from '#shared/db/batch.ts';
 import { assetItem } from '#shared/db/items/asset.ts';
 import { AssetRecordSchema } from '#shared/model/asset.ts';
+import { putItems } from '../support/bulk-write.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { target, useServer } from '../support/server.ts';
 import { appTypes, SyncClient } from '../support/sync-client.ts';
@@ -164,7 +164,7 @@ describe('the sync stream over HTTP', () => {
         }),
       );
     });
-    await batchPut(items);
+    await putItems(items);
     const session = await v3.login(
       { loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } },
       { baseUrl: server.baseUrl },
