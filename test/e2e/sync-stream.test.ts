@@ -5,6 +5,7 @@ import type { Deployment } from '#infra/local/deployed/assembly.ts';
 import { assetItem } from '#shared/db/items/asset.ts';
 import { AssetRecordSchema } from '#shared/model/asset.ts';
 import { putItems } from '../support/bulk-write.ts';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { target, useServer } from '../support/server.ts';
 import { appTypes, SyncClient } from '../support/sync-client.ts';
@@ -59,6 +60,8 @@ describe('the sync stream over HTTP', () => {
     token = admin.accessToken;
     userId = admin.userId;
     me = { baseUrl, headers: { Authorization: `Bearer ${token}` } };
+    // The stream is what this file is about: none of the uploads' machine learning.
+    await turnOffMlTasks(me, ['facialRecognition', 'ocr', 'duplicateDetection']);
   });
 
   it('first sync, an incremental one, DELETE /sync/ack and a reset, as the app does them', async () => {

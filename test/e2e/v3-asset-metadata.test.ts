@@ -2,6 +2,7 @@ import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { assetItem } from '#shared/db/items/asset.ts';
 import { putItems } from '../support/bulk-write.ts';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { assetRecord } from '../support/records.ts';
 import { useServer } from '../support/server.ts';
@@ -37,6 +38,8 @@ describe('asset metadata through @immich/sdk 3.2.2', () => {
     token = admin.accessToken;
     userId = admin.userId;
     me = { baseUrl, headers: { Authorization: `Bearer ${token}` } };
+    // The metadata is what this file is about: none of the uploads' machine learning.
+    await turnOffMlTasks(me, ['facialRecognition', 'ocr', 'duplicateDetection']);
   });
 
   /** The asset once its previews are made (they change it: a sync after that sends it as it stays). */
