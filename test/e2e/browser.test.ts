@@ -13,6 +13,7 @@ import { getAllPeople, getAssetInfo } from '@immich/sdk';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium.ts';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { target, useServer } from '../support/server.ts';
@@ -52,6 +53,8 @@ describe('a real browser shows the thumbnails, previews and video the API serves
 
   beforeAll(async () => {
     user = await adminWithApiKey(server.baseUrl, email);
+    // Not about OCR or duplicates (the person's thumbnail comes from the photo's face regions).
+    await turnOffMlTasks(user, ['ocr', 'duplicateDetection']);
     browser = await launchChromium();
   });
   afterAll(() => browser?.close());

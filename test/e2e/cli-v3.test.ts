@@ -5,6 +5,7 @@ import * as v1 from '@immich/sdk';
 import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { immichCli } from '../support/immich-cli.ts';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { useServer } from '../support/server.ts';
 import { sha1 } from '../support/uploads.ts';
@@ -53,6 +54,8 @@ describe("today's immich CLI (3.2.2) against the server's v3 routes, read back t
     const admin = await v3.login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl });
     expect(admin).toMatchObject({ isAdmin: true, isOnboarded: false });
     const asAdmin = { baseUrl, headers: { Authorization: `Bearer ${admin.accessToken}` } };
+    // The CLI's uploads are what this file is about: none of their machine learning.
+    await turnOffMlTasks(asAdmin, ['facialRecognition', 'ocr', 'duplicateDetection']);
     await v1.createUser({ createUserDto: { email: 'traveller@immich.cloud', password: 'password', name: 'Traveller' } }, asAdmin);
     const user = await v3.login({ loginCredentialDto: { email: 'traveller@immich.cloud', password: 'password' } }, { baseUrl });
     const session = { baseUrl, headers: { Authorization: `Bearer ${user.accessToken}` } };

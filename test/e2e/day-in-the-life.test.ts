@@ -1,6 +1,7 @@
 import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Phone } from '../support/app-phone.ts';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { useServer } from '../support/server.ts';
 
@@ -44,6 +45,8 @@ describe('a day in the life of the mobile app', () => {
     await v3.signUpAdmin({ signUpDto: { email: 'admin@family.example', password, name: 'Admin' } }, { baseUrl });
     const session = await v3.login({ loginCredentialDto: { email: 'admin@family.example', password } }, { baseUrl });
     admin = { baseUrl, headers: { Authorization: `Bearer ${session.accessToken}` } };
+    // What the phones show is what this file is about: none of the uploads' machine learning.
+    await turnOffMlTasks(admin, ['facialRecognition', 'ocr', 'duplicateDetection']);
     for (const name of ['ana', 'ben', 'cy'])
       await v3.createUserAdmin(
         { userAdminCreateDto: { email: `${name}@family.example`, password, name, shouldChangePassword: false } },

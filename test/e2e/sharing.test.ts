@@ -11,6 +11,7 @@ import {
   uploadFile,
 } from '@immich/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
@@ -23,6 +24,7 @@ describe('sharing an album through @immich/sdk 1.100.0', () => {
 
   beforeAll(async () => {
     owner = await adminWithApiKey(server.baseUrl, 'owner@immich.cloud');
+    await turnOffMlTasks(owner, ['facialRecognition', 'ocr', 'duplicateDetection']);
   });
 
   it('uploads a photo into an album, shares it behind a password; a visitor gets in with the password, then with the token it earned', async () => {

@@ -2,6 +2,7 @@ import * as v3 from '@immich/sdk-v3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deployment } from '#infra/local/deployed/assembly.ts';
 import { tableNames } from '../support/app-store.ts';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { target, useServer } from '../support/server.ts';
 import { SyncClient, type SyncLine, type SyncTransport } from '../support/sync-client.ts';
@@ -36,6 +37,8 @@ describe('the sync stream ends before its deadline, over HTTP', () => {
     const login = await v3.login({ loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } }, { baseUrl });
     adminId = login.userId;
     admin = { baseUrl, headers: { Authorization: `Bearer ${login.accessToken}` } };
+    // How the stream ends is what this file is about: none of the uploads' machine learning.
+    await turnOffMlTasks(admin, ['facialRecognition', 'ocr', 'duplicateDetection']);
   });
   afterAll(() => {
     if (saved === undefined) delete process.env.LOCAL_STREAM_TIMEOUT_MS;

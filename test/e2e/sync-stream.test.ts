@@ -2,9 +2,10 @@ import * as v3 from '@immich/sdk-v3';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Deployment } from '#infra/local/deployed/assembly.ts';
-import { batchPut } from '#shared/db/batch.ts';
 import { assetItem } from '#shared/db/items/asset.ts';
 import { AssetRecordSchema } from '#shared/model/asset.ts';
+import { putItems } from '../support/bulk-write.ts';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { target, useServer } from '../support/server.ts';
 import { appTypes, SyncClient } from '../support/sync-client.ts';
@@ -59,6 +60,8 @@ describe('the sync stream over HTTP', () => {
     token = admin.accessToken;
     userId = admin.userId;
     me = { baseUrl, headers: { Authorization: `Bearer ${token}` } };
+    // The stream is what this file is about: none of the uploads' machine learning.
+    await turnOffMlTasks(me, ['facialRecognition', 'ocr', 'duplicateDetection']);
   });
 
   it('first sync, an incremental one, DELETE /sync/ack and a reset, as the app does them', async () => {
@@ -164,7 +167,7 @@ describe('the sync stream over HTTP', () => {
         }),
       );
     });
-    await batchPut(items);
+    await putItems(items);
     const session = await v3.login(
       { loginCredentialDto: { email: 'admin@immich.cloud', password: 'password' } },
       { baseUrl: server.baseUrl },

@@ -1,5 +1,6 @@
 import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeJpeg } from '../support/photos.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
@@ -15,6 +16,7 @@ describe('shared links through @immich/sdk 3.2.2, as the v3 web app sends them',
 
   beforeAll(async () => {
     user = await adminWithApiKey(server.baseUrl, 'links@immich.cloud');
+    await turnOffMlTasks(user, ['facialRecognition', 'ocr', 'duplicateDetection']);
   });
 
   const failure = async (call: Promise<unknown>): Promise<{ status: number; data: unknown }> => {

@@ -39,8 +39,12 @@ beforeAll(async () => {
   accounts = await setupAccounts();
   vips = await Vips();
   media.start();
-  // Faces are not what these tests look at (the face model is slow on a loaded machine).
-  await setMachineLearning((ml) => ({ ...ml, facialRecognition: { ...ml.facialRecognition, enabled: false } }));
+  // Faces and OCR are not what these tests look at (their models are slow on a loaded machine).
+  await setMachineLearning((ml) => ({
+    ...ml,
+    facialRecognition: { ...ml.facialRecognition, enabled: false },
+    ocr: { ...ml.ocr, enabled: false },
+  }));
 });
 afterAll(() => media.stop());
 

@@ -15,11 +15,11 @@ import { handler as setupPinCode } from '#functions/v3/auth/setup-pin-code.ts';
 import { handler as unlockSession } from '#functions/v3/auth/unlock-auth-session.ts';
 import { handler as createPartner } from '#functions/v3/partner/create-partner.ts';
 import * as assetMetadataRepo from '#shared/db/asset-metadata.repository.ts';
-import { batchPut } from '#shared/db/batch.ts';
 import { assetItem } from '#shared/db/items/asset.ts';
 import { partitions } from '#shared/db/keys.ts';
 import { queryAll } from '#shared/db/query.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
+import { putItems } from '../support/bulk-write.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, createAlbum } from '../support/library.ts';
 import { makeJpeg } from '../support/photos.ts';
@@ -360,7 +360,7 @@ describe('asset metadata in bulk (v3): PUT and DELETE /assets/metadata', () => {
     // 2,000 photos written straight to the table (as uploads leave them), each given its cloud id, as
     // the app's page does: 40 transactions of 50 keys and their photos' checks.
     const assets = Array.from({ length: 2_000 }, () => assetRecord(owner.userId));
-    await batchPut(assets.map(assetItem));
+    await putItems(assets.map(assetItem));
     const items = assets.map((asset, n) => ({ assetId: asset.id, key: 'mobile-app', value: cloudId(n) }));
     const reply = await invoke(updateBulkAssetMetadata, {
       method: 'PUT',

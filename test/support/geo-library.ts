@@ -1,6 +1,6 @@
-import { batchPut } from '#shared/db/batch.ts';
 import { assetItem } from '#shared/db/items/asset.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';
+import { putItems } from './bulk-write.ts';
 import { assetRecord } from './records.ts';
 
 /**
@@ -38,9 +38,7 @@ export const geoLibrary = (ownerId: string, count: number, seed = 1): AssetRecor
 };
 
 /** The records as their items, in the table. */
-export const writeLibrary = async (records: readonly AssetRecord[]): Promise<void> => {
-  for (let i = 0; i < records.length; i += 5_000) await batchPut(records.slice(i, i + 5_000).map(assetItem));
-};
+export const writeLibrary = (records: readonly AssetRecord[]): Promise<void> => putItems(records.map(assetItem));
 
 /** Immich's answer for these records as its clients get it: the kept ones newest first (the id for ties), each marker's fields in order. */
 export const markersOf = (records: readonly AssetRecord[], keep: (record: AssetRecord) => boolean): string =>
