@@ -88,13 +88,17 @@ export const create = async (album: AlbumRecord, assets: readonly AssetRecord[])
   const [first = [], ...rest] = [assets.slice(0, room), ...chunk(assets.slice(room), 50)];
   // Each transaction moves the album's change marker (built last: docs/data-model.md, "Album summaries").
   const writes = [albumWrites.create(album), ...shares, ...first.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt))];
-  const later = rest.map((part) => ({ part, joins: part.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt)) }));
   // Its users' album sync markers, after every change id of its writes was made.
   await albumSyncRepo.moveMarkers(usersOf(album), { shared: album.sharedUserIds.length > 0 });
   await transact([...writes, albumWrites.mark(album.id, writes, { fresh: true, ownerId: album.ownerId })]);
   const done: AssetRecord[] = [...first];
   try {
-    for (const { part, joins } of later) {
+    // Each later part's writes are made just before it is written, and the markers moved again
+    // after them: a sync between two parts completes with the album part filled, and what the
+    // later parts add must not be older than its markers (docs/data-model.md, "Album summaries").
+    for (const part of rest) {
+      const joins = part.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt));
+      await albumSyncRepo.moveMarkers(usersOf(album));
       await transact([...joins, albumWrites.mark(album.id, joins, { ownerId: album.ownerId })]);
       done.push(...part);
     }
@@ -360,8 +364,10 @@ export const markOwnerDeleted = async (ownerId: string, deleted: boolean): Promi
           ];
       return writes;
     });
-    // Its users' album sync markers, after every change id of these writes was made.
-    await albumSyncRepo.moveMarkers(usersOf(album));
+    // Its users' album sync markers, after every change id of these writes was made; a restored
+    // owner's shared album is shared again for its members (a marker learnt while the owner was
+    // deleted said otherwise).
+    await albumSyncRepo.moveMarkers(usersOf(album), { shared: !deleted && album.sharedUserIds.length > 0 });
     await writeIfPresent(albumWrite);
     await Promise.all(
       shareWrites.map((writes) => transact([...writes, albumWrites.mark(album.id, writes, { ownerId: album.ownerId })]).catch(ignoreGone)),

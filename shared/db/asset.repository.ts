@@ -467,9 +467,13 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
     ),
     // Its albums' change markers, after their entries' deletions (docs/data-model.md, "Album summaries").
     ...albums.map((albumId) => albumWrites.mark(albumId, entryDeletions)),
-    // And their users' album sync markers, made last (in the first transaction unless its albums are many).
-    ...albumSyncRepo.markerWrites(albumUsers),
   ];
+  // And their users' album sync markers, made last: in its one transaction, or, when its writes
+  // take more than one (an asset in very many albums), moved before the first, so no deletion of
+  // an entry is ever seen without them.
+  const markers = albumSyncRepo.markerWrites(albumUsers);
+  if (writes.length + markers.length <= 100) writes.push(...markers);
+  else await albumSyncRepo.moveMarkers(albumUsers);
   const [first = [], ...rest] = chunk(writes, 100);
   try {
     await transact(first);

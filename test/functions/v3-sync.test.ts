@@ -33,7 +33,9 @@ describe('POST /sync/stream', () => {
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('application/jsonlines+json');
     expect(typesOf(reply.lines)).toEqual(['AuthUserV1', 'UserV1', 'AssetV2', 'AssetExifV1', 'PersonV1', 'AssetFaceV2', 'SyncCompleteV1']);
-    for (const line of reply.lines) expect(line.ack).toMatch(new RegExp(`^${line.type}\\|[0-9a-f-]{36}$`));
+    // Each data line acked at its change; SyncCompleteV1 also says the stream read the albums (every album type asked).
+    for (const line of reply.lines)
+      expect(line.ack).toMatch(new RegExp(`^${line.type}\\|[0-9a-f-]{36}${line.type === 'SyncCompleteV1' ? '\\|albums' : ''}$`));
 
     const asset = reply.lines.find((line) => line.type === 'AssetV2')?.data;
     // The SHA-1 the app compares its photos' with (base64 of what the upload stored, hex).

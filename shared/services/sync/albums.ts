@@ -5,7 +5,7 @@ import type { Window } from '../../db/sync.repository.ts';
 import * as syncRepo from '../../db/sync.repository.ts';
 import type { AlbumMarkerScope, Membership } from '../../db/sync-relations.repository.ts';
 import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
-import type { SyncEntityType, SyncEvent } from '../../model/sync.ts';
+import type { SyncEntityType, SyncEvent, SyncRequestType } from '../../model/sync.ts';
 import { backfill, byUpdateId, type Context, fields, presentOf, sendDeletions, type TypeSyncs, windowOf } from './mechanics.ts';
 
 /** An album's users (its owner as Immich's `owner` row, then the users it is shared with) within a window, in change order. */
@@ -42,6 +42,21 @@ const markOf = (context: Context): Promise<AlbumSyncMark | undefined> => {
   return mark;
 };
 
+/**
+ * The request types whose album reads a quiet sync skips. A completed stream that asked for every
+ * one of them says so in its SyncCompleteV1 ack (`SyncCompleteV1|<snapshot>|albums`: the app sends
+ * acks back as they came); only such a checkpoint lets the next sync be quiet, so a completed stream
+ * of other types alone never stands for one that read the albums.
+ */
+export const albumRequestTypes: readonly SyncRequestType[] = [
+  'AlbumsV2',
+  'AlbumUsersV1',
+  'AlbumToAssetsV1',
+  'AlbumAssetsV2',
+  'AlbumAssetExifsV1',
+];
+export const albumsRead = 'albums';
+
 /** Deletion types: without a checkpoint, a completed sync had none to send (it would have acked one). */
 const deletionTypes = new Set<SyncEntityType>(['AlbumDeleteV1', 'AlbumUserDeleteV1', 'AlbumToAssetDeleteV1']);
 
@@ -60,13 +75,17 @@ export const albumsQuiet = async (
   const mark = await markOf(context);
   if (!albumSyncRepo.trusted(mark) || (options.unshared && mark.shared)) return false;
   if (types.some((type) => !deletionTypes.has(type) && context.checkpoints[type] === undefined)) return false;
-  return syncRelationsRepo.settledBefore(mark.changeId, context.checkpoints.SyncCompleteV1?.updateId);
+  const complete = context.checkpoints.SyncCompleteV1;
+  return complete?.extraId === albumsRead && syncRelationsRepo.settledBefore(mark.changeId, complete.updateId);
 };
 
-/** Whether the user's album sync marker is trusted and says no album of theirs has another user. */
+/**
+ * Whether the user's album sync marker is trusted and says no album of theirs has another user,
+ * and settled before this request's snapshot (a marker just moved may be a share's not yet written).
+ */
 export const albumsUnshared = async (context: Context): Promise<boolean> => {
   const mark = await markOf(context);
-  return albumSyncRepo.trusted(mark) && !mark.shared;
+  return albumSyncRepo.trusted(mark) && !mark.shared && syncRelationsRepo.settledBefore(mark.changeId, context.nowId);
 };
 
 /**
@@ -86,6 +105,8 @@ export const albumsOf = async (context: Context): Promise<Membership[]> => {
       const albums = await context.albums();
       const shared = albums.some((album) => album.ownerId !== context.userId || album.sharedUserIds.length > 0);
       const unowned = albums.filter((album) => !album.ownerKnown).map((album) => ({ albumId: album.albumId, ownerId: album.ownerId }));
+      // The albums show another user: the types after this one in the request go by what they show.
+      if (mark && shared && mark.shared !== true) marks.set(context, Promise.resolve({ ...mark, shared }));
       if (albumSyncRepo.trusted(mark) && mark.shared === shared && unowned.length === 0) return;
       if (mark && !shared && !syncRelationsRepo.settledBefore(mark.changeId, readFrom)) return;
       await albumSyncRepo.learn(context.userId, mark, { shared, readFrom, unowned });

@@ -10,6 +10,7 @@ import type { SyncEntityType, SyncEvent, SyncRequestType } from '../../model/syn
 import type { Auth } from '../../model/user.ts';
 import { readConfig } from '../config.reader.ts';
 import { resetSyncProgress } from './acks.service.ts';
+import { albumRequestTypes, albumsRead } from './albums.ts';
 import { type Ack, type Context, fromAck, none, once, toAck } from './mechanics.ts';
 import { deprecated, order, typeSyncs } from './types.ts';
 
@@ -115,6 +116,12 @@ export const prepareSyncStream = async (auth: Auth, body: { types: readonly Sync
       if (error instanceof EndsHere) return;
       throw error;
     }
-    await sink({ type: 'SyncCompleteV1', data: none, ack: toAck({ type: 'SyncCompleteV1', updateId: context.nowId }) });
+    // Whether it read the albums for every type a quiet sync skips (shared/services/sync/albums.ts).
+    const readAlbums = albumRequestTypes.every((type) => body.types.includes(type));
+    await sink({
+      type: 'SyncCompleteV1',
+      data: none,
+      ack: toAck({ type: 'SyncCompleteV1', updateId: context.nowId, ...(readAlbums ? { extraId: albumsRead } : {}) }),
+    });
   };
 };

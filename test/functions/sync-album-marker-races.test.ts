@@ -1,0 +1,202 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { handler as addUsersHandler } from '#functions/album/add-users-to-album.ts';
+import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
+import { handler as updateAssetsHandler } from '#functions/v3/asset/update-assets.ts';
+import { handler as deleteUserAdminHandler } from '#functions/v3/user-admin/delete-user-admin.ts';
+import * as albumRepo from '#shared/db/album.repository.ts';
+import { db, tableName } from '#shared/db/client.ts';
+import { keys } from '#shared/db/keys.ts';
+import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
+import { invoke } from '../support/invoke.ts';
+import { addPhoto, addToAlbum, createAlbum } from '../support/library.ts';
+import { SyncClient } from '../support/sync-client.ts';
+
+/**
+ * The user's album sync marker lets a sync that finds nothing skip the albums (docs/data-model.md,
+ * "Album summaries"); these are the ways it could have skipped a change the app needed (a review's
+ * findings, each failing before its fix): an album created in several transactions, a completed
+ * stream of other types, an owner restored.
+ */
+
+let accounts: Awaited<ReturnType<typeof setupAccounts>>;
+beforeAll(async () => {
+  accounts = await setupAccounts();
+});
+
+type User = Awaited<ReturnType<typeof freshUser>>;
+
+/** The user's albums and their entries as the server has them. */
+const serverAlbums = async (user: User) => {
+  const albums = [...(await albumRepo.list(user.id)), ...(await albumRepo.listSharedWith(user.id))];
+  return Object.fromEntries(
+    await Promise.all(
+      albums.map(async (album) => [
+        album.id,
+        { name: album.albumName, assets: (await albumRepo.listMembers(album.id)).map((member) => member.assetId).sort() },
+      ]),
+    ),
+  );
+};
+
+/** The same as the app's tables have them. */
+const appAlbums = (client: SyncClient) =>
+  Object.fromEntries(
+    [...client.albums.values()].map((album) => [
+      String(album.id),
+      {
+        name: album.name,
+        assets: [...client.albumAssets.values()]
+          .filter((entry) => entry.albumId === album.id)
+          .map((entry) => String(entry.assetId))
+          .sort(),
+      },
+    ]),
+  );
+
+/**
+ * Holds the answer of the first TransactWriteItems after arming that writes an album item and its
+ * entries (a create's first part, written) until released: the create pauses between its parts.
+ */
+const holdAfterFirstPart = () => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let reached!: () => void;
+  const held = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  let done = false;
+  const name = `hold-${Math.random()}`;
+  db.middlewareStack.add(
+    (next) => async (args) => {
+      const input = (args as { input: Record<string, unknown> }).input;
+      if (!done && Array.isArray(input.TransactItems)) {
+        const text = JSON.stringify(input.TransactItems);
+        if (/"albumAsset"/.test(text) && /"type":(?:\{"S":)?"album"(?:\}|,)/.test(text)) {
+          done = true;
+          const result = await next(args);
+          reached();
+          await released;
+          return result;
+        }
+      }
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return {
+    held,
+    release: () => {
+      release();
+      db.middlewareStack.remove(name);
+    },
+  };
+};
+
+describe('the album sync marker never lets a sync skip what the app needs', () => {
+  it('sends every entry of an album whose later transactions landed after a sync that saw it partly filled', async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'MarkerBigCreate');
+    const seedPhoto = await addPhoto(owner.accessToken, { color: [1, 2, 3] });
+    await createAlbum(owner.accessToken, { albumName: 'Seed', assetIds: [seedPhoto] });
+    const app = new SyncClient(owner.accessToken);
+    await app.sync();
+    await app.sync();
+    expect((await app.sync()).map((line) => line.type)).toEqual(['SyncCompleteV1']);
+
+    const photos: string[] = [];
+    for (let n = 0; n < 50; n++) photos.push(await addPhoto(owner.accessToken, { color: [n * 5, 255 - n * 5, 100] }));
+    // Own assets: AssetsV2 sends them; let the app have them.
+    await app.sync();
+
+    const hold = holdAfterFirstPart();
+    const creating = createAlbum(owner.accessToken, { albumName: 'Big', assetIds: photos });
+    await hold.held;
+    // The first part (the album and 49 entries) is written, the 50th entry's part not begun: a sync
+    // sees the album part filled and completes (a create of 10,000 assets writes 200 parts in turn).
+    await app.sync();
+    hold.release();
+    await creating;
+
+    await app.sync();
+    const quiet = await app.sync();
+    expect(quiet.map((line) => line.type)).toEqual(['SyncCompleteV1']);
+    expect(appAlbums(app)).toEqual(await serverAlbums(owner));
+  });
+
+  it('does not let a later sync of the album types skip a change no sync of them read', async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'MarkerSubset');
+    const [a, b] = [await addPhoto(owner.accessToken, { color: [9, 9, 9] }), await addPhoto(owner.accessToken, { color: [90, 90, 9] })];
+    const album = (await createAlbum(owner.accessToken, { albumName: 'Subset', assetIds: [a] })).id as string;
+    const app = new SyncClient(owner.accessToken);
+    await app.sync();
+    await app.sync();
+    expect((await app.sync()).map((line) => line.type)).toEqual(['SyncCompleteV1']);
+
+    expect((await addToAlbum(owner.accessToken, album, [b])).status).toBe(200);
+    // A stream of other types only (it completes, and its SyncCompleteV1 is acked).
+    const other = await app.sync({ types: ['AuthUsersV1', 'AssetsV2'] });
+    expect(other.at(-1)?.type).toBe('SyncCompleteV1');
+    await app.sync();
+    const quiet = await app.sync();
+    expect(quiet.map((line) => line.type)).toEqual(['SyncCompleteV1']);
+    expect(appAlbums(app)).toEqual(await serverAlbums(owner));
+  });
+
+  it("sends a member the deletion of the owner's photo moved into the locked folder after the restore", async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'MarkerRestoreOwner');
+    const member = await freshUser(accounts.admin.accessToken, 'MarkerRestoreMember');
+    const x = await addPhoto(owner.accessToken, { color: [40, 80, 160] });
+    const album = (await createAlbum(owner.accessToken, { albumName: 'Restored', assetIds: [x] })).id as string;
+    const shared = await invoke(addUsersHandler, {
+      method: 'PUT',
+      path: `/api/album/${album}/users`,
+      pathParameters: { id: album },
+      headers: bearer(owner.accessToken),
+      body: { sharedUserIds: [member.id] },
+    });
+    expect(shared.status).toBe(200);
+    const memberApp = new SyncClient(member.accessToken);
+    await memberApp.sync();
+    await memberApp.sync();
+    expect(memberApp.assets.has(x)).toBe(true);
+
+    const deleted = await invoke(deleteUserAdminHandler, {
+      method: 'DELETE',
+      path: `/api/admin/users/${owner.id}`,
+      pathParameters: { id: owner.id },
+      headers: bearer(accounts.admin.accessToken),
+      body: {},
+    });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    await memberApp.sync();
+    await memberApp.sync();
+    const learnt = (await db.send(new GetCommand({ TableName: tableName, Key: keys.albumSyncMark(member.id) }))).Item;
+    expect(learnt).toMatchObject({ shared: false, learnt: true });
+
+    const restored = await invoke(restoreUserHandler, {
+      method: 'POST',
+      path: `/api/user/${owner.id}/restore`,
+      pathParameters: { id: owner.id },
+      headers: bearer(accounts.admin.accessToken),
+    });
+    expect(restored.status).toBe(201);
+    const afterRestore = (await db.send(new GetCommand({ TableName: tableName, Key: keys.albumSyncMark(member.id) }))).Item;
+    // The member has a shared album again, and their marker says so (it said otherwise while the owner was deleted).
+    expect(afterRestore?.shared).toBe(true);
+
+    await unlockSession(owner.accessToken, '123456');
+    const locked = await invoke(updateAssetsHandler, {
+      method: 'PUT',
+      path: '/api/assets',
+      headers: bearer(owner.accessToken),
+      body: { ids: [x], visibility: 'locked' },
+    });
+    expect(locked.status).toBe(204);
+    const lines = await memberApp.sync();
+    await memberApp.sync();
+    expect(lines.filter((line) => line.type === 'PartnerAssetDeleteV1').map((line) => line.data.assetId)).toEqual([x]);
+    expect(memberApp.assets.has(x)).toBe(false);
+  });
+});
