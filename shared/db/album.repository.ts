@@ -205,15 +205,20 @@ export const updateFields = async (album: AlbumRecord, fields: Partial<AlbumReco
 
 /**
  * Deletes the album item, only while no shared link points at it (its `sharedLinkCount` is kept
- * exact with the links): a link made meanwhile makes this `has-links`, so no link is left
- * pointing at a deleted album; one deleted by a concurrent request is `gone`. Entries are removed
- * afterwards (removeMembers), once no request can add more.
+ * exact with the links) and its users are as read: a link made meanwhile, or a user it was shared
+ * with meanwhile, makes this `changed` (read it again), so no link is left pointing at a deleted
+ * album and every user it had learns it is gone; one deleted by a concurrent request is `gone`.
+ * Entries are removed afterwards (removeMembers), once no request can add more.
  */
-export const deleteItem = async (album: AlbumRecord): Promise<Outcome<'gone' | 'has-links'>> => {
+export const deleteItem = async (album: AlbumRecord): Promise<Outcome<'gone' | 'changed'>> => {
   const writes = [
     deleteWrite(keys.album(album.ownerId, album.id), {
-      condition: 'attribute_exists(pk) AND (attribute_not_exists(sharedLinkCount) OR sharedLinkCount = :zero)',
-      values: { ':zero': 0 },
+      condition:
+        'attribute_exists(pk) AND (attribute_not_exists(sharedLinkCount) OR sharedLinkCount = :zero) AND ' +
+        (album.sharedUserIds.length > 0
+          ? 'sharedUserIds = :users'
+          : '(attribute_not_exists(sharedUserIds) OR size(sharedUserIds) = :zero)'),
+      values: { ':zero': 0, ...(album.sharedUserIds.length > 0 ? { ':users': [...album.sharedUserIds] } : {}) },
       refusal: 'changed',
       sync: 'recorded',
     }),
@@ -225,7 +230,7 @@ export const deleteItem = async (album: AlbumRecord): Promise<Outcome<'gone' | '
   await albumSyncRepo.moveMarkers(usersOf(album));
   const deleted = await tryTransact(writes);
   if (deleted.ok) return done();
-  return refused((await get(album.ownerId, album.id)) ? 'has-links' : 'gone');
+  return refused((await get(album.ownerId, album.id)) ? 'changed' : 'gone');
 };
 
 /** A share of an album whose owner is deleted (hidden, docs/data-model.md) is no share until a restore. */

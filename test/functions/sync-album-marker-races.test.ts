@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as addUsersHandler } from '#functions/album/add-users-to-album.ts';
+import { handler as deleteAlbumHandler } from '#functions/album/delete-album.ts';
 import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
 import { handler as updateAssetsHandler } from '#functions/v3/asset/update-assets.ts';
 import { handler as deleteUserAdminHandler } from '#functions/v3/user-admin/delete-user-admin.ts';
@@ -94,6 +95,48 @@ const holdAfterFirstPart = () => {
     },
   };
 };
+
+/** Holds the TransactWriteItems that deletes the album item `albumId` (before it is sent) until released. */
+const holdAlbumDelete = (albumId: string) => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let reached!: () => void;
+  const held = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  let done = false;
+  const name = `hold-delete-${albumId}`;
+  db.middlewareStack.add(
+    (next) => async (args) => {
+      const items = (args as { input: { TransactItems?: { Delete?: { Key?: { sk?: unknown } } }[] } }).input.TransactItems;
+      if (!done && items?.some((item) => item.Delete?.Key?.sk === `ALBUM#${albumId}`)) {
+        done = true;
+        reached();
+        await released;
+      }
+      return next(args);
+    },
+    { step: 'initialize', name },
+  );
+  return {
+    held,
+    release: () => {
+      release();
+      db.middlewareStack.remove(name);
+    },
+  };
+};
+
+const shareAlbum = (token: string, albumId: string, userId: string) =>
+  invoke(addUsersHandler, {
+    method: 'PUT',
+    path: `/api/album/${albumId}/users`,
+    pathParameters: { id: albumId },
+    headers: bearer(token),
+    body: { sharedUserIds: [userId] },
+  });
 
 describe('the album sync marker never lets a sync skip what the app needs', () => {
   it('sends every entry of an album whose later transactions landed after a sync that saw it partly filled', async () => {
@@ -198,5 +241,35 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
     await memberApp.sync();
     expect(lines.filter((line) => line.type === 'PartnerAssetDeleteV1').map((line) => line.data.assetId)).toEqual([x]);
     expect(memberApp.assets.has(x)).toBe(false);
+  });
+
+  it('tells a user an album was shared with while it was being deleted that it is gone', async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'MarkerDeleteOwner');
+    const late = await freshUser(accounts.admin.accessToken, 'MarkerDeleteLate');
+    const photo = await addPhoto(owner.accessToken, { color: [120, 20, 220] });
+    const album = (await createAlbum(owner.accessToken, { albumName: 'Going', assetIds: [photo] })).id as string;
+    const lateApp = new SyncClient(late.accessToken);
+    await lateApp.sync();
+
+    // The delete read the album (no user it is shared with); before its write, the owner shares it.
+    const hold = holdAlbumDelete(album);
+    const deleting = invoke(deleteAlbumHandler, {
+      method: 'DELETE',
+      path: `/api/album/${album}`,
+      pathParameters: { id: album },
+      headers: bearer(owner.accessToken),
+    });
+    await hold.held;
+    expect((await shareAlbum(owner.accessToken, album, late.id)).status).toBe(200);
+    await lateApp.sync();
+    expect(lateApp.albums.has(album)).toBe(true);
+    hold.release();
+    expect((await deleting).status).toBe(200);
+
+    // The user it was shared with meanwhile has it no more: their share is gone and their app learns it.
+    expect(await albumRepo.getUser(album, late.id)).toBeUndefined();
+    const lines = await lateApp.sync();
+    expect(lines.filter((line) => line.type === 'AlbumDeleteV1').map((line) => line.data.albumId)).toEqual([album]);
+    expect(lateApp.albums.has(album)).toBe(false);
   });
 });

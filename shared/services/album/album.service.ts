@@ -207,7 +207,8 @@ export const deleteAlbum = async (auth: Auth, id: string): Promise<void> => {
 };
 
 /** An album deleted as DELETE /album/:id deletes it (also a purged owner's: shared/services/user/purge.service.ts). */
-export const removeAlbum = async (album: AlbumRecord): Promise<void> => {
+export const removeAlbum = async (read: AlbumRecord): Promise<void> => {
+  let album = read;
   for (let round = 1; ; round++) {
     const links = (await sharedLinkRepo.list(album.ownerId)).filter((link) => link.albumId === album.id);
     for (const link of links) {
@@ -216,9 +217,12 @@ export const removeAlbum = async (album: AlbumRecord): Promise<void> => {
     }
     const outcome = await albumRepo.deleteItem(album);
     if (outcome.ok) break;
-    // Deleted by a concurrent request: done. Otherwise a link was made meanwhile: again.
+    // Deleted by a concurrent request: done. Otherwise a link was made or a user added meanwhile: read it again.
     if (outcome.reason === 'gone') return;
     if (round >= 3) throw new Conflict('The album changed while it was being deleted; try again');
+    const again = await albumRepo.get(album.ownerId, album.id);
+    if (!again) return;
+    album = again;
   }
   // No request can add entries now (the album is gone); an add already under way may still land one.
   for (let round = 0; round < 3; round++) {
