@@ -9,9 +9,11 @@ import * as albumRepo from '#shared/db/album.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import { keys } from '#shared/db/keys.ts';
 import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
+import { appAlbums, serverAlbums } from '../support/album-views.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, addToAlbum, createAlbum } from '../support/library.ts';
 import { SyncClient } from '../support/sync-client.ts';
+import { holdTransaction } from '../support/transact-hold.ts';
 
 /**
  * The user's album sync marker lets a sync that finds nothing skip the albums (docs/data-model.md,
@@ -24,110 +26,6 @@ let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
   accounts = await setupAccounts();
 });
-
-type User = Awaited<ReturnType<typeof freshUser>>;
-
-/** The user's albums and their entries as the server has them. */
-const serverAlbums = async (user: User) => {
-  const albums = [...(await albumRepo.list(user.id)), ...(await albumRepo.listSharedWith(user.id))];
-  return Object.fromEntries(
-    await Promise.all(
-      albums.map(async (album) => [
-        album.id,
-        { name: album.albumName, assets: (await albumRepo.listMembers(album.id)).map((member) => member.assetId).sort() },
-      ]),
-    ),
-  );
-};
-
-/** The same as the app's tables have them. */
-const appAlbums = (client: SyncClient) =>
-  Object.fromEntries(
-    [...client.albums.values()].map((album) => [
-      String(album.id),
-      {
-        name: album.name,
-        assets: [...client.albumAssets.values()]
-          .filter((entry) => entry.albumId === album.id)
-          .map((entry) => String(entry.assetId))
-          .sort(),
-      },
-    ]),
-  );
-
-/**
- * Holds the answer of the first TransactWriteItems after arming that writes an album item and its
- * entries (a create's first part, written) until released: the create pauses between its parts.
- */
-const holdAfterFirstPart = () => {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let reached!: () => void;
-  const held = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  let done = false;
-  const name = `hold-${Math.random()}`;
-  db.middlewareStack.add(
-    (next) => async (args) => {
-      const input = (args as { input: Record<string, unknown> }).input;
-      if (!done && Array.isArray(input.TransactItems)) {
-        const text = JSON.stringify(input.TransactItems);
-        if (/"albumAsset"/.test(text) && /"type":(?:\{"S":)?"album"(?:\}|,)/.test(text)) {
-          done = true;
-          const result = await next(args);
-          reached();
-          await released;
-          return result;
-        }
-      }
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  return {
-    held,
-    release: () => {
-      release();
-      db.middlewareStack.remove(name);
-    },
-  };
-};
-
-/** Holds the TransactWriteItems that deletes the album item `albumId` (before it is sent) until released. */
-const holdAlbumDelete = (albumId: string) => {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let reached!: () => void;
-  const held = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  let done = false;
-  const name = `hold-delete-${albumId}`;
-  db.middlewareStack.add(
-    (next) => async (args) => {
-      const items = (args as { input: { TransactItems?: { Delete?: { Key?: { sk?: unknown } } }[] } }).input.TransactItems;
-      if (!done && items?.some((item) => item.Delete?.Key?.sk === `ALBUM#${albumId}`)) {
-        done = true;
-        reached();
-        await released;
-      }
-      return next(args);
-    },
-    { step: 'initialize', name },
-  );
-  return {
-    held,
-    release: () => {
-      release();
-      db.middlewareStack.remove(name);
-    },
-  };
-};
 
 const shareAlbum = (token: string, albumId: string, userId: string) =>
   invoke(addUsersHandler, {
@@ -153,7 +51,11 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
     // Own assets: AssetsV2 sends them; let the app have them.
     await app.sync();
 
-    const hold = holdAfterFirstPart();
+    // The create's first part (the album item and its first entries) written, its answer held.
+    const hold = holdTransaction(
+      (items) => /"albumAsset"/.test(JSON.stringify(items)) && items.some((item) => item.Put?.Item?.type === 'album'),
+      { after: true },
+    );
     const creating = createAlbum(owner.accessToken, { albumName: 'Big', assetIds: photos });
     await hold.held;
     // The first part (the album and 49 entries) is written, the 50th entry's part not begun: a sync
@@ -165,7 +67,7 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
     await app.sync();
     const quiet = await app.sync();
     expect(quiet.map((line) => line.type)).toEqual(['SyncCompleteV1']);
-    expect(appAlbums(app)).toEqual(await serverAlbums(owner));
+    expect(appAlbums(app)).toEqual(await serverAlbums(owner.id));
   });
 
   it('does not let a later sync of the album types skip a change no sync of them read', async () => {
@@ -184,7 +86,7 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
     await app.sync();
     const quiet = await app.sync();
     expect(quiet.map((line) => line.type)).toEqual(['SyncCompleteV1']);
-    expect(appAlbums(app)).toEqual(await serverAlbums(owner));
+    expect(appAlbums(app)).toEqual(await serverAlbums(owner.id));
   });
 
   it("sends a member the deletion of the owner's photo moved into the locked folder after the restore", async () => {
@@ -252,7 +154,7 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
     await lateApp.sync();
 
     // The delete read the album (no user it is shared with); before its write, the owner shares it.
-    const hold = holdAlbumDelete(album);
+    const hold = holdTransaction((items) => items.some((item) => item.Delete?.Key?.sk === `ALBUM#${album}`));
     const deleting = invoke(deleteAlbumHandler, {
       method: 'DELETE',
       path: `/api/album/${album}`,

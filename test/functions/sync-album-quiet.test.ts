@@ -11,6 +11,7 @@ import * as assetRepo from '#shared/db/asset.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import { keys, partitions } from '#shared/db/keys.ts';
 import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
+import { appAlbums, serverAlbums } from '../support/album-views.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, addToAlbum, createAlbum, removeFromAlbum, trash } from '../support/library.ts';
 import { recordRoundTrips } from '../support/round-trips.ts';
@@ -31,34 +32,6 @@ beforeAll(async () => {
 
 type User = Awaited<ReturnType<typeof freshUser>>;
 
-/** What the app should hold of a user's albums: each album's name and its entries, from the repository. */
-const serverAlbums = async (user: User) => {
-  const albums = [...(await albumRepo.list(user.id)), ...(await albumRepo.listSharedWith(user.id))];
-  return Object.fromEntries(
-    await Promise.all(
-      albums.map(async (album) => [
-        album.id,
-        { name: album.albumName, assets: (await albumRepo.listMembers(album.id)).map((member) => member.assetId).sort() },
-      ]),
-    ),
-  );
-};
-
-/** What the app holds, in the same shape (its albums and albumAssets tables). */
-const appAlbums = (client: SyncClient) =>
-  Object.fromEntries(
-    [...client.albums.values()].map((album) => [
-      String(album.id),
-      {
-        name: album.name,
-        assets: [...client.albumAssets.values()]
-          .filter((entry) => entry.albumId === album.id)
-          .map((entry) => String(entry.assetId))
-          .sort(),
-      },
-    ]),
-  );
-
 /** The DynamoDB calls of one sync that read the user's album list (their own, or those shared with them). */
 const albumListReads = async (client: SyncClient, user: User) => {
   let lines: string[] = [];
@@ -75,13 +48,13 @@ const albumListReads = async (client: SyncClient, user: User) => {
 /** Syncs until the app has the server's albums; then the next sync, finding nothing, reads none of them (for a user with no album shared). */
 const converges = async (client: SyncClient, user: User, options: { quiet: boolean }) => {
   await client.sync();
-  expect(appAlbums(client)).toEqual(await serverAlbums(user));
+  expect(appAlbums(client)).toEqual(await serverAlbums(user.id));
   // The sync after a change reads the albums (the marker moved after the last completed sync), finding nothing new.
   await client.sync();
   const quiet = await albumListReads(client, user);
   expect(quiet.lines).toEqual(['SyncCompleteV1']);
   if (options.quiet) expect(quiet.reads).toBe(0);
-  expect(appAlbums(client)).toEqual(await serverAlbums(user));
+  expect(appAlbums(client)).toEqual(await serverAlbums(user.id));
 };
 
 describe("a user's album sync marker", () => {
@@ -213,7 +186,7 @@ describe("a user's album sync marker", () => {
 
     const app = new SyncClient(owner.accessToken);
     await app.sync();
-    expect(appAlbums(app)).toEqual(await serverAlbums(owner));
+    expect(appAlbums(app)).toEqual(await serverAlbums(owner.id));
     // The first sync read the albums and learnt the marker, giving the summary item its owner: the sync after the next is quiet.
     expect((await db.send(new GetCommand({ TableName: tableName, Key: keys.albumSummary(album) }))).Item?.ownerId).toBe(owner.id);
     await converges(app, owner, { quiet: true });
