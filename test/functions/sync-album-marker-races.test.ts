@@ -1,6 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { handler as addUsersHandler } from '#functions/album/add-users-to-album.ts';
 import { handler as deleteAlbumHandler } from '#functions/album/delete-album.ts';
 import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
 import { handler as updateAssetsHandler } from '#functions/v3/asset/update-assets.ts';
@@ -11,7 +10,7 @@ import { keys } from '#shared/db/keys.ts';
 import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
 import { appAlbums, serverAlbums } from '../support/album-views.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, addToAlbum, createAlbum } from '../support/library.ts';
+import { addPhoto, addToAlbum, createAlbum, shareAlbum } from '../support/library.ts';
 import { SyncClient } from '../support/sync-client.ts';
 import { holdTransaction } from '../support/transact-hold.ts';
 
@@ -26,15 +25,6 @@ let accounts: Awaited<ReturnType<typeof setupAccounts>>;
 beforeAll(async () => {
   accounts = await setupAccounts();
 });
-
-const shareAlbum = (token: string, albumId: string, userId: string) =>
-  invoke(addUsersHandler, {
-    method: 'PUT',
-    path: `/api/album/${albumId}/users`,
-    pathParameters: { id: albumId },
-    headers: bearer(token),
-    body: { sharedUserIds: [userId] },
-  });
 
 describe('the album sync marker never lets a sync skip what the app needs', () => {
   it('sends every entry of an album whose later transactions landed after a sync that saw it partly filled', async () => {
@@ -94,13 +84,7 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
     const member = await freshUser(accounts.admin.accessToken, 'MarkerRestoreMember');
     const x = await addPhoto(owner.accessToken, { color: [40, 80, 160] });
     const album = (await createAlbum(owner.accessToken, { albumName: 'Restored', assetIds: [x] })).id as string;
-    const shared = await invoke(addUsersHandler, {
-      method: 'PUT',
-      path: `/api/album/${album}/users`,
-      pathParameters: { id: album },
-      headers: bearer(owner.accessToken),
-      body: { sharedUserIds: [member.id] },
-    });
+    const shared = await shareAlbum(owner.accessToken, album, [member.id]);
     expect(shared.status).toBe(200);
     const memberApp = new SyncClient(member.accessToken);
     await memberApp.sync();
@@ -162,7 +146,7 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
       headers: bearer(owner.accessToken),
     });
     await hold.held;
-    expect((await shareAlbum(owner.accessToken, album, late.id)).status).toBe(200);
+    expect((await shareAlbum(owner.accessToken, album, [late.id])).status).toBe(200);
     await lateApp.sync();
     expect(lateApp.albums.has(album)).toBe(true);
     hold.release();

@@ -13,7 +13,7 @@ import { keys, partitions } from '#shared/db/keys.ts';
 import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
 import { appAlbums, serverAlbums } from '../support/album-views.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, addToAlbum, createAlbum, removeFromAlbum, trash } from '../support/library.ts';
+import { addPhoto, addToAlbum, createAlbum, removeFromAlbum, shareAlbum, trash } from '../support/library.ts';
 import { recordRoundTrips } from '../support/round-trips.ts';
 import { SyncClient } from '../support/sync-client.ts';
 
@@ -107,13 +107,7 @@ describe("a user's album sync marker", () => {
     await converges(app, owner, { quiet: true });
 
     // Shared: the member, quiet until now, gets the album; the member's photo in it reaches the owner.
-    const shared = await invoke(addUsersHandler, {
-      method: 'PUT',
-      path: `/api/album/${second}/users`,
-      pathParameters: { id: second },
-      headers: bearer(owner.accessToken),
-      body: { sharedUserIds: [member.id] },
-    });
+    const shared = await shareAlbum(owner.accessToken, second, [member.id]);
     expect(shared.status).toBe(200);
     await converges(memberApp, member, { quiet: false });
     await converges(app, owner, { quiet: false });
@@ -237,13 +231,7 @@ describe("a user's album sync marker", () => {
     const asRead = await albumRepo.get(owner.id, album);
     const laterAsset = await assetRepo.get(later);
     if (!asRead || !laterAsset) throw new Error('album or photo not found');
-    const shared = await invoke(addUsersHandler, {
-      method: 'PUT',
-      path: `/api/album/${album}/users`,
-      pathParameters: { id: album },
-      headers: bearer(owner.accessToken),
-      body: { sharedUserIds: [member.id] },
-    });
+    const shared = await shareAlbum(owner.accessToken, album, [member.id]);
     expect(shared.status).toBe(200);
     const memberApp = new SyncClient(member.accessToken);
     await converges(memberApp, member, { quiet: false });

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { handler as addAssetsHandler } from '#functions/album/add-assets-to-album.ts';
+import { handler as addUsersHandler } from '#functions/album/add-users-to-album.ts';
 import { handler as createAlbumHandler } from '#functions/album/create-album.ts';
 import { handler as getAlbumInfoHandler } from '#functions/album/get-album-info.ts';
 import { handler as removeAssetsHandler } from '#functions/album/remove-asset-from-album.ts';
@@ -40,6 +41,16 @@ export const updateAsset = (token: string, id: string, body: Record<string, unkn
   invoke(updateAssetHandler, { method: 'PUT', path: `/api/asset/${id}`, headers: bearer(token), pathParameters: { id }, body });
 
 /** PUT /album/:id/assets. */
+/** PUT /album/:id/users: shares the album with the users. */
+export const shareAlbum = (token: string, id: string, userIds: readonly string[]) =>
+  invoke(addUsersHandler, {
+    method: 'PUT',
+    path: `/api/album/${id}/users`,
+    pathParameters: { id },
+    headers: bearer(token),
+    body: { sharedUserIds: userIds },
+  });
+
 export const addToAlbum = (token: string, id: string, ids: unknown) =>
   invoke(addAssetsHandler, {
     method: 'PUT',
