@@ -419,19 +419,45 @@ export const update = async (
  * be another's album's thumbnail) show their newest other live entry instead, written in the
  * asset's deleting transaction as Immich's foreign key sets it null with the delete: no album ever
  * names a deleted asset, so the sync stream never sends an album whose thumbnail the app's tables
- * no longer hold (docs/immich-compatibility.md, "The sync stream").
+ * no longer hold (docs/immich-compatibility.md, "The sync stream"). Every other album is checked in
+ * that transaction still not to show it (an add racing the delete sets the thumbnail of an album
+ * that had none): the moves first, then the checks, as many as the first transaction holds.
  */
-const thumbnailMoves = async (asset: AssetRecord, albumIds: readonly string[], now: string): Promise<Write[]> =>
-  (
-    await Promise.all(
-      albumIds.map(async (albumId) => {
-        const album = await albumRepo.get(await albumExitRepo.albumOwnerOf(albumId, asset.ownerId), albumId);
-        if (album?.albumThumbnailAssetId !== asset.id) return [];
-        const others = (await albumRepo.listMembers(albumId)).filter((member) => member.assetId !== asset.id);
-        return [albumWrites.replaceThumbnail(album, asset.id, newestLiveMember(others), now)];
-      }),
-    )
-  ).flat();
+const thumbnailWrites = async (
+  asset: AssetRecord,
+  albumIds: readonly string[],
+  now: string,
+): Promise<{ albumId: string; write: Write }[]> => {
+  const writes = await Promise.all(
+    albumIds.map(async (albumId) => {
+      const ownerId = await albumExitRepo.albumOwnerOf(albumId, asset.ownerId);
+      const album = await albumRepo.get(ownerId, albumId);
+      if (album?.albumThumbnailAssetId !== asset.id)
+        return { albumId, moves: false, write: albumWrites.notShowing(ownerId, albumId, asset.id) };
+      const others = (await albumRepo.listMembers(albumId)).filter((member) => member.assetId !== asset.id);
+      return { albumId, moves: true, write: albumWrites.replaceThumbnail(album, asset.id, newestLiveMember(others), now) };
+    }),
+  );
+  return [...writes.filter((entry) => entry.moves), ...writes.filter((entry) => !entry.moves)];
+};
+
+/**
+ * After the delete, the albums whose check did not fit its first transaction (an asset in some 90
+ * albums or more) are read again: one that took it as its thumbnail meanwhile shows another.
+ */
+const moveThumbnailsOff = async (asset: AssetRecord, albumIds: readonly string[]): Promise<void> => {
+  for (const albumId of albumIds) {
+    const album = await albumRepo.get(await albumExitRepo.albumOwnerOf(albumId, asset.ownerId), albumId);
+    if (album?.albumThumbnailAssetId !== asset.id) continue;
+    const live = newestLiveMember((await albumRepo.listMembers(albumId)).filter((member) => member.assetId !== asset.id));
+    try {
+      await writeOne(albumWrites.replaceThumbnail(album, asset.id, live, new Date().toISOString()));
+    } catch (error) {
+      // Changed again meanwhile: no longer this asset.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+  }
+};
 
 /**
  * Deletes an asset for good: the asset, its checksum (so the file can be uploaded again), its
@@ -445,14 +471,16 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
   const [albums, links] = await Promise.all([albumsOf(asset), sharedLinkRepo.listLinkIdsOfAsset(asset.id)]);
   // The users of its albums, whose album sync markers its transaction moves (shared/db/album-sync.repository.ts).
   const albumUsers = (await Promise.all(albums.map((albumId) => albumSyncRepo.usersOfAlbum(albumId, asset.ownerId)))).flat();
-  const thumbnails = await thumbnailMoves(asset, albums, new Date().toISOString());
+  // The delete and the audit come before them in the first transaction.
+  const thumbnails = await thumbnailWrites(asset, albums, new Date().toISOString());
+  const unchecked = thumbnails.slice(98).map((entry) => entry.albumId);
   const entryDeletions = albums.map((albumId) => deletionWrites.albumAsset(albumId, asset.id));
   const writes: Write[] = [
     auditWrites.deleted(asset.ownerId, 'ASSET', asset.id),
     // Its faces (deleted after it, with their people's counts here) as read: a face recognised meanwhile cancels it.
     assetWrites.delete(asset.id, albums.length, asset, asset.faceIds),
     // In the first transaction with the delete: a thumbnail changed meanwhile cancels it (read again).
-    ...thumbnails,
+    ...thumbnails.slice(0, 98).map((entry) => entry.write),
     deletionWrites.asset(asset.ownerId, asset.id),
     // Its albums' users learn that it left them (its faces go with it, as Immich's sync sends them).
     ...entryDeletions,
@@ -483,6 +511,7 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
     throw error;
   }
   for (const part of rest) await transact(part);
+  await moveThumbnailsOff(asset, unchecked);
   // What only pointed at the asset goes after it: idempotent, retried by BatchWriteItem.
   await batchDelete(
     [

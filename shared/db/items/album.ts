@@ -11,7 +11,7 @@ import { type AssetRecord, statusOf } from '../../model/asset.ts';
 import { newChangeId } from '../changes.ts';
 import { codec } from '../codec.ts';
 import { indexKeys, keys } from '../keys.ts';
-import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
+import { checkWrite, deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
 import { type AlbumMarkers, albumMarkerScopes, markAlbum, markerAttribute, markersOf } from './album-mark.ts';
 import { assetWrites } from './asset.ts';
 import { deletionWrites } from './deletion.ts';
@@ -121,6 +121,15 @@ export const albumWrites = {
     updateWrite(keys.album(album.ownerId, album.id), 'SET albumThumbnailAssetId = :thumbnail, updatedAt = :now', {
       condition: 'albumThumbnailAssetId = :gone',
       values: { ':thumbnail': thumbnailId, ':now': now, ':gone': goneId },
+    }),
+  /**
+   * A check, in an asset's deleting transaction, that the album (gone, or) does not show the asset
+   * as its thumbnail: an add that set it meanwhile cancels the delete, which reads it again.
+   */
+  notShowing: (ownerId: string, albumId: string, goneId: string): Write =>
+    checkWrite(keys.album(ownerId, albumId), {
+      condition: 'attribute_not_exists(pk) OR attribute_not_exists(albumThumbnailAssetId) OR albumThumbnailAssetId <> :gone',
+      values: { ':gone': goneId },
     }),
   /**
    * Shares the album with users: the album's list and their roles (only while the album is as
