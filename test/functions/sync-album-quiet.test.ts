@@ -5,7 +5,6 @@ import { handler as deleteAlbumHandler } from '#functions/album/delete-album.ts'
 import { handler as removeUserHandler } from '#functions/album/remove-user-from-album.ts';
 import { handler as updateAlbumHandler } from '#functions/album/update-album-info.ts';
 import { handler as createLinkHandler } from '#functions/shared-link/create-shared-link.ts';
-import { handler as updateAssetsHandler } from '#functions/v3/asset/update-assets.ts';
 import * as albumRepo from '#shared/db/album.repository.ts';
 import * as assetRepo from '#shared/db/asset.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
@@ -13,7 +12,7 @@ import { keys, partitions } from '#shared/db/keys.ts';
 import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
 import { appAlbums, serverAlbums } from '../support/album-views.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, addToAlbum, createAlbum, removeFromAlbum, shareAlbum, trash } from '../support/library.ts';
+import { addPhoto, addToAlbum, createAlbum, lock, removeFromAlbum, shareAlbum, trash } from '../support/library.ts';
 import { recordRoundTrips } from '../support/round-trips.ts';
 import { SyncClient } from '../support/sync-client.ts';
 
@@ -118,13 +117,7 @@ describe("a user's album sync marker", () => {
 
     // The member's photo moved into their locked folder leaves the album (an asset function, knowing only the album's id).
     await unlockSession(member.accessToken, '123456');
-    const locked = await invoke(updateAssetsHandler, {
-      method: 'PUT',
-      path: '/api/assets',
-      headers: bearer(member.accessToken),
-      body: { ids: [theirs], visibility: 'locked' },
-    });
-    expect(locked.status).toBe(204);
+    expect((await lock(member.accessToken, [theirs])).status).toBe(204);
     await converges(app, owner, { quiet: false });
     await converges(memberApp, member, { quiet: false });
 

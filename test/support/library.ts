@@ -8,6 +8,7 @@ import { handler as deleteAssetsHandler } from '#functions/asset/delete-assets.t
 import { handler as getAssetInfoHandler } from '#functions/asset/get-asset-info.ts';
 import { handler as updateAssetHandler } from '#functions/asset/update-asset.ts';
 import { handler as getAllPeopleHandler } from '#functions/person/get-all-people.ts';
+import { handler as updateAssetsHandler } from '#functions/v3/asset/update-assets.ts';
 import { bearer } from './accounts.ts';
 import { invoke } from './invoke.ts';
 import { makeJpeg, type PhotoSpec } from './photos.ts';
@@ -50,6 +51,10 @@ export const shareAlbum = (token: string, id: string, userIds: readonly string[]
     headers: bearer(token),
     body: { sharedUserIds: userIds },
   });
+
+/** PUT /assets (v3) with `visibility: locked`: the assets into the locked folder (the session must be unlocked: unlockSession). */
+export const lock = (token: string, ids: readonly string[]) =>
+  invoke(updateAssetsHandler, { method: 'PUT', path: '/api/assets', headers: bearer(token), body: { ids, visibility: 'locked' } });
 
 export const addToAlbum = (token: string, id: string, ids: unknown) =>
   invoke(addAssetsHandler, {
