@@ -11,11 +11,10 @@ import {
   UserPoolClientIdentityProvider,
   type UserPoolDomain,
 } from 'aws-cdk-lib/aws-cognito';
-import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { AwsCustomResource } from 'aws-cdk-lib/custom-resources';
 import { Construct } from 'constructs';
 import type { Route } from '../routes.ts';
+import { acknowledgeSdkCallHandler } from './sdk-call-handler.ts';
 
 /**
  * The deployed OAuth provider the stack can make (`-c oauth=cognito`). Any other provider needs no
@@ -177,23 +176,7 @@ export class CognitoProvider extends Construct {
       reason:
         'It holds the Cognito app client’s secret, which Cognito itself issues: replacing the client (a new deploy of it) writes the new one here',
     });
-    const handler = Stack.of(this).node.tryFindChild(`AWS${AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`);
-    if (handler) {
-      // The handler is one per stack, made by whichever custom resource comes first: CDK's for the
-      // client secret sets no memory (the ingress's sets 256), so it is set here the same.
-      const fn = handler.node.defaultChild as CfnFunction;
-      fn.memorySize ??= 256;
-      const reason =
-        'CDK’s handler of deploy-time SDK calls (AwsCustomResource: here the Cognito client’s secret), run only at deploy time';
-      Validations.of(handler).acknowledge(
-        {
-          id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-          reason: `${reason}; AWSLambdaBasicExecutionRole is what CDK gives it`,
-        },
-        { id: 'Serverless-LambdaDLQ', reason: `${reason}; CloudFormation waits for its answer and fails the deploy on an error` },
-        { id: 'Serverless-LambdaTracing', reason: `${reason}; one SDK call, nothing a trace would show more of than its log` },
-      );
-    }
+    acknowledgeSdkCallHandler(this, 'the Cognito client’s secret');
 
     const stack = Stack.of(this);
     new CfnOutput(stack, 'OAuthSignInUrl', {

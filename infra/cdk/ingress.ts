@@ -1,4 +1,4 @@
-import { Aws, Duration, Expiration, RemovalPolicy, Stack, Tags, Validations } from 'aws-cdk-lib';
+import { Aws, Duration, Expiration, RemovalPolicy, Tags, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -44,6 +44,7 @@ import { isAssetUpload, type Route, routes } from '../routes.ts';
 import { routeEnvironment } from './api-function.ts';
 import type { FunctionRoles } from './function-roles.ts';
 import { ingressBundle, ingressBundleFile } from './ingress-bundle.ts';
+import { acknowledgeSdkCallHandler } from './sdk-call-handler.ts';
 
 /**
  * `-c largeUploads=…` (docs/large-uploads.md): `spot` (the default) runs the ingress on a Spot
@@ -391,19 +392,7 @@ export class Ingress extends Construct {
         installLatestAwsSdk: false,
         memorySize: 256,
       });
-      // CDK's handler of such calls: one function for the stack, run only at deploy time.
-      const handler = Stack.of(this).node.tryFindChild(`AWS${AwsCustomResource.PROVIDER_FUNCTION_UUID.replace(/-/g, '')}`);
-      if (handler) {
-        const reason = 'CDK’s handler of the ingress’s Spot request (AwsCustomResource), run only at deploy time';
-        Validations.of(handler).acknowledge(
-          {
-            id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-            reason: `${reason}; AWSLambdaBasicExecutionRole is what CDK gives it`,
-          },
-          { id: 'Serverless-LambdaDLQ', reason: `${reason}; CloudFormation waits for its answer and fails the deploy on an error` },
-          { id: 'Serverless-LambdaTracing', reason: `${reason}; two EC2 calls, nothing a trace would show more of than its log` },
-        );
-      }
+      acknowledgeSdkCallHandler(this, 'the ingress’s Spot request');
       Validations.of(request).acknowledge(
         { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'ec2:DescribeInstances only, which takes no resource-level permission' },
         {

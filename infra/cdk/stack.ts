@@ -16,6 +16,7 @@ import { table as tableDefinition } from '#shared/db/table.ts';
 import { type Route, routes, webRoutes } from '../routes.ts';
 import { isV3WebBuild } from '../web-app.ts';
 import { CognitoProvider, oauthMode } from './cognito.ts';
+import { DeploymentMark } from './deployment-mark.ts';
 import { FunctionRoles } from './function-roles.ts';
 import { Ingress, largeUploadsMode } from './ingress.ts';
 import { mlAuthSecretArn } from './machine-learning.ts';
@@ -226,6 +227,7 @@ export class ImmichStack extends Stack {
       ...(this.node.tryGetContext('licensePublicKeyClient') ? { client: String(this.node.tryGetContext('licensePublicKeyClient')) } : {}),
     };
     const streams: StreamOrigin[] = [];
+    const routeStacks: RouteStack[] = [];
     const areas = new Map<string, Route[]>();
     for (const route of props.routes ?? [...routes, ...(props.webDir ? webRoutes : [])])
       areas.set(areaOf(route), [...(areas.get(areaOf(route)) ?? []), route]);
@@ -250,6 +252,7 @@ export class ImmichStack extends Stack {
         ...(cognito ? { oauthSecretArn: cognito.secret.secretArn } : {}),
         mlAuthSecretArn: mlAuth,
       });
+      routeStacks.push(nested);
       streams.push(...nested.streams);
       // The roles' policies exist before any function can run with them: each role the area's routes
       // use, with its policy (not every role: the streaming routes' stack is a distribution origin,
@@ -351,6 +354,12 @@ export class ImmichStack extends Stack {
         maxAge: 3600,
       });
     }
+    // Once the deploy has put every function's new code in place, their generation, which a sync
+    // learns album sync markers under (infra/cdk/deployment-mark.ts).
+    new DeploymentMark(this, 'DeploymentMark', {
+      table: this.table,
+      after: [...routeStacks, media, nightly, realtime, ...(transcode ? [transcode] : []), ...(ingress ? [ingress] : [])],
+    });
     new CfnOutput(this, 'ApiUrl', { value: `${web.url}/api`, description: 'Point Immich clients here (or at WebUrl)' });
     new CfnOutput(this, 'DirectApiUrl', { value: `${this.api.apiEndpoint}/api`, description: 'The HTTP API itself, without CloudFront' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });

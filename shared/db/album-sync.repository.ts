@@ -20,10 +20,28 @@ export interface AlbumSyncMark {
   shared?: boolean | undefined;
   /**
    * A sync read their albums and gave each album's summary item its owner (`ownerId`), so that a
-   * writer knowing only an album's id moves its owner's marker (`usersOfAlbum`): only then is the
-   * marker trusted.
+   * writer knowing only an album's id moves its owner's marker (`usersOfAlbum`), under the stack's
+   * functions as deployed now (`learnt` holds the deployment's generation it was learnt under):
+   * only then is the marker trusted.
    */
   learnt?: boolean | undefined;
+}
+
+/**
+ * The generation of the stack's functions (SYSTEM / DEPLOYMENT), written by the deploy once every
+ * function runs the new code (infra/cdk/deployment-mark.ts); `none` where nothing writes it (the
+ * local server). A marker learnt under an earlier one, or while a deploy was replacing the
+ * functions (an old function's album write moves no marker), is learnt again.
+ */
+const deploymentGeneration = async (): Promise<string> => {
+  const item = await getItem(keys.deployment());
+  return typeof item?.generation === 'string' ? item.generation : 'none';
+};
+
+/** A user's marker as a sync reads it, with the deployment's generation read with it (what `learn` records). */
+export interface MarkerRead {
+  mark: AlbumSyncMark | undefined;
+  generation: string;
 }
 
 /**
@@ -63,15 +81,20 @@ export const usersOfAlbum = async (albumId: string, fallback: string): Promise<s
   return [String(owner), ...users.map((user) => String(user.userId))];
 };
 
-/** A user's marker (GetItem, consistent): undefined for a user none of whose albums changed since markers (a table from before). */
-export const getMarker = async (userId: string): Promise<AlbumSyncMark | undefined> => {
-  const item = await getItem(keys.albumSyncMark(userId));
-  if (typeof item?.changeId !== 'string') return undefined;
-  return {
+/**
+ * A user's marker (GetItem, consistent; `mark` undefined for a user none of whose albums changed
+ * since markers: a table from before), and the deployment's generation (GetItem, consistent),
+ * read together: `learnt` only when learnt under that generation.
+ */
+export const readMarker = async (userId: string): Promise<MarkerRead> => {
+  const [item, generation] = await Promise.all([getItem(keys.albumSyncMark(userId)), deploymentGeneration()]);
+  if (typeof item?.changeId !== 'string') return { mark: undefined, generation };
+  const mark = {
     changeId: item.changeId,
     shared: typeof item.shared === 'boolean' ? item.shared : undefined,
-    learnt: item.learnt === true ? true : undefined,
+    learnt: item.learnt === generation ? true : undefined,
   };
+  return { mark, generation };
 };
 
 /** Whether a sync may trust the marker (docs/data-model.md, "Album summaries"). */
@@ -88,7 +111,7 @@ export const trusted = (mark: AlbumSyncMark | undefined): mark is AlbumSyncMark 
 export const learn = async (
   userId: string,
   seen: AlbumSyncMark | undefined,
-  albums: { shared: boolean; readFrom: string; unowned: readonly { albumId: string; ownerId: string }[] },
+  albums: { shared: boolean; readFrom: string; unowned: readonly { albumId: string; ownerId: string }[]; generation: string },
 ): Promise<void> => {
   if (trusted(seen) && seen.shared === albums.shared && albums.unowned.length === 0) return;
   await Promise.all(
@@ -100,14 +123,14 @@ export const learn = async (
   await tryWriteOne(
     updateWrite(
       keys.albumSyncMark(userId),
-      seen ? 'SET #shared = :shared, #learnt = :true' : 'SET #type = :type, changeId = :id, #shared = :shared, #learnt = :true',
+      seen ? 'SET #shared = :shared, #learnt = :generation' : 'SET #type = :type, changeId = :id, #shared = :shared, #learnt = :generation',
       {
         condition: seen ? 'changeId = :seen' : 'attribute_not_exists(changeId)',
         // Attribute names that DynamoDB reserves (`shared`) or may: always by name.
         names: { '#shared': 'shared', '#learnt': 'learnt', ...(seen ? {} : { '#type': 'type' }) },
         values: {
           ':shared': albums.shared,
-          ':true': true,
+          ':generation': albums.generation,
           ...(seen ? { ':seen': seen.changeId } : { ':type': 'albumSyncMark', ':id': albums.readFrom }),
         },
         refusal: 'changed',

@@ -134,6 +134,11 @@ export const keys = {
   memoriesState: (): Key => ({ pk: 'SYSTEM', sk: 'MEMORIES_STATE' }),
   /** The nightly tasks' last run (shared/services/nightly-tasks.service.ts): one run per nightly slot. */
   nightlyTasks: (): Key => ({ pk: 'SYSTEM', sk: 'NIGHTLY_TASKS' }),
+  /**
+   * The stack's functions' generation, written by the deploy once every function is updated
+   * (infra/cdk/deployment-mark.ts): album sync markers learnt under another are not trusted.
+   */
+  deployment: (): Key => ({ pk: 'SYSTEM', sk: 'DEPLOYMENT' }),
   /** The table's one-time data migrations done (shared/services/sync/migration.ts): each its own attribute. */
   migrations: (): Key => ({ pk: 'SYSTEM', sk: 'MIGRATIONS' }),
   /** A queue's runs started in one five-minute slot, on one of four shards (their counts). */

@@ -1,8 +1,7 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as deleteAlbumHandler } from '#functions/album/delete-album.ts';
 import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
-import { handler as updateAssetsHandler } from '#functions/v3/asset/update-assets.ts';
 import { handler as deleteUserAdminHandler } from '#functions/v3/user-admin/delete-user-admin.ts';
 import * as albumRepo from '#shared/db/album.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
@@ -10,7 +9,7 @@ import { keys } from '#shared/db/keys.ts';
 import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
 import { appAlbums, serverAlbums } from '../support/album-views.ts';
 import { invoke } from '../support/invoke.ts';
-import { addPhoto, addToAlbum, createAlbum, shareAlbum } from '../support/library.ts';
+import { addPhoto, addToAlbum, createAlbum, lock, shareAlbum } from '../support/library.ts';
 import { SyncClient } from '../support/sync-client.ts';
 import { holdTransaction } from '../support/transact-hold.ts';
 
@@ -102,7 +101,7 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
     await memberApp.sync();
     await memberApp.sync();
     const learnt = (await db.send(new GetCommand({ TableName: tableName, Key: keys.albumSyncMark(member.id) }))).Item;
-    expect(learnt).toMatchObject({ shared: false, learnt: true });
+    expect(learnt).toMatchObject({ shared: false, learnt: 'none' });
 
     const restored = await invoke(restoreUserHandler, {
       method: 'POST',
@@ -116,13 +115,7 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
     expect(afterRestore?.shared).toBe(true);
 
     await unlockSession(owner.accessToken, '123456');
-    const locked = await invoke(updateAssetsHandler, {
-      method: 'PUT',
-      path: '/api/assets',
-      headers: bearer(owner.accessToken),
-      body: { ids: [x], visibility: 'locked' },
-    });
-    expect(locked.status).toBe(204);
+    expect((await lock(owner.accessToken, [x])).status).toBe(204);
     const lines = await memberApp.sync();
     await memberApp.sync();
     expect(lines.filter((line) => line.type === 'PartnerAssetDeleteV1').map((line) => line.data.assetId)).toEqual([x]);
@@ -157,5 +150,37 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
     const lines = await lateApp.sync();
     expect(lines.filter((line) => line.type === 'AlbumDeleteV1').map((line) => line.data.albumId)).toEqual([album]);
     expect(lateApp.albums.has(album)).toBe(false);
+  });
+
+  it('does not trust a marker learnt before the deploy that replaced the functions completed', async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'MarkerDeploy');
+    const [a, b] = [await addPhoto(owner.accessToken, { color: [30, 60, 90] }), await addPhoto(owner.accessToken, { color: [90, 60, 30] })];
+    const album = (await createAlbum(owner.accessToken, { albumName: 'Upgraded', assetIds: [a] })).id as string;
+    const app = new SyncClient(owner.accessToken);
+    await app.sync();
+    await app.sync();
+    expect((await app.sync()).map((line) => line.type)).toEqual(['SyncCompleteV1']);
+
+    // While CloudFormation replaces the functions, an old one (from before markers) adds a photo:
+    // the entry is written and no marker moves (the marker is put back as it was).
+    const marker = (await db.send(new GetCommand({ TableName: tableName, Key: keys.albumSyncMark(owner.id) }))).Item;
+    expect((await addToAlbum(owner.accessToken, album, [b])).status).toBe(200);
+    await db.send(new PutCommand({ TableName: tableName, Item: marker }));
+    // The marker the new sync learnt would skip it (which is why it is not trusted after the deploy).
+    expect((await app.sync()).map((line) => line.type)).toEqual(['SyncCompleteV1']);
+
+    // The deploy completes: its custom resource writes the functions' new generation.
+    await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.deployment(), type: 'deployment', generation: 'next' } }));
+    try {
+      const lines = await app.sync();
+      expect(lines.filter((line) => line.type === 'AlbumToAssetV1').map((line) => line.data.assetId)).toEqual([b]);
+      await app.sync();
+      expect((await app.sync()).map((line) => line.type)).toEqual(['SyncCompleteV1']);
+      expect(appAlbums(app)).toEqual(await serverAlbums(owner.id));
+      const learnt = (await db.send(new GetCommand({ TableName: tableName, Key: keys.albumSyncMark(owner.id) }))).Item;
+      expect(learnt).toMatchObject({ learnt: 'next' });
+    } finally {
+      await db.send(new DeleteCommand({ TableName: tableName, Key: keys.deployment() }));
+    }
   });
 });

@@ -262,6 +262,42 @@ describe('ImmichStack', () => {
     for (const other of ['s3:GetObject', 's3:PutObject', 'lambda:', 'secretsmanager:']) expect(actions).not.toContain(other);
   });
 
+  it('writes the functions’ generation to the table once a deploy has put every function in place (album sync markers are learnt under it)', () => {
+    const generationOf = (each: Template): string => {
+      const marks = Object.values(each.findResources('Custom::DeploymentGeneration'));
+      expect(marks).toHaveLength(1);
+      const call = JSON.stringify(marks[0]?.Properties.Update);
+      expect(call).toContain('\\"action\\":\\"PutItem\\"');
+      expect(call).toContain('\\"pk\\":{\\"S\\":\\"SYSTEM\\"},\\"sk\\":{\\"S\\":\\"DEPLOYMENT\\"}');
+      return /\\"generation\\":\{\\"S\\":\\"([0-9a-f]{16})\\"\}/.exec(call)?.[1] ?? '';
+    };
+    const [id, mark] = Object.entries(template.findResources('Custom::DeploymentGeneration'))[0] ?? ['', undefined];
+    expect(JSON.stringify(mark?.Properties.Update)).toContain('"Ref":"TableCD117FA1"');
+    // After every route stack and every function outside them (whose code a deploy replaces).
+    const dependsOn = new Set<string>(mark?.DependsOn ?? []);
+    const routeStacks = Object.keys(template.findResources('AWS::CloudFormation::Stack'));
+    expect(routeStacks.length).toBeGreaterThan(10);
+    for (const stack of routeStacks) expect(dependsOn).toContain(stack);
+    const mainFunctions = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, fn]) =>
+      /^Immich (nightly tasks|media)/.test(String(fn.Properties.Description)),
+    );
+    expect(mainFunctions).toHaveLength(2);
+    for (const [fnId] of mainFunctions) expect(dependsOn).toContain(fnId);
+    // Its handler may only put items in the table.
+    const policy = Object.entries(template.findResources('AWS::IAM::Policy')).find(
+      ([policyId]) => dependsOn.has(policyId) && policyId.startsWith(id.slice(0, 24)),
+    );
+    expect(policy?.[1].Properties.PolicyDocument.Statement).toEqual([
+      { Action: 'dynamodb:PutItem', Effect: 'Allow', Resource: { 'Fn::GetAtt': ['TableCD117FA1', 'Arn'] } },
+    ]);
+    // The same functions' code, the same generation; another function's, another.
+    const ping = routes.filter((route) => route.operationId === 'pingServer');
+    const more = routes.filter((route) => route.operationId === 'pingServer' || route.operationId === 'getServerVersion');
+    expect(generationOf(synth(ping))).toBe(generationOf(synth(ping)));
+    expect(generationOf(synth(ping))).not.toBe(generationOf(synth(more)));
+    expect(generationOf(template)).toMatch(/^[0-9a-f]{16}$/);
+  });
+
   it('gives the product keys’ public keys, when set by context, to the two routes that verify keys alone', () => {
     const rows = routes.filter((route) => ['setServerLicense', 'setUserLicense', 'getServerLicense'].includes(route.operationId));
     const keyed = synth(rows, { licensePublicKeyServer: 'c2VydmVy', licensePublicKeyClient: 'Y2xpZW50' });

@@ -31,12 +31,21 @@ async function* albumUserRows(membership: Membership, window: Window): AsyncGene
 export const changedWithin = (albums: readonly Membership[], scope: AlbumMarkerScope, window: Window): Membership[] =>
   albums.filter((album) => !syncRelationsRepo.albumUnchangedSince(album, scope, window.after));
 
-/** The user's album sync marker, read once a request (album-sync.repository.ts). */
+/** The user's album sync marker and the deployment's generation, read once a request (album-sync.repository.ts). */
+const reads = new WeakMap<Context, Promise<albumSyncRepo.MarkerRead>>();
 const marks = new WeakMap<Context, Promise<AlbumSyncMark | undefined>>();
+const readOf = (context: Context): Promise<albumSyncRepo.MarkerRead> => {
+  let read = reads.get(context);
+  if (!read) {
+    read = albumSyncRepo.readMarker(context.userId);
+    reads.set(context, read);
+  }
+  return read;
+};
 const markOf = (context: Context): Promise<AlbumSyncMark | undefined> => {
   let mark = marks.get(context);
   if (!mark) {
-    mark = albumSyncRepo.getMarker(context.userId);
+    mark = readOf(context).then((read) => read.mark);
     marks.set(context, mark);
   }
   return mark;
@@ -109,7 +118,7 @@ export const albumsOf = async (context: Context): Promise<Membership[]> => {
       if (mark && shared && mark.shared !== true) marks.set(context, Promise.resolve({ ...mark, shared }));
       if (albumSyncRepo.trusted(mark) && mark.shared === shared && unowned.length === 0) return;
       if (mark && !shared && !syncRelationsRepo.settledBefore(mark.changeId, readFrom)) return;
-      await albumSyncRepo.learn(context.userId, mark, { shared, readFrom, unowned });
+      await albumSyncRepo.learn(context.userId, mark, { shared, readFrom, unowned, generation: (await readOf(context)).generation });
     })();
     learning.set(context, learnt);
   }
