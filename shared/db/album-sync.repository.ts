@@ -25,6 +25,12 @@ export interface AlbumSyncMark {
    * only then is the marker trusted.
    */
   learnt?: boolean | undefined;
+  /**
+   * The other users of the albums the user has (their owners and the users they are shared with),
+   * as the sync that learnt the marker read them; absent: not known (a share since, which may have
+   * given the user's albums another user, removes it).
+   */
+  others?: readonly string[] | undefined;
 }
 
 /**
@@ -49,7 +55,8 @@ export interface MarkerRead {
  * one that leaves it too) before a write of it: to a change id made after the write's own (so at
  * least theirs). Written just before the write rather than in its transaction (which an album of
  * many users would take past DynamoDB's 100 items): a marker moved for a write that then fails only
- * costs the next sync a read. `shared`: the write shares the album (the users now have another).
+ * costs the next sync a read. `shared`: the write shares the album (the users now have another,
+ * and who their albums' other users are is no longer known).
  */
 export const moveMarkers = async (userIds: Iterable<string>, options: { shared?: boolean } = {}): Promise<void> => {
   await Promise.all(markerWrites(userIds, options).map((write) => tryWriteOne(write)));
@@ -59,10 +66,14 @@ export const moveMarkers = async (userIds: Iterable<string>, options: { shared?:
 export const markerWrites = (userIds: Iterable<string>, options: { shared?: boolean } = {}): Write[] => {
   const id = newChangeId();
   return [...new Set(userIds)].map((userId) =>
-    updateWrite(keys.albumSyncMark(userId), `SET #type = :type, changeId = :id${options.shared ? ', #shared = :true' : ''}`, {
-      names: { '#type': 'type', ...(options.shared ? { '#shared': 'shared' } : {}) },
-      values: { ':type': 'albumSyncMark', ':id': id, ...(options.shared ? { ':true': true } : {}) },
-    }),
+    updateWrite(
+      keys.albumSyncMark(userId),
+      `SET #type = :type, changeId = :id${options.shared ? ', #shared = :true REMOVE #others' : ''}`,
+      {
+        names: { '#type': 'type', ...(options.shared ? { '#shared': 'shared', '#others': 'others' } : {}) },
+        values: { ':type': 'albumSyncMark', ':id': id, ...(options.shared ? { ':true': true } : {}) },
+      },
+    ),
   );
 };
 
@@ -93,6 +104,7 @@ export const readMarker = async (userId: string): Promise<MarkerRead> => {
     changeId: item.changeId,
     shared: typeof item.shared === 'boolean' ? item.shared : undefined,
     learnt: item.learnt === generation ? true : undefined,
+    others: Array.isArray(item.others) ? item.others.map(String) : undefined,
   };
   return { mark, generation };
 };
@@ -100,6 +112,14 @@ export const readMarker = async (userId: string): Promise<MarkerRead> => {
 /** Whether a sync may trust the marker (docs/data-model.md, "Album summaries"). */
 export const trusted = (mark: AlbumSyncMark | undefined): mark is AlbumSyncMark & { shared: boolean } =>
   mark?.learnt === true && typeof mark.shared === 'boolean';
+
+/** Whether the marker is trusted and says what the albums show: whether one has another user, and who. */
+export const knows = (mark: AlbumSyncMark | undefined, albums: { shared: boolean; others: readonly string[] }): boolean =>
+  trusted(mark) &&
+  mark.shared === albums.shared &&
+  mark.others !== undefined &&
+  mark.others.length === albums.others.length &&
+  albums.others.every((userId) => mark.others?.includes(userId));
 
 /**
  * What a sync that read the user's albums learnt: whether one has another user; the owners of
@@ -111,9 +131,15 @@ export const trusted = (mark: AlbumSyncMark | undefined): mark is AlbumSyncMark 
 export const learn = async (
   userId: string,
   seen: AlbumSyncMark | undefined,
-  albums: { shared: boolean; readFrom: string; unowned: readonly { albumId: string; ownerId: string }[]; generation: string },
+  albums: {
+    shared: boolean;
+    others: readonly string[];
+    readFrom: string;
+    unowned: readonly { albumId: string; ownerId: string }[];
+    generation: string;
+  },
 ): Promise<void> => {
-  if (trusted(seen) && seen.shared === albums.shared && albums.unowned.length === 0) return;
+  if (knows(seen, albums) && albums.unowned.length === 0) return;
   await Promise.all(
     albums.unowned.map(({ albumId, ownerId }) =>
       tryWriteOne(updateWrite(keys.albumSummary(albumId), 'SET ownerId = :ownerId', { values: { ':ownerId': ownerId } })),
@@ -123,14 +149,17 @@ export const learn = async (
   await tryWriteOne(
     updateWrite(
       keys.albumSyncMark(userId),
-      seen ? 'SET #shared = :shared, #learnt = :generation' : 'SET #type = :type, changeId = :id, #shared = :shared, #learnt = :generation',
+      seen
+        ? 'SET #shared = :shared, #learnt = :generation, #others = :others'
+        : 'SET #type = :type, changeId = :id, #shared = :shared, #learnt = :generation, #others = :others',
       {
         condition: seen ? 'changeId = :seen' : 'attribute_not_exists(changeId)',
         // Attribute names that DynamoDB reserves (`shared`) or may: always by name.
-        names: { '#shared': 'shared', '#learnt': 'learnt', ...(seen ? {} : { '#type': 'type' }) },
+        names: { '#shared': 'shared', '#learnt': 'learnt', '#others': 'others', ...(seen ? {} : { '#type': 'type' }) },
         values: {
           ':shared': albums.shared,
           ':generation': albums.generation,
+          ':others': [...albums.others].sort(),
           ...(seen ? { ':seen': seen.changeId } : { ':type': 'albumSyncMark', ':id': albums.readFrom }),
         },
         refusal: 'changed',
@@ -144,8 +173,8 @@ export const forgetMarkers = async (userIds: Iterable<string>): Promise<void> =>
   await Promise.all(
     [...new Set(userIds)].map((userId) =>
       tryWriteOne(
-        updateWrite(keys.albumSyncMark(userId), 'REMOVE changeId, #shared, #learnt', {
-          names: { '#shared': 'shared', '#learnt': 'learnt' },
+        updateWrite(keys.albumSyncMark(userId), 'REMOVE changeId, #shared, #learnt, #others', {
+          names: { '#shared': 'shared', '#learnt': 'learnt', '#others': 'others' },
         }),
       ),
     ),

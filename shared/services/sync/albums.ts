@@ -31,6 +31,17 @@ async function* albumUserRows(membership: Membership, window: Window): AsyncGene
 export const changedWithin = (albums: readonly Membership[], scope: AlbumMarkerScope, window: Window): Membership[] =>
   albums.filter((album) => !syncRelationsRepo.albumUnchangedSince(album, scope, window.after));
 
+/** The owners and members of `albums`, but `userId`. */
+export const albumUsersBut = (albums: readonly { ownerId: string; sharedUserIds: readonly string[] }[], userId: string): Set<string> => {
+  const users = new Set<string>();
+  for (const album of albums) {
+    users.add(album.ownerId);
+    for (const member of album.sharedUserIds) users.add(member);
+  }
+  users.delete(userId);
+  return users;
+};
+
 /** The user's album sync marker and the deployment's generation, read once a request (album-sync.repository.ts). */
 const reads = new WeakMap<Context, Promise<albumSyncRepo.MarkerRead>>();
 const marks = new WeakMap<Context, Promise<AlbumSyncMark | undefined>>();
@@ -98,6 +109,17 @@ export const albumsUnshared = async (context: Context): Promise<boolean> => {
 };
 
 /**
+ * The other users of the user's albums as their album sync marker knows them (trusted, settled
+ * before this request's snapshot, no share since a sync learnt them: a share removes them), or
+ * undefined: not known.
+ */
+export const albumOthers = async (context: Context): Promise<readonly string[] | undefined> => {
+  const mark = await markOf(context);
+  if (!albumSyncRepo.trusted(mark) || mark.others === undefined) return undefined;
+  return syncRelationsRepo.settledBefore(mark.changeId, context.nowId) ? mark.others : undefined;
+};
+
+/**
  * The user's albums, for every type that reads them (read after the user's album sync marker, so a
  * write of them in between moved it). When the marker is not trusted, or says otherwise than they
  * show, it is learnt again, once a request (a table from before markers converges on the first
@@ -113,12 +135,21 @@ export const albumsOf = async (context: Context): Promise<Membership[]> => {
       const readFrom = newChangeId();
       const albums = await context.albums();
       const shared = albums.some((album) => album.ownerId !== context.userId || album.sharedUserIds.length > 0);
+      const others = [...albumUsersBut(albums, context.userId)];
       const unowned = albums.filter((album) => !album.ownerKnown).map((album) => ({ albumId: album.albumId, ownerId: album.ownerId }));
       // The albums show another user: the types after this one in the request go by what they show.
       if (mark && shared && mark.shared !== true) marks.set(context, Promise.resolve({ ...mark, shared }));
-      if (albumSyncRepo.trusted(mark) && mark.shared === shared && unowned.length === 0) return;
+      if (mark?.others && others.some((userId) => !mark.others?.includes(userId)))
+        marks.set(context, Promise.resolve({ ...mark, shared: shared || mark.shared, others: undefined }));
+      if (albumSyncRepo.knows(mark, { shared, others }) && unowned.length === 0) return;
       if (mark && !shared && !syncRelationsRepo.settledBefore(mark.changeId, readFrom)) return;
-      await albumSyncRepo.learn(context.userId, mark, { shared, readFrom, unowned, generation: (await readOf(context)).generation });
+      await albumSyncRepo.learn(context.userId, mark, {
+        shared,
+        others,
+        readFrom,
+        unowned,
+        generation: (await readOf(context)).generation,
+      });
     })();
     learning.set(context, learnt);
   }

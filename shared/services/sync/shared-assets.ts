@@ -4,7 +4,7 @@ import type { Membership, PartnerShare } from '../../db/sync-relations.repositor
 import * as syncRelationsRepo from '../../db/sync-relations.repository.ts';
 import type { AssetRecord } from '../../model/asset.ts';
 import type { SyncEntityType, SyncEvent } from '../../model/sync.ts';
-import { albumsOf, albumsQuiet, albumsUnshared, changedWithin } from './albums.ts';
+import { albumOthers, albumsOf, albumsQuiet, albumsUnshared, albumUsersBut, changedWithin } from './albums.ts';
 import { exif, exifChanged, isLocked, partnerExifChanged, unlessLocked, withAssets } from './assets.ts';
 import {
   backfill,
@@ -18,17 +18,6 @@ import {
   type TypeSyncs,
   windowOf,
 } from './mechanics.ts';
-
-/** The owners and members of `albums`, but `userId`. */
-const albumUsersBut = (albums: readonly { ownerId: string; sharedUserIds: readonly string[] }[], userId: string): Set<string> => {
-  const users = new Set<string>();
-  for (const album of albums) {
-    users.add(album.ownerId);
-    for (const member of album.sharedUserIds) users.add(member);
-  }
-  users.delete(userId);
-  return users;
-};
 
 /**
  * The deletions of the assets the partners and the albums' other users moved into their locked
@@ -46,14 +35,21 @@ const lockedAway = async (context: Context, partners: readonly { sharedById: str
   };
   const synced = (...types: SyncEntityType[]) => types.some((type) => context.checkpoints[type] !== undefined);
   const partnerIds = new Set(synced('PartnerAssetV2', 'PartnerAssetBackfillV2') ? partners.map((partner) => partner.sharedById) : []);
-  // No album of the user's has another user (their album sync marker): none of these can be theirs through one.
-  const albums = synced('AlbumAssetCreateV2', 'AlbumAssetBackfillV2') && !(await albumsUnshared(context)) ? await albumsOf(context) : [];
-  const albumIds = new Set(albums.map((album) => album.albumId));
-  const others = albumUsersBut(albums, context.userId);
+  // The albums' other users: none when no album of the user's has another (their album sync
+  // marker), those the marker knows, else those their albums show.
+  const unshared = !synced('AlbumAssetCreateV2', 'AlbumAssetBackfillV2') || (await albumsUnshared(context));
+  const known = unshared ? [] : await albumOthers(context);
+  const others = new Set(known ?? albumUsersBut(await albumsOf(context), context.userId));
   for (const partnerId of partnerIds) others.delete(partnerId);
+  // The user's albums, read at the first deletion of an asset that was in an album.
+  let albumIds: Promise<Set<string>> | undefined;
   const fromAlbums = async function* (ownerId: string) {
-    for await (const change of syncRepo.lockedAssetDeletions(ownerId, window))
-      if (change.record.albumIds.some((albumId) => albumIds.has(albumId))) yield change;
+    for await (const change of syncRepo.lockedAssetDeletions(ownerId, window)) {
+      if (change.record.albumIds.length === 0) continue;
+      albumIds ??= albumsOf(context).then((albums) => new Set(albums.map((album) => album.albumId)));
+      const ids = await albumIds;
+      if (change.record.albumIds.some((albumId) => ids.has(albumId))) yield change;
+    }
   };
   return [...[...partnerIds].map((ownerId) => syncRepo.lockedAssetDeletions(ownerId, window)), ...[...others].map(fromAlbums)];
 };
@@ -107,6 +103,32 @@ const syncAlbumAssets = async (
   }
 };
 
+/**
+ * Whether the album-asset types (`create`, `update`) have nothing to send, without reading the
+ * user's albums (docs/data-model.md, "Album summaries"): nothing of the albums changed (their album
+ * sync marker), and either no album has another user, or the marker knows the other users and none
+ * of their assets that is in an album (any album: an asset in none cannot be in the user's)
+ * changed since the update type's checkpoint. Else the albums are read, as before.
+ */
+const albumAssetsQuiet = async (context: Context, types: { create: SyncEntityType; update: SyncEntityType }): Promise<boolean> => {
+  if (await albumsQuiet(context, [types.create], { unshared: true })) return true;
+  if (context.checkpoints[types.update] === undefined || !(await albumsQuiet(context, [types.create]))) return false;
+  const others = await albumOthers(context);
+  if (!others) return false;
+  const window = presentOf(context, types.update);
+  let last: string | undefined;
+  for (const userId of others)
+    for await (const change of syncRepo.assetChanges(userId, window)) {
+      if ((change.record.albumCount ?? 0) > 0) return false;
+      if (last === undefined || change.updateId > last) last = change.updateId;
+    }
+  // Acked past what was read (none of it sent), as a run that picked none of its changes is, so the
+  // next sync does not read it again; never past the snapshot.
+  if (last !== undefined)
+    await context.send('SyncAckV1', none, { type: types.update, updateId: last > context.nowId ? context.nowId : last });
+  return true;
+};
+
 /** The partner-asset types (assets, or their EXIF): backfill of new partners, then every partner's changes. */
 const syncPartnerAssets = async (
   context: Context,
@@ -156,8 +178,7 @@ export const sharedAssetTypes: TypeSyncs = {
     }));
   },
   AlbumAssetsV2: async (context) => {
-    // Nothing new in the user's albums, none of which has another user whose assets could change (docs/data-model.md, "Album summaries").
-    if (await albumsQuiet(context, ['AlbumAssetCreateV2'], { unshared: true })) return;
+    if (await albumAssetsQuiet(context, { create: 'AlbumAssetCreateV2', update: 'AlbumAssetUpdateV2' })) return;
     await syncAlbumAssets(
       context,
       await albumsOf(context),
@@ -166,7 +187,7 @@ export const sharedAssetTypes: TypeSyncs = {
     );
   },
   AlbumAssetExifsV1: async (context) => {
-    if (await albumsQuiet(context, ['AlbumAssetExifCreateV1'], { unshared: true })) return;
+    if (await albumAssetsQuiet(context, { create: 'AlbumAssetExifCreateV1', update: 'AlbumAssetExifUpdateV1' })) return;
     await syncAlbumAssets(
       context,
       await albumsOf(context),
