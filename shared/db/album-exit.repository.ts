@@ -5,6 +5,7 @@
  * (docs/benchmarks.md): the items are read raw, by the few attributes used.
  */
 import * as albumSyncRepo from './album-sync.repository.ts';
+import { getItem } from './get.ts';
 import { markAlbum } from './items/album-mark.ts';
 import { assetWrites } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
@@ -40,10 +41,14 @@ export const leaveAllAlbums = async (assetId: string, ownerId: string): Promise<
 };
 
 /**
- * Whose album it is: the owner its users' items name (an album shared with anyone), else
- * `fallback` (an album no one shares is its owner's alone, so only they put assets in it).
+ * Whose album it is: the owner its summary item names (every write through the album model sets
+ * it: docs/data-model.md, "Album summaries"), else the owner its users' items name (an album shared
+ * with anyone), else `fallback`, the asset's owner (an album without either is one no one shares,
+ * from before summaries knew their owner: its owner's own asset, or a partner's, is in it).
  */
 export const albumOwnerOf = async (albumId: string, fallback: string): Promise<string> => {
+  const summary = await getItem(keys.albumSummary(albumId));
+  if (typeof summary?.ownerId === 'string') return summary.ownerId;
   for await (const [share] of queryPages({ value: `ALBUM#${albumId}`, prefix: 'USER#' }, { attributes: ['ownerId'], pageSize: 1 }))
     if (typeof share?.ownerId === 'string') return share.ownerId;
   return fallback;

@@ -158,11 +158,14 @@ export const removeMembers = async (
 /**
  * Sets the album's thumbnail and `updatedAt`. A thumbnail is set only while its asset exists
  * (checked in the same transaction), so a concurrent delete for good can never leave the album
- * pointing at it: then the newest asset still in the album is taken instead (Immich's choice).
+ * pointing at it: then the newest asset still in the album is taken instead (Immich's choice),
+ * never one whose check failed (an asset deleted for good leaves its entries just after its own
+ * delete, so the entries may still list it). After five such tries only `updatedAt` is written.
  */
 export const touch = async (album: AlbumRecord, thumbnailId: string | null, now: string): Promise<void> => {
+  const failed = new Set<string>();
   let thumbnail = thumbnailId;
-  for (let attempt = 0; thumbnail !== null && attempt < 3; attempt++) {
+  for (let attempt = 0; thumbnail !== null && attempt < 5; attempt++) {
     try {
       const users = await usersNow(album);
       const write = albumWrites.touch(album, thumbnail, now);
@@ -171,18 +174,20 @@ export const touch = async (album: AlbumRecord, thumbnailId: string | null, now:
       return;
     } catch (error) {
       if (!isCancelled(error)) throw error;
-      thumbnail = newestLiveMember(await listMembers(album.id));
+      failed.add(thumbnail);
+      thumbnail = newestLiveMember((await listMembers(album.id)).filter((member) => !failed.has(member.assetId)));
     }
   }
   const users = await usersNow(album);
-  const write = albumWrites.touch(album, thumbnail, now);
+  const write = thumbnail === null ? albumWrites.touch(album, null, now) : albumWrites.set(album, { updatedAt: now });
   await albumSyncRepo.moveMarkers(users);
   await writeOne(write);
 };
 
 /**
- * Sets the album's own fields. A new thumbnail must be in the album when written (checked in the
- * same transaction), so a concurrent removal cannot leave the album pointing elsewhere. When the
+ * Sets the album's own fields. A new thumbnail must be in the album, and its asset still there,
+ * when written (checked in the same transaction), so a concurrent removal or delete for good cannot
+ * leave the album pointing elsewhere. When the
  * write loses to a concurrent one, the album is read again to tell which: deleted meanwhile
  * (`album-gone`), or the thumbnail left it (`thumbnail-gone`).
  */
@@ -194,7 +199,13 @@ export const updateFields = async (album: AlbumRecord, fields: Partial<AlbumReco
     await albumSyncRepo.moveMarkers(users);
     await transact([
       write,
-      ...(thumbnail ? [checkWrite(keys.albumAsset(album.id, thumbnail), { condition: 'attribute_exists(pk)' })] : []),
+      // Its entry, and its asset: an asset deleted for good leaves its entries just after its own delete.
+      ...(thumbnail
+        ? [
+            checkWrite(keys.albumAsset(album.id, thumbnail), { condition: 'attribute_exists(pk)' }),
+            checkWrite(keys.asset(thumbnail), { condition: 'attribute_exists(pk)' }),
+          ]
+        : []),
     ]);
     return done();
   } catch (error) {

@@ -1,7 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getAlbumsHandler } from '#functions/album/get-all-albums.ts';
+import { handler as updateAlbumHandler } from '#functions/album/update-album-info.ts';
+import { handler as createPartnerHandler } from '#functions/v3/partner/create-partner.ts';
 import { keys } from '#shared/db/keys.ts';
-import { bearer, setupAccounts } from '../support/accounts.ts';
+import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, addToAlbum, albumInfo, createAlbum, trash } from '../support/library.ts';
 import { holdTransaction } from '../support/transact-hold.ts';
@@ -64,5 +66,61 @@ describe('an album never names an asset deleted for good', () => {
       (albums.body as { id: string; albumThumbnailAssetId: string | null }[]).map((a) => [a.id, a.albumThumbnailAssetId]),
     );
     expect(showing.map((id) => thumbnails.get(id))).toEqual(showing.map(() => kept));
+  });
+
+  it('when a PATCH names it as the thumbnail after its delete was written, before its entries went', async () => {
+    const token = accounts.user1.accessToken;
+    const kept = await addPhoto(token, { color: [43, 5, 223] });
+    const asset = await addPhoto(token, { color: [44, 5, 224] });
+    const album = await createAlbum(token, { albumName: 'Patch race', assetIds: [kept, asset] });
+    const deleteWrite = holdTransaction(deletesAsset(asset), { after: true });
+    const deleting = trash(token, [asset], true);
+    await deleteWrite.held;
+    const patched = await invoke(updateAlbumHandler, {
+      method: 'PATCH',
+      path: `/api/album/${album.id}`,
+      headers: bearer(token),
+      pathParameters: { id: album.id },
+      body: { albumThumbnailAssetId: asset },
+    });
+    deleteWrite.release();
+    expect((await deleting).status).toBe(204);
+    expect(patched.status).toBe(400);
+    expect((await albumInfo(token, album.id)).body).toMatchObject({ assetCount: 1, albumThumbnailAssetId: kept });
+  });
+
+  it('when an add’s thumbnail write comes after the delete was written, before its entries went', async () => {
+    const token = accounts.user2.accessToken;
+    const album = await createAlbum(token, { albumName: 'Touch after' });
+    const asset = await addPhoto(token, { color: [45, 5, 225] });
+    const thumbnail = holdTransaction(checksAsset(asset));
+    const adding = addToAlbum(token, album.id, [asset]);
+    await thumbnail.held;
+    const deleteWrite = holdTransaction(deletesAsset(asset), { after: true });
+    const deleting = trash(token, [asset], true);
+    await deleteWrite.held;
+    thumbnail.release();
+    expect((await adding).status).toBe(200);
+    deleteWrite.release();
+    expect((await deleting).status).toBe(204);
+    expect((await albumInfo(token, album.id)).body).toMatchObject({ assetCount: 0, albumThumbnailAssetId: null });
+  });
+
+  it('when it is a partner’s photo, the thumbnail of an album its owner shares with no one', async () => {
+    const owner = await freshUser(accounts.admin.accessToken, 'ThumbOwner');
+    const partner = await freshUser(accounts.admin.accessToken, 'ThumbPartner');
+    const shared = await invoke(createPartnerHandler, {
+      method: 'POST',
+      path: '/api/partners',
+      headers: bearer(partner.accessToken),
+      body: { sharedWithId: owner.id },
+    });
+    expect(shared.status).toBe(201);
+    const theirs = await addPhoto(partner.accessToken, { color: [46, 10, 151] });
+    const mine = await addPhoto(owner.accessToken, { color: [151, 10, 46] }, new Date('2020-01-01T00:00:00.000Z'));
+    const album = (await createAlbum(owner.accessToken, { albumName: 'Mine', assetIds: [theirs, mine] })).id as string;
+    expect((await albumInfo(owner.accessToken, album)).body.albumThumbnailAssetId).toBe(theirs);
+    expect((await trash(partner.accessToken, [theirs], true)).status).toBe(204);
+    expect((await albumInfo(owner.accessToken, album)).body).toMatchObject({ assetCount: 1, albumThumbnailAssetId: mine });
   });
 });
