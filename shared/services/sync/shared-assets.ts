@@ -71,20 +71,24 @@ const syncAlbumAssets = async (
   const createCheckpoint = context.checkpoints[types.create];
   if (createCheckpoint) {
     // Assets of the albums' other users that changed: each checked against the albums (its entries).
+    // Those in none of them go through the run unpicked, so it acks past them (a later entry of one
+    // is a create) and the next sync does not read them again.
     const albumIds = new Set(albums.map((album) => album.albumId));
     const others = albumUsersBut(albums, context.userId);
     const window = presentOf(context, types.update);
-    const inKnownAlbums = async function* () {
+    const outside = new WeakSet<object>();
+    const checked = async function* () {
       for await (const change of syncRepo.mergeInOrder(
         [...others].map((userId) => syncRepo.assetChanges(userId, window)),
         (change) => change.updateId,
       )) {
-        if ((change.record.albumCount ?? 0) === 0) continue;
-        const entries = await syncRelationsRepo.assetAlbums(change.record.id);
-        if (entries.some((entry) => albumIds.has(entry.albumId) && entry.updateId <= createCheckpoint.updateId)) yield change;
+        const entries = (change.record.albumCount ?? 0) === 0 ? [] : await syncRelationsRepo.assetAlbums(change.record.id);
+        if (!entries.some((entry) => albumIds.has(entry.albumId) && entry.updateId <= createCheckpoint.updateId)) outside.add(change);
+        yield change;
       }
     };
-    await sendPicked(context, types.update, inKnownAlbums(), window, unlessLocked(pickUpdates), map);
+    const pick = unlessLocked(pickUpdates);
+    await sendPicked(context, types.update, checked(), window, (change, within) => !outside.has(change) && pick(change, within), map);
   }
   let first = true;
   const window = presentOf(context, types.create);
