@@ -288,6 +288,9 @@ export const generate = async (
       };
     }),
   );
+  // Each user's album sync marker, as their albums' writes moved it (docs/data-model.md, "Album
+  // summaries"): after every change id of the albums, not yet learnt by a sync.
+  await put(...users.map((user) => ({ ...keys.albumSyncMark(user.id), type: 'albumSyncMark', changeId: newChangeId() })));
   await writer.flush();
   const { written } = writer.stats;
   const built = (performance.now() - started) / 1000 - writer.stats.seconds;
