@@ -22,10 +22,12 @@ const functionsGeneration = (stack: Stack): string => {
 
 /**
  * Writes the functions' generation to the table (`SYSTEM` / `DEPLOYMENT`) once every function of
- * the deploy is in place (`after`: what holds them), by CDK's deploy-time SDK call. While
- * CloudFormation replaces the functions, old ones still serve: an album written by one that moves
- * no album sync marker must not be skipped by a marker a new sync learnt meanwhile, so a sync trusts
- * only a marker learnt under the generation it reads (docs/data-model.md, "Album summaries").
+ * the deploy is in place (`after`: what holds them), by CDK's deploy-time SDK call (a PutItem, so
+ * without the `seenAt` a sync records). While CloudFormation replaces the functions, and for the
+ * runs they had begun, old ones still serve: an album written by one that moves no album sync marker
+ * must not be skipped by a marker a new sync learnt meanwhile, so a sync trusts only a marker
+ * learnt under the generation it reads, learnt once the old runs are over (docs/data-model.md,
+ * "Album summaries").
  */
 export class DeploymentMark extends Construct {
   constructor(scope: Construct, id: string, props: { table: ITableV2; after: readonly IConstruct[] }) {
@@ -49,6 +51,13 @@ export class DeploymentMark extends Construct {
           },
         },
         physicalResourceId: PhysicalResourceId.of('deployment-generation'),
+      },
+      // Gone with the resource (its first deploy rolled back, or the stack deleted; the table is
+      // kept): a later deploy of the same code writes its generation afresh, to be seen anew.
+      onDelete: {
+        service: 'DynamoDB',
+        action: 'DeleteItem',
+        parameters: { TableName: props.table.tableName, Key: { pk: { S: key.pk }, sk: { S: key.sk } } },
       },
       policy: AwsCustomResourcePolicy.fromSdkCalls({ resources: [props.table.tableArn] }),
       installLatestAwsSdk: false,

@@ -34,20 +34,41 @@ export interface AlbumSyncMark {
 }
 
 /**
+ * How long after a sync first saw a deployment's generation a marker may be learnt under it: a
+ * function's run started before the deploy replaced it (its old code moves no marker, or moves
+ * them otherwise) can go on for up to Lambda's 15 minutes, and the settling time after.
+ */
+export const deployDrainMs = 16 * 60_000;
+
+/**
  * The generation of the stack's functions (SYSTEM / DEPLOYMENT), written by the deploy once every
  * function runs the new code (infra/cdk/deployment-mark.ts); `none` where nothing writes it (the
  * local server). A marker learnt under an earlier one, or while a deploy was replacing the
- * functions (an old function's album write moves no marker), is learnt again.
+ * functions (an old function's album write moves no marker), is learnt again, and only once the
+ * runs of the old functions are over (`learnable`): the first sync to read a generation records
+ * when (`seenAt`), and markers are learnt under it `deployDrainMs` after that.
  */
-const deploymentGeneration = async (): Promise<string> => {
+const deploymentState = async (): Promise<{ generation: string; learnable: boolean }> => {
   const item = await getItem(keys.deployment());
-  return typeof item?.generation === 'string' ? item.generation : 'none';
+  if (typeof item?.generation !== 'string') return { generation: 'none', learnable: true };
+  const generation = item.generation;
+  if (typeof item.seenAt === 'number') return { generation, learnable: Date.now() - item.seenAt >= deployDrainMs };
+  // The first to read it: when, kept only while it is still this generation and none recorded it first.
+  await tryWriteOne(
+    updateWrite(keys.deployment(), 'SET seenAt = :now', {
+      condition: 'generation = :generation AND attribute_not_exists(seenAt)',
+      values: { ':now': Date.now(), ':generation': generation },
+      refusal: 'changed',
+    }),
+  );
+  return { generation, learnable: false };
 };
 
-/** A user's marker as a sync reads it, with the deployment's generation read with it (what `learn` records). */
+/** A user's marker as a sync reads it, with the deployment's generation read with it (what `learn` records) and whether markers may be learnt under it yet. */
 export interface MarkerRead {
   mark: AlbumSyncMark | undefined;
   generation: string;
+  learnable: boolean;
 }
 
 /**
@@ -98,15 +119,15 @@ export const usersOfAlbum = async (albumId: string, fallback: string): Promise<s
  * read together: `learnt` only when learnt under that generation.
  */
 export const readMarker = async (userId: string): Promise<MarkerRead> => {
-  const [item, generation] = await Promise.all([getItem(keys.albumSyncMark(userId)), deploymentGeneration()]);
-  if (typeof item?.changeId !== 'string') return { mark: undefined, generation };
+  const [item, { generation, learnable }] = await Promise.all([getItem(keys.albumSyncMark(userId)), deploymentState()]);
+  if (typeof item?.changeId !== 'string') return { mark: undefined, generation, learnable };
   const mark = {
     changeId: item.changeId,
     shared: typeof item.shared === 'boolean' ? item.shared : undefined,
     learnt: item.learnt === generation ? true : undefined,
     others: Array.isArray(item.others) ? item.others.map(String) : undefined,
   };
-  return { mark, generation };
+  return { mark, generation, learnable };
 };
 
 /** Whether a sync may trust the marker (docs/data-model.md, "Album summaries"). */
@@ -137,6 +158,7 @@ export const learn = async (
     readFrom: string;
     unowned: readonly { albumId: string; ownerId: string }[];
     generation: string;
+    learnable: boolean;
   },
 ): Promise<void> => {
   if (knows(seen, albums) && albums.unowned.length === 0) return;
@@ -145,6 +167,8 @@ export const learn = async (
       tryWriteOne(updateWrite(keys.albumSummary(albumId), 'SET ownerId = :ownerId', { values: { ':ownerId': ownerId } })),
     ),
   );
+  // Not under a generation whose old functions may still run: left for a later sync.
+  if (!albums.learnable) return;
   // Refused (a write of their albums came meanwhile, or another sync learnt it first): left as it is.
   await tryWriteOne(
     updateWrite(

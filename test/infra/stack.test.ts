@@ -283,13 +283,16 @@ describe('ImmichStack', () => {
     );
     expect(mainFunctions).toHaveLength(2);
     for (const [fnId] of mainFunctions) expect(dependsOn).toContain(fnId);
-    // Its handler may only put items in the table.
+    // Its handler may only put and delete items in the table (the item goes with the resource).
     const policy = Object.entries(template.findResources('AWS::IAM::Policy')).find(
       ([policyId]) => dependsOn.has(policyId) && policyId.startsWith(id.slice(0, 24)),
     );
-    expect(policy?.[1].Properties.PolicyDocument.Statement).toEqual([
-      { Action: 'dynamodb:PutItem', Effect: 'Allow', Resource: { 'Fn::GetAtt': ['TableCD117FA1', 'Arn'] } },
-    ]);
+    const statements = (policy?.[1].Properties.PolicyDocument.Statement ?? []) as { Action: string | string[]; Resource: unknown }[];
+    expect(statements.flatMap((statement) => [statement.Action].flat()).sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:PutItem']);
+    for (const statement of statements) expect(statement.Resource).toEqual({ 'Fn::GetAtt': ['TableCD117FA1', 'Arn'] });
+    const removal = JSON.stringify(mark?.Properties.Delete);
+    expect(removal).toContain('\\"action\\":\\"DeleteItem\\"');
+    expect(removal).toContain('\\"Key\\":{\\"pk\\":{\\"S\\":\\"SYSTEM\\"},\\"sk\\":{\\"S\\":\\"DEPLOYMENT\\"}}');
     // The same functions' code, the same generation; another function's, another.
     const ping = routes.filter((route) => route.operationId === 'pingServer');
     const more = routes.filter((route) => route.operationId === 'pingServer' || route.operationId === 'getServerVersion');

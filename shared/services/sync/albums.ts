@@ -143,13 +143,8 @@ export const albumsOf = async (context: Context): Promise<Membership[]> => {
         marks.set(context, Promise.resolve({ ...mark, shared: shared || mark.shared, others: undefined }));
       if (albumSyncRepo.knows(mark, { shared, others }) && unowned.length === 0) return;
       if (mark && !shared && !syncRelationsRepo.settledBefore(mark.changeId, readFrom)) return;
-      await albumSyncRepo.learn(context.userId, mark, {
-        shared,
-        others,
-        readFrom,
-        unowned,
-        generation: (await readOf(context)).generation,
-      });
+      const { generation, learnable } = await readOf(context);
+      await albumSyncRepo.learn(context.userId, mark, { shared, others, readFrom, unowned, generation, learnable });
     })();
     learning.set(context, learnt);
   }
