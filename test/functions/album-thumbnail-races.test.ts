@@ -27,12 +27,15 @@ const checksAsset = (asset: string) => (items: Items) => items.some((item) => it
 const deletesAsset = (asset: string) => (items: Items) =>
   items.some((item) => item.Delete?.Key?.pk === keys.asset(asset).pk && item.Delete.Key.sk === keys.asset(asset).sk);
 
-/** Adds the asset to the album and deletes it for good, the add's thumbnail landing between the delete's read and its write. */
-const raceAddAndDelete = async (token: string, albumId: string, asset: string) => {
+/**
+ * Adds the asset to the album and deletes it for good, the add's thumbnail landing between the
+ * delete's read and its write (`after`: after its write, before its entries go).
+ */
+const raceAddAndDelete = async (token: string, albumId: string, asset: string, options: { after?: boolean } = {}) => {
   const thumbnail = holdTransaction(checksAsset(asset));
   const adding = addToAlbum(token, albumId, [asset]);
   await thumbnail.held;
-  const deleteWrite = holdTransaction(deletesAsset(asset));
+  const deleteWrite = holdTransaction(deletesAsset(asset), options);
   const deleting = trash(token, [asset], true);
   await deleteWrite.held;
   thumbnail.release();
@@ -93,16 +96,7 @@ describe('an album never names an asset deleted for good', () => {
     const token = accounts.user2.accessToken;
     const album = await createAlbum(token, { albumName: 'Touch after' });
     const asset = await addPhoto(token, { color: [45, 5, 225] });
-    const thumbnail = holdTransaction(checksAsset(asset));
-    const adding = addToAlbum(token, album.id, [asset]);
-    await thumbnail.held;
-    const deleteWrite = holdTransaction(deletesAsset(asset), { after: true });
-    const deleting = trash(token, [asset], true);
-    await deleteWrite.held;
-    thumbnail.release();
-    expect((await adding).status).toBe(200);
-    deleteWrite.release();
-    expect((await deleting).status).toBe(204);
+    await raceAddAndDelete(token, album.id, asset, { after: true });
     expect((await albumInfo(token, album.id)).body).toMatchObject({ assetCount: 0, albumThumbnailAssetId: null });
   });
 

@@ -26,6 +26,19 @@ beforeAll(async () => {
   accounts = await setupAccounts();
 });
 
+/** A new user with two photos, an album of the first, and their app synced until a sync finds nothing. */
+const quietAlbum = async (name: string, color: [number, number, number]) => {
+  const owner = await freshUser(accounts.admin.accessToken, name);
+  const a = await addPhoto(owner.accessToken, { color });
+  const b = await addPhoto(owner.accessToken, { color: [color[2], color[1], color[0] + 1] });
+  const album = (await createAlbum(owner.accessToken, { albumName: name, assetIds: [a] })).id as string;
+  const app = new SyncClient(owner.accessToken);
+  await app.sync();
+  await app.sync();
+  expect((await app.sync()).map((line) => line.type)).toEqual(['SyncCompleteV1']);
+  return { owner, b, album, app };
+};
+
 describe('the album sync marker never lets a sync skip what the app needs', () => {
   it('sends every entry of an album whose later transactions landed after a sync that saw it partly filled', async () => {
     const owner = await freshUser(accounts.admin.accessToken, 'MarkerBigCreate');
@@ -61,13 +74,7 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
   });
 
   it('does not let a later sync of the album types skip a change no sync of them read', async () => {
-    const owner = await freshUser(accounts.admin.accessToken, 'MarkerSubset');
-    const [a, b] = [await addPhoto(owner.accessToken, { color: [9, 9, 9] }), await addPhoto(owner.accessToken, { color: [90, 90, 9] })];
-    const album = (await createAlbum(owner.accessToken, { albumName: 'Subset', assetIds: [a] })).id as string;
-    const app = new SyncClient(owner.accessToken);
-    await app.sync();
-    await app.sync();
-    expect((await app.sync()).map((line) => line.type)).toEqual(['SyncCompleteV1']);
+    const { owner, b, album, app } = await quietAlbum('MarkerSubset', [9, 9, 9]);
 
     expect((await addToAlbum(owner.accessToken, album, [b])).status).toBe(200);
     // A stream of other types only (it completes, and its SyncCompleteV1 is acked).
@@ -154,13 +161,7 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
   });
 
   it('does not trust a marker learnt before the deploy that replaced the functions completed', async () => {
-    const owner = await freshUser(accounts.admin.accessToken, 'MarkerDeploy');
-    const [a, b] = [await addPhoto(owner.accessToken, { color: [30, 60, 90] }), await addPhoto(owner.accessToken, { color: [90, 60, 30] })];
-    const album = (await createAlbum(owner.accessToken, { albumName: 'Upgraded', assetIds: [a] })).id as string;
-    const app = new SyncClient(owner.accessToken);
-    await app.sync();
-    await app.sync();
-    expect((await app.sync()).map((line) => line.type)).toEqual(['SyncCompleteV1']);
+    const { owner, b, album, app } = await quietAlbum('MarkerDeploy', [30, 60, 90]);
 
     // While CloudFormation replaces the functions, an old one (from before markers) adds a photo:
     // the entry is written and no marker moves (the marker is put back as it was).
