@@ -74,6 +74,7 @@ const built: Record<string, Key> = {
   queueState: keys.queueState('<queue>'),
   memoriesState: keys.memoriesState(),
   nightlyTasks: keys.nightlyTasks(),
+  deployment: keys.deployment(),
   migrations: keys.migrations(),
   serverLicense: keys.serverLicense(),
   faceIndexHead: keys.faceIndexHead('<ownerId>'),
