@@ -2,6 +2,7 @@ import * as v1 from '@immich/sdk';
 import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import Vips from 'wasm-vips';
+import { turnOffMlTasks } from '../support/ml-tasks.ts';
 import { makeScene, shootScene } from '../support/scenes.ts';
 import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
@@ -21,6 +22,8 @@ describe('duplicates through @immich/sdk 3.2.2', () => {
 
   beforeAll(async () => {
     const admin = await adminWithApiKey(server.baseUrl, 'dupes@immich.cloud');
+    // Duplicate detection is what this file is about: not the uploads' faces or OCR (as test/functions/duplicates.test.ts).
+    await turnOffMlTasks(admin, ['facialRecognition', 'ocr']);
     const email = `dupes${Date.now()}@immich.cloud`;
     await v1.createUser({ createUserDto: { email, password: 'password', name: 'Dupes' } }, admin);
     const { accessToken } = await v1.login({ loginCredentialDto: { email, password: 'password' } }, { baseUrl: server.baseUrl });

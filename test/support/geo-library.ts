@@ -3,13 +3,30 @@ import type { AssetRecord } from '#shared/model/asset.ts';
 import { putItems } from './bulk-write.ts';
 import { assetRecord } from './records.ts';
 
+/** A place's names as a marker carries them (city, state, country). */
+export type PlaceNames = { city: string; state: string; country: string };
+
+/** Short Latin place names: about 140 bytes a marker (a third of them unnamed). */
+export const paris: PlaceNames = { city: 'Paris', state: 'Île-de-France', country: 'France' };
+
+/**
+ * Bangkok by its full ceremonial name, in Thai script (three bytes of UTF-8 a letter): about 450
+ * bytes a marker (a third of them unnamed), so a third as many markers make an answer as large.
+ */
+export const bangkok: PlaceNames = {
+  city: 'กรุงเทพมหานคร อมรรัตนโกสินทร์ มหินทรายุธยา มหาดิลกภพ นพรัตนราชธานีบุรีรมย์ อุดมราชนิเวศน์มหาสถาน อมรพิมานอวตารสถิต สักกะทัตติยวิษณุกรรมประสิทธิ์',
+  state: 'กรุงเทพมหานคร',
+  country: 'ประเทศไทย',
+};
+
 /**
  * A large library's positioned assets, written straight to the table with the product's item
  * builder (as test/bench/scale/generate.ts does): the map's markers at scale (docs/places.md,
  * "The map"). Deterministic for a seed: dates over 20 years (many sharing a minute, so the id
- * orders ties), positions with every digit a real one has, a few trashed, archived and favourite.
+ * orders ties), positions with every digit a real one has, a few trashed, archived and favourite,
+ * every third without place names and the others named `place`.
  */
-export const geoLibrary = (ownerId: string, count: number, seed = 1): AssetRecord[] => {
+export const geoLibrary = (ownerId: string, count: number, seed = 1, place: PlaceNames = paris): AssetRecord[] => {
   let state = seed * 2_654_435_761;
   const random = (): number => {
     state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
@@ -29,9 +46,9 @@ export const geoLibrary = (ownerId: string, count: number, seed = 1): AssetRecor
       exif: {
         latitude: -60 + random() * 130,
         longitude: -180 + random() * 360,
-        city: i % 3 === 0 ? null : 'Paris',
-        state: i % 3 === 0 ? null : 'Île-de-France',
-        country: i % 3 === 0 ? null : 'France',
+        city: i % 3 === 0 ? null : place.city,
+        state: i % 3 === 0 ? null : place.state,
+        country: i % 3 === 0 ? null : place.country,
       },
     });
   });
