@@ -11,6 +11,26 @@ import { median, percentile } from './stats.ts';
  * deletes are not visible here (undercounted, as in test/bench/cost.ts). The caller zeroes it
  * before each request.
  */
+/**
+ * Adds one DynamoDB answer to a meter: the items it read (a query's scanned items, a batch's
+ * responses, a GetItem's item) and the capacity it consumed, as reads or writes.
+ */
+export const countOutput = (
+  output: Record<string, unknown>,
+  write: boolean,
+  meter: { items: number; capacity: number; writes: number },
+) => {
+  if (typeof output.ScannedCount === 'number') meter.items += output.ScannedCount;
+  else if (output.Responses && typeof output.Responses === 'object' && !Array.isArray(output.Responses))
+    meter.items += Object.values(output.Responses as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
+  else if ('Item' in output) meter.items += output.Item ? 1 : 0;
+  for (const used of [output.ConsumedCapacity].flat()) {
+    const units = Number((used as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0);
+    if (write) meter.writes += units;
+    else meter.capacity += units;
+  }
+};
+
 export const meterReads = (
   db: DynamoDBDocumentClient,
   indexes: readonly { partitionKey: string; include?: readonly string[] }[] = [],
@@ -40,16 +60,7 @@ export const meterReads = (
       const input = args.input as Record<string, unknown>;
       input.ReturnConsumedCapacity = 'TOTAL';
       const result = await next(args);
-      const output = result.output as Record<string, unknown>;
-      if (typeof output.ScannedCount === 'number') meter.items += output.ScannedCount;
-      else if (output.Responses && typeof output.Responses === 'object')
-        meter.items += Object.values(output.Responses as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
-      else if ('Item' in output) meter.items += output.Item ? 1 : 0;
-      for (const used of [output.ConsumedCapacity].flat()) {
-        const units = Number((used as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0);
-        if (write) meter.writes += units;
-        else meter.capacity += units;
-      }
+      countOutput(result.output as Record<string, unknown>, write, meter);
       return result;
     },
     { step: 'initialize', name: 'bench-meter' },

@@ -1,5 +1,6 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { countOutput } from '../table-io.ts';
 
 /**
  * What the deployed form's functions read and write, counted between the IAM-checking gateway and
@@ -47,7 +48,7 @@ export const startDynamoMeter = async (
           answer.on('end', () => {
             const text = Buffer.concat(parts);
             if (input && answer.statusCode === 200 && answer.headers['content-encoding'] === undefined)
-              count(JSON.parse(text.toString('utf8')) as Record<string, unknown>, write, meter);
+              countOutput(JSON.parse(text.toString('utf8')) as Record<string, unknown>, write, meter);
             const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
             res.writeHead(answer.statusCode ?? 502, { ...headers, 'content-length': text.length });
             res.end(text);
@@ -71,18 +72,6 @@ export const startDynamoMeter = async (
         server.close(() => resolve());
       }),
   };
-};
-
-const count = (output: Record<string, unknown>, write: boolean, meter: { items: number; capacity: number; writes: number }) => {
-  if (typeof output.ScannedCount === 'number') meter.items += output.ScannedCount;
-  else if (output.Responses && typeof output.Responses === 'object' && !Array.isArray(output.Responses))
-    meter.items += Object.values(output.Responses as Record<string, unknown[]>).reduce((n, list) => n + list.length, 0);
-  else if ('Item' in output) meter.items += output.Item ? 1 : 0;
-  for (const used of [output.ConsumedCapacity].flat()) {
-    const units = Number((used as { CapacityUnits?: number } | undefined)?.CapacityUnits ?? 0);
-    if (write) meter.writes += units;
-    else meter.capacity += units;
-  }
 };
 
 /** A DynamoDB JSON value as the document client gives it (its size then is what `meterReads` measures). */
