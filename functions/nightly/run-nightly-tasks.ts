@@ -3,13 +3,15 @@
  * every hour (infra/cdk/nightly-function.ts); locally the server does. Its event's `time` is the
  * tick's instant (a scheduled event carries it), so a run is about the time it was due, also
  * when Lambda retries it later (shared/services/nightly-tasks.service.ts). Each tick first runs
- * the table's one-time migration until it is done (shared/services/sync/migration.ts): so the
- * first tick after a deploy, and the one `npm start` gives at start, migrate the table.
+ * the table's one-time migrations until they are done (shared/services/sync/migration.ts, then
+ * entry-owners.ts): so the first tick after a deploy, and the one `npm start` gives at start,
+ * migrate the table (the entry owners once a deploy's old functions are done).
  */
 import { log, withLogContext } from '#shared/core/log.ts';
 import { collectEvents } from '#shared/realtime/outbox.ts';
 import { publish } from '#shared/realtime/publisher.ts';
 import { type NightlyOutcome, runNightlyTasks } from '#shared/services/nightly-tasks.service.ts';
+import { learnEntryOwners } from '#shared/services/sync/entry-owners.ts';
 import { migrateChangeIds } from '#shared/services/sync/migration.ts';
 
 /** What the function reads of an EventBridge scheduled event. */
@@ -52,6 +54,11 @@ export const handler = async (event: ScheduledEvent, context?: NightlyContext): 
     // One item read once the table is migrated; a migration cut short goes on at the next tick.
     const migration = await migrateChangeIds(deadline);
     if (migration !== 'done-before') log.info('migration', { changeIds: migration });
+    // Then the albums' entries' owners (shared/services/sync/entry-owners.ts), once the change ids are done.
+    if (migration !== 'unfinished') {
+      const owners = await learnEntryOwners(deadline);
+      if (owners !== 'done-before') log.info('migration', { entryOwners: owners });
+    }
     // Each batch of the run (a page of deletions, a user's shares) is told as it ends, within the
     // invocation's budget, not all at its end (docs/data-model.md, "Nightly clean-up").
     return publishing(() =>

@@ -3,7 +3,8 @@
  * `USER#<userId>` / `ALBUMSYNC`, whose `changeId` is at least the change id of every change the
  * sync stream's album types send them (an album of theirs or shared with them: the album, its
  * users, its entries, their deletions, the album's deletion), and `shared` whether any album they
- * have has another user (absent: not known). A sync that finds it at least the settling time
+ * have has another user (a user it is shared with, its owner, or the owner of an asset in it;
+ * absent: not known). A sync that finds it at least the settling time
  * before the session's last completed sync reads none of their albums (shared/services/sync/albums.ts,
  * `albumsQuiet`). Apart from album.repository.ts
  * and without the album model, for the asset functions that move assets out of albums.
@@ -16,7 +17,10 @@ import { tryWriteOne, updateWrite, type Write } from './transact.ts';
 
 export interface AlbumSyncMark {
   changeId: string;
-  /** Whether an album the user has has another user (its owner, or a user it is shared with); absent: not known. */
+  /**
+   * Whether an album the user has has another user (its owner, a user it is shared with, or the
+   * owner of an asset in it: a partner's photo); absent: not known.
+   */
   shared?: boolean | undefined;
   /**
    * A sync read their albums and gave each album's summary item its owner (`ownerId`), so that a
@@ -26,9 +30,10 @@ export interface AlbumSyncMark {
    */
   learnt?: boolean | undefined;
   /**
-   * The other users of the albums the user has (their owners and the users they are shared with),
-   * as the sync that learnt the marker read them; absent: not known (a share since, which may have
-   * given the user's albums another user, removes it).
+   * The other users of the albums the user has (their owners, the users they are shared with and
+   * the owners of their entries' assets), as the sync that learnt the marker read them; absent: not
+   * known (a share since, or an asset of another user added, which may have given the user's albums
+   * another user, removes it).
    */
   others?: readonly string[] | undefined;
 }
@@ -48,7 +53,7 @@ export const deployDrainMs = 16 * 60_000;
  * runs of the old functions are over (`learnable`): the first sync to read a generation records
  * when (`seenAt`), and markers are learnt under it `deployDrainMs` after that.
  */
-const deploymentState = async (): Promise<{ generation: string; learnable: boolean }> => {
+export const deploymentState = async (): Promise<{ generation: string; learnable: boolean }> => {
   const item = await getItem(keys.deployment());
   if (typeof item?.generation !== 'string') return { generation: 'none', learnable: true };
   const generation = item.generation;
@@ -76,8 +81,9 @@ export interface MarkerRead {
  * one that leaves it too) before a write of it: to a change id made after the write's own (so at
  * least theirs). Written just before the write rather than in its transaction (which an album of
  * many users would take past DynamoDB's 100 items): a marker moved for a write that then fails only
- * costs the next sync a read. `shared`: the write shares the album (the users now have another,
- * and who their albums' other users are is no longer known).
+ * costs the next sync a read. `shared`: the write shares the album, or adds an asset of a user who
+ * is not one of its users (the users now have another, and who their albums' other users are is no
+ * longer known).
  */
 export const moveMarkers = async (userIds: Iterable<string>, options: { shared?: boolean } = {}): Promise<void> => {
   await Promise.all(markerWrites(userIds, options).map((write) => tryWriteOne(write)));

@@ -89,7 +89,7 @@ export const create = async (album: AlbumRecord, assets: readonly AssetRecord[])
   // Each transaction moves the album's change marker (built last: docs/data-model.md, "Album summaries").
   const writes = [albumWrites.create(album), ...shares, ...first.flatMap((asset) => albumWrites.join(album.id, asset, album.createdAt))];
   // Its users' album sync markers, after every change id of its writes was made.
-  await albumSyncRepo.moveMarkers(usersOf(album), { shared: album.sharedUserIds.length > 0 });
+  await albumSyncRepo.moveMarkers(usersOf(album), { shared: album.sharedUserIds.length > 0 || holdsOthers(usersOf(album), assets) });
   await transact([...writes, albumWrites.mark(album.id, writes, { fresh: true, ownerId: album.ownerId })]);
   const done: AssetRecord[] = [...first];
   try {
@@ -117,6 +117,14 @@ export const create = async (album: AlbumRecord, assets: readonly AssetRecord[])
   }
 };
 
+/**
+ * Whether some of `assets` are of a user who is not one of the album's `users` (a partner's photo an
+ * editor adds): its users' apps then get that user's asset changes too, so their album sync markers
+ * no longer know who their albums' other users are (the marker's `shared` move).
+ */
+const holdsOthers = (users: readonly string[], assets: readonly AssetRecord[]): boolean =>
+  assets.some((asset) => !users.includes(asset.ownerId));
+
 /** What became of one asset of an add or a remove: written, or refused by the condition that stopped it. */
 export type MemberOutcome = Outcome<'member-condition' | 'asset-missing'>;
 
@@ -132,7 +140,7 @@ export const addMembers = async (album: AlbumRecord, assets: readonly AssetRecor
   const now = new Date().toISOString();
   const users = await usersNow(album);
   const groups = assets.map((asset) => albumWrites.join(album.id, asset, now));
-  await albumSyncRepo.moveMarkers(users);
+  await albumSyncRepo.moveMarkers(users, { shared: holdsOthers(users, assets) });
   return (await transactGroups(groups, { each: (writes) => albumWrites.mark(album.id, writes, { ownerId: album.ownerId }) })).map(
     outcomeOf,
   );

@@ -463,11 +463,15 @@ const moveThumbnailsOff = async (asset: AssetRecord, albumIds: readonly string[]
  * Deletes an asset for good: the asset, its checksum (so the file can be uploaded again), its
  * owner's usage, its people's face counts and the thumbnail of each album showing it in one
  * transaction; then what only pointed at it (faces, album and shared-link entries, with each
- * album's count). Returns the albums it was in
+ * album's count); `ownerGone`: its owner is being purged (they leave its albums' entries' owners). Returns the albums it was in
  * (`changed` when a concurrent request deleted it or put it in an album meanwhile: read it again);
  * the originals are removed by the caller once this has succeeded.
  */
-export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): Promise<Outcome<'changed', { albums: string[] }>> => {
+export const remove = async (
+  asset: AssetRecord,
+  faces: readonly FaceRecord[],
+  options: { ownerGone?: boolean } = {},
+): Promise<Outcome<'changed', { albums: string[] }>> => {
   const [albums, links] = await Promise.all([albumsOf(asset), sharedLinkRepo.listLinkIdsOfAsset(asset.id)]);
   // The users of its albums, whose album sync markers its transaction moves (shared/db/album-sync.repository.ts).
   const albumUsers = (await Promise.all(albums.map((albumId) => albumSyncRepo.usersOfAlbum(albumId, asset.ownerId)))).flat();
@@ -521,8 +525,10 @@ export const remove = async (asset: AssetRecord, faces: readonly FaceRecord[]): 
     ],
     'with-parent',
   );
-  // And again once the entries are gone: a summary computed in between counted them.
-  for (const part of chunk(albums, 100)) await transact(part.map((albumId) => albumWrites.mark(albumId)));
+  // And again once the entries are gone: a summary computed in between counted them. A purged
+  // owner's asset: they leave the album's entries' owners (every asset of theirs goes).
+  const gone = options.ownerGone ? { ownerGone: asset.ownerId } : {};
+  for (const part of chunk(albums, 100)) await transact(part.map((albumId) => albumWrites.mark(albumId, [], gone)));
   // Likes and comments on it go too (Immich's activity rows cascade with their asset).
   await activityRepo.deleteAssetActivities(asset.id);
   return doneWith({ albums });

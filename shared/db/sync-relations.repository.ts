@@ -33,6 +33,13 @@ export interface Membership {
   markers: AlbumMarkers;
   /** Whether its summary item names its owner (album-sync.repository.ts, `usersOfAlbum`). */
   ownerKnown: boolean;
+  /**
+   * The owners of its entries' assets, as its summary item gathers them (shared/db/items/album-mark.ts):
+   * whose asset changes its users' apps get besides its users' (a partner's photo an editor added,
+   * a departed member's). An album from before they were kept has those of its later entries until
+   * it learns them all (shared/services/sync/entry-owners.ts).
+   */
+  entryOwners: readonly string[];
   /** The album as the stream sends it (decoded when asked: most types need only the ids). */
   album: () => AlbumRecord;
 }
@@ -68,6 +75,7 @@ export const albumMemberships = async (userId: string): Promise<Membership[]> =>
       sharedUserIds: sharedUserIdsOf(item),
       markers: markers.get(albumId)?.markers ?? {},
       ownerKnown: markers.get(albumId)?.ownerKnown ?? false,
+      entryOwners: markers.get(albumId)?.entryOwners ?? [],
       album: () => syncRepo.readAlbum(item),
     };
   };
@@ -137,6 +145,12 @@ export const assetsById = async (assetIds: readonly string[]): Promise<AssetReco
 /** The owners of assets by id (BatchGetItem): asset id → owner id, those that exist. */
 export const assetOwners = async (assetIds: readonly string[]): Promise<Map<string, string>> =>
   new Map((await syncRepo.assetItems(assetIds)).map((item) => [String(item.id), String(item.ownerId)]));
+
+/** Of these user ids, those whose user item is gone (BatchGetItem): purged for good (a deleted user's item stays until then). */
+export const usersGone = async (userIds: readonly string[]): Promise<string[]> => {
+  const found = new Set((await syncRepo.userItems(userIds)).map((item) => String(item.id)));
+  return userIds.filter((userId) => !found.has(userId));
+};
 
 /** Users by id (BatchGetItem), those that exist. */
 export const usersById = async (userIds: readonly string[]): Promise<UserRecord[]> =>

@@ -10,7 +10,7 @@ import { batchDelete, batchGet, batchPut } from './batch.ts';
 import { assetMetadataShards, changeIdAt } from './changes.ts';
 import { getItem } from './get.ts';
 import { albumCodec } from './items/album.ts';
-import { type AlbumMarkers, forgetEntriesMarker, markersOf } from './items/album-mark.ts';
+import { type AlbumMarkers, entryOwnersOfItem, forgetEntriesMarker, markersOf } from './items/album-mark.ts';
 import { assetCodec, assetEditsCodec } from './items/asset.ts';
 import { assetMetadataCodec } from './items/asset-metadata.ts';
 import { faceCodec } from './items/face.ts';
@@ -132,11 +132,13 @@ export const albumItems = (refs: readonly { ownerId: string; albumId: string }[]
  * The change markers of albums (BatchGetItem of their summary items: docs/data-model.md, "Album
  * summaries"), by album id, with whether the item names the album's owner (`ownerId`).
  */
-export const albumMarkers = async (albumIds: readonly string[]): Promise<Map<string, { markers: AlbumMarkers; ownerKnown: boolean }>> =>
+export const albumMarkers = async (
+  albumIds: readonly string[],
+): Promise<Map<string, { markers: AlbumMarkers; ownerKnown: boolean; entryOwners: string[] }>> =>
   new Map(
     (await batchGet(albumIds.map((albumId) => keys.albumSummary(albumId)))).map((item) => [
       String(item.pk).slice('ALBUM#'.length),
-      { markers: markersOf(item), ownerKnown: typeof item.ownerId === 'string' },
+      { markers: markersOf(item), ownerKnown: typeof item.ownerId === 'string', entryOwners: entryOwnersOfItem(item).owners },
     ]),
   );
 

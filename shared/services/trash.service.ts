@@ -70,17 +70,22 @@ export const deleteAssets = async (auth: Auth, ids: readonly string[], force: bo
  * trash and of deleted users: shared/services/nightly-tasks.service.ts), with a motion photo's
  * hidden video, which Immich deletes with it. With `still`, only while the asset as stored now
  * passes it (a concurrent restore cancels the deletion, and the asset read again no longer
- * passes). Whether it was deleted (false: gone already, or no longer passing).
+ * passes). `ownerGone`: its owner is being purged (shared/services/user/purge.service.ts). Whether it was deleted (false: gone already, or no longer passing).
  */
-export const deleteAssetForGood = async (assetId: string, still?: (asset: AssetRecord) => boolean): Promise<boolean> => {
+export const deleteAssetForGood = async (
+  assetId: string,
+  still?: (asset: AssetRecord) => boolean,
+  options: { ownerGone?: boolean } = {},
+): Promise<boolean> => {
   const current = await assetRepo.getWithFaces(assetId);
   if (!current) return false;
   const deleted = await assetRepo.withFreshAsset(current, async (found) => {
     if (still && !still(found.asset)) return doneWith(false);
-    const removed = await deleteForGood(found);
+    const removed = await deleteForGood(found, options);
     if (!removed.ok) return removed;
     const motion = found.asset.livePhotoVideoId ? await assetRepo.getWithFaces(found.asset.livePhotoVideoId) : undefined;
-    if (motion && motion.asset.ownerId === found.asset.ownerId) await assetRepo.withFreshAsset(motion, (fresh) => deleteForGood(fresh));
+    if (motion && motion.asset.ownerId === found.asset.ownerId)
+      await assetRepo.withFreshAsset(motion, (fresh) => deleteForGood(fresh, options));
     return doneWith(true);
   });
   return deleted === true;
@@ -92,9 +97,13 @@ export const deleteAssetForGood = async (assetId: string, still?: (asset: AssetR
  * attempt (a 409 to an API caller). A busy asset is logged and left for the next run, so one asset
  * in use never stops the night's clean-up (docs/data-model.md, "Nightly clean-up").
  */
-export const deleteUnlessBusy = async (assetId: string, still?: (asset: AssetRecord) => boolean): Promise<'deleted' | 'kept' | 'busy'> => {
+export const deleteUnlessBusy = async (
+  assetId: string,
+  still?: (asset: AssetRecord) => boolean,
+  options: { ownerGone?: boolean } = {},
+): Promise<'deleted' | 'kept' | 'busy'> => {
   try {
-    return (await deleteAssetForGood(assetId, still)) ? 'deleted' : 'kept';
+    return (await deleteAssetForGood(assetId, still, options)) ? 'deleted' : 'kept';
   } catch (error) {
     if (!(error instanceof Conflict)) throw error;
     log.warn('An asset changed at every attempt to delete it; left for the next run', { assetId });
@@ -103,9 +112,12 @@ export const deleteUnlessBusy = async (assetId: string, still?: (asset: AssetRec
 };
 
 /** Deletes an asset, its faces, postings and stored files for good; `changed` when it changed meanwhile (read it again). */
-const deleteForGood = async (found: { asset: AssetRecord; faces: FaceRecord[] }): Promise<Outcome<'changed'>> => {
+const deleteForGood = async (
+  found: { asset: AssetRecord; faces: FaceRecord[] },
+  options: { ownerGone?: boolean } = {},
+): Promise<Outcome<'changed'>> => {
   const names = (await personRepo.getMany(found.asset.ownerId, found.asset.personIds)).map((person) => person.name);
-  const deleted = await assetRepo.remove(found.asset, found.faces);
+  const deleted = await assetRepo.remove(found.asset, found.faces, options);
   if (!deleted.ok) return deleted;
   // Its places in memories and tags and its metadata go with it (Immich's rows cascade; the apps
   // drop them with the asset), and it leaves its stack.

@@ -19,6 +19,7 @@ const album = (entries: string | undefined): Membership => ({
   sharedUserIds: [],
   markers: entries === undefined ? {} : { entries },
   ownerKnown: true,
+  entryOwners: [],
   album: () => {
     throw new Error('not read');
   },

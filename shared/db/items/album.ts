@@ -27,6 +27,8 @@ const memberItem = (albumId: string, asset: AssetRecord, addedAt: string) => ({
   type: 'albumAsset',
   albumId,
   assetId: asset.id,
+  // Whose asset it is: the album's summary item gathers its entries' owners (./album-mark.ts).
+  assetOwnerId: asset.ownerId,
   addedAt,
   ...statusOf(asset),
 });

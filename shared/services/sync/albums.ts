@@ -1,6 +1,7 @@
 import type { AlbumSyncMark } from '../../db/album-sync.repository.ts';
 import * as albumSyncRepo from '../../db/album-sync.repository.ts';
 import { newChangeId } from '../../db/changes.ts';
+import * as entryOwnersRepo from '../../db/entry-owners.repository.ts';
 import type { Window } from '../../db/sync.repository.ts';
 import * as syncRepo from '../../db/sync.repository.ts';
 import type { AlbumMarkerScope, Membership } from '../../db/sync-relations.repository.ts';
@@ -31,12 +32,19 @@ async function* albumUserRows(membership: Membership, window: Window): AsyncGene
 export const changedWithin = (albums: readonly Membership[], scope: AlbumMarkerScope, window: Window): Membership[] =>
   albums.filter((album) => !syncRelationsRepo.albumUnchangedSince(album, scope, window.after));
 
-/** The owners and members of `albums`, but `userId`. */
-export const albumUsersBut = (albums: readonly { ownerId: string; sharedUserIds: readonly string[] }[], userId: string): Set<string> => {
+/**
+ * The owners and members of `albums`, and the owners of their entries' assets, but `userId`: every
+ * user whose asset changes may be of an asset in one of them.
+ */
+export const albumUsersBut = (
+  albums: readonly { ownerId: string; sharedUserIds: readonly string[]; entryOwners: readonly string[] }[],
+  userId: string,
+): Set<string> => {
   const users = new Set<string>();
   for (const album of albums) {
     users.add(album.ownerId);
     for (const member of album.sharedUserIds) users.add(member);
+    for (const owner of album.entryOwners) users.add(owner);
   }
   users.delete(userId);
   return users;
@@ -120,6 +128,26 @@ export const albumOthers = async (context: Context): Promise<readonly string[] |
 };
 
 /**
+ * The owners of the albums' entries who are none of their users and no user any more: a purge that
+ * finished after their assets had left the album (the purge takes them out of the albums their
+ * assets were still in: shared/db/items/album-mark.ts, `ownerGone`). Taken out of those albums'
+ * summary items here, so that their ids are not kept; a BatchGetItem of the few owners of entries
+ * who are not users of the albums.
+ */
+const goneOwners = async (albums: readonly Membership[], userId: string): Promise<Set<string>> => {
+  const users = new Set(albums.flatMap((album) => [album.ownerId, ...album.sharedUserIds]));
+  const strangers = [...new Set(albums.flatMap((album) => album.entryOwners))].filter((owner) => owner !== userId && !users.has(owner));
+  if (strangers.length === 0) return new Set();
+  const gone = new Set(await syncRelationsRepo.usersGone(strangers));
+  if (gone.size > 0)
+    await entryOwnersRepo.forgetOwners(
+      albums.filter((album) => album.entryOwners.some((owner) => gone.has(owner))).map((album) => album.albumId),
+      [...gone],
+    );
+  return gone;
+};
+
+/**
  * The user's albums, for every type that reads them (read after the user's album sync marker, so a
  * write of them in between moved it). When the marker is not trusted, or says otherwise than they
  * show, it is learnt again, once a request (a table from before markers converges on the first
@@ -134,8 +162,10 @@ export const albumsOf = async (context: Context): Promise<Membership[]> => {
       const mark = await markOf(context);
       const readFrom = newChangeId();
       const albums = await context.albums();
-      const shared = albums.some((album) => album.ownerId !== context.userId || album.sharedUserIds.length > 0);
-      const others = [...albumUsersBut(albums, context.userId)];
+      const gone = await goneOwners(albums, context.userId);
+      const others = [...albumUsersBut(albums, context.userId)].filter((userId) => !gone.has(userId));
+      // Another user: an album's owner or member, or the owner of an asset in one (a partner's photo).
+      const shared = others.length > 0;
       const unowned = albums.filter((album) => !album.ownerKnown).map((album) => ({ albumId: album.albumId, ownerId: album.ownerId }));
       // The albums show another user: the types after this one in the request go by what they show.
       if (mark && shared && mark.shared !== true) marks.set(context, Promise.resolve({ ...mark, shared }));

@@ -285,6 +285,9 @@ export const generate = async (
         userDeletionsId: '',
         // The album's owner, for the writers that know only its id (they move its users' album sync markers).
         ownerId: album.record.ownerId,
+        // Its entries' owners (an album here holds its owner's photos only), as the table's migration leaves them.
+        ...(album.assetIds.length > 0 ? { entryOwners: new Set([album.record.ownerId]) } : {}),
+        entryOwnersLearnt: true,
       };
     }),
   );
