@@ -11,7 +11,7 @@ import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { Construct } from 'constructs';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { heartbeat } from '#shared/model/realtime.ts';
 import { eventFunctions } from '../routes.ts';
 import { copyBeside, lambdaBundling, realtimeClientFiles } from './bundling.ts';

@@ -3,7 +3,9 @@ import { type ActivityRecord, ActivityRecordSchema } from '../model/activity.ts'
 import { batchDelete } from './batch.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
-import { indexKeys, keys, partitions } from './keys.ts';
+import * as indexKeys from './index-keys.ts';
+import * as keys from './item-keys.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, isCancelled, putWrite, transact } from './transact.ts';
 

@@ -6,10 +6,11 @@
  */
 import * as albumSyncRepo from './album-sync.repository.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { markAlbum } from './items/album-mark.ts';
 import { assetWrites } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
-import { keys, partitions } from './keys.ts';
+import * as partitions from './partitions.ts';
 import { queryAll, queryPages } from './query.ts';
 import { deleteWrite, isCancelled, transact, updateWrite } from './transact.ts';
 

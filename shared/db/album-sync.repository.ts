@@ -11,7 +11,7 @@
  */
 import { newChangeId } from './changes.ts';
 import { getItem } from './get.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { queryAll } from './query.ts';
 import { tryWriteOne, updateWrite, type Write } from './transact.ts';
 

@@ -5,6 +5,7 @@ import * as albumSyncRepo from './album-sync.repository.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { changeIdAt, newChangeId } from './changes.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import {
   type AlbumSummaryItem,
   albumCodec,
@@ -17,8 +18,8 @@ import {
 import { type AlbumMarkers, albumMarkerScopes } from './items/album-mark.ts';
 import { auditWrites } from './items/audit.ts';
 import { deletionWrites } from './items/deletion.ts';
-import { keys, partitions } from './keys.ts';
 import { done, type Outcome, refused } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll, queryPages } from './query.ts';
 import * as syncScopes from './sync-scopes.ts';
 import {

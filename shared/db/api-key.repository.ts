@@ -1,9 +1,10 @@
 import { type ApiKeyListing, ApiKeyListingSchema, type ApiKeyRecord, ApiKeyRecordSchema } from '../model/api-key.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { userWrites } from './items/user.ts';
-import { keys, partitions } from './keys.ts';
 import type { Outcome } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, putWrite, setFields, transact, tryTransact, updateWrite } from './transact.ts';
 

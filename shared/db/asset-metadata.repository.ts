@@ -8,9 +8,11 @@ import { inBatches } from '../core/concurrency.ts';
 import type { AssetMetadataEntry, AssetMetadataRecord } from '../model/asset-metadata.ts';
 import { batchDelete } from './batch.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { assetMetadataCodec, assetMetadataWrites, type MetadataAsset } from './items/asset-metadata.ts';
 import { deletionWrites } from './items/deletion.ts';
-import { type Key, keys, partitions } from './keys.ts';
+import type { Key } from './keys.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { transactGroups, type Write } from './transact.ts';
 

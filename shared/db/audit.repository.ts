@@ -1,5 +1,5 @@
 import type { AuditEntityType } from './items/audit.ts';
-import { partitions } from './keys.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 
 export type { AuditEntityType } from './items/audit.ts';

@@ -5,7 +5,7 @@ import { type StoredConfig, StoredConfigSchema } from '../model/config.ts';
 import { db, tableName } from './client.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { doneWith, type Outcome, refused } from './outcome.ts';
 
 const configCodec = codec('config', StoredConfigSchema);

@@ -1,6 +1,8 @@
 import { type ConnectionRecord, ConnectionRecordSchema } from '../model/realtime.ts';
 import { codec } from './codec.ts';
-import { indexKeys, keys, partitions } from './keys.ts';
+import * as indexKeys from './index-keys.ts';
+import * as keys from './item-keys.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, putWrite, writeOne } from './transact.ts';
 

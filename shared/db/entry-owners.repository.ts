@@ -7,8 +7,10 @@
 import * as albumSyncRepo from './album-sync.repository.ts';
 import { batchGet } from './batch.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { entryOwnersOfItem, markAlbum } from './items/album-mark.ts';
-import { assetIdOfPk, keys, partitions } from './keys.ts';
+import { assetIdOfPk } from './keys.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { checkWrite, isCancelled, transact, transactGroups, tryWriteOne, updateWrite, writeOne } from './transact.ts';
 

@@ -16,11 +16,13 @@ import { type AssetRecord, type FaceRecord, inTimeline, peopleOfFaces } from '..
 import type { PersonRecord } from '../model/person.ts';
 import { batchGet } from './batch.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { assetCodec, statusAsRead } from './items/asset.ts';
 import { faceCodec, faceWrites } from './items/face.ts';
 import { personCodec, personWrites } from './items/person.ts';
-import { faceIndexSk, keys, partitions } from './keys.ts';
+import { faceIndexSk } from './keys.ts';
 import { done, doneWith, type Outcome, refused } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryPages } from './query.ts';
 import { isCancelled, putWrite, tryTransact, updateWrite, type Write, writeIfPresent } from './transact.ts';
 

@@ -1,12 +1,14 @@
 import { inBatches } from '../core/concurrency.ts';
 import { type AssetRecord, type FaceRecord, inTimeline, peopleOfFaces } from '../model/asset.ts';
 import { getItem } from './get.ts';
+import * as indexKeys from './index-keys.ts';
+import * as keys from './item-keys.ts';
 import { statusAsRead } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { faceCodec, faceWrites, showsCondition } from './items/face.ts';
 import { personWrites } from './items/person.ts';
-import { indexKeys, keys, partitions } from './keys.ts';
 import { doneWith, type Outcome, refused } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll, queryPages } from './query.ts';
 import { checkWrite, deleteWrite, isCancelled, transact, tryTransact, updateWrite, type Write, writeIfPresent } from './transact.ts';
 

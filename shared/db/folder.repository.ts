@@ -1,6 +1,7 @@
 import type { AssetVisibility } from '../model/asset.ts';
 import { legacyVisibility } from './items/legacy.ts';
-import { assetIdOfPk, partitions } from './keys.ts';
+import { assetIdOfPk } from './keys.ts';
+import * as partitions from './partitions.ts';
 import { queryPages } from './query.ts';
 
 /** An asset as the folder index holds it: where its original is and where it shows. */

@@ -1,6 +1,7 @@
 import type { AssetRecord, AssetVisibility } from '../model/asset.ts';
 import { legacyVisibility } from './items/legacy.ts';
-import { assetIdOfPk, dateOrder, partitions } from './keys.ts';
+import { assetIdOfPk, dateOrder } from './keys.ts';
+import * as partitions from './partitions.ts';
 import { queryPages } from './query.ts';
 
 /** An asset with a position, as the map index holds it (docs/data-model.md pattern 81). */

@@ -1,10 +1,12 @@
 import type { MemoryRecord } from '../model/memory.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
+import * as indexKeys from './index-keys.ts';
+import * as keys from './item-keys.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { memoryCodec } from './items/memory.ts';
-import { indexKeys, keys, partitions } from './keys.ts';
 import { done, doneWith, type Outcome, refused } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, isCancelled, putWrite, setFields, transact, tryTransact, tryWriteOne, updateWrite, type Write } from './transact.ts';
 

@@ -1,9 +1,10 @@
 import type { NotificationRecord } from '../model/notification.ts';
 import { notificationTtl } from '../model/notification.ts';
 import { batchDelete, batchGet, batchPut } from './batch.ts';
+import * as keys from './item-keys.ts';
 import { notificationCodec } from './items/notification.ts';
-import { keys, partitions } from './keys.ts';
 import { done, type Outcome, refused } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { putWrite, tryWriteOne, updateWrite, writeIfPresent } from './transact.ts';
 

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { AssetOcrRecord, OcrLineRecord } from '../model/ocr.ts';
 import { batchDelete, batchPut } from './batch.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { assetOcrCodec } from './items/ocr.ts';
-import { keys, partitions } from './keys.ts';
 import { type Outcome, refused } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryPages } from './query.ts';
 import { deleteWrite, putWrite, tryTransact, updateWrite, type Write } from './transact.ts';
 

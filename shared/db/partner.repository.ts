@@ -3,9 +3,11 @@ import { batchGet } from './batch.ts';
 import { newChangeId } from './changes.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
+import * as indexKeys from './index-keys.ts';
+import * as keys from './item-keys.ts';
 import { deletionWrites } from './items/deletion.ts';
-import { indexKeys, keys, partitions } from './keys.ts';
 import { doneWith, type Outcome } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, isCancelled, putWrite, transact, tryTransact, tryWriteOne, updateWrite, type Write } from './transact.ts';
 

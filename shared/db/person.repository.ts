@@ -3,12 +3,13 @@ import { type AssetRecord, type FaceEntry, inTimeline } from '../model/asset.ts'
 import { foldName, type PersonChanges, type PersonRecord } from '../model/person.ts';
 import { batchGet } from './batch.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { assetCodec, statusAsRead } from './items/asset.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { faceEntryCodec, faceWrites } from './items/face.ts';
 import { nameHash, personCodec, personNameItem, personWrites } from './items/person.ts';
-import { keys, partitions } from './keys.ts';
 import { done, doneWith, type Outcome, refused } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll, queryPages } from './query.ts';
 import { deleteWrite, isCancelled, putWrite, setFields, transact, tryTransact, tryWriteOne, updateWrite, writeOne } from './transact.ts';
 

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { db, tableName } from './client.ts';
 import { getItem } from './get.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { done, type Outcome, refused } from './outcome.ts';
 
 /**

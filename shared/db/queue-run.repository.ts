@@ -6,7 +6,7 @@
  * counts as active only while its slot is within the queue's time limit. Apart from the reads
  * (queue.repository.ts), so the media function bundles only these writes.
  */
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { updateWrite, writeOne } from './transact.ts';
 
 const slotMs = 5 * 60_000;

@@ -3,7 +3,8 @@
  * them through queue-run.repository.ts (kept apart so the media function bundles only its writes).
  */
 import { getItem } from './get.ts';
-import { keys, partitions } from './keys.ts';
+import * as keys from './item-keys.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { updateWrite, writeOne } from './transact.ts';
 

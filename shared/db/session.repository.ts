@@ -2,9 +2,10 @@ import { type SessionAgent, type SessionListing, SessionListingSchema, type Sess
 import { batchDelete, batchGet } from './batch.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { userWrites } from './items/user.ts';
-import { keys, partitions } from './keys.ts';
 import type { Outcome } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, putWrite, transact, tryTransact, updateWrite, writeIfPresent } from './transact.ts';
 import { updateIf } from './update.ts';

@@ -1,11 +1,12 @@
 import type { SharedLinkKeyRecord, SharedLinkRecord, SharedLinkSlugRecord } from '../model/shared-link.ts';
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { albumWrites } from './items/album.ts';
 import { sharedLinkCodec, sharedLinkKeyCodec, sharedLinkSlugCodec, sharedLinkWrites } from './items/shared-link.ts';
 import { userWrites } from './items/user.ts';
-import { keys, partitions } from './keys.ts';
 import { done, type Outcome, refused } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { checkWrite, deleteWrite, transact, transactGroups, tryTransact, type Write } from './transact.ts';
 

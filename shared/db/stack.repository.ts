@@ -2,12 +2,13 @@ import type { AssetRecord, StackRef } from '../model/asset.ts';
 import type { StackRecord } from '../model/stack.ts';
 import { batchGet } from './batch.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { assetWrites } from './items/asset.ts';
 import { bucketWrites, slotOf } from './items/bucket.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { stackCodec } from './items/stack.ts';
-import { keys, partitions } from './keys.ts';
 import { done, type Outcome, refused } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, isCancelled, putWrite, transact, type Write } from './transact.ts';
 

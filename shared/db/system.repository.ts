@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { type License, LicenseSchema } from '../model/license.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
-import { keys } from './keys.ts';
+import * as keys from './item-keys.ts';
 import { done, type Outcome, refused } from './outcome.ts';
 import { deleteWrite, putWrite, updateWrite, writeOne } from './transact.ts';
 

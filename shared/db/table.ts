@@ -4,7 +4,8 @@ import { searchableExifFields } from '../model/asset.ts';
 /**
  * The single table, defined once: the CDK stack, the local server and the tests all build it
  * from here. Attribute names are generic (`pk`, `sk`, `gsi1pk`...) because every entity shares
- * them; what each entity puts in them is in shared/db/keys.ts and docs/data-model.md.
+ * them; what each entity puts in them is in shared/db/item-keys.ts, partitions.ts,
+ * index-keys.ts and docs/data-model.md.
  */
 export const table = {
   partitionKey: 'pk',

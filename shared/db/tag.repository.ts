@@ -4,8 +4,10 @@ import { isAtOrBelow, type TagRecord, TagRecordSchema, tagPath } from '../model/
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
-import { indexKeys, keys, partitions } from './keys.ts';
+import * as indexKeys from './index-keys.ts';
+import * as keys from './item-keys.ts';
 import { done, doneWith, type Outcome } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll, queryPages } from './query.ts';
 import { checkWrite, deleteWrite, putWrite, setFields, transact, tryTransact, tryWriteOne, updateWrite, type Write } from './transact.ts';
 

@@ -1,5 +1,6 @@
 import { batchDelete, batchPut } from './batch.ts';
-import { keys, partitions } from './keys.ts';
+import * as keys from './item-keys.ts';
+import * as partitions from './partitions.ts';
 import { queryPages } from './query.ts';
 
 /**

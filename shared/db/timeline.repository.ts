@@ -1,8 +1,9 @@
 import { type Counter, localPeriodRange, periodOfAsset } from '../model/time-bucket.ts';
 import * as assetRepo from './asset.repository.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { countersOf, type Facet, facetsOf, lensFacetsOf, lensFacetsWrite, slotOf } from './items/bucket.ts';
-import { keys, partitions } from './keys.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { updateWrite, writeIfPresent } from './transact.ts';
 

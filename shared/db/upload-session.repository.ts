@@ -2,8 +2,8 @@ import { type UploadSessionRecord, UploadSessionRecordSchema } from '../model/up
 import type { QuotaCheck, UserRecord } from '../model/user.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { userWrites } from './items/user.ts';
-import { keys } from './keys.ts';
 import type { Outcome } from './outcome.ts';
 import { deleteWrite, putWrite, tryTransact, type Write, writeIfPresent, writeOne } from './transact.ts';
 

@@ -5,10 +5,11 @@ import { batchDelete, batchGet, chunk } from './batch.ts';
 import { syncedEntityOf } from './changes.ts';
 import { db } from './client.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { deletionWrites } from './items/deletion.ts';
 import { userCodec, userWrites } from './items/user.ts';
-import { keys, partitions } from './keys.ts';
 import { done, doneWith, type Outcome, refused } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, isCancelled, transact, tryTransact, tryWriteOne, updateWrite, type Write, writeIfPresent } from './transact.ts';
 

@@ -27,7 +27,8 @@ import { log } from '../core/log.ts';
 import { originalsStore } from '../storage/originals.ts';
 import { batchDelete } from './batch.ts';
 import { getItem } from './get.ts';
-import { keys, partitions } from './keys.ts';
+import * as keys from './item-keys.ts';
+import * as partitions from './partitions.ts';
 import { queryPages } from './query.ts';
 import { isCancelled, putWrite, transact, tryWriteOne, updateWrite, type Write } from './transact.ts';
 

@@ -1,8 +1,9 @@
 import type { WorkflowRecord } from '../model/workflow.ts';
 import { getItem } from './get.ts';
+import * as keys from './item-keys.ts';
 import { workflowCodec } from './items/workflow.ts';
-import { keys, partitions } from './keys.ts';
 import type { Outcome } from './outcome.ts';
+import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, putWrite, tryWriteOne, writeOne } from './transact.ts';
 

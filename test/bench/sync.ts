@@ -165,7 +165,7 @@ const measureSize = async (size: number): Promise<SizeResult> => {
   const { baseUrl, tableName, adminAuth } = stack;
   const { db } = await import('#shared/db/client.ts');
   const { queryAll } = await import('#shared/db/query.ts');
-  const { partitions } = await import('#shared/db/keys.ts');
+  const partitions = await import('#shared/db/partitions.ts');
   const sdk = await import('@immich/sdk-v3');
   const meter = meterReads(db);
   const label = count(size);

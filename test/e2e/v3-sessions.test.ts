@@ -3,7 +3,7 @@ import * as v3 from '@immich/sdk-v3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '#shared/core/crypto.ts';
 import { db } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { adminWithApiKey } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
 

@@ -8,8 +8,9 @@ import { handler as restoreAssetsHandler } from '#functions/trash/restore-assets
 import { handler as getAllAlbumsV3 } from '#functions/v3/album/get-all-albums.ts';
 import { handler as updateAssetV3 } from '#functions/v3/asset/update-asset.ts';
 import * as albumRepo from '#shared/db/album.repository.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { albumWrites } from '#shared/db/items/album.ts';
-import { keys, partitions } from '#shared/db/keys.ts';
+import * as partitions from '#shared/db/partitions.ts';
 import { queryAll } from '#shared/db/query.ts';
 import { tryWriteOne } from '#shared/db/transact.ts';
 import { summarize } from '#shared/model/album.ts';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getAlbumsHandler } from '#functions/album/get-all-albums.ts';
 import { handler as updateAlbumHandler } from '#functions/album/update-album-info.ts';
 import { handler as createPartnerHandler } from '#functions/v3/partner/create-partner.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, addToAlbum, albumInfo, createAlbum, trash } from '../support/library.ts';

@@ -9,7 +9,7 @@ import { handler as getMyKeyV3 } from '#functions/v3/api-key/get-my-api-key.ts';
 import { handler as updateKeyV3 } from '#functions/v3/api-key/update-api-key.ts';
 import { localRoutes, type Route, routes, webRoutes } from '#infra/routes.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { apiKeyPermissions } from '#shared/model/api-key-permission.ts';
 import { bearer, createApiKey, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';

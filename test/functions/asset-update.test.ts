@@ -4,7 +4,7 @@ import { handler as updateAssetsHandler } from '#functions/asset/update-assets.t
 import { handler as getAllPeopleHandler } from '#functions/person/get-all-people.ts';
 import { handler as getMyUserInfo } from '#functions/user/get-my-user-info.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { bearer, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo, trash, updateAsset } from '../support/library.ts';

@@ -10,7 +10,7 @@ import { handler as reassignByIdV3 } from '#functions/v3/face/reassign-faces-by-
 import { handler as createPersonV3 } from '#functions/v3/person/create-person.ts';
 import { handler as reassignV3 } from '#functions/v3/person/reassign-faces.ts';
 import { db } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, personNamed } from '../support/library.ts';

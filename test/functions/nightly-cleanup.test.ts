@@ -14,7 +14,7 @@ import { handler as getQueue } from '#functions/v3/queue/get-queue.ts';
 import { managedConnectionId } from '#infra/local/websocket-api.ts';
 import * as assetRepo from '#shared/db/asset.repository.ts';
 import * as connectionRepo from '#shared/db/connection.repository.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import * as memoryRepo from '#shared/db/memory.repository.ts';
 import * as userRepo from '#shared/db/user.repository.ts';
 import { nightlySlot, runNightlyTasks } from '#shared/services/nightly-tasks.service.ts';

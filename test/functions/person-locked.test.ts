@@ -13,7 +13,7 @@ import { handler as getAllPeopleV3 } from '#functions/v3/person/get-all-people.t
 import { handler as getPersonStatistics } from '#functions/v3/person/get-person-statistics.ts';
 import { handler as getPersonThumbnailV3 } from '#functions/v3/person/get-person-thumbnail.ts';
 import { db } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { bearer, freshUser, login, setupAccounts, unlockSession } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo } from '../support/library.ts';

@@ -6,7 +6,7 @@ import { handler as resetPinCode } from '#functions/v3/auth/reset-pin-code.ts';
 import { handler as setupPinCode } from '#functions/v3/auth/setup-pin-code.ts';
 import { handler as unlockSession } from '#functions/v3/auth/unlock-auth-session.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { bearer, ensureAdmin, fixtures, freshUser, login } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { tableItems } from '../support/table-items.ts';

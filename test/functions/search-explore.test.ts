@@ -6,7 +6,7 @@ import { handler as getExploreDataHandler } from '#functions/search/get-explore-
 import { handler as getSearchSuggestionsHandler } from '#functions/search/get-search-suggestions.ts';
 import { handler as searchMetadataHandler } from '#functions/search/search-metadata.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, assetInfo, trash, updateAsset } from '../support/library.ts';

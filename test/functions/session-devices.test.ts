@@ -9,7 +9,7 @@ import { handler as getSessions } from '#functions/v3/session/get-sessions.ts';
 import { handler as updateSession } from '#functions/v3/session/update-session.ts';
 import { hashSecret } from '#shared/core/crypto.ts';
 import { db } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { bearer, createApiKey, createUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 

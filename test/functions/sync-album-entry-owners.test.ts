@@ -6,7 +6,8 @@ import { handler as createPartnerHandler } from '#functions/v3/partner/create-pa
 import { handler as deleteUserAdminHandler } from '#functions/v3/user-admin/delete-user-admin.ts';
 import * as albumSyncRepo from '#shared/db/album-sync.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys, partitions } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
+import * as partitions from '#shared/db/partitions.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { appAlbums, serverAlbums } from '../support/album-views.ts';
 import { invoke } from '../support/invoke.ts';

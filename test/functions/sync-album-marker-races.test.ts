@@ -6,7 +6,7 @@ import { handler as deleteUserAdminHandler } from '#functions/v3/user-admin/dele
 import * as albumRepo from '#shared/db/album.repository.ts';
 import * as albumSyncRepo from '#shared/db/album-sync.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
 import { appAlbums, serverAlbums } from '../support/album-views.ts';
 import { invoke } from '../support/invoke.ts';

@@ -8,7 +8,8 @@ import { handler as createLinkHandler } from '#functions/shared-link/create-shar
 import * as albumRepo from '#shared/db/album.repository.ts';
 import * as assetRepo from '#shared/db/asset.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys, partitions } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
+import * as partitions from '#shared/db/partitions.ts';
 import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
 import { appAlbums, serverAlbums } from '../support/album-views.ts';
 import { invoke } from '../support/invoke.ts';

@@ -3,7 +3,7 @@ import * as albumRepo from '#shared/db/album.repository.ts';
 import { batchPut } from '#shared/db/batch.ts';
 import { db } from '#shared/db/client.ts';
 import { assetItem } from '#shared/db/items/asset.ts';
-import { partitions } from '#shared/db/keys.ts';
+import * as partitions from '#shared/db/partitions.ts';
 import * as syncScopes from '#shared/db/sync-scopes.ts';
 import type { AlbumRecord } from '#shared/model/album.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';

@@ -2,7 +2,7 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as nightlyHandler } from '#functions/nightly/run-nightly-tasks.ts';
 import { db } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { freshUser, setupAccounts } from '../support/accounts.ts';
 import { addPhoto, createAlbum } from '../support/library.ts';
 import { SyncClient } from '../support/sync-client.ts';

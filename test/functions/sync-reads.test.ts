@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as addUsersHandler } from '#functions/album/add-users-to-album.ts';
 import { handler as createPartnerHandler } from '#functions/partner/create-partner.ts';
-import { partitions } from '#shared/db/keys.ts';
+import * as partitions from '#shared/db/partitions.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, createAlbum } from '../support/library.ts';

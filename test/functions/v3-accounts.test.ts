@@ -32,7 +32,7 @@ import { handler as searchUsersAdmin } from '#functions/v3/user-admin/search-use
 import { handler as updateUserAdmin } from '#functions/v3/user-admin/update-user-admin.ts';
 import { handler as updateUserPreferencesAdmin } from '#functions/v3/user-admin/update-user-preferences-admin.ts';
 import { db, tableName } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { bearer, createApiKey, freshUser, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, trash } from '../support/library.ts';

@@ -16,7 +16,7 @@ import { handler as unlockSession } from '#functions/v3/auth/unlock-auth-session
 import { handler as createPartner } from '#functions/v3/partner/create-partner.ts';
 import * as assetMetadataRepo from '#shared/db/asset-metadata.repository.ts';
 import { assetItem } from '#shared/db/items/asset.ts';
-import { partitions } from '#shared/db/keys.ts';
+import * as partitions from '#shared/db/partitions.ts';
 import { queryAll } from '#shared/db/query.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { putItems } from '../support/bulk-write.ts';

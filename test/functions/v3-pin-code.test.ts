@@ -12,7 +12,7 @@ import { handler as createUserAdmin } from '#functions/v3/user-admin/create-user
 import { handler as updateUserAdmin } from '#functions/v3/user-admin/update-user-admin.ts';
 import { hashSecret } from '#shared/core/crypto.ts';
 import { db } from '#shared/db/client.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import * as sessionRepo from '#shared/db/session.repository.ts';
 import { bearer, createApiKey, freshUser, login, setupAccounts } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { batchDelete } from '#shared/db/batch.ts';
 import { changeIdAt, changeIdTime, newChangeId, syncedEntityOf } from '#shared/db/changes.ts';
-import { keys } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
 import { deleteWrite, putWrite, updateWrite } from '#shared/db/transact.ts';
 
 // Every synced item's write carries its change id: no write path can forget it (docs/data-model.md,

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Key, keys, type Partition, partitions } from '#shared/db/keys.ts';
+import * as keys from '#shared/db/item-keys.ts';
+import { assetIdOfPk, type Key, type Partition } from '#shared/db/keys.ts';
+import * as partitions from '#shared/db/partitions.ts';
 
 const doc = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'data-model.md'), 'utf8');
 
@@ -93,12 +95,16 @@ const built: Record<string, Key> = {
 };
 
 describe('docs/data-model.md', () => {
-  it('documents exactly the key shapes shared/db/keys.ts builds', () => {
+  it('documents exactly the key shapes shared/db/item-keys.ts builds', () => {
     expect(Object.fromEntries(documented())).toEqual(built);
   });
 
   it('has a builder for every key function', () => {
     expect(Object.keys(keys).length).toBe(Object.keys(built).length);
+  });
+
+  it('reads an asset id back from the key shared/db/item-keys.ts builds', () => {
+    expect(assetIdOfPk(keys.asset('abc-123').pk)).toBe('abc-123');
   });
 });
 
@@ -172,7 +178,7 @@ const builtPartitions: Record<string, Partition> = {
 };
 
 describe('docs/data-model.md, partitions', () => {
-  it('documents exactly the partitions shared/db/keys.ts builds', () => {
+  it('documents exactly the partitions shared/db/partitions.ts builds', () => {
     expect(Object.fromEntries(documentedPartitions())).toEqual(builtPartitions);
     expect(Object.keys(partitions).length).toBe(Object.keys(builtPartitions).length);
   });

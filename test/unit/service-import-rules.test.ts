@@ -20,7 +20,7 @@ const planted: Record<string, string> = {
   'shared/services/sync/planted.ts': "import { db } from '../../db/client.ts';\nexport const planted = db;\n",
   'shared/services/sync/planted-dto.ts': "import { x } from '../../dto/v1/user.ts';\nexport const planted = x;\n",
   'shared/services/media/planted.ts': "import { publish } from '../../realtime/publisher.ts';\nexport const planted = publish;\n",
-  'shared/services/media/steps/planted.ts': "import { keys } from '../../../db/keys.ts';\nexport const planted = keys;\n",
+  'shared/services/media/steps/planted.ts': "import * as keys from '../../../db/item-keys.ts';\nexport const planted = keys;\n",
   // Allowed: a repository, and of shared/realtime the outbox.
   'shared/services/sync/allowed.ts':
     "import { raise } from '../../realtime/outbox.ts';\nimport { getAsset } from '../../db/asset.repository.ts';\nexport const allowed = [raise, getAsset];\n",

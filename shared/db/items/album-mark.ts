@@ -1,5 +1,5 @@
 import { newChangeId } from '../changes.ts';
-import { keys } from '../keys.ts';
+import * as keys from '../item-keys.ts';
 import * as syncScopes from '../sync-scopes.ts';
 import { updateWrite, type Write } from '../transact.ts';
 

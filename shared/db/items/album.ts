@@ -10,7 +10,8 @@ import {
 import { type AssetRecord, statusOf } from '../../model/asset.ts';
 import { newChangeId } from '../changes.ts';
 import { codec } from '../codec.ts';
-import { indexKeys, keys } from '../keys.ts';
+import * as indexKeys from '../index-keys.ts';
+import * as keys from '../item-keys.ts';
 import { checkWrite, deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
 import { type AlbumMarkers, albumMarkerScopes, markAlbum, markerAttribute, markersOf } from './album-mark.ts';
 import { assetWrites } from './asset.ts';

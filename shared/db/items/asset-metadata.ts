@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { type AssetMetadataEntry, AssetMetadataRecordSchema, isJsonObject } from '../../model/asset-metadata.ts';
 import { codec } from '../codec.ts';
-import { keys } from '../keys.ts';
+import * as keys from '../item-keys.ts';
 import { checkWrite, deleteWrite, putWrite, type Write } from '../transact.ts';
 
 /**

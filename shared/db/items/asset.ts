@@ -10,7 +10,9 @@ import {
 } from '../../model/asset.ts';
 import { id } from '../../model/fields.ts';
 import { codec } from '../codec.ts';
-import { indexKeys, type Key, keys } from '../keys.ts';
+import * as indexKeys from '../index-keys.ts';
+import * as keys from '../item-keys.ts';
+import type { Key } from '../keys.ts';
 import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
 import { upgradeAsset } from './legacy.ts';
 

@@ -1,4 +1,4 @@
-import { keys } from '../keys.ts';
+import * as keys from '../item-keys.ts';
 import { putWrite, type Write } from '../transact.ts';
 
 /** How long a deletion is kept for the apps' sync: Immich's AUDIT_LOG_MAX_DURATION (100 days). */

@@ -1,6 +1,6 @@
 import { type AssetRecord, type AssetType, hiddenInStack } from '../../model/asset.ts';
 import { type BucketState, type Counter, periodOfAsset } from '../../model/time-bucket.ts';
-import { keys } from '../keys.ts';
+import * as keys from '../item-keys.ts';
 import { updateWrite, type Write } from '../transact.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { type AssetRecord, FaceEntrySchema, type FaceRecord, FaceRecordSchema, statusOf } from '../../model/asset.ts';
 import { codec } from '../codec.ts';
-import { indexKeys, keys } from '../keys.ts';
+import * as indexKeys from '../index-keys.ts';
+import * as keys from '../item-keys.ts';
 import { putWrite, updateWrite, type Write } from '../transact.ts';
 import { upgradeStatus } from './legacy.ts';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { foldName, type PersonRecord, PersonRecordSchema } from '../../model/person.ts';
 import { codec } from '../codec.ts';
-import { keys } from '../keys.ts';
+import * as keys from '../item-keys.ts';
 import { putWrite, updateWrite, type Write } from '../transact.ts';
 
 /** A person stored before `timelineFaceCount` was kept right has no `timelineCounted`: its count is read as unknown (null). */

@@ -5,7 +5,8 @@ import {
   SharedLinkSlugRecordSchema,
 } from '../../model/shared-link.ts';
 import { codec } from '../codec.ts';
-import { indexKeys, keys } from '../keys.ts';
+import * as indexKeys from '../index-keys.ts';
+import * as keys from '../item-keys.ts';
 import { deleteWrite, putWrite, updateWrite, type Write } from '../transact.ts';
 
 // The item's `type` is the entity; the link's own type is stored as `linkType`.

@@ -1,6 +1,7 @@
 import { type QuotaCheck, type UsageChange, type UserRecord, UserRecordSchema } from '../../model/user.ts';
 import { codec } from '../codec.ts';
-import { indexKeys, keys } from '../keys.ts';
+import * as indexKeys from '../index-keys.ts';
+import * as keys from '../item-keys.ts';
 import { checkWrite, deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
 
 export const userCodec = codec('user', UserRecordSchema);

@@ -222,7 +222,7 @@ export async function* ownedItems(library: OwnLibrary, options: { terms?: boolea
   const { personItem, personNameItem } = await import('#shared/db/items/person.ts');
   const { counterItemsOf } = await import('#shared/db/items/bucket.ts');
   const { stampPut } = await import('#shared/db/changes.ts');
-  const { keys } = await import('#shared/db/keys.ts');
+  const keys = await import('#shared/db/item-keys.ts');
   const { assetTerms } = await import('#shared/domain/terms.ts');
   const putItemOf = (write: { item: { Put?: { Item?: Record<string, unknown> } } }) => write.item.Put?.Item as Record<string, unknown>;
   const ownerId = library.assets[0]?.ownerId ?? '';

@@ -151,7 +151,7 @@ export const generate = async (
   const { sdk, db, tableName, baseUrl, adminAuth } = env;
   const { albumWrites, albumMemberCodec } = await import('#shared/db/items/album.ts');
   const { newChangeId } = await import('#shared/db/changes.ts');
-  const { keys } = await import('#shared/db/keys.ts');
+  const keys = await import('#shared/db/item-keys.ts');
   const putItemOf = (write: { item: { Put?: { Item?: Record<string, unknown> } } }) => write.item.Put?.Item as Record<string, unknown>;
   const rng = seeded(55_055);
   const { random, chance, pick, pickSkewed } = rng;
