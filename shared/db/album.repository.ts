@@ -6,18 +6,11 @@ import { batchDelete, batchGet, chunk } from './batch.ts';
 import { changeIdAt, newChangeId } from './changes.ts';
 import { getItem } from './get.ts';
 import * as keys from './item-keys.ts';
-import {
-  type AlbumSummaryItem,
-  albumCodec,
-  albumMemberCodec,
-  albumUserCodec,
-  albumWrites,
-  currentSummary,
-  readSummaryItem,
-} from './items/album.ts';
+import { type AlbumSummaryItem, albumCodec, albumMemberCodec, albumUserCodec, currentSummary, readSummaryItem } from './items/album.ts';
 import { type AlbumMarkers, albumMarkerScopes } from './items/album-mark.ts';
-import { auditWrites } from './items/audit.ts';
-import { deletionWrites } from './items/deletion.ts';
+import * as albumWrites from './items/album-writes.ts';
+import * as auditWrites from './items/audit-writes.ts';
+import * as deletionWrites from './items/deletion-writes.ts';
 import { done, type Outcome, refused } from './outcome.ts';
 import * as partitions from './partitions.ts';
 import { queryAll, queryPages } from './query.ts';

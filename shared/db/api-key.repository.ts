@@ -2,7 +2,7 @@ import { type ApiKeyListing, ApiKeyListingSchema, type ApiKeyRecord, ApiKeyRecor
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import * as keys from './item-keys.ts';
-import { userWrites } from './items/user.ts';
+import * as userWrites from './items/user-writes.ts';
 import type { Outcome } from './outcome.ts';
 import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';

@@ -9,8 +9,9 @@ import type { AssetMetadataEntry, AssetMetadataRecord } from '../model/asset-met
 import { batchDelete } from './batch.ts';
 import { getItem } from './get.ts';
 import * as keys from './item-keys.ts';
-import { assetMetadataCodec, assetMetadataWrites, type MetadataAsset } from './items/asset-metadata.ts';
-import { deletionWrites } from './items/deletion.ts';
+import { assetMetadataCodec, type MetadataAsset } from './items/asset-metadata.ts';
+import * as assetMetadataWrites from './items/asset-metadata-writes.ts';
+import * as deletionWrites from './items/deletion-writes.ts';
 import type { Key } from './keys.ts';
 import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';

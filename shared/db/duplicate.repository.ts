@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { AssetRecord } from '../model/asset.ts';
 import * as assetRepo from './asset.repository.ts';
 import * as keys from './item-keys.ts';
-import { assetWrites } from './items/asset.ts';
+import * as assetWrites from './items/asset-writes.ts';
 import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
 import { deleteWrite, isCancelled, putWrite, transact, updateWrite, type Write } from './transact.ts';

@@ -3,7 +3,7 @@ import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
 import * as indexKeys from './index-keys.ts';
 import * as keys from './item-keys.ts';
-import { deletionWrites } from './items/deletion.ts';
+import * as deletionWrites from './items/deletion-writes.ts';
 import { memoryCodec } from './items/memory.ts';
 import { done, doneWith, type Outcome, refused } from './outcome.ts';
 import * as partitions from './partitions.ts';

@@ -3,7 +3,7 @@ import type { AssetOcrRecord, OcrLineRecord } from '../model/ocr.ts';
 import { batchDelete, batchPut } from './batch.ts';
 import { getItem } from './get.ts';
 import * as keys from './item-keys.ts';
-import { deletionWrites } from './items/deletion.ts';
+import * as deletionWrites from './items/deletion-writes.ts';
 import { assetOcrCodec } from './items/ocr.ts';
 import { type Outcome, refused } from './outcome.ts';
 import * as partitions from './partitions.ts';

@@ -5,7 +5,7 @@ import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import * as indexKeys from './index-keys.ts';
 import * as keys from './item-keys.ts';
-import { deletionWrites } from './items/deletion.ts';
+import * as deletionWrites from './items/deletion-writes.ts';
 import { doneWith, type Outcome } from './outcome.ts';
 import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';

@@ -2,9 +2,10 @@ import type { SharedLinkKeyRecord, SharedLinkRecord, SharedLinkSlugRecord } from
 import { batchDelete, batchGet, chunk } from './batch.ts';
 import { getItem } from './get.ts';
 import * as keys from './item-keys.ts';
-import { albumWrites } from './items/album.ts';
-import { sharedLinkCodec, sharedLinkKeyCodec, sharedLinkSlugCodec, sharedLinkWrites } from './items/shared-link.ts';
-import { userWrites } from './items/user.ts';
+import * as albumWrites from './items/album-writes.ts';
+import { sharedLinkCodec, sharedLinkKeyCodec, sharedLinkSlugCodec } from './items/shared-link.ts';
+import * as sharedLinkWrites from './items/shared-link-writes.ts';
+import * as userWrites from './items/user-writes.ts';
 import { done, type Outcome, refused } from './outcome.ts';
 import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';

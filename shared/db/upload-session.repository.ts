@@ -3,7 +3,7 @@ import type { QuotaCheck, UserRecord } from '../model/user.ts';
 import { codec } from './codec.ts';
 import { getItem } from './get.ts';
 import * as keys from './item-keys.ts';
-import { userWrites } from './items/user.ts';
+import * as userWrites from './items/user-writes.ts';
 import type { Outcome } from './outcome.ts';
 import { deleteWrite, putWrite, tryTransact, type Write, writeIfPresent, writeOne } from './transact.ts';
 

@@ -41,7 +41,7 @@ const main = async (): Promise<string> => {
   const { db } = await import('#shared/db/client.ts');
   const sdk = await import('@immich/sdk-v3');
   const { assetItem, checksumItem } = await import('#shared/db/items/asset.ts');
-  const { albumWrites } = await import('#shared/db/items/album.ts');
+  const albumWrites = await import('#shared/db/items/album-writes.ts');
   const { counterItemsOf } = await import('#shared/db/items/bucket.ts');
   const { stampPut } = await import('#shared/db/changes.ts');
   const putItemOf = (write: { item: { Put?: { Item?: Record<string, unknown> } } }) => write.item.Put?.Item as Record<string, unknown>;

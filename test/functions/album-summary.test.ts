@@ -9,7 +9,7 @@ import { handler as getAllAlbumsV3 } from '#functions/v3/album/get-all-albums.ts
 import { handler as updateAssetV3 } from '#functions/v3/asset/update-asset.ts';
 import * as albumRepo from '#shared/db/album.repository.ts';
 import * as keys from '#shared/db/item-keys.ts';
-import { albumWrites } from '#shared/db/items/album.ts';
+import * as albumWrites from '#shared/db/items/album-writes.ts';
 import * as partitions from '#shared/db/partitions.ts';
 import { queryAll } from '#shared/db/query.ts';
 import { tryWriteOne } from '#shared/db/transact.ts';

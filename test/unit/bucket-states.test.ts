@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { bucketWrites, countersOf, slotOf } from '#shared/db/items/bucket.ts';
+import { countersOf, slotOf } from '#shared/db/items/bucket.ts';
+import * as bucketWrites from '#shared/db/items/bucket-writes.ts';
 import { bucketsFrom, matchesFilter } from '#shared/domain/time-buckets.ts';
 import { AssetStatsDto } from '#shared/dto/v1/timeline.ts';
 import type { AssetRecord } from '#shared/model/asset.ts';

@@ -1,8 +1,6 @@
 import * as v from 'valibot';
-import { type AssetMetadataEntry, AssetMetadataRecordSchema, isJsonObject } from '../../model/asset-metadata.ts';
+import { AssetMetadataRecordSchema, isJsonObject } from '../../model/asset-metadata.ts';
 import { codec } from '../codec.ts';
-import * as keys from '../item-keys.ts';
-import { checkWrite, deleteWrite, putWrite, type Write } from '../transact.ts';
 
 /**
  * The value is stored as its JSON text: it comes back exactly as sent (a DynamoDB map would turn
@@ -26,22 +24,3 @@ export interface MetadataAsset {
   id: string;
   ownerId: string;
 }
-
-export const assetMetadataWrites = {
-  /** A key's value (a new one, or replacing the one before: Immich's upsert replaces it whole), with its change id. */
-  put: (asset: MetadataAsset, entry: AssetMetadataEntry, updatedAt: string): Write =>
-    putWrite({
-      ...keys.assetMetadata(asset.id, entry.key),
-      type: 'assetMetadata',
-      assetId: asset.id,
-      ownerId: asset.ownerId,
-      key: entry.key,
-      value: JSON.stringify(entry.value),
-      updatedAt,
-    }),
-  /** The asset is still there: a metadata item is never written for an asset deleted meanwhile (it would outlive it). */
-  assetExists: (assetId: string): Write => checkWrite(keys.asset(assetId), { condition: 'attribute_exists(pk)' }),
-  /** A key that exists (a missing one cancels it: nothing to delete, nothing to record); its deletion record goes beside it. */
-  delete: (assetId: string, key: string): Write =>
-    deleteWrite(keys.assetMetadata(assetId, key), { condition: 'present', sync: 'recorded' }),
-};

@@ -4,7 +4,6 @@ import {
   AssetRecordSchema,
   type AssetStatus,
   hiddenInStack,
-  type PhotoEdit,
   PhotoEditSchema,
   searchableExifFields,
 } from '../../model/asset.ts';
@@ -13,7 +12,7 @@ import { codec } from '../codec.ts';
 import * as indexKeys from '../index-keys.ts';
 import * as keys from '../item-keys.ts';
 import type { Key } from '../keys.ts';
-import { deleteWrite, putWrite, setFields, updateWrite, type Write } from '../transact.ts';
+import { setFields, updateWrite, type Write } from '../transact.ts';
 import { upgradeAsset } from './legacy.ts';
 
 /** The item's `type` is the entity (`asset`); the asset's own type is stored as `assetType`. */
@@ -51,10 +50,10 @@ export type CountedState = Pick<AssetRecord, 'id' | 'isFavorite' | 'visibility' 
   exif: Pick<AssetRecord['exif'], 'city' | 'state' | 'country'>;
 };
 
-const placeFields = ['city', 'state', 'country'] as const;
+export const placeFields = ['city', 'state', 'country'] as const;
 
 /** These EXIF fields are still as read (each equal, or null or absent when read so). */
-const exifAsRead = <F extends keyof AssetRecord['exif']>(exif: Pick<AssetRecord['exif'], F>, fields: readonly F[]) => {
+export const exifAsRead = <F extends keyof AssetRecord['exif']>(exif: Pick<AssetRecord['exif'], F>, fields: readonly F[]) => {
   const parts: string[] = [];
   const names: Record<string, string> = { '#exif': 'exif' };
   const values: Record<string, unknown> = {};
@@ -119,7 +118,7 @@ export const statusAsRead = (asset: Pick<AssetRecord, 'visibility' | 'deletedAt'
  * The asset exists, is in `albumCount` albums, is still in the `counted` state, and (with
  * `stackWas`) still in the stack it was read in, or in none (each when given).
  */
-const conditionOn = (albumCount: number | undefined, counted: CountedState | undefined, stackWas?: string | null) => {
+export const conditionOn = (albumCount: number | undefined, counted: CountedState | undefined, stackWas?: string | null) => {
   const parts = ['attribute_exists(pk)'];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -175,7 +174,10 @@ const conditionOn = (albumCount: number | undefined, counted: CountedState | und
 };
 
 /** A condition, and the asset's `faceIds` still the list given (absent or empty when it is empty). */
-const withFaces = (condition: ReturnType<typeof conditionOn>, faceIds: readonly string[] | undefined): ReturnType<typeof conditionOn> => {
+export const withFaces = (
+  condition: ReturnType<typeof conditionOn>,
+  faceIds: readonly string[] | undefined,
+): ReturnType<typeof conditionOn> => {
   if (faceIds === undefined) return condition;
   const names = { ...condition.names, '#faceIdsWere': 'faceIds' };
   return faceIds.length === 0
@@ -196,7 +198,7 @@ const withFaces = (condition: ReturnType<typeof conditionOn>, faceIds: readonly 
  * owner's by-update index (the mobile app's delta sync); a new stack sets whether it hides the
  * asset (what the counters' condition reads).
  */
-const setWhere = (
+export const setWhere = (
   assetId: string,
   fields: Partial<AssetRecord>,
   condition: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> },
@@ -217,182 +219,6 @@ const setWhere = (
     names: { ...names, ...condition.names },
     values: { ...values, ...condition.values },
   });
-};
-
-export const assetWrites = {
-  create: (asset: AssetRecord): Write => putWrite(assetItem(asset), { condition: 'absent' }),
-  /** The file's checksum, claimed for the asset: `duplicate` when the owner has an asset of it already. */
-  claimChecksum: (asset: AssetRecord): Write<'duplicate'> =>
-    putWrite(checksumItem(asset.ownerId, asset.checksum, asset.id), { condition: 'absent', refusal: 'duplicate' }),
-  releaseChecksum: (asset: AssetRecord): Write => deleteWrite(keys.checksum(asset.ownerId, asset.checksum)),
-  /** The asset's entry under its device (GET /asset/device/:deviceId, POST /asset/exist). */
-  addToDevice: (asset: AssetRecord): Write =>
-    putWrite({
-      ...keys.deviceAsset(asset.ownerId, asset.deviceId, asset.id),
-      type: 'deviceAsset',
-      assetId: asset.id,
-      deviceAssetId: asset.deviceAssetId,
-      isVisible: asset.visibility !== 'hidden',
-    }),
-  removeFromDevice: (asset: AssetRecord): Write => deleteWrite(keys.deviceAsset(asset.ownerId, asset.deviceId, asset.id)),
-  /**
-   * Sets fields of an existing asset. With `albumCount`, only while it is still in that many
-   * albums (the writes that copy its status to its album entries found them all); with `counted`,
-   * only while it is still in the timeline state it was read in (its counters move in the same
-   * transaction: shared/db/items/bucket.ts).
-   * With `faceIds` (the faces whose status copies the same transaction sets), only while the asset
-   * still has exactly those: a face recognised meanwhile (docs/faces.md) would keep an old copy.
-   */
-  set: (assetId: string, fields: Partial<AssetRecord>, albumCount?: number, counted?: CountedState, faceIds?: readonly string[]): Write =>
-    setWhere(assetId, fields, withFaces(conditionOn(albumCount, counted), faceIds)),
-  /**
-   * Puts an asset in a duplicate group or takes it out of one (`duplicateId` null), only while it
-   * is still in the group it was read in (`was`; null: none): a new change id and `updatedAt`, as
-   * Immich's update of the asset, so the apps' delta sync and the timeline see it. With `detectedAt`,
-   * also when duplicate detection looked at it.
-   */
-  setDuplicate: (assetId: string, duplicateId: string | null, was: string | null, updatedAt: string, detectedAt?: string): Write =>
-    setWhere(
-      assetId,
-      { duplicateId, updatedAt, ...(detectedAt ? { duplicatesDetectedAt: detectedAt } : {}) },
-      was === null
-        ? {
-            expression: 'attribute_exists(pk) AND (attribute_not_exists(#wasDuplicate) OR attribute_type(#wasDuplicate, :dupNull))',
-            names: { '#wasDuplicate': 'duplicateId' },
-            values: { ':dupNull': 'NULL' },
-          }
-        : {
-            expression: 'attribute_exists(pk) AND #wasDuplicate = :wasDuplicate',
-            names: { '#wasDuplicate': 'duplicateId' },
-            values: { ':wasDuplicate': was },
-          },
-    ),
-  /** Marks when duplicate detection looked at an asset (no change id: nothing the apps see changes). */
-  markDuplicatesDetected: (assetId: string, detectedAt: string): Write =>
-    updateWrite(keys.asset(assetId), 'SET duplicatesDetectedAt = :at', {
-      condition: 'present',
-      sync: 'unsent',
-      values: { ':at': detectedAt },
-    }),
-  /**
-   * Sets an asset's place names (reverse geocoding: docs/places.md) and moves it in the place
-   * indexes, only while its position and its timeline state are still those read (the counters'
-   * place facets move in the same transaction) and its names still those it was found with.
-   */
-  setPlaces: (
-    asset: AssetRecord,
-    places: Pick<AssetRecord['exif'], 'city' | 'state' | 'country'>,
-    geocoded: boolean,
-    updatedAt: string,
-  ): Write => {
-    const after = { ...asset.exif, ...places };
-    const indexed = indexKeys.exif(asset.ownerId, after, placeFields);
-    // The counted state and the place names as read (conditionOn), and the position as read.
-    const condition = conditionOn(undefined, asset);
-    const position = exifAsRead(asset.exif, ['latitude', 'longitude']);
-    return setWhere(
-      asset.id,
-      {
-        'exif.city': places.city,
-        'exif.state': places.state,
-        'exif.country': places.country,
-        geocoded,
-        updatedAt,
-        ...indexed,
-        ...indexKeys.geo(asset.ownerId, after),
-      } as Partial<AssetRecord>,
-      {
-        expression: [condition.expression, ...position.parts].join(' AND '),
-        names: { ...condition.names, ...position.names },
-        values: { ...condition.values, ...position.values },
-      },
-      placeFields.map((field) => `ix_${field}`).filter((name) => !(name in indexed)),
-    );
-  },
-  /**
-   * Puts an asset with a position in the map index (`ix_geo`), where an asset stored before it
-   * lacks it (the places job over a library: docs/places.md). Not a change a client sees.
-   */
-  indexPosition: (asset: AssetRecord): Write =>
-    updateWrite(keys.asset(asset.id), 'SET ix_geo = :geo', {
-      condition: 'present',
-      sync: 'unsent',
-      values: { ':geo': indexKeys.geo(asset.ownerId, asset.exif).ix_geo },
-    }),
-  /**
-   * Records a video's encoded version (its key), or with none removes it (docs/media.md,
-   * "Transcoding"), only while the asset exists. No change a client syncs: the encoded version is
-   * not in an asset's answer, only served (no change id, updatedAt kept).
-   */
-  setEncodedVideo: (assetId: string, key: string | undefined): Write =>
-    key
-      ? updateWrite(keys.asset(assetId), 'SET #encoded = :encoded', {
-          condition: 'present',
-          sync: 'unsent',
-          names: { '#encoded': 'encodedVideoPath' },
-          values: { ':encoded': key },
-        })
-      : updateWrite(keys.asset(assetId), 'REMOVE #encoded', {
-          condition: 'present',
-          sync: 'unsent',
-          names: { '#encoded': 'encodedVideoPath' },
-        }),
-  /**
-   * Records that the asset's CLIP embedding was added to its owner's index under `model`
-   * (docs/search.md), only while the asset exists; nothing a client syncs (no change id).
-   */
-  setSmartSearch: (assetId: string, model: string, at: string): Write =>
-    updateWrite(keys.asset(assetId), 'SET smartSearchAt = :at, smartSearchModel = :model', {
-      condition: 'present',
-      sync: 'unsent',
-      values: { ':at': at, ':model': model },
-    }),
-  /** Sets fields of an asset whose photo edits are still `edits` (the media function's edited files). */
-  setIfEdits: (assetId: string, edits: readonly PhotoEdit[], fields: Partial<AssetRecord>): Write =>
-    setWhere(assetId, fields, { expression: '#edits = :editsAsRead', names: { '#edits': 'edits' }, values: { ':editsAsRead': edits } }),
-  /**
-   * Sets an asset's stack (and whether it hides it), only while it is in the state and the stack
-   * it was read in: two changes of stacks racing for one asset cannot both land.
-   */
-  setStack: (asset: AssetRecord, stack: AssetRecord['stack'], updatedAt: string): Write => {
-    const { expression, names, values } = setFields({
-      stack,
-      updatedAt,
-      gsi2sk: indexKeys.assetsByUpdate('', updatedAt, asset.id).gsi2sk,
-      stackHidden: hiddenInStack({ id: asset.id, stack }),
-    });
-    const condition = conditionOn(undefined, asset, asset.stack?.id ?? null);
-    return updateWrite(keys.asset(asset.id), expression, {
-      condition: condition.expression,
-      names: { ...names, ...condition.names },
-      values: { ...values, ...condition.values },
-    });
-  },
-  /**
-   * Deletes an existing asset that is still in `albumCount` albums and in the timeline state it was
-   * read in; with `faceIds` (the faces deleted after it), only while the asset still has exactly those.
-   */
-  delete: (assetId: string, albumCount: number, counted: CountedState, faceIds?: readonly string[]): Write => {
-    const condition = withFaces(conditionOn(albumCount, counted), faceIds);
-    return deleteWrite(keys.asset(assetId), {
-      condition: condition.expression,
-      names: condition.names,
-      values: condition.values,
-      sync: 'recorded',
-    });
-  },
-  /**
-   * The asset's entry in its owner's trash (`deletedAt` its time in the trash), written and deleted
-   * with every change of its `deletedAt`: what the nightly clean-up finds expired trash by.
-   */
-  trashEntry: (asset: Pick<AssetRecord, 'id' | 'ownerId'>, deletedAt: string): Write =>
-    putWrite({ ...keys.trashEntry(asset.ownerId, deletedAt, asset.id), type: 'trashEntry', assetId: asset.id }),
-  /** The reverse (none to delete, for an asset trashed before the entries existed: "Earlier shapes"). */
-  dropTrashEntry: (asset: Pick<AssetRecord, 'id' | 'ownerId'>, deletedAt: string): Write =>
-    deleteWrite(keys.trashEntry(asset.ownerId, deletedAt, asset.id)),
-  /** One more (or one fewer) album holding the asset. */
-  addAlbumCount: (assetId: string, delta: 1 | -1): Write =>
-    updateWrite(keys.asset(assetId), 'ADD albumCount :delta', { condition: 'present', values: { ':delta': delta }, sync: 'unsent' }),
 };
 
 /**

@@ -1,5 +1,4 @@
 import * as keys from '../item-keys.ts';
-import { putWrite, type Write } from '../transact.ts';
 
 /** How long a deletion is kept for the apps' sync: Immich's AUDIT_LOG_MAX_DURATION (100 days). */
 const auditRetentionDays = 100;
@@ -7,7 +6,7 @@ const auditRetentionDays = 100;
 /** Immich's audit entity types. */
 export type AuditEntityType = 'ASSET' | 'ALBUM';
 
-const auditItem = (ownerId: string, entityType: AuditEntityType, entityId: string, createdAt: string) => ({
+export const auditItem = (ownerId: string, entityType: AuditEntityType, entityId: string, createdAt: string) => ({
   ...keys.audit(ownerId, entityType, createdAt, entityId),
   type: 'audit',
   entityType,
@@ -18,9 +17,3 @@ const auditItem = (ownerId: string, entityType: AuditEntityType, entityId: strin
   // DynamoDB's TTL removes it once Immich's cleanup job would have (reads check it too).
   ttl: Math.ceil(new Date(createdAt).getTime() / 1000) + auditRetentionDays * 86_400,
 });
-
-export const auditWrites = {
-  /** Records a deletion, in the same transaction as the deletion itself. */
-  deleted: (ownerId: string, entityType: AuditEntityType, entityId: string, at = new Date().toISOString()): Write =>
-    putWrite(auditItem(ownerId, entityType, entityId, at)),
-};

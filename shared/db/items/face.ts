@@ -2,7 +2,6 @@ import { type AssetRecord, FaceEntrySchema, type FaceRecord, FaceRecordSchema, s
 import { codec } from '../codec.ts';
 import * as indexKeys from '../index-keys.ts';
 import * as keys from '../item-keys.ts';
-import { putWrite, updateWrite, type Write } from '../transact.ts';
 import { upgradeStatus } from './legacy.ts';
 
 export const faceCodec = codec('face', FaceRecordSchema);
@@ -33,26 +32,5 @@ export const showsCondition = (personId: string | null): { condition: string; va
     ? { condition: 'attribute_exists(pk) AND attribute_not_exists(personId)' }
     : { condition: 'personId = :person', values: { ':person': personId } };
 
-export const faceWrites = {
-  /** A new face; `refusal`: what it being there already means to the caller. */
-  create: <const Reason extends string = never>(face: FaceRecord, asset: AssetRecord, options: { refusal?: Reason } = {}): Write<Reason> =>
-    putWrite(faceItem(face, asset), { condition: 'absent', ...options }),
-  /**
-   * Moves a face to another person (a merge), or gives a face without a person one (a name given
-   * to it, recognition); `from`, when given, is whom it must still show (null: no one).
-   */
-  reassign: (face: { id: string; assetId: string; fileCreatedAt: string }, personId: string, from?: string | null): Write => {
-    const still = from === undefined ? { condition: 'present' } : showsCondition(from);
-    return updateWrite(keys.assetFace(face.assetId, face.id), 'SET personId = :to, gsi2pk = :gsi2pk, gsi2sk = :gsi2sk', {
-      condition: still.condition,
-      values: {
-        ':to': personId,
-        ...prefixed(indexKeys.personFaces(personId, face.fileCreatedAt, face.assetId, face.id)),
-        ...still.values,
-      },
-    });
-  },
-};
-
-const prefixed = (attributes: Record<string, string>) =>
+export const prefixed = (attributes: Record<string, string>) =>
   Object.fromEntries(Object.entries(attributes).map(([key, value]) => [`:${key}`, value]));

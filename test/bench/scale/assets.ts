@@ -217,7 +217,8 @@ export const ownLibrary = (rng: Rng, ownerId: string, count: number, people: num
  * v1.100's text-search postings with `terms`, faces, the timeline counters.
  */
 export async function* ownedItems(library: OwnLibrary, options: { terms?: boolean } = {}): AsyncGenerator<Record<string, unknown>> {
-  const { assetItem, assetWrites, checksumItem } = await import('#shared/db/items/asset.ts');
+  const { assetItem, checksumItem } = await import('#shared/db/items/asset.ts');
+  const assetWrites = await import('#shared/db/items/asset-writes.ts');
   const { faceItem } = await import('#shared/db/items/face.ts');
   const { personItem, personNameItem } = await import('#shared/db/items/person.ts');
   const { counterItemsOf } = await import('#shared/db/items/bucket.ts');

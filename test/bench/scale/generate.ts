@@ -149,7 +149,8 @@ export const generate = async (
   log: (line: string) => void = () => {},
 ): Promise<ScaleLibrary> => {
   const { sdk, db, tableName, baseUrl, adminAuth } = env;
-  const { albumWrites, albumMemberCodec } = await import('#shared/db/items/album.ts');
+  const { albumMemberCodec } = await import('#shared/db/items/album.ts');
+  const albumWrites = await import('#shared/db/items/album-writes.ts');
   const { newChangeId } = await import('#shared/db/changes.ts');
   const keys = await import('#shared/db/item-keys.ts');
   const putItemOf = (write: { item: { Put?: { Item?: Record<string, unknown> } } }) => write.item.Put?.Item as Record<string, unknown>;
