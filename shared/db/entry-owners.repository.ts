@@ -6,26 +6,19 @@
  */
 import * as albumSyncRepo from './album-sync.repository.ts';
 import { batchGet } from './batch.ts';
-import { getItem } from './get.ts';
 import * as keys from './item-keys.ts';
 import { entryOwnersOfItem, markAlbum } from './items/album-mark.ts';
 import { assetIdOfPk } from './keys.ts';
+import * as migrationsRepo from './migrations.repository.ts';
 import * as partitions from './partitions.ts';
 import { queryAll } from './query.ts';
-import { checkWrite, isCancelled, transact, transactGroups, tryWriteOne, updateWrite, writeOne } from './transact.ts';
+import { checkWrite, isCancelled, transact, transactGroups, tryWriteOne, updateWrite } from './transact.ts';
 
 /** Whether the table's entry owners are learnt (the migrations item's `entryOwners`: docs/data-model.md, "Earlier shapes"). */
-export const entryOwnersLearnt = async (): Promise<boolean> => (await getItem(keys.migrations()))?.entryOwners !== undefined;
+export const entryOwnersLearnt = (): Promise<boolean> => migrationsRepo.migrationDone('entryOwners');
 
 /** Marks them learnt, at `at`. */
-export const markEntryOwnersLearnt = async (at: string): Promise<void> => {
-  await writeOne(
-    updateWrite(keys.migrations(), 'SET #type = :type, entryOwners = :at', {
-      names: { '#type': 'type' },
-      values: { ':type': 'systemMetadata', ':at': at },
-    }),
-  );
-};
+export const markEntryOwnersLearnt = (at: string): Promise<void> => migrationsRepo.markMigrationDone('entryOwners', at);
 
 /** Every user's id (Query gsi1 `USERS`). */
 export const userIds = async (): Promise<string[]> =>

@@ -21,6 +21,7 @@ import { personCodec } from './items/person.ts';
 import { stackCodec } from './items/stack.ts';
 import { userCodec } from './items/user.ts';
 import type { Partition } from './keys.ts';
+import * as migrationsRepo from './migrations.repository.ts';
 import * as partitions from './partitions.ts';
 import * as partnerRepo from './partner.repository.ts';
 import { queryAll, queryPages } from './query.ts';
@@ -408,17 +409,10 @@ export const indexUsers = async (): Promise<string[]> => {
 };
 
 /** Whether the table's change ids migration is done (the migrations item's `changeIds`: docs/data-model.md, "Earlier shapes"). */
-export const changeIdsMigrated = async (): Promise<boolean> => (await getItem(keys.migrations()))?.changeIds !== undefined;
+export const changeIdsMigrated = (): Promise<boolean> => migrationsRepo.migrationDone('changeIds');
 
-/** Marks the table's change ids migration done, at `at` (the migrations item, made by the first mark). */
-export const markChangeIdsMigrated = async (at: string): Promise<void> => {
-  await writeOne(
-    updateWrite(keys.migrations(), 'SET #type = :type, changeIds = :at', {
-      names: { '#type': 'type' },
-      values: { ':type': 'systemMetadata', ':at': at },
-    }),
-  );
-};
+/** Marks the table's change ids migration done, at `at`. */
+export const markChangeIdsMigrated = (at: string): Promise<void> => migrationsRepo.markMigrationDone('changeIds', at);
 
 /** Marks a session's app to start its sync over, or clears that: the session and its listing, in one transaction. */
 export const setPendingSyncReset = async (userId: string, tokenHash: string, pending: boolean): Promise<void> => {

@@ -1,15 +1,15 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as removeUserHandler } from '#functions/album/remove-user-from-album.ts';
 import { handler as nightlyHandler } from '#functions/nightly/run-nightly-tasks.ts';
 import { handler as createPartnerHandler } from '#functions/v3/partner/create-partner.ts';
 import { handler as deleteUserAdminHandler } from '#functions/v3/user-admin/delete-user-admin.ts';
-import * as albumSyncRepo from '#shared/db/album-sync.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import * as keys from '#shared/db/item-keys.ts';
 import * as partitions from '#shared/db/partitions.ts';
 import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
 import { appAlbums, serverAlbums } from '../support/album-views.ts';
+import { duringDeploy } from '../support/deployment.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, addToAlbum, createAlbum, lock, shareAlbum, trash, updateAsset } from '../support/library.ts';
 import { SyncClient } from '../support/sync-client.ts';
@@ -205,22 +205,12 @@ describe("an album's entries' owners", () => {
     expect(app.exifs.get(theirs)?.description).not.toBe('Before learning');
 
     // A deploy whose old functions may still run: the tick waits (and records when the generation was first seen).
-    await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.deployment(), type: 'deployment', generation: 'owners' } }));
-    try {
+    await duringDeploy('owners', async (drained) => {
       await tick();
       expect((await summary(album))?.entryOwnersLearnt).toBeUndefined();
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.deployment(),
-          UpdateExpression: 'SET seenAt = :then',
-          ExpressionAttributeValues: { ':then': Date.now() - albumSyncRepo.deployDrainMs - 1_000 },
-        }),
-      );
+      await drained();
       await tick();
-    } finally {
-      await db.send(new DeleteCommand({ TableName: tableName, Key: keys.deployment() }));
-    }
+    });
     expect((await summary(album))?.entryOwnersLearnt).toBe(true);
     expect(await entryOwners(album)).toEqual([owner.id, member.id].sort());
     expect((await db.send(new GetCommand({ TableName: tableName, Key: keys.migrations() }))).Item?.entryOwners).toEqual(expect.any(String));

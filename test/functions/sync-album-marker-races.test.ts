@@ -1,14 +1,14 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as deleteAlbumHandler } from '#functions/album/delete-album.ts';
 import { handler as restoreUserHandler } from '#functions/user/restore-user.ts';
 import { handler as deleteUserAdminHandler } from '#functions/v3/user-admin/delete-user-admin.ts';
 import * as albumRepo from '#shared/db/album.repository.ts';
-import * as albumSyncRepo from '#shared/db/album-sync.repository.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import * as keys from '#shared/db/item-keys.ts';
 import { bearer, freshUser, setupAccounts, unlockSession } from '../support/accounts.ts';
 import { appAlbums, serverAlbums } from '../support/album-views.ts';
+import { duringDeploy } from '../support/deployment.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, addToAlbum, createAlbum, lock, shareAlbum } from '../support/library.ts';
 import { SyncClient } from '../support/sync-client.ts';
@@ -172,14 +172,13 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
     expect((await app.sync()).map((line) => line.type)).toEqual(['SyncCompleteV1']);
 
     // The deploy completes: its custom resource writes the functions' new generation.
-    await db.send(new PutCommand({ TableName: tableName, Item: { ...keys.deployment(), type: 'deployment', generation: 'next' } }));
     const deployment = async () => (await db.send(new GetCommand({ TableName: tableName, Key: keys.deployment() }))).Item;
     const oldRunAdds = async (photo: string) => {
       const before = (await db.send(new GetCommand({ TableName: tableName, Key: keys.albumSyncMark(owner.id) }))).Item;
       expect((await addToAlbum(owner.accessToken, album, [photo])).status).toBe(200);
       await db.send(new PutCommand({ TableName: tableName, Item: before }));
     };
-    try {
+    await duringDeploy('next', async (drained) => {
       const lines = await app.sync();
       expect(lines.filter((line) => line.type === 'AlbumToAssetV1').map((line) => line.data.assetId)).toEqual([b]);
       // The first sync under it recorded when it saw it; while the runs the old functions began
@@ -194,21 +193,12 @@ describe('the album sync marker never lets a sync skip what the app needs', () =
       expect((await db.send(new GetCommand({ TableName: tableName, Key: keys.albumSyncMark(owner.id) }))).Item?.learnt).toBe('none');
 
       // Once those runs are over, a sync learns the marker under the new generation; the one after is quiet.
-      await db.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: keys.deployment(),
-          UpdateExpression: 'SET seenAt = :then',
-          ExpressionAttributeValues: { ':then': Date.now() - albumSyncRepo.deployDrainMs - 1_000 },
-        }),
-      );
+      await drained();
       await app.sync();
       expect((await app.sync()).map((line) => line.type)).toEqual(['SyncCompleteV1']);
       expect(appAlbums(app)).toEqual(await serverAlbums(owner.id));
       const learnt = (await db.send(new GetCommand({ TableName: tableName, Key: keys.albumSyncMark(owner.id) }))).Item;
       expect(learnt).toMatchObject({ learnt: 'next' });
-    } finally {
-      await db.send(new DeleteCommand({ TableName: tableName, Key: keys.deployment() }));
-    }
+    });
   });
 });
