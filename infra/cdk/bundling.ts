@@ -105,12 +105,21 @@ export const lazyModules = {
  */
 export const realtimeClientModule = '@aws-sdk/client-apigatewaymanagementapi';
 
+/**
+ * MediaConvert's client, bundled apart the same way (node_modules/.mediaconvert-client/,
+ * `mediaConvertClientFiles`) and copied beside the transcode function only: it submits a long
+ * video's job (shared/media/mediaconvert.ts), and inside the bundle its 300 KB of schemas were
+ * compiled at every cold start, about 20 ms (docs/benchmarks.md).
+ */
+export const mediaConvertClientModule = '@aws-sdk/client-mediaconvert';
+
 /** Every lazily loaded module's name: external to every bundle (a data folder, `.places`, is no module). */
 export const lazyModuleNames = (): string[] => [
   ...Object.values(lazyModules)
     .flatMap((group) => Object.keys(group))
     .filter((name) => !name.startsWith('.')),
   realtimeClientModule,
+  mediaConvertClientModule,
 ];
 
 /** The files of the groups a route loads: where they are in this project, and where they go beside a bundle. */
@@ -121,36 +130,41 @@ export const lazyModuleFiles = (groups: readonly LazyGroup[]): BesideFile[] =>
     ),
   );
 
-const realtimeClientDir = join(root, 'node_modules', '.realtime-client');
-
 /**
- * The management API's client bundled into one module (built again when its package changes),
- * and where it goes beside a function's bundle: a package of that name, so the function's
- * `import()` of it resolves there, as Node resolves any package.
+ * An SDK client bundled into one module (built again when its package changes), and where it goes
+ * beside a function's bundle: a package of that name, so the function's `import()` of it resolves
+ * there, as Node resolves any package.
  */
-export const realtimeClientFiles = (): BesideFile[] => {
-  const bundle = join(realtimeClientDir, 'index.mjs');
-  const manifest = join(root, 'node_modules', realtimeClientModule, 'package.json');
+const clientApart = (module: string, dirName: string): BesideFile[] => {
+  const dir = join(root, 'node_modules', dirName);
+  const bundle = join(dir, 'index.mjs');
+  const manifest = join(root, 'node_modules', module, 'package.json');
   const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
-  const stamp = join(realtimeClientDir, 'package.json');
+  const stamp = join(dir, 'package.json');
   const current = existsSync(stamp) && (JSON.parse(readFileSync(stamp, 'utf8')) as { version?: string }).version === version;
   if (!current || !existsSync(bundle) || statSync(bundle).size === 0) {
-    mkdirSync(realtimeClientDir, { recursive: true });
+    mkdirSync(dir, { recursive: true });
     const { entryPoints: _entry, outfile: _out, external, ...options } = esbuildOptions('package.json', bundle);
     buildSync({
       ...options,
-      stdin: { contents: `export * from '${realtimeClientModule}';`, resolveDir: root, loader: 'js' },
+      stdin: { contents: `export * from '${module}';`, resolveDir: root, loader: 'js' },
       outfile: bundle,
-      external: (external ?? []).filter((name) => name !== realtimeClientModule),
+      external: (external ?? []).filter((name) => name !== module),
     });
-    writeFileSync(stamp, `${JSON.stringify({ name: realtimeClientModule, version, type: 'module', main: 'index.mjs' })}\n`);
+    writeFileSync(stamp, `${JSON.stringify({ name: module, version, type: 'module', main: 'index.mjs' })}\n`);
   }
-  const to = join('node_modules', ...realtimeClientModule.split('/'));
+  const to = join('node_modules', ...module.split('/'));
   return [
     { from: bundle, to: join(to, 'index.mjs') },
     { from: stamp, to: join(to, 'package.json') },
   ];
 };
+
+/** The management API's client, bundled apart (`realtimeClientModule`). */
+export const realtimeClientFiles = (): BesideFile[] => clientApart(realtimeClientModule, '.realtime-client');
+
+/** MediaConvert's client, bundled apart (`mediaConvertClientModule`). */
+export const mediaConvertClientFiles = (): BesideFile[] => clientApart(mediaConvertClientModule, '.mediaconvert-client');
 
 /** The same settings as esbuild build options, for the bench. */
 export const esbuildOptions = (entry: string, outfile: string): BuildOptions => ({

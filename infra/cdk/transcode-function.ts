@@ -15,7 +15,7 @@ import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js'
 import { Construct } from 'constructs';
 import { eventFunctions } from '../routes.ts';
 import { lambdaBinaryPath } from '../tools/lambda-binaries.ts';
-import { copyBeside, lambdaBundling } from './bundling.ts';
+import { copyBeside, lambdaBundling, mediaConvertClientFiles } from './bundling.ts';
 import { acknowledgeEventFunction, deadLetterQueue, eventFunctionRole } from './event-function.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -178,6 +178,8 @@ export class TranscodeFunction extends Construct {
         commandHooks: copyBeside([
           { from: ffmpeg, to: join('bin', 'ffmpeg') },
           { from: ffprobe, to: join('bin', 'ffprobe') },
+          // MediaConvert's client, loaded when a long video is submitted (infra/cdk/bundling.ts).
+          ...mediaConvertClientFiles(),
         ]),
       }),
     });

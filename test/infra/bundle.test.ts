@@ -20,7 +20,14 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { build } from 'esbuild';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { esbuildOptions, lazyModuleFiles, lazyModules, realtimeClientFiles } from '#infra/cdk/bundling.ts';
+import {
+  esbuildOptions,
+  lazyModuleFiles,
+  lazyModules,
+  mediaConvertClientFiles,
+  mediaConvertClientModule,
+  realtimeClientFiles,
+} from '#infra/cdk/bundling.ts';
 import { type LazyGroup, type Route, routes, webRoutes } from '#infra/routes.ts';
 import { modelFiles } from '#infra/tools/upload-model.ts';
 import { deployedAssembly } from '../support/assembly.ts';
@@ -169,6 +176,20 @@ console.log(JSON.stringify(failed));`,
         rmSync(dir, { recursive: true, force: true });
       }
     }
+  });
+
+  it('carry MediaConvert’s client beside the transcode function only, outside its bundle, and Node finds it there', () => {
+    const dir = codeDirs.get('Immich transcode: videos encoded as Immich’s ffmpeg settings say, long ones through MediaConvert');
+    if (!dir) throw new Error('No transcode function in the assembly');
+    for (const { to } of mediaConvertClientFiles()) expect(existsSync(join(dir, to)), to).toBe(true);
+    const resolved = createRequire(join(dir, 'index.mjs')).resolve(mediaConvertClientModule);
+    expect(resolved).toBe(join(dir, 'node_modules', '@aws-sdk', 'client-mediaconvert', 'index.mjs'));
+    // Its schemas (the CreateJob shapes) are in the copied module, not in the function's bundle.
+    expect(readFileSync(join(dir, 'index.mjs'), 'utf8')).not.toContain('VideoOverlayInputClipping');
+    expect(readFileSync(resolved, 'utf8')).toContain('VideoOverlayInputClipping');
+    // No other function carries it.
+    for (const [description, other] of codeDirs)
+      if (other !== dir) expect(existsSync(join(other, 'node_modules', '@aws-sdk', 'client-mediaconvert')), description).toBe(false);
   });
 
   it('carry what runs models beside the media function: onnxruntime’s linux-arm64 build alone, the tokenizer and the OCR weights, none loaded at its cold start', () => {
