@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as getAlbumsHandler } from '#functions/album/get-all-albums.ts';
 import { handler as updateAlbumHandler } from '#functions/album/update-album-info.ts';
-import { handler as createPartnerHandler } from '#functions/v3/partner/create-partner.ts';
 import * as keys from '#shared/db/item-keys.ts';
-import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
+import { bearer, freshUser, setupAccounts, sharePartner } from '../support/accounts.ts';
 import { invoke } from '../support/invoke.ts';
 import { addPhoto, addToAlbum, albumInfo, createAlbum, trash } from '../support/library.ts';
 import { holdTransaction } from '../support/transact-hold.ts';
@@ -103,13 +102,7 @@ describe('an album never names an asset deleted for good', () => {
   it('when it is a partner’s photo, the thumbnail of an album its owner shares with no one', async () => {
     const owner = await freshUser(accounts.admin.accessToken, 'ThumbOwner');
     const partner = await freshUser(accounts.admin.accessToken, 'ThumbPartner');
-    const shared = await invoke(createPartnerHandler, {
-      method: 'POST',
-      path: '/api/partners',
-      headers: bearer(partner.accessToken),
-      body: { sharedWithId: owner.id },
-    });
-    expect(shared.status).toBe(201);
+    await sharePartner(partner, owner.id);
     const theirs = await addPhoto(partner.accessToken, { color: [46, 10, 151] });
     const mine = await addPhoto(owner.accessToken, { color: [151, 10, 46] }, new Date('2020-01-01T00:00:00.000Z'));
     const album = (await createAlbum(owner.accessToken, { albumName: 'Mine', assetIds: [theirs, mine] })).id as string;

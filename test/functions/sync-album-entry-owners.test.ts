@@ -2,12 +2,11 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as removeUserHandler } from '#functions/album/remove-user-from-album.ts';
 import { handler as nightlyHandler } from '#functions/nightly/run-nightly-tasks.ts';
-import { handler as createPartnerHandler } from '#functions/v3/partner/create-partner.ts';
 import { handler as deleteUserAdminHandler } from '#functions/v3/user-admin/delete-user-admin.ts';
 import { db, tableName } from '#shared/db/client.ts';
 import * as keys from '#shared/db/item-keys.ts';
 import * as partitions from '#shared/db/partitions.ts';
-import { bearer, freshUser, setupAccounts } from '../support/accounts.ts';
+import { bearer, freshUser, setupAccounts, sharePartner } from '../support/accounts.ts';
 import { appAlbums, serverAlbums } from '../support/album-views.ts';
 import { duringDeploy } from '../support/deployment.ts';
 import { invoke } from '../support/invoke.ts';
@@ -35,17 +34,6 @@ const summary = async (albumId: string) => (await db.send(new GetCommand({ Table
 const entryOwners = async (albumId: string) => [...((await summary(albumId))?.entryOwners ?? [])].sort();
 /** The nightly function's tick, as the schedule gives it. */
 const tick = () => nightlyHandler({ time: new Date().toISOString() });
-
-/** `partner` shares their library with `user`. */
-const partnerWith = async (partner: User, user: User) => {
-  const shared = await invoke(createPartnerHandler, {
-    method: 'POST',
-    path: '/api/partners',
-    headers: bearer(partner.accessToken),
-    body: { sharedWithId: user.id },
-  });
-  expect(shared.status).toBe(201);
-};
 
 /** Syncs until the app has the server's albums, then once more: that sync sends nothing (but acks). */
 const converges = async (app: SyncClient, user: User) => {
@@ -82,7 +70,7 @@ describe("an album's entries' owners", () => {
     const owner = await freshUser(accounts.admin.accessToken, 'OwnersOwner');
     const editor = await freshUser(accounts.admin.accessToken, 'OwnersEditor');
     const partner = await freshUser(accounts.admin.accessToken, 'OwnersPartner');
-    await partnerWith(partner, editor);
+    await sharePartner(partner, editor.id);
     const mine = await addPhoto(owner.accessToken, { color: [10, 160, 90] });
     const album = (await createAlbum(owner.accessToken, { albumName: 'Holiday', assetIds: [mine] })).id as string;
     expect((await shareAlbum(owner.accessToken, album, [editor.id])).status).toBe(200);
@@ -129,7 +117,7 @@ describe("an album's entries' owners", () => {
   it("send the owner of an album shared with no one the album's changes of a partner's photo they added", async () => {
     const owner = await freshUser(accounts.admin.accessToken, 'SoloOwner');
     const partner = await freshUser(accounts.admin.accessToken, 'SoloPartner');
-    await partnerWith(partner, owner);
+    await sharePartner(partner, owner.id);
     const mine = await addPhoto(owner.accessToken, { color: [70, 30, 110] });
     const album = (await createAlbum(owner.accessToken, { albumName: 'Just me', assetIds: [mine] })).id as string;
     const app = new SyncClient(owner.accessToken);

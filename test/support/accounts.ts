@@ -5,6 +5,7 @@ import { handler as signUpAdminHandler } from '#functions/auth/sign-up-admin.ts'
 import { handler as createUserHandler } from '#functions/user/create-user.ts';
 import { handler as setupPinCodeHandler } from '#functions/v3/auth/setup-pin-code.ts';
 import { handler as unlockHandler } from '#functions/v3/auth/unlock-auth-session.ts';
+import { handler as createPartnerHandler } from '#functions/v3/partner/create-partner.ts';
 import { invoke } from './invoke.ts';
 
 /** Immich's own e2e fixtures (e2e/src/fixtures.ts). */
@@ -94,4 +95,15 @@ export const unlockSession = async (accessToken: string, pinCode = '482916'): Pr
     body: { pinCode },
   });
   expect(unlocked.status, JSON.stringify(unlocked.body)).toBe(204);
+};
+
+/** `sharer` shares their library with the user `sharedWithId` (POST /partners, as the apps do). */
+export const sharePartner = async (sharer: { accessToken: string }, sharedWithId: string): Promise<void> => {
+  const shared = await invoke(createPartnerHandler, {
+    method: 'POST',
+    path: '/api/partners',
+    headers: bearer(sharer.accessToken),
+    body: { sharedWithId },
+  });
+  expect(shared.status).toBe(201);
 };
