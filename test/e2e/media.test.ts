@@ -18,6 +18,7 @@ import { adminWithApiKey, type SdkUser, sdkUpload } from '../support/sdk.ts';
 import { useServer } from '../support/server.ts';
 import { hangGuard } from '../support/timeouts.ts';
 import { makeVideo } from '../support/videos.ts';
+import { pollUntil } from '../support/waits.ts';
 
 // Deployed, the originals bucket's notification invokes the media function's bundle (with its
 // WebAssembly codecs copied beside it); locally the server invokes the same handler.
@@ -95,7 +96,11 @@ describe('previews through @immich/sdk 1.100.0 and the local server', () => {
     const second = await send(makeJpeg({ width: 800, height: 400, color: [30, 30, 220], mwgFaces: face(0.6) }), 'blue.jpg');
     await resized(first);
     await resized(second);
-    const { people } = await getAllPeople({}, user);
+    // The person's thumbnail is made by the media job after the previews it waited for: wait for it too.
+    const { people } = await pollUntil(
+      () => getAllPeople({}, user),
+      ({ people }) => (people.find((each) => each.name === 'Feature E2E')?.thumbnailPath ?? '') !== '',
+    );
     const person = people.find((each) => each.name === 'Feature E2E');
     expect(person?.thumbnailPath).not.toBe('');
     const thumbnail = async () => Buffer.from(await (await getPersonThumbnail({ id: person?.id ?? '' }, user)).arrayBuffer());
